@@ -1,0 +1,74 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
+import { mountGraphql } from './graphql/server.ts';
+import { Notifier } from './notify/notifier.ts';
+import { openApiDocument, restApi } from './rest/plugin.ts';
+import type { AppDeps } from './services/context.ts';
+import { renderIdenticon } from './rest/avatar.ts';
+
+/** The built application: the HTTP server (not listening) and its dependencies. */
+export interface App {
+  server: FastifyInstance;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export interface BuildAppOptions {
+  /** Reuse an existing client (tests share one per suite); otherwise one is created from the config. */
+  db?: Db;
+  onQuery?: (e: QueryEvent) => void;
+  logger?: boolean;
+}
+
+/** Builds Fastify with the REST API, the GraphQL endpoint and the misc routes. Never listens. */
+export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<App> {
+  const ownsDb = !opts.db;
+  const db = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: opts.onQuery });
+  if (ownsDb) await prepareDb(db, config.dbProvider);
+  const server = Fastify({
+    logger: opts.logger ? { level: config.logLevel } : false,
+    // Git and API clients send paths like /api/v1/repos/o/r/contents/a%2Fb; keep them routable.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: true,
+  });
+  const notifier = new Notifier((subscriber, event, err) => server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'));
+  const deps: AppDeps = { db, config, notifier };
+
+  await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
+  mountGraphql(server, deps);
+
+  const swagger = openApiDocument(deps);
+  server.get('/api/swagger', async () => swagger);
+  server.get('/swagger.v1.json', async () => swagger);
+  server.get('/api/healthz', async (_req, reply) => {
+    const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    let status: 'pass' | 'fail' = 'pass';
+    try {
+      await db.$queryRawUnsafe('SELECT 1');
+    } catch {
+      status = 'fail';
+    }
+    reply.code(status === 'pass' ? 200 : 424).type('application/json');
+    return JSON.stringify(
+      { status, description: config.appName, checks: { 'database:ping': [{ status, time }] } },
+      null,
+      2,
+    );
+  });
+  server.get<{ Params: { hash: string } }>('/avatars/:hash', async (req, reply) => {
+    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400');
+    return renderIdenticon(req.params.hash);
+  });
+
+  return {
+    server,
+    deps,
+    async close() {
+      await server.close();
+      await notifier.drain();
+      if (ownsDb) await db.$disconnect();
+    },
+  };
+}

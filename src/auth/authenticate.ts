@@ -1,0 +1,83 @@
+import type { Db, Models } from '../db/client.ts';
+import { UnauthenticatedError } from '../errors.ts';
+import type { AuthInfo } from '../services/context.ts';
+import type { Credentials } from './credentials.ts';
+import { verifyPassword } from './password.ts';
+import { parseScope } from './scope.ts';
+import { hashToken } from './token.ts';
+
+type User = Models.User;
+
+/** Who the credentials identify, and how. `user` is null for anonymous requests. */
+export interface AuthOutcome {
+  user: User | null;
+  auth: AuthInfo;
+}
+
+const INVALID = 'invalid username, password or token';
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Resolves credentials to a user as Gitea does: tokens by hash; Basic with an empty or
+ * `x-oauth-basic` password treats the username as a token; otherwise the password is tried as a
+ * token first, then as the password of the user named by login or e-mail.
+ * @throws UnauthenticatedError for any credential that does not resolve (even on public routes).
+ */
+export async function authenticate(db: Db, creds: Credentials): Promise<AuthOutcome> {
+  switch (creds.kind) {
+    case 'none':
+    case 'malformed':
+      return { user: null, auth: { method: 'anonymous', scope: null, tokenId: null, sudoerId: null } };
+    case 'token': {
+      const found = await findByToken(db, creds.token);
+      if (!found) throw new UnauthenticatedError(INVALID);
+      return found;
+    }
+    case 'basic': {
+      if (creds.password === '' || creds.password === 'x-oauth-basic') {
+        const found = await findByToken(db, creds.username);
+        if (!found) throw new UnauthenticatedError(INVALID);
+        return found;
+      }
+      const asToken = await findByToken(db, creds.password);
+      if (asToken) return asToken;
+      const user = await findByLoginOrEmail(db, creds.username);
+      if (!user || user.type !== 'INDIVIDUAL' || !(await verifyPassword(user.passwordHash, creds.password))) {
+        throw new UnauthenticatedError(INVALID);
+      }
+      // Gitea's UserSignIn refuses prohibited users outright (401, not the 403 account gate).
+      if (user.prohibitLogin) throw new UnauthenticatedError(INVALID);
+      return { user, auth: { method: 'password', scope: null, tokenId: null, sudoerId: null } };
+    }
+  }
+}
+
+async function findByToken(db: Db, token: string): Promise<AuthOutcome | null> {
+  if (!token) return null;
+  const row = await db.accessToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
+  if (!row) return null;
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.accessToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  }
+  return { user: row.user, auth: { method: 'token', scope: parseScope(row.scope), tokenId: row.id, sudoerId: null } };
+}
+
+async function findByLoginOrEmail(db: Db, login: string): Promise<User | null> {
+  const lower = login.toLowerCase();
+  if (login.includes('@')) {
+    const email = await db.emailAddress.findUnique({ where: { lowerEmail: lower }, include: { user: true } });
+    if (email) return email.user;
+  }
+  return db.user.findUnique({ where: { lowerName: lower } });
+}
+
+/** Why a signed-in account may not use the API (Gitea's verifyAuthWithOptions), or null when it may. */
+export function accountBlock(user: User, rootUrl: string): string | null {
+  if (!user.isActive || user.prohibitLogin) {
+    return 'This account is prohibited from signing in, please contact your site administrator.';
+  }
+  // Gitea concatenates AppURL (which ends in '/') and '/user/change_password'; the double slash is its.
+  if (user.mustChangePassword) return `You must change your password. Change it at: ${rootUrl}/user/change_password`;
+  return null;
+}

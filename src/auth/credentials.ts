@@ -1,0 +1,28 @@
+/** Credentials as presented by a request, before any lookup. */
+export type Credentials =
+  | { kind: 'none' }
+  | { kind: 'token'; token: string; viaQuery: boolean }
+  | { kind: 'basic'; username: string; password: string }
+  | { kind: 'malformed' };
+
+/**
+ * Reads credentials the way Gitea does: `?token=` / `?access_token=` first, then the Authorization
+ * header (`token <t>`, `bearer <t>` case-insensitive, or Basic).
+ */
+export function parseCredentials(authorization: string | undefined, query: URLSearchParams): Credentials {
+  const queryToken = query.get('token') || query.get('access_token');
+  if (queryToken) return { kind: 'token', token: queryToken, viaQuery: true };
+  if (!authorization) return { kind: 'none' };
+  const fields = authorization.trim().split(/\s+/);
+  const scheme = fields[0]?.toLowerCase();
+  if ((scheme === 'token' || scheme === 'bearer') && fields.length === 2 && fields[1]) {
+    return { kind: 'token', token: fields[1], viaQuery: false };
+  }
+  if (scheme === 'basic' && fields.length === 2 && fields[1]) {
+    const decoded = Buffer.from(fields[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return { kind: 'malformed' };
+    return { kind: 'basic', username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  }
+  return { kind: 'malformed' };
+}

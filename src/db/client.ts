@@ -1,0 +1,59 @@
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import * as P from '../generated/postgresql/client.ts';
+import * as S from '../generated/sqlite/client.ts';
+import type { DbProvider } from './migrate/engine.ts';
+
+/** The Prisma client every service sees (typed against the SQLite client; the PostgreSQL one is a superset). */
+export type Db = S.PrismaClient;
+/** A client inside an interactive transaction. */
+export type DbTx = S.Prisma.TransactionClient;
+/** Either a client or a transaction client: what read helpers accept. */
+export type DbLike = Db | DbTx;
+export { S as Models };
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assert<T extends true> = T;
+/** Compile-time proof that both generated clients describe identical models. */
+export type ModelsMatch = [
+  Assert<Equal<S.User, P.User>>,
+  Assert<Equal<S.AccessToken, P.AccessToken>>,
+  Assert<Equal<S.EmailAddress, P.EmailAddress>>,
+  Assert<Equal<S.Repository, P.Repository>>,
+  Assert<Equal<S.Issue, P.Issue>>,
+  Assert<Equal<S.Team, P.Team>>,
+];
+
+/** A query observed through Prisma's query event (used by statement-count tests and debugging). */
+export interface QueryEvent {
+  query: string;
+  duration: number;
+}
+
+export interface CreateDbOptions {
+  provider: DbProvider;
+  url: string;
+  onQuery?: (e: QueryEvent) => void;
+}
+
+/** Creates the Prisma client for SQLite (better-sqlite3 adapter) or PostgreSQL (pg adapter). */
+export function createDb({ provider, url, onQuery }: CreateDbOptions): Db {
+  const log = onQuery ? [{ emit: 'event' as const, level: 'query' as const }] : [];
+  if (provider === 'sqlite') {
+    // timeout = SQLite busy timeout, so the CLI and the server can write the same file.
+    const client = new S.PrismaClient({ adapter: new PrismaBetterSqlite3({ url, timeout: 10_000 }), log });
+    if (onQuery) client.$on('query' as never, onQuery as never);
+    return client;
+  }
+  const client = new P.PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }), log });
+  if (onQuery) client.$on('query' as never, onQuery as never);
+  return client as unknown as Db;
+}
+
+/** Per-connection settings: WAL and foreign keys on SQLite; nothing to do on PostgreSQL. */
+export async function prepareDb(db: Db, provider: DbProvider): Promise<void> {
+  if (provider !== 'sqlite') return;
+  await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+  await db.$executeRawUnsafe('PRAGMA foreign_keys = ON');
+  await db.$executeRawUnsafe('PRAGMA synchronous = NORMAL');
+}

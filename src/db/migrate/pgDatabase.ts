@@ -1,0 +1,42 @@
+import pg from 'pg';
+
+const INVALID_CATALOG_NAME = '3D000';
+const DUPLICATE_DATABASE = '42P04';
+
+/**
+ * Connects a `pg.Client`, first creating the target database (from the `postgres` maintenance
+ * database) when it does not exist, as `prisma migrate deploy` does.
+ */
+export async function connectPgCreatingDatabase(config: pg.ClientConfig): Promise<pg.Client> {
+  try {
+    return await connectPg(config);
+  } catch (err) {
+    if (pgErrorCode(err) !== INVALID_CATALOG_NAME || config.database === undefined) throw err;
+    const admin = await connectPg({ ...config, database: 'postgres' });
+    try {
+      await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(config.database)}`);
+    } catch (createErr) {
+      if (pgErrorCode(createErr) !== DUPLICATE_DATABASE) throw createErr;
+    } finally {
+      await admin.end();
+    }
+    return connectPg(config);
+  }
+}
+
+async function connectPg(config: pg.ClientConfig): Promise<pg.Client> {
+  const client = new pg.Client(config);
+  client.on('error', () => {}); // a dropped idle connection must not crash the process
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => {});
+    throw err;
+  }
+  return client;
+}
+
+/** The SQLSTATE of a `pg` error, if any. */
+export function pgErrorCode(err: unknown): string | undefined {
+  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+}

@@ -1,0 +1,45 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { delegateAdapter } from './delegateAdapter.ts';
+
+/** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
+/** The file path of a SQLite URL (`file:/abs.db`, `file:./rel.db` or `:memory:`), made absolute. */
+export function sqliteFilePath(url: string): string {
+  if (url === ':memory:' || url === 'file::memory:') return ':memory:';
+  const withoutScheme = url.replace(/^file:(\/\/(?=\/))?/, '');
+  const withoutQuery = withoutScheme.replace(/\?.*$/, '');
+  return path.resolve(withoutQuery);
+}
+
+/**
+ * The better-sqlite3 adapter factory for the schema engine, with a busy timeout and the parent
+ * directory created on connect. The engine replays each migration on the shadow database through
+ * `executeRaw`, which better-sqlite3 rejects for multi-statement scripts, so argument-less
+ * `executeRaw` calls on the shadow connection are routed to `executeScript` (`db.exec`).
+ */
+export function sqliteAdapterFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
+  const file = sqliteFilePath(url);
+  const base = new PrismaBetterSqlite3({ url: file, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  return {
+    provider: base.provider,
+    adapterName: base.adapterName,
+    async connect(): Promise<SqlDriverAdapter> {
+      if (file !== ':memory:') await mkdir(path.dirname(file), { recursive: true });
+      return base.connect();
+    },
+    async connectToShadowDb(): Promise<SqlDriverAdapter> {
+      const shadow = await base.connectToShadowDb();
+      return delegateAdapter(shadow, {
+        async executeRaw(query) {
+          if (query.args.length > 0) return shadow.executeRaw(query);
+          await shadow.executeScript(query.sql);
+          return 0;
+        },
+      });
+    },
+  };
+}

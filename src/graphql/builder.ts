@@ -1,0 +1,92 @@
+import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { GraphQLError } from 'graphql';
+import { scopeAllows, type ScopeCategory } from '../auth/scope.ts';
+import type { Db } from '../db/client.ts';
+import type PrismaTypes from '../generated/sqlite/pothos-types.ts';
+import { getDatamodel } from '../generated/sqlite/pothos-types.ts';
+import { isSiteAdmin } from '../services/access/guards.ts';
+import type { GraphQLContext } from './context.ts';
+
+/** Connection page sizes: GitHub's cap of 100. */
+export const MAX_CONNECTION_SIZE = 100;
+export const DEFAULT_CONNECTION_SIZE = 30;
+
+/** Query limits, each reported by name when exceeded. */
+export const LIMITS = { complexity: 50_000, depth: 20, breadth: 500 };
+
+/** The one schema builder. Holds no type definitions (they live in types/<domain>.ts). */
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  PrismaTypes: PrismaTypes;
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    ID: { Input: string; Output: string | number };
+  };
+  AuthScopes: {
+    signedIn: boolean;
+    siteAdmin: boolean;
+    /** The token (if any) may read this category (Gitea token scopes). */
+    tokenRead: ScopeCategory;
+  };
+}>({
+  defaultFieldNullability: false,
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
+  scopeAuth: {
+    authScopes: (ctx) => ({
+      signedIn: ctx.cx.viewer !== null,
+      siteAdmin: isSiteAdmin(ctx.cx),
+      tokenRead: (category) => ctx.cx.auth.method !== 'token' || !ctx.cx.auth.scope || scopeAllows(ctx.cx.auth.scope, [category], 'read'),
+    }),
+    unauthorizedError: (_parent, _ctx, _info, result) =>
+      new GraphQLError(result.message, { extensions: { code: 'FORBIDDEN' } }),
+  },
+  errors: { defaultTypes: [] },
+  prisma: {
+    client: (ctx): Db => ctx.cx.db,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    exposeDescriptions: true,
+    onUnusedQuery: null,
+    defaultConnectionSize: DEFAULT_CONNECTION_SIZE,
+    maxConnectionSize: MAX_CONNECTION_SIZE,
+  },
+  relay: {
+    clientMutationId: 'optional',
+    cursorType: 'String',
+    nodesOnConnection: true,
+  },
+  complexity: {
+    // GitHub's node-count formula: a connection multiplies its children by first/last.
+    fieldComplexity: (args) => {
+      const n = typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : null;
+      if (n !== null) return { field: 1, multiplier: Math.max(1, Math.min(n, MAX_CONNECTION_SIZE)) };
+      return 1;
+    },
+    limit: LIMITS,
+    complexityError: (kind, result) => {
+      const limit = kind.toLowerCase() as keyof typeof LIMITS;
+      return new GraphQLError(
+        `Query exceeds the ${limit} limit: ${limit} ${result[limit]} is more than the maximum of ${LIMITS[limit]}`,
+        { extensions: { code: 'QUERY_TOO_COMPLEX', limit, value: result[limit], max: LIMITS[limit] } },
+      );
+    },
+  },
+});
+
+builder.scalarType('DateTime', {
+  serialize: (v) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString()),
+  parseValue: (v) => {
+    const d = new Date(String(v));
+    if (Number.isNaN(d.getTime())) throw new GraphQLError('DateTime must be an ISO-8601 string');
+    return d;
+  },
+});
+builder.queryType({});
+builder.mutationType({});

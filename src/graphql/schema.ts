@@ -1,0 +1,13 @@
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './errors.ts';
+import './types/user.ts';
+import './types/accessToken.ts';
+
+/** The executable schema (importing this file registers every type). */
+export const schema: GraphQLSchema = builder.toSchema();
+
+/** The SDL as committed in schema.graphql: sorted, so diffs are stable. */
+export function printSortedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

@@ -1,0 +1,205 @@
+import type { Models } from '../../db/client.ts';
+import { NotFoundError } from '../../errors.ts';
+import { isSiteAdmin } from '../../services/access/guards.ts';
+import * as userService from '../../services/user/user.ts';
+import { visibleVisibilities } from '../../permissions/userVisibility.ts';
+import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+
+/** GraphQL's null means "not given" for optional inputs. */
+export const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+export const UserVisibilityEnum = builder.enumType('UserVisibility', {
+  description: 'Who may see an account.',
+  values: { PUBLIC: { value: 'PUBLIC' }, LIMITED: { value: 'LIMITED' }, PRIVATE: { value: 'PRIVATE' } } as const,
+});
+
+/** Private fields are shown only to the user and site admins (as Gitea's convert.ToUser). */
+function isSelfOrAdmin(user: Models.User, ctx: GraphQLContext): boolean {
+  return isSiteAdmin(ctx.cx) || ctx.cx.viewer?.id === user.id;
+}
+
+/** node(id:) honours account visibility: an invisible user is simply absent. */
+function visibleWhere(ctx: GraphQLContext): Models.Prisma.UserWhereInput {
+  if (isSiteAdmin(ctx.cx)) return {};
+  const viewer = ctx.cx.viewer;
+  return { OR: [{ visibility: { in: visibleVisibilities(viewer) } }, ...(viewer ? [{ id: viewer.id }] : [])] };
+}
+
+export const UserRef = builder.prismaNode('User', {
+  description: 'A user account.',
+  id: { field: 'id' },
+  authScopes: { tokenRead: 'user' },
+  findUnique: (id, ctx) => ({ id: Number(id), ...visibleWhere(ctx) }) as Models.Prisma.UserWhereUniqueInput,
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The REST id.' }),
+    login: t.exposeString('name'),
+    name: t.string({ nullable: true, description: 'Full name.', resolve: (u) => u.fullName || null }),
+    email: t.string({
+      description: "The public e-mail address; empty when private and the viewer is not the user or an admin.",
+      resolve: (u, _args, ctx) => (ctx.cx.viewer && (!u.keepEmailPrivate || isSelfOrAdmin(u, ctx)) ? u.email : ''),
+    }),
+    location: t.string({ nullable: true, resolve: (u) => u.location || null }),
+    websiteUrl: t.string({ nullable: true, resolve: (u) => u.website || null }),
+    bio: t.string({ nullable: true, resolve: (u) => u.description || null }),
+    avatarUrl: t.string({ resolve: (u, _a, ctx) => `${ctx.cx.config.rootUrl}avatars/${u.avatar || u.id}` }),
+    url: t.string({ description: 'The web URL.', resolve: (u, _a, ctx) => `${ctx.cx.config.rootUrl}${u.name}` }),
+    visibility: t.field({ type: UserVisibilityEnum, resolve: (u) => u.visibility }),
+    isSiteAdmin: t.boolean({ resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.isAdmin : false) }),
+    isRestricted: t.exposeBoolean('isRestricted'),
+    isViewer: t.boolean({ resolve: (u, _a, ctx) => ctx.cx.viewer?.id === u.id }),
+    isActive: t.boolean({ nullable: true, description: 'Only for the user and site admins.', resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.isActive : null) }),
+    prohibitLogin: t.boolean({ nullable: true, description: 'Only for the user and site admins.', resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.prohibitLogin : null) }),
+    lastLoginAt: t.field({ type: 'DateTime', nullable: true, description: 'Only for the user and site admins.', resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.lastLoginAt : null) }),
+    followersCount: t.exposeInt('numFollowers'),
+    followingCount: t.exposeInt('numFollowing'),
+    starredRepositoriesCount: t.exposeInt('numStars'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  viewer: t.prismaField({
+    type: 'User',
+    description: 'The currently authenticated user.',
+    resolve: async (query, _root, _args, ctx) => {
+      const viewer = userService.getViewer(ctx.cx);
+      return ctx.cx.db.user.findUniqueOrThrow({ ...query, where: { id: viewer.id } });
+    },
+  }),
+  user: t.prismaField({
+    type: 'User',
+    nullable: true,
+    description: 'Look up a user by login; null when absent or not visible.',
+    args: { login: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      try {
+        const user = await userService.getUserByName(ctx.cx, args.login);
+        return ctx.cx.db.user.findUnique({ ...query, where: { id: user.id } });
+      } catch (err) {
+        if (err instanceof NotFoundError) return null;
+        throw err;
+      }
+    },
+  }),
+  users: t.prismaConnection({
+    type: 'User',
+    cursor: 'id',
+    description: 'Every individual user (site admins only).',
+    authScopes: { siteAdmin: true },
+    args: { query: t.arg.string({ required: false, description: 'Matches login, full name or e-mail.' }) },
+    totalCount: (_parent, args, ctx) => ctx.cx.db.user.count({ where: userService.adminUserFilter(ctx.cx, { q: opt(args.query) }) }),
+    resolve: (query, _root, args, ctx) =>
+      ctx.cx.db.user.findMany({ ...query, where: userService.adminUserFilter(ctx.cx, { q: opt(args.query) }), orderBy: { id: 'asc' } }),
+  }),
+}));
+
+builder.relayMutationField(
+  'createUser',
+  {
+    inputFields: (t) => ({
+      login: t.string({ required: true }),
+      email: t.string({ required: true }),
+      password: t.string({ required: true }),
+      name: t.string(),
+      mustChangePassword: t.boolean({ description: 'Defaults to true, as Gitea.' }),
+      isRestricted: t.boolean(),
+      isSiteAdmin: t.boolean(),
+      visibility: t.field({ type: UserVisibilityEnum }),
+    }),
+  },
+  {
+    description: 'Create a user (site admins). Same service as POST /api/v1/admin/users.',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const u = input;
+      const user = await userService.createUser(ctx.cx, {
+        username: u.login,
+        email: u.email,
+        password: u.password,
+        fullName: opt(u.name),
+        mustChangePassword: opt(u.mustChangePassword),
+        restricted: opt(u.isRestricted),
+        admin: opt(u.isSiteAdmin),
+        visibility: opt(u.visibility),
+      });
+      return { user };
+    },
+  },
+  { outputFields: (t) => ({ user: t.field({ type: UserRef, resolve: (p) => p.user }) }) },
+);
+
+builder.relayMutationField(
+  'updateUser',
+  {
+    inputFields: (t) => ({
+      login: t.string({ required: true, description: 'The user to edit.' }),
+      loginName: t.string(),
+      password: t.string(),
+      mustChangePassword: t.boolean(),
+      prohibitLogin: t.boolean(),
+      email: t.string(),
+      name: t.string(),
+      websiteUrl: t.string(),
+      location: t.string(),
+      bio: t.string(),
+      isActive: t.boolean(),
+      isSiteAdmin: t.boolean(),
+      visibility: t.field({ type: UserVisibilityEnum }),
+      allowGitHook: t.boolean(),
+      allowImportLocal: t.boolean(),
+      maxRepoCreation: t.int(),
+      allowCreateOrganization: t.boolean(),
+      isRestricted: t.boolean(),
+    }),
+  },
+  {
+    description: 'Edit a user (site admins). Same service as PATCH /api/v1/admin/users/{username}.',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const u = input;
+      const user = await userService.editUser(ctx.cx, u.login, {
+        loginName: opt(u.loginName),
+        password: opt(u.password),
+        mustChangePassword: opt(u.mustChangePassword),
+        prohibitLogin: opt(u.prohibitLogin),
+        email: opt(u.email),
+        fullName: opt(u.name),
+        website: opt(u.websiteUrl),
+        location: opt(u.location),
+        description: opt(u.bio),
+        active: opt(u.isActive),
+        admin: opt(u.isSiteAdmin),
+        visibility: opt(u.visibility),
+        allowGitHook: opt(u.allowGitHook),
+        allowImportLocal: opt(u.allowImportLocal),
+        maxRepoCreation: opt(u.maxRepoCreation),
+        allowCreateOrganization: opt(u.allowCreateOrganization),
+        restricted: opt(u.isRestricted),
+      });
+      return { user };
+    },
+  },
+  { outputFields: (t) => ({ user: t.field({ type: UserRef, resolve: (p) => p.user }) }) },
+);
+
+builder.relayMutationField(
+  'deleteUser',
+  {
+    inputFields: (t) => ({
+      login: t.string({ required: true }),
+      purge: t.boolean({ description: 'Also delete the repositories and memberships the user has.' }),
+    }),
+  },
+  {
+    description: 'Delete a user (site admins). Same service as DELETE /api/v1/admin/users/{username}.',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await userService.deleteUser(ctx.cx, input.login, { purge: input.purge ?? false });
+      return { login: input.login };
+    },
+  },
+  { outputFields: (t) => ({ deletedLogin: t.string({ resolve: (p) => p.login }) }) },
+);

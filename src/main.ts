@@ -1,0 +1,151 @@
+import { Command, InvalidArgumentError as CliArgumentError } from 'commander';
+import { loadConfig, type Config } from './config.ts';
+import { createDb, prepareDb, type Db } from './db/client.ts';
+import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
+import { isDomainError } from './errors.ts';
+import { Notifier } from './notify/notifier.ts';
+import { createSystemContext, type ServiceContext } from './services/context.ts';
+import * as tokenService from './services/user/token.ts';
+import * as userService from './services/user/user.ts';
+
+/** Applies pending migrations, explaining any refusal in plain words. */
+async function migrate(config: Config): Promise<string[]> {
+  try {
+    return await deployMigrations({ provider: config.dbProvider, url: config.databaseUrl });
+  } catch (err) {
+    if (err instanceof MigrationError) {
+      const hint: Record<MigrationError['code'], string> = {
+        MIGRATION_FAILED: 'A migration failed earlier on this database; restore a backup or repair it by hand, then start again.',
+        MIGRATION_EDITED: 'An already-applied migration file was changed; restore it from version control.',
+        DATABASE_NEWER: 'This database was migrated by a newer Forgegraph; run that version (or restore a backup).',
+        ENGINE_ERROR: 'Check DATABASE_URL and that the database is reachable.',
+      };
+      throw new Error(`Database migration refused (${err.code}): ${err.message}\n${hint[err.code]}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+/** A migrated database and a system context for the admin commands (works while the server runs). */
+async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  await migrate(config);
+  const db: Db = createDb({ provider: config.dbProvider, url: config.databaseUrl });
+  await prepareDb(db, config.dbProvider);
+  const notifier = new Notifier((s, e, err) => process.stderr.write(`subscriber ${s} failed on ${e.type}: ${String(err)}\n`));
+  try {
+    return await fn(createSystemContext({ db, config, notifier }));
+  } finally {
+    await notifier.drain();
+    await db.$disconnect();
+  }
+}
+
+function parseBool(value: string | undefined): boolean {
+  if (value === undefined || value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new CliArgumentError('expected true or false');
+}
+
+async function serve(): Promise<void> {
+  const started = performance.now();
+  const config = loadConfig();
+  const applied = await migrate(config);
+  const { buildApp } = await import('./app.ts');
+  const app = await buildApp(config, { logger: true });
+  const log = app.server.log;
+  if (applied.length) log.info({ applied }, `applied ${applied.length} database migration(s)`);
+  await app.server.listen({ port: config.port, host: config.host });
+  const ms = Math.round(performance.now() - started);
+  log.info(`Forgegraph ${config.version} ready in ${ms} ms: REST ${config.rootUrl}api/v1, GraphQL ${config.rootUrl}api/graphql, git ${config.rootUrl}{owner}/{repo}.git (data in ${config.dataDir})`);
+  if ((await app.deps.db.user.count({ where: { type: 'INDIVIDUAL' } })) === 0) {
+    process.stdout.write(
+      '\nNo users yet. Create the first administrator with:\n' +
+        '  npx forgegraph admin user create --username root --password <password> --email root@example.com --admin --must-change-password=false\n\n',
+    );
+  }
+  const stop = async (signal: string) => {
+    log.info(`${signal}: shutting down`);
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+const program = new Command('forgegraph').description('A self-hosted git forge with a Gitea-compatible REST API and a GraphQL graph.');
+program.command('serve').description('Run the server (applies pending migrations first).').action(serve);
+program
+  .command('migrate')
+  .description('Apply pending database migrations and exit.')
+  .action(async () => {
+    const applied = await migrate(loadConfig());
+    process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n');
+  });
+
+const admin = program.command('admin').description('Administration commands.');
+const user = admin.command('user').description('Manage users.');
+user
+  .command('create')
+  .description('Create a user (same flags as `gitea admin user create`).')
+  .requiredOption('--username <name>', 'username')
+  .requiredOption('--email <email>', 'e-mail address')
+  .option('--password <password>', 'password')
+  .option('--admin', 'make the user a site administrator', false)
+  .option('--must-change-password [bool]', 'require a password change before the API can be used (default true)', parseBool, true)
+  .option('--restricted', 'make the user restricted', false)
+  .option('--access-token', 'also create an access token and print it', false)
+  .option('--access-token-name <name>', 'name of that token', 'gitea-admin')
+  .option('--access-token-scopes <scopes>', 'comma-separated scopes of that token', 'all')
+  .action(async (o: { username: string; email: string; password?: string; admin: boolean; mustChangePassword: boolean; restricted: boolean; accessToken: boolean; accessTokenName: string; accessTokenScopes: string }) => {
+    await withSystem(async (cx) => {
+      await userService.createUser(cx, {
+        username: o.username,
+        email: o.email,
+        password: o.password,
+        admin: o.admin,
+        mustChangePassword: o.mustChangePassword,
+        restricted: o.restricted,
+      });
+      if (o.accessToken) {
+        const created = await tokenService.createAccessToken(cx, { username: o.username, name: o.accessTokenName, scopes: o.accessTokenScopes.split(',') });
+        process.stdout.write(`Access token was successfully created... ${created.secret}\n`);
+      }
+      process.stdout.write(`New user '${o.username}' has been successfully created!\n`);
+    });
+  });
+user
+  .command('change-password')
+  .description("Set a user's password.")
+  .requiredOption('--username <name>', 'username')
+  .requiredOption('--password <password>', 'new password')
+  .option('--must-change-password [bool]', 'require another change before the API can be used (default true, as Gitea)', parseBool, true)
+  .action(async (o: { username: string; password: string; mustChangePassword: boolean }) => {
+    await withSystem(async (cx) => {
+      await userService.changePassword(cx, { username: o.username, password: o.password, mustChangePassword: o.mustChangePassword });
+      process.stdout.write(`${o.username}'s password has been successfully updated!\n`);
+    });
+  });
+user
+  .command('list')
+  .description('List users.')
+  .option('--admin', 'list only site administrators', false)
+  .action(async (o: { admin: boolean }) => {
+    await withSystem(async (cx) => {
+      const rows: string[] = ['ID\tUsername\tEmail\tIsActive\tIsAdmin\t2FA'];
+      for (let page = 1; ; page++) {
+        const result = await userService.adminListUsers(cx, { page, pageSize: 50, sort: 'id', ...(o.admin ? { isAdmin: true } : {}) });
+        for (const u of result.items) rows.push(`${u.id}\t${u.name}\t${u.email}\t${u.isActive}\t${u.isAdmin}\tfalse`);
+        if (page * 50 >= result.total) break;
+      }
+      process.stdout.write(`${rows.join('\n')}\n`);
+    });
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  const message = isDomainError(err) ? err.message : err instanceof Error ? err.message : String(err);
+  process.stderr.write(`forgegraph: ${message}\n`);
+  process.exit(1);
+}

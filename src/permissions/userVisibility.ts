@@ -1,0 +1,29 @@
+import type { Models } from '../db/client.ts';
+
+type Viewer = Pick<Models.User, 'id' | 'isAdmin' | 'isRestricted'> | null;
+type Target = Pick<Models.User, 'id' | 'visibility'>;
+
+/**
+ * Whether `viewer` may see the account `target` (Gitea individualPermsChecker / HasOrgOrUserVisible):
+ * public to everyone, limited to signed-in users, private to itself and site admins.
+ * Organization membership widens this for organizations (applied by the org service).
+ */
+export function canSeeUser(viewer: Viewer, target: Target, opts: { system?: boolean } = {}): boolean {
+  if (opts.system) return true;
+  if (viewer && (viewer.isAdmin || viewer.id === target.id)) return true;
+  switch (target.visibility) {
+    case 'PUBLIC':
+      return true;
+    case 'LIMITED':
+      return viewer !== null && !viewer.isRestricted;
+    case 'PRIVATE':
+      return false;
+  }
+}
+
+/** The visibilities a viewer may list (for list queries). */
+export function visibleVisibilities(viewer: Viewer): Models.Visibility[] {
+  if (viewer?.isAdmin) return ['PUBLIC', 'LIMITED', 'PRIVATE'];
+  if (viewer && !viewer.isRestricted) return ['PUBLIC', 'LIMITED'];
+  return ['PUBLIC'];
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import type { Models } from '../../db/client.ts';
+import { scopeList } from '../../services/user/token.ts';
+import type { EmailWithUser } from '../../services/user/email.ts';
+import type { AccessToken, Email, User } from '../structs/user.ts';
+import { apiTime, GO_ZERO, UNIX_ZERO } from './time.ts';
+
+/** What converters need to know about the server. */
+export interface ConvertOptions {
+  rootUrl: string;
+  noReplyAddress: string;
+}
+
+type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
+
+/** The avatar URL of an account (served by /avatars/{hash}). */
+export function avatarUrl(user: Pick<Models.User, 'id' | 'email' | 'avatar'>, rootUrl: string): string {
+  const hash = user.avatar || createHash('md5').update(user.email.toLowerCase() || `user-${user.id}`).digest('hex');
+  return `${rootUrl}avatars/${hash}`;
+}
+
+/**
+ * Gitea's convert.ToUser: private fields (is_admin, login_name, source_id, last_login, language, active,
+ * prohibit_login) only for the user itself and site admins; the e-mail hidden behind a placeholder for
+ * anonymous viewers and for users who keep it private.
+ */
+export function toApiUser(user: Models.User, viewer: Viewer, opts: ConvertOptions): User {
+  const signed = viewer !== null;
+  const authed = signed && (viewer.isAdmin || viewer.id === user.id);
+  const email = signed && (!user.keepEmailPrivate || authed) ? user.email : `${user.id}+${user.lowerName}@${opts.noReplyAddress}`;
+  return {
+    id: user.id,
+    login: user.name,
+    login_name: authed ? user.loginName : '',
+    source_id: authed ? user.loginSource : 0,
+    full_name: user.fullName,
+    email,
+    avatar_url: avatarUrl(user, opts.rootUrl),
+    html_url: `${opts.rootUrl}${encodeURIComponent(user.name)}`,
+    language: authed ? user.language : '',
+    is_admin: authed ? user.isAdmin : false,
+    last_login: authed ? (user.lastLoginAt ? apiTime(user.lastLoginAt) : UNIX_ZERO) : GO_ZERO,
+    created: apiTime(user.createdAt),
+    restricted: user.isRestricted,
+    active: authed ? user.isActive : false,
+    prohibit_login: authed ? user.prohibitLogin : false,
+    location: user.location,
+    website: user.website,
+    description: user.description,
+    visibility: user.visibility.toLowerCase() as User['visibility'],
+    followers_count: user.numFollowers,
+    following_count: user.numFollowing,
+    starred_repos_count: user.numStars,
+    username: user.name,
+  };
+}
+
+/** A list of users, converted for one viewer. */
+export function toApiUserList(users: readonly Models.User[], viewer: Viewer, opts: ConvertOptions): User[] {
+  return users.map((u) => toApiUser(u, viewer, opts));
+}
+
+/** Gitea convert.ToEmail (the viewer's own list: no user id or name). */
+export function toApiEmail(email: Models.EmailAddress): Email {
+  return { email: email.email, verified: email.isActivated, primary: email.isPrimary, user_id: 0, username: '' };
+}
+
+/** Gitea convert.ToEmailSearch (the admin list). */
+export function toApiEmailSearch(email: EmailWithUser): Email {
+  return { email: email.email, verified: email.isActivated, primary: email.isPrimary, user_id: email.user.id, username: email.user.name };
+}
+
+/** An access token; `sha1` carries the secret only in the creation response. */
+export function toApiAccessToken(token: Models.AccessToken, secret = ''): AccessToken {
+  return {
+    id: token.id,
+    name: token.name,
+    sha1: secret,
+    token_last_eight: token.tokenLastEight,
+    scopes: scopeList(token),
+    created_at: apiTime(token.createdAt),
+    last_used_at: apiTime(token.lastUsedAt ?? token.updatedAt),
+  };
+}

@@ -1,0 +1,82 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDomainError } from '../errors.ts';
+import type { AppDeps } from '../services/context.ts';
+import { apiAuthHook } from './auth.ts';
+import { messageOf, statusOf } from './errors.ts';
+import { buildOpenApi } from './openapi.ts';
+import { registerRoutes } from './route.ts';
+import { allRoutes } from './routes/index.ts';
+
+/** Largest JSON/form body the API accepts. */
+export const API_BODY_LIMIT = 10 * 1024 * 1024;
+
+/** Gitea's encoder: trailing newline, and <, >, & escaped as \u003c etc. */
+function serialize(payload: unknown): string {
+  return `${JSON.stringify(payload).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)}\n`;
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (!text.trim()) return {};
+  if (contentType?.includes('application/x-www-form-urlencoded')) return formToObject(text);
+  const trimmed = text.trimStart();
+  // Liberal: some generated clients send JSON as text/plain (DESIGN §5).
+  if (trimmed.startsWith('{') || trimmed.startsWith('[') || !contentType || !/form/.test(contentType)) return JSON.parse(text);
+  return formToObject(text);
+}
+
+function formToObject(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** Mounts the Gitea-compatible REST API (call inside a plugin registered with prefix `/api/v1`). */
+export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const swaggerUrl = `${deps.config.rootUrl}api/swagger`;
+  const fail = (reply: FastifyReply, status: number, message: string) =>
+    reply.code(status).type('application/json;charset=utf-8').send({ message, url: swaggerUrl });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: API_BODY_LIMIT }, (req, body, done) => {
+    try {
+      done(null, parseBody(String(body), req.headers['content-type']));
+    } catch (err) {
+      const e = err as Error & { statusCode?: number };
+      e.statusCode = 422;
+      done(e, undefined);
+    }
+  });
+  app.setReplySerializer(serialize);
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (typeof payload === 'string' && !reply.hasHeader('content-type')) reply.type('application/json;charset=utf-8');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.type('application/json;charset=utf-8');
+    return payload;
+  });
+  app.addHook('onRequest', apiAuthHook(deps, swaggerUrl));
+
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (isDomainError(err)) {
+      const status = statusOf(err);
+      // Gitea answers some 403s with an empty body; the domain error says so.
+      if (err.data.emptyBody === true) return reply.code(status).send();
+      return fail(reply, status, messageOf(err));
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return fail(reply, 413, `request body too large (limit ${API_BODY_LIMIT} bytes)`);
+    if (err.statusCode === 422 || err instanceof SyntaxError) return fail(reply, 422, `[]: ${err.message}`);
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return fail(reply, err.statusCode, err.message);
+    req.log.error({ err }, 'unhandled error');
+    const showMessage = !deps.config.production || req.cx?.viewer?.isAdmin === true;
+    return fail(reply, 500, showMessage ? err.message : '');
+  });
+  app.setNotFoundHandler((_req, reply) => fail(reply, 404, 'not found'));
+
+  registerRoutes(app, allRoutes);
+}
+
+/** The OpenAPI document of what restApi serves. */
+export function openApiDocument(deps: AppDeps): Record<string, unknown> {
+  return buildOpenApi(allRoutes, { version: deps.config.version, rootUrl: deps.config.rootUrl });
+}

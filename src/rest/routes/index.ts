@@ -1,0 +1,17 @@
+import type { RouteDef } from '../route.ts';
+import { adminEmailRoutes } from './admin/emails.ts';
+import { adminUserRoutes } from './admin/users.ts';
+import { miscRoutes } from './misc/misc.ts';
+import { emailRoutes } from './user/emails.ts';
+import { tokenRoutes } from './user/tokens.ts';
+import { userRoutes } from './user/users.ts';
+
+/** Every /api/v1 operation we serve; the router and the OpenAPI document are both built from this list. */
+export const allRoutes: readonly RouteDef[] = [
+  ...miscRoutes,
+  ...adminUserRoutes,
+  ...adminEmailRoutes,
+  ...userRoutes,
+  ...tokenRoutes,
+  ...emailRoutes,
+] as readonly RouteDef[];
