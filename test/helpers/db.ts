@@ -5,8 +5,15 @@ import path from 'node:path';
 import pg from 'pg';
 import type { DbProvider } from '../../src/db/migrate/engine.ts';
 
-/** The databases the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const PROVIDERS: DbProvider[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgresql'] : ['sqlite'];
+/**
+ * The databases the suite runs on: SQLite always, PostgreSQL too when TEST_DATABASE_URL is set;
+ * TEST_PROVIDERS (comma list) narrows it, e.g. CI's PostgreSQL-only second pass.
+ */
+export const PROVIDERS: DbProvider[] = (() => {
+  const all: DbProvider[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgresql'] : ['sqlite'];
+  const only = process.env.TEST_PROVIDERS?.split(',').map((s) => s.trim());
+  return only ? all.filter((p) => only.includes(p)) : all;
+})();
 
 /** A fresh, empty database for one suite, and how to throw it away. */
 export interface TestDatabase {
