@@ -1,6 +1,10 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // graphql 16 ships CJS (main) and ESM (module) builds; Vite would load the ESM one for src/ while the
+  // externalized Pothos/Yoga load the CJS one, so `instanceof GraphQLError` failed. Use Node's choice.
+  resolve: { alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }] },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

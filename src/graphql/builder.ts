@@ -47,7 +47,9 @@ export const builder = new SchemaBuilder<{
     unauthorizedError: (_parent, _ctx, _info, result) =>
       new GraphQLError(result.message, { extensions: { code: 'FORBIDDEN' } }),
   },
-  errors: { defaultTypes: [] },
+  // The payload itself is the success member of a mutation's result union (no `data` wrapper): clients
+  // select `... on CreateUserPayload`, and plugin-relay can echo clientMutationId (it reads the parent path).
+  errors: { defaultTypes: [], directResult: true },
   prisma: {
     client: (ctx): Db => ctx.cx.db,
     dmmf: getDatamodel(),

@@ -46,6 +46,21 @@ builder.objectType(ValidationError, {
   }),
 });
 
+/**
+ * Runs a service call, renaming `ValidationError.data.field` from the service's name (Gitea's, e.g. `full_name`)
+ * to the GraphQL input field's (e.g. `name`), so `ValidationError.field` names a field of the input.
+ */
+export async function withInputFieldNames<T>(names: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const field = err instanceof ValidationError ? err.data.field : undefined;
+    const renamed = typeof field === 'string' ? names[field] : undefined;
+    if (err instanceof ValidationError && renamed) throw new ValidationError(err.message, { ...err.data, field: renamed });
+    throw err;
+  }
+}
+
 /** The error types every mutation declares (the Pothos errors plugin turns them into the result union). */
 export const MUTATION_ERRORS = [
   NotFoundError,

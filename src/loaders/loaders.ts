@@ -1,16 +1,24 @@
 import DataLoader from 'dataloader';
 import type { Db, Models } from '../db/client.ts';
+import type { RepoPermission } from '../permissions/repoPermission.ts';
+import { orgStandingLoader, repoPermissionLoader, type OrgStanding } from './permissionLoaders.ts';
 
 type User = Models.User;
 
 /** Per-request DataLoaders: one batched query per kind of lookup, however many nodes ask. */
 export interface Loaders {
   userById: DataLoader<number, User | null>;
+  /** The viewer's RepoPermission per repository id. */
+  repoPermission: DataLoader<number, RepoPermission>;
+  /** The viewer's standing (member, owner, teams) per organization id. */
+  orgStanding: DataLoader<number, OrgStanding>;
 }
 
 /** Creates a fresh set of loaders (one per request; never share across viewers). */
-export function createLoaders(db: Db): Loaders {
+export function createLoaders(db: Db, viewer: User | null): Loaders {
   return {
+    repoPermission: repoPermissionLoader(db, viewer),
+    orgStanding: orgStandingLoader(db, viewer),
     userById: new DataLoader(async (ids: readonly number[]) => {
       const rows = await db.user.findMany({ where: { id: { in: [...ids] } } });
       const byId = new Map(rows.map((u) => [u.id, u]));

@@ -1,4 +1,5 @@
 import type { Models } from '../db/client.ts';
+import { canSeeOwner } from './ownerVisibility.ts';
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin' | 'isRestricted'> | null;
 type Target = Pick<Models.User, 'id' | 'visibility'>;
@@ -8,17 +9,8 @@ type Target = Pick<Models.User, 'id' | 'visibility'>;
  * public to everyone, limited to signed-in users, private to itself and site admins.
  * Organization membership widens this for organizations (applied by the org service).
  */
-export function canSeeUser(viewer: Viewer, target: Target, opts: { system?: boolean } = {}): boolean {
-  if (opts.system) return true;
-  if (viewer && (viewer.isAdmin || viewer.id === target.id)) return true;
-  switch (target.visibility) {
-    case 'PUBLIC':
-      return true;
-    case 'LIMITED':
-      return viewer !== null && !viewer.isRestricted;
-    case 'PRIVATE':
-      return false;
-  }
+export function canSeeUser(viewer: Viewer, target: Target, opts: { system?: boolean; isMember?: boolean } = {}): boolean {
+  return opts.system === true || canSeeOwner(viewer, target, opts.isMember ?? false);
 }
 
 /** The visibilities a viewer may list (for list queries). */

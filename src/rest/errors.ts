@@ -37,6 +37,8 @@ export function statusOf(err: DomainError): number {
 /** The message Gitea would show: binding failures read `[GoField]: Rule`. */
 export function messageOf(err: DomainError): string {
   const field = err.data.field;
-  if (err.code === 'VALIDATION' && typeof field === 'string') return `[${goFieldName(field)}]: ${err.message}`;
+  // `goField` overrides the derived Go struct field name where Gitea's differs (CreateOrgOption.UserName).
+  const goField = typeof err.data.goField === 'string' ? err.data.goField : typeof field === 'string' ? goFieldName(field) : null;
+  if (err.code === 'VALIDATION' && goField) return `[${goField}]: ${err.message}`;
   return err.message;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RouteDef } from './route.ts';
+import { Organization } from './structs/org.ts';
 import { AccessToken, Email, User, UserSearchResults } from './structs/user.ts';
 
 const schemas: Record<string, z.ZodType> = {
@@ -7,6 +8,7 @@ const schemas: Record<string, z.ZodType> = {
   Email,
   AccessToken,
   UserSearchResults,
+  Organization,
   ServerVersion: z.object({ version: z.string() }),
   GeneralAPISettings: z.object({
     max_response_items: z.number().int(),

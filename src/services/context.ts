@@ -32,7 +32,7 @@ export const ANONYMOUS: AuthInfo = { method: 'anonymous', scope: null, tokenId: 
 
 /** Builds a request-scoped context. */
 export function createServiceContext(deps: AppDeps, viewer: Models.User | null, auth: AuthInfo = ANONYMOUS): ServiceContext {
-  return { ...deps, viewer, auth, loaders: createLoaders(deps.db) };
+  return { ...deps, viewer, auth, loaders: createLoaders(deps.db, viewer) };
 }
 
 /** A context for the operator's CLI: acts as the system (site-admin rights, no viewer). */

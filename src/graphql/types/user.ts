@@ -5,7 +5,7 @@ import * as userService from '../../services/user/user.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
+import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
 
 /** GraphQL's null means "not given" for optional inputs. */
 export const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
@@ -32,6 +32,8 @@ export const UserRef = builder.prismaNode('User', {
   id: { field: 'id' },
   authScopes: { tokenRead: 'user' },
   findUnique: (id, ctx) => ({ id: Number(id), ...visibleWhere(ctx) }) as Models.Prisma.UserWhereUniqueInput,
+  // node(id:) of an invisible user is null, not findUniqueOrThrow's internal error.
+  nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     login: t.exposeString('name'),
@@ -115,7 +117,7 @@ builder.relayMutationField(
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       const u = input;
-      const user = await userService.createUser(ctx.cx, {
+      const user = await withInputFieldNames({ username: 'login', full_name: 'name' }, () => userService.createUser(ctx.cx, {
         username: u.login,
         email: u.email,
         password: u.password,
@@ -124,7 +126,7 @@ builder.relayMutationField(
         restricted: opt(u.isRestricted),
         admin: opt(u.isSiteAdmin),
         visibility: opt(u.visibility),
-      });
+      }));
       return { user };
     },
   },
@@ -160,7 +162,8 @@ builder.relayMutationField(
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       const u = input;
-      const user = await userService.editUser(ctx.cx, u.login, {
+      const names = { full_name: 'name', website: 'websiteUrl', description: 'bio' };
+      const user = await withInputFieldNames(names, () => userService.editUser(ctx.cx, u.login, {
         loginName: opt(u.loginName),
         password: opt(u.password),
         mustChangePassword: opt(u.mustChangePassword),
@@ -178,7 +181,7 @@ builder.relayMutationField(
         maxRepoCreation: opt(u.maxRepoCreation),
         allowCreateOrganization: opt(u.allowCreateOrganization),
         restricted: opt(u.isRestricted),
-      });
+      }));
       return { user };
     },
   },

@@ -2,6 +2,7 @@ import type { RouteDef } from '../route.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminUserRoutes } from './admin/users.ts';
 import { miscRoutes } from './misc/misc.ts';
+import { orgRoutes } from './org/orgs.ts';
 import { emailRoutes } from './user/emails.ts';
 import { tokenRoutes } from './user/tokens.ts';
 import { userRoutes } from './user/users.ts';
@@ -14,4 +15,5 @@ export const allRoutes: readonly RouteDef[] = [
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,
+  ...orgRoutes,
 ] as readonly RouteDef[];

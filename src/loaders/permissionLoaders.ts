@@ -1,0 +1,100 @@
+import DataLoader from 'dataloader';
+import type { Db, Models } from '../db/client.ts';
+import type { AccessMode } from '../permissions/accessMode.ts';
+import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
+
+type Viewer = Models.User | null;
+
+/** The viewer's standing in an organization. */
+export interface OrgStanding {
+  isMember: boolean;
+  /** Member of a team with owner authority (the Owners team). */
+  isOwner: boolean;
+  /** Ids of the viewer's teams in the organization. */
+  teamIds: number[];
+}
+
+const OUTSIDER: OrgStanding = { isMember: false, isOwner: false, teamIds: [] };
+
+/** Batches the viewer's organization standing for many organizations: two queries per batch. */
+export function orgStandingLoader(db: Db, viewer: Viewer): DataLoader<number, OrgStanding> {
+  return new DataLoader(async (orgIds: readonly number[]) => {
+    if (!viewer) return orgIds.map(() => OUTSIDER);
+    const ids = [...orgIds];
+    const [members, teams] = await Promise.all([
+      db.orgUser.findMany({ where: { userId: viewer.id, orgId: { in: ids } }, select: { orgId: true } }),
+      db.teamUser.findMany({ where: { userId: viewer.id, orgId: { in: ids } }, select: { orgId: true, teamId: true, team: { select: { authorize: true } } } }),
+    ]);
+    const memberOf = new Set(members.map((m) => m.orgId));
+    return ids.map((orgId) => {
+      const mine = teams.filter((t) => t.orgId === orgId);
+      return {
+        isMember: memberOf.has(orgId),
+        isOwner: mine.some((t) => t.team.authorize === 'OWNER'),
+        teamIds: mine.map((t) => t.teamId),
+      };
+    });
+  });
+}
+
+/**
+ * Batches RepoPermission for many repositories: a fixed number of queries per batch (repositories with
+ * owners and units; the viewer's collaborations, org memberships, team grants and blocks), then the pure
+ * access model. Missing repositories get no access.
+ */
+export function repoPermissionLoader(db: Db, viewer: Viewer): DataLoader<number, RepoPermission> {
+  return new DataLoader(async (repoIds: readonly number[]) => {
+    const ids = [...repoIds];
+    const repos = await db.repository.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, ownerId: true, isPrivate: true, owner: { select: { id: true, type: true, visibility: true } }, units: { select: { type: true } } },
+    });
+    const byId = new Map(repos.map((r) => [r.id, r]));
+    const orgIds = [...new Set(repos.filter((r) => r.owner.type === 'ORGANIZATION').map((r) => r.ownerId))];
+    const ownerIds = [...new Set(repos.map((r) => r.ownerId))];
+    const needsFacts = viewer !== null && !viewer.isAdmin;
+    const [collabs, members, teamUsers, blocks] = needsFacts
+      ? await Promise.all([
+          db.collaboration.findMany({ where: { userId: viewer.id, repoId: { in: ids } }, select: { repoId: true, mode: true } }),
+          orgIds.length ? db.orgUser.findMany({ where: { userId: viewer.id, orgId: { in: orgIds } }, select: { orgId: true } }) : [],
+          orgIds.length
+            ? db.teamUser.findMany({
+                where: { userId: viewer.id, orgId: { in: orgIds } },
+                select: {
+                  orgId: true,
+                  team: {
+                    select: {
+                      authorize: true,
+                      includesAllRepositories: true,
+                      units: { select: { type: true, accessMode: true } },
+                      repos: { where: { repoId: { in: ids } }, select: { repoId: true } },
+                    },
+                  },
+                },
+              })
+            : [],
+          db.block.findMany({ where: { blockeeId: viewer.id, blockerId: { in: ownerIds } }, select: { blockerId: true } }),
+        ])
+      : [[], [], [], []];
+    const collabByRepo = new Map(collabs.map((c) => [c.repoId, c.mode as AccessMode]));
+    const memberOf = new Set(members.map((m) => m.orgId));
+    const blockedBy = new Set(blocks.map((b) => b.blockerId));
+    return ids.map((id) => {
+      const repo = byId.get(id);
+      if (!repo) return { mode: 'NONE', units: {}, blocked: false } satisfies RepoPermission;
+      const teams: TeamGrant[] = teamUsers
+        .filter((tu) => tu.orgId === repo.ownerId && (tu.team.includesAllRepositories || tu.team.repos.some((r) => r.repoId === id)))
+        .map((tu) => ({ authorize: tu.team.authorize, units: Object.fromEntries(tu.team.units.map((u) => [u.type, u.accessMode])) }));
+      return computeRepoPermission(
+        { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate, owner: repo.owner, units: repo.units.map((u) => u.type) },
+        {
+          viewer,
+          isOrgMember: memberOf.has(repo.ownerId),
+          teams,
+          collaboration: collabByRepo.get(id) ?? null,
+          blocked: blockedBy.has(repo.ownerId),
+        },
+      );
+    });
+  });
+}

@@ -1,0 +1,124 @@
+import type { Models } from '../db/client.ts';
+import { atLeast, maxMode, type AccessMode } from './accessMode.ts';
+import { canSeeOwner } from './ownerVisibility.ts';
+import { ALL_UNITS, READ_ONLY_UNITS, type UnitType } from './units.ts';
+
+/** What the access model needs to know about a repository. */
+export interface RepoFacts {
+  id: number;
+  ownerId: number;
+  isPrivate: boolean;
+  owner: Pick<Models.User, 'id' | 'type' | 'visibility'>;
+  /** Units that are enabled (a disabled unit does not exist). */
+  units: readonly UnitType[];
+}
+
+/** One team of the viewer, in the repository's organization, that includes the repository. */
+export interface TeamGrant {
+  authorize: AccessMode;
+  /** Per-unit access of the team (TeamUnit rows). */
+  units: Partial<Record<UnitType, AccessMode>>;
+}
+
+/** What the access model needs to know about the viewer in relation to that repository. */
+export interface ViewerFacts {
+  viewer: Pick<Models.User, 'id' | 'isAdmin' | 'isRestricted'> | null;
+  /** The viewer belongs to the owning organization. */
+  isOrgMember: boolean;
+  /** Teams that grant access to this repository (directly or with includes_all_repositories). */
+  teams: readonly TeamGrant[];
+  /** Collaborator mode, if the viewer is a collaborator. */
+  collaboration: AccessMode | null;
+  /** The owner (user or organization) blocked the viewer. */
+  blocked: boolean;
+}
+
+/** The viewer's access to one repository: a mode per enabled unit (Gitea's access_model.Permission). */
+export interface RepoPermission {
+  /** The overall mode (the highest unit mode, or owner/admin for owners and admins). */
+  mode: AccessMode;
+  units: Partial<Record<UnitType, AccessMode>>;
+  /** The viewer is blocked by the owner: reads are allowed, interactions are not. */
+  blocked: boolean;
+}
+
+const NONE: RepoPermission = { mode: 'NONE', units: {}, blocked: false };
+
+function everyUnit(units: readonly UnitType[], mode: AccessMode): Partial<Record<UnitType, AccessMode>> {
+  const out: Partial<Record<UnitType, AccessMode>> = {};
+  for (const u of units) out[u] = READ_ONLY_UNITS.includes(u) && atLeast(mode, 'READ') ? 'READ' : mode;
+  return out;
+}
+
+function uniform(units: readonly UnitType[], mode: AccessMode, blocked: boolean): RepoPermission {
+  return { mode, units: everyUnit(units, mode), blocked };
+}
+
+/**
+ * Gitea's GetIndividualUserRepoPermission as a pure function.
+ * - site admin: owner on everything; the owning user, and any team with admin/owner authority: owner;
+ * - the owner must be visible to the viewer (public; limited → signed-in; private → members), unless
+ *   the viewer is a collaborator;
+ * - public repositories give read to anyone who can see the owner (restricted users only when the
+ *   owner is public too); private ones give nothing by default;
+ * - per unit: max(collaborator mode, that minimum, each team's unit mode);
+ * - disabled units are absent.
+ */
+export function computeRepoPermission(repo: RepoFacts, v: ViewerFacts): RepoPermission {
+  const viewer = v.viewer;
+  if (!viewer) {
+    if (repo.isPrivate || repo.owner.visibility !== 'PUBLIC') return NONE;
+    return uniform(repo.units, 'READ', false);
+  }
+  if (viewer.isAdmin) return uniform(repo.units, 'OWNER', false);
+  if (repo.ownerId === viewer.id) return uniform(repo.units, 'OWNER', false);
+
+  const ownerVisible = canSeeOwner(viewer, repo.owner, v.isOrgMember);
+  if (!ownerVisible && !v.collaboration) return NONE;
+
+  if (repo.owner.type === 'ORGANIZATION' && v.teams.some((t) => atLeast(t.authorize, 'ADMIN'))) {
+    return uniform(repo.units, 'OWNER', v.blocked);
+  }
+
+  let minimum: AccessMode = 'NONE';
+  if (!repo.isPrivate) {
+    const fullyPublic = repo.owner.visibility === 'PUBLIC';
+    if (!viewer.isRestricted || fullyPublic || v.isOrgMember) minimum = 'READ';
+  }
+  const base = v.collaboration ? maxMode(v.collaboration, minimum) : minimum;
+  const units: Partial<Record<UnitType, AccessMode>> = {};
+  let mode: AccessMode = 'NONE';
+  for (const unit of repo.units) {
+    let m = base;
+    for (const team of v.teams) m = maxMode(m, team.units[unit] ?? 'NONE');
+    if (READ_ONLY_UNITS.includes(unit) && atLeast(m, 'READ')) m = 'READ';
+    units[unit] = m;
+    mode = maxMode(mode, m);
+  }
+  return { mode: maxMode(mode, base), units, blocked: v.blocked };
+}
+
+/** The mode on one unit (none when the unit is disabled). */
+export function unitMode(perm: RepoPermission, unit: UnitType): AccessMode {
+  return perm.units[unit] ?? 'NONE';
+}
+
+/** True when the viewer can read the unit. */
+export function canRead(perm: RepoPermission, unit: UnitType): boolean {
+  return atLeast(unitMode(perm, unit), 'READ');
+}
+
+/** True when the viewer can write the unit (blocked users cannot). */
+export function canWrite(perm: RepoPermission, unit: UnitType): boolean {
+  return !perm.blocked && atLeast(unitMode(perm, unit), 'WRITE');
+}
+
+/** True when the viewer can see the repository at all (any unit readable). */
+export function canReadAny(perm: RepoPermission): boolean {
+  return ALL_UNITS.some((u) => canRead(perm, u)) || atLeast(perm.mode, 'READ');
+}
+
+/** Repository admin (settings, collaborators, hooks, keys): admin or owner mode. */
+export function isRepoAdmin(perm: RepoPermission): boolean {
+  return atLeast(perm.mode, 'ADMIN');
+}

@@ -1,0 +1,135 @@
+import * as orgService from '../../../services/org/org.ts';
+import { convertOptions, parseVisibility } from '../../convert/options.ts';
+import { toApiOrganization } from '../../convert/org.ts';
+import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineRoute, type ApiInput } from '../../route.ts';
+import { CreateOrgOption, EditOrgOption } from '../../structs/org.ts';
+
+type ProfileBody = {
+  full_name?: string | undefined;
+  email?: string | undefined;
+  description?: string | undefined;
+  website?: string | undefined;
+  location?: string | undefined;
+  visibility?: '' | 'public' | 'limited' | 'private' | undefined;
+  repo_admin_change_team_access?: boolean | undefined;
+  restrict_visibility_changes_to_owners?: boolean | undefined;
+};
+
+function profile(body: ProfileBody): orgService.OrgProfileInput {
+  return {
+    fullName: body.full_name,
+    email: body.email,
+    description: body.description,
+    website: body.website,
+    location: body.location,
+    visibility: parseVisibility(body.visibility),
+    repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
+    restrictVisibilityChangesToOwners: body.restrict_visibility_changes_to_owners,
+  };
+}
+
+async function listUserOrgs({ cx, req, reply }: ApiInput<undefined, undefined>, username: string) {
+  const opts = listOptions(req.query as Record<string, unknown>);
+  const page = await orgService.listUserOrgs(cx, username, opts);
+  setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
+  return page.items.map((o) => toApiOrganization(o, convertOptions(cx)));
+}
+
+export const orgRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/orgs',
+    operationId: 'orgCreate',
+    summary: 'Create an organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'token',
+    body: CreateOrgOption,
+    success: { status: 201, schema: 'Organization' },
+    errors: [401, 403, 422],
+    handler: async ({ cx, body }) => {
+      const org = await orgService.createOrg(cx, { name: body.username, ...profile(body) });
+      return toApiOrganization(org, convertOptions(cx));
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/orgs',
+    operationId: 'orgGetAll',
+    summary: 'Get list of organizations',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'none',
+    success: { status: 200, schema: '[Organization]' },
+    handler: async ({ cx, req, reply }) => {
+      const opts = listOptions(req.query as Record<string, unknown>);
+      const page = await orgService.listOrgs(cx, opts);
+      setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
+      return page.items.map((o) => toApiOrganization(o, convertOptions(cx)));
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/orgs/{org}',
+    operationId: 'orgGet',
+    summary: 'Get an organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'none',
+    success: { status: 200, schema: 'Organization' },
+    errors: [404],
+    handler: async ({ cx, params }) => toApiOrganization(await orgService.getOrg(cx, params.org ?? ''), convertOptions(cx)),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/orgs/{org}',
+    operationId: 'orgEdit',
+    summary: 'Edit an organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'token',
+    body: EditOrgOption,
+    success: { status: 200, schema: 'Organization' },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params, body }) => toApiOrganization(await orgService.editOrg(cx, params.org ?? '', profile(body)), convertOptions(cx)),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/orgs/{org}',
+    operationId: 'orgDelete',
+    summary: 'Delete an organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'token',
+    success: { status: 204 },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params }) => {
+      await orgService.deleteOrg(cx, params.org ?? '');
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/user/orgs',
+    operationId: 'orgListCurrentUserOrgs',
+    summary: "List the current user's organizations",
+    tag: 'organization',
+    scopes: ['organization', 'user'],
+    gate: 'token',
+    success: { status: 200, schema: '[Organization]' },
+    errors: [401],
+    handler: (input) => listUserOrgs(input, input.cx.viewer?.name ?? ''),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/users/{username}/orgs',
+    operationId: 'orgListUserOrgs',
+    summary: "List a user's organizations",
+    tag: 'organization',
+    scopes: ['organization', 'user'],
+    gate: 'none',
+    success: { status: 200, schema: '[Organization]' },
+    errors: [404],
+    handler: (input) => listUserOrgs(input, input.params.username ?? ''),
+  }),
+];

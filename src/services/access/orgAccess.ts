@@ -1,0 +1,58 @@
+import type { DbLike, Models } from '../../db/client.ts';
+import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
+import type { OrgStanding } from '../../loaders/permissionLoaders.ts';
+import { canSeeOwner } from '../../permissions/ownerVisibility.ts';
+import type { ServiceContext } from '../context.ts';
+import { isSiteAdmin } from './guards.ts';
+
+type User = Models.User;
+
+/** An organization together with the viewer's standing in it. */
+export interface OrgAccess {
+  org: User;
+  standing: OrgStanding;
+  /** Site admin or member of the Owners team. */
+  isOwner: boolean;
+  /** Site admin or member. */
+  isMember: boolean;
+}
+
+/** Finds an organization by name without visibility checks; null when absent or not an organization. */
+export async function findOrgByName(db: DbLike, name: string): Promise<User | null> {
+  const org = await db.user.findUnique({ where: { lowerName: name.toLowerCase() } });
+  return org?.type === 'ORGANIZATION' ? org : null;
+}
+
+/** The viewer's standing in an organization (batched per request). */
+export async function orgAccess(cx: ServiceContext, org: User): Promise<OrgAccess> {
+  const standing = await cx.loaders.orgStanding.load(org.id);
+  const admin = isSiteAdmin(cx);
+  return { org, standing, isOwner: admin || standing.isOwner, isMember: admin || standing.isMember };
+}
+
+/** True when the viewer may see the organization (public, limited for signed-in users, private for members). */
+export function canSeeOrg(cx: ServiceContext, access: OrgAccess): boolean {
+  return isSiteAdmin(cx) || canSeeOwner(cx.viewer, access.org, access.standing.isMember);
+}
+
+/**
+ * The organization named `name`, if the viewer may see it (Gitea orgAssignment + reqOrgVisible).
+ * @throws NotFoundError when absent, not an organization, or invisible
+ */
+export async function requireOrg(cx: ServiceContext, name: string): Promise<OrgAccess> {
+  const org = await findOrgByName(cx.db, name);
+  if (!org) throw new NotFoundError(`org does not exist [name: ${name}]`, { name });
+  const access = await orgAccess(cx, org);
+  if (!canSeeOrg(cx, access)) throw new NotFoundError(`org does not exist [name: ${name}]`, { name });
+  return access;
+}
+
+/** Gitea reqOrgMembership. @throws PermissionDeniedError */
+export function requireOrgMember(access: OrgAccess): void {
+  if (!access.isMember) throw new PermissionDeniedError('Must be an organization member');
+}
+
+/** Gitea reqOrgOwnership. @throws PermissionDeniedError */
+export function requireOrgOwner(access: OrgAccess): void {
+  if (!access.isOwner) throw new PermissionDeniedError('Must be an organization owner');
+}

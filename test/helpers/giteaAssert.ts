@@ -1,0 +1,46 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { Models } from '../../src/db/client.ts';
+import { isGiteaError, type TestApp } from './app.ts';
+
+/** Gitea's `url` field of error bodies for ROOT_URL http://localhost:3000/. */
+export const SWAGGER_URL = 'http://localhost:3000/api/swagger';
+
+/** Asserts the status and Gitea's `{"message","url"}` body; `message` exact or a pattern. */
+export function expectGiteaError(res: LightMyRequestResponse, status: number, message?: string | RegExp): void {
+  expect({ status: res.statusCode, body: res.body }).toMatchObject({ status });
+  const body: unknown = res.json();
+  expect(isGiteaError(body)).toBe(true);
+  const got = (body as { message: string }).message;
+  if (typeof message === 'string') expect(got).toBe(message);
+  else if (message) expect(got).toMatch(message);
+}
+
+/** Gitea's Link header for a list endpoint: `<ROOT/path?sorted query with page=N>; rel="…"` joined by ','. */
+export function linkHeader(path: string, query: Record<string, string>, rels: Array<[rel: string, page: number]>): string {
+  return rels
+    .map(([rel, page]) => {
+      const params = new URLSearchParams({ ...query, page: String(page) });
+      params.sort();
+      return `<http://localhost:3000/api/v1/${path}?${params.toString()}>; rel="${rel}"`;
+    })
+    .join(',');
+}
+
+/** An organization row created directly (no org service yet), with a contact e-mail address row. */
+export async function createOrgRow(t: TestApp, name: string, email = ''): Promise<Models.User> {
+  return t.db.user.create({
+    data: {
+      name,
+      lowerName: name.toLowerCase(),
+      type: 'ORGANIZATION',
+      email,
+      ...(email ? { emailAddresses: { create: { email, lowerEmail: email.toLowerCase(), isActivated: true, isPrimary: true } } } : {}),
+    },
+  });
+}
+
+/** A repository row owned by `owner`, created directly. */
+export async function createRepoRow(t: TestApp, owner: Models.User, name: string): Promise<Models.Repository> {
+  return t.db.repository.create({ data: { ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase() } });
+}
