@@ -3,6 +3,7 @@ import { builder } from './builder.ts';
 import './errors.ts';
 import './types/user.ts';
 import './types/accessToken.ts';
+import './types/organization.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

@@ -4,6 +4,7 @@ import { isSiteAdmin } from '../../services/access/guards.ts';
 import * as userService from '../../services/user/user.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
 import { builder } from '../builder.ts';
+import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
 
@@ -29,9 +30,10 @@ function visibleWhere(ctx: GraphQLContext): Models.Prisma.UserWhereInput {
 
 export const UserRef = builder.prismaNode('User', {
   description: 'A user account.',
+  interfaces: [RepositoryOwnerRef],
   id: { field: 'id' },
   authScopes: { tokenRead: 'user' },
-  findUnique: (id, ctx) => ({ id: Number(id), ...visibleWhere(ctx) }) as Models.Prisma.UserWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: Number(id), type: { not: 'ORGANIZATION' }, ...visibleWhere(ctx) }) as Models.Prisma.UserWhereUniqueInput,
   // node(id:) of an invisible user is null, not findUniqueOrThrow's internal error.
   nullable: true,
   fields: (t) => ({

@@ -113,14 +113,31 @@ export async function getOrg(cx: ServiceContext, name: string): Promise<User> {
 
 /** Every organization the viewer may list (GET /orgs): public; limited when signed in; private for admins. */
 export async function listOrgs(cx: ServiceContext, opts: ListOptions | ListWindow): Promise<Page<User>> {
-  requireTokenScope(cx, 'organization', 'read');
-  const visibility = cx.auth.scope?.publicOnly ? ['PUBLIC' as const] : isSiteAdmin(cx) ? (['PUBLIC', 'LIMITED', 'PRIVATE'] as const) : visibleVisibilities(cx.viewer);
-  const where: Models.Prisma.UserWhereInput = { type: 'ORGANIZATION', visibility: { in: [...visibility] } };
+  const where = orgListFilter(cx);
   const [items, total] = await Promise.all([
     cx.db.user.findMany({ where, orderBy: { id: 'asc' }, ...skipTake(opts) }),
     cx.db.user.count({ where }),
   ]);
   return { items, total };
+}
+
+/** The filter behind GET /orgs, for callers that page themselves (GraphQL `organizations`). */
+export function orgListFilter(cx: ServiceContext): Models.Prisma.UserWhereInput {
+  requireTokenScope(cx, 'organization', 'read');
+  const visibility = cx.auth.scope?.publicOnly ? ['PUBLIC' as const] : isSiteAdmin(cx) ? (['PUBLIC', 'LIMITED', 'PRIVATE'] as const) : visibleVisibilities(cx.viewer);
+  return { type: 'ORGANIZATION', visibility: { in: [...visibility] } };
+}
+
+/**
+ * A Prisma filter matching organizations the viewer may see (public; limited when signed in; private for
+ * members and admins) — for node(id:) and relation paths that do not go through requireOrg.
+ */
+export function visibleOrgFilter(cx: ServiceContext): Models.Prisma.UserWhereInput {
+  if (isSiteAdmin(cx)) return { type: 'ORGANIZATION' };
+  const viewer = cx.viewer;
+  const or: Models.Prisma.UserWhereInput[] = [{ visibility: { in: visibleVisibilities(viewer) } }];
+  if (viewer) or.push({ orgMembers: { some: { userId: viewer.id } } });
+  return { type: 'ORGANIZATION', OR: or };
 }
 
 /**

@@ -1,0 +1,166 @@
+import type { Models } from '../../db/client.ts';
+import { NotFoundError } from '../../errors.ts';
+import { canSeeOrg, orgAccess } from '../../services/access/orgAccess.ts';
+import * as orgService from '../../services/org/org.ts';
+import { getUserByName } from '../../services/user/user.ts';
+import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { RepositoryOwnerRef } from './repositoryOwner.ts';
+import { opt, UserVisibilityEnum } from './user.ts';
+
+async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> {
+  return canSeeOrg(ctx.cx, await orgAccess(ctx.cx, org));
+}
+
+export const OrganizationRef = builder.prismaNode('User', {
+  variant: 'Organization',
+  description: 'An organization: shared ownership of repositories, with teams.',
+  interfaces: [RepositoryOwnerRef],
+  id: { field: 'id' },
+  authScopes: { tokenRead: 'organization' },
+  // node(id:): a private organization is simply absent for outsiders.
+  findUnique: (id, ctx) => ({ id: Number(id), ...orgService.visibleOrgFilter(ctx.cx) }) as Models.Prisma.UserWhereUniqueInput,
+  nullable: true,
+  fields: (t) => ({
+    name: t.string({ nullable: true, description: 'Full name.', resolve: (o) => o.fullName || null }),
+    email: t.string({ nullable: true, resolve: (o) => o.email || null }),
+    description: t.string({ nullable: true, resolve: (o) => o.description || null }),
+    websiteUrl: t.string({ nullable: true, resolve: (o) => o.website || null }),
+    location: t.string({ nullable: true, resolve: (o) => o.location || null }),
+    visibility: t.field({ type: UserVisibilityEnum, resolve: (o) => o.visibility }),
+    repoAdminChangeTeamAccess: t.exposeBoolean('repoAdminChangeTeamAccess'),
+    restrictVisibilityChangesToOwners: t.exposeBoolean('restrictVisibilityChangesToOwners'),
+    viewerIsAMember: t.boolean({ resolve: async (o, _a, ctx) => (await ctx.cx.loaders.orgStanding.load(o.id)).isMember }),
+    viewerIsAnOwner: t.boolean({ resolve: async (o, _a, ctx) => (await orgAccess(ctx.cx, o)).isOwner }),
+    viewerCanAdminister: t.boolean({ resolve: async (o, _a, ctx) => (await orgAccess(ctx.cx, o)).isOwner }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+/** Wraps a lookup so NotFound becomes null (absent) for nullable fields. */
+async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}
+
+builder.queryFields((t) => ({
+  organization: t.prismaField({
+    type: OrganizationRef,
+    nullable: true,
+    description: 'Look up an organization by login; null when absent or not visible.',
+    args: { login: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) =>
+      orNull(async () => {
+        const org = await orgService.getOrg(ctx.cx, args.login);
+        return ctx.cx.db.user.findUniqueOrThrow({ ...query, where: { id: org.id } });
+      }),
+  }),
+  repositoryOwner: t.field({
+    type: RepositoryOwnerRef,
+    nullable: true,
+    description: 'Look up a user or an organization by login.',
+    args: { login: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const owner = await ctx.cx.db.user.findUnique({ where: { lowerName: args.login.toLowerCase() } });
+      if (!owner) return null;
+      if (owner.type === 'ORGANIZATION') return (await visible(owner, ctx)) ? owner : null;
+      return orNull(() => getUserByName(ctx.cx, args.login));
+    },
+  }),
+  organizations: t.prismaConnection({
+    type: OrganizationRef,
+    cursor: 'id',
+    description: 'Organizations the viewer may list (as GET /api/v1/orgs).',
+    totalCount: (_p, _a, ctx) => ctx.cx.db.user.count({ where: orgService.orgListFilter(ctx.cx) }),
+    resolve: (query, _root, _args, ctx) => ctx.cx.db.user.findMany({ ...query, where: orgService.orgListFilter(ctx.cx), orderBy: { id: 'asc' } }),
+  }),
+}));
+
+builder.relayMutationField(
+  'createOrganization',
+  {
+    inputFields: (t) => ({
+      login: t.string({ required: true }),
+      name: t.string({ description: 'Full name.' }),
+      email: t.string(),
+      description: t.string(),
+      websiteUrl: t.string(),
+      location: t.string(),
+      visibility: t.field({ type: UserVisibilityEnum }),
+      repoAdminChangeTeamAccess: t.boolean(),
+      restrictVisibilityChangesToOwners: t.boolean(),
+    }),
+  },
+  {
+    description: 'Create an organization owned by the viewer (as POST /api/v1/orgs).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      organization: await orgService.createOrg(ctx.cx, {
+        name: input.login,
+        fullName: opt(input.name),
+        email: opt(input.email),
+        description: opt(input.description),
+        website: opt(input.websiteUrl),
+        location: opt(input.location),
+        visibility: opt(input.visibility),
+        repoAdminChangeTeamAccess: opt(input.repoAdminChangeTeamAccess),
+        restrictVisibilityChangesToOwners: opt(input.restrictVisibilityChangesToOwners),
+      }),
+    }),
+  },
+  { outputFields: (t) => ({ organization: t.field({ type: OrganizationRef, resolve: (p) => p.organization }) }) },
+);
+
+builder.relayMutationField(
+  'updateOrganization',
+  {
+    inputFields: (t) => ({
+      login: t.string({ required: true }),
+      name: t.string({ description: 'Full name.' }),
+      email: t.string(),
+      description: t.string(),
+      websiteUrl: t.string(),
+      location: t.string(),
+      visibility: t.field({ type: UserVisibilityEnum }),
+      repoAdminChangeTeamAccess: t.boolean(),
+      restrictVisibilityChangesToOwners: t.boolean(),
+    }),
+  },
+  {
+    description: "Edit an organization's profile (owners; as PATCH /api/v1/orgs/{org}).",
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      organization: await orgService.editOrg(ctx.cx, input.login, {
+        fullName: opt(input.name),
+        email: opt(input.email),
+        description: opt(input.description),
+        website: opt(input.websiteUrl),
+        location: opt(input.location),
+        visibility: opt(input.visibility),
+        repoAdminChangeTeamAccess: opt(input.repoAdminChangeTeamAccess),
+        restrictVisibilityChangesToOwners: opt(input.restrictVisibilityChangesToOwners),
+      }),
+    }),
+  },
+  { outputFields: (t) => ({ organization: t.field({ type: OrganizationRef, resolve: (p) => p.organization }) }) },
+);
+
+builder.relayMutationField(
+  'deleteOrganization',
+  { inputFields: (t) => ({ login: t.string({ required: true }) }) },
+  {
+    description: 'Delete an organization that owns no repositories (owners; as DELETE /api/v1/orgs/{org}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await orgService.deleteOrg(ctx.cx, input.login);
+      return { login: input.login };
+    },
+  },
+  { outputFields: (t) => ({ deletedLogin: t.string({ resolve: (p) => p.login }) }) },
+);

@@ -1,0 +1,15 @@
+import type { Models } from '../../db/client.ts';
+import { avatarUrl } from '../../rest/convert/user.ts';
+import { builder } from '../builder.ts';
+
+/** GitHub's RepositoryOwner: the interface users and organizations share (one table in our model, as Gitea's). */
+export const RepositoryOwnerRef = builder.interfaceRef<Models.User>('RepositoryOwner').implement({
+  description: 'An account that can own repositories: a user or an organization.',
+  resolveType: (owner) => (owner.type === 'ORGANIZATION' ? 'Organization' : 'User'),
+  fields: (t) => ({
+    login: t.exposeString('name'),
+    databaseId: t.exposeInt('id', { description: 'The REST id.' }),
+    avatarUrl: t.string({ resolve: (o, _a, ctx) => avatarUrl(o, ctx.cx.config.rootUrl) }),
+    url: t.string({ description: 'The web URL.', resolve: (o, _a, ctx) => `${ctx.cx.config.rootUrl}${o.name}` }),
+  }),
+});
