@@ -1,4 +1,8 @@
+import { createContextCache } from '@pothos/core';
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
+import { membershipCountLoader, orgOwnerIdsLoader } from '../../loaders/orgLoaders.ts';
+import * as memberService from '../../services/org/member.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canSeeOrg, orgAccess } from '../../services/access/orgAccess.ts';
 import * as orgService from '../../services/org/org.ts';
@@ -7,7 +11,7 @@ import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
-import { opt, UserVisibilityEnum } from './user.ts';
+import { UserRef, UserVisibilityEnum, dbId, opt } from './user.ts';
 
 async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> {
   return canSeeOrg(ctx.cx, await orgAccess(ctx.cx, org));
@@ -20,7 +24,7 @@ export const OrganizationRef = builder.prismaNode('User', {
   id: { field: 'id' },
   authScopes: { tokenRead: 'organization' },
   // node(id:): a private organization is simply absent for outsiders.
-  findUnique: (id, ctx) => ({ id: Number(id), ...orgService.visibleOrgFilter(ctx.cx) }) as Models.Prisma.UserWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), ...orgService.visibleOrgFilter(ctx.cx) }) as Models.Prisma.UserWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     name: t.string({ nullable: true, description: 'Full name.', resolve: (o) => o.fullName || null }),
@@ -164,3 +168,38 @@ builder.relayMutationField(
   },
   { outputFields: (t) => ({ deletedLogin: t.string({ resolve: (p) => p.login }) }) },
 );
+
+const OrganizationMemberRoleEnum = builder.enumType('OrganizationMemberRole', {
+  description: "A member's role in an organization: ADMIN for members of the Owners team.",
+  values: { ADMIN: { value: 'ADMIN' }, MEMBER: { value: 'MEMBER' } } as const,
+});
+
+const membersConnection = prismaConnectionHelpers(builder, 'OrgUser', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ orgId: true, userId: true, user: nodeSelection(true) }),
+  query: (_args, ctx) => ({ where: memberService.membershipRowFilter(ctx.cx), orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.user,
+});
+
+const ownerIds = createContextCache((ctx: GraphQLContext) => orgOwnerIdsLoader(ctx.cx.db));
+const memberCounts = createContextCache((ctx: GraphQLContext) => membershipCountLoader(ctx.cx.db, memberService.membershipRowFilter(ctx.cx)));
+
+builder.prismaObjectFields(OrganizationRef, (t) => ({
+  membersWithRole: t.connection(
+    {
+      type: UserRef,
+      description: 'Members the viewer may see (members see everyone; others see public members), with their role.',
+      select: (args, ctx, nestedSelection) => ({ orgMembers: membersConnection.getQuery(args, ctx, nestedSelection) }),
+      resolve: (org, args, ctx) => ({ ...membersConnection.resolve(org.orgMembers, args, ctx), orgId: org.id }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => memberCounts(ctx).load((conn as { orgId: number }).orgId) }) }) },
+    {
+      fields: (e) => ({
+        role: e.field({
+          type: OrganizationMemberRoleEnum,
+          resolve: async (edge, _a, ctx) => ((await ownerIds(ctx).load(edge.orgId)).has(edge.userId) ? 'ADMIN' : 'MEMBER'),
+        }),
+      }),
+    },
+  ),
+}));

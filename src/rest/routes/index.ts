@@ -2,6 +2,7 @@ import type { RouteDef } from '../route.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminUserRoutes } from './admin/users.ts';
 import { miscRoutes } from './misc/misc.ts';
+import { memberRoutes } from './org/members.ts';
 import { orgRoutes } from './org/orgs.ts';
 import { emailRoutes } from './user/emails.ts';
 import { tokenRoutes } from './user/tokens.ts';
@@ -16,4 +17,5 @@ export const allRoutes: readonly RouteDef[] = [
   ...tokenRoutes,
   ...emailRoutes,
   ...orgRoutes,
+  ...memberRoutes,
 ] as readonly RouteDef[];
