@@ -21,11 +21,12 @@ function requirePasswordAuth(cx: ServiceContext): void {
   if (cx.auth.method !== 'password' && cx.auth.method !== 'system') throw new UnauthenticatedError('auth required');
 }
 
+// In Gitea's order: token scope, the user (404), self or admin (403), then the credential kind (401).
 async function tokenOwner(cx: ServiceContext, username: string, level: 'read' | 'write'): Promise<Models.User> {
-  requirePasswordAuth(cx);
   requireTokenScope(cx, 'user', level);
   const user = await getUserByName(cx, username);
   requireSelfOrAdmin(cx, user);
+  requirePasswordAuth(cx);
   return user;
 }
 
@@ -39,6 +40,10 @@ export async function createAccessToken(
 ): Promise<CreatedAccessToken> {
   const user = await tokenOwner(cx, input.username, 'write');
   if (!input.name) throw new ValidationError('Required', { field: 'name', rule: 'Required' });
+  // Gitea checks the name before the scopes (the check inside the transaction covers races).
+  if (await cx.db.accessToken.findFirst({ where: { userId: user.id, name: input.name }, select: { id: true } })) {
+    throw new InvalidArgumentError('access token name has been used already');
+  }
   let scope: string;
   try {
     const parsed = parseScope(input.scopes.join(','));
@@ -79,6 +84,20 @@ export async function listAccessTokens(cx: ServiceContext, username: string, opt
 }
 
 /**
+ * Lists the tokens of an already-loaded user (GraphQL `User.accessTokens`) with listAccessTokens's rules;
+ * batched through `loaders.accessTokensByUser`, so a page of users costs one query, not one per user.
+ * Each user's page is cut in memory (a user has few tokens).
+ * @throws UnauthenticatedError, PermissionDeniedError
+ */
+export async function listUserAccessTokens(cx: ServiceContext, user: Models.User, window: ListWindow): Promise<Page<AccessToken>> {
+  requireTokenScope(cx, 'user', 'read');
+  requireSelfOrAdmin(cx, user);
+  requirePasswordAuth(cx);
+  const all = await cx.loaders.accessTokensByUser.load(user.id);
+  return { items: all.slice(window.skip, window.skip + window.take), total: all.length };
+}
+
+/**
  * Deletes one of `username`'s tokens, named by id or else by name.
  * @throws NotFoundError, ValidationError when a name matches several tokens
  */
@@ -91,7 +110,8 @@ export async function deleteAccessToken(cx: ServiceContext, input: { username: s
       : await tx.accessToken.findMany({ where: { name: input.token, userId: user.id } });
     if (matches.length > 1) throw new ValidationError(`multiple matches for token name '${input.token}'`);
     const token = matches[0];
-    if (!token) throw new NotFoundError(`access token does not exist [id: ${input.token}]`);
+    // Gitea answers APIErrorNotFound() here, whose message is just "not found".
+    if (!token) throw new NotFoundError('not found', { token: input.token });
     await tx.accessToken.delete({ where: { id: token.id } });
     emit({ type: 'accessToken.deleted', userId: user.id, tokenId: token.id, actorId: cx.viewer?.id ?? null });
   });

@@ -7,7 +7,7 @@ import { canSeeUser, visibleVisibilities } from '../../permissions/userVisibilit
 import { isSiteAdmin, requireSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import { emailProblem, validateMaxSize, validateUsername, validateWebsite } from './validate.ts';
+import { emailProblem, validateMaxSize, validateUsernameAvailable, validateUsernameSyntax, validateWebsite } from './validate.ts';
 
 type User = Models.User;
 type Visibility = Models.Visibility;
@@ -51,12 +51,16 @@ export interface SearchUsersInput extends ListOptions {
  */
 export async function searchUsers(cx: ServiceContext, input: SearchUsersInput): Promise<Page<User>> {
   const admin = isSiteAdmin(cx);
-  const where: Models.Prisma.UserWhereInput = {
-    type: 'INDIVIDUAL',
-    isActive: true,
-    visibility: { in: admin ? ['PUBLIC', 'LIMITED', 'PRIVATE'] : visibleVisibilities(cx.viewer) },
-  };
-  if (cx.auth.scope?.publicOnly) where.visibility = 'PUBLIC';
+  const where: Models.Prisma.UserWhereInput = { type: 'INDIVIDUAL', isActive: true };
+  const and: Models.Prisma.UserWhereInput[] = [];
+  if (!admin) {
+    // Gitea's BuildCanSeeUserCondition: the visible visibilities (none for restricted users), and always oneself.
+    const viewer = cx.viewer;
+    const visible = viewer?.isRestricted ? [] : visibleVisibilities(viewer);
+    and.push({ OR: [{ visibility: { in: visible } }, ...(viewer ? [{ id: viewer.id }] : [])] });
+  }
+  if (cx.auth.scope?.publicOnly) and.push({ visibility: 'PUBLIC' });
+  where.AND = and;
   if (input.uid) where.id = input.uid;
   const q = input.q?.trim();
   if (q) where.OR = keywordFilter(cx, q, admin);
@@ -85,16 +89,26 @@ export interface AdminListUsersInput extends ListOptions {
   isAdmin?: boolean;
   isRestricted?: boolean;
   isProhibitLogin?: boolean;
-  sort?: 'name' | 'created' | 'updated' | 'id';
-  order?: 'asc' | 'desc';
+  /** `name` (default), `created`, `updated` or `id`. */
+  sort?: string;
+  /** `asc` (default) or `desc`; read only when `sort` is given (Gitea's ResolveSortOrder). */
+  order?: string;
 }
 
-/** Every individual user, with the admin filters of GET /admin/users. @throws PermissionDeniedError */
+const ADMIN_USER_SORT = { name: 'name', created: 'createdAt', updated: 'updatedAt', id: 'id' } as const;
+
+/**
+ * Every individual user, with the admin filters of GET /admin/users.
+ * @throws PermissionDeniedError; ValidationError for an unknown sort mode or order (Gitea's messages)
+ */
 export async function adminListUsers(cx: ServiceContext, input: AdminListUsersInput): Promise<Page<User>> {
   const where = adminUserFilter(cx, input);
-  const dir = input.order ?? 'asc';
-  const column = { name: 'name', created: 'createdAt', updated: 'updatedAt', id: 'id' } as const;
-  const orderBy = [{ [column[input.sort ?? 'name']]: dir }, { id: dir }] as Models.Prisma.UserOrderByWithRelationInput[];
+  const dir = input.sort ? input.order || 'asc' : 'asc';
+  if (dir !== 'asc' && dir !== 'desc') throw new ValidationError(`Invalid sort order: ${JSON.stringify(dir)}`);
+  const sort = input.sort || 'name';
+  if (!Object.hasOwn(ADMIN_USER_SORT, sort)) throw new ValidationError(`Invalid sort mode: ${JSON.stringify(sort)}`);
+  const column = ADMIN_USER_SORT[sort as keyof typeof ADMIN_USER_SORT];
+  const orderBy = [{ [column]: dir }, { id: dir }] as Models.Prisma.UserOrderByWithRelationInput[];
   const [items, total] = await Promise.all([
     cx.db.user.findMany({ where, orderBy, ...skipTake(input) }),
     cx.db.user.count({ where }),
@@ -144,7 +158,7 @@ export interface CreateUserInput {
 export async function createUser(cx: ServiceContext, input: CreateUserInput): Promise<User> {
   requireSiteAdmin(cx);
   requireTokenScope(cx, 'admin', 'write');
-  validateUsername(input.username);
+  validateUsernameSyntax(input.username);
   validateMaxSize(input.fullName, 100, 'full_name');
   validateMaxSize(input.password, 255, 'password');
   const problem = emailProblem(input.email);
@@ -152,6 +166,7 @@ export async function createUser(cx: ServiceContext, input: CreateUserInput): Pr
   if (input.sourceId) throw new ValidationError(`login source does not exist [id: ${input.sourceId}]`);
   const password = input.password ?? '';
   if (password.length < cx.config.minPasswordLength) throw new InvalidArgumentError('PasswordIsRequired');
+  validateUsernameAvailable(input.username);
   const passwordHash = await hashPassword(password);
   const lowerEmail = input.email.toLowerCase();
   try {

@@ -15,11 +15,21 @@ const RESERVED_SUFFIXES = ['.keys', '.gpg', '.rss', '.atom', '.png'];
 
 /** Checks a new user or organization name (syntax, length, reserved words). @throws ValidationError */
 export function validateUsername(name: string, field = 'username'): void {
+  validateUsernameSyntax(name, field);
+  validateUsernameAvailable(name);
+}
+
+/** Gitea's binding rules for a name (Required, Username, MaxSize(40)). @throws ValidationError */
+export function validateUsernameSyntax(name: string, field = 'username'): void {
   if (!name) throw new ValidationError('Required', { field, rule: 'Required' });
   if (name.length > 40) throw new ValidationError('MaxSize', { field, rule: 'MaxSize' });
   if (!VALID_USERNAME.test(name) || INVALID_USERNAME.test(name)) {
     throw new ValidationError('invalid username', { field, rule: 'Username' });
   }
+}
+
+/** Gitea's IsUsableUsername: reserved names and patterns (checked after binding and password policy). @throws ValidationError */
+export function validateUsernameAvailable(name: string): void {
   const lower = name.toLowerCase();
   if (RESERVED_NAMES.has(lower)) throw new ValidationError(`name is reserved [name: ${name}]`);
   const suffix = RESERVED_SUFFIXES.find((s) => lower.endsWith(s));

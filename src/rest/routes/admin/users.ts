@@ -18,8 +18,9 @@ const AdminListUsersQuery = z.object({
   is_admin: zQueryBool,
   is_restricted: zQueryBool,
   is_prohibit_login: zQueryBool,
-  sort: z.enum(['name', 'created', 'updated', 'id']).optional(),
-  order: z.enum(['asc', 'desc']).optional(),
+  // Checked by the service, with Gitea's messages; `order` is ignored without `sort`.
+  sort: z.string().optional(),
+  order: z.string().optional(),
 });
 
 export const adminUserRoutes = [
@@ -74,7 +75,7 @@ export const adminUserRoutes = [
         isRestricted: query.is_restricted,
         isProhibitLogin: query.is_prohibit_login,
         sort: query.sort,
-        order: query.sort ? query.order : undefined,
+        order: query.order,
       });
       setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
       return toApiUserList(page.items, cx.viewer, convertOptions(cx));
