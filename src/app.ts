@@ -11,6 +11,8 @@ import { renderIdenticon } from './rest/avatar.ts';
 export interface App {
   server: FastifyInstance;
   deps: AppDeps;
+  /** Loads the GraphQL stack ahead of the first request (it is imported lazily). */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,7 +39,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const deps: AppDeps = { db, config, notifier };
 
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
-  mountGraphql(server, deps);
+  const graphql = mountGraphql(server, deps);
 
   const swagger = openApiDocument(deps);
   server.get('/api/swagger', async () => swagger);
@@ -65,6 +67,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   return {
     server,
     deps,
+    warmUp: () => graphql.warmUp(),
     async close() {
       await server.close();
       await notifier.drain();

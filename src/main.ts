@@ -56,6 +56,7 @@ async function serve(): Promise<void> {
   const log = app.server.log;
   if (applied.length) log.info({ applied }, `applied ${applied.length} database migration(s)`);
   await app.server.listen({ port: config.port, host: config.host });
+  void app.warmUp().catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'));
   const ms = Math.round(performance.now() - started);
   log.info(`Forgegraph ${config.version} ready in ${ms} ms: REST ${config.rootUrl}api/v1, GraphQL ${config.rootUrl}api/graphql, git ${config.rootUrl}{owner}/{repo}.git (data in ${config.dataDir})`);
   if ((await app.deps.db.user.count({ where: { type: 'INDIVIDUAL' } })) === 0) {

@@ -78,6 +78,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof MigrationError) console.error(`error [${err.code}]: ${err.message}`);
+    else if (err instanceof RangeError || err instanceof TypeError) console.error(`error: ${err.message}`);
     else console.error(err);
     process.exitCode = 1;
   },

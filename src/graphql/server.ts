@@ -1,13 +1,13 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import { parseCredentials } from '../auth/credentials.ts';
 import { resolveViewer } from '../auth/resolveViewer.ts';
 import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
+import { LIMITS } from './builder.ts';
 import type { GraphQLContext } from './context.ts';
-import { schema } from './schema.ts';
+import { useDepthLimit } from './depthLimit.ts';
 
 /** Wall-clock budget for one GraphQL operation. */
 export const DEADLINE_MS = 15_000;
@@ -48,10 +48,17 @@ function maskError(error: unknown, message: string, isDev?: boolean): Error {
   return new GraphQLError(isDev && error instanceof Error ? error.message : message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 
-/** Mounts Yoga at /api/graphql and /graphql (GET, POST; GraphiQL for browsers, served without internet). */
-export function mountGraphql(server: FastifyInstance, deps: AppDeps): void {
+type Yoga = YogaServerInstance<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>;
+
+/** Builds Yoga over the schema. Loaded lazily: graphql-yoga and the schema take ~1 s to import. */
+async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
+  const [{ createYoga }, { renderGraphiQL }, { schema }] = await Promise.all([
+    import('graphql-yoga'),
+    import('@graphql-yoga/render-graphiql'),
+    import('./schema.ts'),
+  ]);
   let graphiqlHtml: string | undefined;
-  const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
+  return createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/api/graphql',
     logging: false,
@@ -59,7 +66,7 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): void {
     graphiql: { title: 'Forgegraph GraphQL', defaultQuery: '{\n  viewer {\n    login\n  }\n}\n' },
     renderGraphiQL: (opts) => (graphiqlHtml ??= renderGraphiQL(opts)),
     maskedErrors: { maskError, isDev: !deps.config.production },
-    plugins: [useDeadline(DEADLINE_MS)],
+    plugins: [useDeadline(DEADLINE_MS), useDepthLimit(LIMITS.depth)],
     context: async ({ req }) => {
       const url = new URL(req.url, 'http://x');
       const sudo = url.searchParams.get('sudo') || headerValue(req.headers.sudo);
@@ -71,9 +78,21 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): void {
       return { cx: createServiceContext(deps, resolved.user, resolved.auth) };
     },
   });
+}
 
+/** The GraphQL endpoint: routes and a lazily built Yoga; `warmUp` loads it ahead of the first request. */
+export interface GraphqlMount {
+  warmUp(): Promise<void>;
+}
+
+/** Mounts Yoga at /api/graphql and /graphql (GET, POST; GraphiQL for browsers, served without internet). */
+export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMount {
+  let yoga: Promise<Yoga> | undefined;
+  const getYoga = () => (yoga ??= createGraphqlServer(deps));
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const res = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+    // Yoga answers only on its one endpoint: hand it the alias's request under that path.
+    if (req.raw.url?.startsWith('/graphql')) req.raw.url = `/api${req.raw.url}`;
+    const res = await (await getYoga()).handleNodeRequestAndResponse(req, reply, { req, reply });
     res.headers.forEach((value, key) => reply.header(key, value));
     reply.status(res.status);
     return reply.send(res.body);
@@ -81,6 +100,11 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): void {
   for (const url of ['/api/graphql', '/graphql']) {
     server.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler });
   }
+  return {
+    async warmUp() {
+      await getYoga();
+    },
+  };
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

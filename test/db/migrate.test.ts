@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultMigrationsDir, type DbProvider } from '../../src/db/migrate/dbProvider.ts';
+import { writeProviderSchemas } from '../../prisma/scripts/schemas.ts';
+import { createMigration } from '../../src/db/migrate/createMigration.ts';
+import { DB_PROVIDERS, defaultMigrationsDir, defaultSchemaDir, type DbProvider } from '../../src/db/migrate/dbProvider.ts';
 import { deployMigrations } from '../../src/db/migrate/deployMigrations.ts';
 import { MigrationError, type MigrationErrorCode } from '../../src/db/migrate/MigrationError.ts';
 import { migrationStatus } from '../../src/db/migrate/migrationStatus.ts';
@@ -18,7 +20,8 @@ const providers: DbProvider[] = pgServerUrl === undefined ? ['sqlite'] : ['sqlit
 const cleanups: Array<() => Promise<void>> = [];
 
 afterAll(async () => {
-  await Promise.allSettled(cleanups.map((c) => c()));
+  const failures = (await Promise.allSettled(cleanups.map((c) => c()))).filter((r) => r.status === 'rejected');
+  expect(failures).toEqual([]);
 });
 
 /** A fresh, empty database URL: a temp SQLite file (its folder not yet created) or a new PG database. */
@@ -28,12 +31,19 @@ async function freshDatabase(provider: DbProvider): Promise<string> {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     return `file:${path.join(dir, 'data', 'forgegraph.db')}`;
   }
-  const server = new URL(pgServerUrl ?? '');
+  const server = pgServerUrl ?? '';
   const name = `fg_mig_${randomBytes(6).toString('hex')}`;
-  await withPg(server.href, (c) => c.query(`CREATE DATABASE ${name}`));
-  cleanups.push(() => withPg(server.href, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
-  server.pathname = `/${name}`;
-  return server.href;
+  await withPg(server, async (c) => {
+    await c.query(`CREATE DATABASE ${name}`);
+  });
+  cleanups.push(() =>
+    withPg(server, async (c) => {
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }),
+  );
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.href;
 }
 
 async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -136,8 +146,9 @@ describe.each(providers)('migrations on %s', (provider) => {
     const run = promisify(execFile);
     const deploy = () =>
       run(process.execPath, ['--import', 'tsx', 'prisma/scripts/migrate.ts', 'deploy'], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: url } });
-    const outputs = await Promise.all([deploy(), deploy()]);
-    expect(outputs.map((o) => o.stdout).join('')).toMatch(/Applied .*\n.*up to date|up to date.*\n.*Applied /s);
+    const outputs = (await Promise.all([deploy(), deploy()])).map((o) => o.stdout.trim()).sort();
+    expect(outputs[0]).toMatch(/^Applied /);
+    expect(outputs[1]).toMatch(/^Database is up to date/);
     expect((await migrationStatus({ provider, url })).applied).toEqual(all);
   });
 
@@ -148,4 +159,48 @@ describe.each(providers)('migrations on %s', (provider) => {
       await expect(access(url.slice('file:'.length))).rejects.toThrow();
     });
   }
+});
+
+/** A temp copy of prisma/ (source schema, freshly derived provider schemas, migrations). */
+async function copySchemaDir(extraModels = ''): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fg-schema-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const source = await readFile(path.join(defaultSchemaDir(), 'schema.prisma'), 'utf8');
+  await writeFile(path.join(dir, 'schema.prisma'), source + extraModels);
+  for (const provider of DB_PROVIDERS) {
+    await cp(defaultMigrationsDir(provider), path.join(dir, provider, 'migrations'), { recursive: true });
+  }
+  await writeProviderSchemas(path.join(dir, 'schema.prisma'), dir);
+  return dir;
+}
+
+async function shadowDatabases(): Promise<string[]> {
+  return withPg(pgServerUrl ?? '', async (c) => {
+    const { rows } = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'prisma_migrate_shadow_db_%'");
+    return rows.map((r) => r.datname);
+  });
+}
+
+describe.skipIf(pgServerUrl === undefined)('createMigration (needs TEST_DATABASE_URL for the PG shadow database)', () => {
+  const pgUrl = pgServerUrl ?? '';
+
+  it('finds the committed migrations up to date with prisma/schema.prisma', async () => {
+    expect(await createMigration({ name: 'drift', pgUrl, schemaDir: await copySchemaDir() })).toBeNull();
+  });
+
+  it('writes one migration for both providers that deploys on top of the history', async () => {
+    const shadowsBefore = await shadowDatabases();
+    const schemaDir = await copySchemaDir('\nmodel MigrationProbe {\n  id   Int     @id @default(autoincrement())\n  note String?\n}\n');
+    const name = await createMigration({ name: 'Add probe!', pgUrl, schemaDir, now: new Date('2099-01-02T03:04:05Z') });
+    expect(name).toBe('20990102030405_add_probe');
+    for (const provider of DB_PROVIDERS) {
+      const migrationsDir = path.join(schemaDir, provider, 'migrations');
+      expect(await readFile(path.join(migrationsDir, name ?? '', 'migration.sql'), 'utf8')).toContain('"MigrationProbe"');
+      expect(await readFile(path.join(migrationsDir, 'migration_lock.toml'), 'utf8')).toContain(`provider = "${provider}"`);
+      const applied = await deployMigrations({ provider, url: await freshDatabase(provider), migrationsDir });
+      expect(applied).toEqual([...(await committedMigrations(provider)), name]);
+    }
+    expect(await createMigration({ name: 'again', pgUrl, schemaDir })).toBeNull();
+    expect(await shadowDatabases()).toEqual(shadowsBefore);
+  });
 });

@@ -1,3 +1,4 @@
+import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { createAdapterFactory } from './adapterFactory.ts';
 import { defaultMigrationsDir, type MigrationTarget } from './dbProvider.ts';
 import { engineErrorMessage, toEngineError } from './engineError.ts';
@@ -6,6 +7,7 @@ import { MigrationError } from './MigrationError.ts';
 import { readMigrationList } from './migrationList.ts';
 import { withMigrationLock } from './migrationLock.ts';
 import { diagnoseHistory, type MigrationStatus } from './migrationStatus.ts';
+import type { SchemaEngine } from './schemaEngineWasm.ts';
 
 /**
  * Applies pending migrations under a cross-process lock and returns the names applied (none when
@@ -15,32 +17,35 @@ import { diagnoseHistory, type MigrationStatus } from './migrationStatus.ts';
  *   applied migration was changed, `ENGINE_ERROR` otherwise (e.g. the database is unreachable).
  */
 export async function deployMigrations(opts: MigrationTarget): Promise<string[]> {
-  const list = await readMigrationList(opts.migrationsDir ?? defaultMigrationsDir(opts.provider));
   try {
+    const list = await readMigrationList(opts.migrationsDir ?? defaultMigrationsDir(opts.provider));
     return await withMigrationLock(opts.provider, opts.url, () =>
       withSchemaEngine(createAdapterFactory(opts.provider, opts.url), async (engine) => {
         const status = await diagnoseHistory(engine, list);
         assertDeployable(status);
-        if (status.pending.length === 0) return [];
-        try {
-          const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: list, filters: NO_FILTERS });
-          return appliedMigrationNames;
-        } catch (err) {
-          const after = await diagnoseHistory(engine, list).catch(() => null);
-          if (after === null || after.failed.length === 0) throw err;
-          throw new MigrationError(
-            'MIGRATION_FAILED',
-            `Migration ${after.failed.join(', ')} failed: ${engineErrorMessage(err)}. ` +
-              'The database may be partly migrated: repair it by hand, then mark the migration rolled back ' +
-              `(UPDATE _prisma_migrations SET rolled_back_at = CURRENT_TIMESTAMP WHERE migration_name = '…') before deploying again.`,
-            { migrations: after.failed },
-            { cause: err },
-          );
-        }
+        return status.pending.length === 0 ? [] : applyPending(engine, list);
       }),
     );
   } catch (err) {
     throw toEngineError(err, 'Applying migrations');
+  }
+}
+
+/** Applies the pending migrations; a failure becomes MIGRATION_FAILED naming the failed migration. */
+async function applyPending(engine: SchemaEngine, list: MigrationList): Promise<string[]> {
+  try {
+    const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: list, filters: NO_FILTERS });
+    return appliedMigrationNames;
+  } catch (err) {
+    const after = await diagnoseHistory(engine, list).catch(() => null);
+    if (after === null || after.failed.length === 0) throw err;
+    throw new MigrationError(
+      'MIGRATION_FAILED',
+      `Migration ${after.failed.join(', ')} failed: ${engineErrorMessage(err).replace(/\s*\n\s*/g, ' ')}. ` +
+        `The database may be partly migrated. ${repairHint(after.failed)}`,
+      { migrations: after.failed },
+      { cause: err },
+    );
   }
 }
 
@@ -57,9 +62,7 @@ export function assertDeployable(status: MigrationStatus): void {
   if (status.failed.length > 0) {
     throw new MigrationError(
       'MIGRATION_FAILED',
-      `Migration ${status.failed.join(', ')} failed on an earlier run and blocks further migrations. ` +
-        'Repair the database by hand, then mark it rolled back ' +
-        `(UPDATE _prisma_migrations SET rolled_back_at = CURRENT_TIMESTAMP WHERE migration_name = '…') and deploy again.`,
+      `Migration ${status.failed.join(', ')} failed on an earlier run and blocks further migrations. ${repairHint(status.failed)}`,
       { migrations: status.failed },
     );
   }
@@ -71,4 +74,12 @@ export function assertDeployable(status: MigrationStatus): void {
       { migrations: status.edited },
     );
   }
+}
+
+function repairHint(failed: string[]): string {
+  const names = failed.map((n) => `'${n}'`).join(', ');
+  return (
+    'Repair the database by hand, then mark the migration rolled back ' +
+    `(UPDATE _prisma_migrations SET rolled_back_at = CURRENT_TIMESTAMP WHERE migration_name IN (${names}) AND finished_at IS NULL) and deploy again.`
+  );
 }

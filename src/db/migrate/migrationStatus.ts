@@ -6,6 +6,8 @@ import { engineErrorCode, toEngineError } from './engineError.ts';
 import { NO_FILTERS, withSchemaEngine } from './engineSession.ts';
 import { migrationNames, readMigrationList } from './migrationList.ts';
 import type { SchemaEngine } from './schemaEngineWasm.ts';
+import { pgDatabaseExists } from './pgDatabase.ts';
+import { parsePgUrl } from './pgConnectionConfig.ts';
 import { sqliteFilePath } from './sqliteAdapterFactory.ts';
 
 /** Where a database stands relative to the migrations this code ships. */
@@ -26,13 +28,13 @@ const MIGRATIONS_TABLE_MISSING = 'P1014';
 
 /**
  * Reports applied, pending, failed, edited and unknown migrations without changing the database
- * (a missing SQLite file or migrations table means everything is pending).
+ * (a missing database or migrations table means everything is pending).
  * @throws MigrationError `ENGINE_ERROR` when the database cannot be read.
  */
 export async function migrationStatus(opts: MigrationTarget): Promise<MigrationStatus> {
-  const list = await readMigrationList(opts.migrationsDir ?? defaultMigrationsDir(opts.provider));
-  if (opts.provider === 'sqlite' && !(await sqliteFileExists(opts.url))) return allPending(list);
   try {
+    const list = await readMigrationList(opts.migrationsDir ?? defaultMigrationsDir(opts.provider));
+    if (!(await databaseExists(opts))) return allPending(list);
     return await withSchemaEngine(createAdapterFactory(opts.provider, opts.url), (engine) => diagnoseHistory(engine, list));
   } catch (err) {
     throw toEngineError(err, 'Reading the migration status');
@@ -66,7 +68,8 @@ function allPending(list: MigrationList): MigrationStatus {
   return { applied: [], pending: migrationNames(list), failed: [], edited: [], unknown: [] };
 }
 
-async function sqliteFileExists(url: string): Promise<boolean> {
+async function databaseExists({ provider, url }: MigrationTarget): Promise<boolean> {
+  if (provider === 'postgresql') return pgDatabaseExists(parsePgUrl(url).config);
   const file = sqliteFilePath(url);
   if (file === ':memory:') return true;
   return access(file).then(

@@ -24,6 +24,17 @@ export async function connectPgCreatingDatabase(config: pg.ClientConfig): Promis
   }
 }
 
+/** Whether the database `config` names exists (false on SQLSTATE 3D000; other failures throw). */
+export async function pgDatabaseExists(config: pg.ClientConfig): Promise<boolean> {
+  try {
+    await (await connectPg(config)).end();
+    return true;
+  } catch (err) {
+    if (pgErrorCode(err) === INVALID_CATALOG_NAME) return false;
+    throw err;
+  }
+}
+
 async function connectPg(config: pg.ClientConfig): Promise<pg.Client> {
   const client = new pg.Client(config);
   client.on('error', () => {}); // a dropped idle connection must not crash the process
