@@ -44,6 +44,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const swagger = openApiDocument(deps);
   server.get('/api/swagger', async () => swagger);
   server.get('/swagger.v1.json', async () => swagger);
+  server.get('/api/v1/swagger', async (_req, reply) => reply.redirect('/api/swagger', 303));
   server.get('/api/healthz', async (_req, reply) => {
     const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     let status: 'pass' | 'fail' = 'pass';

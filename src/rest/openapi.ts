@@ -17,6 +17,15 @@ const schemas: Record<string, z.ZodType> = {
     default_max_blob_size: z.number().int(),
     default_max_response_size: z.number().int(),
   }),
+  GeneralUISettings: z.object({ default_theme: z.string(), allowed_reactions: z.array(z.string()), custom_emojis: z.array(z.string()) }),
+  GeneralRepoSettings: z.object({
+    mirrors_disabled: z.boolean(),
+    http_git_disabled: z.boolean(),
+    migrations_disabled: z.boolean(),
+    stars_disabled: z.boolean(),
+    time_tracking_disabled: z.boolean(),
+    lfs_disabled: z.boolean(),
+  }),
   APIError: z.object({ message: z.string(), url: z.string() }),
 };
 
