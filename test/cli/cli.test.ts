@@ -1,0 +1,170 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../../src/db/client.ts';
+import { createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BIN = 'src/bin/forgegraph.js';
+const PASSWORD = 'root-password-1';
+const NEW_PASSWORD = 'root-password-2';
+/** Each CLI process starts in a few seconds; the whole flow runs about seven of them. */
+const SLOW = 60_000;
+
+interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A free TCP port on the loopback interface. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
+  let database: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+  let server: ChildProcess | undefined;
+  let serverOut = '';
+  let baseUrl = '';
+  let token = '';
+
+  /** Runs `node src/bin/forgegraph.js …args` in the checkout, as `npx forgegraph` would. */
+  function run(...args: string[]): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  async function waitFor(predicate: () => boolean, what: string, ms = 30_000): Promise<void> {
+    const until = Date.now() + ms;
+    while (!predicate()) {
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}; server output:\n${serverOut}`);
+      if (server?.exitCode !== null && server?.exitCode !== undefined) throw new Error(`server exited (${server.exitCode}):\n${serverOut}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Reads a user row straight from the database the CLI wrote. */
+  async function userRow(login: string) {
+    const db: Db = createDb({ provider, url: database.url });
+    try {
+      return await db.user.findUnique({ where: { lowerName: login } });
+    } finally {
+      await db.$disconnect();
+    }
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+    env = { ...process.env, DATA_DIR: database.dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+    for (const key of ['DATABASE_URL', 'PORT', 'SECRET_KEY', 'ROOT_URL', 'NODE_OPTIONS', 'NODE_ENV']) delete env[key];
+    // SQLite: the default (`file:<DATA_DIR>/forgegraph.db`, the file createTestDatabase names); PostgreSQL: a fresh database.
+    if (provider === 'postgresql') env.DATABASE_URL = database.url;
+  });
+
+  afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server?.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    await database.drop();
+  });
+
+  it('migrate applies the init migration on a fresh data directory, then reports up to date', { timeout: SLOW }, async () => {
+    const first = await run('migrate');
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^Applied: (\S+, )*\d{14}_init(, \S+)*\n$/);
+    // The first start generates the secret key into the data directory.
+    const keyFile = path.join(database.dataDir, 'secret_key');
+    expect(existsSync(keyFile)).toBe(true);
+    expect(readFileSync(keyFile, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    if (provider === 'sqlite') expect(existsSync(path.join(database.dataDir, 'forgegraph.db'))).toBe(true);
+
+    const second = await run('migrate');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe('Database is up to date.\n');
+  });
+
+  it('serve answers /api/v1/version and, with no users yet, says how to create the first admin', { timeout: SLOW }, async () => {
+    const key = readFileSync(path.join(database.dataDir, 'secret_key'), 'utf8');
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    server.stdout?.on('data', (d: Buffer) => (serverOut += d.toString()));
+    server.stderr?.on('data', (d: Buffer) => (serverOut += d.toString()));
+    await waitFor(() => serverOut.includes('admin user create'), 'the first-start hint');
+    expect(serverOut).toMatch(/No users yet\. Create the first administrator with:\n\s+npx forgegraph admin user create --username \S+ --password \S+ --email \S+ --admin/);
+    expect(serverOut).toContain(`ready in`);
+
+    const res = await fetch(`${baseUrl}/api/v1/version`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    // The key generated on first start is kept, not regenerated.
+    expect(readFileSync(path.join(database.dataDir, 'secret_key'), 'utf8')).toBe(key);
+  });
+
+  it('admin user create (while the server runs) creates an admin and prints a working token', { timeout: SLOW }, async () => {
+    const res = await run('admin', 'user', 'create', '--username', 'root', '--password', PASSWORD, '--email', 'root@example.com', '--admin', '--must-change-password=false', '--access-token');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("New user 'root' has been successfully created!");
+    const found = res.stdout.match(/\b[0-9a-f]{40}\b/);
+    expect(found).not.toBeNull();
+    token = found?.[0] ?? '';
+
+    const me = await fetch(`${baseUrl}/api/v1/user`, { headers: { authorization: `token ${token}` } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ login: 'root', email: 'root@example.com', is_admin: true });
+    const byPassword = await fetch(`${baseUrl}/api/v1/user`, { headers: { authorization: `Basic ${Buffer.from(`root:${PASSWORD}`).toString('base64')}` } });
+    expect(byPassword.status).toBe(200);
+  });
+
+  it('admin user list shows root as an active admin', { timeout: SLOW }, async () => {
+    const res = await run('admin', 'user', 'list');
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('ID\tUsername\tEmail\tIsActive\tIsAdmin\t2FA');
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^\d+\troot\troot@example\.com\ttrue\ttrue\tfalse$/)]);
+  });
+
+  it('admin user change-password sets the password and, by default, must_change_password', { timeout: SLOW }, async () => {
+    const res = await run('admin', 'user', 'change-password', '--username', 'root', '--password', NEW_PASSWORD);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe("root's password has been successfully updated!\n");
+    expect((await userRow('root'))?.mustChangePassword).toBe(true);
+
+    const basicAuth = (p: string) => ({ authorization: `Basic ${Buffer.from(`root:${p}`).toString('base64')}` });
+    const blocked = await fetch(`${baseUrl}/api/v1/user`, { headers: basicAuth(NEW_PASSWORD) });
+    expect(blocked.status).toBe(403);
+    expect(((await blocked.json()) as { message: string }).message).toMatch(/You must change your password/);
+    expect((await fetch(`${baseUrl}/api/v1/user`, { headers: basicAuth(PASSWORD) })).status).toBe(401);
+  });
+
+  it('creating a duplicate user fails with a clear message and a non-zero exit', { timeout: SLOW }, async () => {
+    const res = await run('admin', 'user', 'create', '--username', 'ROOT', '--password', PASSWORD, '--email', 'other@example.com');
+    expect(res.code).not.toBe(0);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toBe('forgegraph: user already exists [name: ROOT]\n');
+  });
+});
