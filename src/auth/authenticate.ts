@@ -67,7 +67,8 @@ async function findByLoginOrEmail(db: Db, login: string): Promise<User | null> {
   const lower = login.toLowerCase();
   if (login.includes('@')) {
     const email = await db.emailAddress.findUnique({ where: { lowerEmail: lower }, include: { user: true } });
-    if (email) return email.user;
+    // Gitea's UserSignIn: an address that is not activated does not sign anyone in.
+    if (email) return email.isActivated ? email.user : null;
   }
   return db.user.findUnique({ where: { lowerName: lower } });
 }

@@ -54,7 +54,8 @@ export function parseScope(raw: string): TokenScope {
 export function formatScope(scope: TokenScope): string {
   const parts: string[] = [];
   if (scope.publicOnly) parts.push('public-only');
-  if (scope.all) {
+  // Gitea also collapses write on every category into `all`.
+  if (scope.all || SCOPE_CATEGORIES.every((c) => scope.levels[c] === 'write')) {
     parts.push('all');
     return parts.join(',');
   }

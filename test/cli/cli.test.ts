@@ -112,7 +112,7 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
     server = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout?.on('data', (d: Buffer) => (serverOut += d.toString()));
     server.stderr?.on('data', (d: Buffer) => (serverOut += d.toString()));
-    await waitFor(() => serverOut.includes('admin user create'), 'the first-start hint');
+    await waitFor(() => serverOut.includes('admin user create') && serverOut.includes('ready in'), 'the first-start hint');
     expect(serverOut).toMatch(/No users yet\. Create the first administrator with:\n\s+npx forgegraph admin user create --username \S+ --password \S+ --email \S+ --admin/);
     expect(serverOut).toContain(`ready in`);
 

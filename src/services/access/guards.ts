@@ -21,11 +21,10 @@ export function requireSiteAdmin(cx: ServiceContext): void {
   if (!viewer.isAdmin) throw new PermissionDeniedError('user should be the site admin');
 }
 
-/** @throws PermissionDeniedError unless the viewer is `user` or a site admin (Gitea reqSelfOrAdmin). */
+/** @throws PermissionDeniedError unless the viewer is `user` or a site admin (Gitea reqSelfOrAdmin; anonymous too). */
 export function requireSelfOrAdmin(cx: ServiceContext, user: Pick<Models.User, 'id'>): void {
   if (isSiteAdmin(cx)) return;
-  const viewer = requireViewer(cx);
-  if (viewer.id !== user.id) throw new PermissionDeniedError('doer should be the site admin or be same as the contextUser');
+  if (cx.viewer?.id !== user.id) throw new PermissionDeniedError('doer should be the site admin or be same as the contextUser');
 }
 
 /**
