@@ -20,3 +20,12 @@ export function membershipCountLoader(db: Db, where: Models.Prisma.OrgUserWhereI
     return orgIds.map((id) => byOrg.get(id) ?? 0);
   });
 }
+
+/** Counts OrgUser rows per member under a fixed filter (one GROUP BY per batch). */
+export function userMembershipCountLoader(db: Db, where: Models.Prisma.OrgUserWhereInput): DataLoader<number, number> {
+  return new DataLoader(async (userIds: readonly number[]) => {
+    const rows = await db.orgUser.groupBy({ by: ['userId'], where: { ...where, userId: { in: [...userIds] } }, _count: { _all: true } });
+    const byUser = new Map(rows.map((r) => [r.userId, r._count._all]));
+    return userIds.map((id) => byUser.get(id) ?? 0);
+  });
+}

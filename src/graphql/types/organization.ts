@@ -1,7 +1,7 @@
 import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
-import { membershipCountLoader, orgOwnerIdsLoader } from '../../loaders/orgLoaders.ts';
+import { membershipCountLoader, orgOwnerIdsLoader, userMembershipCountLoader } from '../../loaders/orgLoaders.ts';
 import * as memberService from '../../services/org/member.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canSeeOrg, orgAccess } from '../../services/access/orgAccess.ts';
@@ -9,7 +9,8 @@ import * as orgService from '../../services/org/org.ts';
 import { getUserByName } from '../../services/user/user.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
+import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { withUserScalars } from '../selection.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef, UserVisibilityEnum, dbId, opt } from './user.ts';
 
@@ -28,7 +29,7 @@ export const OrganizationRef = builder.prismaNode('User', {
   nullable: true,
   fields: (t) => ({
     name: t.string({ nullable: true, description: 'Full name.', resolve: (o) => o.fullName || null }),
-    email: t.string({ nullable: true, resolve: (o) => o.email || null }),
+    email: t.string({ nullable: true, resolve: (o, _a, ctx) => orgService.visibleOrgEmail(ctx.cx, o) || null }),
     description: t.string({ nullable: true, resolve: (o) => o.description || null }),
     websiteUrl: t.string({ nullable: true, resolve: (o) => o.website || null }),
     location: t.string({ nullable: true, resolve: (o) => o.location || null }),
@@ -86,6 +87,9 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/** The service's (Gitea's) field names → the mutation inputs', for `ValidationError.field`. */
+const ORG_INPUT_FIELDS = { username: 'login', full_name: 'name', website: 'websiteUrl' };
+
 builder.relayMutationField(
   'createOrganization',
   {
@@ -105,7 +109,7 @@ builder.relayMutationField(
     description: 'Create an organization owned by the viewer (as POST /api/v1/orgs).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({
-      organization: await orgService.createOrg(ctx.cx, {
+      organization: await withInputFieldNames(ORG_INPUT_FIELDS, () => orgService.createOrg(ctx.cx, {
         name: input.login,
         fullName: opt(input.name),
         email: opt(input.email),
@@ -115,7 +119,7 @@ builder.relayMutationField(
         visibility: opt(input.visibility),
         repoAdminChangeTeamAccess: opt(input.repoAdminChangeTeamAccess),
         restrictVisibilityChangesToOwners: opt(input.restrictVisibilityChangesToOwners),
-      }),
+      })),
     }),
   },
   { outputFields: (t) => ({ organization: t.field({ type: OrganizationRef, resolve: (p) => p.organization }) }) },
@@ -140,7 +144,7 @@ builder.relayMutationField(
     description: "Edit an organization's profile (owners; as PATCH /api/v1/orgs/{org}).",
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({
-      organization: await orgService.editOrg(ctx.cx, input.login, {
+      organization: await withInputFieldNames(ORG_INPUT_FIELDS, () => orgService.editOrg(ctx.cx, input.login, {
         fullName: opt(input.name),
         email: opt(input.email),
         description: opt(input.description),
@@ -149,7 +153,7 @@ builder.relayMutationField(
         visibility: opt(input.visibility),
         repoAdminChangeTeamAccess: opt(input.repoAdminChangeTeamAccess),
         restrictVisibilityChangesToOwners: opt(input.restrictVisibilityChangesToOwners),
-      }),
+      })),
     }),
   },
   { outputFields: (t) => ({ organization: t.field({ type: OrganizationRef, resolve: (p) => p.organization }) }) },
@@ -176,7 +180,14 @@ const OrganizationMemberRoleEnum = builder.enumType('OrganizationMemberRole', {
 
 const membersConnection = prismaConnectionHelpers(builder, 'OrgUser', {
   cursor: 'id',
-  select: (nodeSelection) => ({ orgId: true, userId: true, user: nodeSelection(true) }),
+  select: (nodeSelection) => {
+    const user = nodeSelection(true);
+    // Only `edges { node }` is planned: with `nodes { … }`, or no node at all, the selection is empty
+    // (`{ select: {} }`, which Prisma rejects), so the whole user row is loaded instead.
+    const picked: unknown = typeof user === 'object' ? (user as { select?: unknown }).select : undefined;
+    const empty = typeof picked === 'object' && picked !== null && Object.keys(picked).length === 0;
+    return { orgId: true, userId: true, user: empty ? true : user };
+  },
   query: (_args, ctx) => ({ where: memberService.membershipRowFilter(ctx.cx), orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.user,
 });
@@ -201,5 +212,26 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
         }),
       }),
     },
+  ),
+}));
+
+const userOrgsConnection = prismaConnectionHelpers(builder, 'OrgUser', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ userId: true, org: withUserScalars(nodeSelection(true)) }),
+  query: (_args, ctx) => ({ where: orgService.userMembershipFilter(ctx.cx), orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.org,
+});
+
+const userOrgCounts = createContextCache((ctx: GraphQLContext) => userMembershipCountLoader(ctx.cx.db, orgService.userMembershipFilter(ctx.cx)));
+
+builder.prismaObjectFields(UserRef, (t) => ({
+  organizations: t.connection(
+    {
+      type: OrganizationRef,
+      description: 'Organizations the user belongs to, as the viewer may see them (as GET /api/v1/users/{username}/orgs).',
+      select: (args, ctx, nestedSelection) => ({ orgMemberships: userOrgsConnection.getQuery(args, ctx, nestedSelection) }),
+      resolve: (user, args, ctx) => ({ ...userOrgsConnection.resolve(user.orgMemberships, args, ctx), userId: user.id }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => userOrgCounts(ctx).load((conn as { userId: number }).userId) }) }) },
   ),
 }));

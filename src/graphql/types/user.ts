@@ -3,10 +3,14 @@ import { NotFoundError } from '../../errors.ts';
 import { isSiteAdmin } from '../../services/access/guards.ts';
 import * as userService from '../../services/user/user.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
+import { avatarUrl } from '../../rest/convert/user.ts';
 import { builder } from '../builder.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+
+/** The database id inside a global id; 0 (matches no row) for anything but a 32-bit positive integer. */
+export const dbId = (id: string): number => (/^\d{1,10}$/.test(id) && Number(id) <= 2_147_483_647 ? Number(id) : 0);
 
 /** GraphQL's null means "not given" for optional inputs. */
 export const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
@@ -33,7 +37,7 @@ export const UserRef = builder.prismaNode('User', {
   interfaces: [RepositoryOwnerRef],
   id: { field: 'id' },
   authScopes: { tokenRead: 'user' },
-  findUnique: (id, ctx) => ({ id: Number(id), type: { not: 'ORGANIZATION' }, ...visibleWhere(ctx) }) as Models.Prisma.UserWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), type: { not: 'ORGANIZATION' }, ...visibleWhere(ctx) }) as Models.Prisma.UserWhereUniqueInput,
   // node(id:) of an invisible user is null, not findUniqueOrThrow's internal error.
   nullable: true,
   fields: (t) => ({
@@ -47,7 +51,7 @@ export const UserRef = builder.prismaNode('User', {
     location: t.string({ nullable: true, resolve: (u) => u.location || null }),
     websiteUrl: t.string({ nullable: true, resolve: (u) => u.website || null }),
     bio: t.string({ nullable: true, resolve: (u) => u.description || null }),
-    avatarUrl: t.string({ resolve: (u, _a, ctx) => `${ctx.cx.config.rootUrl}avatars/${u.avatar || u.id}` }),
+    avatarUrl: t.string({ resolve: (u, _a, ctx) => avatarUrl(u, ctx.cx.config.rootUrl) }),
     url: t.string({ description: 'The web URL.', resolve: (u, _a, ctx) => `${ctx.cx.config.rootUrl}${u.name}` }),
     visibility: t.field({ type: UserVisibilityEnum, resolve: (u) => u.visibility }),
     isSiteAdmin: t.boolean({ resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.isAdmin : false) }),

@@ -111,11 +111,17 @@ export async function getOrg(cx: ServiceContext, name: string): Promise<User> {
   return (await requireOrg(cx, name)).org;
 }
 
-/** Every organization the viewer may list (GET /orgs): public; limited when signed in; private for admins. */
+/** An organization's contact e-mail as the viewer may see it: hidden ('') from anonymous callers (Gitea org.Get). */
+export function visibleOrgEmail(cx: ServiceContext, org: Pick<User, 'email'>): string {
+  return cx.viewer || isSiteAdmin(cx) ? org.email : '';
+}
+
+/** Every organization the viewer may list (GET /orgs), alphabetically: public; limited when signed in; private for admins. */
 export async function listOrgs(cx: ServiceContext, opts: ListOptions | ListWindow): Promise<Page<User>> {
   const where = orgListFilter(cx);
   const [items, total] = await Promise.all([
-    cx.db.user.findMany({ where, orderBy: { id: 'asc' }, ...skipTake(opts) }),
+    // Gitea SearchOrderByAlphabetically (lower_name: the same order on SQLite and PostgreSQL).
+    cx.db.user.findMany({ where, orderBy: { lowerName: 'asc' }, ...skipTake(opts) }),
     cx.db.user.count({ where }),
   ]);
   return { items, total };
@@ -165,6 +171,22 @@ export async function listUserOrgs(cx: ServiceContext, username: string, opts: L
     cx.db.user.count({ where }),
   ]);
   return { items, total };
+}
+
+/**
+ * A filter over OrgUser rows for "which organizations does a user belong to", as the viewer may see them,
+ * for any user at once (GraphQL `User.organizations`): the viewer's own memberships; otherwise public
+ * memberships of organizations the viewer can see; everything for admins.
+ */
+export function userMembershipFilter(cx: ServiceContext): Models.Prisma.OrgUserWhereInput {
+  if (isSiteAdmin(cx)) return {};
+  const viewer = cx.viewer;
+  const orgVisible: Models.Prisma.UserWhereInput = cx.auth.scope?.publicOnly
+    ? { visibility: 'PUBLIC' }
+    : { OR: [{ visibility: { in: visibleVisibilities(viewer) } }, ...(viewer ? [{ orgMembers: { some: { userId: viewer.id } } }] : [])] };
+  const or: Models.Prisma.OrgUserWhereInput[] = [{ isPublic: true, org: orgVisible }];
+  if (viewer && !cx.auth.scope?.publicOnly) or.push({ userId: viewer.id });
+  return { OR: or };
 }
 
 /** Edits an organization's profile (owners). Only given fields change. @throws NotFoundError, PermissionDeniedError, ValidationError */
