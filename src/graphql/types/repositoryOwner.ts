@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { avatarUrl } from '../../rest/convert/user.ts';
+import { avatarUrl } from '../../services/user/avatar.ts';
 import { builder } from '../builder.ts';
 
 /** GitHub's RepositoryOwner: the interface users and organizations share (one table in our model, as Gitea's). */

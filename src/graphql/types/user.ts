@@ -3,7 +3,7 @@ import { NotFoundError } from '../../errors.ts';
 import { isSiteAdmin } from '../../services/access/guards.ts';
 import * as userService from '../../services/user/user.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
-import { avatarUrl } from '../../rest/convert/user.ts';
+import { avatarUrl } from '../../services/user/avatar.ts';
 import { builder } from '../builder.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import type { GraphQLContext } from '../context.ts';

@@ -1,6 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import type { Organization } from '../structs/org.ts';
-import { avatarUrl, type ConvertOptions } from './user.ts';
+import { avatarUrl } from '../../services/user/avatar.ts';
+import type { ConvertOptions } from './user.ts';
 
 /** Gitea convert.ToOrganization. */
 export function toApiOrganization(org: Models.User, opts: ConvertOptions): Organization {

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Models } from '../../db/client.ts';
+import { avatarUrl } from '../../services/user/avatar.ts';
 import { scopeList } from '../../services/user/token.ts';
 import type { EmailWithUser } from '../../services/user/email.ts';
 import type { AccessToken, Email, User } from '../structs/user.ts';
@@ -12,12 +12,6 @@ export interface ConvertOptions {
 }
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
-
-/** The avatar URL of an account (served by /avatars/{hash}). */
-export function avatarUrl(user: Pick<Models.User, 'id' | 'email' | 'avatar'>, rootUrl: string): string {
-  const hash = user.avatar || createHash('md5').update(user.email.toLowerCase() || `user-${user.id}`).digest('hex');
-  return `${rootUrl}avatars/${hash}`;
-}
 
 /**
  * Gitea's convert.ToUser: private fields (is_admin, login_name, source_id, last_login, language, active,
