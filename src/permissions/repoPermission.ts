@@ -82,8 +82,10 @@ export function computeRepoPermission(repo: RepoFacts, v: ViewerFacts): RepoPerm
 
   let minimum: AccessMode = 'NONE';
   if (!repo.isPrivate) {
+    // Gitea accessLevel: restricted users read only "fully public" repositories (public owner too);
+    // organization membership alone gives them nothing — only their teams' grants.
     const fullyPublic = repo.owner.visibility === 'PUBLIC';
-    if (!viewer.isRestricted || fullyPublic || v.isOrgMember) minimum = 'READ';
+    if (!viewer.isRestricted || fullyPublic) minimum = 'READ';
   }
   const base = v.collaboration ? maxMode(v.collaboration, minimum) : minimum;
   const units: Partial<Record<UnitType, AccessMode>> = {};

@@ -19,6 +19,14 @@ export const zStringList = z.preprocess((v) => (typeof v === 'string' ? [v] : v)
 export const zQueryBool = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : undefined), z.boolean().optional());
 export const zQueryInt = z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : undefined), z.number().int().optional());
 
+const GO_NAMES = new WeakMap<z.ZodType, string>();
+
+/** Names a body field by its Go struct field where goFieldName would guess wrong (CreateOrgOption.UserName). */
+export function goName<T extends z.ZodType>(schema: T, name: string): T {
+  GO_NAMES.set(schema, name);
+  return schema;
+}
+
 /** Parses `value` with `schema`, turning the first problem into a Gitea-style 422 (`[Field]: Rule`). */
 export function bind<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value ?? {});
@@ -27,7 +35,9 @@ export function bind<S extends z.ZodType>(schema: S, value: unknown): z.output<S
   const field = issue?.path.filter((p): p is string => typeof p === 'string').join('.') ?? '';
   const rule = ruleOf(issue);
   if (!field) throw new ValidationError(`[]: ${issue?.message ?? 'invalid body'}`);
-  throw new ValidationError(rule, { field, rule });
+  const fieldSchema = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>)[field] : undefined;
+  const goField = fieldSchema ? GO_NAMES.get(fieldSchema) : undefined;
+  throw new ValidationError(rule, { field, rule, ...(goField ? { goField } : {}) });
 }
 
 function ruleOf(issue: z.core.$ZodIssue | undefined): string {

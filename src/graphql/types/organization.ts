@@ -180,14 +180,9 @@ const OrganizationMemberRoleEnum = builder.enumType('OrganizationMemberRole', {
 
 const membersConnection = prismaConnectionHelpers(builder, 'OrgUser', {
   cursor: 'id',
-  select: (nodeSelection) => {
-    const user = nodeSelection(true);
-    // Only `edges { node }` is planned: with `nodes { … }`, or no node at all, the selection is empty
-    // (`{ select: {} }`, which Prisma rejects), so the whole user row is loaded instead.
-    const picked: unknown = typeof user === 'object' ? (user as { select?: unknown }).select : undefined;
-    const empty = typeof picked === 'object' && picked !== null && Object.keys(picked).length === 0;
-    return { orgId: true, userId: true, user: empty ? true : user };
-  },
+  // Every user scalar: only `edges { node }` is planned, so `nodes { … }` alone would select nothing (Prisma rejects
+  // an empty select), and interface fields (login) declare no columns.
+  select: (nodeSelection) => ({ orgId: true, userId: true, user: withUserScalars(nodeSelection(true)) }),
   query: (_args, ctx) => ({ where: memberService.membershipRowFilter(ctx.cx), orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.user,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zBool } from '../validation.ts';
+import { goName, zBool } from '../validation.ts';
 
 /** Gitea `Organization` (modules/structs/org.go), fields in Gitea's order. */
 export const Organization = z.object({
@@ -21,7 +21,7 @@ const visibility = z.enum(['', 'public', 'limited', 'private']);
 
 /** Gitea `CreateOrgOption` (plus Forgegraph's restrict_visibility_changes_to_owners). */
 export const CreateOrgOption = z.object({
-  username: z.string().min(1),
+  username: goName(z.string().min(1), 'UserName'),
   full_name: z.string().optional(),
   email: z.string().optional(),
   description: z.string().optional(),

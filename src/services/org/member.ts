@@ -107,7 +107,8 @@ export async function removeMember(cx: ServiceContext, orgName: string, username
     const owners = await tx.teamUser.findMany({ where: { teamId: { in: ownerTeams.map((t) => t.id) } }, select: { userId: true } });
     const ownerIds = new Set(owners.map((o) => o.userId));
     if (ownerIds.has(user.id) && ownerIds.size === 1) {
-      throw new ValidationError(`user is the last owner of the organization [uid: ${user.id}, org: ${orgId}]`);
+      // Gitea's ErrLastOrgOwner text (Gitea answers it with a 500; a 422 says what is wrong).
+      throw new ValidationError(`user is the last member of owner team [uid: ${user.id}]`);
     }
     const teams = await tx.teamUser.findMany({ where: { orgId, userId: user.id }, select: { teamId: true } });
     await tx.teamUser.deleteMany({ where: { orgId, userId: user.id } });

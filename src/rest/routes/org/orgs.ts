@@ -79,7 +79,10 @@ export const orgRoutes = [
     gate: 'none',
     success: { status: 200, schema: 'Organization' },
     errors: [404],
-    handler: async ({ cx, params }) => toApiOrganization(await orgService.getOrg(cx, params.org ?? ''), convertOptions(cx)),
+    handler: async ({ cx, params }) => {
+      const org = await orgService.getOrg(cx, params.org ?? '');
+      return toApiOrganization({ ...org, email: orgService.visibleOrgEmail(cx, org) }, convertOptions(cx));
+    },
   }),
   defineRoute({
     method: 'PATCH',
