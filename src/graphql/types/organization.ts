@@ -87,6 +87,46 @@ builder.queryFields((t) => ({
   }),
 }));
 
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+/** The profile fields createOrganization and updateOrganization share. */
+function profileInputFields(t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) {
+  return {
+    name: t.string({ description: 'Full name.' }),
+    email: t.string(),
+    description: t.string(),
+    websiteUrl: t.string(),
+    location: t.string(),
+    visibility: t.field({ type: UserVisibilityEnum }),
+    repoAdminChangeTeamAccess: t.boolean(),
+    restrictVisibilityChangesToOwners: t.boolean({ description: 'Only organization owners may change repository privacy.' }),
+  };
+}
+
+interface ProfileInput {
+  name?: string | null;
+  email?: string | null;
+  description?: string | null;
+  websiteUrl?: string | null;
+  location?: string | null;
+  visibility?: Models.Visibility | null;
+  repoAdminChangeTeamAccess?: boolean | null;
+  restrictVisibilityChangesToOwners?: boolean | null;
+}
+
+function profileFromInput(input: ProfileInput): orgService.OrgProfileInput {
+  return {
+    fullName: opt(input.name),
+    email: opt(input.email),
+    description: opt(input.description),
+    website: opt(input.websiteUrl),
+    location: opt(input.location),
+    visibility: opt(input.visibility),
+    repoAdminChangeTeamAccess: opt(input.repoAdminChangeTeamAccess),
+    restrictVisibilityChangesToOwners: opt(input.restrictVisibilityChangesToOwners),
+  };
+}
+
 /** The service's (Gitea's) field names → the mutation inputs', for `ValidationError.field`. */
 const ORG_INPUT_FIELDS = { username: 'login', full_name: 'name', website: 'websiteUrl' };
 
@@ -95,31 +135,14 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       login: t.string({ required: true }),
-      name: t.string({ description: 'Full name.' }),
-      email: t.string(),
-      description: t.string(),
-      websiteUrl: t.string(),
-      location: t.string(),
-      visibility: t.field({ type: UserVisibilityEnum }),
-      repoAdminChangeTeamAccess: t.boolean(),
-      restrictVisibilityChangesToOwners: t.boolean(),
+      ...profileInputFields(t),
     }),
   },
   {
     description: 'Create an organization owned by the viewer (as POST /api/v1/orgs).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({
-      organization: await withInputFieldNames(ORG_INPUT_FIELDS, () => orgService.createOrg(ctx.cx, {
-        name: input.login,
-        fullName: opt(input.name),
-        email: opt(input.email),
-        description: opt(input.description),
-        website: opt(input.websiteUrl),
-        location: opt(input.location),
-        visibility: opt(input.visibility),
-        repoAdminChangeTeamAccess: opt(input.repoAdminChangeTeamAccess),
-        restrictVisibilityChangesToOwners: opt(input.restrictVisibilityChangesToOwners),
-      })),
+      organization: await withInputFieldNames(ORG_INPUT_FIELDS, () => orgService.createOrg(ctx.cx, { name: input.login, ...profileFromInput(input) })),
     }),
   },
   { outputFields: (t) => ({ organization: t.field({ type: OrganizationRef, resolve: (p) => p.organization }) }) },
@@ -130,30 +153,14 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       login: t.string({ required: true }),
-      name: t.string({ description: 'Full name.' }),
-      email: t.string(),
-      description: t.string(),
-      websiteUrl: t.string(),
-      location: t.string(),
-      visibility: t.field({ type: UserVisibilityEnum }),
-      repoAdminChangeTeamAccess: t.boolean(),
-      restrictVisibilityChangesToOwners: t.boolean(),
+      ...profileInputFields(t),
     }),
   },
   {
     description: "Edit an organization's profile (owners; as PATCH /api/v1/orgs/{org}).",
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({
-      organization: await withInputFieldNames(ORG_INPUT_FIELDS, () => orgService.editOrg(ctx.cx, input.login, {
-        fullName: opt(input.name),
-        email: opt(input.email),
-        description: opt(input.description),
-        website: opt(input.websiteUrl),
-        location: opt(input.location),
-        visibility: opt(input.visibility),
-        repoAdminChangeTeamAccess: opt(input.repoAdminChangeTeamAccess),
-        restrictVisibilityChangesToOwners: opt(input.restrictVisibilityChangesToOwners),
-      })),
+      organization: await withInputFieldNames(ORG_INPUT_FIELDS, () => orgService.editOrg(ctx.cx, input.login, profileFromInput(input))),
     }),
   },
   { outputFields: (t) => ({ organization: t.field({ type: OrganizationRef, resolve: (p) => p.organization }) }) },
