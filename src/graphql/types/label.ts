@@ -1,0 +1,162 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import type { Models } from '../../db/client.ts';
+import { NotFoundError, ValidationError } from '../../errors.ts';
+import { exclusiveScope } from '../../services/label/color.ts';
+import * as labelService from '../../services/label/label.ts';
+import { builder } from '../builder.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { OrganizationRef } from './organization.ts';
+import { dbId, opt } from './user.ts';
+
+/** GitHub's OrderDirection, for every `orderBy` input (import it from here). */
+export const OrderDirectionEnum = builder.enumType('OrderDirection', {
+  description: 'Possible directions in which to order a list of items.',
+  values: { ASC: { value: 'ASC' }, DESC: { value: 'DESC' } } as const,
+});
+
+const LabelOrderFieldEnum = builder.enumType('LabelOrderField', {
+  description: 'Properties by which label connections can be ordered.',
+  values: { CREATED_AT: { value: 'CREATED_AT' }, NAME: { value: 'NAME' }, ISSUE_COUNT: { value: 'ISSUE_COUNT' } } as const,
+});
+
+const LabelOrderInput = builder.inputType('LabelOrder', {
+  description: 'Ordering options for label connections.',
+  fields: (t) => ({
+    field: t.field({ type: LabelOrderFieldEnum, required: true }),
+    direction: t.field({ type: OrderDirectionEnum, required: true }),
+  }),
+});
+
+/** The Label node (GitHub's names plus Gitea's exclusive/archived). */
+export const LabelRef = builder.prismaNode('Label', {
+  description: 'A label for issues and pull requests: an organization label here (repository labels join later).',
+  id: { field: 'id' },
+  authScopes: (label) => ({ tokenRead: label.orgId !== null ? 'organization' : 'issue' }),
+  // node(id:): a label of an invisible organization is simply absent.
+  findUnique: (id, ctx) => ({ id: dbId(id), ...labelService.visibleLabelFilter(ctx.cx) }) as Models.Prisma.LabelWhereUniqueInput,
+  nullable: true,
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The REST id.' }),
+    name: t.exposeString('name'),
+    color: t.exposeString('color', { description: 'Six lower-case hex digits, without `#`.' }),
+    description: t.string({ nullable: true, resolve: (l) => l.description || null }),
+    isExclusive: t.exposeBoolean('exclusive', { description: 'A scoped label (`scope/name`): an issue carries at most one label of its scope.' }),
+    exclusiveScope: t.string({ nullable: true, description: 'The scope of an exclusive label (the name before its last `/`).', resolve: (l) => exclusiveScope(l) }),
+    isArchived: t.boolean({ resolve: (l) => l.archivedAt !== null }),
+    archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
+    issueCount: t.exposeInt('numIssues', { description: 'Issues and pull requests carrying the label.' }),
+    url: t.string({
+      description: "The web page listing the owner's labels.",
+      select: { org: { select: { name: true } } },
+      resolve: (l, _a, ctx) => (l.org ? `${ctx.cx.config.rootUrl}org/${encodeURIComponent(l.org.name)}/settings/labels` : ''),
+    }),
+    organization: t.relation('org', { type: OrganizationRef, nullable: true, description: 'The owning organization (organization labels).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectFields(OrganizationRef, (t) => ({
+  labels: t.relatedConnection('orgLabels', {
+    cursor: 'id',
+    totalCount: true,
+    description: "The organization's labels (as GET /api/v1/orgs/{org}/labels).",
+    args: {
+      orderBy: t.arg({ type: LabelOrderInput, defaultValue: { field: 'CREATED_AT', direction: 'ASC' } }),
+      query: t.arg.string({ description: 'Only labels whose name contains this (case-insensitive).' }),
+    },
+    query: (args, ctx) => ({
+      where: labelService.labelSearchFilter(ctx.cx.config.dbProvider, { query: opt(args.query) }),
+      orderBy: labelService.labelOrderBy(opt(args.orderBy)),
+    }),
+  }),
+  label: t.field({
+    type: LabelRef,
+    nullable: true,
+    description: 'The label with exactly this name, if any.',
+    args: { name: t.arg.string({ required: true }) },
+    select: (args, ctx, nestedSelection) => ({
+      orgLabels: nestedSelection({ where: labelService.labelSearchFilter(ctx.cx.config.dbProvider, { name: args.name }), orderBy: { id: 'asc' }, take: 1 }),
+    }),
+    resolve: (org) => org.orgLabels[0] ?? null,
+  }),
+}));
+
+/** The database id of a Label global id. @throws NotFoundError for another type's id */
+function labelDbId(id: { typename: string; id: string }): number {
+  if (id.typename !== 'Label') throw new NotFoundError(`label does not exist [label_id: 0]`);
+  return dbId(id.id);
+}
+
+
+builder.relayMutationField(
+  'createLabel',
+  {
+    inputFields: (t) => ({
+      organizationLogin: t.string({ description: 'The organization that owns the label (repository labels will name a repository instead).' }),
+      name: t.string({ required: true }),
+      color: t.string({ required: true, description: 'Hex colour, `#` optional, 3 or 6 digits.' }),
+      description: t.string(),
+      isExclusive: t.boolean(),
+      isArchived: t.boolean(),
+    }),
+  },
+  {
+    description: 'Create a label (organization owners; as POST /api/v1/orgs/{org}/labels).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      if (!input.organizationLogin) throw new ValidationError('Required', { field: 'organizationLogin', rule: 'Required' });
+      const label = await labelService.createLabel(ctx.cx, { org: input.organizationLogin }, {
+        name: input.name,
+        color: input.color,
+        description: opt(input.description),
+        exclusive: opt(input.isExclusive),
+        isArchived: opt(input.isArchived),
+      });
+      return { label };
+    },
+  },
+  { outputFields: (t) => ({ label: t.field({ type: LabelRef, resolve: (p) => p.label }) }) },
+);
+
+builder.relayMutationField(
+  'updateLabel',
+  {
+    inputFields: (t) => ({
+      id: t.globalID({ required: true }),
+      name: t.string(),
+      color: t.string(),
+      description: t.string(),
+      isExclusive: t.boolean(),
+      isArchived: t.boolean(),
+    }),
+  },
+  {
+    description: 'Edit a label; only given fields change (owners; as PATCH /api/v1/orgs/{org}/labels/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      label: await labelService.updateLabelById(ctx.cx, labelDbId(input.id), {
+        name: opt(input.name),
+        color: opt(input.color),
+        description: opt(input.description),
+        exclusive: opt(input.isExclusive),
+        isArchived: opt(input.isArchived),
+      }),
+    }),
+  },
+  { outputFields: (t) => ({ label: t.field({ type: LabelRef, resolve: (p) => p.label }) }) },
+);
+
+builder.relayMutationField(
+  'deleteLabel',
+  { inputFields: (t) => ({ id: t.globalID({ required: true }) }) },
+  {
+    description: 'Delete a label (owners; as DELETE /api/v1/orgs/{org}/labels/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await labelService.deleteLabelById(ctx.cx, labelDbId(input.id));
+      return { id: encodeGlobalID('Label', input.id.id) };
+    },
+  },
+  { outputFields: (t) => ({ deletedLabelId: t.id({ description: 'The global id of the deleted label.', resolve: (p) => p.id }) }) },
+);

@@ -1,0 +1,107 @@
+import * as labelService from '../../../services/label/label.ts';
+import { toApiLabel, toApiLabelList } from '../../convert/label.ts';
+import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineRoute } from '../../route.ts';
+import { CreateLabelOption, EditLabelOption, ListLabelsQuery } from '../../structs/label.ts';
+
+/** Gitea's label lists page only when `page` is a positive integer; without it they return every label. */
+function labelPage(query: Record<string, unknown>): labelService.ListLabelsInput['page'] {
+  const raw = Array.isArray(query.page) ? query.page[0] : query.page;
+  const page = typeof raw === 'string' && /^[+-]?\d+$/.test(raw) ? Number(raw) : 0;
+  return page > 0 ? listOptions(query) : 'all';
+}
+
+/** Path ids Gitea parses with ParseInt: anything else matches no label. */
+const labelId = (raw: string | undefined): number => (raw && /^[+-]?\d{1,10}$/.test(raw) ? Number(raw) : 0);
+
+/** /orgs/{org}/labels: list, create, get, edit, delete (Gitea's org label routes). */
+export const orgLabelRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/orgs/{org}/labels',
+    operationId: 'orgListLabels',
+    summary: "List an organization's labels",
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'none',
+    query: ListLabelsQuery,
+    success: { status: 200, schema: '[Label]' },
+    errors: [404],
+    handler: async ({ cx, params, query, req, reply }) => {
+      const page = await labelService.listLabels(cx, { org: params.org ?? '' }, { sort: query.sort, page: labelPage(req.query as Record<string, unknown>) });
+      // Gitea sets X-Total-Count but no Link header on this list.
+      setTotalCount(reply, page.total);
+      return toApiLabelList(page.items, cx.config.rootUrl);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/orgs/{org}/labels',
+    operationId: 'orgCreateLabel',
+    summary: 'Create a label for an organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'token',
+    body: CreateLabelOption,
+    success: { status: 201, schema: 'Label' },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params, body }) => {
+      const label = await labelService.createLabel(cx, { org: params.org ?? '' }, {
+        name: body.name,
+        color: body.color,
+        description: body.description,
+        exclusive: body.exclusive,
+        isArchived: body.is_archived,
+      });
+      return toApiLabel(label, cx.config.rootUrl);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/orgs/{org}/labels/{id}',
+    operationId: 'orgGetLabel',
+    summary: 'Get a single label',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'token',
+    success: { status: 200, schema: 'Label' },
+    errors: [401, 404],
+    handler: async ({ cx, params }) => toApiLabel(await labelService.getLabel(cx, { org: params.org ?? '' }, params.id ?? ''), cx.config.rootUrl),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/orgs/{org}/labels/{id}',
+    operationId: 'orgEditLabel',
+    summary: 'Update a label',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'token',
+    body: EditLabelOption,
+    success: { status: 200, schema: 'Label' },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params, body }) => {
+      const label = await labelService.updateLabel(cx, { org: params.org ?? '' }, labelId(params.id), {
+        name: body.name,
+        color: body.color,
+        description: body.description,
+        exclusive: body.exclusive,
+        isArchived: body.is_archived,
+      });
+      return toApiLabel(label, cx.config.rootUrl);
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/orgs/{org}/labels/{id}',
+    operationId: 'orgDeleteLabel',
+    summary: 'Delete a label',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'token',
+    success: { status: 204 },
+    errors: [401, 403, 404],
+    handler: async ({ cx, params }) => {
+      await labelService.deleteLabel(cx, { org: params.org ?? '' }, labelId(params.id));
+    },
+  }),
+];
