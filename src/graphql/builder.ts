@@ -65,11 +65,23 @@ export const builder = new SchemaBuilder<{
     nodesOnConnection: true,
   },
   complexity: {
-    // GitHub's node-count formula: a connection multiplies its children by first/last.
-    fieldComplexity: (args) => {
+    // GitHub's node-count formula: a connection multiplies its children by first/last. Other fields,
+    // lists included (a connection's nodes/edges are already counted by its first/last), multiply by 1.
+    // This sees every field's arguments with variables applied, so it also rejects first/last over the cap
+    // (as GitHub does) instead of letting the connection clamp them silently.
+    fieldComplexity: (args, _ctx, field) => {
+      for (const arg of ['first', 'last'] as const) {
+        const v = args[arg];
+        if (typeof v !== 'number') continue;
+        if (v < 0) throw new GraphQLError(`\`${arg}\` on the \`${field.name}\` connection cannot be negative.`, { extensions: { code: 'INVALID_ARGUMENT' } });
+        if (v > MAX_CONNECTION_SIZE) {
+          throw new GraphQLError(`Requesting ${v} records on the \`${field.name}\` connection exceeds the \`${arg}\` limit of ${MAX_CONNECTION_SIZE} records.`, {
+            extensions: { code: 'EXCESSIVE_PAGINATION', limit: arg, value: v, max: MAX_CONNECTION_SIZE },
+          });
+        }
+      }
       const n = typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : null;
-      if (n !== null) return { field: 1, multiplier: Math.max(1, Math.min(n, MAX_CONNECTION_SIZE)) };
-      return 1;
+      return { field: 1, multiplier: n !== null ? Math.max(1, n) : 1 };
     },
     limit: LIMITS,
     complexityError: (kind, result) => {

@@ -4,6 +4,10 @@ import './errors.ts';
 import './types/user.ts';
 import './types/accessToken.ts';
 import './types/organization.ts';
+import './types/repository.ts';
+import './types/team.ts';
+import './types/label.ts';
+import './types/block.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

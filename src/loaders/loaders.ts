@@ -12,6 +12,8 @@ export interface Loaders {
   repoPermission: DataLoader<number, RepoPermission>;
   /** The viewer's standing (member, owner, teams) per organization id. */
   orgStanding: DataLoader<number, OrgStanding>;
+  /** Every access token of a user, newest first (no permission check: callers are services). */
+  accessTokensByUser: DataLoader<number, Models.AccessToken[]>;
 }
 
 /** Creates a fresh set of loaders (one per request; never share across viewers). */
@@ -19,6 +21,10 @@ export function createLoaders(db: Db, viewer: User | null): Loaders {
   return {
     repoPermission: repoPermissionLoader(db, viewer),
     orgStanding: orgStandingLoader(db, viewer),
+    accessTokensByUser: new DataLoader(async (userIds: readonly number[]) => {
+      const rows = await db.accessToken.findMany({ where: { userId: { in: [...userIds] } }, orderBy: { id: 'desc' } });
+      return userIds.map((id) => rows.filter((r) => r.userId === id));
+    }),
     userById: new DataLoader(async (ids: readonly number[]) => {
       const rows = await db.user.findMany({ where: { id: { in: [...ids] } } });
       const byId = new Map(rows.map((u) => [u.id, u]));

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { RouteDef } from './route.ts';
+import { Label } from './structs/label.ts';
 import { Organization } from './structs/org.ts';
+import { Repository } from './structs/repo.ts';
+import { Team } from './structs/team.ts';
 import { AccessToken, Email, User, UserSearchResults } from './structs/user.ts';
 
 const schemas: Record<string, z.ZodType> = {
@@ -9,6 +12,9 @@ const schemas: Record<string, z.ZodType> = {
   AccessToken,
   UserSearchResults,
   Organization,
+  Team,
+  Repository,
+  Label,
   ServerVersion: z.object({ version: z.string() }),
   GeneralAPISettings: z.object({
     max_response_items: z.number().int(),

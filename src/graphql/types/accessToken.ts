@@ -34,7 +34,7 @@ builder.prismaObjectFields('User', (t) => ({
     resolve: async (user, args, ctx) => {
       let total = 0;
       const conn = await resolveOffsetConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, async ({ offset, limit }) => {
-        const page = await tokenService.listAccessTokens(ctx.cx, user.name, { skip: offset, take: limit });
+        const page = await tokenService.listUserAccessTokens(ctx.cx, user, { skip: offset, take: limit });
         total = page.total;
         return page.items;
       });

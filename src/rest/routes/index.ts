@@ -2,8 +2,12 @@ import type { RouteDef } from '../route.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminUserRoutes } from './admin/users.ts';
 import { miscRoutes } from './misc/misc.ts';
+import { orgBlockRoutes } from './org/blocks.ts';
+import { orgLabelRoutes } from './org/labels.ts';
 import { memberRoutes } from './org/members.ts';
 import { orgRoutes } from './org/orgs.ts';
+import { teamRoutes } from './org/teams.ts';
+import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
 import { tokenRoutes } from './user/tokens.ts';
 import { userRoutes } from './user/users.ts';
@@ -18,4 +22,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...emailRoutes,
   ...orgRoutes,
   ...memberRoutes,
+  ...teamRoutes,
+  ...userBlockRoutes,
+  ...orgBlockRoutes,
+  ...orgLabelRoutes,
 ] as readonly RouteDef[];

@@ -1,0 +1,314 @@
+import { prismaConnectionHelpers, type PathSegment, type SelectionMap } from '@pothos/plugin-prisma';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import type { Models } from '../../db/client.ts';
+import { atLeast } from '../../permissions/accessMode.ts';
+import { ALL_UNITS, unitKey } from '../../permissions/units.ts';
+import * as teamService from '../../services/org/team.ts';
+import { canAdministerTeams, isViewerTeamMember, teamReadFilter } from '../../services/org/teamAccess.ts';
+import * as teamMemberService from '../../services/org/teamMember.ts';
+import * as teamRepoService from '../../services/org/teamRepo.ts';
+import { builder } from '../builder.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { OrganizationRef } from './organization.ts';
+import { RepositoryRef } from './repository.ts';
+import { dbId, opt, UserRef } from './user.ts';
+
+const TeamVisibilityEnum = builder.enumType('TeamVisibility', {
+  description: 'Who may see a team: PRIVATE members and owners; LIMITED organization members; PUBLIC whoever sees the organization.',
+  values: { PUBLIC: { value: 'PUBLIC' }, LIMITED: { value: 'LIMITED' }, PRIVATE: { value: 'PRIVATE' } } as const,
+});
+
+const TeamPrivacyEnum = builder.enumType('TeamPrivacy', {
+  description: "GitHub's team privacy: SECRET for private teams, VISIBLE for limited and public ones.",
+  values: { SECRET: { value: 'SECRET' }, VISIBLE: { value: 'VISIBLE' } } as const,
+});
+
+const TeamPermissionEnum = builder.enumType('TeamPermission', {
+  description: 'An access level (Gitea perm.AccessMode).',
+  values: { NONE: { value: 'NONE' }, READ: { value: 'READ' }, WRITE: { value: 'WRITE' }, ADMIN: { value: 'ADMIN' }, OWNER: { value: 'OWNER' } } as const,
+});
+
+const TeamBasePermissionEnum = builder.enumType('TeamBasePermission', {
+  description: "Gitea's `permission` of a team body: ADMIN gives admin authority on every unit; READ and WRITE only set the level of `units`.",
+  values: { READ: { value: 'read' }, WRITE: { value: 'write' }, ADMIN: { value: 'admin' } } as const,
+});
+
+interface UnitGrantShape {
+  unit: string;
+  permission: Models.AccessMode;
+}
+
+const TeamUnitPermissionRef = builder.objectRef<UnitGrantShape>('TeamUnitPermission').implement({
+  description: "A team's access to one repository unit.",
+  fields: (t) => ({
+    unit: t.exposeString('unit', { description: 'Gitea unit key, e.g. repo.code.' }),
+    permission: t.field({ type: TeamPermissionEnum, resolve: (u) => u.permission }),
+  }),
+});
+
+const TeamUnitPermissionInput = builder.inputType('TeamUnitPermissionInput', {
+  description: 'One entry of Gitea units_map.',
+  fields: (t) => ({
+    unit: t.string({ required: true, description: 'Unit key, e.g. repo.code (unknown keys are ignored).' }),
+    permission: t.field({ type: TeamPermissionEnum, required: true }),
+  }),
+});
+
+const teamMembers = prismaConnectionHelpers(builder, 'TeamUser', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ user: nodeSelection(true) }),
+  query: (_args, ctx) => ({ where: teamMemberService.teamMemberRowFilter(ctx.cx), orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.user,
+});
+
+const teamRepos = prismaConnectionHelpers(builder, 'TeamRepo', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ repo: nodeSelection(true) }),
+  query: { orderBy: { id: 'asc' as const } },
+  resolveNode: (row) => row.repo,
+});
+
+type RelationQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
+type NestedFn = (selection?: true | SelectionMap, path?: PathSegment[]) => unknown;
+
+const isUnmatched = (q: RelationQuery): boolean => q.select !== undefined && Object.keys(q.select).length === 0 && q.include === undefined;
+
+/**
+ * A connection helper plans its node under `edges.node` only; clients also select `nodes`. This plans
+ * both paths and merges them, so `nodes { … }` and `edges { node { … } }` load the same way (an unselected
+ * path answers an empty `select`, which Prisma refuses).
+ */
+function bothNodePaths(field: (...args: never[]) => unknown): NestedFn {
+  const nestedSelection = field as unknown as NestedFn;
+  return (selection, path) => {
+    const a = nestedSelection(selection, path) as RelationQuery;
+    const b = nestedSelection(selection, ['nodes']) as RelationQuery;
+    if (isUnmatched(a)) return isUnmatched(b) ? {} : b;
+    if (isUnmatched(b)) return a;
+    const merged: RelationQuery = {};
+    if (a.select || b.select) merged.select = { ...a.select, ...b.select };
+    if (a.include || b.include) merged.include = { ...a.include, ...b.include };
+    return merged;
+  };
+}
+
+const withTotal = <C extends object>(conn: C, totalCount: number): C & { totalCount: number } => ({ ...conn, totalCount });
+const totalCountOf = (conn: object): number => (conn as { totalCount: number }).totalCount;
+
+/** GraphQL `Team` (GitHub's names; Gitea's permission, units and visibility). */
+export const TeamRef = builder.prismaNode('Team', {
+  description: 'A team of an organization: members and repositories with per-unit access.',
+  id: { field: 'id' },
+  authScopes: { tokenRead: 'organization' },
+  // node(id:): a team the viewer may not read is simply absent.
+  findUnique: (id, ctx) => ({ id: dbId(id), ...teamReadFilter(ctx.cx) }) as Models.Prisma.TeamWhereUniqueInput,
+  nullable: true,
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The REST id.' }),
+    name: t.exposeString('name'),
+    slug: t.exposeString('lowerName', { description: 'The lower-case name, unique in the organization.' }),
+    description: t.string({ nullable: true, resolve: (team) => team.description || null }),
+    visibility: t.field({ type: TeamVisibilityEnum, resolve: (team) => team.visibility }),
+    privacy: t.field({ type: TeamPrivacyEnum, resolve: (team) => (team.visibility === 'PRIVATE' ? 'SECRET' : 'VISIBLE') }),
+    permission: t.field({ type: TeamPermissionEnum, description: "The team's authority: NONE unless ADMIN (or OWNER for the Owners team).", resolve: (team) => team.authorize }),
+    units: t.field({
+      type: [TeamUnitPermissionRef],
+      description: 'Per-unit access (every unit at the team authority for admin and owner teams).',
+      select: { units: { select: { type: true, accessMode: true }, orderBy: { id: 'asc' } } },
+      resolve: (team) =>
+        atLeast(team.authorize, 'ADMIN')
+          ? ALL_UNITS.map((u) => ({ unit: unitKey(u), permission: team.authorize }))
+          : team.units.map((u) => ({ unit: unitKey(u.type), permission: u.accessMode })),
+    }),
+    includesAllRepositories: t.exposeBoolean('includesAllRepositories'),
+    canCreateOrgRepo: t.exposeBoolean('canCreateOrgRepo'),
+    organization: t.relation('org', { type: OrganizationRef }),
+    members: t.connection(
+      {
+        type: UserRef,
+        description: 'Members (only organization members and site admins see them).',
+        select: (args, ctx, nestedSelection) => ({
+          members: teamMembers.getQuery(args, ctx, bothNodePaths(nestedSelection)),
+          _count: { select: { members: { where: teamMemberService.teamMemberRowFilter(ctx.cx) } } },
+        }),
+        resolve: (team, args, ctx) => withTotal(teamMembers.resolve(team.members, args, ctx), team._count.members),
+      },
+      { name: 'TeamMemberConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalCountOf }) }) },
+      { name: 'TeamMemberEdge' },
+    ),
+    repositories: t.connection(
+      {
+        type: RepositoryRef,
+        description: "The team's repositories the viewer can see; totalCount counts them all, as REST's X-Total-Count.",
+        select: (args, ctx, nestedSelection) => ({ repos: teamRepos.getQuery(args, ctx, bothNodePaths(nestedSelection)), _count: { select: { repos: true } } }),
+        resolve: async (team, args, ctx) => {
+          const conn = teamRepos.resolve(team.repos, args, ctx);
+          const visible = await teamRepoService.visibleRepoIds(ctx.cx, conn.edges.map((e) => e.node));
+          return withTotal({ ...conn, edges: conn.edges.filter((e) => visible.has(e.node.id)) }, team._count.repos);
+        },
+      },
+      { name: 'TeamRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalCountOf }) }) },
+      { name: 'TeamRepositoryEdge' },
+    ),
+    viewerIsAMember: t.boolean({ resolve: (team, _a, ctx) => isViewerTeamMember(ctx.cx, team) }),
+    viewerCanAdminister: t.boolean({ resolve: (team, _a, ctx) => canAdministerTeams(ctx.cx, team.orgId) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectFields(OrganizationRef, (t) => ({
+  teams: t.relatedConnection(
+    'orgTeams',
+    {
+      type: TeamRef,
+      cursor: 'id',
+      totalCount: true,
+      description: 'Teams the viewer may read, by name.',
+      query: (_args, ctx) => ({ where: teamReadFilter(ctx.cx), orderBy: [{ lowerName: 'asc' }] }),
+    },
+    { name: 'TeamConnection' },
+    { name: 'TeamEdge' },
+  ),
+  team: t.prismaField({
+    type: TeamRef,
+    nullable: true,
+    description: 'A team by slug (its lower-case name); null when absent or not readable.',
+    args: { slug: t.arg.string({ required: true }) },
+    resolve: (query, org, args, ctx) => ctx.cx.db.team.findFirst({ ...query, where: { AND: [{ orgId: org.id, lowerName: args.slug.toLowerCase() }, teamReadFilter(ctx.cx)] } }),
+  }),
+}));
+
+/** A Team global id's database id; 0 (no team) for an id of another type. */
+const teamDbId = (gid: { typename: string; id: string }): number => (gid.typename === 'Team' ? dbId(gid.id) : 0);
+
+type TeamBodyInput = {
+  description?: string | null;
+  visibility?: Models.Visibility | null;
+  permission?: 'read' | 'write' | 'admin' | null;
+  units?: readonly string[] | null;
+  unitsMap?: readonly { unit: string; permission: Models.AccessMode }[] | null;
+  includesAllRepositories?: boolean | null;
+  canCreateOrgRepo?: boolean | null;
+};
+
+/** The GraphQL team body as the service's TeamInput (Gitea's strings). */
+function teamInput(input: TeamBodyInput & { name?: string | null }): teamService.TeamInput {
+  return {
+    name: opt(input.name),
+    description: opt(input.description),
+    permission: opt(input.permission),
+    units: opt(input.units),
+    unitsMap: input.unitsMap ? Object.fromEntries(input.unitsMap.map((u) => [u.unit, u.permission.toLowerCase()])) : undefined,
+    includesAllRepositories: opt(input.includesAllRepositories),
+    canCreateOrgRepo: opt(input.canCreateOrgRepo),
+    visibility: input.visibility ? input.visibility.toLowerCase() : undefined,
+  };
+}
+
+builder.relayMutationField(
+  'createTeam',
+  {
+    inputFields: (t) => ({
+      organizationLogin: t.string({ required: true }),
+      name: t.string({ required: true }),
+      description: t.string(),
+      visibility: t.field({ type: TeamVisibilityEnum, description: 'Defaults to PRIVATE.' }),
+      permission: t.field({ type: TeamBasePermissionEnum }),
+      units: t.stringList({ description: 'Deprecated unit key list; each unit gets READ or WRITE per `permission`.' }),
+      unitsMap: t.field({ type: [TeamUnitPermissionInput], description: 'Per-unit access; wins over `units`.' }),
+      includesAllRepositories: t.boolean(),
+      canCreateOrgRepo: t.boolean(),
+    }),
+  },
+  {
+    description: 'Create a team (organization owners; as POST /api/v1/orgs/{org}/teams).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({ team: await teamService.createTeam(ctx.cx, input.organizationLogin, teamInput(input)) }),
+  },
+  { outputFields: (t) => ({ team: t.field({ type: TeamRef, resolve: (p) => p.team }) }) },
+);
+
+builder.relayMutationField(
+  'updateTeam',
+  {
+    inputFields: (t) => ({
+      teamId: t.globalID({ required: true }),
+      name: t.string({ description: 'Ignored for the Owners team.' }),
+      description: t.string(),
+      visibility: t.field({ type: TeamVisibilityEnum }),
+      permission: t.field({ type: TeamBasePermissionEnum }),
+      units: t.stringList(),
+      unitsMap: t.field({ type: [TeamUnitPermissionInput] }),
+      includesAllRepositories: t.boolean(),
+      canCreateOrgRepo: t.boolean(),
+    }),
+  },
+  {
+    description: 'Edit a team (organization owners; as PATCH /api/v1/teams/{id}). Only given fields change.',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({ team: await teamService.editTeam(ctx.cx, teamDbId(input.teamId), teamInput(input)) }),
+  },
+  { outputFields: (t) => ({ team: t.field({ type: TeamRef, resolve: (p) => p.team }) }) },
+);
+
+builder.relayMutationField(
+  'deleteTeam',
+  { inputFields: (t) => ({ teamId: t.globalID({ required: true }) }) },
+  {
+    description: 'Delete a team (organization owners; not the Owners team; as DELETE /api/v1/teams/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await teamService.deleteTeam(ctx.cx, teamDbId(input.teamId));
+      return { teamId: input.teamId };
+    },
+  },
+  { outputFields: (t) => ({ deletedTeamId: t.id({ resolve: (p) => encodeGlobalID(p.teamId.typename, p.teamId.id) }) }) },
+);
+
+builder.relayMutationField(
+  'addTeamMember',
+  { inputFields: (t) => ({ teamId: t.globalID({ required: true }), login: t.string({ required: true }) }) },
+  {
+    description: 'Add a user to a team, and to its organization when needed (owners; as PUT /api/v1/teams/{id}/members/{username}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: (_root, { input }, ctx) => teamMemberService.addTeamMember(ctx.cx, teamDbId(input.teamId), input.login),
+  },
+  { outputFields: (t) => ({ team: t.field({ type: TeamRef, resolve: (p) => p.team }), user: t.field({ type: UserRef, resolve: (p) => p.user }) }) },
+);
+
+builder.relayMutationField(
+  'removeTeamMember',
+  { inputFields: (t) => ({ teamId: t.globalID({ required: true }), login: t.string({ required: true }) }) },
+  {
+    description: 'Remove a user from a team (owners; as DELETE /api/v1/teams/{id}/members/{username}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({ team: await teamMemberService.removeTeamMember(ctx.cx, teamDbId(input.teamId), input.login) }),
+  },
+  { outputFields: (t) => ({ team: t.field({ type: TeamRef, resolve: (p) => p.team }) }) },
+);
+
+for (const [name, verb, rest] of [
+  ['addTeamRepository', 'Add an organization repository to a team', 'PUT'],
+  ['removeTeamRepository', 'Remove a repository from a team', 'DELETE'],
+] as const) {
+  builder.relayMutationField(
+    name,
+    {
+      inputFields: (t) => ({
+        teamId: t.globalID({ required: true }),
+        owner: t.string({ required: true, description: "The team's organization." }),
+        name: t.string({ required: true, description: 'The repository name.' }),
+      }),
+    },
+    {
+      description: `${verb} (as ${rest} /api/v1/teams/{id}/repos/{org}/{repo}).`,
+      errors: { types: MUTATION_ERRORS },
+      resolve: async (_root, { input }, ctx) => {
+        const change = name === 'addTeamRepository' ? teamRepoService.addTeamRepo : teamRepoService.removeTeamRepo;
+        return { team: await change(ctx.cx, teamDbId(input.teamId), input.owner, input.name) };
+      },
+    },
+    { outputFields: (t) => ({ team: t.field({ type: TeamRef, resolve: (p) => p.team }) }) },
+  );
+}
