@@ -18,51 +18,31 @@ const blockedConnection = prismaConnectionHelpers(builder, 'Block', {
 
 const DESCRIPTION = 'Users this account blocks: visible to the user itself, to organization owners and to site admins; null for everyone else.';
 
-builder.prismaObjectFields(UserRef, (t) => ({
-  blockedUsers: t.connection(
-    {
-      type: UserRef,
-      nullable: true,
-      description: DESCRIPTION,
-      select: (args, ctx, nestedSelection) => ({
-        blocking: blockedConnection.getQuery(args, ctx, nestedSelection),
-        _count: { select: { blocking: true } },
-      }),
-      resolve: async (user, args, ctx) =>
-        (await blockService.canListBlocks(ctx.cx, user)) ? { ...blockedConnection.resolve(user.blocking, args, ctx), total: user._count.blocking } : null,
-    },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
-    {
-      fields: (e) => ({
-        note: e.string({ description: 'The note given when blocking.', resolve: (edge) => edge.note }),
-        blockedAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }),
-      }),
-    },
-  ),
-}));
-
-builder.prismaObjectFields(OrganizationRef, (t) => ({
-  blockedUsers: t.connection(
-    {
-      type: UserRef,
-      nullable: true,
-      description: DESCRIPTION,
-      select: (args, ctx, nestedSelection) => ({
-        blocking: blockedConnection.getQuery(args, ctx, nestedSelection),
-        _count: { select: { blocking: true } },
-      }),
-      resolve: async (org, args, ctx) =>
-        (await blockService.canListBlocks(ctx.cx, org)) ? { ...blockedConnection.resolve(org.blocking, args, ctx), total: org._count.blocking } : null,
-    },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
-    {
-      fields: (e) => ({
-        note: e.string({ description: 'The note given when blocking.', resolve: (edge) => edge.note }),
-        blockedAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }),
-      }),
-    },
-  ),
-}));
+// The same field on both account types (one Prisma model, two GraphQL types).
+for (const ref of [UserRef, OrganizationRef] as const) {
+  builder.prismaObjectFields(ref, (t) => ({
+    blockedUsers: t.connection(
+      {
+        type: UserRef,
+        nullable: true,
+        description: DESCRIPTION,
+        select: (args, ctx, nestedSelection) => ({
+          blocking: blockedConnection.getQuery(args, ctx, nestedSelection),
+          _count: { select: { blocking: true } },
+        }),
+        resolve: async (owner, args, ctx) =>
+          (await blockService.canListBlocks(ctx.cx, owner)) ? { ...blockedConnection.resolve(owner.blocking, args, ctx), total: owner._count.blocking } : null,
+      },
+      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      {
+        fields: (e) => ({
+          note: e.string({ description: 'The note given when blocking.', resolve: (edge) => edge.note }),
+          blockedAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }),
+        }),
+      },
+    ),
+  }));
+}
 
 builder.relayMutationField(
   'blockUser',
