@@ -26,6 +26,23 @@ export type DomainEvent =
   | { type: 'user.unblocked'; blockerId: number; blockeeId: number; actorId: number | null }
   | { type: 'label.created'; labelId: number; orgId: number | null; repoId: number | null; actorId: number | null }
   | { type: 'label.updated'; labelId: number; orgId: number | null; repoId: number | null; actorId: number | null }
-  | { type: 'label.deleted'; labelId: number; orgId: number | null; repoId: number | null; actorId: number | null };
+  | { type: 'label.deleted'; labelId: number; orgId: number | null; repoId: number | null; actorId: number | null }
+  | { type: 'repo.created'; repoId: number; actorId: number }
+  | { type: 'repo.updated'; repoId: number; actorId: number | null; fields: string[] }
+  | { type: 'repo.renamed'; repoId: number; oldName: string; actorId: number | null }
+  | { type: 'repo.deleted'; repoId: number; ownerId: number; name: string; actorId: number | null }
+  | { type: 'repo.collaboratorAdded'; repoId: number; userId: number; actorId: number | null }
+  | { type: 'repo.collaboratorRemoved'; repoId: number; userId: number; actorId: number | null }
+  | { type: 'repo.deployKeyAdded'; repoId: number; keyId: number; actorId: number | null }
+  | { type: 'repo.deployKeyRemoved'; repoId: number; keyId: number; actorId: number | null }
+  /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
+  | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] };
+
+/** One ref changed by a push or by the API. */
+export interface RefUpdate {
+  ref: string;
+  oldSha: string;
+  newSha: string;
+}
 
 export type DomainEventType = DomainEvent['type'];
