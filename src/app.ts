@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
 import { mountGraphql } from './graphql/server.ts';
+import { activitySubscriber } from './notify/activity.ts';
 import { Notifier } from './notify/notifier.ts';
 import { openApiDocument, restApi } from './rest/plugin.ts';
 import type { AppDeps } from './services/context.ts';
@@ -37,6 +38,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   });
   const notifier = new Notifier((subscriber, event, err) => server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'));
   const deps: AppDeps = { db, config, notifier };
+  notifier.subscribe(activitySubscriber(db, config));
 
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   const graphql = mountGraphql(server, deps);

@@ -1,0 +1,81 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Db, Models } from '../db/client.ts';
+import { listPushCommits } from '../git/listPushCommits.ts';
+import type { DomainEvent, RefUpdate } from './events.ts';
+import type { Subscriber } from './notifier.ts';
+
+type ActionType = Models.ActionType;
+
+interface Entry {
+  opType: ActionType;
+  refName?: string;
+  content?: string;
+}
+
+const ZERO = /^0+$/;
+/** Gitea's `[ui] FEED_MAX_COMMIT_NUM`. */
+const FEED_MAX_COMMITS = 5;
+
+/**
+ * The activity feed (Gitea's feed notifier): turns repository events into Action rows, one per feed
+ * owner — the actor, the repository's owner, and its watchers — marked private for private repositories.
+ */
+export function activitySubscriber(db: Db, config: Config): Subscriber {
+  async function record(repoId: number, actorId: number, entries: Entry[]): Promise<void> {
+    if (!entries.length) return;
+    const repo = await db.repository.findUnique({ where: { id: repoId }, select: { id: true, ownerId: true, isPrivate: true, watches: { select: { userId: true } } } });
+    if (!repo) return;
+    const owners = new Set([actorId, repo.ownerId, ...repo.watches.map((w) => w.userId)]);
+    const createdAt = new Date();
+    await db.action.createMany({
+      data: [...owners].flatMap((userId) =>
+        entries.map((e) => ({ userId, opType: e.opType, actUserId: actorId, repoId, refName: e.refName ?? '', content: e.content ?? '', isPrivate: repo.isPrivate, createdAt })),
+      ),
+    });
+  }
+
+  async function pushEntries(repoId: number, updates: RefUpdate[]): Promise<Entry[]> {
+    const repo = await db.repository.findUnique({ where: { id: repoId }, select: { ownerName: true, name: true } });
+    if (!repo) return [];
+    const gitDir = path.join(config.repositoriesDir, repo.ownerName.toLowerCase(), `${repo.name.toLowerCase()}.git`);
+    const entries: Entry[] = [];
+    for (const u of updates) {
+      const isTag = u.ref.startsWith('refs/tags/');
+      const deleted = ZERO.test(u.newSha);
+      if (isTag) {
+        entries.push({ opType: deleted ? 'DELETE_TAG' : 'PUSH_TAG', refName: u.ref });
+      } else if (u.ref.startsWith('refs/heads/')) {
+        if (deleted) {
+          entries.push({ opType: 'DELETE_BRANCH', refName: u.ref });
+          continue;
+        }
+        const { commits, total } = await listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, FEED_MAX_COMMITS).catch(() => ({ commits: [], total: 0 }));
+        const compare = ZERO.test(u.oldSha) ? '' : `${repo.ownerName}/${repo.name}/compare/${u.oldSha}...${u.newSha}`;
+        entries.push({
+          opType: 'COMMIT_REPO',
+          refName: u.ref,
+          content: JSON.stringify({ Commits: commits, HeadCommit: commits[0] ?? null, CompareURL: compare, Len: total }),
+        });
+      }
+    }
+    return entries;
+  }
+
+  return {
+    name: 'activity',
+    async handle(event: DomainEvent) {
+      switch (event.type) {
+        case 'repo.created':
+          return record(event.repoId, event.actorId, [{ opType: 'CREATE_REPO' }]);
+        case 'repo.renamed':
+          if (event.actorId !== null) return record(event.repoId, event.actorId, [{ opType: 'RENAME_REPO', content: event.oldName }]);
+          return undefined;
+        case 'repo.pushed':
+          return record(event.repoId, event.pusherId, await pushEntries(event.repoId, event.updates));
+        default:
+          return undefined;
+      }
+    },
+  };
+}
