@@ -1,3 +1,4 @@
+import { visibleRepoFilter } from '../repo/visibility.ts';
 import type { DbLike, Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
 import type { DbProvider } from '../../db/migrate/engine.ts';
@@ -145,11 +146,16 @@ export function labelSearchFilter(provider: DbProvider, opts: { name?: string; q
 }
 
 /**
- * Labels the viewer may see through any path (GraphQL node(id:)): organization labels of visible
- * organizations. Repository labels join here (with repository visibility) when they are served.
+ * Labels the viewer may see through any path (GraphQL node(id:), relation connections): organization
+ * labels of visible organizations, and repository labels of repositories the viewer can see.
  */
 export function visibleLabelFilter(cx: ServiceContext): Models.Prisma.LabelWhereInput {
-  return { orgId: { not: null }, org: visibleOrgFilter(cx) };
+  return {
+    OR: [
+      { orgId: { not: null }, org: visibleOrgFilter(cx) },
+      { repoId: { not: null }, repo: visibleRepoFilter(cx) },
+    ],
+  };
 }
 
 /**
