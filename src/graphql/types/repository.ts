@@ -1,15 +1,97 @@
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import type { Models } from '../../db/client.ts';
+import { NotFoundError } from '../../errors.ts';
+import { atLeast } from '../../permissions/accessMode.ts';
+import { canRead, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
+import type { UnitType } from '../../permissions/units.ts';
+import { requireRepo } from '../../services/access/repoAccess.ts';
 import * as teamRepoService from '../../services/org/teamRepo.ts';
+import { visibleRepoFilter } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { withUserScalars } from '../selection.ts';
+import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
-import { dbId } from './user.ts';
+import { LabelRef } from './label.ts';
+import { dbId, UserRef } from './user.ts';
+
+/** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
+export const RepositoryPermissionEnum = builder.enumType('RepositoryPermission', {
+  description: "The viewer's or a collaborator's access to a repository.",
+  values: { ADMIN: { value: 'ADMIN' }, WRITE: { value: 'WRITE' }, READ: { value: 'READ' } } as const,
+});
+
+function permissionName(mode: Models.AccessMode): 'ADMIN' | 'WRITE' | 'READ' | null {
+  if (atLeast(mode, 'ADMIN')) return 'ADMIN';
+  if (mode === 'WRITE') return 'WRITE';
+  if (mode === 'READ') return 'READ';
+  return null;
+}
+
+const viewerPerm = (repo: Models.Repository, ctx: GraphQLContext): Promise<RepoPermission> => ctx.cx.loaders.repoPermission.load(repo.id);
+
+function unitConfig(units: readonly { type: UnitType; config: string }[], type: UnitType): Record<string, unknown> | null {
+  const unit = units.find((u) => u.type === type);
+  if (!unit) return null;
+  try {
+    const v: unknown = JSON.parse(unit.config);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A merge style is allowed unless the pull-request unit's config turns it off (Gitea's defaults are all on). */
+function mergeAllowed(units: readonly { type: UnitType; config: string }[], key: string): boolean {
+  const c = unitConfig(units, 'PULL_REQUESTS');
+  return c !== null && c[key] !== false;
+}
+
+export const RefRef = builder.prismaObject('Branch', {
+  name: 'Ref',
+  description: 'A branch (refs/heads/…), as last pushed.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    prefix: t.string({ resolve: () => 'refs/heads/' }),
+    targetOid: t.exposeString('commitId', { description: 'The commit the branch points at.' }),
+    commitMessage: t.exposeString('commitMessage'),
+    committedDate: t.expose('commitTime', { type: 'DateTime' }),
+  }),
+});
+
+export const DeployKeyRef = builder.prismaObject('DeployKey', {
+  description: 'A deploy key of a repository (visible to repository admins).',
+  select: { id: true },
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    title: t.exposeString('name'),
+    fingerprint: t.exposeString('fingerprint'),
+    readOnly: t.boolean({ select: { mode: true }, resolve: (k) => k.mode !== 'WRITE' }),
+    key: t.string({ select: { key: { select: { content: true } } }, resolve: (k) => k.key.content }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const collaboratorsConnection = prismaConnectionHelpers(builder, 'Collaboration', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ mode: true, user: withUserScalars(nodeSelection(true)) }),
+  query: () => ({ orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.user,
+});
+
+const deployKeysConnection = prismaConnectionHelpers(builder, DeployKeyRef, {
+  cursor: 'id',
+  query: () => ({ orderBy: { id: 'asc' as const } }),
+});
 
 /**
- * A repository (minimal for now: identity, flags and owner). `node(id:)` answers null for a repository the
- * viewer may not see, through the same permission loader as every other path.
+ * A repository. `node(id:)` and every list answer only what the viewer may see, through the same access
+ * model as REST (private looks like missing).
  */
 export const RepositoryRef = builder.prismaNode('Repository', {
   description: 'A git repository owned by a user or an organization.',
   id: { field: 'id' },
+  authScopes: { tokenRead: 'repository' },
   findUnique: (id, ctx) => teamRepoService.visibleRepoWhere(ctx.cx, dbId(id)),
   nullable: true,
   fields: (t) => ({
@@ -19,15 +101,126 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     description: t.string({ nullable: true, resolve: (r) => r.description || null }),
     homepageUrl: t.string({ nullable: true, resolve: (r) => r.website || null }),
     url: t.string({ description: 'The web URL.', resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}` }),
+    cloneUrl: t.string({ description: 'The smart-HTTP clone URL.', resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}.git` }),
     isPrivate: t.exposeBoolean('isPrivate'),
+    visibility: t.string({ description: 'PUBLIC or PRIVATE.', resolve: (r) => (r.isPrivate ? 'PRIVATE' : 'PUBLIC') }),
     isArchived: t.exposeBoolean('isArchived'),
     isFork: t.exposeBoolean('isFork'),
     isMirror: t.exposeBoolean('isMirror'),
     isTemplate: t.exposeBoolean('isTemplate'),
     isEmpty: t.exposeBoolean('isEmpty'),
+    diskUsage: t.int({ description: 'Size on disk in KiB.', resolve: (r) => Math.ceil(Number(r.size) / 1024) }),
+    objectFormat: t.exposeString('objectFormatName', { description: 'sha1 or sha256.' }),
+    forkCount: t.exposeInt('numForks'),
+    stargazerCount: t.exposeInt('numStars'),
+    watcherCount: t.exposeInt('numWatches'),
+    openIssueCount: t.int({ resolve: (r) => r.numIssues - r.numClosedIssues }),
+    openPullRequestCount: t.int({ resolve: (r) => r.numPulls - r.numClosedPulls }),
     owner: t.field({ type: RepositoryOwnerRef, select: { owner: true }, resolve: (r) => r.owner }),
+    parent: t.relation('forkOf', { nullable: true, description: 'The repository this one was forked from, if visible.' }),
+    templateRepository: t.relation('template', { nullable: true }),
+    hasIssuesEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'ISSUES') }),
+    hasWikiEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'WIKI') }),
+    hasProjectsEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'PROJECTS') }),
+    hasPullRequestsEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'PULL_REQUESTS') }),
+    mergeCommitAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allow_merge_commits') }),
+    rebaseMergeAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allow_rebase') }),
+    squashMergeAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allow_squash') }),
+    defaultBranchRef: t.field({
+      type: RefRef,
+      nullable: true,
+      select: (_args, _ctx, nested) => ({ defaultBranch: true, branches: { where: { isDeleted: false }, ...nested(true) } }),
+      resolve: (r) => r.branches.find((b) => b.name === r.defaultBranch) ?? null,
+    }),
+    refs: t.relatedConnection('branches', {
+      cursor: 'id',
+      description: 'Branches (refs/heads/*), by name.',
+      totalCount: true,
+      query: () => ({ where: { isDeleted: false }, orderBy: { name: 'asc' as const } }),
+    }),
+    viewerPermission: t.field({ type: RepositoryPermissionEnum, nullable: true, resolve: async (r, _a, ctx) => permissionName((await viewerPerm(r, ctx)).mode) }),
+    viewerCanAdminister: t.boolean({ resolve: async (r, _a, ctx) => isRepoAdmin(await viewerPerm(r, ctx)) }),
+    labels: t.relatedConnection('labels', {
+      cursor: 'id',
+      description: "The repository's own labels (organization labels are on the organization).",
+      totalCount: true,
+      query: () => ({ orderBy: { name: 'asc' as const } }),
+    }),
+    label: t.field({
+      type: LabelRef,
+      nullable: true,
+      description: 'A label of the repository by name.',
+      args: { name: t.arg.string({ required: true }) },
+      select: (args, _ctx, nested) => ({ labels: { where: { name: args.name }, take: 1, ...nested(true) } }),
+      resolve: (r) => r.labels[0] ?? null,
+    }),
+    deployKeys: t.connection(
+      {
+        type: DeployKeyRef,
+        nullable: true,
+        description: 'Deploy keys: repository admins only (null for everyone else).',
+        select: (args, ctx, nestedSelection) => ({ deployKeys: deployKeysConnection.getQuery(args, ctx, nestedSelection), _count: { select: { deployKeys: true } } }),
+        resolve: async (r, args, ctx) =>
+          isRepoAdmin(await viewerPerm(r, ctx)) ? { ...deployKeysConnection.resolve(r.deployKeys, args, ctx), total: r._count.deployKeys } : null,
+      },
+      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    ),
+    collaborators: t.connection(
+      {
+        type: UserRef,
+        description: 'Direct collaborators, with their permission on the edge.',
+        select: (args, ctx, nestedSelection) => ({
+          collaborations: collaboratorsConnection.getQuery(args, ctx, nestedSelection),
+          _count: { select: { collaborations: true } },
+        }),
+        resolve: (r, args, ctx) => ({ ...collaboratorsConnection.resolve(r.collaborations, args, ctx), total: r._count.collaborations }),
+      },
+      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (e) => ({ permission: e.field({ type: RepositoryPermissionEnum, nullable: true, resolve: (edge) => permissionName(edge.mode) }) }) },
+    ),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
   }),
 });
+
+/** Wraps a lookup so NotFound becomes null (absent) for nullable fields. */
+async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}
+
+builder.queryFields((t) => ({
+  repository: t.prismaField({
+    type: RepositoryRef,
+    nullable: true,
+    description: 'Look up a repository by owner and name; null when absent or not visible.',
+    args: { owner: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) =>
+      orNull(async () => {
+        const { repo } = await requireRepo(ctx.cx, args.owner, args.name);
+        return ctx.cx.db.repository.findUniqueOrThrow({ ...query, where: { id: repo.id } });
+      }),
+  }),
+}));
+
+// The same connection on both account types: repositories the viewer may see, by name.
+for (const ref of [UserRef, OrganizationRef] as const) {
+  builder.prismaObjectFields(ref, (t) => ({
+    repositories: t.relatedConnection('repositories', {
+      cursor: 'id',
+      description: 'Repositories this account owns that the viewer may see, by name.',
+      totalCount: true,
+      query: (_args, ctx) => ({ where: visibleRepoFilter(ctx.cx), orderBy: { lowerName: 'asc' as const } }),
+    }),
+  }));
+}
+
+/** The per-unit read check GraphQL fields use for unit-bound data (e.g. labels need the issues unit). */
+export async function viewerCanRead(repo: Models.Repository, unit: UnitType, ctx: GraphQLContext): Promise<boolean> {
+  return canRead(await viewerPerm(repo, ctx), unit);
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Models } from '../../src/db/client.ts';
+import { ALL_UNITS } from '../../src/permissions/units.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { gql as rawGql } from '../helpers/graphql.ts';
+import { addMember, createOrgAs } from '../helpers/org.ts';
+
+/** Repository rows with units (the git-less part of a repository is enough for the graph). */
+async function makeRepo(t: TestApp, owner: Models.User, name: string, isPrivate = false): Promise<Models.Repository> {
+  return t.db.repository.create({
+    data: { ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase(), isPrivate, units: { create: ALL_UNITS.map((type) => ({ type })) } },
+  });
+}
+
+/** Runs an operation that must succeed and returns its data. */
+async function gql<T>(t: TestApp, query: string, _vars: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
+  const res = await rawGql<T>(t, query, { headers });
+  expect(res.errors).toBeUndefined();
+  return res.data as T;
+}
+
+describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
+  let t: TestApp;
+  let owner: Models.User;
+  let outsider: Models.User;
+  let org: Models.User;
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    owner = await t.createUser('owner');
+    outsider = await t.createUser('outsider');
+    org = await createOrgAs(t, owner, 'acme');
+    const pub = await makeRepo(t, org, 'public-repo');
+    await makeRepo(t, org, 'secret-repo', true);
+    await t.db.label.create({ data: { repoId: pub.id, name: 'bug', color: 'ee0701' } });
+    await t.db.collaboration.create({ data: { repoId: pub.id, userId: outsider.id, mode: 'WRITE' } });
+    await t.db.branch.create({ data: { repoId: pub.id, name: 'main', commitId: 'a'.repeat(40), commitMessage: 'init', commitTime: new Date() } });
+  });
+  afterAll(() => t.close());
+
+  it('repository(owner:, name:) answers the visible repository with viewer fields', async () => {
+    const data = await gql<{ repository: { nameWithOwner: string; viewerPermission: string | null; defaultBranchRef: { name: string } | null; labels: { totalCount: number }; collaborators: { edges: { permission: string; node: { login: string } }[] } } | null }>(
+      t,
+      '{ repository(owner: "acme", name: "public-repo") { nameWithOwner viewerPermission defaultBranchRef { name } labels(first: 5) { totalCount } collaborators(first: 5) { edges { permission node { login } } } } }',
+      {},
+      basic('outsider'),
+    );
+    expect(data.repository?.nameWithOwner).toBe('acme/public-repo');
+    expect(data.repository?.viewerPermission).toBe('WRITE');
+    expect(data.repository?.defaultBranchRef?.name).toBe('main');
+    expect(data.repository?.labels.totalCount).toBe(1);
+    expect(data.repository?.collaborators.edges).toEqual([{ permission: 'WRITE', node: { login: 'outsider' } }]);
+  });
+
+  it('a private repository is simply absent for outsiders, on every path', async () => {
+    const q = '{ repository(owner: "acme", name: "secret-repo") { id } organization(login: "acme") { repositories(first: 10) { totalCount nodes { name } } } }';
+    const asOutsider = await gql<{ repository: { id: string } | null; organization: { repositories: { totalCount: number; nodes: { name: string }[] } } }>(t, q, {}, basic('outsider'));
+    expect(asOutsider.repository).toBeNull();
+    expect(asOutsider.organization.repositories.nodes.map((r) => r.name)).toEqual(['public-repo']);
+    expect(asOutsider.organization.repositories.totalCount).toBe(1);
+    const asOwner = await gql<{ repository: { id: string } | null; organization: { repositories: { totalCount: number } } }>(t, q, {}, basic('owner'));
+    expect(asOwner.repository).not.toBeNull();
+    expect(asOwner.organization.repositories.totalCount).toBe(2);
+    const node = await gql<{ node: { name: string } | null }>(t, `{ node(id: "${asOwner.repository?.id}") { ... on Repository { name } } }`, {}, basic('outsider'));
+    expect(node.node).toBeNull();
+  });
+
+  it('deployKeys are for repository admins only', async () => {
+    const q = '{ repository(owner: "acme", name: "public-repo") { deployKeys(first: 5) { totalCount } } }';
+    expect((await gql<{ repository: { deployKeys: unknown } }>(t, q, {}, basic('outsider'))).repository.deployKeys).toBeNull();
+    expect((await gql<{ repository: { deployKeys: { totalCount: number } } }>(t, q, {}, basic('owner'))).repository.deployKeys).toEqual({ totalCount: 0 });
+  });
+
+  it('organization { repositories { owner labels collaborators } } costs the same SQL statements for 2 and for 12 repositories', async () => {
+    const q = '{ organization(login: "counting") { repositories(first: 50) { totalCount nodes { name owner { login } labels(first: 10) { nodes { name } } collaborators(first: 10) { edges { permission node { login } } } } } } }';
+    const countingOrg = await createOrgAs(t, owner, 'counting');
+    const member = await t.createUser('member-counting');
+    await addMember(t, countingOrg, member);
+    const grow = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const r = await makeRepo(t, countingOrg, `r${i}`, i % 2 === 1);
+        await t.db.label.createMany({ data: [{ repoId: r.id, name: 'bug', color: 'ee0701' }, { repoId: r.id, name: 'feature', color: '00ff00' }] });
+        await t.db.collaboration.create({ data: { repoId: r.id, userId: outsider.id, mode: 'READ' } });
+      }
+    };
+    const measure = async () => {
+      t.queries.length = 0;
+      const data = await gql<{ organization: { repositories: { totalCount: number } } }>(t, q, {}, basic('member-counting'));
+      return { statements: t.queries.length, total: data.organization.repositories.totalCount };
+    };
+    await grow(0, 2);
+    const small = await measure();
+    await grow(2, 12);
+    const large = await measure();
+    expect(small.total).toBe(1); // the member sees public repositories only (no team grants): r0
+    expect(large.total).toBe(6);
+    expect(large.statements).toBe(small.statements);
+  });
+});
