@@ -239,3 +239,25 @@ describe.each(PROVIDERS)('REST authentication (%s)', (provider) => {
     });
   });
 });
+
+describe.each(PROVIDERS)('public-only tokens and non-public users (%s)', (provider) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('open');
+    await t.createUser('hidden', { visibility: 'LIMITED' });
+  });
+  afterAll(() => t.close());
+
+  it('a public-only token may read public users but not limited ones, nor a limited self', async () => {
+    const openToken = await t.createToken('open', ['public-only', 'read:user']);
+    expect((await t.request('GET', '/api/v1/users/open', { headers: tokenAuth(openToken) })).statusCode).toBe(200);
+    const res = await t.request('GET', '/api/v1/users/hidden', { headers: tokenAuth(openToken) });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('token scope is limited to public users');
+    const hiddenToken = await t.createToken('hidden', ['public-only', 'read:user']);
+    expect((await t.request('GET', '/api/v1/user', { headers: tokenAuth(hiddenToken) })).statusCode).toBe(403);
+    const fullToken = await t.createToken('hidden', ['read:user']);
+    expect((await t.request('GET', '/api/v1/user', { headers: tokenAuth(fullToken) })).statusCode).toBe(200);
+  });
+});

@@ -2,7 +2,7 @@ import { hashPassword } from '../../auth/password.ts';
 import type { DbLike, Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
-import { InvalidArgumentError, NotFoundError, ValidationError } from '../../errors.ts';
+import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { canSeeUser, visibleVisibilities } from '../../permissions/userVisibility.ts';
 import { isSiteAdmin, requireSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -23,7 +23,13 @@ export async function getUserByName(cx: ServiceContext, name: string): Promise<U
   if (!user || !canSeeUser(cx.viewer, user, { system: isSiteAdmin(cx) })) {
     throw new NotFoundError(`user redirect does not exist [name: ${name.toLowerCase()}]`, { name });
   }
+  requirePublicUserForPublicOnlyToken(cx, user);
   return user;
+}
+
+/** Gitea's checkTokenPublicOnly for the user category: a public-only token reaches public accounts only. @throws PermissionDeniedError */
+function requirePublicUserForPublicOnlyToken(cx: ServiceContext, user: User): void {
+  if (cx.auth.scope?.publicOnly && user.visibility !== 'PUBLIC') throw new PermissionDeniedError('token scope is limited to public users');
 }
 
 /** An individual (non-organization) user by login, for admin operations. @throws NotFoundError */
@@ -37,7 +43,9 @@ async function getIndividualForAdmin(cx: ServiceContext, name: string, level: 'r
 
 /** The signed-in viewer. @throws UnauthenticatedError */
 export function getViewer(cx: ServiceContext): User {
-  return requireViewer(cx);
+  const viewer = requireViewer(cx);
+  requirePublicUserForPublicOnlyToken(cx, viewer);
+  return viewer;
 }
 
 export interface SearchUsersInput extends ListOptions {
