@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
+import { gitHttp } from './githttp/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
 import { activitySubscriber } from './notify/activity.ts';
 import { Notifier } from './notify/notifier.ts';
@@ -41,6 +42,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribe(activitySubscriber(db, config));
 
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
+  await server.register(async (git) => gitHttp(git, deps));
   const graphql = mountGraphql(server, deps);
 
   const swagger = openApiDocument(deps);

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import type { RouteDef } from './route.ts';
+import { Branch, ContentsResponse, GitBlobResponse } from './structs/git.ts';
+import { RepoCollaboratorPermission } from './structs/collaborator.ts';
+import { DeployKey } from './structs/deployKey.ts';
 import { Label } from './structs/label.ts';
 import { Organization } from './structs/org.ts';
-import { Repository } from './structs/repo.ts';
+import { Repository, SearchResults } from './structs/repo.ts';
 import { Team } from './structs/team.ts';
 import { AccessToken, Email, User, UserSearchResults } from './structs/user.ts';
 
@@ -14,7 +17,13 @@ const schemas: Record<string, z.ZodType> = {
   Organization,
   Team,
   Repository,
+  SearchResults,
   Label,
+  DeployKey,
+  RepoCollaboratorPermission,
+  Branch,
+  ContentsResponse,
+  GitBlobResponse,
   ServerVersion: z.object({ version: z.string() }),
   GeneralAPISettings: z.object({
     max_response_items: z.number().int(),

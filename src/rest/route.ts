@@ -37,6 +37,8 @@ export interface RouteDef<B extends z.ZodType | undefined = z.ZodType | undefine
   success: { status: number; schema?: string };
   /** Other statuses this route can answer, for the document. */
   errors?: number[];
+  /** The last path parameter, matched greedily (its value may contain `/`, e.g. a branch name or file path). */
+  tailParam?: string;
   handler: (input: ApiInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>) => Promise<unknown>;
 }
 
@@ -60,12 +62,17 @@ declare module 'fastify' {
   }
 }
 
+function tailParams(params: Record<string, string>, tail: string | undefined): Record<string, string> {
+  return tail ? { ...params, [tail]: params['*'] ?? '' } : params;
+}
+
 /** Registers route definitions on an instance (already prefixed with /api/v1). */
 export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]): void {
   for (const def of defs) {
+    const url = def.path.replace(/\{(\w+)\}/g, ':$1');
     app.route({
       method: def.method,
-      url: def.path.replace(/\{(\w+)\}/g, ':$1'),
+      url: def.tailParam ? url.replace(new RegExp(`:${def.tailParam}$`), '*') : url,
       config: { api: { scopes: def.scopes, gate: def.gate } },
       handler: async (req, reply) => {
         const query = def.query ? bind(def.query, req.query) : undefined;
@@ -74,7 +81,7 @@ export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]):
           cx: req.cx,
           body,
           query,
-          params: req.params as Record<string, string>,
+          params: tailParams(req.params as Record<string, string>, def.tailParam),
           req,
           reply,
         } as Parameters<typeof def.handler>[0]);

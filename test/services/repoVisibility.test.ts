@@ -37,6 +37,7 @@ describe.each(PROVIDERS)('visibleRepoFilter agrees with the access model (%s)', 
     viewers.allteamer = await t.createUser('allteamer');
     viewers.collab = await t.createUser('collab');
     viewers.restrictedMember = await t.createUser('rmember', { restricted: true });
+    viewers.adminTeamer = await t.createUser('adminteamer');
     const limitedUser = await t.createUser('limiteduser', { visibility: 'LIMITED' });
     const privateUser = await t.createUser('privateuser', { visibility: 'PRIVATE' });
     const orgs = {
@@ -56,7 +57,11 @@ describe.each(PROVIDERS)('visibleRepoFilter agrees with the access model (%s)', 
       const all = await t.db.team.create({ data: { orgId: org.id, name: 'All', lowerName: 'all', authorize: 'NONE', includesAllRepositories: true, units: { create: [{ orgId: org.id, type: 'CODE', accessMode: 'READ' }] } } });
       await t.db.teamUser.create({ data: { orgId: org.id, teamId: all.id, userId: viewers.allteamer!.id } });
       await t.db.orgUser.create({ data: { orgId: org.id, userId: viewers.allteamer!.id } });
-      void open;
+      // An admin-authority team grants only the repositories it includes (here: the public one).
+      const admins = await t.db.team.create({ data: { orgId: org.id, name: 'Admins', lowerName: 'admins', authorize: 'ADMIN' } });
+      await t.db.teamUser.create({ data: { orgId: org.id, teamId: admins.id, userId: viewers.adminTeamer!.id } });
+      await t.db.orgUser.create({ data: { orgId: org.id, userId: viewers.adminTeamer!.id } });
+      await t.db.teamRepo.create({ data: { orgId: org.id, teamId: admins.id, repoId: open.id } });
     }
     for (const u of [owner, limitedUser, privateUser]) {
       await repo(u, `${u.name}-open`, false);

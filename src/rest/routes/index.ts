@@ -7,6 +7,15 @@ import { orgLabelRoutes } from './org/labels.ts';
 import { memberRoutes } from './org/members.ts';
 import { orgRoutes } from './org/orgs.ts';
 import { teamRoutes } from './org/teams.ts';
+import { branchRoutes } from './repo/branches.ts';
+import { collaboratorRoutes } from './repo/collaborators.ts';
+import { repoEditRoutes } from './repo/edit.ts';
+import { deployKeyRoutes } from './repo/keys.ts';
+import { repoLabelRoutes } from './repo/labels.ts';
+import { contentsRoutes } from './repo/contents.ts';
+import { gitRoutes } from './repo/git.ts';
+import { repoRoutes } from './repo/repos.ts';
+import { repoSearchRoutes } from './repo/search.ts';
 import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
 import { tokenRoutes } from './user/tokens.ts';
@@ -14,6 +23,8 @@ import { userRoutes } from './user/users.ts';
 
 /** Every /api/v1 operation we serve; the router and the OpenAPI document are both built from this list. */
 export const allRoutes: readonly RouteDef[] = [
+  ...repoSearchRoutes,
+  ...repoRoutes,
   ...miscRoutes,
   ...adminUserRoutes,
   ...adminEmailRoutes,
@@ -26,4 +37,11 @@ export const allRoutes: readonly RouteDef[] = [
   ...userBlockRoutes,
   ...orgBlockRoutes,
   ...orgLabelRoutes,
+  ...repoEditRoutes,
+  ...collaboratorRoutes,
+  ...deployKeyRoutes,
+  ...repoLabelRoutes,
+  ...branchRoutes,
+  ...contentsRoutes,
+  ...gitRoutes,
 ] as readonly RouteDef[];

@@ -105,3 +105,26 @@ export const Repository = z.object({
   licenses: z.array(z.string()),
 });
 export type Repository = z.infer<typeof Repository>;
+
+const optStr = z.string().nullish();
+const optBool = z.preprocess((v) => (v === 'true' || v === 'on' ? true : v === 'false' ? false : v), z.boolean().nullish());
+
+/** Gitea `CreateRepoOption` (binding rules AlphaDashDot, MaxSize, GitRefName are checked by the service). */
+export const CreateRepoOption = z.object({
+  name: z.string(),
+  description: optStr,
+  private: optBool,
+  issue_labels: optStr,
+  auto_init: optBool,
+  template: optBool,
+  gitignores: optStr,
+  license: optStr,
+  readme: optStr,
+  default_branch: optStr,
+  trust_model: optStr,
+  object_format_name: optStr,
+});
+export type CreateRepoOption = z.infer<typeof CreateRepoOption>;
+
+/** Gitea `SearchResults` of GET /repos/search. */
+export const SearchResults = z.object({ ok: z.boolean(), data: z.array(Repository) });

@@ -182,7 +182,8 @@ export async function getLabel(cx: ServiceContext, ref: LabelOwnerRef, idOrName:
   return withOrg(label, owner);
 }
 
-async function findInScope(db: DbLike, scope: LabelScope, idOrName: string | number): Promise<Label> {
+/** A label of the scope by id, or by exact name when `idOrName` is not an integer. @throws NotFoundError */
+export async function findInScope(db: DbLike, scope: LabelScope, idOrName: string | number): Promise<Label> {
   const byId = typeof idOrName === 'number' || /^[+-]?\d+$/.test(idOrName);
   const id = Number(idOrName);
   let label: Label | null = null;
@@ -201,11 +202,16 @@ async function findInScope(db: DbLike, scope: LabelScope, idOrName: string | num
  */
 export async function createLabel(cx: ServiceContext, ref: LabelOwnerRef, input: CreateLabelInput): Promise<LabelWithOwner> {
   const owner = await resolveOwner(cx, ref, 'write');
+  return withOrg(await createInScope(cx, owner.scope, input), owner);
+}
+
+/** Creates a label in an already-authorized scope (repository labels authorize in services/repo). @throws ValidationError */
+export async function createInScope(cx: ServiceContext, scope: LabelScope, input: CreateLabelInput): Promise<Label> {
   const { color } = validate(input);
   return withTx(cx, async (tx, emit) => {
     const label = await tx.label.create({
       data: {
-        ...owner.scope,
+        ...scope,
         name: input.name,
         color: color ?? '',
         description: input.description ?? '',
@@ -214,7 +220,7 @@ export async function createLabel(cx: ServiceContext, ref: LabelOwnerRef, input:
       },
     });
     emit({ type: 'label.created', labelId: label.id, orgId: label.orgId, repoId: label.repoId, actorId: cx.viewer?.id ?? null });
-    return withOrg(label, owner);
+    return label;
   });
 }
 
@@ -233,6 +239,11 @@ export async function updateLabelById(cx: ServiceContext, id: number, input: Upd
 }
 
 async function applyUpdate(cx: ServiceContext, owner: Owner, label: Label, input: UpdateLabelInput): Promise<LabelWithOwner> {
+  return withOrg(await updateLabelRow(cx, label, input), owner);
+}
+
+/** Edits an already-authorized label (only given fields change). @throws ValidationError */
+export async function updateLabelRow(cx: ServiceContext, label: Label, input: UpdateLabelInput): Promise<Label> {
   const { color } = validate(input);
   const archivedAt = input.isArchived === undefined ? undefined : input.isArchived ? (label.archivedAt ?? new Date()) : null;
   return withTx(cx, async (tx, emit) => {
@@ -246,7 +257,7 @@ async function applyUpdate(cx: ServiceContext, owner: Owner, label: Label, input
       data: { name: input.name, color, description: input.description, exclusive: input.exclusive, archivedAt, numIssues, numClosedIssues },
     });
     emit({ type: 'label.updated', labelId: updated.id, orgId: updated.orgId, repoId: updated.repoId, actorId: cx.viewer?.id ?? null });
-    return withOrg(updated, owner);
+    return updated;
   });
 }
 
@@ -264,7 +275,8 @@ export async function deleteLabelById(cx: ServiceContext, id: number): Promise<v
   await applyDelete(cx, label);
 }
 
-async function applyDelete(cx: ServiceContext, label: Label): Promise<void> {
+/** Deletes an already-authorized label with its issue links and label comments. */
+export async function applyDelete(cx: ServiceContext, label: Label): Promise<void> {
   await withTx(cx, async (tx, emit) => {
     await tx.comment.deleteMany({ where: { labelId: label.id } });
     await tx.label.deleteMany({ where: { id: label.id } });

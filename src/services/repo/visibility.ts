@@ -10,7 +10,7 @@ type Where = Models.Prisma.RepositoryWhereInput;
  * - admins see everything;
  * - anonymous viewers: public repositories of public owners;
  * - signed-in viewers: their own; collaborations; repositories of teams they belong to (directly, through
- *   includes_all_repositories, or any repository of an organization where they are in an admin/owner team);
+ *   includes_all_repositories — the Owners team includes every repository);
  *   public repositories of owners they can see (public, limited unless restricted, or an organization
  *   they belong to); restricted viewers see public repositories only of public owners.
  * A public-only token narrows all of this to public repositories of public owners.
@@ -27,7 +27,8 @@ export function visibleRepoFilter(cx: ServiceContext): Where {
     { ownerId: userId },
     { collaborations: { some: { userId } } },
     { teamRepos: { some: { team: inTeam } } },
-    { owner: { type: 'ORGANIZATION', orgTeams: { some: { ...inTeam, OR: [{ includesAllRepositories: true }, { authorize: { in: ['ADMIN', 'OWNER'] } }] } } } },
+    // Teams grant only the repositories they include (the Owners team includes all of them).
+    { owner: { type: 'ORGANIZATION', orgTeams: { some: { ...inTeam, includesAllRepositories: true } } } },
   ];
   const publicVisible: Where[] = viewer.isRestricted
     ? [publicOfPublic]

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hooksDir } from '../git/installHooks.ts';
+import { spawnService, type GitService } from '../git/spawnService.ts';
+import { uploadPackV2Capabilities } from '../git/v2Capabilities.ts';
+import type { ServiceContext } from '../services/context.ts';
+import type { GitRepoAccess } from '../services/repo/gitAccess.ts';
+import * as pushService from '../services/repo/push.ts';
+
+/** The POST endpoints. */
+export type GitAction = GitService;
+
+/** What serveGit needs once the request is authorized. */
+export interface ServeGitInput {
+  cx: ServiceContext;
+  access: GitRepoAccess;
+  service: GitService;
+  /** GET info/refs. */
+  advertise: boolean;
+  noCache: Record<string, string>;
+}
+
+/** Gitea's check: one or more key=value pairs separated by colons. */
+const SAFE_GIT_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
+
+function pktLine(s: string): Buffer {
+  const b = Buffer.from(s);
+  return Buffer.concat([Buffer.from((b.length + 4).toString(16).padStart(4, '0')), b]);
+}
+
+/**
+ * Runs the service for an authorized request and streams both ways: the (gunzipped) body into git's stdin,
+ * git's stdout into the response. The child is killed if the client goes away. For receive-pack, the
+ * post-receive hook writes the applied updates to a per-request file; they are recorded (push service)
+ * before the response ends, so a client that sees its push finish also sees its effects.
+ */
+export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: ServeGitInput): Promise<void> {
+  const { cx, access, service, advertise } = input;
+  const header = req.headers['git-protocol'];
+  const gitProtocol = typeof header === 'string' && SAFE_GIT_PROTOCOL.test(header) ? header : undefined;
+  const dataDir = cx.config.dataDir;
+  let pushLog: string | null = null;
+  if (service === 'receive-pack' && !advertise) {
+    await mkdir(path.join(dataDir, 'tmp'), { recursive: true });
+    pushLog = path.join(dataDir, 'tmp', `push-${randomBytes(8).toString('hex')}.log`);
+  }
+
+  if (advertise && service === 'upload-pack' && gitProtocol?.split(':').includes('version=2')) {
+    const caps = await uploadPackV2Capabilities(access.gitDir, access.repo.objectFormatName, hooksDir(dataDir));
+    reply.code(200).headers({ ...input.noCache, 'Content-Type': 'application/x-git-upload-pack-advertisement' }).send(caps);
+    return;
+  }
+
+  reply.hijack();
+  const res = reply.raw;
+  const child = spawnService(service, access.gitDir, {
+    advertise,
+    gitProtocol,
+    hooksDir: hooksDir(dataDir),
+    env: pushLog ? { PUSH_LOG: pushLog, PUSHER_ID: String(cx.viewer?.id ?? 0), REPO_ID: String(access.repo.id) } : {},
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    if (stderr.length < 4096) stderr += d;
+  });
+
+  res.writeHead(200, { ...input.noCache, 'Content-Type': `application/x-git-${service}-${advertise ? 'advertisement' : 'result'}` });
+  if (advertise) {
+    if (!gitProtocol?.includes('version=2')) res.write(Buffer.concat([pktLine(`# service=git-${service}\n`), Buffer.from('0000')]));
+    child.stdin.end();
+  } else {
+    const body: Readable = req.headers['content-encoding'] === 'gzip' ? req.raw.pipe(createGunzip()) : req.raw;
+    body.on('error', () => child.kill());
+    child.stdin.on('error', () => undefined);
+    body.pipe(child.stdin);
+  }
+  child.stdout.pipe(res, { end: false });
+  res.on('close', () => {
+    if (!res.writableFinished && child.exitCode === null) child.kill();
+  });
+
+  await new Promise<void>((resolve) => {
+    child.on('error', (err) => {
+      req.log.error({ err }, 'git service failed to start');
+      resolve();
+    });
+    child.on('close', (code, signal) => {
+      if (code !== 0 && !signal) req.log.warn({ service, code, stderr }, 'git service failed');
+      resolve();
+    });
+  });
+
+  if (pushLog) {
+    const text = await readFile(pushLog, 'utf8').catch(() => '');
+    await rm(pushLog, { force: true });
+    try {
+      await pushService.recordPush(cx, access.repo, pushService.parsePushLog(text));
+    } catch (err) {
+      req.log.error({ err }, 'recording a push failed');
+    }
+  }
+  res.end();
+}

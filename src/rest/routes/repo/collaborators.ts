@@ -1,0 +1,90 @@
+import { NotFoundError } from '../../../errors.ts';
+import * as collaboratorService from '../../../services/repo/collaborator.ts';
+import { toApiRepoCollaboratorPermission } from '../../convert/collaborator.ts';
+import { convertOptions } from '../../convert/options.ts';
+import { toApiUserList } from '../../convert/user.ts';
+import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineRoute } from '../../route.ts';
+import { AddCollaboratorOption } from '../../structs/collaborator.ts';
+
+// Repository routes answer 404 for an invisible repository before 401 (Gitea repoAssignment runs before
+// reqToken), so their gate is `none` and the service asks for a signed-in viewer after the lookup.
+
+const ref = (params: Record<string, string>): collaboratorService.RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
+
+/** /repos/{owner}/{repo}/collaborators: list, check, add or update, remove, and a user's permission. */
+export const collaboratorRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/collaborators',
+    operationId: 'repoListCollaborators',
+    summary: "List a repository's collaborators",
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    success: { status: 200, schema: '[User]' },
+    errors: [401, 403, 404],
+    handler: async ({ cx, params, req, reply }) => {
+      const page = await collaboratorService.listCollaborators(cx, ref(params), listOptions(req.query as Record<string, unknown>));
+      // Gitea sets X-Total-Count but no Link header on this list.
+      setTotalCount(reply, page.total);
+      return toApiUserList(page.items, cx.viewer, convertOptions(cx));
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
+    operationId: 'repoCheckCollaborator',
+    summary: 'Check if a user is a collaborator of a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    success: { status: 204 },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params }) => {
+      if (!(await collaboratorService.isCollaborator(cx, ref(params), params.collaborator ?? ''))) throw new NotFoundError('not found');
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
+    operationId: 'repoAddCollaborator',
+    summary: 'Add or Update a collaborator to a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    body: AddCollaboratorOption,
+    success: { status: 204 },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params, body }) => {
+      await collaboratorService.addOrUpdateCollaborator(cx, ref(params), params.collaborator ?? '', body.permission ?? undefined);
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
+    operationId: 'repoDeleteCollaborator',
+    summary: 'Delete a collaborator from a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    success: { status: 204 },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params }) => {
+      await collaboratorService.deleteCollaborator(cx, ref(params), params.collaborator ?? '');
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/collaborators/{collaborator}/permission',
+    operationId: 'repoGetRepoPermissions',
+    summary: 'Get repository permissions for a user',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    success: { status: 200, schema: 'RepoCollaboratorPermission' },
+    errors: [401, 403, 404],
+    handler: async ({ cx, params }) =>
+      toApiRepoCollaboratorPermission(await collaboratorService.getCollaboratorPermission(cx, ref(params), params.collaborator ?? ''), convertOptions(cx)),
+  }),
+];

@@ -1,0 +1,111 @@
+import type { ListLabelsInput } from '../../../services/label/label.ts';
+import type { RepoRef } from '../../../services/repo/collaborator.ts';
+import * as repoLabelService from '../../../services/repo/repoLabel.ts';
+import { toApiLabel, toApiLabelList } from '../../convert/label.ts';
+import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineRoute } from '../../route.ts';
+import { CreateLabelOption, EditLabelOption, ListLabelsQuery } from '../../structs/label.ts';
+
+const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
+
+/** Gitea's label lists page only when `page` is a positive integer; without it they return every label. */
+function labelPage(query: Record<string, unknown>): ListLabelsInput['page'] {
+  const raw = Array.isArray(query.page) ? query.page[0] : query.page;
+  const page = typeof raw === 'string' && /^[+-]?\d+$/.test(raw) ? Number(raw) : 0;
+  return page > 0 ? listOptions(query) : 'all';
+}
+
+/** Path ids Gitea parses with ParseInt: anything else matches no label. */
+const labelId = (raw: string | undefined): number => (raw && /^[+-]?\d{1,10}$/.test(raw) ? Number(raw) : 0);
+
+/** /repos/{owner}/{repo}/labels: list, create, get (by id or name), edit, delete. */
+export const repoLabelRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/labels',
+    operationId: 'issueListLabels',
+    summary: "Get all of a repository's labels",
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    query: ListLabelsQuery,
+    success: { status: 200, schema: '[Label]' },
+    errors: [404],
+    handler: async ({ cx, params, query, req, reply }) => {
+      const page = await repoLabelService.listRepoLabels(cx, ref(params), { sort: query.sort, page: labelPage(req.query as Record<string, unknown>) });
+      // Gitea sets X-Total-Count but no Link header on this list.
+      setTotalCount(reply, page.total);
+      return toApiLabelList(page.items, cx.config.rootUrl);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/labels',
+    operationId: 'issueCreateLabel',
+    summary: 'Create a label',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    body: CreateLabelOption,
+    success: { status: 201, schema: 'Label' },
+    errors: [401, 403, 404, 422, 423],
+    handler: async ({ cx, params, body }) => {
+      const label = await repoLabelService.createRepoLabel(cx, ref(params), {
+        name: body.name,
+        color: body.color,
+        description: body.description,
+        exclusive: body.exclusive,
+        isArchived: body.is_archived,
+      });
+      return toApiLabel(label, cx.config.rootUrl);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/labels/{id}',
+    operationId: 'issueGetLabel',
+    summary: 'Get a single label',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    success: { status: 200, schema: 'Label' },
+    errors: [404],
+    handler: async ({ cx, params }) => toApiLabel(await repoLabelService.getRepoLabel(cx, ref(params), params.id ?? ''), cx.config.rootUrl),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/repos/{owner}/{repo}/labels/{id}',
+    operationId: 'issueEditLabel',
+    summary: 'Update a label',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    body: EditLabelOption,
+    success: { status: 200, schema: 'Label' },
+    errors: [401, 403, 404, 422, 423],
+    handler: async ({ cx, params, body }) => {
+      const label = await repoLabelService.updateRepoLabel(cx, ref(params), labelId(params.id), {
+        name: body.name,
+        color: body.color,
+        description: body.description,
+        exclusive: body.exclusive,
+        isArchived: body.is_archived,
+      });
+      return toApiLabel(label, cx.config.rootUrl);
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/repos/{owner}/{repo}/labels/{id}',
+    operationId: 'issueDeleteLabel',
+    summary: 'Delete a label',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    success: { status: 204 },
+    errors: [401, 403, 404, 423],
+    handler: async ({ cx, params }) => {
+      await repoLabelService.deleteRepoLabel(cx, ref(params), labelId(params.id));
+    },
+  }),
+];

@@ -1,0 +1,27 @@
+import type { Models } from '../../db/client.ts';
+import type { ServiceContext } from '../context.ts';
+import { visibleRepoFilter } from './visibility.ts';
+
+type Where = Models.Prisma.RepositoryWhereInput;
+
+/** What the viewer may list: the access model as one filter (see visibility.ts, proven equal to the loader). */
+export function accessibleRepoWhere(cx: ServiceContext): Where {
+  return visibleRepoFilter(cx);
+}
+
+/**
+ * Gitea's collaboration condition for `uid` (SearchRepoOptions.OwnerID with Collaborate): repositories not
+ * owned by the user that they reach as a collaborator, through a team, or as a member of a public repository's
+ * organization.
+ */
+export function collaborativeWhere(userId: number): Where {
+  return {
+    ownerId: { not: userId },
+    OR: [
+      { collaborations: { some: { userId } } },
+      { teamRepos: { some: { team: { members: { some: { userId } } } } } },
+      { owner: { orgTeams: { some: { includesAllRepositories: true, members: { some: { userId } } } } } },
+      { isPrivate: false, owner: { orgMembers: { some: { userId } } } },
+    ],
+  };
+}

@@ -1,0 +1,252 @@
+import type { DbTx, Models } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/prismaErrors.ts';
+import { AlreadyExistsError, InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
+import { deleteRepository } from '../../git/deleteRepository.ts';
+import { hooksDir } from '../../git/installHooks.ts';
+import { initRepository } from '../../git/initRepository.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { repoSize } from '../../git/repoSize.ts';
+import { writeInitialCommit } from '../../git/writeInitialCommit.ts';
+import { atLeast } from '../../permissions/accessMode.ts';
+import type { RepoPermission } from '../../permissions/repoPermission.ts';
+import { READ_ONLY_UNITS, type UnitType } from '../../permissions/units.ts';
+import { requireSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import { requireOrg } from '../access/orgAccess.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import { findUserByName } from '../user/user.ts';
+import { loadApiRepos, type RepoWithPermission } from './repoRows.ts';
+import { isReadmeTemplate, labelSet, licenseId, README_TEMPLATES, renderInitialFiles, validateInitTemplates } from './templates.ts';
+import { validateDefaultBranch, validateObjectFormat, validateRepoNameSyntax, validateRepoNameUsable } from './validate.ts';
+
+/** Who will own the new repository: the viewer, an organization, or (site admins) any user. */
+export type RepoOwnerRef = { kind: 'viewer' } | { kind: 'org'; org: string } | { kind: 'user'; username: string };
+
+/** Gitea's CreateRepoOption. */
+export interface CreateRepoInput {
+  name: string;
+  description?: string;
+  private?: boolean;
+  template?: boolean;
+  autoInit?: boolean;
+  /** Label set name (`Default`, `Advanced`). */
+  issueLabels?: string;
+  /** Comma-separated .gitignore templates (auto_init only). */
+  gitignores?: string;
+  /** License template, an SPDX id (auto_init only). */
+  license?: string;
+  /** README template (auto_init only; empty → `Default`). */
+  readme?: string;
+  defaultBranch?: string;
+  /** default, collaborator, committer, collaboratorcommitter; anything else → default. */
+  trustModel?: string;
+  objectFormatName?: string;
+}
+
+const TRUST_MODELS: Record<string, Models.TrustModel> = {
+  collaborator: 'COLLABORATOR',
+  committer: 'COMMITTER',
+  collaboratorcommitter: 'COLLABORATOR_COMMITTER',
+};
+
+/** Gitea's default unit configs for a new repository (CreateRepositoryByExample). */
+function defaultUnitConfig(type: UnitType): Record<string, unknown> {
+  switch (type) {
+    case 'ISSUES':
+      return { enableTimetracker: true, allowOnlyContributorsToTrackTime: true, enableDependencies: true };
+    case 'PULL_REQUESTS':
+      return {
+        ignoreWhitespaceConflicts: false,
+        allowMerge: true,
+        allowRebase: true,
+        allowRebaseMerge: true,
+        allowSquash: true,
+        allowFastForwardOnly: true,
+        allowManualMerge: false,
+        autodetectManualMerge: false,
+        allowRebaseUpdate: true,
+        defaultDeleteBranchAfterMerge: false,
+        defaultMergeStyle: 'merge',
+        defaultAllowMaintainerEdit: false,
+      };
+    case 'PROJECTS':
+      return { projectsMode: 'all' };
+    default:
+      return {};
+  }
+}
+
+/** Gitea's DefaultRepoUnits. */
+export const DEFAULT_REPO_UNITS: readonly UnitType[] = ['CODE', 'ISSUES', 'PULL_REQUESTS', 'RELEASES', 'WIKI', 'PROJECTS', 'PACKAGES', 'ACTIONS'];
+
+/** The owner's permission (Gitea renders a new repository with AccessModeOwner). */
+function ownerPermission(units: readonly UnitType[]): RepoPermission {
+  return { mode: 'OWNER', units: Object.fromEntries(units.map((u) => [u, READ_ONLY_UNITS.includes(u) ? 'READ' : 'OWNER'])), blocked: false };
+}
+
+/** Gitea's GitName: the full name if usable, else the login. */
+function gitName(user: Models.User): string {
+  const safe = (s: string) => s.replace(/[<>\n]/g, '').trim();
+  return safe(user.fullName) || safe(user.name) || `user-${user.id}`;
+}
+
+async function resolveOwner(cx: ServiceContext, viewer: Models.User, ref: RepoOwnerRef): Promise<Models.User> {
+  if (ref.kind === 'viewer') {
+    if (viewer.type === 'ORGANIZATION') throw new ValidationError('not allowed creating repository for organization');
+    return viewer;
+  }
+  if (ref.kind === 'user') {
+    requireSiteAdmin(cx);
+    const user = await findUserByName(cx.db, ref.username);
+    if (!user) throw new NotFoundError(`user does not exist [name: ${ref.username}]`, { name: ref.username });
+    return user;
+  }
+  const access = await requireOrg(cx, ref.org);
+  if (!access.isOwner) {
+    const team = await cx.db.team.findFirst({ where: { orgId: access.org.id, canCreateOrgRepo: true, members: { some: { userId: viewer.id } } }, select: { id: true } });
+    if (!team) throw new PermissionDeniedError('User is not allowed to create repositories in this organization.');
+  }
+  return access.org;
+}
+
+/** Gitea's CanCreateRepoIn: the owner's max_repo_creation (-1 = the site default, unlimited). */
+function checkLimit(viewer: Models.User, owner: Models.User): void {
+  if (viewer.isAdmin || owner.maxRepoCreation < 0) return;
+  if (owner.numRepos >= owner.maxRepoCreation) {
+    throw new PermissionDeniedError(`user has reached maximum limit of repositories [limit: ${owner.maxRepoCreation}]`, { limit: owner.maxRepoCreation });
+  }
+}
+
+const ALREADY_EXISTS = 'The repository with the same name already exists.';
+
+/**
+ * Creates a repository (POST /user/repos, /orgs/{org}/repos, /admin/users/{u}/repos) with Gitea's rules:
+ * the row, default units, label set, team links and counters in one transaction, the bare git directory
+ * (and the auto_init commit) inside it, so a git failure leaves no row and a database failure no directory.
+ * Returns the repository with the owner's permission.
+ * @throws UnauthenticatedError, NotFoundError, PermissionDeniedError, ValidationError, InvalidArgumentError, AlreadyExistsError
+ */
+export async function createRepo(cx: ServiceContext, ownerRef: RepoOwnerRef, input: CreateRepoInput): Promise<RepoWithPermission> {
+  const viewer = requireViewer(cx);
+  requireTokenScope(cx, 'repository', 'write');
+  if (ownerRef.kind === 'org') requireTokenScope(cx, 'organization', 'write');
+  validateRepoNameSyntax(input.name);
+  if ((input.description ?? '').length > 2048) throw new ValidationError('MaxSize', { field: 'description', rule: 'MaxSize' });
+  const defaultBranch = validateDefaultBranch(input.defaultBranch);
+  const objectFormat = validateObjectFormat(input.objectFormatName);
+  const owner = await resolveOwner(cx, viewer, ownerRef);
+  const autoInit = input.autoInit ?? false;
+  const readme = autoInit ? input.readme || 'Default' : '';
+  if (autoInit && !isReadmeTemplate(readme)) {
+    throw new InvalidArgumentError(`readme template does not exist, available templates: [${README_TEMPLATES.join(' ')}]`, { readme });
+  }
+  validateRepoNameUsable(input.name);
+  checkLimit(viewer, owner);
+  const labels = input.issueLabels ? labelSet(input.issueLabels) : [];
+  if (autoInit) validateInitTemplates(input.gitignores ?? '', input.license ?? '');
+  const lowerName = input.name.toLowerCase();
+  if (await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: owner.id, lowerName } }, select: { id: true } })) {
+    throw new AlreadyExistsError(ALREADY_EXISTS, { owner: owner.name, name: input.name });
+  }
+
+  const gitdir = repoPath(cx.config.repositoriesDir, owner.name, input.name);
+  let createdDir = false;
+  try {
+    const repoId = await withTx(cx, async (tx, emit) => {
+      const repo = await tx.repository.create({
+        data: {
+          ownerId: owner.id,
+          ownerName: owner.name,
+          name: input.name,
+          lowerName,
+          description: input.description ?? '',
+          isPrivate: input.private ?? false,
+          isTemplate: input.template ?? false,
+          defaultBranch,
+          trustModel: TRUST_MODELS[(input.trustModel ?? '').toLowerCase()] ?? 'DEFAULT',
+          objectFormatName: objectFormat,
+          numWatches: 1,
+          units: { create: DEFAULT_REPO_UNITS.map((type) => ({ type, config: JSON.stringify(defaultUnitConfig(type)) })) },
+          watches: { create: { userId: viewer.id, mode: 'AUTO' } },
+        },
+      });
+      if (labels.length) {
+        await tx.label.createMany({ data: labels.map((l) => ({ repoId: repo.id, name: l.name, color: l.color, description: l.description, exclusive: l.exclusive })) });
+      }
+      await tx.user.update({ where: { id: owner.id }, data: { numRepos: { increment: 1 } } });
+      if (owner.type === 'ORGANIZATION') await linkOrgTeams(tx, owner.id, repo.id, viewer);
+
+      await initRepository({ gitdir, defaultBranch, objectFormat, hooksDir: hooksDir(cx.config.dataDir) });
+      createdDir = true;
+      if (autoInit) await initialCommit(cx, tx, { repo, owner, viewer, gitdir, readme, input });
+      const size = await repoSize(gitdir);
+      await tx.repository.update({ where: { id: repo.id }, data: { size, gitSize: size } });
+      emit({ type: 'repo.created', repoId: repo.id, actorId: viewer.id });
+      return repo.id;
+    });
+    const [row] = await loadApiRepos(cx, { where: { id: repoId } });
+    if (!row) throw new NotFoundError('repository does not exist', { repoId });
+    return { repo: row, perm: ownerPermission(row.units.map((u) => u.type)) };
+  } catch (err) {
+    if (createdDir) await deleteRepository(gitdir);
+    if (isUniqueViolation(err)) throw new AlreadyExistsError(ALREADY_EXISTS, { owner: owner.name, name: input.name });
+    throw err;
+  }
+}
+
+/**
+ * Gitea: teams with includes_all_repositories get the repository; a creator who is not thereby an admin of
+ * it becomes an admin collaborator.
+ */
+async function linkOrgTeams(tx: DbTx, orgId: number, repoId: number, viewer: Models.User): Promise<void> {
+  const teams = await tx.team.findMany({ where: { orgId, includesAllRepositories: true }, select: { id: true, authorize: true, members: { where: { userId: viewer.id }, select: { id: true } } } });
+  if (teams.length) {
+    await tx.teamRepo.createMany({ data: teams.map((t) => ({ orgId, teamId: t.id, repoId })) });
+    await tx.team.updateMany({ where: { id: { in: teams.map((t) => t.id) } }, data: { numRepos: { increment: 1 } } });
+  }
+  const isAdmin = viewer.isAdmin || teams.some((t) => t.members.length > 0 && atLeast(t.authorize, 'ADMIN'));
+  if (!isAdmin) await tx.collaboration.create({ data: { repoId, userId: viewer.id, mode: 'ADMIN' } });
+}
+
+interface InitialCommitArgs {
+  repo: Models.Repository;
+  owner: Models.User;
+  viewer: Models.User;
+  gitdir: string;
+  readme: string;
+  input: CreateRepoInput;
+}
+
+/** auto_init: README/.gitignore/LICENSE committed by the creator; the branch row, license row and non-empty flag. */
+async function initialCommit(cx: ServiceContext, tx: DbTx, a: InitialCommitArgs): Promise<void> {
+  const when = new Date();
+  const email = a.viewer.keepEmailPrivate ? `${a.viewer.lowerName}@${cx.config.noReplyAddress}` : a.viewer.email;
+  const host = new URL(cx.config.rootUrl).hostname;
+  const files = renderInitialFiles({
+    repoName: a.repo.name,
+    description: a.repo.description,
+    ownerName: a.owner.name,
+    authorEmail: email,
+    cloneUrlHttps: `${cx.config.rootUrl}${a.owner.name}/${a.repo.name}.git`,
+    cloneUrlSsh: `git@${host}:${a.owner.name}/${a.repo.name}.git`,
+    readme: a.readme,
+    gitignores: a.input.gitignores ?? '',
+    license: a.input.license ?? '',
+    year: when.getUTCFullYear(),
+  });
+  const message = 'Initial commit\n';
+  const oid = await writeInitialCommit({
+    gitdir: a.gitdir,
+    objectFormat: a.repo.objectFormatName === 'sha256' ? 'sha256' : 'sha1',
+    branch: a.repo.defaultBranch,
+    files,
+    author: { name: gitName(a.viewer), email },
+    when,
+    message,
+  });
+  const commitTime = new Date(Math.floor(when.getTime() / 1000) * 1000);
+  await tx.branch.create({ data: { repoId: a.repo.id, name: a.repo.defaultBranch, commitId: oid, commitMessage: message.trim(), pusherId: a.viewer.id, commitTime } });
+  const license = licenseId(a.input.license ?? '');
+  if (license) await tx.repoLicense.create({ data: { repoId: a.repo.id, commitId: oid, license } });
+  await tx.repository.update({ where: { id: a.repo.id }, data: { isEmpty: false } });
+}
+

@@ -1,0 +1,34 @@
+import { PermissionDeniedError } from '../../errors.ts';
+import { deleteRepository } from '../../git/deleteRepository.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { requireRepo } from '../access/repoAccess.ts';
+import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+
+/**
+ * DELETE /repos/{owner}/{repo} (Gitea reqOwner + CanUserDelete): the owner, an owner of the owning
+ * organization, or a site admin. Deletes the row (relations cascade) and fixes the counters in one
+ * transaction, then removes the git directories (and the wiki's) after the commit.
+ * @throws UnauthenticatedError, NotFoundError, PermissionDeniedError
+ */
+export async function deleteRepo(cx: ServiceContext, owner: string, name: string): Promise<void> {
+  const viewer = requireViewer(cx);
+  requireTokenScope(cx, 'repository', 'write');
+  const { repo, perm } = await requireRepo(cx, owner, name);
+  if (perm.mode !== 'OWNER') throw new PermissionDeniedError('user should be the owner of the repo');
+  if (!isSiteAdmin(cx) && repo.ownerId !== viewer.id) {
+    const standing = await cx.loaders.orgStanding.load(repo.ownerId);
+    if (!standing.isOwner) throw new PermissionDeniedError('Given user is not owner of organization.');
+  }
+  await withTx(cx, async (tx, emit) => {
+    const teams = await tx.teamRepo.findMany({ where: { repoId: repo.id }, select: { teamId: true } });
+    if (teams.length) await tx.team.updateMany({ where: { id: { in: teams.map((t) => t.teamId) } }, data: { numRepos: { decrement: 1 } } });
+    if (repo.forkId) await tx.repository.updateMany({ where: { id: repo.forkId, numForks: { gt: 0 } }, data: { numForks: { decrement: 1 } } });
+    await tx.repository.delete({ where: { id: repo.id } });
+    await tx.user.updateMany({ where: { id: repo.ownerId, numRepos: { gt: 0 } }, data: { numRepos: { decrement: 1 } } });
+    emit({ type: 'repo.deleted', repoId: repo.id, ownerId: repo.ownerId, name: repo.name, actorId: viewer.id });
+  });
+  const gitdir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  const wikidir = repoPath(cx.config.repositoriesDir, repo.ownerName, `${repo.name}.wiki`);
+  await Promise.all([deleteRepository(gitdir), deleteRepository(wikidir)]);
+}

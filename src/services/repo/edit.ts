@@ -1,0 +1,403 @@
+import type { DbTx, Models } from '../../db/client.ts';
+import { NotFoundError, ValidationError } from '../../errors.ts';
+import { listBranches } from '../../git/listBranches.ts';
+import { renameRepository } from '../../git/renameRepository.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { writeHead } from '../../git/writeHead.ts';
+import type { RepoPermission } from '../../permissions/repoPermission.ts';
+import type { UnitType } from '../../permissions/units.ts';
+import { isSiteAdmin } from '../access/guards.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import { requireAdminRepo, type RepoRef } from './collaborator.ts';
+import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
+import { validateRepoNameSyntax, validateRepoNameUsable } from './validate.ts';
+
+type Repository = Models.Repository;
+type Config = Record<string, unknown>;
+
+/** Defaults of a newly enabled pull-request unit (Gitea updateRepoUnits). */
+const PULL_DEFAULTS = {
+  ignoreWhitespaceConflicts: false,
+  allowMerge: true,
+  allowRebase: true,
+  allowRebaseMerge: true,
+  allowSquash: true,
+  allowFastForwardOnly: true,
+  allowManualMerge: true,
+  autodetectManualMerge: false,
+  allowMergeUpdate: true,
+  allowRebaseUpdate: true,
+  defaultDeleteBranchAfterMerge: false,
+  defaultMergeStyle: 'merge',
+  defaultUpdateStyle: 'merge',
+  defaultAllowMaintainerEdit: false,
+};
+
+/** Pull-request unit settings as stored in the unit's JSON config (Gitea PullRequestsConfig). */
+export type PullSettings = typeof PULL_DEFAULTS;
+
+/** Gitea EditRepoOption: every field optional; only the fields that are set change. */
+export interface EditRepoInput {
+  name?: string;
+  description?: string;
+  website?: string;
+  private?: boolean;
+  template?: boolean;
+  defaultBranch?: string;
+  hasCode?: boolean;
+  hasIssues?: boolean;
+  internalTracker?: { enableTimeTracker: boolean; allowOnlyContributorsToTrackTime: boolean; enableIssueDependencies: boolean };
+  externalTracker?: { url: string; format: string; style: string; regexpPattern: string };
+  hasWiki?: boolean;
+  externalWiki?: { url: string };
+  hasPullRequests?: boolean;
+  pulls?: Partial<PullSettings>;
+  hasProjects?: boolean;
+  projectsMode?: 'repo' | 'owner' | 'all';
+  hasReleases?: boolean;
+  hasPackages?: boolean;
+  hasActions?: boolean;
+  archived?: boolean;
+  mirrorInterval?: string;
+  enablePrune?: boolean;
+}
+
+/** The edited repository, re-read, with the viewer's fresh permission. */
+export interface EditedRepo {
+  repo: ApiRepoRow;
+  perm: RepoPermission;
+}
+
+const MIN_MIRROR_INTERVAL = 600;
+
+function parseConfig(raw: string | undefined): Config {
+  if (!raw) return {};
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Config) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Gitea validation.IsValidExternalURL: an absolute http(s) URL. */
+function isValidExternalUrl(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Gitea IsValidExternalTrackerURLFormat: a valid URL whose {user}/{repo}/{index} placeholders are well-formed. */
+function isValidTrackerFormat(raw: string): boolean {
+  if (!isValidExternalUrl(raw)) return false;
+  for (const m of raw.matchAll(/(\{?)(?:user|repo|index)+?(\}?)/g)) {
+    if ((m[1] === '{' || m[2] === '}') && (m[1] !== '{' || m[2] !== '}')) return false;
+  }
+  return true;
+}
+
+const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+
+/** Go's time.ParseDuration, in whole seconds. @throws ValidationError with Go's message */
+export function parseGoDuration(text: string): number {
+  const bad = (msg: string) => new ValidationError(msg);
+  let s = text;
+  let sign = 1;
+  if (s.startsWith('-') || s.startsWith('+')) {
+    sign = s.startsWith('-') ? -1 : 1;
+    s = s.slice(1);
+  }
+  if (s === '0') return 0;
+  if (s === '') throw bad(`time: invalid duration "${text}"`);
+  let ns = 0;
+  while (s !== '') {
+    const m = /^(\d*)(?:\.(\d*))?/.exec(s);
+    const whole = m?.[1] ?? '';
+    const frac = m?.[2];
+    if (whole === '' && !frac) throw bad(`time: invalid duration "${text}"`);
+    s = s.slice(m?.[0].length ?? 0);
+    const unit = /^[^\d.]+/.exec(s)?.[0] ?? '';
+    if (!unit) throw bad(`time: missing unit in duration "${text}"`);
+    const scale = UNIT_NS[unit];
+    if (scale === undefined) throw bad(`time: unknown unit "${unit}" in duration "${text}"`);
+    s = s.slice(unit.length);
+    ns += Number(whole || '0') * scale + (frac ? Number(`0.${frac}`) * scale : 0);
+  }
+  if (ns > 9_223_372_036_854_775_807) throw bad(`time: invalid duration "${text}"`);
+  return Math.trunc((sign * ns) / 1e9);
+}
+
+/** Go's Duration.String for whole seconds: 8h0m0s, 10m0s, 30s. */
+function goDuration(seconds: number): string {
+  const sign = seconds < 0 ? '-' : '';
+  const abs = Math.abs(seconds);
+  const h = Math.floor(abs / 3600);
+  const m = Math.floor((abs % 3600) / 60);
+  const sec = abs % 60;
+  if (h > 0) return `${sign}${h}h${m}m${sec}s`;
+  if (m > 0) return `${sign}${m}m${sec}s`;
+  return `${sign}${sec}s`;
+}
+
+/** Gitea's update-style validation of the resulting pull-request settings. @throws ValidationError */
+function validateUpdateStyle(c: PullSettings): void {
+  if (c.defaultUpdateStyle !== 'merge' && c.defaultUpdateStyle !== 'rebase') throw new ValidationError('default update style must be merge or rebase');
+  if (!c.allowMergeUpdate && !c.allowRebaseUpdate) throw new ValidationError('at least one pull request branch update style must be enabled');
+  if ((c.defaultUpdateStyle === 'merge' && !c.allowMergeUpdate) || (c.defaultUpdateStyle === 'rebase' && !c.allowRebaseUpdate)) {
+    throw new ValidationError('default update style must be enabled');
+  }
+}
+
+/** Unit rows to write (type → config) and unit types to remove. */
+interface UnitPlan {
+  upsert: Map<UnitType, Config>;
+  remove: Set<UnitType>;
+}
+
+/**
+ * Gitea updateRepoUnits, validated before anything is written: trackers and wikis with their URL checks,
+ * code/projects/releases/packages/actions toggles, pull-request settings (applied to an enabled unit even
+ * without has_pull_requests) and the update-style rules. internal_tracker/external_tracker need has_issues,
+ * external_wiki needs has_wiki, projects_mode needs has_projects, as Gitea.
+ * @throws ValidationError
+ */
+function planUnits(units: readonly Models.RepoUnit[], input: EditRepoInput): UnitPlan {
+  const existing = new Map(units.map((u) => [u.type, parseConfig(u.config)]));
+  const plan: UnitPlan = { upsert: new Map(), remove: new Set() };
+  const toggle = (flag: boolean | undefined, type: UnitType, config: () => Config = () => ({})) => {
+    if (flag === true) plan.upsert.set(type, config());
+    else if (flag === false) plan.remove.add(type);
+  };
+  toggle(input.hasCode, 'CODE', () => existing.get('CODE') ?? {});
+  if (input.hasIssues === true && input.externalTracker) {
+    const t = input.externalTracker;
+    if (!isValidExternalUrl(t.url)) throw new ValidationError('External tracker URL not valid');
+    if (t.format !== '' && !isValidTrackerFormat(t.format)) throw new ValidationError('External tracker URL format not valid');
+    plan.upsert.set('EXT_ISSUES', { externalTrackerURL: t.url, externalTrackerFormat: t.format, externalTrackerStyle: t.style, externalTrackerRegexpPattern: t.regexpPattern });
+    plan.remove.add('ISSUES');
+  } else if (input.hasIssues === true) {
+    const it = input.internalTracker;
+    const config = it
+      ? { enableTimetracker: it.enableTimeTracker, allowOnlyContributorsToTrackTime: it.allowOnlyContributorsToTrackTime, enableDependencies: it.enableIssueDependencies }
+      : (existing.get('ISSUES') ?? { enableTimetracker: true, allowOnlyContributorsToTrackTime: true, enableDependencies: true });
+    plan.upsert.set('ISSUES', config);
+    plan.remove.add('EXT_ISSUES');
+  } else if (input.hasIssues === false) {
+    plan.remove.add('ISSUES').add('EXT_ISSUES');
+  }
+  if (input.hasWiki === true && input.externalWiki) {
+    if (!isValidExternalUrl(input.externalWiki.url)) throw new ValidationError('Invalid external wiki URL');
+    plan.upsert.set('EXT_WIKI', { externalWikiURL: input.externalWiki.url });
+    plan.remove.add('WIKI');
+  } else if (input.hasWiki === true) {
+    plan.upsert.set('WIKI', {});
+    plan.remove.add('EXT_WIKI');
+  } else if (input.hasWiki === false) {
+    plan.remove.add('WIKI').add('EXT_WIKI');
+  }
+  const pullsGiven = input.pulls !== undefined && Object.keys(input.pulls).length > 0;
+  if (input.hasPullRequests === false) {
+    plan.remove.add('PULL_REQUESTS');
+  } else if (input.hasPullRequests === true || (pullsGiven && existing.has('PULL_REQUESTS'))) {
+    const current = existing.get('PULL_REQUESTS');
+    const config = { ...PULL_DEFAULTS, ...(current ?? {}), ...(input.pulls ?? {}) } as PullSettings;
+    const p = input.pulls ?? {};
+    if (p.allowMergeUpdate !== undefined || p.allowRebaseUpdate !== undefined || p.defaultUpdateStyle !== undefined) validateUpdateStyle(config);
+    plan.upsert.set('PULL_REQUESTS', { ...config });
+  }
+  toggle(input.hasProjects, 'PROJECTS', () => ({ ...(existing.get('PROJECTS') ?? { projectsMode: 'all' }), ...(input.projectsMode ? { projectsMode: input.projectsMode } : {}) }));
+  toggle(input.hasReleases, 'RELEASES');
+  toggle(input.hasPackages, 'PACKAGES');
+  toggle(input.hasActions, 'ACTIONS');
+  return plan;
+}
+
+/** Whether branch `name` exists: a live Branch row, or the ref in the git repository. */
+async function branchExists(cx: ServiceContext, repo: Repository, gitDir: string, name: string): Promise<boolean> {
+  const row = await cx.db.branch.findUnique({ where: { repoId_name: { repoId: repo.id, name } }, select: { isDeleted: true } });
+  if (row && !row.isDeleted) return true;
+  try {
+    return (await listBranches(gitDir, name)).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Spec rule 2 (ours; Gitea documents it without implementing it): when the owning organization restricts
+ * visibility changes to its owners, only its owners and site admins may change `private`.
+ * @throws ValidationError
+ */
+async function checkVisibilityChange(cx: ServiceContext, repo: Repository): Promise<void> {
+  const owner = await cx.loaders.userById.load(repo.ownerId);
+  if (!owner || owner.type !== 'ORGANIZATION' || !owner.restrictVisibilityChangesToOwners || isSiteAdmin(cx)) return;
+  const standing = await cx.loaders.orgStanding.load(owner.id);
+  if (!standing.isOwner) {
+    throw new ValidationError(`only owners of the organization ${owner.name} can change the visibility of its repositories`, { orgId: owner.id });
+  }
+}
+
+/** Making a repository private: its activity becomes private and its stars and watches are cleared (Gitea updateRepository). */
+async function becomePrivate(tx: DbTx, repoId: number): Promise<void> {
+  await tx.action.updateMany({ where: { repoId }, data: { isPrivate: true } });
+  const stars = await tx.star.findMany({ where: { repoId }, select: { userId: true } });
+  if (stars.length) await tx.user.updateMany({ where: { id: { in: stars.map((s) => s.userId) }, numStars: { gt: 0 } }, data: { numStars: { decrement: 1 } } });
+  await tx.star.deleteMany({ where: { repoId } });
+  await tx.watch.deleteMany({ where: { repoId } });
+  await tx.repository.update({ where: { id: repoId }, data: { numStars: 0, numWatches: 0 } });
+}
+
+/** Everything an edit will write, computed and validated before anything is written. */
+interface EditPlan {
+  data: Models.Prisma.RepositoryUncheckedUpdateInput;
+  fields: string[];
+  newName: string;
+  /** The git directory move of a real rename (not of a case-only change). */
+  moved: { from: string; to: string } | null;
+  makePrivate: boolean;
+  headBranch: string | null;
+  units: UnitPlan;
+  mirror: Models.Prisma.MirrorUpdateManyMutationInput | null;
+}
+
+function setField(plan: EditPlan, field: string, data: Models.Prisma.RepositoryUncheckedUpdateInput): void {
+  Object.assign(plan.data, data);
+  plan.fields.push(field);
+}
+
+/** Name (rename or case-only change), description, website, private, template. @throws ValidationError */
+async function planBasics(cx: ServiceContext, repo: Repository, input: EditRepoInput, plan: EditPlan): Promise<void> {
+  if (input.name !== undefined && input.name !== repo.name) {
+    const name = input.name;
+    if (name === '') throw new ValidationError('ChangeRepositoryName: name is empty');
+    validateRepoNameSyntax(name);
+    if (name.toLowerCase() !== repo.lowerName) {
+      validateRepoNameUsable(name);
+      const taken = await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: repo.ownerId, lowerName: name.toLowerCase() } }, select: { id: true } });
+      if (taken) throw new ValidationError(`repository already exists [uname: ${repo.ownerName}, name: ${name}]`);
+      const dir = cx.config.repositoriesDir;
+      plan.moved = { from: repoPath(dir, repo.ownerName, repo.name), to: repoPath(dir, repo.ownerName, name) };
+    }
+    plan.newName = name;
+    setField(plan, 'name', { name, lowerName: name.toLowerCase() });
+  }
+  if (input.description !== undefined) setField(plan, 'description', { description: input.description });
+  if (input.website !== undefined) setField(plan, 'website', { website: input.website });
+  if (input.private !== undefined) {
+    let wanted = input.private;
+    if (repo.isFork && repo.forkId !== null) {
+      const base = await cx.db.repository.findUnique({ where: { id: repo.forkId }, select: { isPrivate: true } });
+      if (base) wanted = base.isPrivate;
+    }
+    if (wanted !== repo.isPrivate) {
+      await checkVisibilityChange(cx, repo);
+      plan.makePrivate = wanted;
+      setField(plan, 'private', { isPrivate: wanted });
+    }
+  }
+  if (input.template !== undefined) setField(plan, 'template', { isTemplate: input.template });
+}
+
+/** Default branch (only when it exists or the repository is empty), archive state and mirror settings. @throws ValidationError */
+async function planRest(cx: ServiceContext, repo: Repository, input: EditRepoInput, plan: EditPlan): Promise<void> {
+  const branch = input.defaultBranch;
+  if (branch !== undefined && branch !== '' && branch !== repo.defaultBranch) {
+    const dirNow = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+    if (repo.isEmpty || (await branchExists(cx, repo, dirNow, branch))) {
+      plan.headBranch = branch;
+      setField(plan, 'default_branch', { defaultBranch: branch });
+    }
+  }
+  plan.units = planUnits(await cx.db.repoUnit.findMany({ where: { repoId: repo.id } }), input);
+  if (plan.units.upsert.size || plan.units.remove.size) plan.fields.push('units');
+  if (input.archived !== undefined) {
+    if (repo.isMirror) throw new ValidationError('repo is a mirror, cannot archive/un-archive');
+    if (input.archived !== repo.isArchived) {
+      setField(plan, 'archived', { isArchived: input.archived, archivedAt: input.archived ? new Date() : null });
+    }
+  }
+  // Mirror settings make sense only on mirrors; elsewhere they are ignored (as the reference describes).
+  if (!repo.isMirror || (input.mirrorInterval === undefined && input.enablePrune === undefined)) return;
+  const mirror: Models.Prisma.MirrorUpdateManyMutationInput = {};
+  if (input.mirrorInterval !== undefined) {
+    const seconds = parseGoDuration(input.mirrorInterval);
+    if (seconds !== 0 && seconds < MIN_MIRROR_INTERVAL) {
+      throw new ValidationError(`invalid mirror interval: ${goDuration(seconds)} is below minimum interval: ${goDuration(MIN_MIRROR_INTERVAL)}`);
+    }
+    Object.assign(mirror, { interval: seconds, nextUpdateAt: seconds > 0 ? new Date(Date.now() + seconds * 1000) : null });
+  }
+  if (input.enablePrune !== undefined) mirror.enablePrune = input.enablePrune;
+  plan.mirror = mirror;
+  plan.fields.push('mirror');
+}
+
+/** Writes the plan: the git directory first (moved back if the transaction fails), then one transaction, then HEAD. */
+async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): Promise<void> {
+  let moved = plan.moved;
+  if (moved) {
+    try {
+      await renameRepository(moved.from, moved.to);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw new ValidationError(`repository already exists [uname: ${repo.ownerName}, name: ${plan.newName}]`);
+      moved = null; // no git directory (yet): the rename is a database change only
+    }
+  }
+  const actorId = cx.viewer?.id ?? null;
+  try {
+    await withTx(cx, async (tx, emit) => {
+      if (Object.keys(plan.data).length) await tx.repository.update({ where: { id: repo.id }, data: plan.data });
+      if (plan.newName.toLowerCase() !== repo.lowerName) {
+        await tx.repoRedirect.deleteMany({ where: { ownerId: repo.ownerId, lowerName: plan.newName.toLowerCase() } });
+        await tx.repoRedirect.upsert({
+          where: { ownerId_lowerName: { ownerId: repo.ownerId, lowerName: repo.lowerName } },
+          create: { ownerId: repo.ownerId, lowerName: repo.lowerName, redirectRepoId: repo.id },
+          update: { redirectRepoId: repo.id },
+        });
+        emit({ type: 'repo.renamed', repoId: repo.id, oldName: repo.name, actorId });
+      }
+      if (plan.makePrivate) await becomePrivate(tx, repo.id);
+      const removed = [...plan.units.remove].filter((t) => !plan.units.upsert.has(t));
+      if (removed.length) await tx.repoUnit.deleteMany({ where: { repoId: repo.id, type: { in: removed } } });
+      for (const [type, config] of plan.units.upsert) {
+        const json = JSON.stringify(config);
+        await tx.repoUnit.upsert({ where: { repoId_type: { repoId: repo.id, type } }, create: { repoId: repo.id, type, config: json }, update: { config: json } });
+      }
+      if (plan.mirror) await tx.mirror.updateMany({ where: { repoId: repo.id }, data: plan.mirror });
+      if (plan.fields.length) emit({ type: 'repo.updated', repoId: repo.id, actorId, fields: plan.fields });
+    });
+  } catch (err) {
+    if (moved) await renameRepository(moved.to, moved.from).catch(() => undefined);
+    throw err;
+  }
+  if (plan.headBranch !== null) {
+    // An empty repository may have no usable directory; its HEAD then follows on creation or first push.
+    await writeHead(repoPath(cx.config.repositoriesDir, repo.ownerName, plan.newName), plan.headBranch).catch((err: unknown) => {
+      if (!repo.isEmpty) throw err;
+    });
+  }
+}
+
+/**
+ * Edits a repository (PATCH /repos/{o}/{r}, Gitea Edit), repository admins only. Only given fields change,
+ * in Gitea's order: name (a rename moves the git directory and leaves a redirect for the old name; a
+ * case-only change just renames), description, website, private (forks follow their base), template,
+ * default branch (only when it exists or the repository is empty; otherwise silently kept), units,
+ * archived (with archived_at; not for mirrors), mirror settings (ignored on non-mirrors).
+ * Unlike Gitea, everything is validated before anything is written, so a 422 leaves the repository as it was.
+ * The response uses the viewer's permission recomputed after the change.
+ * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, ValidationError
+ */
+export async function editRepo(cx: ServiceContext, ref: RepoRef, input: EditRepoInput): Promise<EditedRepo> {
+  const { repo } = await requireAdminRepo(cx, ref);
+  const plan: EditPlan = { data: {}, fields: [], newName: repo.name, moved: null, makePrivate: false, headBranch: null, units: { upsert: new Map(), remove: new Set() }, mirror: null };
+  await planBasics(cx, repo, input, plan);
+  await planRest(cx, repo, input, plan);
+  await applyPlan(cx, repo, plan);
+  cx.loaders.repoPermission.clear(repo.id);
+  const [row] = await loadApiRepos(cx, { where: { id: repo.id } });
+  if (!row) throw new NotFoundError('repository does not exist', { repoId: repo.id });
+  return { repo: row, perm: await cx.loaders.repoPermission.load(repo.id) };
+}

@@ -1,0 +1,43 @@
+import type { Models } from '../../db/client.ts';
+import { NotFoundError, PermissionDeniedError, RepoArchivedError, UnauthenticatedError } from '../../errors.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { canRead, canWrite } from '../../permissions/repoPermission.ts';
+import { findRepoByName, repoPermission } from '../access/repoAccess.ts';
+import type { ServiceContext } from '../context.ts';
+
+/** A repository the viewer may fetch from (or push to), and where it lives. */
+export interface GitRepoAccess {
+  repo: Models.Repository;
+  gitDir: string;
+}
+
+/** Gitea's texts (routers/web/repo/githttp.go), shown by git as `remote: …`. */
+export const GIT_MESSAGES = {
+  notFound: 'Repository not found',
+  archived: 'This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.',
+  noWrite: 'User permission denied for writing.',
+} as const;
+
+/**
+ * Access to a repository over git (Gitea httpBase): reading needs read on the code unit, pushing needs
+ * write on it. An anonymous viewer who cannot read (or any viewer of a missing repository) is asked to
+ * authenticate; a signed-in one is told the repository does not exist; a visible archived repository
+ * refuses pushes; a reader who cannot write is denied.
+ * @throws UnauthenticatedError, NotFoundError, RepoArchivedError, PermissionDeniedError
+ */
+export async function requireGitAccess(cx: ServiceContext, owner: string, name: string, mode: 'read' | 'write'): Promise<GitRepoAccess> {
+  const repo = await findRepoByName(cx.db, owner, name);
+  const perm = repo ? await repoPermission(cx, repo.id) : null;
+  const readable = !!repo && !!perm && canRead(perm, 'CODE') && !(repo.isPrivate && cx.auth.scope?.publicOnly);
+  if (!repo || !perm || !readable) {
+    if (!cx.viewer) throw new UnauthenticatedError('authentication required');
+    throw new NotFoundError(GIT_MESSAGES.notFound, { owner, name });
+  }
+  if (mode === 'write') {
+    if (repo.isArchived) throw new RepoArchivedError(GIT_MESSAGES.archived);
+    if (!cx.viewer) throw new UnauthenticatedError('authentication required');
+    if (repo.isMirror) throw new PermissionDeniedError('mirror repository is read-only');
+    if (!canWrite(perm, 'CODE')) throw new PermissionDeniedError(GIT_MESSAGES.noWrite);
+  }
+  return { repo, gitDir: repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name) };
+}

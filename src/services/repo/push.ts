@@ -1,0 +1,85 @@
+import type { Models } from '../../db/client.ts';
+import { forgetGitCache } from '../../git/cache.ts';
+import { readCommitInfos } from '../../git/commitInfo.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { repoSize } from '../../git/repoSize.ts';
+import { writeHead } from '../../git/writeHead.ts';
+import type { RefUpdate } from '../../notify/events.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+
+const ZERO = /^0+$/;
+const BRANCH = 'refs/heads/';
+
+/** Parses post-receive lines ("<old> <new> <ref>"), keeping branches and tags only (refs/pull/* etc. are not ours). */
+export function parsePushLog(text: string): RefUpdate[] {
+  const updates: RefUpdate[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (refs\/(?:heads|tags)\/\S.*)$/.exec(line.trim());
+    if (m?.[1] && m[2] && m[3]) updates.push({ oldSha: m[1], newSha: m[2], ref: m[3] });
+  }
+  return updates;
+}
+
+/** The first branch update that points somewhere (not a deletion). */
+function pickDefaultBranch(current: string, branches: RefUpdate[]): string {
+  const created = branches.filter((u) => !ZERO.test(u.newSha)).map((u) => u.ref.slice(BRANCH.length));
+  if (!created.length || created.includes(current)) return current;
+  return created[0] ?? current;
+}
+
+/**
+ * Records a push that receive-pack applied (Gitea services/repository/push.go pushUpdates): Branch rows
+ * (created, moved, or marked deleted, with the head commit's summary and time and the pusher), size,
+ * `isEmpty`, the default branch of a repository that was empty, `updatedAt`; then emits `repo.pushed`.
+ * The pusher is the context's viewer.
+ */
+export async function recordPush(cx: ServiceContext, pushed: Models.Repository, updates: readonly RefUpdate[]): Promise<void> {
+  if (!updates.length) return;
+  // Re-read: another push may have filled the repository since this one was authorized.
+  const repo = (await cx.db.repository.findUnique({ where: { id: pushed.id } })) ?? pushed;
+  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  forgetGitCache(gitDir);
+  const branches = updates.filter((u) => u.ref.startsWith(BRANCH));
+  const heads = branches.filter((u) => !ZERO.test(u.newSha));
+  const commits = new Map((await readCommitInfos(gitDir, [...new Set(heads.map((u) => u.newSha))])).map((c) => [c.sha, c]));
+  const gitSize = await repoSize(gitDir);
+  const pusherId = cx.viewer?.id ?? null;
+  const now = new Date();
+
+  let defaultBranch = repo.defaultBranch;
+  if (repo.isEmpty && heads.length) {
+    defaultBranch = pickDefaultBranch(repo.defaultBranch, branches);
+    if (defaultBranch !== repo.defaultBranch) await writeHead(gitDir, defaultBranch);
+  }
+
+  await withTx(cx, async (tx, emit) => {
+    for (const u of branches) {
+      const name = u.ref.slice(BRANCH.length);
+      if (ZERO.test(u.newSha)) {
+        await tx.branch.updateMany({ where: { repoId: repo.id, name }, data: { isDeleted: true, deletedById: pusherId, deletedAt: now } });
+        continue;
+      }
+      const c = commits.get(u.newSha);
+      const data = {
+        commitId: u.newSha,
+        commitMessage: (c?.message ?? '').split('\n')[0] ?? '',
+        commitTime: c ? new Date(c.committer.when) : now,
+        pusherId,
+        isDeleted: false,
+        deletedById: null,
+        deletedAt: null,
+      };
+      await tx.branch.upsert({ where: { repoId_name: { repoId: repo.id, name } }, create: { repoId: repo.id, name, ...data }, update: data });
+    }
+    await tx.repository.update({
+      where: { id: repo.id },
+      data: {
+        gitSize,
+        size: gitSize + repo.lfsSize,
+        updatedAt: now,
+        ...(repo.isEmpty && heads.length ? { isEmpty: false, defaultBranch } : {}),
+      },
+    });
+    if (pusherId !== null) emit({ type: 'repo.pushed', repoId: repo.id, pusherId, updates: [...updates] });
+  });
+}

@@ -1,0 +1,139 @@
+import type { Models } from '../../db/client.ts';
+import { containsInsensitive } from '../../db/filters.ts';
+import { ValidationError } from '../../errors.ts';
+import { requireTokenScope } from '../access/guards.ts';
+import type { ServiceContext } from '../context.ts';
+import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
+import { accessibleRepoWhere, collaborativeWhere } from './access.ts';
+import { loadApiRepos, withPermissions, type RepoWithPermission } from './repoRows.ts';
+
+type Where = Models.Prisma.RepositoryWhereInput;
+type OrderBy = Models.Prisma.RepositoryOrderByWithRelationInput;
+
+/** GET /repos/search options (Gitea SearchRepoOptions as the API fills them). */
+export interface SearchReposInput {
+  q?: string;
+  topic?: boolean;
+  includeDesc?: boolean;
+  uid?: number;
+  priorityOwnerId?: number;
+  teamId?: number;
+  starredBy?: number;
+  /** Include private repositories the viewer can access (default true when signed in). */
+  private?: boolean;
+  isPrivate?: boolean;
+  template?: boolean;
+  archived?: boolean;
+  mode?: string;
+  exclusive?: boolean;
+  sort?: string;
+  order?: string;
+}
+
+const SORT_FIELDS: Record<string, keyof OrderBy> = {
+  alpha: 'lowerName',
+  created: 'createdAt',
+  updated: 'updatedAt',
+  size: 'size',
+  git_size: 'gitSize',
+  lfs_size: 'lfsSize',
+  stars: 'numStars',
+  forks: 'numForks',
+  id: 'id',
+};
+
+function orderOf(input: SearchReposInput): OrderBy[] {
+  if (!input.sort) return [{ lowerName: 'asc' }, { id: 'asc' }];
+  const order = input.order || 'asc';
+  if (order !== 'asc' && order !== 'desc') throw new ValidationError(`Invalid sort order: "${order}"`);
+  const field = SORT_FIELDS[input.sort];
+  if (!field) throw new ValidationError(`Invalid sort mode: "${input.sort}"`);
+  return field === 'id' ? [{ id: order }] : [{ [field]: order }, { id: 'asc' }];
+}
+
+function modeWhere(mode: string | undefined): Where {
+  switch (mode ?? '') {
+    case '':
+      return {};
+    case 'source':
+      return { isFork: false, isMirror: false };
+    case 'fork':
+      return { isFork: true };
+    case 'mirror':
+      return { isMirror: true };
+    case 'collaborative':
+      return { isMirror: false };
+    default:
+      throw new ValidationError(`Invalid search mode: "${mode}"`);
+  }
+}
+
+function keywordWhere(cx: ServiceContext, input: SearchReposInput): Where {
+  const q = (input.q ?? '').trim();
+  if (!q) return {};
+  const words = q.split(',').map((w) => w.toLowerCase());
+  const topics: Where = input.topic
+    ? { repoTopics: { some: { topic: { name: { in: words } } } } }
+    : { repoTopics: { some: { topic: { OR: words.map((w) => ({ name: { contains: w } })) } } } };
+  if (input.topic) return topics;
+  const likes: Where[] = [];
+  for (const w of words) {
+    likes.push({ lowerName: { contains: w } });
+    if (input.includeDesc) likes.push({ description: containsInsensitive(cx.config.dbProvider, w) });
+  }
+  const parts = q.split('/');
+  if (!input.teamId && parts.length === 2) {
+    likes.push({ ownerName: containsInsensitive(cx.config.dbProvider, parts[0] ?? ''), lowerName: { contains: (parts[1] ?? '').toLowerCase() } });
+  }
+  return { OR: [topics, ...likes] };
+}
+
+function ownerWhere(input: SearchReposInput): Where {
+  if (!input.uid || input.uid <= 0) return {};
+  const uid = input.uid;
+  if (input.mode === 'collaborative') return collaborativeWhere(uid);
+  if (input.exclusive) return { ownerId: uid };
+  return { OR: [{ ownerId: uid }, collaborativeWhere(uid)] };
+}
+
+/**
+ * GET /repos/search (Gitea Search): keyword over names (and topics, descriptions), owner/collaboration,
+ * team, stars, privacy, template, archived, mode filters; sort alpha/created/updated/size/git_size/lfs_size/
+ * stars/forks/id; `priority_owner_id` lists that owner's repositories first (then by owner id, as Gitea's CASE).
+ * Only what the viewer may see.
+ * @throws ValidationError (invalid mode, sort or order)
+ */
+export async function searchRepos(cx: ServiceContext, input: SearchReposInput, opts: ListOptions | ListWindow): Promise<Page<RepoWithPermission>> {
+  requireTokenScope(cx, 'repository', 'read');
+  const orderBy = orderOf(input);
+  const includePrivate = cx.viewer !== null && input.private !== false;
+  const where: Where = {
+    AND: [
+      accessibleRepoWhere(cx),
+      includePrivate ? {} : { isPrivate: false },
+      input.isPrivate === undefined ? {} : { isPrivate: input.isPrivate },
+      input.template === undefined ? {} : { isTemplate: input.template },
+      input.archived === undefined ? {} : { isArchived: input.archived },
+      modeWhere(input.mode),
+      ownerWhere(input),
+      input.teamId ? { teamRepos: { some: { teamId: input.teamId } } } : {},
+      input.starredBy ? { stars: { some: { userId: input.starredBy } } } : {},
+      keywordWhere(cx, input),
+    ],
+  };
+  const win = skipTake(opts);
+  const pid = input.priorityOwnerId && input.priorityOwnerId > 0 ? input.priorityOwnerId : null;
+  if (!pid) {
+    const [rows, total] = await Promise.all([loadApiRepos(cx, { where, orderBy, ...win }), cx.db.repository.count({ where })]);
+    return { items: await withPermissions(cx, rows), total };
+  }
+  const first: Where = { AND: [where, { ownerId: pid }] };
+  const rest: Where = { AND: [where, { ownerId: { not: pid } }] };
+  const [firstCount, restCount] = await Promise.all([cx.db.repository.count({ where: first }), cx.db.repository.count({ where: rest })]);
+  const fromFirst = Math.max(0, Math.min(win.take, firstCount - win.skip));
+  const [a, b] = await Promise.all([
+    fromFirst > 0 ? loadApiRepos(cx, { where: first, orderBy, skip: win.skip, take: fromFirst }) : [],
+    win.take - fromFirst > 0 ? loadApiRepos(cx, { where: rest, orderBy: [{ ownerId: 'asc' }, ...orderBy], skip: Math.max(0, win.skip - firstCount), take: win.take - fromFirst }) : [],
+  ]);
+  return { items: await withPermissions(cx, [...a, ...b]), total: firstCount + restCount };
+}

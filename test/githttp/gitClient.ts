@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Models } from '../../src/db/client.ts';
+import { initRepository } from '../../src/git/initRepository.ts';
+import { hooksDir } from '../../src/git/installHooks.ts';
+import { repoPath } from '../../src/git/repoPath.ts';
+import type { RefUpdate } from '../../src/notify/events.ts';
+import { ALL_UNITS } from '../../src/permissions/units.ts';
+import type { TestApp } from '../helpers/app.ts';
+
+/** The result of one git invocation. */
+export interface GitResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A sandbox for the real git client: its own HOME (no global config), no prompts, no credential helper. */
+export class GitClient {
+  readonly home: string;
+  constructor() {
+    this.home = mkdtempSync(path.join(tmpdir(), 'fg-gitclient-'));
+    writeFileSync(path.join(this.home, '.gitconfig'), '[user]\n\tname = Test Pusher\n\temail = pusher@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n');
+  }
+
+  /** A fresh directory under the sandbox. */
+  dir(name: string): string {
+    const d = path.join(this.home, name);
+    mkdirSync(d, { recursive: true });
+    return d;
+  }
+
+  /** Runs git in `cwd` (the sandbox by default). */
+  run(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<GitResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', ['-c', 'credential.helper=', ...args], {
+        cwd: opts.cwd ?? this.home,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_ASKPASS: '', SSH_ASKPASS: '', ...opts.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  /** Runs git and throws with its output when it fails. */
+  async ok(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
+    const r = await this.run(args, opts);
+    if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed (${r.code}):\n${r.stdout}\n${r.stderr}`);
+    return r.stdout;
+  }
+
+  /** Makes a commit with one file in a work tree; returns its sha. */
+  async commit(cwd: string, file: string, content: string | Buffer, message = `change ${file}`): Promise<string> {
+    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
+    writeFileSync(path.join(cwd, file), content);
+    await this.ok(['add', file], { cwd });
+    await this.ok(['commit', '-q', '-m', message], { cwd });
+    return (await this.ok(['rev-parse', 'HEAD'], { cwd })).trim();
+  }
+
+  dispose(): void {
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+/** `http://[user:secret@]127.0.0.1:<port>/<owner>/<name>.git`. */
+export function gitUrl(port: number, owner: string, name: string, creds?: { user: string; secret: string }, suffix = '.git'): string {
+  const auth = creds ? `${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.secret)}@` : '';
+  return `http://${auth}127.0.0.1:${port}/${owner}/${name}${suffix}`;
+}
+
+/** Options of a fixture repository. */
+export interface RepoFixtureOptions {
+  isPrivate?: boolean;
+  isArchived?: boolean;
+  defaultBranch?: string;
+  units?: readonly Models.RepoUnitType[];
+}
+
+/** Inserts a repository row with its units and creates the bare repository on disk (until a repo service exists). */
+export async function createRepoFixture(t: TestApp, owner: Models.User, name: string, opts: RepoFixtureOptions = {}): Promise<Models.Repository> {
+  const repo = await t.db.repository.create({
+    data: {
+      ownerId: owner.id,
+      ownerName: owner.name,
+      name,
+      lowerName: name.toLowerCase(),
+      isPrivate: opts.isPrivate ?? false,
+      isArchived: opts.isArchived ?? false,
+      defaultBranch: opts.defaultBranch ?? 'main',
+      units: { create: (opts.units ?? ALL_UNITS.filter((u) => u !== 'EXT_WIKI' && u !== 'EXT_ISSUES')).map((type) => ({ type })) },
+    },
+  });
+  await initRepository({
+    gitdir: repoPath(t.config.repositoriesDir, owner.name, name),
+    defaultBranch: opts.defaultBranch ?? 'main',
+    objectFormat: 'sha1',
+    hooksDir: hooksDir(t.config.dataDir),
+  });
+  return repo;
+}
+
+/** Collects `repo.pushed` events published by the app. */
+export function capturePushes(t: TestApp): { events: Array<{ repoId: number; pusherId: number; updates: RefUpdate[] }>; take(): Promise<Array<{ repoId: number; pusherId: number; updates: RefUpdate[] }>> } {
+  const events: Array<{ repoId: number; pusherId: number; updates: RefUpdate[] }> = [];
+  t.app.deps.notifier.subscribe({
+    name: 'test-pushes',
+    handle(e) {
+      if (e.type === 'repo.pushed') events.push({ repoId: e.repoId, pusherId: e.pusherId, updates: e.updates });
+    },
+  });
+  return {
+    events,
+    async take() {
+      await t.app.deps.notifier.drain();
+      return events.splice(0);
+    },
+  };
+}
+
+export const ZERO_SHA = '0000000000000000000000000000000000000000';
