@@ -5,6 +5,7 @@ import './types/user.ts';
 import './types/accessToken.ts';
 import './types/organization.ts';
 import './types/repository.ts';
+import './types/repositoryMutations.ts';
 import './types/team.ts';
 import './types/label.ts';
 import './types/block.ts';

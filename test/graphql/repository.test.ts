@@ -98,3 +98,65 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
     expect(large.statements).toBe(small.statements);
   });
 });
+
+describe.each(PROVIDERS)('GraphQL repository mutations (%s)', (provider) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('alice');
+    await t.createUser('bob');
+  });
+  afterAll(() => t.close());
+
+  it('createRepository → updateRepository → addCollaborator → deleteRepository, through the REST services', async () => {
+    const created = await rawGql<{ createRepository: { repository?: { nameWithOwner: string; isEmpty: boolean; defaultBranchRef: { name: string } | null }; message?: string } }>(
+      t,
+      'mutation { createRepository(input: { name: "graph", autoInit: true, description: "via GraphQL" }) { ... on CreateRepositoryPayload { repository { nameWithOwner isEmpty defaultBranchRef { name } } } ... on Error { message } } }',
+      { headers: basic('alice') },
+    );
+    expect(created.data?.createRepository.repository).toEqual({ nameWithOwner: 'alice/graph', isEmpty: false, defaultBranchRef: { name: 'main' } });
+    const rest = await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('alice') });
+    expect(rest.json().description).toBe('via GraphQL');
+
+    const updated = await rawGql<{ updateRepository: { repository?: { isPrivate: boolean; squashMergeAllowed: boolean } } }>(
+      t,
+      'mutation { updateRepository(input: { owner: "alice", name: "graph", isPrivate: true, squashMergeAllowed: false }) { ... on UpdateRepositoryPayload { repository { isPrivate squashMergeAllowed } } } }',
+      { headers: basic('alice') },
+    );
+    expect(updated.data?.updateRepository.repository).toEqual({ isPrivate: true, squashMergeAllowed: false });
+    expect((await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('bob') })).statusCode).toBe(404);
+
+    const denied = await rawGql<{ updateRepository: { code?: string } }>(
+      t,
+      'mutation { updateRepository(input: { owner: "alice", name: "graph", description: "x" }) { ... on Error { code } } }',
+      { headers: basic('bob') },
+    );
+    expect(denied.data?.updateRepository.code).toBe('NOT_FOUND');
+
+    const added = await rawGql<{ addCollaborator: { repository?: { collaborators: { edges: { permission: string; node: { login: string } }[] } } } }>(
+      t,
+      'mutation { addCollaborator(input: { owner: "alice", name: "graph", login: "bob", permission: READ }) { ... on AddCollaboratorPayload { repository { collaborators(first: 5) { edges { permission node { login } } } } } } }',
+      { headers: basic('alice') },
+    );
+    expect(added.data?.addCollaborator.repository?.collaborators.edges).toEqual([{ permission: 'READ', node: { login: 'bob' } }]);
+    expect((await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('bob') })).statusCode).toBe(200);
+
+    const deleted = await rawGql<{ deleteRepository: { deletedNameWithOwner?: string } }>(
+      t,
+      'mutation { deleteRepository(input: { owner: "alice", name: "graph" }) { ... on DeleteRepositoryPayload { deletedNameWithOwner } } }',
+      { headers: basic('alice') },
+    );
+    expect(deleted.data?.deleteRepository.deletedNameWithOwner).toBe('alice/graph');
+    expect((await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('alice') })).statusCode).toBe(404);
+  });
+
+  it('createRepository reports a duplicate name as a typed error', async () => {
+    await t.request('POST', '/api/v1/user/repos', { headers: basic('bob'), body: { name: 'dup' } });
+    const res = await rawGql<{ createRepository: { code?: string; message?: string } }>(
+      t,
+      'mutation { createRepository(input: { name: "dup" }) { ... on Error { code message } } }',
+      { headers: basic('bob') },
+    );
+    expect(res.data?.createRepository.code).toBe('ALREADY_EXISTS');
+  });
+});

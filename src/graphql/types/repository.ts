@@ -123,9 +123,9 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     hasWikiEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'WIKI') }),
     hasProjectsEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'PROJECTS') }),
     hasPullRequestsEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'PULL_REQUESTS') }),
-    mergeCommitAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allow_merge_commits') }),
-    rebaseMergeAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allow_rebase') }),
-    squashMergeAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allow_squash') }),
+    mergeCommitAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allowMerge') }),
+    rebaseMergeAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allowRebase') }),
+    squashMergeAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allowSquash') }),
     defaultBranchRef: t.field({
       type: RefRef,
       nullable: true,

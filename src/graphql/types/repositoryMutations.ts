@@ -1,0 +1,230 @@
+import * as collaboratorService from '../../services/repo/collaborator.ts';
+import * as createService from '../../services/repo/create.ts';
+import * as deleteService from '../../services/repo/delete.ts';
+import * as deployKeyService from '../../services/repo/deployKey.ts';
+import * as editService from '../../services/repo/edit.ts';
+import { builder } from '../builder.ts';
+import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { DeployKeyRef, RepositoryRef } from './repository.ts';
+import { opt } from './user.ts';
+
+/** The service's (Gitea's) field names → the mutation inputs', for `ValidationError.field`. */
+const REPO_INPUT_FIELDS = { name: 'name', default_branch: 'defaultBranch', description: 'description', website: 'homepageUrl' };
+
+builder.relayMutationField(
+  'createRepository',
+  {
+    inputFields: (t) => ({
+      ownerLogin: t.string({ description: 'An organization (or, for site admins, any user); the viewer when omitted.' }),
+      name: t.string({ required: true }),
+      description: t.string(),
+      isPrivate: t.boolean(),
+      isTemplate: t.boolean(),
+      autoInit: t.boolean({ description: 'Write an initial commit (README, .gitignore, LICENSE).' }),
+      gitignores: t.string({ description: 'Comma-separated .gitignore template names.' }),
+      license: t.string({ description: 'An SPDX license id.' }),
+      readme: t.string(),
+      issueLabels: t.string({ description: 'A label set: Default or Advanced.' }),
+      defaultBranch: t.string(),
+      objectFormat: t.string({ description: 'sha1 (default) or sha256.' }),
+      trustModel: t.string(),
+    }),
+  },
+  {
+    description: 'Create a repository (as POST /api/v1/user/repos, /orgs/{org}/repos or /admin/users/{username}/repos).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const viewerLogin = ctx.cx.viewer?.name.toLowerCase();
+      const ownerLogin = opt(input.ownerLogin);
+      let owner: createService.RepoOwnerRef = { kind: 'viewer' };
+      if (ownerLogin && ownerLogin.toLowerCase() !== viewerLogin) {
+        const row = await ctx.cx.db.user.findUnique({ where: { lowerName: ownerLogin.toLowerCase() }, select: { type: true } });
+        owner = row?.type === 'ORGANIZATION' ? { kind: 'org', org: ownerLogin } : { kind: 'user', username: ownerLogin };
+      }
+      const created = await withInputFieldNames(REPO_INPUT_FIELDS, () =>
+        createService.createRepo(ctx.cx, owner, {
+          name: input.name,
+          description: opt(input.description),
+          private: opt(input.isPrivate),
+          template: opt(input.isTemplate),
+          autoInit: opt(input.autoInit),
+          gitignores: opt(input.gitignores),
+          license: opt(input.license),
+          readme: opt(input.readme),
+          issueLabels: opt(input.issueLabels),
+          defaultBranch: opt(input.defaultBranch),
+          objectFormatName: opt(input.objectFormat),
+          trustModel: opt(input.trustModel),
+        }),
+      );
+      return { repository: created.repo };
+    },
+  },
+  { outputFields: (t) => ({ repository: t.field({ type: RepositoryRef, resolve: (p) => p.repository }) }) },
+);
+
+builder.relayMutationField(
+  'updateRepository',
+  {
+    inputFields: (t) => ({
+      owner: t.string({ required: true }),
+      name: t.string({ required: true }),
+      newName: t.string(),
+      description: t.string(),
+      homepageUrl: t.string(),
+      isPrivate: t.boolean(),
+      isTemplate: t.boolean(),
+      isArchived: t.boolean(),
+      defaultBranch: t.string(),
+      hasIssuesEnabled: t.boolean(),
+      hasWikiEnabled: t.boolean(),
+      hasProjectsEnabled: t.boolean(),
+      hasPullRequestsEnabled: t.boolean(),
+      hasReleasesEnabled: t.boolean(),
+      hasPackagesEnabled: t.boolean(),
+      hasActionsEnabled: t.boolean(),
+      hasCodeEnabled: t.boolean(),
+      mergeCommitAllowed: t.boolean(),
+      rebaseMergeAllowed: t.boolean(),
+      squashMergeAllowed: t.boolean(),
+      fastForwardOnlyAllowed: t.boolean(),
+      deleteBranchOnMerge: t.boolean(),
+    }),
+  },
+  {
+    description: "Edit a repository's settings (repository admins; as PATCH /api/v1/repos/{owner}/{repo}). Only given fields change.",
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const pulls: Partial<editService.PullSettings> = {};
+      if (input.mergeCommitAllowed != null) pulls.allowMerge = input.mergeCommitAllowed;
+      if (input.rebaseMergeAllowed != null) pulls.allowRebase = input.rebaseMergeAllowed;
+      if (input.squashMergeAllowed != null) pulls.allowSquash = input.squashMergeAllowed;
+      if (input.fastForwardOnlyAllowed != null) pulls.allowFastForwardOnly = input.fastForwardOnlyAllowed;
+      if (input.deleteBranchOnMerge != null) pulls.defaultDeleteBranchAfterMerge = input.deleteBranchOnMerge;
+      const edited = await withInputFieldNames({ ...REPO_INPUT_FIELDS, name: 'newName' }, () =>
+        editService.editRepo(ctx.cx, { owner: input.owner, repo: input.name }, {
+          name: opt(input.newName),
+          description: opt(input.description),
+          website: opt(input.homepageUrl),
+          private: opt(input.isPrivate),
+          template: opt(input.isTemplate),
+          archived: opt(input.isArchived),
+          defaultBranch: opt(input.defaultBranch),
+          hasIssues: opt(input.hasIssuesEnabled),
+          hasWiki: opt(input.hasWikiEnabled),
+          hasProjects: opt(input.hasProjectsEnabled),
+          hasPullRequests: opt(input.hasPullRequestsEnabled),
+          hasReleases: opt(input.hasReleasesEnabled),
+          hasPackages: opt(input.hasPackagesEnabled),
+          hasActions: opt(input.hasActionsEnabled),
+          hasCode: opt(input.hasCodeEnabled),
+          ...(Object.keys(pulls).length ? { pulls } : {}),
+        }),
+      );
+      return { repository: edited.repo };
+    },
+  },
+  { outputFields: (t) => ({ repository: t.field({ type: RepositoryRef, resolve: (p) => p.repository }) }) },
+);
+
+builder.relayMutationField(
+  'deleteRepository',
+  { inputFields: (t) => ({ owner: t.string({ required: true }), name: t.string({ required: true }) }) },
+  {
+    description: 'Delete a repository and its git directory (as DELETE /api/v1/repos/{owner}/{repo}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await deleteService.deleteRepo(ctx.cx, input.owner, input.name);
+      return { nameWithOwner: `${input.owner}/${input.name}` };
+    },
+  },
+  { outputFields: (t) => ({ deletedNameWithOwner: t.string({ resolve: (p) => p.nameWithOwner }) }) },
+);
+
+const RepoPermissionInput = builder.enumType('CollaboratorPermissionInput', {
+  description: 'A collaborator permission to grant.',
+  values: { READ: { value: 'read' }, WRITE: { value: 'write' }, ADMIN: { value: 'admin' } } as const,
+});
+
+builder.relayMutationField(
+  'addCollaborator',
+  {
+    inputFields: (t) => ({
+      owner: t.string({ required: true }),
+      name: t.string({ required: true }),
+      login: t.string({ required: true }),
+      permission: t.field({ type: RepoPermissionInput, description: 'Defaults to WRITE.' }),
+    }),
+  },
+  {
+    description: 'Add a collaborator or change their permission (as PUT /api/v1/repos/{o}/{r}/collaborators/{user}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const ref = { owner: input.owner, repo: input.name };
+      await collaboratorService.addOrUpdateCollaborator(ctx.cx, ref, input.login, opt(input.permission));
+      return { ref };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      repository: t.prismaField({
+        type: RepositoryRef,
+        nullable: true,
+        resolve: async (query, p, _a, ctx) => {
+          const { repo } = await collaboratorService.requireSignedInRepo(ctx.cx, p.ref);
+          return ctx.cx.db.repository.findUnique({ ...query, where: { id: repo.id } });
+        },
+      }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'removeCollaborator',
+  { inputFields: (t) => ({ owner: t.string({ required: true }), name: t.string({ required: true }), login: t.string({ required: true }) }) },
+  {
+    description: 'Remove a collaborator (as DELETE /api/v1/repos/{o}/{r}/collaborators/{user}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await collaboratorService.deleteCollaborator(ctx.cx, { owner: input.owner, repo: input.name }, input.login);
+      return { login: input.login };
+    },
+  },
+  { outputFields: (t) => ({ removedLogin: t.string({ resolve: (p) => p.login }) }) },
+);
+
+builder.relayMutationField(
+  'createDeployKey',
+  {
+    inputFields: (t) => ({
+      owner: t.string({ required: true }),
+      name: t.string({ required: true }),
+      title: t.string({ required: true }),
+      key: t.string({ required: true, description: 'One OpenSSH public key line.' }),
+      readOnly: t.boolean({ description: 'Defaults to false (write access), as Gitea.' }),
+    }),
+  },
+  {
+    description: 'Add a deploy key (repository admins; as POST /api/v1/repos/{o}/{r}/keys).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const view = await deployKeyService.createDeployKey(ctx.cx, { owner: input.owner, repo: input.name }, { title: input.title, key: input.key, readOnly: opt(input.readOnly) });
+      return { deployKey: view.key };
+    },
+  },
+  { outputFields: (t) => ({ deployKey: t.field({ type: DeployKeyRef, resolve: (p) => p.deployKey }) }) },
+);
+
+builder.relayMutationField(
+  'deleteDeployKey',
+  { inputFields: (t) => ({ owner: t.string({ required: true }), name: t.string({ required: true }), keyId: t.int({ required: true, description: 'The deploy key id (REST id).' }) }) },
+  {
+    description: 'Remove a deploy key (as DELETE /api/v1/repos/{o}/{r}/keys/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await deployKeyService.deleteDeployKey(ctx.cx, { owner: input.owner, repo: input.name }, input.keyId);
+      return { id: input.keyId };
+    },
+  },
+  { outputFields: (t) => ({ deletedKeyId: t.int({ resolve: (p) => p.id }) }) },
+);
