@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDomainError } from '../errors.ts';
+import { isDomainError, NotFoundError } from '../errors.ts';
+import { findRepoRedirect } from '../services/repo/redirect.ts';
 import type { AppDeps } from '../services/context.ts';
 import { apiAuthHook } from './auth.ts';
 import { messageOf, statusOf } from './errors.ts';
@@ -57,7 +58,11 @@ export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void
   });
   app.addHook('onRequest', apiAuthHook(deps, swaggerUrl));
 
-  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof NotFoundError && req.cx) {
+      const moved = await repoRedirectLocation(req);
+      if (moved) return reply.code(301).header('Location', moved).send();
+    }
     if (isDomainError(err)) {
       const status = statusOf(err);
       // Gitea answers some 403s with an empty body; the domain error says so.
@@ -74,6 +79,21 @@ export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void
   app.setNotFoundHandler((_req, reply) => fail(reply, 404, 'not found'));
 
   registerRoutes(app, allRoutes);
+}
+
+/**
+ * Gitea's RedirectToRepo: a request for a renamed repository (`/api/v1/repos/{old owner}/{old name}/…`) is
+ * answered with 301 to the same path under the new name, when the viewer may see the repository.
+ */
+async function repoRedirectLocation(req: FastifyRequest): Promise<string | null> {
+  const url = new URL(req.url, 'http://x');
+  const m = /^\/api\/v1\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(url.pathname);
+  if (!m || !m[1] || !m[2]) return null;
+  const owner = decodeURIComponent(m[1]);
+  const name = decodeURIComponent(m[2]);
+  const target = await findRepoRedirect(req.cx, owner, name);
+  if (!target) return null;
+  return `/api/v1/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.name)}${m[3] ?? ''}${url.search}`;
 }
 
 /** The OpenAPI document of what restApi serves. */

@@ -1,0 +1,19 @@
+import { canReadAny } from '../../permissions/repoPermission.ts';
+import type { ServiceContext } from '../context.ts';
+
+/**
+ * Where a renamed repository lives now (Gitea's repo_redirect), if the viewer may see it there;
+ * null when there is no redirect (or the target is invisible, so the old name stays "not found").
+ */
+export async function findRepoRedirect(cx: ServiceContext, owner: string, name: string): Promise<{ owner: string; name: string } | null> {
+  const ownerRow = await cx.db.user.findUnique({ where: { lowerName: owner.toLowerCase() }, select: { id: true } });
+  if (!ownerRow) return null;
+  const redirect = await cx.db.repoRedirect.findUnique({
+    where: { ownerId_lowerName: { ownerId: ownerRow.id, lowerName: name.toLowerCase() } },
+    select: { redirectRepo: { select: { id: true, ownerName: true, name: true } } },
+  });
+  if (!redirect) return null;
+  const target = redirect.redirectRepo;
+  if (!canReadAny(await cx.loaders.repoPermission.load(target.id))) return null;
+  return { owner: target.ownerName, name: target.name };
+}
