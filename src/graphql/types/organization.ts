@@ -3,11 +3,11 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import { membershipCountLoader, orgOwnerIdsLoader, userMembershipCountLoader } from '../../loaders/orgLoaders.ts';
 import * as memberService from '../../services/org/member.ts';
-import { NotFoundError } from '../../errors.ts';
 import { canSeeOrg, orgAccess } from '../../services/access/orgAccess.ts';
 import * as orgService from '../../services/org/org.ts';
 import { getUserByName } from '../../services/user/user.ts';
 import { builder } from '../builder.ts';
+import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
 import { withUserScalars } from '../selection.ts';
@@ -44,15 +44,6 @@ export const OrganizationRef = builder.prismaNode('User', {
   }),
 });
 
-/** Wraps a lookup so NotFound becomes null (absent) for nullable fields. */
-async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  }
-}
 
 builder.queryFields((t) => ({
   organization: t.prismaField({

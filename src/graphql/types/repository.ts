@@ -1,6 +1,5 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
-import { NotFoundError } from '../../errors.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { canRead, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
@@ -8,6 +7,7 @@ import { requireRepo } from '../../services/access/repoAccess.ts';
 import * as teamRepoService from '../../services/org/teamRepo.ts';
 import { visibleRepoFilter } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
+import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
 import { withUserScalars } from '../selection.ts';
 import { OrganizationRef } from './organization.ts';
@@ -184,15 +184,6 @@ export const RepositoryRef = builder.prismaNode('Repository', {
   }),
 });
 
-/** Wraps a lookup so NotFound becomes null (absent) for nullable fields. */
-async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  }
-}
 
 builder.queryFields((t) => ({
   repository: t.prismaField({

@@ -1,3 +1,4 @@
+import { PULL_DEFAULTS } from './pullSettings.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
@@ -54,20 +55,7 @@ function defaultUnitConfig(type: UnitType): Record<string, unknown> {
     case 'ISSUES':
       return { enableTimetracker: true, allowOnlyContributorsToTrackTime: true, enableDependencies: true };
     case 'PULL_REQUESTS':
-      return {
-        ignoreWhitespaceConflicts: false,
-        allowMerge: true,
-        allowRebase: true,
-        allowRebaseMerge: true,
-        allowSquash: true,
-        allowFastForwardOnly: true,
-        allowManualMerge: false,
-        autodetectManualMerge: false,
-        allowRebaseUpdate: true,
-        defaultDeleteBranchAfterMerge: false,
-        defaultMergeStyle: 'merge',
-        defaultAllowMaintainerEdit: false,
-      };
+      return { ...PULL_DEFAULTS };
     case 'PROJECTS':
       return { projectsMode: 'all' };
     default:

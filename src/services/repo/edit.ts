@@ -9,32 +9,17 @@ import type { UnitType } from '../../permissions/units.ts';
 import { isSiteAdmin } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { requireAdminRepo, type RepoRef } from './collaborator.ts';
+import { PULL_DEFAULTS, type PullSettings } from './pullSettings.ts';
 import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
+
+export type { PullSettings };
 import { validateRepoNameSyntax, validateRepoNameUsable } from './validate.ts';
 
 type Repository = Models.Repository;
 type Config = Record<string, unknown>;
 
 /** Defaults of a newly enabled pull-request unit (Gitea updateRepoUnits). */
-const PULL_DEFAULTS = {
-  ignoreWhitespaceConflicts: false,
-  allowMerge: true,
-  allowRebase: true,
-  allowRebaseMerge: true,
-  allowSquash: true,
-  allowFastForwardOnly: true,
-  allowManualMerge: true,
-  autodetectManualMerge: false,
-  allowMergeUpdate: true,
-  allowRebaseUpdate: true,
-  defaultDeleteBranchAfterMerge: false,
-  defaultMergeStyle: 'merge',
-  defaultUpdateStyle: 'merge',
-  defaultAllowMaintainerEdit: false,
-};
 
-/** Pull-request unit settings as stored in the unit's JSON config (Gitea PullRequestsConfig). */
-export type PullSettings = typeof PULL_DEFAULTS;
 
 /** Gitea EditRepoOption: every field optional; only the fields that are set change. */
 export interface EditRepoInput {
