@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runGit } from './run.ts';
 
 /** One commit as Gitea's feed stores it (repository.PushCommit). */
 export interface PushCommit {
@@ -34,14 +34,6 @@ export async function listPushCommits(gitDir: string, ref: string, oldSha: strin
   return { commits, total: Number.parseInt(countOut.trim(), 10) || commits.length };
 }
 
-function run(gitDir: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', gitDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`git ${args[0]} failed: ${err.trim()}`))));
-  });
+async function run(gitDir: string, args: string[]): Promise<string> {
+  return (await runGit(gitDir, args)).toString('utf8');
 }

@@ -6,6 +6,7 @@ import './types/accessToken.ts';
 import './types/organization.ts';
 import './types/repository.ts';
 import './types/repositoryMutations.ts';
+import './types/gitObject.ts';
 import './types/team.ts';
 import './types/label.ts';
 import './types/block.ts';

@@ -1,7 +1,7 @@
-import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db, Models } from '../db/client.ts';
 import { listPushCommits } from '../git/listPushCommits.ts';
+import { repoPath } from '../git/repoPath.ts';
 import type { DomainEvent, RefUpdate } from './events.ts';
 import type { Subscriber } from './notifier.ts';
 
@@ -38,7 +38,7 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
   async function pushEntries(repoId: number, updates: RefUpdate[]): Promise<Entry[]> {
     const repo = await db.repository.findUnique({ where: { id: repoId }, select: { ownerName: true, name: true } });
     if (!repo) return [];
-    const gitDir = path.join(config.repositoriesDir, repo.ownerName.toLowerCase(), `${repo.name.toLowerCase()}.git`);
+    const gitDir = repoPath(config.repositoriesDir, repo.ownerName, repo.name);
     const entries: Entry[] = [];
     for (const u of updates) {
       const isTag = u.ref.startsWith('refs/tags/');

@@ -160,3 +160,42 @@ describe.each(PROVIDERS)('GraphQL repository mutations (%s)', (provider) => {
     expect(res.data?.createRepository.code).toBe('ALREADY_EXISTS');
   });
 });
+
+describe.each(PROVIDERS)('GraphQL git objects (%s)', (provider) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('carol');
+    await t.createUser('dave');
+    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('carol'), body: { name: 'code', auto_init: true, description: 'hello', license: 'MIT' } })).statusCode).toBe(201);
+    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('carol'), body: { name: 'hush', auto_init: true, private: true } })).statusCode).toBe(201);
+  });
+  afterAll(() => t.close());
+
+  it('object(expression:) reads commits, trees and blobs through the git layer', async () => {
+    const data = await gql<{ repository: { head: { __typename: string; oid: string; messageHeadline: string; treeOid: string }; root: { entries: { name: string; type: string }[] }; readme: { text: string; byteSize: number; isBinary: boolean }; missing: null } }>(
+      t,
+      `{ repository(owner: "carol", name: "code") {
+          head: object(expression: "main") { __typename oid ... on Commit { messageHeadline treeOid } }
+          root: object(expression: "main:") { ... on Tree { entries { name type } } }
+          readme: object(expression: "main:README.md") { ... on Blob { text byteSize isBinary } }
+          missing: object(expression: "main:nope.txt") { oid }
+        } }`,
+      {},
+      basic('carol'),
+    );
+    expect(data.repository.head.__typename).toBe('Commit');
+    expect(data.repository.head.oid).toMatch(/^[0-9a-f]{40}$/);
+    expect(data.repository.head.messageHeadline).toBe('Initial commit');
+    expect(data.repository.root.entries.map((e) => e.name).sort()).toEqual(['LICENSE', 'README.md']);
+    expect(data.repository.readme.text).toBe('# code\n\nhello\n');
+    expect(data.repository.readme.byteSize).toBe(Buffer.byteLength('# code\n\nhello\n'));
+    expect(data.repository.readme.isBinary).toBe(false);
+    expect(data.repository.missing).toBeNull();
+  });
+
+  it('a private repository’s objects are unreachable for outsiders', async () => {
+    const res = await gql<{ repository: null }>(t, '{ repository(owner: "carol", name: "hush") { object(expression: "main") { oid } } }', {}, basic('dave'));
+    expect(res.repository).toBeNull();
+  });
+});

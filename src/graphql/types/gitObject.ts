@@ -1,0 +1,86 @@
+import { createContextCache } from '@pothos/core';
+import { gitObjectLoader, type GitObjectView } from '../../services/repo/gitObject.ts';
+import type { TreeEntry } from '../../git/readTreePath.ts';
+import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { RepositoryRef } from './repository.ts';
+
+type CommitView = Extract<GitObjectView, { type: 'commit' }>;
+type TreeView = Extract<GitObjectView, { type: 'tree' }>;
+type BlobView = Extract<GitObjectView, { type: 'blob' }>;
+type TagView = Extract<GitObjectView, { type: 'tag' }>;
+
+const objects = createContextCache((ctx: GraphQLContext) => gitObjectLoader(ctx.cx));
+
+const GitObjectRef = builder.interfaceRef<GitObjectView>('GitObject').implement({
+  description: 'A git object: commit, tree, blob or tag.',
+  resolveType: (o) => ({ commit: 'Commit', tree: 'Tree', blob: 'Blob', tag: 'Tag' })[o.type],
+  fields: (t) => ({
+    oid: t.exposeString('oid'),
+    abbreviatedOid: t.string({ resolve: (o) => o.oid.slice(0, 7) }),
+  }),
+});
+
+const GitActorRef = builder.objectRef<{ name: string; email: string; when: string }>('GitActor').implement({
+  description: 'The author or committer of a commit.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    email: t.exposeString('email'),
+    date: t.string({ description: 'RFC 3339 with the commit time zone.', resolve: (a) => a.when }),
+  }),
+});
+
+builder.objectRef<CommitView>('Commit').implement({
+  description: 'A commit.',
+  interfaces: [GitObjectRef],
+  fields: (t) => ({
+    message: t.string({ resolve: (c) => c.commit.message }),
+    messageHeadline: t.string({ resolve: (c) => c.commit.message.split('\n')[0] ?? '' }),
+    author: t.field({ type: GitActorRef, resolve: (c) => c.commit.author }),
+    committer: t.field({ type: GitActorRef, resolve: (c) => c.commit.committer }),
+    treeOid: t.string({ resolve: (c) => c.commit.tree }),
+    parentOids: t.stringList({ resolve: (c) => c.commit.parents }),
+  }),
+});
+
+const TreeEntryRef = builder.objectRef<TreeEntry>('TreeEntry').implement({
+  description: 'One entry of a tree.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    path: t.exposeString('path'),
+    mode: t.exposeString('mode'),
+    type: t.exposeString('type', { description: 'blob, tree or commit (a submodule).' }),
+    oid: t.exposeString('sha'),
+    size: t.exposeInt('size', { description: 'Blob size in bytes; 0 for trees.' }),
+  }),
+});
+
+builder.objectRef<TreeView>('Tree').implement({
+  description: 'A directory listing.',
+  interfaces: [GitObjectRef],
+  fields: (t) => ({ entries: t.field({ type: [TreeEntryRef], resolve: (tr) => tr.entries }) }),
+});
+
+builder.objectRef<BlobView>('Blob').implement({
+  description: 'File content. Text is null for binary files and for blobs over 10 MiB.',
+  interfaces: [GitObjectRef],
+  fields: (t) => ({
+    byteSize: t.exposeInt('byteSize'),
+    isTruncated: t.boolean({ resolve: (b) => b.content === null }),
+    isBinary: t.boolean({ nullable: true, resolve: (b) => (b.content ? b.content.subarray(0, 8000).includes(0) : null) }),
+    text: t.string({ nullable: true, resolve: (b) => (b.content && !b.content.subarray(0, 8000).includes(0) ? b.content.toString('utf8') : null) }),
+  }),
+});
+
+builder.objectRef<TagView>('Tag').implement({ description: 'An annotated tag.', interfaces: [GitObjectRef], fields: () => ({}) });
+
+builder.prismaObjectFields(RepositoryRef, (t) => ({
+  object: t.field({
+    type: GitObjectRef,
+    nullable: true,
+    description: 'A git object by revision expression (`main`, `v1.0`, `HEAD:src`, `main:README.md`, a sha); null when it names nothing or the code unit is not readable.',
+    args: { expression: t.arg.string({ required: true }) },
+    select: { id: true, ownerName: true, name: true, isEmpty: true },
+    resolve: (repo, args, ctx) => objects(ctx).load({ repo, expression: args.expression }),
+  }),
+}));

@@ -1,0 +1,52 @@
+import DataLoader from 'dataloader';
+import type { Models } from '../../db/client.ts';
+import type { CommitInfo } from '../../git/commitInfo.ts';
+import { describeObject } from '../../git/describeObject.ts';
+import { readCommit } from '../../git/readCommit.ts';
+import { readObject } from '../../git/readObject.ts';
+import { readTreePath, type TreeEntry } from '../../git/readTreePath.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { canRead } from '../../permissions/repoPermission.ts';
+import type { ServiceContext } from '../context.ts';
+import { MAX_BLOB_SIZE } from './gitRead.ts';
+
+/** A git object as the graph shows it (GitHub's GitObject: Commit, Tree, Blob). */
+export type GitObjectView =
+  | { type: 'commit'; oid: string; commit: CommitInfo & { tree: string; parents: string[] } }
+  | { type: 'tree'; oid: string; entries: TreeEntry[] }
+  | { type: 'blob'; oid: string; byteSize: number; content: Buffer | null }
+  | { type: 'tag'; oid: string };
+
+interface Key {
+  repo: Pick<Models.Repository, 'id' | 'ownerName' | 'name' | 'isEmpty'>;
+  expression: string;
+}
+
+async function load(cx: ServiceContext, { repo, expression }: Key): Promise<GitObjectView | null> {
+  if (repo.isEmpty || !canRead(await cx.loaders.repoPermission.load(repo.id), 'CODE')) return null;
+  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  const header = await describeObject(gitDir, expression);
+  if (!header) return null;
+  switch (header.type) {
+    case 'commit':
+      return { type: 'commit', oid: header.sha, commit: await readCommit(gitDir, header.sha) };
+    case 'tree': {
+      const found = await readTreePath(gitDir, header.sha, '');
+      return { type: 'tree', oid: header.sha, entries: found?.children ?? [] };
+    }
+    case 'blob':
+      return { type: 'blob', oid: header.sha, byteSize: header.size, content: header.size <= MAX_BLOB_SIZE ? (await readObject(gitDir, header.sha)).content : null };
+    case 'tag':
+      return { type: 'tag', oid: header.sha };
+  }
+}
+
+/**
+ * A per-request loader of git objects by (repository, revision expression): each distinct pair is read once
+ * per request however many fields ask, and only when the viewer can read the repository's code.
+ */
+export function gitObjectLoader(cx: ServiceContext): DataLoader<Key, GitObjectView | null, string> {
+  return new DataLoader((keys: readonly Key[]) => Promise.all(keys.map((k) => load(cx, k).catch(() => null))), {
+    cacheKeyFn: (k) => `${k.repo.id}\0${k.expression}`,
+  });
+}
