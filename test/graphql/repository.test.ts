@@ -199,3 +199,35 @@ describe.each(PROVIDERS)('GraphQL git objects (%s)', (provider) => {
     expect(res.repository).toBeNull();
   });
 });
+
+describe.each(PROVIDERS)('GraphQL repository labels (%s)', (provider) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('erin');
+    await t.createUser('frank');
+    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('erin'), body: { name: 'tracker' } })).statusCode).toBe(201);
+  });
+  afterAll(() => t.close());
+
+  it('createLabel, updateLabel and deleteLabel work on repository labels with the REST rules', async () => {
+    const created = await rawGql<{ createLabel: { label?: { id: string; name: string; color: string } } }>(
+      t,
+      'mutation { createLabel(input: { repositoryOwner: "erin", repositoryName: "tracker", name: "bug", color: "#EE0701" }) { ... on CreateLabelPayload { label { id name color } } } }',
+      { headers: basic('erin') },
+    );
+    const label = created.data?.createLabel.label;
+    expect(label).toMatchObject({ name: 'bug', color: 'ee0701' });
+    const rest = await t.request('GET', '/api/v1/repos/erin/tracker/labels');
+    expect(rest.json().map((l: { name: string }) => l.name)).toEqual(['bug']);
+
+    const denied = await rawGql<{ updateLabel: { code?: string } }>(t, `mutation { updateLabel(input: { id: "${label?.id}", name: "x" }) { ... on Error { code } } }`, { headers: basic('frank') });
+    expect(denied.data?.updateLabel.code).toBe('PERMISSION_DENIED');
+
+    const renamed = await rawGql<{ updateLabel: { label?: { name: string } } }>(t, `mutation { updateLabel(input: { id: "${label?.id}", name: "defect" }) { ... on UpdateLabelPayload { label { name } } } }`, { headers: basic('erin') });
+    expect(renamed.data?.updateLabel.label?.name).toBe('defect');
+
+    await rawGql(t, `mutation { deleteLabel(input: { id: "${label?.id}" }) { __typename } }`, { headers: basic('erin') });
+    expect((await t.request('GET', '/api/v1/repos/erin/tracker/labels')).json()).toEqual([]);
+  });
+});

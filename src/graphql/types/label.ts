@@ -2,6 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { exclusiveScope } from '../../services/label/color.ts';
+import * as repoLabelService from '../../services/repo/repoLabel.ts';
 import * as labelService from '../../services/label/label.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
@@ -93,7 +94,9 @@ builder.relayMutationField(
   'createLabel',
   {
     inputFields: (t) => ({
-      organizationLogin: t.string({ description: 'The organization that owns the label (repository labels will name a repository instead).' }),
+      organizationLogin: t.string({ description: 'The organization that owns the label (or give repositoryOwner and repositoryName).' }),
+      repositoryOwner: t.string({ description: 'With repositoryName: the repository that owns the label.' }),
+      repositoryName: t.string(),
       name: t.string({ required: true }),
       color: t.string({ required: true, description: 'Hex colour, `#` optional, 3 or 6 digits.' }),
       description: t.string(),
@@ -102,18 +105,21 @@ builder.relayMutationField(
     }),
   },
   {
-    description: 'Create a label (organization owners; as POST /api/v1/orgs/{org}/labels).',
+    description: 'Create a label in an organization (owners; as POST /api/v1/orgs/{org}/labels) or a repository (issue writers; as POST /api/v1/repos/{o}/{r}/labels).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
-      if (!input.organizationLogin) throw new ValidationError('Required', { field: 'organizationLogin', rule: 'Required' });
-      const label = await labelService.createLabel(ctx.cx, { org: input.organizationLogin }, {
+      const fields = {
         name: input.name,
         color: input.color,
         description: opt(input.description),
         exclusive: opt(input.isExclusive),
         isArchived: opt(input.isArchived),
-      });
-      return { label };
+      };
+      if (input.repositoryOwner && input.repositoryName) {
+        return { label: await repoLabelService.createRepoLabel(ctx.cx, { owner: input.repositoryOwner, repo: input.repositoryName }, fields) };
+      }
+      if (!input.organizationLogin) throw new ValidationError('Required', { field: 'organizationLogin', rule: 'Required' });
+      return { label: await labelService.createLabel(ctx.cx, { org: input.organizationLogin }, fields) };
     },
   },
   { outputFields: (t) => ({ label: t.field({ type: LabelRef, resolve: (p) => p.label }) }) },
@@ -135,7 +141,7 @@ builder.relayMutationField(
     description: 'Edit a label; only given fields change (owners; as PATCH /api/v1/orgs/{org}/labels/{id}).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({
-      label: await labelService.updateLabelById(ctx.cx, labelDbId(input.id), {
+      label: await repoLabelService.updateAnyLabelById(ctx.cx, labelDbId(input.id), {
         name: opt(input.name),
         color: opt(input.color),
         description: opt(input.description),
@@ -154,7 +160,7 @@ builder.relayMutationField(
     description: 'Delete a label (owners; as DELETE /api/v1/orgs/{org}/labels/{id}).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
-      await labelService.deleteLabelById(ctx.cx, labelDbId(input.id));
+      await repoLabelService.deleteAnyLabelById(ctx.cx, labelDbId(input.id));
       return { id: encodeGlobalID('Label', input.id.id) };
     },
   },

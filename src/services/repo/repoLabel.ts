@@ -73,3 +73,23 @@ export async function deleteRepoLabel(cx: ServiceContext, ref: RepoRef, id: numb
   const { repo } = await resolve(cx, ref, 'write');
   await labelService.applyDelete(cx, await labelService.findInScope(cx.db, { repoId: repo.id }, id));
 }
+
+async function repoOfLabel(cx: ServiceContext, id: number): Promise<RepoRef | null> {
+  const row = await cx.db.label.findUnique({ where: { id }, select: { repo: { select: { ownerName: true, name: true } } } });
+  return row?.repo ? { owner: row.repo.ownerName, repo: row.repo.name } : null;
+}
+
+/**
+ * Edits a label by id, whether it belongs to a repository or an organization (GraphQL updateLabel);
+ * each kind keeps its own gates. @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError
+ */
+export async function updateAnyLabelById(cx: ServiceContext, id: number, input: labelService.UpdateLabelInput): Promise<labelService.LabelWithOwner> {
+  const ref = await repoOfLabel(cx, id);
+  return ref ? updateRepoLabel(cx, ref, id, input) : labelService.updateLabelById(cx, id, input);
+}
+
+/** Deletes a label by id, repository or organization label alike (GraphQL deleteLabel). @throws NotFoundError, PermissionDeniedError */
+export async function deleteAnyLabelById(cx: ServiceContext, id: number): Promise<void> {
+  const ref = await repoOfLabel(cx, id);
+  return ref ? deleteRepoLabel(cx, ref, id) : labelService.deleteLabelById(cx, id);
+}
