@@ -159,8 +159,9 @@ describe.each(PROVIDERS)('git smart HTTP clone/push/fetch (%s)', (provider) => {
     it('fetches new commits into an existing clone (gzip-encoded negotiation included)', async () => {
       const other = git.dir('proj-fetch');
       await git.ok(['clone', '-q', url('proj'), other]);
-      // Many local-only commits make git send a large (gzipped) set of haves.
-      for (let i = 0; i < 40; i++) await git.ok(['commit', '-q', '--allow-empty', '-m', `local ${i}`], { cwd: other });
+      // Many local-only commits make git send a large set of haves; git gzips request bodies over 1 KiB, and
+      // negotiation rounds grow (16, 32, 64 … haves), so 200 commits give a round well over that.
+      for (let i = 0; i < 200; i++) await git.ok(['commit', '-q', '--allow-empty', '-m', `local ${i}`], { cwd: other });
       const next = await git.commit(work, 'src/app.txt', 'v2\n', 'v2');
       await git.ok(['push', '-q', 'origin', 'main'], { cwd: work });
       const f = await git.run(['fetch', 'origin'], { cwd: other, env: { GIT_TRACE_CURL: '1', GIT_TRACE_CURL_NO_DATA: '1' } });
@@ -171,6 +172,7 @@ describe.each(PROVIDERS)('git smart HTTP clone/push/fetch (%s)', (provider) => {
     });
 
     it('pushes more than http.postBuffer (chunked, after the probe request)', async () => {
+      await pushes.take(); // only this test's pushes below
       await git.commit(work, 'big.bin', randomBytes(1536 * 1024), 'big file');
       const r = await git.run(['push', 'origin', 'main'], { cwd: work, env: { GIT_TRACE_CURL: '1', GIT_TRACE_CURL_NO_DATA: '1' } });
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
