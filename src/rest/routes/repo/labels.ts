@@ -1,22 +1,12 @@
-import type { ListLabelsInput } from '../../../services/label/label.ts';
 import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import * as repoLabelService from '../../../services/repo/repoLabel.ts';
 import { toApiLabel, toApiLabelList } from '../../convert/label.ts';
-import { listOptions, setTotalCount } from '../../pagination.ts';
+import { setTotalCount } from '../../pagination.ts';
+import { labelId, labelPage } from '../../labelParams.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateLabelOption, EditLabelOption, ListLabelsQuery } from '../../structs/label.ts';
 
 const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea's label lists page only when `page` is a positive integer; without it they return every label. */
-function labelPage(query: Record<string, unknown>): ListLabelsInput['page'] {
-  const raw = Array.isArray(query.page) ? query.page[0] : query.page;
-  const page = typeof raw === 'string' && /^[+-]?\d+$/.test(raw) ? Number(raw) : 0;
-  return page > 0 ? listOptions(query) : 'all';
-}
-
-/** Path ids Gitea parses with ParseInt: anything else matches no label. */
-const labelId = (raw: string | undefined): number => (raw && /^[+-]?\d{1,10}$/.test(raw) ? Number(raw) : 0);
 
 /** /repos/{owner}/{repo}/labels: list, create, get (by id or name), edit, delete. */
 export const repoLabelRoutes = [
