@@ -238,3 +238,40 @@ describe.each(PROVIDERS)('GraphQL organizations → membersWithRole statement co
     expect(small.statements, small.sql.join('\n')).toBeLessThanOrEqual(8);
   });
 });
+
+describe.each(PROVIDERS)('GraphQL organization membership mutations (%s)', (provider) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    const owner = await t.createUser('boss');
+    const member = await t.createUser('worker');
+    const org = await createOrgAs(t, owner, 'shop');
+    await addMember(t, org, member);
+  });
+  afterAll(() => t.close());
+
+  it('a member publicizes their membership; an owner removes a member; a non-owner cannot', async () => {
+    const pub = await gql<{ setOrganizationMembershipVisibility: { isPublic?: boolean } }>(
+      t,
+      'mutation { setOrganizationMembershipVisibility(input: { organizationLogin: "shop", isPublic: true }) { ... on SetOrganizationMembershipVisibilityPayload { isPublic } } }',
+      { headers: basic('worker') },
+    );
+    expect(pub.data?.setOrganizationMembershipVisibility.isPublic).toBe(true);
+    expect((await t.request('GET', '/api/v1/orgs/shop/public_members/worker')).statusCode).toBe(204);
+
+    const denied = await gql<{ removeOrganizationMember: { code?: string } }>(
+      t,
+      'mutation { removeOrganizationMember(input: { organizationLogin: "shop", login: "boss" }) { ... on Error { code } } }',
+      { headers: basic('worker') },
+    );
+    expect(denied.data?.removeOrganizationMember.code).toBe('PERMISSION_DENIED');
+
+    const removed = await gql<{ removeOrganizationMember: { removedLogin?: string } }>(
+      t,
+      'mutation { removeOrganizationMember(input: { organizationLogin: "shop", login: "worker" }) { ... on RemoveOrganizationMemberPayload { removedLogin } } }',
+      { headers: basic('boss') },
+    );
+    expect(removed.data?.removeOrganizationMember.removedLogin).toBe('worker');
+    expect((await t.request('GET', '/api/v1/orgs/shop/members/worker', { headers: basic('boss') })).statusCode).toBe(404);
+  });
+});

@@ -228,3 +228,36 @@ builder.prismaObjectFields(UserRef, (t) => ({
     { fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => userOrgCounts(ctx).load((conn as { userId: number }).userId) }) }) },
   ),
 }));
+
+builder.relayMutationField(
+  'removeOrganizationMember',
+  { inputFields: (t) => ({ organizationLogin: t.string({ required: true }), login: t.string({ required: true }) }) },
+  {
+    description: 'Remove a member from an organization and all its teams (owners; as DELETE /api/v1/orgs/{org}/members/{username}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await memberService.removeMember(ctx.cx, input.organizationLogin, input.login);
+      return { login: input.login };
+    },
+  },
+  { outputFields: (t) => ({ removedLogin: t.string({ resolve: (p) => p.login }) }) },
+);
+
+builder.relayMutationField(
+  'setOrganizationMembershipVisibility',
+  {
+    inputFields: (t) => ({
+      organizationLogin: t.string({ required: true }),
+      isPublic: t.boolean({ required: true, description: 'Publicize (true) or conceal (false) the viewer’s own membership.' }),
+    }),
+  },
+  {
+    description: "Publicize or conceal the viewer's membership (as PUT/DELETE /api/v1/orgs/{org}/public_members/{username}).",
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await memberService.setMembershipVisibility(ctx.cx, input.organizationLogin, ctx.cx.viewer?.name ?? '', input.isPublic);
+      return { isPublic: input.isPublic };
+    },
+  },
+  { outputFields: (t) => ({ isPublic: t.boolean({ resolve: (p) => p.isPublic }) }) },
+);
