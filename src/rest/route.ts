@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ScopeCategory } from '../auth/scope.ts';
 import type { ServiceContext } from '../services/context.ts';
+import { resolvePathResources } from './preflight.ts';
 import { bind } from './validation.ts';
 
 /**
@@ -75,13 +76,15 @@ export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]):
       url: def.tailParam ? url.replace(new RegExp(`:${def.tailParam}$`), '*') : url,
       config: { api: { scopes: def.scopes, gate: def.gate } },
       handler: async (req, reply) => {
+        const params = tailParams(req.params as Record<string, string>, def.tailParam);
+        if (def.body) await resolvePathResources(req.cx, params);
         const query = def.query ? bind(def.query, req.query) : undefined;
         const body = def.body ? bind(def.body, req.body) : undefined;
         const result = await def.handler({
           cx: req.cx,
           body,
           query,
-          params: tailParams(req.params as Record<string, string>, def.tailParam),
+          params,
           req,
           reply,
         } as Parameters<typeof def.handler>[0]);

@@ -30,3 +30,32 @@ describe.each(PROVIDERS)('renamed repositories redirect (%s)', (provider) => {
     expect(owner.headers.location).toBe('/api/v1/repos/alice/hidden2');
   });
 });
+
+describe.each(PROVIDERS)('path resources are resolved before the body is bound (%s)', (provider) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('owner');
+    await t.createUser('stranger');
+    await t.createUser('root', { admin: true });
+    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('owner'), body: { name: 'private-one', private: true } })).statusCode).toBe(201);
+  });
+  afterAll(() => t.close());
+
+  it('a stranger with a malformed body on a private repository gets 404, not 422', async () => {
+    const res = await t.request('PATCH', '/api/v1/repos/owner/private-one', { headers: basic('stranger'), body: { archived: 'not-a-bool' } });
+    expect(res.statusCode).toBe(404);
+    const label = await t.request('POST', '/api/v1/repos/owner/private-one/labels', { headers: basic('stranger'), body: {} });
+    expect(label.statusCode).toBe(404);
+  });
+
+  it('the owner with the same body gets the validation error', async () => {
+    const res = await t.request('PATCH', '/api/v1/repos/owner/private-one', { headers: basic('owner'), body: { archived: 'not-a-bool' } });
+    expect(res.statusCode).toBe(422);
+  });
+
+  it('an admin editing an unknown user with a bad body gets 404 (Gitea resolves the user first)', async () => {
+    const res = await t.request('PATCH', '/api/v1/admin/users/nobody', { headers: basic('root'), body: {} });
+    expect(res.statusCode).toBe(404);
+  });
+});
