@@ -2,6 +2,7 @@ import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, isDomainError, NotFoundError } from '../../errors.ts';
 import type { CommitInfo } from '../../git/commitInfo.ts';
 import { lastCommitFor } from '../../git/commitInfo.ts';
+import { lastCommitsFor } from '../../git/lastCommits.ts';
 import * as gitBranches from '../../git/listBranches.ts';
 import { readObject } from '../../git/readObject.ts';
 import { readTreePath, type TreeEntry } from '../../git/readTreePath.ts';
@@ -103,7 +104,11 @@ export async function getContents(cx: ServiceContext, owner: string, name: strin
     content,
   });
   const base = { repo: access.repo, ref: resolved, path: clean };
-  if (found.children) return { ...base, result: await Promise.all(found.children.map((e) => withCommit(e, null))) };
+  if (found.children) {
+    // One history walk for the whole listing, not one `git log` per entry.
+    const last = await lastCommitsFor(access.gitDir, resolved.commit, clean, found.children.map((e) => e.name));
+    return { ...base, result: found.children.map((entry) => ({ entry, lastCommit: last.get(entry.name) ?? null, content: null })) };
+  }
   const entry = found.entry;
   if (!entry) throw new NotFoundError(`object does not exist [id: , rel_path: ${clean}]`, { path: clean });
   const content = entry.type === 'blob' && entry.size <= MAX_BLOB_SIZE ? (await readObject(access.gitDir, entry.sha)).content : null;

@@ -188,6 +188,15 @@ describe.each(PROVIDERS)('REST git reads: branches, contents, blobs (%s)', (prov
       expectGiteaError(await t.request('GET', `${api}/code/contents/README.md?ref=../../config`), 404);
     });
 
+    it('a listing gives each entry the same last commit as reading the entry alone (one history walk for all)', async () => {
+      const root = (await t.request('GET', `${api}/code/contents`)).json() as ApiContents[];
+      expect(root.every((e) => /^[0-9a-f]{40}$/.test(e.last_commit_sha))).toBe(true);
+      for (const e of root.filter((x) => x.type !== 'dir')) {
+        const alone = (await t.request('GET', `${api}/code/contents/${e.path}`)).json() as ApiContents;
+        expect(e.last_commit_sha, e.path).toBe(alone.last_commit_sha);
+      }
+    });
+
     it('lists a directory and the root without content; a symlink has a type', async () => {
       const dir = await t.request('GET', `${api}/code/contents/src`);
       expect(dir.statusCode).toBe(200);
