@@ -4,7 +4,7 @@ import { atLeast } from '../../permissions/accessMode.ts';
 import { canRead, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import { requireRepo } from '../../services/access/repoAccess.ts';
-import * as teamRepoService from '../../services/org/teamRepo.ts';
+import { visibleRepoWhere } from '../../services/repo/repoRows.ts';
 import { visibleRepoFilter } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { orNull } from '../nullable.ts';
@@ -92,7 +92,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
   description: 'A git repository owned by a user or an organization.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'repository' },
-  findUnique: (id, ctx) => teamRepoService.visibleRepoWhere(ctx.cx, dbId(id)),
+  findUnique: (id, ctx) => visibleRepoWhere(ctx.cx, dbId(id)),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),

@@ -7,6 +7,7 @@ import * as teamService from '../../services/org/team.ts';
 import { canAdministerTeams, isViewerTeamMember, teamReadFilter } from '../../services/org/teamAccess.ts';
 import * as teamMemberService from '../../services/org/teamMember.ts';
 import * as teamRepoService from '../../services/org/teamRepo.ts';
+import { visibleRepoIds } from '../../services/repo/repoRows.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { OrganizationRef } from './organization.ts';
@@ -143,7 +144,7 @@ export const TeamRef = builder.prismaNode('Team', {
         select: (args, ctx, nestedSelection) => ({ repos: teamRepos.getQuery(args, ctx, bothNodePaths(nestedSelection)), _count: { select: { repos: true } } }),
         resolve: async (team, args, ctx) => {
           const conn = teamRepos.resolve(team.repos, args, ctx);
-          const visible = await teamRepoService.visibleRepoIds(ctx.cx, conn.edges.map((e) => e.node));
+          const visible = await visibleRepoIds(ctx.cx, conn.edges.map((e) => e.node));
           return withTotal({ ...conn, edges: conn.edges.filter((e) => visible.has(e.node.id)) }, team._count.repos);
         },
       },

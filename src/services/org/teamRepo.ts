@@ -7,7 +7,6 @@ import { loadApiRepos, visibleTo, withPermissions, type RepoWithPermission } fro
 import { requireTeamMembership, requireTeamRead, type TeamAccess, type TeamRow } from './teamAccess.ts';
 
 // Moved to services/repo/repoRows.ts; re-exported for the GraphQL types that still import them from here.
-export { visibleRepoIds, visibleRepoWhere } from '../repo/repoRows.ts';
 
 /**
  * A team's repositories by name (GET /teams/{id}/repos), with the viewer's permission on each. As Gitea:
