@@ -19,3 +19,16 @@ export function visibleVisibilities(viewer: Viewer): Models.Visibility[] {
   if (viewer && !viewer.isRestricted) return ['PUBLIC', 'LIMITED'];
   return ['PUBLIC'];
 }
+
+type Account = Pick<Models.User, 'id' | 'email' | 'keepEmailPrivate'>;
+
+/** Private account fields (admin flag, login name, last login, active, prohibit-login) are for the user itself and site admins. */
+export function canSeePrivateUserFields(viewer: Pick<Models.User, 'id' | 'isAdmin'> | null, user: Pick<Models.User, 'id'>): boolean {
+  return viewer !== null && (viewer.isAdmin || viewer.id === user.id);
+}
+
+/** The e-mail address the viewer may see: none for anonymous viewers, none when kept private (except for self and admins). */
+export function visibleEmail(viewer: Pick<Models.User, 'id' | 'isAdmin'> | null, user: Account): string | null {
+  if (!viewer) return null;
+  return !user.keepEmailPrivate || canSeePrivateUserFields(viewer, user) ? user.email : null;
+}

@@ -2,7 +2,7 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { isSiteAdmin } from '../../services/access/guards.ts';
 import * as userService from '../../services/user/user.ts';
-import { visibleVisibilities } from '../../permissions/userVisibility.ts';
+import { canSeePrivateUserFields, visibleEmail, visibleVisibilities } from '../../permissions/userVisibility.ts';
 import { avatarUrl } from '../../services/user/avatar.ts';
 import { builder } from '../builder.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
@@ -20,9 +20,9 @@ export const UserVisibilityEnum = builder.enumType('UserVisibility', {
   values: { PUBLIC: { value: 'PUBLIC' }, LIMITED: { value: 'LIMITED' }, PRIVATE: { value: 'PRIVATE' } } as const,
 });
 
-/** Private fields are shown only to the user and site admins (as Gitea's convert.ToUser). */
+/** Private fields are shown only to the user and site admins (the rule REST's converter uses too). */
 function isSelfOrAdmin(user: Models.User, ctx: GraphQLContext): boolean {
-  return isSiteAdmin(ctx.cx) || ctx.cx.viewer?.id === user.id;
+  return isSiteAdmin(ctx.cx) || canSeePrivateUserFields(ctx.cx.viewer, user);
 }
 
 /** node(id:) honours account visibility: an invisible user is simply absent. */
@@ -46,7 +46,7 @@ export const UserRef = builder.prismaNode('User', {
     name: t.string({ nullable: true, description: 'Full name.', resolve: (u) => u.fullName || null }),
     email: t.string({
       description: "The public e-mail address; empty when private and the viewer is not the user or an admin.",
-      resolve: (u, _args, ctx) => (ctx.cx.viewer && (!u.keepEmailPrivate || isSelfOrAdmin(u, ctx)) ? u.email : ''),
+      resolve: (u, _args, ctx) => (isSiteAdmin(ctx.cx) ? u.email : (visibleEmail(ctx.cx.viewer, u) ?? '')),
     }),
     location: t.string({ nullable: true, resolve: (u) => u.location || null }),
     websiteUrl: t.string({ nullable: true, resolve: (u) => u.website || null }),

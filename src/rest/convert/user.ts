@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { canSeePrivateUserFields, visibleEmail } from '../../permissions/userVisibility.ts';
 import { avatarUrl } from '../../services/user/avatar.ts';
 import { scopeList } from '../../services/user/token.ts';
 import type { EmailWithUser } from '../../services/user/email.ts';
@@ -19,9 +20,8 @@ type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
  * anonymous viewers and for users who keep it private.
  */
 export function toApiUser(user: Models.User, viewer: Viewer, opts: ConvertOptions): User {
-  const signed = viewer !== null;
-  const authed = signed && (viewer.isAdmin || viewer.id === user.id);
-  const email = signed && (!user.keepEmailPrivate || authed) ? user.email : `${user.id}+${user.lowerName}@${opts.noReplyAddress}`;
+  const authed = canSeePrivateUserFields(viewer, user);
+  const email = visibleEmail(viewer, user) ?? `${user.id}+${user.lowerName}@${opts.noReplyAddress}`;
   return {
     id: user.id,
     login: user.name,
