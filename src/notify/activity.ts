@@ -62,6 +62,19 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
     return entries;
   }
 
+  // Gitea's feed content for issues is "<index>|<title>" on creation and "<index>|" on state changes.
+  async function issueEntries(issueId: number, type: 'issue.created' | 'issue.closed' | 'issue.reopened'): Promise<Entry[]> {
+    const issue = await db.issue.findUnique({ where: { id: issueId }, select: { index: true, title: true, isPull: true } });
+    if (!issue) return [];
+    const ops: Record<typeof type, [ActionType, ActionType]> = {
+      'issue.created': ['CREATE_ISSUE', 'CREATE_PULL_REQUEST'],
+      'issue.closed': ['CLOSE_ISSUE', 'CLOSE_PULL_REQUEST'],
+      'issue.reopened': ['REOPEN_ISSUE', 'REOPEN_PULL_REQUEST'],
+    };
+    const opType = ops[type][issue.isPull ? 1 : 0];
+    return [{ opType, content: type === 'issue.created' ? `${issue.index}|${issue.title}` : `${issue.index}|` }];
+  }
+
   return {
     name: 'activity',
     async handle(event: DomainEvent) {
@@ -73,6 +86,10 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
           return undefined;
         case 'repo.pushed':
           return record(event.repoId, event.pusherId, await pushEntries(event.repoId, event.updates));
+        case 'issue.created':
+        case 'issue.closed':
+        case 'issue.reopened':
+          return record(event.repoId, event.actorId, await issueEntries(event.issueId, event.type));
         default:
           return undefined;
       }

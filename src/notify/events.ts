@@ -35,6 +35,10 @@ export type DomainEvent =
   | { type: 'repo.collaboratorRemoved'; repoId: number; userId: number; actorId: number | null }
   | { type: 'repo.deployKeyAdded'; repoId: number; keyId: number; actorId: number | null }
   | { type: 'repo.deployKeyRemoved'; repoId: number; keyId: number; actorId: number | null }
+  | { type: 'issue.created'; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number }
+  | { type: 'issue.updated'; issueId: number; repoId: number; index: number; actorId: number; fields: string[] }
+  | { type: 'issue.closed'; issueId: number; repoId: number; index: number; actorId: number }
+  | { type: 'issue.reopened'; issueId: number; repoId: number; index: number; actorId: number }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
   | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] };
 

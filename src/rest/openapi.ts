@@ -3,6 +3,7 @@ import type { RouteDef } from './route.ts';
 import { Branch, ContentsResponse, GitBlobResponse } from './structs/git.ts';
 import { RepoCollaboratorPermission } from './structs/collaborator.ts';
 import { DeployKey } from './structs/deployKey.ts';
+import { Issue, Milestone } from './structs/issue.ts';
 import { Label } from './structs/label.ts';
 import { Organization } from './structs/org.ts';
 import { Repository, SearchResults } from './structs/repo.ts';
@@ -19,6 +20,8 @@ const schemas: Record<string, z.ZodType> = {
   Repository,
   SearchResults,
   Label,
+  Issue,
+  Milestone,
   DeployKey,
   RepoCollaboratorPermission,
   Branch,

@@ -52,4 +52,20 @@ describe.each(PROVIDERS)('activity feed from pushes (%s)', (provider) => {
     expect(await t.db.action.count({ where: { userId: org.id, opType: 'COMMIT_REPO' } })).toBe(2);
     expect(await t.db.action.count({ where: { userId: bob.id, opType: 'PUSH_TAG', actUserId: alice.id } })).toBe(1);
   });
+
+  it('records create_issue, close_issue and reopen_issue with Gitea content', async () => {
+    const created = await t.request('POST', '/api/v1/repos/acme/feed/issues', { headers: basic('alice'), body: { title: 'It broke' } });
+    expect(created.statusCode).toBe(201);
+    const index = (created.json() as { number: number }).number;
+    await t.request('PATCH', `/api/v1/repos/acme/feed/issues/${index}`, { headers: basic('alice'), body: { state: 'closed' } });
+    await t.request('PATCH', `/api/v1/repos/acme/feed/issues/${index}`, { headers: basic('alice'), body: { state: 'open' } });
+    await t.app.deps.notifier.drain();
+    const alice = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'alice' } });
+    const rows = await t.db.action.findMany({ where: { userId: alice.id, opType: { in: ['CREATE_ISSUE', 'CLOSE_ISSUE', 'REOPEN_ISSUE'] } }, orderBy: { id: 'asc' } });
+    expect(rows.map((r) => [r.opType, r.content])).toEqual([
+      ['CREATE_ISSUE', `${index}|It broke`],
+      ['CLOSE_ISSUE', `${index}|`],
+      ['REOPEN_ISSUE', `${index}|`],
+    ]);
+  });
 });

@@ -11,6 +11,7 @@ import { branchRoutes } from './repo/branches.ts';
 import { collaboratorRoutes } from './repo/collaborators.ts';
 import { repoEditRoutes } from './repo/edit.ts';
 import { deployKeyRoutes } from './repo/keys.ts';
+import { issueRoutes } from './repo/issues.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
 import { gitRoutes } from './repo/git.ts';
@@ -41,6 +42,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...collaboratorRoutes,
   ...deployKeyRoutes,
   ...repoLabelRoutes,
+  ...issueRoutes,
   ...branchRoutes,
   ...contentsRoutes,
   ...gitRoutes,

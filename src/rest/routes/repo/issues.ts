@@ -1,0 +1,153 @@
+import { ValidationError } from '../../../errors.ts';
+import { createIssue } from '../../../services/issue/create.ts';
+import { editIssue } from '../../../services/issue/edit.ts';
+import { getIssue } from '../../../services/issue/issue.ts';
+import { listIssues, searchIssues } from '../../../services/issue/list.ts';
+import type { RepoRef } from '../../../services/repo/collaborator.ts';
+import { toApiIssue, toApiIssueList } from '../../convert/issue.ts';
+import { convertOptions } from '../../convert/options.ts';
+import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineRoute } from '../../route.ts';
+import { CreateIssueOption, EditIssueOption, ListIssuesQuery, SearchIssuesQuery } from '../../structs/issue.ts';
+
+const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
+
+/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
+const indexOf = (params: Record<string, string>): number => (/^\d+$/.test(params.index ?? '') ? Number(params.index) : 0);
+
+/** Gitea GetQueryBeforeSince: RFC 3339, 422 otherwise. */
+function timeParam(value: string | undefined, field: string): Date | undefined {
+  if (!value) return undefined;
+  const d = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) throw new ValidationError(`parsing time "${value}" as RFC3339 failed`, { field });
+  return d;
+}
+
+/** /repos/{o}/{r}/issues (list, create, get, edit) and /repos/issues/search. */
+export const issueRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/repos/issues/search',
+    operationId: 'issueSearchIssues',
+    summary: 'Search for issues across the repositories that the user has access to',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    query: SearchIssuesQuery,
+    success: { status: 200, schema: '[Issue]' },
+    errors: [404, 422],
+    handler: async ({ cx, query, req, reply }) => {
+      const page = listOptions(req.query as Record<string, unknown>);
+      const result = await searchIssues(cx, {
+        state: query.state,
+        labels: query.labels,
+        milestones: query.milestones,
+        q: query.q,
+        type: query.type,
+        since: timeParam(query.since, 'since'),
+        before: timeParam(query.before, 'before'),
+        assigned: query.assigned,
+        created: query.created,
+        mentioned: query.mentioned,
+        owner: query.owner,
+        page,
+      });
+      setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
+      return toApiIssueList(result.items, cx.viewer, convertOptions(cx));
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/issues',
+    operationId: 'issueListIssues',
+    summary: "List a repository's issues",
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    query: ListIssuesQuery,
+    success: { status: 200, schema: '[Issue]' },
+    errors: [404, 422],
+    handler: async ({ cx, params, query, req, reply }) => {
+      const page = listOptions(req.query as Record<string, unknown>);
+      const result = await listIssues(cx, ref(params), {
+        state: query.state,
+        labels: query.labels,
+        milestones: query.milestones,
+        q: query.q,
+        type: query.type,
+        since: timeParam(query.since, 'since'),
+        before: timeParam(query.before, 'before'),
+        createdBy: query.created_by,
+        assignedBy: query.assigned_by,
+        mentionedBy: query.mentioned_by,
+        page,
+      });
+      setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
+      return toApiIssueList(result.items, cx.viewer, convertOptions(cx));
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/issues',
+    operationId: 'issueCreateIssue',
+    summary: 'Create an issue. If using deadline only the date will be taken into account, and time of day ignored.',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    body: CreateIssueOption,
+    success: { status: 201, schema: 'Issue' },
+    errors: [401, 403, 404, 412, 422, 423],
+    handler: async ({ cx, params, body }) => {
+      const view = await createIssue(cx, ref(params), {
+        title: body.title,
+        body: body.body,
+        ref: body.ref,
+        assignee: body.assignee,
+        assignees: body.assignees ?? undefined,
+        dueDate: body.due_date ? new Date(body.due_date) : null,
+        milestone: body.milestone ?? undefined,
+        labels: body.labels ?? undefined,
+        closed: body.closed,
+      });
+      return toApiIssue(view, cx.viewer, convertOptions(cx));
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/issues/{index}',
+    operationId: 'issueGetIssue',
+    summary: 'Get an issue',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    success: { status: 200, schema: 'Issue' },
+    errors: [404],
+    handler: async ({ cx, params }) => toApiIssue(await getIssue(cx, ref(params), indexOf(params)), cx.viewer, convertOptions(cx)),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/repos/{owner}/{repo}/issues/{index}',
+    operationId: 'issueEditIssue',
+    summary: 'Edit an issue. If using deadline only the date will be taken into account, and time of day ignored.',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    body: EditIssueOption,
+    success: { status: 201, schema: 'Issue' },
+    errors: [401, 403, 404, 412, 422, 423],
+    handler: async ({ cx, params, body }) => {
+      const view = await editIssue(cx, ref(params), indexOf(params), {
+        title: body.title,
+        body: body.body ?? undefined,
+        ref: body.ref ?? undefined,
+        assignee: body.assignee ?? undefined,
+        assignees: body.assignees ?? undefined,
+        milestone: body.milestone ?? undefined,
+        state: body.state ?? undefined,
+        dueDate: body.due_date ?? undefined,
+        unsetDueDate: body.unset_due_date ?? undefined,
+      });
+      return toApiIssue(view, cx.viewer, convertOptions(cx));
+    },
+  }),
+];

@@ -1,0 +1,192 @@
+import type { DbTx, Models } from '../../db/client.ts';
+import { PermissionDeniedError, ValidationError } from '../../errors.ts';
+import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
+import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
+import { ALL_UNITS } from '../../permissions/units.ts';
+import { requireViewer } from '../access/guards.ts';
+import type { RepoAccess } from '../access/repoAccess.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+import { findUserByName } from '../user/user.ts';
+import { loadIssueView, resolveIssueRepo, type IssueView } from './issue.ts';
+
+/** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
+export interface CreateIssueInput {
+  title?: string;
+  body?: string;
+  ref?: string;
+  assignee?: string;
+  assignees?: string[];
+  dueDate?: Date | null;
+  milestone?: number;
+  labels?: number[];
+  closed?: boolean;
+}
+
+const RETRIES = 8;
+
+/** Prisma/driver errors worth retrying the whole transaction for: unique races, serialization, deadlocks, busy SQLite. */
+function isTransient(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = 'code' in err ? String((err as { code: unknown }).code) : '';
+  if (code === 'P2002' || code === 'P2034' || code === '40001' || code === '40P01') return true;
+  const message = err instanceof Error ? err.message : '';
+  return /deadlock|could not serialize|SQLITE_BUSY|database is locked|write conflict/i.test(message);
+}
+
+/** Runs a transaction again when it lost a race (see isTransient). */
+export async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= RETRIES || !isTransient(err)) throw err;
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 10 * attempt)));
+    }
+  }
+}
+
+/**
+ * Allocates the next number of the repository (shared by issues and pull requests) inside `tx`: one atomic
+ * upsert-increment whose row lock is held until commit, so numbers are gap-free (a rollback gives it back).
+ */
+export async function allocateIssueIndex(tx: DbTx, repoId: number): Promise<number> {
+  const row = await tx.issueIndex.upsert({
+    where: { repoId },
+    create: { repoId, maxIndex: 1 },
+    update: { maxIndex: { increment: 1 } },
+  });
+  return row.maxIndex;
+}
+
+/** Recomputes a milestone's counters and completeness from its issues (Gitea UpdateMilestoneCounters). */
+export async function refreshMilestone(tx: DbTx, milestoneId: number | null): Promise<void> {
+  if (milestoneId === null) return;
+  const [numIssues, numClosedIssues] = await Promise.all([
+    tx.issue.count({ where: { milestoneId } }),
+    tx.issue.count({ where: { milestoneId, isClosed: true } }),
+  ]);
+  const completeness = numIssues ? Math.floor((numClosedIssues * 100) / numIssues) : 0;
+  await tx.milestone.updateMany({ where: { id: milestoneId }, data: { numIssues, numClosedIssues, completeness } });
+}
+
+/** Recomputes labels' issue counters (Gitea updateLabelCols). */
+export async function refreshLabels(tx: DbTx, labelIds: readonly number[]): Promise<void> {
+  for (const id of labelIds) {
+    const [numIssues, numClosedIssues] = await Promise.all([
+      tx.issueLabel.count({ where: { labelId: id } }),
+      tx.issueLabel.count({ where: { labelId: id, issue: { isClosed: true } } }),
+    ]);
+    await tx.label.updateMany({ where: { id }, data: { numIssues, numClosedIssues } });
+  }
+}
+
+/** Gitea's title normalization: trimmed and cut to 255 characters with an ellipsis. */
+export function normalizeTitle(title: string): string {
+  const t = title.trim();
+  const chars = [...t];
+  return chars.length > 255 ? `${chars.slice(0, 254).join('')}…` : t;
+}
+
+/** PostgreSQL text cannot hold NUL: bad input, answered 422. @throws ValidationError */
+export function requireText(value: string | undefined, field: string): void {
+  if (value?.includes('\u0000')) throw new ValidationError('Invalid', { field, rule: 'Invalid' });
+}
+
+/**
+ * Resolves assignee names for a writer: unknown → 422 (Gitea's nested message); a user who cannot be assigned
+ * (Gitea CanBeAssigned: write on some unit, or read on pull requests) → 422; an assignee who blocked the
+ * viewer → 403. @throws ValidationError, PermissionDeniedError
+ */
+export async function resolveAssignees(cx: ServiceContext, access: RepoAccess, names: readonly string[]): Promise<Models.User[]> {
+  const users: Models.User[] = [];
+  for (const name of [...new Set(names.filter((n) => n !== ''))]) {
+    const user = await findUserByName(cx.db, name);
+    if (!user) throw new ValidationError(`Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`, { name });
+    if (users.some((u) => u.id === user.id)) continue;
+    const perm = await repoPermissionLoader(cx.db, user).load(access.repo.id);
+    const assignable = user.type !== 'ORGANIZATION' && (isRepoAdmin(perm) || ALL_UNITS.some((u) => canWrite(perm, u)) || canRead(perm, 'PULL_REQUESTS'));
+    if (!assignable) throw new ValidationError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, { userId: user.id });
+    const viewer = requireViewer(cx);
+    const blocked = await cx.db.block.findFirst({ where: { blockerId: user.id, blockeeId: viewer.id }, select: { id: true } });
+    if (blocked) throw new PermissionDeniedError('user is blocked', { userId: user.id });
+    users.push(user);
+  }
+  return users;
+}
+
+/** Label ids usable on the repository: its own and, for an organization's repository, the organization's; others dropped. */
+async function usableLabelIds(cx: ServiceContext, repo: Models.Repository, ids: readonly number[]): Promise<number[]> {
+  const wanted = [...new Set(ids.filter(Number.isSafeInteger))];
+  if (!wanted.length) return [];
+  const rows = await cx.db.label.findMany({ where: { id: { in: wanted }, OR: [{ repoId: repo.id }, { orgId: repo.ownerId }] }, select: { id: true } });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Opens an issue (Gitea CreateIssue). Gates in Gitea's order: 404 invisible repository or unit, 401 anonymous,
+ * 423 archived, 422 missing title, 403 when issues are unreadable or the viewer is blocked by the owner.
+ * Callers without write on issues get their labels, milestone, assignees and due date silently dropped;
+ * unknown or foreign labels and milestones are dropped too. The number comes from the repository's shared
+ * counter in the same transaction as the row and the repository counters.
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, ValidationError, PermissionDeniedError
+ */
+export async function createIssue(cx: ServiceContext, ref: RepoRef, input: CreateIssueInput): Promise<IssueView> {
+  const access = await resolveIssueRepo(cx, ref, 'write');
+  const viewer = requireViewer(cx);
+  const title = normalizeTitle(input.title ?? '');
+  if (title === '') throw new ValidationError('Required', { field: 'title', rule: 'Required' });
+  requireText(title, 'title');
+  requireText(input.body, 'body');
+  requireText(input.ref, 'ref');
+  const { repo, perm } = access;
+  if (!canRead(perm, 'ISSUES') && !isRepoAdmin(perm)) throw new PermissionDeniedError('user should have specific read permission or be a repo admin');
+  if (perm.blocked) throw new PermissionDeniedError('user is blocked');
+  const writer = canWrite(perm, 'ISSUES');
+  const assignees = writer ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])]) : [];
+  const labelIds = writer ? await usableLabelIds(cx, repo, input.labels ?? []) : [];
+  const milestone = writer && input.milestone ? await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: repo.id }, select: { id: true } }) : null;
+  const closed = input.closed === true;
+  const issue = await withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const index = await allocateIssueIndex(tx, repo.id);
+      const now = new Date();
+      const row = await tx.issue.create({
+        data: {
+          repoId: repo.id,
+          index,
+          posterId: viewer.id,
+          title,
+          content: input.body ?? '',
+          ref: input.ref ?? '',
+          milestoneId: milestone?.id ?? null,
+          deadlineAt: writer && input.dueDate ? input.dueDate : null,
+          isClosed: closed,
+          closedAt: closed ? now : null,
+        },
+      });
+      await tx.repository.update({
+        where: { id: repo.id },
+        data: { numIssues: { increment: 1 }, ...(closed ? { numClosedIssues: { increment: 1 } } : {}) },
+      });
+      const comments: Models.Prisma.CommentCreateManyInput[] = [];
+      if (labelIds.length) {
+        await tx.issueLabel.createMany({ data: labelIds.map((labelId) => ({ issueId: row.id, labelId })) });
+        comments.push(...labelIds.map((labelId) => ({ type: 'LABEL' as const, posterId: viewer.id, issueId: row.id, labelId, content: '1' })));
+      }
+      if (milestone) comments.push({ type: 'MILESTONE', posterId: viewer.id, issueId: row.id, milestoneId: milestone.id, oldMilestoneId: null });
+      if (assignees.length) {
+        await tx.issueAssignee.createMany({ data: assignees.map((u) => ({ issueId: row.id, assigneeId: u.id })) });
+        comments.push(...assignees.map((u) => ({ type: 'ASSIGNEES' as const, posterId: viewer.id, issueId: row.id, assigneeId: u.id })));
+      }
+      if (closed) comments.push({ type: 'CLOSE', posterId: viewer.id, issueId: row.id });
+      if (comments.length) await tx.comment.createMany({ data: comments });
+      await refreshMilestone(tx, row.milestoneId);
+      await refreshLabels(tx, labelIds);
+      emit({ type: 'issue.created', issueId: row.id, repoId: repo.id, index, isPull: false, actorId: viewer.id });
+      if (closed) emit({ type: 'issue.closed', issueId: row.id, repoId: repo.id, index, actorId: viewer.id });
+      return row;
+    }),
+  );
+  return loadIssueView(cx.db, issue);
+}

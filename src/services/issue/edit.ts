@@ -1,0 +1,157 @@
+import type { DbTx, Models } from '../../db/client.ts';
+import { PreconditionFailedError, ValidationError } from '../../errors.ts';
+import type { DomainEvent } from '../../notify/events.ts';
+import { requireViewer } from '../access/guards.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+import { normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, withRetry } from './create.ts';
+import { findIssueByIndex, loadIssueView, requirePosterOrWriter, resolveIssueRepo, type IssueView } from './issue.ts';
+
+/** PATCH /repos/{o}/{r}/issues/{index} (Gitea EditIssueOption); absent fields do not change. */
+export interface EditIssueInput {
+  title?: string;
+  body?: string;
+  ref?: string;
+  assignee?: string;
+  assignees?: string[];
+  /** 0 removes the milestone. */
+  milestone?: number;
+  /** `closed` closes; any other value reopens (as Gitea). */
+  state?: string;
+  /** RFC 3339; only the date counts: stored as 23:59:59 of that day in the given offset (Gitea EditIssue). */
+  dueDate?: string | null;
+  unsetDueDate?: boolean;
+}
+
+/** 23:59:59 of the RFC 3339 value's calendar day, in its own offset. */
+export function endOfDay(value: string): Date {
+  const m = /^(\d{4}-\d{2}-\d{2})[Tt ].*?(Z|z|[+-]\d{2}:\d{2})$/.exec(value);
+  const d = new Date(m ? `${m[1]}T23:59:59${m[2]!.toUpperCase()}` : value);
+  if (Number.isNaN(d.getTime())) throw new ValidationError('Invalid', { field: 'due_date', rule: 'Invalid' });
+  return d;
+}
+
+const day = (d: Date): string => d.toISOString().slice(0, 10);
+
+type Change = { fields: string[]; comments: Models.Prisma.CommentCreateManyInput[]; events: DomainEvent[] };
+
+async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorId: number, c: Change): Promise<void> {
+  if (issue.isClosed === close) return;
+  // A conditional update: of two concurrent identical transitions only one counts.
+  const { count } = await tx.issue.updateMany({ where: { id: issue.id, isClosed: !close }, data: { isClosed: close, closedAt: close ? new Date() : null } });
+  if (count === 0) return;
+  const delta = close ? { increment: 1 } : { decrement: 1 };
+  await tx.repository.update({ where: { id: issue.repoId }, data: issue.isPull ? { numClosedPulls: delta } : { numClosedIssues: delta } });
+  c.fields.push('state');
+  c.comments.push({ type: close ? 'CLOSE' : 'REOPEN', posterId: actorId, issueId: issue.id });
+  c.events.push({ type: close ? 'issue.closed' : 'issue.reopened', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId });
+}
+
+async function replaceAssignees(tx: DbTx, issue: Models.Issue, users: readonly Models.User[], actorId: number, c: Change): Promise<void> {
+  const current = await tx.issueAssignee.findMany({ where: { issueId: issue.id }, select: { assigneeId: true } });
+  const have = new Set(current.map((r) => r.assigneeId));
+  const want = new Set(users.map((u) => u.id));
+  const removed = [...have].filter((id) => !want.has(id));
+  const added = [...want].filter((id) => !have.has(id));
+  if (!removed.length && !added.length) return;
+  if (removed.length) await tx.issueAssignee.deleteMany({ where: { issueId: issue.id, assigneeId: { in: removed } } });
+  if (added.length) await tx.issueAssignee.createMany({ data: added.map((assigneeId) => ({ issueId: issue.id, assigneeId })) });
+  c.fields.push('assignees');
+  for (const id of removed) c.comments.push({ type: 'ASSIGNEES', posterId: actorId, issueId: issue.id, assigneeId: id, removedAssignee: true });
+  for (const id of added) c.comments.push({ type: 'ASSIGNEES', posterId: actorId, issueId: issue.id, assigneeId: id });
+}
+
+function deadlineComment(issue: Models.Issue, next: Date | null, actorId: number): Models.Prisma.CommentCreateManyInput | null {
+  const prev = issue.deadlineAt;
+  if ((prev?.getTime() ?? null) === (next?.getTime() ?? null)) return null;
+  if (!next) return { type: 'REMOVED_DEADLINE', posterId: actorId, issueId: issue.id, content: prev ? day(prev) : '' };
+  if (!prev) return { type: 'ADDED_DEADLINE', posterId: actorId, issueId: issue.id, content: day(next) };
+  return { type: 'MODIFIED_DEADLINE', posterId: actorId, issueId: issue.id, content: `${day(next)}|${day(prev)}` };
+}
+
+/**
+ * Edits an issue or pull request (Gitea EditIssue): only its poster or a writer of its unit (403 otherwise);
+ * assignees, milestone and due date change only for writers (silently ignored for the poster). Closing and
+ * reopening record CLOSE/REOPEN timeline comments and keep the repository and milestone counters exact.
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, PreconditionFailedError
+ */
+export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number, input: EditIssueInput): Promise<IssueView> {
+  const access = await resolveIssueRepo(cx, ref, 'write');
+  const viewer = requireViewer(cx);
+  const found = await findIssueByIndex(cx, access, index);
+  const writer = requirePosterOrWriter(cx, access, found);
+  requireText(input.title, 'title');
+  requireText(input.body, 'body');
+  requireText(input.ref, 'ref');
+  const wantAssignees = writer && (input.assignees !== undefined || input.assignee !== undefined);
+  const assignees = wantAssignees ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])]) : [];
+  let milestoneId: number | null | undefined;
+  if (writer && input.milestone !== undefined) {
+    if (input.milestone === 0) milestoneId = null;
+    else {
+      const m = await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: access.repo.id }, select: { id: true } });
+      if (!m) throw new ValidationError(`milestone does not exist [id: ${input.milestone}, repo_id: ${access.repo.id}]`, { milestone: input.milestone });
+      milestoneId = m.id;
+    }
+  }
+  let deadline: Date | null | undefined;
+  if (writer && (input.dueDate !== undefined || input.unsetDueDate !== undefined)) {
+    deadline = input.unsetDueDate !== true && input.dueDate ? endOfDay(input.dueDate) : null;
+  }
+  if (input.state !== undefined && found.isPull) {
+    const pr = await cx.db.pullRequest.findUnique({ where: { issueId: found.id }, select: { hasMerged: true } });
+    if (pr?.hasMerged) throw new PreconditionFailedError('cannot change state of this pull request, it was already merged');
+  }
+  const updated = await withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const issue = await tx.issue.findUniqueOrThrow({ where: { id: found.id } });
+      const c: Change = { fields: [], comments: [], events: [] };
+      const data: Models.Prisma.IssueUncheckedUpdateInput = {};
+      const title = input.title ? normalizeTitle(input.title) : '';
+      if (title && title !== issue.title) {
+        data.title = title;
+        c.fields.push('title');
+        c.comments.push({ type: 'CHANGE_TITLE', posterId: viewer.id, issueId: issue.id, oldTitle: issue.title, newTitle: title });
+      }
+      if (input.body !== undefined && input.body !== issue.content) {
+        data.content = input.body;
+        data.contentVersion = { increment: 1 };
+        c.fields.push('body');
+      }
+      if (input.ref !== undefined && input.ref !== issue.ref) {
+        data.ref = input.ref;
+        c.fields.push('ref');
+        c.comments.push({ type: 'CHANGE_ISSUE_REF', posterId: viewer.id, issueId: issue.id, oldRef: issue.ref, newRef: input.ref });
+      }
+      if (deadline !== undefined) {
+        const comment = deadlineComment(issue, deadline, viewer.id);
+        if (comment) {
+          data.deadlineAt = deadline;
+          c.fields.push('due_date');
+          c.comments.push(comment);
+        }
+      }
+      if (milestoneId !== undefined && milestoneId !== issue.milestoneId) {
+        data.milestoneId = milestoneId;
+        c.fields.push('milestone');
+        c.comments.push({ type: 'MILESTONE', posterId: viewer.id, issueId: issue.id, milestoneId, oldMilestoneId: issue.milestoneId });
+      }
+      if (Object.keys(data).length) await tx.issue.update({ where: { id: issue.id }, data });
+      if (wantAssignees) await replaceAssignees(tx, issue, assignees, viewer.id, c);
+      if (input.state !== undefined) await changeState(tx, issue, input.state === 'closed', viewer.id, c);
+      if (c.comments.length) await tx.comment.createMany({ data: c.comments });
+      if (c.fields.includes('milestone') || c.fields.includes('state')) {
+        await refreshMilestone(tx, issue.milestoneId);
+        if (milestoneId !== undefined && milestoneId !== issue.milestoneId) await refreshMilestone(tx, milestoneId);
+      }
+      if (c.fields.includes('state')) {
+        const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
+        await refreshLabels(tx, labels.map((l) => l.labelId));
+      }
+      if (c.fields.length) emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: c.fields });
+      c.events.forEach(emit);
+      return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
+    }),
+  );
+  return loadIssueView(cx.db, updated);
+}

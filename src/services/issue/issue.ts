@@ -1,0 +1,133 @@
+import type { DbLike, Models } from '../../db/client.ts';
+import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
+import { canRead, canWrite } from '../../permissions/repoPermission.ts';
+import { requireTokenScope, requireViewer } from '../access/guards.ts';
+import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
+import type { ServiceContext } from '../context.ts';
+import type { LabelWithOwner } from '../label/label.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+
+/** A label as issues show it: repository or organization label, with what its URL needs. */
+export type IssueLabelView = LabelWithOwner & { repo: Pick<Models.Repository, 'ownerName' | 'name'> | null };
+
+/** An issue with every relation its REST/GraphQL form needs, bulk-loaded. */
+export interface IssueView {
+  issue: Models.Issue;
+  repo: Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
+  poster: Models.User | null;
+  labels: IssueLabelView[];
+  milestone: Models.Milestone | null;
+  assignees: Models.User[];
+  pull: Models.PullRequest | null;
+}
+
+/**
+ * Gitea's gates for /repos/{o}/{r}/issues…: token scope, repository visible (404), issues or pull requests
+ * readable (mustEnableIssuesOrPulls, 404); writes then need a signed-in viewer (401) and a repository that is
+ * not archived (mustNotBeArchived, 423).
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError
+ */
+export async function resolveIssueRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
+  requireTokenScope(cx, 'issue', level);
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  if (!canRead(access.perm, 'ISSUES') && !canRead(access.perm, 'PULL_REQUESTS')) throw new NotFoundError('not found', { repoId: access.repo.id });
+  if (level === 'read') return access;
+  requireViewer(cx);
+  if (access.repo.isArchived) throw new RepoArchivedError();
+  return access;
+}
+
+/** The unit an issue row belongs to. */
+export const unitOf = (issue: Pick<Models.Issue, 'isPull'>): 'ISSUES' | 'PULL_REQUESTS' => (issue.isPull ? 'PULL_REQUESTS' : 'ISSUES');
+
+/** Gitea CanWriteIssuesOrPulls for one issue. */
+export function canWriteIssue(access: RepoAccess, issue: Pick<Models.Issue, 'isPull'>): boolean {
+  return canWrite(access.perm, unitOf(issue));
+}
+
+/**
+ * The issue (or pull request) numbered `index` in the repository, if its unit is readable.
+ * @throws NotFoundError
+ */
+export async function findIssueByIndex(cx: ServiceContext, access: RepoAccess, index: number): Promise<Models.Issue> {
+  const issue = Number.isSafeInteger(index) && index > 0 ? await cx.db.issue.findUnique({ where: { repoId_index: { repoId: access.repo.id, index } } }) : null;
+  if (!issue || !canRead(access.perm, unitOf(issue))) {
+    throw new NotFoundError(`issue does not exist [id: 0, repo_id: ${access.repo.id}, index: ${index}]`, { repoId: access.repo.id, index });
+  }
+  return issue;
+}
+
+/** Loads the relations of many issues in a constant number of queries, keeping the input order. */
+export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]): Promise<IssueView[]> {
+  if (issues.length === 0) return [];
+  const ids = issues.map((i) => i.id);
+  const repoIds = [...new Set(issues.map((i) => i.repoId))];
+  const posterIds = [...new Set(issues.map((i) => i.posterId).filter((id): id is number => id !== null))];
+  const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id): id is number => id !== null))];
+  const [repos, posters, labels, assignees, milestones, pulls] = await Promise.all([
+    db.repository.findMany({ where: { id: { in: repoIds } }, select: { id: true, name: true, ownerName: true } }),
+    posterIds.length ? db.user.findMany({ where: { id: { in: posterIds } } }) : [],
+    db.issueLabel.findMany({
+      where: { issueId: { in: ids } },
+      include: { label: { include: { org: { select: { name: true } }, repo: { select: { ownerName: true, name: true } } } } },
+    }),
+    db.issueAssignee.findMany({ where: { issueId: { in: ids } }, include: { assignee: true }, orderBy: { id: 'asc' } }),
+    milestoneIds.length ? db.milestone.findMany({ where: { id: { in: milestoneIds } } }) : [],
+    db.pullRequest.findMany({ where: { issueId: { in: ids } } }),
+  ]);
+  const repoById = new Map(repos.map((r) => [r.id, r]));
+  const posterById = new Map(posters.map((u) => [u.id, u]));
+  const milestoneById = new Map(milestones.map((m) => [m.id, m]));
+  const pullByIssue = new Map(pulls.map((p) => [p.issueId, p]));
+  const labelsByIssue = new Map<number, IssueLabelView[]>();
+  for (const row of labels.sort((a, b) => a.label.name.localeCompare(b.label.name) || a.labelId - b.labelId)) {
+    const list = labelsByIssue.get(row.issueId) ?? [];
+    list.push(row.label);
+    labelsByIssue.set(row.issueId, list);
+  }
+  const assigneesByIssue = new Map<number, Models.User[]>();
+  for (const row of assignees) {
+    const list = assigneesByIssue.get(row.issueId) ?? [];
+    list.push(row.assignee);
+    assigneesByIssue.set(row.issueId, list);
+  }
+  return issues.map((issue) => {
+    const repo = repoById.get(issue.repoId);
+    if (!repo) throw new NotFoundError('repository does not exist', { repoId: issue.repoId });
+    return {
+      issue,
+      repo,
+      poster: issue.posterId === null ? null : (posterById.get(issue.posterId) ?? null),
+      labels: labelsByIssue.get(issue.id) ?? [],
+      milestone: issue.milestoneId === null ? null : (milestoneById.get(issue.milestoneId) ?? null),
+      assignees: assigneesByIssue.get(issue.id) ?? [],
+      pull: pullByIssue.get(issue.id) ?? null,
+    };
+  });
+}
+
+/** One issue with its relations. */
+export async function loadIssueView(db: DbLike, issue: Models.Issue): Promise<IssueView> {
+  const [view] = await loadIssueViews(db, [issue]);
+  if (!view) throw new NotFoundError('issue does not exist', { issueId: issue.id });
+  return view;
+}
+
+/**
+ * An issue or pull request by its number (GET /repos/{o}/{r}/issues/{index}).
+ * @throws NotFoundError
+ */
+export async function getIssue(cx: ServiceContext, ref: RepoRef, index: number): Promise<IssueView> {
+  const access = await resolveIssueRepo(cx, ref, 'read');
+  return loadIssueView(cx.db, await findIssueByIndex(cx, access, index));
+}
+
+/** A write the viewer may not do on this issue: only its poster or a writer of its unit. @throws PermissionDeniedError */
+export function requirePosterOrWriter(cx: ServiceContext, access: RepoAccess, issue: Models.Issue): boolean {
+  const writer = canWriteIssue(access, issue);
+  const viewer = requireViewer(cx);
+  if (!writer && (issue.posterId !== viewer.id || access.perm.blocked)) {
+    throw new PermissionDeniedError('user should be the poster of the issue or have write permission', { issueId: issue.id });
+  }
+  return writer;
+}
