@@ -7,6 +7,7 @@ import './types/organization.ts';
 import './types/repository.ts';
 import './types/repositoryMutations.ts';
 import './types/gitObject.ts';
+import './types/issue.ts';
 import './types/team.ts';
 import './types/label.ts';
 import './types/block.ts';
