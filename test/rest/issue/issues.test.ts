@@ -62,6 +62,7 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
       repository: { id: repos.pub!.id, name: 'pub', owner: 'alice', full_name: 'alice/pub' },
     });
     expect(j.user.login).toBe('alice');
+    await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events).toContainEqual({ type: 'issue.created', issueId: j.id, repoId: repos.pub!.id, index: 1, isPull: false, actorId: users.alice!.id });
     const anon = (await get('anon', 'repos/alice/pub/issues/1')).json();
     expect({ ...anon, user: anon.user.login }).toEqual({ ...j, user: 'alice' });
@@ -137,6 +138,7 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     expect((await repoRow(repos.pub!)).numClosedIssues).toBe(before.numClosedIssues);
     const types = (await t.db.comment.findMany({ where: { issueId: issue.id }, orderBy: { id: 'asc' } })).map((c) => c.type);
     expect(types).toEqual(expect.arrayContaining(['CHANGE_TITLE', 'CLOSE', 'REOPEN', 'ADDED_DEADLINE', 'REMOVED_DEADLINE']));
+    await t.app.deps.notifier.drain();
     expect(events).toContainEqual({ type: 'issue.closed', issueId: issue.id, repoId: repos.pub!.id, index: n, actorId: users.writer!.id });
     expect(events).toContainEqual({ type: 'issue.reopened', issueId: issue.id, repoId: repos.pub!.id, index: n, actorId: users.alice!.id });
     expectGiteaError(await edit('alice', 'alice/pub', 9999, { title: 'x' }), 404);

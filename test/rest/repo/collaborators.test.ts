@@ -115,6 +115,7 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
     expect(await mode(repos.priv!, users.target!)).toBe('READ');
     expect((await put('alice', 'alice/priv', 'target', { permission: 'admin' })).statusCode).toBe(204);
     expect(await mode(repos.priv!, users.target!)).toBe('ADMIN');
+    await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events).toContainEqual({ type: 'repo.collaboratorAdded', repoId: repos.priv!.id, userId: users.target!.id, actorId: users.alice!.id });
     expectGiteaError(await put('alice', 'alice/priv', 'target', { permission: 'owner' }), 422, '[Permission]: In');
     expectGiteaError(await put('alice', 'alice/priv', 'target', { permission: 'bogus' }), 422, '[Permission]: In');
@@ -135,6 +136,7 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
     expect(del.statusCode).toBe(204);
     expect(await mode(repos.priv!, users.target2!)).toBeNull();
     expect(await t.db.watch.count({ where: { repoId: repos.priv!.id, userId: users.target2!.id } })).toBe(0);
+    await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events).toContainEqual({ type: 'repo.collaboratorRemoved', repoId: repos.priv!.id, userId: users.target2!.id, actorId: users.adminc!.id });
     expect((await t.request('DELETE', url('alice/priv/collaborators/target2'), { headers: as('adminc') })).statusCode).toBe(204);
     expectGiteaError(await t.request('DELETE', url('alice/priv/collaborators/ghost'), { headers: as('adminc') }), 422);

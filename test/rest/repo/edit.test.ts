@@ -87,7 +87,9 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
     expect(existsSync(gitDir('alice', 'repo1-edited'))).toBe(true);
     expect(existsSync(gitDir('alice', 'repo1'))).toBe(false);
     expect(await t.db.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId: users.alice!.id, lowerName: 'repo1' } } })).toMatchObject({ redirectRepoId: r.id });
+    await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events).toContainEqual({ type: 'repo.renamed', repoId: r.id, oldName: 'repo1', actorId: users.alice!.id });
+    await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events.find((e) => e.type === 'repo.updated' && e.repoId === r.id)).toMatchObject({ fields: expect.arrayContaining(['name', 'private', 'archived', 'units']) });
     // Unarchive (an archived repository can be edited) and make it public again.
     const back = await patch('alice', 'alice/repo1-edited', { archived: false, private: false, name: 'repo1' });
@@ -165,6 +167,7 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
     expect(cased.json().name).toBe('ReNamer');
     expect(existsSync(gitDir('alice', 'renamer'))).toBe(true);
     expect(await t.db.repoRedirect.count({ where: { redirectRepoId: r.id } })).toBe(0);
+    await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events.some((e) => e.type === 'repo.renamed' && e.repoId === r.id)).toBe(false);
     const same = await patch('alice', 'alice/renamer', { name: 'ReNamer' });
     expect(same.statusCode).toBe(200);

@@ -89,6 +89,7 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     const row = await t.db.deployKey.findUniqueOrThrow({ where: { id: body.id } });
     expect(row).toMatchObject({ mode: 'READ', keyId: body.key_id, name: 'read-only', fingerprint: rsa.fingerprint });
+    await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events).toContainEqual({ type: 'repo.deployKeyAdded', repoId: row.repoId, keyId: row.id, actorId: users.alice!.id });
     const got = await t.request('GET', `/api/v1/repos/alice/pub/keys/${body.id}`, { headers: as('alice') });
     expect(got.statusCode).toBe(200);
@@ -146,6 +147,7 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
     expect((await t.request('DELETE', `/api/v1/repos/alice/pub/keys/${shared.json().id}`, { headers: as('alice') })).statusCode).toBe(204);
     expect(await t.db.publicKey.count({ where: { fingerprint: k.fingerprint } })).toBe(0);
     expectGiteaError(await t.request('GET', `/api/v1/repos/alice/pub/keys/${shared.json().id}`, { headers: as('alice') }), 404);
+    await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events.some((e) => e.type === 'repo.deployKeyRemoved' && e.keyId === first)).toBe(true);
   });
 

@@ -58,6 +58,7 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
     expect(a.statusCode, a.body).toBe(201);
     expect(Object.keys(a.json())).toEqual(LABEL_KEYS);
     expect(a.json()).toEqual({ id: expect.any(Number), name: 'TestL 1', exclusive: false, is_archived: false, color: 'ffaa00', description: 'first', url: apiUrl('alice/pub', a.json().id) });
+    await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events).toContainEqual({ type: 'label.created', labelId: a.json().id, orgId: null, repoId: repos.pub!.id, actorId: users.alice!.id });
     expectGiteaError(await create('alice', 'alice/pub', { name: 'bad', color: '#12345g' }), 422, 'invalid color: #12345g');
     expectGiteaError(await create('alice', 'alice/pub', { color: 'aabbcc' }), 422, '[Name]: Required');
