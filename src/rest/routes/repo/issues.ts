@@ -2,7 +2,7 @@ import { ValidationError } from '../../../errors.ts';
 import { createIssue } from '../../../services/issue/create.ts';
 import { editIssue } from '../../../services/issue/edit.ts';
 import { getIssue } from '../../../services/issue/issue.ts';
-import { listIssues, searchIssues } from '../../../services/issue/list.ts';
+import { listIssues, searchIssues, type IssueFilters } from '../../../services/issue/list.ts';
 import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { toApiIssue, toApiIssueList } from '../../convert/issue.ts';
 import { convertOptions } from '../../convert/options.ts';
@@ -24,6 +24,27 @@ function timeParam(value: string | undefined, field: string): Date | undefined {
 }
 
 /** /repos/{o}/{r}/issues (list, create, get, edit) and /repos/issues/search. */
+/** The filters both issue lists share (GET /repos/issues/search and GET /repos/{o}/{r}/issues). */
+function issueFilters(query: {
+  state: IssueFilters['state'];
+  labels?: string[] | undefined;
+  milestones?: string[] | undefined;
+  q?: string | undefined;
+  type?: IssueFilters['type'] | undefined;
+  since?: string | undefined;
+  before?: string | undefined;
+}): IssueFilters {
+  return {
+    state: query.state,
+    labels: query.labels,
+    milestones: query.milestones,
+    q: query.q,
+    type: query.type,
+    since: timeParam(query.since, 'since'),
+    before: timeParam(query.before, 'before'),
+  };
+}
+
 export const issueRoutes = [
   defineRoute({
     method: 'GET',
@@ -39,13 +60,7 @@ export const issueRoutes = [
     handler: async ({ cx, query, req, reply }) => {
       const page = listOptions(req.query as Record<string, unknown>);
       const result = await searchIssues(cx, {
-        state: query.state,
-        labels: query.labels,
-        milestones: query.milestones,
-        q: query.q,
-        type: query.type,
-        since: timeParam(query.since, 'since'),
-        before: timeParam(query.before, 'before'),
+        ...issueFilters(query),
         assigned: query.assigned,
         created: query.created,
         mentioned: query.mentioned,
@@ -70,13 +85,7 @@ export const issueRoutes = [
     handler: async ({ cx, params, query, req, reply }) => {
       const page = listOptions(req.query as Record<string, unknown>);
       const result = await listIssues(cx, ref(params), {
-        state: query.state,
-        labels: query.labels,
-        milestones: query.milestones,
-        q: query.q,
-        type: query.type,
-        since: timeParam(query.since, 'since'),
-        before: timeParam(query.before, 'before'),
+        ...issueFilters(query),
         createdBy: query.created_by,
         assignedBy: query.assigned_by,
         mentionedBy: query.mentioned_by,
