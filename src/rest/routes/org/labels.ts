@@ -1,7 +1,7 @@
 import * as labelService from '../../../services/label/label.ts';
 import { toApiLabel, toApiLabelList } from '../../convert/label.ts';
 import { setTotalCount } from '../../pagination.ts';
-import { labelId, labelPage } from '../../labelParams.ts';
+import { labelFields, labelId, labelPage } from '../../labelParams.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateLabelOption, EditLabelOption, ListLabelsQuery } from '../../structs/label.ts';
 
@@ -37,13 +37,7 @@ export const orgLabelRoutes = [
     success: { status: 201, schema: 'Label' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const label = await labelService.createLabel(cx, { org: params.org ?? '' }, {
-        name: body.name,
-        color: body.color,
-        description: body.description,
-        exclusive: body.exclusive,
-        isArchived: body.is_archived,
-      });
+      const label = await labelService.createLabel(cx, { org: params.org ?? '' }, labelFields(body));
       return toApiLabel(label, cx.config.rootUrl);
     },
   }),
@@ -71,13 +65,7 @@ export const orgLabelRoutes = [
     success: { status: 200, schema: 'Label' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const label = await labelService.updateLabel(cx, { org: params.org ?? '' }, labelId(params.id), {
-        name: body.name,
-        color: body.color,
-        description: body.description,
-        exclusive: body.exclusive,
-        isArchived: body.is_archived,
-      });
+      const label = await labelService.updateLabel(cx, { org: params.org ?? '' }, labelId(params.id), labelFields(body));
       return toApiLabel(label, cx.config.rootUrl);
     },
   }),

@@ -2,7 +2,7 @@ import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import * as repoLabelService from '../../../services/repo/repoLabel.ts';
 import { toApiLabel, toApiLabelList } from '../../convert/label.ts';
 import { setTotalCount } from '../../pagination.ts';
-import { labelId, labelPage } from '../../labelParams.ts';
+import { labelFields, labelId, labelPage } from '../../labelParams.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateLabelOption, EditLabelOption, ListLabelsQuery } from '../../structs/label.ts';
 
@@ -40,13 +40,7 @@ export const repoLabelRoutes = [
     success: { status: 201, schema: 'Label' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const label = await repoLabelService.createRepoLabel(cx, ref(params), {
-        name: body.name,
-        color: body.color,
-        description: body.description,
-        exclusive: body.exclusive,
-        isArchived: body.is_archived,
-      });
+      const label = await repoLabelService.createRepoLabel(cx, ref(params), labelFields(body));
       return toApiLabel(label, cx.config.rootUrl);
     },
   }),
@@ -74,13 +68,7 @@ export const repoLabelRoutes = [
     success: { status: 200, schema: 'Label' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const label = await repoLabelService.updateRepoLabel(cx, ref(params), labelId(params.id), {
-        name: body.name,
-        color: body.color,
-        description: body.description,
-        exclusive: body.exclusive,
-        isArchived: body.is_archived,
-      });
+      const label = await repoLabelService.updateRepoLabel(cx, ref(params), labelId(params.id), labelFields(body));
       return toApiLabel(label, cx.config.rootUrl);
     },
   }),
