@@ -12,6 +12,15 @@ import { collaboratorRoutes } from './repo/collaborators.ts';
 import { repoEditRoutes } from './repo/edit.ts';
 import { deployKeyRoutes } from './repo/keys.ts';
 import { issueRoutes } from './repo/issues.ts';
+import { issueAssigneeRoutes } from './repo/issueAssignees.ts';
+import { issueLabelRoutes } from './repo/issueLabels.ts';
+import { milestoneRoutes } from './repo/milestones.ts';
+import { projectRoutes } from './repo/projects.ts';
+import { issueDependencyRoutes } from './repo/issueDependencies.ts';
+import { issueCommentRoutes } from './repo/issueComments.ts';
+import { issueReactionRoutes } from './repo/issueReactions.ts';
+import { trackedTimeRoutes } from './repo/times.ts';
+import { forkRoutes } from './repo/forks.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
 import { gitRoutes } from './repo/git.ts';
@@ -43,6 +52,15 @@ export const allRoutes: readonly RouteDef[] = [
   ...deployKeyRoutes,
   ...repoLabelRoutes,
   ...issueRoutes,
+  ...issueAssigneeRoutes,
+  ...issueLabelRoutes,
+  ...milestoneRoutes,
+  ...projectRoutes,
+  ...issueDependencyRoutes,
+  ...issueCommentRoutes,
+  ...issueReactionRoutes,
+  ...trackedTimeRoutes,
+  ...forkRoutes,
   ...branchRoutes,
   ...contentsRoutes,
   ...gitRoutes,
