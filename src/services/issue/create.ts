@@ -6,6 +6,7 @@ import { ALL_UNITS } from '../../permissions/units.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { exclusiveScope } from '../label/color.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { loadIssueView, resolveIssueRepo, type IssueView } from './issue.ts';
@@ -93,6 +94,13 @@ export function requireText(value: string | undefined, field: string): void {
   if (value?.includes('\u0000')) throw new ValidationError('Invalid', { field, rule: 'Invalid' });
 }
 
+/** Gitea CanBeAssigned: a user (never an organization) with write on some unit, or read on pull requests, of the repository. */
+export async function canBeAssigned(cx: ServiceContext, repoId: number, user: Models.User): Promise<boolean> {
+  if (user.type === 'ORGANIZATION') return false;
+  const perm = await repoPermissionLoader(cx.db, user).load(repoId);
+  return isRepoAdmin(perm) || ALL_UNITS.some((u) => canWrite(perm, u)) || canRead(perm, 'PULL_REQUESTS');
+}
+
 /**
  * Resolves assignee names for a writer: unknown → 422 (Gitea's nested message); a user who cannot be assigned
  * (Gitea CanBeAssigned: write on some unit, or read on pull requests) → 422; an assignee who blocked the
@@ -104,9 +112,7 @@ export async function resolveAssignees(cx: ServiceContext, access: RepoAccess, n
     const user = await findUserByName(cx.db, name);
     if (!user) throw new ValidationError(`Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`, { name });
     if (users.some((u) => u.id === user.id)) continue;
-    const perm = await repoPermissionLoader(cx.db, user).load(access.repo.id);
-    const assignable = user.type !== 'ORGANIZATION' && (isRepoAdmin(perm) || ALL_UNITS.some((u) => canWrite(perm, u)) || canRead(perm, 'PULL_REQUESTS'));
-    if (!assignable) throw new ValidationError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, { userId: user.id });
+    if (!(await canBeAssigned(cx, access.repo.id, user))) throw new ValidationError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, { userId: user.id });
     const viewer = requireViewer(cx);
     const blocked = await cx.db.block.findFirst({ where: { blockerId: user.id, blockeeId: viewer.id }, select: { id: true } });
     if (blocked) throw new PermissionDeniedError('user is blocked', { userId: user.id });
@@ -115,12 +121,30 @@ export async function resolveAssignees(cx: ServiceContext, access: RepoAccess, n
   return users;
 }
 
-/** Label ids usable on the repository: its own and, for an organization's repository, the organization's; others dropped. */
+/**
+ * Gitea RemoveDuplicateExclusiveLabels: of several exclusive labels of one scope (`scope/name`), only the
+ * last one given is kept; other labels keep their order.
+ */
+export function keepLastOfEachScope<T extends { name: string; exclusive: boolean }>(labels: readonly T[]): T[] {
+  return labels.filter((label, i) => {
+    const scope = exclusiveScope(label);
+    return scope === null || !labels.slice(i + 1).some((other) => exclusiveScope(other) === scope);
+  });
+}
+
+/**
+ * Label ids usable on the repository: its own and, for an organization's repository, the organization's;
+ * others dropped. Of exclusive labels sharing a scope only the last one given is kept.
+ */
 async function usableLabelIds(cx: ServiceContext, repo: Models.Repository, ids: readonly number[]): Promise<number[]> {
   const wanted = [...new Set(ids.filter(Number.isSafeInteger))];
   if (!wanted.length) return [];
-  const rows = await cx.db.label.findMany({ where: { id: { in: wanted }, OR: [{ repoId: repo.id }, { orgId: repo.ownerId }] }, select: { id: true } });
-  return rows.map((r) => r.id);
+  const rows = await cx.db.label.findMany({
+    where: { id: { in: wanted }, OR: [{ repoId: repo.id }, { orgId: repo.ownerId }] },
+    select: { id: true, name: true, exclusive: true },
+  });
+  const inOrder = wanted.flatMap((id) => rows.filter((r) => r.id === id));
+  return keepLastOfEachScope(inOrder).map((r) => r.id);
 }
 
 /**

@@ -33,7 +33,8 @@ export function endOfDay(value: string): Date {
 
 const day = (d: Date): string => d.toISOString().slice(0, 10);
 
-type Change = { fields: string[]; comments: Models.Prisma.CommentCreateManyInput[]; events: DomainEvent[] };
+/** What one edit changed: field names for the event, timeline comments to insert, events to emit after commit. */
+export type Change = { fields: string[]; comments: Models.Prisma.CommentCreateManyInput[]; events: DomainEvent[] };
 
 async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorId: number, c: Change): Promise<void> {
   if (issue.isClosed === close) return;
@@ -47,7 +48,8 @@ async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorI
   c.events.push({ type: close ? 'issue.closed' : 'issue.reopened', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId });
 }
 
-async function replaceAssignees(tx: DbTx, issue: Models.Issue, users: readonly Models.User[], actorId: number, c: Change): Promise<void> {
+/** Sets the issue's assignees to exactly `users` inside `tx`, recording an ASSIGNEES timeline comment per added or removed user in `c`. */
+export async function replaceAssignees(tx: DbTx, issue: Pick<Models.Issue, 'id'>, users: readonly Pick<Models.User, 'id'>[], actorId: number, c: Change): Promise<void> {
   const current = await tx.issueAssignee.findMany({ where: { issueId: issue.id }, select: { assigneeId: true } });
   const have = new Set(current.map((r) => r.assigneeId));
   const want = new Set(users.map((u) => u.id));

@@ -1,0 +1,138 @@
+import type { Models } from '../../db/client.ts';
+import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
+import { requireViewer } from '../access/guards.ts';
+import type { RepoAccess } from '../access/repoAccess.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+import { findUserByName } from '../user/user.ts';
+import { canBeAssigned, withRetry } from './create.ts';
+import { replaceAssignees, type Change } from './edit.ts';
+import { canWriteIssue, findIssueByIndex, loadIssueView, resolveIssueRepo, type IssueView } from './issue.ts';
+import { visibleIssueFilter } from './visibility.ts';
+
+/** An issue as REST names it (repository and number) or as GraphQL does (its database id). */
+export type IssueTarget = { ref: RepoRef; index: number } | { issueId: number };
+
+/**
+ * The repository and number of an issue target. An id the viewer cannot see maps to a target that does not
+ * exist, so the caller's gates answer NotFound exactly as the REST path does.
+ */
+export async function locateIssue(cx: ServiceContext, target: IssueTarget): Promise<{ ref: RepoRef; index: number }> {
+  if ('ref' in target) return target;
+  const row =
+    target.issueId > 0
+      ? await cx.db.issue.findFirst({ where: { id: target.issueId, ...visibleIssueFilter(cx) }, select: { index: true, repo: { select: { ownerName: true, name: true } } } })
+      : null;
+  return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
+}
+
+/**
+ * Gitea's gates for changing an issue's assignees or labels: 404 invisible repository, unit or issue;
+ * 401 anonymous; 423 archived; then 403 (with an empty body on REST, as Gitea's `ctx.Status(403)`) unless
+ * the viewer can write the issue's unit (issues, or pull requests for a pull request). The poster alone may not.
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError
+ */
+export async function requireIssueWriter(
+  cx: ServiceContext,
+  target: IssueTarget,
+  denied: { message: string; emptyBody: boolean } = { message: 'user should have write permission on the issue', emptyBody: true },
+): Promise<{ access: RepoAccess; issue: Models.Issue }> {
+  const { ref, index } = await locateIssue(cx, target);
+  const access = await resolveIssueRepo(cx, ref, 'write');
+  const issue = await findIssueByIndex(cx, access, index);
+  if (!canWriteIssue(access, issue)) throw new PermissionDeniedError(denied.message, { issueId: issue.id, emptyBody: denied.emptyBody });
+  return { access, issue };
+}
+
+/** Users by name, unique, in the order given; an unknown name is a 422 (Gitea GetUserIDsByNames). @throws ValidationError */
+async function usersByName(cx: ServiceContext, names: readonly string[]): Promise<Models.User[]> {
+  const users: Models.User[] = [];
+  for (const name of new Set(names)) {
+    const user = name === '' ? null : await findUserByName(cx.db, name);
+    if (!user) throw new ValidationError(`user does not exist [uid: 0, name: ${name}]`, { name });
+    if (!users.some((u) => u.id === user.id)) users.push(user);
+  }
+  return users;
+}
+
+/**
+ * Gitea AddAssignees' checks, per user: the user blocked the viewer (403 `user is blocked`), the user is an
+ * organization (400), the user cannot be assigned in this repository (403, where issue creation answers 422;
+ * assignability is the same rule: write on some unit, or read on pull requests).
+ * @throws PermissionDeniedError, InvalidArgumentError
+ */
+async function requireAssignable(cx: ServiceContext, access: RepoAccess, users: readonly Models.User[]): Promise<void> {
+  const viewer = requireViewer(cx);
+  const blocks = users.length
+    ? await cx.db.block.findMany({ where: { blockerId: { in: users.map((u) => u.id) }, blockeeId: viewer.id }, select: { blockerId: true } })
+    : [];
+  for (const user of users) {
+    if (blocks.some((b) => b.blockerId === user.id)) throw new PermissionDeniedError('user is blocked', { userId: user.id });
+    if (user.type === 'ORGANIZATION') {
+      throw new InvalidArgumentError(`organization can't be added as assignee [user_id: ${user.id}, repo_id: ${access.repo.id}]`, { userId: user.id });
+    }
+  }
+  for (const user of users) {
+    if (!(await canBeAssigned(cx, access.repo.id, user))) {
+      throw new PermissionDeniedError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, { userId: user.id });
+    }
+  }
+}
+
+/** Applies the new assignee set in one transaction: ASSIGNEES comments, and `issue.updated` when anything changed. */
+async function applyAssignees(cx: ServiceContext, issue: Models.Issue, next: (current: number[]) => number[]): Promise<IssueView> {
+  const viewer = requireViewer(cx);
+  const updated = await withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const current = await tx.issueAssignee.findMany({ where: { issueId: issue.id }, select: { assigneeId: true }, orderBy: { id: 'asc' } });
+      const c: Change = { fields: [], comments: [], events: [] };
+      await replaceAssignees(tx, issue, next(current.map((r) => r.assigneeId)).map((id) => ({ id })), viewer.id, c);
+      if (c.comments.length) await tx.comment.createMany({ data: c.comments });
+      if (c.fields.length) emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: c.fields });
+      return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
+    }),
+  );
+  return loadIssueView(cx.db, updated);
+}
+
+/**
+ * Adds assignees to an issue or pull request (POST …/issues/{index}/assignees, Gitea AddIssueAssignees).
+ * Already-assigned users are skipped; all or nothing: any error leaves the assignees unchanged. Errors in
+ * Gitea's order: gates of requireIssueWriter, 422 unknown user, then per user 403 blocked, 400 organization,
+ * 403 not assignable.
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, InvalidArgumentError
+ */
+export async function addAssignees(cx: ServiceContext, target: IssueTarget, names: readonly string[]): Promise<IssueView> {
+  const { access, issue } = await requireIssueWriter(cx, target);
+  const users = await usersByName(cx, names);
+  await requireAssignable(cx, access, users);
+  return applyAssignees(cx, issue, (current) => [...new Set([...current, ...users.map((u) => u.id)])]);
+}
+
+/**
+ * Removes assignees from an issue or pull request (DELETE …/issues/{index}/assignees, Gitea
+ * DeleteIssueAssignees). Users who are not assigned are skipped; an unknown name is a 422.
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError
+ */
+export async function removeAssignees(cx: ServiceContext, target: IssueTarget, names: readonly string[]): Promise<IssueView> {
+  const { issue } = await requireIssueWriter(cx, target);
+  const gone = new Set((await usersByName(cx, names)).map((u) => u.id));
+  return applyAssignees(cx, issue, (current) => current.filter((id) => !gone.has(id)));
+}
+
+/**
+ * Whether a user can be assigned to issues of the repository (GET …/issues/{index}/assignees/{assignee},
+ * Gitea CheckIssueAssignee): resolves when assignable. 404 for an unreadable issue, an unknown user or one who
+ * cannot be assigned; 400 for an organization.
+ * @throws NotFoundError, InvalidArgumentError
+ */
+export async function checkAssignee(cx: ServiceContext, ref: RepoRef, index: number, name: string): Promise<void> {
+  const access = await resolveIssueRepo(cx, ref, 'read');
+  await findIssueByIndex(cx, access, index);
+  const user = await findUserByName(cx.db, name);
+  if (!user) throw new NotFoundError(`user does not exist [uid: 0, name: ${name}]`, { name });
+  if (user.type === 'ORGANIZATION') {
+    throw new InvalidArgumentError(`organization can't be added as assignee [user_id: ${user.id}, repo_id: ${access.repo.id}]`, { userId: user.id });
+  }
+  if (!(await canBeAssigned(cx, access.repo.id, user))) throw new NotFoundError('not found', { userId: user.id });
+}

@@ -1,0 +1,184 @@
+import type { DbLike, DbTx, Models } from '../../db/client.ts';
+import { InvalidArgumentError, ValidationError } from '../../errors.ts';
+import { requireViewer } from '../access/guards.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import { exclusiveScope } from '../label/color.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+import { requireIssueWriter, type IssueTarget } from './assignee.ts';
+import { keepLastOfEachScope, refreshLabels, withRetry } from './create.ts';
+import { findIssueByIndex, resolveIssueRepo, type IssueLabelView } from './issue.ts';
+
+type Label = Pick<Models.Label, 'id' | 'name' | 'exclusive'>;
+
+/** Labels named by id or by name (Gitea IssueLabelsOption: all integers or all strings). */
+export type LabelRefs = { ids: readonly number[] } | { names: readonly string[] };
+
+const MAX_ID = 2_147_483_647;
+
+/**
+ * Reads Gitea's IssueLabelsOption `labels`: JSON numbers are ids (fractions truncated, as Gitea's int64
+ * conversion), strings are names; anything else, or numbers mixed with strings, is a 400.
+ * @throws InvalidArgumentError
+ */
+export function parseLabelRefs(values: readonly unknown[] | null | undefined): LabelRefs {
+  const ids: number[] = [];
+  const names: string[] = [];
+  for (const v of values ?? []) {
+    if (typeof v === 'number' && Number.isFinite(v)) ids.push(Math.trunc(v));
+    else if (typeof v === 'string') names.push(v);
+    else throw new InvalidArgumentError('a label must be an integer or a string');
+  }
+  if (ids.length && names.length) throw new InvalidArgumentError('labels should be an array of strings or integers');
+  return names.length ? { names } : { ids };
+}
+
+/** Where a label may be used on issues of `repo`: the repository's own, or its organization's (Gitea's validity rule). */
+function usableOn(repo: Pick<Models.Repository, 'id' | 'ownerId'>): Models.Prisma.LabelWhereInput {
+  return { OR: [{ repoId: repo.id }, { orgId: repo.ownerId }] };
+}
+
+/**
+ * The labels `refs` names that are usable on the repository, in the order given; unknown, foreign and
+ * duplicate ones are dropped silently, as Gitea does.
+ */
+async function resolveLabels(db: DbLike, repo: Models.Repository, refs: LabelRefs): Promise<Label[]> {
+  const select = { id: true, name: true, exclusive: true } as const;
+  if ('names' in refs) {
+    const names = [...new Set(refs.names)];
+    if (!names.length) return [];
+    const rows = await db.label.findMany({ where: { name: { in: names }, ...usableOn(repo) }, select, orderBy: { id: 'asc' } });
+    return names.flatMap((n) => rows.filter((r) => r.name === n));
+  }
+  const ids = [...new Set(refs.ids.filter((id) => id > 0 && id <= MAX_ID))];
+  if (!ids.length) return [];
+  const rows = await db.label.findMany({ where: { id: { in: ids }, ...usableOn(repo) }, select });
+  return ids.flatMap((id) => rows.filter((r) => r.id === id));
+}
+
+/** An issue's labels with what their URLs need, by name then id (Gitea GetLabelsByIssueID). */
+export async function loadIssueLabels(db: DbLike, issueId: number): Promise<IssueLabelView[]> {
+  const rows = await db.issueLabel.findMany({
+    where: { issueId },
+    include: { label: { include: { org: { select: { name: true } }, repo: { select: { ownerName: true, name: true } } } } },
+  });
+  return rows.map((r) => r.label).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+}
+
+/**
+ * Moves the issue from its current labels to `next` inside one transaction: issue_label rows, a LABEL
+ * timeline comment per change (content "1" added, "" removed, as Gitea), exact label counters, and an
+ * `issue.updated` event when anything changed.
+ */
+async function applyLabels(cx: ServiceContext, issue: Models.Issue, next: (current: Label[]) => Label[]): Promise<void> {
+  const viewer = requireViewer(cx);
+  await withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const current = (await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { label: { select: { id: true, name: true, exclusive: true } } } })).map(
+        (r) => r.label,
+      );
+      const want = new Set(next(current).map((l) => l.id));
+      const have = new Set(current.map((l) => l.id));
+      const removed = [...have].filter((id) => !want.has(id));
+      const added = [...want].filter((id) => !have.has(id));
+      if (!removed.length && !added.length) return;
+      await writeChanges(tx, issue.id, viewer.id, added, removed);
+      emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: ['labels'] });
+    }),
+  );
+}
+
+async function writeChanges(tx: DbTx, issueId: number, actorId: number, added: number[], removed: number[]): Promise<void> {
+  if (removed.length) await tx.issueLabel.deleteMany({ where: { issueId, labelId: { in: removed } } });
+  if (added.length) await tx.issueLabel.createMany({ data: added.map((labelId) => ({ issueId, labelId })) });
+  await tx.comment.createMany({
+    data: [
+      ...removed.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '' })),
+      ...added.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })),
+    ],
+  });
+  await refreshLabels(tx, [...removed, ...added]);
+}
+
+/**
+ * The current labels plus `adding` (Gitea newIssueLabels): a label already there is left alone; adding an
+ * exclusive label drops the issue's other labels of its scope (of several given for one scope, the last wins).
+ */
+function withAdded(current: readonly Label[], adding: readonly Label[]): Label[] {
+  let result = [...current];
+  for (const label of adding) {
+    if (result.some((l) => l.id === label.id)) continue;
+    const scope = exclusiveScope(label);
+    if (scope !== null) result = result.filter((l) => exclusiveScope(l) !== scope);
+    result.push(label);
+  }
+  return result;
+}
+
+/**
+ * An issue's or pull request's labels (GET …/issues/{index}/labels), by name. Readers only; not paginated.
+ * @throws NotFoundError
+ */
+export async function listIssueLabels(cx: ServiceContext, ref: RepoRef, index: number): Promise<IssueLabelView[]> {
+  const access = await resolveIssueRepo(cx, ref, 'read');
+  const issue = await findIssueByIndex(cx, access, index);
+  return loadIssueLabels(cx.db, issue.id);
+}
+
+/**
+ * Adds labels (POST …/issues/{index}/labels, Gitea AddIssueLabels) and returns the issue's labels. Only
+ * writers of the issue's unit (403 `write permission is required`); `labels` are ids or names (parseLabelRefs,
+ * 400 after the permission check, as Gitea); labels must be the repository's or its organization's, others
+ * are dropped silently; exclusive labels replace the issue's labels of the same scope.
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, InvalidArgumentError
+ */
+export async function addIssueLabels(cx: ServiceContext, target: IssueTarget, labels: readonly unknown[]): Promise<IssueLabelView[]> {
+  const { access, issue } = await requireLabelWriter(cx, target);
+  const adding = await resolveLabels(cx.db, access.repo, parseLabelRefs(labels));
+  if (adding.length) await applyLabels(cx, issue, (current) => withAdded(current, adding));
+  return loadIssueLabels(cx.db, issue.id);
+}
+
+/**
+ * Replaces the labels (PUT …/issues/{index}/labels, Gitea ReplaceIssueLabels; `[]` clears them) and returns
+ * them. Same rules as addIssueLabels; of several exclusive labels of one scope, the last one given is kept.
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, InvalidArgumentError
+ */
+export async function replaceIssueLabels(cx: ServiceContext, target: IssueTarget, labels: readonly unknown[]): Promise<IssueLabelView[]> {
+  const { access, issue } = await requireLabelWriter(cx, target);
+  const next = keepLastOfEachScope(await resolveLabels(cx.db, access.repo, parseLabelRefs(labels)));
+  await applyLabels(cx, issue, () => next);
+  return loadIssueLabels(cx.db, issue.id);
+}
+
+/**
+ * Removes every label (DELETE …/issues/{index}/labels, Gitea ClearIssueLabels).
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError
+ */
+export async function clearIssueLabels(cx: ServiceContext, target: IssueTarget): Promise<void> {
+  const { issue } = await requireIssueWriter(cx, target);
+  await applyLabels(cx, issue, () => []);
+}
+
+/**
+ * Removes labels by id (DELETE …/issues/{index}/labels/{id}, Gitea DeleteIssueLabel). Each id must name a
+ * label of the repository or its organization (422 `label does not exist [label_id: N]` otherwise, so labels
+ * elsewhere are indistinguishable from missing ones); a label the issue does not carry is a no-op.
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError
+ */
+export async function removeIssueLabels(cx: ServiceContext, target: IssueTarget, labelIds: readonly number[]): Promise<void> {
+  const { access, issue } = await requireIssueWriter(cx, target);
+  const ids = [...new Set(labelIds)];
+  const valid = ids.filter((id) => id > 0 && id <= MAX_ID);
+  const found = valid.length ? await cx.db.label.findMany({ where: { id: { in: valid }, ...usableOn(access.repo) }, select: { id: true } }) : [];
+  const missing = ids.find((id) => !found.some((l) => l.id === id));
+  if (missing !== undefined) throw new ValidationError(`label does not exist [label_id: ${missing}]`, { labelId: missing });
+  const gone = new Set(ids);
+  await applyLabels(cx, issue, (current) => current.filter((l) => !gone.has(l.id)));
+}
+
+/** Gitea's add and replace handlers answer their 403 with a message (the other label handlers with an empty body). */
+const WRITE_REQUIRED = { message: 'write permission is required', emptyBody: false };
+
+async function requireLabelWriter(cx: ServiceContext, target: IssueTarget): ReturnType<typeof requireIssueWriter> {
+  return requireIssueWriter(cx, target, WRITE_REQUIRED);
+}
