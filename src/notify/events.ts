@@ -39,6 +39,13 @@ export type DomainEvent =
   | { type: 'issue.updated'; issueId: number; repoId: number; index: number; actorId: number; fields: string[] }
   | { type: 'issue.closed'; issueId: number; repoId: number; index: number; actorId: number }
   | { type: 'issue.reopened'; issueId: number; repoId: number; index: number; actorId: number }
+  | { type: 'milestone.created'; milestoneId: number; repoId: number; actorId: number }
+  | { type: 'milestone.updated'; milestoneId: number; repoId: number; actorId: number; fields: string[] }
+  | { type: 'milestone.deleted'; milestoneId: number; repoId: number; actorId: number }
+  /** Projects: a repository's (repoId set) or an owner's (ownerId set). */
+  | { type: 'project.created'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number }
+  | { type: 'project.updated'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number; fields: string[] }
+  | { type: 'project.deleted'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
   | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] };
 
