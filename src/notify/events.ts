@@ -39,6 +39,12 @@ export type DomainEvent =
   | { type: 'issue.updated'; issueId: number; repoId: number; index: number; actorId: number; fields: string[] }
   | { type: 'issue.closed'; issueId: number; repoId: number; index: number; actorId: number }
   | { type: 'issue.reopened'; issueId: number; repoId: number; index: number; actorId: number }
+  /** A reaction on an issue (commentId 0) or on one of its comments; Gitea sends no webhook for these. */
+  | { type: 'reaction.added'; reactionId: number; issueId: number; commentId: number; repoId: number; content: string; actorId: number }
+  | { type: 'reaction.removed'; issueId: number; commentId: number; repoId: number; content: string; actorId: number }
+  /** Tracked time booked (manually or by a stopwatch) or deleted; `seconds` is the amount. */
+  | { type: 'trackedTime.added'; trackedTimeId: number; issueId: number; repoId: number; userId: number; seconds: number; actorId: number }
+  | { type: 'trackedTime.deleted'; issueId: number; repoId: number; userId: number | null; seconds: number; actorId: number }
   | { type: 'milestone.created'; milestoneId: number; repoId: number; actorId: number }
   | { type: 'milestone.updated'; milestoneId: number; repoId: number; actorId: number; fields: string[] }
   | { type: 'milestone.deleted'; milestoneId: number; repoId: number; actorId: number }
