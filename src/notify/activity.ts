@@ -80,6 +80,8 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
     async handle(event: DomainEvent) {
       switch (event.type) {
         case 'repo.created':
+        // Gitea's feed records a fork as create_repo of the fork.
+        case 'repo.forked':
           return record(event.repoId, event.actorId, [{ opType: 'CREATE_REPO' }]);
         case 'repo.renamed':
           if (event.actorId !== null) return record(event.repoId, event.actorId, [{ opType: 'RENAME_REPO', content: event.oldName }]);

@@ -28,6 +28,8 @@ export type DomainEvent =
   | { type: 'label.updated'; labelId: number; orgId: number | null; repoId: number | null; actorId: number | null }
   | { type: 'label.deleted'; labelId: number; orgId: number | null; repoId: number | null; actorId: number | null }
   | { type: 'repo.created'; repoId: number; actorId: number }
+  /** `repoId` is the new fork, `parentId` the repository it was forked from. */
+  | { type: 'repo.forked'; repoId: number; parentId: number; actorId: number }
   | { type: 'repo.updated'; repoId: number; actorId: number | null; fields: string[] }
   | { type: 'repo.renamed'; repoId: number; oldName: string; actorId: number | null }
   | { type: 'repo.deleted'; repoId: number; ownerId: number; name: string; actorId: number | null }

@@ -1,4 +1,47 @@
-import type { RouteDef } from '../../route.ts';
+import * as forkService from '../../../services/repo/fork.ts';
+import { convertOptions } from '../../convert/options.ts';
+import { toApiRepository, toApiRepositoryList } from '../../convert/repo.ts';
+import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineRoute, type RouteDef } from '../../route.ts';
+import { CreateForkOption } from '../../structs/fork.ts';
 
-/** Filled in by the feature that owns this file. */
-export const forkRoutes: readonly RouteDef[] = [];
+/** Repository forks (Gitea routers/api/v1/repo/fork.go). */
+export const forkRoutes: readonly RouteDef[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/forks',
+    operationId: 'listForks',
+    summary: "List a repository's forks",
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    success: { status: 200, schema: '[Repository]' },
+    errors: [404],
+    handler: async ({ cx, params, req, reply }) => {
+      const opts = listOptions(req.query as Record<string, unknown>);
+      const page = await forkService.listForks(cx, params.owner ?? '', params.repo ?? '', opts);
+      setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
+      return toApiRepositoryList(page.items, convertOptions(cx));
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/forks',
+    operationId: 'createFork',
+    summary: 'Fork a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'token',
+    body: CreateForkOption,
+    // Gitea answers 202 (its "TODO change back to 201"): the fork is complete when the response is sent.
+    success: { status: 202, schema: 'Repository' },
+    errors: [401, 403, 404, 409, 422],
+    handler: async ({ cx, params, body }) => {
+      const { repo, perm } = await forkService.forkRepo(cx, params.owner ?? '', params.repo ?? '', {
+        organization: body.organization ?? undefined,
+        name: body.name ?? undefined,
+      });
+      return toApiRepository(repo, repo.owner, perm, convertOptions(cx));
+    },
+  }),
+];
