@@ -41,6 +41,9 @@ export type DomainEvent =
   | { type: 'issue.updated'; issueId: number; repoId: number; index: number; actorId: number; fields: string[] }
   | { type: 'issue.closed'; issueId: number; repoId: number; index: number; actorId: number }
   | { type: 'issue.reopened'; issueId: number; repoId: number; index: number; actorId: number }
+  /** issueId is now blocked by (depends on) dependencyId; repoId is issueId's repository. */
+  | { type: 'issue.dependencyAdded'; issueId: number; dependencyId: number; repoId: number; actorId: number }
+  | { type: 'issue.dependencyRemoved'; issueId: number; dependencyId: number; repoId: number; actorId: number }
   /** A reaction on an issue (commentId 0) or on one of its comments; Gitea sends no webhook for these. */
   | { type: 'reaction.added'; reactionId: number; issueId: number; commentId: number; repoId: number; content: string; actorId: number }
   | { type: 'reaction.removed'; issueId: number; commentId: number; repoId: number; content: string; actorId: number }

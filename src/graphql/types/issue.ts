@@ -162,6 +162,7 @@ builder.relayMutationField(
       id: t.globalID({ required: true }),
       title: t.string(),
       body: t.string(),
+      contentVersion: t.int({ description: 'The content version last read; with `body`, a different current version is a ConflictError.' }),
       state: t.field({ type: IssueStateEnum }),
       assigneeLogins: t.stringList(),
       milestoneId: t.int({ description: '0 removes the milestone.' }),
@@ -174,6 +175,7 @@ builder.relayMutationField(
       issue: await editByIssueId(ctx, String(input.id.id), {
         title: opt(input.title),
         body: opt(input.body),
+        contentVersion: opt(input.contentVersion),
         state: input.state ? input.state.toLowerCase() : undefined,
         assignees: opt(input.assigneeLogins),
         milestone: opt(input.milestoneId),

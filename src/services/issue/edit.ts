@@ -1,16 +1,19 @@
 import type { DbTx, Models } from '../../db/client.ts';
-import { PreconditionFailedError, ValidationError } from '../../errors.ts';
+import { ConflictError, PreconditionFailedError, ValidationError } from '../../errors.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, withRetry } from './create.ts';
+import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, loadIssueView, requirePosterOrWriter, resolveIssueRepo, type IssueView } from './issue.ts';
 
 /** PATCH /repos/{o}/{r}/issues/{index} (Gitea EditIssueOption); absent fields do not change. */
 export interface EditIssueInput {
   title?: string;
   body?: string;
+  /** The content version the client last read; with `body`, a different current version is a Conflict (Gitea 409). */
+  contentVersion?: number;
   ref?: string;
   assignee?: string;
   assignees?: string[];
@@ -75,7 +78,9 @@ function deadlineComment(issue: Models.Issue, next: Date | null, actorId: number
  * Edits an issue or pull request (Gitea EditIssue): only its poster or a writer of its unit (403 otherwise);
  * assignees, milestone and due date change only for writers (silently ignored for the poster). Closing and
  * reopening record CLOSE/REOPEN timeline comments and keep the repository and milestone counters exact.
- * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, PreconditionFailedError
+ * A `body` with a stale `contentVersion` is a Conflict; closing while a blocker is open (dependencies enabled) is
+ * PreconditionFailed. The edit is one transaction, so a refused edit changes nothing.
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, PreconditionFailedError, ConflictError
  */
 export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number, input: EditIssueInput): Promise<IssueView> {
   const access = await resolveIssueRepo(cx, ref, 'write');
@@ -107,6 +112,12 @@ export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number,
   const updated = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
       const issue = await tx.issue.findUniqueOrThrow({ where: { id: found.id } });
+      if (input.body !== undefined && input.contentVersion !== undefined) {
+        // A conditional no-op write: it takes the row lock, so of two edits made from the same version only the first passes.
+        const { count } = await tx.issue.updateMany({ where: { id: issue.id, contentVersion: input.contentVersion }, data: { contentVersion: input.contentVersion } });
+        if (count === 0) throw new ConflictError('the issue is already changed', { issueId: issue.id, contentVersion: input.contentVersion });
+      }
+      if (input.state === 'closed' && !issue.isClosed) await requireNoOpenDependencies(tx, issue);
       const c: Change = { fields: [], comments: [], events: [] };
       const data: Models.Prisma.IssueUncheckedUpdateInput = {};
       const title = input.title ? normalizeTitle(input.title) : '';

@@ -143,11 +143,12 @@ export const issueRoutes = [
     gate: 'none',
     body: EditIssueOption,
     success: { status: 201, schema: 'Issue' },
-    errors: [401, 403, 404, 412, 422, 423],
+    errors: [401, 403, 404, 409, 412, 422, 423],
     handler: async ({ cx, params, body }) => {
       const view = await editIssue(cx, ref(params), indexOf(params), {
         title: body.title,
         body: body.body ?? undefined,
+        contentVersion: body.content_version ?? undefined,
         ref: body.ref ?? undefined,
         assignee: body.assignee ?? undefined,
         assignees: body.assignees ?? undefined,
