@@ -1,0 +1,192 @@
+import { InvalidArgumentError, NotFoundError } from '../errors.ts';
+import { LOG_FORMAT, parseCommitRecords, type CommitInfo } from './commitInfo.ts';
+import { isSafeRefName } from './resolveRef.ts';
+import { GitCommandError, runGit } from './run.ts';
+
+/**
+ * Rejects a revision that git could take for an option or that uses revision syntax (`main~2`, `a..b`):
+ * accepted are hex object names (4–64 digits) and ref names (`main`, `refs/pull/3/head`).
+ * @throws InvalidArgumentError
+ */
+export function assertRevision(rev: string): void {
+  if (/^[0-9a-f]{4,64}$/i.test(rev)) return;
+  if (isSafeRefName(rev) && !rev.startsWith('-')) return;
+  throw new InvalidArgumentError(`invalid revision: ${JSON.stringify(rev)}`, { rev });
+}
+
+/**
+ * `runGit`, with git's fatal exit (128: an unknown revision or object, a missing repository) mapped to NotFound.
+ * @throws NotFoundError
+ */
+export async function runGitOrNotFound(gitDir: string, args: readonly string[], what: string, opts: { input?: string; env?: Record<string, string> } = {}): Promise<Buffer> {
+  try {
+    return await runGit(gitDir, args, opts);
+  } catch (err) {
+    if (err instanceof GitCommandError && err.exitCode === 128) throw new NotFoundError(what, { stderr: err.stderr.trim() });
+    throw err;
+  }
+}
+
+/**
+ * The best common ancestor of two commits (`git merge-base`), or null when their histories are unrelated.
+ * With several equally good ones (criss-cross merges) git's first choice is returned.
+ * @throws InvalidArgumentError for a malformed revision; NotFoundError when one does not name a commit
+ */
+export async function mergeBase(gitDir: string, a: string, b: string): Promise<string | null> {
+  assertRevision(a);
+  assertRevision(b);
+  try {
+    return (await runGit(gitDir, ['merge-base', '--end-of-options', a, b])).toString('utf8').trim() || null;
+  } catch (err) {
+    if (err instanceof GitCommandError && err.exitCode === 1) return null;
+    if (err instanceof GitCommandError && err.exitCode === 128) throw new NotFoundError(`commit does not exist [${a}, ${b}]`, { stderr: err.stderr.trim() });
+    throw err;
+  }
+}
+
+/**
+ * Whether commit `a` is an ancestor of commit `b` (a commit is its own ancestor). Used to detect a pull request
+ * merged by a push outside the API (autodetect_manual_merge: the head became an ancestor of the base).
+ * @throws InvalidArgumentError; NotFoundError when one does not name a commit
+ */
+export async function isAncestor(gitDir: string, a: string, b: string): Promise<boolean> {
+  assertRevision(a);
+  assertRevision(b);
+  try {
+    await runGit(gitDir, ['merge-base', '--is-ancestor', '--end-of-options', a, b]);
+    return true;
+  } catch (err) {
+    if (err instanceof GitCommandError && err.exitCode === 1) return false;
+    if (err instanceof GitCommandError && err.exitCode === 128) throw new NotFoundError(`commit does not exist [${a}, ${b}]`, { stderr: err.stderr.trim() });
+    throw err;
+  }
+}
+
+/** A commit of a comparison: what the API shows of it, and its parents. */
+export interface CompareCommit extends CommitInfo {
+  parents: string[];
+}
+
+/** How many commits one `compareCommits` call returns at most (GitHub's compare stops at 250 too). */
+export const DEFAULT_COMPARE_LIMIT = 250;
+/** The hard cap on `limit`. */
+export const MAX_COMPARE_LIMIT = 10_000;
+
+/** A window of the commits in head but not in base, and how many there are in all. */
+export interface CommitComparison {
+  /** Every commit in `base..head`, uncapped (`git rev-list --count`). */
+  total: number;
+  /** The window `[skip, skip + limit)` of them, newest first as `git log` (and Gitea's pull request commit list) orders them. */
+  commits: CompareCommit[];
+}
+
+/**
+ * The commits in `head` not in `base` (`git log base..head`), newest first like Gitea's GetCompareInfo; merge
+ * commits included. Returns at most `limit` of them (default 250, clamped to 1–10,000) after skipping `skip`,
+ * with the uncapped `total`, so a caller pages through long histories without reading them all.
+ * @throws InvalidArgumentError; NotFoundError when a revision does not name a commit
+ */
+export async function compareCommits(gitDir: string, base: string, head: string, opts: { skip?: number; limit?: number } = {}): Promise<CommitComparison> {
+  assertRevision(base);
+  assertRevision(head);
+  const skip = Math.max(0, Math.floor(opts.skip ?? 0));
+  const limit = Math.min(MAX_COMPARE_LIMIT, Math.max(1, Math.floor(opts.limit ?? DEFAULT_COMPARE_LIMIT)));
+  const range = ['--end-of-options', `${base}..${head}`, '--'];
+  const what = `commit does not exist [${base}, ${head}]`;
+  const [count, log] = await Promise.all([
+    runGitOrNotFound(gitDir, ['rev-list', '--count', ...range], what),
+    // parseCommitRecords reads the leading field (its `ref`) as the parent list here.
+    runGitOrNotFound(gitDir, ['log', `--skip=${skip}`, `--max-count=${limit}`, `--format=%P%x00${LOG_FORMAT}`, ...range], what),
+  ]);
+  const commits = parseCommitRecords(log.toString('utf8'), true).map(({ ref, commit }) => ({ ...commit, parents: ref ? ref.split(' ') : [] }));
+  return { total: Number.parseInt(count.toString('utf8').trim(), 10) || 0, commits };
+}
+
+/** How a file changed (git's raw status letters A, M, D, R, C; a type change counts as modified). */
+export type DiffFileStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'copied';
+
+/** One changed file of a diff. */
+export interface DiffFile {
+  /** The path after the change (for a deleted file, the path it had). */
+  filename: string;
+  /** The path before a rename or copy; null otherwise. */
+  previousFilename: string | null;
+  status: DiffFileStatus;
+  /** Lines added and removed; 0 for binary files. */
+  additions: number;
+  deletions: number;
+  changes: number;
+  binary: boolean;
+  /** Modes and blob ids before and after (`000000` and all zeros on the side where the file does not exist). */
+  oldMode: string;
+  newMode: string;
+  oldSha: string;
+  newSha: string;
+}
+
+/** The totals and per-file figures of a pull request's diff. */
+export interface DiffStats {
+  /** The merge base the diff starts from, or null for unrelated histories (then the diff starts at base, as in Gitea). */
+  mergeBase: string | null;
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+  /** In git's order (by path). */
+  files: DiffFile[];
+}
+
+const STATUS: Record<string, DiffFileStatus> = { A: 'added', M: 'modified', T: 'modified', D: 'deleted', R: 'renamed', C: 'copied' };
+
+/**
+ * Parses `git diff --raw --numstat -z` output: every raw record (`:modes shas status\0path\0[path\0]`), then
+ * every numstat record (`add\tdel\tpath\0`, or `add\tdel\t\0from\0to\0` for renames and copies) in the same
+ * order. NUL separation keeps paths with spaces, tabs, newlines and any bytes intact.
+ */
+export function parseRawNumstat(out: string): DiffFile[] {
+  const tokens = out.split('\0');
+  let i = 0;
+  const files: DiffFile[] = [];
+  while (i < tokens.length && (tokens[i] ?? '').startsWith(':')) {
+    const [oldMode = '', newMode = '', oldSha = '', newSha = '', code = ''] = (tokens[i++] ?? '').slice(1).split(' ');
+    const letter = code.charAt(0);
+    const status = STATUS[letter];
+    if (!status) throw new Error(`unexpected diff status ${code}`);
+    const from = tokens[i++] ?? '';
+    const to = letter === 'R' || letter === 'C' ? (tokens[i++] ?? '') : from;
+    files.push({ filename: to, previousFilename: to === from && status !== 'copied' ? null : from, status, additions: 0, deletions: 0, changes: 0, binary: false, oldMode, newMode, oldSha, newSha });
+  }
+  for (const file of files) {
+    const token = tokens[i++] ?? '';
+    const m = /^(-|\d+)\t(-|\d+)\t/.exec(token);
+    if (!m) throw new Error(`unexpected numstat record ${JSON.stringify(token)}`);
+    if (token.length === m[0].length) i += 2; // rename or copy: the two paths follow as their own fields
+    file.binary = m[1] === '-';
+    file.additions = file.binary ? 0 : Number(m[1]);
+    file.deletions = file.binary ? 0 : Number(m[2]);
+    file.changes = file.additions + file.deletions;
+  }
+  return files;
+}
+
+/**
+ * The changes a pull request brings: `head` against its merge base with `base` (Gitea's three-dot diff), with
+ * rename detection (`-M`, as Gitea). Totals and per-file additions, deletions and status, from one `git diff`.
+ * Depends only on the two commits, so callers may cache it by (base sha, head sha).
+ * @throws InvalidArgumentError; NotFoundError when a revision does not name a commit
+ */
+export async function diffStats(gitDir: string, base: string, head: string): Promise<DiffStats> {
+  const mb = await mergeBase(gitDir, base, head);
+  const out = await runGitOrNotFound(
+    gitDir,
+    ['diff', '--raw', '--numstat', '-z', '-M', '--no-abbrev', '--no-ext-diff', '--no-textconv', '--no-color', '--end-of-options', mb ?? base, head, '--'],
+    `commit does not exist [${base}, ${head}]`,
+  );
+  const files = parseRawNumstat(out.toString('utf8'));
+  let additions = 0;
+  let deletions = 0;
+  for (const f of files) {
+    additions += f.additions;
+    deletions += f.deletions;
+  }
+  return { mergeBase: mb, additions, deletions, changedFiles: files.length, files };
+}
