@@ -4,6 +4,7 @@ import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
 import { gitHttp } from './githttp/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
 import { activitySubscriber } from './notify/activity.ts';
+import { mentionSubscriber } from './notify/mentions.ts';
 import { Notifier } from './notify/notifier.ts';
 import { openApiDocument, restApi } from './rest/plugin.ts';
 import type { AppDeps } from './services/context.ts';
@@ -40,6 +41,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const notifier = new Notifier((subscriber, event, err) => server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'));
   const deps: AppDeps = { db, config, notifier };
   notifier.subscribe(activitySubscriber(db, config));
+  notifier.subscribe(mentionSubscriber(db));
 
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));

@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Db, Models } from '../db/client.ts';
 import { listPushCommits } from '../git/listPushCommits.ts';
 import { repoPath } from '../git/repoPath.ts';
+import { feedExcerpt } from './ellipsis.ts';
 import type { DomainEvent, RefUpdate } from './events.ts';
 import type { Subscriber } from './notifier.ts';
 
@@ -11,6 +12,7 @@ interface Entry {
   opType: ActionType;
   refName?: string;
   content?: string;
+  commentId?: number;
 }
 
 const ZERO = /^0+$/;
@@ -30,7 +32,7 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
     const createdAt = new Date();
     await db.action.createMany({
       data: [...owners].flatMap((userId) =>
-        entries.map((e) => ({ userId, opType: e.opType, actUserId: actorId, repoId, refName: e.refName ?? '', content: e.content ?? '', isPrivate: repo.isPrivate, createdAt })),
+        entries.map((e) => ({ userId, opType: e.opType, actUserId: actorId, repoId, commentId: e.commentId ?? null, refName: e.refName ?? '', content: e.content ?? '', isPrivate: repo.isPrivate, createdAt })),
       ),
     });
   }
@@ -92,6 +94,13 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
         case 'issue.closed':
         case 'issue.reopened':
           return record(event.repoId, event.actorId, await issueEntries(event.issueId, event.type));
+        case 'comment.created': {
+          // Gitea's feed: comment_issue / comment_pull, content "<index>|<excerpt of the body>".
+          const comment = await db.comment.findUnique({ where: { id: event.commentId }, select: { content: true } });
+          if (!comment) return undefined;
+          const entry: Entry = { opType: event.isPull ? 'COMMENT_PULL' : 'COMMENT_ISSUE', commentId: event.commentId, content: `${event.index}|${feedExcerpt(comment.content)}` };
+          return record(event.repoId, event.actorId, [entry]);
+        }
         default:
           return undefined;
       }

@@ -57,6 +57,12 @@ export type DomainEvent =
   | { type: 'project.created'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number }
   | { type: 'project.updated'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number; fields: string[] }
   | { type: 'project.deleted'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number }
+  /** A plain comment (type COMMENT) was added to an issue or pull request. */
+  | { type: 'comment.created'; commentId: number; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number }
+  /** A comment's body changed; `oldContent` is the body before the edit. */
+  | { type: 'comment.updated'; commentId: number; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number; oldContent: string }
+  /** A comment was deleted; the row is gone, so the event carries what subscribers need of it. */
+  | { type: 'comment.deleted'; commentId: number; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number; posterId: number | null; content: string }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
   | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] };
 

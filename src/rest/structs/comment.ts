@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { Issue, Milestone } from './issue.ts';
+import { Label } from './label.ts';
+import { Team } from './team.ts';
+import { User } from './user.ts';
+
+/** Gitea `Attachment` (modules/structs/attachment.go), fields in Gitea's order. */
+export const Attachment = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  download_count: z.number().int(),
+  created_at: z.string(),
+  uuid: z.string(),
+  browser_download_url: z.string(),
+});
+export type Attachment = z.infer<typeof Attachment>;
+
+/** Gitea `Comment` (modules/structs/issue_comment.go), fields in Gitea's order; `assets` always an array. */
+export const Comment = z.object({
+  id: z.number().int(),
+  html_url: z.string(),
+  pull_request_url: z.string(),
+  issue_url: z.string(),
+  user: User,
+  original_author: z.string(),
+  original_author_id: z.number().int(),
+  body: z.string(),
+  assets: z.array(Attachment),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Comment = z.infer<typeof Comment>;
+
+/** Gitea `TrackedTime` (modules/structs/issue_tracked_time.go), as the timeline embeds it. */
+export const TrackedTime = z.object({
+  id: z.number().int(),
+  created: z.string(),
+  time: z.number().int(),
+  user_id: z.number().int(),
+  user_name: z.string(),
+  issue_id: z.number().int(),
+  issue: Issue.nullable(),
+});
+export type TrackedTime = z.infer<typeof TrackedTime>;
+
+/** Gitea `TimelineComment`, fields in Gitea's order; relations null when absent. */
+export const TimelineComment = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  html_url: z.string(),
+  pull_request_url: z.string(),
+  issue_url: z.string(),
+  user: User,
+  body: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  old_project_id: z.number().int(),
+  project_id: z.number().int(),
+  old_milestone: Milestone.nullable(),
+  milestone: Milestone.nullable(),
+  tracked_time: TrackedTime.nullable(),
+  old_title: z.string(),
+  new_title: z.string(),
+  old_ref: z.string(),
+  new_ref: z.string(),
+  ref_issue: Issue.nullable(),
+  ref_comment: Comment.nullable(),
+  ref_action: z.string(),
+  ref_commit_sha: z.string(),
+  review_id: z.number().int(),
+  label: Label.nullable(),
+  assignee: User.nullable(),
+  assignee_team: Team.nullable(),
+  removed_assignee: z.boolean(),
+  resolve_doer: User.nullable(),
+  dependent_issue: Issue.nullable(),
+});
+export type TimelineComment = z.infer<typeof TimelineComment>;
+
+/** Gitea `CreateIssueCommentOption`; `body` is Required, checked by the service after the archived and auth gates. */
+export const CreateIssueCommentOption = z.object({ body: z.string().optional() });
+
+/** Gitea `EditIssueCommentOption`; `body` is Required, checked by the service (same order as Gitea's bind). */
+export const EditIssueCommentOption = z.object({ body: z.string().optional() });
+
+const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
+const qs = z.preprocess(first, z.string().optional());
+
+/** Query of the comment lists and the timeline (page/limit are read separately). */
+export const CommentListQuery = z.object({ since: qs, before: qs });
