@@ -1,4 +1,4 @@
-import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import { prismaConnectionHelpers, type PathSegment, type SelectionMap } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as createService from '../../services/issue/create.ts';
 import * as editService from '../../services/issue/edit.ts';
@@ -6,7 +6,7 @@ import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { withLabelScalars, withUserScalars } from '../selection.ts';
-import { LabelRef } from './label.ts';
+import { LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { dbId, opt, UserRef } from './user.ts';
 
@@ -27,6 +27,124 @@ export const MilestoneRef = builder.prismaObject('Milestone', {
     closedIssueCount: t.exposeInt('numClosedIssues'),
   }),
 });
+
+const IssueOrderFieldEnum = builder.enumType('IssueOrderField', {
+  description: 'Properties by which issue connections can be ordered.',
+  values: {
+    CREATED_AT: { value: 'CREATED_AT', description: 'Order issues by creation time.' },
+    UPDATED_AT: { value: 'UPDATED_AT', description: 'Order issues by update time.' },
+    COMMENTS: { value: 'COMMENTS', description: 'Order issues by comment count.' },
+  } as const,
+});
+
+/** GitHub's IssueOrder, for every issue list (Repository.issues, Label.issues). */
+export const IssueOrderInput = builder.inputType('IssueOrder', {
+  description: 'Ways in which lists of issues can be ordered upon return.',
+  fields: (t) => ({
+    field: t.field({ type: IssueOrderFieldEnum, required: true }),
+    direction: t.field({ type: OrderDirectionEnum, required: true }),
+  }),
+});
+
+/** GitHub's IssueFilters (the subset Forgegraph can answer); absent fields do not filter. */
+export const IssueFiltersInput = builder.inputType('IssueFilters', {
+  description: 'Ways in which to filter lists of issues.',
+  fields: (t) => ({
+    assignee: t.string({ description: 'Issues assigned to this login; `null` for issues with no assignee, `*` for issues with any.' }),
+    createdBy: t.string({ description: 'Issues opened by this login.' }),
+    labels: t.stringList({ description: 'Issues carrying every one of these label names.' }),
+    mentioned: t.string({ description: 'Issues that mention this login.' }),
+    milestoneNumber: t.string({
+      description: 'Issues in the milestone with this database id (Gitea milestones have no number); `null` for issues without a milestone, `*` for issues in any.',
+    }),
+    since: t.field({ type: 'DateTime', description: 'Issues updated at or after this time.' }),
+    states: t.field({ type: [IssueStateEnum], description: 'Issues in these states.' }),
+  }),
+});
+
+type IssueWhere = Models.Prisma.IssueWhereInput;
+type IssueListArgs = {
+  states?: readonly ('OPEN' | 'CLOSED')[] | null;
+  labels?: readonly string[] | null;
+  filterBy?: {
+    assignee?: string | null;
+    createdBy?: string | null;
+    labels?: readonly string[] | null;
+    mentioned?: string | null;
+    milestoneNumber?: string | null;
+    since?: Date | null;
+    states?: readonly ('OPEN' | 'CLOSED')[] | null;
+  } | null;
+};
+
+function statesWhere(states: readonly ('OPEN' | 'CLOSED')[] | null | undefined): IssueWhere[] {
+  const closed = new Set((states ?? []).map((s) => s === 'CLOSED'));
+  const [only] = closed;
+  return closed.size === 1 && only !== undefined ? [{ isClosed: only }] : [];
+}
+
+const labelsWhere = (names: readonly string[] | null | undefined): IssueWhere[] => (names ?? []).map((name) => ({ labels: { some: { label: { name } } } }));
+
+const byLogin = (login: string) => ({ lowerName: login.toLowerCase() });
+
+/**
+ * The Prisma filter of an issue list's `states`, `labels` and `filterBy` (GitHub's semantics: every label
+ * named must be carried, an unknown label or login matches nothing). Pure where clauses, so a page costs the
+ * same statements whatever it holds.
+ */
+export function issueListWhere(args: IssueListArgs): IssueWhere {
+  const f = args.filterBy ?? {};
+  const and: IssueWhere[] = [...statesWhere(args.states), ...statesWhere(f.states), ...labelsWhere(args.labels), ...labelsWhere(f.labels)];
+  if (f.assignee === null) and.push({ assignees: { none: {} } });
+  else if (f.assignee === '*') and.push({ assignees: { some: {} } });
+  else if (f.assignee !== undefined) and.push({ assignees: { some: { assignee: byLogin(f.assignee) } } });
+  if (f.createdBy != null) and.push({ poster: byLogin(f.createdBy) });
+  if (f.mentioned != null) and.push({ issueUsers: { some: { isMentioned: true, user: byLogin(f.mentioned) } } });
+  if (f.milestoneNumber === null) and.push({ milestoneId: null });
+  else if (f.milestoneNumber === '*') and.push({ milestoneId: { not: null } });
+  else if (f.milestoneNumber !== undefined) and.push({ milestoneId: /^\d{1,10}$/.test(f.milestoneNumber) ? dbId(f.milestoneNumber) || -1 : -1 });
+  if (f.since != null) and.push({ updatedAt: { gte: f.since } });
+  return and.length ? { AND: and } : {};
+}
+
+/** The Prisma order of an IssueOrder (GitHub's default: newest first), ties broken by id. */
+export function issueOrderBy(order: { field: 'CREATED_AT' | 'UPDATED_AT' | 'COMMENTS'; direction: 'ASC' | 'DESC' } | null | undefined): Models.Prisma.IssueOrderByWithRelationInput[] {
+  const dir = order?.direction === 'ASC' ? 'asc' : 'desc';
+  switch (order?.field) {
+    case 'UPDATED_AT':
+      return [{ updatedAt: dir }, { id: dir }];
+    case 'COMMENTS':
+      return [{ numComments: dir }, { id: dir }];
+    default:
+      return [{ createdAt: dir }, { id: dir }];
+  }
+}
+
+/** The default `orderBy` of issue lists: newest first. */
+export const ISSUE_ORDER_DEFAULT = { field: 'CREATED_AT', direction: 'DESC' } as const;
+
+type RelationQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
+type NestedFn = (selection?: true | SelectionMap, path?: PathSegment[]) => unknown;
+
+const isUnmatched = (q: RelationQuery): boolean => q.select !== undefined && Object.keys(q.select).length === 0 && q.include === undefined;
+
+/**
+ * A connection helper plans its nodes under `edges.node` only; clients mostly select `nodes`. This plans both
+ * paths and merges them, so nested relations under `nodes { … }` load with the page instead of once per node.
+ */
+export function bothNodePaths(field: (...args: never[]) => unknown): NestedFn {
+  const nestedSelection = field as unknown as NestedFn;
+  return (selection, path) => {
+    const a = nestedSelection(selection, path) as RelationQuery;
+    const b = nestedSelection(selection, ['nodes']) as RelationQuery;
+    if (isUnmatched(a)) return isUnmatched(b) ? {} : b;
+    if (isUnmatched(b)) return a;
+    const merged: RelationQuery = {};
+    if (a.select || b.select) merged.select = { ...a.select, ...b.select };
+    if (a.include || b.include) merged.include = { ...a.include, ...b.include };
+    return merged;
+  };
+}
 
 const issueLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',
@@ -73,7 +191,7 @@ export const IssueRef = builder.prismaNode('Issue', {
     labels: t.connection(
       {
         type: LabelRef,
-        select: (args, ctx, nested) => ({ labels: issueLabels.getQuery(args, ctx, nested), _count: { select: { labels: true } } }),
+        select: (args, ctx, nested) => ({ labels: issueLabels.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { labels: true } } }),
         resolve: (i, args, ctx) => ({ ...issueLabels.resolve(i.labels, args, ctx), total: i._count.labels }),
       },
       { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
@@ -81,7 +199,7 @@ export const IssueRef = builder.prismaNode('Issue', {
     assignees: t.connection(
       {
         type: UserRef,
-        select: (args, ctx, nested) => ({ assignees: issueAssignees.getQuery(args, ctx, nested), _count: { select: { assignees: true } } }),
+        select: (args, ctx, nested) => ({ assignees: issueAssignees.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { assignees: true } } }),
         resolve: (i, args, ctx) => ({ ...issueAssignees.resolve(i.assignees, args, ctx), total: i._count.assignees }),
       },
       { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
@@ -92,16 +210,17 @@ export const IssueRef = builder.prismaNode('Issue', {
 builder.prismaObjectFields(RepositoryRef, (t) => ({
   issues: t.relatedConnection('issues', {
     cursor: 'id',
-    description: 'Issues (not pull requests), newest first; empty when the issues unit is disabled.',
+    description: 'Issues (not pull requests), newest first unless `orderBy` says otherwise; empty when the issues unit is disabled.',
     totalCount: true,
-    args: { states: t.arg({ type: [IssueStateEnum], required: false }) },
+    args: {
+      states: t.arg({ type: [IssueStateEnum], required: false }),
+      labels: t.arg.stringList({ description: 'Only issues carrying every one of these label names.' }),
+      orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
+      filterBy: t.arg({ type: IssueFiltersInput }),
+    },
     query: (args) => ({
-      where: {
-        isPull: false,
-        repo: { units: { some: { type: 'ISSUES' } } },
-        ...(args.states?.length === 1 ? { isClosed: args.states[0] === 'CLOSED' } : {}),
-      },
-      orderBy: { index: 'desc' as const },
+      where: { isPull: false, repo: { units: { some: { type: 'ISSUES' } } }, ...issueListWhere(args) },
+      orderBy: issueOrderBy(args.orderBy),
     }),
   }),
   issue: t.field({

@@ -1,2 +1,149 @@
-/** GraphQL types and mutations of this feature (filled in by the feature that owns this file). */
-export {};
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import { NotFoundError } from '../../errors.ts';
+import { Prisma } from '../../generated/sqlite/client.ts';
+import * as assigneeService from '../../services/issue/assignee.ts';
+import * as issueLabelService from '../../services/issue/issueLabel.ts';
+import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { builder } from '../builder.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { bothNodePaths, IssueFiltersInput, IssueOrderInput, IssueRef, IssueStateEnum, ISSUE_ORDER_DEFAULT, issueListWhere, issueOrderBy } from './issue.ts';
+import { LabelRef } from './label.ts';
+import { dbId } from './user.ts';
+
+type GlobalId = { typename: string; id: string };
+
+/** The issue of an Assignable/Labelable global id; another type's id names nothing (NotFound, as the REST path). */
+function issueTarget(id: GlobalId): assigneeService.IssueTarget {
+  return { issueId: id.typename === 'Issue' ? dbId(id.id) : 0 };
+}
+
+/** Label database ids of Label global ids. @throws NotFoundError for another type's id */
+function labelIds(ids: readonly GlobalId[]): number[] {
+  return ids.map((id) => {
+    if (id.typename !== 'Label') throw new NotFoundError('label does not exist [label_id: 0]', { id: id.id });
+    return dbId(id.id);
+  });
+}
+
+builder.relayMutationField(
+  'addAssigneesToAssignable',
+  {
+    inputFields: (t) => ({
+      assignableId: t.globalID({ required: true, description: 'The issue or pull request to assign.' }),
+      assigneeLogins: t.stringList({ required: true, description: 'Logins of the users to add; those already assigned are skipped.' }),
+    }),
+  },
+  {
+    description: 'Add assignees to an issue or pull request (writers; as POST /api/v1/repos/{o}/{r}/issues/{index}/assignees).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      issue: (await assigneeService.addAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
+    }),
+  },
+  { outputFields: (t) => ({ assignable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+);
+
+builder.relayMutationField(
+  'removeAssigneesFromAssignable',
+  {
+    inputFields: (t) => ({
+      assignableId: t.globalID({ required: true, description: 'The issue or pull request to unassign.' }),
+      assigneeLogins: t.stringList({ required: true, description: 'Logins of the users to remove; those not assigned are skipped.' }),
+    }),
+  },
+  {
+    description: 'Remove assignees from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/assignees).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      issue: (await assigneeService.removeAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
+    }),
+  },
+  { outputFields: (t) => ({ assignable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+);
+
+builder.relayMutationField(
+  'addLabelsToLabelable',
+  {
+    inputFields: (t) => ({
+      labelableId: t.globalID({ required: true, description: 'The issue or pull request to label.' }),
+      labelIds: t.globalIDList({ required: true, description: "Labels of the repository or of its organization; others are ignored. An exclusive label replaces the issue's labels of its scope." }),
+    }),
+  },
+  {
+    description: 'Add labels to an issue or pull request (writers; as POST /api/v1/repos/{o}/{r}/issues/{index}/labels).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      issue: (await issueLabelService.addIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds))).issue,
+    }),
+  },
+  { outputFields: (t) => ({ labelable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+);
+
+builder.relayMutationField(
+  'removeLabelsFromLabelable',
+  {
+    inputFields: (t) => ({
+      labelableId: t.globalID({ required: true, description: 'The issue or pull request to unlabel.' }),
+      labelIds: t.globalIDList({ required: true, description: 'Labels of the repository or of its organization (another label is a ValidationError).' }),
+    }),
+  },
+  {
+    description: 'Remove labels from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/labels/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      issue: await issueLabelService.removeIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds)),
+    }),
+  },
+  { outputFields: (t) => ({ labelable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+);
+
+builder.relayMutationField(
+  'clearLabelsFromLabelable',
+  { inputFields: (t) => ({ labelableId: t.globalID({ required: true, description: 'The issue or pull request to clear.' }) }) },
+  {
+    description: 'Remove every label from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/labels).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({ issue: await issueLabelService.clearIssueLabels(ctx.cx, issueTarget(input.labelableId)) }),
+  },
+  { outputFields: (t) => ({ labelable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+);
+
+const ISSUE_SCALARS = Object.fromEntries(Object.values(Prisma.IssueScalarFieldEnum).map((f) => [f, true]));
+
+/** A nested Issue selection that always carries the scalar columns (the node's exposed fields declare none). */
+function withIssueScalars(selection: true | Record<string, unknown>): true | Record<string, unknown> {
+  const select = selection === true ? undefined : selection.select;
+  return select && typeof select === 'object' ? { select: { ...ISSUE_SCALARS, ...select } } : selection;
+}
+
+const labelIssues = prismaConnectionHelpers(builder, 'IssueLabel', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ issue: withIssueScalars(nodeSelection(true)) }),
+  resolveNode: (row) => row.issue,
+});
+
+builder.prismaObjectFields(LabelRef, (t) => ({
+  issues: t.connection(
+    {
+      type: IssueRef,
+      description: 'The issues (not pull requests) carrying the label that the viewer can see; newest first unless `orderBy` says otherwise.',
+      args: {
+        states: t.arg({ type: [IssueStateEnum], required: false }),
+        labels: t.arg.stringList({ description: 'Only issues also carrying every one of these label names.' }),
+        orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
+        filterBy: t.arg({ type: IssueFiltersInput }),
+      },
+      select: (args, ctx, nested) => {
+        // Visibility is decided per issue (its repository and unit), whatever the label's owner.
+        const where = { issue: { isPull: false, ...visibleIssueFilter(ctx.cx), ...issueListWhere(args) } };
+        const orderBy = issueOrderBy(args.orderBy).map((issue) => ({ issue }));
+        return {
+          issueLabels: { ...labelIssues.getQuery(args, ctx, bothNodePaths(nested)), where, orderBy },
+          _count: { select: { issueLabels: { where } } },
+        };
+      },
+      resolve: (label, args, ctx) => ({ ...labelIssues.resolve(label.issueLabels, args, ctx), total: label._count.issueLabels }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+}));

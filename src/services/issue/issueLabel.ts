@@ -10,6 +10,12 @@ import { findIssueByIndex, resolveIssueRepo, type IssueLabelView } from './issue
 
 type Label = Pick<Models.Label, 'id' | 'name' | 'exclusive'>;
 
+/** An issue (as it was before the change) and its labels after it. */
+export interface LabeledIssue {
+  issue: Models.Issue;
+  labels: IssueLabelView[];
+}
+
 /** Labels named by id or by name (Gitea IssueLabelsOption: all integers or all strings). */
 export type LabelRefs = { ids: readonly number[] } | { names: readonly string[] };
 
@@ -131,11 +137,11 @@ export async function listIssueLabels(cx: ServiceContext, ref: RepoRef, index: n
  * are dropped silently; exclusive labels replace the issue's labels of the same scope.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, InvalidArgumentError
  */
-export async function addIssueLabels(cx: ServiceContext, target: IssueTarget, labels: readonly unknown[]): Promise<IssueLabelView[]> {
+export async function addIssueLabels(cx: ServiceContext, target: IssueTarget, labels: readonly unknown[]): Promise<LabeledIssue> {
   const { access, issue } = await requireLabelWriter(cx, target);
   const adding = await resolveLabels(cx.db, access.repo, parseLabelRefs(labels));
   if (adding.length) await applyLabels(cx, issue, (current) => withAdded(current, adding));
-  return loadIssueLabels(cx.db, issue.id);
+  return { issue, labels: await loadIssueLabels(cx.db, issue.id) };
 }
 
 /**
@@ -143,20 +149,21 @@ export async function addIssueLabels(cx: ServiceContext, target: IssueTarget, la
  * them. Same rules as addIssueLabels; of several exclusive labels of one scope, the last one given is kept.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, InvalidArgumentError
  */
-export async function replaceIssueLabels(cx: ServiceContext, target: IssueTarget, labels: readonly unknown[]): Promise<IssueLabelView[]> {
+export async function replaceIssueLabels(cx: ServiceContext, target: IssueTarget, labels: readonly unknown[]): Promise<LabeledIssue> {
   const { access, issue } = await requireLabelWriter(cx, target);
   const next = keepLastOfEachScope(await resolveLabels(cx.db, access.repo, parseLabelRefs(labels)));
   await applyLabels(cx, issue, () => next);
-  return loadIssueLabels(cx.db, issue.id);
+  return { issue, labels: await loadIssueLabels(cx.db, issue.id) };
 }
 
 /**
  * Removes every label (DELETE …/issues/{index}/labels, Gitea ClearIssueLabels).
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError
  */
-export async function clearIssueLabels(cx: ServiceContext, target: IssueTarget): Promise<void> {
+export async function clearIssueLabels(cx: ServiceContext, target: IssueTarget): Promise<Models.Issue> {
   const { issue } = await requireIssueWriter(cx, target);
   await applyLabels(cx, issue, () => []);
+  return issue;
 }
 
 /**
@@ -165,7 +172,7 @@ export async function clearIssueLabels(cx: ServiceContext, target: IssueTarget):
  * elsewhere are indistinguishable from missing ones); a label the issue does not carry is a no-op.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError
  */
-export async function removeIssueLabels(cx: ServiceContext, target: IssueTarget, labelIds: readonly number[]): Promise<void> {
+export async function removeIssueLabels(cx: ServiceContext, target: IssueTarget, labelIds: readonly number[]): Promise<Models.Issue> {
   const { access, issue } = await requireIssueWriter(cx, target);
   const ids = [...new Set(labelIds)];
   const valid = ids.filter((id) => id > 0 && id <= MAX_ID);
@@ -174,6 +181,7 @@ export async function removeIssueLabels(cx: ServiceContext, target: IssueTarget,
   if (missing !== undefined) throw new ValidationError(`label does not exist [label_id: ${missing}]`, { labelId: missing });
   const gone = new Set(ids);
   await applyLabels(cx, issue, (current) => current.filter((l) => !gone.has(l.id)));
+  return issue;
 }
 
 /** Gitea's add and replace handlers answer their 403 with a message (the other label handlers with an empty body). */

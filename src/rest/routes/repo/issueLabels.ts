@@ -38,7 +38,7 @@ export const issueLabelRoutes = [
     success: { status: 200, schema: '[Label]' },
     errors: [400, 401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const labels = await issueLabelService.addIssueLabels(cx, target(params), body.labels ?? []);
+      const { labels } = await issueLabelService.addIssueLabels(cx, target(params), body.labels ?? []);
       return toApiLabelList(labels, cx.config.rootUrl);
     },
   }),
@@ -54,7 +54,7 @@ export const issueLabelRoutes = [
     success: { status: 200, schema: '[Label]' },
     errors: [400, 401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const labels = await issueLabelService.replaceIssueLabels(cx, target(params), body.labels ?? []);
+      const { labels } = await issueLabelService.replaceIssueLabels(cx, target(params), body.labels ?? []);
       return toApiLabelList(labels, cx.config.rootUrl);
     },
   }),
