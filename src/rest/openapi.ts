@@ -6,6 +6,7 @@ import { DeployKey } from './structs/deployKey.ts';
 import { Issue, Milestone } from './structs/issue.ts';
 import { Label } from './structs/label.ts';
 import { Organization } from './structs/org.ts';
+import { Project } from './structs/project.ts';
 import { Repository, SearchResults } from './structs/repo.ts';
 import { Team } from './structs/team.ts';
 import { AccessToken, Email, User, UserSearchResults } from './structs/user.ts';
@@ -22,6 +23,7 @@ const schemas: Record<string, z.ZodType> = {
   Label,
   Issue,
   Milestone,
+  Project,
   DeployKey,
   RepoCollaboratorPermission,
   Branch,

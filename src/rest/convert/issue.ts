@@ -3,6 +3,7 @@ import type { IssueView } from '../../services/issue/issue.ts';
 import type { Issue, Milestone } from '../structs/issue.ts';
 import type { User } from '../structs/user.ts';
 import { toApiLabel } from './label.ts';
+import { toApiProject } from './project.ts';
 import { apiTime, GO_ZERO } from './time.ts';
 import { toApiUser, type ConvertOptions } from './user.ts';
 
@@ -92,7 +93,7 @@ export function toApiIssue(v: IssueView, viewer: Viewer, opts: ConvertOptions): 
     repository: { id: repo.id, name: repo.name, owner: repo.ownerName, full_name: `${repo.ownerName}/${repo.name}` },
     pin_order: issue.pinOrder,
     content_version: issue.contentVersion,
-    projects: null,
+    projects: v.projects.length ? v.projects.map(toApiProject) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zBool, zInt } from '../validation.ts';
 import { Label } from './label.ts';
+import { Project } from './project.ts';
 import { User } from './user.ts';
 
 /** Gitea `Milestone`, fields in Gitea's order. */
@@ -54,7 +55,7 @@ export const Issue = z.object({
   repository: RepositoryMeta,
   pin_order: z.number().int(),
   content_version: z.number().int(),
-  projects: z.array(z.unknown()).nullable(),
+  projects: z.array(Project).nullable(),
 });
 /** A Gitea Issue as sent on the wire. */
 export type Issue = z.infer<typeof Issue>;

@@ -7,6 +7,7 @@ import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { exclusiveScope } from '../label/color.ts';
+import { projectUsage, setIssueProjects } from '../project/project.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { loadIssueView, resolveIssueRepo, type IssueView } from './issue.ts';
@@ -21,6 +22,8 @@ export interface CreateIssueInput {
   dueDate?: Date | null;
   milestone?: number;
   labels?: number[];
+  /** Project ids; honoured for every caller (as Gitea), each must be one the repository may use (400 otherwise). */
+  projects?: number[];
   closed?: boolean;
 }
 
@@ -152,8 +155,9 @@ async function usableLabelIds(cx: ServiceContext, repo: Models.Repository, ids: 
  * 423 archived, 422 missing title, 403 when issues are unreadable or the viewer is blocked by the owner.
  * Callers without write on issues get their labels, milestone, assignees and due date silently dropped;
  * unknown or foreign labels and milestones are dropped too. The number comes from the repository's shared
- * counter in the same transaction as the row and the repository counters.
- * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, ValidationError, PermissionDeniedError
+ * counter in the same transaction as the row and the repository counters. `projects` are joined for every
+ * caller; an unknown or unusable project refuses the whole creation (400).
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, ValidationError, PermissionDeniedError, InvalidArgumentError
  */
 export async function createIssue(cx: ServiceContext, ref: RepoRef, input: CreateIssueInput): Promise<IssueView> {
   const access = await resolveIssueRepo(cx, ref, 'write');
@@ -171,6 +175,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
   const labelIds = writer ? await usableLabelIds(cx, repo, input.labels ?? []) : [];
   const milestone = writer && input.milestone ? await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: repo.id }, select: { id: true } }) : null;
   const closed = input.closed === true;
+  const usage = input.projects?.length ? await projectUsage(cx.db, repo) : null;
   const issue = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
       const index = await allocateIssueIndex(tx, repo.id);
@@ -207,6 +212,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
       if (comments.length) await tx.comment.createMany({ data: comments });
       await refreshMilestone(tx, row.milestoneId);
       await refreshLabels(tx, labelIds);
+      if (usage) await setIssueProjects(tx, row, input.projects ?? [], usage, viewer.id);
       emit({ type: 'issue.created', issueId: row.id, repoId: repo.id, index, isPull: false, actorId: viewer.id });
       if (closed) emit({ type: 'issue.closed', issueId: row.id, repoId: repo.id, index, actorId: viewer.id });
       return row;

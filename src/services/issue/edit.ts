@@ -7,6 +7,7 @@ import type { RepoRef } from '../repo/collaborator.ts';
 import { normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, withRetry } from './create.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, loadIssueView, requirePosterOrWriter, resolveIssueRepo, type IssueView } from './issue.ts';
+import { projectUsage, setIssueProjects } from '../project/project.ts';
 
 /** PATCH /repos/{o}/{r}/issues/{index} (Gitea EditIssueOption); absent fields do not change. */
 export interface EditIssueInput {
@@ -24,6 +25,8 @@ export interface EditIssueInput {
   /** RFC 3339; only the date counts: stored as 23:59:59 of that day in the given offset (Gitea EditIssue). */
   dueDate?: string | null;
   unsetDueDate?: boolean;
+  /** Project ids replacing the issue's projects (writers only, as Gitea); unknown or unusable ids are a 400. */
+  projects?: number[];
 }
 
 /** 23:59:59 of the RFC 3339 value's calendar day, in its own offset. */
@@ -80,7 +83,7 @@ function deadlineComment(issue: Models.Issue, next: Date | null, actorId: number
  * reopening record CLOSE/REOPEN timeline comments and keep the repository and milestone counters exact.
  * A `body` with a stale `contentVersion` is a Conflict; closing while a blocker is open (dependencies enabled) is
  * PreconditionFailed. The edit is one transaction, so a refused edit changes nothing.
- * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, PreconditionFailedError, ConflictError
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, PreconditionFailedError, ConflictError, InvalidArgumentError (projects)
  */
 export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number, input: EditIssueInput): Promise<IssueView> {
   const access = await resolveIssueRepo(cx, ref, 'write');
@@ -91,6 +94,7 @@ export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number,
   requireText(input.body, 'body');
   requireText(input.ref, 'ref');
   const wantAssignees = writer && (input.assignees !== undefined || input.assignee !== undefined);
+  const usage = writer && input.projects !== undefined ? await projectUsage(cx.db, access.repo) : null;
   const assignees = wantAssignees ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])]) : [];
   let milestoneId: number | null | undefined;
   if (writer && input.milestone !== undefined) {
@@ -152,6 +156,7 @@ export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number,
       if (Object.keys(data).length) await tx.issue.update({ where: { id: issue.id }, data });
       if (wantAssignees) await replaceAssignees(tx, issue, assignees, viewer.id, c);
       if (input.state !== undefined) await changeState(tx, issue, input.state === 'closed', viewer.id, c);
+      if (usage && (await setIssueProjects(tx, issue, input.projects ?? [], usage, viewer.id))) c.fields.push('projects');
       if (c.comments.length) await tx.comment.createMany({ data: c.comments });
       if (c.fields.includes('milestone') || c.fields.includes('state')) {
         await refreshMilestone(tx, issue.milestoneId);

@@ -19,6 +19,8 @@ export interface IssueView {
   milestone: Models.Milestone | null;
   assignees: Models.User[];
   pull: Models.PullRequest | null;
+  /** Projects the issue is in, by id. */
+  projects: Models.Project[];
 }
 
 /**
@@ -64,7 +66,7 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
   const repoIds = [...new Set(issues.map((i) => i.repoId))];
   const posterIds = [...new Set(issues.map((i) => i.posterId).filter((id): id is number => id !== null))];
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id): id is number => id !== null))];
-  const [repos, posters, labels, assignees, milestones, pulls] = await Promise.all([
+  const [repos, posters, labels, assignees, milestones, pulls, projectRows] = await Promise.all([
     db.repository.findMany({ where: { id: { in: repoIds } }, select: { id: true, name: true, ownerName: true } }),
     posterIds.length ? db.user.findMany({ where: { id: { in: posterIds } } }) : [],
     db.issueLabel.findMany({
@@ -74,6 +76,7 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
     db.issueAssignee.findMany({ where: { issueId: { in: ids } }, include: { assignee: true }, orderBy: { id: 'asc' } }),
     milestoneIds.length ? db.milestone.findMany({ where: { id: { in: milestoneIds } } }) : [],
     db.pullRequest.findMany({ where: { issueId: { in: ids } } }),
+    db.projectIssue.findMany({ where: { issueId: { in: ids } }, include: { project: true }, orderBy: { projectId: 'asc' } }),
   ]);
   const repoById = new Map(repos.map((r) => [r.id, r]));
   const posterById = new Map(posters.map((u) => [u.id, u]));
@@ -85,6 +88,8 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
     list.push(row.label);
     labelsByIssue.set(row.issueId, list);
   }
+  const projectsByIssue = new Map<number, Models.Project[]>();
+  for (const row of projectRows) projectsByIssue.set(row.issueId, [...(projectsByIssue.get(row.issueId) ?? []), row.project]);
   const assigneesByIssue = new Map<number, Models.User[]>();
   for (const row of assignees) {
     const list = assigneesByIssue.get(row.issueId) ?? [];
@@ -102,6 +107,7 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
       milestone: issue.milestoneId === null ? null : (milestoneById.get(issue.milestoneId) ?? null),
       assignees: assigneesByIssue.get(issue.id) ?? [],
       pull: pullByIssue.get(issue.id) ?? null,
+      projects: projectsByIssue.get(issue.id) ?? [],
     };
   });
 }

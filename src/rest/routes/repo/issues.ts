@@ -105,7 +105,7 @@ export const issueRoutes = [
     gate: 'none',
     body: CreateIssueOption,
     success: { status: 201, schema: 'Issue' },
-    errors: [401, 403, 404, 412, 422, 423],
+    errors: [400, 401, 403, 404, 412, 422, 423],
     handler: async ({ cx, params, body }) => {
       const view = await createIssue(cx, ref(params), {
         title: body.title,
@@ -116,6 +116,7 @@ export const issueRoutes = [
         dueDate: body.due_date ? new Date(body.due_date) : null,
         milestone: body.milestone ?? undefined,
         labels: body.labels ?? undefined,
+        projects: body.projects ?? undefined,
         closed: body.closed,
       });
       return toApiIssue(view, cx.viewer, convertOptions(cx));
@@ -143,7 +144,7 @@ export const issueRoutes = [
     gate: 'none',
     body: EditIssueOption,
     success: { status: 201, schema: 'Issue' },
-    errors: [401, 403, 404, 409, 412, 422, 423],
+    errors: [400, 401, 403, 404, 409, 412, 422, 423],
     handler: async ({ cx, params, body }) => {
       const view = await editIssue(cx, ref(params), indexOf(params), {
         title: body.title,
@@ -156,6 +157,7 @@ export const issueRoutes = [
         state: body.state ?? undefined,
         dueDate: body.due_date ?? undefined,
         unsetDueDate: body.unset_due_date ?? undefined,
+        projects: body.projects ?? undefined,
       });
       return toApiIssue(view, cx.viewer, convertOptions(cx));
     },

@@ -1,4 +1,100 @@
-import type { RouteDef } from '../../route.ts';
+import type { ScopeCategory } from '../../../auth/scope.ts';
+import * as projectService from '../../../services/project/project.ts';
+import { toApiProject, toApiProjectList } from '../../convert/project.ts';
+import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineRoute, type RouteDef } from '../../route.ts';
+import { CreateProjectOption, EditProjectOption, ListProjectsQuery } from '../../structs/project.ts';
 
-/** Filled in by the feature that owns this file. */
-export const projectRoutes: readonly RouteDef[] = [];
+/**
+ * Projects: Gitea 1.27 has no projects API, so this small extension follows Gitea's conventions. The same five
+ * operations exist for a repository's projects (`/repos/{owner}/{repo}/projects`, token scope `repository`)
+ * and an organization's (`/orgs/{org}/projects`, the path group a Gitea fork uses; token scope `organization`).
+ */
+const owners: { prefix: string; tag: string; scope: ScopeCategory; ref: (params: Record<string, string>) => projectService.ProjectOwnerRef; op: string }[] = [
+  { prefix: '/repos/{owner}/{repo}', tag: 'repository', scope: 'repository', ref: (p) => ({ owner: p.owner ?? '', repo: p.repo ?? '' }), op: 'repo' },
+  { prefix: '/orgs/{org}', tag: 'organization', scope: 'organization', ref: (p) => ({ org: p.org ?? '' }), op: 'org' },
+];
+
+/** Path ids parsed as Gitea's ParseInt: anything else matches no project. */
+const projectId = (raw: string | undefined): number => (raw && /^\d{1,10}$/.test(raw) ? Number(raw) : 0);
+
+/** GET|POST …/projects and GET|PATCH|DELETE …/projects/{id}, for repositories and organizations. */
+export const projectRoutes: readonly RouteDef[] = owners.flatMap(({ prefix, tag, scope, ref, op }) => [
+  defineRoute({
+    method: 'GET',
+    path: `${prefix}/projects`,
+    operationId: `${op}ListProjects`,
+    summary: op === 'repo' ? "List a repository's projects" : "List an organization's projects",
+    tag,
+    scopes: [scope],
+    gate: 'none',
+    query: ListProjectsQuery,
+    success: { status: 200, schema: '[Project]' },
+    errors: [404],
+    handler: async ({ cx, params, query, req, reply }) => {
+      const page = listOptions(req.query as Record<string, unknown>);
+      const result = await projectService.listProjects(cx, ref(params), { state: query.state, sort: query.sort, page });
+      setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
+      return toApiProjectList(result.items);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `${prefix}/projects`,
+    operationId: `${op}CreateProject`,
+    summary: 'Create a project (with its default column)',
+    tag,
+    scopes: [scope],
+    gate: 'none',
+    body: CreateProjectOption,
+    success: { status: 201, schema: 'Project' },
+    errors: [401, 403, 404, 422, 423],
+    handler: async ({ cx, params, body }) => toApiProject(await projectService.createProject(cx, ref(params), { title: body.title, description: body.description })),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${prefix}/projects/{id}`,
+    operationId: `${op}GetProject`,
+    summary: 'Get a project',
+    tag,
+    scopes: [scope],
+    gate: 'none',
+    success: { status: 200, schema: 'Project' },
+    errors: [404],
+    handler: async ({ cx, params }) => toApiProject(await projectService.getProject(cx, ref(params), projectId(params.id))),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: `${prefix}/projects/{id}`,
+    operationId: `${op}EditProject`,
+    summary: 'Edit a project (title, description, state); only given fields change',
+    tag,
+    scopes: [scope],
+    gate: 'none',
+    body: EditProjectOption,
+    success: { status: 200, schema: 'Project' },
+    errors: [401, 403, 404, 422, 423],
+    handler: async ({ cx, params, body }) =>
+      toApiProject(
+        await projectService.updateProject(cx, ref(params), projectId(params.id), {
+          title: body.title ?? undefined,
+          description: body.description ?? undefined,
+          state: body.state ?? undefined,
+        }),
+      ),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: `${prefix}/projects/{id}`,
+    operationId: `${op}DeleteProject`,
+    summary: 'Delete a project',
+    tag,
+    scopes: [scope],
+    gate: 'none',
+    success: { status: 204 },
+    errors: [401, 403, 404, 423],
+    handler: async ({ cx, params }) => {
+      await projectService.deleteProject(cx, ref(params), projectId(params.id));
+    },
+  }),
+]) as readonly RouteDef[];

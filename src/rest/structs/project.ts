@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * Gitea `Project` (modules/structs/project.go), fields in Gitea's order: `owner_id` only for owner-level
+ * projects, `repo_id` only for repository projects, `closed_at` only while closed (Go omitempty).
+ */
+export const Project = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  owner_id: z.number().int().optional(),
+  repo_id: z.number().int().optional(),
+  creator_id: z.number().int(),
+  is_closed: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  closed_at: z.string().optional(),
+});
+/** A Gitea Project as sent on the wire. */
+export type Project = z.infer<typeof Project>;
+
+/** Body of POST …/projects (ours: Gitea has no projects API); `title` is checked by the service (Required, at most 100 characters). */
+export const CreateProjectOption = z.object({
+  title: z.string().optional(),
+  description: z.string().optional(),
+});
+
+/** Body of PATCH …/projects/{id}; only given fields change. */
+export const EditProjectOption = z.object({
+  title: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+  state: z.enum(['open', 'closed']).nullable().optional(),
+});
+
+/** Query of GET …/projects (page/limit are read separately): `state` open (default), closed or all; Gitea's project `sort`. */
+export const ListProjectsQuery = z.object({
+  state: z.preprocess(first, z.string().optional()).transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open')),
+  sort: z.preprocess(first, z.string().optional()),
+});
