@@ -77,10 +77,6 @@ export async function forkRepo(cx: ServiceContext, ownerName: string, repoName: 
   }
   const owner = await resolveForkOwner(cx, viewer, input.organization);
   if (perm.blocked) throw new PermissionDeniedError('user is blocked');
-  const name = input.name ?? parent.name;
-  validateRepoNameSyntax(name);
-  validateRepoNameUsable(name);
-  const lowerName = name.toLowerCase();
   const existing = await cx.db.repository.findFirst({ where: { ownerId: owner.id, forkId: parent.id }, select: { ownerName: true, name: true } });
   if (existing) {
     throw new AlreadyExistsError(
@@ -88,6 +84,11 @@ export async function forkRepo(cx: ServiceContext, ownerName: string, repoName: 
       { owner: owner.name, fork: `${existing.ownerName}/${existing.name}` },
     );
   }
+  // Gitea checks the name (IsUsableRepoName, then uniqueness) only after the one-fork-per-owner rule.
+  const name = input.name ?? parent.name;
+  validateRepoNameSyntax(name);
+  validateRepoNameUsable(name);
+  const lowerName = name.toLowerCase();
   const taken = () => new AlreadyExistsError(`repository already exists [uname: ${owner.name}, name: ${name}]`, { owner: owner.name, name });
   if (await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: owner.id, lowerName } }, select: { id: true } })) throw taken();
   const parentOwner = await cx.db.user.findUniqueOrThrow({ where: { id: parent.ownerId }, select: { visibility: true } });

@@ -212,6 +212,8 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     const already = 'repository is already forked by user [uname: fkreader, repo path: fkowner/proj, fork path: fkreader/proj]';
     expectGiteaError(await fork('fkowner/proj', reader), 409, already);
     expectGiteaError(await fork('fkowner/proj', reader, { name: 'other' }), 409, already);
+    // The one-fork rule comes before the name checks, as in Gitea.
+    expectGiteaError(await fork('fkowner/proj', reader, { name: 'bad name' }), 409, already);
     await create('/user/repos', outsider, { name: 'proj' });
     expectGiteaError(await fork('fkowner/proj', outsider), 409, 'repository already exists [uname: fkoutsider, name: proj]');
     expectGiteaError(await fork('fkowner/proj', outsider, { name: 'PROJ' }), 409, 'repository already exists [uname: fkoutsider, name: PROJ]');
