@@ -1,2 +1,139 @@
-/** GraphQL types and mutations of this feature (filled in by the feature that owns this file). */
-export {};
+import { createContextCache } from '@pothos/core';
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import type { Models } from '../../db/client.ts';
+import { NotFoundError } from '../../errors.ts';
+import * as reactionService from '../../services/issue/reaction.ts';
+import { ALLOWED_REACTIONS, groupReactions, type ReactionGroup, type ReactionSubject } from '../../services/issue/reaction.ts';
+import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { IssueRef } from './issue.ts';
+import { IssueCommentRef } from './issueComment.ts';
+import { dbId, UserRef } from './user.ts';
+
+/** GitHub's ReactionContent names for Gitea's default reactions (the enum values are Gitea's strings). */
+export const ReactionContentEnum = builder.enumType('ReactionContent', {
+  description: "Emojis that can be attached to issues and comments (Gitea's default `[ui] REACTIONS`).",
+  values: {
+    THUMBS_UP: { value: '+1', description: ':+1:' },
+    THUMBS_DOWN: { value: '-1', description: ':-1:' },
+    LAUGH: { value: 'laugh', description: ':laugh:' },
+    HOORAY: { value: 'hooray', description: ':hooray:' },
+    CONFUSED: { value: 'confused', description: ':confused:' },
+    HEART: { value: 'heart', description: ':heart:' },
+    ROCKET: { value: 'rocket', description: ':rocket:' },
+    EYES: { value: 'eyes', description: ':eyes:' },
+  } as const,
+});
+
+/** One reaction of a user on an issue or comment. */
+export const ReactionRef = builder.prismaObject('Reaction', {
+  description: 'An emoji reaction to an issue or comment.',
+  include: { user: true },
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    content: t.field({ type: ReactionContentEnum, resolve: (r) => (reactionService.isAllowedReaction(r.type) ? r.type : '+1') }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    user: t.field({ type: UserRef, nullable: true, description: 'Null for a migrated reaction without a local account.', resolve: (r) => r.user }),
+  }),
+});
+
+const ReactionGroupRef = builder.objectRef<ReactionGroup>('ReactionGroup');
+ReactionGroupRef.implement({
+  description: "The reactions of one content on a subject (GitHub's ReactionGroup): every content is listed, in display order.",
+  fields: (t) => ({
+    content: t.field({ type: ReactionContentEnum, resolve: (g) => g.content }),
+    createdAt: t.field({ type: 'DateTime', nullable: true, description: 'When the first reaction of this content was made.', resolve: (g) => g.createdAt }),
+    reactors: t.connection(
+      {
+        type: UserRef,
+        description: 'The users who reacted, oldest first.',
+        resolve: (g, args) => ({ ...resolveArrayConnection({ args }, g.users), totalCount: g.users.length }),
+      },
+      { name: 'ReactorConnection', fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }) },
+      { name: 'ReactorEdge' },
+    ),
+    viewerHasReacted: t.boolean({ resolve: (g) => g.viewerHasReacted }),
+  }),
+});
+
+/** The issue's own reactions are selected with the issue (one batched query for a whole page of issues). */
+builder.prismaObjectFields(IssueRef, (t) => ({
+  reactionGroups: t.field({
+    type: [ReactionGroupRef],
+    description: 'Reactions on the issue itself (not on its comments), grouped by content.',
+    select: {
+      reactions: {
+        where: { commentId: 0, type: { in: [...ALLOWED_REACTIONS] } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        include: { user: true },
+      },
+    },
+    resolve: (issue, _args, ctx) => groupReactions(issue.reactions, ctx.cx.viewer?.id ?? null),
+  }),
+}));
+
+/** Comments have no relation to their reactions (commentId is a plain column): one batched query per request. */
+const commentReactions = createContextCache((ctx: GraphQLContext) => reactionService.commentReactionsLoader(ctx.cx.db));
+
+builder.prismaObjectFields(IssueCommentRef, (t) => ({
+  reactionGroups: t.field({
+    type: [ReactionGroupRef],
+    description: 'Reactions on the comment, grouped by content.',
+    resolve: async (comment, _args, ctx) => groupReactions(await commentReactions(ctx).load(comment.id), ctx.cx.viewer?.id ?? null),
+  }),
+}));
+
+/** What a reaction can be attached to. */
+const ReactionSubjectRef = builder.unionType('ReactionSubject', {
+  description: 'An issue or a comment (what addReaction and removeReaction act on).',
+  types: [IssueRef, IssueCommentRef],
+  resolveType: (subject) => ('index' in subject ? IssueRef : IssueCommentRef),
+});
+
+/** The subject named by a global id: an Issue or an IssueComment. @throws NotFoundError */
+function subjectOf(id: { typename: string; id: string }): ReactionSubject {
+  if (id.typename === 'Issue') return { kind: 'issue', id: dbId(id.id) };
+  if (id.typename === 'IssueComment') return { kind: 'comment', id: dbId(id.id) };
+  throw new NotFoundError(`${id.typename} cannot be reacted to`, { typename: id.typename });
+}
+
+interface ReactionPayload {
+  reaction: Models.Reaction & { user: Models.User | null };
+  subject: Models.Issue | Models.Comment;
+  groups: ReactionGroup[];
+}
+
+function payloadOf(change: reactionService.ReactionChange, viewerId: number | null): Omit<ReactionPayload, 'reaction'> & { reaction: ReactionPayload['reaction'] | null } {
+  return { reaction: change.result?.reaction ?? null, subject: change.comment ?? change.issue, groups: groupReactions(change.reactions, viewerId) };
+}
+
+for (const [name, add] of [['addReaction', true], ['removeReaction', false]] as const) {
+  builder.relayMutationField(
+    name,
+    {
+      inputFields: (t) => ({
+        subjectId: t.globalID({ required: true, description: 'An Issue or IssueComment id.' }),
+        content: t.field({ type: ReactionContentEnum, required: true }),
+      }),
+    },
+    {
+      description: add
+        ? 'Add a reaction to an issue or comment (as POST …/reactions: idempotent; locked issues only for writers; blocked users refused).'
+        : "Remove the viewer's reaction from an issue or comment (as DELETE …/reactions; removing an absent reaction is not an error).",
+      errors: { types: MUTATION_ERRORS },
+      resolve: async (_root, { input }, ctx) => {
+        const subject = subjectOf(input.subjectId);
+        const change = add ? await reactionService.addReaction(ctx.cx, subject, input.content) : await reactionService.removeReaction(ctx.cx, subject, input.content);
+        return payloadOf(change, ctx.cx.viewer?.id ?? null);
+      },
+    },
+    {
+      outputFields: (t) => ({
+        reaction: t.field({ type: ReactionRef, nullable: true, description: add ? 'The reaction (also when it already existed).' : 'Always null: the reaction is gone.', resolve: (p) => p.reaction }),
+        subject: t.field({ type: ReactionSubjectRef, resolve: (p) => p.subject }),
+        reactionGroups: t.field({ type: [ReactionGroupRef], resolve: (p) => p.groups }),
+      }),
+    },
+  );
+}

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { DbLike, Models } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
@@ -232,6 +233,14 @@ export async function loadCommentReactions(db: DbLike, commentIds: readonly numb
   const byComment = new Map<number, ReactionWithUser[]>(ids.map((id) => [id, []]));
   for (const row of rows) byComment.get(row.commentId)?.push(row);
   return byComment;
+}
+
+/** A per-request loader of comments' allowed reactions by comment id (the graph's IssueComment.reactionGroups). */
+export function commentReactionsLoader(db: DbLike): DataLoader<number, ReactionWithUser[]> {
+  return new DataLoader(async (ids) => {
+    const byComment = await loadCommentReactions(db, ids);
+    return ids.map((id) => byComment.get(id) ?? []);
+  });
 }
 
 /** Reactions of one subject grouped by content (GitHub ReactionGroup): every allowed content, in display order. */

@@ -8,7 +8,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { canWriteIssue, findIssueByIndex, resolveIssueRepo, unitOf } from './issue.ts';
-import { requireTimetracker } from './trackedTime.ts';
+import { locateIssueById, requireTimetracker } from './trackedTime.ts';
 
 /** A running stopwatch with what Gitea's StopWatch JSON shows. */
 export interface StopwatchView {
@@ -131,4 +131,16 @@ export async function listMyStopwatches(cx: ServiceContext, page: ListOptions): 
     return perm && canRead(perm, unitOf(issue)) ? [{ stopwatch, issue: { index: issue.index, title: issue.title }, repo: issue.repo }] : [];
   });
   return { items, total };
+}
+
+/** The stopwatch actions on an issue named by database id (GraphQL), with the REST rules. */
+export const STOPWATCH_ACTIONS = { start: startStopwatch, stop: stopStopwatch, cancel: cancelStopwatch } as const;
+
+/**
+ * Starts, stops or cancels the viewer's stopwatch on an issue named by id (GraphQL startStopwatch, stopStopwatch,
+ * cancelStopwatch). @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, ConflictError
+ */
+export async function stopwatchActionById(cx: ServiceContext, action: keyof typeof STOPWATCH_ACTIONS, issueId: number): Promise<void> {
+  const { ref, index } = await locateIssueById(cx, issueId);
+  await STOPWATCH_ACTIONS[action](cx, ref, index);
 }

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { DbLike, Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
@@ -280,18 +281,38 @@ export async function listMyTrackedTimes(cx: ServiceContext, filters: Omit<Track
   return pageOfTimes(cx, { issue: visibleIssueFilter(cx), ...timeWhere({ ...filters, userId: viewer.id }) }, page);
 }
 
-/** A tracked time named by id (GraphQL): its issue's coordinates, or ones that answer NotFound when invisible. */
-async function locateTime(cx: ServiceContext, id: number): Promise<{ ref: RepoRef; index: number }> {
-  const row = Number.isSafeInteger(id) && id > 0
-    ? await cx.db.trackedTime.findFirst({ where: { id, issue: visibleIssueFilter(cx) }, select: { issue: { select: { index: true, repo: { select: { ownerName: true, name: true } } } } } })
+/**
+ * The REST coordinates of an issue named by its database id (GraphQL). An id the viewer cannot see maps to
+ * coordinates that do not exist, so the REST gates answer NotFound exactly as for a missing issue.
+ */
+export async function locateIssueById(cx: ServiceContext, issueId: number): Promise<{ ref: RepoRef; index: number }> {
+  const row = Number.isSafeInteger(issueId) && issueId > 0
+    ? await cx.db.issue.findFirst({ where: { id: issueId, ...visibleIssueFilter(cx) }, select: { index: true, repo: { select: { ownerName: true, name: true } } } })
     : null;
-  return row ? { ref: { owner: row.issue.repo.ownerName, repo: row.issue.repo.name }, index: row.issue.index } : { ref: { owner: '', repo: '' }, index: 0 };
+  return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
 }
 
-/** Deletes a tracked time named only by its id (GraphQL deleteTrackedTime; the same rules as the REST route). @throws as deleteTrackedTime */
-export async function deleteTrackedTimeById(cx: ServiceContext, id: number): Promise<void> {
-  const { ref, index } = await locateTime(cx, id);
+/** Adds time to an issue named by id (GraphQL addTrackedTime; the REST rules). @throws as addTrackedTime */
+export async function addTrackedTimeById(cx: ServiceContext, issueId: number, input: AddTimeInput): Promise<TrackedTimeView> {
+  const { ref, index } = await locateIssueById(cx, issueId);
+  return addTrackedTime(cx, ref, index, input);
+}
+
+/** Resets the viewer's times on an issue named by id (GraphQL resetTrackedTimes). @throws as resetIssueTrackedTimes */
+export async function resetTrackedTimesById(cx: ServiceContext, issueId: number): Promise<void> {
+  const { ref, index } = await locateIssueById(cx, issueId);
+  await resetIssueTrackedTimes(cx, ref, index);
+}
+
+/**
+ * Deletes a tracked time named only by its id (GraphQL deleteTrackedTime; the REST rules); returns its issue's id.
+ * @throws as deleteTrackedTime
+ */
+export async function deleteTrackedTimeById(cx: ServiceContext, id: number): Promise<number> {
+  const row = Number.isSafeInteger(id) && id > 0 ? await cx.db.trackedTime.findFirst({ where: { id, issue: visibleIssueFilter(cx) }, select: { issueId: true } }) : null;
+  const { ref, index } = await locateIssueById(cx, row?.issueId ?? 0);
   await deleteTrackedTime(cx, ref, index, id);
+  return row?.issueId ?? 0;
 }
 
 /** An issue's tracked time as the graph shows it; null when the repository's time tracker is disabled. */
@@ -306,7 +327,7 @@ export interface IssueTimeSummary {
  * Tracked times of many (already visible) issues for the graph, in a constant number of queries: the tracker
  * settings, the viewer's permissions (batched loader) and the time rows.
  */
-export async function loadIssueTimeSummaries(cx: ServiceContext, issues: readonly Pick<Models.Issue, 'id' | 'repoId'>[]): Promise<Map<number, IssueTimeSummary | null>> {
+async function loadIssueTimeSummaries(cx: ServiceContext, issues: readonly Pick<Models.Issue, 'id' | 'repoId'>[]): Promise<Map<number, IssueTimeSummary | null>> {
   const repoIds = [...new Set(issues.map((i) => i.repoId))];
   const issueIds = issues.map((i) => i.id);
   const [trackers, perms, rows] = await Promise.all([
@@ -325,5 +346,16 @@ export async function loadIssueTimeSummaries(cx: ServiceContext, issues: readonl
       const total = mine.reduce((sum, r) => sum + r.time, 0);
       return [issue.id, { total, entries: seesAll ? mine : mine.filter((r) => viewerId !== null && r.userId === viewerId) }];
     }),
+  );
+}
+
+/** A per-request loader of IssueTimeSummary by issue (the graph's Issue.trackedTimes and totalTrackedTime). */
+export function issueTimeSummaryLoader(cx: ServiceContext): DataLoader<Pick<Models.Issue, 'id' | 'repoId'>, IssueTimeSummary | null, number> {
+  return new DataLoader(
+    async (issues) => {
+      const byId = await loadIssueTimeSummaries(cx, issues);
+      return issues.map((i) => byId.get(i.id) ?? null);
+    },
+    { cacheKeyFn: (i) => i.id },
   );
 }
