@@ -1,2 +1,126 @@
-/** GraphQL types and mutations of this feature (filled in by the feature that owns this file). */
-export {};
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import type { Models } from '../../db/client.ts';
+import { NotFoundError } from '../../errors.ts';
+import { Prisma } from '../../generated/sqlite/client.ts';
+import * as dependencyService from '../../services/issue/dependency.ts';
+import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { IssueRef } from './issue.ts';
+import { dbId } from './user.ts';
+
+/** Dependency rows whose other end (the blocker, or the blocked issue) the viewer may see. */
+const visibleEnd = (side: 'dependency' | 'issue', ctx: GraphQLContext): Models.Prisma.IssueDependencyWhereInput => ({ [side]: visibleIssueFilter(ctx.cx) });
+
+const ISSUE_SCALARS: Record<string, true> = Object.fromEntries(Object.values(Prisma.IssueScalarFieldEnum).map((f) => [f, true]));
+
+/**
+ * A nested Issue selection that always carries every scalar column: a node selection asking only for computed
+ * fields would otherwise be an empty `select`, which Prisma rejects (the same reason as withLabelScalars).
+ */
+function withIssueScalars<S>(selection: S): S {
+  if (typeof selection === 'object' && selection !== null && 'select' in selection && typeof selection.select === 'object' && selection.select !== null) {
+    return { ...selection, select: { ...ISSUE_SCALARS, ...selection.select } };
+  }
+  return selection;
+}
+
+const blockers = prismaConnectionHelpers(builder, 'IssueDependency', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ dependency: withIssueScalars(nodeSelection(true)) }),
+  query: (_args, ctx) => ({ where: visibleEnd('dependency', ctx), orderBy: { id: 'desc' as const } }),
+  resolveNode: (row) => row.dependency,
+});
+
+const blocked = prismaConnectionHelpers(builder, 'IssueDependency', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ issue: withIssueScalars(nodeSelection(true)) }),
+  query: (_args, ctx) => ({ where: visibleEnd('issue', ctx), orderBy: { id: 'desc' as const } }),
+  resolveNode: (row) => row.issue,
+});
+
+/** GitHub's IssueDependenciesSummary: open and total counts of blockers and blocked issues the viewer may see. */
+const IssueDependenciesSummaryRef = builder.objectRef<dependencyService.DependencySummary>('IssueDependenciesSummary').implement({
+  description: "Counts of an issue's dependencies (only issues the viewer may see).",
+  fields: (t) => ({
+    blockedBy: t.exposeInt('blockedBy', { description: 'Open issues blocking this one.' }),
+    blocking: t.exposeInt('blocking', { description: 'Open issues this one blocks.' }),
+    totalBlockedBy: t.exposeInt('totalBlockedBy', { description: 'Issues blocking this one, open or closed.' }),
+    totalBlocking: t.exposeInt('totalBlocking', { description: 'Issues this one blocks, open or closed.' }),
+  }),
+});
+
+builder.prismaObjectFields(IssueRef, (t) => ({
+  blockedBy: t.connection(
+    {
+      type: IssueRef,
+      description: 'Issues that block this one (it depends on them), most recently added first; only issues the viewer may see.',
+      select: (args, ctx, nested) => ({
+        dependencies: blockers.getQuery(args, ctx, nested),
+        _count: { select: { dependencies: { where: visibleEnd('dependency', ctx) } } },
+      }),
+      resolve: (i, args, ctx) => ({ ...blockers.resolve(i.dependencies, args, ctx), total: i._count.dependencies }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+  blocking: t.connection(
+    {
+      type: IssueRef,
+      description: 'Issues this one blocks (they depend on it), most recently added first; only issues the viewer may see.',
+      select: (args, ctx, nested) => ({
+        dependents: blocked.getQuery(args, ctx, nested),
+        _count: { select: { dependents: { where: visibleEnd('issue', ctx) } } },
+      }),
+      resolve: (i, args, ctx) => ({ ...blocked.resolve(i.dependents, args, ctx), total: i._count.dependents }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+  issueDependenciesSummary: t.loadable({
+    type: IssueDependenciesSummaryRef,
+    description: "Counts of this issue's blockers and of the issues it blocks (only issues the viewer may see).",
+    load: async (ids: number[], ctx) => {
+      const byId = await dependencyService.summarizeIssueDependencies(ctx.cx, ids);
+      return ids.map((id) => byId.get(id) ?? { blockedBy: 0, blocking: 0, totalBlockedBy: 0, totalBlocking: 0 });
+    },
+    resolve: (i) => i.id,
+  }),
+}));
+
+/** The database id of an Issue global id (another type's id names no issue). */
+function issueId(id: { typename: string; id: string }): number {
+  if (id.typename !== 'Issue') throw new NotFoundError('issue does not exist', { id: id.id });
+  return dbId(id.id);
+}
+
+for (const [name, verb] of [
+  ['addBlockedBy', 'add'],
+  ['removeBlockedBy', 'remove'],
+] as const) {
+  builder.relayMutationField(
+    name,
+    {
+      inputFields: (t) => ({
+        issueId: t.globalID({ required: true, description: 'The issue that is blocked.' }),
+        blockingIssueId: t.globalID({ required: true, description: 'The issue that blocks it.' }),
+      }),
+    },
+    {
+      description:
+        verb === 'add'
+          ? 'Mark an issue as blocked by another (as POST /api/v1/repos/{o}/{r}/issues/{issue}/dependencies): needs write access to the blocked issue and read access to the blocking one; duplicates are AlreadyExistsError, cycles ConflictError.'
+          : 'Remove a blocked-by relation (as DELETE /api/v1/repos/{o}/{r}/issues/{issue}/dependencies).',
+      errors: { types: MUTATION_ERRORS },
+      resolve: async (_root, { input }, ctx) => {
+        const ids = { issueId: issueId(input.issueId), blockingIssueId: issueId(input.blockingIssueId) };
+        return verb === 'add' ? dependencyService.addBlockedBy(ctx.cx, ids) : dependencyService.removeBlockedBy(ctx.cx, ids);
+      },
+    },
+    {
+      outputFields: (t) => ({
+        issue: t.field({ type: IssueRef, description: 'The blocked issue.', resolve: (p) => p.issue }),
+        blockingIssue: t.field({ type: IssueRef, description: 'The blocking issue.', resolve: (p) => p.blockingIssue }),
+      }),
+    },
+  );
+}

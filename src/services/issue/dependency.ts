@@ -306,3 +306,38 @@ export async function listIssueBlocks(cx: ServiceContext, ref: RepoRef, index: n
   const issue = await findIssueByIndex(cx, access, index);
   return readableIssues(cx, { dependencies: { some: { dependencyId: issue.id } } }, access.repo.id, page);
 }
+
+/** Open and total counts of an issue's blockers and of the issues it blocks (GitHub's IssueDependenciesSummary). */
+export interface DependencySummary {
+  blockedBy: number;
+  blocking: number;
+  totalBlockedBy: number;
+  totalBlocking: number;
+}
+
+/**
+ * Dependency counts for many issues at once (two queries whatever their number), counting only issues at the
+ * other end that the viewer may see (visibleIssueFilter, as GraphQL's connections).
+ */
+export async function summarizeIssueDependencies(cx: ServiceContext, issueIds: readonly number[]): Promise<Map<number, DependencySummary>> {
+  const ids = [...issueIds];
+  const visible = visibleIssueFilter(cx);
+  const [blockers, blocked] = await Promise.all([
+    cx.db.issueDependency.findMany({ where: { issueId: { in: ids }, dependency: visible }, select: { issueId: true, dependency: { select: { isClosed: true } } } }),
+    cx.db.issueDependency.findMany({ where: { dependencyId: { in: ids }, issue: visible }, select: { dependencyId: true, issue: { select: { isClosed: true } } } }),
+  ]);
+  const out = new Map(ids.map((id) => [id, { blockedBy: 0, blocking: 0, totalBlockedBy: 0, totalBlocking: 0 }]));
+  for (const row of blockers) {
+    const s = out.get(row.issueId);
+    if (!s) continue;
+    s.totalBlockedBy++;
+    if (!row.dependency.isClosed) s.blockedBy++;
+  }
+  for (const row of blocked) {
+    const s = out.get(row.dependencyId);
+    if (!s) continue;
+    s.totalBlocking++;
+    if (!row.issue.isClosed) s.blocking++;
+  }
+  return out;
+}
