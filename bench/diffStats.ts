@@ -1,14 +1,15 @@
 // Pull request git layer on a head branch that changes 1,000 files against its base: diffStats (the three-dot
 // numstat + raw diff), the merge check (merge-tree), commit listing, the streamed .diff, and each merge style.
 // It also times the alternative to our work-tree-less rebase (a temporary `clone --shared` + `git rebase`, as
-// Gitea does) on the same commits and checks both give the same tree.
+// Gitea does) on the same commits and checks both give the same tree, and the fork fetch (fetchIntoRef of the
+// head into a base repository that lacks its objects).
 // Usage: npx tsx bench/diffStats.ts [runs=9] [headCommits=20] [files=1000]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { compareCommits, diffStats } from '../src/git/compare.ts';
-import { checkMergeable, createMerge, type GitIdentity, type MergeStyle } from '../src/git/merge.ts';
+import { checkMergeable, createMerge, fetchIntoRef, type GitIdentity, type MergeStyle } from '../src/git/merge.ts';
 import { diffStream } from '../src/git/patch.ts';
 
 const runs = Number(process.argv[2] ?? 9);
@@ -62,11 +63,13 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
 };
 
-async function time<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  let last: T | undefined;
+/** Times `fn` (after an untimed warm-up for the page cache); `setup` runs untimed before each call. */
+async function time<T>(label: string, fn: () => Promise<T>, setup?: () => Promise<void>): Promise<T> {
   const ms: number[] = [];
-  last = await fn(); // warm-up (page cache)
+  await setup?.();
+  let last = await fn();
   for (let i = 0; i < runs; i++) {
+    await setup?.();
     const t0 = performance.now();
     last = await fn();
     ms.push(performance.now() - t0);
@@ -93,7 +96,7 @@ async function rebaseInTemporaryClone(bare: string, base: string, head: string):
 async function main(): Promise<void> {
   try {
     const bare = path.join(tmp, 'repo.git');
-    let t0 = performance.now();
+    const t0 = performance.now();
     await git(['init', '-q', '--bare', bare]);
     await git(['fast-import', '--quiet'], { cwd: bare, input: fastImportStream() });
     await git(['repack', '-adq'], { cwd: bare });
@@ -118,11 +121,17 @@ async function main(): Promise<void> {
       if (r.status !== 'merged') throw new Error(`${style}: ${r.status}`);
       tips.set(style, r.sha);
     }
-    t0 = performance.now();
     const other = await time(`rebase in a temporary clone (git rebase)`, () => rebaseInTemporaryClone(bare, base, head));
     const tree = (rev: string) => git(['--git-dir', bare, 'rev-parse', `${rev}^{tree}`]);
     const same = (await tree(other)) === (await tree(tips.get('rebase') ?? ''));
     console.log(`  → both rebases give the same final tree: ${same}`);
+    const target = path.join(tmp, 'target.git');
+    const freshTarget = async () => {
+      rmSync(target, { recursive: true, force: true });
+      await git(['clone', '-q', '--bare', '--no-local', '--single-branch', '--branch', 'main', bare, target]);
+    };
+    await time('fetchIntoRef from a fork (head objects absent)', () => fetchIntoRef(target, bare, head, 'refs/pull/1/head'), freshTarget);
+    await time('fetchIntoRef, objects already there', () => fetchIntoRef(target, bare, head, 'refs/pull/1/head'));
     console.log(`  RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
     if (!same) process.exitCode = 1;
   } finally {
