@@ -12,6 +12,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.ts';
+import type { Models } from '../src/db/client.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/engine.ts';
 import { createSystemContext } from '../src/services/context.ts';
@@ -79,7 +80,7 @@ async function p50(url: string, body: string): Promise<number> {
 async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
   const db = app.deps.db;
   const sys = createSystemContext(app.deps);
-  const users = [];
+  const users: Models.User[] = [];
   for (const name of ['bench', 'ann', 'bob', 'cyd', 'dee']) {
     users.push(await userService.createUser(sys, { username: name, email: `${name}@example.com`, password: 'bench-password-1', mustChangePassword: false }));
   }

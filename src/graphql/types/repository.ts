@@ -4,7 +4,7 @@ import { atLeast } from '../../permissions/accessMode.ts';
 import { canRead, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import { requireRepo } from '../../services/access/repoAccess.ts';
-import { visibleRepoWhere } from '../../services/repo/repoRows.ts';
+import { visibleRepoIds, visibleRepoWhere } from '../../services/repo/repoRows.ts';
 import { visibleRepoFilter } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { orNull } from '../nullable.ts';
@@ -117,8 +117,6 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     openIssueCount: t.int({ resolve: (r) => r.numIssues - r.numClosedIssues }),
     openPullRequestCount: t.int({ resolve: (r) => r.numPulls - r.numClosedPulls }),
     owner: t.field({ type: RepositoryOwnerRef, select: { owner: true }, resolve: (r) => r.owner }),
-    parent: t.relation('forkOf', { nullable: true, description: 'The repository this one was forked from, if visible.' }),
-    templateRepository: t.relation('template', { nullable: true }),
     hasIssuesEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'ISSUES') }),
     hasWikiEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'WIKI') }),
     hasProjectsEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'PROJECTS') }),
@@ -215,3 +213,21 @@ for (const ref of [UserRef, OrganizationRef] as const) {
 export async function viewerCanRead(repo: Models.Repository, unit: UnitType, ctx: GraphQLContext): Promise<boolean> {
   return canRead(await viewerPerm(repo, ctx), unit);
 }
+
+// Declared apart from RepositoryRef: a field of a type that refers to the type itself needs the finished ref.
+builder.prismaObjectFields(RepositoryRef, (t) => ({
+    parent: t.field({
+      type: RepositoryRef,
+      nullable: true,
+      description: 'The repository this one was forked from, if the viewer may see it.',
+      select: (_args, _ctx, nested) => ({ forkOf: nested(true) }),
+      resolve: async (r, _args, ctx) => (r.forkOf && (await visibleRepoIds(ctx.cx, [r.forkOf])).has(r.forkOf.id) ? r.forkOf : null),
+    }),
+    templateRepository: t.field({
+      type: RepositoryRef,
+      nullable: true,
+      description: 'The template this repository was generated from, if the viewer may see it.',
+      select: (_args, _ctx, nested) => ({ template: nested(true) }),
+      resolve: async (r, _args, ctx) => (r.template && (await visibleRepoIds(ctx.cx, [r.template])).has(r.template.id) ? r.template : null),
+    }),
+}));

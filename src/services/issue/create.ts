@@ -35,7 +35,7 @@ function isTransient(err: unknown): boolean {
   const code = 'code' in err ? String((err as { code: unknown }).code) : '';
   if (code === 'P2002' || code === 'P2034' || code === '40001' || code === '40P01') return true;
   const message = err instanceof Error ? err.message : '';
-  return /deadlock|could not serialize|SQLITE_BUSY|database is locked|write conflict/i.test(message);
+  return /deadlock|could not serialize|SQLITE_BUSY|database is locked|write ?conflict/i.test(message);
 }
 
 /** Runs a transaction again when it lost a race (see isTransient). */

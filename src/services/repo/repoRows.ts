@@ -39,6 +39,12 @@ function teamIdsOf(transfer: { teamIds: string } | null): number[] {
 /** Loads repositories for the REST converter, with pending-transfer teams, in the order of `args`. */
 export async function loadApiRepos(cx: ServiceContext, args: Omit<Models.Prisma.RepositoryFindManyArgs, 'include' | 'select'>): Promise<ApiRepoRow[]> {
   const rows: ApiRepoRow[] = await cx.db.repository.findMany({ ...args, include: REPO_API_INCLUDE });
+  // A fork's parent is shown only to viewers who may see it (Gitea converts it with the fork's permission).
+  const parents = rows.flatMap((r) => (r.forkOf ? [r.forkOf] : []));
+  if (parents.length) {
+    const visible = await visibleRepoIds(cx, parents);
+    for (const r of rows) if (r.forkOf && !visible.has(r.forkOf.id)) r.forkOf = null;
+  }
   const pending = rows.filter((r) => r.status === 'PENDING_TRANSFER' && r.transfer);
   const ids = [...new Set(pending.flatMap((r) => teamIdsOf(r.transfer)))];
   if (ids.length) {
