@@ -34,20 +34,21 @@ export class RepoFixture {
   }
 
   /** Runs git (in the work tree unless `cwd`) and returns stdout; throws with stderr on failure. */
-  git(args: string[], opts: { cwd?: string; env?: Record<string, string>; gitDir?: string } = {}): Promise<string> {
+  git(args: string[], opts: { cwd?: string; env?: Record<string, string>; gitDir?: string; input?: string | Buffer } = {}): Promise<string> {
     const full = opts.gitDir ? ['--git-dir', opts.gitDir, ...args] : args;
     return new Promise((resolve, reject) => {
       const child = spawn('git', full, {
         cwd: opts.cwd ?? this.work,
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.root, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...opts.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       });
       let out = '';
       let err = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+      child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
       child.on('error', reject);
       child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`git ${full.join(' ')} failed (${code}): ${err}`))));
+      if (opts.input !== undefined) child.stdin?.end(opts.input);
     });
   }
 

@@ -132,6 +132,27 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
     await f.checkout('main');
   });
 
+  it('rebase: keeps a legacy-encoded author line, encoding header and message bytes, and drops the signature', async () => {
+    const tree = (await f.bareGit(['rev-parse', `${feature[0]}^{tree}`])).trim();
+    const latin1 = (s: string) => Buffer.from(s, 'latin1');
+    const raw = Buffer.concat([
+      Buffer.from(`tree ${tree}\nparent ${init}\n`),
+      latin1('author J\xf6rg Jr. <jorg@example.com> 1700000000 -0330\n'),
+      Buffer.from('committer Someone <someone@example.com> 1700000000 +0000\nencoding ISO-8859-1\n'),
+      Buffer.from('gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n'),
+      latin1('\nSch\xf6ne \xc4nderung\n'),
+    ]);
+    const signed = (await f.git(['hash-object', '-t', 'commit', '-w', '--stdin'], { gitDir: f.bare, input: raw })).trim();
+    const sha = await merged('rebase', signed);
+    const text = (await f.bareGit(['cat-file', 'commit', sha])).split('\n');
+    expect(text[1]).toBe(`parent ${mainTip}`);
+    expect(text[3]).toBe('committer Merger Person <merger@example.com> 1714979289 +0200');
+    expect(text[4]).toBe('encoding ISO-8859-1');
+    expect(text.some((l) => l.startsWith('gpgsig'))).toBe(false);
+    // git log re-encodes from ISO-8859-1: the Latin-1 bytes, the trailing dot and the zone survived the rewrite.
+    expect((await f.bareGit(['log', '-1', '--format=%an|%ad|%s', '--date=raw', sha])).trim()).toBe('Jörg Jr.|1700000000 -0330|Schöne Änderung');
+  });
+
   it('rebase: a head already on top of base fast-forwards without rewriting', async () => {
     expect(await merged('rebase', 'ahead')).toBe(ahead[1]);
   });
