@@ -32,7 +32,8 @@ export const ReactionRef = builder.prismaObject('Reaction', {
   include: { user: true },
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
-    content: t.field({ type: ReactionContentEnum, resolve: (r) => (reactionService.isAllowedReaction(r.type) ? r.type : '+1') }),
+    // Only allowed contents reach the graph (the services refuse and filter the others); the guard narrows the type.
+    content: t.field({ type: ReactionContentEnum, resolve: (r) => (reactionService.isAllowedReaction(r.type) ? r.type : ALLOWED_REACTIONS[0]) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     user: t.field({ type: UserRef, nullable: true, description: 'Null for a migrated reaction without a local account.', resolve: (r) => r.user }),
   }),

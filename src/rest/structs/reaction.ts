@@ -12,5 +12,5 @@ export type Reaction = z.infer<typeof Reaction>;
 
 /** Gitea `EditReactionOption`: `content` is the reaction (an absent one is `""`, refused as not allowed). */
 export const EditReactionOption = z.object({
-  content: z.string().optional(),
+  content: z.string().nullish(),
 });

@@ -37,8 +37,8 @@ const zDateTime = z.string().refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}
  */
 export const AddTimeOption = z.object({
   time: zInt.optional(),
-  created: zDateTime.optional(),
-  user_name: z.string().optional(),
+  created: zDateTime.nullish(),
+  user_name: z.string().nullish(),
 });
 
 /** RFC 3339 filters of the tracked-time lists (Gitea GetQueryBeforeSince). */

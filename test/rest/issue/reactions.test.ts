@@ -105,6 +105,13 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     expect((await del('writer', url, { content: 'zzz' })).statusCode).toBe(204);
     expect((await del('writer', url, { content: 'a\u0000b' })).statusCode).toBe(204);
     expect((await list('writer', url)).json()).toHaveLength(8);
+    // Form bodies bind like JSON ones (Gitea's binding); a body-less DELETE removes nothing.
+    const form = { 'content-type': 'application/x-www-form-urlencoded', ...as('writer') };
+    expect((await t.request('DELETE', `/api/v1/repos/${url}/reactions`, { headers: form, payload: 'content=eyes' })).statusCode).toBe(204);
+    expect((await t.request('POST', `/api/v1/repos/${url}/reactions`, { headers: form, payload: 'content=eyes' })).statusCode).toBe(201);
+    expect((await t.request('DELETE', `/api/v1/repos/${url}/reactions`, { headers: as('writer') })).statusCode).toBe(204);
+    expect((await post('writer', url, { content: null })).statusCode).toBe(403);
+    expect((await list('writer', url)).json()).toHaveLength(8);
   });
 
   it('gates each role: anonymous 401 (public) or 404 (private), outsiders 404 on private, readers and any signed-in user on public may react', async () => {

@@ -105,6 +105,10 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expectGiteaError(await addTime('writer', 'alice/pub', n, { time: 'abc' }), 422);
     expectGiteaError(await addTime('writer', 'alice/pub', n, { time: 1, created: 'yesterday' }), 422);
     expectGiteaError(await addTime('writer', 'alice/pub', n, { time: 1e12 }), 422);
+    const form = await t.request('POST', `/api/v1/repos/alice/pub/issues/${n}/times`, { headers: { 'content-type': 'application/x-www-form-urlencoded', ...as('writer') }, payload: 'time=90' });
+    expect(form.statusCode, form.body).toBe(200);
+    expect(form.json().time).toBe(90);
+    expect((await addTime('writer', 'alice/pub', n, { time: 1, created: null, user_name: null })).statusCode).toBe(200);
     expectGiteaError(await addTime('anon', 'alice/pub', n, {}), 401, 'token is required');
     expectGiteaError(await addTime('anon', 'alice/priv', 1, { time: 1 }), 404);
     expectGiteaError(await addTime('outsider', 'alice/priv', 1, { time: 1 }), 404);
@@ -242,6 +246,32 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expect((await get('lurker', 'user/times?before=2020-06-01T00:00:00Z')).json().map((x: Json) => x.time)).toEqual([11]);
     expect((await get('lurker', 'user/times?limit=1&page=2')).json().map((x: Json) => x.time)).toEqual([12]);
     expectGiteaError(await get('lurker', 'user/times?since=nope'), 422);
+  });
+
+  it('the time lists cost the same statements for 2 and for 8 entries on different issues', async () => {
+    await newRepo('alice', 'count', false);
+    const add = async (k: number) => {
+      for (let i = 0; i < k; i++) {
+        const n = await newIssue('alice', 'alice/count', `c${i}`);
+        expect((await addTime('alice', 'alice/count', n, { time: 10 + i })).statusCode).toBe(200);
+      }
+    };
+    const measure = async (url: string) => {
+      await t.app.deps.notifier.drain();
+      t.queries.length = 0;
+      const res = await get('alice', url);
+      expect(res.statusCode, res.body).toBe(200);
+      return t.queries.length;
+    };
+    const urls = ['repos/alice/count/times', 'repos/alice/count/times/alice', 'user/times?limit=50'];
+    await add(2);
+    for (const u of urls) await measure(u); // warm-up
+    const smallSeq: number[] = [];
+    for (const u of urls) smallSeq.push(await measure(u));
+    await add(6);
+    const largeSeq: number[] = [];
+    for (const u of urls) largeSeq.push(await measure(u));
+    expect(largeSeq).toEqual(smallSeq);
   });
 
   it('stopwatches: start 201 (409 again), listed under /user/stopwatches, stop books the time (409 when none), delete cancels (204)', async () => {

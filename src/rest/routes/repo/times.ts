@@ -63,7 +63,7 @@ const issueTimeRoutes = [
       const view = await trackedTimeService.addTrackedTime(cx, ref(params), intParam(params.index), {
         time: body.time,
         created: body.created ? new Date(body.created) : undefined,
-        userName: body.user_name,
+        userName: body.user_name ?? undefined,
       });
       return toApiTrackedTime(view, cx.viewer, convertOptions(cx));
     },
