@@ -21,6 +21,9 @@ import { issueCommentRoutes } from './repo/issueComments.ts';
 import { issueReactionRoutes } from './repo/issueReactions.ts';
 import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
+import { pullRoutes } from './repo/pulls.ts';
+import { pullMergeRoutes } from './repo/pullMerge.ts';
+import { pullReviewRoutes } from './repo/pullReviews.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
 import { gitRoutes } from './repo/git.ts';
@@ -61,6 +64,9 @@ export const allRoutes: readonly RouteDef[] = [
   ...issueReactionRoutes,
   ...trackedTimeRoutes,
   ...forkRoutes,
+  ...pullRoutes,
+  ...pullMergeRoutes,
+  ...pullReviewRoutes,
   ...branchRoutes,
   ...contentsRoutes,
   ...gitRoutes,

@@ -1,0 +1,4 @@
+import type { RouteDef } from '../../route.ts';
+
+/** Filled in by the feature that owns this file. */
+export const pullReviewRoutes: readonly RouteDef[] = [];
