@@ -153,6 +153,28 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
     expect((await f.bareGit(['log', '-1', '--format=%an|%ad|%s', '--date=raw', sha])).trim()).toBe('Jörg Jr.|1700000000 -0330|Schöne Änderung');
   });
 
+  it('rebase: follows a rename in head while base edits the renamed file, like git rebase', async () => {
+    const g = await RepoFixture.create();
+    try {
+      await g.commit({ 'r.txt': lines(12), 'other.txt': 'o\n' }, 'init');
+      await g.checkout('topic', 'main');
+      await g.commit({ 'moved/r.txt': lines(12, { 1: 'topic one' }) }, 'topic: move and edit', ALICE, { renames: { 'r.txt': 'moved/r.txt' } });
+      await g.commit({ 'moved/r.txt': lines(12, { 1: 'topic one', 4: 'topic four' }), 'other.txt': null }, 'topic: edit, delete other');
+      await g.checkout('main');
+      const base = await g.commit({ 'r.txt': lines(12, { 12: 'main twelve' }) }, 'main: edit the old path', BOB);
+      const r = await createMerge(g.bare, { ...input('rebase', 'topic'), base });
+      const sha = r.status === 'merged' ? r.sha : '';
+      expect(await g.bareGit(['show', `${sha}:moved/r.txt`])).toBe(lines(12, { 1: 'topic one', 4: 'topic four', 12: 'main twelve' }));
+      await g.checkout('topic');
+      await g.git(['rebase', '-q', 'main'], { env: { GIT_COMMITTER_NAME: 'X', GIT_COMMITTER_EMAIL: 'x@example.com' } });
+      await g.git(['fetch', '-q', g.bare, sha]);
+      const trees = async (rev: string) => (await g.git(['log', '--format=%T %an %s', `${base}..${rev}`])).trim();
+      expect(await trees(sha)).toBe(await trees('topic'));
+    } finally {
+      g.cleanup();
+    }
+  });
+
   it('rebase: a head already on top of base fast-forwards without rewriting', async () => {
     expect(await merged('rebase', 'ahead')).toBe(ahead[1]);
   });
