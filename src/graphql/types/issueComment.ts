@@ -1,8 +1,106 @@
+import { formatPrismaCursor } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
+import * as commentService from '../../services/issue/comment.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueRef } from './issue.ts';
+import { LabelRef } from './label.ts';
 import { dbId, UserRef } from './user.ts';
+
+type Where = Models.Prisma.CommentWhereInput;
+
+/** What `url` and the viewerCan* fields read of a comment's issue. */
+const ISSUE_FACTS = { select: { index: true, isPull: true, repoId: true, repo: { select: { ownerName: true, name: true, isArchived: true } } } } as const;
+
+// The timeline's kinds of items: Comment rows of every type, as the GitHub type where GitHub has the event.
+const ITEM_TYPES = [
+  'ISSUE_COMMENT',
+  'CLOSED_EVENT',
+  'REOPENED_EVENT',
+  'LABELED_EVENT',
+  'UNLABELED_EVENT',
+  'ASSIGNED_EVENT',
+  'UNASSIGNED_EVENT',
+  'MILESTONED_EVENT',
+  'DEMILESTONED_EVENT',
+  'RENAMED_TITLE_EVENT',
+  'LOCKED_EVENT',
+  'UNLOCKED_EVENT',
+  'PINNED_EVENT',
+  'UNPINNED_EVENT',
+] as const;
+type ItemType = (typeof ITEM_TYPES)[number];
+
+/** The rows of each item type (Gitea keeps added/removed in one comment type, told apart by a column). */
+const ITEM_WHERE: Record<ItemType, Where> = {
+  ISSUE_COMMENT: { type: 'COMMENT' },
+  CLOSED_EVENT: { type: 'CLOSE' },
+  REOPENED_EVENT: { type: 'REOPEN' },
+  LABELED_EVENT: { type: 'LABEL', content: '1' },
+  UNLABELED_EVENT: { type: 'LABEL', NOT: { content: '1' } },
+  ASSIGNED_EVENT: { type: 'ASSIGNEES', removedAssignee: false },
+  UNASSIGNED_EVENT: { type: 'ASSIGNEES', removedAssignee: true },
+  MILESTONED_EVENT: { type: 'MILESTONE', milestoneId: { not: null } },
+  DEMILESTONED_EVENT: { type: 'MILESTONE', milestoneId: null },
+  RENAMED_TITLE_EVENT: { type: 'CHANGE_TITLE' },
+  LOCKED_EVENT: { type: 'LOCK' },
+  UNLOCKED_EVENT: { type: 'UNLOCK' },
+  PINNED_EVENT: { type: 'PIN' },
+  UNPINNED_EVENT: { type: 'UNPIN' },
+};
+
+/** GraphQL type name of an item type: `CLOSED_EVENT` → `ClosedEvent`. */
+const typeNameOf = (item: ItemType): string =>
+  item
+    .toLowerCase()
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+
+/** The member a Comment row is shown as (rows are loaded only when they match one of ITEM_WHERE). */
+function itemTypeOf(c: Pick<Models.Comment, 'type' | 'content' | 'removedAssignee' | 'milestoneId'>): ItemType {
+  switch (c.type) {
+    case 'COMMENT':
+      return 'ISSUE_COMMENT';
+    case 'CLOSE':
+      return 'CLOSED_EVENT';
+    case 'REOPEN':
+      return 'REOPENED_EVENT';
+    case 'LABEL':
+      return c.content === '1' ? 'LABELED_EVENT' : 'UNLABELED_EVENT';
+    case 'ASSIGNEES':
+      return c.removedAssignee ? 'UNASSIGNED_EVENT' : 'ASSIGNED_EVENT';
+    case 'MILESTONE':
+      return c.milestoneId !== null ? 'MILESTONED_EVENT' : 'DEMILESTONED_EVENT';
+    case 'CHANGE_TITLE':
+      return 'RENAMED_TITLE_EVENT';
+    case 'LOCK':
+      return 'LOCKED_EVENT';
+    case 'UNLOCK':
+      return 'UNLOCKED_EVENT';
+    case 'PIN':
+      return 'PINNED_EVENT';
+    case 'UNPIN':
+      return 'UNPINNED_EVENT';
+    default:
+      return 'ISSUE_COMMENT';
+  }
+}
+
+/**
+ * An item of an issue timeline (GitHub's IssueTimelineItems members; an interface here, so that the whole
+ * page plans as one query): every Comment row shown as the GitHub type of its event.
+ */
+export const TimelineItemRef = builder.prismaInterface('Comment', {
+  variant: 'IssueTimelineItems',
+  description: 'An item in an issue timeline: a comment or an event.',
+  fields: (t) => ({
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the item was created.' }),
+  }),
+  resolveType: (row) => typeNameOf(itemTypeOf(row)),
+});
 
 /**
  * A plain comment (Gitea comment type COMMENT) on an issue or pull request. node(id:) answers only comments
@@ -11,6 +109,7 @@ import { dbId, UserRef } from './user.ts';
 export const IssueCommentRef = builder.prismaNode('Comment', {
   name: 'IssueComment',
   description: 'A comment on an issue or pull request.',
+  interfaces: [TimelineItemRef],
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
   findUnique: (id, ctx) => ({ id: dbId(id), type: 'COMMENT', issue: visibleIssueFilter(ctx.cx) }) as Models.Prisma.CommentWhereUniqueInput,
@@ -20,7 +119,278 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
     body: t.exposeString('content'),
     author: t.relation('poster', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) author.' }),
     issue: t.relation('issue', { type: IssueRef }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    lastEditedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the body was last edited; null when it never was.',
+      resolve: (c) => (c.contentVersion > 0 ? c.updatedAt : null),
+    }),
+    url: t.string({
+      description: "The comment's web URL (`…/issues/{n}#issuecomment-{id}`).",
+      select: { issue: ISSUE_FACTS },
+      resolve: (c, _a, ctx) =>
+        `${ctx.cx.config.rootUrl}${c.issue.repo.ownerName}/${c.issue.repo.name}/${c.issue.isPull ? 'pulls' : 'issues'}/${c.issue.index}#issuecomment-${c.id}`,
+    }),
+    isMinimized: t.boolean({ description: 'Always false: comments cannot be minimized here.', resolve: () => false }),
+    viewerDidAuthor: t.boolean({ resolve: (c, _a, ctx) => ctx.cx.viewer !== null && c.posterId === ctx.cx.viewer.id }),
+    viewerCanUpdate: t.boolean({
+      description: 'Whether updateIssueComment would be allowed (the poster, or a writer; not in archived repositories).',
+      select: { issue: ISSUE_FACTS },
+      resolve: (c, _a, ctx) => commentService.viewerCanModifyComment(ctx.cx, c, 'update'),
+    }),
+    viewerCanDelete: t.boolean({
+      description: 'Whether deleteIssueComment would be allowed (the poster, or a writer).',
+      select: { issue: ISSUE_FACTS },
+      resolve: (c, _a, ctx) => commentService.viewerCanModifyComment(ctx.cx, c, 'delete'),
+    }),
   }),
 });
+
+/** GitHub's IssueCommentEdge, shared by Issue.comments and the addComment payload. */
+export const IssueCommentEdgeRef = builder.edgeObject({ type: IssueCommentRef, name: 'IssueCommentEdge' });
+
+builder.prismaObjectFields(IssueRef, (t) => ({
+  comments: t.relatedConnection(
+    'comments',
+    {
+      type: IssueCommentRef,
+      cursor: 'id',
+      totalCount: true,
+      description: 'The plain comments, oldest first.',
+      query: { where: { type: 'COMMENT' }, orderBy: { id: 'asc' } },
+    },
+    { name: 'IssueCommentConnection' },
+    IssueCommentEdgeRef,
+  ),
+}));
+
+// ---------------------------------------------------------------------------------------------------------
+// The timeline's events and Issue.timelineItems.
+
+const ItemTypeEnum = builder.enumType('IssueTimelineItemsItemType', {
+  description: 'The kinds of issue timeline items.',
+  values: Object.fromEntries(ITEM_TYPES.map((v) => [v, { value: v }])) as Record<ItemType, { value: ItemType }>,
+});
+
+/** node(id:) of a timeline event: rows of that kind on issues the viewer may see. */
+const eventWhere = (item: ItemType) => (id: string, ctx: GraphQLContext) =>
+  ({ id: dbId(id), ...ITEM_WHERE[item], issue: visibleIssueFilter(ctx.cx) }) as Models.Prisma.CommentWhereUniqueInput;
+
+const EVENT = { id: { field: 'id' }, authScopes: { tokenRead: 'issue' }, nullable: true } as const;
+
+builder.prismaNode('Comment', {
+  ...EVENT,
+  interfaces: [TimelineItemRef],
+  variant: 'ClosedEvent',
+  description: 'The issue was closed.',
+  findUnique: eventWhere('CLOSED_EVENT'),
+  fields: (t) => ({
+    actor: t.relation('poster', { type: UserRef, nullable: true }),
+    closable: t.relation('issue', { type: IssueRef }),
+  }),
+});
+
+builder.prismaNode('Comment', {
+  ...EVENT,
+  interfaces: [TimelineItemRef],
+  variant: 'ReopenedEvent',
+  description: 'The issue was reopened.',
+  findUnique: eventWhere('REOPENED_EVENT'),
+  fields: (t) => ({
+    actor: t.relation('poster', { type: UserRef, nullable: true }),
+    closable: t.relation('issue', { type: IssueRef }),
+  }),
+});
+
+const labelEvent = (item: 'LABELED_EVENT' | 'UNLABELED_EVENT', description: string) =>
+  builder.prismaNode('Comment', {
+    ...EVENT,
+    interfaces: [TimelineItemRef],
+    variant: typeNameOf(item),
+    description,
+    findUnique: eventWhere(item),
+    fields: (t) => ({
+      actor: t.relation('poster', { type: UserRef, nullable: true }),
+      label: t.relation('label', { type: LabelRef, nullable: true, description: 'Null once the label was deleted.' }),
+      labelable: t.relation('issue', { type: IssueRef }),
+    }),
+  });
+labelEvent('LABELED_EVENT', 'A label was added.');
+labelEvent('UNLABELED_EVENT', 'A label was removed.');
+
+const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: string) =>
+  builder.prismaNode('Comment', {
+    ...EVENT,
+    interfaces: [TimelineItemRef],
+    variant: typeNameOf(item),
+    description,
+    findUnique: eventWhere(item),
+    fields: (t) => ({
+      actor: t.relation('poster', { type: UserRef, nullable: true }),
+      assignee: t.relation('assignee', { type: UserRef, nullable: true }),
+      assignable: t.relation('issue', { type: IssueRef }),
+    }),
+  });
+assignEvent('ASSIGNED_EVENT', 'A user was assigned.');
+assignEvent('UNASSIGNED_EVENT', 'A user was unassigned.');
+
+builder.prismaNode('Comment', {
+  ...EVENT,
+  interfaces: [TimelineItemRef],
+  variant: 'MilestonedEvent',
+  description: 'The issue was added to a milestone.',
+  findUnique: eventWhere('MILESTONED_EVENT'),
+  fields: (t) => ({
+    actor: t.relation('poster', { type: UserRef, nullable: true }),
+    milestoneTitle: t.string({ select: { milestone: { select: { name: true } } }, resolve: (c) => c.milestone?.name ?? '' }),
+    subject: t.relation('issue', { type: IssueRef }),
+  }),
+});
+
+builder.prismaNode('Comment', {
+  ...EVENT,
+  interfaces: [TimelineItemRef],
+  variant: 'DemilestonedEvent',
+  description: 'The issue was removed from a milestone.',
+  findUnique: eventWhere('DEMILESTONED_EVENT'),
+  fields: (t) => ({
+    actor: t.relation('poster', { type: UserRef, nullable: true }),
+    milestoneTitle: t.string({ select: { oldMilestone: { select: { name: true } } }, resolve: (c) => c.oldMilestone?.name ?? '' }),
+    subject: t.relation('issue', { type: IssueRef }),
+  }),
+});
+
+builder.prismaNode('Comment', {
+  ...EVENT,
+  interfaces: [TimelineItemRef],
+  variant: 'RenamedTitleEvent',
+  description: 'The title changed.',
+  findUnique: eventWhere('RENAMED_TITLE_EVENT'),
+  fields: (t) => ({
+    actor: t.relation('poster', { type: UserRef, nullable: true }),
+    previousTitle: t.exposeString('oldTitle'),
+    currentTitle: t.exposeString('newTitle'),
+    subject: t.relation('issue', { type: IssueRef }),
+  }),
+});
+
+const lockEvent = (item: 'LOCKED_EVENT' | 'UNLOCKED_EVENT', description: string) =>
+  builder.prismaNode('Comment', {
+    ...EVENT,
+    interfaces: [TimelineItemRef],
+    variant: typeNameOf(item),
+    description,
+    findUnique: eventWhere(item),
+    fields: (t) => ({
+      actor: t.relation('poster', { type: UserRef, nullable: true }),
+      lockable: t.relation('issue', { type: IssueRef }),
+    }),
+  });
+lockEvent('LOCKED_EVENT', 'The conversation was locked.');
+lockEvent('UNLOCKED_EVENT', 'The conversation was unlocked.');
+
+const pinEvent = (item: 'PINNED_EVENT' | 'UNPINNED_EVENT', description: string) =>
+  builder.prismaNode('Comment', {
+    ...EVENT,
+    interfaces: [TimelineItemRef],
+    variant: typeNameOf(item),
+    description,
+    findUnique: eventWhere(item),
+    fields: (t) => ({
+      actor: t.relation('poster', { type: UserRef, nullable: true }),
+      issue: t.relation('issue', { type: IssueRef }),
+    }),
+  });
+pinEvent('PINNED_EVENT', 'The issue was pinned.');
+pinEvent('UNPINNED_EVENT', 'The issue was unpinned.');
+
+/** The timeline rows asked for: the given item types (all by default), created at or after `since`. */
+function timelineWhere(args: { itemTypes?: readonly ItemType[] | null; since?: Date | null }): Where {
+  const items = args.itemTypes?.length ? args.itemTypes : ITEM_TYPES;
+  return { AND: [{ OR: [...new Set(items)].map((i) => ITEM_WHERE[i]) }, ...(args.since ? [{ createdAt: { gte: args.since } }] : [])] };
+}
+
+builder.prismaObjectFields(IssueRef, (t) => ({
+  timelineItems: t.relatedConnection(
+    'comments',
+    {
+      type: TimelineItemRef,
+      cursor: 'id',
+      totalCount: true,
+      description: 'Comments and events, oldest first.',
+      args: {
+        itemTypes: t.arg({ type: [ItemTypeEnum], required: false, description: 'Only these kinds of items.' }),
+        since: t.arg({ type: 'DateTime', required: false, description: 'Only items created at or after this time.' }),
+      },
+      query: (args) => ({ where: timelineWhere(args), orderBy: { id: 'asc' as const } }),
+    },
+    { name: 'IssueTimelineItemsConnection' },
+    { name: 'IssueTimelineItemsEdge' },
+  ),
+}));
+
+// ---------------------------------------------------------------------------------------------------------
+// Mutations (GitHub's names), over the REST services.
+
+/** The database id of a global id of the given type (0, answered NotFound by the service, for any other type). */
+const idOf = (id: { typename: string; id: string }, typename: string): number => (id.typename === typename ? dbId(id.id) : 0);
+
+builder.relayMutationField(
+  'addComment',
+  {
+    inputFields: (t) => ({
+      subjectId: t.globalID({ required: true, description: 'The issue to comment on.' }),
+      body: t.string({ required: true }),
+    }),
+  },
+  {
+    description: 'Comment on an issue (as POST /api/v1/repos/{o}/{r}/issues/{index}/comments).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const at = await commentService.locateIssue(ctx.cx, idOf(input.subjectId, 'Issue'));
+      const view = await commentService.createComment(ctx.cx, at.ref, at.index, input.body);
+      return { comment: view.comment, issue: view.issue };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      commentEdge: t.field({ type: IssueCommentEdgeRef, resolve: (p) => ({ cursor: formatPrismaCursor(p.comment, 'id'), node: p.comment }) }),
+      subject: t.field({ type: IssueRef, resolve: (p) => p.issue }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'updateIssueComment',
+  {
+    inputFields: (t) => ({
+      id: t.globalID({ required: true }),
+      body: t.string({ required: true }),
+    }),
+  },
+  {
+    description: "Edit a comment's body (the poster or a writer; as PATCH /api/v1/repos/{o}/{r}/issues/comments/{id}).",
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const id = idOf(input.id, 'IssueComment');
+      const view = await commentService.editComment(ctx.cx, await commentService.locateComment(ctx.cx, id), id, input.body);
+      return { comment: view?.comment ?? null };
+    },
+  },
+  { outputFields: (t) => ({ issueComment: t.field({ type: IssueCommentRef, nullable: true, resolve: (p) => p.comment }) }) },
+);
+
+builder.relayMutationField(
+  'deleteIssueComment',
+  { inputFields: (t) => ({ id: t.globalID({ required: true }) }) },
+  {
+    description: 'Delete a comment (the poster or a writer; as DELETE /api/v1/repos/{o}/{r}/issues/comments/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const id = idOf(input.id, 'IssueComment');
+      return { issue: await commentService.deleteComment(ctx.cx, await commentService.locateComment(ctx.cx, id), id) };
+    },
+  },
+  { outputFields: (t) => ({ issue: t.field({ type: IssueRef, description: 'The issue the comment was on.', resolve: (p) => p.issue }) }) },
+);
