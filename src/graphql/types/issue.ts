@@ -3,6 +3,7 @@ import type { Models } from '../../db/client.ts';
 import * as createService from '../../services/issue/create.ts';
 import * as editService from '../../services/issue/edit.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { visibleMilestoneFilter } from '../../services/milestone/milestone.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { withLabelScalars, withUserScalars } from '../selection.ts';
@@ -15,8 +16,13 @@ export const IssueStateEnum = builder.enumType('IssueState', {
   values: { OPEN: { value: 'OPEN' }, CLOSED: { value: 'CLOSED' } } as const,
 });
 
-export const MilestoneRef = builder.prismaObject('Milestone', {
+/** A milestone; node(id:) answers only milestones of repositories the viewer may see, with issues or pull requests on. */
+export const MilestoneRef = builder.prismaNode('Milestone', {
   description: 'A milestone of a repository.',
+  id: { field: 'id' },
+  authScopes: { tokenRead: 'issue' },
+  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleMilestoneFilter(ctx.cx) }) as Models.Prisma.MilestoneWhereUniqueInput,
+  nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     title: t.exposeString('name'),
@@ -244,6 +250,7 @@ builder.relayMutationField(
       assigneeLogins: t.stringList(),
       labelIds: t.intList({ description: 'Label REST ids (repository labels, or organization labels for organization repositories).' }),
       milestoneId: t.int(),
+      projectIds: t.intList({ description: 'Project REST ids: honoured for every caller; each must be a project the repository may use.' }),
       dueOn: t.field({ type: 'DateTime' }),
       closed: t.boolean(),
     }),
@@ -258,6 +265,7 @@ builder.relayMutationField(
         assignees: opt(input.assigneeLogins),
         labels: opt(input.labelIds),
         milestone: opt(input.milestoneId),
+        projects: opt(input.projectIds),
         dueDate: opt(input.dueOn),
         closed: opt(input.closed),
       });
@@ -285,6 +293,7 @@ builder.relayMutationField(
       state: t.field({ type: IssueStateEnum }),
       assigneeLogins: t.stringList(),
       milestoneId: t.int({ description: '0 removes the milestone.' }),
+      projectIds: t.intList({ description: "Project REST ids replacing the issue's projects (writers only; [] removes all)." }),
     }),
   },
   {
@@ -298,6 +307,7 @@ builder.relayMutationField(
         state: input.state ? input.state.toLowerCase() : undefined,
         assignees: opt(input.assigneeLogins),
         milestone: opt(input.milestoneId),
+        projects: opt(input.projectIds),
       }),
     }),
   },

@@ -1,2 +1,176 @@
-/** GraphQL types and mutations of this feature (filled in by the feature that owns this file). */
-export {};
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import type { Models } from '../../db/client.ts';
+import { containsInsensitive } from '../../db/filters.ts';
+import { NotFoundError } from '../../errors.ts';
+import * as milestoneService from '../../services/milestone/milestone.ts';
+import { builder } from '../builder.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { IssueStateEnum, MilestoneRef } from './issue.ts';
+import { OrderDirectionEnum } from './label.ts';
+import { RepositoryRef } from './repository.ts';
+import { dbId, opt } from './user.ts';
+
+const MilestoneOrderFieldEnum = builder.enumType('MilestoneOrderField', {
+  description: 'Properties by which milestone connections can be ordered.',
+  values: { CREATED_AT: { value: 'CREATED_AT' }, DUE_DATE: { value: 'DUE_DATE' }, NUMBER: { value: 'NUMBER' }, UPDATED_AT: { value: 'UPDATED_AT' } } as const,
+});
+
+const MilestoneOrderInput = builder.inputType('MilestoneOrder', {
+  description: "Ordering options for milestone connections (without one: Gitea's order, due date first, then title).",
+  fields: (t) => ({
+    field: t.field({ type: MilestoneOrderFieldEnum, required: true }),
+    direction: t.field({ type: OrderDirectionEnum, required: true }),
+  }),
+});
+
+type MilestoneOrder = { field: 'CREATED_AT' | 'DUE_DATE' | 'NUMBER' | 'UPDATED_AT'; direction: 'ASC' | 'DESC' };
+
+function milestoneOrderBy(order: MilestoneOrder | null | undefined): Models.Prisma.MilestoneOrderByWithRelationInput[] {
+  if (!order) return milestoneService.MILESTONE_LIST_ORDER;
+  const dir = order.direction === 'DESC' ? 'desc' : 'asc';
+  switch (order.field) {
+    case 'CREATED_AT':
+      return [{ createdAt: dir }, { id: dir }];
+    case 'UPDATED_AT':
+      return [{ updatedAt: dir }, { id: dir }];
+    case 'DUE_DATE':
+      return [{ deadlineAt: { sort: dir, nulls: dir === 'asc' ? 'first' : 'last' } }, { id: dir }];
+    case 'NUMBER':
+      return [{ id: dir }];
+  }
+}
+
+/** Milestones exist while the issues or pull requests unit is on (Gitea mustEnableIssuesOrPulls). */
+const MILESTONE_UNITS: Models.Prisma.MilestoneWhereInput = { repo: { units: { some: { type: { in: ['ISSUES', 'PULL_REQUESTS'] } } } } };
+
+builder.prismaObjectFields(MilestoneRef, (t) => ({
+  number: t.exposeInt('id', { description: 'Gitea milestones have no per-repository number: the database id.' }),
+  closed: t.exposeBoolean('isClosed'),
+  closedAt: t.field({ type: 'DateTime', nullable: true, resolve: (m) => (m.isClosed ? m.closedAt : null) }),
+  progressPercentage: t.float({ description: 'Closed issues and pull requests, in percent of all.', resolve: (m) => (m.numIssues ? (m.numClosedIssues * 100) / m.numIssues : 0) }),
+  url: t.string({
+    description: 'The web URL.',
+    select: { repo: { select: { ownerName: true, name: true } } },
+    resolve: (m, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(m.repo.ownerName)}/${encodeURIComponent(m.repo.name)}/milestone/${m.id}`,
+  }),
+  repository: t.relation('repo', { type: RepositoryRef }),
+  createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  issues: t.relatedConnection('issues', {
+    cursor: 'id',
+    description: 'Issues (not pull requests) in the milestone, newest first; empty when the issues unit is disabled.',
+    totalCount: true,
+    args: { states: t.arg({ type: [IssueStateEnum], required: false }) },
+    query: (args) => ({
+      where: {
+        isPull: false,
+        repo: { units: { some: { type: 'ISSUES' } } },
+        ...(args.states?.length === 1 ? { isClosed: args.states[0] === 'CLOSED' } : {}),
+      },
+      orderBy: [{ index: 'desc' as const }],
+    }),
+  }),
+}));
+
+builder.prismaObjectFields(RepositoryRef, (t) => ({
+  milestones: t.relatedConnection('milestones', {
+    cursor: 'id',
+    description: "The repository's milestones (as GET /api/v1/repos/{o}/{r}/milestones); empty when issues and pull requests are off.",
+    totalCount: true,
+    args: {
+      states: t.arg({ type: [IssueStateEnum], required: false }),
+      orderBy: t.arg({ type: MilestoneOrderInput }),
+      query: t.arg.string({ description: 'Only milestones whose title contains this (case-insensitive).' }),
+    },
+    query: (args, ctx) => ({
+      where: {
+        ...MILESTONE_UNITS,
+        ...(args.states?.length === 1 ? { isClosed: args.states[0] === 'CLOSED' } : {}),
+        ...(args.query ? { name: containsInsensitive(ctx.cx.config.dbProvider, args.query) } : {}),
+      },
+      orderBy: milestoneOrderBy(args.orderBy),
+    }),
+  }),
+  milestone: t.field({
+    type: MilestoneRef,
+    nullable: true,
+    description: 'A milestone by number (its database id).',
+    args: { number: t.arg.int({ required: true }) },
+    select: (args, _ctx, nested) => ({ milestones: { where: { id: dbId(String(args.number)), ...MILESTONE_UNITS }, take: 1, ...nested(true) } }),
+    resolve: (r) => r.milestones[0] ?? null,
+  }),
+}));
+
+/** The database id of a Milestone global id. @throws NotFoundError for another type's id */
+function milestoneDbId(id: { typename: string; id: string }): number {
+  if (id.typename !== 'Milestone') throw new NotFoundError('not found');
+  return dbId(id.id);
+}
+
+builder.relayMutationField(
+  'createMilestone',
+  {
+    inputFields: (t) => ({
+      repositoryOwner: t.string({ required: true }),
+      repositoryName: t.string({ required: true }),
+      title: t.string({ required: true }),
+      description: t.string(),
+      dueOn: t.field({ type: 'DateTime', description: 'Kept as given.' }),
+      state: t.field({ type: IssueStateEnum, description: 'CLOSED creates it closed.' }),
+    }),
+  },
+  {
+    description: 'Create a milestone (issue writers; as POST /api/v1/repos/{o}/{r}/milestones).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      milestone: await milestoneService.createMilestone(ctx.cx, { owner: input.repositoryOwner, repo: input.repositoryName }, {
+        title: input.title,
+        description: opt(input.description),
+        dueOn: opt(input.dueOn),
+        state: input.state ? input.state.toLowerCase() : undefined,
+      }),
+    }),
+  },
+  { outputFields: (t) => ({ milestone: t.field({ type: MilestoneRef, resolve: (p) => p.milestone }) }) },
+);
+
+builder.relayMutationField(
+  'updateMilestone',
+  {
+    inputFields: (t) => ({
+      id: t.globalID({ required: true }),
+      title: t.string(),
+      description: t.string(),
+      dueOn: t.field({ type: 'DateTime', description: 'Only the date (UTC) counts: stored as 23:59:59 of that day.' }),
+      clearDueOn: t.boolean({ description: 'Removes the due date.' }),
+      state: t.field({ type: IssueStateEnum }),
+    }),
+  },
+  {
+    description: 'Edit a milestone; only given fields change (issue writers; as PATCH /api/v1/repos/{o}/{r}/milestones/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      milestone: await milestoneService.updateMilestoneById(ctx.cx, milestoneDbId(input.id), {
+        title: opt(input.title),
+        description: opt(input.description),
+        dueOn: input.clearDueOn ? null : input.dueOn ? input.dueOn.toISOString() : undefined,
+        state: input.state ? input.state.toLowerCase() : undefined,
+      }),
+    }),
+  },
+  { outputFields: (t) => ({ milestone: t.field({ type: MilestoneRef, resolve: (p) => p.milestone }) }) },
+);
+
+builder.relayMutationField(
+  'deleteMilestone',
+  { inputFields: (t) => ({ id: t.globalID({ required: true }) }) },
+  {
+    description: 'Delete a milestone; its issues lose it (issue writers; as DELETE /api/v1/repos/{o}/{r}/milestones/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await milestoneService.deleteMilestoneById(ctx.cx, milestoneDbId(input.id));
+      return { id: encodeGlobalID('Milestone', input.id.id) };
+    },
+  },
+  { outputFields: (t) => ({ deletedMilestoneId: t.id({ description: 'The global id of the deleted milestone.', resolve: (p) => p.id }) }) },
+);

@@ -1,2 +1,323 @@
-/** GraphQL types and mutations of this feature (filled in by the feature that owns this file). */
-export {};
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import type { Models } from '../../db/client.ts';
+import { Prisma } from '../../generated/sqlite/client.ts';
+import { NotFoundError, ValidationError } from '../../errors.ts';
+import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import * as projectService from '../../services/project/project.ts';
+import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { IssueRef } from './issue.ts';
+import { OrganizationRef } from './organization.ts';
+import { RepositoryRef } from './repository.ts';
+import { dbId, opt, UserRef } from './user.ts';
+
+export const ProjectStateEnum = builder.enumType('ProjectState', {
+  description: 'State of a project: open or closed.',
+  values: { OPEN: { value: 'OPEN' }, CLOSED: { value: 'CLOSED' } } as const,
+});
+
+/** GitHub's ProjectOwner: a repository (repository projects), an organization or a user (owner-level projects). */
+const ProjectOwnerUnion = builder.unionType('ProjectOwner', {
+  description: 'What a project belongs to.',
+  types: [RepositoryRef, OrganizationRef, UserRef],
+  resolveType: (owner) => ('ownerName' in owner ? 'Repository' : owner.type === 'ORGANIZATION' ? 'Organization' : 'User'),
+});
+
+export const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
+  description: 'A column of a project; the default one receives issues added without a column.',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    name: t.exposeString('title'),
+    isDefault: t.exposeBoolean('isDefault'),
+    color: t.string({ nullable: true, description: 'Hex colour with `#`.', resolve: (c) => c.color || null }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+type Selection = true | { select?: Record<string, unknown> } | Record<string, unknown>;
+const scalars = (fields: Record<string, string>): Record<string, true> => Object.fromEntries(Object.values(fields).map((f) => [f, true]));
+const ISSUE_SCALARS = scalars(Prisma.IssueScalarFieldEnum);
+const PROJECT_SCALARS = scalars(Prisma.ProjectScalarFieldEnum);
+
+/** A nested selection that always carries every scalar column (exposed and computed fields declare none). */
+function withScalars(selection: Selection, all: Record<string, true>): Selection {
+  if (selection !== true && 'select' in selection && selection.select && typeof selection.select === 'object') return { select: { ...all, ...selection.select } };
+  return selection;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+const isEmptySelection = (v: unknown): boolean => !isRecord(v) || Object.values(v).every((m) => isRecord(m) && Object.keys(m).length === 0);
+
+/**
+ * Two nested selections of one type merged. An empty one gives way to the other; two `select` (or two
+ * `include`) maps are joined; when one is an `include`, it wins (it loads every scalar) and keeps the other's
+ * nested relation selections.
+ */
+function mergeSelections(a: unknown, b: unknown): unknown {
+  if (isEmptySelection(a)) return isRecord(b) && !isEmptySelection(b) ? b : a;
+  if (isEmptySelection(b) || !isRecord(a) || !isRecord(b)) return a;
+  if (isRecord(a.select) && isRecord(b.select)) return { ...a, ...b, select: { ...a.select, ...b.select } };
+  if (isRecord(a.include) && isRecord(b.include)) return { ...a, ...b, include: { ...a.include, ...b.include } };
+  const [inc, sel] = isRecord(a.include) ? [a, b] : [b, a];
+  const relations = Object.fromEntries(Object.entries(isRecord(sel.select) ? sel.select : {}).filter(([, v]) => isRecord(v)));
+  return { ...inc, include: { ...relations, ...(isRecord(inc.include) ? inc.include : {}) } };
+}
+
+/**
+ * plugin-prisma's connection helpers plan the node's selection from `edges { node }` only; this also plans
+ * it from `nodes { … }`, so relations selected there are loaded with the page instead of once per node.
+ */
+function withNodesPath<F extends (selection?: never, path?: never) => unknown>(nested: F): F {
+  const both = (selection?: Parameters<F>[0], path?: Parameters<F>[1]) => {
+    const viaEdges = nested(selection as never, path as never);
+    const segments = path as unknown as readonly unknown[] | undefined;
+    if (segments?.length !== 2 || segments[0] !== 'edges' || segments[1] !== 'node') return viaEdges;
+    return mergeSelections(viaEdges, nested(selection as never, ['nodes'] as never));
+  };
+  return both as F;
+}
+
+const projectIssues = prismaConnectionHelpers(builder, 'ProjectIssue', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ issue: withScalars(nodeSelection(true), ISSUE_SCALARS) as true }),
+  query: (_args, ctx: GraphQLContext) => ({ where: { issue: visibleIssueFilter(ctx.cx) }, orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.issue,
+});
+
+/**
+ * A project (GitHub's classic Project names over Gitea's project boards). node(id:) and every list answer only
+ * projects the viewer may see (visibleProjectFilter).
+ */
+export const ProjectRef = builder.prismaNode('Project', {
+  description: "A project board of a repository or of an organization (Gitea's projects).",
+  id: { field: 'id' },
+  authScopes: (p) => ({ tokenRead: p.repoId !== null ? 'repository' : 'organization' }),
+  findUnique: (id, ctx) => ({ id: dbId(id), ...projectService.visibleProjectFilter(ctx.cx) }) as Models.Prisma.ProjectWhereUniqueInput,
+  nullable: true,
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The REST id.' }),
+    number: t.exposeInt('id', { description: 'Gitea projects have no per-owner number: the database id.' }),
+    name: t.exposeString('title'),
+    body: t.string({ nullable: true, resolve: (p) => p.description || null }),
+    state: t.field({ type: ProjectStateEnum, resolve: (p) => (p.isClosed ? 'CLOSED' : 'OPEN') }),
+    closed: t.exposeBoolean('isClosed'),
+    closedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => (p.isClosed ? p.closedAt : null) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    url: t.string({
+      description: 'The web URL.',
+      select: { repo: { select: { ownerName: true, name: true } }, owner: { select: { name: true } } },
+      resolve: (p, _a, ctx) => {
+        const root = ctx.cx.config.rootUrl;
+        if (p.repo) return `${root}${encodeURIComponent(p.repo.ownerName)}/${encodeURIComponent(p.repo.name)}/projects/${p.id}`;
+        return `${root}${encodeURIComponent(p.owner?.name ?? '')}/-/projects/${p.id}`;
+      },
+    }),
+    creator: t.relation('creator', { type: UserRef, nullable: true, description: 'Null once the creator is deleted.' }),
+    owner: t.field({
+      type: ProjectOwnerUnion,
+      select: { repo: true, owner: true },
+      resolve: (p) => {
+        const owner = p.repo ?? p.owner;
+        if (!owner) throw new NotFoundError('project owner does not exist', { projectId: p.id });
+        return owner;
+      },
+    }),
+    columns: t.relatedConnection('columns', {
+      cursor: 'id',
+      description: 'Columns, in board order.',
+      totalCount: true,
+      query: () => ({ orderBy: [{ sorting: 'asc' as const }, { id: 'asc' as const }] }),
+    }),
+    issues: t.connection(
+      {
+        type: IssueRef,
+        description: 'Issues and pull requests on the board that the viewer may see, in the order they joined it.',
+        select: (args, ctx, nested) => ({
+          projectIssues: projectIssues.getQuery(args, ctx, withNodesPath(nested)),
+          _count: { select: { projectIssues: { where: { issue: visibleIssueFilter(ctx.cx) } } } },
+        }),
+        resolve: (p, args, ctx) => ({ ...projectIssues.resolve(p.projectIssues, args, ctx), total: p._count.projectIssues }),
+      },
+      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    ),
+  }),
+});
+
+const statesWhere = (states: readonly ('OPEN' | 'CLOSED')[] | null | undefined): Models.Prisma.ProjectWhereInput =>
+  states?.length === 1 ? { isClosed: states[0] === 'CLOSED' } : {};
+
+builder.prismaObjectFields(RepositoryRef, (t) => ({
+  projects: t.relatedConnection('projects', {
+    cursor: 'id',
+    description: "The repository's projects, newest first; empty when the projects unit is off or shows only owner projects.",
+    totalCount: true,
+    args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
+    query: (args) => ({
+      where: { type: 'REPOSITORY', repo: { units: projectService.REPO_PROJECTS_UNIT }, ...statesWhere(args.states) },
+      orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    }),
+  }),
+  project: t.field({
+    type: ProjectRef,
+    nullable: true,
+    description: 'A project of the repository by number (its database id).',
+    args: { number: t.arg.int({ required: true }) },
+    select: (args, _ctx, nested) => ({
+      projects: { where: { id: dbId(String(args.number)), type: 'REPOSITORY', repo: { units: projectService.REPO_PROJECTS_UNIT } }, take: 1, ...nested(true) },
+    }),
+    resolve: (r) => r.projects[0] ?? null,
+  }),
+}));
+
+builder.prismaObjectFields(OrganizationRef, (t) => ({
+  projects: t.relatedConnection('ownedProjects', {
+    cursor: 'id',
+    description: "The organization's projects the viewer may see (as GET /api/v1/orgs/{org}/projects), newest first.",
+    totalCount: true,
+    args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
+    query: (args, ctx) => ({
+      where: { type: 'ORGANIZATION', ...projectService.visibleProjectFilter(ctx.cx), ...statesWhere(args.states) },
+      orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    }),
+  }),
+}));
+
+const issueProjectRows = prismaConnectionHelpers(builder, 'ProjectIssue', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ project: withScalars(nodeSelection(true), PROJECT_SCALARS) as true }),
+  query: (_args, ctx: GraphQLContext) => ({ where: { project: projectService.visibleProjectFilter(ctx.cx) }, orderBy: { projectId: 'asc' as const } }),
+  resolveNode: (row) => row.project,
+});
+
+builder.prismaObjectFields(IssueRef, (t) => ({
+  projects: t.connection(
+    {
+      type: ProjectRef,
+      description: 'Projects the issue is in that the viewer may see, by id.',
+      select: (args, ctx, nested) => ({
+        projectIssues: issueProjectRows.getQuery(args, ctx, withNodesPath(nested)),
+        _count: { select: { projectIssues: { where: { project: projectService.visibleProjectFilter(ctx.cx) } } } },
+      }),
+      resolve: (i, args, ctx) => ({ ...issueProjectRows.resolve(i.projectIssues, args, ctx), total: i._count.projectIssues }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+}));
+
+/** The database id of a global id of `typename`. @throws NotFoundError for another type's id */
+function idOf(id: { typename: string; id: string }, typename: 'Project' | 'Issue'): number {
+  if (id.typename !== typename) throw new NotFoundError('not found');
+  return dbId(id.id);
+}
+
+/** Where a project mutation's project lives: a repository (owner and name) or an organization. @throws ValidationError */
+function ownerRef(input: { organizationLogin?: string | null; repositoryOwner?: string | null; repositoryName?: string | null }): projectService.ProjectOwnerRef {
+  if (input.repositoryOwner && input.repositoryName) return { owner: input.repositoryOwner, repo: input.repositoryName };
+  if (input.organizationLogin) return { org: input.organizationLogin };
+  throw new ValidationError('Required', { field: 'organizationLogin', rule: 'Required' });
+}
+
+builder.relayMutationField(
+  'createProject',
+  {
+    inputFields: (t) => ({
+      organizationLogin: t.string({ description: 'The organization that owns the project (or give repositoryOwner and repositoryName).' }),
+      repositoryOwner: t.string({ description: 'With repositoryName: the repository that owns the project.' }),
+      repositoryName: t.string(),
+      name: t.string({ required: true, description: 'At most 100 characters.' }),
+      body: t.string(),
+    }),
+  },
+  {
+    description:
+      'Create a project with its default column (repository project writers, as POST /api/v1/repos/{o}/{r}/projects; organization project writers, as POST /api/v1/orgs/{org}/projects).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      project: await projectService.createProject(ctx.cx, ownerRef(input), { title: input.name, description: opt(input.body) }),
+    }),
+  },
+  { outputFields: (t) => ({ project: t.field({ type: ProjectRef, resolve: (p) => p.project }) }) },
+);
+
+builder.relayMutationField(
+  'updateProject',
+  {
+    inputFields: (t) => ({
+      projectId: t.globalID({ required: true }),
+      name: t.string(),
+      body: t.string(),
+      state: t.field({ type: ProjectStateEnum }),
+    }),
+  },
+  {
+    description: 'Edit a project; only given fields change (as PATCH …/projects/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      project: await projectService.updateProjectById(ctx.cx, idOf(input.projectId, 'Project'), {
+        title: opt(input.name),
+        description: opt(input.body),
+        state: input.state ? input.state.toLowerCase() : undefined,
+      }),
+    }),
+  },
+  { outputFields: (t) => ({ project: t.field({ type: ProjectRef, resolve: (p) => p.project }) }) },
+);
+
+builder.relayMutationField(
+  'deleteProject',
+  { inputFields: (t) => ({ projectId: t.globalID({ required: true }) }) },
+  {
+    description: 'Delete a project with its columns; its issues leave it (as DELETE …/projects/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await projectService.deleteProjectById(ctx.cx, idOf(input.projectId, 'Project'));
+      return { id: encodeGlobalID('Project', input.projectId.id) };
+    },
+  },
+  { outputFields: (t) => ({ deletedProjectId: t.id({ description: 'The global id of the deleted project.', resolve: (p) => p.id }) }) },
+);
+
+/** The repository and number of an issue known by its global id; unknown or invisible ids fall through to NotFound. */
+async function issueRef(ctx: GraphQLContext, id: { typename: string; id: string }): Promise<{ ref: { owner: string; repo: string }; index: number }> {
+  const row = await ctx.cx.db.issue.findFirst({
+    where: { id: idOf(id, 'Issue'), ...visibleIssueFilter(ctx.cx) },
+    select: { index: true, repo: { select: { ownerName: true, name: true } } },
+  });
+  return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
+}
+
+for (const [name, member] of [['addIssueToProject', true], ['removeIssueFromProject', false]] as const) {
+  builder.relayMutationField(
+    name,
+    { inputFields: (t) => ({ issueId: t.globalID({ required: true }), projectId: t.globalID({ required: true }) }) },
+    {
+      description: member
+        ? "Put an issue in a project's default column (writers of the issue; the project must be one its repository may use, as the issue's `projects` field)."
+        : 'Take an issue out of a project (writers of the issue).',
+      errors: { types: MUTATION_ERRORS },
+      resolve: async (_root, { input }, ctx) => {
+        const { ref, index } = await issueRef(ctx, input.issueId);
+        const projectId = idOf(input.projectId, 'Project');
+        const view = member
+          ? await projectService.addIssueToProject(ctx.cx, ref, index, projectId)
+          : await projectService.removeIssueFromProject(ctx.cx, ref, index, projectId);
+        return { issue: view.issue, projectId };
+      },
+    },
+    {
+      outputFields: (t) => ({
+        issue: t.field({ type: IssueRef, resolve: (p) => p.issue }),
+        project: t.prismaField({
+          type: ProjectRef,
+          nullable: true,
+          resolve: (query, p, _a, ctx) => ctx.cx.db.project.findFirst({ ...query, where: { id: p.projectId, ...projectService.visibleProjectFilter(ctx.cx) } }),
+        }),
+      }),
+    },
+  );
+}
