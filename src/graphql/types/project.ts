@@ -37,7 +37,7 @@ export const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
   }),
 });
 
-type Selection = true | { select?: Record<string, unknown> } | Record<string, unknown>;
+type Selection = true | { select?: Record<string, unknown>; include?: Record<string, unknown> } | Record<string, unknown>;
 const scalars = (fields: Record<string, string>): Record<string, true> => Object.fromEntries(Object.values(fields).map((f) => [f, true]));
 const ISSUE_SCALARS = scalars(Prisma.IssueScalarFieldEnum);
 const PROJECT_SCALARS = scalars(Prisma.ProjectScalarFieldEnum);
@@ -67,23 +67,24 @@ function mergeSelections(a: unknown, b: unknown): unknown {
   return { ...inc, include: { ...relations, ...(isRecord(inc.include) ? inc.include : {}) } };
 }
 
+/** The `nestedSelection` a connection helper's getQuery takes. */
+type NestedSelection = Parameters<ReturnType<typeof prismaConnectionHelpers>['getQuery']>[2];
+
 /**
  * plugin-prisma's connection helpers plan the node's selection from `edges { node }` only; this also plans
  * it from `nodes { … }`, so relations selected there are loaded with the page instead of once per node.
  */
-function withNodesPath<F extends (selection?: never, path?: never) => unknown>(nested: F): F {
-  const both = (selection?: Parameters<F>[0], path?: Parameters<F>[1]) => {
-    const viaEdges = nested(selection as never, path as never);
-    const segments = path as unknown as readonly unknown[] | undefined;
-    if (segments?.length !== 2 || segments[0] !== 'edges' || segments[1] !== 'node') return viaEdges;
-    return mergeSelections(viaEdges, nested(selection as never, ['nodes'] as never));
+function withNodesPath(nested: NestedSelection): NestedSelection {
+  return (selection, path) => {
+    const viaEdges = nested(selection, path);
+    if (path?.length !== 2 || path[0] !== 'edges' || path[1] !== 'node') return viaEdges;
+    return mergeSelections(viaEdges, nested(selection, ['nodes']));
   };
-  return both as F;
 }
 
 const projectIssues = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
-  select: (nodeSelection) => ({ issue: withScalars(nodeSelection(true), ISSUE_SCALARS) as true }),
+  select: (nodeSelection) => ({ issue: withScalars(nodeSelection(true), ISSUE_SCALARS) }),
   query: (_args, ctx: GraphQLContext) => ({ where: { issue: visibleIssueFilter(ctx.cx) }, orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.issue,
 });
@@ -189,7 +190,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
 
 const issueProjectRows = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
-  select: (nodeSelection) => ({ project: withScalars(nodeSelection(true), PROJECT_SCALARS) as true }),
+  select: (nodeSelection) => ({ project: withScalars(nodeSelection(true), PROJECT_SCALARS) }),
   query: (_args, ctx: GraphQLContext) => ({ where: { project: projectService.visibleProjectFilter(ctx.cx) }, orderBy: { projectId: 'asc' as const } }),
   resolveNode: (row) => row.project,
 });
