@@ -301,8 +301,8 @@ export interface CommentFacts {
 
 /**
  * Whether the viewer may edit or delete a comment, by the rules of editComment/deleteComment (poster or writer
- * of a readable unit, a type with a body; edits also need a repository that is not archived). Batched through
- * the per-request permission loader.
+ * of a readable unit, a type with a body; edits also need a repository that is not archived and a viewer the
+ * owner has not blocked). Batched through the per-request permission loader.
  */
 export async function viewerCanModifyComment(cx: ServiceContext, c: CommentFacts, action: 'update' | 'delete'): Promise<boolean> {
   const viewer = cx.viewer;
@@ -312,5 +312,6 @@ export async function viewerCanModifyComment(cx: ServiceContext, c: CommentFacts
   const perm = await cx.loaders.repoPermission.load(c.issue.repoId);
   const unit = unitOf(c.issue);
   if (!canRead(perm, unit)) return false;
+  if (action === 'update' && perm.blocked && !isRepoAdmin(perm)) return false;
   return viewer.id === c.posterId || canWrite(perm, unit);
 }

@@ -272,6 +272,30 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     expectGiteaError(await req('DELETE', 'alice', `alice/other/issues/comments/${viaAlias.id}`), 404);
   });
 
+  it('comment lists cost the same SQL statements for 2 and 10 comments (posters and issues bulk-loaded)', async () => {
+    const n1 = await newIssue('alice', 'alice/pub', 'counted');
+    const n2 = await newIssue('writer', 'alice/pub', 'counted too');
+    const measure = async (path: string) => {
+      await t.app.deps.notifier.drain();
+      t.queries.length = 0;
+      const res = await req('GET', 'reader', path);
+      expect(res.statusCode).toBe(200);
+      return { statements: t.queries.length, items: (res.json() as Json[]).length };
+    };
+    const posters = ['alice', 'reader', 'writer', 'outsider', 'carol'];
+    await newComment('alice', 'alice/pub', n1, 'one');
+    await newComment('reader', 'alice/pub', n2, 'two');
+    const smallIssue = await measure(`alice/pub/issues/${n1}/comments`);
+    const smallRepo = await measure('alice/pub/issues/comments?limit=50');
+    for (let i = 0; i < 8; i++) await newComment(posters[i % posters.length]!, 'alice/pub', i % 2 ? n1 : n2, `more ${i}`);
+    const largeIssue = await measure(`alice/pub/issues/${n1}/comments`);
+    const largeRepo = await measure('alice/pub/issues/comments?limit=50');
+    expect(largeIssue.items).toBe(smallIssue.items + 4);
+    expect(largeRepo.items).toBeGreaterThan(smallRepo.items);
+    expect(largeIssue.statements).toBe(smallIssue.statements);
+    expect(largeRepo.statements).toBe(smallRepo.statements);
+  });
+
   it('pull request comments link to the pull request and feed as comment_pull; deleted posters show as Ghost', async () => {
     const repo = await t.db.repository.findFirstOrThrow({ where: { ownerName: 'alice', name: 'pub' } });
     const max = await t.db.issue.aggregate({ where: { repoId: repo.id }, _max: { index: true } });
