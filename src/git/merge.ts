@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,14 +51,7 @@ export type RefUpdate = { status: 'updated' } | { status: 'stale'; current: stri
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** The identity of the throw-away commits the rebase uses as merge-tree's "ours" (constant, so they dedupe). */
-const STAND_IN_ENV = {
-  GIT_AUTHOR_NAME: 'Forgegraph',
-  GIT_AUTHOR_EMAIL: 'forgegraph@localhost',
-  GIT_AUTHOR_DATE: '@0 +0000',
-  GIT_COMMITTER_NAME: 'Forgegraph',
-  GIT_COMMITTER_EMAIL: 'forgegraph@localhost',
-  GIT_COMMITTER_DATE: '@0 +0000',
-};
+const STAND_IN_IDENT = 'Forgegraph <forgegraph@localhost> 0 +0000';
 
 function assertSha(sha: string, what: string): void {
   if (!SHA.test(sha)) throw new InvalidArgumentError(`${what} must be a full lower-case object id`, { sha });
@@ -226,26 +218,59 @@ async function readRawCommits(gitDir: string, shas: readonly string[]): Promise<
   return commits;
 }
 
-/** Writes commit objects in one `hash-object --stdin-paths` and checks git agrees on their ids. */
-async function writeCommits(gitDir: string, commits: ReadonlyArray<{ sha: string; body: Buffer }>): Promise<void> {
-  if (!commits.length) return;
+/** Writes commit objects; `write` resolves with the id git gave the object once it is in the repository. */
+interface CommitWriter {
+  write(body: Buffer): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * One `git hash-object -w -t commit --stdin-paths` kept open for a whole rebase: each object goes through a
+ * temporary file and a line on stdin, and git answers (flushed per path on a pipe) once it is written, so a
+ * commit costs a pipe round trip instead of a process. A failed git fails every pending and later write.
+ */
+async function openCommitWriter(gitDir: string): Promise<CommitWriter> {
   const dir = await mkdtemp(path.join(tmpdir(), 'fg-rebase-'));
-  try {
-    const files = await Promise.all(
-      commits.map(async (c, i) => {
-        const file = path.join(dir, String(i));
-        await writeFile(file, c.body);
-        return file;
-      }),
-    );
-    const out = (await runGit(gitDir, ['hash-object', '-w', '-t', 'commit', '--stdin-paths'], { input: files.map((f) => `${f}\n`).join('') })).toString('utf8');
-    const written = out.split('\n').filter(Boolean);
-    commits.forEach((c, i) => {
-      if (written[i] !== c.sha) throw new Error(`rebased commit id mismatch: computed ${c.sha}, git wrote ${written[i] ?? 'nothing'}`);
-    });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const child = spawn('git', ['--git-dir', gitDir, 'hash-object', '-w', '-t', 'commit', '--stdin-paths'], { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const pending: Array<(answer: string | Error) => void> = [];
+  let failure: Error | null = null;
+  let stdout = '';
+  let stderr = '';
+  const fail = (err: Error) => {
+    failure ??= err;
+    for (const answer of pending.splice(0)) answer(failure);
+  };
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  child.on('error', fail);
+  child.on('close', (code) => fail(new GitCommandError(['hash-object'], code, stderr)));
+  child.stdin.on('error', fail);
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    for (let nl = stdout.indexOf('\n'); nl >= 0; nl = stdout.indexOf('\n')) {
+      pending.shift()?.(stdout.slice(0, nl));
+      stdout = stdout.slice(nl + 1);
+    }
+  });
+  let count = 0;
+  return {
+    async write(body) {
+      const file = path.join(dir, String(count++));
+      await writeFile(file, body);
+      const answer = await new Promise<string | Error>((resolve) => {
+        if (failure) return resolve(failure);
+        pending.push(resolve);
+        child.stdin.write(`${file}\n`);
+      });
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+    async close() {
+      child.stdin.end();
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 type RebaseResult = { status: 'rebased'; sha: string; tree: string } | Exclude<MergeRefusal, { status: 'not-fast-forward' | 'already-merged' }>;
@@ -257,8 +282,8 @@ type RebaseResult = { status: 'rebased'; sha: string; tree: string } | Exclude<M
  * date); a commit that becomes empty is dropped. Each replay is a three-way merge whose base is the commit's
  * parent: git 2.39 has no `merge-tree --merge-base` (2.40), so "ours" is a stand-in commit with the current
  * tree and that parent, making the parent the only merge base. Rebased commits keep their author line, message
- * and encoding byte for byte; the committer is `committer`. Their ids are computed here and the objects written
- * in one batch at the end.
+ * and encoding byte for byte (a signature is dropped, as git does); the committer is `committer`. Commits are
+ * written through one long-lived `hash-object` (see openCommitWriter), so each replay spawns only merge-tree.
  */
 async function rebaseOnto(gitDir: string, onto: string, head: string, committer: GitIdentity): Promise<RebaseResult> {
   const listed = await runGit(gitDir, ['rev-list', '--reverse', '--topo-order', '--right-only', '--cherry-pick', '--no-merges', '--end-of-options', `${onto}...${head}`, '--']);
@@ -267,50 +292,65 @@ async function rebaseOnto(gitDir: string, onto: string, head: string, committer:
   const parentsToRead = picks.map((p) => raw.get(p)?.parents[0]).filter((p): p is string => p !== undefined && !raw.has(p));
   for (const [sha, commit] of await readRawCommits(gitDir, [...new Set(parentsToRead)])) raw.set(sha, commit);
   const ident = (await runGit(gitDir, ['var', 'GIT_COMMITTER_IDENT'], { env: identityEnv('COMMITTER', committer) })).toString('utf8').trim();
-  const algorithm = onto.length === 64 ? 'sha256' : 'sha1';
 
   let tip = onto;
   let tipTree = raw.get(onto)?.tree ?? '';
-  const written: Array<{ sha: string; body: Buffer }> = [];
-  for (const sha of picks) {
-    const commit = raw.get(sha);
-    const parent = commit?.parents[0];
-    if (!commit) throw new NotFoundError(`commit does not exist [${sha}]`, { sha });
-    if (parent === undefined) return { status: 'unrelated-histories' };
-    if (parent === tip) {
-      tip = sha;
-      tipTree = commit.tree;
-      continue;
+  let writer: CommitWriter | null = null;
+  try {
+    for (const sha of picks) {
+      const commit = raw.get(sha);
+      const parent = commit?.parents[0];
+      if (!commit) throw new NotFoundError(`commit does not exist [${sha}]`, { sha });
+      if (parent === undefined) return { status: 'unrelated-histories' };
+      if (parent === tip) {
+        tip = sha;
+        tipTree = commit.tree;
+        continue;
+      }
+      writer ??= await openCommitWriter(gitDir);
+      const ours = await writer.write(Buffer.from(`tree ${tipTree}\nparent ${parent}\nauthor ${STAND_IN_IDENT}\ncommitter ${STAND_IN_IDENT}\n\nrebase stand-in\n`));
+      const m = await mergeTree(gitDir, ours, sha);
+      if (m.status === 'conflict') return { status: 'conflict', files: m.files, commit: sha };
+      if (m.status !== 'clean') return m;
+      if (m.tree === tipTree && commit.tree !== raw.get(parent)?.tree) continue;
+      tip = await writer.write(
+        Buffer.concat([
+          Buffer.from(`tree ${m.tree}\nparent ${tip}\n`),
+          commit.authorLine,
+          Buffer.from(`\ncommitter ${ident}\n`),
+          ...(commit.encodingLine ? [commit.encodingLine, Buffer.from('\n')] : []),
+          Buffer.from('\n'),
+          commit.message,
+        ]),
+      );
+      tipTree = m.tree;
     }
-    const ours = await commitTree(gitDir, tipTree, [parent], 'rebase stand-in\n', STAND_IN_ENV);
-    const m = await mergeTree(gitDir, ours, sha);
-    if (m.status === 'conflict') return { status: 'conflict', files: m.files, commit: sha };
-    if (m.status !== 'clean') return m;
-    if (m.tree === tipTree && commit.tree !== raw.get(parent)?.tree) continue;
-    const body = Buffer.concat([
-      Buffer.from(`tree ${m.tree}\nparent ${tip}\n`),
-      commit.authorLine,
-      Buffer.from(`\ncommitter ${ident}\n`),
-      ...(commit.encodingLine ? [commit.encodingLine, Buffer.from('\n')] : []),
-      Buffer.from('\n'),
-      commit.message,
-    ]);
-    tip = createHash(algorithm).update(`commit ${body.length}\0`).update(body).digest('hex');
-    tipTree = m.tree;
-    written.push({ sha: tip, body });
+  } finally {
+    await writer?.close();
   }
-  await writeCommits(gitDir, written);
   return { status: 'rebased', sha: tip, tree: tipTree };
+}
+
+/**
+ * The values (not peeled) of several full ref names in one `git for-each-ref`; refs that do not exist are
+ * absent from the map.
+ */
+export async function readRefs(gitDir: string, refs: readonly string[]): Promise<Map<string, string>> {
+  const wanted = new Set(refs);
+  const values = new Map<string, string>();
+  if (!wanted.size) return values;
+  const out = (await runGit(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', ...wanted])).toString('utf8');
+  for (const line of out.split('\n')) {
+    const space = line.indexOf(' ');
+    const name = line.slice(space + 1);
+    if (space > 0 && wanted.has(name)) values.set(name, line.slice(0, space));
+  }
+  return values;
 }
 
 /** The value of one ref (not peeled), or null when it does not exist. */
 async function readRef(gitDir: string, ref: string): Promise<string | null> {
-  const out = (await runGit(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)', ref])).toString('utf8');
-  for (const line of out.split('\n')) {
-    const space = line.indexOf(' ');
-    if (line.slice(space + 1) === ref) return line.slice(0, space);
-  }
-  return null;
+  return (await readRefs(gitDir, [ref])).get(ref) ?? null;
 }
 
 async function hasCommit(gitDir: string, sha: string): Promise<boolean> {
@@ -355,6 +395,23 @@ export async function setRef(gitDir: string, ref: string, sha: string): Promise<
 export async function deleteRef(gitDir: string, ref: string): Promise<void> {
   assertFullRef(ref);
   await runGit(gitDir, ['-c', 'core.filesRefLockTimeout=1000', 'update-ref', '-d', ref]);
+}
+
+/**
+ * Deletes `ref` only if it still points at `expectedOldSha` (`git update-ref -d <ref> <old>` under git's ref
+ * lock): false when it moved or is gone, so commits pushed meanwhile are never lost.
+ * @throws InvalidArgumentError
+ */
+export async function deleteRefCAS(gitDir: string, ref: string, expectedOldSha: string): Promise<boolean> {
+  assertFullRef(ref);
+  assertSha(expectedOldSha, 'expected value');
+  try {
+    await runGit(gitDir, ['-c', 'core.filesRefLockTimeout=1000', 'update-ref', '-d', ref, expectedOldSha]);
+    return true;
+  } catch (err) {
+    if (err instanceof GitCommandError) return false;
+    throw err;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, NotFoundError } from '../../src/errors.ts';
-import { checkMergeable, createMerge, deleteRef, fetchIntoRef, setRef, updateRefCAS, type GitIdentity, type MergeInput, type MergeStyle } from '../../src/git/merge.ts';
+import { checkMergeable, createMerge, deleteRef, fetchIntoRef, readRefs, setRef, updateRefCAS, type GitIdentity, type MergeInput, type MergeStyle } from '../../src/git/merge.ts';
 import { ALICE, BOB, RepoFixture } from './fixture.ts';
 
 const MERGER: GitIdentity = { name: 'Merger Person', email: 'merger@example.com', when: new Date('2024-05-06T07:08:09Z'), tz: '+0200' };
@@ -248,6 +248,12 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
     expect(lost).toEqual({ status: 'stale', current: now });
     await expect(updateRefCAS(f.bare, 'refs/heads/fresh', 'b'.repeat(40), now)).rejects.toBeInstanceOf(NotFoundError);
     await expect(updateRefCAS(f.bare, 'heads/fresh', now, null)).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(await readRefs(f.bare, ['refs/heads/fresh', 'refs/heads/main', 'refs/heads/nope', 'refs/heads'])).toEqual(
+      new Map([
+        ['refs/heads/fresh', now],
+        ['refs/heads/main', mainTip],
+      ]),
+    );
     await deleteRef(f.bare, 'refs/heads/fresh');
     await deleteRef(f.bare, 'refs/heads/fresh');
     expect(await f.bareGit(['for-each-ref', 'refs/heads/fresh'])).toBe('');
