@@ -139,7 +139,7 @@ export function keepLastOfEachScope<T extends { name: string; exclusive: boolean
  * Label ids usable on the repository: its own and, for an organization's repository, the organization's;
  * others dropped. Of exclusive labels sharing a scope only the last one given is kept.
  */
-async function usableLabelIds(cx: ServiceContext, repo: Models.Repository, ids: readonly number[]): Promise<number[]> {
+export async function usableLabelIds(cx: ServiceContext, repo: Models.Repository, ids: readonly number[]): Promise<number[]> {
   const wanted = [...new Set(ids.filter(Number.isSafeInteger))];
   if (!wanted.length) return [];
   const rows = await cx.db.label.findMany({

@@ -1,0 +1,222 @@
+import type { Models } from '../../db/client.ts';
+import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
+import { readRefs } from '../../git/merge.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { canRead, isRepoAdmin } from '../../permissions/repoPermission.ts';
+import { requireTokenScope, requireViewer } from '../access/guards.ts';
+import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
+import type { ServiceContext } from '../context.ts';
+import { loadIssueViews, type IssueView } from '../issue/issue.ts';
+import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+import { loadApiRepos, withPermissions, type RepoWithPermission } from '../repo/repoRows.ts';
+import { refreshStaleStats } from './stats.ts';
+
+/** `refs/pull/{index}/head`: the pull request's head commit, kept in the base repository. */
+export const pullHeadRef = (index: number): string => `refs/pull/${index}/head`;
+
+/** The bare repository directory of a repository row. */
+export const gitDirOf = (cx: ServiceContext, repo: Pick<Models.Repository, 'ownerName' | 'name'>): string => repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+
+/** A pull request with everything its REST and GraphQL forms need, bulk-loaded (see loadPullViews). */
+export interface PullView extends IssueView {
+  pull: Models.PullRequest;
+  /** The base repository with the viewer's permission on it. */
+  baseRepo: RepoWithPermission;
+  /** The head repository; null once deleted, or when the viewer may not see it. */
+  headRepo: RepoWithPermission | null;
+  merger: Models.User | null;
+  /** Pending review requests (Review rows of type REQUEST): users, then teams. */
+  requestedReviewers: Models.User[];
+  requestedTeams: TeamRow[];
+  /** Code comments (Gitea review_comments). */
+  reviewComments: number;
+  /** The head branch's tip when it still exists; otherwise `refs/pull/{index}/head` ('' when that is gone too). */
+  headSha: string;
+  /** Whether the head branch still exists in the head repository (REST shows `refs/pull/N/head` otherwise). */
+  headBranchExists: boolean;
+  /** `refs/pull/{index}/head` in the base repository ('' when absent). */
+  pullRefSha: string;
+  /** The base branch's tip ('' when the branch is gone). */
+  baseSha: string;
+}
+
+/**
+ * Gitea's gates for /repos/{o}/{r}/pulls…: token scope (repository), repository visible (404), pull requests
+ * unit enabled and readable (mustAllowPulls, 404), code readable (reqRepoReader(code), 403); writes then need a
+ * signed-in viewer (401) and a repository that is not archived (423).
+ * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, RepoArchivedError
+ */
+export async function resolvePullRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
+  requireTokenScope(cx, 'repository', level);
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  if (!canRead(access.perm, 'PULL_REQUESTS')) throw new NotFoundError('not found', { repoId: access.repo.id, unit: 'PULL_REQUESTS' });
+  if (!canRead(access.perm, 'CODE') && !isRepoAdmin(access.perm)) {
+    throw new PermissionDeniedError('user should have specific read permission or be a repo admin or a site admin', { unit: 'CODE' });
+  }
+  if (level === 'read') return access;
+  requireViewer(cx);
+  if (access.repo.isArchived) throw new RepoArchivedError();
+  return access;
+}
+
+/** The issue row and pull request row of one pull request. */
+export interface PullRows {
+  issue: Models.Issue;
+  pull: Models.PullRequest;
+}
+
+/**
+ * The pull request numbered `index` in the repository (Gitea GetPullRequestByIndex); an issue number that is
+ * not a pull request is not found either.
+ * @throws NotFoundError
+ */
+export async function findPullByIndex(cx: ServiceContext, access: RepoAccess, index: number): Promise<PullRows> {
+  const pull =
+    Number.isSafeInteger(index) && index > 0
+      ? await cx.db.pullRequest.findUnique({ where: { baseRepoId_index: { baseRepoId: access.repo.id, index } }, include: { issue: true } })
+      : null;
+  if (!pull) {
+    throw new NotFoundError(`pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`, {
+      repoId: access.repo.id,
+      index,
+    });
+  }
+  const { issue, ...row } = pull;
+  return { issue, pull: row };
+}
+
+/** Reads the branch tips and pull refs of many pull requests: one `for-each-ref` per repository involved. */
+async function readPullRefs(
+  cx: ServiceContext,
+  pulls: readonly Models.PullRequest[],
+  repos: ReadonlyMap<number, Pick<Models.Repository, 'ownerName' | 'name'>>,
+): Promise<Map<number, Map<string, string>>> {
+  const wanted = new Map<number, Set<string>>();
+  const want = (repoId: number | null, ref: string) => {
+    if (repoId === null || !repos.has(repoId)) return;
+    const set = wanted.get(repoId) ?? new Set<string>();
+    set.add(ref);
+    wanted.set(repoId, set);
+  };
+  for (const p of pulls) {
+    want(p.baseRepoId, `refs/heads/${p.baseBranch}`);
+    want(p.baseRepoId, pullHeadRef(p.index));
+    want(p.headRepoId, `refs/heads/${p.headBranch}`);
+  }
+  const out = new Map<number, Map<string, string>>();
+  await Promise.all(
+    [...wanted].map(async ([repoId, refs]) => {
+      const repo = repos.get(repoId);
+      if (repo) out.set(repoId, await readRefs(gitDirOf(cx, repo), [...refs]).catch(() => new Map<string, string>()));
+    }),
+  );
+  return out;
+}
+
+/**
+ * Loads many pull requests (their issue rows, `isPull`) with every relation their REST and GraphQL forms need,
+ * in a constant number of queries, keeping the input order: the IssueView parts, the pull request row, base
+ * and head repositories with the viewer's permission (an invisible head repository is null), the merger, the
+ * pending review requests, the code comment count, and the current branch tips (one `git for-each-ref` per
+ * repository). Open pull requests whose cached stats no longer match the current tips are recomputed and
+ * stored first (never when they match).
+ */
+export async function loadPullViews(cx: ServiceContext, issues: readonly Models.Issue[]): Promise<PullView[]> {
+  const base = await loadIssueViews(cx.db, issues);
+  const pulls = base.flatMap((v) => (v.pull ? [v.pull] : []));
+  if (!pulls.length) return [];
+  const issueIds = pulls.map((p) => p.issueId);
+  const repoIds = [...new Set(pulls.flatMap((p) => (p.headRepoId === null ? [p.baseRepoId] : [p.baseRepoId, p.headRepoId])))];
+  const mergerIds = [...new Set(pulls.map((p) => p.mergerId).filter((id): id is number => id !== null))];
+  const [repoRows, mergers, requests, codeComments] = await Promise.all([
+    loadApiRepos(cx, { where: { id: { in: repoIds } } }),
+    mergerIds.length ? cx.db.user.findMany({ where: { id: { in: mergerIds } } }) : [],
+    cx.db.review.findMany({
+      where: { issueId: { in: issueIds }, type: 'REQUEST' },
+      include: { reviewer: true, reviewerTeam: { include: TEAM_INCLUDE } },
+      orderBy: { id: 'asc' },
+    }),
+    cx.db.comment.groupBy({ by: ['issueId'], where: { issueId: { in: issueIds }, type: 'CODE' }, _count: { _all: true } }),
+  ]);
+  const visible = new Map((await withPermissions(cx, repoRows)).map((r) => [r.repo.id, r]));
+  const rowById = new Map(repoRows.map((r) => [r.id, r]));
+  const mergerById = new Map(mergers.map((u) => [u.id, u]));
+  const codeByIssue = new Map(codeComments.map((c) => [c.issueId, c._count._all]));
+  const refs = await readPullRefs(cx, pulls, rowById);
+
+  const views: PullView[] = [];
+  for (const v of base) {
+    const pull = v.pull;
+    if (!pull) continue;
+    const baseRow = rowById.get(pull.baseRepoId);
+    if (!baseRow) throw new NotFoundError('repository does not exist', { repoId: pull.baseRepoId });
+    const baseRepo = visible.get(pull.baseRepoId) ?? { repo: baseRow, perm: await cx.loaders.repoPermission.load(pull.baseRepoId) };
+    const baseRefs = refs.get(pull.baseRepoId);
+    const headBranchSha = pull.headRepoId === null ? undefined : refs.get(pull.headRepoId)?.get(`refs/heads/${pull.headBranch}`);
+    const pullRefSha = baseRefs?.get(pullHeadRef(pull.index)) ?? '';
+    const mine = requests.filter((r) => r.issueId === pull.issueId);
+    views.push({
+      ...v,
+      pull,
+      baseRepo,
+      headRepo: pull.headRepoId === null ? null : (visible.get(pull.headRepoId) ?? null),
+      merger: pull.mergerId === null ? null : (mergerById.get(pull.mergerId) ?? null),
+      requestedReviewers: mine.flatMap((r) => (r.reviewer ? [r.reviewer] : [])),
+      requestedTeams: mine.flatMap((r) => (r.reviewerTeam ? [r.reviewerTeam] : [])),
+      reviewComments: codeByIssue.get(pull.issueId) ?? 0,
+      headSha: headBranchSha ?? pullRefSha,
+      headBranchExists: headBranchSha !== undefined,
+      pullRefSha,
+      baseSha: baseRefs?.get(`refs/heads/${pull.baseBranch}`) ?? '',
+    });
+  }
+  return refreshStaleStats(cx, views);
+}
+
+/** One pull request with its relations. @throws NotFoundError */
+export async function loadPullView(cx: ServiceContext, issue: Models.Issue): Promise<PullView> {
+  const [view] = await loadPullViews(cx, [issue]);
+  if (!view) throw new NotFoundError('pull request does not exist', { issueId: issue.id });
+  return view;
+}
+
+/**
+ * GET /repos/{o}/{r}/pulls/{index} (Gitea GetPullRequest).
+ * @throws NotFoundError, PermissionDeniedError
+ */
+export async function getPullRequest(cx: ServiceContext, ref: RepoRef, index: number): Promise<PullView> {
+  const access = await resolvePullRepo(cx, ref, 'read');
+  const { issue } = await findPullByIndex(cx, access, index);
+  return loadPullView(cx, issue);
+}
+
+/**
+ * GET /repos/{o}/{r}/pulls/{base}/{head} (Gitea GetPullRequestByBaseHead): the newest pull request from `head`
+ * (`branch`, `owner:branch` or `owner/repo:branch`; the owner's repository of the same name by default) into
+ * the branch `base`, whatever its state.
+ * @throws NotFoundError, PermissionDeniedError
+ */
+export async function getPullRequestByBaseHead(cx: ServiceContext, ref: RepoRef, baseBranch: string, head: string): Promise<PullView> {
+  const access = await resolvePullRepo(cx, ref, 'read');
+  let headRepoId = access.repo.id;
+  let headBranch = head;
+  const colon = head.indexOf(':');
+  if (colon >= 0) {
+    headBranch = head.slice(colon + 1);
+    const owner = head.slice(0, colon);
+    const slash = owner.indexOf('/');
+    const [ownerName, repoName] = slash >= 0 ? [owner.slice(0, slash), owner.slice(slash + 1)] : [owner, access.repo.name];
+    const ownerRow = await cx.db.user.findUnique({ where: { lowerName: ownerName.toLowerCase() }, select: { id: true } });
+    const repo = ownerRow ? await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: ownerRow.id, lowerName: repoName.toLowerCase() } }, select: { id: true } }) : null;
+    if (!repo) throw new NotFoundError('repository does not exist', { owner: ownerName, name: repoName });
+    headRepoId = repo.id;
+  }
+  const pull = await cx.db.pullRequest.findFirst({
+    where: { baseRepoId: access.repo.id, headRepoId, baseBranch, headBranch, flow: 'GITHUB' },
+    orderBy: { id: 'desc' },
+    include: { issue: true },
+  });
+  if (!pull) throw new NotFoundError(`pull request does not exist [id: 0, issue_id: 0, head_repo_id: ${headRepoId}, base_repo_id: ${access.repo.id}, head_branch: ${headBranch}, base_branch: ${baseBranch}]`, {});
+  return loadPullView(cx, pull.issue);
+}
