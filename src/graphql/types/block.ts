@@ -2,7 +2,7 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import * as blockService from '../../services/user/block.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
-import { withUserScalars } from '../selection.ts';
+import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { opt, UserRef } from './user.ts';
@@ -27,7 +27,7 @@ for (const ref of [UserRef, OrganizationRef] as const) {
         nullable: true,
         description: DESCRIPTION,
         select: (args, ctx, nestedSelection) => ({
-          blocking: blockedConnection.getQuery(args, ctx, nestedSelection),
+          blocking: blockedConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
           _count: { select: { blocking: true } },
         }),
         resolve: async (owner, args, ctx) =>

@@ -1,4 +1,4 @@
-import { prismaConnectionHelpers, type PathSegment, type SelectionMap } from '@pothos/plugin-prisma';
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as createService from '../../services/issue/create.ts';
 import * as editService from '../../services/issue/edit.ts';
@@ -6,7 +6,7 @@ import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { visibleMilestoneFilter } from '../../services/milestone/milestone.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
-import { withLabelScalars, withUserScalars } from '../selection.ts';
+import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { dbId, opt, UserRef } from './user.ts';
@@ -129,28 +129,7 @@ export function issueOrderBy(order: { field: 'CREATED_AT' | 'UPDATED_AT' | 'COMM
 /** The default `orderBy` of issue lists: newest first. */
 export const ISSUE_ORDER_DEFAULT = { field: 'CREATED_AT', direction: 'DESC' } as const;
 
-type RelationQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
-type NestedFn = (selection?: true | SelectionMap, path?: PathSegment[]) => unknown;
 
-const isUnmatched = (q: RelationQuery): boolean => q.select !== undefined && Object.keys(q.select).length === 0 && q.include === undefined;
-
-/**
- * A connection helper plans its nodes under `edges.node` only; clients mostly select `nodes`. This plans both
- * paths and merges them, so nested relations under `nodes { … }` load with the page instead of once per node.
- */
-export function bothNodePaths(field: (...args: never[]) => unknown): NestedFn {
-  const nestedSelection = field as unknown as NestedFn;
-  return (selection, path) => {
-    const a = nestedSelection(selection, path) as RelationQuery;
-    const b = nestedSelection(selection, ['nodes']) as RelationQuery;
-    if (isUnmatched(a)) return isUnmatched(b) ? {} : b;
-    if (isUnmatched(b)) return a;
-    const merged: RelationQuery = {};
-    if (a.select || b.select) merged.select = { ...a.select, ...b.select };
-    if (a.include || b.include) merged.include = { ...a.include, ...b.include };
-    return merged;
-  };
-}
 
 const issueLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',

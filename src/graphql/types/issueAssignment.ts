@@ -5,8 +5,9 @@ import * as assigneeService from '../../services/issue/assignee.ts';
 import * as issueLabelService from '../../services/issue/issueLabel.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
+import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
-import { bothNodePaths, IssueFiltersInput, IssueOrderInput, IssueRef, IssueStateEnum, ISSUE_ORDER_DEFAULT, issueListWhere, issueOrderBy } from './issue.ts';
+import { IssueFiltersInput, IssueOrderInput, IssueRef, IssueStateEnum, ISSUE_ORDER_DEFAULT, issueListWhere, issueOrderBy } from './issue.ts';
 import { LabelRef } from './label.ts';
 import { dbId } from './user.ts';
 

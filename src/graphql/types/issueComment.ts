@@ -1,6 +1,7 @@
 import { formatPrismaCursor } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as commentService from '../../services/issue/comment.ts';
+import * as issueService from '../../services/issue/issue.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -348,7 +349,7 @@ builder.relayMutationField(
     description: 'Comment on an issue (as POST /api/v1/repos/{o}/{r}/issues/{index}/comments).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
-      const at = await commentService.locateIssue(ctx.cx, idOf(input.subjectId, 'Issue'));
+      const at = await issueService.locateIssueById(ctx.cx, idOf(input.subjectId, 'Issue'));
       const view = await commentService.createComment(ctx.cx, at.ref, at.index, input.body);
       return { comment: view.comment, issue: view.issue };
     },

@@ -5,6 +5,7 @@ import { Prisma } from '../../generated/sqlite/client.ts';
 import * as dependencyService from '../../services/issue/dependency.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
+import { bothNodePaths } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueRef } from './issue.ts';
@@ -57,7 +58,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       type: IssueRef,
       description: 'Issues that block this one (it depends on them), most recently added first; only issues the viewer may see.',
       select: (args, ctx, nested) => ({
-        dependencies: blockers.getQuery(args, ctx, nested),
+        dependencies: blockers.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { dependencies: { where: visibleEnd('dependency', ctx) } } },
       }),
       resolve: (i, args, ctx) => ({ ...blockers.resolve(i.dependencies, args, ctx), total: i._count.dependencies }),
@@ -69,7 +70,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       type: IssueRef,
       description: 'Issues this one blocks (they depend on it), most recently added first; only issues the viewer may see.',
       select: (args, ctx, nested) => ({
-        dependents: blocked.getQuery(args, ctx, nested),
+        dependents: blocked.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { dependents: { where: visibleEnd('issue', ctx) } } },
       }),
       resolve: (i, args, ctx) => ({ ...blocked.resolve(i.dependents, args, ctx), total: i._count.dependents }),

@@ -10,7 +10,7 @@ import { builder } from '../builder.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
-import { withUserScalars } from '../selection.ts';
+import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef, UserVisibilityEnum, dbId, opt } from './user.ts';
 
@@ -193,7 +193,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     {
       type: UserRef,
       description: 'Members the viewer may see (members see everyone; others see public members), with their role.',
-      select: (args, ctx, nestedSelection) => ({ orgMembers: membersConnection.getQuery(args, ctx, nestedSelection) }),
+      select: (args, ctx, nestedSelection) => ({ orgMembers: membersConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)) }),
       resolve: (org, args, ctx) => ({ ...membersConnection.resolve(org.orgMembers, args, ctx), orgId: org.id }),
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => memberCounts(ctx).load((conn as { orgId: number }).orgId) }) }) },
@@ -222,7 +222,7 @@ builder.prismaObjectFields(UserRef, (t) => ({
     {
       type: OrganizationRef,
       description: 'Organizations the user belongs to, as the viewer may see them (as GET /api/v1/users/{username}/orgs).',
-      select: (args, ctx, nestedSelection) => ({ orgMemberships: userOrgsConnection.getQuery(args, ctx, nestedSelection) }),
+      select: (args, ctx, nestedSelection) => ({ orgMemberships: userOrgsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)) }),
       resolve: (user, args, ctx) => ({ ...userOrgsConnection.resolve(user.orgMemberships, args, ctx), userId: user.id }),
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => userOrgCounts(ctx).load((conn as { userId: number }).userId) }) }) },

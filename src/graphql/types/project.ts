@@ -6,6 +6,7 @@ import { NotFoundError, ValidationError } from '../../errors.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import * as projectService from '../../services/project/project.ts';
 import { builder } from '../builder.ts';
+import { bothNodePaths, scalars, withScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueRef } from './issue.ts';
@@ -37,50 +38,8 @@ export const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
   }),
 });
 
-type Selection = true | { select?: Record<string, unknown>; include?: Record<string, unknown> } | Record<string, unknown>;
-const scalars = (fields: Record<string, string>): Record<string, true> => Object.fromEntries(Object.values(fields).map((f) => [f, true]));
 const ISSUE_SCALARS = scalars(Prisma.IssueScalarFieldEnum);
 const PROJECT_SCALARS = scalars(Prisma.ProjectScalarFieldEnum);
-
-/** A nested selection that always carries every scalar column (exposed and computed fields declare none). */
-function withScalars(selection: Selection, all: Record<string, true>): Selection {
-  if (selection !== true && 'select' in selection && selection.select && typeof selection.select === 'object') return { select: { ...all, ...selection.select } };
-  return selection;
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-
-const isEmptySelection = (v: unknown): boolean => !isRecord(v) || Object.values(v).every((m) => isRecord(m) && Object.keys(m).length === 0);
-
-/**
- * Two nested selections of one type merged. An empty one gives way to the other; two `select` (or two
- * `include`) maps are joined; when one is an `include`, it wins (it loads every scalar) and keeps the other's
- * nested relation selections.
- */
-function mergeSelections(a: unknown, b: unknown): unknown {
-  if (isEmptySelection(a)) return isRecord(b) && !isEmptySelection(b) ? b : a;
-  if (isEmptySelection(b) || !isRecord(a) || !isRecord(b)) return a;
-  if (isRecord(a.select) && isRecord(b.select)) return { ...a, ...b, select: { ...a.select, ...b.select } };
-  if (isRecord(a.include) && isRecord(b.include)) return { ...a, ...b, include: { ...a.include, ...b.include } };
-  const [inc, sel] = isRecord(a.include) ? [a, b] : [b, a];
-  const relations = Object.fromEntries(Object.entries(isRecord(sel.select) ? sel.select : {}).filter(([, v]) => isRecord(v)));
-  return { ...inc, include: { ...relations, ...(isRecord(inc.include) ? inc.include : {}) } };
-}
-
-/** The `nestedSelection` a connection helper's getQuery takes. */
-type NestedSelection = Parameters<ReturnType<typeof prismaConnectionHelpers>['getQuery']>[2];
-
-/**
- * plugin-prisma's connection helpers plan the node's selection from `edges { node }` only; this also plans
- * it from `nodes { … }`, so relations selected there are loaded with the page instead of once per node.
- */
-function withNodesPath(nested: NestedSelection): NestedSelection {
-  return (selection, path) => {
-    const viaEdges = nested(selection, path);
-    if (path?.length !== 2 || path[0] !== 'edges' || path[1] !== 'node') return viaEdges;
-    return mergeSelections(viaEdges, nested(selection, ['nodes']));
-  };
-}
 
 const projectIssues = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
@@ -139,7 +98,7 @@ export const ProjectRef = builder.prismaNode('Project', {
         type: IssueRef,
         description: 'Issues and pull requests on the board that the viewer may see, in the order they joined it.',
         select: (args, ctx, nested) => ({
-          projectIssues: projectIssues.getQuery(args, ctx, withNodesPath(nested)),
+          projectIssues: projectIssues.getQuery(args, ctx, bothNodePaths(nested)),
           _count: { select: { projectIssues: { where: { issue: visibleIssueFilter(ctx.cx) } } } },
         }),
         resolve: (p, args, ctx) => ({ ...projectIssues.resolve(p.projectIssues, args, ctx), total: p._count.projectIssues }),
@@ -201,7 +160,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       type: ProjectRef,
       description: 'Projects the issue is in that the viewer may see, by id.',
       select: (args, ctx, nested) => ({
-        projectIssues: issueProjectRows.getQuery(args, ctx, withNodesPath(nested)),
+        projectIssues: issueProjectRows.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { projectIssues: { where: { project: projectService.visibleProjectFilter(ctx.cx) } } } },
       }),
       resolve: (i, args, ctx) => ({ ...issueProjectRows.resolve(i.projectIssues, args, ctx), total: i._count.projectIssues }),

@@ -9,7 +9,7 @@ import { visibleRepoFilter } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
-import { withUserScalars } from '../selection.ts';
+import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelRef } from './label.ts';
@@ -157,7 +157,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         type: DeployKeyRef,
         nullable: true,
         description: 'Deploy keys: repository admins only (null for everyone else).',
-        select: (args, ctx, nestedSelection) => ({ deployKeys: deployKeysConnection.getQuery(args, ctx, nestedSelection), _count: { select: { deployKeys: true } } }),
+        select: (args, ctx, nestedSelection) => ({ deployKeys: deployKeysConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)), _count: { select: { deployKeys: true } } }),
         resolve: async (r, args, ctx) =>
           isRepoAdmin(await viewerPerm(r, ctx)) ? { ...deployKeysConnection.resolve(r.deployKeys, args, ctx), total: r._count.deployKeys } : null,
       },
@@ -168,7 +168,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         type: UserRef,
         description: 'Direct collaborators, with their permission on the edge.',
         select: (args, ctx, nestedSelection) => ({
-          collaborations: collaboratorsConnection.getQuery(args, ctx, nestedSelection),
+          collaborations: collaboratorsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
           _count: { select: { collaborations: true } },
         }),
         resolve: (r, args, ctx) => ({ ...collaboratorsConnection.resolve(r.collaborations, args, ctx), total: r._count.collaborations }),

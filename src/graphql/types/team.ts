@@ -1,4 +1,4 @@
-import { prismaConnectionHelpers, type PathSegment, type SelectionMap } from '@pothos/plugin-prisma';
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
@@ -9,6 +9,7 @@ import * as teamMemberService from '../../services/org/teamMember.ts';
 import * as teamRepoService from '../../services/org/teamRepo.ts';
 import { visibleRepoIds } from '../../services/repo/repoRows.ts';
 import { builder } from '../builder.ts';
+import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
@@ -69,29 +70,7 @@ const teamRepos = prismaConnectionHelpers(builder, 'TeamRepo', {
   resolveNode: (row) => row.repo,
 });
 
-type RelationQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
-type NestedFn = (selection?: true | SelectionMap, path?: PathSegment[]) => unknown;
 
-const isUnmatched = (q: RelationQuery): boolean => q.select !== undefined && Object.keys(q.select).length === 0 && q.include === undefined;
-
-/**
- * A connection helper plans its node under `edges.node` only; clients also select `nodes`. This plans
- * both paths and merges them, so `nodes { … }` and `edges { node { … } }` load the same way (an unselected
- * path answers an empty `select`, which Prisma refuses).
- */
-function bothNodePaths(field: (...args: never[]) => unknown): NestedFn {
-  const nestedSelection = field as unknown as NestedFn;
-  return (selection, path) => {
-    const a = nestedSelection(selection, path) as RelationQuery;
-    const b = nestedSelection(selection, ['nodes']) as RelationQuery;
-    if (isUnmatched(a)) return isUnmatched(b) ? {} : b;
-    if (isUnmatched(b)) return a;
-    const merged: RelationQuery = {};
-    if (a.select || b.select) merged.select = { ...a.select, ...b.select };
-    if (a.include || b.include) merged.include = { ...a.include, ...b.include };
-    return merged;
-  };
-}
 
 const withTotal = <C extends object>(conn: C, totalCount: number): C & { totalCount: number } => ({ ...conn, totalCount });
 const totalCountOf = (conn: object): number => (conn as { totalCount: number }).totalCount;

@@ -1,47 +1,19 @@
 import type { Models } from '../../db/client.ts';
 import type { CommentView } from '../../services/issue/comment.ts';
 import type { TimelineView } from '../../services/issue/timeline.ts';
-import type { Attachment, Comment, TimelineComment, TrackedTime } from '../structs/comment.ts';
+import type { Attachment, Comment, TimelineComment } from '../structs/comment.ts';
 import type { User } from '../structs/user.ts';
 import { toApiIssue, toApiMilestone } from './issue.ts';
 import { toApiLabel } from './label.ts';
 import { toApiTeam } from './team.ts';
-import { apiTime, GO_ZERO } from './time.ts';
-import { toApiUser, type ConvertOptions } from './user.ts';
+import { apiTime } from './time.ts';
+import { toApiTrackedTime } from './trackedTime.ts';
+import { toApiGhostUser, toApiUser, type ConvertOptions } from './user.ts';
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
 
-/** Gitea's Ghost user (user.NewGhostUser), shown for a deleted poster; the same rendering as an issue's. */
-function ghost(opts: ConvertOptions): User {
-  return {
-    id: -1,
-    login: 'Ghost',
-    login_name: '',
-    source_id: 0,
-    full_name: 'Ghost',
-    email: '',
-    avatar_url: `${opts.rootUrl}assets/img/avatar_default.png`,
-    html_url: `${opts.rootUrl}Ghost`,
-    language: '',
-    is_admin: false,
-    last_login: GO_ZERO,
-    created: GO_ZERO,
-    restricted: false,
-    active: false,
-    prohibit_login: false,
-    location: '',
-    website: '',
-    description: '',
-    visibility: 'public',
-    followers_count: 0,
-    following_count: 0,
-    starred_repos_count: 0,
-    username: 'Ghost',
-  };
-}
-
 /** Gitea renders comment users with ToUser(user, nil): as an anonymous viewer would see them. */
-const anonUser = (user: Models.User | null, opts: ConvertOptions): User => (user ? toApiUser(user, null, opts) : ghost(opts));
+const anonUser = (user: Models.User | null, opts: ConvertOptions): User => (user ? toApiUser(user, null, opts) : toApiGhostUser(opts));
 
 /** `{ROOT}{o}/{r}/issues/{n}` (or `/pulls/{n}`): Gitea's Issue.HTMLURL. */
 function issueHtmlUrl(v: Pick<CommentView, 'issue' | 'repo'>, opts: ConvertOptions): string {
@@ -132,18 +104,6 @@ function timelineBody(c: Models.Comment): string {
   if ((c.type === 'ADD_TIME_MANUAL' || c.type === 'STOP_TRACKING' || c.type === 'DELETE_TIME_MANUAL') && body.startsWith('|')) return secToHours(toInt(body.slice(1)));
   if (c.type === 'CHANGE_TIME_ESTIMATE') return timeEstimateString(toInt(body));
   return body;
-}
-
-function toApiTrackedTime(t: NonNullable<TimelineView['trackedTime']>, viewer: Viewer, opts: ConvertOptions): TrackedTime {
-  return {
-    id: t.time.id,
-    created: apiTime(t.time.createdAt),
-    time: t.time.time,
-    user_id: t.time.userId ?? 0,
-    user_name: t.user?.name ?? '',
-    issue_id: t.time.issueId,
-    issue: toApiIssue(t.issue, viewer, opts),
-  };
 }
 
 /** Gitea convert.ToTimelineComment. Issues inside (ref_issue, dependent_issue, tracked_time.issue) are rendered for the viewer. */

@@ -1,42 +1,12 @@
 import type { Models } from '../../db/client.ts';
 import type { IssueView } from '../../services/issue/issue.ts';
 import type { Issue, Milestone } from '../structs/issue.ts';
-import type { User } from '../structs/user.ts';
 import { toApiLabel } from './label.ts';
 import { toApiProject } from './project.ts';
-import { apiTime, GO_ZERO } from './time.ts';
-import { toApiUser, type ConvertOptions } from './user.ts';
+import { apiTime } from './time.ts';
+import { toApiGhostUser, toApiUser, type ConvertOptions } from './user.ts';
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
-
-/** Gitea's Ghost user, shown for a deleted poster. */
-function ghost(opts: ConvertOptions): User {
-  return {
-    id: -1,
-    login: 'Ghost',
-    login_name: '',
-    source_id: 0,
-    full_name: 'Ghost',
-    email: '',
-    avatar_url: `${opts.rootUrl}assets/img/avatar_default.png`,
-    html_url: `${opts.rootUrl}Ghost`,
-    language: '',
-    is_admin: false,
-    last_login: GO_ZERO,
-    created: GO_ZERO,
-    restricted: false,
-    active: false,
-    prohibit_login: false,
-    location: '',
-    website: '',
-    description: '',
-    visibility: 'public',
-    followers_count: 0,
-    following_count: 0,
-    starred_repos_count: 0,
-    username: 'Ghost',
-  };
-}
 
 /** Gitea convert.ToAPIMilestone. */
 export function toApiMilestone(m: Models.Milestone): Milestone {
@@ -68,7 +38,7 @@ export function toApiIssue(v: IssueView, viewer: Viewer, opts: ConvertOptions): 
     url: `${opts.rootUrl}api/v1/repos/${path}/issues/${issue.index}`,
     html_url: htmlUrl,
     number: issue.index,
-    user: v.poster ? toApiUser(v.poster, viewer, opts) : ghost(opts),
+    user: v.poster ? toApiUser(v.poster, viewer, opts) : toApiGhostUser(opts),
     original_author: issue.originalAuthor,
     original_author_id: issue.originalAuthorId,
     title: issue.title,

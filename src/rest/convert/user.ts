@@ -49,6 +49,35 @@ export function toApiUser(user: Models.User, viewer: Viewer, opts: ConvertOption
   };
 }
 
+/** Gitea's Ghost user (user.NewGhostUser), shown in place of a deleted poster, commenter or reviewer. */
+export function toApiGhostUser(opts: ConvertOptions): User {
+  return {
+    id: -1,
+    login: 'Ghost',
+    login_name: '',
+    source_id: 0,
+    full_name: 'Ghost',
+    email: '',
+    avatar_url: `${opts.rootUrl}assets/img/avatar_default.png`,
+    html_url: `${opts.rootUrl}Ghost`,
+    language: '',
+    is_admin: false,
+    last_login: GO_ZERO,
+    created: GO_ZERO,
+    restricted: false,
+    active: false,
+    prohibit_login: false,
+    location: '',
+    website: '',
+    description: '',
+    visibility: 'public',
+    followers_count: 0,
+    following_count: 0,
+    starred_repos_count: 0,
+    username: 'Ghost',
+  };
+}
+
 /** A list of users, converted for one viewer. */
 export function toApiUserList(users: readonly Models.User[], viewer: Viewer, opts: ConvertOptions): User[] {
   return users.map((u) => toApiUser(u, viewer, opts));

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Issue, Milestone } from './issue.ts';
 import { Label } from './label.ts';
 import { Team } from './team.ts';
+import { TrackedTime } from './trackedTime.ts';
 import { User } from './user.ts';
 
 /** Gitea `Attachment` (modules/structs/attachment.go), fields in Gitea's order. */
@@ -31,18 +32,6 @@ export const Comment = z.object({
   updated_at: z.string(),
 });
 export type Comment = z.infer<typeof Comment>;
-
-/** Gitea `TrackedTime` (modules/structs/issue_tracked_time.go), as the timeline embeds it. */
-export const TrackedTime = z.object({
-  id: z.number().int(),
-  created: z.string(),
-  time: z.number().int(),
-  user_id: z.number().int(),
-  user_name: z.string(),
-  issue_id: z.number().int(),
-  issue: Issue.nullable(),
-});
-export type TrackedTime = z.infer<typeof TrackedTime>;
 
 /** Gitea `TimelineComment`, fields in Gitea's order; relations null when absent. */
 export const TimelineComment = z.object({

@@ -7,8 +7,7 @@ import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { canBeAssigned, withRetry } from './create.ts';
 import { replaceAssignees, type Change } from './edit.ts';
-import { canWriteIssue, findIssueByIndex, loadIssueView, resolveIssueRepo, type IssueView } from './issue.ts';
-import { visibleIssueFilter } from './visibility.ts';
+import { canWriteIssue, findIssueByIndex, loadIssueView, locateIssueById, resolveIssueRepo, type IssueView } from './issue.ts';
 
 /** An issue as REST names it (repository and number) or as GraphQL does (its database id). */
 export type IssueTarget = { ref: RepoRef; index: number } | { issueId: number };
@@ -18,12 +17,7 @@ export type IssueTarget = { ref: RepoRef; index: number } | { issueId: number };
  * exist, so the caller's gates answer NotFound exactly as the REST path does.
  */
 export async function locateIssue(cx: ServiceContext, target: IssueTarget): Promise<{ ref: RepoRef; index: number }> {
-  if ('ref' in target) return target;
-  const row =
-    target.issueId > 0
-      ? await cx.db.issue.findFirst({ where: { id: target.issueId, ...visibleIssueFilter(cx) }, select: { index: true, repo: { select: { ownerName: true, name: true } } } })
-      : null;
-  return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
+  return 'ref' in target ? target : locateIssueById(cx, target.issueId);
 }
 
 /**

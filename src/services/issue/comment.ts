@@ -274,18 +274,6 @@ export async function deleteComment(cx: ServiceContext, ref: RepoRef, id: number
   });
 }
 
-/** Where an issue lives, for callers that hold an issue id (GraphQL). Invisible issues read as absent. */
-export interface IssueLocation {
-  ref: RepoRef;
-  index: number;
-}
-
-/** The repository and number of an issue the viewer may see; a location that answers NotFound otherwise. */
-export async function locateIssue(cx: ServiceContext, issueId: number): Promise<IssueLocation> {
-  const row = await cx.db.issue.findFirst({ where: { id: issueId, ...visibleIssueFilter(cx) }, select: { index: true, repo: { select: { ownerName: true, name: true } } } });
-  return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
-}
-
 /** The repository of a comment the viewer may see; a reference that answers NotFound otherwise. */
 export async function locateComment(cx: ServiceContext, commentId: number): Promise<RepoRef> {
   const row = await cx.db.comment.findFirst({ where: { id: commentId, issue: visibleIssueFilter(cx) }, select: { issue: { select: { repo: { select: { ownerName: true, name: true } } } } } });

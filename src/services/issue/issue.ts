@@ -6,6 +6,7 @@ import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { LabelWithOwner } from '../label/label.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
+import { visibleIssueFilter } from './visibility.ts';
 
 /** A label as issues show it: repository or organization label, with what its URL needs. */
 export type IssueLabelView = LabelWithOwner & { repo: Pick<Models.Repository, 'ownerName' | 'name'> | null };
@@ -57,6 +58,21 @@ export async function findIssueByIndex(cx: ServiceContext, access: RepoAccess, i
     throw new NotFoundError(`issue does not exist [id: 0, repo_id: ${access.repo.id}, index: ${index}]`, { repoId: access.repo.id, index });
   }
   return issue;
+}
+
+/** Where an issue lives, for callers that hold an issue id (GraphQL). */
+export interface IssueLocation {
+  ref: RepoRef;
+  index: number;
+}
+
+/** The repository and number of an issue the viewer may see; for any other id a location that answers NotFound. */
+export async function locateIssueById(cx: ServiceContext, issueId: number): Promise<IssueLocation> {
+  const row =
+    Number.isSafeInteger(issueId) && issueId > 0
+      ? await cx.db.issue.findFirst({ where: { id: issueId, ...visibleIssueFilter(cx) }, select: { index: true, repo: { select: { ownerName: true, name: true } } } })
+      : null;
+  return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
 }
 
 /** Loads the relations of many issues in a constant number of queries, keeping the input order. */

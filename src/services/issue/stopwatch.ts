@@ -7,8 +7,8 @@ import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
-import { canWriteIssue, findIssueByIndex, resolveIssueRepo, unitOf } from './issue.ts';
-import { locateIssueById, requireTimetracker } from './trackedTime.ts';
+import { canWriteIssue, findIssueByIndex, locateIssueById, resolveIssueRepo, unitOf } from './issue.ts';
+import { requireTimetracker } from './trackedTime.ts';
 
 /** A running stopwatch with what Gitea's StopWatch JSON shows. */
 export interface StopwatchView {

@@ -8,7 +8,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
-import { canWriteIssue, findIssueByIndex, loadIssueViews, resolveIssueRepo, type IssueView } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, loadIssueViews, locateIssueById, resolveIssueRepo, type IssueView } from './issue.ts';
 import { visibleIssueFilter } from './visibility.ts';
 
 /** A repository's `internal_tracker` time settings (the issues unit's config). */
@@ -279,17 +279,6 @@ export async function listMyTrackedTimes(cx: ServiceContext, filters: Omit<Track
   requireTokenScope(cx, 'user', 'read');
   const viewer = requireViewer(cx);
   return pageOfTimes(cx, { issue: visibleIssueFilter(cx), ...timeWhere({ ...filters, userId: viewer.id }) }, page);
-}
-
-/**
- * The REST coordinates of an issue named by its database id (GraphQL). An id the viewer cannot see maps to
- * coordinates that do not exist, so the REST gates answer NotFound exactly as for a missing issue.
- */
-export async function locateIssueById(cx: ServiceContext, issueId: number): Promise<{ ref: RepoRef; index: number }> {
-  const row = Number.isSafeInteger(issueId) && issueId > 0
-    ? await cx.db.issue.findFirst({ where: { id: issueId, ...visibleIssueFilter(cx) }, select: { index: true, repo: { select: { ownerName: true, name: true } } } })
-    : null;
-  return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
 }
 
 /** Adds time to an issue named by id (GraphQL addTrackedTime; the REST rules). @throws as addTrackedTime */
