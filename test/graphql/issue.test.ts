@@ -52,29 +52,50 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
     expect(reader.data?.node).toEqual({ title: 'secret' });
   });
 
-  it('repository { issues(first: 50) { author labels assignees } } costs the same statements for 2 and 20 issues', async () => {
+  it('repository { issues(first: 50) { author labels assignees comments(first: 10) { author } reactionGroups } } is constant as issues, labels and comments grow', async () => {
     expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('owner'), body: { name: 'busy' } })).statusCode).toBe(201);
-    const labels = await Promise.all(['a', 'b', 'c'].map(async (n) => ((await t.request('POST', '/api/v1/repos/owner/busy/labels', { headers: basic('owner'), body: { name: n, color: '00ff00' } })).json() as { id: number }).id));
-    const add = async (n: number) => {
+    await t.request('PUT', '/api/v1/repos/owner/busy/collaborators/reader', { headers: basic('owner'), body: { permission: 'write' } });
+    const newLabels = async (names: string[]) =>
+      Promise.all(names.map(async (n) => ((await t.request('POST', '/api/v1/repos/owner/busy/labels', { headers: basic('owner'), body: { name: n, color: '00ff00' } })).json() as { id: number }).id));
+    let issues = 0;
+    const add = async (n: number, labels: number[], comments: number) => {
       for (let i = 0; i < n; i++) {
-        const r = await t.request('POST', '/api/v1/repos/owner/busy/issues', { headers: basic('owner'), body: { title: `i${i}`, labels, assignees: ['owner'] } });
+        const r = await t.request('POST', '/api/v1/repos/owner/busy/issues', { headers: basic('owner'), body: { title: `i${i}`, labels, assignees: ['owner', 'reader'] } });
         expect(r.statusCode).toBe(201);
+        const number = ++issues;
+        for (let c = 0; c < comments; c++) {
+          const who = c % 2 ? 'reader' : 'owner';
+          expect((await t.request('POST', `/api/v1/repos/owner/busy/issues/${number}/comments`, { headers: basic(who), body: { body: `c${c}` } })).statusCode).toBe(201);
+        }
+        for (const [who, content] of [['owner', '+1'], ['reader', 'heart']] as const) {
+          expect((await t.request('POST', `/api/v1/repos/owner/busy/issues/${number}/reactions`, { headers: basic(who), body: { content } })).statusCode).toBe(201);
+        }
       }
     };
-    const q = '{ repository(owner: "owner", name: "busy") { issues(first: 50) { totalCount nodes { number author { login } labels(first: 10) { nodes { name } } assignees(first: 10) { nodes { login } } } } } }';
+    const q = `{ repository(owner: "owner", name: "busy") { issues(first: 50) { totalCount nodes { number author { login }
+      labels(first: 10) { nodes { name } } assignees(first: 10) { nodes { login } }
+      comments(first: 10) { totalCount nodes { body author { login } } }
+      reactionGroups { content viewerHasReacted reactors(first: 5) { totalCount nodes { ... on User { login } } } } } } } }`;
+    type Shape = { repository: { issues: { totalCount: number; nodes: { comments: { totalCount: number; nodes: { author: { login: string } | null }[] }; reactionGroups: { content: string; reactors: { totalCount: number } }[] }[] } } };
     const measure = async () => {
-      await t.app.deps.notifier.drain(); // activity rows for the new issues are written in the background
+      await t.app.deps.notifier.drain(); // activity and mention rows for the new issues are written in the background
       t.queries.length = 0;
-      const res = await gql<{ repository: { issues: { totalCount: number } } }>(t, q, { headers: basic('reader') });
-      return { statements: t.queries.length, total: res.data?.repository.issues.totalCount };
+      const res = await gql<Shape>(t, q, { headers: basic('reader') });
+      expect(res.errors).toBeUndefined();
+      return { statements: t.queries.length, data: res.data?.repository.issues };
     };
-    await add(2);
+    await add(2, await newLabels(['a', 'b']), 2);
     await measure(); // warm-up: the PostgreSQL driver looks up type information once per connection
     const small = await measure();
-    await add(18);
+    await add(18, await newLabels(['c', 'd', 'e', 'f']), 6);
     const large = await measure();
-    expect(small.total).toBe(2);
-    expect(large.total).toBe(20);
+    expect(small.data?.totalCount).toBe(2);
+    expect(large.data?.totalCount).toBe(20);
+    const newest = large.data?.nodes[0];
+    expect(newest?.comments.totalCount).toBe(6);
+    expect(newest?.comments.nodes.map((c) => c.author?.login)).toEqual(['owner', 'reader', 'owner', 'reader', 'owner', 'reader']);
+    expect(newest?.reactionGroups.filter((g) => g.reactors.totalCount > 0).map((g) => g.content).sort()).toEqual(['HEART', 'THUMBS_UP']);
+    console.log(`[${provider}] issues → author, labels, assignees, comments → author, reactionGroups: ${small.statements} statements for 2 issues, ${large.statements} for 20`);
     expect(large.statements).toBe(small.statements);
   });
 });
