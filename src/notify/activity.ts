@@ -77,6 +77,33 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
     return [{ opType, content: type === 'issue.created' ? `${issue.index}|${issue.title}` : `${issue.index}|` }];
   }
 
+  // Gitea's feed of a submitted review: comment_pull per code comment, then approve_pull_request /
+  // reject_pull_request / comment_pull for the review itself (a COMMENT review only when it has a body).
+  async function reviewEntries(event: Extract<DomainEvent, { type: 'pull.reviewed' }>): Promise<Entry[]> {
+    const [review, codes] = await Promise.all([
+      db.comment.findUnique({ where: { id: event.commentId }, select: { content: true } }),
+      db.comment.findMany({ where: { reviewId: event.reviewId, type: 'CODE' }, select: { id: true, content: true }, orderBy: { id: 'asc' } }),
+    ]);
+    const entries: Entry[] = codes.map((c) => ({ opType: 'COMMENT_PULL', commentId: c.id, content: `${event.index}|${feedExcerpt(c.content)}` }));
+    if (review && (event.state !== 'COMMENT' || review.content.trim() !== '')) {
+      const opType: ActionType = event.state === 'APPROVE' ? 'APPROVE_PULL_REQUEST' : event.state === 'REJECT' ? 'REJECT_PULL_REQUEST' : 'COMMENT_PULL';
+      entries.push({ opType, commentId: event.commentId, content: `${event.index}|${feedExcerpt(review.content)}` });
+    }
+    return entries;
+  }
+
+  // Gitea's pull_review_dismissed: content "<index>|<reviewer>|<dismissal message>".
+  async function dismissEntries(event: Extract<DomainEvent, { type: 'pull.reviewDismissed' }>): Promise<Entry[]> {
+    if (!event.dismissed || event.commentId === null) return [];
+    const [review, comment] = await Promise.all([
+      db.review.findUnique({ where: { id: event.reviewId }, select: { originalAuthor: true, reviewer: { select: { name: true } } } }),
+      db.comment.findUnique({ where: { id: event.commentId }, select: { content: true } }),
+    ]);
+    if (!review || !comment) return [];
+    const reviewer = review.originalAuthor || (review.reviewer?.name ?? 'Ghost');
+    return [{ opType: 'PULL_REVIEW_DISMISSED', commentId: event.commentId, content: `${event.index}|${reviewer}|${comment.content}` }];
+  }
+
   return {
     name: 'activity',
     async handle(event: DomainEvent) {
@@ -101,6 +128,10 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
           const entry: Entry = { opType: event.isPull ? 'COMMENT_PULL' : 'COMMENT_ISSUE', commentId: event.commentId, content: `${event.index}|${feedExcerpt(comment.content)}` };
           return record(event.repoId, event.actorId, [entry]);
         }
+        case 'pull.reviewed':
+          return record(event.repoId, event.actorId, await reviewEntries(event));
+        case 'pull.reviewDismissed':
+          return record(event.repoId, event.actorId, await dismissEntries(event));
         default:
           return undefined;
       }

@@ -63,6 +63,14 @@ export type DomainEvent =
   | { type: 'comment.updated'; commentId: number; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number; oldContent: string }
   /** A comment was deleted; the row is gone, so the event carries what subscribers need of it. */
   | { type: 'comment.deleted'; commentId: number; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number; posterId: number | null; content: string }
+  /** A pull request review was submitted (never for a pending one); `commentId` is its REVIEW timeline comment. */
+  | { type: 'pull.reviewed'; reviewId: number; issueId: number; repoId: number; index: number; state: 'APPROVE' | 'REJECT' | 'COMMENT'; commentId: number; actorId: number }
+  /** A review was dismissed (`commentId` is the DISMISS_REVIEW comment) or its dismissal undone (`commentId` null). */
+  | { type: 'pull.reviewDismissed'; reviewId: number; issueId: number; repoId: number; index: number; dismissed: boolean; commentId: number | null; actorId: number }
+  /** A review and its code comments were deleted. */
+  | { type: 'pull.reviewDeleted'; reviewId: number; issueId: number; repoId: number; index: number; reviewerId: number | null; actorId: number }
+  /** A review was requested from a user (`reviewerId`) or a team (`teamId`), or such a request was removed. */
+  | { type: 'pull.reviewRequested' | 'pull.reviewRequestRemoved'; issueId: number; repoId: number; index: number; reviewerId: number | null; teamId: number | null; commentId: number; actorId: number }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
   | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] };
 

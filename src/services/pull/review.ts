@@ -1,0 +1,355 @@
+import type { DbTx, Models } from '../../db/client.ts';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
+import { isAncestor } from '../../git/compare.ts';
+import { readRefs } from '../../git/merge.ts';
+import { diffStream } from '../../git/patch.ts';
+import { readCommit } from '../../git/readCommit.ts';
+import type { DomainEvent } from '../../notify/events.ts';
+import { isRepoAdmin } from '../../permissions/repoPermission.ts';
+import { isSiteAdmin, requireViewer } from '../access/guards.ts';
+import type { RepoAccess } from '../access/repoAccess.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import { requireText, withRetry } from '../issue/create.ts';
+import { skipTake, type ListOptions, type Page } from '../paging.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+import { cutDiffAroundLine, fileDiffsOf } from './codeCommentPatch.ts';
+import { findPullByIndex, gitDirOf, pullHeadRef, type PullRows } from './pull.ts';
+import {
+  findReview,
+  isOfficialReviewer,
+  loadReviewView,
+  loadReviewViews,
+  resolveReviewRepo,
+  restoreLatestOfficialReview,
+  REVIEW_ORDER,
+  type ReviewView,
+} from './reviewView.ts';
+
+type ReviewType = Models.ReviewType;
+
+/** A line comment of a new review (Gitea CreatePullReviewComment). */
+export interface ReviewCommentInput {
+  path?: string;
+  body?: string;
+  /** > 0: a comment on the old side of the diff, at that line. */
+  oldPosition?: number;
+  /** A comment on the new side, at that line (0: on the file). */
+  newPosition?: number;
+}
+
+/** POST /repos/{o}/{r}/pulls/{index}/reviews (Gitea CreatePullReviewOptions). */
+export interface CreateReviewInput {
+  /** APPROVED, REQUEST_CHANGES or COMMENT; anything else (also "", PENDING) makes a pending review. */
+  event?: string;
+  body?: string;
+  /** The reviewed commit; the pull request's head by default. */
+  commitId?: string;
+  comments?: ReviewCommentInput[];
+}
+
+/** POST /repos/{o}/{r}/pulls/{index}/reviews/{id} (Gitea SubmitPullReviewOptions). */
+export interface SubmitReviewInput {
+  event?: string;
+  body?: string;
+}
+
+/** A code comment of a review with its author and resolver. */
+export type ReviewComment = Models.Comment & { poster: Models.User | null; resolveDoer: Models.User | null };
+
+const CLOSED = "can't submit review for a closed or merged PR";
+
+/**
+ * Gitea preparePullReviewType: the review type of an event, with its checks in Gitea's order (the poster may
+ * not approve or reject; COMMENT needs a body or a comment; REQUEST_CHANGES and pending reviews need a body).
+ * @throws ValidationError
+ */
+function reviewTypeOf(issue: Models.Issue, viewer: Models.User, event: string, body: string, hasComments: boolean): ReviewType {
+  const hasBody = body.trim().length > 0;
+  let type: ReviewType = 'PENDING';
+  let needsBody = true;
+  if (event === 'APPROVED') {
+    if (issue.posterId === viewer.id) throw new ValidationError('approve your own pull is not allowed');
+    type = 'APPROVE';
+    needsBody = false;
+  } else if (event === 'REQUEST_CHANGES') {
+    if (issue.posterId === viewer.id) throw new ValidationError('reject your own pull is not allowed');
+    type = 'REJECT';
+  } else if (event === 'COMMENT') {
+    type = 'COMMENT';
+    needsBody = false;
+    if (!hasBody && !hasComments) throw new ValidationError(`review event ${event} requires a body or a comment`);
+  }
+  if (needsBody && !hasBody) throw new ValidationError(`review event ${event} requires a body`);
+  return type;
+}
+
+const isVerdict = (type: ReviewType): boolean => type === 'APPROVE' || type === 'REJECT';
+
+/** The pull request's head commit (`refs/pull/{index}/head` in the base repository); '' when it is gone. */
+async function headOf(cx: ServiceContext, access: RepoAccess, pull: Models.PullRequest): Promise<string> {
+  const ref = pullHeadRef(pull.index);
+  return (await readRefs(gitDirOf(cx, access.repo), [ref]).catch(() => new Map<string, string>())).get(ref) ?? '';
+}
+
+/** A given `commit_id` must name a commit of the pull request (the head or one of its ancestors). @throws ValidationError */
+async function requirePullCommit(gitDir: string, commitId: string, head: string): Promise<void> {
+  if (!head || commitId === head) return;
+  const ok = /^[0-9a-f]{4,64}$/i.test(commitId) && (await isAncestor(gitDir, commitId, head).catch(() => false));
+  if (!ok) throw new ValidationError(`commit_id ${commitId} is not a commit of the pull request`, { commitId });
+}
+
+/** Gitea checkIfPRContentChanged, by trees: a verdict on an older commit is stale when the code changed since. */
+async function isStale(gitDir: string, commitId: string, head: string): Promise<boolean> {
+  if (!head || commitId === head) return false;
+  try {
+    const [a, b] = await Promise.all([readCommit(gitDir, commitId), readCommit(gitDir, head)]);
+    return a.tree !== b.tree;
+  } catch {
+    return true;
+  }
+}
+
+/** The diff hunks the new code comments point at (Gitea stores them in `patch`); '' where none can be found. */
+async function commentPatches(gitDir: string, pull: Models.PullRequest, commitId: string, comments: readonly ReviewCommentInput[]): Promise<string[]> {
+  if (!comments.length || !commitId) return comments.map(() => '');
+  let files = new Map<string, string>();
+  try {
+    files = await fileDiffsOf(await diffStream(gitDir, pull.mergeBase || `refs/heads/${pull.baseBranch}`, commitId));
+  } catch {
+    // No merge base or a vanished commit: the comments are kept without hunks.
+  }
+  return comments.map((c) => {
+    const old = (c.oldPosition ?? 0) > 0;
+    const file = files.get(c.path ?? '');
+    return file ? cutDiffAroundLine(file, old ? (c.oldPosition ?? 0) : (c.newPosition ?? 0), old) : '';
+  });
+}
+
+/** What finishing a review needs, computed before the transaction. */
+interface Finish {
+  viewer: Models.User;
+  access: RepoAccess;
+  rows: PullRows;
+  type: ReviewType;
+  body: string;
+  commitId: string;
+  stale: boolean;
+  official: boolean;
+}
+
+/**
+ * Gitea models SubmitReview inside `tx`: the viewer's pending review takes the type, body, commit and flags.
+ * A verdict (approval or rejection) makes the viewer's earlier reviews unofficial and dismissed (only the
+ * latest one counts) and withdraws review requests of teams the viewer belongs to; any submitted review
+ * replaces the viewer's own review request, and gets a REVIEW timeline comment (counted in the issue's comments).
+ */
+async function finishReview(tx: DbTx, emit: (e: DomainEvent) => void, pending: Models.Review, f: Finish): Promise<Models.Review> {
+  const { issue } = f.rows;
+  const mine = { issueId: issue.id, reviewerId: f.viewer.id };
+  if (isVerdict(f.type)) {
+    await tx.review.updateMany({ where: mine, data: { official: false } });
+    await tx.review.updateMany({ where: { ...mine, type: { in: ['APPROVE', 'REJECT'] }, id: { not: pending.id } }, data: { dismissed: true } });
+  }
+  if (f.type !== 'PENDING') await tx.review.deleteMany({ where: { ...mine, type: 'REQUEST' } });
+  const review = await tx.review.update({
+    where: { id: pending.id },
+    data: { type: f.type, content: f.body, official: f.official, commitId: f.commitId, stale: f.stale },
+  });
+  if (f.type === 'PENDING') return review;
+  const comment = await tx.comment.create({ data: { type: 'REVIEW', posterId: f.viewer.id, issueId: issue.id, reviewId: review.id, content: f.body } });
+  await tx.issue.update({ where: { id: issue.id }, data: { numComments: { increment: 1 } } });
+  if (isVerdict(f.type)) {
+    await tx.review.deleteMany({ where: { issueId: issue.id, type: 'REQUEST', reviewerTeam: { members: { some: { userId: f.viewer.id } } } } });
+  }
+  const state = f.type === 'APPROVE' ? 'APPROVE' : f.type === 'REJECT' ? 'REJECT' : 'COMMENT';
+  emit({ type: 'pull.reviewed', reviewId: review.id, issueId: issue.id, repoId: issue.repoId, index: issue.index, state, commentId: comment.id, actorId: f.viewer.id });
+  return review;
+}
+
+/** The viewer's pending review of the pull request, created (empty, on `commitId`) when there is none. */
+async function currentPending(tx: DbTx, issueId: number, viewerId: number, commitId: string): Promise<Models.Review> {
+  const pending = await tx.review.findFirst({ where: { issueId, reviewerId: viewerId, type: 'PENDING' }, orderBy: { id: 'asc' } });
+  return pending ?? tx.review.create({ data: { type: 'PENDING', reviewerId: viewerId, issueId, commitId } });
+}
+
+/**
+ * Creates a review (Gitea CreatePullReview): any signed-in reader of code and pull requests may review; the
+ * viewer's pending review is reused (line comments are added to it and it is submitted when an event is given).
+ * APPROVED and REQUEST_CHANGES on a closed or merged pull request are refused; a verdict by a writer of the
+ * base repository's code is official. Line comments are CODE comments at +new_position / −old_position with
+ * the diff hunk around the line. Validated before anything is written, so a refused review changes nothing.
+ * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError
+ */
+export async function createReview(cx: ServiceContext, ref: RepoRef, index: number, input: CreateReviewInput): Promise<ReviewView> {
+  const access = await resolveReviewRepo(cx, ref, 'write');
+  const viewer = requireViewer(cx);
+  const rows = await findPullByIndex(cx, access, index);
+  const comments = input.comments ?? [];
+  const body = input.body ?? '';
+  const type = reviewTypeOf(rows.issue, viewer, input.event ?? '', body, comments.length > 0);
+  requireText(body, 'body');
+  for (const c of comments) {
+    if (!c.path) throw new ValidationError('Required', { field: 'path', rule: 'Required' });
+    requireText(c.path, 'path');
+    requireText(c.body, 'body');
+  }
+  if (isVerdict(type) && rows.issue.isClosed) throw new ValidationError(CLOSED);
+  const gitDir = gitDirOf(cx, access.repo);
+  const head = await headOf(cx, access, rows.pull);
+  const commitId = input.commitId || head;
+  if (input.commitId) await requirePullCommit(gitDir, input.commitId, head);
+  const [stale, official, patches] = await Promise.all([
+    isVerdict(type) ? isStale(gitDir, commitId, head) : false,
+    isVerdict(type) ? isOfficialReviewer(cx.db, access.repo.id, viewer) : false,
+    commentPatches(gitDir, rows.pull, commitId, comments),
+  ]);
+  const review = await withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const pending = await currentPending(tx, rows.issue.id, viewer.id, commitId);
+      if (comments.length) {
+        await tx.comment.createMany({
+          data: comments.map((c, i) => ({
+            type: 'CODE' as const,
+            posterId: viewer.id,
+            issueId: rows.issue.id,
+            reviewId: pending.id,
+            treePath: c.path ?? '',
+            line: (c.oldPosition ?? 0) > 0 ? -(c.oldPosition ?? 0) : (c.newPosition ?? 0),
+            content: c.body ?? '',
+            commitSha: commitId,
+            patch: patches[i] ?? '',
+          })),
+        });
+      }
+      return finishReview(tx, emit, pending, { viewer, access, rows, type, body, commitId, stale, official });
+    }),
+  );
+  return loadReviewView(cx.db, review, rows.issue, access.repo);
+}
+
+/**
+ * Submits the viewer's pending review (Gitea SubmitPullReview): `id` must be a pending review; the event must
+ * not leave it pending; it is submitted on the current head. A site admin naming someone else's pending review
+ * submits their own, as in Gitea.
+ * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError
+ */
+export async function submitReview(cx: ServiceContext, ref: RepoRef, index: number, id: number, input: SubmitReviewInput): Promise<ReviewView> {
+  const access = await resolveReviewRepo(cx, ref, 'write');
+  const viewer = requireViewer(cx);
+  const target = await findReview(cx, access, index, id);
+  if (target.review.type !== 'PENDING') throw new ValidationError('only a pending review can be submitted');
+  const hasComments = (await cx.db.comment.count({ where: { reviewId: target.review.id, type: 'CODE' } })) > 0;
+  const body = input.body ?? '';
+  const type = reviewTypeOf(target.issue, viewer, input.event ?? '', body, hasComments);
+  if (type === 'PENDING') throw new ValidationError('review stay pending');
+  requireText(body, 'body');
+  if (isVerdict(type) && target.issue.isClosed) throw new ValidationError(CLOSED);
+  const head = await headOf(cx, access, target.pull);
+  const official = isVerdict(type) ? await isOfficialReviewer(cx.db, access.repo.id, viewer) : false;
+  const review = await withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const pending = await currentPending(tx, target.issue.id, viewer.id, head);
+      return finishReview(tx, emit, pending, { viewer, access, rows: target, type, body, commitId: head, stale: false, official });
+    }),
+  );
+  return loadReviewView(cx.db, review, target.issue, access.repo);
+}
+
+/**
+ * The reviews of a pull request, oldest first (Gitea ListPullReviews): requests included; pending reviews only
+ * for their reviewer and site admins (dropped after paging, so `total` counts them, as Gitea's does).
+ * @throws NotFoundError, PermissionDeniedError
+ */
+export async function listReviews(cx: ServiceContext, ref: RepoRef, index: number, page: ListOptions): Promise<Page<ReviewView>> {
+  const access = await resolveReviewRepo(cx, ref, 'read');
+  const rows = await findPullByIndex(cx, access, index);
+  const where = { issueId: rows.issue.id };
+  const [total, reviews] = await Promise.all([cx.db.review.count({ where }), cx.db.review.findMany({ where, orderBy: REVIEW_ORDER, ...skipTake(page) })]);
+  const shown = reviews.filter((r) => r.type !== 'PENDING' || r.reviewerId === cx.viewer?.id || isSiteAdmin(cx));
+  return { items: await loadReviewViews(cx.db, shown, rows.issue, access.repo), total };
+}
+
+/** One review of a pull request (Gitea GetPullReview). @throws NotFoundError, PermissionDeniedError */
+export async function getReview(cx: ServiceContext, ref: RepoRef, index: number, id: number): Promise<ReviewView> {
+  const access = await resolveReviewRepo(cx, ref, 'read');
+  const target = await findReview(cx, access, index, id);
+  return loadReviewView(cx.db, target.review, target.issue, access.repo);
+}
+
+/** The code comments of a review, oldest first (Gitea GetPullReviewComments). @throws NotFoundError, PermissionDeniedError */
+export async function listReviewComments(cx: ServiceContext, ref: RepoRef, index: number, id: number): Promise<{ view: ReviewView; comments: ReviewComment[] }> {
+  const access = await resolveReviewRepo(cx, ref, 'read');
+  const target = await findReview(cx, access, index, id);
+  const [view, comments] = await Promise.all([
+    loadReviewView(cx.db, target.review, target.issue, access.repo),
+    cx.db.comment.findMany({ where: { reviewId: target.review.id, type: 'CODE' }, include: { poster: true, resolveDoer: true }, orderBy: { id: 'asc' } }),
+  ]);
+  return { view, comments };
+}
+
+/**
+ * Deletes a review with its code comments and timeline comments (Gitea DeletePullReview): only its reviewer or
+ * a site admin (403 otherwise, with Gitea's message for a nil error); review requests cannot be deleted this way.
+ * The reviewer's previous verdict becomes official again when the deleted one was.
+ * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError
+ */
+export async function deleteReview(cx: ServiceContext, ref: RepoRef, index: number, id: number): Promise<void> {
+  const access = await resolveReviewRepo(cx, ref, 'write');
+  const viewer = requireViewer(cx);
+  const { review, issue } = await findReview(cx, access, index, id);
+  if (!viewer.isAdmin && viewer.id !== review.reviewerId) throw new PermissionDeniedError('%!s(<nil>)', { reviewId: review.id });
+  if (review.type === 'REQUEST') throw new ValidationError('review request can not be deleted using this method', { reviewId: review.id });
+  await withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const comments = await tx.comment.findMany({ where: { reviewId: review.id, type: { in: ['CODE', 'REVIEW', 'DISMISS_REVIEW'] } }, select: { id: true, type: true } });
+      const ids = comments.map((c) => c.id);
+      if (ids.length) {
+        await tx.reaction.deleteMany({ where: { issueId: issue.id, commentId: { in: ids } } });
+        await tx.comment.deleteMany({ where: { id: { in: ids } } });
+      }
+      const counted = comments.filter((c) => c.type === 'REVIEW').length;
+      if (counted) await tx.issue.update({ where: { id: issue.id }, data: { numComments: { decrement: counted } } });
+      const { count } = await tx.review.deleteMany({ where: { id: review.id } });
+      if (count === 0) throw new NotFoundError(`review does not exist [id: ${review.id}]`, { reviewId: review.id });
+      if (review.official && review.reviewerId !== null) await restoreLatestOfficialReview(tx, issue.id, review.reviewerId);
+      emit({ type: 'pull.reviewDeleted', reviewId: review.id, issueId: issue.id, repoId: issue.repoId, index: issue.index, reviewerId: review.reviewerId, actorId: viewer.id });
+    }),
+  );
+}
+
+/** POST …/reviews/{id}/dismissals (Gitea DismissPullReviewOptions). */
+export interface DismissReviewInput {
+  message?: string;
+  /** Also dismiss the reviewer's other verdicts on the pull request. */
+  priors?: boolean;
+}
+
+/**
+ * Dismisses a review, or undoes a dismissal (Gitea DismissPullReview / UnDismissPullReview): repository admins
+ * only (checked before the review is looked up); only approvals and rejections; not on a closed or merged pull
+ * request. A dismissal records a DISMISS_REVIEW timeline comment with the message; `priors` dismisses the
+ * reviewer's other verdicts too.
+ * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError
+ */
+export async function setReviewDismissed(cx: ServiceContext, ref: RepoRef, index: number, id: number, dismiss: boolean, input: DismissReviewInput = {}): Promise<ReviewView> {
+  const access = await resolveReviewRepo(cx, ref, 'write');
+  const viewer = requireViewer(cx);
+  if (!isRepoAdmin(access.perm)) throw new PermissionDeniedError('Must be repo admin');
+  const { review, issue, pull } = await findReview(cx, access, index, id);
+  if (!isVerdict(review.type)) throw new PermissionDeniedError("not need to dismiss this review because it's type is not Approve or change request", { reviewId: review.id });
+  if (issue.isClosed || pull.hasMerged) throw new PermissionDeniedError("can't dismiss a review associated to a closed or merged PR", { reviewId: review.id });
+  const message = input.message ?? '';
+  requireText(message, 'message');
+  const updated = await withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      await tx.review.updateMany({ where: { id: review.id, dismissed: !dismiss }, data: { dismissed: dismiss } });
+      if (dismiss && input.priors && review.reviewerId !== null) {
+        await tx.review.updateMany({ where: { issueId: issue.id, reviewerId: review.reviewerId, dismissed: false, type: { in: ['APPROVE', 'REJECT'] } }, data: { dismissed: true } });
+      }
+      const comment = dismiss ? await tx.comment.create({ data: { type: 'DISMISS_REVIEW', posterId: viewer.id, issueId: issue.id, reviewId: review.id, content: message } }) : null;
+      emit({ type: 'pull.reviewDismissed', reviewId: review.id, issueId: issue.id, repoId: issue.repoId, index: issue.index, dismissed: dismiss, commentId: comment?.id ?? null, actorId: viewer.id });
+      return tx.review.findUniqueOrThrow({ where: { id: review.id } });
+    }),
+  );
+  return loadReviewView(cx.db, updated, issue, access.repo);
+}

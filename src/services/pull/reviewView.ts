@@ -1,0 +1,122 @@
+import type { Db, DbLike, DbTx, Models } from '../../db/client.ts';
+import { NotFoundError } from '../../errors.ts';
+import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
+import { canWrite } from '../../permissions/repoPermission.ts';
+import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import type { RepoAccess } from '../access/repoAccess.ts';
+import type { ServiceContext } from '../context.ts';
+import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+import { findPullByIndex, resolvePullRepo, type PullRows } from './pull.ts';
+
+type Review = Models.Review;
+
+/** A review (or review request) with what its REST and GraphQL forms need, bulk-loaded. */
+export interface ReviewView {
+  review: Review;
+  /** Null for team requests, and once the reviewer's account is deleted. */
+  reviewer: Models.User | null;
+  team: TeamRow | null;
+  issue: Models.Issue;
+  repo: Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
+  /** Code comments of the review (Gitea GetCodeCommentsCount). */
+  commentsCount: number;
+  /** The review's REVIEW timeline comment (its `html_url` anchor); null for pending reviews and requests. */
+  timelineCommentId: number | null;
+}
+
+/** Gitea's review order: creation time, then id. */
+export const REVIEW_ORDER: Models.Prisma.ReviewOrderByWithRelationInput[] = [{ createdAt: 'asc' }, { id: 'asc' }];
+
+/** Loads the relations of many reviews of one pull request in a constant number of queries, keeping the order. */
+export async function loadReviewViews(db: DbLike, reviews: readonly Review[], issue: Models.Issue, repo: ReviewView['repo']): Promise<ReviewView[]> {
+  if (!reviews.length) return [];
+  const ids = reviews.map((r) => r.id);
+  const userIds = [...new Set(reviews.map((r) => r.reviewerId).filter((id): id is number => id !== null))];
+  const teamIds = [...new Set(reviews.map((r) => r.reviewerTeamId).filter((id): id is number => id !== null))];
+  const [users, teams, counts, timeline] = await Promise.all([
+    userIds.length ? db.user.findMany({ where: { id: { in: userIds } } }) : [],
+    teamIds.length ? db.team.findMany({ where: { id: { in: teamIds } }, include: TEAM_INCLUDE }) : [],
+    db.comment.groupBy({ by: ['reviewId'], where: { reviewId: { in: ids }, type: 'CODE' }, _count: { _all: true } }),
+    db.comment.findMany({ where: { reviewId: { in: ids }, type: 'REVIEW' }, select: { id: true, reviewId: true }, orderBy: { id: 'asc' } }),
+  ]);
+  const userById = new Map(users.map((u) => [u.id, u]));
+  const teamById = new Map(teams.map((t) => [t.id, t]));
+  const countByReview = new Map(counts.map((c) => [c.reviewId, c._count._all]));
+  const timelineByReview = new Map<number, number>();
+  for (const c of timeline) if (c.reviewId !== null && !timelineByReview.has(c.reviewId)) timelineByReview.set(c.reviewId, c.id);
+  return reviews.map((review) => ({
+    review,
+    reviewer: review.reviewerId === null ? null : (userById.get(review.reviewerId) ?? null),
+    team: review.reviewerTeamId === null ? null : (teamById.get(review.reviewerTeamId) ?? null),
+    issue,
+    repo,
+    commentsCount: countByReview.get(review.id) ?? 0,
+    timelineCommentId: timelineByReview.get(review.id) ?? null,
+  }));
+}
+
+/** One review with its relations. */
+export async function loadReviewView(db: DbLike, review: Review, issue: Models.Issue, repo: ReviewView['repo']): Promise<ReviewView> {
+  const [view] = await loadReviewViews(db, [review], issue, repo);
+  if (!view) throw new NotFoundError(`review does not exist [id: ${review.id}]`, { reviewId: review.id });
+  return view;
+}
+
+/**
+ * The gates of the review routes (Gitea's /pulls group: token scope, repository visible, pull requests readable
+ * (404), code readable (403)); writes then need a signed-in viewer (reqToken, 401). Gitea has no archived check
+ * on these routes.
+ * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError
+ */
+export async function resolveReviewRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
+  if (level === 'write') requireTokenScope(cx, 'repository', 'write');
+  const access = await resolvePullRepo(cx, ref, 'read');
+  if (level === 'write') requireViewer(cx);
+  return access;
+}
+
+/** A review of a pull request, with the pull request. */
+export interface ReviewTarget extends PullRows {
+  review: Review;
+}
+
+/**
+ * Gitea prepareSingleReview: the pull request (404), the review by id (404), which must belong to that pull
+ * request (404); someone else's pending review is 404 too, except for site admins.
+ * @throws NotFoundError
+ */
+export async function findReview(cx: ServiceContext, access: RepoAccess, index: number, id: number): Promise<ReviewTarget> {
+  const rows = await findPullByIndex(cx, access, index);
+  const review = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await cx.db.review.findUnique({ where: { id } }) : null;
+  if (!review || review.issueId !== rows.issue.id) throw new NotFoundError(`review does not exist [id: ${id}]`, { reviewId: id });
+  if (review.type === 'PENDING' && review.reviewerId !== cx.viewer?.id && !isSiteAdmin(cx)) throw new NotFoundError(`review does not exist [id: ${id}]`, { reviewId: id });
+  return { ...rows, review };
+}
+
+/**
+ * Gitea IsOfficialReviewer without branch protection: a user with write access to the code of the base
+ * repository makes official reviews (they count towards approvals).
+ */
+export async function isOfficialReviewer(db: Db, repoId: number, user: Models.User): Promise<boolean> {
+  if (user.type === 'ORGANIZATION') return false;
+  return canWrite(await repoPermissionLoader(db, user).load(repoId), 'CODE');
+}
+
+/**
+ * Gitea restoreLatestOfficialReview: the reviewer's latest approval, rejection or request becomes official
+ * again (after the official one was deleted or a request withdrawn).
+ */
+export async function restoreLatestOfficialReview(tx: DbTx, issueId: number, reviewerId: number): Promise<void> {
+  const latest = await tx.review.findFirst({
+    where: { issueId, reviewerId, originalAuthorId: 0, type: { in: ['APPROVE', 'REJECT', 'REQUEST'] } },
+    orderBy: { id: 'desc' },
+    select: { id: true },
+  });
+  if (latest) await tx.review.update({ where: { id: latest.id }, data: { official: true } });
+}
+
+/** The latest approval, rejection or request of a reviewer on a pull request (Gitea GetReviewByIssueIDAndUserID). */
+export function latestReviewOf(db: DbLike, issueId: number, reviewerId: number): Promise<Review | null> {
+  return db.review.findFirst({ where: { issueId, reviewerId, originalAuthorId: 0, type: { in: ['APPROVE', 'REJECT', 'REQUEST'] } }, orderBy: { id: 'desc' } });
+}
