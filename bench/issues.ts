@@ -112,7 +112,7 @@ async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
   await db.repository.update({ where: { id: repo.id }, data: { numIssues: ISSUES } });
 }
 
-/** GitHub's ReactionContent names for Gitea's reaction types. */
+/** GitHub's ReactionContent names for Gitea's reaction types, in display order (every group is listed, as GitHub). */
 const CONTENT: Record<string, string> = {
   '+1': 'THUMBS_UP', '-1': 'THUMBS_DOWN', laugh: 'LAUGH', hooray: 'HOORAY', confused: 'CONFUSED', heart: 'HEART', rocket: 'ROCKET', eyes: 'EYES',
 };
@@ -171,7 +171,10 @@ function handWritten(file: string): (owner: string, name: string) => unknown {
               labels: { nodes: (labels.get(i.id) ?? []).map((l) => ({ name: l.name, color: l.color })) },
               assignees: { nodes: (assignees.get(i.id) ?? []).map((a) => ({ login: a.login })) },
               comments: { nodes: (comments.get(i.id) ?? []).map((c) => ({ body: c.body, author: c.login === null ? null : { login: c.login } })) },
-              reactionGroups: (reactions.get(i.id) ?? []).map((r) => ({ content: CONTENT[r.type] ?? r.type, reactors: { totalCount: r.n } })),
+              reactionGroups: Object.entries(CONTENT).map(([type, content]) => ({
+                content,
+                reactors: { totalCount: (reactions.get(i.id) ?? []).find((r) => r.type === type)?.n ?? 0 },
+              })),
             })),
           },
         },

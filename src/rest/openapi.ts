@@ -2,13 +2,16 @@ import { z } from 'zod';
 import type { RouteDef } from './route.ts';
 import { Branch, ContentsResponse, GitBlobResponse } from './structs/git.ts';
 import { RepoCollaboratorPermission } from './structs/collaborator.ts';
+import { Comment, TimelineComment } from './structs/comment.ts';
 import { DeployKey } from './structs/deployKey.ts';
 import { Issue, Milestone } from './structs/issue.ts';
 import { Label } from './structs/label.ts';
 import { Organization } from './structs/org.ts';
 import { Project } from './structs/project.ts';
+import { Reaction } from './structs/reaction.ts';
 import { Repository, SearchResults } from './structs/repo.ts';
 import { Team } from './structs/team.ts';
+import { StopWatch, TrackedTime } from './structs/trackedTime.ts';
 import { AccessToken, Email, User, UserSearchResults } from './structs/user.ts';
 
 const schemas: Record<string, z.ZodType> = {
@@ -24,6 +27,11 @@ const schemas: Record<string, z.ZodType> = {
   Issue,
   Milestone,
   Project,
+  Comment,
+  TimelineComment,
+  Reaction,
+  TrackedTime,
+  StopWatch,
   DeployKey,
   RepoCollaboratorPermission,
   Branch,

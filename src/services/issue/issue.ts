@@ -82,6 +82,7 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
   const repoIds = [...new Set(issues.map((i) => i.repoId))];
   const posterIds = [...new Set(issues.map((i) => i.posterId).filter((id): id is number => id !== null))];
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id): id is number => id !== null))];
+  const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
   const [repos, posters, labels, assignees, milestones, pulls, projectRows] = await Promise.all([
     db.repository.findMany({ where: { id: { in: repoIds } }, select: { id: true, name: true, ownerName: true } }),
     posterIds.length ? db.user.findMany({ where: { id: { in: posterIds } } }) : [],
@@ -91,7 +92,7 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
     }),
     db.issueAssignee.findMany({ where: { issueId: { in: ids } }, include: { assignee: true }, orderBy: { id: 'asc' } }),
     milestoneIds.length ? db.milestone.findMany({ where: { id: { in: milestoneIds } } }) : [],
-    db.pullRequest.findMany({ where: { issueId: { in: ids } } }),
+    pullIds.length ? db.pullRequest.findMany({ where: { issueId: { in: pullIds } } }) : [],
     db.projectIssue.findMany({ where: { issueId: { in: ids } }, include: { project: true }, orderBy: { projectId: 'asc' } }),
   ]);
   const repoById = new Map(repos.map((r) => [r.id, r]));

@@ -21,7 +21,7 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
-    success: { status: 200 },
+    success: { status: 200, schema: '[Reaction]' },
     errors: [403, 404],
     handler: async ({ cx, params }) =>
       toApiReactionList(await reactionService.listCommentReactions(cx, ref(params), intParam(params.id)), cx.viewer, convertOptions(cx)),
@@ -35,7 +35,7 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     scopes: ['issue'],
     gate: 'none',
     body: EditReactionOption,
-    success: { status: 201 },
+    success: { status: 201, schema: 'Reaction' },
     errors: [401, 403, 404],
     handler: async ({ cx, params, body, reply }) => {
       const { reaction, created } = await reactionService.createCommentReaction(cx, ref(params), intParam(params.id), body.content ?? '');
@@ -66,7 +66,7 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
-    success: { status: 200 },
+    success: { status: 200, schema: '[Reaction]' },
     errors: [403, 404],
     handler: async ({ cx, params, req, reply }) => {
       const page = listOptions(req.query as Record<string, unknown>);
@@ -84,7 +84,7 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     scopes: ['issue'],
     gate: 'none',
     body: EditReactionOption,
-    success: { status: 201 },
+    success: { status: 201, schema: 'Reaction' },
     errors: [401, 403, 404],
     handler: async ({ cx, params, body, reply }) => {
       const { reaction, created } = await reactionService.createIssueReaction(cx, ref(params), intParam(params.index), body.content ?? '');

@@ -39,7 +39,7 @@ const issueTimeRoutes = [
     scopes: ['issue'],
     gate: 'none',
     query: TrackedTimesQuery,
-    success: { status: 200 },
+    success: { status: 200, schema: '[TrackedTime]' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, query, req, reply }) => {
       const page = listOptions(req.query as Record<string, unknown>);
@@ -57,7 +57,7 @@ const issueTimeRoutes = [
     scopes: ['issue'],
     gate: 'none',
     body: AddTimeOption,
-    success: { status: 200 },
+    success: { status: 200, schema: 'TrackedTime' },
     errors: [400, 401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
       const view = await trackedTimeService.addTrackedTime(cx, ref(params), intParam(params.index), {
@@ -108,7 +108,7 @@ const repoTimeRoutes = [
     scopes: ['repository'],
     gate: 'none',
     query: TrackedTimesQuery,
-    success: { status: 200 },
+    success: { status: 200, schema: '[TrackedTime]' },
     errors: [400, 401, 403, 404, 422],
     handler: async ({ cx, params, query, req, reply }) => {
       const page = listOptions(req.query as Record<string, unknown>);
@@ -125,7 +125,7 @@ const repoTimeRoutes = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
-    success: { status: 200 },
+    success: { status: 200, schema: '[TrackedTime]' },
     errors: [400, 401, 403, 404],
     handler: async ({ cx, params }) =>
       toApiTrackedTimeList(await trackedTimeService.listUserTrackedTimesInRepo(cx, ref(params), params.user ?? ''), cx.viewer, convertOptions(cx)),
@@ -167,7 +167,7 @@ const userRoutes = [
     scopes: ['user'],
     gate: 'token',
     query: TrackedTimesQuery,
-    success: { status: 200 },
+    success: { status: 200, schema: '[TrackedTime]' },
     errors: [401, 422],
     handler: async ({ cx, query, req, reply }) => {
       const page = listOptions(req.query as Record<string, unknown>);
@@ -185,7 +185,7 @@ const userRoutes = [
     tag: 'user',
     scopes: ['user'],
     gate: 'token',
-    success: { status: 200 },
+    success: { status: 200, schema: '[StopWatch]' },
     errors: [401],
     handler: async ({ cx, req, reply }) => {
       const page = listOptions(req.query as Record<string, unknown>);
