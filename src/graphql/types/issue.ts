@@ -169,6 +169,7 @@ export const IssueRef = builder.prismaNode('Issue', {
     repository: t.relation('repo', { type: RepositoryRef }),
     milestone: t.relation('milestone', { nullable: true }),
     commentCount: t.exposeInt('numComments'),
+    contentVersion: t.exposeInt('contentVersion', { description: 'Incremented on every body edit; pass it to updateIssue(contentVersion:) to detect concurrent edits.' }),
     dueOn: t.expose('deadlineAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
