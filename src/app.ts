@@ -6,6 +6,7 @@ import { mountGraphql } from './graphql/server.ts';
 import { activitySubscriber } from './notify/activity.ts';
 import { mentionSubscriber } from './notify/mentions.ts';
 import { Notifier } from './notify/notifier.ts';
+import { pullRefreshSubscriber } from './services/pull/refresh.ts';
 import { openApiDocument, restApi } from './rest/plugin.ts';
 import type { AppDeps } from './services/context.ts';
 import { renderIdenticon } from './rest/avatar.ts';
@@ -42,6 +43,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const deps: AppDeps = { db, config, notifier };
   notifier.subscribe(activitySubscriber(db, config));
   notifier.subscribe(mentionSubscriber(db));
+  notifier.subscribe(pullRefreshSubscriber(deps));
 
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));

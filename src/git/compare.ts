@@ -190,3 +190,38 @@ export async function diffStats(gitDir: string, base: string, head: string): Pro
   }
   return { mergeBase: mb, additions, deletions, changedFiles: files.length, files };
 }
+
+/**
+ * The files each of `shas` changed against its first parent (a root commit against the empty tree), with
+ * rename detection, in one `git diff-tree --stdin`: Gitea's per-commit `files` and `stats` of commit lists.
+ * Merge commits show no files (as `git log` without `-m`). Commits are given by full id.
+ * @throws InvalidArgumentError; NotFoundError when a commit is missing
+ */
+export async function commitFileStats(gitDir: string, shas: readonly string[]): Promise<Map<string, DiffFile[]>> {
+  const out = new Map<string, DiffFile[]>();
+  if (!shas.length) return out;
+  for (const sha of shas) {
+    if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) throw new InvalidArgumentError('commit must be a full object id', { sha });
+    out.set(sha, []);
+  }
+  const raw = await runGitOrNotFound(gitDir, ['diff-tree', '--stdin', '-r', '-z', '--raw', '--numstat', '-M', '--root', '--no-abbrev', '--no-ext-diff', '--no-textconv', '--no-color'], 'commit does not exist', {
+    input: shas.map((s) => `${s}\n`).join(''),
+  });
+  // Per commit: its id, then the raw records (":…"), then as many numstat records (renames take two more tokens).
+  const tokens = raw.toString('utf8').split('\0');
+  let i = 0;
+  while (i < tokens.length) {
+    const sha = tokens[i++] ?? '';
+    if (!out.has(sha)) continue;
+    const start = i;
+    let records = 0;
+    while ((tokens[i] ?? '').startsWith(':')) {
+      const letter = (tokens[i] ?? '').split(' ')[4]?.charAt(0) ?? '';
+      i += letter === 'R' || letter === 'C' ? 3 : 2;
+      records++;
+    }
+    for (let n = 0; n < records; n++) i += /^(-|\d+)\t(-|\d+)\t$/.test(tokens[i] ?? '') ? 3 : 1;
+    out.set(sha, records ? parseRawNumstat(tokens.slice(start, i).join('\0')) : []);
+  }
+  return out;
+}

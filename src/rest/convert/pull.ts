@@ -1,10 +1,13 @@
 import type { Models } from '../../db/client.ts';
+import type { DiffFile } from '../../git/compare.ts';
+import type { PullCommitView } from '../../services/pull/compare.ts';
 import type { PullView } from '../../services/pull/pull.ts';
-import type { PRBranchInfo, PullRequest } from '../structs/pull.ts';
+import type { ChangedFile, Commit, PRBranchInfo, PullRequest } from '../structs/pull.ts';
+import { pathEscapeSegments } from './git.ts';
 import { toApiIssue } from './issue.ts';
 import { toApiRepository } from './repo.ts';
 import { toApiTeam } from './team.ts';
-import { apiTime } from './time.ts';
+import { apiTime, GO_ZERO } from './time.ts';
 import { toApiUser, type ConvertOptions } from './user.ts';
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
@@ -97,4 +100,73 @@ export function toApiPullRequest(v: PullView, viewer: Viewer, opts: ConvertOptio
 /** A list of pull requests, converted for one viewer. */
 export function toApiPullRequestList(views: readonly PullView[], viewer: Viewer, opts: ConvertOptions): PullRequest[] {
   return views.map((v) => toApiPullRequest(v, viewer, opts));
+}
+
+/** Gitea ToChangedFile: `changed` for modifications, `unchanged` when no line moved, URLs at the head commit. */
+export function toApiChangedFile(f: DiffFile, repo: Pick<Models.Repository, 'ownerName' | 'name'>, head: string, opts: ConvertOptions): ChangedFile {
+  const path = `${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
+  let status: string = f.status;
+  if (f.status === 'modified') status = f.additions === 0 && f.deletions === 0 ? 'unchanged' : 'changed';
+  const escaped = pathEscapeSegments(f.filename);
+  return {
+    filename: f.filename,
+    ...(f.status === 'renamed' && f.previousFilename ? { previous_filename: f.previousFilename } : {}),
+    status,
+    additions: f.additions,
+    deletions: f.deletions,
+    changes: f.additions + f.deletions,
+    html_url: `${opts.rootUrl}${path}/src/commit/${head}/${escaped}`,
+    contents_url: `${opts.rootUrl}api/v1/repos/${path}/contents/${escaped}?ref=${head}`,
+    raw_url: `${opts.rootUrl}${path}/raw/commit/${head}/${escaped}`,
+  };
+}
+
+/** Gitea's `verification` of an unsigned commit (signatures are not verified). */
+const NOT_SIGNED = { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' } as const;
+
+/** Gitea ParseCommitFileStatus: added, removed or modified (a rename is its new path added, its old one removed). */
+function affectedFiles(files: readonly DiffFile[]): Array<{ filename: string; status: string }> {
+  return files.flatMap((f) => {
+    if (f.status === 'deleted') return [{ filename: f.filename, status: 'removed' }];
+    if (f.status === 'modified') return [{ filename: f.filename, status: 'modified' }];
+    const added = { filename: f.filename, status: 'added' };
+    return f.status === 'renamed' && f.previousFilename ? [added, { filename: f.previousFilename, status: 'removed' }] : [added];
+  });
+}
+
+/**
+ * Gitea convert.ToCommit for a pull request's commit list: URLs in the base repository, `author`/`committer`
+ * the users matching the e-mails, `parents` by id, `files` and `stats` from the per-commit diff when asked
+ * (null otherwise), `verification` when asked.
+ */
+export function toApiCommit(c: PullCommitView, repo: Pick<Models.Repository, 'ownerName' | 'name'>, viewer: Viewer, opts: ConvertOptions & { verification: boolean; stat: boolean; files: boolean }): Commit {
+  const path = `${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
+  const api = `${opts.rootUrl}api/v1/repos/${path}`;
+  const { commit } = c;
+  const created = commit.committer.when;
+  let additions = 0;
+  let deletions = 0;
+  for (const f of c.files ?? []) {
+    additions += f.additions;
+    deletions += f.deletions;
+  }
+  return {
+    url: `${api}/git/commits/${commit.sha}`,
+    sha: commit.sha,
+    created,
+    html_url: `${opts.rootUrl}${path}/commit/${commit.sha}`,
+    commit: {
+      url: `${api}/git/commits/${commit.sha}`,
+      author: { name: commit.author.name, email: commit.author.email, date: commit.author.when },
+      committer: { name: commit.committer.name, email: commit.committer.email, date: commit.committer.when },
+      message: commit.message,
+      tree: { url: `${api}/git/trees/${commit.sha}`, sha: commit.sha, created },
+      verification: opts.verification ? { ...NOT_SIGNED } : null,
+    },
+    author: c.author ? toApiUser(c.author, viewer, opts) : null,
+    committer: c.committer ? toApiUser(c.committer, viewer, opts) : null,
+    parents: commit.parents.map((sha) => ({ url: `${api}/git/commits/${sha}`, sha, created: GO_ZERO })),
+    files: opts.files && c.files ? affectedFiles(c.files) : null,
+    stats: opts.stat && c.files ? { total: additions + deletions, additions, deletions } : null,
+  };
 }

@@ -92,7 +92,7 @@ export const CommitVerification = z.object({
   payload: z.string(),
 });
 
-/** Gitea `Commit` (GET …/pulls/{index}/commits), fields in Gitea's order; `files` and `stats` are omitempty. */
+/** Gitea `Commit` (GET …/pulls/{index}/commits), fields in Gitea's order; `files`, `stats` and `verification` null when not asked for. */
 export const Commit = z.object({
   url: z.string(),
   sha: z.string(),
@@ -109,8 +109,8 @@ export const Commit = z.object({
   author: User.nullable(),
   committer: User.nullable(),
   parents: z.array(CommitMeta),
-  files: z.array(z.object({ filename: z.string(), status: z.string() })).optional(),
-  stats: z.object({ total: z.number().int(), additions: z.number().int(), deletions: z.number().int() }).optional(),
+  files: z.array(z.object({ filename: z.string(), status: z.string() })).nullable(),
+  stats: z.object({ total: z.number().int(), additions: z.number().int(), deletions: z.number().int() }).nullable(),
 });
 /** A Gitea Commit as sent on the wire. */
 export type Commit = z.infer<typeof Commit>;

@@ -1,0 +1,138 @@
+import type { Readable } from 'node:stream';
+import type { Models } from '../../db/client.ts';
+import { NotFoundError } from '../../errors.ts';
+import { commitFileStats, compareCommits, diffStats, type CompareCommit, type DiffFile, type DiffStats } from '../../git/compare.ts';
+import { diffStream, patchStream } from '../../git/patch.ts';
+import type { ServiceContext } from '../context.ts';
+import type { ListOptions } from '../paging.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+import { findPullByIndex, gitDirOf, loadPullView, resolvePullRepo, type PullView } from './pull.ts';
+
+/** The two commits a pull request's diff is taken between, in the base repository. */
+export interface PullRange {
+  gitDir: string;
+  /** The base side: the base branch tip for an unmerged pull request, the stored merge base once merged. */
+  base: string;
+  /** `refs/pull/{index}/head`'s commit. */
+  head: string;
+}
+
+/**
+ * Gitea's compare range of a pull request: base branch (or, once merged, the merge base) to
+ * `refs/pull/{index}/head`. @throws NotFoundError when the refs are gone
+ */
+export function pullRange(cx: ServiceContext, v: PullView): PullRange {
+  const base = v.pull.hasMerged ? v.pull.mergeBase : v.baseSha || v.pull.mergeBase;
+  if (!base || !v.pullRefSha) throw new NotFoundError('pull request head or base does not exist', { pullId: v.pull.id });
+  return { gitDir: gitDirOf(cx, v.baseRepo.repo), base, head: v.pullRefSha };
+}
+
+/** Per-request memo of diff stats by (repository, base, head): they depend only on the two commits. */
+const statsMemo = new WeakMap<ServiceContext['loaders'], Map<string, Promise<DiffStats>>>();
+
+/** The diff stats of a range, computed once per request and range (REST files, GraphQL files through loaders). */
+export function rangeStats(cx: ServiceContext, range: PullRange): Promise<DiffStats> {
+  let memo = statsMemo.get(cx.loaders);
+  if (!memo) statsMemo.set(cx.loaders, (memo = new Map()));
+  const key = `${range.gitDir}\0${range.base}\0${range.head}`;
+  let stats = memo.get(key);
+  if (!stats) memo.set(key, (stats = diffStats(range.gitDir, range.base, range.head)));
+  return stats;
+}
+
+/** The pull request of a route, loaded with its relations. @throws NotFoundError, PermissionDeniedError */
+async function loadPull(cx: ServiceContext, ref: RepoRef, index: number): Promise<PullView> {
+  const access = await resolvePullRepo(cx, ref, 'read');
+  const { issue } = await findPullByIndex(cx, access, index);
+  return loadPullView(cx, issue);
+}
+
+/** A page of a pull request's changed files, with the total. */
+export interface PullFilesPage {
+  view: PullView;
+  /** The head commit the files are shown at. */
+  head: string;
+  files: DiffFile[];
+  total: number;
+}
+
+/**
+ * GET …/pulls/{index}/files (Gitea GetPullRequestFiles): the files of the three-dot diff, in git's order,
+ * starting at `skipTo` when given, one page; `total` counts every file.
+ * @throws NotFoundError, PermissionDeniedError
+ */
+export async function listPullFiles(cx: ServiceContext, ref: RepoRef, index: number, opts: { skipTo?: string; page: ListOptions }): Promise<PullFilesPage> {
+  const view = await loadPull(cx, ref, index);
+  const range = pullRange(cx, view);
+  const stats = await rangeStats(cx, range);
+  const from = opts.skipTo ? Math.max(0, stats.files.findIndex((f) => f.filename === opts.skipTo)) : 0;
+  const start = from + (opts.page.page - 1) * opts.page.pageSize;
+  return { view, head: range.head, files: stats.files.slice(start, start + opts.page.pageSize), total: stats.files.length };
+}
+
+/** A commit of a pull request with what Gitea's Commit JSON shows of it. */
+export interface PullCommitView {
+  commit: CompareCommit;
+  /** The users whose e-mail the author and committer used (null when none matches). */
+  author: Models.User | null;
+  committer: Models.User | null;
+  /** Files changed against the first parent; null when not asked for. */
+  files: DiffFile[] | null;
+}
+
+/** A page of a pull request's commits, newest first, with the total. */
+export interface PullCommitsPage {
+  view: PullView;
+  commits: PullCommitView[];
+  total: number;
+}
+
+/** Users by the e-mail addresses commits carry (activated addresses, then primary e-mails), in two queries. */
+async function usersByEmail(cx: ServiceContext, emails: readonly string[]): Promise<Map<string, Models.User>> {
+  const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter(Boolean))];
+  const out = new Map<string, Models.User>();
+  if (!lower.length) return out;
+  const [addresses, primaries] = await Promise.all([
+    cx.db.emailAddress.findMany({ where: { lowerEmail: { in: lower }, isActivated: true }, include: { user: true } }),
+    cx.db.user.findMany({ where: { email: { in: [...new Set(emails)] }, type: 'INDIVIDUAL' } }),
+  ]);
+  for (const u of primaries) out.set(u.email.toLowerCase(), u);
+  for (const a of addresses) out.set(a.lowerEmail, a.user);
+  return out;
+}
+
+/**
+ * GET …/pulls/{index}/commits (Gitea GetPullRequestCommits): the commits of base..head (from the merge base
+ * once merged), newest first, one page, with the total; each with the users matching its author and committer
+ * e-mails and, when `files` (or `stat`) is asked, the files it changed.
+ * @throws NotFoundError, PermissionDeniedError
+ */
+export async function listPullCommits(cx: ServiceContext, ref: RepoRef, index: number, opts: { page: ListOptions; files: boolean }): Promise<PullCommitsPage> {
+  const view = await loadPull(cx, ref, index);
+  const range = pullRange(cx, view);
+  const { total, commits } = await compareCommits(range.gitDir, range.base, range.head, { skip: (opts.page.page - 1) * opts.page.pageSize, limit: opts.page.pageSize });
+  const [users, files] = await Promise.all([
+    usersByEmail(cx, commits.flatMap((c) => [c.author.email, c.committer.email])),
+    opts.files ? commitFileStats(range.gitDir, commits.map((c) => c.sha)) : null,
+  ]);
+  return {
+    view,
+    total,
+    commits: commits.map((commit) => ({
+      commit,
+      author: users.get(commit.author.email.toLowerCase()) ?? null,
+      committer: users.get(commit.committer.email.toLowerCase()) ?? null,
+      files: files ? (files.get(commit.sha) ?? []) : null,
+    })),
+  };
+}
+
+/**
+ * GET …/pulls/{index}.diff and .patch (Gitea DownloadPullDiffOrPatch): the three-dot diff, or the commits as
+ * a mailbox, streamed from git. The range is checked before the stream starts, so errors are still 404.
+ * @throws NotFoundError, PermissionDeniedError
+ */
+export async function pullDiffStream(cx: ServiceContext, ref: RepoRef, index: number, kind: 'diff' | 'patch'): Promise<Readable> {
+  const range = pullRange(cx, await loadPull(cx, ref, index));
+  return kind === 'diff' ? diffStream(range.gitDir, range.base, range.head) : patchStream(range.gitDir, range.base, range.head);
+}

@@ -1,0 +1,142 @@
+import type { Models } from '../../db/client.ts';
+import { compareCommits, diffStats, isAncestor, type DiffFile } from '../../git/compare.ts';
+import { fetchIntoRef, readRefs } from '../../git/merge.ts';
+import type { DomainEvent, RefUpdate } from '../../notify/events.ts';
+import type { Subscriber } from '../../notify/notifier.ts';
+import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
+import { gitDirOf, pullHeadRef } from './pull.ts';
+import { storePullState } from './stats.ts';
+
+const ZERO = /^0+$/;
+const BRANCH = 'refs/heads/';
+
+/** An open, unmerged pull request with its repositories, as the refresh works on it. */
+export type RefreshedPull = Models.PullRequest & { issue: Models.Issue; baseRepo: Models.Repository; headRepo: Models.Repository | null };
+
+/** What a base-branch hook learns: the branch moved from `oldSha` to `newSha`, and the open pull requests into it. */
+export interface BaseUpdate {
+  repoId: number;
+  branch: string;
+  oldSha: string;
+  newSha: string;
+  pusherId: number;
+  pulls: RefreshedPull[];
+}
+
+/** A function run after a base branch moved and its pull requests were refreshed. */
+export type BaseUpdateHook = (cx: ServiceContext, update: BaseUpdate) => Promise<void>;
+
+const baseUpdateHooks: BaseUpdateHook[] = [];
+
+/**
+ * Registers a hook run after a push moved the base branch of open pull requests (their stats and mergeability
+ * already recomputed): the place for autodetect_manual_merge (a head that became an ancestor of the base).
+ */
+export function onPullBaseUpdated(hook: BaseUpdateHook): void {
+  if (!baseUpdateHooks.includes(hook)) baseUpdateHooks.push(hook);
+}
+
+const OPEN_PULL = { hasMerged: false, flow: 'GITHUB', issue: { isClosed: false } } as const satisfies Models.Prisma.PullRequestWhereInput;
+const PULL_INCLUDE = { issue: true, baseRepo: true, headRepo: true } as const satisfies Models.Prisma.PullRequestInclude;
+
+/** A diff's identity: its files with their blob ids and modes on both sides (line positions do not matter). */
+function diffKey(files: readonly DiffFile[]): string {
+  return files.map((f) => [f.filename, f.previousFilename ?? '', f.status, f.oldSha, f.newSha, f.oldMode, f.newMode].join('\0')).join('\n');
+}
+
+/**
+ * Gitea checkIfPRContentChanged: whether the pull request's diff against its merge base differs between the
+ * old and the new head (a rebase onto a newer base that changes nothing is not a change).
+ */
+async function contentChanged(gitDir: string, baseSha: string, oldHead: string, newHead: string): Promise<boolean> {
+  if (!oldHead || ZERO.test(oldHead)) return true;
+  try {
+    const [before, after] = await Promise.all([diffStats(gitDir, baseSha, oldHead), diffStats(gitDir, baseSha, newHead)]);
+    return diffKey(before.files) !== diffKey(after.files);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Gitea CreatePushPullComment content: a force push lists the old and new heads; otherwise the new commits
+ * (old..new) that are not on the base branch, oldest first. Null when there is nothing to record.
+ */
+async function pushContent(gitDir: string, baseSha: string, oldSha: string, newSha: string): Promise<string | null> {
+  if (!oldSha || ZERO.test(oldSha)) return null;
+  const force = !(await isAncestor(gitDir, oldSha, newSha).catch(() => false));
+  if (force) return JSON.stringify({ is_force_push: true, commit_ids: [oldSha, newSha] });
+  const [pushed, notOnBase] = await Promise.all([compareCommits(gitDir, oldSha, newSha, { limit: 10_000 }), compareCommits(gitDir, baseSha, newSha, { limit: 10_000 })]);
+  const keep = new Set(notOnBase.commits.map((c) => c.sha));
+  const ids = pushed.commits.map((c) => c.sha).filter((sha) => keep.has(sha)).reverse();
+  return ids.length ? JSON.stringify({ is_force_push: false, commit_ids: ids }) : null;
+}
+
+/**
+ * The head branch of pull requests moved to `newSha` (Gitea AddTestPullRequestTask, isSync): for each open
+ * pull request from it, `refs/pull/N/head` follows (fetched from a fork), the reviews are marked stale when the
+ * diff changed (and reviews of the new head are fresh again), the stats and mergeability are recomputed, and a
+ * PULL_PUSH comment records the pushed commits.
+ */
+async function refreshHead(cx: ServiceContext, repoId: number, branch: string, oldSha: string, newSha: string, pusherId: number): Promise<void> {
+  const pulls = await cx.db.pullRequest.findMany({ where: { ...OPEN_PULL, headRepoId: repoId, headBranch: branch }, include: PULL_INCLUDE, orderBy: { id: 'asc' } });
+  for (const pr of pulls) {
+    if (!pr.headRepo) continue;
+    const gitDir = gitDirOf(cx, pr.baseRepo);
+    const ref = pullHeadRef(pr.index);
+    const current = await readRefs(gitDir, [ref, `${BRANCH}${pr.baseBranch}`]);
+    const previous = current.get(ref) ?? '';
+    const baseSha = current.get(`${BRANCH}${pr.baseBranch}`) ?? '';
+    if (previous === newSha) continue;
+    await fetchIntoRef(gitDir, gitDirOf(cx, pr.headRepo), newSha, ref);
+    const before = previous || oldSha;
+    const [changed, content] = baseSha ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)]) : [true, null];
+    await withTx(cx, async (tx) => {
+      if (changed) await tx.review.updateMany({ where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: false, commitId: { not: newSha } }, data: { stale: true } });
+      await tx.review.updateMany({ where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: true, commitId: newSha }, data: { stale: false } });
+      if (content) {
+        await tx.comment.create({ data: { type: 'PULL_PUSH', posterId: pusherId, issueId: pr.issueId, content } });
+        await tx.issue.update({ where: { id: pr.issueId }, data: { updatedAt: new Date() } });
+      }
+    });
+    if (baseSha) await storePullState(cx.db, gitDir, pr, newSha, baseSha);
+  }
+}
+
+/**
+ * The base branch of pull requests moved (Gitea: the base-side half of AddTestPullRequestTask): their
+ * divergence, stats and mergeability are recomputed against the new tip, then the base-update hooks run.
+ */
+async function refreshBase(cx: ServiceContext, repoId: number, branch: string, oldSha: string, newSha: string, pusherId: number): Promise<void> {
+  const pulls = await cx.db.pullRequest.findMany({ where: { ...OPEN_PULL, baseRepoId: repoId, baseBranch: branch }, include: PULL_INCLUDE, orderBy: { id: 'asc' } });
+  if (!pulls.length) return;
+  const gitDir = gitDirOf(cx, pulls[0]?.baseRepo ?? { ownerName: '', name: '' });
+  const heads = await readRefs(gitDir, pulls.map((p) => pullHeadRef(p.index)));
+  const refreshed: RefreshedPull[] = [];
+  for (const pr of pulls) {
+    const head = heads.get(pullHeadRef(pr.index));
+    refreshed.push(head ? { ...pr, ...(await storePullState(cx.db, gitDir, pr, head, newSha)) } : pr);
+  }
+  for (const hook of baseUpdateHooks) await hook(cx, { repoId, branch, oldSha, newSha, pusherId, pulls: refreshed });
+}
+
+/**
+ * Refreshes the pull requests a push touched: head branches first (so a push that moves both sides of a
+ * same-repository pull request is seen whole), then base branches. Deleted branches are left alone.
+ */
+export async function refreshPullsAfterPush(cx: ServiceContext, repoId: number, pusherId: number, updates: readonly RefUpdate[]): Promise<void> {
+  const branches = updates.filter((u) => u.ref.startsWith(BRANCH) && !ZERO.test(u.newSha));
+  for (const u of branches) await refreshHead(cx, repoId, u.ref.slice(BRANCH.length), u.oldSha, u.newSha, pusherId);
+  for (const u of branches) await refreshBase(cx, repoId, u.ref.slice(BRANCH.length), u.oldSha, u.newSha, pusherId);
+}
+
+/** The `repo.pushed` subscriber keeping pull requests fresh (registered in src/app.ts). */
+export function pullRefreshSubscriber(deps: AppDeps): Subscriber {
+  return {
+    name: 'pull-refresh',
+    async handle(event: DomainEvent) {
+      if (event.type !== 'repo.pushed') return;
+      await refreshPullsAfterPush(createSystemContext(deps), event.repoId, event.pusherId, event.updates);
+    },
+  };
+}
