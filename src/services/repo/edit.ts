@@ -235,6 +235,23 @@ async function becomePrivate(tx: DbTx, repoId: number): Promise<void> {
   await tx.repository.update({ where: { id: repoId }, data: { numStars: 0, numWatches: 0 } });
 }
 
+/**
+ * Forks follow their base's visibility, all the way down the fork tree (Gitea updateRepository): a fork is
+ * private when its base is private or the base's owner is a private organization or user.
+ */
+async function propagateVisibilityToForks(tx: DbTx, baseId: number, isPrivate: boolean): Promise<void> {
+  const seen = new Set([baseId]);
+  let parents = [baseId];
+  while (parents.length) {
+    const forks = (await tx.repository.findMany({ where: { forkId: { in: parents }, isFork: true }, select: { id: true, isPrivate: true } })).filter((f) => !seen.has(f.id));
+    const changing = forks.filter((f) => f.isPrivate !== isPrivate).map((f) => f.id);
+    if (changing.length) await tx.repository.updateMany({ where: { id: { in: changing } }, data: { isPrivate } });
+    if (isPrivate) for (const id of changing) await becomePrivate(tx, id);
+    for (const f of forks) seen.add(f.id);
+    parents = forks.map((f) => f.id);
+  }
+}
+
 /** Everything an edit will write, computed and validated before anything is written. */
 interface EditPlan {
   data: Models.Prisma.RepositoryUncheckedUpdateInput;
@@ -344,6 +361,10 @@ async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): 
         emit({ type: 'repo.renamed', repoId: repo.id, oldName: repo.name, actorId });
       }
       if (plan.makePrivate) await becomePrivate(tx, repo.id);
+      if (plan.fields.includes('private')) {
+        const owner = await tx.user.findUnique({ where: { id: repo.ownerId }, select: { visibility: true } });
+        await propagateVisibilityToForks(tx, repo.id, plan.makePrivate || owner?.visibility === 'PRIVATE');
+      }
       const removed = [...plan.units.remove].filter((t) => !plan.units.upsert.has(t));
       if (removed.length) await tx.repoUnit.deleteMany({ where: { repoId: repo.id, type: { in: removed } } });
       for (const [type, config] of plan.units.upsert) {

@@ -34,4 +34,19 @@ describe.each(PROVIDERS)('fork parent visibility (%s)', (provider) => {
     expect(after.rest.parent ?? null).toBeNull();
     expect(after.graph).toEqual({ isFork: true, parent: null });
   });
+
+  it("forks follow their base's visibility, down the fork tree", async () => {
+    await t.createUser('carol');
+    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'open', auto_init: true } })).statusCode).toBe(201);
+    expect((await t.request('POST', '/api/v1/repos/alice/open/forks', { headers: basic('bob'), body: {} })).statusCode).toBe(202);
+    expect((await t.request('POST', '/api/v1/repos/bob/open/forks', { headers: basic('carol'), body: {} })).statusCode).toBe(202);
+    const privacy = async () =>
+      Promise.all(['bob', 'carol'].map(async (u) => (await t.db.repository.findFirstOrThrow({ where: { ownerName: u, name: 'open' } })).isPrivate));
+    expect(await privacy()).toEqual([false, false]);
+    expect((await t.request('PATCH', '/api/v1/repos/alice/open', { headers: basic('alice'), body: { private: true } })).statusCode).toBe(200);
+    expect(await privacy()).toEqual([true, true]);
+    expect((await t.request('GET', '/api/v1/repos/carol/open')).statusCode).toBe(404);
+    expect((await t.request('PATCH', '/api/v1/repos/alice/open', { headers: basic('alice'), body: { private: false } })).statusCode).toBe(200);
+    expect(await privacy()).toEqual([false, false]);
+  });
 });
