@@ -5,6 +5,7 @@ import { gitHttp } from './githttp/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
 import { activitySubscriber } from './notify/activity.ts';
 import { mentionSubscriber } from './notify/mentions.ts';
+import { manualMergeSubscriber } from './services/pull/manualMerge.ts';
 import { Notifier } from './notify/notifier.ts';
 import { pullRefreshSubscriber } from './services/pull/refresh.ts';
 import { openApiDocument, restApi } from './rest/plugin.ts';
@@ -44,6 +45,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribe(activitySubscriber(db, config));
   notifier.subscribe(mentionSubscriber(db));
   notifier.subscribe(pullRefreshSubscriber(deps));
+  notifier.subscribe(manualMergeSubscriber(deps));
 
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));

@@ -132,6 +132,12 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
           return record(event.repoId, event.actorId, await reviewEntries(event));
         case 'pull.reviewDismissed':
           return record(event.repoId, event.actorId, await dismissEntries(event));
+        case 'pull.merged': {
+          // Gitea's merge_pull_request: content "<index>|<title>".
+          const issue = await db.issue.findUnique({ where: { id: event.issueId }, select: { title: true } });
+          if (!issue) return undefined;
+          return record(event.repoId, event.actorId, [{ opType: 'MERGE_PULL_REQUEST', content: `${event.index}|${issue.title}` }]);
+        }
         default:
           return undefined;
       }

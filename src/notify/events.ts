@@ -71,6 +71,11 @@ export type DomainEvent =
   | { type: 'pull.reviewDeleted'; reviewId: number; issueId: number; repoId: number; index: number; reviewerId: number | null; actorId: number }
   /** A review was requested from a user (`reviewerId`) or a team (`teamId`), or such a request was removed. */
   | { type: 'pull.reviewRequested' | 'pull.reviewRequestRemoved'; issueId: number; repoId: number; index: number; reviewerId: number | null; teamId: number | null; commentId: number; actorId: number }
+  /**
+   * A pull request became merged: through the API (`how` is the merge style), marked merged by hand
+   * (`manually-merged`), or found merged after a push (`autodetected`). `commitId` is the merge commit.
+   */
+  | { type: 'pull.merged'; pullId: number; issueId: number; repoId: number; index: number; how: string; commitId: string; actorId: number }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
   | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] };
 

@@ -3,6 +3,7 @@ import { ConflictError, PreconditionFailedError, ValidationError } from '../../e
 import type { DomainEvent } from '../../notify/events.ts';
 import { requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import type { RepoAccess } from '../access/repoAccess.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, withRetry } from './create.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
@@ -27,6 +28,18 @@ export interface EditIssueInput {
   unsetDueDate?: boolean;
   /** Project ids replacing the issue's projects (writers only, as Gitea); unknown or unusable ids are a 400. */
   projects?: number[];
+}
+
+/** How a caller other than PATCH /issues runs the edit (the pull request edit, Gitea EditPullRequest). */
+export interface EditIssueOptions {
+  /** The repository gate the caller already passed (pull request routes have their own). */
+  access?: RepoAccess;
+  /** The poster may set the due date too (Gitea EditPullRequest; EditIssue leaves it to writers). */
+  posterSetsDueDate?: boolean;
+  /** Checks run after the issue fields' own checks and before anything is written. */
+  check?: (issue: Models.Issue, writer: boolean) => Promise<void>;
+  /** More writes inside the edit's transaction, after the issue fields; they record what they change in `c`. */
+  write?: (tx: DbTx, issue: Models.Issue, c: Change) => Promise<void>;
 }
 
 /** 23:59:59 of the RFC 3339 value's calendar day, in its own offset. */
@@ -82,11 +95,12 @@ function deadlineComment(issue: Models.Issue, next: Date | null, actorId: number
  * assignees, milestone and due date change only for writers (silently ignored for the poster). Closing and
  * reopening record CLOSE/REOPEN timeline comments and keep the repository and milestone counters exact.
  * A `body` with a stale `contentVersion` is a Conflict; closing while a blocker is open (dependencies enabled) is
- * PreconditionFailed. The edit is one transaction, so a refused edit changes nothing.
+ * PreconditionFailed. The edit is one transaction, so a refused edit changes nothing. `opts` adapts it for pull
+ * requests (their own gate, poster due dates, extra checks and writes in the same transaction).
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, PreconditionFailedError, ConflictError, InvalidArgumentError (projects)
  */
-export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number, input: EditIssueInput): Promise<IssueView> {
-  const access = await resolveIssueRepo(cx, ref, 'write');
+export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number, input: EditIssueInput, opts: EditIssueOptions = {}): Promise<IssueView> {
+  const access = opts.access ?? (await resolveIssueRepo(cx, ref, 'write'));
   const viewer = requireViewer(cx);
   const found = await findIssueByIndex(cx, access, index);
   const writer = requirePosterOrWriter(cx, access, found);
@@ -106,13 +120,14 @@ export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number,
     }
   }
   let deadline: Date | null | undefined;
-  if (writer && (input.dueDate !== undefined || input.unsetDueDate !== undefined)) {
+  if ((writer || opts.posterSetsDueDate === true) && (input.dueDate !== undefined || input.unsetDueDate !== undefined)) {
     deadline = input.unsetDueDate !== true && input.dueDate ? endOfDay(input.dueDate) : null;
   }
   if (input.state !== undefined && found.isPull) {
     const pr = await cx.db.pullRequest.findUnique({ where: { issueId: found.id }, select: { hasMerged: true } });
     if (pr?.hasMerged) throw new PreconditionFailedError('cannot change state of this pull request, it was already merged');
   }
+  if (opts.check) await opts.check(found, writer);
   const updated = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
       const issue = await tx.issue.findUniqueOrThrow({ where: { id: found.id } });
@@ -157,6 +172,7 @@ export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number,
       if (wantAssignees) await replaceAssignees(tx, issue, assignees, viewer.id, c);
       if (input.state !== undefined) await changeState(tx, issue, input.state === 'closed', viewer.id, c);
       if (usage && (await setIssueProjects(tx, issue, input.projects ?? [], usage, viewer.id))) c.fields.push('projects');
+      if (opts.write) await opts.write(tx, issue, c);
       if (c.comments.length) await tx.comment.createMany({ data: c.comments });
       if (c.fields.includes('milestone') || c.fields.includes('state')) {
         await refreshMilestone(tx, issue.milestoneId);

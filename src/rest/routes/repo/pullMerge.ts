@@ -1,4 +1,98 @@
-import type { RouteDef } from '../../route.ts';
+import { isDomainError } from '../../../errors.ts';
+import { editPullRequest } from '../../../services/pull/edit.ts';
+import { isMergeNotAllowed, isPullRequestMerged, mergePullRequest } from '../../../services/pull/merge.ts';
+import type { RepoRef } from '../../../services/repo/collaborator.ts';
+import { convertOptions } from '../../convert/options.ts';
+import { toApiPullRequest } from '../../convert/pull.ts';
+import { defineRoute, type RouteDef } from '../../route.ts';
+import { EditPullRequestOption, MergePullRequestOption } from '../../structs/pullMerge.ts';
 
-/** Filled in by the feature that owns this file. */
-export const pullMergeRoutes: readonly RouteDef[] = [];
+const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
+
+/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
+const indexOf = (params: Record<string, string>): number => (/^\d+$/.test(params.index ?? '') ? Number(params.index) : 0);
+
+/** Gitea's alias pairs: the snake_case field, else the Go field name (empty strings count as absent). */
+const either = (a: string | null | undefined, b: string | null | undefined): string | undefined => a || b || undefined;
+
+/** PATCH /repos/{o}/{r}/pulls/{index}; POST and GET /repos/{o}/{r}/pulls/{index}/merge. */
+export const pullMergeRoutes: readonly RouteDef[] = [
+  defineRoute({
+    method: 'PATCH',
+    path: '/repos/{owner}/{repo}/pulls/{index}',
+    operationId: 'repoEditPullRequest',
+    summary: 'Update a pull request. If using deadline only the date will be taken into account, and time of day ignored.',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    body: EditPullRequestOption,
+    // Gitea answers 201 here (its code says it should be 200).
+    success: { status: 201, schema: 'PullRequest' },
+    errors: [401, 403, 404, 409, 412, 422, 423],
+    handler: async ({ cx, params, body }) => {
+      const view = await editPullRequest(cx, ref(params), indexOf(params), {
+        title: body.title ?? undefined,
+        body: body.body ?? undefined,
+        contentVersion: body.content_version ?? undefined,
+        base: body.base ?? undefined,
+        assignee: body.assignee ?? undefined,
+        assignees: body.assignees ?? undefined,
+        milestone: body.milestone ?? undefined,
+        labels: body.labels ?? undefined,
+        state: body.state ?? undefined,
+        dueDate: body.due_date ?? undefined,
+        unsetDueDate: body.unset_due_date ?? undefined,
+        allowMaintainerEdit: body.allow_maintainer_edit ?? undefined,
+      });
+      return toApiPullRequest(view, cx.viewer, convertOptions(cx));
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/pulls/{index}/merge',
+    operationId: 'repoPullRequestIsMerged',
+    summary: 'Check if a pull request has been merged',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    success: { status: 204 },
+    errors: [404],
+    handler: async ({ cx, params, reply }) => {
+      if (await isPullRequestMerged(cx, ref(params), indexOf(params))) return reply.code(204).send();
+      return reply.code(404).type('application/json;charset=utf-8').send({ message: 'not found', url: `${cx.config.rootUrl}api/swagger` });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/pulls/{index}/merge',
+    operationId: 'repoMergePullRequest',
+    summary: 'Merge a pull request',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    body: MergePullRequestOption,
+    success: { status: 200 },
+    errors: [401, 403, 404, 405, 409, 422, 423],
+    handler: async ({ cx, params, body, reply }) => {
+      try {
+        await mergePullRequest(cx, ref(params), indexOf(params), {
+          do: either(body.do, body.Do),
+          mergeTitleField: either(body.merge_title_field, body.MergeTitleField),
+          mergeMessageField: either(body.merge_message_field, body.MergeMessageField),
+          mergeCommitId: either(body.merge_commit_id, body.MergeCommitID),
+          headCommitId: body.head_commit_id ?? undefined,
+          forceMerge: body.force_merge ?? undefined,
+          mergeWhenChecksSucceed: body.merge_when_checks_succeed ?? undefined,
+          deleteBranchAfterMerge: body.delete_branch_after_merge ?? undefined,
+        });
+      } catch (err) {
+        // Gitea answers the merge refusals of CheckPullMergeable and disallowed styles with 405.
+        if (isDomainError(err) && isMergeNotAllowed(err)) {
+          return reply.code(405).type('application/json;charset=utf-8').send({ message: err.message, url: `${cx.config.rootUrl}api/swagger` });
+        }
+        throw err;
+      }
+      return reply.code(200).send();
+    },
+  }),
+];

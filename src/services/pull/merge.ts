@@ -1,0 +1,498 @@
+import type { DbLike, Models } from '../../db/client.ts';
+import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError, isDomainError } from '../../errors.ts';
+import { readCommitInfos } from '../../git/commitInfo.ts';
+import { compareCommits, isAncestor } from '../../git/compare.ts';
+import { createMerge, deleteRefCAS, fetchIntoRef, readRefs, updateRefCAS, type GitIdentity, type MergeStyle } from '../../git/merge.ts';
+import { canWrite } from '../../permissions/repoPermission.ts';
+import { requireViewer } from '../access/guards.ts';
+import type { RepoAccess } from '../access/repoAccess.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import { refreshLabels, refreshMilestone, withRetry } from '../issue/create.ts';
+import { requireNoOpenDependencies } from '../issue/dependency.ts';
+import type { RepoRef } from '../repo/collaborator.ts';
+import { PULL_DEFAULTS, type PullSettings } from '../repo/pullSettings.ts';
+import { recordPush } from '../repo/push.ts';
+import { findPullByIndex, gitDirOf, pullHeadRef, resolvePullRepo, type PullRows } from './pull.ts';
+import { storePullState } from './stats.ts';
+
+/** Gitea's `Do` of POST …/pulls/{index}/merge: a git merge style, or marking a merge done outside Forgegraph. */
+export type MergeDo = MergeStyle | 'manually-merged';
+
+/** Every `Do` value, in Gitea's order (MergePullRequestForm `In(…)`). */
+export const MERGE_DOS: readonly MergeDo[] = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
+
+/** POST /repos/{o}/{r}/pulls/{index}/merge (Gitea MergePullRequestForm). */
+export interface MergePullInput {
+  /** One of MERGE_DOS; required (422 otherwise, checked after the repository gates, as Gitea binds the form). */
+  do?: string;
+  /** The merge or squash commit's title; Gitea's default message when blank. */
+  mergeTitleField?: string;
+  /** Appended to the title after a blank line when not blank. */
+  mergeMessageField?: string;
+  /** `manually-merged` only: the commit of the base branch that merged the head. */
+  mergeCommitId?: string;
+  /** The head commit the caller reviewed; a different current head is a Conflict ("head out of date"). */
+  headCommitId?: string;
+  /** Overrides branch protection for admins; without branch protection it changes nothing. */
+  forceMerge?: boolean;
+  /** Gitea schedules the merge until the required status checks pass; without required checks it merges now. */
+  mergeWhenChecksSucceed?: boolean;
+  /** Deletes the head branch afterwards (when allowed); the repository's default_delete_branch_after_merge when absent. */
+  deleteBranchAfterMerge?: boolean;
+}
+
+/** What a merge did: the pull request as stored afterwards, and whether the head branch was deleted. */
+export interface MergeResult extends PullRows {
+  branchDeleted: boolean;
+}
+
+/**
+ * A merge refusal Gitea answers with 405 Method Not Allowed. The domain error is PreconditionFailed (the pull
+ * request's state does not allow the merge); `data.methodNotAllowed` lets the REST route answer 405.
+ */
+export function mergeNotAllowed(message: string, data: Record<string, unknown> = {}): PreconditionFailedError {
+  return new PreconditionFailedError(message, { ...data, methodNotAllowed: true });
+}
+
+/** True for the refusals Gitea answers with 405 (see mergeNotAllowed). */
+export function isMergeNotAllowed(err: unknown): boolean {
+  return isDomainError(err) && err.data.methodNotAllowed === true;
+}
+
+/** Test seams: `beforeBaseUpdate` runs after the merge commit is computed and before the base branch is moved. */
+export const mergeTestHooks: { beforeBaseUpdate: ((attempt: number) => Promise<void>) | null } = { beforeBaseUpdate: null };
+
+/** Gitea's default pull_request.work_in_progress_prefixes. */
+const WIP_PREFIXES = ['WIP:', '[WIP]'];
+
+/** Gitea PullRequest.IsWorkInProgress: the title starts with a WIP prefix (case-insensitive). */
+export function isWorkInProgress(title: string): boolean {
+  const t = title.toUpperCase();
+  return WIP_PREFIXES.some((p) => t.startsWith(p.toUpperCase()));
+}
+
+/** The pull requests unit settings as stored (Gitea PullRequestsConfig), with the optional default target branch. */
+export type StoredPullSettings = PullSettings & { defaultTargetBranch?: string };
+
+/** The pull requests unit settings of a repository (missing keys take the new-repository defaults, as repo edit does). */
+export async function loadPullSettings(db: DbLike, repoId: number): Promise<StoredPullSettings> {
+  const unit = await db.repoUnit.findUnique({ where: { repoId_type: { repoId, type: 'PULL_REQUESTS' } }, select: { config: true } });
+  let parsed: unknown = {};
+  try {
+    parsed = JSON.parse(unit?.config ?? '{}');
+  } catch {
+    parsed = {};
+  }
+  const config = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Partial<StoredPullSettings>) : {};
+  return { ...PULL_DEFAULTS, ...config };
+}
+
+/** Gitea PullRequestsConfig.IsMergeStyleAllowed. */
+export function isMergeStyleAllowed(settings: PullSettings, style: MergeDo): boolean {
+  switch (style) {
+    case 'merge':
+      return settings.allowMerge === true;
+    case 'rebase':
+      return settings.allowRebase === true;
+    case 'rebase-merge':
+      return settings.allowRebaseMerge === true;
+    case 'squash':
+      return settings.allowSquash === true;
+    case 'fast-forward-only':
+      return settings.allowFastForwardOnly === true;
+    case 'manually-merged':
+      return settings.allowManualMerge === true;
+  }
+}
+
+/** Gitea IsUserAllowedToMerge without branch protection: code write on the base repository (and not blocked). */
+export function canMergeInto(access: Pick<RepoAccess, 'perm'>): boolean {
+  return canWrite(access.perm, 'CODE') && !access.perm.blocked;
+}
+
+/** Gitea User.GitName: the full name if usable, else the login. */
+function gitName(user: Models.User): string {
+  const safe = (s: string) => s.replace(/[<>\n\0]/g, '').trim();
+  return safe(user.fullName) || safe(user.name) || `user-${user.id}`;
+}
+
+/** Gitea User.NewGitSig: the git name and the e-mail (the no-reply placeholder when it is kept private). */
+function gitSignature(cx: ServiceContext, user: Models.User, when: Date): GitIdentity {
+  const email = user.keepEmailPrivate ? `${user.lowerName}@${cx.config.noReplyAddress}` : user.email;
+  return { name: gitName(user), email: email.replace(/[<>\n\0]/g, ''), when, tz: '+0000' };
+}
+
+/** Gitea AddCommitMessageTailer: appends `Key: value` unless present, after a blank line unless the last line is a trailer. */
+export function addCommitMessageTrailer(message: string, key: string, value: string): string {
+  const trailer = `${key}: ${value}`;
+  let msg = message.replace(/\r\n/g, '\n').replace(/\r/g, '\n');
+  if (msg.includes(`\n${trailer}\n`) || msg.endsWith(`\n${trailer}`)) return msg;
+  if (!msg.endsWith('\n')) msg += '\n';
+  const lastStart = msg.lastIndexOf('\n', msg.length - 2);
+  const colon = lastStart < 0 ? -1 : msg.indexOf(':', lastStart);
+  const lastKey = lastStart >= 0 && colon >= 0 ? msg.slice(lastStart + 1, colon) : '';
+  const trailerLike = lastKey !== '' && /^[A-Z][A-Za-z0-9-]*$/.test(lastKey) && msg.includes('-');
+  if (!msg.endsWith('\n\n') && !trailerLike) msg += '\n';
+  return msg + trailer;
+}
+
+/** What the default merge message needs of the pull request. */
+interface MessageFacts {
+  style: MergeStyle;
+  title: string;
+  index: number;
+  headBranch: string;
+  baseBranch: string;
+  sameRepo: boolean;
+  /** owner/name of the head repository; null once it is deleted. */
+  headFullName: string | null;
+  /** `!` when the base repository uses an external issue tracker, `#` otherwise. */
+  reference: string;
+}
+
+/** Gitea getMergeMessage's title (the API uses no body): empty for rebase, "<title> (#N)" for squash, "Merge pull request …" otherwise. */
+export function defaultMergeTitle(f: MessageFacts): string {
+  if (f.style === 'rebase') return '';
+  if (f.style === 'squash') return `${f.title} (${f.reference}${f.index})`;
+  const from = f.sameRepo ? f.headBranch : f.headFullName === null ? `<deleted>:${f.headBranch}` : `${f.headFullName}:${f.headBranch}`;
+  return `Merge pull request '${f.title}' (${f.reference}${f.index}) from ${from} into ${f.baseBranch}`;
+}
+
+/** `Do`, validated as Gitea's binding does (after the repository gates). @throws ValidationError */
+function parseDo(value: string | undefined): MergeDo {
+  if (value === undefined || value === '') throw new ValidationError('Required', { field: 'do', goField: 'Do', rule: 'Required' });
+  const style = MERGE_DOS.find((d) => d === value);
+  if (!style) throw new ValidationError('In', { field: 'do', goField: 'Do', rule: 'In' });
+  return style;
+}
+
+/** Merges of one pull request run one at a time in this process (Gitea's per-pull working lock). */
+const pullLocks = new Map<number, Promise<unknown>>();
+
+async function withPullLock<T>(pullId: number, fn: () => Promise<T>): Promise<T> {
+  const previous = pullLocks.get(pullId) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(fn);
+  const tail = run.catch(() => undefined);
+  pullLocks.set(pullId, tail);
+  try {
+    return await run;
+  } finally {
+    if (pullLocks.get(pullId) === tail) pullLocks.delete(pullId);
+  }
+}
+
+/** How a pull request became merged. */
+export interface MergedFacts {
+  commitId: string;
+  mergedAt: Date;
+  mergerId: number;
+  /** MANUALLY_MERGED for merges done outside Forgegraph; the merge keeps the row's status otherwise (as Gitea). */
+  status: Models.PullRequestStatus;
+  /** What the `pull.merged` event reports: the style, `manually-merged`, or `autodetected`. */
+  how: MergeDo | 'autodetected';
+  mergeBase?: string;
+}
+
+/**
+ * Gitea SetMerged, in one transaction: the pull request row becomes merged (only if it was not, so of two
+ * concurrent merges one wins), the issue is closed with a MERGE_PULL timeline comment, `numClosedPulls`, the
+ * milestone and label counters stay exact, and `pull.merged` is emitted. Returns the rows as stored, or null
+ * when the pull request was merged meanwhile. Closing does not wait for open dependencies: the code is merged.
+ */
+export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: MergedFacts): Promise<PullRows | null> {
+  return withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const done = await tx.pullRequest.updateMany({
+        where: { id: rows.pull.id, hasMerged: false },
+        data: {
+          hasMerged: true,
+          mergedCommitId: facts.commitId,
+          mergedAt: facts.mergedAt,
+          mergerId: facts.mergerId,
+          status: facts.status,
+          conflictedFiles: '[]',
+          ...(facts.mergeBase ? { mergeBase: facts.mergeBase } : {}),
+        },
+      });
+      if (done.count === 0) return null;
+      const closed = await tx.issue.updateMany({ where: { id: rows.issue.id, isClosed: false }, data: { isClosed: true, closedAt: new Date() } });
+      if (closed.count > 0) {
+        await tx.repository.update({ where: { id: rows.issue.repoId }, data: { numClosedPulls: { increment: 1 } } });
+        await tx.comment.create({ data: { type: 'MERGE_PULL', posterId: facts.mergerId, issueId: rows.issue.id } });
+        await refreshMilestone(tx, rows.issue.milestoneId);
+        const labels = await tx.issueLabel.findMany({ where: { issueId: rows.issue.id }, select: { labelId: true } });
+        await refreshLabels(tx, labels.map((l) => l.labelId));
+      }
+      emit({
+        type: 'pull.merged',
+        pullId: rows.pull.id,
+        issueId: rows.issue.id,
+        repoId: rows.issue.repoId,
+        index: rows.issue.index,
+        how: facts.how,
+        commitId: facts.commitId,
+        actorId: facts.mergerId,
+      });
+      const pull = await tx.pullRequest.findUniqueOrThrow({ where: { id: rows.pull.id }, include: { issue: true } });
+      const { issue, ...row } = pull;
+      return { issue, pull: row };
+    }),
+  );
+}
+
+/** The head repository row of a pull request, or null once it is deleted. */
+async function headRepoOf(cx: ServiceContext, pull: Models.PullRequest, base: Models.Repository): Promise<Models.Repository | null> {
+  if (pull.headRepoId === null) return null;
+  if (pull.headRepoId === base.id) return base;
+  return cx.db.repository.findUnique({ where: { id: pull.headRepoId } });
+}
+
+/** Where the two sides of a pull request are now. */
+interface Sides {
+  baseGitDir: string;
+  baseSha: string;
+  headRepo: Models.Repository;
+  headSha: string;
+}
+
+/**
+ * The current tips: the base branch, and the head branch in the head repository, whose commit is made
+ * available in the base repository as `refs/pull/{index}/head` (as Gitea fetches the head before merging).
+ * @throws PreconditionFailedError (405) when a branch or the head repository is gone
+ */
+async function currentSides(cx: ServiceContext, base: Models.Repository, pull: Models.PullRequest): Promise<Sides> {
+  const baseGitDir = gitDirOf(cx, base);
+  const headRepo = await headRepoOf(cx, pull, base);
+  if (!headRepo) throw mergeNotAllowed('the head repository of this pull request has been deleted', { pullId: pull.id });
+  const baseRef = `refs/heads/${pull.baseBranch}`;
+  const headRef = `refs/heads/${pull.headBranch}`;
+  const pullRef = pullHeadRef(pull.index);
+  const baseRefs = await readRefs(baseGitDir, headRepo.id === base.id ? [baseRef, pullRef, headRef] : [baseRef, pullRef]);
+  const headSha = headRepo.id === base.id ? baseRefs.get(headRef) : (await readRefs(gitDirOf(cx, headRepo), [headRef])).get(headRef);
+  const baseSha = baseRefs.get(baseRef);
+  if (!baseSha) throw mergeNotAllowed(`the base branch '${pull.baseBranch}' does not exist`, { pullId: pull.id });
+  if (!headSha) throw mergeNotAllowed(`the head branch '${pull.headBranch}' does not exist`, { pullId: pull.id });
+  if (baseRefs.get(pullRef) !== headSha) await fetchIntoRef(baseGitDir, gitDirOf(cx, headRepo), headSha, pullRef);
+  return { baseGitDir, baseSha, headRepo, headSha };
+}
+
+/** Refusals for a pull request whose (fresh) status does not allow a merge (Gitea ErrNotMergeableState, 405). */
+function requireMergeableStatus(pull: Models.PullRequest): void {
+  switch (pull.status) {
+    case 'MERGEABLE':
+    case 'EMPTY':
+      return;
+    case 'CONFLICT': {
+      let files: string[] = [];
+      try {
+        files = JSON.parse(pull.conflictedFiles) as string[];
+      } catch {
+        files = [];
+      }
+      throw mergeNotAllowed(`the pull request has merge conflicts${files.length ? ` in ${files.join(', ')}` : ''}; resolve them and try again`, { pullId: pull.id, files });
+    }
+    case 'ANCESTOR':
+      throw mergeNotAllowed('the head branch is already part of the base branch: nothing to merge', { pullId: pull.id });
+    case 'ERROR':
+      throw mergeNotAllowed('the head and base branches have unrelated histories', { pullId: pull.id });
+    default:
+      throw mergeNotAllowed('Please try again later', { pullId: pull.id, status: pull.status });
+  }
+}
+
+/**
+ * The author of a squash commit (Gitea getAuthorSignatureSquash): the author line of one of the pull request's
+ * commits whose e-mail belongs to the poster, else the poster's own signature; the merger when the poster is gone.
+ */
+async function squashAuthor(cx: ServiceContext, sides: Sides, issue: Models.Issue, merger: Models.User, when: Date): Promise<GitIdentity> {
+  const poster = issue.posterId === null ? null : await cx.db.user.findUnique({ where: { id: issue.posterId } });
+  if (!poster) return gitSignature(cx, merger, when);
+  const { commits } = await compareCommits(sides.baseGitDir, sides.baseSha, sides.headSha, { limit: 250 });
+  const emails = [...new Set(commits.map((c) => c.author.email.toLowerCase()).filter(Boolean))];
+  if (emails.length) {
+    const owned = await cx.db.emailAddress.findMany({ where: { userId: poster.id, lowerEmail: { in: emails } }, select: { lowerEmail: true } });
+    const mine = new Set([...owned.map((e) => e.lowerEmail), poster.email.toLowerCase()]);
+    const commit = commits.find((c) => mine.has(c.author.email.toLowerCase()));
+    if (commit && !/[<>\n\0]/.test(commit.author.name + commit.author.email) && commit.author.name.trim()) {
+      return { name: commit.author.name, email: commit.author.email, when, tz: '+0000' };
+    }
+  }
+  return gitSignature(cx, poster, when);
+}
+
+/** The commit message of a merge (Gitea MergePullRequest): the given or default title, then the given message. */
+async function mergeMessage(cx: ServiceContext, access: RepoAccess, rows: PullRows, headRepo: Models.Repository, style: MergeStyle, input: MergePullInput): Promise<string> {
+  let message = (input.mergeTitleField ?? '').trim();
+  if (!message) {
+    const external = await cx.db.repoUnit.findUnique({ where: { repoId_type: { repoId: access.repo.id, type: 'EXT_ISSUES' } }, select: { id: true } });
+    message = defaultMergeTitle({
+      style,
+      title: rows.issue.title,
+      index: rows.issue.index,
+      headBranch: rows.pull.headBranch,
+      baseBranch: rows.pull.baseBranch,
+      sameRepo: headRepo.id === access.repo.id,
+      headFullName: `${headRepo.ownerName}/${headRepo.name}`,
+      reference: external ? '!' : '#',
+    });
+  }
+  const extra = (input.mergeMessageField ?? '').trim();
+  if (extra) message += `\n\n${extra}`;
+  return message;
+}
+
+/**
+ * POST /repos/{o}/{r}/pulls/{index}/merge (Gitea MergePullRequest → CheckPullMergeable → Merge). Gates in
+ * Gitea's order: token scope, 404 invisible repository or pull requests unit, 403 unreadable code, 401
+ * anonymous, 423 archived, 422 `Do` missing or unknown, 404 no such pull request; then (405 unless said)
+ * already merged, closed (404), no code write on the base ("User not allowed to merge PR"), work in progress,
+ * not mergeable (conflicts, nothing to merge, unrelated histories), open dependencies, a style the repository
+ * does not allow, `head_commit_id` not the current head (409 "head out of date").
+ * The merge commit is computed without a work tree (createMerge: merge, rebase, rebase-merge, squash,
+ * fast-forward-only) and the base branch moved by compare-and-swap: a push landing in between is never lost;
+ * the merge is recomputed once on the new base, and a second lost race is a 409. Rebase conflicts found while
+ * replaying (which the trial merge cannot see) are a 409 as in Gitea. The pull request is then marked merged
+ * (markPullMerged), the base branch update recorded as a push by the merger (Branch row, `repo.pushed`), and
+ * the head branch deleted when asked or by default and allowed (deleteHeadBranchAfterMerge).
+ * `manually-merged` only records a merge done elsewhere (markManuallyMerged).
+ * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, RepoArchivedError, ValidationError, PreconditionFailedError (405), ConflictError
+ */
+export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: number, input: MergePullInput): Promise<MergeResult> {
+  const access = await resolvePullRepo(cx, ref, 'write');
+  const viewer = requireViewer(cx);
+  const style = parseDo(input.do);
+  const found = await findPullByIndex(cx, access, index);
+  return withPullLock(found.pull.id, async () => {
+    const rows = await findPullByIndex(cx, access, index);
+    if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
+    if (rows.issue.isClosed) throw new NotFoundError('not found', { pullId: rows.pull.id });
+    if (!canMergeInto(access)) throw mergeNotAllowed('User not allowed to merge PR', { pullId: rows.pull.id });
+    if (style === 'manually-merged') return { ...(await markManuallyMerged(cx, access, rows, input.mergeCommitId ?? '')), branchDeleted: false };
+
+    if (isWorkInProgress(rows.issue.title)) throw mergeNotAllowed('Work in progress PRs cannot be merged', { pullId: rows.pull.id });
+    const sides = await currentSides(cx, access.repo, rows.pull);
+    rows.pull = await storePullState(cx.db, sides.baseGitDir, rows.pull, sides.headSha, sides.baseSha);
+    requireMergeableStatus(rows.pull);
+    try {
+      await requireNoOpenDependencies(cx.db, rows.issue);
+    } catch (err) {
+      if (err instanceof PreconditionFailedError) throw mergeNotAllowed(err.message, err.data);
+      throw err;
+    }
+    const message = await mergeMessage(cx, access, rows, sides.headRepo, style, input);
+    const settings = await loadPullSettings(cx.db, access.repo.id);
+    const deleteBranch = rows.pull.flow === 'GITHUB' && (input.deleteBranchAfterMerge ?? settings.defaultDeleteBranchAfterMerge === true);
+    if (!isMergeStyleAllowed(settings, style)) throw mergeNotAllowed(`${style} is not allowed an allowed merge style for this repository`, { style });
+    if (input.headCommitId && input.headCommitId !== sides.headSha) {
+      throw new ConflictError('head out of date', { given: input.headCommitId, current: sides.headSha });
+    }
+
+    const when = new Date();
+    const committer = gitSignature(cx, viewer, when);
+    const author = style === 'squash' ? await squashAuthor(cx, sides, rows.issue, viewer, when) : committer;
+    const squashMessage = style === 'squash' && `${author.name} <${author.email}>` !== `${committer.name} <${committer.email}>` ? addCommitMessageTrailer(message, 'Co-authored-by', `${author.name} <${author.email}>`) : message;
+    const baseRef = `refs/heads/${rows.pull.baseBranch}`;
+    let baseSha = sides.baseSha;
+    let merged: { sha: string; mergeBase: string } | null = null;
+    for (let attempt = 1; attempt <= 2 && !merged; attempt++) {
+      const outcome = await createMerge(sides.baseGitDir, { style, base: baseSha, head: sides.headSha, author, committer, message: squashMessage });
+      switch (outcome.status) {
+        case 'merged':
+          break;
+        case 'conflict':
+          throw new ConflictError(
+            `Merge Conflict Error: ${style} of the pull request conflicts${outcome.commit ? ` at commit ${outcome.commit}` : ''}${outcome.files.length ? ` in ${outcome.files.join(', ')}` : ''}`,
+            { style, files: outcome.files, commit: outcome.commit },
+          );
+        case 'not-fast-forward':
+          throw new ConflictError('the base branch has commits that are not in the head branch: it cannot be fast-forwarded (update the head branch first)', { style });
+        case 'already-merged':
+          throw mergeNotAllowed('the head branch is already part of the base branch: nothing to merge', { pullId: rows.pull.id });
+        case 'unrelated-histories':
+          throw new ConflictError('Merge UnrelatedHistories Error: the head and base branches have unrelated histories', { style });
+      }
+      if (mergeTestHooks.beforeBaseUpdate) await mergeTestHooks.beforeBaseUpdate(attempt);
+      const update = await updateRefCAS(sides.baseGitDir, baseRef, outcome.sha, baseSha);
+      if (update.status === 'updated') merged = { sha: outcome.sha, mergeBase: outcome.mergeBase };
+      else if (update.current === null) throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
+      else baseSha = update.current;
+    }
+    if (!merged) throw new ConflictError('merge push out of date', { pullId: rows.pull.id });
+
+    const stored = await markPullMerged(cx, rows, { commitId: merged.sha, mergedAt: when, mergerId: viewer.id, status: rows.pull.status, how: style, mergeBase: merged.mergeBase });
+    await recordPush(cx, access.repo, [{ ref: baseRef, oldSha: baseSha, newSha: merged.sha }]);
+    const result = stored ?? (await findPullByIndex(cx, access, index));
+    const branchDeleted = deleteBranch ? await deleteHeadBranchAfterMerge(cx, access, result, sides.headRepo, sides.headSha) : false;
+    return { ...result, branchDeleted };
+  });
+}
+
+/**
+ * Gitea MergedManually: records that the pull request was merged outside Forgegraph by `commitId`, which must
+ * be a full commit id of the base branch (409 "Wrong commit ID" otherwise) that contains the head (ours: Gitea
+ * does not check this). Needs allow_manual_merge (405). The merge time is the commit's author time.
+ * @throws PreconditionFailedError (405), ConflictError
+ */
+async function markManuallyMerged(cx: ServiceContext, access: RepoAccess, rows: PullRows, commitId: string): Promise<PullRows> {
+  const viewer = requireViewer(cx);
+  const settings = await loadPullSettings(cx.db, access.repo.id);
+  if (!isMergeStyleAllowed(settings, 'manually-merged')) throw mergeNotAllowed('manually-merged is not allowed an allowed merge style for this repository', { style: 'manually-merged' });
+  const wrong = () => new ConflictError('Wrong commit ID', { commitId });
+  const gitDir = gitDirOf(cx, access.repo);
+  const sha = commitId.toLowerCase();
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) throw wrong();
+  const refs = await readRefs(gitDir, [`refs/heads/${rows.pull.baseBranch}`, pullHeadRef(rows.pull.index)]);
+  const baseSha = refs.get(`refs/heads/${rows.pull.baseBranch}`);
+  const headSha = refs.get(pullHeadRef(rows.pull.index));
+  let ok = false;
+  try {
+    ok = baseSha !== undefined && (await isAncestor(gitDir, sha, baseSha)) && (headSha === undefined || (await isAncestor(gitDir, headSha, sha)));
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+  if (!ok) throw wrong();
+  const [commit] = await readCommitInfos(gitDir, [sha]);
+  const mergedAt = commit ? new Date(commit.author.when) : new Date();
+  const stored = await markPullMerged(cx, rows, { commitId: sha, mergedAt, mergerId: viewer.id, status: 'MANUALLY_MERGED', how: 'manually-merged' });
+  if (!stored) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
+  return stored;
+}
+
+/**
+ * Gitea DeleteBranchAfterMerge, best effort (a refusal leaves the branch and is not an error): the head branch
+ * goes when the merger has code write on the head repository (the base, or a writable fork), it is not that
+ * repository's default branch, no other open pull request uses it as its head, and it has no commit beyond the
+ * merged head (the deletion is a compare-and-swap on that commit). The deletion is recorded as a push (Branch
+ * row marked deleted, `repo.pushed`) and a DELETE_BRANCH comment is added to the pull request. Returns whether
+ * the branch was deleted.
+ */
+async function deleteHeadBranchAfterMerge(cx: ServiceContext, access: RepoAccess, rows: PullRows, headRepo: Models.Repository, headSha: string): Promise<boolean> {
+  const viewer = requireViewer(cx);
+  const branch = rows.pull.headBranch;
+  if (branch === headRepo.defaultBranch || headRepo.isArchived) return false;
+  const perm = headRepo.id === access.repo.id ? access.perm : await cx.loaders.repoPermission.load(headRepo.id);
+  if (!canWrite(perm, 'CODE') || perm.blocked) return false;
+  if ((await loadPullSettings(cx.db, headRepo.id)).defaultTargetBranch === branch) return false;
+  const others = await cx.db.pullRequest.findFirst({
+    where: { headRepoId: headRepo.id, headBranch: branch, hasMerged: false, id: { not: rows.pull.id }, issue: { isClosed: false } },
+    select: { id: true },
+  });
+  if (others) return false;
+  const ref = `refs/heads/${branch}`;
+  const headGitDir = gitDirOf(cx, headRepo);
+  if (!(await deleteRefCAS(headGitDir, ref, headSha))) return false;
+  await recordPush(cx, headRepo, [{ ref, oldSha: headSha, newSha: '0'.repeat(headSha.length) }]);
+  await cx.db.comment.create({ data: { type: 'DELETE_BRANCH', posterId: viewer.id, issueId: rows.issue.id, oldRef: branch } });
+  return true;
+}
+
+/**
+ * GET /repos/{o}/{r}/pulls/{index}/merge (Gitea IsPullRequestMerged): whether the pull request is merged
+ * (REST answers 204, or 404 when not). Readers of the pull requests and code units.
+ * @throws NotFoundError, PermissionDeniedError
+ */
+export async function isPullRequestMerged(cx: ServiceContext, ref: RepoRef, index: number): Promise<boolean> {
+  const access = await resolvePullRepo(cx, ref, 'read');
+  const { pull } = await findPullByIndex(cx, access, index);
+  return pull.hasMerged;
+}
