@@ -11,6 +11,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { allocateIssueIndex, normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, usableLabelIds, withRetry } from '../issue/create.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo, type PullView } from './pull.ts';
+import { requestReviews } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';
 
 /** POST /repos/{o}/{r}/pulls (Gitea CreatePullRequestOption). */
@@ -27,6 +28,9 @@ export interface CreatePullInput {
   milestone?: number;
   dueDate?: Date | null;
   allowMaintainerEdit?: boolean;
+  /** Review requests made once the pull request exists (by name or e-mail; team names), as requestReviews. */
+  reviewers?: string[];
+  teamReviewers?: string[];
 }
 
 /** Where a pull request comes from: the head repository and branch, resolved and checked. */
@@ -113,7 +117,7 @@ async function pushCommentContent(gitDir: string, baseSha: string, headSha: stri
  * The number comes from the repository's shared counter; `refs/pull/{index}/head` is written in the base
  * repository (fetched from the fork when the head is elsewhere); the merge base, divergence, diff stats and
  * mergeability are stored with the row; a PULL_PUSH comment lists the commits; `numPulls` goes up; emits
- * `issue.created` with `isPull`.
+ * `issue.created` with `isPull`. `reviewers` / `teamReviewers` are then requested as the poster (requestReviews).
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, RepoArchivedError, ValidationError, AlreadyExistsError
  */
 export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input: CreatePullInput): Promise<PullView> {
@@ -200,6 +204,10 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
         return row;
       }),
     );
+    if (input.reviewers?.length || input.teamReviewers?.length) {
+      const pull = await cx.db.pullRequest.findUniqueOrThrow({ where: { issueId: issue.id } });
+      await requestReviews(cx, { access, issue, pull }, { reviewers: input.reviewers ?? [], teamReviewers: input.teamReviewers ?? [] });
+    }
     return await loadPullView(cx, issue);
   } finally {
     if (tmpRef) await deleteRef(baseGitDir, tmpRef);

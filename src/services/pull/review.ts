@@ -256,6 +256,20 @@ export async function submitReview(cx: ServiceContext, ref: RepoRef, index: numb
 }
 
 /**
+ * Submits the viewer's pending review of a pull request, whichever it is (GitHub's submitPullRequestReview by
+ * pull request id); NotFound when the viewer has none.
+ * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError
+ */
+export async function submitViewerPendingReview(cx: ServiceContext, ref: RepoRef, index: number, input: SubmitReviewInput): Promise<ReviewView> {
+  const access = await resolveReviewRepo(cx, ref, 'write');
+  const viewer = requireViewer(cx);
+  const { issue } = await findPullByIndex(cx, access, index);
+  const pending = await cx.db.review.findFirst({ where: { issueId: issue.id, reviewerId: viewer.id, type: 'PENDING' }, orderBy: { id: 'asc' }, select: { id: true } });
+  if (!pending) throw new NotFoundError('review does not exist [id: 0]', { issueId: issue.id });
+  return submitReview(cx, ref, index, pending.id, input);
+}
+
+/**
  * The reviews of a pull request, oldest first (Gitea ListPullReviews): requests included; pending reviews only
  * for their reviewer and site admins (dropped after paging, so `total` counts them, as Gitea's does).
  * @throws NotFoundError, PermissionDeniedError

@@ -18,6 +18,10 @@ export interface ReviewRequestInput {
   reviewers?: readonly string[];
   /** Team names of the repository's organization (ignored for a user's repository). */
   teamReviewers?: readonly string[];
+  /** Users by id (GraphQL), after the names. */
+  reviewerIds?: readonly number[];
+  /** Teams by id (GraphQL), after the names. */
+  teamIds?: readonly number[];
 }
 
 /** A pull request review requests are made on: the repository with the viewer's access, and the pull request. */
@@ -49,12 +53,22 @@ async function resolveReviewers(cx: ServiceContext, repo: Models.Repository, inp
     if (!user) throw new NotFoundError(`user doesn't exist: ${name}`, { name });
     users.push(user);
   }
+  for (const id of input.reviewerIds ?? []) {
+    const user = id > 0 && id <= 2_147_483_647 ? await cx.db.user.findUnique({ where: { id } }) : null;
+    if (!user) throw new NotFoundError(`user doesn't exist: [id: ${id}]`, { id });
+    users.push(user);
+  }
   const teams: Models.Team[] = [];
   const owner = await cx.db.user.findUniqueOrThrow({ where: { id: repo.ownerId }, select: { type: true } });
   if (owner.type === 'ORGANIZATION') {
     for (const name of input.teamReviewers ?? []) {
       const team = await cx.db.team.findUnique({ where: { orgId_lowerName: { orgId: repo.ownerId, lowerName: name.toLowerCase() } } });
       if (!team) throw new NotFoundError(`team doesn't exist: ${name}`, { name });
+      teams.push(team);
+    }
+    for (const id of input.teamIds ?? []) {
+      const team = id > 0 && id <= 2_147_483_647 ? await cx.db.team.findFirst({ where: { id, orgId: repo.ownerId } }) : null;
+      if (!team) throw new NotFoundError(`team doesn't exist: [id: ${id}]`, { id });
       teams.push(team);
     }
   }

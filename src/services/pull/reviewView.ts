@@ -5,6 +5,7 @@ import { canWrite } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
+import { visibleIssueFilter } from '../issue/visibility.ts';
 import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { findPullByIndex, resolvePullRepo, type PullRows } from './pull.ts';
@@ -119,4 +120,23 @@ export async function restoreLatestOfficialReview(tx: DbTx, issueId: number, rev
 /** The latest approval, rejection or request of a reviewer on a pull request (Gitea GetReviewByIssueIDAndUserID). */
 export function latestReviewOf(db: DbLike, issueId: number, reviewerId: number): Promise<Review | null> {
   return db.review.findFirst({ where: { issueId, reviewerId, originalAuthorId: 0, type: { in: ['APPROVE', 'REJECT', 'REQUEST'] } }, orderBy: { id: 'desc' } });
+}
+
+/** Where a review is: its pull request's repository and number, and its id. */
+export interface ReviewLocation {
+  ref: RepoRef;
+  index: number;
+  id: number;
+}
+
+/**
+ * The location of a review (by id, as GraphQL names it) of a pull request the viewer may see; for any other id
+ * a location the review services answer NotFound for.
+ */
+export async function locateReviewById(cx: ServiceContext, id: number): Promise<ReviewLocation> {
+  const row =
+    Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
+      ? await cx.db.review.findFirst({ where: { id, issue: visibleIssueFilter(cx) }, select: { id: true, issue: { select: { index: true, repo: { select: { ownerName: true, name: true } } } } } })
+      : null;
+  return row ? { ref: { owner: row.issue.repo.ownerName, repo: row.issue.repo.name }, index: row.issue.index, id: row.id } : { ref: { owner: '', repo: '' }, index: 0, id: 0 };
 }

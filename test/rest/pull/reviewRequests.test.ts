@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
+import { createPullRequest } from '../../../src/services/pull/create.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
+import { contextFor } from '../../helpers/org.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 
 describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
@@ -194,6 +196,15 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
     expect((await remove('paul', { team_reviewers: ['Owners'] }, n, 'acme/proj')).statusCode).toBe(204);
     const comment = await t.db.comment.findFirstOrThrow({ where: { type: 'REVIEW_REQUEST', removedAssignee: true, assigneeTeamId: { not: null } } });
     expect(comment.posterId).toBe(await id('paul'));
+  });
+
+  it('createPullRequest requests the reviewers it is given', async () => {
+    await f.push('alice', 'demo', 'paul', 'with-reviewers', { 'r.txt': 'r\n' });
+    const paul = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'paul' } });
+    const view = await createPullRequest(contextFor(t, paul), { owner: 'alice', repo: 'demo' }, { head: 'with-reviewers', base: 'main', title: 'reviewed', reviewers: ['wendy', 'rita@example.com'] });
+    expect(view.requestedReviewers.map((u) => u.name)).toEqual(['wendy', 'rita']);
+    const pr = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${view.pull.index}`)).json();
+    expect(pr.requested_reviewers.map((u: { login: string }) => u.login)).toEqual(['wendy', 'rita']);
   });
 
   it('events: pull.reviewRequested / pull.reviewRequestRemoved are published after the commit', async () => {

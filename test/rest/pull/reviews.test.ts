@@ -194,6 +194,22 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     expectGiteaError(await post('wendy', { event: 'APPROVED', commit_id: elsewhere }, n), 422, `commit_id ${elsewhere} is not a commit of the pull request`);
   });
 
+  it('reviews become stale when the head moves, and fresh again for reviews of the new head', async () => {
+    await f.push('alice', 'demo', 'paul', 'moving', { 'm.txt': 'one\n' });
+    const { json } = await f.open('alice', 'demo', 'paul', { head: 'moving', base: 'main' });
+    const n = json.number as number;
+    const approval = (await post('wendy', { event: 'APPROVED' }, n)).json();
+    const comment = (await post('rita', { event: 'COMMENT', body: 'looks fine' }, n)).json();
+    expect(approval.stale).toBe(false);
+    await f.push('alice', 'demo', 'paul', 'moving', { 'm.txt': 'two\n' });
+    const get = async (id: number) => (await t.request('GET', reviews(n, `/${id}`), { headers: basic('oscar') })).json();
+    expect(await get(approval.id)).toMatchObject({ stale: true, commit_id: approval.commit_id });
+    expect(await get(comment.id)).toMatchObject({ stale: true });
+    const fresh = (await post('wendy', { event: 'APPROVED' }, n)).json();
+    expect(fresh).toMatchObject({ stale: false, official: true });
+    expect(fresh.commit_id).not.toBe(approval.commit_id);
+  });
+
   it('closed pull requests take comments but no verdicts', async () => {
     await f.push('alice', 'demo', 'paul', 'closing', { 'c.txt': 'c\n' });
     const { json } = await f.open('alice', 'demo', 'paul', { head: 'closing', base: 'main' });
