@@ -62,8 +62,9 @@ export async function isAncestor(gitDir: string, a: string, b: string): Promise<
   }
 }
 
-/** A commit of a comparison: what the API shows of it, and its parents. */
+/** A commit of a comparison: what the API shows of it, its tree and its parents. */
 export interface CompareCommit extends CommitInfo {
+  tree: string;
   parents: string[];
 }
 
@@ -95,10 +96,13 @@ export async function compareCommits(gitDir: string, base: string, head: string,
   const what = `commit does not exist [${base}, ${head}]`;
   const [count, log] = await Promise.all([
     runGitOrNotFound(gitDir, ['rev-list', '--count', ...range], what),
-    // parseCommitRecords reads the leading field (its `ref`) as the parent list here.
-    runGitOrNotFound(gitDir, ['log', `--skip=${skip}`, `--max-count=${limit}`, `--format=%P%x00${LOG_FORMAT}`, ...range], what),
+    // parseCommitRecords reads the leading field (its `ref`) as "tree parent…" here.
+    runGitOrNotFound(gitDir, ['log', `--skip=${skip}`, `--max-count=${limit}`, `--format=%T %P%x00${LOG_FORMAT}`, ...range], what),
   ]);
-  const commits = parseCommitRecords(log.toString('utf8'), true).map(({ ref, commit }) => ({ ...commit, parents: ref ? ref.split(' ') : [] }));
+  const commits = parseCommitRecords(log.toString('utf8'), true).map(({ ref, commit }) => {
+    const [tree = '', ...parents] = ref.trim().split(' ');
+    return { ...commit, tree, parents };
+  });
   return { total: Number.parseInt(count.toString('utf8').trim(), 10) || 0, commits };
 }
 

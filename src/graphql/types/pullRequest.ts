@@ -1,9 +1,19 @@
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
+import type { CompareCommit, DiffFile } from '../../git/compare.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
-import { builder } from '../builder.ts';
-import { IssueRef } from './issue.ts';
+import * as createService from '../../services/pull/create.ts';
+import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
+import { visibleRepoIds } from '../../services/repo/repoRows.ts';
+import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
+import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
+import { IssueCommentRef } from './issueComment.ts';
+import { LabelRef } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId } from './user.ts';
+import { dbId, opt, UserRef } from './user.ts';
 
 /**
  * A pull request: the PullRequest row (branches, merge state, cached diff stats) with its Issue row (title,
@@ -27,3 +37,303 @@ export const PullRequestRef = builder.prismaNode('PullRequest', {
     baseRepository: t.relation('baseRepo', { type: RepositoryRef }),
   }),
 });
+
+export const PullRequestStateEnum = builder.enumType('PullRequestState', {
+  description: 'The possible states of a pull request.',
+  values: { OPEN: { value: 'OPEN' }, CLOSED: { value: 'CLOSED' }, MERGED: { value: 'MERGED' } } as const,
+});
+
+const MergeableStateEnum = builder.enumType('MergeableState', {
+  description: 'Whether a pull request can be merged (from the cached trial merge).',
+  values: {
+    MERGEABLE: { value: 'MERGEABLE', description: 'The pull request can be merged.' },
+    CONFLICTING: { value: 'CONFLICTING', description: 'The pull request cannot be merged due to merge conflicts.' },
+    UNKNOWN: { value: 'UNKNOWN', description: 'The mergeability of the pull request is still being calculated (or failed).' },
+  } as const,
+});
+
+const PatchStatusEnum = builder.enumType('PatchStatus', {
+  description: 'The possible types of patch statuses.',
+  values: { ADDED: { value: 'ADDED' }, DELETED: { value: 'DELETED' }, RENAMED: { value: 'RENAMED' }, COPIED: { value: 'COPIED' }, MODIFIED: { value: 'MODIFIED' }, CHANGED: { value: 'CHANGED' } } as const,
+});
+
+const PATCH_STATUS: Record<DiffFile['status'], 'ADDED' | 'DELETED' | 'RENAMED' | 'COPIED' | 'MODIFIED'> = {
+  added: 'ADDED',
+  deleted: 'DELETED',
+  renamed: 'RENAMED',
+  copied: 'COPIED',
+  modified: 'MODIFIED',
+};
+
+const PullRequestChangedFileRef = builder.objectRef<DiffFile>('PullRequestChangedFile').implement({
+  description: 'A file changed in a pull request (against the merge base).',
+  fields: (t) => ({
+    path: t.exposeString('filename'),
+    previousPath: t.string({ nullable: true, description: 'The path before a rename or copy.', resolve: (f) => f.previousFilename }),
+    additions: t.exposeInt('additions'),
+    deletions: t.exposeInt('deletions'),
+    changeType: t.field({ type: PatchStatusEnum, resolve: (f) => PATCH_STATUS[f.status] }),
+  }),
+});
+
+const PullGitActorRef = builder.objectRef<{ name: string; email: string; when: string }>('PullRequestCommitActor').implement({
+  description: 'The author or committer of a pull request commit.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    email: t.exposeString('email'),
+    date: t.string({ description: 'RFC 3339 with the commit time zone.', resolve: (a) => a.when }),
+  }),
+});
+
+const PullCommitDetailRef = builder.objectRef<CompareCommit>('PullRequestCommitDetail').implement({
+  description: 'A commit of a pull request (the fields of GitHub Commit a pull request lists).',
+  fields: (t) => ({
+    oid: t.exposeString('sha'),
+    abbreviatedOid: t.string({ resolve: (c) => c.sha.slice(0, 7) }),
+    message: t.exposeString('message'),
+    messageHeadline: t.string({ resolve: (c) => c.message.split('\n')[0] ?? '' }),
+    authoredDate: t.string({ resolve: (c) => c.author.when }),
+    committedDate: t.string({ resolve: (c) => c.committer.when }),
+    author: t.field({ type: PullGitActorRef, resolve: (c) => c.author }),
+    committer: t.field({ type: PullGitActorRef, resolve: (c) => c.committer }),
+    treeOid: t.exposeString('tree'),
+    parentOids: t.stringList({ resolve: (c) => c.parents }),
+  }),
+});
+
+const PullRequestCommitRef = builder.objectRef<CompareCommit>('PullRequestCommit').implement({
+  description: 'A commit in a pull request.',
+  fields: (t) => ({
+    commit: t.field({ type: PullCommitDetailRef, resolve: (c) => c }),
+    url: t.string({ nullable: true, resolve: () => null }),
+  }),
+});
+
+const pullLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ label: withLabelScalars(nodeSelection(true)) }),
+  query: () => ({ orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.label,
+});
+
+const pullAssignees = prismaConnectionHelpers(builder, 'IssueAssignee', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ assignee: withUserScalars(nodeSelection(true)) }),
+  query: () => ({ orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.assignee,
+});
+
+const pullComments = prismaConnectionHelpers(builder, IssueCommentRef, {
+  cursor: 'id',
+  query: () => ({ where: { type: 'COMMENT' as const }, orderBy: { id: 'asc' as const } }),
+});
+
+/** The base repository path and the range fields every git-derived field needs. */
+const GIT_SELECT = { baseRepo: { select: { ownerName: true, name: true } } } as const;
+
+builder.prismaObjectFields(PullRequestRef, (t) => ({
+  title: t.string({ select: { issue: { select: { title: true } } }, resolve: (p) => p.issue.title }),
+  body: t.string({ select: { issue: { select: { content: true } } }, resolve: (p) => p.issue.content }),
+  url: t.string({
+    select: GIT_SELECT,
+    resolve: (p, _a, ctx) => `${ctx.cx.config.rootUrl}${p.baseRepo.ownerName}/${p.baseRepo.name}/pulls/${p.index}`,
+  }),
+  state: t.field({ type: PullRequestStateEnum, select: { issue: { select: { isClosed: true } } }, resolve: (p) => (p.hasMerged ? 'MERGED' : p.issue.isClosed ? 'CLOSED' : 'OPEN') }),
+  closed: t.boolean({ select: { issue: { select: { isClosed: true } } }, resolve: (p) => p.issue.isClosed }),
+  closedAt: t.field({ type: 'DateTime', nullable: true, select: { issue: { select: { closedAt: true, isClosed: true } } }, resolve: (p) => (p.issue.isClosed ? p.issue.closedAt : null) }),
+  locked: t.boolean({ select: { issue: { select: { isLocked: true } } }, resolve: (p) => p.issue.isLocked }),
+  isDraft: t.boolean({
+    description: 'Whether the title carries a work-in-progress prefix (WIP:, [WIP]).',
+    select: { issue: { select: { title: true } } },
+    resolve: (p) => /^(WIP:|\[WIP\])/i.test(p.issue.title),
+  }),
+  createdAt: t.field({ type: 'DateTime', select: { issue: { select: { createdAt: true } } }, resolve: (p) => p.issue.createdAt }),
+  updatedAt: t.field({ type: 'DateTime', select: { issue: { select: { updatedAt: true } } }, resolve: (p) => p.issue.updatedAt }),
+  author: t.field({
+    type: UserRef,
+    nullable: true,
+    description: 'Null for a deleted (ghost) author.',
+    select: (_a, _c, nested) => ({ issue: { select: { poster: withUserScalars(nested(true)) } } }),
+    resolve: (p) => p.issue.poster,
+  }),
+  milestone: t.field({
+    type: MilestoneRef,
+    nullable: true,
+    select: (_a, _c, nested) => ({ issue: { select: { milestone: nested(true) } } }),
+    resolve: (p) => p.issue.milestone,
+  }),
+  mergedBy: t.relation('merger', { type: UserRef, nullable: true }),
+  mergeCommitOid: t.string({ nullable: true, resolve: (p) => (p.hasMerged && p.mergedCommitId ? p.mergedCommitId : null) }),
+  mergeable: t.field({
+    type: MergeableStateEnum,
+    description: 'From the trial merge cached for the current head and base commits.',
+    resolve: (p) => (p.status === 'CONFLICT' ? 'CONFLICTING' : p.status === 'CHECKING' || p.status === 'ERROR' ? 'UNKNOWN' : 'MERGEABLE'),
+  }),
+  additions: t.int({ resolve: (p) => p.additions ?? 0 }),
+  deletions: t.int({ resolve: (p) => p.deletions ?? 0 }),
+  changedFiles: t.int({ resolve: (p) => p.changedFiles ?? 0 }),
+  baseRefOid: t.string({
+    nullable: true,
+    select: { ...GIT_SELECT, headRepo: { select: { ownerName: true, name: true } } },
+    resolve: async (p, _a, ctx) => (await pullRefOids(ctx.cx, p)).base,
+  }),
+  headRefOid: t.string({
+    nullable: true,
+    select: { ...GIT_SELECT, headRepo: { select: { ownerName: true, name: true } } },
+    resolve: async (p, _a, ctx) => (await pullRefOids(ctx.cx, p)).head,
+  }),
+  headRepository: t.field({
+    type: RepositoryRef,
+    nullable: true,
+    description: 'The repository the changes come from; null once deleted or when the viewer may not see it.',
+    select: (_a, _c, nested) => ({ headRepo: nested(true) }),
+    resolve: async (p, _a, ctx) => (p.headRepo && (await visibleRepoIds(ctx.cx, [p.headRepo])).has(p.headRepo.id) ? p.headRepo : null),
+  }),
+  isCrossRepository: t.boolean({ resolve: (p) => p.headRepoId !== p.baseRepoId }),
+  labels: t.connection(
+    {
+      type: LabelRef,
+      select: (args, ctx, nested) => ({ issue: { select: { labels: pullLabels.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { labels: true } } } } }),
+      resolve: (p, args, ctx) => ({ ...pullLabels.resolve(p.issue.labels, args, ctx), total: p.issue._count.labels }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+  assignees: t.connection(
+    {
+      type: UserRef,
+      select: (args, ctx, nested) => ({ issue: { select: { assignees: pullAssignees.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { assignees: true } } } } }),
+      resolve: (p, args, ctx) => ({ ...pullAssignees.resolve(p.issue.assignees, args, ctx), total: p.issue._count.assignees }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+  comments: t.connection(
+    {
+      type: IssueCommentRef,
+      description: 'The plain comments, oldest first.',
+      select: (args, ctx, nested) =>
+        ({ issue: { select: { comments: pullComments.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { comments: { where: { type: 'COMMENT' as const } } } } } } }),
+      resolve: (p, args, ctx) => ({ ...pullComments.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+  files: t.connection(
+    {
+      type: PullRequestChangedFileRef,
+      nullable: true,
+      description: 'The changed files (three-dot diff), from git through a per-request loader; null without code read access.',
+      select: GIT_SELECT,
+      resolve: async (p, args, ctx) => {
+        const range = await pullGitRange(ctx.cx, p);
+        if (!range) return null;
+        const stats = await pullGitLoaders(ctx.cx).stats.load(range);
+        return { ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, stats.files), total: stats.files.length };
+      },
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+  commits: t.connection(
+    {
+      type: PullRequestCommitRef,
+      nullable: true,
+      description: 'The commits (oldest first, as GitHub), from git through a per-request loader; null without code read access.',
+      select: GIT_SELECT,
+      resolve: async (p, args, ctx) => {
+        const range = await pullGitRange(ctx.cx, p);
+        if (!range) return null;
+        const { commits, total } = await pullGitLoaders(ctx.cx).commits.load(range);
+        return { ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, [...commits].reverse()), total };
+      },
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+}));
+
+/** Pull request states as where clauses (GitHub: OPEN, CLOSED = closed unmerged, MERGED). */
+function pullStatesWhere(states: readonly ('OPEN' | 'CLOSED' | 'MERGED')[] | null | undefined): Models.Prisma.PullRequestWhereInput {
+  const set = new Set(states ?? []);
+  if (!set.size || set.size === 3) return {};
+  const or: Models.Prisma.PullRequestWhereInput[] = [];
+  if (set.has('OPEN')) or.push({ issue: { isClosed: false } });
+  if (set.has('CLOSED')) or.push({ hasMerged: false, issue: { isClosed: true } });
+  if (set.has('MERGED')) or.push({ hasMerged: true });
+  return { OR: or };
+}
+
+builder.prismaObjectFields(RepositoryRef, (t) => ({
+  pullRequests: t.relatedConnection('basePullRequests', {
+    cursor: 'id',
+    description: 'Pull requests into this repository, newest first unless `orderBy` says otherwise; empty when the pull requests unit is disabled.',
+    totalCount: true,
+    args: {
+      states: t.arg({ type: [PullRequestStateEnum], required: false }),
+      baseRefName: t.arg.string({ description: 'Only pull requests into this branch.' }),
+      headRefName: t.arg.string({ description: 'Only pull requests from this branch.' }),
+      labels: t.arg.stringList({ description: 'Only pull requests carrying every one of these label names.' }),
+      orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
+    },
+    query: (args) => ({
+      where: {
+        baseRepo: { units: { some: { type: 'PULL_REQUESTS' } } },
+        ...(args.baseRefName != null ? { baseBranch: args.baseRefName } : {}),
+        ...(args.headRefName != null ? { headBranch: args.headRefName } : {}),
+        AND: [pullStatesWhere(args.states), ...(args.labels ?? []).map((name) => ({ issue: { labels: { some: { label: { name } } } } }))],
+      },
+      orderBy: issueOrderBy(args.orderBy).map((o) => ({ issue: o })),
+    }),
+  }),
+  pullRequest: t.field({
+    type: PullRequestRef,
+    nullable: true,
+    description: 'A pull request by number (null for issues and when the pull requests unit is disabled).',
+    args: { number: t.arg.int({ required: true }) },
+    select: (args, _ctx, nested) => ({
+      basePullRequests: { where: { index: args.number, baseRepo: { units: { some: { type: 'PULL_REQUESTS' } } } }, take: 1, ...nested(true) },
+    }),
+    resolve: (r) => r.basePullRequests[0] ?? null,
+  }),
+}));
+
+builder.relayMutationField(
+  'createPullRequest',
+  {
+    inputFields: (t) => ({
+      repositoryId: t.globalID({ description: 'The base repository (or give repositoryOwner and repositoryName).' }),
+      repositoryOwner: t.string(),
+      repositoryName: t.string(),
+      baseRefName: t.string({ required: true, description: 'The branch to merge into.' }),
+      headRefName: t.string({ required: true, description: 'The branch with the changes: `branch`, or `owner:branch` for a fork.' }),
+      title: t.string({ required: true }),
+      body: t.string(),
+      assigneeLogins: t.stringList(),
+      labelIds: t.intList({ description: 'Label REST ids.' }),
+      milestoneId: t.int(),
+      dueOn: t.field({ type: 'DateTime' }),
+      maintainerCanModify: t.boolean(),
+    }),
+  },
+  {
+    description: 'Open a pull request (as POST /api/v1/repos/{o}/{r}/pulls).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      let ref = { owner: input.repositoryOwner ?? '', repo: input.repositoryName ?? '' };
+      if (input.repositoryId) {
+        const id = input.repositoryId.typename === 'Repository' ? dbId(String(input.repositoryId.id)) : 0;
+        const row = id ? await ctx.cx.db.repository.findUnique({ where: { id }, select: { ownerName: true, name: true } }) : null;
+        ref = row ? { owner: row.ownerName, repo: row.name } : { owner: '', repo: '' };
+      }
+      const view = await createService.createPullRequest(ctx.cx, ref, {
+        head: input.headRefName,
+        base: input.baseRefName,
+        title: input.title,
+        body: opt(input.body),
+        assignees: opt(input.assigneeLogins),
+        labels: opt(input.labelIds),
+        milestone: opt(input.milestoneId),
+        dueDate: opt(input.dueOn),
+        allowMaintainerEdit: opt(input.maintainerCanModify),
+      });
+      return { pullRequest: view.pull };
+    },
+  },
+  { outputFields: (t) => ({ pullRequest: t.field({ type: PullRequestRef, resolve: (p) => p.pullRequest }) }) },
+);
