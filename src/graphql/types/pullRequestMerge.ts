@@ -1,2 +1,127 @@
-/** GraphQL types and mutations of this feature (filled in by the feature that owns this file). */
-export {};
+import { NotFoundError } from '../../errors.ts';
+import * as mergeService from '../../services/pull/merge.ts';
+import * as editService from '../../services/pull/edit.ts';
+import { builder } from '../builder.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { PullRequestRef } from './pullRequest.ts';
+import { dbId, opt } from './user.ts';
+
+type GlobalId = { typename: string; id: string };
+
+/** The database id of a global id of `typename`; another type's id names nothing. @throws NotFoundError */
+function idOf(id: GlobalId, typename: string, what: string): number {
+  if (id.typename !== typename) throw new NotFoundError(`${what} does not exist [id: 0]`, { id: id.id });
+  return dbId(id.id);
+}
+
+/** GitHub's PullRequestMergeMethod, with Gitea's other `Do` styles. */
+export const PullRequestMergeMethodEnum = builder.enumType('PullRequestMergeMethod', {
+  description: 'How a pull request is merged (Gitea `Do`): MERGE, SQUASH and REBASE as GitHub; REBASE_MERGE, FAST_FORWARD_ONLY and MANUALLY_MERGED are Gitea styles.',
+  values: {
+    MERGE: { value: 'merge', description: 'A merge commit with the base and the head as parents.' },
+    SQUASH: { value: 'squash', description: "One commit with the pull request's changes on top of the base." },
+    REBASE: { value: 'rebase', description: "The head's commits replayed onto the base; the base fast-forwards to them." },
+    REBASE_MERGE: { value: 'rebase-merge', description: "The head's commits replayed onto the base, then a merge commit." },
+    FAST_FORWARD_ONLY: { value: 'fast-forward-only', description: 'The base moves to the head; refused unless the head contains the base.' },
+    MANUALLY_MERGED: { value: 'manually-merged', description: 'Record a merge done outside Forgegraph (give mergeCommitOid).' },
+  } as const,
+});
+
+/** GitHub's PullRequestUpdateState. */
+export const PullRequestUpdateStateEnum = builder.enumType('PullRequestUpdateState', {
+  description: 'The state updatePullRequest can set.',
+  values: { OPEN: { value: 'open' }, CLOSED: { value: 'closed' } } as const,
+});
+
+builder.prismaObjectFields(PullRequestRef, (t) => ({
+  viewerCanMerge: t.boolean({
+    description: "Whether the viewer may merge this pull request now: it is open and not merged, and the viewer has code write on the base repository (Forgegraph; GitHub has no such field). Mergeability itself is not checked.",
+    select: { hasMerged: true, baseRepoId: true, issue: { select: { isClosed: true } }, baseRepo: { select: { isArchived: true } } },
+    resolve: async (p, _args, ctx) => {
+      if (p.hasMerged || p.issue.isClosed || p.baseRepo.isArchived || !ctx.cx.viewer) return false;
+      return mergeService.canMergeInto({ perm: await ctx.cx.loaders.repoPermission.load(p.baseRepoId) });
+    },
+  }),
+}));
+
+builder.relayMutationField(
+  'updatePullRequest',
+  {
+    inputFields: (t) => ({
+      pullRequestId: t.globalID({ required: true }),
+      title: t.string(),
+      body: t.string(),
+      baseRefName: t.string({ description: 'The new base branch (of the same repository).' }),
+      state: t.field({ type: PullRequestUpdateStateEnum }),
+      maintainerCanModify: t.boolean({ description: 'Only the poster, with code write on the head repository, may change it.' }),
+      assigneeLogins: t.stringList({ description: 'Replaces the assignees (writers only; [] removes them all).' }),
+      labelIds: t.globalIDList({ description: 'Label ids replacing the labels (writers only; [] removes them all; unusable labels are dropped).' }),
+      milestoneId: t.globalID({ description: 'The milestone to set (writers only); there is no way to remove it here, as in Gitea.' }),
+      dueOn: t.field({ type: 'DateTime', description: 'Only the date counts; null removes the due date.' }),
+      contentVersion: t.int({ description: 'The content version last read; a different current one is a ConflictError.' }),
+    }),
+  },
+  {
+    description: 'Edit a pull request (poster or writer; the service of PATCH /api/v1/repos/{o}/{r}/pulls/{index}). Only given fields change.',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const loc = await editService.locatePullById(ctx.cx, idOf(input.pullRequestId, 'PullRequest', 'pull request'));
+      const view = await editService.editPullRequest(ctx.cx, loc.ref, loc.index, {
+        title: opt(input.title),
+        body: opt(input.body),
+        base: opt(input.baseRefName),
+        state: opt(input.state),
+        allowMaintainerEdit: opt(input.maintainerCanModify),
+        assignees: opt(input.assigneeLogins),
+        labels: input.labelIds ? input.labelIds.map((id) => idOf(id, 'Label', 'label')) : undefined,
+        milestone: input.milestoneId ? idOf(input.milestoneId, 'Milestone', 'milestone') : undefined,
+        dueDate: input.dueOn === undefined ? undefined : input.dueOn === null ? null : input.dueOn.toISOString(),
+        unsetDueDate: input.dueOn === null ? true : undefined,
+        contentVersion: opt(input.contentVersion),
+      });
+      return { pullId: view.pull.id };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      pullRequest: t.prismaField({ type: PullRequestRef, nullable: true, resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findUnique({ ...query, where: { id: p.pullId } }) }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'mergePullRequest',
+  {
+    inputFields: (t) => ({
+      pullRequestId: t.globalID({ required: true }),
+      mergeMethod: t.field({ type: PullRequestMergeMethodEnum, defaultValue: 'merge' }),
+      commitHeadline: t.string({ description: "The merge or squash commit's title (Gitea's default message when blank)." }),
+      commitBody: t.string({ description: 'Appended to the headline after a blank line.' }),
+      expectedHeadOid: t.string({ description: 'The head commit the viewer reviewed; a different current head is a ConflictError.' }),
+      mergeCommitOid: t.string({ description: 'MANUALLY_MERGED only: the commit of the base branch that merged the head.' }),
+      deleteBranch: t.boolean({ description: "Delete the head branch afterwards (when allowed); the repository's deleteBranchOnMerge when absent." }),
+    }),
+  },
+  {
+    description:
+      'Merge a pull request (code writers of the base; the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/merge). A refusal that REST answers with 405 is a PreconditionFailedError.',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const loc = await editService.locatePullById(ctx.cx, idOf(input.pullRequestId, 'PullRequest', 'pull request'));
+      const result = await mergeService.mergePullRequest(ctx.cx, loc.ref, loc.index, {
+        do: input.mergeMethod ?? 'merge',
+        mergeTitleField: opt(input.commitHeadline),
+        mergeMessageField: opt(input.commitBody),
+        headCommitId: opt(input.expectedHeadOid),
+        mergeCommitId: opt(input.mergeCommitOid),
+        deleteBranchAfterMerge: opt(input.deleteBranch),
+      });
+      return { pullId: result.pull.id };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      pullRequest: t.prismaField({ type: PullRequestRef, nullable: true, resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findUnique({ ...query, where: { id: p.pullId } }) }),
+    }),
+  },
+);
