@@ -49,17 +49,20 @@ export function toApiUser(user: Models.User, viewer: Viewer, opts: ConvertOption
   };
 }
 
-/** Gitea's Ghost user (user.NewGhostUser), shown in place of a deleted poster, commenter or reviewer. */
-export function toApiGhostUser(opts: ConvertOptions): User {
+/**
+ * A user that has no account row: Gitea's Ghost (user.NewGhostUser, id -1) for a deleted account, or the
+ * stand-in of migrated content (`name(service)`, id 0). Only id and name are set, as Gitea's ToUser renders them.
+ */
+export function toApiPlaceholderUser(id: number, name: string, opts: ConvertOptions): User {
   return {
-    id: -1,
-    login: 'Ghost',
+    id,
+    login: name,
     login_name: '',
     source_id: 0,
-    full_name: 'Ghost',
+    full_name: '',
     email: '',
     avatar_url: `${opts.rootUrl}assets/img/avatar_default.png`,
-    html_url: `${opts.rootUrl}Ghost`,
+    html_url: `${opts.rootUrl}${encodeURIComponent(name)}`,
     language: '',
     is_admin: false,
     last_login: GO_ZERO,
@@ -74,8 +77,13 @@ export function toApiGhostUser(opts: ConvertOptions): User {
     followers_count: 0,
     following_count: 0,
     starred_repos_count: 0,
-    username: 'Ghost',
+    username: name,
   };
+}
+
+/** Gitea's Ghost user, shown in place of a deleted poster, commenter or reviewer. */
+export function toApiGhostUser(opts: ConvertOptions): User {
+  return toApiPlaceholderUser(-1, 'Ghost', opts);
 }
 
 /** A list of users, converted for one viewer. */

@@ -40,6 +40,19 @@ export async function resolveIssueRepo(cx: ServiceContext, ref: RepoRef, level: 
   return access;
 }
 
+/**
+ * Gitea's gates for a repository's issue metadata (/labels, /milestones): those of resolveIssueRepo, and for
+ * writes also write on issues or pull requests (reqRepoWriter(TypeIssues, TypePullRequests), 403).
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError
+ */
+export async function resolveIssueMetaRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
+  const access = await resolveIssueRepo(cx, ref, level);
+  if (level === 'write' && !canWrite(access.perm, 'ISSUES') && !canWrite(access.perm, 'PULL_REQUESTS')) {
+    throw new PermissionDeniedError('user should have a permission to write to a repo');
+  }
+  return access;
+}
+
 /** The unit an issue row belongs to. */
 export const unitOf = (issue: Pick<Models.Issue, 'isPull'>): 'ISSUES' | 'PULL_REQUESTS' => (issue.isPull ? 'PULL_REQUESTS' : 'ISSUES');
 

@@ -1,10 +1,9 @@
 import type { DbTx, Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
-import { NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError } from '../../errors.ts';
-import { canRead, canWrite } from '../../permissions/repoPermission.ts';
-import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
+import { NotFoundError, ValidationError } from '../../errors.ts';
+import { requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { resolveIssueMetaRepo } from '../issue/issue.ts';
 import { refreshMilestone, requireText } from '../issue/create.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
@@ -36,24 +35,6 @@ export interface UpdateMilestoneInput {
   dueOn?: string | null;
   /** "closed" closes; any other value opens. */
   state?: string;
-}
-
-/**
- * Gitea's gates for /repos/{o}/{r}/milestones: token scope, repository visible (404), issues or pull requests
- * readable (mustEnableIssuesOrPulls, 404); writes then need a signed-in viewer (401), a repository that is
- * not archived (423) and write on issues or pull requests (reqRepoWriter(TypeIssues, TypePullRequests), 403).
- */
-async function resolve(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
-  requireTokenScope(cx, 'issue', level);
-  const access = await requireRepo(cx, ref.owner, ref.repo);
-  if (!canRead(access.perm, 'ISSUES') && !canRead(access.perm, 'PULL_REQUESTS')) throw new NotFoundError('not found', { repoId: access.repo.id });
-  if (level === 'read') return access;
-  requireViewer(cx);
-  if (access.repo.isArchived) throw new RepoArchivedError();
-  if (!canWrite(access.perm, 'ISSUES') && !canWrite(access.perm, 'PULL_REQUESTS')) {
-    throw new PermissionDeniedError('user should have a permission to write to a repo');
-  }
-  return access;
 }
 
 const GO_DIGITS: Record<number, RegExp> = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-fA-F]+$/ };
@@ -136,7 +117,7 @@ export const MILESTONE_LIST_ORDER: Models.Prisma.MilestoneOrderByWithRelationInp
  * @throws NotFoundError
  */
 export async function listMilestones(cx: ServiceContext, ref: RepoRef, input: ListMilestonesInput): Promise<Page<Milestone>> {
-  const { repo } = await resolve(cx, ref, 'read');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'read');
   const where = listWhere(cx, repo.id, input);
   const [items, total] = await Promise.all([
     cx.db.milestone.findMany({ where, orderBy: MILESTONE_LIST_ORDER, ...skipTake(input.page) }),
@@ -147,7 +128,7 @@ export async function listMilestones(cx: ServiceContext, ref: RepoRef, input: Li
 
 /** One milestone by id, or by name when no milestone has that id. @throws NotFoundError */
 export async function getMilestone(cx: ServiceContext, ref: RepoRef, idOrName: string): Promise<Milestone> {
-  const { repo } = await resolve(cx, ref, 'read');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'read');
   return findInRepo(cx, repo.id, idOrName);
 }
 
@@ -157,7 +138,7 @@ export async function getMilestone(cx: ServiceContext, ref: RepoRef, idOrName: s
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError
  */
 export async function createMilestone(cx: ServiceContext, ref: RepoRef, input: CreateMilestoneInput): Promise<Milestone> {
-  const { repo } = await resolve(cx, ref, 'write');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'write');
   requireText(input.title, 'title');
   requireText(input.description, 'description');
   const closed = input.state === 'closed';
@@ -185,7 +166,7 @@ export async function createMilestone(cx: ServiceContext, ref: RepoRef, input: C
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError
  */
 export async function updateMilestone(cx: ServiceContext, ref: RepoRef, idOrName: string, input: UpdateMilestoneInput): Promise<Milestone> {
-  const { repo } = await resolve(cx, ref, 'write');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'write');
   const found = await findInRepo(cx, repo.id, idOrName);
   requireText(input.title, 'title');
   requireText(input.description, 'description');
@@ -228,7 +209,7 @@ export async function updateMilestone(cx: ServiceContext, ref: RepoRef, idOrName
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError
  */
 export async function deleteMilestone(cx: ServiceContext, ref: RepoRef, idOrName: string): Promise<void> {
-  const { repo } = await resolve(cx, ref, 'write');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'write');
   const found = await findInRepo(cx, repo.id, idOrName);
   await withTx(cx, async (tx, emit) => {
     await tx.milestone.deleteMany({ where: { id: found.id } });

@@ -67,7 +67,7 @@ function defaultUnitConfig(type: UnitType): Record<string, unknown> {
 export const DEFAULT_REPO_UNITS: readonly UnitType[] = ['CODE', 'ISSUES', 'PULL_REQUESTS', 'RELEASES', 'WIKI', 'PROJECTS', 'PACKAGES', 'ACTIONS'];
 
 /** The owner's permission (Gitea renders a new repository with AccessModeOwner). */
-function ownerPermission(units: readonly UnitType[]): RepoPermission {
+export function ownerPermission(units: readonly UnitType[]): RepoPermission {
   return { mode: 'OWNER', units: Object.fromEntries(units.map((u) => [u, READ_ONLY_UNITS.includes(u) ? 'READ' : 'OWNER'])), blocked: false };
 }
 
@@ -182,10 +182,11 @@ export async function createRepo(cx: ServiceContext, ownerRef: RepoOwnerRef, inp
 }
 
 /**
- * Gitea: teams with includes_all_repositories get the repository; a creator who is not thereby an admin of
- * it becomes an admin collaborator.
+ * Gitea createRepositoryInDB for organizations (new repositories and forks): teams with
+ * includes_all_repositories get the repository; a creator who is not thereby an admin of it becomes an admin
+ * collaborator.
  */
-async function linkOrgTeams(tx: DbTx, orgId: number, repoId: number, viewer: Models.User): Promise<void> {
+export async function linkOrgTeams(tx: DbTx, orgId: number, repoId: number, viewer: Models.User): Promise<void> {
   const teams = await tx.team.findMany({ where: { orgId, includesAllRepositories: true }, select: { id: true, authorize: true, members: { where: { userId: viewer.id }, select: { id: true } } } });
   if (teams.length) {
     await tx.teamRepo.createMany({ data: teams.map((t) => ({ orgId, teamId: t.id, repoId })) });

@@ -7,15 +7,15 @@ import { hooksDir } from '../../git/installHooks.ts';
 import { listBranches } from '../../git/listBranches.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { repoSize } from '../../git/repoSize.ts';
-import { atLeast } from '../../permissions/accessMode.ts';
-import { canRead, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
-import { READ_ONLY_UNITS, type UnitType } from '../../permissions/units.ts';
+import { canRead, isRepoAdmin } from '../../permissions/repoPermission.ts';
+import type { UnitType } from '../../permissions/units.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg } from '../access/orgAccess.ts';
 import { requireRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import type { ListOptions, ListWindow, Page } from '../paging.ts';
 import { accessibleRepoWhere } from './access.ts';
+import { linkOrgTeams, ownerPermission } from './create.ts';
 import { PULL_DEFAULTS } from './pullSettings.ts';
 import { listRepoPage } from './read.ts';
 import { loadApiRepos, type RepoWithPermission } from './repoRows.ts';
@@ -31,11 +31,6 @@ export interface ForkRepoInput {
 
 /** Gitea's DefaultForkRepoUnits: a fork starts with code and pull requests only. */
 const FORK_UNITS: readonly UnitType[] = ['CODE', 'PULL_REQUESTS'];
-
-/** Gitea renders a new fork with AccessModeOwner. */
-function ownerPermission(units: readonly UnitType[]): RepoPermission {
-  return { mode: 'OWNER', units: Object.fromEntries(units.map((u) => [u, READ_ONLY_UNITS.includes(u) ? 'READ' : 'OWNER'])), blocked: false };
-}
 
 /**
  * Who will own the fork (Gitea CreateFork + prepareDoerCreateRepoInOrg): the viewer, or an organization the
@@ -156,20 +151,6 @@ export async function forkRepo(cx: ServiceContext, ownerName: string, repoName: 
     if (isUniqueViolation(err)) throw taken();
     throw err;
   }
-}
-
-/**
- * Gitea createRepositoryInDB for organizations: teams with includes_all_repositories get the fork; a creator
- * who is not thereby an admin of it becomes an admin collaborator.
- */
-async function linkOrgTeams(tx: DbTx, orgId: number, repoId: number, viewer: Models.User): Promise<void> {
-  const teams = await tx.team.findMany({ where: { orgId, includesAllRepositories: true }, select: { id: true, authorize: true, members: { where: { userId: viewer.id }, select: { id: true } } } });
-  if (teams.length) {
-    await tx.teamRepo.createMany({ data: teams.map((t) => ({ orgId, teamId: t.id, repoId })) });
-    await tx.team.updateMany({ where: { id: { in: teams.map((t) => t.id) } }, data: { numRepos: { increment: 1 } } });
-  }
-  const isAdmin = viewer.isAdmin || teams.some((t) => t.members.length > 0 && atLeast(t.authorize, 'ADMIN'));
-  if (!isAdmin) await tx.collaboration.create({ data: { repoId, userId: viewer.id, mode: 'ADMIN' } });
 }
 
 /** Gitea CopyLanguageStat and CopyLicense: the fork starts with the parent's statistics. */

@@ -1,33 +1,12 @@
 import type { Models } from '../../db/client.ts';
-import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
-import { canRead, canWrite } from '../../permissions/repoPermission.ts';
-import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
+import { resolveIssueMetaRepo } from '../issue/issue.ts';
 import * as labelService from '../label/label.ts';
 import { skipTake, type Page } from '../paging.ts';
 import type { RepoRef } from './collaborator.ts';
 
 /** A repository label with what its URL needs (`{repo api}/labels/{id}`). */
 export type RepoLabel = labelService.LabelWithOwner & { repo: Pick<Models.Repository, 'ownerName' | 'name'> };
-
-/**
- * Gitea's gates for /repos/{o}/{r}/labels: repository visible (404), issues or pull requests readable
- * (mustEnableIssuesOrPulls, 404); writes then need a signed-in viewer (401), a repository that is not
- * archived (423) and write on issues or pull requests (reqRepoWriter(TypeIssues, TypePullRequests), 403).
- */
-async function resolve(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
-  requireTokenScope(cx, 'issue', level);
-  const access = await requireRepo(cx, ref.owner, ref.repo);
-  if (!canRead(access.perm, 'ISSUES') && !canRead(access.perm, 'PULL_REQUESTS')) throw new NotFoundError('not found', { repoId: access.repo.id });
-  if (level === 'read') return access;
-  requireViewer(cx);
-  if (access.repo.isArchived) throw new RepoArchivedError();
-  if (!canWrite(access.perm, 'ISSUES') && !canWrite(access.perm, 'PULL_REQUESTS')) {
-    throw new PermissionDeniedError('user should have a permission to write to a repo');
-  }
-  return access;
-}
 
 const view = (label: Models.Label, repo: Models.Repository): RepoLabel => ({ ...label, org: null, repo: { ownerName: repo.ownerName, name: repo.name } });
 
@@ -37,7 +16,7 @@ const view = (label: Models.Label, repo: Models.Repository): RepoLabel => ({ ...
  * @throws NotFoundError
  */
 export async function listRepoLabels(cx: ServiceContext, ref: RepoRef, input: labelService.ListLabelsInput): Promise<Page<RepoLabel>> {
-  const { repo } = await resolve(cx, ref, 'read');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'read');
   const where = labelService.scopeWhere({ repoId: repo.id });
   const [items, total] = await Promise.all([
     cx.db.label.findMany({ where, orderBy: labelService.labelSortOrder(input.sort), ...(input.page === 'all' ? {} : skipTake(input.page)) }),
@@ -51,26 +30,26 @@ export async function listRepoLabels(cx: ServiceContext, ref: RepoRef, input: la
  * @throws NotFoundError `label does not exist [label_id: …, repo_id: …]`
  */
 export async function getRepoLabel(cx: ServiceContext, ref: RepoRef, idOrName: string): Promise<RepoLabel> {
-  const { repo } = await resolve(cx, ref, 'read');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'read');
   return view(await labelService.findInScope(cx.db, { repoId: repo.id }, idOrName), repo);
 }
 
 /** Creates a repository label. @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError */
 export async function createRepoLabel(cx: ServiceContext, ref: RepoRef, input: labelService.CreateLabelInput): Promise<RepoLabel> {
-  const { repo } = await resolve(cx, ref, 'write');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'write');
   return view(await labelService.createInScope(cx, { repoId: repo.id }, input), repo);
 }
 
 /** Edits a repository label (only given fields change). @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError */
 export async function updateRepoLabel(cx: ServiceContext, ref: RepoRef, id: number, input: labelService.UpdateLabelInput): Promise<RepoLabel> {
-  const { repo } = await resolve(cx, ref, 'write');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'write');
   const label = await labelService.findInScope(cx.db, { repoId: repo.id }, id);
   return view(await labelService.updateLabelRow(cx, label, input), repo);
 }
 
 /** Deletes a repository label. @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError */
 export async function deleteRepoLabel(cx: ServiceContext, ref: RepoRef, id: number): Promise<void> {
-  const { repo } = await resolve(cx, ref, 'write');
+  const { repo } = await resolveIssueMetaRepo(cx, ref, 'write');
   await labelService.applyDelete(cx, await labelService.findInScope(cx.db, { repoId: repo.id }, id));
 }
 
