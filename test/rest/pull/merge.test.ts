@@ -115,6 +115,17 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     expectGiteaError(await merge(index, { Do: 'merge' }), 405, 'The PR is already merged');
   });
 
+  it('a merge keeps the milestone and label counters exact', async () => {
+    const milestone = ((await t.request('POST', '/api/v1/repos/alice/demo/milestones', { headers: basic('alice'), body: { title: 'm1' } })).json() as { id: number }).id;
+    const label = ((await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'merging', color: '#123456' } })).json() as { id: number }).id;
+    await f.push('alice', 'demo', 'writer', 'f-counted', { 'counted.txt': 'one\n' });
+    const index = (await f.open('alice', 'demo', 'writer', { head: 'f-counted', base: 'main', milestone, labels: [label] })).json.number as number;
+    expect(await t.db.milestone.findUniqueOrThrow({ where: { id: milestone } })).toMatchObject({ numIssues: 1, numClosedIssues: 0 });
+    expect((await merge(index, { Do: 'merge' })).statusCode).toBe(200);
+    expect(await t.db.milestone.findUniqueOrThrow({ where: { id: milestone } })).toMatchObject({ numIssues: 1, numClosedIssues: 1, completeness: 100 });
+    expect(await t.db.label.findUniqueOrThrow({ where: { id: label } })).toMatchObject({ numIssues: 1, numClosedIssues: 1 });
+  });
+
   it('rebase: the head commits replayed linearly onto the base (new ids, one parent each), base fast-forwarded', async () => {
     const first = await f.push('alice', 'demo', 'writer', 'f-rebase', { 'rebase1.txt': 'one\n' });
     const second = await f.push('alice', 'demo', 'writer', 'f-rebase', { 'rebase2.txt': 'two\n' });
@@ -347,7 +358,14 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     expect(await branchTip('from-fork', 'demo', 'reader')).toBe(forkHead);
     expect(await getPull(fromFork)).toMatchObject({ merged: true, merged_by: { login: 'writer' } });
 
-    // A site admin may merge too.
+    // A site admin may merge too, and may write the fork: its branch goes.
+    const forkRepo = await t.db.repository.findFirstOrThrow({ where: { ownerName: 'reader', lowerName: 'demo' } });
+    await f.push('reader', 'demo', 'reader', 'fork-delete', { 'fork-delete.txt': 'x\n' });
+    const forkDelete = (await f.open('alice', 'demo', 'reader', { head: 'reader:fork-delete', base: 'main' })).json.number as number;
+    expect((await merge(forkDelete, { Do: 'rebase', delete_branch_after_merge: true }, 'root')).statusCode).toBe(200);
+    expect(await branchTip('fork-delete', 'demo', 'reader')).toBeUndefined();
+    await t.app.deps.notifier.drain();
+    expect(await t.db.branch.findUniqueOrThrow({ where: { repoId_name: { repoId: forkRepo.id, name: 'fork-delete' } } })).toMatchObject({ isDeleted: true });
     await f.push('alice', 'demo', 'writer', 'f-admin', { 'admin.txt': 'one\n' });
     const byAdmin = (await f.open('alice', 'demo', 'writer', { head: 'f-admin', base: 'main' })).json.number as number;
     const adminRes = await merge(byAdmin, { Do: 'squash' }, 'root');
