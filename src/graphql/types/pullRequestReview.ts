@@ -1,2 +1,450 @@
-/** GraphQL types and mutations of this feature (filled in by the feature that owns this file). */
-export {};
+import { createContextCache } from '@pothos/core';
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import type { Models } from '../../db/client.ts';
+import { NotFoundError } from '../../errors.ts';
+import { isSiteAdmin } from '../../services/access/guards.ts';
+import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { diffHunkOf } from '../../services/pull/codeCommentPatch.ts';
+import { locatePullById } from '../../services/pull/edit.ts';
+import * as reviewService from '../../services/pull/review.ts';
+import * as requestService from '../../services/pull/reviewRequest.ts';
+import { locateReviewById, reviewDecisionLoader, reviewRequestsLoader, teamByIdLoader, visibleRequestFilter } from '../../services/pull/reviewView.ts';
+import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { bothNodePaths } from '../selection.ts';
+import { PullRequestRef } from './pullRequest.ts';
+import { TeamRef } from './team.ts';
+import { dbId, opt, UserRef } from './user.ts';
+
+type ReviewWhere = Models.Prisma.ReviewWhereInput;
+type GlobalId = { typename: string; id: string };
+
+/** The database id of a global id of `typename`; another type's id names nothing (0, answered NotFound). */
+const idOf = (id: GlobalId, typename: string): number => (id.typename === typename ? dbId(id.id) : 0);
+
+/** Reviews as reviews (not requests): someone's pending review only for them and site admins. */
+function reviewVisible(ctx: GraphQLContext): ReviewWhere {
+  const pending: ReviewWhere[] = isSiteAdmin(ctx.cx) ? [{ type: 'PENDING' }] : ctx.cx.viewer ? [{ type: 'PENDING', reviewerId: ctx.cx.viewer.id }] : [];
+  return { OR: [{ type: { in: ['APPROVE', 'REJECT', 'COMMENT'] } }, ...pending] };
+}
+
+/** Review requests whose team (if any) the viewer may see. */
+const requestVisible = (ctx: GraphQLContext): ReviewWhere => visibleRequestFilter(ctx.cx);
+
+const requestsOf = createContextCache((ctx: GraphQLContext) => reviewRequestsLoader(ctx.cx));
+const teamsById = createContextCache((ctx: GraphQLContext) => teamByIdLoader(ctx.cx.db));
+const decisions = createContextCache((ctx: GraphQLContext) => reviewDecisionLoader(ctx.cx.db));
+
+const PullRequestReviewStateEnum = builder.enumType('PullRequestReviewState', {
+  description: 'The state of a pull request review.',
+  values: {
+    APPROVED: { value: 'APPROVED', description: 'Approves the changes (Gitea APPROVED).' },
+    CHANGES_REQUESTED: { value: 'CHANGES_REQUESTED', description: 'Asks for changes (Gitea REQUEST_CHANGES).' },
+    COMMENTED: { value: 'COMMENTED', description: 'General feedback (Gitea COMMENT).' },
+    DISMISSED: { value: 'DISMISSED', description: 'An approval or rejection that was dismissed.' },
+    PENDING: { value: 'PENDING', description: 'Not submitted yet.' },
+  } as const,
+});
+type ReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING';
+
+const STATE_OF: Record<Exclude<Models.ReviewType, 'REQUEST'>, ReviewState> = { APPROVE: 'APPROVED', REJECT: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED', PENDING: 'PENDING' };
+
+/** The rows of each state, for `reviews(states:)`. */
+const STATE_WHERE: Record<ReviewState, ReviewWhere> = {
+  APPROVED: { type: 'APPROVE', dismissed: false },
+  CHANGES_REQUESTED: { type: 'REJECT', dismissed: false },
+  COMMENTED: { type: 'COMMENT' },
+  DISMISSED: { dismissed: true },
+  PENDING: { type: 'PENDING' },
+};
+
+const stateOf = (r: Pick<Models.Review, 'type' | 'dismissed'>): ReviewState => (r.dismissed ? 'DISMISSED' : r.type === 'REQUEST' ? 'PENDING' : STATE_OF[r.type]);
+
+const PullRequestReviewEventEnum = builder.enumType('PullRequestReviewEvent', {
+  description: 'What submitting a review does.',
+  values: {
+    APPROVE: { value: 'APPROVED', description: 'Approve the changes.' },
+    COMMENT: { value: 'COMMENT', description: 'Comment without a verdict.' },
+    DISMISS: { value: 'DISMISS', description: 'Not a submission here: use dismissPullRequestReview (a review given it stays pending).' },
+    REQUEST_CHANGES: { value: 'REQUEST_CHANGES', description: 'Ask for changes.' },
+  } as const,
+});
+
+const PullRequestReviewDecisionEnum = builder.enumType('PullRequestReviewDecision', {
+  description: "The review status of a pull request, from each reviewer's latest official verdict.",
+  values: {
+    APPROVED: { value: 'APPROVED', description: 'Approved, and no official reviewer asks for changes.' },
+    CHANGES_REQUESTED: { value: 'CHANGES_REQUESTED', description: 'An official reviewer asks for changes.' },
+    REVIEW_REQUIRED: { value: 'REVIEW_REQUIRED', description: 'No official approval yet.' },
+  } as const,
+});
+
+const PullRequestReviewCommentStateEnum = builder.enumType('PullRequestReviewCommentState', {
+  description: 'Whether a review comment was submitted.',
+  values: { PENDING: { value: 'PENDING' }, SUBMITTED: { value: 'SUBMITTED' } } as const,
+});
+
+const DiffSideEnum = builder.enumType('DiffSide', {
+  description: 'The side of a diff a line comment is on.',
+  values: { LEFT: { value: 'LEFT', description: 'The old side (a removed or unchanged line).' }, RIGHT: { value: 'RIGHT', description: 'The new side.' } } as const,
+});
+
+/**
+ * A line comment of a review (a Comment row of type CODE). node(id:) answers only comments of visible pull
+ * requests, and those of someone else's pending review only to site admins.
+ */
+export const PullRequestReviewCommentRef = builder.prismaNode('Comment', {
+  variant: 'PullRequestReviewComment',
+  description: 'A comment on a line of a pull request diff, part of a review.',
+  id: { field: 'id' },
+  authScopes: { tokenRead: 'issue' },
+  findUnique: (id, ctx) =>
+    ({ id: dbId(id), type: 'CODE', issue: visibleIssueFilter(ctx.cx), OR: [{ reviewId: null }, { review: reviewVisible(ctx) }] }) as Models.Prisma.CommentWhereUniqueInput,
+  nullable: true,
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The REST id.' }),
+    body: t.exposeString('content'),
+    author: t.relation('poster', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) author.' }),
+    path: t.exposeString('treePath'),
+    line: t.int({ nullable: true, description: 'The line on the new side; null for a comment on the old side or on the file.', resolve: (c) => (c.line > 0 ? c.line : null) }),
+    originalLine: t.int({ nullable: true, description: 'The line on the old side; null otherwise.', resolve: (c) => (c.line < 0 ? -c.line : null) }),
+    diffSide: t.field({ type: DiffSideEnum, resolve: (c) => (c.line < 0 ? 'LEFT' : 'RIGHT') }),
+    diffHunk: t.string({ description: 'The diff lines up to the commented one.', resolve: (c) => diffHunkOf(c.patch) }),
+    commitOid: t.string({ nullable: true, description: 'The commit the comment was made on.', resolve: (c) => c.commitSha || null }),
+    outdated: t.exposeBoolean('invalidated'),
+    state: t.field({
+      type: PullRequestReviewCommentStateEnum,
+      select: { review: { select: { type: true } } },
+      resolve: (c) => (c.review?.type === 'PENDING' ? 'PENDING' : 'SUBMITTED'),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+/**
+ * A pull request review (Gitea PullReview): not a review request. node(id:) answers only reviews of visible pull
+ * requests; someone else's pending review only for site admins.
+ */
+export const PullRequestReviewRef = builder.prismaNode('Review', {
+  variant: 'PullRequestReview',
+  description: 'A review of a pull request: a verdict or comments, with line comments.',
+  id: { field: 'id' },
+  authScopes: { tokenRead: 'issue' },
+  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [reviewVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
+  nullable: true,
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The REST id.' }),
+    body: t.exposeString('content'),
+    state: t.field({ type: PullRequestReviewStateEnum, resolve: stateOf }),
+    author: t.relation('reviewer', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) reviewer.' }),
+    commitOid: t.string({ nullable: true, description: 'The commit the review was made on.', resolve: (r) => r.commitId || null }),
+    official: t.exposeBoolean('official', { description: "Whether the review counts towards approvals (the reviewer's latest verdict, by a code writer)." }),
+    stale: t.exposeBoolean('stale', { description: 'Whether the code changed since the reviewed commit.' }),
+    dismissed: t.exposeBoolean('dismissed'),
+    submittedAt: t.field({ type: 'DateTime', nullable: true, description: 'Null while pending.', resolve: (r) => (r.type === 'PENDING' ? null : r.createdAt) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    viewerDidAuthor: t.boolean({ resolve: (r, _a, ctx) => ctx.cx.viewer !== null && r.reviewerId === ctx.cx.viewer.id }),
+    pullRequest: t.field({
+      type: PullRequestRef,
+      select: (_args, _ctx, nested) => ({ issue: { select: { pullRequest: nested(true) } } }),
+      resolve: (r) => {
+        if (!r.issue.pullRequest) throw new NotFoundError('pull request does not exist', { issueId: r.issueId });
+        return r.issue.pullRequest;
+      },
+    }),
+    comments: t.relatedConnection(
+      'comments',
+      {
+        type: PullRequestReviewCommentRef,
+        cursor: 'id',
+        totalCount: true,
+        description: 'The line comments, oldest first.',
+        query: { where: { type: 'CODE' }, orderBy: { id: 'asc' } },
+      },
+      { name: 'PullRequestReviewCommentConnection' },
+      { name: 'PullRequestReviewCommentEdge' },
+    ),
+  }),
+});
+
+/** GitHub's RequestedReviewer: a user or a team. */
+const RequestedReviewerUnion = builder.unionType('RequestedReviewer', {
+  description: 'Who a review is requested from.',
+  types: [UserRef, TeamRef],
+  resolveType: (v) => ('orgId' in v ? TeamRef : UserRef),
+});
+
+/** A pending review request (a Review row of type REQUEST). */
+export const ReviewRequestRef = builder.prismaNode('Review', {
+  variant: 'ReviewRequest',
+  description: 'A request for a user or a team to review a pull request.',
+  id: { field: 'id' },
+  authScopes: { tokenRead: 'issue' },
+  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [requestVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
+  nullable: true,
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The REST id (of the PullReview in state REQUEST_REVIEW).' }),
+    asCodeOwner: t.boolean({ description: 'Always false: there are no code owners here.', resolve: () => false }),
+    official: t.exposeBoolean('official'),
+    requestedReviewer: t.field({
+      type: RequestedReviewerUnion,
+      nullable: true,
+      description: 'Null once the user or team is deleted.',
+      // Per-request loaders, so a page of pull requests costs one query for all their reviewers.
+      resolve: (r, _a, ctx) =>
+        r.reviewerId !== null ? ctx.cx.loaders.userById.load(r.reviewerId) : r.reviewerTeamId !== null ? teamsById(ctx).load(r.reviewerTeamId) : null,
+    }),
+    pullRequest: t.field({
+      type: PullRequestRef,
+      select: (_args, _ctx, nested) => ({ issue: { select: { pullRequest: nested(true) } } }),
+      resolve: (r) => {
+        if (!r.issue.pullRequest) throw new NotFoundError('pull request does not exist', { issueId: r.issueId });
+        return r.issue.pullRequest;
+      },
+    }),
+  }),
+});
+
+const pullReviews = prismaConnectionHelpers(builder, PullRequestReviewRef, {
+  cursor: 'id',
+  args: (t) => ({
+    states: t.field({ type: [PullRequestReviewStateEnum], required: false, description: 'Only reviews in these states.' }),
+    author: t.string({ required: false, description: 'Only reviews by this login.' }),
+  }),
+  query: (args, ctx) => ({ where: reviewListWhere(args, ctx), orderBy: { id: 'asc' as const } }),
+});
+
+function reviewListWhere(args: { states?: readonly ReviewState[] | null; author?: string | null }, ctx: GraphQLContext): ReviewWhere {
+  const and: ReviewWhere[] = [reviewVisible(ctx)];
+  if (args.states?.length) and.push({ OR: args.states.map((s) => STATE_WHERE[s]) });
+  if (args.author) and.push({ reviewer: { lowerName: args.author.toLowerCase() } });
+  return { AND: and };
+}
+
+const totalOf = (conn: object): number => (conn as { total: number }).total;
+
+builder.prismaObjectFields(PullRequestRef, (t) => ({
+  reviews: t.connection(
+    {
+      type: PullRequestReviewRef,
+      description: 'Reviews, oldest first (not review requests; pending ones only for their author).',
+      args: pullReviews.getArgs(),
+      select: (args, ctx, nested) => ({
+        issue: {
+          select: {
+            reviews: pullReviews.getQuery(args, ctx, bothNodePaths(nested)),
+            _count: { select: { reviews: { where: reviewListWhere(args, ctx) } } },
+          },
+        },
+      }),
+      resolve: (p, args, ctx) => ({ ...pullReviews.resolve(p.issue.reviews, args, ctx), total: p.issue._count.reviews }),
+    },
+    { name: 'PullRequestReviewConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'PullRequestReviewEdge' },
+  ),
+  reviewRequests: t.connection(
+    {
+      type: ReviewRequestRef,
+      description: 'Pending review requests, oldest first (requests of teams the viewer may not see are left out).',
+      select: { issueId: true },
+      resolve: async (p, args, ctx) => {
+        const rows = await requestsOf(ctx).load(p.issueId);
+        return { ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, rows), total: rows.length };
+      },
+    },
+    { name: 'ReviewRequestConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'ReviewRequestEdge' },
+  ),
+  reviewDecision: t.field({
+    type: PullRequestReviewDecisionEnum,
+    description: "From each reviewer's latest official verdict: CHANGES_REQUESTED if any asks for changes, APPROVED if any approves, else REVIEW_REQUIRED.",
+    select: { issueId: true },
+    resolve: (p, _a, ctx) => decisions(ctx).load(p.issueId),
+  }),
+}));
+
+// ---------------------------------------------------------------------------------------------------------
+// Mutations (GitHub's names), over the REST services.
+
+const DraftPullRequestReviewThreadInput = builder.inputType('DraftPullRequestReviewThread', {
+  description: 'A line comment of a new review.',
+  fields: (t) => ({
+    path: t.string({ required: true }),
+    line: t.int({ required: true, description: 'The line (on `side`); 0 comments the file.' }),
+    side: t.field({ type: DiffSideEnum, defaultValue: 'RIGHT' }),
+    body: t.string({ required: true }),
+  }),
+});
+
+const LEFT_OR_RIGHT = (thread: { line: number; side?: 'LEFT' | 'RIGHT' | null }) =>
+  thread.side === 'LEFT' ? { oldPosition: thread.line } : { newPosition: thread.line };
+
+builder.relayMutationField(
+  'addPullRequestReview',
+  {
+    inputFields: (t) => ({
+      pullRequestId: t.globalID({ required: true }),
+      body: t.string(),
+      event: t.field({ type: PullRequestReviewEventEnum, description: 'Omitted: the review stays pending (Gitea needs a body for that).' }),
+      commitOID: t.string({ description: 'The reviewed commit; the head by default.' }),
+      threads: t.field({ type: [DraftPullRequestReviewThreadInput], description: 'Line comments.' }),
+    }),
+  },
+  {
+    description:
+      "Review a pull request (the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/reviews): the viewer's pending review is reused; APPROVE and REQUEST_CHANGES are refused to the author and on closed pull requests.",
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const loc = await locatePullById(ctx.cx, idOf(input.pullRequestId, 'PullRequest'));
+      const view = await reviewService.createReview(ctx.cx, loc.ref, loc.index, {
+        event: input.event ?? 'PENDING',
+        body: opt(input.body),
+        commitId: opt(input.commitOID),
+        comments: (input.threads ?? []).map((c) => ({ path: c.path, body: c.body, ...LEFT_OR_RIGHT(c) })),
+      });
+      return { reviewId: view.review.id };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      pullRequestReview: t.prismaField({ type: PullRequestReviewRef, nullable: true, resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }) }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'submitPullRequestReview',
+  {
+    inputFields: (t) => ({
+      pullRequestReviewId: t.globalID({ description: 'The pending review to submit.' }),
+      pullRequestId: t.globalID({ description: "Or the pull request whose pending review (the viewer's) to submit." }),
+      event: t.field({ type: PullRequestReviewEventEnum, required: true }),
+      body: t.string(),
+    }),
+  },
+  {
+    description: 'Submit a pending review (the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const submit = { event: input.event, body: opt(input.body) };
+      if (input.pullRequestReviewId) {
+        const loc = await locateReviewById(ctx.cx, idOf(input.pullRequestReviewId, 'PullRequestReview'));
+        return { reviewId: (await reviewService.submitReview(ctx.cx, loc.ref, loc.index, loc.id, submit)).review.id };
+      }
+      const loc = await locatePullById(ctx.cx, input.pullRequestId ? idOf(input.pullRequestId, 'PullRequest') : 0);
+      return { reviewId: (await reviewService.submitViewerPendingReview(ctx.cx, loc.ref, loc.index, submit)).review.id };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      pullRequestReview: t.prismaField({ type: PullRequestReviewRef, nullable: true, resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }) }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'deletePullRequestReview',
+  { inputFields: (t) => ({ pullRequestReviewId: t.globalID({ required: true }) }) },
+  {
+    description: 'Delete a review with its line comments: its author or a site admin (the service of DELETE /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const loc = await locateReviewById(ctx.cx, idOf(input.pullRequestReviewId, 'PullRequestReview'));
+      await reviewService.deleteReview(ctx.cx, loc.ref, loc.index, loc.id);
+      return { ref: loc.ref, index: loc.index };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      pullRequest: t.prismaField({
+        type: PullRequestRef,
+        nullable: true,
+        description: 'The pull request the review was on.',
+        resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findFirst({ ...query, where: { index: p.index, baseRepo: { ownerName: p.ref.owner, lowerName: p.ref.repo.toLowerCase() } } }),
+      }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'dismissPullRequestReview',
+  {
+    inputFields: (t) => ({
+      pullRequestReviewId: t.globalID({ required: true }),
+      message: t.string({ required: true }),
+      priors: t.boolean({ description: "Also dismiss the reviewer's earlier verdicts (Gitea)." }),
+    }),
+  },
+  {
+    description: 'Dismiss an approval or rejection: repository admins, open pull requests (the service of POST …/reviews/{id}/dismissals).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const loc = await locateReviewById(ctx.cx, idOf(input.pullRequestReviewId, 'PullRequestReview'));
+      const view = await reviewService.setReviewDismissed(ctx.cx, loc.ref, loc.index, loc.id, true, { message: input.message, priors: opt(input.priors) });
+      return { reviewId: view.review.id };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      pullRequestReview: t.prismaField({ type: PullRequestReviewRef, nullable: true, resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }) }),
+    }),
+  },
+);
+
+for (const [name, byLogin] of [
+  ['requestReviews', false],
+  ['requestReviewsByLogin', true],
+] as const) {
+  builder.relayMutationField(
+    name,
+    {
+      inputFields: (t) => ({
+        pullRequestId: t.globalID({ required: true }),
+        ...(byLogin
+          ? {}
+          : {
+              userIds: t.globalIDList({ description: 'Users to request reviews from.' }),
+              teamIds: t.globalIDList({ description: "Teams of the repository's organization." }),
+            }),
+        userLogins: t.stringList({ description: 'Users by login (or e-mail address).' }),
+        teamSlugs: t.stringList({ description: "Teams by name, of the repository's organization." }),
+        union: t.boolean({ defaultValue: false, description: 'Add to the requested reviewers instead of replacing them.' }),
+      }),
+    },
+    {
+      description:
+        'Request reviews (the service of POST/DELETE /api/v1/repos/{o}/{r}/pulls/{index}/requested_reviewers): without `union`, pending requests of anyone not listed are withdrawn.',
+      errors: { types: MUTATION_ERRORS },
+      resolve: async (_root, { input }, ctx) => {
+        const loc = await locatePullById(ctx.cx, idOf(input.pullRequestId, 'PullRequest'));
+        const ids = input as { userIds?: GlobalId[] | null; teamIds?: GlobalId[] | null };
+        await requestService.setReviewRequests(
+          ctx.cx,
+          loc.ref,
+          loc.index,
+          {
+            reviewers: input.userLogins ?? [],
+            teamReviewers: input.teamSlugs ?? [],
+            reviewerIds: (ids.userIds ?? []).map((id) => idOf(id, 'User')),
+            teamIds: (ids.teamIds ?? []).map((id) => idOf(id, 'Team')),
+          },
+          input.union ?? false,
+        );
+        return loc;
+      },
+    },
+    {
+      outputFields: (t) => ({
+        pullRequest: t.prismaField({
+          type: PullRequestRef,
+          nullable: true,
+          resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findFirst({ ...query, where: { index: p.index, baseRepo: { ownerName: p.ref.owner, lowerName: p.ref.repo.toLowerCase() } } }),
+        }),
+      }),
+    },
+  );
+}

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { Db, DbLike, DbTx, Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
@@ -6,7 +7,7 @@ import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.
 import type { RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { visibleIssueFilter } from '../issue/visibility.ts';
-import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
+import { TEAM_INCLUDE, teamReadFilter, type TeamRow } from '../org/teamAccess.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { findPullByIndex, resolvePullRepo, type PullRows } from './pull.ts';
 
@@ -139,4 +140,50 @@ export async function locateReviewById(cx: ServiceContext, id: number): Promise<
       ? await cx.db.review.findFirst({ where: { id, issue: visibleIssueFilter(cx) }, select: { id: true, issue: { select: { index: true, repo: { select: { ownerName: true, name: true } } } } } })
       : null;
   return row ? { ref: { owner: row.issue.repo.ownerName, repo: row.issue.repo.name }, index: row.issue.index, id: row.id } : { ref: { owner: '', repo: '' }, index: 0, id: 0 };
+}
+
+/** Review requests the viewer may see: those of users, and of teams the viewer may read. */
+export function visibleRequestFilter(cx: ServiceContext): Models.Prisma.ReviewWhereInput {
+  return { type: 'REQUEST', OR: [{ reviewerTeamId: null }, { reviewerTeam: teamReadFilter(cx) }] };
+}
+
+/** Per request: the visible pending review requests of many pull requests (by issue id), oldest first, in one query. */
+export function reviewRequestsLoader(cx: ServiceContext): DataLoader<number, Review[]> {
+  return new DataLoader(async (issueIds: readonly number[]) => {
+    const rows = await cx.db.review.findMany({ where: { issueId: { in: [...issueIds] }, ...visibleRequestFilter(cx) }, orderBy: { id: 'asc' } });
+    return issueIds.map((id) => rows.filter((r) => r.issueId === id));
+  });
+}
+
+/** Per request: teams by id, in one query (no visibility check: callers filter what they list). */
+export function teamByIdLoader(db: Db): DataLoader<number, Models.Team | null> {
+  return new DataLoader(async (ids: readonly number[]) => {
+    const rows = await db.team.findMany({ where: { id: { in: [...ids] } } });
+    return ids.map((id) => rows.find((t) => t.id === id) ?? null);
+  });
+}
+
+/** GitHub's PullRequestReviewDecision. */
+export type ReviewDecision = 'APPROVED' | 'CHANGES_REQUESTED' | 'REVIEW_REQUIRED';
+
+/**
+ * Per request: the review decision of many pull requests (by issue id) in one query, from each reviewer's latest
+ * official, undismissed verdict: CHANGES_REQUESTED if any asks for changes, APPROVED if any approves, else
+ * REVIEW_REQUIRED.
+ */
+export function reviewDecisionLoader(db: Db): DataLoader<number, ReviewDecision> {
+  return new DataLoader(async (issueIds: readonly number[]) => {
+    const rows = await db.review.findMany({
+      where: { issueId: { in: [...issueIds] }, official: true, dismissed: false, type: { in: ['APPROVE', 'REJECT'] } },
+      select: { issueId: true, reviewerId: true, type: true },
+      orderBy: { id: 'desc' },
+    });
+    return issueIds.map((issueId) => {
+      const latest = new Map<number | null, Models.ReviewType>();
+      for (const r of rows) if (r.issueId === issueId && !latest.has(r.reviewerId)) latest.set(r.reviewerId, r.type);
+      const types = [...latest.values()];
+      if (types.includes('REJECT')) return 'CHANGES_REQUESTED';
+      return types.includes('APPROVE') ? 'APPROVED' : 'REVIEW_REQUIRED';
+    });
+  });
 }
