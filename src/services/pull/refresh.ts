@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { compareCommits, diffStats, isAncestor, type DiffFile } from '../../git/compare.ts';
+import { compareCommits, diffStats, isAncestor, type DiffFile, type DiffStats } from '../../git/compare.ts';
 import { fetchIntoRef, readRefs } from '../../git/merge.ts';
 import type { DomainEvent, RefUpdate } from '../../notify/events.ts';
 import type { Subscriber } from '../../notify/notifier.ts';
@@ -46,15 +46,17 @@ function diffKey(files: readonly DiffFile[]): string {
 
 /**
  * Gitea checkIfPRContentChanged: whether the pull request's diff against its merge base differs between the
- * old and the new head (a rebase onto a newer base that changes nothing is not a change).
+ * old and the new head (a rebase onto a newer base that changes nothing is not a change). Also returns the new
+ * head's stats, which the recomputation reuses.
  */
-async function contentChanged(gitDir: string, baseSha: string, oldHead: string, newHead: string): Promise<boolean> {
-  if (!oldHead || ZERO.test(oldHead)) return true;
+async function contentChanged(gitDir: string, baseSha: string, oldHead: string, newHead: string): Promise<{ changed: boolean; after?: DiffStats }> {
+  const after = await diffStats(gitDir, baseSha, newHead);
+  if (!oldHead || ZERO.test(oldHead)) return { changed: true, after };
   try {
-    const [before, after] = await Promise.all([diffStats(gitDir, baseSha, oldHead), diffStats(gitDir, baseSha, newHead)]);
-    return diffKey(before.files) !== diffKey(after.files);
+    const before = await diffStats(gitDir, baseSha, oldHead);
+    return { changed: diffKey(before.files) !== diffKey(after.files), after };
   } catch {
-    return true;
+    return { changed: true, after };
   }
 }
 
@@ -90,7 +92,9 @@ async function refreshHead(cx: ServiceContext, repoId: number, branch: string, o
     if (previous === newSha) continue;
     await fetchIntoRef(gitDir, gitDirOf(cx, pr.headRepo), newSha, ref);
     const before = previous || oldSha;
-    const [changed, content] = baseSha ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)]) : [true, null];
+    const [{ changed, after }, content] = baseSha
+      ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)])
+      : [{ changed: true, after: undefined }, null];
     await withTx(cx, async (tx) => {
       if (changed) await tx.review.updateMany({ where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: false, commitId: { not: newSha } }, data: { stale: true } });
       await tx.review.updateMany({ where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: true, commitId: newSha }, data: { stale: false } });
@@ -99,7 +103,7 @@ async function refreshHead(cx: ServiceContext, repoId: number, branch: string, o
         await tx.issue.update({ where: { id: pr.issueId }, data: { updatedAt: new Date() } });
       }
     });
-    if (baseSha) await storePullState(cx.db, gitDir, pr, newSha, baseSha);
+    if (baseSha) await storePullState(cx.db, gitDir, pr, newSha, baseSha, after);
   }
 }
 

@@ -74,11 +74,12 @@ export function isFresh(pull: Pick<Models.PullRequest, 'statsHeadSha' | 'statsBa
 /**
  * Recomputes and stores the git state of a pull request for the given commits, unless the row already holds it
  * or the pull request is merged (its stats are frozen at the merge). The update is conditional on the row
- * still being unmerged, so a concurrent merge is never overwritten. Returns the row as stored.
+ * still being unmerged, so a concurrent merge is never overwritten. `stats`, when the caller already has the
+ * diff stats of exactly these commits, saves computing them again. Returns the row as stored.
  */
-export async function storePullState(db: DbLike, gitDir: string, pull: Models.PullRequest, headSha: string, baseSha: string): Promise<Models.PullRequest> {
+export async function storePullState(db: DbLike, gitDir: string, pull: Models.PullRequest, headSha: string, baseSha: string, stats?: DiffStats): Promise<Models.PullRequest> {
   if (pull.hasMerged || !headSha || !baseSha || isFresh(pull, headSha, baseSha)) return pull;
-  const state = await computePullGitState(gitDir, baseSha, headSha);
+  const state = await computePullGitState(gitDir, baseSha, headSha, stats);
   const done = await db.pullRequest.updateMany({ where: { id: pull.id, hasMerged: false }, data: pullStateData(state) });
   if (!done.count) return (await db.pullRequest.findUnique({ where: { id: pull.id } })) ?? pull;
   return { ...pull, ...state, conflictedFiles: JSON.stringify(state.conflictedFiles) };

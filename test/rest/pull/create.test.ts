@@ -168,6 +168,14 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
     expect(second.json).toMatchObject({ head: { sha: sha2, repo_id: fork.id } });
   });
 
+  it('requests the reviewers given (requested_reviewers in the answer, REQUEST review rows)', async () => {
+    await f.push('alice', 'demo', 'alice', 'reviewed', { 'rv.txt': 'rv\n' });
+    const { json } = await f.open('alice', 'demo', 'alice', { head: 'reviewed', base: 'main', reviewers: ['writer'] });
+    expect(json.requested_reviewers).toMatchObject([{ login: 'writer' }]);
+    const row = await t.db.pullRequest.findUniqueOrThrow({ where: { id: json.id as number } });
+    expect(await t.db.review.count({ where: { issueId: row.issueId, type: 'REQUEST' } })).toBe(1);
+  });
+
   it('reports conflicts: mergeable false, status CONFLICT with the conflicted files', async () => {
     await f.push('alice', 'demo', 'alice', 'left', { 'clash.txt': 'left\n' });
     await f.push('alice', 'demo', 'alice', 'main', { 'clash.txt': 'main\n' });

@@ -173,6 +173,23 @@ describe.each(PROVIDERS)('reading pull requests (%s)', (provider) => {
     expect(t.queries.filter((q) => /^\s*update/i.test(q))).toEqual([]);
   });
 
+  it('the list costs the same statements for 3 or 5 pull requests', async () => {
+    const measure = async () => {
+      await t.app.deps.notifier.drain();
+      t.queries.length = 0;
+      const res = await t.request('GET', '/api/v1/repos/alice/demo/pulls?state=all', { headers: basic('alice') });
+      expect(res.statusCode).toBe(200);
+      return { statements: t.queries.length, count: (res.json() as unknown[]).length };
+    };
+    await measure();
+    const small = await measure();
+    await f.pushAndOpen('alice', 'demo', 'alice', 'more1', { 'm1.txt': 'm\n' }, { assignees: ['writer'] });
+    await f.pushAndOpen('alice', 'demo', 'alice', 'more2', { 'm2.txt': 'm\n' }, { reviewers: ['writer'] });
+    const large = await measure();
+    expect(large.count).toBe(small.count + 2);
+    expect(large.statements).toBe(small.statements);
+  });
+
   it('shows refs/pull/N/head once the head branch is deleted', async () => {
     const dir = await f.workTree('alice', 'demo', 'alice');
     await f.git.ok(['push', '-q', 'origin', ':second'], { cwd: dir });

@@ -80,6 +80,8 @@ export const pullRoutes = [
         milestone: body.milestone ?? undefined,
         dueDate: body.due_date ? new Date(body.due_date) : null,
         allowMaintainerEdit: body.allow_maintainer_edit ?? undefined,
+        reviewers: body.reviewers ?? undefined,
+        teamReviewers: body.team_reviewers ?? undefined,
       });
       return toApiPullRequest(view, cx.viewer, convertOptions(cx));
     },
