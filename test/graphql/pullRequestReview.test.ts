@@ -7,7 +7,7 @@ import { PullFixture } from '../helpers/pull.ts';
 
 type Json = Record<string, unknown>;
 
-const REVIEW_FIELDS = 'id databaseId state body official stale dismissed submittedAt commitOid author { login } comments(first: 10) { totalCount nodes { path line originalLine diffSide diffHunk body state author { login } } }';
+const REVIEW_FIELDS = 'id databaseId state body official stale dismissed submittedAt commitOid author { login } comments(first: 10) { totalCount nodes { path line originalLine diffSide diffHunk body state author { login } pullRequestReview { databaseId } } }';
 const PULL = `
   query($id: ID!, $states: [PullRequestReviewState!]) {
     node(id: $id) {
@@ -116,8 +116,8 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     const mine = await pull(1, 'wendy');
     expect(mine?.reviews.nodes[0]).toMatchObject({ state: 'PENDING', submittedAt: null, author: { login: 'wendy' } });
     expect(mine?.reviews.nodes[0]?.comments.nodes).toEqual([
-      { path: 'a.txt', line: 2, originalLine: null, diffSide: 'RIGHT', diffHunk: expect.stringContaining('+2'), body: 'why 2?', state: 'PENDING', author: { login: 'wendy' } },
-      { path: 'a.txt', line: null, originalLine: 2, diffSide: 'LEFT', diffHunk: expect.stringContaining('-two'), body: 'was two', state: 'PENDING', author: { login: 'wendy' } },
+      { path: 'a.txt', line: 2, originalLine: null, diffSide: 'RIGHT', diffHunk: expect.stringContaining('+2'), body: 'why 2?', state: 'PENDING', author: { login: 'wendy' }, pullRequestReview: { databaseId: review.databaseId } },
+      { path: 'a.txt', line: null, originalLine: 2, diffSide: 'LEFT', diffHunk: expect.stringContaining('-two'), body: 'was two', state: 'PENDING', author: { login: 'wendy' }, pullRequestReview: { databaseId: review.databaseId } },
     ]);
     const nodeQuery = `query($id: ID!) { node(id: $id) { ... on PullRequestReview { state } } }`;
     expect((await gql<{ node: Json | null }>(t, nodeQuery, { variables: { id: review.id }, headers: basic('rita') })).data?.node).toBeNull();

@@ -3,13 +3,12 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
-import { isSiteAdmin } from '../../services/access/guards.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { diffHunkOf } from '../../services/pull/codeCommentPatch.ts';
 import { locatePullById } from '../../services/pull/edit.ts';
 import * as reviewService from '../../services/pull/review.ts';
 import * as requestService from '../../services/pull/reviewRequest.ts';
-import { locateReviewById, reviewDecisionLoader, reviewRequestsLoader, teamByIdLoader, visibleRequestFilter } from '../../services/pull/reviewView.ts';
+import { locateReviewById, reviewDecisionLoader, reviewRequestsLoader, teamByIdLoader, visibleRequestFilter, visibleReviewFilter } from '../../services/pull/reviewView.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
@@ -24,13 +23,7 @@ type GlobalId = { typename: string; id: string };
 /** The database id of a global id of `typename`; another type's id names nothing (0, answered NotFound). */
 const idOf = (id: GlobalId, typename: string): number => (id.typename === typename ? dbId(id.id) : 0);
 
-/** Reviews as reviews (not requests): someone's pending review only for them and site admins. */
-function reviewVisible(ctx: GraphQLContext): ReviewWhere {
-  const pending: ReviewWhere[] = isSiteAdmin(ctx.cx) ? [{ type: 'PENDING' }] : ctx.cx.viewer ? [{ type: 'PENDING', reviewerId: ctx.cx.viewer.id }] : [];
-  return { OR: [{ type: { in: ['APPROVE', 'REJECT', 'COMMENT'] } }, ...pending] };
-}
-
-/** Review requests whose team (if any) the viewer may see. */
+const reviewVisible = (ctx: GraphQLContext): ReviewWhere => visibleReviewFilter(ctx.cx);
 const requestVisible = (ctx: GraphQLContext): ReviewWhere => visibleRequestFilter(ctx.cx);
 
 const requestsOf = createContextCache((ctx: GraphQLContext) => reviewRequestsLoader(ctx.cx));
@@ -170,6 +163,10 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
     ),
   }),
 });
+
+builder.prismaObjectFields(PullRequestReviewCommentRef, (t) => ({
+  pullRequestReview: t.relation('review', { type: PullRequestReviewRef, nullable: true, description: 'The review the comment belongs to.' }),
+}));
 
 /** GitHub's RequestedReviewer: a user or a team. */
 const RequestedReviewerUnion = builder.unionType('RequestedReviewer', {

@@ -142,6 +142,12 @@ export async function locateReviewById(cx: ServiceContext, id: number): Promise<
   return row ? { ref: { owner: row.issue.repo.ownerName, repo: row.issue.repo.name }, index: row.issue.index, id: row.id } : { ref: { owner: '', repo: '' }, index: 0, id: 0 };
 }
 
+/** Reviews (not requests) the viewer may see listed: submitted ones, and pending ones only by their reviewer or a site admin. */
+export function visibleReviewFilter(cx: ServiceContext): Models.Prisma.ReviewWhereInput {
+  const pending: Models.Prisma.ReviewWhereInput[] = isSiteAdmin(cx) ? [{ type: 'PENDING' }] : cx.viewer ? [{ type: 'PENDING', reviewerId: cx.viewer.id }] : [];
+  return { OR: [{ type: { in: ['APPROVE', 'REJECT', 'COMMENT'] } }, ...pending] };
+}
+
 /** Review requests the viewer may see: those of users, and of teams the viewer may read. */
 export function visibleRequestFilter(cx: ServiceContext): Models.Prisma.ReviewWhereInput {
   return { type: 'REQUEST', OR: [{ reviewerTeamId: null }, { reviewerTeam: teamReadFilter(cx) }] };
