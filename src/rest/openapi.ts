@@ -8,8 +8,10 @@ import { Issue, Milestone } from './structs/issue.ts';
 import { Label } from './structs/label.ts';
 import { Organization } from './structs/org.ts';
 import { Project } from './structs/project.ts';
+import { ChangedFile, Commit, PullRequest } from './structs/pull.ts';
 import { Reaction } from './structs/reaction.ts';
 import { Repository, SearchResults } from './structs/repo.ts';
+import { PullReview, PullReviewComment } from './structs/review.ts';
 import { Team } from './structs/team.ts';
 import { StopWatch, TrackedTime } from './structs/trackedTime.ts';
 import { AccessToken, Email, User, UserSearchResults } from './structs/user.ts';
@@ -32,6 +34,11 @@ const schemas: Record<string, z.ZodType> = {
   Reaction,
   TrackedTime,
   StopWatch,
+  PullRequest,
+  ChangedFile,
+  Commit,
+  PullReview,
+  PullReviewComment,
   DeployKey,
   RepoCollaboratorPermission,
   Branch,

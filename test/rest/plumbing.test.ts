@@ -72,6 +72,10 @@ describe.each(PROVIDERS)('REST plumbing (%s)', (provider) => {
     expect(doc.paths['/admin/users'].post.operationId).toBe('adminCreateUser');
     expect(doc.paths['/users/{username}/tokens/{token}'].delete.responses['204']).toBeDefined();
     expect(doc.components.schemas.User.properties.login).toBeDefined();
+    // Every schema a route refers to is defined.
+    const refs = [...JSON.stringify(doc.paths).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(50);
+    expect([...new Set(refs)].filter((name) => !doc.components.schemas[name ?? ''])).toEqual([]);
   });
 
   it('JSON output escapes <, > and & as Gitea does', async () => {
