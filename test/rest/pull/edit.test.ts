@@ -172,6 +172,10 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
       expect(bare.body).toBe('');
     }
     expectGiteaError(await patch(9999, { title: 'x' }), 404);
+    const readOnly = await t.createToken('alice', ['read:repository', 'write:issue']);
+    expectGiteaError(await t.request('PATCH', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: { authorization: `token ${readOnly}` }, body: { title: 'x' } }), 403, /required scope/);
+    const writeRepo = await t.createToken('alice', ['write:repository']);
+    expect((await t.request('PATCH', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: { authorization: `token ${writeRepo}` }, body: { title: 'by token' } })).statusCode).toBe(201);
     const plainIssue = (await t.request('POST', '/api/v1/repos/alice/demo/issues', { headers: basic('alice'), body: { title: 'plain' } })).json() as { number: number };
     expectGiteaError(await patch(plainIssue.number, { title: 'x' }), 404);
     expectGiteaError(await patch(index, { title: 42 }), 422);

@@ -340,6 +340,12 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     expectGiteaError(await t.request('POST', `/api/v1/repos/alice/demo/pulls/${fromFork}/merge`, { body: { Do: 'merge' } }), 401);
     expectGiteaError(await merge(fromFork, { Do: 'merge' }, 'reader'), 405, 'User not allowed to merge PR');
     expectGiteaError(await merge(fromFork, { Do: 'merge' }, 'bob'), 405, 'User not allowed to merge PR');
+    // Tokens need write:repository (the pulls routes' scope), whatever their issue scopes.
+    for (const scopes of [['read:repository'], ['write:issue']]) {
+      const token = await t.createToken('writer', scopes);
+      const res = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${fromFork}/merge`, { headers: { authorization: `token ${token}` }, body: { Do: 'merge' } });
+      expectGiteaError(res, 403, /token does not have at least one of required scope/);
+    }
     // Bad input: after the gates, before the pull request.
     expectGiteaError(await merge(fromFork, {}, 'writer'), 422, /Do/);
     expectGiteaError(await merge(fromFork, { Do: 'octopus' }, 'writer'), 422, /Do/);
