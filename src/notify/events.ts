@@ -41,6 +41,13 @@ export type DomainEvent =
   | { type: 'issue.updated'; issueId: number; repoId: number; index: number; actorId: number; fields: string[] }
   | { type: 'issue.closed'; issueId: number; repoId: number; index: number; actorId: number }
   | { type: 'issue.reopened'; issueId: number; repoId: number; index: number; actorId: number }
+  | { type: 'milestone.created'; milestoneId: number; repoId: number; actorId: number }
+  | { type: 'milestone.updated'; milestoneId: number; repoId: number; actorId: number; fields: string[] }
+  | { type: 'milestone.deleted'; milestoneId: number; repoId: number; actorId: number }
+  /** Projects: a repository's (repoId set) or an owner's (ownerId set). */
+  | { type: 'project.created'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number }
+  | { type: 'project.updated'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number; fields: string[] }
+  | { type: 'project.deleted'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number }
   /** issueId is now blocked by (depends on) dependencyId; repoId is issueId's repository. */
   | { type: 'issue.dependencyAdded'; issueId: number; dependencyId: number; repoId: number; actorId: number }
   | { type: 'issue.dependencyRemoved'; issueId: number; dependencyId: number; repoId: number; actorId: number }
@@ -50,13 +57,6 @@ export type DomainEvent =
   /** Tracked time booked (manually or by a stopwatch) or deleted; `seconds` is the amount. */
   | { type: 'trackedTime.added'; trackedTimeId: number; issueId: number; repoId: number; userId: number; seconds: number; actorId: number }
   | { type: 'trackedTime.deleted'; issueId: number; repoId: number; userId: number | null; seconds: number; actorId: number }
-  | { type: 'milestone.created'; milestoneId: number; repoId: number; actorId: number }
-  | { type: 'milestone.updated'; milestoneId: number; repoId: number; actorId: number; fields: string[] }
-  | { type: 'milestone.deleted'; milestoneId: number; repoId: number; actorId: number }
-  /** Projects: a repository's (repoId set) or an owner's (ownerId set). */
-  | { type: 'project.created'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number }
-  | { type: 'project.updated'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number; fields: string[] }
-  | { type: 'project.deleted'; projectId: number; repoId: number | null; ownerId: number | null; actorId: number }
   /** A plain comment (type COMMENT) was added to an issue or pull request. */
   | { type: 'comment.created'; commentId: number; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number }
   /** A comment's body changed; `oldContent` is the body before the edit. */

@@ -32,6 +32,7 @@ export const PullRequestRef = builder.prismaNode('PullRequest', {
     baseRefName: t.exposeString('baseBranch'),
     headRefName: t.exposeString('headBranch'),
     merged: t.exposeBoolean('hasMerged'),
+    maintainerCanModify: t.exposeBoolean('allowMaintainerEdit', { description: 'Whether maintainers of the base repository may push to the head branch.' }),
     mergedAt: t.expose('mergedAt', { type: 'DateTime', nullable: true }),
     issue: t.relation('issue', { type: IssueRef, description: 'The issue row this pull request shares its number, title and comments with.' }),
     baseRepository: t.relation('baseRepo', { type: RepositoryRef }),

@@ -1,5 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import type { IssueView } from '../../services/issue/issue.ts';
+import { isWorkInProgress } from '../../services/pull/pull.ts';
 import type { Issue, Milestone } from '../structs/issue.ts';
 import { toApiLabel } from './label.ts';
 import { toApiProject } from './project.ts';
@@ -65,12 +66,6 @@ export function toApiIssue(v: IssueView, viewer: Viewer, opts: ConvertOptions): 
     content_version: issue.contentVersion,
     projects: v.projects.length ? v.projects.map(toApiProject) : null,
   };
-}
-
-/** Gitea's default WIP prefixes. */
-function isWorkInProgress(title: string): boolean {
-  const t = title.toUpperCase();
-  return t.startsWith('WIP:') || t.startsWith('[WIP]');
 }
 
 /** A list of issues, converted for one viewer. */

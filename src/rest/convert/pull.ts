@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
 import type { PullCommitView } from '../../services/pull/compare.ts';
-import type { PullView } from '../../services/pull/pull.ts';
+import { isWorkInProgress, type PullView } from '../../services/pull/pull.ts';
 import type { ChangedFile, Commit, PRBranchInfo, PullRequest } from '../structs/pull.ts';
 import { pathEscapeSegments } from './git.ts';
 import { toApiIssue } from './issue.ts';
@@ -11,15 +11,6 @@ import { apiTime, GO_ZERO } from './time.ts';
 import { toApiUser, type ConvertOptions } from './user.ts';
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
-
-/** Gitea's default WIP prefixes (pull_request.work_in_progress_prefixes). */
-const WIP_PREFIXES = ['WIP:', '[WIP]'];
-
-/** Gitea PullRequest.IsWorkInProgress: the title starts with a WIP prefix (case-insensitive). */
-export function isWorkInProgress(title: string): boolean {
-  const t = title.toUpperCase();
-  return WIP_PREFIXES.some((p) => t.startsWith(p));
-}
 
 /**
  * Gitea PullRequest.Mergeable: not while being checked, not with conflicts or a failed check, not a work in

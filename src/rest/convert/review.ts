@@ -3,10 +3,9 @@ import { diffHunkOf } from '../../services/pull/codeCommentPatch.ts';
 import type { ReviewComment } from '../../services/pull/review.ts';
 import type { ReviewView } from '../../services/pull/reviewView.ts';
 import type { PullReview, PullReviewComment, ReviewState } from '../structs/review.ts';
-import type { User } from '../structs/user.ts';
 import { toApiTeam } from './team.ts';
-import { apiTime, GO_ZERO } from './time.ts';
-import { toApiUser, type ConvertOptions } from './user.ts';
+import { apiTime } from './time.ts';
+import { toApiGhostUser, toApiUser, type ConvertOptions } from './user.ts';
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
 
@@ -17,35 +16,6 @@ const STATES: Record<Models.ReviewType, ReviewState> = {
   REJECT: 'REQUEST_CHANGES',
   REQUEST: 'REQUEST_REVIEW',
 };
-
-/** Gitea's Ghost user (user.NewGhostUser), shown once a reviewer's account is deleted. */
-function ghost(opts: ConvertOptions): User {
-  return {
-    id: -1,
-    login: 'Ghost',
-    login_name: '',
-    source_id: 0,
-    full_name: 'Ghost',
-    email: '',
-    avatar_url: `${opts.rootUrl}assets/img/avatar_default.png`,
-    html_url: `${opts.rootUrl}Ghost`,
-    language: '',
-    is_admin: false,
-    last_login: GO_ZERO,
-    created: GO_ZERO,
-    restricted: false,
-    active: false,
-    prohibit_login: false,
-    location: '',
-    website: '',
-    description: '',
-    visibility: 'public',
-    followers_count: 0,
-    following_count: 0,
-    starred_repos_count: 0,
-    username: 'Ghost',
-  };
-}
 
 /** Gitea Issue.HTMLURL of the pull request: `{ROOT}{owner}/{repo}/pulls/{index}`. */
 function pullHtmlUrl(v: Pick<ReviewView, 'repo' | 'issue'>, opts: ConvertOptions): string {
@@ -63,7 +33,7 @@ export function toApiPullReview(v: ReviewView, viewer: Viewer, opts: ConvertOpti
   const orphan = r.reviewerId === null && r.reviewerTeamId === null && !r.originalAuthor;
   return {
     id: r.id,
-    user: v.reviewer ? toApiUser(v.reviewer, viewer, opts) : orphan ? ghost(opts) : null,
+    user: v.reviewer ? toApiUser(v.reviewer, viewer, opts) : orphan ? toApiGhostUser(opts) : null,
     team: v.team ? toApiTeam(v.team, null, opts) : null,
     state: STATES[r.type],
     body: r.content,
@@ -94,7 +64,7 @@ export function toApiPullReviewComment(c: ReviewComment, v: ReviewView, viewer: 
   return {
     id: c.id,
     body: c.content,
-    user: c.poster ? toApiUser(c.poster, viewer, opts) : ghost(opts),
+    user: c.poster ? toApiUser(c.poster, viewer, opts) : toApiGhostUser(opts),
     resolver: c.resolveDoer ? toApiUser(c.resolveDoer, viewer, opts) : null,
     pull_request_review_id: v.review.id,
     created_at: apiTime(c.createdAt),

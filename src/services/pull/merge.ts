@@ -12,7 +12,7 @@ import { requireNoOpenDependencies } from '../issue/dependency.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { PULL_DEFAULTS, type PullSettings } from '../repo/pullSettings.ts';
 import { recordPush } from '../repo/push.ts';
-import { findPullByIndex, gitDirOf, pullHeadRef, resolvePullRepo, type PullRows } from './pull.ts';
+import { findPullByIndex, gitDirOf, isWorkInProgress, pullHeadRef, resolvePullRepo, type PullRows } from './pull.ts';
 import { storePullState } from './stats.ts';
 
 /** Gitea's `Do` of POST …/pulls/{index}/merge: a git merge style, or marking a merge done outside Forgegraph. */
@@ -63,14 +63,6 @@ export function isMergeNotAllowed(err: unknown): boolean {
 export const mergeTestHooks: { beforeBaseUpdate: ((attempt: number) => Promise<void>) | null } = { beforeBaseUpdate: null };
 
 /** Gitea's default pull_request.work_in_progress_prefixes. */
-const WIP_PREFIXES = ['WIP:', '[WIP]'];
-
-/** Gitea PullRequest.IsWorkInProgress: the title starts with a WIP prefix (case-insensitive). */
-export function isWorkInProgress(title: string): boolean {
-  const t = title.toUpperCase();
-  return WIP_PREFIXES.some((p) => t.startsWith(p.toUpperCase()));
-}
-
 /** The pull requests unit settings as stored (Gitea PullRequestsConfig), with the optional default target branch. */
 export type StoredPullSettings = PullSettings & { defaultTargetBranch?: string };
 

@@ -220,3 +220,12 @@ export async function getPullRequestByBaseHead(cx: ServiceContext, ref: RepoRef,
   if (!pull) throw new NotFoundError(`pull request does not exist [id: 0, issue_id: 0, head_repo_id: ${headRepoId}, base_repo_id: ${access.repo.id}, head_branch: ${headBranch}, base_branch: ${baseBranch}]`, {});
   return loadPullView(cx, pull.issue);
 }
+
+/** Gitea's default WIP prefixes (pull_request.work_in_progress_prefixes). */
+const WIP_PREFIXES = ['WIP:', '[WIP]'];
+
+/** Gitea PullRequest.IsWorkInProgress: the title starts with a WIP prefix (case-insensitive). */
+export function isWorkInProgress(title: string): boolean {
+  const t = title.toUpperCase();
+  return WIP_PREFIXES.some((p) => t.startsWith(p));
+}
