@@ -77,6 +77,13 @@ export class PullFixture {
     return sha || (await this.git.ok(['rev-parse', 'HEAD'], { cwd: dir })).trim();
   }
 
+  /** Deletes `branch` of owner/name with `git push --delete` as `user`, then waits for the push subscribers. */
+  async deleteBranch(owner: string, name: string, user: string, branch: string): Promise<void> {
+    const dir = await this.workTree(owner, name, user);
+    await this.git.ok(['push', '-q', 'origin', '--delete', branch], { cwd: dir });
+    await this.t.app.deps.notifier.drain();
+  }
+
   /** Opens a pull request as `user` and returns the response (expects 201 unless `expectStatus`). */
   async open(owner: string, name: string, user: string, body: Record<string, unknown>, expectStatus = 201): Promise<{ status: number; json: Record<string, unknown> }> {
     const res = await this.t.request('POST', `/api/v1/repos/${owner}/${name}/pulls`, { headers: basic(user), body: { title: `pull ${String(body.head)}`, ...body } });

@@ -189,3 +189,26 @@ export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number,
   );
   return loadIssueView(cx.db, updated);
 }
+
+/**
+ * Closes an issue or pull request on behalf of `actorId` without the edit gates, for system paths (Gitea
+ * CloseBranchPulls: deleting a branch closes the pull requests from and into it). Same side effects as a
+ * close through editIssue: the CLOSE comment, exact repository, milestone and label counters, the events.
+ */
+export async function closeIssueBySystem(cx: ServiceContext, issueId: number, actorId: number): Promise<void> {
+  await withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const issue = await tx.issue.findUnique({ where: { id: issueId } });
+      if (!issue) return;
+      const c: Change = { fields: [], comments: [], events: [] };
+      await changeState(tx, issue, true, actorId, c);
+      if (!c.fields.length) return;
+      await tx.comment.createMany({ data: c.comments });
+      await refreshMilestone(tx, issue.milestoneId);
+      const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
+      await refreshLabels(tx, labels.map((l) => l.labelId));
+      emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId, fields: c.fields });
+      c.events.forEach(emit);
+    }),
+  );
+}

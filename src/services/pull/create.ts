@@ -11,7 +11,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { allocateIssueIndex, normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, usableLabelIds, withRetry } from '../issue/create.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo, type PullView } from './pull.ts';
-import { requestReviews } from './reviewRequest.ts';
+import { requestReviews, resolveReviewers } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';
 
 /** POST /repos/{o}/{r}/pulls (Gitea CreatePullRequestOption). */
@@ -147,6 +147,8 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
   if (writer && input.milestone && !milestone) throw new NotFoundError('not found', { milestoneId: input.milestone });
   const labelIds = writer ? await usableLabelIds(cx, repo, input.labels ?? []) : [];
   const assignees = writer ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])]) : [];
+  // Reviewer names are resolved before anything is written, so an unknown one (404) leaves no pull request behind.
+  if (input.reviewers?.length || input.teamReviewers?.length) await resolveReviewers(cx, repo, { reviewers: input.reviewers ?? [], teamReviewers: input.teamReviewers ?? [] });
 
   // A fork's head commit is copied into the base repository first (under a temporary ref), so the stats,
   // the trial merge and later refs/pull/N/head all work in the base repository alone.

@@ -4,6 +4,7 @@ import { fetchIntoRef, readRefs } from '../../git/merge.ts';
 import type { DomainEvent, RefUpdate } from '../../notify/events.ts';
 import type { Subscriber } from '../../notify/notifier.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
+import { closeIssueBySystem } from '../issue/edit.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 import { storePullState } from './stats.ts';
 
@@ -125,13 +126,28 @@ async function refreshBase(cx: ServiceContext, repoId: number, branch: string, o
 }
 
 /**
+ * A branch was deleted (Gitea CloseBranchPulls): the open pull requests from it and into it are closed by the
+ * pusher. Their `refs/pull/N/head` stays, so they can still be fetched.
+ */
+async function closeBranchPulls(cx: ServiceContext, repoId: number, branch: string, pusherId: number): Promise<void> {
+  const pulls = await cx.db.pullRequest.findMany({
+    where: { ...OPEN_PULL, OR: [{ headRepoId: repoId, headBranch: branch }, { baseRepoId: repoId, baseBranch: branch }] },
+    select: { issueId: true },
+    orderBy: { id: 'asc' },
+  });
+  for (const pr of pulls) await closeIssueBySystem(cx, pr.issueId, pusherId);
+}
+
+/**
  * Refreshes the pull requests a push touched: head branches first (so a push that moves both sides of a
- * same-repository pull request is seen whole), then base branches. Deleted branches are left alone.
+ * same-repository pull request is seen whole), then base branches; deleted branches close theirs.
  */
 export async function refreshPullsAfterPush(cx: ServiceContext, repoId: number, pusherId: number, updates: readonly RefUpdate[]): Promise<void> {
   const branches = updates.filter((u) => u.ref.startsWith(BRANCH) && !ZERO.test(u.newSha));
   for (const u of branches) await refreshHead(cx, repoId, u.ref.slice(BRANCH.length), u.oldSha, u.newSha, pusherId);
   for (const u of branches) await refreshBase(cx, repoId, u.ref.slice(BRANCH.length), u.oldSha, u.newSha, pusherId);
+  const deleted = updates.filter((u) => u.ref.startsWith(BRANCH) && ZERO.test(u.newSha));
+  for (const u of deleted) await closeBranchPulls(cx, repoId, u.ref.slice(BRANCH.length), pusherId);
 }
 
 /** The `repo.pushed` subscriber keeping pull requests fresh (registered in src/app.ts). */

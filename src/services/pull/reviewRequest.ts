@@ -46,7 +46,7 @@ async function findReviewer(cx: ServiceContext, name: string): Promise<Models.Us
  * Team names count only for organization repositories.
  * @throws NotFoundError
  */
-async function resolveReviewers(cx: ServiceContext, repo: Models.Repository, input: ReviewRequestInput): Promise<{ users: Models.User[]; teams: Models.Team[] }> {
+export async function resolveReviewers(cx: ServiceContext, repo: Models.Repository, input: ReviewRequestInput): Promise<{ users: Models.User[]; teams: Models.Team[] }> {
   const users: Models.User[] = [];
   for (const name of input.reviewers ?? []) {
     const user = await findReviewer(cx, name);

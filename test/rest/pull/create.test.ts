@@ -176,6 +176,14 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
     expect(await t.db.review.count({ where: { issueId: row.issueId, type: 'REQUEST' } })).toBe(1);
   });
 
+  it('an unknown reviewer is a 404 that leaves no pull request behind', async () => {
+    await f.push('alice', 'demo', 'alice', 'unreviewed', { 'urv.txt': 'urv\n' });
+    const before = await t.db.pullRequest.count();
+    const res = await t.request('POST', '/api/v1/repos/alice/demo/pulls', { headers: basic('alice'), body: { head: 'unreviewed', base: 'main', title: 'x', reviewers: ['nobody-here'] } });
+    expectGiteaError(res, 404, "user doesn't exist: nobody-here");
+    expect(await t.db.pullRequest.count()).toBe(before);
+  });
+
   it('reports conflicts: mergeable false, status CONFLICT with the conflicted files', async () => {
     await f.push('alice', 'demo', 'alice', 'left', { 'clash.txt': 'left\n' });
     await f.push('alice', 'demo', 'alice', 'main', { 'clash.txt': 'main\n' });

@@ -123,4 +123,17 @@ describe.each(PROVIDERS)('pull requests follow pushes (%s)', (provider) => {
     expect(await pullRef('alice', 'demo', n)).toBe(ref);
     expect(await pushComments(n)).toHaveLength(1);
   });
+
+  it('deleting a head branch with git closes its open pull requests (Gitea CloseBranchPulls), counters exact', async () => {
+    await f.push('alice', 'demo', 'alice', 'doomed', { 'doomed.txt': 'd\n' });
+    const n = (await f.open('alice', 'demo', 'alice', { head: 'doomed', base: 'main' })).json.number as number;
+    const before = await t.db.repository.findUniqueOrThrow({ where: { id: repo.id } });
+    await f.deleteBranch('alice', 'demo', 'alice', 'doomed');
+    const pr = await get(n);
+    expect(pr).toMatchObject({ state: 'closed', merged: false, head: { ref: `refs/pull/${n}/head` } });
+    const issueId = (await row(n)).issueId;
+    expect(await t.db.comment.count({ where: { issueId, type: 'CLOSE' } })).toBe(1);
+    const after = await t.db.repository.findUniqueOrThrow({ where: { id: repo.id } });
+    expect(after.numClosedPulls).toBe(before.numClosedPulls + 1);
+  });
 });
