@@ -79,6 +79,21 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
     expect(paged.data?.repository.pullRequest.files).toEqual({ nodes: [{ path: 'a.txt' }], pageInfo: { hasNextPage: true } });
   });
 
+  it('PullRequest.timelineItems lists the issue timeline (labels, assignees, close/reopen), filtered by itemTypes', async () => {
+    expect((await t.request('PATCH', '/api/v1/repos/alice/demo/pulls/1', { headers: basic('alice'), body: { state: 'closed' } })).statusCode).toBe(201);
+    expect((await t.request('PATCH', '/api/v1/repos/alice/demo/pulls/1', { headers: basic('alice'), body: { state: 'open' } })).statusCode).toBe(201);
+    const q = (types: string) =>
+      gql<{ repository: { pullRequest: { timelineItems: { totalCount: number; nodes: { __typename: string }[] } } } }>(
+        t,
+        `{ repository(owner: "alice", name: "demo") { pullRequest(number: 1) { timelineItems(first: 20${types}) { totalCount nodes { __typename ... on ClosedEvent { actor { login } } } } } } }`,
+      );
+    const all = (await q('')).data?.repository.pullRequest.timelineItems;
+    expect(all?.nodes.map((n) => n.__typename)).toEqual(expect.arrayContaining(['LabeledEvent', 'AssignedEvent', 'ClosedEvent', 'ReopenedEvent']));
+    expect(all?.totalCount).toBe(all?.nodes.length);
+    const closed = (await q(', itemTypes: [CLOSED_EVENT, REOPENED_EVENT]')).data?.repository.pullRequest.timelineItems;
+    expect(closed).toMatchObject({ totalCount: 2, nodes: [{ __typename: 'ClosedEvent', actor: { login: 'alice' } }, { __typename: 'ReopenedEvent' }] });
+  });
+
   it('private repositories: invisible to anonymous and outsiders on every path, visible to readers', async () => {
     const q = '{ repository(owner: "alice", name: "secret") { pullRequest(number: 1) { id title files(first: 5) { totalCount } } } }';
     expect((await gql<{ repository: unknown }>(t, q)).data?.repository).toBeNull();

@@ -169,7 +169,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
 // ---------------------------------------------------------------------------------------------------------
 // The timeline's events and Issue.timelineItems.
 
-const ItemTypeEnum = builder.enumType('IssueTimelineItemsItemType', {
+export const ItemTypeEnum = builder.enumType('IssueTimelineItemsItemType', {
   description: 'The kinds of issue timeline items.',
   values: Object.fromEntries(ITEM_TYPES.map((v) => [v, { value: v }])) as Record<ItemType, { value: ItemType }>,
 });
@@ -307,7 +307,8 @@ pinEvent('PINNED_EVENT', 'The issue was pinned.');
 pinEvent('UNPINNED_EVENT', 'The issue was unpinned.');
 
 /** The timeline rows asked for: the given item types (all by default), created at or after `since`. */
-function timelineWhere(args: { itemTypes?: readonly ItemType[] | null; since?: Date | null }): Where {
+/** The Comment rows of the timeline: the given kinds of items (all by default), created at or after `since`. */
+export function timelineWhere(args: { itemTypes?: readonly ItemType[] | null; since?: Date | null }): Where {
   const items = args.itemTypes?.length ? args.itemTypes : ITEM_TYPES;
   return { AND: [{ OR: [...new Set(items)].map((i) => ITEM_WHERE[i]) }, ...(args.since ? [{ createdAt: { gte: args.since } }] : [])] };
 }

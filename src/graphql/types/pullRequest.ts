@@ -10,7 +10,7 @@ import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builde
 import { MUTATION_ERRORS } from '../errors.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
-import { IssueCommentRef } from './issueComment.ts';
+import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { LabelRef } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { dbId, opt, UserRef } from './user.ts';
@@ -129,6 +129,15 @@ const pullComments = prismaConnectionHelpers(builder, IssueCommentRef, {
   query: () => ({ where: { type: 'COMMENT' as const }, orderBy: { id: 'asc' as const } }),
 });
 
+const pullTimeline = prismaConnectionHelpers(builder, TimelineItemRef, {
+  cursor: 'id',
+  args: (t) => ({
+    itemTypes: t.field({ type: [ItemTypeEnum], required: false, description: 'Only these kinds of items.' }),
+    since: t.field({ type: 'DateTime', required: false, description: 'Only items created at or after this time.' }),
+  }),
+  query: (args) => ({ where: timelineWhere(args), orderBy: { id: 'asc' as const } }),
+});
+
 /** The base repository path and the range fields every git-derived field needs. */
 const GIT_SELECT = { baseRepo: { select: { ownerName: true, name: true } } } as const;
 
@@ -214,6 +223,18 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       select: (args, ctx, nested) =>
         ({ issue: { select: { comments: pullComments.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { comments: { where: { type: 'COMMENT' as const } } } } } } }),
       resolve: (p, args, ctx) => ({ ...pullComments.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+  ),
+  timelineItems: t.connection(
+    {
+      type: TimelineItemRef,
+      description: "Comments and events of the pull request's issue, oldest first (as Issue.timelineItems).",
+      args: pullTimeline.getArgs(),
+      select: (args, ctx, nested) => ({
+        issue: { select: { comments: pullTimeline.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { comments: { where: timelineWhere(args) } } } } },
+      }),
+      resolve: (p, args, ctx) => ({ ...pullTimeline.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
   ),
