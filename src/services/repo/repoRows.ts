@@ -3,22 +3,25 @@ import { canReadAny, type RepoPermission } from '../../permissions/repoPermissio
 import type { ServiceContext } from '../context.ts';
 import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
 
-/** The relations Gitea's Repository JSON needs, loaded in bulk with the rows (a fixed number of queries). */
+/**
+ * The relations every Repository JSON needs, loaded with the rows. Mirrors, pending transfers and fork parents
+ * are loaded afterwards, and only for the rows that have them (most have none, and each include costs a query).
+ */
 const REPO_RELATIONS = {
   owner: true,
   units: { select: { type: true, config: true } },
   languageStats: { where: { isPrimary: true }, select: { language: true } },
   licenses: { select: { license: true }, orderBy: { license: 'asc' } },
-  mirror: true,
-  transfer: { include: { doer: true, recipient: true } },
   _count: { select: { releases: { where: { isDraft: false, isTag: false } }, branches: { where: { isDeleted: false } } } },
 } as const satisfies Models.Prisma.RepositoryInclude;
 
-/** REPO_RELATIONS plus the fork parent with the same relations (Gitea converts the parent one level deep). */
-export const REPO_API_INCLUDE = { ...REPO_RELATIONS, forkOf: { include: REPO_RELATIONS } } as const satisfies Models.Prisma.RepositoryInclude;
+type CoreRow = Models.Prisma.RepositoryGetPayload<{ include: typeof REPO_RELATIONS }>;
+type TransferRow = Models.RepoTransfer & { doer: Models.User; recipient: Models.User };
+/** A repository with the relations of its JSON (a fork parent is converted from one of these). */
+export type ApiRepoCore = CoreRow & { mirror: Models.Mirror | null; transfer: TransferRow | null };
 
-/** A repository row with everything the REST converter reads. */
-export type ApiRepoRow = Models.Prisma.RepositoryGetPayload<{ include: typeof REPO_API_INCLUDE }> & { transferTeams?: TeamRow[] };
+/** A repository row with everything the REST converter reads, the visible fork parent included. */
+export type ApiRepoRow = ApiRepoCore & { forkOf: ApiRepoCore | null; transferTeams?: TeamRow[] };
 
 /** A repository together with the viewer's permission on it. */
 export interface RepoWithPermission {
@@ -36,15 +39,32 @@ function teamIdsOf(transfer: { teamIds: string } | null): number[] {
   }
 }
 
-/** Loads repositories for the REST converter, with pending-transfer teams, in the order of `args`. */
+/** Adds mirrors and pending transfers to core rows, with one query for each kind only when some row has one. */
+async function withExtras(cx: ServiceContext, rows: readonly CoreRow[]): Promise<ApiRepoCore[]> {
+  const mirrorIds = rows.filter((r) => r.isMirror).map((r) => r.id);
+  const transferIds = rows.filter((r) => r.status === 'PENDING_TRANSFER').map((r) => r.id);
+  const [mirrors, transfers] = await Promise.all([
+    mirrorIds.length ? cx.db.mirror.findMany({ where: { repoId: { in: mirrorIds } } }) : [],
+    transferIds.length ? cx.db.repoTransfer.findMany({ where: { repoId: { in: transferIds } }, include: { doer: true, recipient: true } }) : [],
+  ]);
+  const mirrorOf = new Map(mirrors.map((m) => [m.repoId, m]));
+  const transferOf = new Map(transfers.map((t) => [t.repoId, t]));
+  return rows.map((r) => ({ ...r, mirror: mirrorOf.get(r.id) ?? null, transfer: transferOf.get(r.id) ?? null }));
+}
+
+/**
+ * Loads repositories for the REST converter, in the order of `args`: their relations, the fork parents the
+ * viewer may see (Gitea converts a parent with the fork's permission; we hide one the viewer may not see), and
+ * the teams of pending transfers.
+ */
 export async function loadApiRepos(cx: ServiceContext, args: Omit<Models.Prisma.RepositoryFindManyArgs, 'include' | 'select'>): Promise<ApiRepoRow[]> {
-  const rows: ApiRepoRow[] = await cx.db.repository.findMany({ ...args, include: REPO_API_INCLUDE });
-  // A fork's parent is shown only to viewers who may see it (Gitea converts it with the fork's permission).
-  const parents = rows.flatMap((r) => (r.forkOf ? [r.forkOf] : []));
-  if (parents.length) {
-    const visible = await visibleRepoIds(cx, parents);
-    for (const r of rows) if (r.forkOf && !visible.has(r.forkOf.id)) r.forkOf = null;
-  }
+  const core = await cx.db.repository.findMany({ ...args, include: REPO_RELATIONS });
+  const parentIds = [...new Set(core.flatMap((r) => (r.isFork && r.forkId !== null ? [r.forkId] : [])))];
+  const parentRows = parentIds.length ? await cx.db.repository.findMany({ where: { id: { in: parentIds } }, include: REPO_RELATIONS }) : [];
+  const visible = parentRows.length ? await visibleRepoIds(cx, parentRows) : new Set<number>();
+  const [withRel, parents] = await Promise.all([withExtras(cx, core), withExtras(cx, parentRows.filter((p) => visible.has(p.id)))]);
+  const parentOf = new Map(parents.map((p) => [p.id, p]));
+  const rows: ApiRepoRow[] = withRel.map((r) => ({ ...r, forkOf: r.isFork && r.forkId !== null ? (parentOf.get(r.forkId) ?? null) : null }));
   const pending = rows.filter((r) => r.status === 'PENDING_TRANSFER' && r.transfer);
   const ids = [...new Set(pending.flatMap((r) => teamIdsOf(r.transfer)))];
   if (ids.length) {
