@@ -151,6 +151,29 @@ export async function usableLabelIds(cx: ServiceContext, repo: Models.Repository
 }
 
 /**
+ * Writes a new issue's (or pull request's) labels and assignees inside `tx` and returns the timeline comments
+ * that record them and its milestone, for the caller to add to its own (Gitea NewIssueWithIndex).
+ */
+export async function writeInitialRelations(
+  tx: DbTx,
+  issueId: number,
+  actorId: number,
+  rel: { labelIds: readonly number[]; milestoneId: number | null; assignees: readonly Pick<Models.User, 'id'>[] },
+): Promise<Models.Prisma.CommentCreateManyInput[]> {
+  const comments: Models.Prisma.CommentCreateManyInput[] = [];
+  if (rel.labelIds.length) {
+    await tx.issueLabel.createMany({ data: rel.labelIds.map((labelId) => ({ issueId, labelId })) });
+    comments.push(...rel.labelIds.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })));
+  }
+  if (rel.milestoneId !== null) comments.push({ type: 'MILESTONE', posterId: actorId, issueId, milestoneId: rel.milestoneId, oldMilestoneId: null });
+  if (rel.assignees.length) {
+    await tx.issueAssignee.createMany({ data: rel.assignees.map((u) => ({ issueId, assigneeId: u.id })) });
+    comments.push(...rel.assignees.map((u) => ({ type: 'ASSIGNEES' as const, posterId: actorId, issueId, assigneeId: u.id })));
+  }
+  return comments;
+}
+
+/**
  * Opens an issue (Gitea CreateIssue). Gates in Gitea's order: 404 invisible repository or unit, 401 anonymous,
  * 423 archived, 422 missing title, 403 when issues are unreadable or the viewer is blocked by the owner.
  * Callers without write on issues get their labels, milestone, assignees and due date silently dropped;
@@ -198,16 +221,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
         where: { id: repo.id },
         data: { numIssues: { increment: 1 }, ...(closed ? { numClosedIssues: { increment: 1 } } : {}) },
       });
-      const comments: Models.Prisma.CommentCreateManyInput[] = [];
-      if (labelIds.length) {
-        await tx.issueLabel.createMany({ data: labelIds.map((labelId) => ({ issueId: row.id, labelId })) });
-        comments.push(...labelIds.map((labelId) => ({ type: 'LABEL' as const, posterId: viewer.id, issueId: row.id, labelId, content: '1' })));
-      }
-      if (milestone) comments.push({ type: 'MILESTONE', posterId: viewer.id, issueId: row.id, milestoneId: milestone.id, oldMilestoneId: null });
-      if (assignees.length) {
-        await tx.issueAssignee.createMany({ data: assignees.map((u) => ({ issueId: row.id, assigneeId: u.id })) });
-        comments.push(...assignees.map((u) => ({ type: 'ASSIGNEES' as const, posterId: viewer.id, issueId: row.id, assigneeId: u.id })));
-      }
+      const comments = await writeInitialRelations(tx, row.id, viewer.id, { labelIds, milestoneId: milestone?.id ?? null, assignees });
       if (closed) comments.push({ type: 'CLOSE', posterId: viewer.id, issueId: row.id });
       if (comments.length) await tx.comment.createMany({ data: comments });
       await refreshMilestone(tx, row.milestoneId);

@@ -8,7 +8,7 @@ import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { allocateIssueIndex, normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, usableLabelIds, withRetry } from '../issue/create.ts';
+import { allocateIssueIndex, normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, usableLabelIds, withRetry, writeInitialRelations } from '../issue/create.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo, type PullView } from './pull.ts';
 import { requestReviews, resolveReviewers } from './reviewRequest.ts';
@@ -186,16 +186,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
           },
         });
         await tx.repository.update({ where: { id: repo.id }, data: { numPulls: { increment: 1 } } });
-        const comments: Models.Prisma.CommentCreateManyInput[] = [];
-        if (labelIds.length) {
-          await tx.issueLabel.createMany({ data: labelIds.map((labelId) => ({ issueId: row.id, labelId })) });
-          comments.push(...labelIds.map((labelId) => ({ type: 'LABEL' as const, posterId: viewer.id, issueId: row.id, labelId, content: '1' })));
-        }
-        if (milestone) comments.push({ type: 'MILESTONE', posterId: viewer.id, issueId: row.id, milestoneId: milestone.id, oldMilestoneId: null });
-        if (assignees.length) {
-          await tx.issueAssignee.createMany({ data: assignees.map((u) => ({ issueId: row.id, assigneeId: u.id })) });
-          comments.push(...assignees.map((u) => ({ type: 'ASSIGNEES' as const, posterId: viewer.id, issueId: row.id, assigneeId: u.id })));
-        }
+        const comments = await writeInitialRelations(tx, row.id, viewer.id, { labelIds, milestoneId: milestone?.id ?? null, assignees });
         comments.push({ type: 'PULL_PUSH', posterId: viewer.id, issueId: row.id, content: pushContent });
         await tx.comment.createMany({ data: comments });
         await refreshMilestone(tx, row.milestoneId);
