@@ -14,9 +14,8 @@ export interface RepoAccess {
 
 /** Finds a repository by owner and name (case-insensitive) without permission checks. */
 export async function findRepoByName(db: DbLike, owner: string, name: string): Promise<Repository | null> {
-  const ownerRow = await db.user.findUnique({ where: { lowerName: owner.toLowerCase() }, select: { id: true } });
-  if (!ownerRow) return null;
-  return db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: ownerRow.id, lowerName: name.toLowerCase() } } });
+  // One statement: the owner is matched in a subquery (both sides are unique, indexed lower-case names).
+  return db.repository.findFirst({ where: { lowerName: name.toLowerCase(), owner: { lowerName: owner.toLowerCase() } } });
 }
 
 /** The viewer's permission on a repository (batched per request through the loader). */
