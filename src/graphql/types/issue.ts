@@ -2,6 +2,7 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as createService from '../../services/issue/create.ts';
 import * as editService from '../../services/issue/edit.ts';
+import { locateIssueById } from '../../services/issue/issue.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { visibleMilestoneFilter } from '../../services/milestone/milestone.ts';
 import { builder } from '../builder.ts';
@@ -256,10 +257,9 @@ builder.relayMutationField(
 );
 
 async function editByIssueId(ctx: { cx: Parameters<typeof editService.editIssue>[0] }, issueId: string, input: editService.EditIssueInput) {
-  const row = await ctx.cx.db.issue.findFirst({ where: { id: dbId(issueId), ...visibleIssueFilter(ctx.cx) }, select: { index: true, repo: { select: { ownerName: true, name: true } } } });
   // Unknown or invisible ids fall through to the service, which answers NotFound the REST way.
-  const ref = row ? { owner: row.repo.ownerName, repo: row.repo.name } : { owner: '', repo: '' };
-  return (await editService.editIssue(ctx.cx, ref, row?.index ?? 0, input)).issue;
+  const { ref, index } = await locateIssueById(ctx.cx, dbId(issueId));
+  return (await editService.editIssue(ctx.cx, ref, index, input)).issue;
 }
 
 builder.relayMutationField(

@@ -3,6 +3,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { Prisma } from '../../generated/sqlite/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
+import { locateIssueById, type IssueLocation } from '../../services/issue/issue.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import * as projectService from '../../services/project/project.ts';
 import { builder } from '../builder.ts';
@@ -243,12 +244,8 @@ builder.relayMutationField(
 );
 
 /** The repository and number of an issue known by its global id; unknown or invisible ids fall through to NotFound. */
-async function issueRef(ctx: GraphQLContext, id: { typename: string; id: string }): Promise<{ ref: { owner: string; repo: string }; index: number }> {
-  const row = await ctx.cx.db.issue.findFirst({
-    where: { id: idOf(id, 'Issue'), ...visibleIssueFilter(ctx.cx) },
-    select: { index: true, repo: { select: { ownerName: true, name: true } } },
-  });
-  return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
+async function issueRef(ctx: GraphQLContext, id: { typename: string; id: string }): Promise<IssueLocation> {
+  return locateIssueById(ctx.cx, idOf(id, 'Issue'));
 }
 
 for (const [name, member] of [['addIssueToProject', true], ['removeIssueFromProject', false]] as const) {

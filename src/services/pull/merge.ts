@@ -1,8 +1,8 @@
 import type { DbLike, Models } from '../../db/client.ts';
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError, isDomainError } from '../../errors.ts';
 import { readCommitInfos } from '../../git/commitInfo.ts';
-import { compareCommits, isAncestor } from '../../git/compare.ts';
-import { createMerge, deleteRefCAS, fetchIntoRef, readRefs, updateRefCAS, type GitIdentity, type MergeStyle } from '../../git/merge.ts';
+import { isAncestor } from '../../git/compare.ts';
+import { createMerge, deleteRefCAS, fetchIntoRef, readRefs, updateRefCAS, type MergeStyle } from '../../git/merge.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
@@ -12,6 +12,8 @@ import { requireNoOpenDependencies } from '../issue/dependency.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { PULL_DEFAULTS, type PullSettings } from '../repo/pullSettings.ts';
 import { recordPush } from '../repo/push.ts';
+import { gitSignature } from '../user/gitIdentity.ts';
+import { addCommitMessageTrailer, mergeMessage, squashAuthor } from './mergeMessage.ts';
 import { findPullByIndex, gitDirOf, isWorkInProgress, pullHeadRef, resolvePullRepo, type PullRows } from './pull.ts';
 import { storePullState } from './stats.ts';
 
@@ -100,54 +102,6 @@ export function isMergeStyleAllowed(settings: PullSettings, style: MergeDo): boo
 /** Gitea IsUserAllowedToMerge without branch protection: code write on the base repository (and not blocked). */
 export function canMergeInto(access: Pick<RepoAccess, 'perm'>): boolean {
   return canWrite(access.perm, 'CODE') && !access.perm.blocked;
-}
-
-/** Gitea User.GitName: the full name if usable, else the login. */
-function gitName(user: Models.User): string {
-  const safe = (s: string) => s.replace(/[<>\n\0]/g, '').trim();
-  return safe(user.fullName) || safe(user.name) || `user-${user.id}`;
-}
-
-/** Gitea User.NewGitSig: the git name and the e-mail (the no-reply placeholder when it is kept private). */
-function gitSignature(cx: ServiceContext, user: Models.User, when: Date): GitIdentity {
-  const email = user.keepEmailPrivate ? `${user.lowerName}@${cx.config.noReplyAddress}` : user.email;
-  return { name: gitName(user), email: email.replace(/[<>\n\0]/g, ''), when, tz: '+0000' };
-}
-
-/** Gitea AddCommitMessageTailer: appends `Key: value` unless present, after a blank line unless the last line is a trailer. */
-export function addCommitMessageTrailer(message: string, key: string, value: string): string {
-  const trailer = `${key}: ${value}`;
-  let msg = message.replace(/\r\n/g, '\n').replace(/\r/g, '\n');
-  if (msg.includes(`\n${trailer}\n`) || msg.endsWith(`\n${trailer}`)) return msg;
-  if (!msg.endsWith('\n')) msg += '\n';
-  const lastStart = msg.lastIndexOf('\n', msg.length - 2);
-  const colon = lastStart < 0 ? -1 : msg.indexOf(':', lastStart);
-  const lastKey = lastStart >= 0 && colon >= 0 ? msg.slice(lastStart + 1, colon) : '';
-  const trailerLike = lastKey !== '' && /^[A-Z][A-Za-z0-9-]*$/.test(lastKey) && msg.includes('-');
-  if (!msg.endsWith('\n\n') && !trailerLike) msg += '\n';
-  return msg + trailer;
-}
-
-/** What the default merge message needs of the pull request. */
-interface MessageFacts {
-  style: MergeStyle;
-  title: string;
-  index: number;
-  headBranch: string;
-  baseBranch: string;
-  sameRepo: boolean;
-  /** owner/name of the head repository; null once it is deleted. */
-  headFullName: string | null;
-  /** `!` when the base repository uses an external issue tracker, `#` otherwise. */
-  reference: string;
-}
-
-/** Gitea getMergeMessage's title (the API uses no body): empty for rebase, "<title> (#N)" for squash, "Merge pull request …" otherwise. */
-export function defaultMergeTitle(f: MessageFacts): string {
-  if (f.style === 'rebase') return '';
-  if (f.style === 'squash') return `${f.title} (${f.reference}${f.index})`;
-  const from = f.sameRepo ? f.headBranch : f.headFullName === null ? `<deleted>:${f.headBranch}` : `${f.headFullName}:${f.headBranch}`;
-  return `Merge pull request '${f.title}' (${f.reference}${f.index}) from ${from} into ${f.baseBranch}`;
 }
 
 /** `Do`, validated as Gitea's binding does (after the repository gates). @throws ValidationError */
@@ -290,47 +244,6 @@ function requireMergeableStatus(pull: Models.PullRequest): void {
     default:
       throw mergeNotAllowed('Please try again later', { pullId: pull.id, status: pull.status });
   }
-}
-
-/**
- * The author of a squash commit (Gitea getAuthorSignatureSquash): the author line of one of the pull request's
- * commits whose e-mail belongs to the poster, else the poster's own signature; the merger when the poster is gone.
- */
-async function squashAuthor(cx: ServiceContext, sides: Sides, issue: Models.Issue, merger: Models.User, when: Date): Promise<GitIdentity> {
-  const poster = issue.posterId === null ? null : await cx.db.user.findUnique({ where: { id: issue.posterId } });
-  if (!poster) return gitSignature(cx, merger, when);
-  const { commits } = await compareCommits(sides.baseGitDir, sides.baseSha, sides.headSha, { limit: 250 });
-  const emails = [...new Set(commits.map((c) => c.author.email.toLowerCase()).filter(Boolean))];
-  if (emails.length) {
-    const owned = await cx.db.emailAddress.findMany({ where: { userId: poster.id, lowerEmail: { in: emails } }, select: { lowerEmail: true } });
-    const mine = new Set([...owned.map((e) => e.lowerEmail), poster.email.toLowerCase()]);
-    const commit = commits.find((c) => mine.has(c.author.email.toLowerCase()));
-    if (commit && !/[<>\n\0]/.test(commit.author.name + commit.author.email) && commit.author.name.trim()) {
-      return { name: commit.author.name, email: commit.author.email, when, tz: '+0000' };
-    }
-  }
-  return gitSignature(cx, poster, when);
-}
-
-/** The commit message of a merge (Gitea MergePullRequest): the given or default title, then the given message. */
-async function mergeMessage(cx: ServiceContext, access: RepoAccess, rows: PullRows, headRepo: Models.Repository, style: MergeStyle, input: MergePullInput): Promise<string> {
-  let message = (input.mergeTitleField ?? '').trim();
-  if (!message) {
-    const external = await cx.db.repoUnit.findUnique({ where: { repoId_type: { repoId: access.repo.id, type: 'EXT_ISSUES' } }, select: { id: true } });
-    message = defaultMergeTitle({
-      style,
-      title: rows.issue.title,
-      index: rows.issue.index,
-      headBranch: rows.pull.headBranch,
-      baseBranch: rows.pull.baseBranch,
-      sameRepo: headRepo.id === access.repo.id,
-      headFullName: `${headRepo.ownerName}/${headRepo.name}`,
-      reference: external ? '!' : '#',
-    });
-  }
-  const extra = (input.mergeMessageField ?? '').trim();
-  if (extra) message += `\n\n${extra}`;
-  return message;
 }
 
 /**

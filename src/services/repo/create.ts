@@ -14,6 +14,7 @@ import { READ_ONLY_UNITS, type UnitType } from '../../permissions/units.ts';
 import { requireSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { gitName } from '../user/gitIdentity.ts';
 import { findUserByName } from '../user/user.ts';
 import { loadApiRepos, type RepoWithPermission } from './repoRows.ts';
 import { isReadmeTemplate, labelSet, licenseId, README_TEMPLATES, renderInitialFiles, validateInitTemplates } from './templates.ts';
@@ -69,12 +70,6 @@ export const DEFAULT_REPO_UNITS: readonly UnitType[] = ['CODE', 'ISSUES', 'PULL_
 /** The owner's permission (Gitea renders a new repository with AccessModeOwner). */
 export function ownerPermission(units: readonly UnitType[]): RepoPermission {
   return { mode: 'OWNER', units: Object.fromEntries(units.map((u) => [u, READ_ONLY_UNITS.includes(u) ? 'READ' : 'OWNER'])), blocked: false };
-}
-
-/** Gitea's GitName: the full name if usable, else the login. */
-function gitName(user: Models.User): string {
-  const safe = (s: string) => s.replace(/[<>\n]/g, '').trim();
-  return safe(user.fullName) || safe(user.name) || `user-${user.id}`;
 }
 
 async function resolveOwner(cx: ServiceContext, viewer: Models.User, ref: RepoOwnerRef): Promise<Models.User> {
