@@ -1,5 +1,4 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
-import { NotFoundError } from '../../errors.ts';
 import { Prisma } from '../../generated/sqlite/client.ts';
 import * as assigneeService from '../../services/issue/assignee.ts';
 import * as issueLabelService from '../../services/issue/issueLabel.ts';
@@ -9,21 +8,16 @@ import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueFiltersInput, IssueOrderInput, IssueRef, IssueStateEnum, ISSUE_ORDER_DEFAULT, issueListWhere, issueOrderBy } from './issue.ts';
 import { LabelRef } from './label.ts';
-import { dbId } from './user.ts';
-
-type GlobalId = { typename: string; id: string };
+import { dbIdOf, type GlobalId, requireDbIdOf } from './user.ts';
 
 /** The issue of an Assignable/Labelable global id; another type's id names nothing (NotFound, as the REST path). */
 function issueTarget(id: GlobalId): assigneeService.IssueTarget {
-  return { issueId: id.typename === 'Issue' ? dbId(id.id) : 0 };
+  return { issueId: dbIdOf(id, 'Issue') };
 }
 
 /** Label database ids of Label global ids. @throws NotFoundError for another type's id */
 function labelIds(ids: readonly GlobalId[]): number[] {
-  return ids.map((id) => {
-    if (id.typename !== 'Label') throw new NotFoundError('label does not exist [label_id: 0]', { id: id.id });
-    return dbId(id.id);
-  });
+  return ids.map((id) => requireDbIdOf(id, 'Label', 'label does not exist [label_id: 0]'));
 }
 
 builder.relayMutationField(

@@ -8,7 +8,7 @@ import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueRef } from './issue.ts';
 import { LabelRef } from './label.ts';
-import { dbId, UserRef } from './user.ts';
+import { dbId, dbIdOf, UserRef } from './user.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 
@@ -336,7 +336,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
 // Mutations (GitHub's names), over the REST services.
 
 /** The database id of a global id of the given type (0, answered NotFound by the service, for any other type). */
-const idOf = (id: { typename: string; id: string }, typename: string): number => (id.typename === typename ? dbId(id.id) : 0);
+const idOf = dbIdOf;
 
 builder.relayMutationField(
   'addComment',

@@ -1,6 +1,5 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
-import { NotFoundError } from '../../errors.ts';
 import { Prisma } from '../../generated/sqlite/client.ts';
 import * as dependencyService from '../../services/issue/dependency.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
@@ -9,7 +8,7 @@ import { bothNodePaths } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueRef } from './issue.ts';
-import { dbId } from './user.ts';
+import { requireDbIdOf } from './user.ts';
 
 /** Dependency rows whose other end (the blocker, or the blocked issue) the viewer may see. */
 const visibleEnd = (side: 'dependency' | 'issue', ctx: GraphQLContext): Models.Prisma.IssueDependencyWhereInput => ({ [side]: visibleIssueFilter(ctx.cx) });
@@ -90,8 +89,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
 
 /** The database id of an Issue global id (another type's id names no issue). */
 function issueId(id: { typename: string; id: string }): number {
-  if (id.typename !== 'Issue') throw new NotFoundError('issue does not exist', { id: id.id });
-  return dbId(id.id);
+  return requireDbIdOf(id, 'Issue', 'issue does not exist');
 }
 
 for (const [name, verb] of [

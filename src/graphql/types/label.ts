@@ -1,13 +1,13 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
-import { NotFoundError, ValidationError } from '../../errors.ts';
+import { ValidationError } from '../../errors.ts';
 import { exclusiveScope } from '../../services/label/color.ts';
 import * as repoLabelService from '../../services/repo/repoLabel.ts';
 import * as labelService from '../../services/label/label.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { OrganizationRef } from './organization.ts';
-import { dbId, opt } from './user.ts';
+import { dbId, opt, requireDbIdOf } from './user.ts';
 
 /** GitHub's OrderDirection, for every `orderBy` input (import it from here). */
 export const OrderDirectionEnum = builder.enumType('OrderDirection', {
@@ -85,8 +85,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
 
 /** The database id of a Label global id. @throws NotFoundError for another type's id */
 function labelDbId(id: { typename: string; id: string }): number {
-  if (id.typename !== 'Label') throw new NotFoundError(`label does not exist [label_id: 0]`);
-  return dbId(id.id);
+  return requireDbIdOf(id, 'Label', 'label does not exist [label_id: 0]');
 }
 
 

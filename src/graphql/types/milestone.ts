@@ -1,14 +1,13 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
-import { NotFoundError } from '../../errors.ts';
 import * as milestoneService from '../../services/milestone/milestone.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueStateEnum, MilestoneRef } from './issue.ts';
 import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt } from './user.ts';
+import { dbId, opt, requireDbIdOf } from './user.ts';
 
 const MilestoneOrderFieldEnum = builder.enumType('MilestoneOrderField', {
   description: 'Properties by which milestone connections can be ordered.',
@@ -103,8 +102,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
 
 /** The database id of a Milestone global id. @throws NotFoundError for another type's id */
 function milestoneDbId(id: { typename: string; id: string }): number {
-  if (id.typename !== 'Milestone') throw new NotFoundError('not found');
-  return dbId(id.id);
+  return requireDbIdOf(id, 'Milestone', 'not found');
 }
 
 builder.relayMutationField(

@@ -13,7 +13,7 @@ import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueRef } from './issue.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt, UserRef } from './user.ts';
+import { dbId, opt, requireDbIdOf, UserRef } from './user.ts';
 
 export const ProjectStateEnum = builder.enumType('ProjectState', {
   description: 'State of a project: open or closed.',
@@ -172,8 +172,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
 
 /** The database id of a global id of `typename`. @throws NotFoundError for another type's id */
 function idOf(id: { typename: string; id: string }, typename: 'Project' | 'Issue'): number {
-  if (id.typename !== typename) throw new NotFoundError('not found');
-  return dbId(id.id);
+  return requireDbIdOf(id, typename, 'not found');
 }
 
 /** Where a project mutation's project lives: a repository (owner and name) or an organization. @throws ValidationError */

@@ -13,7 +13,7 @@ import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, Milestone
 import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { LabelRef } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt, UserRef } from './user.ts';
+import { dbId, dbIdOf, opt, UserRef } from './user.ts';
 
 /**
  * A pull request: the PullRequest row (branches, merge state, cached diff stats) with its Issue row (title,
@@ -339,7 +339,7 @@ builder.relayMutationField(
     resolve: async (_root, { input }, ctx) => {
       let ref = { owner: input.repositoryOwner ?? '', repo: input.repositoryName ?? '' };
       if (input.repositoryId) {
-        const id = input.repositoryId.typename === 'Repository' ? dbId(String(input.repositoryId.id)) : 0;
+        const id = dbIdOf({ typename: input.repositoryId.typename, id: String(input.repositoryId.id) }, 'Repository');
         const row = id ? await ctx.cx.db.repository.findUnique({ where: { id }, select: { ownerName: true, name: true } }) : null;
         ref = row ? { owner: row.ownerName, repo: row.name } : { owner: '', repo: '' };
       }

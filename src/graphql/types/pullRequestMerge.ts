@@ -1,17 +1,15 @@
-import { NotFoundError } from '../../errors.ts';
+
 import * as mergeService from '../../services/pull/merge.ts';
 import * as editService from '../../services/pull/edit.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { PullRequestRef } from './pullRequest.ts';
-import { dbId, opt } from './user.ts';
+import { type GlobalId, opt, requireDbIdOf } from './user.ts';
 
-type GlobalId = { typename: string; id: string };
 
 /** The database id of a global id of `typename`; another type's id names nothing. @throws NotFoundError */
 function idOf(id: GlobalId, typename: string, what: string): number {
-  if (id.typename !== typename) throw new NotFoundError(`${what} does not exist [id: 0]`, { id: id.id });
-  return dbId(id.id);
+  return requireDbIdOf(id, typename, `${what} does not exist [id: 0]`);
 }
 
 /** GitHub's PullRequestMergeMethod, with Gitea's other `Do` styles. */

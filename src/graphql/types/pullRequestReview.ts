@@ -15,13 +15,12 @@ import { MUTATION_ERRORS } from '../errors.ts';
 import { bothNodePaths } from '../selection.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { TeamRef } from './team.ts';
-import { dbId, opt, UserRef } from './user.ts';
+import { dbId, dbIdOf, type GlobalId, opt, UserRef } from './user.ts';
 
 type ReviewWhere = Models.Prisma.ReviewWhereInput;
-type GlobalId = { typename: string; id: string };
 
 /** The database id of a global id of `typename`; another type's id names nothing (0, answered NotFound). */
-const idOf = (id: GlobalId, typename: string): number => (id.typename === typename ? dbId(id.id) : 0);
+const idOf = dbIdOf;
 
 const reviewVisible = (ctx: GraphQLContext): ReviewWhere => visibleReviewFilter(ctx.cx);
 const requestVisible = (ctx: GraphQLContext): ReviewWhere => visibleRequestFilter(ctx.cx);

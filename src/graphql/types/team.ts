@@ -13,7 +13,7 @@ import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt, UserRef } from './user.ts';
+import { dbId, dbIdOf, type GlobalId, opt, UserRef } from './user.ts';
 
 const TeamVisibilityEnum = builder.enumType('TeamVisibility', {
   description: 'Who may see a team: PRIVATE members and owners; LIMITED organization members; PUBLIC whoever sees the organization.',
@@ -160,7 +160,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
 }));
 
 /** A Team global id's database id; 0 (no team) for an id of another type. */
-const teamDbId = (gid: { typename: string; id: string }): number => (gid.typename === 'Team' ? dbId(gid.id) : 0);
+const teamDbId = (gid: GlobalId): number => dbIdOf(gid, 'Team');
 
 type TeamBodyInput = {
   description?: string | null;

@@ -6,7 +6,7 @@ import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
 import { IssueRef } from './issue.ts';
-import { dbId, opt, UserRef } from './user.ts';
+import { dbIdOf, type GlobalId, opt, UserRef } from './user.ts';
 
 /** Time spent on an issue (Gitea tracked_time); GitHub has no such concept, so the names are Gitea's. */
 export const TrackedTimeRef = builder.prismaObject('TrackedTime', {
@@ -47,7 +47,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
 }));
 
 /** The database id of an Issue global id; any other type's id names no issue (0 → NotFound). */
-const issueId = (id: { typename: string; id: string }): number => (id.typename === 'Issue' ? dbId(id.id) : 0);
+const issueId = (id: GlobalId): number => dbIdOf(id, 'Issue');
 
 builder.relayMutationField(
   'addTrackedTime',
