@@ -23,7 +23,11 @@ const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, GIT_TERMINAL
 
 function git(args: string[], opts: { cwd?: string; input?: string } = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: opts.cwd ?? tmp, env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
+    const child = spawn('git', args, {
+      cwd: opts.cwd ?? tmp,
+      env,
+      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args[0]} failed: ${err}`))));
@@ -40,7 +44,9 @@ function fastImportStream(n: number): string {
     const body = `${file} revision ${i}\n${'line of text that changes a little '.repeat(3)}${i}\n`.repeat(1 + (i % 7));
     out.push(`blob\nmark :${++mark}\ndata ${Buffer.byteLength(body)}\n${body}\n`);
     const msg = `commit ${i}\n`;
-    out.push(`commit refs/heads/main\nmark :${++mark}\ncommitter Bench <bench@example.com> ${1_700_000_000 + i * 60} +0000\ndata ${msg.length}\n${msg}M 100644 :${mark - 1} ${file}\n\n`);
+    out.push(
+      `commit refs/heads/main\nmark :${++mark}\ncommitter Bench <bench@example.com> ${1_700_000_000 + i * 60} +0000\ndata ${msg.length}\n${msg}M 100644 :${mark - 1} ${file}\n\n`,
+    );
     if (i % 1000 === 0) out.push(`reset refs/tags/v${i / 1000}\nfrom :${mark}\n\n`);
     if (i === n - 100) out.push(`reset refs/heads/dev\nfrom :${mark}\n\n`);
   }
@@ -63,8 +69,15 @@ async function main(): Promise<void> {
   const port = (app.server.server.address() as AddressInfo).port;
   try {
     const sys = createSystemContext(app.deps);
-    const owner = await userService.createUser(sys, { username: 'bench', email: 'bench@example.com', password: 'bench-password-1', mustChangePassword: false });
-    await app.deps.db.repository.create({ data: { ownerId: owner.id, ownerName: owner.name, name: 'big', lowerName: 'big', units: { create: [{ type: 'CODE' }] } } });
+    const owner = await userService.createUser(sys, {
+      username: 'bench',
+      email: 'bench@example.com',
+      password: 'bench-password-1',
+      mustChangePassword: false,
+    });
+    await app.deps.db.repository.create({
+      data: { ownerId: owner.id, ownerName: owner.name, name: 'big', lowerName: 'big', units: { create: [{ type: 'CODE' }] } },
+    });
     const served = repoPath(config.repositoriesDir, 'bench', 'big');
     await initRepository({ gitdir: served, defaultBranch: 'main', objectFormat: 'sha1', hooksDir: hooksDir(dataDir) });
 

@@ -22,7 +22,12 @@ function freePort(): Promise<number> {
 async function once(): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn('npm', ['start', '--silent'], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore', detached: true });
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+    detached: true,
+  });
   try {
     for (;;) {
       try {
@@ -45,5 +50,7 @@ const times: number[] = [];
 for (let i = 0; i < runs; i++) times.push(await once());
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)] ?? 0;
-process.stdout.write(`npm start → /api/healthz 200 on an existing database, ${runs} runs: median ${median.toFixed(0)} ms, min ${times[0]?.toFixed(0)} ms, max ${times.at(-1)?.toFixed(0)} ms\n`);
+process.stdout.write(
+  `npm start → /api/healthz 200 on an existing database, ${runs} runs: median ${median.toFixed(0)} ms, min ${times[0]?.toFixed(0)} ms, max ${times.at(-1)?.toFixed(0)} ms\n`,
+);
 rmSync(dataDir, { recursive: true, force: true });

@@ -22,7 +22,11 @@ const who: GitIdentity = { name: 'Bench Merger', email: 'merger@example.com', wh
 
 function git(args: string[], opts: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: opts.cwd ?? tmp, env: { ...env, ...opts.env }, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, {
+      cwd: opts.cwd ?? tmp,
+      env: { ...env, ...opts.env },
+      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -32,14 +36,18 @@ function git(args: string[], opts: { cwd?: string; input?: string; env?: Record<
   });
 }
 
-const content = (i: number, rev: number) => Array.from({ length: 20 }, (_, l) => `file ${i} line ${l}${l === 3 || l === 15 ? ` rev ${rev}` : ''}\n`).join('') + (rev ? `added in rev ${rev}\n` : '');
+const content = (i: number, rev: number) =>
+  Array.from({ length: 20 }, (_, l) => `file ${i} line ${l}${l === 3 || l === 15 ? ` rev ${rev}` : ''}\n`).join('') +
+  (rev ? `added in rev ${rev}\n` : '');
 const file = (i: number) => `dir${i % 50}/sub${i % 7}/file ${i}.txt`;
 
 /** A fast-import stream: base with `total` files; `pr` changes files 0..changed-1 over `headCommits` commits; main then changes `changed/10` other files. */
 function fastImportStream(): string {
   const out: string[] = [];
   const commit = (ref: string, mark: number, from: number | null, t: number, msg: string, files: number[], rev: number) => {
-    out.push(`commit ${ref}\nmark :${mark}\nauthor Author ${mark} <a${mark}@example.com> ${t} +0000\ncommitter Author ${mark} <a${mark}@example.com> ${t} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}`);
+    out.push(
+      `commit ${ref}\nmark :${mark}\nauthor Author ${mark} <a${mark}@example.com> ${t} +0000\ncommitter Author ${mark} <a${mark}@example.com> ${t} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}`,
+    );
     if (from !== null) out.push(`from :${from}\n`);
     for (const i of files) {
       const body = content(i, rev);
@@ -47,13 +55,29 @@ function fastImportStream(): string {
     }
     out.push('\n');
   };
-  commit('refs/heads/main', 1, null, 1_700_000_000, 'base\n', Array.from({ length: total }, (_, i) => i), 0);
+  commit(
+    'refs/heads/main',
+    1,
+    null,
+    1_700_000_000,
+    'base\n',
+    Array.from({ length: total }, (_, i) => i),
+    0,
+  );
   const per = Math.ceil(changed / headCommits);
   for (let c = 0; c < headCommits; c++) {
     const files = Array.from({ length: per }, (_, k) => c * per + k).filter((i) => i < changed);
     commit('refs/heads/pr', 2 + c, c === 0 ? 1 : 1 + c, 1_700_000_100 + c * 60, `pr commit ${c + 1}\n`, files, 1);
   }
-  commit('refs/heads/main', 2 + headCommits, 1, 1_700_090_000, 'main moves on\n', Array.from({ length: Math.ceil(changed / 10) }, (_, k) => changed + k), 2);
+  commit(
+    'refs/heads/main',
+    2 + headCommits,
+    1,
+    1_700_090_000,
+    'main moves on\n',
+    Array.from({ length: Math.ceil(changed / 10) }, (_, k) => changed + k),
+    2,
+  );
   return out.join('');
 }
 
@@ -74,7 +98,9 @@ async function time<T>(label: string, fn: () => Promise<T>, setup?: () => Promis
     last = await fn();
     ms.push(performance.now() - t0);
   }
-  console.log(`  ${label.padEnd(44)} ${median(ms).toFixed(1).padStart(7)} ms  (${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)})`);
+  console.log(
+    `  ${label.padEnd(44)} ${median(ms).toFixed(1).padStart(7)} ms  (${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)})`,
+  );
   return last;
 }
 
@@ -102,7 +128,9 @@ async function main(): Promise<void> {
     await git(['repack', '-adq'], { cwd: bare });
     const base = (await git(['--git-dir', bare, 'rev-parse', 'main'])).trim();
     const head = (await git(['--git-dir', bare, 'rev-parse', 'pr'])).trim();
-    console.log(`built a ${total}-file base and a ${headCommits}-commit head changing ${changed} files in ${(performance.now() - t0).toFixed(0)} ms (git ${(await git(['--version'])).trim().replace('git version ', '')})`);
+    console.log(
+      `built a ${total}-file base and a ${headCommits}-commit head changing ${changed} files in ${(performance.now() - t0).toFixed(0)} ms (git ${(await git(['--version'])).trim().replace('git version ', '')})`,
+    );
 
     console.log(`median of ${runs} runs (min–max):`);
     const stats = await time('diffStats (merge-base + diff --raw --numstat)', () => diffStats(bare, base, head));
@@ -113,11 +141,15 @@ async function main(): Promise<void> {
       bytes = 0;
       for await (const chunk of await diffStream(bare, base, head)) bytes += (chunk as Buffer).length;
     });
-    console.log(`  → ${stats.changedFiles} files, +${stats.additions} −${stats.deletions}; merge check ${check.status}; ${commits.total} commits; .diff ${(bytes / 2 ** 20).toFixed(2)} MiB`);
+    console.log(
+      `  → ${stats.changedFiles} files, +${stats.additions} −${stats.deletions}; merge check ${check.status}; ${commits.total} commits; .diff ${(bytes / 2 ** 20).toFixed(2)} MiB`,
+    );
 
     const tips = new Map<MergeStyle, string>();
     for (const style of ['merge', 'squash', 'rebase', 'rebase-merge'] as const) {
-      const r = await time(`createMerge ${style}`, () => createMerge(bare, { style, base, head, author: who, committer: who, message: `bench ${style}\n` }));
+      const r = await time(`createMerge ${style}`, () =>
+        createMerge(bare, { style, base, head, author: who, committer: who, message: `bench ${style}\n` }),
+      );
       if (r.status !== 'merged') throw new Error(`${style}: ${r.status}`);
       tips.set(style, r.sha);
     }

@@ -82,12 +82,23 @@ async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
   const sys = createSystemContext(app.deps);
   const users: Models.User[] = [];
   for (const name of ['bench', 'ann', 'bob', 'cyd', 'dee']) {
-    users.push(await userService.createUser(sys, { username: name, email: `${name}@example.com`, password: 'bench-password-1', mustChangePassword: false }));
+    users.push(
+      await userService.createUser(sys, {
+        username: name,
+        email: `${name}@example.com`,
+        password: 'bench-password-1',
+        mustChangePassword: false,
+      }),
+    );
   }
   const owner = users[0]!;
   const repo = await db.repository.create({
     data: {
-      ownerId: owner.id, ownerName: owner.name, name: 'tracker', lowerName: 'tracker', isEmpty: true,
+      ownerId: owner.id,
+      ownerName: owner.name,
+      name: 'tracker',
+      lowerName: 'tracker',
+      isEmpty: true,
       units: { create: [{ type: 'CODE' }, { type: 'ISSUES' }, { type: 'PULL_REQUESTS' }] },
     },
   });
@@ -97,12 +108,28 @@ async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
   }
   for (let n = 1; n <= ISSUES; n++) {
     const issue = await db.issue.create({
-      data: { repoId: repo.id, index: n, posterId: users[n % users.length]!.id, title: `Issue number ${n}`, content: `Body of issue ${n}`, numComments: COMMENTS_PER_ISSUE },
+      data: {
+        repoId: repo.id,
+        index: n,
+        posterId: users[n % users.length]!.id,
+        title: `Issue number ${n}`,
+        content: `Body of issue ${n}`,
+        numComments: COMMENTS_PER_ISSUE,
+      },
     });
     await db.issueLabel.createMany({ data: [labels[n % 3]!, labels[3 + (n % 2)]!].map((l) => ({ issueId: issue.id, labelId: l.id })) });
-    await db.issueAssignee.createMany({ data: [users[1 + (n % 4)]!, users[(n + 2) % 5]!].filter((u, i, a) => a.indexOf(u) === i).map((u) => ({ issueId: issue.id, assigneeId: u.id })) });
+    await db.issueAssignee.createMany({
+      data: [users[1 + (n % 4)]!, users[(n + 2) % 5]!]
+        .filter((u, i, a) => a.indexOf(u) === i)
+        .map((u) => ({ issueId: issue.id, assigneeId: u.id })),
+    });
     await db.comment.createMany({
-      data: Array.from({ length: COMMENTS_PER_ISSUE }, (_, c) => ({ type: 'COMMENT' as const, issueId: issue.id, posterId: users[c % users.length]!.id, content: `comment ${c} on ${n}` })),
+      data: Array.from({ length: COMMENTS_PER_ISSUE }, (_, c) => ({
+        type: 'COMMENT' as const,
+        issueId: issue.id,
+        posterId: users[c % users.length]!.id,
+        content: `comment ${c} on ${n}`,
+      })),
     });
     await db.reaction.createMany({
       data: users.flatMap((u, i) => (i <= n % 5 ? [{ type: i % 2 ? 'heart' : '+1', issueId: issue.id, userId: u.id }] : [])),
@@ -114,7 +141,14 @@ async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
 
 /** GitHub's ReactionContent names for Gitea's reaction types, in display order (every group is listed, as GitHub). */
 const CONTENT: Record<string, string> = {
-  '+1': 'THUMBS_UP', '-1': 'THUMBS_DOWN', laugh: 'LAUGH', hooray: 'HOORAY', confused: 'CONFUSED', heart: 'HEART', rocket: 'ROCKET', eyes: 'EYES',
+  '+1': 'THUMBS_UP',
+  '-1': 'THUMBS_DOWN',
+  laugh: 'LAUGH',
+  hooray: 'HOORAY',
+  confused: 'CONFUSED',
+  heart: 'HEART',
+  rocket: 'ROCKET',
+  eyes: 'EYES',
 };
 
 /** The GraphQL query's JSON built with hand-written SQL: one statement per relation, grouped in memory. */
@@ -170,7 +204,9 @@ function handWritten(file: string): (owner: string, name: string) => unknown {
               author: i.author === null ? null : { login: i.author },
               labels: { nodes: (labels.get(i.id) ?? []).map((l) => ({ name: l.name, color: l.color })) },
               assignees: { nodes: (assignees.get(i.id) ?? []).map((a) => ({ login: a.login })) },
-              comments: { nodes: (comments.get(i.id) ?? []).map((c) => ({ body: c.body, author: c.login === null ? null : { login: c.login } })) },
+              comments: {
+                nodes: (comments.get(i.id) ?? []).map((c) => ({ body: c.body, author: c.login === null ? null : { login: c.login } })),
+              },
               reactionGroups: Object.entries(CONTENT).map(([type, content]) => ({
                 content,
                 reactors: { totalCount: (reactions.get(i.id) ?? []).find((r) => r.type === type)?.n ?? 0 },
@@ -198,11 +234,15 @@ async function main(): Promise<void> {
     const issuePath = '/api/v1/repos/bench/tracker/issues/7';
     const issueJson = await (await fetch(base + issuePath)).text();
     const graphqlBody = JSON.stringify({ query: QUERY, variables: { owner: 'bench', name: 'tracker' } });
-    const gqlResponse = await (await fetch(`${base}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody })).json();
+    const gqlResponse = await (
+      await fetch(`${base}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody })
+    ).json();
     const build = handWritten(file);
     const sqlResponse = build('bench', 'tracker');
     if (JSON.stringify(gqlResponse) !== JSON.stringify(sqlResponse)) {
-      throw new Error(`hand-written SQL and GraphQL disagree:\n${JSON.stringify(gqlResponse).slice(0, 600)}\n${JSON.stringify(sqlResponse).slice(0, 600)}`);
+      throw new Error(
+        `hand-written SQL and GraphQL disagree:\n${JSON.stringify(gqlResponse).slice(0, 600)}\n${JSON.stringify(sqlResponse).slice(0, 600)}`,
+      );
     }
     bare.get(issuePath, (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(issueJson));
     bare.post('/graphql-sql', (req, reply) => {
@@ -212,7 +252,9 @@ async function main(): Promise<void> {
     await bare.listen({ port: 0, host: '127.0.0.1' });
     const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
 
-    console.log(`seeded ${ISSUES} issues × (2 labels, 1–2 assignees, ${COMMENTS_PER_ISSUE} comments, 1–5 reactions); GET body ${issueJson.length} bytes`);
+    console.log(
+      `seeded ${ISSUES} issues × (2 labels, 1–2 assignees, ${COMMENTS_PER_ISSUE} comments, 1–5 reactions); GET body ${issueJson.length} bytes`,
+    );
     const ours = await autocannon(base + issuePath);
     const baseline = await autocannon(bareBase + issuePath);
     console.log(`GET ${issuePath} (autocannon -c 10 -d ${seconds}):`);
@@ -222,7 +264,9 @@ async function main(): Promise<void> {
 
     const gql = await p50(`${base}/api/graphql`, graphqlBody);
     const hand = await p50(`${bareBase}/graphql-sql`, graphqlBody);
-    console.log(`GraphQL issues(first: 50){author labels assignees comments(first: 10){author} reactionGroups}, ${graphqlRuns} sequential requests:`);
+    console.log(
+      `GraphQL issues(first: 50){author labels assignees comments(first: 10){author} reactionGroups}, ${graphqlRuns} sequential requests:`,
+    );
     console.log(`  forgegraph GraphQL p50     ${gql.toFixed(2)} ms`);
     console.log(`  hand-written SQL p50       ${hand.toFixed(2)} ms`);
     console.log(`  ratio GraphQL / SQL        ${(gql / hand).toFixed(2)}x`);

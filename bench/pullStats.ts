@@ -39,27 +39,47 @@ function git(gitDir: string, args: string[], input?: string): Promise<string> {
   });
 }
 
-const content = (i: number, rev: number) => Array.from({ length: 20 }, (_, l) => `file ${i} line ${l}${l === 3 || l === 15 ? ` rev ${rev}` : ''}\n`).join('') + (rev ? `added in rev ${rev}\n` : '');
+const content = (i: number, rev: number) =>
+  Array.from({ length: 20 }, (_, l) => `file ${i} line ${l}${l === 3 || l === 15 ? ` rev ${rev}` : ''}\n`).join('') +
+  (rev ? `added in rev ${rev}\n` : '');
 const file = (i: number) => `dir${i % 50}/sub${i % 7}/file ${i}.txt`;
 
 /** main gets `total` files; `pr` changes files 0..changed-1 over `headCommits` commits; main then changes changed/10 others. */
 function history(mainTip: string): string {
   const out: string[] = [];
   const commit = (ref: string, mark: number, from: string, t: number, msg: string, files: number[], rev: number) => {
-    out.push(`commit ${ref}\nmark :${mark}\nauthor Bench <bench@example.com> ${t} +0000\ncommitter Bench <bench@example.com> ${t} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}from ${from}\n`);
+    out.push(
+      `commit ${ref}\nmark :${mark}\nauthor Bench <bench@example.com> ${t} +0000\ncommitter Bench <bench@example.com> ${t} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}from ${from}\n`,
+    );
     for (const i of files) {
       const body = content(i, rev);
       out.push(`M 100644 inline ${file(i)}\ndata ${Buffer.byteLength(body)}\n${body}\n`);
     }
     out.push('\n');
   };
-  commit('refs/heads/main', 1, mainTip, 1_700_000_000, 'base\n', Array.from({ length: total }, (_, i) => i), 0);
+  commit(
+    'refs/heads/main',
+    1,
+    mainTip,
+    1_700_000_000,
+    'base\n',
+    Array.from({ length: total }, (_, i) => i),
+    0,
+  );
   const per = Math.ceil(changed / headCommits);
   for (let c = 0; c < headCommits; c++) {
     const files = Array.from({ length: per }, (_, k) => c * per + k).filter((i) => i < changed);
     commit('refs/heads/pr', 2 + c, `:${1 + c}`, 1_700_000_100 + c * 60, `pr commit ${c + 1}\n`, files, 1);
   }
-  commit('refs/heads/main', 2 + headCommits, ':1', 1_700_090_000, 'main moves on\n', Array.from({ length: Math.ceil(changed / 10) }, (_, k) => changed + k), 2);
+  commit(
+    'refs/heads/main',
+    2 + headCommits,
+    ':1',
+    1_700_090_000,
+    'main moves on\n',
+    Array.from({ length: Math.ceil(changed / 10) }, (_, k) => changed + k),
+    2,
+  );
   return out.join('');
 }
 
@@ -73,7 +93,9 @@ async function time(label: string, n: number, fn: (i: number) => Promise<unknown
     await fn(i);
     times.push(performance.now() - t0);
   }
-  console.log(`${label.padEnd(58)} median ${median(times).toFixed(1).padStart(8)} ms  (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}, n=${n})`);
+  console.log(
+    `${label.padEnd(58)} median ${median(times).toFixed(1).padStart(8)} ms  (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}, n=${n})`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -84,15 +106,27 @@ async function main(): Promise<void> {
   const app = await buildApp(config);
   try {
     const sys = createSystemContext(app.deps);
-    const owner = await userService.createUser(sys, { username: 'bench', email: 'bench@example.com', password: 'bench-password-1', mustChangePassword: false });
+    const owner = await userService.createUser(sys, {
+      username: 'bench',
+      email: 'bench@example.com',
+      password: 'bench-password-1',
+      mustChangePassword: false,
+    });
     const auth = { authorization: `Basic ${Buffer.from('bench:bench-password-1').toString('base64')}` };
-    const created = await app.server.inject({ method: 'POST', url: '/api/v1/user/repos', headers: auth, payload: { name: 'big', auto_init: true, default_branch: 'main' } });
+    const created = await app.server.inject({
+      method: 'POST',
+      url: '/api/v1/user/repos',
+      headers: auth,
+      payload: { name: 'big', auto_init: true, default_branch: 'main' },
+    });
     if (created.statusCode !== 201) throw new Error(`repository: ${created.body}`);
     const gitDir = repoPath(config.repositoriesDir, 'bench', 'big');
     await git(gitDir, ['fast-import', '--quiet'], history((await git(gitDir, ['rev-parse', 'refs/heads/main'])).trim()));
     const cx = () => createServiceContext(app.deps, owner, { method: 'password', scope: null, tokenId: null, sudoerId: null });
     const ref = { owner: 'bench', repo: 'big' };
-    console.log(`head changes ${changed} files in ${headCommits} commits; base tree ${total + 1} files and moved on (${Math.ceil(changed / 10)} files)`);
+    console.log(
+      `head changes ${changed} files in ${headCommits} commits; base tree ${total + 1} files and moved on (${Math.ceil(changed / 10)} files)`,
+    );
 
     // Each run opens a new pull request from its own branch at the same commit (the open-one-per-target rule).
     const prTip = (await git(gitDir, ['rev-parse', 'refs/heads/pr'])).trim();

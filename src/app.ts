@@ -40,7 +40,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: true,
   });
-  const notifier = new Notifier((subscriber, event, err) => server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'));
+  const notifier = new Notifier((subscriber, event, err) =>
+    server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
+  );
   const deps: AppDeps = { db, config, notifier };
   notifier.subscribe(activitySubscriber(db, config));
   notifier.subscribe(mentionSubscriber(db));
@@ -64,11 +66,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       status = 'fail';
     }
     reply.code(status === 'pass' ? 200 : 424).type('application/json');
-    return JSON.stringify(
-      { status, description: config.appName, checks: { 'database:ping': [{ status, time }] } },
-      null,
-      2,
-    );
+    return JSON.stringify({ status, description: config.appName, checks: { 'database:ping': [{ status, time }] } }, null, 2);
   });
   server.get<{ Params: { hash: string } }>('/avatars/:hash', async (req, reply) => {
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400');

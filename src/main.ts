@@ -58,7 +58,9 @@ async function serve(): Promise<void> {
   await app.server.listen({ port: config.port, host: config.host });
   void app.warmUp().catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'));
   const ms = Math.round(performance.now() - started);
-  log.info(`Forgegraph ${config.version} ready in ${ms} ms: REST ${config.rootUrl}api/v1, GraphQL ${config.rootUrl}api/graphql, git ${config.rootUrl}{owner}/{repo}.git (data in ${config.dataDir})`);
+  log.info(
+    `Forgegraph ${config.version} ready in ${ms} ms: REST ${config.rootUrl}api/v1, GraphQL ${config.rootUrl}api/graphql, git ${config.rootUrl}{owner}/{repo}.git (data in ${config.dataDir})`,
+  );
   if ((await app.deps.db.user.count({ where: { type: 'INDIVIDUAL' } })) === 0) {
     process.stdout.write(
       '\nNo users yet. Create the first administrator with:\n' +
@@ -98,23 +100,39 @@ user
   .option('--access-token', 'also create an access token and print it', false)
   .option('--access-token-name <name>', 'name of that token', 'gitea-admin')
   .option('--access-token-scopes <scopes>', 'comma-separated scopes of that token', 'all')
-  .action(async (o: { username: string; email: string; password?: string; admin: boolean; mustChangePassword: boolean; restricted: boolean; accessToken: boolean; accessTokenName: string; accessTokenScopes: string }) => {
-    await withSystem(async (cx) => {
-      await userService.createUser(cx, {
-        username: o.username,
-        email: o.email,
-        password: o.password,
-        admin: o.admin,
-        mustChangePassword: o.mustChangePassword,
-        restricted: o.restricted,
+  .action(
+    async (o: {
+      username: string;
+      email: string;
+      password?: string;
+      admin: boolean;
+      mustChangePassword: boolean;
+      restricted: boolean;
+      accessToken: boolean;
+      accessTokenName: string;
+      accessTokenScopes: string;
+    }) => {
+      await withSystem(async (cx) => {
+        await userService.createUser(cx, {
+          username: o.username,
+          email: o.email,
+          password: o.password,
+          admin: o.admin,
+          mustChangePassword: o.mustChangePassword,
+          restricted: o.restricted,
+        });
+        if (o.accessToken) {
+          const created = await tokenService.createAccessToken(cx, {
+            username: o.username,
+            name: o.accessTokenName,
+            scopes: o.accessTokenScopes.split(','),
+          });
+          process.stdout.write(`Access token was successfully created... ${created.secret}\n`);
+        }
+        process.stdout.write(`New user '${o.username}' has been successfully created!\n`);
       });
-      if (o.accessToken) {
-        const created = await tokenService.createAccessToken(cx, { username: o.username, name: o.accessTokenName, scopes: o.accessTokenScopes.split(',') });
-        process.stdout.write(`Access token was successfully created... ${created.secret}\n`);
-      }
-      process.stdout.write(`New user '${o.username}' has been successfully created!\n`);
-    });
-  });
+    },
+  );
 user
   .command('change-password')
   .description("Set a user's password.")

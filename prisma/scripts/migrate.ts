@@ -40,7 +40,8 @@ async function main(argv: string[]): Promise<number> {
       const target = targetFromEnv(values['migrations-dir']);
       const s = await migrationStatus(target);
       console.log(`${target.provider} ${redact(target.url)}`);
-      for (const [label, names] of Object.entries(s)) console.log(`  ${label.padEnd(8)} ${names.length}${names.length ? `: ${names.join(', ')}` : ''}`);
+      for (const [label, names] of Object.entries(s))
+        console.log(`  ${label.padEnd(8)} ${names.length}${names.length ? `: ${names.join(', ')}` : ''}`);
       return s.failed.length + s.edited.length + s.unknown.length > 0 ? 1 : 0;
     }
     case 'deploy': {

@@ -34,7 +34,10 @@ export function parseSourceSchema(source: string): SourceSchema {
     previewFeatures ??= PREVIEW_FEATURES.exec(line)?.[1] ?? null;
     depth += braceDelta(line);
   }
-  const body = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const body = kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return { body: `${body}\n`, previewFeatures };
 }
 
@@ -114,5 +117,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.reso
   const sourcePath = path.resolve(process.argv[2] ?? path.join(prismaDir, 'schema.prisma'));
   const outDir = path.resolve(process.argv[3] ?? prismaDir);
   const written = await writeProviderSchemas(sourcePath, outDir);
-  console.log(written.length === 0 ? 'provider schemas up to date' : `wrote ${written.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
+  console.log(
+    written.length === 0 ? 'provider schemas up to date' : `wrote ${written.map((f) => path.relative(process.cwd(), f)).join(', ')}`,
+  );
 }

@@ -14,12 +14,7 @@ export type ViewerResolution =
  * Shared by every transport, in Gitea's order: authenticate (bad credentials → 401), account gates
  * (inactive, prohibited, must change password → 403), then Sudo (site admins only → 403; unknown user → 404).
  */
-export async function resolveViewer(
-  db: Db,
-  rootUrl: string,
-  creds: Credentials,
-  sudo: string | undefined,
-): Promise<ViewerResolution> {
+export async function resolveViewer(db: Db, rootUrl: string, creds: Credentials, sudo: string | undefined): Promise<ViewerResolution> {
   let outcome;
   try {
     outcome = await authenticate(db, creds);

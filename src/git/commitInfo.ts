@@ -22,7 +22,17 @@ const END = '%x1e';
 export const LOG_FORMAT = ['%H', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'].join(SEP) + END;
 /** `git for-each-ref` format (its hex escapes are `%00`, not `%x00`) of a ref name followed by a commitInfo record. */
 export const REF_FORMAT =
-  ['%(refname)', '%(objectname)', '%(authorname)', '%(authoremail:trim)', '%(authordate:iso-strict)', '%(committername)', '%(committeremail:trim)', '%(committerdate:iso-strict)', '%(contents)'].join('%00') + '%1e';
+  [
+    '%(refname)',
+    '%(objectname)',
+    '%(authorname)',
+    '%(authoremail:trim)',
+    '%(authordate:iso-strict)',
+    '%(committername)',
+    '%(committeremail:trim)',
+    '%(committerdate:iso-strict)',
+    '%(contents)',
+  ].join('%00') + '%1e';
 
 /** Go prints a zero offset as `Z`. */
 function goTime(iso: string): string {
@@ -39,7 +49,15 @@ export function parseCommitRecords(out: string, withRef: boolean): Array<{ ref: 
       const f = rec.split('\0');
       const ref = withRef ? (f.shift() ?? '') : '';
       const [sha = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', msg = ''] = f;
-      return { ref, commit: { sha, message: msg, author: { name: an, email: ae, when: goTime(ad) }, committer: { name: cn, email: ce, when: goTime(cd) } } };
+      return {
+        ref,
+        commit: {
+          sha,
+          message: msg,
+          author: { name: an, email: ae, when: goTime(ad) },
+          committer: { name: cn, email: ce, when: goTime(cd) },
+        },
+      };
     });
 }
 

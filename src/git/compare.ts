@@ -18,7 +18,12 @@ export function assertRevision(rev: string): void {
  * `runGit`, with git's fatal exit (128: an unknown revision or object, a missing repository) mapped to NotFound.
  * @throws NotFoundError
  */
-export async function runGitOrNotFound(gitDir: string, args: readonly string[], what: string, opts: { input?: string; env?: Record<string, string> } = {}): Promise<Buffer> {
+export async function runGitOrNotFound(
+  gitDir: string,
+  args: readonly string[],
+  what: string,
+  opts: { input?: string; env?: Record<string, string> } = {},
+): Promise<Buffer> {
   try {
     return await runGit(gitDir, args, opts);
   } catch (err) {
@@ -39,7 +44,8 @@ export async function mergeBase(gitDir: string, a: string, b: string): Promise<s
     return (await runGit(gitDir, ['merge-base', '--end-of-options', a, b])).toString('utf8').trim() || null;
   } catch (err) {
     if (err instanceof GitCommandError && err.exitCode === 1) return null;
-    if (err instanceof GitCommandError && err.exitCode === 128) throw new NotFoundError(`commit does not exist [${a}, ${b}]`, { stderr: err.stderr.trim() });
+    if (err instanceof GitCommandError && err.exitCode === 128)
+      throw new NotFoundError(`commit does not exist [${a}, ${b}]`, { stderr: err.stderr.trim() });
     throw err;
   }
 }
@@ -57,7 +63,8 @@ export async function isAncestor(gitDir: string, a: string, b: string): Promise<
     return true;
   } catch (err) {
     if (err instanceof GitCommandError && err.exitCode === 1) return false;
-    if (err instanceof GitCommandError && err.exitCode === 128) throw new NotFoundError(`commit does not exist [${a}, ${b}]`, { stderr: err.stderr.trim() });
+    if (err instanceof GitCommandError && err.exitCode === 128)
+      throw new NotFoundError(`commit does not exist [${a}, ${b}]`, { stderr: err.stderr.trim() });
     throw err;
   }
 }
@@ -87,7 +94,12 @@ export interface CommitComparison {
  * with the uncapped `total`, so a caller pages through long histories without reading them all.
  * @throws InvalidArgumentError; NotFoundError when a revision does not name a commit
  */
-export async function compareCommits(gitDir: string, base: string, head: string, opts: { skip?: number; limit?: number } = {}): Promise<CommitComparison> {
+export async function compareCommits(
+  gitDir: string,
+  base: string,
+  head: string,
+  opts: { skip?: number; limit?: number } = {},
+): Promise<CommitComparison> {
   assertRevision(base);
   assertRevision(head);
   const skip = Math.max(0, Math.floor(opts.skip ?? 0));
@@ -157,7 +169,19 @@ export function parseRawNumstat(out: string): DiffFile[] {
     if (!status) throw new Error(`unexpected diff status ${code}`);
     const from = tokens[i++] ?? '';
     const to = letter === 'R' || letter === 'C' ? (tokens[i++] ?? '') : from;
-    files.push({ filename: to, previousFilename: to === from && status !== 'copied' ? null : from, status, additions: 0, deletions: 0, changes: 0, binary: false, oldMode, newMode, oldSha, newSha });
+    files.push({
+      filename: to,
+      previousFilename: to === from && status !== 'copied' ? null : from,
+      status,
+      additions: 0,
+      deletions: 0,
+      changes: 0,
+      binary: false,
+      oldMode,
+      newMode,
+      oldSha,
+      newSha,
+    });
   }
   for (const file of files) {
     const token = tokens[i++] ?? '';
@@ -182,7 +206,21 @@ export async function diffStats(gitDir: string, base: string, head: string): Pro
   const mb = await mergeBase(gitDir, base, head);
   const out = await runGitOrNotFound(
     gitDir,
-    ['diff', '--raw', '--numstat', '-z', '-M', '--no-abbrev', '--no-ext-diff', '--no-textconv', '--no-color', '--end-of-options', mb ?? base, head, '--'],
+    [
+      'diff',
+      '--raw',
+      '--numstat',
+      '-z',
+      '-M',
+      '--no-abbrev',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-color',
+      '--end-of-options',
+      mb ?? base,
+      head,
+      '--',
+    ],
     `commit does not exist [${base}, ${head}]`,
   );
   const files = parseRawNumstat(out.toString('utf8'));
@@ -208,9 +246,27 @@ export async function commitFileStats(gitDir: string, shas: readonly string[]): 
     if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) throw new InvalidArgumentError('commit must be a full object id', { sha });
     out.set(sha, []);
   }
-  const raw = await runGitOrNotFound(gitDir, ['diff-tree', '--stdin', '-r', '-z', '--raw', '--numstat', '-M', '--root', '--no-abbrev', '--no-ext-diff', '--no-textconv', '--no-color'], 'commit does not exist', {
-    input: shas.map((s) => `${s}\n`).join(''),
-  });
+  const raw = await runGitOrNotFound(
+    gitDir,
+    [
+      'diff-tree',
+      '--stdin',
+      '-r',
+      '-z',
+      '--raw',
+      '--numstat',
+      '-M',
+      '--root',
+      '--no-abbrev',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-color',
+    ],
+    'commit does not exist',
+    {
+      input: shas.map((s) => `${s}\n`).join(''),
+    },
+  );
   // Per commit: its id, then the raw records (":…"), then as many numstat records (renames take two more tokens).
   const tokens = raw.toString('utf8').split('\0');
   let i = 0;

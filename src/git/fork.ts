@@ -127,7 +127,12 @@ export async function forkRepository(input: ForkRepositoryInput): Promise<void> 
     .toString('utf8')
     .split('\n')
     .filter(Boolean);
-  await initRepository({ gitdir: input.gitdir, defaultBranch: input.defaultBranch, objectFormat: input.objectFormat, hooksDir: input.hooksDir });
+  await initRepository({
+    gitdir: input.gitdir,
+    defaultBranch: input.defaultBranch,
+    objectFormat: input.objectFormat,
+    hooksDir: input.hooksDir,
+  });
   try {
     const srcObjects = path.join(input.source, 'objects');
     const dstObjects = path.join(input.gitdir, 'objects');

@@ -35,7 +35,13 @@ export async function initRepository(input: InitRepositoryInput): Promise<void> 
   if (fs.existsSync(input.gitdir)) throw new AlreadyExistsError('repository files already exist', { gitdir: input.gitdir });
   await mkdir(input.hooksDir, { recursive: true });
   await mkdir(path.dirname(input.gitdir), { recursive: true });
-  await runGit(input.gitdir, ['init', '--bare', '--quiet', `--object-format=${input.objectFormat}`, `--initial-branch=${input.defaultBranch}`]);
+  await runGit(input.gitdir, [
+    'init',
+    '--bare',
+    '--quiet',
+    `--object-format=${input.objectFormat}`,
+    `--initial-branch=${input.defaultBranch}`,
+  ]);
   try {
     for (const [key, value] of settings(input.hooksDir)) await git.setConfig({ fs, gitdir: input.gitdir, path: key, value });
   } catch (err) {

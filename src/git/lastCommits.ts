@@ -7,12 +7,28 @@ import { gitEnv } from './run.ts';
  * are: one history walk (`git log --name-only`, stopped as soon as every entry is found) and one read of the
  * commits found. Keys are entry names; entries never touched in the walk are absent.
  */
-export async function lastCommitsFor(gitDir: string, commit: string, dir: string, names: readonly string[]): Promise<Map<string, CommitInfo>> {
+export async function lastCommitsFor(
+  gitDir: string,
+  commit: string,
+  dir: string,
+  names: readonly string[],
+): Promise<Map<string, CommitInfo>> {
   const prefix = dir ? `${dir.replace(/\/+$/, '')}/` : '';
   const wanted = new Set(names);
   const found = new Map<string, string>();
   await new Promise<void>((resolve, reject) => {
-    const args = ['--git-dir', gitDir, 'log', '--format=%x1e%H', '--name-only', '--no-renames', '-z', commit, '--', ...(prefix ? [prefix] : [])];
+    const args = [
+      '--git-dir',
+      gitDir,
+      'log',
+      '--format=%x1e%H',
+      '--name-only',
+      '--no-renames',
+      '-z',
+      commit,
+      '--',
+      ...(prefix ? [prefix] : []),
+    ];
     const child = spawn('git', args, { env: gitEnv({ GIT_LITERAL_PATHSPECS: '1' }), stdio: ['ignore', 'pipe', 'ignore'] });
     let buffer = '';
     let current = '';

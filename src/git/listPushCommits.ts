@@ -17,7 +17,13 @@ const ZERO = /^0+$/;
  * The newest commits a ref update brought (at most `max`), newest first, and how many there were:
  * `old..new`, or for a new ref the commits not reachable from any other branch.
  */
-export async function listPushCommits(gitDir: string, ref: string, oldSha: string, newSha: string, max = 5): Promise<{ commits: PushCommit[]; total: number }> {
+export async function listPushCommits(
+  gitDir: string,
+  ref: string,
+  oldSha: string,
+  newSha: string,
+  max = 5,
+): Promise<{ commits: PushCommit[]; total: number }> {
   const range = ZERO.test(oldSha) ? [newSha, '--not', `--exclude=${ref}`, '--branches'] : [`${oldSha}..${newSha}`];
   const [countOut, logOut] = await Promise.all([
     run(gitDir, ['rev-list', '--count', ...range]),
@@ -29,7 +35,15 @@ export async function listPushCommits(gitDir: string, ref: string, oldSha: strin
     .filter(Boolean)
     .map((rec) => {
       const [sha = '', an = '', ae = '', cn = '', ce = '', ts = '', msg = ''] = rec.split('\0');
-      return { Sha1: sha, Message: msg.replace(/\n+$/, '\n'), AuthorEmail: ae, AuthorName: an, CommitterEmail: ce, CommitterName: cn, Timestamp: ts };
+      return {
+        Sha1: sha,
+        Message: msg.replace(/\n+$/, '\n'),
+        AuthorEmail: ae,
+        AuthorName: an,
+        CommitterEmail: ce,
+        CommitterName: cn,
+        Timestamp: ts,
+      };
     });
   return { commits, total: Number.parseInt(countOut.trim(), 10) || commits.length };
 }

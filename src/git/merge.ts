@@ -74,7 +74,10 @@ function identityEnv(kind: 'AUTHOR' | 'COMMITTER', who: GitIdentity): Record<str
 /** Runs git and resolves with its exit code and output whatever the code (merge-tree reports conflicts with 1). */
 function runGitStatus(gitDir: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', gitDir, ...args], { env: gitEnv({ GIT_LITERAL_PATHSPECS: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', ['--git-dir', gitDir, ...args], {
+      env: gitEnv({ GIT_LITERAL_PATHSPECS: '1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -86,7 +89,16 @@ function runGitStatus(gitDir: string, args: readonly string[]): Promise<{ code: 
 
 /** `git merge-tree --write-tree` of two commits (their merge base found by git); writes objects, no ref. */
 async function mergeTree(gitDir: string, ours: string, theirs: string): Promise<MergeCheck> {
-  const r = await runGitStatus(gitDir, ['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages', '--end-of-options', ours, theirs]);
+  const r = await runGitStatus(gitDir, [
+    'merge-tree',
+    '--write-tree',
+    '--name-only',
+    '-z',
+    '--no-messages',
+    '--end-of-options',
+    ours,
+    theirs,
+  ]);
   const [tree = '', ...rest] = r.stdout.split('\0');
   // An unknown commit also exits 1, with nothing on stdout.
   if ((r.code === 0 || r.code === 1) && SHA.test(tree)) {
@@ -125,7 +137,13 @@ async function resolveCommits(gitDir: string, revs: readonly string[]): Promise<
 }
 
 /** `git commit-tree`: a commit of `tree` with these parents; returns its id. */
-async function commitTree(gitDir: string, tree: string, parents: readonly string[], message: string, env: Record<string, string>): Promise<string> {
+async function commitTree(
+  gitDir: string,
+  tree: string,
+  parents: readonly string[],
+  message: string,
+  env: Record<string, string>,
+): Promise<string> {
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'];
   return (await runGit(gitDir, args, { input: message, env })).toString('utf8').trim();
 }
@@ -185,7 +203,13 @@ interface RawCommit {
 function parseRawCommit(body: Buffer): RawCommit {
   const split = body.indexOf('\n\n');
   const headerEnd = split < 0 ? body.length : split;
-  const commit: RawCommit = { tree: '', parents: [], authorLine: Buffer.alloc(0), encodingLine: null, message: split < 0 ? Buffer.alloc(0) : body.subarray(split + 2) };
+  const commit: RawCommit = {
+    tree: '',
+    parents: [],
+    authorLine: Buffer.alloc(0),
+    encodingLine: null,
+    message: split < 0 ? Buffer.alloc(0) : body.subarray(split + 2),
+  };
   let pos = 0;
   while (pos < headerEnd) {
     let nl = body.indexOf('\n', pos);
@@ -203,7 +227,9 @@ function parseRawCommit(body: Buffer): RawCommit {
 
 /** Reads commit objects (`cat-file --batch`). @throws NotFoundError */
 async function readRawCommits(gitDir: string, shas: readonly string[]): Promise<Map<string, RawCommit>> {
-  const out = await runGitOrNotFound(gitDir, ['cat-file', '--batch'], 'repository does not exist', { input: shas.map((s) => `${s}\n`).join('') });
+  const out = await runGitOrNotFound(gitDir, ['cat-file', '--batch'], 'repository does not exist', {
+    input: shas.map((s) => `${s}\n`).join(''),
+  });
   const commits = new Map<string, RawCommit>();
   let pos = 0;
   while (pos < out.length) {
@@ -231,7 +257,10 @@ interface CommitWriter {
  */
 async function openCommitWriter(gitDir: string): Promise<CommitWriter> {
   const dir = await mkdtemp(path.join(tmpdir(), 'fg-rebase-'));
-  const child = spawn('git', ['--git-dir', gitDir, 'hash-object', '-w', '-t', 'commit', '--stdin-paths'], { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('git', ['--git-dir', gitDir, 'hash-object', '-w', '-t', 'commit', '--stdin-paths'], {
+    env: gitEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const pending: Array<(answer: string | Error) => void> = [];
   let failure: Error | null = null;
   let stdout = '';
@@ -273,7 +302,8 @@ async function openCommitWriter(gitDir: string): Promise<CommitWriter> {
   };
 }
 
-type RebaseResult = { status: 'rebased'; sha: string; tree: string } | Exclude<MergeRefusal, { status: 'not-fast-forward' | 'already-merged' }>;
+type RebaseResult =
+  { status: 'rebased'; sha: string; tree: string } | Exclude<MergeRefusal, { status: 'not-fast-forward' | 'already-merged' }>;
 
 /**
  * Replays head's commits onto `onto` as `git rebase` does, without a work tree: the commits of `onto...head`
@@ -286,12 +316,24 @@ type RebaseResult = { status: 'rebased'; sha: string; tree: string } | Exclude<M
  * written through one long-lived `hash-object` (see openCommitWriter), so each replay spawns only merge-tree.
  */
 async function rebaseOnto(gitDir: string, onto: string, head: string, committer: GitIdentity): Promise<RebaseResult> {
-  const listed = await runGit(gitDir, ['rev-list', '--reverse', '--topo-order', '--right-only', '--cherry-pick', '--no-merges', '--end-of-options', `${onto}...${head}`, '--']);
+  const listed = await runGit(gitDir, [
+    'rev-list',
+    '--reverse',
+    '--topo-order',
+    '--right-only',
+    '--cherry-pick',
+    '--no-merges',
+    '--end-of-options',
+    `${onto}...${head}`,
+    '--',
+  ]);
   const picks = listed.toString('utf8').split('\n').filter(Boolean);
   const raw = await readRawCommits(gitDir, [onto, ...picks]);
   const parentsToRead = picks.map((p) => raw.get(p)?.parents[0]).filter((p): p is string => p !== undefined && !raw.has(p));
   for (const [sha, commit] of await readRawCommits(gitDir, [...new Set(parentsToRead)])) raw.set(sha, commit);
-  const ident = (await runGit(gitDir, ['var', 'GIT_COMMITTER_IDENT'], { env: identityEnv('COMMITTER', committer) })).toString('utf8').trim();
+  const ident = (await runGit(gitDir, ['var', 'GIT_COMMITTER_IDENT'], { env: identityEnv('COMMITTER', committer) }))
+    .toString('utf8')
+    .trim();
 
   let tip = onto;
   let tipTree = raw.get(onto)?.tree ?? '';
@@ -308,7 +350,9 @@ async function rebaseOnto(gitDir: string, onto: string, head: string, committer:
         continue;
       }
       writer ??= await openCommitWriter(gitDir);
-      const ours = await writer.write(Buffer.from(`tree ${tipTree}\nparent ${parent}\nauthor ${STAND_IN_IDENT}\ncommitter ${STAND_IN_IDENT}\n\nrebase stand-in\n`));
+      const ours = await writer.write(
+        Buffer.from(`tree ${tipTree}\nparent ${parent}\nauthor ${STAND_IN_IDENT}\ncommitter ${STAND_IN_IDENT}\n\nrebase stand-in\n`),
+      );
       const m = await mergeTree(gitDir, ours, sha);
       if (m.status === 'conflict') return { status: 'conflict', files: m.files, commit: sha };
       if (m.status !== 'clean') return m;
@@ -425,11 +469,23 @@ export async function fetchIntoRef(targetGitDir: string, sourceGitDir: string, s
   assertSha(sha, 'commit');
   assertFullRef(ref);
   if (await hasCommit(targetGitDir, sha)) return setRef(targetGitDir, ref, sha);
-  const args = ['-c', 'protocol.version=2', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-auto-gc', '--no-recurse-submodules', path.resolve(sourceGitDir), `+${sha}:${ref}`];
+  const args = [
+    '-c',
+    'protocol.version=2',
+    'fetch',
+    '--quiet',
+    '--no-tags',
+    '--no-write-fetch-head',
+    '--no-auto-gc',
+    '--no-recurse-submodules',
+    path.resolve(sourceGitDir),
+    `+${sha}:${ref}`,
+  ];
   try {
     await runGit(targetGitDir, args);
   } catch (err) {
-    if (err instanceof GitCommandError && !(await hasCommit(sourceGitDir, sha))) throw new NotFoundError(`commit does not exist [${sha}]`, { sha });
+    if (err instanceof GitCommandError && !(await hasCommit(sourceGitDir, sha)))
+      throw new NotFoundError(`commit does not exist [${sha}]`, { sha });
     throw err;
   }
 }

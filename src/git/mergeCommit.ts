@@ -9,7 +9,11 @@ import { assertRevision, runGitOrNotFound } from './compare.ts';
 export async function findMergeCommit(gitDir: string, head: string, base: string): Promise<string> {
   assertRevision(head);
   assertRevision(base);
-  const out = await runGitOrNotFound(gitDir, ['rev-list', '--ancestry-path', '--merges', '--reverse', '--end-of-options', `${head}..${base}`, '--'], `commit does not exist [${head}, ${base}]`);
+  const out = await runGitOrNotFound(
+    gitDir,
+    ['rev-list', '--ancestry-path', '--merges', '--reverse', '--end-of-options', `${head}..${base}`, '--'],
+    `commit does not exist [${head}, ${base}]`,
+  );
   const first = out.toString('utf8').split('\n')[0]?.trim() ?? '';
   return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(first) ? first : head;
 }

@@ -9,7 +9,10 @@ import { GitCommandError, gitEnv } from './run.ts';
  * pipe's high-water mark, so a diff of any size costs constant memory.
  */
 function streamGit(gitDir: string, args: readonly string[]): Readable {
-  const child = spawn('git', ['--git-dir', gitDir, ...args], { env: gitEnv({ GIT_LITERAL_PATHSPECS: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('git', ['--git-dir', gitDir, ...args], {
+    env: gitEnv({ GIT_LITERAL_PATHSPECS: '1' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = new PassThrough();
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => {

@@ -10,7 +10,14 @@ export async function readCommit(gitDir: string, sha: string): Promise<CommitInf
   try {
     const { oid, commit } = await git.readCommit({ fs, gitdir: gitDir, oid: sha, cache: gitCache(gitDir) });
     const sig = (s: typeof commit.author) => ({ name: s.name, email: s.email, when: formatGitTime(s.timestamp, s.timezoneOffset) });
-    return { sha: oid, message: commit.message, author: sig(commit.author), committer: sig(commit.committer), tree: commit.tree, parents: commit.parent };
+    return {
+      sha: oid,
+      message: commit.message,
+      author: sig(commit.author),
+      committer: sig(commit.committer),
+      tree: commit.tree,
+      parents: commit.parent,
+    };
   } catch (err) {
     throw toDomainError(err, `object does not exist [id: ${sha}, rel_path: ]`);
   }

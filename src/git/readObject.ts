@@ -16,7 +16,8 @@ export interface RawObject {
 export async function readObject(gitDir: string, sha: string): Promise<RawObject> {
   try {
     const obj = await git.readObject({ fs, gitdir: gitDir, oid: sha, format: 'content', cache: gitCache(gitDir) });
-    const content = obj.object instanceof Uint8Array ? Buffer.from(obj.object.buffer, obj.object.byteOffset, obj.object.byteLength) : Buffer.alloc(0);
+    const content =
+      obj.object instanceof Uint8Array ? Buffer.from(obj.object.buffer, obj.object.byteOffset, obj.object.byteLength) : Buffer.alloc(0);
     if (obj.type === 'deflated' || obj.type === 'wrapped') throw new Error(`unexpected object format ${obj.type}`);
     return { type: obj.type, content };
   } catch (err) {

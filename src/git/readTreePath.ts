@@ -21,7 +21,14 @@ function parseLsTree(out: Buffer): TreeEntry[] {
       const tab = line.indexOf('\t');
       const [mode = '', type = 'blob', sha = '', size = '-'] = line.slice(0, tab).split(/\s+/);
       const path = line.slice(tab + 1);
-      return { mode, type: type as TreeEntry['type'], sha, size: size === '-' ? 0 : Number(size), path, name: path.slice(path.lastIndexOf('/') + 1) };
+      return {
+        mode,
+        type: type as TreeEntry['type'],
+        sha,
+        size: size === '-' ? 0 : Number(size),
+        path,
+        name: path.slice(path.lastIndexOf('/') + 1),
+      };
     });
 }
 
@@ -29,7 +36,11 @@ function parseLsTree(out: Buffer): TreeEntry[] {
  * What `path` is at `commit`: a single entry, or for a directory (or the root, path '') its children.
  * Returns null when the path does not exist.
  */
-export async function readTreePath(gitDir: string, commit: string, path: string): Promise<{ entry: TreeEntry | null; children: TreeEntry[] | null } | null> {
+export async function readTreePath(
+  gitDir: string,
+  commit: string,
+  path: string,
+): Promise<{ entry: TreeEntry | null; children: TreeEntry[] | null } | null> {
   const clean = path.replace(/^\/+|\/+$/g, '');
   if (!clean) return { entry: null, children: parseLsTree(await runGit(gitDir, ['ls-tree', '-l', '-z', commit])) };
   const [entry] = parseLsTree(await runGit(gitDir, ['ls-tree', '-l', '-z', commit, '--', clean])).filter((e) => e.path === clean);

@@ -42,7 +42,10 @@ async function tryRef(gitDir: string, ref: string): Promise<string | null> {
  */
 export async function resolveRef(gitDir: string, ref: string): Promise<ResolvedRef | null> {
   if (isSafeRefName(ref)) {
-    for (const [kind, prefix] of [['branch', 'refs/heads/'], ['tag', 'refs/tags/']] as const) {
+    for (const [kind, prefix] of [
+      ['branch', 'refs/heads/'],
+      ['tag', 'refs/tags/'],
+    ] as const) {
       const oid = await tryRef(gitDir, prefix + ref);
       if (oid) {
         const commit = await peel(gitDir, oid);
@@ -53,7 +56,10 @@ export async function resolveRef(gitDir: string, ref: string): Promise<ResolvedR
   if (/^[0-9a-f]{4,64}$/i.test(ref)) {
     let oid: string;
     try {
-      oid = ref.length === 40 || ref.length === 64 ? ref.toLowerCase() : await git.expandOid({ fs, gitdir: gitDir, oid: ref.toLowerCase(), cache: gitCache(gitDir) });
+      oid =
+        ref.length === 40 || ref.length === 64
+          ? ref.toLowerCase()
+          : await git.expandOid({ fs, gitdir: gitDir, oid: ref.toLowerCase(), cache: gitCache(gitDir) });
     } catch {
       return null;
     }

@@ -20,7 +20,11 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `git --git-dir <gitDir> args…` and resolves with its stdout; rejects with GitCommandError. */
-export function runGit(gitDir: string, args: readonly string[], opts: { input?: string; env?: Record<string, string> } = {}): Promise<Buffer> {
+export function runGit(
+  gitDir: string,
+  args: readonly string[],
+  opts: { input?: string; env?: Record<string, string> } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['--git-dir', gitDir, ...args], {
       env: gitEnv({ GIT_LITERAL_PATHSPECS: '1', ...opts.env }),

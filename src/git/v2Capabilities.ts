@@ -16,7 +16,9 @@ export function uploadPackV2Capabilities(gitDir: string, objectFormat: string, h
       const out: Buffer[] = [];
       child.stdout.on('data', (d: Buffer) => out.push(d));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`upload-pack --advertise-refs exited ${code}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`upload-pack --advertise-refs exited ${code}`)),
+      );
       child.stdin.end();
     });
     found.catch(() => cache.delete(objectFormat));

@@ -47,7 +47,12 @@ async function withIsomorphicGit(input: WriteInitialCommitInput, message: string
         })),
       ),
     });
-    const who = { name: input.author.name, email: input.author.email, timestamp: Math.floor(input.when.getTime() / 1000), timezoneOffset: 0 };
+    const who = {
+      name: input.author.name,
+      email: input.author.email,
+      timestamp: Math.floor(input.when.getTime() / 1000),
+      timezoneOffset: 0,
+    };
     const oid = await git.writeCommit({ fs, gitdir, commit: { message, tree, parent: [], author: who, committer: who } });
     await git.writeRef({ fs, gitdir, ref: `refs/heads/${input.branch}`, value: oid, force: true });
     return oid;

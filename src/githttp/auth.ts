@@ -17,13 +17,22 @@ export interface GitRefusal {
 /** The outcome of authorizing a git request. */
 export type GitAuthorization = { ok: true; cx: ServiceContext; access: gitAccess.GitRepoAccess } | { ok: false; refusal: GitRefusal };
 
-const refuse = (status: number, message: string, challenge = false): GitAuthorization => ({ ok: false, refusal: { status, message, challenge } });
+const refuse = (status: number, message: string, challenge = false): GitAuthorization => ({
+  ok: false,
+  refusal: { status, message, challenge },
+});
 
 /**
  * Authenticates the request like the API (Basic with password or token, token headers), then asks the
  * repository service for read or write access. Token scopes: read:repository to fetch, write:repository to push.
  */
-export async function authorizeGitRequest(deps: AppDeps, req: FastifyRequest, owner: string, name: string, mode: 'read' | 'write'): Promise<GitAuthorization> {
+export async function authorizeGitRequest(
+  deps: AppDeps,
+  req: FastifyRequest,
+  owner: string,
+  name: string,
+  mode: 'read' | 'write',
+): Promise<GitAuthorization> {
   const url = new URL(req.url, 'http://x');
   const creds = parseCredentials(req.headers.authorization, url.searchParams);
   const resolved = await resolveViewer(deps.db, deps.config.rootUrl, creds, undefined);
@@ -33,7 +42,10 @@ export async function authorizeGitRequest(deps: AppDeps, req: FastifyRequest, ow
   try {
     const access = await gitAccess.requireGitAccess(cx, owner, name, mode);
     if (auth.method === 'token' && auth.scope && !scopeAllows(auth.scope, ['repository'], mode)) {
-      return refuse(403, `token does not have at least one of required scope(s), required=[${mode}:repository], token scope=${formatScope(auth.scope)}`);
+      return refuse(
+        403,
+        `token does not have at least one of required scope(s), required=[${mode}:repository], token scope=${formatScope(auth.scope)}`,
+      );
     }
     return { ok: true, cx, access };
   } catch (err) {

@@ -12,7 +12,11 @@ interface GitParams {
 const NO_CACHE = { Expires: 'Fri, 01 Jan 1980 00:00:00 GMT', Pragma: 'no-cache', 'Cache-Control': 'no-cache, max-age=0, must-revalidate' };
 
 function sendText(reply: FastifyReply, status: number, text: string, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers({ ...NO_CACHE, ...headers }).type('text/plain; charset=utf-8').send(`${text}\n`);
+  return reply
+    .code(status)
+    .headers({ ...NO_CACHE, ...headers })
+    .type('text/plain; charset=utf-8')
+    .send(`${text}\n`);
 }
 
 /** The service an info/refs request asks for, or null. */
@@ -32,26 +36,28 @@ export async function gitHttp(app: FastifyInstance, deps: AppDeps): Promise<void
   // Leave the body in the socket for serveGit to stream.
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 
-  const handle = (action: GitAction | 'info') => async (req: FastifyRequest<{ Params: GitParams; Querystring: Record<string, unknown> }>, reply: FastifyReply) => {
-    const owner = req.params.owner;
-    const name = req.params.repo.replace(/\.git$/, '');
-    let service: 'upload-pack' | 'receive-pack';
-    if (action === 'info') {
-      const s = serviceOf(req.query.service);
-      // Dumb HTTP (no ?service=) is not served.
-      if (!s) return sendText(reply, 403, 'Please upgrade your git client.');
-      service = s;
-    } else {
-      service = action;
-      if (req.headers['content-type'] !== `application/x-git-${service}-request`) return sendText(reply, 400, 'Bad Request');
-    }
-    const auth = await authorizeGitRequest(deps, req, owner, name, service === 'receive-pack' ? 'write' : 'read');
-    if (!auth.ok) {
-      const { status, message, challenge } = auth.refusal;
-      return sendText(reply, status, message, challenge ? { 'WWW-Authenticate': 'Basic realm="Gitea"' } : {});
-    }
-    return serveGit(req, reply, { cx: auth.cx, access: auth.access, service, advertise: action === 'info', noCache: NO_CACHE });
-  };
+  const handle =
+    (action: GitAction | 'info') =>
+    async (req: FastifyRequest<{ Params: GitParams; Querystring: Record<string, unknown> }>, reply: FastifyReply) => {
+      const owner = req.params.owner;
+      const name = req.params.repo.replace(/\.git$/, '');
+      let service: 'upload-pack' | 'receive-pack';
+      if (action === 'info') {
+        const s = serviceOf(req.query.service);
+        // Dumb HTTP (no ?service=) is not served.
+        if (!s) return sendText(reply, 403, 'Please upgrade your git client.');
+        service = s;
+      } else {
+        service = action;
+        if (req.headers['content-type'] !== `application/x-git-${service}-request`) return sendText(reply, 400, 'Bad Request');
+      }
+      const auth = await authorizeGitRequest(deps, req, owner, name, service === 'receive-pack' ? 'write' : 'read');
+      if (!auth.ok) {
+        const { status, message, challenge } = auth.refusal;
+        return sendText(reply, status, message, challenge ? { 'WWW-Authenticate': 'Basic realm="Gitea"' } : {});
+      }
+      return serveGit(req, reply, { cx: auth.cx, access: auth.access, service, advertise: action === 'info', noCache: NO_CACHE });
+    };
 
   // `:repo` carries the optional `.git` suffix (stripped above).
   app.get('/:owner/:repo/info/refs', handle('info'));

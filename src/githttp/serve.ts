@@ -51,7 +51,10 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
 
   if (advertise && service === 'upload-pack' && gitProtocol?.split(':').includes('version=2')) {
     const caps = await uploadPackV2Capabilities(access.gitDir, access.repo.objectFormatName, hooksDir(dataDir));
-    reply.code(200).headers({ ...input.noCache, 'Content-Type': 'application/x-git-upload-pack-advertisement' }).send(caps);
+    reply
+      .code(200)
+      .headers({ ...input.noCache, 'Content-Type': 'application/x-git-upload-pack-advertisement' })
+      .send(caps);
     return;
   }
 

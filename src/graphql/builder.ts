@@ -44,8 +44,7 @@ export const builder = new SchemaBuilder<{
       siteAdmin: isSiteAdmin(ctx.cx),
       tokenRead: (category) => ctx.cx.auth.method !== 'token' || !ctx.cx.auth.scope || scopeAllows(ctx.cx.auth.scope, [category], 'read'),
     }),
-    unauthorizedError: (_parent, _ctx, _info, result) =>
-      new GraphQLError(result.message, { extensions: { code: 'FORBIDDEN' } }),
+    unauthorizedError: (_parent, _ctx, _info, result) => new GraphQLError(result.message, { extensions: { code: 'FORBIDDEN' } }),
   },
   // The payload itself is the success member of a mutation's result union (no `data` wrapper): clients
   // select `... on CreateUserPayload`, and plugin-relay can echo clientMutationId (it reads the parent path).
@@ -73,11 +72,17 @@ export const builder = new SchemaBuilder<{
       for (const arg of ['first', 'last'] as const) {
         const v = args[arg];
         if (typeof v !== 'number') continue;
-        if (v < 0) throw new GraphQLError(`\`${arg}\` on the \`${field.name}\` connection cannot be negative.`, { extensions: { code: 'INVALID_ARGUMENT' } });
-        if (v > MAX_CONNECTION_SIZE) {
-          throw new GraphQLError(`Requesting ${v} records on the \`${field.name}\` connection exceeds the \`${arg}\` limit of ${MAX_CONNECTION_SIZE} records.`, {
-            extensions: { code: 'EXCESSIVE_PAGINATION', limit: arg, value: v, max: MAX_CONNECTION_SIZE },
+        if (v < 0)
+          throw new GraphQLError(`\`${arg}\` on the \`${field.name}\` connection cannot be negative.`, {
+            extensions: { code: 'INVALID_ARGUMENT' },
           });
+        if (v > MAX_CONNECTION_SIZE) {
+          throw new GraphQLError(
+            `Requesting ${v} records on the \`${field.name}\` connection exceeds the \`${arg}\` limit of ${MAX_CONNECTION_SIZE} records.`,
+            {
+              extensions: { code: 'EXCESSIVE_PAGINATION', limit: arg, value: v, max: MAX_CONNECTION_SIZE },
+            },
+          );
         }
       }
       const n = typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : null;
@@ -86,10 +91,9 @@ export const builder = new SchemaBuilder<{
     limit: LIMITS,
     complexityError: (kind, result) => {
       const limit = kind.toLowerCase() as keyof typeof LIMITS;
-      return new GraphQLError(
-        `Query exceeds the ${limit} limit: ${limit} ${result[limit]} is more than the maximum of ${LIMITS[limit]}`,
-        { extensions: { code: 'QUERY_TOO_COMPLEX', limit, value: result[limit], max: LIMITS[limit] } },
-      );
+      return new GraphQLError(`Query exceeds the ${limit} limit: ${limit} ${result[limit]} is more than the maximum of ${LIMITS[limit]}`, {
+        extensions: { code: 'QUERY_TOO_COMPLEX', limit, value: result[limit], max: LIMITS[limit] },
+      });
     },
   },
 });

@@ -5,7 +5,12 @@ import type { Plugin } from 'graphql-yoga';
  * Depth of a selection set: each field adds a level, fragments do not. Unlike the complexity plugin's
  * count, introspection fields are included (`__type { fields { type { fields … } } }` nests without bound).
  */
-function selectionDepth(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, memo: Map<string, number>, active: Set<string>): number {
+function selectionDepth(
+  set: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  memo: Map<string, number>,
+  active: Set<string>,
+): number {
   let max = 0;
   for (const sel of set?.selections ?? []) {
     let depth = 0;

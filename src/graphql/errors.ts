@@ -33,7 +33,13 @@ const simple = [
 ] as const;
 
 for (const [cls, description] of simple) {
-  builder.objectType(cls, { name: cls.name, description, interfaces: [ErrorInterface], isTypeOf: (v) => v instanceof cls, fields: () => ({}) });
+  builder.objectType(cls, {
+    name: cls.name,
+    description,
+    interfaces: [ErrorInterface],
+    isTypeOf: (v) => v instanceof cls,
+    fields: () => ({}),
+  });
 }
 
 builder.objectType(ValidationError, {
@@ -42,7 +48,11 @@ builder.objectType(ValidationError, {
   interfaces: [ErrorInterface],
   isTypeOf: (v) => v instanceof ValidationError,
   fields: (t) => ({
-    field: t.string({ nullable: true, description: 'The input field at fault, when known.', resolve: (e) => (typeof e.data.field === 'string' ? e.data.field : null) }),
+    field: t.string({
+      nullable: true,
+      description: 'The input field at fault, when known.',
+      resolve: (e) => (typeof e.data.field === 'string' ? e.data.field : null),
+    }),
   }),
 });
 

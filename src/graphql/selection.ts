@@ -4,7 +4,8 @@ import { Prisma } from '../generated/sqlite/client.ts';
 type Selection = true | { select?: Record<string, unknown>; include?: Record<string, unknown> } | Record<string, unknown>;
 
 /** Every scalar column of a model, from its Prisma ScalarFieldEnum. */
-export const scalars = (fields: Record<string, string>): Record<string, true> => Object.fromEntries(Object.values(fields).map((f) => [f, true]));
+export const scalars = (fields: Record<string, string>): Record<string, true> =>
+  Object.fromEntries(Object.values(fields).map((f) => [f, true]));
 const USER_SCALARS = scalars(Prisma.UserScalarFieldEnum);
 const LABEL_SCALARS = scalars(Prisma.LabelScalarFieldEnum);
 

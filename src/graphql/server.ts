@@ -20,7 +20,14 @@ function useDeadline(ms: number): Plugin {
         let timer: NodeJS.Timeout | undefined;
         const deadline = new Promise<{ errors: GraphQLError[] }>((resolve) => {
           timer = setTimeout(
-            () => resolve({ errors: [new GraphQLError(`Request exceeded the deadline of ${ms} ms`, { extensions: { code: 'DEADLINE_EXCEEDED', limit: 'deadline', max: ms } })] }),
+            () =>
+              resolve({
+                errors: [
+                  new GraphQLError(`Request exceeded the deadline of ${ms} ms`, {
+                    extensions: { code: 'DEADLINE_EXCEEDED', limit: 'deadline', max: ms },
+                  }),
+                ],
+              }),
             ms,
           );
         });
@@ -70,7 +77,12 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
     context: async ({ req }) => {
       const url = new URL(req.url, 'http://x');
       const sudo = url.searchParams.get('sudo') || headerValue(req.headers.sudo);
-      const resolved = await resolveViewer(deps.db, deps.config.rootUrl, parseCredentials(req.headers.authorization, url.searchParams), sudo);
+      const resolved = await resolveViewer(
+        deps.db,
+        deps.config.rootUrl,
+        parseCredentials(req.headers.authorization, url.searchParams),
+        sudo,
+      );
       if (!resolved.ok) {
         const code = resolved.status === 401 ? 'UNAUTHENTICATED' : resolved.status === 404 ? 'NOT_FOUND' : 'FORBIDDEN';
         throw new GraphQLError(resolved.message, { extensions: { code, http: { status: resolved.status } } });

@@ -23,7 +23,10 @@ export function orgStandingLoader(db: Db, viewer: Viewer): DataLoader<number, Or
     const ids = [...orgIds];
     const [members, teams] = await Promise.all([
       db.orgUser.findMany({ where: { userId: viewer.id, orgId: { in: ids } }, select: { orgId: true } }),
-      db.teamUser.findMany({ where: { userId: viewer.id, orgId: { in: ids } }, select: { orgId: true, teamId: true, team: { select: { authorize: true } } } }),
+      db.teamUser.findMany({
+        where: { userId: viewer.id, orgId: { in: ids } },
+        select: { orgId: true, teamId: true, team: { select: { authorize: true } } },
+      }),
     ]);
     const memberOf = new Set(members.map((m) => m.orgId));
     return ids.map((orgId) => {
@@ -47,7 +50,13 @@ export function repoPermissionLoader(db: Db, viewer: Viewer): DataLoader<number,
     const ids = [...repoIds];
     const repos = await db.repository.findMany({
       where: { id: { in: ids } },
-      select: { id: true, ownerId: true, isPrivate: true, owner: { select: { id: true, type: true, visibility: true } }, units: { select: { type: true } } },
+      select: {
+        id: true,
+        ownerId: true,
+        isPrivate: true,
+        owner: { select: { id: true, type: true, visibility: true } },
+        units: { select: { type: true } },
+      },
     });
     const byId = new Map(repos.map((r) => [r.id, r]));
     const orgIds = [...new Set(repos.filter((r) => r.owner.type === 'ORGANIZATION').map((r) => r.ownerId))];

@@ -26,13 +26,26 @@ const FEED_MAX_COMMITS = 5;
 export function activitySubscriber(db: Db, config: Config): Subscriber {
   async function record(repoId: number, actorId: number, entries: Entry[]): Promise<void> {
     if (!entries.length) return;
-    const repo = await db.repository.findUnique({ where: { id: repoId }, select: { id: true, ownerId: true, isPrivate: true, watches: { select: { userId: true } } } });
+    const repo = await db.repository.findUnique({
+      where: { id: repoId },
+      select: { id: true, ownerId: true, isPrivate: true, watches: { select: { userId: true } } },
+    });
     if (!repo) return;
     const owners = new Set([actorId, repo.ownerId, ...repo.watches.map((w) => w.userId)]);
     const createdAt = new Date();
     await db.action.createMany({
       data: [...owners].flatMap((userId) =>
-        entries.map((e) => ({ userId, opType: e.opType, actUserId: actorId, repoId, commentId: e.commentId ?? null, refName: e.refName ?? '', content: e.content ?? '', isPrivate: repo.isPrivate, createdAt })),
+        entries.map((e) => ({
+          userId,
+          opType: e.opType,
+          actUserId: actorId,
+          repoId,
+          commentId: e.commentId ?? null,
+          refName: e.refName ?? '',
+          content: e.content ?? '',
+          isPrivate: repo.isPrivate,
+          createdAt,
+        })),
       ),
     });
   }
@@ -52,7 +65,10 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
           entries.push({ opType: 'DELETE_BRANCH', refName: u.ref });
           continue;
         }
-        const { commits, total } = await listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, FEED_MAX_COMMITS).catch(() => ({ commits: [], total: 0 }));
+        const { commits, total } = await listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, FEED_MAX_COMMITS).catch(() => ({
+          commits: [],
+          total: 0,
+        }));
         const compare = ZERO.test(u.oldSha) ? '' : `${repo.ownerName}/${repo.name}/compare/${u.oldSha}...${u.newSha}`;
         entries.push({
           opType: 'COMMIT_REPO',
@@ -82,11 +98,20 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
   async function reviewEntries(event: Extract<DomainEvent, { type: 'pull.reviewed' }>): Promise<Entry[]> {
     const [review, codes] = await Promise.all([
       db.comment.findUnique({ where: { id: event.commentId }, select: { content: true } }),
-      db.comment.findMany({ where: { reviewId: event.reviewId, type: 'CODE' }, select: { id: true, content: true }, orderBy: { id: 'asc' } }),
+      db.comment.findMany({
+        where: { reviewId: event.reviewId, type: 'CODE' },
+        select: { id: true, content: true },
+        orderBy: { id: 'asc' },
+      }),
     ]);
-    const entries: Entry[] = codes.map((c) => ({ opType: 'COMMENT_PULL', commentId: c.id, content: `${event.index}|${feedExcerpt(c.content)}` }));
+    const entries: Entry[] = codes.map((c) => ({
+      opType: 'COMMENT_PULL',
+      commentId: c.id,
+      content: `${event.index}|${feedExcerpt(c.content)}`,
+    }));
     if (review && (event.state !== 'COMMENT' || review.content.trim() !== '')) {
-      const opType: ActionType = event.state === 'APPROVE' ? 'APPROVE_PULL_REQUEST' : event.state === 'REJECT' ? 'REJECT_PULL_REQUEST' : 'COMMENT_PULL';
+      const opType: ActionType =
+        event.state === 'APPROVE' ? 'APPROVE_PULL_REQUEST' : event.state === 'REJECT' ? 'REJECT_PULL_REQUEST' : 'COMMENT_PULL';
       entries.push({ opType, commentId: event.commentId, content: `${event.index}|${feedExcerpt(review.content)}` });
     }
     return entries;
@@ -125,7 +150,11 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
           // Gitea's feed: comment_issue / comment_pull, content "<index>|<excerpt of the body>".
           const comment = await db.comment.findUnique({ where: { id: event.commentId }, select: { content: true } });
           if (!comment) return undefined;
-          const entry: Entry = { opType: event.isPull ? 'COMMENT_PULL' : 'COMMENT_ISSUE', commentId: event.commentId, content: `${event.index}|${feedExcerpt(comment.content)}` };
+          const entry: Entry = {
+            opType: event.isPull ? 'COMMENT_PULL' : 'COMMENT_ISSUE',
+            commentId: event.commentId,
+            content: `${event.index}|${feedExcerpt(comment.content)}`,
+          };
           return record(event.repoId, event.actorId, [entry]);
         }
         case 'pull.reviewed':

@@ -60,17 +60,71 @@ export type DomainEvent =
   /** A plain comment (type COMMENT) was added to an issue or pull request. */
   | { type: 'comment.created'; commentId: number; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number }
   /** A comment's body changed; `oldContent` is the body before the edit. */
-  | { type: 'comment.updated'; commentId: number; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number; oldContent: string }
+  | {
+      type: 'comment.updated';
+      commentId: number;
+      issueId: number;
+      repoId: number;
+      index: number;
+      isPull: boolean;
+      actorId: number;
+      oldContent: string;
+    }
   /** A comment was deleted; the row is gone, so the event carries what subscribers need of it. */
-  | { type: 'comment.deleted'; commentId: number; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number; posterId: number | null; content: string }
+  | {
+      type: 'comment.deleted';
+      commentId: number;
+      issueId: number;
+      repoId: number;
+      index: number;
+      isPull: boolean;
+      actorId: number;
+      posterId: number | null;
+      content: string;
+    }
   /** A pull request review was submitted (never for a pending one); `commentId` is its REVIEW timeline comment. */
-  | { type: 'pull.reviewed'; reviewId: number; issueId: number; repoId: number; index: number; state: 'APPROVE' | 'REJECT' | 'COMMENT'; commentId: number; actorId: number }
+  | {
+      type: 'pull.reviewed';
+      reviewId: number;
+      issueId: number;
+      repoId: number;
+      index: number;
+      state: 'APPROVE' | 'REJECT' | 'COMMENT';
+      commentId: number;
+      actorId: number;
+    }
   /** A review was dismissed (`commentId` is the DISMISS_REVIEW comment) or its dismissal undone (`commentId` null). */
-  | { type: 'pull.reviewDismissed'; reviewId: number; issueId: number; repoId: number; index: number; dismissed: boolean; commentId: number | null; actorId: number }
+  | {
+      type: 'pull.reviewDismissed';
+      reviewId: number;
+      issueId: number;
+      repoId: number;
+      index: number;
+      dismissed: boolean;
+      commentId: number | null;
+      actorId: number;
+    }
   /** A review and its code comments were deleted. */
-  | { type: 'pull.reviewDeleted'; reviewId: number; issueId: number; repoId: number; index: number; reviewerId: number | null; actorId: number }
+  | {
+      type: 'pull.reviewDeleted';
+      reviewId: number;
+      issueId: number;
+      repoId: number;
+      index: number;
+      reviewerId: number | null;
+      actorId: number;
+    }
   /** A review was requested from a user (`reviewerId`) or a team (`teamId`), or such a request was removed. */
-  | { type: 'pull.reviewRequested' | 'pull.reviewRequestRemoved'; issueId: number; repoId: number; index: number; reviewerId: number | null; teamId: number | null; commentId: number; actorId: number }
+  | {
+      type: 'pull.reviewRequested' | 'pull.reviewRequestRemoved';
+      issueId: number;
+      repoId: number;
+      index: number;
+      reviewerId: number | null;
+      teamId: number | null;
+      commentId: number;
+      actorId: number;
+    }
   /**
    * A pull request became merged: through the API (`how` is the merge style), marked merged by hand
    * (`manually-merged`), or found merged after a push (`autodetected`). `commitId` is the merge commit.

@@ -110,12 +110,19 @@ export function mentionSubscriber(db: Db): Subscriber {
     const owner = issue.repo.owner;
     const unit = issue.isPull ? 'PULL_REQUESTS' : 'ISSUES';
     const lower = [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => n !== doer.lowerName);
-    const teamNames = owner.type === 'ORGANIZATION' ? lower.filter((n) => n.startsWith(`${owner.lowerName}/`)).map((n) => n.slice(owner.lowerName.length + 1)) : [];
+    const teamNames =
+      owner.type === 'ORGANIZATION'
+        ? lower.filter((n) => n.startsWith(`${owner.lowerName}/`)).map((n) => n.slice(owner.lowerName.length + 1))
+        : [];
     const userNames = lower.filter((n) => !n.includes('/'));
     const ids = new Set<number>();
     if (teamNames.length) {
       const teams = await db.team.findMany({
-        where: { orgId: owner.id, lowerName: { in: teamNames }, OR: [{ repos: { some: { repoId: issue.repoId } } }, { includesAllRepositories: true }] },
+        where: {
+          orgId: owner.id,
+          lowerName: { in: teamNames },
+          OR: [{ repos: { some: { repoId: issue.repoId } } }, { includesAllRepositories: true }],
+        },
         select: { id: true, authorize: true, units: { where: { type: unit }, select: { accessMode: true } } },
       });
       const granted = teams.filter((t) => atLeast(t.authorize, 'ADMIN') || t.units.some((u) => u.accessMode !== 'NONE')).map((t) => t.id);
@@ -128,7 +135,9 @@ export function mentionSubscriber(db: Db): Subscriber {
       }
     }
     if (userNames.length) {
-      const users = await db.user.findMany({ where: { lowerName: { in: userNames }, type: 'INDIVIDUAL', isActive: true, prohibitLogin: false } });
+      const users = await db.user.findMany({
+        where: { lowerName: { in: userNames }, type: 'INDIVIDUAL', isActive: true, prohibitLogin: false },
+      });
       for (const user of users) {
         if (ids.has(user.id)) continue;
         const perm = await repoPermissionLoader(db, user).load(issue.repoId);

@@ -3,7 +3,18 @@ import type { Models } from '../db/client.ts';
 export type UnitType = Models.RepoUnitType;
 
 /** Every repository unit, in Gitea's order (unit.AllRepoUnitTypes). */
-export const ALL_UNITS: readonly UnitType[] = ['CODE', 'ISSUES', 'PULL_REQUESTS', 'RELEASES', 'WIKI', 'EXT_WIKI', 'EXT_ISSUES', 'PROJECTS', 'PACKAGES', 'ACTIONS'];
+export const ALL_UNITS: readonly UnitType[] = [
+  'CODE',
+  'ISSUES',
+  'PULL_REQUESTS',
+  'RELEASES',
+  'WIKI',
+  'EXT_WIKI',
+  'EXT_ISSUES',
+  'PROJECTS',
+  'PACKAGES',
+  'ACTIONS',
+];
 
 /** Units whose access is capped at read (external trackers and wikis only link out). */
 export const READ_ONLY_UNITS: readonly UnitType[] = ['EXT_WIKI', 'EXT_ISSUES'];

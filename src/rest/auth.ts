@@ -5,7 +5,8 @@ import { resolveViewer } from '../auth/resolveViewer.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
 import type { RouteConfig } from './route.ts';
 
-const DEPRECATION_WARNING = 'token and access_token API authentication is deprecated and will be removed in gitea 1.23. Please use AuthorizationHeaderToken instead. Existing queries will continue to work but without authorization.';
+const DEPRECATION_WARNING =
+  'token and access_token API authentication is deprecated and will be removed in gitea 1.23. Please use AuthorizationHeaderToken instead. Existing queries will continue to work but without authorization.';
 
 /**
  * The /api/v1 onRequest hook, in Gitea's order: authenticate (bad credentials → 401 on every route),
@@ -20,7 +21,12 @@ export function apiAuthHook(deps: AppDeps, swaggerUrl: string) {
     const url = new URL(req.url, 'http://x');
     const creds = parseCredentials(req.headers.authorization, url.searchParams);
     if (creds.kind === 'token' && creds.viaQuery) reply.header('X-Gitea-Warning', DEPRECATION_WARNING);
-    const resolved = await resolveViewer(deps.db, deps.config.rootUrl, creds, url.searchParams.get('sudo') || headerValue(req.headers.sudo));
+    const resolved = await resolveViewer(
+      deps.db,
+      deps.config.rootUrl,
+      creds,
+      url.searchParams.get('sudo') || headerValue(req.headers.sudo),
+    );
     if (!resolved.ok) return fail(reply, resolved.status, resolved.message, !resolved.bare);
     const { user, auth } = resolved;
     req.cx = createServiceContext(deps, user, auth);
@@ -31,7 +37,11 @@ export function apiAuthHook(deps: AppDeps, swaggerUrl: string) {
       const level = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
       if (!scopeAllows(auth.scope, route.scopes, level)) {
         const required = route.scopes.map((c) => `${level}:${c}`).join(' ');
-        return fail(reply, 403, `token does not have at least one of required scope(s), required=[${required}], token scope=${formatScope(auth.scope)}`);
+        return fail(
+          reply,
+          403,
+          `token does not have at least one of required scope(s), required=[${required}], token scope=${formatScope(auth.scope)}`,
+        );
       }
     }
     if ((route.gate === 'token' || route.gate === 'admin') && !user) return fail(reply, 401, 'token is required');

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /** A deterministic 5×5 symmetric identicon (SVG) for an avatar hash, so avatar_url always resolves offline. */
 export function renderIdenticon(seed: string): string {
   const digest = createHash('sha256').update(seed).digest();
-  const hue = (digest[0] ?? 0) * 360 / 256;
+  const hue = ((digest[0] ?? 0) * 360) / 256;
   const cells: string[] = [];
   for (let y = 0; y < 5; y++) {
     for (let x = 0; x < 3; x++) {

@@ -12,8 +12,14 @@ export function labelPage(query: Record<string, unknown>): ListLabelsInput['page
 export const labelId = (raw: string | undefined): number => (raw && /^[+-]?\d{1,10}$/.test(raw) ? Number(raw) : 0);
 
 /** A CreateLabelOption / EditLabelOption body as the label service's input (org and repository labels alike). */
-export function labelFields<T extends { name?: string | undefined; color?: string | undefined; description?: string | undefined; exclusive?: boolean | undefined; is_archived?: boolean | undefined }>(
-  body: T,
-): { name: T['name']; color: T['color']; description: T['description']; exclusive: T['exclusive']; isArchived: T['is_archived'] } {
+export function labelFields<
+  T extends {
+    name?: string | undefined;
+    color?: string | undefined;
+    description?: string | undefined;
+    exclusive?: boolean | undefined;
+    is_archived?: boolean | undefined;
+  },
+>(body: T): { name: T['name']; color: T['color']; description: T['description']; exclusive: T['exclusive']; isArchived: T['is_archived'] } {
   return { name: body.name, color: body.color, description: body.description, exclusive: body.exclusive, isArchived: body.is_archived };
 }

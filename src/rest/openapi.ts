@@ -111,7 +111,10 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version: strin
         : { description: 'empty response' },
     };
     for (const status of r.errors ?? []) {
-      responses[status] = { description: STATUS_TEXT[status] ?? 'error', content: { 'application/json': { schema: responseSchema('APIError') } } };
+      responses[status] = {
+        description: STATUS_TEXT[status] ?? 'error',
+        content: { 'application/json': { schema: responseSchema('APIError') } },
+      };
     }
     const op: JsonObject = {
       operationId: r.operationId,
@@ -128,7 +131,11 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version: strin
   for (const [name, schema] of Object.entries(schemas)) components[name] = jsonSchema(schema, 'output');
   return {
     openapi: '3.1.0',
-    info: { title: 'Forgegraph API (Gitea-compatible)', version: opts.version, description: 'The Gitea /api/v1 subset Forgegraph implements.' },
+    info: {
+      title: 'Forgegraph API (Gitea-compatible)',
+      version: opts.version,
+      description: 'The Gitea /api/v1 subset Forgegraph implements.',
+    },
     servers: [{ url: `${opts.rootUrl}api/v1` }],
     components: {
       schemas: components,

@@ -22,7 +22,10 @@ export interface ApiInput<B, Q> {
 }
 
 /** One REST operation: everything the router, the gates and the OpenAPI document need. */
-export interface RouteDef<B extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined> {
+export interface RouteDef<
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Gitea's path, relative to /api/v1, with `{param}` placeholders. */
   path: string;
@@ -40,11 +43,15 @@ export interface RouteDef<B extends z.ZodType | undefined = z.ZodType | undefine
   errors?: number[];
   /** The last path parameter, matched greedily (its value may contain `/`, e.g. a branch name or file path). */
   tailParam?: string;
-  handler: (input: ApiInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>) => Promise<unknown>;
+  handler: (
+    input: ApiInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>,
+  ) => Promise<unknown>;
 }
 
 /** Identity helper that keeps the handler's input typed from the schemas. */
-export function defineRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(def: RouteDef<B, Q>): RouteDef<B, Q> {
+export function defineRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  def: RouteDef<B, Q>,
+): RouteDef<B, Q> {
   return def;
 }
 

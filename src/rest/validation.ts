@@ -12,12 +12,21 @@ export function goFieldName(jsonName: string): string {
 }
 
 /** Form values are strings; JSON values are typed. These accept both, as Gitea's binding does. */
-export const zBool = z.preprocess((v) => (v === 'true' || v === 'on' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
+export const zBool = z.preprocess(
+  (v) => (v === 'true' || v === 'on' || v === '1' ? true : v === 'false' || v === '0' ? false : v),
+  z.boolean(),
+);
 export const zInt = z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v), z.number().int());
 export const zStringList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string()));
 /** Query booleans: absent or unparsable → undefined (Gitea ignores bad optional filters). */
-export const zQueryBool = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : undefined), z.boolean().optional());
-export const zQueryInt = z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : undefined), z.number().int().optional());
+export const zQueryBool = z.preprocess(
+  (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : undefined),
+  z.boolean().optional(),
+);
+export const zQueryInt = z.preprocess(
+  (v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : undefined),
+  z.number().int().optional(),
+);
 
 const GO_NAMES = new WeakMap<z.ZodType, string>();
 

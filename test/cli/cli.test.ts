@@ -113,7 +113,9 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
     server.stdout?.on('data', (d: Buffer) => (serverOut += d.toString()));
     server.stderr?.on('data', (d: Buffer) => (serverOut += d.toString()));
     await waitFor(() => serverOut.includes('admin user create') && serverOut.includes('ready in'), 'the first-start hint');
-    expect(serverOut).toMatch(/No users yet\. Create the first administrator with:\n\s+npx forgegraph admin user create --username \S+ --password \S+ --email \S+ --admin/);
+    expect(serverOut).toMatch(
+      /No users yet\. Create the first administrator with:\n\s+npx forgegraph admin user create --username \S+ --password \S+ --email \S+ --admin/,
+    );
     expect(serverOut).toContain(`ready in`);
 
     const res = await fetch(`${baseUrl}/api/v1/version`);
@@ -124,7 +126,20 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
   });
 
   it('admin user create (while the server runs) creates an admin and prints a working token', { timeout: SLOW }, async () => {
-    const res = await run('admin', 'user', 'create', '--username', 'root', '--password', PASSWORD, '--email', 'root@example.com', '--admin', '--must-change-password=false', '--access-token');
+    const res = await run(
+      'admin',
+      'user',
+      'create',
+      '--username',
+      'root',
+      '--password',
+      PASSWORD,
+      '--email',
+      'root@example.com',
+      '--admin',
+      '--must-change-password=false',
+      '--access-token',
+    );
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toContain("New user 'root' has been successfully created!");
@@ -135,7 +150,9 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
     const me = await fetch(`${baseUrl}/api/v1/user`, { headers: { authorization: `token ${token}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ login: 'root', email: 'root@example.com', is_admin: true });
-    const byPassword = await fetch(`${baseUrl}/api/v1/user`, { headers: { authorization: `Basic ${Buffer.from(`root:${PASSWORD}`).toString('base64')}` } });
+    const byPassword = await fetch(`${baseUrl}/api/v1/user`, {
+      headers: { authorization: `Basic ${Buffer.from(`root:${PASSWORD}`).toString('base64')}` },
+    });
     expect(byPassword.status).toBe(200);
   });
 

@@ -70,7 +70,10 @@ async function copyMigrations(provider: DbProvider, extra?: { name: string; sql:
 
 async function committedMigrations(provider: DbProvider): Promise<string[]> {
   const entries = await readdir(defaultMigrationsDir(provider), { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 }
 
 async function expectMigrationError(promise: Promise<unknown>, code: MigrationErrorCode): Promise<MigrationError> {
@@ -145,7 +148,10 @@ describe.each(providers)('migrations on %s', (provider) => {
     const url = await freshDatabase(provider);
     const run = promisify(execFile);
     const deploy = () =>
-      run(process.execPath, ['--import', 'tsx', 'prisma/scripts/migrate.ts', 'deploy'], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: url } });
+      run(process.execPath, ['--import', 'tsx', 'prisma/scripts/migrate.ts', 'deploy'], {
+        cwd: repoRoot,
+        env: { ...process.env, DATABASE_URL: url },
+      });
     const outputs = (await Promise.all([deploy(), deploy()])).map((o) => o.stdout.trim()).sort();
     expect(outputs[0]).toMatch(/^Applied /);
     expect(outputs[1]).toMatch(/^Database is up to date/);

@@ -43,7 +43,9 @@ describe('compare: merge base, commits, diff stats, diff and patch streams', () 
       ALICE,
       { renames: { 'big.txt': 'dir/renamed big.txt' } },
     );
-    add = await f.commit({ [NL_NAME]: 'new\n', [UNICODE_NAME]: 'u\n', [TAB_NAME]: 't\nt\n' }, 'feature: add\n\nwith a body', ALICE, { executable: ['same.sh'] });
+    add = await f.commit({ [NL_NAME]: 'new\n', [UNICODE_NAME]: 'u\n', [TAB_NAME]: 't\nt\n' }, 'feature: add\n\nwith a body', ALICE, {
+      executable: ['same.sh'],
+    });
     await f.checkout('main');
     mainTip = await f.commit({ 'main-only.txt': 'only on main\n' }, 'main: other', BOB);
     await f.checkout('merged', 'feature');
@@ -113,9 +115,18 @@ describe('compare: merge base, commits, diff stats, diff and patch streams', () 
     const s = await diffStats(f.bare, 'main', 'feature');
     expect(s.mergeBase).toBe(init);
     const byName = new Map(s.files.map((x) => [x.filename, x]));
-    expect([...byName.keys()].sort()).toEqual(['bin.dat', 'dir/renamed big.txt', 'f one.txt', 'keep.txt', NL_NAME, 'same.sh', TAB_NAME, UNICODE_NAME].sort());
+    expect([...byName.keys()].sort()).toEqual(
+      ['bin.dat', 'dir/renamed big.txt', 'f one.txt', 'keep.txt', NL_NAME, 'same.sh', TAB_NAME, UNICODE_NAME].sort(),
+    );
     expect(byName.has('main-only.txt')).toBe(false);
-    expect(byName.get('f one.txt')).toMatchObject({ status: 'modified', additions: 2, deletions: 1, changes: 3, binary: false, previousFilename: null });
+    expect(byName.get('f one.txt')).toMatchObject({
+      status: 'modified',
+      additions: 2,
+      deletions: 1,
+      changes: 3,
+      binary: false,
+      previousFilename: null,
+    });
     expect(byName.get('keep.txt')).toMatchObject({ status: 'deleted', additions: 0, deletions: 1, newMode: '000000' });
     expect(byName.get('bin.dat')).toMatchObject({ status: 'modified', additions: 0, deletions: 0, changes: 0, binary: true });
     expect(byName.get('dir/renamed big.txt')).toMatchObject({ status: 'renamed', previousFilename: 'big.txt', additions: 1, deletions: 0 });
@@ -124,7 +135,11 @@ describe('compare: merge base, commits, diff stats, diff and patch streams', () 
     expect(byName.get(TAB_NAME)).toMatchObject({ status: 'added', additions: 2 });
     expect(byName.get('same.sh')).toMatchObject({ status: 'modified', additions: 0, deletions: 0, oldMode: '100644', newMode: '100755' });
     expect(byName.get('f one.txt')?.newSha).toMatch(/^[0-9a-f]{40}$/);
-    expect({ additions: s.additions, deletions: s.deletions, changedFiles: s.changedFiles }).toEqual({ additions: 7, deletions: 2, changedFiles: 8 });
+    expect({ additions: s.additions, deletions: s.deletions, changedFiles: s.changedFiles }).toEqual({
+      additions: 7,
+      deletions: 2,
+      changedFiles: 8,
+    });
   });
 
   it('is a three-dot diff: commits the base gained later do not count, and a merged base adds nothing', async () => {
@@ -132,7 +147,13 @@ describe('compare: merge base, commits, diff stats, diff and patch streams', () 
     expect(s.mergeBase).toBe(mainTip);
     expect(s.changedFiles).toBe(8);
     expect(s.files.some((x) => x.filename === 'main-only.txt')).toBe(false);
-    expect(await diffStats(f.bare, 'feature', 'feature')).toEqual({ mergeBase: add, additions: 0, deletions: 0, changedFiles: 0, files: [] });
+    expect(await diffStats(f.bare, 'feature', 'feature')).toEqual({
+      mergeBase: add,
+      additions: 0,
+      deletions: 0,
+      changedFiles: 0,
+      files: [],
+    });
   });
 
   it('diffs unrelated histories from the base itself (Gitea falls back to the base commit)', async () => {
@@ -176,7 +197,11 @@ describe('compare: merge base, commits, diff stats, diff and patch streams', () 
       expect(await mergeBase(g.bare, 'main', 'topic')).toBe(base);
       expect(base).toMatch(/^[0-9a-f]{64}$/);
       const s = await diffStats(g.bare, 'main', 'topic');
-      expect({ additions: s.additions, deletions: s.deletions, changedFiles: s.changedFiles }).toEqual({ additions: 2, deletions: 0, changedFiles: 3 });
+      expect({ additions: s.additions, deletions: s.deletions, changedFiles: s.changedFiles }).toEqual({
+        additions: 2,
+        deletions: 0,
+        changedFiles: 3,
+      });
       expect(s.files.find((x) => x.filename === 'b.bin')).toMatchObject({ binary: true, newSha: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect((await compareCommits(g.bare, 'main', 'topic')).commits.map((c) => c.sha)).toEqual([tip]);
       expect(await text(await patchStream(g.bare, 'main', 'topic'))).toContain(`From ${tip} `);

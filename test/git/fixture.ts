@@ -34,12 +34,21 @@ export class RepoFixture {
   }
 
   /** Runs git (in the work tree unless `cwd`) and returns stdout; throws with stderr on failure. */
-  git(args: string[], opts: { cwd?: string; env?: Record<string, string>; gitDir?: string; input?: string | Buffer } = {}): Promise<string> {
+  git(
+    args: string[],
+    opts: { cwd?: string; env?: Record<string, string>; gitDir?: string; input?: string | Buffer } = {},
+  ): Promise<string> {
     const full = opts.gitDir ? ['--git-dir', opts.gitDir, ...args] : args;
     return new Promise((resolve, reject) => {
       const child = spawn('git', full, {
         cwd: opts.cwd ?? this.work,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.root, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...opts.env },
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: this.root,
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_TERMINAL_PROMPT: '0',
+          ...opts.env,
+        },
         stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       });
       let out = '';
@@ -90,7 +99,14 @@ export class RepoFixture {
     this.clock += 60;
     const date = `@${this.clock} ${opts.tz ?? '+0000'}`;
     await this.git(['commit', '-q', '--allow-empty', '-m', message], {
-      env: { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email, GIT_COMMITTER_DATE: date },
+      env: {
+        GIT_AUTHOR_NAME: author.name,
+        GIT_AUTHOR_EMAIL: author.email,
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_NAME: author.name,
+        GIT_COMMITTER_EMAIL: author.email,
+        GIT_COMMITTER_DATE: date,
+      },
     });
     const branch = (await this.git(['symbolic-ref', '--short', 'HEAD'])).trim();
     await this.git(['push', '-q', '--force', opts.pushTo ?? this.bare, `HEAD:refs/heads/${branch}`]);
@@ -102,7 +118,14 @@ export class RepoFixture {
     this.clock += 60;
     const date = `@${this.clock} +0000`;
     await this.git(['merge', '-q', '--no-ff', '-m', message, other], {
-      env: { GIT_AUTHOR_NAME: ALICE.name, GIT_AUTHOR_EMAIL: ALICE.email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_NAME: ALICE.name, GIT_COMMITTER_EMAIL: ALICE.email, GIT_COMMITTER_DATE: date },
+      env: {
+        GIT_AUTHOR_NAME: ALICE.name,
+        GIT_AUTHOR_EMAIL: ALICE.email,
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_NAME: ALICE.name,
+        GIT_COMMITTER_EMAIL: ALICE.email,
+        GIT_COMMITTER_DATE: date,
+      },
     });
     const branch = (await this.git(['symbolic-ref', '--short', 'HEAD'])).trim();
     await this.git(['push', '-q', '--force', this.bare, `HEAD:refs/heads/${branch}`]);

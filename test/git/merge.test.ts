@@ -1,13 +1,25 @@
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, NotFoundError } from '../../src/errors.ts';
-import { checkMergeable, createMerge, deleteRef, fetchIntoRef, readRefs, setRef, updateRefCAS, type GitIdentity, type MergeInput, type MergeStyle } from '../../src/git/merge.ts';
+import {
+  checkMergeable,
+  createMerge,
+  deleteRef,
+  fetchIntoRef,
+  readRefs,
+  setRef,
+  updateRefCAS,
+  type GitIdentity,
+  type MergeInput,
+  type MergeStyle,
+} from '../../src/git/merge.ts';
 import { ALICE, BOB, RepoFixture } from './fixture.ts';
 
 const MERGER: GitIdentity = { name: 'Merger Person', email: 'merger@example.com', when: new Date('2024-05-06T07:08:09Z'), tz: '+0200' };
 const POSTER: GitIdentity = { name: 'Alice', email: 'alice@example.com', when: new Date('2024-05-06T07:08:09Z') };
 const ZOE = { name: 'Zoë Ünicode', email: 'zoe@example.com' };
-const lines = (n: number, change: Record<number, string> = {}) => Array.from({ length: n }, (_, i) => `${change[i + 1] ?? `line ${i + 1}`}\n`).join('');
+const lines = (n: number, change: Record<number, string> = {}) =>
+  Array.from({ length: n }, (_, i) => `${change[i + 1] ?? `line ${i + 1}`}\n`).join('');
 
 describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () => {
   let f: RepoFixture;
@@ -20,7 +32,14 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
   let picked: string[];
   let orphan: string;
 
-  const input = (style: MergeStyle, head: string, message = `Merge ${style}`): MergeInput => ({ style, base: mainTip, head, author: MERGER, committer: MERGER, message });
+  const input = (style: MergeStyle, head: string, message = `Merge ${style}`): MergeInput => ({
+    style,
+    base: mainTip,
+    head,
+    author: MERGER,
+    committer: MERGER,
+    message,
+  });
 
   beforeAll(async () => {
     f = await RepoFixture.create();
@@ -77,7 +96,9 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
     expect(top).toBe(`${sha} ${mainTip} ${feature[2]} Merger Person Merger Person Merge merge`);
     const check = await checkMergeable(f.bare, mainTip, 'feature');
     expect(check.status === 'clean' && check.tree).toBe((await f.bareGit(['rev-parse', `${sha}^{tree}`])).trim());
-    expect((await f.bareGit(['log', '-1', '--format=%aI|%ae|%cI|%B', sha])).trim()).toBe('2024-05-06T09:08:09+02:00|merger@example.com|2024-05-06T09:08:09+02:00|Merge merge');
+    expect((await f.bareGit(['log', '-1', '--format=%aI|%ae|%cI|%B', sha])).trim()).toBe(
+      '2024-05-06T09:08:09+02:00|merger@example.com|2024-05-06T09:08:09+02:00|Merge merge',
+    );
     expect(await updateRefCAS(f.bare, 'refs/heads/main', sha, mainTip)).toEqual({ status: 'updated' });
     expect((await f.bareGit(['rev-parse', 'refs/heads/main'])).trim()).toBe(sha);
   });
@@ -117,7 +138,8 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
       [`${sha}~1`, feature[1]],
       [`${sha}~2`, feature[0]],
     ]) {
-      const authorLine = async (rev: string) => (await f.bareGit(['cat-file', 'commit', rev])).split('\n').find((l) => l.startsWith('author '));
+      const authorLine = async (rev: string) =>
+        (await f.bareGit(['cat-file', 'commit', rev])).split('\n').find((l) => l.startsWith('author '));
       expect(await authorLine(rebased ?? '')).toBe(await authorLine(original ?? ''));
     }
   });
@@ -150,7 +172,9 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
     expect(text[4]).toBe('encoding ISO-8859-1');
     expect(text.some((l) => l.startsWith('gpgsig'))).toBe(false);
     // git log re-encodes from ISO-8859-1: the Latin-1 bytes, the trailing dot and the zone survived the rewrite.
-    expect((await f.bareGit(['log', '-1', '--format=%an|%ad|%s', '--date=raw', sha])).trim()).toBe('Jörg Jr.|1700000000 -0330|Schöne Änderung');
+    expect((await f.bareGit(['log', '-1', '--format=%an|%ad|%s', '--date=raw', sha])).trim()).toBe(
+      'Jörg Jr.|1700000000 -0330|Schöne Änderung',
+    );
   });
 
   it('rebase: follows a rename in head while base edits the renamed file, like git rebase', async () => {
@@ -158,7 +182,9 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
     try {
       await g.commit({ 'r.txt': lines(12), 'other.txt': 'o\n' }, 'init');
       await g.checkout('topic', 'main');
-      await g.commit({ 'moved/r.txt': lines(12, { 1: 'topic one' }) }, 'topic: move and edit', ALICE, { renames: { 'r.txt': 'moved/r.txt' } });
+      await g.commit({ 'moved/r.txt': lines(12, { 1: 'topic one' }) }, 'topic: move and edit', ALICE, {
+        renames: { 'r.txt': 'moved/r.txt' },
+      });
       await g.commit({ 'moved/r.txt': lines(12, { 1: 'topic one', 4: 'topic four' }), 'other.txt': null }, 'topic: edit, delete other');
       await g.checkout('main');
       const base = await g.commit({ 'r.txt': lines(12, { 12: 'main twelve' }) }, 'main: edit the old path', BOB);
@@ -187,7 +213,11 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
 
   it('rebase: a conflicting replay names the commit and the files', async () => {
     expect(await createMerge(f.bare, input('rebase', 'clash'))).toEqual({ status: 'conflict', files: ['conflict me.txt'], commit: clash });
-    expect(await createMerge(f.bare, input('rebase-merge', 'clash'))).toEqual({ status: 'conflict', files: ['conflict me.txt'], commit: clash });
+    expect(await createMerge(f.bare, input('rebase-merge', 'clash'))).toEqual({
+      status: 'conflict',
+      files: ['conflict me.txt'],
+      commit: clash,
+    });
   });
 
   it('rebase-merge: a merge commit of base and the rebased head', async () => {
@@ -219,8 +249,12 @@ describe('merge: mergeability, merge styles, compare-and-swap refs, forks', () =
   });
 
   it('rejects bad identities and revisions as domain errors', async () => {
-    await expect(createMerge(f.bare, { ...input('merge', 'feature'), author: { ...MERGER, name: 'Evil <x@y>' } })).rejects.toBeInstanceOf(InvalidArgumentError);
-    await expect(createMerge(f.bare, { ...input('merge', 'feature'), committer: { ...MERGER, tz: 'CET' } })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(createMerge(f.bare, { ...input('merge', 'feature'), author: { ...MERGER, name: 'Evil <x@y>' } })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
+    await expect(createMerge(f.bare, { ...input('merge', 'feature'), committer: { ...MERGER, tz: 'CET' } })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
     await expect(createMerge(f.bare, input('merge', '--all'))).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(createMerge(f.bare, input('merge', 'a'.repeat(40)))).rejects.toBeInstanceOf(NotFoundError);
   });
@@ -309,7 +343,10 @@ describe('merge styles on a sha256 repository', () => {
     }
     const rebased = await createMerge(g.bare, { style: 'rebase', base, head, author: POSTER, committer: MERGER, message: '' });
     const sha = rebased.status === 'merged' ? rebased.sha : '';
-    expect(await g.log(`${base}..${sha}`, '%an %cn %s')).toEqual(['Zoë Ünicode Merger Person topic: two', 'Alice Merger Person topic: one']);
+    expect(await g.log(`${base}..${sha}`, '%an %cn %s')).toEqual([
+      'Zoë Ünicode Merger Person topic: two',
+      'Alice Merger Person topic: one',
+    ]);
     expect(await updateRefCAS(g.bare, 'refs/heads/main', sha, base)).toEqual({ status: 'updated' });
     expect(await updateRefCAS(g.bare, 'refs/heads/main', head, base)).toEqual({ status: 'stale', current: sha });
   });

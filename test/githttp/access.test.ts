@@ -128,7 +128,9 @@ describe.each(PROVIDERS)('git smart HTTP access (%s)', (provider) => {
     const dir = await workTree('arch');
     const p = await git.run(['push', gitUrl(port, 'gowner', 'old', as('gowner')), 'main:new'], { cwd: dir });
     expect(p.code).not.toBe(0);
-    expect(p.stderr).toContain('remote: This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.');
+    expect(p.stderr).toContain(
+      'remote: This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.',
+    );
     const c = await git.run(['clone', '-q', gitUrl(port, 'gowner', 'old'), git.dir('old-clone')]);
     expect(c.code, c.stderr).toBe(0);
   });
@@ -152,7 +154,11 @@ describe.each(PROVIDERS)('git smart HTTP access (%s)', (provider) => {
   });
 
   it('rejects a POST with the wrong content type (400) and dumb HTTP (403)', async () => {
-    const r = await fetch(`http://127.0.0.1:${port}/gowner/pub.git/git-upload-pack`, { method: 'POST', body: '0000', headers: { 'content-type': 'text/plain' } });
+    const r = await fetch(`http://127.0.0.1:${port}/gowner/pub.git/git-upload-pack`, {
+      method: 'POST',
+      body: '0000',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(r.status).toBe(400);
     expect((await fetch(`http://127.0.0.1:${port}/gowner/pub.git/info/refs`)).status).toBe(403);
   });

@@ -22,7 +22,10 @@ export class GitClient {
   readonly home: string;
   constructor() {
     this.home = mkdtempSync(path.join(tmpdir(), 'fg-gitclient-'));
-    writeFileSync(path.join(this.home, '.gitconfig'), '[user]\n\tname = Test Pusher\n\temail = pusher@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n');
+    writeFileSync(
+      path.join(this.home, '.gitconfig'),
+      '[user]\n\tname = Test Pusher\n\temail = pusher@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n',
+    );
   }
 
   /** A fresh directory under the sandbox. */
@@ -37,7 +40,15 @@ export class GitClient {
     return new Promise((resolve, reject) => {
       const child = spawn('git', ['-c', 'credential.helper=', ...args], {
         cwd: opts.cwd ?? this.home,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_ASKPASS: '', SSH_ASKPASS: '', ...opts.env },
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: this.home,
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_ASKPASS: '',
+          SSH_ASKPASS: '',
+          ...opts.env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -85,7 +96,12 @@ export interface RepoFixtureOptions {
 }
 
 /** Inserts a repository row with its units and creates the bare repository on disk (until a repo service exists). */
-export async function createRepoFixture(t: TestApp, owner: Models.User, name: string, opts: RepoFixtureOptions = {}): Promise<Models.Repository> {
+export async function createRepoFixture(
+  t: TestApp,
+  owner: Models.User,
+  name: string,
+  opts: RepoFixtureOptions = {},
+): Promise<Models.Repository> {
   const repo = await t.db.repository.create({
     data: {
       ownerId: owner.id,
@@ -108,7 +124,10 @@ export async function createRepoFixture(t: TestApp, owner: Models.User, name: st
 }
 
 /** Collects `repo.pushed` events published by the app. */
-export function capturePushes(t: TestApp): { events: Array<{ repoId: number; pusherId: number; updates: RefUpdate[] }>; take(): Promise<Array<{ repoId: number; pusherId: number; updates: RefUpdate[] }>> } {
+export function capturePushes(t: TestApp): {
+  events: Array<{ repoId: number; pusherId: number; updates: RefUpdate[] }>;
+  take(): Promise<Array<{ repoId: number; pusherId: number; updates: RefUpdate[] }>>;
+} {
   const events: Array<{ repoId: number; pusherId: number; updates: RefUpdate[] }> = [];
   t.app.deps.notifier.subscribe({
     name: 'test-pushes',

@@ -56,7 +56,9 @@ describe.each(PROVIDERS)('git smart HTTP clone/push/fetch (%s)', (provider) => {
     expect(after.isEmpty).toBe(false);
     expect(after.size > 0n).toBe(true);
     expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(repo.updatedAt.getTime());
-    expect(await pushes.take()).toEqual([{ repoId: repo.id, pusherId: alice.id, updates: [{ ref: 'refs/heads/main', oldSha: ZERO_SHA, newSha: sha }] }]);
+    expect(await pushes.take()).toEqual([
+      { repoId: repo.id, pusherId: alice.id, updates: [{ ref: 'refs/heads/main', oldSha: ZERO_SHA, newSha: sha }] },
+    ]);
   });
 
   it('sets the default branch (and HEAD) when the first push is another branch', async () => {

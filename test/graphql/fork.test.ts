@@ -36,7 +36,11 @@ describe.each(PROVIDERS)('GraphQL forks (%s)', (provider) => {
   }
 
   async function forksOf(name: string, headers: Record<string, string>, args = 'first: 10'): Promise<ForksPage | null> {
-    const res = await gql<{ repository: { forks: ForksPage } | null }>(t, `{ repository(owner: "gfowner", name: "${name}") { forks(${args}) { totalCount pageInfo { hasNextPage endCursor } nodes { nameWithOwner } } } }`, { headers });
+    const res = await gql<{ repository: { forks: ForksPage } | null }>(
+      t,
+      `{ repository(owner: "gfowner", name: "${name}") { forks(${args}) { totalCount pageInfo { hasNextPage endCursor } nodes { nameWithOwner } } } }`,
+      { headers },
+    );
     expect(res.errors).toBeUndefined();
     return res.data?.repository?.forks ?? null;
   }
@@ -48,7 +52,10 @@ describe.each(PROVIDERS)('GraphQL forks (%s)', (provider) => {
     const org = await createOrgAs(t, owner, 'gforg');
     await addMember(t, org, await t.db.user.findUniqueOrThrow({ where: { lowerName: 'gfmember' } }));
     await createOrgAs(t, owner, 'gfhidden', 'PRIVATE');
-    for (const body of [{ name: 'app', auto_init: true }, { name: 'vault', auto_init: true, private: true }]) {
+    for (const body of [
+      { name: 'app', auto_init: true },
+      { name: 'vault', auto_init: true, private: true },
+    ]) {
       const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('gfowner'), body });
       expect(res.statusCode, res.body).toBe(201);
     }
@@ -60,7 +67,13 @@ describe.each(PROVIDERS)('GraphQL forks (%s)', (provider) => {
     expect(r).toEqual({
       __typename: 'ForkRepositoryPayload',
       clientMutationId: 'f1',
-      repository: { nameWithOwner: 'gfreader/app', isFork: true, isPrivate: false, forkCount: 0, parent: { nameWithOwner: 'gfowner/app', forkCount: 1 } },
+      repository: {
+        nameWithOwner: 'gfreader/app',
+        isFork: true,
+        isPrivate: false,
+        forkCount: 0,
+        parent: { nameWithOwner: 'gfowner/app', forkCount: 1 },
+      },
     });
     const rest = await t.request('GET', '/api/v1/repos/gfreader/app', { headers: basic('gfreader') });
     expect(rest.json()).toMatchObject({ fork: true, parent: { full_name: 'gfowner/app', forks_count: 1 } });
@@ -69,24 +82,42 @@ describe.each(PROVIDERS)('GraphQL forks (%s)', (provider) => {
   });
 
   it('typed errors for each role: anonymous, outsider on a private repository, member without create rights, duplicates, bad names', async () => {
-    expect(await forkRepository({ owner: 'gfowner', name: 'app' }, {})).toMatchObject({ __typename: 'UnauthenticatedError', code: 'UNAUTHENTICATED' });
-    expect(await forkRepository({ owner: 'gfowner', name: 'vault' }, basic('gfoutsider'))).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    expect(await forkRepository({ owner: 'gfowner', name: 'app' }, {})).toMatchObject({
+      __typename: 'UnauthenticatedError',
+      code: 'UNAUTHENTICATED',
+    });
+    expect(await forkRepository({ owner: 'gfowner', name: 'vault' }, basic('gfoutsider'))).toMatchObject({
+      __typename: 'NotFoundError',
+      code: 'NOT_FOUND',
+    });
     expect(await forkRepository({ owner: 'gfowner', name: 'app', organization: 'gforg' }, basic('gfmember'))).toMatchObject({
       __typename: 'PermissionDeniedError',
       message: 'User is not allowed to create repositories in this organization.',
     });
-    expect(await forkRepository({ owner: 'gfowner', name: 'app', organization: 'gfhidden' }, basic('gfmember'))).toMatchObject({ __typename: 'NotFoundError' });
+    expect(await forkRepository({ owner: 'gfowner', name: 'app', organization: 'gfhidden' }, basic('gfmember'))).toMatchObject({
+      __typename: 'NotFoundError',
+    });
     expect(await forkRepository({ owner: 'gfowner', name: 'app', forkName: 'again' }, basic('gfreader'))).toMatchObject({
       __typename: 'AlreadyExistsError',
       code: 'ALREADY_EXISTS',
       message: 'repository is already forked by user [uname: gfreader, repo path: gfowner/app, fork path: gfreader/app]',
     });
-    expect(await forkRepository({ owner: 'gfowner', name: 'app', forkName: 'no spaces' }, basic('gfoutsider'))).toMatchObject({ __typename: 'ValidationError', field: 'forkName' });
+    expect(await forkRepository({ owner: 'gfowner', name: 'app', forkName: 'no spaces' }, basic('gfoutsider'))).toMatchObject({
+      __typename: 'ValidationError',
+      field: 'forkName',
+    });
     expect(await t.db.repository.count({ where: { ownerName: { in: ['gfoutsider', 'gfmember'] } } })).toBe(0);
   });
 
   it('a private repository forked by a collaborator gives a private fork, listed only for those who can read it', async () => {
-    expect((await t.request('PUT', '/api/v1/repos/gfowner/vault/collaborators/gfreader', { headers: basic('gfowner'), body: { permission: 'read' } })).statusCode).toBe(204);
+    expect(
+      (
+        await t.request('PUT', '/api/v1/repos/gfowner/vault/collaborators/gfreader', {
+          headers: basic('gfowner'),
+          body: { permission: 'read' },
+        })
+      ).statusCode,
+    ).toBe(204);
     const r = await forkRepository({ owner: 'gfowner', name: 'vault' }, basic('gfreader'));
     expect(r.repository).toMatchObject({ nameWithOwner: 'gfreader/vault', isPrivate: true, parent: { nameWithOwner: 'gfowner/vault' } });
     expect((await forksOf('vault', basic('gfreader')))?.nodes).toEqual([{ nameWithOwner: 'gfreader/vault' }]);
@@ -96,8 +127,14 @@ describe.each(PROVIDERS)('GraphQL forks (%s)', (provider) => {
   });
 
   it('Repository.forks: the visible forks, oldest first, with totalCount and cursors', async () => {
-    expect((await forkRepository({ owner: 'gfowner', name: 'app', organization: 'gfhidden' }, basic('gfowner'))).repository?.nameWithOwner).toBe('gfhidden/app');
-    expect((await forksOf('app', basic('gfowner')))?.nodes.map((n) => n.nameWithOwner)).toEqual(['gfreader/app', 'gforg/app-copy', 'gfhidden/app']);
+    expect(
+      (await forkRepository({ owner: 'gfowner', name: 'app', organization: 'gfhidden' }, basic('gfowner'))).repository?.nameWithOwner,
+    ).toBe('gfhidden/app');
+    expect((await forksOf('app', basic('gfowner')))?.nodes.map((n) => n.nameWithOwner)).toEqual([
+      'gfreader/app',
+      'gforg/app-copy',
+      'gfhidden/app',
+    ]);
     const anon = await forksOf('app', {}, 'first: 1');
     expect(anon?.totalCount).toBe(2);
     expect(anon?.nodes).toEqual([{ nameWithOwner: 'gfreader/app' }]);
@@ -111,7 +148,9 @@ describe.each(PROVIDERS)('GraphQL forks (%s)', (provider) => {
     const units = { create: (['CODE', 'PULL_REQUESTS'] as const).map((type) => ({ type })) };
     let made = 0;
     const makeRepo = (o: Models.User, name: string, forkId: number | null, isPrivate = false) =>
-      t.db.repository.create({ data: { ownerId: o.id, ownerName: o.name, name, lowerName: name.toLowerCase(), isPrivate, isFork: forkId !== null, forkId, units } });
+      t.db.repository.create({
+        data: { ownerId: o.id, ownerName: o.name, name, lowerName: name.toLowerCase(), isPrivate, isFork: forkId !== null, forkId, units },
+      });
     /** Adds `parents` parents with `forks` forks each (every third fork private, so invisible to the viewer). */
     async function grow(parents: number, forks: number): Promise<void> {
       for (let p = 0; p < parents; p++) {
@@ -123,8 +162,15 @@ describe.each(PROVIDERS)('GraphQL forks (%s)', (provider) => {
         await t.db.repository.update({ where: { id: parent.id }, data: { numForks: forks } });
       }
     }
-    const q = '{ user(login: "gfcounter") { repositories(first: 50) { nodes { name forkCount forks(first: 50) { totalCount nodes { nameWithOwner isFork owner { login } parent { name } } } } } } }';
-    type Out = { user: { repositories: { nodes: { forkCount: number; forks: { totalCount: number; nodes: { isFork: boolean; parent: { name: string } }[] } }[] } } };
+    const q =
+      '{ user(login: "gfcounter") { repositories(first: 50) { nodes { name forkCount forks(first: 50) { totalCount nodes { nameWithOwner isFork owner { login } parent { name } } } } } } }';
+    type Out = {
+      user: {
+        repositories: {
+          nodes: { forkCount: number; forks: { totalCount: number; nodes: { isFork: boolean; parent: { name: string } }[] } }[];
+        };
+      };
+    };
     async function measure(): Promise<{ statements: number; sql: string[]; data: Out }> {
       await t.app.deps.notifier.drain();
       t.queries.length = 0;
@@ -142,7 +188,9 @@ describe.each(PROVIDERS)('GraphQL forks (%s)', (provider) => {
     expect(nodes).toHaveLength(6);
     expect(nodes.slice(2).map((n) => [n.forkCount, n.forks.totalCount, n.forks.nodes.length])).toEqual(Array(4).fill([6, 4, 4]));
     expect(nodes.every((n) => n.forks.nodes.every((f) => f.isFork && f.parent !== null))).toBe(true);
-    console.info(`[${provider}] repositories → forks: ${small.statements} statements for 2×2 forks, ${large.statements} for 6 repositories with up to 6 forks`);
+    console.info(
+      `[${provider}] repositories → forks: ${small.statements} statements for 2×2 forks, ${large.statements} for 6 repositories with up to 6 forks`,
+    );
     expect(large.statements, large.sql.join('\n')).toBe(small.statements);
   });
 });

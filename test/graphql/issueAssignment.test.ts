@@ -22,7 +22,10 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
   const issueId = (issue: Json) => encodeGlobalID('Issue', issue.id as number);
   const labelId = (key: string) => encodeGlobalID('Label', labels[key]!.id);
   async function newIssue(p: string, poster = 'owner', body: Json = {}): Promise<Json> {
-    const res = await t.request('POST', `/api/v1/repos/${p}/issues`, { headers: as(poster), body: { title: `issue by ${poster}`, ...body } });
+    const res = await t.request('POST', `/api/v1/repos/${p}/issues`, {
+      headers: as(poster),
+      body: { title: `issue by ${poster}`, ...body },
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json();
   }
@@ -75,60 +78,109 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
   it('addAssigneesToAssignable / removeAssigneesFromAssignable call the REST service: same rules, typed errors', async () => {
     const issue = await newIssue('owner/pub');
     const added = await mutate('addAssigneesToAssignable', { assignableId: issueId(issue), assigneeLogins: ['reader', 'owner'] }, 'writer');
-    expect(added).toMatchObject({ __typename: 'AddAssigneesToAssignablePayload', assignable: { number: issue.number, assignees: { nodes: [{ login: 'reader' }, { login: 'owner' }] } } });
+    expect(added).toMatchObject({
+      __typename: 'AddAssigneesToAssignablePayload',
+      assignable: { number: issue.number, assignees: { nodes: [{ login: 'reader' }, { login: 'owner' }] } },
+    });
     expect(await t.db.comment.count({ where: { issueId: issue.id as number, type: 'ASSIGNEES' } })).toBe(2);
-    const removed = await mutate('removeAssigneesFromAssignable', { assignableId: issueId(issue), assigneeLogins: ['reader', 'stranger'] }, 'owner');
+    const removed = await mutate(
+      'removeAssigneesFromAssignable',
+      { assignableId: issueId(issue), assigneeLogins: ['reader', 'stranger'] },
+      'owner',
+    );
     expect(removed.assignable?.assignees.nodes).toEqual([{ login: 'owner' }]);
-    expect((await t.request('GET', `/api/v1/repos/owner/pub/issues/${issue.number}`)).json().assignees.map((u: Json) => u.login)).toEqual(['owner']);
+    expect((await t.request('GET', `/api/v1/repos/owner/pub/issues/${issue.number}`)).json().assignees.map((u: Json) => u.login)).toEqual([
+      'owner',
+    ]);
 
     const input = { assignableId: issueId(issue), assigneeLogins: ['owner'] };
-    expect(await mutate('addAssigneesToAssignable', input, 'reader')).toMatchObject({ __typename: 'PermissionDeniedError', code: 'PERMISSION_DENIED' });
+    expect(await mutate('addAssigneesToAssignable', input, 'reader')).toMatchObject({
+      __typename: 'PermissionDeniedError',
+      code: 'PERMISSION_DENIED',
+    });
     expect(await mutate('addAssigneesToAssignable', input, 'anon')).toMatchObject({ code: 'UNAUTHENTICATED' });
-    expect(await mutate('addAssigneesToAssignable', { ...input, assigneeLogins: ['nobody'] }, 'writer')).toMatchObject({ __typename: 'ValidationError', message: 'user does not exist [uid: 0, name: nobody]' });
-    expect(await mutate('addAssigneesToAssignable', { ...input, assigneeLogins: ['acme'] }, 'writer')).toMatchObject({ code: 'INVALID_ARGUMENT' });
-    expect(await mutate('addAssigneesToAssignable', { ...input, assignableId: labelId('bug') }, 'writer')).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await mutate('addAssigneesToAssignable', { ...input, assigneeLogins: ['nobody'] }, 'writer')).toMatchObject({
+      __typename: 'ValidationError',
+      message: 'user does not exist [uid: 0, name: nobody]',
+    });
+    expect(await mutate('addAssigneesToAssignable', { ...input, assigneeLogins: ['acme'] }, 'writer')).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    expect(await mutate('addAssigneesToAssignable', { ...input, assignableId: labelId('bug') }, 'writer')).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     const secret = await newIssue('owner/priv');
     const hidden = { assignableId: issueId(secret), assigneeLogins: ['owner'] };
     expect(await mutate('addAssigneesToAssignable', hidden, 'stranger')).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     expect(await mutate('removeAssigneesFromAssignable', hidden, 'anon')).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await mutate('addAssigneesToAssignable', { ...hidden, assigneeLogins: ['stranger'] }, 'writer')).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(await mutate('addAssigneesToAssignable', { ...hidden, assigneeLogins: ['stranger'] }, 'writer')).toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
     expect((await mutate('addAssigneesToAssignable', hidden, 'admin')).assignable?.assignees.nodes).toEqual([{ login: 'owner' }]);
   });
 
   it('addLabelsToLabelable / removeLabelsFromLabelable / clearLabelsFromLabelable: exclusive scopes, foreign labels, roles', async () => {
     const issue = await newIssue('owner/pub');
     const id = issueId(issue);
-    const added = await mutate('addLabelsToLabelable', { labelableId: id, labelIds: [labelId('bug'), labelId('kindA'), labelId('secret'), labelId('orgL')] }, 'writer');
+    const added = await mutate(
+      'addLabelsToLabelable',
+      { labelableId: id, labelIds: [labelId('bug'), labelId('kindA'), labelId('secret'), labelId('orgL')] },
+      'writer',
+    );
     expect(added.__typename).toBe('AddLabelsToLabelablePayload');
     expect(labelNames(added)).toEqual(['bug', 'kind/a']);
-    expect(labelNames(await mutate('addLabelsToLabelable', { labelableId: id, labelIds: [labelId('kindB'), labelId('docs')] }, 'owner'))).toEqual(['bug', 'kind/b', 'docs']);
-    expect((await t.request('GET', `/api/v1/repos/owner/pub/issues/${issue.number}/labels`)).json().map((l: Json) => l.name)).toEqual(['bug', 'docs', 'kind/b']);
-    expect(labelNames(await mutate('removeLabelsFromLabelable', { labelableId: id, labelIds: [labelId('bug'), labelId('kindA')] }, 'writer'))).toEqual(['kind/b', 'docs']);
+    expect(
+      labelNames(await mutate('addLabelsToLabelable', { labelableId: id, labelIds: [labelId('kindB'), labelId('docs')] }, 'owner')),
+    ).toEqual(['bug', 'kind/b', 'docs']);
+    expect((await t.request('GET', `/api/v1/repos/owner/pub/issues/${issue.number}/labels`)).json().map((l: Json) => l.name)).toEqual([
+      'bug',
+      'docs',
+      'kind/b',
+    ]);
+    expect(
+      labelNames(await mutate('removeLabelsFromLabelable', { labelableId: id, labelIds: [labelId('bug'), labelId('kindA')] }, 'writer')),
+    ).toEqual(['kind/b', 'docs']);
     expect(await mutate('removeLabelsFromLabelable', { labelableId: id, labelIds: [labelId('secret')] }, 'writer')).toMatchObject({
       __typename: 'ValidationError',
       message: `label does not exist [label_id: ${labels.secret!.id}]`,
     });
-    expect(await mutate('removeLabelsFromLabelable', { labelableId: id, labelIds: [encodeGlobalID('User', 1)] }, 'writer')).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await mutate('removeLabelsFromLabelable', { labelableId: id, labelIds: [encodeGlobalID('User', 1)] }, 'writer')).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     const cleared = await mutate('clearLabelsFromLabelable', { labelableId: id }, 'admin');
     expect(cleared.labelable?.labels).toEqual({ totalCount: 0, nodes: [] });
     expect(await t.db.label.findUniqueOrThrow({ where: { id: labels.kindB!.id } })).toMatchObject({ numIssues: 0 });
 
     for (const viewer of ['reader', 'stranger']) {
-      expect(await mutate('addLabelsToLabelable', { labelableId: id, labelIds: [labelId('bug')] }, viewer)).toMatchObject({ code: 'PERMISSION_DENIED' });
+      expect(await mutate('addLabelsToLabelable', { labelableId: id, labelIds: [labelId('bug')] }, viewer)).toMatchObject({
+        code: 'PERMISSION_DENIED',
+      });
       expect(await mutate('clearLabelsFromLabelable', { labelableId: id }, viewer)).toMatchObject({ code: 'PERMISSION_DENIED' });
     }
     expect(await mutate('clearLabelsFromLabelable', { labelableId: id }, 'anon')).toMatchObject({ code: 'UNAUTHENTICATED' });
     const secret = await newIssue('owner/priv');
     for (const viewer of ['stranger', 'anon']) {
-      expect(await mutate('addLabelsToLabelable', { labelableId: issueId(secret), labelIds: [labelId('secret')] }, viewer)).toMatchObject({ __typename: 'NotFoundError' });
-      expect(await mutate('clearLabelsFromLabelable', { labelableId: issueId(secret) }, viewer)).toMatchObject({ __typename: 'NotFoundError' });
+      expect(await mutate('addLabelsToLabelable', { labelableId: issueId(secret), labelIds: [labelId('secret')] }, viewer)).toMatchObject({
+        __typename: 'NotFoundError',
+      });
+      expect(await mutate('clearLabelsFromLabelable', { labelableId: issueId(secret) }, viewer)).toMatchObject({
+        __typename: 'NotFoundError',
+      });
     }
-    expect(await mutate('clearLabelsFromLabelable', { labelableId: encodeGlobalID('Issue', 999999) }, 'owner')).toMatchObject({ code: 'NOT_FOUND' });
-    expect(labelNames(await mutate('addLabelsToLabelable', { labelableId: issueId(secret), labelIds: [labelId('secret')] }, 'writer'))).toEqual(['secret']);
+    expect(await mutate('clearLabelsFromLabelable', { labelableId: encodeGlobalID('Issue', 999999) }, 'owner')).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(
+      labelNames(await mutate('addLabelsToLabelable', { labelableId: issueId(secret), labelIds: [labelId('secret')] }, 'writer')),
+    ).toEqual(['secret']);
     const old = await newIssue('owner/arch');
     await t.db.repository.update({ where: { id: repos.arch!.id }, data: { isArchived: true, archivedAt: new Date() } });
-    expect(await mutate('addLabelsToLabelable', { labelableId: issueId(old), labelIds: [] }, 'owner')).toMatchObject({ code: 'REPO_ARCHIVED' });
-    expect(await mutate('addAssigneesToAssignable', { assignableId: issueId(old), assigneeLogins: [] }, 'owner')).toMatchObject({ code: 'REPO_ARCHIVED' });
+    expect(await mutate('addLabelsToLabelable', { labelableId: issueId(old), labelIds: [] }, 'owner')).toMatchObject({
+      code: 'REPO_ARCHIVED',
+    });
+    expect(await mutate('addAssigneesToAssignable', { assignableId: issueId(old), assigneeLogins: [] }, 'owner')).toMatchObject({
+      code: 'REPO_ARCHIVED',
+    });
   });
 
   it('Label.issues lists the visible issues carrying the label, with states, orderBy, pagination and totalCount', async () => {
@@ -162,7 +214,9 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     await newIssue('acme/orepo', 'orgowner', { labels: [orgLabel.id] });
     await newIssue('acme/hidden', 'orgowner', { labels: [orgLabel.id] });
     const oq = `{ node(id: "${encodeGlobalID('Label', orgLabel.id)}") { ... on Label { issues(first: 10) { totalCount nodes { repository { name } } } } } }`;
-    const seen = async (viewer: string) => (await gql<{ node: { issues: { totalCount: number; nodes: { repository: { name: string } }[] } } }>(t, oq, { headers: as(viewer) })).data!.node.issues;
+    const seen = async (viewer: string) =>
+      (await gql<{ node: { issues: { totalCount: number; nodes: { repository: { name: string } }[] } } }>(t, oq, { headers: as(viewer) }))
+        .data!.node.issues;
     expect(await seen('stranger')).toEqual({ totalCount: 1, nodes: [{ repository: { name: 'orepo' } }] });
     expect((await seen('orgowner')).totalCount).toBe(2);
     expect((await seen('admin')).totalCount).toBe(2);
@@ -170,7 +224,9 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
 
   it('Repository.issues takes labels, orderBy and filterBy (assignee, createdBy, mentioned, milestoneNumber, states, since)', async () => {
     const repo = await newRepo('owner', 'filters', false);
-    const [red, blue] = await Promise.all(['red', 'blue'].map((name) => t.db.label.create({ data: { repoId: repo.id, name, color: '0000ff' } })));
+    const [red, blue] = await Promise.all(
+      ['red', 'blue'].map((name) => t.db.label.create({ data: { repoId: repo.id, name, color: '0000ff' } })),
+    );
     const ms = await t.db.milestone.create({ data: { repoId: repo.id, name: 'v1' } });
     const i1 = await newIssue('owner/filters', 'owner', { labels: [red!.id, blue!.id], assignees: ['writer'], milestone: ms.id });
     const i2 = await newIssue('owner/filters', 'stranger');
@@ -233,7 +289,9 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     await add(18);
     const large = await measure();
     // Logged so the figures are visible in CI output.
-    console.info(`[${provider}] Label.issues(first: 50) with author/labels/assignees: ${small.statements} statements for 2 issues, ${large.statements} for 20`);
+    console.info(
+      `[${provider}] Label.issues(first: 50) with author/labels/assignees: ${small.statements} statements for 2 issues, ${large.statements} for 20`,
+    );
     expect(small.total).toBe(2);
     expect(large.total).toBe(20);
     expect(large.statements, large.sql.join('\n')).toBe(small.statements);

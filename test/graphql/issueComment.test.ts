@@ -25,15 +25,27 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
   let t: TestApp;
   const repos: Record<string, Models.Repository> = {};
 
-  const rest = (method: string, viewer: string, path: string, body?: unknown) => t.request(method, `/api/v1/repos/${path}`, { headers: as(viewer), ...(body === undefined ? {} : { body }) });
+  const rest = (method: string, viewer: string, path: string, body?: unknown) =>
+    t.request(method, `/api/v1/repos/${path}`, { headers: as(viewer), ...(body === undefined ? {} : { body }) });
   async function issueId(viewer: string, repo: string, n: number): Promise<string> {
     const [owner, name] = repo.split('/');
-    const res = await gql<{ repository: { issue: { id: string } } }>(t, `{ repository(owner: "${owner}", name: "${name}") { issue(number: ${n}) { id } } }`, { headers: as(viewer) });
+    const res = await gql<{ repository: { issue: { id: string } } }>(
+      t,
+      `{ repository(owner: "${owner}", name: "${name}") { issue(number: ${n}) { id } } }`,
+      { headers: as(viewer) },
+    );
     return res.data?.repository.issue.id ?? '';
   }
   const comments = (viewer: string, repo: string, n: number, args = 'first: 10') => {
     const [owner, name] = repo.split('/');
-    return gql<{ repository: { issue: { commentCount: number; comments: { totalCount: number; nodes: CommentNode[]; pageInfo: { endCursor: string; hasNextPage: boolean } } } | null } | null }>(
+    return gql<{
+      repository: {
+        issue: {
+          commentCount: number;
+          comments: { totalCount: number; nodes: CommentNode[]; pageInfo: { endCursor: string; hasNextPage: boolean } };
+        } | null;
+      } | null;
+    }>(
       t,
       `{ repository(owner: "${owner}", name: "${name}") { issue(number: ${n}) { commentCount comments(${args}) { totalCount pageInfo { endCursor hasNextPage } nodes { ${COMMENT_FIELDS} } } } } }`,
       { headers: as(viewer) },
@@ -49,12 +61,19 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
   beforeAll(async () => {
     t = await startTestApp(provider);
     for (const n of ['owner', 'reader', 'writer', 'stranger']) await t.createUser(n);
-    for (const [name, isPrivate] of [['pub', false], ['priv', true], ['busy', false]] as const) {
+    for (const [name, isPrivate] of [
+      ['pub', false],
+      ['priv', true],
+      ['busy', false],
+    ] as const) {
       const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('owner'), body: { name, private: isPrivate } });
       expect(res.statusCode).toBe(201);
       repos[name] = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
       await t.request('PUT', `/api/v1/repos/owner/${name}/collaborators/reader`, { headers: basic('owner'), body: { permission: 'read' } });
-      await t.request('PUT', `/api/v1/repos/owner/${name}/collaborators/writer`, { headers: basic('owner'), body: { permission: 'write' } });
+      await t.request('PUT', `/api/v1/repos/owner/${name}/collaborators/writer`, {
+        headers: basic('owner'),
+        body: { permission: 'write' },
+      });
     }
   });
   afterAll(() => t.close());
@@ -76,11 +95,19 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
       ['third', 'stranger', false, false, false],
     ]);
     const first = issue?.comments.nodes[0];
-    expect(first).toMatchObject({ lastEditedAt: null, isMinimized: false, url: `http://localhost:3000/owner/pub/issues/${n}#issuecomment-${first?.databaseId}` });
+    expect(first).toMatchObject({
+      lastEditedAt: null,
+      isMinimized: false,
+      url: `http://localhost:3000/owner/pub/issues/${n}#issuecomment-${first?.databaseId}`,
+    });
     const asWriter = await comments('writer', 'owner/pub', n);
     expect(asWriter.data?.repository?.issue?.comments.nodes.map((c) => c.viewerCanUpdate)).toEqual([true, true, true]);
     const anon = await comments('anon', 'owner/pub', n);
-    expect(anon.data?.repository?.issue?.comments.nodes.map((c) => [c.viewerCanUpdate, c.viewerCanDelete])).toEqual([[false, false], [false, false], [false, false]]);
+    expect(anon.data?.repository?.issue?.comments.nodes.map((c) => [c.viewerCanUpdate, c.viewerCanDelete])).toEqual([
+      [false, false],
+      [false, false],
+      [false, false],
+    ]);
     const page = await comments('owner', 'owner/pub', n, 'first: 2');
     expect(page.data?.repository?.issue?.comments.pageInfo.hasNextPage).toBe(true);
     const next = await comments('owner', 'owner/pub', n, `first: 2, after: "${page.data?.repository?.issue?.comments.pageInfo.endCursor}"`);
@@ -107,7 +134,11 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
     const subject = await issueId('owner', 'owner/pub', n);
     const added = await addComment('reader', subject, 'via graphql');
     expect(added.errors).toBeUndefined();
-    expect(added.data?.addComment).toMatchObject({ __typename: 'AddCommentPayload', commentEdge: { node: { body: 'via graphql', author: { login: 'reader' } } }, subject: { commentCount: 1 } });
+    expect(added.data?.addComment).toMatchObject({
+      __typename: 'AddCommentPayload',
+      commentEdge: { node: { body: 'via graphql', author: { login: 'reader' } } },
+      subject: { commentCount: 1 },
+    });
     const commentId = added.data?.addComment.commentEdge?.node.id ?? '';
     const after = await comments('owner', 'owner/pub', n, `first: 5, after: "${added.data?.addComment.commentEdge?.cursor}"`);
     expect(after.data?.repository?.issue?.comments.nodes).toEqual([]);
@@ -119,7 +150,10 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
     const privSubject = await issueId('owner', 'owner/priv', privN);
     expect((await addComment('stranger', privSubject, 'x')).data?.addComment.code).toBe('NOT_FOUND');
     await t.db.issue.update({ where: { repoId_index: { repoId: repos.pub!.id, index: n } }, data: { isLocked: true } });
-    expect((await addComment('stranger', subject, 'x')).data?.addComment).toMatchObject({ code: 'PERMISSION_DENIED', message: 'You cannot comment on a locked issue.' });
+    expect((await addComment('stranger', subject, 'x')).data?.addComment).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: 'You cannot comment on a locked issue.',
+    });
     await t.db.issue.update({ where: { repoId_index: { repoId: repos.pub!.id, index: n } }, data: { isLocked: false } });
 
     const update = (viewer: string, id: string, body: string) =>
@@ -146,11 +180,14 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
 
   it('Issue.timelineItems: GitHub event types over the comment rows, itemTypes filter, totalCount, event nodes', async () => {
     const label = (await rest('POST', 'owner', 'owner/priv/labels', { name: 'bug', color: 'ff0000' })).json() as { id: number };
-    const n = (await rest('POST', 'owner', 'owner/priv/issues', { title: 'Old', labels: [label.id], assignees: ['writer'] })).json().number as number;
+    const n = (await rest('POST', 'owner', 'owner/priv/issues', { title: 'Old', labels: [label.id], assignees: ['writer'] })).json()
+      .number as number;
     await rest('PATCH', 'owner', `owner/priv/issues/${n}`, { title: 'New', state: 'closed' });
     await rest('POST', 'reader', `owner/priv/issues/${n}/comments`, { body: 'why closed?' });
     await rest('PATCH', 'owner', `owner/priv/issues/${n}`, { state: 'open', assignees: [] });
-    const query = (args: string) => `{ repository(owner: "owner", name: "priv") { issue(number: ${n}) { timelineItems(${args}) { totalCount nodes {
+    const query = (
+      args: string,
+    ) => `{ repository(owner: "owner", name: "priv") { issue(number: ${n}) { timelineItems(${args}) { totalCount nodes {
       __typename
       ... on IssueComment { body }
       ... on LabeledEvent { id actor { login } label { name } labelable { title } }
@@ -164,17 +201,31 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
     const all = await gql<Timeline>(t, query('first: 50'), { headers: basic('reader') });
     expect(all.errors).toBeUndefined();
     const items = all.data?.repository?.issue.timelineItems;
-    expect(items?.nodes.map((i) => i.__typename)).toEqual(['LabeledEvent', 'AssignedEvent', 'RenamedTitleEvent', 'ClosedEvent', 'IssueComment', 'UnassignedEvent', 'ReopenedEvent']);
+    expect(items?.nodes.map((i) => i.__typename)).toEqual([
+      'LabeledEvent',
+      'AssignedEvent',
+      'RenamedTitleEvent',
+      'ClosedEvent',
+      'IssueComment',
+      'UnassignedEvent',
+      'ReopenedEvent',
+    ]);
     expect(items?.totalCount).toBe(7);
     expect(items?.nodes[0]).toMatchObject({ actor: { login: 'owner' }, label: { name: 'bug' }, labelable: { title: 'New' } });
     expect(items?.nodes[2]).toEqual({ __typename: 'RenamedTitleEvent', previousTitle: 'Old', currentTitle: 'New' });
     expect(items?.nodes[3]).toMatchObject({ actor: { login: 'owner' }, closable: { number: n } });
     expect(items?.nodes[5]).toEqual({ __typename: 'UnassignedEvent', assignee: { login: 'writer' } });
     const filtered = await gql<Timeline>(t, query('first: 50, itemTypes: [ISSUE_COMMENT, CLOSED_EVENT]'), { headers: basic('reader') });
-    expect(filtered.data?.repository?.issue.timelineItems).toEqual({ totalCount: 2, nodes: [expect.objectContaining({ __typename: 'ClosedEvent' }), { __typename: 'IssueComment', body: 'why closed?' }] });
+    expect(filtered.data?.repository?.issue.timelineItems).toEqual({
+      totalCount: 2,
+      nodes: [expect.objectContaining({ __typename: 'ClosedEvent' }), { __typename: 'IssueComment', body: 'why closed?' }],
+    });
     const labeledId = items?.nodes[0]?.id as string;
     const nodeQ = `{ node(id: "${labeledId}") { __typename ... on LabeledEvent { label { name } } } }`;
-    expect((await gql<{ node: unknown }>(t, nodeQ, { headers: basic('reader') })).data?.node).toEqual({ __typename: 'LabeledEvent', label: { name: 'bug' } });
+    expect((await gql<{ node: unknown }>(t, nodeQ, { headers: basic('reader') })).data?.node).toEqual({
+      __typename: 'LabeledEvent',
+      label: { name: 'bug' },
+    });
     expect((await gql<{ node: unknown }>(t, nodeQ, { headers: basic('stranger') })).data?.node).toBeNull();
     expect((await gql<Timeline>(t, query('first: 5'), { headers: basic('stranger') })).data?.repository).toBeNull();
   });
@@ -197,7 +248,8 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
       expect(res.errors).toBeUndefined();
       return { statements: t.queries.length, data: res.data };
     }
-    const COMMENTS = '{ repository(owner: "owner", name: "busy") { issues(first: 50, states: [CLOSED]) { totalCount nodes { number comments(first: 10) { totalCount nodes { body author { login } viewerCanUpdate url } } } } } }';
+    const COMMENTS =
+      '{ repository(owner: "owner", name: "busy") { issues(first: 50, states: [CLOSED]) { totalCount nodes { number comments(first: 10) { totalCount nodes { body author { login } viewerCanUpdate url } } } } } }';
     const TIMELINE = `{ repository(owner: "owner", name: "busy") { issues(first: 50, states: [CLOSED]) { totalCount nodes { number timelineItems(first: 20) { totalCount nodes {
       __typename ... on IssueComment { body author { login } } ... on ClosedEvent { actor { login } } ... on AssignedEvent { assignee { login } actor { login } }
     } } } } } }`;
@@ -210,11 +262,21 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
       await grow(8, 5);
       const largeComments = await measure(COMMENTS);
       const largeTimeline = await measure(TIMELINE);
-      type Issues = { repository: { issues: { totalCount: number; nodes: { comments?: { totalCount: number }; timelineItems?: { totalCount: number } }[] } } };
+      type Issues = {
+        repository: {
+          issues: { totalCount: number; nodes: { comments?: { totalCount: number }; timelineItems?: { totalCount: number } }[] };
+        };
+      };
       expect((largeComments.data as Issues).repository.issues.totalCount).toBe(10);
-      expect((largeComments.data as Issues).repository.issues.nodes.map((i) => i.comments?.totalCount).sort()).toEqual([2, 2, 5, 5, 5, 5, 5, 5, 5, 5]);
-      expect((largeTimeline.data as Issues).repository.issues.nodes.map((i) => i.timelineItems?.totalCount).sort()).toEqual([4, 4, 7, 7, 7, 7, 7, 7, 7, 7]);
-      console.info(`[${provider}] issues→comments: ${smallComments.statements}/${largeComments.statements} statements; issues→timelineItems: ${smallTimeline.statements}/${largeTimeline.statements}`);
+      expect((largeComments.data as Issues).repository.issues.nodes.map((i) => i.comments?.totalCount).sort()).toEqual([
+        2, 2, 5, 5, 5, 5, 5, 5, 5, 5,
+      ]);
+      expect((largeTimeline.data as Issues).repository.issues.nodes.map((i) => i.timelineItems?.totalCount).sort()).toEqual([
+        4, 4, 7, 7, 7, 7, 7, 7, 7, 7,
+      ]);
+      console.info(
+        `[${provider}] issues→comments: ${smallComments.statements}/${largeComments.statements} statements; issues→timelineItems: ${smallTimeline.statements}/${largeTimeline.statements}`,
+      );
       expect(largeComments.statements).toBe(smallComments.statements);
       expect(largeTimeline.statements).toBe(smallTimeline.statements);
     });

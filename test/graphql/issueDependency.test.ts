@@ -5,10 +5,15 @@ import { gql } from '../helpers/graphql.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 type Conn = { totalCount: number; nodes: { number: number }[] };
-type Deps = { blockedBy: Conn; blocking: Conn; issueDependenciesSummary: { blockedBy: number; blocking: number; totalBlockedBy: number; totalBlocking: number } };
+type Deps = {
+  blockedBy: Conn;
+  blocking: Conn;
+  issueDependenciesSummary: { blockedBy: number; blocking: number; totalBlockedBy: number; totalBlocking: number };
+};
 type Payload = { __typename: string; code?: string; message?: string; issue?: { number: number }; blockingIssue?: { number: number } };
 
-const DEPS = 'blockedBy(first: 10) { totalCount nodes { number } } blocking(first: 10) { totalCount nodes { number } } issueDependenciesSummary { blockedBy blocking totalBlockedBy totalBlocking }';
+const DEPS =
+  'blockedBy(first: 10) { totalCount nodes { number } } blocking(first: 10) { totalCount nodes { number } } issueDependenciesSummary { blockedBy blocking totalBlockedBy totalBlocking }';
 
 describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
   let t: TestApp;
@@ -21,10 +26,19 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
   };
   const idOf = async (p: string, n: number): Promise<string> => {
     const [owner, name] = p.split('/');
-    const res = await gql<{ repository: { issue: { id: string } } }>(t, `{ repository(owner: "${owner}", name: "${name}") { issue(number: ${n}) { id } } }`, { headers: as('owner') });
+    const res = await gql<{ repository: { issue: { id: string } } }>(
+      t,
+      `{ repository(owner: "${owner}", name: "${name}") { issue(number: ${n}) { id } } }`,
+      { headers: as('owner') },
+    );
     return res.data!.repository.issue.id;
   };
-  const mutate = async (name: 'addBlockedBy' | 'removeBlockedBy', viewer: string, issueId: string, blockingIssueId: string): Promise<Payload> => {
+  const mutate = async (
+    name: 'addBlockedBy' | 'removeBlockedBy',
+    viewer: string,
+    issueId: string,
+    blockingIssueId: string,
+  ): Promise<Payload> => {
     const payload = name === 'addBlockedBy' ? 'AddBlockedByPayload' : 'RemoveBlockedByPayload';
     const res = await gql<Record<string, Payload>>(
       t,
@@ -44,8 +58,14 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
   beforeAll(async () => {
     t = await startTestApp(provider);
     for (const n of ['owner', 'reader', 'stranger']) await t.createUser(n);
-    for (const [name, isPrivate] of [['pub', false], ['priv', true], ['busy', false]] as const) {
-      expect((await t.request('POST', '/api/v1/user/repos', { headers: as('owner'), body: { name, private: isPrivate } })).statusCode).toBe(201);
+    for (const [name, isPrivate] of [
+      ['pub', false],
+      ['priv', true],
+      ['busy', false],
+    ] as const) {
+      expect((await t.request('POST', '/api/v1/user/repos', { headers: as('owner'), body: { name, private: isPrivate } })).statusCode).toBe(
+        201,
+      );
     }
     await t.request('PUT', '/api/v1/repos/owner/pub/collaborators/reader', { headers: as('owner'), body: { permission: 'read' } });
     for (const name of ['a', 'b', 'c']) ids[name] = await idOf('owner/pub', await issue('owner/pub', name));
@@ -54,7 +74,11 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
   afterAll(() => t.close());
 
   it('addBlockedBy / removeBlockedBy use the REST rules; blockedBy and blocking are connections with totalCount', async () => {
-    expect(await mutate('addBlockedBy', 'owner', ids.a!, ids.b!)).toEqual({ __typename: 'AddBlockedByPayload', issue: { number: 1 }, blockingIssue: { number: 2 } });
+    expect(await mutate('addBlockedBy', 'owner', ids.a!, ids.b!)).toEqual({
+      __typename: 'AddBlockedByPayload',
+      issue: { number: 1 },
+      blockingIssue: { number: 2 },
+    });
     expect(await mutate('addBlockedBy', 'owner', ids.a!, ids.c!)).toMatchObject({ __typename: 'AddBlockedByPayload' });
     const a = await deps('reader', ids.a!);
     expect(a?.blockedBy.totalCount).toBe(2);
@@ -63,24 +87,49 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
     expect(a?.issueDependenciesSummary).toEqual({ blockedBy: 2, blocking: 0, totalBlockedBy: 2, totalBlocking: 0 });
     expect((await deps('anon', ids.b!))?.blocking).toEqual({ totalCount: 1, nodes: [{ number: 1 }] });
     // The same row REST sees.
-    expect((await t.request('GET', '/api/v1/repos/owner/pub/issues/1/dependencies')).json().map((i: { number: number }) => i.number)).toEqual([3, 2]);
+    expect(
+      (await t.request('GET', '/api/v1/repos/owner/pub/issues/1/dependencies')).json().map((i: { number: number }) => i.number),
+    ).toEqual([3, 2]);
     // Closing a blocker moves it out of the open counts only.
-    expect((await t.request('PATCH', '/api/v1/repos/owner/pub/issues/3', { headers: as('owner'), body: { state: 'closed' } })).statusCode).toBe(201);
-    expect((await deps('owner', ids.a!))?.issueDependenciesSummary).toEqual({ blockedBy: 1, blocking: 0, totalBlockedBy: 2, totalBlocking: 0 });
-    expect(await mutate('removeBlockedBy', 'owner', ids.a!, ids.c!)).toEqual({ __typename: 'RemoveBlockedByPayload', issue: { number: 1 }, blockingIssue: { number: 3 } });
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/owner/pub/issues/3', { headers: as('owner'), body: { state: 'closed' } })).statusCode,
+    ).toBe(201);
+    expect((await deps('owner', ids.a!))?.issueDependenciesSummary).toEqual({
+      blockedBy: 1,
+      blocking: 0,
+      totalBlockedBy: 2,
+      totalBlocking: 0,
+    });
+    expect(await mutate('removeBlockedBy', 'owner', ids.a!, ids.c!)).toEqual({
+      __typename: 'RemoveBlockedByPayload',
+      issue: { number: 1 },
+      blockingIssue: { number: 3 },
+    });
     expect(numbers((await deps('owner', ids.a!))!.blockedBy)).toEqual([2]);
     expect(await mutate('removeBlockedBy', 'owner', ids.a!, ids.c!)).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
   });
 
   it('refuses duplicates (AlreadyExistsError), cycles (ConflictError), and callers who cannot write the blocked issue', async () => {
-    expect(await mutate('addBlockedBy', 'owner', ids.a!, ids.b!)).toMatchObject({ __typename: 'AlreadyExistsError', code: 'ALREADY_EXISTS' });
-    expect(await mutate('addBlockedBy', 'owner', ids.b!, ids.a!)).toMatchObject({ __typename: 'ConflictError', code: 'CONFLICT', message: expect.stringMatching(/^circular dependencies exists/) });
+    expect(await mutate('addBlockedBy', 'owner', ids.a!, ids.b!)).toMatchObject({
+      __typename: 'AlreadyExistsError',
+      code: 'ALREADY_EXISTS',
+    });
+    expect(await mutate('addBlockedBy', 'owner', ids.b!, ids.a!)).toMatchObject({
+      __typename: 'ConflictError',
+      code: 'CONFLICT',
+      message: expect.stringMatching(/^circular dependencies exists/),
+    });
     expect(await mutate('addBlockedBy', 'owner', ids.c!, ids.c!)).toMatchObject({ __typename: 'ConflictError' });
     expect(await mutate('addBlockedBy', 'reader', ids.c!, ids.a!)).toMatchObject({ __typename: 'NotFoundError' });
     expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.a!)).toMatchObject({ __typename: 'NotFoundError' });
-    expect(await mutate('addBlockedBy', 'anon', ids.c!, ids.a!)).toMatchObject({ __typename: 'UnauthenticatedError', code: 'UNAUTHENTICATED' });
+    expect(await mutate('addBlockedBy', 'anon', ids.c!, ids.a!)).toMatchObject({
+      __typename: 'UnauthenticatedError',
+      code: 'UNAUTHENTICATED',
+    });
     // A repository id is no issue id.
-    const repoId = (await gql<{ repository: { id: string } }>(t, '{ repository(owner: "owner", name: "pub") { id } }', { headers: as('owner') })).data!.repository.id;
+    const repoId = (
+      await gql<{ repository: { id: string } }>(t, '{ repository(owner: "owner", name: "pub") { id } }', { headers: as('owner') })
+    ).data!.repository.id;
     expect(await mutate('addBlockedBy', 'owner', ids.c!, repoId)).toMatchObject({ __typename: 'NotFoundError' });
   });
 
@@ -101,7 +150,10 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
     // reader writes nothing here, stranger cannot see the private issue: both NotFound.
     expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.p!)).toMatchObject({ __typename: 'NotFoundError' });
     await t.request('PUT', '/api/v1/repos/owner/pub/collaborators/stranger', { headers: as('owner'), body: { permission: 'write' } });
-    expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.p!)).toMatchObject({ __typename: 'NotFoundError', message: 'repository does not exist' });
+    expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.p!)).toMatchObject({
+      __typename: 'NotFoundError',
+      message: 'repository does not exist',
+    });
     expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.a!)).toMatchObject({ __typename: 'AddBlockedByPayload' });
   });
 
@@ -118,7 +170,9 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
     const measure = async () => {
       await t.app.deps.notifier.drain();
       t.queries.length = 0;
-      const res = await gql<{ repository: { issues: { totalCount: number; nodes: ({ number: number } & Deps)[] } } }>(t, q, { headers: as('reader') });
+      const res = await gql<{ repository: { issues: { totalCount: number; nodes: ({ number: number } & Deps)[] } } }>(t, q, {
+        headers: as('reader'),
+      });
       expect(res.errors).toBeUndefined();
       return { statements: t.queries.length, sql: [...t.queries], issues: res.data!.repository.issues };
     };
@@ -132,8 +186,10 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
     const blockedNode = large.issues.nodes.find((n) => n.blockedBy.totalCount > 0)!;
     expect(blockedNode.blockedBy.totalCount).toBe(2);
     expect(blockedNode.issueDependenciesSummary).toEqual({ blockedBy: 2, blocking: 0, totalBlockedBy: 2, totalBlocking: 0 });
-    if (large.statements !== small.statements) console.info(large.sql.join("\n---\n"));
-    console.info(`[${provider}] issues with blockedBy/blocking/summary: ${small.statements} statements for 2 issues, ${large.statements} for 10`);
+    if (large.statements !== small.statements) console.info(large.sql.join('\n---\n'));
+    console.info(
+      `[${provider}] issues with blockedBy/blocking/summary: ${small.statements} statements for 2 issues, ${large.statements} for 10`,
+    );
     expect(large.statements).toBe(small.statements);
   });
 });

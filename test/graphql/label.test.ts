@@ -81,9 +81,33 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
       const conn = await orgLabels('gpub', 'anon');
       expect(conn?.totalCount).toBe(3);
       expect(conn?.nodes).toEqual([
-        { name: 'zeta', color: 'aaaaaa', isExclusive: false, exclusiveScope: null, isArchived: false, description: null, url: 'http://localhost:3000/org/gpub/settings/labels' },
-        { name: 'kind/bug', color: 'ee0701', isExclusive: true, exclusiveScope: 'kind', isArchived: false, description: 'a bug', url: 'http://localhost:3000/org/gpub/settings/labels' },
-        { name: 'Alpha', color: '00ff00', isExclusive: false, exclusiveScope: null, isArchived: true, description: null, url: 'http://localhost:3000/org/gpub/settings/labels' },
+        {
+          name: 'zeta',
+          color: 'aaaaaa',
+          isExclusive: false,
+          exclusiveScope: null,
+          isArchived: false,
+          description: null,
+          url: 'http://localhost:3000/org/gpub/settings/labels',
+        },
+        {
+          name: 'kind/bug',
+          color: 'ee0701',
+          isExclusive: true,
+          exclusiveScope: 'kind',
+          isArchived: false,
+          description: 'a bug',
+          url: 'http://localhost:3000/org/gpub/settings/labels',
+        },
+        {
+          name: 'Alpha',
+          color: '00ff00',
+          isExclusive: false,
+          exclusiveScope: null,
+          isArchived: true,
+          description: null,
+          url: 'http://localhost:3000/org/gpub/settings/labels',
+        },
       ]);
     });
 
@@ -105,7 +129,10 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
     });
 
     it('minimal selections still load (no empty Prisma select)', async () => {
-      const res = await gql<unknown>(t, '{ organization(login: "gpub") { labels(first: 1) { edges { cursor } nodes { __typename } } label(name: "zeta") { __typename } } }');
+      const res = await gql<unknown>(
+        t,
+        '{ organization(login: "gpub") { labels(first: 1) { edges { cursor } nodes { __typename } } label(name: "zeta") { __typename } } }',
+      );
       expect(res.errors).toBeUndefined();
       expect(res.data).toMatchObject({ organization: { labels: { nodes: [{ __typename: 'Label' }] }, label: { __typename: 'Label' } } });
     });
@@ -131,7 +158,10 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
       const q = `{ node(id: "${encodeGlobalID('Label', hush.id)}") { ... on Label { name organization { login } } } }`;
       expect((await gql<{ node: LabelOut | null }>(t, q, { headers: as('outsider') })).data?.node).toBeNull();
       expect((await gql<{ node: LabelOut | null }>(t, q)).data?.node).toBeNull();
-      expect((await gql<{ node: LabelOut | null }>(t, q, { headers: as('member') })).data?.node).toEqual({ name: 'hush', organization: { login: 'gpriv' } });
+      expect((await gql<{ node: LabelOut | null }>(t, q, { headers: as('member') })).data?.node).toEqual({
+        name: 'hush',
+        organization: { login: 'gpriv' },
+      });
     });
 
     it('the SQL statement count does not grow with the number of labels (3 vs 30)', async () => {
@@ -159,11 +189,18 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
 
   describe('label mutations', () => {
     it('createLabel normalises the colour; owners only; typed errors', async () => {
-      const ok = await mutate<{ label: LabelOut }>('createLabel', 'label { id name color isExclusive databaseId }', { organizationLogin: 'gpub', name: 'area/api', color: '#ABC', isExclusive: true }, 'owner');
+      const ok = await mutate<{ label: LabelOut }>(
+        'createLabel',
+        'label { id name color isExclusive databaseId }',
+        { organizationLogin: 'gpub', name: 'area/api', color: '#ABC', isExclusive: true },
+        'owner',
+      );
       expect(ok).toMatchObject({ __typename: 'CreateLabelPayload', label: { name: 'area/api', color: 'aabbcc', isExclusive: true } });
       const rest = await t.request('GET', `/api/v1/orgs/gpub/labels/${ok.label?.databaseId}`, { headers: as('outsider') });
       expect(rest.json()).toMatchObject({ name: 'area/api', color: 'aabbcc', exclusive: true });
-      expect(await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: '#12345g' }, 'owner')).toMatchObject({
+      expect(
+        await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: '#12345g' }, 'owner'),
+      ).toMatchObject({
         __typename: 'ValidationError',
         code: 'VALIDATION',
         message: 'invalid color: #12345g',
@@ -172,22 +209,49 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
         __typename: 'PermissionDeniedError',
         message: 'Must be an organization owner',
       });
-      expect(await mutate('createLabel', 'label { id }', { organizationLogin: 'gpriv', name: 'x', color: 'fff' }, 'outsider')).toMatchObject({ __typename: 'NotFoundError' });
-      expect(await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: 'fff' }, 'anon')).toMatchObject({ __typename: 'UnauthenticatedError' });
-      expect(await mutate('createLabel', 'label { id }', { name: 'x', color: 'fff' }, 'owner')).toMatchObject({ __typename: 'ValidationError', field: 'organizationLogin' });
-      expect(await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: '', color: 'fff' }, 'owner')).toMatchObject({ __typename: 'ValidationError', field: 'name' });
+      expect(
+        await mutate('createLabel', 'label { id }', { organizationLogin: 'gpriv', name: 'x', color: 'fff' }, 'outsider'),
+      ).toMatchObject({ __typename: 'NotFoundError' });
+      expect(await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: 'fff' }, 'anon')).toMatchObject({
+        __typename: 'UnauthenticatedError',
+      });
+      expect(await mutate('createLabel', 'label { id }', { name: 'x', color: 'fff' }, 'owner')).toMatchObject({
+        __typename: 'ValidationError',
+        field: 'organizationLogin',
+      });
+      expect(await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: '', color: 'fff' }, 'owner')).toMatchObject({
+        __typename: 'ValidationError',
+        field: 'name',
+      });
     });
 
     it('updateLabel and deleteLabel by global id; admins may; other types and invisible labels are NotFound', async () => {
-      const created = await mutate<{ label: LabelOut }>('createLabel', 'label { id }', { organizationLogin: 'gpriv', name: 'tmp', color: '123' }, 'root');
+      const created = await mutate<{ label: LabelOut }>(
+        'createLabel',
+        'label { id }',
+        { organizationLogin: 'gpriv', name: 'tmp', color: '123' },
+        'root',
+      );
       const id = created.label?.id;
-      const upd = await mutate<{ label: LabelOut }>('updateLabel', 'label { name color isArchived description }', { id, name: 'tmp2', isArchived: true, description: 'd' }, 'owner');
+      const upd = await mutate<{ label: LabelOut }>(
+        'updateLabel',
+        'label { name color isArchived description }',
+        { id, name: 'tmp2', isArchived: true, description: 'd' },
+        'owner',
+      );
       expect(upd.label).toEqual({ name: 'tmp2', color: '112233', isArchived: true, description: 'd' });
-      expect(await mutate('updateLabel', 'label { id }', { id, name: 'nope' }, 'member')).toMatchObject({ __typename: 'PermissionDeniedError' });
+      expect(await mutate('updateLabel', 'label { id }', { id, name: 'nope' }, 'member')).toMatchObject({
+        __typename: 'PermissionDeniedError',
+      });
       expect(await mutate('updateLabel', 'label { id }', { id, name: 'nope' }, 'outsider')).toMatchObject({ __typename: 'NotFoundError' });
-      expect(await mutate('updateLabel', 'label { id }', { id: encodeGlobalID('User', users.owner!.id), name: 'nope' }, 'owner')).toMatchObject({ __typename: 'NotFoundError' });
+      expect(
+        await mutate('updateLabel', 'label { id }', { id: encodeGlobalID('User', users.owner!.id), name: 'nope' }, 'owner'),
+      ).toMatchObject({ __typename: 'NotFoundError' });
       expect(await mutate('deleteLabel', 'deletedLabelId', { id }, 'outsider')).toMatchObject({ __typename: 'NotFoundError' });
-      expect(await mutate('deleteLabel', 'deletedLabelId', { id }, 'owner')).toEqual({ __typename: 'DeleteLabelPayload', deletedLabelId: id });
+      expect(await mutate('deleteLabel', 'deletedLabelId', { id }, 'owner')).toEqual({
+        __typename: 'DeleteLabelPayload',
+        deletedLabelId: id,
+      });
       expect(await mutate('deleteLabel', 'deletedLabelId', { id }, 'owner')).toMatchObject({ __typename: 'NotFoundError' });
     });
   });
@@ -204,26 +268,50 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
     };
 
     it('blockUser / unblockUser for the viewer, visible in viewer.blockedUsers only', async () => {
-      const r = await mutate<{ blockedUser: { login: string }; blocker: { login: string } }>('blockUser', 'blockedUser { login } blocker { login }', { login: 'pest', note: 'why' }, 'member');
+      const r = await mutate<{ blockedUser: { login: string }; blocker: { login: string } }>(
+        'blockUser',
+        'blockedUser { login } blocker { login }',
+        { login: 'pest', note: 'why' },
+        'member',
+      );
       expect(r).toMatchObject({ __typename: 'BlockUserPayload', blockedUser: { login: 'pest' }, blocker: { login: 'member' } });
       const mine = await blocked('viewer', 'member');
       expect(mine).toMatchObject({ totalCount: 1, nodes: [{ login: 'pest' }], edges: [{ note: 'why', node: { login: 'pest' } }] });
-      const nodesOnly = await gql<{ viewer: { blockedUsers: Conn<{ login: string; name: string | null }> } }>(t, '{ viewer { blockedUsers { nodes { login name } } } }', { headers: as('member') });
+      const nodesOnly = await gql<{ viewer: { blockedUsers: Conn<{ login: string; name: string | null }> } }>(
+        t,
+        '{ viewer { blockedUsers { nodes { login name } } } }',
+        { headers: as('member') },
+      );
       expect(nodesOnly.errors).toBeUndefined();
       expect(nodesOnly.data?.viewer.blockedUsers.nodes).toEqual([{ login: 'pest', name: null }]);
       expect(await blocked('user(login: "member")', 'outsider')).toBeNull();
       expect(await blocked('user(login: "member")', 'anon')).toBeNull();
       expect((await blocked('user(login: "member")', 'root'))?.totalCount).toBe(1);
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'pest' }, 'member')).toMatchObject({ __typename: 'InvalidArgumentError', message: 'cannot block the user' });
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'gpub' }, 'member')).toMatchObject({ __typename: 'InvalidArgumentError', message: 'cannot block an organization' });
-      expect(await mutate('unblockUser', 'unblockedUser { login }', { login: 'pest' }, 'member')).toMatchObject({ __typename: 'UnblockUserPayload', unblockedUser: { login: 'pest' } });
+      expect(await mutate('blockUser', 'blocker { login }', { login: 'pest' }, 'member')).toMatchObject({
+        __typename: 'InvalidArgumentError',
+        message: 'cannot block the user',
+      });
+      expect(await mutate('blockUser', 'blocker { login }', { login: 'gpub' }, 'member')).toMatchObject({
+        __typename: 'InvalidArgumentError',
+        message: 'cannot block an organization',
+      });
+      expect(await mutate('unblockUser', 'unblockedUser { login }', { login: 'pest' }, 'member')).toMatchObject({
+        __typename: 'UnblockUserPayload',
+        unblockedUser: { login: 'pest' },
+      });
       expect((await blocked('viewer', 'member'))?.totalCount).toBe(0);
     });
 
     it('organization blocks: owners act and see them; members get PermissionDenied and null', async () => {
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'pest', organizationLogin: 'gpub' }, 'member')).toMatchObject({ __typename: 'PermissionDeniedError' });
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'pest', organizationLogin: 'gpub' }, 'owner')).toMatchObject({ blocker: { login: 'gpub' } });
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'member', organizationLogin: 'gpub' }, 'owner')).toMatchObject({ __typename: 'InvalidArgumentError' });
+      expect(await mutate('blockUser', 'blocker { login }', { login: 'pest', organizationLogin: 'gpub' }, 'member')).toMatchObject({
+        __typename: 'PermissionDeniedError',
+      });
+      expect(await mutate('blockUser', 'blocker { login }', { login: 'pest', organizationLogin: 'gpub' }, 'owner')).toMatchObject({
+        blocker: { login: 'gpub' },
+      });
+      expect(await mutate('blockUser', 'blocker { login }', { login: 'member', organizationLogin: 'gpub' }, 'owner')).toMatchObject({
+        __typename: 'InvalidArgumentError',
+      });
       expect((await blocked('organization(login: "gpub")', 'owner'))?.nodes).toEqual([{ login: 'pest' }]);
       expect(await blocked('organization(login: "gpub")', 'member')).toBeNull();
       expect((await blocked('organization(login: "gpub")', 'root'))?.totalCount).toBe(1);

@@ -27,7 +27,9 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
 
   describe('query cost', () => {
     it('accepts two aliases of a 100×100 connection query (GitHub formula: about 20k each)', async () => {
-      const res = await gql<Record<string, { nodes: { accessTokens: { nodes: { name: string }[] } }[] }>>(t, aliased(2), { headers: admin });
+      const res = await gql<Record<string, { nodes: { accessTokens: { nodes: { name: string }[] } }[] }>>(t, aliased(2), {
+        headers: admin,
+      });
       expect(res.errors).toBeUndefined();
       expect(res.data?.a0?.nodes).toEqual([{ accessTokens: { nodes: [{ name: 'one' }] } }]);
     });
@@ -53,7 +55,9 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
     });
 
     it('rejects a query wider than the breadth limit', async () => {
-      const res = await gql<unknown>(t, aliased(Math.ceil(LIMITS.breadth / 2) + 1, 'user(login: "limitadmin") { login }'), { headers: admin });
+      const res = await gql<unknown>(t, aliased(Math.ceil(LIMITS.breadth / 2) + 1, 'user(login: "limitadmin") { login }'), {
+        headers: admin,
+      });
       expect(errorCodes(res)[0]).toBe('QUERY_TOO_COMPLEX');
       expect(res.errors?.[0]?.message).toMatch(new RegExp(`breadth limit.*maximum of ${LIMITS.breadth}`));
     });
@@ -70,7 +74,9 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       const res = await gql<unknown>(t, introspectionChain(LIMITS.depth - 1));
       expect(res.data ?? null).toBeNull();
       expect(errorCodes(res)).toEqual(['QUERY_TOO_COMPLEX']);
-      expect(res.errors?.[0]?.message).toBe(`Query exceeds the depth limit: depth ${LIMITS.depth + 1} is more than the maximum of ${LIMITS.depth}`);
+      expect(res.errors?.[0]?.message).toBe(
+        `Query exceeds the depth limit: depth ${LIMITS.depth + 1} is more than the maximum of ${LIMITS.depth}`,
+      );
       expect(res.errors?.[0]?.extensions).toMatchObject({ limit: 'depth', value: LIMITS.depth + 1, max: LIMITS.depth });
     });
 
@@ -98,7 +104,9 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       const res = await gql<unknown>(t, query, { headers: admin });
       expect(res.data ?? null).toBeNull();
       expect(errorCodes(res)).toEqual(['EXCESSIVE_PAGINATION']);
-      expect(res.errors?.[0]?.message).toBe(`Requesting 101 records on the \`${connection}\` connection exceeds the \`${arg}\` limit of 100 records.`);
+      expect(res.errors?.[0]?.message).toBe(
+        `Requesting 101 records on the \`${connection}\` connection exceeds the \`${arg}\` limit of 100 records.`,
+      );
     });
 
     it('rejects an oversized page passed through a variable', async () => {
@@ -112,7 +120,9 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
     });
 
     it('accepts first: 100', async () => {
-      const res = await gql<{ users: { totalCount: number } }>(t, '{ users(first: 100) { totalCount nodes { login } } }', { headers: admin });
+      const res = await gql<{ users: { totalCount: number } }>(t, '{ users(first: 100) { totalCount nodes { login } } }', {
+        headers: admin,
+      });
       expect(res.errors).toBeUndefined();
       expect(res.data?.users.totalCount).toBe(1);
     });
@@ -141,16 +151,22 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
 
     it('/graphql answers GET queries with credentials in the query string', async () => {
       const token = await t.createToken('limitadmin', ['read:user'], 'get-alias');
-      const res = await t.request('GET', `/graphql?query=${encodeURIComponent('{ viewer { login } }')}&token=${token}`, { headers: { accept: 'application/json' } });
+      const res = await t.request('GET', `/graphql?query=${encodeURIComponent('{ viewer { login } }')}&token=${token}`, {
+        headers: { accept: 'application/json' },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ data: { viewer: { login: 'limitadmin' } } });
     });
 
     it('GET does not run mutations', async () => {
       const q = 'mutation { deleteUser(input: { login: "limitadmin" }) { __typename } }';
-      const res = await t.request('GET', `/api/graphql?query=${encodeURIComponent(q)}`, { headers: { ...admin, accept: 'application/json' } });
+      const res = await t.request('GET', `/api/graphql?query=${encodeURIComponent(q)}`, {
+        headers: { ...admin, accept: 'application/json' },
+      });
       expect(res.statusCode).toBe(405);
-      expect((await gql<{ viewer: { login: string } }>(t, '{ viewer { login } }', { headers: admin })).data?.viewer.login).toBe('limitadmin');
+      expect((await gql<{ viewer: { login: string } }>(t, '{ viewer { login } }', { headers: admin })).data?.viewer.login).toBe(
+        'limitadmin',
+      );
     });
   });
 });

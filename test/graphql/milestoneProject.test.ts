@@ -33,9 +33,16 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
     await rest('owner', 'PUT', 'repos/owner/priv/collaborators/reader', { permission: 'read' });
     const acme = await createOrgAs(t, users.orgowner!, 'acme');
     await createOrgAs(t, users.orgowner!, 'hidden', 'PRIVATE');
-    const planners = await t.db.team.create({ data: { orgId: acme.id, name: 'Planners', lowerName: 'planners', authorize: 'WRITE', includesAllRepositories: true } });
+    const planners = await t.db.team.create({
+      data: { orgId: acme.id, name: 'Planners', lowerName: 'planners', authorize: 'WRITE', includesAllRepositories: true },
+    });
     await t.db.teamUnit.createMany({
-      data: (['PROJECTS', 'ISSUES', 'CODE'] as const).map((type) => ({ orgId: acme.id, teamId: planners.id, type, accessMode: 'WRITE' as const })),
+      data: (['PROJECTS', 'ISSUES', 'CODE'] as const).map((type) => ({
+        orgId: acme.id,
+        teamId: planners.id,
+        type,
+        accessMode: 'WRITE' as const,
+      })),
     });
     await addMember(t, acme, users.planner!, { team: 'Planners' });
     await rest('orgowner', 'POST', 'orgs/acme/repos', { name: 'orepo' });
@@ -50,7 +57,15 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
           ... on CreateMilestonePayload { milestone { id number databaseId title description state closed dueOn url progressPercentage openIssueCount closedIssueCount } } ${ERR} } }`,
       );
       const m = created.createMilestone.milestone as Json;
-      expect(m).toMatchObject({ title: 'v1', description: 'first', state: 'OPEN', closed: false, dueOn: '2030-01-02T03:04:05.000Z', progressPercentage: 0, openIssueCount: 0 });
+      expect(m).toMatchObject({
+        title: 'v1',
+        description: 'first',
+        state: 'OPEN',
+        closed: false,
+        dueOn: '2030-01-02T03:04:05.000Z',
+        progressPercentage: 0,
+        openIssueCount: 0,
+      });
       expect(m.number).toBe(m.databaseId);
       expect(m.url).toBe(`http://localhost:3000/owner/pub/milestone/${m.number}`);
       expect((await rest('anon', 'GET', `repos/owner/pub/milestones/${m.number}`)).title).toBe('v1');
@@ -61,16 +76,28 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       );
       expect(byNumber.repository).toEqual({ milestone: { title: 'v1' }, milestones: { totalCount: 1, nodes: [{ title: 'v1' }] } });
 
-      const denied = await q<{ updateMilestone: Json }>('stranger', `mutation { updateMilestone(input: { id: "${m.id}", title: "x" }) { ${ERR} } }`);
+      const denied = await q<{ updateMilestone: Json }>(
+        'stranger',
+        `mutation { updateMilestone(input: { id: "${m.id}", title: "x" }) { ${ERR} } }`,
+      );
       expect(denied.updateMilestone).toMatchObject({ __typename: 'PermissionDeniedError', code: 'PERMISSION_DENIED' });
-      const anon = await q<{ updateMilestone: Json }>('anon', `mutation { updateMilestone(input: { id: "${m.id}", title: "x" }) { ${ERR} } }`);
+      const anon = await q<{ updateMilestone: Json }>(
+        'anon',
+        `mutation { updateMilestone(input: { id: "${m.id}", title: "x" }) { ${ERR} } }`,
+      );
       expect(anon.updateMilestone).toMatchObject({ code: 'UNAUTHENTICATED' });
 
       const closed = await q<{ updateMilestone: { milestone: Json } }>(
         'owner',
         `mutation { updateMilestone(input: { id: "${m.id}", state: CLOSED, dueOn: "2030-05-06T10:00:00Z" }) { ... on UpdateMilestonePayload { milestone { state closed closedAt dueOn title description } } ${ERR} } }`,
       );
-      expect(closed.updateMilestone.milestone).toMatchObject({ state: 'CLOSED', closed: true, dueOn: '2030-05-06T23:59:59.000Z', title: 'v1', description: 'first' });
+      expect(closed.updateMilestone.milestone).toMatchObject({
+        state: 'CLOSED',
+        closed: true,
+        dueOn: '2030-05-06T23:59:59.000Z',
+        title: 'v1',
+        description: 'first',
+      });
       expect(closed.updateMilestone.milestone.closedAt).toEqual(expect.any(String));
       const cleared = await q<{ updateMilestone: { milestone: Json } }>(
         'owner',
@@ -78,7 +105,10 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       );
       expect(cleared.updateMilestone.milestone).toEqual({ state: 'OPEN', closedAt: null, dueOn: null });
 
-      const deleted = await q<{ deleteMilestone: Json }>('owner', `mutation { deleteMilestone(input: { id: "${m.id}" }) { ... on DeleteMilestonePayload { deletedMilestoneId } ${ERR} } }`);
+      const deleted = await q<{ deleteMilestone: Json }>(
+        'owner',
+        `mutation { deleteMilestone(input: { id: "${m.id}" }) { ... on DeleteMilestonePayload { deletedMilestoneId } ${ERR} } }`,
+      );
       expect(deleted.deleteMilestone).toEqual({ deletedMilestoneId: m.id });
       expect((await q<{ node: unknown }>('owner', `{ node(id: "${m.id}") { id } }`)).node).toBeNull();
       const again = await q<{ deleteMilestone: Json }>('owner', `mutation { deleteMilestone(input: { id: "${m.id}" }) { ${ERR} } }`);
@@ -89,7 +119,8 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       const ms = await rest('owner', 'POST', 'repos/owner/priv/milestones', { title: 'secret' });
       await rest('owner', 'POST', 'repos/owner/priv/milestones', { title: 'later', due_on: '2031-01-01T00:00:00Z' });
       await rest('owner', 'POST', 'repos/owner/priv/milestones', { title: 'sooner', due_on: '2030-01-01T00:00:00Z', state: 'closed' });
-      for (const title of ['a', 'b', 'c']) await rest('owner', 'POST', 'repos/owner/priv/issues', { title, milestone: ms.id, closed: title === 'c' });
+      for (const title of ['a', 'b', 'c'])
+        await rest('owner', 'POST', 'repos/owner/priv/issues', { title, milestone: ms.id, closed: title === 'c' });
       const query = `{ repository(owner: "owner", name: "priv") {
         milestones(first: 10) { nodes { title } }
         open: milestones(first: 10, states: [OPEN]) { nodes { title } }
@@ -110,14 +141,25 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       const milestone = reader.repository.milestone as Json;
       expect(milestone).toMatchObject({ title: 'secret', openIssueCount: 2, closedIssueCount: 1, open: { totalCount: 2 } });
       expect(milestone.progressPercentage).toBeCloseTo(100 / 3);
-      expect(milestone.issues).toEqual({ totalCount: 3, nodes: ['c', 'b', 'a'].map((title) => ({ title, milestone: { title: 'secret' } })) });
+      expect(milestone.issues).toEqual({
+        totalCount: 3,
+        nodes: ['c', 'b', 'a'].map((title) => ({ title, milestone: { title: 'secret' } })),
+      });
       expect((await q<{ repository: unknown }>('stranger', query)).repository).toBeNull();
       expect((await q<{ node: unknown }>('stranger', `{ node(id: "${milestone.id}") { ... on Milestone { title } } }`)).node).toBeNull();
       expect((await q<{ node: unknown }>('anon', `{ node(id: "${milestone.id}") { ... on Milestone { title } } }`)).node).toBeNull();
-      expect((await q<{ node: unknown }>('reader', `{ node(id: "${milestone.id}") { ... on Milestone { title } } }`)).node).toEqual({ title: 'secret' });
-      const create = await q<{ createMilestone: Json }>('reader', `mutation { createMilestone(input: { repositoryOwner: "owner", repositoryName: "priv", title: "x" }) { ${ERR} } }`);
+      expect((await q<{ node: unknown }>('reader', `{ node(id: "${milestone.id}") { ... on Milestone { title } } }`)).node).toEqual({
+        title: 'secret',
+      });
+      const create = await q<{ createMilestone: Json }>(
+        'reader',
+        `mutation { createMilestone(input: { repositoryOwner: "owner", repositoryName: "priv", title: "x" }) { ${ERR} } }`,
+      );
       expect(create.createMilestone).toMatchObject({ code: 'PERMISSION_DENIED' });
-      const hidden = await q<{ createMilestone: Json }>('stranger', `mutation { createMilestone(input: { repositoryOwner: "owner", repositoryName: "priv", title: "x" }) { ${ERR} } }`);
+      const hidden = await q<{ createMilestone: Json }>(
+        'stranger',
+        `mutation { createMilestone(input: { repositoryOwner: "owner", repositoryName: "priv", title: "x" }) { ${ERR} } }`,
+      );
       expect(hidden.createMilestone).toMatchObject({ code: 'NOT_FOUND' });
     });
 
@@ -129,11 +171,15 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
           for (let j = 0; j < 2; j++) await rest('owner', 'POST', 'repos/owner/busy/issues', { title: `m${i}i${j}`, milestone: m.id });
         }
       };
-      const query = '{ repository(owner: "owner", name: "busy") { milestones(first: 50) { totalCount nodes { title url progressPercentage issues(first: 10) { totalCount nodes { title author { login } } } } } } }';
+      const query =
+        '{ repository(owner: "owner", name: "busy") { milestones(first: 50) { totalCount nodes { title url progressPercentage issues(first: 10) { totalCount nodes { title author { login } } } } } } }';
       const measure = async () => {
         await t.app.deps.notifier.drain();
         t.queries.length = 0;
-        const data = await q<{ repository: { milestones: { totalCount: number; nodes: { issues: { totalCount: number } }[] } } }>('reader', query);
+        const data = await q<{ repository: { milestones: { totalCount: number; nodes: { issues: { totalCount: number } }[] } } }>(
+          'reader',
+          query,
+        );
         return { statements: t.queries.length, sql: [...t.queries], data: data.repository.milestones };
       };
       await add(0, 2);
@@ -144,13 +190,16 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       expect(small.data.totalCount).toBe(2);
       expect(large.data.totalCount).toBe(12);
       expect(large.data.nodes.every((n) => n.issues.totalCount === 2)).toBe(true);
-      console.info(`[${provider}] repository { milestones { issues } }: ${small.statements} statements for 2 milestones, ${large.statements} for 12`);
+      console.info(
+        `[${provider}] repository { milestones { issues } }: ${small.statements} statements for 2 milestones, ${large.statements} for 12`,
+      );
       expect(large.statements, large.sql.join('\n')).toBe(small.statements);
     });
   });
 
   describe('projects', () => {
-    const PROJECT = 'id number databaseId name body state closed closedAt url creator { login } owner { __typename ... on Repository { nameWithOwner } ... on Organization { login } } columns(first: 5) { totalCount nodes { name isDefault } }';
+    const PROJECT =
+      'id number databaseId name body state closed closedAt url creator { login } owner { __typename ... on Repository { nameWithOwner } ... on Organization { login } } columns(first: 5) { totalCount nodes { name isDefault } }';
 
     it('createProject (repository and organization) → lists → updateProject → deleteProject, over the REST service', async () => {
       const repoProject = await q<{ createProject: { project: Json } }>(
@@ -171,12 +220,27 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       expect(p.url).toBe(`http://localhost:3000/owner/pub/projects/${p.number}`);
       expect((await rest('anon', 'GET', `repos/owner/pub/projects/${p.number}`)).title).toBe('Roadmap');
       const orgProject = (
-        await q<{ createProject: { project: Json } }>('planner', `mutation { createProject(input: { organizationLogin: "acme", name: "Company" }) { ... on CreateProjectPayload { project { ${PROJECT} } } ${ERR} } }`)
+        await q<{ createProject: { project: Json } }>(
+          'planner',
+          `mutation { createProject(input: { organizationLogin: "acme", name: "Company" }) { ... on CreateProjectPayload { project { ${PROJECT} } } ${ERR} } }`,
+        )
       ).createProject.project;
-      expect(orgProject).toMatchObject({ owner: { __typename: 'Organization', login: 'acme' }, url: `http://localhost:3000/acme/-/projects/${orgProject.number}` });
-      const denied = await q<{ createProject: Json }>('stranger', `mutation { createProject(input: { organizationLogin: "acme", name: "x" }) { ${ERR} } }`);
-      expect(denied.createProject).toMatchObject({ code: 'PERMISSION_DENIED', message: 'user does not have organization project permission' });
-      const invalid = await q<{ createProject: Json }>('owner', `mutation { createProject(input: { repositoryOwner: "owner", repositoryName: "pub", name: " " }) { ${ERR} ... on ValidationError { field } } }`);
+      expect(orgProject).toMatchObject({
+        owner: { __typename: 'Organization', login: 'acme' },
+        url: `http://localhost:3000/acme/-/projects/${orgProject.number}`,
+      });
+      const denied = await q<{ createProject: Json }>(
+        'stranger',
+        `mutation { createProject(input: { organizationLogin: "acme", name: "x" }) { ${ERR} } }`,
+      );
+      expect(denied.createProject).toMatchObject({
+        code: 'PERMISSION_DENIED',
+        message: 'user does not have organization project permission',
+      });
+      const invalid = await q<{ createProject: Json }>(
+        'owner',
+        `mutation { createProject(input: { repositoryOwner: "owner", repositoryName: "pub", name: " " }) { ${ERR} ... on ValidationError { field } } }`,
+      );
       expect(invalid.createProject).toMatchObject({ code: 'VALIDATION', field: 'title' });
 
       const lists = await q<{ repository: Json; organization: Json }>(
@@ -195,12 +259,21 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       );
       expect(updated.updateProject.project).toMatchObject({ name: 'Roadmap 2', state: 'CLOSED', closed: true, body: 'plans' });
       expect(updated.updateProject.project.closedAt).toEqual(expect.any(String));
-      const openOnly = await q<{ repository: Json }>('owner', '{ repository(owner: "owner", name: "pub") { open: projects(first: 5, states: [OPEN]) { totalCount } closed: projects(first: 5, states: [CLOSED]) { totalCount } } }');
+      const openOnly = await q<{ repository: Json }>(
+        'owner',
+        '{ repository(owner: "owner", name: "pub") { open: projects(first: 5, states: [OPEN]) { totalCount } closed: projects(first: 5, states: [CLOSED]) { totalCount } } }',
+      );
       expect(openOnly.repository).toEqual({ open: { totalCount: 0 }, closed: { totalCount: 1 } });
-      const strangerEdit = await q<{ updateProject: Json }>('stranger', `mutation { updateProject(input: { projectId: "${p.id}", name: "x" }) { ${ERR} } }`);
+      const strangerEdit = await q<{ updateProject: Json }>(
+        'stranger',
+        `mutation { updateProject(input: { projectId: "${p.id}", name: "x" }) { ${ERR} } }`,
+      );
       expect(strangerEdit.updateProject).toMatchObject({ code: 'PERMISSION_DENIED' });
 
-      const deleted = await q<{ deleteProject: Json }>('planner', `mutation { deleteProject(input: { projectId: "${orgProject.id}" }) { ... on DeleteProjectPayload { deletedProjectId } ${ERR} } }`);
+      const deleted = await q<{ deleteProject: Json }>(
+        'planner',
+        `mutation { deleteProject(input: { projectId: "${orgProject.id}" }) { ... on DeleteProjectPayload { deletedProjectId } ${ERR} } }`,
+      );
       expect(deleted.deleteProject).toEqual({ deletedProjectId: orgProject.id });
       expect((await q<{ node: unknown }>('orgowner', `{ node(id: "${orgProject.id}") { id } }`)).node).toBeNull();
     });
@@ -213,14 +286,35 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
         `{ repository(owner: "owner", name: "pub") { id } organization(login: "hidden") { projects(first: 5) { nodes { id } } } }`,
       );
       const secretId = ids.organization.projects.nodes[0]!.id;
-      const privId = (await q<{ repository: { project: { id: string } } }>('reader', `{ repository(owner: "owner", name: "priv") { project(number: ${priv.id}) { id } } }`)).repository.project.id;
+      const privId = (
+        await q<{ repository: { project: { id: string } } }>(
+          'reader',
+          `{ repository(owner: "owner", name: "priv") { project(number: ${priv.id}) { id } } }`,
+        )
+      ).repository.project.id;
       expect(secret.id).toBeGreaterThan(0);
-      for (const [viewer, id] of [['stranger', privId], ['anon', privId], ['stranger', secretId], ['planner', secretId]] as const) {
-        expect((await q<{ node: unknown }>(viewer, `{ node(id: "${id}") { ... on Project { name } } }`)).node, `${viewer} ${id}`).toBeNull();
+      for (const [viewer, id] of [
+        ['stranger', privId],
+        ['anon', privId],
+        ['stranger', secretId],
+        ['planner', secretId],
+      ] as const) {
+        expect(
+          (await q<{ node: unknown }>(viewer, `{ node(id: "${id}") { ... on Project { name } } }`)).node,
+          `${viewer} ${id}`,
+        ).toBeNull();
       }
-      expect((await q<{ node: unknown }>('reader', `{ node(id: "${privId}") { ... on Project { name } } }`)).node).toEqual({ name: 'Private board' });
-      expect((await q<{ organization: unknown }>('stranger', '{ organization(login: "hidden") { projects(first: 5) { totalCount } } }')).organization).toBeNull();
-      const edit = await q<{ updateProject: Json }>('stranger', `mutation { updateProject(input: { projectId: "${privId}", name: "x" }) { ${ERR} } }`);
+      expect((await q<{ node: unknown }>('reader', `{ node(id: "${privId}") { ... on Project { name } } }`)).node).toEqual({
+        name: 'Private board',
+      });
+      expect(
+        (await q<{ organization: unknown }>('stranger', '{ organization(login: "hidden") { projects(first: 5) { totalCount } } }'))
+          .organization,
+      ).toBeNull();
+      const edit = await q<{ updateProject: Json }>(
+        'stranger',
+        `mutation { updateProject(input: { projectId: "${privId}", name: "x" }) { ${ERR} } }`,
+      );
       expect(edit.updateProject).toMatchObject({ code: 'NOT_FOUND' });
     });
 
@@ -234,23 +328,49 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       );
       const issue = created.createIssue.issue;
       expect(issue.projects).toEqual({ totalCount: 1, nodes: [{ name: 'Board', databaseId: board.id }] });
-      const refused = await q<{ createIssue: Json }>('owner', `mutation { createIssue(input: { repositoryOwner: "owner", repositoryName: "pub", title: "x", projectIds: [${other.id}] }) { ${ERR} } }`);
-      expect(refused.createIssue).toMatchObject({ __typename: 'InvalidArgumentError', code: 'INVALID_ARGUMENT', message: expect.stringMatching(new RegExp(`can't be accessed by project ${other.id}$`)) });
-      const unknown = await q<{ createIssue: Json }>('owner', `mutation { createIssue(input: { repositoryOwner: "owner", repositoryName: "pub", title: "x", projectIds: [99999] }) { ${ERR} } }`);
+      const refused = await q<{ createIssue: Json }>(
+        'owner',
+        `mutation { createIssue(input: { repositoryOwner: "owner", repositoryName: "pub", title: "x", projectIds: [${other.id}] }) { ${ERR} } }`,
+      );
+      expect(refused.createIssue).toMatchObject({
+        __typename: 'InvalidArgumentError',
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(new RegExp(`can't be accessed by project ${other.id}$`)),
+      });
+      const unknown = await q<{ createIssue: Json }>(
+        'owner',
+        `mutation { createIssue(input: { repositoryOwner: "owner", repositoryName: "pub", title: "x", projectIds: [99999] }) { ${ERR} } }`,
+      );
       expect(unknown.createIssue).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'project 99999 not found' });
 
-      const cleared = await q<{ updateIssue: { issue: Json } }>('owner', `mutation { updateIssue(input: { id: "${issue.id}", projectIds: [] }) { ... on UpdateIssuePayload { issue { projects(first: 5) { totalCount } } } ${ERR} } }`);
+      const cleared = await q<{ updateIssue: { issue: Json } }>(
+        'owner',
+        `mutation { updateIssue(input: { id: "${issue.id}", projectIds: [] }) { ... on UpdateIssuePayload { issue { projects(first: 5) { totalCount } } } ${ERR} } }`,
+      );
       expect(cleared.updateIssue.issue.projects).toEqual({ totalCount: 0 });
 
-      const boardId = (await q<{ repository: { project: { id: string } } }>('owner', `{ repository(owner: "owner", name: "pub") { project(number: ${board.id}) { id } } }`)).repository.project.id;
-      const strangerAdd = await q<{ addIssueToProject: Json }>('stranger', `mutation { addIssueToProject(input: { issueId: "${issue.id}", projectId: "${boardId}" }) { ${ERR} } }`);
+      const boardId = (
+        await q<{ repository: { project: { id: string } } }>(
+          'owner',
+          `{ repository(owner: "owner", name: "pub") { project(number: ${board.id}) { id } } }`,
+        )
+      ).repository.project.id;
+      const strangerAdd = await q<{ addIssueToProject: Json }>(
+        'stranger',
+        `mutation { addIssueToProject(input: { issueId: "${issue.id}", projectId: "${boardId}" }) { ${ERR} } }`,
+      );
       expect(strangerAdd.addIssueToProject).toMatchObject({ code: 'PERMISSION_DENIED' });
       const added = await q<{ addIssueToProject: Json }>(
         'owner',
         `mutation { addIssueToProject(input: { issueId: "${issue.id}", projectId: "${boardId}" }) { ... on AddIssueToProjectPayload { issue { projects(first: 5) { nodes { name } } } project { name issues(first: 5) { totalCount nodes { title } } } } ${ERR} } }`,
       );
-      expect(added.addIssueToProject).toEqual({ issue: { projects: { nodes: [{ name: 'Board' }] } }, project: { name: 'Board', issues: { totalCount: 1, nodes: [{ title: 'planned' }] } } });
-      expect((await rest('anon', 'GET', `repos/owner/pub/issues/${issue.number}`)).projects).toEqual([expect.objectContaining({ id: board.id, title: 'Board' })]);
+      expect(added.addIssueToProject).toEqual({
+        issue: { projects: { nodes: [{ name: 'Board' }] } },
+        project: { name: 'Board', issues: { totalCount: 1, nodes: [{ title: 'planned' }] } },
+      });
+      expect((await rest('anon', 'GET', `repos/owner/pub/issues/${issue.number}`)).projects).toEqual([
+        expect.objectContaining({ id: board.id, title: 'Board' }),
+      ]);
       const removed = await q<{ removeIssueFromProject: Json }>(
         'owner',
         `mutation { removeIssueFromProject(input: { issueId: "${issue.id}", projectId: "${boardId}" }) { ... on RemoveIssueFromProjectPayload { issue { projects(first: 5) { totalCount } } project { issues(first: 5) { totalCount } } } ${ERR} } }`,
@@ -262,15 +382,21 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
 
     it('repository { issues { projects } } costs the same statements for 2 and 12 issues', async () => {
       await rest('owner', 'POST', 'user/repos', { name: 'boards' });
-      const boards = await Promise.all(['one', 'two'].map(async (title) => ((await rest('owner', 'POST', 'repos/owner/boards/projects', { title })) as { id: number }).id));
+      const boards = await Promise.all(
+        ['one', 'two'].map(async (title) => ((await rest('owner', 'POST', 'repos/owner/boards/projects', { title })) as { id: number }).id),
+      );
       const add = async (n: number) => {
         for (let i = 0; i < n; i++) await rest('owner', 'POST', 'repos/owner/boards/issues', { title: `i${i}`, projects: boards });
       };
-      const query = '{ repository(owner: "owner", name: "boards") { issues(first: 50) { totalCount nodes { title projects(first: 5) { totalCount nodes { name state creator { login } } } } } projects(first: 5) { nodes { name issues(first: 20) { totalCount nodes { title } } } } } }';
+      const query =
+        '{ repository(owner: "owner", name: "boards") { issues(first: 50) { totalCount nodes { title projects(first: 5) { totalCount nodes { name state creator { login } } } } } projects(first: 5) { nodes { name issues(first: 20) { totalCount nodes { title } } } } } }';
       const measure = async () => {
         await t.app.deps.notifier.drain();
         t.queries.length = 0;
-        const data = await q<{ repository: { issues: { totalCount: number; nodes: { projects: { totalCount: number } }[] } } }>('stranger', query);
+        const data = await q<{ repository: { issues: { totalCount: number; nodes: { projects: { totalCount: number } }[] } } }>(
+          'stranger',
+          query,
+        );
         return { statements: t.queries.length, sql: [...t.queries], issues: data.repository.issues };
       };
       await add(2);
@@ -281,7 +407,9 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       expect(small.issues.totalCount).toBe(2);
       expect(large.issues.totalCount).toBe(12);
       expect(large.issues.nodes.every((n) => n.projects.totalCount === 2)).toBe(true);
-      console.info(`[${provider}] repository { issues { projects } projects { issues } }: ${small.statements} statements for 2 issues, ${large.statements} for 12`);
+      console.info(
+        `[${provider}] repository { issues { projects } projects { issues } }: ${small.statements} statements for 2 issues, ${large.statements} for 12`,
+      );
       expect(large.statements, large.sql.join('\n')).toBe(small.statements);
     });
   });

@@ -20,7 +20,12 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
   let t: TestApp;
 
   /** Runs `name(input: $input)` selecting `fields` on `<Name>Payload`, and returns the union member. */
-  async function mutate<P>(name: string, fields: string, input: Record<string, unknown>, headers: Record<string, string>): Promise<Result<P>> {
+  async function mutate<P>(
+    name: string,
+    fields: string,
+    input: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<Result<P>> {
     const payload = name.charAt(0).toUpperCase() + name.slice(1);
     const q = `mutation($input: ${payload}Input!) { ${name}(input: $input) { ${ERROR_FIELDS} ... on ${payload}Payload { clientMutationId ${fields} } } }`;
     const res = await gql<Record<string, Result<P>>>(t, q, { variables: { input }, headers });
@@ -30,7 +35,8 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
     return result;
   }
 
-  const restUser = async (login: string, headers: Record<string, string> = basic('gadmin')) => t.request('GET', `/api/v1/users/${login}`, { headers });
+  const restUser = async (login: string, headers: Record<string, string> = basic('gadmin')) =>
+    t.request('GET', `/api/v1/users/${login}`, { headers });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -48,7 +54,11 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
         { login: 'carol', email: 'carol@example.com', password: PASSWORD, name: 'Carol C', clientMutationId: 'cm-1' },
         basic('gadmin'),
       );
-      expect(r).toEqual({ __typename: 'CreateUserPayload', clientMutationId: 'cm-1', user: { login: 'carol', name: 'Carol C', isSiteAdmin: false } });
+      expect(r).toEqual({
+        __typename: 'CreateUserPayload',
+        clientMutationId: 'cm-1',
+        user: { login: 'carol', name: 'Carol C', isSiteAdmin: false },
+      });
       const rest = await restUser('carol');
       expect(rest.statusCode).toBe(200);
       expect(rest.json()).toMatchObject({ login: 'carol', full_name: 'Carol C', email: 'carol@example.com' });
@@ -57,7 +67,12 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
     });
 
     it('honours mustChangePassword: false', async () => {
-      const r = await mutate<{ user: UserOut }>('createUser', 'user { login }', { login: 'dave', email: 'dave@example.com', password: PASSWORD, mustChangePassword: false }, basic('gadmin'));
+      const r = await mutate<{ user: UserOut }>(
+        'createUser',
+        'user { login }',
+        { login: 'dave', email: 'dave@example.com', password: PASSWORD, mustChangePassword: false },
+        basic('gadmin'),
+      );
       expect(r.user?.login).toBe('dave');
       expect(r.clientMutationId).toBeNull();
       const me = await t.request('GET', '/api/v1/user', { headers: basic('dave') });
@@ -66,39 +81,78 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
     });
 
     it('is a PermissionDeniedError for a non-admin', async () => {
-      const r = await mutate<{ user: UserOut }>('createUser', 'user { login }', { login: 'eve', email: 'eve@example.com', password: PASSWORD }, basic('alice'));
+      const r = await mutate<{ user: UserOut }>(
+        'createUser',
+        'user { login }',
+        { login: 'eve', email: 'eve@example.com', password: PASSWORD },
+        basic('alice'),
+      );
       expect(r).toMatchObject({ __typename: 'PermissionDeniedError', code: 'PERMISSION_DENIED', message: 'user should be the site admin' });
       expect((await restUser('eve')).statusCode).toBe(404);
     });
 
     it('is an UnauthenticatedError for an anonymous viewer', async () => {
-      const r = await mutate<{ user: UserOut }>('createUser', 'user { login }', { login: 'eve', email: 'eve@example.com', password: PASSWORD }, {});
+      const r = await mutate<{ user: UserOut }>(
+        'createUser',
+        'user { login }',
+        { login: 'eve', email: 'eve@example.com', password: PASSWORD },
+        {},
+      );
       expect(r).toMatchObject({ __typename: 'UnauthenticatedError', code: 'UNAUTHENTICATED' });
     });
 
     it('is a ValidationError naming the input field for a bad login', async () => {
-      const r = await mutate<{ user: UserOut }>('createUser', 'user { login }', { login: 'bad name!', email: 'x@example.com', password: PASSWORD }, basic('gadmin'));
+      const r = await mutate<{ user: UserOut }>(
+        'createUser',
+        'user { login }',
+        { login: 'bad name!', email: 'x@example.com', password: PASSWORD },
+        basic('gadmin'),
+      );
       expect(r).toMatchObject({ __typename: 'ValidationError', code: 'VALIDATION', field: 'login' });
     });
 
     it('is a ValidationError for a duplicate login, and an InvalidArgumentError for a short password', async () => {
-      const dup = await mutate<{ user: UserOut }>('createUser', 'user { login }', { login: 'Alice', email: 'alice2@example.com', password: PASSWORD }, basic('gadmin'));
+      const dup = await mutate<{ user: UserOut }>(
+        'createUser',
+        'user { login }',
+        { login: 'Alice', email: 'alice2@example.com', password: PASSWORD },
+        basic('gadmin'),
+      );
       expect(dup).toMatchObject({ __typename: 'ValidationError', code: 'VALIDATION', message: 'user already exists [name: Alice]' });
-      const short = await mutate<{ user: UserOut }>('createUser', 'user { login }', { login: 'frank', email: 'frank@example.com', password: 'short' }, basic('gadmin'));
+      const short = await mutate<{ user: UserOut }>(
+        'createUser',
+        'user { login }',
+        { login: 'frank', email: 'frank@example.com', password: 'short' },
+        basic('gadmin'),
+      );
       expect(short).toMatchObject({ __typename: 'InvalidArgumentError', code: 'INVALID_ARGUMENT' });
     });
   });
 
   describe('updateUser', () => {
     it('edits a user, and the change is visible through REST', async () => {
-      const r = await mutate<{ user: UserOut }>('updateUser', 'user { login name location }', { login: 'bob', name: 'Robert', location: 'Lyon', clientMutationId: 'cm-u' }, basic('gadmin'));
-      expect(r).toEqual({ __typename: 'UpdateUserPayload', clientMutationId: 'cm-u', user: { login: 'bob', name: 'Robert', location: 'Lyon' } });
+      const r = await mutate<{ user: UserOut }>(
+        'updateUser',
+        'user { login name location }',
+        { login: 'bob', name: 'Robert', location: 'Lyon', clientMutationId: 'cm-u' },
+        basic('gadmin'),
+      );
+      expect(r).toEqual({
+        __typename: 'UpdateUserPayload',
+        clientMutationId: 'cm-u',
+        user: { login: 'bob', name: 'Robert', location: 'Lyon' },
+      });
       const rest = await restUser('bob', basic('alice'));
       expect(rest.json()).toMatchObject({ login: 'bob', full_name: 'Robert', location: 'Lyon' });
     });
 
     it('changes the primary e-mail the way PATCH /admin/users does', async () => {
-      const r = await mutate<{ user: UserOut }>('updateUser', 'user { email }', { login: 'bob', email: 'robert@example.com' }, basic('gadmin'));
+      const r = await mutate<{ user: UserOut }>(
+        'updateUser',
+        'user { email }',
+        { login: 'bob', email: 'robert@example.com' },
+        basic('gadmin'),
+      );
       expect(r.user?.email).toBe('robert@example.com');
       const emails = await t.request('GET', '/api/v1/user/emails', { headers: basic('bob') });
       expect(emails.json()).toMatchObject([{ email: 'robert@example.com', verified: true, primary: true }]);
@@ -113,7 +167,12 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
     });
 
     it('is a ValidationError naming the input field for a bad website', async () => {
-      const r = await mutate<{ user: UserOut }>('updateUser', 'user { login }', { login: 'bob', websiteUrl: 'ftp://example.com' }, basic('gadmin'));
+      const r = await mutate<{ user: UserOut }>(
+        'updateUser',
+        'user { login }',
+        { login: 'bob', websiteUrl: 'ftp://example.com' },
+        basic('gadmin'),
+      );
       expect(r).toMatchObject({ __typename: 'ValidationError', field: 'websiteUrl' });
     });
   });
@@ -121,7 +180,12 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
   describe('deleteUser', () => {
     it('deletes a user; REST then answers 404', async () => {
       await t.createUser('doomed');
-      const r = await mutate<{ deletedLogin: string }>('deleteUser', 'deletedLogin', { login: 'doomed', clientMutationId: 'cm-d' }, basic('gadmin'));
+      const r = await mutate<{ deletedLogin: string }>(
+        'deleteUser',
+        'deletedLogin',
+        { login: 'doomed', clientMutationId: 'cm-d' },
+        basic('gadmin'),
+      );
       expect(r).toEqual({ __typename: 'DeleteUserPayload', clientMutationId: 'cm-d', deletedLogin: 'doomed' });
       expect((await restUser('doomed')).statusCode).toBe(404);
     });
@@ -143,7 +207,12 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
     const CREATED = 'token accessToken { name scopes tokenLastEight }';
 
     it('creates a token that authenticates a REST call, and lists it', async () => {
-      const r = await mutate<Created>('createAccessToken', CREATED, { login: 'alice', name: 'ci', scopes: ['read:user', 'write:repository'], clientMutationId: 'cm-t' }, basic('alice'));
+      const r = await mutate<Created>(
+        'createAccessToken',
+        CREATED,
+        { login: 'alice', name: 'ci', scopes: ['read:user', 'write:repository'], clientMutationId: 'cm-t' },
+        basic('alice'),
+      );
       expect(r.__typename).toBe('CreateAccessTokenPayload');
       const data = { ...r, token: r.token ?? '' };
       expect(data.clientMutationId).toBe('cm-t');
@@ -164,32 +233,66 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
 
     it('is an InvalidArgumentError for a duplicate name or a bad scope', async () => {
       const dup = await mutate<Created>('createAccessToken', CREATED, { login: 'alice', name: 'ci', scopes: ['all'] }, basic('alice'));
-      expect(dup).toMatchObject({ __typename: 'InvalidArgumentError', code: 'INVALID_ARGUMENT', message: 'access token name has been used already' });
-      const bad = await mutate<Created>('createAccessToken', CREATED, { login: 'alice', name: 'bad', scopes: ['write:everything'] }, basic('alice'));
+      expect(dup).toMatchObject({
+        __typename: 'InvalidArgumentError',
+        code: 'INVALID_ARGUMENT',
+        message: 'access token name has been used already',
+      });
+      const bad = await mutate<Created>(
+        'createAccessToken',
+        CREATED,
+        { login: 'alice', name: 'bad', scopes: ['write:everything'] },
+        basic('alice'),
+      );
       expect(bad).toMatchObject({ __typename: 'InvalidArgumentError', code: 'INVALID_ARGUMENT' });
     });
 
     it('is an UnauthenticatedError when the request is authenticated by a token', async () => {
       const token = await t.createToken('alice', ['all'], 'full');
-      const r = await mutate<Created>('createAccessToken', CREATED, { login: 'alice', name: 'via-token', scopes: ['all'] }, tokenAuth(token));
+      const r = await mutate<Created>(
+        'createAccessToken',
+        CREATED,
+        { login: 'alice', name: 'via-token', scopes: ['all'] },
+        tokenAuth(token),
+      );
       expect(r).toMatchObject({ __typename: 'UnauthenticatedError', code: 'UNAUTHENTICATED' });
     });
 
     it("is a PermissionDeniedError for another user's tokens, allowed for a site admin", async () => {
       const denied = await mutate<Created>('createAccessToken', CREATED, { login: 'bob', name: 'steal', scopes: ['all'] }, basic('alice'));
       expect(denied).toMatchObject({ __typename: 'PermissionDeniedError', code: 'PERMISSION_DENIED' });
-      const byAdmin = await mutate<Created>('createAccessToken', CREATED, { login: 'bob', name: 'granted', scopes: ['read:user'] }, basic('gadmin'));
+      const byAdmin = await mutate<Created>(
+        'createAccessToken',
+        CREATED,
+        { login: 'bob', name: 'granted', scopes: ['read:user'] },
+        basic('gadmin'),
+      );
       expect(byAdmin.accessToken?.name).toBe('granted');
     });
 
     it('deletes a token by name; it no longer authenticates', async () => {
-      const created = await mutate<Created>('createAccessToken', CREATED, { login: 'alice', name: 'short-lived', scopes: ['read:user'] }, basic('alice'));
+      const created = await mutate<Created>(
+        'createAccessToken',
+        CREATED,
+        { login: 'alice', name: 'short-lived', scopes: ['read:user'] },
+        basic('alice'),
+      );
       const secret = created.token ?? '';
       expect((await t.request('GET', '/api/v1/user', { headers: tokenAuth(secret) })).statusCode).toBe(200);
-      const r = await mutate<{ deleted: boolean }>('deleteAccessToken', 'deleted', { login: 'alice', token: 'short-lived', clientMutationId: 'cm-x' }, basic('alice'));
+      const r = await mutate<{ deleted: boolean }>(
+        'deleteAccessToken',
+        'deleted',
+        { login: 'alice', token: 'short-lived', clientMutationId: 'cm-x' },
+        basic('alice'),
+      );
       expect(r).toEqual({ __typename: 'DeleteAccessTokenPayload', clientMutationId: 'cm-x', deleted: true });
       expect((await t.request('GET', '/api/v1/user', { headers: tokenAuth(secret) })).statusCode).toBe(401);
-      const again = await mutate<{ deleted: boolean }>('deleteAccessToken', 'deleted', { login: 'alice', token: 'short-lived' }, basic('alice'));
+      const again = await mutate<{ deleted: boolean }>(
+        'deleteAccessToken',
+        'deleted',
+        { login: 'alice', token: 'short-lived' },
+        basic('alice'),
+      );
       expect(again).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     });
   });
@@ -202,7 +305,12 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
     }
 
     it('addEmails adds addresses the REST list then shows', async () => {
-      const r = await mutate<{ emails: Email[] }>('addEmails', 'emails { email isPrimary isVerified }', { emails: ['alice.work@example.com'], clientMutationId: 'cm-e' }, basic('alice'));
+      const r = await mutate<{ emails: Email[] }>(
+        'addEmails',
+        'emails { email isPrimary isVerified }',
+        { emails: ['alice.work@example.com'], clientMutationId: 'cm-e' },
+        basic('alice'),
+      );
       expect(r).toEqual({
         __typename: 'AddEmailsPayload',
         clientMutationId: 'cm-e',
@@ -231,19 +339,38 @@ describe.each(PROVIDERS)('GraphQL mutations (%s)', (provider) => {
     });
 
     it('deleteEmails removes an address; the primary one is an InvalidArgumentError, an unknown one NotFoundError', async () => {
-      const r = await mutate<{ user: UserOut | null }>('deleteEmails', 'user { login }', { emails: ['alice.work@example.com'], clientMutationId: 'cm-de' }, basic('alice'));
+      const r = await mutate<{ user: UserOut | null }>(
+        'deleteEmails',
+        'user { login }',
+        { emails: ['alice.work@example.com'], clientMutationId: 'cm-de' },
+        basic('alice'),
+      );
       expect(r).toEqual({ __typename: 'DeleteEmailsPayload', clientMutationId: 'cm-de', user: { login: 'alice' } });
       const rest = await t.request('GET', '/api/v1/user/emails', { headers: basic('alice') });
       expect(rest.json().map((e: { email: string }) => e.email)).toEqual(['alice@example.com']);
-      const primary = await mutate<{ user: UserOut | null }>('deleteEmails', 'user { login }', { emails: ['alice@example.com'] }, basic('alice'));
+      const primary = await mutate<{ user: UserOut | null }>(
+        'deleteEmails',
+        'user { login }',
+        { emails: ['alice@example.com'] },
+        basic('alice'),
+      );
       expect(primary).toMatchObject({ __typename: 'InvalidArgumentError', code: 'INVALID_ARGUMENT' });
-      const unknown = await mutate<{ user: UserOut | null }>('deleteEmails', 'user { login }', { emails: ['bob@example.com'] }, basic('alice'));
+      const unknown = await mutate<{ user: UserOut | null }>(
+        'deleteEmails',
+        'user { login }',
+        { emails: ['bob@example.com'] },
+        basic('alice'),
+      );
       expect(unknown).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     });
   });
 
   it('an unknown input field is a GraphQL validation error, not a typed error', async () => {
-    const res = await gql<unknown>(t, 'mutation { createUser(input: { login: "x", email: "x@example.com", password: "p", bogus: 1 }) { __typename } }', { headers: basic('gadmin') });
+    const res = await gql<unknown>(
+      t,
+      'mutation { createUser(input: { login: "x", email: "x@example.com", password: "p", bogus: 1 }) { __typename } }',
+      { headers: basic('gadmin') },
+    );
     expect(res.data ?? null).toBeNull();
     expect(res.errors?.[0]?.message).toMatch(/bogus/);
     expect(errorCodes(res)).toEqual(['GRAPHQL_VALIDATION_FAILED']);

@@ -26,12 +26,21 @@ describe.each(PROVIDERS)('GraphQL organizations (%s)', (provider) => {
   const ANON: Headers = {};
 
   async function org(login: string, headers: Headers): Promise<OrgOut | null | undefined> {
-    const res = await gql<{ organization: OrgOut | null }>(t, 'query($l: String!) { organization(login: $l) { id login email visibility } }', { variables: { l: login }, headers });
+    const res = await gql<{ organization: OrgOut | null }>(
+      t,
+      'query($l: String!) { organization(login: $l) { id login email visibility } }',
+      { variables: { l: login }, headers },
+    );
     expect(res.errors).toBeUndefined();
     return res.data?.organization;
   }
 
-  async function mutate<P>(name: string, fields: string, input: Record<string, unknown>, headers: Headers): Promise<MutationErrorFields & Partial<P>> {
+  async function mutate<P>(
+    name: string,
+    fields: string,
+    input: Record<string, unknown>,
+    headers: Headers,
+  ): Promise<MutationErrorFields & Partial<P>> {
     const payload = name.charAt(0).toUpperCase() + name.slice(1);
     const q = `mutation($input: ${payload}Input!) { ${name}(input: $input) { ${ERROR_FIELDS} ... on ${payload}Payload { ${fields} } } }`;
     const res = await gql<Record<string, MutationErrorFields & Partial<P>>>(t, q, { variables: { input }, headers });
@@ -78,7 +87,11 @@ describe.each(PROVIDERS)('GraphQL organizations (%s)', (provider) => {
   it('node(id:) of a private organization: null for outsiders, present for members', async () => {
     const id = (await org('gsecret', basic('gadm')))?.id;
     if (!id) throw new Error('no id');
-    const node = (headers: Headers) => gql<{ node: OrgOut | null }>(t, 'query($id: ID!) { node(id: $id) { __typename ... on Organization { login } } }', { variables: { id }, headers });
+    const node = (headers: Headers) =>
+      gql<{ node: OrgOut | null }>(t, 'query($id: ID!) { node(id: $id) { __typename ... on Organization { login } } }', {
+        variables: { id },
+        headers,
+      });
     expect((await node(ANON)).data?.node).toBeNull();
     expect((await node(basic('gout'))).data?.node).toBeNull();
     expect((await node(basic('gpriv'))).data?.node).toEqual({ __typename: 'Organization', login: 'gsecret' });
@@ -94,7 +107,10 @@ describe.each(PROVIDERS)('GraphQL organizations (%s)', (provider) => {
     ['gsecret', basic('gpriv'), { __typename: 'Organization', login: 'gsecret' }],
     ['nobody', basic('gadm'), null],
   ])('repositoryOwner(login: %s)', async (login, headers, want) => {
-    const res = await gql<{ repositoryOwner: unknown }>(t, 'query($l: String!) { repositoryOwner(login: $l) { __typename login } }', { variables: { l: login }, headers });
+    const res = await gql<{ repositoryOwner: unknown }>(t, 'query($l: String!) { repositoryOwner(login: $l) { __typename login } }', {
+      variables: { l: login },
+      headers,
+    });
     expect(res.errors).toBeUndefined();
     expect(res.data?.repositoryOwner).toEqual(want);
   });
@@ -105,14 +121,34 @@ describe.each(PROVIDERS)('GraphQL organizations (%s)', (provider) => {
     ['a member of the private org', basic('gpriv'), ['gpublic', 'glimited']],
     ['a site admin', basic('gadm'), ['gpublic', 'glimited', 'gsecret']],
   ])('organizations as %s', async (_label, headers, want) => {
-    const res = await gql<{ organizations: { totalCount: number; nodes: { login: string }[] } }>(t, '{ organizations(first: 10) { totalCount nodes { login } } }', { headers });
+    const res = await gql<{ organizations: { totalCount: number; nodes: { login: string }[] } }>(
+      t,
+      '{ organizations(first: 10) { totalCount nodes { login } } }',
+      { headers },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data?.organizations).toEqual({ totalCount: want.length, nodes: want.map((login) => ({ login })) });
   });
 
   it.each([
-    ['a member', basic('gpub'), [['gboss', 'ADMIN'], ['gpub', 'MEMBER'], ['gpriv', 'MEMBER']]],
-    ['a site admin', basic('gadm'), [['gboss', 'ADMIN'], ['gpub', 'MEMBER'], ['gpriv', 'MEMBER']]],
+    [
+      'a member',
+      basic('gpub'),
+      [
+        ['gboss', 'ADMIN'],
+        ['gpub', 'MEMBER'],
+        ['gpriv', 'MEMBER'],
+      ],
+    ],
+    [
+      'a site admin',
+      basic('gadm'),
+      [
+        ['gboss', 'ADMIN'],
+        ['gpub', 'MEMBER'],
+        ['gpriv', 'MEMBER'],
+      ],
+    ],
     ['an outsider', basic('gout'), [['gpub', 'MEMBER']]],
     ['anonymous', ANON, [['gpub', 'MEMBER']]],
   ])('membersWithRole as %s', async (_label, headers, want) => {
@@ -126,8 +162,14 @@ describe.each(PROVIDERS)('GraphQL organizations (%s)', (provider) => {
 
   it('membersWithRole pages, with totalCount of the whole list', async () => {
     const q = '{ organization(login: "gpublic") { membersWithRole(first: 2) { totalCount pageInfo { hasNextPage } nodes { login } } } }';
-    const res = await gql<{ organization: { membersWithRole: { totalCount: number; pageInfo: { hasNextPage: boolean }; nodes: { login: string }[] } } }>(t, q, { headers: basic('gboss') });
-    expect(res.data?.organization.membersWithRole).toEqual({ totalCount: 3, pageInfo: { hasNextPage: true }, nodes: [{ login: 'gboss' }, { login: 'gpub' }] });
+    const res = await gql<{
+      organization: { membersWithRole: { totalCount: number; pageInfo: { hasNextPage: boolean }; nodes: { login: string }[] } };
+    }>(t, q, { headers: basic('gboss') });
+    expect(res.data?.organization.membersWithRole).toEqual({
+      totalCount: 3,
+      pageInfo: { hasNextPage: true },
+      nodes: [{ login: 'gboss' }, { login: 'gpub' }],
+    });
     // A node selecting a relation next to an interface field still gets its columns (login).
     const nested = await gql<{ organization: { membersWithRole: { edges: { node: { login: string } }[] } } }>(
       t,
@@ -137,24 +179,57 @@ describe.each(PROVIDERS)('GraphQL organizations (%s)', (provider) => {
     expect(nested.errors).toBeUndefined();
     expect(nested.data?.organization.membersWithRole.edges.map((e) => e.node.login)).toEqual(['gboss']);
     // Selecting no node at all (only the count) is fine too.
-    const count = await gql<{ organization: { membersWithRole: { totalCount: number } } }>(t, '{ organization(login: "gpublic") { membersWithRole(first: 1) { totalCount } } }', { headers: basic('gout') });
+    const count = await gql<{ organization: { membersWithRole: { totalCount: number } } }>(
+      t,
+      '{ organization(login: "gpublic") { membersWithRole(first: 1) { totalCount } } }',
+      { headers: basic('gout') },
+    );
     expect(count.errors).toBeUndefined();
     expect(count.data?.organization.membersWithRole.totalCount).toBe(1);
   });
 
   describe('mutations', () => {
     it('createOrganization: the viewer owns the new organization; REST sees it', async () => {
-      const r = await mutate<{ organization: OrgOut }>('createOrganization', 'clientMutationId organization { login visibility description }', { login: 'gnew', description: 'fresh', visibility: 'LIMITED', clientMutationId: 'c1' }, basic('gout'));
-      expect(r).toEqual({ __typename: 'CreateOrganizationPayload', clientMutationId: 'c1', organization: { login: 'gnew', visibility: 'LIMITED', description: 'fresh' } });
+      const r = await mutate<{ organization: OrgOut }>(
+        'createOrganization',
+        'clientMutationId organization { login visibility description }',
+        { login: 'gnew', description: 'fresh', visibility: 'LIMITED', clientMutationId: 'c1' },
+        basic('gout'),
+      );
+      expect(r).toEqual({
+        __typename: 'CreateOrganizationPayload',
+        clientMutationId: 'c1',
+        organization: { login: 'gnew', visibility: 'LIMITED', description: 'fresh' },
+      });
       const rest = await t.request('GET', '/api/v1/orgs/gnew/members', { headers: basic('gout') });
       expect(rest.json().map((m: { login: string }) => m.login)).toEqual(['gout']);
     });
 
     it.each([
-      ['a taken name (any case)', { login: 'GPUBLIC' }, basic('gout'), { __typename: 'ValidationError', code: 'VALIDATION', message: 'user already exists [name: GPUBLIC]' }],
-      ['a bad login', { login: 'bad name' }, basic('gout'), { __typename: 'ValidationError', code: 'VALIDATION', message: 'invalid username', field: 'login' }],
-      ['a bad website', { login: 'gweb', websiteUrl: 'nope' }, basic('gout'), { __typename: 'ValidationError', code: 'VALIDATION', field: 'websiteUrl' }],
-      ['a reserved name', { login: 'api' }, basic('gout'), { __typename: 'ValidationError', code: 'VALIDATION', message: 'name is reserved [name: api]' }],
+      [
+        'a taken name (any case)',
+        { login: 'GPUBLIC' },
+        basic('gout'),
+        { __typename: 'ValidationError', code: 'VALIDATION', message: 'user already exists [name: GPUBLIC]' },
+      ],
+      [
+        'a bad login',
+        { login: 'bad name' },
+        basic('gout'),
+        { __typename: 'ValidationError', code: 'VALIDATION', message: 'invalid username', field: 'login' },
+      ],
+      [
+        'a bad website',
+        { login: 'gweb', websiteUrl: 'nope' },
+        basic('gout'),
+        { __typename: 'ValidationError', code: 'VALIDATION', field: 'websiteUrl' },
+      ],
+      [
+        'a reserved name',
+        { login: 'api' },
+        basic('gout'),
+        { __typename: 'ValidationError', code: 'VALIDATION', message: 'name is reserved [name: api]' },
+      ],
       ['anonymous', { login: 'ganon' }, ANON, { __typename: 'UnauthenticatedError', code: 'UNAUTHENTICATED' }],
     ])('createOrganization with %s is a typed error', async (_label, input, headers, want) => {
       expect(await mutate('createOrganization', 'organization { login }', input, headers)).toMatchObject(want);
@@ -162,33 +237,58 @@ describe.each(PROVIDERS)('GraphQL organizations (%s)', (provider) => {
 
     it('createOrganization is PermissionDenied for a user who may not create organizations', async () => {
       await t.db.user.update({ where: { id: u.gpub?.id ?? 0 }, data: { allowCreateOrganization: false } });
-      expect(await mutate('createOrganization', 'organization { login }', { login: 'gnope' }, basic('gpub'))).toMatchObject({ __typename: 'PermissionDeniedError', message: 'not allowed to create org' });
+      expect(await mutate('createOrganization', 'organization { login }', { login: 'gnope' }, basic('gpub'))).toMatchObject({
+        __typename: 'PermissionDeniedError',
+        message: 'not allowed to create org',
+      });
       await t.db.user.update({ where: { id: u.gpub?.id ?? 0 }, data: { allowCreateOrganization: true } });
     });
 
     it('updateOrganization: owners change only given fields; members are denied; invisible orgs are not found', async () => {
-      const ok = await mutate<{ organization: OrgOut }>('updateOrganization', 'organization { login description visibility }', { login: 'gpublic', description: 'updated' }, basic('gboss'));
-      expect(ok).toEqual({ __typename: 'UpdateOrganizationPayload', organization: { login: 'gpublic', description: 'updated', visibility: 'PUBLIC' } });
-      expect(await mutate('updateOrganization', 'organization { login }', { login: 'gpublic', description: 'x' }, basic('gpub'))).toMatchObject({
+      const ok = await mutate<{ organization: OrgOut }>(
+        'updateOrganization',
+        'organization { login description visibility }',
+        { login: 'gpublic', description: 'updated' },
+        basic('gboss'),
+      );
+      expect(ok).toEqual({
+        __typename: 'UpdateOrganizationPayload',
+        organization: { login: 'gpublic', description: 'updated', visibility: 'PUBLIC' },
+      });
+      expect(
+        await mutate('updateOrganization', 'organization { login }', { login: 'gpublic', description: 'x' }, basic('gpub')),
+      ).toMatchObject({
         __typename: 'PermissionDeniedError',
         code: 'PERMISSION_DENIED',
         message: 'Must be an organization owner',
       });
-      expect(await mutate('updateOrganization', 'organization { login }', { login: 'gsecret', description: 'x' }, basic('gout'))).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
-      expect(await mutate('updateOrganization', 'organization { login }', { login: 'gpublic', websiteUrl: 'nope' }, basic('gboss'))).toMatchObject({ __typename: 'ValidationError', field: 'websiteUrl' });
+      expect(
+        await mutate('updateOrganization', 'organization { login }', { login: 'gsecret', description: 'x' }, basic('gout')),
+      ).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+      expect(
+        await mutate('updateOrganization', 'organization { login }', { login: 'gpublic', websiteUrl: 'nope' }, basic('gboss')),
+      ).toMatchObject({ __typename: 'ValidationError', field: 'websiteUrl' });
       expect((await t.request('GET', '/api/v1/orgs/gpublic')).json().description).toBe('updated');
     });
 
     it('deleteOrganization: owners only; then the organization is gone', async () => {
-      expect(await mutate('deleteOrganization', 'deletedLogin', { login: 'gnew' }, basic('gpub'))).toMatchObject({ __typename: 'PermissionDeniedError' });
-      expect(await mutate('deleteOrganization', 'deletedLogin', { login: 'gsecret' }, basic('gout'))).toMatchObject({ __typename: 'NotFoundError' });
-      expect(await mutate('deleteOrganization', 'deletedLogin', { login: 'gnew' }, basic('gout'))).toEqual({ __typename: 'DeleteOrganizationPayload', deletedLogin: 'gnew' });
+      expect(await mutate('deleteOrganization', 'deletedLogin', { login: 'gnew' }, basic('gpub'))).toMatchObject({
+        __typename: 'PermissionDeniedError',
+      });
+      expect(await mutate('deleteOrganization', 'deletedLogin', { login: 'gsecret' }, basic('gout'))).toMatchObject({
+        __typename: 'NotFoundError',
+      });
+      expect(await mutate('deleteOrganization', 'deletedLogin', { login: 'gnew' }, basic('gout'))).toEqual({
+        __typename: 'DeleteOrganizationPayload',
+        deletedLogin: 'gnew',
+      });
       expect(await org('gnew', basic('gadm'))).toBeNull();
     });
   });
 });
 
-const ORGS_WITH_MEMBERS = '{ organizations(first: 50) { nodes { login membersWithRole(first: 20) { totalCount edges { role node { login } } } } } }';
+const ORGS_WITH_MEMBERS =
+  '{ organizations(first: 50) { nodes { login membersWithRole(first: 20) { totalCount edges { role node { login } } } } } }';
 
 describe.each(PROVIDERS)('GraphQL organizations → membersWithRole statement count (%s)', (provider) => {
   let t: TestApp;
@@ -208,7 +308,9 @@ describe.each(PROVIDERS)('GraphQL organizations → membersWithRole statement co
 
   async function count(nOrgs: number, nMembers: number): Promise<{ statements: number; sql: string[] }> {
     t.queries.length = 0;
-    const res = await gql<{ organizations: { nodes: { login: string; membersWithRole: MembersOut }[] } }>(t, ORGS_WITH_MEMBERS, { headers: basic('cadmin') });
+    const res = await gql<{ organizations: { nodes: { login: string; membersWithRole: MembersOut }[] } }>(t, ORGS_WITH_MEMBERS, {
+      headers: basic('cadmin'),
+    });
     const sql = [...t.queries];
     expect(res.errors).toBeUndefined();
     const nodes = res.data?.organizations.nodes ?? [];

@@ -15,10 +15,23 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
     for (const u of ['alice', 'bob', 'reader', 'outsider']) await t.createUser(u);
     await f.createRepo('alice', 'demo');
     await f.createRepo('alice', 'secret', { private: true });
-    expect((await t.request('PUT', '/api/v1/repos/alice/secret/collaborators/reader', { headers: basic('alice'), body: { permission: 'read' } })).statusCode).toBe(204);
-    const label = await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'bug', color: 'ff0000' } });
+    expect(
+      (await t.request('PUT', '/api/v1/repos/alice/secret/collaborators/reader', { headers: basic('alice'), body: { permission: 'read' } }))
+        .statusCode,
+    ).toBe(204);
+    const label = await t.request('POST', '/api/v1/repos/alice/demo/labels', {
+      headers: basic('alice'),
+      body: { name: 'bug', color: 'ff0000' },
+    });
     head = await f.push('alice', 'demo', 'alice', 'feature', { 'a.txt': 'one\ntwo\n', 'b.txt': 'b\n' });
-    await f.open('alice', 'demo', 'alice', { head: 'feature', base: 'main', title: 'First', body: 'the body', labels: [label.json().id], assignees: ['alice'] });
+    await f.open('alice', 'demo', 'alice', {
+      head: 'feature',
+      base: 'main',
+      title: 'First',
+      body: 'the body',
+      labels: [label.json().id],
+      assignees: ['alice'],
+    });
     await f.pushAndOpen('alice', 'secret', 'alice', 'hidden', { 'h.txt': 'h\n' });
   });
   afterAll(async () => {
@@ -33,7 +46,10 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
     commits(first: 10) { totalCount nodes { commit { oid messageHeadline authoredDate author { name email } } } }`;
 
   it('Repository.pullRequest(number:) with GitHub field names, git-derived fields, node(id:)', async () => {
-    const res = await gql<{ repository: { pullRequest: Record<string, unknown> } }>(t, `{ repository(owner: "alice", name: "demo") { pullRequest(number: 1) { ${PR_FIELDS} } } }`);
+    const res = await gql<{ repository: { pullRequest: Record<string, unknown> } }>(
+      t,
+      `{ repository(owner: "alice", name: "demo") { pullRequest(number: 1) { ${PR_FIELDS} } } }`,
+    );
     expect(res.errors).toBeUndefined();
     const pr = res.data?.repository.pullRequest ?? {};
     expect(pr).toMatchObject({
@@ -67,7 +83,13 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
           { path: 'b.txt', additions: 1, deletions: 0, changeType: 'ADDED' },
         ],
       },
-      commits: { totalCount: 2, nodes: [{ commit: { messageHeadline: 'change a.txt', author: { name: 'Test Pusher' } } }, { commit: { oid: head, messageHeadline: 'change b.txt' } }] },
+      commits: {
+        totalCount: 2,
+        nodes: [
+          { commit: { messageHeadline: 'change a.txt', author: { name: 'Test Pusher' } } },
+          { commit: { oid: head, messageHeadline: 'change b.txt' } },
+        ],
+      },
     });
     expect(pr.baseRefOid).toMatch(/^[0-9a-f]{40}$/);
     const node = await gql<{ node: { number: number } | null }>(t, `{ node(id: "${String(pr.id)}") { ... on PullRequest { number } } }`);
@@ -80,25 +102,36 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
   });
 
   it('PullRequest.timelineItems lists the issue timeline (labels, assignees, close/reopen), filtered by itemTypes', async () => {
-    expect((await t.request('PATCH', '/api/v1/repos/alice/demo/pulls/1', { headers: basic('alice'), body: { state: 'closed' } })).statusCode).toBe(201);
-    expect((await t.request('PATCH', '/api/v1/repos/alice/demo/pulls/1', { headers: basic('alice'), body: { state: 'open' } })).statusCode).toBe(201);
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/alice/demo/pulls/1', { headers: basic('alice'), body: { state: 'closed' } })).statusCode,
+    ).toBe(201);
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/alice/demo/pulls/1', { headers: basic('alice'), body: { state: 'open' } })).statusCode,
+    ).toBe(201);
     const q = (types: string) =>
       gql<{ repository: { pullRequest: { timelineItems: { totalCount: number; nodes: { __typename: string }[] } } } }>(
         t,
         `{ repository(owner: "alice", name: "demo") { pullRequest(number: 1) { timelineItems(first: 20${types}) { totalCount nodes { __typename ... on ClosedEvent { actor { login } } } } } } }`,
       );
     const all = (await q('')).data?.repository.pullRequest.timelineItems;
-    expect(all?.nodes.map((n) => n.__typename)).toEqual(expect.arrayContaining(['LabeledEvent', 'AssignedEvent', 'ClosedEvent', 'ReopenedEvent']));
+    expect(all?.nodes.map((n) => n.__typename)).toEqual(
+      expect.arrayContaining(['LabeledEvent', 'AssignedEvent', 'ClosedEvent', 'ReopenedEvent']),
+    );
     expect(all?.totalCount).toBe(all?.nodes.length);
     const closed = (await q(', itemTypes: [CLOSED_EVENT, REOPENED_EVENT]')).data?.repository.pullRequest.timelineItems;
-    expect(closed).toMatchObject({ totalCount: 2, nodes: [{ __typename: 'ClosedEvent', actor: { login: 'alice' } }, { __typename: 'ReopenedEvent' }] });
+    expect(closed).toMatchObject({
+      totalCount: 2,
+      nodes: [{ __typename: 'ClosedEvent', actor: { login: 'alice' } }, { __typename: 'ReopenedEvent' }],
+    });
   });
 
   it('private repositories: invisible to anonymous and outsiders on every path, visible to readers', async () => {
     const q = '{ repository(owner: "alice", name: "secret") { pullRequest(number: 1) { id title files(first: 5) { totalCount } } } }';
     expect((await gql<{ repository: unknown }>(t, q)).data?.repository).toBeNull();
     expect((await gql<{ repository: unknown }>(t, q, { headers: basic('outsider') })).data?.repository).toBeNull();
-    const asReader = await gql<{ repository: { pullRequest: { id: string; title: string; files: { totalCount: number } } } }>(t, q, { headers: basic('reader') });
+    const asReader = await gql<{ repository: { pullRequest: { id: string; title: string; files: { totalCount: number } } } }>(t, q, {
+      headers: basic('reader'),
+    });
     expect(asReader.data?.repository.pullRequest).toMatchObject({ title: 'pull hidden', files: { totalCount: 1 } });
     const id = asReader.data?.repository.pullRequest.id ?? '';
     expect((await gql<{ node: unknown }>(t, `{ node(id: "${id}") { id } }`, { headers: basic('outsider') })).data?.node).toBeNull();
@@ -110,7 +143,12 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
     await f.open('alice', 'demo', 'alice', { head: 'second', base: 'main', title: 'Second' });
     await t.request('PATCH', '/api/v1/repos/alice/demo/issues/2', { headers: basic('alice'), body: { state: 'closed' } });
     const list = async (args: string) =>
-      (await gql<{ repository: { pullRequests: { totalCount: number; nodes: { number: number }[] } } }>(t, `{ repository(owner: "alice", name: "demo") { pullRequests(${args}) { totalCount nodes { number } } } }`)).data?.repository.pullRequests;
+      (
+        await gql<{ repository: { pullRequests: { totalCount: number; nodes: { number: number }[] } } }>(
+          t,
+          `{ repository(owner: "alice", name: "demo") { pullRequests(${args}) { totalCount nodes { number } } } }`,
+        )
+      ).data?.repository.pullRequests;
     expect(await list('first: 10')).toEqual({ totalCount: 2, nodes: [{ number: 2 }, { number: 1 }] });
     expect(await list('first: 10, states: [OPEN]')).toEqual({ totalCount: 1, nodes: [{ number: 1 }] });
     expect(await list('first: 10, states: [CLOSED]')).toEqual({ totalCount: 1, nodes: [{ number: 2 }] });
@@ -118,7 +156,10 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
     expect(await list('first: 10, headRefName: "second"')).toEqual({ totalCount: 1, nodes: [{ number: 2 }] });
     expect(await list('first: 10, baseRefName: "other"')).toEqual({ totalCount: 0, nodes: [] });
     expect(await list('first: 10, labels: ["bug"]')).toEqual({ totalCount: 1, nodes: [{ number: 1 }] });
-    expect(await list('first: 10, orderBy: { field: CREATED_AT, direction: ASC }')).toEqual({ totalCount: 2, nodes: [{ number: 1 }, { number: 2 }] });
+    expect(await list('first: 10, orderBy: { field: CREATED_AT, direction: ASC }')).toEqual({
+      totalCount: 2,
+      nodes: [{ number: 1 }, { number: 2 }],
+    });
   });
 
   it('createPullRequest calls the same service: payload, typed errors, anonymous refused', async () => {
@@ -142,7 +183,9 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
       variables: { input: { repositoryOwner: 'alice', repositoryName: 'demo', baseRefName: 'main', headRefName: 'main', title: 'x' } },
     });
     expect(same.data?.createPullRequest).toMatchObject({ code: 'VALIDATION' });
-    const anon = await gql<{ createPullRequest: { code?: string } }>(t, m, { variables: { input: { repositoryOwner: 'alice', repositoryName: 'demo', baseRefName: 'main', headRefName: 'third', title: 'x' } } });
+    const anon = await gql<{ createPullRequest: { code?: string } }>(t, m, {
+      variables: { input: { repositoryOwner: 'alice', repositoryName: 'demo', baseRefName: 'main', headRefName: 'third', title: 'x' } },
+    });
     expect(anon.data?.createPullRequest ?? anon.errors).toBeTruthy();
     const hidden = await gql<{ createPullRequest: { code?: string } }>(t, m, {
       headers: basic('outsider'),
@@ -166,8 +209,11 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
       await f.git.ok(['push', '-q', 'origin', ...branches.map((b) => `${b}:refs/heads/${b}`)], { cwd: dir });
       for (const b of branches) await f.open('alice', 'busy', 'alice', { head: b, base: 'main' });
     };
-    const q = '{ repository(owner: "alice", name: "busy") { pullRequests(first: 30) { totalCount nodes { number author { login } files(first: 20) { nodes { path } } } } } }';
-    type Shape = { repository: { pullRequests: { totalCount: number; nodes: { author: { login: string }; files: { nodes: { path: string }[] } }[] } } };
+    const q =
+      '{ repository(owner: "alice", name: "busy") { pullRequests(first: 30) { totalCount nodes { number author { login } files(first: 20) { nodes { path } } } } } }';
+    type Shape = {
+      repository: { pullRequests: { totalCount: number; nodes: { author: { login: string }; files: { nodes: { path: string }[] } }[] } };
+    };
     const measure = async () => {
       await t.app.deps.notifier.drain();
       t.queries.length = 0;
@@ -184,7 +230,9 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
     expect(large.data?.totalCount).toBe(20);
     expect(large.data?.nodes[0]?.files.nodes).toEqual([{ path: 'b20.txt' }]);
     expect(large.data?.nodes.every((n) => n.author.login === 'alice')).toBe(true);
-    console.log(`[${provider}] pullRequests → author, files: ${small.statements} statements for 2 pull requests, ${large.statements} for 20`);
+    console.log(
+      `[${provider}] pullRequests → author, files: ${small.statements} statements for 2 pull requests, ${large.statements} for 20`,
+    );
     expect(large.statements).toBe(small.statements);
     expect(repo.id).toBeGreaterThan(0);
   });

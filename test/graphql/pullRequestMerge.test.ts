@@ -21,8 +21,14 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     f = await PullFixture.start(t);
     for (const name of ['alice', 'writer', 'reader', 'bob']) await t.createUser(name);
     await f.createRepo('alice', 'demo');
-    for (const [user, permission] of [['reader', 'read'], ['writer', 'write']] as const) {
-      expect((await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, { headers: basic('alice'), body: { permission } })).statusCode).toBe(204);
+    for (const [user, permission] of [
+      ['reader', 'read'],
+      ['writer', 'write'],
+    ] as const) {
+      expect(
+        (await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, { headers: basic('alice'), body: { permission } }))
+          .statusCode,
+      ).toBe(204);
     }
   });
   afterAll(async () => {
@@ -32,7 +38,11 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
 
   /** The pull request's global id and viewer fields, as `user` sees it. */
   const pullNode = async (index: number, user = 'alice'): Promise<PullNode> => {
-    const res = await gql<{ repository: { pullRequest: PullNode } }>(t, `{ repository(owner: "alice", name: "demo") { pullRequest(number: ${index}) { id number baseRefName merged viewerCanMerge } } }`, { headers: basic(user) });
+    const res = await gql<{ repository: { pullRequest: PullNode } }>(
+      t,
+      `{ repository(owner: "alice", name: "demo") { pullRequest(number: ${index}) { id number baseRefName merged viewerCanMerge } } }`,
+      { headers: basic(user) },
+    );
     expect(res.errors).toBeUndefined();
     return res.data!.repository.pullRequest;
   };
@@ -48,36 +58,73 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     await f.push('alice', 'demo', 'alice', 'develop', { 'dev.txt': 'dev\n' });
     const index = await f.pushAndOpen('alice', 'demo', 'writer', 'gq-edit', { 'gq.txt': 'one\n' }, { title: 'before' });
     const node = await pullNode(index);
-    const label = (await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'gq', color: '00ff00' } })).json() as { id: number };
-    const labelNode = await gql<{ repository: { label: { id: string } } }>(t, '{ repository(owner: "alice", name: "demo") { label(name: "gq") { id } } }', { headers: basic('alice') });
+    const label = (
+      await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'gq', color: '00ff00' } })
+    ).json() as { id: number };
+    const labelNode = await gql<{ repository: { label: { id: string } } }>(
+      t,
+      '{ repository(owner: "alice", name: "demo") { label(name: "gq") { id } } }',
+      { headers: basic('alice') },
+    );
     const labelId = labelNode.data?.repository.label.id;
     expect(labelId).toEqual(expect.any(String));
 
-    const res = await gql<{ updatePullRequest: { pullRequest?: { title: string; body: string; baseRefName: string; state: string } } }>(t, UPDATE, {
-      headers: basic('writer'),
-      variables: { input: { pullRequestId: node.id, title: 'after', body: 'text', baseRefName: 'develop', labelIds: [labelId] } },
-    });
+    const res = await gql<{ updatePullRequest: { pullRequest?: { title: string; body: string; baseRefName: string; state: string } } }>(
+      t,
+      UPDATE,
+      {
+        headers: basic('writer'),
+        variables: { input: { pullRequestId: node.id, title: 'after', body: 'text', baseRefName: 'develop', labelIds: [labelId] } },
+      },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data?.updatePullRequest.pullRequest).toMatchObject({ title: 'after', body: 'text', baseRefName: 'develop', state: 'OPEN' });
-    const rest = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}`)).json() as { base: { ref: string }; labels: { id: number }[] };
+    const rest = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}`)).json() as {
+      base: { ref: string };
+      labels: { id: number }[];
+    };
     expect(rest.base.ref).toBe('develop');
     expect(rest.labels.map((l) => l.id)).toEqual([label.id]);
 
-    const closed = await gql<{ updatePullRequest: { pullRequest?: { state: string } } }>(t, UPDATE, { headers: basic('writer'), variables: { input: { pullRequestId: node.id, state: 'CLOSED' } } });
+    const closed = await gql<{ updatePullRequest: { pullRequest?: { state: string } } }>(t, UPDATE, {
+      headers: basic('writer'),
+      variables: { input: { pullRequestId: node.id, state: 'CLOSED' } },
+    });
     expect(closed.data?.updatePullRequest.pullRequest?.state).toBe('CLOSED');
-    const reopened = await gql<{ updatePullRequest: { pullRequest?: { state: string } } }>(t, UPDATE, { headers: basic('writer'), variables: { input: { pullRequestId: node.id, state: 'OPEN' } } });
+    const reopened = await gql<{ updatePullRequest: { pullRequest?: { state: string } } }>(t, UPDATE, {
+      headers: basic('writer'),
+      variables: { input: { pullRequestId: node.id, state: 'OPEN' } },
+    });
     expect(reopened.data?.updatePullRequest.pullRequest?.state).toBe('OPEN');
 
     // Typed errors: missing base (NOT_FOUND), a stranger (PERMISSION_DENIED), a stale version (CONFLICT), an id of another type.
-    const missing = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, { headers: basic('writer'), variables: { input: { pullRequestId: node.id, baseRefName: 'nope' } } });
-    expect(missing.data?.updatePullRequest).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: "new base 'nope' not exist" });
-    const stranger = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, { headers: basic('bob'), variables: { input: { pullRequestId: node.id, title: 'x' } } });
+    const missing = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+      headers: basic('writer'),
+      variables: { input: { pullRequestId: node.id, baseRefName: 'nope' } },
+    });
+    expect(missing.data?.updatePullRequest).toMatchObject({
+      __typename: 'NotFoundError',
+      code: 'NOT_FOUND',
+      message: "new base 'nope' not exist",
+    });
+    const stranger = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+      headers: basic('bob'),
+      variables: { input: { pullRequestId: node.id, title: 'x' } },
+    });
     expect(stranger.data?.updatePullRequest).toMatchObject({ code: 'PERMISSION_DENIED' });
-    const stale = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, { headers: basic('writer'), variables: { input: { pullRequestId: node.id, body: 'x', contentVersion: 999 } } });
+    const stale = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+      headers: basic('writer'),
+      variables: { input: { pullRequestId: node.id, body: 'x', contentVersion: 999 } },
+    });
     expect(stale.data?.updatePullRequest).toMatchObject({ code: 'CONFLICT' });
-    const anon = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, { variables: { input: { pullRequestId: node.id, title: 'x' } } });
+    const anon = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+      variables: { input: { pullRequestId: node.id, title: 'x' } },
+    });
     expect(anon.data?.updatePullRequest).toMatchObject({ code: 'UNAUTHENTICATED' });
-    const wrongType = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, { headers: basic('alice'), variables: { input: { pullRequestId: labelId, title: 'x' } } });
+    const wrongType = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+      headers: basic('alice'),
+      variables: { input: { pullRequestId: labelId, title: 'x' } },
+    });
     expect(wrongType.data?.updatePullRequest).toMatchObject({ code: 'NOT_FOUND' });
   });
 
@@ -88,14 +135,22 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     expect((await pullNode(index, 'reader')).viewerCanMerge).toBe(false);
     expect((await pullNode(index, 'writer')).viewerCanMerge).toBe(true);
 
-    const denied = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, { headers: basic('reader'), variables: { input: { pullRequestId: node.id } } });
+    const denied = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+      headers: basic('reader'),
+      variables: { input: { pullRequestId: node.id } },
+    });
     expect(denied.data?.mergePullRequest).toMatchObject({ code: 'PRECONDITION_FAILED', message: 'User not allowed to merge PR' });
-    const stale = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, { headers: basic('writer'), variables: { input: { pullRequestId: node.id, expectedHeadOid: '0'.repeat(40) } } });
+    const stale = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+      headers: basic('writer'),
+      variables: { input: { pullRequestId: node.id, expectedHeadOid: '0'.repeat(40) } },
+    });
     expect(stale.data?.mergePullRequest).toMatchObject({ code: 'CONFLICT', message: 'head out of date' });
 
     const res = await gql<{ mergePullRequest: { pullRequest?: { merged: boolean; state: string; mergeCommitOid: string } } }>(t, MERGE, {
       headers: basic('writer'),
-      variables: { input: { pullRequestId: node.id, mergeMethod: 'SQUASH', commitHeadline: 'Squashed through GraphQL', commitBody: 'details' } },
+      variables: {
+        input: { pullRequestId: node.id, mergeMethod: 'SQUASH', commitHeadline: 'Squashed through GraphQL', commitBody: 'details' },
+      },
     });
     expect(res.errors).toBeUndefined();
     expect(res.data?.mergePullRequest.pullRequest).toMatchObject({ merged: true, state: 'MERGED' });
@@ -106,24 +161,40 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     expect(log.split('|')[0]?.split(' ')[0]).toBe(res.data?.mergePullRequest.pullRequest?.mergeCommitOid);
     expect(log.split('|')[1]).toMatch(/^Squashed through GraphQL\n\ndetails/);
     expect((await pullNode(index)).viewerCanMerge).toBe(false);
-    const again = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, { headers: basic('writer'), variables: { input: { pullRequestId: node.id } } });
+    const again = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+      headers: basic('writer'),
+      variables: { input: { pullRequestId: node.id } },
+    });
     expect(again.data?.mergePullRequest).toMatchObject({ code: 'PRECONDITION_FAILED', message: 'The PR is already merged' });
 
     // FAST_FORWARD_ONLY and a disallowed method.
     const ffIndex = await f.pushAndOpen('alice', 'demo', 'writer', 'gq-ff', { 'ff.txt': 'one\n' }, { title: 'ff' });
     const ffNode = await pullNode(ffIndex);
-    expect((await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { allow_rebase: false } })).statusCode).toBe(200);
-    const refused = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, { headers: basic('alice'), variables: { input: { pullRequestId: ffNode.id, mergeMethod: 'REBASE' } } });
-    expect(refused.data?.mergePullRequest).toMatchObject({ code: 'PRECONDITION_FAILED', message: 'rebase is not allowed an allowed merge style for this repository' });
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { allow_rebase: false } })).statusCode,
+    ).toBe(200);
+    const refused = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+      headers: basic('alice'),
+      variables: { input: { pullRequestId: ffNode.id, mergeMethod: 'REBASE' } },
+    });
+    expect(refused.data?.mergePullRequest).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: 'rebase is not allowed an allowed merge style for this repository',
+    });
     const head = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${ffIndex}`)).json() as { head: { sha: string } };
     const ff = await gql<{ mergePullRequest: { pullRequest?: { mergeCommitOid: string } } }>(t, MERGE, {
       headers: basic('alice'),
-      variables: { input: { pullRequestId: ffNode.id, mergeMethod: 'FAST_FORWARD_ONLY', expectedHeadOid: head.head.sha, deleteBranch: true } },
+      variables: {
+        input: { pullRequestId: ffNode.id, mergeMethod: 'FAST_FORWARD_ONLY', expectedHeadOid: head.head.sha, deleteBranch: true },
+      },
     });
     expect(ff.data?.mergePullRequest.pullRequest?.mergeCommitOid).toBe(head.head.sha);
     expect((await t.request('GET', '/api/v1/repos/alice/demo/branches/gq-ff')).statusCode).toBe(404);
 
-    const unknown = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, { headers: basic('alice'), variables: { input: { pullRequestId: 'UHVsbFJlcXVlc3Q6OTk5OQ==' } } });
+    const unknown = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+      headers: basic('alice'),
+      variables: { input: { pullRequestId: 'UHVsbFJlcXVlc3Q6OTk5OQ==' } },
+    });
     expect(unknown.data?.mergePullRequest).toMatchObject({ code: 'NOT_FOUND' });
   });
 

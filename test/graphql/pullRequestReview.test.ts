@@ -7,7 +7,8 @@ import { PullFixture } from '../helpers/pull.ts';
 
 type Json = Record<string, unknown>;
 
-const REVIEW_FIELDS = 'id databaseId state body official stale dismissed submittedAt commitOid author { login } comments(first: 10) { totalCount nodes { path line originalLine diffSide diffHunk body state author { login } pullRequestReview { databaseId } } }';
+const REVIEW_FIELDS =
+  'id databaseId state body official stale dismissed submittedAt commitOid author { login } comments(first: 10) { totalCount nodes { path line originalLine diffSide diffHunk body state author { login } pullRequestReview { databaseId } } }';
 const PULL = `
   query($id: ID!, $states: [PullRequestReviewState!]) {
     node(id: $id) {
@@ -52,12 +53,20 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
   }
 
   async function pull(n: number, user: string | null, states?: string[]): Promise<Pull | null> {
-    const res = await gql<{ node: Pull | null }>(t, PULL, { variables: { id: pullIds.get(n) ?? (await pullId(n)), states }, ...(user ? { headers: basic(user) } : {}) });
+    const res = await gql<{ node: Pull | null }>(t, PULL, {
+      variables: { id: pullIds.get(n) ?? (await pullId(n)), states },
+      ...(user ? { headers: basic(user) } : {}),
+    });
     expect(res.errors).toBeUndefined();
     return res.data?.node ?? null;
   }
 
-  async function mutate(name: string, input: Json, user: string, select = 'pullRequestReview { id databaseId state body official author { login } comments(first: 5) { totalCount } }'): Promise<Json> {
+  async function mutate(
+    name: string,
+    input: Json,
+    user: string,
+    select = 'pullRequestReview { id databaseId state body official author { login } comments(first: 5) { totalCount } }',
+  ): Promise<Json> {
     const res = await gql<Record<string, Json>>(
       t,
       `mutation($input: ${name.charAt(0).toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { __typename ... on Error { message code } ... on ValidationError { field } ... on ${name.charAt(0).toUpperCase()}${name.slice(1)}Payload { ${select} } } }`,
@@ -73,8 +82,15 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     for (const name of ['alice', 'paul', 'wendy', 'rita', 'oscar']) await t.createUser(name);
     await t.createUser('root', { admin: true });
     await f.createRepo('alice', 'demo');
-    for (const [user, permission] of [['paul', 'write'], ['wendy', 'write'], ['rita', 'read']] as const) {
-      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, { headers: basic('alice'), body: { permission } });
+    for (const [user, permission] of [
+      ['paul', 'write'],
+      ['wendy', 'write'],
+      ['rita', 'read'],
+    ] as const) {
+      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, {
+        headers: basic('alice'),
+        body: { permission },
+      });
       expect(res.statusCode, res.body).toBe(204);
     }
     await f.push('alice', 'demo', 'alice', 'main', { 'a.txt': 'one\ntwo\nthree\n' });
@@ -92,9 +108,16 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
 
     const own = await mutate('addPullRequestReview', { pullRequestId: id, event: 'APPROVE' }, 'paul');
     expect(own).toMatchObject({ __typename: 'ValidationError', code: 'VALIDATION', message: 'approve your own pull is not allowed' });
-    expect(await mutate('addPullRequestReview', { pullRequestId: id, event: 'REQUEST_CHANGES' }, 'wendy')).toMatchObject({ code: 'VALIDATION', message: 'review event REQUEST_CHANGES requires a body' });
-    expect(await mutate('addPullRequestReview', { pullRequestId: encodeGlobalID('PullRequest', 999999), event: 'APPROVE' }, 'wendy')).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await mutate('addPullRequestReview', { pullRequestId: encodeGlobalID('Issue', 1), event: 'APPROVE' }, 'wendy')).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await mutate('addPullRequestReview', { pullRequestId: id, event: 'REQUEST_CHANGES' }, 'wendy')).toMatchObject({
+      code: 'VALIDATION',
+      message: 'review event REQUEST_CHANGES requires a body',
+    });
+    expect(
+      await mutate('addPullRequestReview', { pullRequestId: encodeGlobalID('PullRequest', 999999), event: 'APPROVE' }, 'wendy'),
+    ).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await mutate('addPullRequestReview', { pullRequestId: encodeGlobalID('Issue', 1), event: 'APPROVE' }, 'wendy')).toMatchObject({
+      code: 'NOT_FOUND',
+    });
 
     const pending = await mutate(
       'addPullRequestReview',
@@ -108,7 +131,10 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
       },
       'wendy',
     );
-    expect(pending).toMatchObject({ __typename: 'AddPullRequestReviewPayload', pullRequestReview: { state: 'PENDING', body: 'first pass', official: false, comments: { totalCount: 2 } } });
+    expect(pending).toMatchObject({
+      __typename: 'AddPullRequestReviewPayload',
+      pullRequestReview: { state: 'PENDING', body: 'first pass', official: false, comments: { totalCount: 2 } },
+    });
     const review = pending.pullRequestReview as { id: string; databaseId: number };
 
     // Pending: only its author sees it, everywhere.
@@ -116,16 +142,45 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     const mine = await pull(1, 'wendy');
     expect(mine?.reviews.nodes[0]).toMatchObject({ state: 'PENDING', submittedAt: null, author: { login: 'wendy' } });
     expect(mine?.reviews.nodes[0]?.comments.nodes).toEqual([
-      { path: 'a.txt', line: 2, originalLine: null, diffSide: 'RIGHT', diffHunk: expect.stringContaining('+2'), body: 'why 2?', state: 'PENDING', author: { login: 'wendy' }, pullRequestReview: { databaseId: review.databaseId } },
-      { path: 'a.txt', line: null, originalLine: 2, diffSide: 'LEFT', diffHunk: expect.stringContaining('-two'), body: 'was two', state: 'PENDING', author: { login: 'wendy' }, pullRequestReview: { databaseId: review.databaseId } },
+      {
+        path: 'a.txt',
+        line: 2,
+        originalLine: null,
+        diffSide: 'RIGHT',
+        diffHunk: expect.stringContaining('+2'),
+        body: 'why 2?',
+        state: 'PENDING',
+        author: { login: 'wendy' },
+        pullRequestReview: { databaseId: review.databaseId },
+      },
+      {
+        path: 'a.txt',
+        line: null,
+        originalLine: 2,
+        diffSide: 'LEFT',
+        diffHunk: expect.stringContaining('-two'),
+        body: 'was two',
+        state: 'PENDING',
+        author: { login: 'wendy' },
+        pullRequestReview: { databaseId: review.databaseId },
+      },
     ]);
     const nodeQuery = `query($id: ID!) { node(id: $id) { ... on PullRequestReview { state } } }`;
-    expect((await gql<{ node: Json | null }>(t, nodeQuery, { variables: { id: review.id }, headers: basic('rita') })).data?.node).toBeNull();
-    expect((await gql<{ node: Json | null }>(t, nodeQuery, { variables: { id: review.id }, headers: basic('wendy') })).data?.node).toEqual({ state: 'PENDING' });
+    expect(
+      (await gql<{ node: Json | null }>(t, nodeQuery, { variables: { id: review.id }, headers: basic('rita') })).data?.node,
+    ).toBeNull();
+    expect((await gql<{ node: Json | null }>(t, nodeQuery, { variables: { id: review.id }, headers: basic('wendy') })).data?.node).toEqual({
+      state: 'PENDING',
+    });
 
     const submitted = await mutate('submitPullRequestReview', { pullRequestReviewId: review.id, event: 'APPROVE', body: 'lgtm' }, 'wendy');
-    expect(submitted).toMatchObject({ pullRequestReview: { id: review.id, state: 'APPROVED', body: 'lgtm', official: true, comments: { totalCount: 2 } } });
-    expect(await mutate('submitPullRequestReview', { pullRequestReviewId: review.id, event: 'APPROVE' }, 'wendy')).toMatchObject({ code: 'VALIDATION', message: 'only a pending review can be submitted' });
+    expect(submitted).toMatchObject({
+      pullRequestReview: { id: review.id, state: 'APPROVED', body: 'lgtm', official: true, comments: { totalCount: 2 } },
+    });
+    expect(await mutate('submitPullRequestReview', { pullRequestReviewId: review.id, event: 'APPROVE' }, 'wendy')).toMatchObject({
+      code: 'VALIDATION',
+      message: 'only a pending review can be submitted',
+    });
 
     const asRita = await pull(1, 'rita');
     expect(asRita).toMatchObject({ reviewDecision: 'APPROVED', reviews: { totalCount: 1 } });
@@ -152,25 +207,49 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     const n = await f.pushAndOpen('alice', 'demo', 'paul', 'second', { 'b.txt': 'b\n' });
     const id = await pullId(n);
     pullIds.set(n, id);
-    expect(await mutate('submitPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'x' }, 'oscar')).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await mutate('submitPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'x' }, 'oscar')).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await mutate('addPullRequestReview', { pullRequestId: id, body: 'draft' }, 'oscar');
     const sub = await mutate('submitPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'from an outsider' }, 'oscar');
-    expect(sub).toMatchObject({ pullRequestReview: { state: 'COMMENTED', body: 'from an outsider', official: false, author: { login: 'oscar' } } });
+    expect(sub).toMatchObject({
+      pullRequestReview: { state: 'COMMENTED', body: 'from an outsider', official: false, author: { login: 'oscar' } },
+    });
     const oscars = sub.pullRequestReview as { id: string };
 
-    expect(await mutate('deletePullRequestReview', { pullRequestReviewId: oscars.id }, 'rita', 'pullRequest { number }')).toMatchObject({ code: 'PERMISSION_DENIED' });
-    expect(await mutate('deletePullRequestReview', { pullRequestReviewId: oscars.id }, 'oscar', 'pullRequest { number }')).toMatchObject({ pullRequest: { number: n } });
+    expect(await mutate('deletePullRequestReview', { pullRequestReviewId: oscars.id }, 'rita', 'pullRequest { number }')).toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
+    expect(await mutate('deletePullRequestReview', { pullRequestReviewId: oscars.id }, 'oscar', 'pullRequest { number }')).toMatchObject({
+      pullRequest: { number: n },
+    });
     expect((await pull(n, 'rita'))?.reviews.totalCount).toBe(0);
 
-    const approval = (await mutate('addPullRequestReview', { pullRequestId: id, event: 'APPROVE' }, 'wendy')).pullRequestReview as { id: string };
-    expect(await mutate('dismissPullRequestReview', { pullRequestReviewId: approval.id, message: 'stale' }, 'wendy', 'pullRequestReview { state }')).toMatchObject({
+    const approval = (await mutate('addPullRequestReview', { pullRequestId: id, event: 'APPROVE' }, 'wendy')).pullRequestReview as {
+      id: string;
+    };
+    expect(
+      await mutate(
+        'dismissPullRequestReview',
+        { pullRequestReviewId: approval.id, message: 'stale' },
+        'wendy',
+        'pullRequestReview { state }',
+      ),
+    ).toMatchObject({
       code: 'PERMISSION_DENIED',
       message: 'Must be repo admin',
     });
-    const dismissed = await mutate('dismissPullRequestReview', { pullRequestReviewId: approval.id, message: 'stale' }, 'alice', 'pullRequestReview { state dismissed }');
+    const dismissed = await mutate(
+      'dismissPullRequestReview',
+      { pullRequestReviewId: approval.id, message: 'stale' },
+      'alice',
+      'pullRequestReview { state dismissed }',
+    );
     expect(dismissed).toMatchObject({ pullRequestReview: { state: 'DISMISSED', dismissed: true } });
     expect(await pull(n, 'rita', ['DISMISSED'])).toMatchObject({ reviewDecision: 'REVIEW_REQUIRED', reviews: { totalCount: 1 } });
-    expect(await mutate('dismissPullRequestReview', { pullRequestReviewId: encodeGlobalID('PullRequestReview', 999999), message: 'x' }, 'alice')).toMatchObject({ code: 'NOT_FOUND' });
+    expect(
+      await mutate('dismissPullRequestReview', { pullRequestReviewId: encodeGlobalID('PullRequestReview', 999999), message: 'x' }, 'alice'),
+    ).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('requestReviews / requestReviewsByLogin: replace by default, union adds; reviewRequests lists users and teams', async () => {
@@ -178,21 +257,49 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     const id = await pullId(n);
     pullIds.set(n, id);
     const rita = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rita' } });
-    const select = 'pullRequest { reviewRequests(first: 10) { totalCount nodes { official requestedReviewer { ... on User { login } } } } }';
-    const first = await mutate('requestReviews', { pullRequestId: id, userLogins: ['wendy'], userIds: [encodeGlobalID('User', rita.id)] }, 'paul', select);
+    const select =
+      'pullRequest { reviewRequests(first: 10) { totalCount nodes { official requestedReviewer { ... on User { login } } } } }';
+    const first = await mutate(
+      'requestReviews',
+      { pullRequestId: id, userLogins: ['wendy'], userIds: [encodeGlobalID('User', rita.id)] },
+      'paul',
+      select,
+    );
     expect(first).toMatchObject({
-      pullRequest: { reviewRequests: { totalCount: 2, nodes: [{ official: true, requestedReviewer: { login: 'wendy' } }, { official: false, requestedReviewer: { login: 'rita' } }] } },
+      pullRequest: {
+        reviewRequests: {
+          totalCount: 2,
+          nodes: [
+            { official: true, requestedReviewer: { login: 'wendy' } },
+            { official: false, requestedReviewer: { login: 'rita' } },
+          ],
+        },
+      },
     });
     // Without union the requested set becomes exactly the given one.
     const replaced = await mutate('requestReviewsByLogin', { pullRequestId: id, userLogins: ['alice'] }, 'paul', select);
-    expect(replaced).toMatchObject({ pullRequest: { reviewRequests: { totalCount: 1, nodes: [{ requestedReviewer: { login: 'alice' } }] } } });
+    expect(replaced).toMatchObject({
+      pullRequest: { reviewRequests: { totalCount: 1, nodes: [{ requestedReviewer: { login: 'alice' } }] } },
+    });
     const union = await mutate('requestReviews', { pullRequestId: id, userLogins: ['wendy'], union: true }, 'paul', select);
     expect((union.pullRequest as { reviewRequests: { totalCount: number } }).reviewRequests.totalCount).toBe(2);
-    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['paul'], union: true }, 'paul', select)).toMatchObject({ code: 'VALIDATION', message: expect.stringContaining("poster of pr can't be reviewer") });
-    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['nobody'] }, 'paul', select)).toMatchObject({ code: 'NOT_FOUND', message: "user doesn't exist: nobody" });
-    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['rita'], union: true }, 'oscar', select)).toMatchObject({ code: 'VALIDATION', message: expect.stringContaining("Doer can't choose reviewer") });
+    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['paul'], union: true }, 'paul', select)).toMatchObject({
+      code: 'VALIDATION',
+      message: expect.stringContaining("poster of pr can't be reviewer"),
+    });
+    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['nobody'] }, 'paul', select)).toMatchObject({
+      code: 'NOT_FOUND',
+      message: "user doesn't exist: nobody",
+    });
+    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['rita'], union: true }, 'oscar', select)).toMatchObject({
+      code: 'VALIDATION',
+      message: expect.stringContaining("Doer can't choose reviewer"),
+    });
     // Replacing withdraws the others' requests first, which an outsider may not do either.
-    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['rita'] }, 'oscar', select)).toMatchObject({ code: 'VALIDATION', message: expect.stringContaining("Doer can't remove reviewer") });
+    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['rita'] }, 'oscar', select)).toMatchObject({
+      code: 'VALIDATION',
+      message: expect.stringContaining("Doer can't remove reviewer"),
+    });
 
     const requests = await pull(n, 'oscar');
     expect(requests?.reviewRequests.nodes.map((r) => r.requestedReviewer)).toEqual([
@@ -200,27 +307,57 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
       { __typename: 'User', login: 'wendy' },
     ]);
     const request = requests?.reviewRequests.nodes[0];
-    const node = await gql<{ node: Json | null }>(t, 'query($id: ID!) { node(id: $id) { ... on ReviewRequest { databaseId pullRequest { number } } } }', {
-      variables: { id: request?.id },
-      headers: basic('oscar'),
-    });
+    const node = await gql<{ node: Json | null }>(
+      t,
+      'query($id: ID!) { node(id: $id) { ... on ReviewRequest { databaseId pullRequest { number } } } }',
+      {
+        variables: { id: request?.id },
+        headers: basic('oscar'),
+      },
+    );
     expect(node.data?.node).toEqual({ databaseId: request?.databaseId, pullRequest: { number: n } });
     // A review request is not a review, and a review is not a request.
-    expect((await gql<{ node: Json | null }>(t, 'query($id: ID!) { node(id: $id) { id } }', { variables: { id: encodeGlobalID('PullRequestReview', request?.databaseId ?? 0) } })).data?.node).toBeNull();
+    expect(
+      (
+        await gql<{ node: Json | null }>(t, 'query($id: ID!) { node(id: $id) { id } }', {
+          variables: { id: encodeGlobalID('PullRequestReview', request?.databaseId ?? 0) },
+        })
+      ).data?.node,
+    ).toBeNull();
 
     // Teams of an organization repository.
     expect((await t.request('POST', '/api/v1/orgs', { headers: basic('alice'), body: { username: 'acme' } })).statusCode).toBe(201);
-    expect((await t.request('POST', '/api/v1/orgs/acme/repos', { headers: basic('alice'), body: { name: 'proj', auto_init: true, default_branch: 'main' } })).statusCode).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/api/v1/orgs/acme/repos', {
+          headers: basic('alice'),
+          body: { name: 'proj', auto_init: true, default_branch: 'main' },
+        })
+      ).statusCode,
+    ).toBe(201);
     await f.push('acme', 'proj', 'alice', 'topic', { 't.txt': 't\n' });
     const opened = await f.open('acme', 'proj', 'alice', { head: 'topic', base: 'main' });
-    const row = await t.db.pullRequest.findFirstOrThrow({ where: { index: opened.json.number as number, baseRepo: { ownerName: 'acme' } } });
-    const teamSelect = 'pullRequest { reviewRequests(first: 10) { nodes { requestedReviewer { __typename ... on Team { name } } } } }';
-    const teams = await mutate('requestReviews', { pullRequestId: encodeGlobalID('PullRequest', row.id), teamSlugs: ['owners'] }, 'alice', teamSelect);
-    expect(teams).toMatchObject({ pullRequest: { reviewRequests: { nodes: [{ requestedReviewer: { __typename: 'Team', name: 'Owners' } }] } } });
-    // Anonymous viewers cannot see the team: the request is left out.
-    const anon = await gql<{ node: Pull | null }>(t, 'query($id: ID!) { node(id: $id) { ... on PullRequest { reviewRequests(first: 5) { totalCount } } } }', {
-      variables: { id: encodeGlobalID('PullRequest', row.id) },
+    const row = await t.db.pullRequest.findFirstOrThrow({
+      where: { index: opened.json.number as number, baseRepo: { ownerName: 'acme' } },
     });
+    const teamSelect = 'pullRequest { reviewRequests(first: 10) { nodes { requestedReviewer { __typename ... on Team { name } } } } }';
+    const teams = await mutate(
+      'requestReviews',
+      { pullRequestId: encodeGlobalID('PullRequest', row.id), teamSlugs: ['owners'] },
+      'alice',
+      teamSelect,
+    );
+    expect(teams).toMatchObject({
+      pullRequest: { reviewRequests: { nodes: [{ requestedReviewer: { __typename: 'Team', name: 'Owners' } }] } },
+    });
+    // Anonymous viewers cannot see the team: the request is left out.
+    const anon = await gql<{ node: Pull | null }>(
+      t,
+      'query($id: ID!) { node(id: $id) { ... on PullRequest { reviewRequests(first: 5) { totalCount } } } }',
+      {
+        variables: { id: encodeGlobalID('PullRequest', row.id) },
+      },
+    );
     expect(anon.data?.node).toEqual({ reviewRequests: { totalCount: 0 } });
   });
 
@@ -229,14 +366,27 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     await f.push('alice', 'secret', 'alice', 'main', { 's.txt': 's\n' });
     const n = await f.pushAndOpen('alice', 'secret', 'alice', 'topic', { 's.txt': 'S\n' });
     const id = await pullId(n, 'secret');
-    const review = await mutate('addPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'note', threads: [{ path: 's.txt', line: 1, body: 'here' }] }, 'root', 'pullRequestReview { id comments(first: 1) { nodes { id } } }');
+    const review = await mutate(
+      'addPullRequestReview',
+      { pullRequestId: id, event: 'COMMENT', body: 'note', threads: [{ path: 's.txt', line: 1, body: 'here' }] },
+      'root',
+      'pullRequestReview { id comments(first: 1) { nodes { id } } }',
+    );
     const r = review.pullRequestReview as { id: string; comments: { nodes: { id: string }[] } };
-    expect(await mutate('addPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'x' }, 'oscar')).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await mutate('addPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'x' }, 'oscar')).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     const q = 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }';
     const ids = [id, r.id, r.comments.nodes[0]?.id];
-    expect((await gql<{ nodes: (Json | null)[] }>(t, q, { variables: { ids }, headers: basic('oscar') })).data?.nodes).toEqual([null, null, null]);
+    expect((await gql<{ nodes: (Json | null)[] }>(t, q, { variables: { ids }, headers: basic('oscar') })).data?.nodes).toEqual([
+      null,
+      null,
+      null,
+    ]);
     expect((await gql<{ nodes: (Json | null)[] }>(t, q, { variables: { ids } })).data?.nodes).toEqual([null, null, null]);
-    expect((await gql<{ nodes: (Json | null)[] }>(t, q, { variables: { ids }, headers: basic('alice') })).data?.nodes).toEqual(ids.map((x) => ({ id: x })));
+    expect((await gql<{ nodes: (Json | null)[] }>(t, q, { variables: { ids }, headers: basic('alice') })).data?.nodes).toEqual(
+      ids.map((x) => ({ id: x })),
+    );
   });
 });
 
@@ -283,10 +433,16 @@ describe.each(PROVIDERS)('GraphQL pull request reviews: statement count (%s)', (
       const { json } = await f.open('acme', 'board', 'poster', { head: `topic-${opened}`, base: 'main' });
       const path = `/api/v1/repos/acme/board/pulls/${String(json.number)}`;
       for (let i = 0; i < reviews; i++) {
-        const res = await t.request('POST', `${path}/reviews`, { headers: basic(`rev${i}`), body: { event: 'COMMENT', body: `review ${i}` } });
+        const res = await t.request('POST', `${path}/reviews`, {
+          headers: basic(`rev${i}`),
+          body: { event: 'COMMENT', body: `review ${i}` },
+        });
         expect(res.statusCode, res.body).toBe(200);
       }
-      const req = await t.request('POST', `${path}/requested_reviewers`, { headers: basic('owner'), body: { reviewers: ['rev9'], team_reviewers: ['reviewers'] } });
+      const req = await t.request('POST', `${path}/requested_reviewers`, {
+        headers: basic('owner'),
+        body: { reviewers: ['rev9'], team_reviewers: ['reviewers'] },
+      });
       expect(req.statusCode, req.body).toBe(201);
     }
   }
@@ -315,13 +471,27 @@ describe.each(PROVIDERS)('GraphQL pull request reviews: statement count (%s)', (
     f = await PullFixture.start(t);
     for (const name of ['owner', 'poster', ...Array.from({ length: 10 }, (_, i) => `rev${i}`)]) await t.createUser(name);
     expect((await t.request('POST', '/api/v1/orgs', { headers: basic('owner'), body: { username: 'acme' } })).statusCode).toBe(201);
-    expect((await t.request('POST', '/api/v1/orgs/acme/repos', { headers: basic('owner'), body: { name: 'board', auto_init: true, default_branch: 'main' } })).statusCode).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/api/v1/orgs/acme/repos', {
+          headers: basic('owner'),
+          body: { name: 'board', auto_init: true, default_branch: 'main' },
+        })
+      ).statusCode,
+    ).toBe(201);
     const team = await t.request('POST', '/api/v1/orgs/acme/teams', {
       headers: basic('owner'),
-      body: { name: 'reviewers', permission: 'read', units_map: { 'repo.code': 'read', 'repo.pulls': 'read' }, includes_all_repositories: true },
+      body: {
+        name: 'reviewers',
+        permission: 'read',
+        units_map: { 'repo.code': 'read', 'repo.pulls': 'read' },
+        includes_all_repositories: true,
+      },
     });
     expect(team.statusCode, team.body).toBe(201);
-    expect((await t.request('PUT', `/api/v1/teams/${String(team.json().id)}/members/rev9`, { headers: basic('owner') })).statusCode).toBe(204);
+    expect((await t.request('PUT', `/api/v1/teams/${String(team.json().id)}/members/rev9`, { headers: basic('owner') })).statusCode).toBe(
+      204,
+    );
   });
   afterAll(async () => {
     f?.dispose();
@@ -333,7 +503,9 @@ describe.each(PROVIDERS)('GraphQL pull request reviews: statement count (%s)', (
     const small = await count(2, 1);
     await growTo(7, 3);
     const large = await count(7, 3);
-    console.info(`[${provider}] pullRequests → author, reviews → author, reviewRequests → reviewer, files: ${small} statements for 2 pull requests, ${large} for 7`);
+    console.info(
+      `[${provider}] pullRequests → author, reviews → author, reviewRequests → reviewer, files: ${small} statements for 2 pull requests, ${large} for 7`,
+    );
     expect(large).toBe(small);
   });
 });

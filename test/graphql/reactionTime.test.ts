@@ -10,9 +10,20 @@ const CONTENTS = ['THUMBS_UP', 'THUMBS_DOWN', 'LAUGH', 'HOORAY', 'CONFUSED', 'HE
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 
 type Result<P> = MutationErrorFields & Partial<P>;
-interface Group { content: string; createdAt: string | null; viewerHasReacted: boolean; reactors: { totalCount: number; nodes: { login: string }[] } }
-interface TimeNode { seconds: number; user: { login: string } | null }
-interface TimesOut { totalTrackedTime: number | null; trackedTimes: { totalCount: number; nodes: TimeNode[] } | null }
+interface Group {
+  content: string;
+  createdAt: string | null;
+  viewerHasReacted: boolean;
+  reactors: { totalCount: number; nodes: { login: string }[] };
+}
+interface TimeNode {
+  seconds: number;
+  user: { login: string } | null;
+}
+interface TimesOut {
+  totalTrackedTime: number | null;
+  trackedTimes: { totalCount: number; nodes: TimeNode[] } | null;
+}
 
 const GROUPS = 'reactionGroups { content createdAt viewerHasReacted reactors(first: 10) { totalCount nodes { login } } }';
 const TIMES = 'totalTrackedTime trackedTimes(first: 10) { totalCount nodes { seconds user { login } } }';
@@ -46,7 +57,9 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
   const issueGid = (issue: Models.Issue) => encodeGlobalID('Issue', issue.id);
   const commentGid = (comment: Models.Comment) => encodeGlobalID('IssueComment', comment.id);
   async function issueNode<T>(issue: Models.Issue, fields: string, viewer: string): Promise<T | null> {
-    const res = await gql<{ node: T | null }>(t, `{ node(id: "${issueGid(issue)}") { ... on Issue { ${fields} } } }`, { headers: as(viewer) });
+    const res = await gql<{ node: T | null }>(t, `{ node(id: "${issueGid(issue)}") { ... on Issue { ${fields} } } }`, {
+      headers: as(viewer),
+    });
     expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
     return res.data?.node ?? null;
   }
@@ -63,7 +76,11 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
   it('addReaction / removeReaction on an issue: idempotent, the same rows as REST, reactionGroups in GitHub form', async () => {
     const issue = await newIssue('alice', 'alice/pub');
     const fields = `reaction { databaseId content user { login } } subject { __typename ... on Issue { number } } ${GROUPS}`;
-    type Payload = { reaction: { databaseId: number; content: string; user: { login: string } } | null; subject: { __typename: string; number: number }; reactionGroups: Group[] };
+    type Payload = {
+      reaction: { databaseId: number; content: string; user: { login: string } } | null;
+      subject: { __typename: string; number: number };
+      reactionGroups: Group[];
+    };
     const added = await mutate<Payload>('addReaction', fields, { subjectId: issueGid(issue), content: 'HEART' }, 'reader');
     expect(added.reaction).toMatchObject({ content: 'HEART', user: { login: 'reader' } });
     expect(added.subject).toEqual({ __typename: 'Issue', number: issue.index });
@@ -71,24 +88,46 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     const heart = added.reactionGroups?.find((g) => g.content === 'HEART');
     expect(heart).toMatchObject({ viewerHasReacted: true, reactors: { totalCount: 1, nodes: [{ login: 'reader' }] } });
     expect(heart?.createdAt).toEqual(expect.any(String));
-    expect(added.reactionGroups?.find((g) => g.content === 'EYES')).toEqual({ content: 'EYES', createdAt: null, viewerHasReacted: false, reactors: { totalCount: 0, nodes: [] } });
+    expect(added.reactionGroups?.find((g) => g.content === 'EYES')).toEqual({
+      content: 'EYES',
+      createdAt: null,
+      viewerHasReacted: false,
+      reactors: { totalCount: 0, nodes: [] },
+    });
 
     const again = await mutate<Payload>('addReaction', fields, { subjectId: issueGid(issue), content: 'HEART' }, 'reader');
     expect(again.reaction?.databaseId).toBe(added.reaction?.databaseId);
     const rest = await t.request('GET', `/api/v1/repos/alice/pub/issues/${issue.index}/reactions`);
     expect(rest.json()).toEqual([expect.objectContaining({ content: 'heart', user: expect.objectContaining({ login: 'reader' }) })]);
-    expect((await t.request('POST', `/api/v1/repos/alice/pub/issues/${issue.index}/reactions`, { headers: as('writer'), body: { content: 'heart' } })).statusCode).toBe(201);
+    expect(
+      (
+        await t.request('POST', `/api/v1/repos/alice/pub/issues/${issue.index}/reactions`, {
+          headers: as('writer'),
+          body: { content: 'heart' },
+        })
+      ).statusCode,
+    ).toBe(201);
 
     const asWriter = await issueNode<{ reactionGroups: Group[] }>(issue, GROUPS, 'writer');
-    expect(asWriter?.reactionGroups.find((g) => g.content === 'HEART')).toMatchObject({ viewerHasReacted: true, reactors: { totalCount: 2, nodes: [{ login: 'reader' }, { login: 'writer' }] } });
-    const paged = await issueNode<{ reactionGroups: { reactors: { totalCount: number; nodes: { login: string }[] } }[] }>(issue, 'reactionGroups { reactors(first: 1) { totalCount nodes { login } } }', 'anon');
+    expect(asWriter?.reactionGroups.find((g) => g.content === 'HEART')).toMatchObject({
+      viewerHasReacted: true,
+      reactors: { totalCount: 2, nodes: [{ login: 'reader' }, { login: 'writer' }] },
+    });
+    const paged = await issueNode<{ reactionGroups: { reactors: { totalCount: number; nodes: { login: string }[] } }[] }>(
+      issue,
+      'reactionGroups { reactors(first: 1) { totalCount nodes { login } } }',
+      'anon',
+    );
     expect(paged?.reactionGroups[5]).toEqual({ reactors: { totalCount: 2, nodes: [{ login: 'reader' }] } });
     const asAnon = await issueNode<{ reactionGroups: Group[] }>(issue, GROUPS, 'anon');
     expect(asAnon?.reactionGroups.every((g) => !g.viewerHasReacted)).toBe(true);
 
     const removed = await mutate<Payload>('removeReaction', fields, { subjectId: issueGid(issue), content: 'HEART' }, 'reader');
     expect(removed.reaction).toBeNull();
-    expect(removed.reactionGroups?.find((g) => g.content === 'HEART')).toMatchObject({ viewerHasReacted: false, reactors: { totalCount: 1, nodes: [{ login: 'writer' }] } });
+    expect(removed.reactionGroups?.find((g) => g.content === 'HEART')).toMatchObject({
+      viewerHasReacted: false,
+      reactors: { totalCount: 1, nodes: [{ login: 'writer' }] },
+    });
   });
 
   it('IssueComment.reactionGroups and reactions on comments (subject IssueComment)', async () => {
@@ -102,7 +141,14 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
       'reader',
     );
     expect(added.subject).toEqual({ __typename: 'IssueComment', databaseId: comment.id });
-    expect((await t.request('POST', `/api/v1/repos/alice/pub/issues/comments/${other.id}/reactions`, { headers: as('alice'), body: { content: '-1' } })).statusCode).toBe(201);
+    expect(
+      (
+        await t.request('POST', `/api/v1/repos/alice/pub/issues/comments/${other.id}/reactions`, {
+          headers: as('alice'),
+          body: { content: '-1' },
+        })
+      ).statusCode,
+    ).toBe(201);
     t.queries.length = 0;
     const res = await gql<{ nodes: { databaseId: number; reactionGroups: Group[] }[] }>(
       t,
@@ -113,17 +159,26 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     // Both comments' reactions come from one batched query.
     expect(t.queries.filter((q) => /FROM\s+\S*Reaction\W/i.test(q))).toHaveLength(1);
     const [first, second] = res.data?.nodes ?? [];
-    expect(first?.reactionGroups.find((g) => g.content === 'ROCKET')).toMatchObject({ viewerHasReacted: true, reactors: { totalCount: 1, nodes: [{ login: 'reader' }] } });
-    expect(second?.reactionGroups.find((g) => g.content === 'THUMBS_DOWN')).toMatchObject({ viewerHasReacted: false, reactors: { nodes: [{ login: 'alice' }] } });
+    expect(first?.reactionGroups.find((g) => g.content === 'ROCKET')).toMatchObject({
+      viewerHasReacted: true,
+      reactors: { totalCount: 1, nodes: [{ login: 'reader' }] },
+    });
+    expect(second?.reactionGroups.find((g) => g.content === 'THUMBS_DOWN')).toMatchObject({
+      viewerHasReacted: false,
+      reactors: { nodes: [{ login: 'alice' }] },
+    });
     expect(second?.reactionGroups.filter((g) => g.reactors.totalCount > 0)).toHaveLength(1);
     // The issue's own groups do not include its comments' reactions.
-    expect((await issueNode<{ reactionGroups: Group[] }>(issue, GROUPS, 'reader'))?.reactionGroups.every((g) => g.reactors.totalCount === 0)).toBe(true);
+    expect(
+      (await issueNode<{ reactionGroups: Group[] }>(issue, GROUPS, 'reader'))?.reactionGroups.every((g) => g.reactors.totalCount === 0),
+    ).toBe(true);
   });
 
   it('reaction mutations answer typed errors: anonymous, invisible, locked, blocked, wrong subject type', async () => {
     const pub = await newIssue('alice', 'alice/pub');
     const priv = await newIssue('alice', 'alice/priv');
-    const code = async (viewer: string, subjectId: string) => (await mutate<object>('addReaction', 'clientMutationId', { subjectId, content: 'EYES' }, viewer)).code;
+    const code = async (viewer: string, subjectId: string) =>
+      (await mutate<object>('addReaction', 'clientMutationId', { subjectId, content: 'EYES' }, viewer)).code;
     expect(await code('anon', issueGid(pub))).toBe('UNAUTHENTICATED');
     expect(await code('outsider', issueGid(priv))).toBe('NOT_FOUND');
     expect(await code('anon', issueGid(priv))).toBe('NOT_FOUND');
@@ -139,33 +194,70 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
 
   it('tracked time: addTrackedTime/deleteTrackedTime through the REST services; Issue.trackedTimes and totalTrackedTime follow the REST rules', async () => {
     const issue = await newIssue('alice', 'alice/pub');
-    type AddOut = { trackedTime: { databaseId: number; seconds: number; createdAt: string; user: { login: string } }; issue: { totalTrackedTime: number } };
-    const added = await mutate<AddOut>('addTrackedTime', 'trackedTime { databaseId seconds createdAt user { login } } issue { totalTrackedTime }', { issueId: issueGid(issue), seconds: 600, createdAt: '2020-02-02T02:02:02Z' }, 'writer');
+    type AddOut = {
+      trackedTime: { databaseId: number; seconds: number; createdAt: string; user: { login: string } };
+      issue: { totalTrackedTime: number };
+    };
+    const added = await mutate<AddOut>(
+      'addTrackedTime',
+      'trackedTime { databaseId seconds createdAt user { login } } issue { totalTrackedTime }',
+      { issueId: issueGid(issue), seconds: 600, createdAt: '2020-02-02T02:02:02Z' },
+      'writer',
+    );
     expect(added.trackedTime).toMatchObject({ seconds: 600, createdAt: '2020-02-02T02:02:02.000Z', user: { login: 'writer' } });
     expect(added.issue?.totalTrackedTime).toBe(600);
-    expect((await t.request('POST', `/api/v1/repos/alice/pub/issues/${issue.index}/times`, { headers: as('alice'), body: { time: 60 } })).statusCode).toBe(200);
+    expect(
+      (await t.request('POST', `/api/v1/repos/alice/pub/issues/${issue.index}/times`, { headers: as('alice'), body: { time: 60 } }))
+        .statusCode,
+    ).toBe(200);
     const rest = await t.request('GET', `/api/v1/repos/alice/pub/issues/${issue.index}/times`, { headers: as('alice') });
     expect(rest.json().map((x: { time: number }) => x.time)).toEqual([600, 60]);
 
     expect(await issueNode<TimesOut>(issue, TIMES, 'writer')).toEqual({
       totalTrackedTime: 660,
-      trackedTimes: { totalCount: 2, nodes: [{ seconds: 600, user: { login: 'writer' } }, { seconds: 60, user: { login: 'alice' } }] },
+      trackedTimes: {
+        totalCount: 2,
+        nodes: [
+          { seconds: 600, user: { login: 'writer' } },
+          { seconds: 60, user: { login: 'alice' } },
+        ],
+      },
     });
     // Non-writers list only their own entries (as REST); the total is everyone's, as Gitea's issue page shows it.
-    expect(await issueNode<TimesOut>(issue, TIMES, 'reader')).toEqual({ totalTrackedTime: 660, trackedTimes: { totalCount: 0, nodes: [] } });
+    expect(await issueNode<TimesOut>(issue, TIMES, 'reader')).toEqual({
+      totalTrackedTime: 660,
+      trackedTimes: { totalCount: 0, nodes: [] },
+    });
     expect(await issueNode<TimesOut>(issue, TIMES, 'anon')).toEqual({ totalTrackedTime: 660, trackedTimes: { totalCount: 0, nodes: [] } });
 
     const denied = await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: issueGid(issue), seconds: 5 }, 'reader');
     expect(denied.code).toBe('PERMISSION_DENIED');
     const zero = await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: issueGid(issue), seconds: 0 }, 'writer');
     expect(zero).toMatchObject({ __typename: 'ValidationError', field: 'seconds' });
-    expect((await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: commentGidFor(issue), seconds: 5 }, 'writer')).code).toBe('NOT_FOUND');
+    expect((await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: commentGidFor(issue), seconds: 5 }, 'writer')).code).toBe(
+      'NOT_FOUND',
+    );
 
-    const foreign = await mutate<object>('deleteTrackedTime', 'clientMutationId', { trackedTimeId: added.trackedTime!.databaseId }, 'alice');
+    const foreign = await mutate<object>(
+      'deleteTrackedTime',
+      'clientMutationId',
+      { trackedTimeId: added.trackedTime!.databaseId },
+      'alice',
+    );
     expect(foreign.code).toBe('PERMISSION_DENIED');
-    const gone = await mutate<{ issue: TimesOut }>('deleteTrackedTime', `issue { ${TIMES} }`, { trackedTimeId: added.trackedTime!.databaseId }, 'writer');
-    expect(gone.issue).toEqual({ totalTrackedTime: 60, trackedTimes: { totalCount: 1, nodes: [{ seconds: 60, user: { login: 'alice' } }] } });
-    expect((await mutate<object>('deleteTrackedTime', 'clientMutationId', { trackedTimeId: added.trackedTime!.databaseId }, 'writer')).code).toBe('NOT_FOUND');
+    const gone = await mutate<{ issue: TimesOut }>(
+      'deleteTrackedTime',
+      `issue { ${TIMES} }`,
+      { trackedTimeId: added.trackedTime!.databaseId },
+      'writer',
+    );
+    expect(gone.issue).toEqual({
+      totalTrackedTime: 60,
+      trackedTimes: { totalCount: 1, nodes: [{ seconds: 60, user: { login: 'alice' } }] },
+    });
+    expect(
+      (await mutate<object>('deleteTrackedTime', 'clientMutationId', { trackedTimeId: added.trackedTime!.databaseId }, 'writer')).code,
+    ).toBe('NOT_FOUND');
     expect((await mutate<object>('deleteTrackedTime', 'clientMutationId', { trackedTimeId: 999999 }, 'writer')).code).toBe('NOT_FOUND');
 
     const reset = await mutate<{ issue: TimesOut }>('resetTrackedTimes', `issue { ${TIMES} }`, { issueId: issueGid(issue) }, 'alice');
@@ -174,20 +266,29 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
 
   it('stopwatch mutations, and a disabled time tracker: the fields are null and adding is INVALID_ARGUMENT', async () => {
     const issue = await newIssue('alice', 'alice/pub');
-    expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).__typename).toBe('StartStopwatchPayload');
+    expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).__typename).toBe(
+      'StartStopwatchPayload',
+    );
     expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).code).toBe('CONFLICT');
     const stopped = await mutate<{ issue: TimesOut }>('stopStopwatch', `issue { ${TIMES} }`, { issueId: issueGid(issue) }, 'writer');
     expect(stopped.issue?.trackedTimes?.totalCount).toBe(1);
     expect((await mutate<object>('cancelStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).code).toBe('CONFLICT');
-    expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'reader')).code).toBe('PERMISSION_DENIED');
+    expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'reader')).code).toBe(
+      'PERMISSION_DENIED',
+    );
 
     const patched = await t.request('PATCH', '/api/v1/repos/alice/pub', {
       headers: as('alice'),
-      body: { has_issues: true, internal_tracker: { enable_time_tracker: false, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true } },
+      body: {
+        has_issues: true,
+        internal_tracker: { enable_time_tracker: false, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true },
+      },
     });
     expect(patched.statusCode).toBe(200);
     expect(await issueNode<TimesOut>(issue, TIMES, 'alice')).toEqual({ totalTrackedTime: null, trackedTimes: null });
-    expect((await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: issueGid(issue), seconds: 5 }, 'alice')).code).toBe('INVALID_ARGUMENT');
+    expect((await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: issueGid(issue), seconds: 5 }, 'alice')).code).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 
   it('repository { issues(first: 50) } with reactionGroups and tracked times costs the same statements for 2 and 12 issues', async () => {
@@ -197,9 +298,19 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
       for (let i = 0; i < n; i++) {
         const issue = await newIssue('alice', 'alice/busy', `i${i}`);
         for (const who of reactors.slice(0, perIssue)) {
-          expect((await t.request('POST', `/api/v1/repos/alice/busy/issues/${issue.index}/reactions`, { headers: as(who), body: { content: 'heart' } })).statusCode).toBe(201);
+          expect(
+            (
+              await t.request('POST', `/api/v1/repos/alice/busy/issues/${issue.index}/reactions`, {
+                headers: as(who),
+                body: { content: 'heart' },
+              })
+            ).statusCode,
+          ).toBe(201);
         }
-        expect((await t.request('POST', `/api/v1/repos/alice/busy/issues/${issue.index}/times`, { headers: as('writer'), body: { time: 30 } })).statusCode).toBe(200);
+        expect(
+          (await t.request('POST', `/api/v1/repos/alice/busy/issues/${issue.index}/times`, { headers: as('writer'), body: { time: 30 } }))
+            .statusCode,
+        ).toBe(200);
       }
     };
     const q = `{ repository(owner: "alice", name: "busy") { issues(first: 50) { totalCount nodes { number reactionGroups { content viewerHasReacted reactors(first: 5) { totalCount nodes { login } } } ${TIMES} } } } }`;
@@ -221,7 +332,9 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     const hearts = large.issues?.nodes.map((n) => n.reactionGroups.find((g) => g.content === 'HEART')?.reactors.totalCount);
     expect(hearts?.filter((c) => c === 3)).toHaveLength(10);
     expect(large.issues?.nodes.every((n) => n.totalTrackedTime === 30 && n.trackedTimes?.totalCount === 0)).toBe(true);
-    console.info(`[${provider}] issues(first: 50) with reactionGroups and tracked times: ${small.statements} statements for 2 issues, ${large.statements} for 12`);
+    console.info(
+      `[${provider}] issues(first: 50) with reactionGroups and tracked times: ${small.statements} statements for 2 issues, ${large.statements} for 12`,
+    );
     expect(large.statements, large.sql.join('\n')).toBe(small.statements);
   });
 

@@ -9,7 +9,14 @@ import { addMember, createOrgAs } from '../helpers/org.ts';
 /** Repository rows with units (the git-less part of a repository is enough for the graph). */
 async function makeRepo(t: TestApp, owner: Models.User, name: string, isPrivate = false): Promise<Models.Repository> {
   return t.db.repository.create({
-    data: { ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase(), isPrivate, units: { create: ALL_UNITS.map((type) => ({ type })) } },
+    data: {
+      ownerId: owner.id,
+      ownerName: owner.name,
+      name,
+      lowerName: name.toLowerCase(),
+      isPrivate,
+      units: { create: ALL_UNITS.map((type) => ({ type })) },
+    },
   });
 }
 
@@ -35,12 +42,22 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
     await makeRepo(t, org, 'secret-repo', true);
     await t.db.label.create({ data: { repoId: pub.id, name: 'bug', color: 'ee0701' } });
     await t.db.collaboration.create({ data: { repoId: pub.id, userId: outsider.id, mode: 'WRITE' } });
-    await t.db.branch.create({ data: { repoId: pub.id, name: 'main', commitId: 'a'.repeat(40), commitMessage: 'init', commitTime: new Date() } });
+    await t.db.branch.create({
+      data: { repoId: pub.id, name: 'main', commitId: 'a'.repeat(40), commitMessage: 'init', commitTime: new Date() },
+    });
   });
   afterAll(() => t.close());
 
   it('repository(owner:, name:) answers the visible repository with viewer fields', async () => {
-    const data = await gql<{ repository: { nameWithOwner: string; viewerPermission: string | null; defaultBranchRef: { name: string } | null; labels: { totalCount: number }; collaborators: { edges: { permission: string; node: { login: string } }[] } } | null }>(
+    const data = await gql<{
+      repository: {
+        nameWithOwner: string;
+        viewerPermission: string | null;
+        defaultBranchRef: { name: string } | null;
+        labels: { totalCount: number };
+        collaborators: { edges: { permission: string; node: { login: string } }[] };
+      } | null;
+    }>(
       t,
       '{ repository(owner: "acme", name: "public-repo") { nameWithOwner viewerPermission defaultBranchRef { name } labels(first: 5) { totalCount } collaborators(first: 5) { edges { permission node { login } } } } }',
       {},
@@ -54,33 +71,55 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
   });
 
   it('a private repository is simply absent for outsiders, on every path', async () => {
-    const q = '{ repository(owner: "acme", name: "secret-repo") { id } organization(login: "acme") { repositories(first: 10) { totalCount nodes { name } } } }';
-    const asOutsider = await gql<{ repository: { id: string } | null; organization: { repositories: { totalCount: number; nodes: { name: string }[] } } }>(t, q, {}, basic('outsider'));
+    const q =
+      '{ repository(owner: "acme", name: "secret-repo") { id } organization(login: "acme") { repositories(first: 10) { totalCount nodes { name } } } }';
+    const asOutsider = await gql<{
+      repository: { id: string } | null;
+      organization: { repositories: { totalCount: number; nodes: { name: string }[] } };
+    }>(t, q, {}, basic('outsider'));
     expect(asOutsider.repository).toBeNull();
     expect(asOutsider.organization.repositories.nodes.map((r) => r.name)).toEqual(['public-repo']);
     expect(asOutsider.organization.repositories.totalCount).toBe(1);
-    const asOwner = await gql<{ repository: { id: string } | null; organization: { repositories: { totalCount: number } } }>(t, q, {}, basic('owner'));
+    const asOwner = await gql<{ repository: { id: string } | null; organization: { repositories: { totalCount: number } } }>(
+      t,
+      q,
+      {},
+      basic('owner'),
+    );
     expect(asOwner.repository).not.toBeNull();
     expect(asOwner.organization.repositories.totalCount).toBe(2);
-    const node = await gql<{ node: { name: string } | null }>(t, `{ node(id: "${asOwner.repository?.id}") { ... on Repository { name } } }`, {}, basic('outsider'));
+    const node = await gql<{ node: { name: string } | null }>(
+      t,
+      `{ node(id: "${asOwner.repository?.id}") { ... on Repository { name } } }`,
+      {},
+      basic('outsider'),
+    );
     expect(node.node).toBeNull();
   });
 
   it('deployKeys are for repository admins only', async () => {
     const q = '{ repository(owner: "acme", name: "public-repo") { deployKeys(first: 5) { totalCount } } }';
     expect((await gql<{ repository: { deployKeys: unknown } }>(t, q, {}, basic('outsider'))).repository.deployKeys).toBeNull();
-    expect((await gql<{ repository: { deployKeys: { totalCount: number } } }>(t, q, {}, basic('owner'))).repository.deployKeys).toEqual({ totalCount: 0 });
+    expect((await gql<{ repository: { deployKeys: { totalCount: number } } }>(t, q, {}, basic('owner'))).repository.deployKeys).toEqual({
+      totalCount: 0,
+    });
   });
 
   it('organization { repositories { owner labels collaborators } } costs the same SQL statements for 2 and for 12 repositories', async () => {
-    const q = '{ organization(login: "counting") { repositories(first: 50) { totalCount nodes { name owner { login } labels(first: 10) { nodes { name } } collaborators(first: 10) { edges { permission node { login } } } } } } }';
+    const q =
+      '{ organization(login: "counting") { repositories(first: 50) { totalCount nodes { name owner { login } labels(first: 10) { nodes { name } } collaborators(first: 10) { edges { permission node { login } } } } } } }';
     const countingOrg = await createOrgAs(t, owner, 'counting');
     const member = await t.createUser('member-counting');
     await addMember(t, countingOrg, member);
     const grow = async (from: number, to: number) => {
       for (let i = from; i < to; i++) {
         const r = await makeRepo(t, countingOrg, `r${i}`, i % 2 === 1);
-        await t.db.label.createMany({ data: [{ repoId: r.id, name: 'bug', color: 'ee0701' }, { repoId: r.id, name: 'feature', color: '00ff00' }] });
+        await t.db.label.createMany({
+          data: [
+            { repoId: r.id, name: 'bug', color: 'ee0701' },
+            { repoId: r.id, name: 'feature', color: '00ff00' },
+          ],
+        });
         await t.db.collaboration.create({ data: { repoId: r.id, userId: outsider.id, mode: 'READ' } });
       }
     };
@@ -110,12 +149,21 @@ describe.each(PROVIDERS)('GraphQL repository mutations (%s)', (provider) => {
   afterAll(() => t.close());
 
   it('createRepository → updateRepository → addCollaborator → deleteRepository, through the REST services', async () => {
-    const created = await rawGql<{ createRepository: { repository?: { nameWithOwner: string; isEmpty: boolean; defaultBranchRef: { name: string } | null }; message?: string } }>(
+    const created = await rawGql<{
+      createRepository: {
+        repository?: { nameWithOwner: string; isEmpty: boolean; defaultBranchRef: { name: string } | null };
+        message?: string;
+      };
+    }>(
       t,
       'mutation { createRepository(input: { name: "graph", autoInit: true, description: "via GraphQL" }) { ... on CreateRepositoryPayload { repository { nameWithOwner isEmpty defaultBranchRef { name } } } ... on Error { message } } }',
       { headers: basic('alice') },
     );
-    expect(created.data?.createRepository.repository).toEqual({ nameWithOwner: 'alice/graph', isEmpty: false, defaultBranchRef: { name: 'main' } });
+    expect(created.data?.createRepository.repository).toEqual({
+      nameWithOwner: 'alice/graph',
+      isEmpty: false,
+      defaultBranchRef: { name: 'main' },
+    });
     const rest = await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('alice') });
     expect(rest.json().description).toBe('via GraphQL');
 
@@ -134,7 +182,9 @@ describe.each(PROVIDERS)('GraphQL repository mutations (%s)', (provider) => {
     );
     expect(denied.data?.updateRepository.code).toBe('NOT_FOUND');
 
-    const added = await rawGql<{ addCollaborator: { repository?: { collaborators: { edges: { permission: string; node: { login: string } }[] } } } }>(
+    const added = await rawGql<{
+      addCollaborator: { repository?: { collaborators: { edges: { permission: string; node: { login: string } }[] } } };
+    }>(
       t,
       'mutation { addCollaborator(input: { owner: "alice", name: "graph", login: "bob", permission: READ }) { ... on AddCollaboratorPayload { repository { collaborators(first: 5) { edges { permission node { login } } } } } } }',
       { headers: basic('alice') },
@@ -168,13 +218,30 @@ describe.each(PROVIDERS)('GraphQL git objects (%s)', (provider) => {
     t = await startTestApp(provider);
     await t.createUser('carol');
     await t.createUser('dave');
-    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('carol'), body: { name: 'code', auto_init: true, description: 'hello', license: 'MIT' } })).statusCode).toBe(201);
-    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('carol'), body: { name: 'hush', auto_init: true, private: true } })).statusCode).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/api/v1/user/repos', {
+          headers: basic('carol'),
+          body: { name: 'code', auto_init: true, description: 'hello', license: 'MIT' },
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (await t.request('POST', '/api/v1/user/repos', { headers: basic('carol'), body: { name: 'hush', auto_init: true, private: true } }))
+        .statusCode,
+    ).toBe(201);
   });
   afterAll(() => t.close());
 
   it('object(expression:) reads commits, trees and blobs through the git layer', async () => {
-    const data = await gql<{ repository: { head: { __typename: string; oid: string; messageHeadline: string; treeOid: string }; root: { entries: { name: string; type: string }[] }; readme: { text: string; byteSize: number; isBinary: boolean }; missing: null } }>(
+    const data = await gql<{
+      repository: {
+        head: { __typename: string; oid: string; messageHeadline: string; treeOid: string };
+        root: { entries: { name: string; type: string }[] };
+        readme: { text: string; byteSize: number; isBinary: boolean };
+        missing: null;
+      };
+    }>(
       t,
       `{ repository(owner: "carol", name: "code") {
           head: object(expression: "main") { __typename oid ... on Commit { messageHeadline treeOid } }
@@ -196,7 +263,12 @@ describe.each(PROVIDERS)('GraphQL git objects (%s)', (provider) => {
   });
 
   it('a private repository’s objects are unreachable for outsiders', async () => {
-    const res = await gql<{ repository: null }>(t, '{ repository(owner: "carol", name: "hush") { object(expression: "main") { oid } } }', {}, basic('dave'));
+    const res = await gql<{ repository: null }>(
+      t,
+      '{ repository(owner: "carol", name: "hush") { object(expression: "main") { oid } } }',
+      {},
+      basic('dave'),
+    );
     expect(res.repository).toBeNull();
   });
 });
@@ -222,10 +294,18 @@ describe.each(PROVIDERS)('GraphQL repository labels (%s)', (provider) => {
     const rest = await t.request('GET', '/api/v1/repos/erin/tracker/labels');
     expect(rest.json().map((l: { name: string }) => l.name)).toEqual(['bug']);
 
-    const denied = await rawGql<{ updateLabel: { code?: string } }>(t, `mutation { updateLabel(input: { id: "${label?.id}", name: "x" }) { ... on Error { code } } }`, { headers: basic('frank') });
+    const denied = await rawGql<{ updateLabel: { code?: string } }>(
+      t,
+      `mutation { updateLabel(input: { id: "${label?.id}", name: "x" }) { ... on Error { code } } }`,
+      { headers: basic('frank') },
+    );
     expect(denied.data?.updateLabel.code).toBe('PERMISSION_DENIED');
 
-    const renamed = await rawGql<{ updateLabel: { label?: { name: string } } }>(t, `mutation { updateLabel(input: { id: "${label?.id}", name: "defect" }) { ... on UpdateLabelPayload { label { name } } } }`, { headers: basic('erin') });
+    const renamed = await rawGql<{ updateLabel: { label?: { name: string } } }>(
+      t,
+      `mutation { updateLabel(input: { id: "${label?.id}", name: "defect" }) { ... on UpdateLabelPayload { label { name } } } }`,
+      { headers: basic('erin') },
+    );
     expect(renamed.data?.updateLabel.label?.name).toBe('defect');
 
     await rawGql(t, `mutation { deleteLabel(input: { id: "${label?.id}" }) { __typename } }`, { headers: basic('erin') });

@@ -31,7 +31,10 @@ describe('schema.graphql', () => {
     expect(mutations.length).toBeGreaterThan(0);
     for (const m of mutations) {
       const cap = m.name.charAt(0).toUpperCase() + m.name.slice(1);
-      expect(m.args.map((a) => `${a.name}: ${String(a.type)}`), m.name).toEqual([`input: ${cap}Input!`]);
+      expect(
+        m.args.map((a) => `${a.name}: ${String(a.type)}`),
+        m.name,
+      ).toEqual([`input: ${cap}Input!`]);
       // The result union holds the payload (with clientMutationId) and the typed errors.
       expect(String(m.type), m.name).toBe(`Mutation${cap}Result!`);
       const union = parsed.getType(`Mutation${cap}Result`);

@@ -57,7 +57,9 @@ describe.each(PROVIDERS)('GraphQL SQL statement count (%s)', (provider) => {
     await growTo(30);
     const large = await count(30);
     // Logged so the figures are visible in CI output.
-    console.info(`[${provider}] users(first: 50) with accessTokens: ${small.statements} statements for 3 users, ${large.statements} for 30`);
+    console.info(
+      `[${provider}] users(first: 50) with accessTokens: ${small.statements} statements for 3 users, ${large.statements} for 30`,
+    );
     expect(large.statements, large.sql.join('\n')).toBe(small.statements);
     expect(small.statements).toBeLessThanOrEqual(8);
   });
@@ -65,7 +67,11 @@ describe.each(PROVIDERS)('GraphQL SQL statement count (%s)', (provider) => {
   it('a page of users with tokens beyond the nested page size reports the true totalCount', async () => {
     for (const name of ['third', 'fourth', 'fifth', 'sixth']) await t.createToken('u00', ['read:user'], name);
     t.queries.length = 0;
-    const res = await gql<UsersWithTokens>(t, '{ users(first: 2) { nodes { login accessTokens(first: 5) { totalCount nodes { name } } } } }', { headers: admin });
+    const res = await gql<UsersWithTokens>(
+      t,
+      '{ users(first: 2) { nodes { login accessTokens(first: 5) { totalCount nodes { name } } } } }',
+      { headers: admin },
+    );
     const statements = t.queries.length;
     expect(res.errors).toBeUndefined();
     expect(res.data?.users.nodes[1]).toEqual({
@@ -73,7 +79,8 @@ describe.each(PROVIDERS)('GraphQL SQL statement count (%s)', (provider) => {
       accessTokens: { totalCount: 6, nodes: ['sixth', 'fifth', 'fourth', 'third', 'second'].map((name) => ({ name })) },
     });
     type Paged = { user: { accessTokens: { pageInfo: { endCursor: string; hasNextPage: boolean }; nodes: { name: string }[] } } };
-    const q = 'query($after: String) { user(login: "u00") { accessTokens(first: 2, after: $after) { pageInfo { endCursor hasNextPage } nodes { name } } } }';
+    const q =
+      'query($after: String) { user(login: "u00") { accessTokens(first: 2, after: $after) { pageInfo { endCursor hasNextPage } nodes { name } } } }';
     const first = await gql<Paged>(t, q, { headers: admin });
     expect(first.data?.user.accessTokens.nodes).toEqual([{ name: 'sixth' }, { name: 'fifth' }]);
     const second = await gql<Paged>(t, q, { headers: admin, variables: { after: first.data?.user.accessTokens.pageInfo.endCursor } });
@@ -95,7 +102,9 @@ describe.each(PROVIDERS)('GraphQL SQL statement count (%s)', (provider) => {
   it('user(login:) → accessTokens for another user is refused without running per-token SQL', async () => {
     await t.createUser('plain');
     t.queries.length = 0;
-    const res = await gql<{ user: unknown }>(t, '{ user(login: "u00") { accessTokens(first: 5) { totalCount } } }', { headers: basic('plain') });
+    const res = await gql<{ user: unknown }>(t, '{ user(login: "u00") { accessTokens(first: 5) { totalCount } } }', {
+      headers: basic('plain'),
+    });
     expect(res.data).toEqual({ user: null });
     expect(res.errors?.[0]?.extensions?.code).toBe('PERMISSION_DENIED');
     expect(t.queries.filter((q) => /AccessToken/.test(q) && !/tokenHash/.test(q))).toEqual([]);

@@ -42,13 +42,21 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
     return res.body ? res.json() : undefined;
   }
   async function teams(org: string, headers: Headers): Promise<TeamOut[]> {
-    const res = await gql<{ organization: { teams: { totalCount: number; nodes: TeamOut[] } } }>(t, TEAM_LIST, { variables: { org }, headers });
+    const res = await gql<{ organization: { teams: { totalCount: number; nodes: TeamOut[] } } }>(t, TEAM_LIST, {
+      variables: { org },
+      headers,
+    });
     expect(res.errors).toBeUndefined();
     const conn = res.data?.organization.teams;
     expect(conn?.totalCount).toBe(conn?.nodes.length);
     return conn?.nodes ?? [];
   }
-  async function mutate<P>(name: string, fields: string, input: Record<string, unknown>, headers: Headers): Promise<MutationErrorFields & Partial<P>> {
+  async function mutate<P>(
+    name: string,
+    fields: string,
+    input: Record<string, unknown>,
+    headers: Headers,
+  ): Promise<MutationErrorFields & Partial<P>> {
     const payload = name.charAt(0).toUpperCase() + name.slice(1);
     const q = `mutation($input: ${payload}Input!) { ${name}(input: $input) { ${ERROR_FIELDS} ... on ${payload}Payload { ${fields} } } }`;
     const res = await gql<Record<string, MutationErrorFields & Partial<P>>>(t, q, { variables: { input }, headers });
@@ -58,7 +66,11 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
     return result;
   }
   const node = async (id: string, headers: Headers) => {
-    const res = await gql<{ node: { __typename: string; name?: string } | null }>(t, 'query($id: ID!) { node(id: $id) { __typename ... on Team { name } ... on Repository { name } } }', { variables: { id }, headers });
+    const res = await gql<{ node: { __typename: string; name?: string } | null }>(
+      t,
+      'query($id: ID!) { node(id: $id) { __typename ... on Team { name } ... on Repository { name } } }',
+      { variables: { id }, headers },
+    );
     expect(res.errors).toBeUndefined();
     return res.data?.node ?? null;
   };
@@ -71,13 +83,31 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
     await rest('POST', '/orgs', { username: 'gtacme' });
     await rest('POST', '/orgs', { username: 'gtsecret', visibility: 'private' });
     const org = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'gtacme' } });
-    for (const [name, isPrivate] of [['pub', false], ['priv', true]] as const) {
-      ids[name] = (await t.db.repository.create({ data: { ownerId: org.id, ownerName: 'gtacme', name, lowerName: name, isPrivate, units: { create: [{ type: 'CODE' }] } } })).id;
+    for (const [name, isPrivate] of [
+      ['pub', false],
+      ['priv', true],
+    ] as const) {
+      ids[name] = (
+        await t.db.repository.create({
+          data: { ownerId: org.id, ownerName: 'gtacme', name, lowerName: name, isPrivate, units: { create: [{ type: 'CODE' }] } },
+        })
+      ).id;
     }
-    for (const [name, visibility] of [['devs', 'private'], ['qa', 'private'], ['lim', 'limited'], ['open', 'public']] as const) {
-      ids[name] = ((await rest('POST', '/orgs/gtacme/teams', { name, permission: 'write', units: ['repo.code'], visibility })) as { id: number }).id;
+    for (const [name, visibility] of [
+      ['devs', 'private'],
+      ['qa', 'private'],
+      ['lim', 'limited'],
+      ['open', 'public'],
+    ] as const) {
+      ids[name] = (
+        (await rest('POST', '/orgs/gtacme/teams', { name, permission: 'write', units: ['repo.code'], visibility })) as { id: number }
+      ).id;
     }
-    ids.secretOpen = ((await rest('POST', '/orgs/gtsecret/teams', { name: 'open', permission: 'read', units: ['repo.code'], visibility: 'public' })) as { id: number }).id;
+    ids.secretOpen = (
+      (await rest('POST', '/orgs/gtsecret/teams', { name: 'open', permission: 'read', units: ['repo.code'], visibility: 'public' })) as {
+        id: number;
+      }
+    ).id;
     await rest('PUT', `/teams/${ids.devs}/members/gtmember`);
     await rest('PUT', `/teams/${ids.qa}/members/gtother`);
     for (const repo of ['pub', 'priv']) await rest('PUT', `/teams/${ids.devs}/repos/gtacme/${repo}`);
@@ -100,10 +130,21 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
         viewerCanAdminister: false,
         organization: { login: 'gtacme' },
         members: { totalCount: 1, nodes: [{ login: 'gtmember' }] },
-        repositories: { totalCount: 2, nodes: [{ name: 'pub', nameWithOwner: 'gtacme/pub', isPrivate: false, owner: { login: 'gtacme' } }, { name: 'priv', nameWithOwner: 'gtacme/priv', isPrivate: true, owner: { login: 'gtacme' } }] },
+        repositories: {
+          totalCount: 2,
+          nodes: [
+            { name: 'pub', nameWithOwner: 'gtacme/pub', isPrivate: false, owner: { login: 'gtacme' } },
+            { name: 'priv', nameWithOwner: 'gtacme/priv', isPrivate: true, owner: { login: 'gtacme' } },
+          ],
+        },
       });
       const owners = seen.find((x) => x.name === 'Owners');
-      expect(owners).toMatchObject({ permission: 'OWNER', privacy: 'VISIBLE', viewerIsAMember: false, units: expect.arrayContaining([{ unit: 'repo.code', permission: 'OWNER' }]) });
+      expect(owners).toMatchObject({
+        permission: 'OWNER',
+        privacy: 'VISIBLE',
+        viewerIsAMember: false,
+        units: expect.arrayContaining([{ unit: 'repo.code', permission: 'OWNER' }]),
+      });
       expect(seen.find((x) => x.name === 'lim')?.repositories).toMatchObject({ totalCount: 1, nodes: [{ name: 'priv' }] });
       // A limited team's private repository the reader cannot see is left out, but counted (as REST's X-Total-Count).
       const lim = (await teams('gtacme', other)).find((x) => x.name === 'lim');
@@ -122,7 +163,8 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
 
     it('team(slug:) and node(id:) answer null, never an error, for a team the viewer may not read', async () => {
       const q = 'query($s: String!) { organization(login: "gtacme") { team(slug: $s) { name } } }';
-      const bySlug = async (slug: string, headers: Headers) => (await gql<{ organization: { team: { name: string } | null } }>(t, q, { variables: { s: slug }, headers })).data?.organization.team;
+      const bySlug = async (slug: string, headers: Headers) =>
+        (await gql<{ organization: { team: { name: string } | null } }>(t, q, { variables: { s: slug }, headers })).data?.organization.team;
       expect(await bySlug('DEVS', member)).toEqual({ name: 'devs' });
       expect(await bySlug('devs', other)).toBeNull();
       expect(await bySlug('nope', owner)).toBeNull();
@@ -148,44 +190,99 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
     it('createTeam: owners only, typed errors, Gitea unit rules', async () => {
       const denied = await mutate('createTeam', 'team { name }', { organizationLogin: 'gtacme', name: 'gql', permission: 'ADMIN' }, member);
       expect(denied).toMatchObject({ __typename: 'PermissionDeniedError', message: 'Must be an organization owner' });
-      const bad = await mutate('createTeam', 'team { name }', { organizationLogin: 'gtacme', name: 'bad name', permission: 'ADMIN' }, owner);
+      const bad = await mutate(
+        'createTeam',
+        'team { name }',
+        { organizationLogin: 'gtacme', name: 'bad name', permission: 'ADMIN' },
+        owner,
+      );
       expect(bad).toMatchObject({ __typename: 'ValidationError', field: 'name', code: 'VALIDATION' });
       const none = await mutate('createTeam', 'team { name }', { organizationLogin: 'gtacme', name: 'gql' }, owner);
       expect(none).toMatchObject({ __typename: 'ValidationError', message: 'units permission should not be empty' });
-      const ok = await mutate<{ team: TeamOut }>('createTeam', 'team { id name visibility permission units { unit permission } }', {
-        organizationLogin: 'gtacme', name: 'gql', visibility: 'LIMITED', permission: 'WRITE', units: ['repo.code'],
-        unitsMap: [{ unit: 'repo.issues', permission: 'READ' }], clientMutationId: 'c1',
-      }, owner);
-      expect(ok).toMatchObject({ __typename: 'CreateTeamPayload', team: { name: 'gql', visibility: 'LIMITED', permission: 'NONE', units: [{ unit: 'repo.issues', permission: 'READ' }] } });
+      const ok = await mutate<{ team: TeamOut }>(
+        'createTeam',
+        'team { id name visibility permission units { unit permission } }',
+        {
+          organizationLogin: 'gtacme',
+          name: 'gql',
+          visibility: 'LIMITED',
+          permission: 'WRITE',
+          units: ['repo.code'],
+          unitsMap: [{ unit: 'repo.issues', permission: 'READ' }],
+          clientMutationId: 'c1',
+        },
+        owner,
+      );
+      expect(ok).toMatchObject({
+        __typename: 'CreateTeamPayload',
+        team: { name: 'gql', visibility: 'LIMITED', permission: 'NONE', units: [{ unit: 'repo.issues', permission: 'READ' }] },
+      });
       created = ok.team?.id ?? '';
-      const restTeam = (await rest('GET', `/teams/${Buffer.from(created, 'base64').toString().split(':')[1]}`)) as { name: string; units_map: Record<string, string> };
+      const restTeam = (await rest('GET', `/teams/${Buffer.from(created, 'base64').toString().split(':')[1]}`)) as {
+        name: string;
+        units_map: Record<string, string>;
+      };
       expect(restTeam).toMatchObject({ name: 'gql', units_map: { 'repo.issues': 'read' } });
     });
 
     it('updateTeam, addTeamMember, addTeamRepository, removeTeamRepository, removeTeamMember, deleteTeam', async () => {
-      const upd = await mutate<{ team: TeamOut }>('updateTeam', 'team { name permission }', { teamId: created, name: 'gql2', permission: 'ADMIN' }, owner);
+      const upd = await mutate<{ team: TeamOut }>(
+        'updateTeam',
+        'team { name permission }',
+        { teamId: created, name: 'gql2', permission: 'ADMIN' },
+        owner,
+      );
       expect(upd).toMatchObject({ __typename: 'UpdateTeamPayload', team: { name: 'gql2', permission: 'ADMIN' } });
-      const add = await mutate<{ team: TeamOut; user: { login: string } }>('addTeamMember', 'user { login } team { members(first: 5) { totalCount nodes { login } } }', { teamId: created, login: 'gtoutsider' }, owner);
+      const add = await mutate<{ team: TeamOut; user: { login: string } }>(
+        'addTeamMember',
+        'user { login } team { members(first: 5) { totalCount nodes { login } } }',
+        { teamId: created, login: 'gtoutsider' },
+        owner,
+      );
       expect(add).toMatchObject({ user: { login: 'gtoutsider' }, team: { members: { totalCount: 1, nodes: [{ login: 'gtoutsider' }] } } });
-      const repo = await mutate<{ team: TeamOut }>('addTeamRepository', 'team { repositories(first: 5) { totalCount nodes { name } } }', { teamId: created, owner: 'gtacme', name: 'priv' }, owner);
+      const repo = await mutate<{ team: TeamOut }>(
+        'addTeamRepository',
+        'team { repositories(first: 5) { totalCount nodes { name } } }',
+        { teamId: created, owner: 'gtacme', name: 'priv' },
+        owner,
+      );
       expect(repo).toMatchObject({ team: { repositories: { totalCount: 1, nodes: [{ name: 'priv' }] } } });
       const denied = await mutate('addTeamRepository', 'team { name }', { teamId: created, owner: 'gtacme', name: 'pub' }, other);
       expect(denied).toMatchObject({ __typename: 'PermissionDeniedError', message: 'Must be a team member' });
-      const unrepo = await mutate<{ team: TeamOut }>('removeTeamRepository', 'team { repositories(first: 5) { totalCount } }', { teamId: created, owner: 'gtacme', name: 'priv' }, owner);
+      const unrepo = await mutate<{ team: TeamOut }>(
+        'removeTeamRepository',
+        'team { repositories(first: 5) { totalCount } }',
+        { teamId: created, owner: 'gtacme', name: 'priv' },
+        owner,
+      );
       expect(unrepo).toMatchObject({ team: { repositories: { totalCount: 0 } } });
-      const unmember = await mutate<{ team: TeamOut }>('removeTeamMember', 'team { members(first: 5) { totalCount } }', { teamId: created, login: 'gtoutsider' }, owner);
+      const unmember = await mutate<{ team: TeamOut }>(
+        'removeTeamMember',
+        'team { members(first: 5) { totalCount } }',
+        { teamId: created, login: 'gtoutsider' },
+        owner,
+      );
       expect(unmember).toMatchObject({ team: { members: { totalCount: 0 } } });
       const ownersId = gid('Team', (await t.db.team.findFirstOrThrow({ where: { org: { lowerName: 'gtacme' }, authorize: 'OWNER' } })).id);
-      expect(await mutate('deleteTeam', 'deletedTeamId', { teamId: ownersId }, owner)).toMatchObject({ __typename: 'ValidationError', message: 'the Owners team cannot be deleted' });
-      expect(await mutate('deleteTeam', 'deletedTeamId', { teamId: gid('Team', 999999) }, owner)).toMatchObject({ __typename: 'NotFoundError' });
+      expect(await mutate('deleteTeam', 'deletedTeamId', { teamId: ownersId }, owner)).toMatchObject({
+        __typename: 'ValidationError',
+        message: 'the Owners team cannot be deleted',
+      });
+      expect(await mutate('deleteTeam', 'deletedTeamId', { teamId: gid('Team', 999999) }, owner)).toMatchObject({
+        __typename: 'NotFoundError',
+      });
       expect(await mutate('deleteTeam', 'deletedTeamId', { teamId: created }, {})).toMatchObject({ __typename: 'UnauthenticatedError' });
-      expect(await mutate('deleteTeam', 'deletedTeamId', { teamId: created }, owner)).toMatchObject({ __typename: 'DeleteTeamPayload', deletedTeamId: created });
+      expect(await mutate('deleteTeam', 'deletedTeamId', { teamId: created }, owner)).toMatchObject({
+        __typename: 'DeleteTeamPayload',
+        deletedTeamId: created,
+      });
       expect(await node(created, owner)).toBeNull();
     });
   });
 
   describe('SQL statement count (DESIGN §6: shape, not size)', () => {
-    const QUERY = '{ organization(login: "gtcount") { teams(first: 50) { nodes { name members(first: 50) { totalCount nodes { login } } repositories(first: 50) { totalCount nodes { name } } } } } }';
+    const QUERY =
+      '{ organization(login: "gtcount") { teams(first: 50) { nodes { name members(first: 50) { totalCount nodes { login } } repositories(first: 50) { totalCount nodes { name } } } } } }';
     let made = 0;
 
     /** Grows organization gtcount to `teamCount` teams of `perTeam` members and two repositories each. */
@@ -195,9 +292,20 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
         const name = `team${String(i).padStart(2, '0')}`;
         let team = await t.db.team.findFirst({ where: { orgId: org.id, lowerName: name } });
         if (!team) {
-          team = await t.db.team.create({ data: { orgId: org.id, name, lowerName: name, units: { create: { orgId: org.id, type: 'CODE', accessMode: 'READ' } } } });
+          team = await t.db.team.create({
+            data: { orgId: org.id, name, lowerName: name, units: { create: { orgId: org.id, type: 'CODE', accessMode: 'READ' } } },
+          });
           for (const r of ['a', 'b']) {
-            const repo = await t.db.repository.create({ data: { ownerId: org.id, ownerName: 'gtcount', name: `${name}-${r}`, lowerName: `${name}-${r}`, isPrivate: r === 'b', units: { create: [{ type: 'CODE' }] } } });
+            const repo = await t.db.repository.create({
+              data: {
+                ownerId: org.id,
+                ownerName: 'gtcount',
+                name: `${name}-${r}`,
+                lowerName: `${name}-${r}`,
+                isPrivate: r === 'b',
+                units: { create: [{ type: 'CODE' }] },
+              },
+            });
             await t.db.teamRepo.create({ data: { orgId: org.id, teamId: team.id, repoId: repo.id } });
           }
         }
@@ -232,7 +340,9 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
       const small = { owner: await count(2, 2, owner), admin: await count(2, 2, admin) };
       await grow(12, 6);
       const large = { owner: await count(12, 6, owner), admin: await count(12, 6, admin) };
-      console.info(`[${provider}] organization → teams → members + repositories: owner ${small.owner.n} statements for 2×2, ${large.owner.n} for 12×6; site admin ${small.admin.n} / ${large.admin.n}`);
+      console.info(
+        `[${provider}] organization → teams → members + repositories: owner ${small.owner.n} statements for 2×2, ${large.owner.n} for 12×6; site admin ${small.admin.n} / ${large.admin.n}`,
+      );
       expect(large.owner.n, large.owner.sql.join('\n')).toBe(small.owner.n);
       expect(large.admin.n, large.admin.sql.join('\n')).toBe(small.admin.n);
       expect(small.owner.n).toBeLessThanOrEqual(25);

@@ -73,7 +73,10 @@ describe.each(PROVIDERS)('GraphQL viewer, user, users, node (%s)', (provider) =>
 
   describe('user(login:)', () => {
     const lookup = (login: string, headers: Record<string, string> = {}) =>
-      gql<{ user: UserFields | null }>(t, 'query($login: String!) { user(login: $login) { login visibility } }', { variables: { login }, headers });
+      gql<{ user: UserFields | null }>(t, 'query($login: String!) { user(login: $login) { login visibility } }', {
+        variables: { login },
+        headers,
+      });
 
     it('returns a public user to anyone, case-insensitively', async () => {
       for (const headers of [{}, basic('bob')]) {
@@ -106,7 +109,10 @@ describe.each(PROVIDERS)('GraphQL viewer, user, users, node (%s)', (provider) =>
 
   describe('private fields', () => {
     const fields = (login: string, headers: Record<string, string>) =>
-      gql<{ user: UserFields | null }>(t, `query($login: String!) { user(login: $login) { ${PRIVATE_FIELDS} } }`, { variables: { login }, headers });
+      gql<{ user: UserFields | null }>(t, `query($login: String!) { user(login: $login) { ${PRIVATE_FIELDS} } }`, {
+        variables: { login },
+        headers,
+      });
 
     it('hides isSiteAdmin, isActive and lastLoginAt from other users', async () => {
       const admin = await fields('vadmin', basic('alice'));
@@ -142,14 +148,18 @@ describe.each(PROVIDERS)('GraphQL viewer, user, users, node (%s)', (provider) =>
     interface UsersPage {
       users: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: { login: string }[] };
     }
-    const PAGE = 'query($after: String) { users(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { login } } }';
+    const PAGE =
+      'query($after: String) { users(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { login } } }';
 
     it('pages through every individual user for a site admin', async () => {
       const seen: string[] = [];
       let after: string | null = null;
       let pages = 0;
       for (;;) {
-        const res: Awaited<ReturnType<typeof gql<UsersPage>>> = await gql<UsersPage>(t, PAGE, { variables: { after }, headers: basic('vadmin') });
+        const res: Awaited<ReturnType<typeof gql<UsersPage>>> = await gql<UsersPage>(t, PAGE, {
+          variables: { after },
+          headers: basic('vadmin'),
+        });
         expect(res.errors).toBeUndefined();
         const users = res.data?.users;
         if (!users) throw new Error('no users connection');
@@ -183,13 +193,20 @@ describe.each(PROVIDERS)('GraphQL viewer, user, users, node (%s)', (provider) =>
 
   describe('node(id:) and nodes(ids:)', () => {
     const idOf = async (login: string) => {
-      const res = await gql<{ user: UserFields | null }>(t, 'query($l: String!) { user(login: $l) { id } }', { variables: { l: login }, headers: basic('vadmin') });
+      const res = await gql<{ user: UserFields | null }>(t, 'query($l: String!) { user(login: $l) { id } }', {
+        variables: { l: login },
+        headers: basic('vadmin'),
+      });
       const id = res.data?.user?.id;
       if (!id) throw new Error(`no id for ${login}`);
       return id;
     };
     const node = (id: string, headers: Record<string, string>) =>
-      gql<{ node: (UserFields & { __typename: string }) | null }>(t, 'query($id: ID!) { node(id: $id) { __typename id ... on User { login } } }', { variables: { id }, headers });
+      gql<{ node: (UserFields & { __typename: string }) | null }>(
+        t,
+        'query($id: ID!) { node(id: $id) { __typename id ... on User { login } } }',
+        { variables: { id }, headers },
+      );
 
     it('round-trips a User global id', async () => {
       const id = await idOf('bob');
@@ -238,7 +255,10 @@ describe.each(PROVIDERS)('GraphQL viewer, user, users, node (%s)', (provider) =>
       expect(other.data?.user ?? null).toBeNull();
       expect(errorCodes(other)).toEqual(['FORBIDDEN']);
       const id = (await gql<{ user: UserFields | null }>(t, '{ user(login: "bob") { id } }', { headers: basic('alice') })).data?.user?.id;
-      const viaNode = await gql<{ node: UserFields | null }>(t, 'query($id: ID!) { node(id: $id) { ... on User { login } } }', { variables: { id }, headers: tokenAuth(token) });
+      const viaNode = await gql<{ node: UserFields | null }>(t, 'query($id: ID!) { node(id: $id) { ... on User { login } } }', {
+        variables: { id },
+        headers: tokenAuth(token),
+      });
       expect(viaNode.data?.node ?? null).toBeNull();
       expect(errorCodes(viaNode)).toEqual(['FORBIDDEN']);
     });

@@ -11,8 +11,17 @@ import { createTestDatabase, type TestDatabase } from './db.ts';
 export const PASSWORD = 'password123!';
 
 /** A credential form Gitea accepts; `as(user, form)` builds requests with it. */
-export type CredentialForm = 'basic' | 'basic-token' | 'basic-token-user' | 'token-header' | 'bearer' | 'query-token' | 'query-access-token';
-export const CREDENTIAL_FORMS: CredentialForm[] = ['basic', 'basic-token', 'basic-token-user', 'token-header', 'bearer', 'query-token', 'query-access-token'];
+export type CredentialForm =
+  'basic' | 'basic-token' | 'basic-token-user' | 'token-header' | 'bearer' | 'query-token' | 'query-access-token';
+export const CREDENTIAL_FORMS: CredentialForm[] = [
+  'basic',
+  'basic-token',
+  'basic-token-user',
+  'token-header',
+  'bearer',
+  'query-token',
+  'query-access-token',
+];
 
 export interface RequestOptions {
   headers?: Record<string, string>;
@@ -76,7 +85,12 @@ export function tokenAuth(token: string): Record<string, string> {
 export async function startTestApp(provider: DbProvider): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase(provider);
   await deployMigrations({ provider, url: database.url });
-  const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, SECRET_KEY: 'test-secret', ROOT_URL: 'http://localhost:3000/' });
+  const config = loadConfig({
+    DATA_DIR: database.dataDir,
+    DATABASE_URL: database.url,
+    SECRET_KEY: 'test-secret',
+    ROOT_URL: 'http://localhost:3000/',
+  });
   const queries: string[] = [];
   const app = await buildApp(config, { onQuery: (e) => queries.push(e.query) });
   await app.server.ready();
@@ -102,10 +116,20 @@ export async function startTestApp(provider: DbProvider): Promise<TestApp> {
       return t.request('POST', '/api/graphql', { headers, body: { query, variables } });
     },
     createUser(name, opts = {}) {
-      return userService.createUser(system, { username: name, email: `${name}@example.com`, password: PASSWORD, mustChangePassword: false, ...opts });
+      return userService.createUser(system, {
+        username: name,
+        email: `${name}@example.com`,
+        password: PASSWORD,
+        mustChangePassword: false,
+        ...opts,
+      });
     },
     async createToken(user, scopes = ['all'], name) {
-      const created = await tokenService.createAccessToken(system, { username: user, name: name ?? `t-${Math.random().toString(36).slice(2)}`, scopes });
+      const created = await tokenService.createAccessToken(system, {
+        username: user,
+        name: name ?? `t-${Math.random().toString(36).slice(2)}`,
+        scopes,
+      });
       return created.secret;
     },
     async close() {

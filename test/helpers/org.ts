@@ -17,7 +17,12 @@ export function createOrgAs(t: TestApp, owner: Models.User, name: string, visibi
  * Makes `user` a member of `org` the way Gitea does (membership comes with a team): joins the team `team`
  * (created with read access if missing; `Owners` for the owners team), then refreshes the counters.
  */
-export async function addMember(t: TestApp, org: Models.User, user: Models.User, opts: { team?: string; isPublic?: boolean } = {}): Promise<void> {
+export async function addMember(
+  t: TestApp,
+  org: Models.User,
+  user: Models.User,
+  opts: { team?: string; isPublic?: boolean } = {},
+): Promise<void> {
   const name = opts.team ?? 'Members';
   const team =
     (await t.db.team.findUnique({ where: { orgId_lowerName: { orgId: org.id, lowerName: name.toLowerCase() } } })) ??

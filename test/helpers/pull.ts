@@ -34,7 +34,10 @@ export class PullFixture {
   /** Creates owner/name (a user's repository, as `owner`; or an organization's, as `as`) with an initial commit on main. */
   async createRepo(owner: string, name: string, opts: { private?: boolean; as?: string; org?: boolean } = {}): Promise<Models.Repository> {
     const path = opts.org ? `/api/v1/orgs/${owner}/repos` : '/api/v1/user/repos';
-    const res = await this.t.request('POST', path, { headers: basic(opts.as ?? owner), body: { name, auto_init: true, private: opts.private ?? false, default_branch: 'main' } });
+    const res = await this.t.request('POST', path, {
+      headers: basic(opts.as ?? owner),
+      body: { name, auto_init: true, private: opts.private ?? false, default_branch: 'main' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     return this.t.db.repository.findUniqueOrThrow({ where: { id: (res.json() as { id: number }).id } });
   }
@@ -65,7 +68,14 @@ export class PullFixture {
    * `from` (a branch of that repository, `main` by default; the branch itself when it already exists and
    * `from` is not given). Returns the new tip. Waits for the push subscribers (pull request refresh) to finish.
    */
-  async push(owner: string, name: string, user: string, branch: string, files: Record<string, string>, opts: { from?: string; force?: boolean } = {}): Promise<string> {
+  async push(
+    owner: string,
+    name: string,
+    user: string,
+    branch: string,
+    files: Record<string, string>,
+    opts: { from?: string; force?: boolean } = {},
+  ): Promise<string> {
     const dir = await this.workTree(owner, name, user);
     const exists = (await this.git.run(['rev-parse', '--verify', '-q', `origin/${branch}`], { cwd: dir })).code === 0;
     const start = opts.from ?? (exists ? branch : 'main');
@@ -85,15 +95,31 @@ export class PullFixture {
   }
 
   /** Opens a pull request as `user` and returns the response (expects 201 unless `expectStatus`). */
-  async open(owner: string, name: string, user: string, body: Record<string, unknown>, expectStatus = 201): Promise<{ status: number; json: Record<string, unknown> }> {
-    const res = await this.t.request('POST', `/api/v1/repos/${owner}/${name}/pulls`, { headers: basic(user), body: { title: `pull ${String(body.head)}`, ...body } });
+  async open(
+    owner: string,
+    name: string,
+    user: string,
+    body: Record<string, unknown>,
+    expectStatus = 201,
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
+    const res = await this.t.request('POST', `/api/v1/repos/${owner}/${name}/pulls`, {
+      headers: basic(user),
+      body: { title: `pull ${String(body.head)}`, ...body },
+    });
     expect(res.statusCode, res.body).toBe(expectStatus);
     await this.t.app.deps.notifier.drain();
     return { status: res.statusCode, json: res.json() as Record<string, unknown> };
   }
 
   /** Pushes `branch` with `files` to owner/name as `user`, then opens a pull request into main; returns its number. */
-  async pushAndOpen(owner: string, name: string, user: string, branch: string, files: Record<string, string>, body: Record<string, unknown> = {}): Promise<number> {
+  async pushAndOpen(
+    owner: string,
+    name: string,
+    user: string,
+    branch: string,
+    files: Record<string, string>,
+    body: Record<string, unknown> = {},
+  ): Promise<number> {
     await this.push(owner, name, user, branch, files);
     const { json } = await this.open(owner, name, user, { head: branch, base: 'main', ...body });
     return json.number as number;

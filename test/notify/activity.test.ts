@@ -16,7 +16,9 @@ describe.each(PROVIDERS)('activity feed from pushes (%s)', (provider) => {
     await t.createUser('alice');
     const bob = await t.createUser('bob');
     await t.request('POST', '/api/v1/orgs', { headers: basic('alice'), body: { username: 'acme' } });
-    expect((await t.request('POST', '/api/v1/orgs/acme/repos', { headers: basic('alice'), body: { name: 'feed', auto_init: true } })).statusCode).toBe(201);
+    expect(
+      (await t.request('POST', '/api/v1/orgs/acme/repos', { headers: basic('alice'), body: { name: 'feed', auto_init: true } })).statusCode,
+    ).toBe(201);
     const repo = await t.db.repository.findFirstOrThrow({ where: { lowerName: 'feed' } });
     await t.db.watch.create({ data: { userId: bob.id, repoId: repo.id } });
   });
@@ -41,7 +43,11 @@ describe.each(PROVIDERS)('activity feed from pushes (%s)', (provider) => {
     const alice = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'alice' } });
     const feed = await t.db.action.findMany({ where: { userId: alice.id }, orderBy: { id: 'asc' } });
     expect(feed.map((a) => a.opType)).toEqual(['CREATE_REPO', 'COMMIT_REPO', 'PUSH_TAG', 'COMMIT_REPO', 'DELETE_BRANCH']);
-    const push = JSON.parse(feed[1]?.content ?? '{}') as { Commits: { Message: string }[]; Len: number; HeadCommit: { Message: string } | null };
+    const push = JSON.parse(feed[1]?.content ?? '{}') as {
+      Commits: { Message: string }[];
+      Len: number;
+      HeadCommit: { Message: string } | null;
+    };
     expect(push.Len).toBe(2);
     expect(push.Commits.map((c) => c.Message.trim())).toEqual(['second change', 'first change']);
     expect(feed[2]?.refName).toBe('refs/tags/v1');
@@ -61,7 +67,10 @@ describe.each(PROVIDERS)('activity feed from pushes (%s)', (provider) => {
     await t.request('PATCH', `/api/v1/repos/acme/feed/issues/${index}`, { headers: basic('alice'), body: { state: 'open' } });
     await t.app.deps.notifier.drain();
     const alice = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'alice' } });
-    const rows = await t.db.action.findMany({ where: { userId: alice.id, opType: { in: ['CREATE_ISSUE', 'CLOSE_ISSUE', 'REOPEN_ISSUE'] } }, orderBy: { id: 'asc' } });
+    const rows = await t.db.action.findMany({
+      where: { userId: alice.id, opType: { in: ['CREATE_ISSUE', 'CLOSE_ISSUE', 'REOPEN_ISSUE'] } },
+      orderBy: { id: 'asc' },
+    });
     expect(rows.map((r) => [r.opType, r.content])).toEqual([
       ['CREATE_ISSUE', `${index}|It broke`],
       ['CLOSE_ISSUE', `${index}|`],

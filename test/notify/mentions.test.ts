@@ -49,7 +49,8 @@ describe.each(PROVIDERS)('mentions → IssueUser.isMentioned (%s)', (provider) =
   const users: Record<string, Models.User> = {};
   let priv: Models.Repository;
 
-  const req = (method: string, viewer: string, path: string, body?: unknown) => t.request(method, `/api/v1/${path}`, { headers: basic(viewer), ...(body === undefined ? {} : { body }) });
+  const req = (method: string, viewer: string, path: string, body?: unknown) =>
+    t.request(method, `/api/v1/${path}`, { headers: basic(viewer), ...(body === undefined ? {} : { body }) });
   const numbers = (res: { json(): unknown }) => (res.json() as Json[]).map((i) => i.number);
   async function mentioned(repo: Models.Repository, n: number): Promise<string[]> {
     await t.app.deps.notifier.drain();
@@ -104,7 +105,9 @@ describe.each(PROVIDERS)('mentions → IssueUser.isMentioned (%s)', (provider) =
     await t.db.issueUser.create({ data: { issueId: issue.id, userId: users.reader!.id, isRead: true } });
     await req('POST', 'alice', `repos/alice/priv/issues/${m}/comments`, { body: '@reader look' });
     expect(await mentioned(priv, m)).toEqual(['reader']);
-    expect(await t.db.issueUser.findMany({ where: { issueId: issue.id }, select: { isRead: true, isMentioned: true } })).toEqual([{ isRead: true, isMentioned: true }]);
+    expect(await t.db.issueUser.findMany({ where: { issueId: issue.id }, select: { isRead: true, isMentioned: true } })).toEqual([
+      { isRead: true, isMentioned: true },
+    ]);
   });
 
   it('@org/team mentions the members of a team with access to the issue', async () => {

@@ -12,8 +12,18 @@ describe('Notifier', () => {
     const errors: string[] = [];
     const n = new Notifier((s, e) => errors.push(`${s}:${e.type}`));
     const seen: string[] = [];
-    n.subscribe({ name: 'boom', handle: () => { throw new Error('x'); } });
-    n.subscribe({ name: 'log', handle: (e) => { seen.push(e.type); } });
+    n.subscribe({
+      name: 'boom',
+      handle: () => {
+        throw new Error('x');
+      },
+    });
+    n.subscribe({
+      name: 'log',
+      handle: (e) => {
+        seen.push(e.type);
+      },
+    });
     n.publish([
       { type: 'user.created', userId: 1, actorId: null },
       { type: 'user.deleted', userId: 1, login: 'a', actorId: null },
@@ -30,7 +40,12 @@ describe.each(PROVIDERS)('domain events after commit (%s)', (provider) => {
   const seen: DomainEvent[] = [];
   beforeAll(async () => {
     t = await startTestApp(provider);
-    t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => { seen.push(e); } });
+    t.app.deps.notifier.subscribe({
+      name: 'test',
+      handle: (e) => {
+        seen.push(e);
+      },
+    });
   });
   afterAll(() => t.close());
 

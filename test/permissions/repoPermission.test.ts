@@ -87,22 +87,37 @@ describe('computeRepoPermission: no explicit grants', () => {
     ),
   );
 
-  it.each(cases)('$label, $ownerType owner $visibility, private=$isPrivate → $want', ({ viewer, member, ownerType, visibility, isPrivate, want }) => {
-    const perm = computeRepoPermission(repo({ ownerType, visibility, isPrivate }), facts(viewer, { isOrgMember: member }));
-    expect(perm.mode).toBe(want);
-    if (want === 'NONE') expect(ALL_UNITS.filter((u) => unitMode(perm, u) !== 'NONE')).toEqual([]);
-    else expect(perm.units).toEqual(uniform(want));
-    expect(canReadAny(perm)).toBe(want !== 'NONE');
-    expect(isRepoAdmin(perm)).toBe(want === 'OWNER');
-    expect(perm.blocked).toBe(false);
-  });
+  it.each(cases)(
+    '$label, $ownerType owner $visibility, private=$isPrivate → $want',
+    ({ viewer, member, ownerType, visibility, isPrivate, want }) => {
+      const perm = computeRepoPermission(repo({ ownerType, visibility, isPrivate }), facts(viewer, { isOrgMember: member }));
+      expect(perm.mode).toBe(want);
+      if (want === 'NONE') expect(ALL_UNITS.filter((u) => unitMode(perm, u) !== 'NONE')).toEqual([]);
+      else expect(perm.units).toEqual(uniform(want));
+      expect(canReadAny(perm)).toBe(want !== 'NONE');
+      expect(isRepoAdmin(perm)).toBe(want === 'OWNER');
+      expect(perm.blocked).toBe(false);
+    },
+  );
 });
 
 describe('computeRepoPermission: teams (org member, org repository)', () => {
   const TEAM_CASES: Array<{ name: string; isPrivate: boolean; teams: TeamGrant[]; mode: AccessMode; units: RepoPermission['units'] }> = [
     { name: 'authorize none, no units, private repo', isPrivate: true, teams: [team('NONE')], mode: 'NONE', units: uniform('NONE') },
-    { name: 'authorize none on a public repo keeps the read minimum', isPrivate: false, teams: [team('NONE')], mode: 'READ', units: uniform('READ') },
-    { name: 'authorize read, every unit read', isPrivate: true, teams: [team('READ', allUnits('READ'))], mode: 'READ', units: uniform('READ') },
+    {
+      name: 'authorize none on a public repo keeps the read minimum',
+      isPrivate: false,
+      teams: [team('NONE')],
+      mode: 'READ',
+      units: uniform('READ'),
+    },
+    {
+      name: 'authorize read, every unit read',
+      isPrivate: true,
+      teams: [team('READ', allUnits('READ'))],
+      mode: 'READ',
+      units: uniform('READ'),
+    },
     {
       name: 'authorize write with per-unit modes',
       isPrivate: true,
@@ -117,8 +132,20 @@ describe('computeRepoPermission: teams (org member, org repository)', () => {
       mode: 'WRITE',
       units: { ...uniform('READ'), CODE: 'WRITE' },
     },
-    { name: 'authorize admin gives owner on everything', isPrivate: true, teams: [team('ADMIN', { CODE: 'READ' })], mode: 'OWNER', units: uniform('OWNER') },
-    { name: 'authorize owner (the Owners team) gives owner', isPrivate: true, teams: [team('OWNER', allUnits('OWNER'))], mode: 'OWNER', units: uniform('OWNER') },
+    {
+      name: 'authorize admin gives owner on everything',
+      isPrivate: true,
+      teams: [team('ADMIN', { CODE: 'READ' })],
+      mode: 'OWNER',
+      units: uniform('OWNER'),
+    },
+    {
+      name: 'authorize owner (the Owners team) gives owner',
+      isPrivate: true,
+      teams: [team('OWNER', allUnits('OWNER'))],
+      mode: 'OWNER',
+      units: uniform('OWNER'),
+    },
     {
       name: 'several teams: the maximum per unit',
       isPrivate: true,
@@ -149,14 +176,20 @@ describe('computeRepoPermission: teams (org member, org repository)', () => {
   });
 
   it('a restricted member gets exactly what the team gives (no read minimum)', () => {
-    const perm = computeRepoPermission(repo({ visibility: 'LIMITED' }), facts(RESTRICTED, { isOrgMember: true, teams: [team('WRITE', { CODE: 'WRITE' })] }));
+    const perm = computeRepoPermission(
+      repo({ visibility: 'LIMITED' }),
+      facts(RESTRICTED, { isOrgMember: true, teams: [team('WRITE', { CODE: 'WRITE' })] }),
+    );
     expect(perm.units).toEqual({ ...uniform('NONE'), CODE: 'WRITE' });
     expect(canWrite(perm, 'CODE')).toBe(true);
     expect(canRead(perm, 'ISSUES')).toBe(false);
   });
 
   it('team grants only cover enabled units', () => {
-    const perm = computeRepoPermission(repo({ isPrivate: true, units: ['CODE', 'ISSUES'] }), facts(PLAIN, { isOrgMember: true, teams: [team('WRITE', allUnits('WRITE'))] }));
+    const perm = computeRepoPermission(
+      repo({ isPrivate: true, units: ['CODE', 'ISSUES'] }),
+      facts(PLAIN, { isOrgMember: true, teams: [team('WRITE', allUnits('WRITE'))] }),
+    );
     expect(perm.units).toEqual({ CODE: 'WRITE', ISSUES: 'WRITE' });
     expect(canRead(perm, 'PULL_REQUESTS')).toBe(false);
   });
@@ -188,7 +221,10 @@ describe('computeRepoPermission: collaborators', () => {
   });
 
   it('collaboration and teams combine per unit', () => {
-    const perm = computeRepoPermission(repo({ isPrivate: true }), facts(PLAIN, { isOrgMember: true, collaboration: 'READ', teams: [team('WRITE', { ISSUES: 'WRITE' })] }));
+    const perm = computeRepoPermission(
+      repo({ isPrivate: true }),
+      facts(PLAIN, { isOrgMember: true, collaboration: 'READ', teams: [team('WRITE', { ISSUES: 'WRITE' })] }),
+    );
     expect(perm.units).toEqual({ ...uniform('READ'), ISSUES: 'WRITE' });
     expect(perm.mode).toBe('WRITE');
   });

@@ -32,16 +32,33 @@ describe.each(PROVIDERS)('repoPermission loader (%s)', (provider) => {
     return cxFor(viewer).loaders.repoPermission.load(r.id);
   }
 
-  async function makeRepo(owner: Models.User, name: string, isPrivate: boolean, units: readonly UnitType[] = ALL_UNITS): Promise<Models.Repository> {
-    const repo = await t.db.repository.create({ data: { ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase(), isPrivate } });
+  async function makeRepo(
+    owner: Models.User,
+    name: string,
+    isPrivate: boolean,
+    units: readonly UnitType[] = ALL_UNITS,
+  ): Promise<Models.Repository> {
+    const repo = await t.db.repository.create({
+      data: { ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase(), isPrivate },
+    });
     await t.db.repoUnit.createMany({ data: units.map((type) => ({ repoId: repo.id, type })) });
     repos[name] = repo;
     return repo;
   }
 
-  async function makeTeam(org: Models.User, name: string, authorize: AccessMode, units: Partial<Record<UnitType, AccessMode>>, includesAll = false): Promise<Models.Team> {
-    const team = await t.db.team.create({ data: { orgId: org.id, name, lowerName: name.toLowerCase(), authorize, includesAllRepositories: includesAll } });
-    await t.db.teamUnit.createMany({ data: Object.entries(units).map(([type, accessMode]) => ({ orgId: org.id, teamId: team.id, type: type as UnitType, accessMode })) });
+  async function makeTeam(
+    org: Models.User,
+    name: string,
+    authorize: AccessMode,
+    units: Partial<Record<UnitType, AccessMode>>,
+    includesAll = false,
+  ): Promise<Models.Team> {
+    const team = await t.db.team.create({
+      data: { orgId: org.id, name, lowerName: name.toLowerCase(), authorize, includesAllRepositories: includesAll },
+    });
+    await t.db.teamUnit.createMany({
+      data: Object.entries(units).map(([type, accessMode]) => ({ orgId: org.id, teamId: team.id, type: type as UnitType, accessMode })),
+    });
     return team;
   }
 
@@ -157,7 +174,9 @@ describe.each(PROVIDERS)('repoPermission loader (%s)', (provider) => {
     for (const viewer of ['bob', 'henry', 'root']) {
       const small = await measure(viewer, bulk.slice(0, 2));
       const large = await measure(viewer, bulk);
-      console.info(`[${provider}] repoPermission loader for ${viewer}: ${small.statements} statements for 2 repos, ${large.statements} for 20`);
+      console.info(
+        `[${provider}] repoPermission loader for ${viewer}: ${small.statements} statements for 2 repos, ${large.statements} for 20`,
+      );
       expect(large.statements, large.sql.join('\n')).toBe(small.statements);
       // repositories + owners + units; collaborations, memberships, team users (+ teams, units, team repos), blocks.
       expect(large.statements, large.sql.join('\n')).toBeLessThanOrEqual(10);

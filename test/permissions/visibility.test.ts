@@ -71,7 +71,14 @@ describe('canSeeUser', () => {
 });
 
 describe('canReadTeam', () => {
-  const NOBODY: TeamReadFacts = { visibility: 'PRIVATE', isTeamMember: false, isOrgOwner: false, isOrgMember: false, canSeeOrg: true, isSiteAdmin: false };
+  const NOBODY: TeamReadFacts = {
+    visibility: 'PRIVATE',
+    isTeamMember: false,
+    isOrgOwner: false,
+    isOrgMember: false,
+    canSeeOrg: true,
+    isSiteAdmin: false,
+  };
   // Gitea reqTeamReadAccess + Team.CanNonMemberReadMeta.
   const CASES: Array<[label: string, facts: Partial<TeamReadFacts>, want: boolean]> = [
     ['private team, outsider', {}, false],

@@ -60,7 +60,9 @@ describe.each(PROVIDERS)('REST authentication (%s)', (provider) => {
 
     it('Basic login by an e-mail address that is not activated is refused', async () => {
       const user = await t.createUser('eve');
-      await t.db.emailAddress.create({ data: { userId: user.id, email: 'eve-2@example.com', lowerEmail: 'eve-2@example.com', isActivated: false } });
+      await t.db.emailAddress.create({
+        data: { userId: user.id, email: 'eve-2@example.com', lowerEmail: 'eve-2@example.com', isActivated: false },
+      });
       const res = await t.request('GET', '/api/v1/user', { headers: basic('eve-2@example.com') });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual(INVALID);

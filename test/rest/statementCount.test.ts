@@ -15,9 +15,19 @@ describe.each(PROVIDERS)('REST list endpoints cost a constant number of statemen
     for (; grown < to; grown++) {
       const member = await t.createUser(`member${grown}`);
       await addMember(t, org, member, { team: `team${grown}` });
-      expect((await t.request('POST', '/api/v1/orgs/acme/repos', { headers: basic('owner'), body: { name: `repo${grown}`, private: grown % 2 === 0 } })).statusCode).toBe(201);
+      expect(
+        (
+          await t.request('POST', '/api/v1/orgs/acme/repos', {
+            headers: basic('owner'),
+            body: { name: `repo${grown}`, private: grown % 2 === 0 },
+          })
+        ).statusCode,
+      ).toBe(201);
       await t.request('POST', '/api/v1/orgs/acme/labels', { headers: basic('owner'), body: { name: `label${grown}`, color: '#00ff00' } });
-      await t.request('PUT', `/api/v1/repos/acme/repo${grown}/collaborators/member${grown}`, { headers: basic('owner'), body: { permission: 'read' } });
+      await t.request('PUT', `/api/v1/repos/acme/repo${grown}/collaborators/member${grown}`, {
+        headers: basic('owner'),
+        body: { permission: 'read' },
+      });
     }
   }
 

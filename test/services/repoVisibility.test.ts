@@ -19,7 +19,14 @@ describe.each(PROVIDERS)('visibleRepoFilter agrees with the access model (%s)', 
 
   async function repo(owner: Models.User, name: string, isPrivate: boolean): Promise<Models.Repository> {
     const r = await t.db.repository.create({
-      data: { ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase(), isPrivate, units: { create: ALL_UNITS.map((type) => ({ type })) } },
+      data: {
+        ownerId: owner.id,
+        ownerName: owner.name,
+        name,
+        lowerName: name.toLowerCase(),
+        isPrivate,
+        units: { create: ALL_UNITS.map((type) => ({ type })) },
+      },
     });
     repos.push(r);
     return r;
@@ -50,11 +57,28 @@ describe.each(PROVIDERS)('visibleRepoFilter agrees with the access model (%s)', 
       const closed = await repo(org, `${key}-closed`, true);
       await addMember(t, org, viewers.member!);
       await addMember(t, org, viewers.restrictedMember!);
-      const team = await t.db.team.create({ data: { orgId: org.id, name: 'Devs', lowerName: 'devs', authorize: 'NONE', units: { create: [{ orgId: org.id, type: 'CODE', accessMode: 'WRITE' }] } } });
+      const team = await t.db.team.create({
+        data: {
+          orgId: org.id,
+          name: 'Devs',
+          lowerName: 'devs',
+          authorize: 'NONE',
+          units: { create: [{ orgId: org.id, type: 'CODE', accessMode: 'WRITE' }] },
+        },
+      });
       await t.db.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: viewers.teamer!.id } });
       await t.db.orgUser.create({ data: { orgId: org.id, userId: viewers.teamer!.id } });
       await t.db.teamRepo.create({ data: { orgId: org.id, teamId: team.id, repoId: closed.id } });
-      const all = await t.db.team.create({ data: { orgId: org.id, name: 'All', lowerName: 'all', authorize: 'NONE', includesAllRepositories: true, units: { create: [{ orgId: org.id, type: 'CODE', accessMode: 'READ' }] } } });
+      const all = await t.db.team.create({
+        data: {
+          orgId: org.id,
+          name: 'All',
+          lowerName: 'all',
+          authorize: 'NONE',
+          includesAllRepositories: true,
+          units: { create: [{ orgId: org.id, type: 'CODE', accessMode: 'READ' }] },
+        },
+      });
       await t.db.teamUser.create({ data: { orgId: org.id, teamId: all.id, userId: viewers.allteamer!.id } });
       await t.db.orgUser.create({ data: { orgId: org.id, userId: viewers.allteamer!.id } });
       // An admin-authority team grants only the repositories it includes (here: the public one).
@@ -77,10 +101,25 @@ describe.each(PROVIDERS)('visibleRepoFilter agrees with the access model (%s)', 
     for (const [label, viewer] of Object.entries(viewers)) {
       const cx = viewer ? contextFor(t, viewer) : createServiceContext(t.app.deps, null, ANONYMOUS);
       const perms = await cx.loaders.repoPermission.loadMany(repos.map((r) => r.id));
-      const readable = new Set(repos.filter((_, i) => { const p = perms[i]; return p && !(p instanceof Error) && canReadAny(p); }).map((r) => r.name));
-      const listed = new Set((await t.db.repository.findMany({ where: { AND: [{ id: { in: repos.map((r) => r.id) } }, visibleRepoFilter(cx)] }, select: { name: true } })).map((r) => r.name));
+      const readable = new Set(
+        repos
+          .filter((_, i) => {
+            const p = perms[i];
+            return p && !(p instanceof Error) && canReadAny(p);
+          })
+          .map((r) => r.name),
+      );
+      const listed = new Set(
+        (
+          await t.db.repository.findMany({
+            where: { AND: [{ id: { in: repos.map((r) => r.id) } }, visibleRepoFilter(cx)] },
+            select: { name: true },
+          })
+        ).map((r) => r.name),
+      );
       for (const r of repos) {
-        if (readable.has(r.name) !== listed.has(r.name)) mismatches.push(`${label} × ${r.name}: model ${readable.has(r.name)}, filter ${listed.has(r.name)}`);
+        if (readable.has(r.name) !== listed.has(r.name))
+          mismatches.push(`${label} × ${r.name}: model ${readable.has(r.name)}, filter ${listed.has(r.name)}`);
       }
     }
     expect(mismatches).toEqual([]);
@@ -88,7 +127,9 @@ describe.each(PROVIDERS)('visibleRepoFilter agrees with the access model (%s)', 
 
   it('anonymous viewers see only public repositories of public owners', async () => {
     const cx = createServiceContext(t.app.deps, null, ANONYMOUS);
-    const names = (await t.db.repository.findMany({ where: visibleRepoFilter(cx), select: { name: true }, orderBy: { name: 'asc' } })).map((r) => r.name);
+    const names = (await t.db.repository.findMany({ where: visibleRepoFilter(cx), select: { name: true }, orderBy: { name: 'asc' } })).map(
+      (r) => r.name,
+    );
     expect(names).toEqual(['owner-open', 'pub-open']);
   });
 });

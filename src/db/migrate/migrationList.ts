@@ -19,7 +19,10 @@ export async function readMigrationList(migrationsDir: string, shadowDbInitScrip
     if (err.code === 'ENOENT') return [];
     throw err;
   });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort((a, b) => a.localeCompare(b));
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort((a, b) => a.localeCompare(b));
   const migrationDirectories = await Promise.all(
     names.map(async (name): Promise<MigrationList['migrationDirectories'][number]> => {
       const content = await readFile(path.join(baseDir, name, MIGRATION_FILE_NAME), 'utf8').then(

@@ -28,19 +28,25 @@ export const UserEmailRef = builder.prismaObject('EmailAddress', {
 });
 
 builder.prismaObjectFields('User', (t) => ({
-  accessTokens: t.connection({
-    type: AccessTokenRef,
-    description: "The user's access tokens (the user or a site admin, signed in with a password).",
-    resolve: async (user, args, ctx) => {
-      let total = 0;
-      const conn = await resolveOffsetConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, async ({ offset, limit }) => {
-        const page = await tokenService.listUserAccessTokens(ctx.cx, user, { skip: offset, take: limit });
-        total = page.total;
-        return page.items;
-      });
-      return { ...conn, totalCount: total };
+  accessTokens: t.connection(
+    {
+      type: AccessTokenRef,
+      description: "The user's access tokens (the user or a site admin, signed in with a password).",
+      resolve: async (user, args, ctx) => {
+        let total = 0;
+        const conn = await resolveOffsetConnection(
+          { args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE },
+          async ({ offset, limit }) => {
+            const page = await tokenService.listUserAccessTokens(ctx.cx, user, { skip: offset, take: limit });
+            total = page.total;
+            return page.items;
+          },
+        );
+        return { ...conn, totalCount: total };
+      },
     },
-  }, { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }) }),
+    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }) },
+  ),
   emails: t.field({
     type: [UserEmailRef],
     nullable: true,
@@ -61,7 +67,8 @@ builder.relayMutationField(
   {
     description: 'Create a personal access token. Needs password authentication, like POST /api/v1/users/{username}/tokens.',
     errors: { types: MUTATION_ERRORS },
-    resolve: async (_root, { input }, ctx) => tokenService.createAccessToken(ctx.cx, { username: input.login, name: input.name, scopes: input.scopes }),
+    resolve: async (_root, { input }, ctx) =>
+      tokenService.createAccessToken(ctx.cx, { username: input.login, name: input.name, scopes: input.scopes }),
   },
   {
     outputFields: (t) => ({

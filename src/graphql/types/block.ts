@@ -16,7 +16,8 @@ const blockedConnection = prismaConnectionHelpers(builder, 'Block', {
   resolveNode: (row) => row.blockee,
 });
 
-const DESCRIPTION = 'Users this account blocks: visible to the user itself, to organization owners and to site admins; null for everyone else.';
+const DESCRIPTION =
+  'Users this account blocks: visible to the user itself, to organization owners and to site admins; null for everyone else.';
 
 // The same field on both account types (one Prisma model, two GraphQL types).
 for (const ref of [UserRef, OrganizationRef] as const) {
@@ -31,7 +32,9 @@ for (const ref of [UserRef, OrganizationRef] as const) {
           _count: { select: { blocking: true } },
         }),
         resolve: async (owner, args, ctx) =>
-          (await blockService.canListBlocks(ctx.cx, owner)) ? { ...blockedConnection.resolve(owner.blocking, args, ctx), total: owner._count.blocking } : null,
+          (await blockService.canListBlocks(ctx.cx, owner))
+            ? { ...blockedConnection.resolve(owner.blocking, args, ctx), total: owner._count.blocking }
+            : null,
       },
       { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
       {
@@ -54,7 +57,8 @@ builder.relayMutationField(
     }),
   },
   {
-    description: 'Block a user for the viewer or an organization (as PUT /api/v1/user/blocks/{username} and /orgs/{org}/blocks/{username}).',
+    description:
+      'Block a user for the viewer or an organization (as PUT /api/v1/user/blocks/{username} and /orgs/{org}/blocks/{username}).',
     errors: { types: MUTATION_ERRORS },
     resolve: (_root, { input }, ctx) => blockService.blockUser(ctx.cx, { org: opt(input.organizationLogin) }, input.login, opt(input.note)),
   },
@@ -75,7 +79,8 @@ builder.relayMutationField(
     }),
   },
   {
-    description: 'Unblock a user for the viewer or an organization (as DELETE /api/v1/user/blocks/{username} and /orgs/{org}/blocks/{username}).',
+    description:
+      'Unblock a user for the viewer or an organization (as DELETE /api/v1/user/blocks/{username} and /orgs/{org}/blocks/{username}).',
     errors: { types: MUTATION_ERRORS },
     resolve: (_root, { input }, ctx) => blockService.unblockUser(ctx.cx, { org: opt(input.organizationLogin) }, input.login),
   },

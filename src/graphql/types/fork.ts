@@ -26,7 +26,7 @@ builder.relayMutationField(
     }),
   },
   {
-    description: 'Fork a repository into the viewer\'s account or an organization (as POST /api/v1/repos/{owner}/{repo}/forks).',
+    description: "Fork a repository into the viewer's account or an organization (as POST /api/v1/repos/{owner}/{repo}/forks).",
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       const forked = await withInputFieldNames({ name: 'forkName' }, () =>

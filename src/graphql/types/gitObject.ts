@@ -68,7 +68,10 @@ builder.objectRef<BlobView>('Blob').implement({
     byteSize: t.exposeInt('byteSize'),
     isTruncated: t.boolean({ resolve: (b) => b.content === null }),
     isBinary: t.boolean({ nullable: true, resolve: (b) => (b.content ? b.content.subarray(0, 8000).includes(0) : null) }),
-    text: t.string({ nullable: true, resolve: (b) => (b.content && !b.content.subarray(0, 8000).includes(0) ? b.content.toString('utf8') : null) }),
+    text: t.string({
+      nullable: true,
+      resolve: (b) => (b.content && !b.content.subarray(0, 8000).includes(0) ? b.content.toString('utf8') : null),
+    }),
   }),
 });
 
@@ -78,7 +81,8 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
   object: t.field({
     type: GitObjectRef,
     nullable: true,
-    description: 'A git object by revision expression (`main`, `v1.0`, `HEAD:src`, `main:README.md`, a sha); null when it names nothing or the code unit is not readable.',
+    description:
+      'A git object by revision expression (`main`, `v1.0`, `HEAD:src`, `main:README.md`, a sha); null when it names nothing or the code unit is not readable.',
     args: { expression: t.arg.string({ required: true }) },
     select: { id: true, ownerName: true, name: true, isEmpty: true },
     resolve: (repo, args, ctx) => objects(ctx).load({ repo, expression: args.expression }),

@@ -62,7 +62,8 @@ export const IssueFiltersInput = builder.inputType('IssueFilters', {
     labels: t.stringList({ description: 'Issues carrying every one of these label names.' }),
     mentioned: t.string({ description: 'Issues that mention this login.' }),
     milestoneNumber: t.string({
-      description: 'Issues in the milestone with this database id (Gitea milestones have no number); `null` for issues without a milestone, `*` for issues in any.',
+      description:
+        'Issues in the milestone with this database id (Gitea milestones have no number); `null` for issues without a milestone, `*` for issues in any.',
     }),
     since: t.field({ type: 'DateTime', description: 'Issues updated at or after this time.' }),
     states: t.field({ type: [IssueStateEnum], description: 'Issues in these states.' }),
@@ -90,7 +91,8 @@ function statesWhere(states: readonly ('OPEN' | 'CLOSED')[] | null | undefined):
   return closed.size === 1 && only !== undefined ? [{ isClosed: only }] : [];
 }
 
-const labelsWhere = (names: readonly string[] | null | undefined): IssueWhere[] => (names ?? []).map((name) => ({ labels: { some: { label: { name } } } }));
+const labelsWhere = (names: readonly string[] | null | undefined): IssueWhere[] =>
+  (names ?? []).map((name) => ({ labels: { some: { label: { name } } } }));
 
 const byLogin = (login: string) => ({ lowerName: login.toLowerCase() });
 
@@ -109,13 +111,16 @@ export function issueListWhere(args: IssueListArgs): IssueWhere {
   if (f.mentioned != null) and.push({ issueUsers: { some: { isMentioned: true, user: byLogin(f.mentioned) } } });
   if (f.milestoneNumber === null) and.push({ milestoneId: null });
   else if (f.milestoneNumber === '*') and.push({ milestoneId: { not: null } });
-  else if (f.milestoneNumber !== undefined) and.push({ milestoneId: /^\d{1,10}$/.test(f.milestoneNumber) ? dbId(f.milestoneNumber) || -1 : -1 });
+  else if (f.milestoneNumber !== undefined)
+    and.push({ milestoneId: /^\d{1,10}$/.test(f.milestoneNumber) ? dbId(f.milestoneNumber) || -1 : -1 });
   if (f.since != null) and.push({ updatedAt: { gte: f.since } });
   return and.length ? { AND: and } : {};
 }
 
 /** The Prisma order of an IssueOrder (GitHub's default: newest first), ties broken by id. */
-export function issueOrderBy(order: { field: 'CREATED_AT' | 'UPDATED_AT' | 'COMMENTS'; direction: 'ASC' | 'DESC' } | null | undefined): Models.Prisma.IssueOrderByWithRelationInput[] {
+export function issueOrderBy(
+  order: { field: 'CREATED_AT' | 'UPDATED_AT' | 'COMMENTS'; direction: 'ASC' | 'DESC' } | null | undefined,
+): Models.Prisma.IssueOrderByWithRelationInput[] {
   const dir = order?.direction === 'ASC' ? 'asc' : 'desc';
   switch (order?.field) {
     case 'UPDATED_AT':
@@ -129,8 +134,6 @@ export function issueOrderBy(order: { field: 'CREATED_AT' | 'UPDATED_AT' | 'COMM
 
 /** The default `orderBy` of issue lists: newest first. */
 export const ISSUE_ORDER_DEFAULT = { field: 'CREATED_AT', direction: 'DESC' } as const;
-
-
 
 const issueLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',
@@ -170,7 +173,9 @@ export const IssueRef = builder.prismaNode('Issue', {
     repository: t.relation('repo', { type: RepositoryRef }),
     milestone: t.relation('milestone', { nullable: true }),
     commentCount: t.exposeInt('numComments'),
-    contentVersion: t.exposeInt('contentVersion', { description: 'Incremented on every body edit; pass it to updateIssue(contentVersion:) to detect concurrent edits.' }),
+    contentVersion: t.exposeInt('contentVersion', {
+      description: 'Incremented on every body edit; pass it to updateIssue(contentVersion:) to detect concurrent edits.',
+    }),
     dueOn: t.expose('deadlineAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -178,7 +183,10 @@ export const IssueRef = builder.prismaNode('Issue', {
     labels: t.connection(
       {
         type: LabelRef,
-        select: (args, ctx, nested) => ({ labels: issueLabels.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { labels: true } } }),
+        select: (args, ctx, nested) => ({
+          labels: issueLabels.getQuery(args, ctx, bothNodePaths(nested)),
+          _count: { select: { labels: true } },
+        }),
         resolve: (i, args, ctx) => ({ ...issueLabels.resolve(i.labels, args, ctx), total: i._count.labels }),
       },
       { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
@@ -186,7 +194,10 @@ export const IssueRef = builder.prismaNode('Issue', {
     assignees: t.connection(
       {
         type: UserRef,
-        select: (args, ctx, nested) => ({ assignees: issueAssignees.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { assignees: true } } }),
+        select: (args, ctx, nested) => ({
+          assignees: issueAssignees.getQuery(args, ctx, bothNodePaths(nested)),
+          _count: { select: { assignees: true } },
+        }),
         resolve: (i, args, ctx) => ({ ...issueAssignees.resolve(i.assignees, args, ctx), total: i._count.assignees }),
       },
       { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
@@ -215,7 +226,9 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     nullable: true,
     description: 'An issue by number (null for pull requests and when the issues unit is disabled).',
     args: { number: t.arg.int({ required: true }) },
-    select: (args, _ctx, nested) => ({ issues: { where: { index: args.number, isPull: false, repo: { units: { some: { type: 'ISSUES' } } } }, take: 1, ...nested(true) } }),
+    select: (args, _ctx, nested) => ({
+      issues: { where: { index: args.number, isPull: false, repo: { units: { some: { type: 'ISSUES' } } } }, take: 1, ...nested(true) },
+    }),
     resolve: (r) => r.issues[0] ?? null,
   }),
 }));
@@ -240,16 +253,20 @@ builder.relayMutationField(
     description: 'Open an issue (as POST /api/v1/repos/{o}/{r}/issues: non-writers cannot set labels, milestone, assignees or due date).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
-      const view = await createService.createIssue(ctx.cx, { owner: input.repositoryOwner, repo: input.repositoryName }, {
-        title: input.title,
-        body: opt(input.body),
-        assignees: opt(input.assigneeLogins),
-        labels: opt(input.labelIds),
-        milestone: opt(input.milestoneId),
-        projects: opt(input.projectIds),
-        dueDate: opt(input.dueOn),
-        closed: opt(input.closed),
-      });
+      const view = await createService.createIssue(
+        ctx.cx,
+        { owner: input.repositoryOwner, repo: input.repositoryName },
+        {
+          title: input.title,
+          body: opt(input.body),
+          assignees: opt(input.assigneeLogins),
+          labels: opt(input.labelIds),
+          milestone: opt(input.milestoneId),
+          projects: opt(input.projectIds),
+          dueDate: opt(input.dueOn),
+          closed: opt(input.closed),
+        },
+      );
       return { issue: view.issue };
     },
   },
@@ -294,7 +311,10 @@ builder.relayMutationField(
   { outputFields: (t) => ({ issue: t.field({ type: IssueRef, resolve: (p) => p.issue }) }) },
 );
 
-for (const [name, state] of [['closeIssue', 'closed'], ['reopenIssue', 'open']] as const) {
+for (const [name, state] of [
+  ['closeIssue', 'closed'],
+  ['reopenIssue', 'open'],
+] as const) {
   builder.relayMutationField(
     name,
     { inputFields: (t) => ({ issueId: t.globalID({ required: true }) }) },

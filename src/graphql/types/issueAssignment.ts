@@ -6,7 +6,15 @@ import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
-import { IssueFiltersInput, IssueOrderInput, IssueRef, IssueStateEnum, ISSUE_ORDER_DEFAULT, issueListWhere, issueOrderBy } from './issue.ts';
+import {
+  IssueFiltersInput,
+  IssueOrderInput,
+  IssueRef,
+  IssueStateEnum,
+  ISSUE_ORDER_DEFAULT,
+  issueListWhere,
+  issueOrderBy,
+} from './issue.ts';
 import { LabelRef } from './label.ts';
 import { dbIdOf, type GlobalId, requireDbIdOf } from './user.ts';
 
@@ -35,7 +43,9 @@ builder.relayMutationField(
       issue: (await assigneeService.addAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
     }),
   },
-  { outputFields: (t) => ({ assignable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+  {
+    outputFields: (t) => ({ assignable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }),
+  },
 );
 
 builder.relayMutationField(
@@ -53,7 +63,9 @@ builder.relayMutationField(
       issue: (await assigneeService.removeAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
     }),
   },
-  { outputFields: (t) => ({ assignable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+  {
+    outputFields: (t) => ({ assignable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }),
+  },
 );
 
 builder.relayMutationField(
@@ -61,7 +73,11 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       labelableId: t.globalID({ required: true, description: 'The issue or pull request to label.' }),
-      labelIds: t.globalIDList({ required: true, description: "Labels of the repository or of its organization; others are ignored. An exclusive label replaces the issue's labels of its scope." }),
+      labelIds: t.globalIDList({
+        required: true,
+        description:
+          "Labels of the repository or of its organization; others are ignored. An exclusive label replaces the issue's labels of its scope.",
+      }),
     }),
   },
   {
@@ -79,7 +95,10 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       labelableId: t.globalID({ required: true, description: 'The issue or pull request to unlabel.' }),
-      labelIds: t.globalIDList({ required: true, description: 'Labels of the repository or of its organization (another label is a ValidationError).' }),
+      labelIds: t.globalIDList({
+        required: true,
+        description: 'Labels of the repository or of its organization (another label is a ValidationError).',
+      }),
     }),
   },
   {
@@ -121,7 +140,8 @@ builder.prismaObjectFields(LabelRef, (t) => ({
   issues: t.connection(
     {
       type: IssueRef,
-      description: 'The issues (not pull requests) carrying the label that the viewer can see; newest first unless `orderBy` says otherwise.',
+      description:
+        'The issues (not pull requests) carrying the label that the viewer can see; newest first unless `orderBy` says otherwise.',
       args: {
         states: t.arg({ type: [IssueStateEnum], required: false }),
         labels: t.arg.stringList({ description: 'Only issues also carrying every one of these label names.' }),

@@ -13,7 +13,9 @@ import { dbId, dbIdOf, UserRef } from './user.ts';
 type Where = Models.Prisma.CommentWhereInput;
 
 /** What `url` and the viewerCan* fields read of a comment's issue. */
-const ISSUE_FACTS = { select: { index: true, isPull: true, repoId: true, repo: { select: { ownerName: true, name: true, isArchived: true } } } } as const;
+const ISSUE_FACTS = {
+  select: { index: true, isPull: true, repoId: true, repo: { select: { ownerName: true, name: true, isArchived: true } } },
+} as const;
 
 // The timeline's kinds of items: Comment rows of every type, as the GitHub type where GitHub has the event.
 const ITEM_TYPES = [
@@ -357,7 +359,10 @@ builder.relayMutationField(
   },
   {
     outputFields: (t) => ({
-      commentEdge: t.field({ type: IssueCommentEdgeRef, resolve: (p) => ({ cursor: formatPrismaCursor(p.comment, 'id'), node: p.comment }) }),
+      commentEdge: t.field({
+        type: IssueCommentEdgeRef,
+        resolve: (p) => ({ cursor: formatPrismaCursor(p.comment, 'id'), node: p.comment }),
+      }),
       subject: t.field({ type: IssueRef, resolve: (p) => p.issue }),
     }),
   },

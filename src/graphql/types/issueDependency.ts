@@ -11,7 +11,9 @@ import { IssueRef } from './issue.ts';
 import { requireDbIdOf } from './user.ts';
 
 /** Dependency rows whose other end (the blocker, or the blocked issue) the viewer may see. */
-const visibleEnd = (side: 'dependency' | 'issue', ctx: GraphQLContext): Models.Prisma.IssueDependencyWhereInput => ({ [side]: visibleIssueFilter(ctx.cx) });
+const visibleEnd = (side: 'dependency' | 'issue', ctx: GraphQLContext): Models.Prisma.IssueDependencyWhereInput => ({
+  [side]: visibleIssueFilter(ctx.cx),
+});
 
 const ISSUE_SCALARS: Record<string, true> = Object.fromEntries(Object.values(Prisma.IssueScalarFieldEnum).map((f) => [f, true]));
 
@@ -20,7 +22,13 @@ const ISSUE_SCALARS: Record<string, true> = Object.fromEntries(Object.values(Pri
  * fields would otherwise be an empty `select`, which Prisma rejects (the same reason as withLabelScalars).
  */
 function withIssueScalars<S>(selection: S): S {
-  if (typeof selection === 'object' && selection !== null && 'select' in selection && typeof selection.select === 'object' && selection.select !== null) {
+  if (
+    typeof selection === 'object' &&
+    selection !== null &&
+    'select' in selection &&
+    typeof selection.select === 'object' &&
+    selection.select !== null
+  ) {
     return { ...selection, select: { ...ISSUE_SCALARS, ...selection.select } };
   }
   return selection;

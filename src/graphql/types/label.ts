@@ -41,8 +41,14 @@ export const LabelRef = builder.prismaNode('Label', {
     name: t.exposeString('name'),
     color: t.exposeString('color', { description: 'Six lower-case hex digits, without `#`.' }),
     description: t.string({ nullable: true, resolve: (l) => l.description || null }),
-    isExclusive: t.exposeBoolean('exclusive', { description: 'A scoped label (`scope/name`): an issue carries at most one label of its scope.' }),
-    exclusiveScope: t.string({ nullable: true, description: 'The scope of an exclusive label (the name before its last `/`).', resolve: (l) => exclusiveScope(l) }),
+    isExclusive: t.exposeBoolean('exclusive', {
+      description: 'A scoped label (`scope/name`): an issue carries at most one label of its scope.',
+    }),
+    exclusiveScope: t.string({
+      nullable: true,
+      description: 'The scope of an exclusive label (the name before its last `/`).',
+      resolve: (l) => exclusiveScope(l),
+    }),
     isArchived: t.boolean({ resolve: (l) => l.archivedAt !== null }),
     archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
     issueCount: t.exposeInt('numIssues', { description: 'Issues and pull requests carrying the label.' }),
@@ -51,7 +57,11 @@ export const LabelRef = builder.prismaNode('Label', {
       select: { org: { select: { name: true } } },
       resolve: (l, _a, ctx) => (l.org ? `${ctx.cx.config.rootUrl}org/${encodeURIComponent(l.org.name)}/settings/labels` : ''),
     }),
-    organization: t.relation('org', { type: OrganizationRef, nullable: true, description: 'The owning organization (organization labels).' }),
+    organization: t.relation('org', {
+      type: OrganizationRef,
+      nullable: true,
+      description: 'The owning organization (organization labels).',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -77,7 +87,11 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     description: 'The label with exactly this name, if any.',
     args: { name: t.arg.string({ required: true }) },
     select: (args, ctx, nestedSelection) => ({
-      orgLabels: nestedSelection({ where: labelService.labelSearchFilter(ctx.cx.config.dbProvider, { name: args.name }), orderBy: { id: 'asc' }, take: 1 }),
+      orgLabels: nestedSelection({
+        where: labelService.labelSearchFilter(ctx.cx.config.dbProvider, { name: args.name }),
+        orderBy: { id: 'asc' },
+        take: 1,
+      }),
     }),
     resolve: (org) => org.orgLabels[0] ?? null,
   }),
@@ -87,7 +101,6 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
 function labelDbId(id: { typename: string; id: string }): number {
   return requireDbIdOf(id, 'Label', 'label does not exist [label_id: 0]');
 }
-
 
 builder.relayMutationField(
   'createLabel',
@@ -104,7 +117,8 @@ builder.relayMutationField(
     }),
   },
   {
-    description: 'Create a label in an organization (owners; as POST /api/v1/orgs/{org}/labels) or a repository (issue writers; as POST /api/v1/repos/{o}/{r}/labels).',
+    description:
+      'Create a label in an organization (owners; as POST /api/v1/orgs/{org}/labels) or a repository (issue writers; as POST /api/v1/repos/{o}/{r}/labels).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       const fields = {
@@ -115,7 +129,9 @@ builder.relayMutationField(
         isArchived: opt(input.isArchived),
       };
       if (input.repositoryOwner && input.repositoryName) {
-        return { label: await repoLabelService.createRepoLabel(ctx.cx, { owner: input.repositoryOwner, repo: input.repositoryName }, fields) };
+        return {
+          label: await repoLabelService.createRepoLabel(ctx.cx, { owner: input.repositoryOwner, repo: input.repositoryName }, fields),
+        };
       }
       if (!input.organizationLogin) throw new ValidationError('Required', { field: 'organizationLogin', rule: 'Required' });
       return { label: await labelService.createLabel(ctx.cx, { org: input.organizationLogin }, fields) };

@@ -11,7 +11,12 @@ import { dbId, opt, requireDbIdOf } from './user.ts';
 
 const MilestoneOrderFieldEnum = builder.enumType('MilestoneOrderField', {
   description: 'Properties by which milestone connections can be ordered.',
-  values: { CREATED_AT: { value: 'CREATED_AT' }, DUE_DATE: { value: 'DUE_DATE' }, NUMBER: { value: 'NUMBER' }, UPDATED_AT: { value: 'UPDATED_AT' } } as const,
+  values: {
+    CREATED_AT: { value: 'CREATED_AT' },
+    DUE_DATE: { value: 'DUE_DATE' },
+    NUMBER: { value: 'NUMBER' },
+    UPDATED_AT: { value: 'UPDATED_AT' },
+  } as const,
 });
 
 const MilestoneOrderInput = builder.inputType('MilestoneOrder', {
@@ -46,11 +51,15 @@ builder.prismaObjectFields(MilestoneRef, (t) => ({
   number: t.exposeInt('id', { description: 'Gitea milestones have no per-repository number: the database id.' }),
   closed: t.exposeBoolean('isClosed'),
   closedAt: t.field({ type: 'DateTime', nullable: true, resolve: (m) => (m.isClosed ? m.closedAt : null) }),
-  progressPercentage: t.float({ description: 'Closed issues and pull requests, in percent of all.', resolve: (m) => (m.numIssues ? (m.numClosedIssues * 100) / m.numIssues : 0) }),
+  progressPercentage: t.float({
+    description: 'Closed issues and pull requests, in percent of all.',
+    resolve: (m) => (m.numIssues ? (m.numClosedIssues * 100) / m.numIssues : 0),
+  }),
   url: t.string({
     description: 'The web URL.',
     select: { repo: { select: { ownerName: true, name: true } } },
-    resolve: (m, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(m.repo.ownerName)}/${encodeURIComponent(m.repo.name)}/milestone/${m.id}`,
+    resolve: (m, _a, ctx) =>
+      `${ctx.cx.config.rootUrl}${encodeURIComponent(m.repo.ownerName)}/${encodeURIComponent(m.repo.name)}/milestone/${m.id}`,
   }),
   repository: t.relation('repo', { type: RepositoryRef }),
   createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -95,7 +104,9 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     nullable: true,
     description: 'A milestone by number (its database id).',
     args: { number: t.arg.int({ required: true }) },
-    select: (args, _ctx, nested) => ({ milestones: { where: { id: dbId(String(args.number)), ...MILESTONE_UNITS }, take: 1, ...nested(true) } }),
+    select: (args, _ctx, nested) => ({
+      milestones: { where: { id: dbId(String(args.number)), ...MILESTONE_UNITS }, take: 1, ...nested(true) },
+    }),
     resolve: (r) => r.milestones[0] ?? null,
   }),
 }));
@@ -121,12 +132,16 @@ builder.relayMutationField(
     description: 'Create a milestone (issue writers; as POST /api/v1/repos/{o}/{r}/milestones).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({
-      milestone: await milestoneService.createMilestone(ctx.cx, { owner: input.repositoryOwner, repo: input.repositoryName }, {
-        title: input.title,
-        description: opt(input.description),
-        dueOn: opt(input.dueOn),
-        state: input.state ? input.state.toLowerCase() : undefined,
-      }),
+      milestone: await milestoneService.createMilestone(
+        ctx.cx,
+        { owner: input.repositoryOwner, repo: input.repositoryName },
+        {
+          title: input.title,
+          description: opt(input.description),
+          dueOn: opt(input.dueOn),
+          state: input.state ? input.state.toLowerCase() : undefined,
+        },
+      ),
     }),
   },
   { outputFields: (t) => ({ milestone: t.field({ type: MilestoneRef, resolve: (p) => p.milestone }) }) },

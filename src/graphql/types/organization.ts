@@ -44,7 +44,6 @@ export const OrganizationRef = builder.prismaNode('User', {
   }),
 });
 
-
 builder.queryFields((t) => ({
   organization: t.prismaField({
     type: OrganizationRef,
@@ -74,7 +73,8 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Organizations the viewer may list (as GET /api/v1/orgs).',
     totalCount: (_p, _a, ctx) => ctx.cx.db.user.count({ where: orgService.orgListFilter(ctx.cx) }),
-    resolve: (query, _root, _args, ctx) => ctx.cx.db.user.findMany({ ...query, where: orgService.orgListFilter(ctx.cx), orderBy: { id: 'asc' } }),
+    resolve: (query, _root, _args, ctx) =>
+      ctx.cx.db.user.findMany({ ...query, where: orgService.orgListFilter(ctx.cx), orderBy: { id: 'asc' } }),
   }),
 }));
 
@@ -133,7 +133,9 @@ builder.relayMutationField(
     description: 'Create an organization owned by the viewer (as POST /api/v1/orgs).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({
-      organization: await withInputFieldNames(ORG_INPUT_FIELDS, () => orgService.createOrg(ctx.cx, { name: input.login, ...profileFromInput(input) })),
+      organization: await withInputFieldNames(ORG_INPUT_FIELDS, () =>
+        orgService.createOrg(ctx.cx, { name: input.login, ...profileFromInput(input) }),
+      ),
     }),
   },
   { outputFields: (t) => ({ organization: t.field({ type: OrganizationRef, resolve: (p) => p.organization }) }) },
@@ -186,7 +188,9 @@ const membersConnection = prismaConnectionHelpers(builder, 'OrgUser', {
 });
 
 const ownerIds = createContextCache((ctx: GraphQLContext) => orgOwnerIdsLoader(ctx.cx.db));
-const memberCounts = createContextCache((ctx: GraphQLContext) => membershipCountLoader(ctx.cx.db, memberService.membershipRowFilter(ctx.cx)));
+const memberCounts = createContextCache((ctx: GraphQLContext) =>
+  membershipCountLoader(ctx.cx.db, memberService.membershipRowFilter(ctx.cx)),
+);
 
 builder.prismaObjectFields(OrganizationRef, (t) => ({
   membersWithRole: t.connection(
@@ -215,7 +219,9 @@ const userOrgsConnection = prismaConnectionHelpers(builder, 'OrgUser', {
   resolveNode: (row) => row.org,
 });
 
-const userOrgCounts = createContextCache((ctx: GraphQLContext) => userMembershipCountLoader(ctx.cx.db, orgService.userMembershipFilter(ctx.cx)));
+const userOrgCounts = createContextCache((ctx: GraphQLContext) =>
+  userMembershipCountLoader(ctx.cx.db, orgService.userMembershipFilter(ctx.cx)),
+);
 
 builder.prismaObjectFields(UserRef, (t) => ({
   organizations: t.connection(
@@ -225,7 +231,9 @@ builder.prismaObjectFields(UserRef, (t) => ({
       select: (args, ctx, nestedSelection) => ({ orgMemberships: userOrgsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)) }),
       resolve: (user, args, ctx) => ({ ...userOrgsConnection.resolve(user.orgMemberships, args, ctx), userId: user.id }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => userOrgCounts(ctx).load((conn as { userId: number }).userId) }) }) },
+    {
+      fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => userOrgCounts(ctx).load((conn as { userId: number }).userId) }) }),
+    },
   ),
 }));
 

@@ -129,7 +129,11 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     description: 'A project of the repository by number (its database id).',
     args: { number: t.arg.int({ required: true }) },
     select: (args, _ctx, nested) => ({
-      projects: { where: { id: dbId(String(args.number)), type: 'REPOSITORY', repo: { units: projectService.REPO_PROJECTS_UNIT } }, take: 1, ...nested(true) },
+      projects: {
+        where: { id: dbId(String(args.number)), type: 'REPOSITORY', repo: { units: projectService.REPO_PROJECTS_UNIT } },
+        take: 1,
+        ...nested(true),
+      },
     }),
     resolve: (r) => r.projects[0] ?? null,
   }),
@@ -151,7 +155,10 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
 const issueProjectRows = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
   select: (nodeSelection) => ({ project: withScalars(nodeSelection(true), PROJECT_SCALARS) }),
-  query: (_args, ctx: GraphQLContext) => ({ where: { project: projectService.visibleProjectFilter(ctx.cx) }, orderBy: { projectId: 'asc' as const } }),
+  query: (_args, ctx: GraphQLContext) => ({
+    where: { project: projectService.visibleProjectFilter(ctx.cx) },
+    orderBy: { projectId: 'asc' as const },
+  }),
   resolveNode: (row) => row.project,
 });
 
@@ -176,7 +183,11 @@ function idOf(id: { typename: string; id: string }, typename: 'Project' | 'Issue
 }
 
 /** Where a project mutation's project lives: a repository (owner and name) or an organization. @throws ValidationError */
-function ownerRef(input: { organizationLogin?: string | null; repositoryOwner?: string | null; repositoryName?: string | null }): projectService.ProjectOwnerRef {
+function ownerRef(input: {
+  organizationLogin?: string | null;
+  repositoryOwner?: string | null;
+  repositoryName?: string | null;
+}): projectService.ProjectOwnerRef {
   if (input.repositoryOwner && input.repositoryName) return { owner: input.repositoryOwner, repo: input.repositoryName };
   if (input.organizationLogin) return { org: input.organizationLogin };
   throw new ValidationError('Required', { field: 'organizationLogin', rule: 'Required' });
@@ -247,7 +258,10 @@ async function issueRef(ctx: GraphQLContext, id: { typename: string; id: string 
   return locateIssueById(ctx.cx, idOf(id, 'Issue'));
 }
 
-for (const [name, member] of [['addIssueToProject', true], ['removeIssueFromProject', false]] as const) {
+for (const [name, member] of [
+  ['addIssueToProject', true],
+  ['removeIssueFromProject', false],
+] as const) {
   builder.relayMutationField(
     name,
     { inputFields: (t) => ({ issueId: t.globalID({ required: true }), projectId: t.globalID({ required: true }) }) },
@@ -271,7 +285,8 @@ for (const [name, member] of [['addIssueToProject', true], ['removeIssueFromProj
         project: t.prismaField({
           type: ProjectRef,
           nullable: true,
-          resolve: (query, p, _a, ctx) => ctx.cx.db.project.findFirst({ ...query, where: { id: p.projectId, ...projectService.visibleProjectFilter(ctx.cx) } }),
+          resolve: (query, p, _a, ctx) =>
+            ctx.cx.db.project.findFirst({ ...query, where: { id: p.projectId, ...projectService.visibleProjectFilter(ctx.cx) } }),
         }),
       }),
     },

@@ -32,9 +32,14 @@ export const PullRequestRef = builder.prismaNode('PullRequest', {
     baseRefName: t.exposeString('baseBranch'),
     headRefName: t.exposeString('headBranch'),
     merged: t.exposeBoolean('hasMerged'),
-    maintainerCanModify: t.exposeBoolean('allowMaintainerEdit', { description: 'Whether maintainers of the base repository may push to the head branch.' }),
+    maintainerCanModify: t.exposeBoolean('allowMaintainerEdit', {
+      description: 'Whether maintainers of the base repository may push to the head branch.',
+    }),
     mergedAt: t.expose('mergedAt', { type: 'DateTime', nullable: true }),
-    issue: t.relation('issue', { type: IssueRef, description: 'The issue row this pull request shares its number, title and comments with.' }),
+    issue: t.relation('issue', {
+      type: IssueRef,
+      description: 'The issue row this pull request shares its number, title and comments with.',
+    }),
     baseRepository: t.relation('baseRepo', { type: RepositoryRef }),
   }),
 });
@@ -55,7 +60,14 @@ const MergeableStateEnum = builder.enumType('MergeableState', {
 
 const PatchStatusEnum = builder.enumType('PatchStatus', {
   description: 'The possible types of patch statuses.',
-  values: { ADDED: { value: 'ADDED' }, DELETED: { value: 'DELETED' }, RENAMED: { value: 'RENAMED' }, COPIED: { value: 'COPIED' }, MODIFIED: { value: 'MODIFIED' }, CHANGED: { value: 'CHANGED' } } as const,
+  values: {
+    ADDED: { value: 'ADDED' },
+    DELETED: { value: 'DELETED' },
+    RENAMED: { value: 'RENAMED' },
+    COPIED: { value: 'COPIED' },
+    MODIFIED: { value: 'MODIFIED' },
+    CHANGED: { value: 'CHANGED' },
+  } as const,
 });
 
 const PATCH_STATUS: Record<DiffFile['status'], 'ADDED' | 'DELETED' | 'RENAMED' | 'COPIED' | 'MODIFIED'> = {
@@ -148,9 +160,18 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     select: GIT_SELECT,
     resolve: (p, _a, ctx) => `${ctx.cx.config.rootUrl}${p.baseRepo.ownerName}/${p.baseRepo.name}/pulls/${p.index}`,
   }),
-  state: t.field({ type: PullRequestStateEnum, select: { issue: { select: { isClosed: true } } }, resolve: (p) => (p.hasMerged ? 'MERGED' : p.issue.isClosed ? 'CLOSED' : 'OPEN') }),
+  state: t.field({
+    type: PullRequestStateEnum,
+    select: { issue: { select: { isClosed: true } } },
+    resolve: (p) => (p.hasMerged ? 'MERGED' : p.issue.isClosed ? 'CLOSED' : 'OPEN'),
+  }),
   closed: t.boolean({ select: { issue: { select: { isClosed: true } } }, resolve: (p) => p.issue.isClosed }),
-  closedAt: t.field({ type: 'DateTime', nullable: true, select: { issue: { select: { closedAt: true, isClosed: true } } }, resolve: (p) => (p.issue.isClosed ? p.issue.closedAt : null) }),
+  closedAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    select: { issue: { select: { closedAt: true, isClosed: true } } },
+    resolve: (p) => (p.issue.isClosed ? p.issue.closedAt : null),
+  }),
   locked: t.boolean({ select: { issue: { select: { isLocked: true } } }, resolve: (p) => p.issue.isLocked }),
   isDraft: t.boolean({
     description: 'Whether the title carries a work-in-progress prefix (WIP:, [WIP]).',
@@ -203,7 +224,9 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   labels: t.connection(
     {
       type: LabelRef,
-      select: (args, ctx, nested) => ({ issue: { select: { labels: pullLabels.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { labels: true } } } } }),
+      select: (args, ctx, nested) => ({
+        issue: { select: { labels: pullLabels.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { labels: true } } } },
+      }),
       resolve: (p, args, ctx) => ({ ...pullLabels.resolve(p.issue.labels, args, ctx), total: p.issue._count.labels }),
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
@@ -211,7 +234,9 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   assignees: t.connection(
     {
       type: UserRef,
-      select: (args, ctx, nested) => ({ issue: { select: { assignees: pullAssignees.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { assignees: true } } } } }),
+      select: (args, ctx, nested) => ({
+        issue: { select: { assignees: pullAssignees.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { assignees: true } } } },
+      }),
       resolve: (p, args, ctx) => ({ ...pullAssignees.resolve(p.issue.assignees, args, ctx), total: p.issue._count.assignees }),
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
@@ -220,8 +245,14 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     {
       type: IssueCommentRef,
       description: 'The plain comments, oldest first.',
-      select: (args, ctx, nested) =>
-        ({ issue: { select: { comments: pullComments.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { comments: { where: { type: 'COMMENT' as const } } } } } } }),
+      select: (args, ctx, nested) => ({
+        issue: {
+          select: {
+            comments: pullComments.getQuery(args, ctx, bothNodePaths(nested)),
+            _count: { select: { comments: { where: { type: 'COMMENT' as const } } } },
+          },
+        },
+      }),
       resolve: (p, args, ctx) => ({ ...pullComments.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
@@ -232,7 +263,12 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       description: "Comments and events of the pull request's issue, oldest first (as Issue.timelineItems).",
       args: pullTimeline.getArgs(),
       select: (args, ctx, nested) => ({
-        issue: { select: { comments: pullTimeline.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { comments: { where: timelineWhere(args) } } } } },
+        issue: {
+          select: {
+            comments: pullTimeline.getQuery(args, ctx, bothNodePaths(nested)),
+            _count: { select: { comments: { where: timelineWhere(args) } } },
+          },
+        },
       }),
       resolve: (p, args, ctx) => ({ ...pullTimeline.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
     },
@@ -248,7 +284,10 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         const range = await pullGitRange(ctx.cx, p);
         if (!range) return null;
         const stats = await pullGitLoaders(ctx.cx).stats.load(range);
-        return { ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, stats.files), total: stats.files.length };
+        return {
+          ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, stats.files),
+          total: stats.files.length,
+        };
       },
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
@@ -263,7 +302,10 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         const range = await pullGitRange(ctx.cx, p);
         if (!range) return null;
         const { commits, total } = await pullGitLoaders(ctx.cx).commits.load(range);
-        return { ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, [...commits].reverse()), total };
+        return {
+          ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, [...commits].reverse()),
+          total,
+        };
       },
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
@@ -284,7 +326,8 @@ function pullStatesWhere(states: readonly ('OPEN' | 'CLOSED' | 'MERGED')[] | nul
 builder.prismaObjectFields(RepositoryRef, (t) => ({
   pullRequests: t.relatedConnection('basePullRequests', {
     cursor: 'id',
-    description: 'Pull requests into this repository, newest first unless `orderBy` says otherwise; empty when the pull requests unit is disabled.',
+    description:
+      'Pull requests into this repository, newest first unless `orderBy` says otherwise; empty when the pull requests unit is disabled.',
     totalCount: true,
     args: {
       states: t.arg({ type: [PullRequestStateEnum], required: false }),
@@ -309,7 +352,11 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     description: 'A pull request by number (null for issues and when the pull requests unit is disabled).',
     args: { number: t.arg.int({ required: true }) },
     select: (args, _ctx, nested) => ({
-      basePullRequests: { where: { index: args.number, baseRepo: { units: { some: { type: 'PULL_REQUESTS' } } } }, take: 1, ...nested(true) },
+      basePullRequests: {
+        where: { index: args.number, baseRepo: { units: { some: { type: 'PULL_REQUESTS' } } } },
+        take: 1,
+        ...nested(true),
+      },
     }),
     resolve: (r) => r.basePullRequests[0] ?? null,
   }),

@@ -1,11 +1,9 @@
-
 import * as mergeService from '../../services/pull/merge.ts';
 import * as editService from '../../services/pull/edit.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { type GlobalId, opt, requireDbIdOf } from './user.ts';
-
 
 /** The database id of a global id of `typename`; another type's id names nothing. @throws NotFoundError */
 function idOf(id: GlobalId, typename: string, what: string): number {
@@ -14,13 +12,17 @@ function idOf(id: GlobalId, typename: string, what: string): number {
 
 /** GitHub's PullRequestMergeMethod, with Gitea's other `Do` styles. */
 export const PullRequestMergeMethodEnum = builder.enumType('PullRequestMergeMethod', {
-  description: 'How a pull request is merged (Gitea `Do`): MERGE, SQUASH and REBASE as GitHub; REBASE_MERGE, FAST_FORWARD_ONLY and MANUALLY_MERGED are Gitea styles.',
+  description:
+    'How a pull request is merged (Gitea `Do`): MERGE, SQUASH and REBASE as GitHub; REBASE_MERGE, FAST_FORWARD_ONLY and MANUALLY_MERGED are Gitea styles.',
   values: {
     MERGE: { value: 'merge', description: 'A merge commit with the base and the head as parents.' },
     SQUASH: { value: 'squash', description: "One commit with the pull request's changes on top of the base." },
     REBASE: { value: 'rebase', description: "The head's commits replayed onto the base; the base fast-forwards to them." },
     REBASE_MERGE: { value: 'rebase-merge', description: "The head's commits replayed onto the base, then a merge commit." },
-    FAST_FORWARD_ONLY: { value: 'fast-forward-only', description: 'The base moves to the head; refused unless the head contains the base.' },
+    FAST_FORWARD_ONLY: {
+      value: 'fast-forward-only',
+      description: 'The base moves to the head; refused unless the head contains the base.',
+    },
     MANUALLY_MERGED: { value: 'manually-merged', description: 'Record a merge done outside Forgegraph (give mergeCommitOid).' },
   } as const,
 });
@@ -33,7 +35,8 @@ export const PullRequestUpdateStateEnum = builder.enumType('PullRequestUpdateSta
 
 builder.prismaObjectFields(PullRequestRef, (t) => ({
   viewerCanMerge: t.boolean({
-    description: "Whether the viewer may merge this pull request now: it is open and not merged, and the viewer has code write on the base repository (Forgegraph; GitHub has no such field). Mergeability itself is not checked.",
+    description:
+      'Whether the viewer may merge this pull request now: it is open and not merged, and the viewer has code write on the base repository (Forgegraph; GitHub has no such field). Mergeability itself is not checked.',
     select: { hasMerged: true, baseRepoId: true, issue: { select: { isClosed: true } }, baseRepo: { select: { isArchived: true } } },
     resolve: async (p, _args, ctx) => {
       if (p.hasMerged || p.issue.isClosed || p.baseRepo.isArchived || !ctx.cx.viewer) return false;
@@ -53,14 +56,17 @@ builder.relayMutationField(
       state: t.field({ type: PullRequestUpdateStateEnum }),
       maintainerCanModify: t.boolean({ description: 'Only the poster, with code write on the head repository, may change it.' }),
       assigneeLogins: t.stringList({ description: 'Replaces the assignees (writers only; [] removes them all).' }),
-      labelIds: t.globalIDList({ description: 'Label ids replacing the labels (writers only; [] removes them all; unusable labels are dropped).' }),
+      labelIds: t.globalIDList({
+        description: 'Label ids replacing the labels (writers only; [] removes them all; unusable labels are dropped).',
+      }),
       milestoneId: t.globalID({ description: 'The milestone to set (writers only); there is no way to remove it here, as in Gitea.' }),
       dueOn: t.field({ type: 'DateTime', description: 'Only the date counts; null removes the due date.' }),
       contentVersion: t.int({ description: 'The content version last read; a different current one is a ConflictError.' }),
     }),
   },
   {
-    description: 'Edit a pull request (poster or writer; the service of PATCH /api/v1/repos/{o}/{r}/pulls/{index}). Only given fields change.',
+    description:
+      'Edit a pull request (poster or writer; the service of PATCH /api/v1/repos/{o}/{r}/pulls/{index}). Only given fields change.',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       const loc = await editService.locatePullById(ctx.cx, idOf(input.pullRequestId, 'PullRequest', 'pull request'));
@@ -82,7 +88,11 @@ builder.relayMutationField(
   },
   {
     outputFields: (t) => ({
-      pullRequest: t.prismaField({ type: PullRequestRef, nullable: true, resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findUnique({ ...query, where: { id: p.pullId } }) }),
+      pullRequest: t.prismaField({
+        type: PullRequestRef,
+        nullable: true,
+        resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findUnique({ ...query, where: { id: p.pullId } }),
+      }),
     }),
   },
 );
@@ -97,7 +107,9 @@ builder.relayMutationField(
       commitBody: t.string({ description: 'Appended to the headline after a blank line.' }),
       expectedHeadOid: t.string({ description: 'The head commit the viewer reviewed; a different current head is a ConflictError.' }),
       mergeCommitOid: t.string({ description: 'MANUALLY_MERGED only: the commit of the base branch that merged the head.' }),
-      deleteBranch: t.boolean({ description: "Delete the head branch afterwards (when allowed); the repository's deleteBranchOnMerge when absent." }),
+      deleteBranch: t.boolean({
+        description: "Delete the head branch afterwards (when allowed); the repository's deleteBranchOnMerge when absent.",
+      }),
     }),
   },
   {
@@ -119,7 +131,11 @@ builder.relayMutationField(
   },
   {
     outputFields: (t) => ({
-      pullRequest: t.prismaField({ type: PullRequestRef, nullable: true, resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findUnique({ ...query, where: { id: p.pullId } }) }),
+      pullRequest: t.prismaField({
+        type: PullRequestRef,
+        nullable: true,
+        resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findUnique({ ...query, where: { id: p.pullId } }),
+      }),
     }),
   },
 );

@@ -8,7 +8,14 @@ import { diffHunkOf } from '../../services/pull/codeCommentPatch.ts';
 import { locatePullById } from '../../services/pull/edit.ts';
 import * as reviewService from '../../services/pull/review.ts';
 import * as requestService from '../../services/pull/reviewRequest.ts';
-import { locateReviewById, reviewDecisionLoader, reviewRequestsLoader, teamByIdLoader, visibleRequestFilter, visibleReviewFilter } from '../../services/pull/reviewView.ts';
+import {
+  locateReviewById,
+  reviewDecisionLoader,
+  reviewRequestsLoader,
+  teamByIdLoader,
+  visibleRequestFilter,
+  visibleReviewFilter,
+} from '../../services/pull/reviewView.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
@@ -41,7 +48,12 @@ const PullRequestReviewStateEnum = builder.enumType('PullRequestReviewState', {
 });
 type ReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING';
 
-const STATE_OF: Record<Exclude<Models.ReviewType, 'REQUEST'>, ReviewState> = { APPROVE: 'APPROVED', REJECT: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED', PENDING: 'PENDING' };
+const STATE_OF: Record<Exclude<Models.ReviewType, 'REQUEST'>, ReviewState> = {
+  APPROVE: 'APPROVED',
+  REJECT: 'CHANGES_REQUESTED',
+  COMMENT: 'COMMENTED',
+  PENDING: 'PENDING',
+};
 
 /** The rows of each state, for `reviews(states:)`. */
 const STATE_WHERE: Record<ReviewState, ReviewWhere> = {
@@ -52,7 +64,8 @@ const STATE_WHERE: Record<ReviewState, ReviewWhere> = {
   PENDING: { type: 'PENDING' },
 };
 
-const stateOf = (r: Pick<Models.Review, 'type' | 'dismissed'>): ReviewState => (r.dismissed ? 'DISMISSED' : r.type === 'REQUEST' ? 'PENDING' : STATE_OF[r.type]);
+const stateOf = (r: Pick<Models.Review, 'type' | 'dismissed'>): ReviewState =>
+  r.dismissed ? 'DISMISSED' : r.type === 'REQUEST' ? 'PENDING' : STATE_OF[r.type];
 
 const PullRequestReviewEventEnum = builder.enumType('PullRequestReviewEvent', {
   description: 'What submitting a review does.',
@@ -80,7 +93,10 @@ const PullRequestReviewCommentStateEnum = builder.enumType('PullRequestReviewCom
 
 const DiffSideEnum = builder.enumType('DiffSide', {
   description: 'The side of a diff a line comment is on.',
-  values: { LEFT: { value: 'LEFT', description: 'The old side (a removed or unchanged line).' }, RIGHT: { value: 'RIGHT', description: 'The new side.' } } as const,
+  values: {
+    LEFT: { value: 'LEFT', description: 'The old side (a removed or unchanged line).' },
+    RIGHT: { value: 'RIGHT', description: 'The new side.' },
+  } as const,
 });
 
 /**
@@ -93,15 +109,28 @@ export const PullRequestReviewCommentRef = builder.prismaNode('Comment', {
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
   findUnique: (id, ctx) =>
-    ({ id: dbId(id), type: 'CODE', issue: visibleIssueFilter(ctx.cx), OR: [{ reviewId: null }, { review: reviewVisible(ctx) }] }) as Models.Prisma.CommentWhereUniqueInput,
+    ({
+      id: dbId(id),
+      type: 'CODE',
+      issue: visibleIssueFilter(ctx.cx),
+      OR: [{ reviewId: null }, { review: reviewVisible(ctx) }],
+    }) as Models.Prisma.CommentWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     body: t.exposeString('content'),
     author: t.relation('poster', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) author.' }),
     path: t.exposeString('treePath'),
-    line: t.int({ nullable: true, description: 'The line on the new side; null for a comment on the old side or on the file.', resolve: (c) => (c.line > 0 ? c.line : null) }),
-    originalLine: t.int({ nullable: true, description: 'The line on the old side; null otherwise.', resolve: (c) => (c.line < 0 ? -c.line : null) }),
+    line: t.int({
+      nullable: true,
+      description: 'The line on the new side; null for a comment on the old side or on the file.',
+      resolve: (c) => (c.line > 0 ? c.line : null),
+    }),
+    originalLine: t.int({
+      nullable: true,
+      description: 'The line on the old side; null otherwise.',
+      resolve: (c) => (c.line < 0 ? -c.line : null),
+    }),
     diffSide: t.field({ type: DiffSideEnum, resolve: (c) => (c.line < 0 ? 'LEFT' : 'RIGHT') }),
     diffHunk: t.string({ description: 'The diff lines up to the commented one.', resolve: (c) => diffHunkOf(c.patch) }),
     commitOid: t.string({ nullable: true, description: 'The commit the comment was made on.', resolve: (c) => c.commitSha || null }),
@@ -125,7 +154,8 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
   description: 'A review of a pull request: a verdict or comments, with line comments.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [reviewVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
+  findUnique: (id, ctx) =>
+    ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [reviewVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -133,10 +163,17 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
     state: t.field({ type: PullRequestReviewStateEnum, resolve: stateOf }),
     author: t.relation('reviewer', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) reviewer.' }),
     commitOid: t.string({ nullable: true, description: 'The commit the review was made on.', resolve: (r) => r.commitId || null }),
-    official: t.exposeBoolean('official', { description: "Whether the review counts towards approvals (the reviewer's latest verdict, by a code writer)." }),
+    official: t.exposeBoolean('official', {
+      description: "Whether the review counts towards approvals (the reviewer's latest verdict, by a code writer).",
+    }),
     stale: t.exposeBoolean('stale', { description: 'Whether the code changed since the reviewed commit.' }),
     dismissed: t.exposeBoolean('dismissed'),
-    submittedAt: t.field({ type: 'DateTime', nullable: true, description: 'Null while pending.', resolve: (r) => (r.type === 'PENDING' ? null : r.createdAt) }),
+    submittedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Null while pending.',
+      resolve: (r) => (r.type === 'PENDING' ? null : r.createdAt),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     viewerDidAuthor: t.boolean({ resolve: (r, _a, ctx) => ctx.cx.viewer !== null && r.reviewerId === ctx.cx.viewer.id }),
@@ -164,7 +201,11 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
 });
 
 builder.prismaObjectFields(PullRequestReviewCommentRef, (t) => ({
-  pullRequestReview: t.relation('review', { type: PullRequestReviewRef, nullable: true, description: 'The review the comment belongs to.' }),
+  pullRequestReview: t.relation('review', {
+    type: PullRequestReviewRef,
+    nullable: true,
+    description: 'The review the comment belongs to.',
+  }),
 }));
 
 /** GitHub's RequestedReviewer: a user or a team. */
@@ -180,7 +221,8 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
   description: 'A request for a user or a team to review a pull request.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [requestVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
+  findUnique: (id, ctx) =>
+    ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [requestVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id (of the PullReview in state REQUEST_REVIEW).' }),
@@ -192,7 +234,11 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
       description: 'Null once the user or team is deleted.',
       // Per-request loaders, so a page of pull requests costs one query for all their reviewers.
       resolve: (r, _a, ctx) =>
-        r.reviewerId !== null ? ctx.cx.loaders.userById.load(r.reviewerId) : r.reviewerTeamId !== null ? teamsById(ctx).load(r.reviewerTeamId) : null,
+        r.reviewerId !== null
+          ? ctx.cx.loaders.userById.load(r.reviewerId)
+          : r.reviewerTeamId !== null
+            ? teamsById(ctx).load(r.reviewerTeamId)
+            : null,
     }),
     pullRequest: t.field({
       type: PullRequestRef,
@@ -249,7 +295,10 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       select: { issueId: true },
       resolve: async (p, args, ctx) => {
         const rows = await requestsOf(ctx).load(p.issueId);
-        return { ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, rows), total: rows.length };
+        return {
+          ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, rows),
+          total: rows.length,
+        };
       },
     },
     { name: 'ReviewRequestConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
@@ -257,7 +306,8 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   ),
   reviewDecision: t.field({
     type: PullRequestReviewDecisionEnum,
-    description: "From each reviewer's latest official verdict: CHANGES_REQUESTED if any asks for changes, APPROVED if any approves, else REVIEW_REQUIRED.",
+    description:
+      "From each reviewer's latest official verdict: CHANGES_REQUESTED if any asks for changes, APPROVED if any approves, else REVIEW_REQUIRED.",
     select: { issueId: true },
     resolve: (p, _a, ctx) => decisions(ctx).load(p.issueId),
   }),
@@ -307,7 +357,11 @@ builder.relayMutationField(
   },
   {
     outputFields: (t) => ({
-      pullRequestReview: t.prismaField({ type: PullRequestReviewRef, nullable: true, resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }) }),
+      pullRequestReview: t.prismaField({
+        type: PullRequestReviewRef,
+        nullable: true,
+        resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }),
+      }),
     }),
   },
 );
@@ -337,7 +391,11 @@ builder.relayMutationField(
   },
   {
     outputFields: (t) => ({
-      pullRequestReview: t.prismaField({ type: PullRequestReviewRef, nullable: true, resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }) }),
+      pullRequestReview: t.prismaField({
+        type: PullRequestReviewRef,
+        nullable: true,
+        resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }),
+      }),
     }),
   },
 );
@@ -346,7 +404,8 @@ builder.relayMutationField(
   'deletePullRequestReview',
   { inputFields: (t) => ({ pullRequestReviewId: t.globalID({ required: true }) }) },
   {
-    description: 'Delete a review with its line comments: its author or a site admin (the service of DELETE /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
+    description:
+      'Delete a review with its line comments: its author or a site admin (the service of DELETE /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       const loc = await locateReviewById(ctx.cx, idOf(input.pullRequestReviewId, 'PullRequestReview'));
@@ -360,7 +419,11 @@ builder.relayMutationField(
         type: PullRequestRef,
         nullable: true,
         description: 'The pull request the review was on.',
-        resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findFirst({ ...query, where: { index: p.index, baseRepo: { ownerName: p.ref.owner, lowerName: p.ref.repo.toLowerCase() } } }),
+        resolve: (query, p, _args, ctx) =>
+          ctx.cx.db.pullRequest.findFirst({
+            ...query,
+            where: { index: p.index, baseRepo: { ownerName: p.ref.owner, lowerName: p.ref.repo.toLowerCase() } },
+          }),
       }),
     }),
   },
@@ -380,13 +443,20 @@ builder.relayMutationField(
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       const loc = await locateReviewById(ctx.cx, idOf(input.pullRequestReviewId, 'PullRequestReview'));
-      const view = await reviewService.setReviewDismissed(ctx.cx, loc.ref, loc.index, loc.id, true, { message: input.message, priors: opt(input.priors) });
+      const view = await reviewService.setReviewDismissed(ctx.cx, loc.ref, loc.index, loc.id, true, {
+        message: input.message,
+        priors: opt(input.priors),
+      });
       return { reviewId: view.review.id };
     },
   },
   {
     outputFields: (t) => ({
-      pullRequestReview: t.prismaField({ type: PullRequestReviewRef, nullable: true, resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }) }),
+      pullRequestReview: t.prismaField({
+        type: PullRequestReviewRef,
+        nullable: true,
+        resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }),
+      }),
     }),
   },
 );
@@ -438,7 +508,11 @@ for (const [name, byLogin] of [
         pullRequest: t.prismaField({
           type: PullRequestRef,
           nullable: true,
-          resolve: (query, p, _args, ctx) => ctx.cx.db.pullRequest.findFirst({ ...query, where: { index: p.index, baseRepo: { ownerName: p.ref.owner, lowerName: p.ref.repo.toLowerCase() } } }),
+          resolve: (query, p, _args, ctx) =>
+            ctx.cx.db.pullRequest.findFirst({
+              ...query,
+              where: { index: p.index, baseRepo: { ownerName: p.ref.owner, lowerName: p.ref.repo.toLowerCase() } },
+            }),
         }),
       }),
     },

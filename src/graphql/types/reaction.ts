@@ -33,9 +33,17 @@ export const ReactionRef = builder.prismaObject('Reaction', {
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     // Only allowed contents reach the graph (the services refuse and filter the others); the guard narrows the type.
-    content: t.field({ type: ReactionContentEnum, resolve: (r) => (reactionService.isAllowedReaction(r.type) ? r.type : ALLOWED_REACTIONS[0]) }),
+    content: t.field({
+      type: ReactionContentEnum,
+      resolve: (r) => (reactionService.isAllowedReaction(r.type) ? r.type : ALLOWED_REACTIONS[0]),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    user: t.field({ type: UserRef, nullable: true, description: 'Null for a migrated reaction without a local account.', resolve: (r) => r.user }),
+    user: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'Null for a migrated reaction without a local account.',
+      resolve: (r) => r.user,
+    }),
   }),
 });
 
@@ -44,14 +52,22 @@ ReactionGroupRef.implement({
   description: "The reactions of one content on a subject (GitHub's ReactionGroup): every content is listed, in display order.",
   fields: (t) => ({
     content: t.field({ type: ReactionContentEnum, resolve: (g) => g.content }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, description: 'When the first reaction of this content was made.', resolve: (g) => g.createdAt }),
+    createdAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the first reaction of this content was made.',
+      resolve: (g) => g.createdAt,
+    }),
     reactors: t.connection(
       {
         type: UserRef,
         description: 'The users who reacted, oldest first.',
         resolve: (g, args) => ({ ...resolveArrayConnection({ args }, g.users), totalCount: g.users.length }),
       },
-      { name: 'ReactorConnection', fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }) },
+      {
+        name: 'ReactorConnection',
+        fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }),
+      },
       { name: 'ReactorEdge' },
     ),
     viewerHasReacted: t.boolean({ resolve: (g) => g.viewerHasReacted }),
@@ -105,11 +121,21 @@ interface ReactionPayload {
   groups: ReactionGroup[];
 }
 
-function payloadOf(change: reactionService.ReactionChange, viewerId: number | null): Omit<ReactionPayload, 'reaction'> & { reaction: ReactionPayload['reaction'] | null } {
-  return { reaction: change.result?.reaction ?? null, subject: change.comment ?? change.issue, groups: groupReactions(change.reactions, viewerId) };
+function payloadOf(
+  change: reactionService.ReactionChange,
+  viewerId: number | null,
+): Omit<ReactionPayload, 'reaction'> & { reaction: ReactionPayload['reaction'] | null } {
+  return {
+    reaction: change.result?.reaction ?? null,
+    subject: change.comment ?? change.issue,
+    groups: groupReactions(change.reactions, viewerId),
+  };
 }
 
-for (const [name, add] of [['addReaction', true], ['removeReaction', false]] as const) {
+for (const [name, add] of [
+  ['addReaction', true],
+  ['removeReaction', false],
+] as const) {
   builder.relayMutationField(
     name,
     {
@@ -125,13 +151,20 @@ for (const [name, add] of [['addReaction', true], ['removeReaction', false]] as 
       errors: { types: MUTATION_ERRORS },
       resolve: async (_root, { input }, ctx) => {
         const subject = subjectOf(input.subjectId);
-        const change = add ? await reactionService.addReaction(ctx.cx, subject, input.content) : await reactionService.removeReaction(ctx.cx, subject, input.content);
+        const change = add
+          ? await reactionService.addReaction(ctx.cx, subject, input.content)
+          : await reactionService.removeReaction(ctx.cx, subject, input.content);
         return payloadOf(change, ctx.cx.viewer?.id ?? null);
       },
     },
     {
       outputFields: (t) => ({
-        reaction: t.field({ type: ReactionRef, nullable: true, description: add ? 'The reaction (also when it already existed).' : 'Always null: the reaction is gone.', resolve: (p) => p.reaction }),
+        reaction: t.field({
+          type: ReactionRef,
+          nullable: true,
+          description: add ? 'The reaction (also when it already existed).' : 'Always null: the reaction is gone.',
+          resolve: (p) => p.reaction,
+        }),
         subject: t.field({ type: ReactionSubjectRef, resolve: (p) => p.subject }),
         reactionGroups: t.field({ type: [ReactionGroupRef], resolve: (p) => p.groups }),
       }),

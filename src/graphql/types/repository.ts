@@ -100,8 +100,14 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     nameWithOwner: t.string({ description: 'owner/name.', resolve: (r) => `${r.ownerName}/${r.name}` }),
     description: t.string({ nullable: true, resolve: (r) => r.description || null }),
     homepageUrl: t.string({ nullable: true, resolve: (r) => r.website || null }),
-    url: t.string({ description: 'The web URL.', resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}` }),
-    cloneUrl: t.string({ description: 'The smart-HTTP clone URL.', resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}.git` }),
+    url: t.string({
+      description: 'The web URL.',
+      resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}`,
+    }),
+    cloneUrl: t.string({
+      description: 'The smart-HTTP clone URL.',
+      resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}.git`,
+    }),
     isPrivate: t.exposeBoolean('isPrivate'),
     visibility: t.string({ description: 'PUBLIC or PRIVATE.', resolve: (r) => (r.isPrivate ? 'PRIVATE' : 'PUBLIC') }),
     isArchived: t.exposeBoolean('isArchived'),
@@ -117,13 +123,31 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     openIssueCount: t.int({ resolve: (r) => r.numIssues - r.numClosedIssues }),
     openPullRequestCount: t.int({ resolve: (r) => r.numPulls - r.numClosedPulls }),
     owner: t.field({ type: RepositoryOwnerRef, select: { owner: true }, resolve: (r) => r.owner }),
-    hasIssuesEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'ISSUES') }),
+    hasIssuesEnabled: t.boolean({
+      select: { units: { select: { type: true } } },
+      resolve: (r) => r.units.some((u) => u.type === 'ISSUES'),
+    }),
     hasWikiEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'WIKI') }),
-    hasProjectsEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'PROJECTS') }),
-    hasPullRequestsEnabled: t.boolean({ select: { units: { select: { type: true } } }, resolve: (r) => r.units.some((u) => u.type === 'PULL_REQUESTS') }),
-    mergeCommitAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allowMerge') }),
-    rebaseMergeAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allowRebase') }),
-    squashMergeAllowed: t.boolean({ select: { units: { select: { type: true, config: true } } }, resolve: (r) => mergeAllowed(r.units, 'allowSquash') }),
+    hasProjectsEnabled: t.boolean({
+      select: { units: { select: { type: true } } },
+      resolve: (r) => r.units.some((u) => u.type === 'PROJECTS'),
+    }),
+    hasPullRequestsEnabled: t.boolean({
+      select: { units: { select: { type: true } } },
+      resolve: (r) => r.units.some((u) => u.type === 'PULL_REQUESTS'),
+    }),
+    mergeCommitAllowed: t.boolean({
+      select: { units: { select: { type: true, config: true } } },
+      resolve: (r) => mergeAllowed(r.units, 'allowMerge'),
+    }),
+    rebaseMergeAllowed: t.boolean({
+      select: { units: { select: { type: true, config: true } } },
+      resolve: (r) => mergeAllowed(r.units, 'allowRebase'),
+    }),
+    squashMergeAllowed: t.boolean({
+      select: { units: { select: { type: true, config: true } } },
+      resolve: (r) => mergeAllowed(r.units, 'allowSquash'),
+    }),
     defaultBranchRef: t.field({
       type: RefRef,
       nullable: true,
@@ -136,7 +160,11 @@ export const RepositoryRef = builder.prismaNode('Repository', {
       totalCount: true,
       query: () => ({ where: { isDeleted: false }, orderBy: { name: 'asc' as const } }),
     }),
-    viewerPermission: t.field({ type: RepositoryPermissionEnum, nullable: true, resolve: async (r, _a, ctx) => permissionName((await viewerPerm(r, ctx)).mode) }),
+    viewerPermission: t.field({
+      type: RepositoryPermissionEnum,
+      nullable: true,
+      resolve: async (r, _a, ctx) => permissionName((await viewerPerm(r, ctx)).mode),
+    }),
     viewerCanAdminister: t.boolean({ resolve: async (r, _a, ctx) => isRepoAdmin(await viewerPerm(r, ctx)) }),
     labels: t.relatedConnection('labels', {
       cursor: 'id',
@@ -157,9 +185,14 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         type: DeployKeyRef,
         nullable: true,
         description: 'Deploy keys: repository admins only (null for everyone else).',
-        select: (args, ctx, nestedSelection) => ({ deployKeys: deployKeysConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)), _count: { select: { deployKeys: true } } }),
+        select: (args, ctx, nestedSelection) => ({
+          deployKeys: deployKeysConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
+          _count: { select: { deployKeys: true } },
+        }),
         resolve: async (r, args, ctx) =>
-          isRepoAdmin(await viewerPerm(r, ctx)) ? { ...deployKeysConnection.resolve(r.deployKeys, args, ctx), total: r._count.deployKeys } : null,
+          isRepoAdmin(await viewerPerm(r, ctx))
+            ? { ...deployKeysConnection.resolve(r.deployKeys, args, ctx), total: r._count.deployKeys }
+            : null,
       },
       { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
     ),
@@ -174,14 +207,17 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         resolve: (r, args, ctx) => ({ ...collaboratorsConnection.resolve(r.collaborations, args, ctx), total: r._count.collaborations }),
       },
       { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
-      { fields: (e) => ({ permission: e.field({ type: RepositoryPermissionEnum, nullable: true, resolve: (edge) => permissionName(edge.mode) }) }) },
+      {
+        fields: (e) => ({
+          permission: e.field({ type: RepositoryPermissionEnum, nullable: true, resolve: (edge) => permissionName(edge.mode) }),
+        }),
+      },
     ),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
   }),
 });
-
 
 builder.queryFields((t) => ({
   repository: t.prismaField({
@@ -216,18 +252,18 @@ export async function viewerCanRead(repo: Models.Repository, unit: UnitType, ctx
 
 // Declared apart from RepositoryRef: a field of a type that refers to the type itself needs the finished ref.
 builder.prismaObjectFields(RepositoryRef, (t) => ({
-    parent: t.field({
-      type: RepositoryRef,
-      nullable: true,
-      description: 'The repository this one was forked from, if the viewer may see it.',
-      select: (_args, _ctx, nested) => ({ forkOf: nested(true) }),
-      resolve: async (r, _args, ctx) => (r.forkOf && (await visibleRepoIds(ctx.cx, [r.forkOf])).has(r.forkOf.id) ? r.forkOf : null),
-    }),
-    templateRepository: t.field({
-      type: RepositoryRef,
-      nullable: true,
-      description: 'The template this repository was generated from, if the viewer may see it.',
-      select: (_args, _ctx, nested) => ({ template: nested(true) }),
-      resolve: async (r, _args, ctx) => (r.template && (await visibleRepoIds(ctx.cx, [r.template])).has(r.template.id) ? r.template : null),
-    }),
+  parent: t.field({
+    type: RepositoryRef,
+    nullable: true,
+    description: 'The repository this one was forked from, if the viewer may see it.',
+    select: (_args, _ctx, nested) => ({ forkOf: nested(true) }),
+    resolve: async (r, _args, ctx) => (r.forkOf && (await visibleRepoIds(ctx.cx, [r.forkOf])).has(r.forkOf.id) ? r.forkOf : null),
+  }),
+  templateRepository: t.field({
+    type: RepositoryRef,
+    nullable: true,
+    description: 'The template this repository was generated from, if the viewer may see it.',
+    select: (_args, _ctx, nested) => ({ template: nested(true) }),
+    resolve: async (r, _args, ctx) => (r.template && (await visibleRepoIds(ctx.cx, [r.template])).has(r.template.id) ? r.template : null),
+  }),
 }));

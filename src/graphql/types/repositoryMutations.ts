@@ -102,24 +102,28 @@ builder.relayMutationField(
       if (input.fastForwardOnlyAllowed != null) pulls.allowFastForwardOnly = input.fastForwardOnlyAllowed;
       if (input.deleteBranchOnMerge != null) pulls.defaultDeleteBranchAfterMerge = input.deleteBranchOnMerge;
       const edited = await withInputFieldNames({ ...REPO_INPUT_FIELDS, name: 'newName' }, () =>
-        editService.editRepo(ctx.cx, { owner: input.owner, repo: input.name }, {
-          name: opt(input.newName),
-          description: opt(input.description),
-          website: opt(input.homepageUrl),
-          private: opt(input.isPrivate),
-          template: opt(input.isTemplate),
-          archived: opt(input.isArchived),
-          defaultBranch: opt(input.defaultBranch),
-          hasIssues: opt(input.hasIssuesEnabled),
-          hasWiki: opt(input.hasWikiEnabled),
-          hasProjects: opt(input.hasProjectsEnabled),
-          hasPullRequests: opt(input.hasPullRequestsEnabled),
-          hasReleases: opt(input.hasReleasesEnabled),
-          hasPackages: opt(input.hasPackagesEnabled),
-          hasActions: opt(input.hasActionsEnabled),
-          hasCode: opt(input.hasCodeEnabled),
-          ...(Object.keys(pulls).length ? { pulls } : {}),
-        }),
+        editService.editRepo(
+          ctx.cx,
+          { owner: input.owner, repo: input.name },
+          {
+            name: opt(input.newName),
+            description: opt(input.description),
+            website: opt(input.homepageUrl),
+            private: opt(input.isPrivate),
+            template: opt(input.isTemplate),
+            archived: opt(input.isArchived),
+            defaultBranch: opt(input.defaultBranch),
+            hasIssues: opt(input.hasIssuesEnabled),
+            hasWiki: opt(input.hasWikiEnabled),
+            hasProjects: opt(input.hasProjectsEnabled),
+            hasPullRequests: opt(input.hasPullRequestsEnabled),
+            hasReleases: opt(input.hasReleasesEnabled),
+            hasPackages: opt(input.hasPackagesEnabled),
+            hasActions: opt(input.hasActionsEnabled),
+            hasCode: opt(input.hasCodeEnabled),
+            ...(Object.keys(pulls).length ? { pulls } : {}),
+          },
+        ),
       );
       return { repository: edited.repo };
     },
@@ -181,7 +185,9 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'removeCollaborator',
-  { inputFields: (t) => ({ owner: t.string({ required: true }), name: t.string({ required: true }), login: t.string({ required: true }) }) },
+  {
+    inputFields: (t) => ({ owner: t.string({ required: true }), name: t.string({ required: true }), login: t.string({ required: true }) }),
+  },
   {
     description: 'Remove a collaborator (as DELETE /api/v1/repos/{o}/{r}/collaborators/{user}).',
     errors: { types: MUTATION_ERRORS },
@@ -208,7 +214,11 @@ builder.relayMutationField(
     description: 'Add a deploy key (repository admins; as POST /api/v1/repos/{o}/{r}/keys).',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
-      const view = await deployKeyService.createDeployKey(ctx.cx, { owner: input.owner, repo: input.name }, { title: input.title, key: input.key, readOnly: opt(input.readOnly) });
+      const view = await deployKeyService.createDeployKey(
+        ctx.cx,
+        { owner: input.owner, repo: input.name },
+        { title: input.title, key: input.key, readOnly: opt(input.readOnly) },
+      );
       return { deployKey: view.key };
     },
   },
@@ -217,7 +227,13 @@ builder.relayMutationField(
 
 builder.relayMutationField(
   'deleteDeployKey',
-  { inputFields: (t) => ({ owner: t.string({ required: true }), name: t.string({ required: true }), keyId: t.int({ required: true, description: 'The deploy key id (REST id).' }) }) },
+  {
+    inputFields: (t) => ({
+      owner: t.string({ required: true }),
+      name: t.string({ required: true }),
+      keyId: t.int({ required: true, description: 'The deploy key id (REST id).' }),
+    }),
+  },
   {
     description: 'Remove a deploy key (as DELETE /api/v1/repos/{o}/{r}/keys/{id}).',
     errors: { types: MUTATION_ERRORS },

@@ -27,11 +27,18 @@ const TeamPrivacyEnum = builder.enumType('TeamPrivacy', {
 
 const TeamPermissionEnum = builder.enumType('TeamPermission', {
   description: 'An access level (Gitea perm.AccessMode).',
-  values: { NONE: { value: 'NONE' }, READ: { value: 'READ' }, WRITE: { value: 'WRITE' }, ADMIN: { value: 'ADMIN' }, OWNER: { value: 'OWNER' } } as const,
+  values: {
+    NONE: { value: 'NONE' },
+    READ: { value: 'READ' },
+    WRITE: { value: 'WRITE' },
+    ADMIN: { value: 'ADMIN' },
+    OWNER: { value: 'OWNER' },
+  } as const,
 });
 
 const TeamBasePermissionEnum = builder.enumType('TeamBasePermission', {
-  description: "Gitea's `permission` of a team body: ADMIN gives admin authority on every unit; READ and WRITE only set the level of `units`.",
+  description:
+    "Gitea's `permission` of a team body: ADMIN gives admin authority on every unit; READ and WRITE only set the level of `units`.",
   values: { READ: { value: 'read' }, WRITE: { value: 'write' }, ADMIN: { value: 'admin' } } as const,
 });
 
@@ -70,8 +77,6 @@ const teamRepos = prismaConnectionHelpers(builder, 'TeamRepo', {
   resolveNode: (row) => row.repo,
 });
 
-
-
 const withTotal = <C extends object>(conn: C, totalCount: number): C & { totalCount: number } => ({ ...conn, totalCount });
 const totalCountOf = (conn: object): number => (conn as { totalCount: number }).totalCount;
 
@@ -90,7 +95,11 @@ export const TeamRef = builder.prismaNode('Team', {
     description: t.string({ nullable: true, resolve: (team) => team.description || null }),
     visibility: t.field({ type: TeamVisibilityEnum, resolve: (team) => team.visibility }),
     privacy: t.field({ type: TeamPrivacyEnum, resolve: (team) => (team.visibility === 'PRIVATE' ? 'SECRET' : 'VISIBLE') }),
-    permission: t.field({ type: TeamPermissionEnum, description: "The team's authority: NONE unless ADMIN (or OWNER for the Owners team).", resolve: (team) => team.authorize }),
+    permission: t.field({
+      type: TeamPermissionEnum,
+      description: "The team's authority: NONE unless ADMIN (or OWNER for the Owners team).",
+      resolve: (team) => team.authorize,
+    }),
     units: t.field({
       type: [TeamUnitPermissionRef],
       description: 'Per-unit access (every unit at the team authority for admin and owner teams).',
@@ -120,10 +129,16 @@ export const TeamRef = builder.prismaNode('Team', {
       {
         type: RepositoryRef,
         description: "The team's repositories the viewer can see; totalCount counts them all, as REST's X-Total-Count.",
-        select: (args, ctx, nestedSelection) => ({ repos: teamRepos.getQuery(args, ctx, bothNodePaths(nestedSelection)), _count: { select: { repos: true } } }),
+        select: (args, ctx, nestedSelection) => ({
+          repos: teamRepos.getQuery(args, ctx, bothNodePaths(nestedSelection)),
+          _count: { select: { repos: true } },
+        }),
         resolve: async (team, args, ctx) => {
           const conn = teamRepos.resolve(team.repos, args, ctx);
-          const visible = await visibleRepoIds(ctx.cx, conn.edges.map((e) => e.node));
+          const visible = await visibleRepoIds(
+            ctx.cx,
+            conn.edges.map((e) => e.node),
+          );
           return withTotal({ ...conn, edges: conn.edges.filter((e) => visible.has(e.node.id)) }, team._count.repos);
         },
       },
@@ -155,7 +170,11 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     nullable: true,
     description: 'A team by slug (its lower-case name); null when absent or not readable.',
     args: { slug: t.arg.string({ required: true }) },
-    resolve: (query, org, args, ctx) => ctx.cx.db.team.findFirst({ ...query, where: { AND: [{ orgId: org.id, lowerName: args.slug.toLowerCase() }, teamReadFilter(ctx.cx)] } }),
+    resolve: (query, org, args, ctx) =>
+      ctx.cx.db.team.findFirst({
+        ...query,
+        where: { AND: [{ orgId: org.id, lowerName: args.slug.toLowerCase() }, teamReadFilter(ctx.cx)] },
+      }),
   }),
 }));
 
@@ -254,7 +273,12 @@ builder.relayMutationField(
     errors: { types: MUTATION_ERRORS },
     resolve: (_root, { input }, ctx) => teamMemberService.addTeamMember(ctx.cx, teamDbId(input.teamId), input.login),
   },
-  { outputFields: (t) => ({ team: t.field({ type: TeamRef, resolve: (p) => p.team }), user: t.field({ type: UserRef, resolve: (p) => p.user }) }) },
+  {
+    outputFields: (t) => ({
+      team: t.field({ type: TeamRef, resolve: (p) => p.team }),
+      user: t.field({ type: UserRef, resolve: (p) => p.user }),
+    }),
+  },
 );
 
 builder.relayMutationField(
@@ -263,7 +287,9 @@ builder.relayMutationField(
   {
     description: 'Remove a user from a team (owners; as DELETE /api/v1/teams/{id}/members/{username}).',
     errors: { types: MUTATION_ERRORS },
-    resolve: async (_root, { input }, ctx) => ({ team: await teamMemberService.removeTeamMember(ctx.cx, teamDbId(input.teamId), input.login) }),
+    resolve: async (_root, { input }, ctx) => ({
+      team: await teamMemberService.removeTeamMember(ctx.cx, teamDbId(input.teamId), input.login),
+    }),
   },
   { outputFields: (t) => ({ team: t.field({ type: TeamRef, resolve: (p) => p.team }) }) },
 );

@@ -36,7 +36,10 @@ builder.prismaObjectFields(IssueRef, (t) => ({
         return summary ? { ...resolveArrayConnection({ args }, summary.entries), totalCount: summary.entries.length } : null;
       },
     },
-    { name: 'TrackedTimeConnection', fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }) },
+    {
+      name: 'TrackedTimeConnection',
+      fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }),
+    },
     { name: 'TrackedTimeEdge' },
   ),
   totalTrackedTime: t.int({
@@ -56,7 +59,9 @@ builder.relayMutationField(
       issueId: t.globalID({ required: true }),
       seconds: t.int({ required: true, description: 'Not 0; negative amounts correct earlier ones.' }),
       createdAt: t.field({ type: 'DateTime', description: 'When the work was done (default now).' }),
-      userLogin: t.string({ description: 'Book the time for this user (site admins, and repository admins naming someone else; ignored otherwise).' }),
+      userLogin: t.string({
+        description: 'Book the time for this user (site admins, and repository admins naming someone else; ignored otherwise).',
+      }),
     }),
   },
   {
@@ -64,7 +69,11 @@ builder.relayMutationField(
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       const view = await withInputFieldNames({ time: 'seconds', created: 'createdAt' }, () =>
-        trackedTimeService.addTrackedTimeById(ctx.cx, issueId(input.issueId), { time: input.seconds, created: opt(input.createdAt), userName: opt(input.userLogin) }),
+        trackedTimeService.addTrackedTimeById(ctx.cx, issueId(input.issueId), {
+          time: input.seconds,
+          created: opt(input.createdAt),
+          userName: opt(input.userLogin),
+        }),
       );
       return { trackedTime: { ...view.time, user: view.user }, issueId: view.time.issueId };
     },
@@ -72,7 +81,10 @@ builder.relayMutationField(
   {
     outputFields: (t) => ({
       trackedTime: t.field({ type: TrackedTimeRef, resolve: (p) => p.trackedTime }),
-      issue: t.prismaField({ type: 'Issue', resolve: (query, p, _a, ctx) => ctx.cx.db.issue.findUniqueOrThrow({ ...query, where: { id: p.issueId } }) }),
+      issue: t.prismaField({
+        type: 'Issue',
+        resolve: (query, p, _a, ctx) => ctx.cx.db.issue.findUniqueOrThrow({ ...query, where: { id: p.issueId } }),
+      }),
     }),
   },
 );
@@ -81,23 +93,43 @@ builder.relayMutationField(
   'deleteTrackedTime',
   { inputFields: (t) => ({ trackedTimeId: t.int({ required: true, description: 'The databaseId of the tracked time.' }) }) },
   {
-    description: 'Delete one tracked time (its user or a site admin; as DELETE …/issues/{index}/times/{id}). The row is kept, marked deleted.',
+    description:
+      'Delete one tracked time (its user or a site admin; as DELETE …/issues/{index}/times/{id}). The row is kept, marked deleted.',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({ issueId: await trackedTimeService.deleteTrackedTimeById(ctx.cx, input.trackedTimeId) }),
   },
   {
     outputFields: (t) => ({
-      issue: t.prismaField({ type: 'Issue', resolve: (query, p, _a, ctx) => ctx.cx.db.issue.findUniqueOrThrow({ ...query, where: { id: p.issueId } }) }),
+      issue: t.prismaField({
+        type: 'Issue',
+        resolve: (query, p, _a, ctx) => ctx.cx.db.issue.findUniqueOrThrow({ ...query, where: { id: p.issueId } }),
+      }),
     }),
   },
 );
 
 /** Mutations that act on one issue and return it: reset the viewer's times, and the stopwatch. */
 const ISSUE_ACTIONS = [
-  ['resetTrackedTimes', "Delete the viewer's own tracked times on an issue (as DELETE …/issues/{index}/times).", (cx: GraphQLContext['cx'], id: number) => trackedTimeService.resetTrackedTimesById(cx, id)],
-  ['startStopwatch', 'Start the viewer\'s stopwatch on an issue, stopping one running elsewhere (as POST …/stopwatch/start).', (cx: GraphQLContext['cx'], id: number) => stopwatchService.stopwatchActionById(cx, 'start', id)],
-  ['stopStopwatch', "Stop the viewer's stopwatch on an issue and book its time (as POST …/stopwatch/stop).", (cx: GraphQLContext['cx'], id: number) => stopwatchService.stopwatchActionById(cx, 'stop', id)],
-  ['cancelStopwatch', "Cancel the viewer's stopwatch on an issue without booking time (as DELETE …/stopwatch/delete).", (cx: GraphQLContext['cx'], id: number) => stopwatchService.stopwatchActionById(cx, 'cancel', id)],
+  [
+    'resetTrackedTimes',
+    "Delete the viewer's own tracked times on an issue (as DELETE …/issues/{index}/times).",
+    (cx: GraphQLContext['cx'], id: number) => trackedTimeService.resetTrackedTimesById(cx, id),
+  ],
+  [
+    'startStopwatch',
+    "Start the viewer's stopwatch on an issue, stopping one running elsewhere (as POST …/stopwatch/start).",
+    (cx: GraphQLContext['cx'], id: number) => stopwatchService.stopwatchActionById(cx, 'start', id),
+  ],
+  [
+    'stopStopwatch',
+    "Stop the viewer's stopwatch on an issue and book its time (as POST …/stopwatch/stop).",
+    (cx: GraphQLContext['cx'], id: number) => stopwatchService.stopwatchActionById(cx, 'stop', id),
+  ],
+  [
+    'cancelStopwatch',
+    "Cancel the viewer's stopwatch on an issue without booking time (as DELETE …/stopwatch/delete).",
+    (cx: GraphQLContext['cx'], id: number) => stopwatchService.stopwatchActionById(cx, 'cancel', id),
+  ],
 ] as const;
 
 for (const [name, description, run] of ISSUE_ACTIONS) {
@@ -114,7 +146,10 @@ for (const [name, description, run] of ISSUE_ACTIONS) {
     },
     {
       outputFields: (t) => ({
-        issue: t.prismaField({ type: 'Issue', resolve: (query, p, _a, ctx) => ctx.cx.db.issue.findUniqueOrThrow({ ...query, where: { id: p.issueId } }) }),
+        issue: t.prismaField({
+          type: 'Issue',
+          resolve: (query, p, _a, ctx) => ctx.cx.db.issue.findUniqueOrThrow({ ...query, where: { id: p.issueId } }),
+        }),
       }),
     },
   );

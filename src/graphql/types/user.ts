@@ -57,7 +57,7 @@ export const UserRef = builder.prismaNode('User', {
     login: t.exposeString('name'),
     name: t.string({ nullable: true, description: 'Full name.', resolve: (u) => u.fullName || null }),
     email: t.string({
-      description: "The public e-mail address; empty when private and the viewer is not the user or an admin.",
+      description: 'The public e-mail address; empty when private and the viewer is not the user or an admin.',
       resolve: (u, _args, ctx) => (isSiteAdmin(ctx.cx) ? u.email : (visibleEmail(ctx.cx.viewer, u) ?? '')),
     }),
     location: t.string({ nullable: true, resolve: (u) => u.location || null }),
@@ -69,9 +69,22 @@ export const UserRef = builder.prismaNode('User', {
     isSiteAdmin: t.boolean({ resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.isAdmin : false) }),
     isRestricted: t.exposeBoolean('isRestricted'),
     isViewer: t.boolean({ resolve: (u, _a, ctx) => ctx.cx.viewer?.id === u.id }),
-    isActive: t.boolean({ nullable: true, description: 'Only for the user and site admins.', resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.isActive : null) }),
-    prohibitLogin: t.boolean({ nullable: true, description: 'Only for the user and site admins.', resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.prohibitLogin : null) }),
-    lastLoginAt: t.field({ type: 'DateTime', nullable: true, description: 'Only for the user and site admins.', resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.lastLoginAt : null) }),
+    isActive: t.boolean({
+      nullable: true,
+      description: 'Only for the user and site admins.',
+      resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.isActive : null),
+    }),
+    prohibitLogin: t.boolean({
+      nullable: true,
+      description: 'Only for the user and site admins.',
+      resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.prohibitLogin : null),
+    }),
+    lastLoginAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Only for the user and site admins.',
+      resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.lastLoginAt : null),
+    }),
     followersCount: t.exposeInt('numFollowers'),
     followingCount: t.exposeInt('numFollowing'),
     starredRepositoriesCount: t.exposeInt('numStars'),
@@ -135,16 +148,18 @@ builder.relayMutationField(
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       const u = input;
-      const user = await withInputFieldNames({ username: 'login', full_name: 'name' }, () => userService.createUser(ctx.cx, {
-        username: u.login,
-        email: u.email,
-        password: u.password,
-        fullName: opt(u.name),
-        mustChangePassword: opt(u.mustChangePassword),
-        restricted: opt(u.isRestricted),
-        admin: opt(u.isSiteAdmin),
-        visibility: opt(u.visibility),
-      }));
+      const user = await withInputFieldNames({ username: 'login', full_name: 'name' }, () =>
+        userService.createUser(ctx.cx, {
+          username: u.login,
+          email: u.email,
+          password: u.password,
+          fullName: opt(u.name),
+          mustChangePassword: opt(u.mustChangePassword),
+          restricted: opt(u.isRestricted),
+          admin: opt(u.isSiteAdmin),
+          visibility: opt(u.visibility),
+        }),
+      );
       return { user };
     },
   },
@@ -181,25 +196,27 @@ builder.relayMutationField(
     resolve: async (_root, { input }, ctx) => {
       const u = input;
       const names = { full_name: 'name', website: 'websiteUrl', description: 'bio' };
-      const user = await withInputFieldNames(names, () => userService.editUser(ctx.cx, u.login, {
-        loginName: opt(u.loginName),
-        password: opt(u.password),
-        mustChangePassword: opt(u.mustChangePassword),
-        prohibitLogin: opt(u.prohibitLogin),
-        email: opt(u.email),
-        fullName: opt(u.name),
-        website: opt(u.websiteUrl),
-        location: opt(u.location),
-        description: opt(u.bio),
-        active: opt(u.isActive),
-        admin: opt(u.isSiteAdmin),
-        visibility: opt(u.visibility),
-        allowGitHook: opt(u.allowGitHook),
-        allowImportLocal: opt(u.allowImportLocal),
-        maxRepoCreation: opt(u.maxRepoCreation),
-        allowCreateOrganization: opt(u.allowCreateOrganization),
-        restricted: opt(u.isRestricted),
-      }));
+      const user = await withInputFieldNames(names, () =>
+        userService.editUser(ctx.cx, u.login, {
+          loginName: opt(u.loginName),
+          password: opt(u.password),
+          mustChangePassword: opt(u.mustChangePassword),
+          prohibitLogin: opt(u.prohibitLogin),
+          email: opt(u.email),
+          fullName: opt(u.name),
+          website: opt(u.websiteUrl),
+          location: opt(u.location),
+          description: opt(u.bio),
+          active: opt(u.isActive),
+          admin: opt(u.isSiteAdmin),
+          visibility: opt(u.visibility),
+          allowGitHook: opt(u.allowGitHook),
+          allowImportLocal: opt(u.allowImportLocal),
+          maxRepoCreation: opt(u.maxRepoCreation),
+          allowCreateOrganization: opt(u.allowCreateOrganization),
+          restricted: opt(u.isRestricted),
+        }),
+      );
       return { user };
     },
   },

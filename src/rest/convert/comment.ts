@@ -85,7 +85,11 @@ export function secToHours(seconds: number): string {
 export function timeEstimateString(amount: number): string {
   const parts: string[] = [];
   let rest = amount;
-  for (const [name, size] of [['h', 3600], ['m', 60], ['s', 1]] as const) {
+  for (const [name, size] of [
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (rest >= size) {
       parts.push(`${Math.trunc(rest / size)}${name}`);
       rest %= size;
@@ -101,7 +105,8 @@ const toInt = (s: string): number => (/^[-+]?\d+$/.test(s.trim()) ? Number(s.tri
 function timelineBody(c: Models.Comment): string {
   const body = c.content;
   if (body === '') return body;
-  if ((c.type === 'ADD_TIME_MANUAL' || c.type === 'STOP_TRACKING' || c.type === 'DELETE_TIME_MANUAL') && body.startsWith('|')) return secToHours(toInt(body.slice(1)));
+  if ((c.type === 'ADD_TIME_MANUAL' || c.type === 'STOP_TRACKING' || c.type === 'DELETE_TIME_MANUAL') && body.startsWith('|'))
+    return secToHours(toInt(body.slice(1)));
   if (c.type === 'CHANGE_TIME_ESTIMATE') return timeEstimateString(toInt(body));
   return body;
 }

@@ -38,7 +38,12 @@ function payloadUser(sig: GitSignature, usernames: ReadonlyMap<string, string>):
 }
 
 /** Gitea ToPayloadCommit for an unsigned commit (signature verification is not implemented). */
-export function toApiPayloadCommit(repo: Models.Repository, commit: CommitInfo, usernames: ReadonlyMap<string, string>, rootUrl: string): PayloadCommit {
+export function toApiPayloadCommit(
+  repo: Models.Repository,
+  commit: CommitInfo,
+  usernames: ReadonlyMap<string, string>,
+  rootUrl: string,
+): PayloadCommit {
   return {
     id: commit.sha,
     message: commit.message,
@@ -109,7 +114,9 @@ function toApiContentsEntry(c: Contents, e: ContentEntry, single: boolean, rootU
 
 /** A file (ContentsResponse) or a directory (array, without content). */
 export function toApiContents(c: Contents, rootUrl: string): ContentsResponse | ContentsResponse[] {
-  return Array.isArray(c.result) ? c.result.map((e) => toApiContentsEntry(c, e, false, rootUrl)) : toApiContentsEntry(c, c.result, true, rootUrl);
+  return Array.isArray(c.result)
+    ? c.result.map((e) => toApiContentsEntry(c, e, false, rootUrl))
+    : toApiContentsEntry(c, c.result, true, rootUrl);
 }
 
 /** Gitea GetBlobBySHA. */

@@ -59,7 +59,12 @@ export function toApiIssue(v: IssueView, viewer: Viewer, opts: ConvertOptions): 
     due_date: issue.deadlineAt ? apiTime(issue.deadlineAt) : null,
     time_estimate: issue.timeEstimate,
     pull_request: v.pull
-      ? { merged: v.pull.hasMerged, merged_at: v.pull.mergedAt ? apiTime(v.pull.mergedAt) : null, draft: isWorkInProgress(issue.title), html_url: htmlUrl }
+      ? {
+          merged: v.pull.hasMerged,
+          merged_at: v.pull.mergedAt ? apiTime(v.pull.mergedAt) : null,
+          draft: isWorkInProgress(issue.title),
+          html_url: htmlUrl,
+        }
       : null,
     repository: { id: repo.id, name: repo.name, owner: repo.ownerName, full_name: `${repo.ownerName}/${repo.name}` },
     pin_order: issue.pinOrder,

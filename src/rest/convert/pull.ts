@@ -23,7 +23,13 @@ export function isMergeable(pull: Pick<Models.PullRequest, 'status'>, title: str
 /** The base side: the branch name, its tip, the base repository with the viewer's permission. */
 function baseInfo(v: PullView, opts: ConvertOptions): PRBranchInfo {
   const { repo, perm } = v.baseRepo;
-  return { label: v.pull.baseBranch, ref: v.pull.baseBranch, sha: v.baseSha, repo_id: repo.id, repo: toApiRepository(repo, repo.owner, perm, opts) };
+  return {
+    label: v.pull.baseBranch,
+    ref: v.pull.baseBranch,
+    sha: v.baseSha,
+    repo_id: repo.id,
+    repo: toApiRepository(repo, repo.owner, perm, opts),
+  };
 }
 
 /**
@@ -94,7 +100,12 @@ export function toApiPullRequestList(views: readonly PullView[], viewer: Viewer,
 }
 
 /** Gitea ToChangedFile: `changed` for modifications, `unchanged` when no line moved, URLs at the head commit. */
-export function toApiChangedFile(f: DiffFile, repo: Pick<Models.Repository, 'ownerName' | 'name'>, head: string, opts: ConvertOptions): ChangedFile {
+export function toApiChangedFile(
+  f: DiffFile,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  head: string,
+  opts: ConvertOptions,
+): ChangedFile {
   const path = `${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
   let status: string = f.status;
   if (f.status === 'modified') status = f.additions === 0 && f.deletions === 0 ? 'unchanged' : 'changed';
@@ -130,7 +141,12 @@ function affectedFiles(files: readonly DiffFile[]): Array<{ filename: string; st
  * the users matching the e-mails, `parents` by id, `files` and `stats` from the per-commit diff when asked
  * (null otherwise), `verification` when asked.
  */
-export function toApiCommit(c: PullCommitView, repo: Pick<Models.Repository, 'ownerName' | 'name'>, viewer: Viewer, opts: ConvertOptions & { verification: boolean; stat: boolean; files: boolean }): Commit {
+export function toApiCommit(
+  c: PullCommitView,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  viewer: Viewer,
+  opts: ConvertOptions & { verification: boolean; stat: boolean; files: boolean },
+): Commit {
   const path = `${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
   const api = `${opts.rootUrl}api/v1/repos/${path}`;
   const { commit } = c;

@@ -8,7 +8,11 @@ type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
 
 /** Gitea's reaction JSON: `{user, content, created_at}`. */
 export function toApiReaction(r: ReactionWithUser, viewer: Viewer, opts: ConvertOptions): Reaction {
-  const user = r.originalAuthor ? toApiPlaceholderUser(0, r.originalAuthor, opts) : r.user ? toApiUser(r.user, viewer, opts) : toApiPlaceholderUser(-1, 'Ghost', opts);
+  const user = r.originalAuthor
+    ? toApiPlaceholderUser(0, r.originalAuthor, opts)
+    : r.user
+      ? toApiUser(r.user, viewer, opts)
+      : toApiPlaceholderUser(-1, 'Ghost', opts);
   return { user, content: r.type, created_at: apiTime(r.createdAt) };
 }
 

@@ -39,7 +39,8 @@ function configOf(units: RepoRelations['units'], type: UnitType): Config | null 
 }
 
 const bool = (c: Config, key: string, fallback = false): boolean => (typeof c[key] === 'boolean' ? (c[key] as boolean) : fallback);
-const str = (c: Config, key: string, fallback = ''): string => (typeof c[key] === 'string' && c[key] !== '' ? (c[key] as string) : fallback);
+const str = (c: Config, key: string, fallback = ''): string =>
+  typeof c[key] === 'string' && c[key] !== '' ? (c[key] as string) : fallback;
 
 function stringList(json: string): string[] {
   try {
@@ -101,7 +102,13 @@ function pullSettings(units: RepoRelations['units']) {
 /** The owner as Gitea's ToUserWithAccessMode shows it: never private fields; e-mail only when the viewer has access. */
 const ACCESSOR = { id: -1, isAdmin: false };
 
-function convert(repo: Models.Repository & RepoRelations, owner: Models.User, perm: RepoPermission, opts: ConvertOptions, parent?: Repository): Repository {
+function convert(
+  repo: Models.Repository & RepoRelations,
+  owner: Models.User,
+  perm: RepoPermission,
+  opts: ConvertOptions,
+  parent?: Repository,
+): Repository {
   const o = encodeURIComponent(repo.ownerName);
   const r = encodeURIComponent(repo.name);
   const apiUrl = `${opts.rootUrl}api/v1/repos/${o}/${r}`;

@@ -21,7 +21,12 @@ export const Milestone = z.object({
 export type Milestone = z.infer<typeof Milestone>;
 
 /** Gitea `PullRequestMeta`. */
-export const PullRequestMeta = z.object({ merged: z.boolean(), merged_at: z.string().nullable(), draft: z.boolean(), html_url: z.string() });
+export const PullRequestMeta = z.object({
+  merged: z.boolean(),
+  merged_at: z.string().nullable(),
+  draft: z.boolean(),
+  html_url: z.string(),
+});
 
 /** Gitea `RepositoryMeta`. */
 export const RepositoryMeta = z.object({ id: z.number().int(), name: z.string(), owner: z.string(), full_name: z.string() });
@@ -93,10 +98,21 @@ export const EditIssueOption = z.object({
 
 const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
 const qs = z.preprocess(first, z.string().optional());
-const csv = z.preprocess(first, z.string().optional()).transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined));
-const state = z.preprocess(first, z.string().optional()).transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open'));
+const csv = z.preprocess(first, z.string().optional()).transform((v) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined,
+);
+const state = z
+  .preprocess(first, z.string().optional())
+  .transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open'));
 const type = z.preprocess(first, z.string().optional()).transform((v) => (v === 'issues' || v === 'pulls' ? v : undefined));
-const bool = z.preprocess(first, z.string().optional()).transform((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : undefined));
+const bool = z
+  .preprocess(first, z.string().optional())
+  .transform((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : undefined));
 
 /** Query of GET /repos/{o}/{r}/issues (page/limit are read separately). */
 export const ListIssuesQuery = z.object({

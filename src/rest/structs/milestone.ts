@@ -21,6 +21,8 @@ export const EditMilestoneOption = z.object({
 
 /** Query of GET /repos/{o}/{r}/milestones (page/limit are read separately); unknown states read as open (Gitea). */
 export const ListMilestonesQuery = z.object({
-  state: z.preprocess(first, z.string().optional()).transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open')),
+  state: z
+    .preprocess(first, z.string().optional())
+    .transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open')),
   name: z.preprocess(first, z.string().optional()),
 });

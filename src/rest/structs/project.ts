@@ -36,6 +36,8 @@ export const EditProjectOption = z.object({
 
 /** Query of GET …/projects (page/limit are read separately): `state` open (default), closed or all; Gitea's project `sort`. */
 export const ListProjectsQuery = z.object({
-  state: z.preprocess(first, z.string().optional()).transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open')),
+  state: z
+    .preprocess(first, z.string().optional())
+    .transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open')),
   sort: z.preprocess(first, z.string().optional()),
 });

@@ -29,7 +29,12 @@ export const StopWatch = z.object({
 export type StopWatch = z.infer<typeof StopWatch>;
 
 /** RFC 3339 date-time (Go's time.Time JSON decoding); anything else is a 422. */
-const zDateTime = z.string().refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(v) && !Number.isNaN(new Date(v).getTime()), 'Invalid');
+const zDateTime = z
+  .string()
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(v) && !Number.isNaN(new Date(v).getTime()),
+    'Invalid',
+  );
 
 /**
  * Gitea `AddTimeOption`. `time` is `binding:"Required"`; its absence (or 0) is reported by the service, after the

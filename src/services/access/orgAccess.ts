@@ -41,9 +41,9 @@ export function canSeeOrg(cx: ServiceContext, access: OrgAccess): boolean {
  */
 export async function requireOrg(cx: ServiceContext, name: string): Promise<OrgAccess> {
   const org = await findOrgByName(cx.db, name);
-  if (!org) throw new NotFoundError("not found", { name });
+  if (!org) throw new NotFoundError('not found', { name });
   const access = await orgAccess(cx, org);
-  if (!canSeeOrg(cx, access)) throw new NotFoundError("not found", { name });
+  if (!canSeeOrg(cx, access)) throw new NotFoundError('not found', { name });
   return access;
 }
 

@@ -58,17 +58,24 @@ async function usersByName(cx: ServiceContext, names: readonly string[]): Promis
 async function requireAssignable(cx: ServiceContext, access: RepoAccess, users: readonly Models.User[]): Promise<void> {
   const viewer = requireViewer(cx);
   const blocks = users.length
-    ? await cx.db.block.findMany({ where: { blockerId: { in: users.map((u) => u.id) }, blockeeId: viewer.id }, select: { blockerId: true } })
+    ? await cx.db.block.findMany({
+        where: { blockerId: { in: users.map((u) => u.id) }, blockeeId: viewer.id },
+        select: { blockerId: true },
+      })
     : [];
   for (const user of users) {
     if (blocks.some((b) => b.blockerId === user.id)) throw new PermissionDeniedError('user is blocked', { userId: user.id });
     if (user.type === 'ORGANIZATION') {
-      throw new InvalidArgumentError(`organization can't be added as assignee [user_id: ${user.id}, repo_id: ${access.repo.id}]`, { userId: user.id });
+      throw new InvalidArgumentError(`organization can't be added as assignee [user_id: ${user.id}, repo_id: ${access.repo.id}]`, {
+        userId: user.id,
+      });
     }
   }
   for (const user of users) {
     if (!(await canBeAssigned(cx, access.repo.id, user))) {
-      throw new PermissionDeniedError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, { userId: user.id });
+      throw new PermissionDeniedError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, {
+        userId: user.id,
+      });
     }
   }
 }
@@ -78,11 +85,22 @@ async function applyAssignees(cx: ServiceContext, issue: Models.Issue, next: (cu
   const viewer = requireViewer(cx);
   const updated = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const current = await tx.issueAssignee.findMany({ where: { issueId: issue.id }, select: { assigneeId: true }, orderBy: { id: 'asc' } });
+      const current = await tx.issueAssignee.findMany({
+        where: { issueId: issue.id },
+        select: { assigneeId: true },
+        orderBy: { id: 'asc' },
+      });
       const c: Change = { fields: [], comments: [], events: [] };
-      await replaceAssignees(tx, issue, next(current.map((r) => r.assigneeId)).map((id) => ({ id })), viewer.id, c);
+      await replaceAssignees(
+        tx,
+        issue,
+        next(current.map((r) => r.assigneeId)).map((id) => ({ id })),
+        viewer.id,
+        c,
+      );
       if (c.comments.length) await tx.comment.createMany({ data: c.comments });
-      if (c.fields.length) emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: c.fields });
+      if (c.fields.length)
+        emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: c.fields });
       return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
     }),
   );
@@ -126,7 +144,9 @@ export async function checkAssignee(cx: ServiceContext, ref: RepoRef, index: num
   const user = await findUserByName(cx.db, name);
   if (!user) throw new NotFoundError(`user does not exist [uid: 0, name: ${name}]`, { name });
   if (user.type === 'ORGANIZATION') {
-    throw new InvalidArgumentError(`organization can't be added as assignee [user_id: ${user.id}, repo_id: ${access.repo.id}]`, { userId: user.id });
+    throw new InvalidArgumentError(`organization can't be added as assignee [user_id: ${user.id}, repo_id: ${access.repo.id}]`, {
+      userId: user.id,
+    });
   }
   if (!(await canBeAssigned(cx, access.repo.id, user))) throw new NotFoundError('not found', { userId: user.id });
 }

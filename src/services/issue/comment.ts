@@ -1,6 +1,13 @@
 import { scopeAllows } from '../../auth/scope.ts';
 import type { DbLike, Models } from '../../db/client.ts';
-import { ConflictError, InvalidArgumentError, NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError } from '../../errors.ts';
+import {
+  ConflictError,
+  InvalidArgumentError,
+  NotFoundError,
+  PermissionDeniedError,
+  RepoArchivedError,
+  ValidationError,
+} from '../../errors.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
@@ -50,7 +57,11 @@ export function updatedWithin(w: TimeWindow): Models.Prisma.CommentWhereInput[] 
 }
 
 /** Loads the relations of many comments in a constant number of queries, keeping the input order. */
-export async function loadCommentViews(db: DbLike, comments: readonly Comment[], known: readonly Models.Issue[] = []): Promise<CommentView[]> {
+export async function loadCommentViews(
+  db: DbLike,
+  comments: readonly Comment[],
+  known: readonly Models.Issue[] = [],
+): Promise<CommentView[]> {
   if (!comments.length) return [];
   const issueById = new Map(known.map((i) => [i.id, i]));
   const missing = [...new Set(comments.map((c) => c.issueId).filter((id) => !issueById.has(id)))];
@@ -112,8 +123,12 @@ function requireBody(body: string | undefined): string {
  * @throws NotFoundError
  */
 async function findCommentInRepo(cx: ServiceContext, access: RepoAccess, id: number): Promise<{ comment: Comment; issue: Models.Issue }> {
-  const row = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await cx.db.comment.findUnique({ where: { id }, include: { issue: true } }) : null;
-  if (!row || row.issue.repoId !== access.repo.id) throw new NotFoundError(`comment does not exist [id: ${id}, issue_id: 0]`, { commentId: id });
+  const row =
+    Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
+      ? await cx.db.comment.findUnique({ where: { id }, include: { issue: true } })
+      : null;
+  if (!row || row.issue.repoId !== access.repo.id)
+    throw new NotFoundError(`comment does not exist [id: ${id}, issue_id: 0]`, { commentId: id });
   if (!canRead(access.perm, unitOf(row.issue))) throw new NotFoundError('not found', { commentId: id });
   const { issue, ...comment } = row;
   return { comment, issue };
@@ -123,7 +138,10 @@ async function findCommentInRepo(cx: ServiceContext, access: RepoAccess, id: num
 function requirePosterOrWriter(cx: ServiceContext, access: RepoAccess, comment: Comment, issue: Models.Issue): void {
   const viewer = requireViewer(cx);
   if (viewer.id !== comment.posterId && !canWriteIssue(access, issue)) {
-    throw new PermissionDeniedError('user should be the poster of the comment or have write permission', { commentId: comment.id, emptyBody: true });
+    throw new PermissionDeniedError('user should be the poster of the comment or have write permission', {
+      commentId: comment.id,
+      emptyBody: true,
+    });
   }
 }
 
@@ -136,7 +154,10 @@ async function requireNotBlocked(cx: ServiceContext, access: RepoAccess, issue: 
   if (isRepoAdmin(access.perm)) return;
   const byPoster =
     issue.posterId !== null && issue.posterId !== viewer.id
-      ? await cx.db.block.findUnique({ where: { blockerId_blockeeId: { blockerId: issue.posterId, blockeeId: viewer.id } }, select: { id: true } })
+      ? await cx.db.block.findUnique({
+          where: { blockerId_blockeeId: { blockerId: issue.posterId, blockeeId: viewer.id } },
+          select: { id: true },
+        })
       : null;
   if (access.perm.blocked || byPoster) throw new PermissionDeniedError('user is blocked', { issueId: issue.id });
 }
@@ -148,7 +169,10 @@ async function requireNotBlocked(cx: ServiceContext, access: RepoAccess, issue: 
 export async function listIssueComments(cx: ServiceContext, ref: RepoRef, index: number, window: TimeWindow): Promise<CommentView[]> {
   const access = await resolveIssueRepo(cx, ref, 'read');
   const issue = await findIssueByIndex(cx, access, index);
-  const rows = await cx.db.comment.findMany({ where: { AND: [{ issueId: issue.id, type: 'COMMENT' }, ...updatedWithin(window)] }, orderBy: COMMENT_ORDER });
+  const rows = await cx.db.comment.findMany({
+    where: { AND: [{ issueId: issue.id, type: 'COMMENT' }, ...updatedWithin(window)] },
+    orderBy: COMMENT_ORDER,
+  });
   return loadCommentViews(cx.db, rows, [issue]);
 }
 
@@ -156,7 +180,11 @@ export async function listIssueComments(cx: ServiceContext, ref: RepoRef, index:
  * The plain comments of every issue (and pull request, if readable) of a repository, oldest first
  * (GET /repos/{o}/{r}/issues/comments). @throws NotFoundError
  */
-export async function listRepoComments(cx: ServiceContext, ref: RepoRef, input: TimeWindow & { page: ListOptions }): Promise<Page<CommentView>> {
+export async function listRepoComments(
+  cx: ServiceContext,
+  ref: RepoRef,
+  input: TimeWindow & { page: ListOptions },
+): Promise<Page<CommentView>> {
   const { repo, perm } = await resolveIssueRepo(cx, ref, 'read');
   const readIssues = canRead(perm, 'ISSUES');
   const readPulls = canRead(perm, 'PULL_REQUESTS');
@@ -188,7 +216,15 @@ export async function createComment(cx: ServiceContext, ref: RepoRef, index: num
   const { comment, updated } = await withTx(cx, async (tx, emit) => {
     const comment = await tx.comment.create({ data: { type: 'COMMENT', posterId: viewer.id, issueId: issue.id, content } });
     const updated = await tx.issue.update({ where: { id: issue.id }, data: { numComments: { increment: 1 } } });
-    emit({ type: 'comment.created', commentId: comment.id, issueId: issue.id, repoId: issue.repoId, index: issue.index, isPull: issue.isPull, actorId: viewer.id });
+    emit({
+      type: 'comment.created',
+      commentId: comment.id,
+      issueId: issue.id,
+      repoId: issue.repoId,
+      index: issue.index,
+      isPull: issue.isPull,
+      actorId: viewer.id,
+    });
     return { comment, updated };
   });
   return loadCommentView(cx.db, comment, updated);
@@ -215,7 +251,13 @@ export type EditRoute = 'current' | 'deprecated';
  * increments (a concurrent edit is a Conflict).
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, ValidationError, PermissionDeniedError, ConflictError
  */
-export async function editComment(cx: ServiceContext, ref: RepoRef, id: number, body: string | undefined, route: EditRoute = 'current'): Promise<CommentView | null> {
+export async function editComment(
+  cx: ServiceContext,
+  ref: RepoRef,
+  id: number,
+  body: string | undefined,
+  route: EditRoute = 'current',
+): Promise<CommentView | null> {
   const access = await resolveForWrite(cx, ref, route === 'current' ? 'beforeAuth' : 'none');
   const viewer = requireViewer(cx);
   const content = requireBody(body);
@@ -230,7 +272,16 @@ export async function editComment(cx: ServiceContext, ref: RepoRef, id: number, 
       data: { content, contentVersion: { increment: 1 } },
     });
     if (count === 0) throw new ConflictError('the comment is already changed', { commentId: comment.id });
-    emit({ type: 'comment.updated', commentId: comment.id, issueId: issue.id, repoId: issue.repoId, index: issue.index, isPull: issue.isPull, actorId: viewer.id, oldContent: comment.content });
+    emit({
+      type: 'comment.updated',
+      commentId: comment.id,
+      issueId: issue.id,
+      repoId: issue.repoId,
+      index: issue.index,
+      isPull: issue.isPull,
+      actorId: viewer.id,
+      oldContent: comment.content,
+    });
     return tx.comment.findUniqueOrThrow({ where: { id: comment.id } });
   });
   return loadCommentView(cx.db, updated, issue);
@@ -248,10 +299,14 @@ export async function deleteComment(cx: ServiceContext, ref: RepoRef, id: number
   const viewer = requireViewer(cx);
   const { comment, issue } = await findCommentInRepo(cx, access, id);
   requirePosterOrWriter(cx, access, comment, issue);
-  if (!hasContentSupport(comment.type)) throw new InvalidArgumentError('comment type has no content', { commentId: comment.id, emptyBody: true });
+  if (!hasContentSupport(comment.type))
+    throw new InvalidArgumentError('comment type has no content', { commentId: comment.id, emptyBody: true });
   return withTx(cx, async (tx, emit) => {
     await tx.action.updateMany({ where: { commentId: comment.id }, data: { isDeleted: true } });
-    await tx.comment.updateMany({ where: { refCommentId: comment.id, refAction: { in: ['NONE', 'CLOSES', 'REOPENS'] } }, data: { refAction: 'NEUTERED' } });
+    await tx.comment.updateMany({
+      where: { refCommentId: comment.id, refAction: { in: ['NONE', 'CLOSES', 'REOPENS'] } },
+      data: { refAction: 'NEUTERED' },
+    });
     await tx.reaction.deleteMany({ where: { commentId: comment.id } });
     const { count } = await tx.comment.deleteMany({ where: { id: comment.id } });
     if (count === 0) throw new NotFoundError(`comment does not exist [id: ${comment.id}, issue_id: 0]`, { commentId: comment.id });
@@ -276,7 +331,10 @@ export async function deleteComment(cx: ServiceContext, ref: RepoRef, id: number
 
 /** The repository of a comment the viewer may see; a reference that answers NotFound otherwise. */
 export async function locateComment(cx: ServiceContext, commentId: number): Promise<RepoRef> {
-  const row = await cx.db.comment.findFirst({ where: { id: commentId, issue: visibleIssueFilter(cx) }, select: { issue: { select: { repo: { select: { ownerName: true, name: true } } } } } });
+  const row = await cx.db.comment.findFirst({
+    where: { id: commentId, issue: visibleIssueFilter(cx) },
+    select: { issue: { select: { repo: { select: { ownerName: true, name: true } } } } },
+  });
   return row ? { owner: row.issue.repo.ownerName, repo: row.issue.repo.name } : { owner: '', repo: '' };
 }
 

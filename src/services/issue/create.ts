@@ -115,7 +115,10 @@ export async function resolveAssignees(cx: ServiceContext, access: RepoAccess, n
     const user = await findUserByName(cx.db, name);
     if (!user) throw new ValidationError(`Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`, { name });
     if (users.some((u) => u.id === user.id)) continue;
-    if (!(await canBeAssigned(cx, access.repo.id, user))) throw new ValidationError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, { userId: user.id });
+    if (!(await canBeAssigned(cx, access.repo.id, user)))
+      throw new ValidationError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, {
+        userId: user.id,
+      });
     const viewer = requireViewer(cx);
     const blocked = await cx.db.block.findFirst({ where: { blockerId: user.id, blockeeId: viewer.id }, select: { id: true } });
     if (blocked) throw new PermissionDeniedError('user is blocked', { userId: user.id });
@@ -165,7 +168,8 @@ export async function writeInitialRelations(
     await tx.issueLabel.createMany({ data: rel.labelIds.map((labelId) => ({ issueId, labelId })) });
     comments.push(...rel.labelIds.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })));
   }
-  if (rel.milestoneId !== null) comments.push({ type: 'MILESTONE', posterId: actorId, issueId, milestoneId: rel.milestoneId, oldMilestoneId: null });
+  if (rel.milestoneId !== null)
+    comments.push({ type: 'MILESTONE', posterId: actorId, issueId, milestoneId: rel.milestoneId, oldMilestoneId: null });
   if (rel.assignees.length) {
     await tx.issueAssignee.createMany({ data: rel.assignees.map((u) => ({ issueId, assigneeId: u.id })) });
     comments.push(...rel.assignees.map((u) => ({ type: 'ASSIGNEES' as const, posterId: actorId, issueId, assigneeId: u.id })));
@@ -191,12 +195,18 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
   requireText(input.body, 'body');
   requireText(input.ref, 'ref');
   const { repo, perm } = access;
-  if (!canRead(perm, 'ISSUES') && !isRepoAdmin(perm)) throw new PermissionDeniedError('user should have specific read permission or be a repo admin');
+  if (!canRead(perm, 'ISSUES') && !isRepoAdmin(perm))
+    throw new PermissionDeniedError('user should have specific read permission or be a repo admin');
   if (perm.blocked) throw new PermissionDeniedError('user is blocked');
   const writer = canWrite(perm, 'ISSUES');
-  const assignees = writer ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])]) : [];
+  const assignees = writer
+    ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])])
+    : [];
   const labelIds = writer ? await usableLabelIds(cx, repo, input.labels ?? []) : [];
-  const milestone = writer && input.milestone ? await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: repo.id }, select: { id: true } }) : null;
+  const milestone =
+    writer && input.milestone
+      ? await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: repo.id }, select: { id: true } })
+      : null;
   const closed = input.closed === true;
   const usage = input.projects?.length ? await projectUsage(cx.db, repo) : null;
   const issue = await withRetry(() =>

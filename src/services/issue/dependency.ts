@@ -51,7 +51,9 @@ export async function requireNoOpenDependencies(db: DbLike, issue: Pick<Models.I
   if (!(await isDependenciesEnabled(db, issue.repoId))) return;
   const open = await db.issueDependency.findFirst({ where: { issueId: issue.id, dependency: { isClosed: false } }, select: { id: true } });
   if (open) {
-    throw new PreconditionFailedError('cannot close this issue or pull request because it still has open dependencies', { issueId: issue.id });
+    throw new PreconditionFailedError('cannot close this issue or pull request because it still has open dependencies', {
+      issueId: issue.id,
+    });
   }
 }
 
@@ -131,7 +133,11 @@ async function dependsOn(tx: DbTx, from: number, to: number): Promise<boolean> {
  */
 async function serializableTx<T>(cx: ServiceContext, fn: (tx: DbTx, emit: (e: DomainEvent) => void) => Promise<T>): Promise<T> {
   const events: DomainEvent[] = [];
-  const result = await cx.db.$transaction((tx) => fn(tx, (e) => events.push(e)), { isolationLevel: 'Serializable', timeout: 15_000, maxWait: 15_000 });
+  const result = await cx.db.$transaction((tx) => fn(tx, (e) => events.push(e)), {
+    isolationLevel: 'Serializable',
+    timeout: 15_000,
+    maxWait: 15_000,
+  });
   cx.notifier.publish(events);
   return result;
 }
@@ -152,7 +158,11 @@ async function retryConflicts<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** ADD_DEPENDENCY / REMOVE_DEPENDENCY on both issues, each naming the other (Gitea createIssueDependencyComment). */
-function dependencyComments(type: 'ADD_DEPENDENCY' | 'REMOVE_DEPENDENCY', posterId: number, p: Pair): Models.Prisma.CommentCreateManyInput[] {
+function dependencyComments(
+  type: 'ADD_DEPENDENCY' | 'REMOVE_DEPENDENCY',
+  posterId: number,
+  p: Pair,
+): Models.Prisma.CommentCreateManyInput[] {
   return [
     { type, posterId, issueId: p.target.id, dependentIssueId: p.dependency.id },
     { type, posterId, issueId: p.dependency.id, dependentIssueId: p.target.id },
@@ -179,7 +189,13 @@ async function insertDependency(cx: ServiceContext, p: Pair): Promise<void> {
         throw err;
       }
       await tx.comment.createMany({ data: dependencyComments('ADD_DEPENDENCY', viewer.id, p) });
-      emit({ type: 'issue.dependencyAdded', issueId: p.target.id, dependencyId: p.dependency.id, repoId: p.target.repoId, actorId: viewer.id });
+      emit({
+        type: 'issue.dependencyAdded',
+        issueId: p.target.id,
+        dependencyId: p.dependency.id,
+        repoId: p.target.repoId,
+        actorId: viewer.id,
+      });
     }),
   );
 }
@@ -190,9 +206,16 @@ async function deleteDependency(cx: ServiceContext, p: Pair): Promise<void> {
   await retryConflicts(() =>
     serializableTx(cx, async (tx, emit) => {
       const { count } = await tx.issueDependency.deleteMany({ where: { issueId: p.target.id, dependencyId: p.dependency.id } });
-      if (count === 0) throw new NotFoundError(`issue dependency does not exist ${pairText(p)}`, { issueId: p.target.id, dependencyId: p.dependency.id });
+      if (count === 0)
+        throw new NotFoundError(`issue dependency does not exist ${pairText(p)}`, { issueId: p.target.id, dependencyId: p.dependency.id });
       await tx.comment.createMany({ data: dependencyComments('REMOVE_DEPENDENCY', viewer.id, p) });
-      emit({ type: 'issue.dependencyRemoved', issueId: p.target.id, dependencyId: p.dependency.id, repoId: p.target.repoId, actorId: viewer.id });
+      emit({
+        type: 'issue.dependencyRemoved',
+        issueId: p.target.id,
+        dependencyId: p.dependency.id,
+        repoId: p.target.repoId,
+        actorId: viewer.id,
+      });
     }),
   );
 }
@@ -203,7 +226,13 @@ async function deleteDependency(cx: ServiceContext, p: Pair): Promise<void> {
  * (Conflict). Answers the URL issue, as Gitea.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, InvalidArgumentError, AlreadyExistsError, ConflictError
  */
-export async function addIssueDependency(cx: ServiceContext, ref: RepoRef, index: number, meta: IssueMetaInput, route: DependencyRoute): Promise<IssueView> {
+export async function addIssueDependency(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  meta: IssueMetaInput,
+  route: DependencyRoute,
+): Promise<IssueView> {
   const pair = await resolvePair(cx, ref, index, meta, route);
   await insertDependency(cx, pair);
   return loadIssueView(cx.db, pair.pathIssue);
@@ -214,7 +243,13 @@ export async function addIssueDependency(cx: ServiceContext, ref: RepoRef, index
  * dependency. Answers the URL issue.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, InvalidArgumentError
  */
-export async function removeIssueDependency(cx: ServiceContext, ref: RepoRef, index: number, meta: IssueMetaInput, route: DependencyRoute): Promise<IssueView> {
+export async function removeIssueDependency(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  meta: IssueMetaInput,
+  route: DependencyRoute,
+): Promise<IssueView> {
   const pair = await resolvePair(cx, ref, index, meta, route);
   await deleteDependency(cx, pair);
   return loadIssueView(cx.db, pair.pathIssue);
@@ -244,7 +279,10 @@ async function locateBlockedBy(cx: ServiceContext, input: BlockedByInput): Promi
  * GitHub's addBlockedBy: the same rules as POST …/{issue}/dependencies with the blocking issue in the body.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, InvalidArgumentError, AlreadyExistsError, ConflictError
  */
-export async function addBlockedBy(cx: ServiceContext, input: BlockedByInput): Promise<{ issue: Models.Issue; blockingIssue: Models.Issue }> {
+export async function addBlockedBy(
+  cx: ServiceContext,
+  input: BlockedByInput,
+): Promise<{ issue: Models.Issue; blockingIssue: Models.Issue }> {
   const { ref, index, meta } = await locateBlockedBy(cx, input);
   const pair = await resolvePair(cx, ref, index, meta, 'dependencies');
   await insertDependency(cx, pair);
@@ -255,7 +293,10 @@ export async function addBlockedBy(cx: ServiceContext, input: BlockedByInput): P
  * GitHub's removeBlockedBy: the same rules as DELETE …/{issue}/dependencies.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, InvalidArgumentError
  */
-export async function removeBlockedBy(cx: ServiceContext, input: BlockedByInput): Promise<{ issue: Models.Issue; blockingIssue: Models.Issue }> {
+export async function removeBlockedBy(
+  cx: ServiceContext,
+  input: BlockedByInput,
+): Promise<{ issue: Models.Issue; blockingIssue: Models.Issue }> {
   const { ref, index, meta } = await locateBlockedBy(cx, input);
   const pair = await resolvePair(cx, ref, index, meta, 'dependencies');
   await deleteDependency(cx, pair);
@@ -266,8 +307,16 @@ export async function removeBlockedBy(cx: ServiceContext, input: BlockedByInput)
  * Issues matching `where` that the viewer can read (their repository visible, and its issues or pulls unit
  * readable), in Gitea's order: the URL's repository first, then by repository, newest first; one page of them.
  */
-async function readableIssues(cx: ServiceContext, where: Models.Prisma.IssueWhereInput, repoId: number, page: ListOptions): Promise<Page<IssueView>> {
-  const rows = await cx.db.issue.findMany({ where: { AND: [where, visibleIssueFilter(cx)] }, select: { id: true, repoId: true, isPull: true, createdAt: true } });
+async function readableIssues(
+  cx: ServiceContext,
+  where: Models.Prisma.IssueWhereInput,
+  repoId: number,
+  page: ListOptions,
+): Promise<Page<IssueView>> {
+  const rows = await cx.db.issue.findMany({
+    where: { AND: [where, visibleIssueFilter(cx)] },
+    select: { id: true, repoId: true, isPull: true, createdAt: true },
+  });
   const repoIds = [...new Set(rows.map((r) => r.repoId))];
   const perms = new Map(await Promise.all(repoIds.map(async (id) => [id, await repoPermission(cx, id)] as const)));
   const rank = (r: { repoId: number }) => (r.repoId === repoId ? 0 : r.repoId);
@@ -323,8 +372,14 @@ export async function summarizeIssueDependencies(cx: ServiceContext, issueIds: r
   const ids = [...issueIds];
   const visible = visibleIssueFilter(cx);
   const [blockers, blocked] = await Promise.all([
-    cx.db.issueDependency.findMany({ where: { issueId: { in: ids }, dependency: visible }, select: { issueId: true, dependency: { select: { isClosed: true } } } }),
-    cx.db.issueDependency.findMany({ where: { dependencyId: { in: ids }, issue: visible }, select: { dependencyId: true, issue: { select: { isClosed: true } } } }),
+    cx.db.issueDependency.findMany({
+      where: { issueId: { in: ids }, dependency: visible },
+      select: { issueId: true, dependency: { select: { isClosed: true } } },
+    }),
+    cx.db.issueDependency.findMany({
+      where: { dependencyId: { in: ids }, issue: visible },
+      select: { dependencyId: true, issue: { select: { isClosed: true } } },
+    }),
   ]);
   const out = new Map(ids.map((id) => [id, { blockedBy: 0, blocking: 0, totalBlockedBy: 0, totalBlocking: 0 }]));
   for (const row of blockers) {

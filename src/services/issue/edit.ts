@@ -58,7 +58,10 @@ export type Change = { fields: string[]; comments: Models.Prisma.CommentCreateMa
 async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorId: number, c: Change): Promise<void> {
   if (issue.isClosed === close) return;
   // A conditional update: of two concurrent identical transitions only one counts.
-  const { count } = await tx.issue.updateMany({ where: { id: issue.id, isClosed: !close }, data: { isClosed: close, closedAt: close ? new Date() : null } });
+  const { count } = await tx.issue.updateMany({
+    where: { id: issue.id, isClosed: !close },
+    data: { isClosed: close, closedAt: close ? new Date() : null },
+  });
   if (count === 0) return;
   const delta = close ? { increment: 1 } : { decrement: 1 };
   await tx.repository.update({ where: { id: issue.repoId }, data: issue.isPull ? { numClosedPulls: delta } : { numClosedIssues: delta } });
@@ -68,7 +71,13 @@ async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorI
 }
 
 /** Sets the issue's assignees to exactly `users` inside `tx`, recording an ASSIGNEES timeline comment per added or removed user in `c`. */
-export async function replaceAssignees(tx: DbTx, issue: Pick<Models.Issue, 'id'>, users: readonly Pick<Models.User, 'id'>[], actorId: number, c: Change): Promise<void> {
+export async function replaceAssignees(
+  tx: DbTx,
+  issue: Pick<Models.Issue, 'id'>,
+  users: readonly Pick<Models.User, 'id'>[],
+  actorId: number,
+  c: Change,
+): Promise<void> {
   const current = await tx.issueAssignee.findMany({ where: { issueId: issue.id }, select: { assigneeId: true } });
   const have = new Set(current.map((r) => r.assigneeId));
   const want = new Set(users.map((u) => u.id));
@@ -78,7 +87,8 @@ export async function replaceAssignees(tx: DbTx, issue: Pick<Models.Issue, 'id'>
   if (removed.length) await tx.issueAssignee.deleteMany({ where: { issueId: issue.id, assigneeId: { in: removed } } });
   if (added.length) await tx.issueAssignee.createMany({ data: added.map((assigneeId) => ({ issueId: issue.id, assigneeId })) });
   c.fields.push('assignees');
-  for (const id of removed) c.comments.push({ type: 'ASSIGNEES', posterId: actorId, issueId: issue.id, assigneeId: id, removedAssignee: true });
+  for (const id of removed)
+    c.comments.push({ type: 'ASSIGNEES', posterId: actorId, issueId: issue.id, assigneeId: id, removedAssignee: true });
   for (const id of added) c.comments.push({ type: 'ASSIGNEES', posterId: actorId, issueId: issue.id, assigneeId: id });
 }
 
@@ -99,7 +109,13 @@ function deadlineComment(issue: Models.Issue, next: Date | null, actorId: number
  * requests (their own gate, poster due dates, extra checks and writes in the same transaction).
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, PreconditionFailedError, ConflictError, InvalidArgumentError (projects)
  */
-export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number, input: EditIssueInput, opts: EditIssueOptions = {}): Promise<IssueView> {
+export async function editIssue(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  input: EditIssueInput,
+  opts: EditIssueOptions = {},
+): Promise<IssueView> {
   const access = opts.access ?? (await resolveIssueRepo(cx, ref, 'write'));
   const viewer = requireViewer(cx);
   const found = await findIssueByIndex(cx, access, index);
@@ -109,13 +125,18 @@ export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number,
   requireText(input.ref, 'ref');
   const wantAssignees = writer && (input.assignees !== undefined || input.assignee !== undefined);
   const usage = writer && input.projects !== undefined ? await projectUsage(cx.db, access.repo) : null;
-  const assignees = wantAssignees ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])]) : [];
+  const assignees = wantAssignees
+    ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])])
+    : [];
   let milestoneId: number | null | undefined;
   if (writer && input.milestone !== undefined) {
     if (input.milestone === 0) milestoneId = null;
     else {
       const m = await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: access.repo.id }, select: { id: true } });
-      if (!m) throw new ValidationError(`milestone does not exist [id: ${input.milestone}, repo_id: ${access.repo.id}]`, { milestone: input.milestone });
+      if (!m)
+        throw new ValidationError(`milestone does not exist [id: ${input.milestone}, repo_id: ${access.repo.id}]`, {
+          milestone: input.milestone,
+        });
       milestoneId = m.id;
     }
   }
@@ -133,8 +154,12 @@ export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number,
       const issue = await tx.issue.findUniqueOrThrow({ where: { id: found.id } });
       if (input.body !== undefined && input.contentVersion !== undefined) {
         // A conditional no-op write: it takes the row lock, so of two edits made from the same version only the first passes.
-        const { count } = await tx.issue.updateMany({ where: { id: issue.id, contentVersion: input.contentVersion }, data: { contentVersion: input.contentVersion } });
-        if (count === 0) throw new ConflictError('the issue is already changed', { issueId: issue.id, contentVersion: input.contentVersion });
+        const { count } = await tx.issue.updateMany({
+          where: { id: issue.id, contentVersion: input.contentVersion },
+          data: { contentVersion: input.contentVersion },
+        });
+        if (count === 0)
+          throw new ConflictError('the issue is already changed', { issueId: issue.id, contentVersion: input.contentVersion });
       }
       if (input.state === 'closed' && !issue.isClosed) await requireNoOpenDependencies(tx, issue);
       const c: Change = { fields: [], comments: [], events: [] };
@@ -180,9 +205,13 @@ export async function editIssue(cx: ServiceContext, ref: RepoRef, index: number,
       }
       if (c.fields.includes('state')) {
         const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
-        await refreshLabels(tx, labels.map((l) => l.labelId));
+        await refreshLabels(
+          tx,
+          labels.map((l) => l.labelId),
+        );
       }
-      if (c.fields.length) emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: c.fields });
+      if (c.fields.length)
+        emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: c.fields });
       c.events.forEach(emit);
       return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
     }),
@@ -206,7 +235,10 @@ export async function closeIssueBySystem(cx: ServiceContext, issueId: number, ac
       await tx.comment.createMany({ data: c.comments });
       await refreshMilestone(tx, issue.milestoneId);
       const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
-      await refreshLabels(tx, labels.map((l) => l.labelId));
+      await refreshLabels(
+        tx,
+        labels.map((l) => l.labelId),
+      );
       emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId, fields: c.fields });
       c.events.forEach(emit);
     }),

@@ -33,7 +33,8 @@ export interface IssueView {
 export async function resolveIssueRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
   requireTokenScope(cx, 'issue', level);
   const access = await requireRepo(cx, ref.owner, ref.repo);
-  if (!canRead(access.perm, 'ISSUES') && !canRead(access.perm, 'PULL_REQUESTS')) throw new NotFoundError('not found', { repoId: access.repo.id });
+  if (!canRead(access.perm, 'ISSUES') && !canRead(access.perm, 'PULL_REQUESTS'))
+    throw new NotFoundError('not found', { repoId: access.repo.id });
   if (level === 'read') return access;
   requireViewer(cx);
   if (access.repo.isArchived) throw new RepoArchivedError();
@@ -66,7 +67,10 @@ export function canWriteIssue(access: RepoAccess, issue: Pick<Models.Issue, 'isP
  * @throws NotFoundError
  */
 export async function findIssueByIndex(cx: ServiceContext, access: RepoAccess, index: number): Promise<Models.Issue> {
-  const issue = Number.isSafeInteger(index) && index > 0 ? await cx.db.issue.findUnique({ where: { repoId_index: { repoId: access.repo.id, index } } }) : null;
+  const issue =
+    Number.isSafeInteger(index) && index > 0
+      ? await cx.db.issue.findUnique({ where: { repoId_index: { repoId: access.repo.id, index } } })
+      : null;
   if (!issue || !canRead(access.perm, unitOf(issue))) {
     throw new NotFoundError(`issue does not exist [id: 0, repo_id: ${access.repo.id}, index: ${index}]`, { repoId: access.repo.id, index });
   }
@@ -83,7 +87,10 @@ export interface IssueLocation {
 export async function locateIssueById(cx: ServiceContext, issueId: number): Promise<IssueLocation> {
   const row =
     Number.isSafeInteger(issueId) && issueId > 0
-      ? await cx.db.issue.findFirst({ where: { id: issueId, ...visibleIssueFilter(cx) }, select: { index: true, repo: { select: { ownerName: true, name: true } } } })
+      ? await cx.db.issue.findFirst({
+          where: { id: issueId, ...visibleIssueFilter(cx) },
+          select: { index: true, repo: { select: { ownerName: true, name: true } } },
+        })
       : null;
   return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
 }

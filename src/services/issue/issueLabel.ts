@@ -79,9 +79,12 @@ async function applyLabels(cx: ServiceContext, issue: Models.Issue, next: (curre
   const viewer = requireViewer(cx);
   await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const current = (await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { label: { select: { id: true, name: true, exclusive: true } } } })).map(
-        (r) => r.label,
-      );
+      const current = (
+        await tx.issueLabel.findMany({
+          where: { issueId: issue.id },
+          select: { label: { select: { id: true, name: true, exclusive: true } } },
+        })
+      ).map((r) => r.label);
       const want = new Set(next(current).map((l) => l.id));
       const have = new Set(current.map((l) => l.id));
       const removed = [...have].filter((id) => !want.has(id));
@@ -176,7 +179,9 @@ export async function removeIssueLabels(cx: ServiceContext, target: IssueTarget,
   const { access, issue } = await requireIssueWriter(cx, target);
   const ids = [...new Set(labelIds)];
   const valid = ids.filter((id) => id > 0 && id <= MAX_ID);
-  const found = valid.length ? await cx.db.label.findMany({ where: { id: { in: valid }, ...usableOn(access.repo) }, select: { id: true } }) : [];
+  const found = valid.length
+    ? await cx.db.label.findMany({ where: { id: { in: valid }, ...usableOn(access.repo) }, select: { id: true } })
+    : [];
   const missing = ids.find((id) => !found.some((l) => l.id === id));
   if (missing !== undefined) throw new ValidationError(`label does not exist [label_id: ${missing}]`, { labelId: missing });
   const gone = new Set(ids);

@@ -76,8 +76,14 @@ async function labelWhere(cx: ServiceContext, repo: Models.Repository, names: st
 
 async function milestoneWhere(cx: ServiceContext, repoId: number, refs: string[] | undefined): Promise<Where[]> {
   if (!refs?.length) return [];
-  const ids = refs.filter((r) => /^\d+$/.test(r)).map(Number).filter(Number.isSafeInteger);
-  const rows = await cx.db.milestone.findMany({ where: { repoId, OR: [{ name: { in: refs } }, { id: { in: ids } }] }, select: { id: true } });
+  const ids = refs
+    .filter((r) => /^\d+$/.test(r))
+    .map(Number)
+    .filter(Number.isSafeInteger);
+  const rows = await cx.db.milestone.findMany({
+    where: { repoId, OR: [{ name: { in: refs } }, { id: { in: ids } }] },
+    select: { id: true },
+  });
   return rows.length ? [{ milestoneId: { in: rows.map((r) => r.id) } }] : [];
 }
 
@@ -91,8 +97,13 @@ export async function listIssues(cx: ServiceContext, ref: RepoRef, input: ListIs
   const { repo, perm } = access;
   const readIssues = canRead(perm, 'ISSUES');
   const readPulls = canRead(perm, 'PULL_REQUESTS');
-  if ((input.type === 'issues' && !readIssues) || (input.type === 'pulls' && !readPulls)) throw new NotFoundError('not found', { repoId: repo.id });
-  const [createdBy, assignedBy, mentionedBy] = await Promise.all([userIdFor(cx, input.createdBy), userIdFor(cx, input.assignedBy), userIdFor(cx, input.mentionedBy)]);
+  if ((input.type === 'issues' && !readIssues) || (input.type === 'pulls' && !readPulls))
+    throw new NotFoundError('not found', { repoId: repo.id });
+  const [createdBy, assignedBy, mentionedBy] = await Promise.all([
+    userIdFor(cx, input.createdBy),
+    userIdFor(cx, input.assignedBy),
+    userIdFor(cx, input.mentionedBy),
+  ]);
   const and: Where[] = [{ repoId: repo.id }, ...commonWhere(cx, input)];
   if (!input.type && readIssues !== readPulls) and.push({ isPull: readPulls });
   and.push(...(await labelWhere(cx, repo, input.labels)), ...(await milestoneWhere(cx, repo.id, input.milestones)));
@@ -103,7 +114,10 @@ export async function listIssues(cx: ServiceContext, ref: RepoRef, input: ListIs
 }
 
 async function page(cx: ServiceContext, where: Where, opts: ListOptions): Promise<Page<IssueView>> {
-  const [rows, total] = await Promise.all([cx.db.issue.findMany({ where, orderBy: ORDER, ...skipTake(opts) }), cx.db.issue.count({ where })]);
+  const [rows, total] = await Promise.all([
+    cx.db.issue.findMany({ where, orderBy: ORDER, ...skipTake(opts) }),
+    cx.db.issue.count({ where }),
+  ]);
   return { items: await loadIssueViews(cx.db, rows), total };
 }
 

@@ -54,8 +54,15 @@ async function writeAccess(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess
  * A comment of this repository whose issue or pull request the viewer may read (Gitea GetCommentByID, then the
  * repository and CanReadIssuesOrPulls checks). @throws NotFoundError
  */
-async function findComment(cx: ServiceContext, access: RepoAccess, commentId: number): Promise<{ comment: Models.Comment; issue: Models.Issue }> {
-  const row = Number.isSafeInteger(commentId) && commentId > 0 ? await cx.db.comment.findUnique({ where: { id: commentId }, include: { issue: true } }) : null;
+async function findComment(
+  cx: ServiceContext,
+  access: RepoAccess,
+  commentId: number,
+): Promise<{ comment: Models.Comment; issue: Models.Issue }> {
+  const row =
+    Number.isSafeInteger(commentId) && commentId > 0
+      ? await cx.db.comment.findUnique({ where: { id: commentId }, include: { issue: true } })
+      : null;
   if (!row) throw new NotFoundError(`comment does not exist [id: ${commentId}, issue_id: 0]`, { commentId });
   const { issue, ...comment } = row;
   if (issue.repoId !== access.repo.id || !canRead(access.perm, unitOf(issue))) throw new NotFoundError('not found', { commentId });
@@ -86,7 +93,9 @@ function requireUnlockedOrWriter(target: ReactionTarget): void {
  */
 async function requireNotBlocked(cx: ServiceContext, viewer: Models.User, target: ReactionTarget): Promise<void> {
   if (viewer.isAdmin) return;
-  const blockers = [target.access.repo.ownerId, target.issue.posterId, target.comment?.posterId].filter((id): id is number => typeof id === 'number');
+  const blockers = [target.access.repo.ownerId, target.issue.posterId, target.comment?.posterId].filter(
+    (id): id is number => typeof id === 'number',
+  );
   const block = await cx.db.block.findFirst({ where: { blockeeId: viewer.id, blockerId: { in: blockers } }, select: { id: true } });
   if (block) throw new PermissionDeniedError('user is blocked', { userId: viewer.id });
 }
@@ -112,8 +121,19 @@ async function react(cx: ServiceContext, target: ReactionTarget, content: string
   if (existing) return { reaction: existing, created: false };
   try {
     const reaction = await withTx(cx, async (tx, emit) => {
-      const row = await tx.reaction.create({ data: { type: content, issueId: target.issue.id, commentId: target.comment?.id ?? 0, userId: viewer.id }, include: { user: true } });
-      emit({ type: 'reaction.added', reactionId: row.id, issueId: target.issue.id, commentId: row.commentId, repoId: target.access.repo.id, content, actorId: viewer.id });
+      const row = await tx.reaction.create({
+        data: { type: content, issueId: target.issue.id, commentId: target.comment?.id ?? 0, userId: viewer.id },
+        include: { user: true },
+      });
+      emit({
+        type: 'reaction.added',
+        reactionId: row.id,
+        issueId: target.issue.id,
+        commentId: row.commentId,
+        repoId: target.access.repo.id,
+        content,
+        actorId: viewer.id,
+      });
       return row;
     });
     return { reaction, created: true };
@@ -131,8 +151,18 @@ async function unreact(cx: ServiceContext, target: ReactionTarget, content: stri
   requireUnlockedOrWriter(target);
   if (content === '' || content.includes('\u0000')) return;
   await withTx(cx, async (tx, emit) => {
-    const { count } = await tx.reaction.deleteMany({ where: { ...targetWhere(target), userId: viewer.id, type: content, originalAuthorId: 0 } });
-    if (count) emit({ type: 'reaction.removed', issueId: target.issue.id, commentId: target.comment?.id ?? 0, repoId: target.access.repo.id, content, actorId: viewer.id });
+    const { count } = await tx.reaction.deleteMany({
+      where: { ...targetWhere(target), userId: viewer.id, type: content, originalAuthorId: 0 },
+    });
+    if (count)
+      emit({
+        type: 'reaction.removed',
+        issueId: target.issue.id,
+        commentId: target.comment?.id ?? 0,
+        repoId: target.access.repo.id,
+        content,
+        actorId: viewer.id,
+      });
   });
 }
 
@@ -140,7 +170,12 @@ async function unreact(cx: ServiceContext, target: ReactionTarget, content: stri
  * GET /repos/{o}/{r}/issues/{index}/reactions: the issue's own reactions (not its comments'), oldest first,
  * paginated; only allowed contents count (Gitea filters by `[ui] REACTIONS`). @throws NotFoundError
  */
-export async function listIssueReactions(cx: ServiceContext, ref: RepoRef, index: number, page: ListOptions): Promise<Page<ReactionWithUser>> {
+export async function listIssueReactions(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  page: ListOptions,
+): Promise<Page<ReactionWithUser>> {
   const target = await issueTarget(cx, ref, index, false);
   const where: Models.Prisma.ReactionWhereInput = { ...targetWhere(target), type: { in: [...ALLOWED] } };
   const [items, total] = await Promise.all([
@@ -153,7 +188,11 @@ export async function listIssueReactions(cx: ServiceContext, ref: RepoRef, index
 /** GET /repos/{o}/{r}/issues/comments/{id}/reactions: every reaction of the comment, oldest first. @throws NotFoundError */
 export async function listCommentReactions(cx: ServiceContext, ref: RepoRef, commentId: number): Promise<ReactionWithUser[]> {
   const target = await commentTarget(cx, ref, commentId, false);
-  return cx.db.reaction.findMany({ where: { ...targetWhere(target), type: { in: [...ALLOWED] } }, include: { user: true }, orderBy: ORDER });
+  return cx.db.reaction.findMany({
+    where: { ...targetWhere(target), type: { in: [...ALLOWED] } },
+    include: { user: true },
+    orderBy: ORDER,
+  });
 }
 
 /**
@@ -190,7 +229,10 @@ async function subjectRef(cx: ServiceContext, subject: ReactionSubject): Promise
     const issue = await cx.db.issue.findFirst({ where: { id: subject.id, ...visibleIssueFilter(cx) }, select: { index: true, repo } });
     return issue ? { ref: { owner: issue.repo.ownerName, repo: issue.repo.name }, index: issue.index, commentId: 0 } : none;
   }
-  const comment = await cx.db.comment.findFirst({ where: { id: subject.id, issue: visibleIssueFilter(cx) }, select: { id: true, issue: { select: { repo } } } });
+  const comment = await cx.db.comment.findFirst({
+    where: { id: subject.id, issue: visibleIssueFilter(cx) },
+    select: { id: true, issue: { select: { repo } } },
+  });
   return comment ? { ref: { owner: comment.issue.repo.ownerName, repo: comment.issue.repo.name }, index: 0, commentId: comment.id } : none;
 }
 
@@ -206,7 +248,11 @@ async function changeById(cx: ServiceContext, subject: ReactionSubject, content:
   const { ref, index, commentId } = await subjectRef(cx, subject);
   const target = subject.kind === 'issue' ? await issueTarget(cx, ref, index, true) : await commentTarget(cx, ref, commentId, true);
   const result = add ? await react(cx, target, content) : (await unreact(cx, target, content), null);
-  const reactions = await cx.db.reaction.findMany({ where: { ...targetWhere(target), type: { in: [...ALLOWED] } }, include: { user: true }, orderBy: ORDER });
+  const reactions = await cx.db.reaction.findMany({
+    where: { ...targetWhere(target), type: { in: [...ALLOWED] } },
+    include: { user: true },
+    orderBy: ORDER,
+  });
   return { result, issue: target.issue, comment: target.comment, reactions };
 }
 
@@ -229,7 +275,9 @@ export function removeReaction(cx: ServiceContext, subject: ReactionSubject, con
  */
 export async function loadCommentReactions(db: DbLike, commentIds: readonly number[]): Promise<Map<number, ReactionWithUser[]>> {
   const ids = [...new Set(commentIds.filter((id) => id > 0))];
-  const rows = ids.length ? await db.reaction.findMany({ where: { commentId: { in: ids }, type: { in: [...ALLOWED] } }, include: { user: true }, orderBy: ORDER }) : [];
+  const rows = ids.length
+    ? await db.reaction.findMany({ where: { commentId: { in: ids }, type: { in: [...ALLOWED] } }, include: { user: true }, orderBy: ORDER })
+    : [];
   const byComment = new Map<number, ReactionWithUser[]>(ids.map((id) => [id, []]));
   for (const row of rows) byComment.get(row.commentId)?.push(row);
   return byComment;

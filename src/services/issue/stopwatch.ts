@@ -40,11 +40,13 @@ async function stopwatchIssue(cx: ServiceContext, ref: RepoRef, index: number): 
   const access = await resolveIssueRepo(cx, ref, 'read');
   const viewer = requireViewer(cx);
   const issue = await findIssueByIndex(cx, access, index);
-  if (!canWriteIssue(access, issue)) throw new PermissionDeniedError('user should have a permission to write to a repo', { emptyBody: true });
+  if (!canWriteIssue(access, issue))
+    throw new PermissionDeniedError('user should have a permission to write to a repo', { emptyBody: true });
   try {
     await requireTimetracker(cx, access, issue, viewer);
   } catch (err) {
-    if (err instanceof InvalidArgumentError || err instanceof PermissionDeniedError) throw new PermissionDeniedError('time tracking not allowed', { emptyBody: true });
+    if (err instanceof InvalidArgumentError || err instanceof PermissionDeniedError)
+      throw new PermissionDeniedError('time tracking not allowed', { emptyBody: true });
     throw err;
   }
   return { issue, viewer };
@@ -55,9 +57,19 @@ async function finish(tx: DbTx, sw: Models.Stopwatch, emit: (e: DomainEvent) => 
   const seconds = stopwatchSeconds(sw);
   const issue = await tx.issue.findUniqueOrThrow({ where: { id: sw.issueId }, select: { id: true, repoId: true } });
   const time = await tx.trackedTime.create({ data: { issueId: sw.issueId, userId: sw.userId, time: seconds } });
-  await tx.comment.create({ data: { type: 'STOP_TRACKING', posterId: sw.userId, issueId: sw.issueId, content: secToHours(seconds), timeId: time.id } });
+  await tx.comment.create({
+    data: { type: 'STOP_TRACKING', posterId: sw.userId, issueId: sw.issueId, content: secToHours(seconds), timeId: time.id },
+  });
   await tx.stopwatch.delete({ where: { id: sw.id } });
-  emit({ type: 'trackedTime.added', trackedTimeId: time.id, issueId: issue.id, repoId: issue.repoId, userId: sw.userId, seconds, actorId: sw.userId });
+  emit({
+    type: 'trackedTime.added',
+    trackedTimeId: time.id,
+    issueId: issue.id,
+    repoId: issue.repoId,
+    userId: sw.userId,
+    seconds,
+    actorId: sw.userId,
+  });
 }
 
 /**
@@ -121,7 +133,9 @@ export async function listMyStopwatches(cx: ServiceContext, page: ListOptions): 
       where,
       orderBy: { id: 'asc' },
       ...skipTake(page),
-      include: { issue: { select: { index: true, title: true, isPull: true, repoId: true, repo: { select: { ownerName: true, name: true } } } } },
+      include: {
+        issue: { select: { index: true, title: true, isPull: true, repoId: true, repo: { select: { ownerName: true, name: true } } } },
+      },
     }),
     cx.db.stopwatch.count({ where }),
   ]);

@@ -66,9 +66,17 @@ async function loadTimelineViews(cx: ServiceContext, issue: IssueView, comments:
     userIds.length ? db.user.findMany({ where: { id: { in: userIds } } }) : [],
     milestoneIds.length ? db.milestone.findMany({ where: { id: { in: milestoneIds } } }) : [],
     labelIds.length
-      ? db.label.findMany({ where: { id: { in: labelIds } }, include: { org: { select: { name: true } }, repo: { select: { ownerName: true, name: true } } } })
+      ? db.label.findMany({
+          where: { id: { in: labelIds } },
+          include: { org: { select: { name: true } }, repo: { select: { ownerName: true, name: true } } },
+        })
       : [],
-    teamIds.length ? db.team.findMany({ where: { id: { in: teamIds } }, include: { units: { select: { type: true, accessMode: true }, orderBy: { id: 'asc' } } } }) : [],
+    teamIds.length
+      ? db.team.findMany({
+          where: { id: { in: teamIds } },
+          include: { units: { select: { type: true, accessMode: true }, orderBy: { id: 'asc' } } },
+        })
+      : [],
     timeIds.length ? db.trackedTime.findMany({ where: { id: { in: timeIds } }, include: { user: true } }) : [],
     refCommentIds.length ? db.comment.findMany({ where: { id: { in: refCommentIds } } }) : [],
   ]);
@@ -117,10 +125,19 @@ async function loadTimelineViews(cx: ServiceContext, issue: IssueView, comments:
  * (pulls) the viewer cannot read, after paging, as Gitea does.
  * @throws NotFoundError
  */
-export async function listTimeline(cx: ServiceContext, ref: RepoRef, index: number, input: TimeWindow & { page: ListOptions }): Promise<TimelineView[]> {
+export async function listTimeline(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  input: TimeWindow & { page: ListOptions },
+): Promise<TimelineView[]> {
   const access = await resolveIssueRepo(cx, ref, 'read');
   const issue = await findIssueByIndex(cx, access, index);
-  const rows = await cx.db.comment.findMany({ where: { AND: [{ issueId: issue.id }, ...updatedWithin(input)] }, orderBy: COMMENT_ORDER, ...skipTake(input.page) });
+  const rows = await cx.db.comment.findMany({
+    where: { AND: [{ issueId: issue.id }, ...updatedWithin(input)] },
+    orderBy: COMMENT_ORDER,
+    ...skipTake(input.page),
+  });
   const foreign = ids(rows.filter((c) => REF_TYPES.includes(c.type) && c.refRepoId !== issue.repoId).map((c) => c.refRepoId));
   const perms = await permissionsOn(cx, foreign);
   const shown = rows.filter((c) => {

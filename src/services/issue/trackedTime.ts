@@ -61,14 +61,17 @@ function parseTracker(config: string | undefined): TimeTracker {
   const c = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   return {
     enabled: typeof c.enableTimetracker === 'boolean' ? c.enableTimetracker : DEFAULT_TRACKER.enabled,
-    onlyContributors: typeof c.allowOnlyContributorsToTrackTime === 'boolean' ? c.allowOnlyContributorsToTrackTime : DEFAULT_TRACKER.onlyContributors,
+    onlyContributors:
+      typeof c.allowOnlyContributorsToTrackTime === 'boolean' ? c.allowOnlyContributorsToTrackTime : DEFAULT_TRACKER.onlyContributors,
   };
 }
 
 /** The time-tracker settings of many repositories in one query. */
 export async function timeTrackersOf(db: DbLike, repoIds: readonly number[]): Promise<Map<number, TimeTracker>> {
   const ids = [...new Set(repoIds)];
-  const units = ids.length ? await db.repoUnit.findMany({ where: { repoId: { in: ids }, type: 'ISSUES' }, select: { repoId: true, config: true } }) : [];
+  const units = ids.length
+    ? await db.repoUnit.findMany({ where: { repoId: { in: ids }, type: 'ISSUES' }, select: { repoId: true, config: true } })
+    : [];
   const byRepo = new Map(units.map((u) => [u.repoId, u.config]));
   return new Map(ids.map((id) => [id, parseTracker(byRepo.get(id))]));
 }
@@ -84,7 +87,12 @@ export async function timeTrackerOf(db: DbLike, repoId: number): Promise<TimeTra
  * refusal is Gitea's bare 403.
  * @throws InvalidArgumentError, PermissionDeniedError
  */
-export async function requireTimetracker(cx: ServiceContext, access: RepoAccess, issue: Models.Issue, viewer: Models.User): Promise<TimeTracker> {
+export async function requireTimetracker(
+  cx: ServiceContext,
+  access: RepoAccess,
+  issue: Models.Issue,
+  viewer: Models.User,
+): Promise<TimeTracker> {
   const tracker = await timeTrackerOf(cx.db, access.repo.id);
   if (!tracker.enabled) throw new InvalidArgumentError(DISABLED, { repoId: access.repo.id });
   if (!tracker.onlyContributors || canWriteIssue(access, issue) || issue.posterId === viewer.id) return tracker;
@@ -94,7 +102,11 @@ export async function requireTimetracker(cx: ServiceContext, access: RepoAccess,
 }
 
 /** The issue-scope gates of /issues/{index}/times: token scope, visible repository and unit (404), signed in (401). */
-async function issueTimesAccess(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<{ access: RepoAccess; viewer: Models.User }> {
+async function issueTimesAccess(
+  cx: ServiceContext,
+  ref: RepoRef,
+  level: 'read' | 'write',
+): Promise<{ access: RepoAccess; viewer: Models.User }> {
   requireTokenScope(cx, 'issue', level);
   const access = await resolveIssueRepo(cx, ref, 'read');
   return { access, viewer: requireViewer(cx) };
@@ -136,7 +148,11 @@ export async function loadTrackedTimeViews(db: DbLike, rows: readonly TrackedTim
   return rows.map(({ user, ...time }) => ({ time, user, issue: byId.get(time.issueId) ?? null }));
 }
 
-async function pageOfTimes(cx: ServiceContext, where: Models.Prisma.TrackedTimeWhereInput, page: ListOptions | null): Promise<Page<TrackedTimeView>> {
+async function pageOfTimes(
+  cx: ServiceContext,
+  where: Models.Prisma.TrackedTimeWhereInput,
+  page: ListOptions | null,
+): Promise<Page<TrackedTimeView>> {
   const [rows, total] = await Promise.all([
     cx.db.trackedTime.findMany({ where, include: { user: true }, orderBy: { id: 'asc' }, ...(page ? skipTake(page) : {}) }),
     page ? cx.db.trackedTime.count({ where }) : Promise.resolve(-1),
@@ -149,7 +165,13 @@ async function pageOfTimes(cx: ServiceContext, where: Models.Prisma.TrackedTimeW
  * `Timetracker is disabled`; unknown issue or user 404; non-writers see only their own times.
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
  */
-export async function listIssueTrackedTimes(cx: ServiceContext, ref: RepoRef, index: number, filters: TrackedTimeFilters, page: ListOptions): Promise<Page<TrackedTimeView>> {
+export async function listIssueTrackedTimes(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  filters: TrackedTimeFilters,
+  page: ListOptions,
+): Promise<Page<TrackedTimeView>> {
   const { access, viewer } = await issueTimesAccess(cx, ref, 'read');
   if (!(await timeTrackerOf(cx.db, access.repo.id)).enabled) throw new NotFoundError('Timetracker is disabled', { repoId: access.repo.id });
   const issue = await findIssueByIndex(cx, access, index);
@@ -167,7 +189,8 @@ export async function addTrackedTime(cx: ServiceContext, ref: RepoRef, index: nu
   const { access, viewer } = await issueTimesAccess(cx, ref, 'write');
   const seconds = input.time ?? 0;
   if (seconds === 0) throw new ValidationError('Required', { field: 'time', rule: 'Required' });
-  if (!Number.isSafeInteger(seconds) || Math.abs(seconds) > MAX_SECONDS) throw new ValidationError('Range', { field: 'time', rule: 'Range' });
+  if (!Number.isSafeInteger(seconds) || Math.abs(seconds) > MAX_SECONDS)
+    throw new ValidationError('Range', { field: 'time', rule: 'Range' });
   if (input.created && Number.isNaN(input.created.getTime())) throw new ValidationError('Invalid', { field: 'created', rule: 'Invalid' });
   const issue = await findIssueByIndex(cx, access, index);
   await requireTimetracker(cx, access, issue, viewer);
@@ -179,9 +202,22 @@ export async function addTrackedTime(cx: ServiceContext, ref: RepoRef, index: nu
     user = found;
   }
   const row = await withTx(cx, async (tx, emit) => {
-    const created = await tx.trackedTime.create({ data: { issueId: issue.id, userId: user.id, time: seconds, createdAt: input.created ?? new Date() }, include: { user: true } });
-    await tx.comment.create({ data: { type: 'ADD_TIME_MANUAL', posterId: user.id, issueId: issue.id, content: `|${seconds}`, timeId: created.id } });
-    emit({ type: 'trackedTime.added', trackedTimeId: created.id, issueId: issue.id, repoId: issue.repoId, userId: user.id, seconds, actorId: viewer.id });
+    const created = await tx.trackedTime.create({
+      data: { issueId: issue.id, userId: user.id, time: seconds, createdAt: input.created ?? new Date() },
+      include: { user: true },
+    });
+    await tx.comment.create({
+      data: { type: 'ADD_TIME_MANUAL', posterId: user.id, issueId: issue.id, content: `|${seconds}`, timeId: created.id },
+    });
+    emit({
+      type: 'trackedTime.added',
+      trackedTimeId: created.id,
+      issueId: issue.id,
+      repoId: issue.repoId,
+      userId: user.id,
+      seconds,
+      actorId: viewer.id,
+    });
     return created;
   });
   const [view] = await loadTrackedTimeViews(cx.db, [row]);
@@ -220,12 +256,20 @@ export async function deleteTrackedTime(cx: ServiceContext, ref: RepoRef, index:
   const time = Number.isSafeInteger(id) && id > 0 ? await cx.db.trackedTime.findFirst({ where: { id, issueId: issue.id } }) : null;
   if (!time) throw new NotFoundError(`tracked_time does not exist [id: ${id}]`, { id });
   if (time.deleted) throw new NotFoundError('tracked time was already deleted', { id });
-  if (!isSiteAdmin(cx) && time.userId !== viewer.id) throw new PermissionDeniedError('not the owner of the tracked time', { id, emptyBody: true });
+  if (!isSiteAdmin(cx) && time.userId !== viewer.id)
+    throw new PermissionDeniedError('not the owner of the tracked time', { id, emptyBody: true });
   await withTx(cx, async (tx, emit) => {
     const { count } = await tx.trackedTime.updateMany({ where: { id: time.id, deleted: false }, data: { deleted: true } });
     if (count === 0) throw new NotFoundError('tracked time was already deleted', { id });
     await tx.comment.create({ data: { type: 'DELETE_TIME_MANUAL', posterId: time.userId, issueId: issue.id, content: `|${time.time}` } });
-    emit({ type: 'trackedTime.deleted', issueId: issue.id, repoId: issue.repoId, userId: time.userId, seconds: time.time, actorId: viewer.id });
+    emit({
+      type: 'trackedTime.deleted',
+      issueId: issue.id,
+      repoId: issue.repoId,
+      userId: time.userId,
+      seconds: time.time,
+      actorId: viewer.id,
+    });
   });
 }
 
@@ -251,7 +295,12 @@ function repoIssueWhere(access: RepoAccess): Models.Prisma.IssueWhereInput {
  * GET /repos/{o}/{r}/times (Gitea ListTrackedTimesByRepository): filters user/since/before, paginated; non-writers
  * see only their own. @throws NotFoundError, UnauthenticatedError, InvalidArgumentError, PermissionDeniedError
  */
-export async function listRepoTrackedTimes(cx: ServiceContext, ref: RepoRef, filters: TrackedTimeFilters, page: ListOptions): Promise<Page<TrackedTimeView>> {
+export async function listRepoTrackedTimes(
+  cx: ServiceContext,
+  ref: RepoRef,
+  filters: TrackedTimeFilters,
+  page: ListOptions,
+): Promise<Page<TrackedTimeView>> {
   const { access, viewer } = await repoTimesAccess(cx, ref);
   const userId = visibleUserId(cx, access, viewer, await userIdFilter(cx, filters.user));
   return pageOfTimes(cx, { issue: repoIssueWhere(access), ...timeWhere({ ...filters, userId }) }, page);
@@ -275,7 +324,11 @@ export async function listUserTrackedTimesInRepo(cx: ServiceContext, ref: RepoRe
  * GET /user/times (Gitea ListMyTrackedTimes): the viewer's times everywhere (on issues they can still see),
  * filters since/before, paginated. @throws UnauthenticatedError, PermissionDeniedError
  */
-export async function listMyTrackedTimes(cx: ServiceContext, filters: Omit<TrackedTimeFilters, 'user'>, page: ListOptions): Promise<Page<TrackedTimeView>> {
+export async function listMyTrackedTimes(
+  cx: ServiceContext,
+  filters: Omit<TrackedTimeFilters, 'user'>,
+  page: ListOptions,
+): Promise<Page<TrackedTimeView>> {
   requireTokenScope(cx, 'user', 'read');
   const viewer = requireViewer(cx);
   return pageOfTimes(cx, { issue: visibleIssueFilter(cx), ...timeWhere({ ...filters, userId: viewer.id }) }, page);
@@ -298,7 +351,10 @@ export async function resetTrackedTimesById(cx: ServiceContext, issueId: number)
  * @throws as deleteTrackedTime
  */
 export async function deleteTrackedTimeById(cx: ServiceContext, id: number): Promise<number> {
-  const row = Number.isSafeInteger(id) && id > 0 ? await cx.db.trackedTime.findFirst({ where: { id, issue: visibleIssueFilter(cx) }, select: { issueId: true } }) : null;
+  const row =
+    Number.isSafeInteger(id) && id > 0
+      ? await cx.db.trackedTime.findFirst({ where: { id, issue: visibleIssueFilter(cx) }, select: { issueId: true } })
+      : null;
   const { ref, index } = await locateIssueById(cx, row?.issueId ?? 0);
   await deleteTrackedTime(cx, ref, index, id);
   return row?.issueId ?? 0;
@@ -316,13 +372,22 @@ export interface IssueTimeSummary {
  * Tracked times of many (already visible) issues for the graph, in a constant number of queries: the tracker
  * settings, the viewer's permissions (batched loader) and the time rows.
  */
-async function loadIssueTimeSummaries(cx: ServiceContext, issues: readonly Pick<Models.Issue, 'id' | 'repoId'>[]): Promise<Map<number, IssueTimeSummary | null>> {
+async function loadIssueTimeSummaries(
+  cx: ServiceContext,
+  issues: readonly Pick<Models.Issue, 'id' | 'repoId'>[],
+): Promise<Map<number, IssueTimeSummary | null>> {
   const repoIds = [...new Set(issues.map((i) => i.repoId))];
   const issueIds = issues.map((i) => i.id);
   const [trackers, perms, rows] = await Promise.all([
     timeTrackersOf(cx.db, repoIds),
     Promise.all(repoIds.map((id) => cx.loaders.repoPermission.load(id))),
-    issueIds.length ? cx.db.trackedTime.findMany({ where: { issueId: { in: issueIds }, deleted: false }, include: { user: true }, orderBy: { id: 'asc' } }) : [],
+    issueIds.length
+      ? cx.db.trackedTime.findMany({
+          where: { issueId: { in: issueIds }, deleted: false },
+          include: { user: true },
+          orderBy: { id: 'asc' },
+        })
+      : [],
   ]);
   const permByRepo = new Map(repoIds.map((id, i) => [id, perms[i]]));
   const viewerId = cx.viewer?.id ?? null;
@@ -339,7 +404,9 @@ async function loadIssueTimeSummaries(cx: ServiceContext, issues: readonly Pick<
 }
 
 /** A per-request loader of IssueTimeSummary by issue (the graph's Issue.trackedTimes and totalTrackedTime). */
-export function issueTimeSummaryLoader(cx: ServiceContext): DataLoader<Pick<Models.Issue, 'id' | 'repoId'>, IssueTimeSummary | null, number> {
+export function issueTimeSummaryLoader(
+  cx: ServiceContext,
+): DataLoader<Pick<Models.Issue, 'id' | 'repoId'>, IssueTimeSummary | null, number> {
   return new DataLoader(
     async (issues) => {
       const byId = await loadIssueTimeSummaries(cx, issues);

@@ -68,7 +68,9 @@ export function scopeWhere(scope: LabelScope): Models.Prisma.LabelWhereInput {
 /** Gitea's messages: the org routes answer a bare "not found"; repository labels name the ids. */
 function labelNotFound(scope: LabelScope, id: number | string): NotFoundError {
   if ('orgId' in scope) return new NotFoundError('not found', { labelId: id, orgId: scope.orgId });
-  return new NotFoundError(`label does not exist [label_id: ${typeof id === 'number' ? id : 0}, repo_id: ${scope.repoId}]`, { labelId: id });
+  return new NotFoundError(`label does not exist [label_id: ${typeof id === 'number' ? id : 0}, repo_id: ${scope.repoId}]`, {
+    labelId: id,
+  });
 }
 
 function authorize(cx: ServiceContext, access: OrgAccess, level: Level): Owner {
@@ -95,7 +97,10 @@ async function ownerOfLabel(cx: ServiceContext, label: Label, level: Level): Pro
   return authorize(cx, access, level);
 }
 
-const withOrg = (label: Label, owner: Owner): LabelWithOwner => ({ ...label, org: 'orgId' in owner.scope ? { name: owner.org.name } : null });
+const withOrg = (label: Label, owner: Owner): LabelWithOwner => ({
+  ...label,
+  org: 'orgId' in owner.scope ? { name: owner.org.name } : null,
+});
 
 function requireText(value: string | undefined, field: string): void {
   if (value === undefined) return;

@@ -97,7 +97,11 @@ export function milestoneEndOfDay(value: string): Date | null {
 }
 
 /** The filter of GET …/milestones and of GraphQL lists. */
-function listWhere(cx: ServiceContext, repoId: number, input: Pick<ListMilestonesInput, 'state' | 'name'>): Models.Prisma.MilestoneWhereInput {
+function listWhere(
+  cx: ServiceContext,
+  repoId: number,
+  input: Pick<ListMilestonesInput, 'state' | 'name'>,
+): Models.Prisma.MilestoneWhereInput {
   return {
     repoId,
     ...(input.state === 'all' ? {} : { isClosed: input.state === 'closed' }),
@@ -219,7 +223,10 @@ export async function deleteMilestone(cx: ServiceContext, ref: RepoRef, idOrName
 }
 
 async function repoOfMilestone(cx: ServiceContext, id: number): Promise<RepoRef> {
-  const row = id > 0 && id <= 2_147_483_647 ? await cx.db.milestone.findUnique({ where: { id }, select: { repo: { select: { ownerName: true, name: true } } } }) : null;
+  const row =
+    id > 0 && id <= 2_147_483_647
+      ? await cx.db.milestone.findUnique({ where: { id }, select: { repo: { select: { ownerName: true, name: true } } } })
+      : null;
   // An unknown id falls through to the gates with no repository: NotFound, the REST way.
   return row ? { owner: row.repo.ownerName, repo: row.repo.name } : { owner: '', repo: '' };
 }

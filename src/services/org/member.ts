@@ -10,7 +10,11 @@ import { refreshOrgCounters } from './org.ts';
 type User = Models.User;
 
 /** The filter of an organization's members a viewer may list: everyone for members and admins, else public members. */
-export async function memberFilter(cx: ServiceContext, orgName: string, opts: { publicOnly?: boolean } = {}): Promise<Models.Prisma.UserWhereInput> {
+export async function memberFilter(
+  cx: ServiceContext,
+  orgName: string,
+  opts: { publicOnly?: boolean } = {},
+): Promise<Models.Prisma.UserWhereInput> {
   requireTokenScope(cx, 'organization', 'read');
   const access = await requireOrg(cx, orgName);
   const publicOnly = opts.publicOnly === true || !access.isMember;
@@ -33,7 +37,12 @@ export function membershipRowFilter(cx: ServiceContext): Models.Prisma.OrgUserWh
  * Members of an organization (GET /orgs/{org}/members): all of them for members and site admins,
  * only public members for everyone else. @throws NotFoundError when the organization is not visible
  */
-export async function listMembers(cx: ServiceContext, orgName: string, opts: ListOptions | ListWindow, publicOnly = false): Promise<Page<User>> {
+export async function listMembers(
+  cx: ServiceContext,
+  orgName: string,
+  opts: ListOptions | ListWindow,
+  publicOnly = false,
+): Promise<Page<User>> {
   const where = await memberFilter(cx, orgName, { publicOnly });
   const [items, total] = await Promise.all([
     cx.db.user.findMany({ where, orderBy: { id: 'asc' }, ...skipTake(opts) }),
@@ -84,7 +93,8 @@ export async function setMembershipVisibility(cx: ServiceContext, orgName: strin
   requireOrgMember(access);
   const user = await findUserByName(cx.db, username);
   if (!user) throw new NotFoundError(`user redirect does not exist [name: ${username.toLowerCase()}]`);
-  if (user.id !== viewer.id) throw new PermissionDeniedError(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
+  if (user.id !== viewer.id)
+    throw new PermissionDeniedError(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
   await cx.db.orgUser.updateMany({ where: { orgId: access.org.id, userId: user.id }, data: { isPublic } });
 }
 

@@ -92,7 +92,12 @@ export async function createOrg(cx: ServiceContext, input: CreateOrgInput): Prom
         },
       });
       await tx.teamUnit.createMany({
-        data: ALL_UNITS.map((type) => ({ orgId: org.id, teamId: team.id, type, accessMode: READ_ONLY_UNITS.includes(type) ? 'READ' : 'OWNER' })),
+        data: ALL_UNITS.map((type) => ({
+          orgId: org.id,
+          teamId: team.id,
+          type,
+          accessMode: READ_ONLY_UNITS.includes(type) ? 'READ' : 'OWNER',
+        })),
       });
       await tx.orgUser.create({ data: { orgId: org.id, userId: viewer.id, isPublic: false } });
       await tx.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: viewer.id } });
@@ -130,7 +135,11 @@ export async function listOrgs(cx: ServiceContext, opts: ListOptions | ListWindo
 /** The filter behind GET /orgs, for callers that page themselves (GraphQL `organizations`). */
 export function orgListFilter(cx: ServiceContext): Models.Prisma.UserWhereInput {
   requireTokenScope(cx, 'organization', 'read');
-  const visibility = cx.auth.scope?.publicOnly ? ['PUBLIC' as const] : isSiteAdmin(cx) ? (['PUBLIC', 'LIMITED', 'PRIVATE'] as const) : visibleVisibilities(cx.viewer);
+  const visibility = cx.auth.scope?.publicOnly
+    ? ['PUBLIC' as const]
+    : isSiteAdmin(cx)
+      ? (['PUBLIC', 'LIMITED', 'PRIVATE'] as const)
+      : visibleVisibilities(cx.viewer);
   return { type: 'ORGANIZATION', visibility: { in: [...visibility] } };
 }
 

@@ -7,8 +7,24 @@ import { requireOrgOwner } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { refreshOrgCounters } from './org.ts';
-import { isOwnerTeam, requireOrgForTeams, requireTeamOwner, requireTeamRead, TEAM_INCLUDE, teamReadFilter, type TeamRow } from './teamAccess.ts';
-import { adminUnits, requestedUnits, teamAuthority, teamVisibility, validateTeamInput, type TeamInput, type UnitGrant } from './teamUnits.ts';
+import {
+  isOwnerTeam,
+  requireOrgForTeams,
+  requireTeamOwner,
+  requireTeamRead,
+  TEAM_INCLUDE,
+  teamReadFilter,
+  type TeamRow,
+} from './teamAccess.ts';
+import {
+  adminUnits,
+  requestedUnits,
+  teamAuthority,
+  teamVisibility,
+  validateTeamInput,
+  type TeamInput,
+  type UnitGrant,
+} from './teamUnits.ts';
 
 export type { TeamInput } from './teamUnits.ts';
 export type { TeamRow } from './teamAccess.ts';
@@ -20,7 +36,10 @@ function alreadyExists(orgId: number, name: string): ValidationError {
 }
 
 async function assertNameFree(tx: DbTx, orgId: number, name: string, exceptId?: number): Promise<void> {
-  const clash = await tx.team.findFirst({ where: { orgId, lowerName: name.toLowerCase(), ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
+  const clash = await tx.team.findFirst({
+    where: { orgId, lowerName: name.toLowerCase(), ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw alreadyExists(orgId, name);
 }
 
@@ -38,7 +57,10 @@ async function addAllOrgRepos(tx: DbTx, team: Pick<Models.Team, 'id' | 'orgId'>)
 
 async function writeUnits(tx: DbTx, team: Pick<Models.Team, 'id' | 'orgId'>, units: readonly UnitGrant[]): Promise<void> {
   await tx.teamUnit.deleteMany({ where: { teamId: team.id } });
-  if (units.length) await tx.teamUnit.createMany({ data: units.map((u) => ({ orgId: team.orgId, teamId: team.id, type: u.type, accessMode: u.accessMode })) });
+  if (units.length)
+    await tx.teamUnit.createMany({
+      data: units.map((u) => ({ orgId: team.orgId, teamId: team.id, type: u.type, accessMode: u.accessMode })),
+    });
 }
 
 /**
@@ -99,11 +121,19 @@ async function ownersFirstPage(cx: ServiceContext, where: TeamWhere, opts: ListO
   const pinnedWhere: TeamWhere = { AND: [where, { authorize: 'OWNER' }] };
   const restWhere: TeamWhere = { AND: [where, { authorize: { not: 'OWNER' } }] };
   const [pinnedCount, restCount] = await Promise.all([cx.db.team.count({ where: pinnedWhere }), cx.db.team.count({ where: restWhere })]);
-  const pinned = skip < pinnedCount ? await cx.db.team.findMany({ where: pinnedWhere, include: TEAM_INCLUDE, orderBy: { id: 'asc' }, skip, take }) : [];
+  const pinned =
+    skip < pinnedCount ? await cx.db.team.findMany({ where: pinnedWhere, include: TEAM_INCLUDE, orderBy: { id: 'asc' }, skip, take }) : [];
   const restTake = take - pinned.length;
-  const rest = restTake > 0 && restCount > 0
-    ? await cx.db.team.findMany({ where: restWhere, include: TEAM_INCLUDE, orderBy: [{ lowerName: 'asc' }, { id: 'asc' }], skip: Math.max(0, skip - pinnedCount), take: restTake })
-    : [];
+  const rest =
+    restTake > 0 && restCount > 0
+      ? await cx.db.team.findMany({
+          where: restWhere,
+          include: TEAM_INCLUDE,
+          orderBy: [{ lowerName: 'asc' }, { id: 'asc' }],
+          skip: Math.max(0, skip - pinnedCount),
+          take: restTake,
+        })
+      : [];
   return { items: [...pinned, ...rest], total: pinnedCount + restCount };
 }
 
@@ -177,7 +207,11 @@ export async function deleteTeam(cx: ServiceContext, teamId: number): Promise<vo
     const members = await tx.teamUser.findMany({ where: { teamId: team.id }, select: { userId: true } });
     await tx.team.delete({ where: { id: team.id } });
     const userIds = members.map((m) => m.userId);
-    const stillIn = new Set((await tx.teamUser.findMany({ where: { orgId: team.orgId, userId: { in: userIds } }, select: { userId: true } })).map((r) => r.userId));
+    const stillIn = new Set(
+      (await tx.teamUser.findMany({ where: { orgId: team.orgId, userId: { in: userIds } }, select: { userId: true } })).map(
+        (r) => r.userId,
+      ),
+    );
     const leaving = userIds.filter((id) => !stillIn.has(id));
     if (leaving.length) await tx.orgUser.deleteMany({ where: { orgId: team.orgId, userId: { in: leaving } } });
     await refreshOrgCounters(tx, team.orgId);

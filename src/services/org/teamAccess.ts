@@ -52,9 +52,10 @@ export async function requireOrgForTeams(cx: ServiceContext, orgName: string, le
  */
 export async function requireTeam(cx: ServiceContext, teamId: number, level: 'read' | 'write'): Promise<TeamAccess> {
   requireTokenScope(cx, 'organization', level);
-  const team = Number.isSafeInteger(teamId) && teamId > 0 && teamId <= 2_147_483_647
-    ? await cx.db.team.findUnique({ where: { id: teamId }, include: TEAM_INCLUDE })
-    : null;
+  const team =
+    Number.isSafeInteger(teamId) && teamId > 0 && teamId <= 2_147_483_647
+      ? await cx.db.team.findUnique({ where: { id: teamId }, include: TEAM_INCLUDE })
+      : null;
   if (!team) throw new NotFoundError('not found', { teamId });
   requireViewer(cx);
   requirePublicOrgForToken(cx, team.org);

@@ -61,7 +61,8 @@ export async function getTeamMember(cx: ServiceContext, teamId: number, username
 export async function addTeamMember(cx: ServiceContext, teamId: number, username: string): Promise<{ team: TeamRow; user: User }> {
   const { team } = await requireTeamOwner(cx, teamId);
   const user = await requireUser(cx, username);
-  if (user.type === 'ORGANIZATION') throw new ValidationError(`an organization cannot be a team member [name: ${user.name}]`, { name: user.name });
+  if (user.type === 'ORGANIZATION')
+    throw new ValidationError(`an organization cannot be a team member [name: ${user.name}]`, { name: user.name });
   const blocked = await cx.db.block.findFirst({ where: { blockerId: team.orgId, blockeeId: user.id }, select: { id: true } });
   if (blocked) throw new PermissionDeniedError('user is blocked');
   const actorId = cx.viewer?.id ?? null;
@@ -92,7 +93,8 @@ export async function removeTeamMember(cx: ServiceContext, teamId: number, usern
     const row = await tx.teamUser.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.id } }, select: { id: true } });
     if (!row) return;
     const remaining = (await tx.teamUser.count({ where: { teamId: team.id } })) - 1;
-    if (isOwnerTeam(team) && remaining < 1) throw new ValidationError(`user is the last member of owner team [uid: ${user.id}]`, { uid: user.id });
+    if (isOwnerTeam(team) && remaining < 1)
+      throw new ValidationError(`user is the last member of owner team [uid: ${user.id}]`, { uid: user.id });
     await tx.teamUser.delete({ where: { id: row.id } });
     await tx.team.update({ where: { id: team.id }, data: { numMembers: remaining } });
     emit({ type: 'team.memberRemoved', teamId: team.id, orgId: team.orgId, userId: user.id, actorId });

@@ -16,7 +16,10 @@ import { requireTeamMembership, requireTeamRead, type TeamAccess, type TeamRow }
  */
 export async function listTeamRepos(cx: ServiceContext, teamId: number, opts: ListOptions | ListWindow): Promise<Page<RepoWithPermission>> {
   await requireTeamRead(cx, teamId);
-  const where: Models.Prisma.RepositoryWhereInput = { teamRepos: { some: { teamId } }, ...(cx.auth.scope?.publicOnly ? { isPrivate: false } : {}) };
+  const where: Models.Prisma.RepositoryWhereInput = {
+    teamRepos: { some: { teamId } },
+    ...(cx.auth.scope?.publicOnly ? { isPrivate: false } : {}),
+  };
   const [rows, total] = await Promise.all([
     loadApiRepos(cx, { where, orderBy: [{ name: 'asc' }, { id: 'asc' }], ...skipTake(opts) }),
     cx.db.repository.count({ where }),
@@ -26,9 +29,10 @@ export async function listTeamRepos(cx: ServiceContext, teamId: number, opts: Li
 
 /** The team's organization's repository `repoName`; `orgName` must name that organization. @throws NotFoundError */
 async function requireOrgRepo(cx: ServiceContext, ta: TeamAccess, orgName: string, repoName: string): Promise<Models.Repository> {
-  const repo = orgName.toLowerCase() === ta.team.org.lowerName
-    ? await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: ta.team.orgId, lowerName: repoName.toLowerCase() } } })
-    : null;
+  const repo =
+    orgName.toLowerCase() === ta.team.org.lowerName
+      ? await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: ta.team.orgId, lowerName: repoName.toLowerCase() } } })
+      : null;
   if (!repo) throw new NotFoundError('not found', { org: orgName, repo: repoName });
   return repo;
 }
@@ -53,7 +57,12 @@ export async function getTeamRepo(cx: ServiceContext, teamId: number, orgName: s
  * owners (reqTeamMembership), then organization owners, or anyone when the organization lets repository
  * admins change team access; and in every case admin access to the repository.
  */
-async function requireTeamRepoChange(cx: ServiceContext, teamId: number, orgName: string, repoName: string): Promise<{ ta: TeamAccess; repo: Models.Repository }> {
+async function requireTeamRepoChange(
+  cx: ServiceContext,
+  teamId: number,
+  orgName: string,
+  repoName: string,
+): Promise<{ ta: TeamAccess; repo: Models.Repository }> {
   const ta = await requireTeamMembership(cx, teamId);
   const repo = await requireOrgRepo(cx, ta, orgName, repoName);
   if (!ta.team.org.repoAdminChangeTeamAccess && !ta.access.isOwner) throw new PermissionDeniedError('user is nor repo admin nor owner');

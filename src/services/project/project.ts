@@ -122,7 +122,8 @@ async function resolveScope(cx: ServiceContext, ref: ProjectOwnerRef, level: Lev
   if (level === 'write') {
     requireViewer(cx);
     if (repo.isArchived) throw new RepoArchivedError();
-    if (!canWrite(perm, 'PROJECTS')) throw new PermissionDeniedError('user should have a permission to write to a repo', { repoId: repo.id });
+    if (!canWrite(perm, 'PROJECTS'))
+      throw new PermissionDeniedError('user should have a permission to write to a repo', { repoId: repo.id });
   }
   return { where: { repoId: repo.id, type: 'REPOSITORY' }, repo, org: null };
 }
@@ -184,7 +185,10 @@ function checkDescription(description: string | undefined): void {
  */
 export async function listProjects(cx: ServiceContext, ref: ProjectOwnerRef, input: ListProjectsInput): Promise<Page<Project>> {
   const scope = await resolveScope(cx, ref, 'read');
-  const where: Models.Prisma.ProjectWhereInput = { ...scope.where, ...(input.state === 'all' ? {} : { isClosed: input.state === 'closed' }) };
+  const where: Models.Prisma.ProjectWhereInput = {
+    ...scope.where,
+    ...(input.state === 'all' ? {} : { isClosed: input.state === 'closed' }),
+  };
   const [items, total] = await Promise.all([
     cx.db.project.findMany({ where, orderBy: projectSortOrder(input.sort), ...skipTake(input.page) }),
     cx.db.project.count({ where }),
@@ -234,7 +238,8 @@ export async function updateProject(cx: ServiceContext, ref: ProjectOwnerRef, id
   const found = await findInScope(cx.db, scope, id);
   const title = input.title === undefined ? undefined : checkTitle(input.title);
   checkDescription(input.description);
-  if (input.state !== undefined && input.state !== 'open' && input.state !== 'closed') throw new ValidationError('In', { field: 'state', rule: 'In' });
+  if (input.state !== undefined && input.state !== 'open' && input.state !== 'closed')
+    throw new ValidationError('In', { field: 'state', rule: 'In' });
   return withTx(cx, async (tx, emit) => {
     const current = await tx.project.findUniqueOrThrow({ where: { id: found.id } });
     const data: Models.Prisma.ProjectUncheckedUpdateInput = {};
@@ -280,7 +285,10 @@ export async function deleteProject(cx: ServiceContext, ref: ProjectOwnerRef, id
 async function refOfProject(cx: ServiceContext, id: number): Promise<ProjectOwnerRef> {
   const row =
     id > 0 && id <= 2_147_483_647
-      ? await cx.db.project.findUnique({ where: { id }, select: { repo: { select: { ownerName: true, name: true } }, owner: { select: { name: true } } } })
+      ? await cx.db.project.findUnique({
+          where: { id },
+          select: { repo: { select: { ownerName: true, name: true } }, owner: { select: { name: true } } },
+        })
       : null;
   if (row?.repo) return { owner: row.repo.ownerName, repo: row.repo.name };
   if (row?.owner) return { org: row.owner.name };
@@ -321,9 +329,15 @@ export function canUseProject(usage: ProjectUsage, project: Pick<Project, 'type'
 
 /** The project's default column (Gitea MustDefaultColumn): the default one, else the first, else a new default. */
 async function mustDefaultColumn(tx: DbTx, project: Pick<Project, 'id' | 'creatorId'>): Promise<number> {
-  const column = await tx.projectColumn.findFirst({ where: { projectId: project.id }, orderBy: [{ isDefault: 'desc' }, { sorting: 'asc' }, { id: 'asc' }], select: { id: true } });
+  const column = await tx.projectColumn.findFirst({
+    where: { projectId: project.id },
+    orderBy: [{ isDefault: 'desc' }, { sorting: 'asc' }, { id: 'asc' }],
+    select: { id: true },
+  });
   if (column) return column.id;
-  const created = await tx.projectColumn.create({ data: { projectId: project.id, title: DEFAULT_COLUMN_TITLE, isDefault: true, creatorId: project.creatorId } });
+  const created = await tx.projectColumn.create({
+    data: { projectId: project.id, title: DEFAULT_COLUMN_TITLE, isDefault: true, creatorId: project.creatorId },
+  });
   return created.id;
 }
 
@@ -334,15 +348,25 @@ async function mustDefaultColumn(tx: DbTx, project: Pick<Project, 'id' | 'creato
  * @throws InvalidArgumentError `project <id> not found`; `issue <iid> can't be accessed by project <pid>` for a
  * project the repository may not use (another repository's or owner's, or excluded by its projects unit)
  */
-export async function setIssueProjects(tx: DbTx, issue: Pick<Models.Issue, 'id'>, ids: readonly number[], usage: ProjectUsage, actorId: number): Promise<boolean> {
-  const current = new Set((await tx.projectIssue.findMany({ where: { issueId: issue.id }, select: { projectId: true } })).map((r) => r.projectId));
+export async function setIssueProjects(
+  tx: DbTx,
+  issue: Pick<Models.Issue, 'id'>,
+  ids: readonly number[],
+  usage: ProjectUsage,
+  actorId: number,
+): Promise<boolean> {
+  const current = new Set(
+    (await tx.projectIssue.findMany({ where: { issueId: issue.id }, select: { projectId: true } })).map((r) => r.projectId),
+  );
   const wanted = [...new Set(ids)];
   const removed = [...current].filter((id) => !wanted.includes(id));
   const added = wanted.filter((id) => !current.has(id));
   const comments: Models.Prisma.CommentCreateManyInput[] = [];
   if (removed.length) {
     await tx.projectIssue.deleteMany({ where: { issueId: issue.id, projectId: { in: removed } } });
-    comments.push(...removed.map((id) => ({ type: 'PROJECT' as const, posterId: actorId, issueId: issue.id, oldProjectId: id, projectId: null })));
+    comments.push(
+      ...removed.map((id) => ({ type: 'PROJECT' as const, posterId: actorId, issueId: issue.id, oldProjectId: id, projectId: null })),
+    );
   }
   if (added.length) {
     const queryable = added.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647);
@@ -351,11 +375,16 @@ export async function setIssueProjects(tx: DbTx, issue: Pick<Models.Issue, 'id'>
     for (const id of added) {
       const project = byId.get(id);
       if (!project) throw new InvalidArgumentError(`project ${id} not found`, { projectId: id });
-      if (!canUseProject(usage, project)) throw new InvalidArgumentError(`issue ${issue.id} can't be accessed by project ${id}`, { issueId: issue.id, projectId: id });
+      if (!canUseProject(usage, project))
+        throw new InvalidArgumentError(`issue ${issue.id} can't be accessed by project ${id}`, { issueId: issue.id, projectId: id });
     }
     for (const id of added) {
       const columnId = await mustDefaultColumn(tx, byId.get(id)!);
-      const last = await tx.projectIssue.aggregate({ where: { projectId: id, projectColumnId: columnId }, _max: { sorting: true }, _count: { _all: true } });
+      const last = await tx.projectIssue.aggregate({
+        where: { projectId: id, projectColumnId: columnId },
+        _max: { sorting: true },
+        _count: { _all: true },
+      });
       const sorting = last._count._all > 0 ? (last._max.sorting ?? 0) + 1 : 0;
       await tx.projectIssue.create({ data: { issueId: issue.id, projectId: id, projectColumnId: columnId, sorting } });
       comments.push({ type: 'PROJECT', posterId: actorId, issueId: issue.id, oldProjectId: null, projectId: id });
@@ -370,13 +399,21 @@ async function changeIssueProject(cx: ServiceContext, ref: RepoRef, index: numbe
   const access = await resolveIssueRepo(cx, ref, 'write');
   const viewer = requireViewer(cx);
   const issue = await findIssueByIndex(cx, access, index);
-  if (!canWriteIssue(access, issue)) throw new PermissionDeniedError('user should have a permission to write to a repo', { issueId: issue.id });
+  if (!canWriteIssue(access, issue))
+    throw new PermissionDeniedError('user should have a permission to write to a repo', { issueId: issue.id });
   const usage = await projectUsage(cx.db, access.repo);
   await withTx(cx, async (tx, emit) => {
     const current = (await tx.projectIssue.findMany({ where: { issueId: issue.id }, select: { projectId: true } })).map((r) => r.projectId);
     const next = member ? [...current, projectId] : current.filter((id) => id !== projectId);
     if (await setIssueProjects(tx, issue, next, usage, viewer.id)) {
-      emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: ['projects'] });
+      emit({
+        type: 'issue.updated',
+        issueId: issue.id,
+        repoId: issue.repoId,
+        index: issue.index,
+        actorId: viewer.id,
+        fields: ['projects'],
+      });
     }
   });
   return loadIssueView(cx.db, await cx.db.issue.findUniqueOrThrow({ where: { id: issue.id } }));
@@ -403,7 +440,9 @@ export function removeIssueFromProject(cx: ServiceContext, ref: RepoRef, index: 
 const OWNER_ONLY_CONFIG = '"projectsMode":"owner"';
 
 /** A repository's projects unit that shows repository projects (enabled, projects_mode not `owner`). */
-export const REPO_PROJECTS_UNIT: Models.Prisma.RepoUnitListRelationFilter = { some: { type: 'PROJECTS', NOT: { config: { contains: OWNER_ONLY_CONFIG } } } };
+export const REPO_PROJECTS_UNIT: Models.Prisma.RepoUnitListRelationFilter = {
+  some: { type: 'PROJECTS', NOT: { config: { contains: OWNER_ONLY_CONFIG } } },
+};
 
 /**
  * Projects the viewer may see through any path (GraphQL node(id:), relation connections): repository
@@ -411,7 +450,10 @@ export const REPO_PROJECTS_UNIT: Models.Prisma.RepoUnitListRelationFilter = { so
  * (team grants, else public organizations); individual projects of visible users.
  */
 export function visibleProjectFilter(cx: ServiceContext): Models.Prisma.ProjectWhereInput {
-  const repoProjects: Models.Prisma.ProjectWhereInput = { type: 'REPOSITORY', repo: { AND: [visibleRepoFilter(cx), { units: REPO_PROJECTS_UNIT }] } };
+  const repoProjects: Models.Prisma.ProjectWhereInput = {
+    type: 'REPOSITORY',
+    repo: { AND: [visibleRepoFilter(cx), { units: REPO_PROJECTS_UNIT }] },
+  };
   if (cx.auth.scope?.publicOnly) {
     return { OR: [repoProjects, { type: { not: 'REPOSITORY' }, repoId: null, owner: { visibility: 'PUBLIC' } }] };
   }
@@ -422,7 +464,14 @@ export function visibleProjectFilter(cx: ServiceContext): Models.Prisma.ProjectW
   if (viewer) {
     const myTeams: Models.Prisma.TeamListRelationFilter = { some: { members: { some: { userId: viewer.id } } } };
     orgProjects.push(
-      { orgTeams: { some: { members: { some: { userId: viewer.id } }, OR: [{ authorize: 'OWNER' }, { units: { some: { type: 'PROJECTS', accessMode: { not: 'NONE' } } } }] } } },
+      {
+        orgTeams: {
+          some: {
+            members: { some: { userId: viewer.id } },
+            OR: [{ authorize: 'OWNER' }, { units: { some: { type: 'PROJECTS', accessMode: { not: 'NONE' } } } }],
+          },
+        },
+      },
       { visibility: 'PUBLIC', NOT: { orgTeams: myTeams } },
     );
     if (!viewer.isRestricted) userProjects.push({ visibility: 'LIMITED' });

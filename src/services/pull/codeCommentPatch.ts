@@ -37,7 +37,8 @@ export async function fileDiffsOf(diff: Readable): Promise<Map<string, string>> 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 const DIFF_HEAD = 'diff --git ';
 
-const isHeader = (line: string, inHunk: boolean): boolean => line.startsWith(DIFF_HEAD) || (!inHunk && (line.startsWith('---') || line.startsWith('+++')));
+const isHeader = (line: string, inHunk: boolean): boolean =>
+  line.startsWith(DIFF_HEAD) || (!inHunk && (line.startsWith('---') || line.startsWith('+++')));
 
 /**
  * Gitea's CutDiffAroundLine: from a one-file diff, the headers and the hunk holding `line` (on the old side when
@@ -65,7 +66,12 @@ export function cutDiffAroundLine(diff: string, line: number, old: boolean, numb
       if (hunk.length > headerLines) break;
       const m = HUNK.exec(lof);
       if (!m) continue;
-      const [beginOld, endOld, beginNew, endNew] = [m[1], m[2], m[3], m[4]].map((v) => (v === undefined ? 0 : Number(v))) as [number, number, number, number];
+      const [beginOld, endOld, beginNew, endNew] = [m[1], m[2], m[3], m[4]].map((v) => (v === undefined ? 0 : Number(v))) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       begin = old ? beginOld : beginNew;
       end = (old ? endOld : endNew) + begin;
       otherLine = old ? beginNew : beginOld;

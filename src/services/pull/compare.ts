@@ -61,11 +61,21 @@ export interface PullFilesPage {
  * starting at `skipTo` when given, one page; `total` counts every file.
  * @throws NotFoundError, PermissionDeniedError
  */
-export async function listPullFiles(cx: ServiceContext, ref: RepoRef, index: number, opts: { skipTo?: string; page: ListOptions }): Promise<PullFilesPage> {
+export async function listPullFiles(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  opts: { skipTo?: string; page: ListOptions },
+): Promise<PullFilesPage> {
   const view = await loadPull(cx, ref, index);
   const range = pullRange(cx, view);
   const stats = await rangeStats(cx, range);
-  const from = opts.skipTo ? Math.max(0, stats.files.findIndex((f) => f.filename === opts.skipTo)) : 0;
+  const from = opts.skipTo
+    ? Math.max(
+        0,
+        stats.files.findIndex((f) => f.filename === opts.skipTo),
+      )
+    : 0;
   const start = from + (opts.page.page - 1) * opts.page.pageSize;
   return { view, head: range.head, files: stats.files.slice(start, start + opts.page.pageSize), total: stats.files.length };
 }
@@ -107,13 +117,29 @@ async function usersByEmail(cx: ServiceContext, emails: readonly string[]): Prom
  * e-mails and, when `files` (or `stat`) is asked, the files it changed.
  * @throws NotFoundError, PermissionDeniedError
  */
-export async function listPullCommits(cx: ServiceContext, ref: RepoRef, index: number, opts: { page: ListOptions; files: boolean }): Promise<PullCommitsPage> {
+export async function listPullCommits(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  opts: { page: ListOptions; files: boolean },
+): Promise<PullCommitsPage> {
   const view = await loadPull(cx, ref, index);
   const range = pullRange(cx, view);
-  const { total, commits } = await compareCommits(range.gitDir, range.base, range.head, { skip: (opts.page.page - 1) * opts.page.pageSize, limit: opts.page.pageSize });
+  const { total, commits } = await compareCommits(range.gitDir, range.base, range.head, {
+    skip: (opts.page.page - 1) * opts.page.pageSize,
+    limit: opts.page.pageSize,
+  });
   const [users, files] = await Promise.all([
-    usersByEmail(cx, commits.flatMap((c) => [c.author.email, c.committer.email])),
-    opts.files ? commitFileStats(range.gitDir, commits.map((c) => c.sha)) : null,
+    usersByEmail(
+      cx,
+      commits.flatMap((c) => [c.author.email, c.committer.email]),
+    ),
+    opts.files
+      ? commitFileStats(
+          range.gitDir,
+          commits.map((c) => c.sha),
+        )
+      : null,
   ]);
   return {
     view,

@@ -8,7 +8,17 @@ import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { allocateIssueIndex, normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, usableLabelIds, withRetry, writeInitialRelations } from '../issue/create.ts';
+import {
+  allocateIssueIndex,
+  normalizeTitle,
+  refreshLabels,
+  refreshMilestone,
+  requireText,
+  resolveAssignees,
+  usableLabelIds,
+  withRetry,
+  writeInitialRelations,
+} from '../issue/create.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo, type PullView } from './pull.ts';
 import { requestReviews, resolveReviewers } from './reviewRequest.ts';
@@ -53,8 +63,11 @@ async function resolveHeadRepo(cx: ServiceContext, access: RepoAccess, head: str
   if (!headUser) throw new NotFoundError(`user does not exist [uid: 0, name: ${ownerName}]`, { name: ownerName });
   if (slash >= 0) {
     // owner/repo:branch: the base itself, one of its forks, or its parent.
-    const repo = await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: headUser.id, lowerName: owner.slice(slash + 1).toLowerCase() } } });
-    if (!repo || !(repo.id === base.id || repo.forkId === base.id || base.forkId === repo.id)) throw new NotFoundError('not found', { head });
+    const repo = await cx.db.repository.findUnique({
+      where: { ownerId_lowerName: { ownerId: headUser.id, lowerName: owner.slice(slash + 1).toLowerCase() } },
+    });
+    if (!repo || !(repo.id === base.id || repo.forkId === base.id || base.forkId === repo.id))
+      throw new NotFoundError('not found', { head });
     return { repo, branch };
   }
   if (headUser.id === base.ownerId) return { repo: base, branch };
@@ -90,7 +103,15 @@ async function resolveHead(cx: ServiceContext, access: RepoAccess, head: string)
 /** Gitea ErrPullRequestAlreadyExists when an open, unmerged pull request has the same targets. @throws AlreadyExistsError */
 async function requireNoOpenPull(cx: ServiceContext, baseRepoId: number, head: HeadSide, baseBranch: string): Promise<void> {
   const existing = await cx.db.pullRequest.findFirst({
-    where: { headRepoId: head.repo.id, baseRepoId, headBranch: head.branch, baseBranch, hasMerged: false, flow: 'GITHUB', issue: { isClosed: false } },
+    where: {
+      headRepoId: head.repo.id,
+      baseRepoId,
+      headBranch: head.branch,
+      baseBranch,
+      hasMerged: false,
+      flow: 'GITHUB',
+      issue: { isClosed: false },
+    },
   });
   if (existing) {
     throw new AlreadyExistsError(
@@ -126,12 +147,17 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
   const head = input.head ?? '';
   const baseBranch = input.base ?? '';
   const title = normalizeTitle(input.title ?? '');
-  for (const [field, value] of [['head', head], ['base', baseBranch], ['title', title]] as const) {
+  for (const [field, value] of [
+    ['head', head],
+    ['base', baseBranch],
+    ['title', title],
+  ] as const) {
     if (value === '') throw new ValidationError('Required', { field, rule: 'Required' });
   }
   requireText(title, 'title');
   requireText(input.body, 'body');
-  if (head === baseBranch) throw new ValidationError('Invalid PullRequest: There are no changes between the head and the base', { head, base: baseBranch });
+  if (head === baseBranch)
+    throw new ValidationError('Invalid PullRequest: There are no changes between the head and the base', { head, base: baseBranch });
   const { repo, perm } = access;
   const baseGitDir = gitDirOf(cx, repo);
   const headSide = await resolveHead(cx, access, head);
@@ -143,12 +169,18 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
   if (perm.blocked) throw new PermissionDeniedError('user is blocked', { repoId: repo.id });
 
   const writer = canWrite(perm, 'PULL_REQUESTS') || isRepoAdmin(perm);
-  const milestone = writer && input.milestone ? await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: repo.id }, select: { id: true } }) : null;
+  const milestone =
+    writer && input.milestone
+      ? await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: repo.id }, select: { id: true } })
+      : null;
   if (writer && input.milestone && !milestone) throw new NotFoundError('not found', { milestoneId: input.milestone });
   const labelIds = writer ? await usableLabelIds(cx, repo, input.labels ?? []) : [];
-  const assignees = writer ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])]) : [];
+  const assignees = writer
+    ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])])
+    : [];
   // Reviewer names are resolved before anything is written, so an unknown one (404) leaves no pull request behind.
-  if (input.reviewers?.length || input.teamReviewers?.length) await resolveReviewers(cx, repo, { reviewers: input.reviewers ?? [], teamReviewers: input.teamReviewers ?? [] });
+  if (input.reviewers?.length || input.teamReviewers?.length)
+    await resolveReviewers(cx, repo, { reviewers: input.reviewers ?? [], teamReviewers: input.teamReviewers ?? [] });
 
   // A fork's head commit is copied into the base repository first (under a temporary ref), so the stats,
   // the trial merge and later refs/pull/N/head all work in the base repository alone.
@@ -156,7 +188,8 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
   if (tmpRef) await fetchIntoRef(baseGitDir, gitDirOf(cx, headSide.repo), headSide.sha, tmpRef);
   try {
     const state: PullGitState = await computePullGitState(baseGitDir, baseSha, headSide.sha);
-    if (state.commitsAhead === 0) throw new ValidationError('Invalid PullRequest: There are no changes between the head and the base', { head, base: baseBranch });
+    if (state.commitsAhead === 0)
+      throw new ValidationError('Invalid PullRequest: There are no changes between the head and the base', { head, base: baseBranch });
     const pushContent = await pushCommentContent(baseGitDir, baseSha, headSide.sha, state.commitsAhead);
     const issue = await withRetry(() =>
       withTx(cx, async (tx, emit) => {

@@ -1,5 +1,12 @@
 import type { DbTx, Models } from '../../db/client.ts';
-import { AlreadyExistsError, ConflictError, NotFoundError, PermissionDeniedError, PreconditionFailedError, ValidationError } from '../../errors.ts';
+import {
+  AlreadyExistsError,
+  ConflictError,
+  NotFoundError,
+  PermissionDeniedError,
+  PreconditionFailedError,
+  ValidationError,
+} from '../../errors.ts';
 import { compareCommits } from '../../git/compare.ts';
 import { readRefs } from '../../git/merge.ts';
 import { isSafeRefName } from '../../git/resolveRef.ts';
@@ -49,9 +56,14 @@ export interface PullLocation {
 export async function locatePullById(cx: ServiceContext, pullId: number): Promise<PullLocation> {
   const row =
     Number.isSafeInteger(pullId) && pullId > 0
-      ? await cx.db.pullRequest.findFirst({ where: { id: pullId, issue: visibleIssueFilter(cx) }, select: { index: true, baseRepo: { select: { ownerName: true, name: true } } } })
+      ? await cx.db.pullRequest.findFirst({
+          where: { id: pullId, issue: visibleIssueFilter(cx) },
+          select: { index: true, baseRepo: { select: { ownerName: true, name: true } } },
+        })
       : null;
-  return row ? { ref: { owner: row.baseRepo.ownerName, repo: row.baseRepo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
+  return row
+    ? { ref: { owner: row.baseRepo.ownerName, repo: row.baseRepo.name }, index: row.index }
+    : { ref: { owner: '', repo: '' }, index: 0 };
 }
 
 /** What a base change needs, checked before anything is written. */
@@ -69,20 +81,37 @@ interface BaseChange {
  * request may have the same head and new base (409). Returns what the write needs, or null when nothing changes.
  * @throws NotFoundError, ValidationError, AlreadyExistsError
  */
-async function checkBaseChange(cx: ServiceContext, access: RepoAccess, rows: PullRows, base: string, closedAfter: boolean): Promise<BaseChange | null> {
+async function checkBaseChange(
+  cx: ServiceContext,
+  access: RepoAccess,
+  rows: PullRows,
+  base: string,
+  closedAfter: boolean,
+): Promise<BaseChange | null> {
   const { pull, issue } = rows;
   if (pull.hasMerged || base === '' || base === pull.baseBranch) return null;
   const gitDir = gitDirOf(cx, access.repo);
   const refs = isSafeRefName(base) ? await readRefs(gitDir, [`refs/heads/${base}`, pullHeadRef(pull.index)]) : new Map<string, string>();
   const baseSha = refs.get(`refs/heads/${base}`);
   if (!baseSha) throw new NotFoundError(`new base '${base}' not exist`, { base });
-  if (closedAfter) throw new ValidationError(`Pull Request [id: ${issue.id}, repo_id: ${issue.repoId}, index: ${issue.index}] is already closed`, { pullId: pull.id });
+  if (closedAfter)
+    throw new ValidationError(`Pull Request [id: ${issue.id}, repo_id: ${issue.repoId}, index: ${issue.index}] is already closed`, {
+      pullId: pull.id,
+    });
   const headSha = refs.get(pullHeadRef(pull.index)) ?? '';
   if ((pull.headRepoId === access.repo.id && pull.headBranch === base) || headSha === baseSha) {
     throw new ValidationError(`branches are equal [head: ${pull.headBranch}, base: ${base}]`, { base });
   }
   const existing = await cx.db.pullRequest.findFirst({
-    where: { headRepoId: pull.headRepoId, baseRepoId: pull.baseRepoId, headBranch: pull.headBranch, baseBranch: base, hasMerged: false, flow: pull.flow, issue: { isClosed: false } },
+    where: {
+      headRepoId: pull.headRepoId,
+      baseRepoId: pull.baseRepoId,
+      headBranch: pull.headBranch,
+      baseBranch: base,
+      hasMerged: false,
+      flow: pull.flow,
+      issue: { isClosed: false },
+    },
   });
   if (existing) {
     throw new AlreadyExistsError(
@@ -91,7 +120,11 @@ async function checkBaseChange(cx: ServiceContext, access: RepoAccess, rows: Pul
     );
   }
   const commits = headSha ? (await compareCommits(gitDir, baseSha, headSha, { limit: 250 })).commits : [];
-  return { from: pull.baseBranch, to: base, pushContent: JSON.stringify({ is_force_push: false, commit_ids: commits.map((c) => c.sha).reverse() }) };
+  return {
+    from: pull.baseBranch,
+    to: base,
+    pushContent: JSON.stringify({ is_force_push: false, commit_ids: commits.map((c) => c.sha).reverse() }),
+  };
 }
 
 /**
@@ -140,7 +173,10 @@ export async function editPullRequest(cx: ServiceContext, ref: RepoRef, index: n
   const rows = await findPullByIndex(cx, access, index);
   const writer = canWrite(access.perm, 'PULL_REQUESTS');
   if (!writer && (rows.issue.posterId !== viewer.id || access.perm.blocked)) {
-    throw new PermissionDeniedError('user should be the poster of the pull request or have write permission', { pullId: rows.pull.id, emptyBody: true });
+    throw new PermissionDeniedError('user should be the poster of the pull request or have write permission', {
+      pullId: rows.pull.id,
+      emptyBody: true,
+    });
   }
   if (input.contentVersion !== undefined && input.contentVersion !== rows.issue.contentVersion) {
     throw new ConflictError('the issue is already changed', { issueId: rows.issue.id, contentVersion: input.contentVersion });
@@ -166,7 +202,8 @@ export async function editPullRequest(cx: ServiceContext, ref: RepoRef, index: n
       access,
       posterSetsDueDate: true,
       check: async (issue, isWriter) => {
-        if (input.state !== undefined && input.state !== 'open' && input.state !== 'closed') throw new PreconditionFailedError(`unknown state: ${input.state}`, { state: input.state });
+        if (input.state !== undefined && input.state !== 'open' && input.state !== 'closed')
+          throw new PreconditionFailedError(`unknown state: ${input.state}`, { state: input.state });
         if (isWriter && input.labels !== undefined) labelIds = await usableLabelIds(cx, access.repo, input.labels);
         const closedAfter = input.state === undefined ? issue.isClosed : input.state === 'closed';
         baseChange = await checkBaseChange(cx, access, rows, input.base ?? '', closedAfter);
@@ -176,15 +213,25 @@ export async function editPullRequest(cx: ServiceContext, ref: RepoRef, index: n
         if (labelIds) await replaceLabels(tx, issue, labelIds, viewer.id, c);
         const pullData: Models.Prisma.PullRequestUpdateManyMutationInput = {};
         if (baseChange) pullData.baseBranch = baseChange.to;
-        if (input.allowMaintainerEdit !== undefined && input.allowMaintainerEdit !== rows.pull.allowMaintainerEdit) pullData.allowMaintainerEdit = input.allowMaintainerEdit;
+        if (input.allowMaintainerEdit !== undefined && input.allowMaintainerEdit !== rows.pull.allowMaintainerEdit)
+          pullData.allowMaintainerEdit = input.allowMaintainerEdit;
         if (!Object.keys(pullData).length) return;
         // Conditional on the row as checked: a concurrent merge or base change makes this edit a conflict.
-        const done = await tx.pullRequest.updateMany({ where: { id: rows.pull.id, hasMerged: false, baseBranch: rows.pull.baseBranch }, data: pullData });
+        const done = await tx.pullRequest.updateMany({
+          where: { id: rows.pull.id, hasMerged: false, baseBranch: rows.pull.baseBranch },
+          data: pullData,
+        });
         if (done.count === 0) throw new ConflictError('pull request status has changed', { pullId: rows.pull.id });
         if (pullData.allowMaintainerEdit !== undefined) c.fields.push('allow_maintainer_edit');
         if (baseChange) {
           c.fields.push('base');
-          c.comments.push({ type: 'CHANGE_TARGET_BRANCH', posterId: viewer.id, issueId: issue.id, oldRef: baseChange.from, newRef: baseChange.to });
+          c.comments.push({
+            type: 'CHANGE_TARGET_BRANCH',
+            posterId: viewer.id,
+            issueId: issue.id,
+            oldRef: baseChange.from,
+            newRef: baseChange.to,
+          });
           await tx.comment.deleteMany({ where: { issueId: issue.id, type: 'PULL_PUSH' } });
           c.comments.push({ type: 'PULL_PUSH', posterId: viewer.id, issueId: issue.id, content: baseChange.pushContent });
         }

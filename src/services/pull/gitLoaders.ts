@@ -42,15 +42,24 @@ function createLoaders(): PullGitLoaders {
         const byDir = new Map<string, string[]>();
         for (const k of keys) byDir.set(k.gitDir, [...(byDir.get(k.gitDir) ?? []), k.ref]);
         const values = new Map<string, Map<string, string>>();
-        await Promise.all([...byDir].map(async ([dir, refs]) => values.set(dir, await readRefs(dir, refs).catch(() => new Map<string, string>()))));
+        await Promise.all(
+          [...byDir].map(async ([dir, refs]) => values.set(dir, await readRefs(dir, refs).catch(() => new Map<string, string>()))),
+        );
         return keys.map((k) => values.get(k.gitDir)?.get(k.ref) ?? null);
       },
       { cacheKeyFn: (k) => `${k.gitDir}\0${k.ref}` },
     ),
-    stats: new DataLoader((keys: readonly GitRange[]) => Promise.all(keys.map((k) => diffStats(k.gitDir, k.base, k.head).catch((err: Error) => err))), { cacheKeyFn: rangeKey }),
-    commits: new DataLoader((keys: readonly GitRange[]) => Promise.all(keys.map((k) => compareCommits(k.gitDir, k.base, k.head, { limit: MAX_COMPARE_LIMIT }).catch((err: Error) => err))), {
-      cacheKeyFn: rangeKey,
-    }),
+    stats: new DataLoader(
+      (keys: readonly GitRange[]) => Promise.all(keys.map((k) => diffStats(k.gitDir, k.base, k.head).catch((err: Error) => err))),
+      { cacheKeyFn: rangeKey },
+    ),
+    commits: new DataLoader(
+      (keys: readonly GitRange[]) =>
+        Promise.all(keys.map((k) => compareCommits(k.gitDir, k.base, k.head, { limit: MAX_COMPARE_LIMIT }).catch((err: Error) => err))),
+      {
+        cacheKeyFn: rangeKey,
+      },
+    ),
   };
 }
 
@@ -71,7 +80,10 @@ export async function pullGitRange(cx: ServiceContext, pull: PullGitRow): Promis
   if (!canRead(await cx.loaders.repoPermission.load(pull.baseRepoId), 'CODE')) return null;
   const gitDir = gitDirOf(cx, pull.baseRepo);
   const { refs } = pullGitLoaders(cx);
-  const [head, baseTip] = await Promise.all([refs.load({ gitDir, ref: pullHeadRef(pull.index) }), pull.hasMerged ? null : refs.load({ gitDir, ref: `refs/heads/${pull.baseBranch}` })]);
+  const [head, baseTip] = await Promise.all([
+    refs.load({ gitDir, ref: pullHeadRef(pull.index) }),
+    pull.hasMerged ? null : refs.load({ gitDir, ref: `refs/heads/${pull.baseBranch}` }),
+  ]);
   const base = pull.hasMerged ? pull.mergeBase : baseTip || pull.mergeBase;
   return head && base ? { gitDir, base, head } : null;
 }
@@ -79,7 +91,8 @@ export async function pullGitRange(cx: ServiceContext, pull: PullGitRow): Promis
 /** The current tip of a pull request's head (its branch, else `refs/pull/{index}/head`) and base branch, for `headRefOid`/`baseRefOid`. */
 export async function pullRefOids(
   cx: ServiceContext,
-  pull: PullGitRow & Pick<Models.PullRequest, 'headBranch' | 'headRepoId'> & { headRepo: Pick<Models.Repository, 'ownerName' | 'name'> | null },
+  pull: PullGitRow &
+    Pick<Models.PullRequest, 'headBranch' | 'headRepoId'> & { headRepo: Pick<Models.Repository, 'ownerName' | 'name'> | null },
 ): Promise<{ base: string | null; head: string | null }> {
   const { refs } = pullGitLoaders(cx);
   const gitDir = gitDirOf(cx, pull.baseRepo);

@@ -65,7 +65,14 @@ export async function pullListWhere(cx: ServiceContext, repoId: number, filters:
     ...(filters.milestone && filters.milestone > 0 ? { milestoneId: filters.milestone } : {}),
     ...(posterId !== undefined ? { posterId } : {}),
     ...(filters.baseBranch || filters.headBranch
-      ? { pullRequest: { is: { ...(filters.baseBranch ? { baseBranch: filters.baseBranch } : {}), ...(filters.headBranch ? { headBranch: filters.headBranch } : {}) } } }
+      ? {
+          pullRequest: {
+            is: {
+              ...(filters.baseBranch ? { baseBranch: filters.baseBranch } : {}),
+              ...(filters.headBranch ? { headBranch: filters.headBranch } : {}),
+            },
+          },
+        }
       : {}),
   };
 }
@@ -75,9 +82,17 @@ export async function pullListWhere(cx: ServiceContext, repoId: number, filters:
  * (any of), milestone, poster and base branch, in Gitea's sort order, one page, with the total.
  * @throws NotFoundError, PermissionDeniedError, InvalidArgumentError
  */
-export async function listPullRequests(cx: ServiceContext, ref: RepoRef, filters: PullFilters, page: ListOptions | ListWindow): Promise<Page<PullView>> {
+export async function listPullRequests(
+  cx: ServiceContext,
+  ref: RepoRef,
+  filters: PullFilters,
+  page: ListOptions | ListWindow,
+): Promise<Page<PullView>> {
   const access = await resolvePullRepo(cx, ref, 'read');
   const where = await pullListWhere(cx, access.repo.id, filters);
-  const [total, issues] = await Promise.all([cx.db.issue.count({ where }), cx.db.issue.findMany({ where, orderBy: pullOrder(filters.sort), ...skipTake(page) })]);
+  const [total, issues] = await Promise.all([
+    cx.db.issue.count({ where }),
+    cx.db.issue.findMany({ where, orderBy: pullOrder(filters.sort), ...skipTake(page) }),
+  ]);
   return { items: await loadPullViews(cx, issues), total };
 }

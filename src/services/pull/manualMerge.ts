@@ -14,10 +14,18 @@ const BRANCH = 'refs/heads/';
 const ZERO = /^0+$/;
 
 /** The head commit of a pull request now: its head branch's tip, else `refs/pull/{index}/head` (undefined when neither exists). */
-async function currentHead(cx: ServiceContext, pull: Models.PullRequest & { headRepo: Models.Repository | null }, baseRefs: ReadonlyMap<string, string>, base: Models.Repository): Promise<string | undefined> {
+async function currentHead(
+  cx: ServiceContext,
+  pull: Models.PullRequest & { headRepo: Models.Repository | null },
+  baseRefs: ReadonlyMap<string, string>,
+  base: Models.Repository,
+): Promise<string | undefined> {
   const headRef = `${BRANCH}${pull.headBranch}`;
   if (pull.headRepo) {
-    const refs = pull.headRepo.id === base.id ? baseRefs : await readRefs(gitDirOf(cx, pull.headRepo), [headRef]).catch(() => new Map<string, string>());
+    const refs =
+      pull.headRepo.id === base.id
+        ? baseRefs
+        : await readRefs(gitDirOf(cx, pull.headRepo), [headRef]).catch(() => new Map<string, string>());
     const tip = refs.get(headRef);
     if (tip) return tip;
   }
@@ -33,7 +41,12 @@ async function currentHead(cx: ServiceContext, pull: Models.PullRequest & { head
  * fast-forward); the merge time is that commit's author time and the merger the pusher. Returns the numbers
  * of the pull requests marked merged.
  */
-export async function detectManualMerges(cx: ServiceContext, repoId: number, branches: readonly string[], pusherId: number): Promise<number[]> {
+export async function detectManualMerges(
+  cx: ServiceContext,
+  repoId: number,
+  branches: readonly string[],
+  pusherId: number,
+): Promise<number[]> {
   if (!branches.length) return [];
   const pulls = await cx.db.pullRequest.findMany({
     where: { baseRepoId: repoId, baseBranch: { in: [...branches] }, hasMerged: false, flow: 'GITHUB', issue: { isClosed: false } },
@@ -44,7 +57,13 @@ export async function detectManualMerges(cx: ServiceContext, repoId: number, bra
   if (!base || !(await loadPullSettings(cx.db, repoId)).autodetectManualMerge) return [];
   const gitDir = gitDirOf(cx, base);
   const baseRefs = await readRefs(gitDir, [
-    ...new Set(pulls.flatMap((p) => [`${BRANCH}${p.baseBranch}`, pullHeadRef(p.index), ...(p.headRepoId === repoId ? [`${BRANCH}${p.headBranch}`] : [])])),
+    ...new Set(
+      pulls.flatMap((p) => [
+        `${BRANCH}${p.baseBranch}`,
+        pullHeadRef(p.index),
+        ...(p.headRepoId === repoId ? [`${BRANCH}${p.headBranch}`] : []),
+      ]),
+    ),
   ]);
   const merged: number[] = [];
   for (const p of pulls) {
@@ -62,13 +81,17 @@ export async function detectManualMerges(cx: ServiceContext, repoId: number, bra
     }
     const [commit] = await readCommitInfos(gitDir, [commitId]);
     const { issue, headRepo: _head, baseRepo: _base, ...pull } = p;
-    const stored = await markPullMerged(cx, { issue, pull }, {
-      commitId,
-      mergedAt: commit ? new Date(commit.author.when) : new Date(),
-      mergerId: pusherId,
-      status: 'MANUALLY_MERGED',
-      how: 'autodetected',
-    });
+    const stored = await markPullMerged(
+      cx,
+      { issue, pull },
+      {
+        commitId,
+        mergedAt: commit ? new Date(commit.author.when) : new Date(),
+        mergerId: pusherId,
+        status: 'MANUALLY_MERGED',
+        how: 'autodetected',
+      },
+    );
     if (stored) merged.push(p.index);
   }
   return merged;

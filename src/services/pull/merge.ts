@@ -161,13 +161,19 @@ export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: 
         },
       });
       if (done.count === 0) return null;
-      const closed = await tx.issue.updateMany({ where: { id: rows.issue.id, isClosed: false }, data: { isClosed: true, closedAt: new Date() } });
+      const closed = await tx.issue.updateMany({
+        where: { id: rows.issue.id, isClosed: false },
+        data: { isClosed: true, closedAt: new Date() },
+      });
       if (closed.count > 0) {
         await tx.repository.update({ where: { id: rows.issue.repoId }, data: { numClosedPulls: { increment: 1 } } });
         await tx.comment.create({ data: { type: 'MERGE_PULL', posterId: facts.mergerId, issueId: rows.issue.id } });
         await refreshMilestone(tx, rows.issue.milestoneId);
         const labels = await tx.issueLabel.findMany({ where: { issueId: rows.issue.id }, select: { labelId: true } });
-        await refreshLabels(tx, labels.map((l) => l.labelId));
+        await refreshLabels(
+          tx,
+          labels.map((l) => l.labelId),
+        );
       }
       emit({
         type: 'pull.merged',
@@ -235,7 +241,10 @@ function requireMergeableStatus(pull: Models.PullRequest): void {
       } catch {
         files = [];
       }
-      throw mergeNotAllowed(`the pull request has merge conflicts${files.length ? ` in ${files.join(', ')}` : ''}; resolve them and try again`, { pullId: pull.id, files });
+      throw mergeNotAllowed(
+        `the pull request has merge conflicts${files.length ? ` in ${files.join(', ')}` : ''}; resolve them and try again`,
+        { pullId: pull.id, files },
+      );
     }
     case 'ANCESTOR':
       throw mergeNotAllowed('the head branch is already part of the base branch: nothing to merge', { pullId: pull.id });
@@ -272,7 +281,8 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
     if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
     if (rows.issue.isClosed) throw new NotFoundError('not found', { pullId: rows.pull.id });
     if (!canMergeInto(access)) throw mergeNotAllowed('User not allowed to merge PR', { pullId: rows.pull.id });
-    if (style === 'manually-merged') return { ...(await markManuallyMerged(cx, access, rows, input.mergeCommitId ?? '')), branchDeleted: false };
+    if (style === 'manually-merged')
+      return { ...(await markManuallyMerged(cx, access, rows, input.mergeCommitId ?? '')), branchDeleted: false };
 
     if (isWorkInProgress(rows.issue.title)) throw mergeNotAllowed('Work in progress PRs cannot be merged', { pullId: rows.pull.id });
     const sides = await currentSides(cx, access.repo, rows.pull);
@@ -287,7 +297,8 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
     const message = await mergeMessage(cx, access, rows, sides.headRepo, style, input);
     const settings = await loadPullSettings(cx.db, access.repo.id);
     const deleteBranch = rows.pull.flow === 'GITHUB' && (input.deleteBranchAfterMerge ?? settings.defaultDeleteBranchAfterMerge === true);
-    if (!isMergeStyleAllowed(settings, style)) throw mergeNotAllowed(`${style} is not allowed an allowed merge style for this repository`, { style });
+    if (!isMergeStyleAllowed(settings, style))
+      throw mergeNotAllowed(`${style} is not allowed an allowed merge style for this repository`, { style });
     if (input.headCommitId && input.headCommitId !== sides.headSha) {
       throw new ConflictError('head out of date', { given: input.headCommitId, current: sides.headSha });
     }
@@ -295,12 +306,22 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
     const when = new Date();
     const committer = gitSignature(cx, viewer, when);
     const author = style === 'squash' ? await squashAuthor(cx, sides, rows.issue, viewer, when) : committer;
-    const squashMessage = style === 'squash' && `${author.name} <${author.email}>` !== `${committer.name} <${committer.email}>` ? addCommitMessageTrailer(message, 'Co-authored-by', `${author.name} <${author.email}>`) : message;
+    const squashMessage =
+      style === 'squash' && `${author.name} <${author.email}>` !== `${committer.name} <${committer.email}>`
+        ? addCommitMessageTrailer(message, 'Co-authored-by', `${author.name} <${author.email}>`)
+        : message;
     const baseRef = `refs/heads/${rows.pull.baseBranch}`;
     let baseSha = sides.baseSha;
     let merged: { sha: string; mergeBase: string } | null = null;
     for (let attempt = 1; attempt <= 2 && !merged; attempt++) {
-      const outcome = await createMerge(sides.baseGitDir, { style, base: baseSha, head: sides.headSha, author, committer, message: squashMessage });
+      const outcome = await createMerge(sides.baseGitDir, {
+        style,
+        base: baseSha,
+        head: sides.headSha,
+        author,
+        committer,
+        message: squashMessage,
+      });
       switch (outcome.status) {
         case 'merged':
           break;
@@ -310,7 +331,10 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
             { style, files: outcome.files, commit: outcome.commit },
           );
         case 'not-fast-forward':
-          throw new ConflictError('the base branch has commits that are not in the head branch: it cannot be fast-forwarded (update the head branch first)', { style });
+          throw new ConflictError(
+            'the base branch has commits that are not in the head branch: it cannot be fast-forwarded (update the head branch first)',
+            { style },
+          );
         case 'already-merged':
           throw mergeNotAllowed('the head branch is already part of the base branch: nothing to merge', { pullId: rows.pull.id });
         case 'unrelated-histories':
@@ -319,12 +343,20 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
       if (mergeTestHooks.beforeBaseUpdate) await mergeTestHooks.beforeBaseUpdate(attempt);
       const update = await updateRefCAS(sides.baseGitDir, baseRef, outcome.sha, baseSha);
       if (update.status === 'updated') merged = { sha: outcome.sha, mergeBase: outcome.mergeBase };
-      else if (update.current === null) throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
+      else if (update.current === null)
+        throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
       else baseSha = update.current;
     }
     if (!merged) throw new ConflictError('merge push out of date', { pullId: rows.pull.id });
 
-    const stored = await markPullMerged(cx, rows, { commitId: merged.sha, mergedAt: when, mergerId: viewer.id, status: rows.pull.status, how: style, mergeBase: merged.mergeBase });
+    const stored = await markPullMerged(cx, rows, {
+      commitId: merged.sha,
+      mergedAt: when,
+      mergerId: viewer.id,
+      status: rows.pull.status,
+      how: style,
+      mergeBase: merged.mergeBase,
+    });
     await recordPush(cx, access.repo, [{ ref: baseRef, oldSha: baseSha, newSha: merged.sha }]);
     const result = stored ?? (await findPullByIndex(cx, access, index));
     const branchDeleted = deleteBranch ? await deleteHeadBranchAfterMerge(cx, access, result, sides.headRepo, sides.headSha) : false;
@@ -341,7 +373,8 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
 async function markManuallyMerged(cx: ServiceContext, access: RepoAccess, rows: PullRows, commitId: string): Promise<PullRows> {
   const viewer = requireViewer(cx);
   const settings = await loadPullSettings(cx.db, access.repo.id);
-  if (!isMergeStyleAllowed(settings, 'manually-merged')) throw mergeNotAllowed('manually-merged is not allowed an allowed merge style for this repository', { style: 'manually-merged' });
+  if (!isMergeStyleAllowed(settings, 'manually-merged'))
+    throw mergeNotAllowed('manually-merged is not allowed an allowed merge style for this repository', { style: 'manually-merged' });
   const wrong = () => new ConflictError('Wrong commit ID', { commitId });
   const gitDir = gitDirOf(cx, access.repo);
   const sha = commitId.toLowerCase();
@@ -351,14 +384,23 @@ async function markManuallyMerged(cx: ServiceContext, access: RepoAccess, rows: 
   const headSha = refs.get(pullHeadRef(rows.pull.index));
   let ok = false;
   try {
-    ok = baseSha !== undefined && (await isAncestor(gitDir, sha, baseSha)) && (headSha === undefined || (await isAncestor(gitDir, headSha, sha)));
+    ok =
+      baseSha !== undefined &&
+      (await isAncestor(gitDir, sha, baseSha)) &&
+      (headSha === undefined || (await isAncestor(gitDir, headSha, sha)));
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
   }
   if (!ok) throw wrong();
   const [commit] = await readCommitInfos(gitDir, [sha]);
   const mergedAt = commit ? new Date(commit.author.when) : new Date();
-  const stored = await markPullMerged(cx, rows, { commitId: sha, mergedAt, mergerId: viewer.id, status: 'MANUALLY_MERGED', how: 'manually-merged' });
+  const stored = await markPullMerged(cx, rows, {
+    commitId: sha,
+    mergedAt,
+    mergerId: viewer.id,
+    status: 'MANUALLY_MERGED',
+    how: 'manually-merged',
+  });
   if (!stored) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
   return stored;
 }
@@ -371,7 +413,13 @@ async function markManuallyMerged(cx: ServiceContext, access: RepoAccess, rows: 
  * row marked deleted, `repo.pushed`) and a DELETE_BRANCH comment is added to the pull request. Returns whether
  * the branch was deleted.
  */
-async function deleteHeadBranchAfterMerge(cx: ServiceContext, access: RepoAccess, rows: PullRows, headRepo: Models.Repository, headSha: string): Promise<boolean> {
+async function deleteHeadBranchAfterMerge(
+  cx: ServiceContext,
+  access: RepoAccess,
+  rows: PullRows,
+  headRepo: Models.Repository,
+  headSha: string,
+): Promise<boolean> {
   const viewer = requireViewer(cx);
   const branch = rows.pull.headBranch;
   if (branch === headRepo.defaultBranch || headRepo.isArchived) return false;

@@ -59,7 +59,10 @@ export async function squashAuthor(
   const { commits } = await compareCommits(sides.baseGitDir, sides.baseSha, sides.headSha, { limit: 250 });
   const emails = [...new Set(commits.map((c) => c.author.email.toLowerCase()).filter(Boolean))];
   if (emails.length) {
-    const owned = await cx.db.emailAddress.findMany({ where: { userId: poster.id, lowerEmail: { in: emails } }, select: { lowerEmail: true } });
+    const owned = await cx.db.emailAddress.findMany({
+      where: { userId: poster.id, lowerEmail: { in: emails } },
+      select: { lowerEmail: true },
+    });
     const mine = new Set([...owned.map((e) => e.lowerEmail), poster.email.toLowerCase()]);
     const commit = commits.find((c) => mine.has(c.author.email.toLowerCase()));
     if (commit && !/[<>\n\0]/.test(commit.author.name + commit.author.email) && commit.author.name.trim()) {
@@ -70,10 +73,20 @@ export async function squashAuthor(
 }
 
 /** The commit message of a merge (Gitea MergePullRequest): the given or default title, then the given message. */
-export async function mergeMessage(cx: ServiceContext, access: RepoAccess, rows: PullRows, headRepo: Models.Repository, style: MergeStyle, input: MergePullInput): Promise<string> {
+export async function mergeMessage(
+  cx: ServiceContext,
+  access: RepoAccess,
+  rows: PullRows,
+  headRepo: Models.Repository,
+  style: MergeStyle,
+  input: MergePullInput,
+): Promise<string> {
   let message = (input.mergeTitleField ?? '').trim();
   if (!message) {
-    const external = await cx.db.repoUnit.findUnique({ where: { repoId_type: { repoId: access.repo.id, type: 'EXT_ISSUES' } }, select: { id: true } });
+    const external = await cx.db.repoUnit.findUnique({
+      where: { repoId_type: { repoId: access.repo.id, type: 'EXT_ISSUES' } },
+      select: { id: true },
+    });
     message = defaultMergeTitle({
       style,
       title: rows.issue.title,

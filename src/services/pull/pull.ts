@@ -16,7 +16,8 @@ import { refreshStaleStats } from './stats.ts';
 export const pullHeadRef = (index: number): string => `refs/pull/${index}/head`;
 
 /** The bare repository directory of a repository row. */
-export const gitDirOf = (cx: ServiceContext, repo: Pick<Models.Repository, 'ownerName' | 'name'>): string => repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+export const gitDirOf = (cx: ServiceContext, repo: Pick<Models.Repository, 'ownerName' | 'name'>): string =>
+  repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
 
 /** A pull request with everything its REST and GraphQL forms need, bulk-loaded (see loadPullViews). */
 export interface PullView extends IssueView {
@@ -77,10 +78,13 @@ export async function findPullByIndex(cx: ServiceContext, access: RepoAccess, in
       ? await cx.db.pullRequest.findUnique({ where: { baseRepoId_index: { baseRepoId: access.repo.id, index } }, include: { issue: true } })
       : null;
   if (!pull) {
-    throw new NotFoundError(`pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`, {
-      repoId: access.repo.id,
-      index,
-    });
+    throw new NotFoundError(
+      `pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`,
+      {
+        repoId: access.repo.id,
+        index,
+      },
+    );
   }
   const { issue, ...row } = pull;
   return { issue, pull: row };
@@ -208,7 +212,12 @@ export async function getPullRequestByBaseHead(cx: ServiceContext, ref: RepoRef,
     const slash = owner.indexOf('/');
     const [ownerName, repoName] = slash >= 0 ? [owner.slice(0, slash), owner.slice(slash + 1)] : [owner, access.repo.name];
     const ownerRow = await cx.db.user.findUnique({ where: { lowerName: ownerName.toLowerCase() }, select: { id: true } });
-    const repo = ownerRow ? await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: ownerRow.id, lowerName: repoName.toLowerCase() } }, select: { id: true } }) : null;
+    const repo = ownerRow
+      ? await cx.db.repository.findUnique({
+          where: { ownerId_lowerName: { ownerId: ownerRow.id, lowerName: repoName.toLowerCase() } },
+          select: { id: true },
+        })
+      : null;
     if (!repo) throw new NotFoundError('repository does not exist', { owner: ownerName, name: repoName });
     headRepoId = repo.id;
   }
@@ -217,7 +226,11 @@ export async function getPullRequestByBaseHead(cx: ServiceContext, ref: RepoRef,
     orderBy: { id: 'desc' },
     include: { issue: true },
   });
-  if (!pull) throw new NotFoundError(`pull request does not exist [id: 0, issue_id: 0, head_repo_id: ${headRepoId}, base_repo_id: ${access.repo.id}, head_branch: ${headBranch}, base_branch: ${baseBranch}]`, {});
+  if (!pull)
+    throw new NotFoundError(
+      `pull request does not exist [id: 0, issue_id: 0, head_repo_id: ${headRepoId}, base_repo_id: ${access.repo.id}, head_branch: ${headBranch}, base_branch: ${baseBranch}]`,
+      {},
+    );
   return loadPullView(cx, pull.issue);
 }
 

@@ -50,7 +50,12 @@ function diffKey(files: readonly DiffFile[]): string {
  * old and the new head (a rebase onto a newer base that changes nothing is not a change). Also returns the new
  * head's stats, which the recomputation reuses.
  */
-async function contentChanged(gitDir: string, baseSha: string, oldHead: string, newHead: string): Promise<{ changed: boolean; after?: DiffStats }> {
+async function contentChanged(
+  gitDir: string,
+  baseSha: string,
+  oldHead: string,
+  newHead: string,
+): Promise<{ changed: boolean; after?: DiffStats }> {
   const after = await diffStats(gitDir, baseSha, newHead);
   if (!oldHead || ZERO.test(oldHead)) return { changed: true, after };
   try {
@@ -69,9 +74,15 @@ async function pushContent(gitDir: string, baseSha: string, oldSha: string, newS
   if (!oldSha || ZERO.test(oldSha)) return null;
   const force = !(await isAncestor(gitDir, oldSha, newSha).catch(() => false));
   if (force) return JSON.stringify({ is_force_push: true, commit_ids: [oldSha, newSha] });
-  const [pushed, notOnBase] = await Promise.all([compareCommits(gitDir, oldSha, newSha, { limit: 10_000 }), compareCommits(gitDir, baseSha, newSha, { limit: 10_000 })]);
+  const [pushed, notOnBase] = await Promise.all([
+    compareCommits(gitDir, oldSha, newSha, { limit: 10_000 }),
+    compareCommits(gitDir, baseSha, newSha, { limit: 10_000 }),
+  ]);
   const keep = new Set(notOnBase.commits.map((c) => c.sha));
-  const ids = pushed.commits.map((c) => c.sha).filter((sha) => keep.has(sha)).reverse();
+  const ids = pushed.commits
+    .map((c) => c.sha)
+    .filter((sha) => keep.has(sha))
+    .reverse();
   return ids.length ? JSON.stringify({ is_force_push: false, commit_ids: ids }) : null;
 }
 
@@ -81,8 +92,19 @@ async function pushContent(gitDir: string, baseSha: string, oldSha: string, newS
  * diff changed (and reviews of the new head are fresh again), the stats and mergeability are recomputed, and a
  * PULL_PUSH comment records the pushed commits.
  */
-async function refreshHead(cx: ServiceContext, repoId: number, branch: string, oldSha: string, newSha: string, pusherId: number): Promise<void> {
-  const pulls = await cx.db.pullRequest.findMany({ where: { ...OPEN_PULL, headRepoId: repoId, headBranch: branch }, include: PULL_INCLUDE, orderBy: { id: 'asc' } });
+async function refreshHead(
+  cx: ServiceContext,
+  repoId: number,
+  branch: string,
+  oldSha: string,
+  newSha: string,
+  pusherId: number,
+): Promise<void> {
+  const pulls = await cx.db.pullRequest.findMany({
+    where: { ...OPEN_PULL, headRepoId: repoId, headBranch: branch },
+    include: PULL_INCLUDE,
+    orderBy: { id: 'asc' },
+  });
   for (const pr of pulls) {
     if (!pr.headRepo) continue;
     const gitDir = gitDirOf(cx, pr.baseRepo);
@@ -97,8 +119,15 @@ async function refreshHead(cx: ServiceContext, repoId: number, branch: string, o
       ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)])
       : [{ changed: true, after: undefined }, null];
     await withTx(cx, async (tx) => {
-      if (changed) await tx.review.updateMany({ where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: false, commitId: { not: newSha } }, data: { stale: true } });
-      await tx.review.updateMany({ where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: true, commitId: newSha }, data: { stale: false } });
+      if (changed)
+        await tx.review.updateMany({
+          where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: false, commitId: { not: newSha } },
+          data: { stale: true },
+        });
+      await tx.review.updateMany({
+        where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: true, commitId: newSha },
+        data: { stale: false },
+      });
       if (content) {
         await tx.comment.create({ data: { type: 'PULL_PUSH', posterId: pusherId, issueId: pr.issueId, content } });
         await tx.issue.update({ where: { id: pr.issueId }, data: { updatedAt: new Date() } });
@@ -112,11 +141,25 @@ async function refreshHead(cx: ServiceContext, repoId: number, branch: string, o
  * The base branch of pull requests moved (Gitea: the base-side half of AddTestPullRequestTask): their
  * divergence, stats and mergeability are recomputed against the new tip, then the base-update hooks run.
  */
-async function refreshBase(cx: ServiceContext, repoId: number, branch: string, oldSha: string, newSha: string, pusherId: number): Promise<void> {
-  const pulls = await cx.db.pullRequest.findMany({ where: { ...OPEN_PULL, baseRepoId: repoId, baseBranch: branch }, include: PULL_INCLUDE, orderBy: { id: 'asc' } });
+async function refreshBase(
+  cx: ServiceContext,
+  repoId: number,
+  branch: string,
+  oldSha: string,
+  newSha: string,
+  pusherId: number,
+): Promise<void> {
+  const pulls = await cx.db.pullRequest.findMany({
+    where: { ...OPEN_PULL, baseRepoId: repoId, baseBranch: branch },
+    include: PULL_INCLUDE,
+    orderBy: { id: 'asc' },
+  });
   if (!pulls.length) return;
   const gitDir = gitDirOf(cx, pulls[0]?.baseRepo ?? { ownerName: '', name: '' });
-  const heads = await readRefs(gitDir, pulls.map((p) => pullHeadRef(p.index)));
+  const heads = await readRefs(
+    gitDir,
+    pulls.map((p) => pullHeadRef(p.index)),
+  );
   const refreshed: RefreshedPull[] = [];
   for (const pr of pulls) {
     const head = heads.get(pullHeadRef(pr.index));
@@ -131,7 +174,13 @@ async function refreshBase(cx: ServiceContext, repoId: number, branch: string, o
  */
 async function closeBranchPulls(cx: ServiceContext, repoId: number, branch: string, pusherId: number): Promise<void> {
   const pulls = await cx.db.pullRequest.findMany({
-    where: { ...OPEN_PULL, OR: [{ headRepoId: repoId, headBranch: branch }, { baseRepoId: repoId, baseBranch: branch }] },
+    where: {
+      ...OPEN_PULL,
+      OR: [
+        { headRepoId: repoId, headBranch: branch },
+        { baseRepoId: repoId, baseBranch: branch },
+      ],
+    },
     select: { issueId: true },
     orderBy: { id: 'asc' },
   });
@@ -142,7 +191,12 @@ async function closeBranchPulls(cx: ServiceContext, repoId: number, branch: stri
  * Refreshes the pull requests a push touched: head branches first (so a push that moves both sides of a
  * same-repository pull request is seen whole), then base branches; deleted branches close theirs.
  */
-export async function refreshPullsAfterPush(cx: ServiceContext, repoId: number, pusherId: number, updates: readonly RefUpdate[]): Promise<void> {
+export async function refreshPullsAfterPush(
+  cx: ServiceContext,
+  repoId: number,
+  pusherId: number,
+  updates: readonly RefUpdate[],
+): Promise<void> {
   const branches = updates.filter((u) => u.ref.startsWith(BRANCH) && !ZERO.test(u.newSha));
   for (const u of branches) await refreshHead(cx, repoId, u.ref.slice(BRANCH.length), u.oldSha, u.newSha, pusherId);
   for (const u of branches) await refreshBase(cx, repoId, u.ref.slice(BRANCH.length), u.oldSha, u.newSha, pusherId);

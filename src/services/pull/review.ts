@@ -110,7 +110,12 @@ async function isStale(gitDir: string, commitId: string, head: string): Promise<
 }
 
 /** The diff hunks the new code comments point at (Gitea stores them in `patch`); '' where none can be found. */
-async function commentPatches(gitDir: string, pull: Models.PullRequest, commitId: string, comments: readonly ReviewCommentInput[]): Promise<string[]> {
+async function commentPatches(
+  gitDir: string,
+  pull: Models.PullRequest,
+  commitId: string,
+  comments: readonly ReviewCommentInput[],
+): Promise<string[]> {
   if (!comments.length || !commitId) return comments.map(() => '');
   let files = new Map<string, string>();
   try {
@@ -148,7 +153,10 @@ async function finishReview(tx: DbTx, emit: (e: DomainEvent) => void, pending: M
   const mine = { issueId: issue.id, reviewerId: f.viewer.id };
   if (isVerdict(f.type)) {
     await tx.review.updateMany({ where: mine, data: { official: false } });
-    await tx.review.updateMany({ where: { ...mine, type: { in: ['APPROVE', 'REJECT'] }, id: { not: pending.id } }, data: { dismissed: true } });
+    await tx.review.updateMany({
+      where: { ...mine, type: { in: ['APPROVE', 'REJECT'] }, id: { not: pending.id } },
+      data: { dismissed: true },
+    });
   }
   if (f.type !== 'PENDING') await tx.review.deleteMany({ where: { ...mine, type: 'REQUEST' } });
   const review = await tx.review.update({
@@ -156,13 +164,26 @@ async function finishReview(tx: DbTx, emit: (e: DomainEvent) => void, pending: M
     data: { type: f.type, content: f.body, official: f.official, commitId: f.commitId, stale: f.stale },
   });
   if (f.type === 'PENDING') return review;
-  const comment = await tx.comment.create({ data: { type: 'REVIEW', posterId: f.viewer.id, issueId: issue.id, reviewId: review.id, content: f.body } });
+  const comment = await tx.comment.create({
+    data: { type: 'REVIEW', posterId: f.viewer.id, issueId: issue.id, reviewId: review.id, content: f.body },
+  });
   await tx.issue.update({ where: { id: issue.id }, data: { numComments: { increment: 1 } } });
   if (isVerdict(f.type)) {
-    await tx.review.deleteMany({ where: { issueId: issue.id, type: 'REQUEST', reviewerTeam: { members: { some: { userId: f.viewer.id } } } } });
+    await tx.review.deleteMany({
+      where: { issueId: issue.id, type: 'REQUEST', reviewerTeam: { members: { some: { userId: f.viewer.id } } } },
+    });
   }
   const state = f.type === 'APPROVE' ? 'APPROVE' : f.type === 'REJECT' ? 'REJECT' : 'COMMENT';
-  emit({ type: 'pull.reviewed', reviewId: review.id, issueId: issue.id, repoId: issue.repoId, index: issue.index, state, commentId: comment.id, actorId: f.viewer.id });
+  emit({
+    type: 'pull.reviewed',
+    reviewId: review.id,
+    issueId: issue.id,
+    repoId: issue.repoId,
+    index: issue.index,
+    state,
+    commentId: comment.id,
+    actorId: f.viewer.id,
+  });
   return review;
 }
 
@@ -233,7 +254,13 @@ export async function createReview(cx: ServiceContext, ref: RepoRef, index: numb
  * submits their own, as in Gitea.
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError
  */
-export async function submitReview(cx: ServiceContext, ref: RepoRef, index: number, id: number, input: SubmitReviewInput): Promise<ReviewView> {
+export async function submitReview(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  id: number,
+  input: SubmitReviewInput,
+): Promise<ReviewView> {
   const access = await resolveReviewRepo(cx, ref, 'write');
   const viewer = requireViewer(cx);
   const target = await findReview(cx, access, index, id);
@@ -260,11 +287,20 @@ export async function submitReview(cx: ServiceContext, ref: RepoRef, index: numb
  * pull request id); NotFound when the viewer has none.
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError
  */
-export async function submitViewerPendingReview(cx: ServiceContext, ref: RepoRef, index: number, input: SubmitReviewInput): Promise<ReviewView> {
+export async function submitViewerPendingReview(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  input: SubmitReviewInput,
+): Promise<ReviewView> {
   const access = await resolveReviewRepo(cx, ref, 'write');
   const viewer = requireViewer(cx);
   const { issue } = await findPullByIndex(cx, access, index);
-  const pending = await cx.db.review.findFirst({ where: { issueId: issue.id, reviewerId: viewer.id, type: 'PENDING' }, orderBy: { id: 'asc' }, select: { id: true } });
+  const pending = await cx.db.review.findFirst({
+    where: { issueId: issue.id, reviewerId: viewer.id, type: 'PENDING' },
+    orderBy: { id: 'asc' },
+    select: { id: true },
+  });
   if (!pending) throw new NotFoundError('review does not exist [id: 0]', { issueId: issue.id });
   return submitReview(cx, ref, index, pending.id, input);
 }
@@ -278,7 +314,10 @@ export async function listReviews(cx: ServiceContext, ref: RepoRef, index: numbe
   const access = await resolveReviewRepo(cx, ref, 'read');
   const rows = await findPullByIndex(cx, access, index);
   const where = { issueId: rows.issue.id };
-  const [total, reviews] = await Promise.all([cx.db.review.count({ where }), cx.db.review.findMany({ where, orderBy: REVIEW_ORDER, ...skipTake(page) })]);
+  const [total, reviews] = await Promise.all([
+    cx.db.review.count({ where }),
+    cx.db.review.findMany({ where, orderBy: REVIEW_ORDER, ...skipTake(page) }),
+  ]);
   const shown = reviews.filter((r) => r.type !== 'PENDING' || r.reviewerId === cx.viewer?.id || isSiteAdmin(cx));
   return { items: await loadReviewViews(cx.db, shown, rows.issue, access.repo), total };
 }
@@ -291,12 +330,21 @@ export async function getReview(cx: ServiceContext, ref: RepoRef, index: number,
 }
 
 /** The code comments of a review, oldest first (Gitea GetPullReviewComments). @throws NotFoundError, PermissionDeniedError */
-export async function listReviewComments(cx: ServiceContext, ref: RepoRef, index: number, id: number): Promise<{ view: ReviewView; comments: ReviewComment[] }> {
+export async function listReviewComments(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  id: number,
+): Promise<{ view: ReviewView; comments: ReviewComment[] }> {
   const access = await resolveReviewRepo(cx, ref, 'read');
   const target = await findReview(cx, access, index, id);
   const [view, comments] = await Promise.all([
     loadReviewView(cx.db, target.review, target.issue, access.repo),
-    cx.db.comment.findMany({ where: { reviewId: target.review.id, type: 'CODE' }, include: { poster: true, resolveDoer: true }, orderBy: { id: 'asc' } }),
+    cx.db.comment.findMany({
+      where: { reviewId: target.review.id, type: 'CODE' },
+      include: { poster: true, resolveDoer: true },
+      orderBy: { id: 'asc' },
+    }),
   ]);
   return { view, comments };
 }
@@ -315,7 +363,10 @@ export async function deleteReview(cx: ServiceContext, ref: RepoRef, index: numb
   if (review.type === 'REQUEST') throw new ValidationError('review request can not be deleted using this method', { reviewId: review.id });
   await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const comments = await tx.comment.findMany({ where: { reviewId: review.id, type: { in: ['CODE', 'REVIEW', 'DISMISS_REVIEW'] } }, select: { id: true, type: true } });
+      const comments = await tx.comment.findMany({
+        where: { reviewId: review.id, type: { in: ['CODE', 'REVIEW', 'DISMISS_REVIEW'] } },
+        select: { id: true, type: true },
+      });
       const ids = comments.map((c) => c.id);
       if (ids.length) {
         await tx.reaction.deleteMany({ where: { issueId: issue.id, commentId: { in: ids } } });
@@ -326,7 +377,15 @@ export async function deleteReview(cx: ServiceContext, ref: RepoRef, index: numb
       const { count } = await tx.review.deleteMany({ where: { id: review.id } });
       if (count === 0) throw new NotFoundError(`review does not exist [id: ${review.id}]`, { reviewId: review.id });
       if (review.official && review.reviewerId !== null) await restoreLatestOfficialReview(tx, issue.id, review.reviewerId);
-      emit({ type: 'pull.reviewDeleted', reviewId: review.id, issueId: issue.id, repoId: issue.repoId, index: issue.index, reviewerId: review.reviewerId, actorId: viewer.id });
+      emit({
+        type: 'pull.reviewDeleted',
+        reviewId: review.id,
+        issueId: issue.id,
+        repoId: issue.repoId,
+        index: issue.index,
+        reviewerId: review.reviewerId,
+        actorId: viewer.id,
+      });
     }),
   );
 }
@@ -345,23 +404,50 @@ export interface DismissReviewInput {
  * reviewer's other verdicts too.
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError
  */
-export async function setReviewDismissed(cx: ServiceContext, ref: RepoRef, index: number, id: number, dismiss: boolean, input: DismissReviewInput = {}): Promise<ReviewView> {
+export async function setReviewDismissed(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  id: number,
+  dismiss: boolean,
+  input: DismissReviewInput = {},
+): Promise<ReviewView> {
   const access = await resolveReviewRepo(cx, ref, 'write');
   const viewer = requireViewer(cx);
   if (!isRepoAdmin(access.perm)) throw new PermissionDeniedError('Must be repo admin');
   const { review, issue, pull } = await findReview(cx, access, index, id);
-  if (!isVerdict(review.type)) throw new PermissionDeniedError("not need to dismiss this review because it's type is not Approve or change request", { reviewId: review.id });
-  if (issue.isClosed || pull.hasMerged) throw new PermissionDeniedError("can't dismiss a review associated to a closed or merged PR", { reviewId: review.id });
+  if (!isVerdict(review.type))
+    throw new PermissionDeniedError("not need to dismiss this review because it's type is not Approve or change request", {
+      reviewId: review.id,
+    });
+  if (issue.isClosed || pull.hasMerged)
+    throw new PermissionDeniedError("can't dismiss a review associated to a closed or merged PR", { reviewId: review.id });
   const message = input.message ?? '';
   requireText(message, 'message');
   const updated = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
       await tx.review.updateMany({ where: { id: review.id, dismissed: !dismiss }, data: { dismissed: dismiss } });
       if (dismiss && input.priors && review.reviewerId !== null) {
-        await tx.review.updateMany({ where: { issueId: issue.id, reviewerId: review.reviewerId, dismissed: false, type: { in: ['APPROVE', 'REJECT'] } }, data: { dismissed: true } });
+        await tx.review.updateMany({
+          where: { issueId: issue.id, reviewerId: review.reviewerId, dismissed: false, type: { in: ['APPROVE', 'REJECT'] } },
+          data: { dismissed: true },
+        });
       }
-      const comment = dismiss ? await tx.comment.create({ data: { type: 'DISMISS_REVIEW', posterId: viewer.id, issueId: issue.id, reviewId: review.id, content: message } }) : null;
-      emit({ type: 'pull.reviewDismissed', reviewId: review.id, issueId: issue.id, repoId: issue.repoId, index: issue.index, dismissed: dismiss, commentId: comment?.id ?? null, actorId: viewer.id });
+      const comment = dismiss
+        ? await tx.comment.create({
+            data: { type: 'DISMISS_REVIEW', posterId: viewer.id, issueId: issue.id, reviewId: review.id, content: message },
+          })
+        : null;
+      emit({
+        type: 'pull.reviewDismissed',
+        reviewId: review.id,
+        issueId: issue.id,
+        repoId: issue.repoId,
+        index: issue.index,
+        dismissed: dismiss,
+        commentId: comment?.id ?? null,
+        actorId: viewer.id,
+      });
       return tx.review.findUniqueOrThrow({ where: { id: review.id } });
     }),
   );

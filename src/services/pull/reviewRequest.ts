@@ -10,7 +10,14 @@ import { withRetry } from '../issue/create.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { findPullByIndex, type PullRows } from './pull.ts';
-import { isOfficialReviewer, latestReviewOf, loadReviewViews, resolveReviewRepo, restoreLatestOfficialReview, type ReviewView } from './reviewView.ts';
+import {
+  isOfficialReviewer,
+  latestReviewOf,
+  loadReviewViews,
+  resolveReviewRepo,
+  restoreLatestOfficialReview,
+  type ReviewView,
+} from './reviewView.ts';
 
 /** POST/DELETE /repos/{o}/{r}/pulls/{index}/requested_reviewers (Gitea PullReviewRequestOptions). */
 export interface ReviewRequestInput {
@@ -37,7 +44,10 @@ function invalid(reason: string, doer: Models.User, repo: Models.Repository): Va
 /** A user by name, or by an activated e-mail address when the name contains `@` (Gitea GetUserByEmail). */
 async function findReviewer(cx: ServiceContext, name: string): Promise<Models.User | null> {
   if (!name.includes('@')) return findUserByName(cx.db, name);
-  const email = await cx.db.emailAddress.findFirst({ where: { lowerEmail: name.toLowerCase(), isActivated: true }, select: { user: true } });
+  const email = await cx.db.emailAddress.findFirst({
+    where: { lowerEmail: name.toLowerCase(), isActivated: true },
+    select: { user: true },
+  });
   return email?.user ?? null;
 }
 
@@ -46,7 +56,11 @@ async function findReviewer(cx: ServiceContext, name: string): Promise<Models.Us
  * Team names count only for organization repositories.
  * @throws NotFoundError
  */
-export async function resolveReviewers(cx: ServiceContext, repo: Models.Repository, input: ReviewRequestInput): Promise<{ users: Models.User[]; teams: Models.Team[] }> {
+export async function resolveReviewers(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  input: ReviewRequestInput,
+): Promise<{ users: Models.User[]; teams: Models.Team[] }> {
   const users: Models.User[] = [];
   for (const name of input.reviewers ?? []) {
     const user = await findReviewer(cx, name);
@@ -80,13 +94,22 @@ export async function resolveReviewers(cx: ServiceContext, repo: Models.Reposito
  * repository's owner, its collaborators, and members of the organization's teams that can read pull requests
  * of the repository.
  */
-async function canChangeReviewRequests(cx: ServiceContext, doer: Models.User, repo: Models.Repository, posterId: number | null): Promise<boolean> {
+async function canChangeReviewRequests(
+  cx: ServiceContext,
+  doer: Models.User,
+  repo: Models.Repository,
+  posterId: number | null,
+): Promise<boolean> {
   if (repo.isArchived) return false;
   if (doer.id === posterId || doer.id === repo.ownerId) return true;
   const [collaboration, teams] = await Promise.all([
     cx.db.collaboration.findFirst({ where: { repoId: repo.id, userId: doer.id }, select: { id: true } }),
     cx.db.team.findMany({
-      where: { orgId: repo.ownerId, members: { some: { userId: doer.id } }, OR: [{ includesAllRepositories: true }, { repos: { some: { repoId: repo.id } } }] },
+      where: {
+        orgId: repo.ownerId,
+        members: { some: { userId: doer.id } },
+        OR: [{ includesAllRepositories: true }, { repos: { some: { repoId: repo.id } } }],
+      },
       select: { authorize: true, units: { where: { type: 'PULL_REQUESTS' }, select: { accessMode: true } } },
     }),
   ]);
@@ -105,18 +128,29 @@ async function teamHasRepo(db: DbLike, team: Models.Team, repoId: number): Promi
  * Gitea isValidReviewRequest + AddReviewRequest / RemoveReviewRequest for one user, in its own transaction.
  * Returns the new request (null when nothing was added: already requested, or a removal).
  */
-async function changeUserRequest(cx: ServiceContext, target: ReviewRequestTarget, doer: Models.User, reviewer: Models.User, add: boolean, canChange: boolean): Promise<Models.Review | null> {
+async function changeUserRequest(
+  cx: ServiceContext,
+  target: ReviewRequestTarget,
+  doer: Models.User,
+  reviewer: Models.User,
+  add: boolean,
+  canChange: boolean,
+): Promise<Models.Review | null> {
   const { access, issue, pull } = target;
   const repo = access.repo;
   if (reviewer.type === 'ORGANIZATION') throw invalid("Organization can't be added as reviewer", doer, repo);
-  const [perm, last] = await Promise.all([repoPermissionLoader(cx.db, reviewer).load(repo.id), latestReviewOf(cx.db, issue.id, reviewer.id)]);
+  const [perm, last] = await Promise.all([
+    repoPermissionLoader(cx.db, reviewer).load(repo.id),
+    latestReviewOf(cx.db, issue.id, reviewer.id),
+  ]);
   if (add) {
     if (!canRead(perm, 'PULL_REQUESTS')) throw invalid("Reviewer can't read", doer, repo);
     if (reviewer.id === issue.posterId && issue.originalAuthorId === 0) throw invalid("poster of pr can't be reviewer", doer, repo);
     const posterReRequest = doer.id === issue.posterId && issue.originalAuthorId === 0 && last !== null && last.type !== 'REQUEST';
     if (!canChange && !posterReRequest) throw invalid("Doer can't choose reviewer", doer, repo);
     if (last?.type === 'REQUEST') return null;
-    if (last && (issue.isClosed || pull.hasMerged)) throw new PermissionDeniedError('cannot request a re-review on a closed or merged PR', { reviewerId: reviewer.id });
+    if (last && (issue.isClosed || pull.hasMerged))
+      throw new PermissionDeniedError('cannot request a re-review on a closed or merged PR', { reviewerId: reviewer.id });
   } else if (!canChange && !(last?.type === 'REQUEST' && last.reviewerId === doer.id)) {
     throw invalid("Doer can't remove reviewer", doer, repo);
   }
@@ -125,10 +159,13 @@ async function changeUserRequest(cx: ServiceContext, target: ReviewRequestTarget
     withTx(cx, async (tx, emit) => {
       const at = { issueId: issue.id, repoId: issue.repoId, index: issue.index, reviewerId: reviewer.id, teamId: null, actorId: doer.id };
       if (add) {
-        if (await tx.review.findFirst({ where: { issueId: issue.id, reviewerId: reviewer.id, type: 'REQUEST' }, select: { id: true } })) return null;
+        if (await tx.review.findFirst({ where: { issueId: issue.id, reviewerId: reviewer.id, type: 'REQUEST' }, select: { id: true } }))
+          return null;
         if (official) await tx.review.updateMany({ where: { issueId: issue.id, reviewerId: reviewer.id }, data: { official: false } });
         const review = await tx.review.create({ data: { type: 'REQUEST', issueId: issue.id, reviewerId: reviewer.id, official } });
-        const comment = await tx.comment.create({ data: { type: 'REVIEW_REQUEST', posterId: doer.id, issueId: issue.id, assigneeId: reviewer.id, reviewId: review.id } });
+        const comment = await tx.comment.create({
+          data: { type: 'REVIEW_REQUEST', posterId: doer.id, issueId: issue.id, assigneeId: reviewer.id, reviewId: review.id },
+        });
         emit({ type: 'pull.reviewRequested', ...at, commentId: comment.id });
         return review;
       }
@@ -136,7 +173,9 @@ async function changeUserRequest(cx: ServiceContext, target: ReviewRequestTarget
       if (request?.type !== 'REQUEST') return null;
       await tx.review.delete({ where: { id: request.id } });
       if (official) await restoreLatestOfficialReview(tx, issue.id, reviewer.id);
-      const comment = await tx.comment.create({ data: { type: 'REVIEW_REQUEST', posterId: doer.id, issueId: issue.id, assigneeId: reviewer.id, removedAssignee: true } });
+      const comment = await tx.comment.create({
+        data: { type: 'REVIEW_REQUEST', posterId: doer.id, issueId: issue.id, assigneeId: reviewer.id, removedAssignee: true },
+      });
       emit({ type: 'pull.reviewRequestRemoved', ...at, commentId: comment.id });
       return null;
     }),
@@ -147,7 +186,14 @@ async function changeUserRequest(cx: ServiceContext, target: ReviewRequestTarget
  * Gitea isValidTeamReviewRequest + AddTeamReviewRequest / RemoveTeamReviewRequest for one team. A team request
  * is official when the doer's reviews are (no branch protection here).
  */
-async function changeTeamRequest(cx: ServiceContext, target: ReviewRequestTarget, doer: Models.User, team: Models.Team, add: boolean, canChange: boolean): Promise<Models.Review | null> {
+async function changeTeamRequest(
+  cx: ServiceContext,
+  target: ReviewRequestTarget,
+  doer: Models.User,
+  team: Models.Team,
+  add: boolean,
+  canChange: boolean,
+): Promise<Models.Review | null> {
   const { access, issue } = target;
   const repo = access.repo;
   if (add) {
@@ -160,18 +206,26 @@ async function changeTeamRequest(cx: ServiceContext, target: ReviewRequestTarget
   return withRetry(() =>
     withTx(cx, async (tx, emit) => {
       const at = { issueId: issue.id, repoId: issue.repoId, index: issue.index, reviewerId: null, teamId: team.id, actorId: doer.id };
-      const existing = await tx.review.findFirst({ where: { issueId: issue.id, reviewerTeamId: team.id }, orderBy: { id: 'desc' }, select: { id: true } });
+      const existing = await tx.review.findFirst({
+        where: { issueId: issue.id, reviewerTeamId: team.id },
+        orderBy: { id: 'desc' },
+        select: { id: true },
+      });
       if (add) {
         if (existing) return null;
         if (official) await tx.review.updateMany({ where: { issueId: issue.id, reviewerTeamId: team.id }, data: { official: false } });
         const review = await tx.review.create({ data: { type: 'REQUEST', issueId: issue.id, reviewerTeamId: team.id, official } });
-        const comment = await tx.comment.create({ data: { type: 'REVIEW_REQUEST', posterId: doer.id, issueId: issue.id, assigneeTeamId: team.id, reviewId: review.id } });
+        const comment = await tx.comment.create({
+          data: { type: 'REVIEW_REQUEST', posterId: doer.id, issueId: issue.id, assigneeTeamId: team.id, reviewId: review.id },
+        });
         emit({ type: 'pull.reviewRequested', ...at, commentId: comment.id });
         return review;
       }
       if (!existing) return null;
       await tx.review.delete({ where: { id: existing.id } });
-      const comment = await tx.comment.create({ data: { type: 'REVIEW_REQUEST', posterId: doer.id, issueId: issue.id, assigneeTeamId: team.id, removedAssignee: true } });
+      const comment = await tx.comment.create({
+        data: { type: 'REVIEW_REQUEST', posterId: doer.id, issueId: issue.id, assigneeTeamId: team.id, removedAssignee: true },
+      });
       emit({ type: 'pull.reviewRequestRemoved', ...at, commentId: comment.id });
       return null;
     }),
@@ -185,7 +239,12 @@ async function changeTeamRequest(cx: ServiceContext, target: ReviewRequestTarget
  * transports and by pull request creation (`reviewers` / `team_reviewers`).
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError
  */
-export async function requestReviews(cx: ServiceContext, target: ReviewRequestTarget, input: ReviewRequestInput, add = true): Promise<ReviewView[]> {
+export async function requestReviews(
+  cx: ServiceContext,
+  target: ReviewRequestTarget,
+  input: ReviewRequestInput,
+  add = true,
+): Promise<ReviewView[]> {
   const doer = requireViewer(cx);
   const repo = target.access.repo;
   const { users, teams } = await resolveReviewers(cx, repo, input);
@@ -229,7 +288,13 @@ export async function removeReviewRequests(cx: ServiceContext, ref: RepoRef, ind
  * requestReviews, removals first.
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError
  */
-export async function setReviewRequests(cx: ServiceContext, ref: RepoRef, index: number, input: ReviewRequestInput, union: boolean): Promise<ReviewView[]> {
+export async function setReviewRequests(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  input: ReviewRequestInput,
+  union: boolean,
+): Promise<ReviewView[]> {
   const access = await resolveReviewRepo(cx, ref, 'write');
   const target = { access, ...(await findPullByIndex(cx, access, index)) };
   if (!union) {

@@ -31,7 +31,12 @@ export interface ReviewView {
 export const REVIEW_ORDER: Models.Prisma.ReviewOrderByWithRelationInput[] = [{ createdAt: 'asc' }, { id: 'asc' }];
 
 /** Loads the relations of many reviews of one pull request in a constant number of queries, keeping the order. */
-export async function loadReviewViews(db: DbLike, reviews: readonly Review[], issue: Models.Issue, repo: ReviewView['repo']): Promise<ReviewView[]> {
+export async function loadReviewViews(
+  db: DbLike,
+  reviews: readonly Review[],
+  issue: Models.Issue,
+  repo: ReviewView['repo'],
+): Promise<ReviewView[]> {
   if (!reviews.length) return [];
   const ids = reviews.map((r) => r.id);
   const userIds = [...new Set(reviews.map((r) => r.reviewerId).filter((id): id is number => id !== null))];
@@ -92,7 +97,8 @@ export async function findReview(cx: ServiceContext, access: RepoAccess, index: 
   const rows = await findPullByIndex(cx, access, index);
   const review = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await cx.db.review.findUnique({ where: { id } }) : null;
   if (!review || review.issueId !== rows.issue.id) throw new NotFoundError(`review does not exist [id: ${id}]`, { reviewId: id });
-  if (review.type === 'PENDING' && review.reviewerId !== cx.viewer?.id && !isSiteAdmin(cx)) throw new NotFoundError(`review does not exist [id: ${id}]`, { reviewId: id });
+  if (review.type === 'PENDING' && review.reviewerId !== cx.viewer?.id && !isSiteAdmin(cx))
+    throw new NotFoundError(`review does not exist [id: ${id}]`, { reviewId: id });
   return { ...rows, review };
 }
 
@@ -120,7 +126,10 @@ export async function restoreLatestOfficialReview(tx: DbTx, issueId: number, rev
 
 /** The latest approval, rejection or request of a reviewer on a pull request (Gitea GetReviewByIssueIDAndUserID). */
 export function latestReviewOf(db: DbLike, issueId: number, reviewerId: number): Promise<Review | null> {
-  return db.review.findFirst({ where: { issueId, reviewerId, originalAuthorId: 0, type: { in: ['APPROVE', 'REJECT', 'REQUEST'] } }, orderBy: { id: 'desc' } });
+  return db.review.findFirst({
+    where: { issueId, reviewerId, originalAuthorId: 0, type: { in: ['APPROVE', 'REJECT', 'REQUEST'] } },
+    orderBy: { id: 'desc' },
+  });
 }
 
 /** Where a review is: its pull request's repository and number, and its id. */
@@ -137,14 +146,23 @@ export interface ReviewLocation {
 export async function locateReviewById(cx: ServiceContext, id: number): Promise<ReviewLocation> {
   const row =
     Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
-      ? await cx.db.review.findFirst({ where: { id, issue: visibleIssueFilter(cx) }, select: { id: true, issue: { select: { index: true, repo: { select: { ownerName: true, name: true } } } } } })
+      ? await cx.db.review.findFirst({
+          where: { id, issue: visibleIssueFilter(cx) },
+          select: { id: true, issue: { select: { index: true, repo: { select: { ownerName: true, name: true } } } } },
+        })
       : null;
-  return row ? { ref: { owner: row.issue.repo.ownerName, repo: row.issue.repo.name }, index: row.issue.index, id: row.id } : { ref: { owner: '', repo: '' }, index: 0, id: 0 };
+  return row
+    ? { ref: { owner: row.issue.repo.ownerName, repo: row.issue.repo.name }, index: row.issue.index, id: row.id }
+    : { ref: { owner: '', repo: '' }, index: 0, id: 0 };
 }
 
 /** Reviews (not requests) the viewer may see listed: submitted ones, and pending ones only by their reviewer or a site admin. */
 export function visibleReviewFilter(cx: ServiceContext): Models.Prisma.ReviewWhereInput {
-  const pending: Models.Prisma.ReviewWhereInput[] = isSiteAdmin(cx) ? [{ type: 'PENDING' }] : cx.viewer ? [{ type: 'PENDING', reviewerId: cx.viewer.id }] : [];
+  const pending: Models.Prisma.ReviewWhereInput[] = isSiteAdmin(cx)
+    ? [{ type: 'PENDING' }]
+    : cx.viewer
+      ? [{ type: 'PENDING', reviewerId: cx.viewer.id }]
+      : [];
   return { OR: [{ type: { in: ['APPROVE', 'REJECT', 'COMMENT'] } }, ...pending] };
 }
 
@@ -156,7 +174,10 @@ export function visibleRequestFilter(cx: ServiceContext): Models.Prisma.ReviewWh
 /** Per request: the visible pending review requests of many pull requests (by issue id), oldest first, in one query. */
 export function reviewRequestsLoader(cx: ServiceContext): DataLoader<number, Review[]> {
   return new DataLoader(async (issueIds: readonly number[]) => {
-    const rows = await cx.db.review.findMany({ where: { issueId: { in: [...issueIds] }, ...visibleRequestFilter(cx) }, orderBy: { id: 'asc' } });
+    const rows = await cx.db.review.findMany({
+      where: { issueId: { in: [...issueIds] }, ...visibleRequestFilter(cx) },
+      orderBy: { id: 'asc' },
+    });
     return issueIds.map((id) => rows.filter((r) => r.issueId === id));
   });
 }

@@ -67,7 +67,11 @@ export function pullStateData(state: PullGitState): Omit<PullGitState, 'conflict
 }
 
 /** True when the row's cached state was computed for these commits. */
-export function isFresh(pull: Pick<Models.PullRequest, 'statsHeadSha' | 'statsBaseSha' | 'additions'>, headSha: string, baseSha: string): boolean {
+export function isFresh(
+  pull: Pick<Models.PullRequest, 'statsHeadSha' | 'statsBaseSha' | 'additions'>,
+  headSha: string,
+  baseSha: string,
+): boolean {
   return pull.additions !== null && pull.statsHeadSha === headSha && pull.statsBaseSha === baseSha;
 }
 
@@ -77,7 +81,14 @@ export function isFresh(pull: Pick<Models.PullRequest, 'statsHeadSha' | 'statsBa
  * still being unmerged, so a concurrent merge is never overwritten. `stats`, when the caller already has the
  * diff stats of exactly these commits, saves computing them again. Returns the row as stored.
  */
-export async function storePullState(db: DbLike, gitDir: string, pull: Models.PullRequest, headSha: string, baseSha: string, stats?: DiffStats): Promise<Models.PullRequest> {
+export async function storePullState(
+  db: DbLike,
+  gitDir: string,
+  pull: Models.PullRequest,
+  headSha: string,
+  baseSha: string,
+  stats?: DiffStats,
+): Promise<Models.PullRequest> {
   if (pull.hasMerged || !headSha || !baseSha || isFresh(pull, headSha, baseSha)) return pull;
   const state = await computePullGitState(gitDir, baseSha, headSha, stats);
   const done = await db.pullRequest.updateMany({ where: { id: pull.id, hasMerged: false }, data: pullStateData(state) });

@@ -81,7 +81,10 @@ export async function isCollaborator(cx: ServiceContext, ref: RepoRef, username:
   const access = await requireSignedInRepo(cx, ref);
   requireAnyReader(cx, access);
   const user = await requireNamedUser(cx, username);
-  const row = await cx.db.collaboration.findUnique({ where: { repoId_userId: { repoId: access.repo.id, userId: user.id } }, select: { id: true } });
+  const row = await cx.db.collaboration.findUnique({
+    where: { repoId_userId: { repoId: access.repo.id, userId: user.id } },
+    select: { id: true },
+  });
   return row !== null;
 }
 
@@ -102,7 +105,12 @@ export async function addOrUpdateCollaborator(cx: ServiceContext, ref: RepoRef, 
   // Gitea answers 500 here; an inactive account is bad input, not a server fault.
   if (!user.isActive) throw new ValidationError("collaborator's account is inactive", { name: user.name });
   const blocked = await cx.db.block.findFirst({
-    where: { OR: [{ blockerId: repo.ownerId, blockeeId: user.id }, { blockerId: user.id, blockeeId: repo.ownerId }] },
+    where: {
+      OR: [
+        { blockerId: repo.ownerId, blockeeId: user.id },
+        { blockerId: user.id, blockeeId: repo.ownerId },
+      ],
+    },
     select: { id: true },
   });
   if (blocked) throw new PermissionDeniedError('user is blocked');
@@ -134,7 +142,11 @@ export async function deleteCollaborator(cx: ServiceContext, ref: RepoRef, usern
   const perm = await repoPermissionLoader(cx.db, user).load(repo.id);
   if (!canReadAny(perm)) {
     const { count } = await cx.db.watch.deleteMany({ where: { repoId: repo.id, userId: user.id } });
-    if (count > 0) await cx.db.repository.update({ where: { id: repo.id }, data: { numWatches: await cx.db.watch.count({ where: { repoId: repo.id, mode: { in: ['NORMAL', 'AUTO'] } } }) } });
+    if (count > 0)
+      await cx.db.repository.update({
+        where: { id: repo.id },
+        data: { numWatches: await cx.db.watch.count({ where: { repoId: repo.id, mode: { in: ['NORMAL', 'AUTO'] } } }) },
+      });
   }
 }
 
@@ -148,7 +160,9 @@ export async function getCollaboratorPermission(cx: ServiceContext, ref: RepoRef
   requireAnyReader(cx, access);
   const viewer = requireViewer(cx);
   if (!isSiteAdmin(cx) && viewer.lowerName !== username.toLowerCase() && !isRepoAdmin(access.perm)) {
-    throw new PermissionDeniedError('Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');
+    throw new PermissionDeniedError(
+      'Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own',
+    );
   }
   const user = await findUserByName(cx.db, username);
   if (!user) throw new NotFoundError(`user does not exist [uid: 0, name: ${username}]`, { name: username });

@@ -65,11 +65,24 @@ function defaultUnitConfig(type: UnitType): Record<string, unknown> {
 }
 
 /** Gitea's DefaultRepoUnits. */
-export const DEFAULT_REPO_UNITS: readonly UnitType[] = ['CODE', 'ISSUES', 'PULL_REQUESTS', 'RELEASES', 'WIKI', 'PROJECTS', 'PACKAGES', 'ACTIONS'];
+export const DEFAULT_REPO_UNITS: readonly UnitType[] = [
+  'CODE',
+  'ISSUES',
+  'PULL_REQUESTS',
+  'RELEASES',
+  'WIKI',
+  'PROJECTS',
+  'PACKAGES',
+  'ACTIONS',
+];
 
 /** The owner's permission (Gitea renders a new repository with AccessModeOwner). */
 export function ownerPermission(units: readonly UnitType[]): RepoPermission {
-  return { mode: 'OWNER', units: Object.fromEntries(units.map((u) => [u, READ_ONLY_UNITS.includes(u) ? 'READ' : 'OWNER'])), blocked: false };
+  return {
+    mode: 'OWNER',
+    units: Object.fromEntries(units.map((u) => [u, READ_ONLY_UNITS.includes(u) ? 'READ' : 'OWNER'])),
+    blocked: false,
+  };
 }
 
 async function resolveOwner(cx: ServiceContext, viewer: Models.User, ref: RepoOwnerRef): Promise<Models.User> {
@@ -85,7 +98,10 @@ async function resolveOwner(cx: ServiceContext, viewer: Models.User, ref: RepoOw
   }
   const access = await requireOrg(cx, ref.org);
   if (!access.isOwner) {
-    const team = await cx.db.team.findFirst({ where: { orgId: access.org.id, canCreateOrgRepo: true, members: { some: { userId: viewer.id } } }, select: { id: true } });
+    const team = await cx.db.team.findFirst({
+      where: { orgId: access.org.id, canCreateOrgRepo: true, members: { some: { userId: viewer.id } } },
+      select: { id: true },
+    });
     if (!team) throw new PermissionDeniedError('User is not allowed to create repositories in this organization.');
   }
   return access.org;
@@ -95,7 +111,9 @@ async function resolveOwner(cx: ServiceContext, viewer: Models.User, ref: RepoOw
 function checkLimit(viewer: Models.User, owner: Models.User): void {
   if (viewer.isAdmin || owner.maxRepoCreation < 0) return;
   if (owner.numRepos >= owner.maxRepoCreation) {
-    throw new PermissionDeniedError(`user has reached maximum limit of repositories [limit: ${owner.maxRepoCreation}]`, { limit: owner.maxRepoCreation });
+    throw new PermissionDeniedError(`user has reached maximum limit of repositories [limit: ${owner.maxRepoCreation}]`, {
+      limit: owner.maxRepoCreation,
+    });
   }
 }
 
@@ -153,7 +171,9 @@ export async function createRepo(cx: ServiceContext, ownerRef: RepoOwnerRef, inp
         },
       });
       if (labels.length) {
-        await tx.label.createMany({ data: labels.map((l) => ({ repoId: repo.id, name: l.name, color: l.color, description: l.description, exclusive: l.exclusive })) });
+        await tx.label.createMany({
+          data: labels.map((l) => ({ repoId: repo.id, name: l.name, color: l.color, description: l.description, exclusive: l.exclusive })),
+        });
       }
       await tx.user.update({ where: { id: owner.id }, data: { numRepos: { increment: 1 } } });
       if (owner.type === 'ORGANIZATION') await linkOrgTeams(tx, owner.id, repo.id, viewer);
@@ -182,7 +202,10 @@ export async function createRepo(cx: ServiceContext, ownerRef: RepoOwnerRef, inp
  * collaborator.
  */
 export async function linkOrgTeams(tx: DbTx, orgId: number, repoId: number, viewer: Models.User): Promise<void> {
-  const teams = await tx.team.findMany({ where: { orgId, includesAllRepositories: true }, select: { id: true, authorize: true, members: { where: { userId: viewer.id }, select: { id: true } } } });
+  const teams = await tx.team.findMany({
+    where: { orgId, includesAllRepositories: true },
+    select: { id: true, authorize: true, members: { where: { userId: viewer.id }, select: { id: true } } },
+  });
   if (teams.length) {
     await tx.teamRepo.createMany({ data: teams.map((t) => ({ orgId, teamId: t.id, repoId })) });
     await tx.team.updateMany({ where: { id: { in: teams.map((t) => t.id) } }, data: { numRepos: { increment: 1 } } });
@@ -228,9 +251,17 @@ async function initialCommit(cx: ServiceContext, tx: DbTx, a: InitialCommitArgs)
     message,
   });
   const commitTime = new Date(Math.floor(when.getTime() / 1000) * 1000);
-  await tx.branch.create({ data: { repoId: a.repo.id, name: a.repo.defaultBranch, commitId: oid, commitMessage: message.trim(), pusherId: a.viewer.id, commitTime } });
+  await tx.branch.create({
+    data: {
+      repoId: a.repo.id,
+      name: a.repo.defaultBranch,
+      commitId: oid,
+      commitMessage: message.trim(),
+      pusherId: a.viewer.id,
+      commitTime,
+    },
+  });
   const license = licenseId(a.input.license ?? '');
   if (license) await tx.repoLicense.create({ data: { repoId: a.repo.id, commitId: oid, license } });
   await tx.repository.update({ where: { id: a.repo.id }, data: { isEmpty: false } });
 }
-

@@ -23,7 +23,8 @@ export async function deleteRepo(cx: ServiceContext, owner: string, name: string
   await withTx(cx, async (tx, emit) => {
     const teams = await tx.teamRepo.findMany({ where: { repoId: repo.id }, select: { teamId: true } });
     if (teams.length) await tx.team.updateMany({ where: { id: { in: teams.map((t) => t.teamId) } }, data: { numRepos: { decrement: 1 } } });
-    if (repo.forkId) await tx.repository.updateMany({ where: { id: repo.forkId, numForks: { gt: 0 } }, data: { numForks: { decrement: 1 } } });
+    if (repo.forkId)
+      await tx.repository.updateMany({ where: { id: repo.forkId, numForks: { gt: 0 } }, data: { numForks: { decrement: 1 } } });
     // Gitea: the forks of a deleted repository become ordinary repositories (their git data is their own).
     await tx.repository.updateMany({ where: { forkId: repo.id }, data: { isFork: false, forkId: null } });
     await tx.repository.delete({ where: { id: repo.id } });

@@ -48,7 +48,12 @@ const validId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <=
  * The repository's deploy keys, oldest first, optionally filtered by public key id or fingerprint (repository admins).
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
  */
-export async function listDeployKeys(cx: ServiceContext, ref: RepoRef, filter: DeployKeyFilter, opts: ListOptions | ListWindow): Promise<Page<DeployKeyView>> {
+export async function listDeployKeys(
+  cx: ServiceContext,
+  ref: RepoRef,
+  filter: DeployKeyFilter,
+  opts: ListOptions | ListWindow,
+): Promise<Page<DeployKeyView>> {
   const { repo, perm } = await requireAdminRepo(cx, ref);
   const where: Models.Prisma.DeployKeyWhereInput = { repoId: repo.id };
   if (filter.keyId) where.keyId = validId(filter.keyId) ? filter.keyId : 0;
@@ -89,8 +94,13 @@ export async function createDeployKey(cx: ServiceContext, ref: RepoRef, input: C
     if (await tx.deployKey.findFirst({ where: { repoId: repo.id, name: input.title }, select: { id: true } })) {
       throw new ValidationError('A key with the same name already exists');
     }
-    pkey ??= await tx.publicKey.create({ data: { ownerId: null, name: input.title, fingerprint: parsed.fingerprint, content: parsed.content, mode, type: 'DEPLOY' } });
-    const created = await tx.deployKey.create({ data: { keyId: pkey.id, repoId: repo.id, name: input.title, fingerprint: pkey.fingerprint, mode }, include: INCLUDE });
+    pkey ??= await tx.publicKey.create({
+      data: { ownerId: null, name: input.title, fingerprint: parsed.fingerprint, content: parsed.content, mode, type: 'DEPLOY' },
+    });
+    const created = await tx.deployKey.create({
+      data: { keyId: pkey.id, repoId: repo.id, name: input.title, fingerprint: pkey.fingerprint, mode },
+      include: INCLUDE,
+    });
     emit({ type: 'repo.deployKeyAdded', repoId: repo.id, keyId: created.id, actorId: cx.viewer?.id ?? null });
     return created;
   });

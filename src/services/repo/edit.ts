@@ -20,7 +20,6 @@ type Config = Record<string, unknown>;
 
 /** Defaults of a newly enabled pull-request unit (Gitea updateRepoUnits). */
 
-
 /** Gitea EditRepoOption: every field optional; only the fields that are set change. */
 export interface EditRepoInput {
   name?: string;
@@ -84,7 +83,7 @@ function isValidTrackerFormat(raw: string): boolean {
   return true;
 }
 
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 
 /** Go's time.ParseDuration, in whole seconds. @throws ValidationError with Go's message */
 export function parseGoDuration(text: string): number {
@@ -129,8 +128,10 @@ function goDuration(seconds: number): string {
 
 /** Gitea's update-style validation of the resulting pull-request settings. @throws ValidationError */
 function validateUpdateStyle(c: PullSettings): void {
-  if (c.defaultUpdateStyle !== 'merge' && c.defaultUpdateStyle !== 'rebase') throw new ValidationError('default update style must be merge or rebase');
-  if (!c.allowMergeUpdate && !c.allowRebaseUpdate) throw new ValidationError('at least one pull request branch update style must be enabled');
+  if (c.defaultUpdateStyle !== 'merge' && c.defaultUpdateStyle !== 'rebase')
+    throw new ValidationError('default update style must be merge or rebase');
+  if (!c.allowMergeUpdate && !c.allowRebaseUpdate)
+    throw new ValidationError('at least one pull request branch update style must be enabled');
   if ((c.defaultUpdateStyle === 'merge' && !c.allowMergeUpdate) || (c.defaultUpdateStyle === 'rebase' && !c.allowRebaseUpdate)) {
     throw new ValidationError('default update style must be enabled');
   }
@@ -161,12 +162,21 @@ function planUnits(units: readonly Models.RepoUnit[], input: EditRepoInput): Uni
     const t = input.externalTracker;
     if (!isValidExternalUrl(t.url)) throw new ValidationError('External tracker URL not valid');
     if (t.format !== '' && !isValidTrackerFormat(t.format)) throw new ValidationError('External tracker URL format not valid');
-    plan.upsert.set('EXT_ISSUES', { externalTrackerURL: t.url, externalTrackerFormat: t.format, externalTrackerStyle: t.style, externalTrackerRegexpPattern: t.regexpPattern });
+    plan.upsert.set('EXT_ISSUES', {
+      externalTrackerURL: t.url,
+      externalTrackerFormat: t.format,
+      externalTrackerStyle: t.style,
+      externalTrackerRegexpPattern: t.regexpPattern,
+    });
     plan.remove.add('ISSUES');
   } else if (input.hasIssues === true) {
     const it = input.internalTracker;
     const config = it
-      ? { enableTimetracker: it.enableTimeTracker, allowOnlyContributorsToTrackTime: it.allowOnlyContributorsToTrackTime, enableDependencies: it.enableIssueDependencies }
+      ? {
+          enableTimetracker: it.enableTimeTracker,
+          allowOnlyContributorsToTrackTime: it.allowOnlyContributorsToTrackTime,
+          enableDependencies: it.enableIssueDependencies,
+        }
       : (existing.get('ISSUES') ?? { enableTimetracker: true, allowOnlyContributorsToTrackTime: true, enableDependencies: true });
     plan.upsert.set('ISSUES', config);
     plan.remove.add('EXT_ISSUES');
@@ -190,10 +200,14 @@ function planUnits(units: readonly Models.RepoUnit[], input: EditRepoInput): Uni
     const current = existing.get('PULL_REQUESTS');
     const config = { ...PULL_DEFAULTS, ...(current ?? {}), ...(input.pulls ?? {}) } as PullSettings;
     const p = input.pulls ?? {};
-    if (p.allowMergeUpdate !== undefined || p.allowRebaseUpdate !== undefined || p.defaultUpdateStyle !== undefined) validateUpdateStyle(config);
+    if (p.allowMergeUpdate !== undefined || p.allowRebaseUpdate !== undefined || p.defaultUpdateStyle !== undefined)
+      validateUpdateStyle(config);
     plan.upsert.set('PULL_REQUESTS', { ...config });
   }
-  toggle(input.hasProjects, 'PROJECTS', () => ({ ...(existing.get('PROJECTS') ?? { projectsMode: 'all' }), ...(input.projectsMode ? { projectsMode: input.projectsMode } : {}) }));
+  toggle(input.hasProjects, 'PROJECTS', () => ({
+    ...(existing.get('PROJECTS') ?? { projectsMode: 'all' }),
+    ...(input.projectsMode ? { projectsMode: input.projectsMode } : {}),
+  }));
   toggle(input.hasReleases, 'RELEASES');
   toggle(input.hasPackages, 'PACKAGES');
   toggle(input.hasActions, 'ACTIONS');
@@ -221,7 +235,9 @@ async function checkVisibilityChange(cx: ServiceContext, repo: Repository): Prom
   if (!owner || owner.type !== 'ORGANIZATION' || !owner.restrictVisibilityChangesToOwners || isSiteAdmin(cx)) return;
   const standing = await cx.loaders.orgStanding.load(owner.id);
   if (!standing.isOwner) {
-    throw new ValidationError(`only owners of the organization ${owner.name} can change the visibility of its repositories`, { orgId: owner.id });
+    throw new ValidationError(`only owners of the organization ${owner.name} can change the visibility of its repositories`, {
+      orgId: owner.id,
+    });
   }
 }
 
@@ -229,7 +245,11 @@ async function checkVisibilityChange(cx: ServiceContext, repo: Repository): Prom
 async function becomePrivate(tx: DbTx, repoId: number): Promise<void> {
   await tx.action.updateMany({ where: { repoId }, data: { isPrivate: true } });
   const stars = await tx.star.findMany({ where: { repoId }, select: { userId: true } });
-  if (stars.length) await tx.user.updateMany({ where: { id: { in: stars.map((s) => s.userId) }, numStars: { gt: 0 } }, data: { numStars: { decrement: 1 } } });
+  if (stars.length)
+    await tx.user.updateMany({
+      where: { id: { in: stars.map((s) => s.userId) }, numStars: { gt: 0 } },
+      data: { numStars: { decrement: 1 } },
+    });
   await tx.star.deleteMany({ where: { repoId } });
   await tx.watch.deleteMany({ where: { repoId } });
   await tx.repository.update({ where: { id: repoId }, data: { numStars: 0, numWatches: 0 } });
@@ -243,7 +263,9 @@ async function propagateVisibilityToForks(tx: DbTx, baseId: number, isPrivate: b
   const seen = new Set([baseId]);
   let parents = [baseId];
   while (parents.length) {
-    const forks = (await tx.repository.findMany({ where: { forkId: { in: parents }, isFork: true }, select: { id: true, isPrivate: true } })).filter((f) => !seen.has(f.id));
+    const forks = (
+      await tx.repository.findMany({ where: { forkId: { in: parents }, isFork: true }, select: { id: true, isPrivate: true } })
+    ).filter((f) => !seen.has(f.id));
     const changing = forks.filter((f) => f.isPrivate !== isPrivate).map((f) => f.id);
     if (changing.length) await tx.repository.updateMany({ where: { id: { in: changing } }, data: { isPrivate } });
     if (isPrivate) for (const id of changing) await becomePrivate(tx, id);
@@ -278,7 +300,10 @@ async function planBasics(cx: ServiceContext, repo: Repository, input: EditRepoI
     validateRepoNameSyntax(name);
     if (name.toLowerCase() !== repo.lowerName) {
       validateRepoNameUsable(name);
-      const taken = await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: repo.ownerId, lowerName: name.toLowerCase() } }, select: { id: true } });
+      const taken = await cx.db.repository.findUnique({
+        where: { ownerId_lowerName: { ownerId: repo.ownerId, lowerName: name.toLowerCase() } },
+        select: { id: true },
+      });
       if (taken) throw new ValidationError(`repository already exists [uname: ${repo.ownerName}, name: ${name}]`);
       const dir = cx.config.repositoriesDir;
       plan.moved = { from: repoPath(dir, repo.ownerName, repo.name), to: repoPath(dir, repo.ownerName, name) };
@@ -327,7 +352,9 @@ async function planRest(cx: ServiceContext, repo: Repository, input: EditRepoInp
   if (input.mirrorInterval !== undefined) {
     const seconds = parseGoDuration(input.mirrorInterval);
     if (seconds !== 0 && seconds < MIN_MIRROR_INTERVAL) {
-      throw new ValidationError(`invalid mirror interval: ${goDuration(seconds)} is below minimum interval: ${goDuration(MIN_MIRROR_INTERVAL)}`);
+      throw new ValidationError(
+        `invalid mirror interval: ${goDuration(seconds)} is below minimum interval: ${goDuration(MIN_MIRROR_INTERVAL)}`,
+      );
     }
     Object.assign(mirror, { interval: seconds, nextUpdateAt: seconds > 0 ? new Date(Date.now() + seconds * 1000) : null });
   }
@@ -343,7 +370,8 @@ async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): 
     try {
       await renameRepository(moved.from, moved.to);
     } catch (err) {
-      if (!(err instanceof NotFoundError)) throw new ValidationError(`repository already exists [uname: ${repo.ownerName}, name: ${plan.newName}]`);
+      if (!(err instanceof NotFoundError))
+        throw new ValidationError(`repository already exists [uname: ${repo.ownerName}, name: ${plan.newName}]`);
       moved = null; // no git directory (yet): the rename is a database change only
     }
   }
@@ -369,7 +397,11 @@ async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): 
       if (removed.length) await tx.repoUnit.deleteMany({ where: { repoId: repo.id, type: { in: removed } } });
       for (const [type, config] of plan.units.upsert) {
         const json = JSON.stringify(config);
-        await tx.repoUnit.upsert({ where: { repoId_type: { repoId: repo.id, type } }, create: { repoId: repo.id, type, config: json }, update: { config: json } });
+        await tx.repoUnit.upsert({
+          where: { repoId_type: { repoId: repo.id, type } },
+          create: { repoId: repo.id, type, config: json },
+          update: { config: json },
+        });
       }
       if (plan.mirror) await tx.mirror.updateMany({ where: { repoId: repo.id }, data: plan.mirror });
       if (plan.fields.length) emit({ type: 'repo.updated', repoId: repo.id, actorId, fields: plan.fields });
@@ -398,7 +430,16 @@ async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): 
  */
 export async function editRepo(cx: ServiceContext, ref: RepoRef, input: EditRepoInput): Promise<EditedRepo> {
   const { repo } = await requireAdminRepo(cx, ref);
-  const plan: EditPlan = { data: {}, fields: [], newName: repo.name, moved: null, makePrivate: false, headBranch: null, units: { upsert: new Map(), remove: new Set() }, mirror: null };
+  const plan: EditPlan = {
+    data: {},
+    fields: [],
+    newName: repo.name,
+    moved: null,
+    makePrivate: false,
+    headBranch: null,
+    units: { upsert: new Map(), remove: new Set() },
+    mirror: null,
+  };
   await planBasics(cx, repo, input, plan);
   await planRest(cx, repo, input, plan);
   await applyPlan(cx, repo, plan);

@@ -41,7 +41,10 @@ async function resolveForkOwner(cx: ServiceContext, viewer: Models.User, organiz
   if (organization === undefined) return viewer;
   const access = await requireOrg(cx, organization);
   if (!access.isOwner) {
-    const team = await cx.db.team.findFirst({ where: { orgId: access.org.id, canCreateOrgRepo: true, members: { some: { userId: viewer.id } } }, select: { id: true } });
+    const team = await cx.db.team.findFirst({
+      where: { orgId: access.org.id, canCreateOrgRepo: true, members: { some: { userId: viewer.id } } },
+      select: { id: true },
+    });
     if (!team) throw new PermissionDeniedError('User is not allowed to create repositories in this organization.');
   }
   return access.org;
@@ -72,7 +75,10 @@ export async function forkRepo(cx: ServiceContext, ownerName: string, repoName: 
   }
   const owner = await resolveForkOwner(cx, viewer, input.organization);
   if (perm.blocked) throw new PermissionDeniedError('user is blocked');
-  const existing = await cx.db.repository.findFirst({ where: { ownerId: owner.id, forkId: parent.id }, select: { ownerName: true, name: true } });
+  const existing = await cx.db.repository.findFirst({
+    where: { ownerId: owner.id, forkId: parent.id },
+    select: { ownerName: true, name: true },
+  });
   if (existing) {
     throw new AlreadyExistsError(
       `repository is already forked by user [uname: ${owner.name}, repo path: ${parent.ownerName}/${parent.name}, fork path: ${existing.ownerName}/${existing.name}]`,
@@ -84,8 +90,10 @@ export async function forkRepo(cx: ServiceContext, ownerName: string, repoName: 
   validateRepoNameSyntax(name);
   validateRepoNameUsable(name);
   const lowerName = name.toLowerCase();
-  const taken = () => new AlreadyExistsError(`repository already exists [uname: ${owner.name}, name: ${name}]`, { owner: owner.name, name });
-  if (await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: owner.id, lowerName } }, select: { id: true } })) throw taken();
+  const taken = () =>
+    new AlreadyExistsError(`repository already exists [uname: ${owner.name}, name: ${name}]`, { owner: owner.name, name });
+  if (await cx.db.repository.findUnique({ where: { ownerId_lowerName: { ownerId: owner.id, lowerName } }, select: { id: true } }))
+    throw taken();
   const parentOwner = await cx.db.user.findUniqueOrThrow({ where: { id: parent.ownerId }, select: { visibility: true } });
 
   const source = repoPath(cx.config.repositoriesDir, parent.ownerName, parent.name);
@@ -168,9 +176,13 @@ async function copyRepoStats(tx: DbTx, fromId: number, toId: number): Promise<vo
  * first; the total counts only those.
  * @throws NotFoundError when the repository is absent or invisible
  */
-export async function listForks(cx: ServiceContext, ownerName: string, repoName: string, opts: ListOptions | ListWindow): Promise<Page<RepoWithPermission>> {
+export async function listForks(
+  cx: ServiceContext,
+  ownerName: string,
+  repoName: string,
+  opts: ListOptions | ListWindow,
+): Promise<Page<RepoWithPermission>> {
   requireTokenScope(cx, 'repository', 'read');
   const { repo } = await requireRepo(cx, ownerName, repoName);
   return listRepoPage(cx, { AND: [{ forkId: repo.id }, accessibleRepoWhere(cx)] }, [{ id: 'asc' }], opts);
 }
-

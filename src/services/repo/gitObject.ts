@@ -35,7 +35,12 @@ async function load(cx: ServiceContext, { repo, expression }: Key): Promise<GitO
       return { type: 'tree', oid: header.sha, entries: found?.children ?? [] };
     }
     case 'blob':
-      return { type: 'blob', oid: header.sha, byteSize: header.size, content: header.size <= MAX_BLOB_SIZE ? (await readObject(gitDir, header.sha)).content : null };
+      return {
+        type: 'blob',
+        oid: header.sha,
+        byteSize: header.size,
+        content: header.size <= MAX_BLOB_SIZE ? (await readObject(gitDir, header.sha)).content : null,
+      };
     case 'tag':
       return { type: 'tag', oid: header.sha };
   }

@@ -30,7 +30,10 @@ export interface BranchView {
 async function usernamesByEmail(cx: ServiceContext, commits: readonly CommitInfo[]): Promise<Map<string, string>> {
   const emails = [...new Set(commits.flatMap((c) => [c.author.email, c.committer.email]).map((e) => e.toLowerCase()))].filter(Boolean);
   if (!emails.length) return new Map();
-  const rows = await cx.db.emailAddress.findMany({ where: { lowerEmail: { in: emails }, isActivated: true }, select: { lowerEmail: true, user: { select: { name: true } } } });
+  const rows = await cx.db.emailAddress.findMany({
+    where: { lowerEmail: { in: emails }, isActivated: true },
+    select: { lowerEmail: true, user: { select: { name: true } } },
+  });
   return new Map(rows.map((r) => [r.lowerEmail, r.user.name]));
 }
 
@@ -46,23 +49,41 @@ export async function requireCodeRead(cx: ServiceContext, owner: string, name: s
   return { ...access, gitDir: repoPath(cx.config.repositoriesDir, access.repo.ownerName, access.repo.name) };
 }
 
-function branchView(cx: ServiceContext, access: RepoAccess, head: gitBranches.BranchHead, usernames: ReadonlyMap<string, string>): BranchView {
+function branchView(
+  cx: ServiceContext,
+  access: RepoAccess,
+  head: gitBranches.BranchHead,
+  usernames: ReadonlyMap<string, string>,
+): BranchView {
   const write = !!cx.viewer && canWrite(access.perm, 'CODE');
   return { name: head.name, commit: head.commit, usernames, userCanPush: write && !access.repo.isArchived, userCanMerge: write };
 }
 
 /** A page of the repository's branches (newest head commit first). @throws NotFoundError */
-export async function listBranches(cx: ServiceContext, owner: string, name: string, opts: ListOptions): Promise<Page<BranchView> & { repo: Models.Repository }> {
+export async function listBranches(
+  cx: ServiceContext,
+  owner: string,
+  name: string,
+  opts: ListOptions,
+): Promise<Page<BranchView> & { repo: Models.Repository }> {
   const access = await requireCodeRead(cx, owner, name);
   const heads = access.repo.isEmpty ? [] : await gitBranches.listBranches(access.gitDir);
   const { skip, take } = skipTake(opts);
   const page = heads.slice(skip, skip + take);
-  const usernames = await usernamesByEmail(cx, page.map((h) => h.commit));
+  const usernames = await usernamesByEmail(
+    cx,
+    page.map((h) => h.commit),
+  );
   return { repo: access.repo, total: heads.length, items: page.map((h) => branchView(cx, access, h, usernames)) };
 }
 
 /** One branch (the name may contain `/`). @throws NotFoundError */
-export async function getBranch(cx: ServiceContext, owner: string, name: string, branch: string): Promise<{ repo: Models.Repository; branch: BranchView }> {
+export async function getBranch(
+  cx: ServiceContext,
+  owner: string,
+  name: string,
+  branch: string,
+): Promise<{ repo: Models.Repository; branch: BranchView }> {
   const access = await requireCodeRead(cx, owner, name);
   const [head] = access.repo.isEmpty ? [] : await gitBranches.listBranches(access.gitDir, branch);
   if (!head) throw new NotFoundError(`branch does not exist [name: ${branch}]`, { branch });
@@ -106,7 +127,12 @@ export async function getContents(cx: ServiceContext, owner: string, name: strin
   const base = { repo: access.repo, ref: resolved, path: clean };
   if (found.children) {
     // One history walk for the whole listing, not one `git log` per entry.
-    const last = await lastCommitsFor(access.gitDir, resolved.commit, clean, found.children.map((e) => e.name));
+    const last = await lastCommitsFor(
+      access.gitDir,
+      resolved.commit,
+      clean,
+      found.children.map((e) => e.name),
+    );
     return { ...base, result: found.children.map((entry) => ({ entry, lastCommit: last.get(entry.name) ?? null, content: null })) };
   }
   const entry = found.entry;

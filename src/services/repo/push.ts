@@ -69,7 +69,11 @@ export async function recordPush(cx: ServiceContext, pushed: Models.Repository, 
         deletedById: null,
         deletedAt: null,
       };
-      await tx.branch.upsert({ where: { repoId_name: { repoId: repo.id, name } }, create: { repoId: repo.id, name, ...data }, update: data });
+      await tx.branch.upsert({
+        where: { repoId_name: { repoId: repo.id, name } },
+        create: { repoId: repo.id, name, ...data },
+        update: data,
+      });
     }
     await tx.repository.update({
       where: { id: repo.id },

@@ -61,7 +61,11 @@ export async function listMyRepos(cx: ServiceContext, opts: ListOptions | ListWi
  * Unlike Gitea the total counts only those (Gitea counts the invisible private ones too).
  * @throws NotFoundError when the account is absent or invisible
  */
-export async function listUserRepos(cx: ServiceContext, username: string, opts: ListOptions | ListWindow): Promise<Page<RepoWithPermission>> {
+export async function listUserRepos(
+  cx: ServiceContext,
+  username: string,
+  opts: ListOptions | ListWindow,
+): Promise<Page<RepoWithPermission>> {
   requireTokenScope(cx, 'repository', 'read');
   const user = await getUserByName(cx, username);
   return listOwnerRepos(cx, user, opts);

@@ -8,7 +8,11 @@ import type { RepoRef } from './collaborator.ts';
 /** A repository label with what its URL needs (`{repo api}/labels/{id}`). */
 export type RepoLabel = labelService.LabelWithOwner & { repo: Pick<Models.Repository, 'ownerName' | 'name'> };
 
-const view = (label: Models.Label, repo: Models.Repository): RepoLabel => ({ ...label, org: null, repo: { ownerName: repo.ownerName, name: repo.name } });
+const view = (label: Models.Label, repo: Models.Repository): RepoLabel => ({
+  ...label,
+  org: null,
+  repo: { ownerName: repo.ownerName, name: repo.name },
+});
 
 /**
  * The repository's own labels (organization labels are not included, as Gitea), sorted per `sort`,
@@ -19,7 +23,11 @@ export async function listRepoLabels(cx: ServiceContext, ref: RepoRef, input: la
   const { repo } = await resolveIssueMetaRepo(cx, ref, 'read');
   const where = labelService.scopeWhere({ repoId: repo.id });
   const [items, total] = await Promise.all([
-    cx.db.label.findMany({ where, orderBy: labelService.labelSortOrder(input.sort), ...(input.page === 'all' ? {} : skipTake(input.page)) }),
+    cx.db.label.findMany({
+      where,
+      orderBy: labelService.labelSortOrder(input.sort),
+      ...(input.page === 'all' ? {} : skipTake(input.page)),
+    }),
     cx.db.label.count({ where }),
   ]);
   return { items: items.map((l) => view(l, repo)), total };
@@ -41,7 +49,12 @@ export async function createRepoLabel(cx: ServiceContext, ref: RepoRef, input: l
 }
 
 /** Edits a repository label (only given fields change). @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError */
-export async function updateRepoLabel(cx: ServiceContext, ref: RepoRef, id: number, input: labelService.UpdateLabelInput): Promise<RepoLabel> {
+export async function updateRepoLabel(
+  cx: ServiceContext,
+  ref: RepoRef,
+  id: number,
+  input: labelService.UpdateLabelInput,
+): Promise<RepoLabel> {
   const { repo } = await resolveIssueMetaRepo(cx, ref, 'write');
   const label = await labelService.findInScope(cx.db, { repoId: repo.id }, id);
   return view(await labelService.updateLabelRow(cx, label, input), repo);
@@ -62,7 +75,11 @@ async function repoOfLabel(cx: ServiceContext, id: number): Promise<RepoRef | nu
  * Edits a label by id, whether it belongs to a repository or an organization (GraphQL updateLabel);
  * each kind keeps its own gates. @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError
  */
-export async function updateAnyLabelById(cx: ServiceContext, id: number, input: labelService.UpdateLabelInput): Promise<labelService.LabelWithOwner> {
+export async function updateAnyLabelById(
+  cx: ServiceContext,
+  id: number,
+  input: labelService.UpdateLabelInput,
+): Promise<labelService.LabelWithOwner> {
   const ref = await repoOfLabel(cx, id);
   return ref ? updateRepoLabel(cx, ref, id, input) : labelService.updateLabelById(cx, id, input);
 }

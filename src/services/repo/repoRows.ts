@@ -45,7 +45,9 @@ async function withExtras(cx: ServiceContext, rows: readonly CoreRow[]): Promise
   const transferIds = rows.filter((r) => r.status === 'PENDING_TRANSFER').map((r) => r.id);
   const [mirrors, transfers] = await Promise.all([
     mirrorIds.length ? cx.db.mirror.findMany({ where: { repoId: { in: mirrorIds } } }) : [],
-    transferIds.length ? cx.db.repoTransfer.findMany({ where: { repoId: { in: transferIds } }, include: { doer: true, recipient: true } }) : [],
+    transferIds.length
+      ? cx.db.repoTransfer.findMany({ where: { repoId: { in: transferIds } }, include: { doer: true, recipient: true } })
+      : [],
   ]);
   const mirrorOf = new Map(mirrors.map((m) => [m.repoId, m]));
   const transferOf = new Map(transfers.map((t) => [t.repoId, t]));
@@ -57,14 +59,26 @@ async function withExtras(cx: ServiceContext, rows: readonly CoreRow[]): Promise
  * viewer may see (Gitea converts a parent with the fork's permission; we hide one the viewer may not see), and
  * the teams of pending transfers.
  */
-export async function loadApiRepos(cx: ServiceContext, args: Omit<Models.Prisma.RepositoryFindManyArgs, 'include' | 'select'>): Promise<ApiRepoRow[]> {
+export async function loadApiRepos(
+  cx: ServiceContext,
+  args: Omit<Models.Prisma.RepositoryFindManyArgs, 'include' | 'select'>,
+): Promise<ApiRepoRow[]> {
   const core = await cx.db.repository.findMany({ ...args, include: REPO_RELATIONS });
   const parentIds = [...new Set(core.flatMap((r) => (r.isFork && r.forkId !== null ? [r.forkId] : [])))];
   const parentRows = parentIds.length ? await cx.db.repository.findMany({ where: { id: { in: parentIds } }, include: REPO_RELATIONS }) : [];
   const visible = parentRows.length ? await visibleRepoIds(cx, parentRows) : new Set<number>();
-  const [withRel, parents] = await Promise.all([withExtras(cx, core), withExtras(cx, parentRows.filter((p) => visible.has(p.id)))]);
+  const [withRel, parents] = await Promise.all([
+    withExtras(cx, core),
+    withExtras(
+      cx,
+      parentRows.filter((p) => visible.has(p.id)),
+    ),
+  ]);
   const parentOf = new Map(parents.map((p) => [p.id, p]));
-  const rows: ApiRepoRow[] = withRel.map((r) => ({ ...r, forkOf: r.isFork && r.forkId !== null ? (parentOf.get(r.forkId) ?? null) : null }));
+  const rows: ApiRepoRow[] = withRel.map((r) => ({
+    ...r,
+    forkOf: r.isFork && r.forkId !== null ? (parentOf.get(r.forkId) ?? null) : null,
+  }));
   const pending = rows.filter((r) => r.status === 'PENDING_TRANSFER' && r.transfer);
   const ids = [...new Set(pending.flatMap((r) => teamIdsOf(r.transfer)))];
   if (ids.length) {
@@ -83,7 +97,10 @@ export function visibleTo(cx: ServiceContext, repo: Pick<Models.Repository, 'isP
  * The ids among `repoIds` the viewer may see (batched through the permission loader), for relation paths
  * such as GraphQL `Team.repositories` and `node(id:)`.
  */
-export async function visibleRepoIds(cx: ServiceContext, repos: readonly Pick<Models.Repository, 'id' | 'isPrivate'>[]): Promise<Set<number>> {
+export async function visibleRepoIds(
+  cx: ServiceContext,
+  repos: readonly Pick<Models.Repository, 'id' | 'isPrivate'>[],
+): Promise<Set<number>> {
   const perms = await cx.loaders.repoPermission.loadMany(repos.map((r) => r.id));
   const out = new Set<number>();
   repos.forEach((r, i) => {

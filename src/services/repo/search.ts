@@ -83,7 +83,10 @@ function keywordWhere(cx: ServiceContext, input: SearchReposInput): Where {
   }
   const parts = q.split('/');
   if (!input.teamId && parts.length === 2) {
-    likes.push({ ownerName: containsInsensitive(cx.config.dbProvider, parts[0] ?? ''), lowerName: { contains: (parts[1] ?? '').toLowerCase() } });
+    likes.push({
+      ownerName: containsInsensitive(cx.config.dbProvider, parts[0] ?? ''),
+      lowerName: { contains: (parts[1] ?? '').toLowerCase() },
+    });
   }
   return { OR: [topics, ...likes] };
 }
@@ -103,7 +106,11 @@ function ownerWhere(input: SearchReposInput): Where {
  * Only what the viewer may see.
  * @throws ValidationError (invalid mode, sort or order)
  */
-export async function searchRepos(cx: ServiceContext, input: SearchReposInput, opts: ListOptions | ListWindow): Promise<Page<RepoWithPermission>> {
+export async function searchRepos(
+  cx: ServiceContext,
+  input: SearchReposInput,
+  opts: ListOptions | ListWindow,
+): Promise<Page<RepoWithPermission>> {
   requireTokenScope(cx, 'repository', 'read');
   const orderBy = orderOf(input);
   const includePrivate = cx.viewer !== null && input.private !== false;
@@ -133,7 +140,14 @@ export async function searchRepos(cx: ServiceContext, input: SearchReposInput, o
   const fromFirst = Math.max(0, Math.min(win.take, firstCount - win.skip));
   const [a, b] = await Promise.all([
     fromFirst > 0 ? loadApiRepos(cx, { where: first, orderBy, skip: win.skip, take: fromFirst }) : [],
-    win.take - fromFirst > 0 ? loadApiRepos(cx, { where: rest, orderBy: [{ ownerId: 'asc' }, ...orderBy], skip: Math.max(0, win.skip - firstCount), take: win.take - fromFirst }) : [],
+    win.take - fromFirst > 0
+      ? loadApiRepos(cx, {
+          where: rest,
+          orderBy: [{ ownerId: 'asc' }, ...orderBy],
+          skip: Math.max(0, win.skip - firstCount),
+          take: win.take - fromFirst,
+        })
+      : [],
   ]);
   return { items: await withPermissions(cx, [...a, ...b]), total: firstCount + restCount };
 }

@@ -45,7 +45,8 @@ function checkSecurityKey(type: string, blob: Buffer): string {
     let point: Buffer;
     [curve, o] = wireString(blob, o);
     [point, o] = wireString(blob, o);
-    if (curve.toString() !== 'nistp256' || point.length !== 65 || point[0] !== 4) throw invalid('invalid ssh public key: ssh: invalid curve point');
+    if (curve.toString() !== 'nistp256' || point.length !== 65 || point[0] !== 4)
+      throw invalid('invalid ssh public key: ssh: invalid curve point');
   }
   let app: Buffer;
   [app, o] = wireString(blob, o);

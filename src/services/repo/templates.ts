@@ -33,9 +33,12 @@ const read = (sub: string, file: string): string => readFileSync(path.join(DIR, 
 /** The label set `name` (`Default`, `Advanced`). @throws ValidationError when unknown (Gitea ErrTemplateLoad, 422) */
 export function labelSet(name: string): LabelTemplate[] {
   if (!LABEL_TEMPLATES.includes(name)) {
-    throw new ValidationError(`failed to load label template file "${name}": label template does not exist, available templates: [${LABEL_TEMPLATES.join(' ')}]`, {
-      template: name,
-    });
+    throw new ValidationError(
+      `failed to load label template file "${name}": label template does not exist, available templates: [${LABEL_TEMPLATES.join(' ')}]`,
+      {
+        template: name,
+      },
+    );
   }
   return JSON.parse(read('label', `${name}.json`)) as LabelTemplate[];
 }
@@ -76,10 +79,14 @@ export function licenseId(name: string): string | null {
 export function validateInitTemplates(gitignores: string, license: string): void {
   for (const name of splitNames(gitignores)) {
     if (!GITIGNORE_TEMPLATES.includes(name)) {
-      throw new ValidationError(`gitignore template does not exist [name: ${name}], available templates: [${GITIGNORE_TEMPLATES.join(' ')}]`, { template: name });
+      throw new ValidationError(
+        `gitignore template does not exist [name: ${name}], available templates: [${GITIGNORE_TEMPLATES.join(' ')}]`,
+        { template: name },
+      );
     }
   }
-  if (license && !licenseId(license)) throw new ValidationError(`license template does not exist [name: ${license}]`, { template: license });
+  if (license && !licenseId(license))
+    throw new ValidationError(`license template does not exist [name: ${license}]`, { template: license });
 }
 
 function splitNames(list: string): string[] {
@@ -91,7 +98,19 @@ function splitNames(list: string): string[] {
 
 // Gitea modules/repository/license.go: the placeholders its license templates use.
 const PLACEHOLDERS = {
-  owner: ['<name of author>', '<owner>', '[NAME]', '[name of copyright owner]', '[name of copyright holder]', '<COPYRIGHT HOLDERS>', '<copyright holders>', '<AUTHOR>', "<author's name or designee>", '[fullname]', '<copyright holder>'],
+  owner: [
+    '<name of author>',
+    '<owner>',
+    '[NAME]',
+    '[name of copyright owner]',
+    '[name of copyright holder]',
+    '<COPYRIGHT HOLDERS>',
+    '<copyright holders>',
+    '<AUTHOR>',
+    "<author's name or designee>",
+    '[fullname]',
+    '<copyright holder>',
+  ],
   email: ['[EMAIL]'],
   repo: ['<program>', "<one line to give the program's name and a brief idea of what it does.>"],
   year: ['<year>', '[YEAR]', '{YEAR}', '[yyyy]', '[Year]', '[year]'],
@@ -129,7 +148,12 @@ export function renderInitialFiles(input: InitialFilesInput): Array<{ path: stri
   if (spdx) {
     files.push({
       path: 'LICENSE',
-      content: fillLicense(spdx.licenseText, { owner: input.ownerName, email: input.authorEmail, repo: input.repoName, year: String(input.year) }),
+      content: fillLicense(spdx.licenseText, {
+        owner: input.ownerName,
+        email: input.authorEmail,
+        repo: input.repoName,
+        year: String(input.year),
+      }),
     });
   }
   return files;

@@ -22,7 +22,8 @@ export function validateRepoNameUsable(name: string): void {
   for (const pattern of RESERVED_PATTERNS) {
     if (lower.endsWith(pattern.slice(1))) throw new ValidationError(`name pattern is not allowed [pattern: ${pattern}]`, { name });
   }
-  if (lower.includes('..')) throw new ValidationError(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`, { name });
+  if (lower.includes('..'))
+    throw new ValidationError(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`, { name });
 }
 
 // Gitea modules/validation GitRefNamePatternInvalid + CheckGitRefAdditionalRulesValid.

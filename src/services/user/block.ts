@@ -72,7 +72,10 @@ export async function listBlocks(cx: ServiceContext, ref: BlockerRef, opts: List
 export async function isBlocked(cx: ServiceContext, ref: BlockerRef, username: string): Promise<boolean> {
   const blocker = await resolveBlocker(cx, ref, 'read');
   const blockee = await findBlockee(cx, username);
-  const row = await cx.db.block.findUnique({ where: { blockerId_blockeeId: { blockerId: blocker.id, blockeeId: blockee.id } }, select: { id: true } });
+  const row = await cx.db.block.findUnique({
+    where: { blockerId_blockeeId: { blockerId: blocker.id, blockeeId: blockee.id } },
+    select: { id: true },
+  });
   return row !== null;
 }
 
@@ -106,10 +109,16 @@ export async function blockUser(cx: ServiceContext, ref: BlockerRef, username: s
   if (note.includes('\u0000')) throw new ValidationError('Invalid', { field: 'note', rule: 'Invalid' });
   try {
     await withTx(cx, async (tx, emit) => {
-      const existing = await tx.block.findUnique({ where: { blockerId_blockeeId: { blockerId: blocker.id, blockeeId: blockee.id } }, select: { id: true } });
+      const existing = await tx.block.findUnique({
+        where: { blockerId_blockeeId: { blockerId: blocker.id, blockeeId: blockee.id } },
+        select: { id: true },
+      });
       if (existing) throw new InvalidArgumentError(CANNOT_BLOCK);
       if (blocker.type === 'ORGANIZATION') {
-        const member = await tx.orgUser.findUnique({ where: { orgId_userId: { orgId: blocker.id, userId: blockee.id } }, select: { id: true } });
+        const member = await tx.orgUser.findUnique({
+          where: { orgId_userId: { orgId: blocker.id, userId: blockee.id } },
+          select: { id: true },
+        });
         if (member) throw new InvalidArgumentError(CANNOT_BLOCK);
       }
       await severTies(tx, blocker.id, blockee.id);
@@ -153,9 +162,22 @@ function tally<T>(rows: readonly T[], key: (row: T) => number): Map<number, numb
 /** Removes every tie between two accounts, both ways, keeping the denormalized counters right. */
 async function severTies(tx: DbTx, a: number, b: number): Promise<void> {
   // Rows of one account on repositories the other owns.
-  const onOthersRepos = { OR: [{ userId: a, repo: { ownerId: b } }, { userId: b, repo: { ownerId: a } }] };
+  const onOthersRepos = {
+    OR: [
+      { userId: a, repo: { ownerId: b } },
+      { userId: b, repo: { ownerId: a } },
+    ],
+  };
   const [follows, stars, watches, transfers] = await Promise.all([
-    tx.follow.findMany({ where: { OR: [{ userId: a, followId: b }, { userId: b, followId: a }] }, select: { id: true, userId: true, followId: true } }),
+    tx.follow.findMany({
+      where: {
+        OR: [
+          { userId: a, followId: b },
+          { userId: b, followId: a },
+        ],
+      },
+      select: { id: true, userId: true, followId: true },
+    }),
     tx.star.findMany({ where: onOthersRepos, select: { id: true, userId: true, repoId: true } }),
     // Gitea's GetWatchedRepos: only real watches (normal or automatic) count and are removed.
     tx.watch.findMany({ where: { ...onOthersRepos, mode: { in: ['NORMAL', 'AUTO'] } }, select: { id: true, repoId: true } }),
@@ -173,24 +195,37 @@ async function severTies(tx: DbTx, a: number, b: number): Promise<void> {
   ]);
   if (follows.length) {
     await tx.follow.deleteMany({ where: { id: { in: follows.map((f) => f.id) } } });
-    for (const [userId, n] of tally(follows, (f) => f.userId)) await tx.user.update({ where: { id: userId }, data: { numFollowing: { decrement: n } } });
-    for (const [userId, n] of tally(follows, (f) => f.followId)) await tx.user.update({ where: { id: userId }, data: { numFollowers: { decrement: n } } });
+    for (const [userId, n] of tally(follows, (f) => f.userId))
+      await tx.user.update({ where: { id: userId }, data: { numFollowing: { decrement: n } } });
+    for (const [userId, n] of tally(follows, (f) => f.followId))
+      await tx.user.update({ where: { id: userId }, data: { numFollowers: { decrement: n } } });
   }
   if (stars.length) {
     await tx.star.deleteMany({ where: { id: { in: stars.map((s) => s.id) } } });
-    for (const [userId, n] of tally(stars, (s) => s.userId)) await tx.user.update({ where: { id: userId }, data: { numStars: { decrement: n } } });
-    for (const [repoId, n] of tally(stars, (s) => s.repoId)) await tx.repository.update({ where: { id: repoId }, data: { numStars: { decrement: n } } });
+    for (const [userId, n] of tally(stars, (s) => s.userId))
+      await tx.user.update({ where: { id: userId }, data: { numStars: { decrement: n } } });
+    for (const [repoId, n] of tally(stars, (s) => s.repoId))
+      await tx.repository.update({ where: { id: repoId }, data: { numStars: { decrement: n } } });
   }
   if (watches.length) {
     await tx.watch.deleteMany({ where: { id: { in: watches.map((w) => w.id) } } });
-    for (const [repoId, n] of tally(watches, (w) => w.repoId)) await tx.repository.update({ where: { id: repoId }, data: { numWatches: { decrement: n } } });
+    for (const [repoId, n] of tally(watches, (w) => w.repoId))
+      await tx.repository.update({ where: { id: repoId }, data: { numWatches: { decrement: n } } });
   }
   await tx.issueAssignee.deleteMany({
-    where: { OR: [{ assigneeId: a, issue: { repo: { ownerId: b } } }, { assigneeId: b, issue: { repo: { ownerId: a } } }] },
+    where: {
+      OR: [
+        { assigneeId: a, issue: { repo: { ownerId: b } } },
+        { assigneeId: b, issue: { repo: { ownerId: a } } },
+      ],
+    },
   });
   await tx.collaboration.deleteMany({ where: onOthersRepos });
   if (transfers.length) {
     await tx.repoTransfer.deleteMany({ where: { id: { in: transfers.map((t) => t.id) } } });
-    await tx.repository.updateMany({ where: { id: { in: transfers.map((t) => t.repoId) }, status: 'PENDING_TRANSFER' }, data: { status: 'READY' } });
+    await tx.repository.updateMany({
+      where: { id: { in: transfers.map((t) => t.repoId) }, status: 'PENDING_TRANSFER' },
+      data: { status: 'READY' },
+    });
   }
 }

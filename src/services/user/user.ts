@@ -117,10 +117,7 @@ export async function adminListUsers(cx: ServiceContext, input: AdminListUsersIn
   if (!Object.hasOwn(ADMIN_USER_SORT, sort)) throw new ValidationError(`Invalid sort mode: ${JSON.stringify(sort)}`);
   const column = ADMIN_USER_SORT[sort as keyof typeof ADMIN_USER_SORT];
   const orderBy = [{ [column]: dir }, { id: dir }] as Models.Prisma.UserOrderByWithRelationInput[];
-  const [items, total] = await Promise.all([
-    cx.db.user.findMany({ where, orderBy, ...skipTake(input) }),
-    cx.db.user.count({ where }),
-  ]);
+  const [items, total] = await Promise.all([cx.db.user.findMany({ where, orderBy, ...skipTake(input) }), cx.db.user.count({ where })]);
   return { items, total };
 }
 
@@ -128,7 +125,10 @@ export async function adminListUsers(cx: ServiceContext, input: AdminListUsersIn
  * The filter behind the admin user list, for callers that page themselves (GraphQL `users`).
  * @throws UnauthenticatedError, PermissionDeniedError when the viewer is not a site admin
  */
-export function adminUserFilter(cx: ServiceContext, input: Omit<AdminListUsersInput, 'page' | 'pageSize' | 'sort' | 'order'>): Models.Prisma.UserWhereInput {
+export function adminUserFilter(
+  cx: ServiceContext,
+  input: Omit<AdminListUsersInput, 'page' | 'pageSize' | 'sort' | 'order'>,
+): Models.Prisma.UserWhereInput {
   requireSiteAdmin(cx);
   requireTokenScope(cx, 'admin', 'read');
   const where: Models.Prisma.UserWhereInput = { type: 'INDIVIDUAL' };
@@ -259,7 +259,11 @@ export async function editUser(cx: ServiceContext, username: string, input: Edit
   return withTx(cx, async (tx, emit) => {
     const data: Models.Prisma.UserUpdateInput = {};
     const fields: string[] = [];
-    const set = <K extends keyof Models.Prisma.UserUpdateInput>(key: K, value: Models.Prisma.UserUpdateInput[K] | undefined, name: string) => {
+    const set = <K extends keyof Models.Prisma.UserUpdateInput>(
+      key: K,
+      value: Models.Prisma.UserUpdateInput[K] | undefined,
+      name: string,
+    ) => {
       if (value === undefined) return;
       data[key] = value;
       fields.push(name);

@@ -6,10 +6,42 @@ const INVALID_USERNAME = /[-._]{2,}|[-._]$/;
 
 // Gitea models/user/user.go reservedUsernames / reservedUserPatterns.
 const RESERVED_NAMES = new Set([
-  '.', '..', '.well-known', 'api', 'assets', 'attachments', 'avatar', 'avatars', 'captcha', 'commits', 'debug',
-  'error', 'explore', 'favicon.ico', 'ghost', 'issues', 'login', 'manifest.json', 'metrics', 'milestones', 'new',
-  'notifications', 'org', 'pulls', 'raw', 'repo', 'repo-avatars', 'robots.txt', 'search', 'serviceworker.js',
-  'ssh_info', 'swagger.v1.json', 'user', 'v2', 'gitea-actions', 'graphql',
+  '.',
+  '..',
+  '.well-known',
+  'api',
+  'assets',
+  'attachments',
+  'avatar',
+  'avatars',
+  'captcha',
+  'commits',
+  'debug',
+  'error',
+  'explore',
+  'favicon.ico',
+  'ghost',
+  'issues',
+  'login',
+  'manifest.json',
+  'metrics',
+  'milestones',
+  'new',
+  'notifications',
+  'org',
+  'pulls',
+  'raw',
+  'repo',
+  'repo-avatars',
+  'robots.txt',
+  'search',
+  'serviceworker.js',
+  'ssh_info',
+  'swagger.v1.json',
+  'user',
+  'v2',
+  'gitea-actions',
+  'graphql',
 ]);
 const RESERVED_SUFFIXES = ['.keys', '.gpg', '.rss', '.atom', '.png'];
 
@@ -37,7 +69,8 @@ export function validateUsernameAvailable(name: string): void {
 }
 
 // Gitea models/user/email_address.go emailRegexp.
-const EMAIL_CHARS = /^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]*@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const EMAIL_CHARS =
+  /^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]*@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 /** Why an e-mail address is unacceptable, in Gitea's words, or null when it is fine. */
 export function emailProblem(email: string): string | null {

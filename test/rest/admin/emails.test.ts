@@ -44,7 +44,11 @@ describe.each(PROVIDERS)('admin e-mail REST (%s)', (provider) => {
 
     it('an admin token without read:admin → 403 scope message', async () => {
       const res = await get(url, tokenAuth(await t.createToken('root', ['write:user', 'read:repository'])));
-      expectGiteaError(res, 403, 'token does not have at least one of required scope(s), required=[read:admin], token scope=read:repository,write:user');
+      expectGiteaError(
+        res,
+        403,
+        'token does not have at least one of required scope(s), required=[read:admin], token scope=read:repository,write:user',
+      );
     });
 
     it('an admin by password, or with read:admin or write:admin, may list', async () => {
@@ -56,7 +60,7 @@ describe.each(PROVIDERS)('admin e-mail REST (%s)', (provider) => {
     });
   });
 
-  it('GET /admin/emails lists individual users\' addresses by address with owner id and name', async () => {
+  it("GET /admin/emails lists individual users' addresses by address with owner id and name", async () => {
     const res = await get('/api/v1/admin/emails');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json;charset=utf-8');
@@ -105,14 +109,53 @@ describe.each(PROVIDERS)('admin e-mail REST (%s)', (provider) => {
 
   const E = 'admin/emails';
   it.each([
-    ['admin/emails?limit=2', ['alice@example.com', 'bob@corp.test'], '<http://localhost:3000/api/v1/admin/emails?limit=2&page=2>; rel="next",<http://localhost:3000/api/v1/admin/emails?limit=2&page=3>; rel="last"'],
-    ['admin/emails?page=2&limit=2', ['root@example.com', 'Wonder@Land.test'], linkHeader(E, { limit: '2' }, [['next', 3], ['last', 3], ['first', 1], ['prev', 1]])],
-    ['admin/emails?limit=2&page=3', ['Zed@bob.test'], '<http://localhost:3000/api/v1/admin/emails?limit=2&page=1>; rel="first",<http://localhost:3000/api/v1/admin/emails?limit=2&page=2>; rel="prev"'],
-    ['admin/emails?limit=2&page=7', [], linkHeader(E, { limit: '2' }, [['first', 1], ['prev', 2]])],
-    ['admin/emails?limit=0&page=0', ['alice@example.com', 'bob@corp.test', 'root@example.com', 'Wonder@Land.test', 'Zed@bob.test'], undefined],
-    ['admin/emails/search?q=bob&limit=1', ['bob@corp.test'], '<http://localhost:3000/api/v1/admin/emails/search?limit=1&page=2&q=bob>; rel="next",<http://localhost:3000/api/v1/admin/emails/search?limit=1&page=2&q=bob>; rel="last"'],
-    ['admin/emails/search?page=2&q=bob&limit=1', ['Zed@bob.test'], linkHeader(`${E}/search`, { q: 'bob', limit: '1' }, [['first', 1], ['prev', 1]])],
-  ])('%s pages with X-Total-Count and Gitea\'s Link header', async (path, expected, link) => {
+    [
+      'admin/emails?limit=2',
+      ['alice@example.com', 'bob@corp.test'],
+      '<http://localhost:3000/api/v1/admin/emails?limit=2&page=2>; rel="next",<http://localhost:3000/api/v1/admin/emails?limit=2&page=3>; rel="last"',
+    ],
+    [
+      'admin/emails?page=2&limit=2',
+      ['root@example.com', 'Wonder@Land.test'],
+      linkHeader(E, { limit: '2' }, [
+        ['next', 3],
+        ['last', 3],
+        ['first', 1],
+        ['prev', 1],
+      ]),
+    ],
+    [
+      'admin/emails?limit=2&page=3',
+      ['Zed@bob.test'],
+      '<http://localhost:3000/api/v1/admin/emails?limit=2&page=1>; rel="first",<http://localhost:3000/api/v1/admin/emails?limit=2&page=2>; rel="prev"',
+    ],
+    [
+      'admin/emails?limit=2&page=7',
+      [],
+      linkHeader(E, { limit: '2' }, [
+        ['first', 1],
+        ['prev', 2],
+      ]),
+    ],
+    [
+      'admin/emails?limit=0&page=0',
+      ['alice@example.com', 'bob@corp.test', 'root@example.com', 'Wonder@Land.test', 'Zed@bob.test'],
+      undefined,
+    ],
+    [
+      'admin/emails/search?q=bob&limit=1',
+      ['bob@corp.test'],
+      '<http://localhost:3000/api/v1/admin/emails/search?limit=1&page=2&q=bob>; rel="next",<http://localhost:3000/api/v1/admin/emails/search?limit=1&page=2&q=bob>; rel="last"',
+    ],
+    [
+      'admin/emails/search?page=2&q=bob&limit=1',
+      ['Zed@bob.test'],
+      linkHeader(`${E}/search`, { q: 'bob', limit: '1' }, [
+        ['first', 1],
+        ['prev', 1],
+      ]),
+    ],
+  ])("%s pages with X-Total-Count and Gitea's Link header", async (path, expected, link) => {
     const res = await get(`/api/v1/${path}`);
     expect(res.statusCode).toBe(200);
     expect(emails(res)).toEqual(expected);
@@ -122,14 +165,22 @@ describe.each(PROVIDERS)('admin e-mail REST (%s)', (provider) => {
 
   it('limit defaults to 30 and is clamped to 50', async () => {
     await t.db.emailAddress.createMany({
-      data: Array.from({ length: 60 }, (_, i) => ({ userId: alice.id, email: `bulk${String(i).padStart(2, '0')}@alice.test`, lowerEmail: `bulk${String(i).padStart(2, '0')}@alice.test` })),
+      data: Array.from({ length: 60 }, (_, i) => ({
+        userId: alice.id,
+        email: `bulk${String(i).padStart(2, '0')}@alice.test`,
+        lowerEmail: `bulk${String(i).padStart(2, '0')}@alice.test`,
+      })),
     });
     const dflt = await get('/api/v1/admin/emails');
     expect(dflt.json()).toHaveLength(30);
     expect(dflt.headers['x-total-count']).toBe('65');
-    expect(dflt.headers.link).toBe('<http://localhost:3000/api/v1/admin/emails?page=2>; rel="next",<http://localhost:3000/api/v1/admin/emails?page=3>; rel="last"');
+    expect(dflt.headers.link).toBe(
+      '<http://localhost:3000/api/v1/admin/emails?page=2>; rel="next",<http://localhost:3000/api/v1/admin/emails?page=3>; rel="last"',
+    );
     const big = await get('/api/v1/admin/emails?limit=500');
     expect(big.json()).toHaveLength(50);
-    expect(big.headers.link).toBe('<http://localhost:3000/api/v1/admin/emails?limit=500&page=2>; rel="next",<http://localhost:3000/api/v1/admin/emails?limit=500&page=2>; rel="last"');
+    expect(big.headers.link).toBe(
+      '<http://localhost:3000/api/v1/admin/emails?limit=500&page=2>; rel="next",<http://localhost:3000/api/v1/admin/emails?limit=500&page=2>; rel="last"',
+    );
   });
 });

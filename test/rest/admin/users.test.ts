@@ -34,8 +34,18 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
     const callers = [
       { who: 'anonymous', auth: async () => ({}), status: 401, msg: () => 'token is required' },
       { who: 'a non-admin (basic)', auth: async () => basic('plain'), status: 403, msg: () => 'user should be the site admin' },
-      { who: 'a non-admin token with write:admin', auth: async () => tokenAuth(await t.createToken('plain', ['write:admin'])), status: 403, msg: () => 'user should be the site admin' },
-      { who: 'an admin token with only read:user', auth: async () => tokenAuth(await t.createToken('root', ['read:user'])), status: 403, msg: (l: string) => SCOPE_MSG(l, 'read:user') },
+      {
+        who: 'a non-admin token with write:admin',
+        auth: async () => tokenAuth(await t.createToken('plain', ['write:admin'])),
+        status: 403,
+        msg: () => 'user should be the site admin',
+      },
+      {
+        who: 'an admin token with only read:user',
+        auth: async () => tokenAuth(await t.createToken('root', ['read:user'])),
+        status: 403,
+        msg: (l: string) => SCOPE_MSG(l, 'read:user'),
+      },
     ];
     const cases = routes.flatMap((r) => callers.map((c) => ({ ...r, ...c })));
 
@@ -65,20 +75,48 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
 
   describe('POST /admin/users', () => {
     it('creates an active user (201, private fields) with an activated primary address', async () => {
-      const body = { username: 'newbie', email: 'NewBie@Example.com', password: 'long-enough', full_name: 'New Bie', login_name: 'nb-ext', visibility: 'limited', restricted: true };
+      const body = {
+        username: 'newbie',
+        email: 'NewBie@Example.com',
+        password: 'long-enough',
+        full_name: 'New Bie',
+        login_name: 'nb-ext',
+        visibility: 'limited',
+        restricted: true,
+      };
       const res = await call('POST', API, body);
       expect(res.statusCode).toBe(201);
       expect(res.headers['content-type']).toBe('application/json;charset=utf-8');
       const created = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'newbie' }, include: { emailAddresses: true } });
       expect(res.json()).toMatchObject({
-        id: created.id, login: 'newbie', username: 'newbie', email: 'NewBie@Example.com', full_name: 'New Bie', login_name: 'nb-ext',
-        source_id: 0, is_admin: false, active: true, prohibit_login: false, restricted: true, visibility: 'limited',
-        html_url: 'http://localhost:3000/newbie', last_login: '1970-01-01T00:00:00Z',
+        id: created.id,
+        login: 'newbie',
+        username: 'newbie',
+        email: 'NewBie@Example.com',
+        full_name: 'New Bie',
+        login_name: 'nb-ext',
+        source_id: 0,
+        is_admin: false,
+        active: true,
+        prohibit_login: false,
+        restricted: true,
+        visibility: 'limited',
+        html_url: 'http://localhost:3000/newbie',
+        last_login: '1970-01-01T00:00:00Z',
       });
-      expect(created).toMatchObject({ type: 'INDIVIDUAL', mustChangePassword: true, isActive: true, isAdmin: false, isRestricted: true, visibility: 'LIMITED' });
+      expect(created).toMatchObject({
+        type: 'INDIVIDUAL',
+        mustChangePassword: true,
+        isActive: true,
+        isAdmin: false,
+        isRestricted: true,
+        visibility: 'LIMITED',
+      });
       expect(created.passwordHash).not.toBe('');
       expect(created.passwordHash).not.toContain('long-enough');
-      expect(created.emailAddresses).toEqual([expect.objectContaining({ email: 'NewBie@Example.com', lowerEmail: 'newbie@example.com', isPrimary: true, isActivated: true })]);
+      expect(created.emailAddresses).toEqual([
+        expect.objectContaining({ email: 'NewBie@Example.com', lowerEmail: 'newbie@example.com', isPrimary: true, isActivated: true }),
+      ]);
     });
 
     it('must_change_password defaults to true: the new user gets 403 (no url) on every call', async () => {
@@ -90,7 +128,8 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
     });
 
     it('honours must_change_password:false and created_at, from a form-urlencoded body', async () => {
-      const payload = 'username=formy&email=formy%40example.com&password=long-enough&must_change_password=false&created_at=2020-01-02T03%3A04%3A05Z';
+      const payload =
+        'username=formy&email=formy%40example.com&password=long-enough&must_change_password=false&created_at=2020-01-02T03%3A04%3A05Z';
       const res = await t.request('POST', API, { headers: { ...admin, ...FORM }, payload });
       expect(res.statusCode).toBe(201);
       expect(res.json()).toMatchObject({ login: 'formy', created: '2020-01-02T03:04:05Z' });
@@ -114,8 +153,18 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
       ['a missing email', { username: 'noemail', password: 'long-enough' }, 422, '[Email]: Required'],
       ['a taken name', { ...ok, username: 'plain' }, 422, 'user already exists [name: plain]'],
       ['a taken name in another case', { ...ok, username: 'PLAIN' }, 422, 'user already exists [name: PLAIN]'],
-      ['a taken e-mail', { ...ok, username: 'dupmail', email: 'plain@example.com' }, 422, 'e-mail already in use [email: plain@example.com]'],
-      ['a taken e-mail in another case', { ...ok, username: 'dupmail', email: 'Plain@Example.COM' }, 422, 'e-mail already in use [email: Plain@Example.COM]'],
+      [
+        'a taken e-mail',
+        { ...ok, username: 'dupmail', email: 'plain@example.com' },
+        422,
+        'e-mail already in use [email: plain@example.com]',
+      ],
+      [
+        'a taken e-mail in another case',
+        { ...ok, username: 'dupmail', email: 'Plain@Example.COM' },
+        422,
+        'e-mail already in use [email: Plain@Example.COM]',
+      ],
       ['an invalid e-mail', { ...ok, username: 'badmail', email: 'not-an-email' }, 422, undefined],
       ['a bad visibility', { ...ok, username: 'vis', visibility: 'secret' }, 422, '[Visibility]: In'],
       ['an unknown source_id', { ...ok, username: 'src', source_id: 7 }, 422, 'login source does not exist [id: 7]'],
@@ -132,12 +181,25 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
 
     it('changes only the given fields and answers the user with private fields', async () => {
       const u = await t.createUser('pat1', { fullName: 'Old Name', loginName: 'old-ext' });
-      const before = await t.db.user.update({ where: { id: u.id }, data: { website: 'https://old.example', location: 'Old Town', description: 'old bio' } });
+      const before = await t.db.user.update({
+        where: { id: u.id },
+        data: { website: 'https://old.example', location: 'Old Town', description: 'old bio' },
+      });
       const res = await patch('pat1', { login_name: 'new-ext', full_name: 'New Name' });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({
-        id: u.id, login: 'pat1', full_name: 'New Name', login_name: 'new-ext', website: 'https://old.example', location: 'Old Town',
-        description: 'old bio', email: 'pat1@example.com', is_admin: false, active: true, restricted: false, visibility: 'public',
+        id: u.id,
+        login: 'pat1',
+        full_name: 'New Name',
+        login_name: 'new-ext',
+        website: 'https://old.example',
+        location: 'Old Town',
+        description: 'old bio',
+        email: 'pat1@example.com',
+        is_admin: false,
+        active: true,
+        restricted: false,
+        visibility: 'public',
       });
       const after = await t.db.user.findUniqueOrThrow({ where: { id: u.id } });
       expect(after).toEqual({ ...before, fullName: 'New Name', loginName: 'new-ext', updatedAt: after.updatedAt });
@@ -168,9 +230,12 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
       expect(after).toEqual({ ...before, [column]: stored, loginName: name, updatedAt: after.updatedAt });
     });
 
-    it('accepts a form-urlencoded body, as Gitea\'s own test sends', async () => {
+    it("accepts a form-urlencoded body, as Gitea's own test sends", async () => {
       await t.createUser('frm');
-      const res = await t.request('PATCH', `${API}/frm`, { headers: { ...admin, ...FORM }, payload: 'login_name=frm&source_id=0&full_name=Form+Name&restricted=true' });
+      const res = await t.request('PATCH', `${API}/frm`, {
+        headers: { ...admin, ...FORM },
+        payload: 'login_name=frm&source_id=0&full_name=Form+Name&restricted=true',
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ full_name: 'Form Name', restricted: true });
       expect(await row('frm')).toMatchObject({ fullName: 'Form Name', isRestricted: true });
@@ -181,9 +246,19 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
       ['no login_name', { full_name: 'Nope' }, 422, '[LoginName]: Required'],
       ['an empty login_name', { login_name: '', full_name: 'Nope' }, 422, '[LoginName]: Required'],
       ['an empty email', { ...base, email: '' }, 400, 'e-mail invalid [email: ]'],
-      ['an email with a space', { ...base, email: 'bad mail@example.com' }, 400, 'e-mail address contains unsupported character [email: bad mail@example.com]'],
-      ['another user\'s email', { ...base, email: 'plain@example.com' }, 400, 'e-mail already in use [email: plain@example.com]'],
-      ['another user\'s email in another case', { ...base, email: 'PLAIN@example.com' }, 400, 'e-mail already in use [email: PLAIN@example.com]'],
+      [
+        'an email with a space',
+        { ...base, email: 'bad mail@example.com' },
+        400,
+        'e-mail address contains unsupported character [email: bad mail@example.com]',
+      ],
+      ["another user's email", { ...base, email: 'plain@example.com' }, 400, 'e-mail already in use [email: plain@example.com]'],
+      [
+        "another user's email in another case",
+        { ...base, email: 'PLAIN@example.com' },
+        400,
+        'e-mail already in use [email: PLAIN@example.com]',
+      ],
       ['a 7-character password', { ...base, password: '1234567' }, 400, 'password must be at least 8 characters'],
       ['a bad visibility', { ...base, visibility: 'hidden' }, 422, '[Visibility]: In'],
       ['a website that is no URL', { ...base, website: 'not a url' }, 422, '[Website]: Url'],
@@ -240,7 +315,11 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
 
     it('admin:false on the last admin is 400; admin rights can be granted and revoked otherwise', async () => {
       expect(await t.db.user.count({ where: { isAdmin: true } })).toBe(1);
-      expectGiteaError(await patch('root', { login_name: 'root', admin: false }), 400, `can not delete the last admin user [uid: ${root.id}]`);
+      expectGiteaError(
+        await patch('root', { login_name: 'root', admin: false }),
+        400,
+        `can not delete the last admin user [uid: ${root.id}]`,
+      );
       expect(await row('root')).toMatchObject({ isAdmin: true });
       expect((await patch('plain', { login_name: 'plain', admin: false })).statusCode).toBe(200);
       await t.createUser('second');
@@ -333,7 +412,12 @@ describe.each(PROVIDERS)('GET /admin/users filters and pagination (%s)', (provid
     expect(res.headers.link).toBeUndefined();
     const body: Array<Record<string, unknown>> = res.json();
     expect(body.map((u) => u.login)).toEqual(ALL);
-    expect(body.find((u) => u.login === 'cat')).toMatchObject({ active: false, prohibit_login: true, visibility: 'private', email: 'cat@example.com' });
+    expect(body.find((u) => u.login === 'cat')).toMatchObject({
+      active: false,
+      prohibit_login: true,
+      visibility: 'private',
+      email: 'cat@example.com',
+    });
     expect(body.find((u) => u.login === 'dan')).toMatchObject({ is_admin: true, email: 'dz@mail.test' });
     expect(body.find((u) => u.login === 'eve')).toMatchObject({ login_name: 'eve-ext', source_id: 3 });
   });
@@ -380,17 +464,55 @@ describe.each(PROVIDERS)('GET /admin/users filters and pagination (%s)', (provid
 
   const U = 'admin/users';
   it.each([
-    ['limit=2', 6, ['amy', 'bob'], '<http://localhost:3000/api/v1/admin/users?limit=2&page=2>; rel="next",<http://localhost:3000/api/v1/admin/users?limit=2&page=3>; rel="last"'],
-    ['page=2&limit=2', 6, ['cat', 'dan'], linkHeader(U, { limit: '2' }, [['next', 3], ['last', 3], ['first', 1], ['prev', 1]])],
-    ['limit=2&page=3', 6, ['eve', 'root'], '<http://localhost:3000/api/v1/admin/users?limit=2&page=1>; rel="first",<http://localhost:3000/api/v1/admin/users?limit=2&page=2>; rel="prev"'],
-    ['limit=2&page=9', 6, [], linkHeader(U, { limit: '2' }, [['first', 1], ['prev', 2]])],
-    ['page=2&limit=2&is_admin=false', 4, ['cat', 'eve'], '<http://localhost:3000/api/v1/admin/users?is_admin=false&limit=2&page=1>; rel="first",<http://localhost:3000/api/v1/admin/users?is_admin=false&limit=2&page=1>; rel="prev"'],
-    ['visibility=public&limit=1', 4, ['amy'], '<http://localhost:3000/api/v1/admin/users?limit=1&page=2&visibility=public>; rel="next",<http://localhost:3000/api/v1/admin/users?limit=1&page=4&visibility=public>; rel="last"'],
+    [
+      'limit=2',
+      6,
+      ['amy', 'bob'],
+      '<http://localhost:3000/api/v1/admin/users?limit=2&page=2>; rel="next",<http://localhost:3000/api/v1/admin/users?limit=2&page=3>; rel="last"',
+    ],
+    [
+      'page=2&limit=2',
+      6,
+      ['cat', 'dan'],
+      linkHeader(U, { limit: '2' }, [
+        ['next', 3],
+        ['last', 3],
+        ['first', 1],
+        ['prev', 1],
+      ]),
+    ],
+    [
+      'limit=2&page=3',
+      6,
+      ['eve', 'root'],
+      '<http://localhost:3000/api/v1/admin/users?limit=2&page=1>; rel="first",<http://localhost:3000/api/v1/admin/users?limit=2&page=2>; rel="prev"',
+    ],
+    [
+      'limit=2&page=9',
+      6,
+      [],
+      linkHeader(U, { limit: '2' }, [
+        ['first', 1],
+        ['prev', 2],
+      ]),
+    ],
+    [
+      'page=2&limit=2&is_admin=false',
+      4,
+      ['cat', 'eve'],
+      '<http://localhost:3000/api/v1/admin/users?is_admin=false&limit=2&page=1>; rel="first",<http://localhost:3000/api/v1/admin/users?is_admin=false&limit=2&page=1>; rel="prev"',
+    ],
+    [
+      'visibility=public&limit=1',
+      4,
+      ['amy'],
+      '<http://localhost:3000/api/v1/admin/users?limit=1&page=2&visibility=public>; rel="next",<http://localhost:3000/api/v1/admin/users?limit=1&page=4&visibility=public>; rel="last"',
+    ],
     ['q=zzz&limit=1', 0, [], undefined],
     ['limit=0', 6, ALL, undefined],
     ['limit=-3&page=0', 6, ALL, undefined],
     ['limit=abc&page=-1', 6, ALL, undefined],
-  ])('?%s pages with Gitea\'s Link header', async (query, total, logins, link) => {
+  ])("?%s pages with Gitea's Link header", async (query, total, logins, link) => {
     const res = await list(query);
     expect(res.statusCode).toBe(200);
     expect((res.json() as Array<{ login: string }>).map((u) => u.login)).toEqual(logins);
@@ -400,14 +522,22 @@ describe.each(PROVIDERS)('GET /admin/users filters and pagination (%s)', (provid
 
   it('limit defaults to 30 and is clamped to 50', async () => {
     await t.db.user.createMany({
-      data: Array.from({ length: 50 }, (_, i) => ({ name: `bulk${String(i).padStart(2, '0')}`, lowerName: `bulk${String(i).padStart(2, '0')}`, email: `bulk${i}@example.com` })),
+      data: Array.from({ length: 50 }, (_, i) => ({
+        name: `bulk${String(i).padStart(2, '0')}`,
+        lowerName: `bulk${String(i).padStart(2, '0')}`,
+        email: `bulk${i}@example.com`,
+      })),
     });
     const dflt = await list();
     expect(dflt.json()).toHaveLength(30);
     expect(dflt.headers['x-total-count']).toBe('56');
-    expect(dflt.headers.link).toBe('<http://localhost:3000/api/v1/admin/users?page=2>; rel="next",<http://localhost:3000/api/v1/admin/users?page=2>; rel="last"');
+    expect(dflt.headers.link).toBe(
+      '<http://localhost:3000/api/v1/admin/users?page=2>; rel="next",<http://localhost:3000/api/v1/admin/users?page=2>; rel="last"',
+    );
     const big = await list('limit=100');
     expect(big.json()).toHaveLength(50);
-    expect(big.headers.link).toBe('<http://localhost:3000/api/v1/admin/users?limit=100&page=2>; rel="next",<http://localhost:3000/api/v1/admin/users?limit=100&page=2>; rel="last"');
+    expect(big.headers.link).toBe(
+      '<http://localhost:3000/api/v1/admin/users?limit=100&page=2>; rel="next",<http://localhost:3000/api/v1/admin/users?limit=100&page=2>; rel="last"',
+    );
   });
 });

@@ -19,8 +19,10 @@ describe.each(PROVIDERS)('REST issue assignees (%s)', (provider) => {
 
   const url = (p: string, n: number | string) => `/api/v1/repos/${p}/issues/${n}/assignees`;
   const add = (viewer: string, p: string, n: number | string, body: unknown) => t.request('POST', url(p, n), { headers: as(viewer), body });
-  const remove = (viewer: string, p: string, n: number | string, body: unknown) => t.request('DELETE', url(p, n), { headers: as(viewer), body });
-  const check = (viewer: string, p: string, n: number | string, user: string) => t.request('GET', `${url(p, n)}/${user}`, { headers: as(viewer) });
+  const remove = (viewer: string, p: string, n: number | string, body: unknown) =>
+    t.request('DELETE', url(p, n), { headers: as(viewer), body });
+  const check = (viewer: string, p: string, n: number | string, user: string) =>
+    t.request('GET', `${url(p, n)}/${user}`, { headers: as(viewer) });
   async function newIssue(p: string, poster = 'alice'): Promise<Json> {
     const res = await t.request('POST', `/api/v1/repos/${p}/issues`, { headers: as(poster), body: { title: `issue by ${poster}` } });
     expect(res.statusCode, res.body).toBe(201);
@@ -32,7 +34,11 @@ describe.each(PROVIDERS)('REST issue assignees (%s)', (provider) => {
     return t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
   }
   const assigneeComments = (issueId: number) =>
-    t.db.comment.findMany({ where: { issueId, type: 'ASSIGNEES' }, orderBy: { id: 'asc' }, select: { assigneeId: true, removedAssignee: true, posterId: true } });
+    t.db.comment.findMany({
+      where: { issueId, type: 'ASSIGNEES' },
+      orderBy: { id: 'asc' },
+      select: { assigneeId: true, removedAssignee: true, posterId: true },
+    });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -73,7 +79,14 @@ describe.each(PROVIDERS)('REST issue assignees (%s)', (provider) => {
     const empty = await add('writer', 'alice/pub', n, { assignees: [] });
     expect(loginsOf(empty.json())).toEqual(['reader', 'alice', 'writer']);
     await t.app.deps.notifier.drain();
-    expect(events).toContainEqual({ type: 'issue.updated', issueId: issue.id, repoId: repos.pub!.id, index: n, actorId: users.writer!.id, fields: ['assignees'] });
+    expect(events).toContainEqual({
+      type: 'issue.updated',
+      issueId: issue.id,
+      repoId: repos.pub!.id,
+      index: n,
+      actorId: users.writer!.id,
+      fields: ['assignees'],
+    });
     // Any signed-in user of a public repository can be assigned (read on pull requests).
     expect(loginsOf((await add('writer', 'alice/pub', n, { assignees: ['outsider'] })).json())).toContain('outsider');
     expect((await t.request('GET', `/api/v1/repos/alice/pub/issues/${n}`)).json().assignees).toHaveLength(4);
@@ -96,9 +109,21 @@ describe.each(PROVIDERS)('REST issue assignees (%s)', (provider) => {
   it("answers Gitea's errors for the users given: 422 unknown, 400 organization, 403 not assignable, 403 blocked by the assignee (all or nothing)", async () => {
     const pub = (await newIssue('alice/pub')).number as number;
     const priv = (await newIssue('alice/priv')).number as number;
-    expectGiteaError(await add('writer', 'alice/pub', pub, { assignees: ['reader', 'nobody'] }), 422, 'user does not exist [uid: 0, name: nobody]');
-    expectGiteaError(await add('writer', 'alice/pub', pub, { assignees: ['acme'] }), 400, `organization can't be added as assignee [user_id: ${org.id}, repo_id: ${repos.pub!.id}]`);
-    expectGiteaError(await add('writer', 'alice/priv', priv, { assignees: ['outsider'] }), 403, `user doesn't have access to repo [user_id: ${users.outsider!.id}, repo_name: priv]`);
+    expectGiteaError(
+      await add('writer', 'alice/pub', pub, { assignees: ['reader', 'nobody'] }),
+      422,
+      'user does not exist [uid: 0, name: nobody]',
+    );
+    expectGiteaError(
+      await add('writer', 'alice/pub', pub, { assignees: ['acme'] }),
+      400,
+      `organization can't be added as assignee [user_id: ${org.id}, repo_id: ${repos.pub!.id}]`,
+    );
+    expectGiteaError(
+      await add('writer', 'alice/priv', priv, { assignees: ['outsider'] }),
+      403,
+      `user doesn't have access to repo [user_id: ${users.outsider!.id}, repo_name: priv]`,
+    );
     expectGiteaError(await add('writer', 'alice/pub', pub, { assignees: ['alice', 'blocker'] }), 403, 'user is blocked');
     const after = (await t.request('GET', `/api/v1/repos/alice/pub/issues/${pub}`)).json();
     expect(after.assignees).toBeNull();
@@ -143,7 +168,14 @@ describe.each(PROVIDERS)('REST issue assignees (%s)', (provider) => {
     expectGiteaError(await add('alice', 'alice/pub', n, { assignees: 5 }), 422);
     expectGiteaError(await add('alice', 'alice/pub', n, { assignees: [1, 2] }), 422);
     expect((await add('alice', 'alice/pub', n, {})).statusCode).toBe(201);
-    expect((await t.request('POST', url('alice/pub', n), { headers: { ...as('alice'), 'content-type': 'text/plain' }, payload: '{"assignees":["alice"]}' })).statusCode).toBe(201);
+    expect(
+      (
+        await t.request('POST', url('alice/pub', n), {
+          headers: { ...as('alice'), 'content-type': 'text/plain' },
+          payload: '{"assignees":["alice"]}',
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 
   it('checks assignability: 204 assignable, 404 unknown or not assignable, 400 organization, 404 for invisible repositories', async () => {

@@ -5,7 +5,19 @@ import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.
 import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
-const COMMENT_KEYS = ['id', 'html_url', 'pull_request_url', 'issue_url', 'user', 'original_author', 'original_author_id', 'body', 'assets', 'created_at', 'updated_at'];
+const COMMENT_KEYS = [
+  'id',
+  'html_url',
+  'pull_request_url',
+  'issue_url',
+  'user',
+  'original_author',
+  'original_author_id',
+  'body',
+  'assets',
+  'created_at',
+  'updated_at',
+];
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 type Json = Record<string, unknown>;
 
@@ -14,9 +26,11 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
   const users: Record<string, Models.User> = {};
   const events: DomainEvent[] = [];
 
-  const req = (method: string, viewer: string, path: string, body?: unknown) => t.request(method, `/api/v1/repos/${path}`, { headers: as(viewer), ...(body === undefined ? {} : { body }) });
+  const req = (method: string, viewer: string, path: string, body?: unknown) =>
+    t.request(method, `/api/v1/repos/${path}`, { headers: as(viewer), ...(body === undefined ? {} : { body }) });
   const post = (viewer: string, repo: string, n: number, body: unknown) => req('POST', viewer, `${repo}/issues/${n}/comments`, body);
-  const issueRow = (repo: string, n: number) => t.db.issue.findFirstOrThrow({ where: { index: n, repo: { ownerName: repo.split('/')[0], name: repo.split('/')[1] } } });
+  const issueRow = (repo: string, n: number) =>
+    t.db.issue.findFirstOrThrow({ where: { index: n, repo: { ownerName: repo.split('/')[0], name: repo.split('/')[1] } } });
   async function newIssue(viewer: string, repo: string, title = 'issue'): Promise<number> {
     const res = await req('POST', viewer, `${repo}/issues`, { title });
     expect(res.statusCode, res.body).toBe(201);
@@ -37,7 +51,12 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     t = await startTestApp(provider);
     for (const n of ['alice', 'reader', 'writer', 'outsider', 'blocked', 'carol']) users[n] = await t.createUser(n);
     users.admin = await t.createUser('siteadmin', { admin: true });
-    for (const [name, isPrivate] of [['pub', false], ['priv', true], ['arch', false], ['other', false]] as const) {
+    for (const [name, isPrivate] of [
+      ['pub', false],
+      ['priv', true],
+      ['arch', false],
+      ['other', false],
+    ] as const) {
       const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name, private: isPrivate } });
       expect(res.statusCode, res.body).toBe(201);
       const repo = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
@@ -65,12 +84,25 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
       assets: [],
     });
     // Gitea renders comment users as anonymous viewers see them, even for the poster.
-    expect(c.user).toMatchObject({ login: 'outsider', email: `${users.outsider!.id}+outsider@noreply.localhost`, is_admin: false, login_name: '' });
+    expect(c.user).toMatchObject({
+      login: 'outsider',
+      email: `${users.outsider!.id}+outsider@noreply.localhost`,
+      is_admin: false,
+      login_name: '',
+    });
     expect((await issueRow('alice/pub', n)).numComments).toBe(1);
     expect((await req('GET', 'anon', `alice/pub/issues/${n}`)).json().comments).toBe(1);
     await t.app.deps.notifier.drain();
     const issue = await issueRow('alice/pub', n);
-    expect(events).toContainEqual({ type: 'comment.created', commentId: c.id, issueId: issue.id, repoId: issue.repoId, index: n, isPull: false, actorId: users.outsider!.id });
+    expect(events).toContainEqual({
+      type: 'comment.created',
+      commentId: c.id,
+      issueId: issue.id,
+      repoId: issue.repoId,
+      index: n,
+      isPull: false,
+      actorId: users.outsider!.id,
+    });
     const feed = await t.db.action.findMany({ where: { opType: 'COMMENT_ISSUE', commentId: c.id } });
     expect(new Set(feed.map((a) => a.userId))).toEqual(new Set([users.outsider!.id, users.alice!.id]));
     expect(feed[0]).toMatchObject({ actUserId: users.outsider!.id, content: `${n}|hello @alice`, isPrivate: false });
@@ -109,9 +141,15 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     expect((await post('alice', 'alice/pub', carolN, { body: 'owner is an admin' })).statusCode).toBe(201);
     expect((await post('reader', 'alice/priv', n, { body: 'reader' })).statusCode).toBe(201);
     const token = await t.createToken('writer', ['read:issue']);
-    expectGiteaError(await t.request('POST', `/api/v1/repos/alice/pub/issues/${pubN}/comments`, { headers: tokenAuth(token), body: { body: 'x' } }), 403);
+    expectGiteaError(
+      await t.request('POST', `/api/v1/repos/alice/pub/issues/${pubN}/comments`, { headers: tokenAuth(token), body: { body: 'x' } }),
+      403,
+    );
     const writeToken = await t.createToken('writer', ['write:issue', 'read:repository']);
-    expect((await t.request('POST', `/api/v1/repos/alice/pub/issues/${pubN}/comments`, { headers: tokenAuth(writeToken), body: { body: 'x' } })).statusCode).toBe(201);
+    expect(
+      (await t.request('POST', `/api/v1/repos/alice/pub/issues/${pubN}/comments`, { headers: tokenAuth(writeToken), body: { body: 'x' } }))
+        .statusCode,
+    ).toBe(201);
   });
 
   it('a locked issue takes comments only from writers and site admins', async () => {
@@ -136,7 +174,11 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     expect((res.json() as Json[]).map((c) => c.id)).toEqual([a.id, b.id]);
     const old = new Date(Date.now() - 3_600_000).toISOString();
     await t.db.comment.update({ where: { id: a.id as number }, data: { updatedAt: new Date(old) } });
-    const since = await req('GET', 'anon', `alice/pub/issues/${n}/comments?since=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`);
+    const since = await req(
+      'GET',
+      'anon',
+      `alice/pub/issues/${n}/comments?since=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`,
+    );
     expect((since.json() as Json[]).map((c) => c.id)).toEqual([b.id]);
     const before = await req('GET', 'anon', `alice/pub/issues/${n}/comments?before=${encodeURIComponent(old)}`);
     expect((before.json() as Json[]).map((c) => c.id)).toEqual([a.id]);
@@ -151,11 +193,21 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     const n1 = await newIssue('alice', 'alice/other');
     const n2 = await newIssue('alice', 'alice/other');
     const ids: unknown[] = [];
-    for (const [n, body] of [[n1, 'a'], [n2, 'b'], [n1, 'c']] as const) ids.push((await newComment('writer', 'alice/other', n, body)).id);
+    for (const [n, body] of [
+      [n1, 'a'],
+      [n2, 'b'],
+      [n1, 'c'],
+    ] as const)
+      ids.push((await newComment('writer', 'alice/other', n, body)).id);
     await req('PATCH', 'alice', `alice/other/issues/${n2}`, { state: 'closed' });
     const page1 = await req('GET', 'anon', 'alice/other/issues/comments?limit=2');
     expect(page1.headers['x-total-count']).toBe('3');
-    expect(page1.headers.link).toBe(linkHeader('repos/alice/other/issues/comments', { limit: '2' }, [['next', 2], ['last', 2]]));
+    expect(page1.headers.link).toBe(
+      linkHeader('repos/alice/other/issues/comments', { limit: '2' }, [
+        ['next', 2],
+        ['last', 2],
+      ]),
+    );
     expect((page1.json() as Json[]).map((c) => c.id)).toEqual(ids.slice(0, 2));
     const page2 = await req('GET', 'anon', 'alice/other/issues/comments?limit=2&page=2');
     expect((page2.json() as Json[]).map((c) => [c.id, c.issue_url])).toEqual([[ids[2], `http://localhost:3000/alice/other/issues/${n1}`]]);
@@ -168,7 +220,11 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     const got = await req('GET', 'anon', `alice/pub/issues/comments/${c.id}`);
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(c);
-    expectGiteaError(await req('GET', 'alice', `alice/other/issues/comments/${c.id}`), 404, `comment does not exist [id: ${c.id}, issue_id: 0]`);
+    expectGiteaError(
+      await req('GET', 'alice', `alice/other/issues/comments/${c.id}`),
+      404,
+      `comment does not exist [id: ${c.id}, issue_id: 0]`,
+    );
     expectGiteaError(await req('GET', 'alice', 'alice/pub/issues/comments/99999999'), 404);
     expectGiteaError(await req('GET', 'alice', 'alice/pub/issues/comments/abc'), 404);
     await req('PATCH', 'alice', `alice/pub/issues/${n}`, { state: 'closed' });
@@ -195,7 +251,9 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     expect(own.json()).toMatchObject({ id, body: 'fixed' });
     expect((await t.db.comment.findUniqueOrThrow({ where: { id } })).contentVersion).toBe(1);
     await t.app.deps.notifier.drain();
-    expect(events).toContainEqual(expect.objectContaining({ type: 'comment.updated', commentId: id, oldContent: 'typo', actorId: users.reader!.id }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'comment.updated', commentId: id, oldContent: 'typo', actorId: users.reader!.id }),
+    );
     expect((await req('PATCH', 'writer', path, { body: 'by writer' })).json().body).toBe('by writer');
     const same = await req('PATCH', 'writer', path, { body: 'by writer' });
     expect(same.statusCode).toBe(200);
@@ -204,7 +262,11 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     const deprecated = await req('PATCH', 'alice', `alice/pub/issues/424242/comments/${id}`, { body: 'via alias' });
     expect(deprecated.statusCode, deprecated.body).toBe(200);
     expect(deprecated.json().body).toBe('via alias');
-    expectGiteaError(await req('PATCH', 'alice', `alice/other/issues/comments/${id}`, { body: 'x' }), 404, `comment does not exist [id: ${id}, issue_id: 0]`);
+    expectGiteaError(
+      await req('PATCH', 'alice', `alice/other/issues/comments/${id}`, { body: 'x' }),
+      404,
+      `comment does not exist [id: ${id}, issue_id: 0]`,
+    );
     await req('PATCH', 'alice', `alice/pub/issues/${n}`, { state: 'closed' });
     const close = await t.db.comment.findFirstOrThrow({ where: { issueId: (await issueRow('alice/pub', n)).id, type: 'CLOSE' } });
     const event = await req('PATCH', 'alice', `alice/pub/issues/comments/${close.id}`, { body: 'x' });
@@ -212,7 +274,9 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     expect((await t.db.comment.findUniqueOrThrow({ where: { id: close.id } })).content).toBe('');
     // Blocked by the repository owner: even one's own comment cannot be edited.
     const otherIssue = await issueRow('alice/other', await newIssue('writer', 'alice/other'));
-    const blockedC = await t.db.comment.create({ data: { type: 'COMMENT', issueId: otherIssue.id, posterId: users.blocked!.id, content: 'from before the block' } });
+    const blockedC = await t.db.comment.create({
+      data: { type: 'COMMENT', issueId: otherIssue.id, posterId: users.blocked!.id, content: 'from before the block' },
+    });
     expectGiteaError(await req('PATCH', 'blocked', `alice/other/issues/comments/${blockedC.id}`, { body: 'x' }), 403, 'user is blocked');
   });
 
@@ -258,11 +322,17 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     expect(after.updatedAt).toEqual(updatedAt);
     expect(await t.db.comment.findUnique({ where: { id } })).toBeNull();
     // Only the deleted comments' reactions went; the issue's own reaction stays.
-    expect(await t.db.reaction.findMany({ where: { issueId: issue.id }, select: { type: true }, orderBy: { id: 'asc' } })).toEqual([{ type: 'eyes' }]);
-    expect(await t.db.action.count({ where: { opType: 'COMMENT_ISSUE', content: { startsWith: `${n}|delete me` }, isDeleted: false } })).toBe(0);
+    expect(await t.db.reaction.findMany({ where: { issueId: issue.id }, select: { type: true }, orderBy: { id: 'asc' } })).toEqual([
+      { type: 'eyes' },
+    ]);
+    expect(
+      await t.db.action.count({ where: { opType: 'COMMENT_ISSUE', content: { startsWith: `${n}|delete me` }, isDeleted: false } }),
+    ).toBe(0);
     expect(await t.db.action.count({ where: { opType: 'COMMENT_ISSUE', content: `${n}|delete me`, isDeleted: true } })).toBeGreaterThan(0);
     await t.app.deps.notifier.drain();
-    expect(events).toContainEqual(expect.objectContaining({ type: 'comment.deleted', commentId: id, posterId: users.reader!.id, content: 'delete me' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'comment.deleted', commentId: id, posterId: users.reader!.id, content: 'delete me' }),
+    );
     expectGiteaError(await req('DELETE', 'reader', path), 404);
     await req('PATCH', 'alice', `alice/pub/issues/${n}`, { state: 'closed' });
     const close = await t.db.comment.findFirstOrThrow({ where: { issueId: issue.id, type: 'CLOSE' } });
@@ -303,7 +373,11 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     await t.db.issueIndex.upsert({ where: { repoId: repo.id }, create: { repoId: repo.id, maxIndex: index }, update: { maxIndex: index } });
     await t.db.issue.create({ data: { repoId: repo.id, index, title: 'a pull', isPull: true, posterId: users.alice!.id } });
     const c = await newComment('writer', 'alice/pub', index, 'lgtm');
-    expect(c).toMatchObject({ pull_request_url: `http://localhost:3000/alice/pub/pulls/${index}`, issue_url: '', html_url: `http://localhost:3000/alice/pub/pulls/${index}#issuecomment-${c.id}` });
+    expect(c).toMatchObject({
+      pull_request_url: `http://localhost:3000/alice/pub/pulls/${index}`,
+      issue_url: '',
+      html_url: `http://localhost:3000/alice/pub/pulls/${index}#issuecomment-${c.id}`,
+    });
     await t.app.deps.notifier.drain();
     expect(await t.db.action.count({ where: { commentId: c.id as number, opType: 'COMMENT_PULL' } })).toBeGreaterThan(0);
     const ghost = await t.createUser('ghostly');

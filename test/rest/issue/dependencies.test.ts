@@ -37,11 +37,15 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
     return { owner, repo, index };
   };
   const numbers = (res: { json(): unknown }) => (res.json() as Json[]).map((i) => `${(i.repository as Json).full_name}#${i.number}`);
-  const close = (viewer: string, p: string, n: number) => t.request('PATCH', `/api/v1/repos/${p}/issues/${n}`, { headers: as(viewer), body: { state: 'closed' } });
+  const close = (viewer: string, p: string, n: number) =>
+    t.request('PATCH', `/api/v1/repos/${p}/issues/${n}`, { headers: as(viewer), body: { state: 'closed' } });
   const setDependencies = async (p: string, enabled: boolean) => {
     const res = await t.request('PATCH', `/api/v1/repos/${p}`, {
       headers: as(p.split('/')[0]!),
-      body: { has_issues: true, internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: enabled } },
+      body: {
+        has_issues: true,
+        internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: enabled },
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().internal_tracker.enable_issue_dependencies).toBe(enabled);
@@ -72,19 +76,31 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ number: blocker, title: 'blocker', state: 'open', repository: { full_name: 'alice/pub' } });
     const [blockerId, blockedId] = [await idOf('alice/pub', blocker), await idOf('alice/pub', blocked)];
-    expect(await t.db.issueDependency.findMany({ where: { issueId: { in: [blockerId, blockedId] } }, select: { issueId: true, dependencyId: true, userId: true } })).toEqual([
-      { issueId: blockedId, dependencyId: blockerId, userId: users.alice!.id },
-    ]);
+    expect(
+      await t.db.issueDependency.findMany({
+        where: { issueId: { in: [blockerId, blockedId] } },
+        select: { issueId: true, dependencyId: true, userId: true },
+      }),
+    ).toEqual([{ issueId: blockedId, dependencyId: blockerId, userId: users.alice!.id }]);
     expect(numbers(await call('GET', 'anon', 'alice/pub', blocked, 'dependencies'))).toEqual([`alice/pub#${blocker}`]);
     expect(numbers(await call('GET', 'anon', 'alice/pub', blocker, 'blocks'))).toEqual([`alice/pub#${blocked}`]);
     expect(await call('GET', 'anon', 'alice/pub', blocker, 'dependencies').then((r) => r.json())).toEqual([]);
-    const comments = await t.db.comment.findMany({ where: { issueId: { in: [blockerId, blockedId] }, type: 'ADD_DEPENDENCY' }, orderBy: { id: 'asc' } });
+    const comments = await t.db.comment.findMany({
+      where: { issueId: { in: [blockerId, blockedId] }, type: 'ADD_DEPENDENCY' },
+      orderBy: { id: 'asc' },
+    });
     expect(comments.map((c) => [c.issueId, c.dependentIssueId, c.posterId])).toEqual([
       [blockedId, blockerId, users.alice!.id],
       [blockerId, blockedId, users.alice!.id],
     ]);
     await t.app.deps.notifier.drain();
-    expect(events).toContainEqual({ type: 'issue.dependencyAdded', issueId: blockedId, dependencyId: blockerId, repoId: (await t.db.repository.findFirstOrThrow({ where: { name: 'pub' } })).id, actorId: users.alice!.id });
+    expect(events).toContainEqual({
+      type: 'issue.dependencyAdded',
+      issueId: blockedId,
+      dependencyId: blockerId,
+      repoId: (await t.db.repository.findFirstOrThrow({ where: { name: 'pub' } })).id,
+      actorId: users.alice!.id,
+    });
   });
 
   it('POST …/dependencies is the same relation seen from the blocked issue; the blocked issue cannot close while a blocker is open (412)', async () => {
@@ -93,7 +109,11 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
     const res = await call('POST', 'writer', 'alice/pub', a, 'dependencies', meta('alice/pub', b));
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().number).toBe(a);
-    expectGiteaError(await close('alice', 'alice/pub', a), 412, 'cannot close this issue or pull request because it still has open dependencies');
+    expectGiteaError(
+      await close('alice', 'alice/pub', a),
+      412,
+      'cannot close this issue or pull request because it still has open dependencies',
+    );
     expect((await close('alice', 'alice/pub', b)).statusCode).toBe(201);
     expect((await close('alice', 'alice/pub', a)).statusCode).toBe(201);
     // A closed blocker is still listed.
@@ -101,16 +121,28 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
   });
 
   it('refuses duplicates (409) and any cycle, direct, self or through other issues (409), never a 500', async () => {
-    const [x, y, z] = [await issue('alice', 'alice/pub', 'x'), await issue('alice', 'alice/pub', 'y'), await issue('alice', 'alice/pub', 'z')];
+    const [x, y, z] = [
+      await issue('alice', 'alice/pub', 'x'),
+      await issue('alice', 'alice/pub', 'y'),
+      await issue('alice', 'alice/pub', 'z'),
+    ];
     expect((await call('POST', 'alice', 'alice/pub', x, 'blocks', meta('alice/pub', y))).statusCode).toBe(201);
     const [xId, yId, zId] = [await idOf('alice/pub', x), await idOf('alice/pub', y), await idOf('alice/pub', z)];
-    expectGiteaError(await call('POST', 'alice', 'alice/pub', x, 'blocks', meta('alice/pub', y)), 409, `issue dependency does already exist [issue id: ${yId}, dependency id: ${xId}]`);
+    expectGiteaError(
+      await call('POST', 'alice', 'alice/pub', x, 'blocks', meta('alice/pub', y)),
+      409,
+      `issue dependency does already exist [issue id: ${yId}, dependency id: ${xId}]`,
+    );
     expectGiteaError(await call('POST', 'alice', 'alice/pub', y, 'dependencies', meta('alice/pub', x)), 409, /already exist/);
     expectGiteaError(await call('POST', 'alice', 'alice/pub', y, 'blocks', meta('alice/pub', x)), 409, /^circular dependencies exists/);
     expectGiteaError(await call('POST', 'alice', 'alice/pub', x, 'blocks', meta('alice/pub', x)), 409, /^circular dependencies exists/);
     expect((await call('POST', 'alice', 'alice/pub', y, 'blocks', meta('alice/pub', z))).statusCode).toBe(201);
     // x blocks y blocks z: z blocking x would close a three-issue cycle.
-    expectGiteaError(await call('POST', 'alice', 'alice/pub', z, 'blocks', meta('alice/pub', x)), 409, `circular dependencies exists (the issues would block each other) [issue id: ${xId}, dependency id: ${zId}]`);
+    expectGiteaError(
+      await call('POST', 'alice', 'alice/pub', z, 'blocks', meta('alice/pub', x)),
+      409,
+      `circular dependencies exists (the issues would block each other) [issue id: ${xId}, dependency id: ${zId}]`,
+    );
     expectGiteaError(await call('POST', 'alice', 'alice/pub', x, 'dependencies', meta('alice/pub', z)), 409, /^circular/);
     expect(await t.db.issueDependency.count({ where: { issueId: { in: [xId, yId, zId] } } })).toBe(2);
   });
@@ -165,7 +197,11 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
     // Gitea compares owner/name with the URL's repository; omitted names name a repository that does not exist.
     expectGiteaError(await call('POST', 'alice', 'alice/pub', a, 'blocks', { index: b }), 404);
     expectGiteaError(await call('POST', 'alice', 'alice/pub', a, 'blocks', meta('alice/pub', 'x')), 422);
-    expectGiteaError(await call('DELETE', 'alice', 'alice/pub', a, 'blocks', meta('alice/pub', b)), 404, /^issue dependency does not exist/);
+    expectGiteaError(
+      await call('DELETE', 'alice', 'alice/pub', a, 'blocks', meta('alice/pub', b)),
+      404,
+      /^issue dependency does not exist/,
+    );
     const plain = await t.request('POST', `/api/v1/repos/alice/pub/issues/${a}/blocks`, {
       headers: { ...as('alice'), 'content-type': 'text/plain' },
       payload: JSON.stringify(meta('alice/pub', b)),
@@ -183,7 +219,10 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
     expect(del.statusCode, del.body).toBe(201);
     expect(del.json().number).toBe(b);
     expect(await t.db.issueDependency.count({ where: { issueId: bId } })).toBe(0);
-    const removed = await t.db.comment.findMany({ where: { type: 'REMOVE_DEPENDENCY', issueId: { in: [aId, bId] } }, orderBy: { id: 'asc' } });
+    const removed = await t.db.comment.findMany({
+      where: { type: 'REMOVE_DEPENDENCY', issueId: { in: [aId, bId] } },
+      orderBy: { id: 'asc' },
+    });
     expect(removed.map((c) => [c.issueId, c.dependentIssueId])).toEqual([
       [bId, aId],
       [aId, bId],
@@ -205,13 +244,20 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
     expect(numbers(await call('GET', 'anon', 'bob/other', theirs, 'dependencies'))).toEqual([`alice/pub#${mine}`]);
     expect(numbers(await call('GET', 'anon', 'alice/pub', mine, 'blocks'))).toEqual([`bob/other#${theirs}`]);
     // alice cannot write bob/other: 404, not 403.
-    expectGiteaError(await call('POST', 'alice', 'bob/other', theirs, 'dependencies', meta('alice/pub', await issue('alice', 'alice/pub', 'n'))), 404);
+    expectGiteaError(
+      await call('POST', 'alice', 'bob/other', theirs, 'dependencies', meta('alice/pub', await issue('alice', 'alice/pub', 'n'))),
+      404,
+    );
     // alice cannot see bob/secret at all: the same 404 whether or not the issue exists.
     const invisible = await call('POST', 'alice', 'alice/pub', mine, 'dependencies', meta('bob/secret', hidden));
     const missing = await call('POST', 'alice', 'alice/pub', mine, 'dependencies', meta('bob/secret', 999));
     expectGiteaError(invisible, 404, 'repository does not exist');
     expect(missing.body).toBe(invisible.body);
-    expectGiteaError(await call('POST', 'alice', 'alice/pub', mine, 'blocks', meta('bob/secret', hidden)), 404, 'repository does not exist');
+    expectGiteaError(
+      await call('POST', 'alice', 'alice/pub', mine, 'blocks', meta('bob/secret', hidden)),
+      404,
+      'repository does not exist',
+    );
     // The admin can link a private blocker; alice's lists then skip it, but it still keeps her issue open.
     expect((await call('POST', 'admin', 'alice/pub', mine, 'dependencies', meta('bob/secret', hidden))).statusCode).toBe(201);
     expect(numbers(await call('GET', 'alice', 'alice/pub', mine, 'dependencies'))).toEqual([]);
@@ -243,9 +289,15 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
     expect(numbers(await call('GET', 'alice', 'alice/nodeps', d1, 'blocks'))).toEqual([`alice/nodeps#${d2}`]);
     expect((await close('alice', 'alice/nodeps', d2)).statusCode).toBe(201);
     // A blocker elsewhere may still point into it only while it accepts dependencies.
-    expectGiteaError(await call('POST', 'alice', 'alice/pub', await issue('alice', 'alice/pub', 'e'), 'blocks', meta('alice/nodeps', d1)), 404);
+    expectGiteaError(
+      await call('POST', 'alice', 'alice/pub', await issue('alice', 'alice/pub', 'e'), 'blocks', meta('alice/nodeps', d1)),
+      404,
+    );
     await setDependencies('alice/nodeps', true);
-    expect((await call('POST', 'alice', 'alice/nodeps', d2, 'dependencies', meta('alice/nodeps', await issue('alice', 'alice/nodeps', 'd3')))).statusCode).toBe(201);
+    expect(
+      (await call('POST', 'alice', 'alice/nodeps', d2, 'dependencies', meta('alice/nodeps', await issue('alice', 'alice/nodeps', 'd3'))))
+        .statusCode,
+    ).toBe(201);
   });
 
   it('lists are paginated (page/limit, X-Total-Count, Link) in Gitea order: own repository first, newest first', async () => {
@@ -264,6 +316,11 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
     expect(page.statusCode).toBe(200);
     expect(numbers(page)).toEqual([`alice/pub#${blocked[2]}`, `bob/other#${far}`]);
     expect(page.headers['x-total-count']).toBe('4');
-    expect(page.headers.link).toBe(linkHeader(`repos/alice/pub/issues/${hub}/blocks`, { limit: '2' }, [['first', 1], ['prev', 1]]));
+    expect(page.headers.link).toBe(
+      linkHeader(`repos/alice/pub/issues/${hub}/blocks`, { limit: '2' }, [
+        ['first', 1],
+        ['prev', 1],
+      ]),
+    );
   });
 });

@@ -16,31 +16,52 @@ describe.each(PROVIDERS)('REST issue edit rules (%s)', (provider) => {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().number as number;
   };
-  const edit = (viewer: string, p: string, n: number, body: unknown) => t.request('PATCH', `/api/v1/repos/${p}/issues/${n}`, { headers: as(viewer), body });
+  const edit = (viewer: string, p: string, n: number, body: unknown) =>
+    t.request('PATCH', `/api/v1/repos/${p}/issues/${n}`, { headers: as(viewer), body });
   const get = async (p: string, n: number) => (await t.request('GET', `/api/v1/repos/${p}/issues/${n}`, { headers: as('owner') })).json();
   const block = async (p: string, blocker: number, blocked: number) => {
     const [owner, repo] = p.split('/');
-    const res = await t.request('POST', `/api/v1/repos/${p}/issues/${blocker}/blocks`, { headers: as('owner'), body: { owner, repo, index: blocked } });
+    const res = await t.request('POST', `/api/v1/repos/${p}/issues/${blocker}/blocks`, {
+      headers: as('owner'),
+      body: { owner, repo, index: blocked },
+    });
     expect(res.statusCode, res.body).toBe(201);
   };
   const globalId = async (p: string, n: number): Promise<string> => {
     const [owner, name] = p.split('/');
-    const res = await gql<{ repository: { issue: { id: string } } }>(t, `{ repository(owner: "${owner}", name: "${name}") { issue(number: ${n}) { id } } }`, { headers: as('owner') });
+    const res = await gql<{ repository: { issue: { id: string } } }>(
+      t,
+      `{ repository(owner: "${owner}", name: "${name}") { issue(number: ${n}) { id } } }`,
+      { headers: as('owner') },
+    );
     return res.data!.repository.issue.id;
   };
 
   beforeAll(async () => {
     t = await startTestApp(provider);
     for (const n of ['owner', 'writer', 'poster', 'reader']) await t.createUser(n);
-    for (const [name, isPrivate] of [['repo', false], ['priv', true], ['nodeps', false]] as const) {
-      expect((await t.request('POST', '/api/v1/user/repos', { headers: as('owner'), body: { name, private: isPrivate } })).statusCode).toBe(201);
+    for (const [name, isPrivate] of [
+      ['repo', false],
+      ['priv', true],
+      ['nodeps', false],
+    ] as const) {
+      expect((await t.request('POST', '/api/v1/user/repos', { headers: as('owner'), body: { name, private: isPrivate } })).statusCode).toBe(
+        201,
+      );
     }
-    for (const [user, permission] of [['writer', 'write'], ['reader', 'read']]) {
-      for (const repo of ['repo', 'priv']) await t.request('PUT', `/api/v1/repos/owner/${repo}/collaborators/${user}`, { headers: as('owner'), body: { permission } });
+    for (const [user, permission] of [
+      ['writer', 'write'],
+      ['reader', 'read'],
+    ]) {
+      for (const repo of ['repo', 'priv'])
+        await t.request('PUT', `/api/v1/repos/owner/${repo}/collaborators/${user}`, { headers: as('owner'), body: { permission } });
     }
     const res = await t.request('PATCH', '/api/v1/repos/owner/nodeps', {
       headers: as('owner'),
-      body: { has_issues: true, internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: false } },
+      body: {
+        has_issues: true,
+        internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: false },
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
   });
@@ -59,12 +80,18 @@ describe.each(PROVIDERS)('REST issue edit rules (%s)', (provider) => {
       expect(await get('owner/repo', n)).toMatchObject({ body: 'v1', title: 'versioned', content_version: 1 });
       expectGiteaError(await edit('owner', 'owner/repo', n, { body: 'x', content_version: 99999 }), 409, 'the issue is already changed');
       // Form values are accepted too (Gitea's binding).
-      expect((await edit('owner', 'owner/repo', n, { body: 'v2', content_version: '1' })).json()).toMatchObject({ body: 'v2', content_version: 2 });
+      expect((await edit('owner', 'owner/repo', n, { body: 'v2', content_version: '1' })).json()).toMatchObject({
+        body: 'v2',
+        content_version: 2,
+      });
     });
 
     it('without content_version, or without a body, the version is not checked', async () => {
       const n = await issue('owner', 'owner/repo', 'free');
-      expect((await edit('owner', 'owner/repo', n, { body: 'no version' })).json()).toMatchObject({ body: 'no version', content_version: 1 });
+      expect((await edit('owner', 'owner/repo', n, { body: 'no version' })).json()).toMatchObject({
+        body: 'no version',
+        content_version: 1,
+      });
       const titleOnly = await edit('owner', 'owner/repo', n, { title: 'renamed', content_version: 42 });
       expect(titleOnly.statusCode, titleOnly.body).toBe(201);
       expect(titleOnly.json()).toMatchObject({ title: 'renamed', content_version: 1 });
@@ -93,7 +120,8 @@ describe.each(PROVIDERS)('REST issue edit rules (%s)', (provider) => {
     it('GraphQL updateIssue(contentVersion:) answers ConflictError for a stale version', async () => {
       const n = await issue('owner', 'owner/repo', 'gql versioned', 'g0');
       const id = await globalId('owner/repo', n);
-      const q = (v: number) => `mutation { updateIssue(input: { id: "${id}", body: "g-${v}", contentVersion: ${v} }) { __typename ... on Error { code message } ... on UpdateIssuePayload { issue { body } } } }`;
+      const q = (v: number) =>
+        `mutation { updateIssue(input: { id: "${id}", body: "g-${v}", contentVersion: ${v} }) { __typename ... on Error { code message } ... on UpdateIssuePayload { issue { body } } } }`;
       const ok = await gql<{ updateIssue: { issue?: { body: string } } }>(t, q(0), { headers: as('owner') });
       expect(ok.data?.updateIssue.issue?.body).toBe('g-0');
       const stale = await gql<{ updateIssue: { __typename: string; code?: string; message?: string } }>(t, q(0), { headers: as('owner') });
@@ -137,7 +165,10 @@ describe.each(PROVIDERS)('REST issue edit rules (%s)', (provider) => {
     it('counts blockers in repositories the closer cannot see', async () => {
       const hidden = await issue('owner', 'owner/priv', 'hidden blocker');
       const visible = await issue('poster', 'owner/repo', 'needs hidden');
-      const res = await t.request('POST', `/api/v1/repos/owner/repo/issues/${visible}/dependencies`, { headers: as('owner'), body: { owner: 'owner', repo: 'priv', index: hidden } });
+      const res = await t.request('POST', `/api/v1/repos/owner/repo/issues/${visible}/dependencies`, {
+        headers: as('owner'),
+        body: { owner: 'owner', repo: 'priv', index: hidden },
+      });
       expect(res.statusCode, res.body).toBe(201);
       expectGiteaError(await edit('poster', 'owner/repo', visible, { state: 'closed' }), 412, OPEN_DEPENDENCIES);
     });
@@ -151,7 +182,11 @@ describe.each(PROVIDERS)('REST issue edit rules (%s)', (provider) => {
         `mutation { closeIssue(input: { issueId: "${id}" }) { __typename ... on Error { code message } } }`,
         { headers: as('owner') },
       );
-      expect(res.data?.closeIssue).toEqual({ __typename: 'PreconditionFailedError', code: 'PRECONDITION_FAILED', message: OPEN_DEPENDENCIES });
+      expect(res.data?.closeIssue).toEqual({
+        __typename: 'PreconditionFailedError',
+        code: 'PRECONDITION_FAILED',
+        message: OPEN_DEPENDENCIES,
+      });
     });
   });
 });

@@ -20,13 +20,18 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
   const url = (p: string, n: number | string) => `/api/v1/repos/${p}/issues/${n}/labels`;
   const list = (viewer: string, p: string, n: number | string) => t.request('GET', url(p, n), { headers: as(viewer) });
   const add = (viewer: string, p: string, n: number | string, body: unknown) => t.request('POST', url(p, n), { headers: as(viewer), body });
-  const replace = (viewer: string, p: string, n: number | string, body: unknown) => t.request('PUT', url(p, n), { headers: as(viewer), body });
+  const replace = (viewer: string, p: string, n: number | string, body: unknown) =>
+    t.request('PUT', url(p, n), { headers: as(viewer), body });
   const clear = (viewer: string, p: string, n: number | string) => t.request('DELETE', url(p, n), { headers: as(viewer) });
-  const removeOne = (viewer: string, p: string, n: number | string, id: number | string) => t.request('DELETE', `${url(p, n)}/${id}`, { headers: as(viewer) });
+  const removeOne = (viewer: string, p: string, n: number | string, id: number | string) =>
+    t.request('DELETE', `${url(p, n)}/${id}`, { headers: as(viewer) });
   const names = (res: { json(): unknown }) => (res.json() as Json[]).map((l) => l.name);
   const ids = (...keys: string[]) => keys.map((k) => labels[k]!.id);
   async function newIssue(p: string, poster = 'alice', body: Json = {}): Promise<Json> {
-    const res = await t.request('POST', `/api/v1/repos/${p}/issues`, { headers: as(poster), body: { title: `issue by ${poster}`, ...body } });
+    const res = await t.request('POST', `/api/v1/repos/${p}/issues`, {
+      headers: as(poster),
+      body: { title: `issue by ${poster}`, ...body },
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json();
   }
@@ -40,7 +45,11 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
     for (const l of await t.db.label.findMany()) {
       const numIssues = await t.db.issueLabel.count({ where: { labelId: l.id } });
       const numClosedIssues = await t.db.issueLabel.count({ where: { labelId: l.id, issue: { isClosed: true } } });
-      expect({ name: l.name, numIssues: l.numIssues, numClosedIssues: l.numClosedIssues }).toEqual({ name: l.name, numIssues, numClosedIssues });
+      expect({ name: l.name, numIssues: l.numIssues, numClosedIssues: l.numClosedIssues }).toEqual({
+        name: l.name,
+        numIssues,
+        numClosedIssues,
+      });
     }
   }
   const labelComments = (issueId: number) =>
@@ -90,7 +99,15 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
     expect(names(res)).toEqual(['bug', 'feature']);
     const first = (res.json() as Json[])[0]!;
     expect(Object.keys(first)).toEqual(LABEL_KEYS);
-    expect(first).toEqual({ id: labels.bug!.id, name: 'bug', exclusive: false, is_archived: false, color: 'ee0701', description: '', url: `http://localhost:3000/api/v1/repos/alice/pub/labels/${labels.bug!.id}` });
+    expect(first).toEqual({
+      id: labels.bug!.id,
+      name: 'bug',
+      exclusive: false,
+      is_archived: false,
+      color: 'ee0701',
+      description: '',
+      url: `http://localhost:3000/api/v1/repos/alice/pub/labels/${labels.bug!.id}`,
+    });
     const listed = await list('anon', 'alice/pub', n);
     expect(listed.json()).toEqual(res.json());
     expect(listed.headers['x-total-count']).toBeUndefined();
@@ -99,9 +116,19 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
       { labelId: labels.feature!.id, content: '1' },
       { labelId: labels.bug!.id, content: '1' },
     ]);
-    expect((await t.request('GET', `/api/v1/repos/alice/pub/issues/${n}`)).json().labels.map((l: Json) => l.name)).toEqual(['bug', 'feature']);
+    expect((await t.request('GET', `/api/v1/repos/alice/pub/issues/${n}`)).json().labels.map((l: Json) => l.name)).toEqual([
+      'bug',
+      'feature',
+    ]);
     await t.app.deps.notifier.drain();
-    expect(events).toContainEqual({ type: 'issue.updated', issueId: issue.id, repoId: repos.pub!.id, index: n, actorId: users.writer!.id, fields: ['labels'] });
+    expect(events).toContainEqual({
+      type: 'issue.updated',
+      issueId: issue.id,
+      repoId: repos.pub!.id,
+      index: n,
+      actorId: users.writer!.id,
+      fields: ['labels'],
+    });
     await t.request('PATCH', `/api/v1/repos/alice/pub/issues/${n}`, { headers: as('alice'), body: { state: 'closed' } });
     expect(await t.db.label.findUniqueOrThrow({ where: { id: labels.bug!.id } })).toMatchObject({ numIssues: 1, numClosedIssues: 1 });
     await expectExactCounters();
@@ -111,14 +138,20 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
     const n = (await newIssue('alice/pub')).number as number;
     expect(names(await add('alice', 'alice/pub', n, { labels: ['feature', 'nope', 'foreign'] }))).toEqual(['feature']);
     expect(names(await replace('alice', 'alice/pub', n, { labels: ['bug', 'prio/high'] }))).toEqual(['bug', 'prio/high']);
-    expectGiteaError(await add('alice', 'alice/pub', n, { labels: [labels.bug!.id, 'feature'] }), 400, 'labels should be an array of strings or integers');
+    expectGiteaError(
+      await add('alice', 'alice/pub', n, { labels: [labels.bug!.id, 'feature'] }),
+      400,
+      'labels should be an array of strings or integers',
+    );
     expectGiteaError(await add('alice', 'alice/pub', n, { labels: [true] }), 400, 'a label must be an integer or a string');
     expectGiteaError(await replace('alice', 'alice/pub', n, { labels: [{ id: 1 }] }), 400, 'a label must be an integer or a string');
     expectGiteaError(await add('alice', 'alice/pub', n, { labels: 'bug' }), 422);
     expect(names(await add('alice', 'alice/pub', n, {}))).toEqual(['bug', 'prio/high']);
     const o = (await newIssue('acme/orepo', 'orgowner')).number as number;
     const orgRes = await add('orgowner', 'acme/orepo', o, { labels: ['org-l'] });
-    expect(orgRes.json()).toEqual([expect.objectContaining({ name: 'org-l', url: `http://localhost:3000/api/v1/orgs/acme/labels/${labels.orgLabel!.id}` })]);
+    expect(orgRes.json()).toEqual([
+      expect.objectContaining({ name: 'org-l', url: `http://localhost:3000/api/v1/orgs/acme/labels/${labels.orgLabel!.id}` }),
+    ]);
     expect(names(await add('orgowner', 'acme/orepo', o, { labels: ids('orepoKind', 'bug') }))).toEqual(['kind/repo', 'org-l']);
     // An organization label is usable only on that organization's repositories.
     expect(names(await add('alice', 'alice/pub', n, { labels: ids('orgLabel') }))).toEqual(['bug', 'prio/high']);
@@ -128,16 +161,33 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
   it('exclusive (scoped) labels replace the issue labels of their scope on add, replace and create; the last of a scope wins', async () => {
     const issue = await newIssue('alice/pub');
     const n = issue.number as number;
-    expect(names(await add('alice', 'alice/pub', n, { labels: ids('kindBug', 'kindLoose', 'bug') }))).toEqual(['bug', 'kind/bug', 'kind/loose']);
+    expect(names(await add('alice', 'alice/pub', n, { labels: ids('kindBug', 'kindLoose', 'bug') }))).toEqual([
+      'bug',
+      'kind/bug',
+      'kind/loose',
+    ]);
     expect(names(await add('alice', 'alice/pub', n, { labels: ids('kindFeature') }))).toEqual(['bug', 'kind/feature', 'kind/loose']);
     const comments = await labelComments(issue.id as number);
     expect(comments.slice(-2)).toEqual([
       { labelId: labels.kindBug!.id, content: '' },
       { labelId: labels.kindFeature!.id, content: '1' },
     ]);
-    expect(names(await add('alice', 'alice/pub', n, { labels: ids('kindBug', 'prioHigh', 'kindFeature') }))).toEqual(['bug', 'kind/feature', 'kind/loose', 'prio/high']);
-    expect(names(await add('alice', 'alice/pub', n, { labels: ['kind/feature', 'kind/bug'] }))).toEqual(['bug', 'kind/bug', 'kind/loose', 'prio/high']);
-    expect(names(await replace('alice', 'alice/pub', n, { labels: ids('kindBug', 'kindFeature', 'feature') }))).toEqual(['feature', 'kind/feature']);
+    expect(names(await add('alice', 'alice/pub', n, { labels: ids('kindBug', 'prioHigh', 'kindFeature') }))).toEqual([
+      'bug',
+      'kind/feature',
+      'kind/loose',
+      'prio/high',
+    ]);
+    expect(names(await add('alice', 'alice/pub', n, { labels: ['kind/feature', 'kind/bug'] }))).toEqual([
+      'bug',
+      'kind/bug',
+      'kind/loose',
+      'prio/high',
+    ]);
+    expect(names(await replace('alice', 'alice/pub', n, { labels: ids('kindBug', 'kindFeature', 'feature') }))).toEqual([
+      'feature',
+      'kind/feature',
+    ]);
     const o = (await newIssue('acme/orepo', 'orgowner')).number as number;
     expect(names(await add('orgowner', 'acme/orepo', o, { labels: ids('orgKind') }))).toEqual(['kind/org']);
     expect(names(await add('orgowner', 'acme/orepo', o, { labels: ids('orepoKind') }))).toEqual(['kind/repo']);
@@ -156,7 +206,11 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
     expect(names(await list('alice', 'alice/pub', n))).toEqual(['bug', 'prio/high']);
     expect((await removeOne('writer', 'alice/pub', n, labels.feature!.id)).statusCode).toBe(204);
     expectGiteaError(await removeOne('writer', 'alice/pub', n, 999999), 422, 'label does not exist [label_id: 999999]');
-    expectGiteaError(await removeOne('writer', 'alice/pub', n, labels.foreign!.id), 422, `label does not exist [label_id: ${labels.foreign!.id}]`);
+    expectGiteaError(
+      await removeOne('writer', 'alice/pub', n, labels.foreign!.id),
+      422,
+      `label does not exist [label_id: ${labels.foreign!.id}]`,
+    );
     expectGiteaError(await removeOne('writer', 'alice/pub', n, 'abc'), 422);
     const cleared = await clear('writer', 'alice/pub', n);
     expect(cleared.statusCode, cleared.body).toBe(204);
@@ -165,7 +219,12 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
     expect(names(await replace('alice', 'alice/pub', n, { labels: ids('bug') }))).toEqual(['bug']);
     expect(names(await replace('alice', 'alice/pub', n, { labels: [] }))).toEqual([]);
     const comments = await labelComments(issue.id as number);
-    expect(comments.filter((c) => c.content === '').map((c) => c.labelId).sort()).toEqual([...ids('feature', 'bug', 'prioHigh', 'bug')].sort());
+    expect(
+      comments
+        .filter((c) => c.content === '')
+        .map((c) => c.labelId)
+        .sort(),
+    ).toEqual([...ids('feature', 'bug', 'prioHigh', 'bug')].sort());
     await expectExactCounters();
   });
 

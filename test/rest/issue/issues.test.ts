@@ -7,9 +7,34 @@ import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 import { createOrgAs } from '../../helpers/org.ts';
 
 const ISSUE_KEYS = [
-  'id', 'url', 'html_url', 'number', 'user', 'original_author', 'original_author_id', 'title', 'body', 'ref', 'assets', 'labels',
-  'milestone', 'assignee', 'assignees', 'state', 'is_locked', 'comments', 'created_at', 'updated_at', 'closed_at', 'due_date',
-  'time_estimate', 'pull_request', 'repository', 'pin_order', 'content_version', 'projects',
+  'id',
+  'url',
+  'html_url',
+  'number',
+  'user',
+  'original_author',
+  'original_author_id',
+  'title',
+  'body',
+  'ref',
+  'assets',
+  'labels',
+  'milestone',
+  'assignee',
+  'assignees',
+  'state',
+  'is_locked',
+  'comments',
+  'created_at',
+  'updated_at',
+  'closed_at',
+  'due_date',
+  'time_estimate',
+  'pull_request',
+  'repository',
+  'pin_order',
+  'content_version',
+  'projects',
 ];
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 type Json = Record<string, unknown>;
@@ -20,8 +45,10 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
   const repos: Record<string, Models.Repository> = {};
   const events: DomainEvent[] = [];
 
-  const create = (viewer: string, p: string, body: unknown) => t.request('POST', `/api/v1/repos/${p}/issues`, { headers: as(viewer), body });
-  const edit = (viewer: string, p: string, n: number, body: unknown) => t.request('PATCH', `/api/v1/repos/${p}/issues/${n}`, { headers: as(viewer), body });
+  const create = (viewer: string, p: string, body: unknown) =>
+    t.request('POST', `/api/v1/repos/${p}/issues`, { headers: as(viewer), body });
+  const edit = (viewer: string, p: string, n: number, body: unknown) =>
+    t.request('PATCH', `/api/v1/repos/${p}/issues/${n}`, { headers: as(viewer), body });
   const get = (viewer: string, url: string) => t.request('GET', `/api/v1/${url}`, { headers: as(viewer) });
   const titles = (res: { json(): unknown }) => (res.json() as Json[]).map((i) => i.title);
   const repoRow = (r: Models.Repository) => t.db.repository.findUniqueOrThrow({ where: { id: r.id } });
@@ -57,13 +84,35 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     expect(j).toMatchObject({
       url: 'http://localhost:3000/api/v1/repos/alice/pub/issues/1',
       html_url: 'http://localhost:3000/alice/pub/issues/1',
-      number: 1, title: 'First', body: 'hello', ref: 'main', assets: [], labels: [], milestone: null, assignee: null, assignees: null,
-      state: 'open', is_locked: false, comments: 0, closed_at: null, due_date: null, pull_request: null, pin_order: 0, projects: null,
+      number: 1,
+      title: 'First',
+      body: 'hello',
+      ref: 'main',
+      assets: [],
+      labels: [],
+      milestone: null,
+      assignee: null,
+      assignees: null,
+      state: 'open',
+      is_locked: false,
+      comments: 0,
+      closed_at: null,
+      due_date: null,
+      pull_request: null,
+      pin_order: 0,
+      projects: null,
       repository: { id: repos.pub!.id, name: 'pub', owner: 'alice', full_name: 'alice/pub' },
     });
     expect(j.user.login).toBe('alice');
     await t.app.deps.notifier.drain(); // subscribers run after the response
-    expect(events).toContainEqual({ type: 'issue.created', issueId: j.id, repoId: repos.pub!.id, index: 1, isPull: false, actorId: users.alice!.id });
+    expect(events).toContainEqual({
+      type: 'issue.created',
+      issueId: j.id,
+      repoId: repos.pub!.id,
+      index: 1,
+      isPull: false,
+      actorId: users.alice!.id,
+    });
     const anon = (await get('anon', 'repos/alice/pub/issues/1')).json();
     expect({ ...anon, user: anon.user.login }).toEqual({ ...j, user: 'alice' });
     expect((await repoRow(repos.pub!)).numIssues).toBe(1);
@@ -78,14 +127,25 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     expectGiteaError(await create('blocked', 'alice/pub', { title: 'x' }), 403, 'user is blocked');
     expect((await create('outsider', 'alice/pub', { title: 'by outsider' })).statusCode).toBe(201);
     expect((await create('reader', 'alice/priv', { title: 'by reader' })).statusCode).toBe(201);
-    expectGiteaError(await t.request('POST', '/api/v1/repos/alice/pub/issues', { headers: as('alice'), body: { title: 'x', labels: 'no' } }), 422);
+    expectGiteaError(
+      await t.request('POST', '/api/v1/repos/alice/pub/issues', { headers: as('alice'), body: { title: 'x', labels: 'no' } }),
+      422,
+    );
   });
 
   it('drops labels, milestone, assignees and due date for non-writers; honours them (and org labels) for writers', async () => {
     const label = await t.db.label.create({ data: { repoId: repos.pub!.id, name: 'bug', color: 'ee0701' } });
     const foreign = await t.db.label.create({ data: { repoId: repos.priv!.id, name: 'other', color: 'ee0701' } });
     const ms = await t.db.milestone.create({ data: { repoId: repos.pub!.id, name: 'v1' } });
-    const body = { title: 'rich', labels: [label.id, foreign.id, 999999], milestone: ms.id, assignees: ['writer'], assignee: 'alice', due_date: '2030-01-02T03:04:05Z', closed: true };
+    const body = {
+      title: 'rich',
+      labels: [label.id, foreign.id, 999999],
+      milestone: ms.id,
+      assignees: ['writer'],
+      assignee: 'alice',
+      due_date: '2030-01-02T03:04:05Z',
+      closed: true,
+    };
     const byReader = (await create('reader', 'alice/pub', body)).json();
     expect(byReader).toMatchObject({ labels: [], milestone: null, assignees: null, due_date: null, state: 'closed' });
     expect(byReader.closed_at).toEqual(expect.any(String));
@@ -98,12 +158,24 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     expect(j.assignee.login).toBe('alice');
     expect(j.due_date).toBe('2030-01-02T03:04:05Z');
     expect(await t.db.label.findUniqueOrThrow({ where: { id: label.id } })).toMatchObject({ numIssues: 1, numClosedIssues: 1 });
-    expectGiteaError(await create('writer', 'alice/pub', { title: 'x', assignees: ['nobody'] }), 422, 'Assignee does not exist: [name: user does not exist [uid: 0, name: nobody]]');
-    expectGiteaError(await create('writer', 'alice/priv', { title: 'x', assignees: ['outsider'] }), 422, `user doesn't have access to repo [user_id: ${users.outsider!.id}, repo_name: priv]`);
+    expectGiteaError(
+      await create('writer', 'alice/pub', { title: 'x', assignees: ['nobody'] }),
+      422,
+      'Assignee does not exist: [name: user does not exist [uid: 0, name: nobody]]',
+    );
+    expectGiteaError(
+      await create('writer', 'alice/priv', { title: 'x', assignees: ['outsider'] }),
+      422,
+      `user doesn't have access to repo [user_id: ${users.outsider!.id}, repo_name: priv]`,
+    );
     expect((await create('writer', 'alice/pub', { title: 'x', assignees: ['outsider'] })).statusCode).toBe(201);
-    const orgLabel = await t.db.label.create({ data: { orgId: (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'acme' } })).id, name: 'org-l', color: '00ff00' } });
+    const orgLabel = await t.db.label.create({
+      data: { orgId: (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'acme' } })).id, name: 'org-l', color: '00ff00' },
+    });
     const o = (await create('orgowner', 'acme/orepo', { title: 'org', labels: [orgLabel.id] })).json();
-    expect(o.labels).toEqual([expect.objectContaining({ name: 'org-l', url: `http://localhost:3000/api/v1/orgs/acme/labels/${orgLabel.id}` })]);
+    expect(o.labels).toEqual([
+      expect.objectContaining({ name: 'org-l', url: `http://localhost:3000/api/v1/orgs/acme/labels/${orgLabel.id}` }),
+    ]);
   });
 
   it('reads: anonymous and outsiders see public issues only; 404 for unknown numbers', async () => {
@@ -123,7 +195,12 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     const before = await repoRow(repos.pub!);
     expectGiteaError(await edit('anon', 'alice/pub', n, { title: 'x' }), 401);
     expectGiteaError(await edit('reader', 'alice/pub', n, { title: 'x' }), 403);
-    const own = await edit('outsider', 'alice/pub', n, { title: 'renamed', body: 'b', due_date: '2030-05-06T10:00:00+02:00', assignees: ['alice'] });
+    const own = await edit('outsider', 'alice/pub', n, {
+      title: 'renamed',
+      body: 'b',
+      due_date: '2030-05-06T10:00:00+02:00',
+      assignees: ['alice'],
+    });
     expect(own.statusCode, own.body).toBe(201);
     expect(own.json()).toMatchObject({ title: 'renamed', body: 'b', due_date: null, assignees: null, content_version: 1 });
     const closed = await edit('writer', 'alice/pub', n, { state: 'closed', due_date: '2030-05-06T10:00:00+02:00', assignees: ['alice'] });
@@ -155,7 +232,13 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     const r = await newRepo('alice', 'listing', false);
     const bug = await t.db.label.create({ data: { repoId: r.id, name: 'bug', color: 'ee0701' } });
     const ms = await t.db.milestone.create({ data: { repoId: r.id, name: 'v2' } });
-    for (let i = 1; i <= 5; i++) await create('alice', 'alice/listing', { title: `alpha ${i}`, labels: i <= 2 ? [bug.id] : [], milestone: i === 3 ? ms.id : 0, assignees: i === 4 ? ['writer'] : [] });
+    for (let i = 1; i <= 5; i++)
+      await create('alice', 'alice/listing', {
+        title: `alpha ${i}`,
+        labels: i <= 2 ? [bug.id] : [],
+        milestone: i === 3 ? ms.id : 0,
+        assignees: i === 4 ? ['writer'] : [],
+      });
     await create('outsider', 'alice/listing', { title: 'beta by outsider', closed: true });
     expect(titles(await get('anon', 'repos/alice/listing/issues'))).toEqual(['alpha 5', 'alpha 4', 'alpha 3', 'alpha 2', 'alpha 1']);
     expect(titles(await get('anon', 'repos/alice/listing/issues?state=closed'))).toEqual(['beta by outsider']);
@@ -172,7 +255,14 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     const paged = await get('anon', 'repos/alice/listing/issues?limit=2&page=2');
     expect(titles(paged)).toEqual(['alpha 3', 'alpha 2']);
     expect(paged.headers['x-total-count']).toBe('5');
-    expect(paged.headers.link).toBe(linkHeader('repos/alice/listing/issues', { limit: '2' }, [['next', 3], ['last', 3], ['first', 1], ['prev', 1]]));
+    expect(paged.headers.link).toBe(
+      linkHeader('repos/alice/listing/issues', { limit: '2' }, [
+        ['next', 3],
+        ['last', 3],
+        ['first', 1],
+        ['prev', 1],
+      ]),
+    );
   });
 
   it('searches across repositories the viewer can see', async () => {
@@ -182,7 +272,11 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     expect(titles(await get('outsider', 'repos/issues/search?q=zeta'))).toEqual(['zeta public']);
     expect(titles(await get('reader', 'repos/issues/search?q=zeta'))).toEqual(['zeta public', 'zeta private']);
     const mine = await get('outsider', 'repos/issues/search?created=true&state=all&limit=1');
-    expect(mine.headers['x-total-count']).toBe(String(await t.db.issue.count({ where: { posterId: users.outsider!.id, repo: { isPrivate: false } } })));
-    expect((await get('alice', 'repos/issues/search?owner=acme')).json().map((i: Json) => (i.repository as Json).full_name)).toEqual(['acme/orepo']);
+    expect(mine.headers['x-total-count']).toBe(
+      String(await t.db.issue.count({ where: { posterId: users.outsider!.id, repo: { isPrivate: false } } })),
+    );
+    expect((await get('alice', 'repos/issues/search?owner=acme')).json().map((i: Json) => (i.repository as Json).full_name)).toEqual([
+      'acme/orepo',
+    ]);
   });
 });

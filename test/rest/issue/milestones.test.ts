@@ -6,16 +6,42 @@ import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.
 import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
-const MILESTONE_KEYS = ['id', 'title', 'description', 'state', 'open_issues', 'closed_issues', 'created_at', 'updated_at', 'closed_at', 'due_on'];
+const MILESTONE_KEYS = [
+  'id',
+  'title',
+  'description',
+  'state',
+  'open_issues',
+  'closed_issues',
+  'created_at',
+  'updated_at',
+  'closed_at',
+  'due_on',
+];
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 type Json = Record<string, unknown>;
 
 describe('parseGoInt (Gitea reads milestone path ids with strconv.ParseInt(s, 0, 64))', () => {
   it('accepts Go base prefixes and underscores, and reads everything else as 0', () => {
-    expect([parseGoInt('12'), parseGoInt('+12'), parseGoInt('-3'), parseGoInt('0x1f'), parseGoInt('0o17'), parseGoInt('017'), parseGoInt('0b101'), parseGoInt('1_000')]).toEqual([
-      12, 12, -3, 31, 15, 15, 5, 1000,
-    ]);
-    expect([parseGoInt('v1.0'), parseGoInt(''), parseGoInt('1__0'), parseGoInt('_1'), parseGoInt('08'), parseGoInt('1e3'), parseGoInt('99999999999999999999')]).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expect([
+      parseGoInt('12'),
+      parseGoInt('+12'),
+      parseGoInt('-3'),
+      parseGoInt('0x1f'),
+      parseGoInt('0o17'),
+      parseGoInt('017'),
+      parseGoInt('0b101'),
+      parseGoInt('1_000'),
+    ]).toEqual([12, 12, -3, 31, 15, 15, 5, 1000]);
+    expect([
+      parseGoInt('v1.0'),
+      parseGoInt(''),
+      parseGoInt('1__0'),
+      parseGoInt('_1'),
+      parseGoInt('08'),
+      parseGoInt('1e3'),
+      parseGoInt('99999999999999999999'),
+    ]).toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 });
 
@@ -27,7 +53,8 @@ describe.each(PROVIDERS)('REST milestones (%s)', (provider) => {
 
   const url = (p: string, rest = '') => `/api/v1/repos/${p}/milestones${rest}`;
   const post = (viewer: string, p: string, body: unknown) => t.request('POST', url(p), { headers: as(viewer), body });
-  const patch = (viewer: string, p: string, id: number | string, body: unknown) => t.request('PATCH', url(p, `/${id}`), { headers: as(viewer), body });
+  const patch = (viewer: string, p: string, id: number | string, body: unknown) =>
+    t.request('PATCH', url(p, `/${id}`), { headers: as(viewer), body });
   const del = (viewer: string, p: string, id: number | string) => t.request('DELETE', url(p, `/${id}`), { headers: as(viewer) });
   const get = (viewer: string, p: string, rest = '') => t.request('GET', url(p, rest), { headers: as(viewer) });
   const titles = (res: { json(): unknown }) => (res.json() as Json[]).map((m) => m.title);
@@ -45,7 +72,8 @@ describe.each(PROVIDERS)('REST milestones (%s)', (provider) => {
 
   beforeAll(async () => {
     t = await startTestApp(provider);
-    for (const n of ['alice', 'reader', 'writer', 'outsider', 'blocked', 'admin']) users[n] = await t.createUser(n, n === 'admin' ? { admin: true } : {});
+    for (const n of ['alice', 'reader', 'writer', 'outsider', 'blocked', 'admin'])
+      users[n] = await t.createUser(n, n === 'admin' ? { admin: true } : {});
     repos.pub = await newRepo('alice', 'pub', false);
     repos.priv = await newRepo('alice', 'priv', true);
     repos.arch = await newRepo('alice', 'arch', false);
@@ -67,7 +95,15 @@ describe.each(PROVIDERS)('REST milestones (%s)', (provider) => {
     expect(res.statusCode, res.body).toBe(201);
     const j = res.json();
     expect(Object.keys(j)).toEqual(MILESTONE_KEYS);
-    expect(j).toMatchObject({ title: 'v1.0', description: 'first', state: 'open', open_issues: 0, closed_issues: 0, closed_at: null, due_on: '2030-01-02T01:04:05Z' });
+    expect(j).toMatchObject({
+      title: 'v1.0',
+      description: 'first',
+      state: 'open',
+      open_issues: 0,
+      closed_issues: 0,
+      closed_at: null,
+      due_on: '2030-01-02T01:04:05Z',
+    });
     expect(j.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const closed = (await post('alice', 'alice/pub', { title: 'done', state: 'closed' })).json();
     expect(closed).toMatchObject({ state: 'closed', due_on: null });
@@ -130,7 +166,12 @@ describe.each(PROVIDERS)('REST milestones (%s)', (provider) => {
     const paged = await get('anon', 'alice/listing', '?limit=2&page=2');
     expect(titles(paged)).toEqual(['gamma', 'zeta']);
     expect(paged.headers['x-total-count']).toBe('4');
-    expect(paged.headers.link).toBe(linkHeader('repos/alice/listing/milestones', { limit: '2' }, [['first', 1], ['prev', 1]]));
+    expect(paged.headers.link).toBe(
+      linkHeader('repos/alice/listing/milestones', { limit: '2' }, [
+        ['first', 1],
+        ['prev', 1],
+      ]),
+    );
     expect((await repoRow(r)).numMilestones).toBe(5);
   });
 
@@ -146,7 +187,10 @@ describe.each(PROVIDERS)('REST milestones (%s)', (provider) => {
     res = await patch('writer', 'alice/pub', 'edited', { title: '', state: 'closed' });
     expect(res.json()).toMatchObject({ title: 'edited', state: 'closed', due_on: null });
     expect(res.json().closed_at).toEqual(expect.any(String));
-    expect(await repoRow(repos.pub!)).toMatchObject({ numMilestones: before.numMilestones, numClosedMilestones: before.numClosedMilestones + 1 });
+    expect(await repoRow(repos.pub!)).toMatchObject({
+      numMilestones: before.numMilestones,
+      numClosedMilestones: before.numClosedMilestones + 1,
+    });
     res = await patch('alice', 'alice/pub', m.id, { state: 'open', due_on: '2030-07-08T12:00:00Z' });
     expect(res.json()).toMatchObject({ state: 'open', closed_at: null, due_on: '2030-07-08T23:59:59Z', description: 'd' });
     expect((await repoRow(repos.pub!)).numClosedMilestones).toBe(before.numClosedMilestones);
@@ -154,7 +198,13 @@ describe.each(PROVIDERS)('REST milestones (%s)', (provider) => {
     expectGiteaError(await patch('alice', 'alice/pub', m.id, { title: 42 }), 422);
     expectGiteaError(await post('alice', 'alice/pub', { title: 'nul\u0000' }), 422);
     await t.app.deps.notifier.drain();
-    expect(events).toContainEqual({ type: 'milestone.updated', milestoneId: m.id, repoId: repos.pub!.id, actorId: users.writer!.id, fields: ['title', 'description', 'due_on'] });
+    expect(events).toContainEqual({
+      type: 'milestone.updated',
+      milestoneId: m.id,
+      repoId: repos.pub!.id,
+      actorId: users.writer!.id,
+      fields: ['title', 'description', 'due_on'],
+    });
   });
 
   it('keeps open/closed issue counts exact as issues join, close and leave', async () => {

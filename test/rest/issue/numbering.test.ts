@@ -18,7 +18,10 @@ describe.each(PROVIDERS)('issue numbering under concurrency (%s)', (provider) =>
     const N = 200;
     const results = await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        t.request('POST', '/api/v1/repos/alice/race/issues', { headers: basic(i % 2 ? 'bob' : 'alice'), body: { title: `issue ${i}`, closed: i % 10 === 0 } }),
+        t.request('POST', '/api/v1/repos/alice/race/issues', {
+          headers: basic(i % 2 ? 'bob' : 'alice'),
+          body: { title: `issue ${i}`, closed: i % 10 === 0 },
+        }),
       ),
     );
     for (const r of results) expect(r.statusCode, r.body).toBe(201);

@@ -34,7 +34,9 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
     return res.json();
   }
   async function team(org: Models.User, name: string, authorize: Models.AccessMode, projects: Models.AccessMode | null): Promise<void> {
-    const row = await t.db.team.create({ data: { orgId: org.id, name, lowerName: name.toLowerCase(), authorize, includesAllRepositories: true } });
+    const row = await t.db.team.create({
+      data: { orgId: org.id, name, lowerName: name.toLowerCase(), authorize, includesAllRepositories: true },
+    });
     if (projects) await t.db.teamUnit.create({ data: { orgId: org.id, teamId: row.id, type: 'PROJECTS', accessMode: projects } });
     await t.db.teamUnit.create({ data: { orgId: org.id, teamId: row.id, type: 'ISSUES', accessMode: authorize } });
   }
@@ -73,13 +75,25 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       expect(res.statusCode, res.body).toBe(201);
       const j = res.json();
       expect(Object.keys(j)).toEqual(['id', 'title', 'description', 'repo_id', 'creator_id', 'is_closed', 'created_at', 'updated_at']);
-      expect(j).toMatchObject({ title: 'Roadmap', description: 'plans', repo_id: repos.pub!.id, creator_id: users.writer!.id, is_closed: false });
+      expect(j).toMatchObject({
+        title: 'Roadmap',
+        description: 'plans',
+        repo_id: repos.pub!.id,
+        creator_id: users.writer!.id,
+        is_closed: false,
+      });
       const columns = await t.db.projectColumn.findMany({ where: { projectId: j.id as number } });
       expect(columns).toEqual([expect.objectContaining({ title: 'Uncategorized', isDefault: true, creatorId: users.writer!.id })]);
       expect(await repoRow(repos.pub!)).toMatchObject({ numProjects: 1, numClosedProjects: 0 });
       expect((await get('anon', `repos/alice/pub/projects/${j.id}`)).json()).toEqual(j);
       await t.app.deps.notifier.drain();
-      expect(events).toContainEqual({ type: 'project.created', projectId: j.id, repoId: repos.pub!.id, ownerId: null, actorId: users.writer!.id });
+      expect(events).toContainEqual({
+        type: 'project.created',
+        projectId: j.id,
+        repoId: repos.pub!.id,
+        ownerId: null,
+        actorId: users.writer!.id,
+      });
     });
 
     it('gates: 401 anonymous, 404 invisible or disabled, 403 readers and outsiders, 423 archived, 422 bad titles', async () => {
@@ -87,7 +101,11 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       expectGiteaError(await post('outsider', 'repos/alice/priv/projects', { title: 'x' }), 404);
       expectGiteaError(await get('outsider', 'repos/alice/priv/projects'), 404);
       expectGiteaError(await get('anon', 'repos/alice/priv/projects'), 404);
-      expectGiteaError(await post('reader', 'repos/alice/priv/projects', { title: 'x' }), 403, 'user should have a permission to write to a repo');
+      expectGiteaError(
+        await post('reader', 'repos/alice/priv/projects', { title: 'x' }),
+        403,
+        'user should have a permission to write to a repo',
+      );
       expectGiteaError(await post('outsider', 'repos/alice/pub/projects', { title: 'x' }), 403);
       expectGiteaError(await post('writer', 'repos/alice/arch/projects', { title: 'x' }), 423, 'repo is archived');
       expectGiteaError(await post('alice', 'repos/alice/pub/projects', {}), 422, '[Title]: Required');
@@ -106,7 +124,10 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       expect(ownerOnly.id).toBeGreaterThan(0);
       const readOnly = await t.createToken('alice', ['read:repository']);
       expect((await t.request('GET', '/api/v1/repos/alice/priv/projects', { headers: tokenAuth(readOnly) })).statusCode).toBe(200);
-      expectGiteaError(await t.request('POST', '/api/v1/repos/alice/priv/projects', { headers: tokenAuth(readOnly), body: { title: 'x' } }), 403);
+      expectGiteaError(
+        await t.request('POST', '/api/v1/repos/alice/priv/projects', { headers: tokenAuth(readOnly), body: { title: 'x' } }),
+        403,
+      );
     });
 
     it('lists by state and sort with pagination, gets by id (404 for another repository or a bad id), edits and closes', async () => {
@@ -114,7 +135,17 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       const made: Json[] = [];
       for (const title of ['beta', 'alpha', 'gamma']) made.push(await project('alice', 'repos/alice/listing', title));
       const closed = (await patch('alice', `repos/alice/listing/projects/${made[2]!.id}`, { state: 'closed' })).json();
-      expect(Object.keys(closed)).toEqual(['id', 'title', 'description', 'repo_id', 'creator_id', 'is_closed', 'created_at', 'updated_at', 'closed_at']);
+      expect(Object.keys(closed)).toEqual([
+        'id',
+        'title',
+        'description',
+        'repo_id',
+        'creator_id',
+        'is_closed',
+        'created_at',
+        'updated_at',
+        'closed_at',
+      ]);
       expect(closed).toMatchObject({ is_closed: true, closed_at: expect.any(String) });
       expect(await repoRow(r)).toMatchObject({ numProjects: 3, numClosedProjects: 1 });
       expect(titles(await get('anon', 'repos/alice/listing/projects'))).toEqual(['alpha', 'beta']);
@@ -124,7 +155,12 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       const paged = await get('anon', 'repos/alice/listing/projects?state=all&limit=2');
       expect(titles(paged)).toEqual(['gamma', 'alpha']);
       expect(paged.headers['x-total-count']).toBe('3');
-      expect(paged.headers.link).toBe(linkHeader('repos/alice/listing/projects', { limit: '2', state: 'all' }, [['next', 2], ['last', 2]]));
+      expect(paged.headers.link).toBe(
+        linkHeader('repos/alice/listing/projects', { limit: '2', state: 'all' }, [
+          ['next', 2],
+          ['last', 2],
+        ]),
+      );
       expectGiteaError(await get('alice', `repos/alice/pub/projects/${made[0]!.id}`), 404, `projects does not exist [id: ${made[0]!.id}]`);
       expectGiteaError(await get('alice', 'repos/alice/listing/projects/abc'), 404);
       const edited = (await patch('alice', `repos/alice/listing/projects/${made[0]!.id}`, { title: 'beta 2', description: 'b' })).json();
@@ -147,7 +183,11 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       expect(Object.keys(j)).toEqual(['id', 'title', 'description', 'owner_id', 'creator_id', 'is_closed', 'created_at', 'updated_at']);
       expect(j).toMatchObject({ owner_id: orgs.acme!.id, creator_id: users.orgowner!.id });
       expect((await post('pmember', 'orgs/acme/projects', { title: 'by planner' })).statusCode).toBe(201);
-      expectGiteaError(await post('preader', 'orgs/acme/projects', { title: 'x' }), 403, 'user does not have organization project permission');
+      expectGiteaError(
+        await post('preader', 'orgs/acme/projects', { title: 'x' }),
+        403,
+        'user does not have organization project permission',
+      );
       expectGiteaError(await post('outsider', 'orgs/acme/projects', { title: 'x' }), 403);
       expectGiteaError(await post('anon', 'orgs/acme/projects', { title: 'x' }), 401);
       expect(titles(await get('preader', 'orgs/acme/projects'))).toEqual(['by planner', 'Company plan']);
@@ -175,7 +215,11 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       expect(byWriter.statusCode, byWriter.body).toBe(201);
       expect(byWriter.json().projects).toEqual([p]);
       const column = await t.db.projectColumn.findFirstOrThrow({ where: { projectId: p.id as number, isDefault: true } });
-      expect(await t.db.projectIssue.findFirst({ where: { issueId: byWriter.json().id as number } })).toMatchObject({ projectId: p.id, projectColumnId: column.id, sorting: 0 });
+      expect(await t.db.projectIssue.findFirst({ where: { issueId: byWriter.json().id as number } })).toMatchObject({
+        projectId: p.id,
+        projectColumnId: column.id,
+        sorting: 0,
+      });
       // Readers and outsiders are not writers: Gitea still honours `projects` (unlike labels or milestone).
       const byReader = (await post('reader', 'repos/alice/pub/issues', { title: 'by reader', projects: [p.id] })).json();
       expect(ids(byReader)).toEqual([p.id]);
@@ -194,8 +238,16 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       const before = await repoRow(repos.pub!);
       expectGiteaError(await post('writer', 'repos/alice/pub/issues', { title: 'x', projects: [99999] }), 400, 'project 99999 not found');
       expectGiteaError(await post('reader', 'repos/alice/pub/issues', { title: 'x', projects: [99999] }), 400, 'project 99999 not found');
-      expectGiteaError(await post('writer', 'repos/alice/pub/issues', { title: 'x', projects: [foreign.id] }), 400, new RegExp(`^issue \\d+ can't be accessed by project ${foreign.id}$`));
-      expectGiteaError(await post('outsider', 'repos/alice/pub/issues', { title: 'x', projects: [orgProject.id] }), 400, new RegExp(`can't be accessed by project ${orgProject.id}$`));
+      expectGiteaError(
+        await post('writer', 'repos/alice/pub/issues', { title: 'x', projects: [foreign.id] }),
+        400,
+        new RegExp(`^issue \\d+ can't be accessed by project ${foreign.id}$`),
+      );
+      expectGiteaError(
+        await post('outsider', 'repos/alice/pub/issues', { title: 'x', projects: [orgProject.id] }),
+        400,
+        new RegExp(`can't be accessed by project ${orgProject.id}$`),
+      );
       expectGiteaError(await post('writer', 'repos/alice/pub/issues', { title: 'x', projects: [-1] }), 400, 'project -1 not found');
       expectGiteaError(await post('writer', 'repos/alice/pub/issues', { title: 'x', projects: ['a'] }), 422);
       expect(await repoRow(repos.pub!)).toMatchObject({ numIssues: before.numIssues });
@@ -212,16 +264,38 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       const hidden = await project('orgowner', 'orgs/hidden', 'Other org board');
       const both = (await post('orgowner', 'repos/acme/orepo/issues', { title: 'both', projects: [orgBoard.id, own.id, own.id] })).json();
       expect(ids(both)).toEqual([own.id, orgBoard.id].sort((a, b) => (a as number) - (b as number)));
-      expectGiteaError(await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [sibling.id] }), 400, new RegExp(`can't be accessed by project ${sibling.id}$`));
-      expectGiteaError(await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [hidden.id] }), 400, new RegExp(`can't be accessed by project ${hidden.id}$`));
+      expectGiteaError(
+        await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [sibling.id] }),
+        400,
+        new RegExp(`can't be accessed by project ${sibling.id}$`),
+      );
+      expectGiteaError(
+        await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [hidden.id] }),
+        400,
+        new RegExp(`can't be accessed by project ${hidden.id}$`),
+      );
       expect((await patch('orgowner', 'repos/acme/orepo', { has_projects: true, projects_mode: 'repo' })).statusCode).toBe(200);
-      expectGiteaError(await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [orgBoard.id] }), 400, new RegExp(`can't be accessed by project ${orgBoard.id}$`));
+      expectGiteaError(
+        await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [orgBoard.id] }),
+        400,
+        new RegExp(`can't be accessed by project ${orgBoard.id}$`),
+      );
       expect(ids((await post('orgowner', 'repos/acme/orepo/issues', { title: 'repo only', projects: [own.id] })).json())).toEqual([own.id]);
       expect((await patch('orgowner', 'repos/acme/orepo', { has_projects: true, projects_mode: 'owner' })).statusCode).toBe(200);
-      expectGiteaError(await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [own.id] }), 400, new RegExp(`can't be accessed by project ${own.id}$`));
-      expect(ids((await post('orgowner', 'repos/acme/orepo/issues', { title: 'org only', projects: [orgBoard.id] })).json())).toEqual([orgBoard.id]);
+      expectGiteaError(
+        await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [own.id] }),
+        400,
+        new RegExp(`can't be accessed by project ${own.id}$`),
+      );
+      expect(ids((await post('orgowner', 'repos/acme/orepo/issues', { title: 'org only', projects: [orgBoard.id] })).json())).toEqual([
+        orgBoard.id,
+      ]);
       expect((await patch('orgowner', 'repos/acme/orepo', { has_projects: false })).statusCode).toBe(200);
-      expectGiteaError(await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [orgBoard.id] }), 400, new RegExp(`can't be accessed by project ${orgBoard.id}$`));
+      expectGiteaError(
+        await post('orgowner', 'repos/acme/orepo/issues', { title: 'x', projects: [orgBoard.id] }),
+        400,
+        new RegExp(`can't be accessed by project ${orgBoard.id}$`),
+      );
       // The issue that was already in the projects still shows them.
       expect(ids((await get('anon', `repos/acme/orepo/issues/${both.number}`)).json())).toHaveLength(2);
       expect((await patch('orgowner', 'repos/acme/orepo', { has_projects: true, projects_mode: 'all' })).statusCode).toBe(200);
@@ -241,7 +315,11 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       expect(ids(res.json())).toEqual([p1.id, p2.id]);
       expect(ids((await patch('writer', path, { projects: null, title: 'still' })).json())).toEqual([p1.id, p2.id]);
       expectGiteaError(await patch('writer', path, { title: 'never', projects: [p1.id, 424242] }), 400, 'project 424242 not found');
-      expectGiteaError(await patch('writer', path, { title: 'never', projects: [foreign.id] }), 400, `issue ${issue.id} can't be accessed by project ${foreign.id}`);
+      expectGiteaError(
+        await patch('writer', path, { title: 'never', projects: [foreign.id] }),
+        400,
+        `issue ${issue.id} can't be accessed by project ${foreign.id}`,
+      );
       const unchanged = (await get('alice', path)).json();
       expect(unchanged.title).toBe('still');
       expect(ids(unchanged)).toEqual([p1.id, p2.id]);
@@ -263,14 +341,10 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       const r = await newRepo('alice', 'bulk', false);
       const p1 = await project('alice', 'repos/alice/bulk', 'P1');
       const p2 = await project('alice', 'repos/alice/bulk', 'P2');
-      for (let i = 0; i < 4; i++) await post('alice', 'repos/alice/bulk/issues', { title: `i${i}`, projects: i % 2 ? [p1.id, p2.id] : [p2.id] });
+      for (let i = 0; i < 4; i++)
+        await post('alice', 'repos/alice/bulk/issues', { title: `i${i}`, projects: i % 2 ? [p1.id, p2.id] : [p2.id] });
       const list = (await get('anon', 'repos/alice/bulk/issues')).json() as Json[];
-      expect(list.map(ids)).toEqual([
-        [p1.id, p2.id],
-        [p2.id],
-        [p1.id, p2.id],
-        [p2.id],
-      ]);
+      expect(list.map(ids)).toEqual([[p1.id, p2.id], [p2.id], [p1.id, p2.id], [p2.id]]);
       expect((await del('writer', 'repos/alice/bulk/projects/424242')).statusCode).toBe(403);
       expect((await del('alice', `repos/alice/bulk/projects/${p2.id}`)).statusCode).toBe(204);
       expect(((await get('anon', 'repos/alice/bulk/issues')).json() as Json[]).map(ids)).toEqual([[p1.id], null, [p1.id], null]);

@@ -14,8 +14,10 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
   const repos: Record<string, Models.Repository> = {};
   const events: DomainEvent[] = [];
 
-  const post = (viewer: string, url: string, body: unknown, headers = as(viewer)) => t.request('POST', `/api/v1/repos/${url}/reactions`, { headers, body });
-  const del = (viewer: string, url: string, body: unknown) => t.request('DELETE', `/api/v1/repos/${url}/reactions`, { headers: as(viewer), body });
+  const post = (viewer: string, url: string, body: unknown, headers = as(viewer)) =>
+    t.request('POST', `/api/v1/repos/${url}/reactions`, { headers, body });
+  const del = (viewer: string, url: string, body: unknown) =>
+    t.request('DELETE', `/api/v1/repos/${url}/reactions`, { headers: as(viewer), body });
   const list = (viewer: string, url: string) => t.request('GET', `/api/v1/repos/${url}/reactions`, { headers: as(viewer) });
 
   async function newRepo(owner: string, name: string, isPrivate: boolean): Promise<Models.Repository> {
@@ -28,7 +30,8 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     expect(res.statusCode, res.body).toBe(201);
     return t.db.issue.findUniqueOrThrow({ where: { id: res.json().id as number } });
   }
-  const newComment = (issue: Models.Issue, poster: Models.User, content = 'a comment') => t.db.comment.create({ data: { issueId: issue.id, posterId: poster.id, content } });
+  const newComment = (issue: Models.Issue, poster: Models.User, content = 'a comment') =>
+    t.db.comment.create({ data: { issueId: issue.id, posterId: poster.id, content } });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -64,7 +67,10 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     const listed = await list('anon', url);
     expect(listed.statusCode).toBe(200);
     expect(listed.headers['x-total-count']).toBe('2');
-    expect((listed.json() as Json[]).map((r) => [r.content, (r.user as Json).login])).toEqual([['heart', 'reader'], ['+1', 'alice']]);
+    expect((listed.json() as Json[]).map((r) => [r.content, (r.user as Json).login])).toEqual([
+      ['heart', 'reader'],
+      ['+1', 'alice'],
+    ]);
 
     const gone = await del('reader', url, { content: 'heart' });
     expect(gone.statusCode).toBe(204);
@@ -72,7 +78,9 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     expect((await del('reader', url, { content: 'heart' })).statusCode).toBe(204);
     expect((await list('anon', url)).json()).toHaveLength(1);
     await t.app.deps.notifier.drain();
-    expect(events).toContainEqual(expect.objectContaining({ type: 'reaction.added', issueId: issue.id, commentId: 0, content: 'heart', actorId: users.reader!.id }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'reaction.added', issueId: issue.id, commentId: 0, content: 'heart', actorId: users.reader!.id }),
+    );
     expect(events).toContainEqual(expect.objectContaining({ type: 'reaction.removed', issueId: issue.id, content: 'heart' }));
   });
 
@@ -200,7 +208,11 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     expectGiteaError(await post('outsider', foreign, { content: '+1' }), 404, 'not found');
     expectGiteaError(await del('outsider', foreign, { content: '+1' }), 404);
     expectGiteaError(await list('outsider', foreign), 404);
-    expectGiteaError(await post('alice', 'alice/pub/issues/comments/999999', { content: '+1' }), 404, 'comment does not exist [id: 999999, issue_id: 0]');
+    expectGiteaError(
+      await post('alice', 'alice/pub/issues/comments/999999', { content: '+1' }),
+      404,
+      'comment does not exist [id: 999999, issue_id: 0]',
+    );
     expectGiteaError(await list('alice', 'alice/pub/issues/comments/x'), 404);
 
     const privIssue = await newIssue('alice', 'alice/priv');
@@ -220,8 +232,14 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     for (const url of [`alice/pub/issues/${issue.index}`, `alice/pub/issues/comments/${comment.id}`]) {
       const results = await Promise.all(Array.from({ length: 8 }, () => post('writer', url, { content: 'rocket' })));
       const statuses = results.map((r) => r.statusCode).sort();
-      expect(statuses.filter((s) => s === 201), statuses.join(',')).toHaveLength(1);
-      expect(statuses.every((s) => s === 200 || s === 201), statuses.join(',')).toBe(true);
+      expect(
+        statuses.filter((s) => s === 201),
+        statuses.join(','),
+      ).toHaveLength(1);
+      expect(
+        statuses.every((s) => s === 200 || s === 201),
+        statuses.join(','),
+      ).toBe(true);
       expect(results.every((r) => r.json().content === 'rocket')).toBe(true);
     }
     expect(await t.db.reaction.count({ where: { issueId: issue.id, userId: users.writer!.id, type: 'rocket' } })).toBe(2);

@@ -5,9 +5,35 @@ import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 
 const TIMELINE_KEYS = [
-  'id', 'type', 'html_url', 'pull_request_url', 'issue_url', 'user', 'body', 'created_at', 'updated_at', 'old_project_id', 'project_id',
-  'old_milestone', 'milestone', 'tracked_time', 'old_title', 'new_title', 'old_ref', 'new_ref', 'ref_issue', 'ref_comment', 'ref_action',
-  'ref_commit_sha', 'review_id', 'label', 'assignee', 'assignee_team', 'removed_assignee', 'resolve_doer', 'dependent_issue',
+  'id',
+  'type',
+  'html_url',
+  'pull_request_url',
+  'issue_url',
+  'user',
+  'body',
+  'created_at',
+  'updated_at',
+  'old_project_id',
+  'project_id',
+  'old_milestone',
+  'milestone',
+  'tracked_time',
+  'old_title',
+  'new_title',
+  'old_ref',
+  'new_ref',
+  'ref_issue',
+  'ref_comment',
+  'ref_action',
+  'ref_commit_sha',
+  'review_id',
+  'label',
+  'assignee',
+  'assignee_team',
+  'removed_assignee',
+  'resolve_doer',
+  'dependent_issue',
 ];
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 type Json = Record<string, unknown>;
@@ -17,27 +43,40 @@ describe.each(PROVIDERS)('REST issue timeline (%s)', (provider) => {
   const users: Record<string, Models.User> = {};
   const repos: Record<string, Models.Repository> = {};
 
-  const req = (method: string, viewer: string, path: string, body?: unknown) => t.request(method, `/api/v1/repos/${path}`, { headers: as(viewer), ...(body === undefined ? {} : { body }) });
+  const req = (method: string, viewer: string, path: string, body?: unknown) =>
+    t.request(method, `/api/v1/repos/${path}`, { headers: as(viewer), ...(body === undefined ? {} : { body }) });
   const timeline = (viewer: string, path: string) => req('GET', viewer, path);
-  const issueRow = (repo: Models.Repository, n: number) => t.db.issue.findUniqueOrThrow({ where: { repoId_index: { repoId: repo.id, index: n } } });
+  const issueRow = (repo: Models.Repository, n: number) =>
+    t.db.issue.findUniqueOrThrow({ where: { repoId_index: { repoId: repo.id, index: n } } });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
     for (const n of ['alice', 'reader', 'outsider']) users[n] = await t.createUser(n);
-    for (const [name, isPrivate] of [['pub', false], ['priv', true], ['secret', true]] as const) {
+    for (const [name, isPrivate] of [
+      ['pub', false],
+      ['priv', true],
+      ['secret', true],
+    ] as const) {
       const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name, private: isPrivate } });
       expect(res.statusCode, res.body).toBe(201);
       repos[name] = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
     }
-    for (const r of [repos.pub!, repos.priv!]) await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
+    for (const r of [repos.pub!, repos.priv!])
+      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
   });
   afterAll(() => t.close());
 
   it('lists every event in Gitea TimelineComment form, oldest first', async () => {
     const label = (await req('POST', 'alice', 'alice/pub/labels', { name: 'bug', color: 'ff0000' })).json() as Json;
     const ms = (await req('POST', 'alice', 'alice/pub/milestones', { title: 'v1' })).json() as Json;
-    const milestoneId = typeof ms.id === 'number' ? ms.id : (await t.db.milestone.create({ data: { repoId: repos.pub!.id, name: 'v1' } })).id;
-    const created = await req('POST', 'alice', 'alice/pub/issues', { title: 'Old', labels: [label.id], assignees: ['reader'], milestone: milestoneId });
+    const milestoneId =
+      typeof ms.id === 'number' ? ms.id : (await t.db.milestone.create({ data: { repoId: repos.pub!.id, name: 'v1' } })).id;
+    const created = await req('POST', 'alice', 'alice/pub/issues', {
+      title: 'Old',
+      labels: [label.id],
+      assignees: ['reader'],
+      milestone: milestoneId,
+    });
     expect(created.statusCode, created.body).toBe(201);
     const n = created.json().number as number;
     await req('PATCH', 'alice', `alice/pub/issues/${n}`, { title: 'New' });
@@ -53,7 +92,13 @@ describe.each(PROVIDERS)('REST issue timeline (%s)', (provider) => {
     expect(items.map((i) => i.type)).toEqual(['label', 'milestone', 'assignees', 'change_title', 'comment', 'close', 'reopen']);
     for (const item of items) expect(Object.keys(item)).toEqual(TIMELINE_KEYS);
     const [labelItem, msItem, assignItem, titleItem, commentItem] = items;
-    expect(labelItem).toMatchObject({ body: '1', label: { id: label.id, name: 'bug', color: 'ff0000' }, user: { login: 'alice' }, milestone: null, assignee: null });
+    expect(labelItem).toMatchObject({
+      body: '1',
+      label: { id: label.id, name: 'bug', color: 'ff0000' },
+      user: { login: 'alice' },
+      milestone: null,
+      assignee: null,
+    });
     expect(msItem).toMatchObject({ milestone: { id: milestoneId, title: 'v1' }, old_milestone: null });
     expect(assignItem).toMatchObject({ assignee: { login: 'reader' }, removed_assignee: false });
     expect(titleItem).toMatchObject({ old_title: 'Old', new_title: 'New' });
@@ -105,11 +150,17 @@ describe.each(PROVIDERS)('REST issue timeline (%s)', (provider) => {
     });
     const asReader = (await timeline('reader', `alice/priv/issues/${n}/timeline`)).json() as Json[];
     expect(asReader.map((i) => i.type)).toEqual(['add_time_manual', 'change_time_estimate', 'issue_ref']);
-    expect(asReader[0]).toMatchObject({ body: '1 hour 1 minute', tracked_time: { id: time.id, time: 3700, user_name: 'alice', issue_id: issue.id, issue: { number: n } } });
+    expect(asReader[0]).toMatchObject({
+      body: '1 hour 1 minute',
+      tracked_time: { id: time.id, time: 3700, user_name: 'alice', issue_id: issue.id, issue: { number: n } },
+    });
     expect(asReader[1]!.body).toBe('1h 2m 5s');
     expect(asReader[2]).toMatchObject({ ref_issue: { title: 'public source' } });
     const asOwner = (await timeline('alice', `alice/priv/issues/${n}/timeline`)).json() as Json[];
-    expect(asOwner.filter((i) => i.type === 'issue_ref').map((i) => (i.ref_issue as Json).title)).toEqual(['hidden source', 'public source']);
+    expect(asOwner.filter((i) => i.type === 'issue_ref').map((i) => (i.ref_issue as Json).title)).toEqual([
+      'hidden source',
+      'public source',
+    ]);
   });
 
   it('gates: 404 for outsiders on private repositories and unknown issues; anonymous reads public ones', async () => {
@@ -125,9 +176,11 @@ describe.each(PROVIDERS)('REST issue timeline (%s)', (provider) => {
 
   it('costs the same SQL statements for a short and a long timeline', async () => {
     const labels: number[] = [];
-    for (const name of ['l1', 'l2']) labels.push(((await req('POST', 'alice', 'alice/pub/labels', { name, color: '00ff00' })).json() as Json).id as number);
+    for (const name of ['l1', 'l2'])
+      labels.push(((await req('POST', 'alice', 'alice/pub/labels', { name, color: '00ff00' })).json() as Json).id as number);
     async function build(events: number): Promise<number> {
-      const n = (await req('POST', 'alice', 'alice/pub/issues', { title: `busy ${events}`, labels, assignees: ['reader'] })).json().number as number;
+      const n = (await req('POST', 'alice', 'alice/pub/issues', { title: `busy ${events}`, labels, assignees: ['reader'] })).json()
+        .number as number;
       for (let i = 0; i < events; i++) {
         await req('POST', 'reader', `alice/pub/issues/${n}/comments`, { body: `c${i}` });
         await req('PATCH', 'alice', `alice/pub/issues/${n}`, { state: i % 2 ? 'open' : 'closed', title: `busy ${events} ${i}` });

@@ -38,14 +38,25 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expect(res.statusCode, res.body).toBe(201);
     return res.json().number as number;
   }
-  const issueRow = (repo: Models.Repository, index: number) => t.db.issue.findUniqueOrThrow({ where: { repoId_index: { repoId: repo.id, index } } });
+  const issueRow = (repo: Models.Repository, index: number) =>
+    t.db.issue.findUniqueOrThrow({ where: { repoId_index: { repoId: repo.id, index } } });
   async function setTracker(repo: string, enable: boolean, onlyContributors: boolean): Promise<void> {
     const res = await t.request('PATCH', `/api/v1/repos/${repo}`, {
       headers: as('alice'),
-      body: { has_issues: true, internal_tracker: { enable_time_tracker: enable, allow_only_contributors_to_track_time: onlyContributors, enable_issue_dependencies: true } },
+      body: {
+        has_issues: true,
+        internal_tracker: {
+          enable_time_tracker: enable,
+          allow_only_contributors_to_track_time: onlyContributors,
+          enable_issue_dependencies: true,
+        },
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().internal_tracker).toMatchObject({ enable_time_tracker: enable, allow_only_contributors_to_track_time: onlyContributors });
+    expect(res.json().internal_tracker).toMatchObject({
+      enable_time_tracker: enable,
+      allow_only_contributors_to_track_time: onlyContributors,
+    });
   }
 
   const repos: Record<string, Models.Repository> = {};
@@ -70,7 +81,13 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     const j = res.json();
     expect(Object.keys(j)).toEqual(TIME_KEYS);
     const issue = await issueRow(repos.pub!, n);
-    expect(j).toMatchObject({ created: '2000-01-12T01:33:38Z', time: 3600, user_id: users.writer!.id, user_name: 'writer', issue_id: issue.id });
+    expect(j).toMatchObject({
+      created: '2000-01-12T01:33:38Z',
+      time: 3600,
+      user_id: users.writer!.id,
+      user_name: 'writer',
+      issue_id: issue.id,
+    });
     expect(j.issue).toMatchObject({ id: issue.id, number: n, title: 'timed' });
     const comment = await t.db.comment.findFirstOrThrow({ where: { issueId: issue.id, type: 'ADD_TIME_MANUAL' } });
     expect(comment).toMatchObject({ content: '|3600', timeId: j.id, posterId: users.writer!.id });
@@ -81,7 +98,15 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expect(now.statusCode).toBe(200);
     expect(Date.now() - Date.parse(now.json().created)).toBeLessThan(60_000);
     await t.app.deps.notifier.drain();
-    expect(events).toContainEqual(expect.objectContaining({ type: 'trackedTime.added', trackedTimeId: j.id, issueId: issue.id, userId: users.writer!.id, seconds: 3600 }));
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'trackedTime.added',
+        trackedTimeId: j.id,
+        issueId: issue.id,
+        userId: users.writer!.id,
+        seconds: 3600,
+      }),
+    );
   });
 
   it('books for `user_name` only for site admins and repository admins naming someone else; unknown → 404', async () => {
@@ -92,7 +117,11 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expect((await addTime('alice', 'alice/pub', n, { time: 5, user_name: 'writer' })).json().user_name).toBe('writer');
     expect((await addTime('writer', 'alice/pub', n, { time: 5, user_name: 'alice' })).json().user_name).toBe('writer');
     expect((await addTime('repoadmin', 'alice/pub', n, { time: 5, user_name: 'repoadmin' })).json().user_name).toBe('repoadmin');
-    expectGiteaError(await addTime('admin', 'alice/pub', n, { time: 5, user_name: 'nonexistentuser' }), 404, 'user does not exist [uid: 0, name: nonexistentuser]');
+    expectGiteaError(
+      await addTime('admin', 'alice/pub', n, { time: 5, user_name: 'nonexistentuser' }),
+      404,
+      'user does not exist [uid: 0, name: nonexistentuser]',
+    );
     expect((await addTime('writer', 'alice/pub', n, { time: 5, user_name: 'nonexistentuser' })).json().user_name).toBe('writer');
     const comment = await t.db.comment.findFirstOrThrow({ where: { type: 'ADD_TIME_MANUAL', content: '|33' } });
     expect(comment.posterId).toBe(users.reader!.id);
@@ -105,7 +134,10 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expectGiteaError(await addTime('writer', 'alice/pub', n, { time: 'abc' }), 422);
     expectGiteaError(await addTime('writer', 'alice/pub', n, { time: 1, created: 'yesterday' }), 422);
     expectGiteaError(await addTime('writer', 'alice/pub', n, { time: 1e12 }), 422);
-    const form = await t.request('POST', `/api/v1/repos/alice/pub/issues/${n}/times`, { headers: { 'content-type': 'application/x-www-form-urlencoded', ...as('writer') }, payload: 'time=90' });
+    const form = await t.request('POST', `/api/v1/repos/alice/pub/issues/${n}/times`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...as('writer') },
+      payload: 'time=90',
+    });
     expect(form.statusCode, form.body).toBe(200);
     expect(form.json().time).toBe(90);
     expect((await addTime('writer', 'alice/pub', n, { time: 1, created: null, user_name: null })).statusCode).toBe(200);
@@ -133,10 +165,14 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expectGiteaError(await addTime('writer', 'alice/pub', n, { time: 7 }, tokenAuth(await t.createToken('writer', ['read:issue']))), 403);
   });
 
-  it('lists an issue\'s times: signed in, writers see all, others their own (403 for someone else\'s), filters and pagination', async () => {
+  it("lists an issue's times: signed in, writers see all, others their own (403 for someone else's), filters and pagination", async () => {
     const n = await newIssue('alice', 'alice/priv');
     await t.db.issueAssignee.create({ data: { issueId: (await issueRow(repos.priv!, n)).id, assigneeId: users.reader!.id } });
-    for (const [who, created] of [['writer', '2001-01-01T00:00:00Z'], ['reader', '2002-01-01T00:00:00Z'], ['writer', '2003-01-01T00:00:00Z']] as const) {
+    for (const [who, created] of [
+      ['writer', '2001-01-01T00:00:00Z'],
+      ['reader', '2002-01-01T00:00:00Z'],
+      ['writer', '2003-01-01T00:00:00Z'],
+    ] as const) {
       expect((await addTime(who, 'alice/priv', n, { time: 100, created })).statusCode).toBe(200);
     }
     const url = `repos/alice/priv/issues/${n}/times`;
@@ -152,7 +188,10 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expect((await get('writer', `${url}?user=writer`)).json()).toHaveLength(2);
     expect((await get('admin', `${url}?user=reader`)).json()).toHaveLength(1);
     expectGiteaError(await get('writer', `${url}?user=nobody`), 404, 'user does not exist [uid: 0, name: nobody]');
-    expect((await get('writer', `${url}?since=2002-01-01T00:00:00Z`)).json().map((x: Json) => x.created)).toEqual(['2002-01-01T00:00:00Z', '2003-01-01T00:00:00Z']);
+    expect((await get('writer', `${url}?since=2002-01-01T00:00:00Z`)).json().map((x: Json) => x.created)).toEqual([
+      '2002-01-01T00:00:00Z',
+      '2003-01-01T00:00:00Z',
+    ]);
     expect((await get('writer', `${url}?before=2002-06-01T00:00:00%2B02:00`)).json()).toHaveLength(2);
     expectGiteaError(await get('writer', `${url}?since=yesterday`), 422);
     const page = await get('writer', `${url}?limit=2&page=2`);
@@ -162,7 +201,7 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expectGiteaError(await get('alice', `repos/alice/off/issues/1/times`), 404, 'Timetracker is disabled');
   });
 
-  it('resets the viewer\'s own times (rows kept with deleted=true, one DELETE_TIME_MANUAL comment), 404 when there is nothing', async () => {
+  it("resets the viewer's own times (rows kept with deleted=true, one DELETE_TIME_MANUAL comment), 404 when there is nothing", async () => {
     const n = await newIssue('alice', 'alice/pub');
     const issue = await issueRow(repos.pub!, n);
     await addTime('writer', 'alice/pub', n, { time: 60 });
@@ -193,12 +232,18 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     const other = await newIssue('alice', 'alice/pub');
     expectGiteaError(await del('alice', `repos/alice/pub/issues/${other}/times/${theirs}`), 404);
     expect((await del('admin', url(theirs))).statusCode).toBe(204);
-    const comments = await t.db.comment.findMany({ where: { issue: { repoId: repos.pub!.id, index: n }, type: 'DELETE_TIME_MANUAL' }, orderBy: { id: 'asc' } });
-    expect(comments.map((c) => [c.content, c.posterId])).toEqual([['|25', users.writer!.id], ['|35', users.alice!.id]]);
+    const comments = await t.db.comment.findMany({
+      where: { issue: { repoId: repos.pub!.id, index: n }, type: 'DELETE_TIME_MANUAL' },
+      orderBy: { id: 'asc' },
+    });
+    expect(comments.map((c) => [c.content, c.posterId])).toEqual([
+      ['|25', users.writer!.id],
+      ['|35', users.alice!.id],
+    ]);
     expect(await t.db.trackedTime.findUniqueOrThrow({ where: { id: mine } })).toMatchObject({ deleted: true, time: 25 });
   });
 
-  it('lists a repository\'s times (repository scope), and a user\'s times in it (deprecated route, not paginated)', async () => {
+  it("lists a repository's times (repository scope), and a user's times in it (deprecated route, not paginated)", async () => {
     const repo = await newRepo('alice', 'ledger', true);
     const a = await newIssue('alice', 'alice/ledger');
     const b = await newIssue('alice', 'alice/ledger');
@@ -211,14 +256,22 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expectGiteaError(await get('anon', 'repos/alice/pub/times'), 401);
     const all = await get('writer', 'repos/alice/ledger/times');
     expect(all.headers['x-total-count']).toBe('3');
-    expect((all.json() as Json[]).map((x) => [x.time, (x.issue as Json).number])).toEqual([[1, a], [2, b], [3, b]]);
+    expect((all.json() as Json[]).map((x) => [x.time, (x.issue as Json).number])).toEqual([
+      [1, a],
+      [2, b],
+      [3, b],
+    ]);
     expect((await get('reader', 'repos/alice/ledger/times')).json()).toEqual([]);
     expectGiteaError(await get('reader', 'repos/alice/ledger/times?user=writer'), 403, 'query by user not allowed; not enough rights');
-    expect((await get('alice', 'repos/alice/ledger/times?user=writer&since=2011-01-01T00:00:00Z')).json().map((x: Json) => x.time)).toEqual([3]);
+    expect((await get('alice', 'repos/alice/ledger/times?user=writer&since=2011-01-01T00:00:00Z')).json().map((x: Json) => x.time)).toEqual(
+      [3],
+    );
     expectGiteaError(await get('alice', 'repos/alice/ledger/times?user=ghost'), 404, 'user does not exist [uid: 0, name: ghost]');
     expectGiteaError(await get('alice', 'repos/alice/off/times'), 400, 'time tracking disabled');
     expectGiteaError(await get('writer', 'repos/alice/ledger/times', tokenAuth(await t.createToken('writer', ['read:issue']))), 403);
-    expect((await get('writer', 'repos/alice/ledger/times', tokenAuth(await t.createToken('writer', ['read:repository'])))).statusCode).toBe(200);
+    expect(
+      (await get('writer', 'repos/alice/ledger/times', tokenAuth(await t.createToken('writer', ['read:repository'])))).statusCode,
+    ).toBe(200);
 
     const byUser = await get('writer', 'repos/alice/ledger/times/writer');
     expect(byUser.statusCode).toBe(200);
@@ -234,7 +287,7 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expectGiteaError(await get('alice', 'repos/alice/off/times/alice'), 400, 'time tracking disabled');
   });
 
-  it('GET /user/times: the viewer\'s own times everywhere, filtered and paginated', async () => {
+  it("GET /user/times: the viewer's own times everywhere, filtered and paginated", async () => {
     const n = await newIssue('alice', 'alice/open');
     await addTime('lurker', 'alice/open', n, { time: 11, created: '2020-01-01T00:00:00Z' });
     await addTime('lurker', 'alice/open', n, { time: 12, created: '2021-01-01T00:00:00Z' });
@@ -278,7 +331,9 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     const a = await newIssue('alice', 'alice/pub', 'first');
     const b = await newIssue('alice', 'alice/pub', 'second');
     const sw = (action: string, n: number, viewer = 'writer') =>
-      t.request(action === 'delete' ? 'DELETE' : 'POST', `/api/v1/repos/alice/pub/issues/${n}/stopwatch/${action}`, { headers: as(viewer) });
+      t.request(action === 'delete' ? 'DELETE' : 'POST', `/api/v1/repos/alice/pub/issues/${n}/stopwatch/${action}`, {
+        headers: as(viewer),
+      });
     const started = await sw('start', a);
     expect(started.statusCode, started.body).toBe(201);
     expectGiteaError(await sw('start', a), 409, 'cannot start a stopwatch again if it already exists');
@@ -296,7 +351,10 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     expect((await sw('start', b)).statusCode).toBe(201);
     const booked = await t.db.trackedTime.findFirstOrThrow({ where: { issueId: aRow.id, userId: users.writer!.id } });
     expect(booked.time).toBeGreaterThanOrEqual(3725);
-    expect(await t.db.comment.findFirstOrThrow({ where: { issueId: aRow.id, type: 'STOP_TRACKING' } })).toMatchObject({ content: '1 hour 2 minutes', timeId: booked.id });
+    expect(await t.db.comment.findFirstOrThrow({ where: { issueId: aRow.id, type: 'STOP_TRACKING' } })).toMatchObject({
+      content: '1 hour 2 minutes',
+      timeId: booked.id,
+    });
     expect((await get('writer', 'user/stopwatches')).json().map((x: Json) => x.issue_index)).toEqual([b]);
 
     const stopped = await sw('stop', b);

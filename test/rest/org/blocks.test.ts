@@ -49,7 +49,12 @@ describe.each(PROVIDERS)('REST organization blocks (%s)', (provider) => {
       const res = await t.request('GET', '/api/v1/orgs/org3/blocks?limit=2&page=2', { headers: as('owner') });
       expect(res.json().map((u: { login: string }) => u.login)).toEqual(['user13']);
       expect(res.headers['x-total-count']).toBe('3');
-      expect(res.headers.link).toBe(linkHeader('orgs/org3/blocks', { limit: '2' }, [['first', 1], ['prev', 1]]));
+      expect(res.headers.link).toBe(
+        linkHeader('orgs/org3/blocks', { limit: '2' }, [
+          ['first', 1],
+          ['prev', 1],
+        ]),
+      );
       for (const n of ['user11', 'user12', 'user13']) await t.request('DELETE', `/api/v1/orgs/org3/blocks/${n}`, { headers: as('owner') });
     });
   });
@@ -65,7 +70,11 @@ describe.each(PROVIDERS)('REST organization blocks (%s)', (provider) => {
     it.each(routes)('%s %s: anonymous 401, member and outsider 403 (Must be an organization owner)', async (method, path) => {
       expectGiteaError(await t.request(method, `/api/v1/orgs/org3/blocks${path}`), 401, 'token is required');
       for (const viewer of ['member', 'outsider']) {
-        expectGiteaError(await t.request(method, `/api/v1/orgs/org3/blocks${path}`, { headers: as(viewer) }), 403, 'Must be an organization owner');
+        expectGiteaError(
+          await t.request(method, `/api/v1/orgs/org3/blocks${path}`, { headers: as(viewer) }),
+          403,
+          'Must be an organization owner',
+        );
       }
     });
 
@@ -84,7 +93,11 @@ describe.each(PROVIDERS)('REST organization blocks (%s)', (provider) => {
     it('token scopes: the organization category applies (read:organization cannot block)', async () => {
       const read = tokenAuth(await t.createToken('owner', ['read:organization']));
       expect((await t.request('GET', '/api/v1/orgs/org3/blocks', { headers: read })).statusCode).toBe(200);
-      expectGiteaError(await t.request('PUT', '/api/v1/orgs/org3/blocks/user10', { headers: read }), 403, /required=\[write:organization\]/);
+      expectGiteaError(
+        await t.request('PUT', '/api/v1/orgs/org3/blocks/user10', { headers: read }),
+        403,
+        /required=\[write:organization\]/,
+      );
       const userOnly = tokenAuth(await t.createToken('owner', ['write:user']));
       expectGiteaError(await t.request('GET', '/api/v1/orgs/org3/blocks', { headers: userOnly }), 403, /required=\[read:organization\]/);
     });
@@ -104,8 +117,16 @@ describe.each(PROVIDERS)('REST organization blocks (%s)', (provider) => {
       expect((await t.request('PUT', '/api/v1/orgs/org3/blocks/user11', { headers: as('owner') })).statusCode).toBe(204);
       expectGiteaError(await t.request('PUT', '/api/v1/orgs/org3/blocks/user11', { headers: as('owner') }), 400, 'cannot block the user');
       expect((await t.request('DELETE', '/api/v1/orgs/org3/blocks/user11', { headers: as('owner') })).statusCode).toBe(204);
-      expectGiteaError(await t.request('DELETE', '/api/v1/orgs/org3/blocks/user11', { headers: as('owner') }), 400, 'cannot unblock the user');
-      expectGiteaError(await t.request('PUT', '/api/v1/orgs/org3/blocks/ghost', { headers: as('owner') }), 404, 'user redirect does not exist [name: ghost]');
+      expectGiteaError(
+        await t.request('DELETE', '/api/v1/orgs/org3/blocks/user11', { headers: as('owner') }),
+        400,
+        'cannot unblock the user',
+      );
+      expectGiteaError(
+        await t.request('PUT', '/api/v1/orgs/org3/blocks/ghost', { headers: as('owner') }),
+        404,
+        'user redirect does not exist [name: ghost]',
+      );
     });
   });
 

@@ -44,15 +44,29 @@ describe.each(PROVIDERS)('REST organization labels (%s)', (provider) => {
     it('creates labels (201, Gitea field order, colour normalised without #), refuses #12345g (422), lists them', async () => {
       await label(orgs.pub!, 'fixture-1');
       await label(orgs.pub!, 'fixture-2');
-      const a = await t.request('POST', '/api/v1/orgs/pub-org/labels', { headers: as('owner'), body: { name: 'TestL 1', color: '#FFAA00', description: 'first' } });
+      const a = await t.request('POST', '/api/v1/orgs/pub-org/labels', {
+        headers: as('owner'),
+        body: { name: 'TestL 1', color: '#FFAA00', description: 'first' },
+      });
       expect(a.statusCode).toBe(201);
       expect(Object.keys(a.json())).toEqual(LABEL_KEYS);
-      expect(a.json()).toEqual({ id: expect.any(Number), name: 'TestL 1', exclusive: false, is_archived: false, color: 'ffaa00', description: 'first', url: url('pub-org', a.json().id) });
+      expect(a.json()).toEqual({
+        id: expect.any(Number),
+        name: 'TestL 1',
+        exclusive: false,
+        is_archived: false,
+        color: 'ffaa00',
+        description: 'first',
+        url: url('pub-org', a.json().id),
+      });
       const b = await t.request('POST', '/api/v1/orgs/pub-org/labels', { headers: as('owner'), body: { name: 'TestL 2', color: 'AbC' } });
       expect(b.statusCode).toBe(201);
       expect(b.json().color).toBe('aabbcc');
       expect((await t.db.label.findUnique({ where: { id: b.json().id } }))?.color).toBe('aabbcc');
-      const bad = await t.request('POST', '/api/v1/orgs/pub-org/labels', { headers: as('owner'), body: { name: 'TestL bad', color: '#12345g' } });
+      const bad = await t.request('POST', '/api/v1/orgs/pub-org/labels', {
+        headers: as('owner'),
+        body: { name: 'TestL bad', color: '#12345g' },
+      });
       expectGiteaError(bad, 422, 'invalid color: #12345g');
       const list = await t.request('GET', '/api/v1/orgs/pub-org/labels', { headers: as('owner') });
       expect(list.statusCode).toBe(200);
@@ -65,10 +79,25 @@ describe.each(PROVIDERS)('REST organization labels (%s)', (provider) => {
     it('gets one label by id and by name; edits and deletes it', async () => {
       const l = await label(orgs.pub!, 'edit-me', { description: 'x' });
       const got = await t.request('GET', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as('outsider') });
-      expect(got.json()).toEqual({ id: l.id, name: 'edit-me', exclusive: false, is_archived: false, color: 'ee0701', description: 'x', url: url('pub-org', l.id) });
+      expect(got.json()).toEqual({
+        id: l.id,
+        name: 'edit-me',
+        exclusive: false,
+        is_archived: false,
+        color: 'ee0701',
+        description: 'x',
+        url: url('pub-org', l.id),
+      });
       expect((await t.request('GET', '/api/v1/orgs/pub-org/labels/edit-me', { headers: as('outsider') })).json().id).toBe(l.id);
-      expectGiteaError(await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as('owner'), body: { color: '09g76a' } }), 422, 'invalid color: #09g76a');
-      const patched = await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as('owner'), body: { name: 'area/ui', exclusive: true, color: '#00AABB' } });
+      expectGiteaError(
+        await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as('owner'), body: { color: '09g76a' } }),
+        422,
+        'invalid color: #09g76a',
+      );
+      const patched = await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, {
+        headers: as('owner'),
+        body: { name: 'area/ui', exclusive: true, color: '#00AABB' },
+      });
       expect(patched.statusCode).toBe(200);
       expect(patched.json()).toMatchObject({ name: 'area/ui', exclusive: true, color: '00aabb', description: 'x', is_archived: false });
       const del = await t.request('DELETE', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as('owner') });
@@ -79,16 +108,28 @@ describe.each(PROVIDERS)('REST organization labels (%s)', (provider) => {
     });
 
     it('archives and unarchives (is_archived; absent leaves it alone), keeping the first archive time', async () => {
-      const created = await t.request('POST', '/api/v1/orgs/pub-org/labels', { headers: as('owner'), body: { name: 'old', color: '123456', is_archived: true } });
+      const created = await t.request('POST', '/api/v1/orgs/pub-org/labels', {
+        headers: as('owner'),
+        body: { name: 'old', color: '123456', is_archived: true },
+      });
       expect(created.json().is_archived).toBe(true);
       const id = created.json().id as number;
       const first = (await t.db.label.findUnique({ where: { id } }))?.archivedAt;
       expect(first).toBeInstanceOf(Date);
-      const renamed = await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${id}`, { headers: as('owner'), body: { name: 'older', is_archived: true } });
+      const renamed = await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${id}`, {
+        headers: as('owner'),
+        body: { name: 'older', is_archived: true },
+      });
       expect(renamed.json().is_archived).toBe(true);
       expect((await t.db.label.findUnique({ where: { id } }))?.archivedAt?.getTime()).toBe(first?.getTime());
-      expect((await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${id}`, { headers: as('owner'), body: { description: 'd' } })).json().is_archived).toBe(true);
-      expect((await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${id}`, { headers: as('owner'), body: { is_archived: false } })).json().is_archived).toBe(false);
+      expect(
+        (await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${id}`, { headers: as('owner'), body: { description: 'd' } })).json()
+          .is_archived,
+      ).toBe(true);
+      expect(
+        (await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${id}`, { headers: as('owner'), body: { is_archived: false } })).json()
+          .is_archived,
+      ).toBe(false);
       expect((await t.db.label.findUnique({ where: { id } }))?.archivedAt).toBeNull();
     });
 
@@ -96,7 +137,13 @@ describe.each(PROVIDERS)('REST organization labels (%s)', (provider) => {
       events.length = 0;
       const res = await t.request('POST', '/api/v1/orgs/lim-org/labels', { headers: as('owner'), body: { name: 'evented', color: 'fff' } });
       await t.app.deps.notifier.drain();
-      expect(events).toContainEqual({ type: 'label.created', labelId: res.json().id, orgId: orgs.lim!.id, repoId: null, actorId: users.owner!.id });
+      expect(events).toContainEqual({
+        type: 'label.created',
+        labelId: res.json().id,
+        orgId: orgs.lim!.id,
+        repoId: null,
+        actorId: users.owner!.id,
+      });
     });
   });
 
@@ -150,9 +197,21 @@ describe.each(PROVIDERS)('REST organization labels (%s)', (provider) => {
     it('members who are not owners, and outsiders of a public org → 403 Must be an organization owner', async () => {
       const l = await label(orgs.pub!, 'member-target');
       for (const viewer of ['member', 'outsider']) {
-        expectGiteaError(await t.request('POST', '/api/v1/orgs/pub-org/labels', { headers: as(viewer), body }), 403, 'Must be an organization owner');
-        expectGiteaError(await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as(viewer), body }), 403, 'Must be an organization owner');
-        expectGiteaError(await t.request('DELETE', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as(viewer) }), 403, 'Must be an organization owner');
+        expectGiteaError(
+          await t.request('POST', '/api/v1/orgs/pub-org/labels', { headers: as(viewer), body }),
+          403,
+          'Must be an organization owner',
+        );
+        expectGiteaError(
+          await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as(viewer), body }),
+          403,
+          'Must be an organization owner',
+        );
+        expectGiteaError(
+          await t.request('DELETE', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as(viewer) }),
+          403,
+          'Must be an organization owner',
+        );
       }
       expect(await t.db.label.count({ where: { orgId: orgs.pub!.id, name: 'perm' } })).toBe(0);
     });
@@ -169,20 +228,35 @@ describe.each(PROVIDERS)('REST organization labels (%s)', (provider) => {
 
     it('a label id of another organization is 404 for get, edit and delete', async () => {
       const foreign = await label(orgs.elsewhere!, 'foreign');
-      for (const [method, extra] of [['GET', {}], ['PATCH', { body: { name: 'hijack' } }], ['DELETE', {}]] as const) {
-        expectGiteaError(await t.request(method, `/api/v1/orgs/pub-org/labels/${foreign.id}`, { headers: as('owner'), ...extra }), 404, 'not found');
+      for (const [method, extra] of [
+        ['GET', {}],
+        ['PATCH', { body: { name: 'hijack' } }],
+        ['DELETE', {}],
+      ] as const) {
+        expectGiteaError(
+          await t.request(method, `/api/v1/orgs/pub-org/labels/${foreign.id}`, { headers: as('owner'), ...extra }),
+          404,
+          'not found',
+        );
       }
       expect((await t.db.label.findUnique({ where: { id: foreign.id } }))?.name).toBe('foreign');
       for (const id of ['0', '-1', 'abc', '99999999999']) {
         const method = id === 'abc' ? 'PATCH' : 'DELETE';
-        expectGiteaError(await t.request(method, `/api/v1/orgs/pub-org/labels/${id}`, { headers: as('owner'), body: method === 'PATCH' ? {} : undefined }), 404);
+        expectGiteaError(
+          await t.request(method, `/api/v1/orgs/pub-org/labels/${id}`, { headers: as('owner'), body: method === 'PATCH' ? {} : undefined }),
+          404,
+        );
       }
     });
 
     it('token scopes: read:organization may list but not create', async () => {
       const read = tokenAuth(await t.createToken('owner', ['read:organization']));
       expect((await t.request('GET', '/api/v1/orgs/pub-org/labels', { headers: read })).statusCode).toBe(200);
-      expectGiteaError(await t.request('POST', '/api/v1/orgs/pub-org/labels', { headers: read, body }), 403, /^token does not have at least one of required scope\(s\), required=\[write:organization\]/);
+      expectGiteaError(
+        await t.request('POST', '/api/v1/orgs/pub-org/labels', { headers: read, body }),
+        403,
+        /^token does not have at least one of required scope\(s\), required=\[write:organization\]/,
+      );
       const write = tokenAuth(await t.createToken('owner', ['write:organization']));
       expect((await t.request('POST', '/api/v1/orgs/lim-org/labels', { headers: write, body })).statusCode).toBe(201);
     });
@@ -205,9 +279,20 @@ describe.each(PROVIDERS)('REST organization labels (%s)', (provider) => {
 
     it('edit: an empty name or a bad colour → 422; malformed JSON → 422', async () => {
       const l = await label(orgs.pub!, 'valid');
-      expectGiteaError(await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as('owner'), body: { name: '' } }), 422, '[Name]: Required');
-      expectGiteaError(await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as('owner'), body: { color: '  ' } }), 422, 'invalid color: ');
-      const res = await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: { ...as('owner'), 'content-type': 'application/json' }, payload: '{"name":' });
+      expectGiteaError(
+        await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as('owner'), body: { name: '' } }),
+        422,
+        '[Name]: Required',
+      );
+      expectGiteaError(
+        await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, { headers: as('owner'), body: { color: '  ' } }),
+        422,
+        'invalid color: ',
+      );
+      const res = await t.request('PATCH', `/api/v1/orgs/pub-org/labels/${l.id}`, {
+        headers: { ...as('owner'), 'content-type': 'application/json' },
+        payload: '{"name":',
+      });
       expectGiteaError(res, 422);
     });
 

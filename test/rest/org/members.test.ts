@@ -130,13 +130,21 @@ describe.each(PROVIDERS)('organization members (%s)', (provider) => {
 
     it('the owner removes a member from the org and every team; counters follow', async () => {
       const teams = await t.db.team.findMany({ where: { orgId: acme.id }, orderBy: { id: 'asc' } });
-      expect(teams.map((x) => [x.name, x.numMembers])).toEqual([['Owners', 1], ['devs', 2], ['ops', 1]]);
+      expect(teams.map((x) => [x.name, x.numMembers])).toEqual([
+        ['Owners', 1],
+        ['devs', 2],
+        ['ops', 1],
+      ]);
       expect((await t.db.user.findUniqueOrThrow({ where: { id: acme.id } })).numMembers).toBe(3);
 
       expect((await req('DELETE', 'orgs/acme/members/privm', basic('boss'))).statusCode).toBe(204);
       expect(await t.db.teamUser.count({ where: { orgId: acme.id, userId: u.privm?.id ?? 0 } })).toBe(0);
       const after = await t.db.team.findMany({ where: { orgId: acme.id }, orderBy: { id: 'asc' } });
-      expect(after.map((x) => [x.name, x.numMembers])).toEqual([['Owners', 1], ['devs', 1], ['ops', 0]]);
+      expect(after.map((x) => [x.name, x.numMembers])).toEqual([
+        ['Owners', 1],
+        ['devs', 1],
+        ['ops', 0],
+      ]);
       expect((await t.db.user.findUniqueOrThrow({ where: { id: acme.id } })).numMembers).toBe(2);
       expectGiteaError(await req('GET', 'orgs/acme/members/privm', basic('boss')), 404);
       expect(logins((await req('GET', 'orgs/acme/members', basic('boss'))).json())).toEqual(['boss', 'pubm']);

@@ -6,7 +6,19 @@ import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 import { addMember, createOrgAs, logins, setPublic } from '../../helpers/org.ts';
 
-const ORG_FIELDS = ['id', 'name', 'full_name', 'email', 'avatar_url', 'description', 'website', 'location', 'visibility', 'repo_admin_change_team_access', 'username'];
+const ORG_FIELDS = [
+  'id',
+  'name',
+  'full_name',
+  'email',
+  'avatar_url',
+  'description',
+  'website',
+  'location',
+  'visibility',
+  'repo_admin_change_team_access',
+  'username',
+];
 
 describe.each(PROVIDERS)('POST /orgs (%s)', (provider) => {
   let t: TestApp;
@@ -24,7 +36,16 @@ describe.each(PROVIDERS)('POST /orgs (%s)', (provider) => {
   afterAll(() => t.close());
 
   it('201: Gitea field order, echoed fields, the Owners team with its exact attributes and unit modes', async () => {
-    const body = { username: 'Acme', full_name: 'Acme Inc', email: 'hi@acme.test', description: 'We make anvils', website: 'https://acme.test', location: 'Desert', visibility: 'limited', repo_admin_change_team_access: true };
+    const body = {
+      username: 'Acme',
+      full_name: 'Acme Inc',
+      email: 'hi@acme.test',
+      description: 'We make anvils',
+      website: 'https://acme.test',
+      location: 'Desert',
+      visibility: 'limited',
+      repo_admin_change_team_access: true,
+    };
     const res = await post(body, basic('creator'));
     expect(res.statusCode).toBe(201);
     const org = res.json();
@@ -47,12 +68,22 @@ describe.each(PROVIDERS)('POST /orgs (%s)', (provider) => {
     expect(row).toMatchObject({ type: 'ORGANIZATION', lowerName: 'acme', numMembers: 1, numTeams: 1 });
     const teams = await t.db.team.findMany({ where: { orgId: org.id }, include: { units: true, members: true } });
     expect(teams).toHaveLength(1);
-    expect(teams[0]).toMatchObject({ name: 'Owners', lowerName: 'owners', authorize: 'OWNER', includesAllRepositories: true, canCreateOrgRepo: true, visibility: 'LIMITED', numMembers: 1 });
+    expect(teams[0]).toMatchObject({
+      name: 'Owners',
+      lowerName: 'owners',
+      authorize: 'OWNER',
+      includesAllRepositories: true,
+      canCreateOrgRepo: true,
+      visibility: 'LIMITED',
+      numMembers: 1,
+    });
     const modes = Object.fromEntries((teams[0]?.units ?? []).map((u) => [u.type, u.accessMode]));
     expect(modes).toEqual(Object.fromEntries(ALL_UNITS.map((u) => [u, u === 'EXT_ISSUES' || u === 'EXT_WIKI' ? 'READ' : 'OWNER'])));
     const creator = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'creator' } });
     expect(teams[0]?.members.map((m) => m.userId)).toEqual([creator.id]);
-    expect(await t.db.orgUser.findMany({ where: { orgId: org.id }, select: { userId: true, isPublic: true } })).toEqual([{ userId: creator.id, isPublic: false }]);
+    expect(await t.db.orgUser.findMany({ where: { orgId: org.id }, select: { userId: true, isPublic: true } })).toEqual([
+      { userId: creator.id, isPublic: false },
+    ]);
 
     // The creator is a member (and sees the limited org); the org answers under any case.
     const members = await t.request('GET', '/api/v1/orgs/acme/members', { headers: basic('creator') });
@@ -63,7 +94,16 @@ describe.each(PROVIDERS)('POST /orgs (%s)', (provider) => {
   it('a minimal body is public with empty profile fields', async () => {
     const res = await post({ username: 'minimal', visibility: '' }, basic('creator'));
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ name: 'minimal', full_name: '', email: '', description: '', website: '', location: '', visibility: 'public', repo_admin_change_team_access: false });
+    expect(res.json()).toMatchObject({
+      name: 'minimal',
+      full_name: '',
+      email: '',
+      description: '',
+      website: '',
+      location: '',
+      visibility: 'public',
+      repo_admin_change_team_access: false,
+    });
   });
 
   it.each([
@@ -107,7 +147,11 @@ describe.each(PROVIDERS)('POST /orgs (%s)', (provider) => {
   it('anonymous → 401; a token without write:organization → 403', async () => {
     expectGiteaError(await post({ username: 'anon' }, {}), 401, 'token is required');
     const read = await t.createToken('creator', ['read:organization']);
-    expectGiteaError(await post({ username: 'scoped' }, tokenAuth(read)), 403, /required=\[write:organization\], token scope=read:organization/);
+    expectGiteaError(
+      await post({ username: 'scoped' }, tokenAuth(read)),
+      403,
+      /required=\[write:organization\], token scope=read:organization/,
+    );
     const write = await t.createToken('creator', ['write:organization']);
     expect((await post({ username: 'scoped' }, tokenAuth(write))).statusCode).toBe(201);
   });
@@ -128,8 +172,12 @@ describe.each(PROVIDERS)('GET, PATCH, DELETE /orgs (%s)', (provider) => {
     u['alpha-lim'] = await createOrgAs(t, owner, 'alpha-lim', 'LIMITED');
     u['mid-priv'] = await createOrgAs(t, owner, 'mid-priv', 'PRIVATE');
     u['beta-pub'] = await createOrgAs(t, owner, 'beta-pub', 'PUBLIC');
-    await t.db.user.update({ where: { id: u['zeta-pub']?.id ?? 0 }, data: { email: 'contact@zeta.test', fullName: 'Zeta', website: 'https://zeta.test' } });
-    for (const org of ['zeta-pub', 'alpha-lim', 'mid-priv', 'beta-pub']) await addMember(t, u[org] as Models.User, u.member as Models.User, { isPublic: org !== 'beta-pub' });
+    await t.db.user.update({
+      where: { id: u['zeta-pub']?.id ?? 0 },
+      data: { email: 'contact@zeta.test', fullName: 'Zeta', website: 'https://zeta.test' },
+    });
+    for (const org of ['zeta-pub', 'alpha-lim', 'mid-priv', 'beta-pub'])
+      await addMember(t, u[org] as Models.User, u.member as Models.User, { isPublic: org !== 'beta-pub' });
     await addMember(t, u['mid-priv'] as Models.User, u.pmember as Models.User);
   });
   afterAll(() => t.close());
@@ -150,7 +198,14 @@ describe.each(PROVIDERS)('GET, PATCH, DELETE /orgs (%s)', (provider) => {
     const res = await get('orgs?limit=1&page=2', basic('admin'));
     expect(logins(res.json())).toEqual(['beta-pub']);
     expect(res.headers['x-total-count']).toBe('4');
-    expect(res.headers.link).toBe(linkHeader('orgs', { limit: '1' }, [['next', 3], ['last', 4], ['first', 1], ['prev', 1]]));
+    expect(res.headers.link).toBe(
+      linkHeader('orgs', { limit: '1' }, [
+        ['next', 3],
+        ['last', 4],
+        ['first', 1],
+        ['prev', 1],
+      ]),
+    );
   });
 
   const GET_ONE: Array<[org: string, anonymous: number, outsider: number, member: number, admin: number]> = [
@@ -176,27 +231,53 @@ describe.each(PROVIDERS)('GET, PATCH, DELETE /orgs (%s)', (provider) => {
   });
 
   it('PATCH by an owner changes only the fields given', async () => {
-    const res = await t.request('PATCH', '/api/v1/orgs/zeta-pub', { headers: basic('owner'), body: { description: 'new words', visibility: 'limited' } });
+    const res = await t.request('PATCH', '/api/v1/orgs/zeta-pub', {
+      headers: basic('owner'),
+      body: { description: 'new words', visibility: 'limited' },
+    });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json())).toEqual(ORG_FIELDS);
-    expect(res.json()).toMatchObject({ name: 'zeta-pub', description: 'new words', visibility: 'limited', full_name: 'Zeta', website: 'https://zeta.test', email: 'contact@zeta.test' });
+    expect(res.json()).toMatchObject({
+      name: 'zeta-pub',
+      description: 'new words',
+      visibility: 'limited',
+      full_name: 'Zeta',
+      website: 'https://zeta.test',
+      email: 'contact@zeta.test',
+    });
     expect((await get('orgs/zeta-pub')).statusCode).toBe(404); // now limited
     const back = await t.request('PATCH', '/api/v1/orgs/zeta-pub', { headers: basic('admin'), body: { visibility: 'public' } });
     expect(back.json()).toMatchObject({ visibility: 'public', description: 'new words' });
   });
 
   it('PATCH: member 403, outsider of a private org 404, anonymous 401, bad input 422', async () => {
-    expectGiteaError(await t.request('PATCH', '/api/v1/orgs/zeta-pub', { headers: basic('member'), body: { description: 'x' } }), 403, 'Must be an organization owner');
+    expectGiteaError(
+      await t.request('PATCH', '/api/v1/orgs/zeta-pub', { headers: basic('member'), body: { description: 'x' } }),
+      403,
+      'Must be an organization owner',
+    );
     expectGiteaError(await t.request('PATCH', '/api/v1/orgs/mid-priv', { headers: basic('outsider'), body: { description: 'x' } }), 404);
-    expectGiteaError(await t.request('PATCH', '/api/v1/orgs/zeta-pub', { headers: basic('outsider'), body: { description: 'x' } }), 403, 'Must be an organization owner');
+    expectGiteaError(
+      await t.request('PATCH', '/api/v1/orgs/zeta-pub', { headers: basic('outsider'), body: { description: 'x' } }),
+      403,
+      'Must be an organization owner',
+    );
     expectGiteaError(await t.request('PATCH', '/api/v1/orgs/zeta-pub', { body: { description: 'x' } }), 401);
-    expectGiteaError(await t.request('PATCH', '/api/v1/orgs/zeta-pub', { headers: basic('owner'), body: { website: 'nope' } }), 422, '[Website]: Url');
+    expectGiteaError(
+      await t.request('PATCH', '/api/v1/orgs/zeta-pub', { headers: basic('owner'), body: { website: 'nope' } }),
+      422,
+      '[Website]: Url',
+    );
     expect((await get('orgs/zeta-pub')).json().description).toBe('new words');
   });
 
   it('DELETE: non-owner 403, with a repository 422, owner 204 (teams and memberships go too)', async () => {
     const org = u['beta-pub'] as Models.User;
-    expectGiteaError(await t.request('DELETE', '/api/v1/orgs/beta-pub', { headers: basic('member') }), 403, 'Must be an organization owner');
+    expectGiteaError(
+      await t.request('DELETE', '/api/v1/orgs/beta-pub', { headers: basic('member') }),
+      403,
+      'Must be an organization owner',
+    );
     const repo = await t.db.repository.create({ data: { ownerId: org.id, ownerName: org.name, name: 'keep', lowerName: 'keep' } });
     expectGiteaError(await t.request('DELETE', '/api/v1/orgs/beta-pub', { headers: basic('owner') }), 422);
     await t.db.repository.delete({ where: { id: repo.id } });
@@ -217,7 +298,12 @@ describe.each(PROVIDERS)('GET, PATCH, DELETE /orgs (%s)', (provider) => {
     expect(res.headers['x-total-count']).toBe('3');
     const page = await get('user/orgs?limit=2', basic('member'));
     expect(logins(page.json())).toEqual(['alpha-lim', 'mid-priv']);
-    expect(page.headers.link).toBe(linkHeader('user/orgs', { limit: '2' }, [['next', 2], ['last', 2]]));
+    expect(page.headers.link).toBe(
+      linkHeader('user/orgs', { limit: '2' }, [
+        ['next', 2],
+        ['last', 2],
+      ]),
+    );
     expectGiteaError(await get('user/orgs'), 401, 'token is required');
   });
 

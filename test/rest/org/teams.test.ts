@@ -3,8 +3,30 @@ import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.
 import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
-const ALL_KEYS = ['repo.code', 'repo.issues', 'repo.pulls', 'repo.releases', 'repo.wiki', 'repo.ext_wiki', 'repo.ext_issues', 'repo.projects', 'repo.packages', 'repo.actions'];
-const TEAM_FIELDS = ['id', 'name', 'description', 'organization', 'includes_all_repositories', 'permission', 'units', 'units_map', 'can_create_org_repo', 'visibility'];
+const ALL_KEYS = [
+  'repo.code',
+  'repo.issues',
+  'repo.pulls',
+  'repo.releases',
+  'repo.wiki',
+  'repo.ext_wiki',
+  'repo.ext_issues',
+  'repo.projects',
+  'repo.packages',
+  'repo.actions',
+];
+const TEAM_FIELDS = [
+  'id',
+  'name',
+  'description',
+  'organization',
+  'includes_all_repositories',
+  'permission',
+  'units',
+  'units_map',
+  'can_create_org_repo',
+  'visibility',
+];
 
 interface ApiTeam {
   id: number;
@@ -43,9 +65,16 @@ describe.each(PROVIDERS)('REST teams (%s)', (provider) => {
     for (const u of ['towner', 'tmember', 'tother', 'toutsider']) await t.createUser(u);
     await t.createUser('tadmin', { admin: true });
     expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'tacme' } })).statusCode).toBe(201);
-    expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'tsecret', visibility: 'private' } })).statusCode).toBe(201);
+    expect(
+      (await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'tsecret', visibility: 'private' } })).statusCode,
+    ).toBe(201);
     orgId = (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'tacme' } })).id;
-    for (const [name, visibility] of [['devs', 'private'], ['qa', 'private'], ['limited1', 'limited'], ['public1', 'public']] as const) {
+    for (const [name, visibility] of [
+      ['devs', 'private'],
+      ['qa', 'private'],
+      ['limited1', 'limited'],
+      ['public1', 'public'],
+    ] as const) {
       teams[name] = (await create({ name, permission: 'read', units: ['repo.code'], visibility })).id;
     }
     expect((await put(`/teams/${teams.devs}/members/tmember`)).statusCode).toBe(204);
@@ -71,7 +100,13 @@ describe.each(PROVIDERS)('REST teams (%s)', (provider) => {
     });
 
     it('write + units: permission none, units carry write (TestAPITeam CreateTeam1)', async () => {
-      const team = await create({ name: 'team1', description: 'team one', includes_all_repositories: true, permission: 'write', units: ['repo.code', 'repo.issues'] });
+      const team = await create({
+        name: 'team1',
+        description: 'team one',
+        includes_all_repositories: true,
+        permission: 'write',
+        units: ['repo.code', 'repo.issues'],
+      });
       expect(Object.keys(team)).toEqual(TEAM_FIELDS);
       expect(team).toMatchObject({
         name: 'team1',
@@ -117,19 +152,28 @@ describe.each(PROVIDERS)('REST teams (%s)', (provider) => {
       expectGiteaError(await post('tacme', { permission: 'admin' }), 422, '[Name]: Required');
       expectGiteaError(await post('tacme', { name: 'has space', permission: 'admin' }), 422, '[Name]: AlphaDashDot');
       expectGiteaError(await post('tacme', { name: 'x'.repeat(256), permission: 'admin' }), 422, '[Name]: MaxSize');
-      expectGiteaError(await post('tacme', { name: 'ok', description: 'd'.repeat(256), permission: 'admin' }), 422, '[Description]: MaxSize');
+      expectGiteaError(
+        await post('tacme', { name: 'ok', description: 'd'.repeat(256), permission: 'admin' }),
+        422,
+        '[Description]: MaxSize',
+      );
       expectGiteaError(await post('tacme', { name: 'ok', visibility: 'secret', permission: 'admin' }), 422, '[Visibility]: In');
       expectGiteaError(await post('tacme', { name: 'new', permission: 'admin' }), 422, 'name is reserved [name: new]');
       expectGiteaError(await post('tacme', { name: 5 }), 422);
     });
 
     it('a duplicate name (any case) is 422 with the lower-case name', async () => {
-      expectGiteaError(await post('tacme', { name: 'DEVS', permission: 'admin' }), 422, `team already exists [org_id: ${orgId}, name: devs]`);
+      expectGiteaError(
+        await post('tacme', { name: 'DEVS', permission: 'admin' }),
+        422,
+        `team already exists [org_id: ${orgId}, name: devs]`,
+      );
     });
 
     it('includes_all_repositories adds every current org repository; counters follow', async () => {
       const before = await t.db.user.findUniqueOrThrow({ where: { id: orgId } });
-      for (const name of ['alpha', 'beta']) await t.db.repository.create({ data: { ownerId: orgId, ownerName: 'tacme', name, lowerName: name } });
+      for (const name of ['alpha', 'beta'])
+        await t.db.repository.create({ data: { ownerId: orgId, ownerName: 'tacme', name, lowerName: name } });
       const team = await create({ name: 'everything', permission: 'read', units: ['repo.code'], includes_all_repositories: true });
       const row = await t.db.team.findUniqueOrThrow({ where: { id: team.id }, include: { repos: true } });
       expect(row.repos).toHaveLength(2);
@@ -140,7 +184,11 @@ describe.each(PROVIDERS)('REST teams (%s)', (provider) => {
     it('site admins may create teams in any organization; token scopes apply', async () => {
       expect((await post('tacme', { name: 'byadmin', permission: 'admin' }, admin)).statusCode).toBe(201);
       const readOnly = await t.createToken('towner', ['read:organization']);
-      expectGiteaError(await post('tacme', { name: 'scoped', permission: 'admin' }, tokenAuth(readOnly)), 403, /required=\[write:organization\]/);
+      expectGiteaError(
+        await post('tacme', { name: 'scoped', permission: 'admin' }, tokenAuth(readOnly)),
+        403,
+        /required=\[write:organization\]/,
+      );
     });
   });
 
@@ -173,11 +221,18 @@ describe.each(PROVIDERS)('REST teams (%s)', (provider) => {
       const page2 = await t.request('GET', '/api/v1/orgs/tacme/teams?limit=2&page=2', { headers: owner });
       expect(names(page2.json() as ApiTeam[])).toEqual(names(all).slice(2, 4));
       const pages = Math.ceil(all.length / 2);
-      expect(page2.headers.link).toBe(linkHeader('orgs/tacme/teams', { limit: '2' }, [['next', 3], ['last', pages], ['first', 1], ['prev', 1]]));
+      expect(page2.headers.link).toBe(
+        linkHeader('orgs/tacme/teams', { limit: '2' }, [
+          ['next', 3],
+          ['last', pages],
+          ['first', 1],
+          ['prev', 1],
+        ]),
+      );
       expect(page2.headers['x-total-count']).toBe(String(all.length));
     });
 
-    it('GET /user/teams lists the viewer\'s teams with their organization', async () => {
+    it("GET /user/teams lists the viewer's teams with their organization", async () => {
       expectGiteaError(await t.request('GET', '/api/v1/user/teams'), 401);
       const res = await t.request('GET', '/api/v1/user/teams', { headers: member });
       expect(res.statusCode).toBe(200);
@@ -186,7 +241,11 @@ describe.each(PROVIDERS)('REST teams (%s)', (provider) => {
       const mine = (await t.request('GET', '/api/v1/user/teams', { headers: owner })).json() as ApiTeam[];
       expect(mine.slice(0, 2).map((x) => x.name)).toEqual(['Owners', 'Owners']);
       const publicOnly = await t.createToken('tmember', ['public-only', 'read:user', 'read:organization']);
-      expectGiteaError(await t.request('GET', '/api/v1/user/teams', { headers: tokenAuth(publicOnly) }), 403, 'this endpoint is not available for public-only tokens');
+      expectGiteaError(
+        await t.request('GET', '/api/v1/user/teams', { headers: tokenAuth(publicOnly) }),
+        403,
+        'this endpoint is not available for public-only tokens',
+      );
     });
   });
 
@@ -239,21 +298,51 @@ describe.each(PROVIDERS)('REST teams (%s)', (provider) => {
 
     it('edits like TestAPITeam EditTeam1, then description only; organization is null as in Gitea', async () => {
       const { id } = await create({ name: 'editme', permission: 'write', units: ['repo.code'] });
-      const res = await patch(id, { name: 'teamone', description: 'team 1', permission: 'admin', includes_all_repositories: false, units: ['repo.code', 'repo.pulls'] });
+      const res = await patch(id, {
+        name: 'teamone',
+        description: 'team 1',
+        permission: 'admin',
+        includes_all_repositories: false,
+        units: ['repo.code', 'repo.pulls'],
+      });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ name: 'teamone', description: 'team 1', organization: null, permission: 'admin', units: ALL_KEYS });
+      expect(res.json()).toMatchObject({
+        name: 'teamone',
+        description: 'team 1',
+        organization: null,
+        permission: 'admin',
+        units: ALL_KEYS,
+      });
       const desc = (await patch(id, { description: 'first team' })).json() as ApiTeam;
       expect(desc).toMatchObject({ name: 'teamone', description: 'first team', permission: 'admin' });
-      const back = (await patch(id, { permission: 'write', units_map: { 'repo.code': 'read', 'repo.releases': 'write' } })).json() as ApiTeam;
+      const back = (
+        await patch(id, { permission: 'write', units_map: { 'repo.code': 'read', 'repo.releases': 'write' } })
+      ).json() as ApiTeam;
       expect(back).toMatchObject({ permission: 'none', units_map: { 'repo.code': 'read', 'repo.releases': 'write' } });
       const vis = (await patch(id, { visibility: 'public', can_create_org_repo: true }, admin)).json() as ApiTeam;
-      expect(vis).toMatchObject({ visibility: 'public', can_create_org_repo: true, units_map: { 'repo.code': 'read', 'repo.releases': 'write' } });
+      expect(vis).toMatchObject({
+        visibility: 'public',
+        can_create_org_repo: true,
+        units_map: { 'repo.code': 'read', 'repo.releases': 'write' },
+      });
     });
 
     it('the Owners team keeps its name, permission and visibility', async () => {
-      const res = await patch(teams.Owners ?? 0, { name: 'Renamed', permission: 'write', visibility: 'private', description: 'bosses', can_create_org_repo: false });
+      const res = await patch(teams.Owners ?? 0, {
+        name: 'Renamed',
+        permission: 'write',
+        visibility: 'private',
+        description: 'bosses',
+        can_create_org_repo: false,
+      });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ name: 'Owners', permission: 'owner', visibility: 'limited', description: 'bosses', can_create_org_repo: true });
+      expect(res.json()).toMatchObject({
+        name: 'Owners',
+        permission: 'owner',
+        visibility: 'limited',
+        description: 'bosses',
+        can_create_org_repo: true,
+      });
     });
 
     it('422 for a taken name (Gitea 500) and for binding rules', async () => {
@@ -271,7 +360,11 @@ describe.each(PROVIDERS)('REST teams (%s)', (provider) => {
       expectGiteaError(await t.request('DELETE', '/api/v1/teams/999999'), 404);
       expectGiteaError(await t.request('DELETE', `/api/v1/teams/${id}`), 401);
       expectGiteaError(await t.request('DELETE', `/api/v1/teams/${id}`, { headers: member }), 403, 'Must be an organization owner');
-      expectGiteaError(await t.request('DELETE', `/api/v1/teams/${teams.Owners}`, { headers: owner }), 422, 'the Owners team cannot be deleted');
+      expectGiteaError(
+        await t.request('DELETE', `/api/v1/teams/${teams.Owners}`, { headers: owner }),
+        422,
+        'the Owners team cannot be deleted',
+      );
       const before = await t.db.user.findUniqueOrThrow({ where: { id: orgId } });
       expect((await t.request('DELETE', `/api/v1/teams/${id}`, { headers: owner })).statusCode).toBe(204);
       expect(await t.db.team.findUnique({ where: { id } })).toBeNull();

@@ -32,10 +32,13 @@ describe.each(PROVIDERS)('REST team members (%s)', (provider) => {
 
   beforeAll(async () => {
     t = await startTestApp(provider);
-    for (const u of ['mowner', 'mmember', 'mother', 'moutsider', 'mblocked', 'mzed']) await t.createUser(u, { fullName: u === 'mzed' ? 'Aaron Zed' : '' });
+    for (const u of ['mowner', 'mmember', 'mother', 'moutsider', 'mblocked', 'mzed'])
+      await t.createUser(u, { fullName: u === 'mzed' ? 'Aaron Zed' : '' });
     await t.createUser('madmin', { admin: true });
     expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'macme' } })).statusCode).toBe(201);
-    expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'msecret', visibility: 'private' } })).statusCode).toBe(201);
+    expect(
+      (await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'msecret', visibility: 'private' } })).statusCode,
+    ).toBe(201);
     orgId = (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'macme' } })).id;
     owners = (await t.db.team.findFirstOrThrow({ where: { orgId, authorize: 'OWNER' } })).id;
     devs = await createTeam('macme', { name: 'devs', permission: 'write', units: ['repo.code'] });
@@ -77,7 +80,8 @@ describe.each(PROVIDERS)('REST team members (%s)', (provider) => {
   });
 
   describe('GET /teams/{id}/members', () => {
-    const list = (team: number, headers: Record<string, string>, q = '') => t.request('GET', `/api/v1/teams/${team}/members${q}`, { headers });
+    const list = (team: number, headers: Record<string, string>, q = '') =>
+      t.request('GET', `/api/v1/teams/${team}/members${q}`, { headers });
 
     it('gates: 404, 401, 403 team member rule, outsiders of a public team get 403 "Must be an organization member"', async () => {
       expectGiteaError(await list(999999, {}), 404);
@@ -105,7 +109,8 @@ describe.each(PROVIDERS)('REST team members (%s)', (provider) => {
   });
 
   describe('GET /teams/{id}/members/{username}', () => {
-    const get = (team: number, user: string, headers: Record<string, string>) => t.request('GET', `/api/v1/teams/${team}/members/${user}`, { headers });
+    const get = (team: number, user: string, headers: Record<string, string>) =>
+      t.request('GET', `/api/v1/teams/${team}/members/${user}`, { headers });
 
     it('200 for a member, 404 for a non-member or unknown user; outsiders 404 even on public teams of private orgs', async () => {
       const res = await get(devs, 'mmember', other);

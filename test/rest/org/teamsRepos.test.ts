@@ -5,15 +5,71 @@ import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
 const REPO_FIELDS = [
-  'id', 'owner', 'name', 'full_name', 'description', 'empty', 'private', 'fork', 'template', 'mirror', 'size', 'language', 'languages_url',
-  'html_url', 'url', 'link', 'ssh_url', 'clone_url', 'original_url', 'website', 'stars_count', 'forks_count', 'watchers_count', 'branch_count',
-  'open_issues_count', 'open_pr_counter', 'release_counter', 'default_branch', 'archived', 'created_at', 'updated_at', 'archived_at',
-  'permissions', 'has_code', 'has_issues', 'internal_tracker', 'has_wiki', 'has_pull_requests', 'has_projects', 'projects_mode',
-  'has_releases', 'has_packages', 'has_actions', 'ignore_whitespace_conflicts', 'allow_merge_commits', 'allow_rebase', 'allow_rebase_explicit',
-  'allow_squash_merge', 'allow_fast_forward_only_merge', 'allow_merge_update', 'allow_rebase_update', 'allow_manual_merge',
-  'autodetect_manual_merge', 'default_delete_branch_after_merge', 'default_merge_style', 'default_update_style',
-  'default_allow_maintainer_edit', 'avatar_url', 'internal', 'mirror_interval', 'object_format_name', 'mirror_updated',
-  'mirror_last_sync_at', 'topics', 'licenses',
+  'id',
+  'owner',
+  'name',
+  'full_name',
+  'description',
+  'empty',
+  'private',
+  'fork',
+  'template',
+  'mirror',
+  'size',
+  'language',
+  'languages_url',
+  'html_url',
+  'url',
+  'link',
+  'ssh_url',
+  'clone_url',
+  'original_url',
+  'website',
+  'stars_count',
+  'forks_count',
+  'watchers_count',
+  'branch_count',
+  'open_issues_count',
+  'open_pr_counter',
+  'release_counter',
+  'default_branch',
+  'archived',
+  'created_at',
+  'updated_at',
+  'archived_at',
+  'permissions',
+  'has_code',
+  'has_issues',
+  'internal_tracker',
+  'has_wiki',
+  'has_pull_requests',
+  'has_projects',
+  'projects_mode',
+  'has_releases',
+  'has_packages',
+  'has_actions',
+  'ignore_whitespace_conflicts',
+  'allow_merge_commits',
+  'allow_rebase',
+  'allow_rebase_explicit',
+  'allow_squash_merge',
+  'allow_fast_forward_only_merge',
+  'allow_merge_update',
+  'allow_rebase_update',
+  'allow_manual_merge',
+  'autodetect_manual_merge',
+  'default_delete_branch_after_merge',
+  'default_merge_style',
+  'default_update_style',
+  'default_allow_maintainer_edit',
+  'avatar_url',
+  'internal',
+  'mirror_interval',
+  'object_format_name',
+  'mirror_updated',
+  'mirror_last_sync_at',
+  'topics',
+  'licenses',
 ];
 
 interface ApiRepo {
@@ -39,8 +95,14 @@ describe.each(PROVIDERS)('REST team repositories (%s)', (provider) => {
     expect(res.statusCode, res.body).toBe(201);
     return (res.json() as { id: number }).id;
   };
-  async function repo(name: string, data: Partial<Models.Prisma.RepositoryUncheckedCreateInput>, units: Models.Prisma.RepoUnitCreateWithoutRepoInput[]): Promise<number> {
-    const r = await t.db.repository.create({ data: { ownerId: org.id, ownerName: org.name, name, lowerName: name.toLowerCase(), ...data, units: { create: units } } });
+  async function repo(
+    name: string,
+    data: Partial<Models.Prisma.RepositoryUncheckedCreateInput>,
+    units: Models.Prisma.RepoUnitCreateWithoutRepoInput[],
+  ): Promise<number> {
+    const r = await t.db.repository.create({
+      data: { ownerId: org.id, ownerName: org.name, name, lowerName: name.toLowerCase(), ...data, units: { create: units } },
+    });
     return r.id;
   }
   const teamRepo = (method: string, team: number, name: string, headers = owner, orgName = 'racme') =>
@@ -55,15 +117,35 @@ describe.each(PROVIDERS)('REST team repositories (%s)', (provider) => {
       expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username } })).statusCode).toBe(201);
     }
     org = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'racme' } });
-    ids.zeta = await repo('zeta', { description: 'Z', size: 4096n, numIssues: 5, numClosedIssues: 2, numPulls: 3, numClosedPulls: 1, numStars: 7, topics: '["go","forge"]', isEmpty: false }, [
-      { type: 'CODE' },
-      { type: 'ISSUES', config: JSON.stringify({ enableTimetracker: true, allowOnlyContributorsToTrackTime: true, enableDependencies: false }) },
-      { type: 'PULL_REQUESTS', config: JSON.stringify({ allowMerge: false, allowSquash: true, defaultMergeStyle: 'squash' }) },
-      { type: 'WIKI' },
-      { type: 'RELEASES' },
-    ]);
+    ids.zeta = await repo(
+      'zeta',
+      {
+        description: 'Z',
+        size: 4096n,
+        numIssues: 5,
+        numClosedIssues: 2,
+        numPulls: 3,
+        numClosedPulls: 1,
+        numStars: 7,
+        topics: '["go","forge"]',
+        isEmpty: false,
+      },
+      [
+        { type: 'CODE' },
+        {
+          type: 'ISSUES',
+          config: JSON.stringify({ enableTimetracker: true, allowOnlyContributorsToTrackTime: true, enableDependencies: false }),
+        },
+        { type: 'PULL_REQUESTS', config: JSON.stringify({ allowMerge: false, allowSquash: true, defaultMergeStyle: 'squash' }) },
+        { type: 'WIKI' },
+        { type: 'RELEASES' },
+      ],
+    );
     ids.alpha = await repo('alpha', { isPrivate: true }, [{ type: 'CODE' }]);
-    ids.mid = await repo('Mid', { isPrivate: true }, [{ type: 'CODE' }, { type: 'EXT_ISSUES', config: JSON.stringify({ externalTrackerURL: 'https://bugs.example.com' }) }]);
+    ids.mid = await repo('Mid', { isPrivate: true }, [
+      { type: 'CODE' },
+      { type: 'EXT_ISSUES', config: JSON.stringify({ externalTrackerURL: 'https://bugs.example.com' }) },
+    ]);
     ids.child = await repo('child', { isFork: true, forkId: ids.zeta }, [{ type: 'CODE' }]);
     await t.db.release.create({ data: { repoId: ids.zeta, tagName: 'v1', lowerTagName: 'v1' } });
     await t.db.release.create({ data: { repoId: ids.zeta, tagName: 'v2', lowerTagName: 'v2', isDraft: true } });
@@ -73,7 +155,10 @@ describe.each(PROVIDERS)('REST team repositories (%s)', (provider) => {
     ids.lim = await createTeam({ name: 'lim', permission: 'read', units: ['repo.code'], visibility: 'limited' });
     ids.qa = await createTeam({ name: 'qa', permission: 'read', units: ['repo.code'] });
     ids.all = await createTeam({ name: 'all', permission: 'read', units: ['repo.code'], includes_all_repositories: true });
-    for (const [team, user] of [[ids.devs, 'rmember'], [ids.qa, 'rother']] as const) {
+    for (const [team, user] of [
+      [ids.devs, 'rmember'],
+      [ids.qa, 'rother'],
+    ] as const) {
       expect((await t.request('PUT', `/api/v1/teams/${team}/members/${user}`, { headers: owner })).statusCode).toBe(204);
     }
     for (const name of ['zeta', 'alpha', 'Mid', 'child']) expect((await teamRepo('PUT', ids.devs, name)).statusCode).toBe(204);
@@ -89,19 +174,24 @@ describe.each(PROVIDERS)('REST team repositories (%s)', (provider) => {
       expectGiteaError(await list(ids.devs ?? 0, outsider), 404);
     });
 
-    it('orders by name, with the viewer\'s permissions, X-Total-Count and Link', async () => {
+    it("orders by name, with the viewer's permissions, X-Total-Count and Link", async () => {
       const res = await list(ids.devs ?? 0, member, '?limit=3');
       expect(res.statusCode).toBe(200);
       const body = res.json() as ApiRepo[];
       expect(body.map((r) => r.name)).toEqual(['Mid', 'alpha', 'child']);
       expect(res.headers['x-total-count']).toBe('4');
-      expect(res.headers.link).toBe(linkHeader(`teams/${ids.devs}/repos`, { limit: '3' }, [['next', 2], ['last', 2]]));
+      expect(res.headers.link).toBe(
+        linkHeader(`teams/${ids.devs}/repos`, { limit: '3' }, [
+          ['next', 2],
+          ['last', 2],
+        ]),
+      );
       expect(body[1]?.permissions).toEqual({ admin: false, push: true, pull: true });
       const mine = (await list(ids.devs ?? 0, owner, '?limit=50')).json() as ApiRepo[];
       expect(mine.find((r) => r.name === 'zeta')?.permissions).toEqual({ admin: true, push: true, pull: true });
     });
 
-    it('renders Gitea\'s Repository JSON from the rows (counters, units, merge settings, URLs, fork parent)', async () => {
+    it("renders Gitea's Repository JSON from the rows (counters, units, merge settings, URLs, fork parent)", async () => {
       const body = (await list(ids.devs ?? 0, member, '?limit=50')).json() as ApiRepo[];
       const zeta = body.find((r) => r.name === 'zeta');
       expect(Object.keys(zeta ?? {})).toEqual(REPO_FIELDS);
@@ -150,7 +240,12 @@ describe.each(PROVIDERS)('REST team repositories (%s)', (provider) => {
         licenses: [],
       });
       const mid = body.find((r) => r.name === 'Mid');
-      expect(mid).toMatchObject({ has_issues: true, external_tracker: { external_tracker_url: 'https://bugs.example.com' }, has_pull_requests: false, allow_manual_merge: true });
+      expect(mid).toMatchObject({
+        has_issues: true,
+        external_tracker: { external_tracker_url: 'https://bugs.example.com' },
+        has_pull_requests: false,
+        allow_manual_merge: true,
+      });
       expect(mid).not.toHaveProperty('internal_tracker');
       const child = body.find((r) => r.name === 'child');
       expect(child).toMatchObject({ fork: true, parent: { name: 'zeta', full_name: 'racme/zeta' } });
@@ -207,16 +302,20 @@ describe.each(PROVIDERS)('REST team repositories (%s)', (provider) => {
     it('a team member needs ownership unless repository admins may change team access, and always repo admin', async () => {
       expectGiteaError(await teamRepo('PUT', ids.qa ?? 0, 'zeta', other), 403, 'user is nor repo admin nor owner');
       expectGiteaError(await teamRepo('DELETE', ids.devs ?? 0, 'zeta', member), 403, 'user is nor repo admin nor owner');
-      expect((await t.request('PATCH', '/api/v1/orgs/racme', { headers: owner, body: { repo_admin_change_team_access: true } })).statusCode).toBe(200);
+      expect(
+        (await t.request('PATCH', '/api/v1/orgs/racme', { headers: owner, body: { repo_admin_change_team_access: true } })).statusCode,
+      ).toBe(200);
       expectGiteaError(await teamRepo('PUT', ids.qa ?? 0, 'zeta', other), 403, 'Must have admin-level access to the repository');
       const rother = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rother' } });
       await t.db.collaboration.create({ data: { repoId: ids.zeta ?? 0, userId: rother.id, mode: 'ADMIN' } });
       expect((await teamRepo('PUT', ids.qa ?? 0, 'zeta', other)).statusCode).toBe(204);
       expect((await teamRepo('DELETE', ids.qa ?? 0, 'zeta', other)).statusCode).toBe(204);
-      expect((await t.request('PATCH', '/api/v1/orgs/racme', { headers: owner, body: { repo_admin_change_team_access: false } })).statusCode).toBe(200);
+      expect(
+        (await t.request('PATCH', '/api/v1/orgs/racme', { headers: owner, body: { repo_admin_change_team_access: false } })).statusCode,
+      ).toBe(200);
     });
 
-    it('owners and site admins add and remove; counters and idempotence; the repository must be the org\'s', async () => {
+    it("owners and site admins add and remove; counters and idempotence; the repository must be the org's", async () => {
       expectGiteaError(await teamRepo('PUT', ids.qa ?? 0, 'nope'), 404);
       expectGiteaError(await teamRepo('PUT', ids.qa ?? 0, 'zeta', owner, 'rother-org'), 404);
       expect((await teamRepo('PUT', ids.qa ?? 0, 'zeta')).statusCode).toBe(204);

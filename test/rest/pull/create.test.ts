@@ -21,8 +21,14 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
     await t.createUser('reader');
     await t.createUser('writer');
     repo = await f.createRepo('alice', 'demo');
-    for (const [user, permission] of [['reader', 'read'], ['writer', 'write']] as const) {
-      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, { headers: basic('alice'), body: { permission } });
+    for (const [user, permission] of [
+      ['reader', 'read'],
+      ['writer', 'write'],
+    ] as const) {
+      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, {
+        headers: basic('alice'),
+        body: { permission },
+      });
       expect(res.statusCode, res.body).toBe(204);
     }
   });
@@ -35,14 +41,50 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
 
   it('opens a pull request from a branch pushed with git: 201, Gitea JSON, refs/pull/N/head, stats, comment, counters, event', async () => {
     const sha = await f.push('alice', 'demo', 'alice', 'feature', { 'a.txt': 'one\ntwo\n', 'b.txt': 'b\n' });
-    const res = await t.request('POST', '/api/v1/repos/alice/demo/pulls', { headers: basic('alice'), body: { head: 'feature', base: 'main', title: 'Add a and b', body: 'please' } });
+    const res = await t.request('POST', '/api/v1/repos/alice/demo/pulls', {
+      headers: basic('alice'),
+      body: { head: 'feature', base: 'main', title: 'Add a and b', body: 'please' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const pr = res.json();
     expect(Object.keys(pr)).toEqual([
-      'id', 'url', 'number', 'user', 'title', 'body', 'labels', 'milestone', 'assignee', 'assignees', 'requested_reviewers', 'requested_reviewers_teams',
-      'state', 'draft', 'is_locked', 'comments', 'additions', 'deletions', 'changed_files', 'html_url', 'diff_url', 'patch_url', 'mergeable',
-      'merged', 'merged_at', 'merge_commit_sha', 'merged_by', 'allow_maintainer_edit', 'base', 'head', 'merge_base', 'due_date', 'created_at',
-      'updated_at', 'closed_at', 'pin_order', 'content_version',
+      'id',
+      'url',
+      'number',
+      'user',
+      'title',
+      'body',
+      'labels',
+      'milestone',
+      'assignee',
+      'assignees',
+      'requested_reviewers',
+      'requested_reviewers_teams',
+      'state',
+      'draft',
+      'is_locked',
+      'comments',
+      'additions',
+      'deletions',
+      'changed_files',
+      'html_url',
+      'diff_url',
+      'patch_url',
+      'mergeable',
+      'merged',
+      'merged_at',
+      'merge_commit_sha',
+      'merged_by',
+      'allow_maintainer_edit',
+      'base',
+      'head',
+      'merge_base',
+      'due_date',
+      'created_at',
+      'updated_at',
+      'closed_at',
+      'pin_order',
+      'content_version',
     ]);
     expect(pr).toMatchObject({
       number: 1,
@@ -75,7 +117,14 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
     expect((await refs('alice', 'demo', 'refs/pull/1/head')).get('refs/pull/1/head')).toBe(sha);
 
     const row = await t.db.pullRequest.findUniqueOrThrow({ where: { id: pr.id } });
-    expect(row).toMatchObject({ status: 'MERGEABLE', commitsAhead: 2, commitsBehind: 0, statsHeadSha: sha, statsBaseSha: pr.base.sha, conflictedFiles: '[]' });
+    expect(row).toMatchObject({
+      status: 'MERGEABLE',
+      commitsAhead: 2,
+      commitsBehind: 0,
+      statsHeadSha: sha,
+      statsBaseSha: pr.base.sha,
+      conflictedFiles: '[]',
+    });
     const issue = await t.db.issue.findUniqueOrThrow({ where: { id: row.issueId } });
     expect(issue).toMatchObject({ isPull: true, index: 1 });
     const push = await t.db.comment.findFirstOrThrow({ where: { issueId: issue.id, type: 'PULL_PUSH' } });
@@ -100,7 +149,10 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
   });
 
   it('409 for a second open pull request with the same targets', async () => {
-    const res = await t.request('POST', '/api/v1/repos/alice/demo/pulls', { headers: basic('alice'), body: { head: 'feature', base: 'main', title: 'again' } });
+    const res = await t.request('POST', '/api/v1/repos/alice/demo/pulls', {
+      headers: basic('alice'),
+      body: { head: 'feature', base: 'main', title: 'again' },
+    });
     const first = await t.db.pullRequest.findFirstOrThrow({ where: { baseRepoId: repo.id, index: 1 } });
     expectGiteaError(
       res,
@@ -110,10 +162,19 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
   });
 
   it('422 for head = base, nothing to compare, missing fields, tags; 404 for unknown branches and owners', async () => {
-    const post = (body: Record<string, unknown>) => t.request('POST', '/api/v1/repos/alice/demo/pulls', { headers: basic('alice'), body: { title: 'x', ...body } });
-    expectGiteaError(await post({ head: 'main', base: 'main' }), 422, 'Invalid PullRequest: There are no changes between the head and the base');
+    const post = (body: Record<string, unknown>) =>
+      t.request('POST', '/api/v1/repos/alice/demo/pulls', { headers: basic('alice'), body: { title: 'x', ...body } });
+    expectGiteaError(
+      await post({ head: 'main', base: 'main' }),
+      422,
+      'Invalid PullRequest: There are no changes between the head and the base',
+    );
     await f.push('alice', 'demo', 'alice', 'same', {});
-    expectGiteaError(await post({ head: 'same', base: 'main' }), 422, 'Invalid PullRequest: There are no changes between the head and the base');
+    expectGiteaError(
+      await post({ head: 'same', base: 'main' }),
+      422,
+      'Invalid PullRequest: There are no changes between the head and the base',
+    );
     expectGiteaError(await post({ head: 'nope', base: 'main' }), 404);
     expectGiteaError(await post({ head: 'feature', base: 'nope' }), 404);
     expectGiteaError(await post({ head: 'ghost:feature', base: 'main' }), 404);
@@ -122,8 +183,12 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
     expectGiteaError(await post({ base: 'main' }), 422, '[Head]: Required');
     expectGiteaError(await post({ head: 'feature' }), 422, '[Base]: Required');
     expectGiteaError(await post({ head: 'feature', base: 'main', title: '' }), 422, '[Title]: Required');
-    const tag = await t.request('POST', '/api/v1/repos/alice/demo/tags', { headers: basic('alice'), body: { tag_name: 'v1', target: 'main' } });
-    if (tag.statusCode === 201) expectGiteaError(await post({ head: 'v1', base: 'main' }), 422, 'Invalid PullRequest: base and head must be branches');
+    const tag = await t.request('POST', '/api/v1/repos/alice/demo/tags', {
+      headers: basic('alice'),
+      body: { tag_name: 'v1', target: 'main' },
+    });
+    if (tag.statusCode === 201)
+      expectGiteaError(await post({ head: 'v1', base: 'main' }), 422, 'Invalid PullRequest: base and head must be branches');
     expectGiteaError(await post({ head: 'feature', base: 'main', due_date: 'tomorrow' }), 422);
   });
 
@@ -131,24 +196,46 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
     const body = { head: 'second', base: 'main', title: 'dup' };
     expectGiteaError(await t.request('POST', '/api/v1/repos/alice/demo/pulls', { body }), 401);
     await f.createRepo('alice', 'secret', { private: true });
-    expectGiteaError(await t.request('POST', '/api/v1/repos/alice/secret/pulls', { headers: basic('bob'), body: { head: 'x', base: 'main', title: 't' } }), 404);
+    expectGiteaError(
+      await t.request('POST', '/api/v1/repos/alice/secret/pulls', { headers: basic('bob'), body: { head: 'x', base: 'main', title: 't' } }),
+      404,
+    );
     expectGiteaError(await t.request('POST', '/api/v1/repos/alice/secret/pulls', { body: { head: 'x', base: 'main', title: 't' } }), 404);
     await f.push('alice', 'demo', 'alice', 'by-reader', { 'r.txt': 'r\n' });
     const byReader = await f.open('alice', 'demo', 'reader', { head: 'by-reader', base: 'main', labels: [1], assignees: ['alice'] });
     // Readers open pull requests; the metadata only writers may set is dropped.
     expect(byReader.json).toMatchObject({ user: { login: 'reader' }, labels: [], assignees: [] });
     await f.push('alice', 'demo', 'alice', 'by-writer', { 'w.txt': 'w\n' });
-    const byWriter = await f.open('alice', 'demo', 'writer', { head: 'by-writer', base: 'main', assignees: ['alice'], due_date: '2030-01-02T03:04:05Z' });
-    expect(byWriter.json).toMatchObject({ user: { login: 'writer' }, assignees: [{ login: 'alice' }], assignee: { login: 'alice' }, due_date: '2030-01-02T03:04:05Z' });
+    const byWriter = await f.open('alice', 'demo', 'writer', {
+      head: 'by-writer',
+      base: 'main',
+      assignees: ['alice'],
+      due_date: '2030-01-02T03:04:05Z',
+    });
+    expect(byWriter.json).toMatchObject({
+      user: { login: 'writer' },
+      assignees: [{ login: 'alice' }],
+      assignee: { login: 'alice' },
+      due_date: '2030-01-02T03:04:05Z',
+    });
     const archived = await f.createRepo('alice', 'old');
     await t.db.repository.update({ where: { id: archived.id }, data: { isArchived: true } });
-    expectGiteaError(await t.request('POST', '/api/v1/repos/alice/old/pulls', { headers: basic('alice'), body: { head: 'x', base: 'main', title: 't' } }), 423);
+    expectGiteaError(
+      await t.request('POST', '/api/v1/repos/alice/old/pulls', { headers: basic('alice'), body: { head: 'x', base: 'main', title: 't' } }),
+      423,
+    );
   });
 
   it('404 when the pull requests unit is disabled', async () => {
     const r = await f.createRepo('alice', 'nopulls');
     await t.db.repoUnit.deleteMany({ where: { repoId: r.id, type: 'PULL_REQUESTS' } });
-    expectGiteaError(await t.request('POST', '/api/v1/repos/alice/nopulls/pulls', { headers: basic('alice'), body: { head: 'x', base: 'main', title: 't' } }), 404);
+    expectGiteaError(
+      await t.request('POST', '/api/v1/repos/alice/nopulls/pulls', {
+        headers: basic('alice'),
+        body: { head: 'x', base: 'main', title: 't' },
+      }),
+      404,
+    );
     expectGiteaError(await t.request('GET', '/api/v1/repos/alice/nopulls/pulls/1', { headers: basic('alice') }), 404);
   });
 
@@ -157,12 +244,25 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
     const sha = await f.push('bob', 'demo', 'bob', 'fix', { 'fix.txt': 'fixed\n' });
     const { json } = await f.open('alice', 'demo', 'bob', { head: 'bob:fix', base: 'main', title: 'A fix from a fork' });
     const fork = await t.db.repository.findFirstOrThrow({ where: { ownerName: 'bob', lowerName: 'demo' } });
-    expect(json).toMatchObject({ head: { label: 'fix', ref: 'fix', sha, repo_id: fork.id, repo: { full_name: 'bob/demo', fork: true } }, base: { repo_id: repo.id }, changed_files: 1, additions: 1 });
+    expect(json).toMatchObject({
+      head: { label: 'fix', ref: 'fix', sha, repo_id: fork.id, repo: { full_name: 'bob/demo', fork: true } },
+      base: { repo_id: repo.id },
+      changed_files: 1,
+      additions: 1,
+    });
     expect((await refs('alice', 'demo', `refs/pull/${String(json.number)}/head`)).get(`refs/pull/${String(json.number)}/head`)).toBe(sha);
     // No temporary refs are left behind.
-    const tmp = execFileSync('git', ['--git-dir', repoPath(t.config.repositoriesDir, 'alice', 'demo'), 'for-each-ref', 'refs/forgegraph'], { encoding: 'utf8' });
+    const tmp = execFileSync('git', ['--git-dir', repoPath(t.config.repositoriesDir, 'alice', 'demo'), 'for-each-ref', 'refs/forgegraph'], {
+      encoding: 'utf8',
+    });
     expect(tmp).toBe('');
-    expectGiteaError(await t.request('POST', '/api/v1/repos/alice/demo/pulls', { headers: basic('bob'), body: { head: 'bob/demo:fix', base: 'main', title: 'again' } }), 409);
+    expectGiteaError(
+      await t.request('POST', '/api/v1/repos/alice/demo/pulls', {
+        headers: basic('bob'),
+        body: { head: 'bob/demo:fix', base: 'main', title: 'again' },
+      }),
+      409,
+    );
     const sha2 = await f.push('bob', 'demo', 'bob', 'fix2', { 'fix2.txt': 'fixed\n' });
     const second = await f.open('alice', 'demo', 'bob', { head: 'bob/demo:fix2', base: 'main' });
     expect(second.json).toMatchObject({ head: { sha: sha2, repo_id: fork.id } });
@@ -179,7 +279,10 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
   it('an unknown reviewer is a 404 that leaves no pull request behind', async () => {
     await f.push('alice', 'demo', 'alice', 'unreviewed', { 'urv.txt': 'urv\n' });
     const before = await t.db.pullRequest.count();
-    const res = await t.request('POST', '/api/v1/repos/alice/demo/pulls', { headers: basic('alice'), body: { head: 'unreviewed', base: 'main', title: 'x', reviewers: ['nobody-here'] } });
+    const res = await t.request('POST', '/api/v1/repos/alice/demo/pulls', {
+      headers: basic('alice'),
+      body: { head: 'unreviewed', base: 'main', title: 'x', reviewers: ['nobody-here'] },
+    });
     expectGiteaError(res, 404, "user doesn't exist: nobody-here");
     expect(await t.db.pullRequest.count()).toBe(before);
   });

@@ -5,7 +5,12 @@ import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 
-type Pull = Record<string, unknown> & { number: number; base: { ref: string; sha: string }; head: { sha: string }; content_version: number };
+type Pull = Record<string, unknown> & {
+  number: number;
+  base: { ref: string; sha: string };
+  head: { sha: string };
+  content_version: number;
+};
 
 describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) => {
   let t: TestApp;
@@ -17,8 +22,14 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
     f = await PullFixture.start(t);
     for (const name of ['alice', 'writer', 'reader', 'bob']) await t.createUser(name);
     repo = await f.createRepo('alice', 'demo');
-    for (const [user, permission] of [['reader', 'read'], ['writer', 'write']] as const) {
-      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, { headers: basic('alice'), body: { permission } });
+    for (const [user, permission] of [
+      ['reader', 'read'],
+      ['writer', 'write'],
+    ] as const) {
+      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, {
+        headers: basic('alice'),
+        body: { permission },
+      });
       expect(res.statusCode, res.body).toBe(204);
     }
   });
@@ -49,7 +60,10 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
     expect(pr).toMatchObject({ number: index, title: 'New title', body: 'New body', state: 'open', merged: false });
     expect(pr.content_version).toBe(before.content_version + 1);
     const issue = await issueOf(index);
-    expect(await t.db.comment.findFirst({ where: { issueId: issue.id, type: 'CHANGE_TITLE' } })).toMatchObject({ oldTitle: `pull edit-${seq}`, newTitle: 'New title' });
+    expect(await t.db.comment.findFirst({ where: { issueId: issue.id, type: 'CHANGE_TITLE' } })).toMatchObject({
+      oldTitle: `pull edit-${seq}`,
+      newTitle: 'New title',
+    });
     expectGiteaError(await patch(index, { body: 'again', content_version: 99999 }), 409, 'the issue is already changed');
     expectGiteaError(await patch(index, { title: 'no body', content_version: 99999 }), 409, 'the issue is already changed');
     expect((await ok(index, { body: 'without version' })).body).toBe('without version');
@@ -68,7 +82,10 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
     const row = await t.db.pullRequest.findFirstOrThrow({ where: { baseRepoId: repo.id, index } });
     expect(row).toMatchObject({ baseBranch: 'develop', statsBaseSha: develop, commitsBehind: 1, commitsAhead: 1 });
     const issue = await issueOf(index);
-    expect(await t.db.comment.findFirst({ where: { issueId: issue.id, type: 'CHANGE_TARGET_BRANCH' } })).toMatchObject({ oldRef: 'main', newRef: 'develop' });
+    expect(await t.db.comment.findFirst({ where: { issueId: issue.id, type: 'CHANGE_TARGET_BRANCH' } })).toMatchObject({
+      oldRef: 'main',
+      newRef: 'develop',
+    });
     const pushes = await t.db.comment.findMany({ where: { issueId: issue.id, type: 'PULL_PUSH' } });
     expect(pushes).toHaveLength(1);
     expect(JSON.parse(pushes[0]?.content ?? '{}')).toEqual({ is_force_push: false, commit_ids: [pr.head.sha] });
@@ -103,7 +120,11 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
     expect((await ok(index, { state: 'open' })).state).toBe('open');
     expect(await closed()).toBe(start);
     const issue = await issueOf(index);
-    expect((await t.db.comment.findMany({ where: { issueId: issue.id, type: { in: ['CLOSE', 'REOPEN'] } }, orderBy: { id: 'asc' } })).map((c) => c.type)).toEqual(['CLOSE', 'REOPEN']);
+    expect(
+      (await t.db.comment.findMany({ where: { issueId: issue.id, type: { in: ['CLOSE', 'REOPEN'] } }, orderBy: { id: 'asc' } })).map(
+        (c) => c.type,
+      ),
+    ).toEqual(['CLOSE', 'REOPEN']);
     expectGiteaError(await patch(index, { state: 'merged', title: 'not applied' }), 412, 'unknown state: merged');
     expect((await issueOf(index)).title).not.toBe('not applied');
 
@@ -113,10 +134,17 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
       body: { owner: 'alice', repo: 'demo', index: (blocker.json() as { number: number }).number },
     });
     expect(dep.statusCode, dep.body).toBe(201);
-    expectGiteaError(await patch(index, { state: 'closed' }), 412, 'cannot close this issue or pull request because it still has open dependencies');
+    expectGiteaError(
+      await patch(index, { state: 'closed' }),
+      412,
+      'cannot close this issue or pull request because it still has open dependencies',
+    );
 
     const merged = await open();
-    expect((await t.request('POST', `/api/v1/repos/alice/demo/pulls/${merged}/merge`, { headers: basic('alice'), body: { Do: 'merge' } })).statusCode).toBe(200);
+    expect(
+      (await t.request('POST', `/api/v1/repos/alice/demo/pulls/${merged}/merge`, { headers: basic('alice'), body: { Do: 'merge' } }))
+        .statusCode,
+    ).toBe(200);
     expectGiteaError(await patch(merged, { state: 'open' }), 412, 'cannot change state of this pull request, it was already merged');
     expectGiteaError(await patch(merged, { state: 'closed' }), 412, 'cannot change state of this pull request, it was already merged');
     // A merged pull request's base is not changed (silently, as Gitea).
@@ -129,9 +157,17 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
     expect((await ok(index, { unset_due_date: true })).due_date).toBeNull();
 
     const label = async (name: string) =>
-      ((await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name, color: '#00aa00' } })).json() as { id: number }).id;
+      (
+        (
+          await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name, color: '#00aa00' } })
+        ).json() as { id: number }
+      ).id;
     const [l1, l2] = [await label('one'), await label('two')];
-    const milestone = ((await t.request('POST', '/api/v1/repos/alice/demo/milestones', { headers: basic('alice'), body: { title: 'v1' } })).json() as { id: number }).id;
+    const milestone = (
+      (await t.request('POST', '/api/v1/repos/alice/demo/milestones', { headers: basic('alice'), body: { title: 'v1' } })).json() as {
+        id: number;
+      }
+    ).id;
     const pr = await ok(index, { assignees: ['writer', 'alice'], labels: [l1, l2, 999999], milestone });
     expect((pr.assignees as Array<{ login: string }>).map((u) => u.login).sort()).toEqual(['alice', 'writer']);
     expect((pr.labels as Array<{ id: number }>).map((l) => l.id).sort()).toEqual([l1, l2].sort());
@@ -173,10 +209,26 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
     }
     expectGiteaError(await patch(9999, { title: 'x' }), 404);
     const readOnly = await t.createToken('alice', ['read:repository', 'write:issue']);
-    expectGiteaError(await t.request('PATCH', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: { authorization: `token ${readOnly}` }, body: { title: 'x' } }), 403, /required scope/);
+    expectGiteaError(
+      await t.request('PATCH', `/api/v1/repos/alice/demo/pulls/${index}`, {
+        headers: { authorization: `token ${readOnly}` },
+        body: { title: 'x' },
+      }),
+      403,
+      /required scope/,
+    );
     const writeRepo = await t.createToken('alice', ['write:repository']);
-    expect((await t.request('PATCH', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: { authorization: `token ${writeRepo}` }, body: { title: 'by token' } })).statusCode).toBe(201);
-    const plainIssue = (await t.request('POST', '/api/v1/repos/alice/demo/issues', { headers: basic('alice'), body: { title: 'plain' } })).json() as { number: number };
+    expect(
+      (
+        await t.request('PATCH', `/api/v1/repos/alice/demo/pulls/${index}`, {
+          headers: { authorization: `token ${writeRepo}` },
+          body: { title: 'by token' },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const plainIssue = (
+      await t.request('POST', '/api/v1/repos/alice/demo/issues', { headers: basic('alice'), body: { title: 'plain' } })
+    ).json() as { number: number };
     expectGiteaError(await patch(plainIssue.number, { title: 'x' }), 404);
     expectGiteaError(await patch(index, { title: 42 }), 422);
     expectGiteaError(await patch(index, { due_date: 'tomorrow' }), 422);
@@ -184,10 +236,25 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
     // A reader's pull request from a fork: the poster edits title, body, due date, state; labels and milestone are skipped.
     await f.fork('alice', 'demo', 'reader');
     await f.push('reader', 'demo', 'reader', 'reader-topic', { 'reader.txt': 'r\n' });
-    const mine = (await f.open('alice', 'demo', 'reader', { head: 'reader:reader-topic', base: 'main', title: 'by reader' })).json.number as number;
-    const lab = ((await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'skip', color: '#aaaaaa' } })).json() as { id: number }).id;
-    const edited = await ok(mine, { title: 'reader title', labels: [lab], assignees: ['alice'], due_date: '2031-01-02T00:00:00Z', allow_maintainer_edit: true }, 'reader');
-    expect(edited).toMatchObject({ title: 'reader title', labels: [], assignees: [], due_date: '2031-01-02T23:59:59Z', allow_maintainer_edit: true });
+    const mine = (await f.open('alice', 'demo', 'reader', { head: 'reader:reader-topic', base: 'main', title: 'by reader' })).json
+      .number as number;
+    const lab = (
+      (
+        await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'skip', color: '#aaaaaa' } })
+      ).json() as { id: number }
+    ).id;
+    const edited = await ok(
+      mine,
+      { title: 'reader title', labels: [lab], assignees: ['alice'], due_date: '2031-01-02T00:00:00Z', allow_maintainer_edit: true },
+      'reader',
+    );
+    expect(edited).toMatchObject({
+      title: 'reader title',
+      labels: [],
+      assignees: [],
+      due_date: '2031-01-02T23:59:59Z',
+      allow_maintainer_edit: true,
+    });
     expect((await ok(mine, { state: 'closed' }, 'reader')).state).toBe('closed');
 
     // Private repository: anonymous and outsiders see nothing.
@@ -199,7 +266,9 @@ describe.each(PROVIDERS)('PATCH /repos/{o}/{r}/pulls/{index} (%s)', (provider) =
     expect((await patch(hidden, { title: 'owner edit' }, 'alice', 'secret')).statusCode).toBe(201);
 
     // Archived: 423 (Gitea has no archived check on this route; writes to archived repositories are refused here).
-    expect((await t.request('PATCH', '/api/v1/repos/alice/secret', { headers: basic('alice'), body: { archived: true } })).statusCode).toBe(200);
+    expect((await t.request('PATCH', '/api/v1/repos/alice/secret', { headers: basic('alice'), body: { archived: true } })).statusCode).toBe(
+      200,
+    );
     expectGiteaError(await patch(hidden, { title: 'x' }, 'alice', 'secret'), 423);
   });
 });

@@ -29,8 +29,14 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     await t.createUser('bob');
     await t.createUser('root', { admin: true });
     repo = await f.createRepo('alice', 'demo');
-    for (const [user, permission] of [['reader', 'read'], ['writer', 'write']] as const) {
-      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, { headers: basic('alice'), body: { permission } });
+    for (const [user, permission] of [
+      ['reader', 'read'],
+      ['writer', 'write'],
+    ] as const) {
+      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, {
+        headers: basic('alice'),
+        body: { permission },
+      });
       expect(res.statusCode, res.body).toBe(204);
     }
   });
@@ -94,7 +100,15 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     expect((await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}/merge`, { headers: basic('reader') })).statusCode).toBe(204);
     expect((await t.db.repository.findUniqueOrThrow({ where: { id: repo.id } })).numClosedPulls).toBe(closedBefore + 1);
     const issue = await t.db.issue.findFirstOrThrow({ where: { repoId: repo.id, index } });
-    expect(await t.db.comment.count({ where: { issueId: issue.id, type: 'MERGE_PULL', posterId: (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'alice' } })).id } })).toBe(1);
+    expect(
+      await t.db.comment.count({
+        where: {
+          issueId: issue.id,
+          type: 'MERGE_PULL',
+          posterId: (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'alice' } })).id,
+        },
+      }),
+    ).toBe(1);
 
     // The merge is recorded as a push by the merger: Branch row, commit_repo and merge_pull_request feed rows.
     await t.app.deps.notifier.drain();
@@ -102,7 +116,11 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     expect(branch.commitId).toBe(log[0]?.sha);
     expect(branch.commitMessage).toBe(log[0]?.subject);
     const alice = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'alice' } });
-    const actions = await t.db.action.findMany({ where: { userId: alice.id, repoId: repo.id, opType: { in: ['MERGE_PULL_REQUEST', 'COMMIT_REPO'] } }, orderBy: { id: 'desc' }, take: 2 });
+    const actions = await t.db.action.findMany({
+      where: { userId: alice.id, repoId: repo.id, opType: { in: ['MERGE_PULL_REQUEST', 'COMMIT_REPO'] } },
+      orderBy: { id: 'desc' },
+      take: 2,
+    });
     expect(actions.map((a) => [a.opType, a.actUserId])).toEqual(
       expect.arrayContaining([
         ['MERGE_PULL_REQUEST', alice.id],
@@ -116,13 +134,26 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
   });
 
   it('a merge keeps the milestone and label counters exact', async () => {
-    const milestone = ((await t.request('POST', '/api/v1/repos/alice/demo/milestones', { headers: basic('alice'), body: { title: 'm1' } })).json() as { id: number }).id;
-    const label = ((await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'merging', color: '#123456' } })).json() as { id: number }).id;
+    const milestone = (
+      (await t.request('POST', '/api/v1/repos/alice/demo/milestones', { headers: basic('alice'), body: { title: 'm1' } })).json() as {
+        id: number;
+      }
+    ).id;
+    const label = (
+      (
+        await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'merging', color: '#123456' } })
+      ).json() as { id: number }
+    ).id;
     await f.push('alice', 'demo', 'writer', 'f-counted', { 'counted.txt': 'one\n' });
-    const index = (await f.open('alice', 'demo', 'writer', { head: 'f-counted', base: 'main', milestone, labels: [label] })).json.number as number;
+    const index = (await f.open('alice', 'demo', 'writer', { head: 'f-counted', base: 'main', milestone, labels: [label] })).json
+      .number as number;
     expect(await t.db.milestone.findUniqueOrThrow({ where: { id: milestone } })).toMatchObject({ numIssues: 1, numClosedIssues: 0 });
     expect((await merge(index, { Do: 'merge' })).statusCode).toBe(200);
-    expect(await t.db.milestone.findUniqueOrThrow({ where: { id: milestone } })).toMatchObject({ numIssues: 1, numClosedIssues: 1, completeness: 100 });
+    expect(await t.db.milestone.findUniqueOrThrow({ where: { id: milestone } })).toMatchObject({
+      numIssues: 1,
+      numClosedIssues: 1,
+      completeness: 100,
+    });
     expect(await t.db.label.findUniqueOrThrow({ where: { id: label } })).toMatchObject({ numIssues: 1, numClosedIssues: 1 });
   });
 
@@ -145,7 +176,8 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
 
   it('rebase-merge: the rebased commits, then a merge commit of the old base and the rebased head', async () => {
     const original = await f.push('alice', 'demo', 'writer', 'f-rebase-merge', { 'rm1.txt': 'one\n' });
-    const index = (await f.open('alice', 'demo', 'writer', { head: 'f-rebase-merge', base: 'main', title: 'Rebase merge me' })).json.number as number;
+    const index = (await f.open('alice', 'demo', 'writer', { head: 'f-rebase-merge', base: 'main', title: 'Rebase merge me' })).json
+      .number as number;
     await advanceMain('main-c.txt');
     const before = await branchTip('main');
     const res = await merge(index, { Do: 'rebase-merge', merge_title_field: 'Custom title', merge_message_field: 'Body line' });
@@ -209,7 +241,11 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     const patch = (body: Record<string, unknown>) => t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body });
     expect((await patch({ allow_squash_merge: false })).statusCode).toBe(200);
     expectGiteaError(await merge(index, { Do: 'squash' }), 405, 'squash is not allowed an allowed merge style for this repository');
-    expectGiteaError(await merge(index, { Do: 'manually-merged', merge_commit_id: '0'.repeat(40) }), 405, 'manually-merged is not allowed an allowed merge style for this repository');
+    expectGiteaError(
+      await merge(index, { Do: 'manually-merged', merge_commit_id: '0'.repeat(40) }),
+      405,
+      'manually-merged is not allowed an allowed merge style for this repository',
+    );
     expect((await getPull(index)).merged).toBe(false);
     expect((await patch({ allow_squash_merge: true })).statusCode).toBe(200);
     expect((await merge(index, { Do: 'squash' })).statusCode).toBe(200);
@@ -217,7 +253,8 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
 
   it('conflicts are refused (405 for merge, naming the files); a stale head_commit_id is 409 "head out of date"', async () => {
     await f.push('alice', 'demo', 'writer', 'f-conflict', { 'shared.txt': 'from the branch\n' });
-    const index = (await f.open('alice', 'demo', 'writer', { head: 'f-conflict', base: 'main', title: 'Conflicting' })).json.number as number;
+    const index = (await f.open('alice', 'demo', 'writer', { head: 'f-conflict', base: 'main', title: 'Conflicting' })).json
+      .number as number;
     await f.push('alice', 'demo', 'alice', 'main', { 'shared.txt': 'from main\n' });
     const tip = await branchTip('main');
     for (const style of ['merge', 'squash', 'rebase']) expectGiteaError(await merge(index, { Do: style }), 405, /conflicts in shared\.txt/);
@@ -263,7 +300,9 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
   });
 
   it('manually-merged: records a merge done with git (409 "Wrong commit ID" unless a base commit containing the head)', async () => {
-    expect((await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { allow_manual_merge: true } })).statusCode).toBe(200);
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { allow_manual_merge: true } })).statusCode,
+    ).toBe(200);
     const head = await f.push('alice', 'demo', 'writer', 'f-manual', { 'manual.txt': 'one\n' });
     const index = (await f.open('alice', 'demo', 'writer', { head: 'f-manual', base: 'main', title: 'By hand' })).json.number as number;
     const mainTip = (await branchTip('main')) ?? '';
@@ -285,12 +324,20 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     expect(await getPull(index)).toMatchObject({ merged: false, state: 'open' });
     const res = await merge(index, { Do: 'manually-merged', MergeCommitID: mergeCommit });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await getPull(index)).toMatchObject({ merged: true, state: 'closed', merge_commit_sha: mergeCommit, merged_by: { login: 'alice' } });
+    expect(await getPull(index)).toMatchObject({
+      merged: true,
+      state: 'closed',
+      merge_commit_sha: mergeCommit,
+      merged_by: { login: 'alice' },
+    });
     expect((await t.db.pullRequest.findFirstOrThrow({ where: { baseRepoId: repo.id, index } })).status).toBe('MANUALLY_MERGED');
   });
 
   it('autodetect_manual_merge: a merge pushed with git marks the pull request merged (merge commit found as Gitea does)', async () => {
-    expect((await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { autodetect_manual_merge: true } })).statusCode).toBe(200);
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { autodetect_manual_merge: true } }))
+        .statusCode,
+    ).toBe(200);
     const head = await f.push('alice', 'demo', 'writer', 'f-auto', { 'auto.txt': 'one\n' });
     const index = (await f.open('alice', 'demo', 'writer', { head: 'f-auto', base: 'main', title: 'Auto' })).json.number as number;
     await f.push('alice', 'demo', 'writer', 'f-other', { 'other.txt': 'one\n' });
@@ -304,7 +351,12 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     await f.git.ok(['push', '-q', 'origin', 'main'], { cwd: dir });
     await t.app.deps.notifier.drain();
 
-    expect(await getPull(index)).toMatchObject({ merged: true, state: 'closed', merge_commit_sha: mergeCommit, merged_by: { login: 'alice' } });
+    expect(await getPull(index)).toMatchObject({
+      merged: true,
+      state: 'closed',
+      merge_commit_sha: mergeCommit,
+      merged_by: { login: 'alice' },
+    });
     expect((await t.db.pullRequest.findFirstOrThrow({ where: { baseRepoId: repo.id, index } })).status).toBe('MANUALLY_MERGED');
     expect(head).not.toBe(mergeCommit);
     expect(await getPull(other)).toMatchObject({ merged: false, state: 'open' });
@@ -322,7 +374,10 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     await t.app.deps.notifier.drain();
     expect(await getPull(ffIndex)).toMatchObject({ merged: true, state: 'closed', merge_commit_sha: ffHead });
     expect(await getPull(other)).toMatchObject({ merged: false, state: 'open' });
-    expect((await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { autodetect_manual_merge: false } })).statusCode).toBe(200);
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { autodetect_manual_merge: false } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('gates each role: anonymous 401 (404 on a private repository), outsider 404, reader and poster without write 405, writer and admin merge', async () => {
@@ -336,21 +391,28 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     // A fork of alice/demo by reader, whose pull request reader (no write on the base) may not merge.
     await f.fork('alice', 'demo', 'reader');
     const forkHead = await f.push('reader', 'demo', 'reader', 'from-fork', { 'fork.txt': 'from the fork\n' });
-    const fromFork = (await f.open('alice', 'demo', 'reader', { head: 'reader:from-fork', base: 'main', title: 'From a fork' })).json.number as number;
+    const fromFork = (await f.open('alice', 'demo', 'reader', { head: 'reader:from-fork', base: 'main', title: 'From a fork' })).json
+      .number as number;
     expectGiteaError(await t.request('POST', `/api/v1/repos/alice/demo/pulls/${fromFork}/merge`, { body: { Do: 'merge' } }), 401);
     expectGiteaError(await merge(fromFork, { Do: 'merge' }, 'reader'), 405, 'User not allowed to merge PR');
     expectGiteaError(await merge(fromFork, { Do: 'merge' }, 'bob'), 405, 'User not allowed to merge PR');
     // Tokens need write:repository (the pulls routes' scope), whatever their issue scopes.
     for (const scopes of [['read:repository'], ['write:issue']]) {
       const token = await t.createToken('writer', scopes);
-      const res = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${fromFork}/merge`, { headers: { authorization: `token ${token}` }, body: { Do: 'merge' } });
+      const res = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${fromFork}/merge`, {
+        headers: { authorization: `token ${token}` },
+        body: { Do: 'merge' },
+      });
       expectGiteaError(res, 403, /token does not have at least one of required scope/);
     }
     // Bad input: after the gates, before the pull request.
     expectGiteaError(await merge(fromFork, {}, 'writer'), 422, /Do/);
     expectGiteaError(await merge(fromFork, { Do: 'octopus' }, 'writer'), 422, /Do/);
     expectGiteaError(await merge(999, { Do: 'merge' }, 'writer'), 404);
-    expectGiteaError(await t.request('POST', `/api/v1/repos/alice/demo/pulls/abc/merge`, { headers: basic('writer'), body: { Do: 'merge' } }), 404);
+    expectGiteaError(
+      await t.request('POST', `/api/v1/repos/alice/demo/pulls/abc/merge`, { headers: basic('writer'), body: { Do: 'merge' } }),
+      404,
+    );
     expect((await t.request('GET', `/api/v1/repos/alice/demo/pulls/999/merge`)).statusCode).toBe(404);
     const issue = await t.request('POST', '/api/v1/repos/alice/demo/issues', { headers: basic('alice'), body: { title: 'an issue' } });
     expectGiteaError(await merge((issue.json() as { number: number }).number, { Do: 'merge' }, 'writer'), 404);
@@ -371,7 +433,9 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     expect((await merge(forkDelete, { Do: 'rebase', delete_branch_after_merge: true }, 'root')).statusCode).toBe(200);
     expect(await branchTip('fork-delete', 'demo', 'reader')).toBeUndefined();
     await t.app.deps.notifier.drain();
-    expect(await t.db.branch.findUniqueOrThrow({ where: { repoId_name: { repoId: forkRepo.id, name: 'fork-delete' } } })).toMatchObject({ isDeleted: true });
+    expect(await t.db.branch.findUniqueOrThrow({ where: { repoId_name: { repoId: forkRepo.id, name: 'fork-delete' } } })).toMatchObject({
+      isDeleted: true,
+    });
     await f.push('alice', 'demo', 'writer', 'f-admin', { 'admin.txt': 'one\n' });
     const byAdmin = (await f.open('alice', 'demo', 'writer', { head: 'f-admin', base: 'main' })).json.number as number;
     const adminRes = await merge(byAdmin, { Do: 'squash' }, 'root');
@@ -382,7 +446,10 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
   it('refuses closed (404), work-in-progress (405) and blocked (405) pull requests; an archived repository is 423', async () => {
     await f.push('alice', 'demo', 'writer', 'f-closed', { 'closed.txt': 'one\n' });
     const closed = (await f.open('alice', 'demo', 'writer', { head: 'f-closed', base: 'main' })).json.number as number;
-    expect((await t.request('PATCH', `/api/v1/repos/alice/demo/issues/${closed}`, { headers: basic('alice'), body: { state: 'closed' } })).statusCode).toBe(201);
+    expect(
+      (await t.request('PATCH', `/api/v1/repos/alice/demo/issues/${closed}`, { headers: basic('alice'), body: { state: 'closed' } }))
+        .statusCode,
+    ).toBe(201);
     expectGiteaError(await merge(closed, { Do: 'merge' }), 404);
 
     await f.push('alice', 'demo', 'writer', 'f-wip', { 'wip.txt': 'one\n' });
@@ -403,7 +470,9 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     await f.createRepo('alice', 'frozen');
     await f.push('alice', 'frozen', 'alice', 'f-frozen', { 'x.txt': 'one\n' });
     const frozen = (await f.open('alice', 'frozen', 'alice', { head: 'f-frozen', base: 'main' })).json.number as number;
-    expect((await t.request('PATCH', '/api/v1/repos/alice/frozen', { headers: basic('alice'), body: { archived: true } })).statusCode).toBe(200);
+    expect((await t.request('PATCH', '/api/v1/repos/alice/frozen', { headers: basic('alice'), body: { archived: true } })).statusCode).toBe(
+      200,
+    );
     expectGiteaError(await merge(frozen, { Do: 'merge' }, 'alice', 'frozen'), 423);
     expectGiteaError(await merge(frozen, {}, 'alice', 'frozen'), 423);
     expect((await t.request('GET', `/api/v1/repos/alice/frozen/pulls/${frozen}/merge`, { headers: basic('alice') })).statusCode).toBe(404);
@@ -415,7 +484,9 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     expect((await merge(index, { Do: 'merge', delete_branch_after_merge: true }, 'writer')).statusCode).toBe(200);
     expect(await branchTip('f-delete')).toBeUndefined();
     await t.app.deps.notifier.drain();
-    expect(await t.db.branch.findUniqueOrThrow({ where: { repoId_name: { repoId: repo.id, name: 'f-delete' } } })).toMatchObject({ isDeleted: true });
+    expect(await t.db.branch.findUniqueOrThrow({ where: { repoId_name: { repoId: repo.id, name: 'f-delete' } } })).toMatchObject({
+      isDeleted: true,
+    });
     const issue = await t.db.issue.findFirstOrThrow({ where: { repoId: repo.id, index } });
     expect(await t.db.comment.findFirst({ where: { issueId: issue.id, type: 'DELETE_BRANCH' } })).toMatchObject({ oldRef: 'f-delete' });
     const writer = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'writer' } });
@@ -424,7 +495,10 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     expect(await getPull(index)).toMatchObject({ merged: true, head: { ref: `refs/pull/${index}/head` } });
 
     // The repository default; a branch another open pull request uses is kept; false overrides the default.
-    expect((await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { default_delete_branch_after_merge: true } })).statusCode).toBe(200);
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { default_delete_branch_after_merge: true } }))
+        .statusCode,
+    ).toBe(200);
     await f.push('alice', 'demo', 'writer', 'f-default', { 'default.txt': 'one\n' });
     const byDefault = (await f.open('alice', 'demo', 'writer', { head: 'f-default', base: 'main' })).json.number as number;
     expect((await merge(byDefault, { Do: 'merge' })).statusCode).toBe(200);
@@ -441,6 +515,13 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     const keep = (await f.open('alice', 'demo', 'writer', { head: 'f-keep', base: 'main' })).json.number as number;
     expect((await merge(keep, { Do: 'merge', delete_branch_after_merge: false })).statusCode).toBe(200);
     expect(await branchTip('f-keep')).toEqual(expect.any(String));
-    expect((await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { default_delete_branch_after_merge: false } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.request('PATCH', '/api/v1/repos/alice/demo', {
+          headers: basic('alice'),
+          body: { default_delete_branch_after_merge: false },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });

@@ -29,8 +29,10 @@ describe.each(PROVIDERS)('pull requests follow pushes (%s)', (provider) => {
     await t?.close();
   });
 
-  const pullRef = async (owner: string, name: string, index: number) => (await readRefs(repoPath(t.config.repositoriesDir, owner, name), [`refs/pull/${index}/head`])).get(`refs/pull/${index}/head`);
-  const get = async (index: number, owner = 'alice', name = 'demo') => (await t.request('GET', `/api/v1/repos/${owner}/${name}/pulls/${index}`, { headers: basic('alice') })).json();
+  const pullRef = async (owner: string, name: string, index: number) =>
+    (await readRefs(repoPath(t.config.repositoriesDir, owner, name), [`refs/pull/${index}/head`])).get(`refs/pull/${index}/head`);
+  const get = async (index: number, owner = 'alice', name = 'demo') =>
+    (await t.request('GET', `/api/v1/repos/${owner}/${name}/pulls/${index}`, { headers: basic('alice') })).json();
   const row = (index: number) => t.db.pullRequest.findFirstOrThrow({ where: { baseRepoId: repo.id, index } });
   const pushComments = async (index: number) => {
     const pr = await row(index);
@@ -43,7 +45,9 @@ describe.each(PROVIDERS)('pull requests follow pushes (%s)', (provider) => {
     const n = (await f.open('alice', 'demo', 'alice', { head: 'feature', base: 'main' })).json.number as number;
     const pr = await row(n);
     const bob = await t.db.user.findFirstOrThrow({ where: { lowerName: 'bob' } });
-    const approval = await t.db.review.create({ data: { type: 'APPROVE', reviewerId: bob.id, issueId: pr.issueId, commitId: first, official: true } });
+    const approval = await t.db.review.create({
+      data: { type: 'APPROVE', reviewerId: bob.id, issueId: pr.issueId, commitId: first, official: true },
+    });
     const request = await t.db.review.create({ data: { type: 'REQUEST', reviewerId: alice.id, issueId: pr.issueId } });
     expect(await get(n)).toMatchObject({ additions: 1, changed_files: 1, head: { sha: first } });
 

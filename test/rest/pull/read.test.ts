@@ -17,15 +17,32 @@ describe.each(PROVIDERS)('reading pull requests (%s)', (provider) => {
     await f.createRepo('alice', 'demo');
     await f.createRepo('alice', 'secret', { private: true });
     for (const repo of ['demo', 'secret']) {
-      for (const [user, permission] of [['reader', 'read'], ['writer', 'write']] as const) {
-        const res = await t.request('PUT', `/api/v1/repos/alice/${repo}/collaborators/${user}`, { headers: basic('alice'), body: { permission } });
+      for (const [user, permission] of [
+        ['reader', 'read'],
+        ['writer', 'write'],
+      ] as const) {
+        const res = await t.request('PUT', `/api/v1/repos/alice/${repo}/collaborators/${user}`, {
+          headers: basic('alice'),
+          body: { permission },
+        });
         expect(res.statusCode, res.body).toBe(204);
       }
     }
-    const label = await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'bug', color: 'ff0000' } });
+    const label = await t.request('POST', '/api/v1/repos/alice/demo/labels', {
+      headers: basic('alice'),
+      body: { name: 'bug', color: 'ff0000' },
+    });
     const milestone = await t.request('POST', '/api/v1/repos/alice/demo/milestones', { headers: basic('alice'), body: { title: 'v1' } });
     featureSha = await f.push('alice', 'demo', 'alice', 'feature', { 'a.txt': 'one\ntwo\nthree\n', 'dir/b c.txt': 'b\n' });
-    first = (await f.open('alice', 'demo', 'alice', { head: 'feature', base: 'main', title: 'First', labels: [label.json().id], milestone: milestone.json().id })).json;
+    first = (
+      await f.open('alice', 'demo', 'alice', {
+        head: 'feature',
+        base: 'main',
+        title: 'First',
+        labels: [label.json().id],
+        milestone: milestone.json().id,
+      })
+    ).json;
     await f.pushAndOpen('alice', 'demo', 'writer', 'second', { 'c.txt': 'c\n' }, { title: 'Second' });
     await f.push('alice', 'demo', 'alice', 'third', { 'd.txt': 'd\n' });
     await f.open('alice', 'demo', 'bob', { head: 'third', base: 'main', title: 'Third' });
@@ -67,10 +84,21 @@ describe.each(PROVIDERS)('reading pull requests (%s)', (provider) => {
   it('roles: anonymous and reader read a public repository; outsider and anonymous get 404 on a private one; reader and writer read it', async () => {
     expect((await t.request('GET', '/api/v1/repos/alice/demo/pulls/1')).statusCode).toBe(200);
     expect((await t.request('GET', '/api/v1/repos/alice/demo/pulls')).statusCode).toBe(200);
-    for (const path of ['/pulls', '/pulls/1', '/pulls/1/files', '/pulls/1/commits', '/pulls/1.diff', '/pulls/1.patch', '/pulls/main/hidden']) {
+    for (const path of [
+      '/pulls',
+      '/pulls/1',
+      '/pulls/1/files',
+      '/pulls/1/commits',
+      '/pulls/1.diff',
+      '/pulls/1.patch',
+      '/pulls/main/hidden',
+    ]) {
       expectGiteaError(await t.request('GET', `/api/v1/repos/alice/secret${path}`, { headers: basic('outsider') }), 404);
       expectGiteaError(await t.request('GET', `/api/v1/repos/alice/secret${path}`), 404);
-      for (const user of ['reader', 'writer', 'alice']) expect((await t.request('GET', `/api/v1/repos/alice/secret${path}`, { headers: basic(user) })).statusCode, `${user} ${path}`).toBe(200);
+      for (const user of ['reader', 'writer', 'alice'])
+        expect((await t.request('GET', `/api/v1/repos/alice/secret${path}`, { headers: basic(user) })).statusCode, `${user} ${path}`).toBe(
+          200,
+        );
     }
   });
 
@@ -79,10 +107,17 @@ describe.each(PROVIDERS)('reading pull requests (%s)', (provider) => {
     await f.createRepo('acme', 'tool', { org: true, as: 'alice', private: true });
     const team = await t.request('POST', '/api/v1/orgs/acme/teams', {
       headers: basic('alice'),
-      body: { name: 'pullers', permission: 'read', includes_all_repositories: true, units_map: { 'repo.pulls': 'read', 'repo.issues': 'read' } },
+      body: {
+        name: 'pullers',
+        permission: 'read',
+        includes_all_repositories: true,
+        units_map: { 'repo.pulls': 'read', 'repo.issues': 'read' },
+      },
     });
     expect(team.statusCode, team.body).toBe(201);
-    expect((await t.request('PUT', `/api/v1/teams/${String(team.json().id)}/members/outsider`, { headers: basic('alice') })).statusCode).toBe(204);
+    expect(
+      (await t.request('PUT', `/api/v1/teams/${String(team.json().id)}/members/outsider`, { headers: basic('alice') })).statusCode,
+    ).toBe(204);
     expectGiteaError(await t.request('GET', '/api/v1/repos/acme/tool/pulls', { headers: basic('outsider') }), 403);
     expectGiteaError(await t.request('GET', '/api/v1/repos/acme/tool/pulls/1', { headers: basic('outsider') }), 403);
   });
@@ -115,7 +150,12 @@ describe.each(PROVIDERS)('reading pull requests (%s)', (provider) => {
         contents_url: `http://localhost:3000/api/v1/repos/alice/demo/contents/a.txt?ref=${featureSha}`,
         raw_url: `http://localhost:3000/alice/demo/raw/commit/${featureSha}/a.txt`,
       },
-      expect.objectContaining({ filename: 'dir/b c.txt', status: 'added', additions: 1, html_url: `http://localhost:3000/alice/demo/src/commit/${featureSha}/dir/b%20c.txt` }),
+      expect.objectContaining({
+        filename: 'dir/b c.txt',
+        status: 'added',
+        additions: 1,
+        html_url: `http://localhost:3000/alice/demo/src/commit/${featureSha}/dir/b%20c.txt`,
+      }),
     ]);
     expect(res.headers).toMatchObject({ 'x-total-count': '2', 'x-page': '1', 'x-perpage': '30', 'x-pagecount': '1', 'x-hasmore': 'false' });
     const page = await t.request('GET', '/api/v1/repos/alice/demo/pulls/1/files?limit=1');
@@ -132,7 +172,18 @@ describe.each(PROVIDERS)('reading pull requests (%s)', (provider) => {
     expect(commits).toHaveLength(2);
     expect(res.headers).toMatchObject({ 'x-total-count': '2', 'x-hasmore': 'false' });
     const [newest] = commits;
-    expect(Object.keys(newest ?? {})).toEqual(['url', 'sha', 'created', 'html_url', 'commit', 'author', 'committer', 'parents', 'files', 'stats']);
+    expect(Object.keys(newest ?? {})).toEqual([
+      'url',
+      'sha',
+      'created',
+      'html_url',
+      'commit',
+      'author',
+      'committer',
+      'parents',
+      'files',
+      'stats',
+    ]);
     expect(newest).toMatchObject({
       sha: featureSha,
       url: `http://localhost:3000/api/v1/repos/alice/demo/git/commits/${featureSha}`,

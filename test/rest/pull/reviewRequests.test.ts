@@ -12,10 +12,13 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
   let f: PullFixture;
   let repo: Models.Repository;
   const path = (n = 1, r = 'alice/demo') => `/api/v1/repos/${r}/pulls/${n}/requested_reviewers`;
-  const add = (user: string | null, body: Record<string, unknown>, n = 1, r = 'alice/demo') => t.request('POST', path(n, r), { ...(user ? { headers: basic(user) } : {}), body });
-  const remove = (user: string | null, body: Record<string, unknown>, n = 1, r = 'alice/demo') => t.request('DELETE', path(n, r), { ...(user ? { headers: basic(user) } : {}), body });
+  const add = (user: string | null, body: Record<string, unknown>, n = 1, r = 'alice/demo') =>
+    t.request('POST', path(n, r), { ...(user ? { headers: basic(user) } : {}), body });
+  const remove = (user: string | null, body: Record<string, unknown>, n = 1, r = 'alice/demo') =>
+    t.request('DELETE', path(n, r), { ...(user ? { headers: basic(user) } : {}), body });
   const id = async (name: string) => (await t.db.user.findUniqueOrThrow({ where: { lowerName: name } })).id;
-  const logins = (body: unknown) => (body as Array<{ user: { login: string } | null; team: { name: string } | null }>).map((r) => r.user?.login ?? `team:${r.team?.name}`);
+  const logins = (body: unknown) =>
+    (body as Array<{ user: { login: string } | null; team: { name: string } | null }>).map((r) => r.user?.login ?? `team:${r.team?.name}`);
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -23,8 +26,15 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
     for (const name of ['alice', 'paul', 'wendy', 'rita', 'oscar', 'dave', 'mallory']) await t.createUser(name);
     await t.createUser('root', { admin: true });
     repo = await f.createRepo('alice', 'demo');
-    for (const [user, permission] of [['paul', 'write'], ['wendy', 'write'], ['rita', 'read']] as const) {
-      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, { headers: basic('alice'), body: { permission } });
+    for (const [user, permission] of [
+      ['paul', 'write'],
+      ['wendy', 'write'],
+      ['rita', 'read'],
+    ] as const) {
+      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, {
+        headers: basic('alice'),
+        body: { permission },
+      });
       expect(res.statusCode, res.body).toBe(204);
     }
     expect(await f.pushAndOpen('alice', 'demo', 'paul', 'feature', { 'a.txt': 'a\n' })).toBe(1);
@@ -40,7 +50,20 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
     const created = res.json();
     expect(logins(created)).toEqual(['wendy', 'rita']);
     expect(Object.keys(created[0])).toEqual([
-      'id', 'user', 'team', 'state', 'body', 'commit_id', 'stale', 'official', 'dismissed', 'comments_count', 'submitted_at', 'updated_at', 'html_url', 'pull_request_url',
+      'id',
+      'user',
+      'team',
+      'state',
+      'body',
+      'commit_id',
+      'stale',
+      'official',
+      'dismissed',
+      'comments_count',
+      'submitted_at',
+      'updated_at',
+      'html_url',
+      'pull_request_url',
     ]);
     // Official follows the reviewer: wendy writes code, rita only reads.
     expect(created).toMatchObject([
@@ -71,10 +94,18 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
     expectGiteaError(await add('paul', { reviewers: ['oscar', 'testOther'] }), 404, "user doesn't exist: testOther");
     expectGiteaError(await add('paul', { reviewers: ['nobody@example.com'] }), 404, "user doesn't exist: nobody@example.com");
     expect(await t.db.review.count({ where: { reviewerId: await id('oscar') } })).toBe(0);
-    expectGiteaError(await add('paul', { reviewers: ['paul'] }), 422, `poster of pr can't be reviewer [user_id: ${paul}, repo_id: ${repo.id}]`);
+    expectGiteaError(
+      await add('paul', { reviewers: ['paul'] }),
+      422,
+      `poster of pr can't be reviewer [user_id: ${paul}, repo_id: ${repo.id}]`,
+    );
     const org = await t.request('POST', '/api/v1/orgs', { headers: basic('alice'), body: { username: 'someorg' } });
     expect(org.statusCode, org.body).toBe(201);
-    expectGiteaError(await add('paul', { reviewers: ['someorg'] }), 422, `Organization can't be added as reviewer [user_id: ${paul}, repo_id: ${repo.id}]`);
+    expectGiteaError(
+      await add('paul', { reviewers: ['someorg'] }),
+      422,
+      `Organization can't be added as reviewer [user_id: ${paul}, repo_id: ${repo.id}]`,
+    );
     // Processing stops at the first refusal; the ones before it stay.
     expectGiteaError(await add('paul', { reviewers: ['oscar', 'paul'] }), 422);
     expect(await t.db.review.count({ where: { reviewerId: await id('oscar'), type: 'REQUEST' } })).toBe(1);
@@ -83,8 +114,16 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
 
   it('who may change requests: poster, owner, collaborators; the requested reviewer may withdraw their own; others 422', async () => {
     const oscar = await id('oscar');
-    expectGiteaError(await add('oscar', { reviewers: ['dave'] }), 422, `Doer can't choose reviewer [user_id: ${oscar}, repo_id: ${repo.id}]`);
-    expectGiteaError(await remove('oscar', { reviewers: ['wendy'] }), 422, `Doer can't remove reviewer [user_id: ${oscar}, repo_id: ${repo.id}]`);
+    expectGiteaError(
+      await add('oscar', { reviewers: ['dave'] }),
+      422,
+      `Doer can't choose reviewer [user_id: ${oscar}, repo_id: ${repo.id}]`,
+    );
+    expectGiteaError(
+      await remove('oscar', { reviewers: ['wendy'] }),
+      422,
+      `Doer can't remove reviewer [user_id: ${oscar}, repo_id: ${repo.id}]`,
+    );
     const own = await remove('oscar', { reviewers: ['oscar'] });
     expect(own.statusCode, own.body).toBe(204);
     expect(await t.db.review.count({ where: { reviewerId: oscar, type: 'REQUEST' } })).toBe(0);
@@ -111,7 +150,10 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
   });
 
   it('a submitted review replaces the request; re-requests on a closed pull request are 403; earlier reviews lose official', async () => {
-    const approve = await t.request('POST', '/api/v1/repos/alice/demo/pulls/1/reviews', { headers: basic('wendy'), body: { event: 'APPROVED' } });
+    const approve = await t.request('POST', '/api/v1/repos/alice/demo/pulls/1/reviews', {
+      headers: basic('wendy'),
+      body: { event: 'APPROVED' },
+    });
     expect(approve.json()).toMatchObject({ official: true });
     expect(await t.db.review.count({ where: { reviewerId: await id('wendy'), type: 'REQUEST' } })).toBe(0);
     const again = await add('paul', { reviewers: ['wendy'] });
@@ -123,7 +165,10 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
     expect((await t.request('GET', `/api/v1/repos/alice/demo/pulls/1/reviews/${approve.json().id}`)).json().official).toBe(true);
 
     const n = await f.pushAndOpen('alice', 'demo', 'paul', 'closing', { 'c.txt': 'c\n' });
-    await t.request('POST', `/api/v1/repos/alice/demo/pulls/${n}/reviews`, { headers: basic('rita'), body: { event: 'REQUEST_CHANGES', body: 'no' } });
+    await t.request('POST', `/api/v1/repos/alice/demo/pulls/${n}/reviews`, {
+      headers: basic('rita'),
+      body: { event: 'REQUEST_CHANGES', body: 'no' },
+    });
     await t.request('PATCH', `/api/v1/repos/alice/demo/issues/${n}`, { headers: basic('alice'), body: { state: 'closed' } });
     expectGiteaError(await add('paul', { reviewers: ['rita'] }, n), 403, 'cannot request a re-review on a closed or merged PR');
     // Someone who never reviewed may still be asked.
@@ -137,19 +182,34 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
     expectGiteaError(await add('oscar', { reviewers: ['alice'] }, n, 'alice/secret'), 404);
     expectGiteaError(await add(null, { reviewers: ['alice'] }, n, 'alice/secret'), 404);
     const secret = await t.db.repository.findFirstOrThrow({ where: { ownerName: 'alice', lowerName: 'secret' } });
-    expectGiteaError(await add('paul', { reviewers: ['oscar'] }, n, 'alice/secret'), 422, `Reviewer can't read [user_id: ${await id('paul')}, repo_id: ${secret.id}]`);
+    expectGiteaError(
+      await add('paul', { reviewers: ['oscar'] }, n, 'alice/secret'),
+      422,
+      `Reviewer can't read [user_id: ${await id('paul')}, repo_id: ${secret.id}]`,
+    );
     expect((await add('paul', { reviewers: ['alice'] }, n, 'alice/secret')).statusCode).toBe(201);
 
     await t.db.repository.update({ where: { id: secret.id }, data: { isArchived: true } });
     expectGiteaError(await add('alice', { reviewers: ['paul'] }, n, 'alice/secret'), 422);
-    expectGiteaError(await add('paul', { reviewers: ['root'] }, n, 'alice/secret'), 422, `Doer can't choose reviewer [user_id: ${await id('paul')}, repo_id: ${secret.id}]`);
-    expectGiteaError(await remove('paul', { reviewers: ['alice'] }, n, 'alice/secret'), 422, `Doer can't remove reviewer [user_id: ${await id('paul')}, repo_id: ${secret.id}]`);
+    expectGiteaError(
+      await add('paul', { reviewers: ['root'] }, n, 'alice/secret'),
+      422,
+      `Doer can't choose reviewer [user_id: ${await id('paul')}, repo_id: ${secret.id}]`,
+    );
+    expectGiteaError(
+      await remove('paul', { reviewers: ['alice'] }, n, 'alice/secret'),
+      422,
+      `Doer can't remove reviewer [user_id: ${await id('paul')}, repo_id: ${secret.id}]`,
+    );
   });
 
   it("Gitea's team parts: organization teams with access; members of teams reading pull requests may change requests", async () => {
     const org = await t.request('POST', '/api/v1/orgs', { headers: basic('alice'), body: { username: 'acme' } });
     expect(org.statusCode, org.body).toBe(201);
-    const created = await t.request('POST', '/api/v1/orgs/acme/repos', { headers: basic('alice'), body: { name: 'proj', private: true, auto_init: true, default_branch: 'main' } });
+    const created = await t.request('POST', '/api/v1/orgs/acme/repos', {
+      headers: basic('alice'),
+      body: { name: 'proj', private: true, auto_init: true, default_branch: 'main' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const proj = await t.db.repository.findUniqueOrThrow({ where: { id: created.json().id } });
     const team = async (name: string, repos: boolean, members: string[]) => {
@@ -159,8 +219,10 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
       });
       expect(res.statusCode, res.body).toBe(201);
       const teamId = res.json().id as number;
-      if (repos) expect((await t.request('PUT', `/api/v1/teams/${teamId}/repos/acme/proj`, { headers: basic('alice') })).statusCode).toBe(204);
-      for (const m of members) expect((await t.request('PUT', `/api/v1/teams/${teamId}/members/${m}`, { headers: basic('alice') })).statusCode).toBe(204);
+      if (repos)
+        expect((await t.request('PUT', `/api/v1/teams/${teamId}/repos/acme/proj`, { headers: basic('alice') })).statusCode).toBe(204);
+      for (const m of members)
+        expect((await t.request('PUT', `/api/v1/teams/${teamId}/members/${m}`, { headers: basic('alice') })).statusCode).toBe(204);
       return teamId;
     };
     await team('devs', true, ['dave', 'paul']);
@@ -178,7 +240,11 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
     expect(teams.statusCode, teams.body).toBe(201);
     expect(logins(teams.json())).toEqual(['team:devs', 'team:Owners']);
     expect(teams.json()[0]).toMatchObject({ user: null, state: 'REQUEST_REVIEW', team: { name: 'devs', organization: null } });
-    expectGiteaError(await add('paul', { team_reviewers: ['others'] }, n, 'acme/proj'), 422, `Reviewing team can't read repo [user_id: ${await id('paul')}, repo_id: ${proj.id}]`);
+    expectGiteaError(
+      await add('paul', { team_reviewers: ['others'] }, n, 'acme/proj'),
+      422,
+      `Reviewing team can't read repo [user_id: ${await id('paul')}, repo_id: ${proj.id}]`,
+    );
     expectGiteaError(await add('paul', { team_reviewers: ['not_exist_team'] }, n, 'acme/proj'), 404, "team doesn't exist: not_exist_team");
     const again = await add('paul', { team_reviewers: ['devs'] }, n, 'acme/proj');
     expect(again.json()).toEqual([]);
@@ -189,19 +255,28 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
     expect(listed.map((r: { team: { name: string } | null }) => r.team?.name)).toEqual(['devs', 'Owners']);
 
     // An approval by a member withdraws the request of the member's team.
-    expect((await t.request('POST', `/api/v1/repos/acme/proj/pulls/${n}/reviews`, { headers: basic('dave'), body: { event: 'APPROVED' } })).statusCode).toBe(200);
+    expect(
+      (await t.request('POST', `/api/v1/repos/acme/proj/pulls/${n}/reviews`, { headers: basic('dave'), body: { event: 'APPROVED' } }))
+        .statusCode,
+    ).toBe(200);
     const left = (await t.request('GET', `/api/v1/repos/acme/proj/pulls/${n}`, { headers: basic('paul') })).json();
     expect(left.requested_reviewers_teams.map((x: { name: string }) => x.name)).toEqual(['Owners']);
 
     expect((await remove('paul', { team_reviewers: ['Owners'] }, n, 'acme/proj')).statusCode).toBe(204);
-    const comment = await t.db.comment.findFirstOrThrow({ where: { type: 'REVIEW_REQUEST', removedAssignee: true, assigneeTeamId: { not: null } } });
+    const comment = await t.db.comment.findFirstOrThrow({
+      where: { type: 'REVIEW_REQUEST', removedAssignee: true, assigneeTeamId: { not: null } },
+    });
     expect(comment.posterId).toBe(await id('paul'));
   });
 
   it('createPullRequest requests the reviewers it is given', async () => {
     await f.push('alice', 'demo', 'paul', 'with-reviewers', { 'r.txt': 'r\n' });
     const paul = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'paul' } });
-    const view = await createPullRequest(contextFor(t, paul), { owner: 'alice', repo: 'demo' }, { head: 'with-reviewers', base: 'main', title: 'reviewed', reviewers: ['wendy', 'rita@example.com'] });
+    const view = await createPullRequest(
+      contextFor(t, paul),
+      { owner: 'alice', repo: 'demo' },
+      { head: 'with-reviewers', base: 'main', title: 'reviewed', reviewers: ['wendy', 'rita@example.com'] },
+    );
     expect(view.requestedReviewers.map((u) => u.name)).toEqual(['wendy', 'rita']);
     const pr = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${view.pull.index}`)).json();
     expect(pr.requested_reviewers.map((u: { login: string }) => u.login)).toEqual(['wendy', 'rita']);

@@ -6,11 +6,37 @@ import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 
 const REVIEW_KEYS = [
-  'id', 'user', 'team', 'state', 'body', 'commit_id', 'stale', 'official', 'dismissed', 'comments_count', 'submitted_at', 'updated_at', 'html_url', 'pull_request_url',
+  'id',
+  'user',
+  'team',
+  'state',
+  'body',
+  'commit_id',
+  'stale',
+  'official',
+  'dismissed',
+  'comments_count',
+  'submitted_at',
+  'updated_at',
+  'html_url',
+  'pull_request_url',
 ];
 const COMMENT_KEYS = [
-  'id', 'body', 'user', 'resolver', 'pull_request_review_id', 'created_at', 'updated_at', 'path', 'commit_id', 'original_commit_id', 'diff_hunk', 'position',
-  'original_position', 'html_url', 'pull_request_url',
+  'id',
+  'body',
+  'user',
+  'resolver',
+  'pull_request_review_id',
+  'created_at',
+  'updated_at',
+  'path',
+  'commit_id',
+  'original_commit_id',
+  'diff_hunk',
+  'position',
+  'original_position',
+  'html_url',
+  'pull_request_url',
 ];
 
 const lines = (n: number, tag = 'line'): string => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
@@ -21,7 +47,8 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
   let repo: Models.Repository;
   let head: string;
   const reviews = (n = 1, suffix = '') => `/api/v1/repos/alice/demo/pulls/${n}/reviews${suffix}`;
-  const post = (user: string | null, body: Record<string, unknown>, n = 1) => t.request('POST', reviews(n), { ...(user ? { headers: basic(user) } : {}), body });
+  const post = (user: string | null, body: Record<string, unknown>, n = 1) =>
+    t.request('POST', reviews(n), { ...(user ? { headers: basic(user) } : {}), body });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -29,8 +56,15 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     for (const name of ['alice', 'paul', 'wendy', 'rita', 'oscar']) await t.createUser(name);
     await t.createUser('root', { admin: true });
     repo = await f.createRepo('alice', 'demo');
-    for (const [user, permission] of [['paul', 'write'], ['wendy', 'write'], ['rita', 'read']] as const) {
-      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, { headers: basic('alice'), body: { permission } });
+    for (const [user, permission] of [
+      ['paul', 'write'],
+      ['wendy', 'write'],
+      ['rita', 'read'],
+    ] as const) {
+      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, {
+        headers: basic('alice'),
+        body: { permission },
+      });
       expect(res.statusCode, res.body).toBe(204);
     }
     await f.push('alice', 'demo', 'alice', 'main', { 'a.txt': lines(20) });
@@ -54,7 +88,18 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     expect(pending.statusCode, pending.body).toBe(200);
     const p = pending.json();
     expect(Object.keys(p)).toEqual(REVIEW_KEYS);
-    expect(p).toMatchObject({ user: { login: 'wendy' }, team: null, state: 'PENDING', body: 'body1', commit_id: head, stale: false, official: false, dismissed: false, comments_count: 3, html_url: '' });
+    expect(p).toMatchObject({
+      user: { login: 'wendy' },
+      team: null,
+      state: 'PENDING',
+      body: 'body1',
+      commit_id: head,
+      stale: false,
+      official: false,
+      dismissed: false,
+      comments_count: 3,
+      html_url: '',
+    });
     expect(p.pull_request_url).toBe('http://localhost:3000/alice/demo/pulls/1');
 
     // Pending reviews are only for their reviewer (and site admins); the total counts them anyway, as Gitea's does.
@@ -72,7 +117,16 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     const list = cs.json();
     expect(list).toHaveLength(3);
     expect(Object.keys(list[0])).toEqual(COMMENT_KEYS);
-    expect(list[0]).toMatchObject({ body: 'on the new line', user: { login: 'wendy' }, resolver: null, pull_request_review_id: p.id, path: 'a.txt', commit_id: head, position: 9, original_position: 0 });
+    expect(list[0]).toMatchObject({
+      body: 'on the new line',
+      user: { login: 'wendy' },
+      resolver: null,
+      pull_request_review_id: p.id,
+      path: 'a.txt',
+      commit_id: head,
+      position: 9,
+      original_position: 0,
+    });
     expect(list[0].html_url).toBe(`http://localhost:3000/alice/demo/pulls/1/files#issuecomment-${list[0].id}`);
     expect(list[0].diff_hunk).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@/);
     expect(list[0].diff_hunk).toContain('+line ten');
@@ -87,14 +141,21 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     ]);
     expect(rows[0]?.patch).toMatch(/^diff --git a\/a.txt b\/a.txt/);
 
-    const submitted = await t.request('POST', reviews(1, `/${p.id}`), { headers: basic('wendy'), body: { event: 'APPROVED', body: 'lgtm' } });
+    const submitted = await t.request('POST', reviews(1, `/${p.id}`), {
+      headers: basic('wendy'),
+      body: { event: 'APPROVED', body: 'lgtm' },
+    });
     expect(submitted.statusCode, submitted.body).toBe(200);
     const s = submitted.json();
     expect(s).toMatchObject({ id: p.id, state: 'APPROVED', body: 'lgtm', official: true, comments_count: 3, commit_id: head });
     const timeline = await t.db.comment.findFirstOrThrow({ where: { reviewId: p.id, type: 'REVIEW' } });
     expect(timeline).toMatchObject({ content: 'lgtm', posterId: (await user('wendy')).id });
     expect(s.html_url).toBe(`http://localhost:3000/alice/demo/pulls/1#issuecomment-${timeline.id}`);
-    expectGiteaError(await t.request('POST', reviews(1, `/${p.id}`), { headers: basic('wendy'), body: { event: 'APPROVED' } }), 422, 'only a pending review can be submitted');
+    expectGiteaError(
+      await t.request('POST', reviews(1, `/${p.id}`), { headers: basic('wendy'), body: { event: 'APPROVED' } }),
+      422,
+      'only a pending review can be submitted',
+    );
     const afterSubmit = await t.request('GET', reviews(1, `/${p.id}/comments`), { headers: basic('rita') });
     expect(afterSubmit.json()[0].html_url).toBe(`http://localhost:3000/alice/demo/pulls/1#issuecomment-${list[0].id}`);
 
@@ -121,7 +182,11 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     expectGiteaError(await post('wendy', { event: '' }), 422, 'review event  requires a body');
     expectGiteaError(await post('wendy', {}), 422, 'review event  requires a body');
     expectGiteaError(await post('wendy', { event: 'PENDING' }), 422, 'review event PENDING requires a body');
-    expectGiteaError(await post('wendy', { event: 'REQUEST_REVIEW', comments: [{ path: 'a.txt', body: 'x', new_position: 1 }] }), 422, 'review event REQUEST_REVIEW requires a body');
+    expectGiteaError(
+      await post('wendy', { event: 'REQUEST_REVIEW', comments: [{ path: 'a.txt', body: 'x', new_position: 1 }] }),
+      422,
+      'review event REQUEST_REVIEW requires a body',
+    );
     expectGiteaError(await post('wendy', { event: 'COMMENT', comments: [{ body: 'no path', new_position: 1 }] }), 422, '[Path]: Required');
     expectGiteaError(await post('wendy', { event: 'COMMENT', body: 'x', commit_id: 'deadbeef' }), 422);
     expectGiteaError(await post('wendy', { event: 'COMMENT', body: 'x', comments: 'nope' }), 422);
@@ -173,7 +238,10 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     expect(admin.json()).toMatchObject({ state: 'APPROVED', official: true });
 
     const token = await t.createToken('wendy', ['read:repository']);
-    expectGiteaError(await t.request('POST', reviews(), { headers: { authorization: `token ${token}` }, body: { event: 'COMMENT', body: 'x' } }), 403);
+    expectGiteaError(
+      await t.request('POST', reviews(), { headers: { authorization: `token ${token}` }, body: { event: 'COMMENT', body: 'x' } }),
+      403,
+    );
     expect((await t.request('GET', reviews(), { headers: { authorization: `token ${token}` } })).statusCode).toBe(200);
   });
 
@@ -186,12 +254,19 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     expect(onOld.statusCode, onOld.body).toBe(200);
     expect(onOld.json()).toMatchObject({ stale: true, commit_id: old });
     // A COMMENT review is never stale.
-    expect((await post('wendy', { event: 'COMMENT', body: 'c', commit_id: old }, n)).json()).toMatchObject({ stale: false, commit_id: old });
+    expect((await post('wendy', { event: 'COMMENT', body: 'c', commit_id: old }, n)).json()).toMatchObject({
+      stale: false,
+      commit_id: old,
+    });
     const onHead = await post('wendy', { event: 'APPROVED' }, n);
     expect(onHead.json()).toMatchObject({ stale: false });
     expect(onHead.json().commit_id).not.toBe(old);
     const elsewhere = await f.push('alice', 'demo', 'alice', 'unrelated', { 'u.txt': 'u\n' });
-    expectGiteaError(await post('wendy', { event: 'APPROVED', commit_id: elsewhere }, n), 422, `commit_id ${elsewhere} is not a commit of the pull request`);
+    expectGiteaError(
+      await post('wendy', { event: 'APPROVED', commit_id: elsewhere }, n),
+      422,
+      `commit_id ${elsewhere} is not a commit of the pull request`,
+    );
   });
 
   it('reviews become stale when the head moves, and fresh again for reviews of the new head', async () => {
@@ -219,7 +294,11 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     expect(res.statusCode, res.body).toBe(201);
     expectGiteaError(await post('rita', { event: 'APPROVED' }, n), 422, "can't submit review for a closed or merged PR");
     expectGiteaError(await post('rita', { event: 'REQUEST_CHANGES', body: 'no' }, n), 422, "can't submit review for a closed or merged PR");
-    expectGiteaError(await t.request('POST', reviews(n, `/${pending.json().id}`), { headers: basic('wendy'), body: { event: 'APPROVED' } }), 422, "can't submit review for a closed or merged PR");
+    expectGiteaError(
+      await t.request('POST', reviews(n, `/${pending.json().id}`), { headers: basic('wendy'), body: { event: 'APPROVED' } }),
+      422,
+      "can't submit review for a closed or merged PR",
+    );
     expect((await post('rita', { event: 'COMMENT', body: 'still' }, n)).statusCode).toBe(200);
     expect((await post('oscar', { body: 'pending' }, n)).statusCode).toBe(200);
   });
@@ -246,9 +325,16 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     // The previous verdict counts again.
     expect((await t.request('GET', reviews(n, `/${first.json().id}`))).json().official).toBe(true);
 
-    const req = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${n}/requested_reviewers`, { headers: basic('alice'), body: { reviewers: ['rita'] } });
+    const req = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${n}/requested_reviewers`, {
+      headers: basic('alice'),
+      body: { reviewers: ['rita'] },
+    });
     expect(req.statusCode, req.body).toBe(201);
-    expectGiteaError(await t.request('DELETE', reviews(n, `/${req.json()[0].id}`), { headers: basic('root') }), 422, 'review request can not be deleted using this method');
+    expectGiteaError(
+      await t.request('DELETE', reviews(n, `/${req.json()[0].id}`), { headers: basic('root') }),
+      422,
+      'review request can not be deleted using this method',
+    );
   });
 
   it('dismiss and undismiss: repository admins, verdicts only, open pull requests; a DISMISS_REVIEW comment', async () => {
@@ -263,7 +349,11 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     expectGiteaError(await dismiss(approval.id, 'wendy'), 403, 'Must be repo admin');
     expectGiteaError(await dismiss(999999, 'wendy'), 403, 'Must be repo admin');
     expectGiteaError(await dismiss(999999, 'alice'), 404);
-    expectGiteaError(await dismiss(comment.id, 'alice'), 403, "not need to dismiss this review because it's type is not Approve or change request");
+    expectGiteaError(
+      await dismiss(comment.id, 'alice'),
+      403,
+      "not need to dismiss this review because it's type is not Approve or change request",
+    );
     const res = await dismiss(approval.id, 'alice');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: approval.id, state: 'APPROVED', dismissed: true });
@@ -272,7 +362,11 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     const undo = await t.request('POST', reviews(n, `/${approval.id}/undismissals`), { headers: basic('alice') });
     expect(undo.statusCode, undo.body).toBe(200);
     expect(undo.json().dismissed).toBe(false);
-    expectGiteaError(await t.request('POST', reviews(n, `/${approval.id}/undismissals`), { headers: basic('rita') }), 403, 'Must be repo admin');
+    expectGiteaError(
+      await t.request('POST', reviews(n, `/${approval.id}/undismissals`), { headers: basic('rita') }),
+      403,
+      'Must be repo admin',
+    );
 
     // priors: the reviewer's other verdicts are dismissed as well.
     const older = (await post('rita', { event: 'APPROVED' }, n)).json();
@@ -295,9 +389,20 @@ describe.each(PROVIDERS)('pull request reviews (%s)', (provider) => {
     await post('oscar', { body: 'pending only' }, n);
     await t.app.deps.notifier.drain();
     const wendy = await user('wendy');
-    const rows = await t.db.action.findMany({ where: { repoId: repo.id, userId: wendy.id, opType: { in: ['APPROVE_PULL_REQUEST', 'REJECT_PULL_REQUEST', 'COMMENT_PULL'] }, content: { startsWith: `${n}|` } }, orderBy: { id: 'asc' } });
+    const rows = await t.db.action.findMany({
+      where: {
+        repoId: repo.id,
+        userId: wendy.id,
+        opType: { in: ['APPROVE_PULL_REQUEST', 'REJECT_PULL_REQUEST', 'COMMENT_PULL'] },
+        content: { startsWith: `${n}|` },
+      },
+      orderBy: { id: 'asc' },
+    });
     expect(rows.map((r) => [r.opType, r.content])).toEqual([['APPROVE_PULL_REQUEST', `${n}|ship it\nnow`]]);
-    const owner = await t.db.action.findMany({ where: { repoId: repo.id, userId: repo.ownerId, content: { startsWith: `${n}|` }, opType: { not: 'CREATE_PULL_REQUEST' } }, orderBy: { id: 'asc' } });
+    const owner = await t.db.action.findMany({
+      where: { repoId: repo.id, userId: repo.ownerId, content: { startsWith: `${n}|` }, opType: { not: 'CREATE_PULL_REQUEST' } },
+      orderBy: { id: 'asc' },
+    });
     // A COMMENT review without a body records only its code comments.
     expect(owner.map((r) => [r.opType, r.content])).toEqual([
       ['APPROVE_PULL_REQUEST', `${n}|ship it\nnow`],

@@ -22,13 +22,16 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
     const ref: repoCreate.RepoOwnerRef = org ? { kind: 'org', org } : { kind: 'viewer' };
     return (await repoCreate.createRepo(contextFor(t, creator), ref, { name, private: isPrivate })).repo;
   }
-  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) => t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
+  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) =>
+    t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
   const url = (p: string) => `/api/v1/repos/${p}`;
-  const mode = async (r: Models.Repository, u: Models.User) => (await t.db.collaboration.findUnique({ where: { repoId_userId: { repoId: r.id, userId: u.id } } }))?.mode ?? null;
+  const mode = async (r: Models.Repository, u: Models.User) =>
+    (await t.db.collaboration.findUnique({ where: { repoId_userId: { repoId: r.id, userId: u.id } } }))?.mode ?? null;
 
   beforeAll(async () => {
     t = await startTestApp(provider);
-    for (const n of ['alice', 'reader', 'writer', 'adminc', 'outsider', 'orgowner', 'member', 'target', 'target2', 'blocked', 'blocker']) users[n] = await t.createUser(n);
+    for (const n of ['alice', 'reader', 'writer', 'adminc', 'outsider', 'orgowner', 'member', 'target', 'target2', 'blocked', 'blocker'])
+      users[n] = await t.createUser(n);
     users.root = await t.createUser('root', { admin: true });
     users.sleepy = await t.db.user.update({ where: { id: (await t.createUser('sleepy')).id }, data: { isActive: false } });
     const org = await createOrgAs(t, users.orgowner!, 'acme');
@@ -81,12 +84,17 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
     expect(yes.statusCode).toBe(204);
     expect(yes.body).toBe('');
     expectGiteaError(await t.request('GET', url('alice/priv/collaborators/outsider'), { headers: as('reader') }), 404, 'not found');
-    expectGiteaError(await t.request('GET', url('alice/priv/collaborators/ghost'), { headers: as('reader') }), 422, 'user does not exist [uid: 0, name: ghost]');
+    expectGiteaError(
+      await t.request('GET', url('alice/priv/collaborators/ghost'), { headers: as('reader') }),
+      422,
+      'user does not exist [uid: 0, name: ghost]',
+    );
     expectGiteaError(await t.request('GET', url('alice/priv/collaborators/writer'), { headers: as('outsider') }), 404);
   });
 
   it('adds and updates collaborators (write by default) for repository admins only; every role', async () => {
-    const put = (viewer: string, p: string, user: string, body: unknown = {}) => t.request('PUT', url(`${p}/collaborators/${user}`), { headers: as(viewer), body });
+    const put = (viewer: string, p: string, user: string, body: unknown = {}) =>
+      t.request('PUT', url(`${p}/collaborators/${user}`), { headers: as(viewer), body });
     const cases: Array<[string, string, number]> = [
       ['anon', 'alice/pub', 401],
       ['anon', 'alice/priv', 404],
@@ -116,7 +124,12 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
     expect((await put('alice', 'alice/priv', 'target', { permission: 'admin' })).statusCode).toBe(204);
     expect(await mode(repos.priv!, users.target!)).toBe('ADMIN');
     await t.app.deps.notifier.drain(); // subscribers run after the response
-    expect(events).toContainEqual({ type: 'repo.collaboratorAdded', repoId: repos.priv!.id, userId: users.target!.id, actorId: users.alice!.id });
+    expect(events).toContainEqual({
+      type: 'repo.collaboratorAdded',
+      repoId: repos.priv!.id,
+      userId: users.target!.id,
+      actorId: users.alice!.id,
+    });
     expectGiteaError(await put('alice', 'alice/priv', 'target', { permission: 'owner' }), 422, '[Permission]: In');
     expectGiteaError(await put('alice', 'alice/priv', 'target', { permission: 'bogus' }), 422, '[Permission]: In');
     expectGiteaError(await put('alice', 'alice/priv', 'ghost'), 422, 'user does not exist [uid: 0, name: ghost]');
@@ -137,14 +150,20 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
     expect(await mode(repos.priv!, users.target2!)).toBeNull();
     expect(await t.db.watch.count({ where: { repoId: repos.priv!.id, userId: users.target2!.id } })).toBe(0);
     await t.app.deps.notifier.drain(); // subscribers run after the response
-    expect(events).toContainEqual({ type: 'repo.collaboratorRemoved', repoId: repos.priv!.id, userId: users.target2!.id, actorId: users.adminc!.id });
+    expect(events).toContainEqual({
+      type: 'repo.collaboratorRemoved',
+      repoId: repos.priv!.id,
+      userId: users.target2!.id,
+      actorId: users.adminc!.id,
+    });
     expect((await t.request('DELETE', url('alice/priv/collaborators/target2'), { headers: as('adminc') })).statusCode).toBe(204);
     expectGiteaError(await t.request('DELETE', url('alice/priv/collaborators/ghost'), { headers: as('adminc') }), 422);
     expectGiteaError(await t.request('DELETE', url('alice/pub/collaborators/target2'), {}), 401);
   });
 
   it("a user's permission, computed for that user: RepoCollaboratorPermission", async () => {
-    const get = (viewer: string, p: string, user: string) => t.request('GET', url(`${p}/collaborators/${user}/permission`), { headers: as(viewer) });
+    const get = (viewer: string, p: string, user: string) =>
+      t.request('GET', url(`${p}/collaborators/${user}/permission`), { headers: as(viewer) });
     const own = await get('reader', 'alice/priv', 'reader');
     expect(own.statusCode).toBe(200);
     expect(Object.keys(own.json())).toEqual(['permission', 'role_name', 'user']);
@@ -179,12 +198,19 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
   it('a new mode takes effect on the next request, and within the same request after the write', async () => {
     await collab(repos.pub!, users.target2!, 'READ');
     expectGiteaError(await t.request('PUT', url('alice/pub/collaborators/outsider'), { headers: as('target2'), body: {} }), 403);
-    expect((await t.request('PUT', url('alice/pub/collaborators/target2'), { headers: as('alice'), body: { permission: 'admin' } })).statusCode).toBe(204);
-    expect((await t.request('PUT', url('alice/pub/collaborators/outsider'), { headers: as('target2'), body: { permission: 'read' } })).statusCode).toBe(204);
+    expect(
+      (await t.request('PUT', url('alice/pub/collaborators/target2'), { headers: as('alice'), body: { permission: 'admin' } })).statusCode,
+    ).toBe(204);
+    expect(
+      (await t.request('PUT', url('alice/pub/collaborators/outsider'), { headers: as('target2'), body: { permission: 'read' } }))
+        .statusCode,
+    ).toBe(204);
     // One service context (one request): after demoting itself, the admin's next call sees the new mode.
     const cx = contextFor(t, users.target2!);
     await collaboratorService.addOrUpdateCollaborator(cx, { owner: 'alice', repo: 'pub' }, 'target2', 'read');
-    await expect(collaboratorService.addOrUpdateCollaborator(cx, { owner: 'alice', repo: 'pub' }, 'outsider', 'write')).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(
+      collaboratorService.addOrUpdateCollaborator(cx, { owner: 'alice', repo: 'pub' }, 'outsider', 'write'),
+    ).rejects.toBeInstanceOf(PermissionDeniedError);
     expect(await mode(repos.pub!, users.outsider!)).toBe('READ');
   });
 });

@@ -40,7 +40,8 @@ describe.each(PROVIDERS)('REST repository create (%s)', (provider) => {
   const outsider = basic('coutsider');
   const admin = basic('cadmin');
   const gitdir = (o: string, r: string) => path.join(t.config.repositoriesDir, o.toLowerCase(), `${r.toLowerCase()}.git`);
-  const create = (url: string, headers: Record<string, string>, body: Record<string, unknown>) => t.request('POST', `/api/v1${url}`, { headers, body });
+  const create = (url: string, headers: Record<string, string>, body: Record<string, unknown>) =>
+    t.request('POST', `/api/v1${url}`, { headers, body });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -51,7 +52,9 @@ describe.each(PROVIDERS)('REST repository create (%s)', (provider) => {
     const team = async (o: string, body: Record<string, unknown>, user: string) => {
       const res = await create(`/orgs/${o}/teams`, owner, body);
       expect(res.statusCode, res.body).toBe(201);
-      expect((await t.request('PUT', `/api/v1/teams/${(res.json() as { id: number }).id}/members/${user}`, { headers: owner })).statusCode).toBe(204);
+      expect(
+        (await t.request('PUT', `/api/v1/teams/${(res.json() as { id: number }).id}/members/${user}`, { headers: owner })).statusCode,
+      ).toBe(204);
     };
     await team('corg', { name: 'creators', permission: 'write', units: ['repo.code'], can_create_org_repo: true }, 'ccreator');
     await team('corg', { name: 'readers', permission: 'read', units: ['repo.code'], includes_all_repositories: true }, 'cmember');
@@ -142,7 +145,15 @@ describe.each(PROVIDERS)('REST repository create (%s)', (provider) => {
     expect(git(dir, 'fsck', '--strict')).toBe('');
     const row = await t.db.repository.findUniqueOrThrow({ where: { id: r.id }, include: { labels: true, branches: true } });
     expect(row.trustModel).toBe('COMMITTER');
-    expect(row.labels.map((l) => l.name).sort()).toEqual(['bug', 'duplicate', 'enhancement', 'help wanted', 'invalid', 'question', 'wontfix']);
+    expect(row.labels.map((l) => l.name).sort()).toEqual([
+      'bug',
+      'duplicate',
+      'enhancement',
+      'help wanted',
+      'invalid',
+      'question',
+      'wontfix',
+    ]);
     expect(row.labels.find((l) => l.name === 'bug')?.color).toBe('ee0701');
     expect(row.branches[0]?.commitId).toBe(git(dir, 'rev-parse', 'trunk').trim());
   });
@@ -183,10 +194,26 @@ describe.each(PROVIDERS)('REST repository create (%s)', (provider) => {
     expectGiteaError(await create('/user/repos', owner, { name: 'x.wiki' }), 422, 'name pattern is not allowed [pattern: *.wiki]');
     expectGiteaError(await create('/user/repos', owner, { name: 'a..b' }), 422);
     expectGiteaError(await create('/user/repos', owner, { name: 'br', default_branch: 'a..b' }), 422, '[DefaultBranch]: GitRefName');
-    expectGiteaError(await create('/user/repos', owner, { name: 'rd', auto_init: true, readme: 'Nope' }), 400, 'readme template does not exist, available templates: [Default]');
-    expectGiteaError(await create('/user/repos', owner, { name: 'lb', issue_labels: 'Nope' }), 422, /^failed to load label template file "Nope"/);
-    expectGiteaError(await create('/user/repos', owner, { name: 'gi', auto_init: true, gitignores: 'Nope' }), 422, /gitignore template does not exist/);
-    expectGiteaError(await create('/user/repos', owner, { name: 'li', auto_init: true, license: 'Nope' }), 422, /license template does not exist/);
+    expectGiteaError(
+      await create('/user/repos', owner, { name: 'rd', auto_init: true, readme: 'Nope' }),
+      400,
+      'readme template does not exist, available templates: [Default]',
+    );
+    expectGiteaError(
+      await create('/user/repos', owner, { name: 'lb', issue_labels: 'Nope' }),
+      422,
+      /^failed to load label template file "Nope"/,
+    );
+    expectGiteaError(
+      await create('/user/repos', owner, { name: 'gi', auto_init: true, gitignores: 'Nope' }),
+      422,
+      /gitignore template does not exist/,
+    );
+    expectGiteaError(
+      await create('/user/repos', owner, { name: 'li', auto_init: true, license: 'Nope' }),
+      422,
+      /license template does not exist/,
+    );
     expectGiteaError(await create('/user/repos', owner, { name: 'of', object_format_name: 'sha3' }), 422);
     for (const name of ['br', 'rd', 'lb', 'gi', 'li', 'of', 'a..b']) expect(existsSync(gitdir('cowner', name))).toBe(false);
     expect(await t.db.repository.count({ where: { lowerName: { in: ['br', 'rd', 'lb', 'gi', 'li', 'of'] } } })).toBe(0);
@@ -197,7 +224,11 @@ describe.each(PROVIDERS)('REST repository create (%s)', (provider) => {
     expect(res.statusCode, res.body).toBe(201);
     const labels = await t.db.label.findMany({ where: { repoId: (res.json() as ApiRepo).id } });
     expect(labels).toHaveLength(18);
-    expect(labels.find((l) => l.name === 'Priority/High')).toMatchObject({ color: 'd32f2f', exclusive: true, description: 'The priority is high' });
+    expect(labels.find((l) => l.name === 'Priority/High')).toMatchObject({
+      color: 'd32f2f',
+      exclusive: true,
+      description: 'The priority is high',
+    });
     expect(labels.find((l) => l.name === 'Kind/Bug')).toMatchObject({ exclusive: false });
   });
 
@@ -207,9 +238,21 @@ describe.each(PROVIDERS)('REST repository create (%s)', (provider) => {
     const byCreator = await create('/org/corg/repos', creator, { name: 'by-creator' });
     expect(byCreator.statusCode, byCreator.body).toBe(201);
     expect((byCreator.json() as ApiRepo).owner.login).toBe('corg');
-    expectGiteaError(await create('/org/cother/repos', creator, { name: 'nope' }), 403, 'User is not allowed to create repositories in this organization.');
-    expectGiteaError(await create('/org/corg/repos', member, { name: 'nope' }), 403, 'User is not allowed to create repositories in this organization.');
-    expectGiteaError(await create('/org/corg/repos', outsider, { name: 'nope' }), 403, 'User is not allowed to create repositories in this organization.');
+    expectGiteaError(
+      await create('/org/cother/repos', creator, { name: 'nope' }),
+      403,
+      'User is not allowed to create repositories in this organization.',
+    );
+    expectGiteaError(
+      await create('/org/corg/repos', member, { name: 'nope' }),
+      403,
+      'User is not allowed to create repositories in this organization.',
+    );
+    expectGiteaError(
+      await create('/org/corg/repos', outsider, { name: 'nope' }),
+      403,
+      'User is not allowed to create repositories in this organization.',
+    );
     expectGiteaError(await create('/org/nosuch/repos', owner, { name: 'nope' }), 404);
     expectGiteaError(await create('/org/corg/repos', {}, { name: 'nope' }), 401);
   });
@@ -239,7 +282,11 @@ describe.each(PROVIDERS)('REST repository create (%s)', (provider) => {
 
   it('max_repo_creation limits non-admins (403)', async () => {
     await t.db.user.update({ where: { lowerName: 'coutsider' }, data: { maxRepoCreation: 1 } });
-    expectGiteaError(await create('/user/repos', outsider, { name: 'over' }), 403, 'user has reached maximum limit of repositories [limit: 1]');
+    expectGiteaError(
+      await create('/user/repos', outsider, { name: 'over' }),
+      403,
+      'user has reached maximum limit of repositories [limit: 1]',
+    );
     expect((await create('/admin/users/coutsider/repos', admin, { name: 'admin-may' })).statusCode).toBe(201);
   });
 
@@ -259,6 +306,8 @@ describe.each(PROVIDERS)('REST repository create (%s)', (provider) => {
     expect(res.statusCode).toBe(409);
     expect(await t.db.repository.count({ where: { lowerName: 'stale' } })).toBe(0);
     expect(existsSync(stale)).toBe(true);
-    expect((await t.db.user.findUniqueOrThrow({ where: { lowerName: 'cowner' } })).numRepos).toBe(await t.db.repository.count({ where: { ownerName: 'cowner' } }));
+    expect((await t.db.user.findUniqueOrThrow({ where: { lowerName: 'cowner' } })).numRepos).toBe(
+      await t.db.repository.count({ where: { ownerName: 'cowner' } }),
+    );
   });
 });

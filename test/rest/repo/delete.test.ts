@@ -26,8 +26,13 @@ describe.each(PROVIDERS)('REST repository delete (%s)', (provider) => {
     for (const u of ['dlowner', 'dlcollab', 'dlteamadmin', 'dloutsider']) await t.createUser(u);
     await t.createUser('dladmin', { admin: true });
     expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'dlorg' } })).statusCode).toBe(201);
-    const team = await t.request('POST', '/api/v1/orgs/dlorg/teams', { headers: owner, body: { name: 'admins', permission: 'admin', includes_all_repositories: true } });
-    expect((await t.request('PUT', `/api/v1/teams/${(team.json() as { id: number }).id}/members/dlteamadmin`, { headers: owner })).statusCode).toBe(204);
+    const team = await t.request('POST', '/api/v1/orgs/dlorg/teams', {
+      headers: owner,
+      body: { name: 'admins', permission: 'admin', includes_all_repositories: true },
+    });
+    expect(
+      (await t.request('PUT', `/api/v1/teams/${(team.json() as { id: number }).id}/members/dlteamadmin`, { headers: owner })).statusCode,
+    ).toBe(204);
   });
   afterAll(() => t.close());
 
@@ -47,7 +52,10 @@ describe.each(PROVIDERS)('REST repository delete (%s)', (provider) => {
     expectGiteaError(await t.request('GET', '/api/v1/repos/dlowner/gone', { headers: owner }), 404);
     expectGiteaError(await del('dlowner/gone', owner), 404);
     await create('/user/repos', 'gone');
-    expect((await t.request('GET', '/api/v1/repos/dlowner/gone', { headers: owner })).json()).toMatchObject({ empty: false, branch_count: 1 });
+    expect((await t.request('GET', '/api/v1/repos/dlowner/gone', { headers: owner })).json()).toMatchObject({
+      empty: false,
+      branch_count: 1,
+    });
   });
 
   it('organization repositories: org owners and site admins may delete, team admins may not', async () => {

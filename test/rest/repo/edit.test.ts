@@ -23,9 +23,17 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
   const events: DomainEvent[] = [];
 
   /** Creates a repository through the repository service (real bare git directory). */
-  async function repo(creator: Models.User, name: string, opts: { private?: boolean; org?: string; autoInit?: boolean } = {}): Promise<Models.Repository> {
+  async function repo(
+    creator: Models.User,
+    name: string,
+    opts: { private?: boolean; org?: string; autoInit?: boolean } = {},
+  ): Promise<Models.Repository> {
     const ref: repoCreate.RepoOwnerRef = opts.org ? { kind: 'org', org: opts.org } : { kind: 'viewer' };
-    const created = await repoCreate.createRepo(contextFor(t, creator), ref, { name, private: opts.private ?? false, autoInit: opts.autoInit ?? true });
+    const created = await repoCreate.createRepo(contextFor(t, creator), ref, {
+      name,
+      private: opts.private ?? false,
+      autoInit: opts.autoInit ?? true,
+    });
     return created.repo;
   }
   const patch = (viewer: string, p: string, body: unknown) => t.request('PATCH', `/api/v1/repos/${p}`, { headers: as(viewer), body });
@@ -35,7 +43,8 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
     return u ? JSON.parse(u.config) : null;
   };
   const gitDir = (owner: string, name: string) => repoPath(t.config.repositoriesDir, owner, name);
-  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) => t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
+  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) =>
+    t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -79,57 +88,135 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
     });
     expect(body.archived_at).not.toBe('1970-01-01T00:00:00Z');
     const db = await row(r.id);
-    expect(db).toMatchObject({ name: 'repo1-edited', lowerName: 'repo1-edited', description: 'new description', website: 'https://example.com', isPrivate: true, isArchived: true });
+    expect(db).toMatchObject({
+      name: 'repo1-edited',
+      lowerName: 'repo1-edited',
+      description: 'new description',
+      website: 'https://example.com',
+      isPrivate: true,
+      isArchived: true,
+    });
     expect(db.archivedAt).not.toBeNull();
     expect(db.units.map((u) => u.type)).not.toContain('PROJECTS');
-    expect(await unitConfig(r.id, 'ISSUES')).toEqual({ enableTimetracker: false, allowOnlyContributorsToTrackTime: false, enableDependencies: true });
+    expect(await unitConfig(r.id, 'ISSUES')).toEqual({
+      enableTimetracker: false,
+      allowOnlyContributorsToTrackTime: false,
+      enableDependencies: true,
+    });
     // The rename moved the git directory and left a redirect for the old name.
     expect(existsSync(gitDir('alice', 'repo1-edited'))).toBe(true);
     expect(existsSync(gitDir('alice', 'repo1'))).toBe(false);
-    expect(await t.db.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId: users.alice!.id, lowerName: 'repo1' } } })).toMatchObject({ redirectRepoId: r.id });
+    expect(
+      await t.db.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId: users.alice!.id, lowerName: 'repo1' } } }),
+    ).toMatchObject({ redirectRepoId: r.id });
     await t.app.deps.notifier.drain(); // subscribers run after the response
     expect(events).toContainEqual({ type: 'repo.renamed', repoId: r.id, oldName: 'repo1', actorId: users.alice!.id });
     await t.app.deps.notifier.drain(); // subscribers run after the response
-    expect(events.find((e) => e.type === 'repo.updated' && e.repoId === r.id)).toMatchObject({ fields: expect.arrayContaining(['name', 'private', 'archived', 'units']) });
+    expect(events.find((e) => e.type === 'repo.updated' && e.repoId === r.id)).toMatchObject({
+      fields: expect.arrayContaining(['name', 'private', 'archived', 'units']),
+    });
     // Unarchive (an archived repository can be edited) and make it public again.
     const back = await patch('alice', 'alice/repo1-edited', { archived: false, private: false, name: 'repo1' });
     expect(back.statusCode).toBe(200);
     expect(back.json()).toMatchObject({ archived: false, private: false, archived_at: '1970-01-01T00:00:00Z', name: 'repo1' });
-    expect(await t.db.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId: users.alice!.id, lowerName: 'repo1' } } })).toBeNull();
-    expect(await t.db.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId: users.alice!.id, lowerName: 'repo1-edited' } } })).toMatchObject({ redirectRepoId: r.id });
+    expect(
+      await t.db.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId: users.alice!.id, lowerName: 'repo1' } } }),
+    ).toBeNull();
+    expect(
+      await t.db.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId: users.alice!.id, lowerName: 'repo1-edited' } } }),
+    ).toMatchObject({ redirectRepoId: r.id });
     expect(existsSync(gitDir('alice', 'repo1'))).toBe(true);
   });
 
   it('external tracker and wiki: stored as sent; invalid URLs and formats are 422; a PATCH without has_issues/has_wiki leaves units alone', async () => {
     const r = await repo(users.alice!, 'trackers');
-    const tracker = { external_tracker_url: 'http://www.example.com/issues', external_tracker_format: 'http://www.example.com/{user}/{repo}?issue={index}', external_tracker_style: 'numeric', external_tracker_regexp_pattern: '' };
-    const ok = await patch('alice', 'alice/trackers', { has_issues: true, external_tracker: tracker, has_wiki: true, external_wiki: { external_wiki_url: 'http://www.example.com/wiki' } });
+    const tracker = {
+      external_tracker_url: 'http://www.example.com/issues',
+      external_tracker_format: 'http://www.example.com/{user}/{repo}?issue={index}',
+      external_tracker_style: 'numeric',
+      external_tracker_regexp_pattern: '',
+    };
+    const ok = await patch('alice', 'alice/trackers', {
+      has_issues: true,
+      external_tracker: tracker,
+      has_wiki: true,
+      external_wiki: { external_wiki_url: 'http://www.example.com/wiki' },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().external_tracker).toEqual(tracker);
     expect(ok.json().external_wiki).toEqual({ external_wiki_url: 'http://www.example.com/wiki' });
     expect(ok.json().internal_tracker).toBeUndefined();
-    expect(await unitConfig(r.id, 'EXT_ISSUES')).toEqual({ externalTrackerURL: tracker.external_tracker_url, externalTrackerFormat: tracker.external_tracker_format, externalTrackerStyle: 'numeric', externalTrackerRegexpPattern: '' });
+    expect(await unitConfig(r.id, 'EXT_ISSUES')).toEqual({
+      externalTrackerURL: tracker.external_tracker_url,
+      externalTrackerFormat: tracker.external_tracker_format,
+      externalTrackerStyle: 'numeric',
+      externalTrackerRegexpPattern: '',
+    });
     expect(await unitConfig(r.id, 'ISSUES')).toBeNull();
     expect(await unitConfig(r.id, 'WIKI')).toBeNull();
-    expectGiteaError(await patch('alice', 'alice/trackers', { has_issues: true, external_tracker: { ...tracker, external_tracker_url: 'htp://www.example.com' } }), 422, 'External tracker URL not valid');
-    expectGiteaError(await patch('alice', 'alice/trackers', { has_issues: true, external_tracker: { ...tracker, external_tracker_format: 'http://www.example.com/{user/{repo}?issue={index}' } }), 422, 'External tracker URL format not valid');
-    expectGiteaError(await patch('alice', 'alice/trackers', { has_wiki: true, external_wiki: { external_wiki_url: 'htp://www.example.com' } }), 422, 'Invalid external wiki URL');
+    expectGiteaError(
+      await patch('alice', 'alice/trackers', {
+        has_issues: true,
+        external_tracker: { ...tracker, external_tracker_url: 'htp://www.example.com' },
+      }),
+      422,
+      'External tracker URL not valid',
+    );
+    expectGiteaError(
+      await patch('alice', 'alice/trackers', {
+        has_issues: true,
+        external_tracker: { ...tracker, external_tracker_format: 'http://www.example.com/{user/{repo}?issue={index}' },
+      }),
+      422,
+      'External tracker URL format not valid',
+    );
+    expectGiteaError(
+      await patch('alice', 'alice/trackers', { has_wiki: true, external_wiki: { external_wiki_url: 'htp://www.example.com' } }),
+      422,
+      'Invalid external wiki URL',
+    );
     // Without has_issues / has_wiki, trackers and wikis are ignored.
-    const untouched = await patch('alice', 'alice/trackers', { internal_tracker: { enable_time_tracker: true }, external_wiki: { external_wiki_url: 'http://other.example.com' }, description: 'd' });
+    const untouched = await patch('alice', 'alice/trackers', {
+      internal_tracker: { enable_time_tracker: true },
+      external_wiki: { external_wiki_url: 'http://other.example.com' },
+      description: 'd',
+    });
     expect(untouched.statusCode).toBe(200);
     expect(untouched.json().external_tracker).toEqual(tracker);
     expect(untouched.json().external_wiki).toEqual({ external_wiki_url: 'http://www.example.com/wiki' });
     // Back to the internal tracker: the previous internal config is gone, so Gitea's defaults apply.
     const internal = await patch('alice', 'alice/trackers', { has_issues: true, has_wiki: true });
-    expect(internal.json()).toMatchObject({ has_issues: true, internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true }, has_wiki: true });
+    expect(internal.json()).toMatchObject({
+      has_issues: true,
+      internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true },
+      has_wiki: true,
+    });
     expect(internal.json().external_wiki).toBeUndefined();
     expect(await unitConfig(r.id, 'EXT_ISSUES')).toBeNull();
-    const off = await patch('alice', 'alice/trackers', { has_issues: false, has_wiki: false, has_code: false, has_releases: false, has_packages: false, has_actions: false });
-    expect(off.json()).toMatchObject({ has_issues: false, has_wiki: false, has_code: false, has_releases: false, has_packages: false, has_actions: false });
+    const off = await patch('alice', 'alice/trackers', {
+      has_issues: false,
+      has_wiki: false,
+      has_code: false,
+      has_releases: false,
+      has_packages: false,
+      has_actions: false,
+    });
+    expect(off.json()).toMatchObject({
+      has_issues: false,
+      has_wiki: false,
+      has_code: false,
+      has_releases: false,
+      has_packages: false,
+      has_actions: false,
+    });
     expect((await row(r.id)).units.map((u) => u.type).sort()).toEqual(['PROJECTS', 'PULL_REQUESTS']);
     const on = await patch('alice', 'alice/trackers', { has_code: true, has_releases: true, has_projects: true, projects_mode: 'owner' });
     expect(on.json()).toMatchObject({ has_code: true, has_releases: true, has_projects: true, projects_mode: 'owner' });
-    expectGiteaError(await patch('alice', 'alice/trackers', { has_projects: true, projects_mode: 'everything' }), 422, '[ProjectsMode]: In');
+    expectGiteaError(
+      await patch('alice', 'alice/trackers', { has_projects: true, projects_mode: 'everything' }),
+      422,
+      '[ProjectsMode]: In',
+    );
   });
 
   it('pull-request settings apply without has_pull_requests; TestAPIRepoEditPullUpdateSettingsValidation', async () => {
@@ -137,14 +224,56 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
     const alone = await patch('alice', 'alice/pulls', { default_delete_branch_after_merge: true });
     expect(alone.statusCode).toBe(200);
     expect(alone.json().default_delete_branch_after_merge).toBe(true);
-    const merge = await patch('alice', 'alice/pulls', { allow_squash_merge: false, allow_manual_merge: true, autodetect_manual_merge: true, default_merge_style: 'squash', default_allow_maintainer_edit: true, ignore_whitespace_conflicts: true, allow_fast_forward_only_merge: false, allow_rebase_explicit: false });
-    expect(merge.json()).toMatchObject({ allow_squash_merge: false, allow_manual_merge: true, autodetect_manual_merge: true, default_merge_style: 'squash', default_allow_maintainer_edit: true, ignore_whitespace_conflicts: true, allow_fast_forward_only_merge: false, allow_rebase_explicit: false, allow_merge_commits: true, allow_rebase: true, default_delete_branch_after_merge: true });
-    expectGiteaError(await patch('alice', 'alice/pulls', { allow_merge_update: false, allow_rebase_update: false }), 422, 'at least one pull request branch update style must be enabled');
-    expectGiteaError(await patch('alice', 'alice/pulls', { allow_merge_update: false, allow_rebase_update: true, default_update_style: 'merge' }), 422, 'default update style must be enabled');
-    expectGiteaError(await patch('alice', 'alice/pulls', { default_update_style: 'squash' }), 422, 'default update style must be merge or rebase');
-    const ok = await patch('alice', 'alice/pulls', { allow_merge_update: false, allow_rebase_update: true, default_update_style: 'rebase' });
+    const merge = await patch('alice', 'alice/pulls', {
+      allow_squash_merge: false,
+      allow_manual_merge: true,
+      autodetect_manual_merge: true,
+      default_merge_style: 'squash',
+      default_allow_maintainer_edit: true,
+      ignore_whitespace_conflicts: true,
+      allow_fast_forward_only_merge: false,
+      allow_rebase_explicit: false,
+    });
+    expect(merge.json()).toMatchObject({
+      allow_squash_merge: false,
+      allow_manual_merge: true,
+      autodetect_manual_merge: true,
+      default_merge_style: 'squash',
+      default_allow_maintainer_edit: true,
+      ignore_whitespace_conflicts: true,
+      allow_fast_forward_only_merge: false,
+      allow_rebase_explicit: false,
+      allow_merge_commits: true,
+      allow_rebase: true,
+      default_delete_branch_after_merge: true,
+    });
+    expectGiteaError(
+      await patch('alice', 'alice/pulls', { allow_merge_update: false, allow_rebase_update: false }),
+      422,
+      'at least one pull request branch update style must be enabled',
+    );
+    expectGiteaError(
+      await patch('alice', 'alice/pulls', { allow_merge_update: false, allow_rebase_update: true, default_update_style: 'merge' }),
+      422,
+      'default update style must be enabled',
+    );
+    expectGiteaError(
+      await patch('alice', 'alice/pulls', { default_update_style: 'squash' }),
+      422,
+      'default update style must be merge or rebase',
+    );
+    const ok = await patch('alice', 'alice/pulls', {
+      allow_merge_update: false,
+      allow_rebase_update: true,
+      default_update_style: 'rebase',
+    });
     expect(ok.json()).toMatchObject({ allow_merge_update: false, allow_rebase_update: true, default_update_style: 'rebase' });
-    expect(await unitConfig(r.id, 'PULL_REQUESTS')).toMatchObject({ allowMergeUpdate: false, allowRebaseUpdate: true, defaultUpdateStyle: 'rebase', defaultDeleteBranchAfterMerge: true });
+    expect(await unitConfig(r.id, 'PULL_REQUESTS')).toMatchObject({
+      allowMergeUpdate: false,
+      allowRebaseUpdate: true,
+      defaultUpdateStyle: 'rebase',
+      defaultDeleteBranchAfterMerge: true,
+    });
     // A failed validation changed nothing else in the same request.
     expectGiteaError(await patch('alice', 'alice/pulls', { description: 'not saved', allow_rebase_update: false }), 422);
     expect((await row(r.id)).description).toBe('');
@@ -153,13 +282,22 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
     const ignored = await patch('alice', 'alice/pulls', { allow_squash_merge: true });
     expect(ignored.json().has_pull_requests).toBe(false);
     const enabled = await patch('alice', 'alice/pulls', { has_pull_requests: true });
-    expect(enabled.json()).toMatchObject({ has_pull_requests: true, allow_squash_merge: true, allow_merge_update: true, default_update_style: 'merge' });
+    expect(enabled.json()).toMatchObject({
+      has_pull_requests: true,
+      allow_squash_merge: true,
+      allow_merge_update: true,
+      default_update_style: 'merge',
+    });
   });
 
   it('renames: conflicts, reserved names and bad characters are 422; a case-only change keeps the directory and leaves no redirect', async () => {
     const r = await repo(users.alice!, 'renamer');
     await repo(users.alice!, 'taken');
-    expectGiteaError(await patch('alice', 'alice/renamer', { name: 'Taken' }), 422, 'repository already exists [uname: alice, name: Taken]');
+    expectGiteaError(
+      await patch('alice', 'alice/renamer', { name: 'Taken' }),
+      422,
+      'repository already exists [uname: alice, name: Taken]',
+    );
     expectGiteaError(await patch('alice', 'alice/renamer', { name: 'x.git' }), 422, 'name pattern is not allowed [pattern: *.git]');
     expectGiteaError(await patch('alice', 'alice/renamer', { name: '..' }), 422);
     expectGiteaError(await patch('alice', 'alice/renamer', { name: 'bad name' }), 422, '[Name]: AlphaDashDot');
@@ -207,7 +345,12 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
 
   it('mirror settings: ignored on non-mirrors; validated and applied on mirrors; mirrors cannot be archived', async () => {
     const plain = await repo(users.alice!, 'plain');
-    const res = await patch('alice', 'alice/plain', { mirror_interval: 'garbage', enable_prune: false, mirror_username: 'u', mirror_password: 'p' });
+    const res = await patch('alice', 'alice/plain', {
+      mirror_interval: 'garbage',
+      enable_prune: false,
+      mirror_username: 'u',
+      mirror_password: 'p',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().mirror_interval).toBe('');
     const m = await repo(users.alice!, 'mirror');
@@ -215,12 +358,20 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
     await t.db.mirror.create({ data: { repoId: m.id, interval: 28800, remoteAddress: 'https://example.com/x.git' } });
     expect((await patch('alice', 'alice/mirror', { mirror_interval: '1h30m' })).json().mirror_interval).toBe('1h30m0s');
     expect((await t.db.mirror.findUniqueOrThrow({ where: { repoId: m.id } })).interval).toBe(5400);
-    expectGiteaError(await patch('alice', 'alice/mirror', { mirror_interval: '5m' }), 422, 'invalid mirror interval: 5m0s is below minimum interval: 10m0s');
+    expectGiteaError(
+      await patch('alice', 'alice/mirror', { mirror_interval: '5m' }),
+      422,
+      'invalid mirror interval: 5m0s is below minimum interval: 10m0s',
+    );
     expectGiteaError(await patch('alice', 'alice/mirror', { mirror_interval: 'abc' }), 422, 'time: invalid duration "abc"');
     expectGiteaError(await patch('alice', 'alice/mirror', { mirror_interval: '10' }), 422, 'time: missing unit in duration "10"');
     const zero = await patch('alice', 'alice/mirror', { mirror_interval: '0', enable_prune: false });
     expect(zero.json().mirror_interval).toBe('0s');
-    expect(await t.db.mirror.findUniqueOrThrow({ where: { repoId: m.id } })).toMatchObject({ interval: 0, enablePrune: false, nextUpdateAt: null });
+    expect(await t.db.mirror.findUniqueOrThrow({ where: { repoId: m.id } })).toMatchObject({
+      interval: 0,
+      enablePrune: false,
+      nextUpdateAt: null,
+    });
     expectGiteaError(await patch('alice', 'alice/mirror', { archived: true }), 422, 'repo is a mirror, cannot archive/un-archive');
     void plain;
   });
@@ -267,7 +418,11 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
     expect((await patch('adminc', 'acme/visible', { private: true })).json().private).toBe(true);
     expect((await patch('adminc', 'acme/visible', { private: false })).json().private).toBe(false);
     await t.db.user.update({ where: { id: users.acme!.id }, data: { restrictVisibilityChangesToOwners: true } });
-    expectGiteaError(await patch('adminc', 'acme/visible', { private: true }), 422, 'only owners of the organization acme can change the visibility of its repositories');
+    expectGiteaError(
+      await patch('adminc', 'acme/visible', { private: true }),
+      422,
+      'only owners of the organization acme can change the visibility of its repositories',
+    );
     expect((await row(r.id)).isPrivate).toBe(false);
     // Sending the current value is not a change; other fields still apply.
     const same = await patch('adminc', 'acme/visible', { private: false, description: 'ok' });

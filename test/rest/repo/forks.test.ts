@@ -12,7 +12,11 @@ import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 import { GitClient, gitUrl } from '../../githttp/gitClient.ts';
 
-const git = (gitDir: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() } });
+const git = (gitDir: string, ...args: string[]) =>
+  execFileSync('git', ['--git-dir', gitDir, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() },
+  });
 const refsOf = (gitDir: string) => git(gitDir, 'for-each-ref', '--format=%(objectname) %(refname)');
 
 /** A fast-import stream of `commits` commits over `files` files (about three objects per commit). */
@@ -21,7 +25,13 @@ function history(commits: number, files: number): string {
   for (let i = 1; i <= commits; i++) {
     const data = `line ${i}\n`;
     const msg = `commit ${i}\n`;
-    out.push('commit refs/heads/main', `mark :${i}`, `committer Dev <dev@example.com> ${1_700_000_000 + i} +0000`, `data ${msg.length}`, msg);
+    out.push(
+      'commit refs/heads/main',
+      `mark :${i}`,
+      `committer Dev <dev@example.com> ${1_700_000_000 + i} +0000`,
+      `data ${msg.length}`,
+      msg,
+    );
     if (i > 1) out.push(`from :${i - 1}`);
     out.push(`M 100644 inline f${i % files}.txt`, `data ${data.length}`, data);
   }
@@ -45,7 +55,8 @@ describe('git layer: forkRepository', () => {
     // Some history packed, the newest commits loose: both kinds of object file.
     git(parent, 'repack', '-q', '-d');
     execFileSync('git', ['--git-dir', parent, 'fast-import', '--quiet'], {
-      input: 'commit refs/heads/main\ncommitter Dev <dev@example.com> 1800000000 +0000\ndata 5\nloose\nfrom refs/heads/main^0\nM 100644 inline loose.txt\ndata 6\nloose\n\n',
+      input:
+        'commit refs/heads/main\ncommitter Dev <dev@example.com> 1800000000 +0000\ndata 5\nloose\nfrom refs/heads/main^0\nM 100644 inline loose.txt\ndata 6\nloose\n\n',
     });
   });
 
@@ -55,9 +66,13 @@ describe('git layer: forkRepository', () => {
     await forkRepository({ source: parent, gitdir: fork, defaultBranch: 'main', objectFormat: 'sha1', hooksDir: hooks });
     const ms = performance.now() - started;
     const objects = git(parent, 'count-objects', '-v');
-    console.info(`forkRepository of a repository with ${/in-pack: (\d+)/.exec(objects)?.[1]} packed + ${/count: (\d+)/.exec(objects)?.[1]} loose objects: ${ms.toFixed(1)} ms`);
+    console.info(
+      `forkRepository of a repository with ${/in-pack: (\d+)/.exec(objects)?.[1]} packed + ${/count: (\d+)/.exec(objects)?.[1]} loose objects: ${ms.toFixed(1)} ms`,
+    );
 
-    const parentRefs = refsOf(parent).split('\n').filter((l) => !l.includes('refs/pull/'));
+    const parentRefs = refsOf(parent)
+      .split('\n')
+      .filter((l) => !l.includes('refs/pull/'));
     expect(refsOf(fork).split('\n')).toEqual(parentRefs);
     expect(git(fork, 'symbolic-ref', 'HEAD').trim()).toBe('refs/heads/main');
     const config = git(fork, 'config', '--list');
@@ -67,7 +82,10 @@ describe('git layer: forkRepository', () => {
     expect(config).not.toContain('remote.');
     expect(existsSync(path.join(fork, 'objects', 'info', 'alternates'))).toBe(false);
     const pack = git(parent, 'rev-parse', '--git-path', 'objects/pack').trim();
-    const packFile = execFileSync('ls', [pack], { encoding: 'utf8' }).split('\n').find((f) => f.endsWith('.pack')) ?? '';
+    const packFile =
+      execFileSync('ls', [pack], { encoding: 'utf8' })
+        .split('\n')
+        .find((f) => f.endsWith('.pack')) ?? '';
     expect(statSync(path.join(fork, 'objects', 'pack', packFile)).ino).toBe(statSync(path.join(pack, packFile)).ino);
     git(fork, 'fsck', '--strict', '--no-progress');
   });
@@ -90,7 +108,9 @@ describe('git layer: forkRepository', () => {
     git(empty, 'init', '--bare', '-q', '--initial-branch=trunk');
     const existing = path.join(root, 'dave', 'x.git');
     mkdirSync(existing, { recursive: true });
-    await expect(forkRepository({ source: empty, gitdir: existing, defaultBranch: 'trunk', objectFormat: 'sha1', hooksDir: hooks })).rejects.toBeInstanceOf(AlreadyExistsError);
+    await expect(
+      forkRepository({ source: empty, gitdir: existing, defaultBranch: 'trunk', objectFormat: 'sha1', hooksDir: hooks }),
+    ).rejects.toBeInstanceOf(AlreadyExistsError);
     expect(existsSync(existing)).toBe(true);
     const fork = path.join(root, 'dave', 'empty.git');
     await forkRepository({ source: empty, gitdir: fork, defaultBranch: 'trunk', objectFormat: 'sha1', hooksDir: hooks });
@@ -100,7 +120,15 @@ describe('git layer: forkRepository', () => {
 
   it('removes its partial directory when the parent is broken', async () => {
     const fork = path.join(root, 'erin', 'missing.git');
-    await expect(forkRepository({ source: path.join(root, 'nobody', 'missing.git'), gitdir: fork, defaultBranch: 'main', objectFormat: 'sha1', hooksDir: hooks })).rejects.toThrow();
+    await expect(
+      forkRepository({
+        source: path.join(root, 'nobody', 'missing.git'),
+        gitdir: fork,
+        defaultBranch: 'main',
+        objectFormat: 'sha1',
+        hooksDir: hooks,
+      }),
+    ).rejects.toThrow();
     expect(existsSync(fork)).toBe(false);
   });
 });
@@ -130,8 +158,10 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
   const admin = basic('fkadmin');
   const events: DomainEvent[] = [];
   const forkDir = (o: string, r: string) => path.join(t.config.repositoriesDir, o, `${r}.git`);
-  const fork = (full: string, headers: Record<string, string>, body: Record<string, unknown> = {}) => t.request('POST', `/api/v1/repos/${full}/forks`, { headers, body });
-  const get = async (full: string, headers: Record<string, string> = owner) => (await t.request('GET', `/api/v1/repos/${full}`, { headers })).json() as RepoJson;
+  const fork = (full: string, headers: Record<string, string>, body: Record<string, unknown> = {}) =>
+    t.request('POST', `/api/v1/repos/${full}/forks`, { headers, body });
+  const get = async (full: string, headers: Record<string, string> = owner) =>
+    (await t.request('GET', `/api/v1/repos/${full}`, { headers })).json() as RepoJson;
   const create = async (url: string, headers: Record<string, string>, body: Record<string, unknown>) => {
     const res = await t.request('POST', `/api/v1${url}`, { headers, body });
     expect(res.statusCode, res.body).toBe(201);
@@ -148,15 +178,36 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     t.app.deps.notifier.subscribe({ name: 'test-forks', handle: (e) => void events.push(e) });
     await create('/user/repos', owner, { name: 'proj', auto_init: true, description: 'the project' });
     await create('/user/repos', owner, { name: 'secret', auto_init: true, private: true });
-    expect((await t.request('PUT', '/api/v1/repos/fkowner/secret/collaborators/fkreader', { headers: owner, body: { permission: 'read' } })).statusCode).toBe(204);
+    expect(
+      (await t.request('PUT', '/api/v1/repos/fkowner/secret/collaborators/fkreader', { headers: owner, body: { permission: 'read' } }))
+        .statusCode,
+    ).toBe(204);
     expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'fkorg' } })).statusCode).toBe(201);
-    expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'fkhidden', visibility: 'private' } })).statusCode).toBe(201);
-    const readers = await t.request('POST', '/api/v1/orgs/fkorg/teams', { headers: owner, body: { name: 'readers', permission: 'read', units: ['repo.code'], can_create_org_repo: false } });
+    expect(
+      (await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'fkhidden', visibility: 'private' } })).statusCode,
+    ).toBe(201);
+    const readers = await t.request('POST', '/api/v1/orgs/fkorg/teams', {
+      headers: owner,
+      body: { name: 'readers', permission: 'read', units: ['repo.code'], can_create_org_repo: false },
+    });
     expect(readers.statusCode, readers.body).toBe(201);
-    const creators = await t.request('POST', '/api/v1/orgs/fkorg/teams', { headers: owner, body: { name: 'creators', permission: 'write', units: ['repo.code', 'repo.pulls'], can_create_org_repo: true, includes_all_repositories: true } });
+    const creators = await t.request('POST', '/api/v1/orgs/fkorg/teams', {
+      headers: owner,
+      body: {
+        name: 'creators',
+        permission: 'write',
+        units: ['repo.code', 'repo.pulls'],
+        can_create_org_repo: true,
+        includes_all_repositories: true,
+      },
+    });
     expect(creators.statusCode, creators.body).toBe(201);
-    expect((await t.request('PUT', `/api/v1/teams/${(readers.json() as { id: number }).id}/members/fkmember`, { headers: owner })).statusCode).toBe(204);
-    expect((await t.request('PUT', `/api/v1/teams/${(creators.json() as { id: number }).id}/members/fkcreator`, { headers: owner })).statusCode).toBe(204);
+    expect(
+      (await t.request('PUT', `/api/v1/teams/${(readers.json() as { id: number }).id}/members/fkmember`, { headers: owner })).statusCode,
+    ).toBe(204);
+    expect(
+      (await t.request('PUT', `/api/v1/teams/${(creators.json() as { id: number }).id}/members/fkcreator`, { headers: owner })).statusCode,
+    ).toBe(204);
   });
   afterAll(async () => {
     gitClient?.dispose();
@@ -197,13 +248,18 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     const readerUser = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'fkreader' } });
     expect(readerUser.numRepos).toBe(1);
     const [parentBranch] = await t.db.branch.findMany({ where: { repoId: parentRow.id } });
-    expect(await t.db.branch.findMany({ where: { repoId: body.id }, select: { name: true, commitId: true, commitMessage: true, pusherId: true } })).toEqual([
-      { name: 'main', commitId: parentBranch?.commitId, commitMessage: 'Initial commit', pusherId: readerUser.id },
-    ]);
+    expect(
+      await t.db.branch.findMany({
+        where: { repoId: body.id },
+        select: { name: true, commitId: true, commitMessage: true, pusherId: true },
+      }),
+    ).toEqual([{ name: 'main', commitId: parentBranch?.commitId, commitMessage: 'Initial commit', pusherId: readerUser.id }]);
     expect(refsOf(forkDir('fkreader', 'proj'))).toBe(refsOf(forkDir('fkowner', 'proj')));
 
     await t.app.deps.notifier.drain();
-    expect(events.filter((e) => e.type === 'repo.forked')).toEqual([{ type: 'repo.forked', repoId: body.id, parentId: parentRow.id, actorId: readerUser.id }]);
+    expect(events.filter((e) => e.type === 'repo.forked')).toEqual([
+      { type: 'repo.forked', repoId: body.id, parentId: parentRow.id, actorId: readerUser.id },
+    ]);
     const actions = await t.db.action.findMany({ where: { repoId: body.id }, select: { userId: true, opType: true, actUserId: true } });
     expect(actions).toEqual([{ userId: readerUser.id, opType: 'CREATE_REPO', actUserId: readerUser.id }]);
   });
@@ -216,7 +272,11 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     expectGiteaError(await fork('fkowner/proj', reader, { name: 'bad name' }), 409, already);
     await create('/user/repos', outsider, { name: 'proj' });
     expectGiteaError(await fork('fkowner/proj', outsider), 409, 'repository already exists [uname: fkoutsider, name: proj]');
-    expectGiteaError(await fork('fkowner/proj', outsider, { name: 'PROJ' }), 409, 'repository already exists [uname: fkoutsider, name: PROJ]');
+    expectGiteaError(
+      await fork('fkowner/proj', outsider, { name: 'PROJ' }),
+      409,
+      'repository already exists [uname: fkoutsider, name: PROJ]',
+    );
     const named = await fork('fkowner/proj', outsider, { name: 'proj-fork' });
     expect(named.statusCode, named.body).toBe(202);
     expect(named.json()).toMatchObject({ full_name: 'fkoutsider/proj-fork', parent: { full_name: 'fkowner/proj' } });
@@ -238,7 +298,11 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
 
     await create('/user/repos', owner, { name: 'nocode', auto_init: true });
     expect((await t.request('PATCH', '/api/v1/repos/fkowner/nocode', { headers: owner, body: { has_code: false } })).statusCode).toBe(200);
-    expectGiteaError(await fork('fkowner/nocode', outsider), 403, 'user should have specific read permission or be a repo admin or a site admin');
+    expectGiteaError(
+      await fork('fkowner/nocode', outsider),
+      403,
+      'user should have specific read permission or be a repo admin or a site admin',
+    );
 
     await t.createUser('fkblocked');
     expect((await t.request('PUT', '/api/v1/user/blocks/fkblocked', { headers: owner })).statusCode).toBe(204);
@@ -252,7 +316,11 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
   it('a private repository: a reading collaborator forks it and the fork is private', async () => {
     const res = await fork('fkowner/secret', reader);
     expect(res.statusCode, res.body).toBe(202);
-    expect(res.json()).toMatchObject({ full_name: 'fkreader/secret', private: true, parent: { full_name: 'fkowner/secret', private: true } });
+    expect(res.json()).toMatchObject({
+      full_name: 'fkreader/secret',
+      private: true,
+      parent: { full_name: 'fkowner/secret', private: true },
+    });
     expectGiteaError(await t.request('GET', '/api/v1/repos/fkreader/secret', { headers: outsider }), 404);
   });
 
@@ -260,8 +328,16 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     expectGiteaError(await fork('fkowner/proj', member, { organization: 'nosuchorg' }), 404);
     expectGiteaError(await fork('fkowner/proj', member, { organization: 'fkhidden' }), 404);
     expectGiteaError(await fork('fkowner/proj', member, { organization: 'fkreader' }), 404);
-    expectGiteaError(await fork('fkowner/proj', outsider, { organization: 'fkorg' }), 403, 'User is not allowed to create repositories in this organization.');
-    expectGiteaError(await fork('fkowner/proj', member, { organization: 'fkorg' }), 403, 'User is not allowed to create repositories in this organization.');
+    expectGiteaError(
+      await fork('fkowner/proj', outsider, { organization: 'fkorg' }),
+      403,
+      'User is not allowed to create repositories in this organization.',
+    );
+    expectGiteaError(
+      await fork('fkowner/proj', member, { organization: 'fkorg' }),
+      403,
+      'User is not allowed to create repositories in this organization.',
+    );
 
     const byCreator = await fork('fkowner/proj', creator, { organization: 'fkorg' });
     expect(byCreator.statusCode, byCreator.body).toBe(202);
@@ -273,7 +349,9 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     expect(await t.db.teamRepo.count({ where: { teamId: creatorsTeam.id, repoId: id } })).toBe(1);
     expect(creatorsTeam.numRepos).toBe(1);
     // A write team is not admin of the fork, so its creator becomes an admin collaborator (Gitea).
-    expect(await t.db.collaboration.findMany({ where: { repoId: id }, select: { mode: true, user: { select: { name: true } } } })).toEqual([{ mode: 'ADMIN', user: { name: 'fkcreator' } }]);
+    expect(await t.db.collaboration.findMany({ where: { repoId: id }, select: { mode: true, user: { select: { name: true } } } })).toEqual([
+      { mode: 'ADMIN', user: { name: 'fkcreator' } },
+    ]);
     // A public fork in a public organization is readable by its members.
     expect((await t.request('GET', '/api/v1/repos/fkorg/proj', { headers: member })).statusCode).toBe(200);
 
@@ -290,14 +368,26 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     const all = await t.request('GET', '/api/v1/repos/fkowner/proj/forks', { headers: owner });
     expect(all.statusCode).toBe(200);
     expect(all.headers['x-total-count']).toBe('4');
-    expect((all.json() as RepoJson[]).map((r) => r.full_name)).toEqual(['fkreader/proj', 'fkoutsider/proj-fork', 'fkorg/proj', 'fkhidden/proj']);
+    expect((all.json() as RepoJson[]).map((r) => r.full_name)).toEqual([
+      'fkreader/proj',
+      'fkoutsider/proj-fork',
+      'fkorg/proj',
+      'fkhidden/proj',
+    ]);
     expect((all.json() as RepoJson[])[0]?.parent?.full_name).toBe('fkowner/proj');
 
     const anon = await t.request('GET', '/api/v1/repos/fkowner/proj/forks?limit=1&page=2');
     expect(anon.statusCode).toBe(200);
     expect(anon.headers['x-total-count']).toBe('3');
     expect((anon.json() as RepoJson[]).map((r) => r.full_name)).toEqual(['fkoutsider/proj-fork']);
-    expect(anon.headers.link).toBe(linkHeader('repos/fkowner/proj/forks', { limit: '1' }, [['next', 3], ['last', 3], ['first', 1], ['prev', 1]]));
+    expect(anon.headers.link).toBe(
+      linkHeader('repos/fkowner/proj/forks', { limit: '1' }, [
+        ['next', 3],
+        ['last', 3],
+        ['first', 1],
+        ['prev', 1],
+      ]),
+    );
     expect((await t.request('GET', '/api/v1/repos/fkowner/secret/forks', { headers: reader })).json()).toHaveLength(1);
   });
 
@@ -312,7 +402,9 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     const orphan = await get('fkreader/base', reader);
     expect(orphan.fork).toBe(false);
     expect(orphan.parent).toBeUndefined();
-    expect(await t.db.repository.findFirst({ where: { ownerName: 'fkreader', lowerName: 'base' }, select: { isFork: true, forkId: true } })).toEqual({ isFork: false, forkId: null });
+    expect(
+      await t.db.repository.findFirst({ where: { ownerName: 'fkreader', lowerName: 'base' }, select: { isFork: true, forkId: true } }),
+    ).toEqual({ isFork: false, forkId: null });
     git(forkDir('fkreader', 'base'), 'fsck', '--no-progress');
     expect(git(forkDir('fkreader', 'base'), 'log', '--format=%H', 'main')).toBe(forkBefore);
   });
@@ -341,7 +433,9 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     if (provider === 'sqlite') {
       await t.db.$executeRawUnsafe(`CREATE TRIGGER fk_fail BEFORE INSERT ON "Branch" BEGIN SELECT RAISE(ABORT, 'injected'); END`);
     } else {
-      await t.db.$executeRawUnsafe(`CREATE FUNCTION fk_fail() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$ LANGUAGE plpgsql`);
+      await t.db.$executeRawUnsafe(
+        `CREATE FUNCTION fk_fail() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$ LANGUAGE plpgsql`,
+      );
       await t.db.$executeRawUnsafe(`CREATE TRIGGER fk_fail BEFORE INSERT ON "Branch" FOR EACH ROW EXECUTE FUNCTION fk_fail()`);
     }
     const failed = await fork('fkowner/fragile', reader);
@@ -365,7 +459,9 @@ describe.each(PROVIDERS)('REST repository forks (%s)', (provider) => {
     for (let i = 0; i < 5; i++) await gitClient.commit(work, `f${i}.txt`, `content ${i}\n`, `commit ${i}`);
     await gitClient.ok(['tag', 'v1.0'], { cwd: work });
     await gitClient.ok(['branch', 'feature', 'HEAD~2'], { cwd: work });
-    await gitClient.ok(['push', gitUrl(port, 'fkowner', 'live', { user: 'fkowner', secret: PASSWORD }), 'main', 'feature', '--tags'], { cwd: work });
+    await gitClient.ok(['push', gitUrl(port, 'fkowner', 'live', { user: 'fkowner', secret: PASSWORD }), 'main', 'feature', '--tags'], {
+      cwd: work,
+    });
     const history = (await gitClient.ok(['log', '--format=%H', 'main'], { cwd: work })).trim();
 
     const res = await fork('fkowner/live', reader);

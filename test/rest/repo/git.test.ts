@@ -10,7 +10,14 @@ import { createRepoFixture, GitClient } from '../../githttp/gitClient.ts';
 
 interface ApiBranch {
   name: string;
-  commit: { id: string; message: string; url: string; author: { name: string; email: string; username: string }; timestamp: string; verification: unknown };
+  commit: {
+    id: string;
+    message: string;
+    url: string;
+    author: { name: string; email: string; username: string };
+    timestamp: string;
+    verification: unknown;
+  };
   protected: boolean;
   user_can_push: boolean;
   user_can_merge: boolean;
@@ -104,7 +111,12 @@ describe.each(PROVIDERS)('REST git reads: branches, contents, blobs (%s)', (prov
         user_can_merge: false,
         status_check_contexts: [],
         effective_branch_protection_name: '',
-        commit: { id: sha.main, message: 'link\n', url: `http://localhost:3000/alice/code/commit/${sha.main}`, author: { name: 'Test Pusher', email: 'pusher@example.com', username: '' } },
+        commit: {
+          id: sha.main,
+          message: 'link\n',
+          url: `http://localhost:3000/alice/code/commit/${sha.main}`,
+          author: { name: 'Test Pusher', email: 'pusher@example.com', username: '' },
+        },
       });
       expect(main?.commit.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/);
 
@@ -177,8 +189,14 @@ describe.each(PROVIDERS)('REST git reads: branches, contents, blobs (%s)', (prov
     it('reads at a branch with a slash, a tag and a commit sha', async () => {
       const onFeature = await t.request('GET', `${api}/code/contents/only-on-feature.txt?ref=feature/slash`);
       expect(onFeature.statusCode, onFeature.body).toBe(200);
-      expect((onFeature.json() as ApiContents).url).toBe('http://localhost:3000/api/v1/repos/alice/code/contents/only-on-feature.txt?ref=feature%2Fslash');
-      expectGiteaError(await t.request('GET', `${api}/code/contents/only-on-feature.txt`), 404, 'object does not exist [id: , rel_path: only-on-feature.txt]');
+      expect((onFeature.json() as ApiContents).url).toBe(
+        'http://localhost:3000/api/v1/repos/alice/code/contents/only-on-feature.txt?ref=feature%2Fslash',
+      );
+      expectGiteaError(
+        await t.request('GET', `${api}/code/contents/only-on-feature.txt`),
+        404,
+        'object does not exist [id: , rel_path: only-on-feature.txt]',
+      );
       const tag = (await t.request('GET', `${api}/code/contents/src/a.txt?ref=v1`)).json() as ApiContents;
       expect(tag.html_url).toBe('http://localhost:3000/alice/code/src/tag/v1/src/a.txt');
       const bySha = await t.request('GET', `${api}/code/contents/README.md?ref=${sha.first}`);
@@ -200,20 +218,30 @@ describe.each(PROVIDERS)('REST git reads: branches, contents, blobs (%s)', (prov
     it('lists a directory and the root without content; a symlink has a type', async () => {
       const dir = await t.request('GET', `${api}/code/contents/src`);
       expect(dir.statusCode).toBe(200);
-      expect(dir.json()).toEqual([expect.objectContaining({ name: 'a.txt', path: 'src/a.txt', type: 'file', size: 6, content: null, encoding: null })]);
+      expect(dir.json()).toEqual([
+        expect.objectContaining({ name: 'a.txt', path: 'src/a.txt', type: 'file', size: 6, content: null, encoding: null }),
+      ]);
       const root = (await t.request('GET', `${api}/code/contents`)).json() as ApiContents[];
       expect(root.map((e) => [e.name, e.type])).toEqual([
         ['README.md', 'file'],
         ['link', 'symlink'],
         ['src', 'dir'],
       ]);
-      expect(root.find((e) => e.name === 'src')).toMatchObject({ sha: sha.src, git_url: `http://localhost:3000/api/v1/repos/alice/code/git/trees/${sha.src}`, download_url: null });
+      expect(root.find((e) => e.name === 'src')).toMatchObject({
+        sha: sha.src,
+        git_url: `http://localhost:3000/api/v1/repos/alice/code/git/trees/${sha.src}`,
+        download_url: null,
+      });
       const link = (await t.request('GET', `${api}/code/contents/link`)).json() as ApiContents;
       expect(link).toMatchObject({ type: 'symlink', target: 'README.md', content: null });
     });
 
     it('unknown path → 404; empty repository → 404; private → 404 for outsiders', async () => {
-      expectGiteaError(await t.request('GET', `${api}/code/contents/nope/x.txt`), 404, 'object does not exist [id: , rel_path: nope/x.txt]');
+      expectGiteaError(
+        await t.request('GET', `${api}/code/contents/nope/x.txt`),
+        404,
+        'object does not exist [id: , rel_path: nope/x.txt]',
+      );
       expectGiteaError(await t.request('GET', `${api}/void/contents/README.md`), 404);
       expectGiteaError(await t.request('GET', `${api}/hidden/contents/secret.txt`), 404);
       expectGiteaError(await t.request('GET', `${api}/hidden/contents/secret.txt`, { headers: basic('outsider') }), 404);
@@ -241,8 +269,16 @@ describe.each(PROVIDERS)('REST git reads: branches, contents, blobs (%s)', (prov
     });
 
     it('unknown, abbreviated, malformed or zero sha → 400', async () => {
-      expectGiteaError(await t.request('GET', `${api}/code/git/blobs/${'1'.repeat(40)}`), 400, `object does not exist [id: ${'1'.repeat(40)}, rel_path: ]`);
-      expectGiteaError(await t.request('GET', `${api}/code/git/blobs/${sha.readme?.slice(0, 7)}`), 400, `length 7 has no matched object format: ${sha.readme?.slice(0, 7)}`);
+      expectGiteaError(
+        await t.request('GET', `${api}/code/git/blobs/${'1'.repeat(40)}`),
+        400,
+        `object does not exist [id: ${'1'.repeat(40)}, rel_path: ]`,
+      );
+      expectGiteaError(
+        await t.request('GET', `${api}/code/git/blobs/${sha.readme?.slice(0, 7)}`),
+        400,
+        `length 7 has no matched object format: ${sha.readme?.slice(0, 7)}`,
+      );
       expectGiteaError(await t.request('GET', `${api}/code/git/blobs/${'z'.repeat(40)}`), 400);
       expectGiteaError(await t.request('GET', `${api}/code/git/blobs/${'0'.repeat(40)}`), 400);
       expectGiteaError(await t.request('GET', `${api}/void/git/blobs/${sha.readme}`), 400);
@@ -263,7 +299,9 @@ describe.each(PROVIDERS)('REST git reads: branches, contents, blobs (%s)', (prov
       const blobSha = (commitBlob.json() as ApiContents).sha;
       const blobUrl = `${api}/hidden/git/blobs/${blobSha}`;
       expect((await t.request('GET', blobUrl, { headers: basic('reader') })).statusCode).toBe(200);
-      expect((await t.request('GET', blobUrl, { headers: tokenAuth(await t.createToken('alice', ['read:repository'])) })).statusCode).toBe(200);
+      expect((await t.request('GET', blobUrl, { headers: tokenAuth(await t.createToken('alice', ['read:repository'])) })).statusCode).toBe(
+        200,
+      );
       expectGiteaError(await t.request('GET', blobUrl, { headers: tokenAuth(await t.createToken('alice', ['read:user'])) }), 403);
       expectGiteaError(await t.request('GET', `${api}/nocode/git/blobs/${blobSha}`, { headers: basic('alice') }), 404);
     });

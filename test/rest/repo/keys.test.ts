@@ -26,7 +26,10 @@ function keygen(type: string, bits?: number): GeneratedKey {
   const file = path.join(keyDir, `k${++counter}`);
   execFileSync('ssh-keygen', ['-q', '-t', type, ...(bits ? ['-b', String(bits)] : []), '-N', '', '-C', `key${counter}@test`, '-f', file]);
   const pub = readFileSync(`${file}.pub`, 'utf8').trim();
-  const fingerprint = execFileSync('ssh-keygen', ['-lf', `${file}.pub`]).toString().split(' ')[1] ?? '';
+  const fingerprint =
+    execFileSync('ssh-keygen', ['-lf', `${file}.pub`])
+      .toString()
+      .split(' ')[1] ?? '';
   return { pub, fingerprint, privateKey: readFileSync(file, 'utf8') };
 }
 
@@ -45,8 +48,10 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
     const ref: repoCreate.RepoOwnerRef = org ? { kind: 'org', org } : { kind: 'viewer' };
     return (await repoCreate.createRepo(contextFor(t, creator), ref, { name, private: isPrivate })).repo;
   }
-  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) => t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
-  const post = (viewer: string, path: string, body: unknown) => t.request('POST', `/api/v1/repos/${path}/keys`, { headers: as(viewer), body });
+  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) =>
+    t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
+  const post = (viewer: string, path: string, body: unknown) =>
+    t.request('POST', `/api/v1/repos/${path}/keys`, { headers: as(viewer), body });
 
   beforeAll(async () => {
     keyDir = mkdtempSync(path.join(tmpdir(), 'fg-keys-'));
@@ -58,7 +63,11 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
     users.root = await t.createUser('root', { admin: true });
     const org = await createOrgAs(t, users.orgowner!, 'acme');
     await addMember(t, org, users.member!);
-    for (const r of [await repo(users.alice!, 'pub', false), await repo(users.alice!, 'priv', true), await repo(users.orgowner!, 'orepo', true, 'acme')]) {
+    for (const r of [
+      await repo(users.alice!, 'pub', false),
+      await repo(users.alice!, 'priv', true),
+      await repo(users.orgowner!, 'orepo', true, 'acme'),
+    ]) {
       await collab(r, users.reader!, 'READ');
       await collab(r, users.writer!, 'WRITE');
       await collab(r, users.adminc!, 'ADMIN');
@@ -85,7 +94,13 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
     expect(Object.keys(body)).toEqual(KEY_FIELDS);
-    expect(body).toMatchObject({ title: 'read-only', key: rsa.pub, fingerprint: rsa.fingerprint, read_only: true, url: `http://localhost:3000/api/v1/repos/alice/pub/keys/${body.id}` });
+    expect(body).toMatchObject({
+      title: 'read-only',
+      key: rsa.pub,
+      fingerprint: rsa.fingerprint,
+      read_only: true,
+      url: `http://localhost:3000/api/v1/repos/alice/pub/keys/${body.id}`,
+    });
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     const row = await t.db.deployKey.findUniqueOrThrow({ where: { id: body.id } });
     expect(row).toMatchObject({ mode: 'READ', keyId: body.key_id, name: 'read-only', fingerprint: rsa.fingerprint });
@@ -110,10 +125,22 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
 
   it("refuses invalid keys with Gitea's 422 messages", async () => {
     const small = keygen('rsa', 2048);
-    expectGiteaError(await post('alice', 'alice/pub', { title: 'small', key: small.pub }), 422, 'Invalid key content: key length is not enough: got 2048, needs 3071');
+    expectGiteaError(
+      await post('alice', 'alice/pub', { title: 'small', key: small.pub }),
+      422,
+      'Invalid key content: key length is not enough: got 2048, needs 3071',
+    );
     const dsa = keygen('dsa');
-    expectGiteaError(await post('alice', 'alice/pub', { title: 'dsa', key: dsa.pub }), 422, 'Invalid key content: key type is not allowed: dsa');
-    expectGiteaError(await post('alice', 'alice/pub', { title: 'two', key: `${ed.pub}\n${ecdsa.pub}` }), 422, 'Invalid key content: only a single line with a single key please');
+    expectGiteaError(
+      await post('alice', 'alice/pub', { title: 'dsa', key: dsa.pub }),
+      422,
+      'Invalid key content: key type is not allowed: dsa',
+    );
+    expectGiteaError(
+      await post('alice', 'alice/pub', { title: 'two', key: `${ed.pub}\n${ecdsa.pub}` }),
+      422,
+      'Invalid key content: only a single line with a single key please',
+    );
     const [type = '', b64 = ''] = ed.pub.split(' ');
     const bad = [
       'garbage',
@@ -132,14 +159,28 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
   it('refuses duplicates on the same repository, shares the key across repositories, refuses user keys', async () => {
     const k = keygen('ed25519');
     expect((await post('alice', 'alice/other', { title: 'dup', key: k.pub })).statusCode).toBe(201);
-    expectGiteaError(await post('alice', 'alice/other', { title: 'dup2', key: k.pub }), 422, 'This key has already been added to this repository');
-    expectGiteaError(await post('alice', 'alice/other', { title: 'dup', key: keygen('ed25519').pub }), 422, 'A key with the same name already exists');
+    expectGiteaError(
+      await post('alice', 'alice/other', { title: 'dup2', key: k.pub }),
+      422,
+      'This key has already been added to this repository',
+    );
+    expectGiteaError(
+      await post('alice', 'alice/other', { title: 'dup', key: keygen('ed25519').pub }),
+      422,
+      'A key with the same name already exists',
+    );
     const shared = await post('alice', 'alice/pub', { title: 'dup', key: k.pub, read_only: true });
     expect(shared.statusCode).toBe(201);
     expect(await t.db.publicKey.count({ where: { fingerprint: k.fingerprint } })).toBe(1);
     const userKey = keygen('ed25519');
-    await t.db.publicKey.create({ data: { ownerId: users.alice!.id, name: 'mine', fingerprint: userKey.fingerprint, content: userKey.pub, type: 'USER' } });
-    expectGiteaError(await post('alice', 'alice/other', { title: 'user', key: userKey.pub }), 422, 'Key content has been used as non-deploy key');
+    await t.db.publicKey.create({
+      data: { ownerId: users.alice!.id, name: 'mine', fingerprint: userKey.fingerprint, content: userKey.pub, type: 'USER' },
+    });
+    expectGiteaError(
+      await post('alice', 'alice/other', { title: 'user', key: userKey.pub }),
+      422,
+      'Key content has been used as non-deploy key',
+    );
     // Deleting one use keeps the shared key material; deleting the last removes it.
     const first = (await t.db.deployKey.findFirstOrThrow({ where: { fingerprint: k.fingerprint, repo: { name: 'other' } } })).id;
     expect((await t.request('DELETE', `/api/v1/repos/alice/other/keys/${first}`, { headers: as('alice') })).statusCode).toBe(204);
@@ -167,11 +208,13 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
     expect(byFp.json().map((k: { title: string }) => k.title)).toEqual(['l2']);
     const byKeyId = await t.request('GET', `/api/v1/repos/alice/other/keys?key_id=${all.json()[2].key_id}`, { headers: as('alice') });
     expect(byKeyId.json().map((k: { title: string }) => k.title)).toEqual(['l3']);
-    await collab((await t.db.repository.findFirstOrThrow({ where: { name: 'other' } })), users.adminc!, 'ADMIN');
+    await collab(await t.db.repository.findFirstOrThrow({ where: { name: 'other' } }), users.adminc!, 'ADMIN');
     const byCollab = await t.request('GET', '/api/v1/repos/alice/other/keys', { headers: as('adminc') });
     expect(byCollab.statusCode).toBe(200);
     expect(byCollab.json()[0].repository).toBeUndefined();
-    expect((await t.request('GET', '/api/v1/repos/alice/other/keys', { headers: as('root') })).json()[0].repository.full_name).toBe('alice/other');
+    expect((await t.request('GET', '/api/v1/repos/alice/other/keys', { headers: as('root') })).json()[0].repository.full_name).toBe(
+      'alice/other',
+    );
   });
 
   it('every role on a private user repository and an organization repository', async () => {
@@ -205,8 +248,22 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
   it('honours token scopes: read:repository lists, write:repository creates', async () => {
     const read = await t.createToken('alice', ['read:repository']);
     expect((await t.request('GET', '/api/v1/repos/alice/pub/keys', { headers: tokenAuth(read) })).statusCode).toBe(200);
-    expectGiteaError(await t.request('POST', '/api/v1/repos/alice/pub/keys', { headers: tokenAuth(read), body: { title: 'tok', key: keygen('ed25519').pub } }), 403, /token does not have at least one of required scope/);
+    expectGiteaError(
+      await t.request('POST', '/api/v1/repos/alice/pub/keys', {
+        headers: tokenAuth(read),
+        body: { title: 'tok', key: keygen('ed25519').pub },
+      }),
+      403,
+      /token does not have at least one of required scope/,
+    );
     const write = await t.createToken('alice', ['write:repository']);
-    expect((await t.request('POST', '/api/v1/repos/alice/pub/keys', { headers: tokenAuth(write), body: { title: 'tok', key: keygen('ed25519').pub } })).statusCode).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/api/v1/repos/alice/pub/keys', {
+          headers: tokenAuth(write),
+          body: { title: 'tok', key: keygen('ed25519').pub },
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 });

@@ -18,16 +18,24 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
   const events: DomainEvent[] = [];
 
   /** Creates a repository through the repository service, then keeps only `units` when given. */
-  async function repo(creator: Models.User, name: string, isPrivate: boolean, opts: { org?: string; units?: Models.RepoUnitType[] } = {}): Promise<Models.Repository> {
+  async function repo(
+    creator: Models.User,
+    name: string,
+    isPrivate: boolean,
+    opts: { org?: string; units?: Models.RepoUnitType[] } = {},
+  ): Promise<Models.Repository> {
     const ref: repoCreate.RepoOwnerRef = opts.org ? { kind: 'org', org: opts.org } : { kind: 'viewer' };
     const created = (await repoCreate.createRepo(contextFor(t, creator), ref, { name, private: isPrivate })).repo;
     if (opts.units) await t.db.repoUnit.deleteMany({ where: { repoId: created.id, type: { notIn: opts.units } } });
     return created;
   }
-  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) => t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
-  const label = (r: Models.Repository, name: string, extra: Partial<Models.Label> = {}) => t.db.label.create({ data: { repoId: r.id, name, color: 'ee0701', ...extra } });
+  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) =>
+    t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
+  const label = (r: Models.Repository, name: string, extra: Partial<Models.Label> = {}) =>
+    t.db.label.create({ data: { repoId: r.id, name, color: 'ee0701', ...extra } });
   const apiUrl = (p: string, id: number) => `http://localhost:3000/api/v1/repos/${p}/labels/${id}`;
-  const create = (viewer: string, p: string, body: unknown) => t.request('POST', `/api/v1/repos/${p}/labels`, { headers: as(viewer), body });
+  const create = (viewer: string, p: string, body: unknown) =>
+    t.request('POST', `/api/v1/repos/${p}/labels`, { headers: as(viewer), body });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -42,7 +50,10 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
     repos.other = await repo(users.alice!, 'other', false);
     repos.noissues = await repo(users.alice!, 'noissues', false, { units: ['CODE'] });
     repos.pullsonly = await repo(users.alice!, 'pullsonly', false, { units: ['CODE', 'PULL_REQUESTS'] });
-    repos.archived = await t.db.repository.update({ where: { id: (await repo(users.alice!, 'archived', false)).id }, data: { isArchived: true, archivedAt: new Date() } });
+    repos.archived = await t.db.repository.update({
+      where: { id: (await repo(users.alice!, 'archived', false)).id },
+      data: { isArchived: true, archivedAt: new Date() },
+    });
     for (const r of [repos.pub, repos.priv, repos.org, repos.archived]) {
       await collab(r, users.reader!, 'READ');
       await collab(r, users.writer!, 'WRITE');
@@ -57,9 +68,23 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
     const a = await create('alice', 'alice/pub', { name: 'TestL 1', color: '#FFAA00', description: 'first' });
     expect(a.statusCode, a.body).toBe(201);
     expect(Object.keys(a.json())).toEqual(LABEL_KEYS);
-    expect(a.json()).toEqual({ id: expect.any(Number), name: 'TestL 1', exclusive: false, is_archived: false, color: 'ffaa00', description: 'first', url: apiUrl('alice/pub', a.json().id) });
+    expect(a.json()).toEqual({
+      id: expect.any(Number),
+      name: 'TestL 1',
+      exclusive: false,
+      is_archived: false,
+      color: 'ffaa00',
+      description: 'first',
+      url: apiUrl('alice/pub', a.json().id),
+    });
     await t.app.deps.notifier.drain(); // subscribers run after the response
-    expect(events).toContainEqual({ type: 'label.created', labelId: a.json().id, orgId: null, repoId: repos.pub!.id, actorId: users.alice!.id });
+    expect(events).toContainEqual({
+      type: 'label.created',
+      labelId: a.json().id,
+      orgId: null,
+      repoId: repos.pub!.id,
+      actorId: users.alice!.id,
+    });
     expectGiteaError(await create('alice', 'alice/pub', { name: 'bad', color: '#12345g' }), 422, 'invalid color: #12345g');
     expectGiteaError(await create('alice', 'alice/pub', { color: 'aabbcc' }), 422, '[Name]: Required');
     const list = await t.request('GET', '/api/v1/repos/alice/pub/labels', { headers: as('anon') });
@@ -73,16 +98,41 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
     const got = await t.request('GET', `/api/v1/repos/alice/pub/labels/${id}`, { headers: as('anon') });
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(a.json());
-    expect((await t.request('GET', `/api/v1/repos/alice/pub/labels/${encodeURIComponent('TestL 1')}`, { headers: as('outsider') })).json().id).toBe(id);
-    expectGiteaError(await t.request('PATCH', `/api/v1/repos/alice/pub/labels/${id}`, { headers: as('writer'), body: { color: '09g76a' } }), 422, 'invalid color: #09g76a');
-    const patched = await t.request('PATCH', `/api/v1/repos/alice/pub/labels/${id}`, { headers: as('writer'), body: { name: 'area/ui', exclusive: true, color: 'ABC', is_archived: true } });
+    expect(
+      (await t.request('GET', `/api/v1/repos/alice/pub/labels/${encodeURIComponent('TestL 1')}`, { headers: as('outsider') })).json().id,
+    ).toBe(id);
+    expectGiteaError(
+      await t.request('PATCH', `/api/v1/repos/alice/pub/labels/${id}`, { headers: as('writer'), body: { color: '09g76a' } }),
+      422,
+      'invalid color: #09g76a',
+    );
+    const patched = await t.request('PATCH', `/api/v1/repos/alice/pub/labels/${id}`, {
+      headers: as('writer'),
+      body: { name: 'area/ui', exclusive: true, color: 'ABC', is_archived: true },
+    });
     expect(patched.statusCode).toBe(200);
-    expect(patched.json()).toMatchObject({ id, name: 'area/ui', exclusive: true, color: 'aabbcc', description: 'first', is_archived: true, url: apiUrl('alice/pub', id) });
+    expect(patched.json()).toMatchObject({
+      id,
+      name: 'area/ui',
+      exclusive: true,
+      color: 'aabbcc',
+      description: 'first',
+      is_archived: true,
+      url: apiUrl('alice/pub', id),
+    });
     const del = await t.request('DELETE', `/api/v1/repos/alice/pub/labels/${id}`, { headers: as('writer') });
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
-    expectGiteaError(await t.request('GET', `/api/v1/repos/alice/pub/labels/${id}`, { headers: as('alice') }), 404, `label does not exist [label_id: ${id}, repo_id: ${repos.pub!.id}]`);
-    expectGiteaError(await t.request('GET', '/api/v1/repos/alice/pub/labels/nope', { headers: as('alice') }), 404, `label does not exist [label_id: 0, repo_id: ${repos.pub!.id}]`);
+    expectGiteaError(
+      await t.request('GET', `/api/v1/repos/alice/pub/labels/${id}`, { headers: as('alice') }),
+      404,
+      `label does not exist [label_id: ${id}, repo_id: ${repos.pub!.id}]`,
+    );
+    expectGiteaError(
+      await t.request('GET', '/api/v1/repos/alice/pub/labels/nope', { headers: as('alice') }),
+      404,
+      `label does not exist [label_id: 0, repo_id: ${repos.pub!.id}]`,
+    );
     expectGiteaError(await t.request('PATCH', `/api/v1/repos/alice/pub/labels/${id}`, { headers: as('alice'), body: { name: 'x' } }), 404);
     expectGiteaError(await t.request('DELETE', `/api/v1/repos/alice/pub/labels/${id}`, { headers: as('alice') }), 404);
   });
@@ -92,7 +142,10 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
     const orgLabel = await t.db.label.create({ data: { orgId: users.acme!.id, name: 'org-wide', color: '00ff00' } });
     await label(repos.org!, 'own');
     expectGiteaError(await t.request('GET', `/api/v1/repos/alice/pub/labels/${foreign.id}`, { headers: as('alice') }), 404);
-    expectGiteaError(await t.request('PATCH', `/api/v1/repos/alice/pub/labels/${foreign.id}`, { headers: as('alice'), body: { name: 'stolen' } }), 404);
+    expectGiteaError(
+      await t.request('PATCH', `/api/v1/repos/alice/pub/labels/${foreign.id}`, { headers: as('alice'), body: { name: 'stolen' } }),
+      404,
+    );
     expectGiteaError(await t.request('DELETE', `/api/v1/repos/alice/pub/labels/${foreign.id}`, { headers: as('alice') }), 404);
     expectGiteaError(await t.request('GET', `/api/v1/repos/acme/orepo/labels/${orgLabel.id}`, { headers: as('orgowner') }), 404);
     const list = await t.request('GET', '/api/v1/repos/acme/orepo/labels', { headers: as('orgowner') });
@@ -150,7 +203,10 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
       if (status === 401) expectGiteaError(r, 401, 'token is required');
     }
     const archivedLabel = await label(repos.archived!, 'frozen');
-    expectGiteaError(await t.request('PATCH', `/api/v1/repos/alice/archived/labels/${archivedLabel.id}`, { headers: as('alice'), body: { name: 'x' } }), 423);
+    expectGiteaError(
+      await t.request('PATCH', `/api/v1/repos/alice/archived/labels/${archivedLabel.id}`, { headers: as('alice'), body: { name: 'x' } }),
+      423,
+    );
     expectGiteaError(await t.request('DELETE', `/api/v1/repos/alice/archived/labels/${archivedLabel.id}`, { headers: as('alice') }), 423);
     expect((await t.request('GET', `/api/v1/repos/alice/archived/labels/frozen`, { headers: as('anon') })).statusCode).toBe(200);
   });
@@ -158,7 +214,10 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
   it('a read collaborator upgraded to write can edit labels on the next request', async () => {
     await collab(repos.pub!, users.promoted!, 'READ');
     expectGiteaError(await create('promoted', 'alice/pub', { name: 'promo', color: 'aaaaaa' }), 403);
-    expect((await t.request('PUT', '/api/v1/repos/alice/pub/collaborators/promoted', { headers: as('alice'), body: { permission: 'write' } })).statusCode).toBe(204);
+    expect(
+      (await t.request('PUT', '/api/v1/repos/alice/pub/collaborators/promoted', { headers: as('alice'), body: { permission: 'write' } }))
+        .statusCode,
+    ).toBe(204);
     expect((await create('promoted', 'alice/pub', { name: 'promo', color: 'aaaaaa' })).statusCode).toBe(201);
     expect((await t.request('DELETE', '/api/v1/repos/alice/pub/collaborators/promoted', { headers: as('alice') })).statusCode).toBe(204);
     expectGiteaError(await create('promoted', 'alice/pub', { name: 'promo2', color: 'aaaaaa' }), 403);
@@ -167,10 +226,21 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
   it('honours token scopes: read:issue lists, write:issue creates', async () => {
     const read = await t.createToken('alice', ['read:issue']);
     expect((await t.request('GET', '/api/v1/repos/alice/priv/labels', { headers: tokenAuth(read) })).statusCode).toBe(200);
-    expectGiteaError(await t.request('POST', '/api/v1/repos/alice/priv/labels', { headers: tokenAuth(read), body: { name: 'tok', color: 'aaaaaa' } }), 403, /token does not have at least one of required scope/);
+    expectGiteaError(
+      await t.request('POST', '/api/v1/repos/alice/priv/labels', { headers: tokenAuth(read), body: { name: 'tok', color: 'aaaaaa' } }),
+      403,
+      /token does not have at least one of required scope/,
+    );
     const repoOnly = await t.createToken('alice', ['write:repository']);
-    expectGiteaError(await t.request('GET', '/api/v1/repos/alice/priv/labels', { headers: tokenAuth(repoOnly) }), 403, /required=\[read:issue\]/);
+    expectGiteaError(
+      await t.request('GET', '/api/v1/repos/alice/priv/labels', { headers: tokenAuth(repoOnly) }),
+      403,
+      /required=\[read:issue\]/,
+    );
     const write = await t.createToken('alice', ['write:issue']);
-    expect((await t.request('POST', '/api/v1/repos/alice/priv/labels', { headers: tokenAuth(write), body: { name: 'tok', color: 'aaaaaa' } })).statusCode).toBe(201);
+    expect(
+      (await t.request('POST', '/api/v1/repos/alice/priv/labels', { headers: tokenAuth(write), body: { name: 'tok', color: 'aaaaaa' } }))
+        .statusCode,
+    ).toBe(201);
   });
 });

@@ -39,14 +39,25 @@ describe.each(PROVIDERS)('REST repository reads (%s)', (provider) => {
     await make('/user/repos', { name: 'tmpl', template: true });
     await make('/orgs/rdorg/repos', { name: 'orgpub' });
     await make('/orgs/rdorg/repos', { name: 'orgsecret', private: true });
-    await t.db.collaboration.create({ data: { repoId: ids['rdowner/secret'] ?? 0, userId: (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rdcollab' } })).id, mode: 'WRITE' } });
-    const team = await t.request('POST', '/api/v1/orgs/rdorg/teams', { headers: owner, body: { name: 'devs', permission: 'write', units: ['repo.code'] } });
+    await t.db.collaboration.create({
+      data: {
+        repoId: ids['rdowner/secret'] ?? 0,
+        userId: (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rdcollab' } })).id,
+        mode: 'WRITE',
+      },
+    });
+    const team = await t.request('POST', '/api/v1/orgs/rdorg/teams', {
+      headers: owner,
+      body: { name: 'devs', permission: 'write', units: ['repo.code'] },
+    });
     const teamId = (team.json() as { id: number }).id;
     expect((await t.request('PUT', `/api/v1/teams/${teamId}/members/rdmember`, { headers: owner })).statusCode).toBe(204);
     expect((await t.request('PUT', `/api/v1/teams/${teamId}/repos/rdorg/orgsecret`, { headers: owner })).statusCode).toBe(204);
     const topic = await t.db.topic.create({ data: { name: 'forge' } });
     await t.db.repoTopic.create({ data: { repoId: ids['rdorg/orgpub'] ?? 0, topicId: topic.id } });
-    await t.db.star.create({ data: { repoId: ids['rdowner/pub'] ?? 0, userId: (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rdoutsider' } })).id } });
+    await t.db.star.create({
+      data: { repoId: ids['rdowner/pub'] ?? 0, userId: (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rdoutsider' } })).id },
+    });
   });
   afterAll(() => t.close());
 
@@ -67,7 +78,10 @@ describe.each(PROVIDERS)('REST repository reads (%s)', (provider) => {
     expectGiteaError(await get('/repos/rdowner/secret'), 404);
     expectGiteaError(await get('/repos/rdowner/secret', outsider), 404);
     expectGiteaError(await get('/repos/rdowner/secret', member), 404);
-    expect((await get('/repos/rdowner/secret', collab)).json()).toMatchObject({ private: true, permissions: { admin: false, push: true, pull: true } });
+    expect((await get('/repos/rdowner/secret', collab)).json()).toMatchObject({
+      private: true,
+      permissions: { admin: false, push: true, pull: true },
+    });
     expect((await get('/repos/rdowner/secret', admin)).statusCode).toBe(200);
     expectGiteaError(await get('/repos/rdorg/orgsecret', outsider), 404);
     expect((await get('/repos/rdorg/orgsecret', member)).json()).toMatchObject({ permissions: { admin: false, push: true, pull: true } });
@@ -94,14 +108,27 @@ describe.each(PROVIDERS)('REST repository reads (%s)', (provider) => {
   it('GET /user/repos: owned, collaborations and team repositories, by name', async () => {
     expectGiteaError(await get('/user/repos'), 401);
     // As Gitea: an organization owner reaches the organization's repositories through the Owners team.
-    expect(names((await get('/user/repos', owner)).json())).toEqual(['rdorg/orgpub', 'rdorg/orgsecret', 'rdowner/pub', 'rdowner/secret', 'rdowner/tmpl']);
+    expect(names((await get('/user/repos', owner)).json())).toEqual([
+      'rdorg/orgpub',
+      'rdorg/orgsecret',
+      'rdowner/pub',
+      'rdowner/secret',
+      'rdowner/tmpl',
+    ]);
     expect(names((await get('/user/repos', collab)).json())).toEqual(['rdowner/secret']);
     expect(names((await get('/user/repos', member)).json())).toEqual(['rdorg/orgpub', 'rdorg/orgsecret']);
     expect(names((await get('/user/repos', outsider)).json())).toEqual([]);
     const page = await get('/user/repos?limit=1&page=2', owner);
     expect(page.headers['x-total-count']).toBe('5');
     expect(names(page.json())).toEqual(['rdorg/orgsecret']);
-    expect(page.headers.link).toBe(linkHeader('user/repos', { limit: '1' }, [['next', 3], ['last', 5], ['first', 1], ['prev', 1]]));
+    expect(page.headers.link).toBe(
+      linkHeader('user/repos', { limit: '1' }, [
+        ['next', 3],
+        ['last', 5],
+        ['first', 1],
+        ['prev', 1],
+      ]),
+    );
   });
 
   it('GET /users/{u}/repos and /orgs/{org}/repos: what the viewer may see, by id', async () => {
@@ -133,17 +160,30 @@ describe.each(PROVIDERS)('REST repository reads (%s)', (provider) => {
     expect((await search('?q=forge&topic=true')).names).toEqual(['rdorg/orgpub']);
     expect((await search('?q=rdowner/pu')).names).toEqual(['rdowner/pub']);
     expect((await search('?template=true')).names).toEqual(['rdowner/tmpl']);
-    expect((await search(`?uid=${(await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rdcollab' } })).id}`, owner)).names).toEqual(['rdowner/secret']);
+    expect((await search(`?uid=${(await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rdcollab' } })).id}`, owner)).names).toEqual([
+      'rdowner/secret',
+    ]);
     const outsiderId = (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rdoutsider' } })).id;
     expect((await search(`?starredBy=${outsiderId}`)).names).toEqual(['rdowner/pub']);
     expect((await search('?sort=id&order=desc')).names).toEqual(['rdorg/orgpub', 'rdowner/tmpl', 'rdowner/pub']);
     const orgId = (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rdorg' } })).id;
-    expect((await search(`?priority_owner_id=${orgId}&sort=alpha`, owner)).names).toEqual(['rdorg/orgpub', 'rdorg/orgsecret', 'rdowner/pub', 'rdowner/secret', 'rdowner/tmpl']);
+    expect((await search(`?priority_owner_id=${orgId}&sort=alpha`, owner)).names).toEqual([
+      'rdorg/orgpub',
+      'rdorg/orgsecret',
+      'rdowner/pub',
+      'rdowner/secret',
+      'rdowner/tmpl',
+    ]);
     const ownerId = (await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rdowner' } })).id;
     expect((await search(`?priority_owner_id=${ownerId}&limit=2&page=2`, owner)).names).toEqual(['rdowner/tmpl', 'rdorg/orgpub']);
     const paged = await search('?limit=1');
     expect(paged.total).toBe('3');
-    expect(paged.link).toBe(linkHeader('repos/search', { limit: '1' }, [['next', 2], ['last', 3]]));
+    expect(paged.link).toBe(
+      linkHeader('repos/search', { limit: '1' }, [
+        ['next', 2],
+        ['last', 3],
+      ]),
+    );
     expect((await search('?mode=fork')).names).toEqual([]);
     expectGiteaError(await get('/repos/search?mode=bad'), 422, 'Invalid search mode: "bad"');
     expectGiteaError(await get('/repos/search?sort=bad'), 422, 'Invalid sort mode: "bad"');

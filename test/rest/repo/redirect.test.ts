@@ -8,10 +8,18 @@ describe.each(PROVIDERS)('renamed repositories redirect (%s)', (provider) => {
     t = await startTestApp(provider);
     await t.createUser('alice');
     await t.createUser('bob');
-    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'old-name', auto_init: true } })).statusCode).toBe(201);
-    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'hidden', private: true } })).statusCode).toBe(201);
-    expect((await t.request('PATCH', '/api/v1/repos/alice/old-name', { headers: basic('alice'), body: { name: 'new-name' } })).statusCode).toBe(200);
-    expect((await t.request('PATCH', '/api/v1/repos/alice/hidden', { headers: basic('alice'), body: { name: 'hidden2' } })).statusCode).toBe(200);
+    expect(
+      (await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'old-name', auto_init: true } })).statusCode,
+    ).toBe(201);
+    expect(
+      (await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'hidden', private: true } })).statusCode,
+    ).toBe(201);
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/alice/old-name', { headers: basic('alice'), body: { name: 'new-name' } })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.request('PATCH', '/api/v1/repos/alice/hidden', { headers: basic('alice'), body: { name: 'hidden2' } })).statusCode,
+    ).toBe(200);
   });
   afterAll(() => t.close());
 
@@ -38,12 +46,17 @@ describe.each(PROVIDERS)('path resources are resolved before the body is bound (
     await t.createUser('owner');
     await t.createUser('stranger');
     await t.createUser('root', { admin: true });
-    expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('owner'), body: { name: 'private-one', private: true } })).statusCode).toBe(201);
+    expect(
+      (await t.request('POST', '/api/v1/user/repos', { headers: basic('owner'), body: { name: 'private-one', private: true } })).statusCode,
+    ).toBe(201);
   });
   afterAll(() => t.close());
 
   it('a stranger with a malformed body on a private repository gets 404, not 422', async () => {
-    const res = await t.request('PATCH', '/api/v1/repos/owner/private-one', { headers: basic('stranger'), body: { archived: 'not-a-bool' } });
+    const res = await t.request('PATCH', '/api/v1/repos/owner/private-one', {
+      headers: basic('stranger'),
+      body: { archived: 'not-a-bool' },
+    });
     expect(res.statusCode).toBe(404);
     const label = await t.request('POST', '/api/v1/repos/owner/private-one/labels', { headers: basic('stranger'), body: {} });
     expect(label.statusCode).toBe(404);

@@ -47,11 +47,17 @@ describe.each(PROVIDERS)('REST user blocks (%s)', (provider) => {
     });
 
     it('pages the list with X-Total-Count and Link, oldest block first', async () => {
-      for (const n of ['carol', 'dave', 'erin']) expect((await t.request('PUT', `/api/v1/user/blocks/${n}`, { headers: as('gina') })).statusCode).toBe(204);
+      for (const n of ['carol', 'dave', 'erin'])
+        expect((await t.request('PUT', `/api/v1/user/blocks/${n}`, { headers: as('gina') })).statusCode).toBe(204);
       const res = await t.request('GET', '/api/v1/user/blocks?limit=2&page=1', { headers: as('gina') });
       expect(res.json().map((u: { login: string }) => u.login)).toEqual(['carol', 'dave']);
       expect(res.headers['x-total-count']).toBe('3');
-      expect(res.headers.link).toBe(linkHeader('user/blocks', { limit: '2' }, [['next', 2], ['last', 2]]));
+      expect(res.headers.link).toBe(
+        linkHeader('user/blocks', { limit: '2' }, [
+          ['next', 2],
+          ['last', 2],
+        ]),
+      );
       expect(await logins('gina', '?limit=2&page=2')).toEqual(['erin']);
     });
 
@@ -87,12 +93,21 @@ describe.each(PROVIDERS)('REST user blocks (%s)', (provider) => {
 
     it('an already blocked user → 400 (and nothing changes)', async () => {
       expect((await t.request('PUT', '/api/v1/user/blocks/alice?note=first', { headers: as('dave') })).statusCode).toBe(204);
-      expectGiteaError(await t.request('PUT', '/api/v1/user/blocks/alice?note=second', { headers: as('dave') }), 400, 'cannot block the user');
+      expectGiteaError(
+        await t.request('PUT', '/api/v1/user/blocks/alice?note=second', { headers: as('dave') }),
+        400,
+        'cannot block the user',
+      );
       expect((await t.db.block.findMany({ where: { blockerId: users.dave!.id } })).map((b) => b.note)).toEqual(['first']);
     });
 
     it('anonymous → 401 token is required on every route', async () => {
-      for (const [method, path] of [['GET', ''], ['GET', '/bob'], ['PUT', '/bob'], ['DELETE', '/bob']] as const) {
+      for (const [method, path] of [
+        ['GET', ''],
+        ['GET', '/bob'],
+        ['PUT', '/bob'],
+        ['DELETE', '/bob'],
+      ] as const) {
         expectGiteaError(await t.request(method, `/api/v1/user/blocks${path}`), 401, 'token is required');
       }
     });
@@ -140,14 +155,38 @@ describe.each(PROVIDERS)('REST user blocks (%s)', (provider) => {
       });
       await db.user.update({ where: { id: blocker.id }, data: { numFollowers: 1, numFollowing: 1, numStars: 1 } });
       await db.user.update({ where: { id: blockee.id }, data: { numFollowers: 1, numFollowing: 2, numStars: 2 } });
-      await db.star.createMany({ data: [{ userId: blockee.id, repoId: mine.id }, { userId: blocker.id, repoId: theirs.id }, { userId: blockee.id, repoId: third.id }] });
+      await db.star.createMany({
+        data: [
+          { userId: blockee.id, repoId: mine.id },
+          { userId: blocker.id, repoId: theirs.id },
+          { userId: blockee.id, repoId: third.id },
+        ],
+      });
       await db.repository.update({ where: { id: mine.id }, data: { numStars: 1, numWatches: 1 } });
       await db.repository.update({ where: { id: theirs.id }, data: { numStars: 1, numWatches: 1 } });
-      await db.watch.createMany({ data: [{ userId: blockee.id, repoId: mine.id }, { userId: blocker.id, repoId: theirs.id }, { userId: blockee.id, repoId: third.id }] });
-      await db.collaboration.createMany({ data: [{ userId: blockee.id, repoId: mine.id }, { userId: blocker.id, repoId: theirs.id }, { userId: blockee.id, repoId: third.id }] });
+      await db.watch.createMany({
+        data: [
+          { userId: blockee.id, repoId: mine.id },
+          { userId: blocker.id, repoId: theirs.id },
+          { userId: blockee.id, repoId: third.id },
+        ],
+      });
+      await db.collaboration.createMany({
+        data: [
+          { userId: blockee.id, repoId: mine.id },
+          { userId: blocker.id, repoId: theirs.id },
+          { userId: blockee.id, repoId: third.id },
+        ],
+      });
       const issueMine = await db.issue.create({ data: { repoId: mine.id, index: 1, title: 'on mine' } });
       const issueThird = await db.issue.create({ data: { repoId: third.id, index: 1, title: 'on third' } });
-      await db.issueAssignee.createMany({ data: [{ issueId: issueMine.id, assigneeId: blockee.id }, { issueId: issueMine.id, assigneeId: blocker.id }, { issueId: issueThird.id, assigneeId: blockee.id }] });
+      await db.issueAssignee.createMany({
+        data: [
+          { issueId: issueMine.id, assigneeId: blockee.id },
+          { issueId: issueMine.id, assigneeId: blocker.id },
+          { issueId: issueThird.id, assigneeId: blockee.id },
+        ],
+      });
       await db.repository.update({ where: { id: theirs.id }, data: { status: 'PENDING_TRANSFER' } });
       await db.repoTransfer.create({ data: { doerId: blockee.id, recipientId: blocker.id, repoId: theirs.id } });
     });
@@ -157,21 +196,38 @@ describe.each(PROVIDERS)('REST user blocks (%s)', (provider) => {
       expect(before.json().following_count).toBe(2);
       expect((await t.request('PUT', '/api/v1/user/blocks/blockee', { headers: as('blocker') })).statusCode).toBe(204);
       const db = t.db;
-      expect(await db.follow.findMany({ select: { userId: true, followId: true }, where: { OR: [{ userId: { in: [blocker.id, blockee.id] } }, { followId: { in: [blocker.id, blockee.id] } }] } })).toEqual([
-        { userId: blockee.id, followId: bystander.id },
+      expect(
+        await db.follow.findMany({
+          select: { userId: true, followId: true },
+          where: { OR: [{ userId: { in: [blocker.id, blockee.id] } }, { followId: { in: [blocker.id, blockee.id] } }] },
+        }),
+      ).toEqual([{ userId: blockee.id, followId: bystander.id }]);
+      expect(await db.star.findMany({ where: { userId: { in: [blocker.id, blockee.id] } }, select: { repoId: true } })).toEqual([
+        { repoId: third.id },
       ]);
-      expect(await db.star.findMany({ where: { userId: { in: [blocker.id, blockee.id] } }, select: { repoId: true } })).toEqual([{ repoId: third.id }]);
-      expect(await db.watch.findMany({ where: { userId: { in: [blocker.id, blockee.id] } }, select: { repoId: true } })).toEqual([{ repoId: third.id }]);
-      expect(await db.collaboration.findMany({ where: { userId: { in: [blocker.id, blockee.id] } }, select: { repoId: true } })).toEqual([{ repoId: third.id }]);
-      expect(await db.issueAssignee.findMany({ select: { assigneeId: true, issue: { select: { repoId: true } } }, orderBy: { id: 'asc' } })).toEqual([
+      expect(await db.watch.findMany({ where: { userId: { in: [blocker.id, blockee.id] } }, select: { repoId: true } })).toEqual([
+        { repoId: third.id },
+      ]);
+      expect(await db.collaboration.findMany({ where: { userId: { in: [blocker.id, blockee.id] } }, select: { repoId: true } })).toEqual([
+        { repoId: third.id },
+      ]);
+      expect(
+        await db.issueAssignee.findMany({ select: { assigneeId: true, issue: { select: { repoId: true } } }, orderBy: { id: 'asc' } }),
+      ).toEqual([
         { assigneeId: blocker.id, issue: { repoId: mine.id } },
         { assigneeId: blockee.id, issue: { repoId: third.id } },
       ]);
       expect(await db.repoTransfer.count({ where: { repoId: theirs.id } })).toBe(0);
       const users = await db.user.findMany({ where: { id: { in: [blocker.id, blockee.id] } }, orderBy: { id: 'asc' } });
-      expect(users.map((u) => [u.numFollowers, u.numFollowing, u.numStars])).toEqual([[0, 0, 0], [0, 1, 1]]);
+      expect(users.map((u) => [u.numFollowers, u.numFollowing, u.numStars])).toEqual([
+        [0, 0, 0],
+        [0, 1, 1],
+      ]);
       const repos = await db.repository.findMany({ where: { id: { in: [mine.id, theirs.id] } }, orderBy: { id: 'asc' } });
-      expect(repos.map((r) => [r.numStars, r.numWatches, r.status])).toEqual([[0, 0, 'READY'], [0, 0, 'READY']]);
+      expect(repos.map((r) => [r.numStars, r.numWatches, r.status])).toEqual([
+        [0, 0, 'READY'],
+        [0, 0, 'READY'],
+      ]);
     });
 
     it('the blocked user gets a blocked permission on the blocker’s repositories', async () => {

@@ -7,7 +7,9 @@ const SWAGGER = 'http://localhost:3000/api/swagger';
 const NOT_SELF = { message: 'doer should be the site admin or be same as the contextUser', url: SWAGGER };
 const AUTH_REQUIRED = { message: 'auth required', url: SWAGGER };
 const INVALID = { message: 'invalid username, password or token', url: SWAGGER };
-const ALL_WRITES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'].map((c) => `write:${c}`);
+const ALL_WRITES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'].map(
+  (c) => `write:${c}`,
+);
 
 interface ApiToken {
   id: number;
@@ -60,12 +62,21 @@ describe.each(PROVIDERS)('REST access tokens (%s)', (provider) => {
 
     it.each([
       [['read:user', 'write:user'], ['write:user']],
-      [['write:issue', 'read:activitypub', 'write:issue'], ['read:activitypub', 'write:issue']],
+      [
+        ['write:issue', 'read:activitypub', 'write:issue'],
+        ['read:activitypub', 'write:issue'],
+      ],
       [['read:user,write:issue'], ['write:issue', 'read:user']],
-      [['read:user', 'public-only'], ['public-only', 'read:user']],
+      [
+        ['read:user', 'public-only'],
+        ['public-only', 'read:user'],
+      ],
       [['all', 'read:user'], ['all']],
       [ALL_WRITES, ['all']],
-      [[...ALL_WRITES, 'public-only'], ['public-only', 'all']],
+      [
+        [...ALL_WRITES, 'public-only'],
+        ['public-only', 'all'],
+      ],
     ])('scopes %j are stored as %j', async (scopes, expected) => {
       const body = created(await create('alice', { name: uniqueName(), scopes }));
       expect(body.scopes).toEqual(expected);
@@ -76,8 +87,18 @@ describe.each(PROVIDERS)('REST access tokens (%s)', (provider) => {
     it.each([
       ['a name already used', 400, 'access token name has been used already', { name: 'ci', scopes: ['read:user'] }],
       ['a used name wins over a bad scope', 400, 'access token name has been used already', { name: 'ci', scopes: ['foo'] }],
-      ['an unknown scope', 400, 'invalid access token scope provided: invalid access token scope: foo', { name: 'bad-scope', scopes: ['foo'] }],
-      ['a malformed scope', 400, 'invalid access token scope provided: invalid access token scope: admin:user', { name: 'bad', scopes: ['read:user', 'admin:user'] }],
+      [
+        'an unknown scope',
+        400,
+        'invalid access token scope provided: invalid access token scope: foo',
+        { name: 'bad-scope', scopes: ['foo'] },
+      ],
+      [
+        'a malformed scope',
+        400,
+        'invalid access token scope provided: invalid access token scope: admin:user',
+        { name: 'bad', scopes: ['read:user', 'admin:user'] },
+      ],
       ['empty scopes', 400, 'access token must have a scope', { name: 'no-scope', scopes: [] }],
       ['no scopes', 400, 'access token must have a scope', { name: 'no-scope' }],
       ['no name', 422, '[Name]: Required', { scopes: ['read:user'] }],

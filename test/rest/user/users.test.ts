@@ -130,7 +130,12 @@ describe.each(PROVIDERS)('REST users (%s)', (provider) => {
       const id = users.alice?.id;
       await t.db.user.update({ where: { id }, data: { lastLoginAt: new Date('2024-05-06T07:08:09.123Z') } });
       try {
-        for (const [viewer, expected] of [['alice', '2024-05-06T07:08:09Z'], ['root', '2024-05-06T07:08:09Z'], ['bob', GO_ZERO], ['anon', GO_ZERO]]) {
+        for (const [viewer, expected] of [
+          ['alice', '2024-05-06T07:08:09Z'],
+          ['root', '2024-05-06T07:08:09Z'],
+          ['bob', GO_ZERO],
+          ['anon', GO_ZERO],
+        ]) {
           const res = await t.request('GET', '/api/v1/users/alice', { headers: as(viewer ?? 'anon') });
           expect(res.json().last_login).toBe(expected);
         }
@@ -240,10 +245,40 @@ describe.each(PROVIDERS)('REST users (%s)', (provider) => {
     });
 
     it.each([
-      ['limit=2&page=1', ['alice', 'bob'], [['next', 2], ['last', 2]]],
-      ['limit=2&page=2', ['frank', 'root'], [['first', 1], ['prev', 1]]],
-      ['limit=1&page=2', ['bob'], [['next', 3], ['last', 4], ['first', 1], ['prev', 1]]],
-      ['page=2&limit=3', ['root'], [['first', 1], ['prev', 1]]],
+      [
+        'limit=2&page=1',
+        ['alice', 'bob'],
+        [
+          ['next', 2],
+          ['last', 2],
+        ],
+      ],
+      [
+        'limit=2&page=2',
+        ['frank', 'root'],
+        [
+          ['first', 1],
+          ['prev', 1],
+        ],
+      ],
+      [
+        'limit=1&page=2',
+        ['bob'],
+        [
+          ['next', 3],
+          ['last', 4],
+          ['first', 1],
+          ['prev', 1],
+        ],
+      ],
+      [
+        'page=2&limit=3',
+        ['root'],
+        [
+          ['first', 1],
+          ['prev', 1],
+        ],
+      ],
       ['limit=10', ['alice', 'bob', 'frank', 'root'], []],
     ] as [string, string[], [string, number][]][])('pagination %s', async (query, expected, rels) => {
       const { res, logins } = await search(query);
@@ -258,7 +293,12 @@ describe.each(PROVIDERS)('REST users (%s)', (provider) => {
       const { res, logins } = await search('q=example.com&limit=1');
       expect(logins).toEqual(['alice']);
       expect(res.headers['x-total-count']).toBe('3');
-      expect(res.headers.link).toBe(searchLink({ limit: '1', q: 'example.com' }, [['next', 2], ['last', 3]]));
+      expect(res.headers.link).toBe(
+        searchLink({ limit: '1', q: 'example.com' }, [
+          ['next', 2],
+          ['last', 3],
+        ]),
+      );
     });
 
     it('no Link header when nothing matches', async () => {

@@ -19,7 +19,11 @@ export const orgLabelRoutes = [
     success: { status: 200, schema: '[Label]' },
     errors: [404],
     handler: async ({ cx, params, query, req, reply }) => {
-      const page = await labelService.listLabels(cx, { org: params.org ?? '' }, { sort: query.sort, page: labelPage(req.query as Record<string, unknown>) });
+      const page = await labelService.listLabels(
+        cx,
+        { org: params.org ?? '' },
+        { sort: query.sort, page: labelPage(req.query as Record<string, unknown>) },
+      );
       // Gitea sets X-Total-Count but no Link header on this list.
       setTotalCount(reply, page.total);
       return toApiLabelList(page.items, cx.config.rootUrl);
@@ -51,7 +55,8 @@ export const orgLabelRoutes = [
     gate: 'token',
     success: { status: 200, schema: 'Label' },
     errors: [401, 404],
-    handler: async ({ cx, params }) => toApiLabel(await labelService.getLabel(cx, { org: params.org ?? '' }, params.id ?? ''), cx.config.rootUrl),
+    handler: async ({ cx, params }) =>
+      toApiLabel(await labelService.getLabel(cx, { org: params.org ?? '' }, params.id ?? ''), cx.config.rootUrl),
   }),
   defineRoute({
     method: 'PATCH',

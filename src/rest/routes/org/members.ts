@@ -39,7 +39,10 @@ export const memberRoutes = [
       const answer = await memberService.checkMembership(cx, params.org ?? '', params.username ?? '');
       if (answer === 'member') return undefined;
       if (answer === 'not-member') throw new NotFoundError('not found');
-      return reply.redirect(`/api/v1/orgs/${encodeURIComponent(params.org ?? '')}/public_members/${encodeURIComponent(params.username ?? '')}`, 303);
+      return reply.redirect(
+        `/api/v1/orgs/${encodeURIComponent(params.org ?? '')}/public_members/${encodeURIComponent(params.username ?? '')}`,
+        303,
+      );
     },
   }),
   defineRoute({

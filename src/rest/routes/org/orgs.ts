@@ -95,7 +95,8 @@ export const orgRoutes = [
     body: EditOrgOption,
     success: { status: 200, schema: 'Organization' },
     errors: [401, 403, 404, 422],
-    handler: async ({ cx, params, body }) => toApiOrganization(await orgService.editOrg(cx, params.org ?? '', profile(body)), convertOptions(cx)),
+    handler: async ({ cx, params, body }) =>
+      toApiOrganization(await orgService.editOrg(cx, params.org ?? '', profile(body)), convertOptions(cx)),
   }),
   defineRoute({
     method: 'DELETE',

@@ -22,7 +22,11 @@ const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefin
 
 type Input = ApiInput<undefined, undefined>;
 
-async function listRoute<T, R>({ cx, req, reply }: Input, load: (opts: ReturnType<typeof listOptions>) => Promise<{ items: T[]; total: number }>, convert: (items: T[]) => R): Promise<R> {
+async function listRoute<T, R>(
+  { cx, req, reply }: Input,
+  load: (opts: ReturnType<typeof listOptions>) => Promise<{ items: T[]; total: number }>,
+  convert: (items: T[]) => R,
+): Promise<R> {
   const opts = listOptions(req.query as Record<string, unknown>);
   const page = await load(opts);
   setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
@@ -69,7 +73,11 @@ export const teamRoutes = [
     success: { status: 200, schema: '[Team]' },
     errors: [401, 403, 404],
     handler: (input) =>
-      listRoute(input, (opts) => teamService.listTeams(input.cx, input.params.org ?? '', opts), (teams) => toApiTeamList(teams, false, convertOptions(input.cx))),
+      listRoute(
+        input,
+        (opts) => teamService.listTeams(input.cx, input.params.org ?? '', opts),
+        (teams) => toApiTeamList(teams, false, convertOptions(input.cx)),
+      ),
   }),
   defineRoute({
     method: 'GET',
@@ -81,7 +89,12 @@ export const teamRoutes = [
     gate: 'token',
     success: { status: 200, schema: '[Team]' },
     errors: [401, 403],
-    handler: (input) => listRoute(input, (opts) => teamService.listUserTeams(input.cx, opts), (teams) => toApiTeamList(teams, true, convertOptions(input.cx))),
+    handler: (input) =>
+      listRoute(
+        input,
+        (opts) => teamService.listUserTeams(input.cx, opts),
+        (teams) => toApiTeamList(teams, true, convertOptions(input.cx)),
+      ),
   }),
   defineRoute({
     method: 'GET',
@@ -149,7 +162,11 @@ export const teamRoutes = [
     success: { status: 200, schema: '[User]' },
     errors: [401, 403, 404],
     handler: (input) =>
-      listRoute(input, (opts) => teamMemberService.listTeamMembers(input.cx, teamId(input.params), opts), (users) => toApiUserList(users, input.cx.viewer, convertOptions(input.cx))),
+      listRoute(
+        input,
+        (opts) => teamMemberService.listTeamMembers(input.cx, teamId(input.params), opts),
+        (users) => toApiUserList(users, input.cx.viewer, convertOptions(input.cx)),
+      ),
   }),
   defineRoute({
     method: 'GET',
@@ -161,7 +178,8 @@ export const teamRoutes = [
     gate: 'none',
     success: { status: 200, schema: 'User' },
     errors: [401, 403, 404],
-    handler: async ({ cx, params }) => toApiUser(await teamMemberService.getTeamMember(cx, teamId(params), params.username ?? ''), cx.viewer, convertOptions(cx)),
+    handler: async ({ cx, params }) =>
+      toApiUser(await teamMemberService.getTeamMember(cx, teamId(params), params.username ?? ''), cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'PUT',
@@ -202,7 +220,11 @@ export const teamRoutes = [
     success: { status: 200, schema: '[Repository]' },
     errors: [401, 403, 404],
     handler: (input) =>
-      listRoute(input, (opts) => teamRepoService.listTeamRepos(input.cx, teamId(input.params), opts), (items) => toApiRepositoryList(items, convertOptions(input.cx))),
+      listRoute(
+        input,
+        (opts) => teamRepoService.listTeamRepos(input.cx, teamId(input.params), opts),
+        (items) => toApiRepositoryList(items, convertOptions(input.cx)),
+      ),
   }),
   defineRoute({
     method: 'GET',

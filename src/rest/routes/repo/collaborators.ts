@@ -85,6 +85,9 @@ export const collaboratorRoutes = [
     success: { status: 200, schema: 'RepoCollaboratorPermission' },
     errors: [401, 403, 404],
     handler: async ({ cx, params }) =>
-      toApiRepoCollaboratorPermission(await collaboratorService.getCollaboratorPermission(cx, ref(params), params.collaborator ?? ''), convertOptions(cx)),
+      toApiRepoCollaboratorPermission(
+        await collaboratorService.getCollaboratorPermission(cx, ref(params), params.collaborator ?? ''),
+        convertOptions(cx),
+      ),
   }),
 ];

@@ -9,7 +9,7 @@ export const contentsRoutes = [
     method: 'GET',
     path: '/repos/{owner}/{repo}/contents',
     operationId: 'repoGetContentsList',
-    summary: "Gets the metadata of all the entries of the root dir",
+    summary: 'Gets the metadata of all the entries of the root dir',
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
@@ -32,6 +32,9 @@ export const contentsRoutes = [
     success: { status: 200, schema: 'ContentsResponse' },
     errors: [404],
     handler: async ({ cx, params, query }) =>
-      toApiContents(await gitRead.getContents(cx, params.owner ?? '', params.repo ?? '', params.filepath ?? '', query.ref), cx.config.rootUrl),
+      toApiContents(
+        await gitRead.getContents(cx, params.owner ?? '', params.repo ?? '', params.filepath ?? '', query.ref),
+        cx.config.rootUrl,
+      ),
   }),
 ];

@@ -14,6 +14,7 @@ export const gitRoutes = [
     gate: 'none',
     success: { status: 200, schema: 'GitBlobResponse' },
     errors: [400, 404],
-    handler: async ({ cx, params }) => toApiGitBlob(await gitRead.getBlob(cx, params.owner ?? '', params.repo ?? '', params.sha ?? ''), cx.config.rootUrl),
+    handler: async ({ cx, params }) =>
+      toApiGitBlob(await gitRead.getBlob(cx, params.owner ?? '', params.repo ?? '', params.sha ?? ''), cx.config.rootUrl),
   }),
 ];

@@ -17,7 +17,8 @@ const intParam = (value: string | undefined): number => (/^\d+$/.test(value ?? '
 function timeParam(value: string | undefined, field: string): Date | undefined {
   if (!value) return undefined;
   const d = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) throw new ValidationError(`parsing time "${value}" as RFC3339 failed`, { field });
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime()))
+    throw new ValidationError(`parsing time "${value}" as RFC3339 failed`, { field });
   return d;
 }
 
@@ -127,7 +128,8 @@ export const issueCommentRoutes: readonly RouteDef[] = [
     body: CreateIssueCommentOption,
     success: { status: 201, schema: 'Comment' },
     errors: [401, 403, 404, 422, 423],
-    handler: async ({ cx, params, body }) => toApiComment(await commentService.createComment(cx, ref(params), intParam(params.index), body.body), convertOptions(cx)),
+    handler: async ({ cx, params, body }) =>
+      toApiComment(await commentService.createComment(cx, ref(params), intParam(params.index), body.body), convertOptions(cx)),
   }),
   editRoute(true),
   deleteRoute(true),

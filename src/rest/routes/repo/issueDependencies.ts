@@ -39,7 +39,13 @@ function listRoute(path: string, operationId: string, summary: string, list: typ
  * Adding or removing a dependency through either route. Gitea answers 201 with the URL issue for all four,
  * DELETE included (its swagger says 200). Only …/dependencies refuses an archived URL repository (423).
  */
-function writeRoute(method: 'POST' | 'DELETE', path: string, route: dependencyService.DependencyRoute, operationId: string, summary: string): RouteDef {
+function writeRoute(
+  method: 'POST' | 'DELETE',
+  path: string,
+  route: dependencyService.DependencyRoute,
+  operationId: string,
+  summary: string,
+): RouteDef {
   const write = method === 'POST' ? dependencyService.addIssueDependency : dependencyService.removeIssueDependency;
   return defineRoute({
     method,
@@ -61,8 +67,19 @@ function writeRoute(method: 'POST' | 'DELETE', path: string, route: dependencySe
 
 /** /repos/{o}/{r}/issues/{index}/dependencies and /blocks (Gitea routers/api/v1/repo/issue_dependency.go). */
 export const issueDependencyRoutes: readonly RouteDef[] = [
-  listRoute(DEPENDENCIES, 'issueListIssueDependencies', "List an issue's dependencies, i.e all issues that block this issue.", dependencyService.listIssueDependencies),
-  writeRoute('POST', DEPENDENCIES, 'dependencies', 'issueCreateIssueDependencies', 'Make the issue in the url depend on the issue in the form.'),
+  listRoute(
+    DEPENDENCIES,
+    'issueListIssueDependencies',
+    "List an issue's dependencies, i.e all issues that block this issue.",
+    dependencyService.listIssueDependencies,
+  ),
+  writeRoute(
+    'POST',
+    DEPENDENCIES,
+    'dependencies',
+    'issueCreateIssueDependencies',
+    'Make the issue in the url depend on the issue in the form.',
+  ),
   writeRoute('DELETE', DEPENDENCIES, 'dependencies', 'issueRemoveIssueDependencies', 'Remove an issue dependency'),
   listRoute(BLOCKS, 'issueListBlocks', 'List issues that are blocked by this issue', dependencyService.listIssueBlocks),
   writeRoute('POST', BLOCKS, 'blocks', 'issueCreateIssueBlocking', 'Block the issue given in the body by the issue in path'),

@@ -24,7 +24,8 @@ export const issueLabelRoutes = [
     gate: 'none',
     success: { status: 200, schema: '[Label]' },
     errors: [404],
-    handler: async ({ cx, params }) => toApiLabelList(await issueLabelService.listIssueLabels(cx, ref(params), indexOf(params)), cx.config.rootUrl),
+    handler: async ({ cx, params }) =>
+      toApiLabelList(await issueLabelService.listIssueLabels(cx, ref(params), indexOf(params)), cx.config.rootUrl),
   }),
   defineRoute({
     method: 'POST',

@@ -19,7 +19,8 @@ const indexOf = (params: Record<string, string>): number => (/^\d+$/.test(params
 function timeParam(value: string | undefined, field: string): Date | undefined {
   if (!value) return undefined;
   const d = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) throw new ValidationError(`parsing time "${value}" as RFC3339 failed`, { field });
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime()))
+    throw new ValidationError(`parsing time "${value}" as RFC3339 failed`, { field });
   return d;
 }
 

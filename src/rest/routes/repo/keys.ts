@@ -25,7 +25,12 @@ export const deployKeyRoutes = [
     success: { status: 200, schema: '[DeployKey]' },
     errors: [401, 403, 404],
     handler: async ({ cx, params, query, req, reply }) => {
-      const page = await deployKeyService.listDeployKeys(cx, ref(params), { keyId: query.key_id, fingerprint: query.fingerprint }, listOptions(req.query as Record<string, unknown>));
+      const page = await deployKeyService.listDeployKeys(
+        cx,
+        ref(params),
+        { keyId: query.key_id, fingerprint: query.fingerprint },
+        listOptions(req.query as Record<string, unknown>),
+      );
       // Gitea sets X-Total-Count but no Link header on this list.
       setTotalCount(reply, page.total);
       return toApiDeployKeyList(page.items, convertOptions(cx));
@@ -43,7 +48,10 @@ export const deployKeyRoutes = [
     success: { status: 201, schema: 'DeployKey' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) =>
-      toApiDeployKey(await deployKeyService.createDeployKey(cx, ref(params), { title: body.title, key: body.key, readOnly: body.read_only ?? false }), convertOptions(cx)),
+      toApiDeployKey(
+        await deployKeyService.createDeployKey(cx, ref(params), { title: body.title, key: body.key, readOnly: body.read_only ?? false }),
+        convertOptions(cx),
+      ),
   }),
   defineRoute({
     method: 'GET',
@@ -55,7 +63,8 @@ export const deployKeyRoutes = [
     gate: 'none',
     success: { status: 200, schema: 'DeployKey' },
     errors: [401, 403, 404],
-    handler: async ({ cx, params }) => toApiDeployKey(await deployKeyService.getDeployKey(cx, ref(params), keyId(params)), convertOptions(cx)),
+    handler: async ({ cx, params }) =>
+      toApiDeployKey(await deployKeyService.getDeployKey(cx, ref(params), keyId(params)), convertOptions(cx)),
   }),
   defineRoute({
     method: 'DELETE',

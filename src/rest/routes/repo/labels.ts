@@ -22,7 +22,10 @@ export const repoLabelRoutes = [
     success: { status: 200, schema: '[Label]' },
     errors: [404],
     handler: async ({ cx, params, query, req, reply }) => {
-      const page = await repoLabelService.listRepoLabels(cx, ref(params), { sort: query.sort, page: labelPage(req.query as Record<string, unknown>) });
+      const page = await repoLabelService.listRepoLabels(cx, ref(params), {
+        sort: query.sort,
+        page: labelPage(req.query as Record<string, unknown>),
+      });
       // Gitea sets X-Total-Count but no Link header on this list.
       setTotalCount(reply, page.total);
       return toApiLabelList(page.items, cx.config.rootUrl);

@@ -10,8 +10,20 @@ import { CreateProjectOption, EditProjectOption, ListProjectsQuery } from '../..
  * operations exist for a repository's projects (`/repos/{owner}/{repo}/projects`, token scope `repository`)
  * and an organization's (`/orgs/{org}/projects`, the path group a Gitea fork uses; token scope `organization`).
  */
-const owners: { prefix: string; tag: string; scope: ScopeCategory; ref: (params: Record<string, string>) => projectService.ProjectOwnerRef; op: string }[] = [
-  { prefix: '/repos/{owner}/{repo}', tag: 'repository', scope: 'repository', ref: (p) => ({ owner: p.owner ?? '', repo: p.repo ?? '' }), op: 'repo' },
+const owners: {
+  prefix: string;
+  tag: string;
+  scope: ScopeCategory;
+  ref: (params: Record<string, string>) => projectService.ProjectOwnerRef;
+  op: string;
+}[] = [
+  {
+    prefix: '/repos/{owner}/{repo}',
+    tag: 'repository',
+    scope: 'repository',
+    ref: (p) => ({ owner: p.owner ?? '', repo: p.repo ?? '' }),
+    op: 'repo',
+  },
   { prefix: '/orgs/{org}', tag: 'organization', scope: 'organization', ref: (p) => ({ org: p.org ?? '' }), op: 'org' },
 ];
 
@@ -49,7 +61,8 @@ export const projectRoutes: readonly RouteDef[] = owners.flatMap(({ prefix, tag,
     body: CreateProjectOption,
     success: { status: 201, schema: 'Project' },
     errors: [401, 403, 404, 422, 423],
-    handler: async ({ cx, params, body }) => toApiProject(await projectService.createProject(cx, ref(params), { title: body.title, description: body.description })),
+    handler: async ({ cx, params, body }) =>
+      toApiProject(await projectService.createProject(cx, ref(params), { title: body.title, description: body.description })),
   }),
   defineRoute({
     method: 'GET',

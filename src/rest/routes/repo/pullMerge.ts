@@ -59,7 +59,10 @@ export const pullMergeRoutes: readonly RouteDef[] = [
     errors: [404],
     handler: async ({ cx, params, reply }) => {
       if (await isPullRequestMerged(cx, ref(params), indexOf(params))) return reply.code(204).send();
-      return reply.code(404).type('application/json;charset=utf-8').send({ message: 'not found', url: `${cx.config.rootUrl}api/swagger` });
+      return reply
+        .code(404)
+        .type('application/json;charset=utf-8')
+        .send({ message: 'not found', url: `${cx.config.rootUrl}api/swagger` });
     },
   }),
   defineRoute({
@@ -88,7 +91,10 @@ export const pullMergeRoutes: readonly RouteDef[] = [
       } catch (err) {
         // Gitea answers the merge refusals of CheckPullMergeable and disallowed styles with 405.
         if (isDomainError(err) && isMergeNotAllowed(err)) {
-          return reply.code(405).type('application/json;charset=utf-8').send({ message: err.message, url: `${cx.config.rootUrl}api/swagger` });
+          return reply
+            .code(405)
+            .type('application/json;charset=utf-8')
+            .send({ message: err.message, url: `${cx.config.rootUrl}api/swagger` });
         }
         throw err;
       }

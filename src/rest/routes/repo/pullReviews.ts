@@ -5,7 +5,12 @@ import { convertOptions } from '../../convert/options.ts';
 import { toApiPullReview, toApiPullReviewComment, toApiPullReviewList } from '../../convert/review.ts';
 import { listOptions, setTotalCount } from '../../pagination.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
-import { CreatePullReviewOptions, DismissPullReviewOptions, PullReviewRequestOptions, SubmitPullReviewOptions } from '../../structs/review.ts';
+import {
+  CreatePullReviewOptions,
+  DismissPullReviewOptions,
+  PullReviewRequestOptions,
+  SubmitPullReviewOptions,
+} from '../../structs/review.ts';
 
 const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
 

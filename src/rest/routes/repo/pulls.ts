@@ -29,7 +29,11 @@ function setPageHeaders(req: FastifyRequest, reply: FastifyReply, rootUrl: strin
 }
 
 /** Label ids of `labels=1&labels=2` (Gitea StringsToInt64s; non-numbers are ignored here). */
-const labelIds = (labels: string[] | undefined): number[] => (labels ?? []).flatMap((l) => l.split(',')).filter((l) => /^\d+$/.test(l.trim())).map(Number);
+const labelIds = (labels: string[] | undefined): number[] =>
+  (labels ?? [])
+    .flatMap((l) => l.split(','))
+    .filter((l) => /^\d+$/.test(l.trim()))
+    .map(Number);
 
 /** /repos/{o}/{r}/pulls: create, list, get (by number or by base/head), files, commits, .diff/.patch. */
 export const pullRoutes = [
@@ -50,7 +54,14 @@ export const pullRoutes = [
       const result = await listPullRequests(
         cx,
         ref(params),
-        { state: query.state?.trim(), sort: query.sort?.trim(), labels: labelIds(query.labels), milestone, poster: query.poster, baseBranch: query.base_branch?.trim() },
+        {
+          state: query.state?.trim(),
+          sort: query.sort?.trim(),
+          labels: labelIds(query.labels),
+          milestone,
+          poster: query.poster,
+          baseBranch: query.base_branch?.trim(),
+        },
         page,
       );
       setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
@@ -96,7 +107,8 @@ export const pullRoutes = [
     gate: 'none',
     success: { status: 200, schema: 'PullRequest' },
     errors: [404],
-    handler: async ({ cx, params }) => toApiPullRequest(await getPullRequest(cx, ref(params), indexOf(params)), cx.viewer, convertOptions(cx)),
+    handler: async ({ cx, params }) =>
+      toApiPullRequest(await getPullRequest(cx, ref(params), indexOf(params)), cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'GET',
@@ -110,7 +122,11 @@ export const pullRoutes = [
     success: { status: 200, schema: 'PullRequest' },
     errors: [404],
     handler: async ({ cx, params }) =>
-      toApiPullRequest(await getPullRequestByBaseHead(cx, ref(params), params.base ?? '', params.head ?? ''), cx.viewer, convertOptions(cx)),
+      toApiPullRequest(
+        await getPullRequestByBaseHead(cx, ref(params), params.base ?? '', params.head ?? ''),
+        cx.viewer,
+        convertOptions(cx),
+      ),
   }),
   defineRoute({
     method: 'GET',
@@ -125,7 +141,8 @@ export const pullRoutes = [
     errors: [404],
     handler: async ({ cx, params, reply }) => {
       const kind = params.diffType;
-      if (kind !== 'diff' && kind !== 'patch') return reply.code(404).send({ message: 'not found', url: `${cx.config.rootUrl}api/swagger` });
+      if (kind !== 'diff' && kind !== 'patch')
+        return reply.code(404).send({ message: 'not found', url: `${cx.config.rootUrl}api/swagger` });
       const stream = await pullDiffStream(cx, ref(params), indexOf(params), kind);
       return reply.code(200).type('text/plain; charset=utf-8').send(stream);
     },

@@ -40,7 +40,12 @@ async function listRoute({ cx, req, reply }: Input, load: (opts: ReturnType<type
 
 const one = (cx: Input['cx'], r: RepoWithPermission) => toApiRepository(r.repo, r.repo.owner, r.perm, convertOptions(cx));
 
-const createDoc = { tag: 'repository', body: CreateRepoOption, success: { status: 201, schema: 'Repository' }, errors: [400, 401, 403, 404, 409, 422] };
+const createDoc = {
+  tag: 'repository',
+  body: CreateRepoOption,
+  success: { status: 201, schema: 'Repository' },
+  errors: [400, 401, 403, 404, 409, 422],
+};
 
 /** Repository create, read, list and delete (Gitea routers/api/v1/repo/repo.go, user/repo.go). */
 export const repoRoutes = [
@@ -62,7 +67,8 @@ export const repoRoutes = [
     summary: 'Create a repository in an organization',
     scopes: ['organization', 'repository'],
     gate: 'token',
-    handler: async ({ cx, params, body }) => one(cx, await repoCreate.createRepo(cx, { kind: 'org', org: params.org ?? '' }, createInput(body))),
+    handler: async ({ cx, params, body }) =>
+      one(cx, await repoCreate.createRepo(cx, { kind: 'org', org: params.org ?? '' }, createInput(body))),
   }),
   defineRoute({
     ...createDoc,
@@ -72,7 +78,8 @@ export const repoRoutes = [
     summary: 'Create a repository in an organization (deprecated)',
     scopes: ['organization', 'repository'],
     gate: 'token',
-    handler: async ({ cx, params, body }) => one(cx, await repoCreate.createRepo(cx, { kind: 'org', org: params.org ?? '' }, createInput(body))),
+    handler: async ({ cx, params, body }) =>
+      one(cx, await repoCreate.createRepo(cx, { kind: 'org', org: params.org ?? '' }, createInput(body))),
   }),
   defineRoute({
     ...createDoc,
@@ -83,7 +90,8 @@ export const repoRoutes = [
     summary: 'Create a repository on behalf of a user',
     scopes: ['admin'],
     gate: 'admin',
-    handler: async ({ cx, params, body }) => one(cx, await repoCreate.createRepo(cx, { kind: 'user', username: params.username ?? '' }, createInput(body))),
+    handler: async ({ cx, params, body }) =>
+      one(cx, await repoCreate.createRepo(cx, { kind: 'user', username: params.username ?? '' }, createInput(body))),
   }),
   defineRoute({
     method: 'GET',

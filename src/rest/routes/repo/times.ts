@@ -128,7 +128,11 @@ const repoTimeRoutes = [
     success: { status: 200, schema: '[TrackedTime]' },
     errors: [400, 401, 403, 404],
     handler: async ({ cx, params }) =>
-      toApiTrackedTimeList(await trackedTimeService.listUserTrackedTimesInRepo(cx, ref(params), params.user ?? ''), cx.viewer, convertOptions(cx)),
+      toApiTrackedTimeList(
+        await trackedTimeService.listUserTrackedTimesInRepo(cx, ref(params), params.user ?? ''),
+        cx.viewer,
+        convertOptions(cx),
+      ),
   }),
 ];
 
@@ -136,7 +140,7 @@ const stopwatchRoutes = [
   ...(
     [
       ['POST', 'start', 'issueStartStopWatch', 'Start stopwatch on an issue.', 201, stopwatchService.startStopwatch],
-      ['POST', 'stop', 'issueStopStopWatch', 'Stop an issue\'s existing stopwatch.', 201, stopwatchService.stopStopwatch],
+      ['POST', 'stop', 'issueStopStopWatch', "Stop an issue's existing stopwatch.", 201, stopwatchService.stopStopwatch],
       ['DELETE', 'delete', 'issueDeleteStopWatch', "Delete an issue's existing stopwatch.", 204, stopwatchService.cancelStopwatch],
     ] as const
   ).map(([method, action, operationId, summary, status, run]) =>
@@ -162,7 +166,7 @@ const userRoutes = [
     method: 'GET',
     path: '/user/times',
     operationId: 'userCurrentTrackedTimes',
-    summary: 'List the current user\'s tracked times',
+    summary: "List the current user's tracked times",
     tag: 'user',
     scopes: ['user'],
     gate: 'token',

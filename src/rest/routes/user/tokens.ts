@@ -34,7 +34,11 @@ export const tokenRoutes = [
     success: { status: 201, schema: 'AccessToken' },
     errors: [400, 401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const created = await tokenService.createAccessToken(cx, { username: params.username ?? '', name: body.name, scopes: body.scopes ?? [] });
+      const created = await tokenService.createAccessToken(cx, {
+        username: params.username ?? '',
+        name: body.name,
+        scopes: body.scopes ?? [],
+      });
       return toApiAccessToken(created.token, created.secret);
     },
   }),
