@@ -22,39 +22,35 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 interface Door {
   name: string;
-  request(app: App, authorization: string, remoteAddress: string): Promise<number>;
+  request(app: App, authorization: string, remoteAddress: string): Promise<{ statusCode: number; headers: Record<string, unknown> }>;
 }
 
 const DOORS: Door[] = [
   {
     name: 'REST GET /api/v1/user',
-    request: async (app, authorization, remoteAddress) =>
-      (await app.server.inject({ method: 'GET', url: '/api/v1/user', headers: { authorization }, remoteAddress })).statusCode,
+    request: (app, authorization, remoteAddress) =>
+      app.server.inject({ method: 'GET', url: '/api/v1/user', headers: { authorization }, remoteAddress }),
   },
   {
     name: 'GraphQL { viewer { login } }',
-    request: async (app, authorization, remoteAddress) =>
-      (
-        await app.server.inject({
-          method: 'POST',
-          url: '/api/graphql',
-          headers: { authorization, 'content-type': 'application/json' },
-          payload: JSON.stringify({ query: '{ viewer { login } }' }),
-          remoteAddress,
-        })
-      ).statusCode,
+    request: (app, authorization, remoteAddress) =>
+      app.server.inject({
+        method: 'POST',
+        url: '/api/graphql',
+        headers: { authorization, 'content-type': 'application/json' },
+        payload: JSON.stringify({ query: '{ viewer { login } }' }),
+        remoteAddress,
+      }),
   },
   {
     name: 'git info/refs (upload-pack)',
-    request: async (app, authorization, remoteAddress) =>
-      (
-        await app.server.inject({
-          method: 'GET',
-          url: '/bench/repo.git/info/refs?service=git-upload-pack',
-          headers: { authorization },
-          remoteAddress,
-        })
-      ).statusCode,
+    request: (app, authorization, remoteAddress) =>
+      app.server.inject({
+        method: 'GET',
+        url: '/bench/repo.git/info/refs?service=git-upload-pack',
+        headers: { authorization },
+        remoteAddress,
+      }),
   },
 ];
 
@@ -63,23 +59,30 @@ interface Flood {
   refused: number;
   other: number;
   firstRefusal: number | null;
+  /** ms from the start to the first 429, and its Retry-After. */
+  firstRefusalMs: number | null;
+  retryAfter: string | null;
   elapsedMs: number;
 }
 
 /** Sends wrong passwords from one address for `seconds`, `concurrency` at a time; `user(i)` names the account. */
 async function flood(app: App, door: Door, address: string, user: (i: number) => string): Promise<Flood> {
-  const out: Flood = { accepted: 0, refused: 0, other: 0, firstRefusal: null, elapsedMs: 0 };
+  const out: Flood = { accepted: 0, refused: 0, other: 0, firstRefusal: null, firstRefusalMs: null, retryAfter: null, elapsedMs: 0 };
   const start = performance.now();
   const until = start + seconds * 1000;
   let sent = 0;
   const worker = async () => {
     while (performance.now() < until) {
       const i = ++sent;
-      const status = await door.request(app, basic(user(i), `wrong-${i}`), address);
-      if (status === 401) out.accepted++;
-      else if (status === 429) {
+      const res = await door.request(app, basic(user(i), `wrong-${i}`), address);
+      if (res.statusCode === 401) out.accepted++;
+      else if (res.statusCode === 429) {
         out.refused++;
-        if (out.firstRefusal === null || i < out.firstRefusal) out.firstRefusal = i;
+        if (out.firstRefusal === null || i < out.firstRefusal) {
+          out.firstRefusal = i;
+          out.firstRefusalMs = performance.now() - start;
+          out.retryAfter = String(res.headers['retry-after']);
+        }
       } else out.other++;
     }
   };
@@ -94,23 +97,32 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
 };
 
-/** Median and p90 latency of `samples` sequential REST sign-ins with the given login, each from its own address. */
-async function timeSignIns(app: App, login: (i: number) => string, tag: number): Promise<{ median: number; p90: number }> {
-  const times: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const t0 = performance.now();
-    const res = await app.server.inject({
-      method: 'GET',
-      url: '/api/v1/user',
-      headers: { authorization: basic(login(i), `wrong-${i}`) },
-      remoteAddress: `10.${tag}.${Math.floor(i / 250)}.${(i % 250) + 1}`,
-    });
-    times.push(performance.now() - t0);
-    if (res.statusCode !== 401) throw new Error(`expected 401, got ${res.statusCode}`);
-  }
-  const sorted = [...times].sort((a, b) => a - b);
-  return { median: median(times), p90: sorted[Math.floor(sorted.length * 0.9)] ?? 0 };
+/** One REST sign-in with a wrong password; returns its latency in ms. */
+async function signIn(app: App, login: string, remoteAddress: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await app.server.inject({
+    method: 'GET',
+    url: '/api/v1/user',
+    headers: { authorization: basic(login, `wrong-${remoteAddress}`) },
+    remoteAddress,
+  });
+  const ms = performance.now() - t0;
+  if (res.statusCode !== 401) throw new Error(`expected 401, got ${res.statusCode}`);
+  return ms;
 }
+
+/** Wrong password for an existing user versus an unknown user, interleaved (each attempt from its own address). */
+async function timing(app: App): Promise<Record<'wrong' | 'unknown', number[]>> {
+  const out = { wrong: [] as number[], unknown: [] as number[] };
+  for (let i = 0; i < samples; i++) {
+    const host = `${Math.floor(i / 250)}.${(i % 250) + 1}`;
+    out.wrong.push(await signIn(app, 'bench', `10.1.${host}`));
+    out.unknown.push(await signIn(app, `nobody-${i}`, `10.2.${host}`));
+  }
+  return out;
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
 
 async function main(): Promise<void> {
   const dataDir = path.join(tmp, 'data');
@@ -139,7 +151,9 @@ async function main(): Promise<void> {
         const rate = (r.accepted / r.elapsedMs) * 1000;
         console.log(
           `${d.name.padEnd(30)} ${label}: accepted ${String(r.accepted).padStart(5)} (${rate.toFixed(1)}/s), 429 ${String(r.refused).padStart(6)}, ` +
-            `first 429 at attempt ${r.firstRefusal ?? '-'}${r.other ? `, other ${r.other}` : ''}`,
+            `first 429 at attempt ${r.firstRefusal ?? '-'}` +
+            (r.firstRefusalMs === null ? '' : ` after ${r.firstRefusalMs.toFixed(0)} ms, Retry-After ${r.retryAfter}`) +
+            (r.other ? `, other ${r.other}` : ''),
         );
       }
     }
@@ -152,12 +166,9 @@ async function main(): Promise<void> {
     });
     console.log(`victim signs in from another address after the flood: HTTP ${innocent.statusCode}`);
 
-    const wrong = await timeSignIns(app, () => 'bench', 1);
-    const unknown = await timeSignIns(app, (i) => `nobody-${i}`, 2);
-    console.log(
-      `timing (${samples} sequential REST sign-ins each): wrong password median ${wrong.median.toFixed(2)} ms (p90 ${wrong.p90.toFixed(2)}), ` +
-        `unknown user median ${unknown.median.toFixed(2)} ms (p90 ${unknown.p90.toFixed(2)})`,
-    );
+    const t = await timing(app);
+    const fmt = (xs: number[]) => `median ${median(xs).toFixed(2)} ms, p10 ${pct(xs, 0.1).toFixed(2)}, p90 ${pct(xs, 0.9).toFixed(2)}`;
+    console.log(`timing (${samples} REST sign-ins each, interleaved): wrong password ${fmt(t.wrong)}; unknown user ${fmt(t.unknown)}`);
   } finally {
     await app.close();
     rmSync(tmp, { recursive: true, force: true });
