@@ -33,9 +33,10 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Lo
     level,
     ...(stream ? { stream } : {}),
     serializers: {
+      // Also called for any `{ req }` a log line carries, so it must not assume a Fastify request.
       req: (req: FastifyRequest) => ({
         method: req.method,
-        url: redactSecrets(req.url),
+        url: typeof req.url === 'string' ? redactSecrets(req.url) : undefined,
         host: req.host,
         remoteAddress: req.ip,
         remotePort: req.socket?.remotePort,
