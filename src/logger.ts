@@ -4,7 +4,7 @@ import { TOKEN_QUERY_PARAMS } from './auth/credentials.ts';
 type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
 
 /** What replaces a secret in the log. */
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 const SECRET_PARAMS: ReadonlySet<string> = new Set<string>([...TOKEN_QUERY_PARAMS, 'password', 'passwd']);
 // `?name=value` / `&name=value` pairs in a URL or in any message text.

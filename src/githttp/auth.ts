@@ -19,9 +19,9 @@ export interface GitRefusal {
 /** The outcome of authorizing a git request. */
 export type GitAuthorization = { ok: true; cx: ServiceContext; access: gitAccess.GitRepoAccess } | { ok: false; refusal: GitRefusal };
 
-const refuse = (status: number, message: string, challenge = false): GitAuthorization => ({
+const refuse = (status: number, message: string, challenge = false, retryAfterSeconds?: number): GitAuthorization => ({
   ok: false,
-  refusal: { status, message, challenge },
+  refusal: { status, message, challenge, retryAfterSeconds },
 });
 
 /**
@@ -38,17 +38,7 @@ export async function authorizeGitRequest(
   const url = new URL(req.url, 'http://x');
   const creds = parseCredentials(req.headers.authorization, url.searchParams);
   const resolved = await resolveViewer(deps, creds, { clientIp: req.ip });
-  if (!resolved.ok) {
-    return {
-      ok: false,
-      refusal: {
-        status: resolved.status,
-        message: resolved.message,
-        challenge: resolved.status === 401,
-        retryAfterSeconds: resolved.retryAfterSeconds,
-      },
-    };
-  }
+  if (!resolved.ok) return refuse(resolved.status, resolved.message, resolved.status === 401, resolved.retryAfterSeconds);
   const cx = createServiceContext(deps, resolved.user, resolved.auth);
   const { auth } = resolved;
   try {
