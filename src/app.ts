@@ -11,6 +11,8 @@ import { pullRefreshSubscriber } from './services/pull/refresh.ts';
 import { openApiDocument, restApi } from './rest/plugin.ts';
 import type { AppDeps } from './services/context.ts';
 import { renderIdenticon } from './rest/avatar.ts';
+import { LoginThrottle } from './auth/loginThrottle.ts';
+import { loggerOptions } from './logger.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
 export interface App {
@@ -26,6 +28,10 @@ export interface BuildAppOptions {
   db?: Db;
   onQuery?: (e: QueryEvent) => void;
   logger?: boolean;
+  /** Where log lines go (JSON per line); implies `logger`. Tests capture the log with it. */
+  logStream?: NodeJS.WritableStream;
+  /** The failed sign-in counters; by default in this process's memory from `config.loginThrottle`. */
+  loginThrottle?: LoginThrottle;
 }
 
 /** Builds Fastify with the REST API, the GraphQL endpoint and the misc routes. Never listens. */
@@ -34,16 +40,16 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const db = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: opts.onQuery });
   if (ownsDb) await prepareDb(db, config.dbProvider);
   const server = Fastify({
-    logger: opts.logger ? { level: config.logLevel } : false,
+    logger: opts.logger || opts.logStream ? loggerOptions(config.logLevel, opts.logStream) : false,
     // Git and API clients send paths like /api/v1/repos/o/r/contents/a%2Fb; keep them routable.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
   });
   const notifier = new Notifier((subscriber, event, err) =>
     server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
   );
-  const deps: AppDeps = { db, config, notifier };
+  const deps: AppDeps = { db, config, notifier, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
   notifier.subscribe(activitySubscriber(db, config));
   notifier.subscribe(mentionSubscriber(db));
   notifier.subscribe(pullRefreshSubscriber(deps));

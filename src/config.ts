@@ -21,6 +21,21 @@ export interface Config {
   noReplyAddress: string;
   minPasswordLength: number;
   production: boolean;
+  /** Which peers may set X-Forwarded-For (Fastify `trustProxy`); the client address feeds sign-in throttling. */
+  trustProxy: boolean | string[];
+  loginThrottle: LoginThrottleSettings;
+}
+
+/** Failed sign-in throttling (see src/auth/loginThrottle.ts); a maximum of 0 turns that limit off. */
+export interface LoginThrottleSettings {
+  /** Consecutive failed sign-ins for one account from one address before that pair is blocked. */
+  maxFailsPerAccount: number;
+  /** How long a blocked account+address pair is refused. */
+  accountBlockSeconds: number;
+  /** Failed sign-ins (any accounts, unknown tokens) from one address within a day before the address is blocked. */
+  maxFailsPerIp: number;
+  /** How long a blocked address is refused. */
+  ipBlockSeconds: number;
 }
 
 export const VERSION = '1.27.0';
@@ -53,7 +68,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     noReplyAddress: `noreply.${new URL(rootUrl).hostname}`,
     minPasswordLength: 8,
     production: env.NODE_ENV === 'production',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    loginThrottle: {
+      maxFailsPerAccount: parseCount('LOGIN_MAX_FAILS_PER_ACCOUNT', env.LOGIN_MAX_FAILS_PER_ACCOUNT, 10),
+      accountBlockSeconds: parseCount('LOGIN_BLOCK_SECONDS', env.LOGIN_BLOCK_SECONDS, 3600, 1),
+      maxFailsPerIp: parseCount('LOGIN_MAX_FAILS_PER_IP', env.LOGIN_MAX_FAILS_PER_IP, 100),
+      ipBlockSeconds: parseCount('LOGIN_IP_BLOCK_SECONDS', env.LOGIN_IP_BLOCK_SECONDS, 86_400, 1),
+    },
   };
+}
+
+/** A whole number from the environment (`fallback` when unset); at least `min`, at most ~24 days (Node's timer limit). */
+function parseCount(name: string, value: string | undefined, fallback: number, min = 0): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > 2_000_000) throw new Error(`${name} must be a whole number ${min}-2000000, got ${value}`);
+  return n;
+}
+
+/**
+ * TRUST_PROXY: `true`/`false`, or a comma list of addresses, CIDR ranges and proxy-addr's
+ * keywords (`loopback`, `linklocal`, `uniquelocal`). Default `loopback`, like Gitea's
+ * REVERSE_PROXY_TRUSTED_PROXIES (127.0.0.0/8,::1/128): a remote client cannot pick its own address.
+ */
+function parseTrustProxy(value: string | undefined): boolean | string[] {
+  if (value === undefined || value.trim() === '') return ['loopback'];
+  const v = value.trim();
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function parsePort(value: string | undefined): number {

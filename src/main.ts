@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError as CliArgumentError } from 'commander';
+import { LoginThrottle } from './auth/loginThrottle.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createDb, prepareDb, type Db } from './db/client.ts';
 import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
@@ -34,7 +35,7 @@ async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T>
   await prepareDb(db, config.dbProvider);
   const notifier = new Notifier((s, e, err) => process.stderr.write(`subscriber ${s} failed on ${e.type}: ${String(err)}\n`));
   try {
-    return await fn(createSystemContext({ db, config, notifier }));
+    return await fn(createSystemContext({ db, config, notifier, loginThrottle: new LoginThrottle(config.loginThrottle) }));
   } finally {
     await notifier.drain();
     await db.$disconnect();

@@ -2,7 +2,8 @@ import type { Db, Models } from '../db/client.ts';
 import { UnauthenticatedError } from '../errors.ts';
 import type { AuthInfo } from '../services/context.ts';
 import type { Credentials } from './credentials.ts';
-import { verifyPassword } from './password.ts';
+import type { LoginThrottle } from './loginThrottle.ts';
+import { verifySignInPassword } from './password.ts';
 import { parseScope } from './scope.ts';
 import { hashToken } from './token.ts';
 
@@ -14,6 +15,12 @@ export interface AuthOutcome {
   auth: AuthInfo;
 }
 
+/** Where a credential comes from: the client address and the throttle that counts its failures. */
+export interface SignInAttempt {
+  clientIp: string;
+  throttle: LoginThrottle;
+}
+
 const INVALID = 'invalid username, password or token';
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -21,35 +28,44 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * Resolves credentials to a user as Gitea does: tokens by hash; Basic with an empty or
  * `x-oauth-basic` password treats the username as a token; otherwise the password is tried as a
  * token first, then as the password of the user named by login or e-mail.
+ * Failed credentials are throttled through `attempt.throttle` (see LoginThrottle); unknown users cost one
+ * argon2 verification like wrong passwords.
  * @throws UnauthenticatedError for any credential that does not resolve (even on public routes).
+ * @throws LoginThrottledError when the account or address has failed too often.
  */
-export async function authenticate(db: Db, creds: Credentials): Promise<AuthOutcome> {
+export async function authenticate(db: Db, creds: Credentials, attempt: SignInAttempt): Promise<AuthOutcome> {
   switch (creds.kind) {
     case 'none':
     case 'malformed':
       return { user: null, auth: { method: 'anonymous', scope: null, tokenId: null, sudoerId: null } };
-    case 'token': {
-      const found = await findByToken(db, creds.token);
-      if (!found) throw new UnauthenticatedError(INVALID);
-      return found;
-    }
+    case 'token':
+      return requireToken(db, creds.token, attempt);
     case 'basic': {
-      if (creds.password === '' || creds.password === 'x-oauth-basic') {
-        const found = await findByToken(db, creds.username);
-        if (!found) throw new UnauthenticatedError(INVALID);
-        return found;
-      }
+      if (creds.password === '' || creds.password === 'x-oauth-basic') return requireToken(db, creds.username, attempt);
       const asToken = await findByToken(db, creds.password);
       if (asToken) return asToken;
       const user = await findByLoginOrEmail(db, creds.username);
-      if (!user || user.type !== 'INDIVIDUAL' || !(await verifyPassword(user.passwordHash, creds.password))) {
+      const usable = user && user.type === 'INDIVIDUAL' && user.passwordHash ? user : null;
+      // Keyed by account when it exists, so a name and its e-mail addresses share one counter.
+      const account = usable ? `id:${usable.id}` : `login:${creds.username.toLowerCase()}`;
+      await attempt.throttle.reserve(attempt.clientIp, account);
+      if (!(await verifySignInPassword(usable?.passwordHash ?? null, creds.password)) || !usable) {
         throw new UnauthenticatedError(INVALID);
       }
+      await attempt.throttle.succeeded(attempt.clientIp, account);
       // Gitea's UserSignIn refuses prohibited users outright (401, not the 403 account gate).
-      if (user.prohibitLogin) throw new UnauthenticatedError(INVALID);
-      return { user, auth: { method: 'password', scope: null, tokenId: null, sudoerId: null } };
+      if (usable.prohibitLogin) throw new UnauthenticatedError(INVALID);
+      return { user: usable, auth: { method: 'password', scope: null, tokenId: null, sudoerId: null } };
     }
   }
+}
+
+/** A token that must resolve; a failure counts against the client address. */
+async function requireToken(db: Db, token: string, attempt: SignInAttempt): Promise<AuthOutcome> {
+  const found = await findByToken(db, token);
+  if (found) return found;
+  await attempt.throttle.failedToken(attempt.clientIp);
+  throw new UnauthenticatedError(INVALID);
 }
 
 async function findByToken(db: Db, token: string): Promise<AuthOutcome | null> {

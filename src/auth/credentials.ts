@@ -5,12 +5,15 @@ export type Credentials =
   | { kind: 'basic'; username: string; password: string }
   | { kind: 'malformed' };
 
+/** Query parameters that carry an access token (Gitea's deprecated forms). */
+export const TOKEN_QUERY_PARAMS = ['token', 'access_token'] as const;
+
 /**
  * Reads credentials the way Gitea does: `?token=` / `?access_token=` first, then the Authorization
  * header (`token <t>`, `bearer <t>` case-insensitive, or Basic).
  */
 export function parseCredentials(authorization: string | undefined, query: URLSearchParams): Credentials {
-  const queryToken = query.get('token') || query.get('access_token');
+  const queryToken = query.get(TOKEN_QUERY_PARAMS[0]) || query.get(TOKEN_QUERY_PARAMS[1]);
   if (queryToken) return { kind: 'token', token: queryToken, viaQuery: true };
   if (!authorization) return { kind: 'none' };
   const fields = authorization.trim().split(/\s+/);

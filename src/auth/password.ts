@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Hashes a password with argon2id (OWASP parameters); returns a PHC string. */
 export function hashPassword(password: string): Promise<string> {
@@ -30,4 +30,18 @@ export async function verifyPassword(storedHash: string, password: string): Prom
     verified.set(key, Date.now() + VERIFIED_TTL_MS);
   }
   return ok;
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Verifies a password for a sign-in. Without a usable hash (unknown user, organization, password
+ * sign-in disabled) it verifies against a dummy hash of the same parameters and answers false, so that
+ * every failure costs one argon2 verification and timing does not tell which accounts exist.
+ */
+export async function verifySignInPassword(storedHash: string | null, password: string): Promise<boolean> {
+  if (storedHash) return verifyPassword(storedHash, password);
+  dummyHash ??= hashPassword(randomBytes(32).toString('hex'));
+  await verifyPassword(await dummyHash, password);
+  return false;
 }

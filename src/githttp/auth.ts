@@ -12,14 +12,16 @@ export interface GitRefusal {
   message: string;
   /** Ask for Basic credentials (git then prompts or uses its credential helper). */
   challenge: boolean;
+  /** Sent as `Retry-After` (429: failed sign-ins throttled). */
+  retryAfterSeconds?: number | undefined;
 }
 
 /** The outcome of authorizing a git request. */
 export type GitAuthorization = { ok: true; cx: ServiceContext; access: gitAccess.GitRepoAccess } | { ok: false; refusal: GitRefusal };
 
-const refuse = (status: number, message: string, challenge = false): GitAuthorization => ({
+const refuse = (status: number, message: string, challenge = false, retryAfterSeconds?: number): GitAuthorization => ({
   ok: false,
-  refusal: { status, message, challenge },
+  refusal: { status, message, challenge, retryAfterSeconds },
 });
 
 /**
@@ -35,8 +37,8 @@ export async function authorizeGitRequest(
 ): Promise<GitAuthorization> {
   const url = new URL(req.url, 'http://x');
   const creds = parseCredentials(req.headers.authorization, url.searchParams);
-  const resolved = await resolveViewer(deps.db, deps.config.rootUrl, creds, undefined);
-  if (!resolved.ok) return refuse(resolved.status, resolved.message, resolved.status === 401);
+  const resolved = await resolveViewer(deps, creds, { clientIp: req.ip });
+  if (!resolved.ok) return refuse(resolved.status, resolved.message, resolved.status === 401, resolved.retryAfterSeconds);
   const cx = createServiceContext(deps, resolved.user, resolved.auth);
   const { auth } = resolved;
   try {

@@ -53,8 +53,11 @@ export async function gitHttp(app: FastifyInstance, deps: AppDeps): Promise<void
       }
       const auth = await authorizeGitRequest(deps, req, owner, name, service === 'receive-pack' ? 'write' : 'read');
       if (!auth.ok) {
-        const { status, message, challenge } = auth.refusal;
-        return sendText(reply, status, message, challenge ? { 'WWW-Authenticate': 'Basic realm="Gitea"' } : {});
+        const { status, message, challenge, retryAfterSeconds } = auth.refusal;
+        return sendText(reply, status, message, {
+          ...(challenge ? { 'WWW-Authenticate': 'Basic realm="Gitea"' } : {}),
+          ...(retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {}),
+        });
       }
       return serveGit(req, reply, { cx: auth.cx, access: auth.access, service, advertise: action === 'info', noCache: NO_CACHE });
     };

@@ -77,15 +77,14 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
     context: async ({ req }) => {
       const url = new URL(req.url, 'http://x');
       const sudo = url.searchParams.get('sudo') || headerValue(req.headers.sudo);
-      const resolved = await resolveViewer(
-        deps.db,
-        deps.config.rootUrl,
-        parseCredentials(req.headers.authorization, url.searchParams),
-        sudo,
-      );
+      const resolved = await resolveViewer(deps, parseCredentials(req.headers.authorization, url.searchParams), { clientIp: req.ip, sudo });
       if (!resolved.ok) {
-        const code = resolved.status === 401 ? 'UNAUTHENTICATED' : resolved.status === 404 ? 'NOT_FOUND' : 'FORBIDDEN';
-        throw new GraphQLError(resolved.message, { extensions: { code, http: { status: resolved.status } } });
+        const { status } = resolved;
+        const code = status === 429 ? 'RATE_LIMITED' : status === 401 ? 'UNAUTHENTICATED' : status === 404 ? 'NOT_FOUND' : 'FORBIDDEN';
+        const retry = resolved.retryAfterSeconds;
+        throw new GraphQLError(resolved.message, {
+          extensions: { code, http: { status, ...(retry ? { headers: { 'Retry-After': String(retry) } } : {}) } },
+        });
       }
       return { cx: createServiceContext(deps, resolved.user, resolved.auth) };
     },

@@ -9,7 +9,8 @@ const DEPRECATION_WARNING =
   'token and access_token API authentication is deprecated and will be removed in gitea 1.23. Please use AuthorizationHeaderToken instead. Existing queries will continue to work but without authorization.';
 
 /**
- * The /api/v1 onRequest hook, in Gitea's order: authenticate (bad credentials → 401 on every route),
+ * The /api/v1 onRequest hook, in Gitea's order: authenticate (bad credentials → 401 on every route,
+ * throttled ones → 429 with Retry-After),
  * account gates (403), Sudo, then the route's declarative gates (token scope, reqToken, reqSiteAdmin).
  * Leaves `req.cx` set for the handler.
  */
@@ -21,13 +22,14 @@ export function apiAuthHook(deps: AppDeps, swaggerUrl: string) {
     const url = new URL(req.url, 'http://x');
     const creds = parseCredentials(req.headers.authorization, url.searchParams);
     if (creds.kind === 'token' && creds.viaQuery) reply.header('X-Gitea-Warning', DEPRECATION_WARNING);
-    const resolved = await resolveViewer(
-      deps.db,
-      deps.config.rootUrl,
-      creds,
-      url.searchParams.get('sudo') || headerValue(req.headers.sudo),
-    );
-    if (!resolved.ok) return fail(reply, resolved.status, resolved.message, !resolved.bare);
+    const resolved = await resolveViewer(deps, creds, {
+      clientIp: req.ip,
+      sudo: url.searchParams.get('sudo') || headerValue(req.headers.sudo),
+    });
+    if (!resolved.ok) {
+      if (resolved.retryAfterSeconds) reply.header('Retry-After', String(resolved.retryAfterSeconds));
+      return fail(reply, resolved.status, resolved.message, !resolved.bare);
+    }
     const { user, auth } = resolved;
     req.cx = createServiceContext(deps, user, auth);
 

@@ -3,6 +3,7 @@ import type { Db, DbTx, Models } from '../db/client.ts';
 import { createLoaders, type Loaders } from '../loaders/loaders.ts';
 import type { DomainEvent } from '../notify/events.ts';
 import type { Notifier } from '../notify/notifier.ts';
+import type { LoginThrottle } from '../auth/loginThrottle.ts';
 import type { TokenScope } from '../auth/scope.ts';
 
 /** How the viewer authenticated. Token scopes apply only to `token`. */
@@ -19,6 +20,8 @@ export interface AppDeps {
   db: Db;
   config: Config;
   notifier: Notifier;
+  /** Counts failed sign-ins per account+address and per address (shared by REST, GraphQL and git). */
+  loginThrottle: LoginThrottle;
 }
 
 /** The service context: who is asking, and the handles to do the work. Every service takes it first. */
