@@ -1,6 +1,7 @@
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS, MAX_CONNECTION_SIZE } from '../../src/graphql/builder.ts';
+import { MAX_CONNECTION_SIZE } from '../../src/graphql/builder.ts';
+import { LIMITS } from '../../src/graphql/limits/limits.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { errorCodes, gql } from '../helpers/graphql.ts';
