@@ -36,10 +36,6 @@ export type DocumentLimits = Pick<Record<LimitName, number>, 'size' | 'tokens' |
  * A refusal naming its limit: `extensions: { code, limit, max }` (plus `value` when it is known). Refusals happen
  * before execution, so they carry HTTP 400 (413 for an oversized document) like other request errors.
  */
-export function limitError(
-  message: string,
-  ext: { code: string; limit: string; max: number; value?: number },
-  status = 400,
-): GraphQLError {
+export function limitError(message: string, ext: { code: string; limit: string; max: number; value?: number }, status = 400): GraphQLError {
   return new GraphQLError(message, { extensions: { ...ext, http: { status } } });
 }

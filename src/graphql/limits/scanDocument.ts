@@ -92,7 +92,11 @@ export function scanDocument(source: string, limits: DocumentLimits): GraphQLErr
             field = false;
             // Inline fragments nest selection sets without adding depth; they still make the parser recurse.
             if (sets.length > 2 * limits.depth + 1) {
-              return complex('depth', limits.depth, `selection sets nest deeper than ${2 * limits.depth} levels`);
+              return complex(
+                'depth',
+                limits.depth,
+                `selection sets nest deeper than ${2 * limits.depth} levels, twice the maximum of ${limits.depth}`,
+              );
             }
           }
           break;

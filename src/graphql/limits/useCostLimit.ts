@@ -23,19 +23,26 @@ export function useCostLimit(limits: { breadth: number; complexity: number }): P
       };
       let cost: { breadth: number; complexity: number };
       try {
-        cost = complexityFromQuery(document, { schema: args.schema, ctx: args.contextValue as object, variables: args.variableValues ?? {} });
+        cost = complexityFromQuery(document, {
+          schema: args.schema,
+          ctx: args.contextValue as object,
+          variables: args.variableValues ?? {},
+        });
       } catch (error) {
         if (error instanceof GraphQLError) return setResultAndStopExecution({ errors: [withStatus(error)] });
         throw error;
       }
       for (const limit of ['breadth', 'complexity'] as const) {
         if (cost[limit] > limits[limit]) {
-          const error = limitError(`Query exceeds the ${limit} limit: ${limit} ${cost[limit]} is more than the maximum of ${limits[limit]}`, {
-            code: 'QUERY_TOO_COMPLEX',
-            limit,
-            value: cost[limit],
-            max: limits[limit],
-          });
+          const error = limitError(
+            `Query exceeds the ${limit} limit: ${limit} ${cost[limit]} is more than the maximum of ${limits[limit]}`,
+            {
+              code: 'QUERY_TOO_COMPLEX',
+              limit,
+              value: cost[limit],
+              max: limits[limit],
+            },
+          );
           return setResultAndStopExecution({ errors: [error] });
         }
       }

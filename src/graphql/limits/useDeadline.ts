@@ -18,7 +18,10 @@ export function useDeadline(ms: number): Plugin {
         const expired = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(error), { once: true }));
         try {
           // The race answers at the deadline even while a resolver is still awaiting something.
-          return await Promise.race([executeFn({ ...execArgs, signal: controller.signal } as ExecutionArgs & { signal: AbortSignal }), expired]);
+          return await Promise.race([
+            executeFn({ ...execArgs, signal: controller.signal } as ExecutionArgs & { signal: AbortSignal }),
+            expired,
+          ]);
         } catch (e) {
           if (e === error) return { errors: [error] };
           throw e;
