@@ -11,6 +11,7 @@ import { LIMITS } from './limits/limits.ts';
 import { useCostLimit } from './limits/useCostLimit.ts';
 import { useDeadline } from './limits/useDeadline.ts';
 import { useDocumentLimits } from './limits/useDocumentLimits.ts';
+import { useSelectionLimits } from './limits/useSelectionLimits.ts';
 
 function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
@@ -44,8 +45,14 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
     graphiql: { title: 'Forgegraph GraphQL', defaultQuery: '{\n  viewer {\n    login\n  }\n}\n' },
     renderGraphiQL: (opts) => (graphiqlHtml ??= renderGraphiQL(opts)),
     maskedErrors: { maskError, isDev: !deps.config.production },
-    // In request order: the document (before parsing), depth (validation), cost (before execution), deadline.
-    plugins: [useDocumentLimits(LIMITS), useDepthLimit(LIMITS.depth), useCostLimit(LIMITS), useDeadline(LIMITS.deadline)],
+    // In request order (see limits/limits.ts): the text, the syntax tree, validation, cost, execution.
+    plugins: [
+      useDocumentLimits(LIMITS),
+      useSelectionLimits(LIMITS),
+      useDepthLimit(LIMITS.depth),
+      useCostLimit(LIMITS),
+      useDeadline(LIMITS.deadline),
+    ],
     context: async ({ req }) => {
       const url = new URL(req.url, 'http://x');
       const sudo = url.searchParams.get('sudo') || headerValue(req.headers.sudo);

@@ -58,18 +58,29 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
     });
 
     it('rejects a query wider than the breadth limit', async () => {
-      const res = await gql<unknown>(t, `{ user(login: "limitadmin") { ${'login '.repeat(LIMITS.breadth)} } }`, { headers: admin });
-      expect(errorCodes(res)[0]).toBe('QUERY_TOO_COMPLEX');
-      expect(res.errors?.[0]?.message).toMatch(new RegExp(`breadth limit.*maximum of ${LIMITS.breadth}`));
+      // 11 × (viewer + 50 fields) = 561 fields, within the alias and duplicate limits.
+      const q = `{ ${Array.from({ length: 11 }, (_, i) => `v${i}: viewer { ${'__typename '.repeat(50)} }`).join(' ')} }`;
+      const res = await gql<unknown>(t, q, { headers: admin });
+      expect(res.data ?? null).toBeNull();
+      expect(res.errors).toEqual([
+        {
+          message: `Query exceeds the breadth limit: more than the maximum of ${LIMITS.breadth} fields`,
+          extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'breadth', max: LIMITS.breadth },
+        },
+      ]);
     });
 
     it('counts `__typename` in the breadth, at the root too', async () => {
-      const res = await gql<unknown>(t, `{ ${'__typename '.repeat(LIMITS.breadth + 1)} }`);
-      expect(res.data ?? null).toBeNull();
-      expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: 'breadth', max: LIMITS.breadth });
-      const atLimit = await gql<{ __typename: string }>(t, `{ ${'__typename '.repeat(LIMITS.breadth)} }`);
+      // 50 root `__typename`s and 10 × (__schema + 44): 500 fields; then `extra` aliased `__typename`s at the root.
+      const wide = (extra: number) =>
+        `{ ${'__typename '.repeat(50)} ${Array.from({ length: 10 }, (_, i) => `s${i}: __schema { ${'__typename '.repeat(44)} }`).join(' ')}` +
+        ` ${Array.from({ length: extra }, (_, i) => `r${i}: __typename`).join(' ')} }`;
+      const atLimit = await gql<{ __typename: string }>(t, wide(LIMITS.breadth - 500));
       expect(atLimit.errors).toBeUndefined();
       expect(atLimit.data?.__typename).toBe('Query');
+      const over = await gql<unknown>(t, wide(LIMITS.breadth - 500 + 1));
+      expect(over.data ?? null).toBeNull();
+      expect(over.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: 'breadth', max: LIMITS.breadth });
     });
 
     it('gives an anonymous over-cost query the cost error, not a permission error', async () => {
@@ -221,7 +232,6 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       ],
     ])('refuses a document over the %s limit, naming it', async (limit, query, message) => {
       const res = await gql<unknown>(t, query);
-      expect(res.status).toBe(400);
       expect(res.data ?? null).toBeNull();
       expect(res.errors).toEqual([
         { message, extensions: { code: 'QUERY_TOO_COMPLEX', limit, max: LIMITS[limit as keyof typeof LIMITS] } },
@@ -246,8 +256,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
     it('accepts documents at each limit', async () => {
       const atLimits = [
         typenames(LIMITS.aliases),
-        `{ ${'__typename @include(if: true) '.repeat(LIMITS.directives)} }`,
-        `{ ${'__typename '.repeat(LIMITS.breadth)} }`,
+        `{ ${'__typename @include(if: true) '.repeat(LIMITS.directives / 2)} s: __schema { ${'__typename @include(if: true) '.repeat(LIMITS.directives / 2)} } }`,
         `{ __typename }${' '.repeat(LIMITS.size - 14)}`,
         `{ ${chain(2 * LIMITS.depth, () => '... on Query { ', '__typename', ' }')} }`,
       ];
@@ -272,7 +281,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       const get = (query: string) =>
         t.request('GET', `/api/graphql?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/json' } });
       const deep = await get(chain(LIMITS.depth + 1, () => '{ a ', '', '}') + '}');
-      expect(deep.statusCode).toBe(400);
+      expect(deep.statusCode).toBe(200);
       expect(deep.json()).toEqual({
         errors: [
           {
@@ -284,6 +293,74 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       const wide = await get(typenames(LIMITS.aliases + 1));
       expect((wide.json() as { errors: { extensions: unknown }[] }).errors[0]?.extensions).toMatchObject({ limit: 'aliases' });
     });
+  });
+
+  describe('selection limits (before validation)', () => {
+    const copies = (n: number, body: string) => Array.from({ length: n }, () => body).join(' ');
+
+    it.each<[string, (n: number) => string]>([
+      ['directly', (n) => `{ ${copies(n, 'viewer { login }')} }`],
+      ['through inline fragments', (n) => `{ ${copies(n, '... on Query { viewer { login } }')} }`],
+      [
+        'through fragment spreads',
+        (n) =>
+          `{ ${Array.from({ length: n }, (_, i) => `...F${i}`).join(' ')} } ` +
+          Array.from({ length: n }, (_, i) => `fragment F${i} on Query { viewer { login } }`).join(' '),
+      ],
+    ])(`refuses a field selected more than ${LIMITS.duplicates} times in one selection set, %s`, async (_how, doc) => {
+      const res = await gql<unknown>(t, doc(LIMITS.duplicates + 1));
+      expect(res.errors).toEqual([
+        {
+          message: `Query exceeds the duplicates limit: \`viewer\` is selected more than the maximum of ${LIMITS.duplicates} times in one selection set`,
+          extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'duplicates', max: LIMITS.duplicates },
+        },
+      ]);
+      const atLimit = await gql<{ viewer: { login: string } }>(t, doc(LIMITS.duplicates), { headers: admin });
+      expect(atLimit.errors).toBeUndefined();
+      expect(atLimit.data?.viewer.login).toBe('limitadmin');
+    });
+
+    it('counts breadth through fragments, each spread in full', async () => {
+      const fields = Array.from({ length: 26 }, (_, i) => `f${i}: __typename`).join(' ');
+      // 20 spreads of a 26-field fragment: 520 fields from a few hundred tokens.
+      const q = `{ ${Array.from({ length: 20 }, (_, i) => `s${i}: viewer { ...Wide }`).join(' ')} } fragment Wide on User { ${fields} }`;
+      const res = await gql<unknown>(t, q, { headers: admin });
+      expect(res.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'breadth', max: LIMITS.breadth });
+    });
+
+    it('refuses before validation: an over-broad document of unknown fields gets the breadth error', async () => {
+      const res = await gql<unknown>(t, `{ ${Array.from({ length: 11 }, (_, i) => `v${i}: viewer { ${'nope '.repeat(50)} }`).join(' ')} }`);
+      expect(res.errors).toHaveLength(1);
+      expect(res.errors?.[0]?.extensions).toMatchObject({ limit: 'breadth' });
+    });
+  });
+
+  describe('HTTP status of a refusal', () => {
+    const post = (query: string, variables: Record<string, unknown> | undefined, accept: string) =>
+      t.request('POST', '/api/graphql', { headers: { ...admin, accept }, body: { query, variables } });
+    const refusals: [string, string, Record<string, unknown> | undefined][] = [
+      ['aliases', `{ ${Array.from({ length: LIMITS.aliases + 1 }, (_, i) => `t${i}: __typename`).join(' ')} }`, undefined],
+      ['duplicates', `{ ${'viewer { login } '.repeat(LIMITS.duplicates + 1)} }`, undefined],
+      [
+        'depth',
+        `query { __type(name: "User") { ...D } } fragment D on __Type { ${'ofType { '.repeat(LIMITS.depth - 1)}name${' }'.repeat(LIMITS.depth - 1)} }`,
+        undefined,
+      ],
+      ['complexity', aliased(3), undefined],
+      ['ids', 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: LIMITS.nodeIds + 1 }, () => 'VXNlcjox') }],
+    ];
+
+    it.each(refusals)(
+      '%s: 400 to GraphQL-over-HTTP clients, 200 to application/json ones (as validation errors)',
+      async (limit, query, variables) => {
+        const spec = await post(query, variables, 'application/graphql-response+json');
+        expect(spec.statusCode).toBe(400);
+        expect((JSON.parse(spec.body) as { errors: { extensions: { limit: string } }[] }).errors[0]?.extensions.limit).toBe(limit);
+        const plain = await post(query, variables, 'application/json');
+        expect(plain.statusCode).toBe(200);
+        expect((JSON.parse(plain.body) as { errors: { extensions: { limit: string } }[] }).errors[0]?.extensions.limit).toBe(limit);
+      },
+    );
   });
 
   describe('the abusive documents of issue #10', () => {
@@ -312,6 +389,12 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       ],
       ['5 MB of tokens', () => `{ ${'__typename '.repeat(500_000)} }`, { code: 'DOCUMENT_TOO_LARGE', limit: 'size' }],
       ['200 KB of tokens', () => `{ ${'__typename '.repeat(20_000)} }`, { code: 'QUERY_TOO_COMPLEX', limit: 'tokens' }],
+      [
+        '400 copies of `viewer { login }`',
+        () => `{ ${'viewer { login } '.repeat(400)} }`,
+        { code: 'QUERY_TOO_COMPLEX', limit: 'duplicates' },
+      ],
+      ['19,998 `__typename`', () => `{ ${'__typename '.repeat(19_998)} }`, { code: 'QUERY_TOO_COMPLEX', limit: 'duplicates' }],
       ['depth 10,000', () => '{' + 'a {'.repeat(10_000) + 'b' + '}'.repeat(10_001), { code: 'QUERY_TOO_COMPLEX', limit: 'depth' }],
       [
         '10,000 nested inline fragments',
