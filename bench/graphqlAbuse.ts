@@ -45,11 +45,11 @@ const ABUSES: Abuse[] = [
   { name: '100,000 @include directives (1.9 MB)', body: () => json(`{ viewer { login ${'@include(if: true) '.repeat(100_000)} } }`) },
   { name: '10,000 @include directives', body: () => json(`{ viewer { login ${'@include(if: true) '.repeat(10_000)} } }`) },
   { name: '5 MB of tokens', body: () => json(`{ ${'__typename '.repeat(500_000)} }`) },
-  { name: '20,001 tokens (220 KB)', body: () => json(`{ ${'__typename '.repeat(19_999)} }`) },
+  { name: '10,001 tokens (110 KB)', body: () => json(`{ ${'__typename '.repeat(9_999)} }`) },
   { name: '100,000 __typename aliases (1.8 MB)', body: () => json(`{ ${repeat(100_000, (i) => `t${i}: __typename`)} }`) },
   { name: '10,000 __typename aliases', body: () => json(`{ ${repeat(10_000, (i) => `t${i}: __typename`)} }`) },
   { name: 'depth 10,000', body: () => json(`{${'a {'.repeat(10_000)}b${'}'.repeat(10_001)}`) },
-  { name: '19,998 __typename (at the token limit)', body: () => json(`{ ${'__typename '.repeat(19_998)} }`) },
+  { name: '9,998 __typename (at the token limit)', body: () => json(`{ ${'__typename '.repeat(9_998)} }`) },
   { name: '400 × viewer { login }', body: () => json(`{ ${'viewer { login } '.repeat(400)} }`) },
   // At the duplicates limit, for comparison: graphql-js's validation of overlapping fields is what costs here.
   { name: '50 × viewer { repositories(first: 1) {…} } (allowed)', body: () => json(`{ ${`viewer { ${DEEP} } `.repeat(50)} }`) },

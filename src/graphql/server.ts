@@ -8,6 +8,7 @@ import { createServiceContext, type AppDeps } from '../services/context.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';
 import { LIMITS } from './limits/limits.ts';
+import { useNodeIdsLimit } from './limits/nodeIds.ts';
 import { useCostLimit } from './limits/useCostLimit.ts';
 import { useDeadline } from './limits/useDeadline.ts';
 import { useDocumentLimits } from './limits/useDocumentLimits.ts';
@@ -50,6 +51,7 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
       useDocumentLimits(LIMITS),
       useSelectionLimits(LIMITS),
       useDepthLimit(LIMITS.depth),
+      useNodeIdsLimit(LIMITS.nodeIds),
       useCostLimit(LIMITS),
       useDeadline(LIMITS.deadline),
     ],

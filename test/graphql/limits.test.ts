@@ -173,18 +173,19 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       expect(res.data?.nodes).toHaveLength(LIMITS.nodeIds);
     });
 
-    it.each([
-      ['a variable', true],
-      ['the document', false],
-    ])(`refuses ${LIMITS.nodeIds + 1} ids given in %s, naming the limit, before any lookup`, async (_where, viaVariable) => {
+    it.each<[string, (ids: string[]) => [string, Record<string, unknown> | undefined]]>([
+      ['a variable', (ids) => [NODES, { ids }]],
+      ['the document', (ids) => [`{ nodes(ids: ${JSON.stringify(ids)}) { id } }`, undefined]],
+      // Not at the root of the operation: refused by the field's cost function instead.
+      ['a named fragment', (ids) => ['query($ids: [ID!]!) { ...N } fragment N on Query { nodes(ids: $ids) { id } }', { ids }]],
+    ])(`refuses ${LIMITS.nodeIds + 1} ids given in %s, naming the limit, before any lookup`, async (_where, operation) => {
       const ids = Array.from({ length: LIMITS.nodeIds + 1 }, () => userId);
       t.queries.length = 0;
       await gql<unknown>(t, '{ __typename }', { headers: admin });
       const authOnly = [...t.queries];
       t.queries.length = 0;
-      const res = viaVariable
-        ? await gql<unknown>(t, NODES, { variables: { ids }, headers: admin })
-        : await gql<unknown>(t, `{ nodes(ids: ${JSON.stringify(ids)}) { id } }`, { headers: admin });
+      const [query, variables] = operation(ids);
+      const res = await gql<unknown>(t, query, { variables, headers: admin });
       expect(res.data ?? null).toBeNull();
       expect(res.errors?.[0]?.message).toBe(`Requesting ${LIMITS.nodeIds + 1} nodes exceeds the \`ids\` limit of ${LIMITS.nodeIds} nodes.`);
       expect(res.errors?.[0]?.extensions).toEqual({
@@ -388,13 +389,17 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
         { code: 'DOCUMENT_TOO_LARGE', limit: 'size' },
       ],
       ['5 MB of tokens', () => `{ ${'__typename '.repeat(500_000)} }`, { code: 'DOCUMENT_TOO_LARGE', limit: 'size' }],
-      ['200 KB of tokens', () => `{ ${'__typename '.repeat(20_000)} }`, { code: 'QUERY_TOO_COMPLEX', limit: 'tokens' }],
+      [`${LIMITS.tokens + 2} tokens`, () => `{ ${'__typename '.repeat(LIMITS.tokens)} }`, { code: 'QUERY_TOO_COMPLEX', limit: 'tokens' }],
       [
         '400 copies of `viewer { login }`',
         () => `{ ${'viewer { login } '.repeat(400)} }`,
         { code: 'QUERY_TOO_COMPLEX', limit: 'duplicates' },
       ],
-      ['19,998 `__typename`', () => `{ ${'__typename '.repeat(19_998)} }`, { code: 'QUERY_TOO_COMPLEX', limit: 'duplicates' }],
+      [
+        `${LIMITS.tokens - 2} \`__typename\` (as many as the token limit allows)`,
+        () => `{ ${'__typename '.repeat(LIMITS.tokens - 2)} }`,
+        { code: 'QUERY_TOO_COMPLEX', limit: 'duplicates' },
+      ],
       ['depth 10,000', () => '{' + 'a {'.repeat(10_000) + 'b' + '}'.repeat(10_001), { code: 'QUERY_TOO_COMPLEX', limit: 'depth' }],
       [
         '10,000 nested inline fragments',
@@ -416,17 +421,20 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       expect(res.errors?.[0]?.message).toMatch(new RegExp(`the ${expected.limit} limit.*\\b${LIMITS[expected.limit]}\\b`));
     });
 
-    it('10,000 ids in nodes(ids:), anonymously: refused by the ids limit before any lookup', async () => {
+    it('10,000 ids in nodes(ids:), anonymously: refused before any lookup, by the ids limit (or the token limit, inline)', async () => {
       const ids = Array.from({ length: 10_000 }, (_, i) => Buffer.from(`User:${i + 1}`).toString('base64'));
-      for (const res of [
-        await gql<unknown>(t, 'query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Issue { comments(first: 100) { totalCount } } } }', {
-          variables: { ids },
-        }),
-        await gql<unknown>(t, `{ nodes(ids: ${JSON.stringify(ids)}) { id } }`),
-      ]) {
-        expect(res.data ?? null).toBeNull();
-        expect(res.errors?.[0]?.extensions).toEqual({ code: 'EXCESSIVE_PAGINATION', limit: 'ids', value: 10_000, max: LIMITS.nodeIds });
-      }
+      const q = 'query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Issue { comments(first: 100) { totalCount } } } }';
+      const viaVariable = await gql<unknown>(t, q, { variables: { ids } });
+      expect(viaVariable.data ?? null).toBeNull();
+      expect(viaVariable.errors).toEqual([
+        {
+          message: `Requesting 10000 nodes exceeds the \`ids\` limit of ${LIMITS.nodeIds} nodes.`,
+          extensions: { code: 'EXCESSIVE_PAGINATION', limit: 'ids', value: 10_000, max: LIMITS.nodeIds },
+        },
+      ]);
+      const inline = await gql<unknown>(t, `{ nodes(ids: ${JSON.stringify(ids)}) { id } }`);
+      expect(inline.data ?? null).toBeNull();
+      expect(inline.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'tokens', max: LIMITS.tokens });
     });
   });
 

@@ -10,7 +10,7 @@ export const LIMITS = {
   /** UTF-8 bytes of the query document (variables not included). */
   size: 256 * 1024,
   /** Lexical tokens of the document (graphql-js `parse` option `maxTokens`). */
-  tokens: 20_000,
+  tokens: 10_000,
   /** Aliased fields in the document, `__typename` included. */
   aliases: 200,
   /** Directives (`@include`, `@skip`, …) in the document. */
