@@ -60,7 +60,8 @@ export const builder = new SchemaBuilder<{
     clientMutationId: 'optional',
     cursorType: 'String',
     nodesOnConnection: true,
-    // Refused before any id is looked up: by the cost check ahead of execution, and again here should that be off.
+    // Too many ids are refused before any lookup: on the raw argument (limits/nodeIds.ts), by this cost function for
+    // `nodes` inside a named fragment, and in the resolver should both be bypassed.
     nodesQueryOptions: {
       complexity: ({ ids }) => {
         assertNodeIdsWithinLimit(ids.length);
