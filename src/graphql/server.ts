@@ -1,45 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import type { Plugin, YogaServerInstance } from 'graphql-yoga';
+import type { YogaServerInstance } from 'graphql-yoga';
 import { parseCredentials } from '../auth/credentials.ts';
 import { resolveViewer } from '../auth/resolveViewer.ts';
 import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
-import { LIMITS } from './builder.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';
-
-/** Wall-clock budget for one GraphQL operation. */
-export const DEADLINE_MS = 15_000;
-
-/** Fails an operation that runs past the deadline with an error naming the limit. */
-function useDeadline(ms: number): Plugin {
-  return {
-    onExecute({ executeFn, setExecuteFn }) {
-      setExecuteFn(async (args) => {
-        let timer: NodeJS.Timeout | undefined;
-        const deadline = new Promise<{ errors: GraphQLError[] }>((resolve) => {
-          timer = setTimeout(
-            () =>
-              resolve({
-                errors: [
-                  new GraphQLError(`Request exceeded the deadline of ${ms} ms`, {
-                    extensions: { code: 'DEADLINE_EXCEEDED', limit: 'deadline', max: ms },
-                  }),
-                ],
-              }),
-            ms,
-          );
-        });
-        try {
-          return await Promise.race([executeFn(args), deadline]);
-        } finally {
-          clearTimeout(timer);
-        }
-      });
-    },
-  };
-}
+import { LIMITS } from './limits/limits.ts';
+import { useNodeIdsLimit } from './limits/nodeIds.ts';
+import { useCostLimit } from './limits/useCostLimit.ts';
+import { useDeadline } from './limits/useDeadline.ts';
+import { useDocumentLimits } from './limits/useDocumentLimits.ts';
+import { useSelectionLimits } from './limits/useSelectionLimits.ts';
 
 function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
@@ -73,7 +46,15 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
     graphiql: { title: 'Forgegraph GraphQL', defaultQuery: '{\n  viewer {\n    login\n  }\n}\n' },
     renderGraphiQL: (opts) => (graphiqlHtml ??= renderGraphiQL(opts)),
     maskedErrors: { maskError, isDev: !deps.config.production },
-    plugins: [useDeadline(DEADLINE_MS), useDepthLimit(LIMITS.depth)],
+    // In request order (see limits/limits.ts): the text, the syntax tree, validation, cost, execution.
+    plugins: [
+      useDocumentLimits(LIMITS),
+      useSelectionLimits(LIMITS),
+      useDepthLimit(LIMITS.depth),
+      useNodeIdsLimit(LIMITS.nodeIds),
+      useCostLimit(LIMITS),
+      useDeadline(LIMITS.deadline),
+    ],
     context: async ({ req }) => {
       const url = new URL(req.url, 'http://x');
       const sudo = url.searchParams.get('sudo') || headerValue(req.headers.sudo);

@@ -1,0 +1,55 @@
+import { complexityFromQuery } from '@pothos/plugin-complexity';
+import { getOperationAST, getVariableValues, GraphQLError, Kind, type DefinitionNode, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { limitError } from './limits.ts';
+
+/**
+ * Yoga plugin: refuses an operation over the complexity limit (plugin-complexity's count over the field costs
+ * declared in the schema) after validation and before execution, so before any resolver and any permission
+ * check: an over-cost query gets the cost error whoever sends it. Field cost functions may throw a named-limit
+ * error themselves (page sizes, `nodes(ids:)`); that is refused here too. Breadth is useSelectionLimits' job.
+ */
+export function useCostLimit(limits: { complexity: number }): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      // No such operation, or variables that do not coerce: execution reports those in its usual way.
+      if (!operation) return;
+      const variables = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 1 });
+      if ('errors' in variables) return;
+      const document: DocumentNode = {
+        kind: Kind.DOCUMENT,
+        definitions: [operation, ...args.document.definitions.filter((d: DefinitionNode) => d.kind === Kind.FRAGMENT_DEFINITION)],
+      };
+      let complexity: number;
+      try {
+        ({ complexity } = complexityFromQuery(document, {
+          schema: args.schema,
+          ctx: args.contextValue as object,
+          variables: args.variableValues ?? {},
+        }));
+      } catch (error) {
+        if (error instanceof GraphQLError) return setResultAndStopExecution({ errors: [withStatus(error)] });
+        throw error;
+      }
+      if (complexity > limits.complexity) {
+        const error = limitError(
+          `Query exceeds the complexity limit: complexity ${complexity} is more than the maximum of ${limits.complexity}`,
+          {
+            code: 'QUERY_TOO_COMPLEX',
+            limit: 'complexity',
+            value: complexity,
+            max: limits.complexity,
+          },
+        );
+        setResultAndStopExecution({ errors: [error] });
+      }
+    },
+  };
+}
+
+/** A refusal from a field's cost function is a request error, like limitError's. */
+function withStatus(error: GraphQLError): GraphQLError {
+  if (error.extensions.http) return error;
+  return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: 400, spec: true } } });
+}
