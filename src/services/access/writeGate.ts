@@ -58,12 +58,13 @@ export function requireWriteScopes(cx: ServiceContext, needs: WriteNeed | readon
   }
 }
 
-/** A read or write need's write half, if any: reads pass the scope check only. */
-export function isWriteNeed(need: ScopeNeed): need is WriteNeed {
-  return need.startsWith('write:');
-}
+const isWriteNeed = (need: ScopeNeed): need is WriteNeed => need.startsWith('write:');
 
-/** The scope check of `need`, plus the public-only rule on `target` when it is a write. @throws PermissionDeniedError, NotFoundError */
+/**
+ * For gates shared by reads and writes (repository admin, organization owner or member, self or admin): the
+ * scope check of `need`, and for a write the whole write gate on `target`.
+ * @throws PermissionDeniedError, NotFoundError
+ */
 export function requireNeed(cx: ServiceContext, need: ScopeNeed, target: WriteTarget): void {
   if (isWriteNeed(need)) requireWriteScopes(cx, need, target);
   else requireScopes(cx, need);

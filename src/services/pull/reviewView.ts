@@ -72,8 +72,8 @@ export async function loadReviewView(db: DbLike, review: Review, issue: Models.I
 
 /**
  * The gates of the review routes (Gitea's /pulls group: token scope, repository visible, pull requests readable
- * (404), code readable (403)); writes then pass the write gate and need a signed-in viewer (reqToken, 401). Gitea has no archived check
- * on these routes.
+ * (404), code readable (403)); writes then pass the write gate and need a signed-in viewer (reqToken, 401).
+ * Gitea has no archived check on these routes.
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError
  */
 export async function resolveReviewRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
