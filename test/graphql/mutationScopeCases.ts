@@ -25,6 +25,11 @@ export interface ScopeCase {
   publicOnlyExempt?: string;
   /** `password`: only a password may perform the write (Gitea reqBasicOrRevProxyAuth); every token is refused. */
   credential?: 'password';
+  /**
+   * Why no token is refused: the REST twin needs no scope (Gitea's `none` routes), so neither does the mutation.
+   * Set exactly when the twin's scopes are empty; the case then only checks that a read-only token may write.
+   */
+  unscoped?: string;
 }
 
 const repoInput = async (fx: ScopeFixture) => {
