@@ -4,6 +4,7 @@ import type { OrgStanding } from '../../loaders/permissionLoaders.ts';
 import { canSeeOwner } from '../../permissions/ownerVisibility.ts';
 import type { ServiceContext } from '../context.ts';
 import { isSiteAdmin } from './guards.ts';
+import { requireNeed, requireWriteScopes, type ScopeNeed, type WriteNeed } from './writeGate.ts';
 
 type User = Models.User;
 
@@ -47,12 +48,22 @@ export async function requireOrg(cx: ServiceContext, name: string): Promise<OrgA
   return access;
 }
 
-/** Gitea reqOrgMembership. @throws PermissionDeniedError */
-export function requireOrgMember(access: OrgAccess): void {
+/**
+ * Writes to an organization whose permission rule is the caller's: the write gate (token scope; a public-only
+ * token cannot write to a non-public organization, 403). @throws PermissionDeniedError
+ */
+export function requireOrgWrite(cx: ServiceContext, access: OrgAccess, need: WriteNeed | readonly WriteNeed[]): void {
+  requireWriteScopes(cx, need, { org: access.org });
+}
+
+/** Gitea reqOrgMembership, with the token scope first (a write through the write gate). @throws PermissionDeniedError */
+export function requireOrgMember(cx: ServiceContext, access: OrgAccess, need: ScopeNeed): void {
+  requireNeed(cx, need, { org: access.org });
   if (!access.isMember) throw new PermissionDeniedError('Must be an organization member');
 }
 
-/** Gitea reqOrgOwnership. @throws PermissionDeniedError */
-export function requireOrgOwner(access: OrgAccess): void {
+/** Gitea reqOrgOwnership, with the token scope first (a write through the write gate). @throws PermissionDeniedError */
+export function requireOrgOwner(cx: ServiceContext, access: OrgAccess, need: ScopeNeed): void {
+  requireNeed(cx, need, { org: access.org });
   if (!access.isOwner) throw new PermissionDeniedError('Must be an organization owner');
 }

@@ -3,6 +3,7 @@ import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../e
 import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
+import { requireNeed, requireWriteScopes, type ScopeNeed, type WriteNeed } from './writeGate.ts';
 
 type Repository = Models.Repository;
 
@@ -48,14 +49,40 @@ export function requireUnitRead(access: RepoAccess, unit: UnitType): void {
   if (!canRead(access.perm, unit)) throw new NotFoundError('not found', { unit });
 }
 
-/** A unit must be writable, and the repository not archived. @throws RepoArchivedError, PermissionDeniedError */
-export function requireUnitWrite(access: RepoAccess, unit: UnitType): void {
-  if (access.repo.isArchived) throw new RepoArchivedError();
-  if (!canWrite(access.perm, unit)) throw new PermissionDeniedError('user should have a permission to write to a repo', { unit });
+/**
+ * The write gate of a repository, for writes whose permission rule is the caller's (poster or writer, any
+ * reader, …): the token's write scope, and no private repository for a public-only token (404).
+ * @throws PermissionDeniedError, NotFoundError
+ */
+export function requireRepoWrite(cx: ServiceContext, access: RepoAccess, need: WriteNeed | readonly WriteNeed[]): void {
+  requireWriteScopes(cx, need, { repo: access.repo });
 }
 
-/** Repository settings need admin (Gitea reqAdmin). @throws PermissionDeniedError */
-export function requireRepoAdmin(access: RepoAccess): void {
+/**
+ * A unit (or any of several) must be writable, through the write gate, and the repository not archived
+ * (Gitea mustNotBeArchived + reqRepoWriter).
+ * @throws PermissionDeniedError, NotFoundError, RepoArchivedError
+ */
+export function requireUnitWrite(
+  cx: ServiceContext,
+  access: RepoAccess,
+  unit: UnitType | readonly UnitType[],
+  need: WriteNeed | readonly WriteNeed[],
+): void {
+  requireRepoWrite(cx, access, need);
+  if (access.repo.isArchived) throw new RepoArchivedError();
+  const units: readonly UnitType[] = typeof unit === 'string' ? [unit] : unit;
+  if (!units.some((u) => canWrite(access.perm, u))) {
+    throw new PermissionDeniedError('user should have a permission to write to a repo', { units });
+  }
+}
+
+/**
+ * Repository settings need admin (Gitea reqAdmin), with the token scope first; a write goes through the
+ * write gate. @throws PermissionDeniedError, NotFoundError
+ */
+export function requireRepoAdmin(cx: ServiceContext, access: RepoAccess, need: ScopeNeed): void {
+  requireNeed(cx, need, { repo: access.repo });
   if (!isRepoAdmin(access.perm)) {
     throw new PermissionDeniedError('user should be an owner or a collaborator with admin write of a repository');
   }

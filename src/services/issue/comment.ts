@@ -9,8 +9,8 @@ import {
   ValidationError,
 } from '../../errors.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
-import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import { requireViewer } from '../access/guards.ts';
+import { requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
@@ -97,13 +97,13 @@ async function loadCommentView(db: DbLike, comment: Comment, issue: Models.Issue
 }
 
 /**
- * The write gates of the comment routes, in Gitea's middleware order: token scope, repository and issues/pulls
- * unit visible (404), then `mustNotBeArchived` (423) and `reqToken` (401) in the route's order. `archived`
- * says where the archived check sits, or that the route has none (Gitea's DELETE and deprecated PATCH).
+ * The write gates of the comment routes: repository and issues/pulls unit visible (404), the write gate (issue
+ * scope), then `mustNotBeArchived` (423) and `reqToken` (401) in the route's order. `archived` says where the
+ * archived check sits, or that the route has none (Gitea's DELETE and deprecated PATCH).
  */
 async function resolveForWrite(cx: ServiceContext, ref: RepoRef, archived: 'beforeAuth' | 'afterAuth' | 'none'): Promise<RepoAccess> {
-  requireTokenScope(cx, 'issue', 'write');
   const access = await resolveIssueRepo(cx, ref, 'read');
+  requireRepoWrite(cx, access, 'write:issue');
   if (archived === 'beforeAuth' && access.repo.isArchived) throw new RepoArchivedError();
   requireViewer(cx);
   if (archived === 'afterAuth' && access.repo.isArchived) throw new RepoArchivedError();

@@ -3,8 +3,8 @@ import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { AlreadyExistsError, ConflictError, InvalidArgumentError, NotFoundError, PreconditionFailedError } from '../../errors.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
-import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { findRepoByName, repoPermission, requireRepoAccess, type RepoAccess } from '../access/repoAccess.ts';
+import { requireViewer } from '../access/guards.ts';
+import { findRepoByName, repoPermission, requireRepoAccess, requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { ListOptions, Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
@@ -90,8 +90,8 @@ async function resolveMetaRepo(cx: ServiceContext, path: RepoAccess, meta: Issue
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError (token scope), InvalidArgumentError
  */
 async function resolvePair(cx: ServiceContext, ref: RepoRef, index: number, meta: IssueMetaInput, route: DependencyRoute): Promise<Pair> {
-  requireTokenScope(cx, 'issue', 'write');
   const path = await resolveIssueRepo(cx, ref, route === 'dependencies' ? 'write' : 'read');
+  requireRepoWrite(cx, path, 'write:issue');
   requireViewer(cx);
   const pathIssue = await findIssueByIndex(cx, path, index);
   const other = await resolveMetaRepo(cx, path, meta);

@@ -2,7 +2,7 @@ import type { DbLike, Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
+import { requireRepo, requireRepoWrite, requireUnitWrite, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { LabelWithOwner } from '../label/label.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
@@ -26,8 +26,8 @@ export interface IssueView {
 
 /**
  * Gitea's gates for /repos/{o}/{r}/issues…: token scope, repository visible (404), issues or pull requests
- * readable (mustEnableIssuesOrPulls, 404); writes then need a signed-in viewer (401) and a repository that is
- * not archived (mustNotBeArchived, 423).
+ * readable (mustEnableIssuesOrPulls, 404); writes then pass the write gate (requireRepoWrite) and need a
+ * signed-in viewer (401) and a repository that is not archived (mustNotBeArchived, 423).
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError
  */
 export async function resolveIssueRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
@@ -36,6 +36,7 @@ export async function resolveIssueRepo(cx: ServiceContext, ref: RepoRef, level: 
   if (!canRead(access.perm, 'ISSUES') && !canRead(access.perm, 'PULL_REQUESTS'))
     throw new NotFoundError('not found', { repoId: access.repo.id });
   if (level === 'read') return access;
+  requireRepoWrite(cx, access, 'write:issue');
   requireViewer(cx);
   if (access.repo.isArchived) throw new RepoArchivedError();
   return access;
@@ -48,9 +49,7 @@ export async function resolveIssueRepo(cx: ServiceContext, ref: RepoRef, level: 
  */
 export async function resolveIssueMetaRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
   const access = await resolveIssueRepo(cx, ref, level);
-  if (level === 'write' && !canWrite(access.perm, 'ISSUES') && !canWrite(access.perm, 'PULL_REQUESTS')) {
-    throw new PermissionDeniedError('user should have a permission to write to a repo');
-  }
+  if (level === 'write') requireUnitWrite(cx, access, ['ISSUES', 'PULL_REQUESTS'], 'write:issue');
   return access;
 }
 

@@ -3,8 +3,8 @@ import type { DbLike, Models } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
-import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import { requireViewer } from '../access/guards.ts';
+import { requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
@@ -42,10 +42,10 @@ export function isAllowedReaction(content: string): content is ReactionContent {
   return ALLOWED.includes(content);
 }
 
-/** The write gates of the reaction routes: issue write scope, visible repository (404), signed in (401); no archived check, as Gitea. */
+/** The write gates of the reaction routes: visible repository (404), the write gate (issue scope), signed in (401); no archived check, as Gitea. */
 async function writeAccess(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
-  requireTokenScope(cx, 'issue', 'write');
   const access = await resolveIssueRepo(cx, ref, 'read');
+  requireRepoWrite(cx, access, 'write:issue');
   requireViewer(cx);
   return access;
 }

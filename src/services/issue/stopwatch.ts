@@ -4,6 +4,7 @@ import { ConflictError, InvalidArgumentError, PermissionDeniedError } from '../.
 import type { DomainEvent } from '../../notify/events.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
+import { requireRepoWrite } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
@@ -32,12 +33,12 @@ export function stopwatchSeconds(sw: Pick<Models.Stopwatch, 'createdAt'>, now = 
 }
 
 /**
- * Gitea's prepareIssueForStopwatch: issue scope, visible repository and unit (404), signed in (401), issue (404),
+ * Gitea's prepareIssueForStopwatch: visible repository and unit (404), the write gate (issue scope), signed in (401), issue (404),
  * then bare 403s for non-writers and for anyone who may not use the time tracker (a disabled tracker included).
  */
 async function stopwatchIssue(cx: ServiceContext, ref: RepoRef, index: number): Promise<{ issue: Models.Issue; viewer: Models.User }> {
-  requireTokenScope(cx, 'issue', 'write');
   const access = await resolveIssueRepo(cx, ref, 'read');
+  requireRepoWrite(cx, access, 'write:issue');
   const viewer = requireViewer(cx);
   const issue = await findIssueByIndex(cx, access, index);
   if (!canWriteIssue(access, issue))

@@ -3,7 +3,7 @@ import type { DbLike, Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, requireUnitRead, type RepoAccess } from '../access/repoAccess.ts';
+import { requireRepo, requireRepoWrite, requireUnitRead, type RepoAccess } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
@@ -109,6 +109,7 @@ async function issueTimesAccess(
 ): Promise<{ access: RepoAccess; viewer: Models.User }> {
   requireTokenScope(cx, 'issue', level);
   const access = await resolveIssueRepo(cx, ref, 'read');
+  if (level === 'write') requireRepoWrite(cx, access, 'write:issue');
   return { access, viewer: requireViewer(cx) };
 }
 

@@ -76,7 +76,7 @@ function labelNotFound(scope: LabelScope, id: number | string): NotFoundError {
 function authorize(cx: ServiceContext, access: OrgAccess, level: Level): Owner {
   if (level === 'write') {
     requireViewer(cx);
-    requireOrgOwner(access);
+    requireOrgOwner(cx, access, 'write:organization');
   }
   return { scope: { orgId: access.org.id }, org: access.org };
 }

@@ -87,10 +87,9 @@ export async function isPublicMember(cx: ServiceContext, orgName: string, userna
  * @throws PermissionDeniedError, NotFoundError
  */
 export async function setMembershipVisibility(cx: ServiceContext, orgName: string, username: string, isPublic: boolean): Promise<void> {
-  requireTokenScope(cx, 'organization', 'write');
   const viewer = requireViewer(cx);
   const access = await requireOrg(cx, orgName);
-  requireOrgMember(access);
+  requireOrgMember(cx, access, 'write:organization');
   const user = await findUserByName(cx.db, username);
   if (!user) throw new NotFoundError(`user redirect does not exist [name: ${username.toLowerCase()}]`);
   if (user.id !== viewer.id)
@@ -104,9 +103,8 @@ export async function setMembershipVisibility(cx: ServiceContext, orgName: strin
  * @throws PermissionDeniedError, NotFoundError, ValidationError
  */
 export async function removeMember(cx: ServiceContext, orgName: string, username: string): Promise<void> {
-  requireTokenScope(cx, 'organization', 'write');
   const access = await requireOrg(cx, orgName);
-  requireOrgOwner(access);
+  requireOrgOwner(cx, access, 'write:organization');
   const user = await findUserByName(cx.db, username);
   if (!user) throw new NotFoundError(`user redirect does not exist [name: ${username.toLowerCase()}]`);
   const orgId = access.org.id;

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
 import { ALL_UNITS, READ_ONLY_UNITS } from '../../permissions/units.ts';
-import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import { isSiteAdmin, requireTokenScope, requireWriter } from '../access/guards.ts';
 import { requireOrg, requireOrgOwner } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
@@ -47,8 +47,7 @@ function validateProfile(input: OrgProfileInput): void {
  * @throws UnauthenticatedError, PermissionDeniedError (not allowed to create organizations), ValidationError
  */
 export async function createOrg(cx: ServiceContext, input: CreateOrgInput): Promise<User> {
-  const viewer = requireViewer(cx);
-  requireTokenScope(cx, 'organization', 'write');
+  const viewer = requireWriter(cx, 'write:organization');
   try {
     validateUsername(input.name);
   } catch (err) {
@@ -200,9 +199,8 @@ export function userMembershipFilter(cx: ServiceContext): Models.Prisma.OrgUserW
 
 /** Edits an organization's profile (owners). Only given fields change. @throws NotFoundError, PermissionDeniedError, ValidationError */
 export async function editOrg(cx: ServiceContext, name: string, input: OrgProfileInput): Promise<User> {
-  requireTokenScope(cx, 'organization', 'write');
   const access = await requireOrg(cx, name);
-  requireOrgOwner(access);
+  requireOrgOwner(cx, access, 'write:organization');
   validateProfile(input);
   return withTx(cx, async (tx, emit) => {
     const org = await tx.user.update({
@@ -225,9 +223,8 @@ export async function editOrg(cx: ServiceContext, name: string, input: OrgProfil
 
 /** Deletes an organization (owners) that owns no repositories. @throws NotFoundError, PermissionDeniedError, ValidationError */
 export async function deleteOrg(cx: ServiceContext, name: string): Promise<void> {
-  requireTokenScope(cx, 'organization', 'write');
   const access = await requireOrg(cx, name);
-  requireOrgOwner(access);
+  requireOrgOwner(cx, access, 'write:organization');
   await withTx(cx, async (tx, emit) => {
     if ((await tx.repository.count({ where: { ownerId: access.org.id } })) > 0) {
       throw new ValidationError(`organization still has ownership of repositories [uid: ${access.org.id}]`);

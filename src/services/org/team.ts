@@ -72,7 +72,7 @@ async function writeUnits(tx: DbTx, team: Pick<Models.Team, 'id' | 'orgId'>, uni
  */
 export async function createTeam(cx: ServiceContext, orgName: string, input: TeamInput): Promise<TeamRow> {
   const access = await requireOrgForTeams(cx, orgName, 'write');
-  requireOrgOwner(access);
+  requireOrgOwner(cx, access, 'write:organization');
   validateTeamInput(input, { create: true });
   const name = input.name ?? '';
   if (name.toLowerCase() === 'new') throw new ValidationError(`name is reserved [name: ${name}]`, { name });

@@ -3,7 +3,15 @@ import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canReadTeam } from '../../permissions/ownerVisibility.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
-import { canSeeOrg, findOrgByName, orgAccess, requireOrgMember, requireOrgOwner, type OrgAccess } from '../access/orgAccess.ts';
+import {
+  canSeeOrg,
+  findOrgByName,
+  orgAccess,
+  requireOrgMember,
+  requireOrgOwner,
+  requireOrgWrite,
+  type OrgAccess,
+} from '../access/orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** What every team read loads: the team, its units (in creation order) and its organization. */
@@ -41,7 +49,7 @@ export async function requireOrgForTeams(cx: ServiceContext, orgName: string, le
   requireViewer(cx);
   requirePublicOrgForToken(cx, org);
   const access = await orgAccess(cx, org);
-  requireOrgMember(access);
+  requireOrgMember(cx, access, `${level}:organization`);
   return access;
 }
 
@@ -91,13 +99,14 @@ export async function requireTeamRead(cx: ServiceContext, teamId: number): Promi
 /** A team the viewer may administer: organization owners and site admins (Gitea reqOrgOwnership). */
 export async function requireTeamOwner(cx: ServiceContext, teamId: number): Promise<TeamAccess> {
   const ta = await requireTeam(cx, teamId, 'write');
-  requireOrgOwner(ta.access);
+  requireOrgOwner(cx, ta.access, 'write:organization');
   return ta;
 }
 
 /** Site admins, organization owners and the team's members (Gitea reqTeamMembership). */
 export async function requireTeamMembership(cx: ServiceContext, teamId: number): Promise<TeamAccess> {
   const ta = await requireTeam(cx, teamId, 'write');
+  requireOrgWrite(cx, ta.access, 'write:organization');
   if (!ta.isTeamMember && !ta.access.isOwner) denyNonTeamMember(ta);
   return ta;
 }

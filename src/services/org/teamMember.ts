@@ -24,7 +24,7 @@ async function requireUser(cx: ServiceContext, username: string): Promise<User> 
  */
 export async function listTeamMembers(cx: ServiceContext, teamId: number, opts: ListOptions | ListWindow): Promise<Page<User>> {
   const ta = await requireTeamRead(cx, teamId);
-  requireOrgMember(ta.access);
+  requireOrgMember(cx, ta.access, 'read:organization');
   const items = await cx.db.user.findMany({
     where: { teamMemberships: { some: { teamId } } },
     orderBy: [{ fullName: 'asc' }, { name: 'asc' }],
@@ -46,7 +46,7 @@ export function teamMemberRowFilter(cx: ServiceContext): Models.Prisma.TeamUserW
 /** One member of a team (GET /teams/{id}/members/{username}). @throws NotFoundError (also when not a member), UnauthenticatedError, PermissionDeniedError */
 export async function getTeamMember(cx: ServiceContext, teamId: number, username: string): Promise<User> {
   const ta = await requireTeamRead(cx, teamId);
-  requireOrgMember(ta.access);
+  requireOrgMember(cx, ta.access, 'read:organization');
   const user = await requireUser(cx, username);
   const row = await cx.db.teamUser.findUnique({ where: { teamId_userId: { teamId, userId: user.id } }, select: { id: true } });
   if (!row) throw new NotFoundError('not found', { teamId, userId: user.id });

@@ -1,10 +1,10 @@
 import type { DbLike, DbTx, Models } from '../../db/client.ts';
-import { InvalidArgumentError, NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError } from '../../errors.ts';
+import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { maxMode, atLeast, type AccessMode } from '../../permissions/accessMode.ts';
-import { canRead, canWrite } from '../../permissions/repoPermission.ts';
+import { canRead } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireOrg } from '../access/orgAccess.ts';
-import { requireRepo } from '../access/repoAccess.ts';
+import { requireOrg, requireOrgWrite } from '../access/orgAccess.ts';
+import { requireRepo, requireUnitWrite } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, resolveIssueRepo, type IssueView } from '../issue/issue.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
@@ -106,10 +106,12 @@ async function orgProjectsMode(cx: ServiceContext, org: Models.User): Promise<Ac
 async function resolveScope(cx: ServiceContext, ref: ProjectOwnerRef, level: Level): Promise<Scope> {
   if ('org' in ref) {
     requireTokenScope(cx, 'organization', level);
-    const { org } = await requireOrg(cx, ref.org);
+    const access = await requireOrg(cx, ref.org);
+    const { org } = access;
     const mode = await orgProjectsMode(cx, org);
     if (!atLeast(mode, 'READ')) throw new NotFoundError('not found', { orgId: org.id });
     if (level === 'write') {
+      requireOrgWrite(cx, access, 'write:organization');
       requireViewer(cx);
       if (!atLeast(mode, 'WRITE')) throw new PermissionDeniedError('user does not have organization project permission', { orgId: org.id });
     }
@@ -121,9 +123,7 @@ async function resolveScope(cx: ServiceContext, ref: ProjectOwnerRef, level: Lev
   if (!unit || !canRead(perm, 'PROJECTS') || unit.mode === 'owner') throw new NotFoundError('not found', { repoId: repo.id });
   if (level === 'write') {
     requireViewer(cx);
-    if (repo.isArchived) throw new RepoArchivedError();
-    if (!canWrite(perm, 'PROJECTS'))
-      throw new PermissionDeniedError('user should have a permission to write to a repo', { repoId: repo.id });
+    requireUnitWrite(cx, { repo, perm }, 'PROJECTS', 'write:repository');
   }
   return { where: { repoId: repo.id, type: 'REPOSITORY' }, repo, org: null };
 }

@@ -4,7 +4,7 @@ import { readRefs } from '../../git/merge.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { canRead, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
+import { requireRepo, requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { loadIssueViews, type IssueView } from '../issue/issue.ts';
 import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
@@ -44,8 +44,8 @@ export interface PullView extends IssueView {
 
 /**
  * Gitea's gates for /repos/{o}/{r}/pulls…: token scope (repository), repository visible (404), pull requests
- * unit enabled and readable (mustAllowPulls, 404), code readable (reqRepoReader(code), 403); writes then need a
- * signed-in viewer (401) and a repository that is not archived (423).
+ * unit enabled and readable (mustAllowPulls, 404), code readable (reqRepoReader(code), 403); writes then pass the
+ * write gate (requireRepoWrite) and need a signed-in viewer (401) and a repository that is not archived (423).
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, RepoArchivedError
  */
 export async function resolvePullRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
@@ -56,6 +56,7 @@ export async function resolvePullRepo(cx: ServiceContext, ref: RepoRef, level: '
     throw new PermissionDeniedError('user should have specific read permission or be a repo admin or a site admin', { unit: 'CODE' });
   }
   if (level === 'read') return access;
+  requireRepoWrite(cx, access, 'write:repository');
   requireViewer(cx);
   if (access.repo.isArchived) throw new RepoArchivedError();
   return access;

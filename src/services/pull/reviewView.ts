@@ -3,8 +3,8 @@ import type { Db, DbLike, DbTx, Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
-import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import { isSiteAdmin, requireViewer } from '../access/guards.ts';
+import { requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { visibleIssueFilter } from '../issue/visibility.ts';
 import { TEAM_INCLUDE, teamReadFilter, type TeamRow } from '../org/teamAccess.ts';
@@ -72,14 +72,16 @@ export async function loadReviewView(db: DbLike, review: Review, issue: Models.I
 
 /**
  * The gates of the review routes (Gitea's /pulls group: token scope, repository visible, pull requests readable
- * (404), code readable (403)); writes then need a signed-in viewer (reqToken, 401). Gitea has no archived check
- * on these routes.
+ * (404), code readable (403)); writes then pass the write gate and need a signed-in viewer (reqToken, 401).
+ * Gitea has no archived check on these routes.
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError
  */
 export async function resolveReviewRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
-  if (level === 'write') requireTokenScope(cx, 'repository', 'write');
   const access = await resolvePullRepo(cx, ref, 'read');
-  if (level === 'write') requireViewer(cx);
+  if (level === 'write') {
+    requireRepoWrite(cx, access, 'write:repository');
+    requireViewer(cx);
+  }
   return access;
 }
 

@@ -5,6 +5,7 @@ import { canReadAny, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import type { AccessMode } from '../../permissions/accessMode.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { requireRepo, requireRepoAdmin, type RepoAccess } from '../access/repoAccess.ts';
+import type { ScopeNeed } from '../access/writeGate.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { findUserByName } from '../user/user.ts';
@@ -37,10 +38,13 @@ export async function requireSignedInRepo(cx: ServiceContext, ref: RepoRef): Pro
   return access;
 }
 
-/** Same, plus repository admin (Gitea reqAdmin, 403). @throws NotFoundError, UnauthenticatedError, PermissionDeniedError */
-export async function requireAdminRepo(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
+/**
+ * Same, plus repository admin (Gitea reqAdmin, 403) with the token scope `need` (a write through the write gate).
+ * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
+ */
+export async function requireAdminRepo(cx: ServiceContext, ref: RepoRef, need: ScopeNeed): Promise<RepoAccess> {
   const access = await requireSignedInRepo(cx, ref);
-  requireRepoAdmin(access);
+  requireRepoAdmin(cx, access, need);
   return access;
 }
 
@@ -96,7 +100,7 @@ export async function isCollaborator(cx: ServiceContext, ref: RepoRef, username:
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, ValidationError
  */
 export async function addOrUpdateCollaborator(cx: ServiceContext, ref: RepoRef, username: string, permission?: string): Promise<void> {
-  const { repo } = await requireAdminRepo(cx, ref);
+  const { repo } = await requireAdminRepo(cx, ref, 'write:repository');
   const user = await requireNamedUser(cx, username);
   const mode = permission === undefined ? 'WRITE' : MODES[permission];
   if (!mode) throw new ValidationError('In', { field: 'permission', rule: 'In' });
@@ -130,7 +134,7 @@ export async function addOrUpdateCollaborator(cx: ServiceContext, ref: RepoRef, 
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, ValidationError (unknown user)
  */
 export async function deleteCollaborator(cx: ServiceContext, ref: RepoRef, username: string): Promise<void> {
-  const { repo } = await requireAdminRepo(cx, ref);
+  const { repo } = await requireAdminRepo(cx, ref, 'write:repository');
   const user = await requireNamedUser(cx, username);
   const removed = await withTx(cx, async (tx, emit) => {
     const { count } = await tx.collaboration.deleteMany({ where: { repoId: repo.id, userId: user.id } });

@@ -11,8 +11,9 @@ import { writeInitialCommit } from '../../git/writeInitialCommit.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import type { RepoPermission } from '../../permissions/repoPermission.ts';
 import { READ_ONLY_UNITS, type UnitType } from '../../permissions/units.ts';
-import { requireSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireOrg } from '../access/orgAccess.ts';
+import { requireSiteAdmin, requireWriter } from '../access/guards.ts';
+import { requireOrg, requireOrgWrite } from '../access/orgAccess.ts';
+import type { WriteNeed } from '../access/writeGate.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { gitName } from '../user/gitIdentity.ts';
 import { findUserByName } from '../user/user.ts';
@@ -22,6 +23,13 @@ import { validateDefaultBranch, validateObjectFormat, validateRepoNameSyntax, va
 
 /** Who will own the new repository: the viewer, an organization, or (site admins) any user. */
 export type RepoOwnerRef = { kind: 'viewer' } | { kind: 'org'; org: string } | { kind: 'user'; username: string };
+
+/** The token scopes of each way to create a repository: Gitea's routes /user/repos, /orgs/{org}/repos, /admin/users/{u}/repos. */
+const CREATE_NEEDS: Record<RepoOwnerRef['kind'], WriteNeed[]> = {
+  viewer: ['write:repository'],
+  org: ['write:organization', 'write:repository'],
+  user: ['write:admin'],
+};
 
 /** Gitea's CreateRepoOption. */
 export interface CreateRepoInput {
@@ -91,12 +99,13 @@ async function resolveOwner(cx: ServiceContext, viewer: Models.User, ref: RepoOw
     return viewer;
   }
   if (ref.kind === 'user') {
-    requireSiteAdmin(cx);
+    requireSiteAdmin(cx, 'write');
     const user = await findUserByName(cx.db, ref.username);
     if (!user) throw new NotFoundError(`user does not exist [name: ${ref.username}]`, { name: ref.username });
     return user;
   }
   const access = await requireOrg(cx, ref.org);
+  requireOrgWrite(cx, access, CREATE_NEEDS.org);
   if (!access.isOwner) {
     const team = await cx.db.team.findFirst({
       where: { orgId: access.org.id, canCreateOrgRepo: true, members: { some: { userId: viewer.id } } },
@@ -127,9 +136,8 @@ const ALREADY_EXISTS = 'The repository with the same name already exists.';
  * @throws UnauthenticatedError, NotFoundError, PermissionDeniedError, ValidationError, InvalidArgumentError, AlreadyExistsError
  */
 export async function createRepo(cx: ServiceContext, ownerRef: RepoOwnerRef, input: CreateRepoInput): Promise<RepoWithPermission> {
-  const viewer = requireViewer(cx);
-  requireTokenScope(cx, 'repository', 'write');
-  if (ownerRef.kind === 'org') requireTokenScope(cx, 'organization', 'write');
+  // The token half of the write gate comes first, as Gitea's route scopes; the owner's gate follows (resolveOwner).
+  const viewer = requireWriter(cx, CREATE_NEEDS[ownerRef.kind]);
   validateRepoNameSyntax(input.name);
   if ((input.description ?? '').length > 2048) throw new ValidationError('MaxSize', { field: 'description', rule: 'MaxSize' });
   const defaultBranch = validateDefaultBranch(input.defaultBranch);

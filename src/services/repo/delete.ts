@@ -1,8 +1,8 @@
 import { PermissionDeniedError } from '../../errors.ts';
 import { deleteRepository } from '../../git/deleteRepository.ts';
 import { repoPath } from '../../git/repoPath.ts';
-import { requireRepo } from '../access/repoAccess.ts';
-import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import { requireRepo, requireRepoWrite } from '../access/repoAccess.ts';
+import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 
 /**
@@ -13,8 +13,9 @@ import { withTx, type ServiceContext } from '../context.ts';
  */
 export async function deleteRepo(cx: ServiceContext, owner: string, name: string): Promise<void> {
   const viewer = requireViewer(cx);
-  requireTokenScope(cx, 'repository', 'write');
-  const { repo, perm } = await requireRepo(cx, owner, name);
+  const access = await requireRepo(cx, owner, name);
+  requireRepoWrite(cx, access, 'write:repository');
+  const { repo, perm } = access;
   if (perm.mode !== 'OWNER') throw new PermissionDeniedError('user should be the owner of the repo');
   if (!isSiteAdmin(cx) && repo.ownerId !== viewer.id) {
     const standing = await cx.loaders.orgStanding.load(repo.ownerId);

@@ -54,7 +54,7 @@ export async function listDeployKeys(
   filter: DeployKeyFilter,
   opts: ListOptions | ListWindow,
 ): Promise<Page<DeployKeyView>> {
-  const { repo, perm } = await requireAdminRepo(cx, ref);
+  const { repo, perm } = await requireAdminRepo(cx, ref, 'read:repository');
   const where: Models.Prisma.DeployKeyWhereInput = { repoId: repo.id };
   if (filter.keyId) where.keyId = validId(filter.keyId) ? filter.keyId : 0;
   if (filter.fingerprint) where.fingerprint = filter.fingerprint;
@@ -68,7 +68,7 @@ export async function listDeployKeys(
 
 /** One deploy key of the repository; another repository's id is not found. @throws NotFoundError, UnauthenticatedError, PermissionDeniedError */
 export async function getDeployKey(cx: ServiceContext, ref: RepoRef, id: number): Promise<DeployKeyView> {
-  const { repo, perm } = await requireAdminRepo(cx, ref);
+  const { repo, perm } = await requireAdminRepo(cx, ref, 'read:repository');
   const key = validId(id) ? await cx.db.deployKey.findFirst({ where: { id, repoId: repo.id }, include: INCLUDE }) : null;
   if (!key) throw new NotFoundError('not found', { deployKeyId: id });
   return { key, repo, repository: await repositoryOf(cx, repo, perm) };
@@ -81,7 +81,7 @@ export async function getDeployKey(cx: ServiceContext, ref: RepoRef, id: number)
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, ValidationError (Gitea's 422 messages)
  */
 export async function createDeployKey(cx: ServiceContext, ref: RepoRef, input: CreateDeployKeyInput): Promise<DeployKeyView> {
-  const { repo } = await requireAdminRepo(cx, ref);
+  const { repo } = await requireAdminRepo(cx, ref, 'write:repository');
   if (input.title.includes('\u0000')) throw new ValidationError('Invalid', { field: 'title', rule: 'Invalid' });
   const parsed = parsePublicKey(input.key);
   const mode = input.readOnly ? 'READ' : 'WRITE';
@@ -114,7 +114,7 @@ export async function createDeployKey(cx: ServiceContext, ref: RepoRef, input: C
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
  */
 export async function deleteDeployKey(cx: ServiceContext, ref: RepoRef, id: number): Promise<void> {
-  const { repo } = await requireAdminRepo(cx, ref);
+  const { repo } = await requireAdminRepo(cx, ref, 'write:repository');
   const key = validId(id) ? await cx.db.deployKey.findFirst({ where: { id, repoId: repo.id } }) : null;
   if (!key) throw new NotFoundError('not found', { deployKeyId: id });
   await withTx(cx, async (tx, emit) => {

@@ -429,7 +429,7 @@ async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): 
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, ValidationError
  */
 export async function editRepo(cx: ServiceContext, ref: RepoRef, input: EditRepoInput): Promise<EditedRepo> {
-  const { repo } = await requireAdminRepo(cx, ref);
+  const { repo } = await requireAdminRepo(cx, ref, 'write:repository');
   const plan: EditPlan = {
     data: {},
     fields: [],

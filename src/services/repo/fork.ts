@@ -10,8 +10,8 @@ import { repoSize } from '../../git/repoSize.ts';
 import { canRead, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireOrg } from '../access/orgAccess.ts';
-import { requireRepo } from '../access/repoAccess.ts';
+import { requireOrg, requireOrgWrite } from '../access/orgAccess.ts';
+import { requireRepo, requireRepoWrite } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import type { ListOptions, ListWindow, Page } from '../paging.ts';
 import { accessibleRepoWhere } from './access.ts';
@@ -40,6 +40,7 @@ const FORK_UNITS: readonly UnitType[] = ['CODE', 'PULL_REQUESTS'];
 async function resolveForkOwner(cx: ServiceContext, viewer: Models.User, organization: string | undefined): Promise<Models.User> {
   if (organization === undefined) return viewer;
   const access = await requireOrg(cx, organization);
+  requireOrgWrite(cx, access, 'write:repository');
   if (!access.isOwner) {
     const team = await cx.db.team.findFirst({
       where: { orgId: access.org.id, canCreateOrgRepo: true, members: { some: { userId: viewer.id } } },
@@ -68,8 +69,9 @@ async function resolveForkOwner(cx: ServiceContext, viewer: Models.User, organiz
  */
 export async function forkRepo(cx: ServiceContext, ownerName: string, repoName: string, input: ForkRepoInput): Promise<RepoWithPermission> {
   const viewer = requireViewer(cx);
-  requireTokenScope(cx, 'repository', 'write');
-  const { repo: parent, perm } = await requireRepo(cx, ownerName, repoName);
+  const parentAccess = await requireRepo(cx, ownerName, repoName);
+  requireRepoWrite(cx, parentAccess, 'write:repository');
+  const { repo: parent, perm } = parentAccess;
   if (!canRead(perm, 'CODE') && !isRepoAdmin(perm)) {
     throw new PermissionDeniedError('user should have specific read permission or be a repo admin or a site admin');
   }

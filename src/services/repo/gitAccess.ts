@@ -2,7 +2,7 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, RepoArchivedError, UnauthenticatedError } from '../../errors.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
-import { findRepoByName, repoPermission } from '../access/repoAccess.ts';
+import { findRepoByName, repoPermission, requireRepoWrite } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** A repository the viewer may fetch from (or push to), and where it lives. */
@@ -34,6 +34,7 @@ export async function requireGitAccess(cx: ServiceContext, owner: string, name: 
     throw new NotFoundError(GIT_MESSAGES.notFound, { owner, name });
   }
   if (mode === 'write') {
+    requireRepoWrite(cx, { repo, perm }, 'write:repository');
     if (repo.isArchived) throw new RepoArchivedError(GIT_MESSAGES.archived);
     if (!cx.viewer) throw new UnauthenticatedError('authentication required');
     if (repo.isMirror) throw new PermissionDeniedError('mirror repository is read-only');

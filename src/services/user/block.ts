@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { InvalidArgumentError, NotFoundError, ValidationError } from '../../errors.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
 import { orgAccess, requireOrg, requireOrgOwner } from '../access/orgAccess.ts';
+import { requireNeed } from '../access/writeGate.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { findUserByName } from './user.ts';
@@ -38,12 +39,12 @@ const BLOCK_ORGANIZATION = 'cannot block an organization';
 async function resolveBlocker(cx: ServiceContext, ref: BlockerRef, level: 'read' | 'write'): Promise<User> {
   const viewer = requireViewer(cx);
   if (ref.org === undefined) {
-    requireTokenScope(cx, 'user', level);
+    requireNeed(cx, `${level}:user`, null);
     return viewer;
   }
   requireTokenScope(cx, 'organization', level);
   const access = await requireOrg(cx, ref.org);
-  requireOrgOwner(access);
+  requireOrgOwner(cx, access, `${level}:organization`);
   return access.org;
 }
 

@@ -2,7 +2,8 @@ import type { Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
-import { requireSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import { requireSiteAdmin, requireViewer } from '../access/guards.ts';
+import { requireNeed } from '../access/writeGate.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { emailProblem } from './validate.ts';
@@ -10,7 +11,7 @@ import { emailProblem } from './validate.ts';
 type EmailAddress = Models.EmailAddress;
 
 function requireEmailAccess(cx: ServiceContext, level: 'read' | 'write'): void {
-  requireTokenScope(cx, 'user', level);
+  requireNeed(cx, `${level}:user`, null);
   if (cx.auth.scope?.publicOnly) throw new PermissionDeniedError('this endpoint is not available for public-only tokens');
 }
 
@@ -73,8 +74,7 @@ export type EmailWithUser = EmailAddress & { user: Pick<Models.User, 'id' | 'nam
  * Ordered by address, primary first. @throws PermissionDeniedError
  */
 export async function adminSearchEmails(cx: ServiceContext, input: ListOptions & { q?: string }): Promise<Page<EmailWithUser>> {
-  requireSiteAdmin(cx);
-  requireTokenScope(cx, 'admin', 'read');
+  requireSiteAdmin(cx, 'read');
   const where: Models.Prisma.EmailAddressWhereInput = { user: { type: 'INDIVIDUAL' } };
   const q = input.q?.trim();
   if (q) {

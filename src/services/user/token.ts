@@ -25,7 +25,7 @@ function requirePasswordAuth(cx: ServiceContext): void {
 async function tokenOwner(cx: ServiceContext, username: string, level: 'read' | 'write'): Promise<Models.User> {
   requireTokenScope(cx, 'user', level);
   const user = await getUserByName(cx, username);
-  requireSelfOrAdmin(cx, user);
+  requireSelfOrAdmin(cx, user, `${level}:user`);
   requirePasswordAuth(cx);
   return user;
 }
@@ -90,8 +90,7 @@ export async function listAccessTokens(cx: ServiceContext, username: string, opt
  * @throws UnauthenticatedError, PermissionDeniedError
  */
 export async function listUserAccessTokens(cx: ServiceContext, user: Models.User, window: ListWindow): Promise<Page<AccessToken>> {
-  requireTokenScope(cx, 'user', 'read');
-  requireSelfOrAdmin(cx, user);
+  requireSelfOrAdmin(cx, user, 'read:user');
   requirePasswordAuth(cx);
   const all = await cx.loaders.accessTokensByUser.load(user.id);
   return { items: all.slice(window.skip, window.skip + window.take), total: all.length };

@@ -4,7 +4,7 @@ import { containsInsensitive } from '../../db/filters.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { canSeeUser, visibleVisibilities } from '../../permissions/userVisibility.ts';
-import { isSiteAdmin, requireSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import { isSiteAdmin, requireSiteAdmin, requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { emailProblem, validateMaxSize, validateUsernameAvailable, validateUsernameSyntax, validateWebsite } from './validate.ts';
@@ -34,8 +34,7 @@ function requirePublicUserForPublicOnlyToken(cx: ServiceContext, user: User): vo
 
 /** An individual (non-organization) user by login, for admin operations. @throws NotFoundError */
 async function getIndividualForAdmin(cx: ServiceContext, name: string, level: 'read' | 'write' = 'write'): Promise<User> {
-  requireSiteAdmin(cx);
-  requireTokenScope(cx, 'admin', level);
+  requireSiteAdmin(cx, level);
   const user = await findUserByName(cx.db, name);
   if (!user) throw new NotFoundError(`user redirect does not exist [name: ${name.toLowerCase()}]`, { name });
   return user;
@@ -129,8 +128,7 @@ export function adminUserFilter(
   cx: ServiceContext,
   input: Omit<AdminListUsersInput, 'page' | 'pageSize' | 'sort' | 'order'>,
 ): Models.Prisma.UserWhereInput {
-  requireSiteAdmin(cx);
-  requireTokenScope(cx, 'admin', 'read');
+  requireSiteAdmin(cx, 'read');
   const where: Models.Prisma.UserWhereInput = { type: 'INDIVIDUAL' };
   if (input.sourceId !== undefined) where.loginSource = input.sourceId;
   if (input.loginName) where.loginName = input.loginName;
@@ -164,8 +162,7 @@ export interface CreateUserInput {
  * @throws PermissionDeniedError, ValidationError (name/e-mail rules, taken), InvalidArgumentError (password policy)
  */
 export async function createUser(cx: ServiceContext, input: CreateUserInput): Promise<User> {
-  requireSiteAdmin(cx);
-  requireTokenScope(cx, 'admin', 'write');
+  requireSiteAdmin(cx, 'write');
   validateUsernameSyntax(input.username);
   validateMaxSize(input.fullName, 100, 'full_name');
   validateMaxSize(input.password, 255, 'password');

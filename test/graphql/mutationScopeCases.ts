@@ -1,0 +1,584 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import type { ScopeCategory } from '../../src/auth/scope.ts';
+import type { IssueAt, ScopeFixture } from './mutationScopeFixture.ts';
+
+type Json = Record<string, unknown>;
+
+/**
+ * One way to run a mutation. The token scope it needs is its REST twin's (looked up in the REST route table,
+ * so the two doors cannot drift apart); a mutation without a twin names its scope and says why.
+ */
+export interface ScopeCase {
+  /** What this case exercises, when a mutation has several. */
+  label?: string;
+  /** The REST twin, `METHOD /path` exactly as in the route table; null when there is none. */
+  rest: string | null;
+  /** Only without a REST twin: the categories the write needs, and why these. */
+  scopes?: ScopeCategory[];
+  why?: string;
+  /** Builds a fresh target (as root, with a password) and returns a valid input for the mutation. */
+  input: (fx: ScopeFixture) => Promise<Json>;
+  /**
+   * What a `public-only` token with write on everything gets on the (private) target: refused unless this
+   * says why the rule does not apply (the target is not a private resource).
+   */
+  publicOnlyExempt?: string;
+  /** `password`: only a password may perform the write (Gitea reqBasicOrRevProxyAuth); every token is refused. */
+  credential?: 'password';
+  /**
+   * Why no token is refused: the REST twin needs no scope (Gitea's `none` routes), so neither does the mutation.
+   * Set exactly when the twin's scopes are empty; the case then only checks that a read-only token may write.
+   */
+  unscoped?: string;
+}
+
+const repoInput = async (fx: ScopeFixture) => {
+  const r = await fx.repo();
+  return { owner: r.owner, name: r.name };
+};
+const issueOf = (issue: IssueAt) => issue.gid;
+const labelled = async (fx: ScopeFixture) => {
+  const issue = await fx.issue();
+  const label = await fx.repoLabel(issue.repo);
+  await fx.rest('POST', `${fx.issuePath(issue)}/labels`, { labels: [label.id] });
+  return { issue, label };
+};
+const withTime = async (fx: ScopeFixture) => {
+  const issue = await fx.issue();
+  const time = await fx.rest('POST', `${fx.issuePath(issue)}/times`, { time: 120 });
+  return { issue, timeId: time.id as number };
+};
+const withStopwatch = async (fx: ScopeFixture) => {
+  const issue = await fx.issue();
+  await fx.rest('POST', `${fx.issuePath(issue)}/stopwatch/start`);
+  return { issueId: issueOf(issue) };
+};
+const blocked = async (fx: ScopeFixture, org?: string) => {
+  const login = await fx.newUser();
+  await fx.rest('PUT', org ? `/orgs/${org}/blocks/${login}` : `/user/blocks/${login}`);
+  return { login, ...(org ? { organizationLogin: org } : {}) };
+};
+const orgLabel = async (fx: ScopeFixture) => {
+  const org = await fx.org();
+  const label = await fx.rest('POST', `/orgs/${org}/labels`, { name: fx.name('label'), color: '#112233' });
+  return encodeGlobalID('Label', label.id as number);
+};
+const orgProject = async (fx: ScopeFixture) => {
+  const org = await fx.org();
+  const p = await fx.rest('POST', `/orgs/${org}/projects`, { title: fx.name('project') });
+  return encodeGlobalID('Project', p.id as number);
+};
+const teamWithMember = async (fx: ScopeFixture) => {
+  const org = await fx.org();
+  const team = await fx.team(org);
+  await fx.rest('PUT', `/teams/${team.id}/members/alice`);
+  return { org, team };
+};
+const teamWithRepo = async (fx: ScopeFixture) => {
+  const org = await fx.org();
+  const team = await fx.team(org);
+  const repo = await fx.repo({ org });
+  await fx.rest('PUT', `/teams/${team.id}/repos/${org}/${repo.name}`);
+  return { teamId: team.gid, owner: org, name: repo.name };
+};
+const NEW_RESOURCE = 'creates a resource of the viewer; there is no private target';
+const ADMIN_ONLY = "the admin category: Gitea's public-only rule has no case for it";
+
+/** Every mutation of the schema → how to run it. A mutation missing here fails the test. */
+export const SCOPE_CASES: Record<string, ScopeCase[]> = {
+  addAssigneesToAssignable: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/issues/{index}/assignees',
+      input: async (fx) => ({ assignableId: issueOf(await fx.issue()), assigneeLogins: ['root'] }),
+    },
+  ],
+  removeAssigneesFromAssignable: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/assignees',
+      input: async (fx) => {
+        const issue = await fx.issue();
+        await fx.rest('POST', `${fx.issuePath(issue)}/assignees`, { assignees: ['root'] });
+        return { assignableId: issueOf(issue), assigneeLogins: ['root'] };
+      },
+    },
+  ],
+  addBlockedBy: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/issues/{index}/dependencies',
+      input: async (fx) => {
+        const blockedIssue = await fx.issue();
+        const blocking = await fx.issue(blockedIssue.repo);
+        return { issueId: issueOf(blockedIssue), blockingIssueId: issueOf(blocking) };
+      },
+    },
+  ],
+  removeBlockedBy: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/dependencies',
+      input: async (fx) => {
+        const blockedIssue = await fx.issue();
+        const blocking = await fx.issue(blockedIssue.repo);
+        await fx.mutate('addBlockedBy', { issueId: blockedIssue.gid, blockingIssueId: blocking.gid });
+        return { issueId: issueOf(blockedIssue), blockingIssueId: issueOf(blocking) };
+      },
+    },
+  ],
+  addCollaborator: [
+    {
+      rest: 'PUT /repos/{owner}/{repo}/collaborators/{collaborator}',
+      input: async (fx) => ({ ...(await repoInput(fx)), login: 'alice', permission: 'ADMIN' }),
+    },
+  ],
+  removeCollaborator: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/collaborators/{collaborator}',
+      input: async (fx) => {
+        const repo = await fx.repo();
+        await fx.rest('PUT', `/repos/${repo.owner}/${repo.name}/collaborators/alice`, { permission: 'write' });
+        return { owner: repo.owner, name: repo.name, login: 'alice' };
+      },
+    },
+  ],
+  addComment: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/issues/{index}/comments',
+      input: async (fx) => ({ subjectId: issueOf(await fx.issue()), body: 'hello' }),
+    },
+  ],
+  updateIssueComment: [
+    { rest: 'PATCH /repos/{owner}/{repo}/issues/comments/{id}', input: async (fx) => ({ id: await fx.comment(), body: 'edited' }) },
+  ],
+  deleteIssueComment: [{ rest: 'DELETE /repos/{owner}/{repo}/issues/comments/{id}', input: async (fx) => ({ id: await fx.comment() }) }],
+  addEmails: [{ rest: 'POST /user/emails', input: async (fx) => ({ emails: [`${fx.name('mail')}@example.com`] }) }],
+  deleteEmails: [
+    {
+      rest: 'DELETE /user/emails',
+      input: async (fx) => {
+        const email = `${fx.name('mail')}@example.com`;
+        await fx.rest('POST', '/user/emails', { emails: [email] });
+        return { emails: [email] };
+      },
+    },
+  ],
+  addIssueToProject: [
+    {
+      rest: null,
+      scopes: ['issue'],
+      why: "Gitea has no API for it; it changes the issue's projects, as PATCH …/issues/{index} with `projects` does",
+      input: async (fx) => {
+        const issue = await fx.issue();
+        return { issueId: issueOf(issue), projectId: (await fx.repoProject(issue.repo)).gid };
+      },
+    },
+  ],
+  removeIssueFromProject: [
+    {
+      rest: null,
+      scopes: ['issue'],
+      why: "Gitea has no API for it; it changes the issue's projects, as PATCH …/issues/{index} with `projects` does",
+      input: async (fx) => {
+        const issue = await fx.issue();
+        const project = await fx.repoProject(issue.repo);
+        await fx.mutate('addIssueToProject', { issueId: issue.gid, projectId: project.gid });
+        return { issueId: issueOf(issue), projectId: project.gid };
+      },
+    },
+  ],
+  addLabelsToLabelable: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/issues/{index}/labels',
+      input: async (fx) => {
+        const issue = await fx.issue();
+        return { labelableId: issueOf(issue), labelIds: [(await fx.repoLabel(issue.repo)).gid] };
+      },
+    },
+  ],
+  removeLabelsFromLabelable: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/labels/{id}',
+      input: async (fx) => {
+        const { issue, label } = await labelled(fx);
+        return { labelableId: issueOf(issue), labelIds: [label.gid] };
+      },
+    },
+  ],
+  clearLabelsFromLabelable: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/labels',
+      input: async (fx) => ({ labelableId: issueOf((await labelled(fx)).issue) }),
+    },
+  ],
+  addPullRequestReview: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/pulls/{index}/reviews',
+      input: async (fx) => ({ pullRequestId: (await fx.pull()).gid, event: 'APPROVE', body: 'ok' }),
+    },
+  ],
+  submitPullRequestReview: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}',
+      input: async (fx) => ({ pullRequestReviewId: await fx.review(await fx.pull()), event: 'COMMENT', body: 'done' }),
+    },
+  ],
+  deletePullRequestReview: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}',
+      input: async (fx) => ({ pullRequestReviewId: await fx.review(await fx.pull(), 'COMMENT') }),
+    },
+  ],
+  dismissPullRequestReview: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals',
+      input: async (fx) => ({ pullRequestReviewId: await fx.review(await fx.pull(), 'APPROVED'), message: 'stale' }),
+    },
+  ],
+  requestReviews: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/pulls/{index}/requested_reviewers',
+      input: async (fx) => ({ pullRequestId: (await fx.pull()).gid, userLogins: ['bob'] }),
+    },
+  ],
+  requestReviewsByLogin: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/pulls/{index}/requested_reviewers',
+      input: async (fx) => ({ pullRequestId: (await fx.pull()).gid, userLogins: ['bob'] }),
+    },
+  ],
+  createPullRequest: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/pulls',
+      input: async (fx) => {
+        const repo = await fx.repo({ git: true });
+        const head = await fx.branch(repo);
+        return { repositoryOwner: repo.owner, repositoryName: repo.name, baseRefName: 'main', headRefName: head, title: 'a change' };
+      },
+    },
+  ],
+  updatePullRequest: [
+    {
+      rest: 'PATCH /repos/{owner}/{repo}/pulls/{index}',
+      input: async (fx) => ({ pullRequestId: (await fx.pull()).gid, title: 'renamed' }),
+    },
+  ],
+  mergePullRequest: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/pulls/{index}/merge',
+      input: async (fx) => ({ pullRequestId: (await fx.pull()).gid, mergeMethod: 'MERGE' }),
+    },
+  ],
+  addReaction: [
+    {
+      label: 'on an issue',
+      rest: 'POST /repos/{owner}/{repo}/issues/{index}/reactions',
+      input: async (fx) => ({ subjectId: issueOf(await fx.issue()), content: 'HEART' }),
+    },
+    {
+      label: 'on a comment',
+      rest: 'POST /repos/{owner}/{repo}/issues/comments/{id}/reactions',
+      input: async (fx) => ({ subjectId: await fx.comment(), content: 'ROCKET' }),
+    },
+  ],
+  removeReaction: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/reactions',
+      input: async (fx) => {
+        const issue = await fx.issue();
+        await fx.rest('POST', `${fx.issuePath(issue)}/reactions`, { content: 'heart' });
+        return { subjectId: issueOf(issue), content: 'HEART' };
+      },
+    },
+  ],
+  addTeamMember: [
+    {
+      rest: 'PUT /teams/{id}/members/{username}',
+      input: async (fx) => ({ teamId: (await fx.team(await fx.org())).gid, login: 'alice' }),
+    },
+  ],
+  removeTeamMember: [
+    {
+      rest: 'DELETE /teams/{id}/members/{username}',
+      input: async (fx) => ({ teamId: (await teamWithMember(fx)).team.gid, login: 'alice' }),
+    },
+  ],
+  addTeamRepository: [
+    {
+      rest: 'PUT /teams/{id}/repos/{org}/{repo}',
+      input: async (fx) => {
+        const org = await fx.org();
+        const team = await fx.team(org);
+        const repo = await fx.repo({ org });
+        return { teamId: team.gid, owner: org, name: repo.name };
+      },
+    },
+  ],
+  removeTeamRepository: [{ rest: 'DELETE /teams/{id}/repos/{org}/{repo}', input: teamWithRepo }],
+  createTeam: [
+    {
+      rest: 'POST /orgs/{org}/teams',
+      input: async (fx) => ({ organizationLogin: await fx.org(), name: fx.name('team'), permission: 'WRITE', units: ['repo.code'] }),
+    },
+  ],
+  updateTeam: [
+    { rest: 'PATCH /teams/{id}', input: async (fx) => ({ teamId: (await fx.team(await fx.org())).gid, description: 'renamed' }) },
+  ],
+  deleteTeam: [{ rest: 'DELETE /teams/{id}', input: async (fx) => ({ teamId: (await fx.team(await fx.org())).gid }) }],
+  addTrackedTime: [
+    { rest: 'POST /repos/{owner}/{repo}/issues/{index}/times', input: async (fx) => ({ issueId: issueOf(await fx.issue()), seconds: 60 }) },
+  ],
+  deleteTrackedTime: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/times/{id}',
+      input: async (fx) => ({ trackedTimeId: (await withTime(fx)).timeId }),
+    },
+  ],
+  resetTrackedTimes: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/times',
+      input: async (fx) => ({ issueId: issueOf((await withTime(fx)).issue) }),
+    },
+  ],
+  startStopwatch: [
+    { rest: 'POST /repos/{owner}/{repo}/issues/{index}/stopwatch/start', input: async (fx) => ({ issueId: issueOf(await fx.issue()) }) },
+  ],
+  stopStopwatch: [{ rest: 'POST /repos/{owner}/{repo}/issues/{index}/stopwatch/stop', input: withStopwatch }],
+  cancelStopwatch: [{ rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/stopwatch/delete', input: withStopwatch }],
+  blockUser: [
+    {
+      label: 'for the viewer',
+      rest: 'PUT /user/blocks/{username}',
+      input: async (fx) => ({ login: await fx.newUser() }),
+      publicOnlyExempt: "the viewer's own block list; Gitea's public-only rule has no context user there",
+    },
+    {
+      label: 'for an organization',
+      rest: 'PUT /orgs/{org}/blocks/{username}',
+      input: async (fx) => ({ login: await fx.newUser(), organizationLogin: await fx.org() }),
+    },
+  ],
+  unblockUser: [
+    {
+      label: 'for the viewer',
+      rest: 'DELETE /user/blocks/{username}',
+      input: (fx) => blocked(fx),
+      publicOnlyExempt: "the viewer's own block list; Gitea's public-only rule has no context user there",
+    },
+    { label: 'for an organization', rest: 'DELETE /orgs/{org}/blocks/{username}', input: async (fx) => blocked(fx, await fx.org()) },
+  ],
+  closeIssue: [{ rest: 'PATCH /repos/{owner}/{repo}/issues/{index}', input: async (fx) => ({ issueId: issueOf(await fx.issue()) }) }],
+  reopenIssue: [
+    {
+      rest: 'PATCH /repos/{owner}/{repo}/issues/{index}',
+      input: async (fx) => {
+        const issue = await fx.issue();
+        await fx.rest('PATCH', fx.issuePath(issue), { state: 'closed' });
+        return { issueId: issueOf(issue) };
+      },
+    },
+  ],
+  createIssue: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/issues',
+      input: async (fx) => {
+        const repo = await fx.repo();
+        return { repositoryOwner: repo.owner, repositoryName: repo.name, title: 'new issue' };
+      },
+    },
+  ],
+  updateIssue: [
+    { rest: 'PATCH /repos/{owner}/{repo}/issues/{index}', input: async (fx) => ({ id: issueOf(await fx.issue()), title: 'retitled' }) },
+  ],
+  createAccessToken: [
+    {
+      rest: 'POST /users/{username}/tokens',
+      input: async (fx) => ({ login: 'root', name: fx.name('token'), scopes: ['read:user'] }),
+      credential: 'password',
+      publicOnlyExempt: 'tokens never manage tokens (refused to every token)',
+    },
+  ],
+  deleteAccessToken: [
+    {
+      rest: 'DELETE /users/{username}/tokens/{token}',
+      input: async (fx) => {
+        const name = fx.name('token');
+        await fx.t.createToken('root', ['read:user'], name);
+        return { login: 'root', token: name };
+      },
+      credential: 'password',
+      publicOnlyExempt: 'tokens never manage tokens (refused to every token)',
+    },
+  ],
+  createDeployKey: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/keys',
+      input: async (fx) => ({ ...(await repoInput(fx)), title: fx.name('key'), key: fx.sshKey() }),
+    },
+  ],
+  deleteDeployKey: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/keys/{id}',
+      input: async (fx) => {
+        const repo = await fx.repo();
+        const key = await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/keys`, { title: fx.name('key'), key: fx.sshKey() });
+        return { owner: repo.owner, name: repo.name, keyId: key.id as number };
+      },
+    },
+  ],
+  createLabel: [
+    {
+      label: 'in a repository',
+      rest: 'POST /repos/{owner}/{repo}/labels',
+      input: async (fx) => {
+        const repo = await fx.repo();
+        return { repositoryOwner: repo.owner, repositoryName: repo.name, name: 'bug', color: 'ff0000' };
+      },
+    },
+    {
+      label: 'in an organization',
+      rest: 'POST /orgs/{org}/labels',
+      input: async (fx) => ({ organizationLogin: await fx.org(), name: 'bug', color: 'ff0000' }),
+    },
+  ],
+  updateLabel: [
+    {
+      label: 'of a repository',
+      rest: 'PATCH /repos/{owner}/{repo}/labels/{id}',
+      input: async (fx) => ({ id: (await fx.repoLabel(await fx.repo())).gid, name: 'renamed' }),
+    },
+    {
+      label: 'of an organization',
+      rest: 'PATCH /orgs/{org}/labels/{id}',
+      input: async (fx) => ({ id: await orgLabel(fx), name: 'renamed' }),
+    },
+  ],
+  deleteLabel: [
+    {
+      label: 'of a repository',
+      rest: 'DELETE /repos/{owner}/{repo}/labels/{id}',
+      input: async (fx) => ({ id: (await fx.repoLabel(await fx.repo())).gid }),
+    },
+    { label: 'of an organization', rest: 'DELETE /orgs/{org}/labels/{id}', input: async (fx) => ({ id: await orgLabel(fx) }) },
+  ],
+  createMilestone: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/milestones',
+      input: async (fx) => {
+        const repo = await fx.repo();
+        return { repositoryOwner: repo.owner, repositoryName: repo.name, title: 'v1' };
+      },
+    },
+  ],
+  updateMilestone: [
+    { rest: 'PATCH /repos/{owner}/{repo}/milestones/{id}', input: async (fx) => ({ id: await milestone(fx), title: 'v2' }) },
+  ],
+  deleteMilestone: [{ rest: 'DELETE /repos/{owner}/{repo}/milestones/{id}', input: async (fx) => ({ id: await milestone(fx) }) }],
+  createOrganization: [{ rest: 'POST /orgs', input: async (fx) => ({ login: fx.name('neworg') }), publicOnlyExempt: NEW_RESOURCE }],
+  updateOrganization: [{ rest: 'PATCH /orgs/{org}', input: async (fx) => ({ login: await fx.org(), description: 'edited' }) }],
+  deleteOrganization: [{ rest: 'DELETE /orgs/{org}', input: async (fx) => ({ login: await fx.org() }) }],
+  removeOrganizationMember: [
+    {
+      rest: 'DELETE /orgs/{org}/members/{username}',
+      input: async (fx) => ({ organizationLogin: (await teamWithMember(fx)).org, login: 'alice' }),
+    },
+  ],
+  setOrganizationMembershipVisibility: [
+    {
+      rest: 'PUT /orgs/{org}/public_members/{username}',
+      input: async (fx) => {
+        const org = await fx.org();
+        const row = await fx.t.db.orgUser.findFirstOrThrow({ where: { org: { lowerName: org }, user: { lowerName: 'root' } } });
+        return { organizationLogin: org, isPublic: !row.isPublic };
+      },
+    },
+  ],
+  createProject: [
+    {
+      label: 'in a repository',
+      rest: 'POST /repos/{owner}/{repo}/projects',
+      input: async (fx) => {
+        const repo = await fx.repo();
+        return { repositoryOwner: repo.owner, repositoryName: repo.name, name: 'plans' };
+      },
+    },
+    {
+      label: 'in an organization',
+      rest: 'POST /orgs/{org}/projects',
+      input: async (fx) => ({ organizationLogin: await fx.org(), name: 'plans' }),
+    },
+  ],
+  updateProject: [
+    {
+      label: 'of a repository',
+      rest: 'PATCH /repos/{owner}/{repo}/projects/{id}',
+      input: async (fx) => ({ projectId: (await fx.repoProject(await fx.repo())).gid, name: 'renamed' }),
+    },
+    {
+      label: 'of an organization',
+      rest: 'PATCH /orgs/{org}/projects/{id}',
+      input: async (fx) => ({ projectId: await orgProject(fx), name: 'renamed' }),
+    },
+  ],
+  deleteProject: [
+    {
+      label: 'of a repository',
+      rest: 'DELETE /repos/{owner}/{repo}/projects/{id}',
+      input: async (fx) => ({ projectId: (await fx.repoProject(await fx.repo())).gid }),
+    },
+    { label: 'of an organization', rest: 'DELETE /orgs/{org}/projects/{id}', input: async (fx) => ({ projectId: await orgProject(fx) }) },
+  ],
+  createRepository: [
+    {
+      label: 'for the viewer',
+      rest: 'POST /user/repos',
+      input: async (fx) => ({ name: fx.name('new'), isPrivate: true }),
+      publicOnlyExempt: NEW_RESOURCE,
+    },
+    {
+      label: 'in an organization',
+      rest: 'POST /orgs/{org}/repos',
+      input: async (fx) => ({ ownerLogin: await fx.org(), name: fx.name('new') }),
+    },
+    {
+      label: 'for another user (site admins)',
+      rest: 'POST /admin/users/{username}/repos',
+      input: async (fx) => ({ ownerLogin: 'alice', name: fx.name('new') }),
+      publicOnlyExempt: ADMIN_ONLY,
+    },
+  ],
+  updateRepository: [{ rest: 'PATCH /repos/{owner}/{repo}', input: async (fx) => ({ ...(await repoInput(fx)), isPrivate: false }) }],
+  deleteRepository: [{ rest: 'DELETE /repos/{owner}/{repo}', input: repoInput }],
+  forkRepository: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/forks',
+      input: async (fx) => {
+        const repo = await fx.repo({ owner: 'alice', git: true });
+        return { owner: repo.owner, name: repo.name };
+      },
+    },
+  ],
+  createUser: [
+    {
+      rest: 'POST /admin/users',
+      input: async (fx) => {
+        const login = fx.name('new');
+        return { login, email: `${login}@example.com`, password: 'password123!' };
+      },
+      publicOnlyExempt: ADMIN_ONLY,
+    },
+  ],
+  updateUser: [
+    {
+      rest: 'PATCH /admin/users/{username}',
+      input: async (fx) => ({ login: await fx.newUser(), location: 'Lyon' }),
+      publicOnlyExempt: ADMIN_ONLY,
+    },
+  ],
+  deleteUser: [
+    { rest: 'DELETE /admin/users/{username}', input: async (fx) => ({ login: await fx.newUser() }), publicOnlyExempt: ADMIN_ONLY },
+  ],
+};
+
+async function milestone(fx: ScopeFixture): Promise<string> {
+  const repo = await fx.repo();
+  const m = await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/milestones`, { title: fx.name('milestone') });
+  return encodeGlobalID('Milestone', m.id as number);
+}
