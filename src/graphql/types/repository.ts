@@ -2,7 +2,7 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { canRead, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
-import type { UnitType } from '../../permissions/units.ts';
+import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { requireRepo } from '../../services/access/repoAccess.ts';
 import { visibleRepoIds, visibleRepoWhere } from '../../services/repo/repoRows.ts';
 import { visibleRepoFilter } from '../../services/repo/visibility.ts';
@@ -30,21 +30,10 @@ function permissionName(mode: Models.AccessMode): 'ADMIN' | 'WRITE' | 'READ' | n
 
 const viewerPerm = (repo: Models.Repository, ctx: GraphQLContext): Promise<RepoPermission> => ctx.cx.loaders.repoPermission.load(repo.id);
 
-function unitConfig(units: readonly { type: UnitType; config: string }[], type: UnitType): Record<string, unknown> | null {
-  const unit = units.find((u) => u.type === type);
-  if (!unit) return null;
-  try {
-    const v: unknown = JSON.parse(unit.config);
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 /** A merge style is allowed unless the pull-request unit's config turns it off (Gitea's defaults are all on). */
 function mergeAllowed(units: readonly { type: UnitType; config: string }[], key: string): boolean {
-  const c = unitConfig(units, 'PULL_REQUESTS');
-  return c !== null && c[key] !== false;
+  const unit = units.find((u) => u.type === 'PULL_REQUESTS');
+  return unit !== undefined && unitConfig(unit.config)[key] !== false;
 }
 
 export const RefRef = builder.prismaObject('Branch', {

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { AlreadyExistsError, ConflictError, InvalidArgumentError, NotFoundError, PreconditionFailedError } from '../../errors.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
+import { unitConfig } from '../../permissions/units.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { findRepoByName, repoPermission, requireRepoAccess, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
@@ -34,12 +35,7 @@ export type DependencyRoute = 'blocks' | 'dependencies';
 export async function isDependenciesEnabled(db: DbLike, repoId: number): Promise<boolean> {
   const unit = await db.repoUnit.findUnique({ where: { repoId_type: { repoId, type: 'ISSUES' } }, select: { config: true } });
   if (!unit) return DEFAULT_ENABLE_DEPENDENCIES;
-  try {
-    const config: unknown = JSON.parse(unit.config);
-    return typeof config === 'object' && config !== null && (config as Record<string, unknown>).enableDependencies === true;
-  } catch {
-    return false;
-  }
+  return unitConfig(unit.config).enableDependencies === true;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { DbLike, DbTx, Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError } from '../../errors.ts';
 import { maxMode, atLeast, type AccessMode } from '../../permissions/accessMode.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
+import { unitConfig } from '../../permissions/units.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg } from '../access/orgAccess.ts';
 import { requireRepo } from '../access/repoAccess.ts';
@@ -61,12 +62,8 @@ const MAX_TITLE = 100;
 
 /** The config's projects_mode; Gitea reads an unset or unknown mode as `all`. */
 export function projectsModeOf(config: string | null | undefined): ProjectsMode {
-  try {
-    const mode = (JSON.parse(config ?? '{}') as { projectsMode?: unknown }).projectsMode;
-    return mode === 'repo' || mode === 'owner' ? mode : 'all';
-  } catch {
-    return 'all';
-  }
+  const mode = unitConfig(config).projectsMode;
+  return mode === 'repo' || mode === 'owner' ? mode : 'all';
 }
 
 /** The repository's projects unit: null when disabled. */

@@ -4,6 +4,7 @@ import { readCommitInfos } from '../../git/commitInfo.ts';
 import { isAncestor } from '../../git/compare.ts';
 import { createMerge, deleteRefCAS, fetchIntoRef, readRefs, updateRefCAS, type MergeStyle } from '../../git/merge.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
+import { unitConfig } from '../../permissions/units.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -71,14 +72,7 @@ export type StoredPullSettings = PullSettings & { defaultTargetBranch?: string }
 /** The pull requests unit settings of a repository (missing keys take the new-repository defaults, as repo edit does). */
 export async function loadPullSettings(db: DbLike, repoId: number): Promise<StoredPullSettings> {
   const unit = await db.repoUnit.findUnique({ where: { repoId_type: { repoId, type: 'PULL_REQUESTS' } }, select: { config: true } });
-  let parsed: unknown = {};
-  try {
-    parsed = JSON.parse(unit?.config ?? '{}');
-  } catch {
-    parsed = {};
-  }
-  const config = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Partial<StoredPullSettings>) : {};
-  return { ...PULL_DEFAULTS, ...config };
+  return { ...PULL_DEFAULTS, ...(unitConfig(unit?.config) as Partial<StoredPullSettings>) };
 }
 
 /** Gitea PullRequestsConfig.IsMergeStyleAllowed. */
@@ -235,7 +229,7 @@ function requireMergeableStatus(pull: Models.PullRequest): void {
     case 'EMPTY':
       return;
     case 'CONFLICT': {
-      let files: string[] = [];
+      let files: string[];
       try {
         files = JSON.parse(pull.conflictedFiles) as string[];
       } catch {
