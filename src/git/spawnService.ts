@@ -4,6 +4,9 @@ import { gitEnv } from './run.ts';
 /** The two smart-HTTP services. */
 export type GitService = 'upload-pack' | 'receive-pack';
 
+/** A started service: its three pipes are open. */
+export type GitServiceProcess = ChildProcessWithoutNullStreams;
+
 /** How to start a service process. */
 export interface SpawnServiceOptions {
   /** `--advertise-refs` (GET info/refs) instead of the stateless RPC (POST). */
@@ -20,7 +23,7 @@ export interface SpawnServiceOptions {
  * Starts `git upload-pack|receive-pack --stateless-rpc [--advertise-refs] <gitDir>`; the caller pipes the
  * request body to stdin and stdout to the response (Gitea's serviceRPC, without the CGI layer).
  */
-export function spawnService(service: GitService, gitDir: string, opts: SpawnServiceOptions): ChildProcessWithoutNullStreams {
+export function spawnService(service: GitService, gitDir: string, opts: SpawnServiceOptions): GitServiceProcess {
   const config =
     service === 'upload-pack'
       ? ['-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true']

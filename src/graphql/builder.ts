@@ -7,9 +7,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError } from 'graphql';
 import { scopeAllows, type ScopeCategory } from '../auth/scope.ts';
-import type { Db } from '../db/client.ts';
-import type PrismaTypes from '../generated/sqlite/pothos-types.ts';
-import { getDatamodel } from '../generated/sqlite/pothos-types.ts';
+import { getDatamodel, type Db, type PrismaTypes } from '../db/client.ts';
 import { isSiteAdmin } from '../services/access/guards.ts';
 import type { GraphQLContext } from './context.ts';
 

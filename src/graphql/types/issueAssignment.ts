@@ -1,10 +1,9 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
-import { Prisma } from '../../generated/sqlite/client.ts';
 import * as assigneeService from '../../services/issue/assignee.ts';
 import * as issueLabelService from '../../services/issue/issueLabel.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
-import { bothNodePaths } from '../selection.ts';
+import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import {
   IssueFiltersInput,
@@ -121,14 +120,6 @@ builder.relayMutationField(
   },
   { outputFields: (t) => ({ labelable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
 );
-
-const ISSUE_SCALARS = Object.fromEntries(Object.values(Prisma.IssueScalarFieldEnum).map((f) => [f, true]));
-
-/** A nested Issue selection that always carries the scalar columns (the node's exposed fields declare none). */
-function withIssueScalars(selection: true | Record<string, unknown>): true | Record<string, unknown> {
-  const select = selection === true ? undefined : selection.select;
-  return select && typeof select === 'object' ? { select: { ...ISSUE_SCALARS, ...select } } : selection;
-}
 
 const labelIssues = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',

@@ -1,13 +1,12 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import type { Models } from '../../db/client.ts';
-import { Prisma } from '../../generated/sqlite/client.ts';
+import { Models } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { locateIssueById, type IssueLocation } from '../../services/issue/issue.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import * as projectService from '../../services/project/project.ts';
 import { builder } from '../builder.ts';
-import { bothNodePaths, scalars, withScalars } from '../selection.ts';
+import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueRef } from './issue.ts';
@@ -39,12 +38,11 @@ export const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
   }),
 });
 
-const ISSUE_SCALARS = scalars(Prisma.IssueScalarFieldEnum);
-const PROJECT_SCALARS = scalars(Prisma.ProjectScalarFieldEnum);
+const PROJECT_SCALARS = scalars(Models.Prisma.ProjectScalarFieldEnum);
 
 const projectIssues = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
-  select: (nodeSelection) => ({ issue: withScalars(nodeSelection(true), ISSUE_SCALARS) }),
+  select: (nodeSelection) => ({ issue: withIssueScalars(nodeSelection(true)) }),
   query: (_args, ctx: GraphQLContext) => ({ where: { issue: visibleIssueFilter(ctx.cx) }, orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.issue,
 });
