@@ -1,3 +1,4 @@
+import { requireSignedInRepo } from '../../services/access/repoAccess.ts';
 import * as collaboratorService from '../../services/repo/collaborator.ts';
 import * as createService from '../../services/repo/create.ts';
 import * as deleteService from '../../services/repo/delete.ts';
@@ -175,7 +176,7 @@ builder.relayMutationField(
         type: RepositoryRef,
         nullable: true,
         resolve: async (query, p, _a, ctx) => {
-          const { repo } = await collaboratorService.requireSignedInRepo(ctx.cx, p.ref);
+          const { repo } = await requireSignedInRepo(ctx.cx, p.ref);
           return ctx.cx.db.repository.findUnique({ ...query, where: { id: repo.id } });
         },
       }),

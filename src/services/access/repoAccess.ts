@@ -3,8 +3,15 @@ import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../e
 import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
+import { requireViewer } from './guards.ts';
 
 type Repository = Models.Repository;
+
+/** How transports name a repository: `owner/repo` as in the URL. */
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
 
 /** A repository together with the viewer's permission on it. */
 export interface RepoAccess {
@@ -59,4 +66,21 @@ export function requireRepoAdmin(access: RepoAccess): void {
   if (!isRepoAdmin(access.perm)) {
     throw new PermissionDeniedError('user should be an owner or a collaborator with admin write of a repository');
   }
+}
+
+/**
+ * The repository, visible (404 otherwise), for a signed-in viewer (401) — Gitea's repoAssignment then reqToken.
+ * @throws NotFoundError, UnauthenticatedError
+ */
+export async function requireSignedInRepo(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  requireViewer(cx);
+  return access;
+}
+
+/** Same, plus repository admin (Gitea reqAdmin, 403). @throws NotFoundError, UnauthenticatedError, PermissionDeniedError */
+export async function requireAdminRepo(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
+  const access = await requireSignedInRepo(cx, ref);
+  requireRepoAdmin(access);
+  return access;
 }

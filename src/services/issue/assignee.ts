@@ -1,9 +1,8 @@
 import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { canBeAssigned, withRetry } from './create.ts';
 import { replaceAssignees, type Change } from './edit.ts';

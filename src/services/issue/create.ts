@@ -4,11 +4,10 @@ import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { ALL_UNITS } from '../../permissions/units.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { exclusiveScope } from '../label/color.ts';
 import { projectUsage, setIssueProjects } from '../project/project.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { loadIssueView, resolveIssueRepo, type IssueView } from './issue.ts';
 

@@ -3,8 +3,7 @@ import { ConflictError, PreconditionFailedError, ValidationError } from '../../e
 import type { DomainEvent } from '../../notify/events.ts';
 import { requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, withRetry } from './create.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, loadIssueView, requirePosterOrWriter, resolveIssueRepo, type IssueView } from './issue.ts';

@@ -2,10 +2,9 @@ import type { DbLike, Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
+import { type RepoAccess, type RepoRef, requireRepo } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { LabelWithOwner } from '../label/label.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { visibleIssueFilter } from './visibility.ts';
 
 /** A label as issues show it: repository or organization label, with what its URL needs. */

@@ -4,10 +4,9 @@ import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { canWriteIssue, findIssueByIndex, resolveIssueRepo, unitOf } from './issue.ts';
 import { visibleIssueFilter } from './visibility.ts';
 

@@ -4,10 +4,9 @@ import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationE
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { unitConfig } from '../../permissions/units.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, requireUnitRead, type RepoAccess } from '../access/repoAccess.ts';
+import { type RepoAccess, type RepoRef, requireRepo, requireUnitRead } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueViews, locateIssueById, resolveIssueRepo, type IssueView } from './issue.ts';
 import { visibleIssueFilter } from './visibility.ts';

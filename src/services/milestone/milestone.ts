@@ -2,11 +2,11 @@ import type { DbTx, Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
+import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { resolveIssueMetaRepo } from '../issue/issue.ts';
 import { refreshMilestone, requireText } from '../issue/create.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { visibleRepoFilter } from '../repo/visibility.ts';
 
 type Milestone = Models.Milestone;

@@ -5,11 +5,10 @@ import { canRead, canWrite } from '../../permissions/repoPermission.ts';
 import { unitConfig } from '../../permissions/units.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg } from '../access/orgAccess.ts';
-import { requireRepo } from '../access/repoAccess.ts';
+import { type RepoRef, requireRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, resolveIssueRepo, type IssueView } from '../issue/issue.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { visibleRepoFilter } from '../repo/visibility.ts';
 
 type Project = Models.Project;

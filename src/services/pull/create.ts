@@ -6,7 +6,7 @@ import { deleteRef, fetchIntoRef, setRef } from '../../git/merge.ts';
 import { resolveRef } from '../../git/resolveRef.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import {
   allocateIssueIndex,
@@ -19,7 +19,6 @@ import {
   withRetry,
   writeInitialRelations,
 } from '../issue/create.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo, type PullView } from './pull.ts';
 import { requestReviews, resolveReviewers } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';

@@ -1,8 +1,8 @@
 import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError } from '../../errors.ts';
+import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { loadPullViews, resolvePullRepo, type PullView } from './pull.ts';
 

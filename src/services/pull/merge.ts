@@ -6,11 +6,10 @@ import { createMerge, deleteRefCAS, fetchIntoRef, readRefs, updateRefCAS, type M
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { unitConfig } from '../../permissions/units.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { refreshLabels, refreshMilestone, withRetry } from '../issue/create.ts';
 import { requireNoOpenDependencies } from '../issue/dependency.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { PULL_DEFAULTS, type PullSettings } from '../repo/pullSettings.ts';
 import { recordPush } from '../repo/push.ts';
 import { gitSignature } from '../user/gitIdentity.ts';

@@ -4,11 +4,10 @@ import { readRefs } from '../../git/merge.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { canRead, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
+import { type RepoAccess, type RepoRef, requireRepo } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { loadIssueViews, type IssueView } from '../issue/issue.ts';
 import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { loadApiRepos, withPermissions, type RepoWithPermission } from '../repo/repoRows.ts';
 import { refreshStaleStats } from './stats.ts';
 

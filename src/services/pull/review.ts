@@ -7,11 +7,10 @@ import { readCommit } from '../../git/readCommit.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { requireText, withRetry } from '../issue/create.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { cutDiffAroundLine, fileDiffsOf } from './codeCommentPatch.ts';
 import { findPullByIndex, gitDirOf, pullHeadRef, type PullRows } from './pull.ts';
 import {

@@ -4,10 +4,9 @@ import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { withRetry } from '../issue/create.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { findPullByIndex, type PullRows } from './pull.ts';
 import {

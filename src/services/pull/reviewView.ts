@@ -4,11 +4,10 @@ import { NotFoundError } from '../../errors.ts';
 import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { visibleIssueFilter } from '../issue/visibility.ts';
 import { TEAM_INCLUDE, teamReadFilter, type TeamRow } from '../org/teamAccess.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findPullByIndex, resolvePullRepo, type PullRows } from './pull.ts';
 
 type Review = Models.Review;

@@ -1,4 +1,4 @@
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as repoLabelService from '../../../services/repo/repoLabel.ts';
 import { toApiLabel, toApiLabelList } from '../../convert/label.ts';
 import { setTotalCount } from '../../pagination.ts';
