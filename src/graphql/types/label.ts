@@ -2,7 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { ValidationError } from '../../errors.ts';
 import { exclusiveScope } from '../../services/label/color.ts';
-import * as repoLabelService from '../../services/repo/repoLabel.ts';
+import * as repoLabelService from '../../services/label/repoLabel.ts';
 import * as labelService from '../../services/label/label.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';

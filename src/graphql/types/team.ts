@@ -4,7 +4,7 @@ import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { ALL_UNITS, unitKey } from '../../permissions/units.ts';
 import * as teamService from '../../services/org/team.ts';
-import { canAdministerTeams, isViewerTeamMember, teamReadFilter } from '../../services/org/teamAccess.ts';
+import { canAdministerTeams, isViewerTeamMember, teamReadFilter } from '../../services/access/teamAccess.ts';
 import * as teamMemberService from '../../services/org/teamMember.ts';
 import * as teamRepoService from '../../services/org/teamRepo.ts';
 import { visibleRepoIds } from '../../services/repo/repoRows.ts';

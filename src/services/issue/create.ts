@@ -4,12 +4,13 @@ import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { ALL_UNITS } from '../../permissions/units.ts';
 import { requireViewer } from '../access/guards.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { exclusiveScope } from '../label/color.ts';
 import { projectUsage, setIssueProjects } from '../project/project.ts';
 import { findUserByName } from '../user/user.ts';
-import { loadIssueView, resolveIssueRepo, type IssueView } from './issue.ts';
+import { loadIssueView, type IssueView } from './issue.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
 export interface CreateIssueInput {

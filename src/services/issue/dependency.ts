@@ -5,11 +5,12 @@ import type { DomainEvent } from '../../notify/events.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { unitConfig } from '../../permissions/units.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { findRepoByName, type RepoAccess, repoPermission, type RepoRef, requireRepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { ListOptions, Page } from '../paging.ts';
 import { withRetry } from './create.ts';
-import { canWriteIssue, findIssueByIndex, loadIssueView, loadIssueViews, resolveIssueRepo, unitOf, type IssueView } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, loadIssueView, loadIssueViews, type IssueView, unitOf } from './issue.ts';
 import { visibleIssueFilter } from './visibility.ts';
 
 /** Gitea `[service] ALLOW_CROSS_REPOSITORY_DEPENDENCIES` (default true): the other issue may live in another repository. */

@@ -4,11 +4,12 @@ import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationE
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { unitConfig } from '../../permissions/units.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { type RepoAccess, type RepoRef, requireRepo, requireUnitRead } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { findUserByName } from '../user/user.ts';
-import { canWriteIssue, findIssueByIndex, loadIssueViews, locateIssueById, resolveIssueRepo, type IssueView } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, loadIssueViews, locateIssueById, type IssueView } from './issue.ts';
 import { visibleIssueFilter } from './visibility.ts';
 
 /** A repository's `internal_tracker` time settings (the issues unit's config). */

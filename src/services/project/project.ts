@@ -4,10 +4,11 @@ import { maxMode, atLeast, type AccessMode } from '../../permissions/accessMode.
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
 import { unitConfig } from '../../permissions/units.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { requireOrg } from '../access/orgAccess.ts';
 import { type RepoRef, requireRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { canWriteIssue, findIssueByIndex, loadIssueView, resolveIssueRepo, type IssueView } from '../issue/issue.ts';
+import { canWriteIssue, findIssueByIndex, loadIssueView, type IssueView } from '../issue/issue.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { visibleRepoFilter } from '../repo/visibility.ts';
 

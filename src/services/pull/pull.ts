@@ -7,7 +7,7 @@ import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { type RepoAccess, type RepoRef, requireRepo } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { loadIssueViews, type IssueView } from '../issue/issue.ts';
-import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
+import { TEAM_INCLUDE, type TeamRow } from '../access/teamAccess.ts';
 import { loadApiRepos, withPermissions, type RepoWithPermission } from '../repo/repoRows.ts';
 import { refreshStaleStats } from './stats.ts';
 

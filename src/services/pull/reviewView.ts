@@ -7,7 +7,7 @@ import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { visibleIssueFilter } from '../issue/visibility.ts';
-import { TEAM_INCLUDE, teamReadFilter, type TeamRow } from '../org/teamAccess.ts';
+import { TEAM_INCLUDE, teamReadFilter, type TeamRow } from '../access/teamAccess.ts';
 import { findPullByIndex, resolvePullRepo, type PullRows } from './pull.ts';
 
 type Review = Models.Review;

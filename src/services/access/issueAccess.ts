@@ -1,0 +1,35 @@
+import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
+import { canRead, canWrite } from '../../permissions/repoPermission.ts';
+import type { ServiceContext } from '../context.ts';
+import { requireTokenScope, requireViewer } from './guards.ts';
+import { requireRepo, type RepoAccess, type RepoRef } from './repoAccess.ts';
+
+/**
+ * Gitea's gates for /repos/{o}/{r}/issues…: token scope, repository visible (404), issues or pull requests
+ * readable (mustEnableIssuesOrPulls, 404); writes then need a signed-in viewer (401) and a repository that is
+ * not archived (mustNotBeArchived, 423).
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError
+ */
+export async function resolveIssueRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
+  requireTokenScope(cx, 'issue', level);
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  if (!canRead(access.perm, 'ISSUES') && !canRead(access.perm, 'PULL_REQUESTS'))
+    throw new NotFoundError('not found', { repoId: access.repo.id });
+  if (level === 'read') return access;
+  requireViewer(cx);
+  if (access.repo.isArchived) throw new RepoArchivedError();
+  return access;
+}
+
+/**
+ * Gitea's gates for a repository's issue metadata (/labels, /milestones): those of resolveIssueRepo, and for
+ * writes also write on issues or pull requests (reqRepoWriter(TypeIssues, TypePullRequests), 403).
+ * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError
+ */
+export async function resolveIssueMetaRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
+  const access = await resolveIssueRepo(cx, ref, level);
+  if (level === 'write' && !canWrite(access.perm, 'ISSUES') && !canWrite(access.perm, 'PULL_REQUESTS')) {
+    throw new PermissionDeniedError('user should have a permission to write to a repo');
+  }
+  return access;
+}
