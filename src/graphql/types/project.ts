@@ -4,7 +4,10 @@ import { Models } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { locateIssueById, type IssueLocation } from '../../services/issue/issue.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import * as issueProjectService from '../../services/issue/issueProject.ts';
 import * as projectService from '../../services/project/project.ts';
+import type { ProjectOwnerRef } from '../../services/project/projectScope.ts';
+import { REPO_PROJECTS_UNIT, visibleProjectFilter } from '../../services/project/visibility.ts';
 import { builder } from '../builder.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -55,7 +58,7 @@ export const ProjectRef = builder.prismaNode('Project', {
   description: "A project board of a repository or of an organization (Gitea's projects).",
   id: { field: 'id' },
   authScopes: (p) => ({ tokenRead: p.repoId !== null ? 'repository' : 'organization' }),
-  findUnique: (id, ctx) => ({ id: dbId(id), ...projectService.visibleProjectFilter(ctx.cx) }) as Models.Prisma.ProjectWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleProjectFilter(ctx.cx) }) as Models.Prisma.ProjectWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -117,7 +120,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     totalCount: true,
     args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
     query: (args) => ({
-      where: { type: 'REPOSITORY', repo: { units: projectService.REPO_PROJECTS_UNIT }, ...statesWhere(args.states) },
+      where: { type: 'REPOSITORY', repo: { units: REPO_PROJECTS_UNIT }, ...statesWhere(args.states) },
       orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
     }),
   }),
@@ -128,7 +131,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     args: { number: t.arg.int({ required: true }) },
     select: (args, _ctx, nested) => ({
       projects: {
-        where: { id: dbId(String(args.number)), type: 'REPOSITORY', repo: { units: projectService.REPO_PROJECTS_UNIT } },
+        where: { id: dbId(String(args.number)), type: 'REPOSITORY', repo: { units: REPO_PROJECTS_UNIT } },
         take: 1,
         ...nested(true),
       },
@@ -144,7 +147,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     totalCount: true,
     args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
     query: (args, ctx) => ({
-      where: { type: 'ORGANIZATION', ...projectService.visibleProjectFilter(ctx.cx), ...statesWhere(args.states) },
+      where: { type: 'ORGANIZATION', ...visibleProjectFilter(ctx.cx), ...statesWhere(args.states) },
       orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
     }),
   }),
@@ -154,7 +157,7 @@ const issueProjectRows = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
   select: (nodeSelection) => ({ project: withScalars(nodeSelection(true), PROJECT_SCALARS) }),
   query: (_args, ctx: GraphQLContext) => ({
-    where: { project: projectService.visibleProjectFilter(ctx.cx) },
+    where: { project: visibleProjectFilter(ctx.cx) },
     orderBy: { projectId: 'asc' as const },
   }),
   resolveNode: (row) => row.project,
@@ -167,7 +170,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       description: 'Projects the issue is in that the viewer may see, by id.',
       select: (args, ctx, nested) => ({
         projectIssues: issueProjectRows.getQuery(args, ctx, bothNodePaths(nested)),
-        _count: { select: { projectIssues: { where: { project: projectService.visibleProjectFilter(ctx.cx) } } } },
+        _count: { select: { projectIssues: { where: { project: visibleProjectFilter(ctx.cx) } } } },
       }),
       resolve: (i, args, ctx) => ({ ...issueProjectRows.resolve(i.projectIssues, args, ctx), total: i._count.projectIssues }),
     },
@@ -185,7 +188,7 @@ function ownerRef(input: {
   organizationLogin?: string | null;
   repositoryOwner?: string | null;
   repositoryName?: string | null;
-}): projectService.ProjectOwnerRef {
+}): ProjectOwnerRef {
   if (input.repositoryOwner && input.repositoryName) return { owner: input.repositoryOwner, repo: input.repositoryName };
   if (input.organizationLogin) return { org: input.organizationLogin };
   throw new ValidationError('Required', { field: 'organizationLogin', rule: 'Required' });
@@ -272,8 +275,8 @@ for (const [name, member] of [
         const { ref, index } = await issueRef(ctx, input.issueId);
         const projectId = idOf(input.projectId, 'Project');
         const view = member
-          ? await projectService.addIssueToProject(ctx.cx, ref, index, projectId)
-          : await projectService.removeIssueFromProject(ctx.cx, ref, index, projectId);
+          ? await issueProjectService.addIssueToProject(ctx.cx, ref, index, projectId)
+          : await issueProjectService.removeIssueFromProject(ctx.cx, ref, index, projectId);
         return { issue: view.issue, projectId };
       },
     },
@@ -284,7 +287,7 @@ for (const [name, member] of [
           type: ProjectRef,
           nullable: true,
           resolve: (query, p, _a, ctx) =>
-            ctx.cx.db.project.findFirst({ ...query, where: { id: p.projectId, ...projectService.visibleProjectFilter(ctx.cx) } }),
+            ctx.cx.db.project.findFirst({ ...query, where: { id: p.projectId, ...visibleProjectFilter(ctx.cx) } }),
         }),
       }),
     },

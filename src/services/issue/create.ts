@@ -8,9 +8,9 @@ import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { exclusiveScope } from '../label/color.ts';
-import { projectUsage, setIssueProjects } from '../project/project.ts';
 import { findUserByName } from '../user/user.ts';
 import { loadIssueView, type IssueView } from './issue.ts';
+import { projectUsage, setIssueProjects } from './issueProject.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
 export interface CreateIssueInput {
