@@ -6,7 +6,8 @@ import { diffStream, patchStream } from '../../git/patch.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { ListOptions } from '../paging.ts';
-import { findPullByIndex, gitDirOf, loadPullView, resolvePullRepo, type PullView } from './pull.ts';
+import { findPullByIndex, gitDirOf, loadPullView, resolvePullRepo } from './pull.ts';
+import type { PullView } from './types.ts';
 
 /** The two commits a pull request's diff is taken between, in the base repository. */
 export interface PullRange {

@@ -19,9 +19,10 @@ import {
   withRetry,
   writeInitialRelations,
 } from '../issue/create.ts';
-import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo, type PullView } from './pull.ts';
+import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo } from './pull.ts';
 import { requestReviews, resolveReviewers } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';
+import type { PullView } from './types.ts';
 
 /** POST /repos/{o}/{r}/pulls (Gitea CreatePullRequestOption). */
 export interface CreatePullInput {

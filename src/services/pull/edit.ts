@@ -17,7 +17,8 @@ import type { ServiceContext } from '../context.ts';
 import { refreshLabels, usableLabelIds } from '../issue/create.ts';
 import { editIssue, type Change } from '../issue/edit.ts';
 import { visibleIssueFilter } from '../issue/visibility.ts';
-import { findPullByIndex, gitDirOf, loadPullView, pullHeadRef, resolvePullRepo, type PullRows, type PullView } from './pull.ts';
+import { findPullByIndex, gitDirOf, loadPullView, pullHeadRef, resolvePullRepo } from './pull.ts';
+import type { PullRows, PullView } from './types.ts';
 
 /** PATCH /repos/{o}/{r}/pulls/{index} (Gitea EditPullRequestOption); absent fields do not change. */
 export interface EditPullInput {

@@ -4,7 +4,8 @@ import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { findUserByName } from '../user/user.ts';
-import { loadPullViews, resolvePullRepo, type PullView } from './pull.ts';
+import { loadPullViews, resolvePullRepo } from './pull.ts';
+import type { PullView } from './types.ts';
 
 /** Gitea's pull request sorts (issues_model applySorts); anything else is newest first. */
 export type PullSort = 'oldest' | 'recentupdate' | 'recentclose' | 'leastupdate' | 'mostcomment' | 'leastcomment' | 'priority' | 'newest';

@@ -7,7 +7,8 @@ import { findMergeCommit } from '../../git/mergeCommit.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import type { Subscriber } from '../../notify/notifier.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
-import { loadPullSettings, markPullMerged } from './merge.ts';
+import { markPullMerged } from './markMerged.ts';
+import { loadPullSettings } from './mergeSettings.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 
 const BRANCH = 'refs/heads/';

@@ -4,8 +4,7 @@ import type { GitIdentity, MergeStyle } from '../../git/merge.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
-import type { MergePullInput } from './merge.ts';
-import type { PullRows } from './pull.ts';
+import type { MergePullInput, PullRows } from './types.ts';
 
 /** Gitea AddCommitMessageTailer: appends `Key: value` unless present, after a blank line unless the last line is a trailer. */
 export function addCommitMessageTrailer(message: string, key: string, value: string): string {

@@ -12,7 +12,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { requireText, withRetry } from '../issue/create.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { cutDiffAroundLine, fileDiffsOf } from './codeCommentPatch.ts';
-import { findPullByIndex, gitDirOf, pullHeadRef, type PullRows } from './pull.ts';
+import { findPullByIndex, gitDirOf, pullHeadRef } from './pull.ts';
 import {
   findReview,
   isOfficialReviewer,
@@ -23,6 +23,7 @@ import {
   REVIEW_ORDER,
   type ReviewView,
 } from './reviewView.ts';
+import type { PullRows } from './types.ts';
 
 type ReviewType = Models.ReviewType;
 

@@ -8,7 +8,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { withRetry } from '../issue/create.ts';
 import { findUserByName } from '../user/user.ts';
-import { findPullByIndex, type PullRows } from './pull.ts';
+import { findPullByIndex } from './pull.ts';
 import {
   isOfficialReviewer,
   latestReviewOf,
@@ -17,6 +17,7 @@ import {
   restoreLatestOfficialReview,
   type ReviewView,
 } from './reviewView.ts';
+import type { PullRows } from './types.ts';
 
 /** POST/DELETE /repos/{o}/{r}/pulls/{index}/requested_reviewers (Gitea PullReviewRequestOptions). */
 export interface ReviewRequestInput {

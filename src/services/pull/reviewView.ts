@@ -8,7 +8,8 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { visibleIssueFilter } from '../issue/visibility.ts';
 import { TEAM_INCLUDE, teamReadFilter, type TeamRow } from '../access/teamAccess.ts';
-import { findPullByIndex, resolvePullRepo, type PullRows } from './pull.ts';
+import { findPullByIndex, resolvePullRepo } from './pull.ts';
+import type { PullRows } from './types.ts';
 
 type Review = Models.Review;
 

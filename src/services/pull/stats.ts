@@ -3,7 +3,7 @@ import { compareCommits, diffStats, type DiffStats } from '../../git/compare.ts'
 import { checkMergeable } from '../../git/merge.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import type { ServiceContext } from '../context.ts';
-import type { PullView } from './pull.ts';
+import type { PullView } from './types.ts';
 
 /** What a pull request's row caches of git: status, merge base, divergence, diff stats and their key. */
 export interface PullGitState {
