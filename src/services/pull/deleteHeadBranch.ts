@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { deleteRefCAS } from '../../git/merge.ts';
+import { deleteRefCAS } from '../../git/updateRef.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';

@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../../errors.ts';
 import { compareCommits } from '../../git/compare.ts';
-import { readRefs } from '../../git/merge.ts';
+import { readRefs } from '../../git/readRefs.ts';
 import { isSafeRefName } from '../../git/resolveRef.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';

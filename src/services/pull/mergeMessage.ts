@@ -1,6 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { compareCommits } from '../../git/compare.ts';
-import type { GitIdentity, MergeStyle } from '../../git/merge.ts';
+import type { MergeStyle } from '../../git/createMerge.ts';
+import type { GitIdentity } from '../../git/identity.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { gitSignature } from '../user/gitIdentity.ts';

@@ -1,6 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
-import { readRefs } from '../../git/merge.ts';
+import { readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { canRead, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';

@@ -1,9 +1,9 @@
 import type { DbTx, Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { isAncestor } from '../../git/compare.ts';
-import { readRefs } from '../../git/merge.ts';
 import { diffStream } from '../../git/patch.ts';
 import { readCommit } from '../../git/readCommit.ts';
+import { readRefs } from '../../git/readRefs.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';

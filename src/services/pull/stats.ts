@@ -1,6 +1,6 @@
 import type { DbLike, Models } from '../../db/client.ts';
 import { compareCommits, diffStats, type DiffStats } from '../../git/compare.ts';
-import { checkMergeable } from '../../git/merge.ts';
+import { checkMergeable } from '../../git/mergeTree.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import type { ServiceContext } from '../context.ts';
 import type { PullView } from './types.ts';

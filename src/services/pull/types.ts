@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import type { MergeStyle } from '../../git/merge.ts';
+import type { MergeStyle } from '../../git/createMerge.ts';
 import type { TeamRow } from '../access/teamAccess.ts';
 import type { IssueView } from '../issue/issue.ts';
 import type { RepoWithPermission } from '../repo/repoRows.ts';
