@@ -2,10 +2,11 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import * as blockService from '../../services/user/block.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { opt } from '../ids.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
-import { opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /** Block rows of one blocker, oldest first, each resolving to the blocked user (one query under any list). */
 const blockedConnection = prismaConnectionHelpers(builder, 'Block', {

@@ -7,10 +7,11 @@ import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { visibleMilestoneFilter } from '../../services/milestone/milestone.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, opt } from '../ids.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 export const IssueStateEnum = builder.enumType('IssueState', {
   description: 'Whether an issue is open or closed.',

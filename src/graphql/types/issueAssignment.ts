@@ -3,6 +3,7 @@ import * as assigneeService from '../../services/issue/assignee.ts';
 import * as issueLabelService from '../../services/issue/issueLabel.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
+import { dbIdOf, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import {
@@ -15,7 +16,6 @@ import {
   issueOrderBy,
 } from './issue.ts';
 import { LabelRef } from './label.ts';
-import { dbIdOf, type GlobalId, requireDbIdOf } from './user.ts';
 
 /** The issue of an Assignable/Labelable global id; another type's id names nothing (NotFound, as the REST path). */
 function issueTarget(id: GlobalId): assigneeService.IssueTarget {

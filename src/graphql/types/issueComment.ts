@@ -6,9 +6,10 @@ import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, dbIdOf } from '../ids.ts';
 import { IssueRef } from './issue.ts';
 import { LabelRef } from './label.ts';
-import { dbId, dbIdOf, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 

@@ -3,11 +3,11 @@ import type { Models } from '../../db/client.ts';
 import * as dependencyService from '../../services/issue/dependency.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
+import { requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueRef } from './issue.ts';
-import { requireDbIdOf } from './user.ts';
 
 /** Dependency rows whose other end (the blocker, or the blocked issue) the viewer may see. */
 const visibleEnd = (side: 'dependency' | 'issue', ctx: GraphQLContext): Models.Prisma.IssueDependencyWhereInput => ({

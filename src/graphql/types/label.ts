@@ -6,8 +6,8 @@ import * as repoLabelService from '../../services/label/repoLabel.ts';
 import * as labelService from '../../services/label/label.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { OrganizationRef } from './organization.ts';
-import { dbId, opt, requireDbIdOf } from './user.ts';
 
 /** GitHub's OrderDirection, for every `orderBy` input (import it from here). */
 export const OrderDirectionEnum = builder.enumType('OrderDirection', {

@@ -3,10 +3,10 @@ import type { Models } from '../../db/client.ts';
 import * as milestoneService from '../../services/milestone/milestone.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { IssueStateEnum, MilestoneRef } from './issue.ts';
 import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt, requireDbIdOf } from './user.ts';
 
 const MilestoneOrderFieldEnum = builder.enumType('MilestoneOrderField', {
   description: 'Properties by which milestone connections can be ordered.',

@@ -9,13 +9,14 @@ import * as projectService from '../../services/project/project.ts';
 import type { ProjectOwnerRef } from '../../services/project/projectScope.ts';
 import { REPO_PROJECTS_UNIT, visibleProjectFilter } from '../../services/project/visibility.ts';
 import { builder } from '../builder.ts';
+import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { IssueRef } from './issue.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt, requireDbIdOf, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 export const ProjectStateEnum = builder.enumType('ProjectState', {
   description: 'State of a project: open or closed.',

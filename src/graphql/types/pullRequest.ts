@@ -8,12 +8,13 @@ import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/g
 import { visibleRepoIds } from '../../services/repo/repoRows.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, dbIdOf, opt } from '../ids.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
 import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { LabelRef } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, dbIdOf, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /**
  * A pull request: the PullRequest row (branches, merge state, cached diff stats) with its Issue row (title,

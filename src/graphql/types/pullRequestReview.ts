@@ -19,10 +19,11 @@ import {
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { bothNodePaths } from '../selection.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { TeamRef } from './team.ts';
-import { dbId, dbIdOf, type GlobalId, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 type ReviewWhere = Models.Prisma.ReviewWhereInput;
 

@@ -7,9 +7,10 @@ import { ALLOWED_REACTIONS, groupReactions, type ReactionGroup, type ReactionSub
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId } from '../ids.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
-import { dbId, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /** GitHub's ReactionContent names for Gitea's default reactions (the enum values are Gitea's strings). */
 export const ReactionContentEnum = builder.enumType('ReactionContent', {

@@ -7,13 +7,14 @@ import { requireRepo } from '../../services/access/repoAccess.ts';
 import { visibleRepoIds, visibleRepoWhere } from '../../services/repo/repoRows.ts';
 import { visibleRepoFilter } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
+import { dbId } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelRef } from './label.ts';
-import { dbId, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
 export const RepositoryPermissionEnum = builder.enumType('RepositoryPermission', {

@@ -6,8 +6,8 @@ import * as deployKeyService from '../../services/repo/deployKey.ts';
 import * as editService from '../../services/repo/edit.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { opt } from '../ids.ts';
 import { DeployKeyRef, RepositoryRef } from './repository.ts';
-import { opt } from './user.ts';
 
 /** The service's (Gitea's) field names → the mutation inputs', for `ValidationError.field`. */
 const REPO_INPUT_FIELDS = { name: 'name', default_branch: 'defaultBranch', description: 'description', website: 'homepageUrl' };

@@ -9,11 +9,12 @@ import * as teamMemberService from '../../services/org/teamMember.ts';
 import * as teamRepoService from '../../services/org/teamRepo.ts';
 import { visibleRepoIds } from '../../services/repo/repoRows.ts';
 import { builder } from '../builder.ts';
+import { dbId, dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, dbIdOf, type GlobalId, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 const TeamVisibilityEnum = builder.enumType('TeamVisibility', {
   description: 'Who may see a team: PRIVATE members and owners; LIMITED organization members; PUBLIC whoever sees the organization.',

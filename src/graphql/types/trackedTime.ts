@@ -5,8 +5,9 @@ import * as trackedTimeService from '../../services/issue/trackedTime.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { IssueRef } from './issue.ts';
-import { dbIdOf, type GlobalId, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /** Time spent on an issue (Gitea tracked_time); GitHub has no such concept, so the names are Gitea's. */
 export const TrackedTimeRef = builder.prismaObject('TrackedTime', {
