@@ -16,7 +16,10 @@ export { getDatamodel, type default as PrismaTypes } from '../generated/sqlite/p
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Assert<T extends true> = T;
-/** Compile-time proof that both generated clients describe identical models. */
+/**
+ * Compile-time proof that both generated clients describe identical models (imported by nobody).
+ * @public
+ */
 export type ModelsMatch = [
   Assert<Equal<S.User, P.User>>,
   Assert<Equal<S.AccessToken, P.AccessToken>>,

@@ -30,7 +30,7 @@ const ProjectOwnerUnion = builder.unionType('ProjectOwner', {
   resolveType: (owner) => ('ownerName' in owner ? 'Repository' : owner.type === 'ORGANIZATION' ? 'Organization' : 'User'),
 });
 
-export const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
+builder.prismaObject('ProjectColumn', {
   description: 'A column of a project; the default one receives issues added without a column.',
   fields: (t) => ({
     databaseId: t.exposeInt('id'),

@@ -1,7 +1,7 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
-import { canRead, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
+import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { requireRepo } from '../../services/access/repoAccess.ts';
 import { visibleRepoIds, visibleRepoWhere } from '../../services/repo/repoRows.ts';
@@ -233,11 +233,6 @@ for (const ref of [UserRef, OrganizationRef] as const) {
       query: (_args, ctx) => ({ where: visibleRepoFilter(ctx.cx), orderBy: { lowerName: 'asc' as const } }),
     }),
   }));
-}
-
-/** The per-unit read check GraphQL fields use for unit-bound data (e.g. labels need the issues unit). */
-export async function viewerCanRead(repo: Models.Repository, unit: UnitType, ctx: GraphQLContext): Promise<boolean> {
-  return canRead(await viewerPerm(repo, ctx), unit);
 }
 
 // Declared apart from RepositoryRef: a field of a type that refers to the type itself needs the finished ref.

@@ -1,6 +1,6 @@
 import type { DbLike, Models } from '../../db/client.ts';
-import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
-import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
+import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
+import { canRead, canReadAny, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireViewer } from './guards.ts';
@@ -53,12 +53,6 @@ export async function requireRepoAccess(cx: ServiceContext, repo: Repository): P
 /** A unit must be readable: a disabled or unreadable unit does not exist. @throws NotFoundError */
 export function requireUnitRead(access: RepoAccess, unit: UnitType): void {
   if (!canRead(access.perm, unit)) throw new NotFoundError('not found', { unit });
-}
-
-/** A unit must be writable, and the repository not archived. @throws RepoArchivedError, PermissionDeniedError */
-export function requireUnitWrite(access: RepoAccess, unit: UnitType): void {
-  if (access.repo.isArchived) throw new RepoArchivedError();
-  if (!canWrite(access.perm, unit)) throw new PermissionDeniedError('user should have a permission to write to a repo', { unit });
 }
 
 /** Repository settings need admin (Gitea reqAdmin). @throws PermissionDeniedError */

@@ -7,9 +7,6 @@ import { findUserByName } from '../user/user.ts';
 import { loadPullViews, resolvePullRepo } from './pull.ts';
 import type { PullView } from './types.ts';
 
-/** Gitea's pull request sorts (issues_model applySorts); anything else is newest first. */
-export type PullSort = 'oldest' | 'recentupdate' | 'recentclose' | 'leastupdate' | 'mostcomment' | 'leastcomment' | 'priority' | 'newest';
-
 /** GET /repos/{o}/{r}/pulls filters (Gitea PullRequestsOptions). */
 export interface PullFilters {
   /** `open` or `closed`; anything else (Gitea: also the empty default) lists both. */
