@@ -9,6 +9,7 @@ import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt } from '../ids.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
 import { LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
@@ -23,7 +24,7 @@ export const MilestoneRef = builder.prismaNode('Milestone', {
   description: 'A milestone of a repository.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleMilestoneFilter(ctx.cx) }) as Models.Prisma.MilestoneWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [visibleMilestoneFilter(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
@@ -155,7 +156,7 @@ export const IssueRef = builder.prismaNode('Issue', {
   description: 'An issue in a repository.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleIssueFilter(ctx.cx) }) as Models.Prisma.IssueWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [visibleIssueFilter(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -190,7 +191,7 @@ export const IssueRef = builder.prismaNode('Issue', {
         }),
         resolve: (i, args, ctx) => ({ ...issueLabels.resolve(i.labels, args, ctx), total: i._count.labels }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),
     assignees: t.connection(
       {
@@ -201,7 +202,7 @@ export const IssueRef = builder.prismaNode('Issue', {
         }),
         resolve: (i, args, ctx) => ({ ...issueAssignees.resolve(i.assignees, args, ctx), total: i._count.assignees }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),
   }),
 });

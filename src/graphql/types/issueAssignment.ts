@@ -6,6 +6,7 @@ import { builder } from '../builder.ts';
 import { dbIdOf, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { totalOf } from '../totalCount.ts';
 import {
   IssueFiltersInput,
   IssueOrderInput,
@@ -150,6 +151,6 @@ builder.prismaObjectFields(LabelRef, (t) => ({
       },
       resolve: (label, args, ctx) => ({ ...labelIssues.resolve(label.issueLabels, args, ctx), total: label._count.issueLabels }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
 }));

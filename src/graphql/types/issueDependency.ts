@@ -7,6 +7,7 @@ import { requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 
 /** Dependency rows whose other end (the blocker, or the blocked issue) the viewer may see. */
@@ -50,7 +51,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       }),
       resolve: (i, args, ctx) => ({ ...blockers.resolve(i.dependencies, args, ctx), total: i._count.dependencies }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   blocking: t.connection(
     {
@@ -62,7 +63,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       }),
       resolve: (i, args, ctx) => ({ ...blocked.resolve(i.dependents, args, ctx), total: i._count.dependents }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   issueDependenciesSummary: t.loadable({
     type: IssueDependenciesSummaryRef,

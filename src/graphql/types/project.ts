@@ -13,6 +13,7 @@ import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
@@ -59,7 +60,7 @@ export const ProjectRef = builder.prismaNode('Project', {
   description: "A project board of a repository or of an organization (Gitea's projects).",
   id: { field: 'id' },
   authScopes: (p) => ({ tokenRead: p.repoId !== null ? 'repository' : 'organization' }),
-  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleProjectFilter(ctx.cx) }) as Models.Prisma.ProjectWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [visibleProjectFilter(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -106,7 +107,7 @@ export const ProjectRef = builder.prismaNode('Project', {
         }),
         resolve: (p, args, ctx) => ({ ...projectIssues.resolve(p.projectIssues, args, ctx), total: p._count.projectIssues }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),
   }),
 });
@@ -175,7 +176,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       }),
       resolve: (i, args, ctx) => ({ ...issueProjectRows.resolve(i.projectIssues, args, ctx), total: i._count.projectIssues }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
 }));
 

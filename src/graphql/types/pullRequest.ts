@@ -10,6 +10,7 @@ import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builde
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, dbIdOf, opt } from '../ids.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
 import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { LabelRef } from './label.ts';
@@ -25,7 +26,7 @@ export const PullRequestRef = builder.prismaNode('PullRequest', {
   description: 'A pull request: a proposal to merge a head branch into a base branch.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx) }) as Models.Prisma.PullRequestWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx) }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id of the pull request (not of its issue).' }),
@@ -230,7 +231,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullLabels.resolve(p.issue.labels, args, ctx), total: p.issue._count.labels }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   assignees: t.connection(
     {
@@ -240,7 +241,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullAssignees.resolve(p.issue.assignees, args, ctx), total: p.issue._count.assignees }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   comments: t.connection(
     {
@@ -256,7 +257,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullComments.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   timelineItems: t.connection(
     {
@@ -273,7 +274,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullTimeline.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   files: t.connection(
     {
@@ -291,7 +292,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         };
       },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   commits: t.connection(
     {
@@ -309,7 +310,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         };
       },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
 }));
 

@@ -16,6 +16,7 @@ import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builde
 import type { GraphQLContext } from '../context.ts';
 import { dbId } from '../ids.ts';
 import { bothNodePaths } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { TeamRef } from './team.ts';
 import { UserRef } from './user.ts';
@@ -101,13 +102,12 @@ export const PullRequestReviewCommentRef = builder.prismaNode('Comment', {
   description: 'A comment on a line of a pull request diff, part of a review.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) =>
-    ({
-      id: dbId(id),
-      type: 'CODE',
-      issue: visibleIssueFilter(ctx.cx),
-      OR: [{ reviewId: null }, { review: reviewVisible(ctx) }],
-    }) as Models.Prisma.CommentWhereUniqueInput,
+  findUnique: (id, ctx) => ({
+    id: dbId(id),
+    type: 'CODE',
+    issue: visibleIssueFilter(ctx.cx),
+    OR: [{ reviewId: null }, { review: reviewVisible(ctx) }],
+  }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -147,8 +147,7 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
   description: 'A review of a pull request: a verdict or comments, with line comments.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) =>
-    ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [reviewVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [reviewVisible(ctx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -214,8 +213,7 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
   description: 'A request for a user or a team to review a pull request.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) =>
-    ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [requestVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [requestVisible(ctx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id (of the PullReview in state REQUEST_REVIEW).' }),
@@ -259,8 +257,6 @@ function reviewListWhere(args: { states?: readonly ReviewState[] | null; author?
   if (args.author) and.push({ reviewer: { lowerName: args.author.toLowerCase() } });
   return { AND: and };
 }
-
-const totalOf = (conn: object): number => (conn as { total: number }).total;
 
 builder.prismaObjectFields(PullRequestRef, (t) => ({
   reviews: t.connection(

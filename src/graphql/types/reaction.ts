@@ -8,6 +8,7 @@ import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId } from '../ids.ts';
+import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
 import { UserRef } from './user.ts';
@@ -63,11 +64,11 @@ ReactionGroupRef.implement({
       {
         type: UserRef,
         description: 'The users who reacted, oldest first.',
-        resolve: (g, args) => ({ ...resolveArrayConnection({ args }, g.users), totalCount: g.users.length }),
+        resolve: (g, args) => ({ ...resolveArrayConnection({ args }, g.users), total: g.users.length }),
       },
       {
         name: 'ReactorConnection',
-        fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }),
+        fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }),
       },
       { name: 'ReactorEdge' },
     ),

@@ -11,6 +11,7 @@ import { dbId } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelRef } from './label.ts';
@@ -184,7 +185,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
             ? { ...deployKeysConnection.resolve(r.deployKeys, args, ctx), total: r._count.deployKeys }
             : null,
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),
     collaborators: t.connection(
       {
@@ -196,7 +197,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         }),
         resolve: (r, args, ctx) => ({ ...collaboratorsConnection.resolve(r.collaborations, args, ctx), total: r._count.collaborations }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       {
         fields: (e) => ({
           permission: e.field({ type: RepositoryPermissionEnum, nullable: true, resolve: (edge) => permissionName(edge.mode) }),

@@ -12,6 +12,7 @@ import { builder } from '../builder.ts';
 import { dbId, dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
@@ -78,8 +79,7 @@ const teamRepos = prismaConnectionHelpers(builder, 'TeamRepo', {
   resolveNode: (row) => row.repo,
 });
 
-const withTotal = <C extends object>(conn: C, totalCount: number): C & { totalCount: number } => ({ ...conn, totalCount });
-const totalCountOf = (conn: object): number => (conn as { totalCount: number }).totalCount;
+const withTotal = <C extends object>(conn: C, total: number): C & { total: number } => ({ ...conn, total });
 
 /** GraphQL `Team` (GitHub's names; Gitea's permission, units and visibility). */
 export const TeamRef = builder.prismaNode('Team', {
@@ -87,7 +87,7 @@ export const TeamRef = builder.prismaNode('Team', {
   id: { field: 'id' },
   authScopes: { tokenRead: 'organization' },
   // node(id:): a team the viewer may not read is simply absent.
-  findUnique: (id, ctx) => ({ id: dbId(id), ...teamReadFilter(ctx.cx) }) as Models.Prisma.TeamWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [teamReadFilter(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -123,7 +123,7 @@ export const TeamRef = builder.prismaNode('Team', {
         }),
         resolve: (team, args, ctx) => withTotal(teamMembers.resolve(team.members, args, ctx), team._count.members),
       },
-      { name: 'TeamMemberConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalCountOf }) }) },
+      { name: 'TeamMemberConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       { name: 'TeamMemberEdge' },
     ),
     repositories: t.connection(
@@ -143,7 +143,7 @@ export const TeamRef = builder.prismaNode('Team', {
           return withTotal({ ...conn, edges: conn.edges.filter((e) => visible.has(e.node.id)) }, team._count.repos);
         },
       },
-      { name: 'TeamRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalCountOf }) }) },
+      { name: 'TeamRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       { name: 'TeamRepositoryEdge' },
     ),
     viewerIsAMember: t.boolean({ resolve: (team, _a, ctx) => isViewerTeamMember(ctx.cx, team) }),

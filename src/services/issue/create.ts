@@ -32,7 +32,7 @@ const RETRIES = 8;
 /** Prisma/driver errors worth retrying the whole transaction for: unique races, serialization, deadlocks, busy SQLite. */
 function isTransient(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
-  const code = 'code' in err ? String((err as { code: unknown }).code) : '';
+  const code = 'code' in err ? String(err.code) : '';
   if (code === 'P2002' || code === 'P2034' || code === '40001' || code === '40P01') return true;
   const message = err instanceof Error ? err.message : '';
   return /deadlock|could not serialize|SQLITE_BUSY|database is locked|write ?conflict/i.test(message);

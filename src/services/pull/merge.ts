@@ -118,7 +118,8 @@ function requireMergeableStatus(pull: Models.PullRequest): void {
     case 'CONFLICT': {
       let files: string[];
       try {
-        files = JSON.parse(pull.conflictedFiles) as string[];
+        const parsed: unknown = JSON.parse(pull.conflictedFiles);
+        files = Array.isArray(parsed) ? parsed.filter((f): f is string => typeof f === 'string') : [];
       } catch {
         files = [];
       }
