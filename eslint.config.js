@@ -200,6 +200,23 @@ function cyclePath(graph, start, goal) {
   return out;
 }
 
+/** A doc comment directly followed by another one documents nothing: it was left behind by an edit. */
+const noOrphanDoc = {
+  meta: { type: 'problem', docs: { description: 'Forbid a JSDoc comment followed directly by another' }, schema: [] },
+  create(context) {
+    const source = context.sourceCode;
+    return {
+      Program() {
+        const docs = source.getAllComments().filter((c) => c.type === 'Block' && c.value.startsWith('*'));
+        for (let i = 0; i + 1 < docs.length; i++) {
+          const between = source.text.slice(docs[i].range[1], docs[i + 1].range[0]);
+          if (/^\s*$/.test(between)) context.report({ loc: docs[i].loc, message: 'Orphaned doc comment: another doc comment follows it' });
+        }
+      },
+    };
+  },
+};
+
 const noCycle = {
   meta: { type: 'problem', docs: { description: 'Forbid import cycles, type-only imports included' }, schema: [] },
   create(context) {
@@ -228,18 +245,19 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly' } },
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, forgegraph: { rules: { 'no-cycle': noCycle, 'no-orphan-doc': noOrphanDoc } } },
     rules: {
       // `const { omitted: _, ...rest } = row` is how a field is dropped.
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
       'import-x/no-duplicates': 'error',
       'import-x/no-self-import': 'error',
       'import-x/first': 'error',
+      'forgegraph/no-orphan-doc': 'error',
     },
   },
   {
     files: ['src/**/*.ts', 'src/**/*.js'],
-    plugins: { boundaries, forgegraph: { rules: { 'no-cycle': noCycle } } },
+    plugins: { boundaries },
     settings: {
       'boundaries/files': layers,
       'boundaries/files-single-match': true,

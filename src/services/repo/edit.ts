@@ -18,8 +18,6 @@ export type { PullSettings };
 type Repository = Models.Repository;
 type Config = Record<string, unknown>;
 
-/** Defaults of a newly enabled pull-request unit (Gitea updateRepoUnits). */
-
 /** Gitea EditRepoOption: every field optional; only the fields that are set change. */
 export interface EditRepoInput {
   name?: string;

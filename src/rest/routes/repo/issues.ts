@@ -24,7 +24,6 @@ function timeParam(value: string | undefined, field: string): Date | undefined {
   return d;
 }
 
-/** /repos/{o}/{r}/issues (list, create, get, edit) and /repos/issues/search. */
 /** The filters both issue lists share (GET /repos/issues/search and GET /repos/{o}/{r}/issues). */
 function issueFilters(query: {
   state: IssueFilters['state'];
