@@ -24,7 +24,7 @@ export const MilestoneRef = builder.prismaNode('Milestone', {
   description: 'A milestone of a repository.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), AND: [visibleMilestoneFilter(ctx.cx)] }),
+  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleMilestoneFilter(ctx.cx) }) as Models.Prisma.MilestoneWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
@@ -156,7 +156,7 @@ export const IssueRef = builder.prismaNode('Issue', {
   description: 'An issue in a repository.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), AND: [visibleIssueFilter(ctx.cx)] }),
+  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleIssueFilter(ctx.cx) }) as Models.Prisma.IssueWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),

@@ -116,7 +116,7 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
   interfaces: [TimelineItemRef],
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), type: 'COMMENT', issue: visibleIssueFilter(ctx.cx) }),
+  findUnique: (id, ctx) => ({ id: dbId(id), type: 'COMMENT', issue: visibleIssueFilter(ctx.cx) }) as Models.Prisma.CommentWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -178,13 +178,8 @@ export const ItemTypeEnum = builder.enumType('IssueTimelineItemsItemType', {
 });
 
 /** node(id:) of a timeline event: rows of that kind on issues the viewer may see. */
-const eventWhere =
-  (item: ItemType) =>
-  (id: string, ctx: GraphQLContext): Models.Prisma.CommentWhereUniqueInput => ({
-    id: dbId(id),
-    issue: visibleIssueFilter(ctx.cx),
-    AND: [ITEM_WHERE[item]],
-  });
+const eventWhere = (item: ItemType) => (id: string, ctx: GraphQLContext) =>
+  ({ id: dbId(id), ...ITEM_WHERE[item], issue: visibleIssueFilter(ctx.cx) }) as Models.Prisma.CommentWhereUniqueInput;
 
 const EVENT = { id: { field: 'id' }, authScopes: { tokenRead: 'issue' }, nullable: true } as const;
 

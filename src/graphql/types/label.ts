@@ -1,4 +1,5 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
+import type { Models } from '../../db/client.ts';
 import { ValidationError } from '../../errors.ts';
 import { exclusiveScope } from '../../services/label/color.ts';
 import * as repoLabelService from '../../services/label/repoLabel.ts';
@@ -33,7 +34,7 @@ export const LabelRef = builder.prismaNode('Label', {
   id: { field: 'id' },
   authScopes: (label) => ({ tokenRead: label.orgId !== null ? 'organization' : 'issue' }),
   // node(id:): a label of an invisible organization is simply absent.
-  findUnique: (id, ctx) => ({ id: dbId(id), AND: [labelService.visibleLabelFilter(ctx.cx)] }),
+  findUnique: (id, ctx) => ({ id: dbId(id), ...labelService.visibleLabelFilter(ctx.cx) }) as Models.Prisma.LabelWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),

@@ -26,7 +26,7 @@ export const OrganizationRef = builder.prismaNode('User', {
   id: { field: 'id' },
   authScopes: { tokenRead: 'organization' },
   // node(id:): a private organization is simply absent for outsiders.
-  findUnique: (id, ctx) => ({ id: dbId(id), AND: [orgService.visibleOrgFilter(ctx.cx)] }),
+  findUnique: (id, ctx) => ({ id: dbId(id), ...orgService.visibleOrgFilter(ctx.cx) }) as Models.Prisma.UserWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     name: t.string({ nullable: true, description: 'Full name.', resolve: (o) => o.fullName || null }),

@@ -60,7 +60,7 @@ export const ProjectRef = builder.prismaNode('Project', {
   description: "A project board of a repository or of an organization (Gitea's projects).",
   id: { field: 'id' },
   authScopes: (p) => ({ tokenRead: p.repoId !== null ? 'repository' : 'organization' }),
-  findUnique: (id, ctx) => ({ id: dbId(id), AND: [visibleProjectFilter(ctx.cx)] }),
+  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleProjectFilter(ctx.cx) }) as Models.Prisma.ProjectWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),

@@ -26,7 +26,7 @@ export const PullRequestRef = builder.prismaNode('PullRequest', {
   description: 'A pull request: a proposal to merge a head branch into a base branch.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx) }),
+  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx) }) as Models.Prisma.PullRequestWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id of the pull request (not of its issue).' }),

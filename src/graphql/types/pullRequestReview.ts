@@ -102,12 +102,13 @@ export const PullRequestReviewCommentRef = builder.prismaNode('Comment', {
   description: 'A comment on a line of a pull request diff, part of a review.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({
-    id: dbId(id),
-    type: 'CODE',
-    issue: visibleIssueFilter(ctx.cx),
-    OR: [{ reviewId: null }, { review: reviewVisible(ctx) }],
-  }),
+  findUnique: (id, ctx) =>
+    ({
+      id: dbId(id),
+      type: 'CODE',
+      issue: visibleIssueFilter(ctx.cx),
+      OR: [{ reviewId: null }, { review: reviewVisible(ctx) }],
+    }) as Models.Prisma.CommentWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -147,7 +148,8 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
   description: 'A review of a pull request: a verdict or comments, with line comments.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [reviewVisible(ctx)] }),
+  findUnique: (id, ctx) =>
+    ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [reviewVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -213,7 +215,8 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
   description: 'A request for a user or a team to review a pull request.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [requestVisible(ctx)] }),
+  findUnique: (id, ctx) =>
+    ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [requestVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id (of the PullReview in state REQUEST_REVIEW).' }),

@@ -87,7 +87,7 @@ export const TeamRef = builder.prismaNode('Team', {
   id: { field: 'id' },
   authScopes: { tokenRead: 'organization' },
   // node(id:): a team the viewer may not read is simply absent.
-  findUnique: (id, ctx) => ({ id: dbId(id), AND: [teamReadFilter(ctx.cx)] }),
+  findUnique: (id, ctx) => ({ id: dbId(id), ...teamReadFilter(ctx.cx) }) as Models.Prisma.TeamWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),

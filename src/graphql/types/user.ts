@@ -32,7 +32,7 @@ export const UserRef = builder.prismaNode('User', {
   interfaces: [RepositoryOwnerRef],
   id: { field: 'id' },
   authScopes: { tokenRead: 'user' },
-  findUnique: (id, ctx) => ({ id: dbId(id), type: { not: 'ORGANIZATION' }, AND: [visibleWhere(ctx)] }),
+  findUnique: (id, ctx) => ({ id: dbId(id), type: { not: 'ORGANIZATION' }, ...visibleWhere(ctx) }) as Models.Prisma.UserWhereUniqueInput,
   // node(id:) of an invisible user is null, not findUniqueOrThrow's internal error.
   nullable: true,
   fields: (t) => ({
