@@ -9,7 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { compareCommits, diffStats } from '../src/git/compare.ts';
-import { checkMergeable, createMerge, fetchIntoRef, type GitIdentity, type MergeStyle } from '../src/git/merge.ts';
+import { createMerge, type MergeStyle } from '../src/git/createMerge.ts';
+import { fetchIntoRef } from '../src/git/fetchIntoRef.ts';
+import type { GitIdentity } from '../src/git/identity.ts';
+import { checkMergeable } from '../src/git/mergeTree.ts';
 import { diffStream } from '../src/git/patch.ts';
 
 const runs = Number(process.argv[2] ?? 9);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DbProvider } from './db/migrate/engine.ts';
 
 /** Typed runtime configuration, read once from the environment. */
 export interface Config {
@@ -10,7 +9,8 @@ export interface Config {
   dataDir: string;
   repositoriesDir: string;
   databaseUrl: string;
-  dbProvider: DbProvider;
+  /** Which database `databaseUrl` names (src/db's DbProvider; config imports nothing of the layers below). */
+  dbProvider: 'sqlite' | 'postgresql';
   /** Always ends with `/`; used for html_url, clone_url, Link headers. */
   rootUrl: string;
   secretKey: string;
@@ -46,7 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   mkdirSync(dataDir, { recursive: true });
   const databaseUrl = env.DATABASE_URL || `file:${path.join(dataDir, 'forgegraph.db')}`;
-  const dbProvider: DbProvider = /^postgres(ql)?:\/\//.test(databaseUrl) ? 'postgresql' : 'sqlite';
+  const dbProvider: Config['dbProvider'] = /^postgres(ql)?:\/\//.test(databaseUrl) ? 'postgresql' : 'sqlite';
   if (dbProvider === 'sqlite' && !databaseUrl.startsWith('file:')) {
     throw new Error(`DATABASE_URL must be a file: URL (SQLite) or a postgresql:// URL, got ${databaseUrl}`);
   }

@@ -1,6 +1,6 @@
 import type { Db, Models } from '../db/client.ts';
 import { UnauthenticatedError } from '../errors.ts';
-import type { AuthInfo } from '../services/context.ts';
+import type { AuthInfo } from './authInfo.ts';
 import type { Credentials } from './credentials.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
 import { verifySignInPassword } from './password.ts';

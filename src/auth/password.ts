@@ -19,7 +19,7 @@ export async function verifyPassword(storedHash: string, password: string): Prom
   const key = createHash('sha256').update(storedHash).update('\0').update(password).digest('hex');
   const until = verified.get(key);
   if (until !== undefined && until > Date.now()) return true;
-  let ok = false;
+  let ok: boolean;
   try {
     ok = await verify(storedHash, password);
   } catch {

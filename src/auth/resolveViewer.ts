@@ -1,6 +1,6 @@
 import type { Db, Models } from '../db/client.ts';
 import { isDomainError } from '../errors.ts';
-import type { AuthInfo } from '../services/context.ts';
+import type { AuthInfo } from './authInfo.ts';
 import { accountBlock, authenticate } from './authenticate.ts';
 import type { Credentials } from './credentials.ts';
 import { LoginThrottledError, type LoginThrottle } from './loginThrottle.ts';

@@ -9,8 +9,3 @@ export function generateToken(): string {
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
-
-/** True when the string has the shape of one of our tokens (cheap pre-check before a lookup). */
-export function looksLikeToken(value: string): boolean {
-  return /^[0-9a-f]{40}$/.test(value);
-}

@@ -11,10 +11,15 @@ export type DbTx = S.Prisma.TransactionClient;
 /** Either a client or a transaction client: what read helpers accept. */
 export type DbLike = Db | DbTx;
 export { S as Models };
+/** What Pothos' Prisma plugin needs (generated with the client): the model types and the data model. */
+export { getDatamodel, type default as PrismaTypes } from '../generated/sqlite/pothos-types.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Assert<T extends true> = T;
-/** Compile-time proof that both generated clients describe identical models. */
+/**
+ * Compile-time proof that both generated clients describe identical models (imported by nobody).
+ * @public
+ */
 export type ModelsMatch = [
   Assert<Equal<S.User, P.User>>,
   Assert<Equal<S.AccessToken, P.AccessToken>>,

@@ -1,36 +1,7 @@
 import { InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { LOG_FORMAT, parseCommitRecords, type CommitInfo } from './commitInfo.ts';
-import { isSafeRefName } from './resolveRef.ts';
-import { GitCommandError, runGit } from './run.ts';
-
-/**
- * Rejects a revision that git could take for an option or that uses revision syntax (`main~2`, `a..b`):
- * accepted are hex object names (4–64 digits) and ref names (`main`, `refs/pull/3/head`).
- * @throws InvalidArgumentError
- */
-export function assertRevision(rev: string): void {
-  if (/^[0-9a-f]{4,64}$/i.test(rev)) return;
-  if (isSafeRefName(rev) && !rev.startsWith('-')) return;
-  throw new InvalidArgumentError(`invalid revision: ${JSON.stringify(rev)}`, { rev });
-}
-
-/**
- * `runGit`, with git's fatal exit (128: an unknown revision or object, a missing repository) mapped to NotFound.
- * @throws NotFoundError
- */
-export async function runGitOrNotFound(
-  gitDir: string,
-  args: readonly string[],
-  what: string,
-  opts: { input?: string; env?: Record<string, string> } = {},
-): Promise<Buffer> {
-  try {
-    return await runGit(gitDir, args, opts);
-  } catch (err) {
-    if (err instanceof GitCommandError && err.exitCode === 128) throw new NotFoundError(what, { stderr: err.stderr.trim() });
-    throw err;
-  }
-}
+import { assertRevision } from './revision.ts';
+import { GitCommandError, runGit, runGitOrNotFound } from './run.ts';
 
 /**
  * The best common ancestor of two commits (`git merge-base`), or null when their histories are unrelated.

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { readCommitInfos, type CommitInfo } from './commitInfo.ts';
-import { gitEnv } from './run.ts';
+import { spawnGit } from './run.ts';
 
 /**
  * The last commit that touched each entry of a directory, with two git processes however many entries there
@@ -17,19 +16,10 @@ export async function lastCommitsFor(
   const wanted = new Set(names);
   const found = new Map<string, string>();
   await new Promise<void>((resolve, reject) => {
-    const args = [
-      '--git-dir',
-      gitDir,
-      'log',
-      '--format=%x1e%H',
-      '--name-only',
-      '--no-renames',
-      '-z',
-      commit,
-      '--',
-      ...(prefix ? [prefix] : []),
-    ];
-    const child = spawn('git', args, { env: gitEnv({ GIT_LITERAL_PATHSPECS: '1' }), stdio: ['ignore', 'pipe', 'ignore'] });
+    const args = ['log', '--format=%x1e%H', '--name-only', '--no-renames', '-z', commit, '--', ...(prefix ? [prefix] : [])];
+    const child = spawnGit(gitDir, args);
+    child.stdin.end();
+    child.stderr.resume();
     let buffer = '';
     let current = '';
     const consume = (final: boolean) => {

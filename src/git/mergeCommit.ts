@@ -1,4 +1,5 @@
-import { assertRevision, runGitOrNotFound } from './compare.ts';
+import { assertRevision } from './revision.ts';
+import { runGitOrNotFound } from './run.ts';
 
 /**
  * The commit of `base` that merged `head` into it (Gitea getMergeCommit), for a head already known to be an

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import { mergeBase } from './compare.ts';
-import { GitCommandError, gitEnv } from './run.ts';
+import { GitCommandError, spawnGit } from './run.ts';
 
 /**
  * Streams a git command's stdout. The stream ends when git exits 0 and is destroyed with a GitCommandError
@@ -9,10 +8,8 @@ import { GitCommandError, gitEnv } from './run.ts';
  * pipe's high-water mark, so a diff of any size costs constant memory.
  */
 function streamGit(gitDir: string, args: readonly string[]): Readable {
-  const child = spawn('git', ['--git-dir', gitDir, ...args], {
-    env: gitEnv({ GIT_LITERAL_PATHSPECS: '1' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnGit(gitDir, args);
+  child.stdin.end();
   const out = new PassThrough();
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => {

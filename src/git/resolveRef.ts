@@ -15,6 +15,7 @@ export function isSafeRefName(name: string): boolean {
   return (
     name.length > 0 &&
     name.length <= 255 &&
+    // eslint-disable-next-line no-control-regex -- git refuses control characters in ref names
     !/(^|\/)\.|\.\.|[\x00-\x20\x7f~^:?*[\\]|@\{|\/\/|\.lock(\/|$)|\/$|^\/|\.$/.test(name) &&
     name !== '@'
   );

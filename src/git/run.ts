@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { NotFoundError } from '../errors.ts';
 
 /** A git command that exited non-zero; `stderr` is what git printed. */
 export class GitCommandError extends Error {
@@ -12,30 +13,79 @@ export class GitCommandError extends Error {
   }
 }
 
+/** A running git with its three pipes open. */
+export type GitProcess = ChildProcessWithoutNullStreams;
+
+/** What a finished git command printed, and how it exited. */
+export interface GitResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
 /** The environment git children get: nothing from the server's own git variables, literal pathspecs. */
-export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' };
+function gitEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_LITERAL_PATHSPECS: '1',
+  };
   if (process.env.HOME) env.HOME = process.env.HOME;
   return { ...env, ...extra };
 }
 
+/**
+ * Starts `git [--git-dir <gitDir>] args…` (the one place the server spawns git) with gitEnv plus `env`. The
+ * caller writes or ends stdin and must consume stdout and stderr.
+ */
+export function spawnGit(gitDir: string | null, args: readonly string[], env: Record<string, string> = {}): GitProcess {
+  return spawn('git', gitDir === null ? [...args] : ['--git-dir', gitDir, ...args], { env: gitEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** Runs git to its end and resolves with its exit code and output, whatever the code (merge-tree reports conflicts with 1). */
+export function runGitResult(
+  gitDir: string,
+  args: readonly string[],
+  opts: { input?: string; env?: Record<string, string> } = {},
+): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnGit(gitDir, args, opts.env);
+    const out: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr }));
+    child.stdin.end(opts.input);
+  });
+}
+
 /** Runs `git --git-dir <gitDir> args…` and resolves with its stdout; rejects with GitCommandError. */
-export function runGit(
+export async function runGit(
   gitDir: string,
   args: readonly string[],
   opts: { input?: string; env?: Record<string, string> } = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', gitDir, ...args], {
-      env: gitEnv({ GIT_LITERAL_PATHSPECS: '1', ...opts.env }),
-      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    let err = '';
-    child.stdout?.on('data', (d: Buffer) => out.push(d));
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new GitCommandError(args, code, err))));
-    if (opts.input !== undefined && child.stdin) child.stdin.end(opts.input);
-  });
+  const r = await runGitResult(gitDir, args, opts);
+  if (r.code !== 0) throw new GitCommandError(args, r.code, r.stderr);
+  return r.stdout;
+}
+
+/**
+ * `runGit`, with git's fatal exit (128: an unknown revision or object, a missing repository) mapped to NotFound.
+ * @throws NotFoundError
+ */
+export async function runGitOrNotFound(
+  gitDir: string,
+  args: readonly string[],
+  what: string,
+  opts: { input?: string; env?: Record<string, string> } = {},
+): Promise<Buffer> {
+  try {
+    return await runGit(gitDir, args, opts);
+  } catch (err) {
+    if (err instanceof GitCommandError && err.exitCode === 128) throw new NotFoundError(what, { stderr: err.stderr.trim() });
+    throw err;
+  }
 }

@@ -1,8 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { gitEnv } from './run.ts';
+import { spawnGit, type GitProcess } from './run.ts';
 
 /** The two smart-HTTP services. */
 export type GitService = 'upload-pack' | 'receive-pack';
+
+/** A started service: its three pipes are open. */
+export type GitServiceProcess = GitProcess;
 
 /** How to start a service process. */
 export interface SpawnServiceOptions {
@@ -20,14 +22,11 @@ export interface SpawnServiceOptions {
  * Starts `git upload-pack|receive-pack --stateless-rpc [--advertise-refs] <gitDir>`; the caller pipes the
  * request body to stdin and stdout to the response (Gitea's serviceRPC, without the CGI layer).
  */
-export function spawnService(service: GitService, gitDir: string, opts: SpawnServiceOptions): ChildProcessWithoutNullStreams {
+export function spawnService(service: GitService, gitDir: string, opts: SpawnServiceOptions): GitServiceProcess {
   const config =
     service === 'upload-pack'
       ? ['-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true']
       : ['-c', `core.hooksPath=${opts.hooksDir}`, '-c', 'receive.advertisePushOptions=true'];
   const args = [...config, service, '--stateless-rpc', ...(opts.advertise ? ['--advertise-refs'] : []), gitDir];
-  return spawn('git', args, {
-    env: gitEnv({ ...(opts.gitProtocol ? { GIT_PROTOCOL: opts.gitProtocol } : {}), ...opts.env }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  return spawnGit(null, args, { ...(opts.gitProtocol ? { GIT_PROTOCOL: opts.gitProtocol } : {}), ...opts.env });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { installHooks } from '../git/installHooks.ts';
 import type { AppDeps } from '../services/context.ts';
+import { installGitHooks } from '../services/repo/gitTransport.ts';
 import { authorizeGitRequest } from './auth.ts';
 import { serveGit, type GitAction } from './serve.ts';
 
@@ -31,7 +31,7 @@ function serviceOf(raw: unknown): 'upload-pack' | 'receive-pack' | null {
  * the root instance). Request bodies are never parsed or buffered: they stream (gunzipped) into git.
  */
 export async function gitHttp(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  await installHooks(deps.config.dataDir);
+  await installGitHooks(deps.config);
   app.removeAllContentTypeParsers();
   // Leave the body in the socket for serveGit to stream.
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));

@@ -1,15 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hooksDir } from '../git/installHooks.ts';
-import { spawnService, type GitService } from '../git/spawnService.ts';
-import { uploadPackV2Capabilities } from '../git/v2Capabilities.ts';
+import type { GitService } from '../git/spawnService.ts';
 import type { ServiceContext } from '../services/context.ts';
 import type { GitRepoAccess } from '../services/repo/gitAccess.ts';
-import * as pushService from '../services/repo/push.ts';
+import * as gitTransport from '../services/repo/gitTransport.ts';
 
 /** The POST endpoints. */
 export type GitAction = GitService;
@@ -42,15 +37,8 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
   const { cx, access, service, advertise } = input;
   const header = req.headers['git-protocol'];
   const gitProtocol = typeof header === 'string' && SAFE_GIT_PROTOCOL.test(header) ? header : undefined;
-  const dataDir = cx.config.dataDir;
-  let pushLog: string | null = null;
-  if (service === 'receive-pack' && !advertise) {
-    await mkdir(path.join(dataDir, 'tmp'), { recursive: true });
-    pushLog = path.join(dataDir, 'tmp', `push-${randomBytes(8).toString('hex')}.log`);
-  }
-
   if (advertise && service === 'upload-pack' && gitProtocol?.split(':').includes('version=2')) {
-    const caps = await uploadPackV2Capabilities(access.gitDir, access.repo.objectFormatName, hooksDir(dataDir));
+    const caps = await gitTransport.uploadPackCapabilities(cx, access);
     reply
       .code(200)
       .headers({ ...input.noCache, 'Content-Type': 'application/x-git-upload-pack-advertisement' })
@@ -58,14 +46,9 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
     return;
   }
 
+  const { child, finish } = await gitTransport.startGitService(cx, access, service, { advertise, gitProtocol });
   reply.hijack();
   const res = reply.raw;
-  const child = spawnService(service, access.gitDir, {
-    advertise,
-    gitProtocol,
-    hooksDir: hooksDir(dataDir),
-    env: pushLog ? { PUSH_LOG: pushLog, PUSHER_ID: String(cx.viewer?.id ?? 0), REPO_ID: String(access.repo.id) } : {},
-  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => {
     if (stderr.length < 4096) stderr += d;
@@ -97,14 +80,10 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
     });
   });
 
-  if (pushLog) {
-    const text = await readFile(pushLog, 'utf8').catch(() => '');
-    await rm(pushLog, { force: true });
-    try {
-      await pushService.recordPush(cx, access.repo, pushService.parsePushLog(text));
-    } catch (err) {
-      req.log.error({ err }, 'recording a push failed');
-    }
+  try {
+    await finish();
+  } catch (err) {
+    req.log.error({ err }, 'recording a push failed');
   }
   res.end();
 }

@@ -19,6 +19,7 @@ import './types/fork.ts';
 import './types/pullRequest.ts';
 import './types/pullRequestMerge.ts';
 import './types/pullRequestReview.ts';
+import './types/pullRequestReviewMutations.ts';
 import './types/team.ts';
 import './types/label.ts';
 import './types/block.ts';

@@ -1,13 +1,14 @@
 import type { PathSegment, SelectionMap } from '@pothos/plugin-prisma';
-import { Prisma } from '../generated/sqlite/client.ts';
+import { Models } from '../db/client.ts';
 
 type Selection = true | { select?: Record<string, unknown>; include?: Record<string, unknown> } | Record<string, unknown>;
 
 /** Every scalar column of a model, from its Prisma ScalarFieldEnum. */
 export const scalars = (fields: Record<string, string>): Record<string, true> =>
   Object.fromEntries(Object.values(fields).map((f) => [f, true]));
-const USER_SCALARS = scalars(Prisma.UserScalarFieldEnum);
-const LABEL_SCALARS = scalars(Prisma.LabelScalarFieldEnum);
+const USER_SCALARS = scalars(Models.Prisma.UserScalarFieldEnum);
+const LABEL_SCALARS = scalars(Models.Prisma.LabelScalarFieldEnum);
+const ISSUE_SCALARS = scalars(Models.Prisma.IssueScalarFieldEnum);
 
 /** A nested selection that always carries the given scalar columns (exposed and computed fields declare none). */
 export function withScalars(selection: Selection, all: Record<string, true>): Selection {
@@ -30,6 +31,11 @@ export function withUserScalars(selection: Selection): Selection {
 /** The same for a nested Label selection. */
 export function withLabelScalars(selection: Selection): Selection {
   return withScalars(selection, LABEL_SCALARS);
+}
+
+/** The same for a nested Issue selection. */
+export function withIssueScalars(selection: Selection): Selection {
+  return withScalars(selection, ISSUE_SCALARS);
 }
 
 type NestedFn = (selection?: true | SelectionMap, path?: PathSegment[]) => unknown;

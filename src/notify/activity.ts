@@ -133,8 +133,8 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
     name: 'activity',
     async handle(event: DomainEvent) {
       switch (event.type) {
-        case 'repo.created':
         // Gitea's feed records a fork as create_repo of the fork.
+        case 'repo.created':
         case 'repo.forked':
           return record(event.repoId, event.actorId, [{ opType: 'CREATE_REPO' }]);
         case 'repo.renamed':

@@ -139,5 +139,3 @@ export interface RefUpdate {
   oldSha: string;
   newSha: string;
 }
-
-export type DomainEventType = DomainEvent['type'];

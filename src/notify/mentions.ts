@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { isUniqueViolation } from '../db/prismaErrors.ts';
 import { repoPermissionLoader } from '../loaders/permissionLoaders.ts';
 import { atLeast } from '../permissions/accessMode.ts';
 import { canRead } from '../permissions/repoPermission.ts';
@@ -157,7 +158,7 @@ export function mentionSubscriber(db: Db): Subscriber {
       await db.issueUser.create({ data: { issueId, userId, isMentioned: true } });
     } catch (err) {
       // Created concurrently (unique userId+issueId): mark that row instead.
-      if ((err as { code?: unknown }).code !== 'P2002') throw err;
+      if (!isUniqueViolation(err)) throw err;
       await db.issueUser.updateMany({ where: { issueId, userId }, data: { isMentioned: true } });
     }
   }

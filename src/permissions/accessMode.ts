@@ -3,12 +3,6 @@ import type { Models } from '../db/client.ts';
 export type AccessMode = Models.AccessMode;
 
 const RANK: Record<AccessMode, number> = { NONE: 0, READ: 1, WRITE: 2, ADMIN: 3, OWNER: 4 };
-const BY_RANK: AccessMode[] = ['NONE', 'READ', 'WRITE', 'ADMIN', 'OWNER'];
-
-/** Gitea's perm.AccessMode ordering: none < read < write < admin < owner. */
-export function rank(mode: AccessMode): number {
-  return RANK[mode];
-}
 
 /** The greater of two modes. */
 export function maxMode(a: AccessMode, b: AccessMode): AccessMode {
@@ -23,10 +17,4 @@ export function atLeast(mode: AccessMode, needed: AccessMode): boolean {
 /** Gitea's lower-case names (`none`, `read`, …) as used in JSON. */
 export function modeName(mode: AccessMode): 'none' | 'read' | 'write' | 'admin' | 'owner' {
   return mode.toLowerCase() as 'none' | 'read' | 'write' | 'admin' | 'owner';
-}
-
-/** Parses Gitea's mode names; anything else is `none` (as Gitea's ParseAccessMode). */
-export function parseModeName(name: string): AccessMode {
-  const i = ['none', 'read', 'write', 'admin', 'owner'].indexOf(name.toLowerCase());
-  return BY_RANK[i] ?? 'NONE';
 }

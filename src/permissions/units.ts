@@ -42,3 +42,14 @@ export function unitFromKey(key: string): UnitType | null {
   const found = (Object.entries(KEYS) as [UnitType, string][]).find(([, k]) => k === key);
   return found ? found[0] : null;
 }
+
+/** A unit's stored settings (`RepoUnit.config`, a JSON object); `{}` when absent, malformed or not an object. */
+export function unitConfig(raw: string | null | undefined): Record<string, unknown> {
+  if (!raw) return {};
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,12 +1,6 @@
 import type { DomainError } from '../errors.ts';
 import { goFieldName } from './validation.ts';
 
-/** Gitea's error body: `{"message","url"}` (url = the swagger URL). */
-export interface ApiError {
-  message: string;
-  url?: string;
-}
-
 /** The HTTP status Gitea uses for each domain error kind (APIErrorAuto). */
 export function statusOf(err: DomainError): number {
   switch (err.code) {

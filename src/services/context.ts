@@ -1,19 +1,10 @@
+import type { AuthInfo } from '../auth/authInfo.ts';
 import type { Config } from '../config.ts';
 import type { Db, DbTx, Models } from '../db/client.ts';
 import { createLoaders, type Loaders } from '../loaders/loaders.ts';
 import type { DomainEvent } from '../notify/events.ts';
 import type { Notifier } from '../notify/notifier.ts';
 import type { LoginThrottle } from '../auth/loginThrottle.ts';
-import type { TokenScope } from '../auth/scope.ts';
-
-/** How the viewer authenticated. Token scopes apply only to `token`. */
-export interface AuthInfo {
-  method: 'anonymous' | 'password' | 'token' | 'system';
-  scope: TokenScope | null;
-  tokenId: number | null;
-  /** The admin who used Sudo, when the viewer is impersonated. */
-  sudoerId: number | null;
-}
 
 /** Long-lived dependencies shared by every request. */
 export interface AppDeps {

@@ -1,18 +1,12 @@
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, NotFoundError } from '../../src/errors.ts';
-import {
-  checkMergeable,
-  createMerge,
-  deleteRef,
-  fetchIntoRef,
-  readRefs,
-  setRef,
-  updateRefCAS,
-  type GitIdentity,
-  type MergeInput,
-  type MergeStyle,
-} from '../../src/git/merge.ts';
+import { createMerge, type MergeInput, type MergeStyle } from '../../src/git/createMerge.ts';
+import { fetchIntoRef } from '../../src/git/fetchIntoRef.ts';
+import type { GitIdentity } from '../../src/git/identity.ts';
+import { checkMergeable } from '../../src/git/mergeTree.ts';
+import { readRefs } from '../../src/git/readRefs.ts';
+import { deleteRef, setRef, updateRefCAS } from '../../src/git/updateRef.ts';
 import { ALICE, BOB, RepoFixture } from './fixture.ts';
 
 const MERGER: GitIdentity = { name: 'Merger Person', email: 'merger@example.com', when: new Date('2024-05-06T07:08:09Z'), tz: '+0200' };

@@ -3,6 +3,7 @@ import * as emailService from '../../services/user/email.ts';
 import * as tokenService from '../../services/user/token.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { totalOf } from '../totalCount.ts';
 import { UserRef } from './user.ts';
 
 export const AccessTokenRef = builder.prismaObject('AccessToken', {
@@ -42,10 +43,10 @@ builder.prismaObjectFields('User', (t) => ({
             return page.items;
           },
         );
-        return { ...conn, totalCount: total };
+        return { ...conn, total };
       },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   emails: t.field({
     type: [UserEmailRef],

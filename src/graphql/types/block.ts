@@ -2,10 +2,12 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import * as blockService from '../../services/user/block.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { opt } from '../ids.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
-import { opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /** Block rows of one blocker, oldest first, each resolving to the blocked user (one query under any list). */
 const blockedConnection = prismaConnectionHelpers(builder, 'Block', {
@@ -36,7 +38,7 @@ for (const ref of [UserRef, OrganizationRef] as const) {
             ? { ...blockedConnection.resolve(owner.blocking, args, ctx), total: owner._count.blocking }
             : null,
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       {
         fields: (e) => ({
           note: e.string({ description: 'The note given when blocking.', resolve: (edge) => edge.note }),

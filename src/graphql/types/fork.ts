@@ -2,8 +2,8 @@ import * as forkService from '../../services/repo/fork.ts';
 import { visibleRepoFilter } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { opt } from '../ids.ts';
 import { RepositoryRef } from './repository.ts';
-import { opt } from './user.ts';
 
 // Repository.isFork, forkCount and parent are defined with the Repository type (repository.ts).
 builder.prismaObjectFields(RepositoryRef, (t) => ({

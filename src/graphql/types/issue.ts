@@ -7,10 +7,12 @@ import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { visibleMilestoneFilter } from '../../services/milestone/milestone.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, opt } from '../ids.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
 import { LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 export const IssueStateEnum = builder.enumType('IssueState', {
   description: 'Whether an issue is open or closed.',
@@ -189,7 +191,7 @@ export const IssueRef = builder.prismaNode('Issue', {
         }),
         resolve: (i, args, ctx) => ({ ...issueLabels.resolve(i.labels, args, ctx), total: i._count.labels }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),
     assignees: t.connection(
       {
@@ -200,7 +202,7 @@ export const IssueRef = builder.prismaNode('Issue', {
         }),
         resolve: (i, args, ctx) => ({ ...issueAssignees.resolve(i.assignees, args, ctx), total: i._count.assignees }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),
   }),
 });

@@ -1,11 +1,12 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
-import { Prisma } from '../../generated/sqlite/client.ts';
 import * as assigneeService from '../../services/issue/assignee.ts';
 import * as issueLabelService from '../../services/issue/issueLabel.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
-import { bothNodePaths } from '../selection.ts';
+import { dbIdOf, requireDbIdOf, type GlobalId } from '../ids.ts';
+import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { totalOf } from '../totalCount.ts';
 import {
   IssueFiltersInput,
   IssueOrderInput,
@@ -16,7 +17,6 @@ import {
   issueOrderBy,
 } from './issue.ts';
 import { LabelRef } from './label.ts';
-import { dbIdOf, type GlobalId, requireDbIdOf } from './user.ts';
 
 /** The issue of an Assignable/Labelable global id; another type's id names nothing (NotFound, as the REST path). */
 function issueTarget(id: GlobalId): assigneeService.IssueTarget {
@@ -122,14 +122,6 @@ builder.relayMutationField(
   { outputFields: (t) => ({ labelable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
 );
 
-const ISSUE_SCALARS = Object.fromEntries(Object.values(Prisma.IssueScalarFieldEnum).map((f) => [f, true]));
-
-/** A nested Issue selection that always carries the scalar columns (the node's exposed fields declare none). */
-function withIssueScalars(selection: true | Record<string, unknown>): true | Record<string, unknown> {
-  const select = selection === true ? undefined : selection.select;
-  return select && typeof select === 'object' ? { select: { ...ISSUE_SCALARS, ...select } } : selection;
-}
-
 const labelIssues = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',
   select: (nodeSelection) => ({ issue: withIssueScalars(nodeSelection(true)) }),
@@ -159,6 +151,6 @@ builder.prismaObjectFields(LabelRef, (t) => ({
       },
       resolve: (label, args, ctx) => ({ ...labelIssues.resolve(label.issueLabels, args, ctx), total: label._count.issueLabels }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
 }));

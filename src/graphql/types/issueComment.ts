@@ -6,9 +6,10 @@ import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, dbIdOf } from '../ids.ts';
 import { IssueRef } from './issue.ts';
 import { LabelRef } from './label.ts';
-import { dbId, dbIdOf, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 
@@ -308,7 +309,6 @@ const pinEvent = (item: 'PINNED_EVENT' | 'UNPINNED_EVENT', description: string) 
 pinEvent('PINNED_EVENT', 'The issue was pinned.');
 pinEvent('UNPINNED_EVENT', 'The issue was unpinned.');
 
-/** The timeline rows asked for: the given item types (all by default), created at or after `since`. */
 /** The Comment rows of the timeline: the given kinds of items (all by default), created at or after `since`. */
 export function timelineWhere(args: { itemTypes?: readonly ItemType[] | null; since?: Date | null }): Where {
   const items = args.itemTypes?.length ? args.itemTypes : ITEM_TYPES;

@@ -1,38 +1,19 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
-import { Prisma } from '../../generated/sqlite/client.ts';
 import * as dependencyService from '../../services/issue/dependency.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
-import { bothNodePaths } from '../selection.ts';
+import { requireDbIdOf } from '../ids.ts';
+import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
-import { requireDbIdOf } from './user.ts';
 
 /** Dependency rows whose other end (the blocker, or the blocked issue) the viewer may see. */
 const visibleEnd = (side: 'dependency' | 'issue', ctx: GraphQLContext): Models.Prisma.IssueDependencyWhereInput => ({
   [side]: visibleIssueFilter(ctx.cx),
 });
-
-const ISSUE_SCALARS: Record<string, true> = Object.fromEntries(Object.values(Prisma.IssueScalarFieldEnum).map((f) => [f, true]));
-
-/**
- * A nested Issue selection that always carries every scalar column: a node selection asking only for computed
- * fields would otherwise be an empty `select`, which Prisma rejects (the same reason as withLabelScalars).
- */
-function withIssueScalars<S>(selection: S): S {
-  if (
-    typeof selection === 'object' &&
-    selection !== null &&
-    'select' in selection &&
-    typeof selection.select === 'object' &&
-    selection.select !== null
-  ) {
-    return { ...selection, select: { ...ISSUE_SCALARS, ...selection.select } };
-  }
-  return selection;
-}
 
 const blockers = prismaConnectionHelpers(builder, 'IssueDependency', {
   cursor: 'id',
@@ -70,7 +51,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       }),
       resolve: (i, args, ctx) => ({ ...blockers.resolve(i.dependencies, args, ctx), total: i._count.dependencies }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   blocking: t.connection(
     {
@@ -82,7 +63,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       }),
       resolve: (i, args, ctx) => ({ ...blocked.resolve(i.dependents, args, ctx), total: i._count.dependents }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   issueDependenciesSummary: t.loadable({
     type: IssueDependenciesSummaryRef,

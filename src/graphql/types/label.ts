@@ -2,12 +2,12 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { ValidationError } from '../../errors.ts';
 import { exclusiveScope } from '../../services/label/color.ts';
-import * as repoLabelService from '../../services/repo/repoLabel.ts';
+import * as repoLabelService from '../../services/label/repoLabel.ts';
 import * as labelService from '../../services/label/label.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { OrganizationRef } from './organization.ts';
-import { dbId, opt, requireDbIdOf } from './user.ts';
 
 /** GitHub's OrderDirection, for every `orderBy` input (import it from here). */
 export const OrderDirectionEnum = builder.enumType('OrderDirection', {

@@ -1,13 +1,12 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
-import { containsInsensitive } from '../../db/filters.ts';
 import * as milestoneService from '../../services/milestone/milestone.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { IssueStateEnum, MilestoneRef } from './issue.ts';
 import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt, requireDbIdOf } from './user.ts';
 
 const MilestoneOrderFieldEnum = builder.enumType('MilestoneOrderField', {
   description: 'Properties by which milestone connections can be ordered.',
@@ -93,8 +92,10 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     query: (args, ctx) => ({
       where: {
         ...MILESTONE_UNITS,
-        ...(args.states?.length === 1 ? { isClosed: args.states[0] === 'CLOSED' } : {}),
-        ...(args.query ? { name: containsInsensitive(ctx.cx.config.dbProvider, args.query) } : {}),
+        ...milestoneService.milestoneFilter(ctx.cx, {
+          state: args.states?.length === 1 ? (args.states[0] === 'CLOSED' ? 'closed' : 'open') : 'all',
+          name: args.query ?? undefined,
+        }),
       },
       orderBy: milestoneOrderBy(args.orderBy),
     }),

@@ -7,12 +7,13 @@ import { canSeeOrg, orgAccess } from '../../services/access/orgAccess.ts';
 import * as orgService from '../../services/org/org.ts';
 import { getUserByName } from '../../services/user/user.ts';
 import { builder } from '../builder.ts';
+import { dbId, opt } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
-import { UserRef, UserVisibilityEnum, dbId, opt } from './user.ts';
+import { UserRef, UserVisibilityEnum } from './user.ts';
 
 async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> {
   return canSeeOrg(ctx.cx, await orgAccess(ctx.cx, org));

@@ -1,19 +1,23 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import type { Models } from '../../db/client.ts';
-import { Prisma } from '../../generated/sqlite/client.ts';
+import { Models } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { locateIssueById, type IssueLocation } from '../../services/issue/issue.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import * as issueProjectService from '../../services/issue/issueProject.ts';
 import * as projectService from '../../services/project/project.ts';
+import type { ProjectOwnerRef } from '../../services/project/projectScope.ts';
+import { REPO_PROJECTS_UNIT, visibleProjectFilter } from '../../services/project/visibility.ts';
 import { builder } from '../builder.ts';
-import { bothNodePaths, scalars, withScalars } from '../selection.ts';
+import { dbId, opt, requireDbIdOf } from '../ids.ts';
+import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, opt, requireDbIdOf, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 export const ProjectStateEnum = builder.enumType('ProjectState', {
   description: 'State of a project: open or closed.',
@@ -27,7 +31,7 @@ const ProjectOwnerUnion = builder.unionType('ProjectOwner', {
   resolveType: (owner) => ('ownerName' in owner ? 'Repository' : owner.type === 'ORGANIZATION' ? 'Organization' : 'User'),
 });
 
-export const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
+builder.prismaObject('ProjectColumn', {
   description: 'A column of a project; the default one receives issues added without a column.',
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
@@ -39,12 +43,11 @@ export const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
   }),
 });
 
-const ISSUE_SCALARS = scalars(Prisma.IssueScalarFieldEnum);
-const PROJECT_SCALARS = scalars(Prisma.ProjectScalarFieldEnum);
+const PROJECT_SCALARS = scalars(Models.Prisma.ProjectScalarFieldEnum);
 
 const projectIssues = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
-  select: (nodeSelection) => ({ issue: withScalars(nodeSelection(true), ISSUE_SCALARS) }),
+  select: (nodeSelection) => ({ issue: withIssueScalars(nodeSelection(true)) }),
   query: (_args, ctx: GraphQLContext) => ({ where: { issue: visibleIssueFilter(ctx.cx) }, orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.issue,
 });
@@ -57,7 +60,7 @@ export const ProjectRef = builder.prismaNode('Project', {
   description: "A project board of a repository or of an organization (Gitea's projects).",
   id: { field: 'id' },
   authScopes: (p) => ({ tokenRead: p.repoId !== null ? 'repository' : 'organization' }),
-  findUnique: (id, ctx) => ({ id: dbId(id), ...projectService.visibleProjectFilter(ctx.cx) }) as Models.Prisma.ProjectWhereUniqueInput,
+  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleProjectFilter(ctx.cx) }) as Models.Prisma.ProjectWhereUniqueInput,
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -104,7 +107,7 @@ export const ProjectRef = builder.prismaNode('Project', {
         }),
         resolve: (p, args, ctx) => ({ ...projectIssues.resolve(p.projectIssues, args, ctx), total: p._count.projectIssues }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),
   }),
 });
@@ -119,7 +122,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     totalCount: true,
     args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
     query: (args) => ({
-      where: { type: 'REPOSITORY', repo: { units: projectService.REPO_PROJECTS_UNIT }, ...statesWhere(args.states) },
+      where: { type: 'REPOSITORY', repo: { units: REPO_PROJECTS_UNIT }, ...statesWhere(args.states) },
       orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
     }),
   }),
@@ -130,7 +133,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     args: { number: t.arg.int({ required: true }) },
     select: (args, _ctx, nested) => ({
       projects: {
-        where: { id: dbId(String(args.number)), type: 'REPOSITORY', repo: { units: projectService.REPO_PROJECTS_UNIT } },
+        where: { id: dbId(String(args.number)), type: 'REPOSITORY', repo: { units: REPO_PROJECTS_UNIT } },
         take: 1,
         ...nested(true),
       },
@@ -146,7 +149,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     totalCount: true,
     args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
     query: (args, ctx) => ({
-      where: { type: 'ORGANIZATION', ...projectService.visibleProjectFilter(ctx.cx), ...statesWhere(args.states) },
+      where: { type: 'ORGANIZATION', ...visibleProjectFilter(ctx.cx), ...statesWhere(args.states) },
       orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
     }),
   }),
@@ -156,7 +159,7 @@ const issueProjectRows = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
   select: (nodeSelection) => ({ project: withScalars(nodeSelection(true), PROJECT_SCALARS) }),
   query: (_args, ctx: GraphQLContext) => ({
-    where: { project: projectService.visibleProjectFilter(ctx.cx) },
+    where: { project: visibleProjectFilter(ctx.cx) },
     orderBy: { projectId: 'asc' as const },
   }),
   resolveNode: (row) => row.project,
@@ -169,11 +172,11 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       description: 'Projects the issue is in that the viewer may see, by id.',
       select: (args, ctx, nested) => ({
         projectIssues: issueProjectRows.getQuery(args, ctx, bothNodePaths(nested)),
-        _count: { select: { projectIssues: { where: { project: projectService.visibleProjectFilter(ctx.cx) } } } },
+        _count: { select: { projectIssues: { where: { project: visibleProjectFilter(ctx.cx) } } } },
       }),
       resolve: (i, args, ctx) => ({ ...issueProjectRows.resolve(i.projectIssues, args, ctx), total: i._count.projectIssues }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
 }));
 
@@ -187,7 +190,7 @@ function ownerRef(input: {
   organizationLogin?: string | null;
   repositoryOwner?: string | null;
   repositoryName?: string | null;
-}): projectService.ProjectOwnerRef {
+}): ProjectOwnerRef {
   if (input.repositoryOwner && input.repositoryName) return { owner: input.repositoryOwner, repo: input.repositoryName };
   if (input.organizationLogin) return { org: input.organizationLogin };
   throw new ValidationError('Required', { field: 'organizationLogin', rule: 'Required' });
@@ -274,8 +277,8 @@ for (const [name, member] of [
         const { ref, index } = await issueRef(ctx, input.issueId);
         const projectId = idOf(input.projectId, 'Project');
         const view = member
-          ? await projectService.addIssueToProject(ctx.cx, ref, index, projectId)
-          : await projectService.removeIssueFromProject(ctx.cx, ref, index, projectId);
+          ? await issueProjectService.addIssueToProject(ctx.cx, ref, index, projectId)
+          : await issueProjectService.removeIssueFromProject(ctx.cx, ref, index, projectId);
         return { issue: view.issue, projectId };
       },
     },
@@ -286,7 +289,7 @@ for (const [name, member] of [
           type: ProjectRef,
           nullable: true,
           resolve: (query, p, _a, ctx) =>
-            ctx.cx.db.project.findFirst({ ...query, where: { id: p.projectId, ...projectService.visibleProjectFilter(ctx.cx) } }),
+            ctx.cx.db.project.findFirst({ ...query, where: { id: p.projectId, ...visibleProjectFilter(ctx.cx) } }),
         }),
       }),
     },

@@ -8,12 +8,14 @@ import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/g
 import { visibleRepoIds } from '../../services/repo/repoRows.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, dbIdOf, opt } from '../ids.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
 import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { LabelRef } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, dbIdOf, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /**
  * A pull request: the PullRequest row (branches, merge state, cached diff stats) with its Issue row (title,
@@ -229,7 +231,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullLabels.resolve(p.issue.labels, args, ctx), total: p.issue._count.labels }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   assignees: t.connection(
     {
@@ -239,7 +241,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullAssignees.resolve(p.issue.assignees, args, ctx), total: p.issue._count.assignees }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   comments: t.connection(
     {
@@ -255,7 +257,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullComments.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   timelineItems: t.connection(
     {
@@ -272,7 +274,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullTimeline.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   files: t.connection(
     {
@@ -290,7 +292,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         };
       },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   commits: t.connection(
     {
@@ -308,7 +310,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         };
       },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
 }));
 

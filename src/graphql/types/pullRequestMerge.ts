@@ -2,8 +2,8 @@ import * as mergeService from '../../services/pull/merge.ts';
 import * as editService from '../../services/pull/edit.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { opt, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { PullRequestRef } from './pullRequest.ts';
-import { type GlobalId, opt, requireDbIdOf } from './user.ts';
 
 /** The database id of a global id of `typename`; another type's id names nothing. @throws NotFoundError */
 function idOf(id: GlobalId, typename: string, what: string): number {

@@ -5,11 +5,7 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import { diffHunkOf } from '../../services/pull/codeCommentPatch.ts';
-import { locatePullById } from '../../services/pull/edit.ts';
-import * as reviewService from '../../services/pull/review.ts';
-import * as requestService from '../../services/pull/reviewRequest.ts';
 import {
-  locateReviewById,
   reviewDecisionLoader,
   reviewRequestsLoader,
   teamByIdLoader,
@@ -18,16 +14,14 @@ import {
 } from '../../services/pull/reviewView.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId } from '../ids.ts';
 import { bothNodePaths } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { TeamRef } from './team.ts';
-import { dbId, dbIdOf, type GlobalId, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 type ReviewWhere = Models.Prisma.ReviewWhereInput;
-
-/** The database id of a global id of `typename`; another type's id names nothing (0, answered NotFound). */
-const idOf = dbIdOf;
 
 const reviewVisible = (ctx: GraphQLContext): ReviewWhere => visibleReviewFilter(ctx.cx);
 const requestVisible = (ctx: GraphQLContext): ReviewWhere => visibleRequestFilter(ctx.cx);
@@ -67,7 +61,7 @@ const STATE_WHERE: Record<ReviewState, ReviewWhere> = {
 const stateOf = (r: Pick<Models.Review, 'type' | 'dismissed'>): ReviewState =>
   r.dismissed ? 'DISMISSED' : r.type === 'REQUEST' ? 'PENDING' : STATE_OF[r.type];
 
-const PullRequestReviewEventEnum = builder.enumType('PullRequestReviewEvent', {
+export const PullRequestReviewEventEnum = builder.enumType('PullRequestReviewEvent', {
   description: 'What submitting a review does.',
   values: {
     APPROVE: { value: 'APPROVED', description: 'Approve the changes.' },
@@ -91,7 +85,7 @@ const PullRequestReviewCommentStateEnum = builder.enumType('PullRequestReviewCom
   values: { PENDING: { value: 'PENDING' }, SUBMITTED: { value: 'SUBMITTED' } } as const,
 });
 
-const DiffSideEnum = builder.enumType('DiffSide', {
+export const DiffSideEnum = builder.enumType('DiffSide', {
   description: 'The side of a diff a line comment is on.',
   values: {
     LEFT: { value: 'LEFT', description: 'The old side (a removed or unchanged line).' },
@@ -267,8 +261,6 @@ function reviewListWhere(args: { states?: readonly ReviewState[] | null; author?
   return { AND: and };
 }
 
-const totalOf = (conn: object): number => (conn as { total: number }).total;
-
 builder.prismaObjectFields(PullRequestRef, (t) => ({
   reviews: t.connection(
     {
@@ -312,209 +304,3 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     resolve: (p, _a, ctx) => decisions(ctx).load(p.issueId),
   }),
 }));
-
-// ---------------------------------------------------------------------------------------------------------
-// Mutations (GitHub's names), over the REST services.
-
-const DraftPullRequestReviewThreadInput = builder.inputType('DraftPullRequestReviewThread', {
-  description: 'A line comment of a new review.',
-  fields: (t) => ({
-    path: t.string({ required: true }),
-    line: t.int({ required: true, description: 'The line (on `side`); 0 comments the file.' }),
-    side: t.field({ type: DiffSideEnum, defaultValue: 'RIGHT' }),
-    body: t.string({ required: true }),
-  }),
-});
-
-const LEFT_OR_RIGHT = (thread: { line: number; side?: 'LEFT' | 'RIGHT' | null }) =>
-  thread.side === 'LEFT' ? { oldPosition: thread.line } : { newPosition: thread.line };
-
-builder.relayMutationField(
-  'addPullRequestReview',
-  {
-    inputFields: (t) => ({
-      pullRequestId: t.globalID({ required: true }),
-      body: t.string(),
-      event: t.field({ type: PullRequestReviewEventEnum, description: 'Omitted: the review stays pending (Gitea needs a body for that).' }),
-      commitOID: t.string({ description: 'The reviewed commit; the head by default.' }),
-      threads: t.field({ type: [DraftPullRequestReviewThreadInput], description: 'Line comments.' }),
-    }),
-  },
-  {
-    description:
-      "Review a pull request (the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/reviews): the viewer's pending review is reused; APPROVE and REQUEST_CHANGES are refused to the author and on closed pull requests.",
-    errors: { types: MUTATION_ERRORS },
-    resolve: async (_root, { input }, ctx) => {
-      const loc = await locatePullById(ctx.cx, idOf(input.pullRequestId, 'PullRequest'));
-      const view = await reviewService.createReview(ctx.cx, loc.ref, loc.index, {
-        event: input.event ?? 'PENDING',
-        body: opt(input.body),
-        commitId: opt(input.commitOID),
-        comments: (input.threads ?? []).map((c) => ({ path: c.path, body: c.body, ...LEFT_OR_RIGHT(c) })),
-      });
-      return { reviewId: view.review.id };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      pullRequestReview: t.prismaField({
-        type: PullRequestReviewRef,
-        nullable: true,
-        resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }),
-      }),
-    }),
-  },
-);
-
-builder.relayMutationField(
-  'submitPullRequestReview',
-  {
-    inputFields: (t) => ({
-      pullRequestReviewId: t.globalID({ description: 'The pending review to submit.' }),
-      pullRequestId: t.globalID({ description: "Or the pull request whose pending review (the viewer's) to submit." }),
-      event: t.field({ type: PullRequestReviewEventEnum, required: true }),
-      body: t.string(),
-    }),
-  },
-  {
-    description: 'Submit a pending review (the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
-    errors: { types: MUTATION_ERRORS },
-    resolve: async (_root, { input }, ctx) => {
-      const submit = { event: input.event, body: opt(input.body) };
-      if (input.pullRequestReviewId) {
-        const loc = await locateReviewById(ctx.cx, idOf(input.pullRequestReviewId, 'PullRequestReview'));
-        return { reviewId: (await reviewService.submitReview(ctx.cx, loc.ref, loc.index, loc.id, submit)).review.id };
-      }
-      const loc = await locatePullById(ctx.cx, input.pullRequestId ? idOf(input.pullRequestId, 'PullRequest') : 0);
-      return { reviewId: (await reviewService.submitViewerPendingReview(ctx.cx, loc.ref, loc.index, submit)).review.id };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      pullRequestReview: t.prismaField({
-        type: PullRequestReviewRef,
-        nullable: true,
-        resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }),
-      }),
-    }),
-  },
-);
-
-builder.relayMutationField(
-  'deletePullRequestReview',
-  { inputFields: (t) => ({ pullRequestReviewId: t.globalID({ required: true }) }) },
-  {
-    description:
-      'Delete a review with its line comments: its author or a site admin (the service of DELETE /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
-    errors: { types: MUTATION_ERRORS },
-    resolve: async (_root, { input }, ctx) => {
-      const loc = await locateReviewById(ctx.cx, idOf(input.pullRequestReviewId, 'PullRequestReview'));
-      await reviewService.deleteReview(ctx.cx, loc.ref, loc.index, loc.id);
-      return { ref: loc.ref, index: loc.index };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      pullRequest: t.prismaField({
-        type: PullRequestRef,
-        nullable: true,
-        description: 'The pull request the review was on.',
-        resolve: (query, p, _args, ctx) =>
-          ctx.cx.db.pullRequest.findFirst({
-            ...query,
-            where: { index: p.index, baseRepo: { ownerName: p.ref.owner, lowerName: p.ref.repo.toLowerCase() } },
-          }),
-      }),
-    }),
-  },
-);
-
-builder.relayMutationField(
-  'dismissPullRequestReview',
-  {
-    inputFields: (t) => ({
-      pullRequestReviewId: t.globalID({ required: true }),
-      message: t.string({ required: true }),
-      priors: t.boolean({ description: "Also dismiss the reviewer's earlier verdicts (Gitea)." }),
-    }),
-  },
-  {
-    description: 'Dismiss an approval or rejection: repository admins, open pull requests (the service of POST …/reviews/{id}/dismissals).',
-    errors: { types: MUTATION_ERRORS },
-    resolve: async (_root, { input }, ctx) => {
-      const loc = await locateReviewById(ctx.cx, idOf(input.pullRequestReviewId, 'PullRequestReview'));
-      const view = await reviewService.setReviewDismissed(ctx.cx, loc.ref, loc.index, loc.id, true, {
-        message: input.message,
-        priors: opt(input.priors),
-      });
-      return { reviewId: view.review.id };
-    },
-  },
-  {
-    outputFields: (t) => ({
-      pullRequestReview: t.prismaField({
-        type: PullRequestReviewRef,
-        nullable: true,
-        resolve: (query, p, _a, ctx) => ctx.cx.db.review.findFirst({ ...query, where: { id: p.reviewId } }),
-      }),
-    }),
-  },
-);
-
-for (const [name, byLogin] of [
-  ['requestReviews', false],
-  ['requestReviewsByLogin', true],
-] as const) {
-  builder.relayMutationField(
-    name,
-    {
-      inputFields: (t) => ({
-        pullRequestId: t.globalID({ required: true }),
-        ...(byLogin
-          ? {}
-          : {
-              userIds: t.globalIDList({ description: 'Users to request reviews from.' }),
-              teamIds: t.globalIDList({ description: "Teams of the repository's organization." }),
-            }),
-        userLogins: t.stringList({ description: 'Users by login (or e-mail address).' }),
-        teamSlugs: t.stringList({ description: "Teams by name, of the repository's organization." }),
-        union: t.boolean({ defaultValue: false, description: 'Add to the requested reviewers instead of replacing them.' }),
-      }),
-    },
-    {
-      description:
-        'Request reviews (the service of POST/DELETE /api/v1/repos/{o}/{r}/pulls/{index}/requested_reviewers): without `union`, pending requests of anyone not listed are withdrawn.',
-      errors: { types: MUTATION_ERRORS },
-      resolve: async (_root, { input }, ctx) => {
-        const loc = await locatePullById(ctx.cx, idOf(input.pullRequestId, 'PullRequest'));
-        const ids = input as { userIds?: GlobalId[] | null; teamIds?: GlobalId[] | null };
-        await requestService.setReviewRequests(
-          ctx.cx,
-          loc.ref,
-          loc.index,
-          {
-            reviewers: input.userLogins ?? [],
-            teamReviewers: input.teamSlugs ?? [],
-            reviewerIds: (ids.userIds ?? []).map((id) => idOf(id, 'User')),
-            teamIds: (ids.teamIds ?? []).map((id) => idOf(id, 'Team')),
-          },
-          input.union ?? false,
-        );
-        return loc;
-      },
-    },
-    {
-      outputFields: (t) => ({
-        pullRequest: t.prismaField({
-          type: PullRequestRef,
-          nullable: true,
-          resolve: (query, p, _args, ctx) =>
-            ctx.cx.db.pullRequest.findFirst({
-              ...query,
-              where: { index: p.index, baseRepo: { ownerName: p.ref.owner, lowerName: p.ref.repo.toLowerCase() } },
-            }),
-        }),
-      }),
-    },
-  );
-}

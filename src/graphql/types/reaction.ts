@@ -7,9 +7,11 @@ import { ALLOWED_REACTIONS, groupReactions, type ReactionGroup, type ReactionSub
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId } from '../ids.ts';
+import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
-import { dbId, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /** GitHub's ReactionContent names for Gitea's default reactions (the enum values are Gitea's strings). */
 export const ReactionContentEnum = builder.enumType('ReactionContent', {
@@ -62,11 +64,11 @@ ReactionGroupRef.implement({
       {
         type: UserRef,
         description: 'The users who reacted, oldest first.',
-        resolve: (g, args) => ({ ...resolveArrayConnection({ args }, g.users), totalCount: g.users.length }),
+        resolve: (g, args) => ({ ...resolveArrayConnection({ args }, g.users), total: g.users.length }),
       },
       {
         name: 'ReactorConnection',
-        fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }),
+        fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }),
       },
       { name: 'ReactorEdge' },
     ),

@@ -1,19 +1,21 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
-import { canRead, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
-import type { UnitType } from '../../permissions/units.ts';
+import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
+import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { requireRepo } from '../../services/access/repoAccess.ts';
 import { visibleRepoIds, visibleRepoWhere } from '../../services/repo/repoRows.ts';
 import { visibleRepoFilter } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
+import { dbId } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelRef } from './label.ts';
-import { dbId, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
 export const RepositoryPermissionEnum = builder.enumType('RepositoryPermission', {
@@ -30,21 +32,10 @@ function permissionName(mode: Models.AccessMode): 'ADMIN' | 'WRITE' | 'READ' | n
 
 const viewerPerm = (repo: Models.Repository, ctx: GraphQLContext): Promise<RepoPermission> => ctx.cx.loaders.repoPermission.load(repo.id);
 
-function unitConfig(units: readonly { type: UnitType; config: string }[], type: UnitType): Record<string, unknown> | null {
-  const unit = units.find((u) => u.type === type);
-  if (!unit) return null;
-  try {
-    const v: unknown = JSON.parse(unit.config);
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 /** A merge style is allowed unless the pull-request unit's config turns it off (Gitea's defaults are all on). */
 function mergeAllowed(units: readonly { type: UnitType; config: string }[], key: string): boolean {
-  const c = unitConfig(units, 'PULL_REQUESTS');
-  return c !== null && c[key] !== false;
+  const unit = units.find((u) => u.type === 'PULL_REQUESTS');
+  return unit !== undefined && unitConfig(unit.config)[key] !== false;
 }
 
 export const RefRef = builder.prismaObject('Branch', {
@@ -194,7 +185,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
             ? { ...deployKeysConnection.resolve(r.deployKeys, args, ctx), total: r._count.deployKeys }
             : null,
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),
     collaborators: t.connection(
       {
@@ -206,7 +197,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         }),
         resolve: (r, args, ctx) => ({ ...collaboratorsConnection.resolve(r.collaborations, args, ctx), total: r._count.collaborations }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { total: number }).total }) }) },
+      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       {
         fields: (e) => ({
           permission: e.field({ type: RepositoryPermissionEnum, nullable: true, resolve: (edge) => permissionName(edge.mode) }),
@@ -243,11 +234,6 @@ for (const ref of [UserRef, OrganizationRef] as const) {
       query: (_args, ctx) => ({ where: visibleRepoFilter(ctx.cx), orderBy: { lowerName: 'asc' as const } }),
     }),
   }));
-}
-
-/** The per-unit read check GraphQL fields use for unit-bound data (e.g. labels need the issues unit). */
-export async function viewerCanRead(repo: Models.Repository, unit: UnitType, ctx: GraphQLContext): Promise<boolean> {
-  return canRead(await viewerPerm(repo, ctx), unit);
 }
 
 // Declared apart from RepositoryRef: a field of a type that refers to the type itself needs the finished ref.

@@ -1,3 +1,4 @@
+import { requireSignedInRepo } from '../../services/access/repoAccess.ts';
 import * as collaboratorService from '../../services/repo/collaborator.ts';
 import * as createService from '../../services/repo/create.ts';
 import * as deleteService from '../../services/repo/delete.ts';
@@ -5,8 +6,8 @@ import * as deployKeyService from '../../services/repo/deployKey.ts';
 import * as editService from '../../services/repo/edit.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { opt } from '../ids.ts';
 import { DeployKeyRef, RepositoryRef } from './repository.ts';
-import { opt } from './user.ts';
 
 /** The service's (Gitea's) field names → the mutation inputs', for `ValidationError.field`. */
 const REPO_INPUT_FIELDS = { name: 'name', default_branch: 'defaultBranch', description: 'description', website: 'homepageUrl' };
@@ -175,7 +176,7 @@ builder.relayMutationField(
         type: RepositoryRef,
         nullable: true,
         resolve: async (query, p, _a, ctx) => {
-          const { repo } = await collaboratorService.requireSignedInRepo(ctx.cx, p.ref);
+          const { repo } = await requireSignedInRepo(ctx.cx, p.ref);
           return ctx.cx.db.repository.findUnique({ ...query, where: { id: repo.id } });
         },
       }),

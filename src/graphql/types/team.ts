@@ -4,16 +4,18 @@ import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { ALL_UNITS, unitKey } from '../../permissions/units.ts';
 import * as teamService from '../../services/org/team.ts';
-import { canAdministerTeams, isViewerTeamMember, teamReadFilter } from '../../services/org/teamAccess.ts';
+import { canAdministerTeams, isViewerTeamMember, teamReadFilter } from '../../services/access/teamAccess.ts';
 import * as teamMemberService from '../../services/org/teamMember.ts';
 import * as teamRepoService from '../../services/org/teamRepo.ts';
 import { visibleRepoIds } from '../../services/repo/repoRows.ts';
 import { builder } from '../builder.ts';
+import { dbId, dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
-import { dbId, dbIdOf, type GlobalId, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 const TeamVisibilityEnum = builder.enumType('TeamVisibility', {
   description: 'Who may see a team: PRIVATE members and owners; LIMITED organization members; PUBLIC whoever sees the organization.',
@@ -77,8 +79,7 @@ const teamRepos = prismaConnectionHelpers(builder, 'TeamRepo', {
   resolveNode: (row) => row.repo,
 });
 
-const withTotal = <C extends object>(conn: C, totalCount: number): C & { totalCount: number } => ({ ...conn, totalCount });
-const totalCountOf = (conn: object): number => (conn as { totalCount: number }).totalCount;
+const withTotal = <C extends object>(conn: C, total: number): C & { total: number } => ({ ...conn, total });
 
 /** GraphQL `Team` (GitHub's names; Gitea's permission, units and visibility). */
 export const TeamRef = builder.prismaNode('Team', {
@@ -122,7 +123,7 @@ export const TeamRef = builder.prismaNode('Team', {
         }),
         resolve: (team, args, ctx) => withTotal(teamMembers.resolve(team.members, args, ctx), team._count.members),
       },
-      { name: 'TeamMemberConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalCountOf }) }) },
+      { name: 'TeamMemberConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       { name: 'TeamMemberEdge' },
     ),
     repositories: t.connection(
@@ -142,7 +143,7 @@ export const TeamRef = builder.prismaNode('Team', {
           return withTotal({ ...conn, edges: conn.edges.filter((e) => visible.has(e.node.id)) }, team._count.repos);
         },
       },
-      { name: 'TeamRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalCountOf }) }) },
+      { name: 'TeamRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       { name: 'TeamRepositoryEdge' },
     ),
     viewerIsAMember: t.boolean({ resolve: (team, _a, ctx) => isViewerTeamMember(ctx.cx, team) }),

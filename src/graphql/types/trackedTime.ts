@@ -5,8 +5,10 @@ import * as trackedTimeService from '../../services/issue/trackedTime.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { dbIdOf, opt, type GlobalId } from '../ids.ts';
+import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
-import { dbIdOf, type GlobalId, opt, UserRef } from './user.ts';
+import { UserRef } from './user.ts';
 
 /** Time spent on an issue (Gitea tracked_time); GitHub has no such concept, so the names are Gitea's. */
 export const TrackedTimeRef = builder.prismaObject('TrackedTime', {
@@ -33,12 +35,12 @@ builder.prismaObjectFields(IssueRef, (t) => ({
         "Tracked times, oldest first; null when the repository's time tracker is disabled. As GET …/issues/{index}/times: writers and site admins see everyone's, others only their own.",
       resolve: async (issue, args, ctx) => {
         const summary = await summaries(ctx).load(issue);
-        return summary ? { ...resolveArrayConnection({ args }, summary.entries), totalCount: summary.entries.length } : null;
+        return summary ? { ...resolveArrayConnection({ args }, summary.entries), total: summary.entries.length } : null;
       },
     },
     {
       name: 'TrackedTimeConnection',
-      fields: (c) => ({ totalCount: c.int({ resolve: (conn) => (conn as { totalCount: number }).totalCount }) }),
+      fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }),
     },
     { name: 'TrackedTimeEdge' },
   ),

@@ -1,5 +1,5 @@
 import type { LabelWithOwner } from '../../services/label/label.ts';
-import type { RepoLabel } from '../../services/repo/repoLabel.ts';
+import type { RepoLabel } from '../../services/label/repoLabel.ts';
 import type { Label } from '../structs/label.ts';
 
 /** Gitea convert.ToLabel: colour without `#`; url under the owning organization or repository. */

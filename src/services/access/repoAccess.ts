@@ -3,9 +3,16 @@ import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../e
 import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
+import { requireViewer } from './guards.ts';
 import { requireNeed, requireWriteScopes, type ScopeNeed, type WriteNeed } from './writeGate.ts';
 
 type Repository = Models.Repository;
+
+/** How transports name a repository: `owner/repo` as in the URL. */
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
 
 /** A repository together with the viewer's permission on it. */
 export interface RepoAccess {
@@ -86,4 +93,24 @@ export function requireRepoAdmin(cx: ServiceContext, access: RepoAccess, need: S
   if (!isRepoAdmin(access.perm)) {
     throw new PermissionDeniedError('user should be an owner or a collaborator with admin write of a repository');
   }
+}
+
+/**
+ * The repository, visible (404 otherwise), for a signed-in viewer (401) — Gitea's repoAssignment then reqToken.
+ * @throws NotFoundError, UnauthenticatedError
+ */
+export async function requireSignedInRepo(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  requireViewer(cx);
+  return access;
+}
+
+/**
+ * Same, plus repository admin (Gitea reqAdmin, 403) with the token scope `need` (a write through the write gate).
+ * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
+ */
+export async function requireAdminRepo(cx: ServiceContext, ref: RepoRef, need: ScopeNeed): Promise<RepoAccess> {
+  const access = await requireSignedInRepo(cx, ref);
+  requireRepoAdmin(cx, access, need);
+  return access;
 }

@@ -1,13 +1,13 @@
 import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
 import { canBeAssigned, withRetry } from './create.ts';
 import { replaceAssignees, type Change } from './edit.ts';
-import { canWriteIssue, findIssueByIndex, loadIssueView, locateIssueById, resolveIssueRepo, type IssueView } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, loadIssueView, locateIssueById, type IssueView } from './issue.ts';
 
 /** An issue as REST names it (repository and number) or as GraphQL does (its database id). */
 export type IssueTarget = { ref: RepoRef; index: number } | { issueId: number };

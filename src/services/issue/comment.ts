@@ -10,12 +10,12 @@ import {
 } from '../../errors.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
-import { requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { requireText } from './create.ts';
-import { canWriteIssue, findIssueByIndex, resolveIssueRepo, unitOf } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, unitOf } from './issue.ts';
 import { visibleIssueFilter } from './visibility.ts';
 
 type Comment = Models.Comment;

@@ -4,13 +4,13 @@ import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { ALL_UNITS } from '../../permissions/units.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { exclusiveScope } from '../label/color.ts';
-import { projectUsage, setIssueProjects } from '../project/project.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
-import { loadIssueView, resolveIssueRepo, type IssueView } from './issue.ts';
+import { loadIssueView, type IssueView } from './issue.ts';
+import { projectUsage, setIssueProjects } from './issueProject.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
 export interface CreateIssueInput {
@@ -32,7 +32,7 @@ const RETRIES = 8;
 /** Prisma/driver errors worth retrying the whole transaction for: unique races, serialization, deadlocks, busy SQLite. */
 function isTransient(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
-  const code = 'code' in err ? String((err as { code: unknown }).code) : '';
+  const code = 'code' in err ? String(err.code) : '';
   if (code === 'P2002' || code === 'P2034' || code === '40001' || code === '40P01') return true;
   const message = err instanceof Error ? err.message : '';
   return /deadlock|could not serialize|SQLITE_BUSY|database is locked|write ?conflict/i.test(message);

@@ -3,13 +3,14 @@ import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { AlreadyExistsError, ConflictError, InvalidArgumentError, NotFoundError, PreconditionFailedError } from '../../errors.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
+import { unitConfig } from '../../permissions/units.ts';
 import { requireViewer } from '../access/guards.ts';
-import { findRepoByName, repoPermission, requireRepoAccess, requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import { findRepoByName, repoPermission, requireRepoAccess, requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { ListOptions, Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { withRetry } from './create.ts';
-import { canWriteIssue, findIssueByIndex, loadIssueView, loadIssueViews, resolveIssueRepo, unitOf, type IssueView } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, loadIssueView, loadIssueViews, type IssueView, unitOf } from './issue.ts';
 import { visibleIssueFilter } from './visibility.ts';
 
 /** Gitea `[service] ALLOW_CROSS_REPOSITORY_DEPENDENCIES` (default true): the other issue may live in another repository. */
@@ -34,12 +35,7 @@ export type DependencyRoute = 'blocks' | 'dependencies';
 export async function isDependenciesEnabled(db: DbLike, repoId: number): Promise<boolean> {
   const unit = await db.repoUnit.findUnique({ where: { repoId_type: { repoId, type: 'ISSUES' } }, select: { config: true } });
   if (!unit) return DEFAULT_ENABLE_DEPENDENCIES;
-  try {
-    const config: unknown = JSON.parse(unit.config);
-    return typeof config === 'object' && config !== null && (config as Record<string, unknown>).enableDependencies === true;
-  } catch {
-    return false;
-  }
+  return unitConfig(unit.config).enableDependencies === true;
 }
 
 /**

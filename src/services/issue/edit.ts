@@ -2,13 +2,13 @@ import type { DbTx, Models } from '../../db/client.ts';
 import { ConflictError, PreconditionFailedError, ValidationError } from '../../errors.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { requireViewer } from '../access/guards.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, withRetry } from './create.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
-import { findIssueByIndex, loadIssueView, requirePosterOrWriter, resolveIssueRepo, type IssueView } from './issue.ts';
-import { projectUsage, setIssueProjects } from '../project/project.ts';
+import { findIssueByIndex, loadIssueView, requirePosterOrWriter, type IssueView } from './issue.ts';
+import { projectUsage, setIssueProjects } from './issueProject.ts';
 
 /** PATCH /repos/{o}/{r}/issues/{index} (Gitea EditIssueOption); absent fields do not change. */
 export interface EditIssueInput {

@@ -1,11 +1,11 @@
 import type { DbLike, Models } from '../../db/client.ts';
-import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
+import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
-import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, requireRepoWrite, requireUnitWrite, type RepoAccess } from '../access/repoAccess.ts';
+import { requireViewer } from '../access/guards.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { LabelWithOwner } from '../label/label.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { visibleIssueFilter } from './visibility.ts';
 
 /** A label as issues show it: repository or organization label, with what its URL needs. */
@@ -22,35 +22,6 @@ export interface IssueView {
   pull: Models.PullRequest | null;
   /** Projects the issue is in, by id. */
   projects: Models.Project[];
-}
-
-/**
- * Gitea's gates for /repos/{o}/{r}/issues…: token scope, repository visible (404), issues or pull requests
- * readable (mustEnableIssuesOrPulls, 404); writes then pass the write gate (requireRepoWrite) and need a
- * signed-in viewer (401) and a repository that is not archived (mustNotBeArchived, 423).
- * @throws NotFoundError, UnauthenticatedError, RepoArchivedError
- */
-export async function resolveIssueRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
-  requireTokenScope(cx, 'issue', level);
-  const access = await requireRepo(cx, ref.owner, ref.repo);
-  if (!canRead(access.perm, 'ISSUES') && !canRead(access.perm, 'PULL_REQUESTS'))
-    throw new NotFoundError('not found', { repoId: access.repo.id });
-  if (level === 'read') return access;
-  requireRepoWrite(cx, access, 'write:issue');
-  requireViewer(cx);
-  if (access.repo.isArchived) throw new RepoArchivedError();
-  return access;
-}
-
-/**
- * Gitea's gates for a repository's issue metadata (/labels, /milestones): those of resolveIssueRepo, and for
- * writes also write on issues or pull requests (reqRepoWriter(TypeIssues, TypePullRequests), 403).
- * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError
- */
-export async function resolveIssueMetaRepo(cx: ServiceContext, ref: RepoRef, level: 'read' | 'write'): Promise<RepoAccess> {
-  const access = await resolveIssueRepo(cx, ref, level);
-  if (level === 'write') requireUnitWrite(cx, access, ['ISSUES', 'PULL_REQUESTS'], 'write:issue');
-  return access;
 }
 
 /** The unit an issue row belongs to. */

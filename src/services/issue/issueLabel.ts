@@ -1,12 +1,13 @@
 import type { DbLike, DbTx, Models } from '../../db/client.ts';
 import { InvalidArgumentError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { exclusiveScope } from '../label/color.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { requireIssueWriter, type IssueTarget } from './assignee.ts';
 import { keepLastOfEachScope, refreshLabels, withRetry } from './create.ts';
-import { findIssueByIndex, resolveIssueRepo, type IssueLabelView } from './issue.ts';
+import { findIssueByIndex, type IssueLabelView } from './issue.ts';
 
 type Label = Pick<Models.Label, 'id' | 'name' | 'exclusive'>;
 

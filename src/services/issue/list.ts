@@ -3,12 +3,13 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { requireTokenScope } from '../access/guards.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { visibleRepoFilter } from '../repo/visibility.ts';
 import { findUserByName } from '../user/user.ts';
-import { loadIssueViews, resolveIssueRepo, type IssueView } from './issue.ts';
+import { loadIssueViews, type IssueView } from './issue.ts';
 
 type Where = Models.Prisma.IssueWhereInput;
 

@@ -4,11 +4,11 @@ import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
-import { requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
-import { canWriteIssue, findIssueByIndex, resolveIssueRepo, unitOf } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, unitOf } from './issue.ts';
 import { visibleIssueFilter } from './visibility.ts';
 
 /** Gitea's default `[ui] REACTIONS`: the only contents accepted (exact, case-sensitive), in display order. */

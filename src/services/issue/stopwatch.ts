@@ -4,11 +4,11 @@ import { ConflictError, InvalidArgumentError, PermissionDeniedError } from '../.
 import type { DomainEvent } from '../../notify/events.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepoWrite } from '../access/repoAccess.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import { requireRepoWrite, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
-import { canWriteIssue, findIssueByIndex, locateIssueById, resolveIssueRepo, unitOf } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, locateIssueById, unitOf } from './issue.ts';
 import { requireTimetracker } from './trackedTime.ts';
 
 /** A running stopwatch with what Gitea's StopWatch JSON shows. */

@@ -1,10 +1,11 @@
 import type { DbLike, Models } from '../../db/client.ts';
 import { canRead, type RepoPermission } from '../../permissions/repoPermission.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { COMMENT_ORDER, loadCommentViews, updatedWithin, type CommentView, type TimeWindow } from './comment.ts';
-import { findIssueByIndex, loadIssueViews, resolveIssueRepo, unitOf, type IssueLabelView, type IssueView } from './issue.ts';
+import { findIssueByIndex, loadIssueViews, type IssueLabelView, type IssueView, unitOf } from './issue.ts';
 
 /** A team as the timeline shows it (review requests), with its units. */
 export type TimelineTeam = Models.Team & { units: Pick<Models.TeamUnit, 'type' | 'accessMode'>[] };

@@ -2,13 +2,14 @@ import DataLoader from 'dataloader';
 import type { DbLike, Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
+import { unitConfig } from '../../permissions/units.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, requireRepoWrite, requireUnitRead, type RepoAccess } from '../access/repoAccess.ts';
+import { resolveIssueRepo } from '../access/issueAccess.ts';
+import { requireRepo, requireRepoWrite, requireUnitRead, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
-import { canWriteIssue, findIssueByIndex, loadIssueViews, locateIssueById, resolveIssueRepo, type IssueView } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, loadIssueViews, locateIssueById, type IssueView } from './issue.ts';
 import { visibleIssueFilter } from './visibility.ts';
 
 /** A repository's `internal_tracker` time settings (the issues unit's config). */
@@ -52,13 +53,7 @@ const DISABLED = 'time tracking disabled';
 
 function parseTracker(config: string | undefined): TimeTracker {
   if (config === undefined) return DEFAULT_TRACKER;
-  let parsed: unknown = {};
-  try {
-    parsed = JSON.parse(config);
-  } catch {
-    parsed = {};
-  }
-  const c = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  const c = unitConfig(config);
   return {
     enabled: typeof c.enableTimetracker === 'boolean' ? c.enableTimetracker : DEFAULT_TRACKER.enabled,
     onlyContributors:

@@ -28,9 +28,6 @@ interface Owner {
   org: Models.User;
 }
 
-/** Gitea's `sort` values for label lists; anything else sorts alphabetically. */
-export type LabelSort = 'alphabetically' | 'reversealphabetically' | 'leastissues' | 'mostissues';
-
 /** GraphQL's ordering: a field and a direction (GitHub LabelOrder). */
 export interface LabelOrder {
   field: 'CREATED_AT' | 'NAME' | 'ISSUE_COUNT';

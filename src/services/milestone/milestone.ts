@@ -2,11 +2,11 @@ import type { DbTx, Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
+import { resolveIssueMetaRepo } from '../access/issueAccess.ts';
+import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { resolveIssueMetaRepo } from '../issue/issue.ts';
 import { refreshMilestone, requireText } from '../issue/create.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { visibleRepoFilter } from '../repo/visibility.ts';
 
 type Milestone = Models.Milestone;
@@ -96,14 +96,9 @@ export function milestoneEndOfDay(value: string): Date | null {
   return new Date(`${m[1]}T23:59:59Z`);
 }
 
-/** The filter of GET …/milestones and of GraphQL lists. */
-function listWhere(
-  cx: ServiceContext,
-  repoId: number,
-  input: Pick<ListMilestonesInput, 'state' | 'name'>,
-): Models.Prisma.MilestoneWhereInput {
+/** The state and title filter of GET …/milestones and of GraphQL lists (the title matched case-insensitively). */
+export function milestoneFilter(cx: ServiceContext, input: Pick<ListMilestonesInput, 'state' | 'name'>): Models.Prisma.MilestoneWhereInput {
   return {
-    repoId,
     ...(input.state === 'all' ? {} : { isClosed: input.state === 'closed' }),
     ...(input.name ? { name: containsInsensitive(cx.config.dbProvider, input.name) } : {}),
   };
@@ -122,7 +117,7 @@ export const MILESTONE_LIST_ORDER: Models.Prisma.MilestoneOrderByWithRelationInp
  */
 export async function listMilestones(cx: ServiceContext, ref: RepoRef, input: ListMilestonesInput): Promise<Page<Milestone>> {
   const { repo } = await resolveIssueMetaRepo(cx, ref, 'read');
-  const where = listWhere(cx, repo.id, input);
+  const where = { repoId: repo.id, ...milestoneFilter(cx, input) };
   const [items, total] = await Promise.all([
     cx.db.milestone.findMany({ where, orderBy: MILESTONE_LIST_ORDER, ...skipTake(input.page) }),
     cx.db.milestone.count({ where }),

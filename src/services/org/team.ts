@@ -15,7 +15,7 @@ import {
   TEAM_INCLUDE,
   teamReadFilter,
   type TeamRow,
-} from './teamAccess.ts';
+} from '../access/teamAccess.ts';
 import {
   adminUnits,
   requestedUnits,
@@ -27,7 +27,7 @@ import {
 } from './teamUnits.ts';
 
 export type { TeamInput } from './teamUnits.ts';
-export type { TeamRow } from './teamAccess.ts';
+export type { TeamRow } from '../access/teamAccess.ts';
 
 type TeamWhere = Models.Prisma.TeamWhereInput;
 

@@ -6,7 +6,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { findUserByName } from '../user/user.ts';
 import { refreshOrgCounters } from './org.ts';
-import { isOwnerTeam, requireTeamOwner, requireTeamRead, type TeamRow } from './teamAccess.ts';
+import { isOwnerTeam, requireTeamOwner, requireTeamRead, type TeamRow } from '../access/teamAccess.ts';
 
 type User = Models.User;
 

@@ -4,7 +4,7 @@ import { atLeast } from '../../permissions/accessMode.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { loadApiRepos, visibleTo, withPermissions, type RepoWithPermission } from '../repo/repoRows.ts';
-import { requireTeamMembership, requireTeamRead, type TeamAccess, type TeamRow } from './teamAccess.ts';
+import { requireTeamMembership, requireTeamRead, type TeamAccess, type TeamRow } from '../access/teamAccess.ts';
 
 // Moved to services/repo/repoRows.ts; re-exported for the GraphQL types that still import them from here.
 

@@ -48,8 +48,6 @@ const isHeader = (line: string, inHunk: boolean): boolean =>
 export function cutDiffAroundLine(diff: string, line: number, old: boolean, numberOfLines = CODE_COMMENT_LINES): string {
   if (line === 0 || numberOfLines === 0) return '';
   const hunk: string[] = [];
-  let begin = 0;
-  let end = 0;
   let currentLine = 0;
   let otherLine = 0;
   let headerLines = 0;
@@ -72,8 +70,8 @@ export function cutDiffAroundLine(diff: string, line: number, old: boolean, numb
         number,
         number,
       ];
-      begin = old ? beginOld : beginNew;
-      end = (old ? endOld : endNew) + begin;
+      const begin = old ? beginOld : beginNew;
+      const end = (old ? endOld : endNew) + begin;
       otherLine = old ? beginNew : beginOld;
       if (begin <= line && end >= line) {
         hunk.push(lof);

@@ -3,10 +3,11 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { commitFileStats, compareCommits, diffStats, type CompareCommit, type DiffFile, type DiffStats } from '../../git/compare.ts';
 import { diffStream, patchStream } from '../../git/patch.ts';
+import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { ListOptions } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
-import { findPullByIndex, gitDirOf, loadPullView, resolvePullRepo, type PullView } from './pull.ts';
+import { findPullByIndex, gitDirOf, loadPullView, resolvePullRepo } from './pull.ts';
+import type { PullView } from './types.ts';
 
 /** The two commits a pull request's diff is taken between, in the base repository. */
 export interface PullRange {

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Models } from '../../db/client.ts';
 import { AlreadyExistsError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { compareCommits } from '../../git/compare.ts';
-import { deleteRef, fetchIntoRef, setRef } from '../../git/merge.ts';
+import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
 import { resolveRef } from '../../git/resolveRef.ts';
+import { deleteRef, setRef } from '../../git/updateRef.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import {
   allocateIssueIndex,
@@ -19,10 +20,10 @@ import {
   withRetry,
   writeInitialRelations,
 } from '../issue/create.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
-import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo, type PullView } from './pull.ts';
+import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo } from './pull.ts';
 import { requestReviews, resolveReviewers } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';
+import type { PullView } from './types.ts';
 
 /** POST /repos/{o}/{r}/pulls (Gitea CreatePullRequestOption). */
 export interface CreatePullInput {

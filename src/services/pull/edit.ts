@@ -8,17 +8,17 @@ import {
   ValidationError,
 } from '../../errors.ts';
 import { compareCommits } from '../../git/compare.ts';
-import { readRefs } from '../../git/merge.ts';
+import { readRefs } from '../../git/readRefs.ts';
 import { isSafeRefName } from '../../git/resolveRef.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { refreshLabels, usableLabelIds } from '../issue/create.ts';
 import { editIssue, type Change } from '../issue/edit.ts';
 import { visibleIssueFilter } from '../issue/visibility.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
-import { findPullByIndex, gitDirOf, loadPullView, pullHeadRef, resolvePullRepo, type PullRows, type PullView } from './pull.ts';
+import { findPullByIndex, gitDirOf, loadPullView, pullHeadRef, resolvePullRepo } from './pull.ts';
+import type { PullRows, PullView } from './types.ts';
 
 /** PATCH /repos/{o}/{r}/pulls/{index} (Gitea EditPullRequestOption); absent fields do not change. */
 export interface EditPullInput {

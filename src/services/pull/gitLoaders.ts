@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Models } from '../../db/client.ts';
 import { compareCommits, diffStats, MAX_COMPARE_LIMIT, type CommitComparison, type DiffStats } from '../../git/compare.ts';
-import { readRefs } from '../../git/merge.ts';
+import { readRefs } from '../../git/readRefs.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import type { ServiceContext } from '../context.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';

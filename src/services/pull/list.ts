@@ -1,13 +1,11 @@
 import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError } from '../../errors.ts';
+import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
-import { loadPullViews, resolvePullRepo, type PullView } from './pull.ts';
-
-/** Gitea's pull request sorts (issues_model applySorts); anything else is newest first. */
-export type PullSort = 'oldest' | 'recentupdate' | 'recentclose' | 'leastupdate' | 'mostcomment' | 'leastcomment' | 'priority' | 'newest';
+import { loadPullViews, resolvePullRepo } from './pull.ts';
+import type { PullView } from './types.ts';
 
 /** GET /repos/{o}/{r}/pulls filters (Gitea PullRequestsOptions). */
 export interface PullFilters {

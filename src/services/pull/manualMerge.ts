@@ -2,12 +2,13 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { readCommitInfos } from '../../git/commitInfo.ts';
 import { isAncestor } from '../../git/compare.ts';
-import { readRefs } from '../../git/merge.ts';
 import { findMergeCommit } from '../../git/mergeCommit.ts';
+import { readRefs } from '../../git/readRefs.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import type { Subscriber } from '../../notify/notifier.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
-import { loadPullSettings, markPullMerged } from './merge.ts';
+import { markPullMerged } from './markMerged.ts';
+import { loadPullSettings } from './mergeSettings.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 
 const BRANCH = 'refs/heads/';

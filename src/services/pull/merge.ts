@@ -1,47 +1,28 @@
-import type { DbLike, Models } from '../../db/client.ts';
+import type { Models } from '../../db/client.ts';
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError, isDomainError } from '../../errors.ts';
 import { readCommitInfos } from '../../git/commitInfo.ts';
 import { isAncestor } from '../../git/compare.ts';
-import { createMerge, deleteRefCAS, fetchIntoRef, readRefs, updateRefCAS, type MergeStyle } from '../../git/merge.ts';
+import { createMerge } from '../../git/createMerge.ts';
+import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
+import { readRefs } from '../../git/readRefs.ts';
+import { updateRefCAS } from '../../git/updateRef.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
-import { withTx, type ServiceContext } from '../context.ts';
-import { refreshLabels, refreshMilestone, withRetry } from '../issue/create.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
+import type { ServiceContext } from '../context.ts';
 import { requireNoOpenDependencies } from '../issue/dependency.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
-import { PULL_DEFAULTS, type PullSettings } from '../repo/pullSettings.ts';
 import { recordPush } from '../repo/push.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
+import { deleteHeadBranchAfterMerge } from './deleteHeadBranch.ts';
+import { markPullMerged } from './markMerged.ts';
 import { addCommitMessageTrailer, mergeMessage, squashAuthor } from './mergeMessage.ts';
-import { findPullByIndex, gitDirOf, isWorkInProgress, pullHeadRef, resolvePullRepo, type PullRows } from './pull.ts';
+import { isMergeStyleAllowed, loadPullSettings } from './mergeSettings.ts';
+import { findPullByIndex, gitDirOf, isWorkInProgress, pullHeadRef, resolvePullRepo } from './pull.ts';
 import { storePullState } from './stats.ts';
-
-/** Gitea's `Do` of POST …/pulls/{index}/merge: a git merge style, or marking a merge done outside Forgegraph. */
-export type MergeDo = MergeStyle | 'manually-merged';
+import type { MergeDo, MergePullInput, PullRows } from './types.ts';
 
 /** Every `Do` value, in Gitea's order (MergePullRequestForm `In(…)`). */
 export const MERGE_DOS: readonly MergeDo[] = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
-
-/** POST /repos/{o}/{r}/pulls/{index}/merge (Gitea MergePullRequestForm). */
-export interface MergePullInput {
-  /** One of MERGE_DOS; required (422 otherwise, checked after the repository gates, as Gitea binds the form). */
-  do?: string;
-  /** The merge or squash commit's title; Gitea's default message when blank. */
-  mergeTitleField?: string;
-  /** Appended to the title after a blank line when not blank. */
-  mergeMessageField?: string;
-  /** `manually-merged` only: the commit of the base branch that merged the head. */
-  mergeCommitId?: string;
-  /** The head commit the caller reviewed; a different current head is a Conflict ("head out of date"). */
-  headCommitId?: string;
-  /** Overrides branch protection for admins; without branch protection it changes nothing. */
-  forceMerge?: boolean;
-  /** Gitea schedules the merge until the required status checks pass; without required checks it merges now. */
-  mergeWhenChecksSucceed?: boolean;
-  /** Deletes the head branch afterwards (when allowed); the repository's default_delete_branch_after_merge when absent. */
-  deleteBranchAfterMerge?: boolean;
-}
 
 /** What a merge did: the pull request as stored afterwards, and whether the head branch was deleted. */
 export interface MergeResult extends PullRows {
@@ -63,41 +44,6 @@ export function isMergeNotAllowed(err: unknown): boolean {
 
 /** Test seams: `beforeBaseUpdate` runs after the merge commit is computed and before the base branch is moved. */
 export const mergeTestHooks: { beforeBaseUpdate: ((attempt: number) => Promise<void>) | null } = { beforeBaseUpdate: null };
-
-/** Gitea's default pull_request.work_in_progress_prefixes. */
-/** The pull requests unit settings as stored (Gitea PullRequestsConfig), with the optional default target branch. */
-export type StoredPullSettings = PullSettings & { defaultTargetBranch?: string };
-
-/** The pull requests unit settings of a repository (missing keys take the new-repository defaults, as repo edit does). */
-export async function loadPullSettings(db: DbLike, repoId: number): Promise<StoredPullSettings> {
-  const unit = await db.repoUnit.findUnique({ where: { repoId_type: { repoId, type: 'PULL_REQUESTS' } }, select: { config: true } });
-  let parsed: unknown = {};
-  try {
-    parsed = JSON.parse(unit?.config ?? '{}');
-  } catch {
-    parsed = {};
-  }
-  const config = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Partial<StoredPullSettings>) : {};
-  return { ...PULL_DEFAULTS, ...config };
-}
-
-/** Gitea PullRequestsConfig.IsMergeStyleAllowed. */
-export function isMergeStyleAllowed(settings: PullSettings, style: MergeDo): boolean {
-  switch (style) {
-    case 'merge':
-      return settings.allowMerge === true;
-    case 'rebase':
-      return settings.allowRebase === true;
-    case 'rebase-merge':
-      return settings.allowRebaseMerge === true;
-    case 'squash':
-      return settings.allowSquash === true;
-    case 'fast-forward-only':
-      return settings.allowFastForwardOnly === true;
-    case 'manually-merged':
-      return settings.allowManualMerge === true;
-  }
-}
 
 /** Gitea IsUserAllowedToMerge without branch protection: code write on the base repository (and not blocked). */
 export function canMergeInto(access: Pick<RepoAccess, 'perm'>): boolean {
@@ -125,71 +71,6 @@ async function withPullLock<T>(pullId: number, fn: () => Promise<T>): Promise<T>
   } finally {
     if (pullLocks.get(pullId) === tail) pullLocks.delete(pullId);
   }
-}
-
-/** How a pull request became merged. */
-export interface MergedFacts {
-  commitId: string;
-  mergedAt: Date;
-  mergerId: number;
-  /** MANUALLY_MERGED for merges done outside Forgegraph; the merge keeps the row's status otherwise (as Gitea). */
-  status: Models.PullRequestStatus;
-  /** What the `pull.merged` event reports: the style, `manually-merged`, or `autodetected`. */
-  how: MergeDo | 'autodetected';
-  mergeBase?: string;
-}
-
-/**
- * Gitea SetMerged, in one transaction: the pull request row becomes merged (only if it was not, so of two
- * concurrent merges one wins), the issue is closed with a MERGE_PULL timeline comment, `numClosedPulls`, the
- * milestone and label counters stay exact, and `pull.merged` is emitted. Returns the rows as stored, or null
- * when the pull request was merged meanwhile. Closing does not wait for open dependencies: the code is merged.
- */
-export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: MergedFacts): Promise<PullRows | null> {
-  return withRetry(() =>
-    withTx(cx, async (tx, emit) => {
-      const done = await tx.pullRequest.updateMany({
-        where: { id: rows.pull.id, hasMerged: false },
-        data: {
-          hasMerged: true,
-          mergedCommitId: facts.commitId,
-          mergedAt: facts.mergedAt,
-          mergerId: facts.mergerId,
-          status: facts.status,
-          conflictedFiles: '[]',
-          ...(facts.mergeBase ? { mergeBase: facts.mergeBase } : {}),
-        },
-      });
-      if (done.count === 0) return null;
-      const closed = await tx.issue.updateMany({
-        where: { id: rows.issue.id, isClosed: false },
-        data: { isClosed: true, closedAt: new Date() },
-      });
-      if (closed.count > 0) {
-        await tx.repository.update({ where: { id: rows.issue.repoId }, data: { numClosedPulls: { increment: 1 } } });
-        await tx.comment.create({ data: { type: 'MERGE_PULL', posterId: facts.mergerId, issueId: rows.issue.id } });
-        await refreshMilestone(tx, rows.issue.milestoneId);
-        const labels = await tx.issueLabel.findMany({ where: { issueId: rows.issue.id }, select: { labelId: true } });
-        await refreshLabels(
-          tx,
-          labels.map((l) => l.labelId),
-        );
-      }
-      emit({
-        type: 'pull.merged',
-        pullId: rows.pull.id,
-        issueId: rows.issue.id,
-        repoId: rows.issue.repoId,
-        index: rows.issue.index,
-        how: facts.how,
-        commitId: facts.commitId,
-        actorId: facts.mergerId,
-      });
-      const pull = await tx.pullRequest.findUniqueOrThrow({ where: { id: rows.pull.id }, include: { issue: true } });
-      const { issue, ...row } = pull;
-      return { issue, pull: row };
-    }),
-  );
 }
 
 /** The head repository row of a pull request, or null once it is deleted. */
@@ -235,9 +116,10 @@ function requireMergeableStatus(pull: Models.PullRequest): void {
     case 'EMPTY':
       return;
     case 'CONFLICT': {
-      let files: string[] = [];
+      let files: string[];
       try {
-        files = JSON.parse(pull.conflictedFiles) as string[];
+        const parsed: unknown = JSON.parse(pull.conflictedFiles);
+        files = Array.isArray(parsed) ? parsed.filter((f): f is string => typeof f === 'string') : [];
       } catch {
         files = [];
       }
@@ -403,40 +285,6 @@ async function markManuallyMerged(cx: ServiceContext, access: RepoAccess, rows: 
   });
   if (!stored) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
   return stored;
-}
-
-/**
- * Gitea DeleteBranchAfterMerge, best effort (a refusal leaves the branch and is not an error): the head branch
- * goes when the merger has code write on the head repository (the base, or a writable fork), it is not that
- * repository's default branch, no other open pull request uses it as its head, and it has no commit beyond the
- * merged head (the deletion is a compare-and-swap on that commit). The deletion is recorded as a push (Branch
- * row marked deleted, `repo.pushed`) and a DELETE_BRANCH comment is added to the pull request. Returns whether
- * the branch was deleted.
- */
-async function deleteHeadBranchAfterMerge(
-  cx: ServiceContext,
-  access: RepoAccess,
-  rows: PullRows,
-  headRepo: Models.Repository,
-  headSha: string,
-): Promise<boolean> {
-  const viewer = requireViewer(cx);
-  const branch = rows.pull.headBranch;
-  if (branch === headRepo.defaultBranch || headRepo.isArchived) return false;
-  const perm = headRepo.id === access.repo.id ? access.perm : await cx.loaders.repoPermission.load(headRepo.id);
-  if (!canWrite(perm, 'CODE') || perm.blocked) return false;
-  if ((await loadPullSettings(cx.db, headRepo.id)).defaultTargetBranch === branch) return false;
-  const others = await cx.db.pullRequest.findFirst({
-    where: { headRepoId: headRepo.id, headBranch: branch, hasMerged: false, id: { not: rows.pull.id }, issue: { isClosed: false } },
-    select: { id: true },
-  });
-  if (others) return false;
-  const ref = `refs/heads/${branch}`;
-  const headGitDir = gitDirOf(cx, headRepo);
-  if (!(await deleteRefCAS(headGitDir, ref, headSha))) return false;
-  await recordPush(cx, headRepo, [{ ref, oldSha: headSha, newSha: '0'.repeat(headSha.length) }]);
-  await cx.db.comment.create({ data: { type: 'DELETE_BRANCH', posterId: viewer.id, issueId: rows.issue.id, oldRef: branch } });
-  return true;
 }
 
 /**

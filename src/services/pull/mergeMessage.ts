@@ -1,11 +1,11 @@
 import type { Models } from '../../db/client.ts';
 import { compareCommits } from '../../git/compare.ts';
-import type { GitIdentity, MergeStyle } from '../../git/merge.ts';
+import type { MergeStyle } from '../../git/createMerge.ts';
+import type { GitIdentity } from '../../git/identity.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
-import type { MergePullInput } from './merge.ts';
-import type { PullRows } from './pull.ts';
+import type { MergePullInput, PullRows } from './types.ts';
 
 /** Gitea AddCommitMessageTailer: appends `Key: value` unless present, after a blank line unless the last line is a trailer. */
 export function addCommitMessageTrailer(message: string, key: string, value: string): string {

@@ -1,16 +1,16 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
-import { readRefs } from '../../git/merge.ts';
+import { readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { canRead, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
-import { requireRepo, requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
+import { requireRepo, requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { loadIssueViews, type IssueView } from '../issue/issue.ts';
-import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
-import { loadApiRepos, withPermissions, type RepoWithPermission } from '../repo/repoRows.ts';
+import { loadIssueViews } from '../issue/issue.ts';
+import { TEAM_INCLUDE } from '../access/teamAccess.ts';
+import { loadApiRepos, withPermissions } from '../repo/repoRows.ts';
 import { refreshStaleStats } from './stats.ts';
+import type { PullRows, PullView } from './types.ts';
 
 /** `refs/pull/{index}/head`: the pull request's head commit, kept in the base repository. */
 export const pullHeadRef = (index: number): string => `refs/pull/${index}/head`;
@@ -18,29 +18,6 @@ export const pullHeadRef = (index: number): string => `refs/pull/${index}/head`;
 /** The bare repository directory of a repository row. */
 export const gitDirOf = (cx: ServiceContext, repo: Pick<Models.Repository, 'ownerName' | 'name'>): string =>
   repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
-
-/** A pull request with everything its REST and GraphQL forms need, bulk-loaded (see loadPullViews). */
-export interface PullView extends IssueView {
-  pull: Models.PullRequest;
-  /** The base repository with the viewer's permission on it. */
-  baseRepo: RepoWithPermission;
-  /** The head repository; null once deleted, or when the viewer may not see it. */
-  headRepo: RepoWithPermission | null;
-  merger: Models.User | null;
-  /** Pending review requests (Review rows of type REQUEST): users, then teams. */
-  requestedReviewers: Models.User[];
-  requestedTeams: TeamRow[];
-  /** Code comments (Gitea review_comments). */
-  reviewComments: number;
-  /** The head branch's tip when it still exists; otherwise `refs/pull/{index}/head` ('' when that is gone too). */
-  headSha: string;
-  /** Whether the head branch still exists in the head repository (REST shows `refs/pull/N/head` otherwise). */
-  headBranchExists: boolean;
-  /** `refs/pull/{index}/head` in the base repository ('' when absent). */
-  pullRefSha: string;
-  /** The base branch's tip ('' when the branch is gone). */
-  baseSha: string;
-}
 
 /**
  * Gitea's gates for /repos/{o}/{r}/pulls…: token scope (repository), repository visible (404), pull requests
@@ -60,12 +37,6 @@ export async function resolvePullRepo(cx: ServiceContext, ref: RepoRef, level: '
   requireViewer(cx);
   if (access.repo.isArchived) throw new RepoArchivedError();
   return access;
-}
-
-/** The issue row and pull request row of one pull request. */
-export interface PullRows {
-  issue: Models.Issue;
-  pull: Models.PullRequest;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { compareCommits, diffStats, isAncestor, type DiffFile, type DiffStats } from '../../git/compare.ts';
-import { fetchIntoRef, readRefs } from '../../git/merge.ts';
+import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
+import { readRefs } from '../../git/readRefs.ts';
 import type { DomainEvent, RefUpdate } from '../../notify/events.ts';
 import type { Subscriber } from '../../notify/notifier.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';

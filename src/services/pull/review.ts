@@ -1,19 +1,18 @@
 import type { DbTx, Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { isAncestor } from '../../git/compare.ts';
-import { readRefs } from '../../git/merge.ts';
 import { diffStream } from '../../git/patch.ts';
 import { readCommit } from '../../git/readCommit.ts';
+import { readRefs } from '../../git/readRefs.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { requireText, withRetry } from '../issue/create.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { cutDiffAroundLine, fileDiffsOf } from './codeCommentPatch.ts';
-import { findPullByIndex, gitDirOf, pullHeadRef, type PullRows } from './pull.ts';
+import { findPullByIndex, gitDirOf, pullHeadRef } from './pull.ts';
 import {
   findReview,
   isOfficialReviewer,
@@ -24,6 +23,7 @@ import {
   REVIEW_ORDER,
   type ReviewView,
 } from './reviewView.ts';
+import type { PullRows } from './types.ts';
 
 type ReviewType = Models.ReviewType;
 

@@ -4,12 +4,11 @@ import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
-import type { RepoAccess } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { withRetry } from '../issue/create.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
 import { findUserByName } from '../user/user.ts';
-import { findPullByIndex, type PullRows } from './pull.ts';
+import { findPullByIndex } from './pull.ts';
 import {
   isOfficialReviewer,
   latestReviewOf,
@@ -18,6 +17,7 @@ import {
   restoreLatestOfficialReview,
   type ReviewView,
 } from './reviewView.ts';
+import type { PullRows } from './types.ts';
 
 /** POST/DELETE /repos/{o}/{r}/pulls/{index}/requested_reviewers (Gitea PullReviewRequestOptions). */
 export interface ReviewRequestInput {

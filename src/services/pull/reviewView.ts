@@ -4,12 +4,12 @@ import { NotFoundError } from '../../errors.ts';
 import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
-import { requireRepoWrite, type RepoAccess } from '../access/repoAccess.ts';
+import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { visibleIssueFilter } from '../issue/visibility.ts';
-import { TEAM_INCLUDE, teamReadFilter, type TeamRow } from '../org/teamAccess.ts';
-import type { RepoRef } from '../repo/collaborator.ts';
-import { findPullByIndex, resolvePullRepo, type PullRows } from './pull.ts';
+import { TEAM_INCLUDE, teamReadFilter, type TeamRow } from '../access/teamAccess.ts';
+import { findPullByIndex, resolvePullRepo } from './pull.ts';
+import type { PullRows } from './types.ts';
 
 type Review = Models.Review;
 

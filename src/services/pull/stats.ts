@@ -1,9 +1,9 @@
 import type { DbLike, Models } from '../../db/client.ts';
 import { compareCommits, diffStats, type DiffStats } from '../../git/compare.ts';
-import { checkMergeable } from '../../git/merge.ts';
+import { checkMergeable } from '../../git/mergeTree.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import type { ServiceContext } from '../context.ts';
-import type { PullView } from './pull.ts';
+import type { PullView } from './types.ts';
 
 /** What a pull request's row caches of git: status, merge base, divergence, diff stats and their key. */
 export interface PullGitState {

@@ -4,19 +4,12 @@ import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { canReadAny, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import type { AccessMode } from '../../permissions/accessMode.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
-import { requireRepo, requireRepoAdmin, type RepoAccess } from '../access/repoAccess.ts';
-import type { ScopeNeed } from '../access/writeGate.ts';
+import { requireAdminRepo, requireSignedInRepo, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { findUserByName } from '../user/user.ts';
 
 type User = Models.User;
-
-/** How transports name a repository: `owner/repo` as in the URL. */
-export interface RepoRef {
-  owner: string;
-  repo: string;
-}
 
 /** A user's permission on a repository as the access model computes it (Gitea RepoCollaboratorPermission). */
 export interface CollaboratorPermission {
@@ -27,26 +20,6 @@ export interface CollaboratorPermission {
 }
 
 const MODES: Record<string, AccessMode> = { read: 'READ', write: 'WRITE', admin: 'ADMIN' };
-
-/**
- * The repository, visible (404 otherwise), for a signed-in viewer (401) — Gitea's repoAssignment then reqToken.
- * @throws NotFoundError, UnauthenticatedError
- */
-export async function requireSignedInRepo(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
-  const access = await requireRepo(cx, ref.owner, ref.repo);
-  requireViewer(cx);
-  return access;
-}
-
-/**
- * Same, plus repository admin (Gitea reqAdmin, 403) with the token scope `need` (a write through the write gate).
- * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
- */
-export async function requireAdminRepo(cx: ServiceContext, ref: RepoRef, need: ScopeNeed): Promise<RepoAccess> {
-  const access = await requireSignedInRepo(cx, ref);
-  requireRepoAdmin(cx, access, need);
-  return access;
-}
 
 /** Gitea reqAnyRepoReader (any unit readable, or site admin). @throws PermissionDeniedError */
 function requireAnyReader(cx: ServiceContext, access: RepoAccess): void {

@@ -2,9 +2,9 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import type { RepoPermission } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin } from '../access/guards.ts';
+import { type RepoRef, requireAdminRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import { requireAdminRepo, type RepoRef } from './collaborator.ts';
 import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
 import { parsePublicKey } from './sshKey.ts';
 

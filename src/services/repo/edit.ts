@@ -5,20 +5,18 @@ import { renameRepository } from '../../git/renameRepository.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { writeHead } from '../../git/writeHead.ts';
 import type { RepoPermission } from '../../permissions/repoPermission.ts';
-import type { UnitType } from '../../permissions/units.ts';
+import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { isSiteAdmin } from '../access/guards.ts';
+import { type RepoRef, requireAdminRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { requireAdminRepo, type RepoRef } from './collaborator.ts';
 import { PULL_DEFAULTS, type PullSettings } from './pullSettings.ts';
 import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
+import { validateRepoNameSyntax, validateRepoNameUsable } from './validate.ts';
 
 export type { PullSettings };
-import { validateRepoNameSyntax, validateRepoNameUsable } from './validate.ts';
 
 type Repository = Models.Repository;
 type Config = Record<string, unknown>;
-
-/** Defaults of a newly enabled pull-request unit (Gitea updateRepoUnits). */
 
 /** Gitea EditRepoOption: every field optional; only the fields that are set change. */
 export interface EditRepoInput {
@@ -53,16 +51,6 @@ export interface EditedRepo {
 }
 
 const MIN_MIRROR_INTERVAL = 600;
-
-function parseConfig(raw: string | undefined): Config {
-  if (!raw) return {};
-  try {
-    const v: unknown = JSON.parse(raw);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Config) : {};
-  } catch {
-    return {};
-  }
-}
 
 /** Gitea validation.IsValidExternalURL: an absolute http(s) URL. */
 function isValidExternalUrl(raw: string): boolean {
@@ -110,7 +98,8 @@ export function parseGoDuration(text: string): number {
     s = s.slice(unit.length);
     ns += Number(whole || '0') * scale + (frac ? Number(`0.${frac}`) * scale : 0);
   }
-  if (ns > 9_223_372_036_854_775_807) throw bad(`time: invalid duration "${text}"`);
+  // Go's limit is 2^63 − 1 ns, which a double cannot hold: it rounds to 2^63.
+  if (ns > 2 ** 63) throw bad(`time: invalid duration "${text}"`);
   return Math.trunc((sign * ns) / 1e9);
 }
 
@@ -151,7 +140,7 @@ interface UnitPlan {
  * @throws ValidationError
  */
 function planUnits(units: readonly Models.RepoUnit[], input: EditRepoInput): UnitPlan {
-  const existing = new Map(units.map((u) => [u.type, parseConfig(u.config)]));
+  const existing = new Map(units.map((u) => [u.type, unitConfig(u.config)]));
   const plan: UnitPlan = { upsert: new Map(), remove: new Set() };
   const toggle = (flag: boolean | undefined, type: UnitType, config: () => Config = () => ({})) => {
     if (flag === true) plan.upsert.set(type, config());

@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { canReadAny, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { ServiceContext } from '../context.ts';
-import { TEAM_INCLUDE, type TeamRow } from '../org/teamAccess.ts';
+import { TEAM_INCLUDE, type TeamRow } from '../access/teamAccess.ts';
 
 /**
  * The relations every Repository JSON needs, loaded with the rows. Mirrors, pending transfers and fork parents

@@ -48,9 +48,8 @@ function checkSecurityKey(type: string, blob: Buffer): string {
     if (curve.toString() !== 'nistp256' || point.length !== 65 || point[0] !== 4)
       throw invalid('invalid ssh public key: ssh: invalid curve point');
   }
-  let app: Buffer;
-  [app, o] = wireString(blob, o);
-  if (!app.toString().startsWith('ssh:') || o !== blob.length) throw invalid('invalid ssh public key: ssh: trailing junk in public key');
+  const [app, end] = wireString(blob, o);
+  if (!app.toString().startsWith('ssh:') || end !== blob.length) throw invalid('invalid ssh public key: ssh: trailing junk in public key');
   return type.startsWith('sk-ssh-ed25519') ? 'ed25519-sk' : 'ecdsa-sk';
 }
 

@@ -27,6 +27,7 @@ export function validateRepoNameUsable(name: string): void {
 }
 
 // Gitea modules/validation GitRefNamePatternInvalid + CheckGitRefAdditionalRulesValid.
+// eslint-disable-next-line no-control-regex -- control characters are what this rejects
 const REF_INVALID = /[\u0000-\u001f\u007f ~^:?*[\\]/;
 
 /** True when `name` is a valid git branch name (Gitea's GitRefName binding rule). */

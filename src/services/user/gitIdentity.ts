@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import type { GitIdentity } from '../../git/merge.ts';
+import type { GitIdentity } from '../../git/identity.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** Gitea User.GitName: the full name if usable, else the login. */

@@ -84,7 +84,7 @@ export function emailProblem(email: string): string | null {
 /** Checks a website field: empty or an http(s) URL. @throws ValidationError */
 export function validateWebsite(website: string | undefined): void {
   if (!website) return;
-  let ok = false;
+  let ok: boolean;
   try {
     const u = new URL(website);
     ok = u.protocol === 'http:' || u.protocol === 'https:';

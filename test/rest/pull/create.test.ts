@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
-import { readRefs } from '../../../src/git/merge.ts';
+import { readRefs } from '../../../src/git/readRefs.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';

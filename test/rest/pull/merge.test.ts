@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
-import { readRefs } from '../../../src/git/merge.ts';
+import { readRefs } from '../../../src/git/readRefs.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
 import { mergeTestHooks } from '../../../src/services/pull/merge.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
-import { readRefs } from '../../../src/git/merge.ts';
+import { readRefs } from '../../../src/git/readRefs.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
 import { onPullBaseUpdated, type BaseUpdate } from '../../../src/services/pull/refresh.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../../../errors.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as collaboratorService from '../../../services/repo/collaborator.ts';
 import { toApiRepoCollaboratorPermission } from '../../convert/collaborator.ts';
 import { convertOptions } from '../../convert/options.ts';
@@ -10,7 +11,7 @@ import { AddCollaboratorOption } from '../../structs/collaborator.ts';
 // Repository routes answer 404 for an invisible repository before 401 (Gitea repoAssignment runs before
 // reqToken), so their gate is `none` and the service asks for a signed-in viewer after the lookup.
 
-const ref = (params: Record<string, string>): collaboratorService.RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
+const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
 
 /** /repos/{owner}/{repo}/collaborators: list, check, add or update, remove, and a user's permission. */
 export const collaboratorRoutes = [

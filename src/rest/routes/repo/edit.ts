@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as editService from '../../../services/repo/edit.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiRepository } from '../../convert/repo.ts';

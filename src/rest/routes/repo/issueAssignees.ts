@@ -1,5 +1,5 @@
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as assigneeService from '../../../services/issue/assignee.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { toApiIssue } from '../../convert/issue.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { defineRoute } from '../../route.ts';

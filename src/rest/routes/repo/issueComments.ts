@@ -1,7 +1,7 @@
 import { ValidationError } from '../../../errors.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as commentService from '../../../services/issue/comment.ts';
 import { listTimeline } from '../../../services/issue/timeline.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { toApiComment, toApiCommentList, toApiTimeline } from '../../convert/comment.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { listOptions, setPaginationHeaders, setTotalCount } from '../../pagination.ts';

@@ -1,5 +1,5 @@
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as dependencyService from '../../../services/issue/dependency.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { toApiIssue, toApiIssueList } from '../../convert/issue.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { listOptions, setPaginationHeaders } from '../../pagination.ts';

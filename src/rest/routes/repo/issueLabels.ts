@@ -1,5 +1,5 @@
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as issueLabelService from '../../../services/issue/issueLabel.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { toApiLabelList } from '../../convert/label.ts';
 import { labelId } from '../../labelParams.ts';
 import { defineRoute } from '../../route.ts';

@@ -1,5 +1,5 @@
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as reactionService from '../../../services/issue/reaction.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiReaction, toApiReactionList } from '../../convert/reaction.ts';
 import { listOptions, setTotalCount } from '../../pagination.ts';

@@ -1,9 +1,9 @@
 import { ValidationError } from '../../../errors.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import { createIssue } from '../../../services/issue/create.ts';
 import { editIssue } from '../../../services/issue/edit.ts';
 import { getIssue } from '../../../services/issue/issue.ts';
 import { listIssues, searchIssues, type IssueFilters } from '../../../services/issue/list.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { toApiIssue, toApiIssueList } from '../../convert/issue.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { listOptions, setPaginationHeaders } from '../../pagination.ts';
@@ -24,7 +24,6 @@ function timeParam(value: string | undefined, field: string): Date | undefined {
   return d;
 }
 
-/** /repos/{o}/{r}/issues (list, create, get, edit) and /repos/issues/search. */
 /** The filters both issue lists share (GET /repos/issues/search and GET /repos/{o}/{r}/issues). */
 function issueFilters(query: {
   state: IssueFilters['state'];

@@ -1,4 +1,4 @@
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as deployKeyService from '../../../services/repo/deployKey.ts';
 import { toApiDeployKey, toApiDeployKeyList } from '../../convert/deployKey.ts';
 import { convertOptions } from '../../convert/options.ts';

@@ -1,5 +1,5 @@
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
-import * as repoLabelService from '../../../services/repo/repoLabel.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
+import * as repoLabelService from '../../../services/label/repoLabel.ts';
 import { toApiLabel, toApiLabelList } from '../../convert/label.ts';
 import { setTotalCount } from '../../pagination.ts';
 import { labelFields, labelId, labelPage } from '../../labelParams.ts';

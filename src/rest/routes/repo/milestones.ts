@@ -1,5 +1,5 @@
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as milestoneService from '../../../services/milestone/milestone.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { toApiMilestone } from '../../convert/issue.ts';
 import { toApiMilestoneList } from '../../convert/milestone.ts';
 import { listOptions, setPaginationHeaders } from '../../pagination.ts';

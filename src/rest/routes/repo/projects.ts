@@ -1,5 +1,6 @@
 import type { ScopeCategory } from '../../../auth/scope.ts';
 import * as projectService from '../../../services/project/project.ts';
+import type { ProjectOwnerRef } from '../../../services/project/projectScope.ts';
 import { toApiProject, toApiProjectList } from '../../convert/project.ts';
 import { listOptions, setPaginationHeaders } from '../../pagination.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
@@ -14,7 +15,7 @@ const owners: {
   prefix: string;
   tag: string;
   scope: ScopeCategory;
-  ref: (params: Record<string, string>) => projectService.ProjectOwnerRef;
+  ref: (params: Record<string, string>) => ProjectOwnerRef;
   op: string;
 }[] = [
   {

@@ -1,7 +1,7 @@
 import { isDomainError } from '../../../errors.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import { editPullRequest } from '../../../services/pull/edit.ts';
 import { isMergeNotAllowed, isPullRequestMerged, mergePullRequest } from '../../../services/pull/merge.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiPullRequest } from '../../convert/pull.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';

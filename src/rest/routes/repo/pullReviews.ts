@@ -1,4 +1,4 @@
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as reviewService from '../../../services/pull/review.ts';
 import * as requestService from '../../../services/pull/reviewRequest.ts';
 import { convertOptions } from '../../convert/options.ts';

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import type { ListOptions } from '../../../services/paging.ts';
 import { listPullCommits, listPullFiles, pullDiffStream } from '../../../services/pull/compare.ts';
 import { createPullRequest } from '../../../services/pull/create.ts';
 import { listPullRequests } from '../../../services/pull/list.ts';
 import { getPullRequest, getPullRequestByBaseHead } from '../../../services/pull/pull.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiChangedFile, toApiCommit, toApiPullRequest, toApiPullRequestList } from '../../convert/pull.ts';
 import { listOptions, setPaginationHeaders } from '../../pagination.ts';

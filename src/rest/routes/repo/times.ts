@@ -1,8 +1,8 @@
 import { ValidationError } from '../../../errors.ts';
+import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as stopwatchService from '../../../services/issue/stopwatch.ts';
 import * as trackedTimeService from '../../../services/issue/trackedTime.ts';
 import type { TrackedTimeFilters } from '../../../services/issue/trackedTime.ts';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiStopWatch, toApiTrackedTime, toApiTrackedTimeList } from '../../convert/trackedTime.ts';
 import { listOptions, setTotalCount } from '../../pagination.ts';

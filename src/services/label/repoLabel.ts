@@ -1,9 +1,9 @@
 import type { Models } from '../../db/client.ts';
+import { resolveIssueMetaRepo } from '../access/issueAccess.ts';
+import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { resolveIssueMetaRepo } from '../issue/issue.ts';
-import * as labelService from '../label/label.ts';
 import { skipTake, type Page } from '../paging.ts';
-import type { RepoRef } from './collaborator.ts';
+import * as labelService from './label.ts';
 
 /** A repository label with what its URL needs (`{repo api}/labels/{id}`). */
 export type RepoLabel = labelService.LabelWithOwner & { repo: Pick<Models.Repository, 'ownerName' | 'name'> };

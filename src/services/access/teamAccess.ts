@@ -2,16 +2,8 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canReadTeam } from '../../permissions/ownerVisibility.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
-import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
-import {
-  canSeeOrg,
-  findOrgByName,
-  orgAccess,
-  requireOrgMember,
-  requireOrgOwner,
-  requireOrgWrite,
-  type OrgAccess,
-} from '../access/orgAccess.ts';
+import { isSiteAdmin, requireTokenScope, requireViewer } from './guards.ts';
+import { canSeeOrg, findOrgByName, orgAccess, requireOrgMember, requireOrgOwner, requireOrgWrite, type OrgAccess } from './orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** What every team read loads: the team, its units (in creation order) and its organization. */

@@ -1,0 +1,69 @@
+import type { Models } from '../../db/client.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import { refreshLabels, refreshMilestone, withRetry } from '../issue/create.ts';
+import type { MergeDo, PullRows } from './types.ts';
+
+/** How a pull request became merged. */
+export interface MergedFacts {
+  commitId: string;
+  mergedAt: Date;
+  mergerId: number;
+  /** MANUALLY_MERGED for merges done outside Forgegraph; the merge keeps the row's status otherwise (as Gitea). */
+  status: Models.PullRequestStatus;
+  /** What the `pull.merged` event reports: the style, `manually-merged`, or `autodetected`. */
+  how: MergeDo | 'autodetected';
+  mergeBase?: string;
+}
+
+/**
+ * Gitea SetMerged, in one transaction: the pull request row becomes merged (only if it was not, so of two
+ * concurrent merges one wins), the issue is closed with a MERGE_PULL timeline comment, `numClosedPulls`, the
+ * milestone and label counters stay exact, and `pull.merged` is emitted. Returns the rows as stored, or null
+ * when the pull request was merged meanwhile. Closing does not wait for open dependencies: the code is merged.
+ */
+export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: MergedFacts): Promise<PullRows | null> {
+  return withRetry(() =>
+    withTx(cx, async (tx, emit) => {
+      const done = await tx.pullRequest.updateMany({
+        where: { id: rows.pull.id, hasMerged: false },
+        data: {
+          hasMerged: true,
+          mergedCommitId: facts.commitId,
+          mergedAt: facts.mergedAt,
+          mergerId: facts.mergerId,
+          status: facts.status,
+          conflictedFiles: '[]',
+          ...(facts.mergeBase ? { mergeBase: facts.mergeBase } : {}),
+        },
+      });
+      if (done.count === 0) return null;
+      const closed = await tx.issue.updateMany({
+        where: { id: rows.issue.id, isClosed: false },
+        data: { isClosed: true, closedAt: new Date() },
+      });
+      if (closed.count > 0) {
+        await tx.repository.update({ where: { id: rows.issue.repoId }, data: { numClosedPulls: { increment: 1 } } });
+        await tx.comment.create({ data: { type: 'MERGE_PULL', posterId: facts.mergerId, issueId: rows.issue.id } });
+        await refreshMilestone(tx, rows.issue.milestoneId);
+        const labels = await tx.issueLabel.findMany({ where: { issueId: rows.issue.id }, select: { labelId: true } });
+        await refreshLabels(
+          tx,
+          labels.map((l) => l.labelId),
+        );
+      }
+      emit({
+        type: 'pull.merged',
+        pullId: rows.pull.id,
+        issueId: rows.issue.id,
+        repoId: rows.issue.repoId,
+        index: rows.issue.index,
+        how: facts.how,
+        commitId: facts.commitId,
+        actorId: facts.mergerId,
+      });
+      const pull = await tx.pullRequest.findUniqueOrThrow({ where: { id: rows.pull.id }, include: { issue: true } });
+      const { issue, ...row } = pull;
+      return { issue, pull: row };
+    }),
+  );
+}
