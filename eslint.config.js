@@ -25,7 +25,7 @@ const SERVICE_DOMAINS = ['user', 'repo', 'org', 'label', 'issue', 'milestone', '
 /** Each source file's layer; `captured.domain` names a service domain folder. The first match wins. */
 const layers = [
   { category: 'main', pattern: ['src/main.ts', 'src/bin/*'] },
-  { category: 'app', pattern: 'src/app.ts' },
+  { category: 'app', pattern: ['src/app.ts', 'src/logger.ts'] },
   { category: 'config', pattern: 'src/config.ts' },
   { category: 'errors', pattern: 'src/errors.ts' },
   { category: 'service-base', pattern: 'src/services/*.ts' },
@@ -49,7 +49,7 @@ const policies = [
   },
   {
     from: from('app'),
-    allow: [to('rest', 'graphql', 'githttp', 'service', 'service-base', 'notify', 'jobs', 'loaders', 'auth', 'db', 'errors', 'config')],
+    allow: [to('app', 'rest', 'graphql', 'githttp', 'service', 'service-base', 'notify', 'jobs', 'loaders', 'auth', 'db', 'errors', 'config')],
   },
   // Transports are thin and never import each other: services, authentication, per-request loaders and the
   // pure access model; database rows and git results only as types.
@@ -96,14 +96,14 @@ const policies = [
 const OWNED = [
   { libs: '^(isomorphic-git|(node:)?child_process)(/|$)', owners: ['src/git/**'] },
   { libs: '^(@prisma/|pg$|better-sqlite3$)', owners: ['src/db/**'] },
-  { libs: '^(fastify|@fastify/)', owners: ['src/app.ts', 'src/rest/**', 'src/graphql/**', 'src/githttp/**'] },
+  { libs: '^(fastify|@fastify/)', owners: ['src/app.ts', 'src/logger.ts', 'src/rest/**', 'src/graphql/**', 'src/githttp/**'] },
   { libs: '^(graphql|graphql-yoga|@graphql-yoga/.*|@pothos/.*)$', owners: ['src/graphql/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
   { libs: '^@node-rs/argon2$', owners: ['src/auth/**'] },
 ];
 const LAYER_GLOBS = [
   ['src/main.ts', 'src/bin/**'],
-  ['src/app.ts'],
+  ['src/app.ts', 'src/logger.ts'],
   ['src/config.ts', 'src/errors.ts'],
   ...['rest', 'graphql', 'githttp', 'services', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db'].map((d) => [
     `src/${d}/**`,
