@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DbProvider } from './db/migrate/engine.ts';
+import { loadCronConfig, loadJobsConfig, type CronConfig, type JobsConfig } from './jobs/settings.ts';
 
 /** Typed runtime configuration, read once from the environment. */
 export interface Config {
@@ -21,6 +22,12 @@ export interface Config {
   noReplyAddress: string;
   minPasswordLength: number;
   production: boolean;
+  /** Durable background jobs (src/jobs): JOBS_WORKER, JOBS_CONCURRENCY, JOBS_POLL_INTERVAL, JOBS_LEASE, JOBS_SHUTDOWN_TIMEOUT, JOBS_RETRY_BASE, JOBS_RETRY_MAX, JOBS_KEEP_DONE, JOBS_KEEP_FAILED. */
+  jobs: JobsConfig;
+  /** Cron (Gitea `[cron]`): CRON_ENABLED, and per task CRON_<TASK>_{ENABLED,SCHEDULE,RUN_AT_START,NOTICE_ON_SUCCESS,OLDER_THAN,…}. */
+  cron: CronConfig;
+  /** Test hook FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE=1: the process kills itself after a push moved refs, before its bookkeeping runs. */
+  testCrashAfterRefUpdate: boolean;
 }
 
 export const VERSION = '1.27.0';
@@ -53,6 +60,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     noReplyAddress: `noreply.${new URL(rootUrl).hostname}`,
     minPasswordLength: 8,
     production: env.NODE_ENV === 'production',
+    jobs: loadJobsConfig(env),
+    cron: loadCronConfig(env),
+    testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
   };
 }
 

@@ -23,12 +23,15 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 export function runGit(
   gitDir: string,
   args: readonly string[],
-  opts: { input?: string; env?: Record<string, string> } = {},
+  opts: { input?: string; env?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['--git-dir', gitDir, ...args], {
       env: gitEnv({ GIT_LITERAL_PATHSPECS: '1', ...opts.env }),
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      // A timeout kills git (SIGTERM): the command then fails with exit code null.
+      ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const out: Buffer[] = [];
     let err = '';

@@ -12,8 +12,13 @@ export interface SpawnServiceOptions {
   gitProtocol?: string;
   /** Shared hooks directory (core.hooksPath) for receive-pack. */
   hooksDir: string;
-  /** Extra variables the hooks inherit (PUSH_LOG, PUSHER_ID …). */
+  /** Extra variables the hooks inherit. */
   env?: Record<string, string>;
+  /**
+   * Open a channel to the hooks: a socket at fd 3 of git, inherited by the hooks it runs (FORGEGRAPH_HOOK_CHANNEL
+   * tells them), available as `child.stdio[3]`.
+   */
+  hookChannel?: boolean;
 }
 
 /**
@@ -26,8 +31,12 @@ export function spawnService(service: GitService, gitDir: string, opts: SpawnSer
       ? ['-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true']
       : ['-c', `core.hooksPath=${opts.hooksDir}`, '-c', 'receive.advertisePushOptions=true'];
   const args = [...config, service, '--stateless-rpc', ...(opts.advertise ? ['--advertise-refs'] : []), gitDir];
-  return spawn('git', args, {
-    env: gitEnv({ ...(opts.gitProtocol ? { GIT_PROTOCOL: opts.gitProtocol } : {}), ...opts.env }),
-    stdio: ['pipe', 'pipe', 'pipe'],
+  const env = gitEnv({
+    ...(opts.gitProtocol ? { GIT_PROTOCOL: opts.gitProtocol } : {}),
+    ...(opts.hookChannel ? { FORGEGRAPH_HOOK_CHANNEL: '3' } : {}),
+    ...opts.env,
   });
+  if (!opts.hookChannel) return spawn('git', args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // The fourth stdio entry is the channel; stdin/stdout/stderr are pipes as above.
+  return spawn('git', args, { env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] }) as unknown as ChildProcessWithoutNullStreams;
 }

@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hooksDir } from '../git/installHooks.ts';
@@ -9,7 +6,8 @@ import { spawnService, type GitService } from '../git/spawnService.ts';
 import { uploadPackV2Capabilities } from '../git/v2Capabilities.ts';
 import type { ServiceContext } from '../services/context.ts';
 import type { GitRepoAccess } from '../services/repo/gitAccess.ts';
-import * as pushService from '../services/repo/push.ts';
+import * as pushJob from '../services/repo/pushJob.ts';
+import { serveHookChannel } from './hookChannel.ts';
 
 /** The POST endpoints. */
 export type GitAction = GitService;
@@ -34,20 +32,17 @@ function pktLine(s: string): Buffer {
 
 /**
  * Runs the service for an authorized request and streams both ways: the (gunzipped) body into git's stdin,
- * git's stdout into the response. The child is killed if the client goes away. For receive-pack, the
- * post-receive hook writes the applied updates to a per-request file; they are recorded (push service)
- * before the response ends, so a client that sees its push finish also sees its effects.
+ * git's stdout into the response. The child is killed if the client goes away. For receive-pack, the hooks
+ * report over a channel: pre-receive has the push job recorded before git moves any ref (so a crash after the
+ * update replays the bookkeeping), post-receive reports what was applied, and the job runs before the
+ * response ends, so a client that sees its push finish also sees its effects.
  */
 export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: ServeGitInput): Promise<void> {
   const { cx, access, service, advertise } = input;
   const header = req.headers['git-protocol'];
   const gitProtocol = typeof header === 'string' && SAFE_GIT_PROTOCOL.test(header) ? header : undefined;
   const dataDir = cx.config.dataDir;
-  let pushLog: string | null = null;
-  if (service === 'receive-pack' && !advertise) {
-    await mkdir(path.join(dataDir, 'tmp'), { recursive: true });
-    pushLog = path.join(dataDir, 'tmp', `push-${randomBytes(8).toString('hex')}.log`);
-  }
+  const push = service === 'receive-pack' && !advertise ? pushJob.beginPush(cx, access.repo) : null;
 
   if (advertise && service === 'upload-pack' && gitProtocol?.split(':').includes('version=2')) {
     const caps = await uploadPackV2Capabilities(access.gitDir, access.repo.objectFormatName, hooksDir(dataDir));
@@ -64,8 +59,14 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
     advertise,
     gitProtocol,
     hooksDir: hooksDir(dataDir),
-    env: pushLog ? { PUSH_LOG: pushLog, PUSHER_ID: String(cx.viewer?.id ?? 0), REPO_ID: String(access.repo.id) } : {},
+    hookChannel: push !== null,
   });
+  if (push) {
+    serveHookChannel(child.stdio[3] as Duplex, {
+      preReceive: (lines) => push.intend(lines),
+      postReceive: (lines) => push.applied(lines),
+    });
+  }
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => {
     if (stderr.length < 4096) stderr += d;
@@ -97,11 +98,11 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
     });
   });
 
-  if (pushLog) {
-    const text = await readFile(pushLog, 'utf8').catch(() => '');
-    await rm(pushLog, { force: true });
+  if (push) {
+    // Test hook: die between the ref update and its bookkeeping (the job must be replayed after a restart).
+    if (cx.config.testCrashAfterRefUpdate && push.hasApplied) process.kill(process.pid, 'SIGKILL');
     try {
-      await pushService.recordPush(cx, access.repo, pushService.parsePushLog(text));
+      await push.finish();
     } catch (err) {
       req.log.error({ err }, 'recording a push failed');
     }

@@ -1,5 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Db, DbTx, Models } from '../db/client.ts';
+import { transactionCommitted } from '../jobs/enqueue.ts';
+import type { JobWorker } from '../jobs/worker.ts';
 import { createLoaders, type Loaders } from '../loaders/loaders.ts';
 import type { DomainEvent } from '../notify/events.ts';
 import type { Notifier } from '../notify/notifier.ts';
@@ -19,6 +21,8 @@ export interface AppDeps {
   db: Db;
   config: Config;
   notifier: Notifier;
+  /** Durable background jobs: `hold` records work before a change outside the database (src/jobs). */
+  jobs: JobWorker;
 }
 
 /** The service context: who is asking, and the handles to do the work. Every service takes it first. */
@@ -42,11 +46,19 @@ export function createSystemContext(deps: AppDeps): ServiceContext {
 
 /**
  * Runs `fn` in one transaction and publishes the events it emitted only after the commit
- * (nothing is published when it throws).
+ * (nothing is published when it throws). Jobs it enqueued (src/jobs/enqueue.ts) wake the workers after the commit.
  */
 export async function withTx<T>(cx: ServiceContext, fn: (tx: DbTx, emit: (e: DomainEvent) => void) => Promise<T>): Promise<T> {
   const events: DomainEvent[] = [];
-  const result = await cx.db.$transaction((tx) => fn(tx, (e) => events.push(e)), { timeout: 15_000, maxWait: 15_000 });
+  let txClient: DbTx | undefined;
+  const result = await cx.db.$transaction(
+    (tx) => {
+      txClient = tx;
+      return fn(tx, (e) => events.push(e));
+    },
+    { timeout: 15_000, maxWait: 15_000 },
+  );
+  if (txClient) transactionCommitted(txClient);
   cx.notifier.publish(events);
   return result;
 }
