@@ -22,6 +22,7 @@ import './types/pullRequestReview.ts';
 import './types/team.ts';
 import './types/label.ts';
 import './types/block.ts';
+import './types/cron.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

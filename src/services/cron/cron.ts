@@ -58,13 +58,14 @@ async function views(cx: ServiceContext): Promise<CronTaskView[]> {
 
 /**
  * GET /admin/cron (Gitea ListCronTasks): every registered task, disabled ones included, in Gitea's order,
- * paginated in memory. Site admins (token scope admin:read).
+ * paginated in memory (all of them without `opts`). Site admins (token scope admin:read).
  * @throws UnauthenticatedError, PermissionDeniedError
  */
-export async function listCronTasks(cx: ServiceContext, opts: ListOptions): Promise<Page<CronTaskView>> {
+export async function listCronTasks(cx: ServiceContext, opts?: ListOptions): Promise<Page<CronTaskView>> {
   requireSiteAdmin(cx);
   requireTokenScope(cx, 'admin', 'read');
   const all = await views(cx);
+  if (!opts) return { items: all, total: all.length };
   const start = (opts.page - 1) * opts.pageSize;
   return { items: all.slice(start, start + opts.pageSize), total: all.length };
 }
