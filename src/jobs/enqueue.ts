@@ -33,8 +33,8 @@ export async function enqueue<P>(db: DbLike, kind: JobKind<P>, payload: P, opts:
     },
     select: { id: true },
   });
-  // A root client (not a transaction) has committed already.
-  if ('$transaction' in db) wake();
+  // A root client (a transaction client has no $connect) has committed already.
+  if ('$connect' in db) wake();
   else uncommitted.add(db);
   return row.id;
 }
