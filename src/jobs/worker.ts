@@ -236,7 +236,8 @@ export class JobWorker {
       now: new Date(),
       leaseMs: this.#opts.leaseMs,
     });
-    for (const job of jobs) void this.#track(job);
+    // A job of ours whose renewal came too late was claimed again by ourselves: it is still running here.
+    for (const job of jobs) if (!this.#running.has(job.id)) void this.#track(job);
     return jobs.length;
   }
 
