@@ -30,7 +30,12 @@ export function parseSchedule(spec: string): Schedule {
   const text = spec.trim();
   const every = /^@every\s+(\S+)$/.exec(text);
   if (every?.[1]) {
-    const ms = parseDuration(every[1]);
+    let ms: number;
+    try {
+      ms = parseDuration(every[1]);
+    } catch (err) {
+      throw new Error(`invalid schedule "${spec}": ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
     if (ms < 1000) throw new Error(`invalid schedule "${spec}": @every needs at least 1s`);
     return { spec: text, next: (after) => new Date(after.getTime() + ms) };
   }
