@@ -111,20 +111,18 @@ describe.each(PROVIDERS)('the cron scheduler on two instances (%s)', (provider) 
       });
     }
     await Promise.all([a.app.cron.start(), b.app.cron.start()]);
-    const started = Date.now();
     await sleep(4500);
     await Promise.all([a.app.cron.stop(), b.app.cron.stop()]);
-    const elapsed = (Date.now() - started) / 1000;
 
-    expect(runs.length).toBeGreaterThanOrEqual(2);
-    expect(runs.length).toBeLessThanOrEqual(Math.ceil(elapsed) + 1);
+    expect(runs.length).toBeGreaterThanOrEqual(3);
     expect(runs.every((r) => r.trigger === 'schedule' && r.status === 'SUCCESS')).toBe(true);
-    const slots = runs.map((r) => r.scheduledFor?.getTime());
-    expect(new Set(slots).size).toBe(runs.length);
+    // One run per occurrence: occurrences are a second apart (each next one is set when the last is claimed).
+    const slots = runs.map((r) => r.scheduledFor?.getTime() ?? 0).sort((x, y) => x - y);
+    expect(slots.slice(1).map((s, i) => s - (slots[i] ?? 0)).every((gap) => gap >= 990)).toBe(true);
     const row = await a.app.deps.db.cronTask.findUniqueOrThrow({ where: { name: 'delete_old_system_notices' } });
     expect(row.execTimes).toBe(runs.length);
     expect(row.runningBy).toBe('');
-    expect(row.nextRunAt?.getTime()).toBeGreaterThan(Math.max(...slots.map((s) => s ?? 0)));
+    expect(row.nextRunAt?.getTime()).toBeGreaterThan(Math.max(...slots));
     // Disabled tasks are never scheduled.
     const gc = await a.app.deps.db.cronTask.findUniqueOrThrow({ where: { name: 'git_gc_repos' } });
     expect(gc).toMatchObject({ enabled: false, nextRunAt: null, execTimes: 0 });
