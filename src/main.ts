@@ -36,7 +36,7 @@ async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T>
   const notifier = new Notifier((s, e, err) => process.stderr.write(`subscriber ${s} failed on ${e.type}: ${String(err)}\n`));
   // Jobs the commands enqueue are run by the server's workers (this process starts none).
   const log = (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
-  const jobs = new JobWorker(db, config.dbProvider, config.jobs, { info: () => undefined, warn: log, error: log });
+  const jobs = new JobWorker(db, config.dbProvider, config.jobs, { debug: () => undefined, info: () => undefined, warn: log, error: log });
   try {
     return await fn(createSystemContext({ db, config, notifier, jobs }));
   } finally {

@@ -122,7 +122,8 @@ export class CronScheduler<C> {
     })
       .then((record) => {
         if (!record) return;
-        const level = record.status === 'ERROR' ? 'error' : 'info';
+        // A routine run is debug-level: start_schedule_tasks alone runs every minute.
+        const level = record.status === 'ERROR' ? 'error' : 'debug';
         this.#log[level](
           { task: record.name, trigger, status: record.status, ms: record.finishedAt.getTime() - record.startedAt.getTime() },
           `cron ${record.name}: ${record.error || record.message}`,

@@ -25,6 +25,7 @@ export interface JobsOptions {
 
 /** The logger subset the worker writes to (Fastify's pino logger fits). */
 export interface JobLog {
+  debug(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;

@@ -45,16 +45,19 @@ export function createSystemContext(deps: AppDeps): ServiceContext {
 }
 
 /**
- * Runs `fn` in one transaction and publishes the events it emitted only after the commit
- * (nothing is published when it throws). Jobs it enqueued (src/jobs/enqueue.ts) wake the workers after the commit.
+ * Runs `fn` in one transaction and publishes the events it emitted only after the commit (nothing is published
+ * when it throws). In-transaction subscribers see the events before the commit and may enqueue jobs with it;
+ * jobs enqueued in the transaction (src/jobs/enqueue.ts) wake the workers after the commit.
  */
 export async function withTx<T>(cx: ServiceContext, fn: (tx: DbTx, emit: (e: DomainEvent) => void) => Promise<T>): Promise<T> {
   const events: DomainEvent[] = [];
   let txClient: DbTx | undefined;
   const result = await cx.db.$transaction(
-    (tx) => {
+    async (tx) => {
       txClient = tx;
-      return fn(tx, (e) => events.push(e));
+      const result = await fn(tx, (e) => events.push(e));
+      await cx.notifier.beforeCommit(tx, events);
+      return result;
     },
     { timeout: 15_000, maxWait: 15_000 },
   );

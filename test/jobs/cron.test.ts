@@ -118,7 +118,12 @@ describe.each(PROVIDERS)('the cron scheduler on two instances (%s)', (provider) 
     expect(runs.every((r) => r.trigger === 'schedule' && r.status === 'SUCCESS')).toBe(true);
     // One run per occurrence: occurrences are a second apart (each next one is set when the last is claimed).
     const slots = runs.map((r) => r.scheduledFor?.getTime() ?? 0).sort((x, y) => x - y);
-    expect(slots.slice(1).map((s, i) => s - (slots[i] ?? 0)).every((gap) => gap >= 990)).toBe(true);
+    expect(
+      slots
+        .slice(1)
+        .map((s, i) => s - (slots[i] ?? 0))
+        .every((gap) => gap >= 990),
+    ).toBe(true);
     const row = await a.app.deps.db.cronTask.findUniqueOrThrow({ where: { name: 'delete_old_system_notices' } });
     expect(row.execTimes).toBe(runs.length);
     expect(row.runningBy).toBe('');

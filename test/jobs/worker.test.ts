@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { startJobApp, type JobApp } from './jobApp.ts';
 
-const quiet: JobLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet: JobLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const Payload = z.object({ n: z.number().int(), step: z.number().int().optional() });
 type Payload = z.infer<typeof Payload>;
 
@@ -77,6 +77,32 @@ describe.each(PROVIDERS)('durable jobs (%s)', (provider) => {
     await w.drain();
     expect(runs).toEqual([2]);
     expect(await job(id)).toMatchObject({ status: 'DONE', attempts: 1, lockedBy: '', lockedAt: null });
+  });
+
+  it('an in-transaction subscriber enqueues with the change: a committed change gets its job, a failed one neither', async () => {
+    const k = kind();
+    const ran: number[] = [];
+    const w = worker([defineHandler(k, async (p) => void ran.push(p.n))]);
+    let mode: 'off' | 'ok' | 'fail' = 'ok';
+    t.app.deps.notifier.subscribeInTransaction({
+      name: 'test-outbox',
+      async handle(tx, event) {
+        if (mode === 'off' || event.type !== 'user.created') return;
+        await enqueue(tx, k, { n: event.userId });
+        if (mode === 'fail') throw new Error('cannot record the follow-up');
+      },
+    });
+    try {
+      const user = await t.createUser('outbox1');
+      mode = 'fail';
+      await expect(t.createUser('outbox2')).rejects.toThrow('cannot record the follow-up');
+      expect(await t.db.user.findUnique({ where: { lowerName: 'outbox2' } })).toBeNull();
+      expect(await t.db.job.count({ where: { kind: k.name } })).toBe(1);
+      await w.drain();
+      expect(ran).toEqual([user.id]);
+    } finally {
+      mode = 'off';
+    }
   });
 
   it('wakes a started worker when the enqueuing transaction commits (poll interval one minute)', async () => {
