@@ -97,11 +97,6 @@ export class JobWorker {
     this.#handlers.set(handler.kind.name, handler as JobHandler<unknown>);
   }
 
-  /** Whether the polling loop runs. */
-  get started(): boolean {
-    return this.#started;
-  }
-
   /** Starts polling (and waking up when this process enqueues). */
   start(): void {
     if (this.#started) return;
