@@ -1,3 +1,5 @@
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { installHooks } from '../git/installHooks.ts';
 import type { AppDeps } from '../services/context.ts';
@@ -32,6 +34,10 @@ function serviceOf(raw: unknown): 'upload-pack' | 'receive-pack' | null {
  */
 export async function gitHttp(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await installHooks(deps.config.dataDir);
+  // Earlier versions recorded pushes through tmp/push-*.log files (now a push job); leftovers cannot be replayed.
+  const tmp = path.join(deps.config.dataDir, 'tmp');
+  const leftovers = (await readdir(tmp).catch(() => [])).filter((f) => /^push-[0-9a-f]+\.log$/.test(f));
+  await Promise.all(leftovers.map((f) => rm(path.join(tmp, f), { force: true })));
   app.removeAllContentTypeParsers();
   // Leave the body in the socket for serveGit to stream.
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -138,6 +138,9 @@ describe.each(PROVIDERS)('a server killed between a ref update and its bookkeepi
   });
 
   it('replays the push after a restart: Branch rows and refs/pull/N/head agree with git', { timeout: 240_000 }, async () => {
+    // A leftover of the push logs earlier versions wrote is removed at start (it cannot be replayed).
+    mkdirSync(path.join(database.dataDir, 'tmp'), { recursive: true });
+    writeFileSync(path.join(database.dataDir, 'tmp', 'push-0123abcd.log'), `${'0'.repeat(40)} ${'1'.repeat(40)} refs/heads/x\n`);
     // A repository with a pull request from `feature`, made on a healthy server.
     await start();
     expect((await api('POST', '/user/repos', { name: 'demo', auto_init: true, default_branch: 'main' })).status).toBe(201);
