@@ -130,14 +130,15 @@ export class JobWorker {
       clearTimeout(timer);
     }
     const leftover = [...new Set([...this.#running.keys(), ...this.#held])];
-    for (const id of leftover) this.#running.get(id)?.controller.abort(new Error('worker shutting down'));
     if (leftover.length) {
+      // Release first, then tell the handlers: one that returns when aborted must not record itself done.
       await this.#db.job.updateMany({
         where: { id: { in: leftover }, lockedBy: this.id, status: 'RUNNING' },
         data: { status: 'PENDING', lockedBy: '', lockedAt: null, runAt: new Date(), attempts: { decrement: 1 } },
       });
       this.#log.warn({ jobs: leftover }, 'released unfinished jobs at shutdown');
     }
+    for (const id of leftover) this.#running.get(id)?.controller.abort(new Error('worker shutting down'));
     this.#running.clear();
     this.#held.clear();
     if (this.#heartbeat) clearInterval(this.#heartbeat);
