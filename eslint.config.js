@@ -20,13 +20,14 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  * all: `services/access` (guards; repository, organization and team access) and the files directly in
  * `src/services` (context, paging).
  */
-const SERVICE_DOMAINS = ['user', 'repo', 'org', 'label', 'issue', 'milestone', 'project', 'pull'];
+const SERVICE_DOMAINS = ['user', 'repo', 'org', 'label', 'issue', 'milestone', 'project', 'pull', 'cron'];
 
 /** Each source file's layer; `captured.domain` names a service domain folder. The first match wins. */
 const layers = [
   { category: 'main', pattern: ['src/main.ts', 'src/bin/*'] },
   { category: 'app', pattern: ['src/app.ts', 'src/logger.ts'] },
-  { category: 'config', pattern: 'src/config.ts' },
+  // Parsing of the jobs and cron settings (durations, schedules) belongs to the configuration.
+  { category: 'config', pattern: ['src/config.ts', 'src/jobs/settings.ts', 'src/jobs/duration.ts', 'src/jobs/schedule.ts'] },
   { category: 'errors', pattern: 'src/errors.ts' },
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
@@ -49,7 +50,9 @@ const policies = [
   },
   {
     from: from('app'),
-    allow: [to('app', 'rest', 'graphql', 'githttp', 'service', 'service-base', 'notify', 'jobs', 'loaders', 'auth', 'db', 'errors', 'config')],
+    allow: [
+      to('app', 'rest', 'graphql', 'githttp', 'service', 'service-base', 'notify', 'jobs', 'loaders', 'auth', 'db', 'errors', 'config'),
+    ],
   },
   // Transports are thin and never import each other: services, authentication, per-request loaders and the
   // pure access model; database rows and git results only as types.
@@ -84,6 +87,7 @@ const policies = [
   { from: from('loaders'), allow: [to('loaders', 'permissions', 'db', 'errors')] },
   // The access model is pure functions: rows only as types.
   { from: from('permissions'), allow: [to('permissions', 'errors'), typesFrom('db')] },
+  { from: from('config'), allow: [to('config')] },
   { from: from('git'), allow: [to('git', 'errors')] },
   { from: from('db'), allow: [to('db', 'generated', 'errors')] },
   { from: from('generated'), allow: [to('generated')] },

@@ -3,13 +3,17 @@ import type { Config } from './config.ts';
 import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
 import { gitHttp } from './githttp/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
+import { CronScheduler } from './jobs/cronScheduler.ts';
+import { JobWorker } from './jobs/worker.ts';
 import { activitySubscriber } from './notify/activity.ts';
 import { mentionSubscriber } from './notify/mentions.ts';
-import { manualMergeSubscriber } from './services/pull/manualMerge.ts';
+import { manualMergeFollowUp } from './services/pull/manualMerge.ts';
 import { Notifier } from './notify/notifier.ts';
-import { pullRefreshSubscriber } from './services/pull/refresh.ts';
+import { refreshPullsFollowUp } from './services/pull/refresh.ts';
 import { openApiDocument, restApi } from './rest/plugin.ts';
-import type { AppDeps } from './services/context.ts';
+import { createSystemContext, type AppDeps, type ServiceContext } from './services/context.ts';
+import { cronTasks } from './services/cron/tasks.ts';
+import { pushJobHandler } from './services/repo/pushJob.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { loggerOptions } from './logger.ts';
@@ -18,8 +22,15 @@ import { loggerOptions } from './logger.ts';
 export interface App {
   server: FastifyInstance;
   deps: AppDeps;
+  /** The durable job worker (deps.jobs); `drain()` runs what is runnable now. */
+  jobs: JobWorker;
+  /** The cron scheduler (state in the CronTask table). */
+  cron: CronScheduler<ServiceContext>;
   /** Loads the GraphQL stack ahead of the first request (it is imported lazily). */
   warmUp(): Promise<void>;
+  /** Starts the background work `serve` runs: the job worker (JOBS_WORKER) and the cron scheduler (CRON_ENABLED). */
+  startBackground(): Promise<void>;
+  /** Stops accepting requests, then stops the scheduler and the worker (finishing or releasing their work). */
   close(): Promise<void>;
 }
 
@@ -49,11 +60,19 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const notifier = new Notifier((subscriber, event, err) =>
     server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
   );
-  const deps: AppDeps = { db, config, notifier, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
+  const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
+  const deps: AppDeps = { db, config, notifier, jobs, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
   notifier.subscribe(activitySubscriber(db, config));
   notifier.subscribe(mentionSubscriber(db));
-  notifier.subscribe(pullRefreshSubscriber(deps));
-  notifier.subscribe(manualMergeSubscriber(deps));
+  // After a push's rows: pull request heads and stats first, then merges made outside the API.
+  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp]));
+  const cron = new CronScheduler(
+    db,
+    cronTasks(config),
+    () => createSystemContext(deps),
+    { leaseMs: config.jobs.leaseMs, shutdownTimeoutMs: config.jobs.shutdownTimeoutMs },
+    server.log,
+  );
 
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));
@@ -82,9 +101,17 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   return {
     server,
     deps,
+    jobs,
+    cron,
     warmUp: () => graphql.warmUp(),
+    async startBackground() {
+      if (config.jobs.worker) jobs.start();
+      if (config.cron.enabled) await cron.start();
+    },
     async close() {
       await server.close();
+      await cron.stop();
+      await jobs.stop();
       await notifier.drain();
       if (ownsDb) await db.$disconnect();
     },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadCronConfig, loadJobsConfig, type CronConfig, type JobsConfig } from './jobs/settings.ts';
 
 /** Typed runtime configuration, read once from the environment. */
 export interface Config {
@@ -24,6 +25,12 @@ export interface Config {
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`); the client address feeds sign-in throttling. */
   trustProxy: boolean | string[];
   loginThrottle: LoginThrottleSettings;
+  /** Durable background jobs (src/jobs): JOBS_WORKER, JOBS_CONCURRENCY, JOBS_POLL_INTERVAL, JOBS_LEASE, JOBS_SHUTDOWN_TIMEOUT, JOBS_RETRY_BASE, JOBS_RETRY_MAX, JOBS_KEEP_DONE, JOBS_KEEP_FAILED. */
+  jobs: JobsConfig;
+  /** Cron (Gitea `[cron]`): CRON_ENABLED, and per task CRON_<TASK>_{ENABLED,SCHEDULE,RUN_AT_START,NOTICE_ON_SUCCESS,OLDER_THAN,…}. */
+  cron: CronConfig;
+  /** Test hook FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE=1: the process kills itself after a push moved refs, before its bookkeeping runs. */
+  testCrashAfterRefUpdate: boolean;
 }
 
 /** Failed sign-in throttling (see src/auth/loginThrottle.ts); a maximum of 0 turns that limit off. */
@@ -75,6 +82,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxFailsPerIp: parseCount('LOGIN_MAX_FAILS_PER_IP', env.LOGIN_MAX_FAILS_PER_IP, 100),
       ipBlockSeconds: parseCount('LOGIN_IP_BLOCK_SECONDS', env.LOGIN_IP_BLOCK_SECONDS, 86_400, 1),
     },
+    jobs: loadJobsConfig(env),
+    cron: loadCronConfig(env),
+    testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
   };
 }
 

@@ -4,6 +4,7 @@ import { loadConfig, type Config } from './config.ts';
 import { createDb, prepareDb, type Db } from './db/client.ts';
 import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
 import { isDomainError } from './errors.ts';
+import { JobWorker } from './jobs/worker.ts';
 import { Notifier } from './notify/notifier.ts';
 import { createSystemContext, type ServiceContext } from './services/context.ts';
 import * as tokenService from './services/user/token.ts';
@@ -34,8 +35,11 @@ async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T>
   const db: Db = createDb({ provider: config.dbProvider, url: config.databaseUrl });
   await prepareDb(db, config.dbProvider);
   const notifier = new Notifier((s, e, err) => process.stderr.write(`subscriber ${s} failed on ${e.type}: ${String(err)}\n`));
+  // Jobs the commands enqueue are run by the server's workers (this process starts none).
+  const log = (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
+  const jobs = new JobWorker(db, config.dbProvider, config.jobs, { debug: () => undefined, info: () => undefined, warn: log, error: log });
   try {
-    return await fn(createSystemContext({ db, config, notifier, loginThrottle: new LoginThrottle(config.loginThrottle) }));
+    return await fn(createSystemContext({ db, config, notifier, jobs, loginThrottle: new LoginThrottle(config.loginThrottle) }));
   } finally {
     await notifier.drain();
     await db.$disconnect();
@@ -57,6 +61,7 @@ async function serve(): Promise<void> {
   const log = app.server.log;
   if (applied.length) log.info({ applied }, `applied ${applied.length} database migration(s)`);
   await app.server.listen({ port: config.port, host: config.host });
+  await app.startBackground();
   void app.warmUp().catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'));
   const ms = Math.round(performance.now() - started);
   log.info(

@@ -1,15 +1,34 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * The shared post-receive hook: receive-pack runs it once per push with the ref updates it actually applied
- * ("<old> <new> <ref>" lines on stdin); it appends them to the file the server named in PUSH_LOG.
+ * The shared hooks talk to the server that spawned receive-pack over file descriptor 3 (a socket it passes
+ * down; the variable FORGEGRAPH_HOOK_CHANNEL says it is there). Pushes that do not come from the server
+ * (none today) find no channel and pass.
+ *
+ * pre-receive: sends "pre-receive", the "<old> <new> <ref>" lines and "." and waits for the answer; the server
+ * answers "ok" once it has recorded the push's bookkeeping as a job, so no ref moves without it. Any other
+ * answer (or none) declines the push.
  */
+const PRE_RECEIVE = `#!/bin/sh
+# Installed by Forgegraph (src/git/installHooks.ts): the server records the push before refs move.
+if [ -z "$FORGEGRAPH_HOOK_CHANNEL" ]; then cat > /dev/null; exit 0; fi
+{ echo pre-receive; cat; echo .; } >&3 || exit 1
+if ! read -r answer <&3; then echo "forgegraph: the server did not answer" >&2; exit 1; fi
+[ "$answer" = ok ] && exit 0
+echo "forgegraph: $answer" >&2
+exit 1
+`;
+
+/** post-receive: sends "post-receive", the updates receive-pack actually applied, and ".". */
 const POST_RECEIVE = `#!/bin/sh
-# Installed by Forgegraph: records applied ref updates for the server (see src/githttp).
-if [ -n "$PUSH_LOG" ]; then cat >> "$PUSH_LOG"; else cat > /dev/null; fi
+# Installed by Forgegraph (src/git/installHooks.ts): tells the server which ref updates were applied.
+if [ -z "$FORGEGRAPH_HOOK_CHANNEL" ]; then cat > /dev/null; exit 0; fi
+{ echo post-receive; cat; echo .; } >&3
 exit 0
 `;
+
+const HOOKS: Record<string, string> = { 'pre-receive': PRE_RECEIVE, 'post-receive': POST_RECEIVE };
 
 /** The directory every repository's `core.hooksPath` points at. */
 export function hooksDir(dataDir: string): string {
@@ -20,8 +39,14 @@ export function hooksDir(dataDir: string): string {
 export async function installHooks(dataDir: string): Promise<void> {
   const dir = hooksDir(dataDir);
   await mkdir(dir, { recursive: true });
-  const file = path.join(dir, 'post-receive');
-  const current = await readFile(file, 'utf8').catch(() => null);
-  if (current !== POST_RECEIVE) await writeFile(file, POST_RECEIVE, { mode: 0o755 });
-  await chmod(file, 0o755);
+  for (const [name, text] of Object.entries(HOOKS)) {
+    const file = path.join(dir, name);
+    const current = await readFile(file, 'utf8').catch(() => null);
+    if (current !== text) {
+      // Replace rather than rewrite in place: a push running the old file keeps its copy.
+      await rm(file, { force: true });
+      await writeFile(file, text, { mode: 0o755 });
+    }
+    await chmod(file, 0o755);
+  }
 }

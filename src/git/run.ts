@@ -39,18 +39,37 @@ function gitEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * Starts `git [--git-dir <gitDir>] args…` (the one place the server spawns git) with gitEnv plus `env`. The
  * caller writes or ends stdin and must consume stdout and stderr.
  */
-export function spawnGit(gitDir: string | null, args: readonly string[], env: Record<string, string> = {}): GitProcess {
-  return spawn('git', gitDir === null ? [...args] : ['--git-dir', gitDir, ...args], { env: gitEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnGit(
+  gitDir: string | null,
+  args: readonly string[],
+  env: Record<string, string> = {},
+  opts: SpawnGitOptions = {},
+): GitProcess {
+  return spawn('git', gitDir === null ? [...args] : ['--git-dir', gitDir, ...args], {
+    env: gitEnv(env),
+    // A fourth pipe (fd 3 of git and of the hooks it runs) when asked for: `child.stdio[3]`.
+    stdio: opts.channel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+    // A timeout or an abort kills git (SIGTERM): the command then fails with exit code null.
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  }) as GitProcess;
+}
+
+/** How long git may run, who may abort it, and whether it gets a channel at fd 3. */
+export interface SpawnGitOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  channel?: boolean;
 }
 
 /** Runs git to its end and resolves with its exit code and output, whatever the code (merge-tree reports conflicts with 1). */
 export function runGitResult(
   gitDir: string,
   args: readonly string[],
-  opts: { input?: string; env?: Record<string, string> } = {},
+  opts: { input?: string; env?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnGit(gitDir, args, opts.env);
+    const child = spawnGit(gitDir, args, opts.env, opts);
     const out: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -65,7 +84,7 @@ export function runGitResult(
 export async function runGit(
   gitDir: string,
   args: readonly string[],
-  opts: { input?: string; env?: Record<string, string> } = {},
+  opts: { input?: string; env?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<Buffer> {
   const r = await runGitResult(gitDir, args, opts);
   if (r.code !== 0) throw new GitCommandError(args, r.code, r.stderr);

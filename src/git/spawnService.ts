@@ -14,8 +14,13 @@ export interface SpawnServiceOptions {
   gitProtocol?: string;
   /** Shared hooks directory (core.hooksPath) for receive-pack. */
   hooksDir: string;
-  /** Extra variables the hooks inherit (PUSH_LOG, PUSHER_ID …). */
+  /** Extra variables the hooks inherit. */
   env?: Record<string, string>;
+  /**
+   * Open a channel to the hooks: a socket at fd 3 of git, inherited by the hooks it runs (FORGEGRAPH_HOOK_CHANNEL
+   * tells them), available as `child.stdio[3]`.
+   */
+  hookChannel?: boolean;
 }
 
 /**
@@ -28,5 +33,10 @@ export function spawnService(service: GitService, gitDir: string, opts: SpawnSer
       ? ['-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true']
       : ['-c', `core.hooksPath=${opts.hooksDir}`, '-c', 'receive.advertisePushOptions=true'];
   const args = [...config, service, '--stateless-rpc', ...(opts.advertise ? ['--advertise-refs'] : []), gitDir];
-  return spawnGit(null, args, { ...(opts.gitProtocol ? { GIT_PROTOCOL: opts.gitProtocol } : {}), ...opts.env });
+  const env = {
+    ...(opts.gitProtocol ? { GIT_PROTOCOL: opts.gitProtocol } : {}),
+    ...(opts.hookChannel ? { FORGEGRAPH_HOOK_CHANNEL: '3' } : {}),
+    ...opts.env,
+  };
+  return spawnGit(null, args, env, { channel: opts.hookChannel === true });
 }

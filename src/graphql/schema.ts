@@ -23,6 +23,7 @@ import './types/pullRequestReviewMutations.ts';
 import './types/team.ts';
 import './types/label.ts';
 import './types/block.ts';
+import './types/cron.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

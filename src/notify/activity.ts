@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Db, Models } from '../db/client.ts';
+import type { Db, DbLike, Models } from '../db/client.ts';
 import { listPushCommits } from '../git/listPushCommits.ts';
 import { repoPath } from '../git/repoPath.ts';
 import { feedExcerpt } from './ellipsis.ts';
@@ -19,65 +19,89 @@ const ZERO = /^0+$/;
 /** Gitea's `[ui] FEED_MAX_COMMIT_NUM`. */
 const FEED_MAX_COMMITS = 5;
 
+/** Action rows for one event: one per feed owner — the actor, the repository's owner, and its watchers. */
+async function feedRows(
+  db: DbLike,
+  repoId: number,
+  actorId: number,
+  entries: Entry[],
+  createdAt: Date,
+): Promise<Models.Prisma.ActionCreateManyInput[]> {
+  if (!entries.length) return [];
+  const repo = await db.repository.findUnique({
+    where: { id: repoId },
+    select: { id: true, ownerId: true, isPrivate: true, watches: { select: { userId: true } } },
+  });
+  if (!repo) return [];
+  const owners = new Set([actorId, repo.ownerId, ...repo.watches.map((w) => w.userId)]);
+  return [...owners].flatMap((userId) =>
+    entries.map((e) => ({
+      userId,
+      opType: e.opType,
+      actUserId: actorId,
+      repoId,
+      commentId: e.commentId ?? null,
+      refName: e.refName ?? '',
+      content: e.content ?? '',
+      isPrivate: repo.isPrivate,
+      createdAt,
+    })),
+  );
+}
+
+async function pushEntries(db: DbLike, config: Config, repoId: number, updates: readonly RefUpdate[]): Promise<Entry[]> {
+  const repo = await db.repository.findUnique({ where: { id: repoId }, select: { ownerName: true, name: true } });
+  if (!repo) return [];
+  const gitDir = repoPath(config.repositoriesDir, repo.ownerName, repo.name);
+  const entries: Entry[] = [];
+  for (const u of updates) {
+    const isTag = u.ref.startsWith('refs/tags/');
+    const deleted = ZERO.test(u.newSha);
+    if (isTag) {
+      entries.push({ opType: deleted ? 'DELETE_TAG' : 'PUSH_TAG', refName: u.ref });
+    } else if (u.ref.startsWith('refs/heads/')) {
+      if (deleted) {
+        entries.push({ opType: 'DELETE_BRANCH', refName: u.ref });
+        continue;
+      }
+      const { commits, total } = await listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, FEED_MAX_COMMITS).catch(() => ({
+        commits: [],
+        total: 0,
+      }));
+      const compare = ZERO.test(u.oldSha) ? '' : `${repo.ownerName}/${repo.name}/compare/${u.oldSha}...${u.newSha}`;
+      entries.push({
+        opType: 'COMMIT_REPO',
+        refName: u.ref,
+        content: JSON.stringify({ Commits: commits, HeadCommit: commits[0] ?? null, CompareURL: compare, Len: total }),
+      });
+    }
+  }
+  return entries;
+}
+
+/**
+ * The feed rows of a push (commit_repo with the pushed commits, push_tag, delete_branch, delete_tag), for the
+ * push's bookkeeping to write in its own transaction (services/repo/push.ts), so they are written exactly once.
+ */
+export async function pushFeedRows(
+  db: DbLike,
+  config: Config,
+  repoId: number,
+  pusherId: number,
+  updates: readonly RefUpdate[],
+): Promise<Models.Prisma.ActionCreateManyInput[]> {
+  return feedRows(db, repoId, pusherId, await pushEntries(db, config, repoId, updates), new Date());
+}
+
 /**
  * The activity feed (Gitea's feed notifier): turns repository events into Action rows, one per feed
  * owner — the actor, the repository's owner, and its watchers — marked private for private repositories.
+ * Pushes are not here: their rows are part of the push's durable bookkeeping (pushFeedRows).
  */
 export function activitySubscriber(db: Db, config: Config): Subscriber {
   async function record(repoId: number, actorId: number, entries: Entry[]): Promise<void> {
-    if (!entries.length) return;
-    const repo = await db.repository.findUnique({
-      where: { id: repoId },
-      select: { id: true, ownerId: true, isPrivate: true, watches: { select: { userId: true } } },
-    });
-    if (!repo) return;
-    const owners = new Set([actorId, repo.ownerId, ...repo.watches.map((w) => w.userId)]);
-    const createdAt = new Date();
-    await db.action.createMany({
-      data: [...owners].flatMap((userId) =>
-        entries.map((e) => ({
-          userId,
-          opType: e.opType,
-          actUserId: actorId,
-          repoId,
-          commentId: e.commentId ?? null,
-          refName: e.refName ?? '',
-          content: e.content ?? '',
-          isPrivate: repo.isPrivate,
-          createdAt,
-        })),
-      ),
-    });
-  }
-
-  async function pushEntries(repoId: number, updates: RefUpdate[]): Promise<Entry[]> {
-    const repo = await db.repository.findUnique({ where: { id: repoId }, select: { ownerName: true, name: true } });
-    if (!repo) return [];
-    const gitDir = repoPath(config.repositoriesDir, repo.ownerName, repo.name);
-    const entries: Entry[] = [];
-    for (const u of updates) {
-      const isTag = u.ref.startsWith('refs/tags/');
-      const deleted = ZERO.test(u.newSha);
-      if (isTag) {
-        entries.push({ opType: deleted ? 'DELETE_TAG' : 'PUSH_TAG', refName: u.ref });
-      } else if (u.ref.startsWith('refs/heads/')) {
-        if (deleted) {
-          entries.push({ opType: 'DELETE_BRANCH', refName: u.ref });
-          continue;
-        }
-        const { commits, total } = await listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, FEED_MAX_COMMITS).catch(() => ({
-          commits: [],
-          total: 0,
-        }));
-        const compare = ZERO.test(u.oldSha) ? '' : `${repo.ownerName}/${repo.name}/compare/${u.oldSha}...${u.newSha}`;
-        entries.push({
-          opType: 'COMMIT_REPO',
-          refName: u.ref,
-          content: JSON.stringify({ Commits: commits, HeadCommit: commits[0] ?? null, CompareURL: compare, Len: total }),
-        });
-      }
-    }
-    return entries;
+    const data = await feedRows(db, repoId, actorId, entries, new Date());
+    if (data.length) await db.action.createMany({ data });
   }
 
   // Gitea's feed content for issues is "<index>|<title>" on creation and "<index>|" on state changes.
@@ -140,8 +164,6 @@ export function activitySubscriber(db: Db, config: Config): Subscriber {
         case 'repo.renamed':
           if (event.actorId !== null) return record(event.repoId, event.actorId, [{ opType: 'RENAME_REPO', content: event.oldName }]);
           return undefined;
-        case 'repo.pushed':
-          return record(event.repoId, event.pusherId, await pushEntries(event.repoId, event.updates));
         case 'issue.created':
         case 'issue.closed':
         case 'issue.reopened':

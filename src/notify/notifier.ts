@@ -1,3 +1,4 @@
+import type { DbTx } from '../db/client.ts';
 import type { DomainEvent } from './events.ts';
 
 /** A subscriber: activity feed, notifications, webhooks, live subscriptions. Must not throw into publishers. */
@@ -6,15 +7,26 @@ export interface Subscriber {
   handle(event: DomainEvent): Promise<void> | void;
 }
 
+/**
+ * A subscriber that runs inside the transaction that emitted the event, before it commits: durable follow-ups
+ * (webhook deliveries, notification fan-out) write their job rows here (src/jobs/enqueue.ts), so they exist
+ * exactly when the change does. Throwing rolls the change back.
+ */
+export interface TxSubscriber {
+  name: string;
+  handle(tx: DbTx, event: DomainEvent): Promise<void>;
+}
+
 export type ErrorSink = (subscriber: string, event: DomainEvent, err: unknown) => void;
 
 /**
  * In-process event bus. `publish` is called only after a transaction commits; subscribers run
  * asynchronously, in registration order per event, and their failures are logged, never propagated.
- * Durable side effects (webhook deliveries) write their own job rows inside their subscriber.
+ * Durable side effects use in-transaction subscribers instead (subscribeInTransaction), which enqueue jobs.
  */
 export class Notifier {
   readonly #subscribers: Subscriber[] = [];
+  readonly #txSubscribers: TxSubscriber[] = [];
   readonly #onError: ErrorSink;
   #pending = new Set<Promise<void>>();
 
@@ -25,6 +37,16 @@ export class Notifier {
   /** Registers a subscriber for every event. */
   subscribe(subscriber: Subscriber): void {
     this.#subscribers.push(subscriber);
+  }
+
+  /** Registers a subscriber run inside the emitting transaction (see TxSubscriber). */
+  subscribeInTransaction(subscriber: TxSubscriber): void {
+    this.#txSubscribers.push(subscriber);
+  }
+
+  /** Runs the in-transaction subscribers on the events a transaction emitted, before it commits (withTx). */
+  async beforeCommit(tx: DbTx, events: readonly DomainEvent[]): Promise<void> {
+    for (const event of events) for (const s of this.#txSubscribers) await s.handle(tx, event);
   }
 
   /** Delivers committed events to every subscriber (asynchronously). */

@@ -3,6 +3,7 @@ import type { RouteDef } from './route.ts';
 import { Branch, ContentsResponse, GitBlobResponse } from './structs/git.ts';
 import { RepoCollaboratorPermission } from './structs/collaborator.ts';
 import { Comment, TimelineComment } from './structs/comment.ts';
+import { Cron } from './structs/cron.ts';
 import { DeployKey } from './structs/deployKey.ts';
 import { Issue, Milestone } from './structs/issue.ts';
 import { Label } from './structs/label.ts';
@@ -21,6 +22,7 @@ const schemas: Record<string, z.ZodType> = {
   Email,
   AccessToken,
   UserSearchResults,
+  Cron,
   Organization,
   Team,
   Repository,

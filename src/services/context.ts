@@ -1,6 +1,8 @@
 import type { AuthInfo } from '../auth/authInfo.ts';
 import type { Config } from '../config.ts';
 import type { Db, DbTx, Models } from '../db/client.ts';
+import { transactionCommitted } from '../jobs/enqueue.ts';
+import type { JobWorker } from '../jobs/worker.ts';
 import { createLoaders, type Loaders } from '../loaders/loaders.ts';
 import type { DomainEvent } from '../notify/events.ts';
 import type { Notifier } from '../notify/notifier.ts';
@@ -13,6 +15,8 @@ export interface AppDeps {
   notifier: Notifier;
   /** Counts failed sign-ins per account+address and per address (shared by REST, GraphQL and git). */
   loginThrottle: LoginThrottle;
+  /** Durable background jobs: `hold` records work before a change outside the database (src/jobs). */
+  jobs: JobWorker;
 }
 
 /** The service context: who is asking, and the handles to do the work. Every service takes it first. */
@@ -35,12 +39,23 @@ export function createSystemContext(deps: AppDeps): ServiceContext {
 }
 
 /**
- * Runs `fn` in one transaction and publishes the events it emitted only after the commit
- * (nothing is published when it throws).
+ * Runs `fn` in one transaction and publishes the events it emitted only after the commit (nothing is published
+ * when it throws). In-transaction subscribers see the events before the commit and may enqueue jobs with it;
+ * jobs enqueued in the transaction (src/jobs/enqueue.ts) wake the workers after the commit.
  */
 export async function withTx<T>(cx: ServiceContext, fn: (tx: DbTx, emit: (e: DomainEvent) => void) => Promise<T>): Promise<T> {
   const events: DomainEvent[] = [];
-  const result = await cx.db.$transaction((tx) => fn(tx, (e) => events.push(e)), { timeout: 15_000, maxWait: 15_000 });
+  let txClient: DbTx | undefined;
+  const result = await cx.db.$transaction(
+    async (tx) => {
+      txClient = tx;
+      const result = await fn(tx, (e) => events.push(e));
+      await cx.notifier.beforeCommit(tx, events);
+      return result;
+    },
+    { timeout: 15_000, maxWait: 15_000 },
+  );
+  if (txClient) transactionCommitted(txClient);
   cx.notifier.publish(events);
   return result;
 }

@@ -35,7 +35,7 @@ describe.each(PROVIDERS)('git smart HTTP clone/push/fetch (%s)', (provider) => {
   it('installs the post-receive hook at start', () => {
     const hook = path.join(t.config.dataDir, 'hooks', 'post-receive');
     expect(existsSync(hook)).toBe(true);
-    expect(readFileSync(hook, 'utf8')).toContain('PUSH_LOG');
+    expect(readFileSync(hook, 'utf8')).toContain('FORGEGRAPH_HOOK_CHANNEL');
   });
 
   it('clones an empty repository, then the first push records branch, isEmpty, size and the event', async () => {

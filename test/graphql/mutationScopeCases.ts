@@ -575,6 +575,9 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   deleteUser: [
     { rest: 'DELETE /admin/users/{username}', input: async (fx) => ({ login: await fx.newUser() }), publicOnlyExempt: ADMIN_ONLY },
   ],
+  runCronTask: [
+    { rest: 'POST /admin/cron/{task}', input: async () => ({ name: 'delete_old_system_notices' }), publicOnlyExempt: ADMIN_ONLY },
+  ],
 };
 
 async function milestone(fx: ScopeFixture): Promise<string> {

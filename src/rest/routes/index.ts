@@ -1,4 +1,5 @@
 import type { RouteDef } from '../route.ts';
+import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminUserRoutes } from './admin/users.ts';
 import { miscRoutes } from './misc/misc.ts';
@@ -41,6 +42,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...miscRoutes,
   ...adminUserRoutes,
   ...adminEmailRoutes,
+  ...adminCronRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,

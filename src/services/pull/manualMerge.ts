@@ -4,9 +4,8 @@ import { readCommitInfos } from '../../git/commitInfo.ts';
 import { isAncestor } from '../../git/compare.ts';
 import { findMergeCommit } from '../../git/mergeCommit.ts';
 import { readRefs } from '../../git/readRefs.ts';
-import type { DomainEvent } from '../../notify/events.ts';
-import type { Subscriber } from '../../notify/notifier.ts';
-import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context.ts';
+import type { PushFollowUp } from '../repo/pushJob.ts';
 import { markPullMerged } from './markMerged.ts';
 import { loadPullSettings } from './mergeSettings.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
@@ -99,17 +98,10 @@ export async function detectManualMerges(
 }
 
 /**
- * The `repo.pushed` subscriber that marks pull requests merged by a push made outside the API (Gitea
- * autodetect_manual_merge). Registered after the pull request refresh subscriber, so head refs are current.
+ * The push follow-up that marks pull requests merged by a push made outside the API (Gitea
+ * autodetect_manual_merge). Registered after the pull request refresh, so head refs are current.
  */
-export function manualMergeSubscriber(deps: AppDeps): Subscriber {
-  return {
-    name: 'pull-manual-merge',
-    async handle(event: DomainEvent) {
-      if (event.type !== 'repo.pushed') return;
-      const branches = event.updates.filter((u) => u.ref.startsWith(BRANCH) && !ZERO.test(u.newSha)).map((u) => u.ref.slice(BRANCH.length));
-      if (!branches.length) return;
-      await detectManualMerges(createSystemContext(deps), event.repoId, branches, event.pusherId);
-    },
-  };
-}
+export const manualMergeFollowUp: PushFollowUp = async (cx, push) => {
+  const branches = push.updates.filter((u) => u.ref.startsWith(BRANCH) && !ZERO.test(u.newSha)).map((u) => u.ref.slice(BRANCH.length));
+  if (branches.length) await detectManualMerges(cx, push.repoId, branches, push.pusherId);
+};

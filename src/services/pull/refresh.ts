@@ -2,10 +2,10 @@ import type { Models } from '../../db/client.ts';
 import { compareCommits, diffStats, isAncestor, type DiffFile, type DiffStats } from '../../git/compare.ts';
 import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
 import { readRefs } from '../../git/readRefs.ts';
-import type { DomainEvent, RefUpdate } from '../../notify/events.ts';
-import type { Subscriber } from '../../notify/notifier.ts';
-import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
+import type { RefUpdate } from '../../notify/events.ts';
+import { withTx, type ServiceContext } from '../context.ts';
 import { closeIssueBySystem } from '../issue/edit.ts';
+import type { PushFollowUp } from '../repo/pushJob.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 import { storePullState } from './stats.ts';
 
@@ -205,13 +205,5 @@ export async function refreshPullsAfterPush(
   for (const u of deleted) await closeBranchPulls(cx, repoId, u.ref.slice(BRANCH.length), pusherId);
 }
 
-/** The `repo.pushed` subscriber keeping pull requests fresh (registered in src/app.ts). */
-export function pullRefreshSubscriber(deps: AppDeps): Subscriber {
-  return {
-    name: 'pull-refresh',
-    async handle(event: DomainEvent) {
-      if (event.type !== 'repo.pushed') return;
-      await refreshPullsAfterPush(createSystemContext(deps), event.repoId, event.pusherId, event.updates);
-    },
-  };
-}
+/** The push follow-up keeping pull requests fresh (part of the durable push job; registered in src/app.ts). */
+export const refreshPullsFollowUp: PushFollowUp = (cx, push) => refreshPullsAfterPush(cx, push.repoId, push.pusherId, push.updates);

@@ -1,3 +1,4 @@
+import type { Models } from '../../db/client.ts';
 import { PermissionDeniedError } from '../../errors.ts';
 import { deleteRepository } from '../../git/deleteRepository.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -21,6 +22,15 @@ export async function deleteRepo(cx: ServiceContext, owner: string, name: string
     const standing = await cx.loaders.orgStanding.load(repo.ownerId);
     if (!standing.isOwner) throw new PermissionDeniedError('Given user is not owner of organization.');
   }
+  await removeRepository(cx, repo, viewer.id);
+}
+
+/**
+ * Deletes a repository without a permission check (callers decide: deleteRepo, the delete_missing_repos cron
+ * task): the row (relations cascade) and the counters in one transaction, then the git directories (and the
+ * wiki's) after the commit.
+ */
+export async function removeRepository(cx: ServiceContext, repo: Models.Repository, actorId: number | null): Promise<void> {
   await withTx(cx, async (tx, emit) => {
     const teams = await tx.teamRepo.findMany({ where: { repoId: repo.id }, select: { teamId: true } });
     if (teams.length) await tx.team.updateMany({ where: { id: { in: teams.map((t) => t.teamId) } }, data: { numRepos: { decrement: 1 } } });
@@ -30,7 +40,7 @@ export async function deleteRepo(cx: ServiceContext, owner: string, name: string
     await tx.repository.updateMany({ where: { forkId: repo.id }, data: { isFork: false, forkId: null } });
     await tx.repository.delete({ where: { id: repo.id } });
     await tx.user.updateMany({ where: { id: repo.ownerId, numRepos: { gt: 0 } }, data: { numRepos: { decrement: 1 } } });
-    emit({ type: 'repo.deleted', repoId: repo.id, ownerId: repo.ownerId, name: repo.name, actorId: viewer.id });
+    emit({ type: 'repo.deleted', repoId: repo.id, ownerId: repo.ownerId, name: repo.name, actorId });
   });
   const gitdir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const wikidir = repoPath(cx.config.repositoriesDir, repo.ownerName, `${repo.name}.wiki`);

@@ -1,13 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { Config } from '../../config.ts';
 import { hooksDir, installHooks } from '../../git/installHooks.ts';
 import { spawnService, type GitService, type GitServiceProcess } from '../../git/spawnService.ts';
 import { uploadPackV2Capabilities } from '../../git/v2Capabilities.ts';
 import type { ServiceContext } from '../context.ts';
 import type { GitRepoAccess } from './gitAccess.ts';
-import { parsePushLog, recordPush } from './push.ts';
+import { serveHookChannel } from './hookChannel.ts';
+import { beginPush } from './pushJob.ts';
 
 /** A running upload-pack or receive-pack, and what follows its exit. */
 export interface GitServiceRun {
@@ -20,9 +21,15 @@ export interface GitServiceRun {
   finish(): Promise<void>;
 }
 
-/** Writes the hooks receive-pack runs into the data directory (at startup; idempotent). */
-export function installGitHooks(config: Config): Promise<void> {
-  return installHooks(config.dataDir);
+/**
+ * Writes the hooks receive-pack runs into the data directory (at startup; idempotent), and removes the push
+ * logs (tmp/push-*.log) of earlier versions, which recorded pushes that way and cannot be replayed.
+ */
+export async function installGitHooks(config: Config): Promise<void> {
+  await installHooks(config.dataDir);
+  const tmp = path.join(config.dataDir, 'tmp');
+  const leftovers = (await readdir(tmp).catch(() => [])).filter((f) => /^push-[0-9a-f]+\.log$/.test(f));
+  await Promise.all(leftovers.map((f) => rm(path.join(tmp, f), { force: true })));
 }
 
 /** upload-pack's protocol-v2 capability advertisement (GET info/refs with `Git-Protocol: version=2`). */
@@ -31,32 +38,34 @@ export function uploadPackCapabilities(cx: ServiceContext, access: GitRepoAccess
 }
 
 /**
- * Starts the service for a client that requireGitAccess authorized. For a push, the post-receive hook writes
- * the applied updates to a per-request file that `finish` reads.
+ * Starts the service for a client that requireGitAccess authorized. For a push the hooks report over a channel:
+ * pre-receive has the push job recorded before git moves any ref (so a crash after the update replays the
+ * bookkeeping), post-receive reports what was applied, and `finish` runs the job.
  */
-export async function startGitService(
+export function startGitService(
   cx: ServiceContext,
   access: GitRepoAccess,
   service: GitService,
   opts: { advertise: boolean; gitProtocol?: string },
-): Promise<GitServiceRun> {
-  const dataDir = cx.config.dataDir;
-  let pushLog: string | null = null;
-  if (service === 'receive-pack' && !opts.advertise) {
-    await mkdir(path.join(dataDir, 'tmp'), { recursive: true });
-    pushLog = path.join(dataDir, 'tmp', `push-${randomBytes(8).toString('hex')}.log`);
-  }
+): GitServiceRun {
+  const push = service === 'receive-pack' && !opts.advertise ? beginPush(cx, access.repo) : null;
   const child = spawnService(service, access.gitDir, {
     advertise: opts.advertise,
     gitProtocol: opts.gitProtocol,
-    hooksDir: hooksDir(dataDir),
-    env: pushLog ? { PUSH_LOG: pushLog, PUSHER_ID: String(cx.viewer?.id ?? 0), REPO_ID: String(access.repo.id) } : {},
+    hooksDir: hooksDir(cx.config.dataDir),
+    hookChannel: push !== null,
   });
+  if (push) {
+    serveHookChannel(child.stdio[3] as Duplex, {
+      preReceive: (lines) => push.intend(lines),
+      postReceive: (lines) => push.applied(lines),
+    });
+  }
   const finish = async (): Promise<void> => {
-    if (!pushLog) return;
-    const text = await readFile(pushLog, 'utf8').catch(() => '');
-    await rm(pushLog, { force: true });
-    await recordPush(cx, access.repo, parsePushLog(text));
+    if (!push) return;
+    // Test hook: die between the ref update and its bookkeeping (the job must be replayed after a restart).
+    if (cx.config.testCrashAfterRefUpdate && push.hasApplied) process.kill(process.pid, 'SIGKILL');
+    await push.finish();
   };
   return { child, finish };
 }

@@ -1,19 +1,42 @@
-import type { Models } from '../../db/client.ts';
+import { z } from 'zod';
+import type { DbTx, Models } from '../../db/client.ts';
 import { forgetGitCache } from '../../git/cache.ts';
 import { readCommitInfos } from '../../git/commitInfo.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { repoSize } from '../../git/repoSize.ts';
 import { writeHead } from '../../git/writeHead.ts';
+import { jobKind } from '../../jobs/jobKind.ts';
+import { pushFeedRows } from '../../notify/activity.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 
 const ZERO = /^0+$/;
 const BRANCH = 'refs/heads/';
 
-/** Parses post-receive lines ("<old> <new> <ref>"), keeping branches and tags only (refs/pull/* etc. are not ours). */
-export function parsePushLog(text: string): RefUpdate[] {
+const RefUpdateSchema = z.object({ ref: z.string(), oldSha: z.string(), newSha: z.string() });
+const PushPayload = z.object({
+  repoId: z.number().int(),
+  pusherId: z.number().int().nullable(),
+  /** What the push asked for (pre-receive). */
+  updates: z.array(RefUpdateSchema),
+  /** What git applied (post-receive); absent after a crash, then read back from git. */
+  applied: z.array(RefUpdateSchema).optional(),
+  /** Checkpoint: the rows (Branch, repository, feed) are committed. */
+  recorded: z.boolean().optional(),
+});
+/** The push job's payload. */
+export type PushPayload = z.infer<typeof PushPayload>;
+
+/**
+ * The bookkeeping that follows a ref update (a push over smart HTTP, or the API moving a branch): written
+ * before the push is acknowledged, replayed after a crash. Many attempts: a push must not lose its rows.
+ */
+export const PUSH_JOB = jobKind('repo.push', PushPayload, { maxAttempts: 12 });
+
+/** Parses "<old> <new> <ref>" lines (git's hook input), keeping branches and tags only (refs/pull/* etc. are not ours). */
+export function parseRefUpdates(lines: readonly string[]): RefUpdate[] {
   const updates: RefUpdate[] = [];
-  for (const line of text.split('\n')) {
+  for (const line of lines) {
     const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) (refs\/(?:heads|tags)\/\S.*)$/.exec(line.trim());
     if (m?.[1] && m[2] && m[3]) updates.push({ oldSha: m[1], newSha: m[2], ref: m[3] });
   }
@@ -28,13 +51,19 @@ function pickDefaultBranch(current: string, branches: RefUpdate[]): string {
 }
 
 /**
- * Records a push that receive-pack applied (Gitea services/repository/push.go pushUpdates): Branch rows
- * (created, moved, or marked deleted, with the head commit's summary and time and the pusher), size,
- * `isEmpty`, the default branch of a repository that was empty, `updatedAt`; then emits `repo.pushed`.
- * The pusher is the context's viewer.
+ * The database half of a push that git applied (Gitea services/repository/push.go pushUpdates), in one
+ * transaction: Branch rows (created, moved, or marked deleted, with the head commit's summary and time and
+ * the pusher), size, `isEmpty`, the default branch of a repository that was empty, `updatedAt`, the feed rows
+ * (commit_repo, push_tag, delete_branch …), and whatever `inTx` adds (the push job's checkpoint); `repo.pushed`
+ * is published after the commit. Run by the push job (services/repo/pushJob.ts), never twice for one push.
  */
-export async function recordPush(cx: ServiceContext, pushed: Models.Repository, updates: readonly RefUpdate[]): Promise<void> {
-  if (!updates.length) return;
+export async function recordPushRows(
+  cx: ServiceContext,
+  pushed: Models.Repository,
+  pusherId: number | null,
+  updates: readonly RefUpdate[],
+  inTx?: (tx: DbTx) => Promise<void>,
+): Promise<void> {
   // Re-read: another push may have filled the repository since this one was authorized.
   const repo = (await cx.db.repository.findUnique({ where: { id: pushed.id } })) ?? pushed;
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
@@ -43,7 +72,7 @@ export async function recordPush(cx: ServiceContext, pushed: Models.Repository, 
   const heads = branches.filter((u) => !ZERO.test(u.newSha));
   const commits = new Map((await readCommitInfos(gitDir, [...new Set(heads.map((u) => u.newSha))])).map((c) => [c.sha, c]));
   const gitSize = await repoSize(gitDir);
-  const pusherId = cx.viewer?.id ?? null;
+  const feed = pusherId !== null && updates.length ? await pushFeedRows(cx.db, cx.config, repo.id, pusherId, updates) : [];
   const now = new Date();
 
   let defaultBranch = repo.defaultBranch;
@@ -75,15 +104,34 @@ export async function recordPush(cx: ServiceContext, pushed: Models.Repository, 
         update: data,
       });
     }
-    await tx.repository.update({
-      where: { id: repo.id },
-      data: {
-        gitSize,
-        size: gitSize + repo.lfsSize,
-        updatedAt: now,
-        ...(repo.isEmpty && heads.length ? { isEmpty: false, defaultBranch } : {}),
-      },
-    });
-    if (pusherId !== null) emit({ type: 'repo.pushed', repoId: repo.id, pusherId, updates: [...updates] });
+    if (updates.length) {
+      await tx.repository.update({
+        where: { id: repo.id },
+        data: {
+          gitSize,
+          size: gitSize + repo.lfsSize,
+          updatedAt: now,
+          ...(repo.isEmpty && heads.length ? { isEmpty: false, defaultBranch } : {}),
+        },
+      });
+    }
+    if (feed.length) await tx.action.createMany({ data: feed });
+    if (inTx) await inTx(tx);
+    if (pusherId !== null && updates.length) emit({ type: 'repo.pushed', repoId: repo.id, pusherId, updates: [...updates] });
   });
+}
+
+/**
+ * Records a ref update the API made (a merge moving the base branch, a deleted head branch) as a push by the
+ * viewer, through the push job, run now. A failure is retried by the job workers, not reported here.
+ */
+export async function recordPush(cx: ServiceContext, repo: Models.Repository, updates: readonly RefUpdate[]): Promise<void> {
+  if (!updates.length) return;
+  const held = await cx.jobs.hold(PUSH_JOB, {
+    repoId: repo.id,
+    pusherId: cx.viewer?.id ?? null,
+    updates: [...updates],
+    applied: [...updates],
+  });
+  await held.run();
 }

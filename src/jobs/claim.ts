@@ -1,0 +1,88 @@
+import type { Db } from '../db/client.ts';
+import type { DbProvider } from '../db/migrate/engine.ts';
+
+/** A job this worker now holds (status RUNNING, lockedBy it, attempts already counted). */
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: string;
+  attempts: number;
+  maxAttempts: number;
+}
+
+/** What a claim takes: runnable PENDING jobs and RUNNING jobs whose lease expired (their worker died). */
+export interface ClaimInput {
+  workerId: string;
+  limit: number;
+  now: Date;
+  leaseMs: number;
+}
+
+/** PostgreSQL timestamps are `timestamp(3)` in UTC; parameters are ISO strings converted explicitly. */
+const TS = (n: number) => `(CAST($${n} AS timestamptz) AT TIME ZONE 'UTC')`;
+
+/**
+ * One statement: lock up to `limit` runnable rows, skipping rows another instance's claim has locked, and
+ * mark them ours. N instances polling at once each get different jobs, and no job is handed out twice.
+ */
+const PG_CLAIM = `
+UPDATE "Job" AS j
+SET "status" = 'RUNNING', "lockedBy" = $1, "lockedAt" = ${TS(2)}, "attempts" = j."attempts" + 1, "updatedAt" = ${TS(2)}
+FROM (
+  SELECT "id" FROM "Job"
+  WHERE ("status" = 'PENDING' AND "runAt" <= ${TS(2)}) OR ("status" = 'RUNNING' AND "lockedAt" < ${TS(3)})
+  ORDER BY "runAt", "id"
+  LIMIT $4
+  FOR UPDATE SKIP LOCKED
+) AS c
+WHERE j."id" = c."id"
+RETURNING j."id", j."kind", j."payload", j."attempts", j."maxAttempts"`;
+
+async function claimPostgres(db: Db, input: ClaimInput): Promise<ClaimedJob[]> {
+  const expired = new Date(input.now.getTime() - input.leaseMs);
+  const rows = await db.$queryRawUnsafe<ClaimedJob[]>(
+    PG_CLAIM,
+    input.workerId,
+    input.now.toISOString(),
+    expired.toISOString(),
+    input.limit,
+  );
+  return rows
+    .map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts) }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/**
+ * SQLite has one writer at a time: read candidates, then take each with a compare-and-set UPDATE on the
+ * state just read (status, lock holder and attempt count), which fails if anyone (another process on the
+ * same file, or this one) claimed it in between.
+ */
+async function claimSqlite(db: Db, input: ClaimInput): Promise<ClaimedJob[]> {
+  const expired = new Date(input.now.getTime() - input.leaseMs);
+  const candidates = await db.job.findMany({
+    where: {
+      OR: [
+        { status: 'PENDING', runAt: { lte: input.now } },
+        { status: 'RUNNING', lockedAt: { lt: expired } },
+      ],
+    },
+    orderBy: [{ runAt: 'asc' }, { id: 'asc' }],
+    take: input.limit,
+    select: { id: true, kind: true, payload: true, status: true, attempts: true, maxAttempts: true, lockedBy: true },
+  });
+  const claimed: ClaimedJob[] = [];
+  for (const c of candidates) {
+    const { count } = await db.job.updateMany({
+      where: { id: c.id, status: c.status, attempts: c.attempts, lockedBy: c.lockedBy },
+      data: { status: 'RUNNING', lockedBy: input.workerId, lockedAt: input.now, attempts: c.attempts + 1 },
+    });
+    if (count === 1) claimed.push({ id: c.id, kind: c.kind, payload: c.payload, attempts: c.attempts + 1, maxAttempts: c.maxAttempts });
+  }
+  return claimed;
+}
+
+/** Claims up to `limit` jobs for `workerId` (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: compare-and-set). */
+export function claimJobs(db: Db, provider: DbProvider, input: ClaimInput): Promise<ClaimedJob[]> {
+  if (input.limit <= 0) return Promise.resolve([]);
+  return provider === 'postgresql' ? claimPostgres(db, input) : claimSqlite(db, input);
+}

@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import type { Models } from '../../db/client.ts';
+import { fsckRepository } from '../../git/fsck.ts';
+import { gcRepository } from '../../git/gc.ts';
+import { initRepository } from '../../git/initRepository.ts';
+import { hooksDir, installHooks } from '../../git/installHooks.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { repoSize } from '../../git/repoSize.ts';
+import { setHooksPath } from '../../git/setHooksPath.ts';
+import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
+import type { ServiceContext } from '../context.ts';
+import { removeRepository } from '../repo/delete.ts';
+
+const PAGE = 100;
+
+/** Calls `fn` for every repository (matching `where`), in id order, page by page; stops early when the run is aborted. */
+async function eachRepository(
+  cx: ServiceContext,
+  run: CronRun,
+  where: Models.Prisma.RepositoryWhereInput,
+  fn: (repo: Models.Repository, gitDir: string) => Promise<void>,
+): Promise<number> {
+  let after = 0;
+  let seen = 0;
+  for (;;) {
+    const page = await cx.db.repository.findMany({ where: { ...where, id: { gt: after } }, orderBy: { id: 'asc' }, take: PAGE });
+    for (const repo of page) {
+      if (run.signal.aborted) return seen;
+      await fn(repo, repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name));
+      seen++;
+    }
+    const last = page.at(-1);
+    if (!last || page.length < PAGE) return seen;
+    after = last.id;
+  }
+}
+
+function stopped(run: CronRun): string {
+  return run.signal.aborted ? ' (stopped early: shutting down)' : '';
+}
+
+async function notice(cx: ServiceContext, description: string): Promise<void> {
+  await cx.db.systemNotice.create({ data: { type: 'REPOSITORY', description } });
+}
+
+/** Gitea repo_health_check: `git fsck` on every repository with fsck enabled; each failure becomes a repository notice. */
+export async function repoHealthCheck(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const failed: string[] = [];
+  const checked = await eachRepository(cx, run, { isFsckEnabled: true }, async (repo, gitDir) => {
+    const complaint = await fsckRepository(gitDir, {
+      args: run.settings.args ?? [],
+      timeoutMs: run.settings.timeoutMs ?? 60_000,
+      signal: run.signal,
+    }).catch((err: unknown) => (run.signal.aborted ? '' : String(err)));
+    if (!complaint) return;
+    failed.push(`${repo.ownerName}/${repo.name}`);
+    await notice(cx, `Repository health check failed for ${repo.ownerName}/${repo.name}: ${complaint}`);
+  });
+  const summary = `checked ${checked} repositories${stopped(run)}`;
+  if (failed.length) throw new Error(`${summary}; ${failed.length} failed git fsck: ${failed.join(', ')}`);
+  return { message: `${summary}; all healthy` };
+}
+
+/** Gitea git_gc_repos: `git gc` on every repository, then its size is updated. */
+export async function gitGcRepos(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const failed: string[] = [];
+  const done = await eachRepository(cx, run, { isEmpty: false }, async (repo, gitDir) => {
+    try {
+      await gcRepository(gitDir, { args: run.settings.args ?? [], timeoutMs: run.settings.timeoutMs ?? 60_000, signal: run.signal });
+      const gitSize = await repoSize(gitDir);
+      await cx.db.repository.update({ where: { id: repo.id }, data: { gitSize, size: gitSize + repo.lfsSize } });
+    } catch (err) {
+      if (run.signal.aborted) return;
+      failed.push(`${repo.ownerName}/${repo.name}`);
+      await notice(cx, `Repository garbage collection failed for ${repo.ownerName}/${repo.name}: ${String(err)}`);
+    }
+  });
+  const summary = `garbage-collected ${done - failed.length} of ${done} repositories${stopped(run)}`;
+  if (failed.length) throw new Error(`${summary}; failed: ${failed.join(', ')}`);
+  return { message: summary };
+}
+
+/** Gitea resync_all_hooks: rewrites the shared git hooks and points every repository at them again. */
+export async function resyncAllHooks(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  await installHooks(cx.config.dataDir);
+  const dir = hooksDir(cx.config.dataDir);
+  let missing = 0;
+  const seen = await eachRepository(cx, run, {}, async (_repo, gitDir) => {
+    if (!existsSync(gitDir)) {
+      missing++;
+      return;
+    }
+    await setHooksPath(gitDir, dir);
+  });
+  return {
+    message: `hooks reinstalled; ${seen - missing} repositories point at them${missing ? ` (${missing} missing on disk)` : ''}${stopped(run)}`,
+  };
+}
+
+/** Gitea reinit_missing_repos: a repository whose directory is gone gets a new empty one (and is marked empty). */
+export async function reinitMissingRepos(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const done: string[] = [];
+  await eachRepository(cx, run, {}, async (repo, gitDir) => {
+    if (existsSync(gitDir)) return;
+    await initRepository({
+      gitdir: gitDir,
+      defaultBranch: repo.defaultBranch,
+      objectFormat: repo.objectFormatName === 'sha256' ? 'sha256' : 'sha1',
+      hooksDir: hooksDir(cx.config.dataDir),
+    });
+    await cx.db.$transaction([
+      cx.db.repository.update({ where: { id: repo.id }, data: { isEmpty: true, gitSize: 0, size: repo.lfsSize } }),
+      cx.db.branch.deleteMany({ where: { repoId: repo.id } }),
+    ]);
+    done.push(`${repo.ownerName}/${repo.name}`);
+    await notice(cx, `Repository ${repo.ownerName}/${repo.name} was missing on disk and has been reinitialised empty`);
+  });
+  return {
+    message: done.length ? `reinitialised ${done.length}: ${done.join(', ')}${stopped(run)}` : `no repository is missing${stopped(run)}`,
+  };
+}
+
+/** Gitea delete_missing_repos: a repository whose directory is gone is deleted from the database. */
+export async function deleteMissingRepos(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const missing: Models.Repository[] = [];
+  await eachRepository(cx, run, {}, async (repo, gitDir) => {
+    if (!existsSync(gitDir)) missing.push(repo);
+  });
+  for (const repo of missing) {
+    await removeRepository(cx, repo, null);
+    await notice(cx, `Repository ${repo.ownerName}/${repo.name} was missing on disk and has been deleted`);
+  }
+  const names = missing.map((r) => `${r.ownerName}/${r.name}`);
+  return {
+    message: names.length ? `deleted ${names.length}: ${names.join(', ')}${stopped(run)}` : `no repository is missing${stopped(run)}`,
+  };
+}

@@ -1,0 +1,123 @@
+import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
+import { formatDuration } from '../../jobs/duration.ts';
+import type { ServiceContext } from '../context.ts';
+
+/**
+ * Tasks of subsystems Forgegraph does not serve yet (mirror syncing, the Actions runner service, LFS, SSH,
+ * external authentication, license detection, update checks, a search index). Each looks at the rows it would
+ * act on and says, in its run record (status SKIPPED), what it found and why it did nothing.
+ */
+
+const MINUTE = 60_000;
+
+function skipped(message: string): CronOutcome {
+  return { message, skipped: true };
+}
+
+/** update_mirrors: the pull and push mirrors that are due. */
+export async function updateMirrors(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const [pull, push] = await Promise.all([
+    cx.db.mirror.count({ where: { interval: { gt: 0 }, nextUpdateAt: { lte: run.startedAt } } }),
+    cx.db.pushMirror.count({ where: { interval: { gt: 0 } } }),
+  ]);
+  return skipped(`mirror syncing is not implemented yet: ${pull} pull mirror(s) due, ${push} push mirror(s) with an interval; none synced`);
+}
+
+/** sync_external_users: there are no external authentication sources. */
+export async function syncExternalUsers(): Promise<CronOutcome> {
+  return skipped('no external authentication sources (LDAP, OAuth2) exist: nothing to synchronize');
+}
+
+/** update_migration_poster_id: migrated content is linked to accounts through external logins, which do not exist. */
+export async function updateMigrationPosterId(cx: ServiceContext): Promise<CronOutcome> {
+  const migrated = await cx.db.issue.count({ where: { originalAuthorId: { not: 0 } } });
+  return skipped(`no external login accounts exist to link migrated content to (${migrated} issue(s) keep their original author)`);
+}
+
+/**
+ * cleanup_packages: package blobs no file references any more, older than OLDER_THAN (24h), are deleted (Gitea's
+ * expired-blob cleanup; there is no blob storage to clear yet). Per-owner cleanup rules are not modelled.
+ */
+export async function cleanupPackages(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const olderThan = run.settings.olderThanMs ?? 24 * 60 * MINUTE;
+  const { count } = await cx.db.packageBlob.deleteMany({
+    where: { files: { none: {} }, createdAt: { lt: new Date(run.startedAt.getTime() - olderThan) } },
+  });
+  return {
+    message: `deleted ${count} unreferenced package blob(s) older than ${formatDuration(olderThan)}; package cleanup rules are not supported yet`,
+  };
+}
+
+/** sync_repo_licenses: licenses are recorded when a repository is created with one, not detected from files. */
+export async function syncRepoLicenses(cx: ServiceContext): Promise<CronOutcome> {
+  const withLicense = await cx.db.repoLicense.groupBy({ by: ['repoId'], _count: { _all: true } });
+  return skipped(
+    `license detection from repository files is not implemented: ${withLicense.length} repositories keep the license recorded at creation`,
+  );
+}
+
+/** resync_all_sshkeys / resync_all_sshprincipals: there is no SSH server and no authorized_keys file. */
+export async function resyncSshFile(cx: ServiceContext, _run: CronRun, what: 'keys' | 'principals'): Promise<CronOutcome> {
+  const keys = await cx.db.publicKey.count();
+  return skipped(`Forgegraph serves git over HTTP only: there is no authorized_${what} file to rewrite (${keys} public key(s) stored)`);
+}
+
+/** delete_generated_repository_avatars: repository avatars are drawn on request, none is stored. */
+export async function deleteGeneratedRepositoryAvatars(): Promise<CronOutcome> {
+  return skipped('repository avatars are generated on request and never stored: nothing to delete');
+}
+
+/** update_checker: Forgegraph has no release feed to ask. */
+export async function updateChecker(cx: ServiceContext): Promise<CronOutcome> {
+  return skipped(`no release feed is configured for update checks (running ${cx.config.version})`);
+}
+
+/** gc_lfs: LFS objects are not stored. */
+export async function gcLfs(cx: ServiceContext): Promise<CronOutcome> {
+  const withLfs = await cx.db.repository.count({ where: { lfsSize: { gt: 0 } } });
+  return skipped(`Git LFS is not served yet: no LFS objects to collect (${withLfs} repositories report LFS bytes)`);
+}
+
+/** rebuild_issue_indexer: issue search queries the database; there is no index. */
+export async function rebuildIssueIndexer(): Promise<CronOutcome> {
+  return skipped('issue search reads the database directly: there is no issue index to rebuild');
+}
+
+const ACTIONS = 'the Actions runner service is not implemented yet';
+
+/** stop_zombie_tasks: running tasks without an update for 10 minutes (Gitea ZOMBIE_TASK_TIMEOUT). */
+export async function stopZombieTasks(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const n = await cx.db.actionTask.count({
+    where: { status: 'RUNNING', updatedAt: { lt: new Date(run.startedAt.getTime() - 10 * MINUTE) } },
+  });
+  return skipped(`${ACTIONS}: ${n} running task(s) without an update for 10m; none stopped`);
+}
+
+/** stop_endless_tasks: tasks running for more than 3 hours (Gitea ENDLESS_TASK_TIMEOUT). */
+export async function stopEndlessTasks(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const n = await cx.db.actionTask.count({
+    where: { status: 'RUNNING', started: { lt: new Date(run.startedAt.getTime() - 180 * MINUTE) } },
+  });
+  return skipped(`${ACTIONS}: ${n} task(s) running for more than 3h; none stopped`);
+}
+
+/** cancel_abandoned_jobs: jobs waiting for more than 24 hours (Gitea ABANDONED_JOB_TIMEOUT). */
+export async function cancelAbandonedJobs(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const n = await cx.db.actionRunJob.count({
+    where: { status: { in: ['WAITING', 'BLOCKED'] }, updatedAt: { lt: new Date(run.startedAt.getTime() - 24 * 60 * MINUTE) } },
+  });
+  return skipped(`${ACTIONS}: ${n} job(s) waiting for more than 24h; none cancelled`);
+}
+
+/** start_schedule_tasks: workflow schedules are not modelled. */
+export async function startScheduleTasks(): Promise<CronOutcome> {
+  return skipped(`${ACTIONS}: there are no workflow schedules to start`);
+}
+
+/** cleanup_actions: expired artifacts and old task logs (Gitea LOG_RETENTION_DAYS 365). */
+export async function cleanupActions(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const n = await cx.db.actionTask.count({
+    where: { logExpired: false, stopped: { lt: new Date(run.startedAt.getTime() - 365 * 24 * 60 * MINUTE) } },
+  });
+  return skipped(`${ACTIONS}: no artifacts or task logs are stored (${n} task(s) past the 365-day log retention)`);
+}

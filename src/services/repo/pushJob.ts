@@ -1,0 +1,85 @@
+import type { Models } from '../../db/client.ts';
+import { readRefs } from '../../git/readRefs.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
+import type { HeldJob } from '../../jobs/worker.ts';
+import type { RefUpdate } from '../../notify/events.ts';
+import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
+import { parseRefUpdates, PUSH_JOB, recordPushRows, type PushPayload } from './push.ts';
+
+const ZERO = /^0+$/;
+
+/** A push as the follow-ups see it: the updates git applied. */
+export interface AppliedPush {
+  repoId: number;
+  pusherId: number;
+  updates: RefUpdate[];
+}
+
+/** Work that follows the rows of a push (pull request refresh, manual-merge detection); must be idempotent. */
+export type PushFollowUp = (cx: ServiceContext, push: AppliedPush) => Promise<void>;
+
+/** The updates of `intended` that git shows as done now (a deletion: the ref is gone). */
+async function appliedFromGit(repo: Models.Repository, reposDir: string, intended: readonly RefUpdate[]): Promise<RefUpdate[]> {
+  const current = await readRefs(
+    repoPath(reposDir, repo.ownerName, repo.name),
+    intended.map((u) => u.ref),
+  );
+  return intended.filter((u) => (ZERO.test(u.newSha) ? !current.has(u.ref) : current.get(u.ref) === u.newSha));
+}
+
+/**
+ * The push job's handler: records the rows once (their transaction also stores the checkpoint), then runs the
+ * follow-ups in order, which may repeat safely. After a crash the applied updates are read back from git.
+ */
+export function pushJobHandler(deps: AppDeps, followUps: readonly PushFollowUp[]): JobHandler<PushPayload> {
+  return defineHandler(PUSH_JOB, async (payload, run) => {
+    const cx = createSystemContext(deps);
+    const repo = await deps.db.repository.findUnique({ where: { id: payload.repoId } });
+    if (!repo) return;
+    const applied = payload.applied ?? (await appliedFromGit(repo, deps.config.repositoriesDir, payload.updates));
+    if (!payload.recorded) {
+      await recordPushRows(cx, repo, payload.pusherId, applied, (tx) => run.checkpoint(tx, { ...payload, applied, recorded: true }));
+    }
+    if (payload.pusherId === null || !applied.length) return;
+    for (const followUp of followUps) await followUp(cx, { repoId: repo.id, pusherId: payload.pusherId, updates: applied });
+  });
+}
+
+/** The bookkeeping of one push over smart HTTP, from its pre-receive hook to the end of receive-pack. */
+export interface PushRecorder {
+  /** pre-receive: records the push job (held by this process) before git moves any ref. */
+  intend(lines: readonly string[]): Promise<void>;
+  /** post-receive: the updates git applied. */
+  applied(lines: readonly string[]): void;
+  /** Whether git reported applied updates. */
+  readonly hasApplied: boolean;
+  /** After receive-pack exited: runs the held job (reading the outcome from git when post-receive never came). */
+  finish(): Promise<void>;
+}
+
+/** Starts the bookkeeping of a push by the viewer to `repo`. */
+export function beginPush(cx: ServiceContext, repo: Models.Repository): PushRecorder {
+  let held: HeldJob<PushPayload> | null = null;
+  let intended: RefUpdate[] = [];
+  let applied: RefUpdate[] | null = null;
+  return {
+    async intend(lines) {
+      intended = parseRefUpdates(lines);
+      if (!intended.length) return;
+      held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: intended });
+    },
+    applied(lines) {
+      applied = parseRefUpdates(lines);
+    },
+    get hasApplied() {
+      return applied !== null && applied.length > 0;
+    },
+    async finish() {
+      if (!held) return;
+      const job = held;
+      held = null;
+      await job.run({ repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: intended, ...(applied ? { applied } : {}) });
+    },
+  };
+}

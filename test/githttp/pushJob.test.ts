@@ -1,0 +1,67 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Models } from '../../src/db/client.ts';
+import { readRefs } from '../../src/git/readRefs.ts';
+import { repoPath } from '../../src/git/repoPath.ts';
+import { PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { createRepoFixture, GitClient, gitUrl, ZERO_SHA } from './gitClient.ts';
+
+/** Pushes record their bookkeeping as a job before git moves a ref (pre-receive), and run it before answering. */
+describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
+  let t: TestApp;
+  let git: GitClient;
+  let alice: Models.User;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.app.server.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.server.address() as AddressInfo).port;
+    git = new GitClient();
+    alice = await t.createUser('alice');
+  });
+  afterAll(async () => {
+    git?.dispose();
+    await t?.close();
+  });
+
+  it('a push leaves a finished repo.push job with what git applied', async () => {
+    const repo = await createRepoFixture(t, alice, 'done');
+    const work = git.dir('done');
+    await git.ok(['init', '-q', '-b', 'main', work]);
+    const sha = await git.commit(work, 'a.txt', 'a\n');
+    await git.ok(['push', '-q', gitUrl(port, 'alice', 'done', { user: 'alice', secret: PASSWORD }), 'main'], { cwd: work });
+    const jobs = await t.db.job.findMany({ where: { kind: 'repo.push' }, orderBy: { id: 'desc' }, take: 1 });
+    expect(jobs[0]).toMatchObject({ status: 'DONE', attempts: 1, lockedBy: '' });
+    const update = { ref: 'refs/heads/main', oldSha: ZERO_SHA, newSha: sha };
+    expect(JSON.parse(jobs[0]?.payload ?? '{}')).toEqual({
+      repoId: repo.id,
+      pusherId: alice.id,
+      updates: [update],
+      applied: [update],
+      recorded: true,
+    });
+  });
+
+  it('no ref moves when the push job cannot be recorded: the pre-receive hook declines the push', async () => {
+    await createRepoFixture(t, alice, 'refused');
+    const work = git.dir('refused');
+    await git.ok(['init', '-q', '-b', 'main', work]);
+    await git.commit(work, 'a.txt', 'a\n');
+    const url = gitUrl(port, 'alice', 'refused', { user: 'alice', secret: PASSWORD });
+    await t.db.$executeRawUnsafe('ALTER TABLE "Job" RENAME TO "JobAway"');
+    try {
+      const push = await git.run(['push', url, 'main'], { cwd: work });
+      expect(push.code).not.toBe(0);
+      expect(push.stderr).toContain('forgegraph: error could not record the push');
+      expect(push.stderr).toContain('pre-receive hook declined');
+    } finally {
+      await t.db.$executeRawUnsafe('ALTER TABLE "JobAway" RENAME TO "Job"');
+    }
+    const gitDir = repoPath(t.config.repositoriesDir, 'alice', 'refused');
+    expect((await readRefs(gitDir, ['refs/heads/main'])).size).toBe(0);
+    await git.ok(['push', '-q', url, 'main'], { cwd: work });
+    expect((await readRefs(gitDir, ['refs/heads/main'])).size).toBe(1);
+  });
+});
