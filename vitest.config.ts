@@ -13,6 +13,7 @@ export default defineConfig({
     // on git processes and the database, so two workers per core keep the CPU busy (measured on 2 cores: the
     // SQLite pass takes 290 s with 4 workers).
     pool: 'forks',
+    isolate: process.env.VITEST_ISOLATE === '1',
     maxWorkers: 4,
     reporters: ['default', './test/helpers/summaryReporter.ts'],
   },
