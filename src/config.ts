@@ -29,7 +29,8 @@ export interface Config {
 export const VERSION = '1.27.0';
 
 /** Forgegraph's release, from package.json (`forgegraph --version`). */
-export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 /** The environment variables loadConfig reads, with their defaults (for `--help` and the README). */
 export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning: string }> = [
