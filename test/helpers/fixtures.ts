@@ -1,0 +1,147 @@
+import type { Models } from '../../src/db/client.ts';
+import * as milestoneService from '../../src/services/milestone/milestone.ts';
+import * as labelService from '../../src/services/label/label.ts';
+import * as teamService from '../../src/services/org/team.ts';
+import * as teamMemberService from '../../src/services/org/teamMember.ts';
+import * as teamRepoService from '../../src/services/org/teamRepo.ts';
+import * as collaboratorService from '../../src/services/repo/collaborator.ts';
+import * as repoService from '../../src/services/repo/create.ts';
+import * as repoEditService from '../../src/services/repo/edit.ts';
+import * as repoLabelService from '../../src/services/repo/repoLabel.ts';
+import * as blockService from '../../src/services/user/block.ts';
+import * as userService from '../../src/services/user/user.ts';
+import type { TestApp } from './app.ts';
+import { contextFor } from './org.ts';
+
+/*
+ * Fixtures made the way the product makes them: through the services, as a user who may do it (or the CLI's
+ * system context for site-admin operations). Every state a test starts from is then one users can reach (a
+ * repository has its git directory, an organization its Owners team, counters agree with rows). Tests that
+ * need a state the services refuse on purpose write rows directly, and say why.
+ */
+
+/** Options of a repository fixture (Gitea's CreateRepoOption, plus who creates it). */
+export interface RepoFixtureInput {
+  private?: boolean;
+  /** An initial commit on the default branch (README). */
+  autoInit?: boolean;
+  defaultBranch?: string;
+  description?: string;
+  /** Create it in this organization (as `actor`, who must be allowed to). */
+  org?: Pick<Models.User, 'name'>;
+}
+
+/** Creates a repository through the repository service, as `actor` (the owner, or a member of `org`). */
+export async function createRepo(t: TestApp, actor: Models.User, name: string, opts: RepoFixtureInput = {}): Promise<Models.Repository> {
+  const { repo } = await repoService.createRepo(contextFor(t, actor), opts.org ? { kind: 'org', org: opts.org.name } : { kind: 'viewer' }, {
+    name,
+    private: opts.private ?? false,
+    autoInit: opts.autoInit ?? false,
+    ...(opts.defaultBranch ? { defaultBranch: opts.defaultBranch } : {}),
+    ...(opts.description ? { description: opts.description } : {}),
+  });
+  return t.db.repository.findUniqueOrThrow({ where: { id: repo.id } });
+}
+
+/** Edits a repository's settings (Gitea's EditRepoOption: units, archived, private…) as `actor`, a repository admin. */
+export async function editRepo(
+  t: TestApp,
+  actor: Models.User,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  input: repoEditService.EditRepoInput,
+): Promise<Models.Repository> {
+  const edited = await repoEditService.editRepo(contextFor(t, actor), { owner: repo.ownerName, repo: repo.name }, input);
+  return t.db.repository.findUniqueOrThrow({ where: { id: edited.repo.id } });
+}
+
+/** Makes `user` a collaborator of `repo` with `permission` (read, write, admin), as `actor`, a repository admin. */
+export async function addCollaborator(
+  t: TestApp,
+  actor: Models.User,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  user: Pick<Models.User, 'name'>,
+  permission: 'read' | 'write' | 'admin' = 'write',
+): Promise<void> {
+  await collaboratorService.addOrUpdateCollaborator(
+    contextFor(t, actor),
+    { owner: repo.ownerName, repo: repo.name },
+    user.name,
+    permission,
+  );
+}
+
+/** `blocker` (a user, or an organization through one of its owners `as`) blocks `blockee`. */
+export async function blockUser(
+  t: TestApp,
+  blocker: Models.User,
+  blockee: Pick<Models.User, 'name'>,
+  opts: { as?: Models.User; note?: string } = {},
+): Promise<void> {
+  const ref = blocker.type === 'ORGANIZATION' ? { org: blocker.name } : {};
+  await blockService.blockUser(contextFor(t, opts.as ?? blocker), ref, blockee.name, opts.note ?? '');
+}
+
+/** Creates a repository label as `actor` (a writer of the repository's issues). */
+export function createRepoLabel(
+  t: TestApp,
+  actor: Models.User,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  input: labelService.CreateLabelInput,
+): Promise<Models.Label> {
+  return repoLabelService.createRepoLabel(contextFor(t, actor), { owner: repo.ownerName, repo: repo.name }, input);
+}
+
+/** Creates an organization label as `actor` (an owner of the organization). */
+export function createOrgLabel(
+  t: TestApp,
+  actor: Models.User,
+  org: Pick<Models.User, 'name'>,
+  input: labelService.CreateLabelInput,
+): Promise<Models.Label> {
+  return labelService.createLabel(contextFor(t, actor), { org: org.name }, input);
+}
+
+/** Creates a milestone as `actor` (a writer of the repository's issues). */
+export function createMilestone(
+  t: TestApp,
+  actor: Models.User,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  input: milestoneService.CreateMilestoneInput,
+): Promise<Models.Milestone> {
+  return milestoneService.createMilestone(contextFor(t, actor), { owner: repo.ownerName, repo: repo.name }, input);
+}
+
+/** Creates a team in `org` as `actor` (an owner), with Gitea's CreateTeamOption. */
+export function createTeam(
+  t: TestApp,
+  actor: Models.User,
+  org: Pick<Models.User, 'name'>,
+  input: teamService.TeamInput,
+): Promise<teamService.TeamRow> {
+  return teamService.createTeam(contextFor(t, actor), org.name, input);
+}
+
+/** Adds `user` to a team as `actor` (an owner of its organization); the user joins the organization. */
+export async function addTeamMember(
+  t: TestApp,
+  actor: Models.User,
+  team: Pick<Models.Team, 'id'>,
+  user: Pick<Models.User, 'name'>,
+): Promise<void> {
+  await teamMemberService.addTeamMember(contextFor(t, actor), team.id, user.name);
+}
+
+/** Gives a team access to one of its organization's repositories, as `actor` (an owner). */
+export async function addTeamRepo(
+  t: TestApp,
+  actor: Models.User,
+  team: Pick<Models.Team, 'id'>,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+): Promise<void> {
+  await teamRepoService.addTeamRepo(contextFor(t, actor), team.id, repo.ownerName, repo.name);
+}
+
+/** Edits a user as a site admin would (Gitea's EditUserOption: active, restricted, visibility, limits…). */
+export function editUser(t: TestApp, user: Pick<Models.User, 'name'>, input: userService.EditUserInput): Promise<Models.User> {
+  return userService.editUser(t.system, user.name, input);
+}
