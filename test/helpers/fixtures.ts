@@ -1,4 +1,5 @@
 import type { Models } from '../../src/db/client.ts';
+import * as reactionService from '../../src/services/issue/reaction.ts';
 import * as milestoneService from '../../src/services/milestone/milestone.ts';
 import * as labelService from '../../src/services/label/label.ts';
 import * as teamService from '../../src/services/org/team.ts';
@@ -79,6 +80,29 @@ export async function blockUser(
 ): Promise<void> {
   const ref = blocker.type === 'ORGANIZATION' ? { org: blocker.name } : {};
   await blockService.blockUser(contextFor(t, opts.as ?? blocker), ref, blockee.name, opts.note ?? '');
+}
+
+/** `blocker` (a user) unblocks `blockee`. */
+export async function unblockUser(t: TestApp, blocker: Models.User, blockee: Pick<Models.User, 'name'>): Promise<void> {
+  await blockService.unblockUser(contextFor(t, blocker), {}, blockee.name);
+}
+
+/** Deletes a user as a site admin (DELETE /admin/users/{username}); `purge` also removes their repositories and memberships. */
+export async function deleteUser(t: TestApp, user: Pick<Models.User, 'name'>, opts: { purge?: boolean } = {}): Promise<void> {
+  await userService.deleteUser(t.system, user.name, opts);
+}
+
+/** Reacts to an issue (no `commentId`) or to one of its comments, as `actor`. */
+export async function react(
+  t: TestApp,
+  actor: Models.User,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  target: { index: number } | { commentId: number },
+  content: string,
+): Promise<void> {
+  const ref = { owner: repo.ownerName, repo: repo.name };
+  if ('commentId' in target) await reactionService.createCommentReaction(contextFor(t, actor), ref, target.commentId, content);
+  else await reactionService.createIssueReaction(contextFor(t, actor), ref, target.index, content);
 }
 
 /** Creates a repository label as `actor` (a writer of the repository's issues). */
