@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
+import { addCollaborator, editRepo } from '../helpers/fixtures.ts';
 import { gql, type MutationErrorFields } from '../helpers/graphql.ts';
 import { createOrgAs } from '../helpers/org.ts';
 
@@ -60,8 +61,8 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     repos.org = await newRepo('orgowner', 'orepo', false, '/api/v1/orgs/acme/repos');
     repos.orgPriv = await newRepo('orgowner', 'hidden', true, '/api/v1/orgs/acme/repos');
     for (const r of [repos.pub, repos.priv, repos.arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
     }
     const mk = async (key: string, data: { repoId?: number; orgId?: number; name: string; exclusive?: boolean }) => {
       labels[key] = await t.db.label.create({ data: { color: '00ff00', ...data } });
@@ -174,7 +175,7 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
       labelNames(await mutate('addLabelsToLabelable', { labelableId: issueId(secret), labelIds: [labelId('secret')] }, 'writer')),
     ).toEqual(['secret']);
     const old = await newIssue('owner/arch');
-    await t.db.repository.update({ where: { id: repos.arch!.id }, data: { isArchived: true, archivedAt: new Date() } });
+    await editRepo(t, repos.arch!, { archived: true });
     expect(await mutate('addLabelsToLabelable', { labelableId: issueId(old), labelIds: [] }, 'owner')).toMatchObject({
       code: 'REPO_ARCHIVED',
     });

@@ -27,8 +27,8 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
     // auto_init: the default branch `main` exists.
     const pub = await createRepo(t, owner, 'public-repo', { org, autoInit: true, defaultBranch: 'main' });
     await createRepo(t, owner, 'secret-repo', { org, private: true });
-    await createRepoLabel(t, owner, pub, { name: 'bug', color: 'ee0701' });
-    await addCollaborator(t, owner, pub, outsider, 'write');
+    await createRepoLabel(t, pub, { name: 'bug', color: 'ee0701' });
+    await addCollaborator(t, pub, outsider, 'write');
   });
   afterAll(() => t.close());
 
@@ -98,9 +98,9 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
     const grow = async (from: number, to: number) => {
       for (let i = from; i < to; i++) {
         const r = await createRepo(t, owner, `r${i}`, { org: countingOrg, private: i % 2 === 1 });
-        await createRepoLabel(t, owner, r, { name: 'bug', color: 'ee0701' });
-        await createRepoLabel(t, owner, r, { name: 'feature', color: '00ff00' });
-        await addCollaborator(t, owner, r, outsider, 'read');
+        await createRepoLabel(t, r, { name: 'bug', color: 'ee0701' });
+        await createRepoLabel(t, r, { name: 'feature', color: '00ff00' });
+        await addCollaborator(t, r, outsider, 'read');
       }
     };
     const measure = async () => {

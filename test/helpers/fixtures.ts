@@ -12,7 +12,16 @@ import * as repoLabelService from '../../src/services/repo/repoLabel.ts';
 import * as blockService from '../../src/services/user/block.ts';
 import * as userService from '../../src/services/user/user.ts';
 import type { TestApp } from './app.ts';
-import { contextFor } from './org.ts';
+import { contextFor, orgOwner } from './org.ts';
+
+/** A repository as fixtures name it: its owner's login and its name (a Models.Repository will do). */
+export type RepoName = Pick<Models.Repository, 'ownerName' | 'name'>;
+
+/** Who administers `repo` for fixtures: its owner, or the first owner of its organization. */
+export async function repoAdmin(t: TestApp, repo: RepoName): Promise<Models.User> {
+  const owner = await t.db.user.findUniqueOrThrow({ where: { lowerName: repo.ownerName.toLowerCase() } });
+  return owner.type === 'ORGANIZATION' ? orgOwner(t, owner) : owner;
+}
 
 /*
  * Fixtures made the way the product makes them: through the services, as a user who may do it (or the CLI's
@@ -44,31 +53,28 @@ export async function createRepo(t: TestApp, actor: Models.User, name: string, o
   return t.db.repository.findUniqueOrThrow({ where: { id: repo.id } });
 }
 
-/** Edits a repository's settings (Gitea's EditRepoOption: units, archived, private…) as `actor`, a repository admin. */
+/** Edits a repository's settings (Gitea's EditRepoOption: units, archived, private…) as its owner (or `as`). */
 export async function editRepo(
   t: TestApp,
-  actor: Models.User,
-  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  repo: RepoName,
   input: repoEditService.EditRepoInput,
+  opts: { as?: Models.User } = {},
 ): Promise<Models.Repository> {
+  const actor = opts.as ?? (await repoAdmin(t, repo));
   const edited = await repoEditService.editRepo(contextFor(t, actor), { owner: repo.ownerName, repo: repo.name }, input);
   return t.db.repository.findUniqueOrThrow({ where: { id: edited.repo.id } });
 }
 
-/** Makes `user` a collaborator of `repo` with `permission` (read, write, admin), as `actor`, a repository admin. */
+/** Makes `user` a collaborator of `repo` with `permission` (read, write, admin), as the repository's owner (or `as`). */
 export async function addCollaborator(
   t: TestApp,
-  actor: Models.User,
-  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  repo: RepoName,
   user: Pick<Models.User, 'name'>,
   permission: 'read' | 'write' | 'admin' = 'write',
+  opts: { as?: Models.User } = {},
 ): Promise<void> {
-  await collaboratorService.addOrUpdateCollaborator(
-    contextFor(t, actor),
-    { owner: repo.ownerName, repo: repo.name },
-    user.name,
-    permission,
-  );
+  const actor = opts.as ?? (await repoAdmin(t, repo));
+  await collaboratorService.addOrUpdateCollaborator(contextFor(t, actor), { owner: repo.ownerName, repo: repo.name }, user.name, permission);
 }
 
 /** `blocker` (a user, or an organization through one of its owners `as`) blocks `blockee`. */
@@ -96,7 +102,7 @@ export async function deleteUser(t: TestApp, user: Pick<Models.User, 'name'>, op
 export async function react(
   t: TestApp,
   actor: Models.User,
-  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  repo: RepoName,
   target: { index: number } | { commentId: number },
   content: string,
 ): Promise<void> {
@@ -105,13 +111,14 @@ export async function react(
   else await reactionService.createIssueReaction(contextFor(t, actor), ref, target.index, content);
 }
 
-/** Creates a repository label as `actor` (a writer of the repository's issues). */
-export function createRepoLabel(
+/** Creates a repository label as the repository's owner (or `as`, a writer of its issues). */
+export async function createRepoLabel(
   t: TestApp,
-  actor: Models.User,
-  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  repo: RepoName,
   input: labelService.CreateLabelInput,
+  opts: { as?: Models.User } = {},
 ): Promise<Models.Label> {
+  const actor = opts.as ?? (await repoAdmin(t, repo));
   return repoLabelService.createRepoLabel(contextFor(t, actor), { owner: repo.ownerName, repo: repo.name }, input);
 }
 
@@ -125,13 +132,14 @@ export function createOrgLabel(
   return labelService.createLabel(contextFor(t, actor), { org: org.name }, input);
 }
 
-/** Creates a milestone as `actor` (a writer of the repository's issues). */
-export function createMilestone(
+/** Creates a milestone as the repository's owner (or `as`, a writer of its issues). */
+export async function createMilestone(
   t: TestApp,
-  actor: Models.User,
-  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  repo: RepoName,
   input: milestoneService.CreateMilestoneInput,
+  opts: { as?: Models.User } = {},
 ): Promise<Models.Milestone> {
+  const actor = opts.as ?? (await repoAdmin(t, repo));
   return milestoneService.createMilestone(contextFor(t, actor), { owner: repo.ownerName, repo: repo.name }, input);
 }
 
@@ -160,7 +168,7 @@ export async function addTeamRepo(
   t: TestApp,
   actor: Models.User,
   team: Pick<Models.Team, 'id'>,
-  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  repo: RepoName,
 ): Promise<void> {
   await teamRepoService.addTeamRepo(contextFor(t, actor), team.id, repo.ownerName, repo.name);
 }

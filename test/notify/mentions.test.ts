@@ -70,7 +70,7 @@ describe.each(PROVIDERS)('mentions → IssueUser.isMentioned (%s)', (provider) =
     for (const n of ['alice', 'reader', 'outsider', 'grumpy', 'sleeper', 'member', 'nonmember']) users[n] = await t.createUser(n);
     const res = await req('POST', 'alice', 'user/repos', { name: 'priv', private: true });
     priv = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
-    for (const name of ['reader', 'grumpy', 'sleeper']) await addCollaborator(t, users.alice!, priv, users[name]!, 'read');
+    for (const name of ['reader', 'grumpy', 'sleeper']) await addCollaborator(t, priv, users[name]!, 'read');
     // Blocking alice also ends grumpy's collaboration on her repository (as Gitea).
     await blockUser(t, users.grumpy!, users.alice!);
     await editUser(t, users.sleeper!, { prohibitLogin: true });
@@ -90,7 +90,7 @@ describe.each(PROVIDERS)('mentions → IssueUser.isMentioned (%s)', (provider) =
   it('picks up mentions from comments, comment edits and issue body edits', async () => {
     const n = await newIssue('alice', 'alice/priv', 'no mentions here');
     expect(await mentioned(priv, n)).toEqual([]);
-    await addCollaborator(t, users.alice!, priv, users.member!, 'write');
+    await addCollaborator(t, priv, users.member!, 'write');
     const c = await req('POST', 'reader', `repos/alice/priv/issues/${n}/comments`, { body: 'cc @member' });
     expect(c.statusCode).toBe(201);
     expect(await mentioned(priv, n)).toEqual(['member']);

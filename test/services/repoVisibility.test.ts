@@ -64,7 +64,7 @@ describe.each(PROVIDERS)('visibleRepoFilter agrees with the access model (%s)', 
     for (const u of [owner, limitedUser, privateUser]) {
       await repo(u, `${u.name}-open`, false);
       const closed = await repo(u, `${u.name}-closed`, true);
-      await addCollaborator(t, u, closed, viewers.collab!, 'read');
+      await addCollaborator(t, closed, viewers.collab!, 'read');
     }
     await repo(viewers.restricted!, 'own-closed', true);
   });

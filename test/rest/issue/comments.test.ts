@@ -61,8 +61,8 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
       const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name, private: isPrivate } });
       expect(res.statusCode, res.body).toBe(201);
       const repo = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
-      await addCollaborator(t, users.alice!, repo, users.reader!, 'read');
-      await addCollaborator(t, users.alice!, repo, users.writer!, 'write');
+      await addCollaborator(t, repo, users.reader!, 'read');
+      await addCollaborator(t, repo, users.writer!, 'write');
     }
     await blockUser(t, users.alice!, users.blocked!);
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
@@ -125,7 +125,7 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     const n = await newIssue('alice', 'alice/priv');
     const pubN = await newIssue('alice', 'alice/pub');
     const archN = await newIssue('alice', 'alice/arch');
-    await editRepo(t, users.alice!, { ownerName: 'alice', name: 'arch' }, { archived: true });
+    await editRepo(t, { ownerName: 'alice', name: 'arch' }, { archived: true });
     expectGiteaError(await post('outsider', 'alice/priv', n, { body: 'x' }), 404);
     expectGiteaError(await post('anon', 'alice/priv', n, { body: 'x' }), 404);
     expectGiteaError(await post('anon', 'alice/pub', pubN, { body: 'x' }), 401, 'token is required');
@@ -286,7 +286,7 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     const c = await newComment('writer', 'alice/pub', n, 'will be archived');
     const c2 = await newComment('writer', 'alice/pub', n, 'deleted while archived');
     const pub = { ownerName: 'alice', name: 'pub' };
-    await editRepo(t, users.alice!, pub, { archived: true });
+    await editRepo(t, pub, { archived: true });
     try {
       expectGiteaError(await req('PATCH', 'anon', `alice/pub/issues/comments/${c.id}`, { body: 'x' }), 423, 'repo is archived');
       expectGiteaError(await req('PATCH', 'writer', `alice/pub/issues/comments/${c.id}`, { body: 'x' }), 423, 'repo is archived');
@@ -294,7 +294,7 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
       expectGiteaError(await req('PATCH', 'anon', `alice/pub/issues/${n}/comments/${c.id}`, { body: 'x' }), 401);
       expect((await req('DELETE', 'writer', `alice/pub/issues/comments/${c2.id}`)).statusCode).toBe(204);
     } finally {
-      await editRepo(t, users.alice!, pub, { archived: false });
+      await editRepo(t, pub, { archived: false });
     }
   });
 

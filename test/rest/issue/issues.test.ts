@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, blockUser, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 import { createOrgAs } from '../../helpers/org.ts';
 
@@ -67,11 +68,11 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     await createOrgAs(t, users.orgowner!, 'acme');
     repos.org = await newRepo('orgowner', 'orepo', false, '/api/v1/orgs/acme/repos');
     for (const r of [repos.pub, repos.priv, repos.arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
     }
-    await t.db.repository.update({ where: { id: repos.arch.id }, data: { isArchived: true, archivedAt: new Date() } });
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.blocked!.id } });
+    await editRepo(t, repos.arch, { archived: true });
+    await blockUser(t, users.alice!, users.blocked!);
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });
   afterAll(() => t.close());

@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
@@ -28,9 +29,9 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     const res = await t.request('POST', '/api/v1/user/repos', { headers: as(owner), body: { name, private: isPrivate } });
     expect(res.statusCode, res.body).toBe(201);
     const repo = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
-    await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.reader!.id, mode: 'READ' } });
-    await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.writer!.id, mode: 'WRITE' } });
-    await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.repoadmin!.id, mode: 'ADMIN' } });
+    await addCollaborator(t, repo, users.reader!, 'read');
+    await addCollaborator(t, repo, users.writer!, 'write');
+    await addCollaborator(t, repo, users.repoadmin!, 'admin');
     return repo;
   }
   async function newIssue(viewer: string, repo: string, title = 'an issue'): Promise<number> {

@@ -308,8 +308,7 @@ describe.each(PROVIDERS)('REST team repositories (%s)', (provider) => {
       ).toBe(200);
       expectGiteaError(await teamRepo('PUT', ids.qa ?? 0, 'zeta', other), 403, 'Must have admin-level access to the repository');
       const rother = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rother' } });
-      const rowner = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rowner' } });
-      await addCollaborator(t, rowner, { ownerName: 'racme', name: 'zeta' }, rother, 'admin');
+      await addCollaborator(t, { ownerName: 'racme', name: 'zeta' }, rother, 'admin');
       expect((await teamRepo('PUT', ids.qa ?? 0, 'zeta', other)).statusCode).toBe(204);
       expect((await teamRepo('DELETE', ids.qa ?? 0, 'zeta', other)).statusCode).toBe(204);
       expect(
