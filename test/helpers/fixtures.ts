@@ -74,7 +74,12 @@ export async function addCollaborator(
   opts: { as?: Models.User } = {},
 ): Promise<void> {
   const actor = opts.as ?? (await repoAdmin(t, repo));
-  await collaboratorService.addOrUpdateCollaborator(contextFor(t, actor), { owner: repo.ownerName, repo: repo.name }, user.name, permission);
+  await collaboratorService.addOrUpdateCollaborator(
+    contextFor(t, actor),
+    { owner: repo.ownerName, repo: repo.name },
+    user.name,
+    permission,
+  );
 }
 
 /** `blocker` (a user, or an organization through one of its owners `as`) blocks `blockee`. */
@@ -164,12 +169,7 @@ export async function addTeamMember(
 }
 
 /** Gives a team access to one of its organization's repositories, as `actor` (an owner). */
-export async function addTeamRepo(
-  t: TestApp,
-  actor: Models.User,
-  team: Pick<Models.Team, 'id'>,
-  repo: RepoName,
-): Promise<void> {
+export async function addTeamRepo(t: TestApp, actor: Models.User, team: Pick<Models.Team, 'id'>, repo: RepoName): Promise<void> {
   await teamRepoService.addTeamRepo(contextFor(t, actor), team.id, repo.ownerName, repo.name);
 }
 

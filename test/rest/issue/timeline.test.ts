@@ -62,8 +62,7 @@ describe.each(PROVIDERS)('REST issue timeline (%s)', (provider) => {
       expect(res.statusCode, res.body).toBe(201);
       repos[name] = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
     }
-    for (const r of [repos.pub!, repos.priv!])
-      await addCollaborator(t, r, users.reader!, 'read');
+    for (const r of [repos.pub!, repos.priv!]) await addCollaborator(t, r, users.reader!, 'read');
   });
   afterAll(() => t.close());
 
