@@ -65,12 +65,27 @@ export async function editRepo(
   return t.db.repository.findUniqueOrThrow({ where: { id: edited.repo.id } });
 }
 
+/** Keeps only `units` enabled on `repo` (the others switched off through the repository settings, as its owner). */
+export function setUnits(t: TestApp, repo: RepoName, units: readonly Models.RepoUnitType[]): Promise<Models.Repository> {
+  const has = (u: Models.RepoUnitType) => units.includes(u);
+  return editRepo(t, repo, {
+    hasCode: has('CODE'),
+    hasIssues: has('ISSUES'),
+    hasPullRequests: has('PULL_REQUESTS'),
+    hasReleases: has('RELEASES'),
+    hasWiki: has('WIKI'),
+    hasProjects: has('PROJECTS'),
+    hasPackages: has('PACKAGES'),
+    hasActions: has('ACTIONS'),
+  });
+}
+
 /** Makes `user` a collaborator of `repo` with `permission` (read, write, admin), as the repository's owner (or `as`). */
 export async function addCollaborator(
   t: TestApp,
   repo: RepoName,
   user: Pick<Models.User, 'name'>,
-  permission: 'read' | 'write' | 'admin' = 'write',
+  permission: 'read' | 'write' | 'admin' | Models.AccessMode = 'write',
   opts: { as?: Models.User } = {},
 ): Promise<void> {
   const actor = opts.as ?? (await repoAdmin(t, repo));

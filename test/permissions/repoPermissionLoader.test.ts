@@ -7,7 +7,7 @@ import { createServiceContext, type ServiceContext } from '../../src/services/co
 import * as orgService from '../../src/services/org/org.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { addCollaborator, addTeamMember, addTeamRepo, createRepo, createTeam, editRepo } from '../helpers/fixtures.ts';
+import { addCollaborator, addTeamMember, addTeamRepo, createRepo, createTeam, setUnits } from '../helpers/fixtures.ts';
 
 const PASSWORD_AUTH = { method: 'password', scope: null, tokenId: null, sudoerId: null } as const;
 
@@ -42,19 +42,7 @@ describe.each(PROVIDERS)('repoPermission loader (%s)', (provider) => {
   /** A repository created by alice (hers, or one of her organizations'), with only `units` enabled (Gitea's defaults otherwise). */
   async function makeRepo(owner: Models.User, name: string, isPrivate: boolean, units?: readonly UnitType[]): Promise<Models.Repository> {
     let repo = await createRepo(t, user('alice'), name, { private: isPrivate, ...(owner.type === 'ORGANIZATION' ? { org: owner } : {}) });
-    if (units) {
-      const has = (u: UnitType) => units.includes(u);
-      repo = await editRepo(t, repo, {
-        hasCode: has('CODE'),
-        hasIssues: has('ISSUES'),
-        hasPullRequests: has('PULL_REQUESTS'),
-        hasReleases: has('RELEASES'),
-        hasWiki: has('WIKI'),
-        hasProjects: has('PROJECTS'),
-        hasPackages: has('PACKAGES'),
-        hasActions: has('ACTIONS'),
-      });
-    }
+    if (units) repo = await setUnits(t, repo, units);
     repos[name] = repo;
     return repo;
   }

@@ -3,7 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
-import { addCollaborator, blockUser, editRepo } from '../../helpers/fixtures.ts';
+import { addCollaborator, blockUser, createMilestone, createRepoLabel, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 import { createOrgAs } from '../../helpers/org.ts';
 
@@ -135,9 +135,9 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
   });
 
   it('drops labels, milestone, assignees and due date for non-writers; honours them (and org labels) for writers', async () => {
-    const label = await t.db.label.create({ data: { repoId: repos.pub!.id, name: 'bug', color: 'ee0701' } });
-    const foreign = await t.db.label.create({ data: { repoId: repos.priv!.id, name: 'other', color: 'ee0701' } });
-    const ms = await t.db.milestone.create({ data: { repoId: repos.pub!.id, name: 'v1' } });
+    const label = await createRepoLabel(t, repos.pub!, { name: 'bug', color: 'ee0701' });
+    const foreign = await createRepoLabel(t, repos.priv!, { name: 'other', color: 'ee0701' });
+    const ms = await createMilestone(t, repos.pub!, { title: 'v1' });
     const body = {
       title: 'rich',
       labels: [label.id, foreign.id, 999999],
@@ -231,8 +231,8 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
 
   it('lists with filters and pagination headers', async () => {
     const r = await newRepo('alice', 'listing', false);
-    const bug = await t.db.label.create({ data: { repoId: r.id, name: 'bug', color: 'ee0701' } });
-    const ms = await t.db.milestone.create({ data: { repoId: r.id, name: 'v2' } });
+    const bug = await createRepoLabel(t, r, { name: 'bug', color: 'ee0701' });
+    const ms = await createMilestone(t, r, { title: 'v2' });
     for (let i = 1; i <= 5; i++)
       await create('alice', 'alice/listing', {
         title: `alpha ${i}`,

@@ -4,7 +4,7 @@ import type { DomainEvent } from '../../../src/notify/events.ts';
 import { parseGoInt } from '../../../src/services/milestone/milestone.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
-import { addCollaborator, blockUser, editRepo } from '../../helpers/fixtures.ts';
+import { addCollaborator, blockUser, createMilestone, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
 const MILESTONE_KEYS = [
@@ -83,9 +83,9 @@ describe.each(PROVIDERS)('REST milestones (%s)', (provider) => {
       await addCollaborator(t, r, users.reader!, 'read');
       await addCollaborator(t, r, users.writer!, 'write');
     }
-    await t.db.milestone.create({ data: { repoId: repos.arch.id, name: 'frozen' } });
+    await createMilestone(t, repos.arch, { title: 'frozen' });
     await editRepo(t, repos.arch, { archived: true });
-    await t.db.repoUnit.deleteMany({ where: { repoId: repos.noissues.id, type: { in: ['ISSUES', 'PULL_REQUESTS'] } } });
+    await editRepo(t, repos.noissues, { hasIssues: false, hasPullRequests: false });
     await blockUser(t, users.alice!, users.blocked!);
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });

@@ -116,7 +116,7 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       expect((await get('reader', 'repos/alice/priv/projects')).statusCode).toBe(200);
       expect((await post('admin', 'repos/alice/priv/projects', { title: 'by admin' })).statusCode).toBe(201);
       const disabled = await newRepo('alice', 'noprojects', false);
-      await t.db.repoUnit.deleteMany({ where: { repoId: disabled.id, type: 'PROJECTS' } });
+      await editRepo(t, disabled, { hasProjects: false });
       expectGiteaError(await get('alice', 'repos/alice/noprojects/projects'), 404);
       expectGiteaError(await post('alice', 'repos/alice/noprojects/projects', { title: 'x' }), 404);
       const ownerOnly = await newRepo('alice', 'owneronly', false);

@@ -229,7 +229,7 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
 
   it('404 when the pull requests unit is disabled', async () => {
     const r = await f.createRepo('alice', 'nopulls');
-    await t.db.repoUnit.deleteMany({ where: { repoId: r.id, type: 'PULL_REQUESTS' } });
+    await editRepo(t, r, { hasPullRequests: false });
     expectGiteaError(
       await t.request('POST', '/api/v1/repos/alice/nopulls/pulls', {
         headers: basic('alice'),

@@ -6,7 +6,7 @@ import * as collaboratorService from '../../../src/services/repo/collaborator.ts
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import * as repoCreate from '../../../src/services/repo/create.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
-import { blockUser } from '../../helpers/fixtures.ts';
+import { addCollaborator, blockUser } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { addMember, contextFor, createOrgAs, logins } from '../../helpers/org.ts';
 
@@ -23,8 +23,7 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
     const ref: repoCreate.RepoOwnerRef = org ? { kind: 'org', org } : { kind: 'viewer' };
     return (await repoCreate.createRepo(contextFor(t, creator), ref, { name, private: isPrivate })).repo;
   }
-  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) =>
-    t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
+  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) => addCollaborator(t, r, u, mode);
   const url = (p: string) => `/api/v1/repos/${p}`;
   const mode = async (r: Models.Repository, u: Models.User) =>
     (await t.db.collaboration.findUnique({ where: { repoId_userId: { repoId: r.id, userId: u.id } } }))?.mode ?? null;
