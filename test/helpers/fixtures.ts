@@ -93,7 +93,7 @@ export async function addCollaborator(
     contextFor(t, actor),
     { owner: repo.ownerName, repo: repo.name },
     user.name,
-    permission,
+    permission.toLowerCase(),
   );
 }
 
