@@ -26,10 +26,18 @@ async function migrate(config: Config): Promise<string[]> {
   }
 }
 
-/** Says on stderr which database a command opened (stdout stays the command's output), and whether it was new. */
+/**
+ * Says on stderr which database a command opened (stdout stays the command's output). A database the command
+ * had to create is flagged: it is usually not the server's (the server prints the DATA_DIR/DATABASE_URL it uses).
+ */
 function announceDatabase(config: Config, applied: string[]): void {
-  const fresh = applied.length ? ` (new or outdated: applied ${applied.length} migration(s))` : '';
-  process.stderr.write(`Database: ${describeDatabase(config)}${fresh}\n`);
+  const created = applied.some((name) => name.endsWith('_init'));
+  const note = created
+    ? ' (new: created by this command; the server prints the DATA_DIR/DATABASE_URL it uses)'
+    : applied.length
+      ? ` (applied ${applied.length} migration(s))`
+      : '';
+  process.stderr.write(`Database: ${describeDatabase(config)}${note}\n`);
 }
 
 /** Single-quotes a value for a POSIX shell when it needs it. */

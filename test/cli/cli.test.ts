@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<RunResult> {
   });
 }
 
-describe('forgegraph --version and --help', () => {
+describe('forgegraph --version, --help and a database it had to create', () => {
   it('--version prints the release and the Gitea API level', { timeout: SLOW }, async () => {
     const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const res = await runCli(process.env, '--version');
@@ -64,6 +65,22 @@ describe('forgegraph --version and --help', () => {
     const sub = await runCli(process.env, 'admin', 'user', 'create', '--help');
     expect(sub.stdout).toContain('DATA_DIR');
     expect(sub.stdout).toContain('--password <password>');
+  });
+
+  it('a command that had to create its database says so (it is usually not the server’s)', { timeout: SLOW }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'forgegraph-cli-'));
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
+      delete env.DATABASE_URL;
+      const res = await runCli(env, 'admin', 'user', 'list');
+      expect(res.code).toBe(0);
+      expect(res.stderr).toBe(
+        `Database: SQLite ${path.join(dir, 'forgegraph.db')} (new: created by this command; the server prints the DATA_DIR/DATABASE_URL it uses)\n`,
+      );
+      expect(res.stdout).toBe('ID\tUsername\tEmail\tIsActive\tIsAdmin\t2FA\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
