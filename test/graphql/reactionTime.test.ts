@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { addCollaborator, blockUser } from '../helpers/fixtures.ts';
+import { addCollaborator, blockUser, createComment } from '../helpers/fixtures.ts';
 import { gql, type MutationErrorFields } from '../helpers/graphql.ts';
 
 const ERROR_FIELDS = '__typename ... on Error { message code } ... on ValidationError { field }';
@@ -133,8 +133,8 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
 
   it('IssueComment.reactionGroups and reactions on comments (subject IssueComment)', async () => {
     const issue = await newIssue('alice', 'alice/pub');
-    const comment = await t.db.comment.create({ data: { issueId: issue.id, posterId: users.writer!.id, content: 'hi' } });
-    const other = await t.db.comment.create({ data: { issueId: issue.id, posterId: users.writer!.id, content: 'there' } });
+    const comment = await createComment(t, users.writer!, issue, 'hi');
+    const other = await createComment(t, users.writer!, issue, 'there');
     const added = await mutate<{ subject: { __typename: string; databaseId: number } }>(
       'addReaction',
       'subject { __typename ... on IssueComment { databaseId } }',

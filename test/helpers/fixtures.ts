@@ -1,4 +1,6 @@
 import type { Models } from '../../src/db/client.ts';
+import * as assigneeService from '../../src/services/issue/assignee.ts';
+import * as commentService from '../../src/services/issue/comment.ts';
 import * as reactionService from '../../src/services/issue/reaction.ts';
 import * as milestoneService from '../../src/services/milestone/milestone.ts';
 import * as labelService from '../../src/services/label/label.ts';
@@ -116,6 +118,35 @@ export async function unblockUser(t: TestApp, blocker: Models.User, blockee: Pic
 /** Deletes a user as a site admin (DELETE /admin/users/{username}); `purge` also removes their repositories and memberships. */
 export async function deleteUser(t: TestApp, user: Pick<Models.User, 'name'>, opts: { purge?: boolean } = {}): Promise<void> {
   await userService.deleteUser(t.system, user.name, opts);
+}
+
+/** Comments on an issue as `poster` (through the comment service: counters, feed and events follow). */
+export async function createComment(
+  t: TestApp,
+  poster: Models.User,
+  issue: Pick<Models.Issue, 'repoId' | 'index'>,
+  body = 'a comment',
+): Promise<Models.Comment> {
+  const repo = await t.db.repository.findUniqueOrThrow({ where: { id: issue.repoId } });
+  const view = await commentService.createComment(contextFor(t, poster), { owner: repo.ownerName, repo: repo.name }, issue.index, body);
+  return view.comment;
+}
+
+/** Assigns users to an issue as `actor` (a writer of the repository's issues, by default its owner). */
+export async function addAssignees(
+  t: TestApp,
+  issue: Pick<Models.Issue, 'repoId' | 'index'>,
+  users: ReadonlyArray<Pick<Models.User, 'name'>>,
+  opts: { as?: Models.User } = {},
+): Promise<void> {
+  const repo = await t.db.repository.findUniqueOrThrow({ where: { id: issue.repoId } });
+  const actor = opts.as ?? (await repoAdmin(t, repo));
+  const ref = { owner: repo.ownerName, repo: repo.name };
+  await assigneeService.addAssignees(
+    contextFor(t, actor),
+    { ref, index: issue.index },
+    users.map((u) => u.name),
+  );
 }
 
 /** Reacts to an issue (no `commentId`) or to one of its comments, as `actor`. */

@@ -3,7 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
-import { addCollaborator, blockUser, editRepo } from '../../helpers/fixtures.ts';
+import { addCollaborator, blockUser, createComment, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
@@ -31,8 +31,7 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     expect(res.statusCode, res.body).toBe(201);
     return t.db.issue.findUniqueOrThrow({ where: { id: res.json().id as number } });
   }
-  const newComment = (issue: Models.Issue, poster: Models.User, content = 'a comment') =>
-    t.db.comment.create({ data: { issueId: issue.id, posterId: poster.id, content } });
+  const newComment = (issue: Models.Issue, poster: Models.User, content = 'a comment') => createComment(t, poster, issue, content);
 
   beforeAll(async () => {
     t = await startTestApp(provider);
