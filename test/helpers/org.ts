@@ -13,8 +13,14 @@ export function contextFor(t: TestApp, user: Models.User): ServiceContext {
 }
 
 /** Creates an organization through the org service, owned by `owner` (who joins its Owners team). */
-export function createOrgAs(t: TestApp, owner: Models.User, name: string, visibility: Models.Visibility = 'PUBLIC'): Promise<Models.User> {
-  return orgService.createOrg(contextFor(t, owner), { name, visibility });
+export function createOrgAs(
+  t: TestApp,
+  owner: Models.User,
+  name: string,
+  visibility: Models.Visibility = 'PUBLIC',
+  profile: orgService.OrgProfileInput = {},
+): Promise<Models.User> {
+  return orgService.createOrg(contextFor(t, owner), { ...profile, name, visibility });
 }
 
 /** The first member of `org`'s Owners team: who fixtures act as for the organization. */
