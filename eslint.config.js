@@ -32,7 +32,7 @@ const layers = [
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
   { category: 'service', pattern: 'src/services/*/**', capture: ['domain', 'file'] },
-  ...['rest', 'graphql', 'githttp', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db', 'generated'].map((d) => ({
+  ...['rest', 'graphql', 'githttp', 'web', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db', 'generated'].map((d) => ({
     category: d,
     pattern: `src/${d}/**`,
   })),
@@ -51,7 +51,22 @@ const policies = [
   {
     from: from('app'),
     allow: [
-      to('app', 'rest', 'graphql', 'githttp', 'service', 'service-base', 'notify', 'jobs', 'loaders', 'auth', 'db', 'errors', 'config'),
+      to(
+        'app',
+        'rest',
+        'graphql',
+        'githttp',
+        'web',
+        'service',
+        'service-base',
+        'notify',
+        'jobs',
+        'loaders',
+        'auth',
+        'db',
+        'errors',
+        'config',
+      ),
     ],
   },
   // Transports are thin and never import each other: services, authentication, per-request loaders and the
@@ -63,6 +78,9 @@ const policies = [
       typesFrom('db', 'git'),
     ],
   })),
+  // Static pages and assets (landing page, Swagger UI, the GraphiQL page): nothing of the product below them.
+  { from: from('web'), allow: [to('web', 'config', 'errors')] },
+  { from: from('graphql'), allow: [to('web')] },
   // Pothos' Prisma plugin needs values from the data model: its DMMF and the scalar-field enums.
   { from: from('graphql'), allow: [{ to: { file: { path: 'src/db/client.ts' } } }] },
   {
@@ -100,7 +118,10 @@ const policies = [
 const OWNED = [
   { libs: '^(isomorphic-git|(node:)?child_process)(/|$)', owners: ['src/git/**'] },
   { libs: '^(@prisma/|pg$|better-sqlite3$)', owners: ['src/db/**'] },
-  { libs: '^(fastify|@fastify/)', owners: ['src/app.ts', 'src/logger.ts', 'src/rest/**', 'src/graphql/**', 'src/githttp/**'] },
+  {
+    libs: '^(fastify|@fastify/)',
+    owners: ['src/app.ts', 'src/logger.ts', 'src/web/**', 'src/rest/**', 'src/graphql/**', 'src/githttp/**'],
+  },
   { libs: '^(graphql|graphql-yoga|@graphql-yoga/.*|@pothos/.*)$', owners: ['src/graphql/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
   { libs: '^@node-rs/argon2$', owners: ['src/auth/**'] },
@@ -109,7 +130,7 @@ const LAYER_GLOBS = [
   ['src/main.ts', 'src/bin/**'],
   ['src/app.ts', 'src/logger.ts'],
   ['src/config.ts', 'src/errors.ts'],
-  ...['rest', 'graphql', 'githttp', 'services', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db'].map((d) => [
+  ...['rest', 'graphql', 'githttp', 'web', 'services', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db'].map((d) => [
     `src/${d}/**`,
   ]),
 ];

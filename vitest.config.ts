@@ -7,12 +7,17 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }] },
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // Suites share one process per file; files run in parallel workers. Most of a test's time is spent waiting
-    // on git processes and the database, so two workers per core keep the CPU busy (measured on 2 cores: the
-    // SQLite pass takes 290 s with 4 workers).
+    // Timeouts catch hangs, not slowness: a test that takes 10 s on an idle machine takes several times that when
+    // the two cores are shared with other work, and must not fail for it.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    // Files run in parallel worker processes. Most of a test's time is spent waiting on git processes and the
+    // database, so two workers per core keep the CPU busy. Workers are reused across files without re-importing
+    // the app (isolate: false): importing src/ and the GraphQL schema costs ~3 s per file, which was a third of
+    // the suite. Suites share no module state that matters (each builds its own app over its own database);
+    // VITEST_ISOLATE=1 restores a fresh module graph per file.
     pool: 'forks',
+    isolate: process.env.VITEST_ISOLATE === '1',
     maxWorkers: 4,
     reporters: ['default', './test/helpers/summaryReporter.ts'],
   },

@@ -17,6 +17,8 @@ import { pushJobHandler } from './services/repo/pushJob.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { loggerOptions } from './logger.ts';
+import { mountLanding } from './web/landing.ts';
+import { mountSwaggerUi } from './web/swaggerUi.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
 export interface App {
@@ -79,8 +81,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const graphql = mountGraphql(server, deps);
 
   const swagger = openApiDocument(deps);
-  server.get('/api/swagger', async () => swagger);
   server.get('/swagger.v1.json', async () => swagger);
+  mountSwaggerUi(server, config);
+  mountLanding(server, config);
   server.get('/api/v1/swagger', async (_req, reply) => reply.redirect('/api/swagger', 303));
   server.get('/api/healthz', async (_req, reply) => {
     const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -17,7 +17,10 @@ export interface Config {
   secretKey: string;
   logLevel: string;
   appName: string;
+  /** Gitea's API level we implement (`/api/v1/version`). */
   version: string;
+  /** Forgegraph's own release (package.json). */
+  packageVersion: string;
   /** Domain of the placeholder e-mail shown for private addresses (Gitea `NO_REPLY_ADDRESS`). */
   noReplyAddress: string;
   minPasswordLength: number;
@@ -47,6 +50,22 @@ export interface LoginThrottleSettings {
 
 export const VERSION = '1.27.0';
 
+/** Forgegraph's release, from package.json (`forgegraph --version`). */
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
+
+/** The environment variables loadConfig reads, with their defaults (for `--help` and the README). */
+export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning: string }> = [
+  { name: 'PORT', default: '3000', meaning: 'HTTP port' },
+  { name: 'HOST', default: '0.0.0.0', meaning: 'listen address' },
+  { name: 'DATA_DIR', default: './data', meaning: 'SQLite file, repositories, generated secret_key' },
+  { name: 'DATABASE_URL', default: 'file:<DATA_DIR>/forgegraph.db', meaning: 'a postgresql:// URL selects PostgreSQL' },
+  { name: 'ROOT_URL', default: 'http://localhost:<PORT>/', meaning: 'public URL (html_url, clone_url, Link headers)' },
+  { name: 'SECRET_KEY', default: '<DATA_DIR>/secret_key', meaning: 'generated into the data directory when unset' },
+  { name: 'LOG_LEVEL', default: 'info', meaning: 'server log level (pino)' },
+  { name: 'NODE_ENV', default: '', meaning: 'production hides internal error messages from non-admins' },
+];
+
 /** Builds the Config from environment variables (all optional); creates the data directory and secret key. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
@@ -72,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     appName: 'Forgegraph',
     version: VERSION,
+    packageVersion: PACKAGE_VERSION,
     noReplyAddress: `noreply.${new URL(rootUrl).hostname}`,
     minPasswordLength: 8,
     production: env.NODE_ENV === 'production',
@@ -127,5 +147,25 @@ function loadOrCreateSecretKey(dataDir: string): string {
     const key = randomBytes(32).toString('hex');
     writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
     return key;
+  }
+}
+
+/** The database a Config opens, for people: the SQLite file, or the PostgreSQL URL without its password. */
+export function describeDatabase(config: Pick<Config, 'dbProvider' | 'databaseUrl'>): string {
+  if (config.dbProvider === 'sqlite') {
+    const file = config.databaseUrl.replace(/^file:(\/\/(?=\/))?/, '').split('?')[0] ?? '';
+    return `SQLite ${file === ':memory:' ? file : path.resolve(file)}`;
+  }
+  return `PostgreSQL ${redactUrl(config.databaseUrl)}`;
+}
+
+/** A URL with its password replaced by `***`. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
   }
 }

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError as CliArgumentError } from 'commander';
 import { LoginThrottle } from './auth/loginThrottle.ts';
-import { loadConfig, type Config } from './config.ts';
+import { describeDatabase, ENVIRONMENT, loadConfig, PACKAGE_VERSION, redactUrl, VERSION, type Config } from './config.ts';
 import { createDb, prepareDb, type Db } from './db/client.ts';
 import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
 import { isDomainError } from './errors.ts';
@@ -28,10 +28,40 @@ async function migrate(config: Config): Promise<string[]> {
   }
 }
 
+/**
+ * Says on stderr which database a command opened (stdout stays the command's output). A database the command
+ * had to create is flagged: it is usually not the server's (the server prints the DATA_DIR/DATABASE_URL it uses).
+ */
+function announceDatabase(config: Config, applied: string[]): void {
+  const created = applied.some((name) => name.endsWith('_init'));
+  const note = created
+    ? ' (new: created by this command; the server prints the DATA_DIR/DATABASE_URL it uses)'
+    : applied.length
+      ? ` (applied ${applied.length} migration(s))`
+      : '';
+  process.stderr.write(`Database: ${describeDatabase(config)}${note}\n`);
+}
+
+/** Single-quotes a value for a POSIX shell when it needs it. */
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The environment assignments that make `npx forgegraph …` open the server's database from any directory:
+ * DATABASE_URL when set (its password left for the user to fill in), and the absolute DATA_DIR.
+ */
+function cliEnvironment(config: Config, env: NodeJS.ProcessEnv = process.env): string {
+  const parts: string[] = [];
+  if (env.DATABASE_URL) parts.push(`DATABASE_URL=${shellQuote(redactUrl(env.DATABASE_URL).replace(':***@', ':<password>@'))}`);
+  if (!env.DATABASE_URL || env.DATA_DIR) parts.push(`DATA_DIR=${shellQuote(config.dataDir)}`);
+  return parts.join(' ');
+}
+
 /** A migrated database and a system context for the admin commands (works while the server runs). */
 async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  await migrate(config);
+  announceDatabase(config, await migrate(config));
   const db: Db = createDb({ provider: config.dbProvider, url: config.databaseUrl });
   await prepareDb(db, config.dbProvider);
   const notifier = new Notifier((s, e, err) => process.stderr.write(`subscriber ${s} failed on ${e.type}: ${String(err)}\n`));
@@ -65,12 +95,12 @@ async function serve(): Promise<void> {
   void app.warmUp().catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'));
   const ms = Math.round(performance.now() - started);
   log.info(
-    `Forgegraph ${config.version} ready in ${ms} ms: REST ${config.rootUrl}api/v1, GraphQL ${config.rootUrl}api/graphql, git ${config.rootUrl}{owner}/{repo}.git (data in ${config.dataDir})`,
+    `Forgegraph ${config.packageVersion} ready in ${ms} ms: ${config.rootUrl} (REST ${config.rootUrl}api/v1, GraphQL ${config.rootUrl}api/graphql, git ${config.rootUrl}{owner}/{repo}.git); database ${describeDatabase(config)}, data in ${config.dataDir}`,
   );
   if ((await app.deps.db.user.count({ where: { type: 'INDIVIDUAL' } })) === 0) {
     process.stdout.write(
-      '\nNo users yet. Create the first administrator with:\n' +
-        '  npx forgegraph admin user create --username root --password <password> --email root@example.com --admin --must-change-password=false\n\n',
+      `\nNo users yet. Create the first administrator (the password needs at least ${config.minPasswordLength} characters) with:\n` +
+        `  ${cliEnvironment(config)} npx forgegraph admin user create --username root --password <password> --email root@example.com --admin --must-change-password=false\n\n`,
     );
   }
   const stop = async (signal: string) => {
@@ -82,13 +112,30 @@ async function serve(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
-const program = new Command('forgegraph').description('A self-hosted git forge with a Gitea-compatible REST API and a GraphQL graph.');
+/** The password policy, checked before opening the database so the message says what is needed. */
+function checkPassword(password: string | undefined, minLength: number): string {
+  if (!password) throw new Error(`--password is required (at least ${minLength} characters)`);
+  if (password.length < minLength) throw new Error(`password is too short: it needs at least ${minLength} characters`);
+  return password;
+}
+
+const environmentHelp = [
+  'Environment (the server and every command read the same variables):',
+  ...ENVIRONMENT.map((v) => `  ${v.name.padEnd(13)} ${v.meaning}${v.default ? ` (default: ${v.default})` : ''}`),
+].join('\n');
+
+const program = new Command('forgegraph')
+  .description('A self-hosted git forge with a Gitea-compatible REST API and a GraphQL graph.')
+  .version(`forgegraph ${PACKAGE_VERSION} (Gitea API ${VERSION})`, '-v, --version', 'print the version')
+  .addHelpText('afterAll', `\n${environmentHelp}\n`);
 program.command('serve').description('Run the server (applies pending migrations first).').action(serve);
 program
   .command('migrate')
   .description('Apply pending database migrations and exit.')
   .action(async () => {
-    const applied = await migrate(loadConfig());
+    const config = loadConfig();
+    const applied = await migrate(config);
+    process.stderr.write(`Database: ${describeDatabase(config)}\n`);
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n');
   });
 
@@ -118,11 +165,12 @@ user
       accessTokenName: string;
       accessTokenScopes: string;
     }) => {
+      const password = checkPassword(o.password, loadConfig().minPasswordLength);
       await withSystem(async (cx) => {
         await userService.createUser(cx, {
           username: o.username,
           email: o.email,
-          password: o.password,
+          password,
           admin: o.admin,
           mustChangePassword: o.mustChangePassword,
           restricted: o.restricted,
@@ -146,8 +194,9 @@ user
   .requiredOption('--password <password>', 'new password')
   .option('--must-change-password [bool]', 'require another change before the API can be used (default true, as Gitea)', parseBool, true)
   .action(async (o: { username: string; password: string; mustChangePassword: boolean }) => {
+    const password = checkPassword(o.password, loadConfig().minPasswordLength);
     await withSystem(async (cx) => {
-      await userService.changePassword(cx, { username: o.username, password: o.password, mustChangePassword: o.mustChangePassword });
+      await userService.changePassword(cx, { username: o.username, password, mustChangePassword: o.mustChangePassword });
       process.stdout.write(`${o.username}'s password has been successfully updated!\n`);
     });
   });

@@ -5,6 +5,8 @@ import { parseCredentials } from '../auth/credentials.ts';
 import { resolveViewer } from '../auth/resolveViewer.ts';
 import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
+import { sendAsset } from '../web/asset.ts';
+import { graphiqlPage, wantsGraphiql } from '../web/graphiql.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';
 import { LIMITS } from './limits/limits.ts';
@@ -32,19 +34,14 @@ type Yoga = YogaServerInstance<{ req: FastifyRequest; reply: FastifyReply }, Gra
 
 /** Builds Yoga over the schema. Loaded lazily: graphql-yoga and the schema take ~1 s to import. */
 async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
-  const [{ createYoga }, { renderGraphiQL }, { schema }] = await Promise.all([
-    import('graphql-yoga'),
-    import('@graphql-yoga/render-graphiql'),
-    import('./schema.ts'),
-  ]);
-  let graphiqlHtml: string | undefined;
+  const [{ createYoga }, { schema }] = await Promise.all([import('graphql-yoga'), import('./schema.ts')]);
   return createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/api/graphql',
     logging: false,
     landingPage: false,
-    graphiql: { title: 'Forgegraph GraphQL', defaultQuery: '{\n  viewer {\n    login\n  }\n}\n' },
-    renderGraphiQL: (opts) => (graphiqlHtml ??= renderGraphiQL(opts)),
+    // Browsers get GraphiQL from mountGraphql's handler (compressed, cached), before Yoga.
+    graphiql: false,
     maskedErrors: { maskError, isDev: !deps.config.production },
     // In request order (see limits/limits.ts): the text, the syntax tree, validation, cost, execution.
     plugins: [
@@ -82,6 +79,7 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
   let yoga: Promise<Yoga> | undefined;
   const getYoga = () => (yoga ??= createGraphqlServer(deps));
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (wantsGraphiql(req.method, req.headers.accept)) return sendAsset(req, reply, await graphiqlPage());
     // Yoga answers only on its one endpoint: hand it the alias's request under that path.
     if (req.raw.url?.startsWith('/graphql')) req.raw.url = `/api${req.raw.url}`;
     const res = await (await getYoga()).handleNodeRequestAndResponse(req, reply, { req, reply });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = 'src/bin/forgegraph.js';
 const PASSWORD = 'root-password-1';
 const NEW_PASSWORD = 'root-password-2';
-/** Each CLI process starts in a few seconds; the whole flow runs about seven of them. */
-const SLOW = 60_000;
+/** Each CLI process starts in a few seconds on an idle machine, several times that on a busy one. */
+const SLOW = 180_000;
 
 interface RunResult {
   code: number | null;
@@ -32,6 +33,57 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Runs `node src/bin/forgegraph.js …args` in the checkout with `env`, as `npx forgegraph` would. */
+function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('forgegraph --version, --help and a database it had to create', () => {
+  it('--version prints the release and the Gitea API level', { timeout: SLOW }, async () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const res = await runCli(process.env, '--version');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`forgegraph ${version} (Gitea API 1.27.0)\n`);
+  });
+
+  it('--help lists the commands and every environment variable', { timeout: SLOW }, async () => {
+    const res = await runCli(process.env, '--help');
+    expect(res.code).toBe(0);
+    for (const command of ['serve', 'migrate', 'admin']) expect(res.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'ROOT_URL', 'SECRET_KEY', 'LOG_LEVEL']) {
+      expect(res.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    }
+    // Subcommands show it too: `admin user create --help` is where a new user looks.
+    const sub = await runCli(process.env, 'admin', 'user', 'create', '--help');
+    expect(sub.stdout).toContain('DATA_DIR');
+    expect(sub.stdout).toContain('--password <password>');
+  });
+
+  it('a command that had to create its database says so (it is usually not the server’s)', { timeout: SLOW }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'forgegraph-cli-'));
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
+      delete env.DATABASE_URL;
+      const res = await runCli(env, 'admin', 'user', 'list');
+      expect(res.code).toBe(0);
+      expect(res.stderr).toBe(
+        `Database: SQLite ${path.join(dir, 'forgegraph.db')} (new: created by this command; the server prints the DATA_DIR/DATABASE_URL it uses)\n`,
+      );
+      expect(res.stdout).toBe('ID\tUsername\tEmail\tIsActive\tIsAdmin\t2FA\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
   let database: TestDatabase;
   let env: NodeJS.ProcessEnv;
@@ -42,15 +94,14 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
 
   /** Runs `node src/bin/forgegraph.js …args` in the checkout, as `npx forgegraph` would. */
   function run(...args: string[]): Promise<RunResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return runCli(env, ...args);
+  }
+
+  /** What every command prints on stderr first: the database it opened. */
+  function databaseLine(): string {
+    return provider === 'sqlite'
+      ? `Database: SQLite ${path.join(database.dataDir, 'forgegraph.db')}`
+      : `Database: PostgreSQL ${database.url}`;
   }
 
   async function waitFor(predicate: () => boolean, what: string, ms = 30_000): Promise<void> {
@@ -91,7 +142,7 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
 
   it('migrate applies the init migration on a fresh data directory, then reports up to date', { timeout: SLOW }, async () => {
     const first = await run('migrate');
-    expect(first.stderr).toBe('');
+    expect(first.stderr).toBe(`${databaseLine()}\n`);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^Applied: (\S+, )*\d{14}_init(, \S+)*\n$/);
     // The first start generates the secret key into the data directory.
@@ -113,10 +164,13 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
     server.stdout?.on('data', (d: Buffer) => (serverOut += d.toString()));
     server.stderr?.on('data', (d: Buffer) => (serverOut += d.toString()));
     await waitFor(() => serverOut.includes('admin user create') && serverOut.includes('ready in'), 'the first-start hint');
-    expect(serverOut).toMatch(
-      /No users yet\. Create the first administrator with:\n\s+npx forgegraph admin user create --username \S+ --password \S+ --email \S+ --admin/,
+    // The hint names the data this server uses, so it works from a shell that does not have the server's environment.
+    const where = provider === 'sqlite' ? `DATA_DIR=${database.dataDir}` : `DATABASE_URL=${database.url} DATA_DIR=${database.dataDir}`;
+    expect(serverOut).toContain(
+      `No users yet. Create the first administrator (the password needs at least 8 characters) with:\n  ${where} npx forgegraph admin user create --username root --password <password> --email root@example.com --admin --must-change-password=false\n`,
     );
     expect(serverOut).toContain(`ready in`);
+    expect(serverOut).toContain(databaseLine().replace('Database: ', 'database '));
 
     const res = await fetch(`${baseUrl}/api/v1/version`);
     expect(res.status).toBe(200);
@@ -125,39 +179,53 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
     expect(readFileSync(path.join(database.dataDir, 'secret_key'), 'utf8')).toBe(key);
   });
 
-  it('admin user create (while the server runs) creates an admin and prints a working token', { timeout: SLOW }, async () => {
-    const res = await run(
-      'admin',
-      'user',
-      'create',
-      '--username',
-      'root',
-      '--password',
-      PASSWORD,
-      '--email',
-      'root@example.com',
-      '--admin',
-      '--must-change-password=false',
-      '--access-token',
-    );
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    expect(res.stdout).toContain("New user 'root' has been successfully created!");
-    const found = res.stdout.match(/\b[0-9a-f]{40}\b/);
-    expect(found).not.toBeNull();
-    token = found?.[0] ?? '';
-
-    const me = await fetch(`${baseUrl}/api/v1/user`, { headers: { authorization: `token ${token}` } });
-    expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({ login: 'root', email: 'root@example.com', is_admin: true });
-    const byPassword = await fetch(`${baseUrl}/api/v1/user`, {
-      headers: { authorization: `Basic ${Buffer.from(`root:${PASSWORD}`).toString('base64')}` },
-    });
-    expect(byPassword.status).toBe(200);
+  it('a 1-character password is refused with the minimum length, before anything is written', { timeout: SLOW }, async () => {
+    const res = await run('admin', 'user', 'create', '--username', 'shorty', '--password', 'x', '--email', 'shorty@example.com');
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toBe('forgegraph: password is too short: it needs at least 8 characters\n');
+    expect(await userRow('shorty')).toBeNull();
   });
+
+  it(
+    'the printed hint, run as printed from a shell without the server environment, creates the admin the server sees',
+    { timeout: SLOW },
+    async () => {
+      const hint = serverOut.split('\n').find((line) => line.includes('npx forgegraph admin user create'));
+      expect(hint).toBeDefined();
+      // A new user's shell: none of the server's variables; the same checkout (`npx forgegraph` runs src/bin/forgegraph.js).
+      const shell = { ...env };
+      for (const key of ['DATA_DIR', 'DATABASE_URL']) delete shell[key];
+      const command = `${(hint ?? '').trim().replace('npx forgegraph', `${process.execPath} ${BIN}`).replace('<password>', PASSWORD)} --access-token`;
+      const res = await new Promise<RunResult>((resolve, reject) => {
+        const child = spawn('/bin/sh', ['-c', command], { cwd: ROOT, env: shell, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.once('error', reject);
+        child.once('close', (code) => resolve({ code, stdout, stderr }));
+      });
+      expect(res.stderr).toBe(`${databaseLine()}\n`);
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain("New user 'root' has been successfully created!");
+      const found = res.stdout.match(/\b[0-9a-f]{40}\b/);
+      expect(found).not.toBeNull();
+      token = found?.[0] ?? '';
+
+      const me = await fetch(`${baseUrl}/api/v1/user`, { headers: { authorization: `token ${token}` } });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({ login: 'root', email: 'root@example.com', is_admin: true });
+      const byPassword = await fetch(`${baseUrl}/api/v1/user`, {
+        headers: { authorization: `Basic ${Buffer.from(`root:${PASSWORD}`).toString('base64')}` },
+      });
+      expect(byPassword.status).toBe(200);
+    },
+  );
 
   it('admin user list shows root as an active admin', { timeout: SLOW }, async () => {
     const res = await run('admin', 'user', 'list');
+    expect(res.stderr).toBe(`${databaseLine()}\n`);
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('ID\tUsername\tEmail\tIsActive\tIsAdmin\t2FA');
@@ -166,7 +234,7 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
 
   it('admin user change-password sets the password and, by default, must_change_password', { timeout: SLOW }, async () => {
     const res = await run('admin', 'user', 'change-password', '--username', 'root', '--password', NEW_PASSWORD);
-    expect(res.stderr).toBe('');
+    expect(res.stderr).toBe(`${databaseLine()}\n`);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe("root's password has been successfully updated!\n");
     expect((await userRow('root'))?.mustChangePassword).toBe(true);
@@ -182,6 +250,6 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
     const res = await run('admin', 'user', 'create', '--username', 'ROOT', '--password', PASSWORD, '--email', 'other@example.com');
     expect(res.code).not.toBe(0);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toBe('forgegraph: user already exists [name: ROOT]\n');
+    expect(res.stderr).toBe(`${databaseLine()}\nforgegraph: user already exists [name: ROOT]\n`);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
+import { addCollaborator } from '../helpers/fixtures.ts';
 import { capturePushes, createRepoFixture, GitClient, gitUrl } from './gitClient.ts';
 
 /** Who may clone and push, over the real git client (Gitea's access model, routers/web/repo/githttp.go). */
@@ -34,11 +35,9 @@ describe.each(PROVIDERS)('git smart HTTP access (%s)', (provider) => {
     const secret = await createRepoFixture(t, owner, 'secret', { isPrivate: true });
     const pub = await createRepoFixture(t, owner, 'pub');
     await createRepoFixture(t, owner, 'old', { isArchived: true });
-    const users = await t.db.user.findMany({ where: { lowerName: { in: ['reader', 'writer'] } } });
-    const id = (n: string) => users.find((u) => u.lowerName === n)?.id ?? 0;
     for (const repo of [secret, pub]) {
-      await t.db.collaboration.create({ data: { repoId: repo.id, userId: id('reader'), mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: repo.id, userId: id('writer'), mode: 'WRITE' } });
+      await addCollaborator(t, repo, { name: 'reader' }, 'read');
+      await addCollaborator(t, repo, { name: 'writer' }, 'write');
     }
     // Seed the private repository so clones have something to fetch.
     const seed = await workTree('seed');

@@ -3,12 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Models } from '../../src/db/client.ts';
-import { initRepository } from '../../src/git/initRepository.ts';
-import { hooksDir } from '../../src/git/installHooks.ts';
-import { repoPath } from '../../src/git/repoPath.ts';
 import type { RefUpdate } from '../../src/notify/events.ts';
-import { ALL_UNITS } from '../../src/permissions/units.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { createRepo, editRepo, setUnits } from '../helpers/fixtures.ts';
+import { orgOwner } from '../helpers/org.ts';
 
 /** The result of one git invocation. */
 export interface GitResult {
@@ -95,31 +93,25 @@ export interface RepoFixtureOptions {
   units?: readonly Models.RepoUnitType[];
 }
 
-/** Inserts a repository row with its units and creates the bare repository on disk (until a repo service exists). */
+/**
+ * Creates a repository through the repository service (as its owner, or an owner of its organization), then
+ * applies the settings asked for (units kept, archived) through the repository settings.
+ */
 export async function createRepoFixture(
   t: TestApp,
   owner: Models.User,
   name: string,
   opts: RepoFixtureOptions = {},
 ): Promise<Models.Repository> {
-  const repo = await t.db.repository.create({
-    data: {
-      ownerId: owner.id,
-      ownerName: owner.name,
-      name,
-      lowerName: name.toLowerCase(),
-      isPrivate: opts.isPrivate ?? false,
-      isArchived: opts.isArchived ?? false,
-      defaultBranch: opts.defaultBranch ?? 'main',
-      units: { create: (opts.units ?? ALL_UNITS.filter((u) => u !== 'EXT_WIKI' && u !== 'EXT_ISSUES')).map((type) => ({ type })) },
-    },
-  });
-  await initRepository({
-    gitdir: repoPath(t.config.repositoriesDir, owner.name, name),
+  const org = owner.type === 'ORGANIZATION';
+  const actor = org ? await orgOwner(t, owner) : owner;
+  let repo = await createRepo(t, actor, name, {
+    private: opts.isPrivate ?? false,
     defaultBranch: opts.defaultBranch ?? 'main',
-    objectFormat: 'sha1',
-    hooksDir: hooksDir(t.config.dataDir),
+    ...(org ? { org: owner } : {}),
   });
+  if (opts.units) repo = await setUnits(t, repo, opts.units);
+  if (opts.isArchived) repo = await editRepo(t, repo, { archived: true });
   return repo;
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
+import { addCollaborator, createMilestone, createRepoLabel, editRepo } from '../helpers/fixtures.ts';
 import { gql, type MutationErrorFields } from '../helpers/graphql.ts';
 import { createOrgAs } from '../helpers/org.ts';
 
@@ -60,8 +61,8 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     repos.org = await newRepo('orgowner', 'orepo', false, '/api/v1/orgs/acme/repos');
     repos.orgPriv = await newRepo('orgowner', 'hidden', true, '/api/v1/orgs/acme/repos');
     for (const r of [repos.pub, repos.priv, repos.arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
     }
     const mk = async (key: string, data: { repoId?: number; orgId?: number; name: string; exclusive?: boolean }) => {
       labels[key] = await t.db.label.create({ data: { color: '00ff00', ...data } });
@@ -174,7 +175,7 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
       labelNames(await mutate('addLabelsToLabelable', { labelableId: issueId(secret), labelIds: [labelId('secret')] }, 'writer')),
     ).toEqual(['secret']);
     const old = await newIssue('owner/arch');
-    await t.db.repository.update({ where: { id: repos.arch!.id }, data: { isArchived: true, archivedAt: new Date() } });
+    await editRepo(t, repos.arch!, { archived: true });
     expect(await mutate('addLabelsToLabelable', { labelableId: issueId(old), labelIds: [] }, 'owner')).toMatchObject({
       code: 'REPO_ARCHIVED',
     });
@@ -185,7 +186,7 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
 
   it('Label.issues lists the visible issues carrying the label, with states, orderBy, pagination and totalCount', async () => {
     const repo = await newRepo('owner', 'lab', false);
-    const hot = await t.db.label.create({ data: { repoId: repo.id, name: 'hot', color: 'ff0000' } });
+    const hot = await createRepoLabel(t, repo, { name: 'hot', color: 'ff0000' });
     const nums: number[] = [];
     for (let i = 0; i < 4; i++) nums.push((await newIssue('owner/lab', 'owner', { labels: [hot.id], closed: i === 3 })).number as number);
     await newIssue('owner/lab');
@@ -224,10 +225,9 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
 
   it('Repository.issues takes labels, orderBy and filterBy (assignee, createdBy, mentioned, milestoneNumber, states, since)', async () => {
     const repo = await newRepo('owner', 'filters', false);
-    const [red, blue] = await Promise.all(
-      ['red', 'blue'].map((name) => t.db.label.create({ data: { repoId: repo.id, name, color: '0000ff' } })),
-    );
-    const ms = await t.db.milestone.create({ data: { repoId: repo.id, name: 'v1' } });
+    const red = await createRepoLabel(t, repo, { name: 'red', color: '0000ff' });
+    const blue = await createRepoLabel(t, repo, { name: 'blue', color: '0000ff' });
+    const ms = await createMilestone(t, repo, { title: 'v1' });
     const i1 = await newIssue('owner/filters', 'owner', { labels: [red!.id, blue!.id], assignees: ['writer'], milestone: ms.id });
     const i2 = await newIssue('owner/filters', 'stranger');
     const i3 = await newIssue('owner/filters', 'owner', { labels: [red!.id], closed: true });
@@ -270,8 +270,8 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
 
   it('Label { issues(first: 50) { author labels assignees } } costs the same statements for 2 and 20 issues', async () => {
     const repo = await newRepo('owner', 'many', false);
-    const tag = await t.db.label.create({ data: { repoId: repo.id, name: 'tag', color: '00ff00' } });
-    const other = await t.db.label.create({ data: { repoId: repo.id, name: 'other', color: '00ff00' } });
+    const tag = await createRepoLabel(t, repo, { name: 'tag', color: '00ff00' });
+    const other = await createRepoLabel(t, repo, { name: 'other', color: '00ff00' });
     const add = async (n: number) => {
       for (let i = 0; i < n; i++) await newIssue('owner/many', 'owner', { labels: [tag.id, other.id], assignees: ['writer'] });
     };

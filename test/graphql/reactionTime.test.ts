@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
+import { addCollaborator, blockUser, createComment } from '../helpers/fixtures.ts';
 import { gql, type MutationErrorFields } from '../helpers/graphql.ts';
 
 const ERROR_FIELDS = '__typename ... on Error { message code } ... on ValidationError { field }';
@@ -45,8 +46,8 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     const res = await t.request('POST', '/api/v1/user/repos', { headers: as(owner), body: { name, private: isPrivate } });
     expect(res.statusCode, res.body).toBe(201);
     const repo = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
-    await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.reader!.id, mode: 'READ' } });
-    await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.writer!.id, mode: 'WRITE' } });
+    await addCollaborator(t, repo, users.reader!, 'read');
+    await addCollaborator(t, repo, users.writer!, 'write');
     return repo;
   }
   async function newIssue(viewer: string, repo: string, title = 'an issue'): Promise<Models.Issue> {
@@ -69,7 +70,7 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     for (const n of ['alice', 'reader', 'writer', 'outsider', 'blocked']) users[n] = await t.createUser(n);
     await newRepo('alice', 'pub');
     await newRepo('alice', 'priv', true);
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.blocked!.id } });
+    await blockUser(t, users.alice!, users.blocked!);
   });
   afterAll(() => t.close());
 
@@ -132,8 +133,8 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
 
   it('IssueComment.reactionGroups and reactions on comments (subject IssueComment)', async () => {
     const issue = await newIssue('alice', 'alice/pub');
-    const comment = await t.db.comment.create({ data: { issueId: issue.id, posterId: users.writer!.id, content: 'hi' } });
-    const other = await t.db.comment.create({ data: { issueId: issue.id, posterId: users.writer!.id, content: 'there' } });
+    const comment = await createComment(t, users.writer!, issue, 'hi');
+    const other = await createComment(t, users.writer!, issue, 'there');
     const added = await mutate<{ subject: { __typename: string; databaseId: number } }>(
       'addReaction',
       'subject { __typename ... on IssueComment { databaseId } }',

@@ -1,28 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
-import { ALL_UNITS } from '../../src/permissions/units.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { addCollaborator, createRepo, createRepoLabel } from '../helpers/fixtures.ts';
 import { gql as rawGql } from '../helpers/graphql.ts';
 import { addMember, createOrgAs } from '../helpers/org.ts';
 
-/** Repository rows with units (the git-less part of a repository is enough for the graph). */
-async function makeRepo(t: TestApp, owner: Models.User, name: string, isPrivate = false): Promise<Models.Repository> {
-  return t.db.repository.create({
-    data: {
-      ownerId: owner.id,
-      ownerName: owner.name,
-      name,
-      lowerName: name.toLowerCase(),
-      isPrivate,
-      units: { create: ALL_UNITS.map((type) => ({ type })) },
-    },
-  });
-}
-
 /** Runs an operation that must succeed and returns its data. */
-async function gql<T>(t: TestApp, query: string, _vars: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
-  const res = await rawGql<T>(t, query, { headers });
+async function gql<T>(t: TestApp, query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<T> {
+  const res = await rawGql<T>(t, query, { variables, headers });
   expect(res.errors).toBeUndefined();
   return res.data as T;
 }
@@ -38,13 +24,11 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
     owner = await t.createUser('owner');
     outsider = await t.createUser('outsider');
     org = await createOrgAs(t, owner, 'acme');
-    const pub = await makeRepo(t, org, 'public-repo');
-    await makeRepo(t, org, 'secret-repo', true);
-    await t.db.label.create({ data: { repoId: pub.id, name: 'bug', color: 'ee0701' } });
-    await t.db.collaboration.create({ data: { repoId: pub.id, userId: outsider.id, mode: 'WRITE' } });
-    await t.db.branch.create({
-      data: { repoId: pub.id, name: 'main', commitId: 'a'.repeat(40), commitMessage: 'init', commitTime: new Date() },
-    });
+    // auto_init: the default branch `main` exists.
+    const pub = await createRepo(t, owner, 'public-repo', { org, autoInit: true, defaultBranch: 'main' });
+    await createRepo(t, owner, 'secret-repo', { org, private: true });
+    await createRepoLabel(t, pub, { name: 'bug', color: 'ee0701' });
+    await addCollaborator(t, pub, outsider, 'write');
   });
   afterAll(() => t.close());
 
@@ -90,8 +74,8 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
     expect(asOwner.organization.repositories.totalCount).toBe(2);
     const node = await gql<{ node: { name: string } | null }>(
       t,
-      `{ node(id: "${asOwner.repository?.id}") { ... on Repository { name } } }`,
-      {},
+      'query($id: ID!) { node(id: $id) { ... on Repository { name } } }',
+      { id: asOwner.repository?.id },
       basic('outsider'),
     );
     expect(node.node).toBeNull();
@@ -113,14 +97,10 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
     await addMember(t, countingOrg, member);
     const grow = async (from: number, to: number) => {
       for (let i = from; i < to; i++) {
-        const r = await makeRepo(t, countingOrg, `r${i}`, i % 2 === 1);
-        await t.db.label.createMany({
-          data: [
-            { repoId: r.id, name: 'bug', color: 'ee0701' },
-            { repoId: r.id, name: 'feature', color: '00ff00' },
-          ],
-        });
-        await t.db.collaboration.create({ data: { repoId: r.id, userId: outsider.id, mode: 'READ' } });
+        const r = await createRepo(t, owner, `r${i}`, { org: countingOrg, private: i % 2 === 1 });
+        await createRepoLabel(t, r, { name: 'bug', color: 'ee0701' });
+        await createRepoLabel(t, r, { name: 'feature', color: '00ff00' });
+        await addCollaborator(t, r, outsider, 'read');
       }
     };
     const measure = async () => {

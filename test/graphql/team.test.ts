@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
+import { addTeamMember, addTeamRepo, createRepo, createTeam } from '../helpers/fixtures.ts';
 import { gql, type MutationErrorFields } from '../helpers/graphql.ts';
 
 const ERROR_FIELDS = '__typename ... on Error { message code } ... on ValidationError { field }';
@@ -83,15 +84,12 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
     await rest('POST', '/orgs', { username: 'gtacme' });
     await rest('POST', '/orgs', { username: 'gtsecret', visibility: 'private' });
     const org = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'gtacme' } });
+    const gtowner = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'gtowner' } });
     for (const [name, isPrivate] of [
       ['pub', false],
       ['priv', true],
     ] as const) {
-      ids[name] = (
-        await t.db.repository.create({
-          data: { ownerId: org.id, ownerName: 'gtacme', name, lowerName: name, isPrivate, units: { create: [{ type: 'CODE' }] } },
-        })
-      ).id;
+      ids[name] = (await createRepo(t, gtowner, name, { org, private: isPrivate })).id;
     }
     for (const [name, visibility] of [
       ['devs', 'private'],
@@ -288,37 +286,24 @@ describe.each(PROVIDERS)('GraphQL teams (%s)', (provider) => {
     /** Grows organization gtcount to `teamCount` teams of `perTeam` members and two repositories each. */
     async function grow(teamCount: number, perTeam: number): Promise<void> {
       const org = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'gtcount' } });
+      const gtowner = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'gtowner' } });
       for (let i = 0; i < teamCount; i++) {
         const name = `team${String(i).padStart(2, '0')}`;
         let team = await t.db.team.findFirst({ where: { orgId: org.id, lowerName: name } });
         if (!team) {
-          team = await t.db.team.create({
-            data: { orgId: org.id, name, lowerName: name, units: { create: { orgId: org.id, type: 'CODE', accessMode: 'READ' } } },
-          });
+          team = await createTeam(t, gtowner, org, { name, permission: 'read', units: ['repo.code'] });
           for (const r of ['a', 'b']) {
-            const repo = await t.db.repository.create({
-              data: {
-                ownerId: org.id,
-                ownerName: 'gtcount',
-                name: `${name}-${r}`,
-                lowerName: `${name}-${r}`,
-                isPrivate: r === 'b',
-                units: { create: [{ type: 'CODE' }] },
-              },
-            });
-            await t.db.teamRepo.create({ data: { orgId: org.id, teamId: team.id, repoId: repo.id } });
+            await addTeamRepo(t, gtowner, team, await createRepo(t, gtowner, `${name}-${r}`, { org, private: r === 'b' }));
           }
         }
         for (let m = await t.db.teamUser.count({ where: { teamId: team.id } }); m < perTeam; m++) {
-          const login = `cnt${made++}`;
-          const user = await t.createUser(login);
-          await t.db.orgUser.create({ data: { orgId: org.id, userId: user.id } });
-          await t.db.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: user.id } });
+          await addTeamMember(t, gtowner, team, await t.createUser(`cnt${made++}`));
         }
       }
     }
 
     async function count(teamCount: number, perTeam: number, headers: Headers): Promise<{ n: number; sql: string[] }> {
+      await t.app.deps.notifier.drain(); // the fixtures' events are handled in the background
       t.queries.length = 0;
       const res = await gql<{ organization: { teams: { nodes: TeamOut[] } } }>(t, QUERY, { headers });
       const sql = [...t.queries];

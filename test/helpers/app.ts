@@ -2,11 +2,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Models } from '../../src/db/client.ts';
-import { deployMigrations, type DbProvider } from '../../src/db/migrate/engine.ts';
+import type { DbProvider } from '../../src/db/migrate/engine.ts';
 import { createSystemContext, type ServiceContext } from '../../src/services/context.ts';
 import * as tokenService from '../../src/services/user/token.ts';
 import * as userService from '../../src/services/user/user.ts';
-import { createTestDatabase, type TestDatabase } from './db.ts';
+import { createMigratedDatabase, type TestDatabase } from './db.ts';
 
 export const PASSWORD = 'password123!';
 
@@ -83,8 +83,7 @@ export function tokenAuth(token: string): Record<string, string> {
 
 /** Starts the app on a fresh migrated database of `provider`. */
 export async function startTestApp(provider: DbProvider): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase(provider);
-  await deployMigrations({ provider, url: database.url });
+  const database: TestDatabase = await createMigratedDatabase(provider);
   const config = loadConfig({
     DATA_DIR: database.dataDir,
     DATABASE_URL: database.url,

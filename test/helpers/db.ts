@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { DbProvider } from '../../src/db/migrate/engine.ts';
+import { deployMigrations, type DbProvider } from '../../src/db/migrate/engine.ts';
 
 /**
  * The databases the suite runs on: SQLite always, PostgreSQL too when TEST_DATABASE_URL is set;
@@ -15,7 +16,7 @@ export const PROVIDERS: DbProvider[] = (() => {
   return only ? all.filter((p) => only.includes(p)) : all;
 })();
 
-/** A fresh, empty database for one suite, and how to throw it away. */
+/** A fresh database for one suite, and how to throw it away. */
 export interface TestDatabase {
   provider: DbProvider;
   url: string;
@@ -23,38 +24,158 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates a new SQLite file or a new PostgreSQL database (on the TEST_DATABASE_URL server). */
+const SQLITE_FILE = 'forgegraph.db';
+
+function serverUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  return url;
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(serverUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs `fn` with a connection to the TEST_DATABASE_URL server's maintenance database. */
+async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl() });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new data directory with an empty SQLite file name, or a new empty PostgreSQL database (on the TEST_DATABASE_URL server). */
 export async function createTestDatabase(provider: DbProvider): Promise<TestDatabase> {
+  return newDatabase(provider, null);
+}
+
+/**
+ * Like createTestDatabase, with every migration applied: a copy of a template migrated once per migration
+ * history (a SQLite file copy, or PostgreSQL's `CREATE DATABASE … TEMPLATE`), not a migration run per suite.
+ */
+export async function createMigratedDatabase(provider: DbProvider): Promise<TestDatabase> {
+  return newDatabase(provider, await migratedTemplate(provider));
+}
+
+async function newDatabase(provider: DbProvider, template: string | null): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'forgegraph-test-'));
   if (provider === 'sqlite') {
+    const file = path.join(dataDir, SQLITE_FILE);
+    if (template) copyFileSync(template, file);
     return {
       provider,
-      url: `file:${path.join(dataDir, 'forgegraph.db')}`,
+      url: `file:${file}`,
       dataDir,
       async drop() {
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
   }
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `fg_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  await withServer((c) => createDatabase(c, name, template));
   return {
     provider,
-    url: url.toString(),
+    url: databaseUrl(name),
     dataDir,
     async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** CREATE DATABASE, retried while the template is briefly in use (PostgreSQL refuses to copy a database with sessions). */
+async function createDatabase(client: pg.Client, name: string, template: string | null): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+      return;
+    } catch (err) {
+      if (!isInUse(err) || attempt >= 100) throw err;
+      await sleep(50);
+    }
+  }
+}
+
+/** PostgreSQL's "source database … is being accessed by other users" (SQLSTATE 55006). */
+function isInUse(err: unknown): boolean {
+  return (err as { code?: string }).code === '55006';
+}
+
+/** A digest of a provider's committed migrations: a template is reused only for the same history. */
+function migrationsDigest(provider: DbProvider): string {
+  const dir = path.resolve(import.meta.dirname, '../../prisma', provider, 'migrations');
+  const hash = createHash('sha256');
+  for (const name of readdirSync(dir).sort()) {
+    const sql = path.join(dir, name, 'migration.sql');
+    hash.update(name).update('\0');
+    if (existsSync(sql)) hash.update(readFileSync(sql)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+const templates = new Map<DbProvider, Promise<string>>();
+
+/** The migrated template for `provider`: built once per migration history and shared by workers and runs. */
+function migratedTemplate(provider: DbProvider): Promise<string> {
+  let found = templates.get(provider);
+  if (!found) {
+    found = provider === 'sqlite' ? sqliteTemplate() : pgTemplate();
+    found.catch(() => templates.delete(provider));
+    templates.set(provider, found);
+  }
+  return found;
+}
+
+/** `<tmp>/forgegraph-template-<digest>.db`, written next to its final name and renamed into place (atomic). */
+async function sqliteTemplate(): Promise<string> {
+  const file = path.join(tmpdir(), `forgegraph-template-${migrationsDigest('sqlite')}.db`);
+  if (existsSync(file)) return file;
+  const work = mkdtempSync(path.join(tmpdir(), 'forgegraph-template-'));
+  try {
+    const draft = path.join(work, SQLITE_FILE);
+    await deployMigrations({ provider: 'sqlite', url: `file:${draft}` });
+    if (existsSync(`${draft}-wal`)) throw new Error('the migrated template still has a write-ahead log');
+    renameSync(draft, file);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return file;
+}
+
+/** Key of the advisory lock that serializes template builds on the PostgreSQL server ("fgtempl"). */
+const PG_TEMPLATE_LOCK_KEY = 0x66677465_6d706cn.toString();
+
+/** `fg_template_<digest>` on the TEST_DATABASE_URL server: migrated under a draft name, then renamed (atomic). */
+async function pgTemplate(): Promise<string> {
+  const name = `fg_template_${migrationsDigest('postgresql')}`;
+  return withServer(async (c) => {
+    const exists = async () => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+    if (await exists()) return name;
+    await c.query('SELECT pg_advisory_lock($1)', [PG_TEMPLATE_LOCK_KEY]);
+    try {
+      if (await exists()) return name;
+      const draft = `${name}_draft`;
+      await c.query(`DROP DATABASE IF EXISTS ${draft} WITH (FORCE)`);
+      await c.query(`CREATE DATABASE ${draft}`);
+      await deployMigrations({ provider: 'postgresql', url: databaseUrl(draft) });
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await c.query(`ALTER DATABASE ${draft} RENAME TO ${name}`);
+          break;
+        } catch (err) {
+          if (!isInUse(err) || attempt >= 100) throw err;
+          await sleep(50);
+        }
+      }
+      return name;
+    } finally {
+      await c.query('SELECT pg_advisory_unlock($1)', [PG_TEMPLATE_LOCK_KEY]);
+    }
+  });
 }

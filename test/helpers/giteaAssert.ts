@@ -27,7 +27,11 @@ export function linkHeader(path: string, query: Record<string, string>, rels: Ar
     .join(',');
 }
 
-/** An organization row created directly (no org service yet), with a contact e-mail address row. */
+/**
+ * An organization row written directly, with a contact e-mail address row: a state the org service never makes
+ * (no Owners team, and organizations get no e-mail rows), for tests of the guards against such rows.
+ * Fixtures of ordinary organizations use createOrgAs (helpers/org.ts).
+ */
 export async function createOrgRow(t: TestApp, name: string, email = ''): Promise<Models.User> {
   return t.db.user.create({
     data: {
@@ -40,7 +44,10 @@ export async function createOrgRow(t: TestApp, name: string, email = ''): Promis
   });
 }
 
-/** A repository row owned by `owner`, created directly. */
+/**
+ * A repository row written directly (no git directory, units or owner's watch), for tests that craft ties no
+ * service makes yet (stars, watches, transfers). Fixtures of ordinary repositories use createRepo (helpers/fixtures.ts).
+ */
 export async function createRepoRow(t: TestApp, owner: Models.User, name: string): Promise<Models.Repository> {
   return t.db.repository.create({ data: { ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase() } });
 }

@@ -4,6 +4,7 @@ import { ellipsisDisplayString, feedExcerpt } from '../../src/notify/ellipsis.ts
 import { findMentions } from '../../src/notify/mentions.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
+import { addCollaborator, addTeamRepo, blockUser, createTeam, editUser } from '../helpers/fixtures.ts';
 import { addMember, createOrgAs } from '../helpers/org.ts';
 
 type Json = Record<string, unknown>;
@@ -69,11 +70,10 @@ describe.each(PROVIDERS)('mentions → IssueUser.isMentioned (%s)', (provider) =
     for (const n of ['alice', 'reader', 'outsider', 'grumpy', 'sleeper', 'member', 'nonmember']) users[n] = await t.createUser(n);
     const res = await req('POST', 'alice', 'user/repos', { name: 'priv', private: true });
     priv = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
-    for (const name of ['reader', 'grumpy', 'sleeper']) {
-      await t.db.collaboration.create({ data: { repoId: priv.id, userId: users[name]!.id, mode: 'READ' } });
-    }
-    await t.db.block.create({ data: { blockerId: users.grumpy!.id, blockeeId: users.alice!.id } });
-    await t.db.user.update({ where: { id: users.sleeper!.id }, data: { prohibitLogin: true } });
+    for (const name of ['reader', 'grumpy', 'sleeper']) await addCollaborator(t, priv, users[name]!, 'read');
+    // Blocking alice also ends grumpy's collaboration on her repository (as Gitea).
+    await blockUser(t, users.grumpy!, users.alice!);
+    await editUser(t, users.sleeper!, { prohibitLogin: true });
   });
   afterAll(() => t.close());
 
@@ -90,7 +90,7 @@ describe.each(PROVIDERS)('mentions → IssueUser.isMentioned (%s)', (provider) =
   it('picks up mentions from comments, comment edits and issue body edits', async () => {
     const n = await newIssue('alice', 'alice/priv', 'no mentions here');
     expect(await mentioned(priv, n)).toEqual([]);
-    await t.db.collaboration.create({ data: { repoId: priv.id, userId: users.member!.id, mode: 'WRITE' } });
+    await addCollaborator(t, priv, users.member!, 'write');
     const c = await req('POST', 'reader', `repos/alice/priv/issues/${n}/comments`, { body: 'cc @member' });
     expect(c.statusCode).toBe(201);
     expect(await mentioned(priv, n)).toEqual(['member']);
@@ -114,11 +114,10 @@ describe.each(PROVIDERS)('mentions → IssueUser.isMentioned (%s)', (provider) =
     const org = await createOrgAs(t, users.alice!, 'acme');
     const res = await req('POST', 'alice', 'orgs/acme/repos', { name: 'orepo', private: true });
     const repo = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
+    const core = await createTeam(t, users.alice!, org, { name: 'core', permission: 'read', units: ['repo.issues'] });
+    await addTeamRepo(t, users.alice!, core, repo);
     await addMember(t, org, users.member!, { team: 'core' });
     await addMember(t, org, users.nonmember!, { team: 'bystanders' });
-    const core = await t.db.team.findFirstOrThrow({ where: { orgId: org.id, lowerName: 'core' } });
-    await t.db.teamRepo.create({ data: { orgId: org.id, teamId: core.id, repoId: repo.id } });
-    await t.db.teamUnit.create({ data: { orgId: org.id, teamId: core.id, type: 'ISSUES', accessMode: 'READ' } });
     const n = await newIssue('alice', 'acme/orepo', 'hey @acme/core and @acme/bystanders and @other/core');
     expect(await mentioned(repo, n)).toEqual(['member']);
   });

@@ -2,17 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import type { AccessMode } from '../../src/permissions/accessMode.ts';
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../../src/permissions/repoPermission.ts';
-import { ALL_UNITS, type UnitType } from '../../src/permissions/units.ts';
+import { ALL_UNITS, unitKey, type UnitType } from '../../src/permissions/units.ts';
 import { createServiceContext, type ServiceContext } from '../../src/services/context.ts';
 import * as orgService from '../../src/services/org/org.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
+import { addCollaborator, addTeamMember, addTeamRepo, createRepo, createTeam, setUnits } from '../helpers/fixtures.ts';
 
 const PASSWORD_AUTH = { method: 'password', scope: null, tokenId: null, sudoerId: null } as const;
 
 /**
- * The batched loader (src/loaders/permissionLoaders.ts) on a real database: facts inserted as rows, answers
- * checked against the access model, and a statement count that does not grow with the number of repositories.
+ * The batched loader (src/loaders/permissionLoaders.ts) on a real database: facts made through the services,
+ * answers checked against the access model, and a statement count that does not grow with the number of repositories.
  */
 describe.each(PROVIDERS)('repoPermission loader (%s)', (provider) => {
   let t: TestApp;
@@ -32,40 +33,33 @@ describe.each(PROVIDERS)('repoPermission loader (%s)', (provider) => {
     return cxFor(viewer).loaders.repoPermission.load(r.id);
   }
 
-  async function makeRepo(
-    owner: Models.User,
-    name: string,
-    isPrivate: boolean,
-    units: readonly UnitType[] = ALL_UNITS,
-  ): Promise<Models.Repository> {
-    const repo = await t.db.repository.create({
-      data: { ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase(), isPrivate },
-    });
-    await t.db.repoUnit.createMany({ data: units.map((type) => ({ repoId: repo.id, type })) });
+  function user(name: string): Models.User {
+    const found = users[name];
+    if (!found) throw new Error(`no user ${name}`);
+    return found;
+  }
+
+  /** A repository created by alice (hers, or one of her organizations'), with only `units` enabled (Gitea's defaults otherwise). */
+  async function makeRepo(owner: Models.User, name: string, isPrivate: boolean, units?: readonly UnitType[]): Promise<Models.Repository> {
+    let repo = await createRepo(t, user('alice'), name, { private: isPrivate, ...(owner.type === 'ORGANIZATION' ? { org: owner } : {}) });
+    if (units) repo = await setUnits(t, repo, units);
     repos[name] = repo;
     return repo;
   }
 
+  /** A team of `org` (created by alice, its owner) with per-unit modes (Gitea's units_map). */
   async function makeTeam(
     org: Models.User,
     name: string,
-    authorize: AccessMode,
     units: Partial<Record<UnitType, AccessMode>>,
     includesAll = false,
   ): Promise<Models.Team> {
-    const team = await t.db.team.create({
-      data: { orgId: org.id, name, lowerName: name.toLowerCase(), authorize, includesAllRepositories: includesAll },
-    });
-    await t.db.teamUnit.createMany({
-      data: Object.entries(units).map(([type, accessMode]) => ({ orgId: org.id, teamId: team.id, type: type as UnitType, accessMode })),
-    });
-    return team;
+    const unitsMap = Object.fromEntries(Object.entries(units).map(([type, mode]) => [unitKey(type as UnitType), mode.toLowerCase()]));
+    return createTeam(t, user('alice'), org, { name, permission: 'read', unitsMap, includesAllRepositories: includesAll });
   }
 
-  async function join(org: Models.User, team: Models.Team, user: string): Promise<void> {
-    const userId = users[user]?.id ?? 0;
-    await t.db.orgUser.upsert({ where: { orgId_userId: { orgId: org.id, userId } }, create: { orgId: org.id, userId }, update: {} });
-    await t.db.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId } });
+  async function join(team: Models.Team, name: string): Promise<void> {
+    await addTeamMember(t, user('alice'), team, user(name));
   }
 
   beforeAll(async () => {
@@ -81,22 +75,20 @@ describe.each(PROVIDERS)('repoPermission loader (%s)', (provider) => {
     const open = await makeRepo(hidden, 'open', false);
     const diary = await makeRepo(users.alice ?? acme, 'diary', true);
 
-    writers = await makeTeam(acme, 'writers', 'WRITE', { CODE: 'WRITE', ISSUES: 'READ', PULL_REQUESTS: 'NONE' });
-    await t.db.teamRepo.create({ data: { orgId: acme.id, teamId: writers.id, repoId: priv.id } });
-    await join(acme, writers, 'bob');
-    await join(acme, writers, 'frank');
-    const readers = await makeTeam(acme, 'readers', 'READ', Object.fromEntries(ALL_UNITS.map((u) => [u, 'READ'])), true);
-    await join(acme, readers, 'carol');
+    writers = await makeTeam(acme, 'writers', { CODE: 'WRITE', ISSUES: 'READ', PULL_REQUESTS: 'NONE' });
+    await addTeamRepo(t, user('alice'), writers, priv);
+    await join(writers, 'bob');
+    await join(writers, 'frank');
+    const readers = await makeTeam(acme, 'readers', Object.fromEntries(ALL_UNITS.map((u) => [u, 'READ'])), true);
+    await join(readers, 'carol');
 
-    await t.db.collaboration.createMany({
-      data: [
-        { repoId: priv.id, userId: users.dave?.id ?? 0, mode: 'ADMIN' },
-        { repoId: repos.pub?.id ?? 0, userId: users.erin?.id ?? 0, mode: 'WRITE' },
-        { repoId: open.id, userId: users.dave?.id ?? 0, mode: 'READ' },
-        { repoId: diary.id, userId: users.henry?.id ?? 0, mode: 'READ' },
-      ],
-    });
-    await t.db.block.create({ data: { blockerId: acme.id, blockeeId: users.erin?.id ?? 0 } });
+    await addCollaborator(t, priv, user('dave'), 'admin');
+    await addCollaborator(t, repos.pub ?? priv, user('erin'), 'write');
+    await addCollaborator(t, open, user('dave'), 'read');
+    await addCollaborator(t, diary, user('henry'), 'read');
+    // A collaborator whom the owner blocked afterwards: the block service removes the collaboration (as Gitea),
+    // so this row is written directly to check how the model treats a block that coexists with a grant.
+    await t.db.block.create({ data: { blockerId: acme.id, blockeeId: user('erin').id } });
   });
   afterAll(() => t.close());
 
@@ -161,12 +153,13 @@ describe.each(PROVIDERS)('repoPermission loader (%s)', (provider) => {
     const bulk: number[] = [];
     for (let i = 0; i < 20; i++) {
       const repo = await makeRepo(acme, `bulk-${i}`, i % 2 === 0);
-      if (i % 3 === 0) await t.db.teamRepo.create({ data: { orgId: acme.id, teamId: writers.id, repoId: repo.id } });
-      if (i % 4 === 0) await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.bob?.id ?? 0, mode: 'READ' } });
+      if (i % 3 === 0) await addTeamRepo(t, user('alice'), writers, repo);
+      if (i % 4 === 0) await addCollaborator(t, repo, user('bob'), 'read');
       bulk.push(repo.id);
     }
     const measure = async (viewer: string, ids: number[]) => {
       const cx = cxFor(viewer);
+      await t.app.deps.notifier.drain(); // the fixtures' events are handled in the background
       t.queries.length = 0;
       const perms = await cx.loaders.repoPermission.loadMany(ids);
       return { statements: t.queries.length, sql: [...t.queries], perms: perms.map((p) => (p instanceof Error ? 'ERROR' : p.mode)) };

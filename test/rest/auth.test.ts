@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../helpers/db.ts';
+import { createOrgAs } from '../helpers/org.ts';
 import { authHeaders, basic, CREDENTIAL_FORMS, isGiteaError, PASSWORD, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
 
 const SWAGGER = 'http://localhost:3000/api/swagger';
@@ -82,7 +83,7 @@ describe.each(PROVIDERS)('REST authentication (%s)', (provider) => {
       ['unknown token as Basic username, empty password', () => ({ headers: basic(UNKNOWN_TOKEN, ''), query: '' })],
     ];
     beforeAll(async () => {
-      await t.db.user.create({ data: { name: 'acme', lowerName: 'acme', type: 'ORGANIZATION' } });
+      await createOrgAs(t, await t.db.user.findUniqueOrThrow({ where: { lowerName: 'root' } }), 'acme');
     });
 
     it.each(cases.flatMap(([label, creds]) => ['/api/v1/user', '/api/v1/version'].map((path) => [label, path, creds] as const)))(

@@ -64,8 +64,8 @@ describe.each(PROVIDERS)('REST plumbing (%s)', (provider) => {
     expect(body.checks['database:ping'][0].status).toBe('pass');
   });
 
-  it('GET /api/swagger is an OpenAPI document of the routes we serve', async () => {
-    const res = await t.request('GET', '/api/swagger');
+  it('GET /swagger.v1.json is an OpenAPI document of the routes we serve', async () => {
+    const res = await t.request('GET', '/swagger.v1.json');
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);

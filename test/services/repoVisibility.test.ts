@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { canReadAny } from '../../src/permissions/repoPermission.ts';
-import { ALL_UNITS } from '../../src/permissions/units.ts';
 import { createServiceContext, ANONYMOUS } from '../../src/services/context.ts';
 import { visibleRepoFilter } from '../../src/services/repo/visibility.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { addCollaborator, addTeamMember, addTeamRepo, createRepo, createTeam } from '../helpers/fixtures.ts';
 import { addMember, contextFor, createOrgAs } from '../helpers/org.ts';
 
 /**
@@ -17,17 +17,9 @@ describe.each(PROVIDERS)('visibleRepoFilter agrees with the access model (%s)', 
   const viewers: Record<string, Models.User | null> = {};
   const repos: Models.Repository[] = [];
 
-  async function repo(owner: Models.User, name: string, isPrivate: boolean): Promise<Models.Repository> {
-    const r = await t.db.repository.create({
-      data: {
-        ownerId: owner.id,
-        ownerName: owner.name,
-        name,
-        lowerName: name.toLowerCase(),
-        isPrivate,
-        units: { create: ALL_UNITS.map((type) => ({ type })) },
-      },
-    });
+  /** A repository of a user (created by that user) or of an organization (created by its owner `as`). */
+  async function repo(owner: Models.User, name: string, isPrivate: boolean, as = owner): Promise<Models.Repository> {
+    const r = await createRepo(t, as, name, { private: isPrivate, ...(owner.type === 'ORGANIZATION' ? { org: owner } : {}) });
     repos.push(r);
     return r;
   }
@@ -53,44 +45,26 @@ describe.each(PROVIDERS)('visibleRepoFilter agrees with the access model (%s)', 
       priv: await createOrgAs(t, owner, 'priv', 'PRIVATE'),
     };
     for (const [key, org] of Object.entries(orgs)) {
-      const open = await repo(org, `${key}-open`, false);
-      const closed = await repo(org, `${key}-closed`, true);
+      const open = await repo(org, `${key}-open`, false, owner);
+      const closed = await repo(org, `${key}-closed`, true, owner);
       await addMember(t, org, viewers.member!);
       await addMember(t, org, viewers.restrictedMember!);
-      const team = await t.db.team.create({
-        data: {
-          orgId: org.id,
-          name: 'Devs',
-          lowerName: 'devs',
-          authorize: 'NONE',
-          units: { create: [{ orgId: org.id, type: 'CODE', accessMode: 'WRITE' }] },
-        },
-      });
-      await t.db.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: viewers.teamer!.id } });
-      await t.db.orgUser.create({ data: { orgId: org.id, userId: viewers.teamer!.id } });
-      await t.db.teamRepo.create({ data: { orgId: org.id, teamId: team.id, repoId: closed.id } });
-      const all = await t.db.team.create({
-        data: {
-          orgId: org.id,
-          name: 'All',
-          lowerName: 'all',
-          authorize: 'NONE',
-          includesAllRepositories: true,
-          units: { create: [{ orgId: org.id, type: 'CODE', accessMode: 'READ' }] },
-        },
-      });
-      await t.db.teamUser.create({ data: { orgId: org.id, teamId: all.id, userId: viewers.allteamer!.id } });
-      await t.db.orgUser.create({ data: { orgId: org.id, userId: viewers.allteamer!.id } });
+      // A team with code write on one repository.
+      const team = await createTeam(t, owner, org, { name: 'Devs', permission: 'write', units: ['repo.code'] });
+      await addTeamMember(t, owner, team, viewers.teamer!);
+      await addTeamRepo(t, owner, team, closed);
+      // A team with code read on every repository of the organization.
+      const all = await createTeam(t, owner, org, { name: 'All', permission: 'read', units: ['repo.code'], includesAllRepositories: true });
+      await addTeamMember(t, owner, all, viewers.allteamer!);
       // An admin-authority team grants only the repositories it includes (here: the public one).
-      const admins = await t.db.team.create({ data: { orgId: org.id, name: 'Admins', lowerName: 'admins', authorize: 'ADMIN' } });
-      await t.db.teamUser.create({ data: { orgId: org.id, teamId: admins.id, userId: viewers.adminTeamer!.id } });
-      await t.db.orgUser.create({ data: { orgId: org.id, userId: viewers.adminTeamer!.id } });
-      await t.db.teamRepo.create({ data: { orgId: org.id, teamId: admins.id, repoId: open.id } });
+      const admins = await createTeam(t, owner, org, { name: 'Admins', permission: 'admin' });
+      await addTeamMember(t, owner, admins, viewers.adminTeamer!);
+      await addTeamRepo(t, owner, admins, open);
     }
     for (const u of [owner, limitedUser, privateUser]) {
       await repo(u, `${u.name}-open`, false);
       const closed = await repo(u, `${u.name}-closed`, true);
-      await t.db.collaboration.create({ data: { repoId: closed.id, userId: viewers.collab!.id, mode: 'READ' } });
+      await addCollaborator(t, closed, viewers.collab!, 'read');
     }
     await repo(viewers.restricted!, 'own-closed', true);
   });

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
-import { createOrgRow, createRepoRow, expectGiteaError, linkHeader, SWAGGER_URL } from '../../helpers/giteaAssert.ts';
+import { createRepo, editUser } from '../../helpers/fixtures.ts';
+import { expectGiteaError, linkHeader, SWAGGER_URL } from '../../helpers/giteaAssert.ts';
+import { createOrgAs } from '../../helpers/org.ts';
 
 const API = '/api/v1/admin/users';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -358,7 +360,7 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
 
     it('a repository owner is 422 unless ?purge=true, which removes the repositories too', async () => {
       const owner = await t.createUser('owner1');
-      const repo = await createRepoRow(t, owner, 'proj');
+      const repo = await createRepo(t, owner, 'proj');
       for (const q of ['', '?purge=false']) {
         expectGiteaError(await call('DELETE', `${API}/owner1${q}`), 422, `user still has ownership of repositories [uid: ${owner.id}]`);
       }
@@ -371,8 +373,8 @@ describe.each(PROVIDERS)('admin users REST (%s)', (provider) => {
 
     it('an organization member is 422 unless purged; an organization is not a user', async () => {
       const member = await t.createUser('member1');
-      const org = await createOrgRow(t, 'guild');
-      await t.db.orgUser.create({ data: { orgId: org.id, userId: member.id } });
+      // member1 creates it, so is its one member (in the Owners team).
+      const org = await createOrgAs(t, member, 'guild');
       expectGiteaError(await call('DELETE', `${API}/member1`), 422, `user still has membership of organizations [uid: ${member.id}]`);
       expect((await call('DELETE', `${API}/member1?purge=true`)).statusCode).toBe(204);
       expect(await t.db.orgUser.count({ where: { orgId: org.id } })).toBe(0);
@@ -390,15 +392,15 @@ describe.each(PROVIDERS)('GET /admin/users filters and pagination (%s)', (provid
 
   beforeAll(async () => {
     t = await startTestApp(provider);
-    await t.createUser('root', { admin: true });
+    const root = await t.createUser('root', { admin: true });
     await t.createUser('amy', { fullName: 'Amy Pond' });
     await t.createUser('bob', { visibility: 'LIMITED', restricted: true });
     await t.createUser('cat', { visibility: 'PRIVATE' });
-    await t.db.user.update({ where: { lowerName: 'cat' }, data: { isActive: false, prohibitLogin: true } });
+    await editUser(t, { name: 'cat' }, { active: false, prohibitLogin: true });
     await t.createUser('dan', { admin: true, fullName: 'Daniel Zed', email: 'dz@mail.test' });
     await t.createUser('eve', { loginName: 'eve-ext' });
     await t.db.user.update({ where: { lowerName: 'eve' }, data: { loginSource: 3 } });
-    await createOrgRow(t, 'orga', 'orga@example.com');
+    await createOrgAs(t, root, 'orga');
     await t.db.user.update({ where: { lowerName: 'amy' }, data: { location: 'Leadworth', updatedAt: new Date(Date.now() + 60_000) } });
     admin = tokenAuth(await t.createToken('root', ['read:admin']));
   });

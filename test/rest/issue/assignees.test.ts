@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, blockUser, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { createOrgAs } from '../../helpers/org.ts';
 
@@ -49,12 +50,12 @@ describe.each(PROVIDERS)('REST issue assignees (%s)', (provider) => {
     repos.arch = await newRepo('alice', 'arch', false);
     org = await createOrgAs(t, users.orgowner!, 'acme');
     for (const r of [repos.pub, repos.priv, repos.arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.blocked!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
+      await addCollaborator(t, r, users.blocked!, 'write');
     }
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.blocked!.id } });
-    await t.db.block.create({ data: { blockerId: users.blocker!.id, blockeeId: users.writer!.id } });
+    await blockUser(t, users.alice!, users.blocked!);
+    await blockUser(t, users.blocker!, users.writer!);
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });
   afterAll(() => t.close());
@@ -151,7 +152,7 @@ describe.each(PROVIDERS)('REST issue assignees (%s)', (provider) => {
       expect((await remove(viewer, 'alice/pub', pub, { assignees: [viewer] })).statusCode, viewer).toBe(200);
     }
     const archIssue = await t.db.issue.create({ data: { repoId: repos.arch!.id, index: 1, title: 'old', posterId: users.alice!.id } });
-    await t.db.repository.update({ where: { id: repos.arch!.id }, data: { isArchived: true, archivedAt: new Date() } });
+    await editRepo(t, repos.arch!, { archived: true });
     expectGiteaError(await add('writer', 'alice/arch', archIssue.index, body), 423, 'repo is archived');
     expectGiteaError(await remove('alice', 'alice/arch', archIssue.index, body), 423, 'repo is archived');
     const readOnly = await t.createToken('writer', ['read:issue']);

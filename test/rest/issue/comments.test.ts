@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, blockUser, deleteUser, editRepo, react, unblockUser } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
 const COMMENT_KEYS = [
@@ -60,10 +61,10 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
       const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name, private: isPrivate } });
       expect(res.statusCode, res.body).toBe(201);
       const repo = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
-      await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.writer!.id, mode: 'WRITE' } });
+      await addCollaborator(t, repo, users.reader!, 'read');
+      await addCollaborator(t, repo, users.writer!, 'write');
     }
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.blocked!.id } });
+    await blockUser(t, users.alice!, users.blocked!);
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });
   afterAll(() => t.close());
@@ -124,7 +125,7 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     const n = await newIssue('alice', 'alice/priv');
     const pubN = await newIssue('alice', 'alice/pub');
     const archN = await newIssue('alice', 'alice/arch');
-    await t.db.repository.update({ where: { id: (await issueRow('alice/arch', archN)).repoId }, data: { isArchived: true } });
+    await editRepo(t, { ownerName: 'alice', name: 'arch' }, { archived: true });
     expectGiteaError(await post('outsider', 'alice/priv', n, { body: 'x' }), 404);
     expectGiteaError(await post('anon', 'alice/priv', n, { body: 'x' }), 404);
     expectGiteaError(await post('anon', 'alice/pub', pubN, { body: 'x' }), 401, 'token is required');
@@ -136,7 +137,7 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     expectGiteaError(await post('blocked', 'alice/pub', pubN, { body: 'x' }), 403, 'user is blocked');
     // Blocked by the issue's poster (not the owner) is refused too.
     const carolN = await newIssue('carol', 'alice/pub');
-    await t.db.block.create({ data: { blockerId: users.carol!.id, blockeeId: users.outsider!.id } });
+    await blockUser(t, users.carol!, users.outsider!);
     expectGiteaError(await post('outsider', 'alice/pub', carolN, { body: 'x' }), 403, 'user is blocked');
     expect((await post('alice', 'alice/pub', carolN, { body: 'owner is an admin' })).statusCode).toBe(201);
     expect((await post('reader', 'alice/priv', n, { body: 'reader' })).statusCode).toBe(201);
@@ -273,10 +274,10 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     expect(event.statusCode).toBe(204);
     expect((await t.db.comment.findUniqueOrThrow({ where: { id: close.id } })).content).toBe('');
     // Blocked by the repository owner: even one's own comment cannot be edited.
-    const otherIssue = await issueRow('alice/other', await newIssue('writer', 'alice/other'));
-    const blockedC = await t.db.comment.create({
-      data: { type: 'COMMENT', issueId: otherIssue.id, posterId: users.blocked!.id, content: 'from before the block' },
-    });
+    const otherN = await newIssue('writer', 'alice/other');
+    await unblockUser(t, users.alice!, users.blocked!);
+    const blockedC = await newComment('blocked', 'alice/other', otherN, 'from before the block');
+    await blockUser(t, users.alice!, users.blocked!);
     expectGiteaError(await req('PATCH', 'blocked', `alice/other/issues/comments/${blockedC.id}`, { body: 'x' }), 403, 'user is blocked');
   });
 
@@ -284,8 +285,8 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     const n = await newIssue('alice', 'alice/pub');
     const c = await newComment('writer', 'alice/pub', n, 'will be archived');
     const c2 = await newComment('writer', 'alice/pub', n, 'deleted while archived');
-    const repoId = (await issueRow('alice/pub', n)).repoId;
-    await t.db.repository.update({ where: { id: repoId }, data: { isArchived: true } });
+    const pub = { ownerName: 'alice', name: 'pub' };
+    await editRepo(t, pub, { archived: true });
     try {
       expectGiteaError(await req('PATCH', 'anon', `alice/pub/issues/comments/${c.id}`, { body: 'x' }), 423, 'repo is archived');
       expectGiteaError(await req('PATCH', 'writer', `alice/pub/issues/comments/${c.id}`, { body: 'x' }), 423, 'repo is archived');
@@ -293,7 +294,7 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
       expectGiteaError(await req('PATCH', 'anon', `alice/pub/issues/${n}/comments/${c.id}`, { body: 'x' }), 401);
       expect((await req('DELETE', 'writer', `alice/pub/issues/comments/${c2.id}`)).statusCode).toBe(204);
     } finally {
-      await t.db.repository.update({ where: { id: repoId }, data: { isArchived: false } });
+      await editRepo(t, pub, { archived: false });
     }
   });
 
@@ -304,9 +305,10 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     const c = await newComment('reader', 'alice/pub', n, 'delete me');
     await t.app.deps.notifier.drain();
     const id = c.id as number;
-    await t.db.reaction.create({ data: { type: '+1', issueId: issue.id, commentId: id, userId: users.alice!.id } });
-    await t.db.reaction.create({ data: { type: 'heart', issueId: issue.id, commentId: keep.id as number, userId: users.alice!.id } });
-    await t.db.reaction.create({ data: { type: 'eyes', issueId: issue.id, commentId: 0, userId: users.alice!.id } });
+    const pub = { ownerName: 'alice', name: 'pub' };
+    await react(t, users.alice!, pub, { commentId: id }, '+1');
+    await react(t, users.alice!, pub, { commentId: keep.id as number }, 'heart');
+    await react(t, users.alice!, pub, { index: n }, 'eyes');
     expect((await issueRow('alice/pub', n)).numComments).toBe(2);
     const path = `alice/pub/issues/comments/${id}`;
     expectGiteaError(await req('DELETE', 'anon', path), 401);
@@ -382,8 +384,7 @@ describe.each(PROVIDERS)('REST issue comments (%s)', (provider) => {
     expect(await t.db.action.count({ where: { commentId: c.id as number, opType: 'COMMENT_PULL' } })).toBeGreaterThan(0);
     const ghost = await t.createUser('ghostly');
     const g = await newComment('ghostly', 'alice/pub', index, 'soon gone');
-    await t.db.action.deleteMany({ where: { OR: [{ userId: ghost.id }, { actUserId: ghost.id }] } });
-    await t.db.user.delete({ where: { id: ghost.id } });
+    await deleteUser(t, ghost);
     expect((await req('GET', 'anon', `alice/pub/issues/comments/${g.id}`)).json().user).toMatchObject({ id: -1, login: 'Ghost' });
   });
 });

@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
@@ -62,8 +63,8 @@ describe.each(PROVIDERS)('REST issue dependencies (%s)', (provider) => {
     await newRepo('bob', 'other');
     await newRepo('bob', 'secret', true);
     for (const r of [pub, priv, arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
     }
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });

@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, blockUser, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { createOrgAs } from '../../helpers/org.ts';
 
@@ -65,11 +66,11 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
     const org = await createOrgAs(t, users.orgowner!, 'acme');
     repos.org = await newRepo('orgowner', 'orepo', false, '/api/v1/orgs/acme/repos');
     for (const r of [repos.pub, repos.priv, repos.arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.blocked!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
+      await addCollaborator(t, r, users.blocked!, 'write');
     }
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.blocked!.id } });
+    await blockUser(t, users.alice!, users.blocked!);
     const mk = async (key: string, data: { repoId?: number; orgId?: number; name: string; exclusive?: boolean }) => {
       labels[key] = await t.db.label.create({ data: { color: 'ee0701', ...data } });
     };
@@ -258,7 +259,7 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
       expect((await removeOne(viewer, 'alice/pub', pub, labels.bug!.id)).statusCode, viewer).toBe(204);
     }
     const archIssue = await t.db.issue.create({ data: { repoId: repos.arch!.id, index: 1, title: 'old', posterId: users.alice!.id } });
-    await t.db.repository.update({ where: { id: repos.arch!.id }, data: { isArchived: true, archivedAt: new Date() } });
+    await editRepo(t, repos.arch!, { archived: true });
     expectGiteaError(await add('alice', 'alice/arch', archIssue.index, body), 423, 'repo is archived');
     expectGiteaError(await clear('alice', 'alice/arch', archIssue.index), 423, 'repo is archived');
     expect((await list('anon', 'alice/arch', archIssue.index)).statusCode).toBe(200);

@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, blockUser, createMilestone, createRepoLabel, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 import { createOrgAs } from '../../helpers/org.ts';
 
@@ -67,11 +68,11 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     await createOrgAs(t, users.orgowner!, 'acme');
     repos.org = await newRepo('orgowner', 'orepo', false, '/api/v1/orgs/acme/repos');
     for (const r of [repos.pub, repos.priv, repos.arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
     }
-    await t.db.repository.update({ where: { id: repos.arch.id }, data: { isArchived: true, archivedAt: new Date() } });
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.blocked!.id } });
+    await editRepo(t, repos.arch, { archived: true });
+    await blockUser(t, users.alice!, users.blocked!);
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });
   afterAll(() => t.close());
@@ -134,9 +135,9 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
   });
 
   it('drops labels, milestone, assignees and due date for non-writers; honours them (and org labels) for writers', async () => {
-    const label = await t.db.label.create({ data: { repoId: repos.pub!.id, name: 'bug', color: 'ee0701' } });
-    const foreign = await t.db.label.create({ data: { repoId: repos.priv!.id, name: 'other', color: 'ee0701' } });
-    const ms = await t.db.milestone.create({ data: { repoId: repos.pub!.id, name: 'v1' } });
+    const label = await createRepoLabel(t, repos.pub!, { name: 'bug', color: 'ee0701' });
+    const foreign = await createRepoLabel(t, repos.priv!, { name: 'other', color: 'ee0701' });
+    const ms = await createMilestone(t, repos.pub!, { title: 'v1' });
     const body = {
       title: 'rich',
       labels: [label.id, foreign.id, 999999],
@@ -230,8 +231,8 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
 
   it('lists with filters and pagination headers', async () => {
     const r = await newRepo('alice', 'listing', false);
-    const bug = await t.db.label.create({ data: { repoId: r.id, name: 'bug', color: 'ee0701' } });
-    const ms = await t.db.milestone.create({ data: { repoId: r.id, name: 'v2' } });
+    const bug = await createRepoLabel(t, r, { name: 'bug', color: 'ee0701' });
+    const ms = await createMilestone(t, r, { title: 'v2' });
     for (let i = 1; i <= 5; i++)
       await create('alice', 'alice/listing', {
         title: `alpha ${i}`,

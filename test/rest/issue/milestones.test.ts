@@ -4,6 +4,7 @@ import type { DomainEvent } from '../../../src/notify/events.ts';
 import { parseGoInt } from '../../../src/services/milestone/milestone.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, blockUser, createMilestone, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
 const MILESTONE_KEYS = [
@@ -79,13 +80,13 @@ describe.each(PROVIDERS)('REST milestones (%s)', (provider) => {
     repos.arch = await newRepo('alice', 'arch', false);
     repos.noissues = await newRepo('alice', 'noissues', false);
     for (const r of [repos.pub, repos.priv, repos.arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
     }
-    await t.db.milestone.create({ data: { repoId: repos.arch.id, name: 'frozen' } });
-    await t.db.repository.update({ where: { id: repos.arch.id }, data: { isArchived: true, archivedAt: new Date() } });
-    await t.db.repoUnit.deleteMany({ where: { repoId: repos.noissues.id, type: { in: ['ISSUES', 'PULL_REQUESTS'] } } });
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.blocked!.id } });
+    await createMilestone(t, repos.arch, { title: 'frozen' });
+    await editRepo(t, repos.arch, { archived: true });
+    await editRepo(t, repos.noissues, { hasIssues: false, hasPullRequests: false });
+    await blockUser(t, users.alice!, users.blocked!);
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });
   afterAll(() => t.close());

@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 import { addMember, createOrgAs } from '../../helpers/org.ts';
 
@@ -51,10 +52,10 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
     repos.arch = await newRepo('alice', 'arch', false);
     repos.other = await newRepo('alice', 'other', false);
     for (const r of [repos.pub, repos.priv, repos.arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
     }
-    await t.db.repository.update({ where: { id: repos.arch.id }, data: { isArchived: true, archivedAt: new Date() } });
+    await editRepo(t, repos.arch, { archived: true });
     orgs.acme = await createOrgAs(t, users.orgowner!, 'acme');
     orgs.hidden = await createOrgAs(t, users.orgowner!, 'hidden', 'PRIVATE');
     await team(orgs.acme, 'Planners', 'WRITE', 'WRITE');
@@ -115,7 +116,7 @@ describe.each(PROVIDERS)('REST projects and issue projects (%s)', (provider) => 
       expect((await get('reader', 'repos/alice/priv/projects')).statusCode).toBe(200);
       expect((await post('admin', 'repos/alice/priv/projects', { title: 'by admin' })).statusCode).toBe(201);
       const disabled = await newRepo('alice', 'noprojects', false);
-      await t.db.repoUnit.deleteMany({ where: { repoId: disabled.id, type: 'PROJECTS' } });
+      await editRepo(t, disabled, { hasProjects: false });
       expectGiteaError(await get('alice', 'repos/alice/noprojects/projects'), 404);
       expectGiteaError(await post('alice', 'repos/alice/noprojects/projects', { title: 'x' }), 404);
       const ownerOnly = await newRepo('alice', 'owneronly', false);

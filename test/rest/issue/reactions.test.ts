@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, blockUser, createComment, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
@@ -30,8 +31,7 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     expect(res.statusCode, res.body).toBe(201);
     return t.db.issue.findUniqueOrThrow({ where: { id: res.json().id as number } });
   }
-  const newComment = (issue: Models.Issue, poster: Models.User, content = 'a comment') =>
-    t.db.comment.create({ data: { issueId: issue.id, posterId: poster.id, content } });
+  const newComment = (issue: Models.Issue, poster: Models.User, content = 'a comment') => createComment(t, poster, issue, content);
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -42,10 +42,10 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     repos.arch = await newRepo('alice', 'arch', false);
     repos.other = await newRepo('outsider', 'other', false);
     for (const r of [repos.pub, repos.priv, repos.arch]) {
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.writer!.id, mode: 'WRITE' } });
+      await addCollaborator(t, r, users.reader!, 'read');
+      await addCollaborator(t, r, users.writer!, 'write');
     }
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.blocked!.id } });
+    await blockUser(t, users.alice!, users.blocked!);
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });
   afterAll(() => t.close());
@@ -167,7 +167,7 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     expect((await post('alice', url, { content: 'rocket' })).statusCode).toBe(201);
 
     const arch = await newIssue('alice', 'alice/arch');
-    await t.db.repository.update({ where: { id: repos.arch!.id }, data: { isArchived: true, archivedAt: new Date() } });
+    await editRepo(t, repos.arch!, { archived: true });
     expect((await post('reader', `alice/arch/issues/${arch.index}`, { content: 'eyes' })).statusCode).toBe(201);
     expect((await del('reader', `alice/arch/issues/${arch.index}`, { content: 'eyes' })).statusCode).toBe(204);
   });
@@ -176,14 +176,14 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     const byAlice = await newIssue('alice', 'alice/pub');
     expectGiteaError(await post('blocked', `alice/pub/issues/${byAlice.index}`, { content: '+1' }), 403, 'user is blocked');
     const byPoster = await newIssue('poster', 'outsider/other');
-    await t.db.block.create({ data: { blockerId: users.poster!.id, blockeeId: users.reader!.id } });
+    await blockUser(t, users.poster!, users.reader!);
     expectGiteaError(await post('reader', `outsider/other/issues/${byPoster.index}`, { content: '+1' }), 403, 'user is blocked');
     const byOutsider = await newIssue('outsider', 'outsider/other');
     const comment = await newComment(byOutsider, users.poster!);
     expectGiteaError(await post('reader', `outsider/other/issues/comments/${comment.id}`, { content: '+1' }), 403, 'user is blocked');
     expect((await post('reader', `outsider/other/issues/${byOutsider.index}`, { content: '+1' })).statusCode).toBe(201);
     // Site admins are never blocked (Gitea IsUserBlockedBy).
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.admin!.id } });
+    await blockUser(t, users.alice!, users.admin!);
     expect((await post('admin', `alice/pub/issues/${byAlice.index}`, { content: '+1' })).statusCode).toBe(201);
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 
 const TIMELINE_KEYS = [
@@ -61,8 +62,7 @@ describe.each(PROVIDERS)('REST issue timeline (%s)', (provider) => {
       expect(res.statusCode, res.body).toBe(201);
       repos[name] = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
     }
-    for (const r of [repos.pub!, repos.priv!])
-      await t.db.collaboration.create({ data: { repoId: r.id, userId: users.reader!.id, mode: 'READ' } });
+    for (const r of [repos.pub!, repos.priv!]) await addCollaborator(t, r, users.reader!, 'read');
   });
   afterAll(() => t.close());
 

@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addAssignees, addCollaborator } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
@@ -28,9 +29,9 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     const res = await t.request('POST', '/api/v1/user/repos', { headers: as(owner), body: { name, private: isPrivate } });
     expect(res.statusCode, res.body).toBe(201);
     const repo = await t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
-    await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.reader!.id, mode: 'READ' } });
-    await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.writer!.id, mode: 'WRITE' } });
-    await t.db.collaboration.create({ data: { repoId: repo.id, userId: users.repoadmin!.id, mode: 'ADMIN' } });
+    await addCollaborator(t, repo, users.reader!, 'read');
+    await addCollaborator(t, repo, users.writer!, 'write');
+    await addCollaborator(t, repo, users.repoadmin!, 'admin');
     return repo;
   }
   async function newIssue(viewer: string, repo: string, title = 'an issue'): Promise<number> {
@@ -151,7 +152,7 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
     bare403(await addTime('outsider', 'alice/pub', n, { time: 1 }));
     const own = await newIssue('poster', 'alice/pub');
     expect((await addTime('poster', 'alice/pub', own, { time: 7 })).statusCode).toBe(200);
-    await t.db.issueAssignee.create({ data: { issueId: (await issueRow(repos.pub!, n)).id, assigneeId: users.reader!.id } });
+    await addAssignees(t, await issueRow(repos.pub!, n), [users.reader!]);
     expect((await addTime('reader', 'alice/pub', n, { time: 7 })).statusCode).toBe(200);
     expect((await addTime('alice', 'alice/pub', n, { time: 7 })).statusCode).toBe(200);
     expect((await addTime('admin', 'alice/pub', n, { time: 7 })).statusCode).toBe(200);
@@ -167,7 +168,7 @@ describe.each(PROVIDERS)('REST tracked times and stopwatches (%s)', (provider) =
 
   it("lists an issue's times: signed in, writers see all, others their own (403 for someone else's), filters and pagination", async () => {
     const n = await newIssue('alice', 'alice/priv');
-    await t.db.issueAssignee.create({ data: { issueId: (await issueRow(repos.priv!, n)).id, assigneeId: users.reader!.id } });
+    await addAssignees(t, await issueRow(repos.priv!, n), [users.reader!]);
     for (const [who, created] of [
       ['writer', '2001-01-01T00:00:00Z'],
       ['reader', '2002-01-01T00:00:00Z'],

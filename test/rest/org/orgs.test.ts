@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import { ALL_UNITS } from '../../../src/permissions/units.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { createRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 import { addMember, createOrgAs, logins, setPublic } from '../../helpers/org.ts';
 
@@ -278,9 +279,9 @@ describe.each(PROVIDERS)('GET, PATCH, DELETE /orgs (%s)', (provider) => {
       403,
       'Must be an organization owner',
     );
-    const repo = await t.db.repository.create({ data: { ownerId: org.id, ownerName: org.name, name: 'keep', lowerName: 'keep' } });
+    await createRepo(t, u.owner as Models.User, 'keep', { org });
     expectGiteaError(await t.request('DELETE', '/api/v1/orgs/beta-pub', { headers: basic('owner') }), 422);
-    await t.db.repository.delete({ where: { id: repo.id } });
+    expect((await t.request('DELETE', '/api/v1/repos/beta-pub/keep', { headers: basic('owner') })).statusCode).toBe(204);
     expect((await t.request('DELETE', '/api/v1/orgs/beta-pub', { headers: basic('owner') })).statusCode).toBe(204);
     expectGiteaError(await get('orgs/beta-pub', basic('admin')), 404);
     expect(await t.db.team.count({ where: { orgId: org.id } })).toBe(0);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { createRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
 const ALL_KEYS = [
@@ -172,8 +173,9 @@ describe.each(PROVIDERS)('REST teams (%s)', (provider) => {
 
     it('includes_all_repositories adds every current org repository; counters follow', async () => {
       const before = await t.db.user.findUniqueOrThrow({ where: { id: orgId } });
-      for (const name of ['alpha', 'beta'])
-        await t.db.repository.create({ data: { ownerId: orgId, ownerName: 'tacme', name, lowerName: name } });
+      const tacme = await t.db.user.findUniqueOrThrow({ where: { id: orgId } });
+      const towner = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'towner' } });
+      for (const name of ['alpha', 'beta']) await createRepo(t, towner, name, { org: tacme });
       const team = await create({ name: 'everything', permission: 'read', units: ['repo.code'], includes_all_repositories: true });
       const row = await t.db.team.findUniqueOrThrow({ where: { id: team.id }, include: { repos: true } });
       expect(row.repos).toHaveLength(2);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator } from '../../helpers/fixtures.ts';
 import { expectGiteaError, linkHeader } from '../../helpers/giteaAssert.ts';
 
 const REPO_FIELDS = [
@@ -307,7 +308,7 @@ describe.each(PROVIDERS)('REST team repositories (%s)', (provider) => {
       ).toBe(200);
       expectGiteaError(await teamRepo('PUT', ids.qa ?? 0, 'zeta', other), 403, 'Must have admin-level access to the repository');
       const rother = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'rother' } });
-      await t.db.collaboration.create({ data: { repoId: ids.zeta ?? 0, userId: rother.id, mode: 'ADMIN' } });
+      await addCollaborator(t, { ownerName: 'racme', name: 'zeta' }, rother, 'admin');
       expect((await teamRepo('PUT', ids.qa ?? 0, 'zeta', other)).statusCode).toBe(204);
       expect((await teamRepo('DELETE', ids.qa ?? 0, 'zeta', other)).statusCode).toBe(204);
       expect(

@@ -5,6 +5,7 @@ import { readRefs } from '../../../src/git/readRefs.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 
@@ -219,7 +220,7 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
       due_date: '2030-01-02T03:04:05Z',
     });
     const archived = await f.createRepo('alice', 'old');
-    await t.db.repository.update({ where: { id: archived.id }, data: { isArchived: true } });
+    await editRepo(t, archived, { archived: true });
     expectGiteaError(
       await t.request('POST', '/api/v1/repos/alice/old/pulls', { headers: basic('alice'), body: { head: 'x', base: 'main', title: 't' } }),
       423,
@@ -228,7 +229,7 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
 
   it('404 when the pull requests unit is disabled', async () => {
     const r = await f.createRepo('alice', 'nopulls');
-    await t.db.repoUnit.deleteMany({ where: { repoId: r.id, type: 'PULL_REQUESTS' } });
+    await editRepo(t, r, { hasPullRequests: false });
     expectGiteaError(
       await t.request('POST', '/api/v1/repos/alice/nopulls/pulls', {
         headers: basic('alice'),

@@ -3,6 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import { createPullRequest } from '../../../src/services/pull/create.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { contextFor } from '../../helpers/org.ts';
 import { PullFixture } from '../../helpers/pull.ts';
@@ -189,7 +190,7 @@ describe.each(PROVIDERS)('pull request review requests (%s)', (provider) => {
     );
     expect((await add('paul', { reviewers: ['alice'] }, n, 'alice/secret')).statusCode).toBe(201);
 
-    await t.db.repository.update({ where: { id: secret.id }, data: { isArchived: true } });
+    await editRepo(t, secret, { archived: true });
     expectGiteaError(await add('alice', { reviewers: ['paul'] }, n, 'alice/secret'), 422);
     expectGiteaError(
       await add('paul', { reviewers: ['root'] }, n, 'alice/secret'),

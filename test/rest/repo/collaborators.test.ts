@@ -6,6 +6,7 @@ import * as collaboratorService from '../../../src/services/repo/collaborator.ts
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import * as repoCreate from '../../../src/services/repo/create.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, blockUser } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { addMember, contextFor, createOrgAs, logins } from '../../helpers/org.ts';
 
@@ -22,8 +23,7 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
     const ref: repoCreate.RepoOwnerRef = org ? { kind: 'org', org } : { kind: 'viewer' };
     return (await repoCreate.createRepo(contextFor(t, creator), ref, { name, private: isPrivate })).repo;
   }
-  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) =>
-    t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
+  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) => addCollaborator(t, r, u, mode);
   const url = (p: string) => `/api/v1/repos/${p}`;
   const mode = async (r: Models.Repository, u: Models.User) =>
     (await t.db.collaboration.findUnique({ where: { repoId_userId: { repoId: r.id, userId: u.id } } }))?.mode ?? null;
@@ -45,8 +45,8 @@ describe.each(PROVIDERS)('REST repository collaborators (%s)', (provider) => {
       await collab(r, users.writer!, 'WRITE');
       await collab(r, users.adminc!, 'ADMIN');
     }
-    await t.db.block.create({ data: { blockerId: users.alice!.id, blockeeId: users.blocked!.id } });
-    await t.db.block.create({ data: { blockerId: users.blocker!.id, blockeeId: users.alice!.id } });
+    await blockUser(t, users.alice!, users.blocked!);
+    await blockUser(t, users.blocker!, users.alice!);
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });
   afterAll(() => t.close());

@@ -7,6 +7,7 @@ import type { DomainEvent } from '../../../src/notify/events.ts';
 import * as repoCreate from '../../../src/services/repo/create.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { contextFor, createOrgAs } from '../../helpers/org.ts';
 
@@ -43,8 +44,7 @@ describe.each(PROVIDERS)('REST repository edit (%s)', (provider) => {
     return u ? JSON.parse(u.config) : null;
   };
   const gitDir = (owner: string, name: string) => repoPath(t.config.repositoriesDir, owner, name);
-  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) =>
-    t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
+  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) => addCollaborator(t, r, u, mode);
 
   beforeAll(async () => {
     t = await startTestApp(provider);

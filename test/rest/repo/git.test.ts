@@ -5,6 +5,7 @@ import type { Models } from '../../../src/db/client.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { createRepoFixture, GitClient } from '../../githttp/gitClient.ts';
 
@@ -69,7 +70,7 @@ describe.each(PROVIDERS)('REST git reads: branches, contents, blobs (%s)', (prov
     await createRepoFixture(t, alice, 'nocode', { units: ['ISSUES'] });
     await createRepoFixture(t, alice, 'void');
     const reader = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'reader' } });
-    await t.db.collaboration.create({ data: { repoId: hidden.id, userId: reader.id, mode: 'READ' } });
+    await addCollaborator(t, hidden, reader, 'read');
 
     const work = await seed('code', async (w) => {
       sha.first = await git.commit(w, 'README.md', '# code\n', 'first commit');

@@ -8,6 +8,7 @@ import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import * as repoCreate from '../../../src/services/repo/create.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { addMember, contextFor, createOrgAs } from '../../helpers/org.ts';
 
@@ -48,8 +49,7 @@ describe.each(PROVIDERS)('REST deploy keys (%s)', (provider) => {
     const ref: repoCreate.RepoOwnerRef = org ? { kind: 'org', org } : { kind: 'viewer' };
     return (await repoCreate.createRepo(contextFor(t, creator), ref, { name, private: isPrivate })).repo;
   }
-  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) =>
-    t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
+  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) => addCollaborator(t, r, u, mode);
   const post = (viewer: string, path: string, body: unknown) =>
     t.request('POST', `/api/v1/repos/${path}/keys`, { headers: as(viewer), body });
 

@@ -4,6 +4,7 @@ import type { DomainEvent } from '../../../src/notify/events.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import * as repoCreate from '../../../src/services/repo/create.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { addCollaborator, editRepo, setUnits } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { addMember, contextFor, createOrgAs } from '../../helpers/org.ts';
 
@@ -26,11 +27,10 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
   ): Promise<Models.Repository> {
     const ref: repoCreate.RepoOwnerRef = opts.org ? { kind: 'org', org: opts.org } : { kind: 'viewer' };
     const created = (await repoCreate.createRepo(contextFor(t, creator), ref, { name, private: isPrivate })).repo;
-    if (opts.units) await t.db.repoUnit.deleteMany({ where: { repoId: created.id, type: { notIn: opts.units } } });
+    if (opts.units) await setUnits(t, created, opts.units);
     return created;
   }
-  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) =>
-    t.db.collaboration.create({ data: { repoId: r.id, userId: u.id, mode } });
+  const collab = (r: Models.Repository, u: Models.User, mode: Models.AccessMode) => addCollaborator(t, r, u, mode);
   const label = (r: Models.Repository, name: string, extra: Partial<Models.Label> = {}) =>
     t.db.label.create({ data: { repoId: r.id, name, color: 'ee0701', ...extra } });
   const apiUrl = (p: string, id: number) => `http://localhost:3000/api/v1/repos/${p}/labels/${id}`;
@@ -50,15 +50,13 @@ describe.each(PROVIDERS)('REST repository labels (%s)', (provider) => {
     repos.other = await repo(users.alice!, 'other', false);
     repos.noissues = await repo(users.alice!, 'noissues', false, { units: ['CODE'] });
     repos.pullsonly = await repo(users.alice!, 'pullsonly', false, { units: ['CODE', 'PULL_REQUESTS'] });
-    repos.archived = await t.db.repository.update({
-      where: { id: (await repo(users.alice!, 'archived', false)).id },
-      data: { isArchived: true, archivedAt: new Date() },
-    });
+    repos.archived = await repo(users.alice!, 'archived', false);
     for (const r of [repos.pub, repos.priv, repos.org, repos.archived]) {
       await collab(r, users.reader!, 'READ');
       await collab(r, users.writer!, 'WRITE');
       await collab(r, users.adminc!, 'ADMIN');
     }
+    repos.archived = await editRepo(t, repos.archived, { archived: true });
     t.app.deps.notifier.subscribe({ name: 'test', handle: (e) => void events.push(e) });
   });
   afterAll(() => t.close());

@@ -191,7 +191,7 @@ describe.each(PROVIDERS)('REST repository reads (%s)', (provider) => {
   });
 
   it('lists load permissions in bulk (statement count does not grow with the page)', async () => {
-    await new Promise((r) => setTimeout(r, 300));
+    await t.app.deps.notifier.drain();
     const count = async () => {
       t.queries.length = 0;
       expect((await get('/repos/search?limit=50', owner)).statusCode).toBe(200);
@@ -199,7 +199,7 @@ describe.each(PROVIDERS)('REST repository reads (%s)', (provider) => {
     };
     const before = await count();
     for (let i = 0; i < 5; i++) await make('/user/repos', { name: `bulk${i}` });
-    await new Promise((r) => setTimeout(r, 300)); // let the activity subscriber finish its own queries
+    await t.app.deps.notifier.drain(); // let the activity subscriber finish its own queries
     const after = await count();
     expect(after.length).toBe(before.length);
   });

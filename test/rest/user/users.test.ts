@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { editUser } from '../../helpers/fixtures.ts';
+import { createOrgAs } from '../../helpers/org.ts';
 import { basic, isGiteaError, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 
 const SWAGGER = 'http://localhost:3000/api/swagger';
@@ -37,8 +39,8 @@ describe.each(PROVIDERS)('REST users (%s)', (provider) => {
     users.root = await t.createUser('root', { admin: true });
     await t.db.user.update({ where: { id: users.alice.id }, data: { language: 'de-DE', loginName: 'alice-ext' } });
     await t.db.user.update({ where: { id: users.bob.id }, data: { keepEmailPrivate: true } });
-    await t.db.user.update({ where: { id: users.erin.id }, data: { isActive: false } });
-    await t.db.user.create({ data: { name: 'acme', lowerName: 'acme', type: 'ORGANIZATION', email: 'acme@example.com' } });
+    await editUser(t, users.erin, { active: false });
+    await createOrgAs(t, users.root, 'acme', 'PUBLIC', { email: 'acme@example.com' });
   });
   afterAll(() => t.close());
 
