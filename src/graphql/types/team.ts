@@ -1,8 +1,8 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
-import { atLeast } from '../../permissions/accessMode.ts';
-import { ALL_UNITS, unitKey } from '../../permissions/units.ts';
+import { teamUnitModes } from '../../permissions/teamUnits.ts';
+import { unitKey } from '../../permissions/units.ts';
 import * as teamService from '../../services/org/team.ts';
 import { canAdministerTeams, isViewerTeamMember, teamReadFilter } from '../../services/org/teamAccess.ts';
 import * as teamMemberService from '../../services/org/teamMember.ts';
@@ -104,10 +104,7 @@ export const TeamRef = builder.prismaNode('Team', {
       type: [TeamUnitPermissionRef],
       description: 'Per-unit access (every unit at the team authority for admin and owner teams).',
       select: { units: { select: { type: true, accessMode: true }, orderBy: { id: 'asc' } } },
-      resolve: (team) =>
-        atLeast(team.authorize, 'ADMIN')
-          ? ALL_UNITS.map((u) => ({ unit: unitKey(u), permission: team.authorize }))
-          : team.units.map((u) => ({ unit: unitKey(u.type), permission: u.accessMode })),
+      resolve: (team) => teamUnitModes(team).map((u) => ({ unit: unitKey(u.type), permission: u.accessMode })),
     }),
     includesAllRepositories: t.exposeBoolean('includesAllRepositories'),
     canCreateOrgRepo: t.exposeBoolean('canCreateOrgRepo'),

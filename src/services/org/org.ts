@@ -2,7 +2,7 @@ import type { DbLike, Models } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
-import { ALL_UNITS, READ_ONLY_UNITS } from '../../permissions/units.ts';
+import { everyUnitRows } from '../../permissions/teamUnits.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg, requireOrgOwner } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -91,14 +91,7 @@ export async function createOrg(cx: ServiceContext, input: CreateOrgInput): Prom
           numMembers: 1,
         },
       });
-      await tx.teamUnit.createMany({
-        data: ALL_UNITS.map((type) => ({
-          orgId: org.id,
-          teamId: team.id,
-          type,
-          accessMode: READ_ONLY_UNITS.includes(type) ? 'READ' : 'OWNER',
-        })),
-      });
+      await tx.teamUnit.createMany({ data: everyUnitRows('OWNER').map((u) => ({ ...u, orgId: org.id, teamId: team.id })) });
       await tx.orgUser.create({ data: { orgId: org.id, userId: viewer.id, isPublic: false } });
       await tx.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: viewer.id } });
       emit({ type: 'org.created', orgId: org.id, actorId: viewer.id });

@@ -1,7 +1,7 @@
 import type { DbTx, Models } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { PermissionDeniedError, ValidationError } from '../../errors.ts';
-import { atLeast } from '../../permissions/accessMode.ts';
+import { everyUnitRows, hasEveryUnit, type UnitGrant } from '../../permissions/teamUnits.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrgOwner } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -16,15 +16,7 @@ import {
   teamReadFilter,
   type TeamRow,
 } from './teamAccess.ts';
-import {
-  adminUnits,
-  requestedUnits,
-  teamAuthority,
-  teamVisibility,
-  validateTeamInput,
-  type TeamInput,
-  type UnitGrant,
-} from './teamUnits.ts';
+import { requestedUnits, teamAuthority, teamVisibility, validateTeamInput, type TeamInput } from './teamUnits.ts';
 
 export type { TeamInput } from './teamUnits.ts';
 export type { TeamRow } from './teamAccess.ts';
@@ -77,7 +69,7 @@ export async function createTeam(cx: ServiceContext, orgName: string, input: Tea
   const name = input.name ?? '';
   if (name.toLowerCase() === 'new') throw new ValidationError(`name is reserved [name: ${name}]`, { name });
   const authorize = teamAuthority(input.permission);
-  const units = atLeast(authorize, 'ADMIN') ? adminUnits() : requestedUnits(input);
+  const units = hasEveryUnit(authorize) ? everyUnitRows(authorize) : requestedUnits(input);
   if (!units) throw new ValidationError('units permission should not be empty');
   const orgId = access.org.id;
   try {
@@ -177,7 +169,7 @@ export async function editTeam(cx: ServiceContext, teamId: number, input: TeamIn
     if (input.permission) authorize = data.authorize = teamAuthority(input.permission);
     if (input.includesAllRepositories !== undefined) data.includesAllRepositories = input.includesAllRepositories;
   }
-  const units = owner ? null : atLeast(authorize, 'ADMIN') ? adminUnits() : requestedUnits(input);
+  const units = owner ? null : hasEveryUnit(authorize) ? everyUnitRows(authorize) : requestedUnits(input);
   const addAll = data.includesAllRepositories === true && !team.includesAllRepositories;
   try {
     return await withTx(cx, async (tx, emit) => {
