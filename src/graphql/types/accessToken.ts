@@ -3,6 +3,7 @@ import * as emailService from '../../services/user/email.ts';
 import * as tokenService from '../../services/user/token.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { checkedBy } from '../policy.ts';
 import { UserRef } from './user.ts';
 
 export const AccessTokenRef = builder.prismaObject('AccessToken', {
@@ -32,6 +33,7 @@ builder.prismaObjectFields('User', (t) => ({
     {
       type: AccessTokenRef,
       description: "The user's access tokens (the user or a site admin, signed in with a password).",
+      ...checkedBy('listUserAccessTokens'),
       resolve: async (user, args, ctx) => {
         let total = 0;
         const conn = await resolveOffsetConnection(
@@ -51,6 +53,7 @@ builder.prismaObjectFields('User', (t) => ({
     type: [UserEmailRef],
     nullable: true,
     description: "The viewer's own e-mail addresses; null for other users.",
+    ...checkedBy('listEmails'),
     resolve: (user, _args, ctx) => (ctx.cx.viewer?.id === user.id ? emailService.listEmails(ctx.cx) : null),
   }),
 }));

@@ -2,6 +2,7 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import * as blockService from '../../services/user/block.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { checkedBy } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
@@ -27,6 +28,7 @@ for (const ref of [UserRef, OrganizationRef] as const) {
         type: UserRef,
         nullable: true,
         description: DESCRIPTION,
+        ...checkedBy('canListBlocks'),
         select: (args, ctx, nestedSelection) => ({
           blocking: blockedConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
           _count: { select: { blocking: true } },

@@ -2,10 +2,11 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { Prisma } from '../../generated/sqlite/client.ts';
 import * as assigneeService from '../../services/issue/assignee.ts';
 import * as issueLabelService from '../../services/issue/issueLabel.ts';
-import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { filteredBy } from '../policy.ts';
 import {
   IssueFiltersInput,
   IssueOrderInput,
@@ -142,6 +143,7 @@ builder.prismaObjectFields(LabelRef, (t) => ({
       type: IssueRef,
       description:
         'The issues (not pull requests) carrying the label that the viewer can see; newest first unless `orderBy` says otherwise.',
+      ...filteredBy('issueReadWhere'),
       args: {
         states: t.arg({ type: [IssueStateEnum], required: false }),
         labels: t.arg.stringList({ description: 'Only issues also carrying every one of these label names.' }),
@@ -150,7 +152,7 @@ builder.prismaObjectFields(LabelRef, (t) => ({
       },
       select: (args, ctx, nested) => {
         // Visibility is decided per issue (its repository and unit), whatever the label's owner.
-        const where = { issue: { isPull: false, ...visibleIssueFilter(ctx.cx), ...issueListWhere(args) } };
+        const where = { issue: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args)] } };
         const orderBy = issueOrderBy(args.orderBy).map((issue) => ({ issue }));
         return {
           issueLabels: { ...labelIssues.getQuery(args, ctx, bothNodePaths(nested)), where, orderBy },

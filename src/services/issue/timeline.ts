@@ -2,6 +2,7 @@ import type { DbLike, Models } from '../../db/client.ts';
 import { canRead, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions } from '../paging.ts';
+import { teamReadWhere } from '../org/visibility.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
 import { COMMENT_ORDER, loadCommentViews, updatedWithin, type CommentView, type TimeWindow } from './comment.ts';
 import { findIssueByIndex, loadIssueViews, resolveIssueRepo, unitOf, type IssueLabelView, type IssueView } from './issue.ts';
@@ -73,7 +74,8 @@ async function loadTimelineViews(cx: ServiceContext, issue: IssueView, comments:
       : [],
     teamIds.length
       ? db.team.findMany({
-          where: { id: { in: teamIds } },
+          // A review request of a team the viewer may not read shows no team (Gitea would show a private one).
+          where: { AND: [{ id: { in: teamIds } }, teamReadWhere(cx)] },
           include: { units: { select: { type: true, accessMode: true }, orderBy: { id: 'asc' } } },
         })
       : [],

@@ -7,15 +7,8 @@ import { requireOrgOwner } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { refreshOrgCounters } from './org.ts';
-import {
-  isOwnerTeam,
-  requireOrgForTeams,
-  requireTeamOwner,
-  requireTeamRead,
-  TEAM_INCLUDE,
-  teamReadFilter,
-  type TeamRow,
-} from './teamAccess.ts';
+import { teamReadWhere } from './visibility.ts';
+import { isOwnerTeam, requireOrgForTeams, requireTeamOwner, requireTeamRead, TEAM_INCLUDE, type TeamRow } from './teamAccess.ts';
 import { requestedUnits, teamAuthority, teamVisibility, validateTeamInput, type TeamInput } from './teamUnits.ts';
 
 export type { TeamInput } from './teamUnits.ts';
@@ -136,7 +129,7 @@ async function ownersFirstPage(cx: ServiceContext, where: TeamWhere, opts: ListO
  */
 export async function listTeams(cx: ServiceContext, orgName: string, opts: ListOptions | ListWindow): Promise<Page<TeamRow>> {
   const access = await requireOrgForTeams(cx, orgName, 'read');
-  return ownersFirstPage(cx, { AND: [{ orgId: access.org.id }, teamReadFilter(cx)] }, opts);
+  return ownersFirstPage(cx, { AND: [{ orgId: access.org.id }, teamReadWhere(cx)] }, opts);
 }
 
 /** The viewer's own teams across organizations (GET /user/teams). @throws UnauthenticatedError, PermissionDeniedError */

@@ -9,7 +9,6 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, resolveIssueRepo, type IssueView } from '../issue/issue.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import type { RepoRef } from '../repo/collaborator.ts';
-import { visibleRepoFilter } from '../repo/visibility.ts';
 
 type Project = Models.Project;
 type Level = 'read' | 'write';
@@ -430,60 +429,4 @@ export function addIssueToProject(cx: ServiceContext, ref: RepoRef, index: numbe
 /** Takes an issue out of a project (writers of the issue's unit). @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError */
 export function removeIssueFromProject(cx: ServiceContext, ref: RepoRef, index: number, projectId: number): Promise<IssueView> {
   return changeIssueProject(cx, ref, index, projectId, false);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Visibility for relation paths
-// ---------------------------------------------------------------------------------------------------------
-
-/** The JSON a projects unit limited to owner projects stores (written by the repository service). */
-const OWNER_ONLY_CONFIG = '"projectsMode":"owner"';
-
-/** A repository's projects unit that shows repository projects (enabled, projects_mode not `owner`). */
-export const REPO_PROJECTS_UNIT: Models.Prisma.RepoUnitListRelationFilter = {
-  some: { type: 'PROJECTS', NOT: { config: { contains: OWNER_ONLY_CONFIG } } },
-};
-
-/**
- * Projects the viewer may see through any path (GraphQL node(id:), relation connections): repository
- * projects of visible repositories that show them; organization projects as orgProjectsMode reads them
- * (team grants, else public organizations); individual projects of visible users.
- */
-export function visibleProjectFilter(cx: ServiceContext): Models.Prisma.ProjectWhereInput {
-  const repoProjects: Models.Prisma.ProjectWhereInput = {
-    type: 'REPOSITORY',
-    repo: { AND: [visibleRepoFilter(cx), { units: REPO_PROJECTS_UNIT }] },
-  };
-  if (cx.auth.scope?.publicOnly) {
-    return { OR: [repoProjects, { type: { not: 'REPOSITORY' }, repoId: null, owner: { visibility: 'PUBLIC' } }] };
-  }
-  if (isSiteAdmin(cx)) return {};
-  const viewer = cx.viewer;
-  const orgProjects: Models.Prisma.UserWhereInput[] = [];
-  const userProjects: Models.Prisma.UserWhereInput[] = [{ visibility: 'PUBLIC' }];
-  if (viewer) {
-    const myTeams: Models.Prisma.TeamListRelationFilter = { some: { members: { some: { userId: viewer.id } } } };
-    orgProjects.push(
-      {
-        orgTeams: {
-          some: {
-            members: { some: { userId: viewer.id } },
-            OR: [{ authorize: 'OWNER' }, { units: { some: { type: 'PROJECTS', accessMode: { not: 'NONE' } } } }],
-          },
-        },
-      },
-      { visibility: 'PUBLIC', NOT: { orgTeams: myTeams } },
-    );
-    if (!viewer.isRestricted) userProjects.push({ visibility: 'LIMITED' });
-    userProjects.push({ id: viewer.id });
-  } else {
-    orgProjects.push({ visibility: 'PUBLIC' });
-  }
-  return {
-    OR: [
-      repoProjects,
-      { type: 'ORGANIZATION', repoId: null, owner: { type: 'ORGANIZATION', OR: orgProjects } },
-      { type: 'INDIVIDUAL', repoId: null, owner: { type: { not: 'ORGANIZATION' }, OR: userProjects } },
-    ],
-  };
 }
