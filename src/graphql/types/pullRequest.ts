@@ -113,8 +113,8 @@ const PullCommitDetailRef = builder.objectRef<CompareCommit>('PullRequestCommitD
     messageHeadline: t.string({ resolve: (c) => c.message.split('\n')[0] ?? '' }),
     authoredDate: t.string({ resolve: (c) => c.author.when }),
     committedDate: t.string({ resolve: (c) => c.committer.when }),
-    author: t.field({ type: PullGitActorRef, resolve: (c) => c.author }),
-    committer: t.field({ type: PullGitActorRef, resolve: (c) => c.committer }),
+    author: t.field({ type: PullGitActorRef, ...inherits('part of a readable commit'), resolve: (c) => c.author }),
+    committer: t.field({ type: PullGitActorRef, ...inherits('part of a readable commit'), resolve: (c) => c.committer }),
     treeOid: t.exposeString('tree'),
     parentOids: t.stringList({ resolve: (c) => c.parents }),
   }),
@@ -123,7 +123,7 @@ const PullCommitDetailRef = builder.objectRef<CompareCommit>('PullRequestCommitD
 const PullRequestCommitRef = builder.objectRef<CompareCommit>('PullRequestCommit').implement({
   description: 'A commit in a pull request.',
   fields: (t) => ({
-    commit: t.field({ type: PullCommitDetailRef, resolve: (c) => c }),
+    commit: t.field({ type: PullCommitDetailRef, ...inherits('the commit itself'), resolve: (c) => c }),
     url: t.string({ nullable: true, resolve: () => null }),
   }),
 });
