@@ -56,7 +56,14 @@ export function repoReadWhere(cx: ServiceContext, units?: readonly UnitType[]): 
       ],
     };
   });
-  return { AND: [enabled, { OR: [...whole, ...perUnit] }] };
+  // A cheap gate first: most repositories are reached through no team of the viewer at all.
+  const anyTeam: Where = {
+    OR: [
+      { teamRepos: { some: { team: inTeam } } },
+      { owner: { type: 'ORGANIZATION', orgTeams: { some: { ...inTeam, includesAllRepositories: true } } } },
+    ],
+  };
+  return { AND: [enabled, { OR: [...whole, { AND: [anyTeam, { OR: perUnit }] }] }] };
 }
 
 /**
