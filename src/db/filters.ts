@@ -9,3 +9,10 @@ export function containsInsensitive(provider: DbProvider, value: string): Models
   if (provider === 'postgresql') return { contains: value, mode: 'insensitive' } as Models.Prisma.StringFilter;
   return { contains: value };
 }
+
+/**
+ * A filter that matches no row, for "this viewer may see none of these". Never write `{ OR: [] }` for it:
+ * Prisma reads an empty OR as false only at the top of a query; nested in `AND` or a relation filter it is
+ * dropped, and "nothing" silently becomes "everything".
+ */
+export const NO_ROWS = { id: { in: [] as number[] } };

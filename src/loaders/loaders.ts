@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db, Models } from '../db/client.ts';
 import type { RepoPermission } from '../permissions/repoPermission.ts';
-import { orgStandingLoader, repoPermissionLoader, type OrgStanding } from './permissionLoaders.ts';
+import { orgStandingLoader, repoPermissionLoader, type OrgStanding, type ReachFacts } from './permissionLoaders.ts';
 
 type User = Models.User;
 
@@ -16,10 +16,10 @@ export interface Loaders {
   accessTokensByUser: DataLoader<number, Models.AccessToken[]>;
 }
 
-/** Creates a fresh set of loaders (one per request; never share across viewers). */
-export function createLoaders(db: Db, viewer: User | null): Loaders {
+/** Creates a fresh set of loaders (one per request; never share across viewers or credentials). */
+export function createLoaders(db: Db, viewer: User | null, reach: ReachFacts = {}): Loaders {
   return {
-    repoPermission: repoPermissionLoader(db, viewer),
+    repoPermission: repoPermissionLoader(db, viewer, reach),
     orgStanding: orgStandingLoader(db, viewer),
     accessTokensByUser: new DataLoader(async (userIds: readonly number[]) => {
       const rows = await db.accessToken.findMany({ where: { userId: { in: [...userIds] } }, orderBy: { id: 'desc' } });

@@ -40,12 +40,18 @@ export function orgStandingLoader(db: Db, viewer: Viewer): DataLoader<number, Or
   });
 }
 
+/** How the viewer reaches the repositories, beyond who they are (see ViewerFacts). */
+export interface ReachFacts {
+  publicOnly?: boolean;
+  system?: boolean;
+}
+
 /**
  * Batches RepoPermission for many repositories: a fixed number of queries per batch (repositories with
  * owners and units; the viewer's collaborations, org memberships, team grants and blocks), then the pure
  * access model. Missing repositories get no access.
  */
-export function repoPermissionLoader(db: Db, viewer: Viewer): DataLoader<number, RepoPermission> {
+export function repoPermissionLoader(db: Db, viewer: Viewer, reach: ReachFacts = {}): DataLoader<number, RepoPermission> {
   return new DataLoader(async (repoIds: readonly number[]) => {
     const ids = [...repoIds];
     const repos = await db.repository.findMany({
@@ -61,7 +67,7 @@ export function repoPermissionLoader(db: Db, viewer: Viewer): DataLoader<number,
     const byId = new Map(repos.map((r) => [r.id, r]));
     const orgIds = [...new Set(repos.filter((r) => r.owner.type === 'ORGANIZATION').map((r) => r.ownerId))];
     const ownerIds = [...new Set(repos.map((r) => r.ownerId))];
-    const needsFacts = viewer !== null && !viewer.isAdmin;
+    const needsFacts = viewer !== null && !viewer.isAdmin && !reach.system;
     const [collabs, members, teamUsers, blocks] = needsFacts
       ? await Promise.all([
           db.collaboration.findMany({ where: { userId: viewer.id, repoId: { in: ids } }, select: { repoId: true, mode: true } }),
@@ -102,6 +108,7 @@ export function repoPermissionLoader(db: Db, viewer: Viewer): DataLoader<number,
           teams,
           collaboration: collabByRepo.get(id) ?? null,
           blocked: blockedBy.has(repo.ownerId),
+          ...reach,
         },
       );
     });

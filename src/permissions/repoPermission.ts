@@ -1,6 +1,7 @@
 import type { Models } from '../db/client.ts';
 import { atLeast, maxMode, type AccessMode } from './accessMode.ts';
 import { canSeeOwner } from './ownerVisibility.ts';
+import { hasEveryUnit } from './teamUnits.ts';
 import { ALL_UNITS, READ_ONLY_UNITS, type UnitType } from './units.ts';
 
 /** What the access model needs to know about a repository. */
@@ -31,6 +32,10 @@ export interface ViewerFacts {
   collaboration: AccessMode | null;
   /** The owner (user or organization) blocked the viewer. */
   blocked: boolean;
+  /** The viewer's token is limited to public resources (Gitea `public-only`). */
+  publicOnly?: boolean;
+  /** The operator's CLI: site-admin rights without a viewer. */
+  system?: boolean;
 }
 
 /** The viewer's access to one repository: a mode per enabled unit (Gitea's access_model.Permission). */
@@ -56,7 +61,8 @@ function uniform(units: readonly UnitType[], mode: AccessMode, blocked: boolean)
 
 /**
  * Gitea's GetIndividualUserRepoPermission as a pure function.
- * - site admin: owner on everything; the owning user, and any team with admin/owner authority: owner;
+ * - a public-only token reaches only public repositories of public owners (nothing else, site admins included);
+ * - site admin (and the operator's CLI): owner on everything; the owning user, and any team with admin/owner authority: owner;
  * - the owner must be visible to the viewer (public; limited → signed-in; private → members), unless
  *   the viewer is a collaborator;
  * - public repositories give read to anyone who can see the owner (restricted users only when the
@@ -66,6 +72,8 @@ function uniform(units: readonly UnitType[], mode: AccessMode, blocked: boolean)
  */
 export function computeRepoPermission(repo: RepoFacts, v: ViewerFacts): RepoPermission {
   const viewer = v.viewer;
+  if (v.publicOnly && (repo.isPrivate || repo.owner.visibility !== 'PUBLIC')) return NONE;
+  if (v.system) return uniform(repo.units, 'OWNER', false);
   if (!viewer) {
     if (repo.isPrivate || repo.owner.visibility !== 'PUBLIC') return NONE;
     return uniform(repo.units, 'READ', false);
@@ -76,7 +84,7 @@ export function computeRepoPermission(repo: RepoFacts, v: ViewerFacts): RepoPerm
   const ownerVisible = canSeeOwner(viewer, repo.owner, v.isOrgMember);
   if (!ownerVisible && !v.collaboration) return NONE;
 
-  if (repo.owner.type === 'ORGANIZATION' && v.teams.some((t) => atLeast(t.authorize, 'ADMIN'))) {
+  if (repo.owner.type === 'ORGANIZATION' && v.teams.some((t) => hasEveryUnit(t.authorize))) {
     return uniform(repo.units, 'OWNER', v.blocked);
   }
 

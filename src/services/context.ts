@@ -30,7 +30,8 @@ export const ANONYMOUS: AuthInfo = { method: 'anonymous', scope: null, tokenId: 
 
 /** Builds a request-scoped context. */
 export function createServiceContext(deps: AppDeps, viewer: Models.User | null, auth: AuthInfo = ANONYMOUS): ServiceContext {
-  return { ...deps, viewer, auth, loaders: createLoaders(deps.db, viewer) };
+  const reach = { publicOnly: auth.scope?.publicOnly === true, system: auth.method === 'system' };
+  return { ...deps, viewer, auth, loaders: createLoaders(deps.db, viewer, reach) };
 }
 
 /** A context for the operator's CLI: acts as the system (site-admin rights, no viewer). */

@@ -150,9 +150,10 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
     // reader writes nothing here, stranger cannot see the private issue: both NotFound.
     expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.p!)).toMatchObject({ __typename: 'NotFoundError' });
     await t.request('PUT', '/api/v1/repos/owner/pub/collaborators/stranger', { headers: as('owner'), body: { permission: 'write' } });
+    // A hidden blocker answers exactly as a missing one (no existence oracle).
     expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.p!)).toMatchObject({
       __typename: 'NotFoundError',
-      message: 'repository does not exist',
+      message: 'issue does not exist',
     });
     expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.a!)).toMatchObject({ __typename: 'AddBlockedByPayload' });
   });

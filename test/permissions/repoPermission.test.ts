@@ -277,3 +277,22 @@ describe('computeRepoPermission: disabled units and blocks', () => {
     for (const u of INTERNAL) expect(unitMode(perm, u)).toBe('OWNER');
   });
 });
+
+describe('computeRepoPermission: how the viewer reaches the repository', () => {
+  it('a public-only token reaches public repositories of public owners only, whoever holds it', () => {
+    for (const viewer of [PLAIN, ADMIN, OWNER]) {
+      const reach = facts(viewer, { publicOnly: true, collaboration: 'ADMIN' });
+      expect(computeRepoPermission(repo({ isPrivate: true }), reach).mode).toBe('NONE');
+      expect(computeRepoPermission(repo({ visibility: 'LIMITED' }), reach).mode).toBe('NONE');
+      expect(canReadAny(computeRepoPermission(repo(), reach))).toBe(true);
+    }
+    // On a public repository of a public owner the token keeps the holder's own mode.
+    expect(canWrite(computeRepoPermission(repo(), facts(PLAIN, { publicOnly: true, collaboration: 'WRITE' })), 'CODE')).toBe(true);
+  });
+
+  it("the operator's CLI has owner on every enabled unit, without a viewer", () => {
+    const perm = computeRepoPermission(repo({ isPrivate: true, visibility: 'PRIVATE', units: ['CODE'] }), facts(null, { system: true }));
+    expect(perm.mode).toBe('OWNER');
+    expect(perm.units).toEqual({ CODE: 'OWNER' });
+  });
+});

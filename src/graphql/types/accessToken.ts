@@ -4,6 +4,7 @@ import * as tokenService from '../../services/user/token.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { totalOf } from '../totalCount.ts';
+import { checkedBy } from '../policy.ts';
 import { UserRef } from './user.ts';
 
 export const AccessTokenRef = builder.prismaObject('AccessToken', {
@@ -33,6 +34,7 @@ builder.prismaObjectFields('User', (t) => ({
     {
       type: AccessTokenRef,
       description: "The user's access tokens (the user or a site admin, signed in with a password).",
+      ...checkedBy('listUserAccessTokens'),
       resolve: async (user, args, ctx) => {
         let total = 0;
         const conn = await resolveOffsetConnection(
@@ -52,6 +54,7 @@ builder.prismaObjectFields('User', (t) => ({
     type: [UserEmailRef],
     nullable: true,
     description: "The viewer's own e-mail addresses; null for other users.",
+    ...checkedBy('listEmails'),
     resolve: (user, _args, ctx) => (ctx.cx.viewer?.id === user.id ? emailService.listEmails(ctx.cx) : null),
   }),
 }));

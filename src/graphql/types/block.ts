@@ -3,6 +3,7 @@ import * as blockService from '../../services/user/block.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { opt } from '../ids.ts';
+import { checkedBy } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
@@ -29,6 +30,7 @@ for (const ref of [UserRef, OrganizationRef] as const) {
         type: UserRef,
         nullable: true,
         description: DESCRIPTION,
+        ...checkedBy('canListBlocks'),
         select: (args, ctx, nestedSelection) => ({
           blocking: blockedConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
           _count: { select: { blocking: true } },

@@ -1,8 +1,9 @@
 import * as forkService from '../../services/repo/fork.ts';
-import { visibleRepoFilter } from '../../services/repo/visibility.ts';
+import { repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
 import { opt } from '../ids.ts';
+import { filteredBy } from '../policy.ts';
 import { RepositoryRef } from './repository.ts';
 
 // Repository.isFork, forkCount and parent are defined with the Repository type (repository.ts).
@@ -11,7 +12,8 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     cursor: 'id',
     description: 'Direct forks of this repository that the viewer may see, oldest first (as GET /repos/{owner}/{repo}/forks).',
     totalCount: true,
-    query: (_args, ctx) => ({ where: visibleRepoFilter(ctx.cx), orderBy: { id: 'asc' as const } }),
+    ...filteredBy('repoReadWhere'),
+    query: (_args, ctx) => ({ where: repoReadWhere(ctx.cx), orderBy: { id: 'asc' as const } }),
   }),
 }));
 

@@ -3,6 +3,7 @@ import { gitObjectLoader, type GitObjectView } from '../../services/repo/gitObje
 import type { TreeEntry } from '../../git/readTreePath.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
+import { checkedBy, inherits } from '../policy.ts';
 import { RepositoryRef } from './repository.ts';
 
 type CommitView = Extract<GitObjectView, { type: 'commit' }>;
@@ -21,6 +22,9 @@ const GitObjectRef = builder.interfaceRef<GitObjectView>('GitObject').implement(
   }),
 });
 
+/** A commit's author and committer are part of the commit. */
+const OF_COMMIT = inherits('part of a readable commit');
+
 const GitActorRef = builder.objectRef<{ name: string; email: string; when: string }>('GitActor').implement({
   description: 'The author or committer of a commit.',
   fields: (t) => ({
@@ -36,8 +40,8 @@ builder.objectRef<CommitView>('Commit').implement({
   fields: (t) => ({
     message: t.string({ resolve: (c) => c.commit.message }),
     messageHeadline: t.string({ resolve: (c) => c.commit.message.split('\n')[0] ?? '' }),
-    author: t.field({ type: GitActorRef, resolve: (c) => c.commit.author }),
-    committer: t.field({ type: GitActorRef, resolve: (c) => c.commit.committer }),
+    author: t.field({ type: GitActorRef, ...OF_COMMIT, resolve: (c) => c.commit.author }),
+    committer: t.field({ type: GitActorRef, ...OF_COMMIT, resolve: (c) => c.commit.committer }),
     treeOid: t.string({ resolve: (c) => c.commit.tree }),
     parentOids: t.stringList({ resolve: (c) => c.commit.parents }),
   }),
@@ -58,7 +62,9 @@ const TreeEntryRef = builder.objectRef<TreeEntry>('TreeEntry').implement({
 builder.objectRef<TreeView>('Tree').implement({
   description: 'A directory listing.',
   interfaces: [GitObjectRef],
-  fields: (t) => ({ entries: t.field({ type: [TreeEntryRef], resolve: (tr) => tr.entries }) }),
+  fields: (t) => ({
+    entries: t.field({ type: [TreeEntryRef], ...inherits('the entries of a readable tree'), resolve: (tr) => tr.entries }),
+  }),
 });
 
 builder.objectRef<BlobView>('Blob').implement({
@@ -84,6 +90,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     description:
       'A git object by revision expression (`main`, `v1.0`, `HEAD:src`, `main:README.md`, a sha); null when it names nothing or the code unit is not readable.',
     args: { expression: t.arg.string({ required: true }) },
+    ...checkedBy('gitObjectLoader (code unit readable)'),
     select: { id: true, ownerName: true, name: true, isEmpty: true },
     resolve: (repo, args, ctx) => objects(ctx).load({ repo, expression: args.expression }),
   }),

@@ -3,11 +3,12 @@ import type { Models } from '../../db/client.ts';
 import * as createService from '../../services/issue/create.ts';
 import * as editService from '../../services/issue/edit.ts';
 import { locateIssueById } from '../../services/issue/issue.ts';
-import { visibleIssueFilter } from '../../services/issue/visibility.ts';
-import { visibleMilestoneFilter } from '../../services/milestone/milestone.ts';
+import { issueReadWhere } from '../../services/issue/visibility.ts';
+import { milestoneReadWhere } from '../../services/milestone/visibility.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt } from '../ids.ts';
+import { filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { LabelRef, OrderDirectionEnum } from './label.ts';
@@ -19,12 +20,13 @@ export const IssueStateEnum = builder.enumType('IssueState', {
   values: { OPEN: { value: 'OPEN' }, CLOSED: { value: 'CLOSED' } } as const,
 });
 
-/** A milestone; node(id:) answers only milestones of repositories the viewer may see, with issues or pull requests on. */
+/** A milestone; node(id:) answers only milestones the viewer may read (milestoneReadWhere). */
 export const MilestoneRef = builder.prismaNode('Milestone', {
   description: 'A milestone of a repository.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleMilestoneFilter(ctx.cx) }) as Models.Prisma.MilestoneWhereUniqueInput,
+  ...filteredBy('milestoneReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [milestoneReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
@@ -151,12 +153,13 @@ const issueAssignees = prismaConnectionHelpers(builder, 'IssueAssignee', {
   resolveNode: (row) => row.assignee,
 });
 
-/** An issue (pull requests share the numbering). node(id:) answers only issues the viewer may see. */
+/** An issue (pull requests share the numbering). node(id:) answers only issues the viewer may read (issueReadWhere). */
 export const IssueRef = builder.prismaNode('Issue', {
   description: 'An issue in a repository.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleIssueFilter(ctx.cx) }) as Models.Prisma.IssueWhereUniqueInput,
+  ...filteredBy('issueReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [issueReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -171,9 +174,17 @@ export const IssueRef = builder.prismaNode('Issue', {
       select: { repo: { select: { ownerName: true, name: true } } },
       resolve: (i, _a, ctx) => `${ctx.cx.config.rootUrl}${i.repo.ownerName}/${i.repo.name}/${i.isPull ? 'pulls' : 'issues'}/${i.index}`,
     }),
-    author: t.relation('poster', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) author.' }),
-    repository: t.relation('repo', { type: RepositoryRef }),
-    milestone: t.relation('milestone', { nullable: true }),
+    author: t.relation('poster', {
+      type: UserRef,
+      nullable: true,
+      description: 'Null for a deleted (ghost) author.',
+      ...inherits('REST shows the poster with the issue'),
+    }),
+    repository: t.relation('repo', { type: RepositoryRef, ...inherits('a readable issue implies a readable repository') }),
+    milestone: t.relation('milestone', {
+      nullable: true,
+      ...inherits("a readable issue or pull request implies its repository's milestones (issues or pulls readable)"),
+    }),
     commentCount: t.exposeInt('numComments'),
     contentVersion: t.exposeInt('contentVersion', {
       description: 'Incremented on every body edit; pass it to updateIssue(contentVersion:) to detect concurrent edits.',
@@ -185,6 +196,7 @@ export const IssueRef = builder.prismaNode('Issue', {
     labels: t.connection(
       {
         type: LabelRef,
+        ...inherits('REST shows the labels with the issue'),
         select: (args, ctx, nested) => ({
           labels: issueLabels.getQuery(args, ctx, bothNodePaths(nested)),
           _count: { select: { labels: true } },
@@ -196,6 +208,7 @@ export const IssueRef = builder.prismaNode('Issue', {
     assignees: t.connection(
       {
         type: UserRef,
+        ...inherits('REST shows the assignees with the issue'),
         select: (args, ctx, nested) => ({
           assignees: issueAssignees.getQuery(args, ctx, bothNodePaths(nested)),
           _count: { select: { assignees: true } },
@@ -210,26 +223,29 @@ export const IssueRef = builder.prismaNode('Issue', {
 builder.prismaObjectFields(RepositoryRef, (t) => ({
   issues: t.relatedConnection('issues', {
     cursor: 'id',
-    description: 'Issues (not pull requests), newest first unless `orderBy` says otherwise; empty when the issues unit is disabled.',
+    description:
+      'Issues (not pull requests), newest first unless `orderBy` says otherwise; empty when the viewer cannot read the issues unit.',
     totalCount: true,
+    ...filteredBy('issueReadWhere'),
     args: {
       states: t.arg({ type: [IssueStateEnum], required: false }),
       labels: t.arg.stringList({ description: 'Only issues carrying every one of these label names.' }),
       orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
       filterBy: t.arg({ type: IssueFiltersInput }),
     },
-    query: (args) => ({
-      where: { isPull: false, repo: { units: { some: { type: 'ISSUES' } } }, ...issueListWhere(args) },
+    query: (args, ctx) => ({
+      where: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args)] },
       orderBy: issueOrderBy(args.orderBy),
     }),
   }),
   issue: t.field({
     type: IssueRef,
     nullable: true,
-    description: 'An issue by number (null for pull requests and when the issues unit is disabled).',
+    description: 'An issue by number (null for pull requests and when the viewer cannot read the issues unit).',
+    ...filteredBy('issueReadWhere'),
     args: { number: t.arg.int({ required: true }) },
-    select: (args, _ctx, nested) => ({
-      issues: { where: { index: args.number, isPull: false, repo: { units: { some: { type: 'ISSUES' } } } }, take: 1, ...nested(true) },
+    select: (args, ctx, nested) => ({
+      issues: { where: { AND: [{ index: args.number, isPull: false }, issueReadWhere(ctx.cx)] }, take: 1, ...nested(true) },
     }),
     resolve: (r) => r.issues[0] ?? null,
   }),

@@ -1,12 +1,13 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import * as assigneeService from '../../services/issue/assignee.ts';
 import * as issueLabelService from '../../services/issue/issueLabel.ts';
-import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import { dbIdOf, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { totalOf } from '../totalCount.ts';
+import { filteredBy } from '../policy.ts';
 import {
   IssueFiltersInput,
   IssueOrderInput,
@@ -134,6 +135,7 @@ builder.prismaObjectFields(LabelRef, (t) => ({
       type: IssueRef,
       description:
         'The issues (not pull requests) carrying the label that the viewer can see; newest first unless `orderBy` says otherwise.',
+      ...filteredBy('issueReadWhere'),
       args: {
         states: t.arg({ type: [IssueStateEnum], required: false }),
         labels: t.arg.stringList({ description: 'Only issues also carrying every one of these label names.' }),
@@ -142,7 +144,7 @@ builder.prismaObjectFields(LabelRef, (t) => ({
       },
       select: (args, ctx, nested) => {
         // Visibility is decided per issue (its repository and unit), whatever the label's owner.
-        const where = { issue: { isPull: false, ...visibleIssueFilter(ctx.cx), ...issueListWhere(args) } };
+        const where = { issue: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args)] } };
         const orderBy = issueOrderBy(args.orderBy).map((issue) => ({ issue }));
         return {
           issueLabels: { ...labelIssues.getQuery(args, ctx, bothNodePaths(nested)), where, orderBy },

@@ -2,11 +2,12 @@ import { formatPrismaCursor } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as commentService from '../../services/issue/comment.ts';
 import * as issueService from '../../services/issue/issue.ts';
-import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { commentReadWhere } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, dbIdOf } from '../ids.ts';
+import { filteredBy, inherits } from '../policy.ts';
 import { IssueRef } from './issue.ts';
 import { LabelRef } from './label.ts';
 import { UserRef } from './user.ts';
@@ -97,6 +98,11 @@ function itemTypeOf(c: Pick<Models.Comment, 'type' | 'content' | 'removedAssigne
  * An item of an issue timeline (GitHub's IssueTimelineItems members; an interface here, so that the whole
  * page plans as one query): every Comment row shown as the GitHub type of its event.
  */
+/** Users a comment or event names (poster, assignee): REST shows them with the comment, as Gitea does. */
+const SHOWN = inherits('REST shows the users a comment or event names with it');
+/** The issue of a comment or event: readable when the comment is (commentReadWhere is the issue's policy). */
+const OF_ISSUE = inherits('a readable comment or event implies a readable issue');
+
 export const TimelineItemRef = builder.prismaInterface('Comment', {
   variant: 'IssueTimelineItems',
   description: 'An item in an issue timeline: a comment or an event.',
@@ -116,13 +122,14 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
   interfaces: [TimelineItemRef],
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), type: 'COMMENT', issue: visibleIssueFilter(ctx.cx) }) as Models.Prisma.CommentWhereUniqueInput,
+  ...filteredBy('commentReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), type: 'COMMENT', AND: [commentReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     body: t.exposeString('content'),
-    author: t.relation('poster', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) author.' }),
-    issue: t.relation('issue', { type: IssueRef }),
+    author: t.relation('poster', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) author.', ...SHOWN }),
+    issue: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     lastEditedAt: t.field({
       type: 'DateTime',
@@ -162,6 +169,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       cursor: 'id',
       totalCount: true,
       description: 'The plain comments, oldest first.',
+      ...inherits('the comments of a readable issue (as GET …/issues/{index}/comments)'),
       query: { where: { type: 'COMMENT' }, orderBy: { id: 'asc' } },
     },
     { name: 'IssueCommentConnection' },
@@ -179,9 +187,9 @@ export const ItemTypeEnum = builder.enumType('IssueTimelineItemsItemType', {
 
 /** node(id:) of a timeline event: rows of that kind on issues the viewer may see. */
 const eventWhere = (item: ItemType) => (id: string, ctx: GraphQLContext) =>
-  ({ id: dbId(id), ...ITEM_WHERE[item], issue: visibleIssueFilter(ctx.cx) }) as Models.Prisma.CommentWhereUniqueInput;
+  ({ id: dbId(id), AND: [ITEM_WHERE[item], commentReadWhere(ctx.cx)] }) as Models.Prisma.CommentWhereUniqueInput;
 
-const EVENT = { id: { field: 'id' }, authScopes: { tokenRead: 'issue' }, nullable: true } as const;
+const EVENT = { id: { field: 'id' }, authScopes: { tokenRead: 'issue' }, nullable: true, ...filteredBy('commentReadWhere') } as const;
 
 builder.prismaNode('Comment', {
   ...EVENT,
@@ -190,8 +198,8 @@ builder.prismaNode('Comment', {
   description: 'The issue was closed.',
   findUnique: eventWhere('CLOSED_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true }),
-    closable: t.relation('issue', { type: IssueRef }),
+    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+    closable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
@@ -202,8 +210,8 @@ builder.prismaNode('Comment', {
   description: 'The issue was reopened.',
   findUnique: eventWhere('REOPENED_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true }),
-    closable: t.relation('issue', { type: IssueRef }),
+    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+    closable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
@@ -215,9 +223,14 @@ const labelEvent = (item: 'LABELED_EVENT' | 'UNLABELED_EVENT', description: stri
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.relation('poster', { type: UserRef, nullable: true }),
-      label: t.relation('label', { type: LabelRef, nullable: true, description: 'Null once the label was deleted.' }),
-      labelable: t.relation('issue', { type: IssueRef }),
+      actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+      label: t.relation('label', {
+        type: LabelRef,
+        nullable: true,
+        description: 'Null once the label was deleted.',
+        ...inherits("a label on a readable issue is one of its repository's or organization's (REST shows it in the timeline)"),
+      }),
+      labelable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     }),
   });
 labelEvent('LABELED_EVENT', 'A label was added.');
@@ -231,9 +244,9 @@ const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: s
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.relation('poster', { type: UserRef, nullable: true }),
-      assignee: t.relation('assignee', { type: UserRef, nullable: true }),
-      assignable: t.relation('issue', { type: IssueRef }),
+      actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+      assignee: t.relation('assignee', { type: UserRef, nullable: true, ...SHOWN }),
+      assignable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     }),
   });
 assignEvent('ASSIGNED_EVENT', 'A user was assigned.');
@@ -246,9 +259,9 @@ builder.prismaNode('Comment', {
   description: 'The issue was added to a milestone.',
   findUnique: eventWhere('MILESTONED_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true }),
+    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
     milestoneTitle: t.string({ select: { milestone: { select: { name: true } } }, resolve: (c) => c.milestone?.name ?? '' }),
-    subject: t.relation('issue', { type: IssueRef }),
+    subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
@@ -259,9 +272,9 @@ builder.prismaNode('Comment', {
   description: 'The issue was removed from a milestone.',
   findUnique: eventWhere('DEMILESTONED_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true }),
+    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
     milestoneTitle: t.string({ select: { oldMilestone: { select: { name: true } } }, resolve: (c) => c.oldMilestone?.name ?? '' }),
-    subject: t.relation('issue', { type: IssueRef }),
+    subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
@@ -272,10 +285,10 @@ builder.prismaNode('Comment', {
   description: 'The title changed.',
   findUnique: eventWhere('RENAMED_TITLE_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true }),
+    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
     previousTitle: t.exposeString('oldTitle'),
     currentTitle: t.exposeString('newTitle'),
-    subject: t.relation('issue', { type: IssueRef }),
+    subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
@@ -287,8 +300,8 @@ const lockEvent = (item: 'LOCKED_EVENT' | 'UNLOCKED_EVENT', description: string)
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.relation('poster', { type: UserRef, nullable: true }),
-      lockable: t.relation('issue', { type: IssueRef }),
+      actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+      lockable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     }),
   });
 lockEvent('LOCKED_EVENT', 'The conversation was locked.');
@@ -302,8 +315,8 @@ const pinEvent = (item: 'PINNED_EVENT' | 'UNPINNED_EVENT', description: string) 
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.relation('poster', { type: UserRef, nullable: true }),
-      issue: t.relation('issue', { type: IssueRef }),
+      actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+      issue: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     }),
   });
 pinEvent('PINNED_EVENT', 'The issue was pinned.');
@@ -323,6 +336,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       cursor: 'id',
       totalCount: true,
       description: 'Comments and events, oldest first.',
+      ...inherits('the timeline of a readable issue (as GET …/issues/{index}/timeline)'),
       args: {
         itemTypes: t.arg({ type: [ItemTypeEnum], required: false, description: 'Only these kinds of items.' }),
         since: t.arg({ type: 'DateTime', required: false, description: 'Only items created at or after this time.' }),

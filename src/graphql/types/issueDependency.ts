@@ -1,18 +1,19 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as dependencyService from '../../services/issue/dependency.ts';
-import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import { requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { totalOf } from '../totalCount.ts';
+import { checkedBy, filteredBy } from '../policy.ts';
 import { IssueRef } from './issue.ts';
 
-/** Dependency rows whose other end (the blocker, or the blocked issue) the viewer may see. */
+/** Dependency rows whose other end (the blocker, or the blocked issue) the viewer may read. */
 const visibleEnd = (side: 'dependency' | 'issue', ctx: GraphQLContext): Models.Prisma.IssueDependencyWhereInput => ({
-  [side]: visibleIssueFilter(ctx.cx),
+  [side]: issueReadWhere(ctx.cx),
 });
 
 const blockers = prismaConnectionHelpers(builder, 'IssueDependency', {
@@ -45,6 +46,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
     {
       type: IssueRef,
       description: 'Issues that block this one (it depends on them), most recently added first; only issues the viewer may see.',
+      ...filteredBy('issueReadWhere'),
       select: (args, ctx, nested) => ({
         dependencies: blockers.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { dependencies: { where: visibleEnd('dependency', ctx) } } },
@@ -57,6 +59,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
     {
       type: IssueRef,
       description: 'Issues this one blocks (they depend on it), most recently added first; only issues the viewer may see.',
+      ...filteredBy('issueReadWhere'),
       select: (args, ctx, nested) => ({
         dependents: blocked.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { dependents: { where: visibleEnd('issue', ctx) } } },
@@ -68,6 +71,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
   issueDependenciesSummary: t.loadable({
     type: IssueDependenciesSummaryRef,
     description: "Counts of this issue's blockers and of the issues it blocks (only issues the viewer may see).",
+    ...checkedBy('summarizeIssueDependencies'),
     load: async (ids: number[], ctx) => {
       const byId = await dependencyService.summarizeIssueDependencies(ctx.cx, ids);
       return ids.map((id) => byId.get(id) ?? { blockedBy: 0, blocking: 0, totalBlockedBy: 0, totalBlocking: 0 });

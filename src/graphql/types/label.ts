@@ -1,12 +1,14 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import type { Models } from '../../db/client.ts';
 import { ValidationError } from '../../errors.ts';
 import { exclusiveScope } from '../../services/label/color.ts';
 import * as repoLabelService from '../../services/label/repoLabel.ts';
 import * as labelService from '../../services/label/label.ts';
+import { issueReadWhere } from '../../services/issue/visibility.ts';
+import { labelReadWhere } from '../../services/label/visibility.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
+import { filteredBy, inherits } from '../policy.ts';
 import { OrganizationRef } from './organization.ts';
 
 /** GitHub's OrderDirection, for every `orderBy` input (import it from here). */
@@ -33,8 +35,9 @@ export const LabelRef = builder.prismaNode('Label', {
   description: 'A label for issues and pull requests: an organization label here (repository labels join later).',
   id: { field: 'id' },
   authScopes: (label) => ({ tokenRead: label.orgId !== null ? 'organization' : 'issue' }),
-  // node(id:): a label of an invisible organization is simply absent.
-  findUnique: (id, ctx) => ({ id: dbId(id), ...labelService.visibleLabelFilter(ctx.cx) }) as Models.Prisma.LabelWhereUniqueInput,
+  // node(id:): a label of an invisible organization (or of an unreadable repository) is simply absent.
+  ...filteredBy('labelReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [labelReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -51,7 +54,10 @@ export const LabelRef = builder.prismaNode('Label', {
     }),
     isArchived: t.boolean({ resolve: (l) => l.archivedAt !== null }),
     archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
-    issueCount: t.exposeInt('numIssues', { description: 'Issues and pull requests carrying the label.' }),
+    issueCount: t.relationCount('issueLabels', {
+      description: 'Issues and pull requests carrying the label that the viewer may see.',
+      where: (_args, ctx) => ({ issue: issueReadWhere(ctx.cx) }),
+    }),
     url: t.string({
       description: "The web page listing the owner's labels.",
       select: { org: { select: { name: true } } },
@@ -61,6 +67,7 @@ export const LabelRef = builder.prismaNode('Label', {
       type: OrganizationRef,
       nullable: true,
       description: 'The owning organization (organization labels).',
+      ...inherits('a readable organization label implies a visible organization (labelReadWhere)'),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -72,12 +79,13 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     cursor: 'id',
     totalCount: true,
     description: "The organization's labels (as GET /api/v1/orgs/{org}/labels).",
+    ...filteredBy('labelReadWhere'),
     args: {
       orderBy: t.arg({ type: LabelOrderInput, defaultValue: { field: 'CREATED_AT', direction: 'ASC' } }),
       query: t.arg.string({ description: 'Only labels whose name contains this (case-insensitive).' }),
     },
     query: (args, ctx) => ({
-      where: labelService.labelSearchFilter(ctx.cx.config.dbProvider, { query: opt(args.query) }),
+      where: { AND: [labelService.labelSearchFilter(ctx.cx.config.dbProvider, { query: opt(args.query) }), labelReadWhere(ctx.cx)] },
       orderBy: labelService.labelOrderBy(opt(args.orderBy)),
     }),
   }),
@@ -85,10 +93,11 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     type: LabelRef,
     nullable: true,
     description: 'The label with exactly this name, if any.',
+    ...filteredBy('labelReadWhere'),
     args: { name: t.arg.string({ required: true }) },
     select: (args, ctx, nestedSelection) => ({
       orgLabels: nestedSelection({
-        where: labelService.labelSearchFilter(ctx.cx.config.dbProvider, { name: args.name }),
+        where: { AND: [labelService.labelSearchFilter(ctx.cx.config.dbProvider, { name: args.name }), labelReadWhere(ctx.cx)] },
         orderBy: { id: 'asc' },
         take: 1,
       }),

@@ -1,9 +1,12 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
+import { issueReadWhere } from '../../services/issue/visibility.ts';
 import * as milestoneService from '../../services/milestone/milestone.ts';
+import { milestoneReadWhere } from '../../services/milestone/visibility.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
+import { filteredBy, inherits } from '../policy.ts';
 import { IssueStateEnum, MilestoneRef } from './issue.ts';
 import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
@@ -43,9 +46,6 @@ function milestoneOrderBy(order: MilestoneOrder | null | undefined): Models.Pris
   }
 }
 
-/** Milestones exist while the issues or pull requests unit is on (Gitea mustEnableIssuesOrPulls). */
-const MILESTONE_UNITS: Models.Prisma.MilestoneWhereInput = { repo: { units: { some: { type: { in: ['ISSUES', 'PULL_REQUESTS'] } } } } };
-
 builder.prismaObjectFields(MilestoneRef, (t) => ({
   number: t.exposeInt('id', { description: 'Gitea milestones have no per-repository number: the database id.' }),
   closed: t.exposeBoolean('isClosed'),
@@ -60,19 +60,18 @@ builder.prismaObjectFields(MilestoneRef, (t) => ({
     resolve: (m, _a, ctx) =>
       `${ctx.cx.config.rootUrl}${encodeURIComponent(m.repo.ownerName)}/${encodeURIComponent(m.repo.name)}/milestone/${m.id}`,
   }),
-  repository: t.relation('repo', { type: RepositoryRef }),
+  repository: t.relation('repo', { type: RepositoryRef, ...inherits('a readable milestone implies a readable repository') }),
   createdAt: t.expose('createdAt', { type: 'DateTime' }),
   updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   issues: t.relatedConnection('issues', {
     cursor: 'id',
-    description: 'Issues (not pull requests) in the milestone, newest first; empty when the issues unit is disabled.',
+    description: 'Issues (not pull requests) in the milestone, newest first; empty when the viewer cannot read the issues unit.',
     totalCount: true,
+    ...filteredBy('issueReadWhere'),
     args: { states: t.arg({ type: [IssueStateEnum], required: false }) },
-    query: (args) => ({
+    query: (args, ctx) => ({
       where: {
-        isPull: false,
-        repo: { units: { some: { type: 'ISSUES' } } },
-        ...(args.states?.length === 1 ? { isClosed: args.states[0] === 'CLOSED' } : {}),
+        AND: [{ isPull: false }, issueReadWhere(ctx.cx), args.states?.length === 1 ? { isClosed: args.states[0] === 'CLOSED' } : {}],
       },
       orderBy: [{ index: 'desc' as const }],
     }),
@@ -82,8 +81,10 @@ builder.prismaObjectFields(MilestoneRef, (t) => ({
 builder.prismaObjectFields(RepositoryRef, (t) => ({
   milestones: t.relatedConnection('milestones', {
     cursor: 'id',
-    description: "The repository's milestones (as GET /api/v1/repos/{o}/{r}/milestones); empty when issues and pull requests are off.",
+    description:
+      "The repository's milestones (as GET /api/v1/repos/{o}/{r}/milestones); empty when the viewer can read neither issues nor pull requests.",
     totalCount: true,
+    ...filteredBy('milestoneReadWhere'),
     args: {
       states: t.arg({ type: [IssueStateEnum], required: false }),
       orderBy: t.arg({ type: MilestoneOrderInput }),
@@ -91,11 +92,13 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     },
     query: (args, ctx) => ({
       where: {
-        ...MILESTONE_UNITS,
-        ...milestoneService.milestoneFilter(ctx.cx, {
-          state: args.states?.length === 1 ? (args.states[0] === 'CLOSED' ? 'closed' : 'open') : 'all',
-          name: args.query ?? undefined,
-        }),
+        AND: [
+          milestoneReadWhere(ctx.cx),
+          milestoneService.milestoneFilter(ctx.cx, {
+            state: args.states?.length === 1 ? (args.states[0] === 'CLOSED' ? 'closed' : 'open') : 'all',
+            name: args.query ?? undefined,
+          }),
+        ],
       },
       orderBy: milestoneOrderBy(args.orderBy),
     }),
@@ -104,9 +107,10 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     type: MilestoneRef,
     nullable: true,
     description: 'A milestone by number (its database id).',
+    ...filteredBy('milestoneReadWhere'),
     args: { number: t.arg.int({ required: true }) },
-    select: (args, _ctx, nested) => ({
-      milestones: { where: { id: dbId(String(args.number)), ...MILESTONE_UNITS }, take: 1, ...nested(true) },
+    select: (args, ctx, nested) => ({
+      milestones: { where: { AND: [{ id: dbId(String(args.number)) }, milestoneReadWhere(ctx.cx)] }, take: 1, ...nested(true) },
     }),
     resolve: (r) => r.milestones[0] ?? null,
   }),

@@ -5,12 +5,14 @@ import { membershipCountLoader, orgOwnerIdsLoader, userMembershipCountLoader } f
 import * as memberService from '../../services/org/member.ts';
 import { canSeeOrg, orgAccess } from '../../services/access/orgAccess.ts';
 import * as orgService from '../../services/org/org.ts';
+import { orgMemberReadWhere, orgReadWhere, userOrgReadWhere } from '../../services/org/visibility.ts';
 import { getUserByName } from '../../services/user/user.ts';
 import { builder } from '../builder.ts';
 import { dbId, opt } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { checkedBy, filteredBy } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef, UserVisibilityEnum } from './user.ts';
@@ -26,7 +28,8 @@ export const OrganizationRef = builder.prismaNode('User', {
   id: { field: 'id' },
   authScopes: { tokenRead: 'organization' },
   // node(id:): a private organization is simply absent for outsiders.
-  findUnique: (id, ctx) => ({ id: dbId(id), ...orgService.visibleOrgFilter(ctx.cx) }) as Models.Prisma.UserWhereUniqueInput,
+  ...filteredBy('orgReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [orgReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     name: t.string({ nullable: true, description: 'Full name.', resolve: (o) => o.fullName || null }),
@@ -50,6 +53,7 @@ builder.queryFields((t) => ({
     type: OrganizationRef,
     nullable: true,
     description: 'Look up an organization by login; null when absent or not visible.',
+    ...checkedBy('getOrg'),
     args: { login: t.arg.string({ required: true }) },
     resolve: (query, _root, args, ctx) =>
       orNull(async () => {
@@ -61,6 +65,7 @@ builder.queryFields((t) => ({
     type: RepositoryOwnerRef,
     nullable: true,
     description: 'Look up a user or an organization by login.',
+    ...checkedBy('canSeeOrg, getUserByName'),
     args: { login: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const owner = await ctx.cx.db.user.findUnique({ where: { lowerName: args.login.toLowerCase() } });
@@ -73,6 +78,7 @@ builder.queryFields((t) => ({
     type: OrganizationRef,
     cursor: 'id',
     description: 'Organizations the viewer may list (as GET /api/v1/orgs).',
+    ...checkedBy('orgListFilter'),
     totalCount: (_p, _a, ctx) => ctx.cx.db.user.count({ where: orgService.orgListFilter(ctx.cx) }),
     resolve: (query, _root, _args, ctx) =>
       ctx.cx.db.user.findMany({ ...query, where: orgService.orgListFilter(ctx.cx), orderBy: { id: 'asc' } }),
@@ -184,20 +190,19 @@ const membersConnection = prismaConnectionHelpers(builder, 'OrgUser', {
   // Every user scalar: only `edges { node }` is planned, so `nodes { … }` alone would select nothing (Prisma rejects
   // an empty select), and interface fields (login) declare no columns.
   select: (nodeSelection) => ({ orgId: true, userId: true, user: withUserScalars(nodeSelection(true)) }),
-  query: (_args, ctx) => ({ where: memberService.membershipRowFilter(ctx.cx), orderBy: { id: 'asc' as const } }),
+  query: (_args, ctx) => ({ where: orgMemberReadWhere(ctx.cx), orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.user,
 });
 
 const ownerIds = createContextCache((ctx: GraphQLContext) => orgOwnerIdsLoader(ctx.cx.db));
-const memberCounts = createContextCache((ctx: GraphQLContext) =>
-  membershipCountLoader(ctx.cx.db, memberService.membershipRowFilter(ctx.cx)),
-);
+const memberCounts = createContextCache((ctx: GraphQLContext) => membershipCountLoader(ctx.cx.db, orgMemberReadWhere(ctx.cx)));
 
 builder.prismaObjectFields(OrganizationRef, (t) => ({
   membersWithRole: t.connection(
     {
       type: UserRef,
       description: 'Members the viewer may see (members see everyone; others see public members), with their role.',
+      ...filteredBy('orgMemberReadWhere'),
       select: (args, ctx, nestedSelection) => ({ orgMembers: membersConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)) }),
       resolve: (org, args, ctx) => ({ ...membersConnection.resolve(org.orgMembers, args, ctx), orgId: org.id }),
     },
@@ -216,19 +221,18 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
 const userOrgsConnection = prismaConnectionHelpers(builder, 'OrgUser', {
   cursor: 'id',
   select: (nodeSelection) => ({ userId: true, org: withUserScalars(nodeSelection(true)) }),
-  query: (_args, ctx) => ({ where: orgService.userMembershipFilter(ctx.cx), orderBy: { id: 'asc' as const } }),
+  query: (_args, ctx) => ({ where: userOrgReadWhere(ctx.cx), orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.org,
 });
 
-const userOrgCounts = createContextCache((ctx: GraphQLContext) =>
-  userMembershipCountLoader(ctx.cx.db, orgService.userMembershipFilter(ctx.cx)),
-);
+const userOrgCounts = createContextCache((ctx: GraphQLContext) => userMembershipCountLoader(ctx.cx.db, userOrgReadWhere(ctx.cx)));
 
 builder.prismaObjectFields(UserRef, (t) => ({
   organizations: t.connection(
     {
       type: OrganizationRef,
       description: 'Organizations the user belongs to, as the viewer may see them (as GET /api/v1/users/{username}/orgs).',
+      ...filteredBy('userOrgReadWhere'),
       select: (args, ctx, nestedSelection) => ({ orgMemberships: userOrgsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)) }),
       resolve: (user, args, ctx) => ({ ...userOrgsConnection.resolve(user.orgMemberships, args, ctx), userId: user.id }),
     },

@@ -3,14 +3,15 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { Models } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { locateIssueById, type IssueLocation } from '../../services/issue/issue.ts';
-import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { issueReadWhere } from '../../services/issue/visibility.ts';
 import * as issueProjectService from '../../services/issue/issueProject.ts';
 import * as projectService from '../../services/project/project.ts';
 import type { ProjectOwnerRef } from '../../services/project/projectScope.ts';
-import { REPO_PROJECTS_UNIT, visibleProjectFilter } from '../../services/project/visibility.ts';
+import { projectReadWhere } from '../../services/project/visibility.ts';
 import { builder } from '../builder.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
+import { filteredBy, inherits } from '../policy.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { totalOf } from '../totalCount.ts';
@@ -48,19 +49,20 @@ const PROJECT_SCALARS = scalars(Models.Prisma.ProjectScalarFieldEnum);
 const projectIssues = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
   select: (nodeSelection) => ({ issue: withIssueScalars(nodeSelection(true)) }),
-  query: (_args, ctx: GraphQLContext) => ({ where: { issue: visibleIssueFilter(ctx.cx) }, orderBy: { id: 'asc' as const } }),
+  query: (_args, ctx: GraphQLContext) => ({ where: { issue: issueReadWhere(ctx.cx) }, orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.issue,
 });
 
 /**
  * A project (GitHub's classic Project names over Gitea's project boards). node(id:) and every list answer only
- * projects the viewer may see (visibleProjectFilter).
+ * projects the viewer may see (projectReadWhere).
  */
 export const ProjectRef = builder.prismaNode('Project', {
   description: "A project board of a repository or of an organization (Gitea's projects).",
   id: { field: 'id' },
   authScopes: (p) => ({ tokenRead: p.repoId !== null ? 'repository' : 'organization' }),
-  findUnique: (id, ctx) => ({ id: dbId(id), ...visibleProjectFilter(ctx.cx) }) as Models.Prisma.ProjectWhereUniqueInput,
+  ...filteredBy('projectReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [projectReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -81,9 +83,15 @@ export const ProjectRef = builder.prismaNode('Project', {
         return `${root}${encodeURIComponent(p.owner?.name ?? '')}/-/projects/${p.id}`;
       },
     }),
-    creator: t.relation('creator', { type: UserRef, nullable: true, description: 'Null once the creator is deleted.' }),
+    creator: t.relation('creator', {
+      type: UserRef,
+      nullable: true,
+      description: 'Null once the creator is deleted.',
+      ...inherits('REST shows the creator with the project'),
+    }),
     owner: t.field({
       type: ProjectOwnerUnion,
+      ...inherits('a readable project implies a visible owner (projectReadWhere checks the repository or the account)'),
       select: { repo: true, owner: true },
       resolve: (p) => {
         const owner = p.repo ?? p.owner;
@@ -95,15 +103,17 @@ export const ProjectRef = builder.prismaNode('Project', {
       cursor: 'id',
       description: 'Columns, in board order.',
       totalCount: true,
+      ...inherits('the columns of a readable project'),
       query: () => ({ orderBy: [{ sorting: 'asc' as const }, { id: 'asc' as const }] }),
     }),
     issues: t.connection(
       {
         type: IssueRef,
         description: 'Issues and pull requests on the board that the viewer may see, in the order they joined it.',
+        ...filteredBy('issueReadWhere'),
         select: (args, ctx, nested) => ({
           projectIssues: projectIssues.getQuery(args, ctx, bothNodePaths(nested)),
-          _count: { select: { projectIssues: { where: { issue: visibleIssueFilter(ctx.cx) } } } },
+          _count: { select: { projectIssues: { where: { issue: issueReadWhere(ctx.cx) } } } },
         }),
         resolve: (p, args, ctx) => ({ ...projectIssues.resolve(p.projectIssues, args, ctx), total: p._count.projectIssues }),
       },
@@ -118,11 +128,13 @@ const statesWhere = (states: readonly ('OPEN' | 'CLOSED')[] | null | undefined):
 builder.prismaObjectFields(RepositoryRef, (t) => ({
   projects: t.relatedConnection('projects', {
     cursor: 'id',
-    description: "The repository's projects, newest first; empty when the projects unit is off or shows only owner projects.",
+    description:
+      "The repository's projects, newest first; empty when the viewer cannot read the projects unit or it shows only owner projects.",
     totalCount: true,
+    ...filteredBy('projectReadWhere'),
     args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
-    query: (args) => ({
-      where: { type: 'REPOSITORY', repo: { units: REPO_PROJECTS_UNIT }, ...statesWhere(args.states) },
+    query: (args, ctx) => ({
+      where: { AND: [{ type: 'REPOSITORY' }, projectReadWhere(ctx.cx), statesWhere(args.states)] },
       orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
     }),
   }),
@@ -130,10 +142,11 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     type: ProjectRef,
     nullable: true,
     description: 'A project of the repository by number (its database id).',
+    ...filteredBy('projectReadWhere'),
     args: { number: t.arg.int({ required: true }) },
-    select: (args, _ctx, nested) => ({
+    select: (args, ctx, nested) => ({
       projects: {
-        where: { id: dbId(String(args.number)), type: 'REPOSITORY', repo: { units: REPO_PROJECTS_UNIT } },
+        where: { AND: [{ id: dbId(String(args.number)), type: 'REPOSITORY' }, projectReadWhere(ctx.cx)] },
         take: 1,
         ...nested(true),
       },
@@ -147,9 +160,10 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     cursor: 'id',
     description: "The organization's projects the viewer may see (as GET /api/v1/orgs/{org}/projects), newest first.",
     totalCount: true,
+    ...filteredBy('projectReadWhere'),
     args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
     query: (args, ctx) => ({
-      where: { type: 'ORGANIZATION', ...visibleProjectFilter(ctx.cx), ...statesWhere(args.states) },
+      where: { AND: [{ type: 'ORGANIZATION' }, projectReadWhere(ctx.cx), statesWhere(args.states)] },
       orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
     }),
   }),
@@ -159,7 +173,7 @@ const issueProjectRows = prismaConnectionHelpers(builder, 'ProjectIssue', {
   cursor: 'id',
   select: (nodeSelection) => ({ project: withScalars(nodeSelection(true), PROJECT_SCALARS) }),
   query: (_args, ctx: GraphQLContext) => ({
-    where: { project: visibleProjectFilter(ctx.cx) },
+    where: { project: projectReadWhere(ctx.cx) },
     orderBy: { projectId: 'asc' as const },
   }),
   resolveNode: (row) => row.project,
@@ -170,9 +184,10 @@ builder.prismaObjectFields(IssueRef, (t) => ({
     {
       type: ProjectRef,
       description: 'Projects the issue is in that the viewer may see, by id.',
+      ...filteredBy('projectReadWhere'),
       select: (args, ctx, nested) => ({
         projectIssues: issueProjectRows.getQuery(args, ctx, bothNodePaths(nested)),
-        _count: { select: { projectIssues: { where: { project: visibleProjectFilter(ctx.cx) } } } },
+        _count: { select: { projectIssues: { where: { project: projectReadWhere(ctx.cx) } } } },
       }),
       resolve: (i, args, ctx) => ({ ...issueProjectRows.resolve(i.projectIssues, args, ctx), total: i._count.projectIssues }),
     },
@@ -289,7 +304,7 @@ for (const [name, member] of [
           type: ProjectRef,
           nullable: true,
           resolve: (query, p, _a, ctx) =>
-            ctx.cx.db.project.findFirst({ ...query, where: { id: p.projectId, ...visibleProjectFilter(ctx.cx) } }),
+            ctx.cx.db.project.findFirst({ ...query, where: { id: p.projectId, AND: [projectReadWhere(ctx.cx)] } }),
         }),
       }),
     },

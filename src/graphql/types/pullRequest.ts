@@ -2,13 +2,14 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import type { CompareCommit, DiffFile } from '../../git/compare.ts';
-import { visibleIssueFilter } from '../../services/issue/visibility.ts';
 import * as createService from '../../services/pull/create.ts';
 import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
-import { visibleRepoIds } from '../../services/repo/repoRows.ts';
+import { pullReadWhere } from '../../services/pull/visibility.ts';
+import { readableRepoIds } from '../../services/repo/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, dbIdOf, opt } from '../ids.ts';
+import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
@@ -26,7 +27,8 @@ export const PullRequestRef = builder.prismaNode('PullRequest', {
   description: 'A pull request: a proposal to merge a head branch into a base branch.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) => ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx) }) as Models.Prisma.PullRequestWhereUniqueInput,
+  ...filteredBy('pullReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [pullReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id of the pull request (not of its issue).' }),
@@ -41,8 +43,12 @@ export const PullRequestRef = builder.prismaNode('PullRequest', {
     issue: t.relation('issue', {
       type: IssueRef,
       description: 'The issue row this pull request shares its number, title and comments with.',
+      ...inherits('the issue row of a readable pull request is readable (pullReadWhere is its policy)'),
     }),
-    baseRepository: t.relation('baseRepo', { type: RepositoryRef }),
+    baseRepository: t.relation('baseRepo', {
+      type: RepositoryRef,
+      ...inherits('a readable pull request implies a readable base repository'),
+    }),
   }),
 });
 
@@ -109,8 +115,8 @@ const PullCommitDetailRef = builder.objectRef<CompareCommit>('PullRequestCommitD
     messageHeadline: t.string({ resolve: (c) => c.message.split('\n')[0] ?? '' }),
     authoredDate: t.string({ resolve: (c) => c.author.when }),
     committedDate: t.string({ resolve: (c) => c.committer.when }),
-    author: t.field({ type: PullGitActorRef, resolve: (c) => c.author }),
-    committer: t.field({ type: PullGitActorRef, resolve: (c) => c.committer }),
+    author: t.field({ type: PullGitActorRef, ...inherits('part of a readable commit'), resolve: (c) => c.author }),
+    committer: t.field({ type: PullGitActorRef, ...inherits('part of a readable commit'), resolve: (c) => c.committer }),
     treeOid: t.exposeString('tree'),
     parentOids: t.stringList({ resolve: (c) => c.parents }),
   }),
@@ -119,7 +125,7 @@ const PullCommitDetailRef = builder.objectRef<CompareCommit>('PullRequestCommitD
 const PullRequestCommitRef = builder.objectRef<CompareCommit>('PullRequestCommit').implement({
   description: 'A commit in a pull request.',
   fields: (t) => ({
-    commit: t.field({ type: PullCommitDetailRef, resolve: (c) => c }),
+    commit: t.field({ type: PullCommitDetailRef, ...inherits('the commit itself'), resolve: (c) => c }),
     url: t.string({ nullable: true, resolve: () => null }),
   }),
 });
@@ -186,16 +192,18 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     type: UserRef,
     nullable: true,
     description: 'Null for a deleted (ghost) author.',
+    ...inherits('REST shows the poster with the pull request'),
     select: (_a, _c, nested) => ({ issue: { select: { poster: withUserScalars(nested(true)) } } }),
     resolve: (p) => p.issue.poster,
   }),
   milestone: t.field({
     type: MilestoneRef,
     nullable: true,
+    ...inherits('a readable pull request implies its repository milestones (issues or pulls readable)'),
     select: (_a, _c, nested) => ({ issue: { select: { milestone: nested(true) } } }),
     resolve: (p) => p.issue.milestone,
   }),
-  mergedBy: t.relation('merger', { type: UserRef, nullable: true }),
+  mergedBy: t.relation('merger', { type: UserRef, nullable: true, ...inherits('REST shows the merger with the pull request') }),
   mergeCommitOid: t.string({ nullable: true, resolve: (p) => (p.hasMerged && p.mergedCommitId ? p.mergedCommitId : null) }),
   mergeable: t.field({
     type: MergeableStateEnum,
@@ -219,13 +227,15 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     type: RepositoryRef,
     nullable: true,
     description: 'The repository the changes come from; null once deleted or when the viewer may not see it.',
+    ...checkedBy('readableRepoIds'),
     select: (_a, _c, nested) => ({ headRepo: nested(true) }),
-    resolve: async (p, _a, ctx) => (p.headRepo && (await visibleRepoIds(ctx.cx, [p.headRepo])).has(p.headRepo.id) ? p.headRepo : null),
+    resolve: async (p, _a, ctx) => (p.headRepo && (await readableRepoIds(ctx.cx, [p.headRepo])).has(p.headRepo.id) ? p.headRepo : null),
   }),
   isCrossRepository: t.boolean({ resolve: (p) => p.headRepoId !== p.baseRepoId }),
   labels: t.connection(
     {
       type: LabelRef,
+      ...inherits('REST shows the labels with the pull request'),
       select: (args, ctx, nested) => ({
         issue: { select: { labels: pullLabels.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { labels: true } } } },
       }),
@@ -236,6 +246,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   assignees: t.connection(
     {
       type: UserRef,
+      ...inherits('REST shows the assignees with the pull request'),
       select: (args, ctx, nested) => ({
         issue: { select: { assignees: pullAssignees.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { assignees: true } } } },
       }),
@@ -247,6 +258,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     {
       type: IssueCommentRef,
       description: 'The plain comments, oldest first.',
+      ...inherits('the comments of a readable pull request'),
       select: (args, ctx, nested) => ({
         issue: {
           select: {
@@ -263,6 +275,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     {
       type: TimelineItemRef,
       description: "Comments and events of the pull request's issue, oldest first (as Issue.timelineItems).",
+      ...inherits('the timeline of a readable pull request'),
       args: pullTimeline.getArgs(),
       select: (args, ctx, nested) => ({
         issue: {
@@ -281,6 +294,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       type: PullRequestChangedFileRef,
       nullable: true,
       description: 'The changed files (three-dot diff), from git through a per-request loader; null without code read access.',
+      ...checkedBy('pullGitRange'),
       select: GIT_SELECT,
       resolve: async (p, args, ctx) => {
         const range = await pullGitRange(ctx.cx, p);
@@ -299,6 +313,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       type: PullRequestCommitRef,
       nullable: true,
       description: 'The commits (oldest first, as GitHub), from git through a per-request loader; null without code read access.',
+      ...checkedBy('pullGitRange'),
       select: GIT_SELECT,
       resolve: async (p, args, ctx) => {
         const range = await pullGitRange(ctx.cx, p);
@@ -329,8 +344,9 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
   pullRequests: t.relatedConnection('basePullRequests', {
     cursor: 'id',
     description:
-      'Pull requests into this repository, newest first unless `orderBy` says otherwise; empty when the pull requests unit is disabled.',
+      'Pull requests into this repository, newest first unless `orderBy` says otherwise; empty when the viewer cannot read the pull requests unit.',
     totalCount: true,
+    ...filteredBy('pullReadWhere'),
     args: {
       states: t.arg({ type: [PullRequestStateEnum], required: false }),
       baseRefName: t.arg.string({ description: 'Only pull requests into this branch.' }),
@@ -338,12 +354,15 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       labels: t.arg.stringList({ description: 'Only pull requests carrying every one of these label names.' }),
       orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
     },
-    query: (args) => ({
+    query: (args, ctx) => ({
       where: {
-        baseRepo: { units: { some: { type: 'PULL_REQUESTS' } } },
         ...(args.baseRefName != null ? { baseBranch: args.baseRefName } : {}),
         ...(args.headRefName != null ? { headBranch: args.headRefName } : {}),
-        AND: [pullStatesWhere(args.states), ...(args.labels ?? []).map((name) => ({ issue: { labels: { some: { label: { name } } } } }))],
+        AND: [
+          pullReadWhere(ctx.cx),
+          pullStatesWhere(args.states),
+          ...(args.labels ?? []).map((name) => ({ issue: { labels: { some: { label: { name } } } } })),
+        ],
       },
       orderBy: issueOrderBy(args.orderBy).map((o) => ({ issue: o })),
     }),
@@ -351,11 +370,12 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
   pullRequest: t.field({
     type: PullRequestRef,
     nullable: true,
-    description: 'A pull request by number (null for issues and when the pull requests unit is disabled).',
+    description: 'A pull request by number (null for issues and when the viewer cannot read the pull requests unit).',
+    ...filteredBy('pullReadWhere'),
     args: { number: t.arg.int({ required: true }) },
-    select: (args, _ctx, nested) => ({
+    select: (args, ctx, nested) => ({
       basePullRequests: {
-        where: { index: args.number, baseRepo: { units: { some: { type: 'PULL_REQUESTS' } } } },
+        where: { AND: [{ index: args.number }, pullReadWhere(ctx.cx)] },
         take: 1,
         ...nested(true),
       },

@@ -3,18 +3,14 @@ import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
-import { visibleIssueFilter } from '../../services/issue/visibility.ts';
+import { commentReadWhere } from '../../services/issue/visibility.ts';
 import { diffHunkOf } from '../../services/pull/codeCommentPatch.ts';
-import {
-  reviewDecisionLoader,
-  reviewRequestsLoader,
-  teamByIdLoader,
-  visibleRequestFilter,
-  visibleReviewFilter,
-} from '../../services/pull/reviewView.ts';
+import { reviewDecisionLoader, reviewRequestsLoader, teamByIdLoader } from '../../services/pull/reviewView.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { dbId } from '../ids.ts';
+import { reviewReadWhere, reviewRequestReadWhere } from '../../services/pull/visibility.ts';
+import { filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { PullRequestRef } from './pullRequest.ts';
@@ -22,9 +18,6 @@ import { TeamRef } from './team.ts';
 import { UserRef } from './user.ts';
 
 type ReviewWhere = Models.Prisma.ReviewWhereInput;
-
-const reviewVisible = (ctx: GraphQLContext): ReviewWhere => visibleReviewFilter(ctx.cx);
-const requestVisible = (ctx: GraphQLContext): ReviewWhere => visibleRequestFilter(ctx.cx);
 
 const requestsOf = createContextCache((ctx: GraphQLContext) => reviewRequestsLoader(ctx.cx));
 const teamsById = createContextCache((ctx: GraphQLContext) => teamByIdLoader(ctx.cx.db));
@@ -102,18 +95,22 @@ export const PullRequestReviewCommentRef = builder.prismaNode('Comment', {
   description: 'A comment on a line of a pull request diff, part of a review.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) =>
-    ({
-      id: dbId(id),
-      type: 'CODE',
-      issue: visibleIssueFilter(ctx.cx),
-      OR: [{ reviewId: null }, { review: reviewVisible(ctx) }],
-    }) as Models.Prisma.CommentWhereUniqueInput,
+  ...filteredBy('commentReadWhere'),
+  findUnique: (id, ctx) => ({
+    id: dbId(id),
+    type: 'CODE',
+    AND: [commentReadWhere(ctx.cx), { OR: [{ reviewId: null }, { review: reviewReadWhere(ctx.cx) }] }],
+  }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     body: t.exposeString('content'),
-    author: t.relation('poster', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) author.' }),
+    author: t.relation('poster', {
+      type: UserRef,
+      nullable: true,
+      description: 'Null for a deleted (ghost) author.',
+      ...inherits('REST shows the poster with the comment'),
+    }),
     path: t.exposeString('treePath'),
     line: t.int({
       nullable: true,
@@ -148,14 +145,19 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
   description: 'A review of a pull request: a verdict or comments, with line comments.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) =>
-    ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [reviewVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
+  ...filteredBy('reviewReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [reviewReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     body: t.exposeString('content'),
     state: t.field({ type: PullRequestReviewStateEnum, resolve: stateOf }),
-    author: t.relation('reviewer', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) reviewer.' }),
+    author: t.relation('reviewer', {
+      type: UserRef,
+      nullable: true,
+      description: 'Null for a deleted (ghost) reviewer.',
+      ...inherits('REST shows the reviewer with the review'),
+    }),
     commitOid: t.string({ nullable: true, description: 'The commit the review was made on.', resolve: (r) => r.commitId || null }),
     official: t.exposeBoolean('official', {
       description: "Whether the review counts towards approvals (the reviewer's latest verdict, by a code writer).",
@@ -173,6 +175,7 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
     viewerDidAuthor: t.boolean({ resolve: (r, _a, ctx) => ctx.cx.viewer !== null && r.reviewerId === ctx.cx.viewer.id }),
     pullRequest: t.field({
       type: PullRequestRef,
+      ...inherits('a readable review implies a readable pull request (reviewReadWhere)'),
       select: (_args, _ctx, nested) => ({ issue: { select: { pullRequest: nested(true) } } }),
       resolve: (r) => {
         if (!r.issue.pullRequest) throw new NotFoundError('pull request does not exist', { issueId: r.issueId });
@@ -186,6 +189,7 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
         cursor: 'id',
         totalCount: true,
         description: 'The line comments, oldest first.',
+        ...inherits('the line comments of a readable review'),
         query: { where: { type: 'CODE' }, orderBy: { id: 'asc' } },
       },
       { name: 'PullRequestReviewCommentConnection' },
@@ -199,6 +203,7 @@ builder.prismaObjectFields(PullRequestReviewCommentRef, (t) => ({
     type: PullRequestReviewRef,
     nullable: true,
     description: 'The review the comment belongs to.',
+    ...inherits("a readable line comment implies its review (the comment's policy includes the review's)"),
   }),
 }));
 
@@ -215,8 +220,8 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
   description: 'A request for a user or a team to review a pull request.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'issue' },
-  findUnique: (id, ctx) =>
-    ({ id: dbId(id), issue: visibleIssueFilter(ctx.cx), AND: [requestVisible(ctx)] }) as Models.Prisma.ReviewWhereUniqueInput,
+  ...filteredBy('reviewRequestReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [reviewRequestReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id (of the PullReview in state REQUEST_REVIEW).' }),
@@ -226,6 +231,7 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
       type: RequestedReviewerUnion,
       nullable: true,
       description: 'Null once the user or team is deleted.',
+      ...inherits('a readable request names a user, or a team the viewer may read (reviewRequestReadWhere)'),
       // Per-request loaders, so a page of pull requests costs one query for all their reviewers.
       resolve: (r, _a, ctx) =>
         r.reviewerId !== null
@@ -236,6 +242,7 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
     }),
     pullRequest: t.field({
       type: PullRequestRef,
+      ...inherits('a readable request implies a readable pull request (reviewRequestReadWhere)'),
       select: (_args, _ctx, nested) => ({ issue: { select: { pullRequest: nested(true) } } }),
       resolve: (r) => {
         if (!r.issue.pullRequest) throw new NotFoundError('pull request does not exist', { issueId: r.issueId });
@@ -255,7 +262,7 @@ const pullReviews = prismaConnectionHelpers(builder, PullRequestReviewRef, {
 });
 
 function reviewListWhere(args: { states?: readonly ReviewState[] | null; author?: string | null }, ctx: GraphQLContext): ReviewWhere {
-  const and: ReviewWhere[] = [reviewVisible(ctx)];
+  const and: ReviewWhere[] = [reviewReadWhere(ctx.cx)];
   if (args.states?.length) and.push({ OR: args.states.map((s) => STATE_WHERE[s]) });
   if (args.author) and.push({ reviewer: { lowerName: args.author.toLowerCase() } });
   return { AND: and };
@@ -266,6 +273,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     {
       type: PullRequestReviewRef,
       description: 'Reviews, oldest first (not review requests; pending ones only for their author).',
+      ...filteredBy('reviewReadWhere'),
       args: pullReviews.getArgs(),
       select: (args, ctx, nested) => ({
         issue: {
@@ -284,6 +292,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     {
       type: ReviewRequestRef,
       description: 'Pending review requests, oldest first (requests of teams the viewer may not see are left out).',
+      ...filteredBy('reviewRequestReadWhere'),
       select: { issueId: true },
       resolve: async (p, args, ctx) => {
         const rows = await requestsOf(ctx).load(p.issueId);

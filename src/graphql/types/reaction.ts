@@ -9,6 +9,7 @@ import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId } from '../ids.ts';
 import { totalOf } from '../totalCount.ts';
+import { inherits } from '../policy.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
 import { UserRef } from './user.ts';
@@ -28,6 +29,9 @@ export const ReactionContentEnum = builder.enumType('ReactionContent', {
   } as const,
 });
 
+/** Who reacted: REST shows the user with each reaction. */
+const REACTOR = inherits('REST shows the user with each reaction');
+
 /** One reaction of a user on an issue or comment. */
 export const ReactionRef = builder.prismaObject('Reaction', {
   description: 'An emoji reaction to an issue or comment.',
@@ -44,6 +48,7 @@ export const ReactionRef = builder.prismaObject('Reaction', {
       type: UserRef,
       nullable: true,
       description: 'Null for a migrated reaction without a local account.',
+      ...REACTOR,
       resolve: (r) => r.user,
     }),
   }),
@@ -64,6 +69,7 @@ ReactionGroupRef.implement({
       {
         type: UserRef,
         description: 'The users who reacted, oldest first.',
+        ...REACTOR,
         resolve: (g, args) => ({ ...resolveArrayConnection({ args }, g.users), total: g.users.length }),
       },
       {
@@ -81,6 +87,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
   reactionGroups: t.field({
     type: [ReactionGroupRef],
     description: 'Reactions on the issue itself (not on its comments), grouped by content.',
+    ...inherits('the reactions of a readable issue (as GET …/issues/{index}/reactions)'),
     select: {
       reactions: {
         where: { commentId: 0, type: { in: [...ALLOWED_REACTIONS] } },
@@ -99,6 +106,7 @@ builder.prismaObjectFields(IssueCommentRef, (t) => ({
   reactionGroups: t.field({
     type: [ReactionGroupRef],
     description: 'Reactions on the comment, grouped by content.',
+    ...inherits('the reactions of a readable comment (as GET …/issues/comments/{id}/reactions)'),
     resolve: async (comment, _args, ctx) => groupReactions(await commentReactions(ctx).load(comment.id), ctx.cx.viewer?.id ?? null),
   }),
 }));

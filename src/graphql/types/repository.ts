@@ -4,12 +4,13 @@ import { atLeast } from '../../permissions/accessMode.ts';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { requireRepo } from '../../services/access/repoAccess.ts';
-import { visibleRepoIds, visibleRepoWhere } from '../../services/repo/repoRows.ts';
-import { visibleRepoFilter } from '../../services/repo/visibility.ts';
+import { labelReadWhere } from '../../services/label/visibility.ts';
+import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { dbId } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
+import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
@@ -66,7 +67,7 @@ export const DeployKeyRef = builder.prismaObject('DeployKey', {
 const collaboratorsConnection = prismaConnectionHelpers(builder, 'Collaboration', {
   cursor: 'id',
   select: (nodeSelection) => ({ mode: true, user: withUserScalars(nodeSelection(true)) }),
-  query: () => ({ orderBy: { id: 'asc' as const } }),
+  query: (_args, ctx) => ({ where: collaborationReadWhere(ctx.cx), orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.user,
 });
 
@@ -83,7 +84,8 @@ export const RepositoryRef = builder.prismaNode('Repository', {
   description: 'A git repository owned by a user or an organization.',
   id: { field: 'id' },
   authScopes: { tokenRead: 'repository' },
-  findUnique: (id, ctx) => visibleRepoWhere(ctx.cx, dbId(id)),
+  ...filteredBy('repoReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [repoReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -113,7 +115,12 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     watcherCount: t.exposeInt('numWatches'),
     openIssueCount: t.int({ resolve: (r) => r.numIssues - r.numClosedIssues }),
     openPullRequestCount: t.int({ resolve: (r) => r.numPulls - r.numClosedPulls }),
-    owner: t.field({ type: RepositoryOwnerRef, select: { owner: true }, resolve: (r) => r.owner }),
+    owner: t.field({
+      type: RepositoryOwnerRef,
+      ...inherits('a readable repository shows its owner (as REST repository JSON does)'),
+      select: { owner: true },
+      resolve: (r) => r.owner,
+    }),
     hasIssuesEnabled: t.boolean({
       select: { units: { select: { type: true } } },
       resolve: (r) => r.units.some((u) => u.type === 'ISSUES'),
@@ -142,14 +149,20 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     defaultBranchRef: t.field({
       type: RefRef,
       nullable: true,
-      select: (_args, _ctx, nested) => ({ defaultBranch: true, branches: { where: { isDeleted: false }, ...nested(true) } }),
+      description: 'The default branch; null without code read access (as GET …/branches/{branch}).',
+      ...filteredBy('branchReadWhere'),
+      select: (_args, ctx, nested) => ({
+        defaultBranch: true,
+        branches: { where: { AND: [{ isDeleted: false }, branchReadWhere(ctx.cx)] }, ...nested(true) },
+      }),
       resolve: (r) => r.branches.find((b) => b.name === r.defaultBranch) ?? null,
     }),
     refs: t.relatedConnection('branches', {
       cursor: 'id',
-      description: 'Branches (refs/heads/*), by name.',
+      description: 'Branches (refs/heads/*), by name; empty without code read access (as GET …/branches).',
       totalCount: true,
-      query: () => ({ where: { isDeleted: false }, orderBy: { name: 'asc' as const } }),
+      ...filteredBy('branchReadWhere'),
+      query: (_args, ctx) => ({ where: { AND: [{ isDeleted: false }, branchReadWhere(ctx.cx)] }, orderBy: { name: 'asc' as const } }),
     }),
     viewerPermission: t.field({
       type: RepositoryPermissionEnum,
@@ -159,16 +172,21 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     viewerCanAdminister: t.boolean({ resolve: async (r, _a, ctx) => isRepoAdmin(await viewerPerm(r, ctx)) }),
     labels: t.relatedConnection('labels', {
       cursor: 'id',
-      description: "The repository's own labels (organization labels are on the organization).",
+      description:
+        "The repository's own labels (organization labels are on the organization); empty without issues or pull requests read access (as GET …/labels).",
       totalCount: true,
-      query: () => ({ orderBy: { name: 'asc' as const } }),
+      ...filteredBy('labelReadWhere'),
+      query: (_args, ctx) => ({ where: labelReadWhere(ctx.cx), orderBy: { name: 'asc' as const } }),
     }),
     label: t.field({
       type: LabelRef,
       nullable: true,
       description: 'A label of the repository by name.',
       args: { name: t.arg.string({ required: true }) },
-      select: (args, _ctx, nested) => ({ labels: { where: { name: args.name }, take: 1, ...nested(true) } }),
+      ...filteredBy('labelReadWhere'),
+      select: (args, ctx, nested) => ({
+        labels: { where: { AND: [{ name: args.name }, labelReadWhere(ctx.cx)] }, take: 1, ...nested(true) },
+      }),
       resolve: (r) => r.labels[0] ?? null,
     }),
     deployKeys: t.connection(
@@ -176,6 +194,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         type: DeployKeyRef,
         nullable: true,
         description: 'Deploy keys: repository admins only (null for everyone else).',
+        ...checkedBy('isRepoAdmin'),
         select: (args, ctx, nestedSelection) => ({
           deployKeys: deployKeysConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
           _count: { select: { deployKeys: true } },
@@ -190,10 +209,11 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     collaborators: t.connection(
       {
         type: UserRef,
-        description: 'Direct collaborators, with their permission on the edge.',
+        description: 'Direct collaborators, with their permission on the edge; signed-in viewers only (as GET …/collaborators).',
+        ...filteredBy('collaborationReadWhere'),
         select: (args, ctx, nestedSelection) => ({
           collaborations: collaboratorsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
-          _count: { select: { collaborations: true } },
+          _count: { select: { collaborations: { where: collaborationReadWhere(ctx.cx) } } },
         }),
         resolve: (r, args, ctx) => ({ ...collaboratorsConnection.resolve(r.collaborations, args, ctx), total: r._count.collaborations }),
       },
@@ -215,6 +235,7 @@ builder.queryFields((t) => ({
     type: RepositoryRef,
     nullable: true,
     description: 'Look up a repository by owner and name; null when absent or not visible.',
+    ...checkedBy('requireRepo'),
     args: { owner: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
     resolve: (query, _root, args, ctx) =>
       orNull(async () => {
@@ -231,7 +252,8 @@ for (const ref of [UserRef, OrganizationRef] as const) {
       cursor: 'id',
       description: 'Repositories this account owns that the viewer may see, by name.',
       totalCount: true,
-      query: (_args, ctx) => ({ where: visibleRepoFilter(ctx.cx), orderBy: { lowerName: 'asc' as const } }),
+      ...filteredBy('repoReadWhere'),
+      query: (_args, ctx) => ({ where: repoReadWhere(ctx.cx), orderBy: { lowerName: 'asc' as const } }),
     }),
   }));
 }
@@ -242,14 +264,16 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     type: RepositoryRef,
     nullable: true,
     description: 'The repository this one was forked from, if the viewer may see it.',
+    ...checkedBy('readableRepoIds'),
     select: (_args, _ctx, nested) => ({ forkOf: nested(true) }),
-    resolve: async (r, _args, ctx) => (r.forkOf && (await visibleRepoIds(ctx.cx, [r.forkOf])).has(r.forkOf.id) ? r.forkOf : null),
+    resolve: async (r, _args, ctx) => (r.forkOf && (await readableRepoIds(ctx.cx, [r.forkOf])).has(r.forkOf.id) ? r.forkOf : null),
   }),
   templateRepository: t.field({
     type: RepositoryRef,
     nullable: true,
     description: 'The template this repository was generated from, if the viewer may see it.',
+    ...checkedBy('readableRepoIds'),
     select: (_args, _ctx, nested) => ({ template: nested(true) }),
-    resolve: async (r, _args, ctx) => (r.template && (await visibleRepoIds(ctx.cx, [r.template])).has(r.template.id) ? r.template : null),
+    resolve: async (r, _args, ctx) => (r.template && (await readableRepoIds(ctx.cx, [r.template])).has(r.template.id) ? r.template : null),
   }),
 }));

@@ -1,15 +1,17 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
-import { atLeast } from '../../permissions/accessMode.ts';
-import { ALL_UNITS, unitKey } from '../../permissions/units.ts';
+import { teamUnitModes } from '../../permissions/teamUnits.ts';
+import { unitKey } from '../../permissions/units.ts';
 import * as teamService from '../../services/org/team.ts';
-import { canAdministerTeams, isViewerTeamMember, teamReadFilter } from '../../services/access/teamAccess.ts';
 import * as teamMemberService from '../../services/org/teamMember.ts';
 import * as teamRepoService from '../../services/org/teamRepo.ts';
-import { visibleRepoIds } from '../../services/repo/repoRows.ts';
+import { canAdministerTeams, isViewerTeamMember } from '../../services/access/teamAccess.ts';
+import { teamMemberReadWhere, teamReadWhere } from '../../services/org/visibility.ts';
+import { repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { dbId, dbIdOf, opt, type GlobalId } from '../ids.ts';
+import { filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { totalOf } from '../totalCount.ts';
@@ -68,14 +70,14 @@ const TeamUnitPermissionInput = builder.inputType('TeamUnitPermissionInput', {
 const teamMembers = prismaConnectionHelpers(builder, 'TeamUser', {
   cursor: 'id',
   select: (nodeSelection) => ({ user: nodeSelection(true) }),
-  query: (_args, ctx) => ({ where: teamMemberService.teamMemberRowFilter(ctx.cx), orderBy: { id: 'asc' as const } }),
+  query: (_args, ctx) => ({ where: teamMemberReadWhere(ctx.cx), orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.user,
 });
 
 const teamRepos = prismaConnectionHelpers(builder, 'TeamRepo', {
   cursor: 'id',
   select: (nodeSelection) => ({ repo: nodeSelection(true) }),
-  query: { orderBy: { id: 'asc' as const } },
+  query: (_args, ctx) => ({ where: { repo: repoReadWhere(ctx.cx) }, orderBy: { id: 'asc' as const } }),
   resolveNode: (row) => row.repo,
 });
 
@@ -87,7 +89,8 @@ export const TeamRef = builder.prismaNode('Team', {
   id: { field: 'id' },
   authScopes: { tokenRead: 'organization' },
   // node(id:): a team the viewer may not read is simply absent.
-  findUnique: (id, ctx) => ({ id: dbId(id), ...teamReadFilter(ctx.cx) }) as Models.Prisma.TeamWhereUniqueInput,
+  ...filteredBy('teamReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [teamReadWhere(ctx.cx)] }),
   nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
@@ -103,23 +106,22 @@ export const TeamRef = builder.prismaNode('Team', {
     }),
     units: t.field({
       type: [TeamUnitPermissionRef],
+      ...inherits("a team's unit grants are part of the team (REST units_map)"),
       description: 'Per-unit access (every unit at the team authority for admin and owner teams).',
       select: { units: { select: { type: true, accessMode: true }, orderBy: { id: 'asc' } } },
-      resolve: (team) =>
-        atLeast(team.authorize, 'ADMIN')
-          ? ALL_UNITS.map((u) => ({ unit: unitKey(u), permission: team.authorize }))
-          : team.units.map((u) => ({ unit: unitKey(u.type), permission: u.accessMode })),
+      resolve: (team) => teamUnitModes(team).map((u) => ({ unit: unitKey(u.type), permission: u.accessMode })),
     }),
     includesAllRepositories: t.exposeBoolean('includesAllRepositories'),
     canCreateOrgRepo: t.exposeBoolean('canCreateOrgRepo'),
-    organization: t.relation('org', { type: OrganizationRef }),
+    organization: t.relation('org', { type: OrganizationRef, ...inherits('a readable team implies a visible organization (canReadTeam)') }),
     members: t.connection(
       {
         type: UserRef,
         description: 'Members (only organization members and site admins see them).',
+        ...filteredBy('teamMemberReadWhere'),
         select: (args, ctx, nestedSelection) => ({
           members: teamMembers.getQuery(args, ctx, bothNodePaths(nestedSelection)),
-          _count: { select: { members: { where: teamMemberService.teamMemberRowFilter(ctx.cx) } } },
+          _count: { select: { members: { where: teamMemberReadWhere(ctx.cx) } } },
         }),
         resolve: (team, args, ctx) => withTotal(teamMembers.resolve(team.members, args, ctx), team._count.members),
       },
@@ -129,19 +131,14 @@ export const TeamRef = builder.prismaNode('Team', {
     repositories: t.connection(
       {
         type: RepositoryRef,
-        description: "The team's repositories the viewer can see; totalCount counts them all, as REST's X-Total-Count.",
+        description:
+          "The team's repositories the viewer can see; totalCount counts what REST's X-Total-Count counts (teamRepoCountWhere: all of them, as Gitea, except for public-only tokens).",
+        ...filteredBy('repoReadWhere'),
         select: (args, ctx, nestedSelection) => ({
           repos: teamRepos.getQuery(args, ctx, bothNodePaths(nestedSelection)),
-          _count: { select: { repos: true } },
+          _count: { select: { repos: { where: { repo: teamRepoService.teamRepoCountWhere(ctx.cx) } } } },
         }),
-        resolve: async (team, args, ctx) => {
-          const conn = teamRepos.resolve(team.repos, args, ctx);
-          const visible = await visibleRepoIds(
-            ctx.cx,
-            conn.edges.map((e) => e.node),
-          );
-          return withTotal({ ...conn, edges: conn.edges.filter((e) => visible.has(e.node.id)) }, team._count.repos);
-        },
+        resolve: (team, args, ctx) => withTotal(teamRepos.resolve(team.repos, args, ctx), team._count.repos),
       },
       { name: 'TeamRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       { name: 'TeamRepositoryEdge' },
@@ -161,7 +158,8 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
       cursor: 'id',
       totalCount: true,
       description: 'Teams the viewer may read, by name.',
-      query: (_args, ctx) => ({ where: teamReadFilter(ctx.cx), orderBy: [{ lowerName: 'asc' }] }),
+      ...filteredBy('teamReadWhere'),
+      query: (_args, ctx) => ({ where: teamReadWhere(ctx.cx), orderBy: [{ lowerName: 'asc' }] }),
     },
     { name: 'TeamConnection' },
     { name: 'TeamEdge' },
@@ -170,11 +168,12 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     type: TeamRef,
     nullable: true,
     description: 'A team by slug (its lower-case name); null when absent or not readable.',
+    ...filteredBy('teamReadWhere'),
     args: { slug: t.arg.string({ required: true }) },
     resolve: (query, org, args, ctx) =>
       ctx.cx.db.team.findFirst({
         ...query,
-        where: { AND: [{ orgId: org.id, lowerName: args.slug.toLowerCase() }, teamReadFilter(ctx.cx)] },
+        where: { AND: [{ orgId: org.id, lowerName: args.slug.toLowerCase() }, teamReadWhere(ctx.cx)] },
       }),
   }),
 }));

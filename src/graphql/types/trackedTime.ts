@@ -7,6 +7,7 @@ import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
 import { dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { totalOf } from '../totalCount.ts';
+import { checkedBy, inherits } from '../policy.ts';
 import { IssueRef } from './issue.ts';
 import { UserRef } from './user.ts';
 
@@ -18,8 +19,17 @@ export const TrackedTimeRef = builder.prismaObject('TrackedTime', {
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     seconds: t.exposeInt('time', { description: 'The amount, in seconds (may be negative: a correction).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the work was done.' }),
-    user: t.field({ type: UserRef, nullable: true, description: 'Null once the user is deleted.', resolve: (row) => row.user }),
-    issue: t.relation('issue', { type: IssueRef }),
+    user: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'Null once the user is deleted.',
+      ...inherits('REST shows the user with the tracked time'),
+      resolve: (row) => row.user,
+    }),
+    issue: t.relation('issue', {
+      type: IssueRef,
+      ...inherits('tracked times are listed only on readable issues (issueTimeSummaryLoader)'),
+    }),
   }),
 });
 
@@ -33,6 +43,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       nullable: true,
       description:
         "Tracked times, oldest first; null when the repository's time tracker is disabled. As GET …/issues/{index}/times: writers and site admins see everyone's, others only their own.",
+      ...checkedBy('issueTimeSummaryLoader'),
       resolve: async (issue, args, ctx) => {
         const summary = await summaries(ctx).load(issue);
         return summary ? { ...resolveArrayConnection({ args }, summary.entries), total: summary.entries.length } : null;

@@ -2,10 +2,12 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { isSiteAdmin } from '../../services/access/guards.ts';
 import * as userService from '../../services/user/user.ts';
-import { canSeePrivateUserFields, visibleEmail, visibleVisibilities } from '../../permissions/userVisibility.ts';
+import { canSeePrivateUserFields, visibleEmail } from '../../permissions/userVisibility.ts';
 import { avatarUrl } from '../../services/user/avatar.ts';
+import { userReadWhere } from '../../services/user/visibility.ts';
 import { builder } from '../builder.ts';
 import { dbId, opt } from '../ids.ts';
+import { checkedBy, filteredBy } from '../policy.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
@@ -20,19 +22,14 @@ function isSelfOrAdmin(user: Models.User, ctx: GraphQLContext): boolean {
   return isSiteAdmin(ctx.cx) || canSeePrivateUserFields(ctx.cx.viewer, user);
 }
 
-/** node(id:) honours account visibility: an invisible user is simply absent. */
-function visibleWhere(ctx: GraphQLContext): Models.Prisma.UserWhereInput {
-  if (isSiteAdmin(ctx.cx)) return {};
-  const viewer = ctx.cx.viewer;
-  return { OR: [{ visibility: { in: visibleVisibilities(viewer) } }, ...(viewer ? [{ id: viewer.id }] : [])] };
-}
-
 export const UserRef = builder.prismaNode('User', {
   description: 'A user account.',
   interfaces: [RepositoryOwnerRef],
   id: { field: 'id' },
   authScopes: { tokenRead: 'user' },
-  findUnique: (id, ctx) => ({ id: dbId(id), type: { not: 'ORGANIZATION' }, ...visibleWhere(ctx) }) as Models.Prisma.UserWhereUniqueInput,
+  // node(id:) honours account visibility: an invisible user is simply absent.
+  ...filteredBy('userReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), type: { not: 'ORGANIZATION' }, AND: [userReadWhere(ctx.cx)] }),
   // node(id:) of an invisible user is null, not findUniqueOrThrow's internal error.
   nullable: true,
   fields: (t) => ({
@@ -80,6 +77,7 @@ builder.queryFields((t) => ({
   viewer: t.prismaField({
     type: 'User',
     description: 'The currently authenticated user.',
+    ...checkedBy('getViewer'),
     resolve: async (query, _root, _args, ctx) => {
       const viewer = userService.getViewer(ctx.cx);
       return ctx.cx.db.user.findUniqueOrThrow({ ...query, where: { id: viewer.id } });
@@ -89,6 +87,7 @@ builder.queryFields((t) => ({
     type: 'User',
     nullable: true,
     description: 'Look up a user by login; null when absent or not visible.',
+    ...checkedBy('getUserByName'),
     args: { login: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       try {
@@ -104,6 +103,7 @@ builder.queryFields((t) => ({
     type: 'User',
     cursor: 'id',
     description: 'Every individual user (site admins only).',
+    ...checkedBy('adminUserFilter (site admins)'),
     authScopes: { siteAdmin: true },
     args: { query: t.arg.string({ required: false, description: 'Matches login, full name or e-mail.' }) },
     totalCount: (_parent, args, ctx) => ctx.cx.db.user.count({ where: userService.adminUserFilter(ctx.cx, { q: opt(args.query) }) }),

@@ -1,6 +1,7 @@
 import type { Models } from '../../db/client.ts';
-import { atLeast, modeName } from '../../permissions/accessMode.ts';
-import { ALL_UNITS, unitKey } from '../../permissions/units.ts';
+import { modeName } from '../../permissions/accessMode.ts';
+import { teamUnitModes } from '../../permissions/teamUnits.ts';
+import { unitKey } from '../../permissions/units.ts';
 import type { Team } from '../structs/team.ts';
 import { toApiOrganization } from './org.ts';
 import type { ConvertOptions } from './user.ts';
@@ -14,8 +15,7 @@ export type TeamSource = Models.Team & { units: readonly Pick<Models.TeamUnit, '
  * where it does not load it (team lists, edit).
  */
 export function toApiTeam(team: TeamSource, org: Models.User | null, opts: ConvertOptions): Team {
-  const admin = atLeast(team.authorize, 'ADMIN');
-  const units = admin ? ALL_UNITS.map((u) => ({ type: u, accessMode: team.authorize })) : team.units;
+  const units = teamUnitModes(team);
   return {
     id: team.id,
     name: team.name,

@@ -31,20 +31,30 @@ export async function orgAccess(cx: ServiceContext, org: User): Promise<OrgAcces
   return { org, standing, isOwner: admin || standing.isOwner, isMember: admin || standing.isMember };
 }
 
-/** True when the viewer may see the organization (public, limited for signed-in users, private for members). */
-export function canSeeOrg(cx: ServiceContext, access: OrgAccess): boolean {
+/** Whether the viewer's account may see the organization (public, limited for signed-in users, private for members). */
+function ownerVisible(cx: ServiceContext, access: OrgAccess): boolean {
   return isSiteAdmin(cx) || canSeeOwner(cx.viewer, access.org, access.standing.isMember);
 }
 
 /**
- * The organization named `name`, if the viewer may see it (Gitea orgAssignment + reqOrgVisible).
- * @throws NotFoundError when absent, not an organization, or invisible
+ * The read rule of organizations (orgReadWhere is its SQL form): visible to the viewer's account, and public
+ * when the viewer uses a public-only token.
+ */
+export function canSeeOrg(cx: ServiceContext, access: OrgAccess): boolean {
+  return ownerVisible(cx, access) && !(cx.auth.scope?.publicOnly && access.org.visibility !== 'PUBLIC');
+}
+
+/**
+ * The organization named `name`, if the viewer may see it (Gitea orgAssignment + reqOrgVisible, then
+ * checkTokenPublicOnly's 403 for a public-only token on a non-public organization).
+ * @throws NotFoundError when absent, not an organization, or invisible; PermissionDeniedError (public-only token)
  */
 export async function requireOrg(cx: ServiceContext, name: string): Promise<OrgAccess> {
   const org = await findOrgByName(cx.db, name);
   if (!org) throw new NotFoundError('not found', { name });
   const access = await orgAccess(cx, org);
-  if (!canSeeOrg(cx, access)) throw new NotFoundError('not found', { name });
+  if (!ownerVisible(cx, access)) throw new NotFoundError('not found', { name });
+  if (!canSeeOrg(cx, access)) throw new PermissionDeniedError('token scope is limited to public orgs');
   return access;
 }
 

@@ -33,7 +33,7 @@ export function repoPermission(cx: ServiceContext, repoId: number): Promise<Repo
 
 /**
  * The repository `owner/name` if the viewer can see it (Gitea repoAssignment): private looks like missing.
- * A public-only token cannot reach private repositories.
+ * A public-only token reaches public repositories of public owners only (a fact of the permission model).
  * @throws NotFoundError
  */
 export async function requireRepo(cx: ServiceContext, owner: string, name: string): Promise<RepoAccess> {
@@ -45,7 +45,7 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
 /** Same as requireRepo, for an already-loaded repository row. @throws NotFoundError */
 export async function requireRepoAccess(cx: ServiceContext, repo: Repository): Promise<RepoAccess> {
   const perm = await repoPermission(cx, repo.id);
-  if (!canReadAny(perm) || (repo.isPrivate && cx.auth.scope?.publicOnly)) {
+  if (!canReadAny(perm)) {
     throw new NotFoundError('repository does not exist', { repoId: repo.id });
   }
   return { repo, perm };

@@ -1,7 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canReadTeam } from '../../permissions/ownerVisibility.ts';
-import { visibleVisibilities } from '../../permissions/userVisibility.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from './guards.ts';
 import { canSeeOrg, findOrgByName, orgAccess, requireOrgMember, requireOrgOwner, requireOrgWrite, type OrgAccess } from './orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
@@ -101,29 +100,6 @@ export async function requireTeamMembership(cx: ServiceContext, teamId: number):
   requireOrgWrite(cx, ta.access, 'write:organization');
   if (!ta.isTeamMember && !ta.access.isOwner) denyNonTeamMember(ta);
   return ta;
-}
-
-/**
- * A Prisma filter matching exactly the teams the viewer may read (canReadTeam as SQL), for lists, relation
- * connections and node(id:): everything for site admins; for a signed-in viewer their own teams, every team
- * of organizations they own, limited and public teams of organizations they belong to, and public teams of
- * organizations they can see; nothing for anonymous callers (Gitea reads teams only with a token).
- */
-export function teamReadFilter(cx: ServiceContext): Models.Prisma.TeamWhereInput {
-  const publicOnly: Models.Prisma.TeamWhereInput = cx.auth.scope?.publicOnly ? { org: { visibility: 'PUBLIC' } } : {};
-  if (isSiteAdmin(cx)) return publicOnly;
-  const viewer = cx.viewer;
-  if (!viewer) return { OR: [] };
-  const orgMember: Models.Prisma.UserWhereInput = { orgMembers: { some: { userId: viewer.id } } };
-  return {
-    ...publicOnly,
-    OR: [
-      { members: { some: { userId: viewer.id } } },
-      { org: { orgTeams: { some: { authorize: 'OWNER', members: { some: { userId: viewer.id } } } } } },
-      { visibility: 'LIMITED', org: orgMember },
-      { visibility: 'PUBLIC', org: { OR: [{ visibility: { in: visibleVisibilities(viewer) } }, orgMember] } },
-    ],
-  };
 }
 
 /** Whether the viewer belongs to the team (batched per organization). */

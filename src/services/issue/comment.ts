@@ -16,7 +16,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { requireText } from './create.ts';
 import { canWriteIssue, findIssueByIndex, unitOf } from './issue.ts';
-import { visibleIssueFilter } from './visibility.ts';
+import { issueReadWhere } from './visibility.ts';
 
 type Comment = Models.Comment;
 type CommentType = Models.CommentType;
@@ -332,7 +332,7 @@ export async function deleteComment(cx: ServiceContext, ref: RepoRef, id: number
 /** The repository of a comment the viewer may see; a reference that answers NotFound otherwise. */
 export async function locateComment(cx: ServiceContext, commentId: number): Promise<RepoRef> {
   const row = await cx.db.comment.findFirst({
-    where: { id: commentId, issue: visibleIssueFilter(cx) },
+    where: { id: commentId, issue: issueReadWhere(cx) },
     select: { issue: { select: { repo: { select: { ownerName: true, name: true } } } } },
   });
   return row ? { owner: row.issue.repo.ownerName, repo: row.issue.repo.name } : { owner: '', repo: '' };

@@ -6,12 +6,19 @@ import { canRead } from '../../permissions/repoPermission.ts';
 import { unitConfig } from '../../permissions/units.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
-import { findRepoByName, repoPermission, requireRepoAccess, requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
+import {
+  findRepoByName,
+  repoPermission,
+  requireRepoAccess,
+  requireRepoWrite,
+  type RepoAccess,
+  type RepoRef,
+} from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { ListOptions, Page } from '../paging.ts';
 import { withRetry } from './create.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, loadIssueViews, type IssueView, unitOf } from './issue.ts';
-import { visibleIssueFilter } from './visibility.ts';
+import { issueReadWhere } from './visibility.ts';
 
 /** Gitea `[service] ALLOW_CROSS_REPOSITORY_DEPENDENCIES` (default true): the other issue may live in another repository. */
 export const ALLOW_CROSS_REPOSITORY_DEPENDENCIES = true;
@@ -257,10 +264,13 @@ export interface BlockedByInput {
   blockingIssueId: number;
 }
 
-/** Both issues by id, as a path reference and an IssueMeta; unknown ids are NotFound. */
+/** Both issues by id, as a path reference and an IssueMeta; unknown and unreadable ids alike are NotFound. */
 async function locateBlockedBy(cx: ServiceContext, input: BlockedByInput): Promise<{ ref: RepoRef; index: number; meta: IssueMetaInput }> {
   const select = { id: true, index: true, repo: { select: { ownerName: true, name: true } } } as const;
-  const rows = await cx.db.issue.findMany({ where: { id: { in: [input.issueId, input.blockingIssueId] } }, select });
+  const rows = await cx.db.issue.findMany({
+    where: { AND: [{ id: { in: [input.issueId, input.blockingIssueId] } }, issueReadWhere(cx)] },
+    select,
+  });
   const issue = rows.find((r) => r.id === input.issueId);
   const blocking = rows.find((r) => r.id === input.blockingIssueId);
   if (!issue || !blocking) throw new NotFoundError('issue does not exist', { issueId: issue ? input.blockingIssueId : input.issueId });
@@ -310,7 +320,7 @@ async function readableIssues(
   page: ListOptions,
 ): Promise<Page<IssueView>> {
   const rows = await cx.db.issue.findMany({
-    where: { AND: [where, visibleIssueFilter(cx)] },
+    where: { AND: [where, issueReadWhere(cx)] },
     select: { id: true, repoId: true, isPull: true, createdAt: true },
   });
   const repoIds = [...new Set(rows.map((r) => r.repoId))];
@@ -362,11 +372,11 @@ export interface DependencySummary {
 
 /**
  * Dependency counts for many issues at once (two queries whatever their number), counting only issues at the
- * other end that the viewer may see (visibleIssueFilter, as GraphQL's connections).
+ * other end that the viewer may see (issueReadWhere, as GraphQL's connections).
  */
 export async function summarizeIssueDependencies(cx: ServiceContext, issueIds: readonly number[]): Promise<Map<number, DependencySummary>> {
   const ids = [...issueIds];
-  const visible = visibleIssueFilter(cx);
+  const visible = issueReadWhere(cx);
   const [blockers, blocked] = await Promise.all([
     cx.db.issueDependency.findMany({
       where: { issueId: { in: ids }, dependency: visible },

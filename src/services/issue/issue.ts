@@ -6,7 +6,7 @@ import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { LabelWithOwner } from '../label/label.ts';
-import { visibleIssueFilter } from './visibility.ts';
+import { issueReadWhere } from './visibility.ts';
 
 /** A label as issues show it: repository or organization label, with what its URL needs. */
 export type IssueLabelView = LabelWithOwner & { repo: Pick<Models.Repository, 'ownerName' | 'name'> | null };
@@ -58,7 +58,7 @@ export async function locateIssueById(cx: ServiceContext, issueId: number): Prom
   const row =
     Number.isSafeInteger(issueId) && issueId > 0
       ? await cx.db.issue.findFirst({
-          where: { id: issueId, ...visibleIssueFilter(cx) },
+          where: { id: issueId, ...issueReadWhere(cx) },
           select: { index: true, repo: { select: { ownerName: true, name: true } } },
         })
       : null;

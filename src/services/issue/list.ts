@@ -7,9 +7,9 @@ import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import { visibleRepoFilter } from '../repo/visibility.ts';
 import { findUserByName } from '../user/user.ts';
 import { loadIssueViews, type IssueView } from './issue.ts';
+import { issueReadWhere } from './visibility.ts';
 
 type Where = Models.Prisma.IssueWhereInput;
 
@@ -124,28 +124,18 @@ async function page(cx: ServiceContext, where: Where, opts: ListOptions): Promis
 
 /**
  * Issues and pull requests across every repository the viewer can see (GET /repos/issues/search), newest
- * first. Repository visibility comes from `visibleRepoFilter`; a repository's issues (pulls) appear only
- * when its issues (pull requests) unit is enabled. Label and milestone names match across repositories.
+ * first, as the read policy of issues allows them (issueReadWhere: the viewer's mode on the issues or pull
+ * requests unit). Label and milestone names match across repositories.
  * @throws NotFoundError (unknown `owner`)
  */
 export async function searchIssues(cx: ServiceContext, input: SearchIssuesInput): Promise<Page<IssueView>> {
   requireTokenScope(cx, 'issue', 'read');
-  const repoWhere: Models.Prisma.RepositoryWhereInput[] = [visibleRepoFilter(cx)];
+  const and: Where[] = [issueReadWhere(cx), ...commonWhere(cx, input)];
   if (input.owner) {
     const owner = await findUserByName(cx.db, input.owner);
     if (!owner) throw new NotFoundError(`user does not exist [uid: 0, name: ${input.owner}]`, { name: input.owner });
-    repoWhere.push({ ownerId: owner.id });
+    and.push({ repo: { ownerId: owner.id } });
   }
-  const and: Where[] = [
-    { repo: { AND: repoWhere } },
-    {
-      OR: [
-        { isPull: false, repo: { units: { some: { type: 'ISSUES' } } } },
-        { isPull: true, repo: { units: { some: { type: 'PULL_REQUESTS' } } } },
-      ],
-    },
-    ...commonWhere(cx, input),
-  ];
   if (input.labels?.length) for (const name of input.labels) and.push({ labels: { some: { label: { name } } } });
   if (input.milestones?.length) and.push({ milestone: { name: { in: input.milestones } } });
   const viewer = cx.viewer;

@@ -9,7 +9,7 @@ import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoA
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { canWriteIssue, findIssueByIndex, unitOf } from './issue.ts';
-import { visibleIssueFilter } from './visibility.ts';
+import { issueReadWhere } from './visibility.ts';
 
 /** Gitea's default `[ui] REACTIONS`: the only contents accepted (exact, case-sensitive), in display order. */
 export const ALLOWED_REACTIONS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'] as const;
@@ -226,11 +226,11 @@ async function subjectRef(cx: ServiceContext, subject: ReactionSubject): Promise
   const none = { ref: { owner: '', repo: '' }, index: 0, commentId: 0 };
   const repo = { select: { ownerName: true, name: true } } as const;
   if (subject.kind === 'issue') {
-    const issue = await cx.db.issue.findFirst({ where: { id: subject.id, ...visibleIssueFilter(cx) }, select: { index: true, repo } });
+    const issue = await cx.db.issue.findFirst({ where: { id: subject.id, ...issueReadWhere(cx) }, select: { index: true, repo } });
     return issue ? { ref: { owner: issue.repo.ownerName, repo: issue.repo.name }, index: issue.index, commentId: 0 } : none;
   }
   const comment = await cx.db.comment.findFirst({
-    where: { id: subject.id, issue: visibleIssueFilter(cx) },
+    where: { id: subject.id, issue: issueReadWhere(cx) },
     select: { id: true, issue: { select: { repo } } },
   });
   return comment ? { ref: { owner: comment.issue.repo.ownerName, repo: comment.issue.repo.name }, index: 0, commentId: comment.id } : none;

@@ -4,6 +4,7 @@ import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions } from '../paging.ts';
+import { teamReadWhere } from '../org/visibility.ts';
 import { COMMENT_ORDER, loadCommentViews, updatedWithin, type CommentView, type TimeWindow } from './comment.ts';
 import { findIssueByIndex, loadIssueViews, type IssueLabelView, type IssueView, unitOf } from './issue.ts';
 
@@ -74,7 +75,8 @@ async function loadTimelineViews(cx: ServiceContext, issue: IssueView, comments:
       : [],
     teamIds.length
       ? db.team.findMany({
-          where: { id: { in: teamIds } },
+          // A review request of a team the viewer may not read shows no team (Gitea would show a private one).
+          where: { AND: [{ id: { in: teamIds } }, teamReadWhere(cx)] },
           include: { units: { select: { type: true, accessMode: true }, orderBy: { id: 'asc' } } },
         })
       : [],

@@ -10,7 +10,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { findUserByName } from '../user/user.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueViews, locateIssueById, type IssueView } from './issue.ts';
-import { visibleIssueFilter } from './visibility.ts';
+import { issueReadWhere } from './visibility.ts';
 
 /** A repository's `internal_tracker` time settings (the issues unit's config). */
 export interface TimeTracker {
@@ -327,7 +327,7 @@ export async function listMyTrackedTimes(
 ): Promise<Page<TrackedTimeView>> {
   requireTokenScope(cx, 'user', 'read');
   const viewer = requireViewer(cx);
-  return pageOfTimes(cx, { issue: visibleIssueFilter(cx), ...timeWhere({ ...filters, userId: viewer.id }) }, page);
+  return pageOfTimes(cx, { issue: issueReadWhere(cx), ...timeWhere({ ...filters, userId: viewer.id }) }, page);
 }
 
 /** Adds time to an issue named by id (GraphQL addTrackedTime; the REST rules). @throws as addTrackedTime */
@@ -349,7 +349,7 @@ export async function resetTrackedTimesById(cx: ServiceContext, issueId: number)
 export async function deleteTrackedTimeById(cx: ServiceContext, id: number): Promise<number> {
   const row =
     Number.isSafeInteger(id) && id > 0
-      ? await cx.db.trackedTime.findFirst({ where: { id, issue: visibleIssueFilter(cx) }, select: { issueId: true } })
+      ? await cx.db.trackedTime.findFirst({ where: { id, issue: issueReadWhere(cx) }, select: { issueId: true } })
       : null;
   const { ref, index } = await locateIssueById(cx, row?.issueId ?? 0);
   await deleteTrackedTime(cx, ref, index, id);

@@ -1,4 +1,3 @@
-import { visibleRepoFilter } from '../repo/visibility.ts';
 import type { DbLike, Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
 import type { DbProvider } from '../../db/migrate/engine.ts';
@@ -6,7 +5,6 @@ import { NotFoundError, ValidationError } from '../../errors.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { canSeeOrg, orgAccess, requireOrg, requireOrgOwner, type OrgAccess } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { visibleOrgFilter } from '../org/org.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { normalizeColor } from './color.ts';
 
@@ -145,19 +143,6 @@ export function labelSearchFilter(provider: DbProvider, opts: { name?: string; q
   if (opts.name !== undefined) where.name = opts.name;
   if (opts.query) where.AND = [{ name: containsInsensitive(provider, opts.query) }];
   return where;
-}
-
-/**
- * Labels the viewer may see through any path (GraphQL node(id:), relation connections): organization
- * labels of visible organizations, and repository labels of repositories the viewer can see.
- */
-export function visibleLabelFilter(cx: ServiceContext): Models.Prisma.LabelWhereInput {
-  return {
-    OR: [
-      { orgId: { not: null }, org: visibleOrgFilter(cx) },
-      { repoId: { not: null }, repo: visibleRepoFilter(cx) },
-    ],
-  };
 }
 
 /**

@@ -7,7 +7,6 @@ import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { refreshMilestone, requireText } from '../issue/create.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import { visibleRepoFilter } from '../repo/visibility.ts';
 
 type Milestone = Models.Milestone;
 
@@ -234,12 +233,4 @@ export async function updateMilestoneById(cx: ServiceContext, id: number, input:
 /** deleteMilestone for a milestone known by its database id (GraphQL). @throws as deleteMilestone */
 export async function deleteMilestoneById(cx: ServiceContext, id: number): Promise<void> {
   return deleteMilestone(cx, await repoOfMilestone(cx, id), String(id));
-}
-
-/**
- * Milestones the viewer may see through any path (GraphQL node(id:), relation connections): those of
- * visible repositories whose issues or pull requests unit is enabled.
- */
-export function visibleMilestoneFilter(cx: ServiceContext): Models.Prisma.MilestoneWhereInput {
-  return { repo: { AND: [visibleRepoFilter(cx), { units: { some: { type: { in: ['ISSUES', 'PULL_REQUESTS'] } } } }] } };
 }

@@ -1,6 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
-import { isSiteAdmin, requireTokenScope, requireViewer } from '../access/guards.ts';
+import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg, requireOrgMember, requireOrgOwner } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
@@ -19,18 +19,6 @@ export async function memberFilter(
   const access = await requireOrg(cx, orgName);
   const publicOnly = opts.publicOnly === true || !access.isMember;
   return { orgMemberships: { some: { orgId: access.org.id, ...(publicOnly ? { isPublic: true } : {}) } } };
-}
-
-/**
- * A filter over OrgUser rows the viewer may see for any organization at once (relation paths such as
- * GraphQL `Organization.membersWithRole`): every membership for admins; public memberships, plus all
- * memberships of organizations the viewer belongs to, for everyone else.
- */
-export function membershipRowFilter(cx: ServiceContext): Models.Prisma.OrgUserWhereInput {
-  if (isSiteAdmin(cx)) return {};
-  const or: Models.Prisma.OrgUserWhereInput[] = [{ isPublic: true }];
-  if (cx.viewer) or.push({ org: { orgMembers: { some: { userId: cx.viewer.id } } } });
-  return { OR: or };
 }
 
 /**

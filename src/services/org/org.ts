@@ -2,13 +2,14 @@ import type { DbLike, Models } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
-import { ALL_UNITS, READ_ONLY_UNITS } from '../../permissions/units.ts';
 import { isSiteAdmin, requireTokenScope, requireWriter } from '../access/guards.ts';
+import { everyUnitRows } from '../../permissions/teamUnits.ts';
 import { requireOrg, requireOrgOwner } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { getUserByName } from '../user/user.ts';
 import { validateMaxSize, validateUsername, validateWebsite } from '../user/validate.ts';
+import { userOrgReadWhere } from './visibility.ts';
 
 type User = Models.User;
 type Visibility = Models.Visibility;
@@ -90,14 +91,7 @@ export async function createOrg(cx: ServiceContext, input: CreateOrgInput): Prom
           numMembers: 1,
         },
       });
-      await tx.teamUnit.createMany({
-        data: ALL_UNITS.map((type) => ({
-          orgId: org.id,
-          teamId: team.id,
-          type,
-          accessMode: READ_ONLY_UNITS.includes(type) ? 'READ' : 'OWNER',
-        })),
-      });
+      await tx.teamUnit.createMany({ data: everyUnitRows('OWNER').map((u) => ({ ...u, orgId: org.id, teamId: team.id })) });
       await tx.orgUser.create({ data: { orgId: org.id, userId: viewer.id, isPublic: false } });
       await tx.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: viewer.id } });
       emit({ type: 'org.created', orgId: org.id, actorId: viewer.id });
@@ -143,58 +137,23 @@ export function orgListFilter(cx: ServiceContext): Models.Prisma.UserWhereInput 
 }
 
 /**
- * A Prisma filter matching organizations the viewer may see (public; limited when signed in; private for
- * members and admins) — for node(id:) and relation paths that do not go through requireOrg.
- */
-export function visibleOrgFilter(cx: ServiceContext): Models.Prisma.UserWhereInput {
-  if (isSiteAdmin(cx)) return { type: 'ORGANIZATION' };
-  const viewer = cx.viewer;
-  const or: Models.Prisma.UserWhereInput[] = [{ visibility: { in: visibleVisibilities(viewer) } }];
-  if (viewer) or.push({ orgMembers: { some: { userId: viewer.id } } });
-  return { type: 'ORGANIZATION', OR: or };
-}
-
-/**
- * The organizations `username` belongs to, as the viewer may see them (GET /users/{u}/orgs, /user/orgs):
- * all of them for the user itself and admins; otherwise only public memberships of organizations the
- * viewer can see.
+ * The organizations `username` belongs to, as the viewer may see them (GET /users/{u}/orgs, /user/orgs;
+ * userOrgReadWhere): all of them for the user itself and admins; otherwise only public memberships of
+ * organizations the viewer can see.
  * @throws NotFoundError when the user is not visible
  */
 export async function listUserOrgs(cx: ServiceContext, username: string, opts: ListOptions | ListWindow): Promise<Page<User>> {
   requireTokenScope(cx, 'organization', 'read');
   const user = await getUserByName(cx, username);
-  const showAll = isSiteAdmin(cx) || cx.viewer?.id === user.id;
   const where: Models.Prisma.UserWhereInput = {
     type: 'ORGANIZATION',
-    orgMembers: { some: { userId: user.id, ...(showAll ? {} : { isPublic: true }) } },
+    orgMembers: { some: { AND: [{ userId: user.id }, userOrgReadWhere(cx)] } },
   };
-  if (!showAll) {
-    const visible: Models.Prisma.UserWhereInput[] = [{ visibility: { in: visibleVisibilities(cx.viewer) } }];
-    if (cx.viewer) visible.push({ orgMembers: { some: { userId: cx.viewer.id } } });
-    where.OR = visible;
-  }
-  if (cx.auth.scope?.publicOnly) where.visibility = 'PUBLIC';
   const [items, total] = await Promise.all([
     cx.db.user.findMany({ where, orderBy: { name: 'asc' }, ...skipTake(opts) }),
     cx.db.user.count({ where }),
   ]);
   return { items, total };
-}
-
-/**
- * A filter over OrgUser rows for "which organizations does a user belong to", as the viewer may see them,
- * for any user at once (GraphQL `User.organizations`): the viewer's own memberships; otherwise public
- * memberships of organizations the viewer can see; everything for admins.
- */
-export function userMembershipFilter(cx: ServiceContext): Models.Prisma.OrgUserWhereInput {
-  if (isSiteAdmin(cx)) return {};
-  const viewer = cx.viewer;
-  const orgVisible: Models.Prisma.UserWhereInput = cx.auth.scope?.publicOnly
-    ? { visibility: 'PUBLIC' }
-    : { OR: [{ visibility: { in: visibleVisibilities(viewer) } }, ...(viewer ? [{ orgMembers: { some: { userId: viewer.id } } }] : [])] };
-  const or: Models.Prisma.OrgUserWhereInput[] = [{ isPublic: true, org: orgVisible }];
-  if (viewer && !cx.auth.scope?.publicOnly) or.push({ userId: viewer.id });
-  return { OR: or };
 }
 
 /** Edits an organization's profile (owners). Only given fields change. @throws NotFoundError, PermissionDeniedError, ValidationError */

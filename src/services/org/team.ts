@@ -1,30 +1,15 @@
 import type { DbTx, Models } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { PermissionDeniedError, ValidationError } from '../../errors.ts';
-import { atLeast } from '../../permissions/accessMode.ts';
+import { everyUnitRows, hasEveryUnit, type UnitGrant } from '../../permissions/teamUnits.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrgOwner } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { refreshOrgCounters } from './org.ts';
-import {
-  isOwnerTeam,
-  requireOrgForTeams,
-  requireTeamOwner,
-  requireTeamRead,
-  TEAM_INCLUDE,
-  teamReadFilter,
-  type TeamRow,
-} from '../access/teamAccess.ts';
-import {
-  adminUnits,
-  requestedUnits,
-  teamAuthority,
-  teamVisibility,
-  validateTeamInput,
-  type TeamInput,
-  type UnitGrant,
-} from './teamUnits.ts';
+import { requestedUnits, teamAuthority, teamVisibility, validateTeamInput, type TeamInput } from './teamUnits.ts';
+import { teamReadWhere } from './visibility.ts';
+import { isOwnerTeam, requireOrgForTeams, requireTeamOwner, requireTeamRead, TEAM_INCLUDE, type TeamRow } from '../access/teamAccess.ts';
 
 export type { TeamInput } from './teamUnits.ts';
 export type { TeamRow } from '../access/teamAccess.ts';
@@ -77,7 +62,7 @@ export async function createTeam(cx: ServiceContext, orgName: string, input: Tea
   const name = input.name ?? '';
   if (name.toLowerCase() === 'new') throw new ValidationError(`name is reserved [name: ${name}]`, { name });
   const authorize = teamAuthority(input.permission);
-  const units = atLeast(authorize, 'ADMIN') ? adminUnits() : requestedUnits(input);
+  const units = hasEveryUnit(authorize) ? everyUnitRows(authorize) : requestedUnits(input);
   if (!units) throw new ValidationError('units permission should not be empty');
   const orgId = access.org.id;
   try {
@@ -144,7 +129,7 @@ async function ownersFirstPage(cx: ServiceContext, where: TeamWhere, opts: ListO
  */
 export async function listTeams(cx: ServiceContext, orgName: string, opts: ListOptions | ListWindow): Promise<Page<TeamRow>> {
   const access = await requireOrgForTeams(cx, orgName, 'read');
-  return ownersFirstPage(cx, { AND: [{ orgId: access.org.id }, teamReadFilter(cx)] }, opts);
+  return ownersFirstPage(cx, { AND: [{ orgId: access.org.id }, teamReadWhere(cx)] }, opts);
 }
 
 /** The viewer's own teams across organizations (GET /user/teams). @throws UnauthenticatedError, PermissionDeniedError */
@@ -177,7 +162,7 @@ export async function editTeam(cx: ServiceContext, teamId: number, input: TeamIn
     if (input.permission) authorize = data.authorize = teamAuthority(input.permission);
     if (input.includesAllRepositories !== undefined) data.includesAllRepositories = input.includesAllRepositories;
   }
-  const units = owner ? null : atLeast(authorize, 'ADMIN') ? adminUnits() : requestedUnits(input);
+  const units = owner ? null : hasEveryUnit(authorize) ? everyUnitRows(authorize) : requestedUnits(input);
   const addAll = data.includesAllRepositories === true && !team.includesAllRepositories;
   try {
     return await withTx(cx, async (tx, emit) => {

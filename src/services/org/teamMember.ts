@@ -1,6 +1,5 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
-import { isSiteAdmin } from '../access/guards.ts';
 import { requireOrgMember } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
@@ -31,16 +30,6 @@ export async function listTeamMembers(cx: ServiceContext, teamId: number, opts: 
     ...skipTake(opts),
   });
   return { items, total: ta.team.numMembers };
-}
-
-/**
- * A filter over TeamUser rows the viewer may see, for relation paths (GraphQL `Team.members`) whose team is
- * already known readable: every row for site admins, otherwise rows of organizations the viewer belongs to.
- */
-export function teamMemberRowFilter(cx: ServiceContext): Models.Prisma.TeamUserWhereInput {
-  if (isSiteAdmin(cx)) return {};
-  if (!cx.viewer) return { OR: [] };
-  return { org: { orgMembers: { some: { userId: cx.viewer.id } } } };
 }
 
 /** One member of a team (GET /teams/{id}/members/{username}). @throws NotFoundError (also when not a member), UnauthenticatedError, PermissionDeniedError */

@@ -3,23 +3,28 @@ import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import { loadApiRepos, visibleTo, withPermissions, type RepoWithPermission } from '../repo/repoRows.ts';
+import { loadApiRepos, withPermissions, type RepoWithPermission } from '../repo/repoRows.ts';
 import { requireTeamMembership, requireTeamRead, type TeamAccess, type TeamRow } from '../access/teamAccess.ts';
-
-// Moved to services/repo/repoRows.ts; re-exported for the GraphQL types that still import them from here.
+import { canReadAny } from '../../permissions/repoPermission.ts';
+import { repoReadWhere } from '../repo/visibility.ts';
 
 /**
- * A team's repositories by name (GET /teams/{id}/repos), with the viewer's permission on each. As Gitea:
- * repositories the viewer cannot see are left out of the page but still counted in the total; a public-only
- * token filters private ones in SQL (so its total matches).
+ * Which of a readable team's repositories its lists count (GET /teams/{id}/repos, GraphQL Team.repositories): as
+ * Gitea, all of them — the page then leaves out those the viewer cannot see, the total does not — except for a
+ * public-only token, whose list is filtered in SQL by the repository read policy, so its total matches.
+ */
+export function teamRepoCountWhere(cx: ServiceContext): Models.Prisma.RepositoryWhereInput {
+  return cx.auth.scope?.publicOnly ? repoReadWhere(cx) : {};
+}
+
+/**
+ * A team's repositories by name (GET /teams/{id}/repos), with the viewer's permission on each (see
+ * teamRepoCountWhere for what the total counts).
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
  */
 export async function listTeamRepos(cx: ServiceContext, teamId: number, opts: ListOptions | ListWindow): Promise<Page<RepoWithPermission>> {
   await requireTeamRead(cx, teamId);
-  const where: Models.Prisma.RepositoryWhereInput = {
-    teamRepos: { some: { teamId } },
-    ...(cx.auth.scope?.publicOnly ? { isPrivate: false } : {}),
-  };
+  const where: Models.Prisma.RepositoryWhereInput = { AND: [{ teamRepos: { some: { teamId } } }, teamRepoCountWhere(cx)] };
   const [rows, total] = await Promise.all([
     loadApiRepos(cx, { where, orderBy: [{ name: 'asc' }, { id: 'asc' }], ...skipTake(opts) }),
     cx.db.repository.count({ where }),
@@ -46,7 +51,7 @@ export async function getTeamRepo(cx: ServiceContext, teamId: number, orgName: s
   const found = await requireOrgRepo(cx, ta, orgName, repoName);
   const linked = await cx.db.teamRepo.findUnique({ where: { teamId_repoId: { teamId, repoId: found.id } }, select: { id: true } });
   const perm = await cx.loaders.repoPermission.load(found.id);
-  if (!linked || !visibleTo(cx, found, perm)) throw new NotFoundError('not found', { teamId, repoId: found.id });
+  if (!linked || !canReadAny(perm)) throw new NotFoundError('not found', { teamId, repoId: found.id });
   const [repo] = await loadApiRepos(cx, { where: { id: found.id } });
   if (!repo) throw new NotFoundError('not found', { repoId: found.id });
   return { repo, perm };

@@ -1,6 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { ValidationError } from '../../errors.ts';
-import { ALL_UNITS, READ_ONLY_UNITS, unitFromKey, type UnitType } from '../../permissions/units.ts';
+import type { UnitGrant } from '../../permissions/teamUnits.ts';
+import { unitFromKey, type UnitType } from '../../permissions/units.ts';
 
 type AccessMode = Models.AccessMode;
 type Visibility = Models.Visibility;
@@ -19,12 +20,6 @@ export interface TeamInput {
   canCreateOrgRepo?: boolean;
   /** `public`, `limited` or `private`; empty means private. */
   visibility?: string;
-}
-
-/** One TeamUnit row to write. */
-export interface UnitGrant {
-  type: UnitType;
-  accessMode: AccessMode;
 }
 
 // go-chi binding AlphaDashDot: letters, digits, `_`, `-` and `.` only.
@@ -64,11 +59,6 @@ export function teamAuthority(permission: string | undefined): AccessMode {
 /** Gitea ParseAccessMode without `owner` (never accepted from input). */
 function unitMode(p: string): AccessMode {
   return p === 'read' ? 'READ' : p === 'write' ? 'WRITE' : p === 'admin' ? 'ADMIN' : 'NONE';
-}
-
-/** An admin team's units: admin on every unit, read on the external tracker and wiki. */
-export function adminUnits(): UnitGrant[] {
-  return ALL_UNITS.map((type) => ({ type, accessMode: READ_ONLY_UNITS.includes(type) ? 'READ' : 'ADMIN' }));
 }
 
 /**

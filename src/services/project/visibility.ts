@@ -1,56 +1,53 @@
 import type { Models } from '../../db/client.ts';
 import { isSiteAdmin } from '../access/guards.ts';
 import type { ServiceContext } from '../context.ts';
-import { visibleRepoFilter } from '../repo/visibility.ts';
+import { repoReadWhere } from '../repo/visibility.ts';
+import { orgReadWhere } from '../org/visibility.ts';
+import { userReadWhere } from '../user/visibility.ts';
 
 /** The JSON a projects unit limited to owner projects stores (written by the repository service). */
 const OWNER_ONLY_CONFIG = '"projectsMode":"owner"';
 
-/** A repository's projects unit that shows repository projects (enabled, projects_mode not `owner`). */
-export const REPO_PROJECTS_UNIT: Models.Prisma.RepoUnitListRelationFilter = {
-  some: { type: 'PROJECTS', NOT: { config: { contains: OWNER_ONLY_CONFIG } } },
-};
-
 /**
- * Projects the viewer may see through any path (GraphQL node(id:), relation connections): repository
- * projects of visible repositories that show them; organization projects as orgProjectsMode reads them
- * (team grants, else public organizations); individual projects of visible users.
+ * Gitea's orgProjectsMode of at least read, as SQL over organizations: site admins; members of the Owners team
+ * or of a team granting the projects unit; everyone without a team in a public organization.
  */
-export function visibleProjectFilter(cx: ServiceContext): Models.Prisma.ProjectWhereInput {
-  const repoProjects: Models.Prisma.ProjectWhereInput = {
-    type: 'REPOSITORY',
-    repo: { AND: [visibleRepoFilter(cx), { units: REPO_PROJECTS_UNIT }] },
-  };
-  if (cx.auth.scope?.publicOnly) {
-    return { OR: [repoProjects, { type: { not: 'REPOSITORY' }, repoId: null, owner: { visibility: 'PUBLIC' } }] };
-  }
+function orgProjectsReadable(cx: ServiceContext): Models.Prisma.UserWhereInput {
   if (isSiteAdmin(cx)) return {};
   const viewer = cx.viewer;
-  const orgProjects: Models.Prisma.UserWhereInput[] = [];
-  const userProjects: Models.Prisma.UserWhereInput[] = [{ visibility: 'PUBLIC' }];
-  if (viewer) {
-    const myTeams: Models.Prisma.TeamListRelationFilter = { some: { members: { some: { userId: viewer.id } } } };
-    orgProjects.push(
-      {
-        orgTeams: {
-          some: {
-            members: { some: { userId: viewer.id } },
-            OR: [{ authorize: 'OWNER' }, { units: { some: { type: 'PROJECTS', accessMode: { not: 'NONE' } } } }],
-          },
-        },
-      },
-      { visibility: 'PUBLIC', NOT: { orgTeams: myTeams } },
-    );
-    if (!viewer.isRestricted) userProjects.push({ visibility: 'LIMITED' });
-    userProjects.push({ id: viewer.id });
-  } else {
-    orgProjects.push({ visibility: 'PUBLIC' });
-  }
+  if (!viewer) return { visibility: 'PUBLIC' };
+  const member = { members: { some: { userId: viewer.id } } };
   return {
     OR: [
-      repoProjects,
-      { type: 'ORGANIZATION', repoId: null, owner: { type: 'ORGANIZATION', OR: orgProjects } },
-      { type: 'INDIVIDUAL', repoId: null, owner: { type: { not: 'ORGANIZATION' }, OR: userProjects } },
+      {
+        orgTeams: {
+          some: { ...member, OR: [{ authorize: 'OWNER' }, { units: { some: { type: 'PROJECTS', accessMode: { not: 'NONE' } } } }] },
+        },
+      },
+      { visibility: 'PUBLIC', NOT: { orgTeams: { some: member } } },
+    ],
+  };
+}
+
+/**
+ * The read policy of projects (REST resolveScope as SQL): repository projects where the viewer can read the
+ * projects unit and projects_mode allows repository projects; organization projects of visible organizations
+ * as orgProjectsMode grants them; a user's own projects where the account is visible.
+ */
+export function projectReadWhere(cx: ServiceContext): Models.Prisma.ProjectWhereInput {
+  return {
+    OR: [
+      {
+        type: 'REPOSITORY',
+        repo: {
+          AND: [
+            repoReadWhere(cx, ['PROJECTS']),
+            { units: { some: { type: 'PROJECTS', NOT: { config: { contains: OWNER_ONLY_CONFIG } } } } },
+          ],
+        },
+      },
+      { type: 'ORGANIZATION', repoId: null, owner: { AND: [orgReadWhere(cx), orgProjectsReadable(cx)] } },
+      { type: 'INDIVIDUAL', repoId: null, owner: { AND: [{ type: { not: 'ORGANIZATION' } }, userReadWhere(cx)] } },
     ],
   };
 }

@@ -96,7 +96,7 @@ async function resolveHead(cx: ServiceContext, access: RepoAccess, head: string)
   const { repo, branch } = await resolveHeadRepo(cx, access, head);
   if (repo.id !== access.repo.id) {
     const perm = await cx.loaders.repoPermission.load(repo.id);
-    if (!canRead(perm, 'CODE') || (repo.isPrivate && cx.auth.scope?.publicOnly)) throw new NotFoundError('not found', { repoId: repo.id });
+    if (!canRead(perm, 'CODE')) throw new NotFoundError('not found', { repoId: repo.id });
   }
   return { repo, branch, sha: await branchTip(gitDirOf(cx, repo), branch) };
 }

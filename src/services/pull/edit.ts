@@ -16,7 +16,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { refreshLabels, usableLabelIds } from '../issue/create.ts';
 import { editIssue, type Change } from '../issue/edit.ts';
-import { visibleIssueFilter } from '../issue/visibility.ts';
+import { issueReadWhere } from '../issue/visibility.ts';
 import { findPullByIndex, gitDirOf, loadPullView, pullHeadRef, resolvePullRepo } from './pull.ts';
 import type { PullRows, PullView } from './types.ts';
 
@@ -57,7 +57,7 @@ export async function locatePullById(cx: ServiceContext, pullId: number): Promis
   const row =
     Number.isSafeInteger(pullId) && pullId > 0
       ? await cx.db.pullRequest.findFirst({
-          where: { id: pullId, issue: visibleIssueFilter(cx) },
+          where: { id: pullId, issue: issueReadWhere(cx) },
           select: { index: true, baseRepo: { select: { ownerName: true, name: true } } },
         })
       : null;

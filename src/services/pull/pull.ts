@@ -11,6 +11,7 @@ import { TEAM_INCLUDE } from '../access/teamAccess.ts';
 import { loadApiRepos, withPermissions } from '../repo/repoRows.ts';
 import { refreshStaleStats } from './stats.ts';
 import type { PullRows, PullView } from './types.ts';
+import { reviewRequestReadWhere } from './visibility.ts';
 
 /** `refs/pull/{index}/head`: the pull request's head commit, kept in the base repository. */
 export const pullHeadRef = (index: number): string => `refs/pull/${index}/head`;
@@ -108,8 +109,9 @@ export async function loadPullViews(cx: ServiceContext, issues: readonly Models.
   const [repoRows, mergers, requests, codeComments] = await Promise.all([
     loadApiRepos(cx, { where: { id: { in: repoIds } } }),
     mergerIds.length ? cx.db.user.findMany({ where: { id: { in: mergerIds } } }) : [],
+    // Only the requests the viewer may read: a private team is not revealed by the pull requests it reviews.
     cx.db.review.findMany({
-      where: { issueId: { in: issueIds }, type: 'REQUEST' },
+      where: { AND: [{ issueId: { in: issueIds } }, reviewRequestReadWhere(cx)] },
       include: { reviewer: true, reviewerTeam: { include: TEAM_INCLUDE } },
       orderBy: { id: 'asc' },
     }),

@@ -3,6 +3,7 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../err
 import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
+import { hasEveryUnit } from '../../permissions/teamUnits.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -115,7 +116,7 @@ async function canChangeReviewRequests(
   ]);
   if (collaboration) return true;
   // A team reads pull requests through its pull requests unit (admin and owner teams have every unit).
-  return teams.some((t) => atLeast(t.authorize, 'ADMIN') || t.units.some((u) => atLeast(u.accessMode, 'READ')));
+  return teams.some((t) => hasEveryUnit(t.authorize) || t.units.some((u) => atLeast(u.accessMode, 'READ')));
 }
 
 /** Whether the team can read the repository (Gitea HasTeamRepo; all of the organization's with includes_all_repositories). */

@@ -6,10 +6,11 @@ import { canWrite } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { visibleIssueFilter } from '../issue/visibility.ts';
-import { TEAM_INCLUDE, teamReadFilter, type TeamRow } from '../access/teamAccess.ts';
+import { TEAM_INCLUDE, type TeamRow } from '../access/teamAccess.ts';
+import { issueReadWhere } from '../issue/visibility.ts';
 import { findPullByIndex, resolvePullRepo } from './pull.ts';
 import type { PullRows } from './types.ts';
+import { reviewRequestReadWhere } from './visibility.ts';
 
 type Review = Models.Review;
 
@@ -149,7 +150,7 @@ export async function locateReviewById(cx: ServiceContext, id: number): Promise<
   const row =
     Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
       ? await cx.db.review.findFirst({
-          where: { id, issue: visibleIssueFilter(cx) },
+          where: { id, issue: issueReadWhere(cx) },
           select: { id: true, issue: { select: { index: true, repo: { select: { ownerName: true, name: true } } } } },
         })
       : null;
@@ -158,26 +159,11 @@ export async function locateReviewById(cx: ServiceContext, id: number): Promise<
     : { ref: { owner: '', repo: '' }, index: 0, id: 0 };
 }
 
-/** Reviews (not requests) the viewer may see listed: submitted ones, and pending ones only by their reviewer or a site admin. */
-export function visibleReviewFilter(cx: ServiceContext): Models.Prisma.ReviewWhereInput {
-  const pending: Models.Prisma.ReviewWhereInput[] = isSiteAdmin(cx)
-    ? [{ type: 'PENDING' }]
-    : cx.viewer
-      ? [{ type: 'PENDING', reviewerId: cx.viewer.id }]
-      : [];
-  return { OR: [{ type: { in: ['APPROVE', 'REJECT', 'COMMENT'] } }, ...pending] };
-}
-
-/** Review requests the viewer may see: those of users, and of teams the viewer may read. */
-export function visibleRequestFilter(cx: ServiceContext): Models.Prisma.ReviewWhereInput {
-  return { type: 'REQUEST', OR: [{ reviewerTeamId: null }, { reviewerTeam: teamReadFilter(cx) }] };
-}
-
-/** Per request: the visible pending review requests of many pull requests (by issue id), oldest first, in one query. */
+/** Per request: the readable pending review requests of many pull requests (by issue id), oldest first, in one query. */
 export function reviewRequestsLoader(cx: ServiceContext): DataLoader<number, Review[]> {
   return new DataLoader(async (issueIds: readonly number[]) => {
     const rows = await cx.db.review.findMany({
-      where: { issueId: { in: [...issueIds] }, ...visibleRequestFilter(cx) },
+      where: { AND: [{ issueId: { in: [...issueIds] } }, reviewRequestReadWhere(cx)] },
       orderBy: { id: 'asc' },
     });
     return issueIds.map((id) => rows.filter((r) => r.issueId === id));

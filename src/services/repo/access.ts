@@ -1,13 +1,6 @@
 import type { Models } from '../../db/client.ts';
-import type { ServiceContext } from '../context.ts';
-import { visibleRepoFilter } from './visibility.ts';
 
 type Where = Models.Prisma.RepositoryWhereInput;
-
-/** What the viewer may list: the access model as one filter (see visibility.ts, proven equal to the loader). */
-export function accessibleRepoWhere(cx: ServiceContext): Where {
-  return visibleRepoFilter(cx);
-}
 
 /**
  * Gitea's collaboration condition for `uid` (SearchRepoOptions.OwnerID with Collaborate): repositories not

@@ -14,7 +14,7 @@ import { requireOrg, requireOrgWrite } from '../access/orgAccess.ts';
 import { requireRepo, requireRepoWrite } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import type { ListOptions, ListWindow, Page } from '../paging.ts';
-import { accessibleRepoWhere } from './access.ts';
+import { repoReadWhere } from './visibility.ts';
 import { linkOrgTeams, ownerPermission } from './create.ts';
 import { PULL_DEFAULTS } from './pullSettings.ts';
 import { listRepoPage } from './read.ts';
@@ -186,5 +186,5 @@ export async function listForks(
 ): Promise<Page<RepoWithPermission>> {
   requireTokenScope(cx, 'repository', 'read');
   const { repo } = await requireRepo(cx, ownerName, repoName);
-  return listRepoPage(cx, { AND: [{ forkId: repo.id }, accessibleRepoWhere(cx)] }, [{ id: 'asc' }], opts);
+  return listRepoPage(cx, { AND: [{ forkId: repo.id }, repoReadWhere(cx)] }, [{ id: 'asc' }], opts);
 }

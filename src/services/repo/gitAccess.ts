@@ -28,7 +28,7 @@ export const GIT_MESSAGES = {
 export async function requireGitAccess(cx: ServiceContext, owner: string, name: string, mode: 'read' | 'write'): Promise<GitRepoAccess> {
   const repo = await findRepoByName(cx.db, owner, name);
   const perm = repo ? await repoPermission(cx, repo.id) : null;
-  const readable = !!repo && !!perm && canRead(perm, 'CODE') && !(repo.isPrivate && cx.auth.scope?.publicOnly);
+  const readable = !!repo && !!perm && canRead(perm, 'CODE');
   if (!repo || !perm || !readable) {
     if (!cx.viewer) throw new UnauthenticatedError('authentication required');
     throw new NotFoundError(GIT_MESSAGES.notFound, { owner, name });

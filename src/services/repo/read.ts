@@ -1,12 +1,14 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
+import { canReadAny } from '../../permissions/repoPermission.ts';
 import { requireRepo, requireRepoAccess } from '../access/repoAccess.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg } from '../access/orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { getUserByName } from '../user/user.ts';
-import { accessibleRepoWhere, collaborativeWhere } from './access.ts';
+import { collaborativeWhere } from './access.ts';
+import { repoReadWhere } from './visibility.ts';
 import { loadApiRepos, withPermissions, type RepoWithPermission } from './repoRows.ts';
 
 type Where = Models.Prisma.RepositoryWhereInput;
@@ -25,11 +27,13 @@ export async function getRepo(cx: ServiceContext, owner: string, name: string): 
   return loadOne(cx, repo);
 }
 
-/** GET /repositories/{id}. @throws NotFoundError (missing or invisible) */
+/** GET /repositories/{id}. @throws NotFoundError (missing or invisible: the same answer) */
 export async function getRepoById(cx: ServiceContext, id: number): Promise<RepoWithPermission> {
   requireTokenScope(cx, 'repository', 'read');
   const repo = id > 0 && id <= 2_147_483_647 ? await cx.db.repository.findUnique({ where: { id } }) : null;
-  if (!repo) throw new NotFoundError(`repository does not exist [id: ${id}, uid: 0, owner_name: , name: ]`, { id });
+  const perm = repo ? await cx.loaders.repoPermission.load(repo.id) : null;
+  if (!repo || !perm || !canReadAny(perm))
+    throw new NotFoundError(`repository does not exist [id: ${id}, uid: 0, owner_name: , name: ]`, { id });
   return loadOne(cx, repo);
 }
 
@@ -52,7 +56,7 @@ export async function listRepoPage(
 export async function listMyRepos(cx: ServiceContext, opts: ListOptions | ListWindow): Promise<Page<RepoWithPermission>> {
   const viewer = requireViewer(cx);
   requireTokenScope(cx, 'repository', 'read');
-  const where: Where = { AND: [accessibleRepoWhere(cx), { OR: [{ ownerId: viewer.id }, collaborativeWhere(viewer.id)] }] };
+  const where: Where = { AND: [repoReadWhere(cx), { OR: [{ ownerId: viewer.id }, collaborativeWhere(viewer.id)] }] };
   return listRepoPage(cx, where, [{ lowerName: 'asc' }, { id: 'asc' }], opts);
 }
 
@@ -79,6 +83,6 @@ export async function listOrgRepos(cx: ServiceContext, orgName: string, opts: Li
 }
 
 function listOwnerRepos(cx: ServiceContext, owner: Models.User, opts: ListOptions | ListWindow): Promise<Page<RepoWithPermission>> {
-  const where: Where = { AND: [{ ownerId: owner.id }, accessibleRepoWhere(cx), cx.viewer ? {} : { isPrivate: false }] };
+  const where: Where = { AND: [{ ownerId: owner.id }, repoReadWhere(cx)] };
   return listRepoPage(cx, where, [{ id: 'asc' }], opts);
 }

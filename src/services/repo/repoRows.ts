@@ -2,6 +2,7 @@ import type { Models } from '../../db/client.ts';
 import { canReadAny, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { ServiceContext } from '../context.ts';
 import { TEAM_INCLUDE, type TeamRow } from '../access/teamAccess.ts';
+import { readableRepoIds } from './visibility.ts';
 
 /**
  * The relations every Repository JSON needs, loaded with the rows. Mirrors, pending transfers and fork parents
@@ -66,7 +67,7 @@ export async function loadApiRepos(
   const core = await cx.db.repository.findMany({ ...args, include: REPO_RELATIONS });
   const parentIds = [...new Set(core.flatMap((r) => (r.isFork && r.forkId !== null ? [r.forkId] : [])))];
   const parentRows = parentIds.length ? await cx.db.repository.findMany({ where: { id: { in: parentIds } }, include: REPO_RELATIONS }) : [];
-  const visible = parentRows.length ? await visibleRepoIds(cx, parentRows) : new Set<number>();
+  const visible = parentRows.length ? await readableRepoIds(cx, parentRows) : new Set<number>();
   const [withRel, parents] = await Promise.all([
     withExtras(cx, core),
     withExtras(
@@ -88,45 +89,13 @@ export async function loadApiRepos(
   return rows;
 }
 
-/** True when the viewer may see the repository with this permission (public-only tokens never see private ones). */
-export function visibleTo(cx: ServiceContext, repo: Pick<Models.Repository, 'isPrivate'>, perm: RepoPermission): boolean {
-  return canReadAny(perm) && !(repo.isPrivate && cx.auth.scope?.publicOnly);
-}
-
-/**
- * The ids among `repoIds` the viewer may see (batched through the permission loader), for relation paths
- * such as GraphQL `Team.repositories` and `node(id:)`.
- */
-export async function visibleRepoIds(
-  cx: ServiceContext,
-  repos: readonly Pick<Models.Repository, 'id' | 'isPrivate'>[],
-): Promise<Set<number>> {
-  const perms = await cx.loaders.repoPermission.loadMany(repos.map((r) => r.id));
-  const out = new Set<number>();
-  repos.forEach((r, i) => {
-    const perm = perms[i];
-    if (perm && !(perm instanceof Error) && visibleTo(cx, r, perm)) out.add(r.id);
-  });
-  return out;
-}
-
 /** Pairs loaded rows with the viewer's permission (one batched load) and keeps the visible ones, in order. */
 export async function withPermissions(cx: ServiceContext, rows: readonly ApiRepoRow[]): Promise<RepoWithPermission[]> {
   const perms = await cx.loaders.repoPermission.loadMany(rows.map((r) => r.id));
   const items: RepoWithPermission[] = [];
   rows.forEach((repo, i) => {
     const perm = perms[i];
-    if (perm && !(perm instanceof Error) && visibleTo(cx, repo, perm)) items.push({ repo, perm });
+    if (perm && !(perm instanceof Error) && canReadAny(perm)) items.push({ repo, perm });
   });
   return items;
-}
-
-/**
- * The unique filter for `node(id:)` of a repository: the id when the viewer may see it, else one that
- * matches nothing (an invisible repository is simply absent).
- */
-export async function visibleRepoWhere(cx: ServiceContext, repoId: number): Promise<Models.Prisma.RepositoryWhereUniqueInput> {
-  const perm = repoId > 0 ? await cx.loaders.repoPermission.load(repoId) : null;
-  if (!perm || !canReadAny(perm)) return { id: 0 };
-  return { id: repoId, ...(cx.auth.scope?.publicOnly ? { isPrivate: false } : {}) };
 }

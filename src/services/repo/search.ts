@@ -4,7 +4,8 @@ import { ValidationError } from '../../errors.ts';
 import { requireTokenScope } from '../access/guards.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import { accessibleRepoWhere, collaborativeWhere } from './access.ts';
+import { collaborativeWhere } from './access.ts';
+import { repoReadWhere } from './visibility.ts';
 import { loadApiRepos, withPermissions, type RepoWithPermission } from './repoRows.ts';
 
 type Where = Models.Prisma.RepositoryWhereInput;
@@ -116,7 +117,7 @@ export async function searchRepos(
   const includePrivate = cx.viewer !== null && input.private !== false;
   const where: Where = {
     AND: [
-      accessibleRepoWhere(cx),
+      repoReadWhere(cx),
       includePrivate ? {} : { isPrivate: false },
       input.isPrivate === undefined ? {} : { isPrivate: input.isPrivate },
       input.template === undefined ? {} : { isTemplate: input.template },
