@@ -64,7 +64,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
   const deps: AppDeps = { db, config, notifier, jobs, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
-  notifier.subscribe(activitySubscriber(db, config));
+  notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
   // After a push's rows: pull request heads and stats first, then merges made outside the API.
   jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp]));

@@ -98,7 +98,7 @@ export async function pushFeedRows(
  * owner — the actor, the repository's owner, and its watchers — marked private for private repositories.
  * Pushes are not here: their rows are part of the push's durable bookkeeping (pushFeedRows).
  */
-export function activitySubscriber(db: Db, config: Config): Subscriber {
+export function activitySubscriber(db: Db): Subscriber {
   async function record(repoId: number, actorId: number, entries: Entry[]): Promise<void> {
     const data = await feedRows(db, repoId, actorId, entries, new Date());
     if (data.length) await db.action.createMany({ data });

@@ -173,16 +173,6 @@ export async function createRepoLabel(
   return repoLabelService.createRepoLabel(contextFor(t, actor), { owner: repo.ownerName, repo: repo.name }, input);
 }
 
-/** Creates an organization label as `actor` (an owner of the organization). */
-export function createOrgLabel(
-  t: TestApp,
-  actor: Models.User,
-  org: Pick<Models.User, 'name'>,
-  input: labelService.CreateLabelInput,
-): Promise<Models.Label> {
-  return labelService.createLabel(contextFor(t, actor), { org: org.name }, input);
-}
-
 /** Creates a milestone as the repository's owner (or `as`, a writer of its issues). */
 export async function createMilestone(
   t: TestApp,

@@ -94,15 +94,15 @@ function itemTypeOf(c: Pick<Models.Comment, 'type' | 'content' | 'removedAssigne
   }
 }
 
-/**
- * An item of an issue timeline (GitHub's IssueTimelineItems members; an interface here, so that the whole
- * page plans as one query): every Comment row shown as the GitHub type of its event.
- */
 /** Users a comment or event names (poster, assignee): REST shows them with the comment, as Gitea does. */
 const SHOWN = inherits('REST shows the users a comment or event names with it');
 /** The issue of a comment or event: readable when the comment is (commentReadWhere is the issue's policy). */
 const OF_ISSUE = inherits('a readable comment or event implies a readable issue');
 
+/**
+ * An item of an issue timeline (GitHub's IssueTimelineItems members; an interface here, so that the whole
+ * page plans as one query): every Comment row shown as the GitHub type of its event.
+ */
 export const TimelineItemRef = builder.prismaInterface('Comment', {
   variant: 'IssueTimelineItems',
   description: 'An item in an issue timeline: a comment or an event.',
