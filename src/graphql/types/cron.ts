@@ -1,5 +1,6 @@
 import * as cronService from '../../services/cron/cron.ts';
 import { builder } from '../builder.ts';
+import { checkedBy } from '../policy.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 
 const CronRunStatusEnum = builder.enumType('CronRunStatus', {
@@ -45,6 +46,7 @@ builder.queryField('cronTasks', (t) =>
   t.field({
     type: [CronTaskRef],
     description: "Gitea's cron tasks in its order, disabled ones included (site admins only).",
+    ...checkedBy('listCronTasks (site admins)'),
     resolve: async (_root, _args, ctx) => (await cronService.listCronTasks(ctx.cx)).items,
   }),
 );
