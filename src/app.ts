@@ -8,7 +8,8 @@ import { mentionSubscriber } from './notify/mentions.ts';
 import { manualMergeSubscriber } from './services/pull/manualMerge.ts';
 import { Notifier } from './notify/notifier.ts';
 import { pullRefreshSubscriber } from './services/pull/refresh.ts';
-import { openApiDocument, restApi } from './rest/plugin.ts';
+import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
+import { API_BODY_LIMIT, openApiDocument, restApi } from './rest/plugin.ts';
 import type { AppDeps } from './services/context.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 
@@ -37,9 +38,14 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     logger: opts.logger ? { level: config.logLevel } : false,
     // Git and API clients send paths like /api/v1/repos/o/r/contents/a%2Fb; keep them routable.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    bodyLimit: 10 * 1024 * 1024,
+    bodyLimit: API_BODY_LIMIT,
     trustProxy: true,
+    // Errors raised before a route runs answer in Gitea's {"message","url"} shape too.
+    frameworkErrors: frameworkErrorHandler(config.rootUrl),
+    clientErrorHandler: clientErrorHandler(config.rootUrl),
   });
+  server.setErrorHandler(rootErrorHandler(config));
+  server.setNotFoundHandler(rootNotFoundHandler(config.rootUrl));
   const notifier = new Notifier((subscriber, event, err) =>
     server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
   );

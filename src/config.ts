@@ -21,6 +21,8 @@ export interface Config {
   noReplyAddress: string;
   minPasswordLength: number;
   production: boolean;
+  /** SHOW_INTERNAL_ERRORS=true: 500 answers carry the internal error text for everyone (debugging only; admins always see it). */
+  showInternalErrors: boolean;
 }
 
 export const VERSION = '1.27.0';
@@ -53,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     noReplyAddress: `noreply.${new URL(rootUrl).hostname}`,
     minPasswordLength: 8,
     production: env.NODE_ENV === 'production',
+    showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',
   };
 }
 

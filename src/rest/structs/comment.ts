@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { qTime } from '../params.ts';
 import { Issue, Milestone } from './issue.ts';
 import { Label } from './label.ts';
 import { Team } from './team.ts';
@@ -73,8 +74,8 @@ export const CreateIssueCommentOption = z.object({ body: z.string().optional() }
 /** Gitea `EditIssueCommentOption`; `body` is Required, checked by the service (same order as Gitea's bind). */
 export const EditIssueCommentOption = z.object({ body: z.string().optional() });
 
-const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
-const qs = z.preprocess(first, z.string().optional());
-
-/** Query of the comment lists and the timeline (page/limit are read separately). */
-export const CommentListQuery = z.object({ since: qs, before: qs });
+/** Query of the comment lists and the timeline. */
+export const CommentListQuery = z.object({
+  since: qTime('if provided, only comments updated since the specified time are returned (RFC 3339)'),
+  before: qTime('if provided, only comments updated before the provided time are returned (RFC 3339)'),
+});

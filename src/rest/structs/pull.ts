@@ -4,7 +4,8 @@ import { Label } from './label.ts';
 import { Repository } from './repo.ts';
 import { Team } from './team.ts';
 import { User } from './user.ts';
-import { goName, zBool, zInt, zQueryBool, zStringList } from '../validation.ts';
+import { qBool, qInt, qRepeated, qString } from '../params.ts';
+import { goName, zBool, zInt, zStringList } from '../validation.ts';
 
 /** Gitea `PRBranchInfo`: `label` is the branch name; head `ref` is `refs/pull/N/head` once the branch is gone. */
 export const PRBranchInfo = z.object({
@@ -133,31 +134,32 @@ export const CreatePullRequestOption = z.object({
   allow_maintainer_edit: zBool.nullable().optional(),
 });
 
-const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
-const qs = z.preprocess(first, z.string().optional());
-
-/** Query of GET /repos/{o}/{r}/pulls (page/limit are read separately); `labels` repeats (`labels=1&labels=2`). */
+/** Query of GET /repos/{o}/{r}/pulls (page/limit are added by the list route). */
 export const ListPullRequestsQuery = z.object({
-  state: qs,
-  sort: qs,
-  milestone: qs,
-  labels: z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.string()).optional()),
-  poster: qs,
-  base_branch: qs,
+  state: qString('state of pull request (anything else lists all)', { enum: ['open', 'closed', 'all'], default: 'open' }),
+  sort: qString('type of sort (anything else is newest first)', {
+    enum: ['oldest', 'recentupdate', 'recentclose', 'leastupdate', 'mostcomment', 'leastcomment', 'priority'],
+  }),
+  milestone: qInt('id of the milestone'),
+  labels: qRepeated('label ids (repeat the parameter for several)', { type: 'integer', format: 'int64' }),
+  poster: qString('filter by pull request author'),
+  base_branch: qString('filter by target base branch of the pull request'),
 });
 
 /** Query of GET …/pulls/{index}/commits: Gitea's speed switches (absent = true). */
 export const PullCommitsQuery = z.object({
-  stat: z.preprocess(first, zQueryBool),
-  verification: z.preprocess(first, zQueryBool),
-  files: z.preprocess(first, zQueryBool),
+  stat: qBool('include diff stats for every commit (disable for speed)', true),
+  verification: qBool('include verification for every commit (disable for speed)', true),
+  files: qBool('include a list of affected files for every commit (disable for speed)', true),
 });
 
 /** Query of GET …/pulls/{index}/files. */
 export const PullFilesQuery = z.object({
-  'skip-to': qs,
-  whitespace: qs,
+  'skip-to': qString('skip to given file'),
+  whitespace: qString('whitespace behavior', { enum: ['ignore-all', 'ignore-change', 'ignore-eol', 'show-all'] }),
 });
 
 /** Query of GET …/pulls/{index}.{diff|patch}. */
-export const PullDiffQuery = z.object({ binary: z.preprocess(first, zQueryBool) });
+export const PullDiffQuery = z.object({
+  binary: qBool('whether to include binary file changes; if true, the diff is applicable with `git apply`'),
+});

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { RepoRef } from '../../../services/repo/collaborator.ts';
 import * as editService from '../../../services/repo/edit.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiRepository } from '../../convert/repo.ts';
+import { repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
 import { zBool } from '../../validation.ts';
 
@@ -125,8 +125,6 @@ function toInput(b: Body): editService.EditRepoInput {
   });
 }
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
 /** PATCH /repos/{owner}/{repo}. */
 export const repoEditRoutes = [
   defineRoute({
@@ -141,7 +139,7 @@ export const repoEditRoutes = [
     success: { status: 200, schema: 'Repository' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const { repo, perm } = await editService.editRepo(cx, ref(params), toInput(body));
+      const { repo, perm } = await editService.editRepo(cx, repoRef(params), toInput(body));
       return toApiRepository(repo, repo.owner, perm, convertOptions(cx));
     },
   }),
