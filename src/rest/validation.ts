@@ -14,7 +14,7 @@ export function goFieldName(jsonName: string): string {
 const WIRE_TYPES = new WeakMap<z.ZodType, Record<string, unknown>>();
 
 /** Records the JSON type a lenient schema accepts on the wire, for the OpenAPI document (its input side is opaque). */
-function wireType<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
+export function wireType<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
   WIRE_TYPES.set(schema, json);
   return schema;
 }

@@ -65,7 +65,7 @@ describe.each(PROVIDERS)('REST plumbing (%s)', (provider) => {
   });
 
   it('GET /api/swagger is an OpenAPI document of the routes we serve', async () => {
-    const res = await t.request('GET', '/api/swagger');
+    const res = await t.request('GET', '/swagger.v1.json');
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);

@@ -1,22 +1,11 @@
 import { z } from 'zod';
 import { qTime } from '../params.ts';
+import { Attachment } from './attachment.ts';
 import { Issue, Milestone } from './issue.ts';
 import { Label } from './label.ts';
 import { Team } from './team.ts';
 import { TrackedTime } from './trackedTime.ts';
 import { User } from './user.ts';
-
-/** Gitea `Attachment` (modules/structs/attachment.go), fields in Gitea's order. */
-export const Attachment = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  size: z.number().int(),
-  download_count: z.number().int(),
-  created_at: z.string(),
-  uuid: z.string(),
-  browser_download_url: z.string(),
-});
-export type Attachment = z.infer<typeof Attachment>;
 
 /** Gitea `Comment` (modules/structs/issue_comment.go), fields in Gitea's order; `assets` always an array. */
 export const Comment = z.object({

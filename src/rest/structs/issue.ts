@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { qBool, qCsv, qEnum, qOneOf, qString, qTime } from '../params.ts';
 import { zBool, zInt } from '../validation.ts';
+import { Attachment } from './attachment.ts';
 import { Label } from './label.ts';
 import { Project } from './project.ts';
 import { User } from './user.ts';
@@ -44,7 +45,7 @@ export const Issue = z.object({
   title: z.string(),
   body: z.string(),
   ref: z.string(),
-  assets: z.array(z.unknown()),
+  assets: z.array(Attachment),
   labels: z.array(Label),
   milestone: Milestone.nullable(),
   assignee: User.nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PayloadCommitVerification } from './git.ts';
 import { Milestone } from './issue.ts';
 import { Label } from './label.ts';
 import { Repository } from './repo.ts';
@@ -84,14 +85,21 @@ export type ChangedFile = z.infer<typeof ChangedFile>;
 export const CommitUser = z.object({ name: z.string(), email: z.string(), date: z.string() });
 /** Gitea `CommitMeta`. */
 export const CommitMeta = z.object({ url: z.string(), sha: z.string(), created: z.string() });
-/** Gitea `PayloadCommitVerification`. */
-export const CommitVerification = z.object({
-  verified: z.boolean(),
-  reason: z.string(),
-  signature: z.string(),
-  signer: z.null(),
-  payload: z.string(),
+/** Gitea `RepoCommit`: the git commit of a Commit. */
+export const RepoCommit = z.object({
+  url: z.string(),
+  author: CommitUser,
+  committer: CommitUser,
+  message: z.string(),
+  tree: CommitMeta,
+  verification: PayloadCommitVerification.nullable(),
 });
+
+/** Gitea `CommitAffectedFiles`. */
+export const CommitAffectedFiles = z.object({ filename: z.string(), status: z.string() });
+
+/** Gitea `CommitStats`. */
+export const CommitStats = z.object({ total: z.number().int(), additions: z.number().int(), deletions: z.number().int() });
 
 /** Gitea `Commit` (GET …/pulls/{index}/commits), fields in Gitea's order; `files`, `stats` and `verification` null when not asked for. */
 export const Commit = z.object({
@@ -99,19 +107,12 @@ export const Commit = z.object({
   sha: z.string(),
   created: z.string(),
   html_url: z.string(),
-  commit: z.object({
-    url: z.string(),
-    author: CommitUser,
-    committer: CommitUser,
-    message: z.string(),
-    tree: CommitMeta,
-    verification: CommitVerification.nullable(),
-  }),
+  commit: RepoCommit,
   author: User.nullable(),
   committer: User.nullable(),
   parents: z.array(CommitMeta),
-  files: z.array(z.object({ filename: z.string(), status: z.string() })).nullable(),
-  stats: z.object({ total: z.number().int(), additions: z.number().int(), deletions: z.number().int() }).nullable(),
+  files: z.array(CommitAffectedFiles).nullable(),
+  stats: CommitStats.nullable(),
 });
 /** A Gitea Commit as sent on the wire. */
 export type Commit = z.infer<typeof Commit>;

@@ -339,7 +339,7 @@ describe.each(PROVIDERS)('REST organization labels (%s)', (provider) => {
   });
 
   it('is described in /api/swagger', async () => {
-    const doc = (await t.request('GET', '/api/swagger')).json();
+    const doc = (await t.request('GET', '/swagger.v1.json')).json();
     expect(doc.paths['/orgs/{org}/labels'].get.operationId).toBe('orgListLabels');
     expect(doc.paths['/orgs/{org}/labels/{id}'].patch.operationId).toBe('orgEditLabel');
     expect(Object.keys(doc.components.schemas.Label.properties)).toEqual(LABEL_KEYS);
