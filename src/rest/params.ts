@@ -185,11 +185,11 @@ export function qTime(description: string) {
   );
 }
 
-/** Gitea's `page`: 1-based; below 1, unparsable or beyond 64 bits → 1. */
+/** Gitea's `page`: 1-based; below 1, unparsable or beyond 64 bits → 1; past the id range, past any data. */
 export const qPage = documented(
   z.preprocess((v) => {
     const n = parseInt64(firstString(v));
-    return n !== null && n > 0 ? n : 1;
+    return n !== null && n > 0 ? Math.min(n, MAX_DB_INT) : 1;
   }, z.number().int()),
   { schema: { type: 'integer', minimum: 1, default: 1 }, description: 'page number of results to return (1-based)' },
 );
