@@ -14,7 +14,8 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /**
  * Tidies zod's JSON Schema into what OpenAPI 3.0 generators read best: lenient input fields show their wire
- * type, integers are `int64` without zod's ±2^53 bounds, and response objects do not forbid new fields.
+ * type, integers are `int64` without zod's ±2^53 bounds, a nullable reference carries `type: object` (3.0.3
+ * ignores `nullable` without a type), and response objects do not forbid new fields.
  */
 function tidy(io: 'input' | 'output') {
   return ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: JsonObject }): void => {
@@ -29,6 +30,8 @@ function tidy(io: 'input' | 'output') {
       if (jsonSchema.maximum === MAX_SAFE) delete jsonSchema.maximum;
     }
     if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+    // OpenAPI 3.0.3: `nullable` only counts beside a `type`; every named component is an object.
+    if (jsonSchema.nullable === true && !jsonSchema.type && Array.isArray(jsonSchema.allOf)) jsonSchema.type = 'object';
     // zod's RFC 3339 pattern says no more than the format does, in 700 characters.
     if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
   };
@@ -95,6 +98,16 @@ function successResponse(doc: ResponseDoc, list: RouteDef['list']): JsonObject {
   return { description: doc.description ?? name ?? 'OK', ...(headers ? { headers } : {}), content };
 }
 
+const TAGS: Record<string, string> = {
+  admin: 'Site administration',
+  issue: 'Issues, pull request conversations, labels and milestones',
+  miscellaneous: 'Server information',
+  organization: 'Organizations and teams',
+  repository: 'Repositories, pull requests and git data',
+  settings: "The instance's settings",
+  user: 'Users, their tokens, e-mail addresses and blocks',
+};
+
 const CREDENTIALS = ['BasicAuth', 'AuthorizationHeaderToken', 'Token', 'AccessToken'];
 
 function security(route: RouteDef): JsonObject[] {
@@ -153,7 +166,9 @@ function requestBody(route: RouteDef, inputSchemas: Record<string, JsonObject>):
 function operation(route: RouteDef, inputSchemas: Record<string, JsonObject>): JsonObject {
   const responses: JsonObject = { [route.success.status]: successResponse(route.success, route.list) };
   for (const alt of route.also ?? []) responses[alt.status] = successResponse(alt, undefined);
-  for (const status of route.errors ?? []) {
+  // Authentication runs for every request (invalid credentials are 401 anywhere), and bodies have a size limit.
+  const errors = new Set([...(route.errors ?? []), 401, ...(route.body ? [413] : [])]);
+  for (const status of [...errors].sort()) {
     const named = ERROR_RESPONSES[status];
     responses[status] = named ? { $ref: `#/components/responses/${named[0]}` } : { description: 'error' };
   }
@@ -194,9 +209,10 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version: strin
       title: 'Forgegraph API (Gitea-compatible)',
       version: opts.version,
       description: 'The Gitea /api/v1 subset Forgegraph implements. Errors are `{"message","url"}` (APIError).',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
     servers: [{ url: `${opts.rootUrl}api/v1` }],
-    tags: [...new Set(routes.map((r) => r.tag))].sort().map((name) => ({ name })),
+    tags: [...new Set(routes.map((r) => r.tag))].sort().map((name) => ({ name, description: TAGS[name] ?? name })),
     paths,
     components: {
       schemas: { ...outputSchemas, ...inputSchemas },

@@ -222,7 +222,17 @@ describe('the OpenAPI document', () => {
     }
     expect(prop('Issue', 'user')).toEqual({ $ref: '#/components/schemas/User' });
     expect(prop('Issue', 'closed_at')).toEqual({ nullable: true, type: 'string' });
-    expect(prop('Issue', 'milestone')).toEqual({ nullable: true, allOf: [{ $ref: '#/components/schemas/Milestone' }] });
+    expect(prop('Issue', 'milestone')).toEqual({ type: 'object', nullable: true, allOf: [{ $ref: '#/components/schemas/Milestone' }] });
+    // OpenAPI 3.0.3 ignores `nullable` without a `type` beside it (Redocly's struct rule says so too).
+    const untyped: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const o = node as Record<string, unknown>;
+      if (o.nullable === true && typeof o.type !== 'string') untyped.push(at);
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+    };
+    walk(doc, '#');
+    expect(untyped).toEqual([]);
     expect(prop('PullRequest', 'head')).toEqual({ $ref: '#/components/schemas/PRBranchInfo' });
     expect(prop('Repository', 'parent')).toEqual({ allOf: [{ $ref: '#/components/schemas/Repository' }] });
     // No user-shaped object is written out inline: every User is a reference.
@@ -332,6 +342,7 @@ describe('a client generated from the document (openapi-typescript + openapi-fet
 
   it('generates types that typecheck strictly, with nullable fields as `| null`', () => {
     expect(generated).toMatch(/closed_at: string \| null;/);
+    expect(generated).toMatch(/milestone: components\["schemas"\]\["Milestone"\] \| null;/);
     expect(generated).toMatch(/page\?: number;/);
     expect(generated).toMatch(
       /Do\?: "merge" \| "rebase" \| "rebase-merge" \| "squash" \| "fast-forward-only" \| "manually-merged" \| null;/,
