@@ -182,13 +182,13 @@ describe.each(PROVIDERS)('bad input never answers 500 (%s)', (provider) => {
   });
 
   it('a 10 KB q= gives no oversized Link header', async () => {
-    const as = basic('alice');
-    for (const name of ['two', 'three']) await t.request('POST', '/api/v1/user/repos', { headers: as, body: { name } });
+    // /admin/emails ignores q (Gitea's list has no filter), so the list is not empty and its links repeat the query.
     const q = encodeURIComponent('p'.repeat(10 * 1024));
-    const res = await t.request('GET', `/api/v1/repos/search?limit=1&q=${q}`, { headers: as });
+    const res = await t.request('GET', `/api/v1/admin/emails?limit=1&q=${q}`, { headers: admin });
     expect(res.statusCode).toBe(200);
+    expect(Number(res.headers['x-total-count'])).toBeGreaterThan(1);
     expect(String(res.headers.link ?? '').length).toBeLessThanOrEqual(MAX_LINK_HEADER);
-    const short = await t.request('GET', '/api/v1/user/repos?limit=1', { headers: as });
+    const short = await t.request('GET', '/api/v1/admin/emails?limit=1&q=short', { headers: admin });
     expect(short.headers.link).toContain('rel="next"');
   });
 
