@@ -94,6 +94,7 @@ async function repoRedirectLocation(req: FastifyRequest): Promise<string | null>
   if (!m || !m[1] || !m[2]) return null;
   const owner = decodeURIComponent(m[1]);
   const name = decodeURIComponent(m[2]);
+  if (owner.includes('\0') || name.includes('\0')) return null;
   const target = await findRepoRedirect(req.cx, owner, name);
   if (!target) return null;
   return `/api/v1/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.name)}${m[3] ?? ''}${url.search}`;

@@ -67,6 +67,8 @@ export function goNamesOf(schema: z.ZodType): Record<string, string> {
  * error handler names the Go field), or a message of its own for a check that says so (`params.verbatim`).
  */
 export function bind<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const nul = nulPath(value, []);
+  if (nul) throw new ValidationError('NUL characters are not allowed', { field: nul.filter((p) => typeof p === 'string').join('.') });
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -75,6 +77,26 @@ export function bind<S extends z.ZodType>(schema: S, value: unknown): z.output<S
   const rule = ruleOf(issue);
   if (!field) throw new ValidationError(`[]: ${issue?.message ?? 'invalid body'}`);
   throw new ValidationError(rule, { field, rule });
+}
+
+/**
+ * Where a string (or a key) holding a NUL character is, if anywhere. No text field can store one (PostgreSQL
+ * refuses it), so input with NUL is refused as a whole before it reaches a service.
+ */
+function nulPath(value: unknown, at: (string | number)[]): (string | number)[] | null {
+  if (typeof value === 'string') return value.includes('\0') ? at : null;
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const found = nulPath(v, [...at, i]);
+      if (found) return found;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      const found = k.includes('\0') ? [...at, k] : nulPath(v, [...at, k]);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 function ruleOf(issue: z.core.$ZodIssue | undefined): string {

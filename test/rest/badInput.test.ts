@@ -116,6 +116,18 @@ describe.each(PROVIDERS)('bad input never answers 500 (%s)', (provider) => {
       expect(leaks(t, res.body), path).toEqual([]);
     }
     expect((await t.request('GET', '/api/v1/repos/alice/pub/contents/README.md')).statusCode).toBe(200);
+    // No text column can hold NUL (PostgreSQL refuses it): in a query or a body it is a binding error.
+    expectGiteaError(await t.request('GET', '/api/v1/users/search?q=%00'), 422, '[Q]: NUL characters are not allowed');
+    expectGiteaError(await t.request('GET', '/api/v1/repos/search?q=a%00b'), 422);
+    expectGiteaError(
+      await t.request('POST', '/api/v1/repos/alice/pub/issues', { headers: basic('alice'), body: { title: 'a\u0000b' } }),
+      422,
+      '[Title]: NUL characters are not allowed',
+    );
+    expectGiteaError(
+      await t.request('POST', '/api/v1/orgs', { headers: basic('alice'), body: { username: 'o', labels: { 'k\u0000': 1 } } }),
+      422,
+    );
   });
 
   it("Fastify's own errors answer in Gitea's shape: bad URL 400, long parameter 414, large body 413", async () => {
@@ -219,7 +231,7 @@ describe.each(PROVIDERS)('bad input never answers 500 (%s)', (provider) => {
       await broken.createUser('alice');
       await broken.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'pub' } });
       // A database fault: the label table is gone.
-      await broken.db.$executeRawUnsafe('DROP TABLE "Label"');
+      await broken.db.$executeRawUnsafe(provider === 'postgresql' ? 'DROP TABLE "Label" CASCADE' : 'DROP TABLE "Label"');
     });
     afterAll(() => broken.close());
 
