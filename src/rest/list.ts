@@ -10,7 +10,7 @@ const PAGING = { page: qPage, limit: qLimit };
 type ListQuery<Q extends z.ZodObject> = z.output<Q> & { page: number; limit: number };
 
 /** What a list route's `load` and `convert` receive: the handler's input and the page to load. */
-export type ListInput<Q extends z.ZodObject> = ApiInput<undefined, ListQuery<Q>> & { page: ListOptions };
+type ListInput<Q extends z.ZodObject> = ApiInput<undefined, ListQuery<Q>> & { page: ListOptions };
 
 /** A paginated GET: Gitea's list sequence (page/limit → service → pagination headers → convert) in one place. */
 export interface ListDef<Q extends z.ZodObject, R extends { total: number }> extends Omit<

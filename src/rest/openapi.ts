@@ -8,7 +8,7 @@ import { wireTypeOf } from './validation.ts';
 type JsonObject = Record<string, unknown>;
 
 /** Where a component schema lives in the document. */
-export const schemaRef = (name: string): string => `#/components/schemas/${name}`;
+const schemaRef = (name: string): string => `#/components/schemas/${name}`;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -116,7 +116,7 @@ function security(route: RouteDef): JsonObject[] {
 }
 
 /** The token scopes a route needs, e.g. `write:issue` (Gitea: GET/HEAD need read, other methods write). */
-export function tokenScopes(route: RouteDef): string[] {
+function tokenScopes(route: RouteDef): string[] {
   const level = route.method === 'GET' ? 'read' : 'write';
   return (route.scopes ?? []).map((c) => `${level}:${c}`);
 }

@@ -28,7 +28,7 @@ export function setTotalCount(reply: FastifyReply, total: number): void {
  * Sets Gitea's `Link` header: next, last, first, prev joined by ',' with sorted query keys, absolute on ROOT_URL.
  * Nothing when total is 0, or when the header would exceed MAX_LINK_HEADER.
  */
-export function setLinkHeader(req: FastifyRequest, reply: FastifyReply, rootUrl: string, total: number, opts: ListOptions): void {
+function setLinkHeader(req: FastifyRequest, reply: FastifyReply, rootUrl: string, total: number, opts: ListOptions): void {
   if (total <= 0) return;
   const pages = Math.ceil(total / opts.pageSize);
   const current = Math.min(Math.max(opts.page, 1), pages);

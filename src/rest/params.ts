@@ -14,7 +14,7 @@ import { cut } from './errors.ts';
 export const repoRef = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
 
 /** Ids and indexes are 32-bit integer columns: a larger number names no row. */
-export const MAX_DB_INT = 2_147_483_647;
+const MAX_DB_INT = 2_147_483_647;
 
 /**
  * Gitea's ParamsInt64 for a path id or index: anything but a decimal integer reads as 0 (no such row, so 404);
