@@ -5,7 +5,8 @@
 // Usage: npx tsx bench/fuzz.ts [count=20000] [seed=20260716]
 import type { DbProvider } from '../src/db/migrate/engine.ts';
 import { startTestApp } from '../test/helpers/app.ts';
-import { fuzzRequests, runFuzz, seedFuzzWorld, type OpenApiDoc } from '../test/helpers/fuzz.ts';
+import { fuzzRequests, runFuzz, type OpenApiDoc } from '../test/helpers/fuzz.ts';
+import { seedFuzzWorld } from '../test/helpers/fuzzWorld.ts';
 
 const count = Number(process.argv[2] ?? 20_000);
 const seed = Number(process.argv[3] ?? 20_260_716);

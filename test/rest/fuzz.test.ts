@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { fuzzRequests, runFuzz, seedFuzzWorld, type FuzzWorld, type OpenApiDoc } from '../helpers/fuzz.ts';
+import { fuzzRequests, runFuzz, type FuzzWorld, type OpenApiDoc } from '../helpers/fuzz.ts';
+import { seedFuzzWorld } from '../helpers/fuzzWorld.ts';
 
 /** Requests per run; bench/fuzz.ts runs 20,000+ with the same generator. */
 const COUNT = 2_000;
