@@ -100,7 +100,18 @@ async function repoRedirectLocation(req: FastifyRequest): Promise<string | null>
   return `/api/v1/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.name)}${m[3] ?? ''}${url.search}`;
 }
 
-/** The OpenAPI document of what restApi serves. */
+const documents = new Map<string, Record<string, unknown>>();
+
+/**
+ * The OpenAPI document of what restApi serves (served at /swagger.v1.json). It depends only on the version and
+ * ROOT_URL, so it is built once per process for each (tens of milliseconds) and shared by every app.
+ */
 export function openApiDocument(deps: AppDeps): Record<string, unknown> {
-  return buildOpenApi(allRoutes, { version: deps.config.version, rootUrl: deps.config.rootUrl });
+  const key = `${deps.config.version} ${deps.config.rootUrl}`;
+  let doc = documents.get(key);
+  if (!doc) {
+    doc = buildOpenApi(allRoutes, { version: deps.config.version, rootUrl: deps.config.rootUrl });
+    documents.set(key, doc);
+  }
+  return doc;
 }
