@@ -68,7 +68,7 @@ export function goNamesOf(schema: z.ZodType): Record<string, string> {
  */
 export function bind<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const nul = nulPath(value, []);
-  if (nul) throw new ValidationError('NUL characters are not allowed', { field: nul.filter((p) => typeof p === 'string').join('.') });
+  if (nul) throw new ValidationError('Invalid', { field: nul.filter((p) => typeof p === 'string').join('.'), rule: 'Invalid' });
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
