@@ -10,10 +10,11 @@ import { mentionSubscriber } from './notify/mentions.ts';
 import { manualMergeFollowUp } from './services/pull/manualMerge.ts';
 import { Notifier } from './notify/notifier.ts';
 import { refreshPullsFollowUp } from './services/pull/refresh.ts';
-import { openApiDocument, restApi } from './rest/plugin.ts';
+import { openApiDocument, restApi, API_BODY_LIMIT } from './rest/plugin.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from './services/context.ts';
 import { cronTasks } from './services/cron/tasks.ts';
 import { pushJobHandler } from './services/repo/pushJob.ts';
+import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { loggerOptions } from './logger.ts';
@@ -56,9 +57,14 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     logger: opts.logger || opts.logStream ? loggerOptions(config.logLevel, opts.logStream) : false,
     // Git and API clients send paths like /api/v1/repos/o/r/contents/a%2Fb; keep them routable.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    bodyLimit: 10 * 1024 * 1024,
+    bodyLimit: API_BODY_LIMIT,
     trustProxy: config.trustProxy,
+    // Errors raised before a route runs answer in Gitea's {"message","url"} shape too.
+    frameworkErrors: frameworkErrorHandler(config.rootUrl),
+    clientErrorHandler: clientErrorHandler(config.rootUrl),
   });
+  server.setErrorHandler(rootErrorHandler(config));
+  server.setNotFoundHandler(rootNotFoundHandler(config.rootUrl));
   const notifier = new Notifier((subscriber, event, err) =>
     server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
   );

@@ -34,6 +34,8 @@ export interface Config {
   cron: CronConfig;
   /** Test hook FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE=1: the process kills itself after a push moved refs, before its bookkeeping runs. */
   testCrashAfterRefUpdate: boolean;
+  /** SHOW_INTERNAL_ERRORS=true: 500 answers carry the internal error text for everyone (debugging only; admins always see it). */
+  showInternalErrors: boolean;
 }
 
 /** Failed sign-in throttling (see src/auth/loginThrottle.ts); a maximum of 0 turns that limit off. */
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: loadJobsConfig(env),
     cron: loadCronConfig(env),
     testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
+    showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',
   };
 }
 

@@ -14,6 +14,18 @@ export type DomainErrorCode =
   | 'REPO_ARCHIVED'
   | 'PRECONDITION_FAILED';
 
+/**
+ * Finer causes a service may attach as `data.reason`, where a transport answers them differently from other
+ * errors of the same code (Gitea answers some refusals with a bare status, merge refusals with 405).
+ */
+export type ErrorReason =
+  | 'NOT_POSTER_OR_WRITER'
+  | 'ISSUE_WRITE_REQUIRED'
+  | 'TIME_TRACKING_NOT_ALLOWED'
+  | 'NOT_TIME_OWNER'
+  | 'NO_CONTENT_SUPPORT'
+  | 'MERGE_NOT_ALLOWED';
+
 /** Base of every domain error: a stable code, a human message and structured data. */
 export abstract class DomainError extends Error {
   abstract readonly code: DomainErrorCode;

@@ -32,6 +32,10 @@ function parseLsTree(out: Buffer): TreeEntry[] {
     });
 }
 
+/** A tree path names nothing when it has an empty, `.` or `..` segment or a NUL (git would read it as a file-system path). */
+const impossiblePath = (clean: string): boolean =>
+  clean.includes('\0') || clean.split('/').some((s) => s === '' || s === '.' || s === '..');
+
 /**
  * What `path` is at `commit`: a single entry, or for a directory (or the root, path '') its children.
  * Returns null when the path does not exist.
@@ -43,6 +47,7 @@ export async function readTreePath(
 ): Promise<{ entry: TreeEntry | null; children: TreeEntry[] | null } | null> {
   const clean = path.replace(/^\/+|\/+$/g, '');
   if (!clean) return { entry: null, children: parseLsTree(await runGit(gitDir, ['ls-tree', '-l', '-z', commit])) };
+  if (impossiblePath(clean)) return null;
   const [entry] = parseLsTree(await runGit(gitDir, ['ls-tree', '-l', '-z', commit, '--', clean])).filter((e) => e.path === clean);
   if (!entry) return null;
   if (entry.type !== 'tree') return { entry, children: null };

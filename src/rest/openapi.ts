@@ -1,154 +1,249 @@
 import { z } from 'zod';
-import type { RouteDef } from './route.ts';
-import { Branch, ContentsResponse, GitBlobResponse } from './structs/git.ts';
-import { RepoCollaboratorPermission } from './structs/collaborator.ts';
-import { Comment, TimelineComment } from './structs/comment.ts';
-import { Cron } from './structs/cron.ts';
-import { DeployKey } from './structs/deployKey.ts';
-import { Issue, Milestone } from './structs/issue.ts';
-import { Label } from './structs/label.ts';
-import { Organization } from './structs/org.ts';
-import { Project } from './structs/project.ts';
-import { ChangedFile, Commit, PullRequest } from './structs/pull.ts';
-import { Reaction } from './structs/reaction.ts';
-import { Repository, SearchResults } from './structs/repo.ts';
-import { PullReview, PullReviewComment } from './structs/review.ts';
-import { Team } from './structs/team.ts';
-import { StopWatch, TrackedTime } from './structs/trackedTime.ts';
-import { AccessToken, Email, User, UserSearchResults } from './structs/user.ts';
-
-const schemas: Record<string, z.ZodType> = {
-  User,
-  Email,
-  AccessToken,
-  UserSearchResults,
-  Cron,
-  Organization,
-  Team,
-  Repository,
-  SearchResults,
-  Label,
-  Issue,
-  Milestone,
-  Project,
-  Comment,
-  TimelineComment,
-  Reaction,
-  TrackedTime,
-  StopWatch,
-  PullRequest,
-  ChangedFile,
-  Commit,
-  PullReview,
-  PullReviewComment,
-  DeployKey,
-  RepoCollaboratorPermission,
-  Branch,
-  ContentsResponse,
-  GitBlobResponse,
-  ServerVersion: z.object({ version: z.string() }),
-  GeneralAPISettings: z.object({
-    max_response_items: z.number().int(),
-    default_paging_num: z.number().int(),
-    default_git_trees_per_page: z.number().int(),
-    default_max_blob_size: z.number().int(),
-    default_max_response_size: z.number().int(),
-  }),
-  GeneralUISettings: z.object({ default_theme: z.string(), allowed_reactions: z.array(z.string()), custom_emojis: z.array(z.string()) }),
-  GeneralRepoSettings: z.object({
-    mirrors_disabled: z.boolean(),
-    http_git_disabled: z.boolean(),
-    migrations_disabled: z.boolean(),
-    stars_disabled: z.boolean(),
-    time_tracking_disabled: z.boolean(),
-    lfs_disabled: z.boolean(),
-  }),
-  APIError: z.object({ message: z.string(), url: z.string() }),
-};
+import { queryParamDoc } from './params.ts';
+import { pathParamDoc } from './pathParams.ts';
+import type { ResponseDoc, RouteDef } from './route.ts';
+import { REQUEST_SCHEMAS, RESPONSE_SCHEMAS } from './schemas.ts';
+import { wireTypeOf } from './validation.ts';
 
 type JsonObject = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
-  delete out.$schema;
-  return out;
+/** Where a component schema lives in the document. */
+const schemaRef = (name: string): string => `#/components/schemas/${name}`;
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Tidies zod's JSON Schema into what OpenAPI 3.0 generators read best: lenient input fields show their wire
+ * type, integers are `int64` without zod's ±2^53 bounds, a nullable reference carries `type: object` (3.0.3
+ * ignores `nullable` without a type), and response objects do not forbid new fields.
+ */
+function tidy(io: 'input' | 'output') {
+  return ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: JsonObject }): void => {
+    const wire = wireTypeOf(zodSchema as z.ZodType);
+    if (wire && io === 'input') {
+      for (const key of Object.keys(jsonSchema)) if (key !== 'nullable' && key !== 'description') delete jsonSchema[key];
+      Object.assign(jsonSchema, structuredClone(wire));
+    }
+    if (jsonSchema.type === 'integer') {
+      jsonSchema.format ??= 'int64';
+      if (jsonSchema.minimum === -MAX_SAFE) delete jsonSchema.minimum;
+      if (jsonSchema.maximum === MAX_SAFE) delete jsonSchema.maximum;
+    }
+    if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+    // OpenAPI 3.0.3: `nullable` only counts beside a `type`; every named component is an object.
+    if (jsonSchema.nullable === true && !jsonSchema.type && Array.isArray(jsonSchema.allOf)) jsonSchema.type = 'object';
+    // zod's RFC 3339 pattern says no more than the format does, in 700 characters.
+    if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+  };
 }
 
-function responseSchema(name: string): JsonObject {
+/** Named zod schemas as OpenAPI 3.0 component schemas; a named schema inside another is a `$ref`. */
+function components(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'openapi-3.0',
+    io,
+    unrepresentable: 'any',
+    uri: schemaRef,
+    override: tidy(io),
+  }) as { schemas: Record<string, JsonObject> };
+  for (const schema of Object.values(schemas)) delete schema.$id;
+  return schemas;
+}
+
+/** A response body schema from a route's component name (`[Name]` = array of Name). */
+function bodySchema(name: string): JsonObject {
   const array = name.startsWith('[');
-  const ref = { $ref: `#/components/schemas/${array ? name.slice(1, -1) : name}` };
+  const ref = { $ref: schemaRef(array ? name.slice(1, -1) : name) };
   return array ? { type: 'array', items: ref } : ref;
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'APIError is error format response',
-  401: 'authentication required or invalid credentials',
-  403: 'APIForbiddenError is a forbidden error response',
-  404: 'APINotFound is a not found empty response',
-  409: 'conflict',
-  412: 'precondition failed',
-  422: 'APIValidationError is error format response related to input validation',
-  423: 'APIRepoArchivedError is an error that is raised when an archived repo should be modified',
+/** The error answers every route shares (Gitea's `responses` names), all `{"message","url"}`. */
+const ERROR_RESPONSES: Record<number, [string, string]> = {
+  400: ['error', 'APIError is error format response'],
+  401: ['unauthorized', 'authentication required, or the credentials are invalid'],
+  403: ['forbidden', 'APIForbiddenError is a forbidden error response'],
+  404: ['notFound', 'APINotFound is a not found empty response'],
+  405: ['methodNotAllowed', 'the state of the resource does not allow the operation'],
+  409: ['conflict', 'APIConflict is a conflict empty response'],
+  412: ['preconditionFailed', 'a precondition of the operation failed'],
+  413: ['payloadTooLarge', 'the request body is too large'],
+  422: ['validationError', 'APIValidationError is error format response related to input validation'],
+  423: ['repoArchivedError', 'APIRepoArchivedError is an error that is raised when an archived repo should be modified'],
 };
 
-/** An OpenAPI 3.1 document generated from the route definitions we actually serve. */
-export function buildOpenApi(routes: readonly RouteDef[], opts: { version: string; rootUrl: string }): JsonObject {
-  const paths: Record<string, JsonObject> = {};
-  for (const r of routes) {
-    const parameters: JsonObject[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
-    if (r.query) {
-      const q = jsonSchema(r.query, 'input');
-      for (const [name, schema] of Object.entries((q.properties ?? {}) as Record<string, JsonObject>)) {
-        parameters.push({ name, in: 'query', schema });
-      }
-    }
-    const responses: JsonObject = {
-      [r.success.status]: r.success.schema
-        ? { description: 'OK', content: { 'application/json': { schema: responseSchema(r.success.schema) } } }
-        : { description: 'empty response' },
-    };
-    for (const status of r.errors ?? []) {
-      responses[status] = {
-        description: STATUS_TEXT[status] ?? 'error',
-        content: { 'application/json': { schema: responseSchema('APIError') } },
-      };
-    }
-    const op: JsonObject = {
-      operationId: r.operationId,
-      summary: r.summary,
-      tags: [r.tag],
-      parameters,
-      responses,
-      ...(r.scopes ? { 'x-token-scopes': r.scopes } : {}),
-    };
-    if (r.body) op.requestBody = { content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } };
-    (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
+const HEADERS: Record<string, JsonObject> = {
+  'X-Total-Count': { description: 'the total number of items in the list', schema: { type: 'integer', format: 'int64' } },
+  Link: { description: 'RFC 8288 links to the next, last, first and previous pages', schema: { type: 'string' } },
+  'X-Page': { description: 'the current page', schema: { type: 'integer' } },
+  'X-PerPage': { description: 'the page size', schema: { type: 'integer' } },
+  'X-PageCount': { description: 'the number of pages', schema: { type: 'integer' } },
+  'X-HasMore': { description: 'whether there are more pages', schema: { type: 'boolean' } },
+};
+
+function listHeaders(kind: RouteDef['list']): JsonObject | undefined {
+  if (!kind) return undefined;
+  const names = kind === 'count' ? ['X-Total-Count'] : kind === 'link' ? ['X-Total-Count', 'Link'] : Object.keys(HEADERS);
+  return Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+}
+
+function successResponse(doc: ResponseDoc, list: RouteDef['list']): JsonObject {
+  if (!doc.schema && !doc.contentType) return doc.description ? { description: doc.description } : { $ref: '#/components/responses/empty' };
+  const content = doc.contentType
+    ? { [doc.contentType]: { schema: { type: 'string' } } }
+    : { 'application/json': { schema: bodySchema(doc.schema ?? '') } };
+  const headers = listHeaders(list);
+  const name = doc.schema?.startsWith('[') ? `${doc.schema.slice(1, -1)}List` : doc.schema;
+  return { description: doc.description ?? name ?? 'OK', ...(headers ? { headers } : {}), content };
+}
+
+const TAGS: Record<string, string> = {
+  admin: 'Site administration',
+  issue: 'Issues, pull request conversations, labels and milestones',
+  miscellaneous: 'Server information',
+  organization: 'Organizations and teams',
+  repository: 'Repositories, pull requests and git data',
+  settings: "The instance's settings",
+  user: 'Users, their tokens, e-mail addresses and blocks',
+};
+
+const CREDENTIALS = ['BasicAuth', 'AuthorizationHeaderToken', 'Token', 'AccessToken'];
+
+function security(route: RouteDef): JsonObject[] {
+  const signedIn = CREDENTIALS.map((name) => ({ [name]: [] }));
+  return route.gate === 'none' ? [{}, ...signedIn] : signedIn;
+}
+
+/** The token scopes a route needs, e.g. `write:issue` (Gitea: GET/HEAD need read, other methods write). */
+function tokenScopes(route: RouteDef): string[] {
+  const level = route.method === 'GET' ? 'read' : 'write';
+  return (route.scopes ?? []).map((c) => `${level}:${c}`);
+}
+
+function description(route: RouteDef, scopes: string[]): string {
+  const lines: string[] = [];
+  if (route.gate === 'admin') lines.push('Site administrators only.');
+  else if (route.gate === 'token') lines.push('Requires a signed-in user.');
+  if (scopes.length) lines.push(`Token scopes: ${scopes.map((s) => `\`${s}\``).join(', ')} (all of them).`);
+  return lines.join(' ');
+}
+
+function parameters(route: RouteDef): JsonObject[] {
+  const out: JsonObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => {
+    const name = m[1] ?? '';
+    const doc = pathParamDoc(name, route.params);
+    return { name, in: 'path', required: true, description: doc.description, schema: doc.schema };
+  });
+  const shape = (route.query?.shape ?? {}) as Record<string, z.ZodType>;
+  for (const [name, field] of Object.entries(shape)) {
+    const doc = queryParamDoc(field);
+    const schema = doc?.schema ?? (z.toJSONSchema(field, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as JsonObject);
+    out.push({
+      name,
+      in: 'query',
+      ...(doc?.description ? { description: doc.description } : {}),
+      ...(doc?.deprecated ? { deprecated: true } : {}),
+      ...(doc?.repeated ? { style: 'form', explode: true } : {}),
+      schema,
+    });
   }
-  const components: Record<string, JsonObject> = {};
-  for (const [name, schema] of Object.entries(schemas)) components[name] = jsonSchema(schema, 'output');
+  return out;
+}
+
+function requestBody(route: RouteDef, inputSchemas: Record<string, JsonObject>): JsonObject | undefined {
+  if (!route.body) return undefined;
+  const name = Object.entries(REQUEST_SCHEMAS).find(([, s]) => s === route.body)?.[0];
+  const schema = name
+    ? { $ref: schemaRef(name) }
+    : (z.toJSONSchema(route.body, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as JsonObject);
+  const required = name
+    ? (inputSchemas[name]?.required as unknown[] | undefined)?.length
+    : (schema.required as unknown[] | undefined)?.length;
+  return { required: Boolean(required), content: { 'application/json': { schema } } };
+}
+
+function operation(route: RouteDef, inputSchemas: Record<string, JsonObject>): JsonObject {
+  const responses: JsonObject = { [route.success.status]: successResponse(route.success, route.list) };
+  for (const alt of route.also ?? []) responses[alt.status] = successResponse(alt, undefined);
+  // Authentication runs for every request (invalid credentials are 401 anywhere), and bodies have a size limit.
+  const errors = new Set([...(route.errors ?? []), 401, ...(route.body ? [413] : [])]);
+  for (const status of [...errors].sort()) {
+    const named = ERROR_RESPONSES[status];
+    responses[status] = named ? { $ref: `#/components/responses/${named[0]}` } : { description: 'error' };
+  }
+  const scopes = tokenScopes(route);
+  const body = requestBody(route, inputSchemas);
+  const text = description(route, scopes);
   return {
-    openapi: '3.1.0',
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(text ? { description: text } : {}),
+    tags: [route.tag],
+    ...(route.deprecated ? { deprecated: true } : {}),
+    parameters: parameters(route),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+    security: security(route),
+    ...(scopes.length ? { 'x-token-scopes': scopes } : {}),
+  };
+}
+
+/**
+ * The OpenAPI 3.0.3 document of the routes we serve, generated from the route table: every path and query
+ * parameter a handler reads, request bodies and responses by `$ref` to Gitea's shape names, pagination
+ * headers, security with token scopes, deprecations. Nullable fields use `nullable: true`.
+ */
+export function buildOpenApi(routes: readonly RouteDef[], opts: { version: string; rootUrl: string }): JsonObject {
+  const outputSchemas = components(RESPONSE_SCHEMAS, 'output');
+  const inputSchemas = components(REQUEST_SCHEMAS, 'input');
+  const paths: Record<string, JsonObject> = {};
+  for (const route of routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, inputSchemas);
+  const errorResponse = (text: string) => ({
+    description: text,
+    content: { 'application/json': { schema: { $ref: schemaRef('APIError') } } },
+  });
+  return {
+    openapi: '3.0.3',
     info: {
       title: 'Forgegraph API (Gitea-compatible)',
       version: opts.version,
-      description: 'The Gitea /api/v1 subset Forgegraph implements.',
+      description: 'The Gitea /api/v1 subset Forgegraph implements. Errors are `{"message","url"}` (APIError).',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
     servers: [{ url: `${opts.rootUrl}api/v1` }],
+    tags: [...new Set(routes.map((r) => r.tag))].sort().map((name) => ({ name, description: TAGS[name] ?? name })),
+    paths,
     components: {
-      schemas: components,
+      schemas: { ...outputSchemas, ...inputSchemas },
+      responses: {
+        empty: { description: 'APIEmpty is an empty response' },
+        ...Object.fromEntries(Object.values(ERROR_RESPONSES).map(([name, text]) => [name, errorResponse(text)])),
+      },
+      headers: HEADERS,
       securitySchemes: {
-        BasicAuth: { type: 'http', scheme: 'basic' },
-        Token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'token <token>' },
-        AccessToken: { type: 'apiKey', in: 'query', name: 'access_token' },
-        SudoHeader: { type: 'apiKey', in: 'header', name: 'Sudo' },
+        BasicAuth: { type: 'http', scheme: 'basic', description: 'a password, or a token as the password (or as the user name)' },
+        AuthorizationHeaderToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'API tokens must be prepended with "token" (or "Bearer") followed by a space.',
+        },
+        Token: { type: 'apiKey', in: 'query', name: 'token', description: 'Deprecated: use AuthorizationHeaderToken.' },
+        AccessToken: { type: 'apiKey', in: 'query', name: 'access_token', description: 'Deprecated: use AuthorizationHeaderToken.' },
+        SudoHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Sudo',
+          description: 'Sudo API request as the user provided as the key. Admin privileges are required.',
+        },
+        SudoParam: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'sudo',
+          description: 'Sudo API request as the user provided as the key. Admin privileges are required.',
+        },
       },
     },
-    security: [{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }],
-    paths,
   };
 }

@@ -1,33 +1,34 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListOptions } from '../services/paging.ts';
+import type { ListOptions } from '../services/paging.ts';
 
-/** Gitea's page/limit parsing: page < 1 → 1; limit ≤ 0 or unparsable → 30; limit > 50 → 50. Never an error. */
-export function listOptions(query: Record<string, unknown>): ListOptions {
-  const page = toInt(query.page);
-  const limit = toInt(query.limit);
-  return {
-    page: page && page > 0 ? page : 1,
-    pageSize: !limit || limit <= 0 ? DEFAULT_PAGE_SIZE : Math.min(limit, MAX_PAGE_SIZE),
-  };
+/** Longest `Link` header sent: a longer one (a query of many kilobytes) is left out; X-Total-Count still tells the size. */
+export const MAX_LINK_HEADER = 8 * 1024;
+
+/** What a list route's handler returns: one page of the list; the router adds the pagination headers. */
+export class Listed {
+  constructor(
+    readonly body: unknown,
+    readonly total: number,
+    readonly page: ListOptions,
+  ) {}
 }
 
-function toInt(v: unknown): number | null {
-  if (typeof v !== 'string' || !/^-?\d+$/.test(v.trim())) return null;
-  return Number(v);
+function expose(reply: FastifyReply, names: string): void {
+  const exposed = reply.getHeader('Access-Control-Expose-Headers');
+  reply.header('Access-Control-Expose-Headers', exposed ? `${String(exposed)}, ${names}` : names);
 }
 
 /** Sets `X-Total-Count` (and exposes it to CORS clients). */
 export function setTotalCount(reply: FastifyReply, total: number): void {
   reply.header('X-Total-Count', String(total));
-  const exposed = reply.getHeader('Access-Control-Expose-Headers');
-  reply.header('Access-Control-Expose-Headers', exposed ? `${String(exposed)}, X-Total-Count` : 'X-Total-Count');
+  expose(reply, 'X-Total-Count');
 }
 
 /**
  * Sets Gitea's `Link` header: next, last, first, prev joined by ',' with sorted query keys, absolute on ROOT_URL.
- * Nothing when total is 0.
+ * Nothing when total is 0, or when the header would exceed MAX_LINK_HEADER.
  */
-export function setLinkHeader(req: FastifyRequest, reply: FastifyReply, rootUrl: string, total: number, opts: ListOptions): void {
+function setLinkHeader(req: FastifyRequest, reply: FastifyReply, rootUrl: string, total: number, opts: ListOptions): void {
   if (total <= 0) return;
   const pages = Math.ceil(total / opts.pageSize);
   const current = Math.min(Math.max(opts.page, 1), pages);
@@ -41,11 +42,29 @@ export function setLinkHeader(req: FastifyRequest, reply: FastifyReply, rootUrl:
   const links: string[] = [];
   if (current < pages) links.push(link(current + 1, 'next'), link(pages, 'last'));
   if (current > 1) links.push(link(1, 'first'), link(current - 1, 'prev'));
-  if (links.length) reply.header('Link', links.join(','));
+  const header = links.join(',');
+  if (header && header.length <= MAX_LINK_HEADER) reply.header('Link', header);
 }
 
-/** Both headers, for lists Gitea paginates fully. */
-export function setPaginationHeaders(req: FastifyRequest, reply: FastifyReply, rootUrl: string, total: number, opts: ListOptions): void {
-  setLinkHeader(req, reply, rootUrl, total, opts);
-  setTotalCount(reply, total);
+/** Gitea's extra page headers of the pull request files and commits lists. */
+function setPageHeaders(reply: FastifyReply, total: number, opts: ListOptions): void {
+  const pages = Math.ceil(total / opts.pageSize);
+  reply.header('X-Page', String(opts.page));
+  reply.header('X-PerPage', String(opts.pageSize));
+  reply.header('X-PageCount', String(pages));
+  reply.header('X-HasMore', String(opts.page < pages));
+  expose(reply, 'X-Page, X-PerPage, X-PageCount, X-HasMore');
+}
+
+/** The headers of one kind of list (see ListHeaders in route.ts). */
+export function setListHeaders(
+  kind: 'link' | 'count' | 'pages',
+  req: FastifyRequest,
+  reply: FastifyReply,
+  rootUrl: string,
+  listed: Listed,
+): void {
+  if (kind !== 'count') setLinkHeader(req, reply, rootUrl, listed.total, listed.page);
+  setTotalCount(reply, listed.total);
+  if (kind === 'pages') setPageHeaders(reply, listed.total, listed.page);
 }

@@ -3,12 +3,13 @@ import { isDomainError, NotFoundError } from '../errors.ts';
 import { findRepoRedirect } from '../services/repo/redirect.ts';
 import type { AppDeps } from '../services/context.ts';
 import { apiAuthHook } from './auth.ts';
-import { messageOf, statusOf } from './errors.ts';
+import { cut, isBodyless, messageOf, statusOf } from './errors.ts';
+import { internalMessage, swaggerUrlOf } from './frameworkErrors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { registerRoutes } from './route.ts';
 import { allRoutes } from './routes/index.ts';
 
-/** Largest JSON/form body the API accepts. */
+/** Largest request body the server accepts (JSON, forms; git pushes stream past it). */
 export const API_BODY_LIMIT = 10 * 1024 * 1024;
 
 /** Gitea's encoder: trailing newline, and <, >, & escaped as \u003c etc. */
@@ -36,12 +37,16 @@ function formToObject(text: string): Record<string, string | string[]> {
 
 /** Mounts the Gitea-compatible REST API (call inside a plugin registered with prefix `/api/v1`). */
 export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const swaggerUrl = `${deps.config.rootUrl}api/swagger`;
+  const swaggerUrl = swaggerUrlOf(deps.config.rootUrl);
   const fail = (reply: FastifyReply, status: number, message: string) =>
-    reply.code(status).type('application/json;charset=utf-8').send({ message, url: swaggerUrl });
+    reply
+      .code(status)
+      .type('application/json;charset=utf-8')
+      .send({ message: cut(message), url: swaggerUrl });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: API_BODY_LIMIT }, (req, body, done) => {
+  // The body limit is the server's (API_BODY_LIMIT, set in buildApp).
+  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     try {
       done(null, parseBody(String(body), req.headers['content-type']));
     } catch (err) {
@@ -65,16 +70,14 @@ export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void
     }
     if (isDomainError(err)) {
       const status = statusOf(err);
-      // Gitea answers some 403s with an empty body; the domain error says so.
-      if (err.data.emptyBody === true) return reply.code(status).send();
-      return fail(reply, status, messageOf(err));
+      if (isBodyless(err)) return reply.code(status).send();
+      return fail(reply, status, messageOf(err, req.routeOptions.config.api?.goNames));
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return fail(reply, 413, `request body too large (limit ${API_BODY_LIMIT} bytes)`);
     if (err.statusCode === 422 || err instanceof SyntaxError) return fail(reply, 422, `[]: ${err.message}`);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return fail(reply, err.statusCode, err.message);
     req.log.error({ err }, 'unhandled error');
-    const showMessage = !deps.config.production || req.cx?.viewer?.isAdmin === true;
-    return fail(reply, 500, showMessage ? err.message : '');
+    return fail(reply, 500, internalMessage(err, req, deps.config));
   });
   app.setNotFoundHandler((_req, reply) => fail(reply, 404, 'not found'));
 
@@ -91,12 +94,24 @@ async function repoRedirectLocation(req: FastifyRequest): Promise<string | null>
   if (!m || !m[1] || !m[2]) return null;
   const owner = decodeURIComponent(m[1]);
   const name = decodeURIComponent(m[2]);
+  if (owner.includes('\0') || name.includes('\0')) return null;
   const target = await findRepoRedirect(req.cx, owner, name);
   if (!target) return null;
   return `/api/v1/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.name)}${m[3] ?? ''}${url.search}`;
 }
 
-/** The OpenAPI document of what restApi serves. */
+const documents = new Map<string, Record<string, unknown>>();
+
+/**
+ * The OpenAPI document of what restApi serves (served at /swagger.v1.json). It depends only on the version and
+ * ROOT_URL, so it is built once per process for each (tens of milliseconds) and shared by every app.
+ */
 export function openApiDocument(deps: AppDeps): Record<string, unknown> {
-  return buildOpenApi(allRoutes, { version: deps.config.version, rootUrl: deps.config.rootUrl });
+  const key = `${deps.config.version} ${deps.config.rootUrl}`;
+  let doc = documents.get(key);
+  if (!doc) {
+    doc = buildOpenApi(allRoutes, { version: deps.config.version, rootUrl: deps.config.rootUrl });
+    documents.set(key, doc);
+  }
+  return doc;
 }

@@ -1,30 +1,51 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ScopeCategory } from '../auth/scope.ts';
+import { NotFoundError } from '../errors.ts';
 import type { ServiceContext } from '../services/context.ts';
+import { Listed, setListHeaders } from './pagination.ts';
+import type { PathParamDoc } from './pathParams.ts';
 import { resolvePathResources } from './preflight.ts';
-import { bind } from './validation.ts';
+import { bind, goNamesOf } from './validation.ts';
 
 /**
  * Declarative gates Gitea puts in its route table (api.go): `token` = reqToken (any signed-in user),
- * `admin` = reqToken + reqSiteAdmin, `basic` = reqBasicOrRevProxyAuth, `none` = anonymous allowed.
+ * `admin` = reqToken + reqSiteAdmin, `none` = anonymous allowed.
  */
 export type Gate = 'none' | 'token' | 'admin';
 
-/** What a handler receives: the parsed input and the service context. */
+/**
+ * The pagination headers a list answers with (Gitea chooses per list): `link` = X-Total-Count and Link,
+ * `count` = X-Total-Count only, `pages` = both plus X-Page, X-PerPage, X-PageCount and X-HasMore.
+ */
+export type ListHeaders = 'link' | 'count' | 'pages';
+
+/**
+ * What a handler receives: the parsed input and the service context. There is no raw request: query
+ * parameters are read only through the route's declared schema, so the OpenAPI document cannot miss one.
+ */
 export interface ApiInput<B, Q> {
   cx: ServiceContext;
   body: B;
   query: Q;
   params: Record<string, string>;
-  req: FastifyRequest;
   reply: FastifyReply;
+}
+
+/** A response the route can answer with, for the document. */
+export interface ResponseDoc {
+  status: number;
+  /** The body's component name (`[Name]` for an array); none = no body. */
+  schema?: string;
+  /** A body that is not JSON (e.g. `text/plain` for a diff). */
+  contentType?: string;
+  description?: string;
 }
 
 /** One REST operation: everything the router, the gates and the OpenAPI document need. */
 export interface RouteDef<
   B extends z.ZodType | undefined = z.ZodType | undefined,
-  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodObject | undefined = z.ZodObject | undefined,
 > {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Gitea's path, relative to /api/v1, with `{param}` placeholders. */
@@ -36,11 +57,19 @@ export interface RouteDef<
   scopes: ScopeCategory[] | null;
   gate: Gate;
   body?: B;
+  /** Every query parameter the handler reads. */
   query?: Q;
-  /** Success status and the response schema's component name (`[Name]` for an array). */
-  success: { status: number; schema?: string };
-  /** Other statuses this route can answer, for the document. */
+  /** Path parameters whose type or meaning differs from the usual one of their name (see pathParams.ts). */
+  params?: Record<string, PathParamDoc>;
+  /** The usual success answer. */
+  success: ResponseDoc;
+  /** Other successful answers the route can give (e.g. 200 for a reaction that already existed). */
+  also?: ResponseDoc[];
+  /** Error statuses this route can answer, for the document. */
   errors?: number[];
+  /** Set by defineList: the route pages with `page`/`limit` and sends these headers. */
+  list?: ListHeaders;
+  deprecated?: boolean;
   /** The last path parameter, matched greedily (its value may contain `/`, e.g. a branch name or file path). */
   tailParam?: string;
   handler: (
@@ -49,16 +78,18 @@ export interface RouteDef<
 }
 
 /** Identity helper that keeps the handler's input typed from the schemas. */
-export function defineRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+export function defineRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodObject | undefined = undefined>(
   def: RouteDef<B, Q>,
 ): RouteDef<B, Q> {
   return def;
 }
 
-/** Route options carried to the auth hook through Fastify's route config. */
+/** Route options carried to the auth hook and the error handler through Fastify's route config. */
 export interface RouteConfig {
   scopes: ScopeCategory[] | null;
   gate: Gate;
+  /** Go struct field names of the body's fields where they differ from the derived ones (binding messages). */
+  goNames: Record<string, string>;
 }
 
 declare module 'fastify' {
@@ -74,6 +105,11 @@ function tailParams(params: Record<string, string>, tail: string | undefined): R
   return tail ? { ...params, [tail]: params['*'] ?? '' } : params;
 }
 
+/** No name, branch or path contains NUL: such a path names nothing (and must not reach git or the file system). */
+function checkParams(params: Record<string, string>): void {
+  for (const value of Object.values(params)) if (value.includes('\0')) throw new NotFoundError('not found');
+}
+
 /** Registers route definitions on an instance (already prefixed with /api/v1). */
 export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]): void {
   for (const def of defs) {
@@ -81,22 +117,20 @@ export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]):
     app.route({
       method: def.method,
       url: def.tailParam ? url.replace(new RegExp(`:${def.tailParam}$`), '*') : url,
-      config: { api: { scopes: def.scopes, gate: def.gate } },
-      handler: async (req, reply) => {
+      config: { api: { scopes: def.scopes, gate: def.gate, goNames: def.body ? goNamesOf(def.body) : {} } },
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const params = tailParams(req.params as Record<string, string>, def.tailParam);
+        checkParams(params);
         if (def.body) await resolvePathResources(req.cx, params);
         const query = def.query ? bind(def.query, req.query) : undefined;
         const body = def.body ? bind(def.body, req.body) : undefined;
-        const result = await def.handler({
-          cx: req.cx,
-          body,
-          query,
-          params,
-          req,
-          reply,
-        } as Parameters<typeof def.handler>[0]);
+        const result = await def.handler({ cx: req.cx, body, query, params, reply } as Parameters<typeof def.handler>[0]);
         if (reply.sent) return reply;
         reply.code(def.success.status);
+        if (result instanceof Listed) {
+          setListHeaders(def.list ?? 'link', req, reply, req.cx.config.rootUrl, result);
+          return reply.send(result.body);
+        }
         if (result === undefined) return reply.send();
         return reply.send(result);
       },

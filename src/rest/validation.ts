@@ -11,21 +11,36 @@ export function goFieldName(jsonName: string): string {
     .join('');
 }
 
+const WIRE_TYPES = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** Records the JSON type a lenient schema accepts on the wire, for the OpenAPI document (its input side is opaque). */
+export function wireType<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
+  WIRE_TYPES.set(schema, json);
+  return schema;
+}
+
+/** The wire type recorded for a schema built here, if any. */
+export function wireTypeOf(schema: z.ZodType): Record<string, unknown> | undefined {
+  return WIRE_TYPES.get(schema);
+}
+
 /** Form values are strings; JSON values are typed. These accept both, as Gitea's binding does. */
-export const zBool = z.preprocess(
-  (v) => (v === 'true' || v === 'on' || v === '1' ? true : v === 'false' || v === '0' ? false : v),
-  z.boolean(),
+export const zBool = wireType(
+  z.preprocess((v) => (v === 'true' || v === 'on' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()),
+  { type: 'boolean' },
 );
-export const zInt = z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v), z.number().int());
-export const zStringList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string()));
-/** Query booleans: absent or unparsable → undefined (Gitea ignores bad optional filters). */
-export const zQueryBool = z.preprocess(
-  (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : undefined),
-  z.boolean().optional(),
+/** An integer field; beyond the 32-bit range of our columns it is refused (MaxSize/MinSize) rather than overflowing. */
+export const zInt = wireType(
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
+    z.number().int().min(-2_147_483_648).max(2_147_483_647),
+  ),
+  { type: 'integer', format: 'int64' },
 );
-export const zQueryInt = z.preprocess(
-  (v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : undefined),
-  z.number().int().optional(),
+/** A list of strings; a single string is a list of one. */
+export const zStringList = wireType(
+  z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string())),
+  { type: 'array', items: { type: 'string' } },
 );
 
 const GO_NAMES = new WeakMap<z.ZodType, string>();
@@ -36,17 +51,52 @@ export function goName<T extends z.ZodType>(schema: T, name: string): T {
   return schema;
 }
 
-/** Parses `value` with `schema`, turning the first problem into a Gitea-style 422 (`[Field]: Rule`). */
+/** The Go field names a body schema sets with goName, by JSON field name (binding messages name Go fields). */
+export function goNamesOf(schema: z.ZodType): Record<string, string> {
+  if (!(schema instanceof z.ZodObject)) return {};
+  const names: Record<string, string> = {};
+  for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const name = GO_NAMES.get(fieldSchema);
+    if (name) names[field] = name;
+  }
+  return names;
+}
+
+/**
+ * Parses `value` with `schema`, turning the first problem into a Gitea-style 422: `[Field]: Rule` (the REST
+ * error handler names the Go field), or a message of its own for a check that says so (`params.verbatim`).
+ */
 export function bind<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const nul = nulPath(value, []);
+  if (nul) throw new ValidationError('Invalid', { field: nul.filter((p) => typeof p === 'string').join('.'), rule: 'Invalid' });
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.filter((p): p is string => typeof p === 'string').join('.') ?? '';
+  if (issue?.code === 'custom' && issue.params?.verbatim === true) throw new ValidationError(issue.message, { param: field });
   const rule = ruleOf(issue);
   if (!field) throw new ValidationError(`[]: ${issue?.message ?? 'invalid body'}`);
-  const fieldSchema = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>)[field] : undefined;
-  const goField = fieldSchema ? GO_NAMES.get(fieldSchema) : undefined;
-  throw new ValidationError(rule, { field, rule, ...(goField ? { goField } : {}) });
+  throw new ValidationError(rule, { field, rule });
+}
+
+/**
+ * Where a string (or a key) holding a NUL character is, if anywhere. No text field can store one (PostgreSQL
+ * refuses it), so input with NUL is refused as a whole before it reaches a service.
+ */
+function nulPath(value: unknown, at: (string | number)[]): (string | number)[] | null {
+  if (typeof value === 'string') return value.includes('\0') ? at : null;
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const found = nulPath(v, [...at, i]);
+      if (found) return found;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      const found = k.includes('\0') ? [...at, k] : nulPath(v, [...at, k]);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 function ruleOf(issue: z.core.$ZodIssue | undefined): string {

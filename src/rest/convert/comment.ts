@@ -1,7 +1,8 @@
 import type { Models } from '../../db/client.ts';
 import type { CommentView } from '../../services/issue/comment.ts';
 import type { TimelineView } from '../../services/issue/timeline.ts';
-import type { Attachment, Comment, TimelineComment } from '../structs/comment.ts';
+import type { Attachment } from '../structs/attachment.ts';
+import type { Comment, TimelineComment } from '../structs/comment.ts';
 import type { User } from '../structs/user.ts';
 import { toApiIssue, toApiMilestone } from './issue.ts';
 import { toApiLabel } from './label.ts';

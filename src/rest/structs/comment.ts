@@ -1,21 +1,11 @@
 import { z } from 'zod';
+import { qTime } from '../params.ts';
+import { Attachment } from './attachment.ts';
 import { Issue, Milestone } from './issue.ts';
 import { Label } from './label.ts';
 import { Team } from './team.ts';
 import { TrackedTime } from './trackedTime.ts';
 import { User } from './user.ts';
-
-/** Gitea `Attachment` (modules/structs/attachment.go), fields in Gitea's order. */
-export const Attachment = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  size: z.number().int(),
-  download_count: z.number().int(),
-  created_at: z.string(),
-  uuid: z.string(),
-  browser_download_url: z.string(),
-});
-export type Attachment = z.infer<typeof Attachment>;
 
 /** Gitea `Comment` (modules/structs/issue_comment.go), fields in Gitea's order; `assets` always an array. */
 export const Comment = z.object({
@@ -73,8 +63,8 @@ export const CreateIssueCommentOption = z.object({ body: z.string().optional() }
 /** Gitea `EditIssueCommentOption`; `body` is Required, checked by the service (same order as Gitea's bind). */
 export const EditIssueCommentOption = z.object({ body: z.string().optional() });
 
-const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
-const qs = z.preprocess(first, z.string().optional());
-
-/** Query of the comment lists and the timeline (page/limit are read separately). */
-export const CommentListQuery = z.object({ since: qs, before: qs });
+/** Query of the comment lists and the timeline. */
+export const CommentListQuery = z.object({
+  since: qTime('if provided, only comments updated since the specified time are returned (RFC 3339)'),
+  before: qTime('if provided, only comments updated before the provided time are returned (RFC 3339)'),
+});

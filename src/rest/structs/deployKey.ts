@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { qInt, qString } from '../params.ts';
 import { zBool } from '../validation.ts';
 import { Repository } from './repo.ts';
 
@@ -26,6 +27,6 @@ export const CreateKeyOption = z.object({
 
 /** Query of GET /repos/{o}/{r}/keys: filters by public key id and fingerprint. */
 export const ListDeployKeysQuery = z.object({
-  key_id: z.preprocess((v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : undefined), z.number().int().optional()),
-  fingerprint: z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string().optional()),
+  key_id: qInt('the key_id to search for'),
+  fingerprint: qString('fingerprint of the key'),
 });

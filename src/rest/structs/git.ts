@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { qString } from '../params.ts';
 
 /** Gitea `PayloadUser` (modules/structs/hook.go). */
 export const PayloadUser = z.object({ name: z.string(), email: z.string(), username: z.string() });
@@ -82,4 +83,6 @@ export const GitBlobResponse = z.object({
 export type GitBlobResponse = z.infer<typeof GitBlobResponse>;
 
 /** `?ref=` of the contents API. */
-export const ContentsQuery = z.object({ ref: z.string().optional() });
+export const ContentsQuery = z.object({
+  ref: qString('the name of the commit/branch/tag (default: the repository’s default branch)'),
+});

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { qBool, qCsv, qEnum, qOneOf, qString, qTime } from '../params.ts';
 import { zBool, zInt } from '../validation.ts';
+import { Attachment } from './attachment.ts';
 import { Label } from './label.ts';
 import { Project } from './project.ts';
 import { User } from './user.ts';
@@ -43,7 +45,7 @@ export const Issue = z.object({
   title: z.string(),
   body: z.string(),
   ref: z.string(),
-  assets: z.array(z.unknown()),
+  assets: z.array(Attachment),
   labels: z.array(Label),
   milestone: Milestone.nullable(),
   assignee: User.nullable(),
@@ -96,49 +98,39 @@ export const EditIssueOption = z.object({
   projects: z.array(zInt).nullable().optional(),
 });
 
-const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
-const qs = z.preprocess(first, z.string().optional());
-const csv = z.preprocess(first, z.string().optional()).transform((v) =>
-  v
-    ? v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : undefined,
-);
-const state = z
-  .preprocess(first, z.string().optional())
-  .transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open'));
-const type = z.preprocess(first, z.string().optional()).transform((v) => (v === 'issues' || v === 'pulls' ? v : undefined));
-const bool = z
-  .preprocess(first, z.string().optional())
-  .transform((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : undefined));
+const state = qEnum(['open', 'closed', 'all'], 'open', 'whether issue is open or closed');
+const labels = qCsv('comma separated list of label names; only issues with any of these labels (unknown names are ignored)');
+const milestones = qCsv('comma separated list of milestone names or ids; only issues in any of these milestones');
+const q = qString('search string');
+const type = qOneOf(['issues', 'pulls'], 'filter by type (issues / pulls) if set');
+const since = qTime('only show items updated after the given time (RFC 3339)');
+const before = qTime('only show items updated before the given time (RFC 3339)');
 
-/** Query of GET /repos/{o}/{r}/issues (page/limit are read separately). */
+/** Query of GET /repos/{o}/{r}/issues (page/limit are added by the list route). */
 export const ListIssuesQuery = z.object({
   state,
-  labels: csv,
-  milestones: csv,
-  q: qs,
+  labels,
+  milestones,
+  q,
   type,
-  since: qs,
-  before: qs,
-  created_by: qs,
-  assigned_by: qs,
-  mentioned_by: qs,
+  since,
+  before,
+  created_by: qString('only show items which were created by the given user'),
+  assigned_by: qString('only show items for which the given user is assigned'),
+  mentioned_by: qString('only show items in which the given user was mentioned'),
 });
 
-/** Query of GET /repos/issues/search (page/limit are read separately). */
+/** Query of GET /repos/issues/search (page/limit are added by the list route). */
 export const SearchIssuesQuery = z.object({
   state,
-  labels: csv,
-  milestones: csv,
-  q: qs,
+  labels,
+  milestones,
+  q,
   type,
-  since: qs,
-  before: qs,
-  assigned: bool,
-  created: bool,
-  mentioned: bool,
-  owner: qs,
+  since,
+  before,
+  assigned: qBool('filter (issues / pulls) assigned to you', false),
+  created: qBool('filter (issues / pulls) created by you', false),
+  mentioned: qBool('filter (issues / pulls) mentioning you', false),
+  owner: qString('filter by owner'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { qString } from '../params.ts';
 import { zBool } from '../validation.ts';
 
 /** Gitea `Label` (modules/structs/issue_label.go), fields in Gitea's order; `color` without `#`. */
@@ -32,7 +33,7 @@ export const EditLabelOption = z.object({
   is_archived: zBool.optional(),
 });
 
-/** Query of GET /orgs/{org}/labels: Gitea's undocumented `sort` (first value wins, like FormString). */
+/** Query of the label lists: Gitea's undocumented `sort` (page/limit are added by the list route). */
 export const ListLabelsQuery = z.object({
-  sort: z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string().optional()),
+  sort: qString('sort order', { enum: ['leastissues', 'mostissues', 'reversealphabetically'] }),
 });

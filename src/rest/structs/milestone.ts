@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { qEnum, qString } from '../params.ts';
 
 const zDateTime = z.iso.datetime({ offset: true });
-const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
 
 /** Gitea `CreateMilestoneOption`: nothing is required (Gitea creates an untitled milestone). */
 export const CreateMilestoneOption = z.object({
@@ -19,10 +19,8 @@ export const EditMilestoneOption = z.object({
   state: z.string().nullable().optional(),
 });
 
-/** Query of GET /repos/{o}/{r}/milestones (page/limit are read separately); unknown states read as open (Gitea). */
+/** Query of GET /repos/{o}/{r}/milestones (page/limit are added by the list route); unknown states read as open (Gitea). */
 export const ListMilestonesQuery = z.object({
-  state: z
-    .preprocess(first, z.string().optional())
-    .transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open')),
-  name: z.preprocess(first, z.string().optional()),
+  state: qEnum(['open', 'closed', 'all'], 'open', 'milestone state'),
+  name: qString('filter by milestone name'),
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-
-const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
+import { qEnum, qString } from '../params.ts';
 
 /**
  * Gitea `Project` (modules/structs/project.go), fields in Gitea's order: `owner_id` only for owner-level
@@ -34,10 +33,10 @@ export const EditProjectOption = z.object({
   state: z.enum(['open', 'closed']).nullable().optional(),
 });
 
-/** Query of GET …/projects (page/limit are read separately): `state` open (default), closed or all; Gitea's project `sort`. */
+/** Query of GET …/projects (page/limit are added by the list route): `state` open (default), closed or all; Gitea's project `sort`. */
 export const ListProjectsQuery = z.object({
-  state: z
-    .preprocess(first, z.string().optional())
-    .transform((v): 'open' | 'closed' | 'all' => (v === 'closed' || v === 'all' ? v : 'open')),
-  sort: z.preprocess(first, z.string().optional()),
+  state: qEnum(['open', 'closed', 'all'], 'open', 'state of the projects'),
+  sort: qString('sort order (anything else is newest first)', {
+    enum: ['oldest', 'recentupdate', 'leastupdate', 'alphabetically', 'reversealphabetically'],
+  }),
 });

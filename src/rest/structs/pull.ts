@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { PayloadCommitVerification } from './git.ts';
 import { Milestone } from './issue.ts';
 import { Label } from './label.ts';
 import { Repository } from './repo.ts';
 import { Team } from './team.ts';
 import { User } from './user.ts';
-import { goName, zBool, zInt, zQueryBool, zStringList } from '../validation.ts';
+import { qBool, qInt, qRepeated, qString } from '../params.ts';
+import { goName, zBool, zInt, zStringList } from '../validation.ts';
 
 /** Gitea `PRBranchInfo`: `label` is the branch name; head `ref` is `refs/pull/N/head` once the branch is gone. */
 export const PRBranchInfo = z.object({
@@ -83,14 +85,21 @@ export type ChangedFile = z.infer<typeof ChangedFile>;
 export const CommitUser = z.object({ name: z.string(), email: z.string(), date: z.string() });
 /** Gitea `CommitMeta`. */
 export const CommitMeta = z.object({ url: z.string(), sha: z.string(), created: z.string() });
-/** Gitea `PayloadCommitVerification`. */
-export const CommitVerification = z.object({
-  verified: z.boolean(),
-  reason: z.string(),
-  signature: z.string(),
-  signer: z.null(),
-  payload: z.string(),
+/** Gitea `RepoCommit`: the git commit of a Commit. */
+export const RepoCommit = z.object({
+  url: z.string(),
+  author: CommitUser,
+  committer: CommitUser,
+  message: z.string(),
+  tree: CommitMeta,
+  verification: PayloadCommitVerification.nullable(),
 });
+
+/** Gitea `CommitAffectedFiles`. */
+export const CommitAffectedFiles = z.object({ filename: z.string(), status: z.string() });
+
+/** Gitea `CommitStats`. */
+export const CommitStats = z.object({ total: z.number().int(), additions: z.number().int(), deletions: z.number().int() });
 
 /** Gitea `Commit` (GET …/pulls/{index}/commits), fields in Gitea's order; `files`, `stats` and `verification` null when not asked for. */
 export const Commit = z.object({
@@ -98,19 +107,12 @@ export const Commit = z.object({
   sha: z.string(),
   created: z.string(),
   html_url: z.string(),
-  commit: z.object({
-    url: z.string(),
-    author: CommitUser,
-    committer: CommitUser,
-    message: z.string(),
-    tree: CommitMeta,
-    verification: CommitVerification.nullable(),
-  }),
+  commit: RepoCommit,
   author: User.nullable(),
   committer: User.nullable(),
   parents: z.array(CommitMeta),
-  files: z.array(z.object({ filename: z.string(), status: z.string() })).nullable(),
-  stats: z.object({ total: z.number().int(), additions: z.number().int(), deletions: z.number().int() }).nullable(),
+  files: z.array(CommitAffectedFiles).nullable(),
+  stats: CommitStats.nullable(),
 });
 /** A Gitea Commit as sent on the wire. */
 export type Commit = z.infer<typeof Commit>;
@@ -133,31 +135,32 @@ export const CreatePullRequestOption = z.object({
   allow_maintainer_edit: zBool.nullable().optional(),
 });
 
-const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
-const qs = z.preprocess(first, z.string().optional());
-
-/** Query of GET /repos/{o}/{r}/pulls (page/limit are read separately); `labels` repeats (`labels=1&labels=2`). */
+/** Query of GET /repos/{o}/{r}/pulls (page/limit are added by the list route). */
 export const ListPullRequestsQuery = z.object({
-  state: qs,
-  sort: qs,
-  milestone: qs,
-  labels: z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.string()).optional()),
-  poster: qs,
-  base_branch: qs,
+  state: qString('state of pull request (anything else lists all)', { enum: ['open', 'closed', 'all'], default: 'open' }),
+  sort: qString('type of sort (anything else is newest first)', {
+    enum: ['oldest', 'recentupdate', 'recentclose', 'leastupdate', 'mostcomment', 'leastcomment', 'priority'],
+  }),
+  milestone: qInt('id of the milestone'),
+  labels: qRepeated('label ids (repeat the parameter for several)', { type: 'integer', format: 'int64' }),
+  poster: qString('filter by pull request author'),
+  base_branch: qString('filter by target base branch of the pull request'),
 });
 
 /** Query of GET …/pulls/{index}/commits: Gitea's speed switches (absent = true). */
 export const PullCommitsQuery = z.object({
-  stat: z.preprocess(first, zQueryBool),
-  verification: z.preprocess(first, zQueryBool),
-  files: z.preprocess(first, zQueryBool),
+  stat: qBool('include diff stats for every commit (disable for speed)', true),
+  verification: qBool('include verification for every commit (disable for speed)', true),
+  files: qBool('include a list of affected files for every commit (disable for speed)', true),
 });
 
 /** Query of GET …/pulls/{index}/files. */
 export const PullFilesQuery = z.object({
-  'skip-to': qs,
-  whitespace: qs,
+  'skip-to': qString('skip to given file'),
+  whitespace: qString('whitespace behavior', { enum: ['ignore-all', 'ignore-change', 'ignore-eol', 'show-all'] }),
 });
 
 /** Query of GET …/pulls/{index}.{diff|patch}. */
-export const PullDiffQuery = z.object({ binary: z.preprocess(first, zQueryBool) });
+export const PullDiffQuery = z.object({
+  binary: qBool('whether to include binary file changes; if true, the diff is applicable with `git apply`'),
+});

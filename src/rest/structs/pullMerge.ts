@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { goName, zBool, zInt, zStringList } from '../validation.ts';
+import { goName, wireType, zBool, zInt, zStringList } from '../validation.ts';
 
 const zDateTime = z.iso.datetime({ offset: true });
 
@@ -24,13 +24,17 @@ export const EditPullRequestOption = z.object({
 
 const optString = z.string().nullable().optional();
 
+/** Gitea's merge styles; `Do` is validated by the service (after the repository gates), so the schema only documents them. */
+const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
+const mergeStyle = () => wireType(z.string().nullable().optional(), { type: 'string', enum: MERGE_STYLES });
+
 /**
  * Gitea `MergePullRequestForm`, with its UnmarshalJSON aliases (`Do`, `MergeTitleField`, `MergeMessageField`,
  * `MergeCommitID` beside the snake_case names). `Do` is validated by the service, after the repository gates.
  */
 export const MergePullRequestOption = z.object({
-  do: optString,
-  Do: optString,
+  do: mergeStyle(),
+  Do: mergeStyle(),
   merge_title_field: optString,
   MergeTitleField: optString,
   merge_message_field: optString,

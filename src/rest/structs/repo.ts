@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Team } from './team.ts';
+import { zBool } from '../validation.ts';
 import { User } from './user.ts';
 
 /** Gitea `Permission`: the viewer's access to a repository. */
@@ -128,3 +129,63 @@ export type CreateRepoOption = z.infer<typeof CreateRepoOption>;
 
 /** Gitea `SearchResults` of GET /repos/search. */
 export const SearchResults = z.object({ ok: z.boolean(), data: z.array(Repository) });
+
+/** A Go pointer field: absent or JSON null both mean "not set". */
+const opt = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+const bool = opt(zBool);
+const str = opt(z.string());
+
+/** Gitea `EditRepoOption` (modules/structs/repo.go): every field optional; only the fields that are set change. */
+export const EditRepoOption = z.object({
+  name: str,
+  description: opt(z.string().max(2048)),
+  website: opt(z.string().max(1024)),
+  private: bool,
+  template: bool,
+  has_issues: bool,
+  internal_tracker: opt(
+    z.object({
+      enable_time_tracker: zBool.optional(),
+      allow_only_contributors_to_track_time: zBool.optional(),
+      enable_issue_dependencies: zBool.optional(),
+    }),
+  ),
+  external_tracker: opt(
+    z.object({
+      external_tracker_url: z.string().optional(),
+      external_tracker_format: z.string().optional(),
+      external_tracker_style: z.string().optional(),
+      external_tracker_regexp_pattern: z.string().optional(),
+    }),
+  ),
+  has_wiki: bool,
+  external_wiki: opt(z.object({ external_wiki_url: z.string().optional() })),
+  default_branch: str,
+  has_code: bool,
+  has_pull_requests: bool,
+  has_projects: bool,
+  projects_mode: opt(z.enum(['repo', 'owner', 'all', ''])),
+  has_releases: bool,
+  has_packages: bool,
+  has_actions: bool,
+  ignore_whitespace_conflicts: bool,
+  allow_merge_commits: bool,
+  allow_rebase: bool,
+  allow_rebase_explicit: bool,
+  allow_squash_merge: bool,
+  allow_fast_forward_only_merge: bool,
+  allow_manual_merge: bool,
+  autodetect_manual_merge: bool,
+  allow_merge_update: bool,
+  allow_rebase_update: bool,
+  default_delete_branch_after_merge: bool,
+  default_merge_style: str,
+  default_update_style: str,
+  default_allow_maintainer_edit: bool,
+  archived: bool,
+  mirror_interval: str,
+  enable_prune: bool,
+  mirror_username: str,
+  mirror_password: str,
+  mirror_token: str,
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { qString, qTime } from '../params.ts';
 import { zInt } from '../validation.ts';
 import { Issue } from './issue.ts';
 
@@ -48,7 +49,7 @@ export const AddTimeOption = z.object({
 
 /** RFC 3339 filters of the tracked-time lists (Gitea GetQueryBeforeSince). */
 export const TrackedTimesQuery = z.object({
-  user: z.string().optional(),
-  since: z.string().optional(),
-  before: z.string().optional(),
+  user: qString('optional filter by user (available for issue managers)'),
+  since: qTime('only show times updated after the given time (RFC 3339)'),
+  before: qTime('only show times updated before the given time (RFC 3339)'),
 });

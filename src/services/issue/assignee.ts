@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
+import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError, type ErrorReason } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
@@ -22,19 +22,22 @@ export async function locateIssue(cx: ServiceContext, target: IssueTarget): Prom
 
 /**
  * Gitea's gates for changing an issue's assignees or labels: 404 invisible repository, unit or issue;
- * 401 anonymous; 423 archived; then 403 (with an empty body on REST, as Gitea's `ctx.Status(403)`) unless
+ * 401 anonymous; 423 archived; then 403 (reason ISSUE_WRITE_REQUIRED unless the caller names another) unless
  * the viewer can write the issue's unit (issues, or pull requests for a pull request). The poster alone may not.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError
  */
 export async function requireIssueWriter(
   cx: ServiceContext,
   target: IssueTarget,
-  denied: { message: string; emptyBody: boolean } = { message: 'user should have write permission on the issue', emptyBody: true },
+  denied: { message: string; reason?: ErrorReason } = {
+    message: 'user should have write permission on the issue',
+    reason: 'ISSUE_WRITE_REQUIRED',
+  },
 ): Promise<{ access: RepoAccess; issue: Models.Issue }> {
   const { ref, index } = await locateIssue(cx, target);
   const access = await resolveIssueRepo(cx, ref, 'write');
   const issue = await findIssueByIndex(cx, access, index);
-  if (!canWriteIssue(access, issue)) throw new PermissionDeniedError(denied.message, { issueId: issue.id, emptyBody: denied.emptyBody });
+  if (!canWriteIssue(access, issue)) throw new PermissionDeniedError(denied.message, { issueId: issue.id, reason: denied.reason });
   return { access, issue };
 }
 

@@ -140,7 +140,7 @@ function requirePosterOrWriter(cx: ServiceContext, access: RepoAccess, comment: 
   if (viewer.id !== comment.posterId && !canWriteIssue(access, issue)) {
     throw new PermissionDeniedError('user should be the poster of the comment or have write permission', {
       commentId: comment.id,
-      emptyBody: true,
+      reason: 'NOT_POSTER_OR_WRITER',
     });
   }
 }
@@ -300,7 +300,7 @@ export async function deleteComment(cx: ServiceContext, ref: RepoRef, id: number
   const { comment, issue } = await findCommentInRepo(cx, access, id);
   requirePosterOrWriter(cx, access, comment, issue);
   if (!hasContentSupport(comment.type))
-    throw new InvalidArgumentError('comment type has no content', { commentId: comment.id, emptyBody: true });
+    throw new InvalidArgumentError('comment type has no content', { commentId: comment.id, reason: 'NO_CONTENT_SUPPORT' });
   return withTx(cx, async (tx, emit) => {
     await tx.action.updateMany({ where: { commentId: comment.id }, data: { isDeleted: true } });
     await tx.comment.updateMany({

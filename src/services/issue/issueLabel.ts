@@ -191,7 +191,7 @@ export async function removeIssueLabels(cx: ServiceContext, target: IssueTarget,
 }
 
 /** Gitea's add and replace handlers answer their 403 with a message (the other label handlers with an empty body). */
-const WRITE_REQUIRED = { message: 'write permission is required', emptyBody: false };
+const WRITE_REQUIRED = { message: 'write permission is required' };
 
 async function requireLabelWriter(cx: ServiceContext, target: IssueTarget): ReturnType<typeof requireIssueWriter> {
   return requireIssueWriter(cx, target, WRITE_REQUIRED);

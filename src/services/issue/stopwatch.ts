@@ -42,12 +42,12 @@ async function stopwatchIssue(cx: ServiceContext, ref: RepoRef, index: number): 
   const viewer = requireViewer(cx);
   const issue = await findIssueByIndex(cx, access, index);
   if (!canWriteIssue(access, issue))
-    throw new PermissionDeniedError('user should have a permission to write to a repo', { emptyBody: true });
+    throw new PermissionDeniedError('user should have a permission to write to a repo', { reason: 'ISSUE_WRITE_REQUIRED' });
   try {
     await requireTimetracker(cx, access, issue, viewer);
   } catch (err) {
     if (err instanceof InvalidArgumentError || err instanceof PermissionDeniedError)
-      throw new PermissionDeniedError('time tracking not allowed', { emptyBody: true });
+      throw new PermissionDeniedError('time tracking not allowed', { reason: 'TIME_TRACKING_NOT_ALLOWED' });
     throw err;
   }
   return { issue, viewer };

@@ -92,7 +92,8 @@ export async function requireTimetracker(
   if (!tracker.enabled) throw new InvalidArgumentError(DISABLED, { repoId: access.repo.id });
   if (!tracker.onlyContributors || canWriteIssue(access, issue) || issue.posterId === viewer.id) return tracker;
   const assigned = await cx.db.issueAssignee.findFirst({ where: { issueId: issue.id, assigneeId: viewer.id }, select: { id: true } });
-  if (!assigned) throw new PermissionDeniedError('user may not track time on this issue', { issueId: issue.id, emptyBody: true });
+  if (!assigned)
+    throw new PermissionDeniedError('user may not track time on this issue', { issueId: issue.id, reason: 'TIME_TRACKING_NOT_ALLOWED' });
   return tracker;
 }
 
@@ -253,7 +254,7 @@ export async function deleteTrackedTime(cx: ServiceContext, ref: RepoRef, index:
   if (!time) throw new NotFoundError(`tracked_time does not exist [id: ${id}]`, { id });
   if (time.deleted) throw new NotFoundError('tracked time was already deleted', { id });
   if (!isSiteAdmin(cx) && time.userId !== viewer.id)
-    throw new PermissionDeniedError('not the owner of the tracked time', { id, emptyBody: true });
+    throw new PermissionDeniedError('not the owner of the tracked time', { id, reason: 'NOT_TIME_OWNER' });
   await withTx(cx, async (tx, emit) => {
     const { count } = await tx.trackedTime.updateMany({ where: { id: time.id, deleted: false }, data: { deleted: true } });
     if (count === 0) throw new NotFoundError('tracked time was already deleted', { id });

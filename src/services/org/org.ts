@@ -49,12 +49,7 @@ function validateProfile(input: OrgProfileInput): void {
  */
 export async function createOrg(cx: ServiceContext, input: CreateOrgInput): Promise<User> {
   const viewer = requireWriter(cx, 'write:organization');
-  try {
-    validateUsername(input.name);
-  } catch (err) {
-    if (err instanceof ValidationError && err.data.field) err.data.goField = 'UserName';
-    throw err;
-  }
+  validateUsername(input.name);
   validateProfile(input);
   if (!viewer.isAdmin && !viewer.allowCreateOrganization) throw new PermissionDeniedError('not allowed to create org');
   try {

@@ -175,7 +175,7 @@ export async function editPullRequest(cx: ServiceContext, ref: RepoRef, index: n
   if (!writer && (rows.issue.posterId !== viewer.id || access.perm.blocked)) {
     throw new PermissionDeniedError('user should be the poster of the pull request or have write permission', {
       pullId: rows.pull.id,
-      emptyBody: true,
+      reason: 'NOT_POSTER_OR_WRITER',
     });
   }
   if (input.contentVersion !== undefined && input.contentVersion !== rows.issue.contentVersion) {

@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError, isDomainError } from '../../errors.ts';
+import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
 import { readCommitInfos } from '../../git/commitInfo.ts';
 import { isAncestor } from '../../git/compare.ts';
 import { createMerge } from '../../git/createMerge.ts';
@@ -30,16 +30,11 @@ export interface MergeResult extends PullRows {
 }
 
 /**
- * A merge refusal Gitea answers with 405 Method Not Allowed. The domain error is PreconditionFailed (the pull
- * request's state does not allow the merge); `data.methodNotAllowed` lets the REST route answer 405.
+ * A merge refusal: the pull request's state (or the repository's settings) does not allow this merge. The
+ * reason tells it apart from other failed preconditions (Gitea answers these with 405).
  */
 export function mergeNotAllowed(message: string, data: Record<string, unknown> = {}): PreconditionFailedError {
-  return new PreconditionFailedError(message, { ...data, methodNotAllowed: true });
-}
-
-/** True for the refusals Gitea answers with 405 (see mergeNotAllowed). */
-export function isMergeNotAllowed(err: unknown): boolean {
-  return isDomainError(err) && err.data.methodNotAllowed === true;
+  return new PreconditionFailedError(message, { ...data, reason: 'MERGE_NOT_ALLOWED' });
 }
 
 /** Test seams: `beforeBaseUpdate` runs after the merge commit is computed and before the base branch is moved. */
@@ -52,9 +47,9 @@ export function canMergeInto(access: Pick<RepoAccess, 'perm'>): boolean {
 
 /** `Do`, validated as Gitea's binding does (after the repository gates). @throws ValidationError */
 function parseDo(value: string | undefined): MergeDo {
-  if (value === undefined || value === '') throw new ValidationError('Required', { field: 'do', goField: 'Do', rule: 'Required' });
+  if (value === undefined || value === '') throw new ValidationError('Required', { field: 'do', rule: 'Required' });
   const style = MERGE_DOS.find((d) => d === value);
-  if (!style) throw new ValidationError('In', { field: 'do', goField: 'Do', rule: 'In' });
+  if (!style) throw new ValidationError('In', { field: 'do', rule: 'In' });
   return style;
 }
 
@@ -151,7 +146,7 @@ function requireMergeableStatus(pull: Models.PullRequest): void {
  * (markPullMerged), the base branch update recorded as a push by the merger (Branch row, `repo.pushed`), and
  * the head branch deleted when asked or by default and allowed (deleteHeadBranchAfterMerge).
  * `manually-merged` only records a merge done elsewhere (markManuallyMerged).
- * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, RepoArchivedError, ValidationError, PreconditionFailedError (405), ConflictError
+ * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, RepoArchivedError, ValidationError, PreconditionFailedError (the merge is refused), ConflictError
  */
 export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: number, input: MergePullInput): Promise<MergeResult> {
   const access = await resolvePullRepo(cx, ref, 'write');
@@ -250,7 +245,7 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
  * Gitea MergedManually: records that the pull request was merged outside Forgegraph by `commitId`, which must
  * be a full commit id of the base branch (409 "Wrong commit ID" otherwise) that contains the head (ours: Gitea
  * does not check this). Needs allow_manual_merge (405). The merge time is the commit's author time.
- * @throws PreconditionFailedError (405), ConflictError
+ * @throws PreconditionFailedError (the merge is refused), ConflictError
  */
 async function markManuallyMerged(cx: ServiceContext, access: RepoAccess, rows: PullRows, commitId: string): Promise<PullRows> {
   const viewer = requireViewer(cx);

@@ -107,11 +107,12 @@ describe.each(PROVIDERS)('REST issue and comment reactions (%s)', (provider) => 
     expectGiteaError(await post('writer', url, { content: 'Heart' }), 403, "'Heart' is not an allowed reaction");
     expectGiteaError(await post('writer', url, { content: 'gitea' }), 403, "'gitea' is not an allowed reaction");
     expectGiteaError(await post('writer', url, {}), 403, "'' is not an allowed reaction");
-    expectGiteaError(await post('writer', url, { content: 'a\u0000b' }), 403);
+    // No text can hold NUL: a binding error before the reaction is looked at (issue #10).
+    expectGiteaError(await post('writer', url, { content: 'a\u0000b' }), 422, '[Content]: Invalid');
     expectGiteaError(await post('writer', url, { content: 5 }), 422);
     // Deleting something that is not a reaction is a no-op, as Gitea.
     expect((await del('writer', url, { content: 'zzz' })).statusCode).toBe(204);
-    expect((await del('writer', url, { content: 'a\u0000b' })).statusCode).toBe(204);
+    expectGiteaError(await del('writer', url, { content: 'a\u0000b' }), 422, '[Content]: Invalid');
     expect((await list('writer', url)).json()).toHaveLength(8);
     // Form bodies bind like JSON ones (Gitea's binding); a body-less DELETE removes nothing.
     const form = { 'content-type': 'application/x-www-form-urlencoded', ...as('writer') };

@@ -1,29 +1,22 @@
-import { z } from 'zod';
 import * as cronService from '../../../services/cron/cron.ts';
 import { toApiCron } from '../../convert/cron.ts';
-import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
 import { defineRoute } from '../../route.ts';
 
-const ListQuery = z.object({ page: z.string().optional(), limit: z.string().optional() });
-
 export const adminCronRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/admin/cron',
     operationId: 'adminCronList',
     summary: 'List cron tasks',
     tag: 'admin',
     scopes: ['admin'],
     gate: 'admin',
-    query: ListQuery,
-    success: { status: 200, schema: '[Cron]' },
+    // Gitea pages this list in memory and sends X-Total-Count without a Link header.
+    headers: 'count',
+    schema: '[Cron]',
     errors: [401, 403],
-    handler: async ({ cx, req, reply }) => {
-      const page = await cronService.listCronTasks(cx, listOptions(req.query as Record<string, unknown>));
-      // Gitea pages this list in memory and sends X-Total-Count without a Link header.
-      setTotalCount(reply, page.total);
-      return page.items.map(toApiCron);
-    },
+    load: ({ cx, page }) => cronService.listCronTasks(cx, page),
+    convert: (result) => result.items.map(toApiCron),
   }),
   defineRoute({
     method: 'POST',

@@ -1,43 +1,38 @@
 import { z } from 'zod';
 import * as emailService from '../../../services/user/email.ts';
 import { toApiEmailSearch } from '../../convert/user.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
-import { defineRoute, type ApiInput } from '../../route.ts';
+import { defineList } from '../../list.ts';
+import { qString } from '../../params.ts';
 
-async function listEmails({ cx, req, reply }: ApiInput<undefined, { q?: string | undefined }>, q: string | undefined) {
-  const opts = listOptions(req.query as Record<string, unknown>);
-  const page = await emailService.adminSearchEmails(cx, { ...opts, q });
-  setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-  return page.items.map(toApiEmailSearch);
-}
+const SearchQuery = z.object({ q: qString('keyword') });
 
-const ListQuery = z.object({ q: z.string().optional() });
-
+/** GET /admin/emails and /admin/emails/search (Gitea routers/api/v1/admin/email.go). */
 export const adminEmailRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/admin/emails',
     operationId: 'adminGetAllEmails',
     summary: 'List all emails',
     tag: 'admin',
     scopes: ['admin'],
     gate: 'admin',
-    query: ListQuery,
-    success: { status: 200, schema: '[Email]' },
+    headers: 'link',
+    schema: '[Email]',
     errors: [401, 403],
-    handler: (input) => listEmails(input, undefined),
+    load: ({ cx, page }) => emailService.adminSearchEmails(cx, { ...page, q: undefined }),
+    convert: (result) => result.items.map(toApiEmailSearch),
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/admin/emails/search',
     operationId: 'adminSearchEmails',
     summary: 'Search all emails',
     tag: 'admin',
     scopes: ['admin'],
     gate: 'admin',
-    query: ListQuery,
-    success: { status: 200, schema: '[Email]' },
+    query: SearchQuery,
+    headers: 'link',
+    schema: '[Email]',
     errors: [401, 403],
-    handler: (input) => listEmails(input, input.query.q),
+    load: ({ cx, query, page }) => emailService.adminSearchEmails(cx, { ...page, q: query.q }),
+    convert: (result) => result.items.map(toApiEmailSearch),
   }),
 ];

@@ -2,25 +2,23 @@ import { z } from 'zod';
 import * as userService from '../../../services/user/user.ts';
 import { convertOptions, parseVisibility } from '../../convert/options.ts';
 import { toApiUser, toApiUserList } from '../../convert/user.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { qBool, qInt, qStrictEnum, qString } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateUserOption, EditUserOption } from '../../structs/user.ts';
-import { zQueryBool, zQueryInt } from '../../validation.ts';
 
 const AdminListUsersQuery = z.object({
-  page: z.string().optional(),
-  limit: z.string().optional(),
-  q: z.string().optional(),
-  source_id: zQueryInt,
-  login_name: z.string().optional(),
-  visibility: z.enum(['public', 'limited', 'private']).optional(),
-  is_active: zQueryBool,
-  is_admin: zQueryBool,
-  is_restricted: zQueryBool,
-  is_prohibit_login: zQueryBool,
-  // Checked by the service, with Gitea's messages; `order` is ignored without `sort`.
-  sort: z.string().optional(),
-  order: z.string().optional(),
+  q: qString('search by username, full name or e-mail address'),
+  source_id: qInt("ID of the user's login source to search for"),
+  login_name: qString("user's login name to search for"),
+  visibility: qStrictEnum(['public', 'limited', 'private'], 'visibility of the users'),
+  is_active: qBool('filter by active status'),
+  is_admin: qBool('filter by site-admin status'),
+  is_restricted: qBool('filter by restricted status'),
+  is_prohibit_login: qBool('filter by login-prohibited status'),
+  // Checked by the service, with Gitea's messages (422 otherwise); `order` is ignored without `sort`.
+  sort: qString('sort users by attribute', { enum: ['name', 'email', 'id', 'created', 'updated'] }),
+  order: qString('sort order, either "asc" (ascending) or "desc" (descending)', { enum: ['asc', 'desc'] }),
 });
 
 export const adminUserRoutes = [
@@ -51,8 +49,7 @@ export const adminUserRoutes = [
       return toApiUser(user, cx.viewer, convertOptions(cx));
     },
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/admin/users',
     operationId: 'adminSearchUsers',
     summary: 'Search users according filter conditions',
@@ -60,12 +57,12 @@ export const adminUserRoutes = [
     scopes: ['admin'],
     gate: 'admin',
     query: AdminListUsersQuery,
-    success: { status: 200, schema: '[User]' },
+    headers: 'link',
+    schema: '[User]',
     errors: [401, 403, 422],
-    handler: async ({ cx, query, req, reply }) => {
-      const opts = listOptions(req.query as Record<string, unknown>);
-      const page = await userService.adminListUsers(cx, {
-        ...opts,
+    load: ({ cx, query, page }) =>
+      userService.adminListUsers(cx, {
+        ...page,
         q: query.q,
         sourceId: query.source_id,
         loginName: query.login_name,
@@ -76,10 +73,8 @@ export const adminUserRoutes = [
         isProhibitLogin: query.is_prohibit_login,
         sort: query.sort,
         order: query.order,
-      });
-      setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-      return toApiUserList(page.items, cx.viewer, convertOptions(cx));
-    },
+      }),
+    convert: (result, { cx }) => toApiUserList(result.items, cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'PATCH',
@@ -124,11 +119,11 @@ export const adminUserRoutes = [
     tag: 'admin',
     scopes: ['admin'],
     gate: 'admin',
-    query: z.object({ purge: z.string().optional() }),
+    query: z.object({ purge: qBool('purge the user from the system completely (with their repositories)') }),
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, query }) => {
-      await userService.deleteUser(cx, params.username ?? '', { purge: query.purge === 'true' });
+      await userService.deleteUser(cx, params.username ?? '', { purge: query.purge === true });
     },
   }),
 ];

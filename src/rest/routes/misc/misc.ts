@@ -1,4 +1,5 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../services/paging.ts';
+import { MAX_BLOB_SIZE } from '../../../services/repo/gitRead.ts';
 import { defineRoute } from '../../route.ts';
 
 export const miscRoutes = [
@@ -26,7 +27,7 @@ export const miscRoutes = [
       max_response_items: MAX_PAGE_SIZE,
       default_paging_num: DEFAULT_PAGE_SIZE,
       default_git_trees_per_page: 1000,
-      default_max_blob_size: 10_485_760,
+      default_max_blob_size: MAX_BLOB_SIZE,
       default_max_response_size: 104_857_600,
     }),
   }),

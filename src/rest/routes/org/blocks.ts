@@ -1,21 +1,20 @@
 import * as blockService from '../../../services/user/block.ts';
 import { defineRoute } from '../../route.ts';
-import { BlockUserQuery, checkBlocked, listBlocked } from '../user/blocks.ts';
+import { BlockUserQuery, blockList, checkBlocked } from '../user/blocks.ts';
 
 /** /orgs/{org}/blocks: list, check, block, unblock (organization owners and site admins). */
 export const orgBlockRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/orgs/{org}/blocks',
-    operationId: 'organizationListBlocks',
-    summary: 'List users blocked by the organization',
-    tag: 'organization',
-    scopes: ['organization'],
-    gate: 'token',
-    success: { status: 200, schema: '[User]' },
-    errors: [401, 403, 404],
-    handler: (input) => listBlocked(input, { org: input.params.org ?? '' }),
-  }),
+  blockList(
+    {
+      path: '/orgs/{org}/blocks',
+      operationId: 'organizationListBlocks',
+      summary: 'List users blocked by the organization',
+      tag: 'organization',
+      scopes: ['organization'],
+      errors: [401, 403, 404],
+    },
+    (params) => ({ org: params.org ?? '' }),
+  ),
   defineRoute({
     method: 'GET',
     path: '/orgs/{org}/blocks/{username}',

@@ -1,14 +1,15 @@
 import * as labelService from '../../../services/label/label.ts';
 import { toApiLabel, toApiLabelList } from '../../convert/label.ts';
-import { setTotalCount } from '../../pagination.ts';
-import { labelFields, labelId, labelPage } from '../../labelParams.ts';
+import { labelFields } from '../../labelParams.ts';
+import { defineList } from '../../list.ts';
+import { idParam } from '../../params.ts';
+import { idOf, idOrName } from '../../pathParams.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateLabelOption, EditLabelOption, ListLabelsQuery } from '../../structs/label.ts';
 
 /** /orgs/{org}/labels: list, create, get, edit, delete (Gitea's org label routes). */
 export const orgLabelRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/orgs/{org}/labels',
     operationId: 'orgListLabels',
     summary: "List an organization's labels",
@@ -16,18 +17,12 @@ export const orgLabelRoutes = [
     scopes: ['organization'],
     gate: 'none',
     query: ListLabelsQuery,
-    success: { status: 200, schema: '[Label]' },
+    // Gitea sets X-Total-Count but no Link header on this list.
+    headers: 'count',
+    schema: '[Label]',
     errors: [404],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = await labelService.listLabels(
-        cx,
-        { org: params.org ?? '' },
-        { sort: query.sort, page: labelPage(req.query as Record<string, unknown>) },
-      );
-      // Gitea sets X-Total-Count but no Link header on this list.
-      setTotalCount(reply, page.total);
-      return toApiLabelList(page.items, cx.config.rootUrl);
-    },
+    load: ({ cx, params, query, page }) => labelService.listLabels(cx, { org: params.org ?? '' }, { sort: query.sort, page }),
+    convert: (result, { cx }) => toApiLabelList(result.items, cx.config.rootUrl),
   }),
   defineRoute({
     method: 'POST',
@@ -53,6 +48,7 @@ export const orgLabelRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'token',
+    params: { id: idOrName('label') },
     success: { status: 200, schema: 'Label' },
     errors: [401, 404],
     handler: async ({ cx, params }) =>
@@ -66,11 +62,12 @@ export const orgLabelRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'token',
+    params: { id: idOf('label') },
     body: EditLabelOption,
     success: { status: 200, schema: 'Label' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const label = await labelService.updateLabel(cx, { org: params.org ?? '' }, labelId(params.id), labelFields(body));
+      const label = await labelService.updateLabel(cx, { org: params.org ?? '' }, idParam(params), labelFields(body));
       return toApiLabel(label, cx.config.rootUrl);
     },
   }),
@@ -82,10 +79,11 @@ export const orgLabelRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'token',
+    params: { id: idOf('label') },
     success: { status: 204 },
     errors: [401, 403, 404],
     handler: async ({ cx, params }) => {
-      await labelService.deleteLabel(cx, { org: params.org ?? '' }, labelId(params.id));
+      await labelService.deleteLabel(cx, { org: params.org ?? '' }, idParam(params));
     },
   }),
 ];

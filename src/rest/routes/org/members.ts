@@ -2,29 +2,35 @@ import { NotFoundError } from '../../../errors.ts';
 import * as memberService from '../../../services/org/member.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiUserList } from '../../convert/user.ts';
-import { listOptions, setTotalCount } from '../../pagination.ts';
-import { defineRoute, type ApiInput } from '../../route.ts';
+import { defineList } from '../../list.ts';
+import { defineRoute } from '../../route.ts';
 
-async function list({ cx, params, req, reply }: ApiInput<undefined, undefined>, publicOnly: boolean) {
-  const opts = listOptions(req.query as Record<string, unknown>);
-  const page = await memberService.listMembers(cx, params.org ?? '', opts, publicOnly);
-  setTotalCount(reply, page.total);
-  return toApiUserList(page.items, cx.viewer, convertOptions(cx));
-}
-
-export const memberRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/orgs/{org}/members',
-    operationId: 'orgListMembers',
-    summary: "List an organization's members",
+/** GET /orgs/{org}/members and …/public_members: Gitea sends X-Total-Count but no Link. */
+const memberList = (
+  doc: { path: string; operationId: string; summary: string; gate: 'none' | 'token'; errors: number[] },
+  publicOnly: boolean,
+) =>
+  defineList({
+    ...doc,
     tag: 'organization',
     scopes: ['organization'],
-    gate: 'token',
-    success: { status: 200, schema: '[User]' },
-    errors: [401, 404],
-    handler: (input) => list(input, false),
-  }),
+    headers: 'count',
+    schema: '[User]',
+    load: ({ cx, params, page }) => memberService.listMembers(cx, params.org ?? '', page, publicOnly),
+    convert: (result, { cx }) => toApiUserList(result.items, cx.viewer, convertOptions(cx)),
+  });
+
+export const memberRoutes = [
+  memberList(
+    {
+      path: '/orgs/{org}/members',
+      operationId: 'orgListMembers',
+      summary: "List an organization's members",
+      gate: 'token',
+      errors: [401, 404],
+    },
+    false,
+  ),
   defineRoute({
     method: 'GET',
     path: '/orgs/{org}/members/{username}',
@@ -59,18 +65,16 @@ export const memberRoutes = [
       await memberService.removeMember(cx, params.org ?? '', params.username ?? '');
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/orgs/{org}/public_members',
-    operationId: 'orgListPublicMembers',
-    summary: "List an organization's public members",
-    tag: 'organization',
-    scopes: ['organization'],
-    gate: 'none',
-    success: { status: 200, schema: '[User]' },
-    errors: [404],
-    handler: (input) => list(input, true),
-  }),
+  memberList(
+    {
+      path: '/orgs/{org}/public_members',
+      operationId: 'orgListPublicMembers',
+      summary: "List an organization's public members",
+      gate: 'none',
+      errors: [404],
+    },
+    true,
+  ),
   defineRoute({
     method: 'GET',
     path: '/orgs/{org}/public_members/{username}',

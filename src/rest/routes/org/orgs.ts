@@ -1,8 +1,9 @@
 import * as orgService from '../../../services/org/org.ts';
 import { convertOptions, parseVisibility } from '../../convert/options.ts';
 import { toApiOrganization } from '../../convert/org.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
-import { defineRoute, type ApiInput } from '../../route.ts';
+import type { ServiceContext } from '../../../services/context.ts';
+import { defineList } from '../../list.ts';
+import { defineRoute } from '../../route.ts';
 import { CreateOrgOption, EditOrgOption } from '../../structs/org.ts';
 
 type ProfileBody = {
@@ -29,12 +30,8 @@ function profile(body: ProfileBody): orgService.OrgProfileInput {
   };
 }
 
-async function listUserOrgs({ cx, req, reply }: ApiInput<undefined, undefined>, username: string) {
-  const opts = listOptions(req.query as Record<string, unknown>);
-  const page = await orgService.listUserOrgs(cx, username, opts);
-  setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-  return page.items.map((o) => toApiOrganization(o, convertOptions(cx)));
-}
+const orgList = (result: { items: Parameters<typeof toApiOrganization>[0][]; total: number }, { cx }: { cx: ServiceContext }) =>
+  result.items.map((o) => toApiOrganization(o, convertOptions(cx)));
 
 export const orgRoutes = [
   defineRoute({
@@ -53,21 +50,17 @@ export const orgRoutes = [
       return toApiOrganization(org, convertOptions(cx));
     },
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/orgs',
     operationId: 'orgGetAll',
     summary: 'Get list of organizations',
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
-    success: { status: 200, schema: '[Organization]' },
-    handler: async ({ cx, req, reply }) => {
-      const opts = listOptions(req.query as Record<string, unknown>);
-      const page = await orgService.listOrgs(cx, opts);
-      setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-      return page.items.map((o) => toApiOrganization(o, convertOptions(cx)));
-    },
+    headers: 'link',
+    schema: '[Organization]',
+    load: ({ cx, page }) => orgService.listOrgs(cx, page),
+    convert: orgList,
   }),
   defineRoute({
     method: 'GET',
@@ -112,28 +105,30 @@ export const orgRoutes = [
       await orgService.deleteOrg(cx, params.org ?? '');
     },
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/user/orgs',
     operationId: 'orgListCurrentUserOrgs',
     summary: "List the current user's organizations",
     tag: 'organization',
     scopes: ['organization', 'user'],
     gate: 'token',
-    success: { status: 200, schema: '[Organization]' },
+    headers: 'link',
+    schema: '[Organization]',
     errors: [401],
-    handler: (input) => listUserOrgs(input, input.cx.viewer?.name ?? ''),
+    load: ({ cx, page }) => orgService.listUserOrgs(cx, cx.viewer?.name ?? '', page),
+    convert: orgList,
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/users/{username}/orgs',
     operationId: 'orgListUserOrgs',
     summary: "List a user's organizations",
     tag: 'organization',
     scopes: ['organization', 'user'],
     gate: 'none',
-    success: { status: 200, schema: '[Organization]' },
+    headers: 'link',
+    schema: '[Organization]',
     errors: [404],
-    handler: (input) => listUserOrgs(input, input.params.username ?? ''),
+    load: ({ cx, params, page }) => orgService.listUserOrgs(cx, params.username ?? '', page),
+    convert: orgList,
   }),
 ];

@@ -5,33 +5,20 @@ import { convertOptions } from '../../convert/options.ts';
 import { toApiRepository, toApiRepositoryList } from '../../convert/repo.ts';
 import { toApiTeam, toApiTeamList } from '../../convert/team.ts';
 import { toApiUser, toApiUserList } from '../../convert/user.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
-import { defineRoute, type ApiInput } from '../../route.ts';
+import { defineList } from '../../list.ts';
+import { idParam } from '../../params.ts';
+import { idOf } from '../../pathParams.ts';
+import { defineRoute } from '../../route.ts';
 import { CreateTeamOption, EditTeamOption } from '../../structs/team.ts';
 
 // Team routes answer 404 for an unknown team before 401 (Gitea orgAssignment runs before reqToken), so
 // their gate is `none` and the service asks for a signed-in viewer after the lookup.
 
-/** The `{id}` path parameter; anything but a positive integer finds no team (Gitea's PathParamInt64 gives 0). */
-function teamId(params: Record<string, string>): number {
-  const raw = params.id ?? '';
-  return /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
-}
+/** The `{id}` path parameter: the team. */
+const teamId = idParam;
+const TEAM_ID = { id: idOf('team') };
 
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-
-type Input = ApiInput<undefined, undefined>;
-
-async function listRoute<T, R>(
-  { cx, req, reply }: Input,
-  load: (opts: ReturnType<typeof listOptions>) => Promise<{ items: T[]; total: number }>,
-  convert: (items: T[]) => R,
-): Promise<R> {
-  const opts = listOptions(req.query as Record<string, unknown>);
-  const page = await load(opts);
-  setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-  return convert(page.items);
-}
 
 const repoPath = '/teams/{id}/repos/{org}/{repo}';
 
@@ -62,39 +49,31 @@ export const teamRoutes = [
       return toApiTeam(team, team.org, convertOptions(cx));
     },
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/orgs/{org}/teams',
     operationId: 'orgListTeams',
     summary: "List an organization's teams",
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
-    success: { status: 200, schema: '[Team]' },
+    headers: 'link',
+    schema: '[Team]',
     errors: [401, 403, 404],
-    handler: (input) =>
-      listRoute(
-        input,
-        (opts) => teamService.listTeams(input.cx, input.params.org ?? '', opts),
-        (teams) => toApiTeamList(teams, false, convertOptions(input.cx)),
-      ),
+    load: ({ cx, params, page }) => teamService.listTeams(cx, params.org ?? '', page),
+    convert: (result, { cx }) => toApiTeamList(result.items, false, convertOptions(cx)),
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/user/teams',
     operationId: 'userListTeams',
     summary: 'List all the teams a user belongs to',
     tag: 'user',
     scopes: ['user'],
     gate: 'token',
-    success: { status: 200, schema: '[Team]' },
+    headers: 'link',
+    schema: '[Team]',
     errors: [401, 403],
-    handler: (input) =>
-      listRoute(
-        input,
-        (opts) => teamService.listUserTeams(input.cx, opts),
-        (teams) => toApiTeamList(teams, true, convertOptions(input.cx)),
-      ),
+    load: ({ cx, page }) => teamService.listUserTeams(cx, page),
+    convert: (result, { cx }) => toApiTeamList(result.items, true, convertOptions(cx)),
   }),
   defineRoute({
     method: 'GET',
@@ -104,6 +83,7 @@ export const teamRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
+    params: TEAM_ID,
     success: { status: 200, schema: 'Team' },
     errors: [401, 403, 404],
     handler: async ({ cx, params }) => {
@@ -119,6 +99,7 @@ export const teamRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
+    params: TEAM_ID,
     body: EditTeamOption,
     success: { status: 200, schema: 'Team' },
     errors: [401, 403, 404, 422],
@@ -145,28 +126,26 @@ export const teamRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
+    params: TEAM_ID,
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params }) => {
       await teamService.deleteTeam(cx, teamId(params));
     },
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/teams/{id}/members',
     operationId: 'orgListTeamMembers',
     summary: "List a team's members",
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
-    success: { status: 200, schema: '[User]' },
+    params: TEAM_ID,
+    headers: 'link',
+    schema: '[User]',
     errors: [401, 403, 404],
-    handler: (input) =>
-      listRoute(
-        input,
-        (opts) => teamMemberService.listTeamMembers(input.cx, teamId(input.params), opts),
-        (users) => toApiUserList(users, input.cx.viewer, convertOptions(input.cx)),
-      ),
+    load: ({ cx, params, page }) => teamMemberService.listTeamMembers(cx, teamId(params), page),
+    convert: (result, { cx }) => toApiUserList(result.items, cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'GET',
@@ -176,6 +155,7 @@ export const teamRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
+    params: TEAM_ID,
     success: { status: 200, schema: 'User' },
     errors: [401, 403, 404],
     handler: async ({ cx, params }) =>
@@ -189,6 +169,7 @@ export const teamRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
+    params: TEAM_ID,
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params }) => {
@@ -203,28 +184,26 @@ export const teamRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
+    params: TEAM_ID,
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params }) => {
       await teamMemberService.removeTeamMember(cx, teamId(params), params.username ?? '');
     },
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/teams/{id}/repos',
     operationId: 'orgListTeamRepos',
     summary: "List a team's repos",
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
-    success: { status: 200, schema: '[Repository]' },
+    params: TEAM_ID,
+    headers: 'link',
+    schema: '[Repository]',
     errors: [401, 403, 404],
-    handler: (input) =>
-      listRoute(
-        input,
-        (opts) => teamRepoService.listTeamRepos(input.cx, teamId(input.params), opts),
-        (items) => toApiRepositoryList(items, convertOptions(input.cx)),
-      ),
+    load: ({ cx, params, page }) => teamRepoService.listTeamRepos(cx, teamId(params), page),
+    convert: (result, { cx }) => toApiRepositoryList(result.items, convertOptions(cx)),
   }),
   defineRoute({
     method: 'GET',
@@ -234,6 +213,7 @@ export const teamRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
+    params: TEAM_ID,
     success: { status: 200, schema: 'Repository' },
     errors: [401, 403, 404],
     handler: async ({ cx, params }) => {
@@ -249,6 +229,7 @@ export const teamRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
+    params: TEAM_ID,
     success: { status: 204 },
     errors: [401, 403, 404],
     handler: async ({ cx, params }) => {
@@ -263,6 +244,7 @@ export const teamRoutes = [
     tag: 'organization',
     scopes: ['organization'],
     gate: 'none',
+    params: TEAM_ID,
     success: { status: 204 },
     errors: [401, 403, 404],
     handler: async ({ cx, params }) => {

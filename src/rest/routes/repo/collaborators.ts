@@ -1,36 +1,31 @@
 import { NotFoundError } from '../../../errors.ts';
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as collaboratorService from '../../../services/repo/collaborator.ts';
 import { toApiRepoCollaboratorPermission } from '../../convert/collaborator.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiUserList } from '../../convert/user.ts';
-import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
 import { AddCollaboratorOption } from '../../structs/collaborator.ts';
 
 // Repository routes answer 404 for an invisible repository before 401 (Gitea repoAssignment runs before
 // reqToken), so their gate is `none` and the service asks for a signed-in viewer after the lookup.
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
 /** /repos/{owner}/{repo}/collaborators: list, check, add or update, remove, and a user's permission. */
 export const collaboratorRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/collaborators',
     operationId: 'repoListCollaborators',
     summary: "List a repository's collaborators",
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
-    success: { status: 200, schema: '[User]' },
+    // Gitea sets X-Total-Count but no Link header on this list.
+    headers: 'count',
+    schema: '[User]',
     errors: [401, 403, 404],
-    handler: async ({ cx, params, req, reply }) => {
-      const page = await collaboratorService.listCollaborators(cx, ref(params), listOptions(req.query as Record<string, unknown>));
-      // Gitea sets X-Total-Count but no Link header on this list.
-      setTotalCount(reply, page.total);
-      return toApiUserList(page.items, cx.viewer, convertOptions(cx));
-    },
+    load: ({ cx, params, page }) => collaboratorService.listCollaborators(cx, repoRef(params), page),
+    convert: (result, { cx }) => toApiUserList(result.items, cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'GET',
@@ -43,7 +38,7 @@ export const collaboratorRoutes = [
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params }) => {
-      if (!(await collaboratorService.isCollaborator(cx, ref(params), params.collaborator ?? ''))) throw new NotFoundError('not found');
+      if (!(await collaboratorService.isCollaborator(cx, repoRef(params), params.collaborator ?? ''))) throw new NotFoundError('not found');
     },
   }),
   defineRoute({
@@ -58,7 +53,7 @@ export const collaboratorRoutes = [
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      await collaboratorService.addOrUpdateCollaborator(cx, ref(params), params.collaborator ?? '', body.permission ?? undefined);
+      await collaboratorService.addOrUpdateCollaborator(cx, repoRef(params), params.collaborator ?? '', body.permission ?? undefined);
     },
   }),
   defineRoute({
@@ -72,7 +67,7 @@ export const collaboratorRoutes = [
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params }) => {
-      await collaboratorService.deleteCollaborator(cx, ref(params), params.collaborator ?? '');
+      await collaboratorService.deleteCollaborator(cx, repoRef(params), params.collaborator ?? '');
     },
   }),
   defineRoute({
@@ -87,7 +82,7 @@ export const collaboratorRoutes = [
     errors: [401, 403, 404],
     handler: async ({ cx, params }) =>
       toApiRepoCollaboratorPermission(
-        await collaboratorService.getCollaboratorPermission(cx, ref(params), params.collaborator ?? ''),
+        await collaboratorService.getCollaboratorPermission(cx, repoRef(params), params.collaborator ?? ''),
         convertOptions(cx),
       ),
   }),

@@ -1,70 +1,11 @@
 import { z } from 'zod';
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as editService from '../../../services/repo/edit.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiRepository } from '../../convert/repo.ts';
+import { repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { zBool } from '../../validation.ts';
+import { EditRepoOption } from '../../structs/repo.ts';
 
-/** A Go pointer field: absent or JSON null both mean "not set". */
-const opt = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
-const bool = opt(zBool);
-const str = opt(z.string());
-
-/** Gitea `EditRepoOption` (modules/structs/repo.go): every field optional; only the fields that are set change. */
-export const EditRepoOption = z.object({
-  name: str,
-  description: opt(z.string().max(2048)),
-  website: opt(z.string().max(1024)),
-  private: bool,
-  template: bool,
-  has_issues: bool,
-  internal_tracker: opt(
-    z.object({
-      enable_time_tracker: zBool.optional(),
-      allow_only_contributors_to_track_time: zBool.optional(),
-      enable_issue_dependencies: zBool.optional(),
-    }),
-  ),
-  external_tracker: opt(
-    z.object({
-      external_tracker_url: z.string().optional(),
-      external_tracker_format: z.string().optional(),
-      external_tracker_style: z.string().optional(),
-      external_tracker_regexp_pattern: z.string().optional(),
-    }),
-  ),
-  has_wiki: bool,
-  external_wiki: opt(z.object({ external_wiki_url: z.string().optional() })),
-  default_branch: str,
-  has_code: bool,
-  has_pull_requests: bool,
-  has_projects: bool,
-  projects_mode: opt(z.enum(['repo', 'owner', 'all', ''])),
-  has_releases: bool,
-  has_packages: bool,
-  has_actions: bool,
-  ignore_whitespace_conflicts: bool,
-  allow_merge_commits: bool,
-  allow_rebase: bool,
-  allow_rebase_explicit: bool,
-  allow_squash_merge: bool,
-  allow_fast_forward_only_merge: bool,
-  allow_manual_merge: bool,
-  autodetect_manual_merge: bool,
-  allow_merge_update: bool,
-  allow_rebase_update: bool,
-  default_delete_branch_after_merge: bool,
-  default_merge_style: str,
-  default_update_style: str,
-  default_allow_maintainer_edit: bool,
-  archived: bool,
-  mirror_interval: str,
-  enable_prune: bool,
-  mirror_username: str,
-  mirror_password: str,
-  mirror_token: str,
-});
 type Body = z.output<typeof EditRepoOption>;
 
 /** Drops unset keys so the service sees only what the client sent. */
@@ -125,8 +66,6 @@ function toInput(b: Body): editService.EditRepoInput {
   });
 }
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
 /** PATCH /repos/{owner}/{repo}. */
 export const repoEditRoutes = [
   defineRoute({
@@ -141,7 +80,7 @@ export const repoEditRoutes = [
     success: { status: 200, schema: 'Repository' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const { repo, perm } = await editService.editRepo(cx, ref(params), toInput(body));
+      const { repo, perm } = await editService.editRepo(cx, repoRef(params), toInput(body));
       return toApiRepository(repo, repo.owner, perm, convertOptions(cx));
     },
   }),

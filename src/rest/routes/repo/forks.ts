@@ -1,28 +1,24 @@
 import * as forkService from '../../../services/repo/fork.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiRepository, toApiRepositoryList } from '../../convert/repo.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
 import { CreateForkOption } from '../../structs/fork.ts';
 
 /** Repository forks (Gitea routers/api/v1/repo/fork.go). */
 export const forkRoutes: readonly RouteDef[] = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/forks',
     operationId: 'listForks',
     summary: "List a repository's forks",
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
-    success: { status: 200, schema: '[Repository]' },
+    headers: 'link',
+    schema: '[Repository]',
     errors: [404],
-    handler: async ({ cx, params, req, reply }) => {
-      const opts = listOptions(req.query as Record<string, unknown>);
-      const page = await forkService.listForks(cx, params.owner ?? '', params.repo ?? '', opts);
-      setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-      return toApiRepositoryList(page.items, convertOptions(cx));
-    },
+    load: ({ cx, params, page }) => forkService.listForks(cx, params.owner ?? '', params.repo ?? '', page),
+    convert: (result, { cx }) => toApiRepositoryList(result.items, convertOptions(cx)),
   }),
   defineRoute({
     method: 'POST',

@@ -1,14 +1,9 @@
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as assigneeService from '../../../services/issue/assignee.ts';
 import { toApiIssue } from '../../convert/issue.ts';
 import { convertOptions } from '../../convert/options.ts';
+import { indexParam, repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
 import { IssueAssigneesOption } from '../../structs/issueAssignee.ts';
-
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
-const indexOf = (params: Record<string, string>): number => (/^\d+$/.test(params.index ?? '') ? Number(params.index) : 0);
 
 /** /repos/{o}/{r}/issues/{index}/assignees: add, remove, and check assignability (Gitea issue_assignee.go). */
 export const issueAssigneeRoutes = [
@@ -24,7 +19,7 @@ export const issueAssigneeRoutes = [
     success: { status: 201, schema: 'Issue' },
     errors: [400, 401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const view = await assigneeService.addAssignees(cx, { ref: ref(params), index: indexOf(params) }, body.assignees ?? []);
+      const view = await assigneeService.addAssignees(cx, { ref: repoRef(params), index: indexParam(params) }, body.assignees ?? []);
       return toApiIssue(view, cx.viewer, convertOptions(cx));
     },
   }),
@@ -40,7 +35,7 @@ export const issueAssigneeRoutes = [
     success: { status: 200, schema: 'Issue' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const view = await assigneeService.removeAssignees(cx, { ref: ref(params), index: indexOf(params) }, body.assignees ?? []);
+      const view = await assigneeService.removeAssignees(cx, { ref: repoRef(params), index: indexParam(params) }, body.assignees ?? []);
       return toApiIssue(view, cx.viewer, convertOptions(cx));
     },
   }),
@@ -55,7 +50,7 @@ export const issueAssigneeRoutes = [
     success: { status: 204 },
     errors: [400, 404],
     handler: async ({ cx, params }) => {
-      await assigneeService.checkAssignee(cx, ref(params), indexOf(params), params.assignee ?? '');
+      await assigneeService.checkAssignee(cx, repoRef(params), indexParam(params), params.assignee ?? '');
     },
   }),
 ];

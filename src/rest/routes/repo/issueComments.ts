@@ -1,31 +1,20 @@
-import { ValidationError } from '../../../errors.ts';
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as commentService from '../../../services/issue/comment.ts';
 import { listTimeline } from '../../../services/issue/timeline.ts';
 import { toApiComment, toApiCommentList, toApiTimeline } from '../../convert/comment.ts';
 import { convertOptions } from '../../convert/options.ts';
-import { listOptions, setPaginationHeaders, setTotalCount } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { setTotalCount } from '../../pagination.ts';
+import { idParam, indexParam, repoRef } from '../../params.ts';
+import { idOf } from '../../pathParams.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
 import { CommentListQuery, CreateIssueCommentOption, EditIssueCommentOption } from '../../structs/comment.ts';
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
-const intParam = (value: string | undefined): number => (/^\d+$/.test(value ?? '') ? Number(value) : 0);
-
-/** Gitea GetQueryBeforeSince: RFC 3339, 422 otherwise. */
-function timeParam(value: string | undefined, field: string): Date | undefined {
-  if (!value) return undefined;
-  const d = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime()))
-    throw new ValidationError(`parsing time "${value}" as RFC3339 failed`, { field });
-  return d;
-}
-
-const window = (query: { since?: string | undefined; before?: string | undefined }): commentService.TimeWindow => ({
-  since: timeParam(query.since, 'since'),
-  before: timeParam(query.before, 'before'),
+const window = (query: { since?: Date | undefined; before?: Date | undefined }): commentService.TimeWindow => ({
+  since: query.since,
+  before: query.before,
 });
+
+const COMMENT_ID = { id: idOf('comment') };
 
 const editRoute = (deprecated: boolean) =>
   defineRoute({
@@ -36,11 +25,14 @@ const editRoute = (deprecated: boolean) =>
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: COMMENT_ID,
     body: EditIssueCommentOption,
     success: { status: 200, schema: 'Comment' },
+    also: [{ status: 204, description: 'the comment type has no content' }],
     errors: deprecated ? [401, 403, 404, 422] : [401, 403, 404, 422, 423],
+    ...(deprecated ? { deprecated: true } : {}),
     handler: async ({ cx, params, body, reply }) => {
-      const view = await commentService.editComment(cx, ref(params), intParam(params.id), body.body, deprecated ? 'deprecated' : 'current');
+      const view = await commentService.editComment(cx, repoRef(params), idParam(params), body.body, deprecated ? 'deprecated' : 'current');
       if (!view) return reply.code(204).send();
       return toApiComment(view, convertOptions(cx));
     },
@@ -55,17 +47,18 @@ const deleteRoute = (deprecated: boolean) =>
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: COMMENT_ID,
     success: { status: 204 },
     errors: [400, 401, 403, 404],
+    ...(deprecated ? { deprecated: true } : {}),
     handler: async ({ cx, params }) => {
-      await commentService.deleteComment(cx, ref(params), intParam(params.id));
+      await commentService.deleteComment(cx, repoRef(params), idParam(params));
     },
   });
 
 /** Issue comments (Gitea routers/api/v1/repo/issue_comment.go) and the issue timeline. */
 export const issueCommentRoutes: readonly RouteDef[] = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/issues/comments',
     operationId: 'issueGetRepoComments',
     summary: 'List all comments in a repository',
@@ -73,14 +66,11 @@ export const issueCommentRoutes: readonly RouteDef[] = [
     scopes: ['issue'],
     gate: 'none',
     query: CommentListQuery,
-    success: { status: 200, schema: '[Comment]' },
+    headers: 'link',
+    schema: '[Comment]',
     errors: [404, 422],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await commentService.listRepoComments(cx, ref(params), { ...window(query), page });
-      setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
-      return toApiCommentList(result.items, convertOptions(cx));
-    },
+    load: ({ cx, params, query, page }) => commentService.listRepoComments(cx, repoRef(params), { ...window(query), page }),
+    convert: (result, { cx }) => toApiCommentList(result.items, convertOptions(cx)),
   }),
   defineRoute({
     method: 'GET',
@@ -90,10 +80,12 @@ export const issueCommentRoutes: readonly RouteDef[] = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: COMMENT_ID,
     success: { status: 200, schema: 'Comment' },
+    also: [{ status: 204, description: 'the comment type has no content' }],
     errors: [404],
     handler: async ({ cx, params, reply }) => {
-      const view = await commentService.getComment(cx, ref(params), intParam(params.id));
+      const view = await commentService.getComment(cx, repoRef(params), idParam(params));
       if (!view) return reply.code(204).send();
       return toApiComment(view, convertOptions(cx));
     },
@@ -112,7 +104,7 @@ export const issueCommentRoutes: readonly RouteDef[] = [
     success: { status: 200, schema: '[Comment]' },
     errors: [404, 422],
     handler: async ({ cx, params, query, reply }) => {
-      const views = await commentService.listIssueComments(cx, ref(params), intParam(params.index), window(query));
+      const views = await commentService.listIssueComments(cx, repoRef(params), indexParam(params), window(query));
       setTotalCount(reply, views.length);
       return toApiCommentList(views, convertOptions(cx));
     },
@@ -129,12 +121,11 @@ export const issueCommentRoutes: readonly RouteDef[] = [
     success: { status: 201, schema: 'Comment' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) =>
-      toApiComment(await commentService.createComment(cx, ref(params), intParam(params.index), body.body), convertOptions(cx)),
+      toApiComment(await commentService.createComment(cx, repoRef(params), indexParam(params), body.body), convertOptions(cx)),
   }),
   editRoute(true),
   deleteRoute(true),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/issues/{index}/timeline',
     operationId: 'issueGetCommentsAndTimeline',
     summary: 'List all comments and events on an issue',
@@ -142,14 +133,14 @@ export const issueCommentRoutes: readonly RouteDef[] = [
     scopes: ['issue'],
     gate: 'none',
     query: CommentListQuery,
-    success: { status: 200, schema: '[TimelineComment]' },
+    // Gitea counts what this page shows (after dropping references the viewer may not see), and sends no Link.
+    headers: 'count',
+    schema: '[TimelineComment]',
     errors: [404, 422],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const views = await listTimeline(cx, ref(params), intParam(params.index), { ...window(query), page });
-      // Gitea counts what this page shows (after dropping references the viewer may not see), and sends no Link.
-      setTotalCount(reply, views.length);
-      return toApiTimeline(views, cx.viewer, convertOptions(cx));
+    load: async ({ cx, params, query, page }) => {
+      const views = await listTimeline(cx, repoRef(params), indexParam(params), { ...window(query), page });
+      return { items: views, total: views.length };
     },
+    convert: (result, { cx }) => toApiTimeline(result.items, cx.viewer, convertOptions(cx)),
   }),
 ];

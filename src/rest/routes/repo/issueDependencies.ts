@@ -1,37 +1,28 @@
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as dependencyService from '../../../services/issue/dependency.ts';
 import { toApiIssue, toApiIssueList } from '../../convert/issue.ts';
 import { convertOptions } from '../../convert/options.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { indexParam, repoRef } from '../../params.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
 import { IssueMeta } from '../../structs/issueDependency.ts';
-
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
-const indexOf = (params: Record<string, string>): number => (/^\d+$/.test(params.index ?? '') ? Number(params.index) : 0);
 
 const DEPENDENCIES = '/repos/{owner}/{repo}/issues/{index}/dependencies';
 const BLOCKS = '/repos/{owner}/{repo}/issues/{index}/blocks';
 
 /** Lists of an issue's blockers (…/dependencies) or of the issues it blocks (…/blocks): Issue JSON, paginated. */
 function listRoute(path: string, operationId: string, summary: string, list: typeof dependencyService.listIssueBlocks): RouteDef {
-  return defineRoute({
-    method: 'GET',
+  return defineList({
     path,
     operationId,
     summary,
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
-    success: { status: 200, schema: '[Issue]' },
+    headers: 'link',
+    schema: '[Issue]',
     errors: [404],
-    handler: async ({ cx, params, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await list(cx, ref(params), indexOf(params), page);
-      setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
-      return toApiIssueList(result.items, cx.viewer, convertOptions(cx));
-    },
+    load: ({ cx, params, page }) => list(cx, repoRef(params), indexParam(params), page),
+    convert: (result, { cx }) => toApiIssueList(result.items, cx.viewer, convertOptions(cx)),
   });
 }
 
@@ -59,7 +50,7 @@ function writeRoute(
     success: { status: 201, schema: 'Issue' },
     errors: route === 'dependencies' ? [400, 401, 404, 409, 423] : [400, 401, 404, 409],
     handler: async ({ cx, params, body }) => {
-      const view = await write(cx, ref(params), indexOf(params), { owner: body.owner, repo: body.repo, index: body.index }, route);
+      const view = await write(cx, repoRef(params), indexParam(params), { owner: body.owner, repo: body.repo, index: body.index }, route);
       return toApiIssue(view, cx.viewer, convertOptions(cx));
     },
   });

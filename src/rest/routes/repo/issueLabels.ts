@@ -1,16 +1,11 @@
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as issueLabelService from '../../../services/issue/issueLabel.ts';
 import { toApiLabelList } from '../../convert/label.ts';
-import { labelId } from '../../labelParams.ts';
+import { idParam, indexParam, repoRef } from '../../params.ts';
+import { idOf } from '../../pathParams.ts';
 import { defineRoute } from '../../route.ts';
 import { IssueLabelsOption } from '../../structs/issueLabel.ts';
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
-const indexOf = (params: Record<string, string>): number => (/^\d+$/.test(params.index ?? '') ? Number(params.index) : 0);
-
-const target = (params: Record<string, string>) => ({ ref: ref(params), index: indexOf(params) });
+const target = (params: Record<string, string>) => ({ ref: repoRef(params), index: indexParam(params) });
 
 /** /repos/{o}/{r}/issues/{index}/labels: list, add, replace, clear, remove one (Gitea issue_label.go). */
 export const issueLabelRoutes = [
@@ -25,7 +20,7 @@ export const issueLabelRoutes = [
     success: { status: 200, schema: '[Label]' },
     errors: [404],
     handler: async ({ cx, params }) =>
-      toApiLabelList(await issueLabelService.listIssueLabels(cx, ref(params), indexOf(params)), cx.config.rootUrl),
+      toApiLabelList(await issueLabelService.listIssueLabels(cx, repoRef(params), indexParam(params)), cx.config.rootUrl),
   }),
   defineRoute({
     method: 'POST',
@@ -81,10 +76,11 @@ export const issueLabelRoutes = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOf('label') },
     success: { status: 204 },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params }) => {
-      await issueLabelService.removeIssueLabels(cx, target(params), [labelId(params.id)]);
+      await issueLabelService.removeIssueLabels(cx, target(params), [idParam(params)]);
     },
   }),
 ];

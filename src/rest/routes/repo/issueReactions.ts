@@ -1,15 +1,11 @@
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as reactionService from '../../../services/issue/reaction.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiReaction, toApiReactionList } from '../../convert/reaction.ts';
-import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { idParam, indexParam, repoRef } from '../../params.ts';
+import { idOf } from '../../pathParams.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
 import { EditReactionOption } from '../../structs/reaction.ts';
-
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
-const intParam = (value: string | undefined): number => (/^\d+$/.test(value ?? '') ? Number(value) : 0);
 
 /** /repos/{o}/{r}/issues/{index}/reactions and /repos/{o}/{r}/issues/comments/{id}/reactions (Gitea issue_reaction.go). */
 export const issueReactionRoutes: readonly RouteDef[] = [
@@ -21,10 +17,11 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOf('comment') },
     success: { status: 200, schema: '[Reaction]' },
     errors: [403, 404],
     handler: async ({ cx, params }) =>
-      toApiReactionList(await reactionService.listCommentReactions(cx, ref(params), intParam(params.id)), cx.viewer, convertOptions(cx)),
+      toApiReactionList(await reactionService.listCommentReactions(cx, repoRef(params), idParam(params)), cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'POST',
@@ -34,11 +31,13 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOf('comment') },
     body: EditReactionOption,
     success: { status: 201, schema: 'Reaction' },
+    also: [{ status: 200, schema: 'Reaction', description: 'the reaction already existed' }],
     errors: [401, 403, 404],
     handler: async ({ cx, params, body, reply }) => {
-      const { reaction, created } = await reactionService.createCommentReaction(cx, ref(params), intParam(params.id), body.content ?? '');
+      const { reaction, created } = await reactionService.createCommentReaction(cx, repoRef(params), idParam(params), body.content ?? '');
       reply.code(created ? 201 : 200);
       return reply.send(toApiReaction(reaction, cx.viewer, convertOptions(cx)));
     },
@@ -51,29 +50,26 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOf('comment') },
     body: EditReactionOption,
     success: { status: 204 },
     errors: [401, 403, 404],
     handler: async ({ cx, params, body }) => {
-      await reactionService.deleteCommentReaction(cx, ref(params), intParam(params.id), body.content ?? '');
+      await reactionService.deleteCommentReaction(cx, repoRef(params), idParam(params), body.content ?? '');
     },
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/issues/{index}/reactions',
     operationId: 'issueGetIssueReactions',
     summary: 'Get a list reactions of an issue',
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
-    success: { status: 200, schema: '[Reaction]' },
+    headers: 'count',
+    schema: '[Reaction]',
     errors: [403, 404],
-    handler: async ({ cx, params, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await reactionService.listIssueReactions(cx, ref(params), intParam(params.index), page);
-      setTotalCount(reply, result.total);
-      return toApiReactionList(result.items, cx.viewer, convertOptions(cx));
-    },
+    load: ({ cx, params, page }) => reactionService.listIssueReactions(cx, repoRef(params), indexParam(params), page),
+    convert: (result, { cx }) => toApiReactionList(result.items, cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'POST',
@@ -85,9 +81,10 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     gate: 'none',
     body: EditReactionOption,
     success: { status: 201, schema: 'Reaction' },
+    also: [{ status: 200, schema: 'Reaction', description: 'the reaction already existed' }],
     errors: [401, 403, 404],
     handler: async ({ cx, params, body, reply }) => {
-      const { reaction, created } = await reactionService.createIssueReaction(cx, ref(params), intParam(params.index), body.content ?? '');
+      const { reaction, created } = await reactionService.createIssueReaction(cx, repoRef(params), indexParam(params), body.content ?? '');
       reply.code(created ? 201 : 200);
       return reply.send(toApiReaction(reaction, cx.viewer, convertOptions(cx)));
     },
@@ -104,7 +101,7 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     success: { status: 204 },
     errors: [401, 403, 404],
     handler: async ({ cx, params, body }) => {
-      await reactionService.deleteIssueReaction(cx, ref(params), intParam(params.index), body.content ?? '');
+      await reactionService.deleteIssueReaction(cx, repoRef(params), indexParam(params), body.content ?? '');
     },
   }),
 ];

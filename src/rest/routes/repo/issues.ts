@@ -1,28 +1,13 @@
-import { ValidationError } from '../../../errors.ts';
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import { createIssue } from '../../../services/issue/create.ts';
 import { editIssue } from '../../../services/issue/edit.ts';
 import { getIssue } from '../../../services/issue/issue.ts';
 import { listIssues, searchIssues, type IssueFilters } from '../../../services/issue/list.ts';
 import { toApiIssue, toApiIssueList } from '../../convert/issue.ts';
 import { convertOptions } from '../../convert/options.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { indexParam, repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateIssueOption, EditIssueOption, ListIssuesQuery, SearchIssuesQuery } from '../../structs/issue.ts';
-
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
-const indexOf = (params: Record<string, string>): number => (/^\d+$/.test(params.index ?? '') ? Number(params.index) : 0);
-
-/** Gitea GetQueryBeforeSince: RFC 3339, 422 otherwise. */
-function timeParam(value: string | undefined, field: string): Date | undefined {
-  if (!value) return undefined;
-  const d = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime()))
-    throw new ValidationError(`parsing time "${value}" as RFC3339 failed`, { field });
-  return d;
-}
 
 /** The filters both issue lists share (GET /repos/issues/search and GET /repos/{o}/{r}/issues). */
 function issueFilters(query: {
@@ -31,8 +16,8 @@ function issueFilters(query: {
   milestones?: string[] | undefined;
   q?: string | undefined;
   type?: IssueFilters['type'] | undefined;
-  since?: string | undefined;
-  before?: string | undefined;
+  since?: Date | undefined;
+  before?: Date | undefined;
 }): IssueFilters {
   return {
     state: query.state,
@@ -40,14 +25,14 @@ function issueFilters(query: {
     milestones: query.milestones,
     q: query.q,
     type: query.type,
-    since: timeParam(query.since, 'since'),
-    before: timeParam(query.before, 'before'),
+    since: query.since,
+    before: query.before,
   };
 }
 
+/** /repos/{o}/{r}/issues (list, create, get, edit) and /repos/issues/search. */
 export const issueRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/issues/search',
     operationId: 'issueSearchIssues',
     summary: 'Search for issues across the repositories that the user has access to',
@@ -55,24 +40,21 @@ export const issueRoutes = [
     scopes: ['issue'],
     gate: 'none',
     query: SearchIssuesQuery,
-    success: { status: 200, schema: '[Issue]' },
+    headers: 'link',
+    schema: '[Issue]',
     errors: [404, 422],
-    handler: async ({ cx, query, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await searchIssues(cx, {
+    load: ({ cx, query, page }) =>
+      searchIssues(cx, {
         ...issueFilters(query),
         assigned: query.assigned,
         created: query.created,
         mentioned: query.mentioned,
         owner: query.owner,
         page,
-      });
-      setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
-      return toApiIssueList(result.items, cx.viewer, convertOptions(cx));
-    },
+      }),
+    convert: (result, { cx }) => toApiIssueList(result.items, cx.viewer, convertOptions(cx)),
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/issues',
     operationId: 'issueListIssues',
     summary: "List a repository's issues",
@@ -80,20 +62,18 @@ export const issueRoutes = [
     scopes: ['issue'],
     gate: 'none',
     query: ListIssuesQuery,
-    success: { status: 200, schema: '[Issue]' },
+    headers: 'link',
+    schema: '[Issue]',
     errors: [404, 422],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await listIssues(cx, ref(params), {
+    load: ({ cx, params, query, page }) =>
+      listIssues(cx, repoRef(params), {
         ...issueFilters(query),
         createdBy: query.created_by,
         assignedBy: query.assigned_by,
         mentionedBy: query.mentioned_by,
         page,
-      });
-      setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
-      return toApiIssueList(result.items, cx.viewer, convertOptions(cx));
-    },
+      }),
+    convert: (result, { cx }) => toApiIssueList(result.items, cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'POST',
@@ -107,7 +87,7 @@ export const issueRoutes = [
     success: { status: 201, schema: 'Issue' },
     errors: [400, 401, 403, 404, 412, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const view = await createIssue(cx, ref(params), {
+      const view = await createIssue(cx, repoRef(params), {
         title: body.title,
         body: body.body,
         ref: body.ref,
@@ -132,7 +112,7 @@ export const issueRoutes = [
     gate: 'none',
     success: { status: 200, schema: 'Issue' },
     errors: [404],
-    handler: async ({ cx, params }) => toApiIssue(await getIssue(cx, ref(params), indexOf(params)), cx.viewer, convertOptions(cx)),
+    handler: async ({ cx, params }) => toApiIssue(await getIssue(cx, repoRef(params), indexParam(params)), cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'PATCH',
@@ -146,7 +126,7 @@ export const issueRoutes = [
     success: { status: 201, schema: 'Issue' },
     errors: [400, 401, 403, 404, 409, 412, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const view = await editIssue(cx, ref(params), indexOf(params), {
+      const view = await editIssue(cx, repoRef(params), indexParam(params), {
         title: body.title,
         body: body.body ?? undefined,
         contentVersion: body.content_version ?? undefined,

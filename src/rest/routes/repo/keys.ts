@@ -1,20 +1,17 @@
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as deployKeyService from '../../../services/repo/deployKey.ts';
 import { toApiDeployKey, toApiDeployKeyList } from '../../convert/deployKey.ts';
 import { convertOptions } from '../../convert/options.ts';
-import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { idParam, repoRef } from '../../params.ts';
+import { idOf } from '../../pathParams.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateKeyOption, ListDeployKeysQuery } from '../../structs/deployKey.ts';
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** The `{id}` path parameter; anything but a positive integer finds no key (Gitea's PathParamInt64 gives 0). */
-const keyId = (params: Record<string, string>): number => (/^\d{1,10}$/.test(params.id ?? '') ? Number(params.id) : 0);
+const KEY_ID = { id: idOf('key') };
 
 /** /repos/{owner}/{repo}/keys: deploy keys (repository admins; Gitea's `/keys` group has reqToken + reqAdmin). */
 export const deployKeyRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/keys',
     operationId: 'repoListKeys',
     summary: "List a repository's keys",
@@ -22,19 +19,13 @@ export const deployKeyRoutes = [
     scopes: ['repository'],
     gate: 'none',
     query: ListDeployKeysQuery,
-    success: { status: 200, schema: '[DeployKey]' },
+    // Gitea sets X-Total-Count but no Link header on this list.
+    headers: 'count',
+    schema: '[DeployKey]',
     errors: [401, 403, 404],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = await deployKeyService.listDeployKeys(
-        cx,
-        ref(params),
-        { keyId: query.key_id, fingerprint: query.fingerprint },
-        listOptions(req.query as Record<string, unknown>),
-      );
-      // Gitea sets X-Total-Count but no Link header on this list.
-      setTotalCount(reply, page.total);
-      return toApiDeployKeyList(page.items, convertOptions(cx));
-    },
+    load: ({ cx, params, query, page }) =>
+      deployKeyService.listDeployKeys(cx, repoRef(params), { keyId: query.key_id, fingerprint: query.fingerprint }, page),
+    convert: (result, { cx }) => toApiDeployKeyList(result.items, convertOptions(cx)),
   }),
   defineRoute({
     method: 'POST',
@@ -49,7 +40,11 @@ export const deployKeyRoutes = [
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) =>
       toApiDeployKey(
-        await deployKeyService.createDeployKey(cx, ref(params), { title: body.title, key: body.key, readOnly: body.read_only ?? false }),
+        await deployKeyService.createDeployKey(cx, repoRef(params), {
+          title: body.title,
+          key: body.key,
+          readOnly: body.read_only ?? false,
+        }),
         convertOptions(cx),
       ),
   }),
@@ -61,10 +56,11 @@ export const deployKeyRoutes = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
+    params: KEY_ID,
     success: { status: 200, schema: 'DeployKey' },
     errors: [401, 403, 404],
     handler: async ({ cx, params }) =>
-      toApiDeployKey(await deployKeyService.getDeployKey(cx, ref(params), keyId(params)), convertOptions(cx)),
+      toApiDeployKey(await deployKeyService.getDeployKey(cx, repoRef(params), idParam(params)), convertOptions(cx)),
   }),
   defineRoute({
     method: 'DELETE',
@@ -74,10 +70,11 @@ export const deployKeyRoutes = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
+    params: KEY_ID,
     success: { status: 204 },
     errors: [401, 403, 404],
     handler: async ({ cx, params }) => {
-      await deployKeyService.deleteDeployKey(cx, ref(params), keyId(params));
+      await deployKeyService.deleteDeployKey(cx, repoRef(params), idParam(params));
     },
   }),
 ];

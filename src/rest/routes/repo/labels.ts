@@ -1,17 +1,15 @@
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as repoLabelService from '../../../services/label/repoLabel.ts';
 import { toApiLabel, toApiLabelList } from '../../convert/label.ts';
-import { setTotalCount } from '../../pagination.ts';
-import { labelFields, labelId, labelPage } from '../../labelParams.ts';
+import { labelFields } from '../../labelParams.ts';
+import { defineList } from '../../list.ts';
+import { idParam, repoRef } from '../../params.ts';
+import { idOf, idOrName } from '../../pathParams.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateLabelOption, EditLabelOption, ListLabelsQuery } from '../../structs/label.ts';
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
 /** /repos/{owner}/{repo}/labels: list, create, get (by id or name), edit, delete. */
 export const repoLabelRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/labels',
     operationId: 'issueListLabels',
     summary: "Get all of a repository's labels",
@@ -19,17 +17,12 @@ export const repoLabelRoutes = [
     scopes: ['issue'],
     gate: 'none',
     query: ListLabelsQuery,
-    success: { status: 200, schema: '[Label]' },
+    // Gitea sets X-Total-Count but no Link header on this list.
+    headers: 'count',
+    schema: '[Label]',
     errors: [404],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = await repoLabelService.listRepoLabels(cx, ref(params), {
-        sort: query.sort,
-        page: labelPage(req.query as Record<string, unknown>),
-      });
-      // Gitea sets X-Total-Count but no Link header on this list.
-      setTotalCount(reply, page.total);
-      return toApiLabelList(page.items, cx.config.rootUrl);
-    },
+    load: ({ cx, params, query, page }) => repoLabelService.listRepoLabels(cx, repoRef(params), { sort: query.sort, page }),
+    convert: (result, { cx }) => toApiLabelList(result.items, cx.config.rootUrl),
   }),
   defineRoute({
     method: 'POST',
@@ -43,7 +36,7 @@ export const repoLabelRoutes = [
     success: { status: 201, schema: 'Label' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const label = await repoLabelService.createRepoLabel(cx, ref(params), labelFields(body));
+      const label = await repoLabelService.createRepoLabel(cx, repoRef(params), labelFields(body));
       return toApiLabel(label, cx.config.rootUrl);
     },
   }),
@@ -55,9 +48,11 @@ export const repoLabelRoutes = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOrName('label') },
     success: { status: 200, schema: 'Label' },
     errors: [404],
-    handler: async ({ cx, params }) => toApiLabel(await repoLabelService.getRepoLabel(cx, ref(params), params.id ?? ''), cx.config.rootUrl),
+    handler: async ({ cx, params }) =>
+      toApiLabel(await repoLabelService.getRepoLabel(cx, repoRef(params), params.id ?? ''), cx.config.rootUrl),
   }),
   defineRoute({
     method: 'PATCH',
@@ -67,11 +62,12 @@ export const repoLabelRoutes = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOf('label') },
     body: EditLabelOption,
     success: { status: 200, schema: 'Label' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const label = await repoLabelService.updateRepoLabel(cx, ref(params), labelId(params.id), labelFields(body));
+      const label = await repoLabelService.updateRepoLabel(cx, repoRef(params), idParam(params), labelFields(body));
       return toApiLabel(label, cx.config.rootUrl);
     },
   }),
@@ -83,10 +79,11 @@ export const repoLabelRoutes = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOf('label') },
     success: { status: 204 },
     errors: [401, 403, 404, 423],
     handler: async ({ cx, params }) => {
-      await repoLabelService.deleteRepoLabel(cx, ref(params), labelId(params.id));
+      await repoLabelService.deleteRepoLabel(cx, repoRef(params), idParam(params));
     },
   }),
 ];

@@ -1,17 +1,15 @@
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as milestoneService from '../../../services/milestone/milestone.ts';
 import { toApiMilestone } from '../../convert/issue.ts';
 import { toApiMilestoneList } from '../../convert/milestone.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { repoRef } from '../../params.ts';
+import { idOrName } from '../../pathParams.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateMilestoneOption, EditMilestoneOption, ListMilestonesQuery } from '../../structs/milestone.ts';
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
 /** /repos/{owner}/{repo}/milestones: list, create, get (by id or name), edit, delete. */
 export const milestoneRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/milestones',
     operationId: 'issueGetMilestonesList',
     summary: "Get all of a repository's opened milestones",
@@ -19,14 +17,12 @@ export const milestoneRoutes = [
     scopes: ['issue'],
     gate: 'none',
     query: ListMilestonesQuery,
-    success: { status: 200, schema: '[Milestone]' },
+    headers: 'link',
+    schema: '[Milestone]',
     errors: [404],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await milestoneService.listMilestones(cx, ref(params), { state: query.state, name: query.name, page });
-      setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
-      return toApiMilestoneList(result.items);
-    },
+    load: ({ cx, params, query, page }) =>
+      milestoneService.listMilestones(cx, repoRef(params), { state: query.state, name: query.name, page }),
+    convert: (result) => toApiMilestoneList(result.items),
   }),
   defineRoute({
     method: 'POST',
@@ -40,7 +36,7 @@ export const milestoneRoutes = [
     success: { status: 201, schema: 'Milestone' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const milestone = await milestoneService.createMilestone(cx, ref(params), {
+      const milestone = await milestoneService.createMilestone(cx, repoRef(params), {
         title: body.title,
         description: body.description,
         dueOn: body.due_on ? new Date(body.due_on) : null,
@@ -57,9 +53,10 @@ export const milestoneRoutes = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOrName('milestone') },
     success: { status: 200, schema: 'Milestone' },
     errors: [404],
-    handler: async ({ cx, params }) => toApiMilestone(await milestoneService.getMilestone(cx, ref(params), params.id ?? '')),
+    handler: async ({ cx, params }) => toApiMilestone(await milestoneService.getMilestone(cx, repoRef(params), params.id ?? '')),
   }),
   defineRoute({
     method: 'PATCH',
@@ -69,11 +66,12 @@ export const milestoneRoutes = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOrName('milestone') },
     body: EditMilestoneOption,
     success: { status: 200, schema: 'Milestone' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const milestone = await milestoneService.updateMilestone(cx, ref(params), params.id ?? '', {
+      const milestone = await milestoneService.updateMilestone(cx, repoRef(params), params.id ?? '', {
         title: body.title ?? undefined,
         description: body.description ?? undefined,
         // Gitea's EditMilestone always sets the deadline from `due_on`: leaving it out removes the due date.
@@ -91,10 +89,11 @@ export const milestoneRoutes = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOrName('milestone') },
     success: { status: 204 },
     errors: [401, 403, 404, 423],
     handler: async ({ cx, params }) => {
-      await milestoneService.deleteMilestone(cx, ref(params), params.id ?? '');
+      await milestoneService.deleteMilestone(cx, repoRef(params), params.id ?? '');
     },
   }),
 ];

@@ -2,7 +2,9 @@ import type { ScopeCategory } from '../../../auth/scope.ts';
 import * as projectService from '../../../services/project/project.ts';
 import type { ProjectOwnerRef } from '../../../services/project/projectScope.ts';
 import { toApiProject, toApiProjectList } from '../../convert/project.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { idParam, repoRef } from '../../params.ts';
+import { idOf } from '../../pathParams.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
 import { CreateProjectOption, EditProjectOption, ListProjectsQuery } from '../../structs/project.ts';
 
@@ -22,19 +24,17 @@ const owners: {
     prefix: '/repos/{owner}/{repo}',
     tag: 'repository',
     scope: 'repository',
-    ref: (p) => ({ owner: p.owner ?? '', repo: p.repo ?? '' }),
+    ref: repoRef,
     op: 'repo',
   },
   { prefix: '/orgs/{org}', tag: 'organization', scope: 'organization', ref: (p) => ({ org: p.org ?? '' }), op: 'org' },
 ];
 
-/** Path ids parsed as Gitea's ParseInt: anything else matches no project. */
-const projectId = (raw: string | undefined): number => (raw && /^\d{1,10}$/.test(raw) ? Number(raw) : 0);
+const PROJECT_ID = { id: idOf('project') };
 
 /** GET|POST …/projects and GET|PATCH|DELETE …/projects/{id}, for repositories and organizations. */
 export const projectRoutes: readonly RouteDef[] = owners.flatMap(({ prefix, tag, scope, ref, op }) => [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: `${prefix}/projects`,
     operationId: `${op}ListProjects`,
     summary: op === 'repo' ? "List a repository's projects" : "List an organization's projects",
@@ -42,14 +42,11 @@ export const projectRoutes: readonly RouteDef[] = owners.flatMap(({ prefix, tag,
     scopes: [scope],
     gate: 'none',
     query: ListProjectsQuery,
-    success: { status: 200, schema: '[Project]' },
+    headers: 'link',
+    schema: '[Project]',
     errors: [404],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await projectService.listProjects(cx, ref(params), { state: query.state, sort: query.sort, page });
-      setPaginationHeaders(req, reply, cx.config.rootUrl, result.total, page);
-      return toApiProjectList(result.items);
-    },
+    load: ({ cx, params, query, page }) => projectService.listProjects(cx, ref(params), { state: query.state, sort: query.sort, page }),
+    convert: (result) => toApiProjectList(result.items),
   }),
   defineRoute({
     method: 'POST',
@@ -73,9 +70,10 @@ export const projectRoutes: readonly RouteDef[] = owners.flatMap(({ prefix, tag,
     tag,
     scopes: [scope],
     gate: 'none',
+    params: PROJECT_ID,
     success: { status: 200, schema: 'Project' },
     errors: [404],
-    handler: async ({ cx, params }) => toApiProject(await projectService.getProject(cx, ref(params), projectId(params.id))),
+    handler: async ({ cx, params }) => toApiProject(await projectService.getProject(cx, ref(params), idParam(params))),
   }),
   defineRoute({
     method: 'PATCH',
@@ -85,12 +83,13 @@ export const projectRoutes: readonly RouteDef[] = owners.flatMap(({ prefix, tag,
     tag,
     scopes: [scope],
     gate: 'none',
+    params: PROJECT_ID,
     body: EditProjectOption,
     success: { status: 200, schema: 'Project' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) =>
       toApiProject(
-        await projectService.updateProject(cx, ref(params), projectId(params.id), {
+        await projectService.updateProject(cx, ref(params), idParam(params), {
           title: body.title ?? undefined,
           description: body.description ?? undefined,
           state: body.state ?? undefined,
@@ -105,10 +104,11 @@ export const projectRoutes: readonly RouteDef[] = owners.flatMap(({ prefix, tag,
     tag,
     scopes: [scope],
     gate: 'none',
+    params: PROJECT_ID,
     success: { status: 204 },
     errors: [401, 403, 404, 423],
     handler: async ({ cx, params }) => {
-      await projectService.deleteProject(cx, ref(params), projectId(params.id));
+      await projectService.deleteProject(cx, ref(params), idParam(params));
     },
   }),
 ]) as readonly RouteDef[];

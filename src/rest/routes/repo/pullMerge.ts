@@ -1,16 +1,12 @@
-import { isDomainError } from '../../../errors.ts';
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
+import { isDomainError, NotFoundError } from '../../../errors.ts';
 import { editPullRequest } from '../../../services/pull/edit.ts';
-import { isMergeNotAllowed, isPullRequestMerged, mergePullRequest } from '../../../services/pull/merge.ts';
+import { isPullRequestMerged, mergePullRequest } from '../../../services/pull/merge.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiPullRequest } from '../../convert/pull.ts';
+import { swaggerUrlOf } from '../../frameworkErrors.ts';
+import { indexParam, repoRef } from '../../params.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
 import { EditPullRequestOption, MergePullRequestOption } from '../../structs/pullMerge.ts';
-
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
-const indexOf = (params: Record<string, string>): number => (/^\d+$/.test(params.index ?? '') ? Number(params.index) : 0);
 
 /** Gitea's alias pairs: the snake_case field, else the Go field name (empty strings count as absent). */
 const either = (a: string | null | undefined, b: string | null | undefined): string | undefined => a || b || undefined;
@@ -30,7 +26,7 @@ export const pullMergeRoutes: readonly RouteDef[] = [
     success: { status: 201, schema: 'PullRequest' },
     errors: [401, 403, 404, 409, 412, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const view = await editPullRequest(cx, ref(params), indexOf(params), {
+      const view = await editPullRequest(cx, repoRef(params), indexParam(params), {
         title: body.title ?? undefined,
         body: body.body ?? undefined,
         contentVersion: body.content_version ?? undefined,
@@ -55,14 +51,10 @@ export const pullMergeRoutes: readonly RouteDef[] = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
-    success: { status: 204 },
+    success: { status: 204, description: 'the pull request has been merged' },
     errors: [404],
     handler: async ({ cx, params, reply }) => {
-      if (await isPullRequestMerged(cx, ref(params), indexOf(params))) return reply.code(204).send();
-      return reply
-        .code(404)
-        .type('application/json;charset=utf-8')
-        .send({ message: 'not found', url: `${cx.config.rootUrl}api/swagger` });
+      if (!(await isPullRequestMerged(cx, repoRef(params), indexParam(params)))) throw new NotFoundError('not found');
     },
   }),
   defineRoute({
@@ -74,11 +66,11 @@ export const pullMergeRoutes: readonly RouteDef[] = [
     scopes: ['repository'],
     gate: 'none',
     body: MergePullRequestOption,
-    success: { status: 200 },
+    success: { status: 200, description: 'merged (no body)' },
     errors: [401, 403, 404, 405, 409, 422, 423],
     handler: async ({ cx, params, body, reply }) => {
       try {
-        await mergePullRequest(cx, ref(params), indexOf(params), {
+        await mergePullRequest(cx, repoRef(params), indexParam(params), {
           do: either(body.do, body.Do),
           mergeTitleField: either(body.merge_title_field, body.MergeTitleField),
           mergeMessageField: either(body.merge_message_field, body.MergeMessageField),
@@ -90,11 +82,11 @@ export const pullMergeRoutes: readonly RouteDef[] = [
         });
       } catch (err) {
         // Gitea answers the merge refusals of CheckPullMergeable and disallowed styles with 405.
-        if (isDomainError(err) && isMergeNotAllowed(err)) {
+        if (isDomainError(err) && err.data.reason === 'MERGE_NOT_ALLOWED') {
           return reply
             .code(405)
             .type('application/json;charset=utf-8')
-            .send({ message: err.message, url: `${cx.config.rootUrl}api/swagger` });
+            .send({ message: err.message, url: swaggerUrlOf(cx.config.rootUrl) });
         }
         throw err;
       }

@@ -1,9 +1,10 @@
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as reviewService from '../../../services/pull/review.ts';
 import * as requestService from '../../../services/pull/reviewRequest.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiPullReview, toApiPullReviewComment, toApiPullReviewList } from '../../convert/review.ts';
-import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { idParam, indexParam, repoRef } from '../../params.ts';
+import { idOf } from '../../pathParams.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
 import {
   CreatePullReviewOptions,
@@ -12,12 +13,8 @@ import {
   SubmitPullReviewOptions,
 } from '../../structs/review.ts';
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
-const intParam = (value: string | undefined): number => (/^\d+$/.test(value ?? '') ? Number(value) : 0);
-
 const REVIEW = '/repos/{owner}/{repo}/pulls/{index}/reviews/{id}';
+const REVIEW_ID = { id: idOf('review') };
 
 /** Dismissal and its undoing share one service; undismissals take no body. */
 const dismissRoute = (dismiss: boolean) =>
@@ -30,12 +27,13 @@ const dismissRoute = (dismiss: boolean) =>
         tag: 'repository',
         scopes: ['repository'],
         gate: 'none',
+        params: REVIEW_ID,
         body: DismissPullReviewOptions,
         success: { status: 200, schema: 'PullReview' },
         errors: [401, 403, 404, 422],
         handler: async ({ cx, params, body }) => {
           const input = { message: body.message ?? undefined, priors: body.priors ?? undefined };
-          const view = await reviewService.setReviewDismissed(cx, ref(params), intParam(params.index), intParam(params.id), true, input);
+          const view = await reviewService.setReviewDismissed(cx, repoRef(params), indexParam(params), idParam(params), true, input);
           return toApiPullReview(view, cx.viewer, convertOptions(cx));
         },
       })
@@ -47,32 +45,29 @@ const dismissRoute = (dismiss: boolean) =>
         tag: 'repository',
         scopes: ['repository'],
         gate: 'none',
+        params: REVIEW_ID,
         success: { status: 200, schema: 'PullReview' },
         errors: [401, 403, 404, 422],
         handler: async ({ cx, params }) => {
-          const view = await reviewService.setReviewDismissed(cx, ref(params), intParam(params.index), intParam(params.id), false);
+          const view = await reviewService.setReviewDismissed(cx, repoRef(params), indexParam(params), idParam(params), false);
           return toApiPullReview(view, cx.viewer, convertOptions(cx));
         },
       });
 
 /** Pull request reviews and review requests (Gitea routers/api/v1/repo/pull_review.go). */
 export const pullReviewRoutes: readonly RouteDef[] = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/pulls/{index}/reviews',
     operationId: 'repoListPullReviews',
     summary: 'List all reviews for a pull request',
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
-    success: { status: 200, schema: '[PullReview]' },
+    headers: 'count',
+    schema: '[PullReview]',
     errors: [403, 404],
-    handler: async ({ cx, params, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await reviewService.listReviews(cx, ref(params), intParam(params.index), page);
-      setTotalCount(reply, result.total);
-      return toApiPullReviewList(result.items, cx.viewer, convertOptions(cx));
-    },
+    load: ({ cx, params, page }) => reviewService.listReviews(cx, repoRef(params), indexParam(params), page),
+    convert: (result, { cx }) => toApiPullReviewList(result.items, cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'POST',
@@ -86,7 +81,7 @@ export const pullReviewRoutes: readonly RouteDef[] = [
     success: { status: 200, schema: 'PullReview' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const view = await reviewService.createReview(cx, ref(params), intParam(params.index), {
+      const view = await reviewService.createReview(cx, repoRef(params), indexParam(params), {
         event: body.event ?? undefined,
         body: body.body ?? undefined,
         commitId: body.commit_id ?? undefined,
@@ -108,10 +103,11 @@ export const pullReviewRoutes: readonly RouteDef[] = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
+    params: REVIEW_ID,
     success: { status: 200, schema: 'PullReview' },
     errors: [403, 404],
     handler: async ({ cx, params }) => {
-      const view = await reviewService.getReview(cx, ref(params), intParam(params.index), intParam(params.id));
+      const view = await reviewService.getReview(cx, repoRef(params), indexParam(params), idParam(params));
       return toApiPullReview(view, cx.viewer, convertOptions(cx));
     },
   }),
@@ -123,12 +119,13 @@ export const pullReviewRoutes: readonly RouteDef[] = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
+    params: REVIEW_ID,
     body: SubmitPullReviewOptions,
     success: { status: 200, schema: 'PullReview' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
       const input = { event: body.event ?? undefined, body: body.body ?? undefined };
-      const view = await reviewService.submitReview(cx, ref(params), intParam(params.index), intParam(params.id), input);
+      const view = await reviewService.submitReview(cx, repoRef(params), indexParam(params), idParam(params), input);
       return toApiPullReview(view, cx.viewer, convertOptions(cx));
     },
   }),
@@ -140,10 +137,11 @@ export const pullReviewRoutes: readonly RouteDef[] = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
+    params: REVIEW_ID,
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params }) => {
-      await reviewService.deleteReview(cx, ref(params), intParam(params.index), intParam(params.id));
+      await reviewService.deleteReview(cx, repoRef(params), indexParam(params), idParam(params));
     },
   }),
   defineRoute({
@@ -154,10 +152,11 @@ export const pullReviewRoutes: readonly RouteDef[] = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
+    params: REVIEW_ID,
     success: { status: 200, schema: '[PullReviewComment]' },
     errors: [403, 404],
     handler: async ({ cx, params }) => {
-      const { view, comments } = await reviewService.listReviewComments(cx, ref(params), intParam(params.index), intParam(params.id));
+      const { view, comments } = await reviewService.listReviewComments(cx, repoRef(params), indexParam(params), idParam(params));
       const opts = convertOptions(cx);
       return comments.map((c) => toApiPullReviewComment(c, view, cx.viewer, opts));
     },
@@ -176,7 +175,7 @@ export const pullReviewRoutes: readonly RouteDef[] = [
     success: { status: 201, schema: '[PullReview]' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const views = await requestService.addReviewRequests(cx, ref(params), intParam(params.index), {
+      const views = await requestService.addReviewRequests(cx, repoRef(params), indexParam(params), {
         reviewers: body.reviewers ?? [],
         teamReviewers: body.team_reviewers ?? [],
       });
@@ -195,7 +194,7 @@ export const pullReviewRoutes: readonly RouteDef[] = [
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      await requestService.removeReviewRequests(cx, ref(params), intParam(params.index), {
+      await requestService.removeReviewRequests(cx, repoRef(params), indexParam(params), {
         reviewers: body.reviewers ?? [],
         teamReviewers: body.team_reviewers ?? [],
       });

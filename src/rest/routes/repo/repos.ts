@@ -5,8 +5,11 @@ import type { RepoWithPermission } from '../../../services/repo/repoRows.ts';
 import type { Page } from '../../../services/paging.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiRepository, toApiRepositoryList } from '../../convert/repo.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
-import { defineRoute, type ApiInput } from '../../route.ts';
+import type { ServiceContext } from '../../../services/context.ts';
+import { defineList } from '../../list.ts';
+import { idParam } from '../../params.ts';
+import { idOf } from '../../pathParams.ts';
+import { defineRoute } from '../../route.ts';
 import { CreateRepoOption } from '../../structs/repo.ts';
 
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
@@ -29,16 +32,9 @@ function createInput(body: CreateRepoOption): repoCreate.CreateRepoInput {
   };
 }
 
-type Input = ApiInput<undefined, undefined>;
-
-async function listRoute({ cx, req, reply }: Input, load: (opts: ReturnType<typeof listOptions>) => Promise<Page<RepoWithPermission>>) {
-  const opts = listOptions(req.query as Record<string, unknown>);
-  const page = await load(opts);
-  setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-  return toApiRepositoryList(page.items, convertOptions(cx));
-}
-
-const one = (cx: Input['cx'], r: RepoWithPermission) => toApiRepository(r.repo, r.repo.owner, r.perm, convertOptions(cx));
+const one = (cx: ServiceContext, r: RepoWithPermission) => toApiRepository(r.repo, r.repo.owner, r.perm, convertOptions(cx));
+const repoList = (result: Page<RepoWithPermission>, { cx }: { cx: ServiceContext }) =>
+  toApiRepositoryList(result.items, convertOptions(cx));
 
 const createDoc = {
   tag: 'repository',
@@ -75,6 +71,7 @@ export const repoRoutes = [
     method: 'POST',
     path: '/org/{org}/repos',
     operationId: 'createOrgRepoDeprecated',
+    deprecated: true,
     summary: 'Create a repository in an organization (deprecated)',
     scopes: ['organization', 'repository'],
     gate: 'token',
@@ -129,45 +126,46 @@ export const repoRoutes = [
     gate: 'none',
     success: { status: 200, schema: 'Repository' },
     errors: [404],
-    handler: async ({ cx, params }) => {
-      const raw = params.id ?? '';
-      return one(cx, await repoRead.getRepoById(cx, /^\d{1,10}$/.test(raw) ? Number(raw) : 0));
-    },
+    params: { id: idOf('repo') },
+    handler: async ({ cx, params }) => one(cx, await repoRead.getRepoById(cx, idParam(params))),
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/user/repos',
     operationId: 'userCurrentListRepos',
     summary: 'List the repos that the authenticated user owns',
     tag: 'user',
     scopes: ['user', 'repository'],
     gate: 'token',
-    success: { status: 200, schema: '[Repository]' },
+    headers: 'link',
+    schema: '[Repository]',
     errors: [401],
-    handler: (input) => listRoute(input, (opts) => repoRead.listMyRepos(input.cx, opts)),
+    load: ({ cx, page }) => repoRead.listMyRepos(cx, page),
+    convert: repoList,
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/users/{username}/repos',
     operationId: 'userListRepos',
     summary: 'List the repos owned by the given user',
     tag: 'user',
     scopes: ['user', 'repository'],
     gate: 'none',
-    success: { status: 200, schema: '[Repository]' },
+    headers: 'link',
+    schema: '[Repository]',
     errors: [404],
-    handler: (input) => listRoute(input, (opts) => repoRead.listUserRepos(input.cx, input.params.username ?? '', opts)),
+    load: ({ cx, params, page }) => repoRead.listUserRepos(cx, params.username ?? '', page),
+    convert: repoList,
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/orgs/{org}/repos',
     operationId: 'orgListRepos',
     summary: "List an organization's repos",
     tag: 'organization',
     scopes: ['organization', 'repository'],
     gate: 'none',
-    success: { status: 200, schema: '[Repository]' },
+    headers: 'link',
+    schema: '[Repository]',
     errors: [404],
-    handler: (input) => listRoute(input, (opts) => repoRead.listOrgRepos(input.cx, input.params.org ?? '', opts)),
+    load: ({ cx, params, page }) => repoRead.listOrgRepos(cx, params.org ?? '', page),
+    convert: repoList,
   }),
 ];

@@ -2,35 +2,33 @@ import { z } from 'zod';
 import * as repoSearch from '../../../services/repo/search.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiRepositoryList } from '../../convert/repo.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
-import { defineRoute } from '../../route.ts';
-import { zQueryBool, zQueryInt } from '../../validation.ts';
+import { defineList } from '../../list.ts';
+import { qBool, qInt, qString } from '../../params.ts';
 
 /** GET /repos/search query (Gitea's names; unparsable booleans and integers are ignored, as Gitea's Form*). */
 const SearchQuery = z.object({
-  q: z.string().optional(),
-  topic: zQueryBool,
-  includeDesc: zQueryBool,
-  uid: zQueryInt,
-  priority_owner_id: zQueryInt,
-  team_id: zQueryInt,
-  starredBy: zQueryInt,
-  private: zQueryBool,
-  is_private: zQueryBool,
-  template: zQueryBool,
-  archived: zQueryBool,
-  mode: z.string().optional(),
-  exclusive: zQueryBool,
-  sort: z.string().optional(),
-  order: z.string().optional(),
-  page: z.string().optional(),
-  limit: z.string().optional(),
+  q: qString('keyword'),
+  topic: qBool('limit search to repositories with keyword as topic'),
+  includeDesc: qBool('include search of keyword within repository description'),
+  uid: qInt('search only for repos that the user with the given id owns or contributes to'),
+  priority_owner_id: qInt('repo owner to prioritize in the results'),
+  team_id: qInt('search only for repos that belong to the given team id'),
+  starredBy: qInt('search only for repos that the user with the given id has starred'),
+  private: qBool('include private repositories this user has access to (defaults to true)'),
+  is_private: qBool('show only public, private or all repositories (defaults to all)'),
+  template: qBool('include template repositories this user has access to (defaults to true)'),
+  archived: qBool('show only archived, non-archived or all repositories (defaults to all)'),
+  mode: qString('type of repository to search for', { enum: ['fork', 'source', 'mirror', 'collaborative'] }),
+  exclusive: qBool('if `uid` is given, search only for repos that the user owns'),
+  sort: qString('sort repos by attribute', {
+    enum: ['alpha', 'created', 'updated', 'size', 'git_size', 'lfs_size', 'stars', 'forks', 'id'],
+  }),
+  order: qString('sort order, either "asc" (ascending) or "desc" (descending); "sort" must be given too', { enum: ['asc', 'desc'] }),
 });
 
 /** GET /repos/search: `{"ok":true,"data":[…]}` with X-Total-Count and Link. */
 export const repoSearchRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/search',
     operationId: 'repoSearch',
     summary: 'Search for repositories',
@@ -38,11 +36,11 @@ export const repoSearchRoutes = [
     scopes: ['repository'],
     gate: 'none',
     query: SearchQuery,
-    success: { status: 200, schema: 'SearchResults' },
+    headers: 'link',
+    schema: 'SearchResults',
     errors: [422],
-    handler: async ({ cx, query, req, reply }) => {
-      const opts = listOptions(req.query as Record<string, unknown>);
-      const page = await repoSearch.searchRepos(
+    load: ({ cx, query, page }) =>
+      repoSearch.searchRepos(
         cx,
         {
           q: query.q,
@@ -61,10 +59,8 @@ export const repoSearchRoutes = [
           sort: query.sort,
           order: query.order,
         },
-        opts,
-      );
-      setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-      return { ok: true, data: toApiRepositoryList(page.items, convertOptions(cx)) };
-    },
+        page,
+      ),
+    convert: (result, { cx }) => ({ ok: true, data: toApiRepositoryList(result.items, convertOptions(cx)) }),
   }),
 ];

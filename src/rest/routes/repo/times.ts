@@ -1,37 +1,23 @@
-import { ValidationError } from '../../../errors.ts';
-import type { RepoRef } from '../../../services/access/repoAccess.ts';
 import * as stopwatchService from '../../../services/issue/stopwatch.ts';
 import * as trackedTimeService from '../../../services/issue/trackedTime.ts';
 import type { TrackedTimeFilters } from '../../../services/issue/trackedTime.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiStopWatch, toApiTrackedTime, toApiTrackedTimeList } from '../../convert/trackedTime.ts';
-import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { idParam, indexParam, repoRef } from '../../params.ts';
+import { idOf } from '../../pathParams.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
 import { AddTimeOption, TrackedTimesQuery } from '../../structs/trackedTime.ts';
 
-const ref = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });
-
-/** Gitea ParamsInt64: anything but an integer reads as 0 (then 404). */
-const intParam = (value: string | undefined): number => (/^\d+$/.test(value ?? '') ? Number(value) : 0);
-
-/** Gitea GetQueryBeforeSince: RFC 3339 (blank = unset), 422 otherwise. */
-function timeParam(value: string | undefined, field: string): Date | undefined {
-  const v = value?.trim();
-  if (!v) return undefined;
-  const d = new Date(v);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(v) || Number.isNaN(d.getTime())) {
-    throw new ValidationError(`parsing time "${v}" as RFC3339 failed`, { param: field });
-  }
-  return d;
+function filters(query: { user?: string | undefined; since?: Date | undefined; before?: Date | undefined }): TrackedTimeFilters {
+  return { user: query.user?.trim() || undefined, since: query.since, before: query.before };
 }
 
-function filters(query: { user?: string | undefined; since?: string | undefined; before?: string | undefined }): TrackedTimeFilters {
-  return { user: query.user?.trim() || undefined, since: timeParam(query.since, 'since'), before: timeParam(query.before, 'before') };
-}
+/** /user/times reads no `user` filter (Gitea's ListMyTrackedTimes). */
+const MyTrackedTimesQuery = TrackedTimesQuery.omit({ user: true });
 
 const issueTimeRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/issues/{index}/times',
     operationId: 'issueTrackedTimes',
     summary: "List an issue's tracked times",
@@ -39,14 +25,12 @@ const issueTimeRoutes = [
     scopes: ['issue'],
     gate: 'none',
     query: TrackedTimesQuery,
-    success: { status: 200, schema: '[TrackedTime]' },
+    headers: 'count',
+    schema: '[TrackedTime]',
     errors: [401, 403, 404, 422],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await trackedTimeService.listIssueTrackedTimes(cx, ref(params), intParam(params.index), filters(query), page);
-      setTotalCount(reply, result.total);
-      return toApiTrackedTimeList(result.items, cx.viewer, convertOptions(cx));
-    },
+    load: ({ cx, params, query, page }) =>
+      trackedTimeService.listIssueTrackedTimes(cx, repoRef(params), indexParam(params), filters(query), page),
+    convert: (result, { cx }) => toApiTrackedTimeList(result.items, cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'POST',
@@ -60,7 +44,7 @@ const issueTimeRoutes = [
     success: { status: 200, schema: 'TrackedTime' },
     errors: [400, 401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const view = await trackedTimeService.addTrackedTime(cx, ref(params), intParam(params.index), {
+      const view = await trackedTimeService.addTrackedTime(cx, repoRef(params), indexParam(params), {
         time: body.time,
         created: body.created ? new Date(body.created) : undefined,
         userName: body.user_name ?? undefined,
@@ -79,7 +63,7 @@ const issueTimeRoutes = [
     success: { status: 204 },
     errors: [400, 401, 403, 404],
     handler: async ({ cx, params }) => {
-      await trackedTimeService.resetIssueTrackedTimes(cx, ref(params), intParam(params.index));
+      await trackedTimeService.resetIssueTrackedTimes(cx, repoRef(params), indexParam(params));
     },
   }),
   defineRoute({
@@ -90,17 +74,17 @@ const issueTimeRoutes = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
+    params: { id: idOf('tracked time') },
     success: { status: 204 },
     errors: [400, 401, 403, 404],
     handler: async ({ cx, params }) => {
-      await trackedTimeService.deleteTrackedTime(cx, ref(params), intParam(params.index), intParam(params.id));
+      await trackedTimeService.deleteTrackedTime(cx, repoRef(params), indexParam(params), idParam(params));
     },
   }),
 ];
 
 const repoTimeRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/repos/{owner}/{repo}/times',
     operationId: 'repoTrackedTimes',
     summary: "List a repo's tracked times",
@@ -108,14 +92,11 @@ const repoTimeRoutes = [
     scopes: ['repository'],
     gate: 'none',
     query: TrackedTimesQuery,
-    success: { status: 200, schema: '[TrackedTime]' },
+    headers: 'count',
+    schema: '[TrackedTime]',
     errors: [400, 401, 403, 404, 422],
-    handler: async ({ cx, params, query, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await trackedTimeService.listRepoTrackedTimes(cx, ref(params), filters(query), page);
-      setTotalCount(reply, result.total);
-      return toApiTrackedTimeList(result.items, cx.viewer, convertOptions(cx));
-    },
+    load: ({ cx, params, query, page }) => trackedTimeService.listRepoTrackedTimes(cx, repoRef(params), filters(query), page),
+    convert: (result, { cx }) => toApiTrackedTimeList(result.items, cx.viewer, convertOptions(cx)),
   }),
   defineRoute({
     method: 'GET',
@@ -127,9 +108,10 @@ const repoTimeRoutes = [
     gate: 'none',
     success: { status: 200, schema: '[TrackedTime]' },
     errors: [400, 401, 403, 404],
+    deprecated: true,
     handler: async ({ cx, params }) =>
       toApiTrackedTimeList(
-        await trackedTimeService.listUserTrackedTimesInRepo(cx, ref(params), params.user ?? ''),
+        await trackedTimeService.listUserTrackedTimesInRepo(cx, repoRef(params), params.user ?? ''),
         cx.viewer,
         convertOptions(cx),
       ),
@@ -155,46 +137,39 @@ const stopwatchRoutes = [
       success: { status },
       errors: [401, 403, 404, 409],
       handler: async ({ cx, params }) => {
-        await run(cx, ref(params), intParam(params.index));
+        await run(cx, repoRef(params), indexParam(params));
       },
     }),
   ),
 ];
 
 const userRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/user/times',
     operationId: 'userCurrentTrackedTimes',
     summary: "List the current user's tracked times",
     tag: 'user',
     scopes: ['user'],
     gate: 'token',
-    query: TrackedTimesQuery,
-    success: { status: 200, schema: '[TrackedTime]' },
+    query: MyTrackedTimesQuery,
+    headers: 'count',
+    schema: '[TrackedTime]',
     errors: [401, 422],
-    handler: async ({ cx, query, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const { since, before } = filters(query);
-      const result = await trackedTimeService.listMyTrackedTimes(cx, { since, before }, page);
-      setTotalCount(reply, result.total);
-      return toApiTrackedTimeList(result.items, cx.viewer, convertOptions(cx));
-    },
+    load: ({ cx, query, page }) => trackedTimeService.listMyTrackedTimes(cx, { since: query.since, before: query.before }, page),
+    convert: (result, { cx }) => toApiTrackedTimeList(result.items, cx.viewer, convertOptions(cx)),
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/user/stopwatches',
     operationId: 'userGetStopWatches',
     summary: 'Get list of all existing stopwatches',
     tag: 'user',
     scopes: ['user'],
     gate: 'token',
-    success: { status: 200, schema: '[StopWatch]' },
+    headers: 'count',
+    schema: '[StopWatch]',
     errors: [401],
-    handler: async ({ cx, req, reply }) => {
-      const page = listOptions(req.query as Record<string, unknown>);
-      const result = await stopwatchService.listMyStopwatches(cx, page);
-      setTotalCount(reply, result.total);
+    load: ({ cx, page }) => stopwatchService.listMyStopwatches(cx, page),
+    convert: (result) => {
       const now = new Date();
       return result.items.map((v) => toApiStopWatch(v, now));
     },

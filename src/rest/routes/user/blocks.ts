@@ -4,20 +4,26 @@ import type { ServiceContext } from '../../../services/context.ts';
 import * as blockService from '../../../services/user/block.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiUserList } from '../../convert/user.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
-import { defineRoute, type ApiInput } from '../../route.ts';
+import { defineList, type ListDef } from '../../list.ts';
+import { qString } from '../../params.ts';
+import { defineRoute, type RouteDef } from '../../route.ts';
 
 /** Query of PUT …/blocks/{username}: the optional `note` (first value wins, like Gitea's FormString). */
-export const BlockUserQuery = z.object({
-  note: z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string().optional()),
-});
+export const BlockUserQuery = z.object({ note: qString('optional note for the block') });
 
-/** GET …/blocks for a blocker: the blocked users, converted as Gitea does (the blocker as the viewer). */
-export async function listBlocked({ cx, req, reply }: ApiInput<undefined, undefined>, ref: blockService.BlockerRef) {
-  const opts = listOptions(req.query as Record<string, unknown>);
-  const page = await blockService.listBlocks(cx, ref, opts);
-  setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-  return toApiUserList(page.items, page.blocker, convertOptions(cx));
+/** GET …/blocks of a blocker: the blocked users, converted as Gitea does (the blocker as the viewer). */
+export function blockList(
+  doc: Pick<ListDef<z.ZodObject, blockService.BlockPage>, 'path' | 'operationId' | 'summary' | 'tag' | 'scopes' | 'errors'>,
+  ref: (params: Record<string, string>) => blockService.BlockerRef,
+): RouteDef {
+  return defineList({
+    ...doc,
+    gate: 'token',
+    headers: 'link',
+    schema: '[User]',
+    load: ({ cx, params, page }) => blockService.listBlocks(cx, ref(params), page),
+    convert: (result, { cx }) => toApiUserList(result.items, result.blocker, convertOptions(cx)),
+  });
 }
 
 /** GET …/blocks/{username}: 204 when blocked, 404 otherwise. */
@@ -27,18 +33,17 @@ export async function checkBlocked(cx: ServiceContext, ref: blockService.Blocker
 
 /** /user/blocks: the signed-in user's list, check, block, unblock. */
 export const userBlockRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/user/blocks',
-    operationId: 'userListBlocks',
-    summary: 'List users blocked by the authenticated user',
-    tag: 'user',
-    scopes: ['user'],
-    gate: 'token',
-    success: { status: 200, schema: '[User]' },
-    errors: [401, 403],
-    handler: (input) => listBlocked(input, {}),
-  }),
+  blockList(
+    {
+      path: '/user/blocks',
+      operationId: 'userListBlocks',
+      summary: 'List users blocked by the authenticated user',
+      tag: 'user',
+      scopes: ['user'],
+      errors: [401, 403],
+    },
+    () => ({}),
+  ),
   defineRoute({
     method: 'GET',
     path: '/user/blocks/{username}',

@@ -1,26 +1,22 @@
 import * as tokenService from '../../../services/user/token.ts';
 import { toApiAccessToken } from '../../convert/user.ts';
-import { listOptions, setTotalCount } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateAccessTokenOption } from '../../structs/user.ts';
 
 export const tokenRoutes = [
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/users/{username}/tokens',
     operationId: 'userGetTokens',
     summary: "List the authenticated user's access tokens",
     tag: 'user',
     scopes: ['user'],
     gate: 'none',
-    success: { status: 200, schema: '[AccessToken]' },
+    headers: 'count',
+    schema: '[AccessToken]',
     errors: [401, 403, 404],
-    handler: async ({ cx, params, req, reply }) => {
-      const opts = listOptions(req.query as Record<string, unknown>);
-      const page = await tokenService.listAccessTokens(cx, params.username ?? '', opts);
-      setTotalCount(reply, page.total);
-      return page.items.map((t) => toApiAccessToken(t));
-    },
+    load: ({ cx, params, page }) => tokenService.listAccessTokens(cx, params.username ?? '', page),
+    convert: (result) => result.items.map((t) => toApiAccessToken(t)),
   }),
   defineRoute({
     method: 'POST',

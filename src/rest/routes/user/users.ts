@@ -2,9 +2,9 @@ import { z } from 'zod';
 import * as userService from '../../../services/user/user.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiUser, toApiUserList } from '../../convert/user.ts';
-import { listOptions, setPaginationHeaders } from '../../pagination.ts';
+import { defineList } from '../../list.ts';
+import { qInt, qString } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { zQueryInt } from '../../validation.ts';
 
 export const userRoutes = [
   defineRoute({
@@ -19,22 +19,18 @@ export const userRoutes = [
     errors: [401],
     handler: async ({ cx }) => toApiUser(userService.getViewer(cx), cx.viewer, convertOptions(cx)),
   }),
-  defineRoute({
-    method: 'GET',
+  defineList({
     path: '/users/search',
     operationId: 'userSearch',
     summary: 'Search for users',
     tag: 'user',
     scopes: ['user'],
     gate: 'none',
-    query: z.object({ q: z.string().optional(), uid: zQueryInt }),
-    success: { status: 200, schema: 'UserSearchResults' },
-    handler: async ({ cx, query, req, reply }) => {
-      const opts = listOptions(req.query as Record<string, unknown>);
-      const page = await userService.searchUsers(cx, { ...opts, q: query.q, uid: query.uid });
-      setPaginationHeaders(req, reply, cx.config.rootUrl, page.total, opts);
-      return { ok: true, data: toApiUserList(page.items, cx.viewer, convertOptions(cx)) };
-    },
+    query: z.object({ q: qString('keyword'), uid: qInt('ID of the user to search for') }),
+    headers: 'link',
+    schema: 'UserSearchResults',
+    load: ({ cx, query, page }) => userService.searchUsers(cx, { ...page, q: query.q, uid: query.uid }),
+    convert: (result, { cx }) => ({ ok: true, data: toApiUserList(result.items, cx.viewer, convertOptions(cx)) }),
   }),
   defineRoute({
     method: 'GET',
