@@ -1,12 +1,6 @@
 import type { DomainError, ErrorReason } from '../errors.ts';
 import { goFieldName } from './validation.ts';
 
-/** Gitea's error body: `{"message","url"}` (url = the swagger URL). */
-export interface ApiError {
-  message: string;
-  url?: string;
-}
-
 /** Longest error message sent; longer ones (which echo input) are cut. */
 export const MAX_MESSAGE_LENGTH = 512;
 

@@ -4,11 +4,9 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { cut } from './errors.ts';
 
-/**
- * Errors raised outside the REST plugin's own handler, answered in Gitea's `{"message","url"}` shape like every
- * other API error: Fastify's router (bad URL encoding 400, over-long parameter 414), Node's HTTP parser (header
- * overflow 431, malformed request 400, timeout 408), and errors or unknown paths outside /api/v1.
- */
+// Errors raised outside the REST plugin's own handler, answered in Gitea's `{"message","url"}` shape like every
+// other API error: Fastify's router (bad URL encoding 400, over-long parameter 414), Node's HTTP parser (header
+// overflow 431, malformed request 400, timeout 408), and errors or unknown paths outside /api/v1.
 
 /** Gitea's `url` field: the swagger page on ROOT_URL. */
 export function swaggerUrlOf(rootUrl: string): string {

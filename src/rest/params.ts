@@ -3,12 +3,10 @@ import type { RepoRef } from '../services/access/repoAccess.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListOptions } from '../services/paging.ts';
 import { cut } from './errors.ts';
 
-/**
- * The parameters of /api/v1 with Gitea's parsing rules, in one place: path parameters (repository reference,
- * integer ids and indexes) and query parameters. Each query parameter builder records how the OpenAPI
- * document describes it, so a route's declared query schema is both what the handler reads and what the
- * document shows.
- */
+// The parameters of /api/v1 with Gitea's parsing rules, in one place: path parameters (repository reference,
+// integer ids and indexes) and query parameters. Each query parameter builder records how the OpenAPI
+// document describes it, so a route's declared query schema is both what the handler reads and what the
+// document shows.
 
 /** The `{owner}/{repo}` of a path. */
 export const repoRef = (params: Record<string, string>): RepoRef => ({ owner: params.owner ?? '', repo: params.repo ?? '' });

@@ -4,11 +4,9 @@ import { MAX_MESSAGE_LENGTH } from '../../src/rest/errors.ts';
 import { MAX_LINK_HEADER } from '../../src/rest/pagination.ts';
 import type { TestApp } from './app.ts';
 
-/**
- * A bounded REST fuzzer driven by the OpenAPI document: every operation, its declared path, query and body
- * parameters filled with ordinary and hostile values, as anonymous callers, users, admins and bad
- * credentials. Each answer must be below 500, errors in Gitea's `{"message","url"}` shape, without internals.
- */
+// A bounded REST fuzzer driven by the OpenAPI document: every operation, its declared path, query and body
+// parameters filled with ordinary and hostile values, as anonymous callers, users, admins and bad
+// credentials. Each answer must be below 500, errors in Gitea's `{"message","url"}` shape, without internals.
 
 /** The parts of the OpenAPI document the fuzzer reads. */
 interface JsonSchema {

@@ -53,7 +53,7 @@ export const pullMergeRoutes: readonly RouteDef[] = [
     gate: 'none',
     success: { status: 204, description: 'the pull request has been merged' },
     errors: [404],
-    handler: async ({ cx, params, reply }) => {
+    handler: async ({ cx, params }) => {
       if (!(await isPullRequestMerged(cx, repoRef(params), indexParam(params)))) throw new NotFoundError('not found');
     },
   }),
