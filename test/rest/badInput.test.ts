@@ -230,7 +230,8 @@ describe.each(PROVIDERS)('bad input never answers 500 (%s)', (provider) => {
       await broken.createUser('root', { admin: true });
       await broken.createUser('alice');
       await broken.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'pub' } });
-      // A database fault: the label table is gone.
+      // A database fault: the label table is gone (after the repository's event subscribers are done with it).
+      await broken.app.deps.notifier.drain();
       await broken.db.$executeRawUnsafe(provider === 'postgresql' ? 'DROP TABLE "Label" CASCADE' : 'DROP TABLE "Label"');
     });
     afterAll(() => broken.close());
