@@ -1,12 +1,14 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+/** Test files that mock a module and so cannot share a worker's module graph. */
+const ISOLATED = ['test/auth/unknownUserCost.test.ts'];
+
 export default defineConfig({
   // graphql 16 ships CJS (main) and ESM (module) builds; Vite would load the ESM one for src/ while the
   // externalized Pothos/Yoga load the CJS one, so `instanceof GraphQLError` failed. Use Node's choice.
   resolve: { alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }] },
   test: {
-    include: ['test/**/*.test.ts'],
     // Timeouts catch hangs, not slowness: a test that takes 10 s on an idle machine takes several times that when
     // the two cores are shared with other work, and must not fail for it.
     testTimeout: 180_000,
@@ -17,8 +19,15 @@ export default defineConfig({
     // the suite. Suites share no module state that matters (each builds its own app over its own database);
     // VITEST_ISOLATE=1 restores a fresh module graph per file.
     pool: 'forks',
-    isolate: process.env.VITEST_ISOLATE === '1',
     maxWorkers: 4,
     reporters: ['default', './test/helpers/summaryReporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: process.env.VITEST_ISOLATE === '1' },
+      },
+      // Files that replace a module (vi.mock) need a module graph of their own.
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+    ],
   },
 });

@@ -48,8 +48,9 @@ export async function authenticate(db: Db, creds: Credentials, attempt: SignInAt
       const usable = user && user.type === 'INDIVIDUAL' && user.passwordHash ? user : null;
       // Keyed by account when it exists, so a name and its e-mail addresses share one counter.
       const account = usable ? `id:${usable.id}` : `login:${creds.username.toLowerCase()}`;
-      await attempt.throttle.reserve(attempt.clientIp, account);
+      await attempt.throttle.check(attempt.clientIp, account);
       if (!(await verifySignInPassword(usable?.passwordHash ?? null, creds.password)) || !usable) {
+        await attempt.throttle.failed(attempt.clientIp, account);
         throw new UnauthenticatedError(INVALID);
       }
       await attempt.throttle.succeeded(attempt.clientIp, account);

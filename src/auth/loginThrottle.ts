@@ -75,23 +75,35 @@ export class LoginThrottle {
 
   /**
    * Before a password check for `account` (a stable key: the user id, or the login as typed when no such
-   * user exists) from `ip`: refuses when either counter is spent, otherwise counts one failure on each.
+   * user exists) from `ip`: refuses when either counter is already spent. Nothing is counted here, so
+   * concurrent sign-ins with the right password (a client's parallel requests) are never refused.
    * @throws LoginThrottledError
    */
-  async reserve(ip: string, account: string): Promise<void> {
+  async check(ip: string, account: string): Promise<void> {
     const address = addressKey(ip);
-    const pair = `${account}|${address}`;
     await this.refuseIfBlocked(this.byAddress, 'address', address);
-    await this.refuseIfBlocked(this.byAccount, 'account', pair);
-    await this.count(this.byAddress, 'address', address);
-    await this.count(this.byAccount, 'account', pair);
+    await this.refuseIfBlocked(this.byAccount, 'account', `${account}|${address}`);
   }
 
-  /** The password was right: forget the pair's failures and give back the address's reserved one. */
-  async succeeded(ip: string, account: string): Promise<void> {
+  /**
+   * The password was wrong: counts one failure on each counter.
+   * @throws LoginThrottledError when a counter is (or now becomes) spent
+   */
+  async failed(ip: string, account: string): Promise<void> {
     const address = addressKey(ip);
-    await this.byAccount?.delete(`${account}|${address}`);
-    await this.byAddress?.reward(address, 1);
+    await this.count(this.byAddress, 'address', address);
+    await this.count(this.byAccount, 'account', `${account}|${address}`);
+  }
+
+  /**
+   * The password was right: refused all the same when guesses running alongside it spent a counter while it
+   * was verified (so a flood of concurrent guesses cannot learn which one was right), otherwise forgets the
+   * pair's failures.
+   * @throws LoginThrottledError
+   */
+  async succeeded(ip: string, account: string): Promise<void> {
+    await this.check(ip, account);
+    await this.byAccount?.delete(`${account}|${addressKey(ip)}`);
   }
 
   /**
@@ -114,7 +126,9 @@ export class LoginThrottle {
   private async count(limiter: RateLimiterAbstract | null, limit: ThrottleRefusal['limit'], key: string): Promise<void> {
     if (!limiter) return;
     try {
-      await limiter.consume(key, 1);
+      const res = await limiter.consume(key, 1);
+      // The failure that spends the counter blocks the key for blockDuration: the next attempt is refused.
+      if (res.consumedPoints >= limiter.points) await limiter.block(key, limiter.blockDuration);
     } catch (rejection) {
       // A RateLimiterRes means "over the limit" (the key is now blocked); anything else is a store failure.
       if (rejection instanceof RateLimiterRes) throw refusal(limiter, limit, rejection);

@@ -214,6 +214,11 @@ describe.each(PROVIDERS)('failed sign-in throttling (%s)', (provider) => {
     expect((await rest(address, tokenAuth(aliceToken))).statusCode).toBe(200);
   });
 
+  it('concurrent sign-ins with the right password are never refused (nothing is counted before the check)', async () => {
+    const results = await Promise.all(Array.from({ length: 30 }, () => rest('192.0.2.77', basic('dave'))));
+    expect(results.map((r) => r.statusCode)).toEqual(Array.from({ length: 30 }, () => 200));
+  });
+
   it('IPv6 clients are counted per /64', async () => {
     for (let i = 1; i <= 6; i++) expect((await rest(`2001:db8:7:7::${i}`, basic(`v6-${i}`, 'wrong'))).statusCode).toBe(401);
     expect((await rest('2001:db8:7:7:abcd::1', basic('bob'))).statusCode).toBe(429);
