@@ -7,6 +7,8 @@ import { CronScheduler } from './jobs/cronScheduler.ts';
 import { JobWorker } from './jobs/worker.ts';
 import { activitySubscriber } from './notify/activity.ts';
 import { mentionSubscriber } from './notify/mentions.ts';
+import { notificationOutbox } from './notify/notificationJob.ts';
+import { notificationJobHandler } from './services/notification/fanOut.ts';
 import { manualMergeFollowUp } from './services/pull/manualMerge.ts';
 import { Notifier } from './notify/notifier.ts';
 import { refreshPullsFollowUp } from './services/pull/refresh.ts';
@@ -72,6 +74,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const deps: AppDeps = { db, config, notifier, jobs, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
+  // Notification threads: a fan-out job written in the emitting transaction, run by the worker.
+  notifier.subscribeInTransaction(notificationOutbox());
+  jobs.register(notificationJobHandler(deps));
   // After a push's rows: pull request heads and stats first, then merges made outside the API.
   jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp]));
   const cron = new CronScheduler(

@@ -131,7 +131,15 @@ export type DomainEvent =
    */
   | { type: 'pull.merged'; pullId: number; issueId: number; repoId: number; index: number; how: string; commitId: string; actorId: number }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
-  | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] };
+  | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] }
+  /** A user starred or unstarred a repository (`starred` tells which). */
+  | { type: 'repo.starred'; repoId: number; actorId: number; starred: boolean }
+  /** A user started (`watching` true) or stopped watching a repository. */
+  | { type: 'repo.watched'; repoId: number; actorId: number; watching: boolean }
+  /** Users were added as assignees of an issue or pull request (by editing it; not at creation). */
+  | { type: 'issue.assigned'; issueId: number; repoId: number; index: number; assigneeIds: number[]; actorId: number }
+  /** Commits pushed to a pull request's head branch; `commentId` is the PULL_PUSH timeline comment. */
+  | { type: 'pull.pushed'; issueId: number; repoId: number; index: number; commentId: number; actorId: number };
 
 /** One ref changed by a push or by the API. */
 export interface RefUpdate {

@@ -70,10 +70,66 @@ export function findMentions(content: string): string[] {
   return names;
 }
 
-interface Subject {
+/** Where a mention was written: the issue, the text and its author. */
+export interface Subject {
   issueId: number;
   content: string;
   actorId: number;
+}
+
+/**
+ * The users `names` (from findMentions) mention on an issue, as Gitea resolves them: active users who may read
+ * the issue's unit, never the author nor users who blocked the author; `@org/team` of the repository's
+ * organization gives the members of a team with access to that unit.
+ */
+export async function mentionedUserIds(db: Db, s: Subject, names: readonly string[]): Promise<number[]> {
+  const issue = await db.issue.findUnique({
+    where: { id: s.issueId },
+    select: { isPull: true, repoId: true, repo: { select: { owner: { select: { id: true, type: true, lowerName: true } } } } },
+  });
+  const doer = await db.user.findUnique({ where: { id: s.actorId }, select: { lowerName: true } });
+  if (!issue || !doer) return [];
+  const owner = issue.repo.owner;
+  const unit = issue.isPull ? 'PULL_REQUESTS' : 'ISSUES';
+  const lower = [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => n !== doer.lowerName);
+  const teamNames =
+    owner.type === 'ORGANIZATION'
+      ? lower.filter((n) => n.startsWith(`${owner.lowerName}/`)).map((n) => n.slice(owner.lowerName.length + 1))
+      : [];
+  const userNames = lower.filter((n) => !n.includes('/'));
+  const ids = new Set<number>();
+  if (teamNames.length) {
+    const teams = await db.team.findMany({
+      where: {
+        orgId: owner.id,
+        lowerName: { in: teamNames },
+        OR: [{ repos: { some: { repoId: issue.repoId } } }, { includesAllRepositories: true }],
+      },
+      select: { id: true, authorize: true, units: { where: { type: unit }, select: { accessMode: true } } },
+    });
+    const granted = teams.filter((t) => atLeast(t.authorize, 'ADMIN') || t.units.some((u) => u.accessMode !== 'NONE')).map((t) => t.id);
+    if (granted.length) {
+      const members = await db.teamUser.findMany({
+        where: { teamId: { in: granted }, user: { isActive: true, prohibitLogin: false } },
+        select: { userId: true, user: { select: { lowerName: true } } },
+      });
+      for (const m of members) if (m.user.lowerName !== doer.lowerName) ids.add(m.userId);
+    }
+  }
+  if (userNames.length) {
+    const users = await db.user.findMany({
+      where: { lowerName: { in: userNames }, type: 'INDIVIDUAL', isActive: true, prohibitLogin: false },
+    });
+    for (const user of users) {
+      if (ids.has(user.id)) continue;
+      const perm = await repoPermissionLoader(db, user).load(issue.repoId);
+      if (canRead(perm, unit)) ids.add(user.id);
+    }
+  }
+  if (!ids.size) return [];
+  const blockers = await db.block.findMany({ where: { blockeeId: s.actorId, blockerId: { in: [...ids] } }, select: { blockerId: true } });
+  for (const b of blockers) ids.delete(b.blockerId);
+  return [...ids];
 }
 
 /**
@@ -101,56 +157,6 @@ export function mentionSubscriber(db: Db): Subscriber {
     }
   }
 
-  async function mentionedUserIds(s: Subject, names: readonly string[]): Promise<number[]> {
-    const issue = await db.issue.findUnique({
-      where: { id: s.issueId },
-      select: { isPull: true, repoId: true, repo: { select: { owner: { select: { id: true, type: true, lowerName: true } } } } },
-    });
-    const doer = await db.user.findUnique({ where: { id: s.actorId }, select: { lowerName: true } });
-    if (!issue || !doer) return [];
-    const owner = issue.repo.owner;
-    const unit = issue.isPull ? 'PULL_REQUESTS' : 'ISSUES';
-    const lower = [...new Set(names.map((n) => n.toLowerCase()))].filter((n) => n !== doer.lowerName);
-    const teamNames =
-      owner.type === 'ORGANIZATION'
-        ? lower.filter((n) => n.startsWith(`${owner.lowerName}/`)).map((n) => n.slice(owner.lowerName.length + 1))
-        : [];
-    const userNames = lower.filter((n) => !n.includes('/'));
-    const ids = new Set<number>();
-    if (teamNames.length) {
-      const teams = await db.team.findMany({
-        where: {
-          orgId: owner.id,
-          lowerName: { in: teamNames },
-          OR: [{ repos: { some: { repoId: issue.repoId } } }, { includesAllRepositories: true }],
-        },
-        select: { id: true, authorize: true, units: { where: { type: unit }, select: { accessMode: true } } },
-      });
-      const granted = teams.filter((t) => atLeast(t.authorize, 'ADMIN') || t.units.some((u) => u.accessMode !== 'NONE')).map((t) => t.id);
-      if (granted.length) {
-        const members = await db.teamUser.findMany({
-          where: { teamId: { in: granted }, user: { isActive: true, prohibitLogin: false } },
-          select: { userId: true, user: { select: { lowerName: true } } },
-        });
-        for (const m of members) if (m.user.lowerName !== doer.lowerName) ids.add(m.userId);
-      }
-    }
-    if (userNames.length) {
-      const users = await db.user.findMany({
-        where: { lowerName: { in: userNames }, type: 'INDIVIDUAL', isActive: true, prohibitLogin: false },
-      });
-      for (const user of users) {
-        if (ids.has(user.id)) continue;
-        const perm = await repoPermissionLoader(db, user).load(issue.repoId);
-        if (canRead(perm, unit)) ids.add(user.id);
-      }
-    }
-    if (!ids.size) return [];
-    const blockers = await db.block.findMany({ where: { blockeeId: s.actorId, blockerId: { in: [...ids] } }, select: { blockerId: true } });
-    for (const b of blockers) ids.delete(b.blockerId);
-    return [...ids];
-  }
-
   async function markMentioned(issueId: number, userId: number): Promise<void> {
     const { count } = await db.issueUser.updateMany({ where: { issueId, userId }, data: { isMentioned: true } });
     if (count) return;
@@ -170,7 +176,7 @@ export function mentionSubscriber(db: Db): Subscriber {
       if (!subject) return;
       const names = findMentions(subject.content);
       if (!names.length) return;
-      for (const userId of await mentionedUserIds(subject, names)) await markMentioned(subject.issueId, userId);
+      for (const userId of await mentionedUserIds(db, subject, names)) await markMentioned(subject.issueId, userId);
     },
   };
 }

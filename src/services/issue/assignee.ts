@@ -104,6 +104,7 @@ async function applyAssignees(cx: ServiceContext, issue: Models.Issue, next: (cu
       if (c.comments.length) await tx.comment.createMany({ data: c.comments });
       if (c.fields.length)
         emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: c.fields });
+      c.events.forEach(emit);
       return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
     }),
   );

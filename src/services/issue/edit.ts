@@ -73,7 +73,7 @@ async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorI
 /** Sets the issue's assignees to exactly `users` inside `tx`, recording an ASSIGNEES timeline comment per added or removed user in `c`. */
 export async function replaceAssignees(
   tx: DbTx,
-  issue: Pick<Models.Issue, 'id'>,
+  issue: Pick<Models.Issue, 'id' | 'repoId' | 'index'>,
   users: readonly Pick<Models.User, 'id'>[],
   actorId: number,
   c: Change,
@@ -90,6 +90,8 @@ export async function replaceAssignees(
   for (const id of removed)
     c.comments.push({ type: 'ASSIGNEES', posterId: actorId, issueId: issue.id, assigneeId: id, removedAssignee: true });
   for (const id of added) c.comments.push({ type: 'ASSIGNEES', posterId: actorId, issueId: issue.id, assigneeId: id });
+  if (added.length)
+    c.events.push({ type: 'issue.assigned', issueId: issue.id, repoId: issue.repoId, index: issue.index, assigneeIds: added, actorId });
 }
 
 function deadlineComment(issue: Models.Issue, next: Date | null, actorId: number): Models.Prisma.CommentCreateManyInput | null {

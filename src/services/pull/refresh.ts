@@ -119,7 +119,7 @@ async function refreshHead(
     const [{ changed, after }, content] = baseSha
       ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)])
       : [{ changed: true, after: undefined }, null];
-    await withTx(cx, async (tx) => {
+    await withTx(cx, async (tx, emit) => {
       if (changed)
         await tx.review.updateMany({
           where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: false, commitId: { not: newSha } },
@@ -130,8 +130,9 @@ async function refreshHead(
         data: { stale: false },
       });
       if (content) {
-        await tx.comment.create({ data: { type: 'PULL_PUSH', posterId: pusherId, issueId: pr.issueId, content } });
+        const comment = await tx.comment.create({ data: { type: 'PULL_PUSH', posterId: pusherId, issueId: pr.issueId, content } });
         await tx.issue.update({ where: { id: pr.issueId }, data: { updatedAt: new Date() } });
+        emit({ type: 'pull.pushed', issueId: pr.issueId, repoId: pr.baseRepoId, index: pr.index, commentId: comment.id, actorId: pusherId });
       }
     });
     if (baseSha) await storePullState(cx.db, gitDir, pr, newSha, baseSha, after);

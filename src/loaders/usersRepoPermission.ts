@@ -1,0 +1,55 @@
+// The permission of many users on one repository, in a fixed number of queries (notification fan-out).
+import type { DbLike } from '../db/client.ts';
+import type { AccessMode } from '../permissions/accessMode.ts';
+import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
+
+/**
+ * The access model (computeRepoPermission, the same rule the per-request loader applies to one viewer) for each
+ * of `userIds` on repository `repoId`: five queries whatever the number of users (the users, their
+ * collaborations, organization memberships, team grants and blocks). Unknown users are left out.
+ */
+export async function usersRepoPermissions(db: DbLike, repoId: number, userIds: readonly number[]): Promise<Map<number, RepoPermission>> {
+  const out = new Map<number, RepoPermission>();
+  if (!userIds.length) return out;
+  const repo = await db.repository.findUnique({
+    where: { id: repoId },
+    select: { id: true, ownerId: true, isPrivate: true, owner: { select: { id: true, type: true, visibility: true } }, units: { select: { type: true } } },
+  });
+  if (!repo) return out;
+  const ids = [...new Set(userIds)];
+  const isOrg = repo.owner.type === 'ORGANIZATION';
+  const [users, collabs, members, teamUsers, blocks] = await Promise.all([
+    db.user.findMany({ where: { id: { in: ids } }, select: { id: true, isAdmin: true, isRestricted: true } }),
+    db.collaboration.findMany({ where: { repoId, userId: { in: ids } }, select: { userId: true, mode: true } }),
+    isOrg ? db.orgUser.findMany({ where: { orgId: repo.ownerId, userId: { in: ids } }, select: { userId: true } }) : [],
+    isOrg
+      ? db.teamUser.findMany({
+          where: { orgId: repo.ownerId, userId: { in: ids }, team: { OR: [{ includesAllRepositories: true }, { repos: { some: { repoId } } }] } },
+          select: { userId: true, team: { select: { authorize: true, units: { select: { type: true, accessMode: true } } } } },
+        })
+      : [],
+    db.block.findMany({ where: { blockerId: repo.ownerId, blockeeId: { in: ids } }, select: { blockeeId: true } }),
+  ]);
+  const collabOf = new Map(collabs.map((c) => [c.userId, c.mode as AccessMode]));
+  const memberOf = new Set(members.map((m) => m.userId));
+  const blocked = new Set(blocks.map((b) => b.blockeeId));
+  const teamsOf = new Map<number, TeamGrant[]>();
+  for (const tu of teamUsers) {
+    const grant: TeamGrant = { authorize: tu.team.authorize, units: Object.fromEntries(tu.team.units.map((u) => [u.type, u.accessMode])) };
+    teamsOf.set(tu.userId, [...(teamsOf.get(tu.userId) ?? []), grant]);
+  }
+  const facts = { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate, owner: repo.owner, units: repo.units.map((u) => u.type) };
+  for (const user of users) {
+    out.set(
+      user.id,
+      computeRepoPermission(facts, {
+        viewer: user,
+        isOrgMember: memberOf.has(user.id),
+        teams: teamsOf.get(user.id) ?? [],
+        collaboration: collabOf.get(user.id) ?? null,
+        blocked: blocked.has(user.id),
+      }),
+    );
+  }
+  return out;
+}

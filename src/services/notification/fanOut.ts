@@ -1,0 +1,124 @@
+// Notification fan-out (Gitea services/uinotification + models/activities createOrUpdateIssueNotifications).
+import type { Db, DbLike, Models } from '../../db/client.ts';
+import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
+import { usersRepoPermissions } from '../../loaders/usersRepoPermission.ts';
+import { findMentions, mentionedUserIds } from '../../notify/mentions.ts';
+import { NOTIFICATION_JOB, type NotificationPayload } from '../../notify/notificationJob.ts';
+import { canRead } from '../../permissions/repoPermission.ts';
+import { createSystemContext, withTx, type AppDeps } from '../context.ts';
+import { unitOf } from '../issue/issue.ts';
+import { isWorkInProgress } from '../pull/pull.ts';
+import { PARTICIPATING_COMMENTS } from '../watch/issueWatch.ts';
+import { WATCHING_MODES } from '../watch/repoWatch.ts';
+
+type Issue = Pick<Models.Issue, 'id' | 'repoId' | 'posterId' | 'isPull' | 'title' | 'content'>;
+
+/** The users the text of the event mentions (resolved as Gitea does: readers of the unit, not the author). */
+async function mentioned(db: Db, issue: Issue, p: NotificationPayload): Promise<number[]> {
+  if (!p.mentionsIn) return [];
+  const content =
+    'issue' in p.mentionsIn
+      ? issue.content
+      : ((await db.comment.findUnique({ where: { id: p.mentionsIn.commentId }, select: { content: true } }))?.content ?? '');
+  const names = findMentions(content);
+  return names.length ? mentionedUserIds(db, { issueId: issue.id, content, actorId: p.actorId }, names) : [];
+}
+
+/**
+ * The receivers of one fan-out, before the read check: Gitea's broadcast set (issue watchers, repository watchers
+ * — not for a work-in-progress pull request —, participants; minus explicit unwatchers), the new-pull set, and
+ * the targeted users (mentions, assignees, reviewers), who bypass the watch rules. Never the actor.
+ */
+async function receivers(db: Db, issue: Issue, p: NotificationPayload): Promise<number[]> {
+  const out = new Set<number>();
+  if (p.audience !== 'targets') {
+    const skipRepoWatchers = p.audience === 'broadcast' && issue.isPull && isWorkInProgress(issue.title);
+    const [issueWatches, repoWatches, participants] = await Promise.all([
+      db.issueWatch.findMany({ where: { issueId: issue.id }, select: { userId: true, isWatching: true } }),
+      skipRepoWatchers ? [] : db.watch.findMany({ where: { repoId: issue.repoId, mode: { in: WATCHING_MODES } }, select: { userId: true } }),
+      db.comment.findMany({
+        where: { issueId: issue.id, type: { in: PARTICIPATING_COMMENTS }, posterId: { not: null } },
+        select: { posterId: true },
+        distinct: ['posterId'],
+      }),
+    ]);
+    if (p.audience === 'broadcast') for (const w of issueWatches) if (w.isWatching) out.add(w.userId);
+    for (const w of repoWatches) out.add(w.userId);
+    for (const c of participants) if (c.posterId !== null) out.add(c.posterId);
+    if (issue.posterId !== null) out.add(issue.posterId);
+    if (p.audience === 'broadcast') {
+      for (const w of issueWatches) if (!w.isWatching) out.delete(w.userId);
+    } else if (issue.posterId !== null) out.delete(issue.posterId);
+  }
+  const targets = [...p.targets, ...(await mentioned(db, issue, p))];
+  if (p.event === 'issue.created') {
+    const assignees = await db.issueAssignee.findMany({ where: { issueId: issue.id }, select: { assigneeId: true } });
+    targets.push(...assignees.map((a) => a.assigneeId));
+  }
+  for (const id of targets) out.add(id);
+  out.delete(p.actorId);
+  return [...out];
+}
+
+/**
+ * Writes the threads of one fan-out in one transaction (with the job's checkpoint, so a replay does nothing):
+ * receivers who cannot read the issue's unit are dropped (the access model for all of them at once); one thread
+ * per (user, issue) — new ones in one insert, a read one becomes unread with the new comment, an unread or
+ * pinned one only records who updated it; every touched thread's `updatedAt` moves (it reorders the list).
+ * Statements depend on the shape of the event, not on the number of receivers.
+ */
+export function notificationJobHandler(deps: AppDeps): JobHandler<NotificationPayload> {
+  return defineHandler(NOTIFICATION_JOB, async (payload, run) => {
+    if (payload.done) return;
+    const db = deps.db;
+    const issue = await db.issue.findUnique({
+      where: { id: payload.issueId },
+      select: { id: true, repoId: true, posterId: true, isPull: true, title: true, content: true },
+    });
+    if (!issue) return;
+    const candidates = await receivers(db, issue, payload);
+    const perms = await usersRepoPermissions(db, issue.repoId, candidates);
+    const readers = candidates.filter((id) => {
+      const perm = perms.get(id);
+      return perm !== undefined && canRead(perm, unitOf(issue));
+    });
+    const cx = createSystemContext(deps);
+    await withTx(cx, async (tx) => {
+      if (readers.length) await writeThreads(tx, issue, readers, payload);
+      await run.checkpoint(tx, { ...payload, done: true });
+    });
+  });
+}
+
+async function writeThreads(tx: DbLike, issue: Issue, userIds: number[], p: NotificationPayload): Promise<void> {
+  const existing = await tx.notification.findMany({
+    where: { issueId: issue.id, userId: { in: userIds } },
+    select: { id: true, userId: true, status: true },
+  });
+  const have = new Set(existing.map((n) => n.userId));
+  const now = new Date();
+  const fresh = userIds.filter((id) => !have.has(id));
+  const read = existing.filter((n) => n.status === 'READ').map((n) => n.id);
+  const kept = existing.filter((n) => n.status !== 'READ').map((n) => n.id);
+  if (fresh.length) {
+    await tx.notification.createMany({
+      data: fresh.map((userId) => ({
+        userId,
+        repoId: issue.repoId,
+        status: 'UNREAD' as const,
+        source: issue.isPull ? ('PULL_REQUEST' as const) : ('ISSUE' as const),
+        issueId: issue.id,
+        commentId: p.commentId,
+        updatedById: p.actorId,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    });
+  }
+  if (read.length)
+    await tx.notification.updateMany({
+      where: { id: { in: read } },
+      data: { status: 'UNREAD', commentId: p.commentId, updatedById: p.actorId, updatedAt: now },
+    });
+  if (kept.length) await tx.notification.updateMany({ where: { id: { in: kept } }, data: { updatedById: p.actorId, updatedAt: now } });
+}
