@@ -13,7 +13,13 @@ export async function usersRepoPermissions(db: DbLike, repoId: number, userIds: 
   if (!userIds.length) return out;
   const repo = await db.repository.findUnique({
     where: { id: repoId },
-    select: { id: true, ownerId: true, isPrivate: true, owner: { select: { id: true, type: true, visibility: true } }, units: { select: { type: true } } },
+    select: {
+      id: true,
+      ownerId: true,
+      isPrivate: true,
+      owner: { select: { id: true, type: true, visibility: true } },
+      units: { select: { type: true } },
+    },
   });
   if (!repo) return out;
   const ids = [...new Set(userIds)];
@@ -24,7 +30,11 @@ export async function usersRepoPermissions(db: DbLike, repoId: number, userIds: 
     isOrg ? db.orgUser.findMany({ where: { orgId: repo.ownerId, userId: { in: ids } }, select: { userId: true } }) : [],
     isOrg
       ? db.teamUser.findMany({
-          where: { orgId: repo.ownerId, userId: { in: ids }, team: { OR: [{ includesAllRepositories: true }, { repos: { some: { repoId } } }] } },
+          where: {
+            orgId: repo.ownerId,
+            userId: { in: ids },
+            team: { OR: [{ includesAllRepositories: true }, { repos: { some: { repoId } } }] },
+          },
           select: { userId: true, team: { select: { authorize: true, units: { select: { type: true, accessMode: true } } } } },
         })
       : [],

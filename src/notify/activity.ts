@@ -161,6 +161,10 @@ export function activitySubscriber(db: Db): Subscriber {
         case 'repo.created':
         case 'repo.forked':
           return record(event.repoId, event.actorId, [{ opType: 'CREATE_REPO' }]);
+        case 'repo.starred':
+          return event.starred ? record(event.repoId, event.actorId, [{ opType: 'STAR_REPO' }]) : undefined;
+        case 'repo.watched':
+          return event.watching ? record(event.repoId, event.actorId, [{ opType: 'WATCH_REPO' }]) : undefined;
         case 'repo.renamed':
           if (event.actorId !== null) return record(event.repoId, event.actorId, [{ opType: 'RENAME_REPO', content: event.oldName }]);
           return undefined;

@@ -70,7 +70,14 @@ export function notificationPayloadOf(event: DomainEvent): NotificationPayload |
     case 'pull.reviewRequested':
       return event.reviewerId === null
         ? null
-        : { ...base, issueId: event.issueId, actorId: event.actorId, commentId: event.commentId, audience: 'targets', targets: [event.reviewerId] };
+        : {
+            ...base,
+            issueId: event.issueId,
+            actorId: event.actorId,
+            commentId: event.commentId,
+            audience: 'targets',
+            targets: [event.reviewerId],
+          };
     default:
       return null;
   }

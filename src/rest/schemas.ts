@@ -35,6 +35,7 @@ import {
   RepoCommit,
 } from './structs/pull.ts';
 import { EditPullRequestOption, MergePullRequestOption } from './structs/pullMerge.ts';
+import { NotificationCount, NotificationSubject, NotificationThread } from './structs/notification.ts';
 import { EditReactionOption, Reaction } from './structs/reaction.ts';
 import {
   CreateRepoOption,
@@ -70,6 +71,7 @@ import {
   User,
   UserSearchResults,
 } from './structs/user.ts';
+import { WatchInfo } from './structs/watch.ts';
 
 /**
  * The shapes the API answers with, by Gitea's swagger names: the OpenAPI document names each one once and
@@ -102,6 +104,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Issue,
   Label,
   Milestone,
+  NotificationCount,
+  NotificationSubject,
+  NotificationThread,
   Organization,
   PRBranchInfo,
   PayloadCommit,
@@ -127,6 +132,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   TrackedTime,
   User,
   UserSearchResults,
+  WatchInfo,
 };
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */

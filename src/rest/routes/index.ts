@@ -34,6 +34,9 @@ import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
 import { tokenRoutes } from './user/tokens.ts';
 import { userRoutes } from './user/users.ts';
+import { notificationRoutes } from './user/notifications.ts';
+import { starredRoutes } from './user/starred.ts';
+import { subscriptionRoutes } from './repo/subscriptions.ts';
 
 /** Every /api/v1 operation we serve; the router and the OpenAPI document are both built from this list. */
 export const allRoutes: readonly RouteDef[] = [
@@ -72,4 +75,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...branchRoutes,
   ...contentsRoutes,
   ...gitRoutes,
+  ...subscriptionRoutes,
+  ...starredRoutes,
+  ...notificationRoutes,
 ] as readonly RouteDef[];

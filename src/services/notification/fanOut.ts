@@ -35,7 +35,9 @@ async function receivers(db: Db, issue: Issue, p: NotificationPayload): Promise<
     const skipRepoWatchers = p.audience === 'broadcast' && issue.isPull && isWorkInProgress(issue.title);
     const [issueWatches, repoWatches, participants] = await Promise.all([
       db.issueWatch.findMany({ where: { issueId: issue.id }, select: { userId: true, isWatching: true } }),
-      skipRepoWatchers ? [] : db.watch.findMany({ where: { repoId: issue.repoId, mode: { in: WATCHING_MODES } }, select: { userId: true } }),
+      skipRepoWatchers
+        ? []
+        : db.watch.findMany({ where: { repoId: issue.repoId, mode: { in: WATCHING_MODES } }, select: { userId: true } }),
       db.comment.findMany({
         where: { issueId: issue.id, type: { in: PARTICIPATING_COMMENTS }, posterId: { not: null } },
         select: { posterId: true },

@@ -89,7 +89,8 @@ function filterWhere(f: NotificationFilter): Where {
   }
   const sources = [...new Set((f.subjectTypes ?? []).map((s) => SOURCES[s.trim().toLowerCase()]).filter((s) => s !== undefined))];
   if (sources.length) where.source = { in: sources };
-  if (f.since || f.before) where.updatedAt = { ...(f.since ? { gte: wholeSecond(f.since) } : {}), ...(f.before ? atOrBefore(f.before) : {}) };
+  if (f.since || f.before)
+    where.updatedAt = { ...(f.since ? { gte: wholeSecond(f.since) } : {}), ...(f.before ? atOrBefore(f.before) : {}) };
   return where;
 }
 
@@ -125,7 +126,13 @@ export async function loadThreadViews(cx: ServiceContext, threads: readonly Mode
       thread,
       repo: repoById.get(thread.repoId) ?? null,
       issue: issue
-        ? { index: issue.index, title: issue.title, isPull: issue.isPull, isClosed: issue.isClosed, merged: issue.pullRequest?.hasMerged === true }
+        ? {
+            index: issue.index,
+            title: issue.title,
+            isPull: issue.isPull,
+            isClosed: issue.isClosed,
+            merged: issue.pullRequest?.hasMerged === true,
+          }
         : null,
       latestCommentId: thread.issueId === null ? null : (latestOf.get(thread.issueId) ?? null),
     };
@@ -199,9 +206,12 @@ function parseLastReadAt(raw: string | undefined): Date | null {
   if (!s) return null;
   const d = new Date(s);
   if (!RFC3339.test(s) || Number.isNaN(d.getTime())) {
-    throw new InvalidArgumentError(`parsing time "${s.slice(0, 64)}" as "2006-01-02T15:04:05Z07:00": cannot parse "${s.slice(0, 64)}" as "2006"`, {
-      lastReadAt: s,
-    });
+    throw new InvalidArgumentError(
+      `parsing time "${s.slice(0, 64)}" as "2006-01-02T15:04:05Z07:00": cannot parse "${s.slice(0, 64)}" as "2006"`,
+      {
+        lastReadAt: s,
+      },
+    );
   }
   return d;
 }

@@ -132,7 +132,14 @@ async function refreshHead(
       if (content) {
         const comment = await tx.comment.create({ data: { type: 'PULL_PUSH', posterId: pusherId, issueId: pr.issueId, content } });
         await tx.issue.update({ where: { id: pr.issueId }, data: { updatedAt: new Date() } });
-        emit({ type: 'pull.pushed', issueId: pr.issueId, repoId: pr.baseRepoId, index: pr.index, commentId: comment.id, actorId: pusherId });
+        emit({
+          type: 'pull.pushed',
+          issueId: pr.issueId,
+          repoId: pr.baseRepoId,
+          index: pr.index,
+          commentId: comment.id,
+          actorId: pusherId,
+        });
       }
     });
     if (baseSha) await storePullState(cx.db, gitDir, pr, newSha, baseSha, after);

@@ -1,6 +1,6 @@
 // Subscriptions to issues and pull requests (Gitea models/issues/issue_watch.go, routers/api/v1/repo/issue_subscription.go).
 import type { DbLike, Models } from '../../db/client.ts';
-import { PermissionDeniedError } from '../../errors.ts';
+import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { requireRepoWrite, type RepoRef } from '../access/repoAccess.ts';
@@ -9,7 +9,6 @@ import { withRetry } from '../issue/create.ts';
 import { findIssueByIndex } from '../issue/issue.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { findUserByName } from '../user/user.ts';
-import { NotFoundError } from '../../errors.ts';
 import { WATCHING_MODES } from './repoWatch.ts';
 
 /** Comment types whose authors take part in an issue (Gitea GetParticipantIDsByIssue). */
@@ -26,7 +25,11 @@ export interface IssueSubscription {
  * Gitea CheckIssueWatch: an explicit (un)subscription wins; otherwise watching the repository or taking part in
  * the issue (its poster, or the author of a comment or review) subscribes.
  */
-export async function isWatchingIssue(db: DbLike, userId: number, issue: Pick<Models.Issue, 'id' | 'repoId' | 'posterId'>): Promise<boolean> {
+export async function isWatchingIssue(
+  db: DbLike,
+  userId: number,
+  issue: Pick<Models.Issue, 'id' | 'repoId' | 'posterId'>,
+): Promise<boolean> {
   const [explicit, repoWatch, comment] = await Promise.all([
     db.issueWatch.findUnique({ where: { userId_issueId: { userId, issueId: issue.id } }, select: { isWatching: true } }),
     db.watch.findFirst({ where: { userId, repoId: issue.repoId, mode: { in: WATCHING_MODES } }, select: { id: true } }),
@@ -72,7 +75,13 @@ export async function checkIssueSubscription(cx: ServiceContext, ref: RepoRef, i
  * site admin; returns false when the state was already so (Gitea 200), true when it changed (201).
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
  */
-export async function setIssueSubscription(cx: ServiceContext, ref: RepoRef, index: number, username: string, watch: boolean): Promise<boolean> {
+export async function setIssueSubscription(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  username: string,
+  watch: boolean,
+): Promise<boolean> {
   const access = await resolveIssueRepo(cx, ref, 'read');
   requireRepoWrite(cx, access, 'write:issue');
   const viewer = requireViewer(cx);

@@ -93,7 +93,11 @@ export async function setRepoSubscription(cx: ServiceContext, ref: RepoRef, mode
 }
 
 /** Same as setRepoSubscription for a repository given by id (GraphQL). @throws NotFoundError, UnauthenticatedError, PermissionDeniedError */
-export async function setRepoSubscriptionById(cx: ServiceContext, repoId: number, mode: 'NORMAL' | 'NONE' | 'DONT'): Promise<RepoSubscription> {
+export async function setRepoSubscriptionById(
+  cx: ServiceContext,
+  repoId: number,
+  mode: 'NORMAL' | 'NONE' | 'DONT',
+): Promise<RepoSubscription> {
   const repo = await cx.db.repository.findUnique({ where: { id: repoId } });
   if (!repo) throw new NotFoundError('repository does not exist', { repoId });
   return setRepoSubscription(cx, { owner: repo.ownerName, repo: repo.name }, mode);
