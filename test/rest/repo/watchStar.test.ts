@@ -140,7 +140,10 @@ describe.each(PROVIDERS)('REST watching and starring (%s)', (provider) => {
     await t.request('PUT', '/api/v1/user/starred/carol/feedme', { headers: as('bob') });
     await t.request('PUT', '/api/v1/repos/carol/feedme/subscription', { headers: as('bob') });
     await t.app.deps.notifier.drain();
-    const rows = await t.db.action.findMany({ where: { repoId: carolRepo.id, actUserId: users.bob!.id }, select: { opType: true, userId: true } });
+    const rows = await t.db.action.findMany({
+      where: { repoId: carolRepo.id, actUserId: users.bob!.id },
+      select: { opType: true, userId: true },
+    });
     expect(new Set(rows.map((r) => r.opType))).toEqual(new Set(['STAR_REPO', 'WATCH_REPO']));
   });
 });
