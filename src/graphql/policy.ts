@@ -1,5 +1,6 @@
 import { issueReadWhere, commentReadWhere } from '../services/issue/visibility.ts';
 import { labelReadWhere } from '../services/label/visibility.ts';
+import { notificationReadWhere } from '../services/notification/visibility.ts';
 import { milestoneReadWhere } from '../services/milestone/visibility.ts';
 import { orgMemberReadWhere, orgReadWhere, teamMemberReadWhere, teamReadWhere, userOrgReadWhere } from '../services/org/visibility.ts';
 import { projectReadWhere } from '../services/project/visibility.ts';
@@ -30,6 +31,7 @@ export const READ_POLICIES = {
   teamReadWhere,
   teamMemberReadWhere,
   userReadWhere,
+  notificationReadWhere,
 } as const;
 
 /** The name of a service read policy. */

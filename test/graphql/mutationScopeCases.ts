@@ -578,7 +578,57 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   runCronTask: [
     { rest: 'POST /admin/cron/{task}', input: async () => ({ name: 'delete_old_system_notices' }), publicOnlyExempt: ADMIN_ONLY },
   ],
+  addStar: [{ rest: 'PUT /user/starred/{owner}/{repo}', input: async (fx) => ({ starrableId: (await repoGid(fx)).gid }) }],
+  removeStar: [
+    {
+      rest: 'DELETE /user/starred/{owner}/{repo}',
+      input: async (fx) => {
+        const repo = await repoGid(fx);
+        await fx.rest('PUT', `/user/starred/${repo.owner}/${repo.name}`);
+        return { starrableId: repo.gid };
+      },
+    },
+  ],
+  updateSubscription: [
+    // root watches its new repository: unsubscribing changes it.
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/subscription',
+      input: async (fx) => ({ subscribableId: (await repoGid(fx)).gid, state: 'UNSUBSCRIBED' }),
+    },
+  ],
+  markNotificationAsRead: [{ rest: 'PATCH /notifications/threads/{id}', input: async (fx) => ({ id: await notificationThread(fx) }) }],
+  markNotificationAsUnread: [
+    { rest: 'PATCH /notifications/threads/{id}', input: async (fx) => ({ id: await notificationThread(fx, 'READ') }) },
+  ],
+  markNotificationAsPinned: [{ rest: 'PATCH /notifications/threads/{id}', input: async (fx) => ({ id: await notificationThread(fx) }) }],
+  markAllNotificationsAsRead: [
+    {
+      rest: 'PUT /notifications',
+      input: async (fx) => {
+        await notificationThread(fx);
+        return {};
+      },
+    },
+  ],
 };
+
+/** A fresh private repository of root with its global id. */
+async function repoGid(fx: ScopeFixture): Promise<{ owner: string; name: string; gid: string }> {
+  const repo = await fx.repo();
+  const row = await fx.rest('GET', `/repos/${repo.owner}/${repo.name}`);
+  return { ...repo, gid: encodeGlobalID('Repository', row.id as number) };
+}
+
+/** A notification thread of root (alice opens an issue in root's watched repository), optionally set to `status`. */
+async function notificationThread(fx: ScopeFixture, status?: 'READ'): Promise<string> {
+  const repo = await fx.repo();
+  await fx.rest('PUT', `/repos/${repo.owner}/${repo.name}/collaborators/alice`, { permission: 'write' });
+  await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/issues`, { title: fx.name('issue') }, 'alice');
+  await fx.t.app.jobs.drain();
+  const row = await fx.t.db.notification.findFirstOrThrow({ where: { user: { lowerName: 'root' }, repo: { lowerName: repo.name } } });
+  if (status) await fx.t.db.notification.update({ where: { id: row.id }, data: { status } });
+  return encodeGlobalID('NotificationThread', row.id);
+}
 
 async function milestone(fx: ScopeFixture): Promise<string> {
   const repo = await fx.repo();

@@ -23,7 +23,8 @@ export async function isStarring(cx: ServiceContext, ref: RepoRef): Promise<bool
 
 async function changeStar(cx: ServiceContext, access: RepoAccess, star: boolean): Promise<Models.Repository> {
   const viewer = requireViewer(cx);
-  requireRepoWrite(cx, access, 'write:repository');
+  // Gitea's /user/starred routes sit in the user group and add the repository category: both are needed.
+  requireRepoWrite(cx, access, ['write:user', 'write:repository']);
   if (star) await requireNotBlockedByOwner(cx, access.repo, viewer.id);
   const repoId = access.repo.id;
   return withRetry(() =>

@@ -1,0 +1,175 @@
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import { repoReadWhere } from '../../services/repo/visibility.ts';
+import { WATCHING_MODES } from '../../services/watch/repoWatch.ts';
+import * as repoWatchService from '../../services/watch/repoWatch.ts';
+import * as starService from '../../services/watch/star.ts';
+import { builder } from '../builder.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { dbIdOf } from '../ids.ts';
+import { filteredBy, inherits } from '../policy.ts';
+import { bothNodePaths, withUserScalars } from '../selection.ts';
+import { totalOf } from '../totalCount.ts';
+import { RepositoryRef } from './repository.ts';
+import { UserRef } from './user.ts';
+
+/** GitHub's SubscriptionState: watching, not watching, or ignoring (Gitea's watch modes NORMAL/AUTO, none, DONT). */
+const SubscriptionStateEnum = builder.enumType('SubscriptionState', {
+  description: "The viewer's watch state of a repository.",
+  values: {
+    SUBSCRIBED: { description: 'Watching: notified of all its issues and pull requests.' },
+    UNSUBSCRIBED: { description: 'Not watching: notified only when participating or mentioned.' },
+    IGNORED: { description: 'Never notified through watching.' },
+  },
+});
+
+const MODE_OF = { SUBSCRIBED: 'NORMAL', UNSUBSCRIBED: 'NONE', IGNORED: 'DONT' } as const;
+
+const stargazers = prismaConnectionHelpers(builder, 'Star', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ createdAt: true, user: withUserScalars(nodeSelection(true)) }),
+  query: () => ({ orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.user,
+});
+
+const watchers = prismaConnectionHelpers(builder, 'Watch', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ user: withUserScalars(nodeSelection(true)) }),
+  query: () => ({ where: { mode: { in: WATCHING_MODES } }, orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.user,
+});
+
+const starredRepos = prismaConnectionHelpers(builder, 'Star', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ createdAt: true, repo: nodeSelection(true) }),
+  query: (_args, ctx) => ({ where: { repo: repoReadWhere(ctx.cx) }, orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.repo,
+});
+
+const watchedRepos = prismaConnectionHelpers(builder, 'Watch', {
+  cursor: 'id',
+  select: (nodeSelection) => ({ repo: nodeSelection(true) }),
+  query: (_args, ctx) => ({ where: { mode: { in: WATCHING_MODES }, repo: repoReadWhere(ctx.cx) }, orderBy: { id: 'asc' as const } }),
+  resolveNode: (row) => row.repo,
+});
+
+builder.prismaObjectFields(RepositoryRef, (t) => ({
+  stargazers: t.connection(
+    {
+      type: UserRef,
+      description: 'Users who starred the repository, in the order they did (as GET /api/v1/repos/{owner}/{repo}/stargazers).',
+      ...inherits('a readable repository shows its stargazers (as GET …/stargazers does)'),
+      select: (args, ctx, nested) => ({
+        stars: stargazers.getQuery(args, ctx, bothNodePaths(nested)),
+        _count: { select: { stars: true } },
+      }),
+      resolve: (r, args, ctx) => ({ ...stargazers.resolve(r.stars, args, ctx), total: r._count.stars }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
+  ),
+  watchers: t.connection(
+    {
+      type: UserRef,
+      description: 'Users watching the repository (as GET /api/v1/repos/{owner}/{repo}/subscribers).',
+      ...inherits('a readable repository shows its watchers (as GET …/subscribers does)'),
+      select: (args, ctx, nested) => ({
+        watches: watchers.getQuery(args, ctx, bothNodePaths(nested)),
+        _count: { select: { watches: { where: { mode: { in: WATCHING_MODES } } } } },
+      }),
+      resolve: (r, args, ctx) => ({ ...watchers.resolve(r.watches, args, ctx), total: r._count.watches }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+  ),
+  viewerHasStarred: t.boolean({
+    description: 'Whether the viewer starred the repository.',
+    select: (_args, ctx) => ({ stars: { where: { userId: ctx.cx.viewer?.id ?? 0 }, select: { id: true }, take: 1 } }),
+    resolve: (r) => r.stars.length > 0,
+  }),
+  viewerSubscription: t.field({
+    type: SubscriptionStateEnum,
+    nullable: true,
+    description: "The viewer's watch state; null for anonymous viewers.",
+    select: (_args, ctx) => ({ watches: { where: { userId: ctx.cx.viewer?.id ?? 0 }, select: { mode: true }, take: 1 } }),
+    resolve: (r, _args, ctx) => {
+      if (!ctx.cx.viewer) return null;
+      const mode = r.watches[0]?.mode ?? 'NONE';
+      return mode === 'DONT' ? 'IGNORED' : mode === 'NORMAL' || mode === 'AUTO' ? 'SUBSCRIBED' : 'UNSUBSCRIBED';
+    },
+  }),
+}));
+
+builder.prismaObjectFields(UserRef, (t) => ({
+  starredRepositories: t.connection(
+    {
+      type: RepositoryRef,
+      description: 'Repositories the user starred that the viewer may see, in the order starred (as GET /api/v1/users/{username}/starred).',
+      ...filteredBy('repoReadWhere'),
+      select: (args, ctx, nested) => ({
+        stars: starredRepos.getQuery(args, ctx, bothNodePaths(nested)),
+        _count: { select: { stars: { where: { repo: repoReadWhere(ctx.cx) } } } },
+      }),
+      resolve: (u, args, ctx) => ({ ...starredRepos.resolve(u.stars, args, ctx), total: u._count.stars }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
+  ),
+  watching: t.connection(
+    {
+      type: RepositoryRef,
+      description: 'Repositories the user watches that the viewer may see (as GET /api/v1/users/{username}/subscriptions).',
+      ...filteredBy('repoReadWhere'),
+      select: (args, ctx, nested) => ({
+        watches: watchedRepos.getQuery(args, ctx, bothNodePaths(nested)),
+        _count: { select: { watches: { where: { mode: { in: WATCHING_MODES }, repo: repoReadWhere(ctx.cx) } } } },
+      }),
+      resolve: (u, args, ctx) => ({ ...watchedRepos.resolve(u.watches, args, ctx), total: u._count.watches }),
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+  ),
+}));
+
+for (const [name, star] of [
+  ['addStar', true],
+  ['removeStar', false],
+] as const) {
+  builder.relayMutationField(
+    name,
+    { inputFields: (t) => ({ starrableId: t.globalID({ required: true, description: 'The repository to star or unstar.' }) }) },
+    {
+      description: star
+        ? 'Star a repository (as PUT /api/v1/user/starred/{owner}/{repo}).'
+        : 'Remove the star of a repository (as DELETE /api/v1/user/starred/{owner}/{repo}).',
+      errors: { types: MUTATION_ERRORS },
+      resolve: async (_root, { input }, ctx) => ({
+        repo: await starService.setStarById(ctx.cx, dbIdOf(input.starrableId, 'Repository'), star),
+      }),
+    },
+    { outputFields: (t) => ({ starrable: t.field({ type: RepositoryRef, resolve: (p) => p.repo }) }) },
+  );
+}
+
+builder.relayMutationField(
+  'updateSubscription',
+  {
+    inputFields: (t) => ({
+      subscribableId: t.globalID({ required: true, description: 'The repository to watch, unwatch or ignore.' }),
+      state: t.field({ type: SubscriptionStateEnum, required: true }),
+    }),
+  },
+  {
+    description: 'Watch, unwatch or ignore a repository (as PUT and DELETE /api/v1/repos/{owner}/{repo}/subscription).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      sub: await repoWatchService.setRepoSubscriptionById(ctx.cx, dbIdOf(input.subscribableId, 'Repository'), MODE_OF[input.state]),
+    }),
+  },
+  {
+    outputFields: (t) => ({
+      subscribable: t.field({ type: RepositoryRef, resolve: (p) => p.sub.repo }),
+      state: t.field({
+        type: SubscriptionStateEnum,
+        resolve: (p) => (p.sub.mode === 'DONT' ? 'IGNORED' : p.sub.mode === 'NONE' ? 'UNSUBSCRIBED' : 'SUBSCRIBED'),
+      }),
+    }),
+  },
+);
