@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Models } from '../../src/db/client.ts';
+import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { addCollaborator, createRepo } from '../helpers/fixtures.ts';
+import { gql } from '../helpers/graphql.ts';
+
+const ERRORS = '__typename ... on Error { message code }';
+
+interface ThreadNode {
+  id: string;
+  databaseId: number;
+  status: string;
+  unread: boolean;
+  title: string;
+  subjectType: string;
+  subjectState: string | null;
+  subjectUrl: string | null;
+  repository: { nameWithOwner: string } | null;
+}
+
+describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', (provider) => {
+  let t: TestApp;
+  const users: Record<string, Models.User> = {};
+  let pubId = '';
+  let privId = '';
+
+  async function run<T>(query: string, as: string | null, variables: Record<string, unknown> = {}): Promise<T> {
+    const res = await gql<T>(t, query, { variables, headers: as ? basic(as) : {} });
+    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+    return res.data as T;
+  }
+  async function mutate(name: string, input: Record<string, unknown>, as: string, fields = ''): Promise<Record<string, unknown>> {
+    const cap = name.charAt(0).toUpperCase() + name.slice(1);
+    const data = await run<Record<string, Record<string, unknown>>>(
+      `mutation($input: ${cap}Input!) { ${name}(input: $input) { ${ERRORS} ${fields ? `... on ${cap}Payload { ${fields} }` : ''} } }`,
+      as,
+      { input },
+    );
+    return data[name]!;
+  }
+  const threadsQuery = (args: string) =>
+    `{ viewer { unreadNotificationCount notificationThreads(${args}) { totalCount nodes { id databaseId status unread title subjectType subjectState subjectUrl repository { nameWithOwner } } } } }`;
+  async function threads(as: string, args = 'first: 20') {
+    const data = await run<{
+      viewer: { unreadNotificationCount: number; notificationThreads: { totalCount: number; nodes: ThreadNode[] } };
+    }>(threadsQuery(args), as);
+    return data.viewer;
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    for (const n of ['alice', 'bob', 'carol']) users[n] = await t.createUser(n);
+    await createRepo(t, users.alice!, 'pub');
+    const priv = await createRepo(t, users.alice!, 'priv', { private: true });
+    await addCollaborator(t, priv, users.bob!, 'READ');
+    const ids = await run<{ a: { id: string }; b: { id: string } }>(
+      '{ a: repository(owner: "alice", name: "pub") { id } b: repository(owner: "alice", name: "priv") { id } }',
+      'alice',
+    );
+    pubId = ids.a.id;
+    privId = ids.b.id;
+  });
+  afterAll(() => t.close());
+
+  it('addStar / removeStar: counts, viewerHasStarred, stargazers and starredRepositories through the read policy', async () => {
+    expect(await mutate('addStar', { starrableId: pubId }, 'bob', 'starrable { stargazerCount viewerHasStarred }')).toMatchObject({
+      __typename: 'AddStarPayload',
+      starrable: { stargazerCount: 1, viewerHasStarred: true },
+    });
+    await mutate('addStar', { starrableId: pubId }, 'bob');
+    await mutate('addStar', { starrableId: privId }, 'bob');
+    expect(await mutate('addStar', { starrableId: privId }, 'carol')).toMatchObject({ __typename: 'NotFoundError' });
+    const seen = await run<{ user: { starredRepositories: { totalCount: number; nodes: { nameWithOwner: string }[] } } }>(
+      '{ user(login: "bob") { starredRepositories(first: 10) { totalCount nodes { nameWithOwner } } } }',
+      'carol',
+    );
+    expect(seen.user.starredRepositories).toEqual({ totalCount: 1, nodes: [{ nameWithOwner: 'alice/pub' }] });
+    const own = await run<{ viewer: { starredRepositories: { totalCount: number } } }>(
+      '{ viewer { starredRepositories(first: 10) { totalCount } } }',
+      'bob',
+    );
+    expect(own.viewer.starredRepositories.totalCount).toBe(2);
+    const repo = await run<{ repository: { stargazerCount: number; stargazers: { totalCount: number; nodes: { login: string }[] } } }>(
+      '{ repository(owner: "alice", name: "pub") { stargazerCount stargazers(first: 5) { totalCount nodes { login } } } }',
+      null,
+    );
+    expect(repo.repository).toEqual({ stargazerCount: 1, stargazers: { totalCount: 1, nodes: [{ login: 'bob' }] } });
+    await mutate('removeStar', { starrableId: pubId }, 'bob');
+    const after = await run<{ repository: { stargazerCount: number; viewerHasStarred: boolean } }>(
+      '{ repository(owner: "alice", name: "pub") { stargazerCount viewerHasStarred } }',
+      'bob',
+    );
+    expect(after.repository).toEqual({ stargazerCount: 0, viewerHasStarred: false });
+  });
+
+  it('updateSubscription: SUBSCRIBED, IGNORED, UNSUBSCRIBED; viewerSubscription, watchers and watching agree', async () => {
+    expect(await mutate('updateSubscription', { subscribableId: pubId, state: 'SUBSCRIBED' }, 'carol', 'state')).toMatchObject({
+      state: 'SUBSCRIBED',
+    });
+    const repo = await run<{ repository: { watcherCount: number; viewerSubscription: string; watchers: { nodes: { login: string }[] } } }>(
+      '{ repository(owner: "alice", name: "pub") { watcherCount viewerSubscription watchers(first: 5) { nodes { login } } } }',
+      'carol',
+    );
+    expect(repo.repository).toEqual({
+      watcherCount: 2,
+      viewerSubscription: 'SUBSCRIBED',
+      watchers: { nodes: [{ login: 'alice' }, { login: 'carol' }] },
+    });
+    const watching = await run<{ viewer: { watching: { totalCount: number } } }>(
+      '{ viewer { watching(first: 5) { totalCount } } }',
+      'carol',
+    );
+    expect(watching.viewer.watching.totalCount).toBe(1);
+    await mutate('updateSubscription', { subscribableId: pubId, state: 'IGNORED' }, 'carol');
+    const ignored = await run<{ repository: { watcherCount: number; viewerSubscription: string } }>(
+      '{ repository(owner: "alice", name: "pub") { watcherCount viewerSubscription } }',
+      'carol',
+    );
+    expect(ignored.repository).toEqual({ watcherCount: 1, viewerSubscription: 'IGNORED' });
+    await mutate('updateSubscription', { subscribableId: pubId, state: 'UNSUBSCRIBED' }, 'carol');
+    const anon = await run<{ repository: { viewerSubscription: string | null } }>(
+      '{ repository(owner: "alice", name: "pub") { viewerSubscription } }',
+      null,
+    );
+    expect(anon.repository.viewerSubscription).toBeNull();
+  });
+
+  it('viewer.notificationThreads: filters, totalCount, subject fields; marking read, unread, pinned and all', async () => {
+    await t.request('POST', '/api/v1/repos/alice/pub/issues', { headers: basic('bob'), body: { title: 'one' } });
+    await t.request('POST', '/api/v1/repos/alice/priv/issues', { headers: basic('bob'), body: { title: 'two' } });
+    await t.app.jobs.drain();
+    const mine = await threads('alice');
+    expect(mine.unreadNotificationCount).toBe(2);
+    expect(mine.notificationThreads.totalCount).toBe(2);
+    expect(mine.notificationThreads.nodes.map((n) => n.title).sort()).toEqual(['one', 'two']);
+    const one = mine.notificationThreads.nodes.find((n) => n.title === 'one')!;
+    expect(one).toMatchObject({
+      status: 'UNREAD',
+      unread: true,
+      subjectType: 'ISSUE',
+      subjectState: 'OPEN',
+      subjectUrl: `${t.config.rootUrl}alice/pub/issues/1`,
+      repository: { nameWithOwner: 'alice/pub' },
+    });
+    expect((await threads('alice', 'first: 1')).notificationThreads).toMatchObject({ totalCount: 2, nodes: [expect.anything()] });
+    expect((await threads('alice', 'first: 5, subjectTypes: [PULL_REQUEST]')).notificationThreads.totalCount).toBe(0);
+    expect((await threads('alice', 'first: 5, repositoryOwner: "alice", repositoryName: "priv"')).notificationThreads.totalCount).toBe(1);
+    expect((await threads('alice', 'first: 5, since: "2999-01-01T00:00:00Z"')).notificationThreads.totalCount).toBe(0);
+
+    expect(await mutate('markNotificationAsRead', { id: one.id }, 'alice', 'notificationThread { status unread }')).toMatchObject({
+      notificationThread: { status: 'READ', unread: false },
+    });
+    expect((await threads('alice')).notificationThreads.totalCount).toBe(1);
+    expect((await threads('alice', 'first: 5, all: true')).notificationThreads.totalCount).toBe(2);
+    expect(await mutate('markNotificationAsRead', { id: one.id }, 'bob')).toMatchObject({ __typename: 'PermissionDeniedError' });
+    expect(await mutate('markNotificationAsPinned', { id: one.id }, 'alice', 'notificationThread { status }')).toMatchObject({
+      notificationThread: { status: 'PINNED' },
+    });
+    expect((await threads('alice', 'first: 5, statuses: [PINNED]')).notificationThreads.totalCount).toBe(1);
+    await mutate('markNotificationAsUnread', { id: one.id }, 'alice');
+    const all = await mutate('markAllNotificationsAsRead', {}, 'alice', 'notificationThreads { title status }');
+    expect(all.notificationThreads).toHaveLength(2);
+    expect((await threads('alice')).unreadNotificationCount).toBe(0);
+    // Other users' lists are not readable through the graph.
+    const other = await run<{ user: { notificationThreads: unknown; unreadNotificationCount: unknown } }>(
+      '{ user(login: "alice") { notificationThreads(first: 5) { totalCount } unreadNotificationCount } }',
+      'bob',
+    );
+    expect(other.user).toEqual({ notificationThreads: null, unreadNotificationCount: null });
+  });
+});
