@@ -9,6 +9,7 @@ import { activitySubscriber } from './notify/activity.ts';
 import { mentionSubscriber } from './notify/mentions.ts';
 import { notificationOutbox } from './notify/notificationJob.ts';
 import { notificationJobHandler } from './services/notification/fanOut.ts';
+import { autoWatchSubscriber } from './services/watch/autoWatch.ts';
 import { manualMergeFollowUp } from './services/pull/manualMerge.ts';
 import { Notifier } from './notify/notifier.ts';
 import { refreshPullsFollowUp } from './services/pull/refresh.ts';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribe(mentionSubscriber(db));
   // Notification threads: a fan-out job written in the emitting transaction, run by the worker.
   notifier.subscribeInTransaction(notificationOutbox());
+  notifier.subscribeInTransaction(autoWatchSubscriber());
   jobs.register(notificationJobHandler(deps));
   // After a push's rows: pull request heads and stats first, then merges made outside the API.
   jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp]));

@@ -134,6 +134,37 @@ describe.each(PROVIDERS)('REST watching and starring (%s)', (provider) => {
     expectGiteaError(await t.request('GET', '/api/v1/users/nobody/starred'), 404);
   });
 
+  it('auto-watch: members of teams given a repository watch it, and new team members watch the team repositories', async () => {
+    const ok = async (method: string, url: string, body?: unknown) => {
+      const res = await t.request(method, `/api/v1${url}`, { headers: as('alice'), ...(body === undefined ? {} : { body }) });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return (res.body ? res.json() : {}) as { id: number };
+    };
+    await ok('POST', '/orgs', { username: 'acme' });
+    const all = await ok('POST', '/orgs/acme/teams', {
+      name: 'everyone',
+      permission: 'read',
+      includes_all_repositories: true,
+      units: ['repo.code', 'repo.issues'],
+    });
+    await ok('PUT', `/teams/${all.id}/members/carol`);
+    const made = await ok('POST', '/orgs/acme/repos', { name: 'tool' });
+    const watchersOf = async (name: string) =>
+      logins((await t.request('GET', `/api/v1/repos/acme/${name}/subscribers`, { headers: as('alice') })).json()).sort();
+    expect(await watchersOf('tool')).toEqual(['alice', 'carol']);
+    expect((await t.request('GET', '/api/v1/repos/acme/tool', { headers: as('alice') })).json()).toMatchObject({ watchers_count: 2 });
+    const ops = await ok('POST', '/orgs/acme/teams', { name: 'ops', permission: 'write', units: ['repo.code'] });
+    await ok('PUT', `/teams/${ops.id}/members/bob`);
+    await ok('PUT', `/teams/${ops.id}/repos/acme/tool`);
+    expect(await watchersOf('tool')).toEqual(['alice', 'bob', 'carol']);
+    await ok('POST', '/orgs/acme/repos', { name: 'second' });
+    await ok('PUT', `/teams/${ops.id}/repos/acme/second`);
+    await ok('PUT', `/teams/${ops.id}/members/outsider`);
+    expect(await watchersOf('second')).toEqual(['alice', 'bob', 'carol', 'outsider']);
+    const row = await t.db.repository.findUniqueOrThrow({ where: { id: made.id } });
+    expect(row.numWatches).toBe(4);
+  });
+
   it('starring and watching write star_repo and watch_repo feed rows', async () => {
     await t.app.deps.notifier.drain();
     const carolRepo = await createRepo(t, users.carol!, 'feedme');
