@@ -126,6 +126,25 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
     expect(anon.repository.viewerSubscription).toBeNull();
   });
 
+  it('star and watch fields under a list of repositories: the statement count depends on the shape only', async () => {
+    const query = `{ user(login: "LOGIN") { repositories(first: 20) { nodes { viewerHasStarred viewerSubscription stargazerCount
+      stargazers(first: 3) { totalCount nodes { login } } watchers(first: 3) { totalCount nodes { login } } } }
+      starredRepositories(first: 5) { totalCount nodes { name } } watching(first: 5) { totalCount nodes { name } } } }`;
+    const count = async (login: string) => {
+      t.queries.length = 0;
+      await run(query.replace('LOGIN', login), 'bob');
+      return t.queries.length;
+    };
+    const one = await t.createUser('one');
+    const many = await t.createUser('many');
+    await createRepo(t, one, 'r0');
+    for (let i = 0; i < 4; i++) {
+      const r = await createRepo(t, many, `r${i}`);
+      await t.db.star.create({ data: { userId: many.id, repoId: r.id } });
+    }
+    expect(await count('many')).toBe(await count('one'));
+  });
+
   it('viewer.notificationThreads: filters, totalCount, subject fields; marking read, unread, pinned and all', async () => {
     await t.request('POST', '/api/v1/repos/alice/pub/issues', { headers: basic('bob'), body: { title: 'one' } });
     await t.request('POST', '/api/v1/repos/alice/priv/issues', { headers: basic('bob'), body: { title: 'two' } });
@@ -167,6 +186,44 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
       '{ user(login: "alice") { notificationThreads(first: 5) { totalCount } unreadNotificationCount } }',
       'bob',
     );
-    expect(other.user).toEqual({ notificationThreads: null, unreadNotificationCount: null });
+    expect(other.user).toEqual({ notificationThreads: { totalCount: 0 }, unreadNotificationCount: null });
+  });
+
+  it('notificationThreads needs the notification scope; a public-only token sees none', async () => {
+    const q = '{ viewer { notificationThreads(first: 5, all: true) { totalCount } } }';
+    const noScope = await t.createToken('alice', ['read:user', 'read:repository']);
+    const refused = await gql(t, q, { headers: { authorization: `token ${noScope}` } });
+    expect(refused.errors?.length).toBeGreaterThan(0);
+    const scoped = await t.createToken('alice', ['read:user', 'read:notification']);
+    const ok = await gql<{ viewer: { notificationThreads: { totalCount: number } } }>(t, q, {
+      headers: { authorization: `token ${scoped}` },
+    });
+    expect(ok.data?.viewer.notificationThreads.totalCount).toBe(2);
+    const publicOnly = await t.createToken('alice', ['public-only', 'read:user', 'read:notification']);
+    const none = await gql<{ viewer: { notificationThreads: { totalCount: number } } }>(t, q, {
+      headers: { authorization: `token ${publicOnly}` },
+    });
+    expect(none.data?.viewer.notificationThreads.totalCount).toBe(0);
+  });
+
+  it('notification threads with their repositories: the statement count does not grow with the number of threads', async () => {
+    const query = `{ viewer { notificationThreads(first: 20, all: true) { totalCount nodes { title repository { nameWithOwner
+      owner { login } stargazers(first: 2) { totalCount } viewerHasStarred } } } } }`;
+    const count = async (as: string) => {
+      t.queries.length = 0;
+      await run(query, as);
+      return t.queries.length;
+    };
+    for (const u of ['few', 'lots']) await t.createUser(u);
+    const owner = await t.createUser('busy');
+    for (let i = 0; i < 4; i++) {
+      await createRepo(t, owner, `n${i}`);
+      await t.request('PUT', `/api/v1/repos/busy/n${i}/subscription`, { headers: basic('lots') });
+      if (i === 0) await t.request('PUT', `/api/v1/repos/busy/n${i}/subscription`, { headers: basic('few') });
+      await t.request('POST', `/api/v1/repos/busy/n${i}/issues`, { headers: basic('busy'), body: { title: `t${i}` } });
+    }
+    await t.app.jobs.drain();
+    expect((await threads('lots')).notificationThreads.totalCount).toBe(4);
+    expect(await count('lots')).toBe(await count('few'));
   });
 });

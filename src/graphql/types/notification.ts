@@ -1,11 +1,10 @@
-import { encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import * as notificationService from '../../services/notification/notification.ts';
-import type { NotificationThreadView } from '../../services/notification/notification.ts';
-import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { notificationReadWhere } from '../../services/notification/visibility.ts';
+import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbIdOf, opt } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
-import { totalOf } from '../totalCount.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 
@@ -26,97 +25,107 @@ const NotificationSubjectStateEnum = builder.enumType('NotificationSubjectState'
 
 const SUBJECT_QUERY = { ISSUE: 'issue', PULL_REQUEST: 'pull', COMMIT: 'commit', REPOSITORY: 'repository' } as const;
 
-const issuePath = (v: NotificationThreadView, rootUrl: string): string | null =>
-  v.repo && v.issue
-    ? `${rootUrl}${encodeURIComponent(v.repo.ownerName)}/${encodeURIComponent(v.repo.name)}/${v.issue.isPull ? 'pulls' : 'issues'}/${v.issue.index}`
+type SubjectRow = { repo: { ownerName: string; name: string }; issue: { index: number; isPull: boolean } | null };
+
+const subjectPath = (n: SubjectRow, rootUrl: string): string | null =>
+  n.issue
+    ? `${rootUrl}${encodeURIComponent(n.repo.ownerName)}/${encodeURIComponent(n.repo.name)}/${n.issue.isPull ? 'pulls' : 'issues'}/${n.issue.index}`
     : null;
 
+const REPO_NAME = { repo: { select: { ownerName: true, name: true } } } as const;
+
 /** A notification thread of the viewer (Gitea's NotificationThread). */
-const NotificationThreadRef = builder.objectRef<NotificationThreadView>('NotificationThread').implement({
+const NotificationThreadRef = builder.prismaObject('Notification', {
+  name: 'NotificationThread',
   description: 'A notification thread: one per user and subject, updated as the subject moves (as GET /api/v1/notifications).',
   fields: (t) => ({
-    id: t.id({ description: 'The global id (mutations take it).', resolve: (v) => encodeGlobalID('NotificationThread', v.thread.id) }),
-    databaseId: t.int({ description: 'The REST id.', resolve: (v) => v.thread.id }),
-    status: t.field({ type: NotificationStatusEnum, resolve: (v) => v.thread.status }),
-    unread: t.boolean({ resolve: (v) => v.thread.status === 'UNREAD' }),
-    pinned: t.boolean({ resolve: (v) => v.thread.status === 'PINNED' }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.thread.updatedAt }),
-    subjectType: t.field({ type: NotificationSubjectTypeEnum, resolve: (v) => v.thread.source }),
+    id: t.id({ description: 'The global id (mutations take it).', resolve: (n) => encodeGlobalID('NotificationThread', n.id) }),
+    databaseId: t.exposeInt('id', { description: 'The REST id.' }),
+    status: t.field({ type: NotificationStatusEnum, resolve: (n) => n.status }),
+    unread: t.boolean({ resolve: (n) => n.status === 'UNREAD' }),
+    pinned: t.boolean({ resolve: (n) => n.status === 'PINNED' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    subjectType: t.field({ type: NotificationSubjectTypeEnum, resolve: (n) => n.source }),
     title: t.string({
       description: 'The subject: the issue or pull request title, the commit sha, or owner/name.',
-      resolve: (v) =>
-        v.issue?.title ?? (v.thread.source === 'COMMIT' ? v.thread.commitId : v.repo ? `${v.repo.ownerName}/${v.repo.name}` : ''),
+      select: { commitId: true, issue: { select: { title: true } }, ...REPO_NAME },
+      resolve: (n) => n.issue?.title ?? (n.source === 'COMMIT' ? n.commitId : `${n.repo.ownerName}/${n.repo.name}`),
     }),
     subjectState: t.field({
       type: NotificationSubjectStateEnum,
       nullable: true,
       description: 'Open, closed or merged; null for commit and repository threads.',
-      resolve: (v) => (v.issue ? (v.issue.merged ? 'MERGED' : v.issue.isClosed ? 'CLOSED' : 'OPEN') : null),
+      select: { issue: { select: { isClosed: true, pullRequest: { select: { hasMerged: true } } } } },
+      resolve: (n) => (n.issue ? (n.issue.pullRequest?.hasMerged ? 'MERGED' : n.issue.isClosed ? 'CLOSED' : 'OPEN') : null),
     }),
     subjectUrl: t.string({
       nullable: true,
       description: 'The web URL of the issue or pull request.',
-      resolve: (v, _a, ctx) => issuePath(v, ctx.cx.config.rootUrl),
+      select: { issue: { select: { index: true, isPull: true } }, ...REPO_NAME },
+      resolve: (n, _a, ctx) => subjectPath(n, ctx.cx.config.rootUrl),
     }),
     latestCommentUrl: t.string({
       nullable: true,
       description: 'The web URL of the latest comment; null without comments.',
-      resolve: (v, _a, ctx) => {
-        const base = issuePath(v, ctx.cx.config.rootUrl);
-        return base && v.latestCommentId !== null ? `${base}#issuecomment-${v.latestCommentId}` : null;
+      select: {
+        issue: {
+          select: {
+            index: true,
+            isPull: true,
+            comments: { where: { type: 'COMMENT' as const }, orderBy: { id: 'desc' as const }, take: 1, select: { id: true } },
+          },
+        },
+        ...REPO_NAME,
+      },
+      resolve: (n, _a, ctx) => {
+        const base = subjectPath(n, ctx.cx.config.rootUrl);
+        const latest = n.issue?.comments[0];
+        return base && latest ? `${base}#issuecomment-${latest.id}` : null;
       },
     }),
-    repository: t.field({
+    repository: t.relation('repo', {
       type: RepositoryRef,
-      nullable: true,
       description: "The subject's repository.",
       ...inherits('a thread is listed only while the notification read policy finds its subject readable'),
-      resolve: (v) => v.repo,
     }),
   }),
 });
 
 builder.prismaObjectFields(UserRef, (t) => ({
-  notificationThreads: t.connection(
-    {
-      type: NotificationThreadRef,
-      nullable: true,
-      description:
-        "The viewer's notification threads, latest update first; unread and pinned ones unless `all` or `statuses` say otherwise (as GET /api/v1/notifications). Null for other users.",
-      ...filteredBy('notificationReadWhere'),
-      args: {
-        all: t.arg.boolean({ description: 'Every status.' }),
-        statuses: t.arg({ type: [NotificationStatusEnum] }),
-        subjectTypes: t.arg({ type: [NotificationSubjectTypeEnum] }),
-        since: t.arg({ type: 'DateTime', description: 'Only threads updated at or after this time.' }),
-        before: t.arg({ type: 'DateTime', description: 'Only threads updated at or before this time.' }),
-        repositoryOwner: t.arg.string({ description: 'With repositoryName: only the threads of this repository.' }),
-        repositoryName: t.arg.string(),
-      },
-      resolve: async (user, args, ctx) => {
-        if (ctx.cx.viewer?.id !== user.id) return null;
-        let total = 0;
-        const filter: notificationService.NotificationFilter = {
-          all: args.all === true,
-          statusTypes: args.statuses?.map((s) => s.toLowerCase()),
-          subjectTypes: args.subjectTypes?.map((s) => SUBJECT_QUERY[s]),
-          since: opt(args.since),
-          before: opt(args.before),
-          ...(args.repositoryOwner && args.repositoryName ? { repo: { owner: args.repositoryOwner, repo: args.repositoryName } } : {}),
-        };
-        const conn = await resolveOffsetConnection(
-          { args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE },
-          async ({ offset, limit }) => {
-            const page = await notificationService.listNotifications(ctx.cx, filter, { skip: offset, take: limit });
-            total = page.total;
-            return page.items;
-          },
-        );
-        return { ...conn, total };
-      },
+  notificationThreads: t.relatedConnection('notifications', {
+    cursor: 'id',
+    totalCount: true,
+    description:
+      "The viewer's notification threads, latest update first; unread and pinned ones unless `all` or `statuses` say otherwise (as GET /api/v1/notifications). Empty for other users.",
+    authScopes: { tokenRead: 'notification' },
+    ...filteredBy('notificationReadWhere'),
+    args: {
+      all: t.arg.boolean({ description: 'Every status.' }),
+      statuses: t.arg({ type: [NotificationStatusEnum] }),
+      subjectTypes: t.arg({ type: [NotificationSubjectTypeEnum] }),
+      since: t.arg({ type: 'DateTime', description: 'Only threads updated at or after this time.' }),
+      before: t.arg({ type: 'DateTime', description: 'Only threads updated at or before this time.' }),
+      repositoryOwner: t.arg.string({ description: 'With repositoryName: only the threads of this repository.' }),
+      repositoryName: t.arg.string(),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-  ),
+    query: (args, ctx) => {
+      const filter = notificationService.notificationFilterWhere({
+        all: args.all === true,
+        statusTypes: args.statuses?.map((s) => s.toLowerCase()),
+        subjectTypes: args.subjectTypes?.map((s) => SUBJECT_QUERY[s]),
+        since: opt(args.since),
+        before: opt(args.before),
+      });
+      const byRepo =
+        args.repositoryOwner && args.repositoryName
+          ? { repo: { lowerName: args.repositoryName.toLowerCase(), owner: { lowerName: args.repositoryOwner.toLowerCase() } } }
+          : {};
+      return {
+        where: { AND: [notificationReadWhere(ctx.cx), filter, byRepo] },
+        orderBy: [{ updatedAt: 'desc' as const }, { id: 'desc' as const }],
+      };
+    },
+  }),
   unreadNotificationCount: t.int({
     nullable: true,
     description: "The viewer's unread notification threads (as GET /api/v1/notifications/new); null for other users.",
@@ -136,7 +145,7 @@ for (const [name, status] of [
       description: `Mark one of the viewer's notification threads ${status} (as PATCH /api/v1/notifications/threads/{id}?to-status=${status}).`,
       errors: { types: MUTATION_ERRORS },
       resolve: async (_root, { input }, ctx) => ({
-        thread: await notificationService.markThread(ctx.cx, dbIdOf(input.id, 'NotificationThread'), status),
+        thread: (await notificationService.markThread(ctx.cx, dbIdOf(input.id, 'NotificationThread'), status)).thread,
       }),
     },
     {
@@ -161,10 +170,12 @@ builder.relayMutationField(
       "Mark the viewer's unread notification threads read (as PUT /api/v1/notifications and /repos/{owner}/{repo}/notifications).",
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({
-      threads: await notificationService.markNotifications(ctx.cx, {
-        ...(input.lastReadAt ? { lastReadAt: input.lastReadAt.toISOString() } : {}),
-        ...(input.repositoryOwner && input.repositoryName ? { repo: { owner: input.repositoryOwner, repo: input.repositoryName } } : {}),
-      }),
+      threads: (
+        await notificationService.markNotifications(ctx.cx, {
+          ...(input.lastReadAt ? { lastReadAt: input.lastReadAt.toISOString() } : {}),
+          ...(input.repositoryOwner && input.repositoryName ? { repo: { owner: input.repositoryOwner, repo: input.repositoryName } } : {}),
+        })
+      ).map((v) => v.thread),
     }),
   },
   {

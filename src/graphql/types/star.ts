@@ -80,21 +80,28 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
-  viewerHasStarred: t.boolean({
+  viewerHasStarred: t.loadable({
+    type: 'Boolean',
     description: 'Whether the viewer starred the repository.',
-    select: (_args, ctx) => ({ stars: { where: { userId: ctx.cx.viewer?.id ?? 0 }, select: { id: true }, take: 1 } }),
-    resolve: (r) => r.stars.length > 0,
+    load: async (ids: number[], ctx) => {
+      const starred = await starService.viewerStarredRepoIds(ctx.cx, ids);
+      return ids.map((id) => starred.has(id));
+    },
+    resolve: (r) => r.id,
   }),
-  viewerSubscription: t.field({
+  viewerSubscription: t.loadable({
     type: SubscriptionStateEnum,
     nullable: true,
     description: "The viewer's watch state; null for anonymous viewers.",
-    select: (_args, ctx) => ({ watches: { where: { userId: ctx.cx.viewer?.id ?? 0 }, select: { mode: true }, take: 1 } }),
-    resolve: (r, _args, ctx) => {
-      if (!ctx.cx.viewer) return null;
-      const mode = r.watches[0]?.mode ?? 'NONE';
-      return mode === 'DONT' ? 'IGNORED' : mode === 'NORMAL' || mode === 'AUTO' ? 'SUBSCRIBED' : 'UNSUBSCRIBED';
+    load: async (ids: number[], ctx) => {
+      const modes = await repoWatchService.viewerWatchModes(ctx.cx, ids);
+      return ids.map((id) => {
+        if (!ctx.cx.viewer) return null;
+        const mode = modes.get(id) ?? 'NONE';
+        return mode === 'DONT' ? 'IGNORED' : mode === 'NORMAL' || mode === 'AUTO' ? 'SUBSCRIBED' : 'UNSUBSCRIBED';
+      });
     },
+    resolve: (r) => r.id,
   }),
 }));
 

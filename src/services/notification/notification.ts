@@ -81,7 +81,8 @@ async function repoFilter(cx: ServiceContext, level: 'read' | 'write', ref: Repo
   return { repoId: repo.id };
 }
 
-function filterWhere(f: NotificationFilter): Where {
+/** The status, subject and time filters of a list (GET /notifications; the graph's notificationThreads) as a filter. */
+export function notificationFilterWhere(f: NotificationFilter): Where {
   const where: Where = {};
   if (!f.all) {
     const statuses = parseStatuses(f.statusTypes, ['unread', 'pinned']);
@@ -150,7 +151,7 @@ export async function listNotifications(
   opts: ListOptions | ListWindow,
 ): Promise<Page<NotificationThreadView>> {
   const byRepo = await repoFilter(cx, 'read', filter.repo);
-  const where: Where = { AND: [notificationReadWhere(cx), byRepo, filterWhere(filter)] };
+  const where: Where = { AND: [notificationReadWhere(cx), byRepo, notificationFilterWhere(filter)] };
   const [rows, total] = await Promise.all([
     cx.db.notification.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], ...skipTake(opts) }),
     cx.db.notification.count({ where }),

@@ -8,10 +8,10 @@ import { repoReadWhere } from '../repo/visibility.ts';
 /**
  * The read policy of notification threads: the viewer's own threads whose subject the viewer can still read
  * (notificationSubjectWhere), so a thread disappears from lists and counts when its reader loses access.
- * Nobody else's threads; anonymous viewers none.
+ * Nobody else's threads; anonymous viewers and public-only tokens none (Gitea refuses them notifications).
  */
 export function notificationReadWhere(cx: ServiceContext): Models.Prisma.NotificationWhereInput {
-  if (!cx.viewer) return NO_ROWS;
+  if (!cx.viewer || cx.auth.scope?.publicOnly) return NO_ROWS;
   return { userId: cx.viewer.id, ...notificationSubjectWhere(cx) };
 }
 

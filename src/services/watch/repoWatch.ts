@@ -138,3 +138,13 @@ export async function listWatchedRepos(
   const where = { AND: [repoReadWhere(cx), { watches: { some: { userId: user.id, mode: { in: WATCHING_MODES } } } }] };
   return listRepoPage(cx, where, [{ id: 'asc' }], opts);
 }
+
+/** The viewer's watch mode on each of `repoIds` (absent: NONE), in one query; empty for anonymous viewers. */
+export async function viewerWatchModes(cx: ServiceContext, repoIds: readonly number[]): Promise<Map<number, WatchMode>> {
+  if (!cx.viewer || !repoIds.length) return new Map();
+  const rows = await cx.db.watch.findMany({
+    where: { userId: cx.viewer.id, repoId: { in: [...repoIds] } },
+    select: { repoId: true, mode: true },
+  });
+  return new Map(rows.map((r) => [r.repoId, r.mode]));
+}

@@ -91,3 +91,10 @@ export async function listStarredRepos(
   const where = { AND: [repoReadWhere(cx), { stars: { some: { userId: user.id } } }] };
   return listRepoPage(cx, where, [{ id: 'asc' }], opts);
 }
+
+/** Which of `repoIds` the viewer starred (one query for a whole list; none for anonymous viewers). */
+export async function viewerStarredRepoIds(cx: ServiceContext, repoIds: readonly number[]): Promise<Set<number>> {
+  if (!cx.viewer || !repoIds.length) return new Set();
+  const rows = await cx.db.star.findMany({ where: { userId: cx.viewer.id, repoId: { in: [...repoIds] } }, select: { repoId: true } });
+  return new Set(rows.map((r) => r.repoId));
+}
