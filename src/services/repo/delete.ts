@@ -38,6 +38,11 @@ export async function removeRepository(cx: ServiceContext, repo: Models.Reposito
       await tx.repository.updateMany({ where: { id: repo.forkId, numForks: { gt: 0 } }, data: { numForks: { decrement: 1 } } });
     // Gitea: the forks of a deleted repository become ordinary repositories (their git data is their own).
     await tx.repository.updateMany({ where: { forkId: repo.id }, data: { isFork: false, forkId: null } });
+    // Gitea DeleteRepository: the users who starred it lose one star each (the star rows go with the repository).
+    await tx.user.updateMany({
+      where: { stars: { some: { repoId: repo.id } }, numStars: { gt: 0 } },
+      data: { numStars: { decrement: 1 } },
+    });
     await tx.repository.delete({ where: { id: repo.id } });
     await tx.user.updateMany({ where: { id: repo.ownerId, numRepos: { gt: 0 } }, data: { numRepos: { decrement: 1 } } });
     emit({ type: 'repo.deleted', repoId: repo.id, ownerId: repo.ownerId, name: repo.name, actorId });

@@ -165,6 +165,14 @@ describe.each(PROVIDERS)('REST watching and starring (%s)', (provider) => {
     expect(row.numWatches).toBe(4);
   });
 
+  it("deleting a starred repository takes one star from each stargazer's count", async () => {
+    await createRepo(t, users.carol!, 'doomed');
+    await t.request('PUT', '/api/v1/user/starred/carol/doomed', { headers: as('outsider') });
+    const before = (await t.db.user.findUniqueOrThrow({ where: { id: users.outsider!.id } })).numStars;
+    expect((await t.request('DELETE', '/api/v1/repos/carol/doomed', { headers: as('carol') })).statusCode).toBe(204);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: users.outsider!.id } })).numStars).toBe(before - 1);
+  });
+
   it('starring and watching write star_repo and watch_repo feed rows', async () => {
     await t.app.deps.notifier.drain();
     const carolRepo = await createRepo(t, users.carol!, 'feedme');
