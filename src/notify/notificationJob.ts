@@ -20,6 +20,8 @@ const NotificationPayload = z.object({
   targets: z.array(z.number().int()),
   /** Whose text to scan for @mentions: the issue's body or a comment's. */
   mentionsIn: z.union([z.object({ issue: z.literal(true) }), z.object({ commentId: z.number().int() })]).nullable(),
+  /** Only when the latest title change took a pull request out of work in progress (Gitea IssueChangeTitle). */
+  onlyIfReadyForReview: z.boolean().optional(),
   /** Checkpoint: the threads are written (a replay does nothing). */
   done: z.boolean().optional(),
 });
@@ -55,6 +57,10 @@ export function notificationPayloadOf(event: DomainEvent): NotificationPayload |
         audience: 'broadcast',
         mentionsIn: { commentId: event.commentId },
       };
+    case 'issue.updated':
+      return event.fields.includes('title')
+        ? { ...base, issueId: event.issueId, actorId: event.actorId, audience: 'broadcast', onlyIfReadyForReview: true }
+        : null;
     case 'issue.closed':
     case 'issue.reopened':
     case 'pull.merged':

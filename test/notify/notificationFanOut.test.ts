@@ -62,7 +62,11 @@ describe.each(PROVIDERS)('notification fan-out job (%s)', (provider) => {
         actorId: 2,
       }),
     ).toBeNull();
-    expect(notificationPayloadOf({ type: 'issue.updated', issueId: 1, repoId: 1, index: 1, actorId: 2, fields: ['title'] })).toBeNull();
+    expect(notificationPayloadOf({ type: 'issue.updated', issueId: 1, repoId: 1, index: 1, actorId: 2, fields: ['labels'] })).toBeNull();
+    expect(notificationPayloadOf({ type: 'issue.updated', issueId: 1, repoId: 1, index: 1, actorId: 2, fields: ['title'] })).toMatchObject({
+      audience: 'broadcast',
+      onlyIfReadyForReview: true,
+    });
   });
 
   it('a comment writes its job in the same transaction; the job runs in a constant number of statements', async () => {

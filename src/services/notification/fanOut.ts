@@ -77,7 +77,7 @@ export function notificationJobHandler(deps: AppDeps): JobHandler<NotificationPa
       where: { id: payload.issueId },
       select: { id: true, repoId: true, posterId: true, isPull: true, title: true, content: true },
     });
-    if (!issue) return;
+    if (!issue || (payload.onlyIfReadyForReview && !(await becameReadyForReview(db, issue)))) return;
     const candidates = await receivers(db, issue, payload);
     const perms = await usersRepoPermissions(db, issue.repoId, candidates);
     const readers = candidates.filter((id) => {
@@ -90,6 +90,17 @@ export function notificationJobHandler(deps: AppDeps): JobHandler<NotificationPa
       await run.checkpoint(tx, { ...payload, done: true });
     });
   });
+}
+
+/** The latest title change of a pull request removed its work-in-progress prefix. */
+async function becameReadyForReview(db: Db, issue: Issue): Promise<boolean> {
+  if (!issue.isPull) return false;
+  const change = await db.comment.findFirst({
+    where: { issueId: issue.id, type: 'CHANGE_TITLE' },
+    orderBy: { id: 'desc' },
+    select: { oldTitle: true, newTitle: true },
+  });
+  return change !== null && isWorkInProgress(change.oldTitle) && !isWorkInProgress(change.newTitle);
 }
 
 async function writeThreads(tx: DbLike, issue: Issue, userIds: number[], p: NotificationPayload): Promise<void> {

@@ -18,10 +18,10 @@ describe.each(PROVIDERS)('pull request notifications (%s)', (provider) => {
   };
   /** user → status of their thread on the pull request, for everyone holding one. */
   async function statuses(): Promise<Record<string, string>> {
-    const rows = await t.db.notification.findMany({ where: { issue: { isPull: true } }, include: { user: true } });
+    const rows = await t.db.notification.findMany({ where: { issue: { isPull: true, index: 1 } }, include: { user: true } });
     return Object.fromEntries(rows.map((r) => [r.user.name, r.status]).sort());
   }
-  const readAll = () => t.db.notification.updateMany({ data: { status: 'READ' } });
+  const readAll = () => t.db.notification.updateMany({ where: { issue: { index: 1 } }, data: { status: 'READ' } });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -84,6 +84,34 @@ describe.each(PROVIDERS)('pull request notifications (%s)', (provider) => {
     await f.push('alice', 'demo', 'paul', 'feature', { 'b.txt': 'b\n' });
     await drain();
     expect(await statuses()).toEqual({ alice: 'UNREAD', oscar: 'READ', paul: 'READ', rita: 'UNREAD', wendy: 'UNREAD' });
+  });
+
+  it('work in progress: comments skip the repository watchers; dropping the WIP prefix notifies them', async () => {
+    expect(await f.pushAndOpen('alice', 'demo', 'paul', 'wip', { 'w.txt': 'w\n' }, { title: 'WIP: later' })).toBe(2);
+    await drain();
+    const wip = await t.db.issue.findFirstOrThrow({ where: { title: 'WIP: later' } });
+    const of = async () => {
+      const rows = await t.db.notification.findMany({ where: { issueId: wip.id }, include: { user: true } });
+      return Object.fromEntries(rows.map((r) => [r.user.name, r.status]).sort());
+    };
+    expect(await of()).toEqual({ alice: 'UNREAD', rita: 'UNREAD' });
+    await t.db.notification.updateMany({ where: { issueId: wip.id }, data: { status: 'READ' } });
+    const comment = await t.request('POST', '/api/v1/repos/alice/demo/issues/2/comments', {
+      headers: basic('wendy'),
+      body: { body: 'soon?' },
+    });
+    expect(comment.statusCode).toBe(201);
+    await drain();
+    expect(await of()).toEqual({ alice: 'READ', paul: 'UNREAD', rita: 'READ' });
+    const retitle = async (title: string) => {
+      const res = await t.request('PATCH', '/api/v1/repos/alice/demo/pulls/2', { headers: basic('paul'), body: { title } });
+      expect(res.statusCode, res.body).toBe(201);
+      await drain();
+    };
+    await retitle('WIP: still later');
+    expect(await of()).toEqual({ alice: 'READ', paul: 'UNREAD', rita: 'READ' });
+    await retitle('ready now');
+    expect(await of()).toEqual({ alice: 'UNREAD', paul: 'UNREAD', rita: 'UNREAD', wendy: 'UNREAD' });
   });
 
   it('a merge notifies watchers and participants; the subject state becomes merged', async () => {
