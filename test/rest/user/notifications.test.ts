@@ -200,7 +200,8 @@ describe.each(PROVIDERS)('REST notifications (%s)', (provider) => {
     const page = await t.request('GET', api('/notifications?all=true&limit=1&page=2'), { headers: basic('alice') });
     expect(page.json()).toHaveLength(1);
     expect(page.headers['x-total-count']).toBe(String(all.length));
-    expect(page.headers.link).toContain('rel="next"');
+    // Gitea sets X-Total-Count but no Link header on notification lists.
+    expect(page.headers.link).toBeUndefined();
     expectGiteaError(await t.request('GET', api('/notifications?since=yesterday'), { headers: basic('alice') }), 422);
     expectGiteaError(await t.request('GET', api('/notifications?before=2020-13-01'), { headers: basic('alice') }), 422);
     expectGiteaError(await t.request('GET', api('/notifications')), 401);

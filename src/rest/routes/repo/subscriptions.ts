@@ -11,6 +11,7 @@ import { defineRoute } from '../../route.ts';
 // Repository routes answer 404 for an invisible repository before 401 (Gitea repoAssignment runs before
 // reqToken), so their gate is `none` and the services ask for a signed-in viewer after the lookup.
 
+// Gitea answers these lists with X-Total-Count and no Link header (SetTotalCountHeader only).
 /** /repos/{o}/{r}/subscription, /subscribers, /stargazers and /issues/{index}/subscriptions. */
 export const subscriptionRoutes = [
   defineRoute({
@@ -64,7 +65,7 @@ export const subscriptionRoutes = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
-    headers: 'link',
+    headers: 'count',
     schema: '[User]',
     errors: [404],
     load: ({ cx, params, page }) => repoWatchService.listRepoWatchers(cx, repoRef(params), page),
@@ -77,7 +78,7 @@ export const subscriptionRoutes = [
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',
-    headers: 'link',
+    headers: 'count',
     schema: '[User]',
     errors: [403, 404],
     load: ({ cx, params, page }) => starService.listStargazers(cx, repoRef(params), page),
@@ -90,7 +91,7 @@ export const subscriptionRoutes = [
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
-    headers: 'link',
+    headers: 'count',
     schema: '[User]',
     errors: [404],
     load: ({ cx, params, page }) => issueWatchService.listIssueSubscribers(cx, repoRef(params), indexParam(params), page),

@@ -42,6 +42,7 @@ const markOf = (q: z.output<typeof MarkQuery>) => ({
   lastReadAt: q.last_read_at,
 });
 
+// Gitea answers these lists with X-Total-Count and no Link header (SetTotalCountHeader only).
 /** /notifications…, /repos/{o}/{r}/notifications: the viewer's notification threads. */
 export const notificationRoutes = [
   defineList({
@@ -52,7 +53,7 @@ export const notificationRoutes = [
     scopes: ['notification'],
     gate: 'token',
     query: ListQuery,
-    headers: 'link',
+    headers: 'count',
     schema: '[NotificationThread]',
     errors: [401, 403, 422],
     load: ({ cx, query, page }) => notificationService.listNotifications(cx, filterOf(query), page),
@@ -119,7 +120,7 @@ export const notificationRoutes = [
     scopes: ['notification'],
     gate: 'none',
     query: ListQuery,
-    headers: 'link',
+    headers: 'count',
     schema: '[NotificationThread]',
     errors: [401, 403, 404, 422],
     load: ({ cx, params, query, page }) => notificationService.listNotifications(cx, { ...filterOf(query), repo: repoRef(params) }, page),

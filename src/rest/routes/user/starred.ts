@@ -13,6 +13,7 @@ import { defineRoute } from '../../route.ts';
 const repoList = (result: Page<RepoWithPermission>, { cx }: { cx: ServiceContext }) =>
   toApiRepositoryList(result.items, convertOptions(cx));
 
+// Gitea answers these lists with X-Total-Count and no Link header (SetTotalCountHeader only).
 /** /user/starred…, /users/{u}/starred, /user/subscriptions and /users/{u}/subscriptions. */
 export const starredRoutes = [
   defineList({
@@ -22,7 +23,7 @@ export const starredRoutes = [
     tag: 'user',
     scopes: ['user', 'repository'],
     gate: 'token',
-    headers: 'link',
+    headers: 'count',
     schema: '[Repository]',
     errors: [401, 403],
     load: ({ cx, page }) => starService.listStarredRepos(cx, null, page),
@@ -65,7 +66,7 @@ export const starredRoutes = [
     tag: 'user',
     scopes: ['user'],
     gate: 'none',
-    headers: 'link',
+    headers: 'count',
     schema: '[Repository]',
     errors: [404],
     load: ({ cx, params, page }) => starService.listStarredRepos(cx, params.username ?? '', page),
@@ -78,7 +79,7 @@ export const starredRoutes = [
     tag: 'user',
     scopes: ['user'],
     gate: 'token',
-    headers: 'link',
+    headers: 'count',
     schema: '[Repository]',
     errors: [401],
     load: ({ cx, page }) => repoWatchService.listWatchedRepos(cx, null, page),
@@ -91,7 +92,7 @@ export const starredRoutes = [
     tag: 'user',
     scopes: ['user'],
     gate: 'none',
-    headers: 'link',
+    headers: 'count',
     schema: '[Repository]',
     errors: [404],
     load: ({ cx, params, page }) => repoWatchService.listWatchedRepos(cx, params.username ?? '', page),
