@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
+import { enqueue } from '../../src/jobs/enqueue.ts';
 import { NOTIFICATION_JOB, notificationPayloadOf } from '../../src/notify/notificationJob.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -67,6 +68,27 @@ describe.each(PROVIDERS)('notification fan-out job (%s)', (provider) => {
       audience: 'broadcast',
       onlyIfReadyForReview: true,
     });
+  });
+
+  it('concurrent fan-outs of one issue end with one thread per user and no failed job', async () => {
+    const issue = await issueWithWatchers('race', 6);
+    await t.db.notification.deleteMany({ where: { issueId: issue.id } });
+    const payload = notificationPayloadOf({
+      type: 'comment.created',
+      commentId: 0,
+      issueId: issue.id,
+      repoId: issue.repoId,
+      index: 1,
+      isPull: false,
+      actorId: commenter.id,
+    })!;
+    const ids = await Promise.all(
+      Array.from({ length: 4 }, () => enqueue(t.db, NOTIFICATION_JOB, { ...payload, commentId: null, mentionsIn: null })),
+    );
+    await t.app.jobs.drain();
+    const jobs = await t.db.job.findMany({ where: { id: { in: ids } }, select: { status: true, attempts: true } });
+    expect(jobs.map((j) => j.status)).toEqual(['DONE', 'DONE', 'DONE', 'DONE']);
+    expect(await t.db.notification.count({ where: { issueId: issue.id } })).toBe(8);
   });
 
   it('a comment writes its job in the same transaction; the job runs in a constant number of statements', async () => {

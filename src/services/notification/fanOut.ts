@@ -6,6 +6,7 @@ import { findMentions, mentionedUserIds } from '../../notify/mentions.ts';
 import { NOTIFICATION_JOB, type NotificationPayload } from '../../notify/notificationJob.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { createSystemContext, withTx, type AppDeps } from '../context.ts';
+import { withRetry } from '../issue/create.ts';
 import { unitOf } from '../issue/issue.ts';
 import { isWorkInProgress } from '../pull/pull.ts';
 import { PARTICIPATING_COMMENTS } from '../watch/issueWatch.ts';
@@ -85,10 +86,13 @@ export function notificationJobHandler(deps: AppDeps): JobHandler<NotificationPa
       return perm !== undefined && canRead(perm, unitOf(issue));
     });
     const cx = createSystemContext(deps);
-    await withTx(cx, async (tx) => {
-      if (readers.length) await writeThreads(tx, issue, readers, payload);
-      await run.checkpoint(tx, { ...payload, done: true });
-    });
+    // Two fan-outs of one issue may race to insert the same thread: the loser runs again and updates it.
+    await withRetry(() =>
+      withTx(cx, async (tx) => {
+        if (readers.length) await writeThreads(tx, issue, readers, payload);
+        await run.checkpoint(tx, { ...payload, done: true });
+      }),
+    );
   });
 }
 
