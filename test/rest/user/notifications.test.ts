@@ -207,6 +207,20 @@ describe.each(PROVIDERS)('REST notifications (%s)', (provider) => {
     expectGiteaError(await t.request('GET', api('/notifications')), 401);
   });
 
+  it('GET /notifications runs the same number of statements for one thread as for many', async () => {
+    const count = async (user: string) => {
+      const n = (await threads(user, '?all=true')).length;
+      t.queries.length = 0;
+      await threads(user, '?all=true');
+      return { n, sql: t.queries.length };
+    };
+    const few = await count('dave');
+    const many = await count('alice');
+    expect(many.n).toBeGreaterThan(few.n);
+    expect(few.n).toBeGreaterThan(0);
+    expect(many.sql).toBe(few.sql);
+  });
+
   it('threads: GET own 200, another user 403 (admins may read), unknown 404; PATCH 205 with the new state', async () => {
     const [th] = await threads('erin', '?all=true');
     const got = await t.request('GET', api(`/notifications/threads/${th!.id}`), { headers: basic('erin') });
