@@ -590,8 +590,15 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     },
   ],
   updateSubscription: [
+    // root posted the issue (subscribed by taking part): unsubscribing writes an explicit unwatch.
+    {
+      label: 'issue',
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}',
+      input: async (fx) => ({ subscribableId: issueOf(await fx.issue()), state: 'UNSUBSCRIBED' }),
+    },
     // root watches its new repository: unsubscribing changes it.
     {
+      label: 'repository',
       rest: 'DELETE /repos/{owner}/{repo}/subscription',
       input: async (fx) => ({ subscribableId: (await repoGid(fx)).gid, state: 'UNSUBSCRIBED' }),
     },

@@ -226,4 +226,45 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
     expect((await threads('lots')).notificationThreads.totalCount).toBe(4);
     expect(await count('lots')).toBe(await count('few'));
   });
+  it('updateSubscription on issues and pull requests: explicit (un)subscription, viewerSubscription follows', async () => {
+    const created = await t.request('POST', '/api/v1/repos/alice/pub/issues', { headers: basic('bob'), body: { title: 'watch me' } });
+    const n = (created.json() as { number: number }).number;
+    const issue = await run<{ repository: { issue: { id: string; viewerSubscription: string } } }>(
+      `{ repository(owner: "alice", name: "pub") { issue(number: ${n}) { id viewerSubscription } } }`,
+      'carol',
+    );
+    expect(issue.repository.issue.viewerSubscription).toBe('UNSUBSCRIBED');
+    const res = await mutate(
+      'updateSubscription',
+      { subscribableId: issue.repository.issue.id, state: 'SUBSCRIBED' },
+      'carol',
+      'state subscribable { __typename ... on Issue { number viewerSubscription } }',
+    );
+    expect(res).toMatchObject({ state: 'SUBSCRIBED', subscribable: { __typename: 'Issue', number: n, viewerSubscription: 'SUBSCRIBED' } });
+    const subs = await t.request('GET', `/api/v1/repos/alice/pub/issues/${n}/subscriptions`);
+    expect((subs.json() as { login: string }[]).map((u) => u.login)).toEqual(['carol']);
+    await mutate('updateSubscription', { subscribableId: issue.repository.issue.id, state: 'IGNORED' }, 'carol');
+    const after = await run<{ repository: { issue: { viewerSubscription: string } } }>(
+      `{ repository(owner: "alice", name: "pub") { issue(number: ${n}) { viewerSubscription } } }`,
+      'carol',
+    );
+    expect(after.repository.issue.viewerSubscription).toBe('UNSUBSCRIBED');
+    // bob posted it: subscribed by taking part
+    const poster = await run<{ repository: { issue: { viewerSubscription: string } } }>(
+      `{ repository(owner: "alice", name: "pub") { issue(number: ${n}) { viewerSubscription } } }`,
+      'bob',
+    );
+    expect(poster.repository.issue.viewerSubscription).toBe('SUBSCRIBED');
+    const privIssue = await t.request('POST', '/api/v1/repos/alice/priv/issues', { headers: basic('alice'), body: { title: 'hidden' } });
+    const gid = (
+      await run<{ repository: { issue: { id: string } } }>(
+        '{ repository(owner: "alice", name: "priv") { issue(number: 1) { id } } }',
+        'alice',
+      )
+    ).repository.issue.id;
+    expect(privIssue.statusCode).toBe(201);
+    expect(await mutate('updateSubscription', { subscribableId: gid, state: 'SUBSCRIBED' }, 'carol')).toMatchObject({
+      __typename: 'NotFoundError',
+    });
+  });
 });

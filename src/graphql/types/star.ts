@@ -1,14 +1,19 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import type { Models } from '../../db/client.ts';
 import { repoReadWhere } from '../../services/repo/visibility.ts';
 import { WATCHING_MODES } from '../../services/watch/repoWatch.ts';
+import * as issueWatchService from '../../services/watch/issueWatch.ts';
 import * as repoWatchService from '../../services/watch/repoWatch.ts';
 import * as starService from '../../services/watch/star.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbIdOf } from '../ids.ts';
-import { filteredBy, inherits } from '../policy.ts';
+import type { GraphQLContext } from '../context.ts';
+import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
+import { IssueRef } from './issue.ts';
+import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 
@@ -155,28 +160,77 @@ for (const [name, star] of [
   );
 }
 
+/** What updateSubscription acts on (GitHub's Subscribable). */
+const SubscribableUnion = builder.unionType('Subscribable', {
+  description: 'A repository, issue or pull request one can watch.',
+  types: [RepositoryRef, IssueRef, PullRequestRef],
+  resolveType: (s) => ('kind' in s ? (s.kind === 'pull' ? PullRequestRef : IssueRef) : RepositoryRef),
+});
+
+type SubscribableValue = Models.Repository | (Models.Issue & { kind: 'issue' }) | (Models.PullRequest & { kind: 'pull' });
+
+const stateOf = (watching: boolean): 'SUBSCRIBED' | 'UNSUBSCRIBED' => (watching ? 'SUBSCRIBED' : 'UNSUBSCRIBED');
+
+/** Sets the viewer's subscription to an issue or pull request (IGNORED unsubscribes: Gitea has no ignore for issues). */
+async function subscribeIssue(
+  ctx: GraphQLContext,
+  id: { typename: string; id: string },
+  state: keyof typeof MODE_OF,
+): Promise<{ target: SubscribableValue; state: keyof typeof MODE_OF }> {
+  const watch = state === 'SUBSCRIBED';
+  if (id.typename === 'PullRequest') {
+    const pull = await ctx.cx.db.pullRequest.findUnique({ where: { id: dbIdOf(id, 'PullRequest') } });
+    await issueWatchService.setViewerIssueSubscription(ctx.cx, pull?.issueId ?? 0, watch);
+    return { target: { ...pull!, kind: 'pull' }, state: stateOf(watch) };
+  }
+  const issue = await issueWatchService.setViewerIssueSubscription(ctx.cx, dbIdOf(id, 'Issue'), watch);
+  return { target: { ...issue, kind: 'issue' }, state: stateOf(watch) };
+}
+
 builder.relayMutationField(
   'updateSubscription',
   {
     inputFields: (t) => ({
-      subscribableId: t.globalID({ required: true, description: 'The repository to watch, unwatch or ignore.' }),
+      subscribableId: t.globalID({ required: true, description: 'The repository, issue or pull request.' }),
       state: t.field({ type: SubscriptionStateEnum, required: true }),
     }),
   },
   {
-    description: 'Watch, unwatch or ignore a repository (as PUT and DELETE /api/v1/repos/{owner}/{repo}/subscription).',
+    description:
+      'Watch, unwatch or ignore a repository (as PUT and DELETE /api/v1/repos/{owner}/{repo}/subscription), or subscribe to an issue or pull request (as PUT and DELETE …/issues/{index}/subscriptions/{user}).',
     errors: { types: MUTATION_ERRORS },
-    resolve: async (_root, { input }, ctx) => ({
-      sub: await repoWatchService.setRepoSubscriptionById(ctx.cx, dbIdOf(input.subscribableId, 'Repository'), MODE_OF[input.state]),
-    }),
+    resolve: async (_root, { input }, ctx) => {
+      if (input.subscribableId.typename === 'Issue' || input.subscribableId.typename === 'PullRequest')
+        return subscribeIssue(ctx, input.subscribableId, input.state);
+      const sub = await repoWatchService.setRepoSubscriptionById(ctx.cx, dbIdOf(input.subscribableId, 'Repository'), MODE_OF[input.state]);
+      const state: keyof typeof MODE_OF = sub.mode === 'DONT' ? 'IGNORED' : sub.mode === 'NONE' ? 'UNSUBSCRIBED' : 'SUBSCRIBED';
+      return { target: sub.repo as SubscribableValue, state };
+    },
   },
   {
     outputFields: (t) => ({
-      subscribable: t.field({ type: RepositoryRef, resolve: (p) => p.sub.repo }),
-      state: t.field({
-        type: SubscriptionStateEnum,
-        resolve: (p) => (p.sub.mode === 'DONT' ? 'IGNORED' : p.sub.mode === 'NONE' ? 'UNSUBSCRIBED' : 'SUBSCRIBED'),
+      subscribable: t.field({
+        type: SubscribableUnion,
+        ...checkedBy('setRepoSubscription / setIssueSubscription'),
+        resolve: (p) => p.target,
       }),
+      state: t.field({ type: SubscriptionStateEnum, resolve: (p) => p.state }),
     }),
   },
 );
+
+for (const ref of [IssueRef, PullRequestRef] as const) {
+  builder.prismaObjectFields(ref, (t) => ({
+    viewerSubscription: t.loadable({
+      type: SubscriptionStateEnum,
+      nullable: true,
+      description:
+        'Whether the viewer is subscribed (watching the repository, taking part, or subscribed explicitly); null for anonymous viewers.',
+      load: async (ids: number[], ctx) => {
+        const watching = await issueWatchService.viewerWatchingIssues(ctx.cx, ids);
+        return ids.map((id) => (ctx.cx.viewer ? stateOf(watching.get(id) === true) : null));
+      },
+      resolve: (row) => ('issueId' in row ? row.issueId : row.id),
+    }),
+  }));
+}

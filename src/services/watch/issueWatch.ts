@@ -6,7 +6,7 @@ import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { requireRepoWrite, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { withRetry } from '../issue/create.ts';
-import { findIssueByIndex } from '../issue/issue.ts';
+import { findIssueByIndex, locateIssueById } from '../issue/issue.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { findUserByName } from '../user/user.ts';
 import { WATCHING_MODES } from './repoWatch.ts';
@@ -100,4 +100,43 @@ export async function setIssueSubscription(
     }),
   );
   return true;
+}
+
+/**
+ * Subscribes or unsubscribes the viewer to an issue or pull request given by id (GraphQL updateSubscription);
+ * returns the issue. @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
+ */
+export async function setViewerIssueSubscription(cx: ServiceContext, issueId: number, watch: boolean): Promise<Models.Issue> {
+  const viewer = requireViewer(cx);
+  const { ref, index } = await locateIssueById(cx, issueId);
+  await setIssueSubscription(cx, ref, index, viewer.name, watch);
+  return cx.db.issue.findUniqueOrThrow({ where: { id: issueId } });
+}
+
+/** Whether the viewer is subscribed to each of `issueIds` (isWatchingIssue for a whole list, four queries). */
+export async function viewerWatchingIssues(cx: ServiceContext, issueIds: readonly number[]): Promise<Map<number, boolean>> {
+  const out = new Map<number, boolean>();
+  if (!cx.viewer || !issueIds.length) return out;
+  const userId = cx.viewer.id;
+  const ids = [...issueIds];
+  const issues = await cx.db.issue.findMany({ where: { id: { in: ids } }, select: { id: true, repoId: true, posterId: true } });
+  const [explicit, repoWatches, comments] = await Promise.all([
+    cx.db.issueWatch.findMany({ where: { userId, issueId: { in: ids } }, select: { issueId: true, isWatching: true } }),
+    cx.db.watch.findMany({
+      where: { userId, repoId: { in: [...new Set(issues.map((i) => i.repoId))] }, mode: { in: WATCHING_MODES } },
+      select: { repoId: true },
+    }),
+    cx.db.comment.findMany({
+      where: { issueId: { in: ids }, posterId: userId, type: { in: PARTICIPATING_COMMENTS } },
+      select: { issueId: true },
+      distinct: ['issueId'],
+    }),
+  ]);
+  const explicitOf = new Map(explicit.map((w) => [w.issueId, w.isWatching]));
+  const watchedRepos = new Set(repoWatches.map((w) => w.repoId));
+  const commented = new Set(comments.map((c) => c.issueId));
+  for (const i of issues) {
+    out.set(i.id, explicitOf.get(i.id) ?? (watchedRepos.has(i.repoId) || i.posterId === userId || commented.has(i.id)));
+  }
+  return out;
 }
