@@ -131,6 +131,7 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
       stargazers(first: 3) { totalCount nodes { login } } watchers(first: 3) { totalCount nodes { login } } } }
       starredRepositories(first: 5) { totalCount nodes { name } } watching(first: 5) { totalCount nodes { name } } } }`;
     const count = async (login: string) => {
+      await t.app.deps.notifier.drain();
       t.queries.length = 0;
       await run(query.replace('LOGIN', login), 'bob');
       return t.queries.length;
@@ -210,6 +211,7 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
     const query = `{ viewer { notificationThreads(first: 20, all: true) { totalCount nodes { title repository { nameWithOwner
       owner { login } stargazers(first: 2) { totalCount } viewerHasStarred } } } } }`;
     const count = async (as: string) => {
+      await t.app.deps.notifier.drain();
       t.queries.length = 0;
       await run(query, as);
       return t.queries.length;

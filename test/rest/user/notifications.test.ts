@@ -210,6 +210,7 @@ describe.each(PROVIDERS)('REST notifications (%s)', (provider) => {
   it('GET /notifications runs the same number of statements for one thread as for many', async () => {
     const count = async (user: string) => {
       const n = (await threads(user, '?all=true')).length;
+      await t.app.deps.notifier.drain();
       t.queries.length = 0;
       await threads(user, '?all=true');
       return { n, sql: t.queries.length };
