@@ -7,9 +7,7 @@ import { GitCommandError, runGit, spawnGit } from './run.ts';
 
 /** One change: a file written (content and mode), an existing blob placed (a rename), or a file removed. */
 export type FileChange =
-  | { path: string; content: Buffer; mode: string }
-  | { path: string; blob: string; mode: string }
-  | { path: string; remove: true };
+  { path: string; content: Buffer; mode: string } | { path: string; blob: string; mode: string } | { path: string; remove: true };
 
 /** What to commit: the changes on top of `parent` (null: a root commit on an empty tree). */
 export interface CommitFilesInput {

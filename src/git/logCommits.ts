@@ -30,7 +30,11 @@ export async function logCommits(gitDir: string, q: LogQuery): Promise<{ total: 
   const what = `object does not exist [id: ${q.head}, rel_path: ]`;
   const [count, log] = await Promise.all([
     runGitOrNotFound(gitDir, ['rev-list', '--count', ...filters, ...revs], what),
-    runGitOrNotFound(gitDir, ['log', ...filters, `--skip=${q.skip}`, `--max-count=${q.limit}`, `--format=%T %P%x00${LOG_FORMAT}`, ...revs], what),
+    runGitOrNotFound(
+      gitDir,
+      ['log', ...filters, `--skip=${q.skip}`, `--max-count=${q.limit}`, `--format=%T %P%x00${LOG_FORMAT}`, ...revs],
+      what,
+    ),
   ]);
   const commits = parseCommitRecords(log.toString('utf8'), true).map(({ ref, commit }) => {
     const [tree = '', ...parents] = ref.trim().split(' ');

@@ -33,7 +33,16 @@ export async function commitPatchStream(gitDir: string, sha: string, kind: 'diff
   const commit = await readCommit(gitDir, sha);
   const parent = commit.parents[0];
   if (kind === 'patch') {
-    return streamGit(gitDir, ['format-patch', '--no-signature', '--stdout', '--no-color', ...(parent ? [] : ['--root']), '-1', commit.sha, '--']);
+    return streamGit(gitDir, [
+      'format-patch',
+      '--no-signature',
+      '--stdout',
+      '--no-color',
+      ...(parent ? [] : ['--root']),
+      '-1',
+      commit.sha,
+      '--',
+    ]);
   }
   return parent
     ? streamGit(gitDir, ['diff', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', parent, commit.sha, '--'])

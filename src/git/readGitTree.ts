@@ -26,7 +26,14 @@ export async function readGitTree(gitDir: string, rev: string, recursive: boolea
       const tab = line.indexOf('\t');
       const [mode = '', type = 'blob', oid = '', size = '-'] = line.slice(0, tab).split(/\s+/);
       const path = line.slice(tab + 1);
-      return { mode, type: type as TreeEntry['type'], sha: oid, size: size === '-' ? 0 : Number(size), path, name: path.slice(path.lastIndexOf('/') + 1) };
+      return {
+        mode,
+        type: type as TreeEntry['type'],
+        sha: oid,
+        size: size === '-' ? 0 : Number(size),
+        path,
+        name: path.slice(path.lastIndexOf('/') + 1),
+      };
     });
   return { sha, entries };
 }

@@ -26,4 +26,3 @@ export function streamGit(gitDir: string, args: readonly string[]): Readable {
   });
   return out;
 }
-

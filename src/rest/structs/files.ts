@@ -80,7 +80,14 @@ export const CreateBranchRepoOption = z.object({
 });
 
 /** Gitea `GitEntry`. */
-export const GitEntry = z.object({ path: z.string(), mode: z.string(), type: z.string(), size: z.number().int(), sha: z.string(), url: z.string() });
+export const GitEntry = z.object({
+  path: z.string(),
+  mode: z.string(),
+  type: z.string(),
+  size: z.number().int(),
+  sha: z.string(),
+  url: z.string(),
+});
 /** Gitea `GitTreeResponse`. */
 export const GitTreeResponse = z.object({
   sha: z.string(),
@@ -103,20 +110,22 @@ export type Reference = z.infer<typeof Reference>;
 /** Query of GET /git/trees/{sha}. */
 export const TreeQuery = z.object({
   recursive: qBool('show all directories and files', false),
-  page: qInt('page number; the \'truncated\' field in the response will be true if there are still more items after this page, false if the last page'),
+  page: qInt(
+    "page number; the 'truncated' field in the response will be true if there are still more items after this page, false if the last page",
+  ),
   per_page: qInt('number of items per page'),
 });
 
 /** `stat`, `verification`, `files` of the commit reads (all default true, as in Gitea). */
 export const CommitDetailQuery = z.object({
-  stat: qBool('include diff stats for every commit (disable for speedup, default \'true\')', true),
-  verification: qBool('include verification for every commit (disable for speedup, default \'true\')', true),
-  files: qBool('include a list of affected files for every commit (disable for speedup, default \'true\')', true),
+  stat: qBool("include diff stats for every commit (disable for speedup, default 'true')", true),
+  verification: qBool("include verification for every commit (disable for speedup, default 'true')", true),
+  files: qBool("include a list of affected files for every commit (disable for speedup, default 'true')", true),
 });
 
 /** Query of GET /commits. */
 export const CommitsQuery = CommitDetailQuery.extend({
-  sha: qString('SHA or branch to start listing commits from (usually \'master\')'),
+  sha: qString("SHA or branch to start listing commits from (usually 'master')"),
   path: qString('filepath of a file/dir'),
   since: qString('Only commits after this date will be returned (ISO 8601 format)'),
   until: qString('Only commits before this date will be returned (ISO 8601 format)'),

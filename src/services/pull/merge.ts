@@ -234,7 +234,8 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
         continue;
       }
       await intent.done([]);
-      if (update.current === null) throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
+      if (update.current === null)
+        throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
       baseSha = update.current;
     }
     if (!merged) throw new ConflictError('merge push out of date', { pullId: rows.pull.id });

@@ -50,7 +50,8 @@ export async function createBranch(
   }
   const target = `refs/heads/${input.name}`;
   const existing = await readRefs(gitDir, [target, `refs/tags/${input.name}`]);
-  if (existing.has(`refs/tags/${input.name}`)) throw new AlreadyExistsError('The branch with the same tag already exists.', { name: input.name });
+  if (existing.has(`refs/tags/${input.name}`))
+    throw new AlreadyExistsError('The branch with the same tag already exists.', { name: input.name });
   if (existing.has(target)) throw new AlreadyExistsError('The branch already exists.', { name: input.name });
   const sha = start;
   const created = await updateRefsRecorded(cx, repo, [{ ref: target, oldSha: '0'.repeat(sha.length), newSha: sha }], async () => {

@@ -77,7 +77,12 @@ export async function listCommits(cx: ServiceContext, ref: RepoRef, input: ListC
  * GET /repos/{o}/{r}/git/commits/{sha} (Gitea GetSingleCommit): one commit by id, branch or tag.
  * @throws NotFoundError
  */
-export async function getCommit(cx: ServiceContext, ref: RepoRef, sha: string, files: boolean): Promise<{ repo: Models.Repository; commit: CommitView }> {
+export async function getCommit(
+  cx: ServiceContext,
+  ref: RepoRef,
+  sha: string,
+  files: boolean,
+): Promise<{ repo: Models.Repository; commit: CommitView }> {
   const access = await requireCodeRead(cx, ref.owner, ref.repo);
   if (access.repo.isEmpty) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
   const c = await readCommit(access.gitDir, await commitOf(access.gitDir, sha));

@@ -24,7 +24,11 @@ export interface RawFile {
 export type RawTarget = { ref: string; path: string } | { kind: 'branch' | 'tag' | 'commit' | 'legacy'; rest: string };
 
 /** Splits `rest` into a ref of `kind` and a path: the shortest leading segments that name one (branch names may hold `/`). */
-async function splitRefPath(access: CodeAccess, kind: 'branch' | 'tag' | 'commit' | 'legacy', rest: string): Promise<{ ref: ResolvedRef; path: string } | null> {
+async function splitRefPath(
+  access: CodeAccess,
+  kind: 'branch' | 'tag' | 'commit' | 'legacy',
+  rest: string,
+): Promise<{ ref: ResolvedRef; path: string } | null> {
   const parts = rest.split('/');
   for (let i = 1; i <= parts.length; i++) {
     const name = parts.slice(0, i).join('/');
@@ -71,13 +75,19 @@ export async function getRawFile(cx: ServiceContext, ref: RepoRef, target: RawTa
   if (!found) throw new NotFoundError('object does not exist', { target });
   const at = await readTreePath(access.gitDir, found.ref.commit, found.path);
   const entry = at?.entry;
-  if (!entry || entry.type !== 'blob') throw new NotFoundError(`object does not exist [id: , rel_path: ${found.path}]`, { path: found.path });
+  if (!entry || entry.type !== 'blob')
+    throw new NotFoundError(`object does not exist [id: , rel_path: ${found.path}]`, { path: found.path });
   const gitDir = access.gitDir;
   return { repo: access.repo, entry, ref: found.ref, open: () => streamGit(gitDir, ['cat-file', 'blob', entry.sha]) };
 }
 
 /** A directory's or a file's revision, for the web `src` route: whether it is a tree. @throws NotFoundError */
-export async function findSource(cx: ServiceContext, ref: RepoRef, kind: 'branch' | 'tag' | 'commit', rest: string): Promise<{ ref: ResolvedRef; path: string; isTree: boolean }> {
+export async function findSource(
+  cx: ServiceContext,
+  ref: RepoRef,
+  kind: 'branch' | 'tag' | 'commit',
+  rest: string,
+): Promise<{ ref: ResolvedRef; path: string; isTree: boolean }> {
   const access = await requireCodeRead(cx, ref.owner, ref.repo);
   const found = access.repo.isEmpty ? null : await splitRefPath(access, kind, rest);
   if (!found) throw new NotFoundError('object does not exist', { rest });

@@ -48,6 +48,8 @@ export interface ChangeFilesInput {
   committer?: IdentityOption;
   dates?: { author?: Date; committer?: Date };
   signoff?: boolean;
+  /** Gitea's LastCommitID, GitHub's expectedHeadOid: the branch head the change was made on; blob shas are then optional. */
+  expectedHeadOid?: string;
   files: FileOperation[];
 }
 
@@ -100,7 +102,12 @@ export function defaultMessage(files: readonly Pick<FileOperation, 'operation' |
 }
 
 /** Gitea GetAuthorAndCommitterUsers: one given identity serves for both; neither means the doer. */
-function identities(cx: ServiceContext, doer: Models.User, input: ChangeFilesInput, now: Date): { author: GitIdentity; committer: GitIdentity } {
+function identities(
+  cx: ServiceContext,
+  doer: Models.User,
+  input: ChangeFilesInput,
+  now: Date,
+): { author: GitIdentity; committer: GitIdentity } {
   const doerSig = gitSignature(cx, doer, now);
   const pick = (o: IdentityOption | undefined): { name: string; email: string } | null => {
     if (!o?.email) return null;
@@ -147,7 +154,7 @@ function checkSha(op: PlannedOperation, entry: TreeFile, required: boolean): voi
 }
 
 /** The tree changes of the operations against the parent's files (Gitea's checks, in its order). @throws ValidationError, NotFoundError */
-function planChanges(files: Map<string, TreeFile>, ops: readonly PlannedOperation[]): FileChange[] {
+function planChanges(files: Map<string, TreeFile>, ops: readonly PlannedOperation[], headKnown: boolean): FileChange[] {
   const dirs = dirsOf(files);
   const changes: FileChange[] = [];
   for (const op of ops) {
@@ -155,19 +162,19 @@ function planChanges(files: Map<string, TreeFile>, ops: readonly PlannedOperatio
     const from = op.fromPath && op.fromPath !== op.path ? op.fromPath : null;
     if (op.operation === 'delete') {
       if (!existing) throw new NotFoundError(`repository file does not exist [path: ${op.path}]`, { path: op.path });
-      checkSha(op, existing, true);
+      checkSha(op, existing, !headKnown);
       files.delete(op.path);
       changes.push({ path: op.path, remove: true });
       continue;
     }
     let mode = '100644';
-    let content = op.content;
+    const content = op.content;
     if (op.operation === 'create') {
       if (existing) throw new ValidationError(`repository file already exists [path: ${op.path}]`, { path: op.path });
     } else if (op.operation === 'update' || op.operation === 'rename') {
       const source = files.get(from ?? op.path);
       if (!source) throw new NotFoundError(`repository file does not exist [path: ${from ?? op.path}]`, { path: from ?? op.path });
-      checkSha(op, source, op.operation === 'update');
+      checkSha(op, source, op.operation === 'update' && !headKnown);
       if (source.mode === '100755' || source.mode === '120000') mode = source.mode;
       if (from && files.has(op.path)) throw new ValidationError(`repository file already exists [path: ${op.path}]`, { path: op.path });
       if (from) {
@@ -215,8 +222,11 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
   if (newBranch !== oldBranch && (await readRef(gitDir, `refs/heads/${newBranch}`))) {
     throw new ValidationError(`branch already exists [name: ${newBranch}]`, { name: newBranch });
   }
+  if (input.expectedHeadOid !== undefined && input.expectedHeadOid.toLowerCase() !== (parent ?? '')) {
+    throw new ConflictError(`Expected branch to point to "${input.expectedHeadOid}" but it did not`, { branch: oldBranch, head: parent });
+  }
   const files = parent ? await listTreeFiles(gitDir, parent) : new Map<string, TreeFile>();
-  const changes = planChanges(files, ops);
+  const changes = planChanges(files, ops, input.expectedHeadOid !== undefined);
 
   const now = new Date();
   const { author, committer } = identities(cx, doer, input, now);

@@ -149,7 +149,11 @@ export interface PendingRefUpdates {
  * Holds the push job of `updates` by the viewer BEFORE git moves any ref, so that a crash between the ref
  * update and its bookkeeping is replayed (the job then reads what git applied). Call `done` once.
  */
-export async function holdRefUpdates(cx: ServiceContext, repo: Models.Repository, updates: readonly RefUpdate[]): Promise<PendingRefUpdates> {
+export async function holdRefUpdates(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  updates: readonly RefUpdate[],
+): Promise<PendingRefUpdates> {
   const payload: PushPayload = { repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: [...updates] };
   const held = await cx.jobs.hold(PUSH_JOB, payload);
   let finished = false;

@@ -12,7 +12,17 @@ import path from 'node:path';
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
 interface FileResp {
-  content: { name: string; path: string; sha: string; type: string; size: number; content: string | null; last_commit_sha: string; download_url: string; html_url: string } | null;
+  content: {
+    name: string;
+    path: string;
+    sha: string;
+    type: string;
+    size: number;
+    content: string | null;
+    last_commit_sha: string;
+    download_url: string;
+    html_url: string;
+  } | null;
   commit: {
     sha: string;
     url: string;
@@ -106,9 +116,15 @@ describe.each(PROVIDERS)('REST contents writes and branches (%s)', (provider) =>
       body: { content: b64('v2'), sha: '1'.repeat(40) },
     });
     expectGiteaError(stale, 422, `sha does not match [given: ${'1'.repeat(40)}, expected: ${cur.sha}]`);
-    const missing = await t.request('PUT', `${api}/code/contents/nothere.md`, { headers: auth(), body: { content: b64('v2'), sha: cur.sha } });
+    const missing = await t.request('PUT', `${api}/code/contents/nothere.md`, {
+      headers: auth(),
+      body: { content: b64('v2'), sha: cur.sha },
+    });
     expectGiteaError(missing, 404, 'repository file does not exist [path: nothere.md]');
-    const ok = await t.request('PUT', `${api}/code/contents/README.md`, { headers: auth(), body: { content: b64('# v2\n'), sha: cur.sha } });
+    const ok = await t.request('PUT', `${api}/code/contents/README.md`, {
+      headers: auth(),
+      body: { content: b64('# v2\n'), sha: cur.sha },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json<FileResp>().commit.message).toBe("Update 'README.md'\n");
     const moved = ok.json<FileResp>().content!;
@@ -185,7 +201,11 @@ describe.each(PROVIDERS)('REST contents writes and branches (%s)', (provider) =>
       body: { new_branch_name: 'from-sha', old_ref_name: main.slice(0, 10) },
     });
     expect(fromCommit.statusCode, fromCommit.body).toBe(201);
-    expectGiteaError(await t.request('POST', `${api}/code/branches`, { headers: auth(), body: { new_branch_name: 'dev' } }), 409, 'The branch already exists.');
+    expectGiteaError(
+      await t.request('POST', `${api}/code/branches`, { headers: auth(), body: { new_branch_name: 'dev' } }),
+      409,
+      'The branch already exists.',
+    );
     expectGiteaError(
       await t.request('POST', `${api}/code/branches`, { headers: auth(), body: { new_branch_name: 'x', old_branch_name: 'nope' } }),
       404,

@@ -37,7 +37,6 @@ describe.each(PROVIDERS)('REST git reads: commits, trees, refs, compare, raw, ar
   let alice: Models.User;
   const sha: Record<string, string> = {};
   const api = '/api/v1/repos/alice';
-  const auth = () => basic('alice');
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -108,7 +107,11 @@ describe.each(PROVIDERS)('REST git reads: commits, trees, refs, compare, raw, ar
   it('reads one commit, its diff and its patch', async () => {
     const res = await t.request('GET', `${api}/code/git/commits/${sha.second}`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<ApiCommit>()).toMatchObject({ sha: sha.second, parents: [{ sha: sha.first }], files: [{ filename: 'src/a.txt', status: 'added' }] });
+    expect(res.json<ApiCommit>()).toMatchObject({
+      sha: sha.second,
+      parents: [{ sha: sha.first }],
+      files: [{ filename: 'src/a.txt', status: 'added' }],
+    });
     expect((await t.request('GET', `${api}/code/git/commits/main`)).json<ApiCommit>().sha).toBe(sha.main);
     expectGiteaError(await t.request('GET', `${api}/code/git/commits/${'0'.repeat(39)}1`), 404);
     const diff = await t.request('GET', `${api}/code/git/commits/${sha.second}.diff`);
@@ -121,7 +124,13 @@ describe.each(PROVIDERS)('REST git reads: commits, trees, refs, compare, raw, ar
   it('reads trees (recursive, paged, truncated) and 400 for an unknown sha', async () => {
     const top = await t.request('GET', `${api}/code/git/trees/main`);
     expect(top.statusCode, top.body).toBe(200);
-    const body = top.json<{ sha: string; tree: Array<{ path: string; type: string; url: string }>; truncated: boolean; total_count: number; page: number }>();
+    const body = top.json<{
+      sha: string;
+      tree: Array<{ path: string; type: string; url: string }>;
+      truncated: boolean;
+      total_count: number;
+      page: number;
+    }>();
     expect(body.tree.map((e) => `${e.type}:${e.path}`)).toEqual(['blob:README.md', 'tree:src']);
     expect(body).toMatchObject({ truncated: false, total_count: 2, page: 1 });
     const rec = await t.request('GET', `${api}/code/git/trees/${sha.feature}?recursive=true&per_page=2&page=1`);
@@ -192,7 +201,9 @@ describe.each(PROVIDERS)('REST git reads: commits, trees, refs, compare, raw, ar
       const theirs = git.dir(`theirs-${format}`);
       const oursFile = path.join(ours, `a.${format}`);
       writeFileSync(oursFile, res.rawPayload);
-      const expected = execFileSync('git', ['--git-dir', bare, 'archive', `--format=${format}`, '--prefix=code/', ref], { maxBuffer: 1 << 26 });
+      const expected = execFileSync('git', ['--git-dir', bare, 'archive', `--format=${format}`, '--prefix=code/', ref], {
+        maxBuffer: 1 << 26,
+      });
       const theirsFile = path.join(theirs, `a.${format}`);
       writeFileSync(theirsFile, expected);
       for (const [file, dir] of [
@@ -240,7 +251,11 @@ describe.each(PROVIDERS)('REST git reads: commits, trees, refs, compare, raw, ar
       expect((await t.request('GET', r, { headers: basic('outsider') })).statusCode, r).toBe(404);
       expect((await t.request('GET', r, { headers: basic('reader') })).statusCode, r).toBe(200);
     }
-    for (const r of ['/alice/hidden/raw/branch/main/README.md', '/alice/hidden/archive/main.zip', '/alice/hidden/src/branch/main/README.md']) {
+    for (const r of [
+      '/alice/hidden/raw/branch/main/README.md',
+      '/alice/hidden/archive/main.zip',
+      '/alice/hidden/src/branch/main/README.md',
+    ]) {
       expect((await t.request('GET', r, { headers: basic('outsider') })).statusCode, r).toBe(404);
       expect((await t.request('GET', r, { headers: basic('reader') })).statusCode, r).not.toBe(404);
     }

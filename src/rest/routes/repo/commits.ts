@@ -9,7 +9,10 @@ import { CommitDetailQuery, CommitsQuery } from '../../structs/files.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 
 /** The Commit JSON options of a request (stat, verification and files default true). */
-const commitOptions = (cx: ServiceContext, q: { stat?: boolean | undefined; verification?: boolean | undefined; files?: boolean | undefined }) => ({
+const commitOptions = (
+  cx: ServiceContext,
+  q: { stat?: boolean | undefined; verification?: boolean | undefined; files?: boolean | undefined },
+) => ({
   ...convertOptions(cx),
   verification: q.verification ?? true,
   stat: q.stat ?? true,
@@ -65,7 +68,7 @@ export const commitRoutes = [
     method: 'GET',
     path: '/repos/{owner}/{repo}/git/commits/{sha}.{diffType}',
     operationId: 'repoDownloadCommitDiffOrPatch',
-    summary: 'Get a commit\'s diff or patch',
+    summary: "Get a commit's diff or patch",
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',

@@ -13,7 +13,7 @@ export const downloadRoutes = [
       method: 'GET',
       path: `/repos/{owner}/{repo}/${kind}/{filepath}`,
       operationId: kind === 'raw' ? 'repoGetRawFile' : 'repoGetRawFileOrLFS',
-      summary: kind === 'raw' ? 'Get a file from a repository' : 'Get a file or it\'s LFS object from a repository',
+      summary: kind === 'raw' ? 'Get a file from a repository' : "Get a file or it's LFS object from a repository",
       tag: 'repository',
       scopes: ['repository'],
       gate: 'none',
