@@ -2,10 +2,11 @@
 import { NotFoundError, ValidationError, ConflictError } from '../../errors.ts';
 import { commitFiles, type FileChange } from '../../git/commitFiles.ts';
 import type { CommitInfo } from '../../git/commitInfo.ts';
-import { listTreeFiles, type TreeFile } from '../../git/listTreeFiles.ts';
+import { lookupPaths, type PathEntry } from '../../git/lookupPaths.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { readRef } from '../../git/readRefs.ts';
-import { readTreePath } from '../../git/readTreePath.ts';
+import { readObject } from '../../git/readObject.ts';
+import type { TreeEntry } from '../../git/readTreePath.ts';
 import type { ResolvedRef } from '../../git/resolveRef.ts';
 import { isSafeRefName } from '../../git/resolveRef.ts';
 import { updateRefCAS } from '../../git/updateRef.ts';
@@ -59,6 +60,12 @@ export interface ChangeFilesResult {
   ref: ResolvedRef;
   commit: CommitInfo & { tree: string; parents: string[] };
   files: Array<ContentEntry | null>;
+}
+
+/** A file of the parent commit: mode and blob id. */
+interface TreeFile {
+  mode: string;
+  sha: string;
 }
 
 /** A file operation with its path cleaned and its content decoded. */
@@ -137,14 +144,6 @@ function checkPathFree(files: ReadonlyMap<string, TreeFile>, dirs: ReadonlySet<s
   if (dirs.has(path)) throw new ValidationError(`a directory exists where you’re trying to create a file [path: ${path}]`, { path });
 }
 
-function dirsOf(files: ReadonlyMap<string, TreeFile>): Set<string> {
-  const dirs = new Set<string>();
-  for (const p of files.keys()) {
-    for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) dirs.add(p.slice(0, i));
-  }
-  return dirs;
-}
-
 function checkSha(op: PlannedOperation, entry: TreeFile, required: boolean): void {
   if (op.sha) {
     if (op.sha !== entry.sha) throw new ValidationError(`sha does not match [given: ${op.sha}, expected: ${entry.sha}]`, { path: op.path });
@@ -154,8 +153,7 @@ function checkSha(op: PlannedOperation, entry: TreeFile, required: boolean): voi
 }
 
 /** The tree changes of the operations against the parent's files (Gitea's checks, in its order). @throws ValidationError, NotFoundError */
-function planChanges(files: Map<string, TreeFile>, ops: readonly PlannedOperation[], headKnown: boolean): FileChange[] {
-  const dirs = dirsOf(files);
+function planChanges(files: Map<string, TreeFile>, dirs: ReadonlySet<string>, ops: readonly PlannedOperation[], headKnown: boolean): FileChange[] {
   const changes: FileChange[] = [];
   for (const op of ops) {
     const existing = files.get(op.path);
@@ -225,8 +223,15 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
   if (input.expectedHeadOid !== undefined && input.expectedHeadOid.toLowerCase() !== (parent ?? '')) {
     throw new ConflictError(`Expected branch to point to "${input.expectedHeadOid}" but it did not`, { branch: oldBranch, head: parent });
   }
-  const files = parent ? await listTreeFiles(gitDir, parent) : new Map<string, TreeFile>();
-  const changes = planChanges(files, ops, input.expectedHeadOid !== undefined);
+  // Only the touched paths and their directories are read, not the whole tree.
+  const found = parent ? await lookupPaths(gitDir, parent, ops.flatMap((o) => [o.path, ...(o.fromPath ? [o.fromPath] : [])])) : new Map<string, PathEntry>();
+  const files = new Map<string, TreeFile>();
+  const dirs = new Set<string>();
+  for (const [p, e] of found) {
+    if (e.type === 'tree') dirs.add(p);
+    else files.set(p, { mode: e.mode, sha: e.sha });
+  }
+  const changes = planChanges(files, dirs, ops, input.expectedHeadOid !== undefined);
 
   const now = new Date();
   const { author, committer } = identities(cx, doer, input, now);
@@ -248,19 +253,17 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
   const lastCommit: CommitInfo = { sha: commit.sha, message: commit.message, author: commit.author, committer: commit.committer };
   const result: Array<ContentEntry | null> = [];
   for (const op of ops) {
-    if (op.operation === 'delete') {
+    const change = changes.find((c) => c.path === op.path && !('remove' in c));
+    const blob = written.blobs.get(op.path);
+    if (op.operation === 'delete' || !change || 'remove' in change || !blob) {
       result.push(null);
       continue;
     }
-    const found = await readTreePath(gitDir, written.commit, op.path);
-    const entry = found?.entry;
-    if (!entry) {
-      result.push(null);
-      continue;
-    }
-    const change = changes.find((c) => c.path === op.path && 'content' in c);
-    const content = change && 'content' in change && change.content.length <= MAX_BLOB_SIZE ? change.content : null;
-    result.push({ entry, lastCommit, content });
+    // The bytes are at hand, except for a rename that kept its content.
+    const bytes = 'content' in change ? change.content : (await readObject(gitDir, blob)).content;
+    const name = op.path.slice(op.path.lastIndexOf('/') + 1);
+    const entry: TreeEntry = { mode: change.mode, type: 'blob', sha: blob, size: bytes.length, path: op.path, name };
+    result.push({ entry, lastCommit, content: bytes.length <= MAX_BLOB_SIZE ? bytes : null });
   }
   return { repo: stored, ref: { kind: 'branch', name: newBranch, commit: written.commit }, commit, files: result };
 }
