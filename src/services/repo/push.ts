@@ -186,6 +186,8 @@ export async function updateRefsRecorded<T>(
     await pending.done();
     throw err;
   }
+  // Test hook: die between the ref update and its bookkeeping (the held job must replay it).
+  if (cx.config.testCrashAfterRefUpdate && outcome.applied) process.kill(process.pid, 'SIGKILL');
   await pending.done(outcome.applied ? updates : []);
   return outcome.result;
 }
