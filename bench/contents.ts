@@ -34,7 +34,9 @@ function git(gitDir: string, args: string[], input?: string): Promise<string> {
 
 /** One commit on main with `total` files of ~1 KiB in 50×7 directories (fast-import). */
 function history(mainTip: string): string {
-  const out = [`commit refs/heads/main\nauthor Bench <bench@example.com> 1700000000 +0000\ncommitter Bench <bench@example.com> 1700000000 +0000\ndata 5\nbase\nfrom ${mainTip}\n`];
+  const out = [
+    `commit refs/heads/main\nauthor Bench <bench@example.com> 1700000000 +0000\ncommitter Bench <bench@example.com> 1700000000 +0000\ndata 5\nbase\nfrom ${mainTip}\n`,
+  ];
   for (let i = 0; i < total; i++) {
     const body = Array.from({ length: 16 }, (_, l) => `file ${i} line ${l} ${'x'.repeat(48)}\n`).join('');
     out.push(`M 100644 inline dir${i % 50}/sub${i % 7}/file-${i}.txt\ndata ${Buffer.byteLength(body)}\n${body}\n`);
@@ -85,7 +87,9 @@ async function main(): Promise<void> {
     await git(gitDir, ['fast-import', '--quiet'], history((await git(gitDir, ['rev-parse', 'refs/heads/main'])).trim()));
     await git(gitDir, ['gc', '--quiet']);
     const api = '/api/v1/repos/bench/big';
-    console.log(`repository: ${(await git(gitDir, ['ls-tree', '-r', '--name-only', 'main'])).split('\n').filter(Boolean).length} files on main`);
+    console.log(
+      `repository: ${(await git(gitDir, ['ls-tree', '-r', '--name-only', 'main'])).split('\n').filter(Boolean).length} files on main`,
+    );
 
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     await time('POST /contents/{path} (create a file: one commit)', runs, (i) =>

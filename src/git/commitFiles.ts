@@ -7,9 +7,7 @@ import { identityEnv, type GitIdentity } from './identity.ts';
 
 /** One change: a file written (content and mode), an existing blob placed (a rename), or a file removed. */
 export type FileChange =
-  | { path: string; content: Buffer; mode: string }
-  | { path: string; blob: string; mode: string }
-  | { path: string; remove: true };
+  { path: string; content: Buffer; mode: string } | { path: string; blob: string; mode: string } | { path: string; remove: true };
 
 /** What to commit: the changes on top of `parent` (null: a root commit on an empty tree). */
 export interface CommitFilesInput {
@@ -28,7 +26,12 @@ function signature(who: GitIdentity, kind: 'AUTHOR' | 'COMMITTER') {
   identityEnv(kind, who);
   const tz = who.tz ?? '+0000';
   const minutes = Number(tz.slice(1, 3)) * 60 + Number(tz.slice(3, 5));
-  return { name: who.name, email: who.email, timestamp: Math.floor(who.when.getTime() / 1000), timezoneOffset: tz.startsWith('-') ? minutes : -minutes };
+  return {
+    name: who.name,
+    email: who.email,
+    timestamp: Math.floor(who.when.getTime() / 1000),
+    timezoneOffset: tz.startsWith('-') ? minutes : -minutes,
+  };
 }
 
 /**
@@ -46,7 +49,8 @@ export async function commitFiles(
   const committer = signature(input.committer, 'COMMITTER');
   const pending: Pending[] = [];
   for (const change of input.changes) {
-    const blob = 'content' in change ? await git.writeBlob({ fs, gitdir: gitDir, blob: change.content }) : 'blob' in change ? change.blob : null;
+    const blob =
+      'content' in change ? await git.writeBlob({ fs, gitdir: gitDir, blob: change.content }) : 'blob' in change ? change.blob : null;
     pending.push({ rel: change.path, change, blob });
   }
 

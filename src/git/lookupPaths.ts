@@ -29,7 +29,7 @@ export async function lookupPaths(gitDir: string, commit: string, paths: readonl
     let prefix = '';
     for (const part of p.split('/')) {
       if (!tree) break;
-      const entries: Array<{ path: string; mode: string; oid: string; type: PathEntry["type"] }> = await readTree(tree);
+      const entries: Array<{ path: string; mode: string; oid: string; type: PathEntry['type'] }> = await readTree(tree);
       const entry = entries.find((e) => e.path === part);
       prefix = prefix ? `${prefix}/${part}` : part;
       if (!entry) break;

@@ -22,7 +22,8 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
     return res.data?.[name] as Record<string, unknown>;
   };
   const head = async (branch = 'main') =>
-    (await t.request('GET', `/api/v1/repos/gw/code/branches/${branch}`, { headers: basic('gw') })).json<{ commit: { id: string } }>().commit.id;
+    (await t.request('GET', `/api/v1/repos/gw/code/branches/${branch}`, { headers: basic('gw') })).json<{ commit: { id: string } }>().commit
+      .id;
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -36,9 +37,13 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
       expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('gw'), body })).statusCode).toBe(201);
     }
     await t.request('PUT', '/api/v1/repos/gw/code/collaborators/gwreader', { headers: basic('gw'), body: { permission: 'read' } });
-    const ids = await gql<{ a: { id: string }; b: { id: string } }>(t, '{ a: repository(owner:"gw", name:"code") { id } b: repository(owner:"gw", name:"vault") { id } }', {
-      headers: basic('gw'),
-    });
+    const ids = await gql<{ a: { id: string }; b: { id: string } }>(
+      t,
+      '{ a: repository(owner:"gw", name:"code") { id } b: repository(owner:"gw", name:"vault") { id } }',
+      {
+        headers: basic('gw'),
+      },
+    );
     repoId = ids.data?.a.id ?? '';
     privateId = ids.data?.b.id ?? '';
   });
@@ -68,13 +73,23 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
       __typename: 'PermissionDeniedError',
     });
     expect(
-      await mutate('createCommitOnBranch', { ...input, branch: { repositoryNameWithOwner: 'gw/vault', branchName: 'main' } }, '', basic('gwoutsider')),
+      await mutate(
+        'createCommitOnBranch',
+        { ...input, branch: { repositoryNameWithOwner: 'gw/vault', branchName: 'main' } },
+        '',
+        basic('gwoutsider'),
+      ),
     ).toMatchObject({ __typename: 'NotFoundError' });
   });
 
   it('createRef, updateRef (fast-forward unless force) and deleteRef move branches as pushes', async () => {
     const main = await head();
-    const created = await mutate('createRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main }, 'ref { name targetOid }', basic('gw'));
+    const created = await mutate(
+      'createRef',
+      { repositoryId: repoId, name: 'refs/heads/topic', oid: main },
+      'ref { name targetOid }',
+      basic('gw'),
+    );
     expect(created.ref).toEqual({ name: 'topic', targetOid: main });
     expect(await mutate('createRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main }, '', basic('gw'))).toMatchObject({
       __typename: 'AlreadyExistsError',
@@ -83,12 +98,20 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
       __typename: 'InvalidArgumentError',
     });
     // A commit on topic, then main is not a fast-forward of it.
-    await t.request('POST', '/api/v1/repos/gw/code/contents/topic.txt', { headers: basic('gw'), body: { content: b64('t'), branch: 'topic' } });
+    await t.request('POST', '/api/v1/repos/gw/code/contents/topic.txt', {
+      headers: basic('gw'),
+      body: { content: b64('t'), branch: 'topic' },
+    });
     const topic = await head('topic');
     expect(await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main }, '', basic('gw'))).toMatchObject({
       __typename: 'ConflictError',
     });
-    const forced = await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main, force: true }, 'ref { targetOid }', basic('gw'));
+    const forced = await mutate(
+      'updateRef',
+      { repositoryId: repoId, name: 'refs/heads/topic', oid: main, force: true },
+      'ref { targetOid }',
+      basic('gw'),
+    );
     expect(forced.ref).toEqual({ targetOid: main });
     const ff = await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: topic }, 'ref { targetOid }', basic('gw'));
     expect(ff.ref).toEqual({ targetOid: topic });
@@ -98,12 +121,18 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
     expect(await mutate('deleteRef', { repositoryId: privateId, name: 'refs/heads/main' }, '', basic('gwoutsider'))).toMatchObject({
       __typename: 'NotFoundError',
     });
-    expect(await mutate('deleteRef', { repositoryId: repoId, name: 'refs/heads/topic' }, 'deleted', basic('gw'))).toMatchObject({ deleted: true });
+    expect(await mutate('deleteRef', { repositoryId: repoId, name: 'refs/heads/topic' }, 'deleted', basic('gw'))).toMatchObject({
+      deleted: true,
+    });
     expect((await t.request('GET', '/api/v1/repos/gw/code/branches/topic', { headers: basic('gw') })).statusCode).toBe(404);
   });
 
   it('Commit.history pages the history with totalCount and a path filter', async () => {
-    const res = await gql<{ repository: { object: { history: { totalCount: number; nodes: Array<{ messageHeadline: string }>; pageInfo: { hasNextPage: boolean } } } } }>(
+    const res = await gql<{
+      repository: {
+        object: { history: { totalCount: number; nodes: Array<{ messageHeadline: string }>; pageInfo: { hasNextPage: boolean } } };
+      };
+    }>(
       t,
       `{ repository(owner:"gw", name:"code") { object(expression:"main") { ... on Commit {
           history(first: 1) { totalCount nodes { messageHeadline } pageInfo { hasNextPage } }

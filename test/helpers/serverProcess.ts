@@ -65,4 +65,3 @@ export async function until(check: () => Promise<boolean>, ms: number, what: str
     await sleep(100);
   }
 }
-

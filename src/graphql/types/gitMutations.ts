@@ -22,7 +22,9 @@ builder.relayMutationField(
   {
     description: 'Create a branch (as POST /repos/{owner}/{repo}/branches).',
     errors: { types: MUTATION_ERRORS },
-    resolve: async (_root, { input }, ctx) => ({ ref: await refService.createRef(ctx.cx, repoIdOf(input.repositoryId), input.name, input.oid) }),
+    resolve: async (_root, { input }, ctx) => ({
+      ref: await refService.createRef(ctx.cx, repoIdOf(input.repositoryId), input.name, input.oid),
+    }),
   },
   { outputFields: (t) => ({ ref: t.field({ type: RefRef, resolve: (p) => p.ref }) }) },
 );

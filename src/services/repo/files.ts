@@ -153,7 +153,12 @@ function checkSha(op: PlannedOperation, entry: TreeFile, required: boolean): voi
 }
 
 /** The tree changes of the operations against the parent's files (Gitea's checks, in its order). @throws ValidationError, NotFoundError */
-function planChanges(files: Map<string, TreeFile>, dirs: ReadonlySet<string>, ops: readonly PlannedOperation[], headKnown: boolean): FileChange[] {
+function planChanges(
+  files: Map<string, TreeFile>,
+  dirs: ReadonlySet<string>,
+  ops: readonly PlannedOperation[],
+  headKnown: boolean,
+): FileChange[] {
   const changes: FileChange[] = [];
   for (const op of ops) {
     const existing = files.get(op.path);
@@ -224,7 +229,13 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
     throw new ConflictError(`Expected branch to point to "${input.expectedHeadOid}" but it did not`, { branch: oldBranch, head: parent });
   }
   // Only the touched paths and their directories are read, not the whole tree.
-  const found = parent ? await lookupPaths(gitDir, parent, ops.flatMap((o) => [o.path, ...(o.fromPath ? [o.fromPath] : [])])) : new Map<string, PathEntry>();
+  const found = parent
+    ? await lookupPaths(
+        gitDir,
+        parent,
+        ops.flatMap((o) => [o.path, ...(o.fromPath ? [o.fromPath] : [])]),
+      )
+    : new Map<string, PathEntry>();
   const files = new Map<string, TreeFile>();
   const dirs = new Set<string>();
   for (const [p, e] of found) {

@@ -73,6 +73,11 @@ export async function commitHistory(
 ): Promise<{ total: number; commits: Array<Extract<GitObjectView, { type: 'commit' }>> }> {
   if (repo.isEmpty || !canRead(await cx.loaders.repoPermission.load(repo.id), 'CODE')) return { total: 0, commits: [] };
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
-  const { total, commits } = await logCommits(gitDir, { head: oid, ...(opts.path ? { path: opts.path } : {}), skip: opts.skip, limit: opts.limit });
+  const { total, commits } = await logCommits(gitDir, {
+    head: oid,
+    ...(opts.path ? { path: opts.path } : {}),
+    skip: opts.skip,
+    limit: opts.limit,
+  });
   return { total, commits: commits.map((commit) => ({ type: 'commit' as const, oid: commit.sha, commit, repo })) };
 }

@@ -38,7 +38,12 @@ describe.each(PROVIDERS)('a server killed after an API file commit moved the bra
     const setup = await startJobApp(provider, {}, database);
     const { createUser } = await import('../../../src/services/user/user.ts');
     const { createSystemContext } = await import('../../../src/services/context.ts');
-    await createUser(createSystemContext(setup.app.deps), { username: 'alice', email: 'alice@example.com', password: PASSWORD, mustChangePassword: false });
+    await createUser(createSystemContext(setup.app.deps), {
+      username: 'alice',
+      email: 'alice@example.com',
+      password: PASSWORD,
+      mustChangePassword: false,
+    });
     await setup.close();
     db = createDb({ provider, url: database.url });
     await prepareDb(db, provider);
