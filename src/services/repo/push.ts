@@ -122,8 +122,10 @@ export async function recordPushRows(
 }
 
 /**
- * Records a ref update the API made (a merge moving the base branch, a deleted head branch) as a push by the
- * viewer, through the push job, run now. A failure is retried by the job workers, not reported here.
+ * Records a ref update the API already made as a push by the viewer, through the push job, run now. The job is
+ * held only after the ref moved, so a crash in between loses the bookkeeping: new code moves refs through
+ * `updateRefsRecorded` (or `holdRefUpdates`) instead. A failure is retried by the job workers, not reported here.
+ * @public kept for callers on other branches
  */
 export async function recordPush(cx: ServiceContext, repo: Models.Repository, updates: readonly RefUpdate[]): Promise<void> {
   if (!updates.length) return;
