@@ -21,6 +21,7 @@ import {
   GitTreeResponse,
   Identity,
   Reference,
+  RenameBranchRepoOption,
   UpdateFileOptions,
 } from './structs/files.ts';
 import {
@@ -200,6 +201,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   IssueMeta,
   MergePullRequestOption,
   PullReviewRequestOptions,
+  RenameBranchRepoOption,
   SubmitPullReviewOptions,
   UpdateFileOptions,
 };

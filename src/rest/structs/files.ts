@@ -139,3 +139,6 @@ export const RawQuery = z.object({
 
 /** Gitea `Compare`. */
 export const Compare = z.object({ total_commits: z.number().int(), commits: z.array(Commit) });
+
+/** Gitea `RenameBranchRepoOption`. */
+export const RenameBranchRepoOption = z.object({ name: z.string().min(1).max(100) });

@@ -35,7 +35,7 @@ function parseTime(value: string | undefined, name: string): Date | undefined {
   if (!value) return undefined;
   const d = new Date(value);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) {
-    throw new ValidationError(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse`, { field: name });
+    throw new ValidationError(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse`, { param: name });
   }
   return d;
 }

@@ -75,7 +75,7 @@ type PlannedOperation = Omit<FileOperation, 'content'> & { content?: Buffer };
 function decodeBase64(text: string): Buffer {
   const clean = text.replace(/[\r\n]/g, '');
   if (clean.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(clean)) {
-    throw new ValidationError('illegal base64 data at input byte 0', { field: 'content' });
+    throw new ValidationError('illegal base64 data at input byte 0', { input: 'content' });
   }
   return Buffer.from(clean, 'base64');
 }

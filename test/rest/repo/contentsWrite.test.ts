@@ -6,6 +6,7 @@ import { PROVIDERS } from '../../helpers/db.ts';
 import { addCollaborator } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { createRepoFixture, GitClient } from '../../githttp/gitClient.ts';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -224,5 +225,34 @@ describe.each(PROVIDERS)('REST contents writes and branches (%s)', (provider) =>
     const repo = await t.db.repository.findFirstOrThrow({ where: { lowerName: 'code' } });
     const row = await t.db.branch.findFirst({ where: { repoId: repo.id, name: 'from-sha' } });
     expect(row?.isDeleted).toBe(true);
+  });
+  it('renames branches (204): the default one needs admin, taken or missing names are 422', async () => {
+    const rename = (from: string, name: string, headers = auth()) =>
+      t.request('PATCH', `${api}/code/branches/${from}`, { headers, body: { name } });
+    const before = (await t.request('GET', `${api}/code/branches/dev`, { headers: auth() })).json<{ commit: { id: string } }>().commit.id;
+    expect((await rename('dev', 'dev-renamed')).statusCode).toBe(204);
+    expect((await t.request('GET', `${api}/code/branches/dev`, { headers: auth() })).statusCode).toBe(404);
+    expect(
+      (await t.request('GET', `${api}/code/branches/dev-renamed`, { headers: auth() })).json<{ commit: { id: string } }>().commit.id,
+    ).toBe(before);
+    expectGiteaError(
+      await rename('dev-renamed', 'main'),
+      422,
+      'Cannot rename a branch using the same name or rename to a branch that already exists.',
+    );
+    expectGiteaError(await rename('nope', 'other'), 422, "Branch doesn't exist.");
+    expectGiteaError(await rename('dev-renamed', 'x', basic('reader')), 403);
+    expect((await rename('main', 'trunk')).statusCode).toBe(204);
+    const repo = await t.db.repository.findFirstOrThrow({ where: { lowerName: 'code' } });
+    expect(repo.defaultBranch).toBe('trunk');
+    const rows = await t.db.branch.findMany({ where: { repoId: repo.id, name: { in: ['main', 'trunk'] } }, orderBy: { name: 'asc' } });
+    expect(rows.map((r) => [r.name, r.isDeleted])).toEqual([
+      ['main', true],
+      ['trunk', false],
+    ]);
+    const head = execFileSync('git', ['--git-dir', repoPath(t.config.repositoriesDir, 'alice', 'code'), 'symbolic-ref', 'HEAD'])
+      .toString()
+      .trim();
+    expect(head).toBe('refs/heads/trunk');
   });
 });

@@ -4,7 +4,7 @@ import { toApiBranch } from '../../convert/git.ts';
 import { defineList } from '../../list.ts';
 import { repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { CreateBranchRepoOption } from '../../structs/files.ts';
+import { CreateBranchRepoOption, RenameBranchRepoOption } from '../../structs/files.ts';
 
 /** /repos/{owner}/{repo}/branches: list and get (Gitea routers/api/v1/repo/branch.go). */
 export const branchRoutes = [
@@ -39,7 +39,7 @@ export const branchRoutes = [
   }),
 ];
 
-/** POST /repos/{owner}/{repo}/branches, DELETE /branches/{branch} (Gitea CreateBranch, DeleteBranch). */
+/** POST /repos/{owner}/{repo}/branches, DELETE and PATCH /branches/{branch} (Gitea CreateBranch, DeleteBranch, RenameBranch). */
 export const branchWriteRoutes = [
   defineRoute({
     method: 'POST',
@@ -74,6 +74,22 @@ export const branchWriteRoutes = [
     errors: [401, 403, 404, 423],
     handler: async ({ cx, params }) => {
       await branchService.deleteBranch(cx, repoRef(params), params.branch ?? '');
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/repos/{owner}/{repo}/branches/{branch}',
+    operationId: 'repoRenameBranch',
+    summary: 'Rename a branch',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'token',
+    tailParam: 'branch',
+    body: RenameBranchRepoOption,
+    success: { status: 204 },
+    errors: [401, 403, 404, 409, 422, 423],
+    handler: async ({ cx, params, body }) => {
+      await branchService.renameBranch(cx, repoRef(params), params.branch ?? '', body.name);
     },
   }),
 ];
