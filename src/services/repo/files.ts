@@ -171,7 +171,8 @@ function planChanges(
       continue;
     }
     let mode = '100644';
-    const content = op.content;
+    // No content is an empty file, except for a rename, which keeps the file's.
+    const content = op.content ?? (op.operation === 'rename' ? undefined : Buffer.alloc(0));
     if (op.operation === 'create') {
       if (existing) throw new ValidationError(`repository file already exists [path: ${op.path}]`, { path: op.path });
     } else if (op.operation === 'update' || op.operation === 'rename') {
