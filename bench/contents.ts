@@ -112,6 +112,10 @@ async function main(): Promise<void> {
       ).then(() => undefined),
     );
 
+    const contentBytes = (await git(gitDir, ['ls-tree', '-r', '-l', 'main']))
+      .split('\n')
+      .filter(Boolean)
+      .reduce((sum, line) => sum + (Number(line.split(/\s+/)[3]) || 0), 0);
     for (const format of ['zip', 'tar.gz']) {
       const rates = await time(`GET /archive/main.${format} (no cache: git archive + stream)`, Math.min(runs, 5), async () => {
         rmSync(path.join(dataDir, 'repo-archive'), { recursive: true, force: true });
@@ -119,7 +123,10 @@ async function main(): Promise<void> {
         return res.rawPayload.length;
       });
       const size = (await request('GET', `${api}/archive/main.${format}`)).rawPayload.length;
-      console.log(`  ${format}: ${(size / 1048576).toFixed(1)} MiB, throughput median ${(median(rates) / 1048576).toFixed(1)} MB/s`);
+      const ratio = contentBytes / size;
+      console.log(
+        `  ${format}: ${(size / 1048576).toFixed(1)} MiB archive of ${(contentBytes / 1048576).toFixed(1)} MiB of files; median ${(median(rates) / 1048576).toFixed(1)} MB/s of archive, ${((median(rates) * ratio) / 1048576).toFixed(1)} MB/s of files`,
+      );
       await time(`GET /archive/main.${format} (cached file, streamed)`, Math.min(runs, 5), async () => {
         await request('GET', `${api}/archive/main.${format}`);
       });
