@@ -23,6 +23,7 @@ import { LoginThrottle } from './auth/loginThrottle.ts';
 import { loggerOptions } from './logger.ts';
 import { mountLanding } from './web/landing.ts';
 import { mountSwaggerUi } from './web/swaggerUi.ts';
+import { mountWebFiles } from './rest/webFiles.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
 export interface App {
@@ -97,6 +98,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   server.get('/swagger.v1.json', async () => swagger);
   mountSwaggerUi(server, config);
   mountLanding(server, config);
+  mountWebFiles(server, deps);
   server.get('/api/v1/swagger', async (_req, reply) => reply.redirect('/api/swagger', 303));
   server.get('/api/healthz', async (_req, reply) => {
     const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

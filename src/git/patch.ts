@@ -1,31 +1,7 @@
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { mergeBase } from './compare.ts';
-import { GitCommandError, spawnGit } from './run.ts';
-
-/**
- * Streams a git command's stdout. The stream ends when git exits 0 and is destroyed with a GitCommandError
- * when it fails; destroying the stream (a client that went away) kills git. Nothing is buffered beyond the
- * pipe's high-water mark, so a diff of any size costs constant memory.
- */
-function streamGit(gitDir: string, args: readonly string[]): Readable {
-  const child = spawnGit(gitDir, args);
-  child.stdin.end();
-  const out = new PassThrough();
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    if (stderr.length < 4096) stderr += d;
-  });
-  child.stdout.pipe(out, { end: false });
-  child.on('error', (err) => out.destroy(err));
-  child.on('close', (code) => {
-    if (code === 0) out.end();
-    else out.destroy(new GitCommandError(args, code, stderr));
-  });
-  out.on('close', () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill();
-  });
-  return out;
-}
+import { readCommit } from './readCommit.ts';
+import { streamGit } from './streamGit.ts';
 
 /**
  * The pull request diff as Gitea serves `.diff`: `git diff -M <merge base> <head>` (the three-dot diff; from
@@ -46,4 +22,29 @@ export async function diffStream(gitDir: string, base: string, head: string): Pr
 export async function patchStream(gitDir: string, base: string, head: string): Promise<Readable> {
   const from = (await mergeBase(gitDir, base, head)) ?? base;
   return streamGit(gitDir, ['format-patch', '--no-signature', '--stdout', '--no-color', '--end-of-options', `${from}..${head}`, '--']);
+}
+
+/**
+ * One commit as Gitea serves `git/commits/{sha}.diff|.patch`: the diff against its first parent (`git show` of
+ * a root commit), or the commit as a mailbox patch. The commit is checked before the stream starts.
+ * @throws NotFoundError when `sha` does not name a commit
+ */
+export async function commitPatchStream(gitDir: string, sha: string, kind: 'diff' | 'patch'): Promise<Readable> {
+  const commit = await readCommit(gitDir, sha);
+  const parent = commit.parents[0];
+  if (kind === 'patch') {
+    return streamGit(gitDir, [
+      'format-patch',
+      '--no-signature',
+      '--stdout',
+      '--no-color',
+      ...(parent ? [] : ['--root']),
+      '-1',
+      commit.sha,
+      '--',
+    ]);
+  }
+  return parent
+    ? streamGit(gitDir, ['diff', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', parent, commit.sha, '--'])
+    : streamGit(gitDir, ['show', '--format=', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', commit.sha, '--']);
 }

@@ -7,6 +7,7 @@ import './types/organization.ts';
 import './types/repository.ts';
 import './types/repositoryMutations.ts';
 import './types/gitObject.ts';
+import './types/gitMutations.ts';
 import './types/issue.ts';
 import './types/issueComment.ts';
 import './types/issueAssignment.ts';

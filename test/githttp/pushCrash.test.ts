@@ -1,8 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, prepareDb, type Db } from '../../src/db/client.ts';
 import { deployMigrations } from '../../src/db/migrate/engine.ts';
@@ -12,66 +9,7 @@ import { basic, PASSWORD } from '../helpers/app.ts';
 import { createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.ts';
 import { startJobApp } from '../jobs/jobApp.ts';
 import { GitClient, gitUrl } from './gitClient.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** `forgegraph serve` as a separate process (the real entry point), with its output kept for failures. */
-class ServerProcess {
-  readonly output: string[] = [];
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  private readonly child: ChildProcess;
-
-  constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child.stdout?.on('data', (d: Buffer) => this.output.push(d.toString()));
-    this.child.stderr?.on('data', (d: Buffer) => this.output.push(d.toString()));
-    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
-  }
-
-  /** Resolves once /api/healthz answers (fails when the process exits first). */
-  async ready(port: number): Promise<void> {
-    const end = Date.now() + 60_000;
-    let exited = false;
-    void this.exited.then(() => (exited = true));
-    while (Date.now() < end && !exited) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/healthz`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      await sleep(100);
-    }
-    throw new Error(`server did not start:\n${this.output.join('')}`);
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
-    await this.exited;
-  }
-}
-
-async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+import { freePort, ServerProcess, until } from '../helpers/serverProcess.ts';
 
 /**
  * The crash this issue is about: the server dies (SIGKILL) after git moved the refs of a push and before any

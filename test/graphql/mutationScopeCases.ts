@@ -36,6 +36,12 @@ const repoInput = async (fx: ScopeFixture) => {
   const r = await fx.repo();
   return { owner: r.owner, name: r.name };
 };
+const withHead = async (fx: ScopeFixture) => {
+  const repo = await fx.repo({ git: true });
+  const row = await fx.rest('GET', `/repos/${repo.owner}/${repo.name}`);
+  const branch = await fx.rest('GET', `/repos/${repo.owner}/${repo.name}/branches/main`);
+  return { repo, repositoryId: encodeGlobalID('Repository', row.id as number), head: (branch.commit as { id: string }).id };
+};
 const issueOf = (issue: IssueAt) => issue.gid;
 const labelled = async (fx: ScopeFixture) => {
   const issue = await fx.issue();
@@ -546,6 +552,51 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   ],
   updateRepository: [{ rest: 'PATCH /repos/{owner}/{repo}', input: async (fx) => ({ ...(await repoInput(fx)), isPrivate: false }) }],
   deleteRepository: [{ rest: 'DELETE /repos/{owner}/{repo}', input: repoInput }],
+  createRef: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/branches',
+      input: async (fx) => {
+        const { repositoryId, head } = await withHead(fx);
+        return { repositoryId, name: `refs/heads/${fx.name('b')}`, oid: head };
+      },
+    },
+  ],
+  updateRef: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/branches',
+      input: async (fx) => {
+        const { repo, repositoryId, head } = await withHead(fx);
+        const name = fx.name('b');
+        await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/branches`, { new_branch_name: name });
+        return { repositoryId, name: `refs/heads/${name}`, oid: head, force: true };
+      },
+    },
+  ],
+  deleteRef: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/branches/{branch}',
+      input: async (fx) => {
+        const { repo, repositoryId } = await withHead(fx);
+        const name = fx.name('b');
+        await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/branches`, { new_branch_name: name });
+        return { repositoryId, name: `refs/heads/${name}` };
+      },
+    },
+  ],
+  createCommitOnBranch: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/contents',
+      input: async (fx) => {
+        const { repo, head } = await withHead(fx);
+        return {
+          branch: { repositoryNameWithOwner: `${repo.owner}/${repo.name}`, branchName: 'main' },
+          message: { headline: 'via graphql' },
+          fileChanges: { additions: [{ path: `${fx.name('f')}.txt`, contents: Buffer.from('x').toString('base64') }] },
+          expectedHeadOid: head,
+        };
+      },
+    },
+  ],
   forkRepository: [
     {
       rest: 'POST /repos/{owner}/{repo}/forks',

@@ -136,7 +136,8 @@ describe('the OpenAPI document', () => {
 
   it('documents every route Fastify serves under /api/v1, and nothing else', async () => {
     const t = await startTestApp('sqlite');
-    const served = servedRoutes(t.app.server.printRoutes({ commonPrefix: false }));
+    // With common prefixes: the flat form loses wildcard routes whose static parent serves nothing (find-my-way 9 prettyPrint).
+    const served = servedRoutes(t.app.server.printRoutes());
     await t.close();
     // The redirect to the Swagger page is not an API operation.
     served.delete('GET /swagger');

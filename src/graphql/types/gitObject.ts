@@ -1,12 +1,15 @@
 import { createContextCache } from '@pothos/core';
-import { gitObjectLoader, type GitObjectView } from '../../services/repo/gitObject.ts';
+import { resolveOffsetConnection } from '@pothos/plugin-relay';
+import { commitHistory, gitObjectLoader, type GitObjectView } from '../../services/repo/gitObject.ts';
 import type { TreeEntry } from '../../git/readTreePath.ts';
-import { builder } from '../builder.ts';
+import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { totalOf } from '../totalCount.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, inherits } from '../policy.ts';
 import { RepositoryRef } from './repository.ts';
 
-type CommitView = Extract<GitObjectView, { type: 'commit' }>;
+/** A commit as the graph holds it. */
+export type CommitView = Extract<GitObjectView, { type: 'commit' }>;
 type TreeView = Extract<GitObjectView, { type: 'tree' }>;
 type BlobView = Extract<GitObjectView, { type: 'blob' }>;
 type TagView = Extract<GitObjectView, { type: 'tag' }>;
@@ -34,7 +37,10 @@ const GitActorRef = builder.objectRef<{ name: string; email: string; when: strin
   }),
 });
 
-builder.objectRef<CommitView>('Commit').implement({
+/** GitHub's Commit. */
+export const CommitRef = builder.objectRef<CommitView>('Commit');
+
+CommitRef.implement({
   description: 'A commit.',
   interfaces: [GitObjectRef],
   fields: (t) => ({
@@ -44,6 +50,27 @@ builder.objectRef<CommitView>('Commit').implement({
     committer: t.field({ type: GitActorRef, ...OF_COMMIT, resolve: (c) => c.commit.committer }),
     treeOid: t.string({ resolve: (c) => c.commit.tree }),
     parentOids: t.stringList({ resolve: (c) => c.commit.parents }),
+    history: t.connection(
+      {
+        type: CommitRef,
+        description: 'The commits reachable from this one, newest first (GitHub Commit.history); `path` keeps those that touched it.',
+        args: { path: t.arg.string() },
+        ...inherits('the history of a readable commit is in the same repository'),
+        resolve: async (c, args, ctx) => {
+          let total = 0;
+          const conn = await resolveOffsetConnection(
+            { args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE },
+            async ({ offset, limit }) => {
+              const page = await commitHistory(ctx.cx, c.repo, c.oid, { ...(args.path ? { path: args.path } : {}), skip: offset, limit });
+              total = page.total;
+              return page.commits;
+            },
+          );
+          return { ...conn, total };
+        },
+      },
+      { fields: (conn) => ({ totalCount: conn.int({ resolve: totalOf }) }) },
+    ),
   }),
 });
 

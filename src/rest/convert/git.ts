@@ -81,7 +81,7 @@ function contentType(mode: string): ContentsResponse['type'] {
 }
 
 /** Gitea GetContents for one entry; `single` = the entry itself was asked for (files carry content). */
-function toApiContentsEntry(c: Contents, e: ContentEntry, single: boolean, rootUrl: string): ContentsResponse {
+export function toApiContentsEntry(c: Pick<Contents, 'repo' | 'ref'>, e: ContentEntry, single: boolean, rootUrl: string): ContentsResponse {
   const { repo, ref } = c;
   const type = contentType(e.entry.mode);
   const path = e.entry.path;

@@ -8,7 +8,7 @@ import { orgLabelRoutes } from './org/labels.ts';
 import { memberRoutes } from './org/members.ts';
 import { orgRoutes } from './org/orgs.ts';
 import { teamRoutes } from './org/teams.ts';
-import { branchRoutes } from './repo/branches.ts';
+import { branchRoutes, branchWriteRoutes } from './repo/branches.ts';
 import { collaboratorRoutes } from './repo/collaborators.ts';
 import { repoEditRoutes } from './repo/edit.ts';
 import { deployKeyRoutes } from './repo/keys.ts';
@@ -28,6 +28,9 @@ import { pullReviewRoutes } from './repo/pullReviews.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
 import { gitRoutes } from './repo/git.ts';
+import { commitRoutes } from './repo/commits.ts';
+import { contentsWriteRoutes } from './repo/contentsWrite.ts';
+import { downloadRoutes } from './repo/download.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { userBlockRoutes } from './user/blocks.ts';
@@ -73,9 +76,13 @@ export const allRoutes: readonly RouteDef[] = [
   ...pullMergeRoutes,
   ...pullReviewRoutes,
   ...branchRoutes,
+  ...branchWriteRoutes,
   ...contentsRoutes,
+  ...contentsWriteRoutes,
   ...gitRoutes,
   ...subscriptionRoutes,
   ...starredRoutes,
   ...notificationRoutes,
+  ...commitRoutes,
+  ...downloadRoutes,
 ] as readonly RouteDef[];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { formatDuration } from '../../jobs/duration.ts';
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
 import type { ServiceContext } from '../context.ts';
+import { archiveCacheDir } from '../repo/download.ts';
 import * as userService from '../user/user.ts';
 
 const DAY = 86_400_000;
@@ -14,10 +15,8 @@ function cutoff(run: CronRun, fallbackMs: number): { before: Date; text: string 
   return { before: new Date(run.startedAt.getTime() - ms), text: formatDuration(ms) };
 }
 
-/** Where repository archives live (Gitea `[repo-archive]` local storage). */
-function archiveDir(cx: ServiceContext): string {
-  return path.join(cx.config.dataDir, 'repo-archive');
-}
+/** Where repository archives live (Gitea `[repo-archive]` local storage): the archive download cache. */
+const archiveDir = archiveCacheDir;
 
 /** Deletes files under `dir` modified before `before` (all when null) and the directories left empty; returns the count. */
 async function pruneFiles(dir: string, before: Date | null): Promise<number> {

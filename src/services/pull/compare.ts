@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
-import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
-import { commitFileStats, compareCommits, diffStats, type CompareCommit, type DiffFile, type DiffStats } from '../../git/compare.ts';
+import { compareCommits, diffStats, type DiffFile, type DiffStats } from '../../git/compare.ts';
 import { diffStream, patchStream } from '../../git/patch.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
+import { commitViews, type CommitView } from '../repo/commitView.ts';
 import type { ServiceContext } from '../context.ts';
 import type { ListOptions } from '../paging.ts';
 import { findPullByIndex, gitDirOf, loadPullView, resolvePullRepo } from './pull.ts';
@@ -82,34 +82,13 @@ export async function listPullFiles(
 }
 
 /** A commit of a pull request with what Gitea's Commit JSON shows of it. */
-export interface PullCommitView {
-  commit: CompareCommit;
-  /** The users whose e-mail the author and committer used (null when none matches). */
-  author: Models.User | null;
-  committer: Models.User | null;
-  /** Files changed against the first parent; null when not asked for. */
-  files: DiffFile[] | null;
-}
+export type PullCommitView = CommitView;
 
 /** A page of a pull request's commits, newest first, with the total. */
 export interface PullCommitsPage {
   view: PullView;
   commits: PullCommitView[];
   total: number;
-}
-
-/** Users by the e-mail addresses commits carry (activated addresses, then primary e-mails), in two queries. */
-async function usersByEmail(cx: ServiceContext, emails: readonly string[]): Promise<Map<string, Models.User>> {
-  const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter(Boolean))];
-  const out = new Map<string, Models.User>();
-  if (!lower.length) return out;
-  const [addresses, primaries] = await Promise.all([
-    cx.db.emailAddress.findMany({ where: { lowerEmail: { in: lower }, isActivated: true }, include: { user: true } }),
-    cx.db.user.findMany({ where: { email: { in: [...new Set(emails)] }, type: 'INDIVIDUAL' } }),
-  ]);
-  for (const u of primaries) out.set(u.email.toLowerCase(), u);
-  for (const a of addresses) out.set(a.lowerEmail, a.user);
-  return out;
 }
 
 /**
@@ -130,28 +109,7 @@ export async function listPullCommits(
     skip: (opts.page.page - 1) * opts.page.pageSize,
     limit: opts.page.pageSize,
   });
-  const [users, files] = await Promise.all([
-    usersByEmail(
-      cx,
-      commits.flatMap((c) => [c.author.email, c.committer.email]),
-    ),
-    opts.files
-      ? commitFileStats(
-          range.gitDir,
-          commits.map((c) => c.sha),
-        )
-      : null,
-  ]);
-  return {
-    view,
-    total,
-    commits: commits.map((commit) => ({
-      commit,
-      author: users.get(commit.author.email.toLowerCase()) ?? null,
-      committer: users.get(commit.committer.email.toLowerCase()) ?? null,
-      files: files ? (files.get(commit.sha) ?? []) : null,
-    })),
-  };
+  return { view, total, commits: await commitViews(cx, range.gitDir, commits, opts.files) };
 }
 
 /**

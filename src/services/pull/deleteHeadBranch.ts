@@ -4,7 +4,7 @@ import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { recordPush } from '../repo/push.ts';
+import { updateRefsRecorded } from '../repo/push.ts';
 import { loadPullSettings } from './mergeSettings.ts';
 import { gitDirOf } from './pull.ts';
 import type { PullRows } from './types.ts';
@@ -37,8 +37,11 @@ export async function deleteHeadBranchAfterMerge(
   if (others) return false;
   const ref = `refs/heads/${branch}`;
   const headGitDir = gitDirOf(cx, headRepo);
-  if (!(await deleteRefCAS(headGitDir, ref, headSha))) return false;
-  await recordPush(cx, headRepo, [{ ref, oldSha: headSha, newSha: '0'.repeat(headSha.length) }]);
+  const deleted = await updateRefsRecorded(cx, headRepo, [{ ref, oldSha: headSha, newSha: '0'.repeat(headSha.length) }], async () => {
+    const done = await deleteRefCAS(headGitDir, ref, headSha);
+    return { applied: done, result: done };
+  });
+  if (!deleted) return false;
   await cx.db.comment.create({ data: { type: 'DELETE_BRANCH', posterId: viewer.id, issueId: rows.issue.id, oldRef: branch } });
   return true;
 }

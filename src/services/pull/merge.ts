@@ -11,7 +11,8 @@ import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireNoOpenDependencies } from '../issue/dependency.ts';
-import { recordPush } from '../repo/push.ts';
+import type { RefUpdate } from '../../notify/events.ts';
+import { holdRefUpdates, type PendingRefUpdates } from '../repo/push.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
 import { deleteHeadBranchAfterMerge } from './deleteHeadBranch.ts';
 import { markPullMerged } from './markMerged.ts';
@@ -189,7 +190,7 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
         : message;
     const baseRef = `refs/heads/${rows.pull.baseBranch}`;
     let baseSha = sides.baseSha;
-    let merged: { sha: string; mergeBase: string } | null = null;
+    let merged: { sha: string; mergeBase: string; pending: PendingRefUpdates; updates: RefUpdate[] } | null = null;
     for (let attempt = 1; attempt <= 2 && !merged; attempt++) {
       const outcome = await createMerge(sides.baseGitDir, {
         style,
@@ -218,23 +219,41 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
           throw new ConflictError('Merge UnrelatedHistories Error: the head and base branches have unrelated histories', { style });
       }
       if (mergeTestHooks.beforeBaseUpdate) await mergeTestHooks.beforeBaseUpdate(attempt);
-      const update = await updateRefCAS(sides.baseGitDir, baseRef, outcome.sha, baseSha);
-      if (update.status === 'updated') merged = { sha: outcome.sha, mergeBase: outcome.mergeBase };
-      else if (update.current === null)
+      // The push job is held before the base moves: a crash after the update still gets its bookkeeping.
+      const intended = [{ ref: baseRef, oldSha: baseSha, newSha: outcome.sha }];
+      const intent = await holdRefUpdates(cx, access.repo, intended);
+      let update: Awaited<ReturnType<typeof updateRefCAS>>;
+      try {
+        update = await updateRefCAS(sides.baseGitDir, baseRef, outcome.sha, baseSha);
+      } catch (err) {
+        await intent.done();
+        throw err;
+      }
+      if (update.status === 'updated') {
+        merged = { sha: outcome.sha, mergeBase: outcome.mergeBase, pending: intent, updates: intended };
+        continue;
+      }
+      await intent.done([]);
+      if (update.current === null)
         throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
-      else baseSha = update.current;
+      baseSha = update.current;
     }
     if (!merged) throw new ConflictError('merge push out of date', { pullId: rows.pull.id });
 
-    const stored = await markPullMerged(cx, rows, {
-      commitId: merged.sha,
-      mergedAt: when,
-      mergerId: viewer.id,
-      status: rows.pull.status,
-      how: style,
-      mergeBase: merged.mergeBase,
-    });
-    await recordPush(cx, access.repo, [{ ref: baseRef, oldSha: baseSha, newSha: merged.sha }]);
+    let stored: Awaited<ReturnType<typeof markPullMerged>>;
+    try {
+      // Marked merged before the push job runs, so its follow-ups do not take the merge for a manual one.
+      stored = await markPullMerged(cx, rows, {
+        commitId: merged.sha,
+        mergedAt: when,
+        mergerId: viewer.id,
+        status: rows.pull.status,
+        how: style,
+        mergeBase: merged.mergeBase,
+      });
+    } finally {
+      await merged.pending.done(merged.updates);
+    }
     const result = stored ?? (await findPullByIndex(cx, access, index));
     const branchDeleted = deleteBranch ? await deleteHeadBranchAfterMerge(cx, access, result, sides.headRepo, sides.headSha) : false;
     return { ...result, branchDeleted };

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { Models } from '../../db/client.ts';
 import type { CommitInfo } from '../../git/commitInfo.ts';
 import { describeObject } from '../../git/describeObject.ts';
+import { logCommits } from '../../git/logCommits.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { readObject } from '../../git/readObject.ts';
 import { readTreePath, type TreeEntry } from '../../git/readTreePath.ts';
@@ -12,13 +13,16 @@ import { MAX_BLOB_SIZE } from './gitRead.ts';
 
 /** A git object as the graph shows it (GitHub's GitObject: Commit, Tree, Blob). */
 export type GitObjectView =
-  | { type: 'commit'; oid: string; commit: CommitInfo & { tree: string; parents: string[] } }
+  | { type: 'commit'; oid: string; commit: CommitInfo & { tree: string; parents: string[] }; repo: GitRepoKey }
   | { type: 'tree'; oid: string; entries: TreeEntry[] }
   | { type: 'blob'; oid: string; byteSize: number; content: Buffer | null }
   | { type: 'tag'; oid: string };
 
+/** The repository a git object is read from. */
+export type GitRepoKey = Pick<Models.Repository, 'id' | 'ownerName' | 'name' | 'isEmpty'>;
+
 interface Key {
-  repo: Pick<Models.Repository, 'id' | 'ownerName' | 'name' | 'isEmpty'>;
+  repo: GitRepoKey;
   expression: string;
 }
 
@@ -29,7 +33,7 @@ async function load(cx: ServiceContext, { repo, expression }: Key): Promise<GitO
   if (!header) return null;
   switch (header.type) {
     case 'commit':
-      return { type: 'commit', oid: header.sha, commit: await readCommit(gitDir, header.sha) };
+      return { type: 'commit', oid: header.sha, commit: await readCommit(gitDir, header.sha), repo };
     case 'tree': {
       const found = await readTreePath(gitDir, header.sha, '');
       return { type: 'tree', oid: header.sha, entries: found?.children ?? [] };
@@ -54,4 +58,26 @@ export function gitObjectLoader(cx: ServiceContext): DataLoader<Key, GitObjectVi
   return new DataLoader((keys: readonly Key[]) => Promise.all(keys.map((k) => load(cx, k).catch(() => null))), {
     cacheKeyFn: (k) => `${k.repo.id}\0${k.expression}`,
   });
+}
+
+/**
+ * A commit's history (GitHub Commit.history): the commits reachable from `oid`, newest first, touching `path`
+ * when given, one window, with the total; empty when the viewer cannot read the code.
+ * @throws InvalidArgumentError
+ */
+export async function commitHistory(
+  cx: ServiceContext,
+  repo: GitRepoKey,
+  oid: string,
+  opts: { path?: string; skip: number; limit: number },
+): Promise<{ total: number; commits: Array<Extract<GitObjectView, { type: 'commit' }>> }> {
+  if (repo.isEmpty || !canRead(await cx.loaders.repoPermission.load(repo.id), 'CODE')) return { total: 0, commits: [] };
+  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  const { total, commits } = await logCommits(gitDir, {
+    head: oid,
+    ...(opts.path ? { path: opts.path } : {}),
+    skip: opts.skip,
+    limit: opts.limit,
+  });
+  return { total, commits: commits.map((commit) => ({ type: 'commit' as const, oid: commit.sha, commit, repo })) };
 }

@@ -122,8 +122,10 @@ export async function recordPushRows(
 }
 
 /**
- * Records a ref update the API made (a merge moving the base branch, a deleted head branch) as a push by the
- * viewer, through the push job, run now. A failure is retried by the job workers, not reported here.
+ * Records a ref update the API already made as a push by the viewer, through the push job, run now. The job is
+ * held only after the ref moved, so a crash in between loses the bookkeeping: new code moves refs through
+ * `updateRefsRecorded` (or `holdRefUpdates`) instead. A failure is retried by the job workers, not reported here.
+ * @public kept for callers on other branches
  */
 export async function recordPush(cx: ServiceContext, repo: Models.Repository, updates: readonly RefUpdate[]): Promise<void> {
   if (!updates.length) return;
@@ -134,4 +136,60 @@ export async function recordPush(cx: ServiceContext, repo: Models.Repository, up
     applied: [...updates],
   });
   await held.run();
+}
+
+/** A ref update announced to the push job before git applies it (see holdRefUpdates). */
+export interface PendingRefUpdates {
+  /**
+   * Runs the held job: `applied` are the updates git made (none when the compare-and-swap lost); without it
+   * (an error left the outcome unknown) the job reads the outcome back from git.
+   */
+  done(applied?: readonly RefUpdate[]): Promise<void>;
+}
+
+/**
+ * Holds the push job of `updates` by the viewer BEFORE git moves any ref, so that a crash between the ref
+ * update and its bookkeeping is replayed (the job then reads what git applied). Call `done` once.
+ */
+export async function holdRefUpdates(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  updates: readonly RefUpdate[],
+): Promise<PendingRefUpdates> {
+  const payload: PushPayload = { repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: [...updates] };
+  const held = await cx.jobs.hold(PUSH_JOB, payload);
+  let finished = false;
+  return {
+    async done(applied) {
+      if (finished) return;
+      finished = true;
+      if (applied === undefined) await held.run();
+      else await held.run({ ...payload, updates: applied.length ? [...applied] : payload.updates, applied: [...applied] });
+    },
+  };
+}
+
+/**
+ * A durable API ref update (a file commit, a branch created or deleted, a merge): the push job is held before
+ * `apply` runs (which moves the refs and says whether it did), then run with the outcome (feeds, webhooks,
+ * pull request refresh). An `apply` that throws leaves the outcome to the job, which reads git.
+ */
+export async function updateRefsRecorded<T>(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  updates: readonly RefUpdate[],
+  apply: () => Promise<{ applied: boolean; result: T }>,
+): Promise<T> {
+  const pending = await holdRefUpdates(cx, repo, updates);
+  let outcome: { applied: boolean; result: T };
+  try {
+    outcome = await apply();
+  } catch (err) {
+    await pending.done();
+    throw err;
+  }
+  // Test hook: die between the ref update and its bookkeeping (the held job must replay it).
+  if (cx.config.testCrashAfterRefUpdate && outcome.applied) process.kill(process.pid, 'SIGKILL');
+  await pending.done(outcome.applied ? updates : []);
+  return outcome.result;
 }

@@ -1,0 +1,127 @@
+// GitHub's git write mutations: createRef, updateRef, deleteRef and createCommitOnBranch (the services of the REST branch and contents writes).
+import { InvalidArgumentError } from '../../errors.ts';
+import * as filesService from '../../services/repo/files.ts';
+import * as refService from '../../services/repo/refs.ts';
+import { builder } from '../builder.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { requireDbIdOf } from '../ids.ts';
+import { CommitRef } from './gitObject.ts';
+import { RefRef } from './repository.ts';
+
+const repoIdOf = (gid: { typename: string; id: string }) => requireDbIdOf(gid, 'Repository', 'repository does not exist');
+
+builder.relayMutationField(
+  'createRef',
+  {
+    inputFields: (t) => ({
+      repositoryId: t.globalID({ required: true }),
+      name: t.string({ required: true, description: 'The fully qualified name of the new branch (refs/heads/…).' }),
+      oid: t.string({ required: true, description: 'The commit the ref points at.' }),
+    }),
+  },
+  {
+    description: 'Create a branch (as POST /repos/{owner}/{repo}/branches).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      ref: await refService.createRef(ctx.cx, repoIdOf(input.repositoryId), input.name, input.oid),
+    }),
+  },
+  { outputFields: (t) => ({ ref: t.field({ type: RefRef, resolve: (p) => p.ref }) }) },
+);
+
+builder.relayMutationField(
+  'updateRef',
+  {
+    inputFields: (t) => ({
+      repositoryId: t.globalID({ required: true }),
+      name: t.string({ required: true, description: 'The fully qualified branch name (refs/heads/…).' }),
+      oid: t.string({ required: true }),
+      force: t.boolean({ description: 'Allow a move that is not a fast-forward.' }),
+    }),
+  },
+  {
+    description: 'Move a branch to a commit (a fast-forward unless `force`); recorded as a push.',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      ref: await refService.updateRef(ctx.cx, repoIdOf(input.repositoryId), input.name, input.oid, input.force ?? false),
+    }),
+  },
+  { outputFields: (t) => ({ ref: t.field({ type: RefRef, resolve: (p) => p.ref }) }) },
+);
+
+builder.relayMutationField(
+  'deleteRef',
+  {
+    inputFields: (t) => ({
+      repositoryId: t.globalID({ required: true }),
+      name: t.string({ required: true, description: 'The fully qualified branch name (refs/heads/…).' }),
+    }),
+  },
+  {
+    description: 'Delete a branch (as DELETE /repos/{owner}/{repo}/branches/{branch}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await refService.deleteRef(ctx.cx, repoIdOf(input.repositoryId), input.name);
+      return { deleted: true };
+    },
+  },
+  { outputFields: (t) => ({ deleted: t.boolean({ resolve: (p) => p.deleted }) }) },
+);
+
+const CommittableBranch = builder.inputType('CommittableBranch', {
+  fields: (t) => ({
+    repositoryNameWithOwner: t.string({ required: true, description: '`owner/name`.' }),
+    branchName: t.string({ required: true }),
+  }),
+});
+const CommitMessage = builder.inputType('CommitMessage', {
+  fields: (t) => ({ headline: t.string({ required: true }), body: t.string() }),
+});
+const FileAddition = builder.inputType('FileAddition', {
+  fields: (t) => ({ path: t.string({ required: true }), contents: t.string({ required: true, description: 'Base64.' }) }),
+});
+const FileDeletion = builder.inputType('FileDeletion', { fields: (t) => ({ path: t.string({ required: true }) }) });
+const FileChanges = builder.inputType('FileChanges', {
+  fields: (t) => ({ additions: t.field({ type: [FileAddition] }), deletions: t.field({ type: [FileDeletion] }) }),
+});
+
+builder.relayMutationField(
+  'createCommitOnBranch',
+  {
+    inputFields: (t) => ({
+      branch: t.field({ type: CommittableBranch, required: true }),
+      message: t.field({ type: CommitMessage, required: true }),
+      fileChanges: t.field({ type: FileChanges }),
+      expectedHeadOid: t.string({ required: true, description: 'The branch head the changes were made on.' }),
+    }),
+  },
+  {
+    description: 'Commit file additions and deletions on a branch (as POST /repos/{owner}/{repo}/contents).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const [owner = '', repo = '', ...rest] = input.branch.repositoryNameWithOwner.split('/');
+      if (!owner || !repo || rest.length) throw new InvalidArgumentError('repositoryNameWithOwner must be owner/name');
+      const result = await filesService.changeFiles(
+        ctx.cx,
+        { owner, repo },
+        {
+          branch: input.branch.branchName,
+          message: input.message.body ? `${input.message.headline}\n\n${input.message.body}` : input.message.headline,
+          expectedHeadOid: input.expectedHeadOid,
+          files: [
+            ...(input.fileChanges?.deletions ?? []).map((d) => ({ operation: 'delete' as const, path: d.path })),
+            ...(input.fileChanges?.additions ?? []).map((a) => ({ operation: 'upload' as const, path: a.path, content: a.contents })),
+          ],
+        },
+      );
+      const ref = await ctx.cx.db.branch.findUniqueOrThrow({ where: { repoId_name: { repoId: result.repo.id, name: result.ref.name } } });
+      return { commit: { type: 'commit' as const, oid: result.commit.sha, commit: result.commit, repo: result.repo }, ref };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      commit: t.field({ type: CommitRef, resolve: (p) => p.commit }),
+      ref: t.field({ type: RefRef, resolve: (p) => p.ref }),
+    }),
+  },
+);

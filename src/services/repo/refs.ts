@@ -1,0 +1,96 @@
+// Branch refs moved through the graph (GitHub's createRef, updateRef, deleteRef), recorded as pushes.
+import type { Models } from '../../db/client.ts';
+import { AlreadyExistsError, ConflictError, InvalidArgumentError, NotFoundError, PermissionDeniedError } from '../../errors.ts';
+import { isAncestor } from '../../git/compare.ts';
+import { readRef } from '../../git/readRefs.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { resolveRef, isSafeRefName } from '../../git/resolveRef.ts';
+import { deleteRefCAS, updateRefCAS } from '../../git/updateRef.ts';
+import { requireViewer } from '../access/guards.ts';
+import { requireRepoAccess, requireUnitWrite } from '../access/repoAccess.ts';
+import type { ServiceContext } from '../context.ts';
+import { updateRefsRecorded } from './push.ts';
+
+const HEADS = 'refs/heads/';
+
+async function writableRepoById(cx: ServiceContext, repoId: number): Promise<{ repo: Models.Repository; gitDir: string }> {
+  requireViewer(cx);
+  const row = await cx.db.repository.findUnique({ where: { id: repoId } });
+  if (!row) throw new NotFoundError('repository does not exist', { repoId });
+  const access = await requireRepoAccess(cx, row);
+  requireUnitWrite(cx, access, 'CODE', 'write:repository');
+  if (row.isMirror) throw new PermissionDeniedError('Git Repository is a mirror.');
+  return { repo: row, gitDir: repoPath(cx.config.repositoriesDir, row.ownerName, row.name) };
+}
+
+/** A fully qualified branch ref (`refs/heads/…`); tags are written through the tags API. @throws InvalidArgumentError */
+function branchOf(name: string): string {
+  if (!name.startsWith(HEADS) || !isSafeRefName(name.slice(HEADS.length))) {
+    throw new InvalidArgumentError(`invalid ref name: ${name} (a fully qualified branch name, refs/heads/…)`, { name });
+  }
+  return name.slice(HEADS.length);
+}
+
+/** The commit an oid names in the repository. @throws NotFoundError */
+async function commitOf(gitDir: string, oid: string): Promise<string> {
+  const r = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(oid) ? await resolveRef(gitDir, oid) : null;
+  if (!r) throw new NotFoundError(`object does not exist [id: ${oid}, rel_path: ]`, { oid });
+  return r.commit;
+}
+
+/** The Branch row of a branch the API just wrote (its push job has run). */
+async function branchRow(cx: ServiceContext, repoId: number, name: string): Promise<Models.Branch> {
+  const row = await cx.db.branch.findUnique({ where: { repoId_name: { repoId, name } } });
+  if (!row) throw new NotFoundError(`branch does not exist [name: ${name}]`, { name });
+  return row;
+}
+
+/** GitHub createRef: a new branch at `oid`. @throws NotFoundError, PermissionDeniedError, RepoArchivedError, AlreadyExistsError, InvalidArgumentError */
+export async function createRef(cx: ServiceContext, repoId: number, name: string, oid: string): Promise<Models.Branch> {
+  const { repo, gitDir } = await writableRepoById(cx, repoId);
+  const branch = branchOf(name);
+  const sha = await commitOf(gitDir, oid);
+  if (await readRef(gitDir, name)) throw new AlreadyExistsError('The branch already exists.', { name });
+  const zero = '0'.repeat(sha.length);
+  const created = await updateRefsRecorded(cx, repo, [{ ref: name, oldSha: zero, newSha: sha }], async () => {
+    const applied = (await updateRefCAS(gitDir, name, sha, null)).status === 'updated';
+    return { applied, result: applied };
+  });
+  if (!created) throw new AlreadyExistsError('The branch already exists.', { name });
+  return branchRow(cx, repo.id, branch);
+}
+
+/**
+ * GitHub updateRef: moves a branch to `oid`, a fast-forward unless `force`.
+ * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ConflictError, InvalidArgumentError
+ */
+export async function updateRef(cx: ServiceContext, repoId: number, name: string, oid: string, force: boolean): Promise<Models.Branch> {
+  const { repo, gitDir } = await writableRepoById(cx, repoId);
+  const branch = branchOf(name);
+  const sha = await commitOf(gitDir, oid);
+  const current = await readRef(gitDir, name);
+  if (!current) throw new NotFoundError(`branch does not exist [name: ${branch}]`, { name });
+  if (!force && current !== sha && !(await isAncestor(gitDir, current, sha))) {
+    throw new ConflictError('Update is not a fast forward', { name, current, oid: sha });
+  }
+  const moved = await updateRefsRecorded(cx, repo, [{ ref: name, oldSha: current, newSha: sha }], async () => {
+    const applied = current === sha || (await updateRefCAS(gitDir, name, sha, current)).status === 'updated';
+    return { applied, result: applied };
+  });
+  if (!moved) throw new ConflictError(`branch ${branch} was changed by someone else meanwhile; retry`, { name });
+  return branchRow(cx, repo.id, branch);
+}
+
+/** GitHub deleteRef: deletes a branch (not the default one). @throws NotFoundError, PermissionDeniedError, RepoArchivedError, InvalidArgumentError */
+export async function deleteRef(cx: ServiceContext, repoId: number, name: string): Promise<void> {
+  const { repo, gitDir } = await writableRepoById(cx, repoId);
+  const branch = branchOf(name);
+  const current = await readRef(gitDir, name);
+  if (!current) throw new NotFoundError(`branch does not exist [name: ${branch}]`, { name });
+  if (branch === repo.defaultBranch) throw new PermissionDeniedError('can not delete default branch', { name });
+  const deleted = await updateRefsRecorded(cx, repo, [{ ref: name, oldSha: current, newSha: '0'.repeat(current.length) }], async () => {
+    const applied = await deleteRefCAS(gitDir, name, current);
+    return { applied, result: applied };
+  });
+  if (!deleted) throw new ConflictError(`branch ${branch} was changed by someone else meanwhile; retry`, { name });
+}

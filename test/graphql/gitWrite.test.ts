@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { gql } from '../helpers/graphql.ts';
+
+const ERRORS = '__typename ... on Error { message code }';
+const upper = (name: string) => `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`;
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit.history (%s)', (provider) => {
+  let t: TestApp;
+  let repoId = '';
+  let privateId = '';
+
+  const mutate = async (name: string, input: Record<string, unknown>, selection: string, headers: Record<string, string>) => {
+    const res = await gql<Record<string, Record<string, unknown>>>(
+      t,
+      `mutation($input: ${upper(name)}Input!) { ${name}(input: $input) { ${ERRORS} ${selection ? `... on ${upper(name)}Payload { ${selection} }` : ''} } }`,
+      { variables: { input }, headers },
+    );
+    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+    return res.data?.[name] as Record<string, unknown>;
+  };
+  const head = async (branch = 'main') =>
+    (await t.request('GET', `/api/v1/repos/gw/code/branches/${branch}`, { headers: basic('gw') })).json<{ commit: { id: string } }>().commit
+      .id;
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('gw');
+    await t.createUser('gwreader');
+    await t.createUser('gwoutsider');
+    for (const body of [
+      { name: 'code', auto_init: true, default_branch: 'main' },
+      { name: 'vault', auto_init: true, private: true, default_branch: 'main' },
+    ]) {
+      expect((await t.request('POST', '/api/v1/user/repos', { headers: basic('gw'), body })).statusCode).toBe(201);
+    }
+    await t.request('PUT', '/api/v1/repos/gw/code/collaborators/gwreader', { headers: basic('gw'), body: { permission: 'read' } });
+    const ids = await gql<{ a: { id: string }; b: { id: string } }>(
+      t,
+      '{ a: repository(owner:"gw", name:"code") { id } b: repository(owner:"gw", name:"vault") { id } }',
+      {
+        headers: basic('gw'),
+      },
+    );
+    repoId = ids.data?.a.id ?? '';
+    privateId = ids.data?.b.id ?? '';
+  });
+  afterAll(() => t.close());
+
+  it('createCommitOnBranch commits additions and deletions, checked against expectedHeadOid', async () => {
+    const before = await head();
+    const input = {
+      branch: { repositoryNameWithOwner: 'gw/code', branchName: 'main' },
+      message: { headline: 'graph commit', body: 'with a body' },
+      fileChanges: { additions: [{ path: 'docs/new.md', contents: b64('# new\n') }], deletions: [{ path: 'README.md' }] },
+      expectedHeadOid: before,
+    };
+    const r = await mutate('createCommitOnBranch', input, 'commit { oid message parentOids } ref { name targetOid }', basic('gw'));
+    expect(r.__typename).toBe('CreateCommitOnBranchPayload');
+    const commit = r.commit as { oid: string; message: string; parentOids: string[] };
+    expect(commit.message).toBe('graph commit\n\nwith a body\n');
+    expect(commit.parentOids).toEqual([before]);
+    expect(r.ref).toEqual({ name: 'main', targetOid: commit.oid });
+    const raw = await t.request('GET', '/api/v1/repos/gw/code/raw/docs/new.md', { headers: basic('gw') });
+    expect(raw.body).toBe('# new\n');
+    expect((await t.request('GET', '/api/v1/repos/gw/code/raw/README.md', { headers: basic('gw') })).statusCode).toBe(404);
+
+    const stale = await mutate('createCommitOnBranch', input, '', basic('gw'));
+    expect(stale).toMatchObject({ __typename: 'ConflictError', code: 'CONFLICT' });
+    expect(await mutate('createCommitOnBranch', { ...input, expectedHeadOid: commit.oid }, '', basic('gwreader'))).toMatchObject({
+      __typename: 'PermissionDeniedError',
+    });
+    expect(
+      await mutate(
+        'createCommitOnBranch',
+        { ...input, branch: { repositoryNameWithOwner: 'gw/vault', branchName: 'main' } },
+        '',
+        basic('gwoutsider'),
+      ),
+    ).toMatchObject({ __typename: 'NotFoundError' });
+  });
+
+  it('createRef, updateRef (fast-forward unless force) and deleteRef move branches as pushes', async () => {
+    const main = await head();
+    const created = await mutate(
+      'createRef',
+      { repositoryId: repoId, name: 'refs/heads/topic', oid: main },
+      'ref { name targetOid }',
+      basic('gw'),
+    );
+    expect(created.ref).toEqual({ name: 'topic', targetOid: main });
+    expect(await mutate('createRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main }, '', basic('gw'))).toMatchObject({
+      __typename: 'AlreadyExistsError',
+    });
+    expect(await mutate('createRef', { repositoryId: repoId, name: 'refs/tags/x', oid: main }, '', basic('gw'))).toMatchObject({
+      __typename: 'InvalidArgumentError',
+    });
+    // A commit on topic, then main is not a fast-forward of it.
+    await t.request('POST', '/api/v1/repos/gw/code/contents/topic.txt', {
+      headers: basic('gw'),
+      body: { content: b64('t'), branch: 'topic' },
+    });
+    const topic = await head('topic');
+    expect(await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main }, '', basic('gw'))).toMatchObject({
+      __typename: 'ConflictError',
+    });
+    const forced = await mutate(
+      'updateRef',
+      { repositoryId: repoId, name: 'refs/heads/topic', oid: main, force: true },
+      'ref { targetOid }',
+      basic('gw'),
+    );
+    expect(forced.ref).toEqual({ targetOid: main });
+    const ff = await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: topic }, 'ref { targetOid }', basic('gw'));
+    expect(ff.ref).toEqual({ targetOid: topic });
+    expect(await mutate('deleteRef', { repositoryId: repoId, name: 'refs/heads/main' }, '', basic('gw'))).toMatchObject({
+      __typename: 'PermissionDeniedError',
+    });
+    expect(await mutate('deleteRef', { repositoryId: privateId, name: 'refs/heads/main' }, '', basic('gwoutsider'))).toMatchObject({
+      __typename: 'NotFoundError',
+    });
+    expect(await mutate('deleteRef', { repositoryId: repoId, name: 'refs/heads/topic' }, 'deleted', basic('gw'))).toMatchObject({
+      deleted: true,
+    });
+    expect((await t.request('GET', '/api/v1/repos/gw/code/branches/topic', { headers: basic('gw') })).statusCode).toBe(404);
+  });
+
+  it('Commit.history pages the history with totalCount and a path filter', async () => {
+    const res = await gql<{
+      repository: {
+        object: { history: { totalCount: number; nodes: Array<{ messageHeadline: string }>; pageInfo: { hasNextPage: boolean } } };
+      };
+    }>(
+      t,
+      `{ repository(owner:"gw", name:"code") { object(expression:"main") { ... on Commit {
+          history(first: 1) { totalCount nodes { messageHeadline } pageInfo { hasNextPage } }
+          docs: history(path: "docs/new.md") { totalCount }
+      } } } }`,
+      { headers: basic('gw') },
+    );
+    expect(res.errors).toBeUndefined();
+    const h = res.data?.repository.object.history;
+    expect(h?.totalCount).toBe(2);
+    expect(h?.nodes.map((n) => n.messageHeadline)).toEqual(['graph commit']);
+    expect(h?.pageInfo.hasNextPage).toBe(true);
+    expect((res.data?.repository.object as unknown as { docs: { totalCount: number } }).docs.totalCount).toBe(1);
+  });
+});

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, prepareDb, type Db } from '../../../src/db/client.ts';
+import { deployMigrations } from '../../../src/db/migrate/engine.ts';
+import { readRefs } from '../../../src/git/readRefs.ts';
+import { repoPath } from '../../../src/git/repoPath.ts';
+import { basic, PASSWORD } from '../../helpers/app.ts';
+import { createTestDatabase, PROVIDERS, type TestDatabase } from '../../helpers/db.ts';
+import { freePort, ServerProcess, until } from '../../helpers/serverProcess.ts';
+import { startJobApp } from '../../jobs/jobApp.ts';
+
+/**
+ * A file written through the API is a ref update like a push: its push job is held BEFORE the branch moves, so a
+ * server killed between the ref update and the bookkeeping gets the bookkeeping replayed after a restart.
+ */
+describe.each(PROVIDERS)('a server killed after an API file commit moved the branch (%s)', (provider) => {
+  let database: TestDatabase;
+  let db: Db;
+  let port: number;
+  let server: ServerProcess | null = null;
+  let env: Record<string, string>;
+
+  const start = async (extra: Record<string, string> = {}) => {
+    server = new ServerProcess({ ...env, ...extra });
+    await server.ready(port);
+    return server;
+  };
+  const api = (method: string, url: string, body?: unknown) =>
+    fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
+      method,
+      headers: { ...basic('alice'), 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+    await deployMigrations({ provider, url: database.url });
+    const setup = await startJobApp(provider, {}, database);
+    const { createUser } = await import('../../../src/services/user/user.ts');
+    const { createSystemContext } = await import('../../../src/services/context.ts');
+    await createUser(createSystemContext(setup.app.deps), {
+      username: 'alice',
+      email: 'alice@example.com',
+      password: PASSWORD,
+      mustChangePassword: false,
+    });
+    await setup.close();
+    db = createDb({ provider, url: database.url });
+    await prepareDb(db, provider);
+    port = await freePort();
+    env = {
+      DATA_DIR: database.dataDir,
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ROOT_URL: `http://127.0.0.1:${port}/`,
+      SECRET_KEY: 'test-secret',
+      LOG_LEVEL: 'warn',
+      CRON_ENABLED: 'false',
+      JOBS_LEASE: '5s',
+      JOBS_POLL_INTERVAL: '200ms',
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await db?.$disconnect();
+    await database?.drop();
+  });
+
+  it('replays the push job: the Branch row and the feed follow git', { timeout: 240_000 }, async () => {
+    await start();
+    expect((await api('POST', '/user/repos', { name: 'demo', auto_init: true, default_branch: 'main' })).status).toBe(201);
+    await server?.stop();
+
+    const crashing = await start({ FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE: '1' });
+    await api('POST', '/repos/alice/demo/contents/new.txt', { content: Buffer.from('new\n').toString('base64') }).catch(() => null);
+    expect((await crashing.exited).signal).toBe('SIGKILL');
+    server = null;
+
+    const repo = await db.repository.findFirstOrThrow({ where: { lowerName: 'demo' } });
+    const gitDir = repoPath(path.join(database.dataDir, 'repositories'), 'alice', 'demo');
+    const head = (await readRefs(gitDir, ['refs/heads/main'])).get('refs/heads/main');
+    const branch = () => db.branch.findUnique({ where: { repoId_name: { repoId: repo.id, name: 'main' } } });
+    expect((await branch())?.commitId).not.toBe(head);
+    const jobs = await db.job.findMany({ where: { kind: 'repo.push', status: 'RUNNING' } });
+    expect(jobs).toHaveLength(1);
+
+    await start();
+    await until(async () => (await db.job.count({ where: { id: jobs[0]?.id, status: 'DONE' } })) === 1, 60_000, 'the replayed push job');
+    expect(await branch()).toMatchObject({ commitId: head, commitMessage: "Add 'new.txt'" });
+    const feed = await db.action.findMany({ where: { repoId: repo.id, opType: 'COMMIT_REPO' } });
+    expect(feed.length).toBeGreaterThan(0);
+  });
+});
