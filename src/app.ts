@@ -19,6 +19,8 @@ import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { loggerOptions } from './logger.ts';
 import { mountLanding } from './web/landing.ts';
+import { downloadRoutes } from './rest/downloads.ts';
+import { attachmentSweepSubscriber } from './services/attachment/orphans.ts';
 import { mountSwaggerUi } from './web/swaggerUi.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
@@ -72,6 +74,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const deps: AppDeps = { db, config, notifier, jobs, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
+  notifier.subscribe(attachmentSweepSubscriber(db, config.attachments));
   // After a push's rows: pull request heads and stats first, then merges made outside the API.
   jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp]));
   const cron = new CronScheduler(
@@ -84,6 +87,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));
+  await server.register(async (downloads) => downloadRoutes(downloads, deps));
   const graphql = mountGraphql(server, deps);
 
   const swagger = openApiDocument(deps);

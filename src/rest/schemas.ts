@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { AddCollaboratorOption, RepoCollaboratorPermission } from './structs/collaborator.ts';
 import { Attachment } from './structs/attachment.ts';
+import { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption, Release } from './structs/release.ts';
+import { AnnotatedTag, AnnotatedTagObject, CreateTagOption, Tag } from './structs/tag.ts';
 import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComment } from './structs/comment.ts';
 import { Cron } from './structs/cron.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
@@ -78,6 +80,8 @@ import {
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   APIError,
   AccessToken,
+  AnnotatedTag,
+  AnnotatedTagObject,
   Attachment,
   Branch,
   ChangedFile,
@@ -116,12 +120,14 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Reaction,
   RepoCollaboratorPermission,
   RepoCommit,
+  Release,
   RepoTransfer,
   Repository,
   RepositoryMeta,
   SearchResults,
   ServerVersion,
   StopWatch,
+  Tag,
   Team,
   TimelineComment,
   TrackedTime,
@@ -146,17 +152,21 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreatePullRequestOption,
   CreatePullReviewComment,
   CreatePullReviewOptions,
+  CreateReleaseOption,
   CreateRepoOption,
+  CreateTagOption,
   CreateTeamOption,
   CreateUserOption,
   DeleteEmailOption,
   DismissPullReviewOptions,
+  EditAttachmentOptions,
   EditIssueCommentOption,
   EditIssueOption,
   EditLabelOption,
   EditMilestoneOption,
   EditOrgOption,
   EditProjectOption,
+  EditReleaseOption,
   EditPullRequestOption,
   EditReactionOption,
   EditRepoOption,

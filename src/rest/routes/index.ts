@@ -28,6 +28,10 @@ import { pullReviewRoutes } from './repo/pullReviews.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
 import { gitRoutes } from './repo/git.ts';
+import { issueAttachmentRoutes } from './repo/issueAttachments.ts';
+import { releaseAssetRoutes } from './repo/releaseAssets.ts';
+import { releaseRoutes } from './repo/releases.ts';
+import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { userBlockRoutes } from './user/blocks.ts';
@@ -72,4 +76,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...branchRoutes,
   ...contentsRoutes,
   ...gitRoutes,
+  ...releaseRoutes,
+  ...releaseAssetRoutes,
+  ...tagRoutes,
+  ...issueAttachmentRoutes,
 ] as readonly RouteDef[];
