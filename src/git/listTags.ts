@@ -19,9 +19,15 @@ const SEP = '\x1f';
 const END = '\x1e';
 // %(contents) is the tag message of a tag object and the commit message of a commit (a lightweight tag).
 const FORMAT =
-  ['%(refname:strip=2)', '%(objectname)', '%(objecttype)', '%(*objectname)', '%(*objecttype)', '%(creatordate:iso-strict)', '%(contents)'].join(
-    SEP,
-  ) + END;
+  [
+    '%(refname:strip=2)',
+    '%(objectname)',
+    '%(objecttype)',
+    '%(*objectname)',
+    '%(*objecttype)',
+    '%(creatordate:iso-strict)',
+    '%(contents)',
+  ].join(SEP) + END;
 
 function parse(out: string): Array<TagInfo & { isCommit: boolean }> {
   return out
@@ -31,7 +37,15 @@ function parse(out: string): Array<TagInfo & { isCommit: boolean }> {
     .map((rec) => {
       const [name = '', id = '', type = '', peeled = '', peeledType = '', date = '', message = ''] = rec.split(SEP);
       const annotated = type === 'tag';
-      return { name, id, commit: annotated ? peeled : id, annotated, message, date, isCommit: annotated ? peeledType === 'commit' : type === 'commit' };
+      return {
+        name,
+        id,
+        commit: annotated ? peeled : id,
+        annotated,
+        message,
+        date,
+        isCommit: annotated ? peeledType === 'commit' : type === 'commit',
+      };
     });
 }
 
@@ -45,7 +59,9 @@ export async function listTags(
 ): Promise<{ items: TagInfo[]; total: number }> {
   if (opts.names && !opts.names.length) return { items: [], total: 0 };
   const patterns = opts.names ? opts.names.map((n) => `refs/tags/${n}`) : ['refs/tags'];
-  const out = (await runGit(gitDir, ['for-each-ref', '--sort=-creatordate', `--format=${FORMAT}`, '--end-of-options', ...patterns])).toString('utf8');
+  const out = (
+    await runGit(gitDir, ['for-each-ref', '--sort=-creatordate', `--format=${FORMAT}`, '--end-of-options', ...patterns])
+  ).toString('utf8');
   const wanted = opts.names ? new Set(opts.names) : null;
   const all = parse(out).filter((t) => t.isCommit && (!wanted || wanted.has(t.name)));
   const skip = opts.skip ?? 0;

@@ -36,7 +36,11 @@ function send(reply: FastifyReply, d: attachmentService.AttachmentDownload): Fas
 export async function downloadRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', apiAuthHook(deps, swaggerUrlOf(deps.config.rootUrl)));
   app.setErrorHandler(async (err, req, reply) => {
-    if (isDomainError(err)) return reply.code(statusOf(err)).type('text/plain; charset=utf-8').send(statusOf(err) === 404 ? 'Not Found' : err.message);
+    if (isDomainError(err))
+      return reply
+        .code(statusOf(err))
+        .type('text/plain; charset=utf-8')
+        .send(statusOf(err) === 404 ? 'Not Found' : err.message);
     req.log.error({ err }, 'download failed');
     return reply.code(500).type('text/plain; charset=utf-8').send('Internal Server Error');
   });
@@ -46,6 +50,14 @@ export async function downloadRoutes(app: FastifyInstance, deps: AppDeps): Promi
   app.get<{ Params: { owner: string; repo: string; tag: string; file: string } }>(
     '/:owner/:repo/releases/download/:tag/:file',
     async (req, reply) =>
-      send(reply, await assetService.downloadReleaseAsset(req.cx, { owner: req.params.owner, repo: req.params.repo }, req.params.tag, req.params.file)),
+      send(
+        reply,
+        await assetService.downloadReleaseAsset(
+          req.cx,
+          { owner: req.params.owner, repo: req.params.repo },
+          req.params.tag,
+          req.params.file,
+        ),
+      ),
   );
 }

@@ -168,7 +168,11 @@ export async function deleteIssueAttachment(cx: ServiceContext, ref: RepoRef, in
   await deleteAttachments(cx, [findIn(await issueAttachments(cx, issue.id), id)]);
 }
 
-async function commentForWrite(cx: ServiceContext, ref: RepoRef, commentId: number): Promise<{ access: RepoAccess; comment: Models.Comment }> {
+async function commentForWrite(
+  cx: ServiceContext,
+  ref: RepoRef,
+  commentId: number,
+): Promise<{ access: RepoAccess; comment: Models.Comment }> {
   const access = await resolveIssueRepo(cx, ref, 'write');
   const { comment, issue } = await findCommentInRepo(cx, access, commentId);
   const viewer = requireViewer(cx);
@@ -200,7 +204,12 @@ export async function getCommentAttachment(cx: ServiceContext, ref: RepoRef, com
  * Attaches an upload to a comment (Gitea CreateIssueCommentAttachment): its poster or a writer.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, InvalidArgumentError, ValidationError
  */
-export async function createCommentAttachment(cx: ServiceContext, ref: RepoRef, commentId: number, input: UploadInput): Promise<Attachment> {
+export async function createCommentAttachment(
+  cx: ServiceContext,
+  ref: RepoRef,
+  commentId: number,
+  input: UploadInput,
+): Promise<Attachment> {
   const { access, comment } = await commentForWrite(cx, ref, commentId);
   return storeAttachment(
     cx,
@@ -276,4 +285,3 @@ export async function downloadAttachment(cx: ServiceContext, uuid: string): Prom
   await requireAttachmentRead(cx, a);
   return openDownload(cx, a);
 }
-

@@ -107,7 +107,9 @@ export async function downloadReleaseAsset(
   const release = await cx.db.release.findFirst({
     where: { AND: [releaseReadWhere(cx), { repoId: access.repo.id, lowerTagName: tag.toLowerCase() }] },
   });
-  const asset = release ? await cx.db.attachment.findFirst({ where: { releaseId: release.id, name: filename }, orderBy: { id: 'asc' } }) : null;
+  const asset = release
+    ? await cx.db.attachment.findFirst({ where: { releaseId: release.id, name: filename }, orderBy: { id: 'asc' } })
+    : null;
   if (!asset) throw new NotFoundError('attachment does not exist', { tag, filename });
   return attachmentService.openDownload(cx, asset);
 }

@@ -103,7 +103,11 @@ export interface ListReleasesInput {
 }
 
 /** The filter of a release list (the read policy, the repository, Gitea's draft/pre-release filters). */
-export function releaseListWhere(cx: ServiceContext, repoId: number, input: Omit<ListReleasesInput, 'page'>): Models.Prisma.ReleaseWhereInput {
+export function releaseListWhere(
+  cx: ServiceContext,
+  repoId: number,
+  input: Omit<ListReleasesInput, 'page'>,
+): Models.Prisma.ReleaseWhereInput {
   return {
     AND: [
       releaseReadWhere(cx),
@@ -263,7 +267,8 @@ export async function createRelease(cx: ServiceContext, ref: RepoRef, input: Cre
     const saved = existing
       ? await tx.release.update({ where: { id: existing.id }, data })
       : await tx.release.create({ data: { repoId: access.repo.id, ...data } });
-    if (!isDraft) emit({ type: 'release.published', releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id, action: 'published' });
+    if (!isDraft)
+      emit({ type: 'release.published', releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id, action: 'published' });
     return saved;
   }).catch((err: unknown) => tagTaken(err, settled.tagName));
   if (settled.created) await recordTagPush(cx, access.repo, settled.tagName, ZERO_SHA, settled.created);
@@ -311,7 +316,11 @@ export async function updateRelease(cx: ServiceContext, ref: RepoRef, id: number
     });
     if (!saved.isDraft) {
       const base = { releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id };
-      emit(settled.created ? { type: 'release.published', ...base, action: 'published' } : { type: 'release.updated', ...base, action: 'updated' });
+      emit(
+        settled.created
+          ? { type: 'release.published', ...base, action: 'published' }
+          : { type: 'release.updated', ...base, action: 'updated' },
+      );
     }
     return saved;
   }).catch((err: unknown) => tagTaken(err, settled.tagName));
@@ -364,7 +373,10 @@ export async function deleteReleaseByTag(cx: ServiceContext, ref: RepoRef, tag: 
 /** The repository of a release the viewer may read, for callers holding a release id (GraphQL). @throws NotFoundError */
 export async function locateRelease(cx: ServiceContext, id: number): Promise<RepoRef & { id: number }> {
   const row = isId(id)
-    ? await cx.db.release.findFirst({ where: { id, ...releaseReadWhere(cx) }, select: { id: true, repo: { select: { ownerName: true, name: true } } } })
+    ? await cx.db.release.findFirst({
+        where: { id, ...releaseReadWhere(cx) },
+        select: { id: true, repo: { select: { ownerName: true, name: true } } },
+      })
     : null;
   if (!row) throw new NotFoundError('not found', { id });
   return { owner: row.repo.ownerName, repo: row.repo.name, id: row.id };

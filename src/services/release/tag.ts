@@ -73,7 +73,10 @@ export async function createTag(cx: ServiceContext, ref: RepoRef, input: CreateT
   const resolved = await resolveRef(access.gitDir, target);
   if (!resolved) throw new NotFoundError(`target not found: object does not exist [id: ${target}, rel_path: ]`, { target });
   const lowerTagName = input.tagName.toLowerCase();
-  const taken = await cx.db.release.findUnique({ where: { repoId_lowerTagName: { repoId: access.repo.id, lowerTagName } }, select: { id: true } });
+  const taken = await cx.db.release.findUnique({
+    where: { repoId_lowerTagName: { repoId: access.repo.id, lowerTagName } },
+    select: { id: true },
+  });
   if (taken) throw new AlreadyExistsError(`tag already exists [name: ${input.tagName}]`, { tagName: input.tagName });
   const now = new Date();
   const value = await createGitTag(access.gitDir, {

@@ -13,14 +13,16 @@ export const issueAttachmentRoutes = [
     method: 'GET',
     path: '/repos/{owner}/{repo}/issues/{index}/assets',
     operationId: 'issueListIssueAttachments',
-    summary: 'List issue\'s attachments',
+    summary: "List issue's attachments",
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
     success: { status: 200, schema: '[Attachment]' },
     errors: [404],
     handler: async ({ cx, params }) =>
-      (await attachmentService.listIssueAttachments(cx, repoRef(params), indexParam(params))).map((a) => toApiAttachment(a, convertOptions(cx))),
+      (await attachmentService.listIssueAttachments(cx, repoRef(params), indexParam(params))).map((a) =>
+        toApiAttachment(a, convertOptions(cx)),
+      ),
   }),
   defineRoute({
     method: 'POST',
@@ -54,7 +56,10 @@ export const issueAttachmentRoutes = [
     success: { status: 200, schema: 'Attachment' },
     errors: [404],
     handler: async ({ cx, params }) =>
-      toApiAttachment(await attachmentService.getIssueAttachment(cx, repoRef(params), indexParam(params), attachmentId(params)), convertOptions(cx)),
+      toApiAttachment(
+        await attachmentService.getIssueAttachment(cx, repoRef(params), indexParam(params), attachmentId(params)),
+        convertOptions(cx),
+      ),
   }),
   defineRoute({
     method: 'PATCH',
@@ -91,14 +96,16 @@ export const issueAttachmentRoutes = [
     method: 'GET',
     path: '/repos/{owner}/{repo}/issues/comments/{id}/assets',
     operationId: 'issueListIssueCommentAttachments',
-    summary: 'List comment\'s attachments',
+    summary: "List comment's attachments",
     tag: 'issue',
     scopes: ['issue'],
     gate: 'none',
     success: { status: 200, schema: '[Attachment]' },
     errors: [404],
     handler: async ({ cx, params }) =>
-      (await attachmentService.listCommentAttachments(cx, repoRef(params), idParam(params))).map((a) => toApiAttachment(a, convertOptions(cx))),
+      (await attachmentService.listCommentAttachments(cx, repoRef(params), idParam(params))).map((a) =>
+        toApiAttachment(a, convertOptions(cx)),
+      ),
   }),
   defineRoute({
     method: 'POST',
@@ -132,7 +139,10 @@ export const issueAttachmentRoutes = [
     success: { status: 200, schema: 'Attachment' },
     errors: [404],
     handler: async ({ cx, params }) =>
-      toApiAttachment(await attachmentService.getCommentAttachment(cx, repoRef(params), idParam(params), attachmentId(params)), convertOptions(cx)),
+      toApiAttachment(
+        await attachmentService.getCommentAttachment(cx, repoRef(params), idParam(params), attachmentId(params)),
+        convertOptions(cx),
+      ),
   }),
   defineRoute({
     method: 'PATCH',

@@ -11,7 +11,7 @@ export const releaseAssetRoutes = [
     method: 'GET',
     path: '/repos/{owner}/{repo}/releases/{id}/assets',
     operationId: 'repoListReleaseAttachments',
-    summary: 'List release\'s attachments',
+    summary: "List release's attachments",
     tag: 'repository',
     scopes: ['repository'],
     gate: 'none',

@@ -96,7 +96,8 @@ export const releaseRoutes = [
     gate: 'none',
     success: { status: 200, schema: 'Release' },
     errors: [404],
-    handler: async ({ cx, params }) => toApiRelease(await releaseService.getRelease(cx, repoRef(params), idParam(params)), convertOptions(cx)),
+    handler: async ({ cx, params }) =>
+      toApiRelease(await releaseService.getRelease(cx, repoRef(params), idParam(params)), convertOptions(cx)),
   }),
   defineRoute({
     method: 'PATCH',

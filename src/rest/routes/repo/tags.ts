@@ -81,6 +81,7 @@ export const tagRoutes = [
     gate: 'none',
     success: { status: 200, schema: 'AnnotatedTag' },
     errors: [400, 404],
-    handler: async ({ cx, params }) => toApiAnnotatedTag(await tagService.getAnnotatedTag(cx, repoRef(params), params.sha ?? ''), cx.config.rootUrl),
+    handler: async ({ cx, params }) =>
+      toApiAnnotatedTag(await tagService.getAnnotatedTag(cx, repoRef(params), params.sha ?? ''), cx.config.rootUrl),
   }),
 ];
