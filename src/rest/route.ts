@@ -126,20 +126,25 @@ function checkParams(params: Record<string, string>): void {
 
 /**
  * The file of an upload request: the first multipart file part, which must be the `attachment` field (Gitea's
- * FormFile("attachment")), or the raw body as it arrives.
+ * FormFile("attachment")), or the raw body as it arrives. `finish` reads the rest of the form, so the request is
+ * complete when the answer goes (a half-read request keeps its connection busy until the keep-alive timeout).
  * @throws InvalidArgumentError when a form carries no `attachment` file
  */
-async function readUpload(req: FastifyRequest): Promise<UploadPart> {
-  if (req.isMultipart()) {
-    const file = await req.file();
-    if (!file || file.fieldname !== 'attachment') {
-      file?.file.resume();
-      throw new InvalidArgumentError('http: no such file: the form has no "attachment" file');
-    }
-    return { filename: file.filename, content: file.file };
+async function readUpload(req: FastifyRequest): Promise<{ part: UploadPart; finish: () => Promise<void> }> {
+  if (!req.isMultipart()) {
+    const body = req.body;
+    return { part: { filename: '', content: body instanceof Readable ? body : req.raw }, finish: async () => undefined };
   }
-  const body = req.body;
-  return { filename: '', content: body instanceof Readable ? body : req.raw };
+  const parts = req.parts();
+  const finish = async () => {
+    for await (const rest of parts) if (rest.type === 'file') rest.file.resume();
+  };
+  for await (const part of parts) {
+    if (part.type !== 'file') continue;
+    if (part.fieldname === 'attachment') return { part: { filename: part.filename, content: part.file }, finish };
+    part.file.resume();
+  }
+  throw new InvalidArgumentError('http: no such file: the form has no "attachment" file');
 }
 
 /** Registers route definitions on an instance (already prefixed with /api/v1). */
@@ -157,7 +162,12 @@ export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]):
         const query = def.query ? bind(def.query, req.query) : undefined;
         const body = def.body ? bind(def.body, req.body) : undefined;
         const upload = def.upload ? await readUpload(req) : undefined;
-        const result = await def.handler({ cx: req.cx, body, query, params, reply, upload } as Parameters<typeof def.handler>[0]);
+        let result: unknown;
+        try {
+          result = await def.handler({ cx: req.cx, body, query, params, reply, upload: upload?.part } as Parameters<typeof def.handler>[0]);
+        } finally {
+          await upload?.finish();
+        }
         if (reply.sent) return reply;
         reply.code(def.success.status);
         if (result instanceof Listed) {
