@@ -471,6 +471,17 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     { rest: 'PATCH /repos/{owner}/{repo}/milestones/{id}', input: async (fx) => ({ id: await milestone(fx), title: 'v2' }) },
   ],
   deleteMilestone: [{ rest: 'DELETE /repos/{owner}/{repo}/milestones/{id}', input: async (fx) => ({ id: await milestone(fx) }) }],
+  createRelease: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/releases',
+      input: async (fx) => {
+        const repo = await fx.repo({ git: true });
+        return { repositoryOwner: repo.owner, repositoryName: repo.name, tagName: fx.name('v') };
+      },
+    },
+  ],
+  updateRelease: [{ rest: 'PATCH /repos/{owner}/{repo}/releases/{id}', input: async (fx) => ({ id: await release(fx), name: 'renamed' }) }],
+  deleteRelease: [{ rest: 'DELETE /repos/{owner}/{repo}/releases/{id}', input: async (fx) => ({ id: await release(fx) }) }],
   createOrganization: [{ rest: 'POST /orgs', input: async (fx) => ({ login: fx.name('neworg') }), publicOnlyExempt: NEW_RESOURCE }],
   updateOrganization: [{ rest: 'PATCH /orgs/{org}', input: async (fx) => ({ login: await fx.org(), description: 'edited' }) }],
   deleteOrganization: [{ rest: 'DELETE /orgs/{org}', input: async (fx) => ({ login: await fx.org() }) }],
@@ -579,6 +590,12 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     { rest: 'POST /admin/cron/{task}', input: async () => ({ name: 'delete_old_system_notices' }), publicOnlyExempt: ADMIN_ONLY },
   ],
 };
+
+async function release(fx: ScopeFixture): Promise<string> {
+  const repo = await fx.repo({ git: true });
+  const r = await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/releases`, { tag_name: fx.name('v') });
+  return encodeGlobalID('Release', r.id as number);
+}
 
 async function milestone(fx: ScopeFixture): Promise<string> {
   const repo = await fx.repo();

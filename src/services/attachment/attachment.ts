@@ -271,11 +271,16 @@ async function requireAttachmentRead(cx: ServiceContext, a: Attachment): Promise
   }
 }
 
+/** The content type an attachment is served with (from its name). */
+export function attachmentContentType(name: string): string {
+  return mime.lookup(name) || 'application/octet-stream';
+}
+
 /** Opens an attachment's file for sending and counts the download (Gitea IncreaseDownloadCount). */
 export async function openDownload(cx: ServiceContext, a: Attachment): Promise<AttachmentDownload> {
   const file = await openAttachmentFile(cx.config.attachments, a.uuid);
   await cx.db.attachment.update({ where: { id: a.id }, data: { downloadCount: { increment: 1 } } });
-  return { attachment: a, contentType: mime.lookup(a.name) || 'application/octet-stream', size: file.size, stream: file.stream };
+  return { attachment: a, contentType: attachmentContentType(a.name), size: file.size, stream: file.stream };
 }
 
 /** GET /attachments/{uuid}: the file, when the viewer may read what it is attached to. @throws NotFoundError */

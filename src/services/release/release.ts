@@ -371,7 +371,7 @@ export async function deleteReleaseByTag(cx: ServiceContext, ref: RepoRef, tag: 
 }
 
 /** The repository of a release the viewer may read, for callers holding a release id (GraphQL). @throws NotFoundError */
-export async function locateRelease(cx: ServiceContext, id: number): Promise<RepoRef & { id: number }> {
+async function locateRelease(cx: ServiceContext, id: number): Promise<RepoRef & { id: number }> {
   const row = isId(id)
     ? await cx.db.release.findFirst({
         where: { id, ...releaseReadWhere(cx) },
@@ -380,4 +380,35 @@ export async function locateRelease(cx: ServiceContext, id: number): Promise<Rep
     : null;
   if (!row) throw new NotFoundError('not found', { id });
   return { owner: row.repo.ownerName, repo: row.repo.name, id: row.id };
+}
+
+/**
+ * Whether each release is its repository's latest (the newest published, non-pre-release one), in two queries
+ * whatever the number of releases (GraphQL `isLatest`).
+ */
+export async function latestReleaseFlags(cx: ServiceContext, ids: readonly number[]): Promise<boolean[]> {
+  const rows = await cx.db.release.findMany({ where: { id: { in: [...ids] } }, select: { id: true, repoId: true } });
+  const repoIds = [...new Set(rows.map((r) => r.repoId))];
+  const latest = repoIds.length
+    ? await cx.db.release.findMany({
+        where: { repoId: { in: repoIds }, isTag: false, isDraft: false, isPrerelease: false },
+        orderBy: [{ repoId: 'asc' }, ...RELEASE_ORDER],
+        distinct: ['repoId'],
+        select: { id: true },
+      })
+    : [];
+  const latestIds = new Set(latest.map((r) => r.id));
+  return ids.map((id) => latestIds.has(id));
+}
+
+/** updateRelease for a release known by its database id (GraphQL). @throws as updateRelease */
+export async function updateReleaseById(cx: ServiceContext, id: number, input: UpdateReleaseInput): Promise<ReleaseView> {
+  const at = await locateRelease(cx, id);
+  return updateRelease(cx, at, at.id, input);
+}
+
+/** deleteRelease for a release known by its database id (GraphQL). @throws as deleteRelease */
+export async function deleteReleaseById(cx: ServiceContext, id: number): Promise<void> {
+  const at = await locateRelease(cx, id);
+  await deleteRelease(cx, at, at.id);
 }
