@@ -20,7 +20,10 @@ const ReleaseAssetRef = builder.prismaObject('Attachment', {
     contentType: t.string({ description: 'The type it is served with (from its name).', resolve: (a) => attachmentContentType(a.name) }),
     size: t.int({ description: 'Bytes.', resolve: (a) => Number(a.size) }),
     downloadCount: t.exposeInt('downloadCount'),
-    downloadUrl: t.string({ description: 'Where it downloads (`browser_download_url`).', resolve: (a, _args, ctx) => `${ctx.cx.config.rootUrl}attachments/${a.uuid}` }),
+    downloadUrl: t.string({
+      description: 'Where it downloads (`browser_download_url`).',
+      resolve: (a, _args, ctx) => `${ctx.cx.config.rootUrl}attachments/${a.uuid}`,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     uploadedBy: t.relation('uploader', { type: UserRef, nullable: true, ...inherits('REST shows assets with their release') }),
   }),
@@ -159,7 +162,8 @@ builder.relayMutationField(
     }),
   },
   {
-    description: 'Create a release, and its tag when published (release writers; as POST /api/v1/repos/{o}/{r}/releases). GitHub has no such mutation.',
+    description:
+      'Create a release, and its tag when published (release writers; as POST /api/v1/repos/{o}/{r}/releases). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => ({
       release: (
@@ -218,7 +222,8 @@ builder.relayMutationField(
   'deleteRelease',
   { inputFields: (t) => ({ id: t.globalID({ required: true }) }) },
   {
-    description: 'Delete a release, keeping its tag (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}). GitHub has no such mutation.',
+    description:
+      'Delete a release, keeping its tag (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
     resolve: async (_root, { input }, ctx) => {
       await releaseService.deleteReleaseById(ctx.cx, releaseDbId(input.id));
