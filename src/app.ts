@@ -21,6 +21,7 @@ import { loggerOptions } from './logger.ts';
 import { mountLanding } from './web/landing.ts';
 import { downloadRoutes } from './rest/downloads.ts';
 import { attachmentSweepSubscriber } from './services/attachment/orphans.ts';
+import { releaseTagSyncFollowUp } from './services/release/tagSync.ts';
 import { mountSwaggerUi } from './web/swaggerUi.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
@@ -75,8 +76,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
   notifier.subscribe(attachmentSweepSubscriber(db, config.attachments));
-  // After a push's rows: pull request heads and stats first, then merges made outside the API.
-  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp]));
+  // After a push's rows: pull request heads and stats first, then merges made outside the API, then tags' release rows.
+  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, releaseTagSyncFollowUp]));
   const cron = new CronScheduler(
     db,
     cronTasks(config),
