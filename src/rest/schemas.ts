@@ -58,7 +58,14 @@ import {
   PullReviewRequestOptions,
   SubmitPullReviewOptions,
 } from './structs/review.ts';
-import { APIError, GeneralAPISettings, GeneralRepoSettings, GeneralUISettings, ServerVersion } from './structs/settings.ts';
+import {
+  APIError,
+  GeneralAPISettings,
+  GeneralAttachmentSettings,
+  GeneralRepoSettings,
+  GeneralUISettings,
+  ServerVersion,
+} from './structs/settings.ts';
 import { Team, CreateTeamOption, EditTeamOption } from './structs/team.ts';
 import { AddTimeOption, StopWatch, TrackedTime } from './structs/trackedTime.ts';
 import {
@@ -99,6 +106,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   ExternalWiki,
   FileLinksResponse,
   GeneralAPISettings,
+  GeneralAttachmentSettings,
   GeneralRepoSettings,
   GeneralUISettings,
   GitBlobResponse,

@@ -99,6 +99,16 @@ describe.each(PROVIDERS)('REST attachments: release assets, issue and comment at
     expect(rel.json<{ assets: ApiAttachment[] }>().assets.map((x) => x.uuid)).toEqual([a.uuid]);
   });
 
+  it('reports the attachment settings (GET /settings/attachment)', async () => {
+    const res = await t.request('GET', '/api/v1/settings/attachment');
+    expect(res.json()).toEqual({
+      enabled: true,
+      allowed_types: expect.stringContaining('.txt'),
+      max_size: 2048,
+      max_files: 5,
+    });
+  });
+
   it('uploads a raw body with ?name=; without a name it is 400', async () => {
     const bytes = Buffer.from('plain text asset\n');
     const res = await upload(`${api}/releases/${releaseId}/assets?name=notes.txt`, bytes, { raw: true });
