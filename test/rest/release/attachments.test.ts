@@ -231,6 +231,27 @@ describe.each(PROVIDERS)('REST attachments: release assets, issue and comment at
     // The issue's own assets do not include its comments' files.
     expect((await t.request('GET', `${api}/issues/${index}/assets`)).json<ApiAttachment[]>().map((x) => x.uuid)).toEqual([att.uuid]);
     expect((await t.request('GET', `${api}/issues/comments/${commentId}/assets`)).json<ApiAttachment[]>()).toHaveLength(1);
+    const cRenamed = await t.request('PATCH', `${api}/issues/comments/${commentId}/assets/${catt.id}`, {
+      headers: basic('alice'),
+      body: { name: 'trace2.log' },
+    });
+    expect(cRenamed.statusCode).toBe(201);
+    expect((await t.request('GET', `${api}/issues/comments/${commentId}/assets/${catt.id}`)).json<ApiAttachment>().name).toBe('trace2.log');
+    // The reader neither posted the comment nor writes issues.
+    expect(
+      (await t.request('DELETE', `${api}/issues/comments/${commentId}/assets/${catt.id}`, { headers: basic('reader') })).statusCode,
+    ).toBe(403);
+    const extra = await upload(
+      `${api}/issues/comments/${commentId}/assets?name=extra.txt`,
+      multipart('attachment', 'e.txt', Buffer.from('e')),
+    );
+    const extraAtt = extra.json<ApiAttachment>();
+    expect(
+      (await t.request('DELETE', `${api}/issues/comments/${commentId}/assets/${extraAtt.id}`, { headers: basic('alice') })).statusCode,
+    ).toBe(204);
+    expect(existsSync(fileOf(extraAtt.uuid))).toBe(false);
+    // An attachment of another issue or comment is not found here.
+    expect((await t.request('GET', `${api}/issues/${index}/assets/${catt.id}`)).statusCode).toBe(404);
     expect(
       (await t.request('PATCH', `${api}/issues/${index}/assets/${att.id}`, { headers: basic('reader'), body: { name: 'log2.txt' } }))
         .statusCode,
