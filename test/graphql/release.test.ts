@@ -87,13 +87,13 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
 
     const REPO = `query { repository(owner: "owner", name: "pub") {
       releases(first: 10) { totalCount nodes { tagName isDraft isLatest } }
-      release(tagName: "V1.0") { ${RELEASE} }
+      release(tagName: "V1.0") { ${RELEASE} tagCommit { oid messageHeadline } }
       latestRelease { tagName }
     } }`;
     type RepoData = {
       repository: {
         releases: { totalCount: number; nodes: Array<{ tagName: string; isDraft: boolean; isLatest: boolean }> };
-        release: GqlRelease | null;
+        release: (GqlRelease & { tagCommit: { oid: string; messageHeadline: string } | null }) | null;
         latestRelease: { tagName: string } | null;
       };
     };
@@ -102,6 +102,11 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
     expect(own.repository.releases.totalCount).toBe(3);
     expect(own.repository.releases.nodes.map((r) => r.isLatest)).toEqual([false, false, true]);
     expect(own.repository.latestRelease?.tagName).toBe('v1.0');
+    const tag = await t.request('GET', '/api/v1/repos/owner/pub/tags/v1.0');
+    expect(own.repository.release?.tagCommit).toEqual({
+      oid: tag.json<{ commit: { sha: string } }>().commit.sha,
+      messageHeadline: 'Initial commit',
+    });
     expect(own.repository.release?.releaseAssets).toEqual({
       totalCount: 1,
       nodes: [

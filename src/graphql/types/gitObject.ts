@@ -1,4 +1,5 @@
 import { createContextCache } from '@pothos/core';
+import type { Models } from '../../db/client.ts';
 import { gitObjectLoader, type GitObjectView } from '../../services/repo/gitObject.ts';
 import type { TreeEntry } from '../../git/readTreePath.ts';
 import { builder } from '../builder.ts';
@@ -10,8 +11,16 @@ type CommitView = Extract<GitObjectView, { type: 'commit' }>;
 type TreeView = Extract<GitObjectView, { type: 'tree' }>;
 type BlobView = Extract<GitObjectView, { type: 'blob' }>;
 type TagView = Extract<GitObjectView, { type: 'tag' }>;
+/** What the git object loader needs to know of a repository. */
+type GitObjectRepo = Pick<Models.Repository, 'id' | 'ownerName' | 'name' | 'isEmpty'>;
 
 const objects = createContextCache((ctx: GraphQLContext) => gitObjectLoader(ctx.cx));
+
+/** The commit `oid` of a repository through the request's git object loader; null when unreadable or not a commit. */
+export async function loadCommit(ctx: GraphQLContext, repo: GitObjectRepo, oid: string): Promise<CommitView | null> {
+  const o = await objects(ctx).load({ repo, expression: oid });
+  return o?.type === 'commit' ? o : null;
+}
 
 const GitObjectRef = builder.interfaceRef<GitObjectView>('GitObject').implement({
   description: 'A git object: commit, tree, blob or tag.',
@@ -34,7 +43,7 @@ const GitActorRef = builder.objectRef<{ name: string; email: string; when: strin
   }),
 });
 
-builder.objectRef<CommitView>('Commit').implement({
+export const CommitRef = builder.objectRef<CommitView>('Commit').implement({
   description: 'A commit.',
   interfaces: [GitObjectRef],
   fields: (t) => ({

@@ -6,6 +6,7 @@ import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
+import { CommitRef, loadCommit } from './gitObject.ts';
 import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
@@ -59,10 +60,13 @@ export const ReleaseRef = builder.prismaNode('Release', {
       description: "When it was published (Gitea's one stored time); null for a draft.",
       resolve: (r) => (r.isDraft ? null : r.createdAt),
     }),
-    tagCommitOid: t.string({
+    tagCommit: t.field({
+      type: CommitRef,
       nullable: true,
-      description: 'The commit its tag points at; null for a draft whose tag does not exist yet.',
-      resolve: (r) => r.sha1 || null,
+      description: 'The commit its tag points at; null for a draft whose tag does not exist yet, or when the code is not readable.',
+      ...checkedBy('gitObjectLoader (code unit readable)'),
+      select: { repo: { select: { id: true, ownerName: true, name: true, isEmpty: true } } },
+      resolve: (r, _a, ctx) => (r.sha1 ? loadCommit(ctx, r.repo, r.sha1) : null),
     }),
     url: t.string({
       description: 'The web URL.',
