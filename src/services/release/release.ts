@@ -231,7 +231,8 @@ function tagTaken(err: unknown, tagName: string): never {
 /**
  * Creates a release (Gitea CreateRelease): 422 on an empty repository, 409 when the tag already has a release
  * (`Release is has no Tag`, sic); a bare tag's row becomes the release. Published, its tag is created at
- * `target` (default branch) when missing — recorded as a push — and `release.published` is emitted.
+ * `target` (default branch) when missing — recorded as a push — and `release.published` is emitted
+ * (`release.updated` for a bare tag's row whose tag existed, as Gitea).
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, RepoArchivedError, ValidationError, ConflictError
  */
 export async function createRelease(cx: ServiceContext, ref: RepoRef, input: CreateReleaseInput): Promise<ReleaseView> {
@@ -267,8 +268,16 @@ export async function createRelease(cx: ServiceContext, ref: RepoRef, input: Cre
     const saved = existing
       ? await tx.release.update({ where: { id: existing.id }, data })
       : await tx.release.create({ data: { repoId: access.repo.id, ...data } });
-    if (!isDraft)
-      emit({ type: 'release.published', releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id, action: 'published' });
+    // Gitea: a new release is published; a bare tag's row turned release goes through UpdateRelease, which
+    // announces `updated` unless it created the tag.
+    if (!isDraft) {
+      const base = { releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id };
+      emit(
+        existing && !settled.created
+          ? { type: 'release.updated', ...base, action: 'updated' }
+          : { type: 'release.published', ...base, action: 'published' },
+      );
+    }
     return saved;
   }).catch((err: unknown) => tagTaken(err, settled.tagName));
   if (settled.created) await recordTagPush(cx, access.repo, settled.tagName, ZERO_SHA, settled.created);

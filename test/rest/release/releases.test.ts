@@ -218,4 +218,30 @@ describe.each(PROVIDERS)('REST releases (%s)', (provider) => {
     expect(res.statusCode).toBe(201);
     expect((await git.ok(['cat-file', '-t', 'refs/tags/v4.0.0'], { cwd: gitDir })).trim()).toBe('tag');
   });
+
+  it('lists releases in a number of statements that does not grow with the releases or their assets', async () => {
+    const counts: number[] = [];
+    for (const n of [1, 4]) {
+      const name = `many${n}`;
+      await createRepo(t, alice, name, { autoInit: true });
+      for (let i = 0; i < n; i++) {
+        const rel = await t.request('POST', `/api/v1/repos/alice/${name}/releases`, {
+          headers: basic('alice'),
+          body: { tag_name: `t${i}` },
+        });
+        await t.app.server.inject({
+          method: 'POST',
+          url: `/api/v1/repos/alice/${name}/releases/${rel.json<ApiRelease>().id}/assets?name=a${i}.txt`,
+          headers: { ...basic('alice'), 'content-type': 'application/octet-stream' },
+          payload: 'x',
+        });
+      }
+      await t.request('GET', `/api/v1/repos/alice/${name}/releases`, { headers: basic('alice') });
+      t.queries.length = 0;
+      const res = await t.request('GET', `/api/v1/repos/alice/${name}/releases`, { headers: basic('alice') });
+      expect(res.json<ApiRelease[]>()).toHaveLength(n);
+      counts.push(t.queries.length);
+    }
+    expect(counts[1]).toBe(counts[0]);
+  });
 });

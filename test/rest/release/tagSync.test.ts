@@ -13,6 +13,7 @@ describe.each(PROVIDERS)('pushed tags and releases (%s)', (provider) => {
   let work: string;
   let url: string;
   const api = '/api/v1/repos/alice/proj';
+  const events: Array<{ type: string; action: string }> = [];
 
   beforeAll(async () => {
     t = await startTestApp(provider);
@@ -21,6 +22,12 @@ describe.each(PROVIDERS)('pushed tags and releases (%s)', (provider) => {
     alice = await t.createUser('alice');
     await createRepo(t, alice, 'proj', { autoInit: true });
     url = gitUrl((t.app.server.server.address() as AddressInfo).port, 'alice', 'proj', { user: 'alice', secret: PASSWORD });
+    t.app.deps.notifier.subscribe({
+      name: 'test-releases',
+      handle(e) {
+        if (e.type.startsWith('release.') && 'action' in e) events.push({ type: e.type, action: e.action });
+      },
+    });
     work = git.dir('work');
     await git.ok(['clone', '-q', url, work]);
   });
@@ -44,6 +51,9 @@ describe.each(PROVIDERS)('pushed tags and releases (%s)', (provider) => {
     expect(rel.statusCode).toBe(201);
     expect(rel.json<{ id: number; tag_name: string }>().id).toBe(row!.id);
     expect(await t.db.release.findUniqueOrThrow({ where: { id: row!.id } })).toMatchObject({ isTag: false, sha1: sha });
+    // Gitea announces a bare tag turned release as `updated` (its tag existed).
+    await t.app.deps.notifier.drain();
+    expect(events.splice(0)).toEqual([{ type: 'release.updated', action: 'updated' }]);
   });
 
   it('deleting a tag by push turns its release into a draft', async () => {
@@ -54,6 +64,8 @@ describe.each(PROVIDERS)('pushed tags and releases (%s)', (provider) => {
     // Publishing it again re-creates the tag at the default branch.
     const id = rel.json<{ id: number }>().id;
     expect((await t.request('PATCH', `${api}/releases/${id}`, { headers: basic('alice'), body: { draft: false } })).statusCode).toBe(200);
+    await t.app.deps.notifier.drain();
+    expect(events.splice(0)).toEqual([{ type: 'release.published', action: 'published' }]);
     const remote = await git.ok(['ls-remote', '--tags', url]);
     expect(remote).toContain('refs/tags/v1');
   });
