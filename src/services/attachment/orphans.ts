@@ -24,12 +24,20 @@ export async function sweepOrphanAttachmentFiles(db: Db, settings: AttachmentSet
   return orphans.length;
 }
 
-/** After a repository or a comment is deleted (their attachment rows cascade), the orphaned files are swept. */
+/**
+ * After a repository, a comment, a user or an organization is deleted (their attachment rows cascade), the orphaned
+ * files are swept.
+ */
 export function attachmentSweepSubscriber(db: Db, settings: AttachmentSettings): Subscriber {
   return {
     name: 'attachment-sweep',
     async handle(event) {
-      if (event.type === 'repo.deleted' || event.type === 'comment.deleted' || event.type === 'user.deleted') {
+      if (
+        event.type === 'repo.deleted' ||
+        event.type === 'comment.deleted' ||
+        event.type === 'user.deleted' ||
+        event.type === 'org.deleted'
+      ) {
         await sweepOrphanAttachmentFiles(db, settings);
       }
     },
