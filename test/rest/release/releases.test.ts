@@ -3,7 +3,7 @@ import type { Models } from '../../../src/db/client.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
-import { addCollaborator, createRepo } from '../../helpers/fixtures.ts';
+import { addCollaborator, createRepo, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { GitClient } from '../../githttp/gitClient.ts';
 
@@ -243,5 +243,29 @@ describe.each(PROVIDERS)('REST releases (%s)', (provider) => {
       counts.push(t.queries.length);
     }
     expect(counts[1]).toBe(counts[0]);
+  });
+
+  it('refuses writes to an archived repository (423) and hides the assets of a draft from readers', async () => {
+    const old = await createRepo(t, alice, 'old', { autoInit: true });
+    const rel = await t.request('POST', '/api/v1/repos/alice/old/releases', {
+      headers: basic('alice'),
+      body: { tag_name: 'v1', draft: true },
+    });
+    const id = rel.json<ApiRelease>().id;
+    const reader = await t.db.user.findUniqueOrThrow({ where: { lowerName: 'reader' } });
+    await addCollaborator(t, old, reader, 'read');
+    expect((await t.request('GET', `/api/v1/repos/alice/old/releases/${id}/assets`, { headers: basic('alice') })).statusCode).toBe(200);
+    expect((await t.request('GET', `/api/v1/repos/alice/old/releases/${id}/assets`, { headers: basic('reader') })).statusCode).toBe(404);
+    await editRepo(t, old, { archived: true });
+    expectGiteaError(
+      await t.request('POST', '/api/v1/repos/alice/old/releases', { headers: basic('alice'), body: { tag_name: 'v2' } }),
+      423,
+    );
+    expectGiteaError(
+      await t.request('PATCH', `/api/v1/repos/alice/old/releases/${id}`, { headers: basic('alice'), body: { draft: false } }),
+      423,
+    );
+    expectGiteaError(await t.request('DELETE', `/api/v1/repos/alice/old/releases/${id}`, { headers: basic('alice') }), 423);
+    expectGiteaError(await t.request('POST', '/api/v1/repos/alice/old/tags', { headers: basic('alice'), body: { tag_name: 'x' } }), 423);
   });
 });
