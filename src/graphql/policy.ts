@@ -4,7 +4,7 @@ import { milestoneReadWhere } from '../services/milestone/visibility.ts';
 import { orgMemberReadWhere, orgReadWhere, teamMemberReadWhere, teamReadWhere, userOrgReadWhere } from '../services/org/visibility.ts';
 import { projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
-import { releaseReadWhere } from '../services/release/visibility.ts';
+import { releaseAssetReadWhere, releaseReadWhere } from '../services/release/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, repoReadWhere } from '../services/repo/visibility.ts';
 import { userReadWhere } from '../services/user/visibility.ts';
 
@@ -26,6 +26,7 @@ export const READ_POLICIES = {
   labelReadWhere,
   projectReadWhere,
   releaseReadWhere,
+  releaseAssetReadWhere,
   orgReadWhere,
   orgMemberReadWhere,
   userOrgReadWhere,

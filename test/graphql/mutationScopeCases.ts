@@ -1,5 +1,8 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
+import { Readable } from 'node:stream';
 import type { ScopeCategory } from '../../src/auth/scope.ts';
+import * as assetService from '../../src/services/release/asset.ts';
+import { contextFor } from '../helpers/org.ts';
 import type { IssueAt, ScopeFixture } from './mutationScopeFixture.ts';
 
 type Json = Record<string, unknown>;
@@ -482,6 +485,15 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   ],
   updateRelease: [{ rest: 'PATCH /repos/{owner}/{repo}/releases/{id}', input: async (fx) => ({ id: await release(fx), name: 'renamed' }) }],
   deleteRelease: [{ rest: 'DELETE /repos/{owner}/{repo}/releases/{id}', input: async (fx) => ({ id: await release(fx) }) }],
+  updateReleaseAsset: [
+    {
+      rest: 'PATCH /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}',
+      input: async (fx) => ({ id: await releaseAsset(fx), name: 'b.txt' }),
+    },
+  ],
+  deleteReleaseAsset: [
+    { rest: 'DELETE /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}', input: async (fx) => ({ id: await releaseAsset(fx) }) },
+  ],
   createOrganization: [{ rest: 'POST /orgs', input: async (fx) => ({ login: fx.name('neworg') }), publicOnlyExempt: NEW_RESOURCE }],
   updateOrganization: [{ rest: 'PATCH /orgs/{org}', input: async (fx) => ({ login: await fx.org(), description: 'edited' }) }],
   deleteOrganization: [{ rest: 'DELETE /orgs/{org}', input: async (fx) => ({ login: await fx.org() }) }],
@@ -595,6 +607,17 @@ async function release(fx: ScopeFixture): Promise<string> {
   const repo = await fx.repo({ git: true });
   const r = await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/releases`, { tag_name: fx.name('v') });
   return encodeGlobalID('Release', r.id as number);
+}
+
+async function releaseAsset(fx: ScopeFixture): Promise<string> {
+  const repo = await fx.repo({ git: true });
+  const r = await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/releases`, { tag_name: fx.name('v') });
+  const root = await fx.t.db.user.findUniqueOrThrow({ where: { lowerName: 'root' } });
+  const a = await assetService.createReleaseAsset(contextFor(fx.t, root), { owner: repo.owner, repo: repo.name }, r.id as number, {
+    name: 'a.txt',
+    content: Readable.from([Buffer.from('a')]),
+  });
+  return encodeGlobalID('ReleaseAsset', a.id);
 }
 
 async function milestone(fx: ScopeFixture): Promise<string> {

@@ -176,4 +176,49 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
     expect(deleted.deleteRelease.deletedReleaseId).toBe(id);
     expect((await t.request('GET', '/api/v1/repos/owner/pub/releases/tags/v5')).statusCode).toBe(404);
   });
+
+  it('renames and deletes assets by global id; node(id:) hides the assets of drafts from readers', async () => {
+    const rel = await q<{ createRelease: { release: GqlRelease } }>('owner', CREATE, {
+      input: { repositoryOwner: 'owner', repositoryName: 'pub', tagName: 'v7', isDraft: true },
+    });
+    const up = await t.app.server.inject({
+      method: 'POST',
+      url: `/api/v1/repos/owner/pub/releases/${rel.createRelease.release.databaseId}/assets?name=a.txt`,
+      headers: { ...basic('owner'), 'content-type': 'application/octet-stream' },
+      payload: 'a',
+    });
+    const assetId = (
+      await q<{ repository: { release: { releaseAssets: { nodes: Array<{ id: string; databaseId: number }> } } } }>(
+        'owner',
+        'query { repository(owner: "owner", name: "pub") { release(tagName: "v7") { releaseAssets(first: 5) { nodes { id databaseId } } } } }',
+      )
+    ).repository.release.releaseAssets.nodes[0]!;
+    expect(assetId.databaseId).toBe(up.json<{ id: number }>().id);
+    const NODE = 'query($id: ID!) { node(id: $id) { ... on ReleaseAsset { name release { tagName } } } }';
+    expect((await q<{ node: unknown }>('owner', NODE, { id: assetId.id })).node).toEqual({ name: 'a.txt', release: { tagName: 'v7' } });
+    expect((await q<{ node: unknown }>('reader', NODE, { id: assetId.id })).node).toBeNull();
+
+    const RENAME = `mutation($input: UpdateReleaseAssetInput!) {
+      updateReleaseAsset(input: $input) { __typename ... on UpdateReleaseAssetPayload { releaseAsset { name } } ... on Error { code } }
+    }`;
+    expect(
+      (await q<{ updateReleaseAsset: Json }>('reader', RENAME, { input: { id: assetId.id, name: 'x' } })).updateReleaseAsset.__typename,
+    ).not.toBe('UpdateReleaseAssetPayload');
+    const renamed = await q<{ updateReleaseAsset: { releaseAsset: { name: string } } }>('owner', RENAME, {
+      input: { id: assetId.id, name: 'b.txt' },
+    });
+    expect(renamed.updateReleaseAsset.releaseAsset.name).toBe('b.txt');
+    const DEL = `mutation($input: DeleteReleaseAssetInput!) {
+      deleteReleaseAsset(input: $input) { __typename ... on DeleteReleaseAssetPayload { deletedReleaseAssetId } ... on Error { code } }
+    }`;
+    const deleted = await q<{ deleteReleaseAsset: { deletedReleaseAssetId: string } }>('owner', DEL, { input: { id: assetId.id } });
+    expect(deleted.deleteReleaseAsset.deletedReleaseAssetId).toBe(assetId.id);
+    expect(
+      (
+        await t.request('GET', `/api/v1/repos/owner/pub/releases/${rel.createRelease.release.databaseId}/assets`, {
+          headers: basic('owner'),
+        })
+      ).json(),
+    ).toEqual([]);
+  });
 });

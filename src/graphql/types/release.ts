@@ -1,7 +1,8 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { attachmentContentType } from '../../services/attachment/attachment.ts';
 import * as releaseService from '../../services/release/release.ts';
-import { releaseReadWhere } from '../../services/release/visibility.ts';
+import * as assetService from '../../services/release/asset.ts';
+import { releaseAssetReadWhere, releaseReadWhere } from '../../services/release/visibility.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
@@ -11,10 +12,15 @@ import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 
-/** A file attached to a release (GitHub's ReleaseAsset; Gitea's release attachment). */
-const ReleaseAssetRef = builder.prismaObject('Attachment', {
+/** A file attached to a release (GitHub's ReleaseAsset); node(id:) answers assets of readable releases only. */
+const ReleaseAssetRef = builder.prismaNode('Attachment', {
   name: 'ReleaseAsset',
   description: 'A file attached to a release.',
+  id: { field: 'id' },
+  authScopes: { tokenRead: 'repository' },
+  ...filteredBy('releaseAssetReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [releaseAssetReadWhere(ctx.cx)] }),
+  nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
@@ -88,6 +94,10 @@ export const ReleaseRef = builder.prismaNode('Release', {
     }),
   }),
 });
+
+builder.prismaObjectFields(ReleaseAssetRef, (t) => ({
+  release: t.relation('release', { type: ReleaseRef, nullable: true, ...inherits('a readable asset implies a readable release') }),
+}));
 
 const ReleaseOrderFieldEnum = builder.enumType('ReleaseOrderField', {
   description: 'Properties by which release connections can be ordered.',
@@ -235,4 +245,36 @@ builder.relayMutationField(
     },
   },
   { outputFields: (t) => ({ deletedReleaseId: t.id({ description: 'The global id of the deleted release.', resolve: (p) => p.id }) }) },
+);
+
+/** The database id of a ReleaseAsset global id. @throws NotFoundError for another type's id */
+function assetDbId(id: { typename: string; id: string }): number {
+  return requireDbIdOf(id, 'ReleaseAsset', 'attachment does not exist');
+}
+
+builder.relayMutationField(
+  'updateReleaseAsset',
+  { inputFields: (t) => ({ id: t.globalID({ required: true }), name: t.string({ required: true }) }) },
+  {
+    description:
+      'Rename a release asset (release writers; as PATCH /api/v1/repos/{o}/{r}/releases/{id}/assets/{attachment_id}). GitHub has no such mutation.',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({ asset: await assetService.editReleaseAssetById(ctx.cx, assetDbId(input.id), input.name) }),
+  },
+  { outputFields: (t) => ({ releaseAsset: t.field({ type: ReleaseAssetRef, resolve: (p) => p.asset }) }) },
+);
+
+builder.relayMutationField(
+  'deleteReleaseAsset',
+  { inputFields: (t) => ({ id: t.globalID({ required: true }) }) },
+  {
+    description:
+      'Delete a release asset and its file (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}/assets/{attachment_id}). GitHub has no such mutation.',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await assetService.deleteReleaseAssetById(ctx.cx, assetDbId(input.id));
+      return { id: encodeGlobalID('ReleaseAsset', input.id.id) };
+    },
+  },
+  { outputFields: (t) => ({ deletedReleaseAssetId: t.id({ description: 'The global id of the deleted asset.', resolve: (p) => p.id }) }) },
 );

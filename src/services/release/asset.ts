@@ -6,7 +6,7 @@ import { requireRepo, requireUnitRead, type RepoRef } from '../access/repoAccess
 import * as attachmentService from '../attachment/attachment.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireReleaseWrite } from './release.ts';
-import { releaseReadWhere } from './visibility.ts';
+import { releaseAssetReadWhere, releaseReadWhere } from './visibility.ts';
 
 type Attachment = Models.Attachment;
 
@@ -112,4 +112,28 @@ export async function downloadReleaseAsset(
     : null;
   if (!asset) throw new NotFoundError('attachment does not exist', { tag, filename });
   return attachmentService.openDownload(cx, asset);
+}
+
+/** Where a release asset the viewer may read lives, for callers holding its id (GraphQL). @throws NotFoundError */
+async function locateAsset(cx: ServiceContext, id: number): Promise<RepoRef & { releaseId: number }> {
+  const row = isId(id)
+    ? await cx.db.attachment.findFirst({
+        where: { id, ...releaseAssetReadWhere(cx) },
+        select: { releaseId: true, repo: { select: { ownerName: true, name: true } } },
+      })
+    : null;
+  if (!row?.releaseId || !row.repo) throw new NotFoundError('attachment does not exist', { attachmentId: id });
+  return { owner: row.repo.ownerName, repo: row.repo.name, releaseId: row.releaseId };
+}
+
+/** editReleaseAsset for an asset known by its database id (GraphQL). @throws as editReleaseAsset */
+export async function editReleaseAssetById(cx: ServiceContext, id: number, name: string | undefined): Promise<Attachment> {
+  const at = await locateAsset(cx, id);
+  return editReleaseAsset(cx, at, at.releaseId, id, name);
+}
+
+/** deleteReleaseAsset for an asset known by its database id (GraphQL). @throws as deleteReleaseAsset */
+export async function deleteReleaseAssetById(cx: ServiceContext, id: number): Promise<void> {
+  const at = await locateAsset(cx, id);
+  await deleteReleaseAsset(cx, at, at.releaseId, id);
 }
