@@ -22,6 +22,9 @@ import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { loggerOptions } from './logger.ts';
 import { mountLanding } from './web/landing.ts';
+import { downloadRoutes } from './rest/downloads.ts';
+import { attachmentSweepSubscriber } from './services/attachment/orphans.ts';
+import { releaseTagSyncFollowUp } from './services/release/tagSync.ts';
 import { mountSwaggerUi } from './web/swaggerUi.ts';
 import { mountWebFiles } from './rest/webFiles.ts';
 
@@ -82,6 +85,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   jobs.register(notificationJobHandler(deps));
   // After a push's rows: pull request heads and stats first, then merges made outside the API.
   jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp]));
+  notifier.subscribe(attachmentSweepSubscriber(db, config.attachments));
+  // After a push's rows: pull request heads and stats first, then merges made outside the API, then tags' release rows.
+  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, releaseTagSyncFollowUp]));
   const cron = new CronScheduler(
     db,
     cronTasks(config),
@@ -92,6 +98,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
 
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));
+  await server.register(async (downloads) => downloadRoutes(downloads, deps));
   const graphql = mountGraphql(server, deps);
 
   const swagger = openApiDocument(deps);

@@ -36,6 +36,33 @@ export interface Config {
   testCrashAfterRefUpdate: boolean;
   /** SHOW_INTERNAL_ERRORS=true: 500 answers carry the internal error text for everyone (debugging only; admins always see it). */
   showInternalErrors: boolean;
+  /** Uploaded files of issues, comments and releases (Gitea `[attachment]` and `[repository.release]`). */
+  attachments: AttachmentSettings;
+}
+
+/** Gitea's attachment settings: where files live, how large they may be, which types are allowed. */
+export interface AttachmentSettings {
+  /** `<DATA_DIR>/attachments` (Gitea's `[attachment] PATH`). */
+  dir: string;
+  /** ATTACHMENT_MAX_SIZE in MiB (Gitea `[attachment] MAX_SIZE`, default 2048). */
+  maxBytes: number;
+  /** ATTACHMENT_ALLOWED_TYPES for issue and comment files: extensions, mime types or mime families; empty = all. */
+  allowedTypes: string[];
+  /** RELEASE_ALLOWED_TYPES for release assets (Gitea `[repository.release] ALLOWED_TYPES`, default all). */
+  releaseAllowedTypes: string[];
+}
+
+/** Gitea's default `[attachment] ALLOWED_TYPES`. */
+const DEFAULT_ATTACHMENT_TYPES =
+  '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip';
+
+/** A comma list of types; the all-types pattern allows all, as Gitea. */
+function parseTypes(value: string): string[] {
+  const types = value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  return types.includes('*/*') ? [] : types;
 }
 
 /** Failed sign-in throttling (see src/auth/loginThrottle.ts); a maximum of 0 turns that limit off. */
@@ -65,6 +92,9 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'ROOT_URL', default: 'http://localhost:<PORT>/', meaning: 'public URL (html_url, clone_url, Link headers)' },
   { name: 'SECRET_KEY', default: '<DATA_DIR>/secret_key', meaning: 'generated into the data directory when unset' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'server log level (pino)' },
+  { name: 'ATTACHMENT_MAX_SIZE', default: '2048', meaning: 'largest attachment or release asset, in MiB' },
+  { name: 'ATTACHMENT_ALLOWED_TYPES', default: "Gitea's list", meaning: 'issue/comment attachment types (extensions, mime types)' },
+  { name: 'RELEASE_ALLOWED_TYPES', default: '', meaning: 'release asset types (empty: all)' },
   { name: 'NODE_ENV', default: '', meaning: 'production hides internal error messages from non-admins' },
 ];
 
@@ -108,6 +138,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cron: loadCronConfig(env),
     testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
     showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',
+    attachments: {
+      dir: path.join(dataDir, 'attachments'),
+      maxBytes: parseCount('ATTACHMENT_MAX_SIZE', env.ATTACHMENT_MAX_SIZE, 2048, 1) * 1024 * 1024,
+      allowedTypes: parseTypes(env.ATTACHMENT_ALLOWED_TYPES ?? DEFAULT_ATTACHMENT_TYPES),
+      releaseAllowedTypes: parseTypes(env.RELEASE_ALLOWED_TYPES ?? ''),
+    },
   };
 }
 

@@ -24,7 +24,9 @@ export type ErrorReason =
   | 'TIME_TRACKING_NOT_ALLOWED'
   | 'NOT_TIME_OWNER'
   | 'NO_CONTENT_SUPPORT'
-  | 'MERGE_NOT_ALLOWED';
+  | 'MERGE_NOT_ALLOWED'
+  /** An upload over a size limit (Gitea ErrContentTooLarge: 413). */
+  | 'TOO_LARGE';
 
 /** Base of every domain error: a stable code, a human message and structured data. */
 export abstract class DomainError extends Error {

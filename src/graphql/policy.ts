@@ -5,6 +5,7 @@ import { milestoneReadWhere } from '../services/milestone/visibility.ts';
 import { orgMemberReadWhere, orgReadWhere, teamMemberReadWhere, teamReadWhere, userOrgReadWhere } from '../services/org/visibility.ts';
 import { projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
+import { releaseAssetReadWhere, releaseReadWhere } from '../services/release/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, repoReadWhere } from '../services/repo/visibility.ts';
 import { userReadWhere } from '../services/user/visibility.ts';
 
@@ -25,6 +26,8 @@ export const READ_POLICIES = {
   milestoneReadWhere,
   labelReadWhere,
   projectReadWhere,
+  releaseReadWhere,
+  releaseAssetReadWhere,
   orgReadWhere,
   orgMemberReadWhere,
   userOrgReadWhere,

@@ -12,6 +12,7 @@ import './types/issue.ts';
 import './types/issueComment.ts';
 import './types/issueAssignment.ts';
 import './types/milestone.ts';
+import './types/release.ts';
 import './types/project.ts';
 import './types/issueDependency.ts';
 import './types/reaction.ts';

@@ -193,6 +193,12 @@ export function activitySubscriber(db: Db): Subscriber {
           if (!issue) return undefined;
           return record(event.repoId, event.actorId, [{ opType: 'MERGE_PULL_REQUEST', content: `${event.index}|${issue.title}` }]);
         }
+        case 'release.published': {
+          // Gitea's publish_release: content is the release title, ref_name its tag name.
+          const release = await db.release.findUnique({ where: { id: event.releaseId }, select: { title: true, tagName: true } });
+          if (!release) return undefined;
+          return record(event.repoId, event.actorId, [{ opType: 'PUBLISH_RELEASE', content: release.title, refName: release.tagName }]);
+        }
         default:
           return undefined;
       }

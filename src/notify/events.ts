@@ -130,6 +130,13 @@ export type DomainEvent =
    * (`manually-merged`), or found merged after a push (`autodetected`). `commitId` is the merge commit.
    */
   | { type: 'pull.merged'; pullId: number; issueId: number; repoId: number; index: number; how: string; commitId: string; actorId: number }
+  /**
+   * A release was published (created as, or turned from a draft into, a release with its tag), edited while
+   * published, or deleted (a published one; drafts send nothing, as Gitea). `action` is Gitea's webhook action.
+   */
+  | { type: 'release.published'; releaseId: number; repoId: number; actorId: number; action: 'published' }
+  | { type: 'release.updated'; releaseId: number; repoId: number; actorId: number; action: 'updated' }
+  | { type: 'release.deleted'; releaseId: number; repoId: number; actorId: number; action: 'deleted'; tagName: string; title: string }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
   | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] }
   /** A user starred or unstarred a repository (`starred` tells which). */

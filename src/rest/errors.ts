@@ -26,7 +26,7 @@ export function statusOf(err: DomainError): number {
     case 'PRECONDITION_FAILED':
       return 412;
     case 'VALIDATION':
-      return 422;
+      return err.data.reason === 'TOO_LARGE' ? 413 : 422;
     case 'REPO_ARCHIVED':
       return 423;
     default: {

@@ -152,6 +152,16 @@ function parameters(route: RouteDef): JsonObject[] {
 }
 
 function requestBody(route: RouteDef, inputSchemas: Record<string, JsonObject>): JsonObject | undefined {
+  if (route.upload) {
+    const file = { type: 'string', format: 'binary' };
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': { schema: { type: 'object', properties: { attachment: file }, required: ['attachment'] } },
+        'application/octet-stream': { schema: file },
+      },
+    };
+  }
   if (!route.body) return undefined;
   const name = Object.entries(REQUEST_SCHEMAS).find(([, s]) => s === route.body)?.[0];
   const schema = name
@@ -167,7 +177,7 @@ function operation(route: RouteDef, inputSchemas: Record<string, JsonObject>): J
   const responses: JsonObject = { [route.success.status]: successResponse(route.success, route.list) };
   for (const alt of route.also ?? []) responses[alt.status] = successResponse(alt, undefined);
   // Authentication runs for every request (invalid credentials are 401 anywhere), and bodies have a size limit.
-  const errors = new Set([...(route.errors ?? []), 401, ...(route.body ? [413] : [])]);
+  const errors = new Set([...(route.errors ?? []), 401, ...(route.body || route.upload ? [413] : [])]);
   for (const status of [...errors].sort()) {
     const named = ERROR_RESPONSES[status];
     responses[status] = named ? { $ref: `#/components/responses/${named[0]}` } : { description: 'error' };

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError, NotFoundError } from '../errors.ts';
 import { findRepoRedirect } from '../services/repo/redirect.ts';
@@ -81,7 +82,20 @@ export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void
   });
   app.setNotFoundHandler((_req, reply) => fail(reply, 404, 'not found'));
 
-  registerRoutes(app, allRoutes);
+  registerRoutes(
+    app,
+    allRoutes.filter((def) => !def.upload),
+  );
+  // Uploads stream their body (a multipart form, or the raw bytes) to the handler; only these routes parse multipart.
+  await app.register(async (uploads) => {
+    uploads.removeAllContentTypeParsers();
+    await uploads.register(multipart, { limits: { fileSize: deps.config.attachments.maxBytes + 1, files: 1, fields: 20 } });
+    uploads.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    registerRoutes(
+      uploads,
+      allRoutes.filter((def) => def.upload),
+    );
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ScopeCategory } from '../auth/scope.ts';
-import { NotFoundError } from '../errors.ts';
+import { Readable } from 'node:stream';
+import { InvalidArgumentError, NotFoundError } from '../errors.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { Listed, setListHeaders } from './pagination.ts';
 import type { PathParamDoc } from './pathParams.ts';
@@ -30,6 +31,14 @@ export interface ApiInput<B, Q> {
   query: Q;
   params: Record<string, string>;
   reply: FastifyReply;
+  /** An upload route's file: the multipart part `attachment`, or the raw request body. */
+  upload?: UploadPart;
+}
+
+/** The file of an upload route, still streaming: the multipart part's file name (empty for a raw body) and its bytes. */
+export interface UploadPart {
+  filename: string;
+  content: Readable;
 }
 
 /** A response the route can answer with, for the document. */
@@ -72,6 +81,11 @@ export interface RouteDef<
   deprecated?: boolean;
   /** The last path parameter, matched greedily (its value may contain `/`, e.g. a branch name or file path). */
   tailParam?: string;
+  /**
+   * The request body is a file, streamed to the handler as `upload`: a multipart form's `attachment` part, or the
+   * raw body (Gitea's asset uploads). Such routes are registered where multipart parsing is on (rest/plugin.ts).
+   */
+  upload?: true;
   handler: (
     input: ApiInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>,
   ) => Promise<unknown>;
@@ -110,6 +124,29 @@ function checkParams(params: Record<string, string>): void {
   for (const value of Object.values(params)) if (value.includes('\0')) throw new NotFoundError('not found');
 }
 
+/**
+ * The file of an upload request: the first multipart file part, which must be the `attachment` field (Gitea's
+ * FormFile("attachment")), or the raw body as it arrives. `finish` reads the rest of the form, so the request is
+ * complete when the answer goes (a half-read request keeps its connection busy until the keep-alive timeout).
+ * @throws InvalidArgumentError when a form carries no `attachment` file
+ */
+async function readUpload(req: FastifyRequest): Promise<{ part: UploadPart; finish: () => Promise<void> }> {
+  if (!req.isMultipart()) {
+    const body = req.body;
+    return { part: { filename: '', content: body instanceof Readable ? body : req.raw }, finish: async () => undefined };
+  }
+  const parts = req.parts();
+  const finish = async () => {
+    for await (const rest of parts) if (rest.type === 'file') rest.file.resume();
+  };
+  for await (const part of parts) {
+    if (part.type !== 'file') continue;
+    if (part.fieldname === 'attachment') return { part: { filename: part.filename, content: part.file }, finish };
+    part.file.resume();
+  }
+  throw new InvalidArgumentError('http: no such file: the form has no "attachment" file');
+}
+
 /** Registers route definitions on an instance (already prefixed with /api/v1). */
 export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]): void {
   for (const def of defs) {
@@ -124,7 +161,13 @@ export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]):
         if (def.body) await resolvePathResources(req.cx, params);
         const query = def.query ? bind(def.query, req.query) : undefined;
         const body = def.body ? bind(def.body, req.body) : undefined;
-        const result = await def.handler({ cx: req.cx, body, query, params, reply } as Parameters<typeof def.handler>[0]);
+        const upload = def.upload ? await readUpload(req) : undefined;
+        let result: unknown;
+        try {
+          result = await def.handler({ cx: req.cx, body, query, params, reply, upload: upload?.part } as Parameters<typeof def.handler>[0]);
+        } finally {
+          await upload?.finish();
+        }
         if (reply.sent) return reply;
         reply.code(def.success.status);
         if (result instanceof Listed) {

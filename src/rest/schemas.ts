@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { AddCollaboratorOption, RepoCollaboratorPermission } from './structs/collaborator.ts';
 import { Attachment } from './structs/attachment.ts';
+import { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption, Release } from './structs/release.ts';
+import { AnnotatedTag, AnnotatedTagObject, CreateTagOption, Tag } from './structs/tag.ts';
 import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComment } from './structs/comment.ts';
 import { Cron } from './structs/cron.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
@@ -76,7 +78,14 @@ import {
   PullReviewRequestOptions,
   SubmitPullReviewOptions,
 } from './structs/review.ts';
-import { APIError, GeneralAPISettings, GeneralRepoSettings, GeneralUISettings, ServerVersion } from './structs/settings.ts';
+import {
+  APIError,
+  GeneralAPISettings,
+  GeneralAttachmentSettings,
+  GeneralRepoSettings,
+  GeneralUISettings,
+  ServerVersion,
+} from './structs/settings.ts';
 import { Team, CreateTeamOption, EditTeamOption } from './structs/team.ts';
 import { AddTimeOption, StopWatch, TrackedTime } from './structs/trackedTime.ts';
 import {
@@ -99,6 +108,8 @@ import { WatchInfo } from './structs/watch.ts';
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   APIError,
   AccessToken,
+  AnnotatedTag,
+  AnnotatedTagObject,
   Attachment,
   Branch,
   ChangedFile,
@@ -120,6 +131,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   FileResponse,
   FilesResponse,
   GeneralAPISettings,
+  GeneralAttachmentSettings,
   GeneralRepoSettings,
   GeneralUISettings,
   GitBlobResponse,
@@ -148,12 +160,14 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Reference,
   RepoCollaboratorPermission,
   RepoCommit,
+  Release,
   RepoTransfer,
   Repository,
   RepositoryMeta,
   SearchResults,
   ServerVersion,
   StopWatch,
+  Tag,
   Team,
   TimelineComment,
   TrackedTime,
@@ -184,18 +198,22 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreatePullRequestOption,
   CreatePullReviewComment,
   CreatePullReviewOptions,
+  CreateReleaseOption,
   CreateRepoOption,
+  CreateTagOption,
   CreateTeamOption,
   CreateUserOption,
   DeleteEmailOption,
   DeleteFileOptions,
   DismissPullReviewOptions,
+  EditAttachmentOptions,
   EditIssueCommentOption,
   EditIssueOption,
   EditLabelOption,
   EditMilestoneOption,
   EditOrgOption,
   EditProjectOption,
+  EditReleaseOption,
   EditPullRequestOption,
   EditReactionOption,
   EditRepoOption,

@@ -1,5 +1,8 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
+import { Readable } from 'node:stream';
 import type { ScopeCategory } from '../../src/auth/scope.ts';
+import * as assetService from '../../src/services/release/asset.ts';
+import { contextFor } from '../helpers/org.ts';
 import type { IssueAt, ScopeFixture } from './mutationScopeFixture.ts';
 
 type Json = Record<string, unknown>;
@@ -477,6 +480,26 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     { rest: 'PATCH /repos/{owner}/{repo}/milestones/{id}', input: async (fx) => ({ id: await milestone(fx), title: 'v2' }) },
   ],
   deleteMilestone: [{ rest: 'DELETE /repos/{owner}/{repo}/milestones/{id}', input: async (fx) => ({ id: await milestone(fx) }) }],
+  createRelease: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/releases',
+      input: async (fx) => {
+        const repo = await fx.repo({ git: true });
+        return { repositoryOwner: repo.owner, repositoryName: repo.name, tagName: fx.name('v') };
+      },
+    },
+  ],
+  updateRelease: [{ rest: 'PATCH /repos/{owner}/{repo}/releases/{id}', input: async (fx) => ({ id: await release(fx), name: 'renamed' }) }],
+  deleteRelease: [{ rest: 'DELETE /repos/{owner}/{repo}/releases/{id}', input: async (fx) => ({ id: await release(fx) }) }],
+  updateReleaseAsset: [
+    {
+      rest: 'PATCH /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}',
+      input: async (fx) => ({ id: await releaseAsset(fx), name: 'b.txt' }),
+    },
+  ],
+  deleteReleaseAsset: [
+    { rest: 'DELETE /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}', input: async (fx) => ({ id: await releaseAsset(fx) }) },
+  ],
   createOrganization: [{ rest: 'POST /orgs', input: async (fx) => ({ login: fx.name('neworg') }), publicOnlyExempt: NEW_RESOURCE }],
   updateOrganization: [{ rest: 'PATCH /orgs/{org}', input: async (fx) => ({ login: await fx.org(), description: 'edited' }) }],
   deleteOrganization: [{ rest: 'DELETE /orgs/{org}', input: async (fx) => ({ login: await fx.org() }) }],
@@ -686,6 +709,23 @@ async function notificationThread(fx: ScopeFixture, status?: 'READ'): Promise<st
   const row = await fx.t.db.notification.findFirstOrThrow({ where: { user: { lowerName: 'root' }, repo: { lowerName: repo.name } } });
   if (status) await fx.t.db.notification.update({ where: { id: row.id }, data: { status } });
   return encodeGlobalID('NotificationThread', row.id);
+}
+
+async function release(fx: ScopeFixture): Promise<string> {
+  const repo = await fx.repo({ git: true });
+  const r = await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/releases`, { tag_name: fx.name('v') });
+  return encodeGlobalID('Release', r.id as number);
+}
+
+async function releaseAsset(fx: ScopeFixture): Promise<string> {
+  const repo = await fx.repo({ git: true });
+  const r = await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/releases`, { tag_name: fx.name('v') });
+  const root = await fx.t.db.user.findUniqueOrThrow({ where: { lowerName: 'root' } });
+  const a = await assetService.createReleaseAsset(contextFor(fx.t, root), { owner: repo.owner, repo: repo.name }, r.id as number, {
+    name: 'a.txt',
+    content: Readable.from([Buffer.from('a')]),
+  });
+  return encodeGlobalID('ReleaseAsset', a.id);
 }
 
 async function milestone(fx: ScopeFixture): Promise<string> {

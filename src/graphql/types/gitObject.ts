@@ -1,5 +1,6 @@
 import { createContextCache } from '@pothos/core';
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
+import type { Models } from '../../db/client.ts';
 import { commitHistory, gitObjectLoader, type GitObjectView } from '../../services/repo/gitObject.ts';
 import type { TreeEntry } from '../../git/readTreePath.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
@@ -13,8 +14,16 @@ export type CommitView = Extract<GitObjectView, { type: 'commit' }>;
 type TreeView = Extract<GitObjectView, { type: 'tree' }>;
 type BlobView = Extract<GitObjectView, { type: 'blob' }>;
 type TagView = Extract<GitObjectView, { type: 'tag' }>;
+/** What the git object loader needs to know of a repository. */
+type GitObjectRepo = Pick<Models.Repository, 'id' | 'ownerName' | 'name' | 'isEmpty'>;
 
 const objects = createContextCache((ctx: GraphQLContext) => gitObjectLoader(ctx.cx));
+
+/** The commit `oid` of a repository through the request's git object loader; null when unreadable or not a commit. */
+export async function loadCommit(ctx: GraphQLContext, repo: GitObjectRepo, oid: string): Promise<CommitView | null> {
+  const o = await objects(ctx).load({ repo, expression: oid });
+  return o?.type === 'commit' ? o : null;
+}
 
 const GitObjectRef = builder.interfaceRef<GitObjectView>('GitObject').implement({
   description: 'A git object: commit, tree, blob or tag.',

@@ -1,7 +1,7 @@
+import { toApiAttachment } from './attachment.ts';
 import type { Models } from '../../db/client.ts';
 import type { CommentView } from '../../services/issue/comment.ts';
 import type { TimelineView } from '../../services/issue/timeline.ts';
-import type { Attachment } from '../structs/attachment.ts';
 import type { Comment, TimelineComment } from '../structs/comment.ts';
 import type { User } from '../structs/user.ts';
 import { toApiIssue, toApiMilestone } from './issue.ts';
@@ -30,19 +30,6 @@ function commentUrls(v: CommentView, opts: ConvertOptions): { html_url: string; 
     html_url: `${issueUrl}${hash}issuecomment-${v.comment.id}`,
     pull_request_url: v.issue.isPull ? issueUrl : '',
     issue_url: v.issue.isPull ? '' : issueUrl,
-  };
-}
-
-/** Gitea convert.ToAPIAttachment: downloads at `{ROOT}attachments/{uuid}`. */
-export function toApiAttachment(a: Models.Attachment, opts: ConvertOptions): Attachment {
-  return {
-    id: a.id,
-    name: a.name,
-    size: Number(a.size),
-    download_count: a.downloadCount,
-    created_at: apiTime(a.createdAt),
-    uuid: a.uuid,
-    browser_download_url: `${opts.rootUrl}attachments/${a.uuid}`,
   };
 }
 

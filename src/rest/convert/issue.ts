@@ -1,3 +1,4 @@
+import { toApiAttachment } from './attachment.ts';
 import type { Models } from '../../db/client.ts';
 import type { IssueView } from '../../services/issue/issue.ts';
 import { isWorkInProgress } from '../../services/pull/pull.ts';
@@ -45,7 +46,7 @@ export function toApiIssue(v: IssueView, viewer: Viewer, opts: ConvertOptions): 
     title: issue.title,
     body: issue.content,
     ref: issue.ref,
-    assets: [],
+    assets: v.attachments.map((a) => toApiAttachment(a, opts)),
     labels: v.labels.map((l) => toApiLabel(l.org ? { ...l, repo: null } : l, opts.rootUrl)),
     milestone: v.milestone ? toApiMilestone(v.milestone) : null,
     assignee: assignees[0] ?? null,

@@ -31,6 +31,10 @@ import { gitRoutes } from './repo/git.ts';
 import { commitRoutes } from './repo/commits.ts';
 import { contentsWriteRoutes } from './repo/contentsWrite.ts';
 import { downloadRoutes } from './repo/download.ts';
+import { issueAttachmentRoutes } from './repo/issueAttachments.ts';
+import { releaseAssetRoutes } from './repo/releaseAssets.ts';
+import { releaseRoutes } from './repo/releases.ts';
+import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { userBlockRoutes } from './user/blocks.ts';
@@ -85,4 +89,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...notificationRoutes,
   ...commitRoutes,
   ...downloadRoutes,
+  ...releaseRoutes,
+  ...releaseAssetRoutes,
+  ...tagRoutes,
+  ...issueAttachmentRoutes,
 ] as readonly RouteDef[];

@@ -12,6 +12,14 @@ export const GeneralAPISettings = z.object({
   default_max_response_size: z.number().int(),
 });
 
+/** Gitea `GeneralAttachmentSettings`: `max_size` in MiB, `allowed_types` a comma list (empty: all). */
+export const GeneralAttachmentSettings = z.object({
+  enabled: z.boolean(),
+  allowed_types: z.string(),
+  max_size: z.number().int(),
+  max_files: z.number().int(),
+});
+
 /** Gitea `GeneralUISettings`. */
 export const GeneralUISettings = z.object({
   default_theme: z.string(),

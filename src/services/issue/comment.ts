@@ -122,7 +122,11 @@ function requireBody(body: string | undefined): string {
  * is 404 `comment does not exist [id: N, issue_id: 0]`; a comment whose issue's unit is unreadable is 404.
  * @throws NotFoundError
  */
-async function findCommentInRepo(cx: ServiceContext, access: RepoAccess, id: number): Promise<{ comment: Comment; issue: Models.Issue }> {
+export async function findCommentInRepo(
+  cx: ServiceContext,
+  access: RepoAccess,
+  id: number,
+): Promise<{ comment: Comment; issue: Models.Issue }> {
   const row =
     Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
       ? await cx.db.comment.findUnique({ where: { id }, include: { issue: true } })

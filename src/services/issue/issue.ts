@@ -22,6 +22,8 @@ export interface IssueView {
   pull: Models.PullRequest | null;
   /** Projects the issue is in, by id. */
   projects: Models.Project[];
+  /** Files attached to the issue itself (not to its comments), oldest first. */
+  attachments: Models.Attachment[];
 }
 
 /** The unit an issue row belongs to. */
@@ -73,7 +75,7 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
   const posterIds = [...new Set(issues.map((i) => i.posterId).filter((id): id is number => id !== null))];
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id): id is number => id !== null))];
   const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
-  const [repos, posters, labels, assignees, milestones, pulls, projectRows] = await Promise.all([
+  const [repos, posters, labels, assignees, milestones, pulls, projectRows, attachments] = await Promise.all([
     db.repository.findMany({ where: { id: { in: repoIds } }, select: { id: true, name: true, ownerName: true } }),
     posterIds.length ? db.user.findMany({ where: { id: { in: posterIds } } }) : [],
     db.issueLabel.findMany({
@@ -84,6 +86,7 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
     milestoneIds.length ? db.milestone.findMany({ where: { id: { in: milestoneIds } } }) : [],
     pullIds.length ? db.pullRequest.findMany({ where: { issueId: { in: pullIds } } }) : [],
     db.projectIssue.findMany({ where: { issueId: { in: ids } }, include: { project: true }, orderBy: { projectId: 'asc' } }),
+    db.attachment.findMany({ where: { issueId: { in: ids }, commentId: null }, orderBy: { id: 'asc' } }),
   ]);
   const repoById = new Map(repos.map((r) => [r.id, r]));
   const posterById = new Map(posters.map((u) => [u.id, u]));
@@ -115,6 +118,7 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
       assignees: assigneesByIssue.get(issue.id) ?? [],
       pull: pullByIssue.get(issue.id) ?? null,
       projects: projectsByIssue.get(issue.id) ?? [],
+      attachments: attachments.filter((a) => a.issueId === issue.id),
     };
   });
 }

@@ -33,6 +33,23 @@ export const miscRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    path: '/settings/attachment',
+    operationId: 'getGeneralAttachmentSettings',
+    summary: "Get instance's global settings for Attachment",
+    tag: 'settings',
+    scopes: null,
+    gate: 'none',
+    success: { status: 200, schema: 'GeneralAttachmentSettings' },
+    handler: async ({ cx }) => ({
+      enabled: true,
+      allowed_types: cx.config.attachments.allowedTypes.join(','),
+      max_size: Math.floor(cx.config.attachments.maxBytes / (1024 * 1024)),
+      // Gitea's MAX_FILES (for the web uploader; the API takes one file a request).
+      max_files: 5,
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
     path: '/settings/ui',
     operationId: 'getGeneralUISettings',
     summary: "Get instance's global settings for ui",

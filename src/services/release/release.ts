@@ -1,0 +1,423 @@
+// Releases (Gitea services/release and routers/api/v1/repo/release.go): list, read, create, edit, delete.
+import type { DbLike, Models } from '../../db/client.ts';
+import { countCommits } from '../../git/countCommits.ts';
+import { createTag } from '../../git/createTag.ts';
+import { forgetGitCache } from '../../git/cache.ts';
+import { readRef } from '../../git/readRefs.ts';
+import { repoPath } from '../../git/repoPath.ts';
+import { resolveCommits } from '../../git/resolveCommits.ts';
+import { resolveRef } from '../../git/resolveRef.ts';
+import { isUniqueViolation } from '../../db/prismaErrors.ts';
+import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
+import { requireTokenScope, requireViewer } from '../access/guards.ts';
+import { requireRepo, requireUnitRead, requireUnitWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
+import { withTx, type ServiceContext } from '../context.ts';
+import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
+import { recordPush } from '../repo/push.ts';
+import { gitSignature } from '../user/gitIdentity.ts';
+import { removeAttachmentFiles } from '../attachment/store.ts';
+import { releaseReadWhere } from './visibility.ts';
+
+type Release = Models.Release;
+
+const ZERO_SHA = '0'.repeat(40);
+
+/** A release with what its REST and GraphQL forms need, bulk-loaded. */
+export interface ReleaseView {
+  release: Release;
+  repo: Pick<Models.Repository, 'id' | 'ownerName' | 'name'>;
+  publisher: Models.User | null;
+  attachments: Models.Attachment[];
+}
+
+/** Gitea's release order: newest first (created_unix DESC, id DESC). */
+export const RELEASE_ORDER: Models.Prisma.ReleaseOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+
+/** Loads the publishers, repositories and assets of many releases in a constant number of queries. */
+export async function loadReleaseViews(db: DbLike, releases: readonly Release[]): Promise<ReleaseView[]> {
+  if (!releases.length) return [];
+  const ids = releases.map((r) => r.id);
+  const publisherIds = [...new Set(releases.map((r) => r.publisherId).filter((id): id is number => id !== null))];
+  const [repos, publishers, attachments] = await Promise.all([
+    db.repository.findMany({
+      where: { id: { in: [...new Set(releases.map((r) => r.repoId))] } },
+      select: { id: true, ownerName: true, name: true },
+    }),
+    publisherIds.length ? db.user.findMany({ where: { id: { in: publisherIds } } }) : [],
+    db.attachment.findMany({ where: { releaseId: { in: ids } }, orderBy: { id: 'asc' } }),
+  ]);
+  const repoById = new Map(repos.map((r) => [r.id, r]));
+  const userById = new Map(publishers.map((u) => [u.id, u]));
+  return releases.map((release) => {
+    const repo = repoById.get(release.repoId);
+    if (!repo) throw new NotFoundError('repository does not exist', { repoId: release.repoId });
+    return {
+      release,
+      repo,
+      publisher: release.publisherId === null ? null : (userById.get(release.publisherId) ?? null),
+      attachments: attachments.filter((a) => a.releaseId === release.id),
+    };
+  });
+}
+
+async function loadReleaseView(db: DbLike, release: Release): Promise<ReleaseView> {
+  const [view] = await loadReleaseViews(db, [release]);
+  return view!;
+}
+
+/** The releases unit readable (404), with the read scope. @throws NotFoundError */
+async function requireReleaseRead(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
+  requireTokenScope(cx, 'repository', 'read');
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  requireUnitRead(access, 'RELEASES');
+  return access;
+}
+
+/**
+ * Gitea's release write gates (reqToken, reqRepoWriter(TypeReleases), mustNotBeArchived): the write gate with
+ * write:repository, releases writable (403), the repository not archived (423).
+ * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, RepoArchivedError
+ */
+export async function requireReleaseWrite(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess & { viewer: Models.User }> {
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  requireUnitRead(access, 'RELEASES');
+  const viewer = requireViewer(cx);
+  requireUnitWrite(cx, access, 'RELEASES', 'write:repository');
+  return { ...access, viewer };
+}
+
+const isId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
+
+/** A release of the repository the viewer may read (not a bare tag; a draft only for writers). @throws NotFoundError */
+async function findReadable(cx: ServiceContext, repoId: number, where: Models.Prisma.ReleaseWhereInput): Promise<Release> {
+  const row = await cx.db.release.findFirst({ where: { AND: [releaseReadWhere(cx), { repoId }, where] }, orderBy: RELEASE_ORDER });
+  if (!row) throw new NotFoundError('not found', { repoId });
+  return row;
+}
+
+/** GET …/releases filters: `draft` and `prerelease` include or exclude; absent = both. */
+export interface ListReleasesInput {
+  draft?: boolean;
+  prerelease?: boolean;
+  page: ListOptions | ListWindow;
+}
+
+/** The filter of a release list (the read policy, the repository, Gitea's draft/pre-release filters). */
+export function releaseListWhere(
+  cx: ServiceContext,
+  repoId: number,
+  input: Omit<ListReleasesInput, 'page'>,
+): Models.Prisma.ReleaseWhereInput {
+  return {
+    AND: [
+      releaseReadWhere(cx),
+      { repoId },
+      input.draft === undefined ? {} : { isDraft: input.draft },
+      input.prerelease === undefined ? {} : { isPrerelease: input.prerelease },
+    ],
+  };
+}
+
+/** A repository's releases, newest first, without bare tags; drafts only for writers. @throws NotFoundError */
+export async function listReleases(cx: ServiceContext, ref: RepoRef, input: ListReleasesInput): Promise<Page<ReleaseView>> {
+  const access = await requireReleaseRead(cx, ref);
+  const where = releaseListWhere(cx, access.repo.id, input);
+  const [rows, total] = await Promise.all([
+    cx.db.release.findMany({ where, orderBy: RELEASE_ORDER, ...skipTake(input.page) }),
+    cx.db.release.count({ where }),
+  ]);
+  return { items: await loadReleaseViews(cx.db, rows), total };
+}
+
+/** One release by id. @throws NotFoundError */
+export async function getRelease(cx: ServiceContext, ref: RepoRef, id: number): Promise<ReleaseView> {
+  const access = await requireReleaseRead(cx, ref);
+  if (!isId(id)) throw new NotFoundError('not found', { id });
+  return loadReleaseView(cx.db, await findReadable(cx, access.repo.id, { id }));
+}
+
+/** The release of a tag (exact name, as Gitea's lower_tag_name lookup). @throws NotFoundError */
+export async function getReleaseByTag(cx: ServiceContext, ref: RepoRef, tag: string): Promise<ReleaseView> {
+  const access = await requireReleaseRead(cx, ref);
+  return loadReleaseView(cx.db, await findReadable(cx, access.repo.id, { lowerTagName: tag.toLowerCase() }));
+}
+
+/** The newest release that is neither a draft nor a pre-release (Gitea GetLatestReleaseByRepoID). @throws NotFoundError */
+export async function getLatestRelease(cx: ServiceContext, ref: RepoRef): Promise<ReleaseView> {
+  const access = await requireReleaseRead(cx, ref);
+  return loadReleaseView(cx.db, await findReadable(cx, access.repo.id, { isDraft: false, isPrerelease: false }));
+}
+
+/** Gitea CreateReleaseOption. */
+export interface CreateReleaseInput {
+  tagName: string;
+  /** Branch, tag or commit the tag is created at; the default branch when empty. */
+  target?: string;
+  name?: string;
+  body?: string;
+  draft?: boolean;
+  prerelease?: boolean;
+  /** A message makes the new tag annotated (tagger: the publisher). */
+  tagMessage?: string;
+}
+
+/** Gitea EditReleaseOption: empty strings leave a field alone (Gitea cannot clear a title or a note). */
+export interface UpdateReleaseInput {
+  tagName?: string;
+  target?: string;
+  name?: string;
+  body?: string;
+  draft?: boolean;
+  prerelease?: boolean;
+}
+
+/** The fields createTag (Gitea services/release createTag) settles for a release about to be saved. */
+interface Settled {
+  sha1: string;
+  numCommits: number;
+  createdAt?: Date;
+  /** The tag it created (ref value), to record as a push after the row is saved. */
+  created: string | null;
+  tagName: string;
+}
+
+/**
+ * Gitea's createTag: a draft is stamped now; a published release whose tag is missing gets it (at `target`,
+ * annotated when there is a message), stamped now; then the tag's commit and its history length are recorded.
+ * @throws NotFoundError (target), ValidationError (tag name), AlreadyExistsError
+ */
+async function settleTag(
+  cx: ServiceContext,
+  access: RepoAccess & { viewer: Models.User },
+  rel: { tagName: string; target: string; isDraft: boolean; sha1: string; numCommits: number },
+  message: string,
+): Promise<Settled> {
+  const now = new Date();
+  if (rel.isDraft) return { sha1: rel.sha1, numCommits: rel.numCommits, createdAt: now, created: null, tagName: rel.tagName };
+  const gitDir = repoPath(cx.config.repositoriesDir, access.repo.ownerName, access.repo.name);
+  // Gitea trims a leading `--` so the name cannot read as an option.
+  const tagName = rel.tagName.replace(/^--/, '');
+  let created: string | null = null;
+  let createdAt: Date | undefined;
+  if ((await readRef(gitDir, `refs/tags/${tagName}`)) === null) {
+    const target = rel.target || access.repo.defaultBranch;
+    const resolved = await resolveRef(gitDir, target);
+    if (!resolved) throw new NotFoundError(`target "${target}" not found: object does not exist [id: ${target}, rel_path: ]`, { target });
+    created = await createTag(gitDir, {
+      name: tagName,
+      commit: resolved.commit,
+      ...(message ? { message, tagger: gitSignature(cx, access.viewer, now) } : {}),
+    });
+    forgetGitCache(gitDir);
+    createdAt = now;
+  }
+  const [commit] = await resolveCommits(gitDir, [`refs/tags/${tagName}`]);
+  return { sha1: commit!, numCommits: await countCommits(gitDir, commit!), createdAt, created, tagName };
+}
+
+/** Records a tag the API created as a push of the viewer (push_tag feed rows, create/push webhooks). */
+async function recordTagPush(cx: ServiceContext, repo: Models.Repository, tagName: string, oldSha: string, newSha: string): Promise<void> {
+  await recordPush(cx, repo, [{ ref: `refs/tags/${tagName}`, oldSha, newSha }]);
+}
+
+/** A unique-index failure on the tag name reads as the tag's release already existing. */
+function tagTaken(err: unknown, tagName: string): never {
+  if (isUniqueViolation(err)) {
+    throw new AlreadyExistsError(`release tag already exist [tag_name: ${tagName}]`, { tagName });
+  }
+  throw err;
+}
+
+/**
+ * Creates a release (Gitea CreateRelease): 422 on an empty repository, 409 when the tag already has a release
+ * (`Release is has no Tag`, sic); a bare tag's row becomes the release. Published, its tag is created at
+ * `target` (default branch) when missing — recorded as a push — and `release.published` is emitted
+ * (`release.updated` for a bare tag's row whose tag existed, as Gitea).
+ * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, RepoArchivedError, ValidationError, ConflictError
+ */
+export async function createRelease(cx: ServiceContext, ref: RepoRef, input: CreateReleaseInput): Promise<ReleaseView> {
+  const access = await requireReleaseWrite(cx, ref);
+  if (!input.tagName) throw new ValidationError('Required', { field: 'tag_name', rule: 'Required' });
+  if (access.repo.isEmpty) throw new ValidationError('repo is empty', { repoId: access.repo.id });
+  const existing = await cx.db.release.findUnique({
+    where: { repoId_lowerTagName: { repoId: access.repo.id, lowerTagName: input.tagName.toLowerCase() } },
+  });
+  if (existing && !existing.isTag) throw new ConflictError('Release is has no Tag', { releaseId: existing.id });
+  const isDraft = input.draft ?? false;
+  const settled = await settleTag(
+    cx,
+    access,
+    { tagName: input.tagName, target: input.target ?? '', isDraft, sha1: existing?.sha1 ?? '', numCommits: existing?.numCommits ?? 0 },
+    existing ? '' : (input.tagMessage ?? ''),
+  );
+  const data = {
+    publisherId: access.viewer.id,
+    tagName: settled.tagName,
+    lowerTagName: settled.tagName.toLowerCase(),
+    target: input.target || (existing ? '' : access.repo.defaultBranch),
+    title: input.name ?? '',
+    note: input.body ?? '',
+    isDraft,
+    isPrerelease: input.prerelease ?? false,
+    isTag: false,
+    sha1: settled.sha1,
+    numCommits: settled.numCommits,
+    ...(settled.createdAt ? { createdAt: settled.createdAt } : {}),
+  };
+  const row = await withTx(cx, async (tx, emit) => {
+    const saved = existing
+      ? await tx.release.update({ where: { id: existing.id }, data })
+      : await tx.release.create({ data: { repoId: access.repo.id, ...data } });
+    // Gitea: a new release is published; a bare tag's row turned release goes through UpdateRelease, which
+    // announces `updated` unless it created the tag.
+    if (!isDraft) {
+      const base = { releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id };
+      emit(
+        existing && !settled.created
+          ? { type: 'release.updated', ...base, action: 'updated' }
+          : { type: 'release.published', ...base, action: 'published' },
+      );
+    }
+    return saved;
+  }).catch((err: unknown) => tagTaken(err, settled.tagName));
+  if (settled.created) await recordTagPush(cx, access.repo, settled.tagName, ZERO_SHA, settled.created);
+  return loadReleaseView(cx.db, row);
+}
+
+/** The release `id` of the repository for a write: a bare tag is 404 as Gitea. @throws NotFoundError */
+async function findForWrite(cx: ServiceContext, repoId: number, where: Models.Prisma.ReleaseWhereInput): Promise<Release> {
+  const row = await cx.db.release.findFirst({ where: { repoId, isTag: false, ...where } });
+  if (!row) throw new NotFoundError('not found', { repoId });
+  return row;
+}
+
+/**
+ * Edits a release (Gitea EditRelease + UpdateRelease): non-empty strings and given flags change; publishing
+ * (or any edit of a published release whose tag is missing) creates the tag, emits `release.published` and
+ * records the tag as a push; other edits of a published release emit `release.updated`. A changed tag name
+ * creates the new tag and keeps the old one.
+ * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, RepoArchivedError, ValidationError, AlreadyExistsError
+ */
+export async function updateRelease(cx: ServiceContext, ref: RepoRef, id: number, input: UpdateReleaseInput): Promise<ReleaseView> {
+  const access = await requireReleaseWrite(cx, ref);
+  if (!isId(id)) throw new NotFoundError('not found', { id });
+  const current = await findForWrite(cx, access.repo.id, { id });
+  const next = {
+    tagName: input.tagName || current.tagName,
+    target: input.target || current.target,
+    title: input.name || current.title,
+    note: input.body || current.note,
+    isDraft: input.draft ?? current.isDraft,
+    isPrerelease: input.prerelease ?? current.isPrerelease,
+  };
+  const settled = await settleTag(cx, access, { ...next, sha1: current.sha1, numCommits: current.numCommits }, '');
+  const row = await withTx(cx, async (tx, emit) => {
+    const saved = await tx.release.update({
+      where: { id: current.id },
+      data: {
+        ...next,
+        tagName: settled.tagName,
+        lowerTagName: settled.tagName.toLowerCase(),
+        sha1: settled.sha1,
+        numCommits: settled.numCommits,
+        ...(settled.createdAt ? { createdAt: settled.createdAt } : {}),
+      },
+    });
+    if (!saved.isDraft) {
+      const base = { releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id };
+      emit(
+        settled.created
+          ? { type: 'release.published', ...base, action: 'published' }
+          : { type: 'release.updated', ...base, action: 'updated' },
+      );
+    }
+    return saved;
+  }).catch((err: unknown) => tagTaken(err, settled.tagName));
+  if (settled.created) await recordTagPush(cx, access.repo, settled.tagName, ZERO_SHA, settled.created);
+  return loadReleaseView(cx.db, row);
+}
+
+/**
+ * Gitea DeleteReleaseByID without deleting the tag: the release becomes a bare tag (its row kept with `is_tag`,
+ * or removed when its tag does not exist, as for a draft), its assets and their files are deleted, and a
+ * published release emits `release.deleted`.
+ */
+async function removeRelease(cx: ServiceContext, access: RepoAccess & { viewer: Models.User }, rel: Release): Promise<void> {
+  const gitDir = repoPath(cx.config.repositoriesDir, access.repo.ownerName, access.repo.name);
+  const tagExists = (await readRef(gitDir, `refs/tags/${rel.tagName}`)) !== null;
+  const files = await withTx(cx, async (tx, emit) => {
+    const attachments = await tx.attachment.findMany({ where: { releaseId: rel.id }, select: { uuid: true } });
+    await tx.attachment.deleteMany({ where: { releaseId: rel.id } });
+    if (tagExists) await tx.release.update({ where: { id: rel.id }, data: { isTag: true } });
+    else await tx.release.delete({ where: { id: rel.id } });
+    if (!rel.isDraft) {
+      emit({
+        type: 'release.deleted',
+        releaseId: rel.id,
+        repoId: access.repo.id,
+        actorId: access.viewer.id,
+        action: 'deleted',
+        tagName: rel.tagName,
+        title: rel.title,
+      });
+    }
+    return attachments.map((a) => a.uuid);
+  });
+  await removeAttachmentFiles(cx.config.attachments, files);
+}
+
+/** Deletes a release, keeping its tag (Gitea DeleteRelease). @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, RepoArchivedError */
+export async function deleteRelease(cx: ServiceContext, ref: RepoRef, id: number): Promise<void> {
+  const access = await requireReleaseWrite(cx, ref);
+  if (!isId(id)) throw new NotFoundError('not found', { id });
+  await removeRelease(cx, access, await findForWrite(cx, access.repo.id, { id }));
+}
+
+/** Deletes the release of a tag, keeping the tag (Gitea DeleteReleaseByTag). @throws as deleteRelease */
+export async function deleteReleaseByTag(cx: ServiceContext, ref: RepoRef, tag: string): Promise<void> {
+  const access = await requireReleaseWrite(cx, ref);
+  await removeRelease(cx, access, await findForWrite(cx, access.repo.id, { lowerTagName: tag.toLowerCase() }));
+}
+
+/** The repository of a release the viewer may read, for callers holding a release id (GraphQL). @throws NotFoundError */
+async function locateRelease(cx: ServiceContext, id: number): Promise<RepoRef & { id: number }> {
+  const row = isId(id)
+    ? await cx.db.release.findFirst({
+        where: { id, ...releaseReadWhere(cx) },
+        select: { id: true, repo: { select: { ownerName: true, name: true } } },
+      })
+    : null;
+  if (!row) throw new NotFoundError('not found', { id });
+  return { owner: row.repo.ownerName, repo: row.repo.name, id: row.id };
+}
+
+/**
+ * Whether each release is its repository's latest (the newest published, non-pre-release one), in two queries
+ * whatever the number of releases (GraphQL `isLatest`).
+ */
+export async function latestReleaseFlags(cx: ServiceContext, ids: readonly number[]): Promise<boolean[]> {
+  const rows = await cx.db.release.findMany({ where: { id: { in: [...ids] } }, select: { id: true, repoId: true } });
+  const repoIds = [...new Set(rows.map((r) => r.repoId))];
+  const latest = repoIds.length
+    ? await cx.db.release.findMany({
+        where: { repoId: { in: repoIds }, isTag: false, isDraft: false, isPrerelease: false },
+        orderBy: [{ repoId: 'asc' }, ...RELEASE_ORDER],
+        distinct: ['repoId'],
+        select: { id: true },
+      })
+    : [];
+  const latestIds = new Set(latest.map((r) => r.id));
+  return ids.map((id) => latestIds.has(id));
+}
+
+/** updateRelease for a release known by its database id (GraphQL). @throws as updateRelease */
+export async function updateReleaseById(cx: ServiceContext, id: number, input: UpdateReleaseInput): Promise<ReleaseView> {
+  const at = await locateRelease(cx, id);
+  return updateRelease(cx, at, at.id, input);
+}
+
+/** deleteRelease for a release known by its database id (GraphQL). @throws as deleteRelease */
+export async function deleteReleaseById(cx: ServiceContext, id: number): Promise<void> {
+  const at = await locateRelease(cx, id);
+  await deleteRelease(cx, at, at.id);
+}
