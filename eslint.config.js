@@ -20,14 +20,14 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  * all: `services/access` (guards; repository, organization and team access) and the files directly in
  * `src/services` (context, paging).
  */
-const SERVICE_DOMAINS = ['user', 'repo', 'org', 'label', 'issue', 'milestone', 'project', 'pull', 'cron'];
+const SERVICE_DOMAINS = ['user', 'repo', 'org', 'label', 'issue', 'milestone', 'project', 'pull', 'cron', 'webhook'];
 
 /** Each source file's layer; `captured.domain` names a service domain folder. The first match wins. */
 const layers = [
   { category: 'main', pattern: ['src/main.ts', 'src/bin/*'] },
   { category: 'app', pattern: ['src/app.ts', 'src/logger.ts'] },
   // Parsing of the jobs and cron settings (durations, schedules) belongs to the configuration.
-  { category: 'config', pattern: ['src/config.ts', 'src/jobs/settings.ts', 'src/jobs/duration.ts', 'src/jobs/schedule.ts'] },
+  { category: 'config', pattern: ['src/config.ts', 'src/jobs/settings.ts', 'src/jobs/duration.ts', 'src/jobs/schedule.ts', 'src/webhooks/settings.ts'] },
   { category: 'errors', pattern: 'src/errors.ts' },
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
