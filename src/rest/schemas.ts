@@ -3,6 +3,7 @@ import { AddCollaboratorOption, RepoCollaboratorPermission } from './structs/col
 import { Attachment } from './structs/attachment.ts';
 import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComment } from './structs/comment.ts';
 import { Cron } from './structs/cron.ts';
+import { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliverySummary } from './structs/hook.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
 import { CreateForkOption } from './structs/fork.ts';
 import {
@@ -89,6 +90,11 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   CommitUser,
   ContentsResponse,
   Cron,
+  Hook,
+  CreateHookOption,
+  EditHookOption,
+  HookDelivery,
+  HookDeliverySummary,
   DeployKey,
   Email,
   ExternalTracker,
