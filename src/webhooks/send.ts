@@ -30,7 +30,9 @@ export interface SendResult {
 /** The host policy refused the target. */
 export class HostNotAllowedError extends Error {
   constructor(host: string, ip: string, policy: HostPolicy) {
-    super(`webhook can only call allowed HTTP servers (check your WEBHOOK_ALLOWED_HOST_LIST setting "${policy.text}"), deny '${host}(${ip})'`);
+    super(
+      `webhook can only call allowed HTTP servers (check your WEBHOOK_ALLOWED_HOST_LIST setting "${policy.text}"), deny '${host}(${ip})'`,
+    );
     this.name = 'HostNotAllowedError';
   }
 }

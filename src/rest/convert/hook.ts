@@ -62,7 +62,8 @@ function parseJson(text: string): unknown {
 /** A delivery in a list: state, figures and timing. */
 export function toApiHookDeliverySummary(t: DeliveryView): HookDeliverySummary {
   const payload = parseJson(t.payloadContent);
-  const action = payload && typeof payload === 'object' && 'action' in payload && typeof payload.action === 'string' ? payload.action : null;
+  const action =
+    payload && typeof payload === 'object' && 'action' in payload && typeof payload.action === 'string' ? payload.action : null;
   return {
     id: t.id,
     guid: t.uuid,

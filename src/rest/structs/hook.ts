@@ -57,7 +57,12 @@ export const ListAdminHooksQuery = z.object({
 });
 
 /** Forgegraph `HookDeliveryRequest` / `HookDeliveryResponse`: what was sent and what came back. */
-const HookDeliveryRequest = z.object({ url: z.string(), http_method: z.string(), headers: z.record(z.string(), z.string()), body: z.string() });
+const HookDeliveryRequest = z.object({
+  url: z.string(),
+  http_method: z.string(),
+  headers: z.record(z.string(), z.string()),
+  body: z.string(),
+});
 const HookDeliveryResponse = z.object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string() });
 
 /**

@@ -77,6 +77,12 @@ export async function testHook(cx: ServiceContext, scope: HookScope, hookId: num
   const hook = await findScopedHook(cx, resolved, hookId);
   const repo = resolved.repo;
   if (!repo || repo.isEmpty) return;
-  const event: TestEvent = { type: 'webhook.test', hookId: hook.id, repoId: repo.id, ref: ref || repo.defaultBranch, actorId: cx.viewer?.id ?? 0 };
+  const event: TestEvent = {
+    type: 'webhook.test',
+    hookId: hook.id,
+    repoId: repo.id,
+    ref: ref || repo.defaultBranch,
+    actorId: cx.viewer?.id ?? 0,
+  };
   await withTx(cx, (tx) => enqueue(tx, WEBHOOK_PREPARE, { event, at: new Date().toISOString() }));
 }

@@ -34,23 +34,51 @@ export async function resolveHookScope(cx: ServiceContext, scope: HookScope, lev
   switch (scope.kind) {
     case 'repo': {
       const { repo } = await requireAdminRepo(cx, scope.repo, `${level}:repository`);
-      return { kind: 'repo', where: { repoId: repo.id }, attach: { repoId: repo.id, ownerId: null }, ownerName: repo.ownerName, repoName: repo.name, repo };
+      return {
+        kind: 'repo',
+        where: { repoId: repo.id },
+        attach: { repoId: repo.id, ownerId: null },
+        ownerName: repo.ownerName,
+        repoName: repo.name,
+        repo,
+      };
     }
     case 'org': {
       requireViewer(cx);
       const access = await requireOrg(cx, scope.org);
       requireOrgOwner(cx, access, `${level}:organization`);
       const org = access.org;
-      return { kind: 'org', where: { ownerId: org.id, repoId: null }, attach: { repoId: null, ownerId: org.id }, ownerName: org.name, repoName: '', repo: null };
+      return {
+        kind: 'org',
+        where: { ownerId: org.id, repoId: null },
+        attach: { repoId: null, ownerId: org.id },
+        ownerName: org.name,
+        repoName: '',
+        repo: null,
+      };
     }
     case 'user': {
       requireScopes(cx, `${level}:user`);
       const viewer = requireViewer(cx);
       if (cx.auth.scope?.publicOnly) throw new PermissionDeniedError('token scope is limited to public users');
-      return { kind: 'user', where: { ownerId: viewer.id, repoId: null }, attach: { repoId: null, ownerId: viewer.id }, ownerName: viewer.name, repoName: '', repo: null };
+      return {
+        kind: 'user',
+        where: { ownerId: viewer.id, repoId: null },
+        attach: { repoId: null, ownerId: viewer.id },
+        ownerName: viewer.name,
+        repoName: '',
+        repo: null,
+      };
     }
     case 'admin':
       requireSiteAdmin(cx, level);
-      return { kind: 'admin', where: { repoId: null, ownerId: null }, attach: { repoId: null, ownerId: null }, ownerName: '', repoName: '', repo: null };
+      return {
+        kind: 'admin',
+        where: { repoId: null, ownerId: null },
+        attach: { repoId: null, ownerId: null },
+        ownerName: '',
+        repoName: '',
+        repo: null,
+      };
   }
 }

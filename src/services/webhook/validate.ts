@@ -2,7 +2,19 @@
 import { InvalidArgumentError, ValidationError } from '../../errors.ts';
 
 /** Gitea's hook types (modules/webhook/type.go), as the API spells them. */
-export const HOOK_TYPES = ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'] as const;
+export const HOOK_TYPES = [
+  'gitea',
+  'gogs',
+  'slack',
+  'discord',
+  'dingtalk',
+  'telegram',
+  'msteams',
+  'feishu',
+  'matrix',
+  'wechatwork',
+  'packagist',
+] as const;
 
 /** One hook type. */
 export type HookTypeName = (typeof HOOK_TYPES)[number];

@@ -119,7 +119,8 @@ export async function getHook(cx: ServiceContext, scope: HookScope, id: number):
 }
 
 function checkCommon(branchFilter: string | undefined, name: string | undefined): void {
-  if (branchFilter !== undefined && !isValidGlob(branchFilter)) throw new ValidationError('BranchFilter: GlobPattern', { field: 'branch_filter' });
+  if (branchFilter !== undefined && !isValidGlob(branchFilter))
+    throw new ValidationError('BranchFilter: GlobPattern', { field: 'branch_filter' });
   if (name !== undefined && name.length > 255) throw new ValidationError('Name: MaxSize', { field: 'name' });
 }
 

@@ -76,7 +76,8 @@ function crud(place: HookPlace): RouteDef[] {
       params: HOOK_ID,
       success: { status: 200, schema: 'Hook' },
       errors: [401, 403, 404],
-      handler: async ({ cx, params }) => toApiHook(await webhookService.getHook(cx, place.scope(params), idParam(params)), cx.config.rootUrl),
+      handler: async ({ cx, params }) =>
+        toApiHook(await webhookService.getHook(cx, place.scope(params), idParam(params)), cx.config.rootUrl),
     }),
     defineRoute({
       ...common,

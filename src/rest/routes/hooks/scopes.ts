@@ -25,7 +25,14 @@ export const HOOK_PLACES: readonly HookPlace[] = [
     gate: 'token',
     scope: (p) => ({ kind: 'repo', repo: repoRef(p) }),
   },
-  { base: '/orgs/{org}/hooks', op: 'org', tag: 'organization', scopes: ['organization'], gate: 'token', scope: (p) => ({ kind: 'org', org: p.org ?? '' }) },
+  {
+    base: '/orgs/{org}/hooks',
+    op: 'org',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'token',
+    scope: (p) => ({ kind: 'org', org: p.org ?? '' }),
+  },
   { base: '/user/hooks', op: 'user', tag: 'user', scopes: ['user'], gate: 'token', scope: () => ({ kind: 'user' }) },
   { base: '/admin/hooks', op: 'admin', tag: 'admin', scopes: ['admin'], gate: 'admin', scope: () => ({ kind: 'admin' }) },
 ];
