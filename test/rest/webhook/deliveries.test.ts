@@ -1,10 +1,10 @@
 import { verify } from '@octokit/webhooks-methods';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
-import { HookReceiver } from '../helpers/hookReceiver.ts';
-import { PullFixture } from '../helpers/pull.ts';
+import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
+import { PROVIDERS } from '../../helpers/db.ts';
+import { HookReceiver } from '../../helpers/hookReceiver.ts';
+import { PullFixture } from '../../helpers/pull.ts';
 
 const SECRET = 'hook-secret';
 
