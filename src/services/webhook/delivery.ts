@@ -42,6 +42,13 @@ export async function getDelivery(cx: ServiceContext, scope: HookScope, hookId: 
   return task;
 }
 
+/** The hook of a delivery, by delivery id (GraphQL). @throws NotFoundError */
+export async function locateDelivery(cx: ServiceContext, deliveryId: number): Promise<{ hookId: number }> {
+  const task = validId(deliveryId) ? await cx.db.hookTask.findUnique({ where: { id: deliveryId }, select: { hookId: true } }) : null;
+  if (!task) throw new NotFoundError('not found', { deliveryId });
+  return task;
+}
+
 /** Writes a delivery and queues its sending, in the caller's transaction. */
 export async function queueDelivery(
   db: DbLike,

@@ -42,6 +42,8 @@ export interface EditHookInput {
   authorizationHeader?: string;
   active?: boolean;
   name?: string;
+  /** GraphQL: leave events, branch filter and authorization header alone when they are not given. */
+  keepUnset?: boolean;
 }
 
 /** GET /admin/hooks?type=: system hooks, default (template) hooks, or both. */
@@ -184,14 +186,47 @@ export async function editHook(cx: ServiceContext, scope: HookScope, id: number,
       data.meta = JSON.stringify({ ...meta, channel: config.channel });
     }
   }
-  data.events = JSON.stringify(hookEventFromNames(input.events ?? []));
-  data.branchFilter = input.branchFilter ?? '';
-  data.headerAuthorizationEncrypted = sealSecret(cx.config.secretKey, input.authorizationHeader ?? '');
+  if (!input.keepUnset || input.events !== undefined) data.events = JSON.stringify(hookEventFromNames(input.events ?? []));
+  if (!input.keepUnset || input.branchFilter !== undefined) data.branchFilter = input.branchFilter ?? '';
+  if (!input.keepUnset || input.authorizationHeader !== undefined) {
+    data.headerAuthorizationEncrypted = sealSecret(cx.config.secretKey, input.authorizationHeader ?? '');
+  }
   if (input.active !== undefined) data.isActive = input.active;
   if (input.name !== undefined) data.name = input.name.trim();
   const updated = await withTx(cx, (tx) => tx.webhook.update({ where: { id: hook.id }, data }));
   const [view] = await views(cx, resolved, [updated]);
   return view as WebhookView;
+}
+
+/**
+ * The scope a hook lives in, by id (GraphQL addresses hooks by global id); the caller's rights are checked by
+ * the operation that follows, with the scope's rules. @throws NotFoundError
+ */
+export async function locateHook(cx: ServiceContext, id: number): Promise<HookScope> {
+  const hook = validId(id)
+    ? await cx.db.webhook.findUnique({
+        where: { id },
+        include: { repo: { select: { ownerName: true, name: true } }, owner: { select: { name: true, type: true } } },
+      })
+    : null;
+  if (!hook) throw new NotFoundError('not found', { hookId: id });
+  if (hook.repo) return { kind: 'repo', repo: { owner: hook.repo.ownerName, repo: hook.repo.name } };
+  if (hook.owner) return hook.owner.type === 'ORGANIZATION' ? { kind: 'org', org: hook.owner.name } : { kind: 'user' };
+  return { kind: 'admin' };
+}
+
+/** The scope of a view's hook, to call the hook operations again (GraphQL fields of a hook). */
+export function scopeOfView(v: WebhookView): HookScope {
+  switch (v.scope.kind) {
+    case 'repo':
+      return { kind: 'repo', repo: { owner: v.scope.ownerName, repo: v.scope.repoName } };
+    case 'org':
+      return { kind: 'org', org: v.scope.ownerName };
+    case 'user':
+      return { kind: 'user' };
+    case 'admin':
+      return { kind: 'admin' };
+  }
 }
 
 /** Deletes a hook and its deliveries. @throws NotFoundError, UnauthenticatedError, PermissionDeniedError */
