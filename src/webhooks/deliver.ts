@@ -66,10 +66,6 @@ function estimateNextAttempt(config: Config['webhook'], attempt: number): Date {
   return new Date(Date.now() + Math.min(config.retryBaseMs * 2 ** Math.max(0, attempt - 1), config.retryMaxMs));
 }
 
-async function finish(db: Db, task: TaskWithHook, succeeded: boolean): Promise<void> {
-  await db.webhook.updateMany({ where: { id: task.hookId }, data: { lastStatus: succeeded ? 'SUCCEED' : 'FAIL' } });
-}
-
 /** The deliver job's handler: one attempt per run; throws (to be retried) while attempts remain. */
 export function deliverHandler(db: Db, config: Config): JobHandler<DeliverPayload> {
   let policy: HostPolicy | null = null;
@@ -111,25 +107,28 @@ export function deliverHandler(db: Db, config: Config): JobHandler<DeliverPayloa
     const final = ok || run.attempt >= config.webhook.maxAttempts || failure instanceof HostNotAllowedError;
     const recorded = { ...headers, ...(authorization ? { Authorization: '******' } : {}) };
     const errorText = failure instanceof Error ? failure.message : failure ? String(failure) : '';
-    await db.hookTask.update({
-      where: { id: task.id },
-      data: {
-        attempts: run.attempt,
-        requestContent: JSON.stringify({ url: req.url, http_method: req.method, headers: recorded, body: req.body }),
-        responseContent: JSON.stringify(
-          result
-            ? { status: result.status, headers: result.headers, body: result.body }
-            : { status: 0, headers: {}, body: `Delivery: ${errorText}` },
-        ),
-        statusCode: result?.status ?? 0,
-        durationMs,
-        isSucceed: ok,
-        isDelivered: final,
-        deliveredAt: final ? new Date() : null,
-        nextAttemptAt: final ? null : estimateNextAttempt(config.webhook, run.attempt),
-      },
+    const data = {
+      attempts: run.attempt,
+      requestContent: JSON.stringify({ url: req.url, http_method: req.method, headers: recorded, body: req.body }),
+      responseContent: JSON.stringify(
+        result
+          ? { status: result.status, headers: result.headers, body: result.body }
+          : { status: 0, headers: {}, body: `Delivery: ${errorText}` },
+      ),
+      statusCode: result?.status ?? 0,
+      durationMs,
+      isSucceed: ok,
+      isDelivered: final,
+      deliveredAt: final ? new Date() : null,
+      nextAttemptAt: final ? null : estimateNextAttempt(config.webhook, run.attempt),
+    };
+    // The attempt and the hook's last status in one commit; the status only when it changes.
+    const status = ok ? 'SUCCEED' : 'FAIL';
+    await db.$transaction(async (tx) => {
+      await tx.hookTask.update({ where: { id: task.id }, data });
+      if (final && task.hook.lastStatus !== status)
+        await tx.webhook.updateMany({ where: { id: task.hookId }, data: { lastStatus: status } });
     });
-    if (final) await finish(db, task, ok);
     if (!final) throw new Error(result ? `webhook delivery answered ${result.status}` : `webhook delivery failed: ${errorText}`);
   });
 }

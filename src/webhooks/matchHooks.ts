@@ -12,15 +12,15 @@ export interface CandidateHooks {
   ownerOf: Map<number, number>;
 }
 
-/** True when some active hook (repository, owner or system) could receive events of these repositories. */
+/** True when some active hook (repository, owner or system) could receive events of these repositories; one query. */
 export async function anyActiveHook(db: DbLike, repoIds: readonly number[]): Promise<boolean> {
-  const repos = await db.repository.findMany({ where: { id: { in: [...repoIds] } }, select: { ownerId: true } });
+  const ids = [...repoIds];
   const hook = await db.webhook.findFirst({
     where: {
       isActive: true,
       OR: [
-        { repoId: { in: [...repoIds] } },
-        { repoId: null, ownerId: { in: repos.map((r) => r.ownerId) } },
+        { repoId: { in: ids } },
+        { repoId: null, owner: { repositories: { some: { id: { in: ids } } } } },
         { repoId: null, ownerId: null, isSystemWebhook: true },
       ],
     },

@@ -264,6 +264,50 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
     expect(replayed?.body).toBe(third?.body);
   });
 
+  it('organization hooks get the events of its repositories, system hooks those of every repository', async () => {
+    const orgRx = await HookReceiver.start();
+    const sysRx = await HookReceiver.start();
+    try {
+      await t.createUser('root', { admin: true });
+      expect((await api('POST', '/orgs', { username: 'acme' })).statusCode).toBe(201);
+      expect((await api('POST', '/orgs/acme/repos', { name: 'tools' })).statusCode).toBe(201);
+      const org = await api('POST', '/orgs/acme/hooks', {
+        type: 'gitea',
+        config: { url: orgRx.url, content_type: 'json' },
+        events: ['issues'],
+        active: true,
+      });
+      expect(org.statusCode, org.body).toBe(201);
+      const sys = await api(
+        'POST',
+        '/admin/hooks',
+        { type: 'gitea', config: { url: sysRx.url, content_type: 'json', is_system_webhook: 'true' }, events: ['issues'], active: true },
+        'root',
+      );
+      expect(sys.statusCode, sys.body).toBe(201);
+      await api('POST', '/repos/acme/tools/issues', { title: 'in the org' });
+      await api('POST', '/repos/alice/demo/issues', { title: 'in a user repository' });
+      await sysRx.until(() => sysRx.of('issues').length === 2, drain);
+      await orgRx.until(() => orgRx.of('issues').length === 1, drain);
+      expect(json(orgRx.of('issues')[0]?.body ?? '{}')).toMatchObject({
+        issue: { title: 'in the org' },
+        repository: { full_name: 'acme/tools' },
+      });
+      expect(orgRx.of('issues')[0]?.headers['x-gitea-hook-installation-target-type']).toBe('organization');
+      expect(sysRx.of('issues').map((r) => r.headers['x-gitea-hook-installation-target-type'])).toEqual(['system', 'system']);
+      expect(
+        sysRx
+          .of('issues')
+          .map((r) => json(r.body).issue.title as string)
+          .sort(),
+      ).toEqual(['in a user repository', 'in the org']);
+      await api('DELETE', `/admin/hooks/${sys.json().id}`, undefined, 'root');
+    } finally {
+      await orgRx.close();
+      await sysRx.close();
+    }
+  });
+
   it('the test endpoint sends a push of the default branch head, whatever the events', async () => {
     const other = await HookReceiver.start();
     try {
