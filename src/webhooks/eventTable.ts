@@ -51,6 +51,3 @@ export function buildOutgoing(pc: PayloadContext, event: DomainEvent): Promise<O
   const entry = TABLE[event.type] as Entry<Type> | undefined;
   return entry ? entry.build(pc, event) : Promise.resolve([]);
 }
-
-/** The domain events webhooks deliver (README, tests). */
-export const DELIVERED_EVENTS = Object.keys(TABLE) as Type[];

@@ -3,7 +3,7 @@ import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { createRepo } from '../helpers/fixtures.ts';
 import { errorCodes, gql } from '../helpers/graphql.ts';
-import { HookReceiver } from '../helpers/hookReceiver.ts';
+import { HookReceiver, type Doc } from '../helpers/hookReceiver.ts';
 import { createOrgAs } from '../helpers/org.ts';
 
 const HOOK = 'id databaseId type name url contentType events branchFilter active hasAuthorizationHeader lastStatus deliveriesSucceeded';
@@ -68,7 +68,7 @@ describe.each(PROVIDERS)('GraphQL webhooks (%s)', (provider) => {
 
     const list = await gql<{
       repository: {
-        webhooks: { totalCount: number; nodes: { id: string; deliveries: { totalCount: number; nodes: Record<string, any>[] } }[] };
+        webhooks: { totalCount: number; nodes: { id: string; deliveries: { totalCount: number; nodes: Doc[] } }[] };
       };
     }>(
       t,
@@ -87,7 +87,7 @@ describe.each(PROVIDERS)('GraphQL webhooks (%s)', (provider) => {
       isRedelivery: false,
       response: { status: 200, body: 'ok' },
     });
-    expect(delivery?.request.headers).toContainEqual({ name: 'Authorization', value: '******' });
+    expect((delivery?.request as Doc | undefined)?.headers).toContainEqual({ name: 'Authorization', value: '******' });
     expect(JSON.stringify(list.data)).not.toContain('Bearer x');
 
     const again = await run<{ delivery: Record<string, unknown> }>('redeliverWebhookDelivery', 'delivery { event isRedelivery status }', {

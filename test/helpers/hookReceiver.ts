@@ -66,3 +66,8 @@ export class HookReceiver {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/** A JSON document (a payload, an API answer) as tests read it. */
+export interface Doc {
+  [key: string]: Doc | Doc[] | string | number | boolean | null;
+}

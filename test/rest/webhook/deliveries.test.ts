@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
-import { HookReceiver } from '../../helpers/hookReceiver.ts';
+import { HookReceiver, type Doc } from '../../helpers/hookReceiver.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 
 const SECRET = 'hook-secret';
@@ -19,7 +19,7 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
     await t.app.deps.notifier.drain();
     return res;
   };
-  const json = (body: string) => JSON.parse(body) as Record<string, any>;
+  const json = (body: string) => JSON.parse(body) as Doc;
 
   beforeAll(async () => {
     t = await startTestApp(provider, {
@@ -90,7 +90,7 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
     // The delivery is recorded with its request (authorization redacted) and response.
     const deliveries = await api('GET', `/repos/alice/demo/hooks/${hookId}/deliveries`);
     expect(deliveries.statusCode).toBe(200);
-    const listed = deliveries.json() as Record<string, any>[];
+    const listed = deliveries.json() as Doc[];
     expect(listed[0]).toMatchObject({ guid: uuid, event: 'push', status: 'succeed', status_code: 200, delivered: true, redelivery: false });
     const one = (await api('GET', `/repos/alice/demo/hooks/${hookId}/deliveries/${listed[0]?.id}`)).json();
     expect(one.request.headers.Authorization).toBe('******');
@@ -252,7 +252,7 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
     // Exponential backoff: 100 ms, then 200 ms.
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(90);
     expect((third?.at ?? 0) - (second?.at ?? 0)).toBeGreaterThanOrEqual(180);
-    const listed = (await api('GET', `/repos/alice/demo/hooks/${hookId}/deliveries`)).json() as Record<string, any>[];
+    const listed = (await api('GET', `/repos/alice/demo/hooks/${hookId}/deliveries`)).json() as Doc[];
     expect(listed[0]).toMatchObject({ status: 'succeed', attempts: 3, status_code: 200 });
 
     const again = await api('POST', `/repos/alice/demo/hooks/${hookId}/deliveries/${listed[0]?.id}/attempts`);
@@ -298,7 +298,7 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
       expect(
         sysRx
           .of('issues')
-          .map((r) => json(r.body).issue.title as string)
+          .map((r) => (json(r.body).issue as Doc).title as string)
           .sort(),
       ).toEqual(['in a user repository', 'in the org']);
       await api('DELETE', `/admin/hooks/${sys.json().id}`, undefined, 'root');

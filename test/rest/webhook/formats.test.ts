@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { hookRequest } from '../../../src/webhooks/formats/request.ts';
 import { headerEventOf } from '../../../src/webhooks/events/outgoing.ts';
+import type { Doc } from '../../helpers/hookReceiver.ts';
 
 const hook = (type: Models.HookType, extra: Partial<Models.Webhook> = {}): Models.Webhook =>
   ({
@@ -61,15 +62,19 @@ describe('delivery formats per hook type', () => {
 
   it('slack, discord, dingtalk, telegram, msteams, feishu, matrix, wechatwork and packagist get their formats', () => {
     const body = (type: Models.HookType, payload = push, extra: Partial<Models.Webhook> = {}) =>
-      JSON.parse(hookRequest(hook(type, extra), payload === push ? 'push' : 'issues', payload).body) as Record<string, any>;
+      JSON.parse(hookRequest(hook(type, extra), payload === push ? 'push' : 'issues', payload).body) as Doc;
     const slack = body('SLACK', push, { meta: JSON.stringify({ channel: '#dev', username: 'bot', icon_url: '', color: '' }) });
     expect(slack).toMatchObject({ channel: '#dev', username: 'bot', text: expect.stringContaining('[alice/demo:main] 1 new commit') });
-    expect(slack.attachments[0].text).toContain('abcdef1: fix it - Alice');
-    expect(body('DISCORD', issue).embeds[0]).toMatchObject({
-      title: '[alice/demo] Issue opened: #3 Bug',
-      url: 'http://i/3',
-      description: 'broken',
-      author: { name: 'alice' },
+    expect(slack).toMatchObject({ attachments: [{ text: expect.stringContaining('abcdef1: fix it - Alice') }] });
+    expect(body('DISCORD', issue)).toMatchObject({
+      embeds: [
+        {
+          title: '[alice/demo] Issue opened: #3 Bug',
+          url: 'http://i/3',
+          description: 'broken',
+          author: { name: 'alice' },
+        },
+      ],
     });
     expect(body('DINGTALK', issue)).toMatchObject({
       msgtype: 'actionCard',
