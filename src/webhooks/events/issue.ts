@@ -73,20 +73,42 @@ export async function pullMerged(pc: PayloadContext, e: Ev<'pull.merged'>): Prom
   return some(await issuePayload(pc, e.issueId, 'issues', 'closed', e.actorId));
 }
 
+/** Gitea's `changes` of an edit: the previous title, body and ref (omitted when not known). */
+function changesOf(e: Ev<'issue.updated'>): Record<string, unknown> {
+  const out: Record<string, { from: string }> = {};
+  for (const key of ['title', 'body', 'ref'] as const) {
+    const from = e.old?.[key];
+    if (from !== undefined) out[key] = { from };
+  }
+  return Object.keys(out).length ? { changes: out } : {};
+}
+
 /**
- * issue.updated: title/body/ref → edited; labels → label_updated (label_cleared when none is left);
- * assignees → assigned (unassigned when none is left); milestone → milestoned / demilestoned. State changes
- * come as issue.closed / issue.reopened; projects and due dates send nothing (as Gitea).
+ * issue.updated: title/body/ref (and a pull request's base) → edited, with `changes`; labels → label_updated
+ * (label_cleared when none is left); assignees → assigned / unassigned, one delivery per user added or removed;
+ * milestone → milestoned / demilestoned. State changes come as issue.closed / issue.reopened; projects and due
+ * dates send nothing (as Gitea).
  */
 export async function issueUpdated(pc: PayloadContext, e: Ev<'issue.updated'>): Promise<OutgoingEvent[]> {
   const out: OutgoingEvent[] = [];
   const f = new Set(e.fields);
-  if (f.has('title') || f.has('body') || f.has('ref')) out.push(...some(await issuePayload(pc, e.issueId, 'issues', 'edited', e.actorId)));
+  if (f.has('title') || f.has('body') || f.has('ref') || f.has('base')) {
+    out.push(...some(await issuePayload(pc, e.issueId, 'issues', 'edited', e.actorId, changesOf(e))));
+  }
   if (f.has('labels')) {
     out.push(...some(await issuePayload(pc, e.issueId, 'label', (i) => (i.labels ? 'label_updated' : 'label_cleared'), e.actorId)));
   }
   if (f.has('assignees')) {
-    out.push(...some(await issuePayload(pc, e.issueId, 'assign', (i) => (i.assignees ? 'assigned' : 'unassigned'), e.actorId)));
+    const changes = e.assignees ?? { added: [], removed: [] };
+    const actions = [...changes.added.map(() => 'assigned'), ...changes.removed.map(() => 'unassigned')];
+    if (!e.assignees) actions.push('assigned');
+    for (const action of actions) {
+      out.push(
+        ...some(
+          await issuePayload(pc, e.issueId, 'assign', e.assignees ? action : (i) => (i.assignees ? 'assigned' : 'unassigned'), e.actorId),
+        ),
+      );
+    }
   }
   if (f.has('milestone')) {
     out.push(...some(await issuePayload(pc, e.issueId, 'milestone', (i) => (i.milestoneId ? 'milestoned' : 'demilestoned'), e.actorId)));

@@ -131,6 +131,7 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
     const label = (await api('POST', '/repos/alice/demo/labels', { name: 'kind/bug', color: '#ff0000' })).json();
     await api('POST', '/repos/alice/demo/issues/1/labels', { labels: [label.id] });
     await api('PATCH', '/repos/alice/demo/issues/1', { assignees: ['alice'] });
+    await api('PATCH', '/repos/alice/demo/issues/1', { title: 'bug!', body: 'it really breaks' });
     const ms = (await api('POST', '/repos/alice/demo/milestones', { title: 'v1' })).json();
     await api('PATCH', '/repos/alice/demo/issues/1', { milestone: ms.id });
     const comment = (await api('POST', '/repos/alice/demo/issues/1/comments', { body: 'first' })).json();
@@ -143,7 +144,7 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
     await api('PATCH', '/repos/alice/demo/issues/1', { state: 'closed' });
     const deleted = await api('DELETE', `/repos/alice/demo/issues/comments/${comment.id}`);
     expect(deleted.statusCode, deleted.body).toBe(204);
-    await rx.until(() => rx.of('issue_comment').length === 3 && rx.of('issues').length === 2, drain);
+    await rx.until(() => rx.of('issue_comment').length === 3 && rx.of('issues').length === 3, drain);
     expect(rx.of('issue_label').map((r) => json(r.body).action)).toEqual(['label_updated']);
     expect(rx.of('issue_label')[0]?.headers['x-gitea-event']).toBe('issues');
     expect(rx.of('issue_assign').map((r) => json(r.body).action)).toEqual(['assigned']);
@@ -153,7 +154,12 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
         .of('issues')
         .map((r) => json(r.body).action as string)
         .sort(),
-    ).toEqual(['closed', 'opened']);
+    ).toEqual(['closed', 'edited', 'opened']);
+    const editedIssue = rx.of('issues').find((r) => json(r.body).action === 'edited');
+    expect(json(editedIssue?.body ?? '{}')).toMatchObject({
+      changes: { title: { from: 'bug' }, body: { from: 'it breaks' } },
+      issue: { title: 'bug!' },
+    });
     const comments = rx.of('issue_comment').map((r) => json(r.body));
     const byAction = (a: string) => comments.find((c) => c.action === a);
     expect(comments.map((c) => c.action as string).sort()).toEqual(['created', 'deleted', 'edited']);
