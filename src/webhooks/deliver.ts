@@ -8,7 +8,7 @@ import { defineHandler, type JobHandler } from '../jobs/jobKind.ts';
 import { WEBHOOK_DELIVER, type DeliverPayload } from '../services/webhook/jobKinds.ts';
 import { openSecret } from '../services/webhook/secretBox.ts';
 import { headerEventOf } from './events/outgoing.ts';
-import { hookRequest } from './formats/request.ts';
+import { hookRequest, type HookRequest } from './formats/request.ts';
 import { parseHostPolicy, type HostPolicy } from './hostPolicy.ts';
 import { HostNotAllowedError, sendRequest, type SendResult } from './send.ts';
 
@@ -82,7 +82,26 @@ export function deliverHandler(db: Db, config: Config): JobHandler<DeliverPayloa
       return;
     }
     policy ??= parseHostPolicy(config.webhook.allowedHostList);
-    const req = hookRequest(task.hook, task.eventType, task.payloadContent);
+    let req: HookRequest;
+    try {
+      req = hookRequest(task.hook, task.eventType, task.payloadContent);
+    } catch (err) {
+      // A hook whose URL cannot be used (Gitea's edit does not check it): recorded as failed, not retried.
+      const message = `Delivery: ${err instanceof Error ? err.message : String(err)}`;
+      await db.$transaction(async (tx) => {
+        await tx.hookTask.update({
+          where: { id: task.id },
+          data: {
+            attempts: run.attempt,
+            isDelivered: true,
+            deliveredAt: new Date(),
+            responseContent: JSON.stringify({ status: 0, headers: {}, body: message }),
+          },
+        });
+        await tx.webhook.updateMany({ where: { id: task.hookId }, data: { lastStatus: 'FAIL' } });
+      });
+      return;
+    }
     const authorization = readAuthorization(config.secretKey, task.hook.headerAuthorizationEncrypted);
     const headers = deliveryHeaders(task, req.signed, req.contentType, authorization);
     const started = Date.now();

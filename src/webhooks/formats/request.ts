@@ -109,8 +109,11 @@ function packagist(hook: Models.Webhook): unknown {
   }
 }
 
-/** The request of one delivery of `payloadContent` (Gitea's payload JSON) to `hook`. */
+/** The request of one delivery of `payloadContent` (Gitea's payload JSON) to `hook`; throws when its URL is unusable. */
 export function hookRequest(hook: Models.Webhook, eventType: string, payloadContent: string): HookRequest {
+  // Throws for a URL no attempt can use (Gitea's edit stores any string): the delivery fails at once.
+  const target = new URL(hook.url);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported URL scheme ${target.protocol}`);
   if (hook.type === 'GITEA' || hook.type === 'GOGS') {
     const form = hook.contentType === 'FORM';
     if (hook.httpMethod === 'GET') {

@@ -249,6 +249,24 @@ describe.each(PROVIDERS)('REST webhooks (%s)', (provider) => {
     expect((await req('DELETE', `/admin/hooks/${sys.json().id}`, 'root')).statusCode).toBe(204);
   });
 
+  it('a URL made unusable by an edit (Gitea does not check it there) fails its delivery once, without retries', async () => {
+    const id = (await req('POST', '/repos/alice/demo/hooks', 'alice', gitea({ active: true }))).json().id as number;
+    expect((await req('PATCH', `/repos/alice/demo/hooks/${id}`, 'alice', { config: { url: 'not a url' } })).json().config.url).toBe(
+      'not a url',
+    );
+    expect((await req('POST', `/repos/alice/demo/hooks/${id}/tests`, 'alice')).statusCode).toBe(204);
+    await t.app.jobs.drain();
+    const [delivery] = (await req('GET', `/repos/alice/demo/hooks/${id}/deliveries`, 'alice')).json() as {
+      id: number;
+      status: string;
+      attempts: number;
+    }[];
+    expect(delivery).toMatchObject({ status: 'fail', attempts: 1 });
+    const one = (await req('GET', `/repos/alice/demo/hooks/${id}/deliveries/${delivery?.id}`, 'alice')).json();
+    expect(one.response.body).toMatch(/^Delivery: /);
+    expect((await req('GET', `/repos/alice/demo/hooks/${id}`, 'alice')).json().last_status).toBe('fail');
+  });
+
   it('deliveries of an unknown hook or delivery are 404', async () => {
     expectGiteaError(await req('GET', '/repos/alice/demo/hooks/999999/deliveries', 'alice'), 404);
     const id = (await req('POST', '/repos/alice/demo/hooks', 'alice', gitea())).json().id as number;
