@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { hookRequest } from '../../../src/webhooks/formats/request.ts';
 import { headerEventOf } from '../../../src/webhooks/events/outgoing.ts';
+import { hooksFor } from '../../../src/webhooks/matchHooks.ts';
 import type { Doc } from '../../helpers/hookReceiver.ts';
 
 const hook = (type: Models.HookType, extra: Partial<Models.Webhook> = {}): Models.Webhook =>
@@ -109,5 +110,31 @@ describe('delivery formats per hook type', () => {
     expect(headerEventOf('pull_request_review_rejected')).toBe('pull_request_rejected');
     expect(headerEventOf('pull_request_review_comment')).toBe('pull_request_comment');
     expect(headerEventOf('push')).toBe('push');
+  });
+});
+
+describe('which hooks take a payload (Gitea PrepareWebhook)', () => {
+  const events = (names: string[]) => JSON.stringify({ choose_events: true, events: Object.fromEntries(names.map((n) => [n, true])) });
+  const candidates = {
+    hooks: [
+      hook('GITEA', { id: 1, repoId: 7, events: events(['push']), branchFilter: 'main' }),
+      hook('SLACK', { id: 2, repoId: 7, events: events(['push', 'pull_request_review']) }),
+      hook('GITEA', { id: 3, repoId: null, ownerId: 70, events: events(['push']) }),
+      hook('GITEA', { id: 4, repoId: null, ownerId: null, isSystemWebhook: true, events: JSON.stringify({ send_everything: true }) }),
+      hook('GITEA', { id: 5, repoId: 8, events: events(['push']) }),
+    ],
+    ownerOf: new Map([
+      [7, 70],
+      [8, 80],
+    ]),
+  };
+  const ids = (ev: Parameters<typeof hooksFor>[1]) => hooksFor(candidates, ev).map((h) => h.id);
+
+  it('applies events, branch filters, reach, and skips pushes without commits for chat types', () => {
+    expect(ids({ eventType: 'push', repoId: 7, payload: {}, branch: 'main', commitCount: 1 })).toEqual([1, 2, 3, 4]);
+    expect(ids({ eventType: 'push', repoId: 7, payload: {}, branch: 'dev', commitCount: 1 })).toEqual([2, 3, 4]);
+    expect(ids({ eventType: 'push', repoId: 7, payload: {}, branch: 'main', commitCount: 0 })).toEqual([1, 3, 4]);
+    expect(ids({ eventType: 'pull_request_review_approved', repoId: 7, payload: {} })).toEqual([2, 4]);
+    expect(ids({ eventType: 'issues', repoId: 8, payload: {} })).toEqual([4]);
   });
 });
