@@ -34,6 +34,7 @@ const SERVICE_DOMAINS = [
   'cron',
   'watch',
   'notification',
+  'webhook',
 ];
 
 /** Each source file's layer; `captured.domain` names a service domain folder. The first match wins. */
@@ -41,15 +42,20 @@ const layers = [
   { category: 'main', pattern: ['src/main.ts', 'src/bin/*'] },
   { category: 'app', pattern: ['src/app.ts', 'src/logger.ts'] },
   // Parsing of the jobs and cron settings (durations, schedules) belongs to the configuration.
-  { category: 'config', pattern: ['src/config.ts', 'src/jobs/settings.ts', 'src/jobs/duration.ts', 'src/jobs/schedule.ts'] },
+  {
+    category: 'config',
+    pattern: ['src/config.ts', 'src/jobs/settings.ts', 'src/jobs/duration.ts', 'src/jobs/schedule.ts', 'src/webhooks/settings.ts'],
+  },
   { category: 'errors', pattern: 'src/errors.ts' },
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
   { category: 'service', pattern: 'src/services/*/**', capture: ['domain', 'file'] },
-  ...['rest', 'graphql', 'githttp', 'web', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db', 'generated'].map((d) => ({
-    category: d,
-    pattern: `src/${d}/**`,
-  })),
+  ...['rest', 'graphql', 'githttp', 'web', 'webhooks', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db', 'generated'].map(
+    (d) => ({
+      category: d,
+      pattern: `src/${d}/**`,
+    }),
+  ),
 ];
 
 const to = (...categories) => ({ to: { file: { categories: { anyOf: categories } } } });
@@ -71,6 +77,7 @@ const policies = [
         'graphql',
         'githttp',
         'web',
+        'webhooks',
         'service',
         'service-base',
         'notify',
@@ -92,6 +99,29 @@ const policies = [
       typesFrom('db', 'git'),
     ],
   })),
+  // Outgoing webhooks: an outgoing transport. Like the REST API it renders Gitea's JSON (rest/convert, rest/structs
+  // as types) from service reads, and it runs as jobs; nothing imports it but the app.
+  {
+    from: from('webhooks'),
+    allow: [
+      to(
+        'webhooks',
+        'service',
+        'service-base',
+        'service-access',
+        'notify',
+        'jobs',
+        'loaders',
+        'permissions',
+        'git',
+        'db',
+        'errors',
+        'config',
+      ),
+      { to: { file: { path: 'src/rest/convert/**' } } },
+      typesFrom('rest'),
+    ],
+  },
   // Static pages and assets (landing page, Swagger UI, the GraphiQL page): nothing of the product below them.
   { from: from('web'), allow: [to('web', 'config', 'errors')] },
   { from: from('graphql'), allow: [to('web')] },
@@ -144,9 +174,9 @@ const LAYER_GLOBS = [
   ['src/main.ts', 'src/bin/**'],
   ['src/app.ts', 'src/logger.ts'],
   ['src/config.ts', 'src/errors.ts'],
-  ...['rest', 'graphql', 'githttp', 'web', 'services', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db'].map((d) => [
-    `src/${d}/**`,
-  ]),
+  ...['rest', 'graphql', 'githttp', 'web', 'webhooks', 'services', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db'].map(
+    (d) => [`src/${d}/**`],
+  ),
 ];
 const ownership = LAYER_GLOBS.map((files) => {
   const foreign = OWNED.filter((o) => !o.owners.some((g) => files.includes(g)));

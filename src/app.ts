@@ -17,6 +17,9 @@ import { openApiDocument, restApi, API_BODY_LIMIT } from './rest/plugin.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from './services/context.ts';
 import { cronTasks } from './services/cron/tasks.ts';
 import { pushJobHandler } from './services/repo/pushJob.ts';
+import { deliverHandler } from './webhooks/deliver.ts';
+import { prepareHandler } from './webhooks/prepare.ts';
+import { webhookSubscriber } from './webhooks/subscriber.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
@@ -88,6 +91,10 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribe(attachmentSweepSubscriber(db, config.attachments));
   // After a push's rows: pull request heads and stats first, then merges made outside the API, then tags' release rows.
   jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, releaseTagSyncFollowUp]));
+  // Webhooks: events become prepare jobs in their transaction; prepare writes the deliveries, deliver sends them.
+  notifier.subscribeInTransaction(webhookSubscriber(config));
+  jobs.register(prepareHandler(deps));
+  jobs.register(deliverHandler(db, config));
   const cron = new CronScheduler(
     db,
     cronTasks(config),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCronConfig, loadJobsConfig, type CronConfig, type JobsConfig } from './jobs/settings.ts';
+import { loadWebhookConfig, type WebhookConfig } from './webhooks/settings.ts';
 
 /** Typed runtime configuration, read once from the environment. */
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   jobs: JobsConfig;
   /** Cron (Gitea `[cron]`): CRON_ENABLED, and per task CRON_<TASK>_{ENABLED,SCHEDULE,RUN_AT_START,NOTICE_ON_SUCCESS,OLDER_THAN,…}. */
   cron: CronConfig;
+  /** Webhooks (Gitea `[webhook]`): WEBHOOK_ALLOWED_HOST_LIST, WEBHOOK_DELIVER_TIMEOUT, WEBHOOK_SKIP_TLS_VERIFY, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE, WEBHOOK_RETRY_MAX, WEBHOOK_DISABLED. */
+  webhook: WebhookConfig;
   /** Test hook FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE=1: the process kills itself after a push moved refs, before its bookkeeping runs. */
   testCrashAfterRefUpdate: boolean;
   /** SHOW_INTERNAL_ERRORS=true: 500 answers carry the internal error text for everyone (debugging only; admins always see it). */
@@ -135,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ipBlockSeconds: parseCount('LOGIN_IP_BLOCK_SECONDS', env.LOGIN_IP_BLOCK_SECONDS, 86_400, 1),
     },
     jobs: loadJobsConfig(env),
+    webhook: loadWebhookConfig(env),
     cron: loadCronConfig(env),
     testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
     showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',

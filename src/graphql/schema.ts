@@ -28,6 +28,7 @@ import './types/block.ts';
 import './types/cron.ts';
 import './types/star.ts';
 import './types/notification.ts';
+import './types/webhook.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

@@ -38,7 +38,20 @@ export type DomainEvent =
   | { type: 'repo.deployKeyAdded'; repoId: number; keyId: number; actorId: number | null }
   | { type: 'repo.deployKeyRemoved'; repoId: number; keyId: number; actorId: number | null }
   | { type: 'issue.created'; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number }
-  | { type: 'issue.updated'; issueId: number; repoId: number; index: number; actorId: number; fields: string[] }
+  /**
+   * `old` holds the previous title/body/ref when those changed, `assignees` who was added and removed (webhook
+   * payloads' `changes` and one issue_assign delivery per change).
+   */
+  | {
+      type: 'issue.updated';
+      issueId: number;
+      repoId: number;
+      index: number;
+      actorId: number;
+      fields: string[];
+      old?: { title?: string; body?: string; ref?: string };
+      assignees?: { added: number[]; removed: number[] };
+    }
   | { type: 'issue.closed'; issueId: number; repoId: number; index: number; actorId: number }
   | { type: 'issue.reopened'; issueId: number; repoId: number; index: number; actorId: number }
   | { type: 'milestone.created'; milestoneId: number; repoId: number; actorId: number }

@@ -5,6 +5,7 @@ import { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption, Release 
 import { AnnotatedTag, AnnotatedTagObject, CreateTagOption, Tag } from './structs/tag.ts';
 import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComment } from './structs/comment.ts';
 import { Cron } from './structs/cron.ts';
+import { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliverySummary } from './structs/hook.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
 import { CreateForkOption } from './structs/fork.ts';
 import {
@@ -122,6 +123,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Compare,
   ContentsResponse,
   Cron,
+  Hook,
+  HookDelivery,
+  HookDeliverySummary,
   DeployKey,
   Email,
   ExternalTracker,
@@ -190,6 +194,8 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateForkOption,
   CreateIssueCommentOption,
   CreateIssueOption,
+  CreateHookOption,
+  EditHookOption,
   CreateKeyOption,
   CreateLabelOption,
   CreateMilestoneOption,

@@ -1,4 +1,4 @@
-import { encodeGlobalID } from '@pothos/plugin-relay';
+import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import { Readable } from 'node:stream';
 import type { ScopeCategory } from '../../src/auth/scope.ts';
 import * as assetService from '../../src/services/release/asset.ts';
@@ -691,6 +691,41 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       },
     },
   ],
+  createWebhook: [
+    {
+      label: 'of a repository',
+      rest: 'POST /repos/{owner}/{repo}/hooks',
+      input: async (fx) => {
+        const repo = await fx.repo();
+        return { repositoryOwner: repo.owner, repositoryName: repo.name, type: 'gitea', url: 'http://example.com/' };
+      },
+    },
+    {
+      label: 'of an organization',
+      rest: 'POST /orgs/{org}/hooks',
+      input: async (fx) => ({ organizationLogin: await fx.org(), type: 'gitea', url: 'http://example.com/' }),
+    },
+    {
+      label: 'of the site',
+      rest: 'POST /admin/hooks',
+      input: async () => ({ site: 'SYSTEM', type: 'gitea', url: 'http://example.com/' }),
+      publicOnlyExempt: ADMIN_ONLY,
+    },
+  ],
+  updateWebhook: [{ rest: 'PATCH /repos/{owner}/{repo}/hooks/{id}', input: async (fx) => ({ id: await repoHook(fx), name: 'renamed' }) }],
+  deleteWebhook: [{ rest: 'DELETE /repos/{owner}/{repo}/hooks/{id}', input: async (fx) => ({ id: await repoHook(fx) }) }],
+  testWebhook: [{ rest: 'POST /repos/{owner}/{repo}/hooks/{id}/tests', input: async (fx) => ({ id: await repoHook(fx, true) }) }],
+  redeliverWebhookDelivery: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery_id}/attempts',
+      input: async (fx) => {
+        const gid = await repoHook(fx, true);
+        const hookId = Number(decodeGlobalID(gid).id);
+        const task = await fx.t.db.hookTask.create({ data: { hookId, uuid: fx.name('uuid'), eventType: 'push', payloadContent: '{}' } });
+        return { id: encodeGlobalID('WebhookDelivery', task.id) };
+      },
+    },
+  ],
 };
 
 /** A fresh private repository of root with its global id. */
@@ -726,6 +761,16 @@ async function releaseAsset(fx: ScopeFixture): Promise<string> {
     content: Readable.from([Buffer.from('a')]),
   });
   return encodeGlobalID('ReleaseAsset', a.id);
+}
+
+/** A fresh repository hook (on a repository with a commit when `git`); returns its global id. */
+async function repoHook(fx: ScopeFixture, git = false): Promise<string> {
+  const repo = await fx.repo({ git });
+  const hook = await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/hooks`, {
+    type: 'gitea',
+    config: { url: 'http://127.0.0.1:9/', content_type: 'json' },
+  });
+  return encodeGlobalID('Webhook', hook.id as number);
 }
 
 async function milestone(fx: ScopeFixture): Promise<string> {

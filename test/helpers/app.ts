@@ -81,14 +81,15 @@ export function tokenAuth(token: string): Record<string, string> {
   return { authorization: `token ${token}` };
 }
 
-/** Starts the app on a fresh migrated database of `provider`. */
-export async function startTestApp(provider: DbProvider): Promise<TestApp> {
+/** Starts the app on a fresh migrated database of `provider`, with `env` added to its configuration. */
+export async function startTestApp(provider: DbProvider, env: Record<string, string> = {}): Promise<TestApp> {
   const database: TestDatabase = await createMigratedDatabase(provider);
   const config = loadConfig({
     DATA_DIR: database.dataDir,
     DATABASE_URL: database.url,
     SECRET_KEY: 'test-secret',
     ROOT_URL: 'http://localhost:3000/',
+    ...env,
   });
   const queries: string[] = [];
   const app = await buildApp(config, { onQuery: (e) => queries.push(e.query) });

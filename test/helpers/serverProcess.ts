@@ -51,6 +51,12 @@ export class ServerProcess {
     throw new Error(`server did not start:\n${this.output.join('')}`);
   }
 
+  /** SIGKILL: no shutdown, no release of claimed jobs. */
+  async kill(): Promise<void> {
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
     await this.exited;
@@ -58,7 +64,7 @@ export class ServerProcess {
 }
 
 /** Polls `check` every 100 ms until it holds; throws after `ms`. */
-export async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+export async function until(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

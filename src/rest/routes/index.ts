@@ -2,6 +2,8 @@ import type { RouteDef } from '../route.ts';
 import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminUserRoutes } from './admin/users.ts';
+import { hookDeliveryRoutes } from './hooks/deliveries.ts';
+import { hookRoutes } from './hooks/hooks.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
 import { orgLabelRoutes } from './org/labels.ts';
@@ -93,4 +95,6 @@ export const allRoutes: readonly RouteDef[] = [
   ...releaseAssetRoutes,
   ...tagRoutes,
   ...issueAttachmentRoutes,
+  ...hookRoutes,
+  ...hookDeliveryRoutes,
 ] as readonly RouteDef[];

@@ -53,7 +53,20 @@ export function endOfDay(value: string): Date {
 const day = (d: Date): string => d.toISOString().slice(0, 10);
 
 /** What one edit changed: field names for the event, timeline comments to insert, events to emit after commit. */
-export type Change = { fields: string[]; comments: Models.Prisma.CommentCreateManyInput[]; events: DomainEvent[] };
+export type Change = {
+  fields: string[];
+  comments: Models.Prisma.CommentCreateManyInput[];
+  events: DomainEvent[];
+  /** Previous values of the changed title, body and ref (for the event). */
+  old?: { title?: string; body?: string; ref?: string };
+  /** Assignees added and removed (for the event). */
+  assignees?: { added: number[]; removed: number[] };
+};
+
+/** The detail of a change that `issue.updated` carries. */
+export function changeDetail(c: Change): Pick<Extract<DomainEvent, { type: 'issue.updated' }>, 'old' | 'assignees'> {
+  return { ...(c.old ? { old: c.old } : {}), ...(c.assignees ? { assignees: c.assignees } : {}) };
+}
 
 async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorId: number, c: Change): Promise<void> {
   if (issue.isClosed === close) return;
@@ -87,6 +100,7 @@ export async function replaceAssignees(
   if (removed.length) await tx.issueAssignee.deleteMany({ where: { issueId: issue.id, assigneeId: { in: removed } } });
   if (added.length) await tx.issueAssignee.createMany({ data: added.map((assigneeId) => ({ issueId: issue.id, assigneeId })) });
   c.fields.push('assignees');
+  c.assignees = { added, removed };
   for (const id of removed)
     c.comments.push({ type: 'ASSIGNEES', posterId: actorId, issueId: issue.id, assigneeId: id, removedAssignee: true });
   for (const id of added) c.comments.push({ type: 'ASSIGNEES', posterId: actorId, issueId: issue.id, assigneeId: id });
@@ -170,16 +184,19 @@ export async function editIssue(
       if (title && title !== issue.title) {
         data.title = title;
         c.fields.push('title');
+        c.old = { ...c.old, title: issue.title };
         c.comments.push({ type: 'CHANGE_TITLE', posterId: viewer.id, issueId: issue.id, oldTitle: issue.title, newTitle: title });
       }
       if (input.body !== undefined && input.body !== issue.content) {
         data.content = input.body;
         data.contentVersion = { increment: 1 };
         c.fields.push('body');
+        c.old = { ...c.old, body: issue.content };
       }
       if (input.ref !== undefined && input.ref !== issue.ref) {
         data.ref = input.ref;
         c.fields.push('ref');
+        c.old = { ...c.old, ref: issue.ref };
         c.comments.push({ type: 'CHANGE_ISSUE_REF', posterId: viewer.id, issueId: issue.id, oldRef: issue.ref, newRef: input.ref });
       }
       if (deadline !== undefined) {
@@ -213,7 +230,15 @@ export async function editIssue(
         );
       }
       if (c.fields.length)
-        emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: c.fields });
+        emit({
+          type: 'issue.updated',
+          issueId: issue.id,
+          repoId: issue.repoId,
+          index: issue.index,
+          actorId: viewer.id,
+          fields: c.fields,
+          ...changeDetail(c),
+        });
       c.events.forEach(emit);
       return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
     }),

@@ -87,6 +87,7 @@ describe.each(PROVIDERS)('REST issue assignees (%s)', (provider) => {
       index: n,
       actorId: users.writer!.id,
       fields: ['assignees'],
+      assignees: { added: expect.any(Array), removed: [] },
     });
     // Any signed-in user of a public repository can be assigned (read on pull requests).
     expect(loginsOf((await add('writer', 'alice/pub', n, { assignees: ['outsider'] })).json())).toContain('outsider');

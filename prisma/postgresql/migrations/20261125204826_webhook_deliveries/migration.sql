@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "HookTask" ADD COLUMN     "durationMs" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "isRedelivery" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "statusCode" INTEGER NOT NULL DEFAULT 0;

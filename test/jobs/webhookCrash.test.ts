@@ -1,0 +1,165 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, prepareDb, type Db } from '../../src/db/client.ts';
+import { deployMigrations } from '../../src/db/migrate/engine.ts';
+import { basic, PASSWORD } from '../helpers/app.ts';
+import { createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.ts';
+import { HookReceiver } from '../helpers/hookReceiver.ts';
+import { freePort, ServerProcess, until } from '../helpers/serverProcess.ts';
+import { startJobApp } from './jobApp.ts';
+
+/** Issue numbers of the `issues` deliveries a receiver got, in order. */
+const opened = (rx: HookReceiver) => rx.of('issues').map((r) => (JSON.parse(r.body) as { number: number; action: string }).number);
+
+async function setup(provider: (typeof PROVIDERS)[number]): Promise<{ database: TestDatabase; db: Db }> {
+  const database = await createTestDatabase(provider);
+  await deployMigrations({ provider, url: database.url });
+  const app = await startJobApp(provider, {}, database);
+  const { createUser } = await import('../../src/services/user/user.ts');
+  const { createSystemContext } = await import('../../src/services/context.ts');
+  await createUser(createSystemContext(app.app.deps), {
+    username: 'alice',
+    email: 'alice@example.com',
+    password: PASSWORD,
+    mustChangePassword: false,
+  });
+  await app.close();
+  const db = createDb({ provider, url: database.url });
+  await prepareDb(db, provider);
+  return { database, db };
+}
+
+function serverEnv(database: TestDatabase, port: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATA_DIR: database.dataDir,
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ROOT_URL: `http://127.0.0.1:${port}/`,
+    SECRET_KEY: 'test-secret',
+    LOG_LEVEL: 'warn',
+    CRON_ENABLED: 'false',
+    JOBS_LEASE: '3s',
+    JOBS_POLL_INTERVAL: '200ms',
+    WEBHOOK_ALLOWED_HOST_LIST: 'loopback',
+    ...extra,
+  };
+}
+
+async function api(port: number, method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
+    method,
+    headers: { ...basic('alice'), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe.each(PROVIDERS)('webhook deliveries survive kill -9 (%s)', (provider) => {
+  let database: TestDatabase;
+  let db: Db;
+  let rx: HookReceiver;
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    ({ database, db } = await setup(provider));
+    rx = await HookReceiver.start();
+  }, 120_000);
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    await rx?.close();
+    await db?.$disconnect();
+    await database?.drop();
+  });
+
+  it(
+    'a delivery queued before the kill is sent once after the restart; earlier ones are not sent again',
+    { timeout: 180_000 },
+    async () => {
+      const port = await freePort();
+      const start = async (extra: Record<string, string> = {}) => {
+        const s = new ServerProcess(serverEnv(database, port, extra));
+        servers.push(s);
+        await s.ready(port);
+        return s;
+      };
+      const healthy = await start();
+      expect((await api(port, 'POST', '/user/repos', { name: 'demo', auto_init: true })).status).toBe(201);
+      const hook = await api(port, 'POST', '/repos/alice/demo/hooks', {
+        type: 'gitea',
+        config: { url: rx.url, content_type: 'json' },
+        events: ['issues'],
+        active: true,
+      });
+      expect(hook.status).toBe(201);
+      expect((await api(port, 'POST', '/repos/alice/demo/issues', { title: 'one' })).status).toBe(201);
+      await until(() => opened(rx).length === 1, 30_000, 'the first delivery');
+      await healthy.stop();
+
+      // A server without a job worker: the issue commits with its prepare job, nothing is sent; then SIGKILL.
+      const doomed = await start({ JOBS_WORKER: 'false' });
+      expect((await api(port, 'POST', '/repos/alice/demo/issues', { title: 'two' })).status).toBe(201);
+      expect(await db.job.count({ where: { kind: 'webhook.prepare', status: 'PENDING' } })).toBe(1);
+      await doomed.kill();
+      expect(opened(rx)).toEqual([1]);
+
+      await start();
+      await until(() => opened(rx).length === 2, 60_000, 'the delivery queued before the kill');
+      await sleep(1500);
+      expect(opened(rx)).toEqual([1, 2]);
+      const tasks = await db.hookTask.findMany({ orderBy: { id: 'asc' } });
+      expect(tasks.map((t) => [t.eventType, t.isSucceed, t.attempts])).toEqual([
+        ['issues', true, 1],
+        ['issues', true, 1],
+      ]);
+      expect(new Set(rx.received.map((r) => r.headers['x-gitea-delivery'])).size).toBe(2);
+    },
+  );
+});
+
+describe.each(PROVIDERS.filter((p) => p === 'postgresql'))('two server processes on one PostgreSQL (%s)', (provider) => {
+  let database: TestDatabase;
+  let db: Db;
+  let rx: HookReceiver;
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    ({ database, db } = await setup(provider));
+    rx = await HookReceiver.start();
+  }, 120_000);
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    await rx?.close();
+    await db?.$disconnect();
+    await database?.drop();
+  });
+
+  it('each delivery is sent once', { timeout: 180_000 }, async () => {
+    const ports = [await freePort(), await freePort()];
+    for (const port of ports) {
+      const s = new ServerProcess(serverEnv(database, port));
+      servers.push(s);
+      await s.ready(port);
+    }
+    const [a = 0, b = 0] = ports;
+    expect((await api(a, 'POST', '/user/repos', { name: 'demo', auto_init: true })).status).toBe(201);
+    expect(
+      (
+        await api(b, 'POST', '/repos/alice/demo/hooks', {
+          type: 'gitea',
+          config: { url: rx.url, content_type: 'json' },
+          events: ['issues'],
+          active: true,
+        })
+      ).status,
+    ).toBe(201);
+    const N = 30;
+    await Promise.all(Array.from({ length: N }, (_, i) => api(i % 2 ? a : b, 'POST', '/repos/alice/demo/issues', { title: `issue ${i}` })));
+    await until(() => opened(rx).length >= N, 60_000, `${N} deliveries`);
+    await sleep(2000);
+    expect([...opened(rx)].sort((x, y) => x - y)).toEqual(Array.from({ length: N }, (_, i) => i + 1));
+    expect(new Set(rx.received.map((r) => r.headers['x-gitea-delivery'])).size).toBe(N);
+    const workers = await db.job.findMany({ where: { kind: 'webhook.deliver' }, select: { status: true } });
+    expect(workers.every((j) => j.status === 'DONE')).toBe(true);
+  });
+});
