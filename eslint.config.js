@@ -20,7 +20,7 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  * all: `services/access` (guards; repository, organization and team access) and the files directly in
  * `src/services` (context, paging).
  */
-const SERVICE_DOMAINS = ['user', 'repo', 'org', 'label', 'issue', 'milestone', 'project', 'pull', 'cron'];
+const SERVICE_DOMAINS = ['user', 'repo', 'org', 'label', 'issue', 'milestone', 'project', 'pull', 'cron', 'feed'];
 
 /** Each source file's layer; `captured.domain` names a service domain folder. The first match wins. */
 const layers = [

@@ -1,6 +1,9 @@
 import type { Config } from '../config.ts';
 import type { Db, DbLike, Models } from '../db/client.ts';
 import { listPushCommits } from '../git/listPushCommits.ts';
+import { repoPermissionLoader } from '../loaders/permissionLoaders.ts';
+import { canRead } from '../permissions/repoPermission.ts';
+import type { UnitType } from '../permissions/units.ts';
 import { repoPath } from '../git/repoPath.ts';
 import { feedExcerpt } from './ellipsis.ts';
 import type { DomainEvent, RefUpdate } from './events.ts';
@@ -19,9 +22,41 @@ const ZERO = /^0+$/;
 /** Gitea's `[ui] FEED_MAX_COMMIT_NUM`. */
 const FEED_MAX_COMMITS = 5;
 
-/** Action rows for one event: one per feed owner — the actor, the repository's owner, and its watchers. */
+/** The unit a watcher must be able to read to get a row of this type (Gitea notifyWatchers); null: none. */
+function unitOf(op: ActionType): UnitType | null {
+  switch (op) {
+    case 'COMMIT_REPO':
+    case 'PUSH_TAG':
+    case 'DELETE_TAG':
+    case 'PUBLISH_RELEASE':
+    case 'DELETE_BRANCH':
+      return 'CODE';
+    case 'CREATE_ISSUE':
+    case 'COMMENT_ISSUE':
+    case 'CLOSE_ISSUE':
+    case 'REOPEN_ISSUE':
+      return 'ISSUES';
+    case 'CREATE_PULL_REQUEST':
+    case 'COMMENT_PULL':
+    case 'MERGE_PULL_REQUEST':
+    case 'CLOSE_PULL_REQUEST':
+    case 'REOPEN_PULL_REQUEST':
+    case 'AUTO_MERGE_PULL_REQUEST':
+      return 'PULL_REQUESTS';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Action rows for one event, materialized per feed owner as Gitea's NotifyWatchers does: one for the actor
+ * (the repository feed's "original" row, user_id = act_user_id), one for the owning organization when it is not
+ * the actor, and one for each other watcher (mode normal or auto) who can read the unit the row is about.
+ * A user-owned repository's owner gets rows as a watcher (creating a repository watches it, as Gitea's
+ * AUTO_WATCH_NEW_REPOS).
+ */
 async function feedRows(
-  db: DbLike,
+  db: Db,
   repoId: number,
   actorId: number,
   entries: Entry[],
@@ -30,23 +65,35 @@ async function feedRows(
   if (!entries.length) return [];
   const repo = await db.repository.findUnique({
     where: { id: repoId },
-    select: { id: true, ownerId: true, isPrivate: true, watches: { select: { userId: true } } },
+    select: {
+      id: true,
+      isPrivate: true,
+      owner: { select: { id: true, type: true } },
+      watches: { where: { mode: { in: ['NORMAL', 'AUTO'] }, userId: { not: actorId } }, select: { user: true } },
+    },
   });
   if (!repo) return [];
-  const owners = new Set([actorId, repo.ownerId, ...repo.watches.map((w) => w.userId)]);
-  return [...owners].flatMap((userId) =>
-    entries.map((e) => ({
-      userId,
-      opType: e.opType,
-      actUserId: actorId,
-      repoId,
-      commentId: e.commentId ?? null,
-      refName: e.refName ?? '',
-      content: e.content ?? '',
-      isPrivate: repo.isPrivate,
-      createdAt,
-    })),
-  );
+  const row = (userId: number, e: Entry): Models.Prisma.ActionCreateManyInput => ({
+    userId,
+    opType: e.opType,
+    actUserId: actorId,
+    repoId,
+    commentId: e.commentId ?? null,
+    refName: e.refName ?? '',
+    content: e.content ?? '',
+    isPrivate: repo.isPrivate,
+    createdAt,
+  });
+  const rows = entries.map((e) => row(actorId, e));
+  if (repo.owner.type === 'ORGANIZATION' && repo.owner.id !== actorId) rows.push(...entries.map((e) => row(repo.owner.id, e)));
+  for (const { user } of repo.watches) {
+    const perm = await repoPermissionLoader(db, user).load(repoId);
+    for (const e of entries) {
+      const unit = unitOf(e.opType);
+      if (unit === null || canRead(perm, unit)) rows.push(row(user.id, e));
+    }
+  }
+  return rows;
 }
 
 async function pushEntries(db: DbLike, config: Config, repoId: number, updates: readonly RefUpdate[]): Promise<Entry[]> {
@@ -84,7 +131,7 @@ async function pushEntries(db: DbLike, config: Config, repoId: number, updates: 
  * push's bookkeeping to write in its own transaction (services/repo/push.ts), so they are written exactly once.
  */
 export async function pushFeedRows(
-  db: DbLike,
+  db: Db,
   config: Config,
   repoId: number,
   pusherId: number,
@@ -95,7 +142,7 @@ export async function pushFeedRows(
 
 /**
  * The activity feed (Gitea's feed notifier): turns repository events into Action rows, one per feed
- * owner — the actor, the repository's owner, and its watchers — marked private for private repositories.
+ * owner — the actor, the owning organization, and the watchers (feedRows) — marked private for private repositories.
  * Pushes are not here: their rows are part of the push's durable bookkeeping (pushFeedRows).
  */
 export function activitySubscriber(db: Db): Subscriber {

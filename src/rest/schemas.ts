@@ -56,6 +56,7 @@ import {
   PullReviewRequestOptions,
   SubmitPullReviewOptions,
 } from './structs/review.ts';
+import { Activity } from './structs/activity.ts';
 import { APIError, GeneralAPISettings, GeneralRepoSettings, GeneralUISettings, ServerVersion } from './structs/settings.ts';
 import { Team, CreateTeamOption, EditTeamOption } from './structs/team.ts';
 import { AddTimeOption, StopWatch, TrackedTime } from './structs/trackedTime.ts';
@@ -78,6 +79,7 @@ import {
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   APIError,
   AccessToken,
+  Activity,
   Attachment,
   Branch,
   ChangedFile,

@@ -2,6 +2,7 @@ import type { RouteDef } from '../route.ts';
 import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminUserRoutes } from './admin/users.ts';
+import { activityFeedRoutes } from './misc/activityFeeds.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
 import { orgLabelRoutes } from './org/labels.ts';
@@ -72,4 +73,5 @@ export const allRoutes: readonly RouteDef[] = [
   ...branchRoutes,
   ...contentsRoutes,
   ...gitRoutes,
+  ...activityFeedRoutes,
 ] as readonly RouteDef[];
