@@ -22,7 +22,7 @@ export function toApiActivity(v: ActivityView, viewer: Viewer, opts: ConvertOpti
     act_user: toApiUser(v.actUser, viewer, opts),
     repo_id: a.repoId,
     repo: toApiRepository(v.repo, v.repo.owner, v.perm, opts),
-    comment_id: v.comment ? a.commentId ?? 0 : 0,
+    comment_id: v.comment ? (a.commentId ?? 0) : 0,
     comment: v.comment ? toApiComment(v.comment, opts) : null,
     ref_name: a.refName,
     is_private: a.isPrivate,

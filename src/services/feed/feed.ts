@@ -68,7 +68,15 @@ async function loadActivityViews(cx: ServiceContext, rows: readonly (Models.Acti
   return rows.flatMap(({ actUser, ...action }) => {
     const repo = repoById.get(action.repoId);
     if (!repo) return [];
-    return [{ action, actUser, repo: repo.repo, perm: repo.perm, comment: action.commentId === null ? null : (commentById.get(action.commentId) ?? null) }];
+    return [
+      {
+        action,
+        actUser,
+        repo: repo.repo,
+        perm: repo.perm,
+        comment: action.commentId === null ? null : (commentById.get(action.commentId) ?? null),
+      },
+    ];
   });
 }
 
@@ -82,7 +90,8 @@ export async function accountFeedScope(
   onlyPerformedBy = false,
 ): Promise<FeedScope> {
   let includePrivate = cx.viewer !== null && (isSiteAdmin(cx) || cx.viewer.id === account.id);
-  if (!includePrivate && cx.viewer && account.type === 'ORGANIZATION') includePrivate = (await cx.loaders.orgStanding.load(account.id)).isMember;
+  if (!includePrivate && cx.viewer && account.type === 'ORGANIZATION')
+    includePrivate = (await cx.loaders.orgStanding.load(account.id)).isMember;
   return { kind: 'user', user: account, onlyPerformedBy, includePrivate };
 }
 

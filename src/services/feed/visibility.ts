@@ -21,7 +21,10 @@ function actorWhere(cx: ServiceContext, feedOwner: Pick<Models.User, 'id' | 'typ
   if (isSiteAdmin(cx) && !cx.auth.scope?.publicOnly) return {};
   const viewer = cx.viewer;
   if (!viewer || cx.auth.scope?.publicOnly) return { actUser: { keepActivityPrivate: false, visibility: 'PUBLIC' } };
-  const actors: Models.Prisma.UserWhereInput[] = [{ keepActivityPrivate: false, visibility: { in: ['PUBLIC', 'LIMITED'] } }, { id: viewer.id }];
+  const actors: Models.Prisma.UserWhereInput[] = [
+    { keepActivityPrivate: false, visibility: { in: ['PUBLIC', 'LIMITED'] } },
+    { id: viewer.id },
+  ];
   if (feedOwner?.type === 'ORGANIZATION') actors.push({ id: feedOwner.id });
   else if (feedOwner) actors.push({ type: 'ORGANIZATION', orgMembers: { some: { userId: feedOwner.id } } });
   return { actUser: { OR: actors } };

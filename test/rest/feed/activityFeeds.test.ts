@@ -22,7 +22,21 @@ interface Activity {
   created: string;
 }
 
-const KEYS = ['act_user', 'act_user_id', 'comment', 'comment_id', 'content', 'created', 'id', 'is_private', 'op_type', 'ref_name', 'repo', 'repo_id', 'user_id'];
+const KEYS = [
+  'act_user',
+  'act_user_id',
+  'comment',
+  'comment_id',
+  'content',
+  'created',
+  'id',
+  'is_private',
+  'op_type',
+  'ref_name',
+  'repo',
+  'repo_id',
+  'user_id',
+];
 
 /** Every activity feed route: Gitea's Activity JSON, per-recipient rows, visibility of private activity, filters, pagination. */
 describe.each(PROVIDERS)('activity feeds (%s)', (provider) => {
@@ -60,7 +74,10 @@ describe.each(PROVIDERS)('activity feeds (%s)', (provider) => {
     ] as const) {
       expect((await t.request('POST', `/api/v1/repos/${repo}/issues`, { headers: basic('alice'), body: { title } })).statusCode).toBe(201);
     }
-    const comment = await t.request('POST', '/api/v1/repos/alice/pub/issues/1/comments', { headers: basic('bob'), body: { body: 'me too' } });
+    const comment = await t.request('POST', '/api/v1/repos/alice/pub/issues/1/comments', {
+      headers: basic('bob'),
+      body: { body: 'me too' },
+    });
     expect(comment.statusCode).toBe(201);
     await t.app.deps.notifier.drain();
   });
@@ -85,7 +102,14 @@ describe.each(PROVIDERS)('activity feeds (%s)', (provider) => {
       'create_repo:alice/pub',
     ]);
     const created = own.body.find((a) => a.op_type === 'create_issue' && a.repo.full_name === 'alice/pub');
-    expect(created).toMatchObject({ user_id: alice.id, act_user_id: alice.id, content: '1|public bug', comment_id: 0, comment: null, is_private: false });
+    expect(created).toMatchObject({
+      user_id: alice.id,
+      act_user_id: alice.id,
+      content: '1|public bug',
+      comment_id: 0,
+      comment: null,
+      is_private: false,
+    });
     expect(created?.act_user.login).toBe('alice');
     expect(created?.repo.permissions).toEqual({ admin: true, push: true, pull: true });
     // bob's comment reaches alice's feed because she watches her repository (auto-watch on create).
@@ -96,12 +120,17 @@ describe.each(PROVIDERS)('activity feeds (%s)', (provider) => {
     expect(own.body.find((a) => a.repo.full_name === 'alice/secret')?.is_private).toBe(true);
   });
 
-  it('private activity is hidden from others; only-performed-by keeps the account\'s own actions', async () => {
+  it("private activity is hidden from others; only-performed-by keeps the account's own actions", async () => {
     for (const viewer of [undefined, 'bob']) {
       const seen = await get('/api/v1/users/alice/activities/feeds', viewer);
       expect(seen.status).toBe(200);
       expect(seen.body.every((a) => !a.is_private)).toBe(true);
-      expect(ops(seen.body)).toEqual(['comment_issue:alice/pub', 'create_issue:alice/pub', 'create_repo:acme/orgpub', 'create_repo:alice/pub']);
+      expect(ops(seen.body)).toEqual([
+        'comment_issue:alice/pub',
+        'create_issue:alice/pub',
+        'create_repo:acme/orgpub',
+        'create_repo:alice/pub',
+      ]);
     }
     const performed = await get('/api/v1/users/alice/activities/feeds?only-performed-by=true', 'alice');
     expect(performed.body.every((a) => a.act_user_id === alice.id)).toBe(true);

@@ -70,7 +70,8 @@ export const activityFeedRoutes: readonly RouteDef[] = [
     headers: 'count',
     schema: '[Activity]',
     errors: [404],
-    load: ({ cx, params, query, page }) => feedService.listRepoFeeds(cx, params.owner ?? '', params.repo ?? '', { ...page, date: query.date }),
+    load: ({ cx, params, query, page }) =>
+      feedService.listRepoFeeds(cx, params.owner ?? '', params.repo ?? '', { ...page, date: query.date }),
     convert: (result, { cx }) => toApiActivityList(result.items, cx.viewer, convertOptions(cx)),
   }),
 ];
