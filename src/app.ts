@@ -14,6 +14,8 @@ import { openApiDocument, restApi, API_BODY_LIMIT } from './rest/plugin.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from './services/context.ts';
 import { cronTasks } from './services/cron/tasks.ts';
 import { pushJobHandler } from './services/repo/pushJob.ts';
+import { issueReferencesFollowUp } from './services/issue/commitRefs.ts';
+import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
@@ -72,8 +74,10 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const deps: AppDeps = { db, config, notifier, jobs, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
+  notifier.subscribeInTransaction(xrefTxSubscriber());
+  jobs.register(xrefJobHandler(deps));
   // After a push's rows: pull request heads and stats first, then merges made outside the API.
-  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp]));
+  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp]));
   const cron = new CronScheduler(
     db,
     cronTasks(config),
