@@ -14,6 +14,8 @@ import { openApiDocument, restApi, API_BODY_LIMIT } from './rest/plugin.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from './services/context.ts';
 import { cronTasks } from './services/cron/tasks.ts';
 import { pushJobHandler } from './services/repo/pushJob.ts';
+import { liveSubscriber } from './notify/live.ts';
+import { LiveBus } from './notify/liveBus.ts';
 import { issueReferencesFollowUp } from './services/issue/commitRefs.ts';
 import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
@@ -71,9 +73,11 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
-  const deps: AppDeps = { db, config, notifier, jobs, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
+  const live = new LiveBus();
+  const deps: AppDeps = { db, config, notifier, jobs, live, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
+  notifier.subscribe(liveSubscriber(live));
   notifier.subscribeInTransaction(xrefTxSubscriber());
   jobs.register(xrefJobHandler(deps));
   // After a push's rows: pull request heads and stats first, then merges made outside the API.

@@ -25,6 +25,7 @@ import './types/label.ts';
 import './types/block.ts';
 import './types/cron.ts';
 import './types/activity.ts';
+import './types/liveEvents.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

@@ -15,6 +15,7 @@ import { useCostLimit } from './limits/useCostLimit.ts';
 import { useDeadline } from './limits/useDeadline.ts';
 import { useDocumentLimits } from './limits/useDocumentLimits.ts';
 import { useSelectionLimits } from './limits/useSelectionLimits.ts';
+import { SubscriptionSlots } from './limits/subscriptions.ts';
 
 function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
@@ -35,6 +36,7 @@ type Yoga = YogaServerInstance<{ req: FastifyRequest; reply: FastifyReply }, Gra
 /** Builds Yoga over the schema. Loaded lazily: graphql-yoga and the schema take ~1 s to import. */
 async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
   const [{ createYoga }, { schema }] = await Promise.all([import('graphql-yoga'), import('./schema.ts')]);
+  const subscriptionSlots = new SubscriptionSlots();
   return createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/api/graphql',
@@ -64,7 +66,8 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
           extensions: { code, http: { status, ...(retry ? { headers: { 'Retry-After': String(retry) } } : {}) } },
         });
       }
-      return { cx: createServiceContext(deps, resolved.user, resolved.auth) };
+      const clientKey = resolved.user ? `user:${resolved.user.id}` : `ip:${req.ip}`;
+      return { cx: createServiceContext(deps, resolved.user, resolved.auth), subscriptionSlots, clientKey };
     },
   });
 }

@@ -130,6 +130,11 @@ export type DomainEvent =
    * (`manually-merged`), or found merged after a push (`autodetected`). `commitId` is the merge commit.
    */
   | { type: 'pull.merged'; pullId: number; issueId: number; repoId: number; index: number; how: string; commitId: string; actorId: number }
+  /**
+   * A notification thread became unread for `userId` (created, or updated from read): published by the
+   * notification job after its transaction commits; live subscriptions (notificationReceived) listen to it.
+   */
+  | { type: 'notification.created'; notificationId: number; userId: number; repoId: number; issueId: number | null }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
   | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] };
 
