@@ -126,6 +126,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       if (config.cron.enabled) await cron.start();
     },
     async close() {
+      live.close();
       await server.close();
       await cron.stop();
       await jobs.stop();

@@ -86,6 +86,7 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
     // Yoga answers only on its one endpoint: hand it the alias's request under that path.
     if (req.raw.url?.startsWith('/graphql')) req.raw.url = `/api${req.raw.url}`;
     const res = await (await getYoga()).handleNodeRequestAndResponse(req, reply, { req, reply });
+    if (res.body && res.headers.get('content-type')?.startsWith('text/event-stream')) return streamEvents(reply, res);
     res.headers.forEach((value, key) => reply.header(key, value));
     reply.status(res.status);
     return reply.send(res.body);
@@ -98,6 +99,33 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
       await getYoga();
     },
   };
+}
+
+/**
+ * Streams a subscription's Server-Sent Events to the client and cancels the stream when the client goes away, so
+ * the subscription ends (its iterator returns, its slot and bus listener are released) instead of lingering.
+ */
+async function streamEvents(reply: FastifyReply, res: Response): Promise<void> {
+  reply.hijack();
+  const out = reply.raw;
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, key) => (headers[key] = value));
+  out.writeHead(res.status, headers);
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  out.on('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      out.write(value);
+    }
+  } catch {
+    // The client left or the stream failed: nothing more to send.
+  } finally {
+    out.off('close', cancel);
+    out.end();
+  }
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

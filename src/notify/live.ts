@@ -4,7 +4,9 @@ import { notificationTopic, repoTopic, type LiveAction, type LiveBus } from './l
 import type { Subscriber } from './notifier.ts';
 
 /** The live action of an issue or pull request event, if it is one. */
-function issueAction(event: DomainEvent): { action: LiveAction; issueId: number; repoId: number; actorId: number; commentId: number | null } | null {
+function issueAction(
+  event: DomainEvent,
+): { action: LiveAction; issueId: number; repoId: number; actorId: number; commentId: number | null } | null {
   const base = (action: LiveAction, commentId: number | null = null) =>
     'issueId' in event && 'repoId' in event && 'actorId' in event && typeof event.actorId === 'number'
       ? { action, issueId: event.issueId, repoId: event.repoId, actorId: event.actorId, commentId }

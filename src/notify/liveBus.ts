@@ -16,6 +16,8 @@ export const notificationTopic = (userId: number): string => `notifications:${us
 
 /** Thrown from a subscriber's stream when it fell `limit` events behind: the client reads too slowly. */
 export class LiveQueueOverflowError extends Error {
+  /** What transports branch on (they may not import this layer). */
+  readonly code = 'LIVE_QUEUE_OVERFLOW';
   constructor(readonly limit: number) {
     super(`subscription queue overflow: more than ${limit} events were waiting for a slow client (limit live.queueSize); resubscribe`);
     this.name = 'LiveQueueOverflowError';
@@ -29,9 +31,21 @@ export class LiveQueueOverflowError extends Error {
  */
 export class LiveBus {
   readonly #target: EventTarget;
+  readonly #open = new Map<string, number>();
+  readonly #streams = new Set<() => void>();
 
   constructor(target: EventTarget = new EventTarget()) {
     this.#target = target;
+  }
+
+  /** How many streams of this process listen to `topic` now (operations, tests). */
+  subscriberCount(topic: string): number {
+    return this.#open.get(topic) ?? 0;
+  }
+
+  /** Ends every stream (shutdown): their subscriptions complete and their connections can close. */
+  close(): void {
+    for (const stop of [...this.#streams]) stop();
   }
 
   /** Delivers `event` to the subscribers of `topic` (after the change committed). */
@@ -46,11 +60,17 @@ export class LiveBus {
     let done = false;
     let failure: Error | null = null;
     const target = this.#target;
+    const open = this.#open;
+    const streams = this.#streams;
 
     const stop = () => {
       if (done) return;
       done = true;
+      streams.delete(stop);
       target.removeEventListener(topic, listener);
+      const left = (open.get(topic) ?? 1) - 1;
+      if (left > 0) open.set(topic, left);
+      else open.delete(topic);
       opts.signal?.removeEventListener('abort', stop);
       // A waiting reader has an empty queue, so no overflow is pending for it: it just ends.
       if (waiting) {
@@ -77,6 +97,8 @@ export class LiveBus {
       queue.push(event);
     }
     target.addEventListener(topic, listener);
+    open.set(topic, (open.get(topic) ?? 0) + 1);
+    streams.add(stop);
     opts.signal?.addEventListener('abort', stop, { once: true });
 
     return {

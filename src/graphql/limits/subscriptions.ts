@@ -1,5 +1,4 @@
 import type { GraphQLError } from 'graphql';
-import { LiveQueueOverflowError } from '../../notify/liveBus.ts';
 import { limitError } from './limits.ts';
 
 /**
@@ -32,40 +31,53 @@ export class SubscriptionSlots {
   }
 }
 
-/** The error a stream ends with when its client fell too far behind (LIVE_QUEUE_SIZE). */
-export function queueOverflowError(e: LiveQueueOverflowError): GraphQLError {
-  return limitError(e.message, { code: 'SUBSCRIPTION_QUEUE_OVERFLOW', limit: 'liveQueueSize', max: e.limit });
+/** The live bus's overflow (notify/liveBus.ts LiveQueueOverflowError, recognized by its code) as a limit error. */
+function queueOverflowError(e: unknown): GraphQLError | null {
+  if (!(e instanceof Error) || !('code' in e) || e.code !== 'LIVE_QUEUE_OVERFLOW') return null;
+  const max = 'limit' in e && typeof e.limit === 'number' ? e.limit : 0;
+  return limitError(e.message, { code: 'SUBSCRIPTION_QUEUE_OVERFLOW', limit: 'liveQueueSize', max });
 }
 
 /**
  * Runs one subscription stream within the viewer's slots: the slot is taken before `open` (so a refused
- * subscription never starts) and released when the stream ends, fails or the client leaves; a queue overflow
- * ends the stream with an error naming the limit.
+ * subscription never starts) and released when the stream ends, fails or the client leaves. Leaving aborts the
+ * signal given to `open`, which ends the stream at once even while it waits for the next event (an async
+ * generator's return() would wait for that event). A queue overflow ends the stream with an error naming the limit.
  */
 export async function limitedStream<T>(
   slots: SubscriptionSlots,
   key: string,
   max: number,
-  open: () => Promise<AsyncIterable<T>> | AsyncIterable<T>,
-): Promise<AsyncIterable<T>> {
+  open: (signal: AbortSignal) => Promise<AsyncIterable<T>> | AsyncIterable<T>,
+): Promise<AsyncIterableIterator<T>> {
   const release = slots.acquire(key, max);
-  let stream: AsyncIterable<T>;
+  const controller = new AbortController();
+  let inner: AsyncIterator<T>;
   try {
-    stream = await open();
+    inner = (await open(controller.signal))[Symbol.asyncIterator]();
   } catch (e) {
     release();
     throw e;
   }
-  return {
-    async *[Symbol.asyncIterator]() {
+  const finish = async (): Promise<IteratorResult<T>> => {
+    controller.abort();
+    release();
+    await inner.return?.();
+    return { value: undefined, done: true };
+  };
+  const stream: AsyncIterableIterator<T> = {
+    [Symbol.asyncIterator]: () => stream,
+    async next() {
       try {
-        yield* stream;
+        const r = await inner.next();
+        if (r.done) release();
+        return r;
       } catch (e) {
-        if (e instanceof LiveQueueOverflowError) throw queueOverflowError(e);
-        throw e;
-      } finally {
         release();
+        throw queueOverflowError(e) ?? e;
       }
     },
+    return: finish,
   };
+  return stream;
 }

@@ -26,7 +26,8 @@ export const IssueEventActionEnum = builder.enumType('IssueEventAction', {
 type Ctx = GraphQLContext;
 
 /** The actor of an event, if the viewer may see that account. */
-const actorOf = (e: liveService.IssueLiveEvent, ctx: Ctx) => ctx.cx.db.user.findFirst({ where: { id: e.actorId, AND: [userReadWhere(ctx.cx)] } });
+const actorOf = (e: liveService.IssueLiveEvent, ctx: Ctx) =>
+  ctx.cx.db.user.findFirst({ where: { id: e.actorId, AND: [userReadWhere(ctx.cx)] } });
 /** The comment an event added (COMMENTED, REVIEWED), under the comment read policy. */
 const commentOf = (e: liveService.IssueLiveEvent, ctx: Ctx) =>
   e.commentId === null ? null : ctx.cx.db.comment.findFirst({ where: { id: e.commentId, AND: [commentReadWhere(ctx.cx)] } });
@@ -42,7 +43,12 @@ export const IssueEventRef = builder.objectRef<liveService.IssueLiveEvent>('Issu
       resolve: (e) => e.issue,
     }),
     actor: t.field({ type: UserRef, nullable: true, ...filteredBy('userReadWhere'), resolve: (e, _a, ctx) => actorOf(e, ctx) }),
-    comment: t.field({ type: IssueCommentRef, nullable: true, ...filteredBy('commentReadWhere'), resolve: (e, _a, ctx) => commentOf(e, ctx) }),
+    comment: t.field({
+      type: IssueCommentRef,
+      nullable: true,
+      ...filteredBy('commentReadWhere'),
+      resolve: (e, _a, ctx) => commentOf(e, ctx),
+    }),
   }),
 });
 
@@ -54,17 +60,26 @@ export const PullRequestEventRef = builder.objectRef<liveService.IssueLiveEvent>
       type: PullRequestRef,
       description: 'The pull request as it is now.',
       ...filteredBy('pullReadWhere'),
-      resolve: async (e, _a, ctx) => ctx.cx.db.pullRequest.findFirstOrThrow({ where: { issueId: e.issue.id, AND: [pullReadWhere(ctx.cx)] } }),
+      resolve: async (e, _a, ctx) =>
+        ctx.cx.db.pullRequest.findFirstOrThrow({ where: { issueId: e.issue.id, AND: [pullReadWhere(ctx.cx)] } }),
     }),
     actor: t.field({ type: UserRef, nullable: true, ...filteredBy('userReadWhere'), resolve: (e, _a, ctx) => actorOf(e, ctx) }),
-    comment: t.field({ type: IssueCommentRef, nullable: true, ...filteredBy('commentReadWhere'), resolve: (e, _a, ctx) => commentOf(e, ctx) }),
+    comment: t.field({
+      type: IssueCommentRef,
+      nullable: true,
+      ...filteredBy('commentReadWhere'),
+      resolve: (e, _a, ctx) => commentOf(e, ctx),
+    }),
   }),
 });
 
 export const NotificationEventRef = builder.objectRef<liveService.NotificationLiveEvent>('NotificationEvent').implement({
   description: 'A notification thread that became unread for the viewer.',
   fields: (t) => ({
-    notificationId: t.int({ description: 'The REST id of the thread (GET /api/v1/notifications/threads/{id}).', resolve: (e) => e.notification.id }),
+    notificationId: t.int({
+      description: 'The REST id of the thread (GET /api/v1/notifications/threads/{id}).',
+      resolve: (e) => e.notification.id,
+    }),
     repository: t.field({
       type: RepositoryRef,
       nullable: true,
@@ -76,14 +91,15 @@ export const NotificationEventRef = builder.objectRef<liveService.NotificationLi
       nullable: true,
       description: 'The issue or pull request the thread is about.',
       ...inherits('watchNotifications delivers only threads whose issue the viewer may read (issueReadWhere)'),
-      resolve: (e, _a, ctx) => (e.notification.issueId === null ? null : ctx.cx.db.issue.findUnique({ where: { id: e.notification.issueId } })),
+      resolve: (e, _a, ctx) =>
+        e.notification.issueId === null ? null : ctx.cx.db.issue.findUnique({ where: { id: e.notification.issueId } }),
     }),
     updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.notification.updatedAt }),
   }),
 });
 
 /** Runs a stream within the viewer's subscription limit. */
-const limited = <T>(ctx: Ctx, open: () => Promise<AsyncIterable<T>> | AsyncIterable<T>) =>
+const limited = <T>(ctx: Ctx, open: (signal: AbortSignal) => Promise<AsyncIterable<T>> | AsyncIterable<T>) =>
   limitedStream(ctx.subscriptionSlots, ctx.clientKey, ctx.cx.config.live.maxSubscriptionsPerUser, open);
 
 builder.subscriptionFields((t) => ({
@@ -93,19 +109,28 @@ builder.subscriptionFields((t) => ({
     args: { owner: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
     ...checkedBy('watchIssueEvents (issueReadWhere re-evaluated for every event)'),
     subscribe: (_root, args, ctx) =>
-      limited(ctx, () =>
-        liveService.watchIssueEvents(ctx.cx, { owner: args.owner, name: args.name, kind: 'issue' }, { queueSize: ctx.cx.config.live.queueSize }),
+      limited(ctx, (signal) =>
+        liveService.watchIssueEvents(
+          ctx.cx,
+          { owner: args.owner, name: args.name, kind: 'issue' },
+          { queueSize: ctx.cx.config.live.queueSize, signal },
+        ),
       ),
     resolve: (e: liveService.IssueLiveEvent) => e,
   }),
   pullRequestEvents: t.field({
     type: PullRequestEventRef,
-    description: "Changes to owner/name's pull requests from now on (created, edited, closed, reopened, commented, labeled, merged, reviewed).",
+    description:
+      "Changes to owner/name's pull requests from now on (created, edited, closed, reopened, commented, labeled, merged, reviewed).",
     args: { owner: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
     ...checkedBy('watchIssueEvents (issueReadWhere re-evaluated for every event)'),
     subscribe: (_root, args, ctx) =>
-      limited(ctx, () =>
-        liveService.watchIssueEvents(ctx.cx, { owner: args.owner, name: args.name, kind: 'pull' }, { queueSize: ctx.cx.config.live.queueSize }),
+      limited(ctx, (signal) =>
+        liveService.watchIssueEvents(
+          ctx.cx,
+          { owner: args.owner, name: args.name, kind: 'pull' },
+          { queueSize: ctx.cx.config.live.queueSize, signal },
+        ),
       ),
     resolve: (e: liveService.IssueLiveEvent) => e,
   }),
@@ -113,7 +138,8 @@ builder.subscriptionFields((t) => ({
     type: NotificationEventRef,
     description: "The viewer's notification threads as they become unread.",
     ...checkedBy('watchNotifications (the viewer only; the subject re-checked for every event)'),
-    subscribe: (_root, _args, ctx) => limited(ctx, () => liveService.watchNotifications(ctx.cx, { queueSize: ctx.cx.config.live.queueSize })),
+    subscribe: (_root, _args, ctx) =>
+      limited(ctx, (signal) => liveService.watchNotifications(ctx.cx, { queueSize: ctx.cx.config.live.queueSize, signal })),
     resolve: (e: liveService.NotificationLiveEvent) => e,
   }),
 }));
