@@ -235,4 +235,51 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
       t.config.live.maxSubscriptionsPerUser = max;
     }
   });
+
+  it("notificationReceived: the viewer's new notification threads (published by the notification job as notification.created)", async () => {
+    const carol = await t.db.user.findFirstOrThrow({ where: { lowerName: 'carol' } });
+    const bob = await t.db.user.findFirstOrThrow({ where: { lowerName: 'bob' } });
+    const repo = await t.db.repository.findFirstOrThrow({ where: { lowerName: 'pubrepo' } });
+    const issue = await t.db.issue.findFirstOrThrow({ where: { repoId: repo.id, isPull: false } });
+    const secret = await t.db.repository.findFirstOrThrow({ where: { lowerName: 'secret' } });
+    const secretIssue = await t.db.issue.findFirstOrThrow({ where: { repoId: secret.id } });
+    const query = 'subscription { notificationReceived { notificationId repository { nameWithOwner } subject { number title } } }';
+    const anon = subscribe(url, query);
+    await anon.until(() => anon.done || anon.received.length > 0, 'the refusal');
+    expect(anon.received[0]?.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    anon.close();
+
+    const sub = subscribe(url, query, 'carol');
+    const deadline = Date.now() + 10_000;
+    while (t.app.deps.live.subscriberCount(`notifications:${carol.id}`) !== 1) {
+      if (Date.now() > deadline) throw new Error('notificationReceived never subscribed');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    try {
+      const mine = await t.db.notification.create({ data: { userId: carol.id, repoId: repo.id, issueId: issue.id, source: 'ISSUE' } });
+      // A thread on an issue carol cannot read (a private repository she is not in) is not delivered.
+      const hidden = await t.db.notification.create({
+        data: { userId: carol.id, repoId: secret.id, issueId: secretIssue.id, source: 'ISSUE' },
+      });
+      const bobs = await t.db.notification.create({ data: { userId: bob.id, repoId: repo.id, issueId: issue.id, source: 'ISSUE' } });
+      t.app.deps.notifier.publish([
+        { type: 'notification.created', notificationId: hidden.id, userId: carol.id, repoId: secret.id, issueId: secretIssue.id },
+        { type: 'notification.created', notificationId: bobs.id, userId: bob.id, repoId: repo.id, issueId: issue.id },
+        { type: 'notification.created', notificationId: mine.id, userId: carol.id, repoId: repo.id, issueId: issue.id },
+      ]);
+      await sub.until(() => sub.received.length >= 1, 'the notification');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sub.received.map((r) => r.data)).toEqual([
+        {
+          notificationReceived: {
+            notificationId: mine.id,
+            repository: { nameWithOwner: 'alice/pubrepo' },
+            subject: { number: issue.index, title: issue.title },
+          },
+        },
+      ]);
+    } finally {
+      sub.close();
+    }
+  });
 });
