@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
-import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
+import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { addCollaborator, addTeamRepo, createRepo, createTeam, addTeamMember } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
@@ -209,5 +209,42 @@ describe.each(PROVIDERS)('activity feeds (%s)', (provider) => {
       ['create_issue', true],
       ['create_repo', true],
     ]);
+  });
+
+  it('a public-only token sees no private activity, even in its own feed (Gitea TestAPIActivityFeedsPublicOnly)', async () => {
+    const full = await t.createToken('alice', ['read:user']);
+    const publicOnly = await t.createToken('alice', ['public-only', 'read:user']);
+    const withFull = await t.request('GET', '/api/v1/users/alice/activities/feeds', { headers: tokenAuth(full) });
+    expect((withFull.json() as Activity[]).some((a) => a.is_private)).toBe(true);
+    const limited = await t.request('GET', '/api/v1/users/alice/activities/feeds', { headers: tokenAuth(publicOnly) });
+    expect(limited.statusCode).toBe(200);
+    const rows = limited.json() as Activity[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((a) => !a.is_private)).toBe(true);
+    const noScope = await t.createToken('alice', ['read:repository']);
+    expectGiteaError(await t.request('GET', '/api/v1/users/alice/activities/feeds', { headers: tokenAuth(noScope) }), 403);
+  });
+
+  it("rows are materialized for each watcher who can read the row's unit (Gitea NotifyWatchers), never twice for the actor", async () => {
+    const dave = await t.createUser('dave');
+    const pub = await t.db.repository.findFirstOrThrow({ where: { ownerName: 'alice', lowerName: 'pub' } });
+    const secret = await t.db.repository.findFirstOrThrow({ where: { ownerName: 'alice', lowerName: 'secret' } });
+    // dave watches both, but cannot read the private one (a stale watch: he was never given access).
+    await t.db.watch.createMany({
+      data: [
+        { userId: dave.id, repoId: pub.id },
+        { userId: dave.id, repoId: secret.id },
+      ],
+    });
+    for (const repo of ['alice/pub', 'alice/secret']) {
+      await t.request('POST', `/api/v1/repos/${repo}/issues`, { headers: basic('alice'), body: { title: 'watched' } });
+    }
+    await t.app.deps.notifier.drain();
+    const feed = await get('/api/v1/users/dave/activities/feeds', 'dave');
+    expect(feed.body.map((a) => [a.op_type, a.repo.full_name, a.user_id, a.act_user_id])).toEqual([
+      ['create_issue', 'alice/pub', dave.id, alice.id],
+    ]);
+    const original = await t.db.action.count({ where: { repoId: pub.id, content: { endsWith: '|watched' }, userId: alice.id } });
+    expect(original).toBe(1);
   });
 });
