@@ -68,7 +68,8 @@ async function feedRows(
     select: {
       id: true,
       isPrivate: true,
-      owner: { select: { id: true, type: true } },
+      owner: { select: { id: true, type: true, visibility: true } },
+      units: { select: { type: true } },
       watches: { where: { mode: { in: ['NORMAL', 'AUTO'] }, userId: { not: actorId } }, select: { user: true } },
     },
   });
@@ -86,11 +87,15 @@ async function feedRows(
   });
   const rows = entries.map((e) => row(actorId, e));
   if (repo.owner.type === 'ORGANIZATION' && repo.owner.id !== actorId) rows.push(...entries.map((e) => row(repo.owner.id, e)));
+  // Every unrestricted user reads the enabled units of a public repository of a public owner: no lookup needed.
+  const openToAll = !repo.isPrivate && repo.owner.visibility === 'PUBLIC';
+  const enabled = new Set(repo.units.map((u) => u.type));
   for (const { user } of repo.watches) {
-    const perm = await repoPermissionLoader(db, user).load(repoId);
+    const perm = openToAll && !user.isRestricted ? null : await repoPermissionLoader(db, user).load(repoId);
     for (const e of entries) {
       const unit = unitOf(e.opType);
-      if (unit === null || canRead(perm, unit)) rows.push(row(user.id, e));
+      const readable = unit === null || (perm ? canRead(perm, unit) : enabled.has(unit));
+      if (readable) rows.push(row(user.id, e));
     }
   }
   return rows;

@@ -9,9 +9,10 @@ import { createSystemContext, type AppDeps } from '../context.ts';
 import { addCommentCrossReferences, addIssueCrossReferences, neuterCommentCrossReferences, resolvePullReferences } from './xref.ts';
 
 const XrefPayload = z.discriminatedUnion('source', [
-  z.object({ source: z.literal('issue'), issueId: z.number().int(), actorId: z.number().int(), removeOld: z.boolean() }),
-  z.object({ source: z.literal('comment'), commentId: z.number().int(), actorId: z.number().int(), removeOld: z.boolean() }),
+  z.object({ source: z.literal('issue'), issueId: z.number().int(), actorId: z.number().int() }),
+  z.object({ source: z.literal('comment'), commentId: z.number().int(), actorId: z.number().int() }),
   z.object({ source: z.literal('commentDeleted'), issueId: z.number().int(), commentId: z.number().int() }),
+  z.object({ source: z.literal('review'), reviewId: z.number().int(), actorId: z.number().int() }),
   z.object({ source: z.literal('merge'), issueId: z.number().int(), actorId: z.number().int(), commitId: z.string() }),
 ]);
 type XrefPayload = z.infer<typeof XrefPayload>;
@@ -23,16 +24,18 @@ export const XREF_JOB = jobKind('issue.xref', XrefPayload);
 function payloadOf(event: DomainEvent): XrefPayload | null {
   switch (event.type) {
     case 'issue.created':
-      return { source: 'issue', issueId: event.issueId, actorId: event.actorId, removeOld: false };
+      return { source: 'issue', issueId: event.issueId, actorId: event.actorId };
     case 'issue.updated':
       return event.fields.includes('title') || event.fields.includes('body')
-        ? { source: 'issue', issueId: event.issueId, actorId: event.actorId, removeOld: true }
+        ? { source: 'issue', issueId: event.issueId, actorId: event.actorId }
         : null;
     case 'comment.created':
     case 'comment.updated':
-      return { source: 'comment', commentId: event.commentId, actorId: event.actorId, removeOld: event.type === 'comment.updated' };
+      return { source: 'comment', commentId: event.commentId, actorId: event.actorId };
     case 'comment.deleted':
       return { source: 'commentDeleted', issueId: event.issueId, commentId: event.commentId };
+    case 'pull.reviewed':
+      return { source: 'review', reviewId: event.reviewId, actorId: event.actorId };
     case 'pull.merged':
       return { source: 'merge', issueId: event.issueId, actorId: event.actorId, commitId: event.commitId };
     default:
@@ -51,7 +54,10 @@ export function xrefTxSubscriber(): TxSubscriber {
   };
 }
 
-/** The reference job: acts as the event's actor, whose permissions decide which references count. */
+/**
+ * The reference job: acts as the event's actor, whose permissions decide which references count. It always
+ * replaces the source's earlier references ("remove old"): a new text has none, and a replayed job adds no duplicates.
+ */
 export function xrefJobHandler(deps: AppDeps): JobHandler<XrefPayload> {
   return defineHandler(XREF_JOB, async (payload) => {
     const cx = createSystemContext(deps);
@@ -61,7 +67,7 @@ export function xrefJobHandler(deps: AppDeps): JobHandler<XrefPayload> {
           cx.db.issue.findUnique({ where: { id: payload.issueId } }),
           cx.db.user.findUnique({ where: { id: payload.actorId } }),
         ]);
-        if (issue && doer) await addIssueCrossReferences(cx, issue, doer, payload.removeOld);
+        if (issue && doer) await addIssueCrossReferences(cx, issue, doer, true);
         return;
       }
       case 'comment': {
@@ -69,7 +75,16 @@ export function xrefJobHandler(deps: AppDeps): JobHandler<XrefPayload> {
           cx.db.comment.findUnique({ where: { id: payload.commentId } }),
           cx.db.user.findUnique({ where: { id: payload.actorId } }),
         ]);
-        if (comment && doer) await addCommentCrossReferences(cx, comment, doer, payload.removeOld);
+        if (comment && doer) await addCommentCrossReferences(cx, comment, doer, true);
+        return;
+      }
+      case 'review': {
+        // Gitea adds references for the code comments of a review (its REVIEW comment itself makes none).
+        const [codes, doer] = await Promise.all([
+          cx.db.comment.findMany({ where: { reviewId: payload.reviewId, type: 'CODE' }, orderBy: { id: 'asc' } }),
+          cx.db.user.findUnique({ where: { id: payload.actorId } }),
+        ]);
+        if (doer) for (const c of codes) await addCommentCrossReferences(cx, c, doer, true);
         return;
       }
       case 'commentDeleted':

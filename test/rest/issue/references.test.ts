@@ -180,4 +180,17 @@ describe.each(PROVIDERS)('issue references and closing keywords (%s)', (provider
     entries = (await timeline('alice/app', issue)).filter((e) => e.type === 'commit_ref');
     expect(entries.map((e) => e.ref_commit_sha)).toEqual([side, fix, again]);
   });
+
+  it('code comments of a submitted review add comment_ref entries', async () => {
+    const target = await newIssue('alice/app', 'alice', 'Reviewed elsewhere');
+    const pr = await f.pushAndOpen('alice', 'app', 'alice', 'reviewed', { 'r.txt': 'one\ntwo\n' });
+    const review = await t.request('POST', `/api/v1/repos/alice/app/pulls/${pr}/reviews`, {
+      headers: basic('bob'),
+      body: { event: 'COMMENT', body: 'thoughts', comments: [{ path: 'r.txt', body: `like #${target}`, new_position: 1 }] },
+    });
+    expect(review.statusCode, review.body).toBe(200);
+    await settle();
+    const refs = (await timeline('alice/app', target)).filter((e) => e.type === 'comment_ref');
+    expect(refs.map((e) => [e.ref_issue?.number, e.ref_comment?.body, e.user.login])).toEqual([[pr, `like #${target}`, 'bob']]);
+  });
 });
