@@ -5,6 +5,7 @@ import { builder } from '../builder.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
+import { TeamRef } from './team.ts';
 import { UserRef } from './user.ts';
 
 const OP_TYPES = [
@@ -93,5 +94,16 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     ...filteredBy('activityReadWhere'),
     totalCount: (repo, _args, ctx) => feedService.countActivityRows(ctx.cx, { kind: 'repo', repoId: repo.id }),
     resolve: (query, repo, _args, ctx) => feedService.findActivityRows(ctx.cx, { kind: 'repo', repoId: repo.id }, query),
+  }),
+}));
+
+builder.prismaObjectFields(TeamRef, (t) => ({
+  activity: t.prismaConnection({
+    type: ActivityRef,
+    cursor: 'id',
+    description: "The organization's activity on the team's repositories (as GET /api/v1/teams/{id}/activities/feeds).",
+    ...filteredBy('activityReadWhere'),
+    totalCount: (team, _args, ctx) => feedService.countActivityRows(ctx.cx, { kind: 'team', team }),
+    resolve: (query, team, _args, ctx) => feedService.findActivityRows(ctx.cx, { kind: 'team', team }, query),
   }),
 }));
