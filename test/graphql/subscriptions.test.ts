@@ -48,7 +48,7 @@ function subscribe(url: string, query: string, user?: string) {
       return done;
     },
     async until(pred: () => boolean, what: string) {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       while (!pred()) {
         if (Date.now() > deadline)
           throw new Error(
@@ -197,7 +197,7 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
 
   it('an invisible repository is NOT_FOUND; subscriptions per user are limited with an error naming the limit', async () => {
     const anon = subscribe(url, ISSUE_EVENTS('alice/secret'));
-    await anon.until(() => anon.done || anon.received.length > 0, 'the refusal');
+    await anon.until(() => anon.done || anon.received.length > 0, 'the NOT_FOUND refusal');
     expect(anon.received[0]?.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     anon.close();
 
@@ -207,7 +207,7 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
     try {
       await listening('alice/pubrepo', 2);
       const third = subscribe(url, ISSUE_EVENTS('alice/pubrepo'), 'carol');
-      await third.until(() => third.done || third.received.length > 0, 'the refusal');
+      await third.until(() => third.done || third.received.length > 0, 'the limit refusal');
       expect(third.received[0]?.errors?.[0]?.extensions).toMatchObject({
         code: 'SUBSCRIPTION_LIMIT',
         limit: 'subscriptionsPerUser',
@@ -240,12 +240,13 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
     const carol = await t.db.user.findFirstOrThrow({ where: { lowerName: 'carol' } });
     const bob = await t.db.user.findFirstOrThrow({ where: { lowerName: 'bob' } });
     const repo = await t.db.repository.findFirstOrThrow({ where: { lowerName: 'pubrepo' } });
-    const issue = await t.db.issue.findFirstOrThrow({ where: { repoId: repo.id, isPull: false } });
+    await t.request('POST', '/api/v1/repos/alice/pubrepo/issues', { headers: basic('alice'), body: { title: 'notified' } });
+    const issue = await t.db.issue.findFirstOrThrow({ where: { repoId: repo.id, title: 'notified' } });
     const secret = await t.db.repository.findFirstOrThrow({ where: { lowerName: 'secret' } });
     const secretIssue = await t.db.issue.findFirstOrThrow({ where: { repoId: secret.id } });
     const query = 'subscription { notificationReceived { notificationId repository { nameWithOwner } subject { number title } } }';
     const anon = subscribe(url, query);
-    await anon.until(() => anon.done || anon.received.length > 0, 'the refusal');
+    await anon.until(() => anon.done || anon.received.length > 0, 'the UNAUTHENTICATED refusal');
     expect(anon.received[0]?.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     anon.close();
 

@@ -80,19 +80,20 @@ async function loadActivityViews(cx: ServiceContext, rows: readonly (Models.Acti
   });
 }
 
+/** Gitea's IncludePrivate of ListUserActivityFeeds: the account itself and site admins. */
+const selfOrAdmin = (cx: ServiceContext, account: Pick<Models.User, 'id'>): boolean =>
+  cx.viewer !== null && (isSiteAdmin(cx) || cx.viewer.id === account.id);
+
 /**
- * The feed scope of a user's or organization's own feed, for the viewer: private rows for the account itself,
- * site admins and, for an organization, its members (Gitea ListUserActivityFeeds / ListOrgActivityFeeds).
+ * The feed scope of a user's or organization's own feed in the graph (User.activity, Organization.activity):
+ * private rows for the account itself, site admins and, for an organization, its members (as REST's
+ * /users/{u}/… and /orgs/{org}/… feeds).
  */
-export async function accountFeedScope(
-  cx: ServiceContext,
-  account: Pick<Models.User, 'id' | 'type'> & Partial<Models.User>,
-  onlyPerformedBy = false,
-): Promise<FeedScope> {
-  let includePrivate = cx.viewer !== null && (isSiteAdmin(cx) || cx.viewer.id === account.id);
+export async function accountFeedScope(cx: ServiceContext, account: Pick<Models.User, 'id' | 'type'>): Promise<FeedScope> {
+  let includePrivate = selfOrAdmin(cx, account);
   if (!includePrivate && cx.viewer && account.type === 'ORGANIZATION')
     includePrivate = (await cx.loaders.orgStanding.load(account.id)).isMember;
-  return { kind: 'user', user: account, onlyPerformedBy, includePrivate };
+  return { kind: 'user', user: account, includePrivate };
 }
 
 /**
@@ -107,7 +108,8 @@ export async function listUserFeeds(
 ): Promise<Page<ActivityView>> {
   requireTokenScope(cx, 'user', 'read');
   const user = await getUserByName(cx, username);
-  return listFeed(cx, await accountFeedScope(cx, user, input.onlyPerformedBy === true), input);
+  const scope: FeedScope = { kind: 'user', user, includePrivate: selfOrAdmin(cx, user), onlyPerformedBy: input.onlyPerformedBy === true };
+  return listFeed(cx, scope, input);
 }
 
 /** GET /orgs/{org}/activities/feeds: the organization's rows. @throws NotFoundError, PermissionDeniedError */
