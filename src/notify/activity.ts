@@ -19,6 +19,8 @@ interface Entry {
 }
 
 const ZERO = /^0+$/;
+/** The first line of a comment (Gitea's review feed rows: strings.Split(content, "\n")[0]). */
+const firstLine = (content: string): string => content.split('\n', 1)[0] ?? '';
 /** Gitea's `[ui] FEED_MAX_COMMIT_NUM`. */
 const FEED_MAX_COMMITS = 5;
 
@@ -156,20 +158,35 @@ export function activitySubscriber(db: Db): Subscriber {
     if (data.length) await db.action.createMany({ data });
   }
 
-  // Gitea's feed content for issues is "<index>|<title>" on creation and "<index>|" on state changes.
-  async function issueEntries(issueId: number, type: 'issue.created' | 'issue.closed' | 'issue.reopened'): Promise<Entry[]> {
+  // Gitea's feed content for issues is "<index>|<title>" on creation and "<index>|" on state changes, which
+  // also carry the CLOSE/REOPEN timeline comment (Gitea IssueChangeStatus: comment_id and comment).
+  async function issueEntries(
+    issueId: number,
+    type: 'issue.created' | 'issue.closed' | 'issue.reopened',
+    actorId: number,
+  ): Promise<Entry[]> {
     const issue = await db.issue.findUnique({ where: { id: issueId }, select: { index: true, title: true, isPull: true } });
     if (!issue) return [];
-    const ops: Record<typeof type, [ActionType, ActionType]> = {
-      'issue.created': ['CREATE_ISSUE', 'CREATE_PULL_REQUEST'],
-      'issue.closed': ['CLOSE_ISSUE', 'CLOSE_PULL_REQUEST'],
-      'issue.reopened': ['REOPEN_ISSUE', 'REOPEN_PULL_REQUEST'],
-    };
-    const opType = ops[type][issue.isPull ? 1 : 0];
-    return [{ opType, content: type === 'issue.created' ? `${issue.index}|${issue.title}` : `${issue.index}|` }];
+    if (type !== 'issue.created') {
+      const comment = await db.comment.findFirst({
+        where: { issueId, type: type === 'issue.closed' ? 'CLOSE' : 'REOPEN', posterId: actorId },
+        orderBy: { id: 'desc' },
+        select: { id: true },
+      });
+      const opType: ActionType =
+        type === 'issue.closed'
+          ? issue.isPull
+            ? 'CLOSE_PULL_REQUEST'
+            : 'CLOSE_ISSUE'
+          : issue.isPull
+            ? 'REOPEN_PULL_REQUEST'
+            : 'REOPEN_ISSUE';
+      return [{ opType, content: `${issue.index}|`, ...(comment ? { commentId: comment.id } : {}) }];
+    }
+    return [{ opType: issue.isPull ? 'CREATE_PULL_REQUEST' : 'CREATE_ISSUE', content: `${issue.index}|${issue.title}` }];
   }
 
-  // Gitea's feed of a submitted review: comment_pull per code comment, then approve_pull_request /
+  // Gitea's feed of a submitted review (content: the first line of each comment): comment_pull per code comment, then approve_pull_request /
   // reject_pull_request / comment_pull for the review itself (a COMMENT review only when it has a body).
   async function reviewEntries(event: Extract<DomainEvent, { type: 'pull.reviewed' }>): Promise<Entry[]> {
     const [review, codes] = await Promise.all([
@@ -183,12 +200,12 @@ export function activitySubscriber(db: Db): Subscriber {
     const entries: Entry[] = codes.map((c) => ({
       opType: 'COMMENT_PULL',
       commentId: c.id,
-      content: `${event.index}|${feedExcerpt(c.content)}`,
+      content: `${event.index}|${firstLine(c.content)}`,
     }));
     if (review && (event.state !== 'COMMENT' || review.content.trim() !== '')) {
       const opType: ActionType =
         event.state === 'APPROVE' ? 'APPROVE_PULL_REQUEST' : event.state === 'REJECT' ? 'REJECT_PULL_REQUEST' : 'COMMENT_PULL';
-      entries.push({ opType, commentId: event.commentId, content: `${event.index}|${feedExcerpt(review.content)}` });
+      entries.push({ opType, commentId: event.commentId, content: `${event.index}|${firstLine(review.content)}` });
     }
     return entries;
   }
@@ -219,7 +236,7 @@ export function activitySubscriber(db: Db): Subscriber {
         case 'issue.created':
         case 'issue.closed':
         case 'issue.reopened':
-          return record(event.repoId, event.actorId, await issueEntries(event.issueId, event.type));
+          return record(event.repoId, event.actorId, await issueEntries(event.issueId, event.type, event.actorId));
         case 'comment.created': {
           // Gitea's feed: comment_issue / comment_pull, content "<index>|<excerpt of the body>".
           const comment = await db.comment.findUnique({ where: { id: event.commentId }, select: { content: true } });

@@ -71,6 +71,10 @@ describe.each(PROVIDERS)('activity op_types and contents (%s)', (provider) => {
       ['rename_repo', 'alice', 'app', ''],
     ]);
     expect(feed.find((r) => r.op_type === 'comment_pull')?.comment_id).toBeGreaterThan(0);
+    // Close and reopen rows carry their timeline comment (Gitea IssueChangeStatus).
+    const close = feed.find((r) => r.op_type === 'close_pull_request');
+    expect(close?.comment_id).toBeGreaterThan(0);
+    expect((close as unknown as { comment: { id: number } }).comment.id).toBe(close?.comment_id);
     const fork = (await t.request('GET', '/api/v1/repos/bob/app2/activities/feeds')).json() as Activity[];
     expect(fork.map((r) => [r.op_type, r.repo.full_name])).toEqual([['create_repo', 'bob/app2']]);
   });
