@@ -1,7 +1,7 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { createClient, type Client } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
+import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { PullFixture } from '../helpers/pull.ts';
 import { repoTopic } from '../../src/notify/liveBus.ts';
@@ -14,11 +14,16 @@ interface Received {
   errors?: { message: string; extensions?: { code?: string; limit?: string; max?: number } }[];
 }
 
-/** A graphql-sse client (distinct connections) subscribed as `user`; collects what it receives. */
+/** Access tokens of the test users (cheap to verify, unlike passwords, so many clients connect quickly under load). */
+const tokens = new Map<string, string>();
+
+/** A graphql-sse client (distinct connections) subscribed as `user` (with a token); collects what it receives. */
 function subscribe(url: string, query: string, user?: string) {
+  const token = user ? tokens.get(user) : undefined;
+  if (user && !token) throw new Error(`no token for ${user}`);
   const client: Client = createClient({
     url,
-    headers: user ? basic(user, PASSWORD) : {},
+    headers: token ? tokenAuth(token) : {},
     retryAttempts: 0,
   });
   const received: Received[] = [];
@@ -104,6 +109,7 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
     await t.createUser('alice');
     await t.createUser('bob');
     await t.createUser('carol');
+    for (const name of ['alice', 'bob', 'carol']) tokens.set(name, await t.createToken(name));
     f = await PullFixture.start(t);
     url = `http://127.0.0.1:${f.port}/api/graphql`;
     await f.createRepo('alice', 'secret', { private: true });
@@ -201,6 +207,8 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
     expect(anon.received[0]?.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     anon.close();
 
+    // The previous test's clients are gone (their streams ended) before counting this test's.
+    await listening('alice/pubrepo', 0);
     const max = t.config.live.maxSubscriptionsPerUser;
     t.config.live.maxSubscriptionsPerUser = 2;
     const open = [subscribe(url, ISSUE_EVENTS('alice/pubrepo'), 'carol'), subscribe(url, ISSUE_EVENTS('alice/pubrepo'), 'carol')];
