@@ -91,7 +91,7 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
   const listening = async (repo: string, n: number) => {
     const [owner, name] = repo.split('/');
     const row = await t.db.repository.findFirstOrThrow({ where: { ownerName: owner, lowerName: name } });
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (t.app.deps.live.subscriberCount(repoTopic(row.id)) !== n) {
       if (Date.now() > deadline)
         throw new Error(`expected ${n} subscribers of ${repo}, have ${t.app.deps.live.subscriberCount(repoTopic(row.id))}`);
@@ -110,6 +110,8 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
     await t.createUser('bob');
     await t.createUser('carol');
     for (const name of ['alice', 'bob', 'carol']) tokens.set(name, await t.createToken(name));
+    // Yoga and the schema load on first use (seconds under load): not inside the first test's waits.
+    await t.app.warmUp();
     f = await PullFixture.start(t);
     url = `http://127.0.0.1:${f.port}/api/graphql`;
     await f.createRepo('alice', 'secret', { private: true });
@@ -259,7 +261,7 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
     anon.close();
 
     const sub = subscribe(url, query, 'carol');
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (t.app.deps.live.subscriberCount(`notifications:${carol.id}`) !== 1) {
       if (Date.now() > deadline) throw new Error('notificationReceived never subscribed');
       await new Promise((r) => setTimeout(r, 20));
