@@ -32,6 +32,7 @@ const SERVICE_DOMAINS = [
   'attachment',
   'release',
   'cron',
+  'feed',
   'watch',
   'notification',
   'webhook',

@@ -20,6 +20,10 @@ import { pushJobHandler } from './services/repo/pushJob.ts';
 import { deliverHandler } from './webhooks/deliver.ts';
 import { prepareHandler } from './webhooks/prepare.ts';
 import { webhookSubscriber } from './webhooks/subscriber.ts';
+import { liveSubscriber } from './notify/live.ts';
+import { LiveBus } from './notify/liveBus.ts';
+import { issueReferencesFollowUp } from './services/issue/commitRefs.ts';
+import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
@@ -79,7 +83,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
-  const deps: AppDeps = { db, config, notifier, jobs, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
+  const live = new LiveBus();
+  const deps: AppDeps = { db, config, notifier, jobs, live, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
   // Notification threads: a fan-out job written in the emitting transaction, run by the worker.
@@ -95,6 +100,11 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribeInTransaction(webhookSubscriber(config));
   jobs.register(prepareHandler(deps));
   jobs.register(deliverHandler(db, config));
+  notifier.subscribe(liveSubscriber(live));
+  notifier.subscribeInTransaction(xrefTxSubscriber());
+  jobs.register(xrefJobHandler(deps));
+  // After a push's rows: pull request heads and stats first, then merges made outside the API.
+  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp]));
   const cron = new CronScheduler(
     db,
     cronTasks(config),
@@ -141,6 +151,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       if (config.cron.enabled) await cron.start();
     },
     async close() {
+      live.close();
       await server.close();
       await cron.stop();
       await jobs.stop();

@@ -29,6 +29,13 @@ export interface Config {
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`); the client address feeds sign-in throttling. */
   trustProxy: boolean | string[];
   loginThrottle: LoginThrottleSettings;
+  /**
+   * GraphQL subscriptions over SSE: LIVE_MAX_SUBSCRIPTIONS_PER_USER (open subscriptions of one account, or of one
+   * client address when anonymous; default 20) and LIVE_QUEUE_SIZE (events waiting for one slow client before its
+   * subscription is ended; default 100). One SSE connection carries one subscription (graphql-sse's distinct
+   * connections mode).
+   */
+  live: { maxSubscriptionsPerUser: number; queueSize: number };
   /** Durable background jobs (src/jobs): JOBS_WORKER, JOBS_CONCURRENCY, JOBS_POLL_INTERVAL, JOBS_LEASE, JOBS_SHUTDOWN_TIMEOUT, JOBS_RETRY_BASE, JOBS_RETRY_MAX, JOBS_KEEP_DONE, JOBS_KEEP_FAILED. */
   jobs: JobsConfig;
   /** Cron (Gitea `[cron]`): CRON_ENABLED, and per task CRON_<TASK>_{ENABLED,SCHEDULE,RUN_AT_START,NOTICE_ON_SUCCESS,OLDER_THAN,…}. */
@@ -136,6 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accountBlockSeconds: parseCount('LOGIN_BLOCK_SECONDS', env.LOGIN_BLOCK_SECONDS, 3600, 1),
       maxFailsPerIp: parseCount('LOGIN_MAX_FAILS_PER_IP', env.LOGIN_MAX_FAILS_PER_IP, 100),
       ipBlockSeconds: parseCount('LOGIN_IP_BLOCK_SECONDS', env.LOGIN_IP_BLOCK_SECONDS, 86_400, 1),
+    },
+    live: {
+      maxSubscriptionsPerUser: parseCount('LIVE_MAX_SUBSCRIPTIONS_PER_USER', env.LIVE_MAX_SUBSCRIPTIONS_PER_USER, 20, 1),
+      queueSize: parseCount('LIVE_QUEUE_SIZE', env.LIVE_QUEUE_SIZE, 100, 1),
     },
     jobs: loadJobsConfig(env),
     webhook: loadWebhookConfig(env),

@@ -5,6 +5,7 @@ import { createDb, prepareDb, type Db } from './db/client.ts';
 import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
 import { isDomainError } from './errors.ts';
 import { JobWorker } from './jobs/worker.ts';
+import { LiveBus } from './notify/liveBus.ts';
 import { Notifier } from './notify/notifier.ts';
 import { createSystemContext, type ServiceContext } from './services/context.ts';
 import * as tokenService from './services/user/token.ts';
@@ -69,7 +70,9 @@ async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T>
   const log = (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, { debug: () => undefined, info: () => undefined, warn: log, error: log });
   try {
-    return await fn(createSystemContext({ db, config, notifier, jobs, loginThrottle: new LoginThrottle(config.loginThrottle) }));
+    return await fn(
+      createSystemContext({ db, config, notifier, jobs, live: new LiveBus(), loginThrottle: new LoginThrottle(config.loginThrottle) }),
+    );
   } finally {
     await notifier.drain();
     await db.$disconnect();

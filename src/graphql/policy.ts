@@ -1,3 +1,4 @@
+import { activityReadWhere } from '../services/feed/visibility.ts';
 import { issueReadWhere, commentReadWhere } from '../services/issue/visibility.ts';
 import { labelReadWhere } from '../services/label/visibility.ts';
 import { notificationReadWhere } from '../services/notification/visibility.ts';
@@ -15,6 +16,7 @@ import { userReadWhere } from '../services/user/visibility.ts';
  * object-returning field of the schema to having one.
  */
 export const READ_POLICIES = {
+  activityReadWhere,
   repoReadWhere,
   branchReadWhere,
   collaborationReadWhere,

@@ -29,6 +29,8 @@ import './types/cron.ts';
 import './types/star.ts';
 import './types/notification.ts';
 import './types/webhook.ts';
+import './types/activity.ts';
+import './types/liveEvents.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

@@ -15,6 +15,7 @@ import { useCostLimit } from './limits/useCostLimit.ts';
 import { useDeadline } from './limits/useDeadline.ts';
 import { useDocumentLimits } from './limits/useDocumentLimits.ts';
 import { useSelectionLimits } from './limits/useSelectionLimits.ts';
+import { SubscriptionSlots } from './limits/subscriptions.ts';
 
 function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
@@ -35,6 +36,7 @@ type Yoga = YogaServerInstance<{ req: FastifyRequest; reply: FastifyReply }, Gra
 /** Builds Yoga over the schema. Loaded lazily: graphql-yoga and the schema take ~1 s to import. */
 async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
   const [{ createYoga }, { schema }] = await Promise.all([import('graphql-yoga'), import('./schema.ts')]);
+  const subscriptionSlots = new SubscriptionSlots();
   return createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/api/graphql',
@@ -64,7 +66,8 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
           extensions: { code, http: { status, ...(retry ? { headers: { 'Retry-After': String(retry) } } : {}) } },
         });
       }
-      return { cx: createServiceContext(deps, resolved.user, resolved.auth) };
+      const clientKey = resolved.user ? `user:${resolved.user.id}` : `ip:${req.ip}`;
+      return { cx: createServiceContext(deps, resolved.user, resolved.auth), subscriptionSlots, clientKey };
     },
   });
 }
@@ -83,6 +86,7 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
     // Yoga answers only on its one endpoint: hand it the alias's request under that path.
     if (req.raw.url?.startsWith('/graphql')) req.raw.url = `/api${req.raw.url}`;
     const res = await (await getYoga()).handleNodeRequestAndResponse(req, reply, { req, reply });
+    if (res.body && res.headers.get('content-type')?.startsWith('text/event-stream')) return streamEvents(reply, res);
     res.headers.forEach((value, key) => reply.header(key, value));
     reply.status(res.status);
     return reply.send(res.body);
@@ -95,6 +99,33 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
       await getYoga();
     },
   };
+}
+
+/**
+ * Streams a subscription's Server-Sent Events to the client and cancels the stream when the client goes away, so
+ * the subscription ends (its iterator returns, its slot and bus listener are released) instead of lingering.
+ */
+async function streamEvents(reply: FastifyReply, res: Response): Promise<void> {
+  reply.hijack();
+  const out = reply.raw;
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, key) => (headers[key] = value));
+  out.writeHead(res.status, headers);
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  out.on('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      out.write(value);
+    }
+  } catch {
+    // The client left or the stream failed: nothing more to send.
+  } finally {
+    out.off('close', cancel);
+    out.end();
+  }
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

@@ -1,6 +1,9 @@
 import type { Config } from '../config.ts';
 import type { Db, DbLike, Models } from '../db/client.ts';
 import { listPushCommits } from '../git/listPushCommits.ts';
+import { repoPermissionLoader } from '../loaders/permissionLoaders.ts';
+import { canRead } from '../permissions/repoPermission.ts';
+import type { UnitType } from '../permissions/units.ts';
 import { repoPath } from '../git/repoPath.ts';
 import { feedExcerpt } from './ellipsis.ts';
 import type { DomainEvent, RefUpdate } from './events.ts';
@@ -16,12 +19,46 @@ interface Entry {
 }
 
 const ZERO = /^0+$/;
+/** The first line of a comment (Gitea's review feed rows: strings.Split(content, "\n")[0]). */
+const firstLine = (content: string): string => content.split('\n', 1)[0] ?? '';
 /** Gitea's `[ui] FEED_MAX_COMMIT_NUM`. */
 const FEED_MAX_COMMITS = 5;
 
-/** Action rows for one event: one per feed owner — the actor, the repository's owner, and its watchers. */
+/** The unit a watcher must be able to read to get a row of this type (Gitea notifyWatchers); null: none. */
+function unitOf(op: ActionType): UnitType | null {
+  switch (op) {
+    case 'COMMIT_REPO':
+    case 'PUSH_TAG':
+    case 'DELETE_TAG':
+    case 'PUBLISH_RELEASE':
+    case 'DELETE_BRANCH':
+      return 'CODE';
+    case 'CREATE_ISSUE':
+    case 'COMMENT_ISSUE':
+    case 'CLOSE_ISSUE':
+    case 'REOPEN_ISSUE':
+      return 'ISSUES';
+    case 'CREATE_PULL_REQUEST':
+    case 'COMMENT_PULL':
+    case 'MERGE_PULL_REQUEST':
+    case 'CLOSE_PULL_REQUEST':
+    case 'REOPEN_PULL_REQUEST':
+    case 'AUTO_MERGE_PULL_REQUEST':
+      return 'PULL_REQUESTS';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Action rows for one event, materialized per feed owner as Gitea's NotifyWatchers does: one for the actor
+ * (the repository feed's "original" row, user_id = act_user_id), one for the owning organization when it is not
+ * the actor, and one for each other watcher (mode normal or auto) who can read the unit the row is about.
+ * A user-owned repository's owner gets rows as a watcher (creating a repository watches it, as Gitea's
+ * AUTO_WATCH_NEW_REPOS).
+ */
 async function feedRows(
-  db: DbLike,
+  db: Db,
   repoId: number,
   actorId: number,
   entries: Entry[],
@@ -30,23 +67,40 @@ async function feedRows(
   if (!entries.length) return [];
   const repo = await db.repository.findUnique({
     where: { id: repoId },
-    select: { id: true, ownerId: true, isPrivate: true, watches: { select: { userId: true } } },
+    select: {
+      id: true,
+      isPrivate: true,
+      owner: { select: { id: true, type: true, visibility: true } },
+      units: { select: { type: true } },
+      watches: { where: { mode: { in: ['NORMAL', 'AUTO'] }, userId: { not: actorId } }, select: { user: true } },
+    },
   });
   if (!repo) return [];
-  const owners = new Set([actorId, repo.ownerId, ...repo.watches.map((w) => w.userId)]);
-  return [...owners].flatMap((userId) =>
-    entries.map((e) => ({
-      userId,
-      opType: e.opType,
-      actUserId: actorId,
-      repoId,
-      commentId: e.commentId ?? null,
-      refName: e.refName ?? '',
-      content: e.content ?? '',
-      isPrivate: repo.isPrivate,
-      createdAt,
-    })),
-  );
+  const row = (userId: number, e: Entry): Models.Prisma.ActionCreateManyInput => ({
+    userId,
+    opType: e.opType,
+    actUserId: actorId,
+    repoId,
+    commentId: e.commentId ?? null,
+    refName: e.refName ?? '',
+    content: e.content ?? '',
+    isPrivate: repo.isPrivate,
+    createdAt,
+  });
+  const rows = entries.map((e) => row(actorId, e));
+  if (repo.owner.type === 'ORGANIZATION' && repo.owner.id !== actorId) rows.push(...entries.map((e) => row(repo.owner.id, e)));
+  // Every unrestricted user reads the enabled units of a public repository of a public owner: no lookup needed.
+  const openToAll = !repo.isPrivate && repo.owner.visibility === 'PUBLIC';
+  const enabled = new Set(repo.units.map((u) => u.type));
+  for (const { user } of repo.watches) {
+    const perm = openToAll && !user.isRestricted ? null : await repoPermissionLoader(db, user).load(repoId);
+    for (const e of entries) {
+      const unit = unitOf(e.opType);
+      const readable = unit === null || (perm ? canRead(perm, unit) : enabled.has(unit));
+      if (readable) rows.push(row(user.id, e));
+    }
+  }
+  return rows;
 }
 
 async function pushEntries(db: DbLike, config: Config, repoId: number, updates: readonly RefUpdate[]): Promise<Entry[]> {
@@ -84,7 +138,7 @@ async function pushEntries(db: DbLike, config: Config, repoId: number, updates: 
  * push's bookkeeping to write in its own transaction (services/repo/push.ts), so they are written exactly once.
  */
 export async function pushFeedRows(
-  db: DbLike,
+  db: Db,
   config: Config,
   repoId: number,
   pusherId: number,
@@ -95,7 +149,7 @@ export async function pushFeedRows(
 
 /**
  * The activity feed (Gitea's feed notifier): turns repository events into Action rows, one per feed
- * owner — the actor, the repository's owner, and its watchers — marked private for private repositories.
+ * owner — the actor, the owning organization, and the watchers (feedRows) — marked private for private repositories.
  * Pushes are not here: their rows are part of the push's durable bookkeeping (pushFeedRows).
  */
 export function activitySubscriber(db: Db): Subscriber {
@@ -104,20 +158,35 @@ export function activitySubscriber(db: Db): Subscriber {
     if (data.length) await db.action.createMany({ data });
   }
 
-  // Gitea's feed content for issues is "<index>|<title>" on creation and "<index>|" on state changes.
-  async function issueEntries(issueId: number, type: 'issue.created' | 'issue.closed' | 'issue.reopened'): Promise<Entry[]> {
+  // Gitea's feed content for issues is "<index>|<title>" on creation and "<index>|" on state changes, which
+  // also carry the CLOSE/REOPEN timeline comment (Gitea IssueChangeStatus: comment_id and comment).
+  async function issueEntries(
+    issueId: number,
+    type: 'issue.created' | 'issue.closed' | 'issue.reopened',
+    actorId: number,
+  ): Promise<Entry[]> {
     const issue = await db.issue.findUnique({ where: { id: issueId }, select: { index: true, title: true, isPull: true } });
     if (!issue) return [];
-    const ops: Record<typeof type, [ActionType, ActionType]> = {
-      'issue.created': ['CREATE_ISSUE', 'CREATE_PULL_REQUEST'],
-      'issue.closed': ['CLOSE_ISSUE', 'CLOSE_PULL_REQUEST'],
-      'issue.reopened': ['REOPEN_ISSUE', 'REOPEN_PULL_REQUEST'],
-    };
-    const opType = ops[type][issue.isPull ? 1 : 0];
-    return [{ opType, content: type === 'issue.created' ? `${issue.index}|${issue.title}` : `${issue.index}|` }];
+    if (type !== 'issue.created') {
+      const comment = await db.comment.findFirst({
+        where: { issueId, type: type === 'issue.closed' ? 'CLOSE' : 'REOPEN', posterId: actorId },
+        orderBy: { id: 'desc' },
+        select: { id: true },
+      });
+      const opType: ActionType =
+        type === 'issue.closed'
+          ? issue.isPull
+            ? 'CLOSE_PULL_REQUEST'
+            : 'CLOSE_ISSUE'
+          : issue.isPull
+            ? 'REOPEN_PULL_REQUEST'
+            : 'REOPEN_ISSUE';
+      return [{ opType, content: `${issue.index}|`, ...(comment ? { commentId: comment.id } : {}) }];
+    }
+    return [{ opType: issue.isPull ? 'CREATE_PULL_REQUEST' : 'CREATE_ISSUE', content: `${issue.index}|${issue.title}` }];
   }
 
-  // Gitea's feed of a submitted review: comment_pull per code comment, then approve_pull_request /
+  // Gitea's feed of a submitted review (content: the first line of each comment): comment_pull per code comment, then approve_pull_request /
   // reject_pull_request / comment_pull for the review itself (a COMMENT review only when it has a body).
   async function reviewEntries(event: Extract<DomainEvent, { type: 'pull.reviewed' }>): Promise<Entry[]> {
     const [review, codes] = await Promise.all([
@@ -131,12 +200,12 @@ export function activitySubscriber(db: Db): Subscriber {
     const entries: Entry[] = codes.map((c) => ({
       opType: 'COMMENT_PULL',
       commentId: c.id,
-      content: `${event.index}|${feedExcerpt(c.content)}`,
+      content: `${event.index}|${firstLine(c.content)}`,
     }));
     if (review && (event.state !== 'COMMENT' || review.content.trim() !== '')) {
       const opType: ActionType =
         event.state === 'APPROVE' ? 'APPROVE_PULL_REQUEST' : event.state === 'REJECT' ? 'REJECT_PULL_REQUEST' : 'COMMENT_PULL';
-      entries.push({ opType, commentId: event.commentId, content: `${event.index}|${feedExcerpt(review.content)}` });
+      entries.push({ opType, commentId: event.commentId, content: `${event.index}|${firstLine(review.content)}` });
     }
     return entries;
   }
@@ -171,7 +240,7 @@ export function activitySubscriber(db: Db): Subscriber {
         case 'issue.created':
         case 'issue.closed':
         case 'issue.reopened':
-          return record(event.repoId, event.actorId, await issueEntries(event.issueId, event.type));
+          return record(event.repoId, event.actorId, await issueEntries(event.issueId, event.type, event.actorId));
         case 'comment.created': {
           // Gitea's feed: comment_issue / comment_pull, content "<index>|<excerpt of the body>".
           const comment = await db.comment.findUnique({ where: { id: event.commentId }, select: { content: true } });

@@ -150,6 +150,11 @@ export type DomainEvent =
   | { type: 'release.published'; releaseId: number; repoId: number; actorId: number; action: 'published' }
   | { type: 'release.updated'; releaseId: number; repoId: number; actorId: number; action: 'updated' }
   | { type: 'release.deleted'; releaseId: number; repoId: number; actorId: number; action: 'deleted'; tagName: string; title: string }
+  /**
+   * A notification thread became unread for `userId` (created, or updated from read): published by the
+   * notification job after its transaction commits; live subscriptions (notificationReceived) listen to it.
+   */
+  | { type: 'notification.created'; notificationId: number; userId: number; repoId: number; issueId: number | null }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
   | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] }
   /** A user starred or unstarred a repository (`starred` tells which). */

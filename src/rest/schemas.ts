@@ -87,6 +87,7 @@ import {
   GeneralUISettings,
   ServerVersion,
 } from './structs/settings.ts';
+import { Activity } from './structs/activity.ts';
 import { Team, CreateTeamOption, EditTeamOption } from './structs/team.ts';
 import { AddTimeOption, StopWatch, TrackedTime } from './structs/trackedTime.ts';
 import {
@@ -111,6 +112,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   AccessToken,
   AnnotatedTag,
   AnnotatedTagObject,
+  Activity,
   Attachment,
   Branch,
   ChangedFile,

@@ -5,6 +5,7 @@ import { transactionCommitted } from '../jobs/enqueue.ts';
 import type { JobWorker } from '../jobs/worker.ts';
 import { createLoaders, type Loaders } from '../loaders/loaders.ts';
 import type { DomainEvent } from '../notify/events.ts';
+import type { LiveBus } from '../notify/liveBus.ts';
 import type { Notifier } from '../notify/notifier.ts';
 import type { LoginThrottle } from '../auth/loginThrottle.ts';
 
@@ -17,6 +18,8 @@ export interface AppDeps {
   loginThrottle: LoginThrottle;
   /** Durable background jobs: `hold` records work before a change outside the database (src/jobs). */
   jobs: JobWorker;
+  /** Live updates for GraphQL subscriptions (published after commit by the live subscriber). */
+  live: LiveBus;
 }
 
 /** The service context: who is asking, and the handles to do the work. Every service takes it first. */

@@ -4,6 +4,7 @@ import { adminEmailRoutes } from './admin/emails.ts';
 import { adminUserRoutes } from './admin/users.ts';
 import { hookDeliveryRoutes } from './hooks/deliveries.ts';
 import { hookRoutes } from './hooks/hooks.ts';
+import { activityFeedRoutes } from './misc/activityFeeds.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
 import { orgLabelRoutes } from './org/labels.ts';
@@ -97,4 +98,5 @@ export const allRoutes: readonly RouteDef[] = [
   ...issueAttachmentRoutes,
   ...hookRoutes,
   ...hookDeliveryRoutes,
+  ...activityFeedRoutes,
 ] as readonly RouteDef[];

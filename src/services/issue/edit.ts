@@ -68,7 +68,7 @@ export function changeDetail(c: Change): Pick<Extract<DomainEvent, { type: 'issu
   return { ...(c.old ? { old: c.old } : {}), ...(c.assignees ? { assignees: c.assignees } : {}) };
 }
 
-async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorId: number, c: Change): Promise<void> {
+async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorId: number, c: Change, commitSha = ''): Promise<void> {
   if (issue.isClosed === close) return;
   // A conditional update: of two concurrent identical transitions only one counts.
   const { count } = await tx.issue.updateMany({
@@ -79,7 +79,7 @@ async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorI
   const delta = close ? { increment: 1 } : { decrement: 1 };
   await tx.repository.update({ where: { id: issue.repoId }, data: issue.isPull ? { numClosedPulls: delta } : { numClosedIssues: delta } });
   c.fields.push('state');
-  c.comments.push({ type: close ? 'CLOSE' : 'REOPEN', posterId: actorId, issueId: issue.id });
+  c.comments.push({ type: close ? 'CLOSE' : 'REOPEN', posterId: actorId, issueId: issue.id, ...(commitSha ? { commitSha } : {}) });
   c.events.push({ type: close ? 'issue.closed' : 'issue.reopened', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId });
 }
 
@@ -252,12 +252,27 @@ export async function editIssue(
  * close through editIssue: the CLOSE comment, exact repository, milestone and label counters, the events.
  */
 export async function closeIssueBySystem(cx: ServiceContext, issueId: number, actorId: number): Promise<void> {
+  await setIssueStateBySystem(cx, issueId, true, actorId);
+}
+
+/**
+ * Closes or reopens an issue on behalf of `actorId` without the edit gates (the caller checked the actor's
+ * right), as Gitea ChangeStatus with a commit: the CLOSE/REOPEN comment carries `commitSha` when a commit or a
+ * merged pull request caused it. Nothing happens when the issue is already in that state.
+ */
+export async function setIssueStateBySystem(
+  cx: ServiceContext,
+  issueId: number,
+  close: boolean,
+  actorId: number,
+  commitSha = '',
+): Promise<void> {
   await withRetry(() =>
     withTx(cx, async (tx, emit) => {
       const issue = await tx.issue.findUnique({ where: { id: issueId } });
       if (!issue) return;
       const c: Change = { fields: [], comments: [], events: [] };
-      await changeState(tx, issue, true, actorId, c);
+      await changeState(tx, issue, close, actorId, c, commitSha);
       if (!c.fields.length) return;
       await tx.comment.createMany({ data: c.comments });
       await refreshMilestone(tx, issue.milestoneId);

@@ -1,0 +1,96 @@
+// The durable follow-ups of references: an in-transaction subscriber writes a job row with the change, the job
+// scans the text (Gitea does it inside the change's transaction; here it runs right after, and survives a crash).
+import { z } from 'zod';
+import { enqueue } from '../../jobs/enqueue.ts';
+import { defineHandler, jobKind, type JobHandler } from '../../jobs/jobKind.ts';
+import type { DomainEvent } from '../../notify/events.ts';
+import type { TxSubscriber } from '../../notify/notifier.ts';
+import { createSystemContext, type AppDeps } from '../context.ts';
+import { addCommentCrossReferences, addIssueCrossReferences, neuterCommentCrossReferences, resolvePullReferences } from './xref.ts';
+
+const XrefPayload = z.discriminatedUnion('source', [
+  z.object({ source: z.literal('issue'), issueId: z.number().int(), actorId: z.number().int() }),
+  z.object({ source: z.literal('comment'), commentId: z.number().int(), actorId: z.number().int() }),
+  z.object({ source: z.literal('commentDeleted'), issueId: z.number().int(), commentId: z.number().int() }),
+  z.object({ source: z.literal('review'), reviewId: z.number().int(), actorId: z.number().int() }),
+  z.object({ source: z.literal('merge'), issueId: z.number().int(), actorId: z.number().int(), commitId: z.string() }),
+]);
+type XrefPayload = z.infer<typeof XrefPayload>;
+
+/** Cross references of a new or edited issue, pull request or comment, and the references a merge resolves. */
+export const XREF_JOB = jobKind('issue.xref', XrefPayload);
+
+/** The job a domain event asks for, if any. */
+function payloadOf(event: DomainEvent): XrefPayload | null {
+  switch (event.type) {
+    case 'issue.created':
+      return { source: 'issue', issueId: event.issueId, actorId: event.actorId };
+    case 'issue.updated':
+      return event.fields.includes('title') || event.fields.includes('body')
+        ? { source: 'issue', issueId: event.issueId, actorId: event.actorId }
+        : null;
+    case 'comment.created':
+    case 'comment.updated':
+      return { source: 'comment', commentId: event.commentId, actorId: event.actorId };
+    case 'comment.deleted':
+      return { source: 'commentDeleted', issueId: event.issueId, commentId: event.commentId };
+    case 'pull.reviewed':
+      return { source: 'review', reviewId: event.reviewId, actorId: event.actorId };
+    case 'pull.merged':
+      return { source: 'merge', issueId: event.issueId, actorId: event.actorId, commitId: event.commitId };
+    default:
+      return null;
+  }
+}
+
+/** Enqueues the reference job of every event that writes or removes referencing text, or merges a pull request. */
+export function xrefTxSubscriber(): TxSubscriber {
+  return {
+    name: 'references',
+    async handle(tx, event) {
+      const payload = payloadOf(event);
+      if (payload) await enqueue(tx, XREF_JOB, payload);
+    },
+  };
+}
+
+/**
+ * The reference job: acts as the event's actor, whose permissions decide which references count. It always
+ * replaces the source's earlier references ("remove old"): a new text has none, and a replayed job adds no duplicates.
+ */
+export function xrefJobHandler(deps: AppDeps): JobHandler<XrefPayload> {
+  return defineHandler(XREF_JOB, async (payload) => {
+    const cx = createSystemContext(deps);
+    switch (payload.source) {
+      case 'issue': {
+        const [issue, doer] = await Promise.all([
+          cx.db.issue.findUnique({ where: { id: payload.issueId } }),
+          cx.db.user.findUnique({ where: { id: payload.actorId } }),
+        ]);
+        if (issue && doer) await addIssueCrossReferences(cx, issue, doer, true);
+        return;
+      }
+      case 'comment': {
+        const [comment, doer] = await Promise.all([
+          cx.db.comment.findUnique({ where: { id: payload.commentId } }),
+          cx.db.user.findUnique({ where: { id: payload.actorId } }),
+        ]);
+        if (comment && doer) await addCommentCrossReferences(cx, comment, doer, true);
+        return;
+      }
+      case 'review': {
+        // Gitea adds references for the code comments of a review (its REVIEW comment itself makes none).
+        const [codes, doer] = await Promise.all([
+          cx.db.comment.findMany({ where: { reviewId: payload.reviewId, type: 'CODE' }, orderBy: { id: 'asc' } }),
+          cx.db.user.findUnique({ where: { id: payload.actorId } }),
+        ]);
+        if (doer) for (const c of codes) await addCommentCrossReferences(cx, c, doer, true);
+        return;
+      }
+      case 'commentDeleted':
+        return neuterCommentCrossReferences(cx, payload.issueId, payload.commentId);
+      case 'merge':
+        return resolvePullReferences(cx, payload.issueId, payload.actorId, payload.commitId);
+    }
+  });
+}
