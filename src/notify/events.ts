@@ -11,6 +11,8 @@ export type DomainEvent =
   | { type: 'accessToken.deleted'; userId: number; tokenId: number; actorId: number | null }
   | { type: 'email.added'; userId: number; emails: string[] }
   | { type: 'email.deleted'; userId: number; emails: string[] }
+  | { type: 'user.keyAdded'; userId: number; keyId: number; actorId: number | null }
+  | { type: 'user.keyRemoved'; userId: number; keyId: number; actorId: number | null }
   | { type: 'org.created'; orgId: number; actorId: number }
   | { type: 'org.updated'; orgId: number; actorId: number | null }
   | { type: 'org.deleted'; orgId: number; name: string; actorId: number | null }

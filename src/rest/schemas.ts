@@ -5,6 +5,7 @@ import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComm
 import { Cron } from './structs/cron.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
 import { CreateForkOption } from './structs/fork.ts';
+import { PublicKey } from './structs/publicKey.ts';
 import {
   Branch,
   ContentsResponse,
@@ -109,6 +110,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   PayloadUser,
   Permission,
   Project,
+  PublicKey,
   PullRequest,
   PullRequestMeta,
   PullReview,

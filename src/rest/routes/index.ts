@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
+import { adminKeyRoutes } from './admin/keys.ts';
 import { adminUserRoutes } from './admin/users.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
@@ -32,6 +33,7 @@ import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
+import { userKeyRoutes } from './user/keys.ts';
 import { tokenRoutes } from './user/tokens.ts';
 import { userRoutes } from './user/users.ts';
 
@@ -42,10 +44,12 @@ export const allRoutes: readonly RouteDef[] = [
   ...miscRoutes,
   ...adminUserRoutes,
   ...adminEmailRoutes,
+  ...adminKeyRoutes,
   ...adminCronRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,
+  ...userKeyRoutes,
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
