@@ -5,7 +5,7 @@ import { orgMemberReadWhere, orgReadWhere, teamMemberReadWhere, teamReadWhere, u
 import { projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, repoReadWhere } from '../services/repo/visibility.ts';
-import { userReadWhere } from '../services/user/visibility.ts';
+import { publicKeyReadWhere, userReadWhere } from '../services/user/visibility.ts';
 
 /**
  * The services' read policies (one per resource) that GraphQL fields filter by. A field declares which one its
@@ -30,6 +30,7 @@ export const READ_POLICIES = {
   teamReadWhere,
   teamMemberReadWhere,
   userReadWhere,
+  publicKeyReadWhere,
 } as const;
 
 /** The name of a service read policy. */

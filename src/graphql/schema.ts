@@ -3,6 +3,7 @@ import { builder } from './builder.ts';
 import './errors.ts';
 import './types/user.ts';
 import './types/accessToken.ts';
+import './types/publicKey.ts';
 import './types/organization.ts';
 import './types/repository.ts';
 import './types/repositoryMutations.ts';

@@ -1,8 +1,18 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { ScopeCategory } from '../../src/auth/scope.ts';
 import type { IssueAt, ScopeFixture } from './mutationScopeFixture.ts';
 
 type Json = Record<string, unknown>;
+
+/** A fresh ed25519 public key line (each call a new key: fingerprints are unique site-wide). */
+function sshKeyLine(): string {
+  const { publicKey } = generateKeyPairSync('ed25519');
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const label = Buffer.from('ssh-ed25519');
+  const len = (b: Buffer) => Buffer.from([0, 0, 0, b.length]);
+  return `ssh-ed25519 ${Buffer.concat([len(label), label, len(raw), raw]).toString('base64')} scope@test`;
+}
 
 /**
  * One way to run a mutation. The token scope it needs is its REST twin's (looked up in the REST route table,
@@ -149,6 +159,23 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     { rest: 'PATCH /repos/{owner}/{repo}/issues/comments/{id}', input: async (fx) => ({ id: await fx.comment(), body: 'edited' }) },
   ],
   deleteIssueComment: [{ rest: 'DELETE /repos/{owner}/{repo}/issues/comments/{id}', input: async (fx) => ({ id: await fx.comment() }) }],
+  addPublicKey: [
+    {
+      rest: 'POST /user/keys',
+      input: async () => ({ title: 'k', key: sshKeyLine() }),
+      publicOnlyExempt: "the viewer's own (public) account; Gitea's public-only rule refuses only non-public users",
+    },
+  ],
+  deletePublicKey: [
+    {
+      rest: 'DELETE /user/keys/{id}',
+      input: async (fx) => {
+        const key = await fx.rest('POST', '/user/keys', { title: fx.name('key'), key: sshKeyLine() });
+        return { id: encodeGlobalID('PublicKey', key.id as number) };
+      },
+      publicOnlyExempt: "the viewer's own (public) account; Gitea's public-only rule refuses only non-public users",
+    },
+  ],
   addEmails: [{ rest: 'POST /user/emails', input: async (fx) => ({ emails: [`${fx.name('mail')}@example.com`] }) }],
   deleteEmails: [
     {

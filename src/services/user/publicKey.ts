@@ -8,6 +8,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { parsePublicKey } from '../repo/sshKey.ts';
 import { findUserByName, getUserByName } from './user.ts';
+import { publicKeyReadWhere } from './visibility.ts';
 
 /** A user key with its owner loaded (`owner` is null only for keys without one, which are never user keys). */
 export type UserKey = Models.PublicKey & { owner: Models.User | null };
@@ -68,9 +69,9 @@ export async function listUserKeys(
   return listKeys(cx, { ownerId: user.id, type: 'USER', ...(fingerprint ? { fingerprint } : {}) }, opts);
 }
 
-/** The keys of users, for GraphQL's User.publicKeys (one query for a page of one user). */
-export function listKeysOf(cx: ServiceContext, user: Models.User, opts: ListWindow): Promise<Page<UserKey>> {
-  return listKeys(cx, { ownerId: user.id, type: 'USER' }, opts);
+/** A user's keys under the key read policy, for GraphQL's User.publicKeys. */
+export function listKeysOf(cx: ServiceContext, user: Pick<Models.User, 'id'>, opts: ListWindow): Promise<Page<UserKey>> {
+  return listKeys(cx, { ownerId: user.id, AND: [publicKeyReadWhere(cx)] }, opts);
 }
 
 /**
@@ -112,8 +113,9 @@ async function addKey(cx: ServiceContext, owner: Models.User, input: CreateUserK
  * @throws UnauthenticatedError, PermissionDeniedError, ValidationError (Gitea's 422 messages)
  */
 export async function addMyKey(cx: ServiceContext, input: CreateUserKeyInput): Promise<UserKey> {
-  requireNeed(cx, 'write:user', null);
-  return addKey(cx, requireViewer(cx), input);
+  const viewer = requireViewer(cx);
+  requireNeed(cx, 'write:user', { user: viewer });
+  return addKey(cx, viewer, input);
 }
 
 /**
@@ -143,8 +145,9 @@ async function deleteKey(cx: ServiceContext, doer: Models.User, id: number): Pro
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError
  */
 export async function deleteMyKey(cx: ServiceContext, id: number): Promise<void> {
-  requireNeed(cx, 'write:user', null);
-  await deleteKey(cx, requireViewer(cx), id);
+  const viewer = requireViewer(cx);
+  requireNeed(cx, 'write:user', { user: viewer });
+  await deleteKey(cx, viewer, id);
 }
 
 /**
