@@ -6,7 +6,7 @@ import { isSiteAdmin, requireSiteAdmin, requireViewer } from '../access/guards.t
 import { requireNeed, requireScopes } from '../access/writeGate.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import { parsePublicKey } from '../repo/sshKey.ts';
+import { parsePublicKey } from './sshKey.ts';
 import { findUserByName, getUserByName } from './user.ts';
 import { publicKeyReadWhere } from './visibility.ts';
 
