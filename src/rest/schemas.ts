@@ -17,6 +17,7 @@ import {
 } from './structs/git.ts';
 import { CreateIssueOption, EditIssueOption, Issue, Milestone, PullRequestMeta, RepositoryMeta } from './structs/issue.ts';
 import { IssueAssigneesOption } from './structs/issueAssignee.ts';
+import { LockIssueOption, NewIssuePinsAllowed } from './structs/issuePin.ts';
 import { IssueMeta } from './structs/issueDependency.ts';
 import { IssueLabelsOption } from './structs/issueLabel.ts';
 import { CreateLabelOption, EditLabelOption, Label } from './structs/label.ts';
@@ -103,6 +104,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Issue,
   Label,
   Milestone,
+  NewIssuePinsAllowed,
   Organization,
   PRBranchInfo,
   PayloadCommit,
@@ -167,6 +169,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   IssueAssigneesOption,
   IssueLabelsOption,
   IssueMeta,
+  LockIssueOption,
   MergePullRequestOption,
   PullReviewRequestOptions,
   SubmitPullReviewOptions,

@@ -21,6 +21,7 @@ import { projectRoutes } from './repo/projects.ts';
 import { issueDependencyRoutes } from './repo/issueDependencies.ts';
 import { issueCommentRoutes } from './repo/issueComments.ts';
 import { issueReactionRoutes } from './repo/issueReactions.ts';
+import { issuePinRoutes } from './repo/issuePins.ts';
 import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
 import { pullRoutes } from './repo/pulls.ts';
@@ -68,6 +69,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...issueDependencyRoutes,
   ...issueCommentRoutes,
   ...issueReactionRoutes,
+  ...issuePinRoutes,
   ...trackedTimeRoutes,
   ...forkRoutes,
   ...pullRoutes,
