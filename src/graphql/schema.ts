@@ -10,6 +10,7 @@ import './types/repositoryMutations.ts';
 import './types/gitObject.ts';
 import './types/issue.ts';
 import './types/issueComment.ts';
+import './types/issueLockPin.ts';
 import './types/issueAssignment.ts';
 import './types/milestone.ts';
 import './types/project.ts';

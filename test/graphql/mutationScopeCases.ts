@@ -1,18 +1,8 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { ScopeCategory } from '../../src/auth/scope.ts';
 import type { IssueAt, ScopeFixture } from './mutationScopeFixture.ts';
 
 type Json = Record<string, unknown>;
-
-/** A fresh ed25519 public key line (each call a new key: fingerprints are unique site-wide). */
-function sshKeyLine(): string {
-  const { publicKey } = generateKeyPairSync('ed25519');
-  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
-  const label = Buffer.from('ssh-ed25519');
-  const len = (b: Buffer) => Buffer.from([0, 0, 0, b.length]);
-  return `ssh-ed25519 ${Buffer.concat([len(label), label, len(raw), raw]).toString('base64')} scope@test`;
-}
 
 /**
  * One way to run a mutation. The token scope it needs is its REST twin's (looked up in the REST route table,
@@ -162,7 +152,7 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   addPublicKey: [
     {
       rest: 'POST /user/keys',
-      input: async () => ({ title: 'k', key: sshKeyLine() }),
+      input: async (fx) => ({ title: fx.name('key'), key: fx.sshKey() }),
       publicOnlyExempt: "the viewer's own (public) account; Gitea's public-only rule refuses only non-public users",
     },
   ],
@@ -170,7 +160,7 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     {
       rest: 'DELETE /user/keys/{id}',
       input: async (fx) => {
-        const key = await fx.rest('POST', '/user/keys', { title: fx.name('key'), key: sshKeyLine() });
+        const key = await fx.rest('POST', '/user/keys', { title: fx.name('key'), key: fx.sshKey() });
         return { id: encodeGlobalID('PublicKey', key.id as number) };
       },
       publicOnlyExempt: "the viewer's own (public) account; Gitea's public-only rule refuses only non-public users",
@@ -390,6 +380,33 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       publicOnlyExempt: "the viewer's own block list; Gitea's public-only rule has no context user there",
     },
     { label: 'for an organization', rest: 'DELETE /orgs/{org}/blocks/{username}', input: async (fx) => blocked(fx, await fx.org()) },
+  ],
+  lockLockable: [
+    {
+      rest: 'PUT /repos/{owner}/{repo}/issues/{index}/lock',
+      input: async (fx) => ({ lockableId: issueOf(await fx.issue()), lockReason: 'SPAM' }),
+    },
+  ],
+  unlockLockable: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/lock',
+      input: async (fx) => {
+        const issue = await fx.issue();
+        await fx.rest('PUT', `${fx.issuePath(issue)}/lock`, {});
+        return { lockableId: issueOf(issue) };
+      },
+    },
+  ],
+  pinIssue: [{ rest: 'POST /repos/{owner}/{repo}/issues/{index}/pin', input: async (fx) => ({ issueId: issueOf(await fx.issue()) }) }],
+  unpinIssue: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/pin',
+      input: async (fx) => {
+        const issue = await fx.issue();
+        await fx.rest('POST', `${fx.issuePath(issue)}/pin`);
+        return { issueId: issueOf(issue) };
+      },
+    },
   ],
   closeIssue: [{ rest: 'PATCH /repos/{owner}/{repo}/issues/{index}', input: async (fx) => ({ issueId: issueOf(await fx.issue()) }) }],
   reopenIssue: [

@@ -31,18 +31,19 @@ async function adminIssue(cx: ServiceContext, ref: RepoRef, index: number): Prom
  * Pins an issue or pull request last (POST …/issues/{index}/pin); pinning a pinned one changes nothing.
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, InvalidArgumentError (the maximum is reached)
  */
-export async function pinIssue(cx: ServiceContext, ref: RepoRef, index: number): Promise<void> {
+export async function pinIssue(cx: ServiceContext, ref: RepoRef, index: number): Promise<Models.Issue> {
   const issue = await adminIssue(cx, ref, index);
-  if (issue.pinOrder > 0) return;
+  if (issue.pinOrder > 0) return issue;
   const actorId = cx.viewer?.id ?? 0;
-  await withTx(cx, async (tx, emit) => {
+  return withTx(cx, async (tx, emit) => {
     if ((await pinCount(tx, issue.repoId, issue.isPull)) >= MAX_PINNED) {
       throw new InvalidArgumentError('the max number of pinned issues has been readched');
     }
     const max = await tx.issue.aggregate({ where: { repoId: issue.repoId, isPull: issue.isPull }, _max: { pinOrder: true } });
-    await tx.issue.update({ where: { id: issue.id }, data: { pinOrder: (max._max.pinOrder ?? 0) + 1 } });
+    const updated = await tx.issue.update({ where: { id: issue.id }, data: { pinOrder: (max._max.pinOrder ?? 0) + 1 } });
     await tx.comment.create({ data: { type: 'PIN', posterId: actorId || null, issueId: issue.id } });
     emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId, fields: ['pinned'] });
+    return updated;
   });
 }
 
@@ -50,18 +51,19 @@ export async function pinIssue(cx: ServiceContext, ref: RepoRef, index: number):
  * Unpins an issue or pull request (DELETE …/issues/{index}/pin); those after it move up. Unpinned: nothing.
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
  */
-export async function unpinIssue(cx: ServiceContext, ref: RepoRef, index: number): Promise<void> {
+export async function unpinIssue(cx: ServiceContext, ref: RepoRef, index: number): Promise<Models.Issue> {
   const issue = await adminIssue(cx, ref, index);
-  if (issue.pinOrder === 0) return;
+  if (issue.pinOrder === 0) return issue;
   const actorId = cx.viewer?.id ?? 0;
-  await withTx(cx, async (tx, emit) => {
-    await tx.issue.update({ where: { id: issue.id }, data: { pinOrder: 0 } });
+  return withTx(cx, async (tx, emit) => {
+    const updated = await tx.issue.update({ where: { id: issue.id }, data: { pinOrder: 0 } });
     await tx.issue.updateMany({
       where: { repoId: issue.repoId, isPull: issue.isPull, pinOrder: { gt: issue.pinOrder } },
       data: { pinOrder: { decrement: 1 } },
     });
     await tx.comment.create({ data: { type: 'UNPIN', posterId: actorId || null, issueId: issue.id } });
     emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId, fields: ['pinned'] });
+    return updated;
   });
 }
 
