@@ -6,6 +6,7 @@ import { Cron } from './structs/cron.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
 import { CreateForkOption } from './structs/fork.ts';
 import { PublicKey } from './structs/publicKey.ts';
+import { RepoTopicOptions, TopicName, TopicResponse, TopicSearchResults } from './structs/topic.ts';
 import {
   Branch,
   ContentsResponse,
@@ -128,6 +129,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   StopWatch,
   Team,
   TimelineComment,
+  TopicName,
+  TopicResponse,
+  TopicSearchResults,
   TrackedTime,
   User,
   UserSearchResults,
@@ -172,5 +176,6 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   LockIssueOption,
   MergePullRequestOption,
   PullReviewRequestOptions,
+  RepoTopicOptions,
   SubmitPullReviewOptions,
 };

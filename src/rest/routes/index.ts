@@ -32,6 +32,7 @@ import { contentsRoutes } from './repo/contents.ts';
 import { gitRoutes } from './repo/git.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
+import { topicRoutes } from './repo/topics.ts';
 import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
 import { userKeyRoutes } from './user/keys.ts';
@@ -58,6 +59,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...orgBlockRoutes,
   ...orgLabelRoutes,
   ...repoEditRoutes,
+  ...topicRoutes,
   ...collaboratorRoutes,
   ...deployKeyRoutes,
   ...repoLabelRoutes,
