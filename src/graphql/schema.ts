@@ -7,6 +7,7 @@ import './types/publicKey.ts';
 import './types/organization.ts';
 import './types/repository.ts';
 import './types/repositoryMutations.ts';
+import './types/topic.ts';
 import './types/gitObject.ts';
 import './types/issue.ts';
 import './types/issueComment.ts';

@@ -590,6 +590,9 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   ],
   updateRepository: [{ rest: 'PATCH /repos/{owner}/{repo}', input: async (fx) => ({ ...(await repoInput(fx)), isPrivate: false }) }],
   deleteRepository: [{ rest: 'DELETE /repos/{owner}/{repo}', input: repoInput }],
+  updateTopics: [
+    { rest: 'PUT /repos/{owner}/{repo}/topics', input: async (fx) => ({ ...(await repoInput(fx)), topicNames: ['scope-test'] }) },
+  ],
   forkRepository: [
     {
       rest: 'POST /repos/{owner}/{repo}/forks',
