@@ -34,6 +34,9 @@ export type DomainEvent =
   | { type: 'repo.forked'; repoId: number; parentId: number; actorId: number }
   | { type: 'repo.updated'; repoId: number; actorId: number | null; fields: string[] }
   | { type: 'repo.renamed'; repoId: number; oldName: string; actorId: number | null }
+  | { type: 'repo.transferStarted'; repoId: number; recipientId: number; actorId: number }
+  | { type: 'repo.transferRejected'; repoId: number; recipientId: number; actorId: number | null }
+  | { type: 'repo.transferred'; repoId: number; oldOwnerId: number; oldOwnerName: string; newOwnerId: number; actorId: number }
   | { type: 'repo.deleted'; repoId: number; ownerId: number; name: string; actorId: number | null }
   | { type: 'repo.collaboratorAdded'; repoId: number; userId: number; actorId: number | null }
   | { type: 'repo.collaboratorRemoved'; repoId: number; userId: number; actorId: number | null }

@@ -7,6 +7,7 @@ import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
 import { CreateForkOption } from './structs/fork.ts';
 import { PublicKey } from './structs/publicKey.ts';
 import { RepoTopicOptions, TopicName, TopicResponse, TopicSearchResults } from './structs/topic.ts';
+import { TransferRepoOption } from './structs/transfer.ts';
 import {
   Branch,
   ContentsResponse,
@@ -178,4 +179,5 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   PullReviewRequestOptions,
   RepoTopicOptions,
   SubmitPullReviewOptions,
+  TransferRepoOption,
 };

@@ -33,6 +33,7 @@ import { gitRoutes } from './repo/git.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { topicRoutes } from './repo/topics.ts';
+import { transferRoutes } from './repo/transfer.ts';
 import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
 import { userKeyRoutes } from './user/keys.ts';
@@ -60,6 +61,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...orgLabelRoutes,
   ...repoEditRoutes,
   ...topicRoutes,
+  ...transferRoutes,
   ...collaboratorRoutes,
   ...deployKeyRoutes,
   ...repoLabelRoutes,
