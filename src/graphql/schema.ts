@@ -8,6 +8,7 @@ import './types/organization.ts';
 import './types/repository.ts';
 import './types/repositoryMutations.ts';
 import './types/topic.ts';
+import './types/repositoryTransfer.ts';
 import './types/gitObject.ts';
 import './types/issue.ts';
 import './types/issueComment.ts';

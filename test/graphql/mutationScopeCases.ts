@@ -590,6 +590,14 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   ],
   updateRepository: [{ rest: 'PATCH /repos/{owner}/{repo}', input: async (fx) => ({ ...(await repoInput(fx)), isPrivate: false }) }],
   deleteRepository: [{ rest: 'DELETE /repos/{owner}/{repo}', input: repoInput }],
+  transferRepository: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/transfer',
+      input: async (fx) => ({ ...(await repoInput(fx)), newOwnerLogin: await fx.newUser() }),
+    },
+  ],
+  acceptRepositoryTransfer: [{ rest: 'POST /repos/{owner}/{repo}/transfer/accept', input: (fx) => pendingTransfer(fx) }],
+  rejectRepositoryTransfer: [{ rest: 'POST /repos/{owner}/{repo}/transfer/reject', input: (fx) => pendingTransfer(fx) }],
   updateTopics: [
     { rest: 'PUT /repos/{owner}/{repo}/topics', input: async (fx) => ({ ...(await repoInput(fx)), topicNames: ['scope-test'] }) },
   ],
@@ -626,6 +634,13 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     { rest: 'POST /admin/cron/{task}', input: async () => ({ name: 'delete_old_system_notices' }), publicOnlyExempt: ADMIN_ONLY },
   ],
 };
+
+/** A private repository of alice with a pending transfer to a new user (alice is no site admin, so it waits). */
+async function pendingTransfer(fx: ScopeFixture): Promise<Json> {
+  const repo = await fx.repo({ owner: 'alice' });
+  await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/transfer`, { new_owner: await fx.newUser() }, 'alice');
+  return { owner: repo.owner, name: repo.name };
+}
 
 async function milestone(fx: ScopeFixture): Promise<string> {
   const repo = await fx.repo();
