@@ -8,6 +8,7 @@ import { CreateForkOption } from './structs/fork.ts';
 import { PublicKey } from './structs/publicKey.ts';
 import { RepoTopicOptions, TopicName, TopicResponse, TopicSearchResults } from './structs/topic.ts';
 import { TransferRepoOption } from './structs/transfer.ts';
+import { LanguageStatistics } from './structs/language.ts';
 import {
   Branch,
   ContentsResponse,
@@ -105,6 +106,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   InternalTracker,
   Issue,
   Label,
+  LanguageStatistics,
   Milestone,
   NewIssuePinsAllowed,
   Organization,

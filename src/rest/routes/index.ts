@@ -34,6 +34,7 @@ import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { topicRoutes } from './repo/topics.ts';
 import { transferRoutes } from './repo/transfer.ts';
+import { languageRoutes } from './repo/languages.ts';
 import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
 import { userKeyRoutes } from './user/keys.ts';
@@ -62,6 +63,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...repoEditRoutes,
   ...topicRoutes,
   ...transferRoutes,
+  ...languageRoutes,
   ...collaboratorRoutes,
   ...deployKeyRoutes,
   ...repoLabelRoutes,
