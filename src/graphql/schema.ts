@@ -9,6 +9,7 @@ import './types/repository.ts';
 import './types/repositoryMutations.ts';
 import './types/topic.ts';
 import './types/repositoryTransfer.ts';
+import './types/language.ts';
 import './types/gitObject.ts';
 import './types/issue.ts';
 import './types/issueComment.ts';
