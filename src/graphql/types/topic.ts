@@ -5,7 +5,7 @@ import { MUTATION_ERRORS } from '../errors.ts';
 import { inherits } from '../policy.ts';
 import { RepositoryRef } from './repository.ts';
 
-export const TopicRef = builder.prismaObject('Topic', {
+builder.prismaObject('Topic', {
   description: 'A topic: a lower-case name repositories are tagged with.',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id (TopicResponse.id).' }),
