@@ -104,4 +104,12 @@ describe.each(PROVIDERS)('REST repository topics (%s)', (provider) => {
     expect(res.headers['x-total-count']).toBe('2');
     expect((await req('GET', 'anon', 'topics/search?q=nothing-like-this')).json()).toEqual({ topics: [] });
   });
+
+  it("deleting a repository takes it out of its topics' counts", async () => {
+    await newRepo('alice', 'doomed', false);
+    expect((await req('PUT', 'alice', 'repos/alice/doomed/topics', { topics: ['zigzag'] })).statusCode).toBe(204);
+    expect((await t.db.topic.findUniqueOrThrow({ where: { name: 'zigzag' } })).repoCount).toBe(2);
+    expect((await req('DELETE', 'alice', 'repos/alice/doomed')).statusCode).toBe(204);
+    expect((await t.db.topic.findUniqueOrThrow({ where: { name: 'zigzag' } })).repoCount).toBe(1);
+  });
 });
