@@ -5,6 +5,7 @@ import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator } from '../helpers/fixtures.ts';
 import { gql } from '../helpers/graphql.ts';
+import { PullFixture } from '../helpers/pull.ts';
 
 interface IssueFields {
   locked: boolean;
@@ -52,6 +53,31 @@ describe.each(PROVIDERS)('GraphQL issue lock and pin (%s)', (provider) => {
     }
   });
   afterAll(() => t.close());
+
+  it('pull requests: lockLockable takes a PullRequest id; PullRequest.activeLockReason and isPinned; /pulls/pinned', async () => {
+    const f = await PullFixture.start(t);
+    await f.createRepo('alice', 'prs');
+    const number = await f.pushAndOpen('alice', 'prs', 'alice', 'feature', { 'a.txt': 'a\n' });
+    const q = await gql<{ repository: { pullRequest: { id: string } } }>(
+      t,
+      `{ repository(owner: "alice", name: "prs") { pullRequest(number: ${number}) { id } } }`,
+      { headers: basic('alice') },
+    );
+    const prId = q.data!.repository.pullRequest.id;
+    const locked = await mutate('lockLockable', { lockableId: prId, lockReason: 'RESOLVED' }, 'alice', 'lockedRecord');
+    expect(locked.lockedRecord).toMatchObject({ locked: true, activeLockReason: 'RESOLVED' });
+    expect((await mutate('pinIssue', { issueId: prId }, 'alice', 'issue')).issue).toMatchObject({ isPinned: true, pinOrder: 1 });
+    const pr = await gql<{ repository: { pullRequest: { locked: boolean; activeLockReason: string; isPinned: boolean } } }>(
+      t,
+      `{ repository(owner: "alice", name: "prs") { pullRequest(number: ${number}) { locked activeLockReason isPinned } } }`,
+      { headers: basic('alice') },
+    );
+    expect(pr.data!.repository.pullRequest).toEqual({ locked: true, activeLockReason: 'RESOLVED', isPinned: true });
+    const pinned = await t.request('GET', '/api/v1/repos/alice/prs/pulls/pinned', { headers: basic('alice') });
+    expect((pinned.json() as Array<{ number: number; pin_order: number }>).map((p) => [p.number, p.pin_order])).toEqual([[number, 1]]);
+    expect((await t.request('GET', '/api/v1/repos/alice/prs/new_pin_allowed')).json()).toEqual({ issues: true, pull_requests: true });
+    f.dispose();
+  });
 
   it('lockLockable with a reason shows activeLockReason; unlockLockable clears it; readers are refused', async () => {
     const denied = await mutate('lockLockable', { lockableId: ids.pub, lockReason: 'TOO_HEATED' }, 'reader', 'lockedRecord');

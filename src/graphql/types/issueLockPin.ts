@@ -37,6 +37,25 @@ builder.prismaObjectFields('Issue', (t) => ({
   pinOrder: t.exposeInt('pinOrder', { description: 'Gitea pin_order: 1.. among the pinned issues, 0 when not pinned.' }),
 }));
 
+builder.prismaObjectFields('PullRequest', (t) => ({
+  activeLockReason: t.field({
+    type: LockReasonEnum,
+    nullable: true,
+    description: 'The reason of the active lock, when it is one of the known reasons.',
+    select: {
+      issue: {
+        select: { isLocked: true, comments: { where: { type: 'LOCK' }, orderBy: { id: 'desc' }, take: 1, select: { content: true } } },
+      },
+    },
+    resolve: (p) => (p.issue.isLocked && p.issue.comments[0] ? reasonEnum(p.issue.comments[0].content) : null),
+  }),
+  isPinned: t.boolean({
+    description: 'Whether the pull request is pinned to its repository.',
+    select: { issue: { select: { pinOrder: true } } },
+    resolve: (p) => p.issue.pinOrder > 0,
+  }),
+}));
+
 /** An Issue or PullRequest global id → where the issue lives (an unknown or invisible id answers NotFound later). */
 function locate(cx: ServiceContext, id: { typename: string; id: string }): Promise<IssueLocation> {
   return id.typename === 'PullRequest' ? locatePullById(cx, dbId(id.id)) : locateIssueById(cx, id.typename === 'Issue' ? dbId(id.id) : 0);
