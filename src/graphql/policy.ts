@@ -8,7 +8,7 @@ import { projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
 import { releaseAssetReadWhere, releaseReadWhere } from '../services/release/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, repoReadWhere } from '../services/repo/visibility.ts';
-import { userReadWhere } from '../services/user/visibility.ts';
+import { publicKeyReadWhere, userReadWhere } from '../services/user/visibility.ts';
 
 /**
  * The services' read policies (one per resource) that GraphQL fields filter by. A field declares which one its
@@ -37,6 +37,7 @@ export const READ_POLICIES = {
   teamMemberReadWhere,
   userReadWhere,
   notificationReadWhere,
+  publicKeyReadWhere,
 } as const;
 
 /** The name of a service read policy. */

@@ -237,6 +237,12 @@ export function activitySubscriber(db: Db): Subscriber {
         case 'repo.renamed':
           if (event.actorId !== null) return record(event.repoId, event.actorId, [{ opType: 'RENAME_REPO', content: event.oldName }]);
           return undefined;
+        case 'repo.transferred': {
+          // Gitea's transfer_repo: content is the old full name.
+          const repo = await db.repository.findUnique({ where: { id: event.repoId }, select: { name: true } });
+          if (!repo) return undefined;
+          return record(event.repoId, event.actorId, [{ opType: 'TRANSFER_REPO', content: `${event.oldOwnerName}/${repo.name}` }]);
+        }
         case 'issue.created':
         case 'issue.closed':
         case 'issue.reopened':

@@ -11,6 +11,8 @@ export type DomainEvent =
   | { type: 'accessToken.deleted'; userId: number; tokenId: number; actorId: number | null }
   | { type: 'email.added'; userId: number; emails: string[] }
   | { type: 'email.deleted'; userId: number; emails: string[] }
+  | { type: 'user.keyAdded'; userId: number; keyId: number; actorId: number | null }
+  | { type: 'user.keyRemoved'; userId: number; keyId: number; actorId: number | null }
   | { type: 'org.created'; orgId: number; actorId: number }
   | { type: 'org.updated'; orgId: number; actorId: number | null }
   | { type: 'org.deleted'; orgId: number; name: string; actorId: number | null }
@@ -32,6 +34,9 @@ export type DomainEvent =
   | { type: 'repo.forked'; repoId: number; parentId: number; actorId: number }
   | { type: 'repo.updated'; repoId: number; actorId: number | null; fields: string[] }
   | { type: 'repo.renamed'; repoId: number; oldName: string; actorId: number | null }
+  | { type: 'repo.transferStarted'; repoId: number; recipientId: number; actorId: number }
+  | { type: 'repo.transferRejected'; repoId: number; recipientId: number; actorId: number | null }
+  | { type: 'repo.transferred'; repoId: number; oldOwnerId: number; oldOwnerName: string; newOwnerId: number; actorId: number }
   | { type: 'repo.deleted'; repoId: number; ownerId: number; name: string; actorId: number | null }
   | { type: 'repo.collaboratorAdded'; repoId: number; userId: number; actorId: number | null }
   | { type: 'repo.collaboratorRemoved'; repoId: number; userId: number; actorId: number | null }

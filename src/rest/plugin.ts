@@ -72,6 +72,14 @@ export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void
     if (isDomainError(err)) {
       const status = statusOf(err);
       if (isBodyless(err)) return reply.code(status).send();
+      // Gitea's topic handlers answer 422 with their own map: {"invalidTopics": …, "message": …}, no url.
+      if (err.data.topicsBody === true) {
+        const invalid = err.data.invalidTopics;
+        return reply
+          .code(status)
+          .type('application/json;charset=utf-8')
+          .send({ ...(invalid === undefined ? {} : { invalidTopics: invalid }), message: err.message });
+      }
       return fail(reply, status, messageOf(err, req.routeOptions.config.api?.goNames));
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return fail(reply, 413, `request body too large (limit ${API_BODY_LIMIT} bytes)`);

@@ -8,6 +8,10 @@ import { Cron } from './structs/cron.ts';
 import { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliverySummary } from './structs/hook.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
 import { CreateForkOption } from './structs/fork.ts';
+import { PublicKey } from './structs/publicKey.ts';
+import { RepoTopicOptions, TopicName, TopicResponse, TopicSearchResults } from './structs/topic.ts';
+import { TransferRepoOption } from './structs/transfer.ts';
+import { LanguageStatistics } from './structs/language.ts';
 import {
   ChangeFileOperation,
   ChangeFilesOptions,
@@ -38,6 +42,7 @@ import {
 } from './structs/git.ts';
 import { CreateIssueOption, EditIssueOption, Issue, Milestone, PullRequestMeta, RepositoryMeta } from './structs/issue.ts';
 import { IssueAssigneesOption } from './structs/issueAssignee.ts';
+import { LockIssueOption, NewIssuePinsAllowed } from './structs/issuePin.ts';
 import { IssueMeta } from './structs/issueDependency.ts';
 import { IssueLabelsOption } from './structs/issueLabel.ts';
 import { CreateLabelOption, EditLabelOption, Label } from './structs/label.ts';
@@ -147,10 +152,12 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   InternalTracker,
   Issue,
   Label,
+  LanguageStatistics,
   Milestone,
   NotificationCount,
   NotificationSubject,
   NotificationThread,
+  NewIssuePinsAllowed,
   Organization,
   PRBranchInfo,
   PayloadCommit,
@@ -158,6 +165,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   PayloadUser,
   Permission,
   Project,
+  PublicKey,
   PullRequest,
   PullRequestMeta,
   PullReview,
@@ -176,6 +184,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Tag,
   Team,
   TimelineComment,
+  TopicName,
+  TopicResponse,
+  TopicSearchResults,
   TrackedTime,
   User,
   UserSearchResults,
@@ -231,9 +242,12 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   IssueAssigneesOption,
   IssueLabelsOption,
   IssueMeta,
+  LockIssueOption,
   MergePullRequestOption,
   PullReviewRequestOptions,
   RenameBranchRepoOption,
   SubmitPullReviewOptions,
   UpdateFileOptions,
+  RepoTopicOptions,
+  TransferRepoOption,
 };

@@ -158,6 +158,23 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     { rest: 'PATCH /repos/{owner}/{repo}/issues/comments/{id}', input: async (fx) => ({ id: await fx.comment(), body: 'edited' }) },
   ],
   deleteIssueComment: [{ rest: 'DELETE /repos/{owner}/{repo}/issues/comments/{id}', input: async (fx) => ({ id: await fx.comment() }) }],
+  addPublicKey: [
+    {
+      rest: 'POST /user/keys',
+      input: async (fx) => ({ title: fx.name('key'), key: fx.sshKey() }),
+      publicOnlyExempt: "the viewer's own (public) account; Gitea's public-only rule refuses only non-public users",
+    },
+  ],
+  deletePublicKey: [
+    {
+      rest: 'DELETE /user/keys/{id}',
+      input: async (fx) => {
+        const key = await fx.rest('POST', '/user/keys', { title: fx.name('key'), key: fx.sshKey() });
+        return { id: encodeGlobalID('PublicKey', key.id as number) };
+      },
+      publicOnlyExempt: "the viewer's own (public) account; Gitea's public-only rule refuses only non-public users",
+    },
+  ],
   addEmails: [{ rest: 'POST /user/emails', input: async (fx) => ({ emails: [`${fx.name('mail')}@example.com`] }) }],
   deleteEmails: [
     {
@@ -372,6 +389,33 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       publicOnlyExempt: "the viewer's own block list; Gitea's public-only rule has no context user there",
     },
     { label: 'for an organization', rest: 'DELETE /orgs/{org}/blocks/{username}', input: async (fx) => blocked(fx, await fx.org()) },
+  ],
+  lockLockable: [
+    {
+      rest: 'PUT /repos/{owner}/{repo}/issues/{index}/lock',
+      input: async (fx) => ({ lockableId: issueOf(await fx.issue()), lockReason: 'SPAM' }),
+    },
+  ],
+  unlockLockable: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/lock',
+      input: async (fx) => {
+        const issue = await fx.issue();
+        await fx.rest('PUT', `${fx.issuePath(issue)}/lock`, {});
+        return { lockableId: issueOf(issue) };
+      },
+    },
+  ],
+  pinIssue: [{ rest: 'POST /repos/{owner}/{repo}/issues/{index}/pin', input: async (fx) => ({ issueId: issueOf(await fx.issue()) }) }],
+  unpinIssue: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/issues/{index}/pin',
+      input: async (fx) => {
+        const issue = await fx.issue();
+        await fx.rest('POST', `${fx.issuePath(issue)}/pin`);
+        return { issueId: issueOf(issue) };
+      },
+    },
   ],
   closeIssue: [{ rest: 'PATCH /repos/{owner}/{repo}/issues/{index}', input: async (fx) => ({ issueId: issueOf(await fx.issue()) }) }],
   reopenIssue: [
@@ -620,6 +664,17 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       },
     },
   ],
+  transferRepository: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/transfer',
+      input: async (fx) => ({ ...(await repoInput(fx)), newOwnerLogin: await fx.newUser() }),
+    },
+  ],
+  acceptRepositoryTransfer: [{ rest: 'POST /repos/{owner}/{repo}/transfer/accept', input: (fx) => pendingTransfer(fx) }],
+  rejectRepositoryTransfer: [{ rest: 'POST /repos/{owner}/{repo}/transfer/reject', input: (fx) => pendingTransfer(fx) }],
+  updateTopics: [
+    { rest: 'PUT /repos/{owner}/{repo}/topics', input: async (fx) => ({ ...(await repoInput(fx)), topicNames: ['scope-test'] }) },
+  ],
   forkRepository: [
     {
       rest: 'POST /repos/{owner}/{repo}/forks',
@@ -771,6 +826,13 @@ async function repoHook(fx: ScopeFixture, git = false): Promise<string> {
     config: { url: 'http://127.0.0.1:9/', content_type: 'json' },
   });
   return encodeGlobalID('Webhook', hook.id as number);
+}
+
+/** A private repository of alice with a pending transfer to a new user (alice is no site admin, so it waits). */
+async function pendingTransfer(fx: ScopeFixture): Promise<Json> {
+  const repo = await fx.repo({ owner: 'alice' });
+  await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/transfer`, { new_owner: await fx.newUser() }, 'alice');
+  return { owner: repo.owner, name: repo.name };
 }
 
 async function milestone(fx: ScopeFixture): Promise<string> {

@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
+import { adminKeyRoutes } from './admin/keys.ts';
 import { adminUserRoutes } from './admin/users.ts';
 import { hookDeliveryRoutes } from './hooks/deliveries.ts';
 import { hookRoutes } from './hooks/hooks.ts';
@@ -23,6 +24,7 @@ import { projectRoutes } from './repo/projects.ts';
 import { issueDependencyRoutes } from './repo/issueDependencies.ts';
 import { issueCommentRoutes } from './repo/issueComments.ts';
 import { issueReactionRoutes } from './repo/issueReactions.ts';
+import { issuePinRoutes } from './repo/issuePins.ts';
 import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
 import { pullRoutes } from './repo/pulls.ts';
@@ -40,8 +42,12 @@ import { releaseRoutes } from './repo/releases.ts';
 import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
+import { topicRoutes } from './repo/topics.ts';
+import { transferRoutes } from './repo/transfer.ts';
+import { languageRoutes } from './repo/languages.ts';
 import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
+import { userKeyRoutes } from './user/keys.ts';
 import { tokenRoutes } from './user/tokens.ts';
 import { userRoutes } from './user/users.ts';
 import { notificationRoutes } from './user/notifications.ts';
@@ -55,10 +61,12 @@ export const allRoutes: readonly RouteDef[] = [
   ...miscRoutes,
   ...adminUserRoutes,
   ...adminEmailRoutes,
+  ...adminKeyRoutes,
   ...adminCronRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,
+  ...userKeyRoutes,
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
@@ -66,6 +74,9 @@ export const allRoutes: readonly RouteDef[] = [
   ...orgBlockRoutes,
   ...orgLabelRoutes,
   ...repoEditRoutes,
+  ...topicRoutes,
+  ...transferRoutes,
+  ...languageRoutes,
   ...collaboratorRoutes,
   ...deployKeyRoutes,
   ...repoLabelRoutes,
@@ -77,6 +88,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...issueDependencyRoutes,
   ...issueCommentRoutes,
   ...issueReactionRoutes,
+  ...issuePinRoutes,
   ...trackedTimeRoutes,
   ...forkRoutes,
   ...pullRoutes,

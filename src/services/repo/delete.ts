@@ -36,6 +36,11 @@ export async function removeRepository(cx: ServiceContext, repo: Models.Reposito
     if (teams.length) await tx.team.updateMany({ where: { id: { in: teams.map((t) => t.teamId) } }, data: { numRepos: { decrement: 1 } } });
     if (repo.forkId)
       await tx.repository.updateMany({ where: { id: repo.forkId, numForks: { gt: 0 } }, data: { numForks: { decrement: 1 } } });
+    // Its topics lose a repository (Gitea removeTopicsFromRepo).
+    await tx.topic.updateMany({
+      where: { repoTopics: { some: { repoId: repo.id } }, repoCount: { gt: 0 } },
+      data: { repoCount: { decrement: 1 } },
+    });
     // Gitea: the forks of a deleted repository become ordinary repositories (their git data is their own).
     await tx.repository.updateMany({ where: { forkId: repo.id }, data: { isFork: false, forkId: null } });
     // Gitea DeleteRepository: the users who starred it lose one star each (the star rows go with the repository).

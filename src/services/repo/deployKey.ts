@@ -6,7 +6,7 @@ import { type RepoRef, requireAdminRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
-import { parsePublicKey } from './sshKey.ts';
+import { parsePublicKey } from '../user/sshKey.ts';
 
 /** A deploy key with its key material and what its URL needs; `repository` only where Gitea shows it. */
 export interface DeployKeyView {

@@ -14,3 +14,8 @@ export function userReadWhere(cx: ServiceContext): Models.Prisma.UserWhereInput 
   const viewer = cx.viewer;
   return { OR: [{ visibility: { in: visibleVisibilities(viewer) } }, ...(viewer ? [{ id: viewer.id }] : [])] };
 }
+
+/** The read policy of users' SSH keys: user keys (never deploy keys) of the accounts the viewer may see. */
+export function publicKeyReadWhere(cx: ServiceContext): Models.Prisma.PublicKeyWhereInput {
+  return { type: 'USER', owner: userReadWhere(cx) };
+}

@@ -1,0 +1,60 @@
+// Languages in the graph (GitHub's names): Language, Repository.languages (LanguageConnection with edge `size`
+// and `totalSize`) and Repository.primaryLanguage, from the service of GET /repos/{o}/{r}/languages.
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import { languageColor } from '../../services/repo/languageDetect.ts';
+import { languagesOfRepo, type LanguageSize } from '../../services/repo/languages.ts';
+import { builder, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { checkedBy, inherits } from '../policy.ts';
+import { totalOf } from '../totalCount.ts';
+
+const LanguageRef = builder.objectRef<{ name: string }>('Language').implement({
+  description: 'A programming or markup language (linguist names and colours).',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    color: t.string({
+      nullable: true,
+      description: 'The colour linguist gives the language, `#rrggbb`.',
+      resolve: (l) => languageColor(l.name),
+    }),
+  }),
+});
+
+builder.prismaObjectFields('Repository', (t) => ({
+  languages: t.connection(
+    {
+      type: LanguageRef,
+      nullable: true,
+      description: 'The languages of the default branch by size, largest first; null when the viewer cannot read the code.',
+      ...checkedBy('languagesOfRepo'),
+      resolve: async (repo, args, ctx) => {
+        const sizes = await languagesOfRepo(ctx.cx, repo);
+        if (!sizes) return null;
+        const nodes = sizes.map((s: LanguageSize) => ({ name: s.language, size: s.size }));
+        const conn = resolveArrayConnection({ args, defaultSize: MAX_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, nodes);
+        return { ...conn, total: nodes.length, totalSize: nodes.reduce((sum, n) => sum + n.size, 0) };
+      },
+    },
+    {
+      fields: (c) => ({
+        totalCount: c.int({ resolve: totalOf }),
+        totalSize: c.int({
+          description: 'Bytes of all languages together.',
+          resolve: (conn) => ('totalSize' in conn ? Number(conn.totalSize) : 0),
+        }),
+      }),
+    },
+    {
+      fields: (e) => ({
+        size: e.int({ description: 'Bytes of this language.', resolve: (edge) => (edge.node as { size: number }).size }),
+      }),
+    },
+  ),
+  primaryLanguage: t.field({
+    type: LanguageRef,
+    nullable: true,
+    description: 'The largest language, as last computed (the Repository JSON `language`).',
+    ...inherits('the REST Repository JSON shows `language` with the repository'),
+    select: { languageStats: { where: { isPrimary: true }, select: { language: true }, take: 1 } },
+    resolve: (repo) => (repo.languageStats[0] ? { name: repo.languageStats[0].language } : null),
+  }),
+}));

@@ -1,0 +1,53 @@
+// Topics in the graph (GitHub's names): Topic, RepositoryTopic, Repository.repositoryTopics, updateTopics.
+import * as topicService from '../../services/repo/topic.ts';
+import { builder } from '../builder.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { inherits } from '../policy.ts';
+import { RepositoryRef } from './repository.ts';
+
+builder.prismaObject('Topic', {
+  description: 'A topic: a lower-case name repositories are tagged with.',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The REST id (TopicResponse.id).' }),
+    name: t.exposeString('name'),
+    repositoryCount: t.exposeInt('repoCount', { description: 'How many repositories carry the topic (Gitea repo_count).' }),
+  }),
+});
+
+const RepositoryTopicRef = builder.prismaObject('RepoTopic', {
+  name: 'RepositoryTopic',
+  description: 'A topic of a repository.',
+  fields: (t) => ({
+    topic: t.relation('topic', { ...inherits('topic names are public with the repository (GET /repos/{o}/{r}/topics)') }),
+  }),
+});
+
+builder.prismaObjectFields('Repository', (t) => ({
+  repositoryTopics: t.relatedConnection('repoTopics', {
+    type: RepositoryTopicRef,
+    cursor: 'id',
+    totalCount: true,
+    description: "The repository's topics by name (as GET /api/v1/repos/{owner}/{repo}/topics).",
+    ...inherits('topics are shown to whoever may read the repository'),
+    query: { orderBy: { topic: { name: 'asc' as const } } },
+  }),
+}));
+
+builder.relayMutationField(
+  'updateTopics',
+  {
+    inputFields: (t) => ({
+      owner: t.string({ required: true }),
+      name: t.string({ required: true }),
+      topicNames: t.stringList({ required: true, description: 'The complete new list (trimmed and lower-cased; at most 25).' }),
+    }),
+  },
+  {
+    description: "Replace a repository's topics (repository admins; as PUT /api/v1/repos/{owner}/{repo}/topics).",
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => ({
+      repository: await topicService.replaceTopics(ctx.cx, { owner: input.owner, repo: input.name }, input.topicNames),
+    }),
+  },
+  { outputFields: (t) => ({ repository: t.field({ type: RepositoryRef, resolve: (p) => p.repository }) }) },
+);
