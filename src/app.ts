@@ -91,11 +91,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribeInTransaction(notificationOutbox());
   notifier.subscribeInTransaction(autoWatchSubscriber());
   jobs.register(notificationJobHandler(deps));
-  // After a push's rows: pull request heads and stats first, then merges made outside the API.
-  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp]));
   notifier.subscribe(attachmentSweepSubscriber(db, config.attachments));
-  // After a push's rows: pull request heads and stats first, then merges made outside the API, then tags' release rows.
-  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, releaseTagSyncFollowUp]));
   // Webhooks: events become prepare jobs in their transaction; prepare writes the deliveries, deliver sends them.
   notifier.subscribeInTransaction(webhookSubscriber(config));
   jobs.register(prepareHandler(deps));
@@ -103,8 +99,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribe(liveSubscriber(live));
   notifier.subscribeInTransaction(xrefTxSubscriber());
   jobs.register(xrefJobHandler(deps));
-  // After a push's rows: pull request heads and stats first, then merges made outside the API.
-  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp]));
+  // After a push's rows: pull request heads and stats first, then merges made outside the API, then references and
+  // closing keywords of the pushed commits, then the release rows of pushed tags.
+  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp, releaseTagSyncFollowUp]));
   const cron = new CronScheduler(
     db,
     cronTasks(config),

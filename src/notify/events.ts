@@ -154,7 +154,17 @@ export type DomainEvent =
    */
   | { type: 'release.published'; releaseId: number; repoId: number; actorId: number; action: 'published' }
   | { type: 'release.updated'; releaseId: number; repoId: number; actorId: number; action: 'updated' }
-  | { type: 'release.deleted'; releaseId: number; repoId: number; actorId: number; action: 'deleted'; tagName: string; title: string }
+  /** `release` is the deleted row as it was (with its time as ISO text): subscribers run after it is gone. */
+  | {
+      type: 'release.deleted';
+      releaseId: number;
+      repoId: number;
+      actorId: number;
+      action: 'deleted';
+      tagName: string;
+      title: string;
+      release: { target: string; note: string; isPrerelease: boolean; publisherId: number | null; createdAt: string };
+    }
   /**
    * A notification thread became unread for `userId` (created, or updated from read): published by the
    * notification job after its transaction commits; live subscriptions (notificationReceived) listen to it.

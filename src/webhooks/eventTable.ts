@@ -6,6 +6,7 @@ import { commentEvent } from './events/comment.ts';
 import { issueCreated, issueStateChanged, issueUpdated, pullMerged, pullReviewed, reviewRequest } from './events/issue.ts';
 import type { OutgoingEvent } from './events/outgoing.ts';
 import { pushEvents } from './events/push.ts';
+import { releaseEvent } from './events/release.ts';
 import { repoCreated, repoForked } from './events/repo.ts';
 import type { PayloadContext } from './payloadContext.ts';
 
@@ -38,6 +39,9 @@ const TABLE: Table = {
   'comment.created': { targets: inRepo, build: commentEvent },
   'comment.updated': { targets: inRepo, build: commentEvent },
   'comment.deleted': { targets: inRepo, build: commentEvent },
+  'release.published': { targets: inRepo, build: releaseEvent },
+  'release.updated': { targets: inRepo, build: releaseEvent },
+  'release.deleted': { targets: inRepo, build: releaseEvent },
 };
 
 /** The repositories whose hooks may want this event; empty when webhooks ignore it. */

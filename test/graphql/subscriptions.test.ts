@@ -289,6 +289,24 @@ describe.each(PROVIDERS)('GraphQL subscriptions over SSE (%s)', (provider) => {
           },
         },
       ]);
+      // The real path: carol watches the repository, alice opens an issue, the notification job publishes it.
+      expect((await t.request('PUT', '/api/v1/repos/alice/pubrepo/subscription', { headers: basic('carol') })).statusCode).toBe(200);
+      await t.request('POST', '/api/v1/repos/alice/pubrepo/issues', { headers: basic('alice'), body: { title: 'through the job' } });
+      await t.app.jobs.drain();
+      const isJobs = (r: (typeof sub.received)[number]): boolean =>
+        (r.data as { notificationReceived?: { subject?: { title?: string } } } | undefined)?.notificationReceived?.subject?.title ===
+        'through the job';
+      await sub.until(() => sub.received.some(isJobs), 'the notification written by the job');
+      const thread = await t.db.notification.findFirstOrThrow({ where: { userId: carol.id, issue: { title: 'through the job' } } });
+      expect(sub.received.filter(isJobs).map((r) => r.data)).toEqual([
+        {
+          notificationReceived: {
+            notificationId: thread.id,
+            repository: { nameWithOwner: 'alice/pubrepo' },
+            subject: { number: expect.any(Number), title: 'through the job' },
+          },
+        },
+      ]);
     } finally {
       sub.close();
     }

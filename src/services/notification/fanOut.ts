@@ -3,6 +3,7 @@ import type { Db, DbLike, Models } from '../../db/client.ts';
 import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
 import { usersRepoPermissions } from '../../loaders/usersRepoPermission.ts';
 import { findMentions, mentionedUserIds } from '../../notify/mentions.ts';
+import type { DomainEvent } from '../../notify/events.ts';
 import { NOTIFICATION_JOB, type NotificationPayload } from '../../notify/notificationJob.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { createSystemContext, withTx, type AppDeps } from '../context.ts';
@@ -88,8 +89,8 @@ export function notificationJobHandler(deps: AppDeps): JobHandler<NotificationPa
     const cx = createSystemContext(deps);
     // Two fan-outs of one issue may race to insert the same thread: the loser runs again and updates it.
     await withRetry(() =>
-      withTx(cx, async (tx) => {
-        if (readers.length) await writeThreads(tx, issue, readers, payload);
+      withTx(cx, async (tx, emit) => {
+        if (readers.length) await writeThreads(tx, issue, readers, payload, emit);
         await run.checkpoint(tx, { ...payload, done: true });
       }),
     );
@@ -107,7 +108,17 @@ async function becameReadyForReview(db: Db, issue: Issue): Promise<boolean> {
   return change !== null && isWorkInProgress(change.oldTitle) && !isWorkInProgress(change.newTitle);
 }
 
-async function writeThreads(tx: DbLike, issue: Issue, userIds: number[], p: NotificationPayload): Promise<void> {
+/**
+ * Creates or updates the threads of `userIds` for `issue`, and emits `notification.created` for each thread that
+ * became unread (published after the commit; live subscriptions listen to it).
+ */
+async function writeThreads(
+  tx: DbLike,
+  issue: Issue,
+  userIds: number[],
+  p: NotificationPayload,
+  emit: (e: DomainEvent) => void,
+): Promise<void> {
   const existing = await tx.notification.findMany({
     where: { issueId: issue.id, userId: { in: userIds } },
     select: { id: true, userId: true, status: true },
@@ -138,4 +149,11 @@ async function writeThreads(tx: DbLike, issue: Issue, userIds: number[], p: Noti
       data: { status: 'UNREAD', commentId: p.commentId, updatedById: p.actorId, updatedAt: now },
     });
   if (kept.length) await tx.notification.updateMany({ where: { id: { in: kept } }, data: { updatedById: p.actorId, updatedAt: now } });
+  if (!fresh.length && !read.length) return;
+  const unread = await tx.notification.findMany({
+    where: { issueId: issue.id, userId: { in: [...fresh, ...existing.filter((n) => n.status === 'READ').map((n) => n.userId)] } },
+    select: { id: true, userId: true },
+  });
+  for (const n of unread)
+    emit({ type: 'notification.created', notificationId: n.id, userId: n.userId, repoId: issue.repoId, issueId: issue.id });
 }

@@ -359,6 +359,13 @@ async function removeRelease(cx: ServiceContext, access: RepoAccess & { viewer: 
         action: 'deleted',
         tagName: rel.tagName,
         title: rel.title,
+        release: {
+          target: rel.target,
+          note: rel.note,
+          isPrerelease: rel.isPrerelease,
+          publisherId: rel.publisherId,
+          createdAt: rel.createdAt.toISOString(),
+        },
       });
     }
     return attachments.map((a) => a.uuid);

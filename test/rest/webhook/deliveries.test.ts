@@ -36,7 +36,7 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
     const res = await api('POST', '/repos/alice/demo/hooks', {
       type: 'gitea',
       config: { url: rx.url, content_type: 'json', secret: SECRET },
-      events: ['push', 'create', 'delete', 'issues', 'issue_comment', 'pull_request', 'fork'],
+      events: ['push', 'create', 'delete', 'issues', 'issue_comment', 'pull_request', 'fork', 'release'],
       authorization_header: 'Bearer s3cr3t',
       active: true,
     });
@@ -208,6 +208,31 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
       forkee: { full_name: 'alice/demo' },
       repository: { full_name: 'bob/demo' },
     });
+  });
+
+  it('releases: published, updated and deleted arrive as release events with the release', async () => {
+    rx.received.length = 0;
+    const created = await api('POST', '/repos/alice/demo/releases', { tag_name: 'v9.0', name: 'Nine', body: 'notes' });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as number;
+    await rx.until(() => rx.of('release').length === 1, drain);
+    expect(json(rx.of('release')[0]?.body ?? '{}')).toMatchObject({
+      action: 'published',
+      release: { id, tag_name: 'v9.0', name: 'Nine', body: 'notes', draft: false },
+      repository: { full_name: 'alice/demo' },
+      sender: { login: 'alice' },
+    });
+    expect((await api('PATCH', `/repos/alice/demo/releases/${id}`, { name: 'Nine!' })).statusCode).toBe(200);
+    await rx.until(() => rx.of('release').length === 2, drain);
+    expect(json(rx.of('release')[1]?.body ?? '{}')).toMatchObject({ action: 'updated', release: { id, name: 'Nine!' } });
+    expect((await api('DELETE', `/repos/alice/demo/releases/${id}`)).statusCode).toBe(204);
+    await rx.until(() => rx.of('release').length === 3, drain);
+    const deleted = json(rx.of('release')[2]?.body ?? '{}');
+    expect(deleted).toMatchObject({
+      action: 'deleted',
+      release: { id, tag_name: 'v9.0', name: 'Nine!', body: 'notes', author: { login: 'alice' } },
+    });
+    expect(rx.of('release')[2]?.headers['x-gitea-event']).toBe('release');
   });
 
   it('branch_filter and inactive hooks are honoured', async () => {
