@@ -135,8 +135,13 @@ describe.each(PROVIDERS)('activity feeds (%s)', (provider) => {
     const performed = await get('/api/v1/users/alice/activities/feeds?only-performed-by=true', 'alice');
     expect(performed.body.every((a) => a.act_user_id === alice.id)).toBe(true);
     expect(performed.body).toHaveLength(7);
+    // bob watches acme/orgsecret since his team was given it (Gitea's auto-watch), so its issue reaches his feed;
+    // it is private, and only he sees it.
     const bobs = await get('/api/v1/users/bob/activities/feeds', 'bob');
-    expect(ops(bobs.body)).toEqual(['comment_issue:alice/pub']);
+    expect(ops(bobs.body)).toEqual(['comment_issue:alice/pub', 'create_issue:acme/orgsecret']);
+    expect(bobs.body.find((a) => a.repo.full_name === 'acme/orgsecret')?.is_private).toBe(true);
+    const bobsSeen = await get('/api/v1/users/bob/activities/feeds');
+    expect(ops(bobsSeen.body)).toEqual(['comment_issue:alice/pub']);
   });
 
   it('a site admin sees private activity; a user keeping activity private hides it from others', async () => {
