@@ -20,7 +20,7 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  * all: `services/access` (guards; repository, organization and team access) and the files directly in
  * `src/services` (context, paging).
  */
-const SERVICE_DOMAINS = ['user', 'repo', 'org', 'label', 'issue', 'milestone', 'project', 'pull', 'cron'];
+const SERVICE_DOMAINS = ['user', 'repo', 'org', 'label', 'issue', 'milestone', 'project', 'pull', 'package', 'cron'];
 
 /** Each source file's layer; `captured.domain` names a service domain folder. The first match wins. */
 const layers = [
@@ -32,10 +32,12 @@ const layers = [
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
   { category: 'service', pattern: 'src/services/*/**', capture: ['domain', 'file'] },
-  ...['rest', 'graphql', 'githttp', 'web', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db', 'generated'].map((d) => ({
-    category: d,
-    pattern: `src/${d}/**`,
-  })),
+  ...['rest', 'graphql', 'githttp', 'packages', 'web', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db', 'generated'].map(
+    (d) => ({
+      category: d,
+      pattern: `src/${d}/**`,
+    }),
+  ),
 ];
 
 const to = (...categories) => ({ to: { file: { categories: { anyOf: categories } } } });
@@ -56,6 +58,7 @@ const policies = [
         'rest',
         'graphql',
         'githttp',
+        'packages',
         'web',
         'service',
         'service-base',
@@ -71,7 +74,7 @@ const policies = [
   },
   // Transports are thin and never import each other: services, authentication, per-request loaders and the
   // pure access model; database rows and git results only as types.
-  ...['rest', 'graphql', 'githttp'].map((t) => ({
+  ...['rest', 'graphql', 'githttp', 'packages'].map((t) => ({
     from: from(t),
     allow: [
       to(t, 'service', 'service-base', 'service-access', 'loaders', 'auth', 'permissions', 'errors', 'config'),
@@ -120,7 +123,7 @@ const OWNED = [
   { libs: '^(@prisma/|pg$|better-sqlite3$)', owners: ['src/db/**'] },
   {
     libs: '^(fastify|@fastify/)',
-    owners: ['src/app.ts', 'src/logger.ts', 'src/web/**', 'src/rest/**', 'src/graphql/**', 'src/githttp/**'],
+    owners: ['src/app.ts', 'src/logger.ts', 'src/web/**', 'src/rest/**', 'src/graphql/**', 'src/githttp/**', 'src/packages/**'],
   },
   { libs: '^(graphql|graphql-yoga|@graphql-yoga/.*|@pothos/.*)$', owners: ['src/graphql/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
@@ -130,9 +133,9 @@ const LAYER_GLOBS = [
   ['src/main.ts', 'src/bin/**'],
   ['src/app.ts', 'src/logger.ts'],
   ['src/config.ts', 'src/errors.ts'],
-  ...['rest', 'graphql', 'githttp', 'web', 'services', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db'].map((d) => [
-    `src/${d}/**`,
-  ]),
+  ...['rest', 'graphql', 'githttp', 'packages', 'web', 'services', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db'].map(
+    (d) => [`src/${d}/**`],
+  ),
 ];
 const ownership = LAYER_GLOBS.map((files) => {
   const foreign = OWNED.filter((o) => !o.owners.some((g) => files.includes(g)));

@@ -36,6 +36,24 @@ export interface Config {
   testCrashAfterRefUpdate: boolean;
   /** SHOW_INTERNAL_ERRORS=true: 500 answers carry the internal error text for everyone (debugging only; admins always see it). */
   showInternalErrors: boolean;
+  /** Package registries (Gitea `[packages]`): storage directory, size limits and per-owner quotas. */
+  packages: PackageSettings;
+}
+
+/** Package registry limits (Gitea `[packages] LIMIT_*`); -1 = unlimited. */
+export interface PackageSettings {
+  /** `<DATA_DIR>/packages`: content-addressed blobs (`<sha256[0:2]>/<sha256[2:4]>/<sha256>`) and upload temp files. */
+  dir: string;
+  /** PACKAGES_LIMIT_TOTAL_OWNER_SIZE: bytes all packages of one owner may take. */
+  limitTotalOwnerSize: number;
+  /** PACKAGES_LIMIT_TOTAL_OWNER_COUNT: package versions one owner may have. */
+  limitTotalOwnerCount: number;
+  /** PACKAGES_LIMIT_SIZE_GENERIC: largest generic package file. */
+  limitSizeGeneric: number;
+  /** PACKAGES_LIMIT_SIZE_NPM: largest npm tarball. */
+  limitSizeNpm: number;
+  /** PACKAGES_NPM_MAX_BODY: largest npm publish request (JSON with the base64 tarball). */
+  npmMaxBody: number;
 }
 
 /** Failed sign-in throttling (see src/auth/loginThrottle.ts); a maximum of 0 turns that limit off. */
@@ -108,7 +126,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cron: loadCronConfig(env),
     testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
     showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',
+    packages: {
+      dir: path.join(dataDir, 'packages'),
+      limitTotalOwnerSize: parseSize('PACKAGES_LIMIT_TOTAL_OWNER_SIZE', env.PACKAGES_LIMIT_TOTAL_OWNER_SIZE, -1),
+      limitTotalOwnerCount: parseCount('PACKAGES_LIMIT_TOTAL_OWNER_COUNT', env.PACKAGES_LIMIT_TOTAL_OWNER_COUNT, -1, -1),
+      limitSizeGeneric: parseSize('PACKAGES_LIMIT_SIZE_GENERIC', env.PACKAGES_LIMIT_SIZE_GENERIC, -1),
+      limitSizeNpm: parseSize('PACKAGES_LIMIT_SIZE_NPM', env.PACKAGES_LIMIT_SIZE_NPM, -1),
+      npmMaxBody: parseSize('PACKAGES_NPM_MAX_BODY', env.PACKAGES_NPM_MAX_BODY, 256 * 1024 * 1024, 1),
+    },
   };
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
+
+/** A byte size from the environment (`fallback` when unset): `-1` (unlimited), or a number with an optional unit (`500 MiB`, `2GB`). */
+function parseSize(name: string, value: string | undefined, fallback: number, min = -1): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (value.trim() === '-1' && min < 0) return -1;
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = m ? SIZE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new Error(`${name} must be -1 or a size such as 100 MiB, got ${value}`);
+  const bytes = Math.floor(Number(m[1]) * unit);
+  if (bytes < Math.max(min, 0)) throw new Error(`${name} must be at least ${min} bytes, got ${value}`);
+  return bytes;
 }
 
 /** A whole number from the environment (`fallback` when unset); at least `min`, at most ~24 days (Node's timer limit). */

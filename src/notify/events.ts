@@ -131,7 +131,23 @@ export type DomainEvent =
    */
   | { type: 'pull.merged'; pullId: number; issueId: number; repoId: number; index: number; how: string; commitId: string; actorId: number }
   /** A push that was applied: one entry per updated ref (old/new are 40- or 64-hex; all zeros = none). */
-  | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] };
+  | { type: 'repo.pushed'; repoId: number; pusherId: number; updates: RefUpdate[] }
+  /**
+   * A package version was created (Gitea's `package` webhook `created`, sent only when a version is new) or deleted
+   * (`deleted`; the rows are gone, so the event carries what a payload needs). `repoId` is the linked repository.
+   */
+  | { type: 'package.created'; packageId: number; versionId: number; ownerId: number; repoId: number | null; actorId: number }
+  | {
+      type: 'package.deleted';
+      packageId: number;
+      versionId: number;
+      ownerId: number;
+      repoId: number | null;
+      packageType: string;
+      name: string;
+      version: string;
+      actorId: number;
+    };
 
 /** One ref changed by a push or by the API. */
 export interface RefUpdate {
