@@ -4,6 +4,7 @@ import { adminEmailRoutes } from './admin/emails.ts';
 import { adminUserRoutes } from './admin/users.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
+import { packageRoutes } from './package/packages.ts';
 import { orgLabelRoutes } from './org/labels.ts';
 import { memberRoutes } from './org/members.ts';
 import { orgRoutes } from './org/orgs.ts';
@@ -72,4 +73,5 @@ export const allRoutes: readonly RouteDef[] = [
   ...branchRoutes,
   ...contentsRoutes,
   ...gitRoutes,
+  ...packageRoutes,
 ] as readonly RouteDef[];

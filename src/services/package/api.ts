@@ -91,8 +91,23 @@ async function findPackage(cx: ServiceContext, access: PackageOwnerAccess, ref: 
   return pkg;
 }
 
-async function findVersion(cx: ServiceContext, access: PackageOwnerAccess, ref: PackageRef, version: string): Promise<VersionRow> {
+/**
+ * Gitea's order: the owner (404), the package (404), then reqPackageAccess, so an outsider learns that a private
+ * owner's package exists (403) but not that a missing one does not (404 either way).
+ */
+async function packageFor(
+  cx: ServiceContext,
+  ref: PackageRef,
+  level: 'read' | 'write',
+): Promise<{ access: PackageOwnerAccess; pkg: Models.Package }> {
+  const access = await packageOwnerAccess(cx, ref.owner);
   const pkg = await findPackage(cx, access, ref);
+  requirePackageAccess(cx, access, level);
+  return { access, pkg };
+}
+
+async function findVersion(cx: ServiceContext, ref: PackageRef, version: string, level: 'read' | 'write'): Promise<VersionRow> {
+  const { pkg } = await packageFor(cx, ref, level);
   const row = await cx.db.packageVersion.findUnique({
     where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion: version.toLowerCase() } },
     include: VERSION_INCLUDE,
@@ -135,8 +150,7 @@ export async function listPackageVersions(
   ref: PackageRef,
   opts: ListOptions | ListWindow,
 ): Promise<Page<PackageVersionView>> {
-  const access = await ownerFor(cx, ref.owner, 'read');
-  const pkg = await findPackage(cx, access, ref);
+  const { pkg } = await packageFor(cx, ref, 'read');
   const where = { packageId: pkg.id, isInternal: false };
   const [rows, total] = await Promise.all([
     cx.db.packageVersion.findMany({ where, include: VERSION_INCLUDE, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...skipTake(opts) }),
@@ -147,8 +161,7 @@ export async function listPackageVersions(
 
 /** GET /packages/{owner}/{type}/{name}/{version}. @throws NotFoundError, PermissionDeniedError */
 export async function getPackageVersion(cx: ServiceContext, ref: PackageRef, version: string): Promise<PackageVersionView> {
-  const access = await ownerFor(cx, ref.owner, 'read');
-  const [view] = await toViews(cx, [await findVersion(cx, access, ref, version)]);
+  const [view] = await toViews(cx, [await findVersion(cx, ref, version, 'read')]);
   if (!view) throw new NotFoundError('package does not exist');
   return view;
 }
@@ -158,8 +171,7 @@ export async function getPackageVersion(cx: ServiceContext, ref: PackageRef, ver
  * semver. @throws NotFoundError (`not found` when there is no version), PermissionDeniedError
  */
 export async function getLatestPackageVersion(cx: ServiceContext, ref: PackageRef): Promise<PackageVersionView> {
-  const access = await ownerFor(cx, ref.owner, 'read');
-  const pkg = await findPackage(cx, access, ref);
+  const { pkg } = await packageFor(cx, ref, 'read');
   const row = await cx.db.packageVersion.findFirst({
     where: { packageId: pkg.id, isInternal: false },
     orderBy: { id: 'desc' },
@@ -176,21 +188,18 @@ export type PackageFileView = Models.PackageFile & { blob: Models.PackageBlob };
 
 /** GET /packages/{owner}/{type}/{name}/{version}/files. @throws NotFoundError, PermissionDeniedError */
 export async function listPackageFiles(cx: ServiceContext, ref: PackageRef, version: string): Promise<PackageFileView[]> {
-  const access = await ownerFor(cx, ref.owner, 'read');
-  const row = await findVersion(cx, access, ref, version);
+  const row = await findVersion(cx, ref, version, 'read');
   return cx.db.packageFile.findMany({ where: { versionId: row.id }, include: { blob: true }, orderBy: { id: 'asc' } });
 }
 
 /** DELETE /packages/{owner}/{type}/{name}/{version}. @throws NotFoundError, PermissionDeniedError */
 export async function deletePackageVersion(cx: ServiceContext, ref: PackageRef, version: string): Promise<void> {
-  const access = await ownerFor(cx, ref.owner, 'write');
-  await removeVersions(cx, [await findVersion(cx, access, ref, version)]);
+  await removeVersions(cx, [await findVersion(cx, ref, version, 'write')]);
 }
 
 /** DELETE /packages/{owner}/{type}/{name}: every version. @throws NotFoundError, PermissionDeniedError */
 export async function deletePackage(cx: ServiceContext, ref: PackageRef): Promise<void> {
-  const access = await ownerFor(cx, ref.owner, 'write');
-  const pkg = await findPackage(cx, access, ref);
+  const { pkg } = await packageFor(cx, ref, 'write');
   const versions = await cx.db.packageVersion.findMany({ where: { packageId: pkg.id }, include: { package: true } });
   if (versions.length) await removeVersions(cx, versions);
   else await cx.db.package.delete({ where: { id: pkg.id } });
@@ -206,8 +215,7 @@ async function requirePackagesWrite(cx: ServiceContext, repo: Models.Repository)
  * (write access to its packages). @throws NotFoundError, PermissionDeniedError, InvalidArgumentError (already linked)
  */
 export async function linkPackage(cx: ServiceContext, ref: PackageRef, repoName: string): Promise<void> {
-  const access = await ownerFor(cx, ref.owner, 'write');
-  const pkg = await findPackage(cx, access, ref);
+  const { access, pkg } = await packageFor(cx, ref, 'write');
   const repo = await cx.db.repository.findFirst({ where: { ownerId: access.owner.id, lowerName: repoName.toLowerCase() } });
   const perm = repo ? await cx.loaders.repoPermission.load(repo.id) : null;
   if (!repo || !perm || perm.mode === 'NONE') throw new NotFoundError('repository does not exist');
@@ -221,8 +229,7 @@ export async function linkPackage(cx: ServiceContext, ref: PackageRef, repoName:
  * repository's packages). @throws NotFoundError, PermissionDeniedError, InvalidArgumentError (not linked)
  */
 export async function unlinkPackage(cx: ServiceContext, ref: PackageRef): Promise<void> {
-  const access = await ownerFor(cx, ref.owner, 'write');
-  const pkg = await findPackage(cx, access, ref);
+  const { pkg } = await packageFor(cx, ref, 'write');
   if (!pkg.repoId) throw new InvalidArgumentError('package is not linked to a repository');
   const repo = await cx.db.repository.findUnique({ where: { id: pkg.repoId } });
   if (repo) await requirePackagesWrite(cx, repo);

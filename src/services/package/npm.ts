@@ -307,7 +307,7 @@ export async function npmSearch(cx: ServiceContext, owner: string, text: string,
     return [
       {
         package: {
-          scope: m.scope ? m.scope.replace(/^@/, '') : 'unscoped',
+          scope: m.scope || 'unscoped',
           name: m.name ?? p.name,
           version: v.version,
           date: v.createdAt.toISOString(),
