@@ -2,6 +2,7 @@ import { issueReadWhere, commentReadWhere } from '../services/issue/visibility.t
 import { labelReadWhere } from '../services/label/visibility.ts';
 import { milestoneReadWhere } from '../services/milestone/visibility.ts';
 import { orgMemberReadWhere, orgReadWhere, teamMemberReadWhere, teamReadWhere, userOrgReadWhere } from '../services/org/visibility.ts';
+import { packageReadWhere, packageVersionReadWhere } from '../services/package/visibility.ts';
 import { projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, repoReadWhere } from '../services/repo/visibility.ts';
@@ -30,6 +31,8 @@ export const READ_POLICIES = {
   teamReadWhere,
   teamMemberReadWhere,
   userReadWhere,
+  packageReadWhere,
+  packageVersionReadWhere,
 } as const;
 
 /** The name of a service read policy. */

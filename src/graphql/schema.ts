@@ -24,6 +24,7 @@ import './types/team.ts';
 import './types/label.ts';
 import './types/block.ts';
 import './types/cron.ts';
+import './types/package.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();
