@@ -84,6 +84,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'SECRET_KEY', default: '<DATA_DIR>/secret_key', meaning: 'generated into the data directory when unset' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'server log level (pino)' },
   { name: 'NODE_ENV', default: '', meaning: 'production hides internal error messages from non-admins' },
+  { name: 'PACKAGES_LIMIT_TOTAL_OWNER_SIZE', default: '-1', meaning: 'bytes all packages of one owner may take (-1: no limit)' },
+  { name: 'PACKAGES_LIMIT_TOTAL_OWNER_COUNT', default: '-1', meaning: 'package versions one owner may have (-1: no limit)' },
+  { name: 'PACKAGES_LIMIT_SIZE_GENERIC', default: '-1', meaning: 'largest generic package file (-1: no limit)' },
+  { name: 'PACKAGES_LIMIT_SIZE_NPM', default: '-1', meaning: 'largest npm tarball (-1: no limit)' },
+  { name: 'PACKAGES_NPM_MAX_BODY', default: '256 MiB', meaning: 'largest npm publish request' },
 ];
 
 /** Builds the Config from environment variables (all optional); creates the data directory and secret key. */

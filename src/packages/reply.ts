@@ -2,6 +2,7 @@
 // reqPackageAccess refuses), each registry's error body, and streamed file downloads.
 import type { FastifyReply } from 'fastify';
 import { isDomainError, type DomainError } from '../errors.ts';
+import { PACKAGE_ACCESS_MESSAGE } from '../services/access/packageAccess.ts';
 import type { PackageDownload } from '../services/package/files.ts';
 
 /** How a registry writes an error: generic sends plain text, npm `{"error": …}`. */
@@ -39,7 +40,8 @@ export function sendError(reply: FastifyReply, style: ErrorStyle, status: number
 /** Answers a thrown error in the registry's style; errors that are not domain errors are rethrown (500). */
 export function replyError(reply: FastifyReply, style: ErrorStyle, err: unknown): FastifyReply {
   if (!isDomainError(err)) throw err;
-  return sendError(reply, style, statusOf(err), err.message);
+  // Gitea's reqPackageAccess answers every refusal (missing token scope included) with the same message.
+  return sendError(reply, style, statusOf(err), err.data.packageAuth ? PACKAGE_ACCESS_MESSAGE : err.message);
 }
 
 /** Streams a package file (Gitea ServeContent: attachment with its name, Last-Modified, the exact length). */

@@ -1,11 +1,14 @@
 // Packages in the graph (GitHub's Package, PackageVersion, PackageFile): `User.packages`,
 // `Organization.packages`, `Repository.packages`, each filtered by the package read policy.
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import * as packageService from '../../services/package/api.ts';
 import { PACKAGE_TYPES } from '../../services/package/api.ts';
 import { packageReadWhere, packageVersionReadWhere } from '../../services/package/visibility.ts';
 import { repoReadWhere } from '../../services/repo/visibility.ts';
 import { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
-import { dbId } from '../ids.ts';
+import { MUTATION_ERRORS } from '../errors.ts';
+import { dbId, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
@@ -128,3 +131,84 @@ for (const ref of [UserRef, OrganizationRef, RepositoryRef] as const) {
     }),
   }));
 }
+
+/** The database id of a global id of `type`. @throws NotFoundError for another type's id */
+const idOf = (id: { typename: string; id: string }, type: 'Package' | 'PackageVersion'): number => requireDbIdOf(id, type, 'not found');
+
+builder.relayMutationField(
+  'deletePackageVersion',
+  { inputFields: (t) => ({ packageVersionId: t.globalID({ required: true }) }) },
+  {
+    description:
+      'Delete a package version and its files (write access to the owner; as DELETE /api/v1/packages/{owner}/{type}/{name}/{version}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const ref = await packageService.packageVersionRefById(ctx.cx, idOf(input.packageVersionId, 'PackageVersion'));
+      await packageService.deletePackageVersion(ctx.cx, ref, ref.version);
+      return { success: true };
+    },
+  },
+  { outputFields: (t) => ({ success: t.boolean({ resolve: (p) => p.success }) }) },
+);
+
+builder.relayMutationField(
+  'deletePackage',
+  { inputFields: (t) => ({ packageId: t.globalID({ required: true }) }) },
+  {
+    description: 'Delete a package with all its versions (as DELETE /api/v1/packages/{owner}/{type}/{name}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      await packageService.deletePackage(ctx.cx, await packageService.packageRefById(ctx.cx, idOf(input.packageId, 'Package')));
+      return { id: encodeGlobalID('Package', input.packageId.id) };
+    },
+  },
+  { outputFields: (t) => ({ deletedPackageId: t.id({ description: 'The global id of the deleted package.', resolve: (p) => p.id }) }) },
+);
+
+builder.relayMutationField(
+  'linkPackage',
+  { inputFields: (t) => ({ packageId: t.globalID({ required: true }), repositoryName: t.string({ required: true }) }) },
+  {
+    description: 'Link a package to a repository of its owner (as POST /api/v1/packages/{owner}/{type}/{name}/-/link/{repo_name}).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const id = idOf(input.packageId, 'Package');
+      await packageService.linkPackage(ctx.cx, await packageService.packageRefById(ctx.cx, id), input.repositoryName);
+      return { id };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      package: t.prismaField({
+        type: 'Package',
+        nullable: true,
+        ...inherits('the package the viewer just linked'),
+        resolve: (query, p, _a, ctx) => ctx.cx.db.package.findUnique({ ...query, where: { id: p.id } }),
+      }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  'unlinkPackage',
+  { inputFields: (t) => ({ packageId: t.globalID({ required: true }) }) },
+  {
+    description: 'Remove the repository link of a package (as POST /api/v1/packages/{owner}/{type}/{name}/-/unlink).',
+    errors: { types: MUTATION_ERRORS },
+    resolve: async (_root, { input }, ctx) => {
+      const id = idOf(input.packageId, 'Package');
+      await packageService.unlinkPackage(ctx.cx, await packageService.packageRefById(ctx.cx, id));
+      return { id };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      package: t.prismaField({
+        type: 'Package',
+        nullable: true,
+        ...inherits('the package the viewer just unlinked'),
+        resolve: (query, p, _a, ctx) => ctx.cx.db.package.findUnique({ ...query, where: { id: p.id } }),
+      }),
+    }),
+  },
+);

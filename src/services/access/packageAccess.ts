@@ -52,16 +52,17 @@ async function accessMode(cx: ServiceContext, owner: Models.User): Promise<Mode>
 /**
  * Gitea reqPackageAccess: a token needs `read:package` / `write:package`, a public-only token reaches public
  * owners only, and the viewer's mode must reach `level`.
- * @throws PermissionDeniedError (`data.packageAuth` marks the refusals Gitea's registry answers with 401)
+ * @throws PermissionDeniedError (`data.packageAuth` marks the refusals Gitea's registries answer with 401 and
+ *   PACKAGE_ACCESS_MESSAGE)
  */
 export function requirePackageAccess(cx: ServiceContext, access: PackageOwnerAccess, level: 'read' | 'write'): void {
   const scope = cx.auth.method === 'token' ? cx.auth.scope : null;
   if (scope) {
     if (!scopeAllows(scope, ['package'], level)) {
-      throw new PermissionDeniedError(PACKAGE_ACCESS_MESSAGE, {
-        packageAuth: true,
-        scopeMessage: `token does not have at least one of required scope(s), required=[${level}:package], token scope=${formatScope(scope)}`,
-      });
+      throw new PermissionDeniedError(
+        `token does not have at least one of required scope(s), required=[${level}:package], token scope=${formatScope(scope)}`,
+        { packageAuth: true },
+      );
     }
     if (scope.publicOnly && access.owner.visibility !== 'PUBLIC')
       throw new PermissionDeniedError('token scope is limited to public packages');
@@ -69,9 +70,4 @@ export function requirePackageAccess(cx: ServiceContext, access: PackageOwnerAcc
   if (rank(access.mode) < rank(level === 'read' ? 'READ' : 'WRITE')) {
     throw new PermissionDeniedError(PACKAGE_ACCESS_MESSAGE, { packageAuth: true });
   }
-}
-
-/** Whether the viewer may read the owner's packages (no token checks; for lists of several owners' packages). */
-export function canReadPackages(access: PackageOwnerAccess): boolean {
-  return rank(access.mode) >= rank('READ');
 }

@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { loadApiRepos, withPermissions, type RepoWithPermission } from '../repo/repoRows.ts';
 import { removeVersions } from './store.ts';
+import { packageReadWhere, packageVersionReadWhere } from './visibility.ts';
 
 /** Gitea's package type names (the `type` of Package JSON and of the URLs). */
 export const PACKAGE_TYPES = [
@@ -234,4 +235,21 @@ export async function unlinkPackage(cx: ServiceContext, ref: PackageRef): Promis
   const repo = await cx.db.repository.findUnique({ where: { id: pkg.repoId } });
   if (repo) await requirePackagesWrite(cx, repo);
   await cx.db.package.update({ where: { id: pkg.id }, data: { repoId: null } });
+}
+
+/** The ref of a package by id, when the viewer may read it (GraphQL mutations name packages by id). @throws NotFoundError */
+export async function packageRefById(cx: ServiceContext, id: number): Promise<PackageRef> {
+  const pkg = await cx.db.package.findFirst({ where: { AND: [{ id }, packageReadWhere(cx)] }, include: { owner: true } });
+  if (!pkg) throw new NotFoundError('package does not exist', { id });
+  return { owner: pkg.owner.name, type: pkg.type.toLowerCase(), name: pkg.name };
+}
+
+/** The ref and version name of a package version by id, when the viewer may read it. @throws NotFoundError */
+export async function packageVersionRefById(cx: ServiceContext, id: number): Promise<PackageRef & { version: string }> {
+  const row = await cx.db.packageVersion.findFirst({
+    where: { AND: [{ id }, packageVersionReadWhere(cx)] },
+    include: { package: { include: { owner: true } } },
+  });
+  if (!row) throw new NotFoundError('package version does not exist', { id });
+  return { owner: row.package.owner.name, type: row.package.type.toLowerCase(), name: row.package.name, version: row.version };
 }
