@@ -1,5 +1,6 @@
 // Packages in the graph: User/Organization/Repository.packages, versions, latestVersion, files, node(id:), and
 // the package read policy (a private organization's packages are absent for outsiders).
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
@@ -109,5 +110,28 @@ describe.each(PROVIDERS)('GraphQL packages (%s)', (provider) => {
     await upload(few.name, few.name, 'only', '1.0');
     for (let i = 0; i < 8; i++) await upload(many.name, many.name, `p${i % 4}`, `${i}.0`);
     expect(await count(many.name)).toBe(await count(few.name));
+  });
+
+  it('mutations: unlinkPackage, linkPackage and deletePackageVersion call the package services', async () => {
+    const pkg = await t.db.package.findFirstOrThrow({ where: { ownerId: owner.id, lowerName: 'alpha' }, include: { versions: true } });
+    const run = async (name: string, input: Record<string, unknown>, as = owner.name) => {
+      const cap = name.charAt(0).toUpperCase() + name.slice(1);
+      const q = `mutation($input: ${cap}Input!) { ${name}(input: $input) { __typename ... on Error { message } } }`;
+      return ((await t.graphql(q, { input }, basic(as))).json() as { data: Record<string, { __typename: string; message?: string }> }).data[
+        name
+      ];
+    };
+    expect(await run('unlinkPackage', { packageId: encodeGlobalID('Package', pkg.id) })).toEqual({ __typename: 'UnlinkPackagePayload' });
+    expect((await t.db.package.findUniqueOrThrow({ where: { id: pkg.id } })).repoId).toBeNull();
+    expect(await run('linkPackage', { packageId: encodeGlobalID('Package', pkg.id), repositoryName: 'gq-linked' })).toEqual({
+      __typename: 'LinkPackagePayload',
+    });
+    const version = pkg.versions.find((v) => v.version === '1.0');
+    const denied = await run('deletePackageVersion', { packageVersionId: encodeGlobalID('PackageVersion', version?.id ?? 0) }, other.name);
+    expect(denied?.__typename).toBe('PermissionDeniedError');
+    expect(await run('deletePackageVersion', { packageVersionId: encodeGlobalID('PackageVersion', version?.id ?? 0) })).toEqual({
+      __typename: 'DeletePackageVersionPayload',
+    });
+    expect(await t.db.packageVersion.count({ where: { packageId: pkg.id } })).toBe(1);
   });
 });

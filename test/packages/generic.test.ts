@@ -69,6 +69,10 @@ describe.each(PROVIDERS)('generic registry (%s)', (provider) => {
     expect(existsSync(blobPath(t.config.packages.dir, sha))).toBe(true);
     const version = await t.db.packageVersion.findFirstOrThrow({ where: { version: '1.0.3-te st' } });
     expect(version.downloadCount).toBe(1);
+    const head = await t.app.server.inject({ method: 'HEAD', url: `${base()}/te-st_pac.kage/1.0.3-te%20st/file.bin` });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(data.length));
+    expect(head.body).toBe('');
   });
 
   it("checks Gitea's name, version and file name rules (400)", async () => {
