@@ -7,6 +7,7 @@ import { resolveViewer } from '../auth/resolveViewer.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
 import { genericRoutes } from './generic.ts';
 import { npmRoutes } from './npm.ts';
+import { pypiRoutes } from './pypi.ts';
 import { sendError } from './reply.ts';
 
 /** Mounts the registries (call inside a plugin registered with prefix `/api/packages`). */
@@ -28,4 +29,5 @@ export async function packageRegistries(app: FastifyInstance, deps: AppDeps): Pr
   app.setNotFoundHandler((_req, reply) => sendError(reply, 'text', 404, 'Not found'));
   genericRoutes(app);
   npmRoutes(app, deps);
+  await pypiRoutes(app);
 }
