@@ -29,6 +29,7 @@ const SERVICE_DOMAINS = [
   'milestone',
   'project',
   'pull',
+  'package',
   'attachment',
   'release',
   'cron',
@@ -51,12 +52,25 @@ const layers = [
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
   { category: 'service', pattern: 'src/services/*/**', capture: ['domain', 'file'] },
-  ...['rest', 'graphql', 'githttp', 'web', 'webhooks', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db', 'generated'].map(
-    (d) => ({
-      category: d,
-      pattern: `src/${d}/**`,
-    }),
-  ),
+  ...[
+    'rest',
+    'graphql',
+    'githttp',
+    'packages',
+    'web',
+    'webhooks',
+    'notify',
+    'jobs',
+    'auth',
+    'loaders',
+    'permissions',
+    'git',
+    'db',
+    'generated',
+  ].map((d) => ({
+    category: d,
+    pattern: `src/${d}/**`,
+  })),
 ];
 
 const to = (...categories) => ({ to: { file: { categories: { anyOf: categories } } } });
@@ -77,6 +91,7 @@ const policies = [
         'rest',
         'graphql',
         'githttp',
+        'packages',
         'web',
         'webhooks',
         'service',
@@ -93,7 +108,7 @@ const policies = [
   },
   // Transports are thin and never import each other: services, authentication, per-request loaders and the
   // pure access model; database rows and git results only as types.
-  ...['rest', 'graphql', 'githttp'].map((t) => ({
+  ...['rest', 'graphql', 'githttp', 'packages'].map((t) => ({
     from: from(t),
     allow: [
       to(t, 'service', 'service-base', 'service-access', 'loaders', 'auth', 'permissions', 'errors', 'config'),
@@ -165,7 +180,7 @@ const OWNED = [
   { libs: '^(@prisma/|pg$|better-sqlite3$)', owners: ['src/db/**'] },
   {
     libs: '^(fastify|@fastify/)',
-    owners: ['src/app.ts', 'src/logger.ts', 'src/web/**', 'src/rest/**', 'src/graphql/**', 'src/githttp/**'],
+    owners: ['src/app.ts', 'src/logger.ts', 'src/web/**', 'src/rest/**', 'src/graphql/**', 'src/githttp/**', 'src/packages/**'],
   },
   { libs: '^(graphql|graphql-yoga|@graphql-yoga/.*|@pothos/.*)$', owners: ['src/graphql/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
@@ -175,9 +190,22 @@ const LAYER_GLOBS = [
   ['src/main.ts', 'src/bin/**'],
   ['src/app.ts', 'src/logger.ts'],
   ['src/config.ts', 'src/errors.ts'],
-  ...['rest', 'graphql', 'githttp', 'web', 'webhooks', 'services', 'notify', 'jobs', 'auth', 'loaders', 'permissions', 'git', 'db'].map(
-    (d) => [`src/${d}/**`],
-  ),
+  ...[
+    'rest',
+    'graphql',
+    'githttp',
+    'packages',
+    'web',
+    'webhooks',
+    'services',
+    'notify',
+    'jobs',
+    'auth',
+    'loaders',
+    'permissions',
+    'git',
+    'db',
+  ].map((d) => [`src/${d}/**`]),
 ];
 const ownership = LAYER_GLOBS.map((files) => {
   const foreign = OWNED.filter((o) => !o.owners.some((g) => files.includes(g)));

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
 import { gitHttp } from './githttp/plugin.ts';
+import { packageRegistries } from './packages/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
 import { CronScheduler } from './jobs/cronScheduler.ts';
 import { JobWorker } from './jobs/worker.ts';
@@ -113,6 +114,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));
   await server.register(async (downloads) => downloadRoutes(downloads, deps));
+  await server.register(async (registries) => packageRegistries(registries, deps), { prefix: '/api/packages' });
   const graphql = mountGraphql(server, deps);
 
   const swagger = openApiDocument(deps);

@@ -48,6 +48,24 @@ export interface Config {
   showInternalErrors: boolean;
   /** Uploaded files of issues, comments and releases (Gitea `[attachment]` and `[repository.release]`). */
   attachments: AttachmentSettings;
+  /** Package registries (Gitea `[packages]`): storage directory, size limits and per-owner quotas. */
+  packages: PackageSettings;
+}
+
+/** Package registry limits (Gitea `[packages] LIMIT_*`); -1 = unlimited. */
+export interface PackageSettings {
+  /** `<DATA_DIR>/packages`: content-addressed blobs (`<sha256[0:2]>/<sha256[2:4]>/<sha256>`) and upload temp files. */
+  dir: string;
+  /** PACKAGES_LIMIT_TOTAL_OWNER_SIZE: bytes all packages of one owner may take. */
+  limitTotalOwnerSize: number;
+  /** PACKAGES_LIMIT_TOTAL_OWNER_COUNT: package versions one owner may have. */
+  limitTotalOwnerCount: number;
+  /** PACKAGES_LIMIT_SIZE_GENERIC: largest generic package file. */
+  limitSizeGeneric: number;
+  /** PACKAGES_LIMIT_SIZE_NPM: largest npm tarball. */
+  limitSizeNpm: number;
+  /** PACKAGES_NPM_MAX_BODY: largest npm publish request (JSON with the base64 tarball). */
+  npmMaxBody: number;
 }
 
 /** Gitea's attachment settings: where files live, how large they may be, which types are allowed. */
@@ -106,6 +124,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'ATTACHMENT_ALLOWED_TYPES', default: "Gitea's list", meaning: 'issue/comment attachment types (extensions, mime types)' },
   { name: 'RELEASE_ALLOWED_TYPES', default: '', meaning: 'release asset types (empty: all)' },
   { name: 'NODE_ENV', default: '', meaning: 'production hides internal error messages from non-admins' },
+  { name: 'PACKAGES_LIMIT_TOTAL_OWNER_SIZE', default: '-1', meaning: 'bytes all packages of one owner may take (-1: no limit)' },
+  { name: 'PACKAGES_LIMIT_TOTAL_OWNER_COUNT', default: '-1', meaning: 'package versions one owner may have (-1: no limit)' },
+  { name: 'PACKAGES_LIMIT_SIZE_GENERIC', default: '-1', meaning: 'largest generic package file (-1: no limit)' },
+  { name: 'PACKAGES_LIMIT_SIZE_NPM', default: '-1', meaning: 'largest npm tarball (-1: no limit)' },
+  { name: 'PACKAGES_NPM_MAX_BODY', default: '256 MiB', meaning: 'largest npm publish request' },
 ];
 
 /** Builds the Config from environment variables (all optional); creates the data directory and secret key. */
@@ -159,7 +182,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedTypes: parseTypes(env.ATTACHMENT_ALLOWED_TYPES ?? DEFAULT_ATTACHMENT_TYPES),
       releaseAllowedTypes: parseTypes(env.RELEASE_ALLOWED_TYPES ?? ''),
     },
+    packages: {
+      dir: path.join(dataDir, 'packages'),
+      limitTotalOwnerSize: parseSize('PACKAGES_LIMIT_TOTAL_OWNER_SIZE', env.PACKAGES_LIMIT_TOTAL_OWNER_SIZE, -1),
+      limitTotalOwnerCount: parseCount('PACKAGES_LIMIT_TOTAL_OWNER_COUNT', env.PACKAGES_LIMIT_TOTAL_OWNER_COUNT, -1, -1),
+      limitSizeGeneric: parseSize('PACKAGES_LIMIT_SIZE_GENERIC', env.PACKAGES_LIMIT_SIZE_GENERIC, -1),
+      limitSizeNpm: parseSize('PACKAGES_LIMIT_SIZE_NPM', env.PACKAGES_LIMIT_SIZE_NPM, -1),
+      npmMaxBody: parseSize('PACKAGES_NPM_MAX_BODY', env.PACKAGES_NPM_MAX_BODY, 256 * 1024 * 1024, 1),
+    },
   };
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
+
+/** A byte size from the environment (`fallback` when unset): `-1` (unlimited), or a number with an optional unit (`500 MiB`, `2GB`). */
+function parseSize(name: string, value: string | undefined, fallback: number, min = -1): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (value.trim() === '-1' && min < 0) return -1;
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = m ? SIZE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new Error(`${name} must be -1 or a size such as 100 MiB, got ${value}`);
+  const bytes = Math.floor(Number(m[1]) * unit);
+  if (bytes < Math.max(min, 0)) throw new Error(`${name} must be at least ${min} bytes, got ${value}`);
+  return bytes;
 }
 
 /** A whole number from the environment (`fallback` when unset); at least `min`, at most ~24 days (Node's timer limit). */

@@ -4,6 +4,7 @@ import { labelReadWhere } from '../services/label/visibility.ts';
 import { notificationReadWhere } from '../services/notification/visibility.ts';
 import { milestoneReadWhere } from '../services/milestone/visibility.ts';
 import { orgMemberReadWhere, orgReadWhere, teamMemberReadWhere, teamReadWhere, userOrgReadWhere } from '../services/org/visibility.ts';
+import { packageReadWhere, packageVersionReadWhere } from '../services/package/visibility.ts';
 import { projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
 import { releaseAssetReadWhere, releaseReadWhere } from '../services/release/visibility.ts';
@@ -38,6 +39,8 @@ export const READ_POLICIES = {
   userReadWhere,
   notificationReadWhere,
   publicKeyReadWhere,
+  packageReadWhere,
+  packageVersionReadWhere,
 } as const;
 
 /** The name of a service read policy. */

@@ -36,6 +36,7 @@ import './types/notification.ts';
 import './types/webhook.ts';
 import './types/activity.ts';
 import './types/liveEvents.ts';
+import './types/package.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

@@ -179,7 +179,23 @@ export type DomainEvent =
   /** Users were added as assignees of an issue or pull request (by editing it; not at creation). */
   | { type: 'issue.assigned'; issueId: number; repoId: number; index: number; assigneeIds: number[]; actorId: number }
   /** Commits pushed to a pull request's head branch; `commentId` is the PULL_PUSH timeline comment. */
-  | { type: 'pull.pushed'; issueId: number; repoId: number; index: number; commentId: number; actorId: number };
+  | { type: 'pull.pushed'; issueId: number; repoId: number; index: number; commentId: number; actorId: number }
+  /**
+   * A package version was created (Gitea's `package` webhook `created`, sent only when a version is new) or deleted
+   * (`deleted`; the rows are gone, so the event carries what a payload needs). `repoId` is the linked repository.
+   */
+  | { type: 'package.created'; packageId: number; versionId: number; ownerId: number; repoId: number | null; actorId: number }
+  | {
+      type: 'package.deleted';
+      packageId: number;
+      versionId: number;
+      ownerId: number;
+      repoId: number | null;
+      packageType: string;
+      name: string;
+      version: string;
+      actorId: number;
+    };
 
 /** One ref changed by a push or by the API. */
 export interface RefUpdate {

@@ -48,6 +48,7 @@ import { IssueLabelsOption } from './structs/issueLabel.ts';
 import { CreateLabelOption, EditLabelOption, Label } from './structs/label.ts';
 import { CreateMilestoneOption, EditMilestoneOption } from './structs/milestone.ts';
 import { CreateOrgOption, EditOrgOption, Organization } from './structs/org.ts';
+import { Package, PackageFile } from './structs/package.ts';
 import { CreateProjectOption, EditProjectOption, Project } from './structs/project.ts';
 import {
   ChangedFile,
@@ -160,6 +161,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   NewIssuePinsAllowed,
   Organization,
   PRBranchInfo,
+  Package,
+  PackageFile,
   PayloadCommit,
   PayloadCommitVerification,
   PayloadUser,

@@ -72,6 +72,21 @@ const orgLabel = async (fx: ScopeFixture) => {
   const label = await fx.rest('POST', `/orgs/${org}/labels`, { name: fx.name('label'), color: '#112233' });
   return encodeGlobalID('Label', label.id as number);
 };
+/** A fresh generic package (version 1.0, one file) of a fresh private organization, uploaded by root through the registry. */
+const orgPackage = async (fx: ScopeFixture) => {
+  const org = await fx.org();
+  const name = fx.name('pkg');
+  const auth = `Basic ${Buffer.from('root:password123!').toString('base64')}`;
+  const res = await fx.t.app.server.inject({
+    method: 'PUT',
+    url: `/api/packages/${org}/generic/${name}/1.0/f.bin`,
+    headers: { authorization: auth },
+    payload: 'x',
+  });
+  if (res.statusCode !== 201) throw new Error(`package upload answered ${res.statusCode}: ${res.body}`);
+  const pkg = await fx.t.db.package.findFirstOrThrow({ where: { lowerName: name }, include: { versions: true } });
+  return { org, name, pkg, gid: encodeGlobalID('Package', pkg.id), versionGid: encodeGlobalID('PackageVersion', pkg.versions[0]?.id ?? 0) };
+};
 const orgProject = async (fx: ScopeFixture) => {
   const org = await fx.org();
   const p = await fx.rest('POST', `/orgs/${org}/projects`, { title: fx.name('project') });
@@ -703,6 +718,34 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   ],
   deleteUser: [
     { rest: 'DELETE /admin/users/{username}', input: async (fx) => ({ login: await fx.newUser() }), publicOnlyExempt: ADMIN_ONLY },
+  ],
+  deletePackageVersion: [
+    {
+      rest: 'DELETE /packages/{owner}/{type}/{name}/{version}',
+      input: async (fx) => ({ packageVersionId: (await orgPackage(fx)).versionGid }),
+    },
+  ],
+  deletePackage: [{ rest: 'DELETE /packages/{owner}/{type}/{name}', input: async (fx) => ({ packageId: (await orgPackage(fx)).gid }) }],
+  linkPackage: [
+    {
+      rest: 'POST /packages/{owner}/{type}/{name}/-/link/{repo_name}',
+      input: async (fx) => {
+        const p = await orgPackage(fx);
+        const repo = await fx.repo({ org: p.org });
+        return { packageId: p.gid, repositoryName: repo.name };
+      },
+    },
+  ],
+  unlinkPackage: [
+    {
+      rest: 'POST /packages/{owner}/{type}/{name}/-/unlink',
+      input: async (fx) => {
+        const p = await orgPackage(fx);
+        const repo = await fx.repo({ org: p.org });
+        await fx.rest('POST', `/packages/${p.org}/generic/${p.name}/-/link/${repo.name}`);
+        return { packageId: p.gid };
+      },
+    },
   ],
   runCronTask: [
     { rest: 'POST /admin/cron/{task}', input: async () => ({ name: 'delete_old_system_notices' }), publicOnlyExempt: ADMIN_ONLY },

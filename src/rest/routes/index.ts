@@ -8,6 +8,7 @@ import { hookRoutes } from './hooks/hooks.ts';
 import { activityFeedRoutes } from './misc/activityFeeds.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
+import { packageRoutes } from './package/packages.ts';
 import { orgLabelRoutes } from './org/labels.ts';
 import { memberRoutes } from './org/members.ts';
 import { orgRoutes } from './org/orgs.ts';
@@ -111,4 +112,5 @@ export const allRoutes: readonly RouteDef[] = [
   ...hookRoutes,
   ...hookDeliveryRoutes,
   ...activityFeedRoutes,
+  ...packageRoutes,
 ] as readonly RouteDef[];

@@ -5,6 +5,7 @@ import { formatDuration } from '../../jobs/duration.ts';
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
 import type { ServiceContext } from '../context.ts';
 import { archiveCacheDir } from '../repo/download.ts';
+import { cleanupExpiredPackageData } from '../package/cleanup.ts';
 import * as userService from '../user/user.ts';
 
 const DAY = 86_400_000;
@@ -51,6 +52,18 @@ export async function archiveCleanup(cx: ServiceContext, run: CronRun): Promise<
 export async function deleteRepoArchives(cx: ServiceContext): Promise<CronOutcome> {
   const removed = await pruneFiles(archiveDir(cx), null);
   return { message: `deleted ${removed} repository archive file(s) from ${archiveDir(cx)}` };
+}
+
+/**
+ * Gitea cleanup_packages: packages left without versions, package blobs no file references any more and created
+ * before OLDER_THAN (24h; rows and files), and upload temp files as old. Per-owner cleanup rules are not modelled.
+ */
+export async function cleanupPackages(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
+  const { before, text } = cutoff(run, DAY);
+  const done = await cleanupExpiredPackageData(cx, before);
+  return {
+    message: `deleted ${done.blobs} unreferenced package blob(s) older than ${text}, ${done.packages} package(s) without versions and ${done.tempFiles} stale upload file(s); package cleanup rules are not supported yet`,
+  };
 }
 
 /** Gitea deleted_branches_cleanup: branches deleted more than OLDER_THAN (24h) ago lose their kept row. */

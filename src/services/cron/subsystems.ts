@@ -1,5 +1,4 @@
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
-import { formatDuration } from '../../jobs/duration.ts';
 import type { ServiceContext } from '../context.ts';
 
 /**
@@ -32,20 +31,6 @@ export async function syncExternalUsers(): Promise<CronOutcome> {
 export async function updateMigrationPosterId(cx: ServiceContext): Promise<CronOutcome> {
   const migrated = await cx.db.issue.count({ where: { originalAuthorId: { not: 0 } } });
   return skipped(`no external login accounts exist to link migrated content to (${migrated} issue(s) keep their original author)`);
-}
-
-/**
- * cleanup_packages: package blobs no file references any more, older than OLDER_THAN (24h), are deleted (Gitea's
- * expired-blob cleanup; there is no blob storage to clear yet). Per-owner cleanup rules are not modelled.
- */
-export async function cleanupPackages(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
-  const olderThan = run.settings.olderThanMs ?? 24 * 60 * MINUTE;
-  const { count } = await cx.db.packageBlob.deleteMany({
-    where: { files: { none: {} }, createdAt: { lt: new Date(run.startedAt.getTime() - olderThan) } },
-  });
-  return {
-    message: `deleted ${count} unreferenced package blob(s) older than ${formatDuration(olderThan)}; package cleanup rules are not supported yet`,
-  };
 }
 
 /** sync_repo_licenses: licenses are recorded when a repository is created with one, not detected from files. */

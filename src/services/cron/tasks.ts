@@ -97,7 +97,7 @@ export const CRON_TASKS: readonly Task[] = [
     enabled: true,
     runAtStart: true,
     defaults: { olderThanMs: 24 * H },
-    run: subsystems.cleanupPackages,
+    run: cleanup.cleanupPackages,
   },
   {
     name: 'sync_repo_licenses',
