@@ -201,6 +201,9 @@ describe.each(PROVIDERS)('package API and npm wire answers (%s)', (provider) => 
 
   it('the package list issues the same number of statements for 1 and for many versions', async () => {
     const count = async (user: string) => {
+      // Jobs and after-commit subscribers of the uploads must not be counted.
+      await t.app.jobs.drain();
+      await t.app.deps.notifier.drain();
       t.queries.length = 0;
       const res = await t.request('GET', `/api/v1/packages/${user}`, { headers: basic(user) });
       expect(res.statusCode).toBe(200);
