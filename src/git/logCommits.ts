@@ -22,10 +22,9 @@ export interface LogQuery {
 export async function logCommits(gitDir: string, q: LogQuery): Promise<{ total: number; commits: CompareCommit[] }> {
   assertRevision(q.head);
   for (const n of q.not ?? []) assertRevision(n);
-  const filters = [
-    ...(q.since ? [`--since=@${Math.floor(q.since.getTime() / 1000)}`] : []),
-    ...(q.until ? [`--until=@${Math.floor(q.until.getTime() / 1000)}`] : []),
-  ];
+  // Git's own `@<seconds> <zone>` form: a bare `@<seconds>` past 2100 falls to approxidate, which ignores it.
+  const at = (d: Date) => `@${Math.floor(d.getTime() / 1000)} +0000`;
+  const filters = [...(q.since ? [`--since=${at(q.since)}`] : []), ...(q.until ? [`--until=${at(q.until)}`] : [])];
   const revs = ['--end-of-options', q.head, ...(q.not ?? []).map((n) => `^${n}`), '--', ...(q.path ? [q.path] : [])];
   const what = `object does not exist [id: ${q.head}, rel_path: ]`;
   const [count, log] = await Promise.all([

@@ -102,6 +102,10 @@ describe.each(PROVIDERS)('REST git reads: commits, trees, refs, compare, raw, ar
     expectGiteaError(await t.request('GET', `${api}/void/commits`), 409, 'Git Repository is empty.');
     const since = await t.request('GET', `${api}/code/commits?since=2999-01-01T00:00:00Z`);
     expect(since.json<ApiCommit[]>()).toEqual([]);
+    const until = await t.request('GET', `${api}/code/commits?until=2001-01-01T00:00:00Z`);
+    expect(until.json<ApiCommit[]>()).toEqual([]);
+    const window = await t.request('GET', `${api}/code/commits?since=2001-01-01T00:00:00Z&until=2999-01-01T00:00:00Z`);
+    expect(window.json<ApiCommit[]>().map((c) => c.sha)[0]).toBe(sha.main);
   });
 
   it('reads one commit, its diff and its patch', async () => {
