@@ -102,20 +102,19 @@ export const NotificationEventRef = builder.objectRef<liveService.NotificationLi
 const limited = <T>(ctx: Ctx, open: (signal: AbortSignal) => Promise<AsyncIterable<T>> | AsyncIterable<T>) =>
   limitedStream(ctx.subscriptionSlots, ctx.clientKey, ctx.cx.config.live.maxSubscriptionsPerUser, open);
 
+/** The issue or pull-request events of one repository, within the viewer's limit. */
+const issueStream = (ctx: Ctx, args: { owner: string; name: string }, kind: 'issue' | 'pull') =>
+  limited(ctx, (signal) =>
+    liveService.watchIssueEvents(ctx.cx, { owner: args.owner, name: args.name, kind }, { queueSize: ctx.cx.config.live.queueSize, signal }),
+  );
+
 builder.subscriptionFields((t) => ({
   issueEvents: t.field({
     type: IssueEventRef,
     description: "Changes to owner/name's issues from now on (created, edited, closed, reopened, commented, labeled).",
     args: { owner: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
     ...checkedBy('watchIssueEvents (issueReadWhere re-evaluated for every event)'),
-    subscribe: (_root, args, ctx) =>
-      limited(ctx, (signal) =>
-        liveService.watchIssueEvents(
-          ctx.cx,
-          { owner: args.owner, name: args.name, kind: 'issue' },
-          { queueSize: ctx.cx.config.live.queueSize, signal },
-        ),
-      ),
+    subscribe: (_root, args, ctx) => issueStream(ctx, args, 'issue'),
     resolve: (e: liveService.IssueLiveEvent) => e,
   }),
   pullRequestEvents: t.field({
@@ -124,14 +123,7 @@ builder.subscriptionFields((t) => ({
       "Changes to owner/name's pull requests from now on (created, edited, closed, reopened, commented, labeled, merged, reviewed).",
     args: { owner: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
     ...checkedBy('watchIssueEvents (issueReadWhere re-evaluated for every event)'),
-    subscribe: (_root, args, ctx) =>
-      limited(ctx, (signal) =>
-        liveService.watchIssueEvents(
-          ctx.cx,
-          { owner: args.owner, name: args.name, kind: 'pull' },
-          { queueSize: ctx.cx.config.live.queueSize, signal },
-        ),
-      ),
+    subscribe: (_root, args, ctx) => issueStream(ctx, args, 'pull'),
     resolve: (e: liveService.IssueLiveEvent) => e,
   }),
   notificationReceived: t.field({

@@ -6,7 +6,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { findUserByName } from '../user/user.ts';
 import { canBeAssigned, withRetry } from './create.ts';
-import { changeDetail, replaceAssignees, type Change } from './edit.ts';
+import { emitChange, replaceAssignees, type Change } from './edit.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, locateIssueById, type IssueView } from './issue.ts';
 
 /** An issue as REST names it (repository and number) or as GraphQL does (its database id). */
@@ -102,17 +102,7 @@ async function applyAssignees(cx: ServiceContext, issue: Models.Issue, next: (cu
         c,
       );
       if (c.comments.length) await tx.comment.createMany({ data: c.comments });
-      if (c.fields.length)
-        emit({
-          type: 'issue.updated',
-          issueId: issue.id,
-          repoId: issue.repoId,
-          index: issue.index,
-          actorId: viewer.id,
-          fields: c.fields,
-          ...changeDetail(c),
-        });
-      c.events.forEach(emit);
+      emitChange(emit, issue, viewer.id, c);
       return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
     }),
   );

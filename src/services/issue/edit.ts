@@ -63,9 +63,20 @@ export type Change = {
   assignees?: { added: number[]; removed: number[] };
 };
 
-/** The detail of a change that `issue.updated` carries. */
-export function changeDetail(c: Change): Pick<Extract<DomainEvent, { type: 'issue.updated' }>, 'old' | 'assignees'> {
-  return { ...(c.old ? { old: c.old } : {}), ...(c.assignees ? { assignees: c.assignees } : {}) };
+/** Emits what a change of `issue` by `actorId` amounts to: `issue.updated` (with its detail) and the change's own events. */
+export function emitChange(emit: (e: DomainEvent) => void, issue: Models.Issue, actorId: number, c: Change): void {
+  if (c.fields.length)
+    emit({
+      type: 'issue.updated',
+      issueId: issue.id,
+      repoId: issue.repoId,
+      index: issue.index,
+      actorId,
+      fields: c.fields,
+      ...(c.old ? { old: c.old } : {}),
+      ...(c.assignees ? { assignees: c.assignees } : {}),
+    });
+  c.events.forEach(emit);
 }
 
 async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorId: number, c: Change, commitSha = ''): Promise<void> {
@@ -229,17 +240,7 @@ export async function editIssue(
           labels.map((l) => l.labelId),
         );
       }
-      if (c.fields.length)
-        emit({
-          type: 'issue.updated',
-          issueId: issue.id,
-          repoId: issue.repoId,
-          index: issue.index,
-          actorId: viewer.id,
-          fields: c.fields,
-          ...changeDetail(c),
-        });
-      c.events.forEach(emit);
+      emitChange(emit, issue, viewer.id, c);
       return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
     }),
   );
