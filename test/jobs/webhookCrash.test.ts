@@ -1,50 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, prepareDb, type Db } from '../../src/db/client.ts';
-import { deployMigrations } from '../../src/db/migrate/engine.ts';
-import { basic, PASSWORD } from '../helpers/app.ts';
-import { createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.ts';
+import { type Db } from '../../src/db/client.ts';
+import { basic } from '../helpers/app.ts';
+import { PROVIDERS, type TestDatabase } from '../helpers/db.ts';
 import { HookReceiver } from '../helpers/hookReceiver.ts';
+import { prepareServerDatabase, serverEnv } from '../helpers/serverDatabase.ts';
 import { freePort, ServerProcess, until } from '../helpers/serverProcess.ts';
-import { startJobApp } from './jobApp.ts';
 
 /** Issue numbers of the `issues` deliveries a receiver got, in order. */
 const opened = (rx: HookReceiver) => rx.of('issues').map((r) => (JSON.parse(r.body) as { number: number; action: string }).number);
 
-async function setup(provider: (typeof PROVIDERS)[number]): Promise<{ database: TestDatabase; db: Db }> {
-  const database = await createTestDatabase(provider);
-  await deployMigrations({ provider, url: database.url });
-  const app = await startJobApp(provider, {}, database);
-  const { createUser } = await import('../../src/services/user/user.ts');
-  const { createSystemContext } = await import('../../src/services/context.ts');
-  await createUser(createSystemContext(app.app.deps), {
-    username: 'alice',
-    email: 'alice@example.com',
-    password: PASSWORD,
-    mustChangePassword: false,
-  });
-  await app.close();
-  const db = createDb({ provider, url: database.url });
-  await prepareDb(db, provider);
-  return { database, db };
-}
-
-function serverEnv(database: TestDatabase, port: number, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    DATA_DIR: database.dataDir,
-    DATABASE_URL: database.url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ROOT_URL: `http://127.0.0.1:${port}/`,
-    SECRET_KEY: 'test-secret',
-    LOG_LEVEL: 'warn',
-    CRON_ENABLED: 'false',
-    JOBS_LEASE: '3s',
-    JOBS_POLL_INTERVAL: '200ms',
-    WEBHOOK_ALLOWED_HOST_LIST: 'loopback',
-    ...extra,
-  };
-}
+/** A server of these tests: loopback receivers allowed, short leases. */
+const hookServerEnv = (database: TestDatabase, port: number, extra: Record<string, string> = {}) =>
+  serverEnv(database, port, { JOBS_LEASE: '3s', WEBHOOK_ALLOWED_HOST_LIST: 'loopback', ...extra });
 
 async function api(port: number, method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
@@ -62,7 +30,7 @@ describe.each(PROVIDERS)('webhook deliveries survive kill -9 (%s)', (provider) =
   const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    ({ database, db } = await setup(provider));
+    ({ database, db } = await prepareServerDatabase(provider));
     rx = await HookReceiver.start();
   }, 120_000);
   afterAll(async () => {
@@ -78,7 +46,7 @@ describe.each(PROVIDERS)('webhook deliveries survive kill -9 (%s)', (provider) =
     async () => {
       const port = await freePort();
       const start = async (extra: Record<string, string> = {}) => {
-        const s = new ServerProcess(serverEnv(database, port, extra));
+        const s = new ServerProcess(hookServerEnv(database, port, extra));
         servers.push(s);
         await s.ready(port);
         return s;
@@ -124,7 +92,7 @@ describe.each(PROVIDERS.filter((p) => p === 'postgresql'))('two server processes
   const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    ({ database, db } = await setup(provider));
+    ({ database, db } = await prepareServerDatabase(provider));
     rx = await HookReceiver.start();
   }, 120_000);
   afterAll(async () => {
@@ -137,7 +105,7 @@ describe.each(PROVIDERS.filter((p) => p === 'postgresql'))('two server processes
   it('each delivery is sent once', { timeout: 180_000 }, async () => {
     const ports = [await freePort(), await freePort()];
     for (const port of ports) {
-      const s = new ServerProcess(serverEnv(database, port));
+      const s = new ServerProcess(hookServerEnv(database, port));
       servers.push(s);
       await s.ready(port);
     }

@@ -1,13 +1,12 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, prepareDb, type Db } from '../../../src/db/client.ts';
-import { deployMigrations } from '../../../src/db/migrate/engine.ts';
+import { type Db } from '../../../src/db/client.ts';
 import { readRefs } from '../../../src/git/readRefs.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
-import { basic, PASSWORD } from '../../helpers/app.ts';
-import { createTestDatabase, PROVIDERS, type TestDatabase } from '../../helpers/db.ts';
+import { basic } from '../../helpers/app.ts';
+import { PROVIDERS, type TestDatabase } from '../../helpers/db.ts';
+import { prepareServerDatabase, serverEnv } from '../../helpers/serverDatabase.ts';
 import { freePort, ServerProcess, until } from '../../helpers/serverProcess.ts';
-import { startJobApp } from '../../jobs/jobApp.ts';
 
 /**
  * A file written through the API is a ref update like a push: its push job is held BEFORE the branch moves, so a
@@ -33,33 +32,9 @@ describe.each(PROVIDERS)('a server killed after an API file commit moved the bra
     });
 
   beforeAll(async () => {
-    database = await createTestDatabase(provider);
-    await deployMigrations({ provider, url: database.url });
-    const setup = await startJobApp(provider, {}, database);
-    const { createUser } = await import('../../../src/services/user/user.ts');
-    const { createSystemContext } = await import('../../../src/services/context.ts');
-    await createUser(createSystemContext(setup.app.deps), {
-      username: 'alice',
-      email: 'alice@example.com',
-      password: PASSWORD,
-      mustChangePassword: false,
-    });
-    await setup.close();
-    db = createDb({ provider, url: database.url });
-    await prepareDb(db, provider);
+    ({ database, db } = await prepareServerDatabase(provider));
     port = await freePort();
-    env = {
-      DATA_DIR: database.dataDir,
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ROOT_URL: `http://127.0.0.1:${port}/`,
-      SECRET_KEY: 'test-secret',
-      LOG_LEVEL: 'warn',
-      CRON_ENABLED: 'false',
-      JOBS_LEASE: '5s',
-      JOBS_POLL_INTERVAL: '200ms',
-    };
+    env = serverEnv(database, port);
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
