@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Db, DbLike, Models } from '../db/client.ts';
 import { listPushCommits } from '../git/listPushCommits.ts';
-import { repoPermissionLoader } from '../loaders/permissionLoaders.ts';
+import { usersRepoPermissions } from '../loaders/usersRepoPermission.ts';
 import { canRead } from '../permissions/repoPermission.ts';
 import type { UnitType } from '../permissions/units.ts';
 import { repoPath } from '../git/repoPath.ts';
@@ -72,7 +72,10 @@ async function feedRows(
       isPrivate: true,
       owner: { select: { id: true, type: true, visibility: true } },
       units: { select: { type: true } },
-      watches: { where: { mode: { in: ['NORMAL', 'AUTO'] }, userId: { not: actorId } }, select: { user: true } },
+      watches: {
+        where: { mode: { in: ['NORMAL', 'AUTO'] }, userId: { not: actorId } },
+        select: { user: { select: { id: true, isRestricted: true } } },
+      },
     },
   });
   if (!repo) return [];
@@ -92,8 +95,12 @@ async function feedRows(
   // Every unrestricted user reads the enabled units of a public repository of a public owner: no lookup needed.
   const openToAll = !repo.isPrivate && repo.owner.visibility === 'PUBLIC';
   const enabled = new Set(repo.units.map((u) => u.type));
+  // Watchers the public rule does not cover get the access model, batched (a fixed number of queries for any number).
+  const looked = repo.watches.filter(({ user }) => !openToAll || user.isRestricted).map(({ user }) => user.id);
+  const perms = await usersRepoPermissions(db, repoId, looked);
   for (const { user } of repo.watches) {
-    const perm = openToAll && !user.isRestricted ? null : await repoPermissionLoader(db, user).load(repoId);
+    const perm = openToAll && !user.isRestricted ? null : perms.get(user.id);
+    if (perm === undefined) continue;
     for (const e of entries) {
       const unit = unitOf(e.opType);
       const readable = unit === null || (perm ? canRead(perm, unit) : enabled.has(unit));

@@ -78,3 +78,42 @@ describe.each(PROVIDERS)('activity feed from pushes (%s)', (provider) => {
     ]);
   });
 });
+
+/** In a private repository each watcher's rows follow that watcher's own access (batched, not per watcher). */
+describe.each(PROVIDERS)('activity feed of a private repository (%s)', (provider) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('gives rows to watchers who can read the unit and none to those who cannot', async () => {
+    await t.createUser('alice');
+    const carol = await t.createUser('carol');
+    const dave = await t.createUser('dave');
+    const admin = await t.createUser('root', { admin: true });
+    expect(
+      (await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'hidden', private: true } })).statusCode,
+    ).toBe(201);
+    expect(
+      (await t.request('PUT', '/api/v1/repos/alice/hidden/collaborators/carol', { headers: basic('alice'), body: { permission: 'read' } }))
+        .statusCode,
+    ).toBe(204);
+    const repo = await t.db.repository.findFirstOrThrow({ where: { lowerName: 'hidden' } });
+    // dave watched before losing access (Gitea keeps the watch row); the site admin reads everything.
+    await t.db.watch.createMany({ data: [carol, dave, admin].map((u) => ({ userId: u.id, repoId: repo.id })) });
+
+    expect(
+      (await t.request('POST', '/api/v1/repos/alice/hidden/issues', { headers: basic('alice'), body: { title: 'quiet' } })).statusCode,
+    ).toBe(201);
+    await t.app.deps.notifier.drain();
+    const rowsOf = (userId: number) => t.db.action.count({ where: { userId, opType: 'CREATE_ISSUE', repoId: repo.id } });
+    expect(await rowsOf(carol.id)).toBe(1);
+    expect(await rowsOf(admin.id)).toBe(1);
+    expect(await rowsOf(dave.id)).toBe(0);
+    const row = await t.db.action.findFirstOrThrow({ where: { userId: carol.id, repoId: repo.id } });
+    expect(row.isPrivate).toBe(true);
+  });
+});
