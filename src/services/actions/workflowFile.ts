@@ -23,8 +23,6 @@ export interface JobSpec {
   name: string;
   needs: string[];
   runsOn: string[];
-  /** The job's `if` (empty = success()). */
-  ifExpr: string;
   /** Single-job workflow YAML. */
   payload: string;
 }
@@ -116,7 +114,6 @@ function splitJob(doc: Doc, id: string, job: Doc): JobSpec[] {
       name: name.slice(0, 255),
       needs: strings(job.needs) ?? [],
       runsOn: (strings(job['runs-on']) ?? []).map((l) => interpolate(l, combo)).filter(Boolean),
-      ifExpr: typeof job.if === 'string' ? job.if : job.if === undefined ? '' : String(job.if),
       payload: stringify(payloadDoc),
     };
   });
@@ -141,12 +138,23 @@ export function parseWorkflow(content: string): ParsedWorkflow | null {
   };
 }
 
+function singleJob(payload: string): Doc | null {
+  const doc: unknown = parse(payload);
+  if (!isObject(doc) || !isObject(doc.jobs)) return null;
+  const job = Object.values(doc.jobs)[0];
+  return isObject(job) ? job : null;
+}
+
+/** The `if` of a single-job workflow ("" = success()). */
+export function jobIf(payload: string): string {
+  const cond = singleJob(payload)?.if;
+  return cond === undefined || cond === null ? '' : String(cond);
+}
+
 /** The steps a job will run, named as the runner reports them (name, else `run`/`uses`). */
 export function stepNames(payload: string): string[] {
-  const doc: unknown = parse(payload);
-  if (!isObject(doc) || !isObject(doc.jobs)) return [];
-  const job = Object.values(doc.jobs)[0];
-  if (!isObject(job) || !Array.isArray(job.steps)) return [];
+  const job = singleJob(payload);
+  if (!job || !Array.isArray(job.steps)) return [];
   return job.steps.map((s: unknown, i: number) => {
     if (!isObject(s)) return `Step ${i + 1}`;
     if (typeof s.name === 'string') return s.name;
