@@ -1,4 +1,5 @@
 import type { RouteDef } from '../route.ts';
+import { adminActionsRoutes } from './admin/actions.ts';
 import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminKeyRoutes } from './admin/keys.ts';
@@ -64,6 +65,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminEmailRoutes,
   ...adminKeyRoutes,
   ...adminCronRoutes,
+  ...adminActionsRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,
