@@ -11,6 +11,7 @@ import {
   ActionWorkflowJobsResponse,
   ActionWorkflowRun,
   ActionWorkflowRunsResponse,
+  CreateActionWorkflowDispatch,
   EditActionRunnerOption,
   RegistrationToken,
 } from './structs/actions.ts';
@@ -217,6 +218,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   AddCollaboratorOption,
   AddTimeOption,
+  CreateActionWorkflowDispatch,
   EditActionRunnerOption,
   ChangeFileOperation,
   ChangeFilesOptions,

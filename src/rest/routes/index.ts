@@ -41,6 +41,7 @@ import { downloadRoutes } from './repo/download.ts';
 import { issueAttachmentRoutes } from './repo/issueAttachments.ts';
 import { releaseAssetRoutes } from './repo/releaseAssets.ts';
 import { releaseRoutes } from './repo/releases.ts';
+import { repoActionsRoutes } from './repo/actions.ts';
 import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
@@ -66,6 +67,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminKeyRoutes,
   ...adminCronRoutes,
   ...adminActionsRoutes,
+  ...repoActionsRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,

@@ -84,3 +84,6 @@ export const ActionWorkflowRunsResponse = z.object({ workflow_runs: z.array(Acti
 
 /** Gitea `EditActionRunnerOption`: `disabled` is required. */
 export const EditActionRunnerOption = z.object({ disabled: z.boolean().nullish() });
+
+/** Gitea `CreateActionWorkflowDispatch`: the ref to run on and the workflow's inputs. */
+export const CreateActionWorkflowDispatch = z.object({ ref: z.string(), inputs: z.record(z.string(), z.string()).optional() });

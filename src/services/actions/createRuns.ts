@@ -97,17 +97,21 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
   const matching = files.flatMap((f) => {
     const wf = parseWorkflow(f.content);
     const filter = wf?.on.get(ev.event);
-    return wf && filter && ev.matches(filter) ? [{ file: f.name, wf }] : [];
+    return wf && filter && ev.matches(filter) ? [{ file: f.name, wf, filter }] : [];
   });
   if (!matching.length) return [];
   return withTx(cx, async (tx) => {
     const runs: Models.ActionRun[] = [];
-    for (const { file, wf } of matching) {
+    for (const { file, wf, filter } of matching) {
       if (ev.event !== 'workflow_dispatch') {
         const same = { repoId: ev.repo.id, workflowId: file, ref: ev.ref, commitSha: ev.commitSha, event: ev.event };
         if (await tx.actionRun.findFirst({ where: same, select: { id: true } })) continue;
       }
-      runs.push(await insertRun(tx, ev, file, wf, runTitle(wf, ev, commitTitle)));
+      // workflow_dispatch: inputs not given take the workflow's defaults.
+      const inputs = ev.payload.inputs;
+      const withDefaults =
+        filter.inputs && typeof inputs === 'object' ? { ...ev, payload: { ...ev.payload, inputs: { ...filter.inputs, ...inputs } } } : ev;
+      runs.push(await insertRun(tx, withDefaults, file, wf, runTitle(wf, withDefaults, commitTitle)));
     }
     if (runs.length) await bumpTasksVersion(tx);
     return runs;

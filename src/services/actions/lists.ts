@@ -47,9 +47,19 @@ export interface JobFilter {
 /** GET /admin/actions/jobs: every job, oldest id first unless `sort=id&order=desc`. */
 export async function listAdminJobs(cx: ServiceContext, filter: JobFilter, page: ListOptions): Promise<Page<JobView>> {
   requireSiteAdmin(cx, 'read');
+  return listJobs(cx, {}, filter, page);
+}
+
+/** Jobs within `scope` (a repository, a run), filtered and ordered as Gitea's ListJobs. */
+export async function listJobs(
+  cx: ServiceContext,
+  scope: Models.Prisma.ActionRunJobWhereInput,
+  filter: JobFilter,
+  page: ListOptions,
+): Promise<Page<JobView>> {
   const statuses = statusFilter(filter.status);
   const direction = jobOrder(filter.sort, filter.order);
-  const where: Models.Prisma.ActionRunJobWhereInput = statuses ? { status: { in: statuses } } : {};
+  const where: Models.Prisma.ActionRunJobWhereInput = { ...scope, ...(statuses ? { status: { in: statuses } } : {}) };
   const [items, total] = await Promise.all([
     cx.db.actionRunJob.findMany({ where, include: JOB_INCLUDE, orderBy: { id: direction }, ...skipTake(page) }),
     cx.db.actionRunJob.count({ where }),
@@ -68,8 +78,18 @@ export interface RunFilter {
 /** GET /admin/actions/runs: newest first. */
 export async function listAdminRuns(cx: ServiceContext, filter: RunFilter, page: ListOptions): Promise<Page<RunView>> {
   requireSiteAdmin(cx, 'read');
+  return listRuns(cx, {}, filter, page);
+}
+
+/** Runs within `scope` (a repository, a workflow), newest first, filtered as Gitea's ListRuns. */
+export async function listRuns(
+  cx: ServiceContext,
+  scope: Models.Prisma.ActionRunWhereInput,
+  filter: RunFilter,
+  page: ListOptions,
+): Promise<Page<RunView>> {
   const statuses = statusFilter(filter.status);
-  const where: Models.Prisma.ActionRunWhereInput = {};
+  const where: Models.Prisma.ActionRunWhereInput = { ...scope };
   if (filter.event) where.event = filter.event;
   if (filter.branch) where.ref = `refs/heads/${filter.branch}`;
   if (statuses) where.status = { in: statuses };
@@ -84,6 +104,17 @@ export async function listAdminRuns(cx: ServiceContext, filter: RunFilter, page:
     cx.db.actionRun.count({ where }),
   ]);
   return { items: await withRepos(cx, rows), total };
+}
+
+/** One job with what its JSON shows; null when it is not in `scope`. */
+export function findJob(cx: ServiceContext, scope: Models.Prisma.ActionRunJobWhereInput): Promise<JobView | null> {
+  return cx.db.actionRunJob.findFirst({ where: scope, include: JOB_INCLUDE });
+}
+
+/** One run with its actor and repository; null when it is not in `scope`. */
+export async function findRun(cx: ServiceContext, scope: Models.Prisma.ActionRunWhereInput): Promise<RunView | null> {
+  const row = await cx.db.actionRun.findFirst({ where: scope, include: { triggerUser: true } });
+  return row ? ((await withRepos(cx, [row]))[0] ?? null) : null;
 }
 
 /** Attaches each run's repository as the viewer may see it (one batched load). */
