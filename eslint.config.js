@@ -32,12 +32,12 @@ const SERVICE_DOMAINS = [
   'package',
   'attachment',
   'release',
+  'actions',
   'cron',
   'feed',
   'watch',
   'notification',
   'webhook',
-  'actions',
 ];
 
 /** Each source file's layer; `captured.domain` names a service domain folder. The first match wins. */

@@ -37,6 +37,7 @@ import { mountSwaggerUi } from './web/swaggerUi.ts';
 import { mountWebFiles } from './rest/webFiles.ts';
 import { runnerProtocol } from './runner/plugin.ts';
 import { actionsPushFollowUp } from './services/actions/pushTrigger.ts';
+import { seedInstanceRegistrationToken } from './services/actions/registrationTokens.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
 export interface App {
@@ -104,7 +105,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   jobs.register(xrefJobHandler(deps));
   // After a push's rows: pull request heads and stats first, then merges made outside the API, then references and
   // closing keywords of the pushed commits, then the release rows of pushed tags.
-  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp, releaseTagSyncFollowUp, actionsPushFollowUp]));
+  jobs.register(
+    pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp, releaseTagSyncFollowUp, actionsPushFollowUp]),
+  );
   const cron = new CronScheduler(
     db,
     cronTasks(config),
@@ -118,6 +121,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await server.register(async (downloads) => downloadRoutes(downloads, deps));
   await server.register(async (registries) => packageRegistries(registries, deps), { prefix: '/api/packages' });
   await server.register(async (runners) => runnerProtocol(runners, deps), { prefix: '/api/actions' });
+  if (config.runnerRegistrationToken) await seedInstanceRegistrationToken(createSystemContext(deps), config.runnerRegistrationToken);
   const graphql = mountGraphql(server, deps);
 
   const swagger = openApiDocument(deps);

@@ -118,4 +118,17 @@ describe.each(PROVIDERS)('repository actions endpoints (%s)', (provider) => {
     const row = await t.db.actionRun.findFirstOrThrow({ where: { event: 'workflow_dispatch' } });
     expect(JSON.parse(row.eventPayload).inputs).toEqual({ target: 'production', level: '1' });
   });
+
+  it('stop_zombie_tasks fails a task whose runner stopped reporting', async () => {
+    const token = (await t.request('POST', '/api/v1/admin/actions/runners/registration-token', as('root'))).json<{ token: string }>().token;
+    const c = runnerClients(base, 'binary');
+    const { runner } = await c.runner().register({ name: 'vanishing', token, labels: ['ubuntu-latest'] });
+    const task = (await c.runner({ uuid: runner?.uuid ?? '', token: runner?.token ?? '' }).fetchTask({})).task;
+    const id = Number(task?.id);
+    await t.db.actionTask.update({ where: { id }, data: { updatedAt: new Date(Date.now() - 11 * 60_000) } });
+    const cron = await t.request('POST', '/api/v1/admin/cron/stop_zombie_tasks', as('root'));
+    expect(cron.statusCode).toBe(204);
+    const row = await t.db.actionTask.findUniqueOrThrow({ where: { id }, include: { job: { include: { run: true } } } });
+    expect([row.status, row.job.status, row.job.run.status]).toEqual(['FAILURE', 'FAILURE', 'FAILURE']);
+  });
 });

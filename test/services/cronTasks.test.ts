@@ -205,7 +205,6 @@ describe.each(PROVIDERS)('cron tasks (%s)', (provider) => {
       'sync_external_users',
       'resync_all_sshkeys',
       'gc_lfs',
-      'stop_zombie_tasks',
       'start_schedule_tasks',
       'rebuild_issue_indexer',
     ]) {

@@ -54,7 +54,7 @@ CREATE INDEX "ActionRunner_lastOnline_idx" ON "ActionRunner"("lastOnline");
 CREATE TABLE "new_ActionRunnerToken" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "token" TEXT NOT NULL,
-    "tokenSealed" TEXT NOT NULL DEFAULT '',
+    "tokenSeed" TEXT NOT NULL DEFAULT '',
     "ownerId" INTEGER,
     "repoId" INTEGER,
     "isActive" BOOLEAN NOT NULL DEFAULT false,

@@ -2,7 +2,7 @@
 ALTER TABLE "ActionRunner" ADD COLUMN     "hasCancelling" BOOLEAN NOT NULL DEFAULT false;
 
 -- AlterTable
-ALTER TABLE "ActionRunnerToken" ADD COLUMN     "tokenSealed" TEXT NOT NULL DEFAULT '';
+ALTER TABLE "ActionRunnerToken" ADD COLUMN     "tokenSeed" TEXT NOT NULL DEFAULT '';
 
 -- CreateTable
 CREATE TABLE "ActionTaskOutput" (
