@@ -1,7 +1,7 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instanceRegistrationToken } from '../../src/services/actions/registrationTokens.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { listenBase, runnerClients, type Encoding } from './runnerClient.ts';
 
@@ -117,5 +117,22 @@ describe.each(PROVIDERS)('runner protocol (%s)', (provider) => {
       body: '{}',
     });
     expect(missing.status).toBe(404);
+  });
+});
+
+describe.each(PROVIDERS)('GITEA_RUNNER_REGISTRATION_TOKEN (%s)', (provider) => {
+  it('seeds the instance registration token at start: the API hands it out and it registers runners', async () => {
+    const seeded = 'seeded-registration-token-0123456789abcdef';
+    const t = await startTestApp(provider, { GITEA_RUNNER_REGISTRATION_TOKEN: seeded });
+    try {
+      await t.createUser('root', { admin: true });
+      const res = await t.request('POST', '/api/v1/admin/actions/runners/registration-token', { headers: basic('root') });
+      expect(res.json()).toEqual({ token: seeded });
+      const c = runnerClients(await listenBase(t), 'binary');
+      const { runner } = await c.runner().register({ name: 'seeded', token: seeded });
+      expect(runner?.name).toBe('seeded');
+    } finally {
+      await t.close();
+    }
   });
 });
