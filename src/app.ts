@@ -38,6 +38,7 @@ import { mountWebFiles } from './rest/webFiles.ts';
 import { runnerProtocol } from './runner/plugin.ts';
 import { actionsPushFollowUp } from './services/actions/pushTrigger.ts';
 import { seedInstanceRegistrationToken } from './services/actions/registrationTokens.ts';
+import { actionsTriggerHandler, actionsTriggerSubscriber } from './services/actions/eventTriggers.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
 export interface App {
@@ -103,6 +104,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribe(liveSubscriber(live));
   notifier.subscribeInTransaction(xrefTxSubscriber());
   jobs.register(xrefJobHandler(deps));
+  // Actions: pull request, issue and release events start workflows through a job written in their transaction.
+  notifier.subscribeInTransaction(actionsTriggerSubscriber());
+  jobs.register(actionsTriggerHandler(deps));
   // After a push's rows: pull request heads and stats first, then merges made outside the API, then references and
   // closing keywords of the pushed commits, then the release rows of pushed tags.
   jobs.register(

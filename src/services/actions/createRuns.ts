@@ -85,7 +85,7 @@ async function insertRun(tx: DbTx, ev: WorkflowEvent, file: string, wf: ParsedWo
 
 /**
  * Starts the runs of an event: nothing for archived or empty repositories, the Actions unit off, or a skip string
- * in the commit message. Idempotent per (workflow, commit, ref, event) so a replayed push job adds nothing.
+ * in the commit message. A push is idempotent per (workflow, commit, ref) so a replayed push job adds nothing.
  */
 export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): Promise<Models.ActionRun[]> {
   if (ev.repo.isArchived || ev.repo.isEmpty) return [];
@@ -103,7 +103,7 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
   return withTx(cx, async (tx) => {
     const runs: Models.ActionRun[] = [];
     for (const { file, wf, filter } of matching) {
-      if (ev.event !== 'workflow_dispatch') {
+      if (ev.event === 'push') {
         const same = { repoId: ev.repo.id, workflowId: file, ref: ev.ref, commitSha: ev.commitSha, event: ev.event };
         if (await tx.actionRun.findFirst({ where: same, select: { id: true } })) continue;
       }

@@ -46,9 +46,3 @@ export async function readLog(dataDir: string, repoId: number, taskId: number, a
     throw err;
   }
 }
-
-export async function removeLog(dataDir: string, repoId: number, taskId: number): Promise<void> {
-  const file = path.join(dataDir, 'actions_log', logFileName(repoId, taskId));
-  await rm(file, { force: true });
-  await rm(`${file}.gz`, { force: true });
-}
