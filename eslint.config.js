@@ -183,7 +183,16 @@ const OWNED = [
   { libs: '^(@prisma/|pg$|better-sqlite3$)', owners: ['src/db/**'] },
   {
     libs: '^(fastify|@fastify/)',
-    owners: ['src/app.ts', 'src/logger.ts', 'src/web/**', 'src/rest/**', 'src/graphql/**', 'src/githttp/**', 'src/packages/**', 'src/runner/**'],
+    owners: [
+      'src/app.ts',
+      'src/logger.ts',
+      'src/web/**',
+      'src/rest/**',
+      'src/graphql/**',
+      'src/githttp/**',
+      'src/packages/**',
+      'src/runner/**',
+    ],
   },
   { libs: '^(graphql|graphql-yoga|@graphql-yoga/.*|@pothos/.*)$', owners: ['src/graphql/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
@@ -342,7 +351,17 @@ const noCycle = {
 // ---------------------------------------------------------------------------------------------------------
 
 export default tseslint.config(
-  { ignores: ['src/generated/**', 'src/runner/gen/**', 'prisma/postgresql/**', 'prisma/sqlite/**', 'prisma/migrations/**', 'data/**', 'coverage/**'] },
+  {
+    ignores: [
+      'src/generated/**',
+      'src/runner/gen/**',
+      'prisma/postgresql/**',
+      'prisma/sqlite/**',
+      'prisma/migrations/**',
+      'data/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
