@@ -133,7 +133,8 @@ async function taskNeeds(cx: ServiceContext, job: Models.ActionRunJob): Promise<
 }
 
 /**
- * FetchTask: nothing when the runner already saw the current tasks version or is disabled; otherwise the first
+ * FetchTask: nothing when the runner already saw the current tasks version, is disabled, or is ephemeral and had
+ * its task; otherwise the first
  * waiting job in its scope that it can run (its labels ⊇ the job's runs-on), claimed for it.
  */
 export async function fetchTask(
@@ -143,6 +144,8 @@ export async function fetchTask(
 ): Promise<{ task: AssignedTask | null; tasksVersion: number }> {
   const tasksVersion = await currentTasksVersion(cx.db);
   if (seenVersion === tasksVersion || runner.isDisabled) return { task: null, tasksVersion };
+  // An ephemeral runner runs one task only.
+  if (runner.ephemeral && (await cx.db.actionTask.count({ where: { runnerId: runner.id } }))) return { task: null, tasksVersion };
   const labels = new Set(runnerLabels(runner));
   const candidates = await cx.db.actionRunJob.findMany({
     where: { status: 'WAITING', taskId: null, ...scopeWhere(runner) },

@@ -82,6 +82,8 @@ export async function updateTask(
     await tx.actionTaskStep.updateMany({ where: { taskId: task.id, status: { in: ['WAITING', 'RUNNING'] } }, data: { status: 'SKIPPED' } });
     const updated = await tx.actionRunJob.update({ where: { id: current.id }, data: { status, stopped } });
     await advanceRun(tx, current.runId);
+    // An ephemeral runner is done once its task is (Gitea deletes its row).
+    if (runner.ephemeral) await tx.actionRunner.update({ where: { id: runner.id }, data: { deletedAt: stopped } });
     return updated;
   });
   const sent = await cx.db.actionTaskOutput.findMany({ where: { taskId: task.id }, select: { outputKey: true }, orderBy: { id: 'asc' } });
