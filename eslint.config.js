@@ -32,6 +32,7 @@ const SERVICE_DOMAINS = [
   'package',
   'attachment',
   'release',
+  'actions',
   'cron',
   'feed',
   'watch',
@@ -57,6 +58,7 @@ const layers = [
     'graphql',
     'githttp',
     'packages',
+    'runner',
     'web',
     'webhooks',
     'notify',
@@ -92,6 +94,7 @@ const policies = [
         'graphql',
         'githttp',
         'packages',
+        'runner',
         'web',
         'webhooks',
         'service',
@@ -108,7 +111,7 @@ const policies = [
   },
   // Transports are thin and never import each other: services, authentication, per-request loaders and the
   // pure access model; database rows and git results only as types.
-  ...['rest', 'graphql', 'githttp', 'packages'].map((t) => ({
+  ...['rest', 'graphql', 'githttp', 'packages', 'runner'].map((t) => ({
     from: from(t),
     allow: [
       to(t, 'service', 'service-base', 'service-access', 'loaders', 'auth', 'permissions', 'errors', 'config'),
@@ -180,7 +183,16 @@ const OWNED = [
   { libs: '^(@prisma/|pg$|better-sqlite3$)', owners: ['src/db/**'] },
   {
     libs: '^(fastify|@fastify/)',
-    owners: ['src/app.ts', 'src/logger.ts', 'src/web/**', 'src/rest/**', 'src/graphql/**', 'src/githttp/**', 'src/packages/**'],
+    owners: [
+      'src/app.ts',
+      'src/logger.ts',
+      'src/web/**',
+      'src/rest/**',
+      'src/graphql/**',
+      'src/githttp/**',
+      'src/packages/**',
+      'src/runner/**',
+    ],
   },
   { libs: '^(graphql|graphql-yoga|@graphql-yoga/.*|@pothos/.*)$', owners: ['src/graphql/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
@@ -195,6 +207,7 @@ const LAYER_GLOBS = [
     'graphql',
     'githttp',
     'packages',
+    'runner',
     'web',
     'webhooks',
     'services',
@@ -338,7 +351,17 @@ const noCycle = {
 // ---------------------------------------------------------------------------------------------------------
 
 export default tseslint.config(
-  { ignores: ['src/generated/**', 'prisma/postgresql/**', 'prisma/sqlite/**', 'prisma/migrations/**', 'data/**', 'coverage/**'] },
+  {
+    ignores: [
+      'src/generated/**',
+      'src/runner/gen/**',
+      'prisma/postgresql/**',
+      'prisma/sqlite/**',
+      'prisma/migrations/**',
+      'data/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -35,6 +35,10 @@ import { attachmentSweepSubscriber } from './services/attachment/orphans.ts';
 import { releaseTagSyncFollowUp } from './services/release/tagSync.ts';
 import { mountSwaggerUi } from './web/swaggerUi.ts';
 import { mountWebFiles } from './rest/webFiles.ts';
+import { runnerProtocol } from './runner/plugin.ts';
+import { actionsPushFollowUp } from './services/actions/pushTrigger.ts';
+import { seedInstanceRegistrationToken } from './services/actions/registrationTokens.ts';
+import { actionsTriggerHandler, actionsTriggerSubscriber } from './services/actions/eventTriggers.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
 export interface App {
@@ -100,9 +104,14 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribe(liveSubscriber(live));
   notifier.subscribeInTransaction(xrefTxSubscriber());
   jobs.register(xrefJobHandler(deps));
+  // Actions: pull request, issue and release events start workflows through a job written in their transaction.
+  notifier.subscribeInTransaction(actionsTriggerSubscriber());
+  jobs.register(actionsTriggerHandler(deps));
   // After a push's rows: pull request heads and stats first, then merges made outside the API, then references and
   // closing keywords of the pushed commits, then the release rows of pushed tags.
-  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp, releaseTagSyncFollowUp]));
+  jobs.register(
+    pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp, releaseTagSyncFollowUp, actionsPushFollowUp]),
+  );
   const cron = new CronScheduler(
     db,
     cronTasks(config),
@@ -115,6 +124,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await server.register(async (git) => gitHttp(git, deps));
   await server.register(async (downloads) => downloadRoutes(downloads, deps));
   await server.register(async (registries) => packageRegistries(registries, deps), { prefix: '/api/packages' });
+  await server.register(async (runners) => runnerProtocol(runners, deps), { prefix: '/api/actions' });
+  if (config.runnerRegistrationToken) await seedInstanceRegistrationToken(createSystemContext(deps), config.runnerRegistrationToken);
   const graphql = mountGraphql(server, deps);
 
   const swagger = openApiDocument(deps);

@@ -16,6 +16,8 @@ export interface Config {
   /** Always ends with `/`; used for html_url, clone_url, Link headers. */
   rootUrl: string;
   secretKey: string;
+  /** GITEA_RUNNER_REGISTRATION_TOKEN (or the content of …_FILE): seeded as the active instance runner registration token; "" = none. */
+  runnerRegistrationToken: string;
   logLevel: string;
   appName: string;
   /** Gitea's API level we implement (`/api/v1/version`). */
@@ -120,6 +122,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'ROOT_URL', default: 'http://localhost:<PORT>/', meaning: 'public URL (html_url, clone_url, Link headers)' },
   { name: 'SECRET_KEY', default: '<DATA_DIR>/secret_key', meaning: 'generated into the data directory when unset' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'server log level (pino)' },
+  {
+    name: 'GITEA_RUNNER_REGISTRATION_TOKEN',
+    default: '',
+    meaning: 'instance runner registration token seeded at start (≥ 32 characters; or GITEA_RUNNER_REGISTRATION_TOKEN_FILE)',
+  },
   { name: 'ATTACHMENT_MAX_SIZE', default: '2048', meaning: 'largest attachment or release asset, in MiB' },
   { name: 'ATTACHMENT_ALLOWED_TYPES', default: "Gitea's list", meaning: 'issue/comment attachment types (extensions, mime types)' },
   { name: 'RELEASE_ALLOWED_TYPES', default: '', meaning: 'release asset types (empty: all)' },
@@ -130,6 +137,14 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'PACKAGES_LIMIT_SIZE_NPM', default: '-1', meaning: 'largest npm tarball (-1: no limit)' },
   { name: 'PACKAGES_NPM_MAX_BODY', default: '256 MiB', meaning: 'largest npm publish request' },
 ];
+
+/** Gitea initGlobalRunnerToken's source: the variable, else the file it names; at least 32 characters. */
+function runnerRegistrationToken(env: NodeJS.ProcessEnv): string {
+  const file = env.GITEA_RUNNER_REGISTRATION_TOKEN_FILE;
+  const token = (env.GITEA_RUNNER_REGISTRATION_TOKEN || (file ? readFileSync(file, 'utf8') : '')).trim();
+  if (token && token.length < 32) throw new Error('GITEA_RUNNER_REGISTRATION_TOKEN must be at least 32 characters');
+  return token;
+}
 
 /** Builds the Config from environment variables (all optional); creates the data directory and secret key. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -153,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbProvider,
     rootUrl,
     secretKey: env.SECRET_KEY || loadOrCreateSecretKey(dataDir),
+    runnerRegistrationToken: runnerRegistrationToken(env),
     logLevel: env.LOG_LEVEL || 'info',
     appName: 'Forgegraph',
     version: VERSION,

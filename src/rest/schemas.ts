@@ -4,6 +4,17 @@ import { Attachment } from './structs/attachment.ts';
 import { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption, Release } from './structs/release.ts';
 import { AnnotatedTag, AnnotatedTagObject, CreateTagOption, Tag } from './structs/tag.ts';
 import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComment } from './structs/comment.ts';
+import {
+  ActionRunner,
+  ActionRunnersResponse,
+  ActionWorkflowJob,
+  ActionWorkflowJobsResponse,
+  ActionWorkflowRun,
+  ActionWorkflowRunsResponse,
+  CreateActionWorkflowDispatch,
+  EditActionRunnerOption,
+  RegistrationToken,
+} from './structs/actions.ts';
 import { Cron } from './structs/cron.ts';
 import { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliverySummary } from './structs/hook.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
@@ -115,6 +126,13 @@ import { WatchInfo } from './structs/watch.ts';
  */
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   APIError,
+  ActionRunner,
+  ActionRunnersResponse,
+  ActionWorkflowJob,
+  ActionWorkflowJobsResponse,
+  ActionWorkflowRun,
+  ActionWorkflowRunsResponse,
+  RegistrationToken,
   AccessToken,
   AnnotatedTag,
   AnnotatedTagObject,
@@ -200,6 +218,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   AddCollaboratorOption,
   AddTimeOption,
+  CreateActionWorkflowDispatch,
+  EditActionRunnerOption,
   ChangeFileOperation,
   ChangeFilesOptions,
   CommitDateOptions,

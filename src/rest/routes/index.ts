@@ -1,4 +1,5 @@
 import type { RouteDef } from '../route.ts';
+import { adminActionsRoutes } from './admin/actions.ts';
 import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminKeyRoutes } from './admin/keys.ts';
@@ -40,6 +41,7 @@ import { downloadRoutes } from './repo/download.ts';
 import { issueAttachmentRoutes } from './repo/issueAttachments.ts';
 import { releaseAssetRoutes } from './repo/releaseAssets.ts';
 import { releaseRoutes } from './repo/releases.ts';
+import { repoActionsRoutes } from './repo/actions.ts';
 import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
@@ -64,6 +66,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminEmailRoutes,
   ...adminKeyRoutes,
   ...adminCronRoutes,
+  ...adminActionsRoutes,
+  ...repoActionsRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,

@@ -68,31 +68,7 @@ export async function rebuildIssueIndexer(): Promise<CronOutcome> {
   return skipped('issue search reads the database directly: there is no issue index to rebuild');
 }
 
-const ACTIONS = 'the Actions runner service is not implemented yet';
-
-/** stop_zombie_tasks: running tasks without an update for 10 minutes (Gitea ZOMBIE_TASK_TIMEOUT). */
-export async function stopZombieTasks(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
-  const n = await cx.db.actionTask.count({
-    where: { status: 'RUNNING', updatedAt: { lt: new Date(run.startedAt.getTime() - 10 * MINUTE) } },
-  });
-  return skipped(`${ACTIONS}: ${n} running task(s) without an update for 10m; none stopped`);
-}
-
-/** stop_endless_tasks: tasks running for more than 3 hours (Gitea ENDLESS_TASK_TIMEOUT). */
-export async function stopEndlessTasks(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
-  const n = await cx.db.actionTask.count({
-    where: { status: 'RUNNING', started: { lt: new Date(run.startedAt.getTime() - 180 * MINUTE) } },
-  });
-  return skipped(`${ACTIONS}: ${n} task(s) running for more than 3h; none stopped`);
-}
-
-/** cancel_abandoned_jobs: jobs waiting for more than 24 hours (Gitea ABANDONED_JOB_TIMEOUT). */
-export async function cancelAbandonedJobs(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
-  const n = await cx.db.actionRunJob.count({
-    where: { status: { in: ['WAITING', 'BLOCKED'] }, updatedAt: { lt: new Date(run.startedAt.getTime() - 24 * 60 * MINUTE) } },
-  });
-  return skipped(`${ACTIONS}: ${n} job(s) waiting for more than 24h; none cancelled`);
-}
+const ACTIONS = 'workflow schedules and Actions log retention are not implemented yet';
 
 /** start_schedule_tasks: workflow schedules are not modelled. */
 export async function startScheduleTasks(): Promise<CronOutcome> {

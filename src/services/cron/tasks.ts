@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import { resolveCronTasks, type CronTaskDef, type ResolvedCronTask } from '../../jobs/cronTask.ts';
+import * as actionTimeouts from '../actions/timeouts.ts';
 import type { ServiceContext } from '../context.ts';
 import * as cleanup from './cleanup.ts';
 import * as maintenance from './repoMaintenance.ts';
@@ -230,7 +231,7 @@ export const CRON_TASKS: readonly Task[] = [
     schedule: '@every 5m',
     enabled: true,
     runAtStart: true,
-    run: subsystems.stopZombieTasks,
+    run: actionTimeouts.stopZombieTasks,
   },
   {
     name: 'stop_endless_tasks',
@@ -238,7 +239,7 @@ export const CRON_TASKS: readonly Task[] = [
     schedule: '@every 30m',
     enabled: true,
     runAtStart: true,
-    run: subsystems.stopEndlessTasks,
+    run: actionTimeouts.stopEndlessTasks,
   },
   {
     name: 'cancel_abandoned_jobs',
@@ -246,7 +247,7 @@ export const CRON_TASKS: readonly Task[] = [
     schedule: '@every 6h',
     enabled: true,
     runAtStart: true,
-    run: subsystems.cancelAbandonedJobs,
+    run: actionTimeouts.cancelAbandonedJobs,
   },
   {
     name: 'start_schedule_tasks',

@@ -1,0 +1,96 @@
+import type { Models } from '../../db/client.ts';
+import type { JobView, RunView } from '../../services/actions/lists.ts';
+import { runnerLabels, runnerState } from '../../services/actions/runners.ts';
+import { apiStatus } from '../../services/actions/status.ts';
+import type { ActionRunner, ActionWorkflowJob, ActionWorkflowRun } from '../structs/actions.ts';
+import { toApiRepository } from './repo.ts';
+import { apiTime, UNIX_ZERO } from './time.ts';
+import { toApiUser, type ConvertOptions } from './user.ts';
+
+type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
+
+/** Gitea ToActionRunner: `status` online/offline, `busy` = active, labels numbered by position. */
+export function toApiRunner(runner: Models.ActionRunner): ActionRunner {
+  const state = runnerState(runner);
+  return {
+    id: runner.id,
+    name: runner.name,
+    status: state === 'offline' ? 'offline' : 'online',
+    busy: state === 'active',
+    disabled: runner.isDisabled,
+    ephemeral: runner.ephemeral,
+    labels: runnerLabels(runner).map((name, id) => ({ id, name, type: 'custom' })),
+  };
+}
+
+const time = (d: Date | null): string => (d ? apiTime(d) : UNIX_ZERO);
+const branchOf = (ref: string): string | undefined => (ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined);
+const repoApi = (opts: ConvertOptions, owner: string, name: string) =>
+  `${opts.rootUrl}api/v1/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+const repoHtml = (opts: ConvertOptions, owner: string, name: string) =>
+  `${opts.rootUrl}${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+
+/** Gitea ToActionWorkflowJob: times in UTC, unset = 1970; steps only once a runner took the job. */
+export function toApiJob(job: JobView, opts: ConvertOptions): ActionWorkflowJob {
+  const { ownerName, name } = job.run.repo;
+  const { status, conclusion } = apiStatus(job.status);
+  const labels: unknown = JSON.parse(job.runsOn);
+  return {
+    id: job.id,
+    url: `${repoApi(opts, ownerName, name)}/actions/jobs/${job.id}`,
+    html_url: `${repoHtml(opts, ownerName, name)}/actions/runs/${job.runId}/jobs/${job.id}`,
+    run_id: job.runId,
+    run_url: `${repoApi(opts, ownerName, name)}/actions/runs/${job.runId}`,
+    name: job.name,
+    labels: Array.isArray(labels) ? labels.map(String) : [],
+    run_attempt: job.attempt,
+    head_sha: job.commitSha,
+    ...(branchOf(job.run.ref) ? { head_branch: branchOf(job.run.ref) } : {}),
+    status,
+    ...(conclusion ? { conclusion } : {}),
+    ...(job.task?.runner ? { runner_id: job.task.runner.id, runner_name: job.task.runner.name } : {}),
+    steps: (job.task?.steps ?? []).map((s) => {
+      const st = apiStatus(s.status);
+      return {
+        name: s.name,
+        number: s.index,
+        status: st.status,
+        ...(st.conclusion ? { conclusion: st.conclusion } : {}),
+        started_at: time(s.started),
+        completed_at: time(s.stopped),
+      };
+    }),
+    created_at: time(job.createdAt),
+    started_at: time(job.started),
+    completed_at: time(job.stopped),
+  };
+}
+
+/** Gitea ToActionWorkflowRun. */
+export function toApiRun(run: RunView, viewer: Viewer, opts: ConvertOptions): ActionWorkflowRun {
+  const repo = run.repoView?.repo;
+  const owner = repo?.ownerName ?? '';
+  const name = repo?.name ?? '';
+  const { status, conclusion } = apiStatus(run.status);
+  const actor = run.triggerUser ? toApiUser(run.triggerUser, viewer, opts) : undefined;
+  return {
+    id: run.id,
+    url: `${repoApi(opts, owner, name)}/actions/runs/${run.id}`,
+    previous_attempt_url: null,
+    html_url: `${repoHtml(opts, owner, name)}/actions/runs/${run.id}`,
+    display_title: run.title,
+    path: `${run.workflowId}@${run.ref}`,
+    event: run.event,
+    run_attempt: 1,
+    run_number: run.index,
+    head_sha: run.commitSha,
+    ...(branchOf(run.ref) ? { head_branch: branchOf(run.ref) } : {}),
+    status,
+    ...(conclusion ? { conclusion } : {}),
+    ...(actor ? { actor, trigger_actor: actor } : {}),
+    ...(run.repoView ? { repository: toApiRepository(run.repoView.repo, run.repoView.repo.owner, run.repoView.perm, opts) } : {}),
+    pull_requests: [],
+    started_at: time(run.started),
+    completed_at: time(run.stopped),
+  };
+}

@@ -1,0 +1,36 @@
+// `on: push`: after a push's rows, each pushed branch or tag starts the workflows whose filters match.
+import { repoPath } from '../../git/repoPath.ts';
+import { changedPaths } from '../../git/workflowFiles.ts';
+import type { PushFollowUp } from '../repo/pushJob.ts';
+import { startRunsForEvent } from './createRuns.ts';
+import { pushMatches } from './filters.ts';
+
+const ZERO = /^0+$/;
+
+export const actionsPushFollowUp: PushFollowUp = async (cx, push) => {
+  const repo = await cx.db.repository.findUnique({ where: { id: push.repoId } });
+  if (!repo) return;
+  const pusher = await cx.db.user.findUnique({ where: { id: push.pusherId } });
+  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  for (const update of push.updates) {
+    if (ZERO.test(update.newSha) || !(update.ref.startsWith('refs/heads/') || update.ref.startsWith('refs/tags/'))) continue;
+    const before = ZERO.test(update.oldSha) ? null : update.oldSha;
+    const changed = await changedPaths(gitDir, before, update.newSha);
+    await startRunsForEvent(cx, {
+      repo,
+      event: 'push',
+      ref: update.ref,
+      commitSha: update.newSha,
+      triggerUserId: push.pusherId,
+      payload: {
+        ref: update.ref,
+        before: update.oldSha,
+        after: update.newSha,
+        repository: { id: repo.id, name: repo.name, full_name: `${repo.ownerName}/${repo.name}`, default_branch: repo.defaultBranch },
+        pusher: pusher ? { id: pusher.id, login: pusher.name, username: pusher.name } : null,
+        sender: pusher ? { id: pusher.id, login: pusher.name, username: pusher.name } : null,
+      },
+      matches: (filter) => pushMatches(filter, update.ref, changed),
+    });
+  }
+};
