@@ -22,6 +22,8 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  */
 const SERVICE_DOMAINS = [
   'user',
+  'protection',
+  'status',
   'repo',
   'org',
   'label',
