@@ -1,6 +1,12 @@
 import type { z } from 'zod';
 import { AddCollaboratorOption, RepoCollaboratorPermission } from './structs/collaborator.ts';
 import { Attachment } from './structs/attachment.ts';
+import {
+  BranchProtection,
+  CreateBranchProtectionOption,
+  EditBranchProtectionOption,
+  UpdateBranchProtectionPriories,
+} from './structs/branchProtection.ts';
 import { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption, Release } from './structs/release.ts';
 import { AnnotatedTag, AnnotatedTagObject, CreateTagOption, Tag } from './structs/tag.ts';
 import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComment } from './structs/comment.ts';
@@ -117,6 +123,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   APIError,
   AccessToken,
   AnnotatedTag,
+  BranchProtection,
   AnnotatedTagObject,
   Activity,
   Attachment,
@@ -200,6 +207,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   AddCollaboratorOption,
   AddTimeOption,
+  CreateBranchProtectionOption,
+  EditBranchProtectionOption,
+  UpdateBranchProtectionPriories,
   ChangeFileOperation,
   ChangeFilesOptions,
   CommitDateOptions,

@@ -30,6 +30,7 @@ import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
 import { pullRoutes } from './repo/pulls.ts';
 import { pullMergeRoutes } from './repo/pullMerge.ts';
+import { branchProtectionRoutes } from './repo/branchProtections.ts';
 import { pullReviewRoutes } from './repo/pullReviews.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
@@ -97,6 +98,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...pullReviewRoutes,
   ...branchRoutes,
   ...branchWriteRoutes,
+  ...branchProtectionRoutes,
   ...contentsRoutes,
   ...contentsWriteRoutes,
   ...gitRoutes,
