@@ -23,8 +23,8 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const SERVICE_DOMAINS = [
   'user',
   'protection',
-  'status',
   'repo',
+  'status',
   'org',
   'label',
   'issue',

@@ -7,6 +7,7 @@ import {
   EditBranchProtectionOption,
   UpdateBranchProtectionPriories,
 } from './structs/branchProtection.ts';
+import { CombinedStatus, CommitStatus, CreateStatusOption } from './structs/commitStatus.ts';
 import { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption, Release } from './structs/release.ts';
 import { AnnotatedTag, AnnotatedTagObject, CreateTagOption, Tag } from './structs/tag.ts';
 import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComment } from './structs/comment.ts';
@@ -124,6 +125,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   AccessToken,
   AnnotatedTag,
   BranchProtection,
+  CombinedStatus,
+  CommitStatus,
   AnnotatedTagObject,
   Activity,
   Attachment,
@@ -208,6 +211,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   AddCollaboratorOption,
   AddTimeOption,
   CreateBranchProtectionOption,
+  CreateStatusOption,
   EditBranchProtectionOption,
   UpdateBranchProtectionPriories,
   ChangeFileOperation,
