@@ -106,7 +106,12 @@ export async function requirePushAllowed(
  * the viewer must be allowed to push (site admins pass), and no protected file may change.
  * @throws PermissionDeniedError
  */
-export async function requireFilesWritable(cx: ServiceContext, access: RepoAccess, branch: string, paths: readonly string[]): Promise<void> {
+export async function requireFilesWritable(
+  cx: ServiceContext,
+  access: RepoAccess,
+  branch: string,
+  paths: readonly string[],
+): Promise<void> {
   const rule = await findBranchRule(cx.db, access.repo.id, branch);
   if (!rule || !cx.viewer) return;
   if (!isSiteAdmin(cx) && !(await canUserPush(cx.db, rule, cx.viewer, access.perm)))
@@ -129,7 +134,12 @@ export interface BranchProtectionFacts {
 }
 
 /** Gitea ToBranch: whether the viewer may push to and merge into `branch`, given its rule. */
-export async function branchFacts(cx: ServiceContext, access: RepoAccess, rules: readonly ProtectionRule[], branch: string): Promise<BranchProtectionFacts> {
+export async function branchFacts(
+  cx: ServiceContext,
+  access: RepoAccess,
+  rules: readonly ProtectionRule[],
+  branch: string,
+): Promise<BranchProtectionFacts> {
   const rule = firstMatchingRule(rules, branch);
   const viewer = cx.viewer;
   if (!rule) {

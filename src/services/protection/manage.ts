@@ -166,7 +166,11 @@ export async function getBranchProtection(cx: ServiceContext, ref: RepoRef, name
  * rule without priority goes last.
  * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError, InvalidArgumentError
  */
-export async function createBranchProtection(cx: ServiceContext, ref: RepoRef, input: BranchProtectionInput): Promise<BranchProtectionView> {
+export async function createBranchProtection(
+  cx: ServiceContext,
+  ref: RepoRef,
+  input: BranchProtectionInput,
+): Promise<BranchProtectionView> {
   const access = await adminRepo(cx, ref, 'write');
   if (access.repo.isArchived) throw new RepoArchivedError();
   const ruleName = input.ruleName?.trim() ?? '';
@@ -230,4 +234,3 @@ export async function updateBranchProtectionPriorities(cx: ServiceContext, ref: 
 function stripUndefined<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
 }
-

@@ -104,7 +104,11 @@ export async function postCommitStatus(
       const row = await withTx(cx, (tx) => createCommitStatus(tx, access.repo, commit, input, viewer));
       return { repo: access.repo, status: { ...row, creator: viewer } };
     } catch (err) {
-      if (attempt >= 3 || !(err instanceof Error) || !/Unique constraint|P2002/.test(`${(err as { code?: string }).code ?? ''} ${err.message}`))
+      if (
+        attempt >= 3 ||
+        !(err instanceof Error) ||
+        !/Unique constraint|P2002/.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)
+      )
         throw err;
     }
   }
@@ -162,7 +166,12 @@ export async function latestStatuses(db: DbTx | ServiceContext['db'], repoId: nu
  * context and their worst state ('' without statuses).
  * @throws NotFoundError, InvalidArgumentError
  */
-export async function getCombinedStatus(cx: ServiceContext, ref: RepoRef, commitRef: string, opts: ListOptions): Promise<CombinedStatusView> {
+export async function getCombinedStatus(
+  cx: ServiceContext,
+  ref: RepoRef,
+  commitRef: string,
+  opts: ListOptions,
+): Promise<CombinedStatusView> {
   const repo = await getRepo(cx, ref.owner, ref.repo);
   requireUnitRead(repo, 'CODE');
   const sha = await resolveCommit(cx, repo.repo, commitRef);

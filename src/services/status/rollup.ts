@@ -33,7 +33,10 @@ export function latestPerContext<T extends Pick<Models.CommitStatus, 'contextHas
  * one latest status and all matched must be successful; without patterns, the combined state must be success.
  * No status at all is pending.
  */
-export function requiredChecksState(latest: readonly Pick<Models.CommitStatus, 'state' | 'context'>[], patterns: readonly string[]): string {
+export function requiredChecksState(
+  latest: readonly Pick<Models.CommitStatus, 'state' | 'context'>[],
+  patterns: readonly string[],
+): string {
   if (!latest.length) return 'pending';
   if (!patterns.length) return combinedState(latest);
   const matched: Pick<Models.CommitStatus, 'state'>[] = [];

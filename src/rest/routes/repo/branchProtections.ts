@@ -2,7 +2,11 @@ import * as protectionService from '../../../services/protection/manage.ts';
 import { branchProtectionInput, toApiBranchProtection } from '../../convert/branchProtection.ts';
 import { repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { CreateBranchProtectionOption, EditBranchProtectionOption, UpdateBranchProtectionPriories } from '../../structs/branchProtection.ts';
+import {
+  CreateBranchProtectionOption,
+  EditBranchProtectionOption,
+  UpdateBranchProtectionPriories,
+} from '../../structs/branchProtection.ts';
 
 /** /repos/{owner}/{repo}/branch_protections: list, create, get, edit, delete, priorities (Gitea api/v1/repo/branch.go). */
 export const branchProtectionRoutes = [
@@ -62,7 +66,8 @@ export const branchProtectionRoutes = [
     gate: 'token',
     success: { status: 200, schema: 'BranchProtection' },
     errors: [403, 404],
-    handler: async ({ cx, params }) => toApiBranchProtection(await protectionService.getBranchProtection(cx, repoRef(params), params.name ?? '')),
+    handler: async ({ cx, params }) =>
+      toApiBranchProtection(await protectionService.getBranchProtection(cx, repoRef(params), params.name ?? '')),
   }),
   defineRoute({
     method: 'PATCH',
@@ -76,7 +81,9 @@ export const branchProtectionRoutes = [
     success: { status: 200, schema: 'BranchProtection' },
     errors: [403, 404, 422, 423],
     handler: async ({ cx, params, body }) =>
-      toApiBranchProtection(await protectionService.editBranchProtection(cx, repoRef(params), params.name ?? '', branchProtectionInput(body))),
+      toApiBranchProtection(
+        await protectionService.editBranchProtection(cx, repoRef(params), params.name ?? '', branchProtectionInput(body)),
+      ),
   }),
   defineRoute({
     method: 'DELETE',

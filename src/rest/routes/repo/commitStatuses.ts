@@ -48,7 +48,12 @@ export const commitStatusRoutes = [
     },
   }),
   statusList('/repos/{owner}/{repo}/statuses/{sha}', 'repoListStatuses', "Get a commit's statuses", 'sha'),
-  statusList('/repos/{owner}/{repo}/commits/{ref}/statuses', 'repoListStatusesByRef', "Get a commit's statuses, by branch/tag/commit reference", 'ref'),
+  statusList(
+    '/repos/{owner}/{repo}/commits/{ref}/statuses',
+    'repoListStatusesByRef',
+    "Get a commit's statuses, by branch/tag/commit reference",
+    'ref',
+  ),
   defineRoute({
     method: 'GET',
     path: '/repos/{owner}/{repo}/commits/{ref}/status',
