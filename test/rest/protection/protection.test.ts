@@ -224,4 +224,15 @@ describe.each(PROVIDERS)('branch protection (%s)', (provider) => {
     expect(blocked.status).toBe(405);
     expect(blocked.json.message).toBe('Not all required status checks successful');
   });
+
+  it('dismiss_stale_approvals: a push that changes the diff dismisses approvals', async () => {
+    await api('PATCH', '/repos/alice/demo/branch_protections/main', 'alice', { dismiss_stale_approvals: true });
+    await f.push('alice', 'demo', 'bob', 'fourth', { 'fourth.txt': 'fourth\n' });
+    const n = (await f.open('alice', 'demo', 'bob', { head: 'fourth', base: 'main' })).json.number as number;
+    const approved = await api('POST', `/repos/alice/demo/pulls/${n}/reviews`, 'carol', { event: 'APPROVED', body: '' });
+    expect(approved.json).toMatchObject({ official: true, dismissed: false });
+    await f.push('alice', 'demo', 'bob', 'fourth', { 'more.txt': 'more\n' });
+    const review = await t.db.review.findUniqueOrThrow({ where: { id: approved.json.id as number } });
+    expect(review).toMatchObject({ stale: true, dismissed: true });
+  });
 });
