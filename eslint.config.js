@@ -22,7 +22,9 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  */
 const SERVICE_DOMAINS = [
   'user',
+  'protection',
   'repo',
+  'status',
   'org',
   'label',
   'issue',

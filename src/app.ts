@@ -18,6 +18,8 @@ import { openApiDocument, restApi, API_BODY_LIMIT } from './rest/plugin.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from './services/context.ts';
 import { cronTasks } from './services/cron/tasks.ts';
 import { pushJobHandler } from './services/repo/pushJob.ts';
+import { autoMergeHandler } from './services/pull/autoMerge.ts';
+import { mergePullRequest } from './services/pull/merge.ts';
 import { deliverHandler } from './webhooks/deliver.ts';
 import { prepareHandler } from './webhooks/prepare.ts';
 import { webhookSubscriber } from './webhooks/subscriber.ts';
@@ -107,6 +109,17 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   // Actions: pull request, issue and release events start workflows through a job written in their transaction.
   notifier.subscribeInTransaction(actionsTriggerSubscriber());
   jobs.register(actionsTriggerHandler(deps));
+  jobs.register(
+    autoMergeHandler(deps, (cx, ref, index, plan) =>
+      mergePullRequest(
+        cx,
+        ref,
+        index,
+        { do: plan.style, mergeTitleField: plan.message, deleteBranchAfterMerge: plan.deleteBranchAfterMerge },
+        { auto: true },
+      ),
+    ),
+  );
   // After a push's rows: pull request heads and stats first, then merges made outside the API, then references and
   // closing keywords of the pushed commits, then the release rows of pushed tags.
   jobs.register(

@@ -6,14 +6,15 @@ import path from 'node:path';
  * down; the variable FORGEGRAPH_HOOK_CHANNEL says it is there). Pushes that do not come from the server
  * (none today) find no channel and pass.
  *
- * pre-receive: sends "pre-receive", the "<old> <new> <ref>" lines and "." and waits for the answer; the server
+ * pre-receive: sends "pre-receive", "quarantine <GIT_QUARANTINE_PATH>" (where the pushed objects wait, for the
+ * branch protection checks), the "<old> <new> <ref>" lines and "." and waits for the answer; the server
  * answers "ok" once it has recorded the push's bookkeeping as a job, so no ref moves without it. Any other
  * answer (or none) declines the push.
  */
 const PRE_RECEIVE = `#!/bin/sh
 # Installed by Forgegraph (src/git/installHooks.ts): the server records the push before refs move.
 if [ -z "$FORGEGRAPH_HOOK_CHANNEL" ]; then cat > /dev/null; exit 0; fi
-{ echo pre-receive; cat; echo .; } >&3 || exit 1
+{ echo pre-receive; echo "quarantine \${GIT_QUARANTINE_PATH:-}"; cat; echo .; } >&3 || exit 1
 if ! read -r answer <&3; then echo "forgegraph: the server did not answer" >&2; exit 1; fi
 [ "$answer" = ok ] && exit 0
 echo "forgegraph: $answer" >&2

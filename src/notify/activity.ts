@@ -273,7 +273,8 @@ export function activitySubscriber(db: Db): Subscriber {
           // Gitea's merge_pull_request: content "<index>|<title>".
           const issue = await db.issue.findUnique({ where: { id: event.issueId }, select: { title: true } });
           if (!issue) return undefined;
-          return record(event.repoId, event.actorId, [{ opType: 'MERGE_PULL_REQUEST', content: `${event.index}|${issue.title}` }]);
+          const opType = event.auto ? 'AUTO_MERGE_PULL_REQUEST' : 'MERGE_PULL_REQUEST';
+          return record(event.repoId, event.actorId, [{ opType, content: `${event.index}|${issue.title}` }]);
         }
         case 'release.published': {
           // Gitea's publish_release: content is the release title, ref_name its tag name.

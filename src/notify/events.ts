@@ -147,7 +147,18 @@ export type DomainEvent =
    * A pull request became merged: through the API (`how` is the merge style), marked merged by hand
    * (`manually-merged`), or found merged after a push (`autodetected`). `commitId` is the merge commit.
    */
-  | { type: 'pull.merged'; pullId: number; issueId: number; repoId: number; index: number; how: string; commitId: string; actorId: number }
+  | {
+      type: 'pull.merged';
+      pullId: number;
+      issueId: number;
+      repoId: number;
+      index: number;
+      how: string;
+      commitId: string;
+      actorId: number;
+      /** Merged by a scheduled auto-merge. */
+      auto?: boolean;
+    }
   /**
    * A release was published (created as, or turned from a draft into, a release with its tag), edited while
    * published, or deleted (a published one; drafts send nothing, as Gitea). `action` is Gitea's webhook action.

@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import { AddCollaboratorOption, RepoCollaboratorPermission } from './structs/collaborator.ts';
 import { Attachment } from './structs/attachment.ts';
+import {
+  BranchProtection,
+  CreateBranchProtectionOption,
+  EditBranchProtectionOption,
+  UpdateBranchProtectionPriories,
+} from './structs/branchProtection.ts';
+import { CombinedStatus, CommitStatus, CreateStatusOption } from './structs/commitStatus.ts';
 import { CreateReleaseOption, EditAttachmentOptions, EditReleaseOption, Release } from './structs/release.ts';
 import { AnnotatedTag, AnnotatedTagObject, CreateTagOption, Tag } from './structs/tag.ts';
 import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComment } from './structs/comment.ts';
@@ -135,6 +142,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   RegistrationToken,
   AccessToken,
   AnnotatedTag,
+  BranchProtection,
+  CombinedStatus,
+  CommitStatus,
   AnnotatedTagObject,
   Activity,
   Attachment,
@@ -220,6 +230,10 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   AddTimeOption,
   CreateActionWorkflowDispatch,
   EditActionRunnerOption,
+  CreateBranchProtectionOption,
+  CreateStatusOption,
+  EditBranchProtectionOption,
+  UpdateBranchProtectionPriories,
   ChangeFileOperation,
   ChangeFilesOptions,
   CommitDateOptions,

@@ -2,7 +2,7 @@
 // of its owner (user or organization) and the system hooks; each must want the event type, pass its branch
 // filter, and chat-type hooks skip pushes without commits.
 import type { DbLike, Models } from '../db/client.ts';
-import { branchFilterAllows } from '../services/webhook/glob.ts';
+import { branchFilterAllows } from '../services/glob.ts';
 import { hookWants, parseHookEvent } from '../services/webhook/hookEvents.ts';
 import type { OutgoingEvent } from './events/outgoing.ts';
 

@@ -58,18 +58,19 @@ export function toApiPayloadCommit(
   };
 }
 
-/** Gitea ToBranch for an unprotected branch (branch protection comes later). */
+/** Gitea ToBranch: the head commit, the rule protecting the branch, and what the viewer may do. */
 export function toApiBranch(repo: Models.Repository, b: BranchView, rootUrl: string): Branch {
+  const rule = b.protection;
   return {
     name: b.name,
     commit: toApiPayloadCommit(repo, b.commit, b.usernames, rootUrl),
-    protected: false,
-    required_approvals: 0,
-    enable_status_check: false,
-    status_check_contexts: [],
+    protected: rule !== null,
+    required_approvals: rule?.row.requiredApprovals ?? 0,
+    enable_status_check: rule?.row.enableStatusCheck ?? false,
+    status_check_contexts: rule?.statusCheckContexts ?? [],
     user_can_push: b.userCanPush,
     user_can_merge: b.userCanMerge,
-    effective_branch_protection_name: '',
+    effective_branch_protection_name: rule?.row.ruleName ?? '',
   };
 }
 

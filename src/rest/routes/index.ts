@@ -31,6 +31,8 @@ import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
 import { pullRoutes } from './repo/pulls.ts';
 import { pullMergeRoutes } from './repo/pullMerge.ts';
+import { branchProtectionRoutes } from './repo/branchProtections.ts';
+import { commitStatusRoutes } from './repo/commitStatuses.ts';
 import { pullReviewRoutes } from './repo/pullReviews.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
@@ -101,6 +103,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...pullReviewRoutes,
   ...branchRoutes,
   ...branchWriteRoutes,
+  ...branchProtectionRoutes,
+  ...commitStatusRoutes,
   ...contentsRoutes,
   ...contentsWriteRoutes,
   ...gitRoutes,

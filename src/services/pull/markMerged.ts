@@ -13,6 +13,8 @@ export interface MergedFacts {
   /** What the `pull.merged` event reports: the style, `manually-merged`, or `autodetected`. */
   how: MergeDo | 'autodetected';
   mergeBase?: string;
+  /** Merged by a scheduled auto-merge (the feed shows auto_merge_pull_request). */
+  auto?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: 
         },
       });
       if (done.count === 0) return null;
+      await tx.pullAutoMerge.deleteMany({ where: { pullId: rows.pull.id } });
       const closed = await tx.issue.updateMany({
         where: { id: rows.issue.id, isClosed: false },
         data: { isClosed: true, closedAt: new Date() },
@@ -60,6 +63,7 @@ export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: 
         how: facts.how,
         commitId: facts.commitId,
         actorId: facts.mergerId,
+        ...(facts.auto ? { auto: true } : {}),
       });
       const pull = await tx.pullRequest.findUniqueOrThrow({ where: { id: rows.pull.id }, include: { issue: true } });
       const { issue, ...row } = pull;

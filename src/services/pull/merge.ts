@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
+import { ConflictError, isDomainError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
 import { readCommitInfos } from '../../git/commitInfo.ts';
 import { isAncestor } from '../../git/compare.ts';
 import { createMerge } from '../../git/createMerge.ts';
@@ -14,20 +14,25 @@ import { requireNoOpenDependencies } from '../issue/dependency.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { holdRefUpdates, type PendingRefUpdates } from '../repo/push.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
+import { adminMayOverride } from '../protection/branchGate.ts';
+import { scheduleAutoMerge } from './autoMerge.ts';
 import { deleteHeadBranchAfterMerge } from './deleteHeadBranch.ts';
 import { markPullMerged } from './markMerged.ts';
 import { addCommitMessageTrailer, mergeMessage, squashAuthor } from './mergeMessage.ts';
 import { isMergeStyleAllowed, loadPullSettings } from './mergeSettings.ts';
 import { findPullByIndex, gitDirOf, isWorkInProgress, pullHeadRef, resolvePullRepo } from './pull.ts';
+import { baseBranchRule, checkPullBranchProtections, isUserAllowedToMerge } from './protectionCheck.ts';
 import { storePullState } from './stats.ts';
 import type { MergeDo, MergePullInput, PullRows } from './types.ts';
 
 /** Every `Do` value, in Gitea's order (MergePullRequestForm `In(…)`). */
 export const MERGE_DOS: readonly MergeDo[] = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
 
-/** What a merge did: the pull request as stored afterwards, and whether the head branch was deleted. */
+/** What a merge did: the pull request as stored afterwards, and whether the head branch was deleted (or the merge was scheduled). */
 export interface MergeResult extends PullRows {
   branchDeleted: boolean;
+  /** merge_when_checks_succeed: the merge was scheduled (Gitea answers 201), nothing merged yet. */
+  scheduled?: boolean;
 }
 
 /**
@@ -149,7 +154,13 @@ function requireMergeableStatus(pull: Models.PullRequest): void {
  * `manually-merged` only records a merge done elsewhere (markManuallyMerged).
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, RepoArchivedError, ValidationError, PreconditionFailedError (the merge is refused), ConflictError
  */
-export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: number, input: MergePullInput): Promise<MergeResult> {
+export async function mergePullRequest(
+  cx: ServiceContext,
+  ref: RepoRef,
+  index: number,
+  input: MergePullInput,
+  opts: { auto?: boolean } = {},
+): Promise<MergeResult> {
   const access = await resolvePullRepo(cx, ref, 'write');
   const viewer = requireViewer(cx);
   const style = parseDo(input.do);
@@ -158,7 +169,9 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
     const rows = await findPullByIndex(cx, access, index);
     if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
     if (rows.issue.isClosed) throw new NotFoundError('not found', { pullId: rows.pull.id });
-    if (!canMergeInto(access)) throw mergeNotAllowed('User not allowed to merge PR', { pullId: rows.pull.id });
+    const rule = await baseBranchRule(cx.db, rows.pull);
+    if (!(await isUserAllowedToMerge(cx.db, rule, viewer, access.perm)))
+      throw mergeNotAllowed('User not allowed to merge PR', { pullId: rows.pull.id });
     if (style === 'manually-merged')
       return { ...(await markManuallyMerged(cx, access, rows, input.mergeCommitId ?? '')), branchDeleted: false };
 
@@ -166,6 +179,15 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
     const sides = await currentSides(cx, access.repo, rows.pull);
     rows.pull = await storePullState(cx.db, sides.baseGitDir, rows.pull, sides.headSha, sides.baseSha);
     requireMergeableStatus(rows.pull);
+    // Scheduling skips the protection checks (Gitea MergeCheckTypeAuto): the scheduled merge runs them.
+    if (!input.mergeWhenChecksSucceed || opts.auto) {
+      try {
+        await checkPullBranchProtections(cx.db, rule, rows, sides.headSha);
+      } catch (err) {
+        const overridden = !opts.auto && input.forceMerge === true && rule !== null && adminMayOverride(rule, access.perm);
+        if (!overridden || !isDomainError(err) || err.data.notReady !== true) throw err;
+      }
+    }
     try {
       await requireNoOpenDependencies(cx.db, rows.issue);
     } catch (err) {
@@ -179,6 +201,10 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
       throw mergeNotAllowed(`${style} is not allowed an allowed merge style for this repository`, { style });
     if (input.headCommitId && input.headCommitId !== sides.headSha) {
       throw new ConflictError('head out of date', { given: input.headCommitId, current: sides.headSha });
+    }
+    if (input.mergeWhenChecksSucceed && !opts.auto) {
+      await scheduleAutoMerge(cx, rows, viewer, { style, message, deleteBranchAfterMerge: deleteBranch });
+      return { ...rows, branchDeleted: false, scheduled: true };
     }
 
     const when = new Date();
@@ -250,6 +276,7 @@ export async function mergePullRequest(cx: ServiceContext, ref: RepoRef, index: 
         status: rows.pull.status,
         how: style,
         mergeBase: merged.mergeBase,
+        auto: opts.auto === true,
       });
     } finally {
       await merged.pending.done(merged.updates);

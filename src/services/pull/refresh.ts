@@ -5,6 +5,7 @@ import { readRefs } from '../../git/readRefs.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { closeIssueBySystem } from '../issue/edit.ts';
+import { findBranchRule } from '../protection/rule.ts';
 import type { PushFollowUp } from '../repo/pushJob.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 import { storePullState } from './stats.ts';
@@ -90,7 +91,8 @@ async function pushContent(gitDir: string, baseSha: string, oldSha: string, newS
 /**
  * The head branch of pull requests moved to `newSha` (Gitea AddTestPullRequestTask, isSync): for each open
  * pull request from it, `refs/pull/N/head` follows (fetched from a fork), the reviews are marked stale when the
- * diff changed (and reviews of the new head are fresh again), the stats and mergeability are recomputed, and a
+ * diff changed (and reviews of the new head are fresh again; approvals are dismissed when the base branch's rule
+ * says dismiss_stale_approvals), the stats and mergeability are recomputed, and a
  * PULL_PUSH comment records the pushed commits.
  */
 async function refreshHead(
@@ -119,12 +121,16 @@ async function refreshHead(
     const [{ changed, after }, content] = baseSha
       ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)])
       : [{ changed: true, after: undefined }, null];
+    const dismissStale = changed && (await findBranchRule(cx.db, pr.baseRepoId, pr.baseBranch))?.row.dismissStaleApprovals === true;
     await withTx(cx, async (tx, emit) => {
       if (changed)
         await tx.review.updateMany({
           where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: false, commitId: { not: newSha } },
           data: { stale: true },
         });
+      // Branch protection's dismiss_stale_approvals (Gitea DismissApprovalReviews): approvals stop counting.
+      if (dismissStale)
+        await tx.review.updateMany({ where: { issueId: pr.issueId, type: 'APPROVE', dismissed: false }, data: { dismissed: true } });
       await tx.review.updateMany({
         where: { issueId: pr.issueId, type: { not: 'REQUEST' }, stale: true, commitId: newSha },
         data: { stale: false },

@@ -1,3 +1,4 @@
+import { recheckAutoMerge } from './autoMerge.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { isAncestor } from '../../git/compare.ts';
@@ -174,6 +175,7 @@ async function finishReview(tx: DbTx, emit: (e: DomainEvent) => void, pending: M
     });
   }
   const state = f.type === 'APPROVE' ? 'APPROVE' : f.type === 'REJECT' ? 'REJECT' : 'COMMENT';
+  if (isVerdict(f.type)) await recheckAutoMerge(tx, f.rows.pull);
   emit({
     type: 'pull.reviewed',
     reviewId: review.id,
@@ -221,7 +223,7 @@ export async function createReview(cx: ServiceContext, ref: RepoRef, index: numb
   if (input.commitId) await requirePullCommit(gitDir, input.commitId, head);
   const [stale, official, patches] = await Promise.all([
     isVerdict(type) ? isStale(gitDir, commitId, head) : false,
-    isVerdict(type) ? isOfficialReviewer(cx.db, access.repo.id, viewer) : false,
+    isVerdict(type) ? isOfficialReviewer(cx.db, rows.pull, viewer) : false,
     commentPatches(gitDir, rows.pull, commitId, comments),
   ]);
   const review = await withRetry(() =>
@@ -272,7 +274,7 @@ export async function submitReview(
   requireText(body, 'body');
   if (isVerdict(type) && target.issue.isClosed) throw new ValidationError(CLOSED);
   const head = await headOf(cx, access, target.pull);
-  const official = isVerdict(type) ? await isOfficialReviewer(cx.db, access.repo.id, viewer) : false;
+  const official = isVerdict(type) ? await isOfficialReviewer(cx.db, target.pull, viewer) : false;
   const review = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
       const pending = await currentPending(tx, target.issue.id, viewer.id, head);

@@ -155,7 +155,7 @@ async function changeUserRequest(
   } else if (!canChange && !(last?.type === 'REQUEST' && last.reviewerId === doer.id)) {
     throw invalid("Doer can't remove reviewer", doer, repo);
   }
-  const official = await isOfficialReviewer(cx.db, repo.id, reviewer);
+  const official = await isOfficialReviewer(cx.db, pull, reviewer);
   return withRetry(() =>
     withTx(cx, async (tx, emit) => {
       const at = { issueId: issue.id, repoId: issue.repoId, index: issue.index, reviewerId: reviewer.id, teamId: null, actorId: doer.id };
@@ -185,7 +185,7 @@ async function changeUserRequest(
 
 /**
  * Gitea isValidTeamReviewRequest + AddTeamReviewRequest / RemoveTeamReviewRequest for one team. A team request
- * is official when the doer's reviews are (no branch protection here).
+ * is official when the doer's reviews are.
  */
 async function changeTeamRequest(
   cx: ServiceContext,
@@ -195,7 +195,7 @@ async function changeTeamRequest(
   add: boolean,
   canChange: boolean,
 ): Promise<Models.Review | null> {
-  const { access, issue } = target;
+  const { access, issue, pull } = target;
   const repo = access.repo;
   if (add) {
     if (repo.isPrivate && !(await teamHasRepo(cx.db, team, repo.id))) throw invalid("Reviewing team can't read repo", doer, repo);
@@ -203,7 +203,7 @@ async function changeTeamRequest(
   } else if (!canChange) {
     throw invalid("Doer can't remove reviewer", doer, repo);
   }
-  const official = add && (await isOfficialReviewer(cx.db, repo.id, doer));
+  const official = add && (await isOfficialReviewer(cx.db, pull, doer));
   return withRetry(() =>
     withTx(cx, async (tx, emit) => {
       const at = { issueId: issue.id, repoId: issue.repoId, index: issue.index, reviewerId: null, teamId: team.id, actorId: doer.id };

@@ -2,9 +2,10 @@ import DataLoader from 'dataloader';
 import type { Db, DbLike, DbTx, Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
-import { canWrite } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
+import { isOfficialReviewerFor } from '../protection/branchGate.ts';
+import { findBranchRule } from '../protection/rule.ts';
 import type { ServiceContext } from '../context.ts';
 import { TEAM_INCLUDE, type TeamRow } from '../access/teamAccess.ts';
 import { issueReadWhere } from '../issue/visibility.ts';
@@ -106,12 +107,17 @@ export async function findReview(cx: ServiceContext, access: RepoAccess, index: 
 }
 
 /**
- * Gitea IsOfficialReviewer without branch protection: a user with write access to the code of the base
- * repository makes official reviews (they count towards approvals).
+ * Gitea IsOfficialReviewer: the approvals whitelist of the rule protecting the base branch when it has one,
+ * otherwise code write on the base repository (official reviews count towards required approvals).
  */
-export async function isOfficialReviewer(db: Db, repoId: number, user: Models.User): Promise<boolean> {
+export async function isOfficialReviewer(
+  db: Db,
+  pull: Pick<Models.PullRequest, 'baseRepoId' | 'baseBranch'>,
+  user: Models.User,
+): Promise<boolean> {
   if (user.type === 'ORGANIZATION') return false;
-  return canWrite(await repoPermissionLoader(db, user).load(repoId), 'CODE');
+  const rule = await findBranchRule(db, pull.baseRepoId, pull.baseBranch);
+  return isOfficialReviewerFor(db, rule, user, await repoPermissionLoader(db, user).load(pull.baseRepoId));
 }
 
 /**

@@ -9,6 +9,7 @@ import { deleteRefCAS, updateRefCAS } from '../../git/updateRef.ts';
 import { requireViewer } from '../access/guards.ts';
 import { requireRepo, requireUnitWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
+import { requireBranchDeletable } from '../protection/branchGate.ts';
 import { getBranch, type BranchView } from './gitRead.ts';
 import { holdRefUpdates, updateRefsRecorded } from './push.ts';
 import type { Models } from '../../db/client.ts';
@@ -75,6 +76,7 @@ export async function deleteBranch(cx: ServiceContext, ref: RepoRef, name: strin
   const sha = await readRef(gitDir, target);
   if (!sha) throw new NotFoundError(`branch does not exist [name: ${name}]`, { branch: name });
   if (name === repo.defaultBranch) throw new PermissionDeniedError('can not delete default branch', { branch: name });
+  await requireBranchDeletable(cx.db, repo.id, name);
   const deleted = await updateRefsRecorded(cx, repo, [{ ref: target, oldSha: sha, newSha: '0'.repeat(sha.length) }], async () => {
     const applied = await deleteRefCAS(gitDir, target, sha);
     return { applied, result: applied };

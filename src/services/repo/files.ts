@@ -13,6 +13,7 @@ import { updateRefCAS } from '../../git/updateRef.ts';
 import type { GitIdentity } from '../../git/identity.ts';
 import { requireViewer } from '../access/guards.ts';
 import { requireRepo, requireUnitWrite, type RepoRef } from '../access/repoAccess.ts';
+import { requireFilesWritable } from '../protection/branchGate.ts';
 import type { ServiceContext } from '../context.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
 import { MAX_BLOB_SIZE, type ContentEntry } from './gitRead.ts';
@@ -221,6 +222,12 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
   const oldBranch = input.branch || repo.defaultBranch;
   const newBranch = input.newBranch || oldBranch;
   if (!isSafeRefName(newBranch)) throw new ValidationError(`branch name is invalid [name: ${newBranch}]`, { name: newBranch });
+  await requireFilesWritable(
+    cx,
+    access,
+    newBranch,
+    ops.flatMap((o) => [o.path, ...(o.fromPath ? [o.fromPath] : [])]),
+  );
   const parent = await readRef(gitDir, `refs/heads/${oldBranch}`);
   if (!parent && !repo.isEmpty) throw new NotFoundError(`branch does not exist [name: ${oldBranch}]`, { branch: oldBranch });
   if (newBranch !== oldBranch && (await readRef(gitDir, `refs/heads/${newBranch}`))) {

@@ -8,9 +8,10 @@ import { readObject } from '../../git/readObject.ts';
 import { readTreePath, type TreeEntry } from '../../git/readTreePath.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { resolveRef, type ResolvedRef } from '../../git/resolveRef.ts';
-import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireRepo, requireUnitRead, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
+import { branchFacts } from '../protection/branchGate.ts';
+import { loadRules, type ProtectionRule } from '../protection/rule.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 
 /** Gitea's `[api] DEFAULT_MAX_BLOB_SIZE`: larger blobs are returned without content. */
@@ -24,6 +25,8 @@ export interface BranchView {
   usernames: ReadonlyMap<string, string>;
   userCanPush: boolean;
   userCanMerge: boolean;
+  /** The rule protecting the branch (Gitea's first match), or null. */
+  protection: ProtectionRule | null;
 }
 
 /** Users by activated e-mail (Gitea GetUserByEmail), one query for all commits. */
@@ -49,14 +52,22 @@ export async function requireCodeRead(cx: ServiceContext, owner: string, name: s
   return { ...access, gitDir: repoPath(cx.config.repositoriesDir, access.repo.ownerName, access.repo.name) };
 }
 
-function branchView(
+async function branchView(
   cx: ServiceContext,
   access: RepoAccess,
+  rules: readonly ProtectionRule[],
   head: gitBranches.BranchHead,
   usernames: ReadonlyMap<string, string>,
-): BranchView {
-  const write = !!cx.viewer && canWrite(access.perm, 'CODE');
-  return { name: head.name, commit: head.commit, usernames, userCanPush: write && !access.repo.isArchived, userCanMerge: write };
+): Promise<BranchView> {
+  const facts = await branchFacts(cx, access, rules, head.name);
+  return {
+    name: head.name,
+    commit: head.commit,
+    usernames,
+    userCanPush: facts.userCanPush && !access.repo.isArchived,
+    userCanMerge: facts.userCanMerge,
+    protection: facts.rule,
+  };
 }
 
 /** A page of the repository's branches (newest head commit first). @throws NotFoundError */
@@ -74,7 +85,9 @@ export async function listBranches(
     cx,
     page.map((h) => h.commit),
   );
-  return { repo: access.repo, total: heads.length, items: page.map((h) => branchView(cx, access, h, usernames)) };
+  const rules = page.length ? await loadRules(cx.db, access.repo.id) : [];
+  const items = await Promise.all(page.map((h) => branchView(cx, access, rules, h, usernames)));
+  return { repo: access.repo, total: heads.length, items };
 }
 
 /** One branch (the name may contain `/`). @throws NotFoundError */
@@ -87,7 +100,8 @@ export async function getBranch(
   const access = await requireCodeRead(cx, owner, name);
   const [head] = access.repo.isEmpty ? [] : await gitBranches.listBranches(access.gitDir, branch);
   if (!head) throw new NotFoundError(`branch does not exist [name: ${branch}]`, { branch });
-  return { repo: access.repo, branch: branchView(cx, access, head, await usernamesByEmail(cx, [head.commit])) };
+  const rules = await loadRules(cx.db, access.repo.id);
+  return { repo: access.repo, branch: await branchView(cx, access, rules, head, await usernamesByEmail(cx, [head.commit])) };
 }
 
 /** One tree entry with its last commit, and for a single file its content. */

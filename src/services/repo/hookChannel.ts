@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream';
+import { PermissionDeniedError } from '../../errors.ts';
 
 /** What the server does when a hook reports (src/git/installHooks.ts describes the protocol). */
 export interface HookHandlers {
@@ -11,7 +12,8 @@ export interface HookHandlers {
 /** A single line for the hook's `read` (no newline, bounded). */
 function answerText(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return `could not record the push: ${text}`.replace(/[\r\n]+/g, ' ').slice(0, 300);
+  // A refusal (branch protection) is shown as it is, as Gitea's pre-receive prints it.
+  return (err instanceof PermissionDeniedError ? text : `could not record the push: ${text}`).replace(/[\r\n]+/g, ' ').slice(0, 300);
 }
 
 /**

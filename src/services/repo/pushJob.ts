@@ -1,10 +1,12 @@
 import type { Models } from '../../db/client.ts';
+import { changedPaths, isForcePush, quarantineEnv } from '../../git/pushProbe.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
 import type { HeldJob } from '../../jobs/worker.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
+import { requirePushAllowed } from '../protection/branchGate.ts';
 import { parseRefUpdates, PUSH_JOB, recordPushRows, type PushPayload } from './push.ts';
 
 const ZERO = /^0+$/;
@@ -58,6 +60,20 @@ export interface PushRecorder {
   finish(): Promise<void>;
 }
 
+/** Branch protection of a push (pre-receive), asking git with the push's quarantined objects. @throws PermissionDeniedError */
+async function checkBranchProtection(cx: ServiceContext, repo: Models.Repository, lines: readonly string[], updates: RefUpdate[]) {
+  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  const quarantine = lines.find((l) => l.startsWith('quarantine '))?.slice('quarantine '.length) ?? '';
+  const env = quarantineEnv(gitDir, quarantine);
+  const branches = updates
+    .filter((u) => u.ref.startsWith('refs/heads/'))
+    .map((u) => ({ branch: u.ref.slice('refs/heads/'.length), oldSha: u.oldSha, newSha: u.newSha }));
+  await requirePushAllowed(cx, repo, branches, {
+    isForcePush: (u) => isForcePush(gitDir, u.oldSha, u.newSha, env),
+    changedFiles: (u) => changedPaths(gitDir, u.oldSha, u.newSha, env),
+  });
+}
+
 /** Starts the bookkeeping of a push by the viewer to `repo`. */
 export function beginPush(cx: ServiceContext, repo: Models.Repository): PushRecorder {
   let held: HeldJob<PushPayload> | null = null;
@@ -67,6 +83,7 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
     async intend(lines) {
       intended = parseRefUpdates(lines);
       if (!intended.length) return;
+      await checkBranchProtection(cx, repo, lines, intended);
       held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: intended });
     },
     applied(lines) {

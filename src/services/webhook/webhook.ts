@@ -3,7 +3,7 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import { isValidGlob } from './glob.ts';
+import { isValidGlob } from '../glob.ts';
 import { hookEventFromNames } from './hookEvents.ts';
 import { resolveHookScope, type HookScope, type ResolvedScope } from './hookScope.ts';
 import { sealSecret } from './secretBox.ts';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { branchFilterAllows, compileGlob } from '../../../src/services/webhook/glob.ts';
+import { branchFilterAllows, compileGlob } from '../../../src/services/glob.ts';
 import { openSecret, sealSecret } from '../../../src/services/webhook/secretBox.ts';
 import { parseHostPolicy } from '../../../src/webhooks/hostPolicy.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';

@@ -1,4 +1,5 @@
 import { isDomainError, NotFoundError } from '../../../errors.ts';
+import { cancelAutoMerge } from '../../../services/pull/autoMerge.ts';
 import { editPullRequest } from '../../../services/pull/edit.ts';
 import { isPullRequestMerged, mergePullRequest } from '../../../services/pull/merge.ts';
 import { convertOptions } from '../../convert/options.ts';
@@ -69,8 +70,9 @@ export const pullMergeRoutes: readonly RouteDef[] = [
     success: { status: 200, description: 'merged (no body)' },
     errors: [401, 403, 404, 405, 409, 422, 423],
     handler: async ({ cx, params, body, reply }) => {
+      let scheduled: boolean;
       try {
-        await mergePullRequest(cx, repoRef(params), indexParam(params), {
+        const result = await mergePullRequest(cx, repoRef(params), indexParam(params), {
           do: either(body.do, body.Do),
           mergeTitleField: either(body.merge_title_field, body.MergeTitleField),
           mergeMessageField: either(body.merge_message_field, body.MergeMessageField),
@@ -80,6 +82,7 @@ export const pullMergeRoutes: readonly RouteDef[] = [
           mergeWhenChecksSucceed: body.merge_when_checks_succeed ?? undefined,
           deleteBranchAfterMerge: body.delete_branch_after_merge ?? undefined,
         });
+        scheduled = result.scheduled === true;
       } catch (err) {
         // Gitea answers the merge refusals of CheckPullMergeable and disallowed styles with 405.
         if (isDomainError(err) && err.data.reason === 'MERGE_NOT_ALLOWED') {
@@ -90,7 +93,22 @@ export const pullMergeRoutes: readonly RouteDef[] = [
         }
         throw err;
       }
-      return reply.code(200).send();
+      // Gitea answers a scheduled merge (merge_when_checks_succeed) with 201 and no body.
+      return reply.code(scheduled ? 201 : 200).send();
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/repos/{owner}/{repo}/pulls/{index}/merge',
+    operationId: 'repoCancelScheduledAutoMerge',
+    summary: 'Cancel the scheduled auto merge for the given pull request',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'token',
+    success: { status: 204 },
+    errors: [403, 404, 423],
+    handler: async ({ cx, params }) => {
+      await cancelAutoMerge(cx, repoRef(params), indexParam(params));
     },
   }),
 ];

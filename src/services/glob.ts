@@ -1,13 +1,15 @@
-// gobwas/glob without separators, as Gitea compiles branch filters and host patterns: `*` and `**` match any
-// run of characters (slashes and dots included), `?` one character, `[abc]` / `[a-z]` / `[!abc]` a class,
-// `{a,b}` alternatives (which may hold globs), `\` escapes the next character.
+// gobwas/glob, as Gitea compiles branch filters, host patterns, protected branch rules and file patterns: `**`
+// matches any run of characters, `*` any run without a separator (without separators: any run), `?` one
+// non-separator character, `[abc]` / `[a-z]` / `[!abc]` a class, `{a,b}` alternatives (which may hold globs),
+// `\` escapes the next character.
 
 function escapeRe(ch: string): string {
   return /[\\^$.*+?()[\]{}|/-]/.test(ch) ? `\\${ch}` : ch;
 }
 
 /** Compiles a glob to an anchored regular expression source. Throws an Error on a malformed pattern. */
-function compileSource(p: string, start: number, inBraces: boolean): { src: string; end: number } {
+function compileSource(p: string, start: number, inBraces: boolean, seps: string): { src: string; end: number } {
+  const any = seps ? `[^${seps.replace(/[\\^\]-]/g, (c) => `\\${c}`)}]` : '[\\s\\S]';
   let src = '';
   let i = start;
   const alts: string[] = [];
@@ -18,10 +20,11 @@ function compileSource(p: string, start: number, inBraces: boolean): { src: stri
       src += escapeRe(p[i + 1] as string);
       i += 2;
     } else if (ch === '*') {
+      const from = i;
       while (p[i] === '*') i++;
-      src += '[\\s\\S]*';
+      src += i - from > 1 ? '[\\s\\S]*' : `${any}*`;
     } else if (ch === '?') {
-      src += '[\\s\\S]';
+      src += any;
       i++;
     } else if (ch === '[') {
       const close = p.indexOf(']', i + 1);
@@ -34,7 +37,7 @@ function compileSource(p: string, start: number, inBraces: boolean): { src: stri
       src += `[${negate ? '^' : ''}${cls}]`;
       i = close + 1;
     } else if (ch === '{') {
-      const inner = compileSource(p, i + 1, true);
+      const inner = compileSource(p, i + 1, true, seps);
       src += inner.src;
       i = inner.end + 1;
     } else if (inBraces && ch === ',') {
@@ -54,8 +57,8 @@ function compileSource(p: string, start: number, inBraces: boolean): { src: stri
 }
 
 /** A matcher for a glob (gobwas/glob semantics, no separators). Throws an Error when the pattern is malformed. */
-export function compileGlob(pattern: string, opts: { nocase?: boolean } = {}): (s: string) => boolean {
-  const re = new RegExp(`^${compileSource(pattern, 0, false).src}$`, opts.nocase ? 'i' : '');
+export function compileGlob(pattern: string, opts: { nocase?: boolean; separators?: string } = {}): (s: string) => boolean {
+  const re = new RegExp(`^${compileSource(pattern, 0, false, opts.separators ?? '').src}$`, opts.nocase ? 'i' : '');
   return (s) => re.test(s);
 }
 

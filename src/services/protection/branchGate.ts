@@ -1,0 +1,160 @@
+import type { DbLike, Models } from '../../db/client.ts';
+import { PermissionDeniedError } from '../../errors.ts';
+import { canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
+import { isSiteAdmin } from '../access/guards.ts';
+import { repoPermission, type RepoAccess } from '../access/repoAccess.ts';
+import type { ServiceContext } from '../context.ts';
+import { filePatterns, findBranchRule, loadRules, firstMatchingRule, matchesAnyFile, type ProtectionRule } from './rule.ts';
+
+const ZERO = /^0+$/;
+
+/** Whether the user belongs to one of the teams (Gitea IsUserInTeams). */
+async function inTeams(db: DbLike, userId: number, teamIds: readonly number[]): Promise<boolean> {
+  if (!teamIds.length) return false;
+  return (await db.teamUser.count({ where: { userId, teamId: { in: [...teamIds] } } })) > 0;
+}
+
+/** Gitea CanUserPush: pushing is enabled, and the user is whitelisted (or, without a whitelist, may write code). */
+export async function canUserPush(db: DbLike, rule: ProtectionRule, user: Models.User, perm: RepoPermission): Promise<boolean> {
+  if (!rule.row.canPush) return false;
+  if (!rule.row.enableWhitelist) return canWrite(perm, 'CODE');
+  return rule.pushUserIds.includes(user.id) || (await inTeams(db, user.id, rule.pushTeamIds));
+}
+
+/** Gitea CanUserForcePush: force pushing is enabled, and the user may push and is on the force-push allowlist when there is one. */
+export async function canUserForcePush(db: DbLike, rule: ProtectionRule, user: Models.User, perm: RepoPermission): Promise<boolean> {
+  if (!rule.row.canForcePush) return false;
+  if (!rule.row.enableForcePushAllowlist) return canUserPush(db, rule, user, perm);
+  const listed = rule.forcePushUserIds.includes(user.id) || (await inTeams(db, user.id, rule.forcePushTeamIds));
+  return listed && (await canUserPush(db, rule, user, perm));
+}
+
+/** Gitea IsUserMergeWhitelisted: the merge whitelist when enabled, code write otherwise. */
+export async function isUserMergeWhitelisted(db: DbLike, rule: ProtectionRule, userId: number, perm: RepoPermission): Promise<boolean> {
+  if (!rule.row.enableMergeWhitelist) return canWrite(perm, 'CODE');
+  return rule.mergeUserIds.includes(userId) || (await inTeams(db, userId, rule.mergeTeamIds));
+}
+
+/**
+ * Gitea IsUserOfficialReviewer: with an approvals whitelist on the rule protecting the base branch, its users and
+ * teams; otherwise anyone with code write on the repository.
+ */
+export async function isOfficialReviewerFor(
+  db: DbLike,
+  rule: ProtectionRule | null,
+  user: Models.User,
+  perm: RepoPermission,
+): Promise<boolean> {
+  if (user.type === 'ORGANIZATION') return false;
+  if (!rule?.row.enableApprovalsWhitelist) return canWrite(perm, 'CODE');
+  return rule.approvalsUserIds.includes(user.id) || (await inTeams(db, user.id, rule.approvalsTeamIds));
+}
+
+/** One branch update of a push (or of an API write). */
+export interface BranchUpdate {
+  branch: string;
+  oldSha: string;
+  newSha: string;
+}
+
+/** What the gate asks git about a pushed update (run with the push's quarantined objects). */
+export interface PushProbe {
+  /** Whether `newSha` does not contain `oldSha` (history rewritten). */
+  isForcePush(update: BranchUpdate): Promise<boolean>;
+  /** The paths the update changes. */
+  changedFiles(update: BranchUpdate): Promise<string[]>;
+}
+
+/**
+ * The branch write gate of a push (Gitea preReceiveBranch), for every branch update, with Gitea's texts:
+ * deleting a protected branch, a force push the rule does not allow for the pusher, a change to a protected
+ * file, or a push by someone the rule does not let push (unless every changed file is unprotected).
+ * Signed-commit requirements are not verified (Forgegraph does not verify signatures).
+ * @throws PermissionDeniedError
+ */
+export async function requirePushAllowed(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  updates: readonly BranchUpdate[],
+  probe: PushProbe,
+): Promise<void> {
+  if (!updates.length || !cx.viewer) return;
+  const rules = await loadRules(cx.db, repo.id);
+  if (!rules.length) return;
+  const viewer = cx.viewer;
+  const perm = await repoPermission(cx, repo.id);
+  for (const u of updates) {
+    const rule = firstMatchingRule(rules, u.branch);
+    if (!rule) continue;
+    if (ZERO.test(u.newSha)) throw new PermissionDeniedError(`branch ${u.branch} is protected from deletion`, { branch: u.branch });
+    const isNew = ZERO.test(u.oldSha);
+    if (!isNew && (await probe.isForcePush(u)) && !(await canUserForcePush(cx.db, rule, viewer, perm)))
+      throw new PermissionDeniedError(`branch ${u.branch} is protected from force push`, { branch: u.branch });
+    const protectedFiles = filePatterns(rule.row.protectedFilePatterns);
+    const unprotectedFiles = filePatterns(rule.row.unprotectedFilePatterns);
+    const files = !isNew && (protectedFiles.length || unprotectedFiles.length) ? await probe.changedFiles(u) : [];
+    const touched = files.find((f) => matchesAnyFile(protectedFiles, f));
+    if (touched) throw new PermissionDeniedError(`branch ${u.branch} is protected from changing file ${touched}`, { branch: u.branch });
+    if (await canUserPush(cx.db, rule, viewer, perm)) continue;
+    const onlyUnprotected = unprotectedFiles.length > 0 && files.length > 0 && files.every((f) => matchesAnyFile(unprotectedFiles, f));
+    if (!onlyUnprotected) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
+  }
+}
+
+/**
+ * The branch write gate of API file writes (Gitea reqRepoBranchWriter + ChangeRepoFiles): on a protected branch
+ * the viewer must be allowed to push (site admins pass), and no protected file may change.
+ * @throws PermissionDeniedError
+ */
+export async function requireFilesWritable(
+  cx: ServiceContext,
+  access: RepoAccess,
+  branch: string,
+  paths: readonly string[],
+): Promise<void> {
+  const rule = await findBranchRule(cx.db, access.repo.id, branch);
+  if (!rule || !cx.viewer) return;
+  if (!isSiteAdmin(cx) && !(await canUserPush(cx.db, rule, cx.viewer, access.perm)))
+    throw new PermissionDeniedError('user should have a permission to write to this branch', { branch });
+  const patterns = filePatterns(rule.row.protectedFilePatterns);
+  const hit = paths.find((p) => matchesAnyFile(patterns, p));
+  if (hit) throw new PermissionDeniedError(`path is protected and can not be changed [path: ${hit}]`, { branch, path: hit });
+}
+
+/** A protected branch cannot be deleted through the API (Gitea ErrBranchIsProtected). @throws PermissionDeniedError */
+export async function requireBranchDeletable(db: DbLike, repoId: number, branch: string): Promise<void> {
+  if (await findBranchRule(db, repoId, branch)) throw new PermissionDeniedError('branch protected', { branch });
+}
+
+/** What the Branch JSON says about protection for the viewer (Gitea ToBranch). */
+export interface BranchProtectionFacts {
+  rule: ProtectionRule | null;
+  userCanPush: boolean;
+  userCanMerge: boolean;
+}
+
+/** Gitea ToBranch: whether the viewer may push to and merge into `branch`, given its rule. */
+export async function branchFacts(
+  cx: ServiceContext,
+  access: RepoAccess,
+  rules: readonly ProtectionRule[],
+  branch: string,
+): Promise<BranchProtectionFacts> {
+  const rule = firstMatchingRule(rules, branch);
+  const viewer = cx.viewer;
+  if (!rule) {
+    const writer = !!viewer && canWrite(access.perm, 'CODE');
+    return { rule, userCanPush: writer, userCanMerge: writer };
+  }
+  if (!viewer) return { rule, userCanPush: false, userCanMerge: false };
+  return {
+    rule,
+    userCanPush: await canUserPush(cx.db, rule, viewer, access.perm),
+    userCanMerge: await isUserMergeWhitelisted(cx.db, rule, viewer.id, access.perm),
+  };
+}
+
+/** Whether an admin override of failed protection checks is possible (force_merge by a repository admin). */
+export function adminMayOverride(rule: ProtectionRule, perm: RepoPermission): boolean {
+  return isRepoAdmin(perm) && !rule.row.blockAdminMergeOverride;
+}
