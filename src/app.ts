@@ -35,6 +35,9 @@ import { attachmentSweepSubscriber } from './services/attachment/orphans.ts';
 import { releaseTagSyncFollowUp } from './services/release/tagSync.ts';
 import { mountSwaggerUi } from './web/swaggerUi.ts';
 import { mountWebFiles } from './rest/webFiles.ts';
+import { migrateJobHandler } from './services/migration/migrateJob.ts';
+import { mirrorSyncHandler } from './services/migration/mirrorSync.ts';
+import { pushMirrorFollowUp, pushMirrorHandler } from './services/migration/pushMirror.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
 export interface App {
@@ -102,7 +105,13 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   jobs.register(xrefJobHandler(deps));
   // After a push's rows: pull request heads and stats first, then merges made outside the API, then references and
   // closing keywords of the pushed commits, then the release rows of pushed tags.
-  jobs.register(pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp, releaseTagSyncFollowUp]));
+  jobs.register(
+    pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp, releaseTagSyncFollowUp, pushMirrorFollowUp]),
+  );
+  // Migrations, pull mirror syncs and push mirrors (services/migration).
+  jobs.register(migrateJobHandler(deps));
+  jobs.register(mirrorSyncHandler(deps));
+  jobs.register(pushMirrorHandler(deps));
   const cron = new CronScheduler(
     db,
     cronTasks(config),

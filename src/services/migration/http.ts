@@ -1,0 +1,42 @@
+// JSON reads from a source forge's REST API, with the migration's credentials and paging.
+
+/** A GET on a source API. */
+export interface SourceApi {
+  /** GET `path` (relative to the API root) as JSON. @throws Error with the status */
+  json<T>(path: string): Promise<T>;
+  /** Every page of a list endpoint (`page`/`per_page` or `limit`), until a short page. */
+  all<T>(path: string, pageSize: number, limitParam?: 'limit' | 'per_page'): Promise<T[]>;
+  /** Bytes of a file on the source (only URLs under the source's origin). */
+  bytes(url: string): Promise<Buffer>;
+}
+
+/** A client for the API at `root` (ends with `/`), sending `authorization` when given. */
+export function sourceApi(root: string, authorization: string | undefined): SourceApi {
+  const headers: Record<string, string> = { accept: 'application/json', ...(authorization ? { authorization } : {}) };
+  const origin = new URL(root).origin;
+  async function get(url: string): Promise<Response> {
+    const res = await fetch(url, { headers, redirect: 'error' });
+    if (res.status === 401 || res.status === 403) throw new Error(`Authentication failed: ${res.status} on ${new URL(url).pathname}`);
+    if (!res.ok) throw new Error(`GET ${new URL(url).pathname} answered ${res.status}`);
+    return res;
+  }
+  const api: SourceApi = {
+    async json<T>(path: string): Promise<T> {
+      return (await (await get(new URL(path, root).toString())).json()) as T;
+    },
+    async all<T>(path: string, pageSize: number, limitParam: 'limit' | 'per_page' = 'limit'): Promise<T[]> {
+      const out: T[] = [];
+      for (let page = 1; ; page++) {
+        const sep = path.includes('?') ? '&' : '?';
+        const items = await api.json<T[]>(`${path}${sep}page=${page}&${limitParam}=${pageSize}`);
+        out.push(...items);
+        if (items.length < pageSize) return out;
+      }
+    },
+    async bytes(url: string): Promise<Buffer> {
+      if (new URL(url).origin !== origin) throw new Error(`asset ${url} is not on the source's host`);
+      return Buffer.from(await (await get(url)).arrayBuffer());
+    },
+  };
+  return api;
+}
