@@ -28,6 +28,8 @@ import { issueReactionRoutes } from './repo/issueReactions.ts';
 import { issuePinRoutes } from './repo/issuePins.ts';
 import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
+import { migrateRoutes } from './repo/migrate.ts';
+import { mirrorRoutes } from './repo/mirrors.ts';
 import { pullRoutes } from './repo/pulls.ts';
 import { pullMergeRoutes } from './repo/pullMerge.ts';
 import { pullReviewRoutes } from './repo/pullReviews.ts';
@@ -92,6 +94,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...issuePinRoutes,
   ...trackedTimeRoutes,
   ...forkRoutes,
+  ...migrateRoutes,
+  ...mirrorRoutes,
   ...pullRoutes,
   ...pullMergeRoutes,
   ...pullReviewRoutes,

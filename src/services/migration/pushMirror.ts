@@ -15,6 +15,7 @@ import type { PushFollowUp } from '../repo/pushJob.ts';
 import { checkCloneAddress } from './address.ts';
 import { gitAuthorization, NO_CREDENTIALS, openCredentials, redact, sealCredentials } from './credentials.ts';
 import { MIN_MIRROR_INTERVAL } from './interval.ts';
+import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { parseGoDuration } from '../repo/edit.ts';
 
 const PushMirrorPayload = z.object({ pushMirrorId: z.number().int() });
@@ -42,10 +43,14 @@ async function adminRepo(cx: ServiceContext, ref: RepoRef): Promise<Models.Repos
 }
 
 /** GET /repos/{o}/{r}/push_mirrors (repository admins). */
-export async function listPushMirrors(cx: ServiceContext, ref: RepoRef): Promise<PushMirrorView[]> {
+export async function listPushMirrors(cx: ServiceContext, ref: RepoRef, page: ListOptions): Promise<Page<PushMirrorView>> {
   const repo = await adminRepo(cx, ref);
-  const rows = await cx.db.pushMirror.findMany({ where: { repoId: repo.id }, orderBy: { id: 'asc' } });
-  return rows.map((r) => ({ ...r, repoName: repo.name }));
+  const where = { repoId: repo.id };
+  const [rows, total] = await Promise.all([
+    cx.db.pushMirror.findMany({ where, orderBy: { id: 'asc' }, ...skipTake(page) }),
+    cx.db.pushMirror.count({ where }),
+  ]);
+  return { items: rows.map((r) => ({ ...r, repoName: repo.name })), total };
 }
 
 /** GET /repos/{o}/{r}/push_mirrors/{name}. @throws NotFoundError */
