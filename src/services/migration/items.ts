@@ -162,6 +162,9 @@ async function recount(tx: DbTx, repoId: number): Promise<void> {
   }
 }
 
+/** Oldest first, so that row order follows the source's numbering. */
+const byNumber = (a: SourceIssue, b: SourceIssue): number => a.number - b.number;
+
 /** The downloader of the payload's service (none for plain git). */
 export function downloaderOf(p: ItemsPlan, credentials: RemoteCredentials): Downloader | null {
   const auth = apiAuthorization(credentials);
@@ -242,10 +245,10 @@ export async function migrateItems(
   }
   const ctx = { repo, doer, labels, milestones };
   if (p.items.issues) {
-    for (const i of await source.issues()) await withTx(cx, (tx) => writeIssue(tx, ctx, i));
+    for (const i of (await source.issues()).sort(byNumber)) await withTx(cx, (tx) => writeIssue(tx, ctx, i));
   }
   if (p.items.pullRequests) {
-    for (const i of await source.pulls()) {
+    for (const i of (await source.pulls()).sort(byNumber)) {
       const { id } = await withTx(cx, (tx) => writeIssue(tx, ctx, i));
       await writePull(cx, repo, id, i);
     }
