@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { readBranchAndTagRefs } from '../../../src/git/remoteMirror.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
+import { openCredentials } from '../../../src/services/migration/credentials.ts';
 import { queueDueMirrors } from '../../../src/services/migration/mirrorSync.ts';
 import { basic, isGiteaError, PASSWORD, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
@@ -267,5 +268,39 @@ describe.each(PROVIDERS)('POST /repos/migrate and mirrors (%s)', (provider) => {
     await target.app.jobs.drain();
     await target.app.jobs.drain();
     expect((await refsOf(target, 'bob', 'mirror'))['refs/heads/main']).toBe((await refsOf(source, 'alice', 'proj'))['refs/heads/main']);
+  });
+
+  it("PATCH sets a mirror's interval, prune flag and sealed credentials as Gitea does", async () => {
+    const res = await migrate({
+      clone_addr: `http://127.0.0.1:${port}/alice/proj.git`,
+      repo_name: 'm3',
+      mirror: true,
+      auth_username: 'alice',
+      auth_password: PASSWORD,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const row = () => target.db.mirror.findFirstOrThrow({ where: { repo: { name: 'm3' } } });
+    expect((await row()).credentialsEncrypted).not.toContain(PASSWORD);
+    expect(openCredentials(target.config.secretKey, (await row()).credentialsEncrypted)).toMatchObject({
+      username: 'alice',
+      password: PASSWORD,
+    });
+    const patch = (body: unknown) => target.request('PATCH', '/api/v1/repos/bob/m3', { headers: asBob, body });
+    expect((await patch({ mirror_password: 'other' })).statusCode).toBe(200);
+    expect(openCredentials(target.config.secretKey, (await row()).credentialsEncrypted)).toEqual({
+      username: 'alice',
+      password: 'other',
+      token: '',
+    });
+    expect((await patch({ mirror_token: 'tok' })).statusCode).toBe(200);
+    expect(openCredentials(target.config.secretKey, (await row()).credentialsEncrypted)).toEqual({
+      username: '',
+      password: '',
+      token: 'tok',
+    });
+    const manual = await patch({ mirror_interval: '0', enable_prune: false });
+    expect(manual.json()).toMatchObject({ mirror_interval: '0s' });
+    expect(await row()).toMatchObject({ interval: 0, nextUpdateAt: null, enablePrune: false });
+    expect((await patch({ mirror_interval: '5m' })).statusCode).toBe(422);
   });
 });
