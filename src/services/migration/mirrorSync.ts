@@ -40,11 +40,12 @@ export function enqueueMirrorSync(tx: DbTx, repoId: number): Promise<number> {
  * is queued.
  * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, InvalidArgumentError
  */
-export async function requestMirrorSync(cx: ServiceContext, ref: RepoRef): Promise<void> {
+export async function requestMirrorSync(cx: ServiceContext, ref: RepoRef): Promise<Models.Repository> {
   const access = await requireRepo(cx, ref.owner, ref.repo);
   requireUnitWrite(cx, access, 'CODE', 'write:repository');
   if (!access.repo.isMirror) throw new InvalidArgumentError('Repository is not a mirror');
   await withTx(cx, (tx) => enqueueMirrorSync(tx, access.repo.id));
+  return access.repo;
 }
 
 /**

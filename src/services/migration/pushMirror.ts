@@ -9,7 +9,8 @@ import { repoPath } from '../../git/repoPath.ts';
 import { GitCommandError } from '../../git/run.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
 import { defineHandler, jobKind, type JobHandler } from '../../jobs/jobKind.ts';
-import { requireAdminRepo, type RepoRef } from '../access/repoAccess.ts';
+import { repoPermission, requireAdminRepo, type RepoRef } from '../access/repoAccess.ts';
+import { isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
 import type { PushFollowUp } from '../repo/pushJob.ts';
 import { checkCloneAddress } from './address.ts';
@@ -51,6 +52,13 @@ export async function listPushMirrors(cx: ServiceContext, ref: RepoRef, page: Li
     cx.db.pushMirror.count({ where }),
   ]);
   return { items: rows.map((r) => ({ ...r, repoName: repo.name })), total };
+}
+
+/** A repository's push mirrors for its admins (GraphQL Repository.pushMirrors); others see none. */
+export async function pushMirrorsForAdmins(cx: ServiceContext, repo: Models.Repository): Promise<PushMirrorView[]> {
+  if (!cx.viewer || !isRepoAdmin(await repoPermission(cx, repo.id))) return [];
+  const rows = await cx.db.pushMirror.findMany({ where: { repoId: repo.id }, orderBy: { id: 'asc' } });
+  return rows.map((r) => ({ ...r, repoName: repo.name }));
 }
 
 /** GET /repos/{o}/{r}/push_mirrors/{name}. @throws NotFoundError */
