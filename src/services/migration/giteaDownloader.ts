@@ -1,5 +1,5 @@
 // service=gitea and gogs (Gitea services/migrations/gitea_downloader.go): the source's /api/v1.
-import { sourceApi } from './http.ts';
+import { mapConcurrent, sourceApi } from './http.ts';
 import { dateOf, type Downloader, type SourceComment, type SourceIssue, type SourceReaction, type SourceUser } from './source.ts';
 
 interface GUser {
@@ -83,18 +83,16 @@ export function giteaDownloader(cloneUrl: string, authorization: string | undefi
 
   async function comments(n: number): Promise<SourceComment[]> {
     const list = await api.all<GComment>(`${base}/issues/${n}/comments`, PAGE);
-    const out: SourceComment[] = [];
-    for (const c of list) {
+    return mapConcurrent(list, async (c) => {
       const reactions = await api.json<GReaction[] | null>(`${base}/issues/comments/${c.id}/reactions`);
-      out.push({
+      return {
         user: userOf(c.user),
         body: c.body ?? '',
         createdAt: new Date(c.created_at),
         updatedAt: new Date(c.updated_at),
         reactions: reactionsOf(reactions ?? []),
-      });
-    }
-    return out;
+      };
+    });
   }
 
   async function issueOf(i: GIssue): Promise<SourceIssue> {
@@ -180,14 +178,11 @@ export function giteaDownloader(cloneUrl: string, authorization: string | undefi
     },
     async issues() {
       const list = await api.all<GIssue>(`${base}/issues?state=all&type=issues`, PAGE);
-      const out: SourceIssue[] = [];
-      for (const i of list) out.push(await issueOf(i));
-      return out;
+      return mapConcurrent(list, issueOf);
     },
     async pulls() {
       const list = await api.all<GPull>(`${base}/pulls?state=all`, PAGE);
-      const out: SourceIssue[] = [];
-      for (const p of list) {
+      return mapConcurrent(list, async (p) => {
         const issue = await issueOf(p);
         const reviews = await api.all<GReview>(`${base}/pulls/${p.number}/reviews`, PAGE);
         issue.pull = {
@@ -205,9 +200,8 @@ export function giteaDownloader(cloneUrl: string, authorization: string | undefi
             submittedAt: dateOf(r.submitted_at) ?? new Date(p.created_at),
           })),
         };
-        out.push(issue);
-      }
-      return out;
+        return issue;
+      });
     },
     download: (asset) => api.bytes(asset.url),
   };

@@ -40,3 +40,20 @@ export function sourceApi(root: string, authorization: string | undefined): Sour
   };
   return api;
 }
+
+/** Source requests in flight at once per list (Gitea's downloader is sequential; a few in parallel hide the latency). */
+const CONCURRENCY = 8;
+
+/** `fn` over `items` with at most CONCURRENCY calls running, results in the items' order. */
+export async function mapConcurrent<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+  return out;
+}
