@@ -71,7 +71,12 @@ describe.each(PROVIDERS)('POST /repos/migrate and mirrors (%s)', (provider) => {
     expect((await source.request('PATCH', src('/issues/2'), { headers: asAlice, body: { state: 'closed' } })).statusCode).toBe(201);
     await post('/pulls', { title: 'a feature', body: 'please', head: 'feature', base: 'main' });
     await post('/pulls/3/reviews', { body: 'looks good', event: 'COMMENT' }, basic('carol'));
-    await post('/releases', { tag_name: 'v1.0', name: 'Version 1', body: 'notes' });
+    const release = await post('/releases', { tag_name: 'v1.0', name: 'Version 1', body: 'notes' });
+    const asset = await source.request('POST', src(`/releases/${release.id}/assets?name=notes.txt`), {
+      headers: { ...asAlice, 'content-type': 'application/octet-stream' },
+      payload: 'asset bytes',
+    });
+    expect(asset.statusCode, asset.body).toBe(201);
     expect(i1.number).toBe(1);
     await source.app.jobs.drain();
     await source.app.deps.notifier.drain();
@@ -190,6 +195,10 @@ describe.each(PROVIDERS)('POST /repos/migrate and mirrors (%s)', (provider) => {
     expect(tp).toEqual(sp);
     const [sr, tr] = await both('/releases', ['tag_name', 'name', 'body']);
     expect(tr).toEqual(sr);
+    const [release] = await get(target, 'bob', 'full', '/releases');
+    expect(release.assets).toMatchObject([{ name: 'notes.txt', size: 11 }]);
+    const file = await target.request('GET', new URL(release.assets[0].browser_download_url).pathname, { headers: asBob });
+    expect(file.body).toBe('asset bytes');
     const issue = await get(target, 'bob', 'full', '/issues/1');
     expect(issue).toMatchObject({
       original_author: 'alice',
