@@ -99,3 +99,13 @@ export async function remoteHeadBranch(gitDir: string, opts: RemoteOptions = {})
 export async function pushMirror(gitDir: string, url: string, opts: RemoteOptions = {}): Promise<void> {
   await run(gitDir, ['push', '--quiet', '--mirror', url], opts);
 }
+
+/** Whether `url` answers as a git remote (`git ls-remote`, run from `gitDir`). */
+export async function remoteAnswers(gitDir: string, url: string, opts: RemoteOptions = {}): Promise<boolean> {
+  try {
+    await run(gitDir, ['ls-remote', '--quiet', url, 'HEAD'], opts);
+    return true;
+  } catch {
+    return false;
+  }
+}

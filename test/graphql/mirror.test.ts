@@ -3,6 +3,8 @@ import { repoPath } from '../../src/git/repoPath.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { gql } from '../helpers/graphql.ts';
+import { readBranchAndTagRefs } from '../../src/git/remoteMirror.ts';
+import { GitClient } from '../githttp/gitClient.ts';
 
 const MIGRATE = `mutation($input: MigrateRepositoryInput!) {
   migrateRepository(input: $input) {
@@ -74,5 +76,26 @@ describe.each(PROVIDERS)('GraphQL migrateRepository, syncMirror and mirror field
       variables: { owner: 'root', name: 'src' },
     });
     expect(refused.data?.syncMirror.message).toBe('Repository is not a mirror');
+  });
+
+  it('wiki: true copies the source wiki (`<source>.wiki.git`) next to the repository', async () => {
+    const git = new GitClient();
+    try {
+      const work = git.dir('wiki');
+      await git.ok(['init', '-q', '-b', 'master', work]);
+      await git.commit(work, 'Home.md', '# Home\n');
+      const wikiDir = repoPath(t.config.repositoriesDir, 'root', 'src.wiki');
+      await git.ok(['clone', '-q', '--bare', work, wikiDir]);
+      const res = await gql<{ migrateRepository: { repository: unknown } }>(t, MIGRATE, {
+        headers: basic('root'),
+        variables: { input: { cloneAddress: source, name: 'withwiki', wiki: true } },
+      });
+      expect(res.data?.migrateRepository.repository).toMatchObject({ nameWithOwner: 'root/withwiki' });
+      const copied = await readBranchAndTagRefs(repoPath(t.config.repositoriesDir, 'root', 'withwiki.wiki'));
+      expect(copied).toEqual(await readBranchAndTagRefs(wikiDir));
+      expect(Object.keys(copied)).toEqual(['refs/heads/master']);
+    } finally {
+      git.dispose();
+    }
   });
 });

@@ -4,13 +4,17 @@ import {
   diffRefs,
   fetchMirror,
   readBranchAndTagRefs,
+  remoteAnswers,
   remoteHeadBranch,
   removeMirrorRemote,
   setMirrorRemote,
 } from '../../git/remoteMirror.ts';
+import { initRepository } from '../../git/initRepository.ts';
+import { hooksDir } from '../../git/installHooks.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { writeHead } from '../../git/writeHead.ts';
 import { defineHandler, jobKind, type JobHandler } from '../../jobs/jobKind.ts';
+import type { RemoteOptions } from '../../git/remoteMirror.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
 import { releaseTagSyncFollowUp } from '../release/tagSync.ts';
 import { removeRepository } from '../repo/delete.ts';
@@ -88,6 +92,27 @@ async function migrateGitData(
   await writeHead(gitDir, defaultBranch);
   const current = await cx.db.repository.update({ where: { id: repo.id }, data: { defaultBranch } });
   await recordPushRows(cx, current, null, diffRefs({}, refs));
+  if (p.items.wiki) await migrateWiki(cx, current, p, opts);
+}
+
+/**
+ * The wiki (Gitea WikiRemoteURL): the first of `<source>.wiki.git` and `<source>.git/wiki` that answers is
+ * fetched into `<name>.wiki.git`; a source without a wiki is not an error.
+ */
+async function migrateWiki(cx: ServiceContext, repo: Models.Repository, p: MigratePayload, opts: RemoteOptions): Promise<void> {
+  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  const base = p.cloneUrl.replace(/\/+$/, '').replace(/\.git$/, '');
+  for (const url of [`${base}.wiki.git`, `${base}.git/wiki`]) {
+    if (!(await remoteAnswers(gitDir, url, opts))) continue;
+    const wikiDir = repoPath(cx.config.repositoriesDir, repo.ownerName, `${repo.name}.wiki`);
+    await initRepository({ gitdir: wikiDir, defaultBranch: 'master', objectFormat: 'sha1', hooksDir: hooksDir(cx.config.dataDir) });
+    await setMirrorRemote(wikiDir, url);
+    await fetchMirror(wikiDir, true, opts);
+    const head = await remoteHeadBranch(wikiDir, opts);
+    if (head) await writeHead(wikiDir, head);
+    if (!p.mirror) await removeMirrorRemote(wikiDir);
+    return;
+  }
 }
 
 /**
