@@ -1,4 +1,5 @@
 // JSON reads from a source forge's REST API, with the migration's credentials and paging.
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A GET on a source API. */
 export interface SourceApi {
@@ -10,15 +11,41 @@ export interface SourceApi {
   bytes(url: string): Promise<Buffer>;
 }
 
+/** Gitea `[migrations] MAX_ATTEMPTS` and RETRY_BACKOFF (shortened: a local source recovers quickly). */
+const MAX_ATTEMPTS = 3;
+const RETRY_BACKOFF_MS = 500;
+
+/** The innermost message of a fetch failure (undici wraps the socket error as `cause`). */
+function causeOf(err: unknown): string {
+  let e: unknown = err;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  return e instanceof Error ? e.message : String(e);
+}
+
 /** A client for the API at `root` (ends with `/`), sending `authorization` when given. */
 export function sourceApi(root: string, authorization: string | undefined): SourceApi {
   const headers: Record<string, string> = { accept: 'application/json', ...(authorization ? { authorization } : {}) };
   const origin = new URL(root).origin;
   async function get(url: string): Promise<Response> {
-    const res = await fetch(url, { headers, redirect: 'error' });
-    if (res.status === 401 || res.status === 403) throw new Error(`Authentication failed: ${res.status} on ${new URL(url).pathname}`);
-    if (!res.ok) throw new Error(`GET ${new URL(url).pathname} answered ${res.status}`);
-    return res;
+    for (let attempt = 1; ; attempt++) {
+      let res: Response;
+      try {
+        res = await fetch(url, { headers, redirect: 'error' });
+      } catch (err) {
+        // Gitea's RetryDownloader: MAX_ATTEMPTS 3 with a backoff, for connection failures and server errors.
+        if (attempt >= MAX_ATTEMPTS) throw new Error(`GET ${new URL(url).pathname} failed: ${causeOf(err)}`, { cause: err });
+        await sleep(RETRY_BACKOFF_MS * attempt);
+        continue;
+      }
+      if (res.status >= 500 && attempt < MAX_ATTEMPTS) {
+        await res.body?.cancel();
+        await sleep(RETRY_BACKOFF_MS * attempt);
+        continue;
+      }
+      if (res.status === 401 || res.status === 403) throw new Error(`Authentication failed: ${res.status} on ${new URL(url).pathname}`);
+      if (!res.ok) throw new Error(`GET ${new URL(url).pathname} answered ${res.status}`);
+      return res;
+    }
   }
   const api: SourceApi = {
     async json<T>(path: string): Promise<T> {
