@@ -41,6 +41,9 @@ import { runnerProtocol } from './runner/plugin.ts';
 import { actionsPushFollowUp } from './services/actions/pushTrigger.ts';
 import { seedInstanceRegistrationToken } from './services/actions/registrationTokens.ts';
 import { actionsTriggerHandler, actionsTriggerSubscriber } from './services/actions/eventTriggers.ts';
+import { migrateJobHandler } from './services/migration/migrateJob.ts';
+import { mirrorSyncHandler } from './services/migration/mirrorSync.ts';
+import { pushMirrorFollowUp, pushMirrorHandler } from './services/migration/pushMirror.ts';
 
 /** The built application: the HTTP server (not listening) and its dependencies. */
 export interface App {
@@ -123,8 +126,19 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   // After a push's rows: pull request heads and stats first, then merges made outside the API, then references and
   // closing keywords of the pushed commits, then the release rows of pushed tags.
   jobs.register(
-    pushJobHandler(deps, [refreshPullsFollowUp, manualMergeFollowUp, issueReferencesFollowUp, releaseTagSyncFollowUp, actionsPushFollowUp]),
+    pushJobHandler(deps, [
+      refreshPullsFollowUp,
+      manualMergeFollowUp,
+      issueReferencesFollowUp,
+      releaseTagSyncFollowUp,
+      actionsPushFollowUp,
+      pushMirrorFollowUp,
+    ]),
   );
+  // Migrations, pull mirror syncs and push mirrors (services/migration).
+  jobs.register(migrateJobHandler(deps));
+  jobs.register(mirrorSyncHandler(deps));
+  jobs.register(pushMirrorHandler(deps));
   const cron = new CronScheduler(
     db,
     cronTasks(config),

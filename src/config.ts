@@ -52,6 +52,18 @@ export interface Config {
   attachments: AttachmentSettings;
   /** Package registries (Gitea `[packages]`): storage directory, size limits and per-owner quotas. */
   packages: PackageSettings;
+  /**
+   * Migrations and mirrors (Gitea `[migrations]`): MIGRATIONS_ALLOW_LOCALNETWORKS (false: loopback and private
+   * addresses are refused), MIGRATIONS_ALLOWED_DOMAINS and MIGRATIONS_BLOCKED_DOMAINS (comma-separated globs).
+   */
+  migrations: MigrationSettings;
+}
+
+/** Gitea `[migrations]` address policy. */
+export interface MigrationSettings {
+  allowLocalNetworks: boolean;
+  allowedDomains: string[];
+  blockedDomains: string[];
 }
 
 /** Package registry limits (Gitea `[packages] LIMIT_*`); -1 = unlimited. */
@@ -206,6 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       limitSizeNpm: parseSize('PACKAGES_LIMIT_SIZE_NPM', env.PACKAGES_LIMIT_SIZE_NPM, -1),
       npmMaxBody: parseSize('PACKAGES_NPM_MAX_BODY', env.PACKAGES_NPM_MAX_BODY, 256 * 1024 * 1024, 1),
     },
+    migrations: {
+      allowLocalNetworks: env.MIGRATIONS_ALLOW_LOCALNETWORKS === 'true',
+      allowedDomains: splitList(env.MIGRATIONS_ALLOWED_DOMAINS),
+      blockedDomains: splitList(env.MIGRATIONS_BLOCKED_DOMAINS),
+    },
   };
 }
 
@@ -294,4 +311,12 @@ export function redactUrl(url: string): string {
   } catch {
     return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
   }
+}
+
+/** A comma-separated setting as its non-empty trimmed entries. */
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }

@@ -23,6 +23,7 @@ import './types/issueDependency.ts';
 import './types/reaction.ts';
 import './types/trackedTime.ts';
 import './types/fork.ts';
+import './types/mirror.ts';
 import './types/pullRequest.ts';
 import './types/pullRequestMerge.ts';
 import './types/pullRequestReview.ts';

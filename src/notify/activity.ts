@@ -32,6 +32,9 @@ function unitOf(op: ActionType): UnitType | null {
     case 'DELETE_TAG':
     case 'PUBLISH_RELEASE':
     case 'DELETE_BRANCH':
+    case 'MIRROR_SYNC_PUSH':
+    case 'MIRROR_SYNC_CREATE':
+    case 'MIRROR_SYNC_DELETE':
       return 'CODE';
     case 'CREATE_ISSUE':
     case 'COMMENT_ISSUE':
@@ -110,6 +113,25 @@ async function feedRows(
   return rows;
 }
 
+/**
+ * A push entry as a pull mirror's sync reports it (Gitea mirror_pull.go): a new ref is mirror_sync_push without
+ * commits plus mirror_sync_create, a moved one mirror_sync_push with its commits, a deleted one mirror_sync_delete.
+ */
+function mirrorEntries(e: Entry, updates: readonly RefUpdate[]): Entry[] {
+  const u = updates.find((x) => x.ref === e.refName);
+  if (!u) return [];
+  const ref = { refName: u.ref };
+  if (ZERO.test(u.newSha)) return [{ opType: 'MIRROR_SYNC_DELETE', ...ref }];
+  if (ZERO.test(u.oldSha)) {
+    const none = JSON.stringify({ Commits: [], HeadCommit: null, CompareURL: '', Len: 0 });
+    return [
+      { opType: 'MIRROR_SYNC_PUSH', ...ref, content: none },
+      { opType: 'MIRROR_SYNC_CREATE', ...ref },
+    ];
+  }
+  return [{ opType: 'MIRROR_SYNC_PUSH', ...ref, content: e.content ?? '' }];
+}
+
 async function pushEntries(db: DbLike, config: Config, repoId: number, updates: readonly RefUpdate[]): Promise<Entry[]> {
   const repo = await db.repository.findUnique({ where: { id: repoId }, select: { ownerName: true, name: true } });
   if (!repo) return [];
@@ -150,8 +172,10 @@ export async function pushFeedRows(
   repoId: number,
   pusherId: number,
   updates: readonly RefUpdate[],
+  mirror = false,
 ): Promise<Models.Prisma.ActionCreateManyInput[]> {
-  return feedRows(db, repoId, pusherId, await pushEntries(db, config, repoId, updates), new Date());
+  const entries = await pushEntries(db, config, repoId, updates);
+  return feedRows(db, repoId, pusherId, mirror ? entries.flatMap((e) => mirrorEntries(e, updates)) : entries, new Date());
 }
 
 /**

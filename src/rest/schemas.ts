@@ -26,6 +26,7 @@ import { Cron } from './structs/cron.ts';
 import { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliverySummary } from './structs/hook.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
 import { CreateForkOption } from './structs/fork.ts';
+import { CreatePushMirrorOption, MigrateRepoOptions, PushMirror } from './structs/migration.ts';
 import { PublicKey } from './structs/publicKey.ts';
 import { RepoTopicOptions, TopicName, TopicResponse, TopicSearchResults } from './structs/topic.ts';
 import { TransferRepoOption } from './structs/transfer.ts';
@@ -132,6 +133,7 @@ import { WatchInfo } from './structs/watch.ts';
  * refers to it wherever it appears (a route's response names one of these).
  */
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
+  PushMirror,
   APIError,
   ActionRunner,
   ActionRunnersResponse,
@@ -226,6 +228,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  CreatePushMirrorOption,
+  MigrateRepoOptions,
   AddCollaboratorOption,
   AddTimeOption,
   CreateActionWorkflowDispatch,

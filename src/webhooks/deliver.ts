@@ -9,7 +9,7 @@ import { WEBHOOK_DELIVER, type DeliverPayload } from '../services/webhook/jobKin
 import { openSecret } from '../services/webhook/secretBox.ts';
 import { headerEventOf } from './events/outgoing.ts';
 import { hookRequest, type HookRequest } from './formats/request.ts';
-import { parseHostPolicy, type HostPolicy } from './hostPolicy.ts';
+import { parseHostPolicy, type HostPolicy } from '../services/webhook/hostPolicy.ts';
 import { HostNotAllowedError, sendRequest, type SendResult } from './send.ts';
 
 /** Go's default client identifies itself so; Gitea sets no User-Agent of its own. */

@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { HostPolicy } from './hostPolicy.ts';
+import type { HostPolicy } from '../services/webhook/hostPolicy.ts';
 
 /** One request to send. */
 export interface SendInput {

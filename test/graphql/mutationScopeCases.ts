@@ -1,6 +1,7 @@
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import { Readable } from 'node:stream';
 import type { ScopeCategory } from '../../src/auth/scope.ts';
+import { repoPath } from '../../src/git/repoPath.ts';
 import * as assetService from '../../src/services/release/asset.ts';
 import { contextFor } from '../helpers/org.ts';
 import type { IssueAt, ScopeFixture } from './mutationScopeFixture.ts';
@@ -699,6 +700,23 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       },
     },
   ],
+  migrateRepository: [
+    {
+      rest: 'POST /repos/migrate',
+      input: async (fx) => ({ cloneAddress: await localSource(fx), name: fx.name('migrated'), isPrivate: true }),
+      publicOnlyExempt: NEW_RESOURCE,
+    },
+  ],
+  syncMirror: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/mirror-sync',
+      input: async (fx) => {
+        const name = fx.name('mirror');
+        await fx.rest('POST', '/repos/migrate', { clone_addr: await localSource(fx), repo_name: name, mirror: true, private: true });
+        return { owner: 'root', name };
+      },
+    },
+  ],
   createUser: [
     {
       rest: 'POST /admin/users',
@@ -876,6 +894,12 @@ async function pendingTransfer(fx: ScopeFixture): Promise<Json> {
   const repo = await fx.repo({ owner: 'alice' });
   await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/transfer`, { new_owner: await fx.newUser() }, 'alice');
   return { owner: repo.owner, name: repo.name };
+}
+
+/** A repository with a commit, as a local path (root, a site admin, may migrate from local paths). */
+async function localSource(fx: ScopeFixture): Promise<string> {
+  const repo = await fx.repo({ git: true });
+  return repoPath(fx.t.config.repositoriesDir, repo.owner, repo.name);
 }
 
 async function milestone(fx: ScopeFixture): Promise<string> {

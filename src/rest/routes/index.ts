@@ -29,6 +29,8 @@ import { issueReactionRoutes } from './repo/issueReactions.ts';
 import { issuePinRoutes } from './repo/issuePins.ts';
 import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
+import { migrateRoutes } from './repo/migrate.ts';
+import { mirrorRoutes } from './repo/mirrors.ts';
 import { pullRoutes } from './repo/pulls.ts';
 import { pullMergeRoutes } from './repo/pullMerge.ts';
 import { branchProtectionRoutes } from './repo/branchProtections.ts';
@@ -98,6 +100,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...issuePinRoutes,
   ...trackedTimeRoutes,
   ...forkRoutes,
+  ...migrateRoutes,
+  ...mirrorRoutes,
   ...pullRoutes,
   ...pullMergeRoutes,
   ...pullReviewRoutes,

@@ -2,7 +2,7 @@ import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
 import type { ServiceContext } from '../context.ts';
 
 /**
- * Tasks of subsystems Forgegraph does not serve yet (mirror syncing, the Actions runner service, LFS, SSH,
+ * Tasks of subsystems Forgegraph does not serve yet (the Actions runner service, LFS, SSH,
  * external authentication, license detection, update checks, a search index). Each looks at the rows it would
  * act on and says, in its run record (status SKIPPED), what it found and why it did nothing.
  */
@@ -11,15 +11,6 @@ const MINUTE = 60_000;
 
 function skipped(message: string): CronOutcome {
   return { message, skipped: true };
-}
-
-/** update_mirrors: the pull and push mirrors that are due. */
-export async function updateMirrors(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
-  const [pull, push] = await Promise.all([
-    cx.db.mirror.count({ where: { interval: { gt: 0 }, nextUpdateAt: { lte: run.startedAt } } }),
-    cx.db.pushMirror.count({ where: { interval: { gt: 0 } } }),
-  ]);
-  return skipped(`mirror syncing is not implemented yet: ${pull} pull mirror(s) due, ${push} push mirror(s) with an interval; none synced`);
 }
 
 /** sync_external_users: there are no external authentication sources. */

@@ -6,6 +6,7 @@ import * as cleanup from './cleanup.ts';
 import * as maintenance from './repoMaintenance.ts';
 import { checkRepoStats } from './repoStats.ts';
 import * as subsystems from './subsystems.ts';
+import { updateMirrors } from '../migration/cronMirrors.ts';
 
 type Task = CronTaskDef<ServiceContext>;
 
@@ -22,7 +23,7 @@ export const CRON_TASKS: readonly Task[] = [
     schedule: '@every 10m',
     enabled: true,
     runAtStart: false,
-    run: subsystems.updateMirrors,
+    run: updateMirrors,
   },
   {
     name: 'repo_health_check',

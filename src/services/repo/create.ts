@@ -126,6 +126,12 @@ function checkLimit(viewer: Models.User, owner: Models.User): void {
   }
 }
 
+/** What a migration adds to a new repository: columns (status, mirror flag, original URL) and rows written in its transaction. */
+export interface CreateRepoExtra {
+  data?: Pick<Models.Prisma.RepositoryUncheckedCreateInput, 'status' | 'isMirror' | 'originalUrl' | 'originalServiceType'>;
+  inTx?: (tx: DbTx, repo: Models.Repository) => Promise<void>;
+}
+
 const ALREADY_EXISTS = 'The repository with the same name already exists.';
 
 /**
@@ -135,7 +141,12 @@ const ALREADY_EXISTS = 'The repository with the same name already exists.';
  * Returns the repository with the owner's permission.
  * @throws UnauthenticatedError, NotFoundError, PermissionDeniedError, ValidationError, InvalidArgumentError, AlreadyExistsError
  */
-export async function createRepo(cx: ServiceContext, ownerRef: RepoOwnerRef, input: CreateRepoInput): Promise<RepoWithPermission> {
+export async function createRepo(
+  cx: ServiceContext,
+  ownerRef: RepoOwnerRef,
+  input: CreateRepoInput,
+  extra: CreateRepoExtra = {},
+): Promise<RepoWithPermission> {
   // The token half of the write gate comes first, as Gitea's route scopes; the owner's gate follows (resolveOwner).
   const viewer = requireWriter(cx, CREATE_NEEDS[ownerRef.kind]);
   validateRepoNameSyntax(input.name);
@@ -176,6 +187,7 @@ export async function createRepo(cx: ServiceContext, ownerRef: RepoOwnerRef, inp
           numWatches: 1,
           units: { create: DEFAULT_REPO_UNITS.map((type) => ({ type, config: JSON.stringify(defaultUnitConfig(type)) })) },
           watches: { create: { userId: viewer.id, mode: 'AUTO' } },
+          ...extra.data,
         },
       });
       if (labels.length) {
@@ -191,6 +203,7 @@ export async function createRepo(cx: ServiceContext, ownerRef: RepoOwnerRef, inp
       if (autoInit) await initialCommit(cx, tx, { repo, owner, viewer, gitdir, readme, input });
       const size = await repoSize(gitdir);
       await tx.repository.update({ where: { id: repo.id }, data: { size, gitSize: size } });
+      if (extra.inTx) await extra.inTx(tx, repo);
       emit({ type: 'repo.created', repoId: repo.id, actorId: viewer.id });
       return repo.id;
     });

@@ -104,7 +104,7 @@ export function parseGoDuration(text: string): number {
 }
 
 /** Go's Duration.String for whole seconds: 8h0m0s, 10m0s, 30s. */
-function goDuration(seconds: number): string {
+export function goDuration(seconds: number): string {
   const sign = seconds < 0 ? '-' : '';
   const abs = Math.abs(seconds);
   const h = Math.floor(abs / 3600);

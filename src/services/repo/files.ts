@@ -1,5 +1,5 @@
 // File writes through the API (Gitea services/repository/files ChangeRepoFiles): one commit, no work tree.
-import { NotFoundError, ValidationError, ConflictError } from '../../errors.ts';
+import { NotFoundError, ValidationError, ConflictError, PermissionDeniedError } from '../../errors.ts';
 import { commitFiles, type FileChange } from '../../git/commitFiles.ts';
 import type { CommitInfo } from '../../git/commitInfo.ts';
 import { lookupPaths, type PathEntry } from '../../git/lookupPaths.ts';
@@ -210,6 +210,8 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
   const access = await requireRepo(cx, ref.owner, ref.repo);
   requireUnitWrite(cx, access, 'CODE', 'write:repository');
   const repo = access.repo;
+  // Gitea canWriteFiles: a mirror's files follow its source (CanEnableEditor is false).
+  if (repo.isMirror) throw new PermissionDeniedError('user should have a permission to write to the target branch');
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   if (!input.files.length) throw new ValidationError('files: no file to change', { field: 'files' });
   const ops: PlannedOperation[] = input.files.map((f) => ({

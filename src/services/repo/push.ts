@@ -23,6 +23,8 @@ const PushPayload = z.object({
   applied: z.array(RefUpdateSchema).optional(),
   /** Checkpoint: the rows (Branch, repository, feed) are committed. */
   recorded: z.boolean().optional(),
+  /** A pull mirror's sync: feed rows are mirror_sync_push/create/delete (Gitea's SyncPushCommits, SyncCreateRef, SyncDeleteRef). */
+  mirror: z.boolean().optional(),
 });
 /** The push job's payload. */
 export type PushPayload = z.infer<typeof PushPayload>;
@@ -63,6 +65,7 @@ export async function recordPushRows(
   pusherId: number | null,
   updates: readonly RefUpdate[],
   inTx?: (tx: DbTx) => Promise<void>,
+  opts: { mirror?: boolean } = {},
 ): Promise<void> {
   // Re-read: another push may have filled the repository since this one was authorized.
   const repo = (await cx.db.repository.findUnique({ where: { id: pushed.id } })) ?? pushed;
@@ -72,7 +75,7 @@ export async function recordPushRows(
   const heads = branches.filter((u) => !ZERO.test(u.newSha));
   const commits = new Map((await readCommitInfos(gitDir, [...new Set(heads.map((u) => u.newSha))])).map((c) => [c.sha, c]));
   const gitSize = await repoSize(gitDir);
-  const feed = pusherId !== null && updates.length ? await pushFeedRows(cx.db, cx.config, repo.id, pusherId, updates) : [];
+  const feed = pusherId !== null && updates.length ? await pushFeedRows(cx.db, cx.config, repo.id, pusherId, updates, opts.mirror) : [];
   const now = new Date();
 
   let defaultBranch = repo.defaultBranch;

@@ -41,7 +41,9 @@ export function pushJobHandler(deps: AppDeps, followUps: readonly PushFollowUp[]
     if (!repo) return;
     const applied = payload.applied ?? (await appliedFromGit(repo, deps.config.repositoriesDir, payload.updates));
     if (!payload.recorded) {
-      await recordPushRows(cx, repo, payload.pusherId, applied, (tx) => run.checkpoint(tx, { ...payload, applied, recorded: true }));
+      await recordPushRows(cx, repo, payload.pusherId, applied, (tx) => run.checkpoint(tx, { ...payload, applied, recorded: true }), {
+        mirror: payload.mirror ?? false,
+      });
     }
     if (payload.pusherId === null || !applied.length) return;
     for (const followUp of followUps) await followUp(cx, { repoId: repo.id, pusherId: payload.pusherId, updates: applied });

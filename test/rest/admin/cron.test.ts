@@ -128,10 +128,17 @@ describe.each(PROVIDERS)('admin cron REST (%s)', (provider) => {
   });
 
   it('a subsystem with nothing to act on says so in the run record', async () => {
+    expect((await run('sync_external_users')).statusCode).toBe(204);
+    const row = await t.db.cronTask.findUniqueOrThrow({ where: { name: 'sync_external_users' } });
+    expect(row.lastStatus).toBe('SKIPPED');
+    expect(row.lastMessage).toMatch(/no external authentication sources/);
+  });
+
+  it('update_mirrors queues the due mirrors and says how many', async () => {
     expect((await run('update_mirrors')).statusCode).toBe(204);
     const row = await t.db.cronTask.findUniqueOrThrow({ where: { name: 'update_mirrors' } });
-    expect(row.lastStatus).toBe('SKIPPED');
-    expect(row.lastMessage).toMatch(/mirror syncing is not implemented yet: 0 pull mirror\(s\) due/);
+    expect(row.lastStatus).toBe('SUCCESS');
+    expect(row.lastMessage).toBe('0 pull mirror sync(s) and 0 push mirror push(es) queued');
   });
 
   it('an unknown task is 404 "not found" (names are case-sensitive)', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { branchFilterAllows, compileGlob } from '../../../src/services/glob.ts';
 import { openSecret, sealSecret } from '../../../src/services/webhook/secretBox.ts';
-import { parseHostPolicy } from '../../../src/webhooks/hostPolicy.ts';
+import { parseHostPolicy } from '../../../src/services/webhook/hostPolicy.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { createRepo } from '../../helpers/fixtures.ts';

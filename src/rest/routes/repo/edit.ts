@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as mirrorEdit from '../../../services/migration/editMirror.ts';
 import * as editService from '../../../services/repo/edit.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiRepository } from '../../convert/repo.ts';
@@ -80,7 +81,11 @@ export const repoEditRoutes = [
     success: { status: 200, schema: 'Repository' },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, body }) => {
-      const { repo, perm } = await editService.editRepo(cx, repoRef(params), toInput(body));
+      const { repo, perm } = await mirrorEdit.editRepoWithMirror(cx, repoRef(params), toInput(body), {
+        username: body.mirror_username,
+        password: body.mirror_password,
+        token: body.mirror_token,
+      });
       return toApiRepository(repo, repo.owner, perm, convertOptions(cx));
     },
   }),

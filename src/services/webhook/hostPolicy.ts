@@ -1,6 +1,6 @@
 // Gitea's ALLOWED_HOST_LIST (modules/hostmatcher): which addresses a webhook may connect to.
 import ipaddr from 'ipaddr.js';
-import { compileGlob } from '../services/glob.ts';
+import { compileGlob } from '../glob.ts';
 
 /** A parsed allow list: built-in classes, CIDR ranges and host-name globs. */
 export interface HostPolicy {

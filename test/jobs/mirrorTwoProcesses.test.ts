@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db } from '../../src/db/client.ts';
+import { basic } from '../helpers/app.ts';
+import { PROVIDERS, type TestDatabase } from '../helpers/db.ts';
+import { prepareServerDatabase, serverEnv } from '../helpers/serverDatabase.ts';
+import { freePort, ServerProcess, until } from '../helpers/serverProcess.ts';
+
+async function api(port: number, method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1${url}`, {
+    method,
+    headers: { ...basic('alice'), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+/** Two `forgegraph serve` processes on one PostgreSQL database, both running cron: a due mirror is synced once. */
+describe.each(PROVIDERS.filter((p) => p === 'postgresql'))('update_mirrors across two processes (%s)', (provider) => {
+  let database: TestDatabase;
+  let db: Db;
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    ({ database, db } = await prepareServerDatabase(provider));
+  }, 120_000);
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    await db?.$disconnect();
+    await database?.drop();
+  });
+
+  it('each due mirror gets one sync job, one set of feed rows', { timeout: 180_000 }, async () => {
+    const [portA, portB] = [await freePort(), await freePort()];
+    const env = (port: number, cron: boolean) =>
+      serverEnv(database, port, {
+        MIGRATIONS_ALLOW_LOCALNETWORKS: 'true',
+        CRON_ENABLED: cron ? 'true' : 'false',
+        CRON_UPDATE_MIRRORS_SCHEDULE: '@every 1s',
+      });
+    const a = new ServerProcess(env(portA, false));
+    servers.push(a);
+    await a.ready(portA);
+    expect((await api(portA, 'POST', '/user/repos', { name: 'src', auto_init: true })).status).toBe(201);
+    const migrated = await api(portA, 'POST', '/repos/migrate', {
+      clone_addr: `http://127.0.0.1:${portA}/alice/src.git`,
+      repo_name: 'mir',
+      mirror: true,
+      mirror_interval: '10m',
+      auth_username: 'alice',
+      auth_password: 'password123!',
+    });
+    expect(migrated.status).toBe(201);
+    const commit = await api(portA, 'POST', '/repos/alice/src/contents/new.txt', { content: 'bmV3' });
+    expect(commit.status).toBe(201);
+    const sha = (commit.json.commit as { sha: string }).sha;
+    await a.stop();
+
+    // Both instances run the cron scheduler against the same database; the mirror is due now.
+    const mirror = await db.mirror.findFirstOrThrow({});
+    await db.mirror.update({ where: { id: mirror.id }, data: { nextUpdateAt: new Date(Date.now() - 1000) } });
+    for (const port of [portA, portB]) {
+      const s = new ServerProcess(env(port, true));
+      servers.push(s);
+    }
+    await Promise.all([servers[1]?.ready(portA), servers[2]?.ready(portB)]);
+    await until(
+      async () => (await db.branch.findFirst({ where: { repo: { name: 'mir' }, name: 'main' } }))?.commitId === sha,
+      60_000,
+      'the mirror sync',
+    );
+    // Several more cron ticks on both instances: nothing is due any more.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await db.job.count({ where: { kind: 'repo.mirror-sync' } })).toBe(1);
+    const repo = await db.repository.findFirstOrThrow({ where: { name: 'mir' } });
+    expect(await db.action.count({ where: { repoId: repo.id, opType: 'MIRROR_SYNC_PUSH', userId: repo.ownerId } })).toBe(1);
+    const runs = await db.cronTask.findUniqueOrThrow({ where: { name: 'update_mirrors' } });
+    expect(runs.execTimes).toBeGreaterThan(1);
+  });
+});
