@@ -28,6 +28,8 @@ import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
+import { TokenCache } from './auth/tokenCache.ts';
+import { authInvalidation } from './db/authInvalidation.ts';
 import { loggerOptions } from './logger.ts';
 import { mountLanding } from './web/landing.ts';
 import { downloadRoutes } from './rest/downloads.ts';
@@ -85,7 +87,19 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
   const live = new LiveBus();
-  const deps: AppDeps = { db, config, notifier, jobs, live, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
+  const authChanges = authInvalidation(config.dbProvider, config.databaseUrl, (err) =>
+    server.log.warn({ err }, 'token cache listener lost'),
+  );
+  const tokenCache = new TokenCache(authChanges);
+  const deps: AppDeps = {
+    db,
+    config,
+    notifier,
+    jobs,
+    live,
+    loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle),
+    tokenCache,
+  };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
   // Notification threads: a fan-out job written in the emitting transaction, run by the worker.
@@ -155,6 +169,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       await cron.stop();
       await jobs.stop();
       await notifier.drain();
+      await authChanges.close();
       if (ownsDb) await db.$disconnect();
     },
   };
