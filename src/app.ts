@@ -30,6 +30,7 @@ import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { TokenCache } from './auth/tokenCache.ts';
 import { authInvalidation } from './db/authInvalidation.ts';
+import { reportAuthWrites } from './db/authWrites.ts';
 import { loggerOptions } from './logger.ts';
 import { mountLanding } from './web/landing.ts';
 import { downloadRoutes } from './rest/downloads.ts';
@@ -68,8 +69,13 @@ export interface BuildAppOptions {
 /** Builds Fastify with the REST API, the GraphQL endpoint and the misc routes. Never listens. */
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<App> {
   const ownsDb = !opts.db;
-  const db = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: opts.onQuery });
-  if (ownsDb) await prepareDb(db, config.dbProvider);
+  const baseDb = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: opts.onQuery });
+  if (ownsDb) await prepareDb(baseDb, config.dbProvider);
+  const authChanges = authInvalidation(config.dbProvider, config.databaseUrl, (err) =>
+    server.log.warn({ err }, 'token cache listener lost'),
+  );
+  const tokenCache = new TokenCache(authChanges);
+  const db = reportAuthWrites(baseDb, () => tokenCache.invalidate());
   const server = Fastify({
     logger: opts.logger || opts.logStream ? loggerOptions(config.logLevel, opts.logStream) : false,
     // Git and API clients send paths like /api/v1/repos/o/r/contents/a%2Fb; keep them routable.
@@ -87,10 +93,6 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
   const live = new LiveBus();
-  const authChanges = authInvalidation(config.dbProvider, config.databaseUrl, (err) =>
-    server.log.warn({ err }, 'token cache listener lost'),
-  );
-  const tokenCache = new TokenCache(authChanges);
   const deps: AppDeps = {
     db,
     config,
@@ -170,7 +172,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       await jobs.stop();
       await notifier.drain();
       await authChanges.close();
-      if (ownsDb) await db.$disconnect();
+      if (ownsDb) await baseDb.$disconnect();
     },
   };
 }

@@ -21,18 +21,27 @@ const MAX_ENTRIES = 10_000;
  */
 export class TokenCache {
   readonly #entries = new Map<string, CachedToken>();
-  #generation: number | null = null;
+  #generation: string | null = null;
+  /** Writes this process made (db/authWrites.ts), counted before their commit reaches the source. */
+  #local = 0;
 
   constructor(private readonly source: AuthInvalidation) {}
 
+  /** A user or token was written by this process: forget everything now. */
+  invalidate(): void {
+    this.#local++;
+    this.generation();
+  }
+
   /** The generation to pass to `set` after loading; read it before the load. */
-  generation(): number | null {
+  generation(): string | null {
     const g = this.source.generation();
-    if (g !== this.#generation) {
+    const current = g === null ? null : `${g}/${this.#local}`;
+    if (current !== this.#generation) {
       this.#entries.clear();
-      this.#generation = g;
+      this.#generation = current;
     }
-    return g;
+    return current;
   }
 
   /** The cached lookup of `tokenHash`, when still valid. */
@@ -42,7 +51,7 @@ export class TokenCache {
   }
 
   /** Remembers a lookup made at `generation` (from `generation()` before loading), unless anything changed since. */
-  set(tokenHash: string, entry: CachedToken, generation: number | null): void {
+  set(tokenHash: string, entry: CachedToken, generation: string | null): void {
     if (generation === null || this.generation() !== generation) return;
     if (this.#entries.size >= MAX_ENTRIES) {
       const oldest = this.#entries.keys().next();
