@@ -66,7 +66,7 @@ export const REPO_FACTS_SELECT = {
 
 /**
  * Batches RepoPermission for many repositories: a fixed number of queries per batch (repositories with
- * owners and units, unless already in `known`; the viewer's collaborations, org memberships, team grants and
+ * owners and units, unless primed in `known`; the viewer's collaborations, org memberships, team grants and
  * blocks, for repositories the viewer does not own), then the pure access model. Missing repositories get no
  * access.
  */
@@ -74,13 +74,16 @@ export function repoPermissionLoader(
   db: Db,
   viewer: Viewer,
   reach: ReachFacts = {},
-  known: ReadonlyMap<number, RepoFacts> = new Map(),
+  known: Map<number, RepoFacts> = new Map(),
 ): DataLoader<number, RepoPermission> {
   return new DataLoader(async (repoIds: readonly number[]) => {
     const ids = [...repoIds];
     const missing = ids.filter((id) => !known.has(id));
     const loaded = missing.length ? await db.repository.findMany({ where: { id: { in: missing } }, select: REPO_FACTS_SELECT }) : [];
-    const repos: RepoFacts[] = [...ids.flatMap((id) => known.get(id) ?? []), ...loaded];
+    // Primed facts serve one load: after `repoPermission.clear(id)` (a write changed the repository) it reloads.
+    const primed = ids.flatMap((id) => known.get(id) ?? []);
+    for (const r of primed) known.delete(r.id);
+    const repos: RepoFacts[] = [...primed, ...loaded];
     const byId = new Map(repos.map((r) => [r.id, r]));
     const orgIds = [...new Set(repos.filter((r) => r.owner.type === 'ORGANIZATION').map((r) => r.ownerId))];
     // An owner's own repositories need no collaboration or block (nobody blocks themselves; the owner is admin).

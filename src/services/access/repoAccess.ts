@@ -3,7 +3,7 @@ import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../e
 import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
-import { REPO_FACTS_SELECT } from '../../loaders/permissionLoaders.ts';
+import { REPO_FACTS_SELECT, type RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { requireViewer } from './guards.ts';
 import { requireNeed, requireWriteScopes, type ScopeNeed, type WriteNeed } from './writeGate.ts';
 
@@ -50,8 +50,22 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
   });
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
   const { owner: ownerFacts, units, ...repo } = row;
-  cx.loaders.repoFacts.set(repo.id, { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate, owner: ownerFacts, units });
-  return requireRepoAccess(cx, repo);
+  return withPrimedFacts(cx, { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate, owner: ownerFacts, units }, () =>
+    requireRepoAccess(cx, repo),
+  );
+}
+
+/**
+ * Runs `load` (which loads the permission of `facts.id`) with the facts it needs already at hand. They serve this
+ * load only: a permission already cached ignores them, and a later reload (after a write) reads fresh rows.
+ */
+export async function withPrimedFacts<T>(cx: ServiceContext, facts: RepoFacts, load: () => Promise<T>): Promise<T> {
+  cx.loaders.repoFacts.set(facts.id, facts);
+  try {
+    return await load();
+  } finally {
+    cx.loaders.repoFacts.delete(facts.id);
+  }
 }
 
 /** Same as requireRepo, for an already-loaded repository row. @throws NotFoundError */

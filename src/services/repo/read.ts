@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canReadAny } from '../../permissions/repoPermission.ts';
-import { repoByNameWhere, requireRepoAccess } from '../access/repoAccess.ts';
+import { repoByNameWhere, requireRepoAccess, withPrimedFacts } from '../access/repoAccess.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg } from '../access/orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
@@ -26,8 +26,7 @@ export async function getRepo(cx: ServiceContext, owner: string, name: string): 
   // One load for the JSON and the permission: the row's owner and units are the access facts.
   const [row] = await loadApiRepos(cx, { where: repoByNameWhere(owner, name), take: 1 });
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
-  cx.loaders.repoFacts.set(row.id, row);
-  const { perm } = await requireRepoAccess(cx, row);
+  const { perm } = await withPrimedFacts(cx, row, () => requireRepoAccess(cx, row));
   return { repo: row, perm };
 }
 
