@@ -6,7 +6,6 @@
 // autocannon runs in a child process so the load generator does not share the server's event loop.
 // Usage: npx tsx bench/hotReads.ts [seconds=5] [sqlite|postgresql|both=both]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
-import { spawn } from 'node:child_process';
 import childProcess from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -35,7 +34,7 @@ function autocannon(url: string, headers: Record<string, string> = {}): Promise<
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = childProcess.spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.on('close', (code) => {
