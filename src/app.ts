@@ -30,6 +30,9 @@ import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
+import { TokenCache } from './auth/tokenCache.ts';
+import { authInvalidation } from './db/authInvalidation.ts';
+import { reportAuthWrites } from './db/authWrites.ts';
 import { loggerOptions } from './logger.ts';
 import { mountLanding } from './web/landing.ts';
 import { downloadRoutes } from './rest/downloads.ts';
@@ -75,8 +78,13 @@ export interface BuildAppOptions {
 /** Builds Fastify with the REST API, the GraphQL endpoint and the misc routes. Never listens. */
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<App> {
   const ownsDb = !opts.db;
-  const db = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: opts.onQuery });
-  if (ownsDb) await prepareDb(db, config.dbProvider);
+  const baseDb = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: opts.onQuery });
+  if (ownsDb) await prepareDb(baseDb, config.dbProvider);
+  const authChanges = authInvalidation(config.dbProvider, config.databaseUrl, (err) =>
+    server.log.warn({ err }, 'token cache listener lost'),
+  );
+  const tokenCache = new TokenCache(authChanges);
+  const db = reportAuthWrites(baseDb, () => tokenCache.invalidate());
   const server = Fastify({
     logger: opts.logger || opts.logStream ? loggerOptions(config.logLevel, opts.logStream) : false,
     // Git and API clients send paths like /api/v1/repos/o/r/contents/a%2Fb; keep them routable.
@@ -94,7 +102,15 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
   const live = new LiveBus();
-  const deps: AppDeps = { db, config, notifier, jobs, live, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
+  const deps: AppDeps = {
+    db,
+    config,
+    notifier,
+    jobs,
+    live,
+    loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle),
+    tokenCache,
+  };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
   // Notification threads: a fan-out job written in the emitting transaction, run by the worker.
@@ -193,7 +209,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       await cron.stop();
       await jobs.stop();
       await notifier.drain();
-      if (ownsDb) await db.$disconnect();
+      await authChanges.close();
+      if (ownsDb) await baseDb.$disconnect();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { LoginThrottle } from './loginThrottle.ts';
 import { verifySignInPassword } from './password.ts';
 import { parseScope } from './scope.ts';
 import { hashToken } from './token.ts';
+import type { TokenCache } from './tokenCache.ts';
 
 type User = Models.User;
 
@@ -19,6 +20,8 @@ export interface AuthOutcome {
 export interface SignInAttempt {
   clientIp: string;
   throttle: LoginThrottle;
+  /** Successful token lookups, invalidated across instances (absent: every lookup reads the database). */
+  tokenCache?: TokenCache | undefined;
 }
 
 const INVALID = 'invalid username, password or token';
@@ -42,7 +45,7 @@ export async function authenticate(db: Db, creds: Credentials, attempt: SignInAt
       return requireToken(db, creds.token, attempt);
     case 'basic': {
       if (creds.password === '' || creds.password === 'x-oauth-basic') return requireToken(db, creds.username, attempt);
-      const asToken = await findByToken(db, creds.password);
+      const asToken = await findByToken(db, creds.password, attempt.tokenCache);
       if (asToken) return asToken;
       const user = await findByLoginOrEmail(db, creds.username);
       const usable = user && user.type === 'INDIVIDUAL' && user.passwordHash ? user : null;
@@ -63,21 +66,31 @@ export async function authenticate(db: Db, creds: Credentials, attempt: SignInAt
 
 /** A token that must resolve; a failure counts against the client address. */
 async function requireToken(db: Db, token: string, attempt: SignInAttempt): Promise<AuthOutcome> {
-  const found = await findByToken(db, token);
+  const found = await findByToken(db, token, attempt.tokenCache);
   if (found) return found;
   await attempt.throttle.failedToken(attempt.clientIp);
   throw new UnauthenticatedError(INVALID);
 }
 
-async function findByToken(db: Db, token: string): Promise<AuthOutcome | null> {
+async function findByToken(db: Db, token: string, cache: TokenCache | undefined): Promise<AuthOutcome | null> {
   if (!token) return null;
-  const row = await db.accessToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
-  if (!row) return null;
+  const tokenHash = hashToken(token);
   const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.accessToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  let entry = cache?.get(tokenHash);
+  if (!entry) {
+    const generation = cache ? cache.generation() : null;
+    const row = await db.accessToken.findUnique({ where: { tokenHash }, include: { user: true } });
+    if (!row) return null;
+    entry = { tokenId: row.id, scope: row.scope, user: row.user, lastUsedAt: row.lastUsedAt?.getTime() ?? 0 };
+    cache?.set(tokenHash, entry, generation);
   }
-  return { user: row.user, auth: { method: 'token', scope: parseScope(row.scope), tokenId: row.id, sudoerId: null } };
+  if (now - entry.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+    // lastUsedAt is not watched by the invalidation triggers, so writing it keeps the cache warm.
+    entry.lastUsedAt = now;
+    await db.accessToken.update({ where: { id: entry.tokenId }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  }
+  // Copies: callers may not change what later requests receive.
+  return { user: { ...entry.user }, auth: { method: 'token', scope: parseScope(entry.scope), tokenId: entry.tokenId, sudoerId: null } };
 }
 
 async function findByLoginOrEmail(db: Db, login: string): Promise<User | null> {

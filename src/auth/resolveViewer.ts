@@ -4,12 +4,15 @@ import type { AuthInfo } from './authInfo.ts';
 import { accountBlock, authenticate } from './authenticate.ts';
 import type { Credentials } from './credentials.ts';
 import { LoginThrottledError, type LoginThrottle } from './loginThrottle.ts';
+import type { TokenCache } from './tokenCache.ts';
 
 /** What resolving a viewer needs from the application. */
 export interface ViewerDeps {
   db: Db;
   config: { rootUrl: string };
   loginThrottle: LoginThrottle;
+  /** Token → user cache (see TokenCache); without it every token is looked up. */
+  tokenCache?: TokenCache | undefined;
 }
 
 /** The request facts besides its credentials. */
@@ -38,7 +41,7 @@ export async function resolveViewer(deps: ViewerDeps, creds: Credentials, reques
   const { db } = deps;
   let outcome;
   try {
-    outcome = await authenticate(db, creds, { clientIp: request.clientIp, throttle: deps.loginThrottle });
+    outcome = await authenticate(db, creds, { clientIp: request.clientIp, throttle: deps.loginThrottle, tokenCache: deps.tokenCache });
   } catch (err) {
     if (err instanceof LoginThrottledError) {
       return { ok: false, status: 429, message: err.message, bare: false, retryAfterSeconds: err.refusal.retryAfterSeconds };

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db, Models } from '../db/client.ts';
 import type { RepoPermission } from '../permissions/repoPermission.ts';
-import { orgStandingLoader, repoPermissionLoader, type OrgStanding, type ReachFacts } from './permissionLoaders.ts';
+import { orgStandingLoader, repoPermissionLoader, type OrgStanding, type ReachFacts, type RepoFacts } from './permissionLoaders.ts';
 
 type User = Models.User;
 
@@ -10,6 +10,8 @@ export interface Loaders {
   userById: DataLoader<number, User | null>;
   /** The viewer's RepoPermission per repository id. */
   repoPermission: DataLoader<number, RepoPermission>;
+  /** Access facts of repositories this request already loaded (REPO_FACTS_SELECT): repoPermission reuses them. */
+  repoFacts: Map<number, RepoFacts>;
   /** The viewer's standing (member, owner, teams) per organization id. */
   orgStanding: DataLoader<number, OrgStanding>;
   /** Every access token of a user, newest first (no permission check: callers are services). */
@@ -18,8 +20,10 @@ export interface Loaders {
 
 /** Creates a fresh set of loaders (one per request; never share across viewers or credentials). */
 export function createLoaders(db: Db, viewer: User | null, reach: ReachFacts = {}): Loaders {
+  const repoFacts = new Map<number, RepoFacts>();
   return {
-    repoPermission: repoPermissionLoader(db, viewer, reach),
+    repoPermission: repoPermissionLoader(db, viewer, reach, repoFacts),
+    repoFacts,
     orgStanding: orgStandingLoader(db, viewer),
     accessTokensByUser: new DataLoader(async (userIds: readonly number[]) => {
       const rows = await db.accessToken.findMany({ where: { userId: { in: [...userIds] } }, orderBy: { id: 'desc' } });

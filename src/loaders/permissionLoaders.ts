@@ -46,31 +46,54 @@ export interface ReachFacts {
   system?: boolean;
 }
 
+/** What the access model needs of a repository: a row loaded with REPO_FACTS_SELECT (or a superset of it). */
+export interface RepoFacts {
+  id: number;
+  ownerId: number;
+  isPrivate: boolean;
+  owner: { id: number; type: Models.UserType; visibility: Models.Visibility };
+  units: { type: Models.RepoUnitType }[];
+}
+
+/** The select that loads RepoFacts (services that load a repository anyway include it and prime the loader). */
+export const REPO_FACTS_SELECT = {
+  id: true,
+  ownerId: true,
+  isPrivate: true,
+  owner: { select: { id: true, type: true, visibility: true } },
+  units: { select: { type: true } },
+} as const;
+
 /**
  * Batches RepoPermission for many repositories: a fixed number of queries per batch (repositories with
- * owners and units; the viewer's collaborations, org memberships, team grants and blocks), then the pure
- * access model. Missing repositories get no access.
+ * owners and units, unless primed in `known`; the viewer's collaborations, org memberships, team grants and
+ * blocks, for repositories the viewer does not own), then the pure access model. Missing repositories get no
+ * access.
  */
-export function repoPermissionLoader(db: Db, viewer: Viewer, reach: ReachFacts = {}): DataLoader<number, RepoPermission> {
+export function repoPermissionLoader(
+  db: Db,
+  viewer: Viewer,
+  reach: ReachFacts = {},
+  known: Map<number, RepoFacts> = new Map(),
+): DataLoader<number, RepoPermission> {
   return new DataLoader(async (repoIds: readonly number[]) => {
     const ids = [...repoIds];
-    const repos = await db.repository.findMany({
-      where: { id: { in: ids } },
-      select: {
-        id: true,
-        ownerId: true,
-        isPrivate: true,
-        owner: { select: { id: true, type: true, visibility: true } },
-        units: { select: { type: true } },
-      },
-    });
+    const missing = ids.filter((id) => !known.has(id));
+    const loaded = missing.length ? await db.repository.findMany({ where: { id: { in: missing } }, select: REPO_FACTS_SELECT }) : [];
+    // Primed facts serve one load: after `repoPermission.clear(id)` (a write changed the repository) it reloads.
+    const primed = ids.flatMap((id) => known.get(id) ?? []);
+    for (const r of primed) known.delete(r.id);
+    const repos: RepoFacts[] = [...primed, ...loaded];
     const byId = new Map(repos.map((r) => [r.id, r]));
     const orgIds = [...new Set(repos.filter((r) => r.owner.type === 'ORGANIZATION').map((r) => r.ownerId))];
-    const ownerIds = [...new Set(repos.map((r) => r.ownerId))];
-    const needsFacts = viewer !== null && !viewer.isAdmin && !reach.system;
+    // An owner's own repositories need no collaboration or block (nobody blocks themselves; the owner is admin).
+    const foreign = viewer === null ? [] : repos.filter((r) => r.ownerId !== viewer.id);
+    const foreignIds = foreign.map((r) => r.id);
+    const ownerIds = [...new Set(foreign.map((r) => r.ownerId))];
+    const needsFacts = viewer !== null && !viewer.isAdmin && !reach.system && foreign.length > 0;
     const [collabs, members, teamUsers, blocks] = needsFacts
       ? await Promise.all([
-          db.collaboration.findMany({ where: { userId: viewer.id, repoId: { in: ids } }, select: { repoId: true, mode: true } }),
+          db.collaboration.findMany({ where: { userId: viewer.id, repoId: { in: foreignIds } }, select: { repoId: true, mode: true } }),
           orgIds.length ? db.orgUser.findMany({ where: { userId: viewer.id, orgId: { in: orgIds } }, select: { orgId: true } }) : [],
           orgIds.length
             ? db.teamUser.findMany({
@@ -82,7 +105,7 @@ export function repoPermissionLoader(db: Db, viewer: Viewer, reach: ReachFacts =
                       authorize: true,
                       includesAllRepositories: true,
                       units: { select: { type: true, accessMode: true } },
-                      repos: { where: { repoId: { in: ids } }, select: { repoId: true } },
+                      repos: { where: { repoId: { in: foreignIds } }, select: { repoId: true } },
                     },
                   },
                 },

@@ -19,7 +19,7 @@ type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
  * prohibit_login) only for the user itself and site admins; the e-mail hidden behind a placeholder for
  * anonymous viewers and for users who keep it private.
  */
-export function toApiUser(user: Models.User, viewer: Viewer, opts: ConvertOptions): User {
+export function toApiUser(user: Omit<Models.User, 'passwordHash'>, viewer: Viewer, opts: ConvertOptions): User {
   const authed = canSeePrivateUserFields(viewer, user);
   const email = visibleEmail(viewer, user) ?? `${user.id}+${user.lowerName}@${opts.noReplyAddress}`;
   return {

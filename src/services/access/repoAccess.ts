@@ -3,6 +3,7 @@ import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../e
 import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
+import { REPO_FACTS_SELECT, type RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { requireViewer } from './guards.ts';
 import { requireNeed, requireWriteScopes, type ScopeNeed, type WriteNeed } from './writeGate.ts';
 
@@ -23,7 +24,7 @@ export interface RepoAccess {
 /** Finds a repository by owner and name (case-insensitive) without permission checks. */
 export async function findRepoByName(db: DbLike, owner: string, name: string): Promise<Repository | null> {
   // One statement: the owner is matched in a subquery (both sides are unique, indexed lower-case names).
-  return db.repository.findFirst({ where: { lowerName: name.toLowerCase(), owner: { lowerName: owner.toLowerCase() } } });
+  return db.repository.findFirst({ where: repoByNameWhere(owner, name) });
 }
 
 /** The viewer's permission on a repository (batched per request through the loader). */
@@ -31,15 +32,40 @@ export function repoPermission(cx: ServiceContext, repoId: number): Promise<Repo
   return cx.loaders.repoPermission.load(repoId);
 }
 
+/** The `where` of a repository by owner and name (case-insensitive): one statement, the owner in a subquery. */
+export function repoByNameWhere(owner: string, name: string): Models.Prisma.RepositoryWhereInput {
+  return { lowerName: name.toLowerCase(), owner: { lowerName: owner.toLowerCase() } };
+}
+
 /**
  * The repository `owner/name` if the viewer can see it (Gitea repoAssignment): private looks like missing.
  * A public-only token reaches public repositories of public owners only (a fact of the permission model).
+ * Loaded with its access facts, which the permission loader reuses.
  * @throws NotFoundError
  */
 export async function requireRepo(cx: ServiceContext, owner: string, name: string): Promise<RepoAccess> {
-  const repo = await findRepoByName(cx.db, owner, name);
-  if (!repo) throw new NotFoundError('repository does not exist', { owner, name });
-  return requireRepoAccess(cx, repo);
+  const row = await cx.db.repository.findFirst({
+    where: repoByNameWhere(owner, name),
+    include: { owner: REPO_FACTS_SELECT.owner, units: REPO_FACTS_SELECT.units },
+  });
+  if (!row) throw new NotFoundError('repository does not exist', { owner, name });
+  const { owner: ownerFacts, units, ...repo } = row;
+  return withPrimedFacts(cx, { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate, owner: ownerFacts, units }, () =>
+    requireRepoAccess(cx, repo),
+  );
+}
+
+/**
+ * Runs `load` (which loads the permission of `facts.id`) with the facts it needs already at hand. They serve this
+ * load only: a permission already cached ignores them, and a later reload (after a write) reads fresh rows.
+ */
+export async function withPrimedFacts<T>(cx: ServiceContext, facts: RepoFacts, load: () => Promise<T>): Promise<T> {
+  cx.loaders.repoFacts.set(facts.id, facts);
+  try {
+    return await load();
+  } finally {
+    cx.loaders.repoFacts.delete(facts.id);
+  }
 }
 
 /** Same as requireRepo, for an already-loaded repository row. @throws NotFoundError */

@@ -111,15 +111,20 @@ export async function listIssues(cx: ServiceContext, ref: RepoRef, input: ListIs
   if (createdBy !== undefined) and.push({ posterId: createdBy });
   if (assignedBy !== undefined) and.push({ assignees: { some: { assigneeId: assignedBy } } });
   if (mentionedBy !== undefined) and.push({ issueUsers: { some: { userId: mentionedBy, isMentioned: true } } });
-  return page(cx, { AND: and }, input.page);
+  return page(cx, { AND: and }, input.page, [repo]);
 }
 
-async function page(cx: ServiceContext, where: Where, opts: ListOptions): Promise<Page<IssueView>> {
+async function page(
+  cx: ServiceContext,
+  where: Where,
+  opts: ListOptions,
+  known: readonly Pick<Models.Repository, 'id' | 'name' | 'ownerName'>[] = [],
+): Promise<Page<IssueView>> {
   const [rows, total] = await Promise.all([
     cx.db.issue.findMany({ where, orderBy: ORDER, ...skipTake(opts) }),
     cx.db.issue.count({ where }),
   ]);
-  return { items: await loadIssueViews(cx.db, rows), total };
+  return { items: await loadIssueViews(cx.db, rows, known), total };
 }
 
 /**

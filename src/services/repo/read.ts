@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canReadAny } from '../../permissions/repoPermission.ts';
-import { requireRepo, requireRepoAccess } from '../access/repoAccess.ts';
+import { repoByNameWhere, requireRepoAccess, withPrimedFacts } from '../access/repoAccess.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg } from '../access/orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
@@ -23,8 +23,11 @@ async function loadOne(cx: ServiceContext, repo: Models.Repository): Promise<Rep
 /** GET /repos/{owner}/{repo}: the repository with the viewer's permission. @throws NotFoundError (missing or invisible) */
 export async function getRepo(cx: ServiceContext, owner: string, name: string): Promise<RepoWithPermission> {
   requireTokenScope(cx, 'repository', 'read');
-  const { repo } = await requireRepo(cx, owner, name);
-  return loadOne(cx, repo);
+  // One load for the JSON and the permission: the row's owner and units are the access facts.
+  const [row] = await loadApiRepos(cx, { where: repoByNameWhere(owner, name), take: 1 });
+  if (!row) throw new NotFoundError('repository does not exist', { owner, name });
+  const { perm } = await withPrimedFacts(cx, row, () => requireRepoAccess(cx, row));
+  return { repo: row, perm };
 }
 
 /** GET /repositories/{id}. @throws NotFoundError (missing or invisible: the same answer) */

@@ -1,0 +1,222 @@
+// Hot REST reads on SQLite and PostgreSQL, printed side by side, each against a bare Fastify route serving the
+// same bytes in the same run (an upper bound: the bench checks both answer byte-identical bodies):
+//   GET /repos/{o}/{r}/issues/{index} anonymous and with a token, GET /repos/{o}/{r},
+//   GET /repos/{o}/{r}/issues?limit=50, GET /repos/{o}/{r}/pulls/{index};
+// plus SQL statements per request (Prisma's query events; deterministic) and git processes spawned per pull GET.
+// autocannon runs in a child process so the load generator does not share the server's event loop.
+// Usage: npx tsx bench/hotReads.ts [seconds=5] [sqlite|postgresql|both=both]
+//   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
+import childProcess from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
+import { createSystemContext } from '../src/services/context.ts';
+import * as tokenService from '../src/services/user/token.ts';
+import * as userService from '../src/services/user/user.ts';
+
+type Provider = 'sqlite' | 'postgresql';
+const seconds = Number(process.argv[2] ?? 5);
+const which = process.argv[3] ?? 'both';
+const providers: Provider[] = which === 'both' ? ['sqlite', 'postgresql'] : [which as Provider];
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const ISSUES = 60;
+
+/** Mean requests per second of autocannon -c 10 for `seconds`. */
+function autocannon(url: string, headers: Record<string, string> = {}): Promise<number> {
+  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', String(seconds)];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = childProcess.spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
+      const r = JSON.parse(out) as { requests: { average: number }; non2xx: number; errors: number };
+      if (r.non2xx || r.errors) return reject(new Error(`autocannon saw ${r.non2xx} non-2xx and ${r.errors} errors`));
+      resolve(r.requests.average);
+    });
+  });
+}
+
+interface Database {
+  url: string;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+async function scratchDatabase(provider: Provider): Promise<Database> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `fg-bench-hot-${provider}-`));
+  if (provider === 'sqlite') {
+    return {
+      url: `file:${path.join(dataDir, 'forgegraph.db')}`,
+      dataDir,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `fg_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dataDir,
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Row {
+  name: string;
+  ours: number;
+  bare: number;
+  statements: number;
+  spawns?: number;
+}
+
+async function runProvider(provider: Provider): Promise<Row[]> {
+  const database = await scratchDatabase(provider);
+  await deployMigrations({ provider, url: database.url });
+  const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
+  let statements = 0;
+  const app = await buildApp(config, { onQuery: () => void statements++ });
+  await app.server.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
+  const bare = Fastify();
+  try {
+    const sys = createSystemContext(app.deps);
+    for (const name of ['bench', 'ann', 'bob']) {
+      await userService.createUser(sys, {
+        username: name,
+        email: `${name}@example.com`,
+        password: 'bench-password-1',
+        mustChangePassword: false,
+      });
+    }
+    const { secret: token } = await tokenService.createAccessToken(sys, { username: 'bench', name: 'bench', scopes: ['all'] });
+    const auth = { authorization: `token ${token}` };
+    const call = async (method: string, url: string, body?: unknown) => {
+      const res = await fetch(base + url, {
+        method,
+        headers: { ...auth, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<{ id: number }>;
+    };
+    await call('POST', '/api/v1/user/repos', { name: 'tracker', auto_init: true });
+    const labels = [];
+    for (const [i, name] of ['bug', 'feature', 'docs'].entries()) {
+      labels.push((await call('POST', '/api/v1/repos/bench/tracker/labels', { name, color: `#00${i}0aa` })).id);
+    }
+    for (let n = 1; n <= ISSUES; n++) {
+      await call('POST', '/api/v1/repos/bench/tracker/issues', {
+        title: `Issue number ${n}`,
+        body: `Body of issue ${n}`,
+        labels: [labels[n % 3]],
+        assignees: n % 2 ? ['ann'] : ['ann', 'bob'],
+      });
+    }
+    await call('POST', '/api/v1/repos/bench/tracker/branches', { new_branch_name: 'feature', old_branch_name: 'main' });
+    await call('POST', '/api/v1/repos/bench/tracker/contents/feature.txt', {
+      content: Buffer.from('feature\n').toString('base64'),
+      branch: 'feature',
+    });
+    const pull = (await call('POST', '/api/v1/repos/bench/tracker/pulls', {
+      head: 'feature',
+      base: 'main',
+      title: 'A feature',
+    })) as unknown as {
+      number: number;
+    };
+    await app.jobs.drain();
+    await app.deps.notifier.drain();
+
+    const cases: { name: string; url: string; headers?: Record<string, string> }[] = [
+      { name: 'GET issue (anonymous)', url: '/api/v1/repos/bench/tracker/issues/7' },
+      { name: 'GET issue (token)', url: '/api/v1/repos/bench/tracker/issues/8', headers: auth },
+      { name: 'GET repository', url: '/api/v1/repos/bench/tracker' },
+      { name: 'GET issues?limit=50', url: '/api/v1/repos/bench/tracker/issues?limit=50' },
+      { name: 'GET pull', url: `/api/v1/repos/bench/tracker/pulls/${pull.number}` },
+    ];
+    const rows: Row[] = [];
+    for (const [i, c] of cases.entries()) {
+      const get = () => fetch(base + c.url, { headers: c.headers ?? {} });
+      const warm = await get();
+      const body = await warm.text();
+      if (!warm.ok) throw new Error(`${c.url}: ${warm.status} ${body.slice(0, 200)}`);
+      // Statements of one warm request, and git processes it spawns (this process's children).
+      const spawned: string[] = [];
+      const realSpawn = childProcess.spawn;
+      (childProcess as { spawn: typeof realSpawn }).spawn = ((...args: Parameters<typeof realSpawn>) => {
+        spawned.push(String(args[0]));
+        return realSpawn(...args);
+      }) as typeof realSpawn;
+      syncBuiltinESMExports();
+      statements = 0;
+      const again = await get();
+      const n = statements;
+      (childProcess as { spawn: typeof realSpawn }).spawn = realSpawn;
+      syncBuiltinESMExports();
+      if ((await again.text()) !== body) throw new Error(`${c.url} answered different bodies`);
+      const bareUrl = `/bare/${i}${c.url.includes('?') ? c.url.slice(c.url.indexOf('?')) : ''}`;
+      bare.get(`/bare/${i}`, (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(body));
+      rows.push({
+        name: c.name,
+        ours: 0,
+        bare: 0,
+        statements: n,
+        spawns: spawned.filter((s) => /git/.test(s)).length,
+        url: c.url,
+        bareUrl,
+      } as Row & {
+        url: string;
+        bareUrl: string;
+      });
+    }
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
+    for (const [i, row] of rows.entries()) {
+      const r = row as Row & { url: string; bareUrl: string };
+      const bareBody = await (await fetch(bareBase + r.bareUrl)).text();
+      const ourBody = await (await fetch(base + r.url, { headers: cases[i]!.headers ?? {} })).text();
+      if (bareBody !== ourBody) throw new Error(`${r.name}: the baseline does not serve the same bytes`);
+      row.ours = await autocannon(base + r.url, cases[i]!.headers ?? {});
+      row.bare = await autocannon(bareBase + r.bareUrl);
+    }
+    return rows;
+  } finally {
+    await bare.close();
+    await app.close();
+    await database.drop();
+  }
+}
+
+const results = new Map<Provider, Row[]>();
+for (const p of providers) results.set(p, await runProvider(p));
+console.log(`autocannon -c 10 -d ${seconds}; baseline = bare Fastify serving the same bytes (same run)`);
+const header = ['path', ...providers.flatMap((p) => [`${p} req/s`, 'bare req/s', 'ratio', 'stmts', 'git spawns'])];
+console.log(header.join(' | '));
+const names = results.get(providers[0]!)!.map((r) => r.name);
+for (const [i, name] of names.entries()) {
+  const cells = providers.flatMap((p) => {
+    const r = results.get(p)![i]!;
+    return [r.ours.toFixed(0), r.bare.toFixed(0), (r.ours / r.bare).toFixed(3), String(r.statements), String(r.spawns ?? 0)];
+  });
+  console.log([name, ...cells].join(' | '));
+}
