@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
+import { RepoLocks } from './db/repoLocks.ts';
 import { gitHttp } from './githttp/plugin.ts';
 import { packageRegistries } from './packages/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
@@ -85,7 +86,16 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
   const live = new LiveBus();
-  const deps: AppDeps = { db, config, notifier, jobs, live, loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle) };
+  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl);
+  const deps: AppDeps = {
+    db,
+    config,
+    notifier,
+    jobs,
+    live,
+    repoLocks,
+    loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle),
+  };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
   // Notification threads: a fan-out job written in the emitting transaction, run by the worker.
@@ -155,6 +165,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       await cron.stop();
       await jobs.stop();
       await notifier.drain();
+      await repoLocks.close();
       if (ownsDb) await db.$disconnect();
     },
   };

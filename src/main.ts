@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError as CliArgumentError } from 'commander';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { describeDatabase, ENVIRONMENT, loadConfig, PACKAGE_VERSION, redactUrl, VERSION, type Config } from './config.ts';
 import { createDb, prepareDb, type Db } from './db/client.ts';
+import { RepoLocks } from './db/repoLocks.ts';
 import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
 import { isDomainError } from './errors.ts';
 import { JobWorker } from './jobs/worker.ts';
@@ -69,12 +70,22 @@ async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T>
   // Jobs the commands enqueue are run by the server's workers (this process starts none).
   const log = (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, { debug: () => undefined, info: () => undefined, warn: log, error: log });
+  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl);
   try {
     return await fn(
-      createSystemContext({ db, config, notifier, jobs, live: new LiveBus(), loginThrottle: new LoginThrottle(config.loginThrottle) }),
+      createSystemContext({
+        db,
+        config,
+        notifier,
+        jobs,
+        live: new LiveBus(),
+        repoLocks,
+        loginThrottle: new LoginThrottle(config.loginThrottle),
+      }),
     );
   } finally {
     await notifier.drain();
+    await repoLocks.close();
     await db.$disconnect();
   }
 }

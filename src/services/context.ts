@@ -8,6 +8,7 @@ import type { DomainEvent } from '../notify/events.ts';
 import type { LiveBus } from '../notify/liveBus.ts';
 import type { Notifier } from '../notify/notifier.ts';
 import type { LoginThrottle } from '../auth/loginThrottle.ts';
+import type { RepoLocks } from '../db/repoLocks.ts';
 
 /** Long-lived dependencies shared by every request. */
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   jobs: JobWorker;
   /** Live updates for GraphQL subscriptions (published after commit by the live subscriber). */
   live: LiveBus;
+  /** Serializes the ref-moving sections of one repository's git writes (across instances on PostgreSQL). */
+  repoLocks: RepoLocks;
 }
 
 /** The service context: who is asking, and the handles to do the work. Every service takes it first. */
