@@ -182,7 +182,9 @@ const OWNED = [
     libs: '^(fastify|@fastify/)',
     owners: ['src/app.ts', 'src/logger.ts', 'src/web/**', 'src/rest/**', 'src/graphql/**', 'src/githttp/**', 'src/packages/**'],
   },
-  { libs: '^(graphql|graphql-yoga|@graphql-yoga/.*|@pothos/.*)$', owners: ['src/graphql/**'] },
+  { libs: '^(graphql|graphql-yoga|@graphql-yoga/(?!redis-event-target).*|@pothos/.*)$', owners: ['src/graphql/**'] },
+  // Live events across instances: Redis pub/sub under the live bus.
+  { libs: '^(@graphql-yoga/redis-event-target|ioredis)$', owners: ['src/notify/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
   { libs: '^@node-rs/argon2$', owners: ['src/auth/**'] },
 ];

@@ -24,6 +24,7 @@ import { prepareHandler } from './webhooks/prepare.ts';
 import { webhookSubscriber } from './webhooks/subscriber.ts';
 import { liveSubscriber } from './notify/live.ts';
 import { LiveBus } from './notify/liveBus.ts';
+import { createLiveTarget } from './notify/liveTarget.ts';
 import { issueReferencesFollowUp } from './services/issue/commitRefs.ts';
 import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
@@ -85,7 +86,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
-  const live = new LiveBus();
+  const liveTarget = createLiveTarget(config.redisUrl, (err) => server.log.warn({ err }, 'live events: Redis connection error'));
+  const live = new LiveBus(liveTarget.target);
   const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl);
   const deps: AppDeps = {
     db,
@@ -166,6 +168,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       await jobs.stop();
       await notifier.drain();
       await repoLocks.close();
+      await liveTarget.close();
       if (ownsDb) await db.$disconnect();
     },
   };

@@ -36,6 +36,8 @@ export interface Config {
    * connections mode).
    */
   live: { maxSubscriptionsPerUser: number; queueSize: number };
+  /** REDIS_URL: live subscription events go through Redis pub/sub (every instance's subscribers); null = in process. */
+  redisUrl: string | null;
   /** Durable background jobs (src/jobs): JOBS_WORKER, JOBS_CONCURRENCY, JOBS_POLL_INTERVAL, JOBS_LEASE, JOBS_SHUTDOWN_TIMEOUT, JOBS_RETRY_BASE, JOBS_RETRY_MAX, JOBS_KEEP_DONE, JOBS_KEEP_FAILED. */
   jobs: JobsConfig;
   /** Cron (Gitea `[cron]`): CRON_ENABLED, and per task CRON_<TASK>_{ENABLED,SCHEDULE,RUN_AT_START,NOTICE_ON_SUCCESS,OLDER_THAN,…}. */
@@ -120,6 +122,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'ROOT_URL', default: 'http://localhost:<PORT>/', meaning: 'public URL (html_url, clone_url, Link headers)' },
   { name: 'SECRET_KEY', default: '<DATA_DIR>/secret_key', meaning: 'generated into the data directory when unset' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'server log level (pino)' },
+  { name: 'REDIS_URL', default: '', meaning: 'redis:// URL: live GraphQL subscriptions across instances (several instances)' },
   { name: 'ATTACHMENT_MAX_SIZE', default: '2048', meaning: 'largest attachment or release asset, in MiB' },
   { name: 'ATTACHMENT_ALLOWED_TYPES', default: "Gitea's list", meaning: 'issue/comment attachment types (extensions, mime types)' },
   { name: 'RELEASE_ALLOWED_TYPES', default: '', meaning: 'release asset types (empty: all)' },
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptionsPerUser: parseCount('LIVE_MAX_SUBSCRIPTIONS_PER_USER', env.LIVE_MAX_SUBSCRIPTIONS_PER_USER, 20, 1),
       queueSize: parseCount('LIVE_QUEUE_SIZE', env.LIVE_QUEUE_SIZE, 100, 1),
     },
+    redisUrl: env.REDIS_URL || null,
     jobs: loadJobsConfig(env),
     webhook: loadWebhookConfig(env),
     cron: loadCronConfig(env),
