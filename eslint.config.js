@@ -59,6 +59,7 @@ const layers = [
     'packages',
     'web',
     'webhooks',
+    'ops',
     'notify',
     'jobs',
     'auth',
@@ -94,6 +95,7 @@ const policies = [
         'packages',
         'web',
         'webhooks',
+        'ops',
         'service',
         'service-base',
         'notify',
@@ -138,6 +140,8 @@ const policies = [
       typesFrom('rest'),
     ],
   },
+  // Operations (metrics, request ids, health and readiness): below the app, above nothing of the product.
+  { from: from('ops'), allow: [to('ops')] },
   // Static pages and assets (landing page, Swagger UI, the GraphiQL page): nothing of the product below them.
   { from: from('web'), allow: [to('web', 'config', 'errors')] },
   { from: from('graphql'), allow: [to('web')] },
@@ -180,7 +184,16 @@ const OWNED = [
   { libs: '^(@prisma/|pg$|better-sqlite3$)', owners: ['src/db/**'] },
   {
     libs: '^(fastify|@fastify/)',
-    owners: ['src/app.ts', 'src/logger.ts', 'src/web/**', 'src/rest/**', 'src/graphql/**', 'src/githttp/**', 'src/packages/**'],
+    owners: [
+      'src/app.ts',
+      'src/logger.ts',
+      'src/ops/**',
+      'src/web/**',
+      'src/rest/**',
+      'src/graphql/**',
+      'src/githttp/**',
+      'src/packages/**',
+    ],
   },
   { libs: '^(graphql|graphql-yoga|@graphql-yoga/(?!redis-event-target).*|@pothos/.*)$', owners: ['src/graphql/**'] },
   // Live events across instances: Redis pub/sub under the live bus.
@@ -199,6 +212,7 @@ const LAYER_GLOBS = [
     'packages',
     'web',
     'webhooks',
+    'ops',
     'services',
     'notify',
     'jobs',

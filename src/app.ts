@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
 import { RepoLocks } from './db/repoLocks.ts';
+import { pendingMigrations } from './db/migrationsApplied.ts';
+import { Metrics } from './ops/metrics.ts';
+import { mountOps, type OpsState } from './ops/plugin.ts';
+import { currentRequest } from './ops/requestContext.ts';
+import { readQueueState } from './jobs/queueState.ts';
 import { gitHttp } from './githttp/plugin.ts';
 import { packageRegistries } from './packages/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
@@ -46,6 +52,8 @@ export interface App {
   jobs: JobWorker;
   /** The cron scheduler (state in the CronTask table). */
   cron: CronScheduler<ServiceContext>;
+  /** Metrics and the draining flag (graceful shutdown). */
+  ops: OpsState;
   /** Loads the GraphQL stack ahead of the first request (it is imported lazily). */
   warmUp(): Promise<void>;
   /** Starts the background work `serve` runs: the job worker (JOBS_WORKER) and the cron scheduler (CRON_ENABLED). */
@@ -68,7 +76,13 @@ export interface BuildAppOptions {
 /** Builds Fastify with the REST API, the GraphQL endpoint and the misc routes. Never listens. */
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<App> {
   const ownsDb = !opts.db;
-  const db = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: opts.onQuery });
+  // Statements are counted per request (metrics) on the app's own client.
+  const countStatement = (e: QueryEvent) => {
+    const request = currentRequest();
+    if (request) request.statements++;
+    opts.onQuery?.(e);
+  };
+  const db = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: countStatement });
   if (ownsDb) await prepareDb(db, config.dbProvider);
   const server = Fastify({
     logger: opts.logger || opts.logStream ? loggerOptions(config.logLevel, opts.logStream) : false,
@@ -76,6 +90,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: API_BODY_LIMIT,
     trustProxy: config.trustProxy,
+    // A request id from the balancer (X-Request-Id) is kept; otherwise one is made. Both are answered and logged.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
     // Errors raised before a route runs answer in Gitea's {"message","url"} shape too.
     frameworkErrors: frameworkErrorHandler(config.rootUrl),
     clientErrorHandler: clientErrorHandler(config.rootUrl),
@@ -89,6 +106,12 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const liveTarget = createLiveTarget(config.redisUrl, (err) => server.log.warn({ err }, 'live events: Redis connection error'));
   const live = new LiveBus(liveTarget.target);
   const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl);
+  const metrics = new Metrics(() => readQueueState(db));
+  repoLocks.observe(({ waitedMs, heldMs }) => {
+    metrics.repoLockWait.observe(waitedMs / 1000);
+    metrics.repoLockHeld.observe(heldMs / 1000);
+  });
+  const ops: OpsState = { metrics, draining: false };
   const deps: AppDeps = {
     db,
     config,
@@ -108,7 +131,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   // Webhooks: events become prepare jobs in their transaction; prepare writes the deliveries, deliver sends them.
   notifier.subscribeInTransaction(webhookSubscriber(config));
   jobs.register(prepareHandler(deps));
-  jobs.register(deliverHandler(db, config));
+  jobs.register(deliverHandler(db, config, (outcome) => metrics.webhookDeliveries.inc({ outcome })));
   notifier.subscribe(liveSubscriber(live));
   notifier.subscribeInTransaction(xrefTxSubscriber());
   jobs.register(xrefJobHandler(deps));
@@ -123,6 +146,10 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     server.log,
   );
 
+  mountOps(server, ops, {
+    database: async () => void (await db.$queryRawUnsafe('SELECT 1')),
+    pendingMigrations: () => pendingMigrations(db, config.dbProvider),
+  });
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));
   await server.register(async (downloads) => downloadRoutes(downloads, deps));
@@ -161,7 +188,10 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       if (config.jobs.worker) jobs.start();
       if (config.cron.enabled) await cron.start();
     },
+    ops,
     async close() {
+      // Readiness fails first; then requests (git operations included) finish, then background work.
+      ops.draining = true;
       live.close();
       await server.close();
       await cron.stop();

@@ -117,9 +117,19 @@ async function serve(): Promise<void> {
         `  ${cliEnvironment(config)} npx forgegraph admin user create --username root --password <password> --email root@example.com --admin --must-change-password=false\n\n`,
     );
   }
+  // Graceful shutdown: readiness fails, the listener closes, requests and git operations in flight finish, the
+  // scheduler and the workers finish or release their work; a second signal or SHUTDOWN_TIMEOUT ends it at once.
   const stop = async (signal: string) => {
-    log.info(`${signal}: shutting down`);
+    log.info(`${signal}: shutting down (draining requests, git operations and jobs)`);
+    const force = setTimeout(() => {
+      log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.jobs.shutdownTimeoutMs + 30_000);
+    force.unref();
+    process.once('SIGTERM', () => process.exit(1));
+    process.once('SIGINT', () => process.exit(1));
     await app.close();
+    log.info('shutdown complete');
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

@@ -69,23 +69,26 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
 });
 
 describe('live events over Redis (REDIS_URL)', () => {
-  it.skipIf(!process.env.REDIS_URL && !process.env.TEST_REDIS_URL)('a subscriber on one bus receives what another bus published', async () => {
-    const url = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? '';
-    const errors: unknown[] = [];
-    const one = createLiveTarget(url, (e) => errors.push(e));
-    const two = createLiveTarget(url, (e) => errors.push(e));
-    try {
-      const topic = `repo:${process.pid}${Date.now()}`;
-      const stream = new LiveBus(one.target).subscribe(topic, { queueSize: 10 });
-      await sleep(200); // SUBSCRIBE reaches Redis
-      const event: LiveEvent = { kind: 'issue', action: 'CREATED', repoId: 1, issueId: 42, actorId: 3, commentId: null };
-      new LiveBus(two.target).publish(topic, event);
-      expect((await stream.next()).value).toEqual(event);
-      await stream.return?.();
-      expect(errors).toEqual([]);
-    } finally {
-      await one.close();
-      await two.close();
-    }
-  });
+  it.skipIf(!process.env.REDIS_URL && !process.env.TEST_REDIS_URL)(
+    'a subscriber on one bus receives what another bus published',
+    async () => {
+      const url = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? '';
+      const errors: unknown[] = [];
+      const one = createLiveTarget(url, (e) => errors.push(e));
+      const two = createLiveTarget(url, (e) => errors.push(e));
+      try {
+        const topic = `repo:${process.pid}${Date.now()}`;
+        const stream = new LiveBus(one.target).subscribe(topic, { queueSize: 10 });
+        await sleep(200); // SUBSCRIBE reaches Redis
+        const event: LiveEvent = { kind: 'issue', action: 'CREATED', repoId: 1, issueId: 42, actorId: 3, commentId: null };
+        new LiveBus(two.target).publish(topic, event);
+        expect((await stream.next()).value).toEqual(event);
+        await stream.return?.();
+        expect(errors).toEqual([]);
+      } finally {
+        await one.close();
+        await two.close();
+      }
+    },
+  );
 });
