@@ -46,7 +46,7 @@ describe.skipIf(!HAPROXY || !ON_POSTGRES)('several instances behind HAProxy (pos
       headers: JSON_AUTH,
       body: JSON.stringify({ name: 'scale', auto_init: true, default_branch: 'main' }),
     });
-    expect(created.status).toBe(201);
+    expect(`${created.status} ${await created.text()}`).toMatch(/^201/);
     const hook = await c.fetch('api/v1/repos/alice/scale/hooks', {
       method: 'POST',
       headers: JSON_AUTH,
@@ -61,10 +61,12 @@ describe.skipIf(!HAPROXY || !ON_POSTGRES)('several instances behind HAProxy (pos
     await c?.close();
     await receiver?.close();
     console.log(`multi-instance figures: ${JSON.stringify(figures)}`);
+    const errors = c?.instances.flatMap((i) => i.process.output.join('').split('\n').filter((l) => l.includes('"level":50')));
+    if (errors?.length) console.log(`server errors:\n${errors.join('\n')}`);
   });
 
   it('concurrent issue creation through the balancer: gapless numbers, each webhook delivered exactly once', async () => {
-    const N = 40;
+    const N = 24;
     const results = await Promise.all(
       Array.from({ length: N }, (_, i) =>
         c.fetch('api/v1/repos/alice/scale/issues', { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ title: `issue ${i}` }) }),
@@ -109,7 +111,7 @@ describe.skipIf(!HAPROXY || !ON_POSTGRES)('several instances behind HAProxy (pos
         return git.run(['push', '-q', 'origin', `feature-${i}`], { cwd: dir });
       }),
     );
-    expect(featurePushes.map((p) => p.code)).toEqual(Array(K).fill(0));
+    expect(featurePushes.filter((p) => p.code !== 0).map((p) => p.stderr)).toEqual([]);
     // Everyone pushes to main at once; a rejected (non-fast-forward) push rebases and tries again.
     let rejected = 0;
     await Promise.all(
