@@ -1,8 +1,11 @@
+import path from 'node:path';
 import { Command, InvalidArgumentError as CliArgumentError } from 'commander';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { describeDatabase, ENVIRONMENT, loadConfig, PACKAGE_VERSION, redactUrl, VERSION, type Config } from './config.ts';
 import { createDb, prepareDb, type Db } from './db/client.ts';
 import { RepoLocks } from './db/repoLocks.ts';
+import { dumpTo, restoreFrom } from './db/backup.ts';
+import { runCronTask } from './services/cron/cron.ts';
 import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
 import { isDomainError } from './errors.ts';
 import { JobWorker } from './jobs/worker.ts';
@@ -161,6 +164,38 @@ program
     const applied = await migrate(config);
     process.stderr.write(`Database: ${describeDatabase(config)}\n`);
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n');
+  });
+
+program
+  .command('dump')
+  .description(
+    'Back up the database (a logical export that restores into SQLite or PostgreSQL), repositories, attachments and packages into a new directory (like `gitea dump`; archive it with tar).',
+  )
+  .requiredOption('--output <dir>', 'new or empty directory to write')
+  .action(async (o: { output: string }) => {
+    await withSystem(async (cx) => {
+      const manifest = await dumpTo(cx.db, cx.config.dbProvider, cx.config.dataDir, path.resolve(o.output));
+      const total = Object.values(manifest.rows).reduce((a, b) => a + b, 0);
+      process.stdout.write(
+        `Dumped ${total} rows of ${Object.keys(manifest.rows).length} tables and ${manifest.data.join(', ')} to ${path.resolve(o.output)}\n`,
+      );
+    });
+  });
+program
+  .command('restore')
+  .description(
+    "Restore a `forgegraph dump` directory into a new database and data directory (DATABASE_URL, DATA_DIR), then point the repositories at this data directory's git hooks.",
+  )
+  .requiredOption('--input <dir>', 'directory written by `forgegraph dump`')
+  .action(async (o: { input: string }) => {
+    await withSystem(async (cx) => {
+      const manifest = await restoreFrom(cx.db, cx.config.dbProvider, cx.config.dataDir, path.resolve(o.input));
+      await runCronTask(cx, 'resync_all_hooks');
+      const total = Object.values(manifest.rows).reduce((a, b) => a + b, 0);
+      process.stdout.write(
+        `Restored ${total} rows (dumped from ${manifest.provider} at ${manifest.createdAt}) and ${manifest.data.join(', ')} into ${cx.config.dataDir}\n`,
+      );
+    });
   });
 
 const admin = program.command('admin').description('Administration commands.');
