@@ -61,7 +61,12 @@ describe.skipIf(!HAPROXY || !ON_POSTGRES)('several instances behind HAProxy (pos
     await c?.close();
     await receiver?.close();
     console.log(`multi-instance figures: ${JSON.stringify(figures)}`);
-    const errors = c?.instances.flatMap((i) => i.process.output.join('').split('\n').filter((l) => l.includes('"level":50')));
+    const errors = c?.instances.flatMap((i) =>
+      i.process.output
+        .join('')
+        .split('\n')
+        .filter((l) => l.includes('"level":50')),
+    );
     if (errors?.length) console.log(`server errors:\n${errors.join('\n')}`);
   });
 
