@@ -29,7 +29,8 @@ interface ModelInfo {
   delegate: string;
   scalars: Array<{ name: string; type: string }>;
   orderBy: readonly string[];
-  autoincrementId: boolean;
+  /** The Int id column whose sequence follows the restored ids (PostgreSQL), or null. */
+  serialId: string | null;
 }
 
 function models(): ModelInfo[] {
@@ -38,7 +39,13 @@ function models(): ModelInfo[] {
     const scalars = model.fields.filter((f) => f.kind === 'scalar' || f.kind === 'enum').map((f) => ({ name: f.name, type: f.type }));
     const id = model.fields.find((f) => f.isId);
     const orderBy = id ? [id.name] : (model.primaryKey?.fields ?? scalars.map((s) => s.name));
-    return { name, delegate: name[0]!.toLowerCase() + name.slice(1), scalars, orderBy, autoincrementId: id?.type === 'Int' };
+    return {
+      name,
+      delegate: name[0]!.toLowerCase() + name.slice(1),
+      scalars,
+      orderBy,
+      serialId: id?.type === 'Int' && id.hasDefaultValue ? id.name : null,
+    };
   });
 }
 
@@ -170,9 +177,10 @@ export async function restoreFrom(db: Db, provider: DbProvider, dataDir: string,
           if (batch.length >= PAGE) await flush();
         }
         await flush();
-        if (provider === 'postgresql' && m.autoincrementId) {
+        if (provider === 'postgresql' && m.serialId) {
+          const id = `"${m.serialId}"`;
           await tx.$executeRawUnsafe(
-            `SELECT setval(pg_get_serial_sequence('"${m.name}"', 'id'), COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM "${m.name}"`,
+            `SELECT setval(pg_get_serial_sequence('"${m.name}"', '${m.serialId}'), COALESCE(MAX(${id}), 1), MAX(${id}) IS NOT NULL) FROM "${m.name}" HAVING pg_get_serial_sequence('"${m.name}"', '${m.serialId}') IS NOT NULL`,
           );
         }
       }
