@@ -8,9 +8,6 @@ export interface QueueState {
   oldestDueSeconds: number;
 }
 
-/** How a webhook delivery attempt ended: delivered (2xx), failed for good, or failed and to be retried. */
-export type DeliveryOutcome = 'succeeded' | 'failed' | 'retry';
-
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const STATEMENT_BUCKETS = [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144];
 
