@@ -146,9 +146,16 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     server.log,
   );
 
+  let migrated = false;
   mountOps(server, ops, {
     database: async () => void (await db.$queryRawUnsafe('SELECT 1')),
-    pendingMigrations: () => pendingMigrations(db, config.dbProvider),
+    // Once every migration of this build is applied it stays so: later checks skip the read.
+    async pendingMigrations() {
+      if (migrated) return [];
+      const pending = await pendingMigrations(db, config.dbProvider);
+      migrated = pending.length === 0;
+      return pending;
+    },
   });
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));
