@@ -65,6 +65,7 @@ const layers = [
     'runner',
     'web',
     'webhooks',
+    'ops',
     'notify',
     'jobs',
     'auth',
@@ -101,6 +102,7 @@ const policies = [
         'runner',
         'web',
         'webhooks',
+        'ops',
         'service',
         'service-base',
         'notify',
@@ -145,6 +147,8 @@ const policies = [
       typesFrom('rest'),
     ],
   },
+  // Operations (metrics, request ids, health and readiness): below the app, above nothing of the product.
+  { from: from('ops'), allow: [to('ops')] },
   // Static pages and assets (landing page, Swagger UI, the GraphiQL page): nothing of the product below them.
   { from: from('web'), allow: [to('web', 'config', 'errors')] },
   { from: from('graphql'), allow: [to('web')] },
@@ -190,6 +194,7 @@ const OWNED = [
     owners: [
       'src/app.ts',
       'src/logger.ts',
+      'src/ops/**',
       'src/web/**',
       'src/rest/**',
       'src/graphql/**',
@@ -198,7 +203,9 @@ const OWNED = [
       'src/runner/**',
     ],
   },
-  { libs: '^(graphql|graphql-yoga|@graphql-yoga/.*|@pothos/.*)$', owners: ['src/graphql/**'] },
+  { libs: '^(graphql|graphql-yoga|@graphql-yoga/(?!redis-event-target).*|@pothos/.*)$', owners: ['src/graphql/**'] },
+  // Live events across instances: Redis pub/sub under the live bus.
+  { libs: '^(@graphql-yoga/redis-event-target|ioredis)$', owners: ['src/notify/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
   { libs: '^@node-rs/argon2$', owners: ['src/auth/**'] },
 ];
@@ -214,6 +221,7 @@ const LAYER_GLOBS = [
     'runner',
     'web',
     'webhooks',
+    'ops',
     'services',
     'notify',
     'jobs',

@@ -1,6 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
+import { RepoLocks } from './db/repoLocks.ts';
+import { pendingMigrations } from './db/migrationsApplied.ts';
+import { Metrics } from './ops/metrics.ts';
+import { mountOps, type OpsState } from './ops/plugin.ts';
+import { currentRequest } from './ops/requestContext.ts';
+import { readQueueState } from './jobs/queueState.ts';
 import { gitHttp } from './githttp/plugin.ts';
 import { packageRegistries } from './packages/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
@@ -25,6 +32,7 @@ import { prepareHandler } from './webhooks/prepare.ts';
 import { webhookSubscriber } from './webhooks/subscriber.ts';
 import { liveSubscriber } from './notify/live.ts';
 import { LiveBus } from './notify/liveBus.ts';
+import { createLiveTarget } from './notify/liveTarget.ts';
 import { issueReferencesFollowUp } from './services/issue/commitRefs.ts';
 import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
@@ -56,6 +64,8 @@ export interface App {
   jobs: JobWorker;
   /** The cron scheduler (state in the CronTask table). */
   cron: CronScheduler<ServiceContext>;
+  /** Metrics and the draining flag (graceful shutdown). */
+  ops: OpsState;
   /** Loads the GraphQL stack ahead of the first request (it is imported lazily). */
   warmUp(): Promise<void>;
   /** Starts the background work `serve` runs: the job worker (JOBS_WORKER) and the cron scheduler (CRON_ENABLED). */
@@ -78,7 +88,13 @@ export interface BuildAppOptions {
 /** Builds Fastify with the REST API, the GraphQL endpoint and the misc routes. Never listens. */
 export async function buildApp(config: Config, opts: BuildAppOptions = {}): Promise<App> {
   const ownsDb = !opts.db;
-  const baseDb = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: opts.onQuery });
+  // Statements are counted per request (metrics) on the app's own client.
+  const countStatement = (e: QueryEvent) => {
+    const request = currentRequest();
+    if (request) request.statements++;
+    opts.onQuery?.(e);
+  };
+  const baseDb = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: countStatement });
   if (ownsDb) await prepareDb(baseDb, config.dbProvider);
   const authChanges = authInvalidation(config.dbProvider, config.databaseUrl, (err) =>
     server.log.warn({ err }, 'token cache listener lost'),
@@ -91,6 +107,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: API_BODY_LIMIT,
     trustProxy: config.trustProxy,
+    // A request id from the balancer (X-Request-Id) is kept; otherwise one is made. Both are answered and logged.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
     // Errors raised before a route runs answer in Gitea's {"message","url"} shape too.
     frameworkErrors: frameworkErrorHandler(config.rootUrl),
     clientErrorHandler: clientErrorHandler(config.rootUrl),
@@ -101,13 +120,22 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
-  const live = new LiveBus();
+  const liveTarget = createLiveTarget(config.redisUrl, (err) => server.log.warn({ err }, 'live events: Redis connection error'));
+  const live = new LiveBus(liveTarget.target);
+  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl);
+  const metrics = new Metrics(() => readQueueState(db));
+  repoLocks.observe(({ waitedMs, heldMs }) => {
+    metrics.repoLockWait.observe(waitedMs / 1000);
+    metrics.repoLockHeld.observe(heldMs / 1000);
+  });
+  const ops: OpsState = { metrics, draining: false };
   const deps: AppDeps = {
     db,
     config,
     notifier,
     jobs,
     live,
+    repoLocks,
     loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle),
     tokenCache,
   };
@@ -121,7 +149,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   // Webhooks: events become prepare jobs in their transaction; prepare writes the deliveries, deliver sends them.
   notifier.subscribeInTransaction(webhookSubscriber(config));
   jobs.register(prepareHandler(deps));
-  jobs.register(deliverHandler(db, config));
+  jobs.register(deliverHandler(db, config, (outcome) => metrics.webhookDeliveries.inc({ outcome })));
   notifier.subscribe(liveSubscriber(live));
   notifier.subscribeInTransaction(xrefTxSubscriber());
   jobs.register(xrefJobHandler(deps));
@@ -163,6 +191,17 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     server.log,
   );
 
+  let migrated = false;
+  mountOps(server, ops, {
+    database: async () => void (await db.$queryRawUnsafe('SELECT 1')),
+    // Once every migration of this build is applied it stays so: later checks skip the read.
+    async pendingMigrations() {
+      if (migrated) return [];
+      const pending = await pendingMigrations(db, config.dbProvider);
+      migrated = pending.length === 0;
+      return pending;
+    },
+  });
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
   await server.register(async (git) => gitHttp(git, deps));
   await server.register(async (downloads) => downloadRoutes(downloads, deps));
@@ -203,13 +242,18 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       if (config.jobs.worker) jobs.start();
       if (config.cron.enabled) await cron.start();
     },
+    ops,
     async close() {
+      // Readiness fails first; then requests (git operations included) finish, then background work.
+      ops.draining = true;
       live.close();
       await server.close();
       await cron.stop();
       await jobs.stop();
       await notifier.drain();
       await authChanges.close();
+      await repoLocks.close();
+      await liveTarget.close();
       if (ownsDb) await baseDb.$disconnect();
     },
   };

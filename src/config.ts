@@ -38,6 +38,8 @@ export interface Config {
    * connections mode).
    */
   live: { maxSubscriptionsPerUser: number; queueSize: number };
+  /** REDIS_URL: live subscription events go through Redis pub/sub (every instance's subscribers); null = in process. */
+  redisUrl: string | null;
   /** Durable background jobs (src/jobs): JOBS_WORKER, JOBS_CONCURRENCY, JOBS_POLL_INTERVAL, JOBS_LEASE, JOBS_SHUTDOWN_TIMEOUT, JOBS_RETRY_BASE, JOBS_RETRY_MAX, JOBS_KEEP_DONE, JOBS_KEEP_FAILED. */
   jobs: JobsConfig;
   /** Cron (Gitea `[cron]`): CRON_ENABLED, and per task CRON_<TASK>_{ENABLED,SCHEDULE,RUN_AT_START,NOTICE_ON_SUCCESS,OLDER_THAN,…}. */
@@ -139,6 +141,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     default: '',
     meaning: 'instance runner registration token seeded at start (≥ 32 characters; or GITEA_RUNNER_REGISTRATION_TOKEN_FILE)',
   },
+  { name: 'REDIS_URL', default: '', meaning: 'redis:// URL: live GraphQL subscriptions across instances (several instances)' },
   { name: 'ATTACHMENT_MAX_SIZE', default: '2048', meaning: 'largest attachment or release asset, in MiB' },
   { name: 'ATTACHMENT_ALLOWED_TYPES', default: "Gitea's list", meaning: 'issue/comment attachment types (extensions, mime types)' },
   { name: 'RELEASE_ALLOWED_TYPES', default: '', meaning: 'release asset types (empty: all)' },
@@ -199,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptionsPerUser: parseCount('LIVE_MAX_SUBSCRIPTIONS_PER_USER', env.LIVE_MAX_SUBSCRIPTIONS_PER_USER, 20, 1),
       queueSize: parseCount('LIVE_QUEUE_SIZE', env.LIVE_QUEUE_SIZE, 100, 1),
     },
+    redisUrl: env.REDIS_URL || null,
     jobs: loadJobsConfig(env),
     webhook: loadWebhookConfig(env),
     cron: loadCronConfig(env),

@@ -1,5 +1,6 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import { TOKEN_QUERY_PARAMS } from './auth/credentials.ts';
+import { currentRequest } from './ops/requestContext.ts';
 
 type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
 
@@ -26,12 +27,18 @@ export function redactSecrets(text: string): string {
 /**
  * Fastify's pino options: the request serializer logs the URL with `token`, `access_token` and
  * `password` values redacted; credential headers are censored wherever a log object carries headers;
- * message strings (e.g. Fastify's "Route GET:/x?token=… not found") are redacted too.
+ * message strings (e.g. Fastify's "Route GET:/x?token=… not found") are redacted too. Lines logged during a request
+ * carry its `reqId`.
  */
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream): LoggerOptions {
   return {
     level,
     ...(stream ? { stream } : {}),
+    // Every line written while a request is served carries its id, also lines of loggers not bound to it.
+    mixin(_merge, _level, logger) {
+      const reqId = currentRequest()?.reqId;
+      return reqId && !('reqId' in logger.bindings()) ? { reqId } : {};
+    },
     serializers: {
       // Also called for any `{ req }` a log line carries, so it must not assume a Fastify request.
       req: (req: FastifyRequest) => ({

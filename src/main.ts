@@ -1,7 +1,11 @@
+import path from 'node:path';
 import { Command, InvalidArgumentError as CliArgumentError } from 'commander';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { describeDatabase, ENVIRONMENT, loadConfig, PACKAGE_VERSION, redactUrl, VERSION, type Config } from './config.ts';
 import { createDb, prepareDb, type Db } from './db/client.ts';
+import { RepoLocks } from './db/repoLocks.ts';
+import { dumpTo, restoreFrom } from './db/backup.ts';
+import { runCronTask } from './services/cron/cron.ts';
 import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
 import { isDomainError } from './errors.ts';
 import { JobWorker } from './jobs/worker.ts';
@@ -69,12 +73,22 @@ async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T>
   // Jobs the commands enqueue are run by the server's workers (this process starts none).
   const log = (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, { debug: () => undefined, info: () => undefined, warn: log, error: log });
+  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl);
   try {
     return await fn(
-      createSystemContext({ db, config, notifier, jobs, live: new LiveBus(), loginThrottle: new LoginThrottle(config.loginThrottle) }),
+      createSystemContext({
+        db,
+        config,
+        notifier,
+        jobs,
+        live: new LiveBus(),
+        repoLocks,
+        loginThrottle: new LoginThrottle(config.loginThrottle),
+      }),
     );
   } finally {
     await notifier.drain();
+    await repoLocks.close();
     await db.$disconnect();
   }
 }
@@ -106,9 +120,19 @@ async function serve(): Promise<void> {
         `  ${cliEnvironment(config)} npx forgegraph admin user create --username root --password <password> --email root@example.com --admin --must-change-password=false\n\n`,
     );
   }
+  // Graceful shutdown: readiness fails, the listener closes, requests and git operations in flight finish, the
+  // scheduler and the workers finish or release their work; a second signal or SHUTDOWN_TIMEOUT ends it at once.
   const stop = async (signal: string) => {
-    log.info(`${signal}: shutting down`);
+    log.info(`${signal}: shutting down (draining requests, git operations and jobs)`);
+    const force = setTimeout(() => {
+      log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.jobs.shutdownTimeoutMs + 30_000);
+    force.unref();
+    process.once('SIGTERM', () => process.exit(1));
+    process.once('SIGINT', () => process.exit(1));
     await app.close();
+    log.info('shutdown complete');
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -140,6 +164,38 @@ program
     const applied = await migrate(config);
     process.stderr.write(`Database: ${describeDatabase(config)}\n`);
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n');
+  });
+
+program
+  .command('dump')
+  .description(
+    'Back up the database (a logical export that restores into SQLite or PostgreSQL), repositories, attachments and packages into a new directory (like `gitea dump`; archive it with tar).',
+  )
+  .requiredOption('--output <dir>', 'new or empty directory to write')
+  .action(async (o: { output: string }) => {
+    await withSystem(async (cx) => {
+      const manifest = await dumpTo(cx.db, cx.config.dbProvider, cx.config.dataDir, path.resolve(o.output));
+      const total = Object.values(manifest.rows).reduce((a, b) => a + b, 0);
+      process.stdout.write(
+        `Dumped ${total} rows of ${Object.keys(manifest.rows).length} tables and ${manifest.data.join(', ')} to ${path.resolve(o.output)}\n`,
+      );
+    });
+  });
+program
+  .command('restore')
+  .description(
+    "Restore a `forgegraph dump` directory into a new database and data directory (DATABASE_URL, DATA_DIR), then point the repositories at this data directory's git hooks.",
+  )
+  .requiredOption('--input <dir>', 'directory written by `forgegraph dump`')
+  .action(async (o: { input: string }) => {
+    await withSystem(async (cx) => {
+      const manifest = await restoreFrom(cx.db, cx.config.dbProvider, cx.config.dataDir, path.resolve(o.input));
+      await runCronTask(cx, 'resync_all_hooks');
+      const total = Object.values(manifest.rows).reduce((a, b) => a + b, 0);
+      process.stdout.write(
+        `Restored ${total} rows (dumped from ${manifest.provider} at ${manifest.createdAt}) and ${manifest.data.join(', ')} into ${cx.config.dataDir}\n`,
+      );
+    });
   });
 
 const admin = program.command('admin').description('Administration commands.');

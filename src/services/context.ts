@@ -9,6 +9,7 @@ import type { LiveBus } from '../notify/liveBus.ts';
 import type { Notifier } from '../notify/notifier.ts';
 import type { LoginThrottle } from '../auth/loginThrottle.ts';
 import type { TokenCache } from '../auth/tokenCache.ts';
+import type { RepoLocks } from '../db/repoLocks.ts';
 
 /** Long-lived dependencies shared by every request. */
 export interface AppDeps {
@@ -23,6 +24,8 @@ export interface AppDeps {
   live: LiveBus;
   /** Token → user for authentication, invalidated across instances (the server's; absent in the CLI). */
   tokenCache?: TokenCache | undefined;
+  /** Serializes the ref-moving sections of one repository's git writes (across instances on PostgreSQL). */
+  repoLocks: RepoLocks;
 }
 
 /** The service context: who is asking, and the handles to do the work. Every service takes it first. */

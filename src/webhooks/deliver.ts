@@ -66,8 +66,15 @@ function estimateNextAttempt(config: Config['webhook'], attempt: number): Date {
   return new Date(Date.now() + Math.min(config.retryBaseMs * 2 ** Math.max(0, attempt - 1), config.retryMaxMs));
 }
 
-/** The deliver job's handler: one attempt per run; throws (to be retried) while attempts remain. */
-export function deliverHandler(db: Db, config: Config): JobHandler<DeliverPayload> {
+/**
+ * The deliver job's handler: one attempt per run; throws (to be retried) while attempts remain. `observe` hears
+ * each attempt's outcome (metrics).
+ */
+export function deliverHandler(
+  db: Db,
+  config: Config,
+  observe: (outcome: 'succeeded' | 'failed' | 'retry') => void = () => undefined,
+): JobHandler<DeliverPayload> {
   let policy: HostPolicy | null = null;
   const kind = { ...WEBHOOK_DELIVER, retry: { baseMs: config.webhook.retryBaseMs, maxMs: config.webhook.retryMaxMs } };
   return defineHandler(kind, async ({ taskId }, run) => {
@@ -148,6 +155,7 @@ export function deliverHandler(db: Db, config: Config): JobHandler<DeliverPayloa
       if (final && task.hook.lastStatus !== status)
         await tx.webhook.updateMany({ where: { id: task.hookId }, data: { lastStatus: status } });
     });
+    observe(ok ? 'succeeded' : final ? 'failed' : 'retry');
     if (!final) throw new Error(result ? `webhook delivery answered ${result.status}` : `webhook delivery failed: ${errorText}`);
   });
 }

@@ -165,126 +165,133 @@ export async function mergePullRequest(
   const viewer = requireViewer(cx);
   const style = parseDo(input.do);
   const found = await findPullByIndex(cx, access, index);
-  return withPullLock(found.pull.id, async () => {
-    const rows = await findPullByIndex(cx, access, index);
-    if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
-    if (rows.issue.isClosed) throw new NotFoundError('not found', { pullId: rows.pull.id });
-    const rule = await baseBranchRule(cx.db, rows.pull);
-    if (!(await isUserAllowedToMerge(cx.db, rule, viewer, access.perm)))
-      throw mergeNotAllowed('User not allowed to merge PR', { pullId: rows.pull.id });
-    if (style === 'manually-merged')
-      return { ...(await markManuallyMerged(cx, access, rows, input.mergeCommitId ?? '')), branchDeleted: false };
+  // One writer of the base repository's refs at a time, across instances; one merge of this pull request here.
+  const outcome = await cx.repoLocks.run(access.repo.id, () =>
+    withPullLock(found.pull.id, async () => {
+      const rows = await findPullByIndex(cx, access, index);
+      if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
+      if (rows.issue.isClosed) throw new NotFoundError('not found', { pullId: rows.pull.id });
+      const rule = await baseBranchRule(cx.db, rows.pull);
+      if (!(await isUserAllowedToMerge(cx.db, rule, viewer, access.perm)))
+        throw mergeNotAllowed('User not allowed to merge PR', { pullId: rows.pull.id });
+      if (style === 'manually-merged')
+        return { result: await markManuallyMerged(cx, access, rows, input.mergeCommitId ?? ''), deleteHead: null, scheduled: false };
 
-    if (isWorkInProgress(rows.issue.title)) throw mergeNotAllowed('Work in progress PRs cannot be merged', { pullId: rows.pull.id });
-    const sides = await currentSides(cx, access.repo, rows.pull);
-    rows.pull = await storePullState(cx.db, sides.baseGitDir, rows.pull, sides.headSha, sides.baseSha);
-    requireMergeableStatus(rows.pull);
-    // Scheduling skips the protection checks (Gitea MergeCheckTypeAuto): the scheduled merge runs them.
-    if (!input.mergeWhenChecksSucceed || opts.auto) {
-      try {
-        await checkPullBranchProtections(cx.db, rule, rows, sides.headSha);
-      } catch (err) {
-        const overridden = !opts.auto && input.forceMerge === true && rule !== null && adminMayOverride(rule, access.perm);
-        if (!overridden || !isDomainError(err) || err.data.notReady !== true) throw err;
+      if (isWorkInProgress(rows.issue.title)) throw mergeNotAllowed('Work in progress PRs cannot be merged', { pullId: rows.pull.id });
+      const sides = await currentSides(cx, access.repo, rows.pull);
+      rows.pull = await storePullState(cx.db, sides.baseGitDir, rows.pull, sides.headSha, sides.baseSha);
+      requireMergeableStatus(rows.pull);
+      // Scheduling skips the protection checks (Gitea MergeCheckTypeAuto): the scheduled merge runs them.
+      if (!input.mergeWhenChecksSucceed || opts.auto) {
+        try {
+          await checkPullBranchProtections(cx.db, rule, rows, sides.headSha);
+        } catch (err) {
+          const overridden = !opts.auto && input.forceMerge === true && rule !== null && adminMayOverride(rule, access.perm);
+          if (!overridden || !isDomainError(err) || err.data.notReady !== true) throw err;
+        }
       }
-    }
-    try {
-      await requireNoOpenDependencies(cx.db, rows.issue);
-    } catch (err) {
-      if (err instanceof PreconditionFailedError) throw mergeNotAllowed(err.message, err.data);
-      throw err;
-    }
-    const message = await mergeMessage(cx, access, rows, sides.headRepo, style, input);
-    const settings = await loadPullSettings(cx.db, access.repo.id);
-    const deleteBranch = rows.pull.flow === 'GITHUB' && (input.deleteBranchAfterMerge ?? settings.defaultDeleteBranchAfterMerge === true);
-    if (!isMergeStyleAllowed(settings, style))
-      throw mergeNotAllowed(`${style} is not allowed an allowed merge style for this repository`, { style });
-    if (input.headCommitId && input.headCommitId !== sides.headSha) {
-      throw new ConflictError('head out of date', { given: input.headCommitId, current: sides.headSha });
-    }
-    if (input.mergeWhenChecksSucceed && !opts.auto) {
-      await scheduleAutoMerge(cx, rows, viewer, { style, message, deleteBranchAfterMerge: deleteBranch });
-      return { ...rows, branchDeleted: false, scheduled: true };
-    }
-
-    const when = new Date();
-    const committer = gitSignature(cx, viewer, when);
-    const author = style === 'squash' ? await squashAuthor(cx, sides, rows.issue, viewer, when) : committer;
-    const squashMessage =
-      style === 'squash' && `${author.name} <${author.email}>` !== `${committer.name} <${committer.email}>`
-        ? addCommitMessageTrailer(message, 'Co-authored-by', `${author.name} <${author.email}>`)
-        : message;
-    const baseRef = `refs/heads/${rows.pull.baseBranch}`;
-    let baseSha = sides.baseSha;
-    let merged: { sha: string; mergeBase: string; pending: PendingRefUpdates; updates: RefUpdate[] } | null = null;
-    for (let attempt = 1; attempt <= 2 && !merged; attempt++) {
-      const outcome = await createMerge(sides.baseGitDir, {
-        style,
-        base: baseSha,
-        head: sides.headSha,
-        author,
-        committer,
-        message: squashMessage,
-      });
-      switch (outcome.status) {
-        case 'merged':
-          break;
-        case 'conflict':
-          throw new ConflictError(
-            `Merge Conflict Error: ${style} of the pull request conflicts${outcome.commit ? ` at commit ${outcome.commit}` : ''}${outcome.files.length ? ` in ${outcome.files.join(', ')}` : ''}`,
-            { style, files: outcome.files, commit: outcome.commit },
-          );
-        case 'not-fast-forward':
-          throw new ConflictError(
-            'the base branch has commits that are not in the head branch: it cannot be fast-forwarded (update the head branch first)',
-            { style },
-          );
-        case 'already-merged':
-          throw mergeNotAllowed('the head branch is already part of the base branch: nothing to merge', { pullId: rows.pull.id });
-        case 'unrelated-histories':
-          throw new ConflictError('Merge UnrelatedHistories Error: the head and base branches have unrelated histories', { style });
-      }
-      if (mergeTestHooks.beforeBaseUpdate) await mergeTestHooks.beforeBaseUpdate(attempt);
-      // The push job is held before the base moves: a crash after the update still gets its bookkeeping.
-      const intended = [{ ref: baseRef, oldSha: baseSha, newSha: outcome.sha }];
-      const intent = await holdRefUpdates(cx, access.repo, intended);
-      let update: Awaited<ReturnType<typeof updateRefCAS>>;
       try {
-        update = await updateRefCAS(sides.baseGitDir, baseRef, outcome.sha, baseSha);
+        await requireNoOpenDependencies(cx.db, rows.issue);
       } catch (err) {
-        await intent.done();
+        if (err instanceof PreconditionFailedError) throw mergeNotAllowed(err.message, err.data);
         throw err;
       }
-      if (update.status === 'updated') {
-        merged = { sha: outcome.sha, mergeBase: outcome.mergeBase, pending: intent, updates: intended };
-        continue;
+      const message = await mergeMessage(cx, access, rows, sides.headRepo, style, input);
+      const settings = await loadPullSettings(cx.db, access.repo.id);
+      const deleteBranch = rows.pull.flow === 'GITHUB' && (input.deleteBranchAfterMerge ?? settings.defaultDeleteBranchAfterMerge === true);
+      if (!isMergeStyleAllowed(settings, style))
+        throw mergeNotAllowed(`${style} is not allowed an allowed merge style for this repository`, { style });
+      if (input.headCommitId && input.headCommitId !== sides.headSha) {
+        throw new ConflictError('head out of date', { given: input.headCommitId, current: sides.headSha });
       }
-      await intent.done([]);
-      if (update.current === null)
-        throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
-      baseSha = update.current;
-    }
-    if (!merged) throw new ConflictError('merge push out of date', { pullId: rows.pull.id });
+      if (input.mergeWhenChecksSucceed && !opts.auto) {
+        await scheduleAutoMerge(cx, rows, viewer, { style, message, deleteBranchAfterMerge: deleteBranch });
+        return { result: rows, deleteHead: null, scheduled: true };
+      }
 
-    let stored: Awaited<ReturnType<typeof markPullMerged>>;
-    try {
-      // Marked merged before the push job runs, so its follow-ups do not take the merge for a manual one.
-      stored = await markPullMerged(cx, rows, {
-        commitId: merged.sha,
-        mergedAt: when,
-        mergerId: viewer.id,
-        status: rows.pull.status,
-        how: style,
-        mergeBase: merged.mergeBase,
-        auto: opts.auto === true,
-      });
-    } finally {
-      await merged.pending.done(merged.updates);
-    }
-    const result = stored ?? (await findPullByIndex(cx, access, index));
-    const branchDeleted = deleteBranch ? await deleteHeadBranchAfterMerge(cx, access, result, sides.headRepo, sides.headSha) : false;
-    return { ...result, branchDeleted };
-  });
+      const when = new Date();
+      const committer = gitSignature(cx, viewer, when);
+      const author = style === 'squash' ? await squashAuthor(cx, sides, rows.issue, viewer, when) : committer;
+      const squashMessage =
+        style === 'squash' && `${author.name} <${author.email}>` !== `${committer.name} <${committer.email}>`
+          ? addCommitMessageTrailer(message, 'Co-authored-by', `${author.name} <${author.email}>`)
+          : message;
+      const baseRef = `refs/heads/${rows.pull.baseBranch}`;
+      let baseSha = sides.baseSha;
+      let merged: { sha: string; mergeBase: string; pending: PendingRefUpdates; updates: RefUpdate[] } | null = null;
+      for (let attempt = 1; attempt <= 2 && !merged; attempt++) {
+        const outcome = await createMerge(sides.baseGitDir, {
+          style,
+          base: baseSha,
+          head: sides.headSha,
+          author,
+          committer,
+          message: squashMessage,
+        });
+        switch (outcome.status) {
+          case 'merged':
+            break;
+          case 'conflict':
+            throw new ConflictError(
+              `Merge Conflict Error: ${style} of the pull request conflicts${outcome.commit ? ` at commit ${outcome.commit}` : ''}${outcome.files.length ? ` in ${outcome.files.join(', ')}` : ''}`,
+              { style, files: outcome.files, commit: outcome.commit },
+            );
+          case 'not-fast-forward':
+            throw new ConflictError(
+              'the base branch has commits that are not in the head branch: it cannot be fast-forwarded (update the head branch first)',
+              { style },
+            );
+          case 'already-merged':
+            throw mergeNotAllowed('the head branch is already part of the base branch: nothing to merge', { pullId: rows.pull.id });
+          case 'unrelated-histories':
+            throw new ConflictError('Merge UnrelatedHistories Error: the head and base branches have unrelated histories', { style });
+        }
+        if (mergeTestHooks.beforeBaseUpdate) await mergeTestHooks.beforeBaseUpdate(attempt);
+        // The push job is held before the base moves: a crash after the update still gets its bookkeeping.
+        const intended = [{ ref: baseRef, oldSha: baseSha, newSha: outcome.sha }];
+        const intent = await holdRefUpdates(cx, access.repo, intended);
+        let update: Awaited<ReturnType<typeof updateRefCAS>>;
+        try {
+          update = await updateRefCAS(sides.baseGitDir, baseRef, outcome.sha, baseSha);
+        } catch (err) {
+          await intent.done();
+          throw err;
+        }
+        if (update.status === 'updated') {
+          merged = { sha: outcome.sha, mergeBase: outcome.mergeBase, pending: intent, updates: intended };
+          continue;
+        }
+        await intent.done([]);
+        if (update.current === null)
+          throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
+        baseSha = update.current;
+      }
+      if (!merged) throw new ConflictError('merge push out of date', { pullId: rows.pull.id });
+
+      let stored: Awaited<ReturnType<typeof markPullMerged>>;
+      try {
+        // Marked merged before the push job runs, so its follow-ups do not take the merge for a manual one.
+        stored = await markPullMerged(cx, rows, {
+          commitId: merged.sha,
+          mergedAt: when,
+          mergerId: viewer.id,
+          status: rows.pull.status,
+          how: style,
+          mergeBase: merged.mergeBase,
+          auto: opts.auto === true,
+        });
+      } finally {
+        await merged.pending.done(merged.updates);
+      }
+      const result = stored ?? (await findPullByIndex(cx, access, index));
+      return { result, deleteHead: deleteBranch ? { headRepo: sides.headRepo, headSha: sides.headSha } : null, scheduled: false };
+    }),
+  );
+  // Outside the base repository's lock: the head branch may live in another repository (whose lock it takes).
+  const { result, deleteHead, scheduled } = outcome;
+  if (scheduled) return { ...result, branchDeleted: false, scheduled: true };
+  const branchDeleted = deleteHead ? await deleteHeadBranchAfterMerge(cx, access, result, deleteHead.headRepo, deleteHead.headSha) : false;
+  return { ...result, branchDeleted };
 }
 
 /**

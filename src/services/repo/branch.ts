@@ -108,25 +108,27 @@ export async function renameBranch(cx: ServiceContext, ref: RepoRef, from: strin
     { ref: `refs/heads/${to}`, oldSha: zero, newSha: sha },
     { ref: `refs/heads/${from}`, oldSha: sha, newSha: zero },
   ];
-  const pending = await holdRefUpdates(cx, repo, updates);
-  try {
-    if ((await updateRefCAS(gitDir, `refs/heads/${to}`, sha, null)).status !== 'updated') {
-      await pending.done([]);
-      throw taken();
+  await cx.repoLocks.run(repo.id, async () => {
+    const pending = await holdRefUpdates(cx, repo, updates);
+    try {
+      if ((await updateRefCAS(gitDir, `refs/heads/${to}`, sha, null)).status !== 'updated') {
+        await pending.done([]);
+        throw taken();
+      }
+      if (!(await deleteRefCAS(gitDir, `refs/heads/${from}`, sha))) {
+        await deleteRefCAS(gitDir, `refs/heads/${to}`, sha);
+        await pending.done([]);
+        throw new ConflictError(`branch ${from} was changed by someone else meanwhile; retry`, { branch: from });
+      }
+      // Rows follow before the push job runs, so its follow-ups do not see pull requests losing their branches.
+      if (from === repo.defaultBranch) {
+        await writeHead(gitDir, to);
+        await cx.db.repository.update({ where: { id: repo.id }, data: { defaultBranch: to } });
+      }
+      await cx.db.pullRequest.updateMany({ where: { baseRepoId: repo.id, baseBranch: from, hasMerged: false }, data: { baseBranch: to } });
+      await cx.db.pullRequest.updateMany({ where: { headRepoId: repo.id, headBranch: from, hasMerged: false }, data: { headBranch: to } });
+    } finally {
+      await pending.done(updates);
     }
-    if (!(await deleteRefCAS(gitDir, `refs/heads/${from}`, sha))) {
-      await deleteRefCAS(gitDir, `refs/heads/${to}`, sha);
-      await pending.done([]);
-      throw new ConflictError(`branch ${from} was changed by someone else meanwhile; retry`, { branch: from });
-    }
-    // Rows follow before the push job runs, so its follow-ups do not see pull requests losing their branches.
-    if (from === repo.defaultBranch) {
-      await writeHead(gitDir, to);
-      await cx.db.repository.update({ where: { id: repo.id }, data: { defaultBranch: to } });
-    }
-    await cx.db.pullRequest.updateMany({ where: { baseRepoId: repo.id, baseBranch: from, hasMerged: false }, data: { baseBranch: to } });
-    await cx.db.pullRequest.updateMany({ where: { headRepoId: repo.id, headBranch: from, hasMerged: false }, data: { headBranch: to } });
-  } finally {
-    await pending.done(updates);
-  }
+  });
 }

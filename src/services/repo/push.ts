@@ -175,7 +175,8 @@ export async function holdRefUpdates(
 /**
  * A durable API ref update (a file commit, a branch created or deleted, a merge): the push job is held before
  * `apply` runs (which moves the refs and says whether it did), then run with the outcome (feeds, webhooks,
- * pull request refresh). An `apply` that throws leaves the outcome to the job, which reads git.
+ * pull request refresh). An `apply` that throws leaves the outcome to the job, which reads git. Runs under the
+ * repository's write lock (cx.repoLocks).
  */
 export async function updateRefsRecorded<T>(
   cx: ServiceContext,
@@ -183,16 +184,19 @@ export async function updateRefsRecorded<T>(
   updates: readonly RefUpdate[],
   apply: () => Promise<{ applied: boolean; result: T }>,
 ): Promise<T> {
-  const pending = await holdRefUpdates(cx, repo, updates);
-  let outcome: { applied: boolean; result: T };
-  try {
-    outcome = await apply();
-  } catch (err) {
-    await pending.done();
-    throw err;
-  }
-  // Test hook: die between the ref update and its bookkeeping (the held job must replay it).
-  if (cx.config.testCrashAfterRefUpdate && outcome.applied) process.kill(process.pid, 'SIGKILL');
-  await pending.done(outcome.applied ? updates : []);
-  return outcome.result;
+  // One writer of the repository's refs at a time, across instances (its bookkeeping included).
+  return cx.repoLocks.run(repo.id, async () => {
+    const pending = await holdRefUpdates(cx, repo, updates);
+    let outcome: { applied: boolean; result: T };
+    try {
+      outcome = await apply();
+    } catch (err) {
+      await pending.done();
+      throw err;
+    }
+    // Test hook: die between the ref update and its bookkeeping (the held job must replay it).
+    if (cx.config.testCrashAfterRefUpdate && outcome.applied) process.kill(process.pid, 'SIGKILL');
+    await pending.done(outcome.applied ? updates : []);
+    return outcome.result;
+  });
 }

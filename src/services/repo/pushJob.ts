@@ -76,16 +76,39 @@ async function checkBranchProtection(cx: ServiceContext, repo: Models.Repository
   });
 }
 
-/** Starts the bookkeeping of a push by the viewer to `repo`. */
+/**
+ * Takes the repository's write lock for a section that ends when `release` is called: resolves once the lock is
+ * held (receive-pack's hooks start and end the section in different calls).
+ */
+async function holdRepoLock(cx: ServiceContext, repoId: number): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await new Promise<void>((acquired, failed) => {
+    cx.repoLocks
+      .run(repoId, async () => {
+        acquired();
+        await released;
+      })
+      .catch(failed);
+  });
+  return release;
+}
+
+/**
+ * Starts the bookkeeping of a push by the viewer to `repo`. From pre-receive to the end of the bookkeeping the
+ * push holds the repository's write lock: git moves the refs and the job records them with no other writer.
+ */
 export function beginPush(cx: ServiceContext, repo: Models.Repository): PushRecorder {
   let held: HeldJob<PushPayload> | null = null;
   let intended: RefUpdate[] = [];
   let applied: RefUpdate[] | null = null;
+  let unlock: (() => void) | null = null;
   return {
     async intend(lines) {
       intended = parseRefUpdates(lines);
       if (!intended.length) return;
       await checkBranchProtection(cx, repo, lines, intended);
+      unlock = await holdRepoLock(cx, repo.id);
       held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: intended });
     },
     applied(lines) {
@@ -95,10 +118,16 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
       return applied !== null && applied.length > 0;
     },
     async finish() {
-      if (!held) return;
-      const job = held;
-      held = null;
-      await job.run({ repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: intended, ...(applied ? { applied } : {}) });
+      const release = unlock;
+      unlock = null;
+      try {
+        if (!held) return;
+        const job = held;
+        held = null;
+        await job.run({ repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: intended, ...(applied ? { applied } : {}) });
+      } finally {
+        release?.();
+      }
     },
   };
 }

@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Metrics } from './metrics.ts';
+import { runInRequest, type RequestContext } from './requestContext.ts';
+
+/** What readiness checks: each throws (or returns a reason) when the instance must not get traffic. */
+export interface ReadinessChecks {
+  /** A round trip to the database. */
+  database(): Promise<void>;
+  /** The migrations of this build not yet applied (empty when ready). */
+  pendingMigrations(): Promise<string[]>;
+}
+
+/** The operations surface of one instance: whether it drains (SIGTERM), and its metrics. */
+export interface OpsState {
+  metrics: Metrics;
+  /** True from the start of a graceful shutdown: /readyz fails so the balancer stops sending requests. */
+  draining: boolean;
+}
+
+const GIT_SERVICE = /\/(git-upload-pack|git-receive-pack)$|\/info\/refs$/;
+
+/** The git service a request runs (for the git duration histogram), or null. */
+function gitService(req: FastifyRequest): string | null {
+  const path = req.url.split('?')[0] ?? '';
+  const m = GIT_SERVICE.exec(path);
+  if (!m) return null;
+  if (m[1]) return m[1].slice(4);
+  const q = /[?&]service=git-(upload-pack|receive-pack)/.exec(req.url);
+  return q ? `${q[1]}-advertisement` : null;
+}
+
+/**
+ * Request ids (X-Request-Id in and out; every log line of the request carries it, see src/logger.ts), request
+ * metrics measured when the response is finished (hijacked git responses included), and the endpoints
+ * `/metrics` (Prometheus text), `/healthz` (liveness: the process serves) and `/readyz` (readiness: database
+ * reachable, migrations applied, not draining).
+ */
+export function mountOps(server: FastifyInstance, state: OpsState, checks: ReadinessChecks): void {
+  const { metrics } = state;
+  server.addHook('onRequest', (req, reply, done) => {
+    reply.header('X-Request-Id', req.id);
+    const context: RequestContext = { reqId: req.id, statements: 0 };
+    const started = performance.now();
+    reply.raw.once('close', () => {
+      const route = req.routeOptions.url ?? 'unmatched';
+      const seconds = (performance.now() - started) / 1000;
+      metrics.requestDuration.observe({ method: req.method, route, status_code: String(reply.raw.statusCode) }, seconds);
+      metrics.statementsPerRequest.observe({ route }, context.statements);
+      const service = gitService(req);
+      if (service) metrics.gitDuration.observe({ service }, seconds);
+    });
+    runInRequest(context, done);
+  });
+
+  server.get('/metrics', async (_req, reply) => {
+    const { contentType, body } = await metrics.render();
+    return reply.type(contentType).send(body);
+  });
+  server.get('/healthz', async (_req, reply) => reply.type('application/json').send({ status: 'pass' }));
+  server.get('/readyz', async (_req, reply) => {
+    const failures: Record<string, string> = {};
+    if (state.draining) failures.draining = 'shutting down';
+    try {
+      await checks.database();
+      const pending = await checks.pendingMigrations();
+      if (pending.length) failures.migrations = `${pending.length} pending: ${pending.join(', ')}`;
+    } catch (err) {
+      failures.database = err instanceof Error ? err.message : String(err);
+    }
+    const ok = Object.keys(failures).length === 0;
+    return reply
+      .code(ok ? 200 : 503)
+      .type('application/json')
+      .send({ status: ok ? 'pass' : 'fail', checks: failures });
+  });
+}

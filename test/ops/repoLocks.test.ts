@@ -1,0 +1,94 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RepoLocks } from '../../src/db/repoLocks.ts';
+import { createLiveTarget } from '../../src/notify/liveTarget.ts';
+import { LiveBus, type LiveEvent } from '../../src/notify/liveBus.ts';
+import { createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.ts';
+
+/** Runs `n` sections on the given lock holders (round-robin) and reports the most that overlapped. */
+async function maxOverlap(holders: RepoLocks[], repoId: number, n: number): Promise<number> {
+  let inside = 0;
+  let max = 0;
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      holders[i % holders.length]!.run(repoId, async () => {
+        inside++;
+        max = Math.max(max, inside);
+        await sleep(5);
+        inside--;
+      }),
+    ),
+  );
+  return max;
+}
+
+describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
+  const databases: TestDatabase[] = [];
+  afterAll(async () => Promise.all(databases.map((d) => d.drop())));
+
+  it('one writer per repository: in one process, and on PostgreSQL across two lock holders (two instances)', async () => {
+    const database = await createTestDatabase(provider);
+    databases.push(database);
+    const a = new RepoLocks(provider, database.url);
+    const b = new RepoLocks(provider, database.url);
+    try {
+      expect(await maxOverlap([a], 1, 8)).toBe(1);
+      // Two holders share nothing in memory: only PostgreSQL's advisory lock can serialize them.
+      if (provider === 'postgresql') expect(await maxOverlap([a, b], 7, 12)).toBe(1);
+      // Different repositories do not wait for each other.
+      let bothInside = false;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const first = a.run(2, () => gate);
+      await a.run(3, async () => {
+        bothInside = true;
+      });
+      release();
+      await first;
+      expect(bothInside).toBe(true);
+      // Re-entrant: a section may take its own repository's lock again.
+      expect(await a.run(4, () => a.run(4, async () => 'inner'))).toBe('inner');
+      expect(a.active).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('a failing section releases the lock for the next writer', async () => {
+    const database = await createTestDatabase(provider);
+    databases.push(database);
+    const locks = new RepoLocks(provider, database.url);
+    try {
+      await expect(locks.run(1, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+      expect(await locks.run(1, async () => 'next')).toBe('next');
+    } finally {
+      await locks.close();
+    }
+  });
+});
+
+describe('live events over Redis (REDIS_URL)', () => {
+  it.skipIf(!process.env.REDIS_URL && !process.env.TEST_REDIS_URL)(
+    'a subscriber on one bus receives what another bus published',
+    async () => {
+      const url = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? '';
+      const errors: unknown[] = [];
+      const one = createLiveTarget(url, (e) => errors.push(e));
+      const two = createLiveTarget(url, (e) => errors.push(e));
+      try {
+        const topic = `repo:${process.pid}${Date.now()}`;
+        const stream = new LiveBus(one.target).subscribe(topic, { queueSize: 10 });
+        await sleep(200); // SUBSCRIBE reaches Redis
+        const event: LiveEvent = { kind: 'issue', action: 'CREATED', repoId: 1, issueId: 42, actorId: 3, commentId: null };
+        new LiveBus(two.target).publish(topic, event);
+        expect((await stream.next()).value).toEqual(event);
+        await stream.return?.();
+        expect(errors).toEqual([]);
+      } finally {
+        await one.close();
+        await two.close();
+      }
+    },
+  );
+});
