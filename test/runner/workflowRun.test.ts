@@ -228,6 +228,35 @@ describe.each(PROVIDERS)('workflow runs end to end (%s)', (provider) => {
     expect(run.workflow_runs).toHaveLength(1);
     expect(run.workflow_runs[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
     expect((await t.request('GET', '/api/v1/admin/actions/runs?status=success', as())).json<{ total_count: number }>().total_count).toBe(0);
+
+    // Each job is a commit status of the pushed commit (Gitea's context and texts); the combined state is failure.
+    const combined = (await t.request('GET', `/api/v1/repos/root/app/commits/${sha}/status`, as())).json<{
+      state: string;
+      statuses: Array<{ context: string; status: string; description: string; target_url: string }>;
+    }>();
+    expect(combined.state).toBe('failure');
+    const byContext = Object.fromEntries(combined.statuses.map((s) => [s.context, s]));
+    expect(Object.keys(byContext).sort()).toEqual([
+      'CI / build (push)',
+      'CI / deploy (push)',
+      'CI / report (push)',
+      'CI / test (linux-a) (push)',
+      'CI / test (linux-b) (push)',
+    ]);
+    expect(byContext['CI / build (push)']).toMatchObject({ status: 'failure', target_url: '/root/app/actions/runs/1/jobs/2' });
+    expect(byContext['CI / build (push)']?.description).toMatch(/^Failing after \d+(m\d+)?s$/);
+    expect(byContext['CI / deploy (push)']).toMatchObject({ status: 'success', description: 'Has been skipped' });
+    expect(byContext['CI / test (linux-a) (push)']?.description).toMatch(/^Successful in /);
+    // The history of one context: pending (waiting, then running) before the result.
+    const history = (await t.request('GET', `/api/v1/repos/root/app/commits/${sha}/statuses?sort=oldest`, as())).json<
+      Array<{ context: string; description: string }>
+    >();
+    expect(history.filter((s) => s.context === 'CI / build (push)').map((s) => s.description.replace(/\d+(m\d+)?s$/, 'N'))).toEqual([
+      'Blocked by required conditions',
+      'Waiting to run',
+      'Has started running',
+      'Failing after N',
+    ]);
   });
 
   it('a push that changes only ignored paths starts nothing; a replayed push job adds no second run', async () => {

@@ -1,5 +1,6 @@
 // How runs and jobs come to exist (Gitea services/actions/notifier_helper.go, run.go InsertRun): the workflows at
 // the event's commit whose `on:` matches become one run each, with one job per `jobs.<id>` and matrix combination.
+import { syncJobStatuses } from './commitStatuses.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -80,6 +81,7 @@ async function insertRun(tx: DbTx, ev: WorkflowEvent, file: string, wf: ParsedWo
       status: jobStatuses[i] ?? 'WAITING',
     })),
   });
+  await syncJobStatuses(tx, run.id);
   return run;
 }
 

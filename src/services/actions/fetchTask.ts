@@ -1,6 +1,7 @@
 // FetchTask (Gitea services/actions/task.go PickTask, models/actions/task.go CreateTaskForRunner): hands the oldest
 // waiting job whose runs-on labels the runner has to that runner, claimed by a conditional update so two runners
 // never get the same job.
+import { syncJobStatuses } from './commitStatuses.ts';
 import type { Models } from '../../db/client.ts';
 import type { ServiceContext } from '../context.ts';
 import { runnerLabels } from './runners.ts';
@@ -75,6 +76,7 @@ async function claim(
     await tx.actionRunJob.update({ where: { id: job.id }, data: { taskId: task.id } });
     await tx.actionRun.updateMany({ where: { id: job.runId, started: null }, data: { started: now } });
     await tx.actionRun.updateMany({ where: { id: job.runId, status: { in: ['WAITING', 'BLOCKED'] } }, data: { status: 'RUNNING' } });
+    await syncJobStatuses(tx, job.runId);
     return { taskId: task.id, token: secret.token };
   });
 }

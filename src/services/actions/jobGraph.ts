@@ -2,6 +2,7 @@
 // run's status is the roll-up of its jobs (AggregateJobStatus).
 import type { DbTx, Models } from '../../db/client.ts';
 import { aggregateStatus, isDone } from './status.ts';
+import { syncJobStatuses } from './commitStatuses.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
 import { jobIf } from './workflowFile.ts';
 
@@ -45,5 +46,6 @@ export async function advanceRun(tx: DbTx, runId: number): Promise<Models.Action
   const status = aggregateStatus(jobs.map((j) => j.status));
   const done = isDone(status);
   await tx.actionRun.update({ where: { id: runId }, data: { status, ...(done ? { stopped: new Date() } : {}) } });
+  await syncJobStatuses(tx, runId);
   return status;
 }

@@ -117,13 +117,18 @@ export function mirrorSyncHandler(deps: AppDeps): JobHandler<MirrorSyncPayload> 
     const cx = createSystemContext(deps);
     const repo = await deps.db.repository.findUnique({ where: { id: payload.repoId }, include: { mirror: true } });
     if (payload.done || !repo?.isMirror || !repo.mirror || repo.status !== 'READY') return;
-    let before = payload.before;
-    if (!before) {
-      const snapshot = await readBranchAndTagRefs(repoPath(deps.config.repositoriesDir, repo.ownerName, repo.name));
-      await withTx(cx, (tx) => run.checkpoint(tx, { ...payload, before: snapshot }));
-      before = snapshot;
-    }
-    const snapshot = before;
-    await sync(cx, repo, repo.mirror, before, (tx) => run.checkpoint(tx, { ...payload, before: snapshot, done: true }));
+    const mirror = repo.mirror;
+    // The repository's write lock from the snapshot to the recorded changes: two syncs (or instances) never fetch
+    // into one mirror at once, and a second sync's snapshot is taken after the first one's changes were recorded.
+    await cx.repoLocks.run(repo.id, async () => {
+      let before = payload.before;
+      if (!before) {
+        const snapshot = await readBranchAndTagRefs(repoPath(deps.config.repositoriesDir, repo.ownerName, repo.name));
+        await withTx(cx, (tx) => run.checkpoint(tx, { ...payload, before: snapshot }));
+        before = snapshot;
+      }
+      const snapshot = before;
+      await sync(cx, repo, mirror, before, (tx) => run.checkpoint(tx, { ...payload, before: snapshot, done: true }));
+    });
   });
 }
