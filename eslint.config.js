@@ -204,8 +204,8 @@ const OWNED = [
     ],
   },
   { libs: '^(graphql|graphql-yoga|@graphql-yoga/(?!redis-event-target).*|@pothos/.*)$', owners: ['src/graphql/**'] },
-  // Live events across instances: Redis pub/sub under the live bus.
-  { libs: '^(@graphql-yoga/redis-event-target|ioredis)$', owners: ['src/notify/**'] },
+  // Redis: live events across instances (pub/sub under the live bus) and shared failed sign-in counters.
+  { libs: '^(@graphql-yoga/redis-event-target|ioredis)$', owners: ['src/notify/**', 'src/auth/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
   { libs: '^@node-rs/argon2$', owners: ['src/auth/**'] },
 ];

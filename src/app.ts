@@ -38,6 +38,7 @@ import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
 import { renderIdenticon } from './rest/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
+import { redisLimiters } from './auth/redisLimiter.ts';
 import { TokenCache } from './auth/tokenCache.ts';
 import { authInvalidation } from './db/authInvalidation.ts';
 import { reportAuthWrites } from './db/authWrites.ts';
@@ -122,6 +123,11 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
   const liveTarget = createLiveTarget(config.redisUrl, (err) => server.log.warn({ err }, 'live events: Redis connection error'));
   const live = new LiveBus(liveTarget.target);
+  // Failed sign-in counters: shared through Redis when the instances have one, else in this process.
+  const throttleStore =
+    config.redisUrl && !opts.loginThrottle
+      ? redisLimiters(config.redisUrl, config.databaseUrl, (err) => server.log.warn({ err }, 'login throttle: Redis connection error'))
+      : null;
   const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl);
   const metrics = new Metrics(() => readQueueState(db));
   repoLocks.observe(({ waitedMs, heldMs }) => {
@@ -136,7 +142,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     jobs,
     live,
     repoLocks,
-    loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle),
+    loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle, throttleStore?.factory),
     tokenCache,
   };
   notifier.subscribe(activitySubscriber(db));
@@ -254,6 +260,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       await authChanges.close();
       await repoLocks.close();
       await liveTarget.close();
+      await throttleStore?.close();
       if (ownsDb) await baseDb.$disconnect();
     },
   };
