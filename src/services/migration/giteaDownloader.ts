@@ -1,6 +1,14 @@
 // service=gitea and gogs (Gitea services/migrations/gitea_downloader.go): the source's /api/v1.
 import { mapConcurrent, sourceApi } from './http.ts';
-import { dateOf, type Downloader, type SourceComment, type SourceIssue, type SourceReaction, type SourceUser } from './source.ts';
+import {
+  dateOf,
+  milestoneFromApi,
+  type Downloader,
+  type SourceComment,
+  type SourceIssue,
+  type SourceReaction,
+  type SourceUser,
+} from './source.ts';
 
 interface GUser {
   login?: string;
@@ -137,14 +145,7 @@ export function giteaDownloader(cloneUrl: string, authorization: string | undefi
         created_at?: string;
         closed_at?: string | null;
       }>(`${base}/milestones?state=all`, PAGE);
-      return list.map((m) => ({
-        title: m.title,
-        description: m.description ?? '',
-        closed: m.state === 'closed',
-        dueOn: dateOf(m.due_on),
-        createdAt: dateOf(m.created_at),
-        closedAt: dateOf(m.closed_at),
-      }));
+      return list.map(milestoneFromApi);
     },
     async releases() {
       const list = await api.all<{

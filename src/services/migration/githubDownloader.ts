@@ -1,6 +1,14 @@
 // service=github (Gitea services/migrations/github.go): the GitHub REST API (api.github.com, or {host}/api/v3/).
 import { sourceApi } from './http.ts';
-import { dateOf, type Downloader, type SourceComment, type SourceIssue, type SourceReaction, type SourceUser } from './source.ts';
+import {
+  dateOf,
+  milestoneFromApi,
+  type Downloader,
+  type SourceComment,
+  type SourceIssue,
+  type SourceReaction,
+  type SourceUser,
+} from './source.ts';
 
 interface HUser {
   login: string;
@@ -126,14 +134,7 @@ export function githubDownloader(cloneUrl: string, authorization: string | undef
         created_at: string;
         closed_at: string | null;
       }>(`${base}/milestones?state=all`, PAGE, 'per_page');
-      return list.map((m) => ({
-        title: m.title,
-        description: m.description ?? '',
-        closed: m.state === 'closed',
-        dueOn: dateOf(m.due_on),
-        createdAt: dateOf(m.created_at),
-        closedAt: dateOf(m.closed_at),
-      }));
+      return list.map(milestoneFromApi);
     },
     async releases() {
       const list = await api.all<{

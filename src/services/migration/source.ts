@@ -113,3 +113,25 @@ export function dateOf(text: string | null | undefined): Date | null {
   const d = new Date(text);
   return Number.isNaN(d.getTime()) || d.getTime() <= 0 ? null : d;
 }
+
+/** The milestone fields Gitea's and GitHub's APIs share (the same names and meanings in both). */
+export interface ApiMilestone {
+  title: string;
+  description?: string | null;
+  state: string;
+  due_on?: string | null;
+  created_at?: string;
+  closed_at?: string | null;
+}
+
+/** A source milestone from either API's milestone JSON. */
+export function milestoneFromApi(m: ApiMilestone): SourceMilestone {
+  return {
+    title: m.title,
+    description: m.description ?? '',
+    closed: m.state === 'closed',
+    dueOn: dateOf(m.due_on),
+    createdAt: dateOf(m.created_at),
+    closedAt: dateOf(m.closed_at),
+  };
+}
