@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/helpers/sequencer.ts';
 
 /** Test files that mock a module and so cannot share a worker's module graph. */
 const ISOLATED = ['test/auth/unknownUserCost.test.ts'];
@@ -21,6 +22,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 4,
     reporters: ['default', './test/helpers/summaryReporter.ts'],
+    // Longest files first (test/durations.json), so no long file starts last and runs alone at the end.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,

@@ -77,7 +77,11 @@ async function newDatabase(provider: DbProvider, template: string | null): Promi
     };
   }
   const name = `fg_test_${randomBytes(6).toString('hex')}`;
-  await withServer((c) => createDatabase(c, name, template));
+  await withServer(async (c) => {
+    await createDatabase(c, name, template);
+    // A test database need not survive a server crash: commits do not wait for the WAL flush.
+    await c.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+  });
   return {
     provider,
     url: databaseUrl(name),
