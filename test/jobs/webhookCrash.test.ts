@@ -102,7 +102,7 @@ describe.each(PROVIDERS.filter((p) => p === 'postgresql'))('two server processes
     await database?.drop();
   });
 
-  it('each delivery is sent once', { timeout: 180_000 }, async () => {
+  it('each delivery is sent once', { timeout: 300_000 }, async () => {
     const ports = [await freePort(), await freePort()];
     for (const port of ports) {
       const s = new ServerProcess(hookServerEnv(database, port));
@@ -123,7 +123,7 @@ describe.each(PROVIDERS.filter((p) => p === 'postgresql'))('two server processes
     ).toBe(201);
     const N = 30;
     await Promise.all(Array.from({ length: N }, (_, i) => api(i % 2 ? a : b, 'POST', '/repos/alice/demo/issues', { title: `issue ${i}` })));
-    await until(() => opened(rx).length >= N, 60_000, `${N} deliveries`);
+    await until(() => opened(rx).length >= N, 150_000, `${N} deliveries`);
     await sleep(2000);
     expect([...opened(rx)].sort((x, y) => x - y)).toEqual(Array.from({ length: N }, (_, i) => i + 1));
     expect(new Set(rx.received.map((r) => r.headers['x-gitea-delivery'])).size).toBe(N);
