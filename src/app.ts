@@ -95,7 +95,14 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     if (request) request.statements++;
     opts.onQuery?.(e);
   };
-  const baseDb = opts.db ?? createDb({ provider: config.dbProvider, url: config.databaseUrl, onQuery: countStatement });
+  const baseDb =
+    opts.db ??
+    createDb({
+      provider: config.dbProvider,
+      url: config.databaseUrl,
+      onQuery: countStatement,
+      lockWaitMs: config.transactionTimeoutMs,
+    });
   if (ownsDb) await prepareDb(baseDb, config.dbProvider);
   const authChanges = authInvalidation(config.dbProvider, config.databaseUrl, (err) =>
     server.log.warn({ err }, 'token cache listener lost'),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseDuration } from './jobs/duration.ts';
 import { loadCronConfig, loadJobsConfig, type CronConfig, type JobsConfig } from './jobs/settings.ts';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/settings.ts';
 
@@ -46,6 +47,11 @@ export interface Config {
   cron: CronConfig;
   /** Webhooks (Gitea `[webhook]`): WEBHOOK_ALLOWED_HOST_LIST, WEBHOOK_DELIVER_TIMEOUT, WEBHOOK_SKIP_TLS_VERIFY, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE, WEBHOOK_RETRY_MAX, WEBHOOK_DISABLED. */
   webhook: WebhookConfig;
+  /**
+   * DATABASE_TRANSACTION_TIMEOUT (Go duration, default 15s): how long a write may wait for the database and run;
+   * a write that cannot finish in time is answered 503 with Retry-After and leaves nothing behind.
+   */
+  transactionTimeoutMs: number;
   /** Test hook FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE=1: the process kills itself after a push moved refs, before its bookkeeping runs. */
   testCrashAfterRefUpdate: boolean;
   /** SHOW_INTERNAL_ERRORS=true: 500 answers carry the internal error text for everyone (debugging only; admins always see it). */
@@ -206,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: loadJobsConfig(env),
     webhook: loadWebhookConfig(env),
     cron: loadCronConfig(env),
+    transactionTimeoutMs: parseDurationSetting('DATABASE_TRANSACTION_TIMEOUT', env.DATABASE_TRANSACTION_TIMEOUT, '15s'),
     testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
     showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',
     attachments: {
@@ -261,6 +268,17 @@ function parseCount(name: string, value: string | undefined, fallback: number, m
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > 2_000_000) throw new Error(`${name} must be a whole number ${min}-2000000, got ${value}`);
   return n;
+}
+
+/** A Go-syntax duration from the environment (`fallback` when unset), at least 1 ms. */
+function parseDurationSetting(name: string, value: string | undefined, fallback: string): number {
+  try {
+    const ms = parseDuration(value?.trim() || fallback);
+    if (ms < 1) throw new Error('must be at least 1ms');
+    return ms;
+  } catch (err) {
+    throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}, got ${value}`, { cause: err });
+  }
 }
 
 /**

@@ -39,18 +39,24 @@ export interface CreateDbOptions {
   provider: DbProvider;
   url: string;
   onQuery?: (e: QueryEvent) => void;
+  /**
+   * How long a statement may wait for a lock (SQLite's busy timeout, PostgreSQL's lock_timeout); default 10 s.
+   * Without a bound on PostgreSQL a statement waits for a row lock for ever, even after its transaction timed out.
+   */
+  lockWaitMs?: number;
 }
 
 /** Creates the Prisma client for SQLite (better-sqlite3 adapter) or PostgreSQL (pg adapter). */
-export function createDb({ provider, url, onQuery }: CreateDbOptions): Db {
+export function createDb({ provider, url, onQuery, lockWaitMs = 10_000 }: CreateDbOptions): Db {
   const log = onQuery ? [{ emit: 'event' as const, level: 'query' as const }] : [];
   if (provider === 'sqlite') {
     // timeout = SQLite busy timeout, so the CLI and the server can write the same file.
-    const client = new S.PrismaClient({ adapter: new PrismaBetterSqlite3({ url, timeout: 10_000 }), log });
+    const client = new S.PrismaClient({ adapter: new PrismaBetterSqlite3({ url, timeout: lockWaitMs }), log });
     if (onQuery) client.$on('query' as never, onQuery as never);
     return client;
   }
-  const client = new P.PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }), log });
+  const adapter = new PrismaPg({ connectionString: url, max: 10, options: `-c lock_timeout=${Math.round(lockWaitMs)}` });
+  const client = new P.PrismaClient({ adapter, log });
   if (onQuery) client.$on('query' as never, onQuery as never);
   return client as unknown as Db;
 }

@@ -10,6 +10,7 @@ import { graphiqlPage, wantsGraphiql } from '../web/graphiql.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';
 import { LIMITS } from './limits/limits.ts';
+import { BUSY_RETRY_AFTER_SECONDS, busyMessage, isDatabaseBusy } from '../services/busy.ts';
 import { useNodeIdsLimit } from './limits/nodeIds.ts';
 import { useCostLimit } from './limits/useCostLimit.ts';
 import { useDeadline } from './limits/useDeadline.ts';
@@ -17,8 +18,16 @@ import { useDocumentLimits } from './limits/useDocumentLimits.ts';
 import { useSelectionLimits } from './limits/useSelectionLimits.ts';
 import { SubscriptionSlots } from './limits/subscriptions.ts';
 
-function maskError(error: unknown, message: string, isDev?: boolean): Error {
+function maskError(error: unknown, message: string, isDev: boolean | undefined, transactionTimeoutMs: number): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
+  if (isDatabaseBusy(original)) {
+    const gql = error instanceof GraphQLError ? error : null;
+    return new GraphQLError(busyMessage(transactionTimeoutMs), {
+      nodes: gql?.nodes,
+      path: gql?.path,
+      extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } } },
+    });
+  }
   if (isDomainError(original)) {
     const gql = error instanceof GraphQLError ? error : null;
     return new GraphQLError(original.message, {
@@ -44,7 +53,10 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
     landingPage: false,
     // Browsers get GraphiQL from mountGraphql's handler (compressed, cached), before Yoga.
     graphiql: false,
-    maskedErrors: { maskError, isDev: !deps.config.production },
+    maskedErrors: {
+      maskError: (error, message, isDev) => maskError(error, message, isDev, deps.config.transactionTimeoutMs),
+      isDev: !deps.config.production,
+    },
     // In request order (see limits/limits.ts): the text, the syntax tree, validation, cost, execution.
     plugins: [
       useDocumentLimits(LIMITS),

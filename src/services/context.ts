@@ -63,7 +63,7 @@ export async function withTx<T>(cx: ServiceContext, fn: (tx: DbTx, emit: (e: Dom
       await cx.notifier.beforeCommit(tx, events);
       return result;
     },
-    { timeout: 15_000, maxWait: 15_000 },
+    { timeout: cx.config.transactionTimeoutMs, maxWait: cx.config.transactionTimeoutMs },
   );
   if (txClient) transactionCommitted(txClient);
   cx.notifier.publish(events);

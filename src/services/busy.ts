@@ -1,0 +1,32 @@
+// Errors that mean "the database could not serve this in time", not "this request is wrong": a transaction that
+// could not start or finish within its timeout, SQLite's busy timeout, a lock wait over PostgreSQL's lock_timeout,
+// a deadlock or serialization failure, or no free connection. Every door answers them 503 with Retry-After (the
+// transaction rolled back, nothing was written), never 500.
+
+/** Prisma's codes: P1008 operation timed out (SQLITE_BUSY), P2024 no pool connection, P2028 transaction API (timeout, expired), P2034 write conflict or deadlock. */
+const PRISMA_CODES = new Set(['P1008', 'P2024', 'P2028', 'P2034']);
+/** PostgreSQL's: lock_not_available (lock_timeout), query_canceled (statement_timeout), deadlock, serialization failure. */
+const PG_CODES = new Set(['55P03', '57014', '40P01', '40001']);
+
+interface PrismaLike {
+  code?: unknown;
+  meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } };
+  cause?: unknown;
+}
+
+export function isDatabaseBusy(err: unknown): boolean {
+  for (let e = err as PrismaLike | undefined, depth = 0; e && typeof e === 'object' && depth < 5; e = e.cause as PrismaLike, depth++) {
+    if (typeof e.code === 'string' && (PRISMA_CODES.has(e.code) || PG_CODES.has(e.code))) return true;
+    const original = e.meta?.driverAdapterError?.cause?.originalCode;
+    if (typeof original === 'string' && PG_CODES.has(original)) return true;
+  }
+  return false;
+}
+
+/** What the client is told (the limit named, so an operator knows which setting to look at). */
+export function busyMessage(timeoutMs: number): string {
+  return `the database is busy: the operation could not finish within DATABASE_TRANSACTION_TIMEOUT (${timeoutMs} ms) and was rolled back; retry`;
+}
+
+/** Seconds a client is asked to wait before retrying. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
