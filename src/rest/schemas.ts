@@ -19,8 +19,13 @@ import {
   ActionWorkflowRun,
   ActionWorkflowRunsResponse,
   CreateActionWorkflowDispatch,
+  ActionVariable,
+  CreateOrUpdateSecretOption,
+  CreateVariableOption,
   EditActionRunnerOption,
   RegistrationToken,
+  Secret,
+  UpdateVariableOption,
 } from './structs/actions.ts';
 import { Cron } from './structs/cron.ts';
 import { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliverySummary } from './structs/hook.ts';
@@ -142,6 +147,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   ActionWorkflowRun,
   ActionWorkflowRunsResponse,
   RegistrationToken,
+  Secret,
+  ActionVariable,
   AccessToken,
   AnnotatedTag,
   BranchProtection,
@@ -234,6 +241,9 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   AddTimeOption,
   CreateActionWorkflowDispatch,
   EditActionRunnerOption,
+  CreateOrUpdateSecretOption,
+  CreateVariableOption,
+  UpdateVariableOption,
   CreateBranchProtectionOption,
   CreateStatusOption,
   EditBranchProtectionOption,

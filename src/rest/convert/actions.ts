@@ -2,7 +2,8 @@ import type { Models } from '../../db/client.ts';
 import type { JobView, RunView } from '../../services/actions/lists.ts';
 import { runnerLabels, runnerState } from '../../services/actions/runners.ts';
 import { apiStatus } from '../../services/actions/status.ts';
-import type { ActionRunner, ActionWorkflowJob, ActionWorkflowRun } from '../structs/actions.ts';
+import type { SecretView } from '../../services/actions/actionSecrets.ts';
+import type { ActionRunner, ActionVariable, ActionWorkflowJob, ActionWorkflowRun, Secret } from '../structs/actions.ts';
 import { toApiRepository } from './repo.ts';
 import { apiTime, UNIX_ZERO } from './time.ts';
 import { toApiUser, type ConvertOptions } from './user.ts';
@@ -94,3 +95,15 @@ export function toApiRun(run: RunView, viewer: Viewer, opts: ConvertOptions): Ac
     completed_at: time(run.stopped),
   };
 }
+
+/** Gitea `Secret`: no value. */
+export const toApiSecret = (s: SecretView): Secret => ({ name: s.name, description: s.description, created_at: apiTime(s.createdAt) });
+
+/** Gitea `ActionVariable`: 0 for the scope it is not in. */
+export const toApiVariable = (v: Models.ActionVariable): ActionVariable => ({
+  owner_id: v.ownerId ?? 0,
+  repo_id: v.repoId ?? 0,
+  name: v.name,
+  data: v.data,
+  description: v.description,
+});

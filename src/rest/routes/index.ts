@@ -1,5 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import { adminActionsRoutes } from './admin/actions.ts';
+import { actionRunnerRoutes } from './misc/actionRunners.ts';
+import { actionSettingRoutes } from './misc/actionSettings.ts';
 import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminKeyRoutes } from './admin/keys.ts';
@@ -71,6 +73,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminKeyRoutes,
   ...adminCronRoutes,
   ...adminActionsRoutes,
+  ...actionRunnerRoutes,
+  ...actionSettingRoutes,
   ...repoActionsRoutes,
   ...userRoutes,
   ...tokenRoutes,

@@ -1,6 +1,8 @@
 // FetchTask (Gitea services/actions/task.go PickTask, models/actions/task.go CreateTaskForRunner): hands the oldest
 // waiting job whose runs-on labels the runner has to that runner, claimed by a conditional update so two runners
 // never get the same job.
+import { secretsOfTask } from './actionSecrets.ts';
+import { variablesOfRun } from './actionVariables.ts';
 import { syncJobStatuses } from './commitStatuses.ts';
 import type { Models } from '../../db/client.ts';
 import type { ServiceContext } from '../context.ts';
@@ -81,9 +83,11 @@ async function claim(
   });
 }
 
+const RUN_INCLUDE = { repo: true, triggerUser: true } as const;
+type RunWithRepo = Models.Prisma.ActionRunGetPayload<{ include: typeof RUN_INCLUDE }>;
+
 /** Gitea GenerateGiteaContext: the `github`/`gitea` context of the job. */
-async function taskContext(cx: ServiceContext, job: Models.ActionRunJob, token: string): Promise<Record<string, unknown>> {
-  const run = await cx.db.actionRun.findUniqueOrThrow({ where: { id: job.runId }, include: { repo: true, triggerUser: true } });
+function taskContext(cx: ServiceContext, job: Models.ActionRunJob, run: RunWithRepo, token: string): Record<string, unknown> {
   const root = cx.config.rootUrl;
   const fullName = `${run.repo.ownerName}/${run.repo.name}`;
   const refType = run.ref.startsWith('refs/tags/') ? 'tag' : 'branch';
@@ -158,14 +162,15 @@ export async function fetchTask(
     if (!labelsOf(job.runsOn).every((l) => labels.has(l))) continue;
     const claimed = await claim(cx, runner, job);
     if (!claimed) continue;
+    const run = await cx.db.actionRun.findUniqueOrThrow({ where: { id: job.runId }, include: RUN_INCLUDE });
     return {
       tasksVersion,
       task: {
         id: claimed.taskId,
         workflowPayload: job.workflowPayload,
-        context: await taskContext(cx, job, claimed.token),
-        secrets: { GITHUB_TOKEN: claimed.token, GITEA_TOKEN: claimed.token },
-        vars: {},
+        context: taskContext(cx, job, run, claimed.token),
+        secrets: await secretsOfTask(cx, run, claimed.token),
+        vars: await variablesOfRun(cx, run),
         needs: await taskNeeds(cx, job),
       },
     };
