@@ -48,6 +48,7 @@ import { issueAttachmentRoutes } from './repo/issueAttachments.ts';
 import { releaseAssetRoutes } from './repo/releaseAssets.ts';
 import { releaseRoutes } from './repo/releases.ts';
 import { repoActionsRoutes } from './repo/actions.ts';
+import { repoActionWorkflowRoutes } from './repo/actionWorkflows.ts';
 import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
@@ -76,6 +77,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...actionRunnerRoutes,
   ...actionSettingRoutes,
   ...repoActionsRoutes,
+  ...repoActionWorkflowRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,

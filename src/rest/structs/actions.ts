@@ -110,3 +110,20 @@ export const CreateVariableOption = z.object({ value: z.string().min(1), descrip
 
 /** Gitea `UpdateVariableOption`: `value` is Required; an empty `name` keeps the name. */
 export const UpdateVariableOption = z.object({ name: z.string().optional(), value: z.string().min(1), description: z.string().optional() });
+
+/** Gitea `ActionWorkflow`: `id` is the file name; `state` active or disabled_manually. */
+export const ActionWorkflow = z.object({
+  id: z.string(),
+  name: z.string(),
+  path: z.string(),
+  state: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string(),
+  url: z.string(),
+  html_url: z.string(),
+  badge_url: z.string(),
+});
+export type ActionWorkflow = z.infer<typeof ActionWorkflow>;
+
+export const ActionWorkflowResponse = z.object({ workflows: z.array(ActionWorkflow), total_count: z.number().int() });

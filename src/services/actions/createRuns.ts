@@ -9,6 +9,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { aggregateStatus } from './status.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
 import { parseWorkflow, type ParsedWorkflow, type TriggerFilter } from './workflowFile.ts';
+import { disabledWorkflows } from './workflows.ts';
 
 const SKIP_CI = ['[skip ci]', '[ci skip]', '[no ci]', '[skip actions]', '[actions skip]'];
 
@@ -87,7 +88,7 @@ async function insertRun(tx: DbTx, ev: WorkflowEvent, file: string, wf: ParsedWo
 
 /**
  * Starts the runs of an event: nothing for archived or empty repositories, the Actions unit off, or a skip string
- * in the commit message. A push is idempotent per (workflow, commit, ref) so a replayed push job adds nothing.
+ * in the commit message; never a disabled workflow's. A push is idempotent per (workflow, commit, ref) so a replayed push job adds nothing.
  */
 export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): Promise<Models.ActionRun[]> {
   if (ev.repo.isArchived || ev.repo.isEmpty) return [];
@@ -95,7 +96,10 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
   const commit = await readCommit(gitDir, ev.commitSha);
   if (ev.event !== 'workflow_dispatch' && SKIP_CI.some((s) => commit.message.includes(s))) return [];
   const commitTitle = commit.message.split('\n')[0] ?? '';
-  const files = (await readWorkflowFiles(gitDir, ev.commitSha)).filter((f) => !ev.workflowFile || f.name === ev.workflowFile);
+  const disabled = await disabledWorkflows(cx.db, ev.repo.id);
+  const files = (await readWorkflowFiles(gitDir, ev.commitSha)).filter(
+    (f) => (!ev.workflowFile || f.name === ev.workflowFile) && !disabled.includes(f.name),
+  );
   const matching = files.flatMap((f) => {
     const wf = parseWorkflow(f.content);
     const filter = wf?.on.get(ev.event);

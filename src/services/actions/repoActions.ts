@@ -3,7 +3,7 @@
 import type { Models } from '../../db/client.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { resolveRef } from '../../git/resolveRef.ts';
-import { NotFoundError, ValidationError } from '../../errors.ts';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
 import { requireRepo, requireUnitRead, requireUnitWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -13,6 +13,7 @@ import { advanceRun } from './jobGraph.ts';
 import { findJob, findRun, listJobs, listRuns, type JobFilter, type JobView, type RunFilter, type RunView } from './lists.ts';
 import { readLog } from './taskLogs.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
+import { disabledWorkflows } from './workflows.ts';
 
 /** The Actions unit must be readable. @throws NotFoundError */
 async function requireActionsRead(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
@@ -108,6 +109,7 @@ export async function dispatchWorkflow(
 ): Promise<Models.ActionRun> {
   const { repo, viewer } = await requireActionsWrite(cx, ref);
   if (!input.ref) throw new ValidationError('ref is required');
+  if ((await disabledWorkflows(cx.db, repo.id)).includes(input.workflowId)) throw new PermissionDeniedError('workflow is disabled');
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const found = await resolveRef(gitDir, input.ref.replace(/^refs\/(heads|tags)\//, ''));
   if (!found || found.kind === 'commit') throw new NotFoundError(`ref ${input.ref} does not exist`);
