@@ -106,7 +106,9 @@ describe.each(PROVIDERS)('actions secrets and variables (%s)', (provider) => {
     const readOnly = await t.createToken('owner', ['read:repository']);
     const headers = { authorization: `token ${readOnly}` };
     expect((await t.request('GET', '/api/v1/repos/owner/app/actions/variables', { headers })).statusCode).toBe(200);
-    expect((await t.request('POST', '/api/v1/repos/owner/app/actions/variables/X', { headers, body: { value: 'x' } })).statusCode).toBe(403);
+    expect((await t.request('POST', '/api/v1/repos/owner/app/actions/variables/X', { headers, body: { value: 'x' } })).statusCode).toBe(
+      403,
+    );
     expect((await t.request('GET', '/api/v1/orgs/acme/actions/variables', { headers })).statusCode).toBe(403);
   });
 });

@@ -36,7 +36,9 @@ describe.each(PROVIDERS)('scoped runners, secrets and variables in tasks (%s)', 
       const dir = git.dir(name);
       await git.ok(['init', '-q', dir]);
       await git.commit(dir, '.gitea/workflows/ci.yml', WORKFLOW, 'ci');
-      await git.ok(['push', '-q', gitUrl(Number(new URL(base).port), 'dev', name, { user: 'dev', secret: PASSWORD }), 'main'], { cwd: dir });
+      await git.ok(['push', '-q', gitUrl(Number(new URL(base).port), 'dev', name, { user: 'dev', secret: PASSWORD }), 'main'], {
+        cwd: dir,
+      });
     }
     await t.app.jobs.drain();
   });
@@ -67,7 +69,9 @@ describe.each(PROVIDERS)('scoped runners, secrets and variables in tasks (%s)', 
     expect((await t.request('POST', '/api/v1/repos/dev/two/actions/runners/registration-token', as('dev'))).json()).toEqual({
       token: repoToken,
     });
-    expect((await t.request('POST', '/api/v1/user/actions/runners/registration-token', as('dev'))).json()).not.toEqual({ token: repoToken });
+    expect((await t.request('POST', '/api/v1/user/actions/runners/registration-token', as('dev'))).json()).not.toEqual({
+      token: repoToken,
+    });
     expect((await t.request('POST', '/api/v1/repos/dev/one/actions/runners/registration-token', as('helper'))).statusCode).toBe(403);
     expect((await t.request('POST', '/api/v1/repos/dev/two/actions/runners/registration-token', as('helper'))).statusCode).toBe(404);
 
@@ -92,7 +96,9 @@ describe.each(PROVIDERS)('scoped runners, secrets and variables in tasks (%s)', 
       total_count: number;
     }>();
     expect(list).toMatchObject({ total_count: 1, runners: [{ id: one.id, name: 'one-runner' }] });
-    expect((await t.request('GET', `/api/v1/repos/dev/one/actions/runners/${one.id}`, as('dev'))).json()).toMatchObject({ name: 'one-runner' });
+    expect((await t.request('GET', `/api/v1/repos/dev/one/actions/runners/${one.id}`, as('dev'))).json()).toMatchObject({
+      name: 'one-runner',
+    });
     const foreign = await t.request('GET', `/api/v1/repos/dev/one/actions/runners/${two.id}`, as('dev'));
     expect(foreign.statusCode).toBe(404);
     expect((await t.request('GET', '/api/v1/repos/dev/one/actions/runners', as('helper'))).statusCode).toBe(403);

@@ -76,7 +76,9 @@ describe.each(PROVIDERS)('repository workflows (%s)', (provider) => {
     expect((await t.request('PUT', '/api/v1/repos/dev/app/actions/workflows/ci.yml/disable', as('reader'))).statusCode).toBe(403);
     expect((await t.request('PUT', '/api/v1/repos/dev/app/actions/workflows/nope.yml/disable', as())).statusCode).toBe(404);
     expect((await t.request('PUT', '/api/v1/repos/dev/app/actions/workflows/ci.yml/disable', as())).statusCode).toBe(204);
-    expect((await t.request('GET', '/api/v1/repos/dev/app/actions/workflows/ci.yml', as())).json()).toMatchObject({ state: 'disabled_manually' });
+    expect((await t.request('GET', '/api/v1/repos/dev/app/actions/workflows/ci.yml', as())).json()).toMatchObject({
+      state: 'disabled_manually',
+    });
 
     await git.commit(dir, 'README.md', 'more\n', 'second');
     await git.ok(['push', '-q', url, 'main'], { cwd: dir });
@@ -88,7 +90,9 @@ describe.each(PROVIDERS)('repository workflows (%s)', (provider) => {
     expect(refused.json()).toMatchObject({ message: 'workflow is disabled' });
 
     expect((await t.request('PUT', '/api/v1/repos/dev/app/actions/workflows/ci.yml/enable', as())).statusCode).toBe(204);
-    expect((await t.request('POST', '/api/v1/repos/dev/app/actions/workflows/ci.yml/dispatches', as('dev', { ref: 'main' }))).statusCode).toBe(204);
+    expect(
+      (await t.request('POST', '/api/v1/repos/dev/app/actions/workflows/ci.yml/dispatches', as('dev', { ref: 'main' }))).statusCode,
+    ).toBe(204);
     expect((await runs()).filter((r) => r.path.startsWith('ci.yml'))).toHaveLength(2);
   });
 });

@@ -22,7 +22,8 @@ async function requireActionsRead(cx: ServiceContext, ref: RepoRef): Promise<Rep
   return access;
 }
 
-async function requireActionsWrite(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess & { viewer: Models.User }> {
+/** The Actions unit must be writable (Gitea reqToken + reqRepoWriter(TypeActions)). @throws NotFoundError, PermissionDeniedError */
+export async function requireActionsWrite(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess & { viewer: Models.User }> {
   const access = await requireActionsRead(cx, ref);
   const viewer = requireViewer(cx);
   requireUnitWrite(cx, access, 'ACTIONS', 'write:repository');
