@@ -31,22 +31,28 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
   let t: TestApp;
   let base: string;
   let git: GitClient;
+  let dir: string;
+  let push: () => Promise<void>;
   const as = (u = 'dev') => ({ headers: basic(u) });
   const url = '/api/v1/repos/dev/app/actions/runs';
 
   beforeAll(async () => {
     t = await startTestApp(provider);
+    await t.createUser('root', { admin: true });
     base = await listenBase(t);
     git = new GitClient();
     const dev = await t.createUser('dev');
     await t.createUser('reader');
     const repo = await createRepoFixture(t, dev, 'app');
     await addCollaborator(t, repo, { name: 'reader' }, 'read');
-    const dir = git.dir('app');
+    dir = git.dir('app');
     await git.ok(['init', '-q', dir]);
     await git.commit(dir, '.gitea/workflows/chain.yml', WORKFLOW, 'chain');
-    await git.ok(['push', '-q', gitUrl(Number(new URL(base).port), 'dev', 'app', { user: 'dev', secret: PASSWORD }), 'main'], { cwd: dir });
-    await t.app.jobs.drain();
+    push = async () => {
+      await git.ok(['push', '-q', gitUrl(Number(new URL(base).port), 'dev', 'app', { user: 'dev', secret: PASSWORD }), 'main'], { cwd: dir });
+      await t.app.jobs.drain();
+    };
+    await push();
   });
   afterAll(async () => {
     git?.dispose();
@@ -121,11 +127,39 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
     const tasks = await t.db.actionTask.findMany({ where: { job: { runId } } });
     expect(tasks.length).toBeGreaterThan(0);
     const logOf = (task: (typeof tasks)[number]) => path.join(t.config.dataDir, 'actions_log', `${task.repoId}/${task.id}.log.gz`);
-    expect(existsSync(logOf(tasks[0]!))).toBe(true);
+    expect(tasks.every((x) => existsSync(logOf(x)))).toBe(true);
     expect((await t.request('DELETE', `${url}/${runId}`, as('reader'))).statusCode).toBe(403);
     expect((await t.request('DELETE', `${url}/${runId}`, as())).statusCode).toBe(204);
     expect((await t.request('GET', `${url}/${runId}`, as())).statusCode).toBe(404);
     expect(await t.db.actionTask.count({ where: { id: { in: tasks.map((x) => x.id) } } })).toBe(0);
     expect(tasks.some((x) => existsSync(logOf(x)))).toBe(false);
+  });
+
+  it('cleanup_actions removes the logs of tasks stopped more than 365 days ago', async () => {
+    await git.commit(dir, 'README.md', 'again\n', 'again');
+    await push();
+    const token = (await t.request('POST', '/api/v1/repos/dev/app/actions/runners/registration-token', as())).json<{ token: string }>().token;
+    const c = runnerClients(base, 'json');
+    const { runner } = await c.runner().register({ name: 'r2', token, labels: ['linux'] });
+    const r = c.runner({ uuid: runner?.uuid ?? '', token: runner?.token ?? '' });
+    const now = timestampFromDate(new Date());
+    const taskIds: bigint[] = [];
+    for (let i = 0; i < 2; i++) {
+      const task = (await r.fetchTask({ tasksVersion: 0n })).task;
+      taskIds.push(task?.id ?? 0n);
+      await r.updateLog({ taskId: task?.id ?? 0n, index: 0n, rows: [{ time: now, content: 'old' }], noMore: true });
+      await r.updateTask({ state: { id: task?.id ?? 0n, result: 1, stoppedAt: now } });
+    }
+    const [oldId, newId] = taskIds.map(Number);
+    await t.db.actionTask.update({ where: { id: oldId }, data: { stopped: new Date(Date.now() - 400 * 86_400_000) } });
+    const cron = await t.request('POST', '/api/v1/admin/cron/cleanup_actions', { headers: basic('root') });
+    expect(cron.statusCode, cron.body).toBe(204);
+    const row = await t.db.cronTask.findUniqueOrThrow({ where: { name: 'cleanup_actions' } });
+    expect(row.lastMessage).toBe('removed the logs of 1 task(s) stopped more than 365 days ago');
+    const [oldTask, newTask] = await Promise.all([oldId, newId].map((id) => t.db.actionTask.findUniqueOrThrow({ where: { id } })));
+    expect([oldTask?.logExpired, newTask?.logExpired]).toEqual([true, false]);
+    const logs = (id: number) => t.request('GET', `/api/v1/repos/dev/app/actions/jobs/${id}/logs`, as());
+    expect((await logs(oldTask?.jobId ?? 0)).body).toBe('');
+    expect((await logs(newTask?.jobId ?? 0)).body).toContain('old');
   });
 });

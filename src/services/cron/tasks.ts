@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import { resolveCronTasks, type CronTaskDef, type ResolvedCronTask } from '../../jobs/cronTask.ts';
+import * as actionLogs from '../actions/logRetention.ts';
 import * as actionTimeouts from '../actions/timeouts.ts';
 import type { ServiceContext } from '../context.ts';
 import * as cleanup from './cleanup.ts';
@@ -264,7 +265,7 @@ export const CRON_TASKS: readonly Task[] = [
     schedule: '@midnight',
     enabled: true,
     runAtStart: false,
-    run: subsystems.cleanupActions,
+    run: actionLogs.cleanupActions,
   },
 ];
 
