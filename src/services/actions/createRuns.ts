@@ -1,6 +1,7 @@
 // How runs and jobs come to exist (Gitea services/actions/notifier_helper.go, run.go InsertRun): the workflows at
 // the event's commit whose `on:` matches become one run each, with one job per `jobs.<id>` and matrix combination.
 import { syncJobStatuses } from './commitStatuses.ts';
+import type { Emit } from './hookStatus.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -44,7 +45,14 @@ function runTitle(wf: ParsedWorkflow, ev: WorkflowEvent, commitTitle: string): s
   });
 }
 
-async function insertRun(tx: DbTx, ev: WorkflowEvent, file: string, wf: ParsedWorkflow, title: string): Promise<Models.ActionRun> {
+async function insertRun(
+  tx: DbTx,
+  emit: Emit,
+  ev: WorkflowEvent,
+  file: string,
+  wf: ParsedWorkflow,
+  title: string,
+): Promise<Models.ActionRun> {
   const counter = await tx.actionRunIndex.upsert({
     where: { repoId: ev.repo.id },
     create: { repoId: ev.repo.id, maxIndex: 1 },
@@ -82,7 +90,7 @@ async function insertRun(tx: DbTx, ev: WorkflowEvent, file: string, wf: ParsedWo
       status: jobStatuses[i] ?? 'WAITING',
     })),
   });
-  await syncJobStatuses(tx, run.id);
+  await syncJobStatuses(tx, run.id, emit);
   return run;
 }
 
@@ -106,7 +114,7 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
     return wf && filter && ev.matches(filter) ? [{ file: f.name, wf, filter }] : [];
   });
   if (!matching.length) return [];
-  return withTx(cx, async (tx) => {
+  return withTx(cx, async (tx, emit) => {
     const runs: Models.ActionRun[] = [];
     for (const { file, wf, filter } of matching) {
       if (ev.event === 'push') {
@@ -117,7 +125,7 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
       const inputs = ev.payload.inputs;
       const withDefaults =
         filter.inputs && typeof inputs === 'object' ? { ...ev, payload: { ...ev.payload, inputs: { ...filter.inputs, ...inputs } } } : ev;
-      runs.push(await insertRun(tx, withDefaults, file, wf, runTitle(wf, withDefaults, commitTitle)));
+      runs.push(await insertRun(tx, emit, withDefaults, file, wf, runTitle(wf, withDefaults, commitTitle)));
     }
     if (runs.length) await bumpTasksVersion(tx);
     return runs;

@@ -5,7 +5,7 @@ import { secretsOfTask } from './actionSecrets.ts';
 import { variablesOfRun } from './actionVariables.ts';
 import { syncJobStatuses } from './commitStatuses.ts';
 import type { Models } from '../../db/client.ts';
-import type { ServiceContext } from '../context.ts';
+import { withTx, type ServiceContext } from '../context.ts';
 import { runnerLabels } from './runners.ts';
 import { newSaltedToken } from './secrets.ts';
 import { resultOfStatus } from './status.ts';
@@ -44,7 +44,7 @@ async function claim(
 ): Promise<{ taskId: number; token: string } | null> {
   const secret = newSaltedToken();
   const now = new Date();
-  return cx.db.$transaction(async (tx) => {
+  return withTx(cx, async (tx, emit) => {
     const won = await tx.actionRunJob.updateMany({
       where: { id: job.id, status: 'WAITING', taskId: null },
       data: { status: 'RUNNING', started: now },
@@ -78,7 +78,7 @@ async function claim(
     await tx.actionRunJob.update({ where: { id: job.id }, data: { taskId: task.id } });
     await tx.actionRun.updateMany({ where: { id: job.runId, started: null }, data: { started: now } });
     await tx.actionRun.updateMany({ where: { id: job.runId, status: { in: ['WAITING', 'BLOCKED'] } }, data: { status: 'RUNNING' } });
-    await syncJobStatuses(tx, job.runId);
+    await syncJobStatuses(tx, job.runId, emit);
     return { taskId: task.id, token: secret.token };
   });
 }

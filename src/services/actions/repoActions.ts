@@ -79,7 +79,7 @@ export async function cancelRun(cx: ServiceContext, ref: RepoRef, runId: number)
   const { repo } = await requireActionsWrite(cx, ref);
   const run = await cx.db.actionRun.findFirst({ where: { id: runId, repoId: repo.id } });
   if (!run) throw new NotFoundError(`run with id ${runId}: resource does not exist`);
-  await withTx(cx, async (tx) => {
+  await withTx(cx, async (tx, emit) => {
     const now = new Date();
     await tx.actionRunJob.updateMany({
       where: { runId, status: { in: ['WAITING', 'BLOCKED'] } },
@@ -97,7 +97,7 @@ export async function cancelRun(cx: ServiceContext, ref: RepoRef, runId: number)
       });
       if (job.task && !graceful) await tx.actionTask.update({ where: { id: job.task.id }, data: { status: 'CANCELLED', stopped: now } });
     }
-    await advanceRun(tx, runId);
+    await advanceRun(tx, runId, emit);
     await bumpTasksVersion(tx);
   });
 }

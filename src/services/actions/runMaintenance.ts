@@ -1,7 +1,7 @@
 // Deleting and re-running runs (Gitea routers/api/v1/repo/action.go DeleteActionRun, RerunWorkflowRun,
 // RerunWorkflowJob, RerunFailedWorkflowRun; web Rerun semantics): a re-run job goes back to waiting (or blocked
 // behind the other re-run jobs it needs) with the next attempt number, and everything that needs it re-runs too.
-import type { DbTx, Models } from '../../db/client.ts';
+import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError } from '../../errors.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -54,7 +54,7 @@ async function rerunJobs(cx: ServiceContext, run: Models.ActionRun, rerun: reado
     throw new InvalidArgumentError(`workflow ${run.workflowId} is disabled`);
   }
   const ids = new Set(rerun.map((j) => j.jobId));
-  await withTx(cx, async (tx: DbTx) => {
+  await withTx(cx, async (tx, emit) => {
     if (isDone(run.status)) {
       const took = run.started && run.stopped ? Math.round((run.stopped.getTime() - run.started.getTime()) / 1000) : 0;
       await tx.actionRun.update({
@@ -70,7 +70,7 @@ async function rerunJobs(cx: ServiceContext, run: Models.ActionRun, rerun: reado
         data: { status, taskId: null, started: null, stopped: null, attempt: job.attempt + 1 },
       });
     }
-    await advanceRun(tx, run.id);
+    await advanceRun(tx, run.id, emit);
     await bumpTasksVersion(tx);
   });
 }

@@ -1,7 +1,7 @@
 // A repository's workflows (Gitea routers/api/v1/repo/action.go ActionsListRepositoryWorkflows, convert
 // getActionWorkflowEntry, services/actions EnableOrDisableWorkflow): the workflow files on the default branch,
 // and their manual disabling, kept as Gitea keeps it in the Actions unit's config (`disabledWorkflows`).
-import type { DbLike } from '../../db/client.ts';
+import type { DbLike, Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -32,12 +32,8 @@ export async function disabledWorkflows(db: DbLike, repoId: number): Promise<str
   return disabledOf(unitConfig(unit?.config));
 }
 
-/** Every workflow on the default branch (none for an empty repository or one without the branch). */
-export async function listWorkflows(cx: ServiceContext, ref: RepoRef): Promise<WorkflowView[]> {
-  const access = await requireRepo(cx, ref.owner, ref.repo);
-  requireViewer(cx);
-  requireUnitRead(access, 'ACTIONS');
-  const { repo } = access;
+/** The workflows on `repo`'s default branch, without permission checks (webhook payloads use it too). */
+export async function repoWorkflows(cx: ServiceContext, repo: Models.Repository): Promise<WorkflowView[]> {
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const head = repo.isEmpty ? null : await resolveRef(gitDir, repo.defaultBranch);
   if (!head || head.kind !== 'branch') return [];
@@ -54,6 +50,14 @@ export async function listWorkflows(cx: ServiceContext, ref: RepoRef): Promise<W
     when: commit.author.when,
     repo: { ownerName: repo.ownerName, name: repo.name, defaultBranch: repo.defaultBranch },
   }));
+}
+
+/** Every workflow on the default branch (none for an empty repository or one without the branch). */
+export async function listWorkflows(cx: ServiceContext, ref: RepoRef): Promise<WorkflowView[]> {
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  requireViewer(cx);
+  requireUnitRead(access, 'ACTIONS');
+  return repoWorkflows(cx, access.repo);
 }
 
 /** One workflow by id. @throws NotFoundError `workflow "x" not found` */
