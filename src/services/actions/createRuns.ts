@@ -30,6 +30,8 @@ export interface WorkflowEvent {
   workflowFile?: string;
   /** A title instead of the commit's (run-name still wins). */
   title?: string;
+  /** The ActionSchedule starting this run (event `schedule`). */
+  scheduleId?: number;
 }
 
 /** `run-name` with `${{ github.x }}` / `${{ inputs.x }}` resolved from the event (the common, simple cases). */
@@ -71,6 +73,7 @@ async function insertRun(
       commitSha: ev.commitSha,
       event: ev.event,
       triggerEvent: ev.event,
+      scheduleId: ev.scheduleId ?? 0,
       eventPayload: JSON.stringify(ev.payload),
       status: aggregateStatus(jobStatuses),
     },

@@ -7,7 +7,6 @@ import type { ServiceContext } from '../context.ts';
  * act on and says, in its run record (status SKIPPED), what it found and why it did nothing.
  */
 
-
 function skipped(message: string): CronOutcome {
   return { message, skipped: true };
 }
@@ -57,11 +56,3 @@ export async function gcLfs(cx: ServiceContext): Promise<CronOutcome> {
 export async function rebuildIssueIndexer(): Promise<CronOutcome> {
   return skipped('issue search reads the database directly: there is no issue index to rebuild');
 }
-
-const ACTIONS = 'workflow schedules and Actions log retention are not implemented yet';
-
-/** start_schedule_tasks: workflow schedules are not modelled. */
-export async function startScheduleTasks(): Promise<CronOutcome> {
-  return skipped(`${ACTIONS}: there are no workflow schedules to start`);
-}
-
