@@ -49,7 +49,9 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
     await git.ok(['init', '-q', dir]);
     await git.commit(dir, '.gitea/workflows/chain.yml', WORKFLOW, 'chain');
     push = async () => {
-      await git.ok(['push', '-q', gitUrl(Number(new URL(base).port), 'dev', 'app', { user: 'dev', secret: PASSWORD }), 'main'], { cwd: dir });
+      await git.ok(['push', '-q', gitUrl(Number(new URL(base).port), 'dev', 'app', { user: 'dev', secret: PASSWORD }), 'main'], {
+        cwd: dir,
+      });
       await t.app.jobs.drain();
     };
     await push();
@@ -138,7 +140,8 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
   it('cleanup_actions removes the logs of tasks stopped more than 365 days ago', async () => {
     await git.commit(dir, 'README.md', 'again\n', 'again');
     await push();
-    const token = (await t.request('POST', '/api/v1/repos/dev/app/actions/runners/registration-token', as())).json<{ token: string }>().token;
+    const token = (await t.request('POST', '/api/v1/repos/dev/app/actions/runners/registration-token', as())).json<{ token: string }>()
+      .token;
     const c = runnerClients(base, 'json');
     const { runner } = await c.runner().register({ name: 'r2', token, labels: ['linux'] });
     const r = c.runner({ uuid: runner?.uuid ?? '', token: runner?.token ?? '' });
