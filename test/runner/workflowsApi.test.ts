@@ -94,5 +94,14 @@ describe.each(PROVIDERS)('repository workflows (%s)', (provider) => {
       (await t.request('POST', '/api/v1/repos/dev/app/actions/workflows/ci.yml/dispatches', as('dev', { ref: 'main' }))).statusCode,
     ).toBe(204);
     expect((await runs()).filter((r) => r.path.startsWith('ci.yml'))).toHaveLength(2);
+    const ciRuns = await t.request('GET', '/api/v1/repos/dev/app/actions/workflows/ci.yml/runs?event=workflow_dispatch', as());
+    expect(ciRuns.headers['x-total-count']).toBe('1');
+    expect(ciRuns.json()).toMatchObject({
+      total_count: 1,
+      workflow_runs: [{ path: 'ci.yml@refs/heads/main', event: 'workflow_dispatch' }],
+    });
+    expect((await t.request('GET', '/api/v1/repos/dev/app/actions/workflows/lint.yaml/runs', as())).json()).toMatchObject({
+      total_count: 2,
+    });
   });
 });

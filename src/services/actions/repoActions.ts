@@ -35,6 +35,19 @@ export async function listRepoRuns(cx: ServiceContext, ref: RepoRef, filter: Run
   return listRuns(cx, { repoId: repo.id }, filter, page);
 }
 
+/** GET …/workflows/{workflow_id}/runs: the runs of one workflow file (a signed-in reader of the Actions unit). */
+export async function listWorkflowRuns(
+  cx: ServiceContext,
+  ref: RepoRef,
+  workflowId: string,
+  filter: RunFilter,
+  page: ListOptions,
+): Promise<Page<RunView>> {
+  const { repo } = await requireActionsRead(cx, ref);
+  requireViewer(cx);
+  return listRuns(cx, { repoId: repo.id, workflowId }, filter, page);
+}
+
 export async function getRepoRun(cx: ServiceContext, ref: RepoRef, runId: number): Promise<RunView> {
   const { repo } = await requireActionsRead(cx, ref);
   const run = await findRun(cx, { id: runId, repoId: repo.id });

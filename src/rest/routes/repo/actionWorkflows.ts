@@ -1,6 +1,9 @@
 // /repos/{owner}/{repo}/actions/workflows: the workflow files and their enabling (Gitea routers/api/v1/repo/action.go).
 import * as workflows from '../../../services/actions/workflows.ts';
-import { toApiWorkflow } from '../../convert/actions.ts';
+import { listWorkflowRuns } from '../../../services/actions/repoActions.ts';
+import { toApiRun, toApiWorkflow } from '../../convert/actions.ts';
+import { defineList } from '../../list.ts';
+import { runFilter, runQuery } from './actions.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { repoRef } from '../../params.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
@@ -54,6 +57,24 @@ export const repoActionWorkflowRoutes: RouteDef[] = [
     errors: [401, 403, 404],
     handler: async ({ cx, params }) =>
       toApiWorkflow(await workflows.getWorkflow(cx, repoRef(params), params.workflow_id ?? ''), convertOptions(cx)),
+  }),
+  defineList({
+    path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs',
+    operationId: 'ActionsListWorkflowRuns',
+    summary: 'List runs of a workflow',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'token',
+    headers: 'link',
+    params: workflow,
+    query: runQuery,
+    schema: 'ActionWorkflowRunsResponse',
+    errors: [400, 401, 403, 404],
+    load: ({ cx, params, query, page }) => listWorkflowRuns(cx, repoRef(params), params.workflow_id ?? '', runFilter(query), page),
+    convert: (result, { cx }) => ({
+      workflow_runs: result.items.map((r) => toApiRun(r, cx.viewer, convertOptions(cx))),
+      total_count: result.total,
+    }),
   }),
   toggleRoute(false),
   toggleRoute(true),

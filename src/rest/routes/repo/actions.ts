@@ -12,7 +12,7 @@ const run = { run: { schema: { type: 'integer' as const, format: 'int64' }, desc
 const job = { job_id: { schema: { type: 'integer' as const, format: 'int64' }, description: 'id of the job' } };
 const workflow = { workflow_id: { schema: { type: 'string' as const }, description: 'id of the workflow (its file name)' } };
 
-const runQuery = z.object({
+export const runQuery = z.object({
   event: qString('workflow event name'),
   branch: qString('workflow branch'),
   status: qRepeated('workflow status (pending, queued, in_progress, failure, success, skipped)'),
@@ -25,7 +25,7 @@ const jobQuery = z.object({
   order: qString('sort order (asc or desc)'),
 });
 
-const runFilter = (q: z.output<typeof runQuery>) => ({
+export const runFilter = (q: z.output<typeof runQuery>) => ({
   event: q.event ?? '',
   branch: q.branch ?? '',
   status: q.status ?? [],
