@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secretsOfTask } from '../../src/services/actions/actionSecrets.ts';
 import { decryptSecret } from '../../src/services/actions/secretCipher.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -110,5 +111,14 @@ describe.each(PROVIDERS)('actions secrets and variables (%s)', (provider) => {
       403,
     );
     expect((await t.request('GET', '/api/v1/orgs/acme/actions/variables', { headers })).statusCode).toBe(403);
+  });
+
+  it("a fork's pull request gets only the task token, except pull_request_target", async () => {
+    await t.request('PUT', '/api/v1/repos/owner/app/actions/secrets/FORK_SAFE', as('owner', { data: 'hidden' }));
+    const repo = await t.db.repository.findFirstOrThrow({ where: { name: 'app' } });
+    const run = { repoId: repo.id, ownerId: repo.ownerId, isForkPullRequest: true, triggerEvent: 'pull_request' };
+    expect(await secretsOfTask(t.system, run, 'tok')).toEqual({ GITHUB_TOKEN: 'tok', GITEA_TOKEN: 'tok' });
+    const target = await secretsOfTask(t.system, { ...run, triggerEvent: 'pull_request_target' }, 'tok');
+    expect(target).toMatchObject({ GITEA_TOKEN: 'tok', FORK_SAFE: 'hidden' });
   });
 });
