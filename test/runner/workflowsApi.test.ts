@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { addCollaborator } from '../helpers/fixtures.ts';
+import { addCollaborator, setUnits } from '../helpers/fixtures.ts';
 import { createRepoFixture, GitClient, gitUrl } from '../githttp/gitClient.ts';
 import { listenBase } from './runnerClient.ts';
 
@@ -103,5 +103,16 @@ describe.each(PROVIDERS)('repository workflows (%s)', (provider) => {
     expect((await t.request('GET', '/api/v1/repos/dev/app/actions/workflows/lint.yaml/runs', as())).json()).toMatchObject({
       total_count: 2,
     });
+  });
+
+  it('with the Actions unit off, a push starts nothing', async () => {
+    const repo = await t.db.repository.findFirstOrThrow({ where: { name: 'app' } });
+    const before = await t.db.actionRun.count();
+    await setUnits(t, repo, ['CODE', 'ISSUES']);
+    await git.commit(dir, 'README.md', 'off\n', 'unit off');
+    await git.ok(['push', '-q', url, 'main'], { cwd: dir });
+    await t.app.jobs.drain();
+    expect(await t.db.actionRun.count()).toBe(before);
+    expect((await t.request('GET', '/api/v1/repos/dev/app/actions/workflows', as())).statusCode).toBe(404);
   });
 });

@@ -108,6 +108,7 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
   if (ev.event !== 'workflow_dispatch' && SKIP_CI.some((s) => commit.message.includes(s))) return [];
   const commitTitle = commit.message.split('\n')[0] ?? '';
   const disabled = await disabledWorkflows(cx.db, ev.repo.id);
+  if (!disabled) return [];
   const files = (await readWorkflowFiles(gitDir, ev.commitSha)).filter(
     (f) => (!ev.workflowFile || f.name === ev.workflowFile) && !disabled.includes(f.name),
   );

@@ -123,7 +123,7 @@ export async function dispatchWorkflow(
 ): Promise<Models.ActionRun> {
   const { repo, viewer } = await requireActionsWrite(cx, ref);
   if (!input.ref) throw new ValidationError('ref is required');
-  if ((await disabledWorkflows(cx.db, repo.id)).includes(input.workflowId)) throw new PermissionDeniedError('workflow is disabled');
+  if ((await disabledWorkflows(cx.db, repo.id))?.includes(input.workflowId)) throw new PermissionDeniedError('workflow is disabled');
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const found = await resolveRef(gitDir, input.ref.replace(/^refs\/(heads|tags)\//, ''));
   if (!found || found.kind === 'commit') throw new NotFoundError(`ref ${input.ref} does not exist`);

@@ -50,7 +50,7 @@ export async function deleteRun(cx: ServiceContext, ref: RepoRef, runId: number)
 
 /** Resets the finished jobs of `rerun` in one transaction and rolls the run up again. */
 async function rerunJobs(cx: ServiceContext, run: Models.ActionRun, rerun: readonly Models.ActionRunJob[]): Promise<void> {
-  if ((await disabledWorkflows(cx.db, run.repoId)).includes(run.workflowId)) {
+  if ((await disabledWorkflows(cx.db, run.repoId))?.includes(run.workflowId)) {
     throw new InvalidArgumentError(`workflow ${run.workflowId} is disabled`);
   }
   const ids = new Set(rerun.map((j) => j.jobId));

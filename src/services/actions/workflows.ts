@@ -26,10 +26,10 @@ export interface WorkflowView {
 const disabledOf = (config: Record<string, unknown>): string[] =>
   Array.isArray(config.disabledWorkflows) ? config.disabledWorkflows.map(String) : [];
 
-/** The workflow ids (file names) disabled in the repository's Actions unit. */
-export async function disabledWorkflows(db: DbLike, repoId: number): Promise<string[]> {
+/** The workflow ids (file names) disabled in the repository's Actions unit; null when the unit is off (no row). */
+export async function disabledWorkflows(db: DbLike, repoId: number): Promise<string[] | null> {
   const unit = await db.repoUnit.findUnique({ where: { repoId_type: { repoId, type: 'ACTIONS' } }, select: { config: true } });
-  return disabledOf(unitConfig(unit?.config));
+  return unit ? disabledOf(unitConfig(unit.config)) : null;
 }
 
 /** The workflows on `repo`'s default branch, without permission checks (webhook payloads use it too). */
@@ -46,7 +46,7 @@ export async function repoWorkflows(cx: ServiceContext, repo: Models.Repository)
     id: f.name,
     name: parseWorkflow(f.content)?.name || f.name,
     path: f.path,
-    disabled: disabled.includes(f.name),
+    disabled: disabled?.includes(f.name) ?? false,
     when: commit.author.when,
     repo: { ownerName: repo.ownerName, name: repo.name, defaultBranch: repo.defaultBranch },
   }));
