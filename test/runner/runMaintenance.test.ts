@@ -6,7 +6,7 @@ import { basic, PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator } from '../helpers/fixtures.ts';
 import { createRepoFixture, GitClient, gitUrl } from '../githttp/gitClient.ts';
-import { listenBase, runnerClients } from './runnerClient.ts';
+import { listenBase, registeredRunner } from './runnerClient.ts';
 
 const WORKFLOW = `on: push
 jobs:
@@ -25,6 +25,8 @@ jobs:
     steps:
       - run: echo c
 `;
+
+const RUNNER = { tokenPath: '/repos/dev/app/actions/runners/registration-token', headers: basic('dev'), labels: ['linux'] };
 
 /** Re-running a run, its failed jobs or one job (with what needs it), and deleting a finished run. */
 describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
@@ -68,11 +70,7 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
     expect(busy.json()).toMatchObject({ message: 'this workflow run is not done' });
     expect((await t.request('POST', `${url}/${runId}/rerun`, as())).statusCode).toBe(400);
 
-    const token = (await t.request('POST', '/api/v1/repos/dev/app/actions/runners/registration-token', as())).json<{ token: string }>()
-      .token;
-    const c = runnerClients(base, 'binary');
-    const { runner } = await c.runner().register({ name: 'r', token, labels: ['linux'] });
-    const r = c.runner({ uuid: runner?.uuid ?? '', token: runner?.token ?? '' });
+    const { client: r } = await registeredRunner(t, base, { ...RUNNER, name: 'r', encoding: 'binary' });
     const now = timestampFromDate(new Date());
     /** Fetches the next task and finishes it with `result` (1 success, 2 failure); returns its context. */
     const finishNext = async (result: number) => {
@@ -140,11 +138,7 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
   it('cleanup_actions removes the logs of tasks stopped more than 365 days ago', async () => {
     await git.commit(dir, 'README.md', 'again\n', 'again');
     await push();
-    const token = (await t.request('POST', '/api/v1/repos/dev/app/actions/runners/registration-token', as())).json<{ token: string }>()
-      .token;
-    const c = runnerClients(base, 'json');
-    const { runner } = await c.runner().register({ name: 'r2', token, labels: ['linux'] });
-    const r = c.runner({ uuid: runner?.uuid ?? '', token: runner?.token ?? '' });
+    const { client: r } = await registeredRunner(t, base, { ...RUNNER, name: 'r2' });
     const now = timestampFromDate(new Date());
     const taskIds: bigint[] = [];
     for (let i = 0; i < 2; i++) {

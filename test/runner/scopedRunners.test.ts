@@ -3,7 +3,7 @@ import { basic, PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator } from '../helpers/fixtures.ts';
 import { createRepoFixture, GitClient, gitUrl } from '../githttp/gitClient.ts';
-import { listenBase, runnerClients } from './runnerClient.ts';
+import { listenBase, registeredRunner } from './runnerClient.ts';
 
 const WORKFLOW = `on: push
 jobs:
@@ -47,13 +47,8 @@ describe.each(PROVIDERS)('scoped runners, secrets and variables in tasks (%s)', 
     await t?.close();
   });
 
-  async function register(url: string, name: string) {
-    const res = await t.request('POST', url, as('dev'));
-    expect(res.statusCode, res.body).toBe(200);
-    const c = runnerClients(base, 'json');
-    const { runner } = await c.runner().register({ name, token: res.json<{ token: string }>().token, labels: ['linux'] });
-    return { id: Number(runner?.id), client: c.runner({ uuid: runner?.uuid ?? '', token: runner?.token ?? '' }) };
-  }
+  const register = (tokenPath: string, name: string) =>
+    registeredRunner(t, base, { tokenPath, headers: basic('dev'), name, labels: ['linux'] });
 
   it('a repository runner gets its repository job with secrets and variables; the scope endpoints see their own', async () => {
     await t.request('PUT', '/api/v1/user/actions/secrets/SEC', as('dev', { data: 'owner-secret' }));
@@ -75,7 +70,7 @@ describe.each(PROVIDERS)('scoped runners, secrets and variables in tasks (%s)', 
     expect((await t.request('POST', '/api/v1/repos/dev/one/actions/runners/registration-token', as('helper'))).statusCode).toBe(403);
     expect((await t.request('POST', '/api/v1/repos/dev/two/actions/runners/registration-token', as('helper'))).statusCode).toBe(404);
 
-    const two = await register('/api/v1/repos/dev/two/actions/runners/registration-token', 'two-runner');
+    const two = await register('/repos/dev/two/actions/runners/registration-token', 'two-runner');
     const taskTwo = (await two.client.fetchTask({ tasksVersion: 0n })).task;
     expect(taskTwo?.context?.repository).toBe('dev/two');
     expect((await two.client.fetchTask({ tasksVersion: 0n })).task).toBeUndefined();
@@ -84,7 +79,7 @@ describe.each(PROVIDERS)('scoped runners, secrets and variables in tasks (%s)', 
     expect(taskTwo?.secrets.GITEA_TOKEN).toBe(taskTwo?.context?.token);
     expect(taskTwo?.vars).toEqual({ VAR: 'owner-var', OTHER: 'x' });
 
-    const one = await register('/api/v1/repos/dev/one/actions/runners/registration-token', 'one-runner');
+    const one = await register('/repos/dev/one/actions/runners/registration-token', 'one-runner');
     const taskOne = (await one.client.fetchTask({ tasksVersion: 0n })).task;
     expect(taskOne?.context?.repository).toBe('dev/one');
     expect(Object.keys(taskOne?.secrets ?? {}).sort()).toEqual(['GITEA_TOKEN', 'GITHUB_TOKEN', 'OWNER_ONLY', 'SEC']);

@@ -4,7 +4,7 @@ import { basic, PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { HookReceiver, type Doc } from '../helpers/hookReceiver.ts';
 import { createRepoFixture, GitClient, gitUrl } from '../githttp/gitClient.ts';
-import { listenBase, runnerClients } from './runnerClient.ts';
+import { listenBase, registeredRunner } from './runnerClient.ts';
 
 const WORKFLOW = `name: Build
 on: push
@@ -76,12 +76,12 @@ describe.each(PROVIDERS)('workflow_run and workflow_job webhooks (%s)', (provide
       sender: { login: 'dev' },
     });
 
-    const token = (await t.request('POST', '/api/v1/repos/dev/app/actions/runners/registration-token', { headers: basic('dev') })).json<{
-      token: string;
-    }>().token;
-    const c = runnerClients(base, 'json');
-    const { runner } = await c.runner().register({ name: 'r', token, labels: ['linux'] });
-    const r = c.runner({ uuid: runner?.uuid ?? '', token: runner?.token ?? '' });
+    const { client: r } = await registeredRunner(t, base, {
+      tokenPath: '/repos/dev/app/actions/runners/registration-token',
+      headers: basic('dev'),
+      name: 'r',
+      labels: ['linux'],
+    });
     const now = timestampFromDate(new Date());
     for (let i = 0; i < 2; i++) {
       const task = (await r.fetchTask({ tasksVersion: 0n })).task;
