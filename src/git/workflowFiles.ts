@@ -5,13 +5,19 @@ import { GitCommandError, runGit } from './run.ts';
 /** The directories searched for workflows, in order; the first that exists is the only one read (Gitea WORKFLOW_DIRS). */
 const WORKFLOW_DIRS = ['.gitea/workflows', '.github/workflows'];
 
-/** The `*.yml` / `*.yaml` files of the first existing workflow directory at `commit`: file name and content. */
-export async function readWorkflowFiles(gitDir: string, commit: string): Promise<Array<{ name: string; content: string }>> {
+/** The `*.yml` / `*.yaml` files of the first existing workflow directory at `commit`: file name, path and content. */
+export async function readWorkflowFiles(gitDir: string, commit: string): Promise<Array<{ name: string; path: string; content: string }>> {
   for (const dir of WORKFLOW_DIRS) {
     const found = await readTreePath(gitDir, commit, dir);
     if (!found?.children) continue;
     const files = found.children.filter((e) => e.type === 'blob' && /\.ya?ml$/.test(e.name));
-    return Promise.all(files.map(async (f) => ({ name: f.name, content: (await readObject(gitDir, f.sha)).content.toString('utf8') })));
+    return Promise.all(
+      files.map(async (f) => ({
+        name: f.name,
+        path: `${dir}/${f.name}`,
+        content: (await readObject(gitDir, f.sha)).content.toString('utf8'),
+      })),
+    );
   }
   return [];
 }

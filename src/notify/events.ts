@@ -177,6 +177,13 @@ export type DomainEvent =
       release: { target: string; note: string; isPrerelease: boolean; publisherId: number | null; createdAt: string };
     }
   /**
+   * An Actions job's API status changed (`queued`, `waiting`, `in_progress`, `completed`): workflow_job webhooks.
+   * `actorId` is the run's trigger user (Gitea's sender).
+   */
+  | { type: 'actions.jobStatus'; jobId: number; runId: number; repoId: number; action: string; actorId: number | null }
+  /** An Actions run's webhook action changed (`requested`, `in_progress`, `completed`): workflow_run webhooks. */
+  | { type: 'actions.runStatus'; runId: number; repoId: number; action: string; actorId: number | null }
+  /**
    * A notification thread became unread for `userId` (created, or updated from read): published by the
    * notification job after its transaction commits; live subscriptions (notificationReceived) listen to it.
    */

@@ -2,6 +2,7 @@
 // emitting transaction, so nothing is queued when no hook exists) and the builder of its payloads (run by the
 // prepare job). A new event is one entry here.
 import type { DomainEvent } from '../notify/events.ts';
+import { workflowJobEvent, workflowRunEvent } from './events/actions.ts';
 import { commentEvent } from './events/comment.ts';
 import { issueCreated, issueStateChanged, issueUpdated, pullMerged, pullReviewed, reviewRequest } from './events/issue.ts';
 import type { OutgoingEvent } from './events/outgoing.ts';
@@ -42,6 +43,8 @@ const TABLE: Table = {
   'release.published': { targets: inRepo, build: releaseEvent },
   'release.updated': { targets: inRepo, build: releaseEvent },
   'release.deleted': { targets: inRepo, build: releaseEvent },
+  'actions.jobStatus': { targets: inRepo, build: workflowJobEvent },
+  'actions.runStatus': { targets: inRepo, build: workflowRunEvent },
 };
 
 /** The repositories whose hooks may want this event; empty when webhooks ignore it. */

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instanceRegistrationToken } from '../../src/services/actions/registrationTokens.ts';
+import { registrationToken } from '../../src/services/actions/registrationTokens.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { listenBase, runnerClients, type Encoding } from './runnerClient.ts';
@@ -23,7 +23,7 @@ describe.each(PROVIDERS)('runner protocol (%s)', (provider) => {
   beforeAll(async () => {
     t = await startTestApp(provider);
     base = await listenBase(t);
-    regToken = await instanceRegistrationToken(t.system);
+    regToken = await registrationToken(t.system, 'admin', 'write');
   });
   afterAll(async () => {
     await t?.close();

@@ -37,3 +37,19 @@ export function runnerClients(base: string, encoding: Encoding): RunnerClients {
     },
   };
 }
+
+/**
+ * A runner registered with the registration token `tokenPath` gives to `headers` (e.g. a repository's), and its
+ * id and authenticated client.
+ */
+export async function registeredRunner(
+  t: TestApp,
+  base: string,
+  opts: { tokenPath: string; headers: Record<string, string>; name: string; labels: string[]; encoding?: Encoding },
+): Promise<{ id: number; client: Client<typeof RunnerService> }> {
+  const res = await t.request('POST', `/api/v1${opts.tokenPath}`, { headers: opts.headers });
+  if (res.statusCode !== 200) throw new Error(`registration token: ${res.statusCode} ${res.body}`);
+  const c = runnerClients(base, opts.encoding ?? 'json');
+  const { runner } = await c.runner().register({ name: opts.name, token: res.json<{ token: string }>().token, labels: opts.labels });
+  return { id: Number(runner?.id), client: c.runner({ uuid: runner?.uuid ?? '', token: runner?.token ?? '' }) };
+}

@@ -2,7 +2,9 @@ import type { Models } from '../../db/client.ts';
 import type { JobView, RunView } from '../../services/actions/lists.ts';
 import { runnerLabels, runnerState } from '../../services/actions/runners.ts';
 import { apiStatus } from '../../services/actions/status.ts';
-import type { ActionRunner, ActionWorkflowJob, ActionWorkflowRun } from '../structs/actions.ts';
+import type { SecretView } from '../../services/actions/actionSecrets.ts';
+import type { WorkflowView } from '../../services/actions/workflows.ts';
+import type { ActionRunner, ActionVariable, ActionWorkflow, ActionWorkflowJob, ActionWorkflowRun, Secret } from '../structs/actions.ts';
 import { toApiRepository } from './repo.ts';
 import { apiTime, UNIX_ZERO } from './time.ts';
 import { toApiUser, type ConvertOptions } from './user.ts';
@@ -92,5 +94,36 @@ export function toApiRun(run: RunView, viewer: Viewer, opts: ConvertOptions): Ac
     pull_requests: [],
     started_at: time(run.started),
     completed_at: time(run.stopped),
+  };
+}
+
+/** Gitea `Secret`: no value. */
+export const toApiSecret = (s: SecretView): Secret => ({ name: s.name, description: s.description, created_at: apiTime(s.createdAt) });
+
+/** Gitea `ActionVariable`: 0 for the scope it is not in. */
+export const toApiVariable = (v: Models.ActionVariable): ActionVariable => ({
+  owner_id: v.ownerId ?? 0,
+  repo_id: v.repoId ?? 0,
+  name: v.name,
+  data: v.data,
+  description: v.description,
+});
+
+/** Gitea getActionWorkflowEntry: links to the file on the default branch and its badge; Go's zero time for deleted_at. */
+export function toApiWorkflow(w: WorkflowView, opts: ConvertOptions): ActionWorkflow {
+  const { ownerName, name, defaultBranch } = w.repo;
+  const segments = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+  const when = apiTime(new Date(w.when));
+  return {
+    id: w.id,
+    name: w.name,
+    path: w.path,
+    state: w.disabled ? 'disabled_manually' : 'active',
+    created_at: when,
+    updated_at: when,
+    deleted_at: '0001-01-01T00:00:00Z',
+    url: `${repoApi(opts, ownerName, name)}/actions/workflows/${encodeURIComponent(w.id)}`,
+    html_url: `${repoHtml(opts, ownerName, name)}/src/branch/${segments(defaultBranch)}/${segments(w.path)}`,
+    badge_url: `${repoHtml(opts, ownerName, name)}/actions/workflows/${encodeURIComponent(w.id)}/badge.svg?branch=${encodeURIComponent(defaultBranch)}`,
   };
 }

@@ -1,5 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import { adminActionsRoutes } from './admin/actions.ts';
+import { actionRunnerRoutes } from './misc/actionRunners.ts';
+import { actionSettingRoutes } from './misc/actionSettings.ts';
 import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminKeyRoutes } from './admin/keys.ts';
@@ -46,6 +48,7 @@ import { issueAttachmentRoutes } from './repo/issueAttachments.ts';
 import { releaseAssetRoutes } from './repo/releaseAssets.ts';
 import { releaseRoutes } from './repo/releases.ts';
 import { repoActionsRoutes } from './repo/actions.ts';
+import { repoActionWorkflowRoutes } from './repo/actionWorkflows.ts';
 import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
@@ -71,7 +74,10 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminKeyRoutes,
   ...adminCronRoutes,
   ...adminActionsRoutes,
+  ...actionRunnerRoutes,
+  ...actionSettingRoutes,
   ...repoActionsRoutes,
+  ...repoActionWorkflowRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,

@@ -87,3 +87,43 @@ export const EditActionRunnerOption = z.object({ disabled: z.boolean().nullish()
 
 /** Gitea `CreateActionWorkflowDispatch`: the ref to run on and the workflow's inputs. */
 export const CreateActionWorkflowDispatch = z.object({ ref: z.string(), inputs: z.record(z.string(), z.string()).optional() });
+
+/** Gitea `Secret`: a secret's name and description, never its value. */
+export const Secret = z.object({ name: z.string(), description: z.string(), created_at: z.string() });
+export type Secret = z.infer<typeof Secret>;
+
+/** Gitea `ActionVariable`. */
+export const ActionVariable = z.object({
+  owner_id: z.number().int(),
+  repo_id: z.number().int(),
+  name: z.string(),
+  data: z.string(),
+  description: z.string(),
+});
+export type ActionVariable = z.infer<typeof ActionVariable>;
+
+/** Gitea `CreateOrUpdateSecretOption`: `data` is Required. */
+export const CreateOrUpdateSecretOption = z.object({ data: z.string().min(1), description: z.string().optional() });
+
+/** Gitea `CreateVariableOption`: `value` is Required. */
+export const CreateVariableOption = z.object({ value: z.string().min(1), description: z.string().optional() });
+
+/** Gitea `UpdateVariableOption`: `value` is Required; an empty `name` keeps the name. */
+export const UpdateVariableOption = z.object({ name: z.string().optional(), value: z.string().min(1), description: z.string().optional() });
+
+/** Gitea `ActionWorkflow`: `id` is the file name; `state` active or disabled_manually. */
+export const ActionWorkflow = z.object({
+  id: z.string(),
+  name: z.string(),
+  path: z.string(),
+  state: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string(),
+  url: z.string(),
+  html_url: z.string(),
+  badge_url: z.string(),
+});
+export type ActionWorkflow = z.infer<typeof ActionWorkflow>;
+
+export const ActionWorkflowResponse = z.object({ workflows: z.array(ActionWorkflow), total_count: z.number().int() });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import type { DbTx, Models } from '../../db/client.ts';
 import { createCommitStatus } from '../status/commitStatus.ts';
+import { announceStatuses, type Emit } from './hookStatus.ts';
 
 /** Events whose runs report commit statuses (Gitea: push and pull_request; others have no commit to report on). */
 const STATUS_EVENTS = new Set(['push', 'pull_request', 'pull_request_target']);
@@ -56,12 +57,13 @@ function workflowName(job: Models.ActionRunJob, run: Models.ActionRun): string {
 
 /**
  * Brings the commit statuses of a run's jobs up to date in `tx` (called wherever jobs change state: run creation,
- * task claim, and the run roll-up). A status is written only when the job's state or description differs from
+ * task claim, and the run roll-up), after announcing changed statuses to webhooks (hookStatus.ts). A status is written only when the job's state or description differs from
  * the latest status of its context, so repeated calls add nothing. Three statements whatever the number of jobs,
  * plus one write per changed job.
  */
-export async function syncJobStatuses(tx: DbTx, runId: number): Promise<void> {
+export async function syncJobStatuses(tx: DbTx, runId: number, emit: Emit): Promise<void> {
   const run = await tx.actionRun.findUnique({ where: { id: runId }, include: { repo: true, jobs: { orderBy: { id: 'asc' } } } });
+  if (run) await announceStatuses(tx, run, emit);
   if (!run || !STATUS_EVENTS.has(run.event) || !/^[0-9a-f]{40,64}$/.test(run.commitSha)) return;
   const now = new Date();
   const wanted = run.jobs.flatMap((job, index) => {

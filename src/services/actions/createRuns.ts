@@ -1,6 +1,7 @@
 // How runs and jobs come to exist (Gitea services/actions/notifier_helper.go, run.go InsertRun): the workflows at
 // the event's commit whose `on:` matches become one run each, with one job per `jobs.<id>` and matrix combination.
 import { syncJobStatuses } from './commitStatuses.ts';
+import type { Emit } from './hookStatus.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -9,6 +10,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { aggregateStatus } from './status.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
 import { parseWorkflow, type ParsedWorkflow, type TriggerFilter } from './workflowFile.ts';
+import { disabledWorkflows } from './workflows.ts';
 
 const SKIP_CI = ['[skip ci]', '[ci skip]', '[no ci]', '[skip actions]', '[actions skip]'];
 
@@ -28,6 +30,8 @@ export interface WorkflowEvent {
   workflowFile?: string;
   /** A title instead of the commit's (run-name still wins). */
   title?: string;
+  /** The ActionSchedule starting this run (event `schedule`). */
+  scheduleId?: number;
 }
 
 /** `run-name` with `${{ github.x }}` / `${{ inputs.x }}` resolved from the event (the common, simple cases). */
@@ -43,7 +47,14 @@ function runTitle(wf: ParsedWorkflow, ev: WorkflowEvent, commitTitle: string): s
   });
 }
 
-async function insertRun(tx: DbTx, ev: WorkflowEvent, file: string, wf: ParsedWorkflow, title: string): Promise<Models.ActionRun> {
+async function insertRun(
+  tx: DbTx,
+  emit: Emit,
+  ev: WorkflowEvent,
+  file: string,
+  wf: ParsedWorkflow,
+  title: string,
+): Promise<Models.ActionRun> {
   const counter = await tx.actionRunIndex.upsert({
     where: { repoId: ev.repo.id },
     create: { repoId: ev.repo.id, maxIndex: 1 },
@@ -62,6 +73,7 @@ async function insertRun(tx: DbTx, ev: WorkflowEvent, file: string, wf: ParsedWo
       commitSha: ev.commitSha,
       event: ev.event,
       triggerEvent: ev.event,
+      scheduleId: ev.scheduleId ?? 0,
       eventPayload: JSON.stringify(ev.payload),
       status: aggregateStatus(jobStatuses),
     },
@@ -81,13 +93,13 @@ async function insertRun(tx: DbTx, ev: WorkflowEvent, file: string, wf: ParsedWo
       status: jobStatuses[i] ?? 'WAITING',
     })),
   });
-  await syncJobStatuses(tx, run.id);
+  await syncJobStatuses(tx, run.id, emit);
   return run;
 }
 
 /**
  * Starts the runs of an event: nothing for archived or empty repositories, the Actions unit off, or a skip string
- * in the commit message. A push is idempotent per (workflow, commit, ref) so a replayed push job adds nothing.
+ * in the commit message; never a disabled workflow's. A push is idempotent per (workflow, commit, ref) so a replayed push job adds nothing.
  */
 export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): Promise<Models.ActionRun[]> {
   if (ev.repo.isArchived || ev.repo.isEmpty) return [];
@@ -95,14 +107,18 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
   const commit = await readCommit(gitDir, ev.commitSha);
   if (ev.event !== 'workflow_dispatch' && SKIP_CI.some((s) => commit.message.includes(s))) return [];
   const commitTitle = commit.message.split('\n')[0] ?? '';
-  const files = (await readWorkflowFiles(gitDir, ev.commitSha)).filter((f) => !ev.workflowFile || f.name === ev.workflowFile);
+  const disabled = await disabledWorkflows(cx.db, ev.repo.id);
+  if (!disabled) return [];
+  const files = (await readWorkflowFiles(gitDir, ev.commitSha)).filter(
+    (f) => (!ev.workflowFile || f.name === ev.workflowFile) && !disabled.includes(f.name),
+  );
   const matching = files.flatMap((f) => {
     const wf = parseWorkflow(f.content);
     const filter = wf?.on.get(ev.event);
     return wf && filter && ev.matches(filter) ? [{ file: f.name, wf, filter }] : [];
   });
   if (!matching.length) return [];
-  return withTx(cx, async (tx) => {
+  return withTx(cx, async (tx, emit) => {
     const runs: Models.ActionRun[] = [];
     for (const { file, wf, filter } of matching) {
       if (ev.event === 'push') {
@@ -113,7 +129,7 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
       const inputs = ev.payload.inputs;
       const withDefaults =
         filter.inputs && typeof inputs === 'object' ? { ...ev, payload: { ...ev.payload, inputs: { ...filter.inputs, ...inputs } } } : ev;
-      runs.push(await insertRun(tx, withDefaults, file, wf, runTitle(wf, withDefaults, commitTitle)));
+      runs.push(await insertRun(tx, emit, withDefaults, file, wf, runTitle(wf, withDefaults, commitTitle)));
     }
     if (runs.length) await bumpTasksVersion(tx);
     return runs;

@@ -1,9 +1,11 @@
 // FetchTask (Gitea services/actions/task.go PickTask, models/actions/task.go CreateTaskForRunner): hands the oldest
 // waiting job whose runs-on labels the runner has to that runner, claimed by a conditional update so two runners
 // never get the same job.
+import { secretsOfTask } from './actionSecrets.ts';
+import { variablesOfRun } from './actionVariables.ts';
 import { syncJobStatuses } from './commitStatuses.ts';
 import type { Models } from '../../db/client.ts';
-import type { ServiceContext } from '../context.ts';
+import { withTx, type ServiceContext } from '../context.ts';
 import { runnerLabels } from './runners.ts';
 import { newSaltedToken } from './secrets.ts';
 import { resultOfStatus } from './status.ts';
@@ -42,7 +44,7 @@ async function claim(
 ): Promise<{ taskId: number; token: string } | null> {
   const secret = newSaltedToken();
   const now = new Date();
-  return cx.db.$transaction(async (tx) => {
+  return withTx(cx, async (tx, emit) => {
     const won = await tx.actionRunJob.updateMany({
       where: { id: job.id, status: 'WAITING', taskId: null },
       data: { status: 'RUNNING', started: now },
@@ -76,14 +78,16 @@ async function claim(
     await tx.actionRunJob.update({ where: { id: job.id }, data: { taskId: task.id } });
     await tx.actionRun.updateMany({ where: { id: job.runId, started: null }, data: { started: now } });
     await tx.actionRun.updateMany({ where: { id: job.runId, status: { in: ['WAITING', 'BLOCKED'] } }, data: { status: 'RUNNING' } });
-    await syncJobStatuses(tx, job.runId);
+    await syncJobStatuses(tx, job.runId, emit);
     return { taskId: task.id, token: secret.token };
   });
 }
 
+const RUN_INCLUDE = { repo: true, triggerUser: true } as const;
+type RunWithRepo = Models.Prisma.ActionRunGetPayload<{ include: typeof RUN_INCLUDE }>;
+
 /** Gitea GenerateGiteaContext: the `github`/`gitea` context of the job. */
-async function taskContext(cx: ServiceContext, job: Models.ActionRunJob, token: string): Promise<Record<string, unknown>> {
-  const run = await cx.db.actionRun.findUniqueOrThrow({ where: { id: job.runId }, include: { repo: true, triggerUser: true } });
+function taskContext(cx: ServiceContext, job: Models.ActionRunJob, run: RunWithRepo, token: string): Record<string, unknown> {
   const root = cx.config.rootUrl;
   const fullName = `${run.repo.ownerName}/${run.repo.name}`;
   const refType = run.ref.startsWith('refs/tags/') ? 'tag' : 'branch';
@@ -158,14 +162,15 @@ export async function fetchTask(
     if (!labelsOf(job.runsOn).every((l) => labels.has(l))) continue;
     const claimed = await claim(cx, runner, job);
     if (!claimed) continue;
+    const run = await cx.db.actionRun.findUniqueOrThrow({ where: { id: job.runId }, include: RUN_INCLUDE });
     return {
       tasksVersion,
       task: {
         id: claimed.taskId,
         workflowPayload: job.workflowPayload,
-        context: await taskContext(cx, job, claimed.token),
-        secrets: { GITHUB_TOKEN: claimed.token, GITEA_TOKEN: claimed.token },
-        vars: {},
+        context: taskContext(cx, job, run, claimed.token),
+        secrets: await secretsOfTask(cx, run, claimed.token),
+        vars: await variablesOfRun(cx, run),
         needs: await taskNeeds(cx, job),
       },
     };

@@ -3,6 +3,7 @@
 import type { DbTx, Models } from '../../db/client.ts';
 import { aggregateStatus, isDone } from './status.ts';
 import { syncJobStatuses } from './commitStatuses.ts';
+import type { Emit } from './hookStatus.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
 import { jobIf } from './workflowFile.ts';
 
@@ -18,7 +19,7 @@ function shouldRun(ifExpr: string, needStatuses: readonly Models.ActionStatus[])
 }
 
 /** Unblocks or skips the run's ready jobs (repeatedly: a skip can make others ready), then rolls the run up. */
-export async function advanceRun(tx: DbTx, runId: number): Promise<Models.ActionStatus> {
+export async function advanceRun(tx: DbTx, runId: number, emit: Emit): Promise<Models.ActionStatus> {
   const jobs = await tx.actionRunJob.findMany({ where: { runId }, orderBy: { id: 'asc' } });
   let unblocked = false;
   for (let changed = true; changed;) {
@@ -46,6 +47,6 @@ export async function advanceRun(tx: DbTx, runId: number): Promise<Models.Action
   const status = aggregateStatus(jobs.map((j) => j.status));
   const done = isDone(status);
   await tx.actionRun.update({ where: { id: runId }, data: { status, ...(done ? { stopped: new Date() } : {}) } });
-  await syncJobStatuses(tx, runId);
+  await syncJobStatuses(tx, runId, emit);
   return status;
 }

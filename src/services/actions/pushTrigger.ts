@@ -1,9 +1,11 @@
-// `on: push`: after a push's rows, each pushed branch or tag starts the workflows whose filters match.
+// `on: push`: after a push's rows, each pushed branch or tag starts the workflows whose filters match; a push to
+// the default branch also re-registers the `on: schedule` crons.
 import { repoPath } from '../../git/repoPath.ts';
 import { changedPaths } from '../../git/workflowFiles.ts';
 import type { PushFollowUp } from '../repo/pushJob.ts';
 import { startRunsForEvent } from './createRuns.ts';
 import { pushMatches } from './filters.ts';
+import { syncSchedules } from './schedules.ts';
 
 const ZERO = /^0+$/;
 
@@ -14,6 +16,7 @@ export const actionsPushFollowUp: PushFollowUp = async (cx, push) => {
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   for (const update of push.updates) {
     if (ZERO.test(update.newSha) || !(update.ref.startsWith('refs/heads/') || update.ref.startsWith('refs/tags/'))) continue;
+    if (update.ref === `refs/heads/${repo.defaultBranch}`) await syncSchedules(cx, repo, update.newSha, push.pusherId);
     const before = ZERO.test(update.oldSha) ? null : update.oldSha;
     const changed = await changedPaths(gitDir, before, update.newSha);
     await startRunsForEvent(cx, {

@@ -2,8 +2,9 @@
 // replaced. The database keeps the token's sha256 (Register looks it up by that) and a random seed; the token
 // itself is HMAC(SECRET_KEY, seed), so the API can hand out the same token again without storing it.
 import { createHmac, randomBytes } from 'node:crypto';
-import { requireSiteAdmin } from '../access/guards.ts';
+import type { ScopeLevel } from '../../auth/scope.ts';
 import type { ServiceContext } from '../context.ts';
+import { requireRunnersScope, type RunnersRef } from './settingsScope.ts';
 import { registrationTokenKey } from './secrets.ts';
 
 /** Where runners registered with a token belong: the instance (both null), an owner, or a repository. */
@@ -42,10 +43,12 @@ async function insertToken(cx: ServiceContext, scope: RunnerScope, key: string, 
   });
 }
 
-/** POST /admin/actions/runners/registration-token. */
-export async function instanceRegistrationToken(cx: ServiceContext): Promise<string> {
-  requireSiteAdmin(cx, 'write');
-  return tokenOfScope(cx, GLOBAL_SCOPE);
+/**
+ * GET|POST …/actions/runners/registration-token of the instance (site admins), a repository (its admins), an
+ * organization (its owners) or the user: runners registered with it run that scope's jobs only.
+ */
+export async function registrationToken(cx: ServiceContext, ref: RunnersRef, level: ScopeLevel): Promise<string> {
+  return tokenOfScope(cx, (await requireRunnersScope(cx, ref, level)) ?? GLOBAL_SCOPE);
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { Models } from '../../db/client.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { resolveRef } from '../../git/resolveRef.ts';
-import { NotFoundError, ValidationError } from '../../errors.ts';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
 import { requireRepo, requireUnitRead, requireUnitWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -13,6 +13,7 @@ import { advanceRun } from './jobGraph.ts';
 import { findJob, findRun, listJobs, listRuns, type JobFilter, type JobView, type RunFilter, type RunView } from './lists.ts';
 import { readLog } from './taskLogs.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
+import { disabledWorkflows } from './workflows.ts';
 
 /** The Actions unit must be readable. @throws NotFoundError */
 async function requireActionsRead(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
@@ -21,7 +22,8 @@ async function requireActionsRead(cx: ServiceContext, ref: RepoRef): Promise<Rep
   return access;
 }
 
-async function requireActionsWrite(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess & { viewer: Models.User }> {
+/** The Actions unit must be writable (Gitea reqToken + reqRepoWriter(TypeActions)). @throws NotFoundError, PermissionDeniedError */
+export async function requireActionsWrite(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess & { viewer: Models.User }> {
   const access = await requireActionsRead(cx, ref);
   const viewer = requireViewer(cx);
   requireUnitWrite(cx, access, 'ACTIONS', 'write:repository');
@@ -31,6 +33,19 @@ async function requireActionsWrite(cx: ServiceContext, ref: RepoRef): Promise<Re
 export async function listRepoRuns(cx: ServiceContext, ref: RepoRef, filter: RunFilter, page: ListOptions): Promise<Page<RunView>> {
   const { repo } = await requireActionsRead(cx, ref);
   return listRuns(cx, { repoId: repo.id }, filter, page);
+}
+
+/** GET …/workflows/{workflow_id}/runs: the runs of one workflow file (a signed-in reader of the Actions unit). */
+export async function listWorkflowRuns(
+  cx: ServiceContext,
+  ref: RepoRef,
+  workflowId: string,
+  filter: RunFilter,
+  page: ListOptions,
+): Promise<Page<RunView>> {
+  const { repo } = await requireActionsRead(cx, ref);
+  requireViewer(cx);
+  return listRuns(cx, { repoId: repo.id, workflowId }, filter, page);
 }
 
 export async function getRepoRun(cx: ServiceContext, ref: RepoRef, runId: number): Promise<RunView> {
@@ -77,7 +92,7 @@ export async function cancelRun(cx: ServiceContext, ref: RepoRef, runId: number)
   const { repo } = await requireActionsWrite(cx, ref);
   const run = await cx.db.actionRun.findFirst({ where: { id: runId, repoId: repo.id } });
   if (!run) throw new NotFoundError(`run with id ${runId}: resource does not exist`);
-  await withTx(cx, async (tx) => {
+  await withTx(cx, async (tx, emit) => {
     const now = new Date();
     await tx.actionRunJob.updateMany({
       where: { runId, status: { in: ['WAITING', 'BLOCKED'] } },
@@ -95,7 +110,7 @@ export async function cancelRun(cx: ServiceContext, ref: RepoRef, runId: number)
       });
       if (job.task && !graceful) await tx.actionTask.update({ where: { id: job.task.id }, data: { status: 'CANCELLED', stopped: now } });
     }
-    await advanceRun(tx, runId);
+    await advanceRun(tx, runId, emit);
     await bumpTasksVersion(tx);
   });
 }
@@ -108,6 +123,7 @@ export async function dispatchWorkflow(
 ): Promise<Models.ActionRun> {
   const { repo, viewer } = await requireActionsWrite(cx, ref);
   if (!input.ref) throw new ValidationError('ref is required');
+  if ((await disabledWorkflows(cx.db, repo.id))?.includes(input.workflowId)) throw new PermissionDeniedError('workflow is disabled');
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const found = await resolveRef(gitDir, input.ref.replace(/^refs\/(heads|tags)\//, ''));
   if (!found || found.kind === 'commit') throw new NotFoundError(`ref ${input.ref} does not exist`);

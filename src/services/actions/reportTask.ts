@@ -50,7 +50,7 @@ export async function updateTask(
   report: TaskReport,
 ): Promise<{ taskId: number; result: number; sentOutputs: string[] }> {
   const task = await runnersTask(cx, runner, report.taskId);
-  const job = await withTx(cx, async (tx) => {
+  const job = await withTx(cx, async (tx, emit) => {
     for (const [key, value] of Object.entries(report.outputs)) {
       if (key.length > MAX_OUTPUT_KEY || value.length > MAX_OUTPUT_VALUE) continue;
       await tx.actionTaskOutput.upsert({
@@ -81,7 +81,7 @@ export async function updateTask(
     await tx.actionTask.update({ where: { id: task.id }, data: { status, stopped } });
     await tx.actionTaskStep.updateMany({ where: { taskId: task.id, status: { in: ['WAITING', 'RUNNING'] } }, data: { status: 'SKIPPED' } });
     const updated = await tx.actionRunJob.update({ where: { id: current.id }, data: { status, stopped } });
-    await advanceRun(tx, current.runId);
+    await advanceRun(tx, current.runId, emit);
     // An ephemeral runner is done once its task is (Gitea deletes its row).
     if (runner.ephemeral) await tx.actionRunner.update({ where: { id: runner.id }, data: { deletedAt: stopped } });
     return updated;

@@ -1,12 +1,13 @@
 // Runners (Gitea models/actions/runner.go, routers/api/actions/runner): registration, declaration, the
 // authentication of every other runner call, and the administrators' list/get/edit/delete.
 import { randomUUID } from 'node:crypto';
+import type { ScopeLevel } from '../../auth/scope.ts';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError } from '../../errors.ts';
-import { requireSiteAdmin } from '../access/guards.ts';
 import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { newSaltedToken, registrationTokenKey, tokenMatches } from './secrets.ts';
+import { requireRunnersScope, type RunnersRef } from './settingsScope.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
 
 /** Persist last_online only when older than this (Gitea RunnerHeartbeatInterval). */
@@ -99,14 +100,19 @@ export async function declareRunner(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Administration (GET|PATCH|DELETE /admin/actions/runners…)
+// Administration: /admin/actions/runners (every runner) and the repository, organization and user ones
 
 const STATE_RANK: Record<RunnerState, number> = { active: 0, idle: 1, offline: 2 };
 
-/** Every runner (instance, owner and repository ones), Gitea's order: status, enabled first, last online, id. */
-export async function listRunners(cx: ServiceContext, disabled: boolean | null, page: ListOptions): Promise<Page<Models.ActionRunner>> {
-  requireSiteAdmin(cx, 'read');
-  const where = { deletedAt: null, ...(disabled === null ? {} : { isDisabled: disabled }) };
+/** The runners of the scope, Gitea's order: status, enabled first, last online, id. */
+export async function listRunners(
+  cx: ServiceContext,
+  ref: RunnersRef,
+  disabled: boolean | null,
+  page: ListOptions,
+): Promise<Page<Models.ActionRunner>> {
+  const scope = await requireRunnersScope(cx, ref, 'read');
+  const where = { deletedAt: null, ...(scope ?? {}), ...(disabled === null ? {} : { isDisabled: disabled }) };
   const [rows, total] = await Promise.all([cx.db.actionRunner.findMany({ where }), cx.db.actionRunner.count({ where })]);
   const now = Date.now();
   rows.sort(
@@ -120,21 +126,24 @@ export async function listRunners(cx: ServiceContext, disabled: boolean | null, 
   return { items: rows.slice(skip, skip + take), total };
 }
 
-async function runnerById(cx: ServiceContext, id: number): Promise<Models.ActionRunner> {
+/** A runner of the scope (Gitea getRunnerByID + EditableInContext). @throws NotFoundError */
+async function runnerById(cx: ServiceContext, ref: RunnersRef, id: number, level: ScopeLevel): Promise<Models.ActionRunner> {
+  const scope = await requireRunnersScope(cx, ref, level);
   const runner = Number.isSafeInteger(id) && id > 0 ? await cx.db.actionRunner.findFirst({ where: { id, deletedAt: null } }) : null;
   if (!runner) throw new NotFoundError(`runner with id ${id}: resource does not exist`);
+  if (scope && (runner.ownerId !== scope.ownerId || runner.repoId !== scope.repoId)) {
+    throw new NotFoundError('No permission to access this runner');
+  }
   return runner;
 }
 
-export async function getRunner(cx: ServiceContext, id: number): Promise<Models.ActionRunner> {
-  requireSiteAdmin(cx, 'read');
-  return runnerById(cx, id);
+export async function getRunner(cx: ServiceContext, ref: RunnersRef, id: number): Promise<Models.ActionRunner> {
+  return runnerById(cx, ref, id, 'read');
 }
 
 /** PATCH {disabled}: a disabled runner gets no new task; toggling bumps the tasks version. */
-export async function setRunnerDisabled(cx: ServiceContext, id: number, disabled: boolean): Promise<Models.ActionRunner> {
-  requireSiteAdmin(cx, 'write');
-  const runner = await runnerById(cx, id);
+export async function setRunnerDisabled(cx: ServiceContext, ref: RunnersRef, id: number, disabled: boolean): Promise<Models.ActionRunner> {
+  const runner = await runnerById(cx, ref, id, 'write');
   if (runner.isDisabled === disabled) return runner;
   const updated = await cx.db.actionRunner.update({ where: { id }, data: { isDisabled: disabled } });
   await bumpTasksVersion(cx.db);
@@ -142,8 +151,7 @@ export async function setRunnerDisabled(cx: ServiceContext, id: number, disabled
 }
 
 /** DELETE: soft delete; the runner's calls are unauthenticated from now on. */
-export async function deleteRunner(cx: ServiceContext, id: number): Promise<void> {
-  requireSiteAdmin(cx, 'write');
-  await runnerById(cx, id);
+export async function deleteRunner(cx: ServiceContext, ref: RunnersRef, id: number): Promise<void> {
+  await runnerById(cx, ref, id, 'write');
   await cx.db.actionRunner.update({ where: { id }, data: { deletedAt: new Date() } });
 }

@@ -46,3 +46,9 @@ export async function readLog(dataDir: string, repoId: number, taskId: number, a
     throw err;
   }
 }
+
+/** Removes a task's log, compressed or not (nothing when there is none). */
+export async function removeLog(dataDir: string, repoId: number, taskId: number): Promise<void> {
+  const file = path.join(dataDir, 'actions_log', logFileName(repoId, taskId));
+  await Promise.all([rm(file, { force: true }), rm(`${file}.gz`, { force: true })]);
+}

@@ -14,7 +14,7 @@ const ABANDONED_MS = 24 * 60 * MINUTE;
 async function failTasks(cx: ServiceContext, taskIds: readonly number[]): Promise<number> {
   let stopped = 0;
   for (const id of taskIds) {
-    await withTx(cx, async (tx) => {
+    await withTx(cx, async (tx, emit) => {
       const now = new Date();
       const won = await tx.actionTask.updateMany({ where: { id, status: 'RUNNING' }, data: { status: 'FAILURE', stopped: now } });
       if (!won.count) return;
@@ -25,7 +25,7 @@ async function failTasks(cx: ServiceContext, taskIds: readonly number[]): Promis
         data: { status: 'FAILURE', stopped: now },
       });
       const job = await tx.actionRunJob.update({ where: { id: task.jobId }, data: { status: 'FAILURE', stopped: now } });
-      await advanceRun(tx, job.runId);
+      await advanceRun(tx, job.runId, emit);
     });
   }
   return stopped;
@@ -66,12 +66,12 @@ export async function cancelAbandonedJobs(cx: ServiceContext, run: CronRun): Pro
     select: { id: true, runId: true },
   });
   for (const job of jobs) {
-    await withTx(cx, async (tx) => {
+    await withTx(cx, async (tx, emit) => {
       const won = await tx.actionRunJob.updateMany({
         where: { id: job.id, status: 'WAITING' },
         data: { status: 'CANCELLED', stopped: new Date() },
       });
-      if (won.count) await advanceRun(tx, job.runId);
+      if (won.count) await advanceRun(tx, job.runId, emit);
     });
   }
   return { message: `cancelled ${jobs.length} abandoned job(s)` };

@@ -7,8 +7,6 @@ import type { ServiceContext } from '../context.ts';
  * act on and says, in its run record (status SKIPPED), what it found and why it did nothing.
  */
 
-const MINUTE = 60_000;
-
 function skipped(message: string): CronOutcome {
   return { message, skipped: true };
 }
@@ -57,19 +55,4 @@ export async function gcLfs(cx: ServiceContext): Promise<CronOutcome> {
 /** rebuild_issue_indexer: issue search queries the database; there is no index. */
 export async function rebuildIssueIndexer(): Promise<CronOutcome> {
   return skipped('issue search reads the database directly: there is no issue index to rebuild');
-}
-
-const ACTIONS = 'workflow schedules and Actions log retention are not implemented yet';
-
-/** start_schedule_tasks: workflow schedules are not modelled. */
-export async function startScheduleTasks(): Promise<CronOutcome> {
-  return skipped(`${ACTIONS}: there are no workflow schedules to start`);
-}
-
-/** cleanup_actions: expired artifacts and old task logs (Gitea LOG_RETENTION_DAYS 365). */
-export async function cleanupActions(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
-  const n = await cx.db.actionTask.count({
-    where: { logExpired: false, stopped: { lt: new Date(run.startedAt.getTime() - 365 * 24 * 60 * MINUTE) } },
-  });
-  return skipped(`${ACTIONS}: no artifacts or task logs are stored (${n} task(s) past the 365-day log retention)`);
 }

@@ -1,5 +1,7 @@
 import type { Config } from '../../config.ts';
 import { resolveCronTasks, type CronTaskDef, type ResolvedCronTask } from '../../jobs/cronTask.ts';
+import * as actionLogs from '../actions/logRetention.ts';
+import * as actionSchedules from '../actions/schedules.ts';
 import * as actionTimeouts from '../actions/timeouts.ts';
 import type { ServiceContext } from '../context.ts';
 import * as cleanup from './cleanup.ts';
@@ -256,7 +258,7 @@ export const CRON_TASKS: readonly Task[] = [
     schedule: '@every 1m',
     enabled: true,
     runAtStart: false,
-    run: subsystems.startScheduleTasks,
+    run: actionSchedules.startScheduleTasks,
   },
   {
     name: 'cleanup_actions',
@@ -264,7 +266,7 @@ export const CRON_TASKS: readonly Task[] = [
     schedule: '@midnight',
     enabled: true,
     runAtStart: false,
-    run: subsystems.cleanupActions,
+    run: actionLogs.cleanupActions,
   },
 ];
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as actions from '../../../services/actions/repoActions.ts';
+import * as maintenance from '../../../services/actions/runMaintenance.ts';
 import { toApiJob, toApiRun } from '../../convert/actions.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { defineList } from '../../list.ts';
@@ -11,7 +12,7 @@ const run = { run: { schema: { type: 'integer' as const, format: 'int64' }, desc
 const job = { job_id: { schema: { type: 'integer' as const, format: 'int64' }, description: 'id of the job' } };
 const workflow = { workflow_id: { schema: { type: 'string' as const }, description: 'id of the workflow (its file name)' } };
 
-const runQuery = z.object({
+export const runQuery = z.object({
   event: qString('workflow event name'),
   branch: qString('workflow branch'),
   status: qRepeated('workflow status (pending, queued, in_progress, failure, success, skipped)'),
@@ -24,7 +25,7 @@ const jobQuery = z.object({
   order: qString('sort order (asc or desc)'),
 });
 
-const runFilter = (q: z.output<typeof runQuery>) => ({
+export const runFilter = (q: z.output<typeof runQuery>) => ({
   event: q.event ?? '',
   branch: q.branch ?? '',
   status: q.status ?? [],
@@ -33,7 +34,10 @@ const runFilter = (q: z.output<typeof runQuery>) => ({
 });
 const jobFilter = (q: z.output<typeof jobQuery>) => ({ status: q.status ?? [], sort: q.sort ?? '', order: q.order ?? '' });
 
-/** /repos/{owner}/{repo}/actions: runs, jobs, job logs, cancel and dispatch (Gitea routers/api/v1/repo/action.go). */
+/** The write routes on one run: Actions writers, token scope `repository`. */
+const runWrite = { tag: 'repository', scopes: ['repository' as const], gate: 'token' as const, params: run };
+
+/** /repos/{owner}/{repo}/actions: runs, jobs, job logs, cancel, re-run, delete and dispatch (Gitea routers/api/v1/repo/action.go). */
 export const repoActionsRoutes = [
   defineList({
     path: '/repos/{owner}/{repo}/actions/runs',
@@ -157,6 +161,59 @@ export const repoActionsRoutes = [
         ref: body.ref,
         inputs: body.inputs ?? {},
       });
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/repos/{owner}/{repo}/actions/runs/{run}',
+    operationId: 'deleteActionRun',
+    summary: 'Delete a workflow run',
+    ...runWrite,
+    success: { status: 204 },
+    errors: [400, 401, 403, 404],
+    handler: async ({ cx, params }) => {
+      await maintenance.deleteRun(cx, repoRef(params), intParam(params.run));
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/actions/runs/{run}/rerun',
+    operationId: 'rerunWorkflowRun',
+    summary: 'Reruns an entire workflow run',
+    ...runWrite,
+    success: { status: 201, schema: 'ActionWorkflowRun' },
+    errors: [400, 401, 403, 404],
+    handler: async ({ cx, params, reply }) => {
+      await maintenance.rerunRun(cx, repoRef(params), intParam(params.run));
+      const view = await actions.getRepoRun(cx, repoRef(params), intParam(params.run));
+      return reply.code(201).send(toApiRun(view, cx.viewer, convertOptions(cx)));
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/actions/runs/{run}/rerun-failed-jobs',
+    operationId: 'rerunFailedWorkflowRun',
+    summary: 'Reruns all failed jobs in a workflow run',
+    ...runWrite,
+    success: { status: 201 },
+    errors: [400, 401, 403, 404],
+    handler: async ({ cx, params, reply }) => {
+      await maintenance.rerunFailedJobs(cx, repoRef(params), intParam(params.run));
+      return reply.code(201).send();
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/actions/runs/{run}/jobs/{job_id}/rerun',
+    operationId: 'rerunWorkflowJob',
+    summary: 'Reruns a specific workflow job in a run',
+    ...runWrite,
+    params: { ...run, ...job },
+    success: { status: 201, schema: 'ActionWorkflowJob' },
+    errors: [400, 401, 403, 404],
+    handler: async ({ cx, params, reply }) => {
+      const id = await maintenance.rerunJob(cx, repoRef(params), intParam(params.run), intParam(params.job_id));
+      return reply.code(201).send(toApiJob(await actions.getRepoJob(cx, repoRef(params), id), convertOptions(cx)));
     },
   }),
 ];

@@ -1,0 +1,24 @@
+-- CreateTable
+CREATE TABLE "ActionSchedule" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "repoId" INTEGER NOT NULL,
+    "workflowId" TEXT NOT NULL,
+    "spec" TEXT NOT NULL,
+    "ref" TEXT NOT NULL,
+    "commitSha" TEXT NOT NULL,
+    "triggerUserId" INTEGER,
+    "next" DATETIME NOT NULL,
+    "prev" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "ActionSchedule_repoId_fkey" FOREIGN KEY ("repoId") REFERENCES "Repository" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "ActionSchedule_triggerUserId_fkey" FOREIGN KEY ("triggerUserId") REFERENCES "User" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE INDEX "ActionSchedule_next_idx" ON "ActionSchedule"("next");
+
+-- CreateIndex
+CREATE INDEX "ActionSchedule_repoId_idx" ON "ActionSchedule"("repoId");
+
+-- CreateIndex
+CREATE INDEX "ActionSchedule_triggerUserId_idx" ON "ActionSchedule"("triggerUserId");
