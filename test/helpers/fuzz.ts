@@ -306,7 +306,8 @@ export function checkAnswer(t: TestApp, req: FuzzRequest, res: LightMyRequestRes
   const keys = typeof body === 'object' && body !== null ? Object.keys(body) : [];
   const giteaShape =
     typeof shape.message === 'string' &&
-    keys.every((k) => k === 'message' || k === 'url') &&
+    // Gitea's topic handlers add the refused names: {"invalidTopics": [...], "message": ...}.
+    keys.every((k) => k === 'message' || k === 'url' || (k === 'invalidTopics' && /\/topics(\/|\?|$)/.test(req.url))) &&
     (shape.url === undefined || shape.url === `${t.config.rootUrl}api/swagger`);
   if (!giteaShape) problems.push(`not Gitea's error shape: ${where}: ${res.body.slice(0, 200)}`);
   if (typeof shape.message === 'string') {
