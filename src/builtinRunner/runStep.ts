@@ -66,7 +66,9 @@ export async function runStep(r: StepRun): Promise<StepOutcome> {
 
   if (step.uses) {
     if (!CHECKOUT.test(step.uses)) {
-      r.log(`Cannot run "uses: ${step.uses}": the built-in runner has only actions/checkout built in; use run: steps.`);
+      r.log(
+        `Cannot run "uses: ${step.uses}": only actions/checkout is built in to the built-in runner (it runs no other actions; use run: steps).`,
+      );
       return 'failure';
     }
     const withInputs = Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, interpolate(v, r.scope)]));

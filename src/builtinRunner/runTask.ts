@@ -195,7 +195,11 @@ async function execute(
       steps[step.id] = { outputs, outcome, conclusion };
       if (outcome === 'failure' && !continueOnError && jobStatus === 'success') jobStatus = 'failure';
       if (outcome === 'cancelled' && jobStatus === 'success') jobStatus = 'cancelled';
-      if (outcome !== 'skipped') log(`${outcome === 'success' ? '✅' : '❌'} ${step.name}: ${conclusion}`);
+      if (outcome !== 'skipped') {
+        log(
+          `${outcome === 'success' ? '✅' : '❌'} ${step.name}: ${outcome}${conclusion === outcome ? '' : ` (continue-on-error: ${conclusion})`}`,
+        );
+      }
       reporter.stepFinished(index, stepResult(conclusion));
       void reporter.report();
     }
