@@ -1,5 +1,7 @@
-// Gitea's `gitea-actions` user (models/user/user_system.go NewActionsUser): the virtual account a running task's
-// token signs in as (models/actions/task.go GetRunningTaskByToken). It has no row; its id is -2.
+// Gitea's `gitea-actions` user (models/user/user_system.go NewActionsUser): the account a running task's token
+// signs in as (models/actions/task.go GetRunningTaskByToken), id -2. Gitea keeps it virtual; here it gets a row
+// (a BOT, which no user list shows) the first time a task token is used, so that what a job writes (commit statuses,
+// comments, releases) can name it as author.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Db, Models } from '../db/client.ts';
 import type { ActionsTaskGrant } from './authInfo.ts';
@@ -9,8 +11,8 @@ export const ACTIONS_USER_NAME = 'gitea-actions';
 
 const EPOCH = new Date(0);
 
-/** The virtual user, a fresh copy each time (callers may not change what later requests receive). */
-export function actionsUser(): Models.User {
+/** The user as Gitea describes it. */
+function actionsUser(): Models.User {
   return {
     id: ACTIONS_USER_ID,
     type: 'BOT',
@@ -50,6 +52,37 @@ export function actionsUser(): Models.User {
     createdAt: EPOCH,
     updatedAt: EPOCH,
   };
+}
+
+/**
+ * The pusher a push records: none for the `gitea-actions` user, so a job's push emits no push event and (as in
+ * Gitea, which starts no runs for that user) cannot start workflows in a loop.
+ */
+export function recordedPusherId(user: Pick<Models.User, 'id'> | null): number | null {
+  return user && user.id !== ACTIONS_USER_ID ? user.id : null;
+}
+
+const rows = new WeakMap<Db, Promise<Models.User>>();
+
+/** The user's row, created on first use (once per process and database; a concurrent creation elsewhere is fine). */
+export function actionsUserRow(db: Db): Promise<Models.User> {
+  let row = rows.get(db);
+  if (!row) {
+    row = (async () => {
+      const found = await db.user.findUnique({ where: { id: ACTIONS_USER_ID } });
+      if (found) return found;
+      try {
+        return await db.user.create({ data: actionsUser() });
+      } catch (err) {
+        const raced = await db.user.findUnique({ where: { id: ACTIONS_USER_ID } });
+        if (raced) return raced;
+        throw err;
+      }
+    })();
+    rows.set(db, row);
+    row.catch(() => rows.delete(db));
+  }
+  return row.then((u) => ({ ...u }));
 }
 
 /** A task token's stored form: sha256 of the salt, a NUL and the token (the runner protocol's salted tokens). */

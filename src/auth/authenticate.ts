@@ -1,6 +1,6 @@
 import type { Db, Models } from '../db/client.ts';
 import { UnauthenticatedError } from '../errors.ts';
-import { actionsUser, findRunningTask } from './actionsUser.ts';
+import { actionsUserRow, findRunningTask } from './actionsUser.ts';
 import type { AuthInfo } from './authInfo.ts';
 import type { Credentials } from './credentials.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
@@ -99,7 +99,7 @@ async function findByToken(db: Db, token: string, cache: TokenCache | undefined)
 async function findByTaskToken(db: Db, token: string): Promise<AuthOutcome | null> {
   const task = await findRunningTask(db, token);
   if (!task) return null;
-  return { user: actionsUser(), auth: { method: 'actions', scope: null, tokenId: null, sudoerId: null, actionsTask: task } };
+  return { user: await actionsUserRow(db), auth: { method: 'actions', scope: null, tokenId: null, sudoerId: null, actionsTask: task } };
 }
 
 async function findByLoginOrEmail(db: Db, login: string): Promise<User | null> {

@@ -112,8 +112,8 @@ export function computeRepoPermission(repo: RepoFacts, v: ViewerFacts): RepoPerm
 }
 
 /**
- * Gitea's GetActionsUserRepoPermission for a running task's token (default, permissive token settings): write on
- * every unit of the task's own repository (read for a fork's pull request); elsewhere what anyone may read.
+ * Gitea's GetActionsUserRepoPermission for a running task's token (with the default, permissive token settings):
+ * write on every unit of the task's repository (read for a fork's pull request); elsewhere what anyone may read.
  */
 function actionsTaskPermission(repo: RepoFacts, task: NonNullable<ViewerFacts['actionsTask']>): RepoPermission {
   if (repo.id !== task.repoId)
