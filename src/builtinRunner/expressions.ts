@@ -22,7 +22,7 @@ type Node =
   | { kind: 'binary'; op: '==' | '!=' | '&&' | '||'; left: Node; right: Node };
 
 const STATUS_FUNCTIONS = ['success', 'failure', 'always', 'cancelled'];
-const TOKEN = /\s*(?:('(?:[^']|'')*')|(-?\d+(?:\.\d+)?)|([A-Za-z_][\w-]*)|(==|!=|&&|\|\||[!().[\]*])|(\S))/y;
+const TOKEN = /\s*(?:('(?:[^']|'')*')|(-?\d+(?:\.\d+)?)|([A-Za-z_][\w-]*)|(==|!=|&&|\|\||[!().[\],*])|(\S))/y;
 
 function tokenize(source: string): string[] {
   const tokens: string[] = [];
