@@ -282,6 +282,12 @@ function positiveInt(value: string): number {
   return n;
 }
 
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new CliArgumentError('expected a positive number');
+  return n;
+}
+
 const builtinRunner = program
   .command('runner')
   .description('The built-in Actions runner: registers with a Forgegraph (or Gitea) instance and runs jobs on this host.');
@@ -317,13 +323,13 @@ const pollCommand = (name: string, description: string) =>
     .option('--file <path>', 'the .runner file written by register', '.runner')
     .option('--work-dir <dir>', 'where task workspaces are made (default: .runner-work beside the .runner file)')
     .option('--capacity <n>', 'tasks run at once', positiveInt, 1)
-    .option('--fetch-interval <seconds>', 'pause between FetchTask calls when idle', positiveInt, 2);
+    .option('--fetch-interval <seconds>', 'pause between FetchTask calls when idle', positiveNumber, 2);
 const poll = async (o: PollFlags) =>
   (await import('./builtinRunner/daemon.ts')).runDaemon({
     file: o.file,
     workDir: path.resolve(o.workDir ?? path.join(path.dirname(o.file), '.runner-work')),
     capacity: o.capacity,
-    fetchIntervalMs: o.fetchInterval * 1000,
+    fetchIntervalMs: Math.round(o.fetchInterval * 1000),
     maxTasks: o.once ? 1 : undefined,
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   });
