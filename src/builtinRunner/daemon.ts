@@ -1,5 +1,5 @@
 // `forgegraph runner run|daemon`: Declare, then FetchTask in a loop (honouring tasks_version) while fewer than
-// `capacity` tasks run, each task executed by runTask. A signal stops fetching and lets running tasks finish.
+// `capacity` tasks run, each task executed by runTask.
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
@@ -25,17 +25,23 @@ export async function runDaemon(o: DaemonOptions): Promise<void> {
   mkdirSync(o.workDir, { recursive: true });
   o.log(`runner ${runner.name} declared to ${runner.address} with labels [${runner.labels.join(', ')}]; capacity ${o.capacity}`);
 
+  // The first signal stops fetching and lets the running tasks finish; the second cancels them (their steps are
+  // killed and they are reported cancelled); a third exits at once.
   let stopping = false;
   let wake: (() => void) | null = null;
-  const stop = (signal: string) => {
-    o.log(`${signal}: no new tasks; waiting for the running ones`);
+  const abort = new AbortController();
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) o.log(`${signal}: no new tasks; waiting for the running ones (again to cancel them)`);
+    else if (signals === 2) o.log(`${signal}: cancelling the running tasks`);
+    else process.exit(1);
     stopping = true;
+    if (signals === 2) abort.abort();
     wake?.();
   };
-  const onInt = () => stop('SIGINT');
-  const onTerm = () => stop('SIGTERM');
-  process.once('SIGINT', onInt);
-  process.once('SIGTERM', onTerm);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   const running = new Set<Promise<void>>();
   let started = 0;
@@ -62,7 +68,7 @@ export async function runDaemon(o: DaemonOptions): Promise<void> {
         tasksVersion = 0n;
         started++;
         o.log(`task ${task.id} started`);
-        const done = runTask({ client, task, workRoot: o.workDir, runnerName: runner.name, warn: o.log })
+        const done = runTask({ client, task, workRoot: o.workDir, runnerName: runner.name, warn: o.log, signal: abort.signal })
           .then((result) => o.log(`task ${task.id} finished: result ${result}`))
           .catch((err: unknown) => o.log(`task ${task.id} failed to run: ${String(err)}`))
           .finally(() => running.delete(done));
@@ -78,7 +84,7 @@ export async function runDaemon(o: DaemonOptions): Promise<void> {
     }
     await Promise.all(running);
   } finally {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

@@ -1,6 +1,7 @@
 // The environment of a task's steps: GITHUB_*/GITEA_*/RUNNER_* variables from the task's context, and the file
 // commands ($GITHUB_OUTPUT, $GITHUB_ENV, $GITHUB_PATH) a step writes for the next ones.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { RUNNER_VERSION } from './client.ts';
 
 /** The per-step files of the file commands. */
@@ -94,10 +95,37 @@ export function parseFileCommand(file: string): Record<string, string> {
 }
 
 /** `$GITHUB_PATH`: one directory a line, prepended to PATH for the next steps. */
-export function readPathFile(file: string): string[] {
+function readPathFile(file: string): string[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter(Boolean);
+}
+
+/** Fresh, empty file-command files for step `index`. */
+export function createStepFiles(temp: string, index: number): StepFiles {
+  const files: StepFiles = {
+    output: path.join(temp, `output-${index}`),
+    env: path.join(temp, `env-${index}`),
+    path: path.join(temp, `path-${index}`),
+    summary: path.join(temp, `summary-${index}`),
+  };
+  for (const f of Object.values(files)) writeFileSync(f, '');
+  return files;
+}
+
+/** What a step wrote to its file-command files. @throws Error for a malformed $GITHUB_OUTPUT or $GITHUB_ENV */
+export function readStepFiles(files: StepFiles): {
+  outputs: Record<string, string>;
+  env: Record<string, string>;
+  path: string[];
+  summary: string;
+} {
+  return {
+    outputs: parseFileCommand(files.output),
+    env: parseFileCommand(files.env),
+    path: readPathFile(files.path),
+    summary: existsSync(files.summary) ? readFileSync(files.summary, 'utf8') : '',
+  };
 }

@@ -1,10 +1,10 @@
 // One task, start to end: the job's steps in order with `if:` and `continue-on-error`, their file commands and
 // outputs, streamed logs and states, and cancellation (the step's process group is killed at once).
-import { mkdirSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Result, type Task } from '../runner/gen/runner/v1/messages_pb.ts';
 import type { RunnerClient } from './client.ts';
-import { defaultEnv, fileCommandEnv, parseFileCommand, readPathFile, type StepFiles } from './environment.ts';
+import { createStepFiles, defaultEnv, fileCommandEnv, readStepFiles } from './environment.ts';
 import { ExpressionError, evaluateIf, interpolate, type JobStatus, type Scope } from './expressions.ts';
 import { parseJobSpec, type JobSpec } from './jobSpec.ts';
 import { TaskReporter } from './reporter.ts';
@@ -18,6 +18,8 @@ export interface TaskRunOptions {
   workRoot: string;
   runnerName: string;
   warn: (message: string) => void;
+  /** Aborted when the runner shuts down at once: the task is cancelled (its step killed) and reported so. */
+  signal?: AbortSignal | undefined;
 }
 
 const RESULT_NAMES: Record<number, string> = { 1: 'success', 2: 'failure', 3: 'cancelled', 4: 'skipped' };
@@ -84,11 +86,14 @@ async function execute(
   const stopper = new Stopper();
   let jobStatus: JobStatus = 'success';
   let timedOut = false;
-  reporter.onCancel(() => {
-    log('The task was cancelled.');
+  /** Ends the job's current step now; later steps run only if their `if:` allows a cancelled job. */
+  const cancel = (why: string) => {
+    log(why);
     jobStatus = 'cancelled';
     stopper.fire();
-  });
+  };
+  reporter.onCancel(() => cancel('The task was cancelled.'));
+  o.signal?.addEventListener('abort', () => cancel('The runner is shutting down: the task is cancelled.'), { once: true });
   const steps: Record<string, StepRecord> = {};
   const needs = Object.fromEntries(
     Object.entries(task.needs).map(([id, n]) => [id, { outputs: n.outputs, result: RESULT_NAMES[n.result] ?? '' }]),
@@ -117,9 +122,7 @@ async function execute(
   const timer = setTimeout(
     () => {
       timedOut = true;
-      log(`The job exceeded its timeout of ${jobTimeout} minute(s).`);
-      jobStatus = 'cancelled';
-      stopper.fire();
+      cancel(`The job exceeded its timeout of ${jobTimeout} minute(s).`);
     },
     Math.max(1, jobTimeout) * 60_000,
   );
@@ -134,13 +137,7 @@ async function execute(
       jobStatus = 'failure';
     }
     for (const [index, step] of spec.steps.entries()) {
-      const files: StepFiles = {
-        output: path.join(temp, `output-${index}`),
-        env: path.join(temp, `env-${index}`),
-        path: path.join(temp, `path-${index}`),
-        summary: path.join(temp, `summary-${index}`),
-      };
-      for (const f of Object.values(files)) writeFileSync(f, '');
+      const files = createStepFiles(temp, index);
       reporter.stepStarted(index);
       let outcome: StepOutcome | 'skipped';
       let continueOnError = false;
@@ -174,24 +171,20 @@ async function execute(
         log(err.message);
         outcome = 'failure';
       }
+      let outputs: Record<string, string> = {};
       if (outcome !== 'skipped') {
         try {
-          Object.assign(jobEnv, parseFileCommand(files.env));
-          extraPath.unshift(...readPathFile(files.path).reverse());
+          const written = readStepFiles(files);
+          Object.assign(jobEnv, written.env);
+          extraPath.unshift(...written.path.reverse());
+          if (written.summary.trim()) summaries.push(written.summary);
+          outputs = written.outputs;
         } catch (err) {
           log((err as Error).message);
           outcome = 'failure';
         }
-        const summary = existsSync(files.summary) ? readFileSync(files.summary, 'utf8') : '';
-        if (summary.trim()) summaries.push(summary);
       }
       const conclusion = outcome === 'failure' && continueOnError ? 'success' : outcome;
-      let outputs: Record<string, string> = {};
-      try {
-        outputs = outcome === 'skipped' ? {} : parseFileCommand(files.output);
-      } catch (err) {
-        log((err as Error).message);
-      }
       steps[step.id] = { outputs, outcome, conclusion };
       if (outcome === 'failure' && !continueOnError && jobStatus === 'success') jobStatus = 'failure';
       if (outcome === 'cancelled' && jobStatus === 'success') jobStatus = 'cancelled';
