@@ -1,6 +1,7 @@
 // The built-in runner end to end: with `forgegraph runner daemon` idle (a child process polling every POLL
 // seconds), the time from a push (a commit through the contents API) to its job's start, and to the job's end
-// (checkout through the task token, one `run:` step, logs and state reported).
+// (checkout through the task token, one `run:` step, logs and state reported). The start is split into the
+// server's part (the push until the run exists) and the runner's (the run until its FetchTask claims the job).
 // Usage: npx tsx bench/builtinRunner.ts [runs=10] [pollSeconds=2]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
     daemon = cli(['daemon', '--file', file, '--fetch-interval', String(pollSeconds)]);
     await sleep(3000);
 
+    const created: number[] = [];
+    const pickups: number[] = [];
     const starts: number[] = [];
     const ends: number[] = [];
     let sha = '';
@@ -85,6 +88,9 @@ async function main(): Promise<void> {
         const job = await app.deps.db.actionRunJob.findFirst({ where: { run: { index: i + 1 } } });
         if (job?.stopped && job.started) {
           if (job.status !== 'SUCCESS') throw new Error(`run ${i + 1} ended ${job.status}`);
+          const run = await app.deps.db.actionRun.findFirstOrThrow({ where: { index: i + 1 } });
+          created.push(run.createdAt.getTime() - t0);
+          pickups.push(job.started.getTime() - run.createdAt.getTime());
           starts.push(job.started.getTime() - t0);
           ends.push(job.stopped.getTime() - t0);
           break;
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
     const fmt = (xs: number[]) => `median ${median(xs)} ms, max ${Math.max(...xs)} ms`;
     console.log(`built-in runner polling every ${pollSeconds} s, ${runs} runs (SQLite)`);
     console.log(`  push → job start: ${fmt(starts)}`);
+    console.log(`    of which push → run created (server): ${fmt(created)}; run created → job claimed (runner): ${fmt(pickups)}`);
     console.log(`  push → job done (checkout + one step, logs and state reported): ${fmt(ends)}`);
   } finally {
     daemon?.stop();
