@@ -181,4 +181,17 @@ describe.each(PROVIDERS)('built-in runner end to end (%s)', (provider) => {
     const runner = await w.t.db.actionRunner.findFirstOrThrow({ where: { name: 'e2e-runner' } });
     expect(await w.t.db.actionTask.count({ where: { runnerId: runner.id, status: 'RUNNING' } })).toBe(0);
   }, 180_000);
+
+  it('runner run --once takes one task, reports it, and exits', async () => {
+    const root = await w.t.db.user.findFirstOrThrow({ where: { name: 'root' } });
+    await createRepoFixture(w.t, root, 'once');
+    const workflow = `on: [push]\njobs:\n  one:\n    runs-on: once\n    steps:\n      - run: echo one \${{ github.repository }}\n  two:\n    runs-on: once\n    steps:\n      - run: echo two\n`;
+    await w.push('once', { '.gitea/workflows/once.yml': workflow });
+    await w.until(async () => (await get<{ total_count: number }>('/api/v1/repos/root/once/actions/runs')).total_count === 1, 'the run');
+    const { daemon } = await w.startRunner('once-runner', 'once', ['--once'], 'run');
+    const output = await daemon.succeeded();
+    expect(output.match(/task \d+ started/g)).toHaveLength(1);
+    const jobs = (await get<{ jobs: Job[] }>('/api/v1/repos/root/once/actions/jobs')).jobs;
+    expect(jobs.map((j) => j.status).sort()).toEqual(['completed', 'queued']);
+  }, 120_000);
 });

@@ -89,8 +89,13 @@ export class RunnerWorld {
     return sha;
   }
 
-  /** `runner register` (checked), then `runner daemon` with the given flags; the .runner file's path. */
-  async startRunner(name: string, labels: string, daemonArgs: string[] = []): Promise<{ file: string; daemon: RunnerProcess }> {
+  /** `runner register` (checked), then `runner daemon` (or `run`) with the given flags; the .runner file's path. */
+  async startRunner(
+    name: string,
+    labels: string,
+    daemonArgs: string[] = [],
+    command: 'daemon' | 'run' = 'daemon',
+  ): Promise<{ file: string; daemon: RunnerProcess }> {
     const res = await this.t.request('POST', '/api/v1/admin/actions/runners/registration-token', { headers: basic('root') });
     const token = res.json<{ token: string }>().token;
     const file = path.join(this.git.dir(`runner-${name}`), '.runner');
@@ -100,7 +105,7 @@ export class RunnerWorld {
       this.env(),
     );
     expect(await register.succeeded()).toContain(`Runner ${name}`);
-    const daemon = new RunnerProcess(['daemon', '--file', file, '--fetch-interval', '0.5', ...daemonArgs], this.env());
+    const daemon = new RunnerProcess([command, '--file', file, '--fetch-interval', '0.5', ...daemonArgs], this.env());
     this.runners.push(daemon);
     return { file, daemon };
   }
