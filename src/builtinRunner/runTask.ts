@@ -148,7 +148,7 @@ async function execute(
         if (!run) {
           outcome = 'skipped';
         } else {
-          log(`⭐ Run ${step.name}`);
+          log(`⭐ ${step.name}`);
           const env = { ...base, ...fileCommandEnv(files), ...stepEnv };
           if (extraPath.length) env.PATH = [...extraPath, env.PATH ?? ''].join(path.delimiter);
           outcome = await runStep({

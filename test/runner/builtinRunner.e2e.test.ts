@@ -146,6 +146,8 @@ describe.each(PROVIDERS)('built-in runner end to end (%s)', (provider) => {
       return res.body;
     };
     const readA = await logs('read (a)');
+    // The checkout fetched the run's commit itself over smart HTTP, with the task token.
+    expect(readA).toContain(`${sha} -> FETCH_HEAD`);
     expect(readA).toContain(`file says: ${MESSAGE}`);
     expect(readA).toContain(`matrix a at ${sha} of root/app on refs/heads/main`);
     expect(readA).toContain('env ok hello-a in data');
