@@ -182,7 +182,7 @@ describe.each(PROVIDERS)('built-in runner end to end (%s)', (provider) => {
     // The task tokens stopped working with their tasks.
     const runner = await w.t.db.actionRunner.findFirstOrThrow({ where: { name: 'e2e-runner' } });
     expect(await w.t.db.actionTask.count({ where: { runnerId: runner.id, status: 'RUNNING' } })).toBe(0);
-  }, 180_000);
+  }, 240_000);
 
   it('runner run --once takes one task, reports it, and exits', async () => {
     const root = await w.t.db.user.findFirstOrThrow({ where: { name: 'root' } });
@@ -195,5 +195,5 @@ describe.each(PROVIDERS)('built-in runner end to end (%s)', (provider) => {
     expect(output.match(/task \d+ started/g)).toHaveLength(1);
     const jobs = (await get<{ jobs: Job[] }>('/api/v1/repos/root/once/actions/jobs')).jobs;
     expect(jobs.map((j) => j.status).sort()).toEqual(['completed', 'queued']);
-  }, 120_000);
+  }, 240_000);
 });

@@ -111,7 +111,7 @@ export class RunnerWorld {
   }
 
   /** Waits for `check`, running the job worker (pushes, webhooks) between looks. */
-  async until(check: () => Promise<boolean> | boolean, what: string, ms = 90_000): Promise<void> {
+  async until(check: () => Promise<boolean> | boolean, what: string, ms = 150_000): Promise<void> {
     const end = Date.now() + ms;
     for (;;) {
       await this.t.app.jobs.drain();
