@@ -48,6 +48,8 @@ const SERVICE_DOMAINS = [
 const layers = [
   { category: 'main', pattern: ['src/main.ts', 'src/bin/*'] },
   { category: 'app', pattern: ['src/app.ts', 'src/logger.ts'] },
+  // The built-in runner is a client of the runner protocol: it shares only the generated protobuf code.
+  { category: 'builtinRunner', pattern: 'src/builtinRunner/**' },
   // Parsing of the jobs and cron settings (durations, schedules) belongs to the configuration.
   {
     category: 'config',
@@ -88,8 +90,11 @@ const from = (category, captured) => ({ file: captured ? { categories: category,
 const policies = [
   {
     from: from('main'),
-    allow: [to('main', 'app', 'config', 'errors', 'db', 'notify', 'jobs', 'service', 'service-base', 'service-access', 'auth')],
+    allow: [
+      to('main', 'app', 'config', 'errors', 'db', 'notify', 'jobs', 'service', 'service-base', 'service-access', 'auth', 'builtinRunner'),
+    ],
   },
+  { from: from('builtinRunner'), allow: [to('builtinRunner'), { to: { file: { path: 'src/runner/gen/**' } } }] },
   {
     from: from('app'),
     allow: [
@@ -187,7 +192,9 @@ const policies = [
 // imports isomorphic-git, only src/db constructs Prisma, services know nothing of HTTP or GraphQL.
 
 const OWNED = [
-  { libs: '^(isomorphic-git|(node:)?child_process)(/|$)', owners: ['src/git/**'] },
+  { libs: '^isomorphic-git(/|$)', owners: ['src/git/**'] },
+  // The built-in runner runs the steps of jobs (scripts, git for the checkout) as processes.
+  { libs: '^(node:)?child_process(/|$)', owners: ['src/git/**', 'src/builtinRunner/**'] },
   { libs: '^(@prisma/|pg$|better-sqlite3$)', owners: ['src/db/**'] },
   {
     libs: '^(fastify|@fastify/)',
@@ -211,6 +218,7 @@ const OWNED = [
 ];
 const LAYER_GLOBS = [
   ['src/main.ts', 'src/bin/**'],
+  ['src/builtinRunner/**'],
   ['src/app.ts', 'src/logger.ts'],
   ['src/config.ts', 'src/errors.ts'],
   ...[

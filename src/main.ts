@@ -1,3 +1,4 @@
+import { arch, platform } from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError as CliArgumentError } from 'commander';
 import { LoginThrottle } from './auth/loginThrottle.ts';
@@ -274,6 +275,70 @@ user
       process.stdout.write(`${rows.join('\n')}\n`);
     });
   });
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliArgumentError('expected a positive integer');
+  return n;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new CliArgumentError('expected a positive number');
+  return n;
+}
+
+const builtinRunner = program
+  .command('runner')
+  .description('The built-in Actions runner: registers with a Forgegraph (or Gitea) instance and runs jobs on this host.');
+builtinRunner
+  .command('register')
+  .description('Register with an instance using a registration token and write the .runner file.')
+  .requiredOption('--instance <url>', 'the instance, e.g. http://localhost:3000')
+  .requiredOption('--token <token>', 'a registration token (POST /api/v1/admin/actions/runners/registration-token)')
+  .option('--name <name>', 'runner name (default: the host name)')
+  .option('--labels <labels>', 'comma-separated labels jobs match with runs-on (name or name:host)', `self-hosted,${platform()},${arch()}`)
+  .option('--ephemeral', 'run one task only, then the instance forgets the runner', false)
+  .option('--file <path>', 'the .runner file to write', '.runner')
+  .action(async (o: { instance: string; token: string; name?: string; labels: string; ephemeral: boolean; file: string }) => {
+    const labels = o.labels
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const { registerRunner } = await import('./builtinRunner/register.ts');
+    const r = await registerRunner({ ...o, labels });
+    process.stdout.write(`Runner ${r.name} (${r.uuid}) registered with ${r.address}; wrote ${path.resolve(o.file)}\n`);
+  });
+interface PollFlags {
+  file: string;
+  workDir?: string;
+  capacity: number;
+  fetchInterval: number;
+  once?: boolean;
+}
+const pollCommand = (name: string, description: string) =>
+  builtinRunner
+    .command(name)
+    .description(description)
+    .option('--file <path>', 'the .runner file written by register', '.runner')
+    .option('--work-dir <dir>', 'where task workspaces are made (default: .runner-work beside the .runner file)')
+    .option('--capacity <n>', 'tasks run at once', positiveInt, 1)
+    .option('--fetch-interval <seconds>', 'pause between FetchTask calls when idle', positiveNumber, 2);
+const poll = async (o: PollFlags) =>
+  (await import('./builtinRunner/daemon.ts')).runDaemon({
+    file: o.file,
+    workDir: path.resolve(o.workDir ?? path.join(path.dirname(o.file), '.runner-work')),
+    capacity: o.capacity,
+    fetchIntervalMs: Math.round(o.fetchInterval * 1000),
+    maxTasks: o.once ? 1 : undefined,
+    log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+  });
+pollCommand('daemon', 'Declare to the instance, then fetch and run tasks until stopped (SIGINT/SIGTERM lets running tasks finish).').action(
+  poll,
+);
+pollCommand('run', 'Like daemon, in the foreground; --once exits after one task.')
+  .option('--once', 'exit after one task', false)
+  .action(poll);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,6 @@
 import type { Db, Models } from '../db/client.ts';
 import { UnauthenticatedError } from '../errors.ts';
+import { actionsUserRow, findRunningTask } from './actionsUser.ts';
 import type { AuthInfo } from './authInfo.ts';
 import type { Credentials } from './credentials.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
@@ -28,7 +29,8 @@ const INVALID = 'invalid username, password or token';
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * Resolves credentials to a user as Gitea does: tokens by hash; Basic with an empty or
+ * Resolves credentials to a user as Gitea does: tokens by hash (an access token, else a running task's token,
+ * which signs in the `gitea-actions` user); Basic with an empty or
  * `x-oauth-basic` password treats the username as a token; otherwise the password is tried as a
  * token first, then as the password of the user named by login or e-mail.
  * Failed credentials are throttled through `attempt.throttle` (see LoginThrottle); unknown users cost one
@@ -80,7 +82,7 @@ async function findByToken(db: Db, token: string, cache: TokenCache | undefined)
   if (!entry) {
     const generation = cache ? cache.generation() : null;
     const row = await db.accessToken.findUnique({ where: { tokenHash }, include: { user: true } });
-    if (!row) return null;
+    if (!row) return findByTaskToken(db, token);
     entry = { tokenId: row.id, scope: row.scope, user: row.user, lastUsedAt: row.lastUsedAt?.getTime() ?? 0 };
     cache?.set(tokenHash, entry, generation);
   }
@@ -91,6 +93,13 @@ async function findByToken(db: Db, token: string, cache: TokenCache | undefined)
   }
   // Copies: callers may not change what later requests receive.
   return { user: { ...entry.user }, auth: { method: 'token', scope: parseScope(entry.scope), tokenId: entry.tokenId, sudoerId: null } };
+}
+
+/** Gitea oauth2.go userIDFromToken: a running task's token is the `gitea-actions` user, for that task only. */
+async function findByTaskToken(db: Db, token: string): Promise<AuthOutcome | null> {
+  const task = await findRunningTask(db, token);
+  if (!task) return null;
+  return { user: await actionsUserRow(db), auth: { method: 'actions', scope: null, tokenId: null, sudoerId: null, actionsTask: task } };
 }
 
 async function findByLoginOrEmail(db: Db, login: string): Promise<User | null> {

@@ -44,6 +44,8 @@ export function orgStandingLoader(db: Db, viewer: Viewer): DataLoader<number, Or
 export interface ReachFacts {
   publicOnly?: boolean;
   system?: boolean;
+  /** A running task's token: its grant replaces the viewer's memberships (the `gitea-actions` user has none). */
+  actionsTask?: { repoId: number; isForkPullRequest: boolean } | undefined;
 }
 
 /** What the access model needs of a repository: a row loaded with REPO_FACTS_SELECT (or a superset of it). */
@@ -90,7 +92,7 @@ export function repoPermissionLoader(
     const foreign = viewer === null ? [] : repos.filter((r) => r.ownerId !== viewer.id);
     const foreignIds = foreign.map((r) => r.id);
     const ownerIds = [...new Set(foreign.map((r) => r.ownerId))];
-    const needsFacts = viewer !== null && !viewer.isAdmin && !reach.system && foreign.length > 0;
+    const needsFacts = viewer !== null && !viewer.isAdmin && !reach.system && !reach.actionsTask && foreign.length > 0;
     const [collabs, members, teamUsers, blocks] = needsFacts
       ? await Promise.all([
           db.collaboration.findMany({ where: { userId: viewer.id, repoId: { in: foreignIds } }, select: { repoId: true, mode: true } }),

@@ -36,6 +36,8 @@ export interface ViewerFacts {
   publicOnly?: boolean;
   /** The operator's CLI: site-admin rights without a viewer. */
   system?: boolean;
+  /** The viewer is the `gitea-actions` user of a running task (see actionsTaskPermission). */
+  actionsTask?: { repoId: number; isForkPullRequest: boolean } | undefined;
 }
 
 /** The viewer's access to one repository: a mode per enabled unit (Gitea's access_model.Permission). */
@@ -71,6 +73,7 @@ function uniform(units: readonly UnitType[], mode: AccessMode, blocked: boolean)
  * - disabled units are absent.
  */
 export function computeRepoPermission(repo: RepoFacts, v: ViewerFacts): RepoPermission {
+  if (v.actionsTask) return actionsTaskPermission(repo, v.actionsTask);
   const viewer = v.viewer;
   if (v.publicOnly && (repo.isPrivate || repo.owner.visibility !== 'PUBLIC')) return NONE;
   if (v.system) return uniform(repo.units, 'OWNER', false);
@@ -106,6 +109,16 @@ export function computeRepoPermission(repo: RepoFacts, v: ViewerFacts): RepoPerm
     mode = maxMode(mode, m);
   }
   return { mode: maxMode(mode, base), units, blocked: v.blocked };
+}
+
+/**
+ * Gitea's GetActionsUserRepoPermission for a running task's token (with the default, permissive token settings):
+ * write on every unit of the task's repository (read for a fork's pull request); elsewhere what anyone may read.
+ */
+function actionsTaskPermission(repo: RepoFacts, task: NonNullable<ViewerFacts['actionsTask']>): RepoPermission {
+  if (repo.id !== task.repoId)
+    return computeRepoPermission(repo, { viewer: null, isOrgMember: false, teams: [], collaboration: null, blocked: false });
+  return uniform(repo.units, task.isForkPullRequest ? 'READ' : 'WRITE', false);
 }
 
 /** The mode on one unit (none when the unit is disabled). */

@@ -9,6 +9,7 @@ import { jobKind } from '../../jobs/jobKind.ts';
 import { pushFeedRows } from '../../notify/activity.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { recordedPusherId } from '../../auth/actionsUser.ts';
 
 const ZERO = /^0+$/;
 const BRANCH = 'refs/heads/';
@@ -134,7 +135,7 @@ export async function recordPush(cx: ServiceContext, repo: Models.Repository, up
   if (!updates.length) return;
   const held = await cx.jobs.hold(PUSH_JOB, {
     repoId: repo.id,
-    pusherId: cx.viewer?.id ?? null,
+    pusherId: recordedPusherId(cx.viewer),
     updates: [...updates],
     applied: [...updates],
   });
@@ -159,7 +160,7 @@ export async function holdRefUpdates(
   repo: Models.Repository,
   updates: readonly RefUpdate[],
 ): Promise<PendingRefUpdates> {
-  const payload: PushPayload = { repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: [...updates] };
+  const payload: PushPayload = { repoId: repo.id, pusherId: recordedPusherId(cx.viewer), updates: [...updates] };
   const held = await cx.jobs.hold(PUSH_JOB, payload);
   let finished = false;
   return {

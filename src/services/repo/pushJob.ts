@@ -8,6 +8,7 @@ import type { RefUpdate } from '../../notify/events.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
 import { requirePushAllowed } from '../protection/branchGate.ts';
 import { parseRefUpdates, PUSH_JOB, recordPushRows, type PushPayload } from './push.ts';
+import { recordedPusherId } from '../../auth/actionsUser.ts';
 
 const ZERO = /^0+$/;
 
@@ -109,7 +110,7 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
       if (!intended.length) return;
       await checkBranchProtection(cx, repo, lines, intended);
       unlock = await holdRepoLock(cx, repo.id);
-      held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: intended });
+      held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: recordedPusherId(cx.viewer), updates: intended });
     },
     applied(lines) {
       applied = parseRefUpdates(lines);
@@ -124,7 +125,7 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
         if (!held) return;
         const job = held;
         held = null;
-        await job.run({ repoId: repo.id, pusherId: cx.viewer?.id ?? null, updates: intended, ...(applied ? { applied } : {}) });
+        await job.run({ repoId: repo.id, pusherId: recordedPusherId(cx.viewer), updates: intended, ...(applied ? { applied } : {}) });
       } finally {
         release?.();
       }

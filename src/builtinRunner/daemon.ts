@@ -1,0 +1,90 @@
+// `forgegraph runner run|daemon`: Declare, then FetchTask in a loop (honouring tasks_version) while fewer than
+// `capacity` tasks run, each task executed by runTask.
+import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { RUNNER_VERSION, runnerClient } from './client.ts';
+import { readRunnerFile } from './runnerFile.ts';
+import { runTask } from './runTask.ts';
+
+export interface DaemonOptions {
+  file: string;
+  workDir: string;
+  capacity: number;
+  fetchIntervalMs: number;
+  /** Exit after this many tasks finished (`run --once` is 1). */
+  maxTasks?: number | undefined;
+  log: (line: string) => void;
+}
+
+/** Runs until a signal (or `maxTasks`); resolves when every started task has reported. */
+export async function runDaemon(o: DaemonOptions): Promise<void> {
+  const runner = readRunnerFile(o.file);
+  const client = runnerClient(runner.address, { uuid: runner.uuid, token: runner.token });
+  await client.declare({ version: RUNNER_VERSION, labels: runner.labels, capabilities: ['cancelling'] });
+  mkdirSync(o.workDir, { recursive: true });
+  o.log(`runner ${runner.name} declared to ${runner.address} with labels [${runner.labels.join(', ')}]; capacity ${o.capacity}`);
+
+  // The first signal stops fetching and lets the running tasks finish; the second cancels them (their steps are
+  // killed and they are reported cancelled); a third exits at once.
+  let stopping = false;
+  let wake: (() => void) | null = null;
+  const abort = new AbortController();
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) o.log(`${signal}: no new tasks; waiting for the running ones (again to cancel them)`);
+    else if (signals === 2) o.log(`${signal}: cancelling the running tasks`);
+    else process.exit(1);
+    stopping = true;
+    if (signals === 2) abort.abort();
+    wake?.();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const running = new Set<Promise<void>>();
+  let started = 0;
+  let tasksVersion = 0n;
+  try {
+    while (!stopping && (o.maxTasks === undefined || started < o.maxTasks)) {
+      if (running.size >= o.capacity) {
+        await Promise.race(running);
+        continue;
+      }
+      const asked = Date.now();
+      let answer;
+      try {
+        answer = await client.fetchTask({ tasksVersion });
+      } catch (err) {
+        if (err instanceof ConnectError && err.code === Code.Unauthenticated)
+          throw new Error(`the instance refused this runner: ${err.message}`, { cause: err });
+        o.log(`FetchTask failed: ${String(err)}`);
+      }
+      if (answer && answer.tasksVersion > tasksVersion) tasksVersion = answer.tasksVersion;
+      const task = answer?.task;
+      if (task) {
+        // Other jobs may be waiting too: the next fetch asks the database again.
+        tasksVersion = 0n;
+        started++;
+        o.log(`task ${task.id} started`);
+        const done = runTask({ client, task, workRoot: o.workDir, runnerName: runner.name, warn: o.log, signal: abort.signal })
+          .then((result) => o.log(`task ${task.id} finished: result ${result}`))
+          .catch((err: unknown) => o.log(`task ${task.id} failed to run: ${String(err)}`))
+          .finally(() => running.delete(done));
+        running.add(done);
+        continue;
+      }
+      // A server that held the request (long polling) already made us wait.
+      const waited = Date.now() - asked;
+      if (waited < o.fetchIntervalMs) {
+        await Promise.race([sleep(o.fetchIntervalMs - waited), new Promise<void>((resolve) => (wake = resolve))]);
+        wake = null;
+      }
+    }
+    await Promise.all(running);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
