@@ -38,6 +38,7 @@ import './types/webhook.ts';
 import './types/activity.ts';
 import './types/liveEvents.ts';
 import './types/package.ts';
+import './types/branchProtection.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

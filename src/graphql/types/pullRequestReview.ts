@@ -20,7 +20,7 @@ import { UserRef } from './user.ts';
 type ReviewWhere = Models.Prisma.ReviewWhereInput;
 
 const requestsOf = createContextCache((ctx: GraphQLContext) => reviewRequestsLoader(ctx.cx));
-const teamsById = createContextCache((ctx: GraphQLContext) => teamByIdLoader(ctx.cx.db));
+export const teamsById = createContextCache((ctx: GraphQLContext) => teamByIdLoader(ctx.cx.db));
 const decisions = createContextCache((ctx: GraphQLContext) => reviewDecisionLoader(ctx.cx.db));
 
 const PullRequestReviewStateEnum = builder.enumType('PullRequestReviewState', {
