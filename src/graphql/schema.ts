@@ -39,6 +39,7 @@ import './types/activity.ts';
 import './types/liveEvents.ts';
 import './types/package.ts';
 import './types/branchProtection.ts';
+import './types/pullRequestAutoMerge.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

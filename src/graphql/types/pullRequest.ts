@@ -4,7 +4,7 @@ import type { Models } from '../../db/client.ts';
 import type { CompareCommit, DiffFile } from '../../git/compare.ts';
 import * as createService from '../../services/pull/create.ts';
 import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
-import { isWorkInProgress } from '../../services/pull/pull.ts';
+import { isWorkInProgress } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
 import { readableRepoIds } from '../../services/repo/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';

@@ -7,7 +7,8 @@ import type { ServiceContext } from '../context.ts';
 import { combinedState, latestPerContext } from '../status/rollup.ts';
 import { pullGitLoaders } from './gitLoaders.ts';
 import type { ReviewDecision } from './reviewView.ts';
-import { isWorkInProgress, gitDirOf, pullHeadRef } from './pull.ts';
+import { isWorkInProgress } from '../issue/wip.ts';
+import { gitDirOf, pullHeadRef } from './pull.ts';
 import {
   BEHIND_MESSAGE,
   OFFICIAL_REVIEWS,
