@@ -8,6 +8,7 @@ import type { OutgoingEvent } from './events/outgoing.ts';
 import { pushEvents } from './events/push.ts';
 import { releaseEvent } from './events/release.ts';
 import { repoCreated, repoForked } from './events/repo.ts';
+import { commitStatusEvent } from './events/status.ts';
 import type { PayloadContext } from './payloadContext.ts';
 
 type Type = DomainEvent['type'];
@@ -42,6 +43,7 @@ const TABLE: Table = {
   'release.published': { targets: inRepo, build: releaseEvent },
   'release.updated': { targets: inRepo, build: releaseEvent },
   'release.deleted': { targets: inRepo, build: releaseEvent },
+  'commitStatus.created': { targets: inRepo, build: commitStatusEvent },
 };
 
 /** The repositories whose hooks may want this event; empty when webhooks ignore it. */
