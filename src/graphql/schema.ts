@@ -40,6 +40,7 @@ import './types/liveEvents.ts';
 import './types/package.ts';
 import './types/branchProtection.ts';
 import './types/pullRequestAutoMerge.ts';
+import './types/commitStatus.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();
