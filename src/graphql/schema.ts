@@ -41,6 +41,7 @@ import './types/package.ts';
 import './types/branchProtection.ts';
 import './types/pullRequestAutoMerge.ts';
 import './types/commitStatus.ts';
+import './types/actions.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();
