@@ -118,7 +118,7 @@ describe.each(PROVIDERS)('GraphQL workflow runs and runners (%s)', (provider) =>
     });
     expect(asRoot.errors).toBeUndefined();
     expect(asRoot.data?.runners.nodes).toMatchObject([{ name: 'gq-runner', labels: ['ubuntu-latest'], disabled: false }]);
-    const asOwner = await gql(t, RUNNERS, { headers: basic('owner') });
+    const asOwner = await gql<{ runners: unknown }>(t, RUNNERS, { headers: basic('owner') });
     expect(asOwner.data?.runners ?? null).toBeNull();
     expect(errorCodes(asOwner).length).toBe(1);
   });

@@ -6,7 +6,6 @@ import { createMerge } from '../../git/createMerge.ts';
 import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import { updateRefCAS } from '../../git/updateRef.ts';
-import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
@@ -46,11 +45,6 @@ export function mergeNotAllowed(message: string, data: Record<string, unknown> =
 
 /** Test seams: `beforeBaseUpdate` runs after the merge commit is computed and before the base branch is moved. */
 export const mergeTestHooks: { beforeBaseUpdate: ((attempt: number) => Promise<void>) | null } = { beforeBaseUpdate: null };
-
-/** Gitea IsUserAllowedToMerge without branch protection: code write on the base repository (and not blocked). */
-export function canMergeInto(access: Pick<RepoAccess, 'perm'>): boolean {
-  return canWrite(access.perm, 'CODE') && !access.perm.blocked;
-}
 
 /** `Do`, validated as Gitea's binding does (after the repository gates). @throws ValidationError */
 function parseDo(value: string | undefined): MergeDo {
