@@ -68,4 +68,26 @@ describe.each(PROVIDERS)('GraphQL Commit.status / statusCheckRollup (%s)', (prov
     // A private repository's commits (and their statuses) are invisible to others.
     expect(await commit(sha, 'eve')).toBeNull();
   });
+
+  it('history { nodes { status } } costs the same statements for 2 commits as for 4', async () => {
+    for (let i = 0; i < 4; i++) {
+      const sha = await f.push('alice', 'demo', 'alice', 'main', { [`h${i}.txt`]: `${i}\n` });
+      await post(sha, { state: i % 2 ? 'success' : 'failure', context: 'ci/build' });
+    }
+    const count = async (n: number) => {
+      t.queries.length = 0;
+      const res = await gql<{ repository: { object: { history: { nodes: { status: { state: string } | null }[] } } } }>(
+        t,
+        `{ repository(owner: "alice", name: "demo") { object(expression: "main") { ... on Commit { history(first: ${n}) { nodes { status { state } } } } } } }`,
+        { headers: basic('alice') },
+      );
+      expect(res.errors).toBeUndefined();
+      expect(res.data!.repository.object.history.nodes.every((c) => c.status !== null)).toBe(true);
+      return t.queries.length;
+    };
+    const small = await count(2);
+    const large = await count(4);
+    console.info(`[${provider}] Commit.history { status }: ${small} statements for 2 commits, ${large} for 4`);
+    expect(large).toBe(small);
+  });
 });
