@@ -132,4 +132,26 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
     expect(deleted.data!.deleteBranchProtectionRule.deletedBranchProtectionRuleId).toBe(glob.id);
     expect((await rules('alice'))?.nodes.map((r) => r.pattern)).toEqual(['main']);
   });
+
+  it('branchProtectionRules with their allowances cost the same statements for 1 rule as for 3', async () => {
+    const count = async () => {
+      t.queries.length = 0;
+      const list = await rules('alice');
+      return { n: list!.nodes.length, statements: t.queries.length };
+    };
+    const small = await count();
+    for (const pattern of ['v1/*', 'v2/*'])
+      await gql(t, CREATE, {
+        headers: basic('alice'),
+        variables: {
+          input: { repositoryId: repoId, pattern, settings: { pushAllowanceLogins: ['alice', 'bob'], mergeAllowanceLogins: ['bob'] } },
+        },
+      });
+    const large = await count();
+    expect(large.n).toBe(small.n + 2);
+    console.info(
+      `[${provider}] branchProtectionRules { pushAllowances }: ${small.statements} statements for ${small.n}, ${large.statements} for ${large.n}`,
+    );
+    expect(large.statements).toBe(small.statements);
+  });
 });
