@@ -150,6 +150,19 @@ describe.each(PROVIDERS)('GraphQL pull request protection, auto-merge and drafts
     ]);
     const feed = await api('GET', '/repos/alice/demo/activities/feeds', 'alice');
     expect((feed.json as unknown as { op_type: string }[]).some((a) => a.op_type === 'pull_request_ready_for_review')).toBe(true);
+
+    // Notifications: going back to work in progress tells nobody; leaving it notifies the watchers (alice).
+    const unread = async () => {
+      await t.app.deps.notifier.drain();
+      await t.app.jobs.drain();
+      return (await api('GET', '/notifications/new', 'alice')).json.new;
+    };
+    await unread();
+    expect((await api('PUT', '/notifications', 'alice')).status).toBe(205);
+    await api('PATCH', `/repos/alice/demo/pulls/${n}`, 'bob', { title: 'WIP: once more' });
+    expect(await unread()).toBe(0);
+    await mutate('markPullRequestReadyForReview', { pullRequestId: id }, 'bob');
+    expect(await unread()).toBe(1);
   });
 
   it('mergeStateStatus over a page of pull requests costs the same statements for 2 and for 5', async () => {
