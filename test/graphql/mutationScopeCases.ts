@@ -109,7 +109,6 @@ const teamWithRepo = async (fx: ScopeFixture) => {
 const NEW_RESOURCE = 'creates a resource of the viewer; there is no private target';
 const ADMIN_ONLY = "the admin category: Gitea's public-only rule has no case for it";
 
-/** Every mutation of the schema → how to run it. A mutation missing here fails the test. */
 /** A fresh branch protection rule of a fresh repository; its global id. */
 const protectionRule = async (fx: ScopeFixture) => {
   const repo = await fx.repo();
@@ -118,6 +117,7 @@ const protectionRule = async (fx: ScopeFixture) => {
   return encodeGlobalID('BranchProtectionRule', row.id);
 };
 
+/** Every mutation of the schema → how to run it. A mutation missing here fails the test. */
 export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   addAssigneesToAssignable: [
     {
