@@ -4,6 +4,7 @@ import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator } from '../helpers/fixtures.ts';
 import { gql } from '../helpers/graphql.ts';
+import { restApi } from '../rest/protection/restApi.ts';
 import { PullFixture } from '../helpers/pull.ts';
 
 interface PullState {
@@ -25,10 +26,7 @@ describe.each(PROVIDERS)('GraphQL pull request protection, auto-merge and drafts
   let f: PullFixture;
   let repo: Models.Repository;
 
-  const api = async (method: string, url: string, user: string, body?: unknown) => {
-    const res = await t.request(method, `/api/v1${url}`, { headers: basic(user), ...(body === undefined ? {} : { body }) });
-    return { status: res.statusCode, json: res.body ? (res.json() as Record<string, unknown>) : {} };
-  };
+  const api = restApi(() => t);
   const pull = async (n: number, user = 'alice'): Promise<PullState> => {
     const res = await gql<{ repository: { pullRequest: PullState } }>(
       t,
