@@ -26,6 +26,7 @@ import { createSystemContext, type AppDeps, type ServiceContext } from './servic
 import { cronTasks } from './services/cron/tasks.ts';
 import { pushJobHandler } from './services/repo/pushJob.ts';
 import { autoMergeHandler } from './services/pull/autoMerge.ts';
+import { commitStatusEventHandler } from './services/status/statusEvent.ts';
 import { mergePullRequest } from './services/pull/merge.ts';
 import { deliverHandler } from './webhooks/deliver.ts';
 import { prepareHandler } from './webhooks/prepare.ts';
@@ -169,6 +170,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   // Actions: pull request, issue and release events start workflows through a job written in their transaction.
   notifier.subscribeInTransaction(actionsTriggerSubscriber());
   jobs.register(actionsTriggerHandler(deps));
+  jobs.register(commitStatusEventHandler(deps));
   jobs.register(
     autoMergeHandler(deps, (cx, ref, index, plan) =>
       mergePullRequest(

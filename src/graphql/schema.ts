@@ -38,6 +38,10 @@ import './types/webhook.ts';
 import './types/activity.ts';
 import './types/liveEvents.ts';
 import './types/package.ts';
+import './types/branchProtection.ts';
+import './types/pullRequestAutoMerge.ts';
+import './types/commitStatus.ts';
+import './types/actions.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = builder.toSchema();

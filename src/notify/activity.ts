@@ -47,6 +47,7 @@ function unitOf(op: ActionType): UnitType | null {
     case 'CLOSE_PULL_REQUEST':
     case 'REOPEN_PULL_REQUEST':
     case 'AUTO_MERGE_PULL_REQUEST':
+    case 'PULL_REQUEST_READY_FOR_REVIEW':
       return 'PULL_REQUESTS';
     default:
       return null;
@@ -299,6 +300,14 @@ export function activitySubscriber(db: Db): Subscriber {
           if (!issue) return undefined;
           const opType = event.auto ? 'AUTO_MERGE_PULL_REQUEST' : 'MERGE_PULL_REQUEST';
           return record(event.repoId, event.actorId, [{ opType, content: `${event.index}|${issue.title}` }]);
+        }
+        case 'pull.readyForReview': {
+          // pull_request_ready_for_review, content "<index>|<title>" as merge rows (Gitea mails this moment; the spec feeds it).
+          const issue = await db.issue.findUnique({ where: { id: event.issueId }, select: { title: true } });
+          if (!issue) return undefined;
+          return record(event.repoId, event.actorId, [
+            { opType: 'PULL_REQUEST_READY_FOR_REVIEW', content: `${event.index}|${issue.title}` },
+          ]);
         }
         case 'release.published': {
           // Gitea's publish_release: content is the release title, ref_name its tag name.

@@ -57,6 +57,10 @@ export type DomainEvent =
       old?: { title?: string; body?: string; ref?: string };
       assignees?: { added: number[]; removed: number[] };
     }
+  /** A commit status was created (by a user, or by Actions with actorId null). */
+  | { type: 'commitStatus.created'; statusId: number; repoId: number; sha: string; actorId: number | null }
+  /** A title edit took a pull request out of work in progress (Gitea's IssueChangeTitle condition). */
+  | { type: 'pull.readyForReview'; issueId: number; repoId: number; index: number; actorId: number }
   | { type: 'issue.closed'; issueId: number; repoId: number; index: number; actorId: number }
   | { type: 'issue.reopened'; issueId: number; repoId: number; index: number; actorId: number }
   | { type: 'milestone.created'; milestoneId: number; repoId: number; actorId: number }

@@ -9,6 +9,7 @@ import type { OutgoingEvent } from './events/outgoing.ts';
 import { pushEvents } from './events/push.ts';
 import { releaseEvent } from './events/release.ts';
 import { repoCreated, repoForked } from './events/repo.ts';
+import { commitStatusEvent } from './events/status.ts';
 import type { PayloadContext } from './payloadContext.ts';
 
 type Type = DomainEvent['type'];
@@ -45,6 +46,7 @@ const TABLE: Table = {
   'release.deleted': { targets: inRepo, build: releaseEvent },
   'actions.jobStatus': { targets: inRepo, build: workflowJobEvent },
   'actions.runStatus': { targets: inRepo, build: workflowRunEvent },
+  'commitStatus.created': { targets: inRepo, build: commitStatusEvent },
 };
 
 /** The repositories whose hooks may want this event; empty when webhooks ignore it. */

@@ -109,6 +109,14 @@ const teamWithRepo = async (fx: ScopeFixture) => {
 const NEW_RESOURCE = 'creates a resource of the viewer; there is no private target';
 const ADMIN_ONLY = "the admin category: Gitea's public-only rule has no case for it";
 
+/** A fresh branch protection rule of a fresh repository; its global id. */
+const protectionRule = async (fx: ScopeFixture) => {
+  const repo = await fx.repo();
+  await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/branch_protections`, { rule_name: 'main' });
+  const row = await fx.t.db.protectedBranch.findFirstOrThrow({ where: { ruleName: 'main', repo: { lowerName: repo.name.toLowerCase() } } });
+  return encodeGlobalID('BranchProtectionRule', row.id);
+};
+
 /** Every mutation of the schema → how to run it. A mutation missing here fails the test. */
 export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   addAssigneesToAssignable: [
@@ -839,6 +847,60 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
         const hookId = Number(decodeGlobalID(gid).id);
         const task = await fx.t.db.hookTask.create({ data: { hookId, uuid: fx.name('uuid'), eventType: 'push', payloadContent: '{}' } });
         return { id: encodeGlobalID('WebhookDelivery', task.id) };
+      },
+    },
+  ],
+  createBranchProtectionRule: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/branch_protections',
+      input: async (fx) => {
+        const repo = await fx.repo();
+        const row = await fx.rest('GET', `/repos/${repo.owner}/${repo.name}`);
+        return { repositoryId: encodeGlobalID('Repository', row.id as number), pattern: 'main' };
+      },
+    },
+  ],
+  updateBranchProtectionRule: [
+    {
+      rest: 'PATCH /repos/{owner}/{repo}/branch_protections/{name}',
+      input: async (fx) => ({ branchProtectionRuleId: await protectionRule(fx), settings: { requiredApprovingReviewCount: 1 } }),
+    },
+  ],
+  deleteBranchProtectionRule: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/branch_protections/{name}',
+      input: async (fx) => ({ branchProtectionRuleId: await protectionRule(fx) }),
+    },
+  ],
+  enablePullRequestAutoMerge: [
+    {
+      rest: 'POST /repos/{owner}/{repo}/pulls/{index}/merge',
+      input: async (fx) => ({ pullRequestId: (await fx.pull()).gid }),
+    },
+  ],
+  disablePullRequestAutoMerge: [
+    {
+      rest: 'DELETE /repos/{owner}/{repo}/pulls/{index}/merge',
+      input: async (fx) => {
+        const pull = await fx.pull();
+        await fx.rest('POST', `/repos/${pull.repo.owner}/${pull.repo.name}/pulls/${pull.index}/merge`, {
+          Do: 'merge',
+          merge_when_checks_succeed: true,
+        });
+        return { pullRequestId: pull.gid };
+      },
+    },
+  ],
+  convertPullRequestToDraft: [
+    { rest: 'PATCH /repos/{owner}/{repo}/pulls/{index}', input: async (fx) => ({ pullRequestId: (await fx.pull()).gid }) },
+  ],
+  markPullRequestReadyForReview: [
+    {
+      rest: 'PATCH /repos/{owner}/{repo}/pulls/{index}',
+      input: async (fx) => {
+        const pull = await fx.pull();
+        await fx.rest('PATCH', `/repos/${pull.repo.owner}/${pull.repo.name}/pulls/${pull.index}`, { title: 'WIP: draft' });
+        return { pullRequestId: pull.gid };
       },
     },
   ],

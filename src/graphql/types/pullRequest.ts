@@ -4,6 +4,7 @@ import type { Models } from '../../db/client.ts';
 import type { CompareCommit, DiffFile } from '../../git/compare.ts';
 import * as createService from '../../services/pull/create.ts';
 import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
+import { isWorkInProgress } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
 import { readableRepoIds } from '../../services/repo/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
@@ -160,6 +161,11 @@ const pullTimeline = prismaConnectionHelpers(builder, TimelineItemRef, {
 
 /** The base repository path and the range fields every git-derived field needs. */
 const GIT_SELECT = { baseRepo: { select: { ownerName: true, name: true } } } as const;
+/** What a pull request's protection state (services/pull/protectionState.ts) reads besides its scalars. */
+export const PROTECTION_SELECT = {
+  baseRepo: { select: { ownerName: true, name: true, isArchived: true } },
+  issue: { select: { title: true, isClosed: true } },
+} as const;
 
 builder.prismaObjectFields(PullRequestRef, (t) => ({
   title: t.string({ select: { issue: { select: { title: true } } }, resolve: (p) => p.issue.title }),
@@ -184,7 +190,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   isDraft: t.boolean({
     description: 'Whether the title carries a work-in-progress prefix (WIP:, [WIP]).',
     select: { issue: { select: { title: true } } },
-    resolve: (p) => /^(WIP:|\[WIP\])/i.test(p.issue.title),
+    resolve: (p) => isWorkInProgress(p.issue.title),
   }),
   createdAt: t.field({ type: 'DateTime', select: { issue: { select: { createdAt: true } } }, resolve: (p) => p.issue.createdAt }),
   updatedAt: t.field({ type: 'DateTime', select: { issue: { select: { updatedAt: true } } }, resolve: (p) => p.issue.updatedAt }),

@@ -1,9 +1,10 @@
 import * as mergeService from '../../services/pull/merge.ts';
 import * as editService from '../../services/pull/edit.ts';
+import { mergeStateStatus, pullProtectionState } from '../../services/pull/protectionState.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { opt, requireDbIdOf, type GlobalId } from '../ids.ts';
-import { PullRequestRef } from './pullRequest.ts';
+import { PROTECTION_SELECT, PullRequestRef } from './pullRequest.ts';
 
 /** The database id of a global id of `typename`; another type's id names nothing. @throws NotFoundError */
 function idOf(id: GlobalId, typename: string, what: string): number {
@@ -33,15 +34,34 @@ export const PullRequestUpdateStateEnum = builder.enumType('PullRequestUpdateSta
   values: { OPEN: { value: 'open' }, CLOSED: { value: 'closed' } } as const,
 });
 
+const MergeStateStatusEnum = builder.enumType('MergeStateStatus', {
+  description: "GitHub's MergeStateStatus: whether a merge would go through now, as the merge itself decides (branch protection included).",
+  values: {
+    BEHIND: { description: 'The head branch is behind the base and the rule blocks outdated branches.' },
+    BLOCKED: {
+      description: 'Branch protection blocks the merge (checks, approvals, requested changes, review requests, protected files).',
+    },
+    CLEAN: { description: 'Mergeable, with passing or no commit statuses.' },
+    DIRTY: { description: 'The merge conflicts.' },
+    DRAFT: { description: 'A work-in-progress pull request (WIP: or [WIP] title prefix).' },
+    HAS_HOOKS: { description: 'Never returned: Forgegraph has no pre-merge hooks.' },
+    UNKNOWN: { description: 'Not known yet (being checked), or the pull request is closed or merged.' },
+    UNSTABLE: { description: 'Mergeable, but a commit status that is not required is not successful.' },
+  } as const,
+});
+
 builder.prismaObjectFields(PullRequestRef, (t) => ({
   viewerCanMerge: t.boolean({
     description:
-      'Whether the viewer may merge this pull request now: it is open and not merged, and the viewer has code write on the base repository (Forgegraph; GitHub has no such field). Mergeability itself is not checked.',
-    select: { hasMerged: true, baseRepoId: true, issue: { select: { isClosed: true } }, baseRepo: { select: { isArchived: true } } },
-    resolve: async (p, _args, ctx) => {
-      if (p.hasMerged || p.issue.isClosed || p.baseRepo.isArchived || !ctx.cx.viewer) return false;
-      return mergeService.canMergeInto({ perm: await ctx.cx.loaders.repoPermission.load(p.baseRepoId) });
-    },
+      "Whether the viewer may merge this pull request now: it is open and not merged, the viewer may merge into the base branch (code write, or its rule's merge whitelist), and branch protection lets it through (or the viewer is a repository admin who may override it with force). Conflicts and work in progress are mergeStateStatus's business.",
+    select: PROTECTION_SELECT,
+    resolve: async (p, _args, ctx) => (await pullProtectionState(ctx.cx, p)).viewerCanMerge,
+  }),
+  mergeStateStatus: t.field({
+    type: MergeStateStatusEnum,
+    description: 'From the cached trial merge and the same branch protection check a merge makes.',
+    select: PROTECTION_SELECT,
+    resolve: async (p, _args, ctx) => mergeStateStatus(p, await pullProtectionState(ctx.cx, p)),
   }),
 }));
 

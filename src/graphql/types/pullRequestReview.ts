@@ -5,6 +5,7 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { commentReadWhere } from '../../services/issue/visibility.ts';
 import { diffHunkOf } from '../../services/pull/codeCommentPatch.ts';
+import { pullProtectionState, reviewDecisionOf } from '../../services/pull/protectionState.ts';
 import { reviewDecisionLoader, reviewRequestsLoader, teamByIdLoader } from '../../services/pull/reviewView.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -13,14 +14,14 @@ import { reviewReadWhere, reviewRequestReadWhere } from '../../services/pull/vis
 import { filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
-import { PullRequestRef } from './pullRequest.ts';
+import { PROTECTION_SELECT, PullRequestRef } from './pullRequest.ts';
 import { TeamRef } from './team.ts';
 import { UserRef } from './user.ts';
 
 type ReviewWhere = Models.Prisma.ReviewWhereInput;
 
 const requestsOf = createContextCache((ctx: GraphQLContext) => reviewRequestsLoader(ctx.cx));
-const teamsById = createContextCache((ctx: GraphQLContext) => teamByIdLoader(ctx.cx.db));
+export const teamsById = createContextCache((ctx: GraphQLContext) => teamByIdLoader(ctx.cx.db));
 const decisions = createContextCache((ctx: GraphQLContext) => reviewDecisionLoader(ctx.cx.db));
 
 const PullRequestReviewStateEnum = builder.enumType('PullRequestReviewState', {
@@ -307,9 +308,13 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   ),
   reviewDecision: t.field({
     type: PullRequestReviewDecisionEnum,
+    nullable: true,
     description:
-      "From each reviewer's latest official verdict: CHANGES_REQUESTED if any asks for changes, APPROVED if any approves, else REVIEW_REQUIRED.",
-    select: { issueId: true },
-    resolve: (p, _a, ctx) => decisions(ctx).load(p.issueId),
+      "Under a rule requiring approvals, the merge's own count: CHANGES_REQUESTED if an official review asks for changes, APPROVED with enough approvals, else REVIEW_REQUIRED. Without one, the reviewers' latest official verdict when it approves or asks for changes, else null (no review required).",
+    select: PROTECTION_SELECT,
+    resolve: async (p, _a, ctx) => {
+      const [state, verdict] = await Promise.all([pullProtectionState(ctx.cx, p), decisions(ctx).load(p.issueId)]);
+      return reviewDecisionOf(state, verdict);
+    },
   }),
 }));

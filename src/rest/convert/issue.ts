@@ -1,7 +1,7 @@
 import { toApiAttachment } from './attachment.ts';
 import type { Models } from '../../db/client.ts';
 import type { IssueView } from '../../services/issue/issue.ts';
-import { isWorkInProgress } from '../../services/pull/pull.ts';
+import { isWorkInProgress } from '../../services/issue/wip.ts';
 import type { Issue, Milestone } from '../structs/issue.ts';
 import { toApiLabel } from './label.ts';
 import { toApiProject } from './project.ts';

@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
 import type { PullCommitView } from '../../services/pull/compare.ts';
-import { isWorkInProgress } from '../../services/pull/pull.ts';
+import { isWorkInProgress } from '../../services/issue/wip.ts';
 import type { PullView } from '../../services/pull/types.ts';
 import type { ChangedFile, Commit, PRBranchInfo, PullRequest } from '../structs/pull.ts';
 import { pathEscapeSegments } from './git.ts';

@@ -1,3 +1,4 @@
+import { isWorkInProgress } from './wip.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { ConflictError, PreconditionFailedError, ValidationError } from '../../errors.ts';
 import type { DomainEvent } from '../../notify/events.ts';
@@ -197,6 +198,8 @@ export async function editIssue(
         c.fields.push('title');
         c.old = { ...c.old, title: issue.title };
         c.comments.push({ type: 'CHANGE_TITLE', posterId: viewer.id, issueId: issue.id, oldTitle: issue.title, newTitle: title });
+        if (issue.isPull && isWorkInProgress(issue.title) && !isWorkInProgress(title))
+          c.events.push({ type: 'pull.readyForReview', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id });
       }
       if (input.body !== undefined && input.body !== issue.content) {
         data.content = input.body;

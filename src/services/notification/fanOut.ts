@@ -9,7 +9,7 @@ import { canRead } from '../../permissions/repoPermission.ts';
 import { createSystemContext, withTx, type AppDeps } from '../context.ts';
 import { withRetry } from '../issue/create.ts';
 import { unitOf } from '../issue/issue.ts';
-import { isWorkInProgress } from '../pull/pull.ts';
+import { isWorkInProgress } from '../issue/wip.ts';
 import { PARTICIPATING_COMMENTS } from '../watch/issueWatch.ts';
 import { WATCHING_MODES } from '../watch/repoWatch.ts';
 

@@ -72,9 +72,14 @@ export function ruleMatches(ruleName: string, branch: string): boolean {
  * by priority, then by creation.
  */
 export async function loadRules(db: DbLike, repoId: number): Promise<ProtectionRule[]> {
-  const rows = await db.protectedBranch.findMany({ where: { repoId }, orderBy: [{ priority: 'asc' }, { id: 'asc' }] });
-  const plain = rows.filter((r) => !isRuleNameSpecial(r.ruleName));
-  const patterns = rows.filter((r) => isRuleNameSpecial(r.ruleName));
+  return sortRules(await db.protectedBranch.findMany({ where: { repoId } }));
+}
+
+/** Rule rows of one repository in Gitea's order (see loadRules), parsed. */
+export function sortRules(rows: readonly Models.ProtectedBranch[]): ProtectionRule[] {
+  const sorted = [...rows].sort((a, b) => a.priority - b.priority || a.id - b.id);
+  const plain = sorted.filter((r) => !isRuleNameSpecial(r.ruleName));
+  const patterns = sorted.filter((r) => isRuleNameSpecial(r.ruleName));
   return [...plain, ...patterns].map(toRule);
 }
 

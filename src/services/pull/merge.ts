@@ -6,7 +6,6 @@ import { createMerge } from '../../git/createMerge.ts';
 import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import { updateRefCAS } from '../../git/updateRef.ts';
-import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
@@ -20,7 +19,8 @@ import { deleteHeadBranchAfterMerge } from './deleteHeadBranch.ts';
 import { markPullMerged } from './markMerged.ts';
 import { addCommitMessageTrailer, mergeMessage, squashAuthor } from './mergeMessage.ts';
 import { isMergeStyleAllowed, loadPullSettings } from './mergeSettings.ts';
-import { findPullByIndex, gitDirOf, isWorkInProgress, pullHeadRef, resolvePullRepo } from './pull.ts';
+import { isWorkInProgress } from '../issue/wip.ts';
+import { findPullByIndex, gitDirOf, pullHeadRef, resolvePullRepo } from './pull.ts';
 import { baseBranchRule, checkPullBranchProtections, isUserAllowedToMerge } from './protectionCheck.ts';
 import { storePullState } from './stats.ts';
 import type { MergeDo, MergePullInput, PullRows } from './types.ts';
@@ -45,11 +45,6 @@ export function mergeNotAllowed(message: string, data: Record<string, unknown> =
 
 /** Test seams: `beforeBaseUpdate` runs after the merge commit is computed and before the base branch is moved. */
 export const mergeTestHooks: { beforeBaseUpdate: ((attempt: number) => Promise<void>) | null } = { beforeBaseUpdate: null };
-
-/** Gitea IsUserAllowedToMerge without branch protection: code write on the base repository (and not blocked). */
-export function canMergeInto(access: Pick<RepoAccess, 'perm'>): boolean {
-  return canWrite(access.perm, 'CODE') && !access.perm.blocked;
-}
 
 /** `Do`, validated as Gitea's binding does (after the repository gates). @throws ValidationError */
 function parseDo(value: string | undefined): MergeDo {

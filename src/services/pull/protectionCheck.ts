@@ -29,29 +29,64 @@ export function baseBranchRule(db: DbLike, pull: Models.PullRequest): Promise<Pr
   return findBranchRule(db, pull.baseRepoId, pull.baseBranch);
 }
 
-/** Gitea GetPullRequestCommitStatusState: the required checks' state of the head commit ('success' without required checks). */
-export async function requiredChecksOf(
-  db: DbLike,
-  rule: ProtectionRule | null,
-  pull: Models.PullRequest,
-  headSha: string,
-): Promise<string> {
-  if (!rule?.row.enableStatusCheck) return 'success';
-  return requiredChecksState(await latestStatuses(db, pull.baseRepoId, headSha), rule.statusCheckContexts);
+/** The official reviews of a pull request that protection counts (rows of `review`). */
+export type OfficialReview = Pick<Models.Review, 'type' | 'dismissed' | 'stale'>;
+
+/** What branch protection looks at on a pull request, gathered once (for a merge, or for many pulls in the graph). */
+export interface ProtectionFacts {
+  /** The required checks' state of the head commit ('success' without required checks). */
+  checks: string;
+  /** Gitea GetGrantedApprovalsCount: official, undismissed approvals (fresh ones only when stale approvals are ignored). */
+  approvals: number;
+  /** Official, undismissed requests for changes. */
+  rejections: number;
+  /** Pending official review requests. */
+  officialRequests: number;
 }
 
-/** Gitea GetGrantedApprovalsCount: official, undismissed approvals (fresh ones only when stale approvals are ignored). */
-export function grantedApprovals(db: DbLike, rule: ProtectionRule, issueId: number): Promise<number> {
-  return db.review.count({
-    where: { issueId, type: 'APPROVE', official: true, dismissed: false, ...(rule.row.ignoreStaleApprovals ? { stale: false } : {}) },
-  });
+/** The review counts of the facts, from a pull request's official reviews. */
+export function reviewFacts(rule: ProtectionRule | null, reviews: readonly OfficialReview[]): Omit<ProtectionFacts, 'checks'> {
+  const live = reviews.filter((r) => !r.dismissed);
+  return {
+    approvals: live.filter((r) => r.type === 'APPROVE' && !(rule?.row.ignoreStaleApprovals && r.stale)).length,
+    rejections: live.filter((r) => r.type === 'REJECT').length,
+    officialRequests: reviews.filter((r) => r.type === 'REQUEST').length,
+  };
+}
+
+/** The query of a pull request's official reviews (one issue, or many with `{ in: [...] }`). */
+export const OFFICIAL_REVIEWS = { official: true, type: { in: ['APPROVE', 'REJECT', 'REQUEST'] as Models.ReviewType[] } } as const;
+
+/** Gitea GetPullRequestCommitStatusState for required checks: the combined state of the matching latest statuses. */
+export function requiredChecksFrom(rule: ProtectionRule | null, latest: readonly Pick<Models.CommitStatus, 'state' | 'context'>[]): string {
+  if (!rule?.row.enableStatusCheck) return 'success';
+  return requiredChecksState(latest, rule.statusCheckContexts);
 }
 
 /**
  * Gitea CheckPullBranchProtections, with its texts and order: required status checks, enough approvals,
- * requested changes, official review requests, an outdated head branch, changed protected files.
- * @throws PreconditionFailedError (notReadyToMerge)
+ * requested changes, official review requests, an outdated head branch, changed protected files. Null: nothing
+ * stops the merge. The one decision behind merges, auto-merges and the graph's mergeStateStatus.
  */
+export function protectionFailure(
+  rule: ProtectionRule | null,
+  facts: ProtectionFacts,
+  pull: Pick<Models.PullRequest, 'commitsBehind' | 'changedProtectedFiles'>,
+): string | null {
+  if (!rule) return null;
+  if (facts.checks !== 'success') return 'Not all required status checks successful';
+  if (rule.row.requiredApprovals > 0 && facts.approvals < rule.row.requiredApprovals) return 'Does not have enough approvals';
+  if (rule.row.blockOnRejectedReviews && facts.rejections > 0) return 'There are requested changes';
+  if (rule.row.blockOnOfficialReviewRequests && facts.officialRequests > 0) return 'There are official review requests';
+  if (rule.row.blockOnOutdatedBranch && pull.commitsBehind > 0) return BEHIND_MESSAGE;
+  if (rule.row.protectedFilePatterns.trim() && JSON.parse(pull.changedProtectedFiles || '[]').length > 0) return 'Changed protected files';
+  return null;
+}
+
+/** protectionFailure's answer for a head branch behind its base. */
+export const BEHIND_MESSAGE = 'The head branch is behind the base branch';
+
+/** @throws PreconditionFailedError (notReadyToMerge) when protectionFailure finds something. */
 export async function checkPullBranchProtections(
   db: DbLike,
   rule: ProtectionRule | null,
@@ -59,21 +94,10 @@ export async function checkPullBranchProtections(
   headSha: string,
 ): Promise<void> {
   if (!rule) return;
-  const data = { pullId: rows.pull.id, rule: rule.row.ruleName };
-  if ((await requiredChecksOf(db, rule, rows.pull, headSha)) !== 'success')
-    throw notReadyToMerge('Not all required status checks successful', data);
-  if (rule.row.requiredApprovals > 0 && (await grantedApprovals(db, rule, rows.issue.id)) < rule.row.requiredApprovals)
-    throw notReadyToMerge('Does not have enough approvals', data);
-  const official = { issueId: rows.issue.id, official: true, dismissed: false };
-  if (rule.row.blockOnRejectedReviews && (await db.review.count({ where: { ...official, type: 'REJECT' } })) > 0)
-    throw notReadyToMerge('There are requested changes', data);
-  if (
-    rule.row.blockOnOfficialReviewRequests &&
-    (await db.review.count({ where: { issueId: rows.issue.id, official: true, type: 'REQUEST' } })) > 0
-  )
-    throw notReadyToMerge('There are official review requests', data);
-  if (rule.row.blockOnOutdatedBranch && rows.pull.commitsBehind > 0)
-    throw notReadyToMerge('The head branch is behind the base branch', data);
-  if (rule.row.protectedFilePatterns.trim() && JSON.parse(rows.pull.changedProtectedFiles || '[]').length > 0)
-    throw notReadyToMerge('Changed protected files', data);
+  const [latest, reviews] = await Promise.all([
+    rule.row.enableStatusCheck ? latestStatuses(db, rows.pull.baseRepoId, headSha) : [],
+    db.review.findMany({ where: { issueId: rows.issue.id, ...OFFICIAL_REVIEWS }, select: { type: true, dismissed: true, stale: true } }),
+  ]);
+  const failure = protectionFailure(rule, { checks: requiredChecksFrom(rule, latest), ...reviewFacts(rule, reviews) }, rows.pull);
+  if (failure) throw notReadyToMerge(failure, { pullId: rows.pull.id, rule: rule.row.ruleName });
 }

@@ -207,12 +207,3 @@ export async function getPullRequestByBaseHead(cx: ServiceContext, ref: RepoRef,
     );
   return loadPullView(cx, pull.issue);
 }
-
-/** Gitea's default WIP prefixes (pull_request.work_in_progress_prefixes). */
-const WIP_PREFIXES = ['WIP:', '[WIP]'];
-
-/** Gitea PullRequest.IsWorkInProgress: the title starts with a WIP prefix (case-insensitive). */
-export function isWorkInProgress(title: string): boolean {
-  const t = title.toUpperCase();
-  return WIP_PREFIXES.some((p) => t.startsWith(p));
-}

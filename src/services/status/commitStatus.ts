@@ -11,6 +11,7 @@ import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { getRepo } from '../repo/read.ts';
 import type { RepoWithPermission } from '../repo/repoRows.ts';
 import { PULL_CHECKS_CHANGED } from './checkJob.ts';
+import { COMMIT_STATUS_CREATED } from './statusEvent.ts';
 import { COMMIT_STATUS_STATES, combinedState, latestPerContext, type CommitStatusState } from './rollup.ts';
 
 /** A status with its creator, as the API shows it. */
@@ -50,7 +51,8 @@ async function resolveCommit(cx: ServiceContext, repo: Models.Repository, ref: s
 
 /**
  * Writes a commit status in `tx` (the one place statuses are created; Actions jobs and external CI both come
- * here): the next index of (repo, sha), Gitea's context hash, and the auto-merge re-check job of the commit.
+ * here): the next index of (repo, sha), Gitea's context hash, the auto-merge re-check job of the commit and the
+ * job that announces the status (webhooks' `status` event).
  * `sha` must be a full commit id of the repository (the caller resolves it).
  * @throws ValidationError (unknown state)
  */
@@ -80,6 +82,7 @@ export async function createCommitStatus(
     },
   });
   await enqueue(tx, PULL_CHECKS_CHANGED, { repoId: repo.id, sha });
+  await enqueue(tx, COMMIT_STATUS_CREATED, { statusId: row.id, repoId: repo.id, sha });
   return row;
 }
 

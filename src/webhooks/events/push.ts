@@ -16,7 +16,8 @@ const ZERO = /^0+$/;
 /** Gitea truncates a push's commits to UI.FEED_MAX_COMMIT_NUM (5); total_commits counts them all. */
 const MAX_COMMITS = 5;
 
-async function payloadCommits(pc: PayloadContext, repoId: number, shas: readonly string[]): Promise<PayloadCommit[]> {
+/** Gitea's PayloadCommit JSON of commits of a repository (authors matched to accounts by e-mail). */
+export async function payloadCommits(pc: PayloadContext, repoId: number, shas: readonly string[]): Promise<PayloadCommit[]> {
   const row = await pc.repoRow(repoId);
   if (!row || !shas.length) return [];
   const gitDir = repoPath(pc.cx.config.repositoriesDir, row.ownerName, row.name);

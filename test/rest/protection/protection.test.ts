@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
-import { basic, isGiteaError, startTestApp, type TestApp } from '../../helpers/app.ts';
+import { isGiteaError, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { addCollaborator } from '../../helpers/fixtures.ts';
+import { restApi } from './restApi.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 
 /**
@@ -16,10 +17,7 @@ describe.each(PROVIDERS)('branch protection (%s)', (provider) => {
   let f: PullFixture;
   let repo: Models.Repository;
 
-  const api = async (method: string, url: string, user: string, body?: unknown) => {
-    const res = await t.request(method, `/api/v1${url}`, { headers: basic(user), ...(body === undefined ? {} : { body }) });
-    return { status: res.statusCode, json: res.body ? (res.json() as Record<string, unknown>) : {} };
-  };
+  const api = restApi(() => t);
   const pushAs = async (user: string, args: string[]) => {
     const dir = await f.workTree('alice', 'demo', user);
     return f.git.run(['push', ...args], { cwd: dir });

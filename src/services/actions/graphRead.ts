@@ -1,0 +1,32 @@
+// The read side of Actions for doors that load runs and jobs of many repositories at once (the graph): the same
+// policy as the REST routes (repoActions.ts requireActionsRead: the Actions unit readable) and the same filters as
+// Gitea's ListRuns, as a Prisma where the caller batches.
+import type { Models } from '../../db/client.ts';
+import { InvalidArgumentError } from '../../errors.ts';
+import { canRead, type RepoPermission } from '../../permissions/repoPermission.ts';
+import { statusesOfFilter } from './status.ts';
+
+/** Runs and jobs of a readable repository are visible with its Actions unit (GET …/actions/runs). */
+export function canReadActions(perm: RepoPermission): boolean {
+  return canRead(perm, 'ACTIONS');
+}
+
+/** The filters of a repository's runs list (Gitea ListRuns: `status`, `event`, `branch`). */
+export interface RunListFilter {
+  status?: string | null;
+  event?: string | null;
+  branch?: string | null;
+}
+
+/** The where of the filters. @throws InvalidArgumentError "invalid status <x>" (as REST's 400) */
+export function runFilterWhere(filter: RunListFilter): Models.Prisma.ActionRunWhereInput {
+  const where: Models.Prisma.ActionRunWhereInput = {};
+  if (filter.status) {
+    const statuses = statusesOfFilter(filter.status);
+    if (!statuses) throw new InvalidArgumentError(`invalid status ${filter.status}`);
+    where.status = { in: statuses };
+  }
+  if (filter.event) where.event = filter.event;
+  if (filter.branch) where.ref = `refs/heads/${filter.branch}`;
+  return where;
+}

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { addCollaborator } from '../helpers/fixtures.ts';
+import { gql } from '../helpers/graphql.ts';
+import { PullFixture } from '../helpers/pull.ts';
+
+interface Rule {
+  id: string;
+  pattern: string;
+  priority: number;
+  requiredApprovingReviewCount: number;
+  requiresStatusChecks: boolean;
+  requiredStatusCheckContexts: string[];
+  pushAllowances: { login: string }[];
+}
+
+const RULE_FIELDS =
+  'id pattern priority requiredApprovingReviewCount requiresStatusChecks requiredStatusCheckContexts pushAllowances { login }';
+const CREATE = `mutation($input: CreateBranchProtectionRuleInput!) { createBranchProtectionRule(input: $input) {
+  __typename ... on CreateBranchProtectionRulePayload { branchProtectionRule { ${RULE_FIELDS} } }
+  ... on Error { message code } ... on ValidationError { field } } }`;
+const UPDATE = `mutation($input: UpdateBranchProtectionRuleInput!) { updateBranchProtectionRule(input: $input) {
+  __typename ... on UpdateBranchProtectionRulePayload { branchProtectionRule { ${RULE_FIELDS} } } ... on Error { message code } } }`;
+const DELETE = `mutation($input: DeleteBranchProtectionRuleInput!) { deleteBranchProtectionRule(input: $input) {
+  __typename ... on DeleteBranchProtectionRulePayload { deletedBranchProtectionRuleId } ... on Error { message code } } }`;
+
+describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
+  let t: TestApp;
+  let f: PullFixture;
+  let repoId: string;
+
+  const rules = async (user: string) => {
+    const res = await gql<{ repository: { branchProtectionRules: { totalCount: number; nodes: Rule[] } | null } }>(
+      t,
+      `{ repository(owner: "alice", name: "demo") { branchProtectionRules(first: 10) { totalCount nodes { ${RULE_FIELDS} } } } }`,
+      { headers: basic(user) },
+    );
+    expect(res.errors).toBeUndefined();
+    return res.data!.repository.branchProtectionRules;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    f = await PullFixture.start(t);
+    for (const u of ['alice', 'bob']) await t.createUser(u);
+    const repo = await f.createRepo('alice', 'demo');
+    await addCollaborator(t, repo, { name: 'bob' }, 'write');
+    const res = await gql<{ repository: { id: string } }>(t, '{ repository(owner: "alice", name: "demo") { id } }', {
+      headers: basic('alice'),
+    });
+    repoId = res.data!.repository.id;
+  });
+  afterAll(async () => {
+    f?.dispose();
+    await t?.close();
+  });
+
+  it('creates, lists, edits and deletes rules through the REST service, admins only', async () => {
+    const created = await gql<{ createBranchProtectionRule: { __typename: string; branchProtectionRule: Rule } }>(t, CREATE, {
+      headers: basic('alice'),
+      variables: {
+        input: {
+          repositoryId: repoId,
+          pattern: 'main',
+          settings: {
+            requiredApprovingReviewCount: 2,
+            requiresStatusChecks: true,
+            requiredStatusCheckContexts: ['ci/*'],
+            restrictsPushes: true,
+            isPushEnabled: true,
+            pushAllowanceLogins: ['alice'],
+          },
+        },
+      },
+    });
+    expect(created.errors).toBeUndefined();
+    expect(created.data!.createBranchProtectionRule.branchProtectionRule).toMatchObject({
+      pattern: 'main',
+      priority: 1,
+      requiredApprovingReviewCount: 2,
+      requiredStatusCheckContexts: ['ci/*'],
+      pushAllowances: [{ login: 'alice' }],
+    });
+    // REST sees the same rule.
+    const rest = await t.request('GET', '/api/v1/repos/alice/demo/branch_protections/main', { headers: basic('alice') });
+    expect(rest.json()).toMatchObject({ rule_name: 'main', required_approvals: 2, push_whitelist_usernames: ['alice'] });
+
+    const dup = await gql<{ createBranchProtectionRule: { __typename: string; message: string } }>(t, CREATE, {
+      headers: basic('alice'),
+      variables: { input: { repositoryId: repoId, pattern: 'main' } },
+    });
+    expect(dup.data!.createBranchProtectionRule).toMatchObject({
+      __typename: 'PermissionDeniedError',
+      message: 'Branch protection already exist',
+    });
+    const unknown = await gql<{ createBranchProtectionRule: { __typename: string } }>(t, CREATE, {
+      headers: basic('alice'),
+      variables: { input: { repositoryId: repoId, pattern: 'release/*', settings: { pushAllowanceLogins: ['nobody'] } } },
+    });
+    expect(unknown.data!.createBranchProtectionRule.__typename).toBe('ValidationError');
+    const asWriter = await gql<{ createBranchProtectionRule: { __typename: string } }>(t, CREATE, {
+      headers: basic('bob'),
+      variables: { input: { repositoryId: repoId, pattern: 'dev' } },
+    });
+    expect(asWriter.data!.createBranchProtectionRule.__typename).toBe('PermissionDeniedError');
+
+    await gql(t, CREATE, { headers: basic('alice'), variables: { input: { repositoryId: repoId, pattern: 'release/*' } } });
+    const list = await rules('alice');
+    expect(list?.totalCount).toBe(2);
+    expect(list?.nodes.map((r) => r.pattern)).toEqual(['main', 'release/*']);
+    expect(await rules('bob')).toBeNull();
+
+    const glob = list!.nodes[1]!;
+    const edited = await gql<{ updateBranchProtectionRule: { branchProtectionRule: Rule } }>(t, UPDATE, {
+      headers: basic('alice'),
+      variables: { input: { branchProtectionRuleId: glob.id, settings: { requiredApprovingReviewCount: 1 } } },
+    });
+    expect(edited.data!.updateBranchProtectionRule.branchProtectionRule).toMatchObject({
+      pattern: 'release/*',
+      requiredApprovingReviewCount: 1,
+    });
+    const bobDelete = await gql<{ deleteBranchProtectionRule: { __typename: string } }>(t, DELETE, {
+      headers: basic('bob'),
+      variables: { input: { branchProtectionRuleId: glob.id } },
+    });
+    expect(bobDelete.data!.deleteBranchProtectionRule.__typename).toBe('PermissionDeniedError');
+    const deleted = await gql<{ deleteBranchProtectionRule: { deletedBranchProtectionRuleId: string } }>(t, DELETE, {
+      headers: basic('alice'),
+      variables: { input: { branchProtectionRuleId: glob.id } },
+    });
+    expect(deleted.data!.deleteBranchProtectionRule.deletedBranchProtectionRuleId).toBe(glob.id);
+    expect((await rules('alice'))?.nodes.map((r) => r.pattern)).toEqual(['main']);
+  });
+
+  it('branchProtectionRules with their allowances cost the same statements for 1 rule as for 3', async () => {
+    const count = async () => {
+      t.queries.length = 0;
+      const list = await rules('alice');
+      return { n: list!.nodes.length, statements: t.queries.length };
+    };
+    const small = await count();
+    for (const pattern of ['v1/*', 'v2/*'])
+      await gql(t, CREATE, {
+        headers: basic('alice'),
+        variables: {
+          input: { repositoryId: repoId, pattern, settings: { pushAllowanceLogins: ['alice', 'bob'], mergeAllowanceLogins: ['bob'] } },
+        },
+      });
+    const large = await count();
+    expect(large.n).toBe(small.n + 2);
+    console.info(
+      `[${provider}] branchProtectionRules { pushAllowances }: ${small.statements} statements for ${small.n}, ${large.statements} for ${large.n}`,
+    );
+    expect(large.statements).toBe(small.statements);
+  });
+});
