@@ -124,10 +124,11 @@ export function startBaseline(provider: DbProvider, url: string, opts: ConvertOp
       (SELECT COUNT(*) FROM "Branch" WHERE "repoId" = ? AND "isDeleted" = ?) AS "numBranches"`;
     const [owner, languages, licenses, [count]] = await Promise.all([
       rows('User', 'SELECT * FROM "User" WHERE "id" = ?', [repo.ownerId]),
-      rows<'LanguageStat', { language: string }>('LanguageStat', 'SELECT "language" FROM "LanguageStat" WHERE "repoId" = ? AND "isPrimary" = ?', [
-        repo.id,
-        true,
-      ]),
+      rows<'LanguageStat', { language: string }>(
+        'LanguageStat',
+        'SELECT "language" FROM "LanguageStat" WHERE "repoId" = ? AND "isPrimary" = ?',
+        [repo.id, true],
+      ),
       rows<'RepoLicense', { license: string }>('RepoLicense', 'SELECT "license" FROM "RepoLicense" WHERE "repoId" = ? ORDER BY "license"', [
         repo.id,
       ]),
@@ -160,7 +161,8 @@ export function startBaseline(provider: DbProvider, url: string, opts: ConvertOp
   app.get<{ Params: { o: string; r: string; n: string } }>('/api/v1/repos/:o/:r/issues/:n', async (req, reply) => {
     const viewer = await viewerOf(req);
     const found = await repoOf(req.params.o, req.params.r, viewer);
-    const issue = found && (await rows('Issue', 'SELECT * FROM "Issue" WHERE "repoId" = ? AND "index" = ?', [found.repo.id, Number(req.params.n)]))[0];
+    const issue =
+      found && (await rows('Issue', 'SELECT * FROM "Issue" WHERE "repoId" = ? AND "index" = ?', [found.repo.id, Number(req.params.n)]))[0];
     if (!found || !issue) return reply.code(404).send(notFound);
     return toApiIssue((await issueViews([issue], found.repo))[0]!, viewer, opts);
   });
@@ -190,7 +192,11 @@ export function startBaseline(provider: DbProvider, url: string, opts: ConvertOp
     const pull = view!.pull!;
     const merger = pull.mergerId === null ? [] : await rows('User', 'SELECT * FROM "User" WHERE "id" = ?', [pull.mergerId]);
     const head = `refs/heads/${pull.headBranch}`;
-    const refs = await readRefs(repoPath(repositoriesDir, repo.ownerName, repo.name), [`refs/heads/${pull.baseBranch}`, head, `refs/pull/${pull.index}/head`]);
+    const refs = await readRefs(repoPath(repositoriesDir, repo.ownerName, repo.name), [
+      `refs/heads/${pull.baseBranch}`,
+      head,
+      `refs/pull/${pull.index}/head`,
+    ]);
     const withPerm: { repo: ApiRepoRow; perm: RepoPermission } = { repo, perm: found.perm };
     const pullRefSha = refs.get(`refs/pull/${pull.index}/head`) ?? '';
     const pv: PullView = {

@@ -100,7 +100,12 @@ async function runProvider(provider: Provider): Promise<Row[]> {
   const app = await buildApp(config, { onQuery: () => void statements++ });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
-  const baseline = startBaseline(provider, database.url, { rootUrl: config.rootUrl, noReplyAddress: config.noReplyAddress }, config.repositoriesDir);
+  const baseline = startBaseline(
+    provider,
+    database.url,
+    { rootUrl: config.rootUrl, noReplyAddress: config.noReplyAddress },
+    config.repositoriesDir,
+  );
   const bare = baseline.app;
   try {
     const sys = createSystemContext(app.deps);
@@ -158,8 +163,10 @@ async function runProvider(provider: Provider): Promise<Row[]> {
       { name: 'GET issues?limit=50', url: '/api/v1/repos/bench/tracker/issues?limit=50' },
       { name: 'GET pull', url: `/api/v1/repos/bench/tracker/pulls/${pull.number}` },
     ];
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
     const rows: Row[] = [];
-    for (const [i, c] of cases.entries()) {
+    for (const c of cases) {
       const get = () => fetch(base + c.url, { headers: c.headers ?? {} });
       const warm = await get();
       const body = await warm.text();
@@ -178,28 +185,24 @@ async function runProvider(provider: Provider): Promise<Row[]> {
       (childProcess as { spawn: typeof realSpawn }).spawn = realSpawn;
       syncBuiltinESMExports();
       if ((await again.text()) !== body) throw new Error(`${c.url} answered different bodies`);
+      await fetch(bareBase + c.url, { headers: c.headers ?? {} }); // warm
+      baseline.statements.n = 0;
+      const bareBody = await (await fetch(bareBase + c.url, { headers: c.headers ?? {} })).text();
+      if (bareBody !== body)
+        throw new Error(`${c.name}: the baseline does not serve the same bytes\nours:     ${body}\nbaseline: ${bareBody}`);
       rows.push({
         name: c.name,
         ours: 0,
         bare: 0,
         statements: n,
-        baseStatements: 0,
+        baseStatements: baseline.statements.n,
         spawns: spawned.filter((s) => /git/.test(s)).length,
         url: c.url,
       } as Row & { url: string });
     }
-    await bare.listen({ port: 0, host: '127.0.0.1' });
-    const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
     for (const [i, row] of rows.entries()) {
       const r = row as Row & { url: string };
       const headers = cases[i]!.headers ?? {};
-      baseline.statements.n = 0;
-      const bareBody = await (await fetch(bareBase + r.url, { headers })).text();
-      row.baseStatements = baseline.statements.n;
-      const ourBody = await (await fetch(base + r.url, { headers })).text();
-      if (bareBody !== ourBody) {
-        throw new Error(`${r.name}: the baseline does not serve the same bytes\nours:     ${ourBody}\nbaseline: ${bareBody}`);
-      }
       row.ours = await autocannon(base + r.url, headers);
       row.bare = await autocannon(bareBase + r.url, headers);
     }

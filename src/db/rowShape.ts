@@ -22,27 +22,43 @@ const toBytes: Convert = (v) => (v === null || v instanceof Uint8Array ? v : Buf
 
 const CONVERTERS: Record<string, Convert> = { DateTime: toDate, Boolean: toBoolean, BigInt: toBigInt, Bytes: toBytes };
 
-let conversions: Map<string, [string, Convert][]> | null = null;
+interface ModelShape {
+  columns: string[];
+  conversions: [string, Convert][];
+}
+let shapes: Map<string, ModelShape> | null = null;
 
-/** Per model, the columns whose driver value differs from Prisma's (read once from the generated datamodel). */
-function conversionsOf(model: ModelName): [string, Convert][] {
-  if (!conversions) {
-    conversions = new Map();
+/** Per model, its columns and those whose driver value differs from Prisma's (read once from the datamodel). */
+function shapeOf(model: ModelName): ModelShape {
+  if (!shapes) {
+    shapes = new Map();
     for (const [name, m] of Object.entries(getDatamodel().datamodel.models)) {
-      const list: [string, Convert][] = [];
+      const shape: ModelShape = { columns: [], conversions: [] };
       for (const f of m.fields) {
+        if (f.kind !== 'scalar' && f.kind !== 'enum') continue;
+        shape.columns.push(f.name);
         const convert = f.kind === 'scalar' ? CONVERTERS[f.type] : undefined;
-        if (convert) list.push([f.name, convert]);
+        if (convert) shape.conversions.push([f.name, convert]);
       }
-      conversions.set(name, list);
+      shapes.set(name, shape);
     }
   }
-  return conversions.get(model) ?? [];
+  const shape = shapes.get(model);
+  if (!shape) throw new Error(`unknown model ${model}`);
+  return shape;
+}
+
+/** The select list of `model`'s columns (`a."id", a."name", …`) without `omit`: SQL for both databases. */
+export function columnsOf<M extends ModelName>(model: M, alias: string, omit: readonly (keyof ModelRow<M> & string)[] = []): string {
+  return shapeOf(model)
+    .columns.filter((c) => !omit.includes(c as keyof ModelRow<M> & string))
+    .map((c) => `${alias}."${c}"`)
+    .join(', ');
 }
 
 /** Driver rows of `model` with Prisma's JS types; columns not selected stay absent. */
 export function rowsOf<M extends ModelName>(model: M, rows: Record<string, unknown>[]): ModelRow<M>[] {
-  const list = conversionsOf(model);
+  const list = shapeOf(model).conversions;
   for (const row of rows) {
     for (const [name, convert] of list) if (name in row) row[name] = convert(row[name]);
   }
