@@ -9,12 +9,8 @@
 // Usage: npx tsx bench/hotReads.ts [seconds=5] [sqlite|postgresql|both=both]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
 import childProcess from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
@@ -22,12 +18,11 @@ import { createSystemContext } from '../src/services/context.ts';
 import * as tokenService from '../src/services/user/token.ts';
 import * as userService from '../src/services/user/user.ts';
 import { startBaseline } from './hotReadBaseline.ts';
+import { scratchDatabase, type Provider } from './scratchDb.ts';
 
-type Provider = 'sqlite' | 'postgresql';
 const seconds = Number(process.argv[2] ?? 5);
 const which = process.argv[3] ?? 'both';
 const providers: Provider[] = which === 'both' ? ['sqlite', 'postgresql'] : [which as Provider];
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ISSUES = 60;
 
 /** Mean requests per second of autocannon -c 10 for `seconds`. */
@@ -46,41 +41,6 @@ function autocannon(url: string, headers: Record<string, string> = {}): Promise<
       resolve(r.requests.average);
     });
   });
-}
-
-interface Database {
-  url: string;
-  dataDir: string;
-  drop(): Promise<void>;
-}
-
-async function scratchDatabase(provider: Provider): Promise<Database> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `fg-bench-hot-${provider}-`));
-  if (provider === 'sqlite') {
-    return {
-      url: `file:${path.join(dataDir, 'forgegraph.db')}`,
-      dataDir,
-      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const name = `fg_bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    dataDir,
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 interface Row {
