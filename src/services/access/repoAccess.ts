@@ -44,11 +44,6 @@ export function repoPermission(cx: ServiceContext, repoId: number): Promise<Repo
   return cx.loaders.repoPermission.load(repoId);
 }
 
-/** The `where` of a repository by owner and name (case-insensitive): one statement, the owner in a subquery. */
-export function repoByNameWhere(owner: string, name: string): Models.Prisma.RepositoryWhereInput {
-  return { lowerName: name.toLowerCase(), owner: { lowerName: owner.toLowerCase() } };
-}
-
 /**
  * The repository `owner/name` if the viewer can see it (Gitea repoAssignment): private looks like missing.
  * A public-only token reaches public repositories of public owners only (a fact of the permission model).
