@@ -50,11 +50,18 @@ function shapeOf(model: ModelName): ModelShape {
 
 /** The select list of `model`'s columns (`a."id", a."name", …`) without `omit`: SQL for both databases. */
 export function columnsOf<M extends ModelName>(model: M, alias: string, omit: readonly (keyof ModelRow<M> & string)[] = []): string {
-  return shapeOf(model)
-    .columns.filter((c) => !omit.includes(c as keyof ModelRow<M> & string))
-    .map((c) => `${alias}."${c}"`)
-    .join(', ');
+  const key = `${model} ${alias} ${omit.join(' ')}`;
+  let list = selectLists.get(key);
+  if (list === undefined) {
+    list = shapeOf(model)
+      .columns.filter((c) => !omit.includes(c as keyof ModelRow<M> & string))
+      .map((c) => `${alias}."${c}"`)
+      .join(', ');
+    selectLists.set(key, list);
+  }
+  return list;
 }
+const selectLists = new Map<string, string>();
 
 /** Driver rows of `model` with Prisma's JS types; columns not selected stay absent. */
 export function rowsOf<M extends ModelName>(model: M, rows: Record<string, unknown>[]): ModelRow<M>[] {
