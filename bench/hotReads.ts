@@ -26,8 +26,8 @@ const providers: Provider[] = which === 'both' ? ['sqlite', 'postgresql'] : [whi
 const ISSUES = 60;
 
 /** Mean requests per second of autocannon -c 10 for `seconds`. */
-function autocannon(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', String(seconds)];
+function autocannon(url: string, headers: Record<string, string> = {}, duration = seconds): Promise<number> {
+  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', String(duration)];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
   return new Promise((resolve, reject) => {
@@ -159,6 +159,12 @@ async function runProvider(provider: Provider): Promise<Row[]> {
         spawns: spawned.filter((s) => /git/.test(s)).length,
         url: c.url,
       } as Row & { url: string });
+    }
+    // Both servers warm up first (JIT, caches): otherwise the first case measures a cold server against a warm one.
+    for (const [i, row] of rows.entries()) {
+      const r = row as Row & { url: string };
+      await autocannon(base + r.url, cases[i]!.headers ?? {}, 1);
+      await autocannon(bareBase + r.url, cases[i]!.headers ?? {}, 1);
     }
     for (const [i, row] of rows.entries()) {
       const r = row as Row & { url: string };
