@@ -1,36 +1,33 @@
-// Hot REST reads on SQLite and PostgreSQL, printed side by side, each against a bare Fastify route serving the
-// same bytes in the same run (an upper bound: the bench checks both answer byte-identical bodies):
+// Hot REST reads on SQLite and PostgreSQL, printed side by side, each against the hand-written baseline of
+// bench/hotReadBaseline.ts (Fastify + prepared statements building the same JSON) in the same run; the bench
+// checks both answer byte-identical bodies (nothing is normalized: the data does not change during the run):
 //   GET /repos/{o}/{r}/issues/{index} anonymous and with a token, GET /repos/{o}/{r},
 //   GET /repos/{o}/{r}/issues?limit=50, GET /repos/{o}/{r}/pulls/{index};
-// plus SQL statements per request (Prisma's query events; deterministic) and git processes spawned per pull GET.
+// plus SQL statements per request (ours: Prisma's query events and the read path's; the baseline's) and git
+// processes spawned per request.
 // autocannon runs in a child process so the load generator does not share the server's event loop.
 // Usage: npx tsx bench/hotReads.ts [seconds=5] [sqlite|postgresql|both=both]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
 import childProcess from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Fastify from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
 import { createSystemContext } from '../src/services/context.ts';
 import * as tokenService from '../src/services/user/token.ts';
 import * as userService from '../src/services/user/user.ts';
+import { startBaseline } from './hotReadBaseline.ts';
+import { scratchDatabase, type Provider } from './scratchDb.ts';
 
-type Provider = 'sqlite' | 'postgresql';
 const seconds = Number(process.argv[2] ?? 5);
 const which = process.argv[3] ?? 'both';
 const providers: Provider[] = which === 'both' ? ['sqlite', 'postgresql'] : [which as Provider];
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ISSUES = 60;
 
 /** Mean requests per second of autocannon -c 10 for `seconds`. */
-function autocannon(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', String(seconds)];
+function autocannon(url: string, headers: Record<string, string> = {}, duration = seconds): Promise<number> {
+  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', String(duration)];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
   return new Promise((resolve, reject) => {
@@ -46,46 +43,12 @@ function autocannon(url: string, headers: Record<string, string> = {}): Promise<
   });
 }
 
-interface Database {
-  url: string;
-  dataDir: string;
-  drop(): Promise<void>;
-}
-
-async function scratchDatabase(provider: Provider): Promise<Database> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `fg-bench-hot-${provider}-`));
-  if (provider === 'sqlite') {
-    return {
-      url: `file:${path.join(dataDir, 'forgegraph.db')}`,
-      dataDir,
-      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const name = `fg_bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    dataDir,
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 interface Row {
   name: string;
   ours: number;
   bare: number;
   statements: number;
+  baseStatements: number;
   spawns?: number;
 }
 
@@ -97,7 +60,13 @@ async function runProvider(provider: Provider): Promise<Row[]> {
   const app = await buildApp(config, { onQuery: () => void statements++ });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
-  const bare = Fastify();
+  const baseline = startBaseline(
+    provider,
+    database.url,
+    { rootUrl: config.rootUrl, noReplyAddress: config.noReplyAddress },
+    config.repositoriesDir,
+  );
+  const bare = baseline.app;
   try {
     const sys = createSystemContext(app.deps);
     for (const name of ['bench', 'ann', 'bob']) {
@@ -154,8 +123,10 @@ async function runProvider(provider: Provider): Promise<Row[]> {
       { name: 'GET issues?limit=50', url: '/api/v1/repos/bench/tracker/issues?limit=50' },
       { name: 'GET pull', url: `/api/v1/repos/bench/tracker/pulls/${pull.number}` },
     ];
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
     const rows: Row[] = [];
-    for (const [i, c] of cases.entries()) {
+    for (const c of cases) {
       const get = () => fetch(base + c.url, { headers: c.headers ?? {} });
       const warm = await get();
       const body = await warm.text();
@@ -174,34 +145,36 @@ async function runProvider(provider: Provider): Promise<Row[]> {
       (childProcess as { spawn: typeof realSpawn }).spawn = realSpawn;
       syncBuiltinESMExports();
       if ((await again.text()) !== body) throw new Error(`${c.url} answered different bodies`);
-      const bareUrl = `/bare/${i}${c.url.includes('?') ? c.url.slice(c.url.indexOf('?')) : ''}`;
-      bare.get(`/bare/${i}`, (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(body));
+      await fetch(bareBase + c.url, { headers: c.headers ?? {} }); // warm
+      baseline.statements.n = 0;
+      const bareBody = await (await fetch(bareBase + c.url, { headers: c.headers ?? {} })).text();
+      if (bareBody !== body)
+        throw new Error(`${c.name}: the baseline does not serve the same bytes\nours:     ${body}\nbaseline: ${bareBody}`);
       rows.push({
         name: c.name,
         ours: 0,
         bare: 0,
         statements: n,
+        baseStatements: baseline.statements.n,
         spawns: spawned.filter((s) => /git/.test(s)).length,
         url: c.url,
-        bareUrl,
-      } as Row & {
-        url: string;
-        bareUrl: string;
-      });
+      } as Row & { url: string });
     }
-    await bare.listen({ port: 0, host: '127.0.0.1' });
-    const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
+    // Both servers warm up first (JIT, caches): otherwise the first case measures a cold server against a warm one.
     for (const [i, row] of rows.entries()) {
-      const r = row as Row & { url: string; bareUrl: string };
-      const bareBody = await (await fetch(bareBase + r.bareUrl)).text();
-      const ourBody = await (await fetch(base + r.url, { headers: cases[i]!.headers ?? {} })).text();
-      if (bareBody !== ourBody) throw new Error(`${r.name}: the baseline does not serve the same bytes`);
-      row.ours = await autocannon(base + r.url, cases[i]!.headers ?? {});
-      row.bare = await autocannon(bareBase + r.bareUrl);
+      const r = row as Row & { url: string };
+      await autocannon(base + r.url, cases[i]!.headers ?? {}, 1);
+      await autocannon(bareBase + r.url, cases[i]!.headers ?? {}, 1);
+    }
+    for (const [i, row] of rows.entries()) {
+      const r = row as Row & { url: string };
+      const headers = cases[i]!.headers ?? {};
+      row.ours = await autocannon(base + r.url, headers);
+      row.bare = await autocannon(bareBase + r.url, headers);
     }
     return rows;
   } finally {
-    await bare.close();
+    await baseline.close();
     await app.close();
     await database.drop();
   }
@@ -209,14 +182,21 @@ async function runProvider(provider: Provider): Promise<Row[]> {
 
 const results = new Map<Provider, Row[]>();
 for (const p of providers) results.set(p, await runProvider(p));
-console.log(`autocannon -c 10 -d ${seconds}; baseline = bare Fastify serving the same bytes (same run)`);
-const header = ['path', ...providers.flatMap((p) => [`${p} req/s`, 'bare req/s', 'ratio', 'stmts', 'git spawns'])];
+console.log(`autocannon -c 10 -d ${seconds}; baseline = hand-written Fastify + prepared statements, same bytes (same run)`);
+const header = ['path', ...providers.flatMap((p) => [`${p} req/s`, 'baseline req/s', 'ratio', 'stmts', 'baseline stmts', 'git spawns'])];
 console.log(header.join(' | '));
 const names = results.get(providers[0]!)!.map((r) => r.name);
 for (const [i, name] of names.entries()) {
   const cells = providers.flatMap((p) => {
     const r = results.get(p)![i]!;
-    return [r.ours.toFixed(0), r.bare.toFixed(0), (r.ours / r.bare).toFixed(3), String(r.statements), String(r.spawns ?? 0)];
+    return [
+      r.ours.toFixed(0),
+      r.bare.toFixed(0),
+      (r.ours / r.bare).toFixed(3),
+      String(r.statements),
+      String(r.baseStatements),
+      String(r.spawns ?? 0),
+    ];
   });
   console.log([name, ...cells].join(' | '));
 }

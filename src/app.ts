@@ -42,6 +42,7 @@ import { LoginThrottle } from './auth/loginThrottle.ts';
 import { redisLimiters } from './auth/redisLimiter.ts';
 import { TokenCache } from './auth/tokenCache.ts';
 import { authInvalidation } from './db/authInvalidation.ts';
+import { createReadPath, registerReadPath } from './db/readPath.ts';
 import { reportAuthWrites } from './db/authWrites.ts';
 import { loggerOptions } from './logger.ts';
 import { mountLanding } from './web/landing.ts';
@@ -110,6 +111,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   );
   const tokenCache = new TokenCache(authChanges);
   const db = reportAuthWrites(baseDb, () => tokenCache.invalidate());
+  const reads = createReadPath(config.dbProvider, config.databaseUrl, countStatement);
+  registerReadPath(db, reads);
   const server = Fastify({
     logger: opts.logger || opts.logStream ? loggerOptions(config.logLevel, opts.logStream) : false,
     // Git and API clients send paths like /api/v1/repos/o/r/contents/a%2Fb; keep them routable.
@@ -267,6 +270,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       await jobs.stop();
       await notifier.drain();
       await authChanges.close();
+      await reads.close();
       await repoLocks.close();
       await liveTarget.close();
       await throttleStore?.close();

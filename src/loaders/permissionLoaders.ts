@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Db, Models } from '../db/client.ts';
+import { readRows } from '../db/readPath.ts';
 import type { AccessMode } from '../permissions/accessMode.ts';
 import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
 
@@ -58,7 +59,7 @@ export interface RepoFacts {
 }
 
 /** The select that loads RepoFacts (services that load a repository anyway include it and prime the loader). */
-export const REPO_FACTS_SELECT = {
+const REPO_FACTS_SELECT = {
   id: true,
   ownerId: true,
   isPrivate: true,
@@ -95,8 +96,20 @@ export function repoPermissionLoader(
     const needsFacts = viewer !== null && !viewer.isAdmin && !reach.system && !reach.actionsTask && foreign.length > 0;
     const [collabs, members, teamUsers, blocks] = needsFacts
       ? await Promise.all([
-          db.collaboration.findMany({ where: { userId: viewer.id, repoId: { in: foreignIds } }, select: { repoId: true, mode: true } }),
-          orgIds.length ? db.orgUser.findMany({ where: { userId: viewer.id, orgId: { in: orgIds } }, select: { orgId: true } }) : [],
+          readRows<'Collaboration', Pick<Models.Collaboration, 'repoId' | 'mode'>>(
+            db,
+            'Collaboration',
+            'SELECT "repoId", "mode" FROM "Collaboration" WHERE "userId" = ? AND "repoId" IN (?)',
+            [viewer.id, foreignIds],
+          ),
+          orgIds.length
+            ? readRows<'OrgUser', Pick<Models.OrgUser, 'orgId'>>(
+                db,
+                'OrgUser',
+                'SELECT "orgId" FROM "OrgUser" WHERE "userId" = ? AND "orgId" IN (?)',
+                [viewer.id, orgIds],
+              )
+            : [],
           orgIds.length
             ? db.teamUser.findMany({
                 where: { userId: viewer.id, orgId: { in: orgIds } },
@@ -113,7 +126,12 @@ export function repoPermissionLoader(
                 },
               })
             : [],
-          db.block.findMany({ where: { blockeeId: viewer.id, blockerId: { in: ownerIds } }, select: { blockerId: true } }),
+          readRows<'Block', Pick<Models.Block, 'blockerId'>>(
+            db,
+            'Block',
+            'SELECT "blockerId" FROM "Block" WHERE "blockeeId" = ? AND "blockerId" IN (?)',
+            [viewer.id, ownerIds],
+          ),
         ])
       : [[], [], [], []];
     const collabByRepo = new Map(collabs.map((c) => [c.repoId, c.mode as AccessMode]));

@@ -3,7 +3,8 @@ import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../e
 import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
-import { REPO_FACTS_SELECT, type RepoFacts } from '../../loaders/permissionLoaders.ts';
+import { readRows } from '../../db/readPath.ts';
+import type { RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { requireViewer } from './guards.ts';
 import { requireNeed, requireWriteScopes, type ScopeNeed, type WriteNeed } from './writeGate.ts';
 
@@ -21,20 +22,26 @@ export interface RepoAccess {
   perm: RepoPermission;
 }
 
+type WithOwnerFacts = Repository & { ownerType: Models.UserType; ownerVisibility: Models.Visibility };
+
+/** A repository by owner and name (case-insensitive, one statement on the read path), with its owner's facts. */
+async function repoWithOwnerFacts(db: DbLike, owner: string, name: string): Promise<WithOwnerFacts | undefined> {
+  const sql = `SELECT r.*, o."type" AS "ownerType", o."visibility" AS "ownerVisibility" FROM "Repository" r
+    JOIN "User" o ON o."id" = r."ownerId" WHERE r."lowerName" = ? AND o."lowerName" = ?`;
+  return (await readRows<'Repository', WithOwnerFacts>(db, 'Repository', sql, [name.toLowerCase(), owner.toLowerCase()]))[0];
+}
+
 /** Finds a repository by owner and name (case-insensitive) without permission checks. */
 export async function findRepoByName(db: DbLike, owner: string, name: string): Promise<Repository | null> {
-  // One statement: the owner is matched in a subquery (both sides are unique, indexed lower-case names).
-  return db.repository.findFirst({ where: repoByNameWhere(owner, name) });
+  const row = await repoWithOwnerFacts(db, owner, name);
+  if (!row) return null;
+  const { ownerType: _type, ownerVisibility: _visibility, ...repo } = row;
+  return repo;
 }
 
 /** The viewer's permission on a repository (batched per request through the loader). */
 export function repoPermission(cx: ServiceContext, repoId: number): Promise<RepoPermission> {
   return cx.loaders.repoPermission.load(repoId);
-}
-
-/** The `where` of a repository by owner and name (case-insensitive): one statement, the owner in a subquery. */
-export function repoByNameWhere(owner: string, name: string): Models.Prisma.RepositoryWhereInput {
-  return { lowerName: name.toLowerCase(), owner: { lowerName: owner.toLowerCase() } };
 }
 
 /**
@@ -44,15 +51,23 @@ export function repoByNameWhere(owner: string, name: string): Models.Prisma.Repo
  * @throws NotFoundError
  */
 export async function requireRepo(cx: ServiceContext, owner: string, name: string): Promise<RepoAccess> {
-  const row = await cx.db.repository.findFirst({
-    where: repoByNameWhere(owner, name),
-    include: { owner: REPO_FACTS_SELECT.owner, units: REPO_FACTS_SELECT.units },
-  });
+  const row = await repoWithOwnerFacts(cx.db, owner, name);
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
-  const { owner: ownerFacts, units, ...repo } = row;
-  return withPrimedFacts(cx, { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate, owner: ownerFacts, units }, () =>
-    requireRepoAccess(cx, repo),
+  const { ownerType, ownerVisibility, ...repo } = row;
+  const units = await readRows<'RepoUnit', Pick<Models.RepoUnit, 'type'>>(
+    cx.db,
+    'RepoUnit',
+    'SELECT "type" FROM "RepoUnit" WHERE "repoId" = ?',
+    [repo.id],
   );
+  const facts: RepoFacts = {
+    id: repo.id,
+    ownerId: repo.ownerId,
+    isPrivate: repo.isPrivate,
+    owner: { id: repo.ownerId, type: ownerType, visibility: ownerVisibility },
+    units,
+  };
+  return withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo));
 }
 
 /**

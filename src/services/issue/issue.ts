@@ -1,4 +1,6 @@
 import type { DbLike, Models } from '../../db/client.ts';
+import { readRows } from '../../db/readPath.ts';
+import { columnsOf } from '../../db/rowShape.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
@@ -41,8 +43,8 @@ export function canWriteIssue(access: RepoAccess, issue: Pick<Models.Issue, 'isP
 export async function findIssueByIndex(cx: ServiceContext, access: RepoAccess, index: number): Promise<Models.Issue> {
   const issue =
     Number.isSafeInteger(index) && index > 0
-      ? await cx.db.issue.findUnique({ where: { repoId_index: { repoId: access.repo.id, index } } })
-      : null;
+      ? (await readRows(cx.db, 'Issue', 'SELECT * FROM "Issue" WHERE "repoId" = ? AND "index" = ?', [access.repo.id, index]))[0]
+      : undefined;
   if (!issue || !canRead(access.perm, unitOf(issue))) {
     throw new NotFoundError(`issue does not exist [id: 0, repo_id: ${access.repo.id}, index: ${index}]`, { repoId: access.repo.id, index });
   }
@@ -69,14 +71,23 @@ export async function locateIssueById(cx: ServiceContext, issueId: number): Prom
 
 /** A user row as views carry it: every column but the password hash. */
 export type ViewUser = Omit<Models.User, 'passwordHash'>;
-const VIEW_USER_OMIT = { passwordHash: true } as const;
+/** The select list of a ViewUser aliased `u`. */
+export const viewUserColumns = (): string => columnsOf('User', 'u', ['passwordHash']);
 
 type RepoName = Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
+type Linked<T> = T & { linkIssueId: number };
+
+const groupByIssue = <T>(rows: readonly Linked<T>[]): Map<number, T[]> => {
+  const out = new Map<number, T[]>();
+  for (const { linkIssueId, ...row } of rows) out.set(linkIssueId, [...(out.get(linkIssueId) ?? []), row as T]);
+  return out;
+};
 
 /**
- * Loads the relations of many issues in a constant number of queries, keeping the input order: link rows first,
- * then the rows they point at (users — posters and assignees in one query —, labels, projects), then names of
- * label owners not at hand. A level with nothing to load runs no query; `known` repositories are not reloaded.
+ * Loads the relations of many issues in a constant number of statements on the read path (src/db/readPath.ts),
+ * keeping the input order: each relation with its link rows in one join (labels, assignees, projects), posters,
+ * attachments, and only when some issue has them milestones, pull requests and repositories not `known`; then
+ * names of label owners not at hand. User rows never carry the password hash.
  */
 export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[], known: readonly RepoName[] = []): Promise<IssueView[]> {
   if (issues.length === 0) return [];
@@ -85,78 +96,70 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
   const repoIds = [...new Set(issues.map((i) => i.repoId))].filter((id) => !knownRepos.has(id));
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id): id is number => id !== null))];
   const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
-  const [repos, issueLabels, assignees, milestones, pulls, projectRows, attachments] = await Promise.all([
-    repoIds.length ? db.repository.findMany({ where: { id: { in: repoIds } }, select: { id: true, name: true, ownerName: true } }) : [],
-    db.issueLabel.findMany({ where: { issueId: { in: ids } }, select: { issueId: true, labelId: true } }),
-    db.issueAssignee.findMany({ where: { issueId: { in: ids } }, select: { issueId: true, assigneeId: true }, orderBy: { id: 'asc' } }),
-    milestoneIds.length ? db.milestone.findMany({ where: { id: { in: milestoneIds } } }) : [],
-    pullIds.length ? db.pullRequest.findMany({ where: { issueId: { in: pullIds } } }) : [],
-    db.projectIssue.findMany({
-      where: { issueId: { in: ids } },
-      select: { issueId: true, projectId: true },
-      orderBy: { projectId: 'asc' },
-    }),
-    db.attachment.findMany({ where: { issueId: { in: ids }, commentId: null }, orderBy: { id: 'asc' } }),
+  const posterIds = [...new Set(issues.flatMap((i) => (i.posterId === null ? [] : [i.posterId])))];
+  const repoSql = 'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)';
+  const [repos, labelRows, assignees, posters, milestones, pulls, projectRows, attachments] = await Promise.all([
+    repoIds.length ? readRows<'Repository', RepoName>(db, 'Repository', repoSql, [repoIds]) : [],
+    readRows<'Label', Linked<Models.Label>>(
+      db,
+      'Label',
+      `SELECT ${columnsOf('Label', 'l')}, il."issueId" AS "linkIssueId" FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" IN (?)`,
+      [ids],
+    ),
+    readRows<'User', Linked<ViewUser>>(
+      db,
+      'User',
+      `SELECT ${viewUserColumns()}, a."issueId" AS "linkIssueId" FROM "IssueAssignee" a JOIN "User" u ON u."id" = a."assigneeId" WHERE a."issueId" IN (?) ORDER BY a."id"`,
+      [ids],
+    ),
+    posterIds.length
+      ? readRows<'User', ViewUser>(db, 'User', `SELECT ${viewUserColumns()} FROM "User" u WHERE u."id" IN (?)`, [posterIds])
+      : [],
+    milestoneIds.length ? readRows(db, 'Milestone', 'SELECT * FROM "Milestone" WHERE "id" IN (?)', [milestoneIds]) : [],
+    pullIds.length ? readRows(db, 'PullRequest', 'SELECT * FROM "PullRequest" WHERE "issueId" IN (?)', [pullIds]) : [],
+    readRows<'Project', Linked<Models.Project>>(
+      db,
+      'Project',
+      `SELECT ${columnsOf('Project', 'p')}, pi."issueId" AS "linkIssueId" FROM "ProjectIssue" pi JOIN "Project" p ON p."id" = pi."projectId" WHERE pi."issueId" IN (?) ORDER BY pi."projectId"`,
+      [ids],
+    ),
+    readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "issueId" IN (?) AND "commentId" IS NULL ORDER BY "id"', [ids]),
   ]);
   const repoById = new Map([...knownRepos, ...repos.map((r) => [r.id, r] as const)]);
-  const userIds = [
-    ...new Set([...issues.flatMap((i) => (i.posterId === null ? [] : [i.posterId])), ...assignees.map((a) => a.assigneeId)]),
-  ];
-  const labelIds = [...new Set(issueLabels.map((l) => l.labelId))];
-  const projectIds = [...new Set(projectRows.map((p) => p.projectId))];
-  const [users, labelRows, projects] = await Promise.all([
-    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, omit: VIEW_USER_OMIT }) : [],
-    labelIds.length ? db.label.findMany({ where: { id: { in: labelIds } } }) : [],
-    projectIds.length ? db.project.findMany({ where: { id: { in: projectIds } } }) : [],
-  ]);
   const orgIds = [...new Set(labelRows.flatMap((l) => (l.orgId === null ? [] : [l.orgId])))];
   const labelRepoIds = [...new Set(labelRows.flatMap((l) => (l.repoId === null || repoById.has(l.repoId) ? [] : [l.repoId])))];
   const [orgs, labelRepos] = await Promise.all([
-    orgIds.length ? db.user.findMany({ where: { id: { in: orgIds } }, select: { id: true, name: true } }) : [],
-    labelRepoIds.length
-      ? db.repository.findMany({ where: { id: { in: labelRepoIds } }, select: { id: true, name: true, ownerName: true } })
+    orgIds.length
+      ? readRows<'User', Pick<Models.User, 'id' | 'name'>>(db, 'User', 'SELECT "id", "name" FROM "User" WHERE "id" IN (?)', [orgIds])
       : [],
+    labelRepoIds.length ? readRows<'Repository', RepoName>(db, 'Repository', repoSql, [labelRepoIds]) : [],
   ]);
   const orgById = new Map(orgs.map((o) => [o.id, { name: o.name }]));
   for (const r of labelRepos) repoById.set(r.id, r);
-  const labelById = new Map(
+  const labelsByIssue = groupByIssue(
     labelRows.map((l) => {
       const repo = l.repoId === null ? undefined : repoById.get(l.repoId);
-      const view: IssueLabelView = {
+      const view: Linked<IssueLabelView> = {
         ...l,
         org: l.orgId === null ? null : (orgById.get(l.orgId) ?? null),
         repo: repo ? { ownerName: repo.ownerName, name: repo.name } : null,
       };
-      return [l.id, view];
+      return view;
     }),
   );
-  const userById = new Map(users.map((u) => [u.id, u]));
-  const projectById = new Map(projects.map((p) => [p.id, p]));
+  for (const list of labelsByIssue.values()) list.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  const posterById = new Map(posters.map((u) => [u.id, u]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
   const pullByIssue = new Map(pulls.map((p) => [p.issueId, p]));
-  const labelsByIssue = new Map<number, IssueLabelView[]>();
-  for (const row of issueLabels) {
-    const label = labelById.get(row.labelId);
-    if (label) labelsByIssue.set(row.issueId, [...(labelsByIssue.get(row.issueId) ?? []), label]);
-  }
-  for (const list of labelsByIssue.values()) list.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
-  const projectsByIssue = new Map<number, Models.Project[]>();
-  for (const row of projectRows) {
-    const project = projectById.get(row.projectId);
-    if (project) projectsByIssue.set(row.issueId, [...(projectsByIssue.get(row.issueId) ?? []), project]);
-  }
-  const assigneesByIssue = new Map<number, ViewUser[]>();
-  for (const row of assignees) {
-    const user = userById.get(row.assigneeId);
-    if (user) assigneesByIssue.set(row.issueId, [...(assigneesByIssue.get(row.issueId) ?? []), user]);
-  }
+  const projectsByIssue = groupByIssue(projectRows);
+  const assigneesByIssue = groupByIssue(assignees);
   return issues.map((issue) => {
     const repo = repoById.get(issue.repoId);
     if (!repo) throw new NotFoundError('repository does not exist', { repoId: issue.repoId });
     return {
       issue,
       repo,
-      poster: issue.posterId === null ? null : (userById.get(issue.posterId) ?? null),
+      poster: issue.posterId === null ? null : (posterById.get(issue.posterId) ?? null),
       labels: labelsByIssue.get(issue.id) ?? [],
       milestone: issue.milestoneId === null ? null : (milestoneById.get(issue.milestoneId) ?? null),
       assignees: assigneesByIssue.get(issue.id) ?? [],

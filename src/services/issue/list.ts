@@ -111,7 +111,24 @@ export async function listIssues(cx: ServiceContext, ref: RepoRef, input: ListIs
   if (createdBy !== undefined) and.push({ posterId: createdBy });
   if (assignedBy !== undefined) and.push({ assignees: { some: { assigneeId: assignedBy } } });
   if (mentionedBy !== undefined) and.push({ issueUsers: { some: { userId: mentionedBy, isMentioned: true } } });
-  return page(cx, { AND: and }, input.page, [repo]);
+  return page(cx, { AND: and }, input.page, [repo], countedTotal(repo, and));
+}
+
+const COUNTED = new Set(['repoId', 'isClosed', 'isPull']);
+
+/**
+ * The total of a list filtered by state and type only, from the repository's counters (numIssues,
+ * numClosedIssues, numPulls, numClosedPulls, kept exact by the transactions that create, close, reopen and
+ * merge): a COUNT over a million rows costs more than the page. Undefined for any other filter.
+ */
+function countedTotal(repo: Models.Repository, and: readonly Where[]): number | undefined {
+  if (!and.every((w) => Object.keys(w).every((k) => COUNTED.has(k)))) return undefined;
+  const closed = and.find((w) => w.isClosed !== undefined)?.isClosed as boolean | undefined;
+  const isPull = and.find((w) => w.isPull !== undefined)?.isPull as boolean | undefined;
+  const pick = (all: number, done: number) => (closed === undefined ? all : closed ? done : all - done);
+  return (
+    (isPull === true ? 0 : pick(repo.numIssues, repo.numClosedIssues)) + (isPull === false ? 0 : pick(repo.numPulls, repo.numClosedPulls))
+  );
 }
 
 async function page(
@@ -119,10 +136,11 @@ async function page(
   where: Where,
   opts: ListOptions,
   known: readonly Pick<Models.Repository, 'id' | 'name' | 'ownerName'>[] = [],
+  counted?: number,
 ): Promise<Page<IssueView>> {
   const [rows, total] = await Promise.all([
     cx.db.issue.findMany({ where, orderBy: ORDER, ...skipTake(opts) }),
-    cx.db.issue.count({ where }),
+    counted ?? cx.db.issue.count({ where }),
   ]);
   return { items: await loadIssueViews(cx.db, rows, known), total };
 }

@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { readRows } from '../../db/readPath.ts';
 import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -8,7 +9,7 @@ import { requireRepo, requireRepoWrite, type RepoAccess, type RepoRef } from '..
 import type { ServiceContext } from '../context.ts';
 import { loadIssueViews } from '../issue/issue.ts';
 import { TEAM_INCLUDE } from '../access/teamAccess.ts';
-import { loadApiRepos, withPermissions } from '../repo/repoRows.ts';
+import { loadApiRepoRows, withPermissions } from '../repo/repoRows.ts';
 import { refreshStaleStats } from './stats.ts';
 import type { PullRows, PullView } from './types.ts';
 import { reviewRequestReadWhere } from './visibility.ts';
@@ -46,11 +47,11 @@ export async function resolvePullRepo(cx: ServiceContext, ref: RepoRef, level: '
  * @throws NotFoundError
  */
 export async function findPullByIndex(cx: ServiceContext, access: RepoAccess, index: number): Promise<PullRows> {
+  const sql = 'SELECT * FROM "PullRequest" WHERE "baseRepoId" = ? AND "index" = ?';
   const pull =
-    Number.isSafeInteger(index) && index > 0
-      ? await cx.db.pullRequest.findUnique({ where: { baseRepoId_index: { baseRepoId: access.repo.id, index } }, include: { issue: true } })
-      : null;
-  if (!pull) {
+    Number.isSafeInteger(index) && index > 0 ? (await readRows(cx.db, 'PullRequest', sql, [access.repo.id, index]))[0] : undefined;
+  const issue = pull && (await readRows(cx.db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [pull.issueId]))[0];
+  if (!pull || !issue) {
     throw new NotFoundError(
       `pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`,
       {
@@ -59,8 +60,7 @@ export async function findPullByIndex(cx: ServiceContext, access: RepoAccess, in
       },
     );
   }
-  const { issue, ...row } = pull;
-  return { issue, pull: row };
+  return { issue, pull };
 }
 
 /** Reads the branch tips and pull refs of many pull requests: one `for-each-ref` per repository involved. */
@@ -99,28 +99,46 @@ async function readPullRefs(
  * repository). Open pull requests whose cached stats no longer match the current tips are recomputed and
  * stored first (never when they match).
  */
-export async function loadPullViews(cx: ServiceContext, issues: readonly Models.Issue[]): Promise<PullView[]> {
-  const base = await loadIssueViews(cx.db, issues);
+export async function loadPullViews(
+  cx: ServiceContext,
+  issues: readonly Models.Issue[],
+  known: readonly Models.Repository[] = [],
+): Promise<PullView[]> {
+  const base = await loadIssueViews(cx.db, issues, known);
   const pulls = base.flatMap((v) => (v.pull ? [v.pull] : []));
   if (!pulls.length) return [];
   const issueIds = pulls.map((p) => p.issueId);
   const repoIds = [...new Set(pulls.flatMap((p) => (p.headRepoId === null ? [p.baseRepoId] : [p.baseRepoId, p.headRepoId])))];
   const mergerIds = [...new Set(pulls.map((p) => p.mergerId).filter((id): id is number => id !== null))];
+  const missing = repoIds.filter((id) => !known.some((r) => r.id === id));
+  // Review requests are rare: the policy query runs only when some pull request has one.
+  const requestSql = 'SELECT "id" FROM "Review" WHERE "issueId" IN (?) AND "type" = ?';
   const [repoRows, mergers, requests, codeComments] = await Promise.all([
-    loadApiRepos(cx, { where: { id: { in: repoIds } } }),
-    mergerIds.length ? cx.db.user.findMany({ where: { id: { in: mergerIds } } }) : [],
+    (missing.length ? readRows(cx.db, 'Repository', 'SELECT * FROM "Repository" WHERE "id" IN (?)', [missing]) : Promise.resolve([])).then(
+      (rows) => loadApiRepoRows(cx, [...known.filter((r) => repoIds.includes(r.id)), ...rows]),
+    ),
+    mergerIds.length ? readRows(cx.db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [mergerIds]) : [],
     // Only the requests the viewer may read: a private team is not revealed by the pull requests it reviews.
-    cx.db.review.findMany({
-      where: { AND: [{ issueId: { in: issueIds } }, reviewRequestReadWhere(cx)] },
-      include: { reviewer: true, reviewerTeam: { include: TEAM_INCLUDE } },
-      orderBy: { id: 'asc' },
-    }),
-    cx.db.comment.groupBy({ by: ['issueId'], where: { issueId: { in: issueIds }, type: 'CODE' }, _count: { _all: true } }),
+    readRows(cx.db, 'Review', requestSql, [issueIds, 'REQUEST']).then((any) =>
+      any.length
+        ? cx.db.review.findMany({
+            where: { AND: [{ issueId: { in: issueIds } }, reviewRequestReadWhere(cx)] },
+            include: { reviewer: true, reviewerTeam: { include: TEAM_INCLUDE } },
+            orderBy: { id: 'asc' },
+          })
+        : [],
+    ),
+    readRows<'Comment', { issueId: number; n: number | bigint }>(
+      cx.db,
+      'Comment',
+      'SELECT "issueId", COUNT(*) AS "n" FROM "Comment" WHERE "issueId" IN (?) AND "type" = ? GROUP BY "issueId"',
+      [issueIds, 'CODE'],
+    ),
   ]);
   const visible = new Map((await withPermissions(cx, repoRows)).map((r) => [r.repo.id, r]));
   const rowById = new Map(repoRows.map((r) => [r.id, r]));
   const mergerById = new Map(mergers.map((u) => [u.id, u]));
-  const codeByIssue = new Map(codeComments.map((c) => [c.issueId, c._count._all]));
+  const codeByIssue = new Map(codeComments.map((c) => [c.issueId, Number(c.n)]));
   const refs = await readPullRefs(cx, pulls, rowById);
 
   const views: PullView[] = [];
@@ -153,8 +171,8 @@ export async function loadPullViews(cx: ServiceContext, issues: readonly Models.
 }
 
 /** One pull request with its relations. @throws NotFoundError */
-export async function loadPullView(cx: ServiceContext, issue: Models.Issue): Promise<PullView> {
-  const [view] = await loadPullViews(cx, [issue]);
+export async function loadPullView(cx: ServiceContext, issue: Models.Issue, known: readonly Models.Repository[] = []): Promise<PullView> {
+  const [view] = await loadPullViews(cx, [issue], known);
   if (!view) throw new NotFoundError('pull request does not exist', { issueId: issue.id });
   return view;
 }
@@ -166,7 +184,7 @@ export async function loadPullView(cx: ServiceContext, issue: Models.Issue): Pro
 export async function getPullRequest(cx: ServiceContext, ref: RepoRef, index: number): Promise<PullView> {
   const access = await resolvePullRepo(cx, ref, 'read');
   const { issue } = await findPullByIndex(cx, access, index);
-  return loadPullView(cx, issue);
+  return loadPullView(cx, issue, [access.repo]);
 }
 
 /**

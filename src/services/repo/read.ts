@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canReadAny } from '../../permissions/repoPermission.ts';
-import { repoByNameWhere, requireRepoAccess, withPrimedFacts } from '../access/repoAccess.ts';
+import { findRepoByName, requireRepoAccess, withPrimedFacts } from '../access/repoAccess.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg } from '../access/orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
@@ -9,7 +9,7 @@ import { skipTake, type ListOptions, type ListWindow, type Page } from '../pagin
 import { getUserByName } from '../user/user.ts';
 import { collaborativeWhere } from './access.ts';
 import { repoReadWhere } from './visibility.ts';
-import { loadApiRepos, withPermissions, type RepoWithPermission } from './repoRows.ts';
+import { loadApiRepoRows, loadApiRepos, withPermissions, type RepoWithPermission } from './repoRows.ts';
 
 type Where = Models.Prisma.RepositoryWhereInput;
 
@@ -24,7 +24,8 @@ async function loadOne(cx: ServiceContext, repo: Models.Repository): Promise<Rep
 export async function getRepo(cx: ServiceContext, owner: string, name: string): Promise<RepoWithPermission> {
   requireTokenScope(cx, 'repository', 'read');
   // One load for the JSON and the permission: the row's owner and units are the access facts.
-  const [row] = await loadApiRepos(cx, { where: repoByNameWhere(owner, name), take: 1 });
+  const found = await findRepoByName(cx.db, owner, name);
+  const [row] = found ? await loadApiRepoRows(cx, [found]) : [];
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
   const { perm } = await withPrimedFacts(cx, row, () => requireRepoAccess(cx, row));
   return { repo: row, perm };

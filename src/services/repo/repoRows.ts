@@ -1,22 +1,21 @@
 import type { Models } from '../../db/client.ts';
+import { readRows } from '../../db/readPath.ts';
+import { NotFoundError } from '../../errors.ts';
 import { canReadAny, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { ServiceContext } from '../context.ts';
 import { TEAM_INCLUDE, type TeamRow } from '../access/teamAccess.ts';
 import { readableRepoIds } from './visibility.ts';
 
-/**
- * The relations every Repository JSON needs, loaded with the rows. Mirrors, pending transfers and fork parents
- * are loaded afterwards, and only for the rows that have them (most have none, and each include costs a query).
- */
-const REPO_RELATIONS = {
-  owner: true,
-  units: { select: { type: true, config: true } },
-  languageStats: { where: { isPrimary: true }, select: { language: true } },
-  licenses: { select: { license: true }, orderBy: { license: 'asc' } },
-  _count: { select: { releases: { where: { isDraft: false, isTag: false } }, branches: { where: { isDeleted: false } } } },
-} as const satisfies Models.Prisma.RepositoryInclude;
-
-type CoreRow = Models.Prisma.RepositoryGetPayload<{ include: typeof REPO_RELATIONS }>;
+/** A repository with the relations every Repository JSON needs (loaded by withRelations). */
+type CoreRow = Models.Repository & {
+  owner: Models.User;
+  units: Pick<Models.RepoUnit, 'type' | 'config'>[];
+  /** The primary language, if any. */
+  languageStats: { language: string }[];
+  licenses: { license: string }[];
+  /** Published releases (not drafts, not plain tags) and live branches. */
+  _count: { releases: number; branches: number };
+};
 type TransferRow = Models.RepoTransfer & { doer: Models.User; recipient: Models.User };
 /** A repository with the relations of its JSON (a fork parent is converted from one of these). */
 export type ApiRepoCore = CoreRow & { mirror: Models.Mirror | null; transfer: TransferRow | null };
@@ -55,6 +54,68 @@ async function withExtras(cx: ServiceContext, rows: readonly CoreRow[]): Promise
   return rows.map((r) => ({ ...r, mirror: mirrorOf.get(r.id) ?? null, transfer: transferOf.get(r.id) ?? null }));
 }
 
+type ByRepo<T> = T & { repoId: number };
+const byRepo = <T>(rows: readonly ByRepo<T>[]): Map<number, T[]> => {
+  const out = new Map<number, T[]>();
+  for (const { repoId, ...row } of rows) out.set(repoId, [...(out.get(repoId) ?? []), row as T]);
+  return out;
+};
+
+/**
+ * The relations of every Repository JSON for many rows, on the read path (src/db/readPath.ts): owners, units,
+ * primary languages, licenses, and the release and branch counts, one statement each.
+ */
+async function withRelations(cx: ServiceContext, repos: readonly Models.Repository[]): Promise<CoreRow[]> {
+  if (!repos.length) return [];
+  const ids = repos.map((r) => r.id);
+  const counts = `SELECT r."id" AS "repoId",
+      (SELECT COUNT(*) FROM "Release" x WHERE x."repoId" = r."id" AND x."isDraft" = ? AND x."isTag" = ?) AS "releases",
+      (SELECT COUNT(*) FROM "Branch" b WHERE b."repoId" = r."id" AND b."isDeleted" = ?) AS "branches"
+    FROM "Repository" r WHERE r."id" IN (?)`;
+  const [owners, units, languages, licenses, countRows] = await Promise.all([
+    readRows(cx.db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [[...new Set(repos.map((r) => r.ownerId))]]),
+    readRows<'RepoUnit', ByRepo<CoreRow['units'][number]>>(
+      cx.db,
+      'RepoUnit',
+      'SELECT "repoId", "type", "config" FROM "RepoUnit" WHERE "repoId" IN (?)',
+      [ids],
+    ),
+    readRows<'LanguageStat', ByRepo<{ language: string }>>(
+      cx.db,
+      'LanguageStat',
+      'SELECT "repoId", "language" FROM "LanguageStat" WHERE "repoId" IN (?) AND "isPrimary" = ?',
+      [ids, true],
+    ),
+    readRows<'RepoLicense', ByRepo<{ license: string }>>(
+      cx.db,
+      'RepoLicense',
+      'SELECT "repoId", "license" FROM "RepoLicense" WHERE "repoId" IN (?) ORDER BY "license"',
+      [ids],
+    ),
+    readRows<'Repository', { repoId: number; releases: number | bigint; branches: number | bigint }>(cx.db, 'Repository', counts, [
+      false,
+      false,
+      false,
+      ids,
+    ]),
+  ]);
+  const ownerById = new Map(owners.map((u) => [u.id, u]));
+  const [unitsOf, languagesOf, licensesOf] = [byRepo(units), byRepo(languages), byRepo(licenses)];
+  const countOf = new Map(countRows.map((c) => [c.repoId, { releases: Number(c.releases), branches: Number(c.branches) }]));
+  return repos.map((r) => {
+    const owner = ownerById.get(r.ownerId);
+    if (!owner) throw new NotFoundError('repository owner does not exist', { repoId: r.id });
+    return {
+      ...r,
+      owner,
+      units: unitsOf.get(r.id) ?? [],
+      languageStats: languagesOf.get(r.id) ?? [],
+      licenses: licensesOf.get(r.id) ?? [],
+      _count: countOf.get(r.id) ?? { releases: 0, branches: 0 },
+    };
+  });
+}
+
 /**
  * Loads repositories for the REST converter, in the order of `args`: their relations, the fork parents the
  * viewer may see (Gitea converts a parent with the fork's permission; we hide one the viewer may not see), and
@@ -64,9 +125,16 @@ export async function loadApiRepos(
   cx: ServiceContext,
   args: Omit<Models.Prisma.RepositoryFindManyArgs, 'include' | 'select'>,
 ): Promise<ApiRepoRow[]> {
-  const core = await cx.db.repository.findMany({ ...args, include: REPO_RELATIONS });
+  return loadApiRepoRows(cx, await cx.db.repository.findMany(args));
+}
+
+/** loadApiRepos for repository rows already at hand. */
+export async function loadApiRepoRows(cx: ServiceContext, repos: readonly Models.Repository[]): Promise<ApiRepoRow[]> {
+  const core = await withRelations(cx, repos);
   const parentIds = [...new Set(core.flatMap((r) => (r.isFork && r.forkId !== null ? [r.forkId] : [])))];
-  const parentRows = parentIds.length ? await cx.db.repository.findMany({ where: { id: { in: parentIds } }, include: REPO_RELATIONS }) : [];
+  const parentRows = parentIds.length
+    ? await withRelations(cx, await readRows(cx.db, 'Repository', 'SELECT * FROM "Repository" WHERE "id" IN (?)', [parentIds]))
+    : [];
   const visible = parentRows.length ? await readableRepoIds(cx, parentRows) : new Set<number>();
   const [withRel, parents] = await Promise.all([
     withExtras(cx, core),

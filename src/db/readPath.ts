@@ -1,0 +1,140 @@
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { DbLike, QueryEvent } from './client.ts';
+import type { DbProvider } from './migrate/engine.ts';
+import { parsePgUrl } from './migrate/pgConnectionConfig.ts';
+import { rowsOf, type ModelName, type ModelRow } from './rowShape.ts';
+
+/** A bound value: arrays expand in place (`IN (?)`), an empty one to NULL (matches nothing). */
+export type Param = string | number | boolean | null | readonly (string | number)[];
+
+/**
+ * The read path below Prisma for the hottest reads (issue #17). Prisma owns the schema, migrations and writes;
+ * these reads run the SQL written once for both databases (`?` placeholders, double-quoted identifiers) on a
+ * connection of their own with statements prepared once: a read-only better-sqlite3 connection (WAL: it sees
+ * every committed write) or a small `pg` pool with named prepared statements. Rows come back as Prisma shapes
+ * them (rowShape.ts), so services and converters see no difference.
+ */
+export interface ReadPath {
+  all(sql: string, params: readonly Param[]): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+const MAX_STATEMENTS = 500;
+
+/** Expands array parameters into `?, ?, …` and flattens the values. */
+function expand(sql: string, params: readonly Param[]): { sql: string; values: (string | number | boolean | null)[] } {
+  const values: (string | number | boolean | null)[] = [];
+  let i = 0;
+  const text = sql.replace(/\?/g, () => {
+    const p = params[i++];
+    if (Array.isArray(p)) {
+      if (p.length === 0) return 'NULL';
+      values.push(...(p as (string | number)[]));
+      return p.map(() => '?').join(', ');
+    }
+    values.push(p as string | number | boolean | null);
+    return '?';
+  });
+  if (i !== params.length) throw new Error(`read path: ${params.length} parameters for ${i} placeholders`);
+  return { sql: text, values };
+}
+
+/** `?` placeholders as PostgreSQL's `$1, $2, …`. */
+const numbered = (sql: string): string => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+function sqliteReadPath(url: string, onQuery: (e: QueryEvent) => void): ReadPath {
+  const file = url.startsWith('file://') ? fileURLToPath(url) : url.replace(/^file:/, '').replace(/\?.*$/, '');
+  const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+  const statements = new Map<string, Database.Statement>();
+  const prepared = (sql: string): Database.Statement => {
+    let stmt = statements.get(sql);
+    if (!stmt) {
+      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value as string);
+      stmt = db.prepare(sql);
+      statements.set(sql, stmt);
+    }
+    return stmt;
+  };
+  return {
+    async all(sql, params) {
+      const q = expand(sql, params);
+      const started = performance.now();
+      const rows = prepared(q.sql).all(...q.values.map((v) => (typeof v === 'boolean' ? Number(v) : v))) as Record<string, unknown>[];
+      onQuery({ query: q.sql, duration: performance.now() - started });
+      return rows;
+    },
+    close: async () => void db.close(),
+  };
+}
+
+// Prisma stores DateTime as `timestamp(3)` without zone, in UTC; int8 (BigInt) as exact integers.
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: string) => {
+    if (oid === TIMESTAMP_OID) return (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
+    if (oid === INT8_OID) return (s: string) => BigInt(s);
+    return pg.types.getTypeParser(oid, format as 'text');
+  }) as typeof pg.types.getTypeParser,
+};
+
+function pgReadPath(url: string, onQuery: (e: QueryEvent) => void): ReadPath {
+  const pool = new pg.Pool({ ...parsePgUrl(url).config, max: 4, application_name: 'forgegraph-reads', types: pgTypes });
+  pool.on('error', () => undefined); // an idle client lost: the pool replaces it on the next query
+  const names = new Map<string, string>();
+  const nameOf = (sql: string): string => {
+    let name = names.get(sql);
+    if (!name) {
+      if (names.size >= MAX_STATEMENTS) names.clear();
+      name = `fg_read_${names.size}_${sql.length}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+  return {
+    async all(sql, params) {
+      const q = expand(sql, params);
+      const text = numbered(q.sql);
+      const started = performance.now();
+      const res = await pool.query({ name: nameOf(text), text, values: q.values });
+      onQuery({ query: text, duration: performance.now() - started });
+      return res.rows as Record<string, unknown>[];
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** The read path of the configured database; `onQuery` sees each statement as Prisma's query event does. */
+export function createReadPath(provider: DbProvider, url: string, onQuery: (e: QueryEvent) => void = () => undefined): ReadPath {
+  return provider === 'sqlite' ? sqliteReadPath(url, onQuery) : pgReadPath(url, onQuery);
+}
+
+const registered = new WeakMap<object, ReadPath>();
+
+/** Serves `db`'s reads through `path` (the application's root client; never a transaction client). */
+export function registerReadPath(db: DbLike, path: ReadPath): void {
+  registered.set(db, path);
+}
+
+/**
+ * Rows of `model` for `sql` (select the model's columns under their own names). On a registered client the
+ * read path runs it; on a transaction client (which must see its own writes) or an unregistered one, Prisma's
+ * raw query runs the same SQL. Either way the rows have Prisma's types.
+ */
+export async function readRows<M extends ModelName, R = ModelRow<M>>(
+  db: DbLike,
+  model: M,
+  sql: string,
+  params: readonly Param[] = [],
+): Promise<R[]> {
+  const path = registered.get(db);
+  if (path) return rowsOf(model, await path.all(sql, params)) as R[];
+  const q = expand(sql, params);
+  const pgText = (db as unknown as { _activeProvider: string })._activeProvider === 'postgresql';
+  return rowsOf(model, await db.$queryRawUnsafe<Record<string, unknown>[]>(pgText ? numbered(q.sql) : q.sql, ...q.values)) as R[];
+}

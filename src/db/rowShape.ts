@@ -1,0 +1,73 @@
+import type * as S from '../generated/sqlite/client.ts';
+import { getDatamodel } from '../generated/sqlite/pothos-types.ts';
+
+/** A model of the Prisma schema. */
+export type ModelName = S.Prisma.ModelName;
+/** A model's row as Prisma returns it (scalar columns). */
+export type ModelRow<M extends ModelName> = S.Prisma.TypeMap['model'][M]['payload']['scalars'];
+
+type Convert = (v: unknown) => unknown;
+
+// SQLite stores DateTime as ISO text (`…+00:00`; SQL defaults write `YYYY-MM-DD HH:MM:SS`, UTC), booleans as
+// 0/1 and BigInt as integers; PostgreSQL's driver (readPath.ts) already returns Date, boolean and bigint.
+const toDate: Convert = (v) => {
+  if (v === null || v instanceof Date) return v;
+  if (typeof v === 'number') return new Date(v);
+  const s = String(v);
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
+};
+const toBoolean: Convert = (v) => (v === null || typeof v === 'boolean' ? v : Boolean(v));
+const toBigInt: Convert = (v) => (v === null || typeof v === 'bigint' ? v : BigInt(v as number | string));
+const toBytes: Convert = (v) => (v === null || v instanceof Uint8Array ? v : Buffer.from(v as string));
+
+const CONVERTERS: Record<string, Convert> = { DateTime: toDate, Boolean: toBoolean, BigInt: toBigInt, Bytes: toBytes };
+
+interface ModelShape {
+  columns: string[];
+  conversions: [string, Convert][];
+}
+let shapes: Map<string, ModelShape> | null = null;
+
+/** Per model, its columns and those whose driver value differs from Prisma's (read once from the datamodel). */
+function shapeOf(model: ModelName): ModelShape {
+  if (!shapes) {
+    shapes = new Map();
+    for (const [name, m] of Object.entries(getDatamodel().datamodel.models)) {
+      const shape: ModelShape = { columns: [], conversions: [] };
+      for (const f of m.fields) {
+        if (f.kind !== 'scalar' && f.kind !== 'enum') continue;
+        shape.columns.push(f.name);
+        const convert = f.kind === 'scalar' ? CONVERTERS[f.type] : undefined;
+        if (convert) shape.conversions.push([f.name, convert]);
+      }
+      shapes.set(name, shape);
+    }
+  }
+  const shape = shapes.get(model);
+  if (!shape) throw new Error(`unknown model ${model}`);
+  return shape;
+}
+
+/** The select list of `model`'s columns (`a."id", a."name", …`) without `omit`: SQL for both databases. */
+export function columnsOf<M extends ModelName>(model: M, alias: string, omit: readonly (keyof ModelRow<M> & string)[] = []): string {
+  const key = `${model} ${alias} ${omit.join(' ')}`;
+  let list = selectLists.get(key);
+  if (list === undefined) {
+    list = shapeOf(model)
+      .columns.filter((c) => !omit.includes(c as keyof ModelRow<M> & string))
+      .map((c) => `${alias}."${c}"`)
+      .join(', ');
+    selectLists.set(key, list);
+  }
+  return list;
+}
+const selectLists = new Map<string, string>();
+
+/** Driver rows of `model` with Prisma's JS types; columns not selected stay absent. */
+export function rowsOf<M extends ModelName>(model: M, rows: Record<string, unknown>[]): ModelRow<M>[] {
+  const list = shapeOf(model).conversions;
+  for (const row of rows) {
+    for (const [name, convert] of list) if (name in row) row[name] = convert(row[name]);
+  }
+  return rows as ModelRow<M>[];
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRows } from '../../src/db/readPath.ts';
+import { columnsOf } from '../../src/db/rowShape.ts';
+import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+
+/**
+ * The read path below Prisma (src/db/readPath.ts) returns exactly what Prisma returns for the same rows (Date,
+ * boolean, bigint, enums, nulls), on the app's client through its own prepared statements and inside a
+ * transaction through Prisma's raw query, which sees the transaction's own writes.
+ */
+describe.each(PROVIDERS)('read path (%s)', (provider) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('owner');
+    const h = basic('owner');
+    expect((await t.request('POST', '/api/v1/user/repos', { headers: h, body: { name: 'r', auto_init: true } })).statusCode).toBe(201);
+    expect((await t.request('POST', '/api/v1/repos/owner/r/issues', { headers: h, body: { title: 'one' } })).statusCode).toBe(201);
+    const closed = await t.request('POST', '/api/v1/repos/owner/r/issues', { headers: h, body: { title: 'two', closed: true } });
+    expect(closed.statusCode).toBe(201);
+  });
+  afterAll(() => t.close());
+
+  it('rows of each model equal Prisma findMany rows', async () => {
+    const statements = t.queries.length;
+    expect(await readRows(t.db, 'Issue', 'SELECT * FROM "Issue" ORDER BY "id"')).toEqual(
+      await t.db.issue.findMany({ orderBy: { id: 'asc' } }),
+    );
+    expect(await readRows(t.db, 'Repository', 'SELECT * FROM "Repository"')).toEqual(await t.db.repository.findMany());
+    expect(await readRows(t.db, 'User', 'SELECT * FROM "User" ORDER BY "id"')).toEqual(
+      await t.db.user.findMany({ orderBy: { id: 'asc' } }),
+    );
+    const stats = await t.db.languageStat.findMany();
+    expect(await readRows(t.db, 'LanguageStat', 'SELECT * FROM "LanguageStat"')).toEqual(stats);
+    // Each read is seen like a Prisma statement (background jobs may add their own to the log meanwhile).
+    expect(t.queries.slice(statements).filter((q) => q.startsWith('SELECT * FROM "'))).toHaveLength(4);
+  });
+
+  it('expands list parameters, an empty list matching nothing; booleans bind on both databases', async () => {
+    const sql = 'SELECT "id", "title" FROM "Issue" WHERE "id" IN (?) AND "isClosed" = ? ORDER BY "id"';
+    const all = await t.db.issue.findMany({ orderBy: { id: 'asc' } });
+    expect(await readRows(t.db, 'Issue', sql, [all.map((i) => i.id), true])).toEqual([{ id: all[1]!.id, title: 'two' }]);
+    expect(await readRows(t.db, 'Issue', sql, [[], false])).toEqual([]);
+    expect(columnsOf('User', 'u', ['passwordHash'])).not.toContain('passwordHash');
+  });
+
+  it('sees committed writes at once, and a transaction its own uncommitted ones', async () => {
+    const sql = 'SELECT * FROM "Issue" WHERE "title" = ?';
+    await t.db.issue.updateMany({ where: { title: 'one' }, data: { title: 'renamed' } });
+    expect(await readRows(t.db, 'Issue', sql, ['renamed'])).toHaveLength(1);
+    await t.db.$transaction(async (tx) => {
+      await tx.issue.updateMany({ where: { title: 'renamed' }, data: { title: 'inside' } });
+      expect(await readRows(tx, 'Issue', sql, ['inside'])).toEqual(await tx.issue.findMany({ where: { title: 'inside' } }));
+    });
+    expect(await readRows(t.db, 'Issue', sql, ['inside'])).toHaveLength(1);
+  });
+});
