@@ -5,74 +5,9 @@ import { PROVIDERS } from '../helpers/db.ts';
 import { HookReceiver } from '../helpers/hookReceiver.ts';
 import { createRepoFixture } from '../githttp/gitClient.ts';
 import { RunnerWorld } from './builtinRunnerProcess.ts';
-
-const MESSAGE = 'the file in the repository says hi';
-
-const CI = `name: CI
-on: [push]
-env:
-  GREETING: hello
-jobs:
-  read:
-    runs-on: e2e
-    strategy:
-      matrix:
-        node: [a, b]
-    outputs:
-      content: \${{ steps.cat.outputs.content }}
-    steps:
-      - uses: actions/checkout@v4
-      - id: cat
-        name: read file
-        run: |
-          echo "matrix \${{ matrix.node }} at $GITHUB_SHA of $GITHUB_REPOSITORY on \${{ github.ref }}"
-          echo "file says: $(cat data/message.txt)"
-          echo "content=$(cat data/message.txt)" >> "$GITHUB_OUTPUT"
-          echo "FROM_ENV=\${{ env.GREETING }}-\${{ matrix.node }}" >> "$GITHUB_ENV"
-          echo "### summary of \${{ matrix.node }}" >> "$GITHUB_STEP_SUMMARY"
-      - name: env carried
-        working-directory: data
-        run: test "$FROM_ENV" = "hello-\${{ matrix.node }}" && echo "env ok $FROM_ENV in $(basename "$PWD")"
-  after:
-    needs: read
-    runs-on: e2e
-    steps:
-      - run: echo "needs said \${{ needs.read.outputs.content }} with \${{ needs.read.result }}"
-  broken:
-    runs-on: e2e
-    steps:
-      - name: allowed to fail
-        continue-on-error: true
-        run: exit 3
-      - name: fails
-        run: echo about to fail; exit 1
-      - name: not reached
-        run: echo never printed
-      - name: cleanup
-        if: always()
-        run: echo cleanup ran after \${{ job.status }}
-      - name: foreign action
-        if: \${{ always() }}
-        uses: actions/setup-node@v4
-      - name: bad expression
-        if: always()
-        run: echo \${{ fromJSON('1') }}
-  deploy:
-    needs: broken
-    runs-on: e2e
-    steps:
-      - run: echo deploy
-`;
-
-interface Job {
-  id: number;
-  run_id: number;
-  name: string;
-  status: string;
-  conclusion?: string;
-  runner_name?: string;
-  steps: Array<{ name: string; number: number; status: string; conclusion?: string }>;
-}
+import { expectGraph } from './builtinRunnerE2eGraph.ts';
+import { expectActionHooks } from './builtinRunnerE2eHooks.ts';
+import { CI, FINAL_CONTEXTS, FINAL_JOBS, MESSAGE, type Job } from './builtinRunnerE2eWorkflow.ts';
 
 /**
  * The Done-when of issue 16: a pushed workflow (a matrix of two, a dependent job, a failing step, a skipped job)
@@ -91,7 +26,12 @@ describe.each(PROVIDERS)('built-in runner end to end (%s)', (provider) => {
     await createRepoFixture(w.t, root, 'app');
     const hook = await w.t.request('POST', '/api/v1/repos/root/app/hooks', {
       headers: basic('root'),
-      body: { type: 'gitea', config: { url: rx.url, content_type: 'json' }, events: ['push'], active: true },
+      body: {
+        type: 'gitea',
+        config: { url: rx.url, content_type: 'json' },
+        events: ['push', 'workflow_run', 'workflow_job', 'status'],
+        active: true,
+      },
     });
     expect(hook.statusCode, hook.body).toBe(201);
     const { file } = await w.startRunner('e2e-runner', 'e2e,linux:host', ['--capacity', '2']);
@@ -119,13 +59,7 @@ describe.each(PROVIDERS)('built-in runner end to end (%s)', (provider) => {
     const runId = Number(runs.workflow_runs[0]?.id);
 
     const adminJobs = (await get<{ jobs: Job[] }>('/api/v1/admin/actions/jobs?sort=id&order=asc')).jobs;
-    expect(adminJobs.map((j) => [j.name, j.status, j.conclusion])).toEqual([
-      ['read (a)', 'completed', 'success'],
-      ['read (b)', 'completed', 'success'],
-      ['after', 'completed', 'success'],
-      ['broken', 'completed', 'failure'],
-      ['deploy', 'completed', 'skipped'],
-    ]);
+    expect(adminJobs.map((j) => [j.name, j.status, j.conclusion])).toEqual(FINAL_JOBS);
     expect(adminJobs.filter((j) => j.name !== 'deploy').every((j) => j.runner_name === 'e2e-runner')).toBe(true);
 
     const jobs = (await get<{ jobs: Job[]; total_count: number }>(`/api/v1/repos/root/app/actions/runs/${runId}/jobs`)).jobs;
@@ -166,18 +100,16 @@ describe.each(PROVIDERS)('built-in runner end to end (%s)', (provider) => {
     );
     expect(status.state).toBe('failure');
     const contexts = Object.fromEntries(status.statuses.map((s) => [s.context, s.status]));
-    expect(contexts).toMatchObject({
-      'CI / read (a) (push)': 'success',
-      'CI / read (b) (push)': 'success',
-      'CI / after (push)': 'success',
-      'CI / broken (push)': 'failure',
-    });
+    expect(contexts).toEqual(FINAL_CONTEXTS);
 
     await rx.until(
       () => rx.of('push').length >= 1,
       () => w.t.app.jobs.drain(),
     );
     expect(JSON.parse(rx.of('push')[0]?.body ?? '{}')).toMatchObject({ after: sha, ref: 'refs/heads/main' });
+
+    await expectActionHooks(w, rx, sha, runId);
+    await expectGraph(w, sha, runId, jobs);
 
     // The task tokens stopped working with their tasks.
     const runner = await w.t.db.actionRunner.findFirstOrThrow({ where: { name: 'e2e-runner' } });
