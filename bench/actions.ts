@@ -14,7 +14,7 @@ import { deployMigrations } from '../src/db/migrate/engine.ts';
 import { RunnerService } from '../src/runner/gen/runner/v1/services_pb.ts';
 import { createSystemContext } from '../src/services/context.ts';
 import * as repoService from '../src/services/repo/create.ts';
-import * as userService from '../src/services/user/user.ts';
+import { BENCH_AUTH, createBenchUser } from './benchUser.ts';
 
 const runs = Number(process.argv[2] ?? 10);
 const pollMs = Number(process.argv[3] ?? 50);
@@ -33,16 +33,10 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
   try {
     const sys = createSystemContext(app.deps);
-    const owner = await userService.createUser(sys, {
-      username: 'bench',
-      email: 'bench@example.com',
-      password: 'bench-password-1',
-      mustChangePassword: false,
-      admin: true,
-    });
+    const owner = await createBenchUser(app, { admin: true });
     await repoService.createRepo({ ...sys, viewer: owner }, { kind: 'viewer' }, { name: 'proj', private: false, autoInit: true });
     const headers = {
-      authorization: `Basic ${Buffer.from('bench:bench-password-1').toString('base64')}`,
+      authorization: BENCH_AUTH.authorization,
       'content-type': 'application/json',
     };
     const regToken = (

@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/engine.ts';
 import { createSystemContext } from '../src/services/context.ts';
 import * as repoService from '../src/services/repo/create.ts';
-import * as userService from '../src/services/user/user.ts';
+import { BENCH_AUTH, createBenchUser } from './benchUser.ts';
 
 const sizeMiB = Number(process.argv[2] ?? 64);
 const runs = Number(process.argv[3] ?? 5);
@@ -32,16 +32,10 @@ async function main(): Promise<void> {
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
   try {
-    const sys = createSystemContext(app.deps);
-    const owner = await userService.createUser(sys, {
-      username: 'bench',
-      email: 'bench@example.com',
-      password: 'bench-password-1',
-      mustChangePassword: false,
-    });
+    const owner = await createBenchUser(app);
     const cx = createSystemContext(app.deps);
     await repoService.createRepo({ ...cx, viewer: owner }, { kind: 'viewer' }, { name: 'proj', private: false, autoInit: true });
-    const auth = { authorization: `Basic ${Buffer.from('bench:bench-password-1').toString('base64')}` };
+    const auth = BENCH_AUTH;
     const rel = await fetch(`${base}/api/v1/repos/bench/proj/releases`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },

@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/engine.ts';
 import { createSystemContext } from '../src/services/context.ts';
 import * as repoService from '../src/services/repo/create.ts';
-import * as userService from '../src/services/user/user.ts';
+import { BENCH_AUTH, createBenchUser } from './benchUser.ts';
 
 const runs = Number(process.argv[2] ?? 10);
 const pollSeconds = Number(process.argv[3] ?? 2);
@@ -51,16 +51,10 @@ async function main(): Promise<void> {
   let daemon: ReturnType<typeof cli> | null = null;
   try {
     const sys = createSystemContext(app.deps);
-    const owner = await userService.createUser(sys, {
-      username: 'bench',
-      email: 'bench@example.com',
-      password: 'bench-password-1',
-      mustChangePassword: false,
-      admin: true,
-    });
+    const owner = await createBenchUser(app, { admin: true });
     await repoService.createRepo({ ...sys, viewer: owner }, { kind: 'viewer' }, { name: 'proj', private: true, autoInit: true });
     const headers = {
-      authorization: `Basic ${Buffer.from('bench:bench-password-1').toString('base64')}`,
+      authorization: BENCH_AUTH.authorization,
       'content-type': 'application/json',
     };
     const post = await fetch(`${base}/api/v1/admin/actions/runners/registration-token`, { method: 'POST', headers });

@@ -13,8 +13,7 @@ import { deployMigrations } from '../src/db/migrate/engine.ts';
 import { initRepository } from '../src/git/initRepository.ts';
 import { hooksDir } from '../src/git/installHooks.ts';
 import { repoPath } from '../src/git/repoPath.ts';
-import { createSystemContext } from '../src/services/context.ts';
-import * as userService from '../src/services/user/user.ts';
+import { createBenchUser } from './benchUser.ts';
 
 const runs = Number(process.argv[2] ?? 10);
 const commits = Number(process.argv[3] ?? 5000);
@@ -68,13 +67,7 @@ async function main(): Promise<void> {
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.server.address() as AddressInfo).port;
   try {
-    const sys = createSystemContext(app.deps);
-    const owner = await userService.createUser(sys, {
-      username: 'bench',
-      email: 'bench@example.com',
-      password: 'bench-password-1',
-      mustChangePassword: false,
-    });
+    const owner = await createBenchUser(app);
     await app.deps.db.repository.create({
       data: { ownerId: owner.id, ownerName: owner.name, name: 'big', lowerName: 'big', units: { create: [{ type: 'CODE' }] } },
     });

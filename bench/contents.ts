@@ -12,8 +12,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/engine.ts';
 import { repoPath } from '../src/git/repoPath.ts';
-import { createSystemContext } from '../src/services/context.ts';
-import * as userService from '../src/services/user/user.ts';
+import { BENCH_AUTH, createBenchUser } from './benchUser.ts';
 
 const runs = Number(process.argv[2] ?? 9);
 const total = Number(process.argv[3] ?? 10_000);
@@ -70,13 +69,8 @@ async function main(): Promise<void> {
   const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
   const app = await buildApp(config);
   try {
-    await userService.createUser(createSystemContext(app.deps), {
-      username: 'bench',
-      email: 'bench@example.com',
-      password: 'bench-password-1',
-      mustChangePassword: false,
-    });
-    const headers = { authorization: `Basic ${Buffer.from('bench:bench-password-1').toString('base64')}` };
+    await createBenchUser(app);
+    const headers = BENCH_AUTH;
     const request = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, status = 200) => {
       const res = await app.server.inject({ method, url, headers, ...(payload ? { payload } : {}) });
       if (res.statusCode !== status) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);

@@ -13,8 +13,7 @@ import path from 'node:path';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/engine.ts';
-import { createSystemContext } from '../src/services/context.ts';
-import * as userService from '../src/services/user/user.ts';
+import { createBenchUser } from './benchUser.ts';
 
 const ISSUES = 100;
 const COMMENTS_PER_ISSUE = 100;
@@ -136,12 +135,7 @@ async function client(base: string, sends: number): Promise<void> {
 /** One public repository with ISSUES issues of COMMENTS_PER_ISSUE comments each. */
 async function seed(app: App): Promise<void> {
   const db = app.deps.db;
-  const owner = await userService.createUser(createSystemContext(app.deps), {
-    username: 'bench',
-    email: 'bench@example.com',
-    password: 'bench-password-1',
-    mustChangePassword: false,
-  });
+  const owner = await createBenchUser(app);
   const repo = await db.repository.create({
     data: {
       ownerId: owner.id,

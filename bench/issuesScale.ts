@@ -9,10 +9,10 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
-import { createServiceContext, createSystemContext } from '../src/services/context.ts';
+import { createServiceContext } from '../src/services/context.ts';
 import * as repoService from '../src/services/repo/create.ts';
-import * as userService from '../src/services/user/user.ts';
 import { scratchDatabase, type Provider } from './scratchDb.ts';
+import { createBenchUser } from './benchUser.ts';
 
 const provider = (process.argv[2] ?? 'sqlite') as Provider;
 const requests = Number(process.argv[3] ?? 200);
@@ -74,13 +74,7 @@ const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.u
 let statements = 0;
 const app = await buildApp(config, { onQuery: () => void statements++ });
 try {
-  const sys = createSystemContext(app.deps);
-  const user = await userService.createUser(sys, {
-    username: 'bench',
-    email: 'bench@example.com',
-    password: 'bench-password-1',
-    mustChangePassword: false,
-  });
+  const user = await createBenchUser(app);
   const names = ['small', 'large'];
   for (const [i, name] of names.entries()) {
     const repo = (await repoService.createRepo(createServiceContext(app.deps, user), { kind: 'viewer' }, { name })).repo;

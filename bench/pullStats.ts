@@ -18,7 +18,7 @@ import { createServiceContext, createSystemContext } from '../src/services/conte
 import { createPullRequest } from '../src/services/pull/create.ts';
 import { getPullRequest } from '../src/services/pull/pull.ts';
 import { refreshPullsAfterPush } from '../src/services/pull/refresh.ts';
-import * as userService from '../src/services/user/user.ts';
+import { BENCH_AUTH, createBenchUser } from './benchUser.ts';
 
 const runs = Number(process.argv[2] ?? 9);
 const changed = Number(process.argv[3] ?? 1000);
@@ -106,13 +106,8 @@ async function main(): Promise<void> {
   const app = await buildApp(config);
   try {
     const sys = createSystemContext(app.deps);
-    const owner = await userService.createUser(sys, {
-      username: 'bench',
-      email: 'bench@example.com',
-      password: 'bench-password-1',
-      mustChangePassword: false,
-    });
-    const auth = { authorization: `Basic ${Buffer.from('bench:bench-password-1').toString('base64')}` };
+    const owner = await createBenchUser(app);
+    const auth = BENCH_AUTH;
     const created = await app.server.inject({
       method: 'POST',
       url: '/api/v1/user/repos',
