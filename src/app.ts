@@ -139,7 +139,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     config.redisUrl && !opts.loginThrottle
       ? redisLimiters(config.redisUrl, config.databaseUrl, (err) => server.log.warn({ err }, 'login throttle: Redis connection error'))
       : null;
-  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl);
+  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl, config.repoLockTimeoutMs);
   const metrics = new Metrics(() => readQueueState(db));
   repoLocks.observe(({ waitedMs, heldMs }) => {
     metrics.repoLockWait.observe(waitedMs / 1000);

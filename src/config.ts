@@ -52,6 +52,8 @@ export interface Config {
    * a write that cannot finish in time is answered 503 with Retry-After and leaves nothing behind.
    */
   transactionTimeoutMs: number;
+  /** REPO_LOCK_TIMEOUT (Go duration, default 2m): how long a git write waits for another write of the same repository. */
+  repoLockTimeoutMs: number;
   /** Test hook FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE=1: the process kills itself after a push moved refs, before its bookkeeping runs. */
   testCrashAfterRefUpdate: boolean;
   /** SHOW_INTERNAL_ERRORS=true: 500 answers carry the internal error text for everyone (debugging only; admins always see it). */
@@ -213,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhook: loadWebhookConfig(env),
     cron: loadCronConfig(env),
     transactionTimeoutMs: parseDurationSetting('DATABASE_TRANSACTION_TIMEOUT', env.DATABASE_TRANSACTION_TIMEOUT, '15s'),
+    repoLockTimeoutMs: parseDurationSetting('REPO_LOCK_TIMEOUT', env.REPO_LOCK_TIMEOUT, '2m'),
     testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
     showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',
     attachments: {

@@ -74,7 +74,7 @@ async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T>
   // Jobs the commands enqueue are run by the server's workers (this process starts none).
   const log = (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, { debug: () => undefined, info: () => undefined, warn: log, error: log });
-  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl);
+  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl, config.repoLockTimeoutMs);
   try {
     return await fn(
       createSystemContext({

@@ -5,6 +5,21 @@ import type { DbProvider } from './migrate/engine.ts';
 /** The first key of Forgegraph's repository write locks (pg_advisory_lock(int4, int4)): "FGrp". */
 const REPO_LOCK_CLASS = 0x46477270;
 
+/** The default REPO_LOCK_TIMEOUT: how long a writer waits for a repository's lock before giving up. */
+const DEFAULT_REPO_LOCK_WAIT_MS = 120_000;
+
+/**
+ * A writer waited longer than the limit for a repository's lock (another write held it: a long push, or a hung
+ * hook). Nothing was written; every door answers it as a busy database (503 with Retry-After).
+ */
+export class RepoLockTimeoutError extends Error {
+  readonly code = 'REPO_LOCK_TIMEOUT';
+  constructor(waitMs: number) {
+    super(`the repository is busy: another write held it longer than REPO_LOCK_TIMEOUT (${waitMs} ms); nothing was written, retry`);
+    this.name = 'RepoLockTimeoutError';
+  }
+}
+
 /** Observes how long writers waited for and held a repository lock (metrics). */
 export type RepoLockObserver = (e: { waitedMs: number; heldMs: number }) => void;
 
@@ -13,7 +28,8 @@ export type RepoLockObserver = (e: { waitedMs: number; heldMs: number }) => void
  * one writer at a time in this process (a promise chain per repository), and on PostgreSQL one across every
  * instance sharing the database (a session advisory lock keyed by the repository id, taken on a connection of a
  * small dedicated pool; a killed instance's lock ends with its connection). Re-entrant within one async call
- * chain, so a merge that deletes its head branch does not wait for itself.
+ * chain, so a merge that deletes its head branch does not wait for itself. A writer that cannot get the lock within
+ * `waitMs` fails with RepoLockTimeoutError and its section never runs.
  */
 export class RepoLocks {
   readonly #chains = new Map<number, Promise<unknown>>();
@@ -23,7 +39,10 @@ export class RepoLocks {
   #active = 0;
   #idle: Array<() => void> = [];
 
-  constructor(provider: DbProvider, url: string) {
+  readonly #waitMs: number;
+
+  constructor(provider: DbProvider, url: string, waitMs = DEFAULT_REPO_LOCK_WAIT_MS) {
+    this.#waitMs = waitMs;
     this.#pool = provider === 'postgresql' ? new pg.Pool({ connectionString: url, max: 5 }) : null;
     // An idle connection that breaks (the database restarted) must not crash the process.
     this.#pool?.on('error', () => undefined);
@@ -52,10 +71,14 @@ export class RepoLocks {
     this.#active++;
     const queued = performance.now();
     const previous = this.#chains.get(repoId) ?? Promise.resolve();
+    let gaveUp = false;
+    let timer: NodeJS.Timeout | undefined;
     const section = previous
       .catch(() => undefined)
       .then(async () => {
-        const release = await this.#acquireShared(repoId);
+        clearTimeout(timer);
+        if (gaveUp) throw new RepoLockTimeoutError(this.#waitMs);
+        const release = await this.#acquireShared(repoId, Math.max(1, this.#waitMs - (performance.now() - queued)));
         const start = performance.now();
         try {
           return await this.#held.run(new Set([...(held ?? []), repoId]), fn);
@@ -66,22 +89,40 @@ export class RepoLocks {
       });
     const tail = section.catch(() => undefined);
     this.#chains.set(repoId, tail);
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        gaveUp = true;
+        reject(new RepoLockTimeoutError(this.#waitMs));
+      }, this.#waitMs);
+    });
+    timedOut.catch(() => undefined);
     try {
-      return await section;
+      // The section clears the timer once its turn comes; after that only the section decides the outcome.
+      return await Promise.race([section, timedOut]);
     } finally {
-      if (this.#chains.get(repoId) === tail) this.#chains.delete(repoId);
-      if (--this.#active === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      clearTimeout(timer);
+      const settle = () => {
+        if (this.#chains.get(repoId) === tail) this.#chains.delete(repoId);
+        if (--this.#active === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      };
+      // A writer that gave up keeps its (empty) place in the chain until its turn has passed, so the writers
+      // behind it still wait for the one holding the lock.
+      if (gaveUp) void tail.then(settle);
+      else settle();
     }
   }
 
   /** The cross-instance part: a PostgreSQL session advisory lock (nothing on SQLite, whose writers share one process). */
-  async #acquireShared(repoId: number): Promise<() => Promise<void>> {
+  async #acquireShared(repoId: number, waitMs: number): Promise<() => Promise<void>> {
     if (!this.#pool) return async () => undefined;
     const client = await this.#pool.connect();
     try {
+      await client.query(`SET lock_timeout = ${Math.round(waitMs)}`);
       await client.query('SELECT pg_advisory_lock($1, $2)', [REPO_LOCK_CLASS, repoId]);
     } catch (err) {
       client.release(err as Error);
+      // 55P03 lock_not_available: another instance held the lock past the limit.
+      if ((err as { code?: string }).code === '55P03') throw new RepoLockTimeoutError(this.#waitMs);
       throw err;
     }
     return async () => {

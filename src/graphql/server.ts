@@ -10,7 +10,7 @@ import { graphiqlPage, wantsGraphiql } from '../web/graphiql.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';
 import { LIMITS } from './limits/limits.ts';
-import { BUSY_RETRY_AFTER_SECONDS, busyMessage, isDatabaseBusy } from '../services/busy.ts';
+import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/busy.ts';
 import { useNodeIdsLimit } from './limits/nodeIds.ts';
 import { useCostLimit } from './limits/useCostLimit.ts';
 import { useDeadline } from './limits/useDeadline.ts';
@@ -20,9 +20,10 @@ import { SubscriptionSlots } from './limits/subscriptions.ts';
 
 function maskError(error: unknown, message: string, isDev: boolean | undefined, transactionTimeoutMs: number): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (isDatabaseBusy(original)) {
+  const busy = busyMessageOf(original, transactionTimeoutMs);
+  if (busy) {
     const gql = error instanceof GraphQLError ? error : null;
-    return new GraphQLError(busyMessage(transactionTimeoutMs), {
+    return new GraphQLError(busy, {
       nodes: gql?.nodes,
       path: gql?.path,
       extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } } },

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BUSY_RETRY_AFTER_SECONDS, busyMessage, isDatabaseBusy } from '../services/busy.ts';
+import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/busy.ts';
 import { isDomainError, NotFoundError } from '../errors.ts';
 import { findRepoRedirect } from '../services/repo/redirect.ts';
 import type { AppDeps } from '../services/context.ts';
@@ -86,10 +86,11 @@ export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return fail(reply, 413, `request body too large (limit ${API_BODY_LIMIT} bytes)`);
     if (err.statusCode === 422 || err instanceof SyntaxError) return fail(reply, 422, `[]: ${err.message}`);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return fail(reply, err.statusCode, err.message);
-    if (isDatabaseBusy(err)) {
+    const busy = busyMessageOf(err, deps.config.transactionTimeoutMs);
+    if (busy) {
       req.log.warn({ err }, 'database busy');
       reply.header('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
-      return fail(reply, 503, busyMessage(deps.config.transactionTimeoutMs));
+      return fail(reply, 503, busy);
     }
     req.log.error({ err }, 'unhandled error');
     return fail(reply, 500, internalMessage(err, req, deps.config));

@@ -1,6 +1,7 @@
 // Errors that mean "the database could not serve this in time", not "this request is wrong": a transaction that
 // could not start or finish within its timeout, SQLite's busy timeout, a lock wait over PostgreSQL's lock_timeout,
-// a deadlock or serialization failure, or no free connection. Every door answers them 503 with Retry-After (the
+// a deadlock or serialization failure, no free connection, or a repository lock held past REPO_LOCK_TIMEOUT
+// (src/db/repoLocks.ts, code REPO_LOCK_TIMEOUT). Every door answers them 503 with Retry-After (the
 // transaction rolled back, nothing was written), never 500.
 
 /** Prisma's codes: P1008 operation timed out (SQLITE_BUSY), P2024 no pool connection, P2028 transaction API (timeout, expired), P2034 write conflict or deadlock. */
@@ -14,18 +15,22 @@ interface PrismaLike {
   cause?: unknown;
 }
 
-export function isDatabaseBusy(err: unknown): boolean {
+/**
+ * What the client is told when `err` means "busy" (the limit named, so an operator knows which setting to look
+ * at); null for any other error.
+ */
+export function busyMessageOf(err: unknown, transactionTimeoutMs: number): string | null {
   for (let e = err as PrismaLike | undefined, depth = 0; e && typeof e === 'object' && depth < 5; e = e.cause as PrismaLike, depth++) {
-    if (typeof e.code === 'string' && (PRISMA_CODES.has(e.code) || PG_CODES.has(e.code))) return true;
+    if (e.code === 'REPO_LOCK_TIMEOUT' && e instanceof Error) return e.message;
     const original = e.meta?.driverAdapterError?.cause?.originalCode;
-    if (typeof original === 'string' && PG_CODES.has(original)) return true;
+    const busy =
+      (typeof e.code === 'string' && (PRISMA_CODES.has(e.code) || PG_CODES.has(e.code))) ||
+      (typeof original === 'string' && PG_CODES.has(original));
+    if (busy) {
+      return `the database is busy: the operation could not finish within DATABASE_TRANSACTION_TIMEOUT (${transactionTimeoutMs} ms) and was rolled back; retry`;
+    }
   }
-  return false;
-}
-
-/** What the client is told (the limit named, so an operator knows which setting to look at). */
-export function busyMessage(timeoutMs: number): string {
-  return `the database is busy: the operation could not finish within DATABASE_TRANSACTION_TIMEOUT (${timeoutMs} ms) and was rolled back; retry`;
+  return null;
 }
 
 /** Seconds a client is asked to wait before retrying. */

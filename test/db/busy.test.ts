@@ -7,7 +7,7 @@ import { PROVIDERS } from '../helpers/db.ts';
 describe.each(PROVIDERS)('a write that cannot get the database in time (%s)', (provider) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(provider, { DATABASE_TRANSACTION_TIMEOUT: '2s' });
+    t = await startTestApp(provider, { DATABASE_TRANSACTION_TIMEOUT: '2s', REPO_LOCK_TIMEOUT: '500ms' });
     await t.createUser('alice');
     const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'demo' } });
     expect(res.statusCode).toBe(201);
@@ -75,5 +75,30 @@ describe.each(PROVIDERS)('a write that cannot get the database in time (%s)', (p
     expect(body.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
     expect(body.errors?.[0]?.message).toContain('DATABASE_TRANSACTION_TIMEOUT');
     expect(await t.db.issue.count()).toBe(before);
+  });
+
+  it('a git write that waits past REPO_LOCK_TIMEOUT for another write of the repository is answered 503', async () => {
+    const made = await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'files', auto_init: true } });
+    expect(made.statusCode).toBe(201);
+    const repoId = made.json<{ id: number }>().id;
+    let release!: () => void;
+    const held = t.app.deps.repoLocks.run(repoId, () => new Promise<void>((r) => (release = r)));
+    const write = () =>
+      t.request('POST', '/api/v1/repos/alice/files/contents/a.txt', {
+        headers: basic('alice'),
+        body: { content: Buffer.from('a\n').toString('base64'), message: 'add a' },
+      });
+    let res;
+    try {
+      res = await write();
+    } finally {
+      release();
+      await held;
+    }
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json<{ message: string }>().message).toContain('REPO_LOCK_TIMEOUT (500 ms)');
+    const ok = await write();
+    expect(ok.statusCode).toBe(201);
   });
 });

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RepoLocks } from '../../src/db/repoLocks.ts';
+import { RepoLocks, RepoLockTimeoutError } from '../../src/db/repoLocks.ts';
 import { createLiveTarget } from '../../src/notify/liveTarget.ts';
 import { LiveBus, type LiveEvent } from '../../src/notify/liveBus.ts';
 import { createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.ts';
@@ -48,6 +48,43 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
       expect(bothInside).toBe(true);
       // Re-entrant: a section may take its own repository's lock again.
       expect(await a.run(4, () => a.run(4, async () => 'inner'))).toBe('inner');
+      expect(a.active).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('a writer that waits past the limit fails without running; the writers behind it still wait for the holder', async () => {
+    const database = await createTestDatabase(provider);
+    databases.push(database);
+    const a = new RepoLocks(provider, database.url, 300);
+    const b = new RepoLocks(provider, database.url, 300);
+    try {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const order: string[] = [];
+      const holder = a.run(1, async () => {
+        order.push('holder in');
+        await gate;
+        order.push('holder out');
+      });
+      await sleep(20);
+      let ranLate = false;
+      const late = a.run(1, async () => void (ranLate = true));
+      await expect(late).rejects.toBeInstanceOf(RepoLockTimeoutError);
+      await expect(late).rejects.toThrow(/REPO_LOCK_TIMEOUT \(300 ms\)/);
+      // On PostgreSQL another instance gives up too while the first one holds the lock (lock_timeout).
+      if (provider === 'postgresql') await expect(b.run(1, async () => void (ranLate = true))).rejects.toBeInstanceOf(RepoLockTimeoutError);
+      // Queued behind the writer that gave up: it must not slip in while the holder still holds the lock.
+      const behind = a.run(1, async () => void order.push('behind'));
+      await sleep(50);
+      expect(order).toEqual(['holder in']);
+      release();
+      await holder;
+      await behind;
+      expect(ranLate).toBe(false);
+      expect(order).toEqual(['holder in', 'holder out', 'behind']);
       expect(a.active).toBe(0);
     } finally {
       await a.close();
