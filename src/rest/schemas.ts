@@ -14,6 +14,8 @@ import { Comment, CreateIssueCommentOption, EditIssueCommentOption, TimelineComm
 import {
   ActionRunner,
   ActionRunnersResponse,
+  ActionTask,
+  ActionTaskResponse,
   ActionWorkflowJob,
   ActionWorkflowJobsResponse,
   ActionWorkflowRun,
@@ -144,6 +146,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   APIError,
   ActionRunner,
   ActionRunnersResponse,
+  ActionTask,
+  ActionTaskResponse,
   ActionWorkflowJob,
   ActionWorkflowJobsResponse,
   ActionWorkflowRun,

@@ -3,8 +3,17 @@ import type { JobView, RunView } from '../../services/actions/lists.ts';
 import { runnerLabels, runnerState } from '../../services/actions/runners.ts';
 import { apiStatus } from '../../services/actions/status.ts';
 import type { SecretView } from '../../services/actions/actionSecrets.ts';
+import type { TaskView } from '../../services/actions/taskList.ts';
 import type { WorkflowView } from '../../services/actions/workflows.ts';
-import type { ActionRunner, ActionVariable, ActionWorkflow, ActionWorkflowJob, ActionWorkflowRun, Secret } from '../structs/actions.ts';
+import type {
+  ActionRunner,
+  ActionTask,
+  ActionVariable,
+  ActionWorkflow,
+  ActionWorkflowJob,
+  ActionWorkflowRun,
+  Secret,
+} from '../structs/actions.ts';
 import { toApiRepository } from './repo.ts';
 import { apiTime, UNIX_ZERO } from './time.ts';
 import { toApiUser, type ConvertOptions } from './user.ts';
@@ -94,6 +103,32 @@ export function toApiRun(run: RunView, viewer: Viewer, opts: ConvertOptions): Ac
     pull_requests: [],
     started_at: time(run.started),
     completed_at: time(run.stopped),
+  };
+}
+
+/** Gitea git.RefName.ShortName: a branch, tag, pull request or AGit `for` ref without its prefix; others whole. */
+function shortRef(ref: string): string {
+  const m = /^refs\/(?:heads|tags|remotes|for)\/(.+)$/.exec(ref) ?? /^refs\/pull\/(.+?)\/head$/.exec(ref);
+  return m?.[1] ?? ref;
+}
+
+/** Gitea ToActionTask: the job's name and commit, its run's number, trigger event, title, workflow and page. */
+export function toApiTask(task: TaskView, opts: ConvertOptions): ActionTask {
+  const { run } = task.job;
+  return {
+    id: task.id,
+    name: task.job.name,
+    head_branch: shortRef(run.ref),
+    head_sha: task.job.commitSha,
+    run_number: run.index,
+    event: run.triggerEvent,
+    display_title: run.title,
+    status: task.status.toLowerCase(),
+    workflow_id: run.workflowId,
+    url: `${repoHtml(opts, task.repo.ownerName, task.repo.name)}/actions/runs/${run.id}`,
+    created_at: apiTime(task.createdAt),
+    updated_at: apiTime(task.updatedAt),
+    run_started_at: time(task.started),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../route.ts';
 import { adminActionsRoutes } from './admin/actions.ts';
+import { actionOwnerListRoutes } from './misc/actionLists.ts';
 import { actionRunnerRoutes } from './misc/actionRunners.ts';
 import { actionSettingRoutes } from './misc/actionSettings.ts';
 import { adminCronRoutes } from './admin/cron.ts';
@@ -49,6 +50,7 @@ import { releaseAssetRoutes } from './repo/releaseAssets.ts';
 import { releaseRoutes } from './repo/releases.ts';
 import { repoActionsRoutes } from './repo/actions.ts';
 import { repoActionWorkflowRoutes } from './repo/actionWorkflows.ts';
+import { repoActionTaskRoutes } from './repo/actionTasks.ts';
 import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
@@ -75,9 +77,11 @@ export const allRoutes: readonly RouteDef[] = [
   ...adminCronRoutes,
   ...adminActionsRoutes,
   ...actionRunnerRoutes,
+  ...actionOwnerListRoutes,
   ...actionSettingRoutes,
   ...repoActionsRoutes,
   ...repoActionWorkflowRoutes,
+  ...repoActionTaskRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...emailRoutes,

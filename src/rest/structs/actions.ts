@@ -82,6 +82,27 @@ export type ActionWorkflowRun = z.infer<typeof ActionWorkflowRun>;
 
 export const ActionWorkflowRunsResponse = z.object({ workflow_runs: z.array(ActionWorkflowRun), total_count: z.number().int() });
 
+/** Gitea `ActionTask` (convert.ToActionTask): one attempt of a job, with its run's ref, event and title. */
+export const ActionTask = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  head_branch: z.string(),
+  head_sha: z.string(),
+  run_number: z.number().int(),
+  event: z.string(),
+  display_title: z.string(),
+  status: z.string(),
+  workflow_id: z.string(),
+  url: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  run_started_at: z.string(),
+});
+export type ActionTask = z.infer<typeof ActionTask>;
+
+/** Gitea `ActionTaskResponse`: the tasks under `workflow_runs`, as Gitea names them. */
+export const ActionTaskResponse = z.object({ workflow_runs: z.array(ActionTask), total_count: z.number().int() });
+
 /** Gitea `EditActionRunnerOption`: `disabled` is required. */
 export const EditActionRunnerOption = z.object({ disabled: z.boolean().nullish() });
 

@@ -16,7 +16,7 @@ import { bumpTasksVersion } from './tasksVersion.ts';
 import { disabledWorkflows } from './workflows.ts';
 
 /** The Actions unit must be readable. @throws NotFoundError */
-async function requireActionsRead(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
+export async function requireActionsRead(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
   const access = await requireRepo(cx, ref.owner, ref.repo);
   requireUnitRead(access, 'ACTIONS');
   return access;

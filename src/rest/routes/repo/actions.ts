@@ -19,7 +19,7 @@ export const runQuery = z.object({
   actor: qString('triggered by user'),
   head_sha: qString('triggering sha of the workflow run'),
 });
-const jobQuery = z.object({
+export const jobQuery = z.object({
   status: qRepeated('workflow status (pending, queued, in_progress, failure, success, skipped); may repeat'),
   sort: qString('sort field (id)'),
   order: qString('sort order (asc or desc)'),
@@ -32,7 +32,7 @@ export const runFilter = (q: z.output<typeof runQuery>) => ({
   actor: q.actor ?? '',
   headSha: q.head_sha ?? '',
 });
-const jobFilter = (q: z.output<typeof jobQuery>) => ({ status: q.status ?? [], sort: q.sort ?? '', order: q.order ?? '' });
+export const jobFilter = (q: z.output<typeof jobQuery>) => ({ status: q.status ?? [], sort: q.sort ?? '', order: q.order ?? '' });
 
 /** The write routes on one run: Actions writers, token scope `repository`. */
 const runWrite = { tag: 'repository', scopes: ['repository' as const], gate: 'token' as const, params: run };
