@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, PASSWORD, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
+import { addTeamMember, createTeam } from '../helpers/fixtures.ts';
 import { createOrgAs } from '../helpers/org.ts';
 import { createRepoFixture, GitClient, gitUrl } from '../githttp/gitClient.ts';
 import { listenBase, registeredRunner } from './runnerClient.ts';
@@ -47,9 +48,14 @@ describe.each(PROVIDERS)('actions lists by owner and tasks (%s)', (provider) => 
     git = new GitClient();
     const alice = await t.createUser('alice');
     const bob = await t.createUser('bob');
+    const carol = await t.createUser('carol');
     const acme = await createOrgAs(t, alice, 'acme');
+    // carol is a member through a team that reaches no repository: she reads the public one only.
+    const team = await createTeam(t, alice, acme, { name: 'crew', permission: 'read', units: ['repo.code'] });
+    await addTeamMember(t, alice, team, carol);
     await pushWorkflow(alice, 'app', 'alice', true);
     await pushWorkflow(acme, 'svc', 'alice');
+    await pushWorkflow(acme, 'secret', 'alice', true);
     await pushWorkflow(bob, 'tool', 'bob');
     await t.app.jobs.drain();
   });
@@ -77,16 +83,26 @@ describe.each(PROVIDERS)('actions lists by owner and tasks (%s)', (provider) => 
     expect((await t.request('GET', '/api/v1/user/actions/jobs')).statusCode).toBe(401);
   });
 
-  it("lists an organization's runs and jobs to its owners, with Gitea's filters and errors", async () => {
-    const runs = (await t.request('GET', '/api/v1/orgs/acme/actions/runs', as())).json<Runs>();
-    expect(runs.workflow_runs.map((r) => [r.display_title, r.repository?.full_name])).toEqual([['ci of svc', 'acme/svc']]);
+  it("lists an organization's runs and jobs to its members, of the repositories whose Actions they read", async () => {
+    const names = async (path: string, user: string) =>
+      (await t.request('GET', `/api/v1/orgs/acme/actions/${path}`, as(user)))
+        .json<Runs>()
+        .workflow_runs.map((r) => r.repository?.full_name);
+    expect(await names('runs', 'alice')).toEqual(['acme/secret', 'acme/svc']);
+    expect(await names('runs', 'carol')).toEqual(['acme/svc']);
+    const carolJobs = (await t.request('GET', '/api/v1/orgs/acme/actions/jobs', as('carol'))).json<Jobs>();
+    expect(carolJobs.total_count).toBe(1);
+    expect(carolJobs.jobs[0]?.url).toMatch(/\/repos\/acme\/svc\/actions\/jobs\/\d+$/);
+    const runs = (await t.request('GET', '/api/v1/orgs/acme/actions/runs?status=queued&limit=1&page=2', as())).json<Runs>();
+    expect(runs.total_count).toBe(2);
+    expect(runs.workflow_runs.map((r) => r.display_title)).toEqual(['ci of svc']);
     const sha = runs.workflow_runs[0]?.head_sha ?? '';
     const count = async (query: string) =>
       (await t.request('GET', `/api/v1/orgs/acme/actions/runs?${query}`, as())).json<Runs>().total_count;
-    expect(await count('status=queued')).toBe(1);
+    expect(await count('status=queued')).toBe(2);
     expect(await count('status=success')).toBe(0);
     expect(await count(`head_sha=${sha}`)).toBe(1);
-    expect(await count('branch=main&event=push&actor=alice')).toBe(1);
+    expect(await count('branch=main&event=push&actor=alice')).toBe(2);
     expect(await count('branch=dev')).toBe(0);
     const badStatus = await t.request('GET', '/api/v1/orgs/acme/actions/runs?status=bogus', as());
     expect(badStatus.statusCode).toBe(400);
@@ -95,14 +111,16 @@ describe.each(PROVIDERS)('actions lists by owner and tasks (%s)', (provider) => 
     expect(noActor.statusCode).toBe(404);
 
     const jobs = (await t.request('GET', '/api/v1/orgs/acme/actions/jobs?sort=id&order=desc', as())).json<Jobs>();
-    expect(jobs.total_count).toBe(1);
-    expect(jobs.jobs[0]?.url).toMatch(/\/repos\/acme\/svc\/actions\/jobs\/\d+$/);
+    expect(jobs.total_count).toBe(2);
+    expect(jobs.jobs.map((j) => j.url.replace(/.*\/repos\/acme\/(\w+)\/.*/, '$1'))).toEqual(['secret', 'svc']);
     const badSort = await t.request('GET', '/api/v1/orgs/acme/actions/jobs?sort=name', as());
     expect(badSort.statusCode).toBe(422);
     expect(badSort.json()).toMatchObject({ message: 'Invalid sort mode: "name"' });
 
-    // Not an owner: 403; an unknown organization: 404; nobody signed in: 401.
-    expect((await t.request('GET', '/api/v1/orgs/acme/actions/runs', as('bob'))).statusCode).toBe(403);
+    // Not a member: 403; an unknown organization: 404; nobody signed in: 401.
+    const outsider = await t.request('GET', '/api/v1/orgs/acme/actions/runs', as('bob'));
+    expect(outsider.statusCode).toBe(403);
+    expect(outsider.json()).toMatchObject({ message: 'Must be an organization member' });
     expect((await t.request('GET', '/api/v1/orgs/acme/actions/jobs', as('bob'))).statusCode).toBe(403);
     expect((await t.request('GET', '/api/v1/orgs/nope/actions/runs', as())).statusCode).toBe(404);
     expect((await t.request('GET', '/api/v1/orgs/acme/actions/runs')).statusCode).toBe(401);
