@@ -18,8 +18,14 @@ function shouldRun(ifExpr: string, needStatuses: readonly Models.ActionStatus[])
   return allOk;
 }
 
-/** Unblocks or skips the run's ready jobs (repeatedly: a skip can make others ready), then rolls the run up. */
+/**
+ * Unblocks or skips the run's ready jobs (repeatedly: a skip can make others ready), then rolls the run up.
+ * The run row is written first: its row lock serializes the roll-ups of one run, so two jobs finishing at once on
+ * PostgreSQL cannot each read the other as still running and leave the run unfinished (the later one waits, then
+ * reads both results).
+ */
 export async function advanceRun(tx: DbTx, runId: number, emit: Emit): Promise<Models.ActionStatus> {
+  await tx.actionRun.update({ where: { id: runId }, data: { version: { increment: 1 } } });
   const jobs = await tx.actionRunJob.findMany({ where: { runId }, orderBy: { id: 'asc' } });
   let unblocked = false;
   for (let changed = true; changed;) {
