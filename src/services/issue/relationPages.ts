@@ -70,9 +70,11 @@ export async function issueCommentPages(
   return readRows(
     db,
     'Comment',
-    `SELECT ${columnsOf('Comment', 'c')} FROM (
-       SELECT *, ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn" FROM "Comment" WHERE "issueId" IN (?) AND "type" = ?
-     ) c WHERE ${bounds.sql} ORDER BY c."issueId", c."id"`,
+    // The window runs over the (issueId, type, id) index alone; only the page's rows are read in full.
+    `SELECT c.* FROM (
+       SELECT "id" AS "pageId", ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn" FROM "Comment"
+       WHERE "issueId" IN (?) AND "type" = ?
+     ) p JOIN "Comment" c ON c."id" = p."pageId" WHERE ${bounds.sql} ORDER BY c."issueId", c."id"`,
     [issueIds, type, ...bounds.params],
   );
 }
