@@ -100,7 +100,54 @@ const CONTENT: Record<string, string> = {
   eyes: 'EYES',
 };
 
-/** The GraphQL query's JSON built with hand-written SQL: one statement per relation, grouped in memory. */
+/** The rows the hand-written baselines read: one statement per relation. */
+export interface BaselineRows {
+  issues: { id: number; number: number; title: string; closed: number | boolean; author: string | null }[];
+  labels: { issueId: number; name: string; color: string }[];
+  assignees: { issueId: number; login: string }[];
+  comments: { issueId: number; body: string; login: string | null }[];
+  reactions: { issueId: number; type: string; n: number }[];
+}
+
+const group = <T extends { issueId: number }>(rows: T[]): Map<number, T[]> => {
+  const m = new Map<number, T[]>();
+  for (const r of rows) m.set(r.issueId, [...(m.get(r.issueId) ?? []), r]);
+  return m;
+};
+
+/** The GraphQL query's JSON from the baseline's rows, grouped in memory. */
+export function assemble(rows: BaselineRows | null): unknown {
+  if (!rows) return { data: { repository: null } };
+  const labels = group(rows.labels);
+  const assignees = group(rows.assignees);
+  const comments = group(rows.comments);
+  const reactions = group(rows.reactions);
+  return {
+    data: {
+      repository: {
+        issues: {
+          nodes: rows.issues.map((i) => ({
+            number: i.number,
+            title: i.title,
+            state: i.closed ? 'CLOSED' : 'OPEN',
+            author: i.author === null ? null : { login: i.author },
+            labels: { nodes: (labels.get(i.id) ?? []).map((l) => ({ name: l.name, color: l.color })) },
+            assignees: { nodes: (assignees.get(i.id) ?? []).map((a) => ({ login: a.login })) },
+            comments: {
+              nodes: (comments.get(i.id) ?? []).map((c) => ({ body: c.body, author: c.login === null ? null : { login: c.login } })),
+            },
+            reactionGroups: Object.entries(CONTENT).map(([type, content]) => ({
+              content,
+              reactors: { totalCount: Number((reactions.get(i.id) ?? []).find((r) => r.type === type)?.n ?? 0) },
+            })),
+          })),
+        },
+      },
+    },
+  };
+}
+
+/** The GraphQL query's JSON built with hand-written SQL on better-sqlite3 (prepared statements, same file). */
 export function handWritten(file: string): (owner: string, name: string) => unknown {
   const sql = new Database(file, { readonly: true });
   const repoStmt = sql.prepare('SELECT id FROM "Repository" WHERE "ownerName" = ? AND "name" = ?');
@@ -128,43 +175,17 @@ export function handWritten(file: string): (owner: string, name: string) => unkn
     `SELECT "issueId" AS issueId, type, COUNT(*) AS n, MIN(id) AS first FROM "Reaction"
      WHERE "issueId" IN (SELECT value FROM json_each(?)) AND "commentId" = 0 GROUP BY "issueId", type ORDER BY first`,
   );
-  const group = <T extends { issueId: number }>(rows: T[]): Map<number, T[]> => {
-    const m = new Map<number, T[]>();
-    for (const r of rows) m.set(r.issueId, [...(m.get(r.issueId) ?? []), r]);
-    return m;
-  };
   return (owner, name) => {
     const repo = repoStmt.get(owner, name) as { id: number } | undefined;
-    if (!repo) return { data: { repository: null } };
-    const issues = issuesStmt.all(repo.id) as { id: number; number: number; title: string; closed: number; author: string | null }[];
+    if (!repo) return assemble(null);
+    const issues = issuesStmt.all(repo.id) as BaselineRows['issues'];
     const ids = JSON.stringify(issues.map((i) => i.id));
-    const labels = group(labelsStmt.all(ids) as { issueId: number; name: string; color: string }[]);
-    const assignees = group(assigneesStmt.all(ids) as { issueId: number; login: string }[]);
-    const comments = group(commentsStmt.all(ids) as { issueId: number; body: string; login: string | null }[]);
-    const reactions = group(reactionsStmt.all(ids) as { issueId: number; type: string; n: number }[]);
-    return {
-      data: {
-        repository: {
-          issues: {
-            nodes: issues.map((i) => ({
-              number: i.number,
-              title: i.title,
-              state: i.closed ? 'CLOSED' : 'OPEN',
-              author: i.author === null ? null : { login: i.author },
-              labels: { nodes: (labels.get(i.id) ?? []).map((l) => ({ name: l.name, color: l.color })) },
-              assignees: { nodes: (assignees.get(i.id) ?? []).map((a) => ({ login: a.login })) },
-              comments: {
-                nodes: (comments.get(i.id) ?? []).map((c) => ({ body: c.body, author: c.login === null ? null : { login: c.login } })),
-              },
-              reactionGroups: Object.entries(CONTENT).map(([type, content]) => ({
-                content,
-                reactors: { totalCount: (reactions.get(i.id) ?? []).find((r) => r.type === type)?.n ?? 0 },
-              })),
-            })),
-          },
-        },
-      },
-    };
+    return assemble({
+      issues,
+      labels: labelsStmt.all(ids) as BaselineRows['labels'],
+      assignees: assigneesStmt.all(ids) as BaselineRows['assignees'],
+      comments: commentsStmt.all(ids) as BaselineRows['comments'],
+      reactions: reactionsStmt.all(ids) as BaselineRows['reactions'],
+    });
   };
 }
-

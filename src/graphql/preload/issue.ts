@@ -111,7 +111,8 @@ const reactions: Preloader = (args) => {
   if (!Array.isArray(types) || !types.every((t) => typeof t === 'string')) return null;
   if (!same(args.orderBy, [{ createdAt: 'asc' }, { id: 'asc' }])) return null;
   const include = args.include;
-  if (include !== undefined && !(isRecord(include) && same(Object.keys(include), ['user']) && scalarsOnly('User', include.user))) return null;
+  if (include !== undefined && !(isRecord(include) && same(Object.keys(include), ['user']) && scalarsOnly('User', include.user)))
+    return null;
   const fill: Fill = async (db, parents, users) => {
     const rows = await pages.issueReactionRows(db, idsOf(parents), types as string[]);
     if (include) await attachUsers(rows as unknown as Row[], 'userId', 'user', users);
