@@ -2,7 +2,7 @@ import type { DbLike, Models } from '../../db/client.ts';
 import { readRows } from '../../db/readPath.ts';
 import { columnsOf } from '../../db/rowShape.ts';
 
-/**
+/*
  * Relations of many issues on the read path (src/db/readPath.ts), each in one statement whatever the number of
  * issues, with a page per issue pushed into SQL (`ROW_NUMBER() OVER (PARTITION BY "issueId" …)`) instead of
  * loading every child and slicing in memory. Rows have Prisma's types. The caller has already applied the read
