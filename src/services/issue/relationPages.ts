@@ -29,33 +29,35 @@ export type IssueLabelPageRow = Models.IssueLabel & { label: Models.Label };
 /** An assignee link row as Prisma returns `issue.assignees`. */
 export type IssueAssigneePageRow = Models.IssueAssignee & { assignee: Models.User };
 
-/** Each issue's label links oldest first (the order of IssueLabel ids), with their labels. */
-export async function issueLabelPages(db: DbLike, issueIds: readonly number[], page: PerIssuePage): Promise<IssueLabelPageRow[]> {
+/** Each issue's rows of a link table oldest first (by link id), joined with the `target` rows they point to. */
+async function linkPages<M extends 'Label' | 'User'>(
+  db: DbLike,
+  link: { table: 'IssueLabel' | 'IssueAssignee'; key: 'labelId' | 'assigneeId'; target: M },
+  issueIds: readonly number[],
+  page: PerIssuePage,
+): Promise<(Models.Prisma.TypeMap['model'][M]['payload']['scalars'] & Link)[]> {
   const bounds = pageBounds(page);
-  const rows = await readRows<'Label', Models.Label & Link>(
+  return readRows(
     db,
-    'Label',
-    `SELECT ${columnsOf('Label', 'l')}, il."linkId", il."linkIssueId" FROM (
-       SELECT "id" AS "linkId", "issueId" AS "linkIssueId", "labelId", ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn"
-       FROM "IssueLabel" WHERE "issueId" IN (?)
-     ) il JOIN "Label" l ON l."id" = il."labelId" WHERE ${bounds.sql} ORDER BY il."linkIssueId", il."linkId"`,
+    link.target,
+    `SELECT ${columnsOf(link.target, 't')}, k."linkId", k."linkIssueId" FROM (
+       SELECT "id" AS "linkId", "issueId" AS "linkIssueId", "${link.key}" AS "targetId",
+              ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn"
+       FROM "${link.table}" WHERE "issueId" IN (?)
+     ) k JOIN "${link.target}" t ON t."id" = k."targetId" WHERE ${bounds.sql} ORDER BY k."linkIssueId", k."linkId"`,
     [issueIds, ...bounds.params],
   );
+}
+
+/** Each issue's label links oldest first (the order of IssueLabel ids), with their labels. */
+export async function issueLabelPages(db: DbLike, issueIds: readonly number[], page: PerIssuePage): Promise<IssueLabelPageRow[]> {
+  const rows = await linkPages(db, { table: 'IssueLabel', key: 'labelId', target: 'Label' }, issueIds, page);
   return rows.map(({ linkId, linkIssueId, ...label }) => ({ id: linkId, issueId: linkIssueId, labelId: label.id, label }));
 }
 
 /** Each issue's assignee links oldest first, with their users. */
 export async function issueAssigneePages(db: DbLike, issueIds: readonly number[], page: PerIssuePage): Promise<IssueAssigneePageRow[]> {
-  const bounds = pageBounds(page);
-  const rows = await readRows<'User', Models.User & Link>(
-    db,
-    'User',
-    `SELECT ${columnsOf('User', 'u')}, a."linkId", a."linkIssueId" FROM (
-       SELECT "id" AS "linkId", "issueId" AS "linkIssueId", "assigneeId", ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn"
-       FROM "IssueAssignee" WHERE "issueId" IN (?)
-     ) a JOIN "User" u ON u."id" = a."assigneeId" WHERE ${bounds.sql} ORDER BY a."linkIssueId", a."linkId"`,
-    [issueIds, ...bounds.params],
-  );
+  const rows = await linkPages(db, { table: 'IssueAssignee', key: 'assigneeId', target: 'User' }, issueIds, page);
   return rows.map(({ linkId, linkIssueId, ...assignee }) => ({ id: linkId, issueId: linkIssueId, assigneeId: assignee.id, assignee }));
 }
 
