@@ -1,43 +1,24 @@
-// Issue read paths against hand-made baselines, in one run on the embedded default (SQLite):
-//  1. requests per second of GET /api/v1/repos/{o}/{r}/issues/{index} versus a bare Fastify route returning the
-//     same JSON bytes (autocannon in a child process, so the load generator does not share the server's event loop);
-//  2. p50 latency of the issue-5 GraphQL query versus a bare Fastify route that builds the same JSON with
-//     hand-written SQL (better-sqlite3 prepared statements on the same database file).
-// Usage: npx tsx bench/issues.ts [seconds=8] [graphqlRuns=300]
+// Issue read paths against hand-made baselines, in one run:
+//  1. (SQLite) requests per second of GET /api/v1/repos/{o}/{r}/issues/{index} versus a bare Fastify route returning
+//     the same JSON bytes (autocannon in a child process, so the load generator does not share the server's event loop);
+//  2. (SQLite, then PostgreSQL beside it) p50 latency and SQL statements of the nested GraphQL query versus a bare
+//     Fastify route that builds the same JSON with hand-written SQL (prepared statements on the same database).
+// Usage: npx tsx bench/issues.ts [seconds=8] [graphqlRuns=300] [providers=sqlite,postgresql]
+//        (PostgreSQL: a scratch database on BENCH_PG_URL, bench/scratchDb.ts)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
-import type { Models } from '../src/db/client.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/engine.ts';
-import { createSystemContext } from '../src/services/context.ts';
-import * as userService from '../src/services/user/user.ts';
+import { COMMENTS_PER_ISSUE, handWritten, ISSUES, QUERY, seed } from './issuesFixture.ts';
+import { handWrittenPg } from './issuesPgBaseline.ts';
+import { scratchDatabase, type Provider } from './scratchDb.ts';
 
 const seconds = Number(process.argv[2] ?? 8);
 const graphqlRuns = Number(process.argv[3] ?? 300);
-const ISSUES = 60;
-const COMMENTS_PER_ISSUE = 12;
-const tmp = mkdtempSync(path.join(tmpdir(), 'fg-bench-issues-'));
-
-const QUERY = `query Bench($owner: String!, $name: String!) {
-  repository(owner: $owner, name: $name) {
-    issues(first: 50) {
-      nodes {
-        number title state
-        author { login }
-        labels(first: 10) { nodes { name color } }
-        assignees(first: 10) { nodes { login } }
-        comments(first: 10) { nodes { body author { login } } }
-        reactionGroups { content reactors { totalCount } }
-      }
-    }
-  }
-}`;
+const providers = (process.argv[4] ?? 'sqlite,postgresql').split(',') as Provider[];
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -76,205 +57,77 @@ async function p50(url: string, body: string): Promise<number> {
   return median(times);
 }
 
-/** Seeds one public repository: issues with labels, assignees, comments and reactions. */
-async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
-  const db = app.deps.db;
-  const sys = createSystemContext(app.deps);
-  const users: Models.User[] = [];
-  for (const name of ['bench', 'ann', 'bob', 'cyd', 'dee']) {
-    users.push(
-      await userService.createUser(sys, {
-        username: name,
-        email: `${name}@example.com`,
-        password: 'bench-password-1',
-        mustChangePassword: false,
-      }),
-    );
-  }
-  const owner = users[0]!;
-  const repo = await db.repository.create({
-    data: {
-      ownerId: owner.id,
-      ownerName: owner.name,
-      name: 'tracker',
-      lowerName: 'tracker',
-      isEmpty: true,
-      units: { create: [{ type: 'CODE' }, { type: 'ISSUES' }, { type: 'PULL_REQUESTS' }] },
-    },
-  });
-  const labels = [];
-  for (const [i, name] of ['bug', 'feature', 'docs', 'kind/ui', 'kind/api'].entries()) {
-    labels.push(await db.label.create({ data: { repoId: repo.id, name, color: `00${i}0aa`, exclusive: name.startsWith('kind/') } }));
-  }
-  for (let n = 1; n <= ISSUES; n++) {
-    const issue = await db.issue.create({
-      data: {
-        repoId: repo.id,
-        index: n,
-        posterId: users[n % users.length]!.id,
-        title: `Issue number ${n}`,
-        content: `Body of issue ${n}`,
-        numComments: COMMENTS_PER_ISSUE,
-      },
-    });
-    await db.issueLabel.createMany({ data: [labels[n % 3]!, labels[3 + (n % 2)]!].map((l) => ({ issueId: issue.id, labelId: l.id })) });
-    await db.issueAssignee.createMany({
-      data: [users[1 + (n % 4)]!, users[(n + 2) % 5]!]
-        .filter((u, i, a) => a.indexOf(u) === i)
-        .map((u) => ({ issueId: issue.id, assigneeId: u.id })),
-    });
-    await db.comment.createMany({
-      data: Array.from({ length: COMMENTS_PER_ISSUE }, (_, c) => ({
-        type: 'COMMENT' as const,
-        issueId: issue.id,
-        posterId: users[c % users.length]!.id,
-        content: `comment ${c} on ${n}`,
-      })),
-    });
-    await db.reaction.createMany({
-      data: users.flatMap((u, i) => (i <= n % 5 ? [{ type: i % 2 ? 'heart' : '+1', issueId: issue.id, userId: u.id }] : [])),
-    });
-  }
-  await db.issueIndex.create({ data: { repoId: repo.id, maxIndex: ISSUES } });
-  await db.repository.update({ where: { id: repo.id }, data: { numIssues: ISSUES } });
-}
-
-/** GitHub's ReactionContent names for Gitea's reaction types, in display order (every group is listed, as GitHub). */
-const CONTENT: Record<string, string> = {
-  '+1': 'THUMBS_UP',
-  '-1': 'THUMBS_DOWN',
-  laugh: 'LAUGH',
-  hooray: 'HOORAY',
-  confused: 'CONFUSED',
-  heart: 'HEART',
-  rocket: 'ROCKET',
-  eyes: 'EYES',
+const listen = async (server: FastifyInstance): Promise<string> => {
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
 };
 
-/** The GraphQL query's JSON built with hand-written SQL: one statement per relation, grouped in memory. */
-function handWritten(file: string): (owner: string, name: string) => unknown {
-  const sql = new Database(file, { readonly: true });
-  const repoStmt = sql.prepare('SELECT id FROM "Repository" WHERE "ownerName" = ? AND "name" = ?');
-  const issuesStmt = sql.prepare(
-    `SELECT i.id, i."index" AS number, i.title, i."isClosed" AS closed, u.name AS author FROM "Issue" i
-     LEFT JOIN "User" u ON u.id = i."posterId" WHERE i."repoId" = ? AND i."isPull" = 0 ORDER BY i."index" DESC LIMIT 50`,
-  );
-  const labelsStmt = sql.prepare(
-    `SELECT il."issueId" AS issueId, l.name, l.color FROM "IssueLabel" il JOIN "Label" l ON l.id = il."labelId"
-     WHERE il."issueId" IN (SELECT value FROM json_each(?)) ORDER BY il.id`,
-  );
-  const assigneesStmt = sql.prepare(
-    `SELECT a."issueId" AS issueId, u.name AS login FROM "IssueAssignee" a JOIN "User" u ON u.id = a."assigneeId"
-     WHERE a."issueId" IN (SELECT value FROM json_each(?)) ORDER BY a.id`,
-  );
-  const commentsStmt = sql.prepare(
-    `SELECT issueId, body, login FROM (
-       SELECT c."issueId" AS issueId, c.content AS body, u.name AS login,
-              ROW_NUMBER() OVER (PARTITION BY c."issueId" ORDER BY c.id) AS rn
-       FROM "Comment" c LEFT JOIN "User" u ON u.id = c."posterId"
-       WHERE c."issueId" IN (SELECT value FROM json_each(?)) AND c.type = 'COMMENT'
-     ) WHERE rn <= 10 ORDER BY issueId, rn`,
-  );
-  const reactionsStmt = sql.prepare(
-    `SELECT "issueId" AS issueId, type, COUNT(*) AS n, MIN(id) AS first FROM "Reaction"
-     WHERE "issueId" IN (SELECT value FROM json_each(?)) AND "commentId" = 0 GROUP BY "issueId", type ORDER BY first`,
-  );
-  const group = <T extends { issueId: number }>(rows: T[]): Map<number, T[]> => {
-    const m = new Map<number, T[]>();
-    for (const r of rows) m.set(r.issueId, [...(m.get(r.issueId) ?? []), r]);
-    return m;
-  };
-  return (owner, name) => {
-    const repo = repoStmt.get(owner, name) as { id: number } | undefined;
-    if (!repo) return { data: { repository: null } };
-    const issues = issuesStmt.all(repo.id) as { id: number; number: number; title: string; closed: number; author: string | null }[];
-    const ids = JSON.stringify(issues.map((i) => i.id));
-    const labels = group(labelsStmt.all(ids) as { issueId: number; name: string; color: string }[]);
-    const assignees = group(assigneesStmt.all(ids) as { issueId: number; login: string }[]);
-    const comments = group(commentsStmt.all(ids) as { issueId: number; body: string; login: string | null }[]);
-    const reactions = group(reactionsStmt.all(ids) as { issueId: number; type: string; n: number }[]);
-    return {
-      data: {
-        repository: {
-          issues: {
-            nodes: issues.map((i) => ({
-              number: i.number,
-              title: i.title,
-              state: i.closed ? 'CLOSED' : 'OPEN',
-              author: i.author === null ? null : { login: i.author },
-              labels: { nodes: (labels.get(i.id) ?? []).map((l) => ({ name: l.name, color: l.color })) },
-              assignees: { nodes: (assignees.get(i.id) ?? []).map((a) => ({ login: a.login })) },
-              comments: {
-                nodes: (comments.get(i.id) ?? []).map((c) => ({ body: c.body, author: c.login === null ? null : { login: c.login } })),
-              },
-              reactionGroups: Object.entries(CONTENT).map(([type, content]) => ({
-                content,
-                reactors: { totalCount: (reactions.get(i.id) ?? []).find((r) => r.type === type)?.n ?? 0 },
-              })),
-            })),
-          },
-        },
-      },
-    };
-  };
-}
-
-async function main(): Promise<void> {
-  const dataDir = path.join(tmp, 'data');
-  const file = path.join(dataDir, 'forgegraph.db');
-  const url = `file:${file}`;
-  await deployMigrations({ provider: 'sqlite', url });
-  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
-  const app = await buildApp(config);
-  await app.server.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
+/** GET issue req/s against a bare route serving the same bytes (SQLite only, as before). */
+async function getIssueFigures(base: string): Promise<void> {
+  const issuePath = '/api/v1/repos/bench/tracker/issues/7';
+  const issueJson = await (await fetch(base + issuePath)).text();
   const bare = Fastify();
+  bare.get(issuePath, (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(issueJson));
   try {
-    await seed(app);
-    const issuePath = '/api/v1/repos/bench/tracker/issues/7';
-    const issueJson = await (await fetch(base + issuePath)).text();
-    const graphqlBody = JSON.stringify({ query: QUERY, variables: { owner: 'bench', name: 'tracker' } });
-    const gqlResponse = await (
-      await fetch(`${base}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody })
-    ).json();
-    const build = handWritten(file);
-    const sqlResponse = build('bench', 'tracker');
-    if (JSON.stringify(gqlResponse) !== JSON.stringify(sqlResponse)) {
-      throw new Error(
-        `hand-written SQL and GraphQL disagree:\n${JSON.stringify(gqlResponse).slice(0, 600)}\n${JSON.stringify(sqlResponse).slice(0, 600)}`,
-      );
-    }
-    bare.get(issuePath, (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(issueJson));
-    bare.post('/graphql-sql', (req, reply) => {
-      const { variables } = req.body as { variables: { owner: string; name: string } };
-      return reply.send(build(variables.owner, variables.name));
-    });
-    await bare.listen({ port: 0, host: '127.0.0.1' });
-    const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
-
-    console.log(
-      `seeded ${ISSUES} issues × (2 labels, 1–2 assignees, ${COMMENTS_PER_ISSUE} comments, 1–5 reactions); GET body ${issueJson.length} bytes`,
-    );
+    const bareBase = await listen(bare);
+    console.log(`GET body ${issueJson.length} bytes`);
     const ours = await autocannon(base + issuePath);
     const baseline = await autocannon(bareBase + issuePath);
     console.log(`GET ${issuePath} (autocannon -c 10 -d ${seconds}):`);
     console.log(`  forgegraph            ${ours.toFixed(0)} req/s`);
     console.log(`  bare Fastify (same JSON) ${baseline.toFixed(0)} req/s`);
     console.log(`  ratio forgegraph / bare ${(ours / baseline).toFixed(3)}`);
-
-    const gql = await p50(`${base}/api/graphql`, graphqlBody);
-    const hand = await p50(`${bareBase}/graphql-sql`, graphqlBody);
-    console.log(
-      `GraphQL issues(first: 50){author labels assignees comments(first: 10){author} reactionGroups}, ${graphqlRuns} sequential requests:`,
-    );
-    console.log(`  forgegraph GraphQL p50     ${gql.toFixed(2)} ms`);
-    console.log(`  hand-written SQL p50       ${hand.toFixed(2)} ms`);
-    console.log(`  ratio GraphQL / SQL        ${(gql / hand).toFixed(2)}x`);
   } finally {
     await bare.close();
-    await app.close();
-    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-await main();
+/** The GraphQL query's p50 and statements against the hand-written SQL, on one database. */
+async function run(provider: Provider): Promise<void> {
+  const db = await scratchDatabase(provider, 'issues');
+  await deployMigrations({ provider, url: db.url });
+  let statements = 0;
+  const config = loadConfig({ DATA_DIR: db.dataDir, DATABASE_URL: db.url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
+  const app = await buildApp(config, { onQuery: () => statements++ });
+  const pgBaseline = provider === 'postgresql' ? await handWrittenPg(db.url) : null;
+  const bare = Fastify();
+  try {
+    const base = await listen(app.server);
+    await seed(app);
+    console.log(`[${provider}] seeded ${ISSUES} issues × (2 labels, 1–2 assignees, ${COMMENTS_PER_ISSUE} comments, 1–5 reactions)`);
+    if (provider === 'sqlite') await getIssueFigures(base);
+    const build = pgBaseline ? pgBaseline.build : handWritten(path.join(db.dataDir, 'forgegraph.db'));
+    const graphqlBody = JSON.stringify({ query: QUERY, variables: { owner: 'bench', name: 'tracker' } });
+    const post = () => fetch(`${base}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody });
+    await post(); // warm-up: the schema loads lazily, the PostgreSQL driver reads type information once
+    statements = 0;
+    const gqlResponse = await (await post()).json();
+    const perQuery = statements;
+    const sqlResponse = await build('bench', 'tracker');
+    if (JSON.stringify(gqlResponse) !== JSON.stringify(sqlResponse)) {
+      throw new Error(
+        `hand-written SQL and GraphQL disagree:\n${JSON.stringify(gqlResponse).slice(0, 600)}\n${JSON.stringify(sqlResponse).slice(0, 600)}`,
+      );
+    }
+    bare.post('/graphql-sql', async (req) => {
+      const { variables } = req.body as { variables: { owner: string; name: string } };
+      return build(variables.owner, variables.name);
+    });
+    const bareBase = await listen(bare);
+    const gql = await p50(`${base}/api/graphql`, graphqlBody);
+    const hand = await p50(`${bareBase}/graphql-sql`, graphqlBody);
+    console.log(
+      `[${provider}] GraphQL issues(first: 50){author labels assignees comments(first: 10){author} reactionGroups}, ${graphqlRuns} sequential requests:`,
+    );
+    console.log(`  forgegraph GraphQL p50     ${gql.toFixed(2)} ms (${perQuery} SQL statements)`);
+    console.log(`  hand-written SQL p50       ${hand.toFixed(2)} ms (6 statements)`);
+    console.log(`  ratio GraphQL / SQL        ${(gql / hand).toFixed(2)}x`);
+  } finally {
+    await bare.close();
+    await pgBaseline?.close();
+    await app.close();
+    await db.drop();
+  }
+}
+
+for (const provider of providers) await run(provider);

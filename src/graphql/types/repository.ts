@@ -9,6 +9,8 @@ import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere
 import { builder } from '../builder.ts';
 import { dbId } from '../ids.ts';
 import { orNull } from '../nullable.ts';
+import { ISSUE_PRELOADERS } from '../preload/issue.ts';
+import { withPreloaded } from '../preload/plan.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
@@ -240,7 +242,10 @@ builder.queryFields((t) => ({
     resolve: (query, _root, args, ctx) =>
       orNull(async () => {
         const { repo } = await requireRepo(ctx.cx, args.owner, args.name);
-        return ctx.cx.db.repository.findUniqueOrThrow({ ...query, where: { id: repo.id } });
+        // The issues of the tree (issues, issue(number:)) load their hot relations on the read path.
+        return withPreloaded(ctx.cx.db, 'Repository', query, ISSUE_PRELOADERS, (q) =>
+          ctx.cx.db.repository.findUniqueOrThrow({ ...q, where: { id: repo.id } }),
+        );
       }),
   }),
 }));

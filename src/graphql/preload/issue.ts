@@ -1,0 +1,125 @@
+import type { Models } from '../../db/client.ts';
+import * as pages from '../../services/issue/relationPages.ts';
+import { targetOf, type Fill, type Preloader, type Preloaders, type UserLoader } from './plan.ts';
+
+/**
+ * The hot relations of an issue served below Prisma (plan.ts): the poster, labels, assignees, comments (a page
+ * per issue in SQL) and the issue's own reactions, each with its users. Each preloader recognises exactly the
+ * arguments the graph's fields plan (Issue.labels/assignees/comments/reactionGroups/author, first page only:
+ * no cursor) and loads what Prisma would for them; anything else (a cursor, a filter, a nested relation below
+ * a user) is left to Prisma.
+ */
+
+type Row = Record<string, unknown>;
+type Args = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Args => typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Whether `args` of a relation to `model` loads only its scalars (`true`, or a select/include of scalars). */
+function scalarsOnly(model: string, args: unknown): boolean {
+  if (args === true) return true;
+  if (!isRecord(args) || !Object.keys(args).every((k) => k === 'select' || k === 'include')) return false;
+  return [args.select, args.include].every(
+    (s) => s === undefined || (isRecord(s) && Object.entries(s).every(([f, v]) => v === true && !targetOf(model, f))),
+  );
+}
+
+/**
+ * The arguments of a to-many relation when they are a first page in id order with only scalars and the
+ * `nested` relations (each loading only scalars): its page, `where` and nested relations; else null.
+ */
+function firstPage(
+  model: string,
+  args: unknown,
+  nested: readonly string[],
+): { page: pages.PerIssuePage; where: unknown; relations: Set<string> } | null {
+  if (!isRecord(args)) return null;
+  if (!Object.keys(args).every((k) => ['where', 'orderBy', 'take', 'skip', 'select', 'include'].includes(k))) return null;
+  if (!same(args.orderBy, { id: 'asc' }) && !same(args.orderBy, [{ id: 'asc' }])) return null;
+  const { take, skip = 0 } = args;
+  if (take !== undefined && !(Number.isSafeInteger(take) && (take as number) >= 0)) return null;
+  if (!(Number.isSafeInteger(skip) && (skip as number) >= 0)) return null;
+  const relations = new Set<string>();
+  for (const selection of [args.select, args.include]) {
+    if (selection === undefined) continue;
+    if (!isRecord(selection)) return null;
+    for (const [field, v] of Object.entries(selection)) {
+      const target = targetOf(model, field);
+      if (!target) {
+        if (v !== true) return null;
+      } else if (nested.includes(field) && scalarsOnly(target, v)) relations.add(field);
+      else if (v !== false) return null;
+    }
+  }
+  return { page: { take: take as number | undefined, skip: skip as number }, where: args.where, relations };
+}
+
+const idsOf = (parents: Row[]): number[] => [...new Set(parents.map((p) => p.id as number))];
+
+/** Sets `parents[i][name]` to the rows whose `issueId` is the parent's id (in the rows' order). */
+function attach(parents: Row[], name: string, rows: readonly { issueId: number }[]): void {
+  const byIssue = new Map<number, unknown[]>();
+  for (const r of rows) {
+    const list = byIssue.get(r.issueId);
+    if (list) list.push(r);
+    else byIssue.set(r.issueId, [r]);
+  }
+  for (const p of parents) p[name] = byIssue.get(p.id as number) ?? [];
+}
+
+/** Sets `row[name]` to the user `row[key]` names (null when none or deleted). */
+async function attachUsers(rows: Row[], key: string, name: string, users: UserLoader): Promise<void> {
+  const found = await Promise.all(rows.map((r) => (typeof r[key] === 'number' ? users.load(r[key]) : null)));
+  rows.forEach((r, i) => (r[name] = found[i]));
+}
+
+const poster: Preloader = (args) =>
+  scalarsOnly('User', args) ? (_db, parents, users) => attachUsers(parents, 'posterId', 'poster', users) : null;
+
+const labels: Preloader = (args) => {
+  const plan = firstPage('IssueLabel', args, ['label']);
+  if (!plan || plan.where !== undefined) return null;
+  return async (db, parents) => attach(parents, 'labels', await pages.issueLabelPages(db, idsOf(parents), plan.page));
+};
+
+const assignees: Preloader = (args) => {
+  const plan = firstPage('IssueAssignee', args, ['assignee']);
+  if (!plan || plan.where !== undefined) return null;
+  return async (db, parents) => attach(parents, 'assignees', await pages.issueAssigneePages(db, idsOf(parents), plan.page));
+};
+
+const comments: Preloader = (args) => {
+  const plan = firstPage('Comment', args, ['poster']);
+  const where = plan?.where;
+  if (!plan || !isRecord(where) || Object.keys(where).length !== 1 || typeof where.type !== 'string') return null;
+  const type = where.type as Models.Comment['type'];
+  const fill: Fill = async (db, parents, users) => {
+    const rows = await pages.issueCommentPages(db, idsOf(parents), type, plan.page);
+    if (plan.relations.has('poster')) await attachUsers(rows as unknown as Row[], 'posterId', 'poster', users);
+    attach(parents, 'comments', rows);
+  };
+  return fill;
+};
+
+/** The issue's own reactions of some types, oldest first (Issue.reactionGroups plans exactly this). */
+const reactions: Preloader = (args) => {
+  if (!isRecord(args) || !Object.keys(args).every((k) => ['where', 'orderBy', 'include'].includes(k))) return null;
+  const where = args.where;
+  if (!isRecord(where) || !same(Object.keys(where), ['commentId', 'type']) || where.commentId !== 0) return null;
+  const types = isRecord(where.type) && same(Object.keys(where.type), ['in']) ? where.type.in : null;
+  if (!Array.isArray(types) || !types.every((t) => typeof t === 'string')) return null;
+  if (!same(args.orderBy, [{ createdAt: 'asc' }, { id: 'asc' }])) return null;
+  const include = args.include;
+  if (include !== undefined && !(isRecord(include) && same(Object.keys(include), ['user']) && scalarsOnly('User', include.user)))
+    return null;
+  const fill: Fill = async (db, parents, users) => {
+    const rows = await pages.issueReactionRows(db, idsOf(parents), types as string[]);
+    if (include) await attachUsers(rows as unknown as Row[], 'userId', 'user', users);
+    attach(parents, 'reactions', rows);
+  };
+  return fill;
+};
+
+/** The preloaders of trees that hold issues (Repository.issues, Repository.issue). */
+export const ISSUE_PRELOADERS: Preloaders = { Issue: { poster, labels, assignees, comments, reactions } };

@@ -1,0 +1,118 @@
+import DataLoader from 'dataloader';
+import { getDatamodel, type DbLike, type Models } from '../../db/client.ts';
+import { usersById } from '../../services/issue/relationPages.ts';
+
+/**
+ * Feeding plugin-prisma with rows loaded below Prisma (issue #17). A root `prismaField` runs Prisma with the
+ * query plugin-prisma planned for the whole selection; relations of that tree which a preloader accepts are taken
+ * out of the Prisma query and loaded on the read path for every parent row at once, then attached under their
+ * relation names in the shape Prisma would have returned, so the relation fields resolve from them exactly as
+ * from Prisma's rows. A relation whose arguments a preloader does not recognise stays in the Prisma query.
+ */
+
+type Query = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+/** Users by id for the fills of one query (one batch for posters, authors and reactors alike). */
+export type UserLoader = DataLoader<number, Models.User | null>;
+
+/** Loads one relation of many parent rows and sets it on each (under the relation's name). */
+export type Fill = (db: DbLike, parents: Row[], users: UserLoader) => Promise<void>;
+
+/**
+ * A relation a preloader can serve: given the relation's Prisma arguments (`true` or `{ where, orderBy, take,
+ * select, include, … }`), a Fill that loads exactly what Prisma would, or null when it does not recognise them.
+ */
+export type Preloader = (args: unknown) => Fill | null;
+
+/** Preloaders per model and relation name. */
+export type Preloaders = Record<string, Record<string, Preloader>>;
+
+interface Plucked {
+  /** Relation names from the root to the parent rows. */
+  path: string[];
+  fill: Fill;
+}
+
+const isRecord = (v: unknown): v is Query => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+let relationTargets: Map<string, string> | null = null;
+/** The model a relation field of `model` points to (`Issue.poster` → `User`), from the generated datamodel. */
+export function targetOf(model: string, field: string): string | undefined {
+  if (!relationTargets) {
+    relationTargets = new Map();
+    for (const [name, m] of Object.entries(getDatamodel().datamodel.models)) {
+      for (const f of m.fields) if (f.kind === 'object') relationTargets.set(`${name}.${f.name}`, f.type);
+    }
+  }
+  return relationTargets.get(`${model}.${field}`);
+}
+
+/** `query` without the relations `preloaders` serve (copied where changed), and what was taken out. */
+function pluck(model: string, query: Query, preloaders: Preloaders, path: string[], out: Plucked[]): Query {
+  let copy: Query | null = null;
+  for (const key of ['include', 'select'] as const) {
+    const selection = query[key];
+    if (!isRecord(selection)) continue;
+    let next: Query | null = null;
+    for (const [field, args] of Object.entries(selection)) {
+      const target = targetOf(model, field);
+      if (!target) continue;
+      // Only under `include`, whose parent rows carry every scalar (the keys the fill joins on).
+      const fill = key === 'include' ? preloaders[model]?.[field]?.(args) : null;
+      if (fill) {
+        next ??= { ...selection };
+        delete next[field];
+        out.push({ path, fill });
+        continue;
+      }
+      if (!isRecord(args)) continue;
+      const inner = pluck(target, args, preloaders, [...path, field], out);
+      if (inner !== args) {
+        next ??= { ...selection };
+        next[field] = inner;
+      }
+    }
+    if (next) {
+      copy ??= { ...query };
+      // A `select` left with no field would be refused by Prisma: keep the relation's id.
+      copy[key] = key === 'select' && Object.keys(next).length === 0 ? { id: true } : next;
+    }
+  }
+  return copy ?? query;
+}
+
+/** The rows at `path` below `rows` (relations flattened, missing ones skipped). */
+function rowsAt(rows: Row[], path: string[]): Row[] {
+  let level = rows;
+  for (const field of path) {
+    level = level.flatMap((r) => {
+      const v = r[field];
+      return Array.isArray(v) ? (v as Row[]) : isRecord(v) ? [v] : [];
+    });
+  }
+  return level;
+}
+
+/**
+ * Runs `run` with `query` minus the relations `preloaders` serve, then loads those for the rows it returned
+ * (one batch per relation and level, on `db`'s read path) and attaches them.
+ */
+export async function withPreloaded<T extends object | null>(
+  db: DbLike,
+  model: string,
+  query: Query,
+  preloaders: Preloaders,
+  run: (query: Query) => Promise<T>,
+): Promise<T> {
+  const plucked: Plucked[] = [];
+  const result = await run(pluck(model, query, preloaders, [], plucked));
+  if (result === null || plucked.length === 0) return result;
+  const roots = (Array.isArray(result) ? result : [result]) as Row[];
+  const users: UserLoader = new DataLoader(async (ids) => {
+    const byId = new Map((await usersById(db, ids)).map((u) => [u.id, u]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+  await Promise.all(plucked.map(({ path, fill }) => fill(db, rowsAt(roots, path), users)));
+  return result;
+}

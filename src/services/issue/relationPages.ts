@@ -1,0 +1,97 @@
+import type { DbLike, Models } from '../../db/client.ts';
+import { readRows } from '../../db/readPath.ts';
+import { columnsOf } from '../../db/rowShape.ts';
+
+/*
+ * Relations of many issues on the read path (src/db/readPath.ts), each in one statement whatever the number of
+ * issues, with a page per issue pushed into SQL (`ROW_NUMBER() OVER (PARTITION BY "issueId" …)`) instead of
+ * loading every child and slicing in memory. Rows have Prisma's types. The caller has already applied the read
+ * policy to the issues: these are the relations shown with a readable issue.
+ */
+
+/** A page of each issue's children: `skip` rows skipped, at most `take` kept (all when undefined). */
+export interface PerIssuePage {
+  take?: number;
+  skip: number;
+}
+
+/** The row-number bounds of a page, as SQL and parameters. */
+function pageBounds(page: PerIssuePage): { sql: string; params: number[] } {
+  return page.take === undefined
+    ? { sql: '"rn" > ?', params: [page.skip] }
+    : { sql: '"rn" > ? AND "rn" <= ?', params: [page.skip, page.skip + page.take] };
+}
+
+type Link = { linkId: number; linkIssueId: number };
+
+/** A label link row as Prisma returns `issue.labels` (the link's columns and its `label`). */
+export type IssueLabelPageRow = Models.IssueLabel & { label: Models.Label };
+/** An assignee link row as Prisma returns `issue.assignees`. */
+export type IssueAssigneePageRow = Models.IssueAssignee & { assignee: Models.User };
+
+/** Each issue's rows of a link table oldest first (by link id), joined with the `target` rows they point to. */
+async function linkPages<M extends 'Label' | 'User'>(
+  db: DbLike,
+  link: { table: 'IssueLabel' | 'IssueAssignee'; key: 'labelId' | 'assigneeId'; target: M },
+  issueIds: readonly number[],
+  page: PerIssuePage,
+): Promise<(Models.Prisma.TypeMap['model'][M]['payload']['scalars'] & Link)[]> {
+  const bounds = pageBounds(page);
+  return readRows(
+    db,
+    link.target,
+    `SELECT ${columnsOf(link.target, 't')}, k."linkId", k."linkIssueId" FROM (
+       SELECT "id" AS "linkId", "issueId" AS "linkIssueId", "${link.key}" AS "targetId",
+              ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn"
+       FROM "${link.table}" WHERE "issueId" IN (?)
+     ) k JOIN "${link.target}" t ON t."id" = k."targetId" WHERE ${bounds.sql} ORDER BY k."linkIssueId", k."linkId"`,
+    [issueIds, ...bounds.params],
+  );
+}
+
+/** Each issue's label links oldest first (the order of IssueLabel ids), with their labels. */
+export async function issueLabelPages(db: DbLike, issueIds: readonly number[], page: PerIssuePage): Promise<IssueLabelPageRow[]> {
+  const rows = await linkPages(db, { table: 'IssueLabel', key: 'labelId', target: 'Label' }, issueIds, page);
+  return rows.map(({ linkId, linkIssueId, ...label }) => ({ id: linkId, issueId: linkIssueId, labelId: label.id, label }));
+}
+
+/** Each issue's assignee links oldest first, with their users. */
+export async function issueAssigneePages(db: DbLike, issueIds: readonly number[], page: PerIssuePage): Promise<IssueAssigneePageRow[]> {
+  const rows = await linkPages(db, { table: 'IssueAssignee', key: 'assigneeId', target: 'User' }, issueIds, page);
+  return rows.map(({ linkId, linkIssueId, ...assignee }) => ({ id: linkId, issueId: linkIssueId, assigneeId: assignee.id, assignee }));
+}
+
+/** Each issue's comments of `type`, oldest first (by id). */
+export async function issueCommentPages(
+  db: DbLike,
+  issueIds: readonly number[],
+  type: Models.Comment['type'],
+  page: PerIssuePage,
+): Promise<Models.Comment[]> {
+  const bounds = pageBounds(page);
+  return readRows(
+    db,
+    'Comment',
+    // The window runs over the (issueId, type, id) index alone; only the page's rows are read in full.
+    `SELECT c.* FROM (
+       SELECT "id" AS "pageId", ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn" FROM "Comment"
+       WHERE "issueId" IN (?) AND "type" = ?
+     ) p JOIN "Comment" c ON c."id" = p."pageId" WHERE ${bounds.sql} ORDER BY c."issueId", c."id"`,
+    [issueIds, type, ...bounds.params],
+  );
+}
+
+/** The reactions on the issues themselves (not their comments) of the given types, oldest first. */
+export function issueReactionRows(db: DbLike, issueIds: readonly number[], types: readonly string[]): Promise<Models.Reaction[]> {
+  return readRows(
+    db,
+    'Reaction',
+    'SELECT * FROM "Reaction" WHERE "issueId" IN (?) AND "commentId" = 0 AND "type" IN (?) ORDER BY "issueId", "createdAt", "id"',
+    [issueIds, types],
+  );
+}
+
+/** Users by id (every column, as Prisma's `include: { user: true }`); absent ids are missing from the result. */
+export function usersById(db: DbLike, ids: readonly number[]): Promise<Models.User[]> {
+  return ids.length ? readRows(db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [ids]) : Promise.resolve([]);
+}

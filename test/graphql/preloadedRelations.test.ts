@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { gql } from '../helpers/graphql.ts';
+
+interface Page {
+  totalCount?: number;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  nodes: { body: string; author: { login: string } | null }[];
+}
+interface IssueNode {
+  number: number;
+  author: { login: string } | null;
+  labels: { totalCount: number; nodes: { name: string }[] };
+  assignees: { nodes: { login: string }[] };
+  comments: Page;
+  reactionGroups: { content: string; reactors: { totalCount: number } }[];
+}
+type Issues = { repository: { issues: { nodes: IssueNode[] } } };
+
+/** Prisma's own SQL names tables with their schema (`main`.`Comment` on SQLite, "public"."Comment" on PostgreSQL). */
+const prismaTable = (table: string) => new RegExp(`(\`main\`\\.\`${table}\`|"public"\\."${table}")`);
+
+/**
+ * The hot relations of Repository.issues (author, labels, assignees, comments, reactions) load on the read path
+ * with each issue's first page in SQL (src/graphql/preload): the same answers as Prisma's, and pages after a
+ * cursor (left to Prisma) continue exactly where the preloaded page ended.
+ */
+describe.each(PROVIDERS)('GraphQL preloaded issue relations (%s)', (provider) => {
+  let t: TestApp;
+  const owner = basic('owner');
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('owner');
+    await t.createUser('helper');
+    expect((await t.request('POST', '/api/v1/user/repos', { headers: owner, body: { name: 'hot' } })).statusCode).toBe(201);
+    await t.request('PUT', '/api/v1/repos/owner/hot/collaborators/helper', { headers: owner, body: { permission: 'write' } });
+    const labelIds: number[] = [];
+    for (const name of ['zeta', 'alpha', 'mid']) {
+      const res = await t.request('POST', '/api/v1/repos/owner/hot/labels', { headers: owner, body: { name, color: '00ff00' } });
+      labelIds.push((res.json() as { id: number }).id);
+    }
+    for (let n = 1; n <= 3; n++) {
+      const body = { title: `issue ${n}`, labels: labelIds.slice(0, n), assignees: n > 1 ? ['owner', 'helper'] : ['helper'] };
+      expect((await t.request('POST', '/api/v1/repos/owner/hot/issues', { headers: owner, body })).statusCode).toBe(201);
+      for (let c = 1; c <= 4; c++) {
+        const who = c % 2 ? owner : basic('helper');
+        const res = await t.request('POST', `/api/v1/repos/owner/hot/issues/${n}/comments`, { headers: who, body: { body: `${n}.${c}` } });
+        expect(res.statusCode).toBe(201);
+      }
+    }
+    await t.request('POST', '/api/v1/repos/owner/hot/issues/2/reactions', { headers: owner, body: { content: 'heart' } });
+    await t.app.deps.notifier.drain();
+  });
+  afterAll(() => t.close());
+
+  const issuesQuery = (comments: string) => `{ repository(owner: "owner", name: "hot") { issues(first: 10) { nodes { number author { login }
+    labels(first: 2) { totalCount nodes { name } } assignees(first: 5) { nodes { login } }
+    comments(${comments}) { totalCount pageInfo { hasNextPage endCursor } nodes { body author { login } } }
+    reactionGroups { content reactors { totalCount } } } } } }`;
+
+  it('loads each issue’s first page in SQL, with the right rows, and no Prisma statement for those relations', async () => {
+    t.queries.length = 0;
+    const res = await gql<Issues>(t, issuesQuery('first: 2'), { headers: owner });
+    expect(res.errors).toBeUndefined();
+    const sql = [...t.queries];
+    const nodes = res.data?.repository.issues.nodes ?? [];
+    expect(nodes.map((i) => i.number)).toEqual([3, 2, 1]);
+    const third = nodes[0];
+    expect(third?.author).toEqual({ login: 'owner' });
+    // Labels in the order they were attached (link id), two of three on the page, totalCount of all.
+    expect(third?.labels).toEqual({ totalCount: 3, nodes: [{ name: 'zeta' }, { name: 'alpha' }] });
+    expect(nodes[2]?.labels).toEqual({ totalCount: 1, nodes: [{ name: 'zeta' }] });
+    expect(third?.assignees.nodes.map((a) => a.login).sort()).toEqual(['helper', 'owner']);
+    for (const [i, issue] of nodes.entries()) {
+      const n = 3 - i;
+      expect(issue.comments.totalCount).toBe(4);
+      expect(issue.comments.pageInfo.hasNextPage).toBe(true);
+      expect(issue.comments.nodes).toEqual([
+        { body: `${n}.1`, author: { login: 'owner' } },
+        { body: `${n}.2`, author: { login: 'helper' } },
+      ]);
+    }
+    expect(nodes[1]?.reactionGroups.find((g) => g.content === 'HEART')?.reactors.totalCount).toBe(1);
+    expect(nodes[0]?.reactionGroups.every((g) => g.reactors.totalCount === 0)).toBe(true);
+    // The comments page is cut per issue in SQL; Prisma loads none of the preloaded relations.
+    expect(sql.some((q) => /ROW_NUMBER\(\) OVER \(PARTITION BY "issueId"/.test(q) && /FROM "Comment"/.test(q))).toBe(true);
+    for (const table of ['Comment', 'IssueLabel', 'IssueAssignee', 'Reaction']) {
+      expect(
+        sql.filter((q) => prismaTable(table).test(q) && !/COUNT/i.test(q)),
+        table,
+      ).toEqual([]);
+    }
+  });
+
+  it('a cursor page (Prisma) continues where the preloaded first page ended; last: and first: 0 answer as before', async () => {
+    const first = await gql<Issues>(t, issuesQuery('first: 2'), { headers: owner });
+    const cursor = first.data?.repository.issues.nodes[0]?.comments.pageInfo.endCursor;
+    expect(cursor).toBeTruthy();
+    const next = await gql<{ repository: { issue: { comments: Page } } }>(
+      t,
+      `{ repository(owner: "owner", name: "hot") { issue(number: 3) { comments(first: 5, after: "${cursor}") { pageInfo { hasNextPage endCursor } nodes { body author { login } } } } } }`,
+      { headers: owner },
+    );
+    expect(next.errors).toBeUndefined();
+    expect(next.data?.repository.issue.comments.nodes.map((c) => c.body)).toEqual(['3.3', '3.4']);
+    expect(next.data?.repository.issue.comments.pageInfo.hasNextPage).toBe(false);
+    const last = await gql<Issues>(t, issuesQuery('last: 1'), { headers: owner });
+    expect(last.errors).toBeUndefined();
+    expect(last.data?.repository.issues.nodes.map((i) => i.comments.nodes.map((c) => c.body))).toEqual([['3.4'], ['2.4'], ['1.4']]);
+    const none = await gql<Issues>(t, issuesQuery('first: 0'), { headers: owner });
+    expect(none.data?.repository.issues.nodes.map((i) => [i.comments.totalCount, i.comments.nodes.length])).toEqual([
+      [4, 0],
+      [4, 0],
+      [4, 0],
+    ]);
+  });
+
+  it('a comment written after the first read shows at once (the read path sees every committed write)', async () => {
+    const before = await gql<Issues>(t, issuesQuery('first: 10'), { headers: owner });
+    expect(before.data?.repository.issues.nodes[2]?.comments.nodes).toHaveLength(4);
+    const res = await t.request('POST', '/api/v1/repos/owner/hot/issues/1/comments', { headers: owner, body: { body: '1.5' } });
+    expect(res.statusCode).toBe(201);
+    const after = await gql<Issues>(t, issuesQuery('first: 10'), { headers: owner });
+    expect(after.data?.repository.issues.nodes[2]?.comments.nodes.map((c) => c.body)).toEqual(['1.1', '1.2', '1.3', '1.4', '1.5']);
+  });
+});
