@@ -3,7 +3,7 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
-import { canReadActions, runFilterWhere } from '../../services/actions/graphRead.ts';
+import { canReadActions, runListWhere } from '../../services/actions/graphRead.ts';
 import { listRunners, runnerLabels, runnerState } from '../../services/actions/runners.ts';
 import { apiStatus } from '../../services/actions/status.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
@@ -125,7 +125,7 @@ const runsConnection = prismaConnectionHelpers(builder, WorkflowRunRef, {
     event: t.string({ required: false }),
     branch: t.string({ required: false }),
   }),
-  query: (args) => ({ where: runFilterWhere(args), orderBy: { id: 'desc' as const } }),
+  query: (args) => ({ where: runListWhere(args), orderBy: { id: 'desc' as const } }),
 });
 
 builder.prismaObjectFields(RepositoryRef, (t) => ({
@@ -138,7 +138,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       ...checkedBy('canReadActions'),
       select: (args, ctx, nestedSelection) => ({
         actionRuns: runsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
-        _count: { select: { actionRuns: { where: runFilterWhere(args) } } },
+        _count: { select: { actionRuns: { where: runListWhere(args) } } },
       }),
       resolve: async (r, args, ctx) =>
         canReadActions(await ctx.cx.loaders.repoPermission.load(r.id))

@@ -2,9 +2,8 @@
 // policy as the REST routes (repoActions.ts requireActionsRead: the Actions unit readable) and the same filters as
 // Gitea's ListRuns, as a Prisma where the caller batches.
 import type { Models } from '../../db/client.ts';
-import { InvalidArgumentError } from '../../errors.ts';
 import { canRead, type RepoPermission } from '../../permissions/repoPermission.ts';
-import { statusesOfFilter } from './status.ts';
+import { runFilterWhere } from './lists.ts';
 
 /** Runs and jobs of a readable repository are visible with its Actions unit (GET …/actions/runs). */
 export function canReadActions(perm: RepoPermission): boolean {
@@ -18,15 +17,7 @@ export interface RunListFilter {
   branch?: string | null;
 }
 
-/** The where of the filters. @throws InvalidArgumentError "invalid status <x>" (as REST's 400) */
-export function runFilterWhere(filter: RunListFilter): Models.Prisma.ActionRunWhereInput {
-  const where: Models.Prisma.ActionRunWhereInput = {};
-  if (filter.status) {
-    const statuses = statusesOfFilter(filter.status);
-    if (!statuses) throw new InvalidArgumentError(`invalid status ${filter.status}`);
-    where.status = { in: statuses };
-  }
-  if (filter.event) where.event = filter.event;
-  if (filter.branch) where.ref = `refs/heads/${filter.branch}`;
-  return where;
+/** The where of the filters: the REST list's (lists.ts). @throws InvalidArgumentError "invalid status <x>" (as REST's 400) */
+export function runListWhere(filter: RunListFilter): Models.Prisma.ActionRunWhereInput {
+  return runFilterWhere({ status: filter.status ? [filter.status] : [], event: filter.event ?? '', branch: filter.branch ?? '' });
 }

@@ -75,6 +75,21 @@ export interface RunFilter {
   headSha: string;
 }
 
+/**
+ * The where of Gitea ListRuns' column filters (`event`, `branch`, repeated `status`, `head_sha`), for every door
+ * that lists runs (the actor filter needs a lookup: listRuns).
+ * @throws InvalidArgumentError "invalid status <x>" (REST's 400)
+ */
+export function runFilterWhere(filter: Partial<Omit<RunFilter, 'actor'>>): Models.Prisma.ActionRunWhereInput {
+  const where: Models.Prisma.ActionRunWhereInput = {};
+  const statuses = statusFilter(filter.status ?? []);
+  if (filter.event) where.event = filter.event;
+  if (filter.branch) where.ref = `refs/heads/${filter.branch}`;
+  if (statuses) where.status = { in: statuses };
+  if (filter.headSha) where.commitSha = filter.headSha;
+  return where;
+}
+
 /** GET /admin/actions/runs: newest first. */
 export async function listAdminRuns(cx: ServiceContext, filter: RunFilter, page: ListOptions): Promise<Page<RunView>> {
   requireSiteAdmin(cx, 'read');
@@ -88,12 +103,7 @@ export async function listRuns(
   filter: RunFilter,
   page: ListOptions,
 ): Promise<Page<RunView>> {
-  const statuses = statusFilter(filter.status);
-  const where: Models.Prisma.ActionRunWhereInput = { ...scope };
-  if (filter.event) where.event = filter.event;
-  if (filter.branch) where.ref = `refs/heads/${filter.branch}`;
-  if (statuses) where.status = { in: statuses };
-  if (filter.headSha) where.commitSha = filter.headSha;
+  const where: Models.Prisma.ActionRunWhereInput = { ...scope, ...runFilterWhere(filter) };
   if (filter.actor) {
     const actor = await cx.db.user.findFirst({ where: { lowerName: filter.actor.toLowerCase() }, select: { id: true } });
     if (!actor) throw new NotFoundError(`user does not exist [uid: 0, name: ${filter.actor}]`);
