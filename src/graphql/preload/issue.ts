@@ -75,18 +75,18 @@ async function attachUsers(rows: Row[], key: string, name: string, users: UserLo
 }
 
 const poster: Preloader = (args) =>
-  scalarsOnly('User', args) ? (_db, parents, users) => attachUsers(parents, 'posterId', 'poster', users) : null;
+  scalarsOnly('User', args) ? (_cx, parents, users) => attachUsers(parents, 'posterId', 'poster', users) : null;
 
 const labels: Preloader = (args) => {
   const plan = firstPage('IssueLabel', args, ['label']);
   if (!plan || plan.where !== undefined) return null;
-  return async (db, parents) => attach(parents, 'labels', await pages.issueLabelPages(db, idsOf(parents), plan.page));
+  return async (cx, parents) => attach(parents, 'labels', await pages.issueLabelPages(cx.db, idsOf(parents), plan.page));
 };
 
 const assignees: Preloader = (args) => {
   const plan = firstPage('IssueAssignee', args, ['assignee']);
   if (!plan || plan.where !== undefined) return null;
-  return async (db, parents) => attach(parents, 'assignees', await pages.issueAssigneePages(db, idsOf(parents), plan.page));
+  return async (cx, parents) => attach(parents, 'assignees', await pages.issueAssigneePages(cx.db, idsOf(parents), plan.page));
 };
 
 const comments: Preloader = (args) => {
@@ -94,8 +94,8 @@ const comments: Preloader = (args) => {
   const where = plan?.where;
   if (!plan || !isRecord(where) || Object.keys(where).length !== 1 || typeof where.type !== 'string') return null;
   const type = where.type as Models.Comment['type'];
-  const fill: Fill = async (db, parents, users) => {
-    const rows = await pages.issueCommentPages(db, idsOf(parents), type, plan.page);
+  const fill: Fill = async (cx, parents, users) => {
+    const rows = await pages.issueCommentPages(cx.db, idsOf(parents), type, plan.page);
     if (plan.relations.has('poster')) await attachUsers(rows as unknown as Row[], 'posterId', 'poster', users);
     attach(parents, 'comments', rows);
   };
@@ -113,13 +113,28 @@ const reactions: Preloader = (args) => {
   const include = args.include;
   if (include !== undefined && !(isRecord(include) && same(Object.keys(include), ['user']) && scalarsOnly('User', include.user)))
     return null;
-  const fill: Fill = async (db, parents, users) => {
-    const rows = await pages.issueReactionRows(db, idsOf(parents), types as string[]);
+  const fill: Fill = async (cx, parents, users) => {
+    const rows = await pages.issueReactionRows(cx.db, idsOf(parents), types as string[]);
     if (include) await attachUsers(rows as unknown as Row[], 'userId', 'user', users);
     attach(parents, 'reactions', rows);
   };
   return fill;
 };
 
-/** The preloaders of trees that hold issues (Repository.issues, Repository.issue). */
-export const ISSUE_PRELOADERS: Preloaders = { Issue: { poster, labels, assignees, comments, reactions } };
+const COUNTED: readonly string[] = ['labels', 'assignees'] satisfies pages.CountedIssueRelation[];
+
+/** The issue's `_count` of labels and assignees (the connections' totalCount), counted per issue on the read path. */
+const counts: Preloader = (args) => {
+  const select = isRecord(args) && same(Object.keys(args), ['select']) ? args.select : null;
+  if (!isRecord(select)) return null;
+  const relations = Object.keys(select);
+  if (!relations.every((r) => COUNTED.includes(r) && select[r] === true)) return null;
+  return async (cx, parents) => {
+    const byIssue = await pages.issueRelationCounts(cx.db, idsOf(parents), relations as pages.CountedIssueRelation[]);
+    const none = Object.fromEntries(relations.map((r) => [r, 0]));
+    for (const p of parents) p._count = byIssue.get(p.id as number) ?? { ...none };
+  };
+};
+
+/** The preloaders of an issue's hot relations. */
+export const ISSUE_PRELOADERS: Preloaders = { Issue: { poster, labels, assignees, comments, reactions, _count: counts } };

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { getDatamodel, type DbLike, type Models } from '../../db/client.ts';
+import { getDatamodel, type Models } from '../../db/client.ts';
+import type { ServiceContext } from '../../services/context.ts';
 import { usersById } from '../../services/issue/relationPages.ts';
 
 /**
@@ -8,6 +9,8 @@ import { usersById } from '../../services/issue/relationPages.ts';
  * out of the Prisma query and loaded on the read path for every parent row at once, then attached under their
  * relation names in the shape Prisma would have returned, so the relation fields resolve from them exactly as
  * from Prisma's rows. A relation whose arguments a preloader does not recognise stays in the Prisma query.
+ * Preloaded relations nest: the relations below one are planned first, and their fills run after it, level by
+ * level, on the rows it attached. A root whose query is left with no relation at all may skip Prisma.
  */
 
 type Query = Record<string, unknown>;
@@ -16,12 +19,16 @@ type Row = Record<string, unknown>;
 /** Users by id for the fills of one query (one batch for posters, authors and reactors alike). */
 export type UserLoader = DataLoader<number, Models.User | null>;
 
-/** Loads one relation of many parent rows and sets it on each (under the relation's name). */
-export type Fill = (db: DbLike, parents: Row[], users: UserLoader) => Promise<void>;
+/**
+ * Loads one relation of many parent rows and sets it on each (under the relation's name). `cx` is the request's
+ * service context: reads go to `cx.db`'s read path, and a fill that applies a read policy uses the viewer's.
+ */
+export type Fill = (cx: ServiceContext, parents: Row[], users: UserLoader) => Promise<void>;
 
 /**
  * A relation a preloader can serve: given the relation's Prisma arguments (`true` or `{ where, orderBy, take,
- * select, include, … }`), a Fill that loads exactly what Prisma would, or null when it does not recognise them.
+ * select, include, … }`, without the relations below it that other preloaders took), a Fill that loads exactly
+ * what Prisma would, or null when it does not recognise them. `_count` may have a preloader too.
  */
 export type Preloader = (args: unknown) => Fill | null;
 
@@ -57,17 +64,18 @@ function pluck(model: string, query: Query, preloaders: Preloaders, path: string
     let next: Query | null = null;
     for (const [field, args] of Object.entries(selection)) {
       const target = targetOf(model, field);
-      if (!target) continue;
+      const preloader = preloaders[model]?.[field];
+      if (!target && !preloader) continue;
+      // The relations below first: their fills apply to this relation's rows, whoever loads them.
+      const inner = target && isRecord(args) ? pluck(target, args, preloaders, [...path, field], out) : args;
       // Only under `include`, whose parent rows carry every scalar (the keys the fill joins on).
-      const fill = key === 'include' ? preloaders[model]?.[field]?.(args) : null;
+      const fill = key === 'include' ? preloader?.(inner) : null;
       if (fill) {
         next ??= { ...selection };
         delete next[field];
         out.push({ path, fill });
         continue;
       }
-      if (!isRecord(args)) continue;
-      const inner = pluck(target, args, preloaders, [...path, field], out);
       if (inner !== args) {
         next ??= { ...selection };
         next[field] = inner;
@@ -80,6 +88,14 @@ function pluck(model: string, query: Query, preloaders: Preloaders, path: string
     }
   }
   return copy ?? query;
+}
+
+/** Whether `query` (a root's, after plucking) loads no relation or count: the root row's scalars answer it. */
+export function scalarsOnly(model: string, query: Query): boolean {
+  return Object.entries(query).every(([key, selection]) => {
+    if (key !== 'include' && key !== 'select') return true;
+    return isRecord(selection) && Object.entries(selection).every(([f, v]) => !v || (f !== '_count' && !targetOf(model, f)));
+  });
 }
 
 /** The rows at `path` below `rows` (relations flattened, missing ones skipped). */
@@ -96,10 +112,10 @@ function rowsAt(rows: Row[], path: string[]): Row[] {
 
 /**
  * Runs `run` with `query` minus the relations `preloaders` serve, then loads those for the rows it returned
- * (one batch per relation and level, on `db`'s read path) and attaches them.
+ * (one batch per relation and level, on the read path of `cx.db`), outermost first, and attaches them.
  */
 export async function withPreloaded<T extends object | null>(
-  db: DbLike,
+  cx: ServiceContext,
   model: string,
   query: Query,
   preloaders: Preloaders,
@@ -110,9 +126,13 @@ export async function withPreloaded<T extends object | null>(
   if (result === null || plucked.length === 0) return result;
   const roots = (Array.isArray(result) ? result : [result]) as Row[];
   const users: UserLoader = new DataLoader(async (ids) => {
-    const byId = new Map((await usersById(db, ids)).map((u) => [u.id, u]));
+    const byId = new Map((await usersById(cx.db, ids)).map((u) => [u.id, u]));
     return ids.map((id) => byId.get(id) ?? null);
   });
-  await Promise.all(plucked.map(({ path, fill }) => fill(db, rowsAt(roots, path), users)));
+  const depths = [...new Set(plucked.map((p) => p.path.length))].sort((a, b) => a - b);
+  for (const depth of depths) {
+    const level = plucked.filter((p) => p.path.length === depth);
+    await Promise.all(level.map(({ path, fill }) => fill(cx, rowsAt(roots, path), users)));
+  }
   return result;
 }

@@ -5,6 +5,7 @@ import * as editService from '../../services/issue/edit.ts';
 import { locateIssueById } from '../../services/issue/issue.ts';
 import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { milestoneReadWhere } from '../../services/milestone/visibility.ts';
+import { plannedIssueList } from '../preload/repositoryIssues.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt } from '../ids.ts';
@@ -233,10 +234,8 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
       filterBy: t.arg({ type: IssueFiltersInput }),
     },
-    query: (args, ctx) => ({
-      where: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args)] },
-      orderBy: issueOrderBy(args.orderBy),
-    }),
+    // Planned, so its first pages can load on the read path (preload/repositoryIssues.ts).
+    query: (args, ctx) => plannedIssueList(issueReadWhere(ctx.cx), issueListWhere(args), issueOrderBy(args.orderBy)),
   }),
   issue: t.field({
     type: IssueRef,

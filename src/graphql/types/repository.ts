@@ -10,7 +10,8 @@ import { builder } from '../builder.ts';
 import { dbId } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import { ISSUE_PRELOADERS } from '../preload/issue.ts';
-import { withPreloaded } from '../preload/plan.ts';
+import { scalarsOnly, withPreloaded } from '../preload/plan.ts';
+import { REPOSITORY_PRELOADERS } from '../preload/repositoryIssues.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
@@ -232,6 +233,8 @@ export const RepositoryRef = builder.prismaNode('Repository', {
   }),
 });
 
+const REPOSITORY_TREE_PRELOADERS = { ...REPOSITORY_PRELOADERS, ...ISSUE_PRELOADERS };
+
 builder.queryFields((t) => ({
   repository: t.prismaField({
     type: RepositoryRef,
@@ -242,9 +245,12 @@ builder.queryFields((t) => ({
     resolve: (query, _root, args, ctx) =>
       orNull(async () => {
         const { repo } = await requireRepo(ctx.cx, args.owner, args.name);
-        // The issues of the tree (issues, issue(number:)) load their hot relations on the read path.
-        return withPreloaded(ctx.cx.db, 'Repository', query, ISSUE_PRELOADERS, (q) =>
-          ctx.cx.db.repository.findUniqueOrThrow({ ...q, where: { id: repo.id } }),
+        // The issue list and the issues' hot relations load on the read path; when nothing else is asked of the
+        // repository, the row requireRepo read answers it (no Prisma statement at all).
+        return withPreloaded(ctx.cx, 'Repository', query, REPOSITORY_TREE_PRELOADERS, (q) =>
+          scalarsOnly('Repository', q)
+            ? Promise.resolve({ ...repo })
+            : ctx.cx.db.repository.findUniqueOrThrow({ ...q, where: { id: repo.id } }),
         );
       }),
   }),

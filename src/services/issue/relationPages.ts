@@ -95,3 +95,28 @@ export function issueReactionRows(db: DbLike, issueIds: readonly number[], types
 export function usersById(db: DbLike, ids: readonly number[]): Promise<Models.User[]> {
   return ids.length ? readRows(db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [ids]) : Promise.resolve([]);
 }
+
+/** The link tables an issue's relation counts come from, by relation name. */
+const LINK_TABLES = { labels: 'IssueLabel', assignees: 'IssueAssignee' } as const;
+/** A relation of an issue that issueRelationCounts can count. */
+export type CountedIssueRelation = keyof typeof LINK_TABLES;
+
+/**
+ * Per issue, how many rows each named relation has (as Prisma's `_count`), in one statement: an indexed count
+ * per issue and relation, never an aggregate over the whole table.
+ */
+export async function issueRelationCounts(
+  db: DbLike,
+  issueIds: readonly number[],
+  relations: readonly CountedIssueRelation[],
+): Promise<Map<number, Record<string, number>>> {
+  if (issueIds.length === 0 || relations.length === 0) return new Map();
+  const counts = relations.map((r) => `(SELECT CAST(COUNT(*) AS INTEGER) FROM "${LINK_TABLES[r]}" k WHERE k."issueId" = i."id") AS "${r}"`);
+  const rows = await readRows<'Issue', Record<string, number>>(
+    db,
+    'Issue',
+    `SELECT i."id", ${counts.join(', ')} FROM "Issue" i WHERE i."id" IN (?)`,
+    [issueIds],
+  );
+  return new Map(rows.map(({ id, ...n }) => [id!, Object.fromEntries(relations.map((r) => [r, Number(n[r])]))]));
+}

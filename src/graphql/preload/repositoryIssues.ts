@@ -1,0 +1,101 @@
+import type { Models } from '../../db/client.ts';
+import { repoIssuePages, type RepoIssuePageInput } from '../../services/issue/repoIssuePages.ts';
+import type { Fill, Preloader, Preloaders } from './plan.ts';
+
+/**
+ * Repository.issues served below Prisma (plan.ts): a first page of a repository's issues, open, closed or both,
+ * in any of the list's orders, with nothing but scalars left in its query once the issue's own relations have
+ * been taken by their preloaders. The connection registers the `where` it plans (plannedIssueList), so this
+ * preloader recognises its own query by identity and knows the list filter it was built from; any other query
+ * (another filter, a cursor, `last:`, a relation no preloader took) stays with Prisma.
+ */
+
+type Args = Record<string, unknown>;
+type IssueWhere = Models.Prisma.IssueWhereInput;
+type IssueOrder = Models.Prisma.IssueOrderByWithRelationInput[];
+
+const isRecord = (v: unknown): v is Args => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface Planned {
+  listWhere: IssueWhere;
+  orderBy: IssueOrder;
+}
+const planned = new WeakMap<object, Planned>();
+
+/**
+ * The Prisma query of a repository's issue list: issues (not pull requests) the viewer may read (`readWhere`, the
+ * read policy as a filter), filtered by `listWhere` and ordered by `orderBy`. Its `where` is remembered, so the
+ * preloader can serve the same list on the read path.
+ */
+export function plannedIssueList(
+  readWhere: IssueWhere,
+  listWhere: IssueWhere,
+  orderBy: IssueOrder,
+): { where: IssueWhere; orderBy: IssueOrder } {
+  const where = { AND: [{ isPull: false }, readWhere, listWhere] };
+  planned.set(where, { listWhere, orderBy });
+  return { where, orderBy };
+}
+
+/**
+ * The open/closed filter of a list filter that holds nothing else: `undefined` for both, 'none' when it asks for
+ * both states in two places (states: [OPEN], filterBy: { states: [CLOSED] }: no issue is both), null when it holds
+ * anything else.
+ */
+function closedOf(listWhere: IssueWhere): boolean | undefined | 'none' | null {
+  const and =
+    Object.keys(listWhere).length === 0 ? [] : Array.isArray(listWhere.AND) && Object.keys(listWhere).length === 1 ? listWhere.AND : null;
+  if (!and) return null;
+  const states = new Set<boolean>();
+  for (const w of and) {
+    if (!isRecord(w) || Object.keys(w).length !== 1 || typeof w.isClosed !== 'boolean') return null;
+    states.add(w.isClosed);
+  }
+  return states.size === 0 ? undefined : states.size === 1 ? [...states][0]! : 'none';
+}
+
+/** The list order as a column and direction, when it is one of issueOrderBy's. */
+function orderOf(orderBy: IssueOrder): RepoIssuePageInput['order'] | null {
+  if (orderBy.length !== 2 || !isRecord(orderBy[0]) || !isRecord(orderBy[1])) return null;
+  const [first] = Object.entries(orderBy[0]);
+  if (!first) return null;
+  const [column, direction] = first;
+  if (column !== 'createdAt' && column !== 'updatedAt' && column !== 'numComments') return null;
+  if ((direction !== 'asc' && direction !== 'desc') || orderBy[1].id !== direction || Object.keys(orderBy[0]).length !== 1) return null;
+  return { column, direction };
+}
+
+/** Whether the relation's include/select asks for nothing beyond the issue's scalars. */
+function scalarsOnly(args: Args): boolean {
+  if (args.select !== undefined) return false;
+  return args.include === undefined || (isRecord(args.include) && Object.values(args.include).every((v) => !v));
+}
+
+const issues: Preloader = (args) => {
+  if (!isRecord(args) || !Object.keys(args).every((k) => ['where', 'orderBy', 'take', 'skip', 'include'].includes(k))) return null;
+  const plan = isRecord(args.where) ? planned.get(args.where) : undefined;
+  if (!plan || args.orderBy !== plan.orderBy || !scalarsOnly(args)) return null;
+  const { take, skip = 0 } = args;
+  if (!Number.isSafeInteger(take) || (take as number) < 0 || !Number.isSafeInteger(skip) || (skip as number) < 0) return null;
+  const closed = closedOf(plan.listWhere);
+  const order = orderOf(plan.orderBy);
+  if (closed === null || !order) return null;
+  const input: RepoIssuePageInput =
+    closed === 'none'
+      ? { isPull: false, order, take: 0, skip: 0 }
+      : { isPull: false, closed, order, take: take as number, skip: skip as number };
+  const fill: Fill = async (cx, parents) => {
+    const rows = await repoIssuePages(cx, [...new Set(parents.map((p) => p.id as number))], input);
+    const byRepo = new Map<number, Models.Issue[]>();
+    for (const r of rows) {
+      const list = byRepo.get(r.repoId);
+      if (list) list.push(r);
+      else byRepo.set(r.repoId, [r]);
+    }
+    for (const p of parents) p.issues = byRepo.get(p.id as number) ?? [];
+  };
+  return fill;
+};
+
+/** The preloader of a repository's issue list. */
+export const REPOSITORY_PRELOADERS: Preloaders = { Repository: { issues } };
