@@ -8,6 +8,7 @@
 // autocannon runs in a child process so the load generator does not share the server's event loop.
 // Usage: npx tsx bench/hotReads.ts [seconds=5] [sqlite|postgresql|both=both]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
+import './serverRuntime.ts';
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';

@@ -5,6 +5,7 @@
 //     Fastify route that builds the same JSON with hand-written SQL (prepared statements on the same database).
 // Usage: npx tsx bench/issues.ts [seconds=8] [graphqlRuns=300] [providers=sqlite,postgresql]
 //        (PostgreSQL: a scratch database on BENCH_PG_URL, bench/scratchDb.ts)
+import './serverRuntime.ts';
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -44,17 +45,22 @@ function autocannon(url: string, init: { method?: string; body?: string; headers
   });
 }
 
-/** p50 of `runs` sequential POSTs (after 20 warm-up requests), in milliseconds. */
-async function p50(url: string, body: string): Promise<number> {
-  const times: number[] = [];
+/**
+ * p50s of `runs` sequential POSTs to each of `urls` (after 20 warm-up rounds), in milliseconds. The requests
+ * alternate between the servers, so both see the same machine: a slow spell cannot land on one of them only.
+ */
+async function p50s(urls: string[], body: string): Promise<number[]> {
+  const times = urls.map((): number[] => []);
   for (let i = 0; i < graphqlRuns + 20; i++) {
-    const t0 = performance.now();
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    await res.text();
-    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-    if (i >= 20) times.push(performance.now() - t0);
+    for (const [k, url] of urls.entries()) {
+      const t0 = performance.now();
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await res.text();
+      if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+      if (i >= 20) times[k]!.push(performance.now() - t0);
+    }
   }
-  return median(times);
+  return times.map(median);
 }
 
 const listen = async (server: FastifyInstance): Promise<string> => {
@@ -114,10 +120,9 @@ async function run(provider: Provider): Promise<void> {
       return build(variables.owner, variables.name);
     });
     const bareBase = await listen(bare);
-    const gql = await p50(`${base}/api/graphql`, graphqlBody);
-    const hand = await p50(`${bareBase}/graphql-sql`, graphqlBody);
+    const [gql, hand] = (await p50s([`${base}/api/graphql`, `${bareBase}/graphql-sql`], graphqlBody)) as [number, number];
     console.log(
-      `[${provider}] GraphQL issues(first: 50){author labels assignees comments(first: 10){author} reactionGroups}, ${graphqlRuns} sequential requests:`,
+      `[${provider}] GraphQL issues(first: 50){author labels assignees comments(first: 10){author} reactionGroups}, ${graphqlRuns} requests each, alternating:`,
     );
     console.log(`  forgegraph GraphQL p50     ${gql.toFixed(2)} ms (${perQuery} SQL statements)`);
     console.log(`  hand-written SQL p50       ${hand.toFixed(2)} ms (6 statements)`);

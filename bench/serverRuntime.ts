@@ -1,0 +1,18 @@
+// Imported first by the benches that run the server in-process: they measure it under the Node flags `npm start`
+// gives it (package.json's start script is the one definition), re-running themselves under those flags when
+// started without them. The young generation size is one of them: see README, "Runtime flags".
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const start = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts
+  .start;
+/** The Node flags of `npm start` (`--name=value` before the script path). */
+export const SERVER_NODE_FLAGS = start.match(/(?<=\s)--[\w-]+=\S+/g) ?? [];
+
+const missing = SERVER_NODE_FLAGS.filter((f) => !process.execArgv.includes(f));
+if (missing.length > 0) {
+  const [script, ...args] = process.argv.slice(1);
+  const child = spawnSync(process.execPath, [...process.execArgv, ...missing, script!, ...args], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
+console.log(`node ${process.version} ${SERVER_NODE_FLAGS.join(' ')} (as npm start)`);
