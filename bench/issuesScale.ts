@@ -1,5 +1,6 @@
 // The repository issue list at scale (issue #17): p50 of `GET /repos/{o}/{r}/issues?limit=50` (anonymous, open
-// issues, newest first) of a repository with 10,000 issues and of one with 1,000,000, and the ratio (goal <= 1.5).
+// issues, newest first) of a repository with 10,000 issues and of one with 1,000,000, and the ratio (goal <= 1.5);
+// then the same for GraphQL's `repository { issues(first: 50) }` (every state, newest first, with label counts).
 // The issues are seeded with direct batched SQL (a recursive CTE on SQLite, generate_series on PostgreSQL), 10%
 // of them closed, one poster; the repository's counters and issue number allocator are set to match.
 // Usage: npx tsx bench/issuesScale.ts [sqlite|postgresql=sqlite] [requests=200] [small=10000] [large=1000000]
@@ -64,7 +65,31 @@ async function list(base: string, name: string): Promise<number> {
   return Number(res.headers.get('x-total-count'));
 }
 
+const GRAPHQL_LIST = `query($name: String!) { repository(owner: "bench", name: $name) {
+  issues(first: 50) { nodes { number title state labels(first: 5) { totalCount nodes { name } } } } } }`;
+
+/** The GraphQL list of `name`, failing unless it answers a full page. */
+async function graphqlList(base: string, name: string): Promise<number> {
+  const res = await fetch(`${base}/api/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: GRAPHQL_LIST, variables: { name } }),
+  });
+  const body = (await res.json()) as { data?: { repository: { issues: { nodes: { number: number }[] } } } };
+  const nodes = body.data?.repository.issues.nodes ?? [];
+  if (!res.ok || nodes.length !== 50) throw new Error(`${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+  return nodes[0]!.number;
+}
+
 const p = (sorted: number[], q: number) => sorted[Math.floor(sorted.length * q)]!;
+
+function report(what: string, times: number[][], perRequest: number[]): void {
+  for (const t of times) t.sort((a, b) => a - b);
+  console.log(`${provider}: ${what}, ${requests} requests per size, alternating`);
+  console.log('issues | p50 ms | p90 ms | statements');
+  for (const [i, t] of times.entries()) console.log(`${sizes[i]} | ${p(t, 0.5).toFixed(2)} | ${p(t, 0.9).toFixed(2)} | ${perRequest[i]}`);
+  console.log(`ratio p50 ${sizes[1]}/${sizes[0]}: ${(p(times[1]!, 0.5) / p(times[0]!, 0.5)).toFixed(2)} (goal <= 1.5)`);
+}
 
 // Both repositories live in one database and their requests alternate, so load from elsewhere on the machine
 // weighs on both sizes alike.
@@ -100,11 +125,28 @@ try {
       times[i]!.push(performance.now() - t0);
     }
   }
-  for (const t of times) t.sort((a, b) => a - b);
-  console.log(`${provider}: GET /repos/{o}/{r}/issues?limit=50, ${requests} requests per size, alternating`);
-  console.log('issues | p50 ms | p90 ms | statements');
-  for (const [i, t] of times.entries()) console.log(`${sizes[i]} | ${p(t, 0.5).toFixed(2)} | ${p(t, 0.9).toFixed(2)} | ${perRequest[i]}`);
-  console.log(`ratio p50 ${sizes[1]}/${sizes[0]}: ${(p(times[1]!, 0.5) / p(times[0]!, 0.5)).toFixed(2)} (goal <= 1.5)`);
+  report('GET /repos/{o}/{r}/issues?limit=50', times, perRequest);
+
+  const graphqlStatements: number[] = [];
+  for (const [i, name] of names.entries()) {
+    for (let w = 0; w < 20; w++) await graphqlList(base, name);
+    statements = 0;
+    if ((await graphqlList(base, name)) !== sizes[i]) throw new Error(`${name}: the newest issue is not first`);
+    graphqlStatements.push(statements);
+  }
+  const graphqlTimes: number[][] = [[], []];
+  for (let r = 0; r < requests; r++) {
+    for (const [i, name] of names.entries()) {
+      const t0 = performance.now();
+      await graphqlList(base, name);
+      graphqlTimes[i]!.push(performance.now() - t0);
+    }
+  }
+  report(
+    'GraphQL repository { issues(first: 50) { nodes { number title state labels(first: 5) { totalCount nodes { name } } } } }',
+    graphqlTimes,
+    graphqlStatements,
+  );
 } finally {
   await app.close();
   await database.drop();
