@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { gql } from '../helpers/graphql.ts';
+import { COMMENT_FIELD_COLUMNS } from '../../src/graphql/preload/issue.ts';
 
 interface Page {
   totalCount?: number;
@@ -115,6 +116,47 @@ describe.each(PROVIDERS)('GraphQL preloaded issue relations (%s)', (provider) =>
       [4, 0],
       [4, 0],
     ]);
+  });
+
+  it('comments load only the columns their selected fields read, and answer every listed field as a whole row does', async () => {
+    const fields = Object.keys(COMMENT_FIELD_COLUMNS)
+      .map((f) => (f === 'author' ? 'author { login }' : f))
+      .join(' ');
+    type Comment = Record<string, unknown> & { id: string };
+    const list = async (selection: string, fragments = '') => {
+      t.queries.length = 0;
+      const res = await gql<{ repository: { issues: { nodes: { comments: { nodes: Comment[] } }[] } } }>(
+        t,
+        `{ repository(owner: "owner", name: "hot") { issues(first: 10) { nodes { comments(first: 10) { nodes { ${selection} } } } } } } ${fragments}`,
+        { headers: owner },
+      );
+      expect(res.errors).toBeUndefined();
+      const sql = t.queries.find((q) => /ROW_NUMBER\(\) OVER/.test(q) && /FROM "Comment"/.test(q));
+      expect(sql).toBeDefined();
+      return { comments: res.data?.repository.issues.nodes.flatMap((i) => i.comments.nodes) ?? [], sql: sql! };
+    };
+    // An edited comment, so lastEditedAt has a value to get right.
+    const edited = (await list('databaseId body')).comments.find((c) => c.body === '2.2');
+    const patch = { headers: owner, body: { body: '2.2 (edited)' } };
+    expect((await t.request('PATCH', `/api/v1/repos/owner/hot/issues/comments/${String(edited?.databaseId)}`, patch)).statusCode).toBe(200);
+    const pruned = await list(fields);
+    expect(pruned.comments.filter((c) => c.lastEditedAt !== null).map((c) => c.body)).toEqual(['2.2 (edited)']);
+    expect(pruned.sql).not.toMatch(/c\.\*/);
+    expect(pruned.sql).toMatch(/c\."content"/);
+    expect(pruned.comments.length).toBeGreaterThanOrEqual(12);
+    // The same fields of the same comments through node(id:), which Prisma loads whole.
+    const ids = pruned.comments.map((c) => c.id);
+    const whole = await gql<{ nodes: Comment[] }>(t, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on IssueComment { ${fields} } } }`, {
+      headers: owner,
+      variables: { ids },
+    });
+    expect(whole.errors).toBeUndefined();
+    expect(pruned.comments).toEqual(whole.data?.nodes);
+    // A field the list does not know (reactionGroups) loads the comments whole; a fragment counts too.
+    expect((await list('id reactionGroups { content }')).sql).toMatch(/c\.\*/);
+    expect((await list('id ... on IssueTimelineItems { createdAt } ... on Node { id }')).sql).not.toMatch(/c\.\*/);
+    expect((await list('id ...F', 'fragment F on IssueComment { reactionGroups { content } }')).sql).toMatch(/c\.\*/);
+    expect((await list('id ...F', 'fragment F on IssueTimelineItems { ... on IssueComment { body } }')).sql).not.toMatch(/c\.\*/);
   });
 
   it('a comment written after the first read shows at once (the read path sees every committed write)', async () => {

@@ -1,6 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import * as pages from '../../services/issue/relationPages.ts';
 import { targetOf, type Fill, type Preloader, type Preloaders, type UserLoader } from './plan.ts';
+import type { SelectedFields } from './selectedFields.ts';
 
 /**
  * The hot relations of an issue served below Prisma (plan.ts): the poster, labels, assignees, comments (a page
@@ -89,13 +90,46 @@ const assignees: Preloader = (args) => {
   return async (cx, parents) => attach(parents, 'assignees', await pages.issueAssigneePages(cx.db, idsOf(parents), plan.page));
 };
 
-const comments: Preloader = (args) => {
+type CommentColumn = keyof Models.Comment;
+
+/**
+ * The columns each field of IssueComment reads (its resolver's, plugin-prisma's cursor and the relations' keys
+ * are always loaded: COMMENT_KEYS). A field missing here (added later, or reading more than a column or two) makes
+ * the comments load whole; test/graphql/preloadedRelations.test.ts checks every entry against a whole row.
+ */
+export const COMMENT_FIELD_COLUMNS: Record<string, readonly CommentColumn[]> = {
+  __typename: [],
+  id: [],
+  databaseId: [],
+  body: ['content'],
+  author: [],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+  lastEditedAt: ['contentVersion', 'updatedAt'],
+  isMinimized: [],
+  viewerDidAuthor: [],
+};
+const COMMENT_KEYS: readonly CommentColumn[] = ['id', 'type', 'issueId', 'posterId'];
+
+/** The columns the operation's IssueComment fields read, or undefined (every column) when one is not listed. */
+function commentColumns(selected: SelectedFields): CommentColumn[] | undefined {
+  const columns = new Set(COMMENT_KEYS);
+  for (const field of selected('IssueComment')) {
+    const more = COMMENT_FIELD_COLUMNS[field];
+    if (!more) return undefined;
+    for (const c of more) columns.add(c);
+  }
+  return [...columns];
+}
+
+const comments: Preloader = (args, selected) => {
   const plan = firstPage('Comment', args, ['poster']);
   const where = plan?.where;
   if (!plan || !isRecord(where) || Object.keys(where).length !== 1 || typeof where.type !== 'string') return null;
   const type = where.type as Models.Comment['type'];
+  const columns = commentColumns(selected);
   const fill: Fill = async (cx, parents, users) => {
-    const rows = await pages.issueCommentPages(cx.db, idsOf(parents), type, plan.page);
+    const rows = await pages.issueCommentPages(cx.db, idsOf(parents), type, plan.page, columns);
     if (plan.relations.has('poster')) await attachUsers(rows as unknown as Row[], 'posterId', 'poster', users);
     attach(parents, 'comments', rows);
   };

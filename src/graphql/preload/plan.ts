@@ -1,7 +1,9 @@
 import DataLoader from 'dataloader';
+import type { GraphQLResolveInfo } from 'graphql';
 import { getDatamodel, type Models } from '../../db/client.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { usersById } from '../../services/issue/relationPages.ts';
+import { selectedFields, type SelectedFields } from './selectedFields.ts';
 
 /**
  * Feeding plugin-prisma with rows loaded below Prisma (issue #17). A root `prismaField` runs Prisma with the
@@ -28,9 +30,11 @@ export type Fill = (cx: ServiceContext, parents: Row[], users: UserLoader) => Pr
 /**
  * A relation a preloader can serve: given the relation's Prisma arguments (`true` or `{ where, orderBy, take,
  * select, include, … }`, without the relations below it that other preloaders took), a Fill that loads exactly
- * what Prisma would, or null when it does not recognise them. `_count` may have a preloader too.
+ * what Prisma would, or null when it does not recognise them. `_count` may have a preloader too. `selected`
+ * tells which GraphQL fields the operation selects on a type: a preloader may leave out the columns none of them
+ * reads (selectedFields.ts).
  */
-export type Preloader = (args: unknown) => Fill | null;
+export type Preloader = (args: unknown, selected: SelectedFields) => Fill | null;
 
 /** Preloaders per model and relation name. */
 export type Preloaders = Record<string, Record<string, Preloader>>;
@@ -56,7 +60,7 @@ export function targetOf(model: string, field: string): string | undefined {
 }
 
 /** `query` without the relations `preloaders` serve (copied where changed), and what was taken out. */
-function pluck(model: string, query: Query, preloaders: Preloaders, path: string[], out: Plucked[]): Query {
+function pluck(model: string, query: Query, preloaders: Preloaders, selected: SelectedFields, path: string[], out: Plucked[]): Query {
   let copy: Query | null = null;
   for (const key of ['include', 'select'] as const) {
     const selection = query[key];
@@ -67,9 +71,9 @@ function pluck(model: string, query: Query, preloaders: Preloaders, path: string
       const preloader = preloaders[model]?.[field];
       if (!target && !preloader) continue;
       // The relations below first: their fills apply to this relation's rows, whoever loads them.
-      const inner = target && isRecord(args) ? pluck(target, args, preloaders, [...path, field], out) : args;
+      const inner = target && isRecord(args) ? pluck(target, args, preloaders, selected, [...path, field], out) : args;
       // Only under `include`, whose parent rows carry every scalar (the keys the fill joins on).
-      const fill = key === 'include' ? preloader?.(inner) : null;
+      const fill = key === 'include' ? preloader?.(inner, selected) : null;
       if (fill) {
         next ??= { ...selection };
         delete next[field];
@@ -116,13 +120,14 @@ function rowsAt(rows: Row[], path: string[]): Row[] {
  */
 export async function withPreloaded<T extends object | null>(
   cx: ServiceContext,
+  info: GraphQLResolveInfo,
   model: string,
   query: Query,
   preloaders: Preloaders,
   run: (query: Query) => Promise<T>,
 ): Promise<T> {
   const plucked: Plucked[] = [];
-  const result = await run(pluck(model, query, preloaders, [], plucked));
+  const result = await run(pluck(model, query, preloaders, selectedFields(info), [], plucked));
   if (result === null || plucked.length === 0) return result;
   const roots = (Array.isArray(result) ? result : [result]) as Row[];
   const users: UserLoader = new DataLoader(async (ids) => {

@@ -242,12 +242,12 @@ builder.queryFields((t) => ({
     description: 'Look up a repository by owner and name; null when absent or not visible.',
     ...checkedBy('requireRepo'),
     args: { owner: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) =>
+    resolve: (query, _root, args, ctx, info) =>
       orNull(async () => {
         const { repo } = await requireRepo(ctx.cx, args.owner, args.name);
         // The issue list and the issues' hot relations load on the read path; when nothing else is asked of the
         // repository, the row requireRepo read answers it (no Prisma statement at all).
-        return withPreloaded(ctx.cx, 'Repository', query, REPOSITORY_TREE_PRELOADERS, (q) =>
+        return withPreloaded(ctx.cx, info, 'Repository', query, REPOSITORY_TREE_PRELOADERS, (q) =>
           scalarsOnly('Repository', q)
             ? Promise.resolve({ ...repo })
             : ctx.cx.db.repository.findUniqueOrThrow({ ...q, where: { id: repo.id } }),

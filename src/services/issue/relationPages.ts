@@ -61,19 +61,24 @@ export async function issueAssigneePages(db: DbLike, issueIds: readonly number[]
   return rows.map(({ linkId, linkIssueId, ...assignee }) => ({ id: linkId, issueId: linkIssueId, assigneeId: assignee.id, assignee }));
 }
 
-/** Each issue's comments of `type`, oldest first (by id). */
+/**
+ * Each issue's comments of `type`, oldest first (by id): every column, or only `columns` (the caller's fields read
+ * no other; the rest are absent from the rows).
+ */
 export async function issueCommentPages(
   db: DbLike,
   issueIds: readonly number[],
   type: Models.Comment['type'],
   page: PerIssuePage,
+  columns?: readonly (keyof Models.Comment)[],
 ): Promise<Models.Comment[]> {
   const bounds = pageBounds(page);
+  const list = columns ? columns.map((c) => `c."${c}"`).join(', ') : 'c.*';
   return readRows(
     db,
     'Comment',
-    // The window runs over the (issueId, type, id) index alone; only the page's rows are read in full.
-    `SELECT c.* FROM (
+    // The window runs over the (issueId, type, id) index alone; only the page's rows are read.
+    `SELECT ${list} FROM (
        SELECT "id" AS "pageId", ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn" FROM "Comment"
        WHERE "issueId" IN (?) AND "type" = ?
      ) p JOIN "Comment" c ON c."id" = p."pageId" WHERE ${bounds.sql} ORDER BY c."issueId", c."id"`,
