@@ -117,15 +117,19 @@ try {
     perRequest.push(statements);
     if (total !== sizes[i]! - Math.floor(sizes[i]! / 10)) throw new Error(`${name}: X-Total-Count ${total}`);
   }
-  const times: number[][] = [[], []];
-  for (let r = 0; r < requests; r++) {
-    for (const [i, name] of names.entries()) {
-      const t0 = performance.now();
-      await list(base, name);
-      times[i]!.push(performance.now() - t0);
+  /** `requests` timings of `get` per repository, the repositories alternating. */
+  const alternating = async (get: (base: string, name: string) => Promise<unknown>): Promise<number[][]> => {
+    const times: number[][] = names.map(() => []);
+    for (let r = 0; r < requests; r++) {
+      for (const [i, name] of names.entries()) {
+        const t0 = performance.now();
+        await get(base, name);
+        times[i]!.push(performance.now() - t0);
+      }
     }
-  }
-  report('GET /repos/{o}/{r}/issues?limit=50', times, perRequest);
+    return times;
+  };
+  report('GET /repos/{o}/{r}/issues?limit=50', await alternating(list), perRequest);
 
   const graphqlStatements: number[] = [];
   for (const [i, name] of names.entries()) {
@@ -134,14 +138,7 @@ try {
     if ((await graphqlList(base, name)) !== sizes[i]) throw new Error(`${name}: the newest issue is not first`);
     graphqlStatements.push(statements);
   }
-  const graphqlTimes: number[][] = [[], []];
-  for (let r = 0; r < requests; r++) {
-    for (const [i, name] of names.entries()) {
-      const t0 = performance.now();
-      await graphqlList(base, name);
-      graphqlTimes[i]!.push(performance.now() - t0);
-    }
-  }
+  const graphqlTimes = await alternating(graphqlList);
   report(
     'GraphQL repository { issues(first: 50) { nodes { number title state labels(first: 5) { totalCount nodes { name } } } } }',
     graphqlTimes,

@@ -1,6 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import * as pages from '../../services/issue/relationPages.ts';
-import { targetOf, type Fill, type Preloader, type Preloaders, type UserLoader } from './plan.ts';
+import { isRecord, targetOf, type Fill, type Preloader, type Preloaders, type UserLoader } from './plan.ts';
 import type { SelectedFields } from './selectedFields.ts';
 
 /**
@@ -12,9 +12,7 @@ import type { SelectedFields } from './selectedFields.ts';
  */
 
 type Row = Record<string, unknown>;
-type Args = Record<string, unknown>;
 
-const isRecord = (v: unknown): v is Args => typeof v === 'object' && v !== null && !Array.isArray(v);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Whether `args` of a relation to `model` loads only its scalars (`true`, or a select/include of scalars). */

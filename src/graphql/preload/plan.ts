@@ -45,7 +45,8 @@ interface Plucked {
   fill: Fill;
 }
 
-const isRecord = (v: unknown): v is Query => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Whether `v` is a plain record (a Prisma argument object, not an array or a scalar). */
+export const isRecord = (v: unknown): v is Query => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 let relationTargets: Map<string, string> | null = null;
 /** The model a relation field of `model` points to (`Issue.poster` → `User`), from the generated datamodel. */

@@ -1,6 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import { repoIssuePages, type RepoIssuePageInput } from '../../services/issue/repoIssuePages.ts';
-import type { Fill, Preloader, Preloaders } from './plan.ts';
+import { isRecord, type Fill, type Preloader, type Preloaders } from './plan.ts';
 
 /**
  * Repository.issues served below Prisma (plan.ts): a first page of a repository's issues, open, closed or both,
@@ -13,8 +13,6 @@ import type { Fill, Preloader, Preloaders } from './plan.ts';
 type Args = Record<string, unknown>;
 type IssueWhere = Models.Prisma.IssueWhereInput;
 type IssueOrder = Models.Prisma.IssueOrderByWithRelationInput[];
-
-const isRecord = (v: unknown): v is Args => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface Planned {
   listWhere: IssueWhere;

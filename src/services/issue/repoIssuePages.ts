@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { readRows, type Param } from '../../db/readPath.ts';
-import { canRead } from '../../permissions/repoPermission.ts';
 import type { ServiceContext } from '../context.ts';
+import { readableRepoIds } from '../repo/visibility.ts';
 
 /** Which issues of each repository, in which order, and which page of them. */
 export interface RepoIssuePageInput {
@@ -29,15 +29,15 @@ function pageSql(input: RepoIssuePageInput): { sql: string; params: (repoId: num
  * A page of the issues (or pull requests) of each repository in `repoIds`, on the read path, in one statement
  * whatever the number of repositories. The read policy of issues in its loaded form, as findIssueByIndex and
  * listIssues apply it: a repository's issues are listed when the viewer can read its issues unit (pull requests:
- * its pull requests unit), from the request's permission loader; none otherwise.
+ * its pull requests unit), from the request's permission loader (readableRepoIds); none otherwise.
  */
 export async function repoIssuePages(cx: ServiceContext, repoIds: readonly number[], input: RepoIssuePageInput): Promise<Models.Issue[]> {
-  const unit = input.isPull ? 'PULL_REQUESTS' : 'ISSUES';
-  const perms = await cx.loaders.repoPermission.loadMany(repoIds);
-  const readable = repoIds.filter((_, i) => {
-    const perm = perms[i];
-    return perm !== undefined && !(perm instanceof Error) && canRead(perm, unit);
-  });
+  const visible = await readableRepoIds(
+    cx,
+    repoIds.map((id) => ({ id })),
+    input.isPull ? 'PULL_REQUESTS' : 'ISSUES',
+  );
+  const readable = repoIds.filter((id) => visible.has(id));
   if (readable.length === 0 || input.take <= 0) return [];
   const page = pageSql(input);
   if (readable.length === 1) return readRows(cx.db, 'Issue', page.sql, page.params(readable[0]!));

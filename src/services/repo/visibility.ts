@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { NO_ROWS } from '../../db/filters.ts';
 import type { AccessMode } from '../../permissions/accessMode.ts';
-import { canReadAny } from '../../permissions/repoPermission.ts';
+import { canRead, canReadAny } from '../../permissions/repoPermission.ts';
 import { EVERY_UNIT_AUTHORITIES } from '../../permissions/teamUnits.ts';
 import { ALL_UNITS, type UnitType } from '../../permissions/units.ts';
 import { isSiteAdmin } from '../access/guards.ts';
@@ -68,14 +68,18 @@ export function repoReadWhere(cx: ServiceContext, units?: readonly UnitType[]): 
 
 /**
  * The same rule for loaded rows (through the per-request permission loader, one batch): the ids among `repos`
- * the viewer can see.
+ * the viewer can see, or, given `unit`, those whose `unit` the viewer can read.
  */
-export async function readableRepoIds(cx: ServiceContext, repos: readonly Pick<Models.Repository, 'id'>[]): Promise<Set<number>> {
+export async function readableRepoIds(
+  cx: ServiceContext,
+  repos: readonly Pick<Models.Repository, 'id'>[],
+  unit?: UnitType,
+): Promise<Set<number>> {
   const perms = await cx.loaders.repoPermission.loadMany(repos.map((r) => r.id));
   const out = new Set<number>();
   repos.forEach((r, i) => {
     const perm = perms[i];
-    if (perm && !(perm instanceof Error) && canReadAny(perm)) out.add(r.id);
+    if (perm && !(perm instanceof Error) && (unit ? canRead(perm, unit) : canReadAny(perm))) out.add(r.id);
   });
   return out;
 }
