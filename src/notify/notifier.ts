@@ -21,7 +21,7 @@ export type ErrorSink = (subscriber: string, event: DomainEvent, err: unknown) =
 
 /**
  * In-process event bus. `publish` is called only after a transaction commits; subscribers run
- * asynchronously, in registration order per event, and their failures are logged, never propagated.
+ * asynchronously, each in publish order, and their failures are logged, never propagated.
  * Durable side effects use in-transaction subscribers instead (subscribeInTransaction), which enqueue jobs.
  */
 export class Notifier {
@@ -29,6 +29,8 @@ export class Notifier {
   readonly #txSubscribers: TxSubscriber[] = [];
   readonly #onError: ErrorSink;
   #pending = new Set<Promise<void>>();
+  /** Each subscriber's last queued delivery: the next one starts after it. */
+  readonly #tails = new Map<Subscriber, Promise<void>>();
 
   constructor(onError: ErrorSink) {
     this.#onError = onError;
@@ -49,23 +51,31 @@ export class Notifier {
     for (const event of events) for (const s of this.#txSubscribers) await s.handle(tx, event);
   }
 
-  /** Delivers committed events to every subscriber (asynchronously). */
+  /**
+   * Delivers committed events to every subscriber (asynchronously). Each subscriber sees events in publish order,
+   * which is commit order: a close published before a reopen is recorded before it, even when the first delivery is
+   * still writing when the second request commits. Subscribers do not wait for each other.
+   */
   publish(events: readonly DomainEvent[]): void {
-    if (!events.length || !this.#subscribers.length) return;
-    const run = (async () => {
-      await Promise.resolve();
-      for (const event of events) {
-        for (const s of this.#subscribers) {
+    if (!events.length) return;
+    for (const s of this.#subscribers) {
+      const previous = this.#tails.get(s) ?? Promise.resolve();
+      const run = previous.then(async () => {
+        for (const event of events) {
           try {
             await s.handle(event);
           } catch (err) {
             this.#onError(s.name, event, err);
           }
         }
-      }
-    })();
-    this.#pending.add(run);
-    void run.finally(() => this.#pending.delete(run));
+      });
+      this.#tails.set(s, run);
+      this.#pending.add(run);
+      void run.finally(() => {
+        this.#pending.delete(run);
+        if (this.#tails.get(s) === run) this.#tails.delete(s);
+      });
+    }
   }
 
   /** Resolves when every delivery started so far has finished (shutdown, tests). */

@@ -33,6 +33,33 @@ describe('Notifier', () => {
     expect(seen).toEqual(['user.created', 'user.deleted']);
     expect(errors).toEqual(['boom:user.created', 'boom:user.deleted']);
   });
+
+  it('a later publish waits for the earlier one at each subscriber, and a slow subscriber holds up no other', async () => {
+    const n = new Notifier(() => undefined);
+    const slow: number[] = [];
+    const fast: number[] = [];
+    n.subscribe({
+      name: 'slow',
+      handle: async (e) => {
+        // The first event takes longest: without per-subscriber ordering the second would be recorded first.
+        if (e.type === 'user.created') await new Promise((r) => setTimeout(r, e.userId === 1 ? 50 : 1));
+        if (e.type === 'user.created') slow.push(e.userId);
+      },
+    });
+    n.subscribe({
+      name: 'fast',
+      handle: (e) => {
+        if (e.type === 'user.created') fast.push(e.userId);
+      },
+    });
+    n.publish([{ type: 'user.created', userId: 1, actorId: null }]);
+    n.publish([{ type: 'user.created', userId: 2, actorId: null }]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(fast).toEqual([1, 2]);
+    expect(slow).toEqual([]);
+    await n.drain();
+    expect(slow).toEqual([1, 2]);
+  });
 });
 
 describe.each(PROVIDERS)('domain events after commit (%s)', (provider) => {
