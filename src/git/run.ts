@@ -1,5 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { NotFoundError } from '../errors.ts';
+import { GitLauncher, type GitProcess } from './launcher/launcher.ts';
 
 /** A git command that exited non-zero; `stderr` is what git printed. */
 export class GitCommandError extends Error {
@@ -13,8 +14,13 @@ export class GitCommandError extends Error {
   }
 }
 
-/** A running git with its three pipes open. */
-export type GitProcess = ChildProcessWithoutNullStreams;
+export type { GitProcess } from './launcher/launcher.ts';
+
+/**
+ * Where git commands are forked from: a small helper process (launcher.ts says why), or this process itself with
+ * GIT_LAUNCHER=direct.
+ */
+const launcher = process.env.GIT_LAUNCHER === 'direct' ? null : new GitLauncher();
 
 /** What a finished git command printed, and how it exited. */
 export interface GitResult {
@@ -45,14 +51,27 @@ export function spawnGit(
   env: Record<string, string> = {},
   opts: SpawnGitOptions = {},
 ): GitProcess {
-  return spawn('git', gitDir === null ? [...args] : ['--git-dir', gitDir, ...args], {
-    env: gitEnv(env),
-    // A fourth pipe (fd 3 of git and of the hooks it runs) when asked for: `child.stdio[3]`.
-    stdio: opts.channel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
-    // A timeout or an abort kills git (SIGTERM): the command then fails with exit code null.
-    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  }) as GitProcess;
+  const argv = gitDir === null ? [...args] : ['--git-dir', gitDir, ...args];
+  const direct = (): GitProcess =>
+    spawn('git', argv, {
+      env: gitEnv(env),
+      // A fourth pipe (fd 3 of git and of the hooks it runs) when asked for: `child.stdio[3]`.
+      stdio: opts.channel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+      // A timeout or an abort kills git (SIGTERM): the command then fails with exit code null.
+      ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    }) as GitProcess;
+  if (!launcher) return direct();
+  return launcher.launch(
+    {
+      args: argv,
+      env: gitEnv(env),
+      channel: opts.channel === true,
+      ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    },
+    direct,
+  );
 }
 
 /** How long git may run, who may abort it, and whether it gets a channel at fd 3. */
