@@ -149,6 +149,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     default: '',
     meaning: 'instance runner registration token seeded at start (≥ 32 characters; or GITEA_RUNNER_REGISTRATION_TOKEN_FILE)',
   },
+  { name: 'GIT_LAUNCHER', default: 'helper', meaning: 'direct: fork git commands from the server process, not from the small helper' },
   { name: 'REDIS_URL', default: '', meaning: 'redis:// URL: live GraphQL subscriptions across instances (several instances)' },
   { name: 'ATTACHMENT_MAX_SIZE', default: '2048', meaning: 'largest attachment or release asset, in MiB' },
   { name: 'ATTACHMENT_ALLOWED_TYPES', default: "Gitea's list", meaning: 'issue/comment attachment types (extensions, mime types)' },
