@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnTestGit } from '../helpers/gitSpawn.ts';
 
 /** Who wrote a fixture commit. */
 export interface FixtureAuthor {
@@ -40,24 +40,20 @@ export class RepoFixture {
   ): Promise<string> {
     const full = opts.gitDir ? ['--git-dir', opts.gitDir, ...args] : args;
     return new Promise((resolve, reject) => {
-      const child = spawn('git', full, {
-        cwd: opts.cwd ?? this.work,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: this.root,
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_TERMINAL_PROMPT: '0',
-          ...opts.env,
-        },
-        stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      const child = spawnTestGit(full, opts.cwd ?? this.work, {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: this.root,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_TERMINAL_PROMPT: '0',
+        ...opts.env,
       });
+      child.stdin.end(opts.input);
       let out = '';
       let err = '';
-      child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
-      child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
       child.on('error', reject);
       child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`git ${full.join(' ')} failed (${code}): ${err}`))));
-      if (opts.input !== undefined) child.stdin?.end(opts.input);
     });
   }
 

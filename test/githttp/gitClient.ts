@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Models } from '../../src/db/client.ts';
 import type { RefUpdate } from '../../src/notify/events.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { spawnTestGit } from '../helpers/gitSpawn.ts';
 import { createRepo, editRepo, setUnits } from '../helpers/fixtures.ts';
 import { orgOwner } from '../helpers/org.ts';
 
@@ -36,19 +36,16 @@ export class GitClient {
   /** Runs git in `cwd` (the sandbox by default). */
   run(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<GitResult> {
     return new Promise((resolve, reject) => {
-      const child = spawn('git', ['-c', 'credential.helper=', ...args], {
-        cwd: opts.cwd ?? this.home,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: this.home,
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_ASKPASS: '',
-          SSH_ASKPASS: '',
-          ...opts.env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const child = spawnTestGit(['-c', 'credential.helper=', ...args], opts.cwd ?? this.home, {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: this.home,
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_ASKPASS: '',
+        SSH_ASKPASS: '',
+        ...opts.env,
       });
+      child.stdin.end();
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

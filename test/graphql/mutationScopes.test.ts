@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPE_CATEGORIES, type ScopeCategory } from '../../src/auth/scope.ts';
 import { Models } from '../../src/db/client.ts';
+import { readRows } from '../../src/db/readPath.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { allRoutes } from '../../src/rest/routes/index.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
@@ -20,6 +21,7 @@ import { ScopeFixture } from './mutationScopeFixture.ts';
  * whose REST twin needs no scope says why (`unscoped`), and then a read-only token must succeed.
  */
 
+const MODELS = Object.values(Models.Prisma.ModelName);
 const MUTATIONS = Object.keys(schema.getMutationType()?.getFields() ?? {}).sort();
 const SCOPE_DENIED = /^token does not have at least one of required scope\(s\), required=\[(write:\w+(?: write:\w+)*)\], token scope=/;
 
@@ -79,18 +81,18 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
     return secret;
   }
 
-  /** Every row of every table, order-independent (a token's last use aside: authentication records it). */
+  /**
+   * Every row of every table, order-independent (a token's last use aside: authentication records it). Read with
+   * plain `SELECT *` on the read path (rows shaped as Prisma's), not one Prisma findMany per model: the snapshot
+   * runs twice per case over ~90 tables and was most of this file's time.
+   */
   async function snapshot(): Promise<string> {
     await t.app.deps.notifier.drain();
-    const db = t.db as unknown as Record<string, { findMany(): Promise<Record<string, unknown>[]> }>;
-    const models = Object.values(Models.Prisma.ModelName).map((n) => n.charAt(0).toLowerCase() + n.slice(1));
     const tables = await Promise.all(
-      models.sort().map(async (m) => {
-        const delegate = db[m];
-        if (!delegate) throw new Error(`no model ${m}`);
-        const rows = (await delegate.findMany()).map((row) => {
+      [...MODELS].sort().map(async (m) => {
+        const rows = (await readRows(t.db, m, `SELECT * FROM "${m}"`)).map((row: Record<string, unknown>) => {
           const { lastUsedAt: _lastUsed, updatedAt: _updated, ...rest } = row;
-          return JSON.stringify(m === 'accessToken' ? rest : row, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+          return JSON.stringify(m === 'AccessToken' ? rest : row, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
         });
         return `${m}:${rows.sort().join('\n')}`;
       }),
