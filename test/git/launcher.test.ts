@@ -7,6 +7,8 @@ import { GitLauncher, type GitProcess } from '../../src/git/launcher/launcher.ts
 async function collect(child: GitProcess, input?: string) {
   const out: Buffer[] = [];
   let err = '';
+  const errors: string[] = [];
+  child.on('error', (e) => errors.push(e.message));
   child.stdout.on('data', (d: Buffer) => out.push(d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
@@ -14,7 +16,7 @@ async function collect(child: GitProcess, input?: string) {
   );
   if (input !== undefined) child.stdin.end(input);
   const [code, signal] = await closed;
-  return { code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: err };
+  return { code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: err, errors };
 }
 
 const blobId = (text: string) =>
@@ -52,6 +54,12 @@ describe('the git launcher', () => {
       expect(f.code).toBe(128);
       expect(f.stderr).toContain(`/nonexistent/${i}`);
     }
+  });
+
+  it('a burst of 300 commands at once (900 connections while the helper forks) all run', async () => {
+    const inputs = Array.from({ length: 300 }, (_, i) => `burst ${i}\n`);
+    const results = await Promise.all(inputs.map((text) => collect(run(['hash-object', '--stdin']), text)));
+    expect(results.map((r) => r.stdout.trim())).toEqual(inputs.map(blobId));
   });
 
   it('streams large output and input through (a 4 MB blob in and out)', async () => {

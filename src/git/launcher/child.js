@@ -93,4 +93,6 @@ process.on('message', (message) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
-server.listen(process.argv[2], () => send({ t: 'ready' }));
+// A burst of commands opens three or four connections each while this process is busy forking: a long queue
+// (the kernel caps it at net.core.somaxconn), since a refused connection restarts the helper.
+server.listen({ path: process.argv[2], backlog: 4096 }, () => send({ t: 'ready' }));

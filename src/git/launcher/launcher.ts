@@ -93,8 +93,8 @@ class LaunchedGit extends EventEmitter implements GitProcess {
   failed(err: Error): void {
     if (this.#exited || this.#failed) return;
     this.#failed = true;
-    this.emit('error', err);
     for (const s of this.stdio) s.destroy();
+    this.emit('error', err);
     this.#maybeClose();
   }
 
