@@ -77,16 +77,53 @@ export async function compareCommits(
   const limit = Math.min(MAX_COMPARE_LIMIT, Math.max(1, Math.floor(opts.limit ?? DEFAULT_COMPARE_LIMIT)));
   const range = ['--end-of-options', `${base}..${head}`, '--'];
   const what = `commit does not exist [${base}, ${head}]`;
-  const [count, log] = await Promise.all([
-    runGitOrNotFound(gitDir, ['rev-list', '--count', ...range], what),
-    // parseCommitRecords reads the leading field (its `ref`) as "tree parent…" here.
-    runGitOrNotFound(gitDir, ['log', `--skip=${skip}`, `--max-count=${limit}`, `--format=%T %P%x00${LOG_FORMAT}`, ...range], what),
-  ]);
-  const commits = parseCommitRecords(log.toString('utf8'), true).map(({ ref, commit }) => {
+  // One more commit than the page: when git has no more, the count is known without a second command.
+  const log = await runGitOrNotFound(
+    gitDir,
+    ['log', `--skip=${skip}`, `--max-count=${limit + 1}`, `--format=%T %P%x00${LOG_FORMAT}`, ...range],
+    what,
+  );
+  // parseCommitRecords reads the leading field (its `ref`) as "tree parent…" here.
+  const listed = parseCommitRecords(log.toString('utf8'), true).map(({ ref, commit }) => {
     const [tree = '', ...parents] = ref.trim().split(' ');
     return { ...commit, tree, parents };
   });
+  const commits = listed.slice(0, limit);
+  if (listed.length <= limit && (skip === 0 || listed.length > 0)) return { total: skip + listed.length, commits };
+  const count = await runGitOrNotFound(gitDir, ['rev-list', '--count', ...range], what);
   return { total: Number.parseInt(count.toString('utf8').trim(), 10) || 0, commits };
+}
+
+/**
+ * How many commits `head` has that `base` has not (ahead) and the reverse (behind), in one
+ * `git rev-list --left-right --count` (Gitea GetDivergingCommits).
+ * @throws InvalidArgumentError; NotFoundError when a revision does not name a commit
+ */
+export async function countDivergence(gitDir: string, base: string, head: string): Promise<{ ahead: number; behind: number }> {
+  assertRevision(base);
+  assertRevision(head);
+  const out = await runGitOrNotFound(
+    gitDir,
+    ['rev-list', '--left-right', '--count', '--end-of-options', `${base}...${head}`, '--'],
+    `commit does not exist [${base}, ${head}]`,
+  );
+  const [behind = '0', ahead = '0'] = out.toString('utf8').trim().split(/\s+/);
+  return { ahead: Number.parseInt(ahead, 10) || 0, behind: Number.parseInt(behind, 10) || 0 };
+}
+
+/**
+ * The ids of the commits reachable from `head` and from none of `exclude`, newest first, at most `limit`
+ * (`git rev-list head ^exclude…`).
+ * @throws InvalidArgumentError; NotFoundError when a revision does not name a commit
+ */
+export async function commitsExcluding(gitDir: string, head: string, exclude: readonly string[], limit: number): Promise<string[]> {
+  for (const rev of [head, ...exclude]) assertRevision(rev);
+  const out = await runGitOrNotFound(
+    gitDir,
+    ['rev-list', `--max-count=${limit}`, '--end-of-options', head, ...exclude.map((rev) => `^${rev}`), '--'],
+    `commit does not exist [${[head, ...exclude].join(', ')}]`,
+  );
+  return out.toString('utf8').split('\n').filter(Boolean);
 }
 
 /** How a file changed (git's raw status letters A, M, D, R, C; a type change counts as modified). */

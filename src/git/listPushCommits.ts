@@ -11,24 +11,49 @@ export interface PushCommit {
   Timestamp: string;
 }
 
+interface PushCommits {
+  commits: PushCommit[];
+  total: number;
+}
+
 const ZERO = /^0+$/;
+
+/**
+ * One ref update is read by the activity feed, the push webhook and commit references, each in its own job and
+ * usually within moments of each other: the commits are read once (up to READ of them) and kept briefly.
+ */
+const READ = 100;
+const KEEP_MS = 30_000;
+const KEEP_MAX = 256;
+const kept = new Map<string, { until: number; read: Promise<PushCommits> }>();
 
 /**
  * The newest commits a ref update brought (at most `max`), newest first, and how many there were:
  * `old..new`, or for a new ref the commits not reachable from any other branch.
  */
-export async function listPushCommits(
-  gitDir: string,
-  ref: string,
-  oldSha: string,
-  newSha: string,
-  max = 5,
-): Promise<{ commits: PushCommit[]; total: number }> {
-  const range = ZERO.test(oldSha) ? [newSha, '--not', `--exclude=${ref}`, '--branches'] : [`${oldSha}..${newSha}`];
-  const [countOut, logOut] = await Promise.all([
-    run(gitDir, ['rev-list', '--count', ...range]),
-    run(gitDir, ['log', `--max-count=${max}`, '--format=%H%x00%an%x00%ae%x00%cn%x00%ce%x00%cI%x00%B%x1e', ...range]),
-  ]);
+export async function listPushCommits(gitDir: string, ref: string, oldSha: string, newSha: string, max = 5): Promise<PushCommits> {
+  if (max > READ) return readPushCommits(gitDir, ref, oldSha, newSha, max);
+  const key = `${gitDir}\0${ref}\0${oldSha}\0${newSha}`;
+  const now = Date.now();
+  let entry = kept.get(key);
+  if (!entry || entry.until < now) {
+    if (kept.size >= KEEP_MAX) kept.clear();
+    const read = readPushCommits(gitDir, ref, oldSha, newSha, READ);
+    entry = { until: now + KEEP_MS, read };
+    kept.set(key, entry);
+    read.catch(() => kept.delete(key));
+  }
+  const { commits, total } = await entry.read;
+  return { commits: commits.slice(0, max), total };
+}
+
+/** One `git log` for up to max + 1 commits; the count is asked for only when there are more than max. */
+async function readPushCommits(gitDir: string, ref: string, oldSha: string, newSha: string, max: number): Promise<PushCommits> {
+  // `--exclude` before `--branches` takes the branch name without refs/heads/ (git rev-list --exclude).
+  const range = ZERO.test(oldSha)
+    ? [newSha, '--not', `--exclude=${ref.replace(/^refs\/heads\//, '')}`, '--branches']
+    : [`${oldSha}..${newSha}`];
+  const logOut = await run(gitDir, ['log', `--max-count=${max + 1}`, '--format=%H%x00%an%x00%ae%x00%cn%x00%ce%x00%cI%x00%B%x1e', ...range]);
   const commits = logOut
     .split('\x1e')
     .map((s) => s.replace(/^\n/, ''))
@@ -45,7 +70,9 @@ export async function listPushCommits(
         Timestamp: ts,
       };
     });
-  return { commits, total: Number.parseInt(countOut.trim(), 10) || commits.length };
+  if (commits.length <= max) return { commits, total: commits.length };
+  const countOut = await run(gitDir, ['rev-list', '--count', ...range]);
+  return { commits: commits.slice(0, max), total: Number.parseInt(countOut.trim(), 10) || max };
 }
 
 async function run(gitDir: string, args: string[]): Promise<string> {

@@ -53,3 +53,8 @@ export async function readTreePath(
   if (entry.type !== 'tree') return { entry, children: null };
   return { entry, children: parseLsTree(await runGit(gitDir, ['ls-tree', '-l', '-z', commit, '--', `${clean}/`])) };
 }
+
+/** The entries directly under each of `dirs` at `commit`, in one `git ls-tree`; a directory that is not there lists nothing. */
+export async function readTreeDirs(gitDir: string, commit: string, dirs: string[]): Promise<TreeEntry[]> {
+  return parseLsTree(await runGit(gitDir, ['ls-tree', '-l', '-z', commit, '--', ...dirs.map((d) => `${d}/`)]));
+}

@@ -1,5 +1,5 @@
 import { readObject } from './readObject.ts';
-import { readTreePath } from './readTreePath.ts';
+import { readTreeDirs } from './readTreePath.ts';
 import { GitCommandError, runGit } from './run.ts';
 
 /** The directories searched for workflows, in order; the first that exists is the only one read (Gitea WORKFLOW_DIRS). */
@@ -7,14 +7,15 @@ const WORKFLOW_DIRS = ['.gitea/workflows', '.github/workflows'];
 
 /** The `*.yml` / `*.yaml` files of the first existing workflow directory at `commit`: file name, path and content. */
 export async function readWorkflowFiles(gitDir: string, commit: string): Promise<Array<{ name: string; path: string; content: string }>> {
+  const entries = await readTreeDirs(gitDir, commit, WORKFLOW_DIRS);
   for (const dir of WORKFLOW_DIRS) {
-    const found = await readTreePath(gitDir, commit, dir);
-    if (!found?.children) continue;
-    const files = found.children.filter((e) => e.type === 'blob' && /\.ya?ml$/.test(e.name));
+    const children = entries.filter((e) => e.path === `${dir}/${e.name}`);
+    if (!children.length) continue;
+    const files = children.filter((e) => e.type === 'blob' && /\.ya?ml$/.test(e.name));
     return Promise.all(
       files.map(async (f) => ({
         name: f.name,
-        path: `${dir}/${f.name}`,
+        path: f.path,
         content: (await readObject(gitDir, f.sha)).content.toString('utf8'),
       })),
     );

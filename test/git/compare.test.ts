@@ -2,7 +2,7 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, NotFoundError } from '../../src/errors.ts';
-import { compareCommits, diffStats, isAncestor, mergeBase } from '../../src/git/compare.ts';
+import { commitsExcluding, compareCommits, countDivergence, diffStats, isAncestor, mergeBase } from '../../src/git/compare.ts';
 import { diffStream, patchStream } from '../../src/git/patch.ts';
 import { ALICE, BOB, RepoFixture } from './fixture.ts';
 
@@ -109,6 +109,28 @@ describe('compare: merge base, commits, diff stats, diff and patch streams', () 
     expect(page.commits.map((c) => c.sha)).toEqual([add]);
     expect((await compareCommits(f.bare, 'feature', 'main')).commits.map((c) => c.sha)).toEqual([mainTip]);
     expect(await compareCommits(f.bare, 'feature', 'feature')).toEqual({ total: 0, commits: [] });
+    // The total without a count command (the page reached the end) and with one (more than a page, or a skip
+    // past the end).
+    expect((await compareCommits(f.bare, 'main', 'merged', { limit: 3 })).total).toBe(3);
+    expect((await compareCommits(f.bare, 'main', 'merged', { skip: 2, limit: 5 })).total).toBe(3);
+    expect(await compareCommits(f.bare, 'main', 'merged', { skip: 5, limit: 5 })).toEqual({ total: 3, commits: [] });
+    expect((await compareCommits(f.bare, 'main', 'merged', { limit: 2 })).total).toBe(3);
+  });
+
+  it('counts the divergence of two commits in both directions, unrelated histories included', async () => {
+    expect(await countDivergence(f.bare, 'main', 'merged')).toEqual({ ahead: 3, behind: 0 });
+    expect(await countDivergence(f.bare, 'feature', 'main')).toEqual({ ahead: 1, behind: 2 });
+    expect(await countDivergence(f.bare, 'main', 'orphan')).toEqual({ ahead: 1, behind: 2 });
+    await expect(countDivergence(f.bare, 'main', '0'.repeat(40))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(countDivergence(f.bare, '--all', 'main')).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
+
+  it('lists the commits of a head that none of the excluded revisions reach, newest first', async () => {
+    expect(await commitsExcluding(f.bare, 'merged', ['main'], 10)).toEqual([mergedTip, add, edit]);
+    expect(await commitsExcluding(f.bare, 'merged', ['main', edit], 10)).toEqual([mergedTip, add]);
+    expect(await commitsExcluding(f.bare, 'merged', ['main'], 1)).toEqual([mergedTip]);
+    expect(await commitsExcluding(f.bare, 'main', ['merged'], 10)).toEqual([]);
+    await expect(commitsExcluding(f.bare, 'main', ['0'.repeat(40)], 10)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('counts additions, deletions, renames, binaries, mode changes and odd paths against the merge base', async () => {

@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { compareCommits, diffStats, isAncestor, type DiffFile, type DiffStats } from '../../git/compare.ts';
+import { commitsExcluding, diffStats, isAncestor, type DiffFile, type DiffStats } from '../../git/compare.ts';
 import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import type { RefUpdate } from '../../notify/events.ts';
@@ -76,15 +76,8 @@ async function pushContent(gitDir: string, baseSha: string, oldSha: string, newS
   if (!oldSha || ZERO.test(oldSha)) return null;
   const force = !(await isAncestor(gitDir, oldSha, newSha).catch(() => false));
   if (force) return JSON.stringify({ is_force_push: true, commit_ids: [oldSha, newSha] });
-  const [pushed, notOnBase] = await Promise.all([
-    compareCommits(gitDir, oldSha, newSha, { limit: 10_000 }),
-    compareCommits(gitDir, baseSha, newSha, { limit: 10_000 }),
-  ]);
-  const keep = new Set(notOnBase.commits.map((c) => c.sha));
-  const ids = pushed.commits
-    .map((c) => c.sha)
-    .filter((sha) => keep.has(sha))
-    .reverse();
+  // The pushed commits (old..new) that are not on the base branch, newest first.
+  const ids = (await commitsExcluding(gitDir, newSha, [oldSha, baseSha], 10_000)).reverse();
   return ids.length ? JSON.stringify({ is_force_push: false, commit_ids: ids }) : null;
 }
 

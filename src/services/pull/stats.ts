@@ -1,5 +1,5 @@
 import type { DbLike, Models } from '../../db/client.ts';
-import { compareCommits, diffStats, type DiffStats } from '../../git/compare.ts';
+import { countDivergence, diffStats, type DiffStats } from '../../git/compare.ts';
 import { checkMergeable } from '../../git/mergeTree.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import type { ServiceContext } from '../context.ts';
@@ -30,11 +30,7 @@ export interface PullGitState {
  * @throws NotFoundError when a commit is missing
  */
 export async function computePullGitState(gitDir: string, baseSha: string, headSha: string, stats?: DiffStats): Promise<PullGitState> {
-  const [diff, ahead, behind] = await Promise.all([
-    stats ?? diffStats(gitDir, baseSha, headSha),
-    compareCommits(gitDir, baseSha, headSha, { limit: 1 }),
-    compareCommits(gitDir, headSha, baseSha, { limit: 1 }),
-  ]);
+  const [diff, divergence] = await Promise.all([stats ?? diffStats(gitDir, baseSha, headSha), countDivergence(gitDir, baseSha, headSha)]);
   let status: Models.PullRequestStatus = 'MERGEABLE';
   let conflictedFiles: string[] = [];
   if (diff.mergeBase === null) status = 'ERROR';
@@ -50,8 +46,8 @@ export async function computePullGitState(gitDir: string, baseSha: string, headS
   return {
     status,
     mergeBase: diff.mergeBase ?? '',
-    commitsAhead: ahead.total,
-    commitsBehind: behind.total,
+    commitsAhead: divergence.ahead,
+    commitsBehind: divergence.behind,
     conflictedFiles,
     additions: diff.additions,
     deletions: diff.deletions,

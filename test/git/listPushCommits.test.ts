@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listPushCommits } from '../../src/git/listPushCommits.ts';
+import { ALICE, RepoFixture } from './fixture.ts';
+
+const ZERO = '0'.repeat(40);
+
+describe('listPushCommits: the commits a ref update brought', () => {
+  let f: RepoFixture;
+  let base: string;
+  const pushed: string[] = [];
+
+  beforeAll(async () => {
+    f = await RepoFixture.create();
+    base = await f.commit({ 'a.txt': 'a\n' }, 'base');
+    await f.checkout('topic', 'main');
+    for (let i = 1; i <= 7; i++) pushed.push(await f.commit({ 'a.txt': `${i}\n` }, `topic ${i}\n\nbody ${i}`, ALICE));
+  });
+  afterAll(() => f.cleanup());
+
+  it('lists the newest `max` commits with the total of the range, newest first', async () => {
+    const tip = pushed.at(-1) ?? '';
+    const five = await listPushCommits(f.bare, 'refs/heads/topic', base, tip, 5);
+    expect(five.total).toBe(7);
+    expect(five.commits.map((c) => c.Sha1)).toEqual([...pushed].reverse().slice(0, 5));
+    expect(five.commits[0]).toMatchObject({ Message: 'topic 7\n\nbody 7\n', AuthorName: ALICE.name, AuthorEmail: ALICE.email });
+    // The same update asked for more (commit references read up to 100): every commit, same total.
+    const all = await listPushCommits(f.bare, 'refs/heads/topic', base, tip, 100);
+    expect(all).toMatchObject({ total: 7 });
+    expect(all.commits.map((c) => c.Sha1)).toEqual([...pushed].reverse());
+    // Exactly max commits: no more to count.
+    const exact = await listPushCommits(f.bare, 'refs/heads/topic', pushed[1] ?? '', tip, 5);
+    expect(exact.total).toBe(5);
+    expect(exact.commits).toHaveLength(5);
+    // Over the kept size: read on its own.
+    expect((await listPushCommits(f.bare, 'refs/heads/topic', base, tip, 500)).total).toBe(7);
+  });
+
+  it('for a new branch, lists the commits no other branch has', async () => {
+    const created = await listPushCommits(f.bare, 'refs/heads/topic', ZERO, pushed.at(-1) ?? '', 3);
+    expect(created.total).toBe(7);
+    expect(created.commits.map((c) => c.Sha1)).toEqual([...pushed].reverse().slice(0, 3));
+    // A branch off topic with one commit of its own: only that one is new.
+    await f.checkout('side', 'topic');
+    const side = await f.commit({ 'b.txt': 'b\n' }, 'side');
+    expect(await listPushCommits(f.bare, 'refs/heads/side', ZERO, side, 5)).toMatchObject({ total: 1, commits: [{ Sha1: side }] });
+  });
+});
