@@ -104,7 +104,7 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
       : `Database: PostgreSQL ${database.url}`;
   }
 
-  async function waitFor(predicate: () => boolean, what: string, ms = 30_000): Promise<void> {
+  async function waitFor(predicate: () => boolean, what: string, ms = 120_000): Promise<void> {
     const until = Date.now() + ms;
     while (!predicate()) {
       if (Date.now() > until) throw new Error(`timed out waiting for ${what}; server output:\n${serverOut}`);

@@ -93,7 +93,7 @@ describe.each(PROVIDERS)('a server killed between a ref update and its bookkeepi
     expect(JSON.parse(jobs[0]?.payload ?? '{}')).toMatchObject({ repoId: repo.id, updates: expect.any(Array) });
 
     // Restart: once the dead lease expires, the job is replayed.
-    await start();
+    const restarted = await start();
     await until(async () => (await db.job.count({ where: { id: jobs[0]?.id, status: 'DONE' } })) === 1, 60_000, 'the replayed push job');
     expect(await branch('feature')).toMatchObject({ commitId: second, commitMessage: 'second', isDeleted: false });
     expect(await branch('extra')).toMatchObject({ commitId: second });
@@ -117,7 +117,8 @@ describe.each(PROVIDERS)('a server killed between a ref update and its bookkeepi
 
     // The replay is final: a normal push afterwards is recorded as usual, once.
     const third = await git.commit(work, 'c.txt', 'three\n', 'third');
-    await git.ok(['push', '-q', 'origin', 'feature'], { cwd: work });
+    const final = await git.run(['push', '-q', 'origin', 'feature'], { cwd: work });
+    expect(final.code, `${final.stderr}\nserver output:\n${restarted.output.join('')}`).toBe(0);
     expect((await branch('feature'))?.commitId).toBe(third);
     expect((await readRefs(gitDir, ['refs/pull/1/head'])).get('refs/pull/1/head')).toBe(third);
     expect(await db.job.count({ where: { kind: 'repo.push', status: { not: 'DONE' } } })).toBe(0);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPE_CATEGORIES, type ScopeCategory } from '../../src/auth/scope.ts';
 import { Models } from '../../src/db/client.ts';
-import { readRows } from '../../src/db/readPath.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { allRoutes } from '../../src/rest/routes/index.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
@@ -81,20 +80,40 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
     return secret;
   }
 
+  /** Each table's columns, as the snapshot reads them (a token's last use aside: authentication records it). */
+  const columns = new Map<string, string[]>();
+  async function columnsOf(m: string): Promise<string[]> {
+    let names = columns.get(m);
+    if (!names) {
+      const rows =
+        provider === 'sqlite'
+          ? await t.db.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM pragma_table_info('${m}')`)
+          : await t.db.$queryRawUnsafe<{ name: string }[]>(
+              `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
+              m,
+            );
+      names = rows.map((r) => r.name).filter((c) => m !== 'AccessToken' || (c !== 'lastUsedAt' && c !== 'updatedAt'));
+      columns.set(m, names);
+    }
+    return names;
+  }
+
   /**
-   * Every row of every table, order-independent (a token's last use aside: authentication records it). Read with
-   * plain `SELECT *` on the read path (rows shaped as Prisma's), not one Prisma findMany per model: the snapshot
-   * runs twice per case over ~90 tables and was most of this file's time.
+   * Every row of every table, order-independent: one text per table, each row its quoted values, rows sorted,
+   * built by the database itself (the snapshot runs three times per case over ~90 tables; reading the rows into
+   * JavaScript and serializing them there was most of this file's time).
    */
   async function snapshot(): Promise<string> {
     await t.app.deps.notifier.drain();
     const tables = await Promise.all(
       [...MODELS].sort().map(async (m) => {
-        const rows = (await readRows(t.db, m, `SELECT * FROM "${m}"`)).map((row: Record<string, unknown>) => {
-          const { lastUsedAt: _lastUsed, updatedAt: _updated, ...rest } = row;
-          return JSON.stringify(m === 'AccessToken' ? rest : row, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-        });
-        return `${m}:${rows.sort().join('\n')}`;
+        const cols = await columnsOf(m);
+        const sql =
+          provider === 'sqlite'
+            ? `SELECT group_concat(r, char(10) ORDER BY r) AS rows FROM (SELECT ${cols.map((c) => `quote("${c}")`).join(" || ',' || ")} AS r FROM "${m}")`
+            : `SELECT string_agg(r, E'\\n' ORDER BY r) AS rows FROM (SELECT concat_ws(',', ${cols.map((c) => `quote_nullable("${c}")`).join(', ')}) AS r FROM "${m}") s`;
+        const [row] = await t.db.$queryRawUnsafe<{ rows: string | null }[]>(sql);
+        return `${m}:${row?.rows ?? ''}`;
       }),
     );
     return tables.join('\n');

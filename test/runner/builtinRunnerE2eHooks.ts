@@ -23,6 +23,18 @@ async function queued(w: RunnerWorld, rx: HookReceiver, event: string): Promise<
     });
 }
 
+/**
+ * The status deliveries in the order the statuses were written (their ids): each is announced by a job of its own,
+ * and two of them may be queued in either order.
+ */
+function statusesInOrder(rx: HookReceiver): Delivery[] {
+  return rx
+    .of('status')
+    .map((r) => JSON.parse(r.body) as Doc)
+    .sort((a, b) => Number(a.id) - Number(b.id))
+    .map((doc) => ({ action: String(doc.action), doc }));
+}
+
 const field = (d: Delivery, key: string, name: string) => String((d.doc[key] as Doc)[name]);
 
 /** workflow_run, workflow_job and status deliveries follow the run to its end (Gitea's payload shapes). */
@@ -30,17 +42,23 @@ export async function expectActionHooks(w: RunnerWorld, rx: HookReceiver, sha: s
   const docs = (event: string) => rx.of(event).map((r) => JSON.parse(r.body) as Doc);
   const jobDone = (name: string) => docs('workflow_job').some((d) => d.action === 'completed' && (d.workflow_job as Doc).name === name);
   const events = ['workflow_run', 'workflow_job', 'status'];
-  // Done when the run and every job announced their end, every job has a status, and every queued delivery arrived.
+  // Done when the run and every job announced their end, every job's latest status delivery is its final state, and
+  // every queued delivery arrived. A status is announced by a job of its own, after the change that wrote it (and
+  // its workflow_job delivery) committed, so a job's end does not mean its final status was queued yet.
+  const finalStates = () => {
+    const latest = new Map(statusesInOrder(rx).map((d) => [String(d.doc.context), String(d.doc.state)]));
+    return Object.entries(FINAL_CONTEXTS).every(([context, state]) => latest.get(context) === state);
+  };
   await w.until(async () => {
     await w.t.app.deps.notifier.drain();
     const queuedCount = await w.t.db.hookTask.count({ where: { eventType: { in: events } } });
     return (
       docs('workflow_run').some((d) => d.action === 'completed') &&
       FINAL_JOBS.every(([name]) => jobDone(name)) &&
-      Object.keys(FINAL_CONTEXTS).every((c) => docs('status').some((d) => d.context === c)) &&
+      finalStates() &&
       events.reduce((n, e) => n + rx.of(e).length, 0) === queuedCount
     );
-  }, 'the workflow_run, workflow_job and status deliveries');
+  }, 'the workflow_run, workflow_job and final status deliveries');
 
   const runs = await queued(w, rx, 'workflow_run');
   expect(runs.length).toBeGreaterThanOrEqual(2);
@@ -74,7 +92,7 @@ export async function expectActionHooks(w: RunnerWorld, rx: HookReceiver, sha: s
   }
   expect(jobs.find((d) => field(d, 'workflow_job', 'name') === 'deploy')?.action).toBe('waiting');
 
-  const statuses = await queued(w, rx, 'status');
+  const statuses = statusesInOrder(rx);
   const latest = new Map(statuses.map((d) => [String(d.doc.context), d.doc]));
   expect(Object.fromEntries([...latest].map(([c, d]) => [c, d.state]))).toEqual(FINAL_CONTEXTS);
   expect(latest.get('CI / broken (push)')).toMatchObject({ sha, commit: { id: sha }, repository: { full_name: 'root/app' } });
