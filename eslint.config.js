@@ -55,7 +55,8 @@ const layers = [
     category: 'config',
     pattern: ['src/config.ts', 'src/jobs/settings.ts', 'src/jobs/duration.ts', 'src/jobs/schedule.ts', 'src/webhooks/settings.ts'],
   },
-  { category: 'errors', pattern: 'src/errors.ts' },
+  // Leaf modules every layer may use: the domain errors and where the checkout is (src/paths.ts).
+  { category: 'base', pattern: ['src/errors.ts', 'src/paths.ts'] },
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
   { category: 'service', pattern: 'src/services/*/**', capture: ['domain', 'file'] },
@@ -91,7 +92,7 @@ const policies = [
   {
     from: from('main'),
     allow: [
-      to('main', 'app', 'config', 'errors', 'db', 'notify', 'jobs', 'service', 'service-base', 'service-access', 'auth', 'builtinRunner'),
+      to('main', 'app', 'config', 'base', 'db', 'notify', 'jobs', 'service', 'service-base', 'service-access', 'auth', 'builtinRunner'),
     ],
   },
   { from: from('builtinRunner'), allow: [to('builtinRunner'), { to: { file: { path: 'src/runner/gen/**' } } }] },
@@ -115,7 +116,7 @@ const policies = [
         'loaders',
         'auth',
         'db',
-        'errors',
+        'base',
         'config',
       ),
     ],
@@ -124,10 +125,7 @@ const policies = [
   // pure access model; database rows and git results only as types.
   ...['rest', 'graphql', 'githttp', 'packages', 'runner'].map((t) => ({
     from: from(t),
-    allow: [
-      to(t, 'service', 'service-base', 'service-access', 'loaders', 'auth', 'permissions', 'errors', 'config'),
-      typesFrom('db', 'git'),
-    ],
+    allow: [to(t, 'service', 'service-base', 'service-access', 'loaders', 'auth', 'permissions', 'base', 'config'), typesFrom('db', 'git')],
   })),
   // Outgoing webhooks: an outgoing transport. Like the REST API it renders Gitea's JSON (rest/convert, rest/structs
   // as types) from service reads, and it runs as jobs; nothing imports it but the app.
@@ -145,7 +143,7 @@ const policies = [
         'permissions',
         'git',
         'db',
-        'errors',
+        'base',
         'config',
       ),
       { to: { file: { path: 'src/rest/convert/**' } } },
@@ -155,35 +153,35 @@ const policies = [
   // Operations (metrics, request ids, health and readiness): below the app, above nothing of the product.
   { from: from('ops'), allow: [to('ops')] },
   // Static pages and assets (landing page, Swagger UI, the GraphiQL page): nothing of the product below them.
-  { from: from('web'), allow: [to('web', 'config', 'errors')] },
+  { from: from('web'), allow: [to('web', 'config', 'base')] },
   { from: from('graphql'), allow: [to('web')] },
   // Pothos' Prisma plugin needs values from the data model: its DMMF and the scalar-field enums.
   { from: from('graphql'), allow: [{ to: { file: { path: 'src/db/client.ts' } } }] },
   {
     from: from('service-base'),
-    allow: [to('service-base', 'notify', 'jobs', 'loaders', 'auth', 'permissions', 'db', 'errors', 'config')],
+    allow: [to('service-base', 'notify', 'jobs', 'loaders', 'auth', 'permissions', 'db', 'base', 'config')],
   },
   {
     from: from('service-access'),
-    allow: [to('service-access', 'service-base', 'loaders', 'auth', 'permissions', 'db', 'errors', 'config')],
+    allow: [to('service-access', 'service-base', 'loaders', 'auth', 'permissions', 'db', 'base', 'config')],
   },
   ...SERVICE_DOMAINS.map((domain, i) => ({
     from: from('service', { domain }),
     allow: [
       { to: { file: { categories: 'service', captured: { domain: SERVICE_DOMAINS.slice(0, i + 1) } } } },
-      to('service-base', 'service-access', 'notify', 'jobs', 'loaders', 'auth', 'permissions', 'git', 'db', 'errors', 'config'),
+      to('service-base', 'service-access', 'notify', 'jobs', 'loaders', 'auth', 'permissions', 'git', 'db', 'base', 'config'),
     ],
   })),
-  { from: from('notify'), allow: [to('notify', 'jobs', 'loaders', 'permissions', 'git', 'db', 'errors', 'config')] },
-  { from: from('jobs'), allow: [to('jobs', 'loaders', 'permissions', 'git', 'db', 'errors', 'config')] },
+  { from: from('notify'), allow: [to('notify', 'jobs', 'loaders', 'permissions', 'git', 'db', 'base', 'config')] },
+  { from: from('jobs'), allow: [to('jobs', 'loaders', 'permissions', 'git', 'db', 'base', 'config')] },
   // Authentication only: credentials → viewer; no permission decisions.
-  { from: from('auth'), allow: [to('auth', 'db', 'errors', 'config')] },
-  { from: from('loaders'), allow: [to('loaders', 'permissions', 'db', 'errors')] },
+  { from: from('auth'), allow: [to('auth', 'db', 'base', 'config')] },
+  { from: from('loaders'), allow: [to('loaders', 'permissions', 'db', 'base')] },
   // The access model is pure functions: rows only as types.
-  { from: from('permissions'), allow: [to('permissions', 'errors'), typesFrom('db')] },
-  { from: from('config'), allow: [to('config')] },
-  { from: from('git'), allow: [to('git', 'errors')] },
-  { from: from('db'), allow: [to('db', 'generated', 'errors')] },
+  { from: from('permissions'), allow: [to('permissions', 'base'), typesFrom('db')] },
+  { from: from('config'), allow: [to('config', 'base')] },
+  { from: from('git'), allow: [to('git', 'base')] },
+  { from: from('db'), allow: [to('db', 'generated', 'base')] },
   { from: from('generated'), allow: [to('generated')] },
 ];
 
@@ -220,7 +218,7 @@ const LAYER_GLOBS = [
   ['src/main.ts', 'src/bin/**'],
   ['src/builtinRunner/**'],
   ['src/app.ts', 'src/logger.ts'],
-  ['src/config.ts', 'src/errors.ts'],
+  ['src/config.ts', 'src/errors.ts', 'src/paths.ts'],
   ...[
     'rest',
     'graphql',
@@ -380,6 +378,7 @@ export default tseslint.config(
       'prisma/migrations/**',
       'data/**',
       'coverage/**',
+      'dist/**',
     ],
   },
   js.configs.recommended,

@@ -24,6 +24,8 @@ export default defineConfig({
     // and fewer scavenges promote less (two git-heavy files: 70-73 s against 75.5 s alone).
     execArgv: ['--max-semi-space-size=64'],
     maxWorkers: 4,
+    // Servers and CLI commands the tests start run the bundle (npm run build), built once here.
+    globalSetup: ['./test/helpers/buildBundle.ts'],
     reporters: ['default', './test/helpers/summaryReporter.ts'],
     // Longest files first (test/durations.json), so no long file starts last and runs alone at the end.
     sequence: { sequencer: LongestFirstSequencer },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDuration } from './jobs/duration.ts';
+import { ROOT } from './paths.ts';
 import { loadCronConfig, loadJobsConfig, type CronConfig, type JobsConfig } from './jobs/settings.ts';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/settings.ts';
 
@@ -132,8 +133,7 @@ export interface LoginThrottleSettings {
 export const VERSION = '1.27.0';
 
 /** Forgegraph's release, from package.json (`forgegraph --version`). */
-export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-  .version;
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The environment variables loadConfig reads, with their defaults (for `--help` and the README). */
 export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning: string }> = [

@@ -25,7 +25,7 @@ export class ServerProcess {
   private readonly child: ChildProcess;
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    this.child = spawn(process.execPath, ['src/bin/forgegraph.js', 'serve'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

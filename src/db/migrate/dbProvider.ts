@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { ROOT } from '../../paths.ts';
 
 /** The two databases Forgegraph runs on. */
 export type DbProvider = 'sqlite' | 'postgresql';
@@ -18,7 +18,7 @@ export interface MigrationTarget {
 
 /** `<repo>/prisma`: holds `schema.prisma` and the derived `<provider>/` folders. */
 export function defaultSchemaDir(): string {
-  return fileURLToPath(new URL('../../../prisma/', import.meta.url));
+  return `${path.join(ROOT, 'prisma')}${path.sep}`;
 }
 
 /** `<repo>/prisma/<provider>/migrations`, the committed migration history. */

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '../../paths.ts';
 
 /**
  * A running git command: what the server uses of Node's ChildProcess (which also satisfies it, for a command
@@ -40,7 +40,7 @@ type HelperMessage =
   | { t: 'error'; id: number; code: string; message: string }
   | { t: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null };
 
-const CHILD_SCRIPT = fileURLToPath(new URL('./child.js', import.meta.url));
+const CHILD_SCRIPT = path.join(ROOT, 'src/git/launcher/child.js');
 
 /** A git command the helper runs; its stdio are sockets to git itself. */
 class LaunchedGit extends EventEmitter implements GitProcess {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import spdxFull from 'spdx-license-list/full.js';
 import { ValidationError } from '../../errors.ts';
+import { ROOT } from '../../paths.ts';
 
-const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'templates');
+const DIR = path.join(ROOT, 'src/services/repo/templates');
 
 function names(sub: string, ext = ''): string[] {
   return readdirSync(path.join(DIR, sub))
