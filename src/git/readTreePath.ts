@@ -51,7 +51,7 @@ export async function readTreePath(
   const [entry] = parseLsTree(await runGit(gitDir, ['ls-tree', '-l', '-z', commit, '--', clean])).filter((e) => e.path === clean);
   if (!entry) return null;
   if (entry.type !== 'tree') return { entry, children: null };
-  return { entry, children: parseLsTree(await runGit(gitDir, ['ls-tree', '-l', '-z', commit, '--', `${clean}/`])) };
+  return { entry, children: await readTreeDirs(gitDir, commit, [clean]) };
 }
 
 /** The entries directly under each of `dirs` at `commit`, in one `git ls-tree`; a directory that is not there lists nothing. */
