@@ -4,6 +4,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
+// As src/bin/forgegraph.js: production unless NODE_ENV says otherwise, before graphql-js loads (the imports after
+// this module's).
+process.env.NODE_ENV ??= 'production';
+
 const start = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts
   .start;
 /** The Node flags of `npm start` (`--name=value` before the script path). */
@@ -15,4 +19,4 @@ if (missing.length > 0) {
   const child = spawnSync(process.execPath, [...process.execArgv, ...missing, script!, ...args], { stdio: 'inherit' });
   process.exit(child.status ?? 1);
 }
-console.log(`node ${process.version} ${SERVER_NODE_FLAGS.join(' ')} (as npm start)`);
+console.log(`node ${process.version} ${SERVER_NODE_FLAGS.join(' ')} NODE_ENV=${process.env.NODE_ENV} (as npm start)`);

@@ -6,6 +6,11 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+// A production process unless told otherwise (NODE_ENV=development shows internal errors to GraphQL clients). Set
+// before anything loads graphql-js, which reads it once: outside production it checks every type test against a
+// second copy of itself, 17% of a nested query's time (README, "Runtime flags"). bench/serverRuntime.ts does the same.
+process.env.NODE_ENV ??= 'production';
+
 const root = path.resolve(import.meta.dirname, '../..');
 const bundle = path.join(root, 'dist/forgegraph.mjs');
 

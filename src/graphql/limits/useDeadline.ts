@@ -10,11 +10,15 @@ export function useDeadline(ms: number): Plugin {
   return {
     onExecute({ executeFn, setExecuteFn }) {
       setExecuteFn(async (execArgs) => {
-        const error = new GraphQLError(`Request exceeded the deadline of ${ms} ms`, {
-          extensions: { code: 'DEADLINE_EXCEEDED', limit: 'deadline', max: ms },
-        });
+        // Made when the deadline passes, not for every operation (an error captures a stack trace).
+        let error: GraphQLError | undefined;
         const controller = new AbortController();
-        const timer = setTimeout(() => controller.abort(error), ms);
+        const timer = setTimeout(() => {
+          error = new GraphQLError(`Request exceeded the deadline of ${ms} ms`, {
+            extensions: { code: 'DEADLINE_EXCEEDED', limit: 'deadline', max: ms },
+          });
+          controller.abort(error);
+        }, ms);
         const expired = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(error), { once: true }));
         try {
           // The race answers at the deadline even while a resolver is still awaiting something.
@@ -23,7 +27,7 @@ export function useDeadline(ms: number): Plugin {
             expired,
           ]);
         } catch (e) {
-          if (e === error) return { errors: [error] };
+          if (error && e === error) return { errors: [error] };
           throw e;
         } finally {
           clearTimeout(timer);

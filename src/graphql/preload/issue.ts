@@ -1,12 +1,12 @@
 import type { Models } from '../../db/client.ts';
 import * as pages from '../../services/issue/relationPages.ts';
-import { isRecord, targetOf, type Fill, type Preloader, type Preloaders, type UserLoader } from './plan.ts';
+import { attachUsers, isRecord, targetOf, type Fill, type Preloader, type Preloaders } from './plan.ts';
 import type { SelectedFields } from './selectedFields.ts';
 
 /**
- * The hot relations of an issue served below Prisma (plan.ts): the poster, labels, assignees, comments (a page
+ * The hot relations of an issue served below Prisma (plan.ts): labels, assignees, comments (a page
  * per issue in SQL) and the issue's own reactions, each with its users. Each preloader recognises exactly the
- * arguments the graph's fields plan (Issue.labels/assignees/comments/reactionGroups/author, first page only:
+ * arguments the graph's fields plan (Issue.labels/assignees/comments/reactionGroups, first page only:
  * no cursor) and loads what Prisma would for them; anything else (a cursor, a filter, a nested relation below
  * a user) is left to Prisma.
  */
@@ -67,15 +67,6 @@ function attach(parents: Row[], name: string, rows: readonly { issueId: number }
   for (const p of parents) p[name] = byIssue.get(p.id as number) ?? [];
 }
 
-/** Sets `row[name]` to the user `row[key]` names (null when none or deleted). */
-async function attachUsers(rows: Row[], key: string, name: string, users: UserLoader): Promise<void> {
-  const found = await Promise.all(rows.map((r) => (typeof r[key] === 'number' ? users.load(r[key]) : null)));
-  rows.forEach((r, i) => (r[name] = found[i]));
-}
-
-const poster: Preloader = (args) =>
-  scalarsOnly('User', args) ? (_cx, parents, users) => attachUsers(parents, 'posterId', 'poster', users) : null;
-
 const labels: Preloader = (args) => {
   const plan = firstPage('IssueLabel', args, ['label']);
   if (!plan || plan.where !== undefined) return null;
@@ -126,9 +117,11 @@ const comments: Preloader = (args, selected) => {
   if (!plan || !isRecord(where) || Object.keys(where).length !== 1 || typeof where.type !== 'string') return null;
   const type = where.type as Models.Comment['type'];
   const columns = commentColumns(selected);
+  const withPosters = plan.relations.has('poster') || selected('IssueComment').has('author');
   const fill: Fill = async (cx, parents, users) => {
     const rows = await pages.issueCommentPages(cx.db, idsOf(parents), type, plan.page, columns);
-    if (plan.relations.has('poster')) await attachUsers(rows as unknown as Row[], 'posterId', 'poster', users);
+    // IssueComment.author is a plain field (types/issueComment.ts): it reads the poster attached here.
+    if (withPosters) await attachUsers(rows as unknown as Row[], 'posterId', 'poster', users);
     attach(parents, 'comments', rows);
   };
   return fill;
@@ -169,4 +162,4 @@ const counts: Preloader = (args) => {
 };
 
 /** The preloaders of an issue's hot relations. */
-export const ISSUE_PRELOADERS: Preloaders = { Issue: { poster, labels, assignees, comments, reactions, _count: counts } };
+export const ISSUE_PRELOADERS: Preloaders = { Issue: { labels, assignees, comments, reactions, _count: counts } };

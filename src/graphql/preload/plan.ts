@@ -1,8 +1,7 @@
-import DataLoader from 'dataloader';
+import type DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
 import { getDatamodel, type Models } from '../../db/client.ts';
 import type { ServiceContext } from '../../services/context.ts';
-import { usersById } from '../../services/issue/relationPages.ts';
 import { selectedFields, type SelectedFields } from './selectedFields.ts';
 
 /**
@@ -43,6 +42,20 @@ interface Plucked {
   /** Relation names from the root to the parent rows. */
   path: string[];
   fill: Fill;
+}
+
+/** Sets `row[name]` to the user `row[key]` names (null when none or deleted), a whole level's users in one batch. */
+export async function attachUsers(rows: Row[], key: string, name: string, users: UserLoader): Promise<void> {
+  const found = await Promise.all(rows.map((r) => (typeof r[key] === 'number' ? users.load(r[key]) : null)));
+  rows.forEach((r, i) => (r[name] = found[i]));
+}
+
+/**
+ * What a fill attached to `row` under `name` (or Prisma's rows carry under a relation's name); undefined when
+ * nothing did, and the field loads it itself. Lets a plain field resolve synchronously from preloaded rows.
+ */
+export function attached<T>(row: object, name: string): T | undefined {
+  return (row as Record<string, T | undefined>)[name];
 }
 
 /** Whether `v` is a plain record (a Prisma argument object, not an array or a scalar). */
@@ -131,10 +144,8 @@ export async function withPreloaded<T extends object | null>(
   const result = await run(pluck(model, query, preloaders, selectedFields(info), [], plucked));
   if (result === null || plucked.length === 0) return result;
   const roots = (Array.isArray(result) ? result : [result]) as Row[];
-  const users: UserLoader = new DataLoader(async (ids) => {
-    const byId = new Map((await usersById(cx.db, ids)).map((u) => [u.id, u]));
-    return ids.map((id) => byId.get(id) ?? null);
-  });
+  // The request's loader: a user a fill attached is cached for the fields that load theirs.
+  const users = cx.loaders.userById;
   const depths = [...new Set(plucked.map((p) => p.path.length))].sort((a, b) => a - b);
   for (const depth of depths) {
     const level = plucked.filter((p) => p.path.length === depth);

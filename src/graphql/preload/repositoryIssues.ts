@@ -1,6 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import { repoIssuePages, type RepoIssuePageInput } from '../../services/issue/repoIssuePages.ts';
-import { isRecord, type Fill, type Preloader, type Preloaders } from './plan.ts';
+import { attachUsers, isRecord, type Fill, type Preloader, type Preloaders } from './plan.ts';
 
 /**
  * Repository.issues served below Prisma (plan.ts): a first page of a repository's issues, open, closed or both,
@@ -69,7 +69,7 @@ function scalarsOnly(args: Args): boolean {
   return args.include === undefined || (isRecord(args.include) && Object.values(args.include).every((v) => !v));
 }
 
-const issues: Preloader = (args) => {
+const issues: Preloader = (args, selected) => {
   if (!isRecord(args) || !Object.keys(args).every((k) => ['where', 'orderBy', 'take', 'skip', 'include'].includes(k))) return null;
   const plan = isRecord(args.where) ? planned.get(args.where) : undefined;
   if (!plan || args.orderBy !== plan.orderBy || !scalarsOnly(args)) return null;
@@ -82,8 +82,11 @@ const issues: Preloader = (args) => {
     closed === 'none'
       ? { isPull: false, order, take: 0, skip: 0 }
       : { isPull: false, closed, order, take: take as number, skip: skip as number };
-  const fill: Fill = async (cx, parents) => {
+  // Issue.author is a plain field (types/issue.ts): it reads the poster attached here.
+  const withPosters = selected('Issue').has('author');
+  const fill: Fill = async (cx, parents, users) => {
     const rows = await repoIssuePages(cx, [...new Set(parents.map((p) => p.id as number))], input);
+    if (withPosters) await attachUsers(rows as unknown as Record<string, unknown>[], 'posterId', 'poster', users);
     const byRepo = new Map<number, Models.Issue[]>();
     for (const r of rows) {
       const list = byRepo.get(r.repoId);

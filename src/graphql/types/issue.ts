@@ -14,7 +14,8 @@ import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.t
 import { totalOf } from '../totalCount.ts';
 import { LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { UserRef } from './user.ts';
+import { UserRef, userNamed } from './user.ts';
+import { attached } from '../preload/plan.ts';
 
 export const IssueStateEnum = builder.enumType('IssueState', {
   description: 'Whether an issue is open or closed.',
@@ -175,11 +176,12 @@ export const IssueRef = builder.prismaNode('Issue', {
       select: { repo: { select: { ownerName: true, name: true } } },
       resolve: (i, _a, ctx) => `${ctx.cx.config.rootUrl}${i.repo.ownerName}/${i.repo.name}/${i.isPull ? 'pulls' : 'issues'}/${i.index}`,
     }),
-    author: t.relation('poster', {
+    author: t.field({
       type: UserRef,
       nullable: true,
       description: 'Null for a deleted (ghost) author.',
       ...inherits('REST shows the poster with the issue'),
+      resolve: (i, _a, ctx) => userNamed(ctx, attached(i, 'poster'), i.posterId),
     }),
     repository: t.relation('repo', { type: RepositoryRef, ...inherits('a readable issue implies a readable repository') }),
     milestone: t.relation('milestone', {

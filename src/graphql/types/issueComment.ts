@@ -10,7 +10,8 @@ import { dbId, dbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { IssueRef } from './issue.ts';
 import { LabelRef } from './label.ts';
-import { UserRef } from './user.ts';
+import { UserRef, userNamed } from './user.ts';
+import { attached } from '../preload/plan.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 
@@ -128,7 +129,13 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     body: t.exposeString('content'),
-    author: t.relation('poster', { type: UserRef, nullable: true, description: 'Null for a deleted (ghost) author.', ...SHOWN }),
+    author: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'Null for a deleted (ghost) author.',
+      ...SHOWN,
+      resolve: (c, _a, ctx) => userNamed(ctx, attached(c, 'poster'), c.posterId),
+    }),
     issue: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     lastEditedAt: t.field({

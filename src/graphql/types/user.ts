@@ -73,6 +73,17 @@ export const UserRef = builder.prismaNode('User', {
   }),
 });
 
+/**
+ * The user a row names (a poster, an author): the one a preloader attached (`loaded`, preload/plan.ts), at once,
+ * else through the request's loader (a page's users in one statement). A plain field resolving through this skips
+ * plugin-prisma's relation planning, the costliest part of resolving a relation per row. Null for none or a
+ * deleted account.
+ */
+export function userNamed(ctx: GraphQLContext, loaded: Models.User | null | undefined, id: number | null): Models.User | null | Promise<Models.User | null> {
+  if (loaded !== undefined) return loaded;
+  return id === null ? null : ctx.cx.loaders.userById.load(id);
+}
+
 builder.queryFields((t) => ({
   viewer: t.prismaField({
     type: 'User',

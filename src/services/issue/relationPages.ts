@@ -96,11 +96,6 @@ export function issueReactionRows(db: DbLike, issueIds: readonly number[], types
   );
 }
 
-/** Users by id (every column, as Prisma's `include: { user: true }`); absent ids are missing from the result. */
-export function usersById(db: DbLike, ids: readonly number[]): Promise<Models.User[]> {
-  return ids.length ? readRows(db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [ids]) : Promise.resolve([]);
-}
-
 /** The link tables an issue's relation counts come from, by relation name. */
 const LINK_TABLES = { labels: 'IssueLabel', assignees: 'IssueAssignee' } as const;
 /** A relation of an issue that issueRelationCounts can count. */
