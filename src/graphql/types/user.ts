@@ -79,7 +79,11 @@ export const UserRef = builder.prismaNode('User', {
  * plugin-prisma's relation planning, the costliest part of resolving a relation per row. Null for none or a
  * deleted account.
  */
-export function userNamed(ctx: GraphQLContext, loaded: Models.User | null | undefined, id: number | null): Models.User | null | Promise<Models.User | null> {
+export function userNamed(
+  ctx: GraphQLContext,
+  loaded: Models.User | null | undefined,
+  id: number | null,
+): Models.User | null | Promise<Models.User | null> {
   if (loaded !== undefined) return loaded;
   return id === null ? null : ctx.cx.loaders.userById.load(id);
 }
