@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { enforceTokenReadScopes } from './tokenReadScopes.ts';
 import './errors.ts';
 import './types/user.ts';
 import './types/accessToken.ts';
@@ -44,7 +45,7 @@ import './types/commitStatus.ts';
 import './types/actions.ts';
 
 /** The executable schema (importing this file registers every type). */
-export const schema: GraphQLSchema = builder.toSchema();
+export const schema: GraphQLSchema = enforceTokenReadScopes(builder.toSchema());
 
 /** The SDL as committed in schema.graphql: sorted, so diffs are stable. */
 export function printSortedSchema(): string {

@@ -7,6 +7,7 @@ import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { milestoneReadWhere } from '../../services/milestone/visibility.ts';
 import { plannedIssueList } from '../preload/repositoryIssues.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
@@ -26,7 +27,6 @@ export const IssueStateEnum = builder.enumType('IssueState', {
 export const MilestoneRef = builder.prismaNode('Milestone', {
   description: 'A milestone of a repository.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'issue' },
   ...filteredBy('milestoneReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [milestoneReadWhere(ctx.cx)] }),
   nullable: true,
@@ -40,6 +40,7 @@ export const MilestoneRef = builder.prismaNode('Milestone', {
     closedIssueCount: t.exposeInt('numClosedIssues'),
   }),
 });
+tokenReadScope(MilestoneRef, 'issue');
 
 const IssueOrderFieldEnum = builder.enumType('IssueOrderField', {
   description: 'Properties by which issue connections can be ordered.',
@@ -159,7 +160,6 @@ const issueAssignees = prismaConnectionHelpers(builder, 'IssueAssignee', {
 export const IssueRef = builder.prismaNode('Issue', {
   description: 'An issue in a repository.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'issue' },
   ...filteredBy('issueReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [issueReadWhere(ctx.cx)] }),
   nullable: true,
@@ -222,6 +222,7 @@ export const IssueRef = builder.prismaNode('Issue', {
     ),
   }),
 });
+tokenReadScope(IssueRef, 'issue');
 
 builder.prismaObjectFields(RepositoryRef, (t) => ({
   issues: t.relatedConnection('issues', {

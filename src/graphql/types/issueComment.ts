@@ -4,6 +4,7 @@ import * as commentService from '../../services/issue/comment.ts';
 import * as issueService from '../../services/issue/issue.ts';
 import { commentReadWhere } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, dbIdOf } from '../ids.ts';
@@ -122,7 +123,6 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
   description: 'A comment on an issue or pull request.',
   interfaces: [TimelineItemRef],
   id: { field: 'id' },
-  authScopes: { tokenRead: 'issue' },
   ...filteredBy('commentReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), type: 'COMMENT', AND: [commentReadWhere(ctx.cx)] }),
   nullable: true,
@@ -164,6 +164,7 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
     }),
   }),
 });
+tokenReadScope(IssueCommentRef, 'issue');
 
 /** GitHub's IssueCommentEdge, shared by Issue.comments and the addComment payload. */
 export const IssueCommentEdgeRef = builder.edgeObject({ type: IssueCommentRef, name: 'IssueCommentEdge' });
@@ -196,7 +197,9 @@ export const ItemTypeEnum = builder.enumType('IssueTimelineItemsItemType', {
 const eventWhere = (item: ItemType) => (id: string, ctx: GraphQLContext) =>
   ({ id: dbId(id), AND: [ITEM_WHERE[item], commentReadWhere(ctx.cx)] }) as Models.Prisma.CommentWhereUniqueInput;
 
-const EVENT = { id: { field: 'id' }, authScopes: { tokenRead: 'issue' }, nullable: true, ...filteredBy('commentReadWhere') } as const;
+const EVENT = { id: { field: 'id' }, nullable: true, ...filteredBy('commentReadWhere') } as const;
+// Every event type (each is a variant of the Comment rows) reads with the issue scope, as comments do.
+for (const item of ITEM_TYPES) if (item !== 'ISSUE_COMMENT') tokenReadScope({ name: typeNameOf(item) }, 'issue');
 
 builder.prismaNode('Comment', {
   ...EVENT,

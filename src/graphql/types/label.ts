@@ -6,6 +6,7 @@ import * as labelService from '../../services/label/label.ts';
 import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
@@ -34,7 +35,6 @@ const LabelOrderInput = builder.inputType('LabelOrder', {
 export const LabelRef = builder.prismaNode('Label', {
   description: 'A label for issues and pull requests: an organization label here (repository labels join later).',
   id: { field: 'id' },
-  authScopes: (label) => ({ tokenRead: label.orgId !== null ? 'organization' : 'issue' }),
   // node(id:): a label of an invisible organization (or of an unreadable repository) is simply absent.
   ...filteredBy('labelReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [labelReadWhere(ctx.cx)] }),
@@ -73,6 +73,7 @@ export const LabelRef = builder.prismaNode('Label', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+tokenReadScope(LabelRef, (label) => (label.orgId !== null ? 'organization' : 'issue'));
 
 builder.prismaObjectFields(OrganizationRef, (t) => ({
   labels: t.relatedConnection('orgLabels', {

@@ -8,6 +8,7 @@ import * as orgService from '../../services/org/org.ts';
 import { orgMemberReadWhere, orgReadWhere, userOrgReadWhere } from '../../services/org/visibility.ts';
 import { getUserByName } from '../../services/user/user.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -26,7 +27,6 @@ export const OrganizationRef = builder.prismaNode('User', {
   description: 'An organization: shared ownership of repositories, with teams.',
   interfaces: [RepositoryOwnerRef],
   id: { field: 'id' },
-  authScopes: { tokenRead: 'organization' },
   // node(id:): a private organization is simply absent for outsiders.
   ...filteredBy('orgReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [orgReadWhere(ctx.cx)] }),
@@ -47,6 +47,7 @@ export const OrganizationRef = builder.prismaNode('User', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+tokenReadScope(OrganizationRef, 'organization');
 
 builder.queryFields((t) => ({
   organization: t.prismaField({

@@ -7,6 +7,7 @@ import { packageReadWhere, packageVersionReadWhere } from '../../services/packag
 import { repoReadWhere } from '../../services/repo/visibility.ts';
 import { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
@@ -22,10 +23,9 @@ const PackageTypeEnum = builder.enumType('PackageType', {
 
 const VERSION_ORDER = [{ id: 'desc' as const }];
 
-builder.prismaNode('Package', {
+const PackageRef = builder.prismaNode('Package', {
   description: 'A package of a user or an organization, optionally linked to a repository.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'package' },
   ...filteredBy('packageReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [packageReadWhere(ctx.cx)] }),
   nullable: true,
@@ -56,11 +56,11 @@ builder.prismaNode('Package', {
     }),
   }),
 });
+tokenReadScope(PackageRef, 'package');
 
 const PackageVersionRef = builder.prismaNode('PackageVersion', {
   description: 'A version of a package.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'package' },
   ...filteredBy('packageVersionReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [packageVersionReadWhere(ctx.cx)] }),
   nullable: true,
@@ -80,11 +80,11 @@ const PackageVersionRef = builder.prismaNode('PackageVersion', {
     }),
   }),
 });
+tokenReadScope(PackageVersionRef, 'package');
 
-builder.prismaNode('PackageFile', {
+const PackageFileRef = builder.prismaNode('PackageFile', {
   description: 'A file of a package version, with the size and hashes of its content.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'package' },
   ...filteredBy('packageVersionReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [{ version: packageVersionReadWhere(ctx.cx) }] }),
   nullable: true,
@@ -100,6 +100,7 @@ builder.prismaNode('PackageFile', {
     packageVersion: t.relation('version', { type: PackageVersionRef, ...inherits('a readable file implies a readable version') }),
   }),
 });
+tokenReadScope(PackageFileRef, 'package');
 
 function packagesWhere(
   ctx: { cx: Parameters<typeof packageReadWhere>[0] },

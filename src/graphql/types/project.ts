@@ -9,6 +9,7 @@ import * as projectService from '../../services/project/project.ts';
 import type { ProjectOwnerRef } from '../../services/project/projectScope.ts';
 import { projectReadWhere } from '../../services/project/visibility.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
 import { filteredBy, inherits } from '../policy.ts';
@@ -60,7 +61,6 @@ const projectIssues = prismaConnectionHelpers(builder, 'ProjectIssue', {
 export const ProjectRef = builder.prismaNode('Project', {
   description: "A project board of a repository or of an organization (Gitea's projects).",
   id: { field: 'id' },
-  authScopes: (p) => ({ tokenRead: p.repoId !== null ? 'repository' : 'organization' }),
   ...filteredBy('projectReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [projectReadWhere(ctx.cx)] }),
   nullable: true,
@@ -121,6 +121,7 @@ export const ProjectRef = builder.prismaNode('Project', {
     ),
   }),
 });
+tokenReadScope(ProjectRef, (p) => (p.repoId !== null ? 'repository' : 'organization'));
 
 const statesWhere = (states: readonly ('OPEN' | 'CLOSED')[] | null | undefined): Models.Prisma.ProjectWhereInput =>
   states?.length === 1 ? { isClosed: states[0] === 'CLOSED' } : {};

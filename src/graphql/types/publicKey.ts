@@ -3,6 +3,7 @@ import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import * as keyService from '../../services/user/publicKey.ts';
 import { publicKeyReadWhere } from '../../services/user/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, requireDbIdOf } from '../ids.ts';
 import { filteredBy } from '../policy.ts';
@@ -11,7 +12,6 @@ import { totalOf } from '../totalCount.ts';
 export const PublicKeyRef = builder.prismaNode('PublicKey', {
   description: "A user's SSH public key.",
   id: { field: 'id' },
-  authScopes: { tokenRead: 'user' },
   ...filteredBy('publicKeyReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [publicKeyReadWhere(ctx.cx)] }),
   nullable: true,
@@ -25,6 +25,7 @@ export const PublicKeyRef = builder.prismaNode('PublicKey', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+tokenReadScope(PublicKeyRef, 'user');
 
 builder.prismaObjectFields('User', (t) => ({
   publicKeys: t.connection(

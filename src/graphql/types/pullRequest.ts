@@ -8,6 +8,7 @@ import { isWorkInProgress } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
 import { readableRepoIds } from '../../services/repo/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, dbIdOf, opt } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
@@ -27,7 +28,6 @@ import { UserRef } from './user.ts';
 export const PullRequestRef = builder.prismaNode('PullRequest', {
   description: 'A pull request: a proposal to merge a head branch into a base branch.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'issue' },
   ...filteredBy('pullReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [pullReadWhere(ctx.cx)] }),
   nullable: true,
@@ -52,6 +52,7 @@ export const PullRequestRef = builder.prismaNode('PullRequest', {
     }),
   }),
 });
+tokenReadScope(PullRequestRef, 'issue');
 
 export const PullRequestStateEnum = builder.enumType('PullRequestState', {
   description: 'The possible states of a pull request.',

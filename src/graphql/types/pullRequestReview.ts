@@ -8,6 +8,7 @@ import { diffHunkOf } from '../../services/pull/codeCommentPatch.ts';
 import { pullProtectionState, reviewDecisionOf } from '../../services/pull/protectionState.ts';
 import { reviewDecisionLoader, reviewRequestsLoader, teamByIdLoader } from '../../services/pull/reviewView.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import type { GraphQLContext } from '../context.ts';
 import { dbId } from '../ids.ts';
 import { reviewReadWhere, reviewRequestReadWhere } from '../../services/pull/visibility.ts';
@@ -95,7 +96,6 @@ export const PullRequestReviewCommentRef = builder.prismaNode('Comment', {
   variant: 'PullRequestReviewComment',
   description: 'A comment on a line of a pull request diff, part of a review.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'issue' },
   ...filteredBy('commentReadWhere'),
   findUnique: (id, ctx) => ({
     id: dbId(id),
@@ -136,6 +136,7 @@ export const PullRequestReviewCommentRef = builder.prismaNode('Comment', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+tokenReadScope(PullRequestReviewCommentRef, 'issue');
 
 /**
  * A pull request review (Gitea PullReview): not a review request. node(id:) answers only reviews of visible pull
@@ -145,7 +146,6 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
   variant: 'PullRequestReview',
   description: 'A review of a pull request: a verdict or comments, with line comments.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'issue' },
   ...filteredBy('reviewReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [reviewReadWhere(ctx.cx)] }),
   nullable: true,
@@ -198,6 +198,7 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
     ),
   }),
 });
+tokenReadScope(PullRequestReviewRef, 'issue');
 
 builder.prismaObjectFields(PullRequestReviewCommentRef, (t) => ({
   pullRequestReview: t.relation('review', {
@@ -220,7 +221,6 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
   variant: 'ReviewRequest',
   description: 'A request for a user or a team to review a pull request.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'issue' },
   ...filteredBy('reviewRequestReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [reviewRequestReadWhere(ctx.cx)] }),
   nullable: true,
@@ -252,6 +252,7 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
     }),
   }),
 });
+tokenReadScope(ReviewRequestRef, 'issue');
 
 const pullReviews = prismaConnectionHelpers(builder, PullRequestReviewRef, {
   cursor: 'id',

@@ -4,6 +4,7 @@ import * as releaseService from '../../services/release/release.ts';
 import * as assetService from '../../services/release/asset.ts';
 import { releaseAssetReadWhere, releaseReadWhere } from '../../services/release/visibility.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
@@ -17,7 +18,6 @@ const ReleaseAssetRef = builder.prismaNode('Attachment', {
   name: 'ReleaseAsset',
   description: 'A file attached to a release.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'repository' },
   ...filteredBy('releaseAssetReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [releaseAssetReadWhere(ctx.cx)] }),
   nullable: true,
@@ -35,12 +35,12 @@ const ReleaseAssetRef = builder.prismaNode('Attachment', {
     uploadedBy: t.relation('uploader', { type: UserRef, nullable: true, ...inherits('REST shows assets with their release') }),
   }),
 });
+tokenReadScope(ReleaseAssetRef, 'repository');
 
 /** A release; node(id:) answers only releases the viewer may read (releaseReadWhere: drafts to writers). */
 export const ReleaseRef = builder.prismaNode('Release', {
   description: 'A release of a repository, tied to a git tag.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'repository' },
   ...filteredBy('releaseReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [releaseReadWhere(ctx.cx)] }),
   nullable: true,
@@ -94,6 +94,7 @@ export const ReleaseRef = builder.prismaNode('Release', {
     }),
   }),
 });
+tokenReadScope(ReleaseRef, 'repository');
 
 builder.prismaObjectFields(ReleaseAssetRef, (t) => ({
   release: t.relation('release', { type: ReleaseRef, nullable: true, ...inherits('a readable asset implies a readable release') }),

@@ -7,6 +7,7 @@ import { requireRepo } from '../../services/access/repoAccess.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import { ISSUE_PRELOADERS } from '../preload/issue.ts';
@@ -86,7 +87,6 @@ const deployKeysConnection = prismaConnectionHelpers(builder, DeployKeyRef, {
 export const RepositoryRef = builder.prismaNode('Repository', {
   description: 'A git repository owned by a user or an organization.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'repository' },
   ...filteredBy('repoReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [repoReadWhere(ctx.cx)] }),
   nullable: true,
@@ -232,6 +232,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
   }),
 });
+tokenReadScope(RepositoryRef, 'repository');
 
 const REPOSITORY_TREE_PRELOADERS = { ...REPOSITORY_PRELOADERS, ...ISSUE_PRELOADERS };
 

@@ -10,6 +10,7 @@ import { canAdministerTeams, isViewerTeamMember } from '../../services/access/te
 import { teamMemberReadWhere, teamReadWhere } from '../../services/org/visibility.ts';
 import { repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
@@ -87,7 +88,6 @@ const withTotal = <C extends object>(conn: C, total: number): C & { total: numbe
 export const TeamRef = builder.prismaNode('Team', {
   description: 'A team of an organization: members and repositories with per-unit access.',
   id: { field: 'id' },
-  authScopes: { tokenRead: 'organization' },
   // node(id:): a team the viewer may not read is simply absent.
   ...filteredBy('teamReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [teamReadWhere(ctx.cx)] }),
@@ -149,6 +149,7 @@ export const TeamRef = builder.prismaNode('Team', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+tokenReadScope(TeamRef, 'organization');
 
 builder.prismaObjectFields(OrganizationRef, (t) => ({
   teams: t.relatedConnection(

@@ -6,6 +6,7 @@ import { canSeePrivateUserFields, visibleEmail } from '../../permissions/userVis
 import { avatarUrl } from '../../services/user/avatar.ts';
 import { userReadWhere } from '../../services/user/visibility.ts';
 import { builder } from '../builder.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt } from '../ids.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
@@ -26,7 +27,6 @@ export const UserRef = builder.prismaNode('User', {
   description: 'A user account.',
   interfaces: [RepositoryOwnerRef],
   id: { field: 'id' },
-  authScopes: { tokenRead: 'user' },
   // node(id:) honours account visibility: an invisible user is simply absent.
   ...filteredBy('userReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), type: { not: 'ORGANIZATION' }, AND: [userReadWhere(ctx.cx)] }),
@@ -72,6 +72,7 @@ export const UserRef = builder.prismaNode('User', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+tokenReadScope(UserRef, 'user');
 
 /**
  * The user a row names (a poster, an author): the one a preloader attached (`loaded`, preload/plan.ts), at once,
