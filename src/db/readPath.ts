@@ -23,29 +23,65 @@ export interface ReadPath {
 
 const MAX_STATEMENTS = 500;
 
-/** Expands array parameters into `?, ?, …` and flattens the values. */
-function expand(sql: string, params: readonly Param[]): { sql: string; values: (string | number | boolean | null)[] } {
-  const values: (string | number | boolean | null)[] = [];
+/** The SQL of a statement with its array parameters expanded: per statement text, per lengths of its arrays. */
+const expansions = new Map<string, Map<string, string>>();
+const MAX_EXPANSIONS = 2000;
+
+/** `sql` with each array parameter expanded into `?, ?, …` (an empty one to NULL), checked against the parameters. */
+function expandText(sql: string, params: readonly Param[]): string {
   let i = 0;
   const text = sql.replace(/\?/g, () => {
     const p = params[i++];
-    if (Array.isArray(p)) {
-      if (p.length === 0) return 'NULL';
-      values.push(...(p as (string | number)[]));
-      return p.map(() => '?').join(', ');
-    }
-    values.push(p as string | number | boolean | null);
-    return '?';
+    if (!Array.isArray(p)) return '?';
+    return p.length === 0 ? 'NULL' : p.map(() => '?').join(', ');
   });
   if (i !== params.length) throw new Error(`read path: ${params.length} parameters for ${i} placeholders`);
+  return text;
+}
+
+/**
+ * Expands array parameters into `?, ?, …` and flattens the values. The text is built once per statement and
+ * shape of its parameters (a page's `IN (?)` has the same length request after request).
+ */
+function expand(sql: string, params: readonly Param[]): { sql: string; values: (string | number | boolean | null)[] } {
+  const values: (string | number | boolean | null)[] = [];
+  let shape = '';
+  for (const p of params) {
+    if (Array.isArray(p)) {
+      shape += `${p.length},`;
+      for (const v of p as (string | number)[]) values.push(v);
+    } else {
+      shape += '-,';
+      values.push(p as string | number | boolean | null);
+    }
+  }
+  let byShape = expansions.get(sql);
+  if (!byShape) {
+    if (expansions.size >= MAX_EXPANSIONS) expansions.clear();
+    expansions.set(sql, (byShape = new Map()));
+  }
+  let text = byShape.get(shape);
+  if (text === undefined) {
+    if (byShape.size >= MAX_EXPANSIONS) byShape.clear();
+    text = expandText(sql, params);
+    byShape.set(shape, text);
+  }
   return { sql: text, values };
 }
 
-/** `?` placeholders as PostgreSQL's `$1, $2, …`. */
-const numbered = (sql: string): string => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
+const numberedTexts = new Map<string, string>();
+
+/** `?` placeholders as PostgreSQL's `$1, $2, …` (built once per expanded text). */
+function numbered(sql: string): string {
+  let text = numberedTexts.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    if (numberedTexts.size >= MAX_EXPANSIONS) numberedTexts.clear();
+    numberedTexts.set(sql, text);
+  }
+  return text;
+}
 
 /** A cached statement in raw mode, and the compiled function building each row object from its values. */
 interface RawStatement {
@@ -82,8 +118,10 @@ function sqliteReadPath(url: string, onQuery: (e: QueryEvent) => void): ReadPath
       const q = expand(sql, params);
       const started = performance.now();
       const { stmt, build } = prepared(q.sql);
-      const values = stmt.all(...q.values.map((v) => (typeof v === 'boolean' ? Number(v) : v))) as unknown[][];
-      const rows = values.map(build);
+      for (let i = 0; i < q.values.length; i++) if (typeof q.values[i] === 'boolean') q.values[i] = Number(q.values[i]);
+      const values = stmt.all(...q.values) as unknown[][];
+      const rows: Record<string, unknown>[] = new Array(values.length);
+      for (let i = 0; i < values.length; i++) rows[i] = build(values[i]!);
       onQuery({ query: q.sql, duration: performance.now() - started });
       return rows;
     },

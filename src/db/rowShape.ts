@@ -10,11 +10,14 @@ type Convert = (v: unknown) => unknown;
 
 // SQLite stores DateTime as ISO text (`…+00:00`; SQL defaults write `YYYY-MM-DD HH:MM:SS`, UTC), booleans as
 // 0/1 and BigInt as integers; PostgreSQL's driver (readPath.ts) already returns Date, boolean and bigint.
+const ZONED = /[zZ]|[+-]\d\d:?\d\d$/;
 const toDate: Convert = (v) => {
   if (v === null || v instanceof Date) return v;
   if (typeof v === 'number') return new Date(v);
   const s = String(v);
-  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
+  // Prisma's own writes end in `+00:00`: the common case needs no pattern.
+  if (s.endsWith('+00:00') || ZONED.test(s)) return new Date(s);
+  return new Date(`${s.replace(' ', 'T')}Z`);
 };
 const toBoolean: Convert = (v) => (v === null || typeof v === 'boolean' ? v : Boolean(v));
 const toBigInt: Convert = (v) => (v === null || typeof v === 'bigint' ? v : BigInt(v as number | string));

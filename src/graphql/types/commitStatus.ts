@@ -1,10 +1,10 @@
 // GitHub's Commit.status and Commit.statusCheckRollup over Gitea's commit statuses (latest per context).
 import { createContextCache } from '@pothos/core';
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { CommitStatusView } from '../../services/status/commitStatus.ts';
 import { combinedState } from '../../services/status/rollup.ts';
 import { latestStatusesLoader } from '../../services/status/statusLoader.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { inherits } from '../policy.ts';
 import { totalOf } from '../totalCount.ts';
@@ -75,10 +75,7 @@ const StatusCheckRollupRef = builder.objectRef<Statuses>('StatusCheckRollup').im
       {
         type: StatusContextRef,
         ...OF_COMMIT,
-        resolve: (s, args) => ({
-          ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, s.contexts),
-          total: s.contexts.length,
-        }),
+        resolve: (s, args) => arrayConnection(args, s.contexts, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }),
       },
       { name: 'StatusCheckRollupContextConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),

@@ -1,5 +1,4 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import type { CompareCommit, DiffFile } from '../../git/compare.ts';
 import * as createService from '../../services/pull/create.ts';
@@ -8,6 +7,7 @@ import { isWorkInProgress } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
 import { readableRepoIds } from '../../services/repo/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId, dbIdOf, opt } from '../ids.ts';
@@ -307,10 +307,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         const range = await pullGitRange(ctx.cx, p);
         if (!range) return null;
         const stats = await pullGitLoaders(ctx.cx).stats.load(range);
-        return {
-          ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, stats.files),
-          total: stats.files.length,
-        };
+        return arrayConnection(args, stats.files, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE });
       },
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
@@ -326,10 +323,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         const range = await pullGitRange(ctx.cx, p);
         if (!range) return null;
         const { commits, total } = await pullGitLoaders(ctx.cx).commits.load(range);
-        return {
-          ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, [...commits].reverse()),
-          total,
-        };
+        return arrayConnection(args, [...commits].reverse(), { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, total);
       },
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },

@@ -1,6 +1,5 @@
 import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { commentReadWhere } from '../../services/issue/visibility.ts';
@@ -8,6 +7,7 @@ import { diffHunkOf } from '../../services/pull/codeCommentPatch.ts';
 import { pullProtectionState, reviewDecisionOf } from '../../services/pull/protectionState.ts';
 import { reviewDecisionLoader, reviewRequestsLoader, teamByIdLoader } from '../../services/pull/reviewView.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import type { GraphQLContext } from '../context.ts';
 import { dbId } from '../ids.ts';
@@ -298,10 +298,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       select: { issueId: true },
       resolve: async (p, args, ctx) => {
         const rows = await requestsOf(ctx).load(p.issueId);
-        return {
-          ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, rows),
-          total: rows.length,
-        };
+        return arrayConnection(args, rows, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE });
       },
     },
     { name: 'ReviewRequestConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },

@@ -1,10 +1,10 @@
 import { createContextCache } from '@pothos/core';
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import * as reactionService from '../../services/issue/reaction.ts';
 import { ALLOWED_REACTIONS, groupReactions, type ReactionGroup, type ReactionSubject } from '../../services/issue/reaction.ts';
 import { builder } from '../builder.ts';
+import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId } from '../ids.ts';
@@ -70,7 +70,7 @@ ReactionGroupRef.implement({
         type: UserRef,
         description: 'The users who reacted, oldest first.',
         ...REACTOR,
-        resolve: (g, args) => ({ ...resolveArrayConnection({ args }, g.users), total: g.users.length }),
+        resolve: (g, args) => arrayConnection(args, g.users),
       },
       {
         name: 'ReactorConnection',

@@ -1,8 +1,8 @@
 import { createContextCache } from '@pothos/core';
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import * as stopwatchService from '../../services/issue/stopwatch.ts';
 import * as trackedTimeService from '../../services/issue/trackedTime.ts';
 import { builder } from '../builder.ts';
+import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
 import { dbIdOf, opt, type GlobalId } from '../ids.ts';
@@ -46,7 +46,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       ...checkedBy('issueTimeSummaryLoader'),
       resolve: async (issue, args, ctx) => {
         const summary = await summaries(ctx).load(issue);
-        return summary ? { ...resolveArrayConnection({ args }, summary.entries), total: summary.entries.length } : null;
+        return summary ? arrayConnection(args, summary.entries) : null;
       },
     },
     {
