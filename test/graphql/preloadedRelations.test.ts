@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { gql } from '../helpers/graphql.ts';
-import { COMMENT_FIELD_COLUMNS } from '../../src/graphql/preload/issue.ts';
+import { COMMENT_FIELD_COLUMNS, LABEL_FIELD_COLUMNS, USER_FIELD_COLUMNS } from '../../src/graphql/preload/issue.ts';
 
 interface Page {
   totalCount?: number;
@@ -158,6 +158,42 @@ describe.each(PROVIDERS)('GraphQL preloaded issue relations (%s)', (provider) =>
     expect((await list('id ...F', 'fragment F on IssueComment { reactionGroups { content } }')).sql).toMatch(/c\.\*/);
     expect((await list('id ...F', 'fragment F on IssueTimelineItems { ... on IssueComment { body } }')).sql).not.toMatch(/c\.\*/);
   });
+
+  it.each([
+    ['labels', 'Label', 'IssueLabel', LABEL_FIELD_COLUMNS, 'color', 'numIssues'],
+    ['assignees', 'User', 'IssueAssignee', USER_FIELD_COLUMNS, 'fullName', 'passwordHash'],
+  ] as const)(
+    '%s load only the columns their selected fields read, and answer every listed field as a whole row does',
+    async (field, type, link, listed, read, unread) => {
+      const fields = Object.keys(listed).join(' ');
+      type Node = Record<string, unknown> & { id: string };
+      const list = async (selection: string) => {
+        t.queries.length = 0;
+        const res = await gql<{ repository: { issues: { nodes: Record<string, { nodes: Node[] }>[] } } }>(
+          t,
+          `{ repository(owner: "owner", name: "hot") { issues(first: 10) { nodes { ${field}(first: 10) { nodes { ${selection} } } } } } }`,
+          { headers: owner },
+        );
+        expect(res.errors).toBeUndefined();
+        const sql = t.queries.find((q) => /ROW_NUMBER\(\) OVER/.test(q) && q.includes(`FROM "${link}"`));
+        expect(sql).toBeDefined();
+        return { nodes: res.data?.repository.issues.nodes.flatMap((i) => i[field]!.nodes) ?? [], sql: sql! };
+      };
+      const pruned = await list(fields);
+      expect(pruned.nodes.length).toBeGreaterThanOrEqual(3);
+      expect(pruned.sql).toContain(`t."${read}"`);
+      expect(pruned.sql).not.toContain(`t."${unread}"`);
+      // The same fields of the same rows through nodes(ids:), which Prisma loads whole.
+      const whole = await gql<{ nodes: Node[] }>(t, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on ${type} { ${fields} } } }`, {
+        headers: owner,
+        variables: { ids: pruned.nodes.map((n) => n.id) },
+      });
+      expect(whole.errors).toBeUndefined();
+      expect(pruned.nodes).toEqual(whole.data?.nodes);
+      // A field the list does not know (a private one, which depends on the viewer) loads the rows whole.
+      if (type === 'User') expect((await list('id email')).sql).toContain(`t."${unread}"`);
+    },
+  );
 
   it('a comment written after the first read shows at once (the read path sees every committed write)', async () => {
     const before = await gql<Issues>(t, issuesQuery('first: 10'), { headers: owner });

@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import * as pages from '../../services/issue/relationPages.ts';
 import { attachUsers, isRecord, targetOf, type Fill, type Preloader, type Preloaders } from './plan.ts';
-import type { SelectedFields } from './selectedFields.ts';
+import { prunedColumns, type FieldColumns } from './columns.ts';
 
 /**
  * The hot relations of an issue served below Prisma (plan.ts): labels, assignees, comments (a page
@@ -67,16 +67,61 @@ function attach(parents: Row[], name: string, rows: readonly { issueId: number }
   for (const p of parents) p[name] = byIssue.get(p.id as number) ?? [];
 }
 
-const labels: Preloader = (args) => {
+/**
+ * The columns each field of Label reads (see COMMENT_FIELD_COLUMNS): the keys are always loaded, orgId for the
+ * token read scope of organization labels.
+ */
+export const LABEL_FIELD_COLUMNS: FieldColumns<Models.Label> = {
+  __typename: [],
+  id: [],
+  databaseId: [],
+  name: ['name'],
+  color: ['color'],
+  description: ['description'],
+  isExclusive: ['exclusive'],
+  exclusiveScope: ['name', 'exclusive'],
+  isArchived: ['archivedAt'],
+  archivedAt: ['archivedAt'],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+};
+const LABEL_KEYS: readonly (keyof Models.Label)[] = ['id', 'repoId', 'orgId'];
+
+/** The columns each field of User reads, for assignees (the private fields, which depend on the viewer, load whole rows). */
+export const USER_FIELD_COLUMNS: FieldColumns<Models.User> = {
+  __typename: [],
+  id: [],
+  databaseId: [],
+  login: ['name'],
+  name: ['fullName'],
+  url: ['name'],
+  isViewer: [],
+  location: ['location'],
+  websiteUrl: ['website'],
+  bio: ['description'],
+  avatarUrl: ['email', 'avatar'],
+  visibility: ['visibility'],
+  isRestricted: ['isRestricted'],
+  followersCount: ['numFollowers'],
+  followingCount: ['numFollowing'],
+  starredRepositoriesCount: ['numStars'],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+};
+const USER_KEYS: readonly (keyof Models.User)[] = ['id', 'name', 'type'];
+
+const labels: Preloader = (args, selected) => {
   const plan = firstPage('IssueLabel', args, ['label']);
   if (!plan || plan.where !== undefined) return null;
-  return async (cx, parents) => attach(parents, 'labels', await pages.issueLabelPages(cx.db, idsOf(parents), plan.page));
+  const columns = prunedColumns(selected, 'Label', LABEL_FIELD_COLUMNS, LABEL_KEYS);
+  return async (cx, parents) => attach(parents, 'labels', await pages.issueLabelPages(cx.db, idsOf(parents), plan.page, columns));
 };
 
-const assignees: Preloader = (args) => {
+const assignees: Preloader = (args, selected) => {
   const plan = firstPage('IssueAssignee', args, ['assignee']);
   if (!plan || plan.where !== undefined) return null;
-  return async (cx, parents) => attach(parents, 'assignees', await pages.issueAssigneePages(cx.db, idsOf(parents), plan.page));
+  const columns = prunedColumns(selected, 'User', USER_FIELD_COLUMNS, USER_KEYS);
+  return async (cx, parents) => attach(parents, 'assignees', await pages.issueAssigneePages(cx.db, idsOf(parents), plan.page, columns));
 };
 
 type CommentColumn = keyof Models.Comment;
@@ -86,7 +131,7 @@ type CommentColumn = keyof Models.Comment;
  * are always loaded: COMMENT_KEYS). A field missing here (added later, or reading more than a column or two) makes
  * the comments load whole; test/graphql/preloadedRelations.test.ts checks every entry against a whole row.
  */
-export const COMMENT_FIELD_COLUMNS: Record<string, readonly CommentColumn[]> = {
+export const COMMENT_FIELD_COLUMNS: FieldColumns<Models.Comment> = {
   __typename: [],
   id: [],
   databaseId: [],
@@ -100,23 +145,12 @@ export const COMMENT_FIELD_COLUMNS: Record<string, readonly CommentColumn[]> = {
 };
 const COMMENT_KEYS: readonly CommentColumn[] = ['id', 'type', 'issueId', 'posterId'];
 
-/** The columns the operation's IssueComment fields read, or undefined (every column) when one is not listed. */
-function commentColumns(selected: SelectedFields): CommentColumn[] | undefined {
-  const columns = new Set(COMMENT_KEYS);
-  for (const field of selected('IssueComment')) {
-    const more = COMMENT_FIELD_COLUMNS[field];
-    if (!more) return undefined;
-    for (const c of more) columns.add(c);
-  }
-  return [...columns];
-}
-
 const comments: Preloader = (args, selected) => {
   const plan = firstPage('Comment', args, ['poster']);
   const where = plan?.where;
   if (!plan || !isRecord(where) || Object.keys(where).length !== 1 || typeof where.type !== 'string') return null;
   const type = where.type as Models.Comment['type'];
-  const columns = commentColumns(selected);
+  const columns = prunedColumns(selected, 'IssueComment', COMMENT_FIELD_COLUMNS, COMMENT_KEYS);
   const withPosters = plan.relations.has('poster') || selected('IssueComment').has('author');
   const fill: Fill = async (cx, parents, users) => {
     const rows = await pages.issueCommentPages(cx.db, idsOf(parents), type, plan.page, columns);

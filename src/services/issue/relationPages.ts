@@ -35,12 +35,14 @@ async function linkPages<M extends 'Label' | 'User'>(
   link: { table: 'IssueLabel' | 'IssueAssignee'; key: 'labelId' | 'assigneeId'; target: M },
   issueIds: readonly number[],
   page: PerIssuePage,
+  columns?: readonly string[],
 ): Promise<(Models.Prisma.TypeMap['model'][M]['payload']['scalars'] & Link)[]> {
   const bounds = pageBounds(page);
+  const list = columns ? columns.map((c) => `t."${c}"`).join(', ') : columnsOf(link.target, 't');
   return readRows(
     db,
     link.target,
-    `SELECT ${columnsOf(link.target, 't')}, k."linkId", k."linkIssueId" FROM (
+    `SELECT ${list}, k."linkId", k."linkIssueId" FROM (
        SELECT "id" AS "linkId", "issueId" AS "linkIssueId", "${link.key}" AS "targetId",
               ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn"
        FROM "${link.table}" WHERE "issueId" IN (?)
@@ -49,15 +51,28 @@ async function linkPages<M extends 'Label' | 'User'>(
   );
 }
 
-/** Each issue's label links oldest first (the order of IssueLabel ids), with their labels. */
-export async function issueLabelPages(db: DbLike, issueIds: readonly number[], page: PerIssuePage): Promise<IssueLabelPageRow[]> {
-  const rows = await linkPages(db, { table: 'IssueLabel', key: 'labelId', target: 'Label' }, issueIds, page);
+/**
+ * Each issue's label links oldest first (the order of IssueLabel ids), with their labels: every column, or only
+ * `columns` (the caller's fields read no other; the rest are absent from the rows).
+ */
+export async function issueLabelPages(
+  db: DbLike,
+  issueIds: readonly number[],
+  page: PerIssuePage,
+  columns?: readonly (keyof Models.Label)[],
+): Promise<IssueLabelPageRow[]> {
+  const rows = await linkPages(db, { table: 'IssueLabel', key: 'labelId', target: 'Label' }, issueIds, page, columns);
   return rows.map(({ linkId, linkIssueId, ...label }) => ({ id: linkId, issueId: linkIssueId, labelId: label.id, label }));
 }
 
-/** Each issue's assignee links oldest first, with their users. */
-export async function issueAssigneePages(db: DbLike, issueIds: readonly number[], page: PerIssuePage): Promise<IssueAssigneePageRow[]> {
-  const rows = await linkPages(db, { table: 'IssueAssignee', key: 'assigneeId', target: 'User' }, issueIds, page);
+/** Each issue's assignee links oldest first, with their users (every column, or only `columns`). */
+export async function issueAssigneePages(
+  db: DbLike,
+  issueIds: readonly number[],
+  page: PerIssuePage,
+  columns?: readonly (keyof Models.User)[],
+): Promise<IssueAssigneePageRow[]> {
+  const rows = await linkPages(db, { table: 'IssueAssignee', key: 'assigneeId', target: 'User' }, issueIds, page, columns);
   return rows.map(({ linkId, linkIssueId, ...assignee }) => ({ id: linkId, issueId: linkIssueId, assigneeId: assignee.id, assignee }));
 }
 
