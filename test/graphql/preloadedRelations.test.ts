@@ -3,6 +3,7 @@ import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { gql } from '../helpers/graphql.ts';
 import { COMMENT_FIELD_COLUMNS, LABEL_FIELD_COLUMNS, USER_FIELD_COLUMNS } from '../../src/graphql/preload/issue.ts';
+import { ISSUE_FIELD_COLUMNS } from '../../src/graphql/preload/repositoryIssues.ts';
 
 interface Page {
   totalCount?: number;
@@ -194,6 +195,44 @@ describe.each(PROVIDERS)('GraphQL preloaded issue relations (%s)', (provider) =>
       if (type === 'User') expect((await list('id email')).sql).toContain(`t."${unread}"`);
     },
   );
+
+  it('the issue page loads only the columns its selected fields read, and answers every listed field as a whole row does', async () => {
+    const SUBSELECTIONS: Record<string, string> = {
+      author: 'author { login }',
+      labels: 'labels(first: 5) { totalCount nodes { name } }',
+      assignees: 'assignees(first: 5) { totalCount nodes { login } }',
+      comments: 'comments(first: 5) { nodes { body } }',
+      reactionGroups: 'reactionGroups { content reactors { totalCount } }',
+    };
+    const fields = Object.keys(ISSUE_FIELD_COLUMNS)
+      .map((f) => SUBSELECTIONS[f] ?? f)
+      .join(' ');
+    type Node = Record<string, unknown> & { id: string };
+    const list = async (selection: string) => {
+      t.queries.length = 0;
+      const res = await gql<{ repository: { issues: { nodes: Node[] } } }>(
+        t,
+        `{ repository(owner: "owner", name: "hot") { issues(first: 10) { nodes { ${selection} } } } }`,
+        { headers: owner },
+      );
+      expect(res.errors).toBeUndefined();
+      const sql = t.queries.find((q) => /FROM "Issue" WHERE "repoId" = (\?|\$1)/.test(q));
+      expect(sql).toBeDefined();
+      return { nodes: res.data?.repository.issues.nodes ?? [], sql: sql! };
+    };
+    const narrow = await list('number title');
+    expect(narrow.sql).toMatch(/^SELECT "id", "repoId", "index", "isPull", "posterId", "title" FROM "Issue"/);
+    const pruned = await list(fields);
+    expect(pruned.nodes).toHaveLength(3);
+    expect(pruned.sql).toContain('"content"');
+    expect(pruned.sql).not.toContain('"originalAuthor"');
+    const whole = await gql<{ nodes: Node[] }>(t, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Issue { ${fields} } } }`, {
+      headers: owner,
+      variables: { ids: pruned.nodes.map((n) => n.id) },
+    });
+    expect(whole.errors).toBeUndefined();
+    expect(pruned.nodes).toEqual(whole.data?.nodes);
+  });
 
   it('a comment written after the first read shows at once (the read path sees every committed write)', async () => {
     const before = await gql<Issues>(t, issuesQuery('first: 10'), { headers: owner });

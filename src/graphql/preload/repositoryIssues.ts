@@ -1,5 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import { repoIssuePages, type RepoIssuePageInput } from '../../services/issue/repoIssuePages.ts';
+import { prunedColumns, type FieldColumns } from './columns.ts';
 import { attachUsers, isRecord, type Fill, type Preloader, type Preloaders } from './plan.ts';
 
 /**
@@ -63,6 +64,36 @@ function orderOf(orderBy: IssueOrder): RepoIssuePageInput['order'] | null {
   return { column, direction };
 }
 
+/**
+ * The columns each field of Issue reads (see preload/issue.ts COMMENT_FIELD_COLUMNS). The relations the issue
+ * preloaders attach (labels, assignees, comments, reactions, their counts) read only the id; the keys are what
+ * the fills join on and the list groups by.
+ */
+export const ISSUE_FIELD_COLUMNS: FieldColumns<Models.Issue> = {
+  __typename: [],
+  id: [],
+  databaseId: [],
+  number: ['index'],
+  title: ['title'],
+  body: ['content'],
+  state: ['isClosed'],
+  closed: ['isClosed'],
+  locked: ['isLocked'],
+  isPullRequest: ['isPull'],
+  author: [],
+  commentCount: ['numComments'],
+  contentVersion: ['contentVersion'],
+  dueOn: ['deadlineAt'],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+  closedAt: ['closedAt'],
+  labels: [],
+  assignees: [],
+  comments: [],
+  reactionGroups: [],
+};
+const ISSUE_KEYS: readonly (keyof Models.Issue)[] = ['id', 'repoId', 'index', 'isPull', 'posterId'];
+
 /** Whether the relation's include/select asks for nothing beyond the issue's scalars. */
 function scalarsOnly(args: Args): boolean {
   if (args.select !== undefined) return false;
@@ -84,8 +115,9 @@ const issues: Preloader = (args, selected) => {
       : { isPull: false, closed, order, take: take as number, skip: skip as number };
   // Issue.author is a plain field (types/issue.ts): it reads the poster attached here.
   const withPosters = selected('Issue').has('author');
+  const columns = prunedColumns(selected, 'Issue', ISSUE_FIELD_COLUMNS, ISSUE_KEYS);
   const fill: Fill = async (cx, parents, users) => {
-    const rows = await repoIssuePages(cx, [...new Set(parents.map((p) => p.id as number))], input);
+    const rows = await repoIssuePages(cx, [...new Set(parents.map((p) => p.id as number))], input, columns);
     if (withPosters) await attachUsers(rows as unknown as Record<string, unknown>[], 'posterId', 'poster', users);
     const byRepo = new Map<number, Models.Issue[]>();
     for (const r of rows) {
