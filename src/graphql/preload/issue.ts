@@ -161,25 +161,6 @@ const comments: Preloader = (args, selected) => {
   return fill;
 };
 
-/** The issue's own reactions of some types, oldest first (Issue.reactionGroups plans exactly this). */
-const reactions: Preloader = (args) => {
-  if (!isRecord(args) || !Object.keys(args).every((k) => ['where', 'orderBy', 'include'].includes(k))) return null;
-  const where = args.where;
-  if (!isRecord(where) || !same(Object.keys(where), ['commentId', 'type']) || where.commentId !== 0) return null;
-  const types = isRecord(where.type) && same(Object.keys(where.type), ['in']) ? where.type.in : null;
-  if (!Array.isArray(types) || !types.every((t) => typeof t === 'string')) return null;
-  if (!same(args.orderBy, [{ createdAt: 'asc' }, { id: 'asc' }])) return null;
-  const include = args.include;
-  if (include !== undefined && !(isRecord(include) && same(Object.keys(include), ['user']) && scalarsOnly('User', include.user)))
-    return null;
-  const fill: Fill = async (cx, parents, users) => {
-    const rows = await pages.issueReactionRows(cx.db, idsOf(parents), types as string[]);
-    if (include) await attachUsers(rows as unknown as Row[], 'userId', 'user', users);
-    attach(parents, 'reactions', rows);
-  };
-  return fill;
-};
-
 const COUNTED: readonly string[] = ['labels', 'assignees'] satisfies pages.CountedIssueRelation[];
 
 /** The issue's `_count` of labels and assignees (the connections' totalCount), counted per issue on the read path. */
@@ -196,4 +177,4 @@ const counts: Preloader = (args) => {
 };
 
 /** The preloaders of an issue's hot relations. */
-export const ISSUE_PRELOADERS: Preloaders = { Issue: { labels, assignees, comments, reactions, _count: counts } };
+export const ISSUE_PRELOADERS: Preloaders = { Issue: { labels, assignees, comments, _count: counts } };

@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { loadIssueReactions } from '../../services/issue/reaction.ts';
 import { repoIssuePages, type RepoIssuePageInput } from '../../services/issue/repoIssuePages.ts';
 import { prunedColumns, type FieldColumns } from './columns.ts';
 import { attachUsers, isRecord, type Fill, type Preloader, type Preloaders } from './plan.ts';
@@ -113,12 +114,23 @@ const issues: Preloader = (args, selected) => {
     closed === 'none'
       ? { isPull: false, order, take: 0, skip: 0 }
       : { isPull: false, closed, order, take: take as number, skip: skip as number };
-  // Issue.author is a plain field (types/issue.ts): it reads the poster attached here.
+  // Issue.author and Issue.reactionGroups are plain fields (types/issue.ts, types/reaction.ts): they read the
+  // poster and the reactions attached here.
   const withPosters = selected('Issue').has('author');
+  const withReactions = selected('Issue').has('reactionGroups');
   const columns = prunedColumns(selected, 'Issue', ISSUE_FIELD_COLUMNS, ISSUE_KEYS);
   const fill: Fill = async (cx, parents, users) => {
     const rows = await repoIssuePages(cx, [...new Set(parents.map((p) => p.id as number))], input, columns);
-    if (withPosters) await attachUsers(rows as unknown as Record<string, unknown>[], 'posterId', 'poster', users);
+    await Promise.all([
+      withPosters && attachUsers(rows as unknown as Record<string, unknown>[], 'posterId', 'poster', users),
+      withReactions &&
+        loadIssueReactions(
+          cx,
+          rows.map((r) => r.id),
+        ).then((reactions) => {
+          for (const r of rows as (Models.Issue & { reactions?: unknown })[]) r.reactions = reactions.get(r.id) ?? [];
+        }),
+    ]);
     const byRepo = new Map<number, Models.Issue[]>();
     for (const r of rows) {
       const list = byRepo.get(r.repoId);

@@ -2,7 +2,13 @@ import { createContextCache } from '@pothos/core';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import * as reactionService from '../../services/issue/reaction.ts';
-import { ALLOWED_REACTIONS, groupReactions, type ReactionGroup, type ReactionSubject } from '../../services/issue/reaction.ts';
+import {
+  ALLOWED_REACTIONS,
+  groupReactions,
+  type ReactionGroup,
+  type ReactionSubject,
+  type ReactionWithUser,
+} from '../../services/issue/reaction.ts';
 import { builder } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -10,6 +16,7 @@ import { MUTATION_ERRORS } from '../errors.ts';
 import { dbId } from '../ids.ts';
 import { totalOf } from '../totalCount.ts';
 import { inherits } from '../policy.ts';
+import { attached } from '../preload/plan.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
 import { UserRef } from './user.ts';
@@ -82,20 +89,26 @@ ReactionGroupRef.implement({
   }),
 });
 
-/** The issue's own reactions are selected with the issue (one batched query for a whole page of issues). */
+/**
+ * The issue's own reactions: the ones the issue list's preloader attached (preload/repositoryIssues.ts), else one
+ * batched query per request. A plain field, not a Prisma relation: a page of issues resolves it without
+ * plugin-prisma's per-row planning.
+ */
+const issueReactions = createContextCache((ctx: GraphQLContext) => reactionService.issueReactionsLoader(ctx.cx));
+
 builder.prismaObjectFields(IssueRef, (t) => ({
   reactionGroups: t.field({
     type: [ReactionGroupRef],
     description: 'Reactions on the issue itself (not on its comments), grouped by content.',
     ...inherits('the reactions of a readable issue (as GET …/issues/{index}/reactions)'),
-    select: {
-      reactions: {
-        where: { commentId: 0, type: { in: [...ALLOWED_REACTIONS] } },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        include: { user: true },
-      },
+    resolve: (issue, _args, ctx) => {
+      const viewerId = ctx.cx.viewer?.id ?? null;
+      const loaded = attached<ReactionWithUser[]>(issue, 'reactions');
+      if (loaded) return groupReactions(loaded, viewerId);
+      return issueReactions(ctx)
+        .load(issue.id)
+        .then((rows) => groupReactions(rows, viewerId));
     },
-    resolve: (issue, _args, ctx) => groupReactions(issue.reactions, ctx.cx.viewer?.id ?? null),
   }),
 }));
 

@@ -9,6 +9,7 @@ import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoA
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { canWriteIssue, findIssueByIndex, unitOf } from './issue.ts';
+import { issueReactionRows } from './relationPages.ts';
 import { issueReadWhere } from './visibility.ts';
 
 /** Gitea's default `[ui] REACTIONS`: the only contents accepted (exact, case-sensitive), in display order. */
@@ -291,6 +292,33 @@ export function commentReactionsLoader(db: DbLike): DataLoader<number, ReactionW
   });
 }
 
+/**
+ * The allowed reactions on many issues themselves (not their comments), oldest first per issue, with their users:
+ * one statement on the read path and the request's user loader (callers have already made sure the issues are
+ * visible).
+ */
+export async function loadIssueReactions(cx: ServiceContext, issueIds: readonly number[]): Promise<Map<number, ReactionWithUser[]>> {
+  const ids = [...new Set(issueIds)];
+  const rows = ids.length ? await issueReactionRows(cx.db, ids, ALLOWED) : [];
+  const users = await Promise.all(rows.map((r) => (r.userId !== null ? cx.loaders.userById.load(r.userId) : null)));
+  const byIssue = new Map<number, ReactionWithUser[]>(ids.map((id) => [id, []]));
+  rows.forEach((row, i) => {
+    // The read path's rows are this call's own: the user is set on them, not on a copy.
+    const withUser = row as ReactionWithUser;
+    withUser.user = users[i] ?? null;
+    byIssue.get(row.issueId)?.push(withUser);
+  });
+  return byIssue;
+}
+
+/** A per-request loader of issues' own allowed reactions by issue id (the graph's Issue.reactionGroups). */
+export function issueReactionsLoader(cx: ServiceContext): DataLoader<number, ReactionWithUser[]> {
+  return new DataLoader(async (ids) => {
+    const byIssue = await loadIssueReactions(cx, ids);
+    return ids.map((id) => byIssue.get(id) ?? []);
+  });
+}
+
 /** Reactions of one subject grouped by content (GitHub ReactionGroup): every allowed content, in display order. */
 export interface ReactionGroup {
   content: ReactionContent;
@@ -301,15 +329,19 @@ export interface ReactionGroup {
   viewerHasReacted: boolean;
 }
 
-/** Groups one subject's reactions (already ordered oldest first) by content, for the viewer. */
+/** Each allowed content's place in display order. */
+const GROUP_INDEX = new Map<string, number>(ALLOWED_REACTIONS.map((content, i) => [content, i]));
+
+/** Groups one subject's reactions (already ordered oldest first) by content, for the viewer (one pass). */
 export function groupReactions(rows: readonly ReactionWithUser[], viewerId: number | null): ReactionGroup[] {
-  return ALLOWED_REACTIONS.map((content) => {
-    const mine = rows.filter((r) => r.type === content);
-    return {
-      content,
-      createdAt: mine[0]?.createdAt ?? null,
-      users: mine.flatMap((r) => (r.user && r.originalAuthorId === 0 ? [r.user] : [])),
-      viewerHasReacted: viewerId !== null && mine.some((r) => r.userId === viewerId && r.originalAuthorId === 0),
-    };
-  });
+  const groups: ReactionGroup[] = ALLOWED_REACTIONS.map((content) => ({ content, createdAt: null, users: [], viewerHasReacted: false }));
+  for (const r of rows) {
+    const group = groups[GROUP_INDEX.get(r.type) ?? -1];
+    if (!group) continue;
+    group.createdAt ??= r.createdAt;
+    if (r.originalAuthorId !== 0) continue;
+    if (r.user) group.users.push(r.user);
+    if (viewerId !== null && r.userId === viewerId) group.viewerHasReacted = true;
+  }
+  return groups;
 }
