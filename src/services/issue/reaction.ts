@@ -300,14 +300,18 @@ export function commentReactionsLoader(db: DbLike): DataLoader<number, ReactionW
 export async function loadIssueReactions(cx: ServiceContext, issueIds: readonly number[]): Promise<Map<number, ReactionWithUser[]>> {
   const ids = [...new Set(issueIds)];
   const rows = ids.length ? await issueReactionRows(cx.db, ids, ALLOWED) : [];
-  const users = await Promise.all(rows.map((r) => (r.userId !== null ? cx.loaders.userById.load(r.userId) : null)));
+  const userIds = [...new Set(rows.map((r) => r.userId).filter((id) => id !== null))];
+  const found = await cx.loaders.userById.loadMany(userIds);
+  const failed = found.find((f) => f instanceof Error);
+  if (failed) throw failed;
+  const users = new Map(userIds.map((id, i) => [id, (found[i] as Models.User | null) ?? null]));
   const byIssue = new Map<number, ReactionWithUser[]>(ids.map((id) => [id, []]));
-  rows.forEach((row, i) => {
+  for (const row of rows) {
     // The read path's rows are this call's own: the user is set on them, not on a copy.
     const withUser = row as ReactionWithUser;
-    withUser.user = users[i] ?? null;
+    withUser.user = row.userId !== null ? (users.get(row.userId) ?? null) : null;
     byIssue.get(row.issueId)?.push(withUser);
-  });
+  }
   return byIssue;
 }
 
