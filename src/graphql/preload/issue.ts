@@ -4,9 +4,10 @@ import { attachUsers, isRecord, targetOf, type Fill, type Preloader, type Preloa
 import { prunedColumns, type FieldColumns } from './columns.ts';
 
 /**
- * The hot relations of an issue served below Prisma (plan.ts): labels, assignees, comments (a page
- * per issue in SQL) and the issue's own reactions, each with its users. Each preloader recognises exactly the
- * arguments the graph's fields plan (Issue.labels/assignees/comments/reactionGroups, first page only:
+ * The hot relations of an issue served below Prisma (plan.ts): labels, assignees and comments (a page per issue
+ * in SQL), with their users. (The poster and the reactions are attached by the issue list, preload/
+ * repositoryIssues.ts, for the plain fields Issue.author and Issue.reactionGroups.) Each preloader recognises
+ * exactly the arguments the graph's fields plan (Issue.labels/assignees/comments, first page only:
  * no cursor) and loads what Prisma would for them; anything else (a cursor, a filter, a nested relation below
  * a user) is left to Prisma.
  */

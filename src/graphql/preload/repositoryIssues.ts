@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { loadIssueReactions } from '../../services/issue/reaction.ts';
+import { loadReactions } from '../../services/issue/reaction.ts';
 import { repoIssuePages, type RepoIssuePageInput } from '../../services/issue/repoIssuePages.ts';
 import { prunedColumns, type FieldColumns } from './columns.ts';
 import { attachUsers, isRecord, type Fill, type Preloader, type Preloaders } from './plan.ts';
@@ -124,8 +124,9 @@ const issues: Preloader = (args, selected) => {
     await Promise.all([
       withPosters && attachUsers(rows as unknown as Record<string, unknown>[], 'posterId', 'poster', users),
       withReactions &&
-        loadIssueReactions(
+        loadReactions(
           cx,
+          'issue',
           rows.map((r) => r.id),
         ).then((reactions) => {
           for (const r of rows as (Models.Issue & { reactions?: unknown })[]) r.reactions = reactions.get(r.id) ?? [];

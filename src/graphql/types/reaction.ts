@@ -94,7 +94,7 @@ ReactionGroupRef.implement({
  * batched query per request. A plain field, not a Prisma relation: a page of issues resolves it without
  * plugin-prisma's per-row planning.
  */
-const issueReactions = createContextCache((ctx: GraphQLContext) => reactionService.issueReactionsLoader(ctx.cx));
+const issueReactions = createContextCache((ctx: GraphQLContext) => reactionService.reactionsLoader(ctx.cx, 'issue'));
 
 builder.prismaObjectFields(IssueRef, (t) => ({
   reactionGroups: t.field({
@@ -113,7 +113,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
 }));
 
 /** Comments have no relation to their reactions (commentId is a plain column): one batched query per request. */
-const commentReactions = createContextCache((ctx: GraphQLContext) => reactionService.commentReactionsLoader(ctx.cx.db));
+const commentReactions = createContextCache((ctx: GraphQLContext) => reactionService.reactionsLoader(ctx.cx, 'comment'));
 
 builder.prismaObjectFields(IssueCommentRef, (t) => ({
   reactionGroups: t.field({

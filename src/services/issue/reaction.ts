@@ -9,7 +9,7 @@ import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoA
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { canWriteIssue, findIssueByIndex, unitOf } from './issue.ts';
-import { issueReactionRows } from './relationPages.ts';
+import { reactionRows, type ReactionsOf } from './relationPages.ts';
 import { issueReadWhere } from './visibility.ts';
 
 /** Gitea's default `[ui] REACTIONS`: the only contents accepted (exact, case-sensitive), in display order. */
@@ -271,55 +271,37 @@ export function removeReaction(cx: ServiceContext, subject: ReactionSubject, con
 }
 
 /**
- * The allowed reactions of many comments in one query, oldest first per comment (for batched GraphQL fields;
- * callers have already made sure the comments are visible).
+ * The allowed reactions on many issues themselves or many comments, oldest first per subject, with their users:
+ * one statement on the read path and the request's user loader (for batched GraphQL fields; callers have already
+ * made sure the subjects are visible).
  */
-export async function loadCommentReactions(db: DbLike, commentIds: readonly number[]): Promise<Map<number, ReactionWithUser[]>> {
-  const ids = [...new Set(commentIds.filter((id) => id > 0))];
-  const rows = ids.length
-    ? await db.reaction.findMany({ where: { commentId: { in: ids }, type: { in: [...ALLOWED] } }, include: { user: true }, orderBy: ORDER })
-    : [];
-  const byComment = new Map<number, ReactionWithUser[]>(ids.map((id) => [id, []]));
-  for (const row of rows) byComment.get(row.commentId)?.push(row);
-  return byComment;
-}
-
-/** A per-request loader of comments' allowed reactions by comment id (the graph's IssueComment.reactionGroups). */
-export function commentReactionsLoader(db: DbLike): DataLoader<number, ReactionWithUser[]> {
-  return new DataLoader(async (ids) => {
-    const byComment = await loadCommentReactions(db, ids);
-    return ids.map((id) => byComment.get(id) ?? []);
-  });
-}
-
-/**
- * The allowed reactions on many issues themselves (not their comments), oldest first per issue, with their users:
- * one statement on the read path and the request's user loader (callers have already made sure the issues are
- * visible).
- */
-export async function loadIssueReactions(cx: ServiceContext, issueIds: readonly number[]): Promise<Map<number, ReactionWithUser[]>> {
-  const ids = [...new Set(issueIds)];
-  const rows = ids.length ? await issueReactionRows(cx.db, ids, ALLOWED) : [];
+export async function loadReactions(
+  cx: ServiceContext,
+  target: ReactionsOf,
+  subjectIds: readonly number[],
+): Promise<Map<number, ReactionWithUser[]>> {
+  const ids = [...new Set(subjectIds.filter((id) => id > 0))];
+  const rows = ids.length ? await reactionRows(cx.db, target, ids, ALLOWED) : [];
   const userIds = [...new Set(rows.map((r) => r.userId).filter((id) => id !== null))];
   const found = await cx.loaders.userById.loadMany(userIds);
   const failed = found.find((f) => f instanceof Error);
   if (failed) throw failed;
   const users = new Map(userIds.map((id, i) => [id, (found[i] as Models.User | null) ?? null]));
-  const byIssue = new Map<number, ReactionWithUser[]>(ids.map((id) => [id, []]));
+  const bySubject = new Map<number, ReactionWithUser[]>(ids.map((id) => [id, []]));
   for (const row of rows) {
     // The read path's rows are this call's own: the user is set on them, not on a copy.
     const withUser = row as ReactionWithUser;
     withUser.user = row.userId !== null ? (users.get(row.userId) ?? null) : null;
-    byIssue.get(row.issueId)?.push(withUser);
+    bySubject.get(target === 'issue' ? row.issueId : row.commentId)?.push(withUser);
   }
-  return byIssue;
+  return bySubject;
 }
 
-/** A per-request loader of issues' own allowed reactions by issue id (the graph's Issue.reactionGroups). */
-export function issueReactionsLoader(cx: ServiceContext): DataLoader<number, ReactionWithUser[]> {
+/** A per-request loader of the allowed reactions of issues or comments by id (the graph's reactionGroups). */
+export function reactionsLoader(cx: ServiceContext, target: ReactionsOf): DataLoader<number, ReactionWithUser[]> {
   return new DataLoader(async (ids) => {
-    const byIssue = await loadIssueReactions(cx, ids);
-    return ids.map((id) => byIssue.get(id) ?? []);
+    const bySubject = await loadReactions(cx, target, ids);
+    return ids.map((id) => bySubject.get(id) ?? []);
   });
 }
 

@@ -101,13 +101,27 @@ export async function issueCommentPages(
   );
 }
 
-/** The reactions on the issues themselves (not their comments) of the given types, oldest first. */
-export function issueReactionRows(db: DbLike, issueIds: readonly number[], types: readonly string[]): Promise<Models.Reaction[]> {
+/** What reactions are on: issues themselves (not their comments), or comments. */
+export type ReactionsOf = 'issue' | 'comment';
+
+const REACTION_WHERE: Record<ReactionsOf, string> = {
+  issue: '"issueId" IN (?) AND "commentId" = 0',
+  comment: '"commentId" IN (?)',
+};
+
+/** The reactions of the given types on many issues or comments, oldest first per subject (`ids` are theirs). */
+export function reactionRows(
+  db: DbLike,
+  target: ReactionsOf,
+  ids: readonly number[],
+  types: readonly string[],
+): Promise<Models.Reaction[]> {
+  const key = target === 'issue' ? '"issueId"' : '"commentId"';
   return readRows(
     db,
     'Reaction',
-    'SELECT * FROM "Reaction" WHERE "issueId" IN (?) AND "commentId" = 0 AND "type" IN (?) ORDER BY "issueId", "createdAt", "id"',
-    [issueIds, types],
+    `SELECT * FROM "Reaction" WHERE ${REACTION_WHERE[target]} AND "type" IN (?) ORDER BY ${key}, "createdAt", "id"`,
+    [ids, types],
   );
 }
 
