@@ -62,6 +62,7 @@ const layers = [
   { category: 'service', pattern: 'src/services/*/**', capture: ['domain', 'file'] },
   ...[
     'rest',
+    'githubapi',
     'graphql',
     'githttp',
     'packages',
@@ -102,6 +103,7 @@ const policies = [
       to(
         'app',
         'rest',
+        'githubapi',
         'graphql',
         'githttp',
         'packages',
@@ -123,7 +125,7 @@ const policies = [
   },
   // Transports are thin and never import each other: services, authentication, per-request loaders and the
   // pure access model; database rows and git results only as types.
-  ...['rest', 'graphql', 'githttp', 'packages', 'runner'].map((t) => ({
+  ...['rest', 'githubapi', 'graphql', 'githttp', 'packages', 'runner'].map((t) => ({
     from: from(t),
     allow: [to(t, 'service', 'service-base', 'service-access', 'loaders', 'auth', 'permissions', 'base', 'config'), typesFrom('db', 'git')],
   })),
@@ -202,6 +204,7 @@ const OWNED = [
       'src/ops/**',
       'src/web/**',
       'src/rest/**',
+      'src/githubapi/**',
       'src/graphql/**',
       'src/githttp/**',
       'src/packages/**',
@@ -221,6 +224,7 @@ const LAYER_GLOBS = [
   ['src/config.ts', 'src/errors.ts', 'src/paths.ts'],
   ...[
     'rest',
+    'githubapi',
     'graphql',
     'githttp',
     'packages',

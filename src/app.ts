@@ -11,6 +11,7 @@ import { readQueueState } from './jobs/queueState.ts';
 import { gitHttp } from './githttp/plugin.ts';
 import { packageRegistries } from './packages/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
+import { githubApi } from './githubapi/plugin.ts';
 import { CronScheduler } from './jobs/cronScheduler.ts';
 import { JobWorker } from './jobs/worker.ts';
 import { activitySubscriber } from './notify/activity.ts';
@@ -221,6 +222,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     },
   });
   await server.register(async (api) => restApi(api, deps), { prefix: '/api/v1' });
+  await server.register(async (api) => githubApi(api, deps), { prefix: '/api/v3' });
   await server.register(async (git) => gitHttp(git, deps));
   await server.register(async (downloads) => downloadRoutes(downloads, deps));
   await server.register(async (registries) => packageRegistries(registries, deps), { prefix: '/api/packages' });

@@ -7,6 +7,7 @@ import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
 import { sendAsset } from '../web/asset.ts';
 import { graphiqlPage, wantsGraphiql } from '../web/graphiql.ts';
+import { acceptGithubMediaTypes } from './githubMediaTypes.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';
 import { LIMITS } from './limits/limits.ts';
@@ -96,6 +97,8 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
   const getYoga = () => (yoga ??= createGraphqlServer(deps));
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     if (wantsGraphiql(req.method, req.headers.accept)) return sendAsset(req, reply, await graphiqlPage());
+    const accept = acceptGithubMediaTypes(req.headers.accept);
+    if (accept) req.headers.accept = accept;
     // Yoga answers only on its one endpoint: hand it the alias's request under that path.
     if (req.raw.url?.startsWith('/graphql')) req.raw.url = `/api${req.raw.url}`;
     const res = await (await getYoga()).handleNodeRequestAndResponse(req, reply, { req, reply });

@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import type { ScopeCategory, ScopeLevel } from '../auth/scope.ts';
+import { isDomainError } from '../errors.ts';
+import { requireCodeRead } from '../services/repo/gitRead.ts';
+import * as branchService from '../services/repo/branch.ts';
+import { getReadme } from '../services/repo/readme.ts';
+import * as tagService from '../services/release/tag.ts';
+import { toGithubContent } from './convert.ts';
+import { sendGithubError } from './errors.ts';
+
+/** What a route needs of a token: a Gitea scope category and level, and GitHub's words for it (`X-Accepted-OAuth-Scopes`). */
+export interface GithubRouteConfig {
+  scope: { category: ScopeCategory; level: ScopeLevel; accepted: string } | null;
+}
+
+const READ_REPO: GithubRouteConfig = { scope: { category: 'repository', level: 'read', accepted: 'repo' } };
+const WRITE_REPO: GithubRouteConfig = { scope: { category: 'repository', level: 'write', accepted: 'repo' } };
+
+interface RepoParams {
+  owner: string;
+  repo: string;
+}
+
+/** The routes of /api/v3 (README "GitHub's REST v3"). */
+export function githubRoutes(app: FastifyInstance): void {
+  // GitHub's root: what gh reads to check a token (its X-OAuth-Scopes); lists the URL templates served here.
+  app.get('/', { config: { github: { scope: null } } }, async (req) => {
+    const root = req.cx.config.rootUrl;
+    return {
+      graphql_url: `${root}api/graphql`,
+      repository_readme_url: `${root}api/v3/repos/{owner}/{repo}/readme{?ref}`,
+      git_ref_url: `${root}api/v3/repos/{owner}/{repo}/git/refs/{ref}`,
+    };
+  });
+
+  app.get<{ Params: RepoParams; Querystring: { ref?: string } }>(
+    '/repos/:owner/:repo/readme',
+    { config: { github: READ_REPO } },
+    async (req) => {
+      const ref = typeof req.query.ref === 'string' ? req.query.ref : undefined;
+      return toGithubContent(await getReadme(req.cx, req.params.owner, req.params.repo, ref), req.cx.config.rootUrl);
+    },
+  );
+
+  // GitHub deletes `heads/<branch>` and `tags/<tag>` (gh pr merge --delete-branch); 204, or 422 for a reference that is not there.
+  app.delete<{ Params: RepoParams & { '*': string } }>(
+    '/repos/:owner/:repo/git/refs/*',
+    { config: { github: WRITE_REPO } },
+    async (req, reply) => {
+      const ref = { owner: req.params.owner, repo: req.params.repo };
+      const name = req.params['*'];
+      // The repository first (404 when not visible); a reference that is then not found is GitHub's 422.
+      await requireCodeRead(req.cx, ref.owner, ref.repo);
+      try {
+        if (name.startsWith('heads/')) await branchService.deleteBranch(req.cx, ref, name.slice('heads/'.length));
+        else if (name.startsWith('tags/')) await tagService.deleteTag(req.cx, ref, name.slice('tags/'.length));
+        else return sendGithubError(reply, 422, 'Reference does not exist');
+      } catch (err) {
+        if (isDomainError(err) && err.code === 'NOT_FOUND') return sendGithubError(reply, 422, 'Reference does not exist');
+        throw err;
+      }
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { addCollaborator, createRepo } from '../helpers/fixtures.ts';
+
+const DOCS = 'https://docs.github.com/rest';
+
+describe.each(PROVIDERS)("GitHub's REST v3 at /api/v3 (%s)", (provider) => {
+  let t: TestApp;
+  let allToken: string;
+  let readRepoToken: string;
+  let userToken: string;
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    const alice = await t.createUser('alice');
+    const writer = await t.createUser('writer');
+    const reader = await t.createUser('reader');
+    await t.createUser('outsider');
+    allToken = await t.createToken('alice', ['all']);
+    readRepoToken = await t.createToken('writer', ['read:repository']);
+    userToken = await t.createToken('alice', ['read:user']);
+    const code = await createRepo(t, alice, 'code', { autoInit: true });
+    const secret = await createRepo(t, alice, 'secret', { autoInit: true, private: true });
+    await createRepo(t, alice, 'void');
+    for (const repo of [code, secret]) {
+      await addCollaborator(t, repo, writer, 'write');
+      await addCollaborator(t, repo, reader, 'read');
+    }
+  });
+  afterAll(async () => t?.close());
+
+  const branches = async (repo: string): Promise<string[]> => {
+    const res = await t.request('GET', `/api/v1/repos/alice/${repo}/branches`, { headers: basic('alice') });
+    return (res.json() as Array<{ name: string }>).map((b) => b.name);
+  };
+  const branch = async (repo: string, name: string) => {
+    const res = await t.request('POST', `/api/v1/repos/alice/${repo}/branches`, {
+      headers: basic('alice'),
+      body: { new_branch_name: name },
+    });
+    expect(res.statusCode).toBe(201);
+  };
+
+  describe('GET /api/v3/ (the token check gh makes)', () => {
+    it('lists a token’s scopes in GitHub’s words', async () => {
+      const res = await t.request('GET', '/api/v3/', { headers: tokenAuth(allToken) });
+      expect(res.statusCode).toBe(200);
+      const scopes = String(res.headers['x-oauth-scopes']).split(', ');
+      expect(scopes).toEqual(expect.arrayContaining(['repo', 'read:org', 'user', 'notifications', 'write:packages']));
+      expect(res.json()).toMatchObject({ graphql_url: `${t.config.rootUrl}api/graphql` });
+    });
+    it('lists only what a narrower token grants', async () => {
+      const res = await t.request('GET', '/api/v3/', { headers: tokenAuth(userToken) });
+      expect(res.headers['x-oauth-scopes']).toBe('read:user, user:email');
+      const repoRead = await t.request('GET', '/api/v3/', { headers: tokenAuth(readRepoToken) });
+      // GitHub has no read-only word for repositories: `repo` would promise writes.
+      expect(repoRead.headers['x-oauth-scopes']).toBe('');
+    });
+    it('answers anonymous clients without scopes, and bad credentials with GitHub’s 401', async () => {
+      const anon = await t.request('GET', '/api/v3/');
+      expect(anon.statusCode).toBe(200);
+      expect(anon.headers['x-oauth-scopes']).toBeUndefined();
+      const bad = await t.request('GET', '/api/v3/', { headers: tokenAuth('0'.repeat(40)) });
+      expect(bad.statusCode).toBe(401);
+      expect(bad.json()).toEqual({ message: 'Bad credentials', documentation_url: DOCS });
+    });
+    it('answers what it does not serve with GitHub’s 404', async () => {
+      const res = await t.request('GET', '/api/v3/repos/alice/code/pulls', { headers: tokenAuth(allToken) });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'Not Found', documentation_url: DOCS });
+    });
+  });
+
+  describe('GET /api/v3/repos/{o}/{r}/readme', () => {
+    it('returns the README as GitHub’s content object', async () => {
+      const res = await t.request('GET', '/api/v3/repos/alice/code/readme', { headers: tokenAuth(allToken) });
+      expect(res.statusCode).toBe(200);
+      const body = res.json() as Record<string, string>;
+      expect(body).toMatchObject({ type: 'file', encoding: 'base64', name: 'README.md', path: 'README.md' });
+      expect(Buffer.from(body.content ?? '', 'base64').toString()).toBe(await mainReadme());
+      expect(body.sha).toMatch(/^[0-9a-f]{40}$/);
+      // Its links are served.
+      const raw = await t.request('GET', new URL(body.download_url ?? '').pathname + new URL(body.download_url ?? '').search, {
+        headers: basic('alice'),
+      });
+      expect(raw.body).toBe(await mainReadme());
+    });
+    it('reads at ?ref= and prefers Markdown', async () => {
+      await branch('code', 'docs');
+      const write = async (method: 'POST' | 'PUT', path: string, text: string, sha?: string) => {
+        const res = await t.request(method, `/api/v1/repos/alice/code/contents/${path}`, {
+          headers: basic('alice'),
+          body: { branch: 'docs', content: Buffer.from(text).toString('base64'), ...(sha ? { sha } : {}) },
+        });
+        expect(res.statusCode).toBe(method === 'POST' ? 201 : 200);
+      };
+      await write('POST', 'README', 'plain');
+      await write('POST', 'readme.txt', 'text');
+      await write('PUT', 'README.md', '# docs\n', await readmeSha());
+      const res = await t.request('GET', '/api/v3/repos/alice/code/readme?ref=docs', { headers: tokenAuth(allToken) });
+      const body = res.json() as Record<string, string>;
+      expect(body.name).toBe('README.md');
+      expect(Buffer.from(body.content ?? '', 'base64').toString()).toBe('# docs\n');
+      const main = await t.request('GET', '/api/v3/repos/alice/code/readme', { headers: tokenAuth(allToken) });
+      expect(Buffer.from((main.json() as { content: string }).content, 'base64').toString()).toBe(await mainReadme());
+    });
+    async function mainReadme(): Promise<string> {
+      const res = await t.request('GET', '/api/v1/repos/alice/code/contents/README.md', { headers: basic('alice') });
+      return Buffer.from((res.json() as { content: string }).content, 'base64').toString();
+    }
+    async function readmeSha(): Promise<string> {
+      const res = await t.request('GET', '/api/v1/repos/alice/code/contents/README.md?ref=docs', { headers: basic('alice') });
+      return (res.json() as { sha: string }).sha;
+    }
+    it('is 404 where there is none, and for a private repository to outsiders', async () => {
+      const none = await t.request('GET', '/api/v3/repos/alice/void/readme', { headers: tokenAuth(allToken) });
+      expect(none.statusCode).toBe(404);
+      expect(none.json()).toEqual({ message: 'Not Found', documentation_url: DOCS });
+      expect((await t.request('GET', '/api/v3/repos/alice/secret/readme', { headers: basic('outsider') })).statusCode).toBe(404);
+      expect((await t.request('GET', '/api/v3/repos/alice/secret/readme')).statusCode).toBe(404);
+      expect((await t.request('GET', '/api/v3/repos/alice/secret/readme', { headers: basic('reader') })).statusCode).toBe(200);
+    });
+    it('refuses a token without the repository scope before looking anything up', async () => {
+      for (const repo of ['code', 'no-such-repo']) {
+        const res = await t.request('GET', `/api/v3/repos/alice/${repo}/readme`, { headers: tokenAuth(userToken) });
+        expect(res.statusCode).toBe(403);
+        expect(res.headers['x-accepted-oauth-scopes']).toBe('repo');
+      }
+    });
+  });
+
+  describe('DELETE /api/v3/repos/{o}/{r}/git/refs/{ref} (gh pr merge --delete-branch)', () => {
+    it('deletes a branch for a writer: 204, and it is gone', async () => {
+      await branch('code', 'feature');
+      const res = await t.request('DELETE', '/api/v3/repos/alice/code/git/refs/heads/feature', { headers: basic('writer') });
+      expect(res.statusCode).toBe(204);
+      expect(await branches('code')).not.toContain('feature');
+    });
+    it('answers 422 for a reference that is not there', async () => {
+      const res = await t.request('DELETE', '/api/v3/repos/alice/code/git/refs/heads/nope', { headers: basic('writer') });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ message: 'Reference does not exist', documentation_url: DOCS });
+      const odd = await t.request('DELETE', '/api/v3/repos/alice/code/git/refs/notes/x', { headers: basic('writer') });
+      expect(odd.statusCode).toBe(422);
+    });
+    it('refuses readers (403), hides private repositories (404), keeps the default branch', async () => {
+      await branch('secret', 'keep');
+      expect((await t.request('DELETE', '/api/v3/repos/alice/secret/git/refs/heads/keep', { headers: basic('reader') })).statusCode).toBe(
+        403,
+      );
+      expect((await t.request('DELETE', '/api/v3/repos/alice/secret/git/refs/heads/keep', { headers: basic('outsider') })).statusCode).toBe(
+        404,
+      );
+      expect((await t.request('DELETE', '/api/v3/repos/alice/secret/git/refs/heads/keep')).statusCode).toBe(404);
+      expect(await branches('secret')).toContain('keep');
+      const main = await t.request('DELETE', '/api/v3/repos/alice/code/git/refs/heads/main', { headers: basic('alice') });
+      expect(main.statusCode).toBe(403);
+      expect(await branches('code')).toContain('main');
+    });
+    it('refuses a read-only token before looking anything up', async () => {
+      await branch('code', 'kept');
+      for (const path of ['alice/code/git/refs/heads/kept', 'alice/no-such-repo/git/refs/heads/x']) {
+        const res = await t.request('DELETE', `/api/v3/repos/${path}`, { headers: tokenAuth(readRepoToken) });
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual({ message: 'Resource not accessible by personal access token', documentation_url: DOCS });
+      }
+      expect(await branches('code')).toContain('kept');
+    });
+  });
+
+  describe('GraphQL with GitHub’s media types', () => {
+    it('answers gh’s Accept header as JSON', async () => {
+      const res = await t.request('POST', '/api/graphql', {
+        headers: {
+          ...tokenAuth(allToken),
+          accept: 'application/vnd.github.merge-info-preview+json, application/vnd.github.nebula-preview',
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify({ query: '{ viewer { login } }' }),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({ data: { viewer: { login: 'alice' } } });
+    });
+  });
+});
