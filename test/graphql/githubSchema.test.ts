@@ -1,0 +1,48 @@
+// Our graph against GitHub's published schema (@octokit/graphql-schema) on every name both use (issue #32). The
+// conflicts that remain are listed in githubConflicts.txt, a list that may only shrink: a new conflict fails, and
+// so does a listed one that is gone (remove it from the list). Goal: an empty list.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { schema } from '@octokit/graphql-schema';
+import { buildSchema } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../src/paths.ts';
+import { githubConflicts } from '../helpers/githubSchemaDiff.ts';
+
+const LIST = path.join(import.meta.dirname, 'githubConflicts.txt');
+
+function conflicts(): string[] {
+  const ours = readFileSync(path.join(ROOT, 'schema.graphql'), 'utf8');
+  // GitHub's published SDL defines two fields twice; the schema is built as published.
+  return githubConflicts(buildSchema(ours), buildSchema(schema.idl, { assumeValidSDL: true }));
+}
+
+const listed = (): string[] =>
+  readFileSync(LIST, 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'));
+
+describe("the graph against GitHub's schema", () => {
+  const found = conflicts();
+  it('has no conflict that is not already listed', () => {
+    const known = new Set(listed());
+    expect(found.filter((c) => !known.has(c))).toEqual([]);
+  });
+  it('lists no conflict that is gone', () => {
+    const now = new Set(found);
+    expect(listed().filter((c) => !now.has(c))).toEqual([]);
+  });
+  it('finds the conflicts it is meant to find', () => {
+    // The comparison itself: a field whose type differs, a missing argument, and a union where GitHub has an object.
+    const ours = buildSchema('type Query { a: String! b(x: Int): Int  c: U } type Issue { id: ID! } union U = Issue enum E { X }');
+    const theirs = buildSchema('type Query { a: URI b(x: Int, y: Int): Int c: Issue } type Issue { id: ID! } enum E { X Y } scalar URI');
+    expect(githubConflicts(ours, theirs)).toEqual(
+      [
+        'Query.a: String! (GitHub: URI)',
+        'Query.b(y:): missing argument (GitHub: Int)',
+        'Query.c: U (GitHub: Issue)',
+        'E.Y: missing enum value',
+      ].sort(),
+    );
+  });
+});
