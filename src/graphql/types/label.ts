@@ -23,7 +23,8 @@ const LabelOrderFieldEnum = builder.enumType('LabelOrderField', {
   values: { CREATED_AT: { value: 'CREATED_AT' }, NAME: { value: 'NAME' }, ISSUE_COUNT: { value: 'ISSUE_COUNT' } } as const,
 });
 
-const LabelOrderInput = builder.inputType('LabelOrder', {
+/** GitHub's LabelOrder, for every label connection's `orderBy`. */
+export const LabelOrderInput = builder.inputType('LabelOrder', {
   description: 'Ordering options for label connections.',
   fields: (t) => ({
     field: t.field({ type: LabelOrderFieldEnum, required: true }),

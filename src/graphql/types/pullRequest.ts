@@ -18,6 +18,7 @@ import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, Milestone
 import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { LabelRef } from './label.ts';
 import { RepositoryRef } from './repository.ts';
+import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef } from './user.ts';
 
 /**
@@ -237,6 +238,15 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     ...checkedBy('readableRepoIds'),
     select: (_a, _c, nested) => ({ headRepo: nested(true) }),
     resolve: async (p, _a, ctx) => (p.headRepo && (await readableRepoIds(ctx.cx, [p.headRepo])).has(p.headRepo.id) ? p.headRepo : null),
+  }),
+  headRepositoryOwner: t.field({
+    type: RepositoryOwnerRef,
+    nullable: true,
+    description: 'The owner of the repository the changes come from; null once it is deleted or when the viewer may not see it.',
+    ...checkedBy('readableRepoIds'),
+    select: { headRepo: { select: { id: true, owner: true } } },
+    resolve: async (p, _a, ctx) =>
+      p.headRepo && (await readableRepoIds(ctx.cx, [p.headRepo])).has(p.headRepo.id) ? p.headRepo.owner : null,
   }),
   isCrossRepository: t.boolean({ resolve: (p) => p.headRepoId !== p.baseRepoId }),
   labels: t.connection(
