@@ -52,11 +52,10 @@ function components(named: Record<string, z.ZodType>, io: 'input' | 'output'): R
   return schemas;
 }
 
-/** A response body schema from a route's component name (`[Name]` = array of Name). */
-function bodySchema(name: string): JsonObject {
-  const array = name.startsWith('[');
-  const ref = { $ref: schemaRef(array ? name.slice(1, -1) : name) };
-  return array ? { type: 'array', items: ref } : ref;
+/** A response body schema from a route's component name (`[Name]` = array of Name; `null` too when nullable). */
+function bodySchema(name: string, nullable: boolean): JsonObject {
+  if (!name.startsWith('[')) return { $ref: schemaRef(name) };
+  return { type: 'array', ...(nullable ? { nullable } : {}), items: { $ref: schemaRef(name.slice(1, -1)) } };
 }
 
 /** The error answers every route shares (Gitea's `responses` names), all `{"message","url"}`. */
@@ -92,7 +91,7 @@ function successResponse(doc: ResponseDoc, list: RouteDef['list']): JsonObject {
   if (!doc.schema && !doc.contentType) return doc.description ? { description: doc.description } : { $ref: '#/components/responses/empty' };
   const content = doc.contentType
     ? { [doc.contentType]: { schema: { type: 'string' } } }
-    : { 'application/json': { schema: bodySchema(doc.schema ?? '') } };
+    : { 'application/json': { schema: bodySchema(doc.schema ?? '', doc.nullable === true) } };
   const headers = listHeaders(list);
   const name = doc.schema?.startsWith('[') ? `${doc.schema.slice(1, -1)}List` : doc.schema;
   return { description: doc.description ?? name ?? 'OK', ...(headers ? { headers } : {}), content };
