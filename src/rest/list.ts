@@ -23,6 +23,8 @@ export interface ListDef<Q extends z.ZodObject, R extends { total: number }> ext
   headers: ListHeaders;
   /** The response body's component name: `[Item]`, or a wrapper such as `SearchResults`. */
   schema: string;
+  /** An empty page is answered `null` (Gitea's reaction lists). */
+  nullable?: true;
   /** Loads one page; `total` counts the whole list. */
   load: (input: ListInput<Q>) => Promise<R>;
   /** The response body of the page. */
@@ -33,13 +35,13 @@ export interface ListDef<Q extends z.ZodObject, R extends { total: number }> ext
 export function defineList<Q extends z.ZodObject = z.ZodObject<Record<never, never>>, R extends { total: number } = { total: number }>(
   def: ListDef<Q, R>,
 ): RouteDef {
-  const { query, headers, schema, load, convert, ...doc } = def;
+  const { query, headers, schema, nullable, load, convert, ...doc } = def;
   return defineRoute({
     ...doc,
     method: 'GET',
     query: (query ?? z.object({})).extend(PAGING),
     list: headers,
-    success: { status: 200, schema },
+    success: { status: 200, schema, ...(nullable ? { nullable } : {}) },
     handler: async (input) => {
       const listInput: ListInput<Q> = { ...input, body: undefined, query: input.query as ListQuery<Q>, page: listOptionsOf(input.query) };
       const result = await load(listInput);

@@ -3,7 +3,7 @@ import { queryParamDoc } from './params.ts';
 import { pathParamDoc } from './pathParams.ts';
 import type { ResponseDoc, RouteDef } from './route.ts';
 import { REQUEST_SCHEMAS, RESPONSE_SCHEMAS } from './schemas.ts';
-import { wireTypeOf } from './validation.ts';
+import { aliasesOf, wireTypeOf } from './validation.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -34,7 +34,29 @@ function tidy(io: 'input' | 'output') {
     if (jsonSchema.nullable === true && !jsonSchema.type && Array.isArray(jsonSchema.allOf)) jsonSchema.type = 'object';
     // zod's RFC 3339 pattern says no more than the format does, in 700 characters.
     if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+    const aliased = aliasesOf(zodSchema as z.ZodType);
+    if (aliased) {
+      const properties = jsonSchema.properties as Record<string, unknown>;
+      for (const alias of aliased.aliases) delete properties[alias];
+      const required = ((jsonSchema.required as string[] | undefined) ?? []).filter((f) => !aliased.aliases.includes(f));
+      jsonSchema.required = [...new Set([...required, ...aliased.required])];
+      // A field the document requires is a value there (null only ever meant "see the alias").
+      for (const field of aliased.required) delete (properties[field] as JsonObject | undefined)?.nullable;
+    }
   };
+}
+
+/**
+ * `{"allOf": [X]}` with nothing beside it is X: zod wraps some references so, and generators and linters take the
+ * wrapper for a composition. A one-entry `allOf` with `nullable` beside it stays: that is OpenAPI 3.0's nullable
+ * reference (3.0 ignores siblings of `$ref`).
+ */
+function unwrapAllOf(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(unwrapAllOf);
+  if (typeof node !== 'object' || node === null) return node;
+  const o = node as JsonObject;
+  if (Array.isArray(o.allOf) && o.allOf.length === 1 && Object.keys(o).length === 1) return unwrapAllOf(o.allOf[0]);
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, unwrapAllOf(v)]));
 }
 
 /** Named zod schemas as OpenAPI 3.0 component schemas; a named schema inside another is a `$ref`. */
@@ -49,14 +71,13 @@ function components(named: Record<string, z.ZodType>, io: 'input' | 'output'): R
     override: tidy(io),
   }) as { schemas: Record<string, JsonObject> };
   for (const schema of Object.values(schemas)) delete schema.$id;
-  return schemas;
+  return unwrapAllOf(schemas) as Record<string, JsonObject>;
 }
 
-/** A response body schema from a route's component name (`[Name]` = array of Name). */
-function bodySchema(name: string): JsonObject {
-  const array = name.startsWith('[');
-  const ref = { $ref: schemaRef(array ? name.slice(1, -1) : name) };
-  return array ? { type: 'array', items: ref } : ref;
+/** A response body schema from a route's component name (`[Name]` = array of Name; `null` too when nullable). */
+function bodySchema(name: string, nullable: boolean): JsonObject {
+  if (!name.startsWith('[')) return { $ref: schemaRef(name) };
+  return { type: 'array', ...(nullable ? { nullable } : {}), items: { $ref: schemaRef(name.slice(1, -1)) } };
 }
 
 /** The error answers every route shares (Gitea's `responses` names), all `{"message","url"}`. */
@@ -92,7 +113,7 @@ function successResponse(doc: ResponseDoc, list: RouteDef['list']): JsonObject {
   if (!doc.schema && !doc.contentType) return doc.description ? { description: doc.description } : { $ref: '#/components/responses/empty' };
   const content = doc.contentType
     ? { [doc.contentType]: { schema: { type: 'string' } } }
-    : { 'application/json': { schema: bodySchema(doc.schema ?? '') } };
+    : { 'application/json': { schema: bodySchema(doc.schema ?? '', doc.nullable === true) } };
   const headers = listHeaders(list);
   const name = doc.schema?.startsWith('[') ? `${doc.schema.slice(1, -1)}List` : doc.schema;
   return { description: doc.description ?? name ?? 'OK', ...(headers ? { headers } : {}), content };
@@ -107,6 +128,15 @@ const TAGS: Record<string, string> = {
   settings: "The instance's settings",
   user: 'Users, their tokens, e-mail addresses and blocks',
 };
+
+/**
+ * Gitea's `sudo`: told in the description, not as the security schemes Gitea's document lists beside the
+ * credentials. As schemes they would be alternatives to the credentials, and generated clients that fill every
+ * scheme with the one secret they are given (@hey-api/openapi-ts does) would send the token as a user name to sudo.
+ */
+const SUDO_NOTE =
+  'The Gitea /api/v1 subset Forgegraph implements. Errors are `{"message","url"}` (APIError). ' +
+  'A site administrator may act as another user by naming them in the `sudo` query parameter or the `Sudo` header.';
 
 const CREDENTIALS = ['BasicAuth', 'AuthorizationHeaderToken', 'Token', 'AccessToken'];
 
@@ -218,7 +248,7 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version: strin
     info: {
       title: 'Forgegraph API (Gitea-compatible)',
       version: opts.version,
-      description: 'The Gitea /api/v1 subset Forgegraph implements. Errors are `{"message","url"}` (APIError).',
+      description: SUDO_NOTE,
       license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
     servers: [{ url: `${opts.rootUrl}api/v1` }],
@@ -241,18 +271,6 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: { version: strin
         },
         Token: { type: 'apiKey', in: 'query', name: 'token', description: 'Deprecated: use AuthorizationHeaderToken.' },
         AccessToken: { type: 'apiKey', in: 'query', name: 'access_token', description: 'Deprecated: use AuthorizationHeaderToken.' },
-        SudoHeader: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'Sudo',
-          description: 'Sudo API request as the user provided as the key. Admin privileges are required.',
-        },
-        SudoParam: {
-          type: 'apiKey',
-          in: 'query',
-          name: 'sudo',
-          description: 'Sudo API request as the user provided as the key. Admin privileges are required.',
-        },
       },
     },
   };

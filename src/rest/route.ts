@@ -48,6 +48,8 @@ export interface ResponseDoc {
   schema?: string;
   /** A body that is not JSON (e.g. `text/plain` for a diff). */
   contentType?: string;
+  /** The body may be JSON `null` (Gitea answers some empty lists so). */
+  nullable?: true;
   description?: string;
 }
 

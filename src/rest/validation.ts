@@ -43,6 +43,23 @@ export const zStringList = wireType(
   { type: 'array', items: { type: 'string' } },
 );
 
+const ALIASES = new WeakMap<z.ZodType, { aliases: string[]; required: string[] }>();
+
+/**
+ * A body whose fields `aliases` are Go-name aliases of others (Gitea's UnmarshalJSON accepts both spellings): they
+ * are parsed and read like the rest, but the OpenAPI document names only the JSON fields, `required` among them
+ * (required there as in Gitea's document; on the wire the alias may stand in).
+ */
+export function withAliases<T extends z.ZodObject>(schema: T, aliases: Array<keyof T['shape'] & string>, required: string[] = []): T {
+  ALIASES.set(schema, { aliases, required });
+  return schema;
+}
+
+/** The alias fields of a body schema and the fields its document requires (withAliases), if any. */
+export function aliasesOf(schema: z.ZodType): { aliases: string[]; required: string[] } | undefined {
+  return ALIASES.get(schema);
+}
+
 const GO_NAMES = new WeakMap<z.ZodType, string>();
 
 /** Names a body field by its Go struct field where goFieldName would guess wrong (CreateOrgOption.UserName). */

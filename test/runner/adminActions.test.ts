@@ -1,3 +1,4 @@
+import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -30,6 +31,26 @@ describe.each(PROVIDERS)('admin actions endpoints (%s)', (provider) => {
     expect(row.token).not.toBe(token);
     expect(row.tokenSeed).not.toBe(token);
     expect((await t.request('POST', '/api/v1/admin/actions/runners/registration-token', { headers: basic('plain') })).statusCode).toBe(403);
+  });
+
+  it("Gitea's deprecated GET /admin/runners/registration-token gives the same token, over HTTP and to gitea-js (issue #30)", async () => {
+    const current = (await t.request('POST', '/api/v1/admin/actions/runners/registration-token', root())).json<{ token: string }>().token;
+    const get = (path: string, user: string) => fetch(`${base}/api/v1${path}`, { headers: basic(user) });
+    const res = await get('/admin/runners/registration-token', 'root');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ token: current });
+    expect((await get('/admin/runners/registration-token', 'plain')).status).toBe(403);
+    expect((await fetch(`${base}/api/v1/admin/runners/registration-token`)).status).toBe(401);
+    // A read-only admin token may read it (GET), as on the actions/ path.
+    const readOnly = await t.createToken('root', ['read:admin']);
+    const api = giteaApi(base, { token: readOnly });
+    const viaClient = await api.admin.adminGetRunnerRegistrationToken();
+    expect([viaClient.status, viaClient.data]).toEqual([200, { token: current }]);
+    const { paths } = (await t.request('GET', '/swagger.v1.json')).json<{ paths: Record<string, Record<string, unknown>> }>();
+    expect(paths['/admin/runners/registration-token']?.get).toMatchObject({
+      operationId: 'adminGetRunnerRegistrationToken',
+      deprecated: true,
+    });
   });
 
   it('lists, gets, disables and deletes runners', async () => {

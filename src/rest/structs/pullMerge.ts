@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { goName, wireType, zBool, zInt, zStringList } from '../validation.ts';
+import { goName, wireType, withAliases, zBool, zInt, zStringList } from '../validation.ts';
 
 const zDateTime = z.iso.datetime({ offset: true });
 
@@ -30,21 +30,26 @@ const mergeStyle = () => wireType(z.string().nullable().optional(), { type: 'str
 
 /**
  * Gitea `MergePullRequestForm`, with its UnmarshalJSON aliases (`Do`, `MergeTitleField`, `MergeMessageField`,
- * `MergeCommitID` beside the snake_case names). `Do` is validated by the service, after the repository gates.
+ * `MergeCommitID` beside the snake_case names), accepted on the wire and left out of the document, where `do` is
+ * required as in Gitea's. `Do` is validated by the service, after the repository gates.
  */
-export const MergePullRequestOption = z.object({
-  do: mergeStyle(),
-  Do: mergeStyle(),
-  merge_title_field: optString,
-  MergeTitleField: optString,
-  merge_message_field: optString,
-  MergeMessageField: optString,
-  merge_commit_id: optString,
-  MergeCommitID: optString,
-  head_commit_id: optString,
-  force_merge: zBool.nullable().optional(),
-  merge_when_checks_succeed: zBool.nullable().optional(),
-  delete_branch_after_merge: zBool.nullable().optional(),
-});
+export const MergePullRequestOption = withAliases(
+  z.object({
+    do: mergeStyle(),
+    Do: mergeStyle(),
+    merge_title_field: optString,
+    MergeTitleField: optString,
+    merge_message_field: optString,
+    MergeMessageField: optString,
+    merge_commit_id: optString,
+    MergeCommitID: optString,
+    head_commit_id: optString,
+    force_merge: zBool.nullable().optional(),
+    merge_when_checks_succeed: zBool.nullable().optional(),
+    delete_branch_after_merge: zBool.nullable().optional(),
+  }),
+  ['Do', 'MergeTitleField', 'MergeMessageField', 'MergeCommitID'],
+  ['do'],
+);
 /** A MergePullRequestForm as parsed. */
 export type MergePullRequestOption = z.infer<typeof MergePullRequestOption>;

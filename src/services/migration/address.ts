@@ -29,23 +29,28 @@ function refuse(message: string, reason: string): never {
   throw new ValidationError(message, { reason });
 }
 
-/** Whether the host (a name or an address literal) may be contacted under `settings`, after DNS resolution. */
+/**
+ * Whether the host (a name or an address literal) may be contacted under `settings`, after DNS resolution.
+ * A failed lookup is not a refusal (Gitea ignores it: some installations reach the outside only through a proxy
+ * and have no resolver): the name alone is judged then, against the blocked globs and, when the allow list has
+ * only name globs, against those; the connection made later is checked again (see checkCloneAddress).
+ */
 async function hostAllowed(settings: MigrationSettings, host: string): Promise<boolean> {
   const allowList = parseHostPolicy([
     ...(settings.allowedDomains.length ? settings.allowedDomains : ['external']),
     ...(settings.allowLocalNetworks ? ['private', 'loopback'] : []),
   ]);
   const blocked = settings.blockedDomains.map((g) => compileGlob(g.toLowerCase(), { nocase: true }));
-  let addresses: string[];
-  try {
-    addresses = (await lookup(host, { all: true })).map((a) => a.address);
-  } catch {
-    return refuse(ADDRESS_MESSAGES.invalid, 'URL_ERROR');
-  }
+  if (blocked.some((g) => g(host.toLowerCase()))) return false;
+  const addresses = await lookup(host, { all: true }).then(
+    (list) => list.map((a) => a.address),
+    () => null,
+  );
+  if (addresses === null) return allowList.allowsHost(host) || allowList.judgesAddresses;
   const ipAllowed = addresses.some((a) => allowList.allowsIp(a));
   const ipBlocked = addresses.some((a) => blocked.some((g) => g(a)));
   if (!allowList.allowsHost(host) && !ipAllowed) return false;
-  return !(ipBlocked || blocked.some((g) => g(host.toLowerCase())));
+  return !ipBlocked;
 }
 
 /** Parses a clone address the way Gitea's ParseRemoteAddr does: an http(s)/git URL, or a local path. */
@@ -72,7 +77,8 @@ export function parseCloneAddress(raw: string): { url: URL | null; localPath: st
  * Checks a clone (or mirror) address against the policy: local paths only for site admins and users allowed
  * to import local repositories, and only existing directories; remote hosts by MIGRATIONS_ALLOWED_DOMAINS (by
  * default external addresses, plus private and loopback ones with MIGRATIONS_ALLOW_LOCALNETWORKS) minus
- * MIGRATIONS_BLOCKED_DOMAINS. Checked at migration and again at every mirror sync.
+ * MIGRATIONS_BLOCKED_DOMAINS. Checked when a migration or mirror is asked for, and again before each connection
+ * to the source (the migration's first fetch, every mirror sync), when the host may resolve where it did not.
  * @throws ValidationError with Gitea's messages
  */
 export async function checkCloneAddress(

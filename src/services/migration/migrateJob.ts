@@ -135,6 +135,8 @@ export function migrateJobHandler(deps: AppDeps): JobHandler<MigratePayload> {
       if (run.attempt > 1) throw new Error('the migration was interrupted (the server stopped)');
       const doer = await deps.db.user.findUnique({ where: { id: payload.doerId } });
       if (!doer) throw new Error('the migrating user no longer exists');
+      // The address policy at connect time: a host that did not resolve when the request was checked may now.
+      await checkCloneAddress(deps.config.migrations, doer, payload.cloneUrl);
       const source = downloaderOf(payload, credentials);
       // Gitea clones the source's own clone_url, checked again (and never a switch to a local path).
       const cloneUrl = source ? await source.cloneUrl() : payload.cloneUrl;

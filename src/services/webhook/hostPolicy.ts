@@ -10,6 +10,8 @@ export interface HostPolicy {
   allowsHost(host: string): boolean;
   /** The address a connection is about to be made to is allowed. */
   allowsIp(ip: string): boolean;
+  /** Some entry is judged on an address (a built-in class or a CIDR range), so a host name alone cannot fail it. */
+  judgesAddresses: boolean;
 }
 
 const NOT_GLOBAL = new Set(['unspecified', 'broadcast', 'multicast', 'linkLocal', 'loopback']);
@@ -52,6 +54,7 @@ export function parseHostPolicy(entries: readonly string[]): HostPolicy {
   };
   return {
     text: entries.join(','),
+    judgesAddresses: builtins.size > 0 || cidrs.length > 0,
     allowsHost: (host) => builtins.has('*') || globs.some((g) => g(host.toLowerCase())),
     allowsIp: (ip) => {
       if (builtins.has('*')) return true;

@@ -72,10 +72,15 @@ function disabledFilter(raw: string | undefined): boolean | null {
 function runnerRoutes(s: ActionsScopeDef): RouteDef[] {
   const lower = s.name.toLowerCase();
   const doc = { tag: s.tag, scopes: s.scopes, gate: s.gate };
-  const tokenRoute = (method: 'GET' | 'POST', operationId: string, deprecated: boolean) =>
+  const tokenRoute = (
+    method: 'GET' | 'POST',
+    operationId: string,
+    deprecated: boolean,
+    path = `${s.prefix}/actions/runners/registration-token`,
+  ) =>
     defineRoute({
       method,
-      path: `${s.prefix}/actions/runners/registration-token`,
+      path,
       operationId,
       summary: `Get a ${s.what} actions runner registration token`,
       ...doc,
@@ -84,9 +89,18 @@ function runnerRoutes(s: ActionsScopeDef): RouteDef[] {
       errors: [401, 403, 404],
       handler: async ({ cx, params }) => ({ token: await registrationToken(cx, s.ref(params), method === 'GET' ? 'read' : 'write') }),
     });
+  // Gitea's deprecated GET of the instance token is /admin/runners/registration-token (adminGetRunnerRegistrationToken,
+  // which gitea-js calls); the other scopes' GETs are under actions/ (Gitea never had /repos/…/runners/… and the like).
+  const deprecatedGets =
+    s === ADMIN_SCOPE
+      ? [
+          tokenRoute('GET', 'adminGetRunnerRegistrationToken', true, '/admin/runners/registration-token'),
+          tokenRoute('GET', 'adminGetActionsRunnerRegistrationToken', true),
+        ]
+      : [tokenRoute('GET', `${lower}GetRunnerRegistrationToken`, true)];
   return [
     tokenRoute('POST', `${lower}CreateRunnerRegistrationToken`, false),
-    tokenRoute('GET', `${lower}GetRunnerRegistrationToken`, true),
+    ...deprecatedGets,
     defineRoute({
       method: 'GET',
       path: `${s.prefix}/actions/runners`,

@@ -18,7 +18,7 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     scopes: ['issue'],
     gate: 'none',
     params: { id: idOf('comment') },
-    success: { status: 200, schema: '[Reaction]' },
+    success: { status: 200, schema: '[Reaction]', nullable: true },
     errors: [403, 404],
     handler: async ({ cx, params }) =>
       toApiReactionList(await reactionService.listCommentReactions(cx, repoRef(params), idParam(params)), cx.viewer, convertOptions(cx)),
@@ -67,6 +67,7 @@ export const issueReactionRoutes: readonly RouteDef[] = [
     gate: 'none',
     headers: 'count',
     schema: '[Reaction]',
+    nullable: true,
     errors: [403, 404],
     load: ({ cx, params, page }) => reactionService.listIssueReactions(cx, repoRef(params), indexParam(params), page),
     convert: (result, { cx }) => toApiReactionList(result.items, cx.viewer, convertOptions(cx)),
