@@ -59,9 +59,9 @@ async function main(): Promise<void> {
     };
     const post = await fetch(`${base}/api/v1/admin/actions/runners/registration-token`, { method: 'POST', headers });
     const { token } = (await post.json()) as { token: string };
-    const file = path.join(tmp, '.runner');
-    await cli(['register', '--instance', base, '--token', token, '--name', 'bench', '--labels', 'bench', '--file', file]);
-    daemon = cli(['daemon', '--file', file, '--fetch-interval', String(pollSeconds)]);
+    const file = path.join(tmp, 'runner.json');
+    await cli(['register', '--instance', base, '--token', token, '--name', 'bench', '--labels', 'bench', '--config', file]);
+    daemon = cli(['daemon', '--config', file, '--work-dir', path.join(tmp, 'work'), '--fetch-interval', String(pollSeconds)]);
     await sleep(3000);
 
     const created: number[] = [];

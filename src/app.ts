@@ -115,7 +115,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   const reads = createReadPath(config.dbProvider, config.databaseUrl, countStatement);
   registerReadPath(db, reads);
   const server = Fastify({
-    logger: opts.logger || opts.logStream ? loggerOptions(config.logLevel, opts.logStream) : false,
+    logger: opts.logger || opts.logStream ? loggerOptions(config.logLevel, opts.logStream, config.logFormat) : false,
     // Git and API clients send paths like /api/v1/repos/o/r/contents/a%2Fb; keep them routable.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: API_BODY_LIMIT,

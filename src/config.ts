@@ -6,6 +6,9 @@ import { ROOT } from './paths.ts';
 import { loadCronConfig, loadJobsConfig, type CronConfig, type JobsConfig } from './jobs/settings.ts';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/settings.ts';
 
+/** How the server's log lines are written (LOG_FORMAT). */
+export type LogFormat = 'pretty' | 'json';
+
 /** Typed runtime configuration, read once from the environment. */
 export interface Config {
   port: number;
@@ -21,6 +24,8 @@ export interface Config {
   /** GITEA_RUNNER_REGISTRATION_TOKEN (or the content of …_FILE): seeded as the active instance runner registration token; "" = none. */
   runnerRegistrationToken: string;
   logLevel: string;
+  /** LOG_FORMAT: `pretty` (one human line per entry) or `json` (pino's lines); unset, pretty when stdout is a terminal. */
+  logFormat: LogFormat;
   appName: string;
   /** Gitea's API level we implement (`/api/v1/version`). */
   version: string;
@@ -144,6 +149,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'ROOT_URL', default: 'http://localhost:<PORT>/', meaning: 'public URL (html_url, clone_url, Link headers)' },
   { name: 'SECRET_KEY', default: '<DATA_DIR>/secret_key', meaning: 'generated into the data directory when unset' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'server log level (pino)' },
+  { name: 'LOG_FORMAT', default: 'pretty on a terminal, else json', meaning: 'pretty: human-readable lines; json: one JSON object a line' },
   {
     name: 'GITEA_RUNNER_REGISTRATION_TOKEN',
     default: '',
@@ -194,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: env.SECRET_KEY || loadOrCreateSecretKey(dataDir),
     runnerRegistrationToken: runnerRegistrationToken(env),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: parseLogFormat(env.LOG_FORMAT, process.stdout.isTTY === true),
     appName: 'Forgegraph',
     version: VERSION,
     packageVersion: PACKAGE_VERSION,
@@ -283,6 +290,13 @@ function parseDurationSetting(name: string, value: string | undefined, fallback:
   } catch (err) {
     throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}, got ${value}`, { cause: err });
   }
+}
+
+/** LOG_FORMAT; unset or empty: `pretty` for a person at a terminal, `json` for a service manager or log shipper. */
+function parseLogFormat(value: string | undefined, stdoutIsTerminal: boolean): LogFormat {
+  if (!value) return stdoutIsTerminal ? 'pretty' : 'json';
+  if (value === 'pretty' || value === 'json') return value;
+  throw new Error(`LOG_FORMAT must be pretty or json, got "${value}"`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { arch, platform } from 'node:os';
 import path from 'node:path';
-import { Command, InvalidArgumentError as CliArgumentError } from 'commander';
+import { Command, InvalidArgumentError as CliArgumentError, Option } from 'commander';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { describeDatabase, ENVIRONMENT, loadConfig, PACKAGE_VERSION, redactUrl, VERSION, type Config } from './config.ts';
 import { createDb, prepareDb, type Db } from './db/client.ts';
@@ -291,26 +291,45 @@ function positiveNumber(value: string): number {
 const builtinRunner = program
   .command('runner')
   .description('The built-in Actions runner: registers with a Forgegraph (or Gitea) instance and runs jobs on this host.');
+interface RegisterFlags {
+  instance: string;
+  token: string;
+  name?: string;
+  labels: string;
+  ephemeral: boolean;
+  config?: string;
+  file?: string;
+}
+/** `--file`, the old name of `--config` (hidden). */
+const oldFileFlag = () => new Option('--file <file>').hideHelp();
+const RUNNER_FILE_HELP =
+  "the runner's state file, with its token (default: $RUNNER_FILE, else $XDG_CONFIG_HOME/forgegraph/runner.json, i.e. ~/.config/forgegraph/runner.json)";
 builtinRunner
   .command('register')
-  .description('Register with an instance using a registration token and write the .runner file.')
+  .description("Register with an instance using a registration token and write the runner's state file (mode 0600).")
   .requiredOption('--instance <url>', 'the instance, e.g. http://localhost:3000')
   .requiredOption('--token <token>', 'a registration token (POST /api/v1/admin/actions/runners/registration-token)')
   .option('--name <name>', 'runner name (default: the host name)')
   .option('--labels <labels>', 'comma-separated labels jobs match with runs-on (name or name:host)', `self-hosted,${platform()},${arch()}`)
   .option('--ephemeral', 'run one task only, then the instance forgets the runner', false)
-  .option('--file <path>', 'the .runner file to write', '.runner')
-  .action(async (o: { instance: string; token: string; name?: string; labels: string; ephemeral: boolean; file: string }) => {
+  .option('--config <file>', RUNNER_FILE_HELP)
+  .addOption(oldFileFlag())
+  .action(async (o: RegisterFlags) => {
     const labels = o.labels
       .split(',')
       .map((l) => l.trim())
       .filter(Boolean);
-    const { registerRunner } = await import('./builtinRunner/register.ts');
-    const r = await registerRunner({ ...o, labels });
-    process.stdout.write(`Runner ${r.name} (${r.uuid}) registered with ${r.address}; wrote ${path.resolve(o.file)}\n`);
+    const [{ registerRunner }, { runnerFilePath }] = await Promise.all([
+      import('./builtinRunner/register.ts'),
+      import('./builtinRunner/runnerFile.ts'),
+    ]);
+    const file = runnerFilePath(o.config ?? o.file);
+    const r = await registerRunner({ ...o, labels, file });
+    process.stdout.write(`Runner ${r.name} (${r.uuid}) registered with ${r.address}; wrote ${file}\n`);
   });
 interface PollFlags {
-  file: string;
+  config?: string;
+  file?: string;
   workDir?: string;
   capacity: number;
   fetchInterval: number;
@@ -320,19 +339,25 @@ const pollCommand = (name: string, description: string) =>
   builtinRunner
     .command(name)
     .description(description)
-    .option('--file <path>', 'the .runner file written by register', '.runner')
-    .option('--work-dir <dir>', 'where task workspaces are made (default: .runner-work beside the .runner file)')
+    .option('--config <file>', RUNNER_FILE_HELP)
+    .addOption(oldFileFlag())
+    .option('--work-dir <dir>', 'where task workspaces are made (default: $XDG_CACHE_HOME/forgegraph/runner-work/<runner uuid>)')
     .option('--capacity <n>', 'tasks run at once', positiveInt, 1)
     .option('--fetch-interval <seconds>', 'pause between FetchTask calls when idle', positiveNumber, 2);
-const poll = async (o: PollFlags) =>
-  (await import('./builtinRunner/daemon.ts')).runDaemon({
-    file: o.file,
-    workDir: path.resolve(o.workDir ?? path.join(path.dirname(o.file), '.runner-work')),
+const poll = async (o: PollFlags) => {
+  const [{ runDaemon }, { runnerFilePath }] = await Promise.all([
+    import('./builtinRunner/daemon.ts'),
+    import('./builtinRunner/runnerFile.ts'),
+  ]);
+  await runDaemon({
+    file: runnerFilePath(o.config ?? o.file),
+    workDir: o.workDir === undefined ? undefined : path.resolve(o.workDir),
     capacity: o.capacity,
     fetchIntervalMs: Math.round(o.fetchInterval * 1000),
     maxTasks: o.once ? 1 : undefined,
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   });
+};
 pollCommand('daemon', 'Declare to the instance, then fetch and run tasks until stopped (SIGINT/SIGTERM lets running tasks finish).').action(
   poll,
 );

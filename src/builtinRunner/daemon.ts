@@ -4,12 +4,14 @@ import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { RUNNER_VERSION, runnerClient } from './client.ts';
-import { readRunnerFile } from './runnerFile.ts';
-import { runTask } from './runTask.ts';
+import { defaultWorkDir, readRunnerFile } from './runnerFile.ts';
+import { resultName, runTask } from './runTask.ts';
 
 export interface DaemonOptions {
+  /** The state file written by register (runnerFilePath). */
   file: string;
-  workDir: string;
+  /** Where task workspaces are made; default defaultWorkDir(the runner's uuid). */
+  workDir?: string | undefined;
   capacity: number;
   fetchIntervalMs: number;
   /** Exit after this many tasks finished (`run --once` is 1). */
@@ -22,8 +24,11 @@ export async function runDaemon(o: DaemonOptions): Promise<void> {
   const runner = readRunnerFile(o.file);
   const client = runnerClient(runner.address, { uuid: runner.uuid, token: runner.token });
   await client.declare({ version: RUNNER_VERSION, labels: runner.labels, capabilities: ['cancelling'] });
-  mkdirSync(o.workDir, { recursive: true });
-  o.log(`runner ${runner.name} declared to ${runner.address} with labels [${runner.labels.join(', ')}]; capacity ${o.capacity}`);
+  const workDir = o.workDir ?? defaultWorkDir(runner.uuid);
+  mkdirSync(workDir, { recursive: true });
+  o.log(
+    `runner ${runner.name} (${o.file}) declared to ${runner.address} with labels [${runner.labels.join(', ')}]; capacity ${o.capacity}; workspaces in ${workDir}`,
+  );
 
   // The first signal stops fetching and lets the running tasks finish; the second cancels them (their steps are
   // killed and they are reported cancelled); a third exits at once.
@@ -68,8 +73,8 @@ export async function runDaemon(o: DaemonOptions): Promise<void> {
         tasksVersion = 0n;
         started++;
         o.log(`task ${task.id} started`);
-        const done = runTask({ client, task, workRoot: o.workDir, runnerName: runner.name, warn: o.log, signal: abort.signal })
-          .then((result) => o.log(`task ${task.id} finished: result ${result}`))
+        const done = runTask({ client, task, workRoot: workDir, runnerName: runner.name, warn: o.log, signal: abort.signal })
+          .then((result) => o.log(`task ${task.id} finished: ${resultName(result) || 'no result'}`))
           .catch((err: unknown) => o.log(`task ${task.id} failed to run: ${String(err)}`))
           .finally(() => running.delete(done));
         running.add(done);

@@ -22,7 +22,10 @@ export interface TaskRunOptions {
   signal?: AbortSignal | undefined;
 }
 
-const RESULT_NAMES: Record<number, string> = { 1: 'success', 2: 'failure', 3: 'cancelled', 4: 'skipped' };
+/** A result as the protocol names it (`success`, `failure`, `cancelled`, `skipped`), for logs and `needs.*.result`; "" when unspecified. */
+export function resultName(result: Result): string {
+  return result === Result.UNSPECIFIED ? '' : (Result[result]?.toLowerCase() ?? String(result));
+}
 /** GitHub's default job timeout: 360 minutes. */
 const DEFAULT_JOB_TIMEOUT_MINUTES = 360;
 
@@ -95,9 +98,7 @@ async function execute(
   reporter.onCancel(() => cancel('The task was cancelled.'));
   o.signal?.addEventListener('abort', () => cancel('The runner is shutting down: the task is cancelled.'), { once: true });
   const steps: Record<string, StepRecord> = {};
-  const needs = Object.fromEntries(
-    Object.entries(task.needs).map(([id, n]) => [id, { outputs: n.outputs, result: RESULT_NAMES[n.result] ?? '' }]),
-  );
+  const needs = Object.fromEntries(Object.entries(task.needs).map(([id, n]) => [id, { outputs: n.outputs, result: resultName(n.result) }]));
   const contexts: Record<string, unknown> = {
     github,
     gitea: github,
@@ -202,7 +203,7 @@ async function execute(
     clearTimeout(timer);
   }
   const result = timedOut ? Result.FAILURE : stepResult(jobStatus);
-  log(`Job ${RESULT_NAMES[result] ?? 'finished'}.`);
+  log(`Job ${resultName(result) || 'finished'}.`);
   await reporter.finish(result);
   return result;
 }

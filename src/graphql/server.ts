@@ -101,6 +101,7 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
     if (accept) req.headers.accept = accept;
     // Yoga answers only on its one endpoint: hand it the alias's request under that path.
     if (req.raw.url?.startsWith('/graphql')) req.raw.url = `/api${req.raw.url}`;
+    if (req.method === 'HEAD') return head(await getYoga(), req, reply);
     const res = await (await getYoga()).handleNodeRequestAndResponse(req, reply, { req, reply });
     if (res.body && res.headers.get('content-type')?.startsWith('text/event-stream')) return streamEvents(reply, res);
     res.headers.forEach((value, key) => reply.header(key, value));
@@ -115,6 +116,25 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
       await getYoga();
     },
   };
+}
+
+/**
+ * HEAD answers what GET would, without the body (Fastify's HEAD route drops it and keeps the Content-Length). Yoga
+ * knows no HEAD, so it is asked the GET; an event stream is not opened.
+ */
+async function head(yoga: Yoga, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+  }
+  const res = await yoga.fetch(new Request(new URL(req.raw.url ?? '/', 'http://localhost'), { method: 'GET', headers }), { req, reply });
+  res.headers.forEach((value, key) => reply.header(key, value));
+  reply.status(res.status);
+  if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return reply.send();
+  }
+  return reply.send(Buffer.from(await res.arrayBuffer()));
 }
 
 /**

@@ -13,7 +13,7 @@ export function graphiqlPage(): Promise<StaticAsset> {
   return page;
 }
 
-/** Whether a request is a browser asking for GraphiQL (Yoga's rule: a GET that accepts text/html). */
+/** Whether a request is a browser asking for GraphiQL (Yoga's rule: a GET, or its HEAD, that accepts text/html). */
 export function wantsGraphiql(method: string, accept: string | undefined): boolean {
-  return method === 'GET' && (accept ?? '').includes('text/html');
+  return (method === 'GET' || method === 'HEAD') && (accept ?? '').includes('text/html');
 }

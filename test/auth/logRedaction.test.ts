@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
+import type { LogFormat } from '../../src/config.ts';
 import { redactSecrets } from '../../src/logger.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -34,24 +35,25 @@ describe('redactSecrets', () => {
 
 describe.each(PROVIDERS)('credentials never reach the log (%s)', (provider) => {
   let t: TestApp;
-  let app: App;
-  const log = new LogCapture();
   let token: string;
+  const apps: App[] = [];
 
   beforeAll(async () => {
     t = await startTestApp(provider);
     await t.createUser('alice');
     token = await t.createToken('alice');
-    // A second app over the same database, logging at debug level into the capture.
-    app = await buildApp({ ...t.config, logLevel: 'debug' }, { db: t.db, logStream: log });
-    await app.server.ready();
   });
   afterAll(async () => {
-    await app?.close();
+    for (const app of apps) await app.close();
     await t?.close();
   });
 
-  it('token, access_token and password query values and the Authorization header are redacted on every door', async () => {
+  /** A second app over the same database, logging at debug level in `format` into a capture, sent every door's secrets. */
+  async function logOfRequests(format: LogFormat): Promise<LogCapture> {
+    const log = new LogCapture();
+    const app = await buildApp({ ...t.config, logLevel: 'debug', logFormat: format }, { db: t.db, logStream: log });
+    apps.push(app);
+    await app.server.ready();
     const requests: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; payload?: string }[] = [
       { url: `/api/v1/user?token=${token}` },
       { url: `/api/v1/repos/alice/none?page=2&access_token=${token}` },
@@ -82,9 +84,8 @@ describe.each(PROVIDERS)('credentials never reach the log (%s)', (provider) => {
       { req: { headers: { authorization: `Bearer ${token}` } }, headers: { authorization: `token ${token}` } },
       'headers',
     );
-
-    const text = log.lines.join('\n');
     expect(log.lines.length).toBeGreaterThan(requests.length);
+    const text = log.lines.join('\n');
     for (const secret of [
       token,
       'SECRET-WRONG-TOKEN',
@@ -95,17 +96,34 @@ describe.each(PROVIDERS)('credentials never reach the log (%s)', (provider) => {
     ]) {
       expect(text).not.toContain(secret);
     }
+    return log;
+  }
+
+  const REDACTED_URLS = [
+    '/api/v1/user?token=[REDACTED]',
+    '/api/v1/repos/alice/none?page=2&access_token=[REDACTED]',
+    '/api/graphql?access_token=[REDACTED]',
+    '/alice/none.git/info/refs?service=git-upload-pack&token=[REDACTED]',
+    '/login?user=alice&password=[REDACTED]',
+    '/no/such/route/here?token=[REDACTED]',
+  ];
+
+  it('token, access_token and password query values and the Authorization header are redacted on every door', async () => {
+    const log = await logOfRequests('json');
     const urls = log.urls();
-    expect(urls).toContain('/api/v1/user?token=[REDACTED]');
-    expect(urls).toContain('/api/v1/repos/alice/none?page=2&access_token=[REDACTED]');
-    expect(urls).toContain('/api/graphql?access_token=[REDACTED]');
-    expect(urls).toContain('/alice/none.git/info/refs?service=git-upload-pack&token=[REDACTED]');
-    expect(urls).toContain('/login?user=alice&password=[REDACTED]');
-    expect(urls).toContain('/no/such/route/here?token=[REDACTED]');
+    for (const url of REDACTED_URLS) expect(urls).toContain(url);
     const headerLine = JSON.parse(log.lines.find((l) => l.includes('"msg":"headers"')) ?? '{}') as {
       headers?: { authorization?: string };
       req?: { headers?: { authorization?: string } };
     };
     expect(headerLine.headers?.authorization).toBe('[REDACTED]');
+  });
+
+  it('LOG_FORMAT=pretty shows the same redacted values', async () => {
+    const log = await logOfRequests('pretty');
+    for (const line of log.lines) expect(() => JSON.parse(line) as unknown, line).toThrow();
+    const text = log.lines.join('\n');
+    for (const url of REDACTED_URLS) expect(text).toContain(` ${url}`);
+    expect(log.lines.find((l) => / INFO +headers /.test(l))).toContain('headers={"authorization":"[REDACTED]"}');
   });
 });

@@ -58,7 +58,7 @@ describe('forgegraph --version, --help and a database it had to create', () => {
     const res = await runCli(process.env, '--help');
     expect(res.code).toBe(0);
     for (const command of ['serve', 'migrate', 'admin']) expect(res.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
-    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'ROOT_URL', 'SECRET_KEY', 'LOG_LEVEL']) {
+    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'ROOT_URL', 'SECRET_KEY', 'LOG_LEVEL', 'LOG_FORMAT']) {
       expect(res.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
     // Subcommands show it too: `admin user create --help` is where a new user looks.

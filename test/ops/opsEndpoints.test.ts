@@ -12,7 +12,13 @@ describe.each(PROVIDERS)('operations endpoints (%s)', (provider) => {
 
   beforeAll(async () => {
     database = await createMigratedDatabase(provider);
-    const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, SECRET_KEY: 'test-secret', LOG_LEVEL: 'info' });
+    const config = loadConfig({
+      DATA_DIR: database.dataDir,
+      DATABASE_URL: database.url,
+      SECRET_KEY: 'test-secret',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+    });
     const stream = new PassThrough();
     stream.setEncoding('utf8');
     let buffer = '';

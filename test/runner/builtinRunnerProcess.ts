@@ -17,8 +17,8 @@ export class RunnerProcess {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
-  constructor(args: string[], env: Record<string, string>) {
-    this.child = spawn(process.execPath, [BIN, 'runner', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  constructor(args: string[], env: Record<string, string>, cwd = ROOT) {
+    this.child = spawn(process.execPath, [BIN, 'runner', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout?.on('data', (d: Buffer) => this.output.push(d.toString()));
     this.child.stderr?.on('data', (d: Buffer) => this.output.push(d.toString()));
     this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
@@ -89,23 +89,36 @@ export class RunnerWorld {
     return sha;
   }
 
-  /** `runner register` (checked), then `runner daemon` (or `run`) with the given flags; the .runner file's path. */
+  /** The instance's runner registration token (root's). */
+  async registrationToken(): Promise<string> {
+    const res = await this.t.request('POST', '/api/v1/admin/actions/runners/registration-token', { headers: basic('root') });
+    return res.json<{ token: string }>().token;
+  }
+
+  /** `runner register` (checked) with the registration token and `args`, in `cwd`; its output. */
+  async register(name: string, labels: string, args: string[] = [], opts: { env?: Record<string, string>; cwd?: string } = {}) {
+    const instance = `http://127.0.0.1:${this.port}`;
+    const token = await this.registrationToken();
+    const register = new RunnerProcess(
+      ['register', '--instance', instance, '--token', token, '--name', name, '--labels', labels, ...args],
+      { ...this.env(), ...opts.env },
+      opts.cwd,
+    );
+    const output = await register.succeeded();
+    expect(output).toContain(`Runner ${name}`);
+    return output;
+  }
+
+  /** `runner register` (checked), then `runner daemon` (or `run`) with the given flags; the runner file's path. */
   async startRunner(
     name: string,
     labels: string,
     daemonArgs: string[] = [],
     command: 'daemon' | 'run' = 'daemon',
   ): Promise<{ file: string; daemon: RunnerProcess }> {
-    const res = await this.t.request('POST', '/api/v1/admin/actions/runners/registration-token', { headers: basic('root') });
-    const token = res.json<{ token: string }>().token;
-    const file = path.join(this.git.dir(`runner-${name}`), '.runner');
-    const instance = `http://127.0.0.1:${this.port}`;
-    const register = new RunnerProcess(
-      ['register', '--instance', instance, '--token', token, '--name', name, '--labels', labels, '--file', file],
-      this.env(),
-    );
-    expect(await register.succeeded()).toContain(`Runner ${name}`);
-    const daemon = new RunnerProcess([command, '--file', file, '--fetch-interval', '0.5', ...daemonArgs], this.env());
+    const file = path.join(this.git.dir(`runner-${name}`), 'runner.json');
+    await this.register(name, labels, ['--config', file]);
+    const daemon = new RunnerProcess([command, '--config', file, '--fetch-interval', '0.5', ...daemonArgs], this.env());
     this.runners.push(daemon);
     return { file, daemon };
   }
@@ -122,7 +135,8 @@ export class RunnerWorld {
     }
   }
 
-  private env(): Record<string, string> {
+  /** The runner processes' environment: PATH and a sandboxed HOME (so the default state file is in the sandbox). */
+  env(): Record<string, string> {
     return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.git.home, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' };
   }
 

@@ -101,6 +101,27 @@ describe('landing page, Swagger UI and GraphiQL delivery', () => {
     expect(again.rawPayload.length).toBe(0);
   });
 
+  it('HEAD /api/graphql and /graphql answer what GET answers, without a body (curl -I)', async () => {
+    const query = `?query=${encodeURIComponent('{ viewer { login } }')}`;
+    for (const url of ['/api/graphql', '/graphql', `/api/graphql${query}`]) {
+      for (const accept of ['*/*', 'text/html,application/xhtml+xml', 'application/json', 'application/graphql-response+json']) {
+        const headers = { accept, 'accept-encoding': 'identity' };
+        const get = await t.request('GET', url, { headers });
+        const head = await t.request('HEAD', url, { headers });
+        expect([head.statusCode, head.headers['content-type'], head.headers['content-length']], `${url} ${accept}`).toEqual([
+          get.statusCode,
+          get.headers['content-type'],
+          get.headers['content-length'],
+        ]);
+        expect(head.rawPayload.length).toBe(0);
+        expect(get.rawPayload.length).toBeGreaterThan(0);
+      }
+    }
+    const graphiql = await t.request('HEAD', '/api/graphql', { headers: { accept: 'text/html' } });
+    expect(graphiql.statusCode).toBe(200);
+    expect(graphiql.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
   it('the 9 MB GraphiQL page travels as less than a quarter of its size', async () => {
     const plain = await t.request('GET', '/api/graphql', { headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
     const br = await t.request('GET', '/api/graphql', { headers: { accept: 'text/html', 'accept-encoding': 'br' } });
