@@ -126,6 +126,56 @@ export async function requireBranchDeletable(db: DbLike, repoId: number, branch:
   if (await findBranchRule(db, repoId, branch)) throw new PermissionDeniedError('branch protected', { branch });
 }
 
+/**
+ * Gitea RenameBranch's gate: the default branch, and a branch named by a rule of its own, are renamed by
+ * repository (or site) admins only; a branch a pattern rule protects by nobody. Returns the rule named after
+ * the branch, which follows the rename.
+ * @throws PermissionDeniedError
+ */
+export async function requireBranchRenamable(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  perm: RepoPermission,
+  from: string,
+): Promise<ProtectionRule | null> {
+  const admin = isRepoAdmin(perm) || isSiteAdmin(cx);
+  const adminOnly = () =>
+    new PermissionDeniedError('User must be a repo or site admin to rename default or protected branches.', { branch: from });
+  if (from === repo.defaultBranch && !admin) throw adminOnly();
+  const rules = await loadRules(cx.db, repo.id);
+  const named = rules.find((r) => r.row.ruleName === from) ?? null;
+  if (named && !admin) throw adminOnly();
+  if (!named && firstMatchingRule(rules, from))
+    throw new PermissionDeniedError('Branch is protected by glob-based protection rules.', { branch: from });
+  return named;
+}
+
+/**
+ * The branch write gate of a pull request merge moving its base (Gitea preReceiveBranch for merges): the merger
+ * may push to the branch, or is on its merge whitelist (code write without one); the pull request's own
+ * protection checks (reviews, status checks) are the merge service's, made before. Deleting is never a merge.
+ * @throws PermissionDeniedError
+ */
+export async function requireMergeMoveAllowed(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  updates: readonly BranchUpdate[],
+): Promise<void> {
+  if (!updates.length || !cx.viewer) return;
+  const rules = await loadRules(cx.db, repo.id);
+  if (!rules.length) return;
+  const viewer = cx.viewer;
+  const perm = await repoPermission(cx, repo.id);
+  for (const u of updates) {
+    const rule = firstMatchingRule(rules, u.branch);
+    if (!rule) continue;
+    if (ZERO.test(u.newSha)) throw new PermissionDeniedError(`branch ${u.branch} is protected from deletion`, { branch: u.branch });
+    const allowed =
+      !perm.blocked && ((await canUserPush(cx.db, rule, viewer, perm)) || (await isUserMergeWhitelisted(cx.db, rule, viewer.id, perm)));
+    if (!allowed) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
+  }
+}
+
 /** What the Branch JSON says about protection for the viewer (Gitea ToBranch). */
 export interface BranchProtectionFacts {
   rule: ProtectionRule | null;
