@@ -80,7 +80,7 @@ function doorsReachingMoveRefs(): string[] {
   const graph = importGraph();
   const movesRefs = /import\s*\{[^}]*\b(?:moveRefs|createTagRef)\b[^}]*\}\s*from\s*'[^']*moveRefs\.ts'/;
   const movers = new Set([...graph.keys()].filter((f) => f !== REF_MODULE && movesRefs.test(readFileSync(f, 'utf8'))));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [file, deps] of graph) {
       if (file.includes(`${path.sep}src${path.sep}services${path.sep}`) && !movers.has(file) && deps.some((d) => movers.has(d))) {
@@ -103,15 +103,22 @@ describe('the doors that move refs (static)', () => {
   it('every write route and mutation reaching moveRefs is listed, and nothing listed is gone', () => {
     const found = doorsReachingMoveRefs();
     expect(found.length).toBeGreaterThan(10);
-    expect(found.filter((d) => !(d in DOORS)), 'doors to add to DOORS (and run below)').toEqual([]);
-    expect(Object.keys(DOORS).filter((d) => !found.includes(d)), 'stale DOORS entries').toEqual([]);
+    expect(
+      found.filter((d) => !(d in DOORS)),
+      'doors to add to DOORS (and run below)',
+    ).toEqual([]);
+    expect(
+      Object.keys(DOORS).filter((d) => !found.includes(d)),
+      'stale DOORS entries',
+    ).toEqual([]);
   });
 
   it("git's ref-writing commands live only in the modules eslint.config.js restricts to moveRefs (and repository creation)", () => {
     const gitDir = path.join(ROOT, 'src/git');
     // A git subcommand that writes refs as the first element of an argument list (after `-c key=value` pairs),
     // or an isomorphic-git call that does.
-    const writes = /\[\s*(?:'-c',\s*'[^']*',\s*)*'(?:update-ref|symbolic-ref|tag|fetch|clone|branch|pull|checkout|merge|commit|reset)'\s*,|\bgit\.(?:writeRef|branch|tag|annotatedTag|commit|merge|fetch|clone|deleteRef|deleteBranch|deleteTag|renameBranch|checkout|pull)\(/;
+    const writes =
+      /\[\s*(?:'-c',\s*'[^']*',\s*)*'(?:update-ref|symbolic-ref|tag|fetch|clone|branch|pull|checkout|merge|commit|reset)'\s*,|\bgit\.(?:writeRef|branch|tag|annotatedTag|commit|merge|fetch|clone|deleteRef|deleteBranch|deleteTag|renameBranch|checkout|pull)\(/;
     const writers = readdirSync(gitDir)
       .filter((f) => f.endsWith('.ts') && writes.test(readFileSync(path.join(gitDir, f), 'utf8')))
       .map((f) => f.replace(/\.ts$/, ''));
@@ -283,15 +290,32 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
       .filter(([, kind]) => kind === 'branch')
       .map(([key]) => key);
     expect(Object.keys(BRANCH_DOORS).sort()).toEqual(listed.sort());
+    const open: string[] = [];
     for (const [key, run] of Object.entries(BRANCH_DOORS)) {
-      await door(async () => {
-        try {
-          await run();
-        } catch (err) {
-          throw new Error(`${key}: ${(err as Error).message}`, { cause: err });
-        }
-      });
+      await door(run).catch((err: unknown) => open.push(`${key}: ${(err as Error).message.split('\n')[0]}`));
     }
+    expect(open, 'doors that let the writer through or moved a branch').toEqual([]);
+  });
+
+  it('issue 30 finding 1: GraphQL updateRef (fast-forward or forced) and deleteRef do not move or delete the protected branch', async () => {
+    const before = await heads();
+    for (const force of [false, true]) {
+      const moved = await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/rel', oid: before.feat, force });
+      expect(moved).toMatchObject({ __typename: 'PermissionDeniedError', message: 'Not allowed to push to protected branch rel' });
+    }
+    expect(await mutate('deleteRef', { repositoryId: repoId, name: 'refs/heads/rel' })).toMatchObject({
+      __typename: 'PermissionDeniedError',
+      message: 'branch protected',
+    });
+    expect((await heads()).rel).toBe(before.rel);
+  });
+
+  it("issue 30 finding 2: a writer cannot rename a protected branch (403, Gitea's text), which stays protected", async () => {
+    const res = await api('PATCH', '/repos/own/doors/branches/rel', 'wri', { name: 'rel2' });
+    expect(res.status).toBe(403);
+    expect(res.json.message).toBe('User must be a repo or site admin to rename default or protected branches.');
+    expect((await api('GET', '/repos/own/doors/branches/rel2', 'wri')).status).toBe(404);
+    expect((await api('GET', '/repos/own/doors/branches/rel', 'wri')).json).toMatchObject({ protected: true, user_can_push: false });
   });
 
   it('a merge the writer may make (into an unprotected base) leaves a protected head branch in place', async () => {
@@ -316,9 +340,10 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
   });
 
   it('an admin renames a branch a rule names, and the rule follows; a pattern-protected branch is renamed by nobody', async () => {
-    refusedRest(403, 'Branch is protected by glob-based protection rules.')(
-      await api('PATCH', '/repos/own/doors/branches/locked%2Fone', 'own', { name: 'free' }),
-    );
+    refusedRest(
+      403,
+      'Branch is protected by glob-based protection rules.',
+    )(await api('PATCH', '/repos/own/doors/branches/locked%2Fone', 'own', { name: 'free' }));
     const sha = (await heads()).rel;
     expect((await api('PATCH', '/repos/own/doors/branches/rel', 'own', { name: 'rel2' })).status).toBe(204);
     await t.app.deps.notifier.drain();
@@ -328,8 +353,9 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
     const rules = (await api('GET', '/repos/own/doors/branch_protections', 'own')).json as unknown as { rule_name: string }[];
     expect(rules.map((r) => r.rule_name).sort()).toEqual(['locked/*', 'rel2', 'relhead']);
     // The default branch too is renamed by admins only.
-    refusedRest(403, 'User must be a repo or site admin to rename default or protected branches.')(
-      await api('PATCH', '/repos/own/doors/branches/main', 'wri', { name: 'trunk' }),
-    );
+    refusedRest(
+      403,
+      'User must be a repo or site admin to rename default or protected branches.',
+    )(await api('PATCH', '/repos/own/doors/branches/main', 'wri', { name: 'trunk' }));
   });
 });
