@@ -78,6 +78,32 @@ export async function requirePushAllowed(
   updates: readonly BranchUpdate[],
   probe: PushProbe,
 ): Promise<void> {
+  await forEachProtectedUpdate(cx, repo, updates, async (u, rule, viewer, perm) => {
+    const isNew = ZERO.test(u.oldSha);
+    if (!isNew && (await probe.isForcePush(u)) && !(await canUserForcePush(cx.db, rule, viewer, perm)))
+      throw new PermissionDeniedError(`branch ${u.branch} is protected from force push`, { branch: u.branch });
+    const protectedFiles = filePatterns(rule.row.protectedFilePatterns);
+    const unprotectedFiles = filePatterns(rule.row.unprotectedFilePatterns);
+    const files = !isNew && (protectedFiles.length || unprotectedFiles.length) ? await probe.changedFiles(u) : [];
+    const touched = files.find((f) => matchesAnyFile(protectedFiles, f));
+    if (touched) throw new PermissionDeniedError(`branch ${u.branch} is protected from changing file ${touched}`, { branch: u.branch });
+    if (await canUserPush(cx.db, rule, viewer, perm)) return;
+    const onlyUnprotected = unprotectedFiles.length > 0 && files.length > 0 && files.every((f) => matchesAnyFile(unprotectedFiles, f));
+    if (!onlyUnprotected) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
+  });
+}
+
+/**
+ * Runs `check` for each update of a branch a rule protects, by a signed-in viewer (the system passes); deleting
+ * such a branch is refused outright (Gitea preReceiveBranch, step 1).
+ * @throws PermissionDeniedError
+ */
+async function forEachProtectedUpdate(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  updates: readonly BranchUpdate[],
+  check: (u: BranchUpdate, rule: ProtectionRule, viewer: Models.User, perm: RepoPermission) => Promise<void>,
+): Promise<void> {
   if (!updates.length || !cx.viewer) return;
   const rules = await loadRules(cx.db, repo.id);
   if (!rules.length) return;
@@ -87,17 +113,7 @@ export async function requirePushAllowed(
     const rule = firstMatchingRule(rules, u.branch);
     if (!rule) continue;
     if (ZERO.test(u.newSha)) throw new PermissionDeniedError(`branch ${u.branch} is protected from deletion`, { branch: u.branch });
-    const isNew = ZERO.test(u.oldSha);
-    if (!isNew && (await probe.isForcePush(u)) && !(await canUserForcePush(cx.db, rule, viewer, perm)))
-      throw new PermissionDeniedError(`branch ${u.branch} is protected from force push`, { branch: u.branch });
-    const protectedFiles = filePatterns(rule.row.protectedFilePatterns);
-    const unprotectedFiles = filePatterns(rule.row.unprotectedFilePatterns);
-    const files = !isNew && (protectedFiles.length || unprotectedFiles.length) ? await probe.changedFiles(u) : [];
-    const touched = files.find((f) => matchesAnyFile(protectedFiles, f));
-    if (touched) throw new PermissionDeniedError(`branch ${u.branch} is protected from changing file ${touched}`, { branch: u.branch });
-    if (await canUserPush(cx.db, rule, viewer, perm)) continue;
-    const onlyUnprotected = unprotectedFiles.length > 0 && files.length > 0 && files.every((f) => matchesAnyFile(unprotectedFiles, f));
-    if (!onlyUnprotected) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
+    await check(u, rule, viewer, perm);
   }
 }
 
@@ -161,19 +177,11 @@ export async function requireMergeMoveAllowed(
   repo: Models.Repository,
   updates: readonly BranchUpdate[],
 ): Promise<void> {
-  if (!updates.length || !cx.viewer) return;
-  const rules = await loadRules(cx.db, repo.id);
-  if (!rules.length) return;
-  const viewer = cx.viewer;
-  const perm = await repoPermission(cx, repo.id);
-  for (const u of updates) {
-    const rule = firstMatchingRule(rules, u.branch);
-    if (!rule) continue;
-    if (ZERO.test(u.newSha)) throw new PermissionDeniedError(`branch ${u.branch} is protected from deletion`, { branch: u.branch });
+  await forEachProtectedUpdate(cx, repo, updates, async (u, rule, viewer, perm) => {
     const allowed =
       !perm.blocked && ((await canUserPush(cx.db, rule, viewer, perm)) || (await isUserMergeWhitelisted(cx.db, rule, viewer.id, perm)));
     if (!allowed) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
-  }
+  });
 }
 
 /** What the Branch JSON says about protection for the viewer (Gitea ToBranch). */
