@@ -242,18 +242,40 @@ const LAYER_GLOBS = [
     'db',
   ].map((d) => [`src/${d}/**`]),
 ];
-const ownership = LAYER_GLOBS.map((files) => {
+// ---------------------------------------------------------------------------------------------------------
+// One way to move a ref (DESIGN.md §4): git's ref writers are imported by services/repo/moveRefs.ts only, which
+// asks the protection gate before any branch or tag moves; a new repository's first refs are written by the
+// service that creates it. test/services/refDoors.test.ts enumerates the doors behind it.
+
+const REF_MODULE = 'src/services/repo/moveRefs.ts';
+const REF_WRITERS = [
+  { module: 'updateRef', owners: [REF_MODULE] },
+  { module: 'writeHead', owners: [REF_MODULE] },
+  { module: 'fetchIntoRef', owners: [REF_MODULE] },
+  { module: 'createTag', importNames: ['createTag'], owners: [REF_MODULE] },
+  { module: 'remoteMirror', importNames: ['fetchMirror'], owners: [REF_MODULE] },
+  { module: 'writeInitialCommit', owners: ['src/services/repo/create.ts'] },
+  { module: 'fork', importNames: ['forkRepository'], owners: ['src/services/repo/fork.ts'] },
+];
+const refWriterPatterns = (file) =>
+  REF_WRITERS.filter((w) => !w.owners.includes(file)).map((w) => ({
+    regex: `(^|/)git/${w.module}(\\.ts)?$`,
+    ...(w.importNames ? { importNames: w.importNames } : {}),
+    message: `git's ref writers are for ${w.owners.join(', ')} only: move branches and tags with moveRefs (services/repo/moveRefs.ts), which asks the protection gate (DESIGN.md §4)`,
+  }));
+
+const restrictedImports = (files, file) => {
   const foreign = OWNED.filter((o) => !o.owners.some((g) => files.includes(g)));
-  return {
-    files,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: foreign.map((o) => ({ regex: o.libs, message: `only ${o.owners.join(', ')} may import this (DESIGN.md §2)` })) },
-      ],
-    },
-  };
-});
+  const libs = foreign.map((o) => ({ regex: o.libs, message: `only ${o.owners.join(', ')} may import this (DESIGN.md §2)` }));
+  return ['error', { patterns: [...libs, ...(files.includes('src/git/**') ? [] : refWriterPatterns(file))] }];
+};
+const ownership = [
+  ...LAYER_GLOBS.map((files) => ({ files, rules: { 'no-restricted-imports': restrictedImports(files, null) } })),
+  ...[...new Set(REF_WRITERS.flatMap((w) => w.owners))].map((file) => ({
+    files: [file],
+    rules: { 'no-restricted-imports': restrictedImports(['src/services/**'], file) },
+  })),
+];
 
 // ---------------------------------------------------------------------------------------------------------
 // Import cycles, type-only imports included (import-x/no-cycle skips those, and a type cycle is still two

@@ -5,9 +5,9 @@ import type { DbTx, Models } from '../../db/client.ts';
 import { mergeBase } from '../../git/compare.ts';
 import { hasCommit } from '../../git/resolveCommits.ts';
 import { repoPath } from '../../git/repoPath.ts';
-import { setRef } from '../../git/updateRef.ts';
 import { storeAttachment } from '../attachment/attachment.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { setHiddenRef } from '../repo/moveRefs.ts';
 import { apiAuthorization, type RemoteCredentials } from './credentials.ts';
 import { giteaDownloader } from './giteaDownloader.ts';
 import { githubDownloader } from './githubDownloader.ts';
@@ -105,7 +105,7 @@ async function writePull(cx: ServiceContext, repo: Repo, issueId: number, i: Sou
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const headRef = `refs/pull/${i.number}/head`;
   const hasHead = pull.headSha !== '' && (await hasCommit(gitDir, pull.headSha));
-  if (hasHead) await setRef(gitDir, headRef, pull.headSha);
+  if (hasHead) await setHiddenRef(gitDir, headRef, pull.headSha);
   const base = hasHead ? await mergeBase(gitDir, `refs/heads/${pull.baseBranch}`, pull.headSha).catch(() => null) : null;
   await cx.db.pullRequest.create({
     data: {

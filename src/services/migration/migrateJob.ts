@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { GitCommandError } from '../../git/run.ts';
 import {
   diffRefs,
-  fetchMirror,
   readBranchAndTagRefs,
   remoteAnswers,
   remoteHeadBranch,
@@ -12,12 +11,12 @@ import {
 import { initRepository } from '../../git/initRepository.ts';
 import { hooksDir } from '../../git/installHooks.ts';
 import { repoPath } from '../../git/repoPath.ts';
-import { writeHead } from '../../git/writeHead.ts';
 import { defineHandler, jobKind, type JobHandler } from '../../jobs/jobKind.ts';
 import type { RemoteOptions } from '../../git/remoteMirror.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
 import { releaseTagSyncFollowUp } from '../release/tagSync.ts';
 import { removeRepository } from '../repo/delete.ts';
+import { fetchMirrorRefs, setDefaultHead } from '../repo/moveRefs.ts';
 import { recordPushRows } from '../repo/push.ts';
 import { gitAuthorization, openCredentials, redact, type RemoteCredentials } from './credentials.ts';
 import { checkCloneAddress } from './address.ts';
@@ -78,7 +77,7 @@ async function migrateGitData(
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const opts = { authorization: gitAuthorization(credentials), timeoutMs: MIGRATE_TIMEOUT_MS };
   await setMirrorRemote(gitDir, p.cloneUrl);
-  await fetchMirror(gitDir, true, opts);
+  await fetchMirrorRefs(cx, repo, 'code', true, opts);
   const head = await remoteHeadBranch(gitDir, opts);
   if (!p.mirror) await removeMirrorRemote(gitDir);
   const refs = await readBranchAndTagRefs(gitDir);
@@ -89,7 +88,7 @@ async function migrateGitData(
       Object.keys(refs)
         .find((r) => r.startsWith('refs/heads/'))
         ?.slice('refs/heads/'.length) ?? defaultBranch;
-  await writeHead(gitDir, defaultBranch);
+  await setDefaultHead(gitDir, defaultBranch);
   const current = await cx.db.repository.update({ where: { id: repo.id }, data: { defaultBranch } });
   await recordPushRows(cx, current, null, diffRefs({}, refs));
   if (p.items.wiki) await migrateWiki(cx, current, p, opts);
@@ -107,9 +106,9 @@ async function migrateWiki(cx: ServiceContext, repo: Models.Repository, p: Migra
     const wikiDir = repoPath(cx.config.repositoriesDir, repo.ownerName, `${repo.name}.wiki`);
     await initRepository({ gitdir: wikiDir, defaultBranch: 'master', objectFormat: 'sha1', hooksDir: hooksDir(cx.config.dataDir) });
     await setMirrorRemote(wikiDir, url);
-    await fetchMirror(wikiDir, true, opts);
+    await fetchMirrorRefs(cx, repo, 'wiki', true, opts);
     const head = await remoteHeadBranch(wikiDir, opts);
-    if (head) await writeHead(wikiDir, head);
+    if (head) await setDefaultHead(wikiDir, head);
     if (!p.mirror) await removeMirrorRemote(wikiDir);
     return;
   }

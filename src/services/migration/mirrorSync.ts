@@ -3,14 +3,15 @@
 import { z } from 'zod';
 import type { DbTx, Models } from '../../db/client.ts';
 import { InvalidArgumentError } from '../../errors.ts';
-import { diffRefs, fetchMirror, readBranchAndTagRefs } from '../../git/remoteMirror.ts';
+import { diffRefs, readBranchAndTagRefs } from '../../git/remoteMirror.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { GitCommandError } from '../../git/run.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
 import { defineHandler, jobKind, PermanentJobError, type JobHandler } from '../../jobs/jobKind.ts';
 import { requireUnitWrite, requireRepo, type RepoRef } from '../access/repoAccess.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
-import { PUSH_JOB } from '../repo/push.ts';
+import { fetchMirrorRefs } from '../repo/moveRefs.ts';
+import { PUSH_JOB } from '../repo/pushJobKind.ts';
 import { checkCloneAddress } from './address.ts';
 import { gitAuthorization, openCredentials, redact } from './credentials.ts';
 import { nextSync } from './interval.ts';
@@ -90,7 +91,10 @@ async function sync(
     // The address is checked again at every sync (the policy may have changed); local sources were allowed at creation.
     if (!mirror.remoteAddress.startsWith('/'))
       await checkCloneAddress(cx.config.migrations, { isAdmin: false, allowImportLocal: false }, mirror.remoteAddress);
-    await fetchMirror(gitDir, mirror.enablePrune, { authorization: gitAuthorization(credentials), timeoutMs: MIRROR_TIMEOUT_MS });
+    await fetchMirrorRefs(cx, repo, 'code', mirror.enablePrune, {
+      authorization: gitAuthorization(credentials),
+      timeoutMs: MIRROR_TIMEOUT_MS,
+    });
   } catch (err) {
     // Gitea: a failed sync touches only updated_unix; the next scheduled run retries.
     await cx.db.mirror.update({ where: { id: mirror.id }, data: { updatedAt: new Date() } });

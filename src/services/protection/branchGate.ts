@@ -78,6 +78,32 @@ export async function requirePushAllowed(
   updates: readonly BranchUpdate[],
   probe: PushProbe,
 ): Promise<void> {
+  await forEachProtectedUpdate(cx, repo, updates, async (u, rule, viewer, perm) => {
+    const isNew = ZERO.test(u.oldSha);
+    if (!isNew && (await probe.isForcePush(u)) && !(await canUserForcePush(cx.db, rule, viewer, perm)))
+      throw new PermissionDeniedError(`branch ${u.branch} is protected from force push`, { branch: u.branch });
+    const protectedFiles = filePatterns(rule.row.protectedFilePatterns);
+    const unprotectedFiles = filePatterns(rule.row.unprotectedFilePatterns);
+    const files = !isNew && (protectedFiles.length || unprotectedFiles.length) ? await probe.changedFiles(u) : [];
+    const touched = files.find((f) => matchesAnyFile(protectedFiles, f));
+    if (touched) throw new PermissionDeniedError(`branch ${u.branch} is protected from changing file ${touched}`, { branch: u.branch });
+    if (await canUserPush(cx.db, rule, viewer, perm)) return;
+    const onlyUnprotected = unprotectedFiles.length > 0 && files.length > 0 && files.every((f) => matchesAnyFile(unprotectedFiles, f));
+    if (!onlyUnprotected) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
+  });
+}
+
+/**
+ * Runs `check` for each update of a branch a rule protects, by a signed-in viewer (the system passes); deleting
+ * such a branch is refused outright (Gitea preReceiveBranch, step 1).
+ * @throws PermissionDeniedError
+ */
+async function forEachProtectedUpdate(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  updates: readonly BranchUpdate[],
+  check: (u: BranchUpdate, rule: ProtectionRule, viewer: Models.User, perm: RepoPermission) => Promise<void>,
+): Promise<void> {
   if (!updates.length || !cx.viewer) return;
   const rules = await loadRules(cx.db, repo.id);
   if (!rules.length) return;
@@ -87,17 +113,7 @@ export async function requirePushAllowed(
     const rule = firstMatchingRule(rules, u.branch);
     if (!rule) continue;
     if (ZERO.test(u.newSha)) throw new PermissionDeniedError(`branch ${u.branch} is protected from deletion`, { branch: u.branch });
-    const isNew = ZERO.test(u.oldSha);
-    if (!isNew && (await probe.isForcePush(u)) && !(await canUserForcePush(cx.db, rule, viewer, perm)))
-      throw new PermissionDeniedError(`branch ${u.branch} is protected from force push`, { branch: u.branch });
-    const protectedFiles = filePatterns(rule.row.protectedFilePatterns);
-    const unprotectedFiles = filePatterns(rule.row.unprotectedFilePatterns);
-    const files = !isNew && (protectedFiles.length || unprotectedFiles.length) ? await probe.changedFiles(u) : [];
-    const touched = files.find((f) => matchesAnyFile(protectedFiles, f));
-    if (touched) throw new PermissionDeniedError(`branch ${u.branch} is protected from changing file ${touched}`, { branch: u.branch });
-    if (await canUserPush(cx.db, rule, viewer, perm)) continue;
-    const onlyUnprotected = unprotectedFiles.length > 0 && files.length > 0 && files.every((f) => matchesAnyFile(unprotectedFiles, f));
-    if (!onlyUnprotected) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
+    await check(u, rule, viewer, perm);
   }
 }
 
@@ -124,6 +140,48 @@ export async function requireFilesWritable(
 /** A protected branch cannot be deleted through the API (Gitea ErrBranchIsProtected). @throws PermissionDeniedError */
 export async function requireBranchDeletable(db: DbLike, repoId: number, branch: string): Promise<void> {
   if (await findBranchRule(db, repoId, branch)) throw new PermissionDeniedError('branch protected', { branch });
+}
+
+/**
+ * Gitea RenameBranch's gate: the default branch, and a branch named by a rule of its own, are renamed by
+ * repository (or site) admins only; a branch a pattern rule protects by nobody. Returns the rule named after
+ * the branch, which follows the rename.
+ * @throws PermissionDeniedError
+ */
+export async function requireBranchRenamable(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  perm: RepoPermission,
+  from: string,
+): Promise<ProtectionRule | null> {
+  const admin = isRepoAdmin(perm) || isSiteAdmin(cx);
+  const adminOnly = () =>
+    new PermissionDeniedError('User must be a repo or site admin to rename default or protected branches.', { branch: from });
+  if (from === repo.defaultBranch && !admin) throw adminOnly();
+  const rules = await loadRules(cx.db, repo.id);
+  const named = rules.find((r) => r.row.ruleName === from) ?? null;
+  if (named && !admin) throw adminOnly();
+  if (!named && firstMatchingRule(rules, from))
+    throw new PermissionDeniedError('Branch is protected by glob-based protection rules.', { branch: from });
+  return named;
+}
+
+/**
+ * The branch write gate of a pull request merge moving its base (Gitea preReceiveBranch for merges): the merger
+ * may push to the branch, or is on its merge whitelist (code write without one); the pull request's own
+ * protection checks (reviews, status checks) are the merge service's, made before. Deleting is never a merge.
+ * @throws PermissionDeniedError
+ */
+export async function requireMergeMoveAllowed(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  updates: readonly BranchUpdate[],
+): Promise<void> {
+  await forEachProtectedUpdate(cx, repo, updates, async (u, rule, viewer, perm) => {
+    const allowed =
+      !perm.blocked && ((await canUserPush(cx.db, rule, viewer, perm)) || (await isUserMergeWhitelisted(cx.db, rule, viewer.id, perm)));
+    if (!allowed) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
+  });
 }
 
 /** What the Branch JSON says about protection for the viewer (Gitea ToBranch). */

@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Models } from '../../db/client.ts';
 import { AlreadyExistsError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { compareCommits } from '../../git/compare.ts';
-import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
 import { resolveRef } from '../../git/resolveRef.ts';
-import { deleteRef, setRef } from '../../git/updateRef.ts';
 import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { deleteHiddenRef, fetchIntoHiddenRef, setHiddenRef } from '../repo/moveRefs.ts';
 import {
   allocateIssueIndex,
   normalizeTitle,
@@ -186,7 +185,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
   // A fork's head commit is copied into the base repository first (under a temporary ref), so the stats,
   // the trial merge and later refs/pull/N/head all work in the base repository alone.
   const tmpRef = headSide.repo.id === repo.id ? null : `refs/forgegraph/tmp/${randomBytes(8).toString('hex')}`;
-  if (tmpRef) await fetchIntoRef(baseGitDir, gitDirOf(cx, headSide.repo), headSide.sha, tmpRef);
+  if (tmpRef) await fetchIntoHiddenRef(baseGitDir, gitDirOf(cx, headSide.repo), headSide.sha, tmpRef);
   try {
     const state: PullGitState = await computePullGitState(baseGitDir, baseSha, headSide.sha);
     if (state.commitsAhead === 0)
@@ -226,7 +225,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
         await refreshMilestone(tx, row.milestoneId);
         await refreshLabels(tx, labelIds);
         // Written last: a rollback gives the number back, and the next pull request overwrites the ref.
-        await setRef(baseGitDir, pullHeadRef(index), headSide.sha);
+        await setHiddenRef(baseGitDir, pullHeadRef(index), headSide.sha);
         emit({ type: 'issue.created', issueId: row.id, repoId: repo.id, index, isPull: true, actorId: viewer.id });
         return row;
       }),
@@ -237,6 +236,6 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
     }
     return await loadPullView(cx, issue);
   } finally {
-    if (tmpRef) await deleteRef(baseGitDir, tmpRef);
+    if (tmpRef) await deleteHiddenRef(baseGitDir, tmpRef);
   }
 }

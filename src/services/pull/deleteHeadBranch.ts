@@ -1,18 +1,17 @@
 import type { Models } from '../../db/client.ts';
-import { deleteRefCAS } from '../../git/updateRef.ts';
+import { PermissionDeniedError } from '../../errors.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { updateRefsRecorded } from '../repo/push.ts';
+import { moveRefs } from '../repo/moveRefs.ts';
 import { loadPullSettings } from './mergeSettings.ts';
-import { gitDirOf } from './pull.ts';
 import type { PullRows } from './types.ts';
 
 /**
  * Gitea DeleteBranchAfterMerge, best effort (a refusal leaves the branch and is not an error): the head branch
  * goes when the merger has code write on the head repository (the base, or a writable fork), it is not that
- * repository's default branch, no other open pull request uses it as its head, and it has no commit beyond the
+ * repository's default branch nor protected, no other open pull request uses it as its head, and it has no commit beyond the
  * merged head (the deletion is a compare-and-swap on that commit). The deletion is recorded as a push (Branch
  * row marked deleted, `repo.pushed`) and a DELETE_BRANCH comment is added to the pull request. Returns whether
  * the branch was deleted.
@@ -36,11 +35,14 @@ export async function deleteHeadBranchAfterMerge(
   });
   if (others) return false;
   const ref = `refs/heads/${branch}`;
-  const headGitDir = gitDirOf(cx, headRepo);
-  const deleted = await updateRefsRecorded(cx, headRepo, [{ ref, oldSha: headSha, newSha: '0'.repeat(headSha.length) }], async () => {
-    const done = await deleteRefCAS(headGitDir, ref, headSha);
-    return { applied: done, result: done };
-  });
+  let deleted: boolean;
+  try {
+    deleted = (await moveRefs(cx, headRepo, [{ ref, oldSha: headSha, newSha: '0'.repeat(headSha.length) }], { kind: 'delete' })).moved;
+  } catch (err) {
+    // A protected head branch stays (Gitea DeleteBranch: ErrBranchIsProtected).
+    if (err instanceof PermissionDeniedError) return false;
+    throw err;
+  }
   if (!deleted) return false;
   await cx.db.comment.create({ data: { type: 'DELETE_BRANCH', posterId: viewer.id, issueId: rows.issue.id, oldRef: branch } });
   return true;

@@ -3,15 +3,12 @@ import { ConflictError, isDomainError, NotFoundError, PreconditionFailedError, V
 import { readCommitInfos } from '../../git/commitInfo.ts';
 import { isAncestor } from '../../git/compare.ts';
 import { createMerge } from '../../git/createMerge.ts';
-import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
 import { readRefs } from '../../git/readRefs.ts';
-import { updateRefCAS } from '../../git/updateRef.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireNoOpenDependencies } from '../issue/dependency.ts';
-import type { RefUpdate } from '../../notify/events.ts';
-import { holdRefUpdates, type PendingRefUpdates } from '../repo/push.ts';
+import { fetchIntoHiddenRef, moveRefs } from '../repo/moveRefs.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
 import { adminMayOverride } from '../protection/branchGate.ts';
 import { scheduleAutoMerge } from './autoMerge.ts';
@@ -101,7 +98,7 @@ async function currentSides(cx: ServiceContext, base: Models.Repository, pull: M
   const baseSha = baseRefs.get(baseRef);
   if (!baseSha) throw mergeNotAllowed(`the base branch '${pull.baseBranch}' does not exist`, { pullId: pull.id });
   if (!headSha) throw mergeNotAllowed(`the head branch '${pull.headBranch}' does not exist`, { pullId: pull.id });
-  if (baseRefs.get(pullRef) !== headSha) await fetchIntoRef(baseGitDir, gitDirOf(cx, headRepo), headSha, pullRef);
+  if (baseRefs.get(pullRef) !== headSha) await fetchIntoHiddenRef(baseGitDir, gitDirOf(cx, headRepo), headSha, pullRef);
   return { baseGitDir, baseSha, headRepo, headSha };
 }
 
@@ -213,7 +210,7 @@ export async function mergePullRequest(
           : message;
       const baseRef = `refs/heads/${rows.pull.baseBranch}`;
       let baseSha = sides.baseSha;
-      let merged: { sha: string; mergeBase: string; pending: PendingRefUpdates; updates: RefUpdate[] } | null = null;
+      let merged: { stored: PullRows | null } | null = null;
       for (let attempt = 1; attempt <= 2 && !merged; attempt++) {
         const outcome = await createMerge(sides.baseGitDir, {
           style,
@@ -242,42 +239,36 @@ export async function mergePullRequest(
             throw new ConflictError('Merge UnrelatedHistories Error: the head and base branches have unrelated histories', { style });
         }
         if (mergeTestHooks.beforeBaseUpdate) await mergeTestHooks.beforeBaseUpdate(attempt);
-        // The push job is held before the base moves: a crash after the update still gets its bookkeeping.
-        const intended = [{ ref: baseRef, oldSha: baseSha, newSha: outcome.sha }];
-        const intent = await holdRefUpdates(cx, access.repo, intended);
-        let update: Awaited<ReturnType<typeof updateRefCAS>>;
-        try {
-          update = await updateRefCAS(sides.baseGitDir, baseRef, outcome.sha, baseSha);
-        } catch (err) {
-          await intent.done();
-          throw err;
-        }
-        if (update.status === 'updated') {
-          merged = { sha: outcome.sha, mergeBase: outcome.mergeBase, pending: intent, updates: intended };
+        // Marked merged before the push job runs, so its follow-ups do not take the merge for a manual one.
+        const marked: { stored: PullRows | null } = { stored: null };
+        const markMerged = async () => {
+          marked.stored = await markPullMerged(cx, rows, {
+            commitId: outcome.sha,
+            mergedAt: when,
+            mergerId: viewer.id,
+            status: rows.pull.status,
+            how: style,
+            mergeBase: outcome.mergeBase,
+            auto: opts.auto === true,
+          });
+        };
+        const update = await moveRefs(
+          cx,
+          access.repo,
+          [{ ref: baseRef, oldSha: baseSha, newSha: outcome.sha }],
+          { kind: 'merge' },
+          { afterMove: markMerged },
+        );
+        if (update.moved) {
+          merged = marked;
           continue;
         }
-        await intent.done([]);
         if (update.current === null)
           throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
         baseSha = update.current;
       }
       if (!merged) throw new ConflictError('merge push out of date', { pullId: rows.pull.id });
-
-      let stored: Awaited<ReturnType<typeof markPullMerged>>;
-      try {
-        // Marked merged before the push job runs, so its follow-ups do not take the merge for a manual one.
-        stored = await markPullMerged(cx, rows, {
-          commitId: merged.sha,
-          mergedAt: when,
-          mergerId: viewer.id,
-          status: rows.pull.status,
-          how: style,
-          mergeBase: merged.mergeBase,
-          auto: opts.auto === true,
-        });
-      } finally {
-        await merged.pending.done(merged.updates);
-      }
+      const stored = merged.stored;
       const result = stored ?? (await findPullByIndex(cx, access, index));
       return { result, deleteHead: deleteBranch ? { headRepo: sides.headRepo, headSha: sides.headSha } : null, scheduled: false };
     }),

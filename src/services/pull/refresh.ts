@@ -1,11 +1,11 @@
 import type { Models } from '../../db/client.ts';
 import { commitsExcluding, diffStats, isAncestor, type DiffFile, type DiffStats } from '../../git/compare.ts';
-import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { closeIssueBySystem } from '../issue/edit.ts';
 import { findBranchRule } from '../protection/rule.ts';
+import { fetchIntoHiddenRef } from '../repo/moveRefs.ts';
 import type { PushFollowUp } from '../repo/pushJob.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 import { storePullState } from './stats.ts';
@@ -109,7 +109,7 @@ async function refreshHead(
     const previous = current.get(ref) ?? '';
     const baseSha = current.get(`${BRANCH}${pr.baseBranch}`) ?? '';
     if (previous === newSha) continue;
-    await fetchIntoRef(gitDir, gitDirOf(cx, pr.headRepo), newSha, ref);
+    await fetchIntoHiddenRef(gitDir, gitDirOf(cx, pr.headRepo), newSha, ref);
     const before = previous || oldSha;
     const [{ changed, after }, content] = baseSha
       ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)])

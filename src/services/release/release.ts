@@ -1,7 +1,6 @@
 // Releases (Gitea services/release and routers/api/v1/repo/release.go): list, read, create, edit, delete.
 import type { DbLike, Models } from '../../db/client.ts';
 import { countCommits } from '../../git/countCommits.ts';
-import { createTag } from '../../git/createTag.ts';
 import { forgetGitCache } from '../../git/cache.ts';
 import { readRef } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -13,14 +12,12 @@ import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireRepo, requireUnitRead, requireUnitWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import { recordPush } from '../repo/push.ts';
+import { createTagRef } from '../repo/moveRefs.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
 import { removeAttachmentFiles } from '../attachment/store.ts';
 import { releaseReadWhere } from './visibility.ts';
 
 type Release = Models.Release;
-
-const ZERO_SHA = '0'.repeat(40);
 
 /** A release with what its REST and GraphQL forms need, bulk-loaded. */
 export interface ReleaseView {
@@ -176,48 +173,51 @@ interface Settled {
   sha1: string;
   numCommits: number;
   createdAt?: Date;
-  /** The tag it created (ref value), to record as a push after the row is saved. */
+  /** The tag it created (ref value), if it did. */
   created: string | null;
   tagName: string;
 }
 
 /**
  * Gitea's createTag: a draft is stamped now; a published release whose tag is missing gets it (at `target`,
- * annotated when there is a message), stamped now; then the tag's commit and its history length are recorded.
- * @throws NotFoundError (target), ValidationError (tag name), AlreadyExistsError
+ * annotated when there is a message), stamped now; then the tag's commit and its history length are recorded,
+ * and `save` stores the release. A tag created here is recorded as a push of the viewer once `save` is done
+ * (its follow-up then finds the release row).
+ * @throws NotFoundError (target), ValidationError (tag name), AlreadyExistsError, PermissionDeniedError
  */
-async function settleTag(
+async function settleTag<T>(
   cx: ServiceContext,
   access: RepoAccess & { viewer: Models.User },
   rel: { tagName: string; target: string; isDraft: boolean; sha1: string; numCommits: number },
   message: string,
-): Promise<Settled> {
+  save: (settled: Settled) => Promise<T>,
+): Promise<T> {
   const now = new Date();
-  if (rel.isDraft) return { sha1: rel.sha1, numCommits: rel.numCommits, createdAt: now, created: null, tagName: rel.tagName };
+  if (rel.isDraft) return save({ sha1: rel.sha1, numCommits: rel.numCommits, createdAt: now, created: null, tagName: rel.tagName });
   const gitDir = repoPath(cx.config.repositoriesDir, access.repo.ownerName, access.repo.name);
   // Gitea trims a leading `--` so the name cannot read as an option.
   const tagName = rel.tagName.replace(/^--/, '');
-  let created: string | null = null;
-  let createdAt: Date | undefined;
-  if ((await readRef(gitDir, `refs/tags/${tagName}`)) === null) {
-    const target = rel.target || access.repo.defaultBranch;
-    const resolved = await resolveRef(gitDir, target);
-    if (!resolved) throw new NotFoundError(`target "${target}" not found: object does not exist [id: ${target}, rel_path: ]`, { target });
-    created = await createTag(gitDir, {
-      name: tagName,
-      commit: resolved.commit,
-      ...(message ? { message, tagger: gitSignature(cx, access.viewer, now) } : {}),
-    });
-    forgetGitCache(gitDir);
-    createdAt = now;
-  }
-  const [commit] = await resolveCommits(gitDir, [`refs/tags/${tagName}`]);
-  return { sha1: commit!, numCommits: await countCommits(gitDir, commit!), createdAt, created, tagName };
-}
-
-/** Records a tag the API created as a push of the viewer (push_tag feed rows, create/push webhooks). */
-async function recordTagPush(cx: ServiceContext, repo: Models.Repository, tagName: string, oldSha: string, newSha: string): Promise<void> {
-  await recordPush(cx, repo, [{ ref: `refs/tags/${tagName}`, oldSha, newSha }]);
+  const settledAt = async (created: string | null, createdAt?: Date): Promise<Settled> => {
+    const [commit] = await resolveCommits(gitDir, [`refs/tags/${tagName}`]);
+    return { sha1: commit!, numCommits: await countCommits(gitDir, commit!), createdAt, created, tagName };
+  };
+  if ((await readRef(gitDir, `refs/tags/${tagName}`)) !== null) return save(await settledAt(null));
+  const target = rel.target || access.repo.defaultBranch;
+  const resolved = await resolveRef(gitDir, target);
+  if (!resolved) throw new NotFoundError(`target "${target}" not found: object does not exist [id: ${target}, rel_path: ]`, { target });
+  let saved!: T;
+  await createTagRef(
+    cx,
+    access.repo,
+    { name: tagName, commit: resolved.commit, ...(message ? { message, tagger: gitSignature(cx, access.viewer, now) } : {}) },
+    {
+      afterMove: async (value) => {
+        forgetGitCache(gitDir);
+        saved = await save(await settledAt(value, now));
+      },
+    },
+  );
+  return saved;
 }
 
 /** A unique-index failure on the tag name reads as the tag's release already existing. */
@@ -244,43 +244,44 @@ export async function createRelease(cx: ServiceContext, ref: RepoRef, input: Cre
   });
   if (existing && !existing.isTag) throw new ConflictError('Release is has no Tag', { releaseId: existing.id });
   const isDraft = input.draft ?? false;
-  const settled = await settleTag(
+  const row = await settleTag(
     cx,
     access,
     { tagName: input.tagName, target: input.target ?? '', isDraft, sha1: existing?.sha1 ?? '', numCommits: existing?.numCommits ?? 0 },
     existing ? '' : (input.tagMessage ?? ''),
+    (settled) => {
+      const data = {
+        publisherId: access.viewer.id,
+        tagName: settled.tagName,
+        lowerTagName: settled.tagName.toLowerCase(),
+        target: input.target || (existing ? '' : access.repo.defaultBranch),
+        title: input.name ?? '',
+        note: input.body ?? '',
+        isDraft,
+        isPrerelease: input.prerelease ?? false,
+        isTag: false,
+        sha1: settled.sha1,
+        numCommits: settled.numCommits,
+        ...(settled.createdAt ? { createdAt: settled.createdAt } : {}),
+      };
+      return withTx(cx, async (tx, emit) => {
+        const saved = existing
+          ? await tx.release.update({ where: { id: existing.id }, data })
+          : await tx.release.create({ data: { repoId: access.repo.id, ...data } });
+        // Gitea: a new release is published; a bare tag's row turned release goes through UpdateRelease, which
+        // announces `updated` unless it created the tag.
+        if (!isDraft) {
+          const base = { releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id };
+          emit(
+            existing && !settled.created
+              ? { type: 'release.updated', ...base, action: 'updated' }
+              : { type: 'release.published', ...base, action: 'published' },
+          );
+        }
+        return saved;
+      }).catch((err: unknown) => tagTaken(err, settled.tagName));
+    },
   );
-  const data = {
-    publisherId: access.viewer.id,
-    tagName: settled.tagName,
-    lowerTagName: settled.tagName.toLowerCase(),
-    target: input.target || (existing ? '' : access.repo.defaultBranch),
-    title: input.name ?? '',
-    note: input.body ?? '',
-    isDraft,
-    isPrerelease: input.prerelease ?? false,
-    isTag: false,
-    sha1: settled.sha1,
-    numCommits: settled.numCommits,
-    ...(settled.createdAt ? { createdAt: settled.createdAt } : {}),
-  };
-  const row = await withTx(cx, async (tx, emit) => {
-    const saved = existing
-      ? await tx.release.update({ where: { id: existing.id }, data })
-      : await tx.release.create({ data: { repoId: access.repo.id, ...data } });
-    // Gitea: a new release is published; a bare tag's row turned release goes through UpdateRelease, which
-    // announces `updated` unless it created the tag.
-    if (!isDraft) {
-      const base = { releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id };
-      emit(
-        existing && !settled.created
-          ? { type: 'release.updated', ...base, action: 'updated' }
-          : { type: 'release.published', ...base, action: 'published' },
-      );
-    }
-    return saved;
-  }).catch((err: unknown) => tagTaken(err, settled.tagName));
-  if (settled.created) await recordTagPush(cx, access.repo, settled.tagName, ZERO_SHA, settled.created);
   return loadReleaseView(cx.db, row);
 }
 
@@ -310,30 +311,30 @@ export async function updateRelease(cx: ServiceContext, ref: RepoRef, id: number
     isDraft: input.draft ?? current.isDraft,
     isPrerelease: input.prerelease ?? current.isPrerelease,
   };
-  const settled = await settleTag(cx, access, { ...next, sha1: current.sha1, numCommits: current.numCommits }, '');
-  const row = await withTx(cx, async (tx, emit) => {
-    const saved = await tx.release.update({
-      where: { id: current.id },
-      data: {
-        ...next,
-        tagName: settled.tagName,
-        lowerTagName: settled.tagName.toLowerCase(),
-        sha1: settled.sha1,
-        numCommits: settled.numCommits,
-        ...(settled.createdAt ? { createdAt: settled.createdAt } : {}),
-      },
-    });
-    if (!saved.isDraft) {
-      const base = { releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id };
-      emit(
-        settled.created
-          ? { type: 'release.published', ...base, action: 'published' }
-          : { type: 'release.updated', ...base, action: 'updated' },
-      );
-    }
-    return saved;
-  }).catch((err: unknown) => tagTaken(err, settled.tagName));
-  if (settled.created) await recordTagPush(cx, access.repo, settled.tagName, ZERO_SHA, settled.created);
+  const row = await settleTag(cx, access, { ...next, sha1: current.sha1, numCommits: current.numCommits }, '', (settled) =>
+    withTx(cx, async (tx, emit) => {
+      const saved = await tx.release.update({
+        where: { id: current.id },
+        data: {
+          ...next,
+          tagName: settled.tagName,
+          lowerTagName: settled.tagName.toLowerCase(),
+          sha1: settled.sha1,
+          numCommits: settled.numCommits,
+          ...(settled.createdAt ? { createdAt: settled.createdAt } : {}),
+        },
+      });
+      if (!saved.isDraft) {
+        const base = { releaseId: saved.id, repoId: access.repo.id, actorId: access.viewer.id };
+        emit(
+          settled.created
+            ? { type: 'release.published', ...base, action: 'published' }
+            : { type: 'release.updated', ...base, action: 'updated' },
+        );
+      }
+      return saved;
+    }).catch((err: unknown) => tagTaken(err, settled.tagName)),
+  );
   return loadReleaseView(cx.db, row);
 }
 

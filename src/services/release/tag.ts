@@ -1,23 +1,20 @@
 // Tags (Gitea routers/api/v1/repo/tag.go, services/release CreateNewTag/DeleteReleaseByID): list, read, create, delete.
 import type { Models } from '../../db/client.ts';
 import { countCommits } from '../../git/countCommits.ts';
-import { createTag as createGitTag, isValidTagName } from '../../git/createTag.ts';
+import { isValidTagName } from '../../git/createTag.ts';
 import { forgetGitCache } from '../../git/cache.ts';
 import { listTags as listGitTags, type TagInfo } from '../../git/listTags.ts';
 import { readRef } from '../../git/readRefs.ts';
 import { readTag, type AnnotatedTagObject } from '../../git/readTag.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { resolveRef } from '../../git/resolveRef.ts';
-import { deleteRefCAS } from '../../git/updateRef.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireRepo, requireUnitRead, requireUnitWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import { recordPush } from '../repo/push.ts';
+import { createTagRef, moveRefs } from '../repo/moveRefs.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
-
-const ZERO_SHA = '0'.repeat(40);
 
 /** Read access to the code, where tags live (Gitea's /tags routes: reqRepoReader(TypeCode)). @throws NotFoundError */
 async function requireTagRead(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess & { gitDir: string }> {
@@ -79,31 +76,38 @@ export async function createTag(cx: ServiceContext, ref: RepoRef, input: CreateT
   });
   if (taken) throw new AlreadyExistsError(`tag already exists [name: ${input.tagName}]`, { tagName: input.tagName });
   const now = new Date();
-  const value = await createGitTag(access.gitDir, {
-    name: input.tagName,
-    commit: resolved.commit,
-    ...(input.message ? { message: input.message, tagger: gitSignature(cx, access.viewer, now) } : {}),
-  });
-  forgetGitCache(access.gitDir);
-  const numCommits = await countCommits(access.gitDir, resolved.commit);
-  await withTx(cx, (tx) =>
-    tx.release.upsert({
-      where: { repoId_lowerTagName: { repoId: access.repo.id, lowerTagName } },
-      create: {
-        repoId: access.repo.id,
-        publisherId: access.viewer.id,
-        tagName: input.tagName,
-        lowerTagName,
-        target: resolved.commit,
-        sha1: resolved.commit,
-        numCommits,
-        isTag: true,
-        createdAt: now,
-      },
-      update: {},
-    }),
+  // The bare-tag row is written before the push is recorded (its follow-up then finds it).
+  const saveRow = async () => {
+    forgetGitCache(access.gitDir);
+    const numCommits = await countCommits(access.gitDir, resolved.commit);
+    await withTx(cx, (tx) =>
+      tx.release.upsert({
+        where: { repoId_lowerTagName: { repoId: access.repo.id, lowerTagName } },
+        create: {
+          repoId: access.repo.id,
+          publisherId: access.viewer.id,
+          tagName: input.tagName,
+          lowerTagName,
+          target: resolved.commit,
+          sha1: resolved.commit,
+          numCommits,
+          isTag: true,
+          createdAt: now,
+        },
+        update: {},
+      }),
+    );
+  };
+  await createTagRef(
+    cx,
+    access.repo,
+    {
+      name: input.tagName,
+      commit: resolved.commit,
+      ...(input.message ? { message: input.message, tagger: gitSignature(cx, access.viewer, now) } : {}),
+    },
+    { afterMove: saveRow },
   );
-  await recordPush(cx, access.repo, [{ ref: `refs/tags/${input.tagName}`, oldSha: ZERO_SHA, newSha: value }]);
   const [tag] = (await listGitTags(access.gitDir, { names: [input.tagName] })).items;
   if (!tag) throw new NotFoundError(`tag doesn't exist: ${input.tagName}`, { name: input.tagName });
   return tag;
@@ -122,12 +126,19 @@ export async function deleteTag(cx: ServiceContext, ref: RepoRef, name: string):
   if (row && !row.isTag) throw new ConflictError('a tag attached to a release cannot be deleted directly', { releaseId: row.id });
   const value = isValidTagName(name) ? await readRef(access.gitDir, `refs/tags/${name}`) : null;
   if (!value && !row) throw new NotFoundError('not found', { name });
-  if (value && !(await deleteRefCAS(access.gitDir, `refs/tags/${name}`, value))) {
-    throw new ConflictError(`tag ${name} changed meanwhile`, { name });
-  }
-  forgetGitCache(access.gitDir);
-  if (row) await withTx(cx, (tx) => tx.release.deleteMany({ where: { id: row.id, isTag: true } }));
-  if (value) await recordPush(cx, access.repo, [{ ref: `refs/tags/${name}`, oldSha: value, newSha: ZERO_SHA.padEnd(value.length, '0') }]);
+  const dropRow = async () => {
+    forgetGitCache(access.gitDir);
+    if (row) await withTx(cx, (tx) => tx.release.deleteMany({ where: { id: row.id, isTag: true } }));
+  };
+  if (!value) return dropRow();
+  const deleted = await moveRefs(
+    cx,
+    access.repo,
+    [{ ref: `refs/tags/${name}`, oldSha: value, newSha: '0'.repeat(value.length) }],
+    { kind: 'push' },
+    { afterMove: dropRow },
+  );
+  if (!deleted.moved) throw new ConflictError(`tag ${name} changed meanwhile`, { name });
 }
 
 /** An annotated tag object and the repository it belongs to (for its URLs). */

@@ -1,17 +1,14 @@
-// Branch writes through the API (Gitea routers/api/v1/repo/branch.go CreateBranch, DeleteBranch), recorded as pushes.
+// Branch writes through the API (Gitea routers/api/v1/repo/branch.go CreateBranch, DeleteBranch, RenameBranch),
+// through moveRefs (the protection gate of each door), recorded as pushes.
 import { AlreadyExistsError, ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { readRef, readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { isSafeRefName, resolveRef } from '../../git/resolveRef.ts';
-import { writeHead } from '../../git/writeHead.ts';
-import { isRepoAdmin } from '../../permissions/repoPermission.ts';
-import { deleteRefCAS, updateRefCAS } from '../../git/updateRef.ts';
 import { requireViewer } from '../access/guards.ts';
 import { requireRepo, requireUnitWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { requireBranchDeletable } from '../protection/branchGate.ts';
 import { getBranch, type BranchView } from './gitRead.ts';
-import { holdRefUpdates, updateRefsRecorded } from './push.ts';
+import { moveRefs, setDefaultHead } from './moveRefs.ts';
 import type { Models } from '../../db/client.ts';
 
 /** Gitea CreateBranchRepoOption: the new name and where it starts (a branch, or any ref or commit). */
@@ -56,12 +53,8 @@ export async function createBranch(
   if (existing.has(`refs/tags/${input.name}`))
     throw new AlreadyExistsError('The branch with the same tag already exists.', { name: input.name });
   if (existing.has(target)) throw new AlreadyExistsError('The branch already exists.', { name: input.name });
-  const sha = start;
-  const created = await updateRefsRecorded(cx, repo, [{ ref: target, oldSha: '0'.repeat(sha.length), newSha: sha }], async () => {
-    const applied = (await updateRefCAS(gitDir, target, sha, null)).status === 'updated';
-    return { applied, result: applied };
-  });
-  if (!created) throw new AlreadyExistsError('The branch already exists.', { name: input.name });
+  const created = await moveRefs(cx, repo, [{ ref: target, oldSha: '0'.repeat(start.length), newSha: start }], { kind: 'push' });
+  if (!created.moved) throw new AlreadyExistsError('The branch already exists.', { name: input.name });
   return getBranch(cx, ref.owner, ref.repo, input.name);
 }
 
@@ -76,27 +69,21 @@ export async function deleteBranch(cx: ServiceContext, ref: RepoRef, name: strin
   const sha = await readRef(gitDir, target);
   if (!sha) throw new NotFoundError(`branch does not exist [name: ${name}]`, { branch: name });
   if (name === repo.defaultBranch) throw new PermissionDeniedError('can not delete default branch', { branch: name });
-  await requireBranchDeletable(cx.db, repo.id, name);
-  const deleted = await updateRefsRecorded(cx, repo, [{ ref: target, oldSha: sha, newSha: '0'.repeat(sha.length) }], async () => {
-    const applied = await deleteRefCAS(gitDir, target, sha);
-    return { applied, result: applied };
-  });
-  if (!deleted) throw new NotFoundError(`branch does not exist [name: ${name}]`, { branch: name });
+  const deleted = await moveRefs(cx, repo, [{ ref: target, oldSha: sha, newSha: '0'.repeat(sha.length) }], { kind: 'delete' });
+  if (!deleted.moved) throw new NotFoundError(`branch does not exist [name: ${name}]`, { branch: name });
 }
 
 /**
  * Gitea RenameBranch (PATCH /branches/{branch}): the branch moves to `to` (git: create then delete, both
- * compare-and-swaps), open pull requests and the default branch follow, and the change is recorded as a push
- * creating `to` and deleting `from`. Renaming the default branch needs repository admin.
- * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError
+ * compare-and-swaps), open pull requests, the default branch and a rule named after it follow, and the change
+ * is recorded as a push creating `to` and deleting `from`. The default branch and a branch with a rule of its
+ * own need repository admin; a branch a pattern rule protects is not renamed (moveRefs' rename gate).
+ * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError, ConflictError
  */
 export async function renameBranch(cx: ServiceContext, ref: RepoRef, from: string, to: string): Promise<void> {
   const access = await writableRepo(cx, ref);
   const { repo, gitDir } = access;
   if (repo.isEmpty) throw new NotFoundError('Git Repository is empty.');
-  if (from === repo.defaultBranch && !isRepoAdmin(access.perm)) {
-    throw new PermissionDeniedError('User must be a repo or site admin to rename default or protected branches.');
-  }
   if (!isSafeRefName(to)) throw new ValidationError(`branch name is invalid [name: ${to}]`, { name: to });
   const sha = await readRef(gitDir, `refs/heads/${from}`);
   if (!sha) throw new ValidationError("Branch doesn't exist.", { branch: from });
@@ -108,27 +95,17 @@ export async function renameBranch(cx: ServiceContext, ref: RepoRef, from: strin
     { ref: `refs/heads/${to}`, oldSha: zero, newSha: sha },
     { ref: `refs/heads/${from}`, oldSha: sha, newSha: zero },
   ];
-  await cx.repoLocks.run(repo.id, async () => {
-    const pending = await holdRefUpdates(cx, repo, updates);
-    try {
-      if ((await updateRefCAS(gitDir, `refs/heads/${to}`, sha, null)).status !== 'updated') {
-        await pending.done([]);
-        throw taken();
-      }
-      if (!(await deleteRefCAS(gitDir, `refs/heads/${from}`, sha))) {
-        await deleteRefCAS(gitDir, `refs/heads/${to}`, sha);
-        await pending.done([]);
-        throw new ConflictError(`branch ${from} was changed by someone else meanwhile; retry`, { branch: from });
-      }
-      // Rows follow before the push job runs, so its follow-ups do not see pull requests losing their branches.
-      if (from === repo.defaultBranch) {
-        await writeHead(gitDir, to);
-        await cx.db.repository.update({ where: { id: repo.id }, data: { defaultBranch: to } });
-      }
-      await cx.db.pullRequest.updateMany({ where: { baseRepoId: repo.id, baseBranch: from, hasMerged: false }, data: { baseBranch: to } });
-      await cx.db.pullRequest.updateMany({ where: { headRepoId: repo.id, headBranch: from, hasMerged: false }, data: { headBranch: to } });
-    } finally {
-      await pending.done(updates);
+  // Rows follow before the push job runs, so its follow-ups do not see pull requests losing their branches.
+  const followRows = async () => {
+    if (from === repo.defaultBranch) {
+      await setDefaultHead(gitDir, to);
+      await cx.db.repository.update({ where: { id: repo.id }, data: { defaultBranch: to } });
     }
-  });
+    await cx.db.pullRequest.updateMany({ where: { baseRepoId: repo.id, baseBranch: from, hasMerged: false }, data: { baseBranch: to } });
+    await cx.db.pullRequest.updateMany({ where: { headRepoId: repo.id, headBranch: from, hasMerged: false }, data: { headBranch: to } });
+  };
+  const outcome = await moveRefs(cx, repo, updates, { kind: 'rename', from, to }, { afterMove: followRows });
+  if (outcome.moved) return;
+  if (outcome.ref === `refs/heads/${to}`) throw taken();
+  throw new ConflictError(`branch ${from} was changed by someone else meanwhile; retry`, { branch: from });
 }

@@ -3,12 +3,12 @@ import { NotFoundError, ValidationError } from '../../errors.ts';
 import { listBranches } from '../../git/listBranches.ts';
 import { renameRepository } from '../../git/renameRepository.ts';
 import { repoPath } from '../../git/repoPath.ts';
-import { writeHead } from '../../git/writeHead.ts';
 import type { RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { isSiteAdmin } from '../access/guards.ts';
 import { type RepoRef, requireAdminRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { setDefaultHead } from './moveRefs.ts';
 import { PULL_DEFAULTS, type PullSettings } from './pullSettings.ts';
 import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
 import { validateRepoNameSyntax, validateRepoNameUsable } from './validate.ts';
@@ -401,7 +401,7 @@ async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): 
   }
   if (plan.headBranch !== null) {
     // An empty repository may have no usable directory; its HEAD then follows on creation or first push.
-    await writeHead(repoPath(cx.config.repositoriesDir, repo.ownerName, plan.newName), plan.headBranch).catch((err: unknown) => {
+    await setDefaultHead(repoPath(cx.config.repositoriesDir, repo.ownerName, plan.newName), plan.headBranch).catch((err: unknown) => {
       if (!repo.isEmpty) throw err;
     });
   }

@@ -9,7 +9,6 @@ import { readObject } from '../../git/readObject.ts';
 import type { TreeEntry } from '../../git/readTreePath.ts';
 import type { ResolvedRef } from '../../git/resolveRef.ts';
 import { isSafeRefName } from '../../git/resolveRef.ts';
-import { updateRefCAS } from '../../git/updateRef.ts';
 import type { GitIdentity } from '../../git/identity.ts';
 import { requireViewer } from '../access/guards.ts';
 import { requireRepo, requireUnitWrite, type RepoRef } from '../access/repoAccess.ts';
@@ -17,7 +16,7 @@ import { requireFilesWritable } from '../protection/branchGate.ts';
 import type { ServiceContext } from '../context.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
 import { MAX_BLOB_SIZE, type ContentEntry } from './gitRead.ts';
-import { updateRefsRecorded } from './push.ts';
+import { moveRefs } from './moveRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import type { Models } from '../../db/client.ts';
 
@@ -224,12 +223,9 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
   const oldBranch = input.branch || repo.defaultBranch;
   const newBranch = input.newBranch || oldBranch;
   if (!isSafeRefName(newBranch)) throw new ValidationError(`branch name is invalid [name: ${newBranch}]`, { name: newBranch });
-  await requireFilesWritable(
-    cx,
-    access,
-    newBranch,
-    ops.flatMap((o) => [o.path, ...(o.fromPath ? [o.fromPath] : [])]),
-  );
+  const paths = ops.flatMap((o) => [o.path, ...(o.fromPath ? [o.fromPath] : [])]);
+  // Refused before any work (Gitea's reqRepoBranchWriter); moveRefs asks the same gate again as the branch moves.
+  await requireFilesWritable(cx, access, newBranch, paths);
   const parent = await readRef(gitDir, `refs/heads/${oldBranch}`);
   if (!parent && !repo.isEmpty) throw new NotFoundError(`branch does not exist [name: ${oldBranch}]`, { branch: oldBranch });
   if (newBranch !== oldBranch && (await readRef(gitDir, `refs/heads/${newBranch}`))) {
@@ -239,13 +235,7 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
     throw new ConflictError(`Expected branch to point to "${input.expectedHeadOid}" but it did not`, { branch: oldBranch, head: parent });
   }
   // Only the touched paths and their directories are read, not the whole tree.
-  const found = parent
-    ? await lookupPaths(
-        gitDir,
-        parent,
-        ops.flatMap((o) => [o.path, ...(o.fromPath ? [o.fromPath] : [])]),
-      )
-    : new Map<string, PathEntry>();
+  const found = parent ? await lookupPaths(gitDir, parent, paths) : new Map<string, PathEntry>();
   const files = new Map<string, TreeFile>();
   const dirs = new Set<string>();
   for (const [p, e] of found) {
@@ -263,11 +253,8 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
   const target = `refs/heads/${newBranch}`;
   const expected = newBranch === oldBranch ? parent : null;
   const zero = '0'.repeat(written.commit.length);
-  const moved = await updateRefsRecorded(cx, repo, [{ ref: target, oldSha: expected ?? zero, newSha: written.commit }], async () => {
-    const applied = (await updateRefCAS(gitDir, target, written.commit, expected)).status === 'updated';
-    return { applied, result: applied };
-  });
-  if (!moved) throw new ConflictError(`branch ${newBranch} was changed by someone else meanwhile; retry`, { branch: newBranch });
+  const moved = await moveRefs(cx, repo, [{ ref: target, oldSha: expected ?? zero, newSha: written.commit }], { kind: 'files', paths });
+  if (!moved.moved) throw new ConflictError(`branch ${newBranch} was changed by someone else meanwhile; retry`, { branch: newBranch });
 
   const commit = await readCommit(gitDir, written.commit);
   const stored = (await cx.db.repository.findUnique({ where: { id: repo.id } })) ?? repo;

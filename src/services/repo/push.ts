@@ -1,11 +1,10 @@
-import { z } from 'zod';
 import type { DbTx, Models } from '../../db/client.ts';
 import { forgetGitCache } from '../../git/cache.ts';
 import { readCommitInfos } from '../../git/commitInfo.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { repoSize } from '../../git/repoSize.ts';
-import { writeHead } from '../../git/writeHead.ts';
-import { jobKind } from '../../jobs/jobKind.ts';
+import { setDefaultHead } from './moveRefs.ts';
+import { PUSH_JOB } from './pushJobKind.ts';
 import { pushFeedRows } from '../../notify/activity.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -13,28 +12,6 @@ import { recordedPusherId } from '../../auth/actionsUser.ts';
 
 const ZERO = /^0+$/;
 const BRANCH = 'refs/heads/';
-
-const RefUpdateSchema = z.object({ ref: z.string(), oldSha: z.string(), newSha: z.string() });
-const PushPayload = z.object({
-  repoId: z.number().int(),
-  pusherId: z.number().int().nullable(),
-  /** What the push asked for (pre-receive). */
-  updates: z.array(RefUpdateSchema),
-  /** What git applied (post-receive); absent after a crash, then read back from git. */
-  applied: z.array(RefUpdateSchema).optional(),
-  /** Checkpoint: the rows (Branch, repository, feed) are committed. */
-  recorded: z.boolean().optional(),
-  /** A pull mirror's sync: feed rows are mirror_sync_push/create/delete (Gitea's SyncPushCommits, SyncCreateRef, SyncDeleteRef). */
-  mirror: z.boolean().optional(),
-});
-/** The push job's payload. */
-export type PushPayload = z.infer<typeof PushPayload>;
-
-/**
- * The bookkeeping that follows a ref update (a push over smart HTTP, or the API moving a branch): written
- * before the push is acknowledged, replayed after a crash. Many attempts: a push must not lose its rows.
- */
-export const PUSH_JOB = jobKind('repo.push', PushPayload, { maxAttempts: 12 });
 
 /** Parses "<old> <new> <ref>" lines (git's hook input), keeping branches and tags only (refs/pull/* etc. are not ours). */
 export function parseRefUpdates(lines: readonly string[]): RefUpdate[] {
@@ -82,7 +59,7 @@ export async function recordPushRows(
   let defaultBranch = repo.defaultBranch;
   if (repo.isEmpty && heads.length) {
     defaultBranch = pickDefaultBranch(repo.defaultBranch, branches);
-    if (defaultBranch !== repo.defaultBranch) await writeHead(gitDir, defaultBranch);
+    if (defaultBranch !== repo.defaultBranch) await setDefaultHead(gitDir, defaultBranch);
   }
 
   await withTx(cx, async (tx, emit) => {
@@ -127,8 +104,8 @@ export async function recordPushRows(
 
 /**
  * Records a ref update the API already made as a push by the viewer, through the push job, run now. The job is
- * held only after the ref moved, so a crash in between loses the bookkeeping: new code moves refs through
- * `updateRefsRecorded` (or `holdRefUpdates`) instead. A failure is retried by the job workers, not reported here.
+ * held only after the ref moved, so a crash in between loses the bookkeeping: refs move through
+ * services/repo/moveRefs.ts, which holds the job first. A failure is retried by the job workers, not reported here.
  * @public kept for callers on other branches
  */
 export async function recordPush(cx: ServiceContext, repo: Models.Repository, updates: readonly RefUpdate[]): Promise<void> {
@@ -140,64 +117,4 @@ export async function recordPush(cx: ServiceContext, repo: Models.Repository, up
     applied: [...updates],
   });
   await held.run();
-}
-
-/** A ref update announced to the push job before git applies it (see holdRefUpdates). */
-export interface PendingRefUpdates {
-  /**
-   * Runs the held job: `applied` are the updates git made (none when the compare-and-swap lost); without it
-   * (an error left the outcome unknown) the job reads the outcome back from git.
-   */
-  done(applied?: readonly RefUpdate[]): Promise<void>;
-}
-
-/**
- * Holds the push job of `updates` by the viewer BEFORE git moves any ref, so that a crash between the ref
- * update and its bookkeeping is replayed (the job then reads what git applied). Call `done` once.
- */
-export async function holdRefUpdates(
-  cx: ServiceContext,
-  repo: Models.Repository,
-  updates: readonly RefUpdate[],
-): Promise<PendingRefUpdates> {
-  const payload: PushPayload = { repoId: repo.id, pusherId: recordedPusherId(cx.viewer), updates: [...updates] };
-  const held = await cx.jobs.hold(PUSH_JOB, payload);
-  let finished = false;
-  return {
-    async done(applied) {
-      if (finished) return;
-      finished = true;
-      if (applied === undefined) await held.run();
-      else await held.run({ ...payload, updates: applied.length ? [...applied] : payload.updates, applied: [...applied] });
-    },
-  };
-}
-
-/**
- * A durable API ref update (a file commit, a branch created or deleted, a merge): the push job is held before
- * `apply` runs (which moves the refs and says whether it did), then run with the outcome (feeds, webhooks,
- * pull request refresh). An `apply` that throws leaves the outcome to the job, which reads git. Runs under the
- * repository's write lock (cx.repoLocks).
- */
-export async function updateRefsRecorded<T>(
-  cx: ServiceContext,
-  repo: Models.Repository,
-  updates: readonly RefUpdate[],
-  apply: () => Promise<{ applied: boolean; result: T }>,
-): Promise<T> {
-  // One writer of the repository's refs at a time, across instances (its bookkeeping included).
-  return cx.repoLocks.run(repo.id, async () => {
-    const pending = await holdRefUpdates(cx, repo, updates);
-    let outcome: { applied: boolean; result: T };
-    try {
-      outcome = await apply();
-    } catch (err) {
-      await pending.done();
-      throw err;
-    }
-    // Test hook: die between the ref update and its bookkeeping (the held job must replay it).
-    if (cx.config.testCrashAfterRefUpdate && outcome.applied) process.kill(process.pid, 'SIGKILL');
-    await pending.done(outcome.applied ? updates : []);
-    return outcome.result;
-  });
 }

@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { changedPaths, isForcePush, quarantineEnv } from '../../git/pushProbe.ts';
+import { quarantineEnv } from '../../git/pushProbe.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
@@ -7,7 +7,9 @@ import type { HeldJob } from '../../jobs/worker.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
 import { requirePushAllowed } from '../protection/branchGate.ts';
-import { parseRefUpdates, PUSH_JOB, recordPushRows, type PushPayload } from './push.ts';
+import { gitProbe } from './moveRefs.ts';
+import { parseRefUpdates, recordPushRows } from './push.ts';
+import { PUSH_JOB, type PushPayload } from './pushJobKind.ts';
 import { recordedPusherId } from '../../auth/actionsUser.ts';
 
 const ZERO = /^0+$/;
@@ -71,10 +73,7 @@ async function checkBranchProtection(cx: ServiceContext, repo: Models.Repository
   const branches = updates
     .filter((u) => u.ref.startsWith('refs/heads/'))
     .map((u) => ({ branch: u.ref.slice('refs/heads/'.length), oldSha: u.oldSha, newSha: u.newSha }));
-  await requirePushAllowed(cx, repo, branches, {
-    isForcePush: (u) => isForcePush(gitDir, u.oldSha, u.newSha, env),
-    changedFiles: (u) => changedPaths(gitDir, u.oldSha, u.newSha, env),
-  });
+  await requirePushAllowed(cx, repo, branches, gitProbe(gitDir, env));
 }
 
 /**

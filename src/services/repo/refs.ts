@@ -1,15 +1,15 @@
-// Branch refs moved through the graph (GitHub's createRef, updateRef, deleteRef), recorded as pushes.
+// Branch refs moved through the graph (GitHub's createRef, updateRef, deleteRef), through moveRefs: the protection
+// gate of a push (createRef, updateRef) or of an API branch deletion (deleteRef), recorded as pushes.
 import type { Models } from '../../db/client.ts';
 import { AlreadyExistsError, ConflictError, InvalidArgumentError, NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { isAncestor } from '../../git/compare.ts';
 import { readRef } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { resolveRef, isSafeRefName } from '../../git/resolveRef.ts';
-import { deleteRefCAS, updateRefCAS } from '../../git/updateRef.ts';
 import { requireViewer } from '../access/guards.ts';
 import { requireRepoAccess, requireUnitWrite } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { updateRefsRecorded } from './push.ts';
+import { moveRefs } from './moveRefs.ts';
 
 const HEADS = 'refs/heads/';
 
@@ -52,16 +52,14 @@ export async function createRef(cx: ServiceContext, repoId: number, name: string
   const sha = await commitOf(gitDir, oid);
   if (await readRef(gitDir, name)) throw new AlreadyExistsError('The branch already exists.', { name });
   const zero = '0'.repeat(sha.length);
-  const created = await updateRefsRecorded(cx, repo, [{ ref: name, oldSha: zero, newSha: sha }], async () => {
-    const applied = (await updateRefCAS(gitDir, name, sha, null)).status === 'updated';
-    return { applied, result: applied };
-  });
-  if (!created) throw new AlreadyExistsError('The branch already exists.', { name });
+  const created = await moveRefs(cx, repo, [{ ref: name, oldSha: zero, newSha: sha }], { kind: 'push' });
+  if (!created.moved) throw new AlreadyExistsError('The branch already exists.', { name });
   return branchRow(cx, repo.id, branch);
 }
 
 /**
- * GitHub updateRef: moves a branch to `oid`, a fast-forward unless `force`.
+ * GitHub updateRef: moves a branch to `oid`, a fast-forward unless `force`; a protected branch as its rule lets
+ * the viewer push (and force push).
  * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ConflictError, InvalidArgumentError
  */
 export async function updateRef(cx: ServiceContext, repoId: number, name: string, oid: string, force: boolean): Promise<Models.Branch> {
@@ -73,24 +71,18 @@ export async function updateRef(cx: ServiceContext, repoId: number, name: string
   if (!force && current !== sha && !(await isAncestor(gitDir, current, sha))) {
     throw new ConflictError('Update is not a fast forward', { name, current, oid: sha });
   }
-  const moved = await updateRefsRecorded(cx, repo, [{ ref: name, oldSha: current, newSha: sha }], async () => {
-    const applied = current === sha || (await updateRefCAS(gitDir, name, sha, current)).status === 'updated';
-    return { applied, result: applied };
-  });
-  if (!moved) throw new ConflictError(`branch ${branch} was changed by someone else meanwhile; retry`, { name });
+  const moved = await moveRefs(cx, repo, [{ ref: name, oldSha: current, newSha: sha }], { kind: 'push' });
+  if (!moved.moved) throw new ConflictError(`branch ${branch} was changed by someone else meanwhile; retry`, { name });
   return branchRow(cx, repo.id, branch);
 }
 
-/** GitHub deleteRef: deletes a branch (not the default one). @throws NotFoundError, PermissionDeniedError, RepoArchivedError, InvalidArgumentError */
+/** GitHub deleteRef: deletes a branch (not the default one, nor a protected one). @throws NotFoundError, PermissionDeniedError, RepoArchivedError, InvalidArgumentError */
 export async function deleteRef(cx: ServiceContext, repoId: number, name: string): Promise<void> {
   const { repo, gitDir } = await writableRepoById(cx, repoId);
   const branch = branchOf(name);
   const current = await readRef(gitDir, name);
   if (!current) throw new NotFoundError(`branch does not exist [name: ${branch}]`, { name });
   if (branch === repo.defaultBranch) throw new PermissionDeniedError('can not delete default branch', { name });
-  const deleted = await updateRefsRecorded(cx, repo, [{ ref: name, oldSha: current, newSha: '0'.repeat(current.length) }], async () => {
-    const applied = await deleteRefCAS(gitDir, name, current);
-    return { applied, result: applied };
-  });
-  if (!deleted) throw new ConflictError(`branch ${branch} was changed by someone else meanwhile; retry`, { name });
+  const deleted = await moveRefs(cx, repo, [{ ref: name, oldSha: current, newSha: '0'.repeat(current.length) }], { kind: 'delete' });
+  if (!deleted.moved) throw new ConflictError(`branch ${branch} was changed by someone else meanwhile; retry`, { name });
 }
