@@ -41,6 +41,7 @@ const DOORS: Record<string, 'branch' | 'tag' | { none: string }> = {
   'POST /repos/{owner}/{repo}/releases/{id}/assets': { none: 'release assets' },
   'PATCH /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}': { none: 'release assets' },
   'DELETE /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}': { none: 'release assets' },
+  'v3 DELETE /repos/:owner/:repo/git/refs/*': 'branch',
   'mutation createRef': 'branch',
   'mutation updateRef': 'branch',
   'mutation deleteRef': 'branch',
@@ -91,10 +92,13 @@ function doorsReachingMoveRefs(): string[] {
   }
   const doors: string[] = [];
   for (const [file, deps] of graph) {
-    if (!/[/\\]src[/\\](rest|graphql)[/\\]/.test(file) || !deps.some((d) => movers.has(d))) continue;
+    if (!/[/\\]src[/\\](rest|graphql|githubapi)[/\\]/.test(file) || !deps.some((d) => movers.has(d))) continue;
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/(?:relayMutationField|mutationField)\(\s*'(\w+)'/g)) doors.push(`mutation ${m[1]}`);
     for (const m of text.matchAll(/method:\s*'(POST|PUT|PATCH|DELETE)',\s*path:\s*'([^']+)'/g)) doors.push(`${m[1]} ${m[2]}`);
+    // GitHub's REST v3 (src/githubapi): Fastify's shorthand routes.
+    for (const m of text.matchAll(/app\.(post|put|patch|delete)(?:<[^(]*>)?\(\s*'([^']+)'/g))
+      doors.push(`v3 ${m[1]!.toUpperCase()} ${m[2]}`);
   }
   return doors.sort();
 }
@@ -238,6 +242,10 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
     },
     'POST /repos/{owner}/{repo}/pulls/{index}/merge': async () => {
       refusedRest(405, 'User not allowed to merge PR')(await api('POST', '/repos/own/doors/pulls/1/merge', 'wri', { Do: 'merge' }));
+    },
+    'v3 DELETE /repos/:owner/:repo/git/refs/*': async () => {
+      const res = await t.request('DELETE', '/api/v3/repos/own/doors/git/refs/heads/rel', { headers: basic('wri') });
+      expect(res.statusCode, res.body).toBe(403);
     },
     'mutation createRef': async () => {
       const oid = (await heads()).main;
