@@ -2,7 +2,8 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { attachmentContentType } from '../../services/attachment/attachment.ts';
 import * as releaseService from '../../services/release/release.ts';
 import * as assetService from '../../services/release/asset.ts';
-import { releaseAssetReadWhere, releaseReadWhere } from '../../services/release/visibility.ts';
+import { releaseAssetReadWhere } from '../../services/attachment/visibility.ts';
+import { releaseReadWhere } from '../../services/release/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
@@ -13,7 +14,7 @@ import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 
-/** A file attached to a release (GitHub's ReleaseAsset); node(id:) answers assets of readable releases only. */
+/** A file attached to a release (GitHub's ReleaseAsset); node(id:) answers only what the attachment read policy lets the viewer read. */
 const ReleaseAssetRef = builder.prismaNode('Attachment', {
   name: 'ReleaseAsset',
   description: 'A file attached to a release.',
@@ -89,8 +90,8 @@ export const ReleaseRef = builder.prismaNode('Release', {
       cursor: 'id',
       description: 'Files attached to the release, oldest first.',
       totalCount: true,
-      ...inherits('REST shows the assets with their release'),
-      query: () => ({ orderBy: [{ id: 'asc' as const }] }),
+      ...filteredBy('releaseAssetReadWhere'),
+      query: (_args, ctx) => ({ where: releaseAssetReadWhere(ctx.cx), orderBy: [{ id: 'asc' as const }] }),
     }),
   }),
 });
