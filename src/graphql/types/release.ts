@@ -7,6 +7,7 @@ import { releaseReadWhere } from '../../services/release/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { CommitRef, loadCommit } from './gitObject.ts';
@@ -181,6 +182,7 @@ builder.relayMutationField(
     description:
       'Create a release, and its tag when published (release writers; as POST /api/v1/repos/{o}/{r}/releases). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       release: (
         await releaseService.createRelease(
@@ -218,6 +220,7 @@ builder.relayMutationField(
   {
     description: 'Edit or publish a release (release writers; as PATCH /api/v1/repos/{o}/{r}/releases/{id}). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       release: (
         await releaseService.updateReleaseById(ctx.cx, releaseDbId(input.id), {
@@ -241,6 +244,7 @@ builder.relayMutationField(
     description:
       'Delete a release, keeping its tag (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await releaseService.deleteReleaseById(ctx.cx, releaseDbId(input.id));
       return { id: encodeGlobalID('Release', input.id.id) };
@@ -261,6 +265,7 @@ builder.relayMutationField(
     description:
       'Rename a release asset (release writers; as PATCH /api/v1/repos/{o}/{r}/releases/{id}/assets/{attachment_id}). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({ asset: await assetService.editReleaseAssetById(ctx.cx, assetDbId(input.id), input.name) }),
   },
   { outputFields: (t) => ({ releaseAsset: t.field({ type: ReleaseAssetRef, resolve: (p) => p.asset }) }) },
@@ -273,6 +278,7 @@ builder.relayMutationField(
     description:
       'Delete a release asset and its file (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}/assets/{attachment_id}). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await assetService.deleteReleaseAssetById(ctx.cx, assetDbId(input.id));
       return { id: encodeGlobalID('ReleaseAsset', input.id.id) };
