@@ -8,7 +8,6 @@ import { allRoutes } from '../../src/rest/routes/index.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { gql } from '../helpers/graphql.ts';
-import { PullFixture } from '../helpers/pull.ts';
 import { SCOPE_CASES, type ScopeCase } from './mutationScopeCases.ts';
 import { ScopeFixture } from './mutationScopeFixture.ts';
 
@@ -120,7 +119,6 @@ describe('the mutation scope table', () => {
 
 describe.each(PROVIDERS)('every mutation refuses tokens without its write scope (%s)', (provider) => {
   let t: TestApp;
-  let pulls: PullFixture;
   let fx: ScopeFixture;
   const tokens = new Map<string, string>();
 
@@ -155,23 +153,29 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
 
   /**
    * Every row of every table, order-independent: one text per table, each row its quoted values, rows sorted,
-   * built by the database itself (the snapshot runs three times per case over ~90 tables; reading the rows into
-   * JavaScript and serializing them there was most of this file's time).
+   * built by the database itself in one statement (the snapshot runs three times per case over ~90 tables; reading
+   * the rows into JavaScript and serializing them there, then one query per table, was most of its time).
    */
+  let snapshotSql: string | null = null;
   async function snapshot(): Promise<string> {
     await t.app.deps.notifier.drain();
-    const tables = await Promise.all(
-      [...MODELS].sort().map(async (m) => {
-        const cols = await columnsOf(m);
-        const sql =
-          provider === 'sqlite'
-            ? `SELECT group_concat(r, char(10) ORDER BY r) AS rows FROM (SELECT ${cols.map((c) => `quote("${c}")`).join(" || ',' || ")} AS r FROM "${m}")`
-            : `SELECT string_agg(r, E'\\n' ORDER BY r) AS rows FROM (SELECT concat_ws(',', ${cols.map((c) => `quote_nullable("${c}")`).join(', ')}) AS r FROM "${m}") s`;
-        const [row] = await t.db.$queryRawUnsafe<{ rows: string | null }[]>(sql);
-        return `${m}:${row?.rows ?? ''}`;
-      }),
-    );
-    return tables.join('\n');
+    if (!snapshotSql) {
+      const models = [...MODELS].sort();
+      const tables = await Promise.all(
+        models.map(async (m) => {
+          const cols = await columnsOf(m);
+          return provider === 'sqlite'
+            ? `(SELECT group_concat(r, char(10) ORDER BY r) FROM (SELECT ${cols.map((c) => `quote("${c}")`).join(" || ',' || ")} AS r FROM "${m}"))`
+            : `(SELECT string_agg(r, E'\\n' ORDER BY r) FROM (SELECT concat_ws(',', ${cols.map((c) => `quote_nullable("${c}")`).join(', ')}) AS r FROM "${m}") s)`;
+        }),
+      );
+      snapshotSql = `SELECT ${tables.map((sql, i) => `${sql} AS "t${i}"`).join(', ')}`;
+    }
+    const [row] = await t.db.$queryRawUnsafe<Record<string, string | null>[]>(snapshotSql);
+    return [...MODELS]
+      .sort()
+      .map((m, i) => `${m}:${row?.[`t${i}`] ?? ''}`)
+      .join('\n');
   }
 
   async function run(name: string, input: Record<string, unknown>, headers: Record<string, string>) {
@@ -187,14 +191,12 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
 
   beforeAll(async () => {
     t = await startTestApp(provider);
-    pulls = await PullFixture.start(t);
-    fx = new ScopeFixture(t, pulls);
+    fx = new ScopeFixture(t);
     await t.createUser('root', { admin: true });
     await t.createUser('alice');
     await t.createUser('bob');
   });
   afterAll(async () => {
-    pulls.dispose();
     await t.close();
   });
 
