@@ -174,6 +174,12 @@ const policies = [
       to('service-base', 'service-access', 'notify', 'jobs', 'loaders', 'auth', 'permissions', 'git', 'db', 'base', 'config'),
     ],
   })),
+  // Read policies (visibility.ts) are pure filters and compose across domains: an attachment is read as its
+  // release is, though releases store their files through the attachment domain.
+  {
+    from: from('service', { file: 'visibility.ts' }),
+    allow: [{ to: { file: { categories: 'service', captured: { file: 'visibility.ts' } } } }],
+  },
   { from: from('notify'), allow: [to('notify', 'jobs', 'loaders', 'permissions', 'git', 'db', 'base', 'config')] },
   { from: from('jobs'), allow: [to('jobs', 'loaders', 'permissions', 'git', 'db', 'base', 'config')] },
   // Authentication only: credentials → viewer; no permission decisions.

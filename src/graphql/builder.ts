@@ -11,6 +11,7 @@ import { getDatamodel, type Db, type PrismaTypes } from '../db/client.ts';
 import { isSiteAdmin } from '../services/access/guards.ts';
 import type { GraphQLContext } from './context.ts';
 import { assertNodeIdsWithinLimit } from './limits/nodeIds.ts';
+import './tokenWriteScopes.ts';
 
 /** Connection page sizes: GitHub's cap of 100. */
 export const MAX_CONNECTION_SIZE = 100;
@@ -33,7 +34,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, 'tokenWriteScopes', PrismaPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
   scopeAuth: {
     authScopes: (ctx) => ({
       signedIn: ctx.cx.viewer !== null,

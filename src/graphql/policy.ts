@@ -1,3 +1,4 @@
+import { releaseAssetReadWhere } from '../services/attachment/visibility.ts';
 import { activityReadWhere } from '../services/feed/visibility.ts';
 import { issueReadWhere, commentReadWhere } from '../services/issue/visibility.ts';
 import { labelReadWhere } from '../services/label/visibility.ts';
@@ -7,7 +8,7 @@ import { orgMemberReadWhere, orgReadWhere, teamMemberReadWhere, teamReadWhere, u
 import { packageReadWhere, packageVersionReadWhere } from '../services/package/visibility.ts';
 import { projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
-import { releaseAssetReadWhere, releaseReadWhere } from '../services/release/visibility.ts';
+import { releaseReadWhere } from '../services/release/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, repoReadWhere } from '../services/repo/visibility.ts';
 import { publicKeyReadWhere, userReadWhere } from '../services/user/visibility.ts';
 

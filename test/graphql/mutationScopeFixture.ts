@@ -4,7 +4,6 @@ import { expect } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
-import type { PullFixture } from '../helpers/pull.ts';
 
 type Json = Record<string, unknown>;
 
@@ -26,14 +25,16 @@ export interface IssueAt {
  * Builds the targets of the mutation scope test, each fresh and private where it can be (private repositories,
  * private organizations), as `root` (a site admin, so only the token scope can stand in the way) through the
  * REST API with a password. `alice` and `bob` are plain users the writes may name.
+ *
+ * What the cases only need as a container is shared: issues live in one private repository (a fresh issue per
+ * case), and branches are written in-process through the contents API rather than pushed with the git client
+ * (a clone, a push and its hooks per pull request were most of this file's time).
  */
 export class ScopeFixture {
   private n = 0;
+  private issueRepo: Promise<RepoAt> | null = null;
 
-  constructor(
-    readonly t: TestApp,
-    readonly pulls: PullFixture,
-  ) {}
+  constructor(readonly t: TestApp) {}
 
   /** A fresh name. */
   name(prefix: string): string {
@@ -107,9 +108,9 @@ export class ScopeFixture {
     return { id: team.id as number, gid: encodeGlobalID('Team', team.id as number) };
   }
 
-  /** A fresh issue in `repo` (a fresh repository by default). */
+  /** A fresh issue in `repo` (by default in the private repository the fixture keeps for issues). */
   async issue(repo?: RepoAt): Promise<IssueAt> {
-    const at = repo ?? (await this.repo());
+    const at = repo ?? (await (this.issueRepo ??= this.repo()));
     const issue = await this.rest('POST', `/repos/${at.owner}/${at.name}/issues`, { title: this.name('issue') });
     return { repo: at, index: issue.number as number, id: issue.id as number, gid: encodeGlobalID('Issue', issue.id as number) };
   }
@@ -147,17 +148,22 @@ export class ScopeFixture {
     await this.rest('PUT', `/repos/${repo.owner}/${repo.name}/collaborators/alice`, { permission: 'write' });
     await this.rest('PUT', `/repos/${repo.owner}/${repo.name}/collaborators/bob`, { permission: 'read' });
     const head = await this.branch(repo);
-    const { json } = await this.pulls.open(repo.owner, repo.name, 'alice', { head, base: 'main' });
+    const json = await this.rest('POST', `/repos/${repo.owner}/${repo.name}/pulls`, { head, base: 'main', title: `pull ${head}` }, 'alice');
     const row = await this.t.db.pullRequest.findFirstOrThrow({
       where: { index: json.number as number, baseRepo: { lowerName: repo.name } },
     });
     return { repo, index: json.number as number, id: row.id, gid: encodeGlobalID('PullRequest', row.id), head };
   }
 
-  /** Pushes a fresh branch with one new file to `repo` (as root); returns its name. */
+  /** A fresh branch of `repo` off main with one new file (written as root through the contents API); its name. */
   async branch(repo: RepoAt): Promise<string> {
     const head = this.name('topic');
-    await this.pulls.push(repo.owner, repo.name, 'root', head, { [`${head}.txt`]: `${head}\n` });
+    await this.rest('POST', `/repos/${repo.owner}/${repo.name}/contents/${head}.txt`, {
+      content: Buffer.from(`${head}\n`).toString('base64'),
+      branch: 'main',
+      new_branch: head,
+      message: `change ${head}.txt`,
+    });
     return head;
   }
 

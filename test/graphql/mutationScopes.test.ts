@@ -1,12 +1,13 @@
+import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPE_CATEGORIES, type ScopeCategory } from '../../src/auth/scope.ts';
 import { Models } from '../../src/db/client.ts';
 import { schema } from '../../src/graphql/schema.ts';
+import { writeScopeOf, type WriteScopeAlternatives } from '../../src/graphql/tokenWriteScopes.ts';
 import { allRoutes } from '../../src/rest/routes/index.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { gql } from '../helpers/graphql.ts';
-import { PullFixture } from '../helpers/pull.ts';
 import { SCOPE_CASES, type ScopeCase } from './mutationScopeCases.ts';
 import { ScopeFixture } from './mutationScopeFixture.ts';
 
@@ -18,10 +19,15 @@ import { ScopeFixture } from './mutationScopeFixture.ts';
  * and only the scope stood in the way. The token holder is a site admin, so no permission check can hide a
  * missing scope check. A new mutation fails the first test until it has a case in mutationScopeCases.ts; a case
  * whose REST twin needs no scope says why (`unscoped`), and then a read-only token must succeed.
+ *
+ * Scopes come first (issue #30 finding 4): every mutation declares its token write scope (writeScope in its field
+ * options) and the same attempts run with the ids and owners of the input replaced by ones that do not exist; a
+ * token without the scope gets the same scope refusal, never NotFoundError, so it learns nothing about what exists.
  */
 
 const MODELS = Object.values(Models.Prisma.ModelName);
-const MUTATIONS = Object.keys(schema.getMutationType()?.getFields() ?? {}).sort();
+const MUTATION_FIELDS = schema.getMutationType()?.getFields() ?? {};
+const MUTATIONS = Object.keys(MUTATION_FIELDS).sort();
 const SCOPE_DENIED = /^token does not have at least one of required scope\(s\), required=\[(write:\w+(?: write:\w+)*)\], token scope=/;
 
 /** The token scope categories a case's write needs: its REST twin's, from the route table. */
@@ -36,6 +42,50 @@ function categoriesOf(c: ScopeCase): ScopeCategory[] {
 const read = (c: ScopeCategory) => `read:${c}`;
 const write = (c: ScopeCategory) => `write:${c}`;
 
+/** A database id nothing has. */
+const MISSING_ID = 2_147_483_000;
+/** Input fields that name an existing owner or user (not a new resource's name). */
+const OWNER_FIELDS = new Set(['owner', 'repositoryOwner', 'organizationLogin', 'ownerLogin', 'login', 'newOwnerLogin']);
+
+function globalIdOf(v: string): { typename: string; id: string } | null {
+  try {
+    const decoded = decodeGlobalID(v);
+    return schema.getType(decoded.typename) && /^\d+$/.test(decoded.id) ? decoded : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The input with every global id, numeric id and owner replaced by one that does not exist. */
+function nonexistent(input: unknown, key = ''): unknown {
+  if (typeof input === 'string') {
+    const gid = globalIdOf(input);
+    if (gid) return encodeGlobalID(gid.typename, MISSING_ID);
+    if (OWNER_FIELDS.has(key)) return 'no-such-owner';
+    if (key === 'repositoryNameWithOwner') return 'no-such-owner/no-such-repo';
+    return input;
+  }
+  if (typeof input === 'number' && /(^id|Id)$/.test(key)) return MISSING_ID;
+  if (Array.isArray(input)) return input.map((v) => nonexistent(v, key));
+  if (input && typeof input === 'object') return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, nonexistent(v, k)]));
+  return input;
+}
+
+/** The input as the declaration sees it: global ids decoded (as plugin-relay decodes them before any resolver). */
+function decoded(input: unknown): unknown {
+  if (typeof input === 'string') return globalIdOf(input) ?? input;
+  if (Array.isArray(input)) return input.map(decoded);
+  if (input && typeof input === 'object') return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, decoded(v)]));
+  return input;
+}
+
+/** The alternatives a mutation declares for this input (any of them, held entirely, passes the first check). */
+function declaredFor(m: string, input: Record<string, unknown>): WriteScopeAlternatives {
+  const declared = writeScopeOf(MUTATION_FIELDS[m]?.extensions);
+  if (!declared) throw new Error(`${m} declares no token write scope`);
+  return declared(decoded(input) as Record<string, unknown>);
+}
+
 describe('the mutation scope table', () => {
   it('has a case for every mutation of the schema, and only for those', () => {
     expect(MUTATIONS.length).toBeGreaterThan(60);
@@ -44,6 +94,10 @@ describe('the mutation scope table', () => {
       'mutations without a case in mutationScopeCases.ts',
     ).toEqual([]);
     expect(Object.keys(SCOPE_CASES).filter((m) => !MUTATIONS.includes(m))).toEqual([]);
+  });
+
+  it('has a token write scope declared on every mutation (checked before its resolver runs)', () => {
+    expect(MUTATIONS.filter((m) => !writeScopeOf(MUTATION_FIELDS[m]?.extensions))).toEqual([]);
   });
 
   it('names REST twins that exist; a mutation without one says which scope and why; one without a scope says why', () => {
@@ -65,7 +119,6 @@ describe('the mutation scope table', () => {
 
 describe.each(PROVIDERS)('every mutation refuses tokens without its write scope (%s)', (provider) => {
   let t: TestApp;
-  let pulls: PullFixture;
   let fx: ScopeFixture;
   const tokens = new Map<string, string>();
 
@@ -100,23 +153,29 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
 
   /**
    * Every row of every table, order-independent: one text per table, each row its quoted values, rows sorted,
-   * built by the database itself (the snapshot runs three times per case over ~90 tables; reading the rows into
-   * JavaScript and serializing them there was most of this file's time).
+   * built by the database itself in one statement (the snapshot runs three times per case over ~90 tables; reading
+   * the rows into JavaScript and serializing them there, then one query per table, was most of its time).
    */
+  let snapshotSql: string | null = null;
   async function snapshot(): Promise<string> {
     await t.app.deps.notifier.drain();
-    const tables = await Promise.all(
-      [...MODELS].sort().map(async (m) => {
-        const cols = await columnsOf(m);
-        const sql =
-          provider === 'sqlite'
-            ? `SELECT group_concat(r, char(10) ORDER BY r) AS rows FROM (SELECT ${cols.map((c) => `quote("${c}")`).join(" || ',' || ")} AS r FROM "${m}")`
-            : `SELECT string_agg(r, E'\\n' ORDER BY r) AS rows FROM (SELECT concat_ws(',', ${cols.map((c) => `quote_nullable("${c}")`).join(', ')}) AS r FROM "${m}") s`;
-        const [row] = await t.db.$queryRawUnsafe<{ rows: string | null }[]>(sql);
-        return `${m}:${row?.rows ?? ''}`;
-      }),
-    );
-    return tables.join('\n');
+    if (!snapshotSql) {
+      const models = [...MODELS].sort();
+      const tables = await Promise.all(
+        models.map(async (m) => {
+          const cols = await columnsOf(m);
+          return provider === 'sqlite'
+            ? `(SELECT group_concat(r, char(10) ORDER BY r) FROM (SELECT ${cols.map((c) => `quote("${c}")`).join(" || ',' || ")} AS r FROM "${m}"))`
+            : `(SELECT string_agg(r, E'\\n' ORDER BY r) FROM (SELECT concat_ws(',', ${cols.map((c) => `quote_nullable("${c}")`).join(', ')}) AS r FROM "${m}") s)`;
+        }),
+      );
+      snapshotSql = `SELECT ${tables.map((sql, i) => `${sql} AS "t${i}"`).join(', ')}`;
+    }
+    const [row] = await t.db.$queryRawUnsafe<Record<string, string | null>[]>(snapshotSql);
+    return [...MODELS]
+      .sort()
+      .map((m, i) => `${m}:${row?.[`t${i}`] ?? ''}`)
+      .join('\n');
   }
 
   async function run(name: string, input: Record<string, unknown>, headers: Record<string, string>) {
@@ -132,14 +191,12 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
 
   beforeAll(async () => {
     t = await startTestApp(provider);
-    pulls = await PullFixture.start(t);
-    fx = new ScopeFixture(t, pulls);
+    fx = new ScopeFixture(t);
     await t.createUser('root', { admin: true });
     await t.createUser('alice');
     await t.createUser('bob');
   });
   afterAll(async () => {
-    pulls.dispose();
     await t.close();
   });
 
@@ -162,20 +219,32 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
 
     const before = await snapshot();
     const seen: string[] = [];
-    for (const a of attempts) {
-      const { typed, errors, payload } = await run(m, input, tokenAuth(await token(a.scopes)));
-      const what = `${m} with a token having ${a.who}: ${JSON.stringify({ typed, errors })}`;
-      seen.push(what);
-      expect(typed?.__typename, what).not.toBe(payload);
-      if (c.credential === 'password') {
-        expect(['PermissionDeniedError', 'UnauthenticatedError'], what).toContain(typed?.__typename);
-      } else if (a.expectScope) {
-        expect(typed?.__typename, what).toBe('PermissionDeniedError');
-        const required = SCOPE_DENIED.exec(typed?.message ?? '')?.[1]?.split(' ') ?? [];
-        expect(required.length, what).toBeGreaterThan(0);
-        expect(needed.map(write), what).toEqual(expect.arrayContaining(required));
-      } else {
-        expect(['NotFoundError', 'PermissionDeniedError'], what).toContain(typed?.__typename);
+    const missing = nonexistent(input) as Record<string, unknown>;
+    for (const [ids, given] of [
+      ['real ids', input],
+      ['nonexistent ids', missing],
+    ] as const) {
+      const alternatives = declaredFor(m, given);
+      const declared = alternatives.flat().map(write);
+      for (const a of attempts) {
+        const { typed, errors, payload } = await run(m, given, tokenAuth(await token(a.scopes)));
+        const what = `${m} (${ids}) with a token having ${a.who}: ${JSON.stringify({ typed, errors })}`;
+        seen.push(what);
+        expect(errors, what).toBeUndefined();
+        expect(typed?.__typename, what).not.toBe(payload);
+        // With a nonexistent id, a token holding one of the declared alternatives may learn that it does not exist
+        // (a label id could be an organization's, where write:organization is missing, or a repository's).
+        const passesFirstCheck = alternatives.some((alt) => alt.every((cat) => a.scopes.includes(write(cat))));
+        if (c.credential === 'password') {
+          expect(['PermissionDeniedError', 'UnauthenticatedError'], what).toContain(typed?.__typename);
+        } else if (a.expectScope && (ids === 'real ids' || !passesFirstCheck)) {
+          expect(typed?.__typename, what).toBe('PermissionDeniedError');
+          const required = SCOPE_DENIED.exec(typed?.message ?? '')?.[1]?.split(' ') ?? [];
+          expect(required.length, what).toBeGreaterThan(0);
+          expect([...needed.map(write), ...declared], what).toEqual(expect.arrayContaining(required));
+        } else {
+          expect(['NotFoundError', 'PermissionDeniedError'], what).toContain(typed?.__typename);
+        }
       }
     }
     expect(await snapshot(), `a refused attempt changed the database:\n${seen.join('\n')}`).toBe(before);

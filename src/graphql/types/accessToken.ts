@@ -3,6 +3,7 @@ import * as emailService from '../../services/user/email.ts';
 import * as tokenService from '../../services/user/token.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { checkedBy } from '../policy.ts';
 import { UserRef } from './user.ts';
@@ -71,6 +72,7 @@ builder.relayMutationField(
   {
     description: 'Create a personal access token. Needs password authentication, like POST /api/v1/users/{username}/tokens.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('user'),
     resolve: async (_root, { input }, ctx) =>
       tokenService.createAccessToken(ctx.cx, { username: input.login, name: input.name, scopes: input.scopes }),
   },
@@ -93,6 +95,7 @@ builder.relayMutationField(
   {
     description: 'Delete a personal access token.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('user'),
     resolve: async (_root, { input }, ctx) => {
       await tokenService.deleteAccessToken(ctx.cx, { username: input.login, token: input.token });
       return { ok: true };
@@ -107,6 +110,7 @@ builder.relayMutationField(
   {
     description: "Add e-mail addresses to the viewer's account.",
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('user'),
     resolve: async (_root, { input }, ctx) => ({ emails: await emailService.addEmails(ctx.cx, input.emails) }),
   },
   { outputFields: (t) => ({ emails: t.field({ type: [UserEmailRef], resolve: (p) => p.emails }) }) },
@@ -118,6 +122,7 @@ builder.relayMutationField(
   {
     description: "Remove e-mail addresses from the viewer's account.",
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('user'),
     resolve: async (_root, { input }, ctx) => {
       await emailService.deleteEmails(ctx.cx, input.emails);
       return { viewer: ctx.cx.viewer };

@@ -8,6 +8,7 @@ import { isRuleNameSpecial, parseIds, parseStrings } from '../../services/protec
 import { getRepoById } from '../../services/repo/read.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
@@ -202,6 +203,7 @@ builder.relayMutationField(
   {
     description: 'Create a branch protection rule (repository admins; the service of POST /repos/{o}/{r}/branch_protections).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const { repo } = await getRepoById(ctx.cx, requireDbIdOf(input.repositoryId, 'Repository', 'repository does not exist'));
       return manage.createBranchProtection(
@@ -225,6 +227,7 @@ builder.relayMutationField(
   {
     description: 'Edit a branch protection rule (repository admins; the service of PATCH …/branch_protections/{name}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const { ref, name } = await locateBranchProtection(ctx.cx, ruleIdOf(input.branchProtectionRuleId));
       return manage.editBranchProtection(ctx.cx, ref, name, serviceInput(input.settings));
@@ -239,6 +242,7 @@ builder.relayMutationField(
   {
     description: 'Delete a branch protection rule (repository admins; the service of DELETE …/branch_protections/{name}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const { ref, name } = await locateBranchProtection(ctx.cx, ruleIdOf(input.branchProtectionRuleId));
       await manage.deleteBranchProtection(ctx.cx, ref, name);

@@ -4,6 +4,7 @@ import * as filesService from '../../services/repo/files.ts';
 import * as refService from '../../services/repo/refs.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { requireDbIdOf } from '../ids.ts';
 import { CommitRef } from './gitObject.ts';
 import { RefRef } from './repository.ts';
@@ -22,6 +23,7 @@ builder.relayMutationField(
   {
     description: 'Create a branch (as POST /repos/{owner}/{repo}/branches).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       ref: await refService.createRef(ctx.cx, repoIdOf(input.repositoryId), input.name, input.oid),
     }),
@@ -42,6 +44,7 @@ builder.relayMutationField(
   {
     description: 'Move a branch to a commit (a fast-forward unless `force`); recorded as a push.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       ref: await refService.updateRef(ctx.cx, repoIdOf(input.repositoryId), input.name, input.oid, input.force ?? false),
     }),
@@ -60,6 +63,7 @@ builder.relayMutationField(
   {
     description: 'Delete a branch (as DELETE /repos/{owner}/{repo}/branches/{branch}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await refService.deleteRef(ctx.cx, repoIdOf(input.repositoryId), input.name);
       return { deleted: true };
@@ -98,6 +102,7 @@ builder.relayMutationField(
   {
     description: 'Commit file additions and deletions on a branch (as POST /repos/{owner}/{repo}/contents).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const [owner = '', repo = '', ...rest] = input.branch.repositoryNameWithOwner.split('/');
       if (!owner || !repo || rest.length) throw new InvalidArgumentError('repositoryNameWithOwner must be owner/name');

@@ -9,6 +9,7 @@ import { plannedIssueList } from '../preload/repositoryIssues.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
@@ -272,6 +273,7 @@ builder.relayMutationField(
   {
     description: 'Open an issue (as POST /api/v1/repos/{o}/{r}/issues: non-writers cannot set labels, milestone, assignees or due date).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const view = await createService.createIssue(
         ctx.cx,
@@ -316,6 +318,7 @@ builder.relayMutationField(
   {
     description: 'Edit an issue (poster or writer; as PATCH /api/v1/repos/{o}/{r}/issues/{index}). Only given fields change.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: await editByIssueId(ctx, String(input.id.id), {
         title: opt(input.title),
@@ -341,6 +344,7 @@ for (const [name, state] of [
     {
       description: `${state === 'closed' ? 'Close' : 'Reopen'} an issue (the same service as PATCH … {"state":"${state}"}).`,
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => ({ issue: await editByIssueId(ctx, String(input.issueId.id), { state }) }),
     },
     { outputFields: (t) => ({ issue: t.field({ type: IssueRef, resolve: (p) => p.issue }) }) },

@@ -6,6 +6,7 @@ import { builder } from '../builder.ts';
 import { dbIdOf, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { filteredBy } from '../policy.ts';
 import {
@@ -40,6 +41,7 @@ builder.relayMutationField(
   {
     description: 'Add assignees to an issue or pull request (writers; as POST /api/v1/repos/{o}/{r}/issues/{index}/assignees).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: (await assigneeService.addAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
     }),
@@ -60,6 +62,7 @@ builder.relayMutationField(
   {
     description: 'Remove assignees from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/assignees).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: (await assigneeService.removeAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
     }),
@@ -84,6 +87,7 @@ builder.relayMutationField(
   {
     description: 'Add labels to an issue or pull request (writers; as POST /api/v1/repos/{o}/{r}/issues/{index}/labels).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: (await issueLabelService.addIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds))).issue,
     }),
@@ -105,6 +109,7 @@ builder.relayMutationField(
   {
     description: 'Remove labels from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/labels/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: await issueLabelService.removeIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds)),
     }),
@@ -118,6 +123,7 @@ builder.relayMutationField(
   {
     description: 'Remove every label from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/labels).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({ issue: await issueLabelService.clearIssueLabels(ctx.cx, issueTarget(input.labelableId)) }),
   },
   { outputFields: (t) => ({ labelable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },

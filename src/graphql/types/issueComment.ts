@@ -7,6 +7,7 @@ import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, dbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { IssueRef } from './issue.ts';
@@ -375,6 +376,7 @@ builder.relayMutationField(
   {
     description: 'Comment on an issue (as POST /api/v1/repos/{o}/{r}/issues/{index}/comments).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const at = await issueService.locateIssueById(ctx.cx, idOf(input.subjectId, 'Issue'));
       const view = await commentService.createComment(ctx.cx, at.ref, at.index, input.body);
@@ -403,6 +405,7 @@ builder.relayMutationField(
   {
     description: "Edit a comment's body (the poster or a writer; as PATCH /api/v1/repos/{o}/{r}/issues/comments/{id}).",
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const id = idOf(input.id, 'IssueComment');
       const view = await commentService.editComment(ctx.cx, await commentService.locateComment(ctx.cx, id), id, input.body);
@@ -418,6 +421,7 @@ builder.relayMutationField(
   {
     description: 'Delete a comment (the poster or a writer; as DELETE /api/v1/repos/{o}/{r}/issues/comments/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const id = idOf(input.id, 'IssueComment');
       return { issue: await commentService.deleteComment(ctx.cx, await commentService.locateComment(ctx.cx, id), id) };

@@ -7,6 +7,7 @@ import { requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
 import { IssueRef } from './issue.ts';
@@ -103,6 +104,7 @@ for (const [name, verb] of [
           ? 'Mark an issue as blocked by another (as POST /api/v1/repos/{o}/{r}/issues/{issue}/dependencies): needs write access to the blocked issue and read access to the blocking one; duplicates are AlreadyExistsError, cycles ConflictError.'
           : 'Remove a blocked-by relation (as DELETE /api/v1/repos/{o}/{r}/issues/{issue}/dependencies).',
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => {
         const ids = { issueId: issueId(input.issueId), blockingIssueId: issueId(input.blockingIssueId) };
         return verb === 'add' ? dependencyService.addBlockedBy(ctx.cx, ids) : dependencyService.removeBlockedBy(ctx.cx, ids);

@@ -7,6 +7,7 @@ import { locatePullById } from '../../services/pull/edit.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId } from '../ids.ts';
 import { IssueRef } from './issue.ts';
 
@@ -72,6 +73,7 @@ builder.relayMutationField(
   {
     description: 'Lock the conversation of an issue or pull request (as PUT /api/v1/repos/{o}/{r}/issues/{index}/lock).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const { ref, index } = await locate(ctx.cx, input.lockableId);
       return { issue: await lockService.lockIssue(ctx.cx, ref, index, input.lockReason ? REASONS[input.lockReason] : '') };
@@ -90,6 +92,7 @@ builder.relayMutationField(
   {
     description: 'Unlock the conversation of an issue or pull request (as DELETE /api/v1/repos/{o}/{r}/issues/{index}/lock).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const { ref, index } = await locate(ctx.cx, input.lockableId);
       return { issue: await lockService.unlockIssue(ctx.cx, ref, index) };
@@ -108,6 +111,7 @@ for (const [name, pin] of [
     {
       description: `${pin ? 'Pin' : 'Unpin'} an issue or pull request (as ${pin ? 'POST' : 'DELETE'} /api/v1/repos/{o}/{r}/issues/{index}/pin; repository admins).`,
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => {
         const { ref, index } = await locate(ctx.cx, input.issueId);
         return { issue: await (pin ? pinService.pinIssue : pinService.unpinIssue)(ctx.cx, ref, index) };

@@ -8,6 +8,7 @@ import { labelReadWhere } from '../../services/label/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScopeBy } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { OrganizationRef } from './organization.ts';
@@ -113,6 +114,9 @@ function labelDbId(id: { typename: string; id: string }): number {
   return requireDbIdOf(id, 'Label', 'label does not exist [label_id: 0]');
 }
 
+/** A label known by its id is a repository's (`issue`, as …/repos/{o}/{r}/labels) or an organization's (`organization`). */
+const LABEL_OWNERS = [['issue'], ['organization']] as const;
+
 builder.relayMutationField(
   'createLabel',
   {
@@ -131,6 +135,9 @@ builder.relayMutationField(
     description:
       'Create a label in an organization (owners; as POST /api/v1/orgs/{org}/labels) or a repository (issue writers; as POST /api/v1/repos/{o}/{r}/labels).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy((input: { repositoryOwner?: string | null; repositoryName?: string | null }) =>
+      input.repositoryOwner && input.repositoryName ? 'issue' : 'organization',
+    ),
     resolve: async (_root, { input }, ctx) => {
       const fields = {
         name: input.name,
@@ -166,6 +173,7 @@ builder.relayMutationField(
   {
     description: 'Edit a label; only given fields change (owners; as PATCH /api/v1/orgs/{org}/labels/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy(() => LABEL_OWNERS),
     resolve: async (_root, { input }, ctx) => ({
       label: await repoLabelService.updateAnyLabelById(ctx.cx, labelDbId(input.id), {
         name: opt(input.name),
@@ -185,6 +193,7 @@ builder.relayMutationField(
   {
     description: 'Delete a label (owners; as DELETE /api/v1/orgs/{org}/labels/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy(() => LABEL_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       await repoLabelService.deleteAnyLabelById(ctx.cx, labelDbId(input.id));
       return { id: encodeGlobalID('Label', input.id.id) };

@@ -5,6 +5,7 @@ import * as milestoneService from '../../services/milestone/milestone.ts';
 import { milestoneReadWhere } from '../../services/milestone/visibility.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { IssueStateEnum, MilestoneRef } from './issue.ts';
@@ -136,6 +137,7 @@ builder.relayMutationField(
   {
     description: 'Create a milestone (issue writers; as POST /api/v1/repos/{o}/{r}/milestones).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       milestone: await milestoneService.createMilestone(
         ctx.cx,
@@ -167,6 +169,7 @@ builder.relayMutationField(
   {
     description: 'Edit a milestone; only given fields change (issue writers; as PATCH /api/v1/repos/{o}/{r}/milestones/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       milestone: await milestoneService.updateMilestoneById(ctx.cx, milestoneDbId(input.id), {
         title: opt(input.title),
@@ -185,6 +188,7 @@ builder.relayMutationField(
   {
     description: 'Delete a milestone; its issues lose it (issue writers; as DELETE /api/v1/repos/{o}/{r}/milestones/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       await milestoneService.deleteMilestoneById(ctx.cx, milestoneDbId(input.id));
       return { id: encodeGlobalID('Milestone', input.id.id) };

@@ -3,6 +3,7 @@ import * as notificationService from '../../services/notification/notification.t
 import { notificationReadWhere } from '../../services/notification/visibility.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbIdOf, opt } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { RepositoryRef } from './repository.ts';
@@ -144,6 +145,7 @@ for (const [name, status] of [
     {
       description: `Mark one of the viewer's notification threads ${status} (as PATCH /api/v1/notifications/threads/{id}?to-status=${status}).`,
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('notification'),
       resolve: async (_root, { input }, ctx) => ({
         thread: (await notificationService.markThread(ctx.cx, dbIdOf(input.id, 'NotificationThread'), status)).thread,
       }),
@@ -169,6 +171,7 @@ builder.relayMutationField(
     description:
       "Mark the viewer's unread notification threads read (as PUT /api/v1/notifications and /repos/{owner}/{repo}/notifications).",
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('notification'),
     resolve: async (_root, { input }, ctx) => ({
       threads: (
         await notificationService.markNotifications(ctx.cx, {

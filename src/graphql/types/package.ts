@@ -9,6 +9,7 @@ import { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { OrganizationRef } from './organization.ts';
@@ -143,6 +144,7 @@ builder.relayMutationField(
     description:
       'Delete a package version and its files (write access to the owner; as DELETE /api/v1/packages/{owner}/{type}/{name}/{version}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('package'),
     resolve: async (_root, { input }, ctx) => {
       const ref = await packageService.packageVersionRefById(ctx.cx, idOf(input.packageVersionId, 'PackageVersion'));
       await packageService.deletePackageVersion(ctx.cx, ref, ref.version);
@@ -158,6 +160,7 @@ builder.relayMutationField(
   {
     description: 'Delete a package with all its versions (as DELETE /api/v1/packages/{owner}/{type}/{name}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('package'),
     resolve: async (_root, { input }, ctx) => {
       await packageService.deletePackage(ctx.cx, await packageService.packageRefById(ctx.cx, idOf(input.packageId, 'Package')));
       return { id: encodeGlobalID('Package', input.packageId.id) };
@@ -172,6 +175,7 @@ builder.relayMutationField(
   {
     description: 'Link a package to a repository of its owner (as POST /api/v1/packages/{owner}/{type}/{name}/-/link/{repo_name}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('package'),
     resolve: async (_root, { input }, ctx) => {
       const id = idOf(input.packageId, 'Package');
       await packageService.linkPackage(ctx.cx, await packageService.packageRefById(ctx.cx, id), input.repositoryName);
@@ -196,6 +200,7 @@ builder.relayMutationField(
   {
     description: 'Remove the repository link of a package (as POST /api/v1/packages/{owner}/{type}/{name}/-/unlink).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('package'),
     resolve: async (_root, { input }, ctx) => {
       const id = idOf(input.packageId, 'Package');
       await packageService.unlinkPackage(ctx.cx, await packageService.packageRefById(ctx.cx, id));

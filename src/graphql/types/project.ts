@@ -15,6 +15,7 @@ import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../select
 import { filteredBy, inherits } from '../policy.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { OrganizationRef } from './organization.ts';
@@ -212,6 +213,9 @@ function ownerRef(input: {
   throw new ValidationError('Required', { field: 'organizationLogin', rule: 'Required' });
 }
 
+/** A project known by its id is a repository's (`repository`) or an organization's (`organization`). */
+const PROJECT_OWNERS = [['repository'], ['organization']] as const;
+
 builder.relayMutationField(
   'createProject',
   {
@@ -227,6 +231,9 @@ builder.relayMutationField(
     description:
       'Create a project with its default column (repository project writers, as POST /api/v1/repos/{o}/{r}/projects; organization project writers, as POST /api/v1/orgs/{org}/projects).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy((input: { repositoryOwner?: string | null; repositoryName?: string | null }) =>
+      input.repositoryOwner && input.repositoryName ? 'repository' : 'organization',
+    ),
     resolve: async (_root, { input }, ctx) => ({
       project: await projectService.createProject(ctx.cx, ownerRef(input), { title: input.name, description: opt(input.body) }),
     }),
@@ -247,6 +254,7 @@ builder.relayMutationField(
   {
     description: 'Edit a project; only given fields change (as PATCH …/projects/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy(() => PROJECT_OWNERS),
     resolve: async (_root, { input }, ctx) => ({
       project: await projectService.updateProjectById(ctx.cx, idOf(input.projectId, 'Project'), {
         title: opt(input.name),
@@ -264,6 +272,7 @@ builder.relayMutationField(
   {
     description: 'Delete a project with its columns; its issues leave it (as DELETE …/projects/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy(() => PROJECT_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       await projectService.deleteProjectById(ctx.cx, idOf(input.projectId, 'Project'));
       return { id: encodeGlobalID('Project', input.projectId.id) };
@@ -289,6 +298,7 @@ for (const [name, member] of [
         ? "Put an issue in a project's default column (writers of the issue; the project must be one its repository may use, as the issue's `projects` field)."
         : 'Take an issue out of a project (writers of the issue).',
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => {
         const { ref, index } = await issueRef(ctx, input.issueId);
         const projectId = idOf(input.projectId, 'Project');

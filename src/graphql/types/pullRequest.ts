@@ -10,6 +10,7 @@ import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builde
 import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, dbIdOf, opt } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
@@ -416,6 +417,7 @@ builder.relayMutationField(
   {
     description: 'Open a pull request (as POST /api/v1/repos/{o}/{r}/pulls).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       let ref = { owner: input.repositoryOwner ?? '', repo: input.repositoryName ?? '' };
       if (input.repositoryId) {

@@ -7,6 +7,7 @@ import * as mergeService from '../../services/pull/merge.ts';
 import type { MergeDo } from '../../services/pull/types.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { opt, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { inherits } from '../policy.ts';
 import { withUserScalars } from '../selection.ts';
@@ -64,6 +65,7 @@ builder.relayMutationField(
     description:
       'Schedule the merge for when required checks and approvals pass (the service of POST …/pulls/{index}/merge with merge_when_checks_succeed; the same gates as mergePullRequest). Already scheduled: ConflictError.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await editService.locatePullById(ctx.cx, pullIdOf(input.pullRequestId));
       const result = await mergeService.mergePullRequest(ctx.cx, loc.ref, loc.index, {
@@ -94,6 +96,7 @@ builder.relayMutationField(
   {
     description: 'Cancel a scheduled merge (its scheduler or a repository admin; the service of DELETE …/pulls/{index}/merge).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const pullId = pullIdOf(input.pullRequestId);
       const loc = await editService.locatePullById(ctx.cx, pullId);
@@ -122,6 +125,7 @@ for (const [name, draft, description] of [
     {
       description: `${description} A title edit through the service of PATCH …/pulls/{index} (poster or writer).`,
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('repository'),
       resolve: async (_root, { input }, ctx) => {
         const loc = await editService.locatePullById(ctx.cx, pullIdOf(input.pullRequestId));
         const view = await setPullDraft(ctx.cx, loc.ref, loc.index, draft);

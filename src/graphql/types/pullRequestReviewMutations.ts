@@ -5,6 +5,7 @@ import * as requestService from '../../services/pull/reviewRequest.ts';
 import { locateReviewById } from '../../services/pull/reviewView.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { DiffSideEnum, PullRequestReviewEventEnum, PullRequestReviewRef } from './pullRequestReview.ts';
@@ -37,6 +38,7 @@ builder.relayMutationField(
     description:
       "Review a pull request (the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/reviews): the viewer's pending review is reused; APPROVE and REQUEST_CHANGES are refused to the author and on closed pull requests.",
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await locatePullById(ctx.cx, dbIdOf(input.pullRequestId, 'PullRequest'));
       const view = await reviewService.createReview(ctx.cx, loc.ref, loc.index, {
@@ -72,6 +74,7 @@ builder.relayMutationField(
   {
     description: 'Submit a pending review (the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const submit = { event: input.event, body: opt(input.body) };
       if (input.pullRequestReviewId) {
@@ -100,6 +103,7 @@ builder.relayMutationField(
     description:
       'Delete a review with its line comments: its author or a site admin (the service of DELETE /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await locateReviewById(ctx.cx, dbIdOf(input.pullRequestReviewId, 'PullRequestReview'));
       await reviewService.deleteReview(ctx.cx, loc.ref, loc.index, loc.id);
@@ -134,6 +138,7 @@ builder.relayMutationField(
   {
     description: 'Dismiss an approval or rejection: repository admins, open pull requests (the service of POST …/reviews/{id}/dismissals).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await locateReviewById(ctx.cx, dbIdOf(input.pullRequestReviewId, 'PullRequestReview'));
       const view = await reviewService.setReviewDismissed(ctx.cx, loc.ref, loc.index, loc.id, true, {
@@ -178,6 +183,7 @@ for (const [name, byLogin] of [
       description:
         'Request reviews (the service of POST/DELETE /api/v1/repos/{o}/{r}/pulls/{index}/requested_reviewers): without `union`, pending requests of anyone not listed are withdrawn.',
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('repository'),
       resolve: async (_root, { input }, ctx) => {
         const loc = await locatePullById(ctx.cx, dbIdOf(input.pullRequestId, 'PullRequest'));
         const ids = input as { userIds?: GlobalId[] | null; teamIds?: GlobalId[] | null };

@@ -2,10 +2,12 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { attachmentContentType } from '../../services/attachment/attachment.ts';
 import * as releaseService from '../../services/release/release.ts';
 import * as assetService from '../../services/release/asset.ts';
-import { releaseAssetReadWhere, releaseReadWhere } from '../../services/release/visibility.ts';
+import { releaseAssetReadWhere } from '../../services/attachment/visibility.ts';
+import { releaseReadWhere } from '../../services/release/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { CommitRef, loadCommit } from './gitObject.ts';
@@ -13,7 +15,7 @@ import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 
-/** A file attached to a release (GitHub's ReleaseAsset); node(id:) answers assets of readable releases only. */
+/** A file attached to a release (GitHub's ReleaseAsset); node(id:) answers only what the attachment read policy lets the viewer read. */
 const ReleaseAssetRef = builder.prismaNode('Attachment', {
   name: 'ReleaseAsset',
   description: 'A file attached to a release.',
@@ -89,8 +91,8 @@ export const ReleaseRef = builder.prismaNode('Release', {
       cursor: 'id',
       description: 'Files attached to the release, oldest first.',
       totalCount: true,
-      ...inherits('REST shows the assets with their release'),
-      query: () => ({ orderBy: [{ id: 'asc' as const }] }),
+      ...filteredBy('releaseAssetReadWhere'),
+      query: (_args, ctx) => ({ where: releaseAssetReadWhere(ctx.cx), orderBy: [{ id: 'asc' as const }] }),
     }),
   }),
 });
@@ -180,6 +182,7 @@ builder.relayMutationField(
     description:
       'Create a release, and its tag when published (release writers; as POST /api/v1/repos/{o}/{r}/releases). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       release: (
         await releaseService.createRelease(
@@ -217,6 +220,7 @@ builder.relayMutationField(
   {
     description: 'Edit or publish a release (release writers; as PATCH /api/v1/repos/{o}/{r}/releases/{id}). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       release: (
         await releaseService.updateReleaseById(ctx.cx, releaseDbId(input.id), {
@@ -240,6 +244,7 @@ builder.relayMutationField(
     description:
       'Delete a release, keeping its tag (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await releaseService.deleteReleaseById(ctx.cx, releaseDbId(input.id));
       return { id: encodeGlobalID('Release', input.id.id) };
@@ -260,6 +265,7 @@ builder.relayMutationField(
     description:
       'Rename a release asset (release writers; as PATCH /api/v1/repos/{o}/{r}/releases/{id}/assets/{attachment_id}). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({ asset: await assetService.editReleaseAssetById(ctx.cx, assetDbId(input.id), input.name) }),
   },
   { outputFields: (t) => ({ releaseAsset: t.field({ type: ReleaseAssetRef, resolve: (p) => p.asset }) }) },
@@ -272,6 +278,7 @@ builder.relayMutationField(
     description:
       'Delete a release asset and its file (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}/assets/{attachment_id}). GitHub has no such mutation.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await assetService.deleteReleaseAssetById(ctx.cx, assetDbId(input.id));
       return { id: encodeGlobalID('ReleaseAsset', input.id.id) };

@@ -6,6 +6,7 @@ import * as deployKeyService from '../../services/repo/deployKey.ts';
 import * as editService from '../../services/repo/edit.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { opt } from '../ids.ts';
 import { DeployKeyRef, RepositoryRef } from './repository.ts';
 
@@ -34,6 +35,10 @@ builder.relayMutationField(
   {
     description: 'Create a repository (as POST /api/v1/user/repos, /orgs/{org}/repos or /admin/users/{username}/repos).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy((input: { ownerLogin?: string | null }) =>
+      // An organization's (organization and repository) or, for site admins, another user's (admin).
+      input.ownerLogin ? [['repository'], ['admin']] : 'repository',
+    ),
     resolve: async (_root, { input }, ctx) => {
       const viewerLogin = ctx.cx.viewer?.name.toLowerCase();
       const ownerLogin = opt(input.ownerLogin);
@@ -95,6 +100,7 @@ builder.relayMutationField(
   {
     description: "Edit a repository's settings (repository admins; as PATCH /api/v1/repos/{owner}/{repo}). Only given fields change.",
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const pulls: Partial<editService.PullSettings> = {};
       if (input.mergeCommitAllowed != null) pulls.allowMerge = input.mergeCommitAllowed;
@@ -138,6 +144,7 @@ builder.relayMutationField(
   {
     description: 'Delete a repository and its git directory (as DELETE /api/v1/repos/{owner}/{repo}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await deleteService.deleteRepo(ctx.cx, input.owner, input.name);
       return { nameWithOwner: `${input.owner}/${input.name}` };
@@ -164,6 +171,7 @@ builder.relayMutationField(
   {
     description: 'Add a collaborator or change their permission (as PUT /api/v1/repos/{o}/{r}/collaborators/{user}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const ref = { owner: input.owner, repo: input.name };
       await collaboratorService.addOrUpdateCollaborator(ctx.cx, ref, input.login, opt(input.permission));
@@ -192,6 +200,7 @@ builder.relayMutationField(
   {
     description: 'Remove a collaborator (as DELETE /api/v1/repos/{o}/{r}/collaborators/{user}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await collaboratorService.deleteCollaborator(ctx.cx, { owner: input.owner, repo: input.name }, input.login);
       return { login: input.login };
@@ -214,6 +223,7 @@ builder.relayMutationField(
   {
     description: 'Add a deploy key (repository admins; as POST /api/v1/repos/{o}/{r}/keys).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const view = await deployKeyService.createDeployKey(
         ctx.cx,
@@ -238,6 +248,7 @@ builder.relayMutationField(
   {
     description: 'Remove a deploy key (as DELETE /api/v1/repos/{o}/{r}/keys/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await deployKeyService.deleteDeployKey(ctx.cx, { owner: input.owner, repo: input.name }, input.keyId);
       return { id: input.keyId };

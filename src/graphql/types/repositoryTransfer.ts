@@ -3,6 +3,7 @@
 import * as transferService from '../../services/repo/transfer.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { RepositoryRef } from './repository.ts';
 
 builder.relayMutationField(
@@ -19,6 +20,7 @@ builder.relayMutationField(
     description:
       'Transfer a repository (as POST /api/v1/repos/{owner}/{repo}/transfer): at once when the viewer may create repositories in the target, else pending until the recipient accepts.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const result = await transferService.startTransfer(
         ctx.cx,
@@ -46,6 +48,7 @@ for (const [name, accept] of [
     {
       description: `${accept ? 'Accept' : 'Reject'} a pending transfer as its recipient (as POST /api/v1/repos/{owner}/{repo}/transfer/${accept ? 'accept' : 'reject'}).`,
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('repository'),
       resolve: async (_root, { input }, ctx) => {
         const ref = { owner: input.owner, repo: input.name };
         const result = await (accept ? transferService.acceptTransfer : transferService.rejectTransfer)(ctx.cx, ref);

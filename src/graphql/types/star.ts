@@ -7,6 +7,7 @@ import * as repoWatchService from '../../services/watch/repoWatch.ts';
 import * as starService from '../../services/watch/star.ts';
 import { builder } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { dbIdOf } from '../ids.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
@@ -152,6 +153,7 @@ for (const [name, star] of [
         ? 'Star a repository (as PUT /api/v1/user/starred/{owner}/{repo}).'
         : 'Remove the star of a repository (as DELETE /api/v1/user/starred/{owner}/{repo}).',
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('user', 'repository'),
       resolve: async (_root, { input }, ctx) => ({
         repo: await starService.setStarById(ctx.cx, dbIdOf(input.starrableId, 'Repository'), star),
       }),
@@ -199,6 +201,9 @@ builder.relayMutationField(
     description:
       'Watch, unwatch or ignore a repository (as PUT and DELETE /api/v1/repos/{owner}/{repo}/subscription), or subscribe to an issue or pull request (as PUT and DELETE …/issues/{index}/subscriptions/{user}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy((input: { subscribableId: { typename: string } }) =>
+      input.subscribableId.typename === 'Repository' ? 'repository' : 'issue',
+    ),
     resolve: async (_root, { input }, ctx) => {
       if (input.subscribableId.typename === 'Issue' || input.subscribableId.typename === 'PullRequest')
         return subscribeIssue(ctx, input.subscribableId, input.state);

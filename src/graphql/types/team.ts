@@ -15,6 +15,7 @@ import { dbId, dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
@@ -224,6 +225,7 @@ builder.relayMutationField(
   {
     description: 'Create a team (organization owners; as POST /api/v1/orgs/{org}/teams).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => ({ team: await teamService.createTeam(ctx.cx, input.organizationLogin, teamInput(input)) }),
   },
   { outputFields: (t) => ({ team: t.field({ type: TeamRef, resolve: (p) => p.team }) }) },
@@ -247,6 +249,7 @@ builder.relayMutationField(
   {
     description: 'Edit a team (organization owners; as PATCH /api/v1/teams/{id}). Only given fields change.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => ({ team: await teamService.editTeam(ctx.cx, teamDbId(input.teamId), teamInput(input)) }),
   },
   { outputFields: (t) => ({ team: t.field({ type: TeamRef, resolve: (p) => p.team }) }) },
@@ -258,6 +261,7 @@ builder.relayMutationField(
   {
     description: 'Delete a team (organization owners; not the Owners team; as DELETE /api/v1/teams/{id}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => {
       await teamService.deleteTeam(ctx.cx, teamDbId(input.teamId));
       return { teamId: input.teamId };
@@ -272,6 +276,7 @@ builder.relayMutationField(
   {
     description: 'Add a user to a team, and to its organization when needed (owners; as PUT /api/v1/teams/{id}/members/{username}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('organization'),
     resolve: (_root, { input }, ctx) => teamMemberService.addTeamMember(ctx.cx, teamDbId(input.teamId), input.login),
   },
   {
@@ -288,6 +293,7 @@ builder.relayMutationField(
   {
     description: 'Remove a user from a team (owners; as DELETE /api/v1/teams/{id}/members/{username}).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => ({
       team: await teamMemberService.removeTeamMember(ctx.cx, teamDbId(input.teamId), input.login),
     }),
@@ -311,6 +317,7 @@ for (const [name, verb, rest] of [
     {
       description: `${verb} (as ${rest} /api/v1/teams/{id}/repos/{org}/{repo}).`,
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('organization'),
       resolve: async (_root, { input }, ctx) => {
         const change = name === 'addTeamRepository' ? teamRepoService.addTeamRepo : teamRepoService.removeTeamRepo;
         return { team: await change(ctx.cx, teamDbId(input.teamId), input.owner, input.name) };

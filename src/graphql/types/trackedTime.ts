@@ -5,6 +5,7 @@ import { builder } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 import { dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { totalOf } from '../totalCount.ts';
 import { checkedBy, inherits } from '../policy.ts';
@@ -80,6 +81,7 @@ builder.relayMutationField(
   {
     description: 'Add tracked time to an issue (as POST /api/v1/repos/{o}/{r}/issues/{index}/times).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const view = await withInputFieldNames({ time: 'seconds', created: 'createdAt' }, () =>
         trackedTimeService.addTrackedTimeById(ctx.cx, issueId(input.issueId), {
@@ -109,6 +111,7 @@ builder.relayMutationField(
     description:
       'Delete one tracked time (its user or a site admin; as DELETE …/issues/{index}/times/{id}). The row is kept, marked deleted.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({ issueId: await trackedTimeService.deleteTrackedTimeById(ctx.cx, input.trackedTimeId) }),
   },
   {
@@ -152,6 +155,7 @@ for (const [name, description, run] of ISSUE_ACTIONS) {
     {
       description,
       errors: { types: MUTATION_ERRORS },
+      ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => {
         await run(ctx.cx, issueId(input.issueId));
         return { issueId: issueId(input.issueId) };

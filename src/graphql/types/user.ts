@@ -12,6 +12,7 @@ import { checkedBy, filteredBy } from '../policy.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import type { GraphQLContext } from '../context.ts';
 import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { writeScope } from '../tokenWriteScopes.ts';
 
 export const UserVisibilityEnum = builder.enumType('UserVisibility', {
   description: 'Who may see an account.',
@@ -145,6 +146,7 @@ builder.relayMutationField(
   {
     description: 'Create a user (site admins). Same service as POST /api/v1/admin/users.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('admin'),
     resolve: async (_root, { input }, ctx) => {
       const u = input;
       const user = await withInputFieldNames({ username: 'login', full_name: 'name' }, () =>
@@ -192,6 +194,7 @@ builder.relayMutationField(
   {
     description: 'Edit a user (site admins). Same service as PATCH /api/v1/admin/users/{username}.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('admin'),
     resolve: async (_root, { input }, ctx) => {
       const u = input;
       const names = { full_name: 'name', website: 'websiteUrl', description: 'bio' };
@@ -233,6 +236,7 @@ builder.relayMutationField(
   {
     description: 'Delete a user (site admins). Same service as DELETE /api/v1/admin/users/{username}.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScope('admin'),
     resolve: async (_root, { input }, ctx) => {
       await userService.deleteUser(ctx.cx, input.login, { purge: input.purge ?? false });
       return { login: input.login };

@@ -5,6 +5,7 @@ import * as webhookService from '../../services/webhook/webhook.ts';
 import { hookEventNames, parseHookEvent } from '../../services/webhook/hookEvents.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
+import { writeScopeBy } from '../tokenWriteScopes.ts';
 import { opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, inherits } from '../policy.ts';
 import { totalOf } from '../totalCount.ts';
@@ -226,6 +227,26 @@ builder.queryFields((t) => ({
 
 const hookIdOf = (id: { typename: string; id: string }) => requireDbIdOf(id, 'Webhook', 'not found');
 
+interface HookScopeInput {
+  repositoryOwner?: string | null;
+  repositoryName?: string | null;
+  organizationLogin?: string | null;
+  site?: unknown;
+}
+
+/** Where createWebhook puts the hook: a repository, an organization, the site, else the viewer. */
+function hookScopeOf(input: HookScopeInput): HookScope {
+  if (input.repositoryOwner && input.repositoryName)
+    return { kind: 'repo', repo: { owner: input.repositoryOwner, repo: input.repositoryName } };
+  if (input.organizationLogin) return { kind: 'org', org: input.organizationLogin };
+  return input.site ? { kind: 'admin' } : { kind: 'user' };
+}
+
+/** The token scope of each hook API (Gitea's route groups). */
+const HOOK_SCOPE_CATEGORY = { repo: 'repository', org: 'organization', user: 'user', admin: 'admin' } as const;
+/** A hook known by its id may be any of them: each will do before the lookup, the hook's own after. */
+const HOOK_OWNERS = Object.values(HOOK_SCOPE_CATEGORY).map((c) => [c]);
+
 builder.relayMutationField(
   'createWebhook',
   {
@@ -256,15 +277,9 @@ builder.relayMutationField(
     description:
       'Create a webhook: of a repository, an organization, the viewer (none of those given), or the site. Same rules as POST …/hooks.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy((input: HookScopeInput) => HOOK_SCOPE_CATEGORY[hookScopeOf(input).kind]),
     resolve: (_root, { input }, ctx) => {
-      const scope: HookScope =
-        input.repositoryOwner && input.repositoryName
-          ? { kind: 'repo', repo: { owner: input.repositoryOwner, repo: input.repositoryName } }
-          : input.organizationLogin
-            ? { kind: 'org', org: input.organizationLogin }
-            : input.site
-              ? { kind: 'admin' }
-              : { kind: 'user' };
+      const scope = hookScopeOf(input);
       const config: Record<string, string> = { url: input.url, content_type: (input.contentType ?? 'JSON').toLowerCase() };
       if (input.secret) config.secret = input.secret;
       if (input.site === 'SYSTEM') config.is_system_webhook = 'true';
@@ -304,6 +319,7 @@ builder.relayMutationField(
   {
     description: 'Edit a webhook (as PATCH …/hooks/{id}, except that what is not given is left as it is).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy(() => HOOK_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       const id = hookIdOf(input.id);
       const config: Record<string, string> = {};
@@ -330,6 +346,7 @@ builder.relayMutationField(
   {
     description: 'Delete a webhook and its deliveries.',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy(() => HOOK_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       const id = hookIdOf(input.id);
       await webhookService.deleteHook(ctx.cx, await webhookService.locateHook(ctx.cx, id), id);
@@ -350,6 +367,7 @@ builder.relayMutationField(
   {
     description: 'Send a test push of the head commit to a repository webhook, whatever its events (as POST …/hooks/{id}/tests).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy(() => HOOK_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       const id = hookIdOf(input.id);
       await deliveryService.testHook(ctx.cx, await webhookService.locateHook(ctx.cx, id), id, opt(input.ref));
@@ -365,6 +383,7 @@ builder.relayMutationField(
   {
     description: 'Send a delivery again: a new delivery of the same payload (as POST …/deliveries/{id}/attempts).',
     errors: { types: MUTATION_ERRORS },
+    ...writeScopeBy(() => HOOK_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       const deliveryId = requireDbIdOf(input.id, 'WebhookDelivery', 'not found');
       const { hookId } = await deliveryService.locateDelivery(ctx.cx, deliveryId);

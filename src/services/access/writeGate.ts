@@ -1,4 +1,4 @@
-import { formatScope, scopeAllows, type ScopeCategory, type ScopeLevel } from '../../auth/scope.ts';
+import { formatScope, scopeAllows, type ScopeCategory, type ScopeLevel, type TokenScope } from '../../auth/scope.ts';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import type { ServiceContext } from '../context.ts';
@@ -18,6 +18,16 @@ export type WriteTarget =
 
 const asList = <T>(needs: T | readonly T[]): readonly T[] => (Array.isArray(needs) ? needs : [needs as T]);
 
+const holds = (scope: TokenScope, need: ScopeNeed): boolean => {
+  const [level, category] = need.split(':') as [ScopeLevel, ScopeCategory];
+  return scopeAllows(scope, [category], level);
+};
+
+const refusal = (scope: TokenScope, list: readonly ScopeNeed[]) =>
+  new PermissionDeniedError(
+    `token does not have at least one of required scope(s), required=[${list.join(' ')}], token scope=${formatScope(scope)}`,
+  );
+
 /**
  * The token holds every needed scope (Gitea tokenRequiresScopes; all are required despite the message's
  * wording). Password and CLI callers hold every scope.
@@ -27,14 +37,19 @@ export function requireScopes(cx: ServiceContext, needs: ScopeNeed | readonly Sc
   const scope = cx.auth.method === 'token' ? cx.auth.scope : null;
   if (!scope) return;
   const list = asList(needs);
-  const held = list.every((need) => {
-    const [level, category] = need.split(':') as [ScopeLevel, ScopeCategory];
-    return scopeAllows(scope, [category], level);
-  });
-  if (held) return;
-  throw new PermissionDeniedError(
-    `token does not have at least one of required scope(s), required=[${list.join(' ')}], token scope=${formatScope(scope)}`,
-  );
+  if (!list.every((need) => holds(scope, need))) throw refusal(scope, list);
+}
+
+/**
+ * The token holds every scope of at least one of `alternatives`, for a write whose exact scope depends on what
+ * it acts on (a label of a repository or of an organization): checked before anything is read, the exact check
+ * follows once the target is known. The message lists every scope that could do (Gitea's "at least one of").
+ * @throws PermissionDeniedError with Gitea's message
+ */
+export function requireScopesOfAny(cx: ServiceContext, alternatives: readonly (readonly ScopeNeed[])[]): void {
+  const scope = cx.auth.method === 'token' ? cx.auth.scope : null;
+  if (!scope || alternatives.some((needs) => needs.every((need) => holds(scope, need)))) return;
+  throw refusal(scope, [...new Set(alternatives.flat())]);
 }
 
 /**

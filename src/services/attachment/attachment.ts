@@ -4,14 +4,14 @@ import type { Readable } from 'node:stream';
 import mime from 'mime-types';
 import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
-import { canRead } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
-import { requireRepoAccess, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
+import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { findCommentInRepo } from '../issue/comment.ts';
-import { canWriteIssue, findIssueByIndex, unitOf } from '../issue/issue.ts';
+import { canWriteIssue, findIssueByIndex } from '../issue/issue.ts';
 import { isAttachmentUuid, openAttachmentFile, removeAttachmentFiles, writeAttachmentFile } from './store.ts';
+import { attachmentReadWhere } from './visibility.ts';
 
 type Attachment = Models.Attachment;
 
@@ -124,7 +124,7 @@ function findIn(list: readonly Attachment[], id: number): Attachment {
 }
 
 async function issueAttachments(cx: ServiceContext, issueId: number): Promise<Attachment[]> {
-  return cx.db.attachment.findMany({ where: { issueId, commentId: null }, orderBy: { id: 'asc' } });
+  return cx.db.attachment.findMany({ where: { issueId, commentId: null, AND: [attachmentReadWhere(cx)] }, orderBy: { id: 'asc' } });
 }
 
 /** The attachments of an issue itself (not of its comments). @throws NotFoundError */
@@ -183,7 +183,7 @@ async function commentForWrite(
 }
 
 async function commentAttachments(cx: ServiceContext, commentId: number): Promise<Attachment[]> {
-  return cx.db.attachment.findMany({ where: { commentId }, orderBy: { id: 'asc' } });
+  return cx.db.attachment.findMany({ where: { commentId, AND: [attachmentReadWhere(cx)] }, orderBy: { id: 'asc' } });
 }
 
 /** The attachments of a comment. @throws NotFoundError */
@@ -248,29 +248,6 @@ export interface AttachmentDownload {
   stream: Readable;
 }
 
-/**
- * The read rule of a stored attachment (Gitea ServeAttachment): its repository visible and the unit it belongs
- * to readable (releases, or the issue's issues/pulls unit); an attachment of no repository, to its uploader only.
- * @throws NotFoundError
- */
-async function requireAttachmentRead(cx: ServiceContext, a: Attachment): Promise<void> {
-  if (a.repoId === null) {
-    if (!cx.viewer || cx.viewer.id !== a.uploaderId) throw new NotFoundError('attachment does not exist', { uuid: a.uuid });
-    return;
-  }
-  const repo = await cx.db.repository.findUnique({ where: { id: a.repoId } });
-  if (!repo) throw new NotFoundError('attachment does not exist', { uuid: a.uuid });
-  const access = await requireRepoAccess(cx, repo);
-  if (a.releaseId !== null) {
-    if (!canRead(access.perm, 'RELEASES')) throw new NotFoundError('attachment does not exist', { uuid: a.uuid });
-    return;
-  }
-  if (a.issueId !== null) {
-    const issue = await cx.db.issue.findUnique({ where: { id: a.issueId }, select: { isPull: true } });
-    if (!issue || !canRead(access.perm, unitOf(issue))) throw new NotFoundError('attachment does not exist', { uuid: a.uuid });
-  }
-}
-
 /** The content type an attachment is served with (from its name). */
 export function attachmentContentType(name: string): string {
   return mime.lookup(name) || 'application/octet-stream';
@@ -283,10 +260,9 @@ export async function openDownload(cx: ServiceContext, a: Attachment): Promise<A
   return { attachment: a, contentType: attachmentContentType(a.name), size: file.size, stream: file.stream };
 }
 
-/** GET /attachments/{uuid}: the file, when the viewer may read what it is attached to. @throws NotFoundError */
+/** GET /attachments/{uuid}: the file, when the viewer may read what it is attached to (attachmentReadWhere). @throws NotFoundError */
 export async function downloadAttachment(cx: ServiceContext, uuid: string): Promise<AttachmentDownload> {
-  const a = isAttachmentUuid(uuid) ? await cx.db.attachment.findUnique({ where: { uuid } }) : null;
+  const a = isAttachmentUuid(uuid) ? await cx.db.attachment.findFirst({ where: { uuid, AND: [attachmentReadWhere(cx)] } }) : null;
   if (!a) throw new NotFoundError('attachment does not exist', { uuid });
-  await requireAttachmentRead(cx, a);
   return openDownload(cx, a);
 }

@@ -4,9 +4,10 @@ import { NotFoundError } from '../../errors.ts';
 import { requireTokenScope } from '../access/guards.ts';
 import { requireRepo, requireUnitRead, type RepoRef } from '../access/repoAccess.ts';
 import * as attachmentService from '../attachment/attachment.ts';
+import { attachmentReadWhere, releaseAssetReadWhere } from '../attachment/visibility.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireReleaseWrite } from './release.ts';
-import { releaseAssetReadWhere, releaseReadWhere } from './visibility.ts';
+import { releaseReadWhere } from './visibility.ts';
 
 type Attachment = Models.Attachment;
 
@@ -30,8 +31,9 @@ async function writableRelease(cx: ServiceContext, ref: RepoRef, id: number): Pr
   return row;
 }
 
+/** Asset `id` of the release, as the attachment read policy lets the viewer see it. */
 async function assetOf(cx: ServiceContext, releaseId: number, id: number): Promise<Attachment> {
-  const row = isId(id) ? await cx.db.attachment.findFirst({ where: { id, releaseId } }) : null;
+  const row = isId(id) ? await cx.db.attachment.findFirst({ where: { id, releaseId, AND: [attachmentReadWhere(cx)] } }) : null;
   if (!row) throw new NotFoundError('attachment does not exist', { attachmentId: id });
   return row;
 }
@@ -39,7 +41,7 @@ async function assetOf(cx: ServiceContext, releaseId: number, id: number): Promi
 /** A release's assets, oldest first. @throws NotFoundError */
 export async function listReleaseAssets(cx: ServiceContext, ref: RepoRef, releaseId: number): Promise<Attachment[]> {
   const release = await readableRelease(cx, ref, releaseId);
-  return cx.db.attachment.findMany({ where: { releaseId: release.id }, orderBy: { id: 'asc' } });
+  return cx.db.attachment.findMany({ where: { releaseId: release.id, AND: [attachmentReadWhere(cx)] }, orderBy: { id: 'asc' } });
 }
 
 /** One asset of a release. @throws NotFoundError */
@@ -104,12 +106,10 @@ export async function downloadReleaseAsset(
 ): Promise<attachmentService.AttachmentDownload> {
   const access = await requireRepo(cx, ref.owner, ref.repo);
   requireUnitRead(access, 'RELEASES');
-  const release = await cx.db.release.findFirst({
-    where: { AND: [releaseReadWhere(cx), { repoId: access.repo.id, lowerTagName: tag.toLowerCase() }] },
+  const asset = await cx.db.attachment.findFirst({
+    where: { name: filename, release: { repoId: access.repo.id, lowerTagName: tag.toLowerCase() }, AND: [attachmentReadWhere(cx)] },
+    orderBy: { id: 'asc' },
   });
-  const asset = release
-    ? await cx.db.attachment.findFirst({ where: { releaseId: release.id, name: filename }, orderBy: { id: 'asc' } })
-    : null;
   if (!asset) throw new NotFoundError('attachment does not exist', { tag, filename });
   return attachmentService.openDownload(cx, asset);
 }

@@ -48,8 +48,3 @@ export function releaseReadWhere(cx: ServiceContext): Models.Prisma.ReleaseWhere
     ...(writer === null ? { isDraft: false } : { OR: [{ isDraft: false }, { repo: writer }] }),
   };
 }
-
-/** The read policy of release assets: the files of releases the viewer may read. */
-export function releaseAssetReadWhere(cx: ServiceContext): Models.Prisma.AttachmentWhereInput {
-  return { release: releaseReadWhere(cx) };
-}
