@@ -35,6 +35,7 @@ import { webhookSubscriber } from './webhooks/subscriber.ts';
 import { liveSubscriber } from './notify/live.ts';
 import { LiveBus } from './notify/liveBus.ts';
 import { createLiveTarget } from './notify/liveTarget.ts';
+import { readInstallation } from './db/installation.ts';
 import { issueReferencesFollowUp } from './services/issue/commitRefs.ts';
 import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
@@ -107,6 +108,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       lockWaitMs: config.transactionTimeoutMs,
     });
   if (ownsDb) await prepareDb(baseDb, config.dbProvider);
+  // Namespaces what this process publishes outside itself (Redis, PostgreSQL advisory locks).
+  const installation = await readInstallation(baseDb);
   const authChanges = authInvalidation(config.dbProvider, config.databaseUrl, (err) =>
     server.log.warn({ err }, 'token cache listener lost'),
   );
@@ -134,13 +137,16 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
   const liveTarget = createLiveTarget(config.redisUrl, (err) => server.log.warn({ err }, 'live events: Redis connection error'));
-  const live = new LiveBus(liveTarget.target);
+  const live = new LiveBus({ target: liveTarget.target, namespace: installation.namespace });
   // Failed sign-in counters: shared through Redis when the instances have one, else in this process.
   const throttleStore =
     config.redisUrl && !opts.loginThrottle
-      ? redisLimiters(config.redisUrl, config.databaseUrl, (err) => server.log.warn({ err }, 'login throttle: Redis connection error'))
+      ? redisLimiters(config.redisUrl, installation.namespace, (err) => server.log.warn({ err }, 'login throttle: Redis connection error'))
       : null;
-  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl, config.repoLockTimeoutMs);
+  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl, {
+    lockClass: installation.lockClass,
+    waitMs: config.repoLockTimeoutMs,
+  });
   const metrics = new Metrics(() => readQueueState(db));
   repoLocks.observe(({ waitedMs, heldMs }) => {
     metrics.repoLockWait.observe(waitedMs / 1000);

@@ -10,6 +10,7 @@ import { runCronTask } from './services/cron/cron.ts';
 import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
 import { isDomainError } from './errors.ts';
 import { JobWorker } from './jobs/worker.ts';
+import { readInstallation } from './db/installation.ts';
 import { LiveBus } from './notify/liveBus.ts';
 import { Notifier } from './notify/notifier.ts';
 import { createSystemContext, type ServiceContext } from './services/context.ts';
@@ -74,7 +75,8 @@ async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T>
   // Jobs the commands enqueue are run by the server's workers (this process starts none).
   const log = (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, { debug: () => undefined, info: () => undefined, warn: log, error: log });
-  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl, config.repoLockTimeoutMs);
+  const { lockClass } = await readInstallation(db);
+  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl, { lockClass, waitMs: config.repoLockTimeoutMs });
   try {
     return await fn(
       createSystemContext({

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { LimiterFactory } from './loginThrottle.ts';
@@ -11,15 +10,14 @@ export interface SharedLimiters {
 
 /**
  * rate-limiter-flexible's Redis limiters over one ioredis client: several instances count one user's failures
- * together, so a balancer spreading guesses over instances gains nothing. Keys are namespaced by the database the
- * instances share (a digest of its URL), so installations sharing one Redis keep their own counters.
+ * together, so a balancer spreading guesses over instances gains nothing. Keys are prefixed with the installation's
+ * `namespace` (src/db/installation.ts), so installations sharing one Redis keep their own counters.
  */
-export function redisLimiters(redisUrl: string, databaseUrl: string, onError: (err: unknown) => void): SharedLimiters {
+export function redisLimiters(redisUrl: string, namespace: string, onError: (err: unknown) => void): SharedLimiters {
   const client = new Redis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 3 });
   client.on('error', onError);
-  const installation = createHash('sha256').update(databaseUrl).digest('hex').slice(0, 12);
   return {
-    factory: (opts) => new RateLimiterRedis({ ...opts, keyPrefix: `forgegraph:${installation}:${opts.keyPrefix}`, storeClient: client }),
+    factory: (opts) => new RateLimiterRedis({ ...opts, keyPrefix: `${namespace}${opts.keyPrefix}`, storeClient: client }),
     async close() {
       await client.quit().catch(() => undefined);
     },

@@ -2,9 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { DbProvider } from './migrate/engine.ts';
 
-/** The first key of Forgegraph's repository write locks (pg_advisory_lock(int4, int4)): "FGrp". */
-const REPO_LOCK_CLASS = 0x46477270;
-
 /** The default REPO_LOCK_TIMEOUT: how long a writer waits for a repository's lock before giving up. */
 const DEFAULT_REPO_LOCK_WAIT_MS = 120_000;
 
@@ -26,8 +23,9 @@ export type RepoLockObserver = (e: { waitedMs: number; heldMs: number }) => void
 /**
  * Serializes the git writes of one repository (the sections that move refs: receive-pack, merges, API commits):
  * one writer at a time in this process (a promise chain per repository), and on PostgreSQL one across every
- * instance sharing the database (a session advisory lock keyed by the repository id, taken on a connection of a
- * small dedicated pool; a killed instance's lock ends with its connection). Re-entrant within one async call
+ * instance sharing the database (a session advisory lock keyed by the installation's lock class and the repository
+ * id, so installations in other schemas of the same database never wait for it; taken on a connection of a small
+ * dedicated pool; a killed instance's lock ends with its connection). Re-entrant within one async call
  * chain, so a merge that deletes its head branch does not wait for itself. A writer that cannot get the lock within
  * `waitMs` fails with RepoLockTimeoutError and its section never runs.
  */
@@ -40,9 +38,12 @@ export class RepoLocks {
   #idle: Array<() => void> = [];
 
   readonly #waitMs: number;
+  readonly #lockClass: number;
 
-  constructor(provider: DbProvider, url: string, waitMs = DEFAULT_REPO_LOCK_WAIT_MS) {
-    this.#waitMs = waitMs;
+  /** `lockClass`: the installation's (src/db/installation.ts), the same in every process of the installation. */
+  constructor(provider: DbProvider, url: string, opts: { lockClass: number; waitMs?: number }) {
+    this.#waitMs = opts.waitMs ?? DEFAULT_REPO_LOCK_WAIT_MS;
+    this.#lockClass = opts.lockClass;
     this.#pool = provider === 'postgresql' ? new pg.Pool({ connectionString: url, max: 5 }) : null;
     // An idle connection that breaks (the database restarted) must not crash the process.
     this.#pool?.on('error', () => undefined);
@@ -118,7 +119,7 @@ export class RepoLocks {
     const client = await this.#pool.connect();
     try {
       await client.query(`SET lock_timeout = ${Math.round(waitMs)}`);
-      await client.query('SELECT pg_advisory_lock($1, $2)', [REPO_LOCK_CLASS, repoId]);
+      await client.query('SELECT pg_advisory_lock($1, $2)', [this.#lockClass, repoId]);
     } catch (err) {
       client.release(err as Error);
       // 55P03 lock_not_available: another instance held the lock past the limit.
@@ -127,7 +128,7 @@ export class RepoLocks {
     }
     return async () => {
       try {
-        await client.query('SELECT pg_advisory_unlock($1, $2)', [REPO_LOCK_CLASS, repoId]);
+        await client.query('SELECT pg_advisory_unlock($1, $2)', [this.#lockClass, repoId]);
         client.release();
       } catch (err) {
         // A connection that cannot unlock is discarded: closing it ends the lock.

@@ -18,8 +18,10 @@ export interface CommitInfo {
 const SEP = '%x00';
 const END = '%x1e';
 
+/** The fields of a commitInfo record, as `git log` placeholders joined by NUL. */
+export const LOG_FIELDS = ['%H', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'].join(SEP);
 /** `git log` format of commitInfo records. */
-export const LOG_FORMAT = ['%H', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'].join(SEP) + END;
+export const LOG_FORMAT = LOG_FIELDS + END;
 /** `git for-each-ref` format (its hex escapes are `%00`, not `%x00`) of a ref name followed by a commitInfo record. */
 export const REF_FORMAT =
   [

@@ -1,4 +1,5 @@
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -36,18 +37,37 @@ export function hooksDir(dataDir: string): string {
   return path.join(dataDir, 'hooks');
 }
 
-/** Writes the shared hooks into `<dataDir>/hooks` (idempotent: rewritten only when different). */
+/**
+ * Writes the shared hooks into `<dataDir>/hooks` (idempotent: rewritten only when different or not executable).
+ * Each hook is written whole, executable, under a temporary name and renamed over the old one: a push (on any
+ * instance) always finds a complete, executable hook, and instances starting together on one data directory
+ * never trip over each other's writes.
+ */
 export async function installHooks(dataDir: string): Promise<void> {
   const dir = hooksDir(dataDir);
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(HOOKS)) {
     const file = path.join(dir, name);
-    const current = await readFile(file, 'utf8').catch(() => null);
-    if (current !== text) {
-      // Replace rather than rewrite in place: a push running the old file keeps its copy.
-      await rm(file, { force: true });
-      await writeFile(file, text, { mode: 0o755 });
+    if (await isInstalled(file, text)) continue;
+    const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temp, text, { mode: 0o755 });
+      // The mode given to writeFile is reduced by the umask.
+      await chmod(temp, 0o755);
+      await rename(temp, file);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
     }
-    await chmod(file, 0o755);
+  }
+}
+
+/** True when `file` holds `text` and is executable. */
+async function isInstalled(file: string, text: string): Promise<boolean> {
+  try {
+    const [current, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+    return current === text && (info.mode & 0o111) === 0o111;
+  } catch {
+    return false;
   }
 }

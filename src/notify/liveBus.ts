@@ -24,18 +24,31 @@ export class LiveQueueOverflowError extends Error {
   }
 }
 
+/** What travels on the target: the event and the installation that published it. */
+interface Envelope {
+  installation: string;
+  event: LiveEvent;
+}
+
 /**
  * Publishes committed changes to live subscribers and hands each subscriber its own bounded queue: publishing
  * never waits for a subscriber, and one that falls `queueSize` events behind is ended with LiveQueueOverflowError
  * instead of holding memory or slowing others.
+ *
+ * A shared target (Redis) may be shared by other installations too: every topic is prefixed with this
+ * installation's namespace (src/db/installation.ts), and each event carries it, so a subscriber never receives
+ * another installation's event (whose ids would name rows of its own database).
  */
 export class LiveBus {
   readonly #target: EventTarget;
+  readonly #namespace: string;
   readonly #open = new Map<string, number>();
   readonly #streams = new Set<() => void>();
 
-  constructor(target: EventTarget = new EventTarget()) {
-    this.#target = target;
+  /** In this process only; or on a `shared` target (Redis) under the installation's `namespace`. */
+  constructor(shared?: { target: EventTarget; namespace: string }) {
+    this.#target = shared?.target ?? new EventTarget();
+    this.#namespace = shared?.namespace ?? '';
   }
 
   /** How many streams of this process listen to `topic` now (operations, tests). */
@@ -50,7 +63,8 @@ export class LiveBus {
 
   /** Delivers `event` to the subscribers of `topic` (after the change committed). */
   publish(topic: string, event: LiveEvent): void {
-    this.#target.dispatchEvent(new CustomEvent(topic, { detail: event }));
+    const detail: Envelope = { installation: this.#namespace, event };
+    this.#target.dispatchEvent(new CustomEvent(this.#namespace + topic, { detail }));
   }
 
   /** The events of `topic` from now on, until `return()` (the client left), `signal` aborts, or the queue overflows. */
@@ -62,12 +76,14 @@ export class LiveBus {
     const target = this.#target;
     const open = this.#open;
     const streams = this.#streams;
+    const namespace = this.#namespace;
+    const channel = namespace + topic;
 
     const stop = () => {
       if (done) return;
       done = true;
       streams.delete(stop);
-      target.removeEventListener(topic, listener);
+      target.removeEventListener(channel, listener);
       const left = (open.get(topic) ?? 1) - 1;
       if (left > 0) open.set(topic, left);
       else open.delete(topic);
@@ -80,8 +96,10 @@ export class LiveBus {
       }
     };
     function listener(e: Event): void {
-      const event = (e as CustomEvent<LiveEvent>).detail;
-      if (done) return;
+      const detail = (e as CustomEvent<Envelope | undefined>).detail;
+      // Another installation's event on a channel of ours (a misconfigured namespace) is never delivered.
+      if (done || detail?.installation !== namespace) return;
+      const { event } = detail;
       if (waiting) {
         const resolve = waiting;
         waiting = null;
@@ -96,7 +114,7 @@ export class LiveBus {
       }
       queue.push(event);
     }
-    target.addEventListener(topic, listener);
+    target.addEventListener(channel, listener);
     open.set(topic, (open.get(topic) ?? 0) + 1);
     streams.add(stop);
     opts.signal?.addEventListener('abort', stop, { once: true });

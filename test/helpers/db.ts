@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, renam
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { deployMigrations, type DbProvider } from '../../src/db/migrate/engine.ts';
 
@@ -62,11 +63,22 @@ export async function createMigratedDatabase(provider: DbProvider): Promise<Test
   return newDatabase(provider, await migratedTemplate(provider));
 }
 
+/**
+ * A copy of the template is an installation of its own (src/db/installation.ts), as a freshly migrated database
+ * is: suites running at once (or again) on one Redis never share channels or keys.
+ */
+const newInstallation = () => `UPDATE "Installation" SET "uuid" = '${randomBytes(16).toString('hex')}' WHERE "id" = 1`;
+
 async function newDatabase(provider: DbProvider, template: string | null): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'forgegraph-test-'));
   if (provider === 'sqlite') {
     const file = path.join(dataDir, SQLITE_FILE);
-    if (template) copyFileSync(template, file);
+    if (template) {
+      copyFileSync(template, file);
+      const db = new Database(file);
+      db.prepare(newInstallation()).run();
+      db.close();
+    }
     return {
       provider,
       url: `file:${file}`,
@@ -82,6 +94,11 @@ async function newDatabase(provider: DbProvider, template: string | null): Promi
     // A test database need not survive a server crash: commits do not wait for the WAL flush.
     await c.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
   });
+  if (template) {
+    const copy = new pg.Client({ connectionString: databaseUrl(name) });
+    await copy.connect();
+    await copy.query(newInstallation()).finally(() => copy.end());
+  }
   return {
     provider,
     url: databaseUrl(name),

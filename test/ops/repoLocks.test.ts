@@ -1,9 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client.ts';
+import { readInstallation } from '../../src/db/installation.ts';
 import { RepoLocks, RepoLockTimeoutError } from '../../src/db/repoLocks.ts';
 import { createLiveTarget } from '../../src/notify/liveTarget.ts';
 import { LiveBus, type LiveEvent } from '../../src/notify/liveBus.ts';
-import { createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.ts';
+import { createMigratedDatabase, createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.ts';
+
+const LOCK_CLASS = 0x46477270;
 
 /** Runs `n` sections on the given lock holders (round-robin) and reports the most that overlapped. */
 async function maxOverlap(holders: RepoLocks[], repoId: number, n: number): Promise<number> {
@@ -29,8 +33,8 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
   it('one writer per repository: in one process, and on PostgreSQL across two lock holders (two instances)', async () => {
     const database = await createTestDatabase(provider);
     databases.push(database);
-    const a = new RepoLocks(provider, database.url);
-    const b = new RepoLocks(provider, database.url);
+    const a = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS });
+    const b = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS });
     try {
       expect(await maxOverlap([a], 1, 8)).toBe(1);
       // Two holders share nothing in memory: only PostgreSQL's advisory lock can serialize them.
@@ -58,8 +62,8 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
   it('a writer that waits past the limit fails without running; the writers behind it still wait for the holder', async () => {
     const database = await createTestDatabase(provider);
     databases.push(database);
-    const a = new RepoLocks(provider, database.url, 300);
-    const b = new RepoLocks(provider, database.url, 300);
+    const a = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS, waitMs: 300 });
+    const b = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS, waitMs: 300 });
     try {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
@@ -95,7 +99,7 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
   it('a failing section releases the lock for the next writer', async () => {
     const database = await createTestDatabase(provider);
     databases.push(database);
-    const locks = new RepoLocks(provider, database.url);
+    const locks = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS });
     try {
       await expect(locks.run(1, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
       expect(await locks.run(1, async () => 'next')).toBe('next');
@@ -103,6 +107,31 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
       await locks.close();
     }
   });
+
+  it.skipIf(provider !== 'postgresql')(
+    'installations sharing one PostgreSQL database (two schemas) hold their own locks: each its installation\'s class',
+    async () => {
+      const database = await createMigratedDatabase(provider);
+      databases.push(database);
+      const db = createDb({ provider, url: database.url });
+      const one = await readInstallation(db).finally(() => db.$disconnect());
+      const mine = new RepoLocks(provider, database.url, { lockClass: one.lockClass, waitMs: 300 });
+      const theirs = new RepoLocks(provider, database.url, { lockClass: one.lockClass ^ 1, waitMs: 300 });
+      try {
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        const holder = mine.run(1, () => gate);
+        await sleep(50);
+        // Another installation's repository 1 is not ours: it does not wait for our lock.
+        expect(await theirs.run(1, async () => 'ran')).toBe('ran');
+        release();
+        await holder;
+      } finally {
+        await mine.close();
+        await theirs.close();
+      }
+    },
+  );
 });
 
 describe('live events over Redis (REDIS_URL)', () => {
@@ -115,12 +144,20 @@ describe('live events over Redis (REDIS_URL)', () => {
       const two = createLiveTarget(url, (e) => errors.push(e));
       try {
         const topic = `repo:${process.pid}${Date.now()}`;
-        const stream = new LiveBus(one.target).subscribe(topic, { queueSize: 10 });
+        const namespace = `forgegraph:test${process.pid}${Date.now()}:`;
+        const stream = new LiveBus({ target: one.target, namespace }).subscribe(topic, { queueSize: 10 });
+        // The same topic in another installation sharing the Redis.
+        const foreign = new LiveBus({ target: one.target, namespace: `${namespace}other:` }).subscribe(topic, { queueSize: 10 });
         await sleep(200); // SUBSCRIBE reaches Redis
         const event: LiveEvent = { kind: 'issue', action: 'CREATED', repoId: 1, issueId: 42, actorId: 3, commentId: null };
-        new LiveBus(two.target).publish(topic, event);
+        new LiveBus({ target: two.target, namespace }).publish(topic, event);
         expect((await stream.next()).value).toEqual(event);
         await stream.return?.();
+        // Events published by the other installation only reach it; ours never did.
+        const theirs: LiveEvent = { ...event, issueId: 43 };
+        new LiveBus({ target: two.target, namespace: `${namespace}other:` }).publish(topic, theirs);
+        expect((await foreign.next()).value).toEqual(theirs);
+        await foreign.return?.();
         expect(errors).toEqual([]);
       } finally {
         await one.close();

@@ -75,6 +75,42 @@ describe.each(PROVIDERS)('generic registry (%s)', (provider) => {
     expect(head.body).toBe('');
   });
 
+  it('concurrent uploads converge: the same file once (201, then 409), shared blob, package and version never 500', async () => {
+    const auth = basic(owner.name);
+    const upload = async (pkg: string, version: string, file: string, data: Buffer) => {
+      const res = await fetch(`http://127.0.0.1:${port}${base()}/${pkg}/${version}/${file}`, {
+        method: 'PUT',
+        headers: auth,
+        body: new Uint8Array(data),
+      });
+      return `${res.status} ${await res.text()}`;
+    };
+    const N = 8;
+    for (let round = 0; round < 2; round++) {
+      // Eight identical PUTs of one file (Gitea: the first 201, the others 409 "package file already exists").
+      const same = randomBytes(2048);
+      const answers = await Promise.all(Array.from({ length: N }, () => upload(`race-${round}`, '1.0', 'same.bin', same)));
+      expect(answers.filter((a) => a === '201 ')).toHaveLength(1);
+      expect(answers.filter((a) => a !== '201 ')).toEqual(Array(N - 1).fill('409 package file already exists\n'));
+      // One content under eight names, eight versions, eight packages at once: one blob, every upload 201.
+      const shared = randomBytes(2048);
+      const spread = await Promise.all([
+        ...Array.from({ length: N }, (_, i) => upload(`race-${round}`, '2.0', `file-${i}.bin`, shared)),
+        ...Array.from({ length: N }, (_, i) => upload(`race-${round}`, `3.${i}`, 'file.bin', shared)),
+        ...Array.from({ length: N }, (_, i) => upload(`race-${round}-${i}`, '1.0', 'file.bin', shared)),
+      ]);
+      expect(spread).toEqual(Array(3 * N).fill('201 '));
+      const sha256 = createHash('sha256').update(shared).digest('hex');
+      const blob = await t.db.packageBlob.findUniqueOrThrow({
+        where: { hashSha256: sha256 },
+        include: { _count: { select: { files: true } } },
+      });
+      expect(blob._count.files).toBe(3 * N);
+      const versions = await t.db.packageVersion.findMany({ where: { package: { ownerId: owner.id, lowerName: `race-${round}` } } });
+      expect(versions.map((v) => v.version).sort()).toEqual(['1.0', '2.0', ...Array.from({ length: N }, (_, i) => `3.${i}`)].sort());
+    }
+  });
+
   it("checks Gitea's name, version and file name rules (400)", async () => {
     const auth = basic(owner.name);
     expect((await put(t, `${base()}/-/1.0/a.txt`, 'x', auth)).body).toBe('invalid package name\n');

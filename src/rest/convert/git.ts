@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import type { CommitFileStatus } from '../../git/commitFileStatus.ts';
 import type { CommitInfo, GitSignature } from '../../git/commitInfo.ts';
 import type { Blob, BranchView, ContentEntry, Contents } from '../../services/repo/gitRead.ts';
 import type { Branch, ContentsResponse, GitBlobResponse, PayloadCommit } from '../structs/git.ts';
@@ -37,10 +38,13 @@ function payloadUser(sig: GitSignature, usernames: ReadonlyMap<string, string>):
   return { name: sig.name, email: sig.email, username: usernames.get(sig.email.toLowerCase()) ?? '' };
 }
 
-/** Gitea ToPayloadCommit for an unsigned commit (signature verification is not implemented). */
+/**
+ * Gitea ToPayloadCommit for an unsigned commit (signature verification is not implemented). The changed paths
+ * (`files`) are listed only where Gitea lists them (push payloads: ToAPIPayloadCommit); elsewhere they are null.
+ */
 export function toApiPayloadCommit(
   repo: Models.Repository,
-  commit: CommitInfo,
+  commit: CommitInfo & { files?: CommitFileStatus },
   usernames: ReadonlyMap<string, string>,
   rootUrl: string,
 ): PayloadCommit {
@@ -52,9 +56,9 @@ export function toApiPayloadCommit(
     committer: payloadUser(commit.committer, usernames),
     verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
     timestamp: commit.author.when,
-    added: null,
-    removed: null,
-    modified: null,
+    added: commit.files?.added ?? null,
+    removed: commit.files?.removed ?? null,
+    modified: commit.files?.modified ?? null,
   };
 }
 

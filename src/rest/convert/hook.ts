@@ -70,7 +70,9 @@ export function toApiHookDeliverySummary(t: DeliveryView): HookDeliverySummary {
     hook_id: t.hookId,
     event: t.eventType,
     action,
-    delivered: t.isDelivered,
+    // Gitea's is_delivered: an attempt was made. (The row's isDelivered means "no more attempts": the status.)
+    delivered: t.attempts > 0,
+    succeeded: t.isSucceed,
     delivered_at: t.deliveredAt ? apiTime(t.deliveredAt) : null,
     redelivery: t.isRedelivery,
     status: t.isSucceed ? 'succeed' : t.isDelivered ? 'fail' : 'pending',

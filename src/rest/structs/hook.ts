@@ -67,7 +67,11 @@ const HookDeliveryResponse = z.object({ status: z.number().int(), headers: z.rec
 
 /**
  * Forgegraph `HookDelivery` (beyond Gitea, modelled on GitHub's hook deliveries and Gitea's hook_task): one
- * delivery with its latest attempt. `status` is `pending`, `succeed` or `fail`; `guid` is X-Gitea-Delivery.
+ * delivery with its latest attempt; `guid` is X-Gitea-Delivery. The flags mean what Gitea's hook_task flags mean:
+ * `delivered` (is_delivered) says an attempt was made, whatever its outcome; `succeeded` (is_succeed) says the
+ * latest attempt was answered with a 2xx. `status` sums them up: `pending` (more attempts will be made: none yet,
+ * or a retry at `next_attempt_at`), `succeed`, or `fail` (no more attempts: each failed, or the hook was
+ * inactive and nothing was sent).
  */
 export const HookDelivery = z.object({
   id: z.number().int(),
@@ -76,6 +80,7 @@ export const HookDelivery = z.object({
   event: z.string(),
   action: z.string().nullable(),
   delivered: z.boolean(),
+  succeeded: z.boolean(),
   delivered_at: z.string().nullable(),
   redelivery: z.boolean(),
   status: z.enum(['pending', 'succeed', 'fail']),

@@ -45,16 +45,18 @@ export async function watchIssueEvents(
   requireTokenScope(cx, 'issue', 'read');
   const access = await requireRepo(cx, input.owner, input.name);
   requireUnitRead(access, input.kind === 'pull' ? 'PULL_REQUESTS' : 'ISSUES');
-  const events = cx.live.subscribe(repoTopic(access.repo.id), opts);
+  const repoId = access.repo.id;
+  const events = cx.live.subscribe(repoTopic(repoId), opts);
   const isPull = input.kind === 'pull';
   return {
     async *[Symbol.asyncIterator]() {
       try {
         for await (const event of events) {
-          if (event.kind !== 'issue') continue;
+          // Only this repository's events: an id is read against this subscription's repository, never trusted alone.
+          if (event.kind !== 'issue' || event.repoId !== repoId) continue;
           const now = await contextNow(cx);
           if (!now) return;
-          const issue = await now.db.issue.findFirst({ where: { id: event.issueId, isPull, AND: [issueReadWhere(now)] } });
+          const issue = await now.db.issue.findFirst({ where: { id: event.issueId, repoId, isPull, AND: [issueReadWhere(now)] } });
           if (issue) yield { action: event.action, issue, actorId: event.actorId, commentId: event.commentId };
         }
       } finally {
@@ -81,7 +83,7 @@ export function watchNotifications(cx: ServiceContext, opts: LiveStreamOptions):
     async *[Symbol.asyncIterator]() {
       try {
         for await (const event of events) {
-          if (event.kind !== 'notification') continue;
+          if (event.kind !== 'notification' || event.userId !== viewer.id) continue;
           const now = await contextNow(cx);
           if (!now) return;
           const notification = await now.db.notification.findFirst({

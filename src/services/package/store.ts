@@ -1,6 +1,7 @@
 // Writing packages (Gitea services/packages/packages.go): a file is staged, checked against the owner's quotas,
 // moved into the blob store, then recorded with its package, version and blob rows in one transaction.
 import type { DbTx, Models } from '../../db/client.ts';
+import { insertOrIgnore } from '../../db/insertOrIgnore.ts';
 import { AlreadyExistsError, PermissionDeniedError } from '../../errors.ts';
 import type { PackageOwnerAccess } from '../access/packageAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -85,47 +86,62 @@ export async function addPackageFile(cx: ServiceContext, access: PackageOwnerAcc
   const actorId = cx.viewer?.id ?? null;
   const { staged } = input;
   return withTx(cx, async (tx, emit) => {
-    const pkg = await tx.package.upsert({
-      where: { ownerId_type_lowerName: { ownerId, type: input.type, lowerName } },
-      create: {
-        ownerId,
-        type: input.type,
-        name: input.name,
-        lowerName,
-        semverCompatible: input.semverCompatible,
-        repoId: input.repoId ?? null,
-      },
-      update: input.repoId ? { repoId: input.repoId } : {},
+    // Uploads of the same package, version or content at the same moment converge: each row is inserted or
+    // ignored, then read (never a unique violation, so never a 500); only the file itself is one upload's.
+    const now = new Date();
+    const packageKey = { ownerId_type_lowerName: { ownerId, type: input.type, lowerName } };
+    await insertOrIgnore(tx, 'Package', {
+      ownerId,
+      type: input.type,
+      name: input.name,
+      lowerName,
+      semverCompatible: input.semverCompatible,
+      isInternal: false,
+      repoId: input.repoId ?? null,
     });
-    let version = await tx.packageVersion.findUnique({ where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } } });
-    const createdVersion = !version;
-    if (version && !input.addToExistingVersion) throw new AlreadyExistsError('package version already exists');
-    version ??= await tx.packageVersion.create({
-      data: {
+    let pkg = await tx.package.findUniqueOrThrow({ where: packageKey });
+    if (input.repoId && pkg.repoId !== input.repoId)
+      pkg = await tx.package.update({ where: { id: pkg.id }, data: { repoId: input.repoId } });
+    const createdVersion =
+      (await insertOrIgnore(tx, 'PackageVersion', {
         packageId: pkg.id,
         creatorId: actorId,
         version: input.version,
         lowerVersion,
         metadataJson: input.metadataJson,
-        properties: { create: input.versionProperties ?? [] },
-      },
+        isInternal: false,
+        downloadCount: 0,
+        createdAt: now,
+      })) === 1;
+    if (!createdVersion && !input.addToExistingVersion) throw new AlreadyExistsError('package version already exists');
+    const version = await tx.packageVersion.findUniqueOrThrow({ where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } } });
+    if (createdVersion && input.versionProperties?.length) {
+      await tx.packageProperty.createMany({ data: input.versionProperties.map((p) => ({ versionId: version.id, ...p })) });
+    }
+    await insertOrIgnore(tx, 'PackageBlob', {
+      size: BigInt(staged.size),
+      hashMd5: staged.md5,
+      hashSha1: staged.sha1,
+      hashSha256: staged.sha256,
+      hashSha512: staged.sha512,
+      createdAt: now,
     });
-    const blob = await tx.packageBlob.upsert({
-      where: { hashSha256: staged.sha256 },
-      create: {
-        size: BigInt(staged.size),
-        hashMd5: staged.md5,
-        hashSha1: staged.sha1,
-        hashSha256: staged.sha256,
-        hashSha512: staged.sha512,
-      },
-      update: {},
-    });
+    const blob = await tx.packageBlob.findUnique({ where: { hashSha256: staged.sha256 } });
+    // Another content with this file's MD5 or SHA-1 (a crafted collision): Gitea's blob table refuses it too.
+    if (!blob) throw new AlreadyExistsError('a different package file with the same MD5 or SHA-1 digest already exists');
     const lowerFile = input.fileName.toLowerCase();
-    const clash = await tx.packageFile.findFirst({ where: { versionId: version.id, lowerName: lowerFile, compositeKey: '' } });
-    if (clash) throw new AlreadyExistsError('package file already exists');
-    const file = await tx.packageFile.create({
-      data: { versionId: version.id, blobId: blob.id, name: input.fileName, lowerName: lowerFile, isLead: input.isLead },
+    const inserted = await insertOrIgnore(tx, 'PackageFile', {
+      versionId: version.id,
+      blobId: blob.id,
+      name: input.fileName,
+      lowerName: lowerFile,
+      compositeKey: '',
+      isLead: input.isLead,
+      createdAt: now,
+    });
+    if (!inserted) throw new AlreadyExistsError('package file already exists');
+    const file = await tx.packageFile.findUniqueOrThrow({
+      where: { versionId_lowerName_compositeKey: { versionId: version.id, lowerName: lowerFile, compositeKey: '' } },
     });
     const rows = { pkg, version, file, createdVersion };
     if (input.after) await input.after(tx, rows);

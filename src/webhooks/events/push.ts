@@ -1,5 +1,6 @@
 // push, create, delete (Gitea services/webhook/notifier.go PushCommits, CreateRef, DeleteRef), and
 // pull_request_sync for the open pull requests whose head branch moved.
+import { readCommitsWithFiles } from '../../git/commitFileStatus.ts';
 import { readCommitInfos, type CommitInfo } from '../../git/commitInfo.ts';
 import { listPushCommits } from '../../git/listPushCommits.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -16,12 +17,21 @@ const ZERO = /^0+$/;
 /** Gitea truncates a push's commits to UI.FEED_MAX_COMMIT_NUM (5); total_commits counts them all. */
 const MAX_COMMITS = 5;
 
-/** Gitea's PayloadCommit JSON of commits of a repository (authors matched to accounts by e-mail). */
-export async function payloadCommits(pc: PayloadContext, repoId: number, shas: readonly string[]): Promise<PayloadCommit[]> {
+/**
+ * Gitea's PayloadCommit JSON of commits of a repository (authors matched to accounts by e-mail), in the order of
+ * `shas`; with `files`, each lists the paths it added, removed and modified (push payloads), read for all the
+ * commits in one git command.
+ */
+export async function payloadCommits(
+  pc: PayloadContext,
+  repoId: number,
+  shas: readonly string[],
+  opts: { files?: boolean } = {},
+): Promise<PayloadCommit[]> {
   const row = await pc.repoRow(repoId);
   if (!row || !shas.length) return [];
   const gitDir = repoPath(pc.cx.config.repositoriesDir, row.ownerName, row.name);
-  const infos: CommitInfo[] = await readCommitInfos(gitDir, shas).catch(() => []);
+  const infos: CommitInfo[] = await (opts.files ? readCommitsWithFiles(gitDir, shas) : readCommitInfos(gitDir, shas)).catch(() => []);
   const emails = [...new Set(infos.flatMap((c) => [c.author.email.toLowerCase(), c.committer.email.toLowerCase()]))];
   const owners = await pc.cx.db.emailAddress.findMany({
     where: { lowerEmail: { in: emails } },
@@ -43,8 +53,20 @@ export async function pushEvents(
   if (!row || !repository) return [];
   const gitDir = repoPath(pc.cx.config.repositoriesDir, row.ownerName, row.name);
   const sender = await pc.user(pusherId);
+  const isBranch = (u: RefUpdate) => !u.ref.startsWith('refs/tags/') && !ZERO.test(u.newSha);
+  // The commits of every branch update, then all of them (and each new head) read at once, with their files.
+  const listings = await Promise.all(
+    updates.map((u) =>
+      isBranch(u)
+        ? listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, MAX_COMMITS).catch(() => ({ commits: [], total: 0 }))
+        : { commits: [], total: 0 },
+    ),
+  );
+  const wanted = new Set(updates.flatMap((u, i) => (isBranch(u) ? [...listings[i]!.commits.map((c) => c.Sha1), u.newSha] : [])));
+  const read = await payloadCommits(pc, repoId, [...wanted], { files: true });
+  const bySha = new Map(read.map((c) => [c.id, c]));
   const out: OutgoingEvent[] = [];
-  for (const u of updates) {
+  for (const [i, u] of updates.entries()) {
     const isTag = u.ref.startsWith('refs/tags/');
     const short = u.ref.replace(/^refs\/(heads|tags)\//, '');
     const refType = isTag ? 'tag' : 'branch';
@@ -57,15 +79,10 @@ export async function pushEvents(
     if (ZERO.test(u.oldSha)) {
       out.push({ eventType: 'create', repoId, ...at, payload: { sha: u.newSha, ref: short, ref_type: refType, repository, sender } });
     }
-    const listed = isTag
-      ? { commits: [], total: 0 }
-      : await listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, MAX_COMMITS).catch(() => ({ commits: [], total: 0 }));
-    const commits = await payloadCommits(
-      pc,
-      repoId,
-      listed.commits.map((c) => c.Sha1),
-    );
-    const head = (await payloadCommits(pc, repoId, [u.newSha]))[0] ?? null;
+    const listed = listings[i]!;
+    const commits = listed.commits.flatMap((c) => bySha.get(c.Sha1) ?? []);
+    // A tag's head is its commit (an annotated tag's object is peeled), read on its own.
+    const head = isTag ? ((await payloadCommits(pc, repoId, [u.newSha]))[0] ?? null) : (bySha.get(u.newSha) ?? null);
     const compare = ZERO.test(u.oldSha) ? '' : `${row.ownerName}/${row.name}/compare/${u.oldSha}...${u.newSha}`;
     out.push({
       eventType: 'push',

@@ -295,6 +295,73 @@ describe.each(PROVIDERS)('webhook deliveries (%s)', (provider) => {
     expect(replayed?.body).toBe(third?.body);
   });
 
+  it('push payloads list the paths each commit added, removed and modified (against its first parent), as Gitea does', async () => {
+    rx.received.length = 0;
+    await f.push('alice', 'demo', 'alice', 'files', { 'new.txt': 'n\n', 'a.txt': 'changed\n' });
+    await rx.until(() => rx.of('push').length === 1, drain);
+    // One commit that removes, adds (in a folder, with a space) and modifies; then a merge of a side branch.
+    const dir = await f.workTree('alice', 'demo', 'alice');
+    await f.git.ok(['checkout', '-q', '-B', 'files', 'origin/files'], { cwd: dir });
+    await f.git.ok(['rm', '-q', 'new.txt'], { cwd: dir });
+    await f.git.ok(['mv', 'a.txt', 'moved a.txt'], { cwd: dir });
+    const mixed = await f.git.commit(dir, 'd/x.txt', 'x\n', 'mixed');
+    await f.git.ok(['checkout', '-q', '-b', 'files-side', 'origin/files'], { cwd: dir });
+    const side = await f.git.commit(dir, 'side.txt', 's\n', 'side');
+    await f.git.ok(['checkout', '-q', 'files'], { cwd: dir });
+    await f.git.ok(['merge', '-q', '--no-edit', '--no-ff', 'files-side'], { cwd: dir });
+    const merge = (await f.git.ok(['rev-parse', 'HEAD'], { cwd: dir })).trim();
+    rx.received.length = 0;
+    await f.git.ok(['push', '-q', 'origin', 'files'], { cwd: dir });
+    await t.app.deps.notifier.drain();
+    await rx.until(() => rx.of('push').length === 1, drain);
+    const second = json(rx.of('push')[0]?.body ?? '{}');
+    const files = (c: Doc) => ({ id: c.id, added: c.added, removed: c.removed, modified: c.modified });
+    // (mixed and side may share a commit time: their order in the log is not fixed.)
+    const byId = (a: { id: unknown }, b: { id: unknown }) => String(a.id).localeCompare(String(b.id));
+    expect((second.commits as Doc[]).map(files).sort(byId)).toEqual(
+      [
+        { id: merge, added: ['side.txt'], removed: [], modified: [] },
+        { id: side, added: ['side.txt'], removed: [], modified: [] },
+        { id: mixed, added: ['d/x.txt', 'moved a.txt'], removed: ['a.txt', 'new.txt'], modified: [] },
+      ].sort(byId),
+    );
+    expect((second.commits as Doc[])[0]?.id).toBe(merge);
+    expect(files(second.head_commit as Doc)).toEqual({ id: merge, added: ['side.txt'], removed: [], modified: [] });
+    // The first push: one commit per file, newest first.
+    const first = (await api('GET', `/repos/alice/demo/hooks/${hookId}/deliveries`)).json() as Doc[];
+    const firstPush = first.find((d) => d.event === 'push' && d.id !== first[0]?.id);
+    const payload = (await api('GET', `/repos/alice/demo/hooks/${hookId}/deliveries/${firstPush?.id}`)).json().payload as Doc;
+    expect((payload.commits as Doc[]).map((c) => [c.added, c.removed, c.modified])).toEqual([
+      [[], [], ['a.txt']],
+      [['new.txt'], [], []],
+    ]);
+  });
+
+  it('delivery flags say what happened: delivered once an attempt was made, succeeded only on a 2xx', async () => {
+    rx.received.length = 0;
+    rx.statuses = [500, 500, 500, 500];
+    await f.push('alice', 'demo', 'alice', 'main', { 'fails.txt': 'x\n' });
+    await rx.until(() => rx.of('push').length === 1, drain);
+    const latest = async () => ((await api('GET', `/repos/alice/demo/hooks/${hookId}/deliveries`)).json() as Doc[])[0];
+    // After a failed first attempt, with retries to come.
+    expect(await latest()).toMatchObject({ status: 'pending', delivered: true, succeeded: false, attempts: 1, status_code: 500 });
+    await rx.until(() => rx.of('push').length === 4, drain);
+    const failed = await latest();
+    expect(failed).toMatchObject({
+      status: 'fail',
+      delivered: true,
+      succeeded: false,
+      attempts: 4,
+      status_code: 500,
+      next_attempt_at: null,
+    });
+    // A redelivery not yet attempted; then attempted and answered.
+    const again = await api('POST', `/repos/alice/demo/hooks/${hookId}/deliveries/${failed?.id}/attempts`);
+    expect(again.json()).toMatchObject({ status: 'pending', delivered: false, succeeded: false, attempts: 0 });
+    await rx.until(() => rx.of('push').length === 5, drain);
+    expect(await latest()).toMatchObject({ status: 'succeed', delivered: true, succeeded: true, attempts: 1, status_code: 200 });
+  });
+
   it('organization hooks get the events of its repositories, system hooks those of every repository', async () => {
     const orgRx = await HookReceiver.start();
     const sysRx = await HookReceiver.start();
