@@ -38,6 +38,9 @@ export function serverEnv(database: TestDatabase, port: number, extra: Record<st
     CRON_ENABLED: 'false',
     JOBS_LEASE: '5s',
     JOBS_POLL_INTERVAL: '200ms',
+    // A write waits up to 15 s by default, then answers 503: with every core busy (a suite beside this one), a
+    // repository created with auto_init took longer, and the crash tests failed before their crash.
+    DATABASE_TRANSACTION_TIMEOUT: '120s',
     ...extra,
   };
 }
