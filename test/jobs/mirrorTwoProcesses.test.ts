@@ -31,7 +31,7 @@ describe.skipIf(!PROVIDERS.includes('postgresql'))('update_mirrors across two pr
     await database?.drop();
   });
 
-  it('each due mirror gets one sync job, one set of feed rows', { timeout: 180_000 }, async () => {
+  it('each due mirror gets one sync job, one set of feed rows', { timeout: 300_000 }, async () => {
     const [portA, portB] = [await freePort(), await freePort()];
     const env = (port: number, cron: boolean) =>
       serverEnv(database, port, {
