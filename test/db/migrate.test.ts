@@ -13,6 +13,7 @@ import { DB_PROVIDERS, defaultMigrationsDir, defaultSchemaDir, type DbProvider }
 import { deployMigrations } from '../../src/db/migrate/deployMigrations.ts';
 import { MigrationError, type MigrationErrorCode } from '../../src/db/migrate/MigrationError.ts';
 import { migrationStatus } from '../../src/db/migrate/migrationStatus.ts';
+import { createMigratedDatabase } from '../helpers/db.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const pgServerUrl = process.env['TEST_DATABASE_URL'];
@@ -44,6 +45,16 @@ async function freshDatabase(provider: DbProvider): Promise<string> {
   const url = new URL(server);
   url.pathname = `/${name}`;
   return url.href;
+}
+
+/**
+ * A database with every committed migration applied: a copy of the suite's template, which deployMigrations built
+ * on a fresh database (the first test of each provider checks that deploy itself); ~1 s of CPU less per test.
+ */
+async function migratedDatabase(provider: DbProvider): Promise<string> {
+  const database = await createMigratedDatabase(provider);
+  cleanups.push(() => database.drop());
+  return database.url;
 }
 
 async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -99,9 +110,9 @@ describe.each(providers)('migrations on %s', (provider) => {
   });
 
   it('refuses a migration edited after it was applied', async () => {
-    const url = await freshDatabase(provider);
+    const url = await migratedDatabase(provider);
     const migrationsDir = await copyMigrations(provider);
-    await deployMigrations({ provider, url, migrationsDir });
+    expect(await deployMigrations({ provider, url, migrationsDir })).toEqual([]);
     const [first] = await committedMigrations(provider);
     const file = path.join(migrationsDir, first ?? '', 'migration.sql');
     const sql = await readFile(file, 'utf8');
@@ -114,16 +125,16 @@ describe.each(providers)('migrations on %s', (provider) => {
   });
 
   it('refuses a database migrated by a newer version', async () => {
-    const url = await freshDatabase(provider);
+    const url = await migratedDatabase(provider);
     const future = { name: '99991231235959_future', sql: 'CREATE TABLE "FutureThing" ("id" INTEGER NOT NULL);\n' };
-    expect(await deployMigrations({ provider, url, migrationsDir: await copyMigrations(provider, future) })).toContain(future.name);
+    expect(await deployMigrations({ provider, url, migrationsDir: await copyMigrations(provider, future) })).toEqual([future.name]);
     const err = await expectMigrationError(deployMigrations({ provider, url }), 'DATABASE_NEWER');
     expect(err.data.migrations).toEqual([future.name]);
     expect((await migrationStatus({ provider, url })).unknown).toEqual([future.name]);
   });
 
   it('reports a broken migration, then refuses to deploy past it', async () => {
-    const url = await freshDatabase(provider);
+    const url = await migratedDatabase(provider);
     const broken = { name: '99991231235959_broken', sql: 'CREATE TABLE "Broken" ("id" INTEGER NOT NULL);\nTHIS IS NOT SQL;\n' };
     const migrationsDir = await copyMigrations(provider, broken);
     const first = await expectMigrationError(deployMigrations({ provider, url, migrationsDir }), 'MIGRATION_FAILED');

@@ -7,7 +7,7 @@ import { repoPath } from '../../src/git/repoPath.ts';
 import { basic, PASSWORD } from '../helpers/app.ts';
 import { PROVIDERS, type TestDatabase } from '../helpers/db.ts';
 import { GitClient, gitUrl } from './gitClient.ts';
-import { prepareServerDatabase, serverEnv } from '../helpers/serverDatabase.ts';
+import { prepareServerDatabase, serverEnv, startInProcessServer } from '../helpers/serverDatabase.ts';
 import { freePort, ServerProcess, until } from '../helpers/serverProcess.ts';
 
 /**
@@ -54,8 +54,9 @@ describe.each(PROVIDERS)('a server killed between a ref update and its bookkeepi
     // A leftover of the push logs earlier versions wrote is removed at start (it cannot be replayed).
     mkdirSync(path.join(database.dataDir, 'tmp'), { recursive: true });
     writeFileSync(path.join(database.dataDir, 'tmp', 'push-0123abcd.log'), `${'0'.repeat(40)} ${'1'.repeat(40)} refs/heads/x\n`);
-    // A repository with a pull request from `feature`, made on a healthy server.
-    await start();
+    // A repository with a pull request from `feature`, made on a healthy instance in this process (a server process
+    // costs ~5 s of CPU to start).
+    const healthy = await startInProcessServer(provider, database, env);
     expect((await api('POST', '/user/repos', { name: 'demo', auto_init: true, default_branch: 'main' })).status).toBe(201);
     const url = gitUrl(port, 'alice', 'demo', { user: 'alice', secret: PASSWORD });
     const work = git.dir('work');
@@ -68,7 +69,7 @@ describe.each(PROVIDERS)('a server killed between a ref update and its bookkeepi
     const repo = await db.repository.findFirstOrThrow({ where: { lowerName: 'demo' } });
     const gitDir = repoPath(path.join(database.dataDir, 'repositories'), 'alice', 'demo');
     expect((await readRefs(gitDir, ['refs/pull/1/head'])).get('refs/pull/1/head')).toBe(first);
-    await server?.stop();
+    await healthy.close();
 
     // The crashing server: git applies the push, then the process kills itself before any bookkeeping.
     const crashing = await start({ FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE: '1' });

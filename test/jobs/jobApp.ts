@@ -1,7 +1,7 @@
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { deployMigrations, type DbProvider } from '../../src/db/migrate/engine.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import type { DbProvider } from '../../src/db/migrate/engine.ts';
+import { createMigratedDatabase, type TestDatabase } from '../helpers/db.ts';
 
 /** An app built with extra environment (job and cron settings) on a given or fresh database. */
 export interface JobApp {
@@ -17,8 +17,7 @@ export interface JobApp {
  */
 export async function startJobApp(provider: DbProvider, env: Record<string, string> = {}, database?: TestDatabase): Promise<JobApp> {
   const owned = !database;
-  const db = database ?? (await createTestDatabase(provider));
-  if (owned) await deployMigrations({ provider, url: db.url });
+  const db = database ?? (await createMigratedDatabase(provider));
   const config = loadConfig({
     DATA_DIR: db.dataDir,
     DATABASE_URL: db.url,

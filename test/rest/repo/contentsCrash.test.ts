@@ -5,7 +5,7 @@ import { readRefs } from '../../../src/git/readRefs.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
 import { basic } from '../../helpers/app.ts';
 import { PROVIDERS, type TestDatabase } from '../../helpers/db.ts';
-import { prepareServerDatabase, serverEnv } from '../../helpers/serverDatabase.ts';
+import { prepareServerDatabase, serverEnv, startInProcessServer } from '../../helpers/serverDatabase.ts';
 import { freePort, ServerProcess, until } from '../../helpers/serverProcess.ts';
 
 /**
@@ -43,9 +43,10 @@ describe.each(PROVIDERS)('a server killed after an API file commit moved the bra
   });
 
   it('replays the push job: the Branch row and the feed follow git', { timeout: 240_000 }, async () => {
-    await start();
+    // The stage is set by an instance in this process (a server process costs ~5 s of CPU to start).
+    const healthy = await startInProcessServer(provider, database, env);
     expect((await api('POST', '/user/repos', { name: 'demo', auto_init: true, default_branch: 'main' })).status).toBe(201);
-    await server?.stop();
+    await healthy.close();
 
     const crashing = await start({ FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE: '1' });
     await api('POST', '/repos/alice/demo/contents/new.txt', { content: Buffer.from('new\n').toString('base64') }).catch(() => null);
