@@ -26,7 +26,7 @@ export async function prepareServerDatabase(provider: DbProvider): Promise<{ dat
   return { database, db };
 }
 
-/** The environment of a server on `database` listening on 127.0.0.1:`port` (no cron; short job leases). */
+/** The environment of a server on `database` listening on 127.0.0.1:`port` (no cron; short job leases; SIGTERM stops at once). */
 export function serverEnv(database: TestDatabase, port: number, extra: Record<string, string> = {}): Record<string, string> {
   return {
     DATA_DIR: database.dataDir,
@@ -39,6 +39,7 @@ export function serverEnv(database: TestDatabase, port: number, extra: Record<st
     CRON_ENABLED: 'false',
     JOBS_LEASE: '5s',
     JOBS_POLL_INTERVAL: '200ms',
+    SHUTDOWN_DELAY: '0',
     ...extra,
   };
 }

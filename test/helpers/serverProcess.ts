@@ -51,6 +51,16 @@ export class ServerProcess {
     throw new Error(`server did not start:\n${this.output.join('')}`);
   }
 
+  /** Sends a signal (SIGTERM: the graceful stop) without waiting. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** The exit code, or null while the process runs. */
+  exitCode(): number | null {
+    return this.child.exitCode;
+  }
+
   /** SIGKILL: no shutdown, no release of claimed jobs. */
   async kill(): Promise<void> {
     this.child.kill('SIGKILL');
