@@ -227,7 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cron: loadCronConfig(env),
     transactionTimeoutMs: parseDurationSetting('DATABASE_TRANSACTION_TIMEOUT', env.DATABASE_TRANSACTION_TIMEOUT, '15s'),
     repoLockTimeoutMs: parseDurationSetting('REPO_LOCK_TIMEOUT', env.REPO_LOCK_TIMEOUT, '2m'),
-    shutdownDelayMs: parseDurationSetting('SHUTDOWN_DELAY', env.SHUTDOWN_DELAY, '5s'),
+    shutdownDelayMs: parseDurationSetting('SHUTDOWN_DELAY', env.SHUTDOWN_DELAY, '5s', 0),
     testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
     showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',
     attachments: {
@@ -286,10 +286,10 @@ function parseCount(name: string, value: string | undefined, fallback: number, m
 }
 
 /** A Go-syntax duration from the environment (`fallback` when unset), at least 1 ms. */
-function parseDurationSetting(name: string, value: string | undefined, fallback: string): number {
+function parseDurationSetting(name: string, value: string | undefined, fallback: string, min = 1): number {
   try {
     const ms = parseDuration(value?.trim() || fallback);
-    if (ms < 1) throw new Error('must be at least 1ms');
+    if (ms < min) throw new Error(`must be at least ${min}ms`);
     return ms;
   } catch (err) {
     throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}, got ${value}`, { cause: err });
