@@ -18,15 +18,16 @@ function parseBool(value: string | undefined): boolean {
 /** The password policy, checked before opening the database so the message says what is needed. */
 function checkPassword(password: string | undefined, minLength: number): string {
   if (!password) throw new Error(`--password is required (at least ${minLength} characters)`);
-  if (password === PASSWORD_PLACEHOLDER) throw new Error(`replace ${PASSWORD_PLACEHOLDER} with a password of your own (at least ${minLength} characters)`);
+  if (password === PASSWORD_PLACEHOLDER)
+    throw new Error(`replace ${PASSWORD_PLACEHOLDER} with a password of your own (at least ${minLength} characters)`);
   if (password.length < minLength) throw new Error(`password is too short: it needs at least ${minLength} characters`);
   return password;
 }
 
 const invocationHelp = [
   'In a checkout, run it as `node src/bin/forgegraph.js <command>` (`npm start` runs `serve` so), from any directory',
-  'with the checkout\'s path. It runs in that one process, so SIGTERM and SIGINT reach the server or runner itself.',
-  '(`npx forgegraph` would first install the checkout into npx\'s cache.)',
+  "with the checkout's path. It runs in that one process, so SIGTERM and SIGINT reach the server or runner itself.",
+  "(`npx forgegraph` would first install the checkout into npx's cache.)",
 ].join('\n');
 
 const environmentHelp = [
