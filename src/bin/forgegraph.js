@@ -8,6 +8,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
 import { bundle, BUNDLE } from './bundle.js';
 
 // A production process unless told otherwise (NODE_ENV=development shows internal errors to GraphQL clients). Set
@@ -49,8 +50,14 @@ async function freshBundle() {
   }
 }
 
+// The long-running commands map stack traces to the sources. The short ones (admin, migrate, --version) print
+// messages, not stacks, and run Prisma's query compiler (WebAssembly) only for a moment: its baseline code is enough,
+// and optimising it on background threads cost more CPU than the whole rest of `admin user create`.
+const longRunning = ['serve', 'runner'].includes(process.argv[2] ?? '');
+if (!longRunning) v8.setFlagsFromString('--liftoff-only');
+
 if (await freshBundle()) {
-  process.setSourceMapsEnabled(true);
+  if (longRunning) process.setSourceMapsEnabled(true);
   await import(pathToFileURL(BUNDLE).href);
 } else {
   const { register } = await import('tsx/esm/api');
