@@ -11,7 +11,7 @@ import { bundle } from '../src/bin/bundle.js';
 const runs = Number(process.argv[2] ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'fg-bench-cli-'));
-const env = { ...process.env, DATA_DIR: dataDir };
+const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
 delete env.DATABASE_URL;
 
 /** Wall and CPU seconds of one `forgegraph …args` process. */

@@ -34,10 +34,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Runs `node src/bin/forgegraph.js …args` in the checkout with `env`, as the README documents. */
-function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<RunResult> {
+/** Runs `command …args` in `cwd` with `env`; its exit code and output. */
+function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -45,6 +45,11 @@ function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<RunResult> {
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `node src/bin/forgegraph.js …args` in the checkout with `env`, as the README documents. */
+function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<RunResult> {
+  return runProcess(process.execPath, [BIN, ...args], env);
 }
 
 describe('forgegraph --version, --help and a database it had to create', () => {
@@ -202,16 +207,7 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
       // A new user's shell: none of the server's variables, another directory.
       const shell = { ...env };
       for (const key of ['DATA_DIR', 'DATABASE_URL']) delete shell[key];
-      const bash = (command: string) =>
-        new Promise<RunResult>((resolve, reject) => {
-          const child = spawn('bash', ['-c', command], { cwd: tmpdir(), env: shell, stdio: ['ignore', 'pipe', 'pipe'] });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-          child.once('error', reject);
-          child.once('close', (code) => resolve({ code, stdout, stderr }));
-        });
+      const bash = (command: string) => runProcess('bash', ['-c', command], shell, tmpdir());
       expect(await bash(`set -n; ${hint}`)).toEqual({ code: 0, stdout: '', stderr: '' });
       const asPrinted = await bash(hint);
       expect(asPrinted).toEqual({

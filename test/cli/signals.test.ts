@@ -2,15 +2,12 @@
 // `npm start` ran the server under `sh`, which did not pass the signal on, so the server was orphaned and kept its
 // port). Each start is its own process group, so "no process of the tree survives" is "the group is empty".
 import { spawn } from 'node:child_process';
-import http from 'node:http';
-import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/client.ts';
 import { PASSWORD } from '../helpers/app.ts';
-import { PROVIDERS, type TestDatabase } from '../helpers/db.ts';
-import { prepareServerDatabase, serverEnv } from '../helpers/serverDatabase.ts';
-import { freePort, until } from '../helpers/serverProcess.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { serverDatabaseForSuite, serverEnv } from '../helpers/serverDatabase.ts';
+import { accepts, freePort, portFree, slowUpload, until } from '../helpers/serverProcess.ts';
 import { RunnerWorld } from '../runner/builtinRunnerProcess.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -25,47 +22,6 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
-/** A generic package upload whose body is still being sent until `finish()`. */
-function slowUpload(port: number): { finish(): void; status: Promise<number> } {
-  const req = http.request({
-    host: '127.0.0.1',
-    port,
-    method: 'PUT',
-    path: `/api/packages/alice/generic/signals/1.0.0/slow-${port}.bin`,
-    agent: false,
-    headers: { authorization: `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}`, 'content-type': 'application/octet-stream' },
-  });
-  const status = new Promise<number>((resolve, reject) => {
-    req.once('response', (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.once('error', reject);
-  });
-  status.catch(() => undefined); // awaited later
-  req.write('first chunk\n');
-  return { finish: () => req.end('last chunk\n'), status };
-}
-
 /** The documented ways to start the server, as argv of the outermost process (run in the checkout). */
 const STARTS: Array<[string, string[]]> = [
   ['npm start', ['npm', 'start']],
@@ -73,21 +29,11 @@ const STARTS: Array<[string, string[]]> = [
 ];
 
 describe.each(PROVIDERS)('SIGTERM to the outermost process stops the server (%s)', (provider) => {
-  let database: TestDatabase;
-  let db: Db;
-
-  beforeAll(async () => {
-    ({ database, db } = await prepareServerDatabase(provider));
-  });
-
-  afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
-  });
+  const suite = serverDatabaseForSuite(provider);
 
   it.each(STARTS)('%s: the port is released, the request in flight is answered, no process survives', async (_name, argv) => {
     const port = await freePort();
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...serverEnv(database, port) };
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...serverEnv(suite.database, port) };
     const [command = '', ...args] = argv;
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const pgid = child.pid ?? 0;
@@ -104,13 +50,13 @@ describe.each(PROVIDERS)('SIGTERM to the outermost process stops the server (%s)
         150_000,
         'the server',
       );
-      const upload = slowUpload(port);
+      const upload = slowUpload(port, `signals-${port}.bin`, 'alice', PASSWORD);
       await new Promise((r) => setTimeout(r, 300)); // the request is accepted and its body is being read
 
       child.kill('SIGTERM'); // the outermost process only, as docker stop or systemd (KillMode=mixed) do
       await until(async () => !(await accepts(port)), 60_000, `the listener to close; output:\n${output}`);
       upload.finish();
-      expect(await upload.status).toBe(201);
+      expect((await upload.answer).status).toBe(201);
       expect(await exited).toBe(0);
       await until(() => !groupAlive(pgid), 30_000, 'every process of the tree to exit');
       expect(await portFree(port)).toBe(true);

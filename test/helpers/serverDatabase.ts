@@ -1,5 +1,6 @@
 // The database and environment of a `forgegraph serve` child process (test/helpers/serverProcess.ts): migrated,
 // with the user alice, and a client of the test's own to compare the database with git after a crash.
+import { afterAll, beforeAll } from 'vitest';
 import { createDb, prepareDb, type Db } from '../../src/db/client.ts';
 import { deployMigrations } from '../../src/db/migrate/engine.ts';
 import { createSystemContext } from '../../src/services/context.ts';
@@ -42,4 +43,17 @@ export function serverEnv(database: TestDatabase, port: number, extra: Record<st
     SHUTDOWN_DELAY: '0',
     ...extra,
   };
+}
+
+/** prepareServerDatabase for the enclosing suite (dropped after it); `suite.database` inside its tests. */
+export function serverDatabaseForSuite(provider: DbProvider): { database: TestDatabase } {
+  const suite = {} as { database: TestDatabase; db: Db };
+  beforeAll(async () => {
+    Object.assign(suite, await prepareServerDatabase(provider));
+  });
+  afterAll(async () => {
+    await suite.db.$disconnect();
+    await suite.database.drop();
+  });
+  return suite;
 }

@@ -2,21 +2,13 @@
 // (issue 30, finding 9: the listener used to close at the signal, resetting clients on fresh connections); then
 // it stops accepting, answers what it accepted, exits 0 and releases its port.
 import http from 'node:http';
-import { connect, createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/client.ts';
+import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../helpers/app.ts';
-import { PROVIDERS, type TestDatabase } from '../helpers/db.ts';
-import { prepareServerDatabase, serverEnv } from '../helpers/serverDatabase.ts';
-import { freePort, ServerProcess, until } from '../helpers/serverProcess.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { serverDatabaseForSuite, serverEnv } from '../helpers/serverDatabase.ts';
+import { accepts, freePort, portFree, ServerProcess, slowUpload, until, type Answer } from '../helpers/serverProcess.ts';
 
-interface Answer {
-  status: number;
-  connection: string | undefined;
-  body: string;
-}
-
-/** One request; `agent: false` opens a fresh connection for it. */
+/** One GET; `agent: false` opens a fresh connection for it. */
 function request(port: number, path: string, agent: http.Agent | false = false): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
@@ -28,87 +20,18 @@ function request(port: number, path: string, agent: http.Agent | false = false):
   });
 }
 
-/** Whether a TCP connection to the port is accepted now. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** Whether this process can listen on the port (the server released it). */
-function free(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
-/** A generic package upload whose body is sent a chunk at a time until `finish()`; resolves with the answer. */
-function slowUpload(port: number): { finish(): void; answer: Promise<Answer> } {
-  let timer: NodeJS.Timeout | undefined;
-  let req: http.ClientRequest | undefined;
-  const answer = new Promise<Answer>((resolve, reject) => {
-    req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'PUT',
-        path: '/api/packages/alice/generic/slow/1.0.0/slow.bin',
-        agent: false,
-        headers: {
-          authorization: `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}`,
-          'content-type': 'application/octet-stream',
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
-      },
-    );
-    req.once('error', reject);
-    req.write('first chunk\n');
-    timer = setInterval(() => req?.write('another chunk\n'), 200);
-  });
-  answer.catch(() => undefined); // awaited later; a failure is reported there
-  return {
-    finish() {
-      clearInterval(timer);
-      req?.end('last chunk\n');
-    },
-    answer,
-  };
-}
-
 describe.each(PROVIDERS)('graceful stop of one instance (%s)', (provider) => {
-  let database: TestDatabase;
-  let db: Db;
+  const suite = serverDatabaseForSuite(provider);
 
-  beforeAll(async () => {
-    ({ database, db } = await prepareServerDatabase(provider));
-  });
-
-  afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
-  });
-
-  // The delay is generous for a loaded machine: the requests below must reach the server before it ends.
   it('serves fresh connections during SHUTDOWN_DELAY with /readyz failing, finishes accepted requests, exits and frees the port', async () => {
     const port = await freePort();
-    const server = new ServerProcess(serverEnv(database, port, { LOG_LEVEL: 'info', SHUTDOWN_DELAY: '10s' }));
+    const server = new ServerProcess(serverEnv(suite.database, port, { LOG_LEVEL: 'info', SHUTDOWN_DELAY: '10s' }));
     try {
       await server.ready(port);
       expect((await request(port, '/readyz')).status).toBe(200);
       const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
       expect((await request(port, '/api/v1/version', keepAlive)).connection).toBe('keep-alive');
-      const upload = slowUpload(port);
+      const upload = slowUpload(port, 'graceful.bin', 'alice', PASSWORD);
 
       server.signal('SIGTERM');
       await until(() => server.output.join('').includes('SIGTERM: shutting down'), 60_000, 'the shutdown to begin');
@@ -132,7 +55,7 @@ describe.each(PROVIDERS)('graceful stop of one instance (%s)', (provider) => {
       upload.finish();
       expect((await upload.answer).status).toBe(201);
       expect(await server.exited).toEqual({ code: 0, signal: null });
-      expect(await free(port)).toBe(true);
+      expect(await portFree(port)).toBe(true);
       expect(server.output.join('')).toContain('shutdown complete');
     } finally {
       await server.stop();
