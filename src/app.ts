@@ -60,14 +60,28 @@ import { migrateJobHandler } from './services/migration/migrateJob.ts';
 import { mirrorSyncHandler } from './services/migration/mirrorSync.ts';
 import { pushMirrorFollowUp, pushMirrorHandler } from './services/migration/pushMirror.ts';
 
+/** How long a connection accepted just before the listener closed may take to send its request. */
+const FRESH_CONNECTION_GRACE_MS = 1000;
+
 /**
  * Closes the listener and waits for the requests already accepted. Connections waiting in the listen backlog are
- * accepted and their requests read first (two turns of the event loop): Node resets those still there when the
- * listener closes, and closes those with no request read yet.
+ * accepted and their requests read first (two turns of the event loop): the kernel resets those still there when
+ * the listener closes. Node's close() also closes at once every connection with no request in progress, those
+ * accepted a moment ago whose request is still on its way included (their clients would read a reset): idle
+ * connections are closed only after FRESH_CONNECTION_GRACE_MS. Busy ones close after their answer (src/ops/plugin.ts).
  */
 async function closeServer(server: FastifyInstance): Promise<void> {
   for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
-  await server.close();
+  const http = server.server;
+  const closeIdle = http.closeIdleConnections;
+  http.closeIdleConnections = () => undefined;
+  const grace = setTimeout(() => closeIdle.call(http), FRESH_CONNECTION_GRACE_MS);
+  try {
+    await server.close();
+  } finally {
+    clearTimeout(grace);
+    http.closeIdleConnections = closeIdle;
+  }
 }
 
 /** The built application: the HTTP server (not listening) and its dependencies. */

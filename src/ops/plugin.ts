@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Metrics } from './metrics.ts';
 import { runInRequest, type RequestContext } from './requestContext.ts';
@@ -46,7 +47,7 @@ export function mountOps(server: FastifyInstance, state: OpsState, checks: Readi
     reply.raw.once('close', () => {
       // Draining, a kept-alive connection that was busy when the drain began is closed once it has answered
       // (Node would keep it open, idle, for the keep-alive timeout after the listener closed).
-      if (state.draining) req.raw.socket.end();
+      if (state.draining && req.raw.socket instanceof Socket) req.raw.socket.end();
       const route = req.routeOptions.url ?? 'unmatched';
       const seconds = (performance.now() - started) / 1000;
       metrics.requestDuration.observe({ method: req.method, route, status_code: String(reply.raw.statusCode) }, seconds);
