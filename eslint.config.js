@@ -46,7 +46,7 @@ const SERVICE_DOMAINS = [
 
 /** Each source file's layer; `captured.domain` names a service domain folder. The first match wins. */
 const layers = [
-  { category: 'main', pattern: ['src/main.ts', 'src/bin/*'] },
+  { category: 'main', pattern: ['src/main.ts', 'src/bin/*', 'src/cli/**'] },
   { category: 'app', pattern: ['src/app.ts', 'src/logger.ts'] },
   // The built-in runner is a client of the runner protocol: it shares only the generated protobuf code.
   { category: 'builtinRunner', pattern: 'src/builtinRunner/**' },

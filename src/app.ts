@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
@@ -61,6 +62,30 @@ import { migrateJobHandler } from './services/migration/migrateJob.ts';
 import { mirrorSyncHandler } from './services/migration/mirrorSync.ts';
 import { pushMirrorFollowUp, pushMirrorHandler } from './services/migration/pushMirror.ts';
 
+/** How long a connection accepted just before the listener closed may take to send its request. */
+const FRESH_CONNECTION_GRACE_MS = 1000;
+
+/**
+ * Closes the listener and waits for the requests already accepted. Connections waiting in the listen backlog are
+ * accepted and their requests read first (two turns of the event loop): the kernel resets those still there when
+ * the listener closes. Node's close() also closes at once every connection with no request in progress, those
+ * accepted a moment ago whose request is still on its way included (their clients would read a reset): idle
+ * connections are closed only after FRESH_CONNECTION_GRACE_MS. Busy ones close after their answer (src/ops/plugin.ts).
+ */
+async function closeServer(server: FastifyInstance): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+  const http = server.server;
+  const closeIdle = http.closeIdleConnections;
+  http.closeIdleConnections = () => undefined;
+  const grace = setTimeout(() => closeIdle.call(http), FRESH_CONNECTION_GRACE_MS);
+  try {
+    await server.close();
+  } finally {
+    clearTimeout(grace);
+    http.closeIdleConnections = closeIdle;
+  }
+}
+
 /** The built application: the HTTP server (not listening) and its dependencies. */
 export interface App {
   server: FastifyInstance;
@@ -75,8 +100,12 @@ export interface App {
   warmUp(): Promise<void>;
   /** Starts the background work `serve` runs: the job worker (JOBS_WORKER) and the cron scheduler (CRON_ENABLED). */
   startBackground(): Promise<void>;
-  /** Stops accepting requests, then stops the scheduler and the worker (finishing or releasing their work). */
-  close(): Promise<void>;
+  /**
+   * Graceful stop: /readyz fails at once while requests are served as usual for `delayMs` (answers then carry
+   * `Connection: close`), so a balancer stops routing here first; then the listener closes, requests already
+   * accepted are answered, and the scheduler and the worker finish or release their work.
+   */
+  close(delayMs?: number): Promise<void>;
 }
 
 export interface BuildAppOptions {
@@ -129,6 +158,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     // Errors raised before a route runs answer in Gitea's {"message","url"} shape too.
     frameworkErrors: frameworkErrorHandler(config.rootUrl),
     clientErrorHandler: clientErrorHandler(config.rootUrl),
+    // Closing, a request that arrives on a connection accepted before is answered (with Connection: close), not 503.
+    return503OnClosing: false,
   });
   server.setErrorHandler(rootErrorHandler(config));
   server.setNotFoundHandler(rootNotFoundHandler(config.rootUrl));
@@ -269,11 +300,13 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       if (config.cron.enabled) await cron.start();
     },
     ops,
-    async close() {
-      // Readiness fails first; then requests (git operations included) finish, then background work.
+    async close(delayMs = 0) {
+      // Readiness fails first and the balancer gets `delayMs` to notice; then requests (git operations included)
+      // finish, then background work.
       ops.draining = true;
+      if (delayMs > 0) await sleep(delayMs);
       live.close();
-      await server.close();
+      await closeServer(server);
       await cron.stop();
       await jobs.stop();
       await notifier.drain();

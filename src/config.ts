@@ -60,6 +60,11 @@ export interface Config {
   transactionTimeoutMs: number;
   /** REPO_LOCK_TIMEOUT (Go duration, default 2m): how long a git write waits for another write of the same repository. */
   repoLockTimeoutMs: number;
+  /**
+   * SHUTDOWN_DELAY (Go duration, default 5s): on SIGTERM the instance keeps serving while only /readyz fails, this
+   * long, so a balancer's health checks take it out of rotation before the listener closes.
+   */
+  shutdownDelayMs: number;
   /** Test hook FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE=1: the process kills itself after a push moved refs, before its bookkeeping runs. */
   testCrashAfterRefUpdate: boolean;
   /** SHOW_INTERNAL_ERRORS=true: 500 answers carry the internal error text for everyone (debugging only; admins always see it). */
@@ -156,6 +161,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'instance runner registration token seeded at start (≥ 32 characters; or GITEA_RUNNER_REGISTRATION_TOKEN_FILE)',
   },
   { name: 'GIT_LAUNCHER', default: 'helper', meaning: 'direct: fork git commands from the server process, not from the small helper' },
+  {
+    name: 'SHUTDOWN_DELAY',
+    default: '5s',
+    meaning: 'on SIGTERM, serve on with /readyz failing this long before closing (≥ the balancer check interval × fall)',
+  },
   { name: 'REDIS_URL', default: '', meaning: 'redis:// URL: live GraphQL subscriptions across instances (several instances)' },
   { name: 'ATTACHMENT_MAX_SIZE', default: '2048', meaning: 'largest attachment or release asset, in MiB' },
   { name: 'ATTACHMENT_ALLOWED_TYPES', default: "Gitea's list", meaning: 'issue/comment attachment types (extensions, mime types)' },
@@ -224,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cron: loadCronConfig(env),
     transactionTimeoutMs: parseDurationSetting('DATABASE_TRANSACTION_TIMEOUT', env.DATABASE_TRANSACTION_TIMEOUT, '15s'),
     repoLockTimeoutMs: parseDurationSetting('REPO_LOCK_TIMEOUT', env.REPO_LOCK_TIMEOUT, '2m'),
+    shutdownDelayMs: parseDurationSetting('SHUTDOWN_DELAY', env.SHUTDOWN_DELAY, '5s', 0),
     testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
     showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',
     attachments: {
@@ -282,10 +293,10 @@ function parseCount(name: string, value: string | undefined, fallback: number, m
 }
 
 /** A Go-syntax duration from the environment (`fallback` when unset), at least 1 ms. */
-function parseDurationSetting(name: string, value: string | undefined, fallback: string): number {
+function parseDurationSetting(name: string, value: string | undefined, fallback: string, min = 1): number {
   try {
     const ms = parseDuration(value?.trim() || fallback);
-    if (ms < 1) throw new Error('must be at least 1ms');
+    if (ms < min) throw new Error(`must be at least ${min}ms`);
     return ms;
   } catch (err) {
     throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}, got ${value}`, { cause: err });

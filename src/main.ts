@@ -1,100 +1,13 @@
+// The `forgegraph` command line. Each command imports its code when it runs (src/cli/), and the bundle is split
+// there (src/bin/bundle.js): `--version` and `--help` load this file and the configuration only, `admin user …`
+// the database and the user services, `serve` the whole server.
 import { arch, platform } from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError as CliArgumentError, Option } from 'commander';
-import { LoginThrottle } from './auth/loginThrottle.ts';
-import { describeDatabase, ENVIRONMENT, loadConfig, PACKAGE_VERSION, redactUrl, VERSION, type Config } from './config.ts';
-import { createDb, prepareDb, type Db } from './db/client.ts';
-import { RepoLocks } from './db/repoLocks.ts';
-import { dumpTo, restoreFrom } from './db/backup.ts';
-import { runCronTask } from './services/cron/cron.ts';
-import { deployMigrations, MigrationError } from './db/migrate/engine.ts';
+import { describeDatabase, ENVIRONMENT, loadConfig, PACKAGE_VERSION, VERSION } from './config.ts';
 import { isDomainError } from './errors.ts';
-import { JobWorker } from './jobs/worker.ts';
-import { readInstallation } from './db/installation.ts';
-import { LiveBus } from './notify/liveBus.ts';
-import { Notifier } from './notify/notifier.ts';
-import { createSystemContext, type ServiceContext } from './services/context.ts';
-import * as tokenService from './services/user/token.ts';
-import * as userService from './services/user/user.ts';
-
-/** Applies pending migrations, explaining any refusal in plain words. */
-async function migrate(config: Config): Promise<string[]> {
-  try {
-    return await deployMigrations({ provider: config.dbProvider, url: config.databaseUrl });
-  } catch (err) {
-    if (err instanceof MigrationError) {
-      const hint: Record<MigrationError['code'], string> = {
-        MIGRATION_FAILED: 'A migration failed earlier on this database; restore a backup or repair it by hand, then start again.',
-        MIGRATION_EDITED: 'An already-applied migration file was changed; restore it from version control.',
-        DATABASE_NEWER: 'This database was migrated by a newer Forgegraph; run that version (or restore a backup).',
-        ENGINE_ERROR: 'Check DATABASE_URL and that the database is reachable.',
-      };
-      throw new Error(`Database migration refused (${err.code}): ${err.message}\n${hint[err.code]}`, { cause: err });
-    }
-    throw err;
-  }
-}
-
-/**
- * Says on stderr which database a command opened (stdout stays the command's output). A database the command
- * had to create is flagged: it is usually not the server's (the server prints the DATA_DIR/DATABASE_URL it uses).
- */
-function announceDatabase(config: Config, applied: string[]): void {
-  const created = applied.some((name) => name.endsWith('_init'));
-  const note = created
-    ? ' (new: created by this command; the server prints the DATA_DIR/DATABASE_URL it uses)'
-    : applied.length
-      ? ` (applied ${applied.length} migration(s))`
-      : '';
-  process.stderr.write(`Database: ${describeDatabase(config)}${note}\n`);
-}
-
-/** Single-quotes a value for a POSIX shell when it needs it. */
-function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * The environment assignments that make `npx forgegraph …` open the server's database from any directory:
- * DATABASE_URL when set (its password left for the user to fill in), and the absolute DATA_DIR.
- */
-function cliEnvironment(config: Config, env: NodeJS.ProcessEnv = process.env): string {
-  const parts: string[] = [];
-  if (env.DATABASE_URL) parts.push(`DATABASE_URL=${shellQuote(redactUrl(env.DATABASE_URL).replace(':***@', ':<password>@'))}`);
-  if (!env.DATABASE_URL || env.DATA_DIR) parts.push(`DATA_DIR=${shellQuote(config.dataDir)}`);
-  return parts.join(' ');
-}
-
-/** A migrated database and a system context for the admin commands (works while the server runs). */
-async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  announceDatabase(config, await migrate(config));
-  const db: Db = createDb({ provider: config.dbProvider, url: config.databaseUrl });
-  await prepareDb(db, config.dbProvider);
-  const notifier = new Notifier((s, e, err) => process.stderr.write(`subscriber ${s} failed on ${e.type}: ${String(err)}\n`));
-  // Jobs the commands enqueue are run by the server's workers (this process starts none).
-  const log = (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`);
-  const jobs = new JobWorker(db, config.dbProvider, config.jobs, { debug: () => undefined, info: () => undefined, warn: log, error: log });
-  const { lockClass } = await readInstallation(db);
-  const repoLocks = new RepoLocks(config.dbProvider, config.databaseUrl, { lockClass, waitMs: config.repoLockTimeoutMs });
-  try {
-    return await fn(
-      createSystemContext({
-        db,
-        config,
-        notifier,
-        jobs,
-        live: new LiveBus(),
-        repoLocks,
-        loginThrottle: new LoginThrottle(config.loginThrottle),
-      }),
-    );
-  } finally {
-    await notifier.drain();
-    await repoLocks.close();
-    await db.$disconnect();
-  }
-}
+import type { CreateUserFlags } from './cli/admin.ts';
+import { PASSWORD_PLACEHOLDER } from './cli/firstAdmin.ts';
 
 function parseBool(value: string | undefined): boolean {
   if (value === undefined || value === 'true' || value === '1') return true;
@@ -102,52 +15,20 @@ function parseBool(value: string | undefined): boolean {
   throw new CliArgumentError('expected true or false');
 }
 
-async function serve(): Promise<void> {
-  const started = performance.now();
-  const config = loadConfig();
-  const applied = await migrate(config);
-  const { buildApp } = await import('./app.ts');
-  const app = await buildApp(config, { logger: true });
-  const log = app.server.log;
-  if (applied.length) log.info({ applied }, `applied ${applied.length} database migration(s)`);
-  await app.server.listen({ port: config.port, host: config.host });
-  await app.startBackground();
-  void app.warmUp().catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'));
-  const ms = Math.round(performance.now() - started);
-  log.info(
-    `Forgegraph ${config.packageVersion} ready in ${ms} ms: ${config.rootUrl} (REST ${config.rootUrl}api/v1, GraphQL ${config.rootUrl}api/graphql, git ${config.rootUrl}{owner}/{repo}.git); database ${describeDatabase(config)}, data in ${config.dataDir}`,
-  );
-  if ((await app.deps.db.user.count({ where: { type: 'INDIVIDUAL' } })) === 0) {
-    process.stdout.write(
-      `\nNo users yet. Create the first administrator (the password needs at least ${config.minPasswordLength} characters) with:\n` +
-        `  ${cliEnvironment(config)} npx forgegraph admin user create --username root --password <password> --email root@example.com --admin --must-change-password=false\n\n`,
-    );
-  }
-  // Graceful shutdown: readiness fails, the listener closes, requests and git operations in flight finish, the
-  // scheduler and the workers finish or release their work; a second signal or SHUTDOWN_TIMEOUT ends it at once.
-  const stop = async (signal: string) => {
-    log.info(`${signal}: shutting down (draining requests, git operations and jobs)`);
-    const force = setTimeout(() => {
-      log.error('shutdown timed out; exiting');
-      process.exit(1);
-    }, config.jobs.shutdownTimeoutMs + 30_000);
-    force.unref();
-    process.once('SIGTERM', () => process.exit(1));
-    process.once('SIGINT', () => process.exit(1));
-    await app.close();
-    log.info('shutdown complete');
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-}
-
 /** The password policy, checked before opening the database so the message says what is needed. */
 function checkPassword(password: string | undefined, minLength: number): string {
   if (!password) throw new Error(`--password is required (at least ${minLength} characters)`);
+  if (password === PASSWORD_PLACEHOLDER)
+    throw new Error(`replace ${PASSWORD_PLACEHOLDER} with a password of your own (at least ${minLength} characters)`);
   if (password.length < minLength) throw new Error(`password is too short: it needs at least ${minLength} characters`);
   return password;
 }
+
+const invocationHelp = [
+  'In a checkout, run it as `node src/bin/forgegraph.js <command>` (`npm start` runs `serve` so), from any directory',
+  "with the checkout's path. It runs in that one process, so SIGTERM and SIGINT reach the server or runner itself.",
+  "(`npx forgegraph` would first install the checkout into npx's cache.)",
+].join('\n');
 
 const environmentHelp = [
   'Environment (the server and every command read the same variables):',
@@ -157,14 +38,17 @@ const environmentHelp = [
 const program = new Command('forgegraph')
   .description('A self-hosted git forge with a Gitea-compatible REST API and a GraphQL graph.')
   .version(`forgegraph ${PACKAGE_VERSION} (Gitea API ${VERSION})`, '-v, --version', 'print the version')
-  .addHelpText('afterAll', `\n${environmentHelp}\n`);
-program.command('serve').description('Run the server (applies pending migrations first).').action(serve);
+  .addHelpText('afterAll', `\n${invocationHelp}\n\n${environmentHelp}\n`);
+program
+  .command('serve')
+  .description('Run the server (applies pending migrations first). SIGTERM or SIGINT stops it gracefully (SHUTDOWN_DELAY).')
+  .action(async () => (await import('./cli/serve.ts')).serve());
 program
   .command('migrate')
   .description('Apply pending database migrations and exit.')
   .action(async () => {
     const config = loadConfig();
-    const applied = await migrate(config);
+    const applied = await (await import('./cli/system.ts')).migrate(config);
     process.stderr.write(`Database: ${describeDatabase(config)}\n`);
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n');
   });
@@ -175,31 +59,14 @@ program
     'Back up the database (a logical export that restores into SQLite or PostgreSQL), repositories, attachments and packages into a new directory (like `gitea dump`; archive it with tar).',
   )
   .requiredOption('--output <dir>', 'new or empty directory to write')
-  .action(async (o: { output: string }) => {
-    await withSystem(async (cx) => {
-      const manifest = await dumpTo(cx.db, cx.config.dbProvider, cx.config.dataDir, path.resolve(o.output));
-      const total = Object.values(manifest.rows).reduce((a, b) => a + b, 0);
-      process.stdout.write(
-        `Dumped ${total} rows of ${Object.keys(manifest.rows).length} tables and ${manifest.data.join(', ')} to ${path.resolve(o.output)}\n`,
-      );
-    });
-  });
+  .action(async (o: { output: string }) => (await import('./cli/backup.ts')).dump(o.output));
 program
   .command('restore')
   .description(
     "Restore a `forgegraph dump` directory into a new database and data directory (DATABASE_URL, DATA_DIR), then point the repositories at this data directory's git hooks.",
   )
   .requiredOption('--input <dir>', 'directory written by `forgegraph dump`')
-  .action(async (o: { input: string }) => {
-    await withSystem(async (cx) => {
-      const manifest = await restoreFrom(cx.db, cx.config.dbProvider, cx.config.dataDir, path.resolve(o.input));
-      await runCronTask(cx, 'resync_all_hooks');
-      const total = Object.values(manifest.rows).reduce((a, b) => a + b, 0);
-      process.stdout.write(
-        `Restored ${total} rows (dumped from ${manifest.provider} at ${manifest.createdAt}) and ${manifest.data.join(', ')} into ${cx.config.dataDir}\n`,
-      );
-    });
-  });
+  .action(async (o: { input: string }) => (await import('./cli/backup.ts')).restore(o.input));
 
 const admin = program.command('admin').description('Administration commands.');
 const user = admin.command('user').description('Manage users.');
@@ -215,40 +82,10 @@ user
   .option('--access-token', 'also create an access token and print it', false)
   .option('--access-token-name <name>', 'name of that token', 'gitea-admin')
   .option('--access-token-scopes <scopes>', 'comma-separated scopes of that token', 'all')
-  .action(
-    async (o: {
-      username: string;
-      email: string;
-      password?: string;
-      admin: boolean;
-      mustChangePassword: boolean;
-      restricted: boolean;
-      accessToken: boolean;
-      accessTokenName: string;
-      accessTokenScopes: string;
-    }) => {
-      const password = checkPassword(o.password, loadConfig().minPasswordLength);
-      await withSystem(async (cx) => {
-        await userService.createUser(cx, {
-          username: o.username,
-          email: o.email,
-          password,
-          admin: o.admin,
-          mustChangePassword: o.mustChangePassword,
-          restricted: o.restricted,
-        });
-        if (o.accessToken) {
-          const created = await tokenService.createAccessToken(cx, {
-            username: o.username,
-            name: o.accessTokenName,
-            scopes: o.accessTokenScopes.split(','),
-          });
-          process.stdout.write(`Access token was successfully created... ${created.secret}\n`);
-        }
-        process.stdout.write(`New user '${o.username}' has been successfully created!\n`);
-      });
-    },
-  );
+  .action(async (o: CreateUserFlags & { password?: string }) => {
+    const password = checkPassword(o.password, loadConfig().minPasswordLength);
+    await (await import('./cli/admin.ts')).createUser(o, password);
+  });
 user
   .command('change-password')
   .description("Set a user's password.")
@@ -257,26 +94,13 @@ user
   .option('--must-change-password [bool]', 'require another change before the API can be used (default true, as Gitea)', parseBool, true)
   .action(async (o: { username: string; password: string; mustChangePassword: boolean }) => {
     const password = checkPassword(o.password, loadConfig().minPasswordLength);
-    await withSystem(async (cx) => {
-      await userService.changePassword(cx, { username: o.username, password, mustChangePassword: o.mustChangePassword });
-      process.stdout.write(`${o.username}'s password has been successfully updated!\n`);
-    });
+    await (await import('./cli/admin.ts')).changePassword(o, password);
   });
 user
   .command('list')
   .description('List users.')
   .option('--admin', 'list only site administrators', false)
-  .action(async (o: { admin: boolean }) => {
-    await withSystem(async (cx) => {
-      const rows: string[] = ['ID\tUsername\tEmail\tIsActive\tIsAdmin\t2FA'];
-      for (let page = 1; ; page++) {
-        const result = await userService.adminListUsers(cx, { page, pageSize: 50, sort: 'id', ...(o.admin ? { isAdmin: true } : {}) });
-        for (const u of result.items) rows.push(`${u.id}\t${u.name}\t${u.email}\t${u.isActive}\t${u.isAdmin}\tfalse`);
-        if (page * 50 >= result.total) break;
-      }
-      process.stdout.write(`${rows.join('\n')}\n`);
-    });
-  });
+  .action(async (o: { admin: boolean }) => (await import('./cli/admin.ts')).listUsers(o));
 
 function positiveInt(value: string): number {
   const n = Number(value);

@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Metrics } from './metrics.ts';
 import { runInRequest, type RequestContext } from './requestContext.ts';
@@ -13,7 +14,7 @@ export interface ReadinessChecks {
 /** The operations surface of one instance: whether it drains (SIGTERM), and its metrics. */
 export interface OpsState {
   metrics: Metrics;
-  /** True from the start of a graceful shutdown: /readyz fails so the balancer stops sending requests. */
+  /** True from the start of a graceful shutdown: /readyz fails so the balancer stops sending requests; answers close their connection. */
   draining: boolean;
 }
 
@@ -39,9 +40,14 @@ export function mountOps(server: FastifyInstance, state: OpsState, checks: Readi
   const { metrics } = state;
   server.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    // Draining: answered as usual, but the client (or balancer) opens its next connection elsewhere.
+    if (state.draining) reply.raw.setHeader('Connection', 'close');
     const context: RequestContext = { reqId: req.id, statements: 0 };
     const started = performance.now();
     reply.raw.once('close', () => {
+      // Draining, a kept-alive connection that was busy when the drain began is closed once it has answered
+      // (Node would keep it open, idle, for the keep-alive timeout after the listener closed).
+      if (state.draining && req.raw.socket instanceof Socket) req.raw.socket.end();
       const route = req.routeOptions.url ?? 'unmatched';
       const seconds = (performance.now() - started) / 1000;
       metrics.requestDuration.observe({ method: req.method, route, status_code: String(reply.raw.statusCode) }, seconds);

@@ -30,8 +30,8 @@ li { margin: .4em 0; }
 <li>git over HTTP: <code>git clone ${escapeHtml(config.rootUrl)}&lt;owner&gt;/&lt;repository&gt;.git</code></li>
 <li>${link('api/healthz', 'Health check')} and ${link('api/v1/version', 'API version')}.</li>
 </ul>
-<p>The first administrator is created on the server's machine with <code>npx forgegraph admin user create</code>
-(see <code>npx forgegraph --help</code>).</p>
+<p>The first administrator is created on the server's machine with <code>node src/bin/forgegraph.js admin user create</code>
+in the checkout (see <code>node src/bin/forgegraph.js --help</code>).</p>
 </body>
 </html>
 `;

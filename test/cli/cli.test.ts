@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -9,7 +9,8 @@ import { createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = 'src/bin/forgegraph.js';
-const PASSWORD = 'root-password-1';
+/** Typed over the hint's placeholder: `<` and `>` are what the shell read as redirections when it was not quoted. */
+const PASSWORD = 'root-password<1>';
 const NEW_PASSWORD = 'root-password-2';
 /** Each CLI process starts in a few seconds on an idle machine, several times that on a busy one. */
 const SLOW = 180_000;
@@ -33,10 +34,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Runs `node src/bin/forgegraph.js …args` in the checkout with `env`, as `npx forgegraph` would. */
-function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<RunResult> {
+/** Runs `command …args` in `cwd` with `env`; its exit code and output. */
+function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -46,42 +47,52 @@ function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<RunResult> {
   });
 }
 
+/** Runs `node src/bin/forgegraph.js …args` in the checkout with `env`, as the README documents. */
+function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<RunResult> {
+  return runProcess(process.execPath, [BIN, ...args], env);
+}
+
 describe('forgegraph --version, --help and a database it had to create', () => {
-  it('--version prints the release and the Gitea API level', { timeout: SLOW }, async () => {
-    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    const res = await runCli(process.env, '--version');
-    expect(res.code).toBe(0);
-    expect(res.stdout).toBe(`forgegraph ${version} (Gitea API 1.27.0)\n`);
-  });
+  // Independent commands, run side by side.
+  it(
+    '--version prints the release and the Gitea API level; --help the commands, how to run them and every variable; a command that had to create its database says so (it is usually not the server’s)',
+    { timeout: SLOW },
+    async () => {
+      const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+      const dir = mkdtempSync(path.join(tmpdir(), 'forgegraph-cli-'));
+      try {
+        const fresh: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
+        delete fresh.DATABASE_URL;
+        const [ver, help, sub, list] = await Promise.all([
+          runCli(process.env, '--version'),
+          runCli(process.env, '--help'),
+          runCli(process.env, 'admin', 'user', 'create', '--help'),
+          runCli(fresh, 'admin', 'user', 'list'),
+        ]);
+        expect(ver.code).toBe(0);
+        expect(ver.stdout).toBe(`forgegraph ${version} (Gitea API 1.27.0)\n`);
 
-  it('--help lists the commands and every environment variable', { timeout: SLOW }, async () => {
-    const res = await runCli(process.env, '--help');
-    expect(res.code).toBe(0);
-    for (const command of ['serve', 'migrate', 'admin']) expect(res.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
-    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'ROOT_URL', 'SECRET_KEY', 'LOG_LEVEL', 'LOG_FORMAT']) {
-      expect(res.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
-    }
-    // Subcommands show it too: `admin user create --help` is where a new user looks.
-    const sub = await runCli(process.env, 'admin', 'user', 'create', '--help');
-    expect(sub.stdout).toContain('DATA_DIR');
-    expect(sub.stdout).toContain('--password <password>');
-  });
+        expect(help.code).toBe(0);
+        for (const command of ['serve', 'migrate', 'admin']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+        for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'ROOT_URL', 'SECRET_KEY', 'LOG_LEVEL', 'LOG_FORMAT', 'SHUTDOWN_DELAY']) {
+          expect(help.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+        }
+        // The one documented way to run it, which installs nothing (npx installed the checkout into its cache).
+        expect(help.stdout).toContain('node src/bin/forgegraph.js <command>');
+        // Subcommands show it too: `admin user create --help` is where a new user looks.
+        expect(sub.stdout).toContain('DATA_DIR');
+        expect(sub.stdout).toContain('--password <password>');
 
-  it('a command that had to create its database says so (it is usually not the server’s)', { timeout: SLOW }, async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'forgegraph-cli-'));
-    try {
-      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
-      delete env.DATABASE_URL;
-      const res = await runCli(env, 'admin', 'user', 'list');
-      expect(res.code).toBe(0);
-      expect(res.stderr).toBe(
-        `Database: SQLite ${path.join(dir, 'forgegraph.db')} (new: created by this command; the server prints the DATA_DIR/DATABASE_URL it uses)\n`,
-      );
-      expect(res.stdout).toBe('ID\tUsername\tEmail\tIsActive\tIsAdmin\t2FA\n');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+        expect(list.code).toBe(0);
+        expect(list.stderr).toBe(
+          `Database: SQLite ${path.join(dir, 'forgegraph.db')} (new: created by this command; the server prints the DATA_DIR/DATABASE_URL it uses)\n`,
+        );
+        expect(list.stdout).toBe('ID\tUsername\tEmail\tIsActive\tIsAdmin\t2FA\n');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
@@ -92,7 +103,7 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
   let baseUrl = '';
   let token = '';
 
-  /** Runs `node src/bin/forgegraph.js …args` in the checkout, as `npx forgegraph` would. */
+  /** Runs `node src/bin/forgegraph.js …args` in the checkout, as the README documents. */
   function run(...args: string[]): Promise<RunResult> {
     return runCli(env, ...args);
   }
@@ -125,7 +136,7 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(provider);
-    env = { ...process.env, DATA_DIR: database.dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+    env = { ...process.env, DATA_DIR: database.dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_DELAY: '0' };
     for (const key of ['DATABASE_URL', 'PORT', 'SECRET_KEY', 'ROOT_URL', 'NODE_OPTIONS', 'NODE_ENV']) delete env[key];
     // SQLite: the default (`file:<DATA_DIR>/forgegraph.db`, the file createTestDatabase names); PostgreSQL: a fresh database.
     if (provider === 'postgresql') env.DATABASE_URL = database.url;
@@ -164,10 +175,11 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
     server.stdout?.on('data', (d: Buffer) => (serverOut += d.toString()));
     server.stderr?.on('data', (d: Buffer) => (serverOut += d.toString()));
     await waitFor(() => serverOut.includes('admin user create') && serverOut.includes('ready in'), 'the first-start hint');
-    // The hint names the data this server uses, so it works from a shell that does not have the server's environment.
+    // The hint names the data this server uses, so it works from a shell that does not have the server's environment,
+    // and the CLI by its path, so it works from any directory.
     const where = provider === 'sqlite' ? `DATA_DIR=${database.dataDir}` : `DATABASE_URL=${database.url} DATA_DIR=${database.dataDir}`;
     expect(serverOut).toContain(
-      `No users yet. Create the first administrator (the password needs at least 8 characters) with:\n  ${where} npx forgegraph admin user create --username root --password <password> --email root@example.com --admin --must-change-password=false\n`,
+      `No users yet. Create the first administrator with this command, CHANGE-ME replaced by a password of at least 8 characters:\n  ${where} node ${ROOT}/src/bin/forgegraph.js admin user create --username root --password 'CHANGE-ME' --email root@example.com --admin --must-change-password=false\n`,
     );
     expect(serverOut).toContain(`ready in`);
     expect(serverOut).toContain(databaseLine().replace('Database: ', 'database '));
@@ -188,24 +200,26 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
   });
 
   it(
-    'the printed hint, run as printed from a shell without the server environment, creates the admin the server sees',
+    'the printed hint pastes into a shell: as printed it asks for a password; with one typed over CHANGE-ME it creates the admin the server sees',
     { timeout: SLOW },
     async () => {
-      const hint = serverOut.split('\n').find((line) => line.includes('npx forgegraph admin user create'));
-      expect(hint).toBeDefined();
-      // A new user's shell: none of the server's variables; the same checkout (`npx forgegraph` runs src/bin/forgegraph.js).
+      const hint = (serverOut.split('\n').find((line) => line.includes(' admin user create ')) ?? '').trim();
+      // A new user's shell: none of the server's variables, another directory.
       const shell = { ...env };
       for (const key of ['DATA_DIR', 'DATABASE_URL']) delete shell[key];
-      const command = `${(hint ?? '').trim().replace('npx forgegraph', `${process.execPath} ${BIN}`).replace('<password>', PASSWORD)} --access-token`;
-      const res = await new Promise<RunResult>((resolve, reject) => {
-        const child = spawn('/bin/sh', ['-c', command], { cwd: ROOT, env: shell, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.once('error', reject);
-        child.once('close', (code) => resolve({ code, stdout, stderr }));
+      const bash = (command: string) => runProcess('bash', ['-c', command], shell, tmpdir());
+      expect(await bash(`set -n; ${hint}`)).toEqual({ code: 0, stdout: '', stderr: '' });
+      const asPrinted = await bash(hint);
+      expect(asPrinted).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'forgegraph: replace CHANGE-ME with a password of your own (at least 8 characters)\n',
       });
+
+      const generated = statSync(path.join(ROOT, 'src/generated')).mtimeMs;
+      const res = await bash(`${hint.replace('CHANGE-ME', PASSWORD)} --access-token`);
+      // Nothing was installed or generated into the checkout (the first `npx forgegraph` regenerated src/generated).
+      expect(statSync(path.join(ROOT, 'src/generated')).mtimeMs).toBe(generated);
       expect(res.stderr).toBe(`${databaseLine()}\n`);
       expect(res.code).toBe(0);
       expect(res.stdout).toContain("New user 'root' has been successfully created!");

@@ -1,6 +1,6 @@
-// Vitest global setup: builds dist/forgegraph.mjs once per run, so the servers and CLI commands the tests start run
-// the current sources from the bundle (src/bin/forgegraph.js picks it when it is fresh).
-import { bundle } from '../../scripts/bundle.ts';
+// Vitest global setup: builds dist/ once per run, so the servers and CLI commands the tests start run the current
+// sources from the bundle (src/bin/forgegraph.js rebuilds it when it is older than the sources).
+import { bundle } from '../../src/bin/bundle.js';
 
 export default async function setup(): Promise<void> {
   await bundle();

@@ -1,5 +1,6 @@
 // The database and environment of a `forgegraph serve` child process (test/helpers/serverProcess.ts): migrated,
 // with the user alice, and a client of the test's own to compare the database with git after a crash.
+import { afterAll, beforeAll } from 'vitest';
 import { createDb, prepareDb, type Db } from '../../src/db/client.ts';
 import { createSystemContext } from '../../src/services/context.ts';
 import { createUser } from '../../src/services/user/user.ts';
@@ -25,7 +26,7 @@ export async function prepareServerDatabase(provider: DbProvider): Promise<{ dat
   return { database, db };
 }
 
-/** The environment of a server on `database` listening on 127.0.0.1:`port` (no cron; short job leases). */
+/** The environment of a server on `database` listening on 127.0.0.1:`port` (no cron; short job leases; SIGTERM stops at once). */
 export function serverEnv(database: TestDatabase, port: number, extra: Record<string, string> = {}): Record<string, string> {
   return {
     DATA_DIR: database.dataDir,
@@ -41,6 +42,7 @@ export function serverEnv(database: TestDatabase, port: number, extra: Record<st
     // A write waits up to 15 s by default, then answers 503: with every core busy (a suite beside this one), a
     // repository created with auto_init took longer, and the crash tests failed before their crash.
     DATABASE_TRANSACTION_TIMEOUT: '120s',
+    SHUTDOWN_DELAY: '0',
     ...extra,
   };
 }
@@ -56,4 +58,17 @@ export async function startInProcessServer(provider: DbProvider, database: TestD
   await site.app.server.listen({ port: Number(env.PORT), host: env.HOST ?? '127.0.0.1' });
   await site.app.startBackground();
   return site;
+}
+
+/** prepareServerDatabase for the enclosing suite (dropped after it); `suite.database` inside its tests. */
+export function serverDatabaseForSuite(provider: DbProvider): { database: TestDatabase } {
+  const suite = {} as { database: TestDatabase; db: Db };
+  beforeAll(async () => {
+    Object.assign(suite, await prepareServerDatabase(provider));
+  });
+  afterAll(async () => {
+    await suite.db.$disconnect();
+    await suite.database.drop();
+  });
+  return suite;
 }

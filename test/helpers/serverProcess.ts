@@ -1,6 +1,7 @@
 // `forgegraph serve` as a child process, for tests that kill the server (crash safety).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import http from 'node:http';
+import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -55,6 +56,16 @@ export class ServerProcess {
     throw new Error(`server did not start:\n${this.output.join('')}`);
   }
 
+  /** Sends a signal (SIGTERM: the graceful stop) without waiting. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** The exit code, or null while the process runs. */
+  exitCode(): number | null {
+    return this.child.exitCode;
+  }
+
   /** SIGKILL: no shutdown, no release of claimed jobs. */
   async kill(): Promise<void> {
     this.child.kill('SIGKILL');
@@ -74,4 +85,68 @@ export async function until(check: () => Promise<boolean> | boolean, ms: number,
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(100);
   }
+}
+
+/** Whether a TCP connection to 127.0.0.1:`port` is accepted now. */
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Whether this process can listen on 127.0.0.1:`port` (a server released it). */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** An HTTP answer read whole. */
+export interface Answer {
+  status: number;
+  connection: string | undefined;
+  body: string;
+}
+
+/**
+ * A generic package upload as `user` (password `password`) whose body is still being sent, a chunk every 200 ms,
+ * until `finish()`: a request in flight across a shutdown. `answer` is awaited later (a failure is reported there).
+ */
+export function slowUpload(port: number, file: string, user: string, password: string): { finish(): void; answer: Promise<Answer> } {
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'PUT',
+    path: `/api/packages/${user}/generic/slow/1.0.0/${file}`,
+    agent: false,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+      'content-type': 'application/octet-stream',
+    },
+  });
+  const answer = new Promise<Answer>((resolve, reject) => {
+    req.once('response', (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+    });
+    req.once('error', reject);
+  });
+  answer.catch(() => undefined);
+  req.write('first chunk\n');
+  const timer = setInterval(() => req.write('another chunk\n'), 200);
+  return {
+    finish() {
+      clearInterval(timer);
+      req.end('last chunk\n');
+    },
+    answer,
+  };
 }

@@ -6,6 +6,7 @@ import { NO_FILTERS, withSchemaEngine } from './engineSession.ts';
 import { MigrationError } from './MigrationError.ts';
 import { readMigrationList } from './migrationList.ts';
 import { withMigrationLock } from './migrationLock.ts';
+import { upToDate } from './upToDate.ts';
 import { diagnoseHistory, type MigrationStatus } from './migrationStatus.ts';
 import type { SchemaEngine } from './schemaEngineWasm.ts';
 
@@ -19,6 +20,8 @@ import type { SchemaEngine } from './schemaEngineWasm.ts';
 export async function deployMigrations(opts: MigrationTarget): Promise<string[]> {
   try {
     const list = await readMigrationList(opts.migrationsDir ?? defaultMigrationsDir(opts.provider));
+    // The usual case (every start, every CLI command) without starting the engine.
+    if (await upToDate(opts, list)) return [];
     return await withMigrationLock(opts.provider, opts.url, () =>
       withSchemaEngine(createAdapterFactory(opts.provider, opts.url), async (engine) => {
         const status = await diagnoseHistory(engine, list);
