@@ -74,7 +74,17 @@ describe('forgegraph --version, --help and a database it had to create', () => {
 
         expect(help.code).toBe(0);
         for (const command of ['serve', 'migrate', 'admin']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
-        for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'ROOT_URL', 'SECRET_KEY', 'LOG_LEVEL', 'LOG_FORMAT', 'SHUTDOWN_DELAY']) {
+        for (const name of [
+          'PORT',
+          'HOST',
+          'DATA_DIR',
+          'DATABASE_URL',
+          'ROOT_URL',
+          'SECRET_KEY',
+          'LOG_LEVEL',
+          'LOG_FORMAT',
+          'SHUTDOWN_DELAY',
+        ]) {
           expect(help.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
         }
         // The one documented way to run it, which installs nothing (npx installed the checkout into its cache).

@@ -109,7 +109,7 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
   });
 
   it.skipIf(provider !== 'postgresql')(
-    'installations sharing one PostgreSQL database (two schemas) hold their own locks: each its installation\'s class',
+    "installations sharing one PostgreSQL database (two schemas) hold their own locks: each its installation's class",
     async () => {
       const database = await createMigratedDatabase(provider);
       databases.push(database);
