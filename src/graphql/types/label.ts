@@ -5,7 +5,9 @@ import * as repoLabelService from '../../services/label/repoLabel.ts';
 import * as labelService from '../../services/label/label.ts';
 import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
+import type { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScopeBy } from '../tokenWriteScopes.ts';
@@ -24,14 +26,30 @@ const LabelOrderFieldEnum = builder.enumType('LabelOrderField', {
   values: { CREATED_AT: { value: 'CREATED_AT' }, NAME: { value: 'NAME' }, ISSUE_COUNT: { value: 'ISSUE_COUNT' } } as const,
 });
 
-/** GitHub's LabelOrder, for every label connection's `orderBy`. */
-export const LabelOrderInput = builder.inputType('LabelOrder', {
+const LabelOrderInput = builder.inputType('LabelOrder', {
   description: 'Ordering options for label connections.',
   fields: (t) => ({
     field: t.field({ type: LabelOrderFieldEnum, required: true }),
     direction: t.field({ type: OrderDirectionEnum, required: true }),
   }),
 });
+
+/** GitHub's arguments of a label connection (`orderBy`, `query`), shared by every label list. */
+export const labelListArgs = builder.args((t) => ({
+  orderBy: t.field({ type: LabelOrderInput, defaultValue: { field: 'CREATED_AT', direction: 'ASC' } }),
+  query: t.string({ description: 'Only labels whose name contains this (case-insensitive).' }),
+}));
+
+/** The filter and order of a label list for `labelListArgs`, within what the viewer may read. */
+export function labelListQuery(
+  args: { orderBy?: labelService.LabelOrder | null; query?: string | null },
+  ctx: GraphQLContext,
+): { where: Models.Prisma.LabelWhereInput; orderBy: Models.Prisma.LabelOrderByWithRelationInput[] } {
+  return {
+    where: { AND: [labelService.labelSearchFilter(ctx.cx.config.dbProvider, { query: opt(args.query) }), labelReadWhere(ctx.cx)] },
+    orderBy: labelService.labelOrderBy(opt(args.orderBy)),
+  };
+}
 
 /** The Label node (GitHub's names plus Gitea's exclusive/archived). */
 export const LabelRef = builder.prismaNode('Label', {
@@ -83,14 +101,8 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
     totalCount: true,
     description: "The organization's labels (as GET /api/v1/orgs/{org}/labels).",
     ...filteredBy('labelReadWhere'),
-    args: {
-      orderBy: t.arg({ type: LabelOrderInput, defaultValue: { field: 'CREATED_AT', direction: 'ASC' } }),
-      query: t.arg.string({ description: 'Only labels whose name contains this (case-insensitive).' }),
-    },
-    query: (args, ctx) => ({
-      where: { AND: [labelService.labelSearchFilter(ctx.cx.config.dbProvider, { query: opt(args.query) }), labelReadWhere(ctx.cx)] },
-      orderBy: labelService.labelOrderBy(opt(args.orderBy)),
-    }),
+    args: labelListArgs,
+    query: labelListQuery,
   }),
   label: t.field({
     type: LabelRef,

@@ -4,12 +4,11 @@ import { atLeast } from '../../permissions/accessMode.ts';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { requireRepo } from '../../services/access/repoAccess.ts';
-import * as labelService from '../../services/label/label.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { dbId, opt } from '../ids.ts';
+import { dbId } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import { ISSUE_PRELOADERS } from '../preload/issue.ts';
 import { scalarsOnly, withPreloaded } from '../preload/plan.ts';
@@ -20,7 +19,7 @@ import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
-import { LabelOrderInput, LabelRef } from './label.ts';
+import { labelListArgs, labelListQuery, LabelRef } from './label.ts';
 import { UserRef } from './user.ts';
 
 /** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
@@ -180,14 +179,8 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         "The repository's own labels (organization labels are on the organization); empty without issues or pull requests read access (as GET …/labels).",
       totalCount: true,
       ...filteredBy('labelReadWhere'),
-      args: {
-        orderBy: t.arg({ type: LabelOrderInput, defaultValue: { field: 'CREATED_AT', direction: 'ASC' } }),
-        query: t.arg.string({ description: 'Only labels whose name contains this (case-insensitive).' }),
-      },
-      query: (args, ctx) => ({
-        where: { AND: [labelService.labelSearchFilter(ctx.cx.config.dbProvider, { query: opt(args.query) }), labelReadWhere(ctx.cx)] },
-        orderBy: labelService.labelOrderBy(opt(args.orderBy)),
-      }),
+      args: labelListArgs,
+      query: labelListQuery,
     }),
     label: t.field({
       type: LabelRef,
