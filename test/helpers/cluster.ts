@@ -27,8 +27,11 @@ export function haproxyBinary(): string | null {
 export interface Instance {
   name: string;
   port: number;
+  /** The running process (a new one after `restart`). */
   process: ServerProcess;
   url: string;
+  /** The environment it was started with. */
+  env: Record<string, string>;
 }
 
 /** A running cluster: its balancer URL, instances, database and a client of the test's own. */
@@ -41,6 +44,8 @@ export interface Cluster {
   servedBy: Map<string, number>;
   /** fetch through the balancer (path relative to the root), counting the instance that answered. */
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
+  /** Stops instance `index` gracefully (SIGTERM, as an orchestrator does) and starts it again on its port. */
+  restart(index: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,8 +89,8 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
   for (let i = 0; i < n; i++) {
     const port = await freePort();
     const name = `fg${i + 1}`;
-    const process = new ServerProcess(serverEnv(database, port, { ROOT_URL: url, ...env }));
-    instances.push({ name, port, process, url: `http://127.0.0.1:${port}/` });
+    const instanceEnv = serverEnv(database, port, { ROOT_URL: url, ...env });
+    instances.push({ name, port, process: new ServerProcess(instanceEnv), url: `http://127.0.0.1:${port}/`, env: instanceEnv });
   }
   await Promise.all(instances.map((i) => i.process.ready(i.port)));
   const cfg = path.join(database.dataDir, 'haproxy.cfg');
@@ -119,6 +124,13 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
       const by = res.headers.get('x-served-by') ?? 'none';
       servedBy.set(by, (servedBy.get(by) ?? 0) + 1);
       return res;
+    },
+    async restart(index) {
+      const instance = instances[index];
+      if (!instance) throw new Error(`no instance ${index}`);
+      await instance.process.stop();
+      instance.process = new ServerProcess(instance.env);
+      await instance.process.ready(instance.port);
     },
     async close() {
       await Promise.all(instances.map((i) => i.process.stop()));
