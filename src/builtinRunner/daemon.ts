@@ -21,17 +21,9 @@ export interface DaemonOptions {
 
 /** Runs until a signal (or `maxTasks`); resolves when every started task has reported. */
 export async function runDaemon(o: DaemonOptions): Promise<void> {
-  const runner = readRunnerFile(o.file);
-  const client = runnerClient(runner.address, { uuid: runner.uuid, token: runner.token });
-  await client.declare({ version: RUNNER_VERSION, labels: runner.labels, capabilities: ['cancelling'] });
-  const workDir = o.workDir ?? defaultWorkDir(runner.uuid);
-  mkdirSync(workDir, { recursive: true });
-  o.log(
-    `runner ${runner.name} (${o.file}) declared to ${runner.address} with labels [${runner.labels.join(', ')}]; capacity ${o.capacity}; workspaces in ${workDir}`,
-  );
-
-  // The first signal stops fetching and lets the running tasks finish; the second cancels them (their steps are
-  // killed and they are reported cancelled); a third exits at once.
+  // Signals are taken from the start, so a stop during the declaration ends the daemon cleanly once declared. The
+  // first signal stops fetching and lets the running tasks finish; the second cancels them (their steps are killed
+  // and they are reported cancelled); a third exits at once.
   let stopping = false;
   let wake: (() => void) | null = null;
   const abort = new AbortController();
@@ -52,6 +44,14 @@ export async function runDaemon(o: DaemonOptions): Promise<void> {
   let started = 0;
   let tasksVersion = 0n;
   try {
+    const runner = readRunnerFile(o.file);
+    const client = runnerClient(runner.address, { uuid: runner.uuid, token: runner.token });
+    await client.declare({ version: RUNNER_VERSION, labels: runner.labels, capabilities: ['cancelling'] });
+    const workDir = o.workDir ?? defaultWorkDir(runner.uuid);
+    mkdirSync(workDir, { recursive: true });
+    o.log(
+      `runner ${runner.name} (${o.file}) declared to ${runner.address} with labels [${runner.labels.join(', ')}]; capacity ${o.capacity}; workspaces in ${workDir}`,
+    );
     while (!stopping && (o.maxTasks === undefined || started < o.maxTasks)) {
       if (running.size >= o.capacity) {
         await Promise.race(running);

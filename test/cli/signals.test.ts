@@ -80,7 +80,8 @@ describe('SIGTERM to `node src/bin/forgegraph.js runner daemon`', () => {
   // The bin runs the runner in its own process (no child), so the signal reaches the runner's handler itself.
   it('stops the runner: it exits 0', async () => {
     const { daemon } = await w.startRunner('signalled', 'signals');
-    await w.until(() => daemon.output.join('').length > 0, 'the daemon to start');
+    // Its first line of its own (the bin may say it rebuilt the bundle before).
+    await w.until(() => daemon.output.join('').includes(' declared to '), 'the daemon to declare itself');
     daemon.signal('SIGTERM');
     expect(await daemon.exited).toBe(0);
   });

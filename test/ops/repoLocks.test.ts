@@ -148,15 +148,23 @@ describe('live events over Redis (REDIS_URL)', () => {
         const stream = new LiveBus({ target: one.target, namespace }).subscribe(topic, { queueSize: 10 });
         // The same topic in another installation sharing the Redis.
         const foreign = new LiveBus({ target: one.target, namespace: `${namespace}other:` }).subscribe(topic, { queueSize: 10 });
-        await sleep(200); // SUBSCRIBE reaches Redis
+        // SUBSCRIBE reaches Redis some time after subscribe() returns (long on a loaded machine): publish until heard.
+        const publishUntilHeard = async (bus: LiveBus, next: Promise<IteratorResult<LiveEvent>>, event: LiveEvent) => {
+          let heard = false;
+          void next.then(() => (heard = true));
+          while (!heard) {
+            bus.publish(topic, event);
+            await Promise.race([next, sleep(200)]);
+          }
+          return (await next).value;
+        };
         const event: LiveEvent = { kind: 'issue', action: 'CREATED', repoId: 1, issueId: 42, actorId: 3, commentId: null };
-        new LiveBus({ target: two.target, namespace }).publish(topic, event);
-        expect((await stream.next()).value).toEqual(event);
+        expect(await publishUntilHeard(new LiveBus({ target: two.target, namespace }), stream.next(), event)).toEqual(event);
         await stream.return?.();
-        // Events published by the other installation only reach it; ours never did.
+        // Events published by the other installation only reach it.
         const theirs: LiveEvent = { ...event, issueId: 43 };
-        new LiveBus({ target: two.target, namespace: `${namespace}other:` }).publish(topic, theirs);
-        expect((await foreign.next()).value).toEqual(theirs);
+        const other = new LiveBus({ target: two.target, namespace: `${namespace}other:` });
+        expect(await publishUntilHeard(other, foreign.next(), theirs)).toEqual(theirs);
         await foreign.return?.();
         expect(errors).toEqual([]);
       } finally {

@@ -133,6 +133,8 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls (%s)', (provider) => {
     expect(JSON.parse(push.content).commit_ids).toHaveLength(2);
     expect(JSON.parse(push.content).commit_ids[1]).toBe(sha);
     expect((await t.db.repository.findUniqueOrThrow({ where: { id: repo.id } })).numPulls).toBe(1);
+    // The feed row is written by the notifier after the commit (src/notify/activity.ts), not by the request.
+    await t.app.deps.notifier.drain();
     const action = await t.db.action.findFirst({ where: { repoId: repo.id, opType: 'CREATE_PULL_REQUEST' } });
     expect(action?.content).toBe('1|Add a and b');
 
