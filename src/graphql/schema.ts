@@ -1,7 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
 import { enforceTokenReadScopes } from './tokenReadScopes.ts';
-import './errors.ts';
 import './types/user.ts';
 import './types/accessToken.ts';
 import './types/publicKey.ts';

@@ -7,6 +7,7 @@ import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
 import { sendAsset } from '../web/asset.ts';
 import { graphiqlPage, wantsGraphiql } from '../web/graphiql.ts';
+import { useGithubErrorTypes } from './githubErrorTypes.ts';
 import { acceptGithubMediaTypes } from './githubMediaTypes.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';
@@ -67,6 +68,7 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
       useNodeIdsLimit(LIMITS.nodeIds),
       useCostLimit(LIMITS),
       useDeadline(LIMITS.deadline),
+      useGithubErrorTypes(),
     ],
     context: async ({ req }) => {
       const url = new URL(req.url, 'http://x');
