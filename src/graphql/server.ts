@@ -7,6 +7,7 @@ import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
 import { sendAsset } from '../web/asset.ts';
 import { graphiqlPage, wantsGraphiql } from '../web/graphiql.ts';
+import { useExclusiveFieldTypes } from './exclusiveFieldTypes.ts';
 import { useGithubErrorTypes } from './githubErrorTypes.ts';
 import { acceptGithubMediaTypes } from './githubMediaTypes.ts';
 import type { GraphQLContext } from './context.ts';
@@ -65,6 +66,7 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
       useDocumentLimits(LIMITS),
       useSelectionLimits(LIMITS),
       useDepthLimit(LIMITS.depth),
+      useExclusiveFieldTypes(),
       useNodeIdsLimit(LIMITS.nodeIds),
       useCostLimit(LIMITS),
       useDeadline(LIMITS.deadline),
