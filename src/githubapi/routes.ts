@@ -7,6 +7,7 @@ import { getReadme } from '../services/repo/readme.ts';
 import * as tagService from '../services/release/tag.ts';
 import { toGithubContent } from './convert.ts';
 import { sendGithubError } from './errors.ts';
+import { githubLabelRoutes } from './labels.ts';
 
 /** What a route needs of a token: a Gitea scope category and level, and GitHub's words for it (`X-Accepted-OAuth-Scopes`). */
 export interface GithubRouteConfig {
@@ -62,4 +63,6 @@ export function githubRoutes(app: FastifyInstance): void {
       return reply.code(204).send();
     },
   );
+
+  githubLabelRoutes(app);
 }

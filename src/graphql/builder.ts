@@ -1,7 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
-import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
@@ -11,6 +10,7 @@ import { getDatamodel, type Db, type PrismaTypes } from '../db/client.ts';
 import { isSiteAdmin } from '../services/access/guards.ts';
 import type { GraphQLContext } from './context.ts';
 import { assertNodeIdsWithinLimit } from './limits/nodeIds.ts';
+import './githubMutations.ts';
 import './tokenWriteScopes.ts';
 
 /** Connection page sizes: GitHub's cap of 100. */
@@ -34,7 +34,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, 'tokenWriteScopes', PrismaPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
+  plugins: [ScopeAuthPlugin, 'tokenWriteScopes', 'githubMutations', PrismaPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
   scopeAuth: {
     authScopes: (ctx) => ({
       signedIn: ctx.cx.viewer !== null,
@@ -43,9 +43,6 @@ export const builder = new SchemaBuilder<{
     }),
     unauthorizedError: (_parent, _ctx, _info, result) => new GraphQLError(result.message, { extensions: { code: 'FORBIDDEN' } }),
   },
-  // The payload itself is the success member of a mutation's result union (no `data` wrapper): clients
-  // select `... on CreateUserPayload`, and plugin-relay can echo clientMutationId (it reads the parent path).
-  errors: { defaultTypes: [], directResult: true },
   prisma: {
     client: (ctx): Db => ctx.cx.db,
     dmmf: getDatamodel(),

@@ -1,7 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
 import { enforceTokenReadScopes } from './tokenReadScopes.ts';
-import './errors.ts';
 import './types/user.ts';
 import './types/accessToken.ts';
 import './types/publicKey.ts';
@@ -26,6 +25,7 @@ import './types/trackedTime.ts';
 import './types/fork.ts';
 import './types/mirror.ts';
 import './types/pullRequest.ts';
+import './types/issueOrPullRequest.ts';
 import './types/pullRequestMerge.ts';
 import './types/pullRequestReview.ts';
 import './types/pullRequestReviewMutations.ts';

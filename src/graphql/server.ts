@@ -7,6 +7,8 @@ import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
 import { sendAsset } from '../web/asset.ts';
 import { graphiqlPage, wantsGraphiql } from '../web/graphiql.ts';
+import { useExclusiveFieldTypes } from './exclusiveFieldTypes.ts';
+import { useGithubErrorTypes } from './githubErrorTypes.ts';
 import { acceptGithubMediaTypes } from './githubMediaTypes.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';
@@ -64,9 +66,11 @@ async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
       useDocumentLimits(LIMITS),
       useSelectionLimits(LIMITS),
       useDepthLimit(LIMITS.depth),
+      useExclusiveFieldTypes(),
       useNodeIdsLimit(LIMITS.nodeIds),
       useCostLimit(LIMITS),
       useDeadline(LIMITS.deadline),
+      useGithubErrorTypes(),
     ],
     context: async ({ req }) => {
       const url = new URL(req.url, 'http://x');

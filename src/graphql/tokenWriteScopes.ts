@@ -8,8 +8,8 @@ import type { GraphQLContext } from './context.ts';
 // declares the category of its REST twin (`...writeScope('issue')` in its field options, or `writeScopeBy` when it
 // depends on the input's shape), and the `tokenWriteScopes` plugin refuses a token without it before the
 // resolver runs — before any id is looked up, so a token that may not write learns nothing about what exists
-// (issue #30 finding 4). The refusal is the services' (PermissionDeniedError with Gitea's message), returned as
-// the mutation's typed error. Only relay's decoding of global ids (no lookup) comes first. Building the schema
+// (issue #30 finding 4). The refusal is the services' (PermissionDeniedError with Gitea's message), answered as
+// a GraphQL error with `extensions.code` PERMISSION_DENIED (GitHub's type FORBIDDEN). Only relay's decoding of global ids (no lookup) comes first. Building the schema
 // fails for a mutation that declares nothing.
 
 /** Ways to be allowed: the token must hold every category of at least one of them. */
@@ -50,8 +50,7 @@ export function writeScopeOf(extensions: Readonly<Record<string, unknown>> | nul
   return typeof declared === 'function' ? (declared as WriteScopeOf) : null;
 }
 
-/** Wraps every Mutation field with its token write scope check (listed right after the errors plugin, so the
- * refusal becomes the field's typed error). */
+/** Wraps every Mutation field with its token write scope check, ahead of its resolver. */
 class TokenWriteScopesPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override wrapResolve(
     resolver: GraphQLFieldResolver<unknown, Types['Context'], object>,

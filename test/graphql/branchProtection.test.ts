@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator } from '../helpers/fixtures.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError } from '../helpers/graphql.ts';
 import { PullFixture } from '../helpers/pull.ts';
 
 interface Rule {
@@ -18,12 +18,11 @@ interface Rule {
 const RULE_FIELDS =
   'id pattern priority requiredApprovingReviewCount requiresStatusChecks requiredStatusCheckContexts pushAllowances { login }';
 const CREATE = `mutation($input: CreateBranchProtectionRuleInput!) { createBranchProtectionRule(input: $input) {
-  __typename ... on CreateBranchProtectionRulePayload { branchProtectionRule { ${RULE_FIELDS} } }
-  ... on Error { message code } ... on ValidationError { field } } }`;
+  __typename branchProtectionRule { ${RULE_FIELDS} } } }`;
 const UPDATE = `mutation($input: UpdateBranchProtectionRuleInput!) { updateBranchProtectionRule(input: $input) {
-  __typename ... on UpdateBranchProtectionRulePayload { branchProtectionRule { ${RULE_FIELDS} } } ... on Error { message code } } }`;
+  __typename branchProtectionRule { ${RULE_FIELDS} } } }`;
 const DELETE = `mutation($input: DeleteBranchProtectionRuleInput!) { deleteBranchProtectionRule(input: $input) {
-  __typename ... on DeleteBranchProtectionRulePayload { deletedBranchProtectionRuleId } ... on Error { message code } } }`;
+  __typename deletedBranchProtectionRuleId } }`;
 
 describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
   let t: TestApp;
@@ -57,7 +56,7 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
   });
 
   it('creates, lists, edits and deletes rules through the REST service, admins only', async () => {
-    const created = await gql<{ createBranchProtectionRule: { __typename: string; branchProtectionRule: Rule } }>(t, CREATE, {
+    const created = await gql<{ createBranchProtectionRule: { __typename: string; branchProtectionRule: Rule } | null }>(t, CREATE, {
       headers: basic('alice'),
       variables: {
         input: {
@@ -75,7 +74,7 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
       },
     });
     expect(created.errors).toBeUndefined();
-    expect(created.data!.createBranchProtectionRule.branchProtectionRule).toMatchObject({
+    expect(created.data!.createBranchProtectionRule?.branchProtectionRule).toMatchObject({
       pattern: 'main',
       priority: 1,
       requiredApprovingReviewCount: 2,
@@ -86,24 +85,24 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
     const rest = await t.request('GET', '/api/v1/repos/alice/demo/branch_protections/main', { headers: basic('alice') });
     expect(rest.json()).toMatchObject({ rule_name: 'main', required_approvals: 2, push_whitelist_usernames: ['alice'] });
 
-    const dup = await gql<{ createBranchProtectionRule: { __typename: string; message: string } }>(t, CREATE, {
+    const dup = await gql(t, CREATE, {
       headers: basic('alice'),
       variables: { input: { repositoryId: repoId, pattern: 'main' } },
     });
-    expect(dup.data!.createBranchProtectionRule).toMatchObject({
-      __typename: 'PermissionDeniedError',
+    expect(mutationError(dup, 'createBranchProtectionRule')).toMatchObject({
+      code: 'PERMISSION_DENIED',
       message: 'Branch protection already exist',
     });
-    const unknown = await gql<{ createBranchProtectionRule: { __typename: string } }>(t, CREATE, {
+    const unknown = await gql(t, CREATE, {
       headers: basic('alice'),
       variables: { input: { repositoryId: repoId, pattern: 'release/*', settings: { pushAllowanceLogins: ['nobody'] } } },
     });
-    expect(unknown.data!.createBranchProtectionRule.__typename).toBe('ValidationError');
-    const asWriter = await gql<{ createBranchProtectionRule: { __typename: string } }>(t, CREATE, {
+    expect(mutationError(unknown, 'createBranchProtectionRule')?.code).toBe('VALIDATION');
+    const asWriter = await gql(t, CREATE, {
       headers: basic('bob'),
       variables: { input: { repositoryId: repoId, pattern: 'dev' } },
     });
-    expect(asWriter.data!.createBranchProtectionRule.__typename).toBe('PermissionDeniedError');
+    expect(mutationError(asWriter, 'createBranchProtectionRule')?.code).toBe('PERMISSION_DENIED');
 
     await gql(t, CREATE, { headers: basic('alice'), variables: { input: { repositoryId: repoId, pattern: 'release/*' } } });
     const list = await rules('alice');
@@ -112,24 +111,26 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
     expect(await rules('bob')).toBeNull();
 
     const glob = list!.nodes[1]!;
-    const edited = await gql<{ updateBranchProtectionRule: { branchProtectionRule: Rule } }>(t, UPDATE, {
+    const edited = await gql<{ updateBranchProtectionRule: { branchProtectionRule: Rule } | null }>(t, UPDATE, {
       headers: basic('alice'),
       variables: { input: { branchProtectionRuleId: glob.id, settings: { requiredApprovingReviewCount: 1 } } },
     });
-    expect(edited.data!.updateBranchProtectionRule.branchProtectionRule).toMatchObject({
+    expect(mutationError(edited, 'updateBranchProtectionRule')).toBeNull();
+    expect(edited.data!.updateBranchProtectionRule?.branchProtectionRule).toMatchObject({
       pattern: 'release/*',
       requiredApprovingReviewCount: 1,
     });
-    const bobDelete = await gql<{ deleteBranchProtectionRule: { __typename: string } }>(t, DELETE, {
+    const bobDelete = await gql(t, DELETE, {
       headers: basic('bob'),
       variables: { input: { branchProtectionRuleId: glob.id } },
     });
-    expect(bobDelete.data!.deleteBranchProtectionRule.__typename).toBe('PermissionDeniedError');
-    const deleted = await gql<{ deleteBranchProtectionRule: { deletedBranchProtectionRuleId: string } }>(t, DELETE, {
+    expect(mutationError(bobDelete, 'deleteBranchProtectionRule')?.code).toBe('PERMISSION_DENIED');
+    const deleted = await gql<{ deleteBranchProtectionRule: { deletedBranchProtectionRuleId: string } | null }>(t, DELETE, {
       headers: basic('alice'),
       variables: { input: { branchProtectionRuleId: glob.id } },
     });
-    expect(deleted.data!.deleteBranchProtectionRule.deletedBranchProtectionRuleId).toBe(glob.id);
+    expect(mutationError(deleted, 'deleteBranchProtectionRule')).toBeNull();
+    expect(deleted.data!.deleteBranchProtectionRule?.deletedBranchProtectionRuleId).toBe(glob.id);
     expect((await rules('alice'))?.nodes.map((r) => r.pattern)).toEqual(['main']);
   });
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError, type MutationError } from '../helpers/graphql.ts';
 
-const ERRORS = '__typename ... on Error { message code }';
 const upper = (name: string) => `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -12,14 +11,25 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
   let repoId = '';
   let privateId = '';
 
-  const mutate = async (name: string, input: Record<string, unknown>, selection: string, headers: Record<string, string>) => {
-    const res = await gql<Record<string, Record<string, unknown>>>(
+  const run = async (name: string, input: Record<string, unknown>, selection: string, headers: Record<string, string>) => {
+    const res = await gql<Record<string, Record<string, unknown> | null>>(
       t,
-      `mutation($input: ${upper(name)}Input!) { ${name}(input: $input) { ${ERRORS} ${selection ? `... on ${upper(name)}Payload { ${selection} }` : ''} } }`,
+      `mutation($input: ${upper(name)}Input!) { ${name}(input: $input) { __typename ${selection} } }`,
       { variables: { input }, headers },
     );
-    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-    return res.data?.[name] as Record<string, unknown>;
+    return { payload: res.data?.[name] ?? null, error: mutationError(res, name) };
+  };
+  /** A mutation that must succeed: its payload. */
+  const mutate = async (name: string, input: Record<string, unknown>, selection: string, headers: Record<string, string>) => {
+    const { payload, error } = await run(name, input, selection, headers);
+    expect(error).toBeNull();
+    return payload as Record<string, unknown>;
+  };
+  /** A mutation that must be refused: its error. */
+  const refused = async (name: string, input: Record<string, unknown>, headers: Record<string, string>): Promise<MutationError | null> => {
+    const { payload, error } = await run(name, input, '', headers);
+    expect(payload).toBeNull();
+    return error;
   };
   const head = async (branch = 'main') =>
     (await t.request('GET', `/api/v1/repos/gw/code/branches/${branch}`, { headers: basic('gw') })).json<{ commit: { id: string } }>().commit
@@ -67,19 +77,18 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
     expect(raw.body).toBe('# new\n');
     expect((await t.request('GET', '/api/v1/repos/gw/code/raw/README.md', { headers: basic('gw') })).statusCode).toBe(404);
 
-    const stale = await mutate('createCommitOnBranch', input, '', basic('gw'));
-    expect(stale).toMatchObject({ __typename: 'ConflictError', code: 'CONFLICT' });
-    expect(await mutate('createCommitOnBranch', { ...input, expectedHeadOid: commit.oid }, '', basic('gwreader'))).toMatchObject({
-      __typename: 'PermissionDeniedError',
+    const stale = await refused('createCommitOnBranch', input, basic('gw'));
+    expect(stale).toMatchObject({ code: 'CONFLICT' });
+    expect(await refused('createCommitOnBranch', { ...input, expectedHeadOid: commit.oid }, basic('gwreader'))).toMatchObject({
+      code: 'PERMISSION_DENIED',
     });
     expect(
-      await mutate(
+      await refused(
         'createCommitOnBranch',
         { ...input, branch: { repositoryNameWithOwner: 'gw/vault', branchName: 'main' } },
-        '',
         basic('gwoutsider'),
       ),
-    ).toMatchObject({ __typename: 'NotFoundError' });
+    ).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('createRef, updateRef (fast-forward unless force) and deleteRef move branches as pushes', async () => {
@@ -91,11 +100,11 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
       basic('gw'),
     );
     expect(created.ref).toEqual({ name: 'topic', targetOid: main });
-    expect(await mutate('createRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main }, '', basic('gw'))).toMatchObject({
-      __typename: 'AlreadyExistsError',
+    expect(await refused('createRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main }, basic('gw'))).toMatchObject({
+      code: 'ALREADY_EXISTS',
     });
-    expect(await mutate('createRef', { repositoryId: repoId, name: 'refs/tags/x', oid: main }, '', basic('gw'))).toMatchObject({
-      __typename: 'InvalidArgumentError',
+    expect(await refused('createRef', { repositoryId: repoId, name: 'refs/tags/x', oid: main }, basic('gw'))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
     });
     // A commit on topic, then main is not a fast-forward of it.
     await t.request('POST', '/api/v1/repos/gw/code/contents/topic.txt', {
@@ -103,8 +112,8 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
       body: { content: b64('t'), branch: 'topic' },
     });
     const topic = await head('topic');
-    expect(await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main }, '', basic('gw'))).toMatchObject({
-      __typename: 'ConflictError',
+    expect(await refused('updateRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: main }, basic('gw'))).toMatchObject({
+      code: 'CONFLICT',
     });
     const forced = await mutate(
       'updateRef',
@@ -115,11 +124,11 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
     expect(forced.ref).toEqual({ targetOid: main });
     const ff = await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/topic', oid: topic }, 'ref { targetOid }', basic('gw'));
     expect(ff.ref).toEqual({ targetOid: topic });
-    expect(await mutate('deleteRef', { repositoryId: repoId, name: 'refs/heads/main' }, '', basic('gw'))).toMatchObject({
-      __typename: 'PermissionDeniedError',
+    expect(await refused('deleteRef', { repositoryId: repoId, name: 'refs/heads/main' }, basic('gw'))).toMatchObject({
+      code: 'PERMISSION_DENIED',
     });
-    expect(await mutate('deleteRef', { repositoryId: privateId, name: 'refs/heads/main' }, '', basic('gwoutsider'))).toMatchObject({
-      __typename: 'NotFoundError',
+    expect(await refused('deleteRef', { repositoryId: privateId, name: 'refs/heads/main' }, basic('gwoutsider'))).toMatchObject({
+      code: 'NOT_FOUND',
     });
     expect(await mutate('deleteRef', { repositoryId: repoId, name: 'refs/heads/topic' }, 'deleted', basic('gw'))).toMatchObject({
       deleted: true,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../helpers/db.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError } from '../helpers/graphql.ts';
 
 interface IssueNode {
   id: string;
@@ -32,12 +32,13 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
     const label = (
       await t.request('POST', '/api/v1/repos/owner/pub/labels', { headers: basic('owner'), body: { name: 'bug', color: 'ff0000' } })
     ).json() as { id: number };
-    const created = await gql<{ createIssue: { issue?: IssueNode } }>(
+    const created = await gql<{ createIssue: { issue: IssueNode } | null }>(
       t,
-      `mutation { createIssue(input: { repositoryOwner: "owner", repositoryName: "pub", title: "Crash", body: "boom", labelIds: [${label.id}], assigneeLogins: ["owner"] }) { ... on CreateIssuePayload { issue { id number title state author { login } labels(first: 5) { totalCount nodes { name } } assignees(first: 5) { nodes { login } } } } } }`,
+      `mutation { createIssue(input: { repositoryOwner: "owner", repositoryName: "pub", title: "Crash", body: "boom", labelIds: [${label.id}], assigneeLogins: ["owner"] }) { issue { id number title state author { login } labels(first: 5) { totalCount nodes { name } } assignees(first: 5) { nodes { login } } } } }`,
       { headers: basic('owner') },
     );
-    const issue = created.data?.createIssue.issue;
+    expect(mutationError(created, 'createIssue')).toBeNull();
+    const issue = created.data?.createIssue?.issue;
     expect(issue).toMatchObject({
       number: 1,
       title: 'Crash',
@@ -48,25 +49,27 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
     });
     expect((await t.request('GET', '/api/v1/repos/owner/pub/issues/1')).json().title).toBe('Crash');
 
-    const closed = await gql<{ closeIssue: { issue?: { state: string } } }>(
+    const closed = await gql<{ closeIssue: { issue: { state: string } } | null }>(
       t,
-      `mutation { closeIssue(input: { issueId: "${issue?.id}" }) { ... on CloseIssuePayload { issue { state } } } }`,
+      `mutation { closeIssue(input: { issueId: "${issue?.id}" }) { issue { state } } }`,
       { headers: basic('owner') },
     );
-    expect(closed.data?.closeIssue.issue?.state).toBe('CLOSED');
+    expect(mutationError(closed, 'closeIssue')).toBeNull();
+    expect(closed.data?.closeIssue?.issue.state).toBe('CLOSED');
     expect((await t.request('GET', '/api/v1/repos/owner/pub')).json().open_issues_count).toBe(0);
-    const denied = await gql<{ reopenIssue: { code?: string } }>(
+    const denied = await gql<{ reopenIssue: { issue: { state: string } } | null }>(
       t,
-      `mutation { reopenIssue(input: { issueId: "${issue?.id}" }) { ... on Error { code } } }`,
+      `mutation { reopenIssue(input: { issueId: "${issue?.id}" }) { issue { state } } }`,
       { headers: basic('stranger') },
     );
-    expect(denied.data?.reopenIssue.code).toBe('PERMISSION_DENIED');
-    const reopened = await gql<{ reopenIssue: { issue?: { state: string } } }>(
+    expect(mutationError(denied, 'reopenIssue')?.code).toBe('PERMISSION_DENIED');
+    const reopened = await gql<{ reopenIssue: { issue: { state: string } } | null }>(
       t,
-      `mutation { reopenIssue(input: { issueId: "${issue?.id}" }) { ... on ReopenIssuePayload { issue { state } } } }`,
+      `mutation { reopenIssue(input: { issueId: "${issue?.id}" }) { issue { state } } }`,
       { headers: basic('owner') },
     );
-    expect(reopened.data?.reopenIssue.issue?.state).toBe('OPEN');
+    expect(mutationError(reopened, 'reopenIssue')).toBeNull();
+    expect(reopened.data?.reopenIssue?.issue.state).toBe('OPEN');
 
     const byNumber = await gql<{ repository: { issue: { title: string } | null; issues: { totalCount: number } } }>(
       t,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError } from '../helpers/graphql.ts';
 
 interface CommentNode {
   id: string;
@@ -16,7 +16,7 @@ interface CommentNode {
   viewerDidAuthor: boolean;
   isMinimized: boolean;
 }
-type Payload<K extends string, T> = Record<K, T & { __typename: string; code?: string; message?: string }>;
+type Payload<K extends string, T> = Record<K, (T & { __typename: string }) | null>;
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 const COMMENT_FIELDS = 'id databaseId body author { login } url lastEditedAt viewerCanUpdate viewerCanDelete viewerDidAuthor isMinimized';
@@ -52,9 +52,9 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
     );
   };
   const addComment = (viewer: string, subjectId: string, body: string) =>
-    gql<Payload<'addComment', { commentEdge?: { cursor: string; node: CommentNode }; subject?: { commentCount: number } }>>(
+    gql<Payload<'addComment', { commentEdge: { cursor: string; node: CommentNode }; subject: { commentCount: number } }>>(
       t,
-      `mutation($id: ID!, $body: String!) { addComment(input: { subjectId: $id, body: $body }) { __typename ... on AddCommentPayload { commentEdge { cursor node { ${COMMENT_FIELDS} } } subject { commentCount } } ... on Error { code message } } }`,
+      `mutation($id: ID!, $body: String!) { addComment(input: { subjectId: $id, body: $body }) { __typename commentEdge { cursor node { ${COMMENT_FIELDS} } } subject { commentCount } } }`,
       { headers: as(viewer), variables: { id: subjectId, body } },
     );
 
@@ -139,43 +139,43 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
       commentEdge: { node: { body: 'via graphql', author: { login: 'reader' } } },
       subject: { commentCount: 1 },
     });
-    const commentId = added.data?.addComment.commentEdge?.node.id ?? '';
-    const after = await comments('owner', 'owner/pub', n, `first: 5, after: "${added.data?.addComment.commentEdge?.cursor}"`);
+    const commentId = added.data?.addComment?.commentEdge.node.id ?? '';
+    const after = await comments('owner', 'owner/pub', n, `first: 5, after: "${added.data?.addComment?.commentEdge.cursor}"`);
     expect(after.data?.repository?.issue?.comments.nodes).toEqual([]);
 
-    expect((await addComment('anon', subject, 'x')).data?.addComment.code).toBe('UNAUTHENTICATED');
-    expect((await addComment('reader', subject, '')).data?.addComment.code).toBe('VALIDATION');
-    expect((await addComment('reader', commentId, 'not an issue id')).data?.addComment.code).toBe('NOT_FOUND');
+    expect(mutationError(await addComment('anon', subject, 'x'), 'addComment')?.code).toBe('UNAUTHENTICATED');
+    expect(mutationError(await addComment('reader', subject, ''), 'addComment')?.code).toBe('VALIDATION');
+    expect(mutationError(await addComment('reader', commentId, 'not an issue id'), 'addComment')?.code).toBe('NOT_FOUND');
     const privN = (await rest('POST', 'owner', 'owner/priv/issues', { title: 'p' })).json().number as number;
     const privSubject = await issueId('owner', 'owner/priv', privN);
-    expect((await addComment('stranger', privSubject, 'x')).data?.addComment.code).toBe('NOT_FOUND');
+    expect(mutationError(await addComment('stranger', privSubject, 'x'), 'addComment')?.code).toBe('NOT_FOUND');
     await t.db.issue.update({ where: { repoId_index: { repoId: repos.pub!.id, index: n } }, data: { isLocked: true } });
-    expect((await addComment('stranger', subject, 'x')).data?.addComment).toMatchObject({
+    expect(mutationError(await addComment('stranger', subject, 'x'), 'addComment')).toMatchObject({
       code: 'PERMISSION_DENIED',
       message: 'You cannot comment on a locked issue.',
     });
     await t.db.issue.update({ where: { repoId_index: { repoId: repos.pub!.id, index: n } }, data: { isLocked: false } });
 
     const update = (viewer: string, id: string, body: string) =>
-      gql<Payload<'updateIssueComment', { issueComment?: { body: string } | null }>>(
+      gql<Payload<'updateIssueComment', { issueComment: { body: string } | null }>>(
         t,
-        `mutation($id: ID!, $body: String!) { updateIssueComment(input: { id: $id, body: $body }) { __typename ... on UpdateIssueCommentPayload { issueComment { body } } ... on Error { code } } }`,
+        `mutation($id: ID!, $body: String!) { updateIssueComment(input: { id: $id, body: $body }) { __typename issueComment { body } } }`,
         { headers: as(viewer), variables: { id, body } },
       );
-    expect((await update('stranger', commentId, 'hijack')).data?.updateIssueComment.code).toBe('PERMISSION_DENIED');
-    expect((await update('reader', subject, 'wrong type')).data?.updateIssueComment.code).toBe('NOT_FOUND');
-    expect((await update('reader', commentId, 'edited')).data?.updateIssueComment.issueComment).toEqual({ body: 'edited' });
-    expect((await update('writer', commentId, 'moderated')).data?.updateIssueComment.issueComment).toEqual({ body: 'moderated' });
+    expect(mutationError(await update('stranger', commentId, 'hijack'), 'updateIssueComment')?.code).toBe('PERMISSION_DENIED');
+    expect(mutationError(await update('reader', subject, 'wrong type'), 'updateIssueComment')?.code).toBe('NOT_FOUND');
+    expect((await update('reader', commentId, 'edited')).data?.updateIssueComment?.issueComment).toEqual({ body: 'edited' });
+    expect((await update('writer', commentId, 'moderated')).data?.updateIssueComment?.issueComment).toEqual({ body: 'moderated' });
 
     const del = (viewer: string, id: string) =>
-      gql<Payload<'deleteIssueComment', { issue?: { commentCount: number } }>>(
+      gql<Payload<'deleteIssueComment', { issue: { commentCount: number } }>>(
         t,
-        `mutation($id: ID!) { deleteIssueComment(input: { id: $id }) { __typename ... on DeleteIssueCommentPayload { issue { commentCount } } ... on Error { code } } }`,
+        `mutation($id: ID!) { deleteIssueComment(input: { id: $id }) { __typename issue { commentCount } } }`,
         { headers: as(viewer), variables: { id } },
       );
-    expect((await del('stranger', commentId)).data?.deleteIssueComment.code).toBe('PERMISSION_DENIED');
-    expect((await del('reader', commentId)).data?.deleteIssueComment.issue).toEqual({ commentCount: 0 });
-    expect((await del('reader', commentId)).data?.deleteIssueComment.code).toBe('NOT_FOUND');
+    expect(mutationError(await del('stranger', commentId), 'deleteIssueComment')?.code).toBe('PERMISSION_DENIED');
+    expect((await del('reader', commentId)).data?.deleteIssueComment?.issue).toEqual({ commentCount: 0 });
+    expect(mutationError(await del('reader', commentId), 'deleteIssueComment')?.code).toBe('NOT_FOUND');
   });
 
   it('Issue.timelineItems: GitHub event types over the comment rows, itemTypes filter, totalCount, event nodes', async () => {

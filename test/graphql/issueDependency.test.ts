@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError, type MutationError } from '../helpers/graphql.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 type Conn = { totalCount: number; nodes: { number: number }[] };
@@ -10,7 +10,8 @@ type Deps = {
   blocking: Conn;
   issueDependenciesSummary: { blockedBy: number; blocking: number; totalBlockedBy: number; totalBlocking: number };
 };
-type Payload = { __typename: string; code?: string; message?: string; issue?: { number: number }; blockingIssue?: { number: number } };
+type Payload = { __typename: string; issue: { number: number }; blockingIssue: { number: number } };
+type Result = { payload: Payload | null; error: MutationError | null };
 
 const DEPS =
   'blockedBy(first: 10) { totalCount nodes { number } } blocking(first: 10) { totalCount nodes { number } } issueDependenciesSummary { blockedBy blocking totalBlockedBy totalBlocking }';
@@ -38,15 +39,19 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
     viewer: string,
     issueId: string,
     blockingIssueId: string,
-  ): Promise<Payload> => {
-    const payload = name === 'addBlockedBy' ? 'AddBlockedByPayload' : 'RemoveBlockedByPayload';
-    const res = await gql<Record<string, Payload>>(
+  ): Promise<Result> => {
+    const res = await gql<Record<string, Payload | null>>(
       t,
-      `mutation { ${name}(input: { issueId: "${issueId}", blockingIssueId: "${blockingIssueId}" }) { __typename ... on Error { code message } ... on ${payload} { issue { number } blockingIssue { number } } } }`,
+      `mutation { ${name}(input: { issueId: "${issueId}", blockingIssueId: "${blockingIssueId}" }) { __typename issue { number } blockingIssue { number } } }`,
       { headers: as(viewer) },
     );
-    expect(res.errors).toBeUndefined();
-    return res.data![name]!;
+    return { payload: res.data?.[name] ?? null, error: mutationError(res, name) };
+  };
+  /** The error of a refused mutation. */
+  const refused = async (...args: Parameters<typeof mutate>): Promise<MutationError | null> => {
+    const r = await mutate(...args);
+    expect(r.payload).toBeNull();
+    return r.error;
   };
   const deps = async (viewer: string, id: string): Promise<Deps | null> => {
     const res = await gql<{ node: Deps | null }>(t, `{ node(id: "${id}") { ... on Issue { ${DEPS} } } }`, { headers: as(viewer) });
@@ -75,11 +80,13 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
 
   it('addBlockedBy / removeBlockedBy use the REST rules; blockedBy and blocking are connections with totalCount', async () => {
     expect(await mutate('addBlockedBy', 'owner', ids.a!, ids.b!)).toEqual({
-      __typename: 'AddBlockedByPayload',
-      issue: { number: 1 },
-      blockingIssue: { number: 2 },
+      payload: { __typename: 'AddBlockedByPayload', issue: { number: 1 }, blockingIssue: { number: 2 } },
+      error: null,
     });
-    expect(await mutate('addBlockedBy', 'owner', ids.a!, ids.c!)).toMatchObject({ __typename: 'AddBlockedByPayload' });
+    expect(await mutate('addBlockedBy', 'owner', ids.a!, ids.c!)).toMatchObject({
+      payload: { __typename: 'AddBlockedByPayload' },
+      error: null,
+    });
     const a = await deps('reader', ids.a!);
     expect(a?.blockedBy.totalCount).toBe(2);
     expect(numbers(a!.blockedBy)).toEqual([3, 2]); // most recently added first
@@ -101,40 +108,35 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
       totalBlocking: 0,
     });
     expect(await mutate('removeBlockedBy', 'owner', ids.a!, ids.c!)).toEqual({
-      __typename: 'RemoveBlockedByPayload',
-      issue: { number: 1 },
-      blockingIssue: { number: 3 },
+      payload: { __typename: 'RemoveBlockedByPayload', issue: { number: 1 }, blockingIssue: { number: 3 } },
+      error: null,
     });
     expect(numbers((await deps('owner', ids.a!))!.blockedBy)).toEqual([2]);
-    expect(await mutate('removeBlockedBy', 'owner', ids.a!, ids.c!)).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    expect(await refused('removeBlockedBy', 'owner', ids.a!, ids.c!)).toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('refuses duplicates (AlreadyExistsError), cycles (ConflictError), and callers who cannot write the blocked issue', async () => {
-    expect(await mutate('addBlockedBy', 'owner', ids.a!, ids.b!)).toMatchObject({
-      __typename: 'AlreadyExistsError',
-      code: 'ALREADY_EXISTS',
-    });
-    expect(await mutate('addBlockedBy', 'owner', ids.b!, ids.a!)).toMatchObject({
-      __typename: 'ConflictError',
+  it('refuses duplicates (ALREADY_EXISTS), cycles (CONFLICT), and callers who cannot write the blocked issue', async () => {
+    expect(await refused('addBlockedBy', 'owner', ids.a!, ids.b!)).toMatchObject({ code: 'ALREADY_EXISTS' });
+    expect(await refused('addBlockedBy', 'owner', ids.b!, ids.a!)).toMatchObject({
       code: 'CONFLICT',
       message: expect.stringMatching(/^circular dependencies exists/),
     });
-    expect(await mutate('addBlockedBy', 'owner', ids.c!, ids.c!)).toMatchObject({ __typename: 'ConflictError' });
-    expect(await mutate('addBlockedBy', 'reader', ids.c!, ids.a!)).toMatchObject({ __typename: 'NotFoundError' });
-    expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.a!)).toMatchObject({ __typename: 'NotFoundError' });
-    expect(await mutate('addBlockedBy', 'anon', ids.c!, ids.a!)).toMatchObject({
-      __typename: 'UnauthenticatedError',
-      code: 'UNAUTHENTICATED',
-    });
+    expect(await refused('addBlockedBy', 'owner', ids.c!, ids.c!)).toMatchObject({ code: 'CONFLICT' });
+    expect(await refused('addBlockedBy', 'reader', ids.c!, ids.a!)).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await refused('addBlockedBy', 'stranger', ids.c!, ids.a!)).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await refused('addBlockedBy', 'anon', ids.c!, ids.a!)).toMatchObject({ code: 'UNAUTHENTICATED' });
     // A repository id is no issue id.
     const repoId = (
       await gql<{ repository: { id: string } }>(t, '{ repository(owner: "owner", name: "pub") { id } }', { headers: as('owner') })
     ).data!.repository.id;
-    expect(await mutate('addBlockedBy', 'owner', ids.c!, repoId)).toMatchObject({ __typename: 'NotFoundError' });
+    expect(await refused('addBlockedBy', 'owner', ids.c!, repoId)).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('private blockers are invisible to those who cannot see them: not in the connections, not in the counts, not addable', async () => {
-    expect(await mutate('addBlockedBy', 'owner', ids.b!, ids.p!)).toMatchObject({ __typename: 'AddBlockedByPayload' });
+    expect(await mutate('addBlockedBy', 'owner', ids.b!, ids.p!)).toMatchObject({
+      payload: { __typename: 'AddBlockedByPayload' },
+      error: null,
+    });
     expect(numbers((await deps('owner', ids.b!))!.blockedBy)).toEqual([1]);
     const seen = await deps('owner', ids.b!);
     expect(seen?.blockedBy.totalCount).toBe(1);
@@ -148,14 +150,14 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
     expect((await deps('owner', ids.p!))?.blocking).toEqual({ totalCount: 1, nodes: [{ number: 2 }] });
     expect(await deps('stranger', ids.p!)).toBeNull();
     // reader writes nothing here, stranger cannot see the private issue: both NotFound.
-    expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.p!)).toMatchObject({ __typename: 'NotFoundError' });
+    expect(await refused('addBlockedBy', 'stranger', ids.c!, ids.p!)).toMatchObject({ code: 'NOT_FOUND' });
     await t.request('PUT', '/api/v1/repos/owner/pub/collaborators/stranger', { headers: as('owner'), body: { permission: 'write' } });
     // A hidden blocker answers exactly as a missing one (no existence oracle).
-    expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.p!)).toMatchObject({
-      __typename: 'NotFoundError',
-      message: 'issue does not exist',
+    expect(await refused('addBlockedBy', 'stranger', ids.c!, ids.p!)).toMatchObject({ code: 'NOT_FOUND', message: 'issue does not exist' });
+    expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.a!)).toMatchObject({
+      payload: { __typename: 'AddBlockedByPayload' },
+      error: null,
     });
-    expect(await mutate('addBlockedBy', 'stranger', ids.c!, ids.a!)).toMatchObject({ __typename: 'AddBlockedByPayload' });
   });
 
   it('issues { blockedBy blocking issueDependenciesSummary } costs the same statements for 2 and 10 issues', async () => {
@@ -163,8 +165,14 @@ describe.each(PROVIDERS)('GraphQL issue dependencies (%s)', (provider) => {
       for (let i = 0; i < n; i++) {
         const blocked = await idOf('owner/busy', await issue('owner/busy', `blocked ${i}`));
         const blocker = await idOf('owner/busy', await issue('owner/busy', `blocker ${i}`));
-        expect(await mutate('addBlockedBy', 'owner', blocked, blocker)).toMatchObject({ __typename: 'AddBlockedByPayload' });
-        expect(await mutate('addBlockedBy', 'owner', blocked, ids.a!)).toMatchObject({ __typename: 'AddBlockedByPayload' });
+        expect(await mutate('addBlockedBy', 'owner', blocked, blocker)).toMatchObject({
+          payload: { __typename: 'AddBlockedByPayload' },
+          error: null,
+        });
+        expect(await mutate('addBlockedBy', 'owner', blocked, ids.a!)).toMatchObject({
+          payload: { __typename: 'AddBlockedByPayload' },
+          error: null,
+        });
       }
     };
     const q = `{ repository(owner: "owner", name: "busy") { issues(first: 50) { totalCount nodes { number ${DEPS} } } } }`;

@@ -4,7 +4,7 @@ import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator } from '../helpers/fixtures.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError, type MutationError } from '../helpers/graphql.ts';
 import { PullFixture } from '../helpers/pull.ts';
 
 interface IssueFields {
@@ -13,7 +13,7 @@ interface IssueFields {
   isPinned: boolean;
   pinOrder: number;
 }
-type Payload = { __typename: string; code?: string; message?: string } & Record<string, IssueFields | string | undefined>;
+type Payload = Record<string, IssueFields>;
 
 const FIELDS = 'locked activeLockReason isPinned pinOrder';
 
@@ -21,14 +21,27 @@ describe.each(PROVIDERS)('GraphQL issue lock and pin (%s)', (provider) => {
   let t: TestApp;
   const ids: Record<string, string> = {};
 
-  async function mutate(name: string, input: Record<string, unknown>, viewer: string, out: string): Promise<Payload> {
-    const res = await gql<Record<string, Payload>>(
+  async function run(name: string, input: Record<string, unknown>, viewer: string, out: string) {
+    const res = await gql<Record<string, Payload | null>>(
       t,
-      `mutation($input: ${name[0]!.toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { __typename ... on ${name[0]!.toUpperCase()}${name.slice(1)}Payload { ${out} { ${FIELDS} } } ... on Error { code message } } }`,
+      `mutation($input: ${name[0]!.toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${out} { ${FIELDS} } } }`,
       { variables: { input }, headers: basic(viewer) },
     );
-    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-    return res.data![name]!;
+    return { payload: res.data?.[name] ?? null, error: mutationError(res, name) };
+  }
+
+  /** A mutation that must succeed: its payload. */
+  async function mutate(name: string, input: Record<string, unknown>, viewer: string, out: string): Promise<Payload> {
+    const { payload, error } = await run(name, input, viewer, out);
+    expect(error).toBeNull();
+    return payload!;
+  }
+
+  /** A mutation that must be refused: its error. */
+  async function refused(name: string, input: Record<string, unknown>, viewer: string, out: string): Promise<MutationError | null> {
+    const { payload, error } = await run(name, input, viewer, out);
+    expect(payload).toBeNull();
+    return error;
   }
 
   beforeAll(async () => {
@@ -80,7 +93,7 @@ describe.each(PROVIDERS)('GraphQL issue lock and pin (%s)', (provider) => {
   });
 
   it('lockLockable with a reason shows activeLockReason; unlockLockable clears it; readers are refused', async () => {
-    const denied = await mutate('lockLockable', { lockableId: ids.pub, lockReason: 'TOO_HEATED' }, 'reader', 'lockedRecord');
+    const denied = await refused('lockLockable', { lockableId: ids.pub, lockReason: 'TOO_HEATED' }, 'reader', 'lockedRecord');
     expect(denied).toMatchObject({ code: 'PERMISSION_DENIED', message: 'no permission to lock this issue' });
     const locked = await mutate('lockLockable', { lockableId: ids.pub, lockReason: 'TOO_HEATED' }, 'alice', 'lockedRecord');
     expect(locked.lockedRecord).toMatchObject({ locked: true, activeLockReason: 'TOO_HEATED' });
@@ -89,10 +102,10 @@ describe.each(PROVIDERS)('GraphQL issue lock and pin (%s)', (provider) => {
   });
 
   it('pinIssue / unpinIssue: admins only; a private issue is not found to outsiders', async () => {
-    const denied = await mutate('pinIssue', { issueId: ids.pub }, 'reader', 'issue');
-    expect(denied.code).toBe('PERMISSION_DENIED');
-    expect((await mutate('pinIssue', { issueId: ids.priv }, 'outsider', 'issue')).code).toBe('NOT_FOUND');
-    expect((await mutate('lockLockable', { lockableId: ids.priv }, 'outsider', 'lockedRecord')).code).toBe('NOT_FOUND');
+    const denied = await refused('pinIssue', { issueId: ids.pub }, 'reader', 'issue');
+    expect(denied?.code).toBe('PERMISSION_DENIED');
+    expect((await refused('pinIssue', { issueId: ids.priv }, 'outsider', 'issue'))?.code).toBe('NOT_FOUND');
+    expect((await refused('lockLockable', { lockableId: ids.priv }, 'outsider', 'lockedRecord'))?.code).toBe('NOT_FOUND');
     const pinned = await mutate('pinIssue', { issueId: ids.pub }, 'alice', 'issue');
     expect(pinned.issue).toMatchObject({ isPinned: true, pinOrder: 1 });
     const unpinned = await mutate('unpinIssue', { issueId: ids.pub }, 'alice', 'issue');

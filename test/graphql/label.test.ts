@@ -5,9 +5,8 @@ import { createServiceContext } from '../../src/services/context.ts';
 import * as orgService from '../../src/services/org/org.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql, type MutationErrorFields } from '../helpers/graphql.ts';
+import { gql, mutationError, type MutationError } from '../helpers/graphql.ts';
 
-const ERROR_FIELDS = '__typename ... on Error { message code } ... on ValidationError { field }';
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 
 interface LabelOut {
@@ -26,7 +25,11 @@ interface Conn<N> {
   nodes: N[];
   edges?: { note: string; blockedAt: string; node: N }[];
 }
-type Result<P> = MutationErrorFields & Partial<P>;
+/** A mutation's payload (null when refused) and its refusal (null when it succeeded). */
+interface Result<P> {
+  payload: (P & { __typename: string }) | null;
+  error: MutationError | null;
+}
 
 describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
   let t: TestApp;
@@ -41,12 +44,12 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
 
   async function mutate<P>(name: string, fields: string, input: Record<string, unknown>, viewer: string): Promise<Result<P>> {
     const payload = name.charAt(0).toUpperCase() + name.slice(1);
-    const q = `mutation($input: ${payload}Input!) { ${name}(input: $input) { ${ERROR_FIELDS} ... on ${payload}Payload { ${fields} } } }`;
-    const res = await gql<Record<string, Result<P>>>(t, q, { variables: { input }, headers: as(viewer) });
-    expect(res.errors).toBeUndefined();
-    const result = res.data?.[name];
-    if (!result) throw new Error(`no ${name} result`);
-    return result;
+    const q = `mutation($input: ${payload}Input!) { ${name}(input: $input) { __typename ${fields} } }`;
+    const res = await gql<Record<string, (P & { __typename: string }) | null>>(t, q, { variables: { input }, headers: as(viewer) });
+    const error = mutationError(res, name);
+    const result = res.data?.[name] ?? null;
+    if (!error && !result) throw new Error(`no ${name} result: ${JSON.stringify(res)}`);
+    return { payload: result, error };
   }
 
   const orgLabels = async (login: string, viewer: string, args = 'first: 50') => {
@@ -195,32 +198,41 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
         { organizationLogin: 'gpub', name: 'area/api', color: '#ABC', isExclusive: true },
         'owner',
       );
-      expect(ok).toMatchObject({ __typename: 'CreateLabelPayload', label: { name: 'area/api', color: 'aabbcc', isExclusive: true } });
-      const rest = await t.request('GET', `/api/v1/orgs/gpub/labels/${ok.label?.databaseId}`, { headers: as('outsider') });
+      expect(ok.error).toBeNull();
+      expect(ok.payload).toMatchObject({
+        __typename: 'CreateLabelPayload',
+        label: { name: 'area/api', color: 'aabbcc', isExclusive: true },
+      });
+      const rest = await t.request('GET', `/api/v1/orgs/gpub/labels/${ok.payload?.label.databaseId}`, { headers: as('outsider') });
       expect(rest.json()).toMatchObject({ name: 'area/api', color: 'aabbcc', exclusive: true });
       expect(
-        await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: '#12345g' }, 'owner'),
+        (await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: '#12345g' }, 'owner')).error,
       ).toMatchObject({
-        __typename: 'ValidationError',
         code: 'VALIDATION',
         message: 'invalid color: #12345g',
       });
-      expect(await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: 'fff' }, 'member')).toMatchObject({
-        __typename: 'PermissionDeniedError',
+      expect(
+        (await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: 'fff' }, 'member')).error,
+      ).toMatchObject({
+        code: 'PERMISSION_DENIED',
         message: 'Must be an organization owner',
       });
       expect(
-        await mutate('createLabel', 'label { id }', { organizationLogin: 'gpriv', name: 'x', color: 'fff' }, 'outsider'),
-      ).toMatchObject({ __typename: 'NotFoundError' });
-      expect(await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: 'fff' }, 'anon')).toMatchObject({
-        __typename: 'UnauthenticatedError',
+        (await mutate('createLabel', 'label { id }', { organizationLogin: 'gpriv', name: 'x', color: 'fff' }, 'outsider')).error,
+      ).toMatchObject({ code: 'NOT_FOUND' });
+      expect(
+        (await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: 'x', color: 'fff' }, 'anon')).error,
+      ).toMatchObject({
+        code: 'UNAUTHENTICATED',
       });
-      expect(await mutate('createLabel', 'label { id }', { name: 'x', color: 'fff' }, 'owner')).toMatchObject({
-        __typename: 'ValidationError',
+      expect((await mutate('createLabel', 'label { id }', { name: 'x', color: 'fff' }, 'owner')).error).toMatchObject({
+        code: 'VALIDATION',
         field: 'organizationLogin',
       });
-      expect(await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: '', color: 'fff' }, 'owner')).toMatchObject({
-        __typename: 'ValidationError',
+      expect(
+        (await mutate('createLabel', 'label { id }', { organizationLogin: 'gpub', name: '', color: 'fff' }, 'owner')).error,
+      ).toMatchObject({
+        code: 'VALIDATION',
         field: 'name',
       });
     });
@@ -232,27 +244,27 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
         { organizationLogin: 'gpriv', name: 'tmp', color: '123' },
         'root',
       );
-      const id = created.label?.id;
+      const id = created.payload?.label.id;
       const upd = await mutate<{ label: LabelOut }>(
         'updateLabel',
         'label { name color isArchived description }',
         { id, name: 'tmp2', isArchived: true, description: 'd' },
         'owner',
       );
-      expect(upd.label).toEqual({ name: 'tmp2', color: '112233', isArchived: true, description: 'd' });
-      expect(await mutate('updateLabel', 'label { id }', { id, name: 'nope' }, 'member')).toMatchObject({
-        __typename: 'PermissionDeniedError',
+      expect(upd.payload?.label).toEqual({ name: 'tmp2', color: '112233', isArchived: true, description: 'd' });
+      expect((await mutate('updateLabel', 'label { id }', { id, name: 'nope' }, 'member')).error).toMatchObject({
+        code: 'PERMISSION_DENIED',
       });
-      expect(await mutate('updateLabel', 'label { id }', { id, name: 'nope' }, 'outsider')).toMatchObject({ __typename: 'NotFoundError' });
+      expect((await mutate('updateLabel', 'label { id }', { id, name: 'nope' }, 'outsider')).error).toMatchObject({ code: 'NOT_FOUND' });
       expect(
-        await mutate('updateLabel', 'label { id }', { id: encodeGlobalID('User', users.owner!.id), name: 'nope' }, 'owner'),
-      ).toMatchObject({ __typename: 'NotFoundError' });
-      expect(await mutate('deleteLabel', 'deletedLabelId', { id }, 'outsider')).toMatchObject({ __typename: 'NotFoundError' });
+        (await mutate('updateLabel', 'label { id }', { id: encodeGlobalID('User', users.owner!.id), name: 'nope' }, 'owner')).error,
+      ).toMatchObject({ code: 'NOT_FOUND' });
+      expect((await mutate('deleteLabel', 'deletedLabelId', { id }, 'outsider')).error).toMatchObject({ code: 'NOT_FOUND' });
       expect(await mutate('deleteLabel', 'deletedLabelId', { id }, 'owner')).toEqual({
-        __typename: 'DeleteLabelPayload',
-        deletedLabelId: id,
+        payload: { __typename: 'DeleteLabelPayload', deletedLabelId: id },
+        error: null,
       });
-      expect(await mutate('deleteLabel', 'deletedLabelId', { id }, 'owner')).toMatchObject({ __typename: 'NotFoundError' });
+      expect((await mutate('deleteLabel', 'deletedLabelId', { id }, 'owner')).error).toMatchObject({ code: 'NOT_FOUND' });
     });
   });
 
@@ -274,7 +286,7 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
         { login: 'pest', note: 'why' },
         'member',
       );
-      expect(r).toMatchObject({ __typename: 'BlockUserPayload', blockedUser: { login: 'pest' }, blocker: { login: 'member' } });
+      expect(r.payload).toMatchObject({ __typename: 'BlockUserPayload', blockedUser: { login: 'pest' }, blocker: { login: 'member' } });
       const mine = await blocked('viewer', 'member');
       expect(mine).toMatchObject({ totalCount: 1, nodes: [{ login: 'pest' }], edges: [{ note: 'why', node: { login: 'pest' } }] });
       const nodesOnly = await gql<{ viewer: { blockedUsers: Conn<{ login: string; name: string | null }> } }>(
@@ -287,15 +299,15 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
       expect(await blocked('user(login: "member")', 'outsider')).toBeNull();
       expect(await blocked('user(login: "member")', 'anon')).toBeNull();
       expect((await blocked('user(login: "member")', 'root'))?.totalCount).toBe(1);
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'pest' }, 'member')).toMatchObject({
-        __typename: 'InvalidArgumentError',
+      expect((await mutate('blockUser', 'blocker { login }', { login: 'pest' }, 'member')).error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
         message: 'cannot block the user',
       });
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'gpub' }, 'member')).toMatchObject({
-        __typename: 'InvalidArgumentError',
+      expect((await mutate('blockUser', 'blocker { login }', { login: 'gpub' }, 'member')).error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
         message: 'cannot block an organization',
       });
-      expect(await mutate('unblockUser', 'unblockedUser { login }', { login: 'pest' }, 'member')).toMatchObject({
+      expect((await mutate('unblockUser', 'unblockedUser { login }', { login: 'pest' }, 'member')).payload).toMatchObject({
         __typename: 'UnblockUserPayload',
         unblockedUser: { login: 'pest' },
       });
@@ -303,15 +315,19 @@ describe.each(PROVIDERS)('GraphQL labels and blocks (%s)', (provider) => {
     });
 
     it('organization blocks: owners act and see them; members get PermissionDenied and null', async () => {
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'pest', organizationLogin: 'gpub' }, 'member')).toMatchObject({
-        __typename: 'PermissionDeniedError',
+      expect((await mutate('blockUser', 'blocker { login }', { login: 'pest', organizationLogin: 'gpub' }, 'member')).error).toMatchObject({
+        code: 'PERMISSION_DENIED',
       });
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'pest', organizationLogin: 'gpub' }, 'owner')).toMatchObject({
-        blocker: { login: 'gpub' },
-      });
-      expect(await mutate('blockUser', 'blocker { login }', { login: 'member', organizationLogin: 'gpub' }, 'owner')).toMatchObject({
-        __typename: 'InvalidArgumentError',
-      });
+      expect((await mutate('blockUser', 'blocker { login }', { login: 'pest', organizationLogin: 'gpub' }, 'owner')).payload).toMatchObject(
+        {
+          blocker: { login: 'gpub' },
+        },
+      );
+      expect((await mutate('blockUser', 'blocker { login }', { login: 'member', organizationLogin: 'gpub' }, 'owner')).error).toMatchObject(
+        {
+          code: 'INVALID_ARGUMENT',
+        },
+      );
       expect((await blocked('organization(login: "gpub")', 'owner'))?.nodes).toEqual([{ login: 'pest' }]);
       expect(await blocked('organization(login: "gpub")', 'member')).toBeNull();
       expect((await blocked('organization(login: "gpub")', 'root'))?.totalCount).toBe(1);

@@ -7,7 +7,7 @@ import { writeScopeOf, type WriteScopeAlternatives } from '../../src/graphql/tok
 import { allRoutes } from '../../src/rest/routes/index.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError } from '../helpers/graphql.ts';
 import { SCOPE_CASES, type ScopeCase } from './mutationScopeCases.ts';
 import { ScopeFixture } from './mutationScopeFixture.ts';
 
@@ -178,15 +178,12 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
       .join('\n');
   }
 
+  /** Runs mutation `name`: its payload's type name when it succeeded, else its error (mutationError). */
   async function run(name: string, input: Record<string, unknown>, headers: Record<string, string>) {
     const cap = name.charAt(0).toUpperCase() + name.slice(1);
-    const q = `mutation($input: ${cap}Input!) { ${name}(input: $input) { __typename ... on Error { message code } } }`;
-    const res = await gql<Record<string, { __typename: string; message?: string; code?: string } | null>>(t, q, {
-      variables: { input },
-      headers,
-    });
-    const typed = res.data?.[name] ?? null;
-    return { typed, errors: res.errors, payload: `${cap}Payload` };
+    const q = `mutation($input: ${cap}Input!) { ${name}(input: $input) { __typename } }`;
+    const res = await gql<Record<string, { __typename: string } | null>>(t, q, { variables: { input }, headers });
+    return { typename: res.data?.[name]?.__typename, error: mutationError(res, name), payload: `${cap}Payload` };
   }
 
   beforeAll(async () => {
@@ -227,23 +224,23 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
       const alternatives = declaredFor(m, given);
       const declared = alternatives.flat().map(write);
       for (const a of attempts) {
-        const { typed, errors, payload } = await run(m, given, tokenAuth(await token(a.scopes)));
-        const what = `${m} (${ids}) with a token having ${a.who}: ${JSON.stringify({ typed, errors })}`;
+        const { typename, error } = await run(m, given, tokenAuth(await token(a.scopes)));
+        const what = `${m} (${ids}) with a token having ${a.who}: ${JSON.stringify({ typename, error })}`;
         seen.push(what);
-        expect(errors, what).toBeUndefined();
-        expect(typed?.__typename, what).not.toBe(payload);
+        expect(typename, what).toBeUndefined();
         // With a nonexistent id, a token holding one of the declared alternatives may learn that it does not exist
         // (a label id could be an organization's, where write:organization is missing, or a repository's).
         const passesFirstCheck = alternatives.some((alt) => alt.every((cat) => a.scopes.includes(write(cat))));
         if (c.credential === 'password') {
-          expect(['PermissionDeniedError', 'UnauthenticatedError'], what).toContain(typed?.__typename);
+          expect(['PERMISSION_DENIED', 'UNAUTHENTICATED'], what).toContain(error?.code);
         } else if (a.expectScope && (ids === 'real ids' || !passesFirstCheck)) {
-          expect(typed?.__typename, what).toBe('PermissionDeniedError');
-          const required = SCOPE_DENIED.exec(typed?.message ?? '')?.[1]?.split(' ') ?? [];
+          expect(error?.code, what).toBe('PERMISSION_DENIED');
+          expect(error?.type, what).toBe('FORBIDDEN');
+          const required = SCOPE_DENIED.exec(error?.message ?? '')?.[1]?.split(' ') ?? [];
           expect(required.length, what).toBeGreaterThan(0);
           expect([...needed.map(write), ...declared], what).toEqual(expect.arrayContaining(required));
         } else {
-          expect(['NotFoundError', 'PermissionDeniedError'], what).toContain(typed?.__typename);
+          expect(['NOT_FOUND', 'PERMISSION_DENIED'], what).toContain(error?.code);
         }
       }
     }
@@ -253,8 +250,8 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
     const allowed =
       c.credential === 'password' ? basic('root') : tokenAuth(await token([...SCOPE_CATEGORIES.map(read), ...needed.map(write)]));
     const ok = await run(m, input, allowed);
-    expect(ok.errors, JSON.stringify(ok.errors)).toBeUndefined();
-    expect(ok.typed?.__typename, `${m} with the REST twin's scopes: ${JSON.stringify(ok.typed)}`).toBe(ok.payload);
+    expect(ok.error, `${m} with the REST twin's scopes`).toBeNull();
+    expect(ok.typename, `${m} with the REST twin's scopes`).toBe(ok.payload);
     expect(await snapshot(), `${m} succeeded without writing anything`).not.toBe(before);
   });
 });

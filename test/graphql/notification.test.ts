@@ -3,9 +3,7 @@ import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator, createRepo } from '../helpers/fixtures.ts';
-import { gql } from '../helpers/graphql.ts';
-
-const ERRORS = '__typename ... on Error { message code }';
+import { gql, mutationError, type MutationError } from '../helpers/graphql.ts';
 
 interface ThreadNode {
   id: string;
@@ -30,14 +28,23 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
     expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
     return res.data as T;
   }
-  async function mutate(name: string, input: Record<string, unknown>, as: string, fields = ''): Promise<Record<string, unknown>> {
+  /** Runs mutation `name` selecting `__typename` and `fields` of its payload: the payload (null when refused) and the refusal. */
+  async function mutate(
+    name: string,
+    input: Record<string, unknown>,
+    as: string,
+    fields = '',
+  ): Promise<{ payload: Record<string, unknown> | null; error: MutationError | null }> {
     const cap = name.charAt(0).toUpperCase() + name.slice(1);
-    const data = await run<Record<string, Record<string, unknown>>>(
-      `mutation($input: ${cap}Input!) { ${name}(input: $input) { ${ERRORS} ${fields ? `... on ${cap}Payload { ${fields} }` : ''} } }`,
-      as,
-      { input },
+    const res = await gql<Record<string, Record<string, unknown> | null>>(
+      t,
+      `mutation($input: ${cap}Input!) { ${name}(input: $input) { __typename ${fields} } }`,
+      { variables: { input }, headers: basic(as) },
     );
-    return data[name]!;
+    const error = mutationError(res, name);
+    const payload = res.data?.[name] ?? null;
+    if (!error && !payload) throw new Error(`no ${name} result: ${JSON.stringify(res)}`);
+    return { payload, error };
   }
   const threadsQuery = (args: string) =>
     `{ viewer { unreadNotificationCount notificationThreads(${args}) { totalCount nodes { id databaseId status unread title subjectType subjectState subjectUrl repository { nameWithOwner } } } } }`;
@@ -64,13 +71,15 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
   afterAll(() => t.close());
 
   it('addStar / removeStar: counts, viewerHasStarred, stargazers and starredRepositories through the read policy', async () => {
-    expect(await mutate('addStar', { starrableId: pubId }, 'bob', 'starrable { stargazerCount viewerHasStarred }')).toMatchObject({
-      __typename: 'AddStarPayload',
-      starrable: { stargazerCount: 1, viewerHasStarred: true },
-    });
-    await mutate('addStar', { starrableId: pubId }, 'bob');
-    await mutate('addStar', { starrableId: privId }, 'bob');
-    expect(await mutate('addStar', { starrableId: privId }, 'carol')).toMatchObject({ __typename: 'NotFoundError' });
+    expect((await mutate('addStar', { starrableId: pubId }, 'bob', 'starrable { stargazerCount viewerHasStarred }')).payload).toMatchObject(
+      {
+        __typename: 'AddStarPayload',
+        starrable: { stargazerCount: 1, viewerHasStarred: true },
+      },
+    );
+    expect((await mutate('addStar', { starrableId: pubId }, 'bob')).error).toBeNull();
+    expect((await mutate('addStar', { starrableId: privId }, 'bob')).error).toBeNull();
+    expect((await mutate('addStar', { starrableId: privId }, 'carol')).error).toMatchObject({ code: 'NOT_FOUND' });
     const seen = await run<{ user: { starredRepositories: { totalCount: number; nodes: { nameWithOwner: string }[] } } }>(
       '{ user(login: "bob") { starredRepositories(first: 10) { totalCount nodes { nameWithOwner } } } }',
       'carol',
@@ -86,7 +95,7 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
       null,
     );
     expect(repo.repository).toEqual({ stargazerCount: 1, stargazers: { totalCount: 1, nodes: [{ login: 'bob' }] } });
-    await mutate('removeStar', { starrableId: pubId }, 'bob');
+    expect((await mutate('removeStar', { starrableId: pubId }, 'bob')).error).toBeNull();
     const after = await run<{ repository: { stargazerCount: number; viewerHasStarred: boolean } }>(
       '{ repository(owner: "alice", name: "pub") { stargazerCount viewerHasStarred } }',
       'bob',
@@ -95,7 +104,7 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
   });
 
   it('updateSubscription: SUBSCRIBED, IGNORED, UNSUBSCRIBED; viewerSubscription, watchers and watching agree', async () => {
-    expect(await mutate('updateSubscription', { subscribableId: pubId, state: 'SUBSCRIBED' }, 'carol', 'state')).toMatchObject({
+    expect((await mutate('updateSubscription', { subscribableId: pubId, state: 'SUBSCRIBED' }, 'carol', 'state')).payload).toMatchObject({
       state: 'SUBSCRIBED',
     });
     const repo = await run<{ repository: { watcherCount: number; viewerSubscription: string; watchers: { nodes: { login: string }[] } } }>(
@@ -112,13 +121,13 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
       'carol',
     );
     expect(watching.viewer.watching.totalCount).toBe(1);
-    await mutate('updateSubscription', { subscribableId: pubId, state: 'IGNORED' }, 'carol');
+    expect((await mutate('updateSubscription', { subscribableId: pubId, state: 'IGNORED' }, 'carol')).error).toBeNull();
     const ignored = await run<{ repository: { watcherCount: number; viewerSubscription: string } }>(
       '{ repository(owner: "alice", name: "pub") { watcherCount viewerSubscription } }',
       'carol',
     );
     expect(ignored.repository).toEqual({ watcherCount: 1, viewerSubscription: 'IGNORED' });
-    await mutate('updateSubscription', { subscribableId: pubId, state: 'UNSUBSCRIBED' }, 'carol');
+    expect((await mutate('updateSubscription', { subscribableId: pubId, state: 'UNSUBSCRIBED' }, 'carol')).error).toBeNull();
     const anon = await run<{ repository: { viewerSubscription: string | null } }>(
       '{ repository(owner: "alice", name: "pub") { viewerSubscription } }',
       null,
@@ -168,19 +177,21 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
     expect((await threads('alice', 'first: 5, repositoryOwner: "alice", repositoryName: "priv"')).notificationThreads.totalCount).toBe(1);
     expect((await threads('alice', 'first: 5, since: "2999-01-01T00:00:00Z"')).notificationThreads.totalCount).toBe(0);
 
-    expect(await mutate('markNotificationAsRead', { id: one.id }, 'alice', 'notificationThread { status unread }')).toMatchObject({
-      notificationThread: { status: 'READ', unread: false },
-    });
+    expect((await mutate('markNotificationAsRead', { id: one.id }, 'alice', 'notificationThread { status unread }')).payload).toMatchObject(
+      {
+        notificationThread: { status: 'READ', unread: false },
+      },
+    );
     expect((await threads('alice')).notificationThreads.totalCount).toBe(1);
     expect((await threads('alice', 'first: 5, all: true')).notificationThreads.totalCount).toBe(2);
-    expect(await mutate('markNotificationAsRead', { id: one.id }, 'bob')).toMatchObject({ __typename: 'PermissionDeniedError' });
-    expect(await mutate('markNotificationAsPinned', { id: one.id }, 'alice', 'notificationThread { status }')).toMatchObject({
+    expect((await mutate('markNotificationAsRead', { id: one.id }, 'bob')).error).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect((await mutate('markNotificationAsPinned', { id: one.id }, 'alice', 'notificationThread { status }')).payload).toMatchObject({
       notificationThread: { status: 'PINNED' },
     });
     expect((await threads('alice', 'first: 5, statuses: [PINNED]')).notificationThreads.totalCount).toBe(1);
-    await mutate('markNotificationAsUnread', { id: one.id }, 'alice');
+    expect((await mutate('markNotificationAsUnread', { id: one.id }, 'alice')).error).toBeNull();
     const all = await mutate('markAllNotificationsAsRead', {}, 'alice', 'notificationThreads { title status }');
-    expect(all.notificationThreads).toHaveLength(2);
+    expect(all.payload?.notificationThreads).toHaveLength(2);
     expect((await threads('alice')).unreadNotificationCount).toBe(0);
     // Other users' lists are not readable through the graph.
     const other = await run<{ user: { notificationThreads: unknown; unreadNotificationCount: unknown } }>(
@@ -242,10 +253,13 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
       'carol',
       'state subscribable { __typename ... on Issue { number viewerSubscription } }',
     );
-    expect(res).toMatchObject({ state: 'SUBSCRIBED', subscribable: { __typename: 'Issue', number: n, viewerSubscription: 'SUBSCRIBED' } });
+    expect(res.payload).toMatchObject({
+      state: 'SUBSCRIBED',
+      subscribable: { __typename: 'Issue', number: n, viewerSubscription: 'SUBSCRIBED' },
+    });
     const subs = await t.request('GET', `/api/v1/repos/alice/pub/issues/${n}/subscriptions`);
     expect((subs.json() as { login: string }[]).map((u) => u.login)).toEqual(['carol']);
-    await mutate('updateSubscription', { subscribableId: issue.repository.issue.id, state: 'IGNORED' }, 'carol');
+    expect((await mutate('updateSubscription', { subscribableId: issue.repository.issue.id, state: 'IGNORED' }, 'carol')).error).toBeNull();
     const after = await run<{ repository: { issue: { viewerSubscription: string } } }>(
       `{ repository(owner: "alice", name: "pub") { issue(number: ${n}) { viewerSubscription } } }`,
       'carol',
@@ -265,8 +279,8 @@ describe.each(PROVIDERS)('GraphQL stars, subscriptions and notifications (%s)', 
       )
     ).repository.issue.id;
     expect(privIssue.statusCode).toBe(201);
-    expect(await mutate('updateSubscription', { subscribableId: gid, state: 'SUBSCRIBED' }, 'carol')).toMatchObject({
-      __typename: 'NotFoundError',
+    expect((await mutate('updateSubscription', { subscribableId: gid, state: 'SUBSCRIBED' }, 'carol')).error).toMatchObject({
+      code: 'NOT_FOUND',
     });
   });
 });

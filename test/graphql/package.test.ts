@@ -6,6 +6,7 @@ import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { createRepo } from '../helpers/fixtures.ts';
+import { mutationError, type GqlError } from '../helpers/graphql.ts';
 import { createOrgAs } from '../helpers/org.ts';
 
 const PACKAGES = `query($login: String!) {
@@ -114,23 +115,33 @@ describe.each(PROVIDERS)('GraphQL packages (%s)', (provider) => {
 
   it('mutations: unlinkPackage, linkPackage and deletePackageVersion call the package services', async () => {
     const pkg = await t.db.package.findFirstOrThrow({ where: { ownerId: owner.id, lowerName: 'alpha' }, include: { versions: true } });
+    /** Runs mutation `name`: its payload (`__typename` only) and its error (mutationError). */
     const run = async (name: string, input: Record<string, unknown>, as = owner.name) => {
       const cap = name.charAt(0).toUpperCase() + name.slice(1);
-      const q = `mutation($input: ${cap}Input!) { ${name}(input: $input) { __typename ... on Error { message } } }`;
-      return ((await t.graphql(q, { input }, basic(as))).json() as { data: Record<string, { __typename: string; message?: string }> }).data[
-        name
-      ];
+      const q = `mutation($input: ${cap}Input!) { ${name}(input: $input) { __typename } }`;
+      const body = (await t.graphql(q, { input }, basic(as))).json() as {
+        data?: Record<string, { __typename: string } | null>;
+        errors?: GqlError[];
+      };
+      return { payload: body.data?.[name] ?? null, error: mutationError({ data: body.data, errors: body.errors }, name) };
     };
-    expect(await run('unlinkPackage', { packageId: encodeGlobalID('Package', pkg.id) })).toEqual({ __typename: 'UnlinkPackagePayload' });
+    expect(await run('unlinkPackage', { packageId: encodeGlobalID('Package', pkg.id) })).toEqual({
+      payload: { __typename: 'UnlinkPackagePayload' },
+      error: null,
+    });
     expect((await t.db.package.findUniqueOrThrow({ where: { id: pkg.id } })).repoId).toBeNull();
     expect(await run('linkPackage', { packageId: encodeGlobalID('Package', pkg.id), repositoryName: 'gq-linked' })).toEqual({
-      __typename: 'LinkPackagePayload',
+      payload: { __typename: 'LinkPackagePayload' },
+      error: null,
     });
     const version = pkg.versions.find((v) => v.version === '1.0');
     const denied = await run('deletePackageVersion', { packageVersionId: encodeGlobalID('PackageVersion', version?.id ?? 0) }, other.name);
-    expect(denied?.__typename).toBe('PermissionDeniedError');
+    expect(denied.payload).toBeNull();
+    expect(denied.error?.code).toBe('PERMISSION_DENIED');
+    expect(await t.db.packageVersion.count({ where: { packageId: pkg.id } })).toBe(2);
     expect(await run('deletePackageVersion', { packageVersionId: encodeGlobalID('PackageVersion', version?.id ?? 0) })).toEqual({
-      __typename: 'DeletePackageVersionPayload',
+      payload: { __typename: 'DeletePackageVersionPayload' },
+      error: null,
     });
     expect(await t.db.packageVersion.count({ where: { packageId: pkg.id } })).toBe(1);
   });

@@ -3,7 +3,7 @@ import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator } from '../helpers/fixtures.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError, type MutationError } from '../helpers/graphql.ts';
 import { restApi } from '../rest/protection/restApi.ts';
 import { PullFixture } from '../helpers/pull.ts';
 
@@ -36,15 +36,26 @@ describe.each(PROVIDERS)('GraphQL pull request protection, auto-merge and drafts
     expect(res.errors).toBeUndefined();
     return res.data!.repository.pullRequest;
   };
-  const mutate = async (name: string, input: Record<string, unknown>, user = 'alice') => {
+  const run = async (name: string, input: Record<string, unknown>, user: string) => {
     const type = name[0]!.toUpperCase() + name.slice(1);
-    const res = await gql<Record<string, { __typename: string; message?: string; pullRequest?: PullState }>>(
+    const res = await gql<Record<string, { pullRequest: PullState } | null>>(
       t,
-      `mutation($input: ${type}Input!) { ${name}(input: $input) { __typename ... on ${type}Payload { pullRequest { ${STATE} } } ... on Error { message } } }`,
+      `mutation($input: ${type}Input!) { ${name}(input: $input) { pullRequest { ${STATE} } } }`,
       { headers: basic(user), variables: { input } },
     );
-    expect(res.errors).toBeUndefined();
-    return res.data![name]!;
+    return { payload: res.data?.[name] ?? null, error: mutationError(res, name) };
+  };
+  /** A mutation that must succeed: its payload. */
+  const mutate = async (name: string, input: Record<string, unknown>, user = 'alice') => {
+    const { payload, error } = await run(name, input, user);
+    expect(error).toBeNull();
+    return payload!;
+  };
+  /** A mutation that must be refused: its error. */
+  const refused = async (name: string, input: Record<string, unknown>, user = 'alice'): Promise<MutationError | null> => {
+    const { payload, error } = await run(name, input, user);
+    expect(payload).toBeNull();
+    return error;
   };
 
   beforeAll(async () => {
@@ -99,16 +110,16 @@ describe.each(PROVIDERS)('GraphQL pull request protection, auto-merge and drafts
     await t.app.jobs.drain();
     const { id } = await pull(n);
     const enabled = await mutate('enablePullRequestAutoMerge', { pullRequestId: id, mergeMethod: 'SQUASH', commitHeadline: 'Squashed' });
-    expect(enabled.pullRequest?.autoMergeRequest).toEqual({
+    expect(enabled.pullRequest.autoMergeRequest).toEqual({
       mergeMethod: 'SQUASH',
       commitHeadline: 'Squashed',
       enabledBy: { login: 'alice' },
     });
-    expect((await mutate('enablePullRequestAutoMerge', { pullRequestId: id })).__typename).toBe('ConflictError');
-    expect((await mutate('disablePullRequestAutoMerge', { pullRequestId: id }, 'carol')).__typename).toBe('PermissionDeniedError');
+    expect((await refused('enablePullRequestAutoMerge', { pullRequestId: id }))?.code).toBe('CONFLICT');
+    expect((await refused('disablePullRequestAutoMerge', { pullRequestId: id }, 'carol'))?.code).toBe('PERMISSION_DENIED');
     const disabled = await mutate('disablePullRequestAutoMerge', { pullRequestId: id });
-    expect(disabled.pullRequest?.autoMergeRequest).toBeNull();
-    expect((await mutate('disablePullRequestAutoMerge', { pullRequestId: id })).__typename).toBe('NotFoundError');
+    expect(disabled.pullRequest.autoMergeRequest).toBeNull();
+    expect((await refused('disablePullRequestAutoMerge', { pullRequestId: id }))?.code).toBe('NOT_FOUND');
 
     // Scheduled again, it merges by itself once the required check passes.
     await mutate('enablePullRequestAutoMerge', { pullRequestId: id });
@@ -127,7 +138,7 @@ describe.each(PROVIDERS)('GraphQL pull request protection, auto-merge and drafts
     const ready = await mutate('markPullRequestReadyForReview', { pullRequestId: id }, 'bob');
     expect(ready.pullRequest).toMatchObject({ title: 'Draft me', isDraft: false });
     await mutate('convertPullRequestToDraft', { pullRequestId: id }, 'bob');
-    expect((await mutate('markPullRequestReadyForReview', { pullRequestId: id }, 'dave')).__typename).toBe('PermissionDeniedError');
+    expect((await refused('markPullRequestReadyForReview', { pullRequestId: id }, 'dave'))?.code).toBe('PERMISSION_DENIED');
     await mutate('markPullRequestReadyForReview', { pullRequestId: id }, 'bob');
     await t.app.deps.notifier.drain();
     const rows = () =>

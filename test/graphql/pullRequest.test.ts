@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError } from '../helpers/graphql.ts';
 import { PullFixture } from '../helpers/pull.ts';
 
 describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
@@ -166,32 +166,33 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
     await f.push('alice', 'demo', 'alice', 'third', { 'd.txt': 'd\n' });
     const repo = await gql<{ repository: { id: string } }>(t, '{ repository(owner: "alice", name: "demo") { id } }');
     const m = `mutation($input: CreatePullRequestInput!) { createPullRequest(input: $input) {
-      __typename ... on CreatePullRequestPayload { pullRequest { number title headRefName changedFiles } } ... on Error { message code } } }`;
-    const ok = await gql<{ createPullRequest: { __typename: string; pullRequest?: Record<string, unknown> } }>(t, m, {
+      __typename pullRequest { number title headRefName changedFiles } } }`;
+    type Created = { createPullRequest: { __typename: string; pullRequest: Record<string, unknown> } | null };
+    const ok = await gql<Created>(t, m, {
       headers: basic('bob'),
       variables: { input: { repositoryId: repo.data?.repository.id, baseRefName: 'main', headRefName: 'third', title: 'Third' } },
     });
     expect(ok.errors).toBeUndefined();
-    expect(ok.data?.createPullRequest.pullRequest).toMatchObject({ title: 'Third', headRefName: 'third', changedFiles: 1 });
-    const dup = await gql<{ createPullRequest: { __typename: string; code?: string; message?: string } }>(t, m, {
+    expect(ok.data?.createPullRequest?.pullRequest).toMatchObject({ title: 'Third', headRefName: 'third', changedFiles: 1 });
+    const dup = await gql<Created>(t, m, {
       headers: basic('bob'),
       variables: { input: { repositoryOwner: 'alice', repositoryName: 'demo', baseRefName: 'main', headRefName: 'third', title: 'again' } },
     });
-    expect(dup.data?.createPullRequest).toMatchObject({ code: 'ALREADY_EXISTS' });
-    const same = await gql<{ createPullRequest: { code?: string } }>(t, m, {
+    expect(mutationError(dup, 'createPullRequest')).toMatchObject({ code: 'ALREADY_EXISTS' });
+    const same = await gql<Created>(t, m, {
       headers: basic('bob'),
       variables: { input: { repositoryOwner: 'alice', repositoryName: 'demo', baseRefName: 'main', headRefName: 'main', title: 'x' } },
     });
-    expect(same.data?.createPullRequest).toMatchObject({ code: 'VALIDATION' });
-    const anon = await gql<{ createPullRequest: { code?: string } }>(t, m, {
+    expect(mutationError(same, 'createPullRequest')).toMatchObject({ code: 'VALIDATION' });
+    const anon = await gql<Created>(t, m, {
       variables: { input: { repositoryOwner: 'alice', repositoryName: 'demo', baseRefName: 'main', headRefName: 'third', title: 'x' } },
     });
-    expect(anon.data?.createPullRequest ?? anon.errors).toBeTruthy();
-    const hidden = await gql<{ createPullRequest: { code?: string } }>(t, m, {
+    expect(mutationError(anon, 'createPullRequest')).toMatchObject({ code: 'UNAUTHENTICATED' });
+    const hidden = await gql<Created>(t, m, {
       headers: basic('outsider'),
       variables: { input: { repositoryOwner: 'alice', repositoryName: 'secret', baseRefName: 'main', headRefName: 'hidden', title: 'x' } },
     });
-    expect(hidden.data?.createPullRequest).toMatchObject({ code: 'NOT_FOUND' });
+    expect(mutationError(hidden, 'createPullRequest')).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('pullRequests → author, files: the statement count does not grow with the number of pull requests', async () => {

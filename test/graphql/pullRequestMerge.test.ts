@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql, type MutationErrorFields } from '../helpers/graphql.ts';
+import { gql, mutationError } from '../helpers/graphql.ts';
 import { PullFixture } from '../helpers/pull.ts';
 
 interface PullNode {
@@ -48,11 +48,11 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
   };
 
   const UPDATE = `mutation($input: UpdatePullRequestInput!) { updatePullRequest(input: $input) {
-    __typename ... on UpdatePullRequestPayload { pullRequest { number title body baseRefName state } }
-    ... on Error { message code } ... on ValidationError { field } } }`;
+    __typename pullRequest { number title body baseRefName state } } }`;
   const MERGE = `mutation($input: MergePullRequestInput!) { mergePullRequest(input: $input) {
-    __typename ... on MergePullRequestPayload { pullRequest { number merged state mergeCommitOid } }
-    ... on Error { message code } } }`;
+    __typename pullRequest { number merged state mergeCommitOid } } }`;
+  type Updated = { updatePullRequest: { pullRequest: { title: string; body: string; baseRefName: string; state: string } } | null };
+  type Merged = { mergePullRequest: { pullRequest: { merged: boolean; state: string; mergeCommitOid: string } } | null };
 
   it('updatePullRequest edits title, body, base, state and labels through the REST service', async () => {
     await f.push('alice', 'demo', 'alice', 'develop', { 'dev.txt': 'dev\n' });
@@ -69,16 +69,12 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     const labelId = labelNode.data?.repository.label.id;
     expect(labelId).toEqual(expect.any(String));
 
-    const res = await gql<{ updatePullRequest: { pullRequest?: { title: string; body: string; baseRefName: string; state: string } } }>(
-      t,
-      UPDATE,
-      {
-        headers: basic('writer'),
-        variables: { input: { pullRequestId: node.id, title: 'after', body: 'text', baseRefName: 'develop', labelIds: [labelId] } },
-      },
-    );
+    const res = await gql<Updated>(t, UPDATE, {
+      headers: basic('writer'),
+      variables: { input: { pullRequestId: node.id, title: 'after', body: 'text', baseRefName: 'develop', labelIds: [labelId] } },
+    });
     expect(res.errors).toBeUndefined();
-    expect(res.data?.updatePullRequest.pullRequest).toMatchObject({ title: 'after', body: 'text', baseRefName: 'develop', state: 'OPEN' });
+    expect(res.data?.updatePullRequest?.pullRequest).toMatchObject({ title: 'after', body: 'text', baseRefName: 'develop', state: 'OPEN' });
     const rest = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}`)).json() as {
       base: { ref: string };
       labels: { id: number }[];
@@ -86,46 +82,45 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     expect(rest.base.ref).toBe('develop');
     expect(rest.labels.map((l) => l.id)).toEqual([label.id]);
 
-    const closed = await gql<{ updatePullRequest: { pullRequest?: { state: string } } }>(t, UPDATE, {
+    const closed = await gql<Updated>(t, UPDATE, {
       headers: basic('writer'),
       variables: { input: { pullRequestId: node.id, state: 'CLOSED' } },
     });
-    expect(closed.data?.updatePullRequest.pullRequest?.state).toBe('CLOSED');
-    const reopened = await gql<{ updatePullRequest: { pullRequest?: { state: string } } }>(t, UPDATE, {
+    expect(closed.data?.updatePullRequest?.pullRequest.state).toBe('CLOSED');
+    const reopened = await gql<Updated>(t, UPDATE, {
       headers: basic('writer'),
       variables: { input: { pullRequestId: node.id, state: 'OPEN' } },
     });
-    expect(reopened.data?.updatePullRequest.pullRequest?.state).toBe('OPEN');
+    expect(reopened.data?.updatePullRequest?.pullRequest.state).toBe('OPEN');
 
     // Typed errors: missing base (NOT_FOUND), a stranger (PERMISSION_DENIED), a stale version (CONFLICT), an id of another type.
-    const missing = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+    const missing = await gql<Updated>(t, UPDATE, {
       headers: basic('writer'),
       variables: { input: { pullRequestId: node.id, baseRefName: 'nope' } },
     });
-    expect(missing.data?.updatePullRequest).toMatchObject({
-      __typename: 'NotFoundError',
+    expect(mutationError(missing, 'updatePullRequest')).toMatchObject({
       code: 'NOT_FOUND',
       message: "new base 'nope' not exist",
     });
-    const stranger = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+    const stranger = await gql<Updated>(t, UPDATE, {
       headers: basic('bob'),
       variables: { input: { pullRequestId: node.id, title: 'x' } },
     });
-    expect(stranger.data?.updatePullRequest).toMatchObject({ code: 'PERMISSION_DENIED' });
-    const stale = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+    expect(mutationError(stranger, 'updatePullRequest')).toMatchObject({ code: 'PERMISSION_DENIED' });
+    const stale = await gql<Updated>(t, UPDATE, {
       headers: basic('writer'),
       variables: { input: { pullRequestId: node.id, body: 'x', contentVersion: 999 } },
     });
-    expect(stale.data?.updatePullRequest).toMatchObject({ code: 'CONFLICT' });
-    const anon = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+    expect(mutationError(stale, 'updatePullRequest')).toMatchObject({ code: 'CONFLICT' });
+    const anon = await gql<Updated>(t, UPDATE, {
       variables: { input: { pullRequestId: node.id, title: 'x' } },
     });
-    expect(anon.data?.updatePullRequest).toMatchObject({ code: 'UNAUTHENTICATED' });
-    const wrongType = await gql<{ updatePullRequest: MutationErrorFields }>(t, UPDATE, {
+    expect(mutationError(anon, 'updatePullRequest')).toMatchObject({ code: 'UNAUTHENTICATED' });
+    const wrongType = await gql<Updated>(t, UPDATE, {
       headers: basic('alice'),
       variables: { input: { pullRequestId: labelId, title: 'x' } },
     });
-    expect(wrongType.data?.updatePullRequest).toMatchObject({ code: 'NOT_FOUND' });
+    expect(mutationError(wrongType, 'updatePullRequest')).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('mergePullRequest merges with each method the REST route has, viewerCanMerge follows the permission, refusals are typed', async () => {
@@ -135,37 +130,40 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     expect((await pullNode(index, 'reader')).viewerCanMerge).toBe(false);
     expect((await pullNode(index, 'writer')).viewerCanMerge).toBe(true);
 
-    const denied = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+    const denied = await gql<Merged>(t, MERGE, {
       headers: basic('reader'),
       variables: { input: { pullRequestId: node.id } },
     });
-    expect(denied.data?.mergePullRequest).toMatchObject({ code: 'PRECONDITION_FAILED', message: 'User not allowed to merge PR' });
-    const stale = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+    expect(mutationError(denied, 'mergePullRequest')).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: 'User not allowed to merge PR',
+    });
+    const stale = await gql<Merged>(t, MERGE, {
       headers: basic('writer'),
       variables: { input: { pullRequestId: node.id, expectedHeadOid: '0'.repeat(40) } },
     });
-    expect(stale.data?.mergePullRequest).toMatchObject({ code: 'CONFLICT', message: 'head out of date' });
+    expect(mutationError(stale, 'mergePullRequest')).toMatchObject({ code: 'CONFLICT', message: 'head out of date' });
 
-    const res = await gql<{ mergePullRequest: { pullRequest?: { merged: boolean; state: string; mergeCommitOid: string } } }>(t, MERGE, {
+    const res = await gql<Merged>(t, MERGE, {
       headers: basic('writer'),
       variables: {
         input: { pullRequestId: node.id, mergeMethod: 'SQUASH', commitHeadline: 'Squashed through GraphQL', commitBody: 'details' },
       },
     });
     expect(res.errors).toBeUndefined();
-    expect(res.data?.mergePullRequest.pullRequest).toMatchObject({ merged: true, state: 'MERGED' });
+    expect(res.data?.mergePullRequest?.pullRequest).toMatchObject({ merged: true, state: 'MERGED' });
     const dir = f.git.dir('gq-clone');
     await f.git.ok(['clone', '-q', f.url('alice', 'demo', 'alice'), dir]);
     const log = (await f.git.ok(['log', '-1', '--format=%H %P|%B'], { cwd: dir })).trim();
     expect(log.split('|')[0]?.split(' ')).toHaveLength(2);
-    expect(log.split('|')[0]?.split(' ')[0]).toBe(res.data?.mergePullRequest.pullRequest?.mergeCommitOid);
+    expect(log.split('|')[0]?.split(' ')[0]).toBe(res.data?.mergePullRequest?.pullRequest.mergeCommitOid);
     expect(log.split('|')[1]).toMatch(/^Squashed through GraphQL\n\ndetails/);
     expect((await pullNode(index)).viewerCanMerge).toBe(false);
-    const again = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+    const again = await gql<Merged>(t, MERGE, {
       headers: basic('writer'),
       variables: { input: { pullRequestId: node.id } },
     });
-    expect(again.data?.mergePullRequest).toMatchObject({ code: 'PRECONDITION_FAILED', message: 'The PR is already merged' });
+    expect(mutationError(again, 'mergePullRequest')).toMatchObject({ code: 'PRECONDITION_FAILED', message: 'The PR is already merged' });
 
     // FAST_FORWARD_ONLY and a disallowed method.
     const ffIndex = await f.pushAndOpen('alice', 'demo', 'writer', 'gq-ff', { 'ff.txt': 'one\n' }, { title: 'ff' });
@@ -173,29 +171,29 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     expect(
       (await t.request('PATCH', '/api/v1/repos/alice/demo', { headers: basic('alice'), body: { allow_rebase: false } })).statusCode,
     ).toBe(200);
-    const refused = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+    const refused = await gql<Merged>(t, MERGE, {
       headers: basic('alice'),
       variables: { input: { pullRequestId: ffNode.id, mergeMethod: 'REBASE' } },
     });
-    expect(refused.data?.mergePullRequest).toMatchObject({
+    expect(mutationError(refused, 'mergePullRequest')).toMatchObject({
       code: 'PRECONDITION_FAILED',
       message: 'rebase is not allowed an allowed merge style for this repository',
     });
     const head = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${ffIndex}`)).json() as { head: { sha: string } };
-    const ff = await gql<{ mergePullRequest: { pullRequest?: { mergeCommitOid: string } } }>(t, MERGE, {
+    const ff = await gql<Merged>(t, MERGE, {
       headers: basic('alice'),
       variables: {
         input: { pullRequestId: ffNode.id, mergeMethod: 'FAST_FORWARD_ONLY', expectedHeadOid: head.head.sha, deleteBranch: true },
       },
     });
-    expect(ff.data?.mergePullRequest.pullRequest?.mergeCommitOid).toBe(head.head.sha);
+    expect(ff.data?.mergePullRequest?.pullRequest.mergeCommitOid).toBe(head.head.sha);
     expect((await t.request('GET', '/api/v1/repos/alice/demo/branches/gq-ff')).statusCode).toBe(404);
 
-    const unknown = await gql<{ mergePullRequest: MutationErrorFields }>(t, MERGE, {
+    const unknown = await gql<Merged>(t, MERGE, {
       headers: basic('alice'),
       variables: { input: { pullRequestId: 'UHVsbFJlcXVlc3Q6OTk5OQ==' } },
     });
-    expect(unknown.data?.mergePullRequest).toMatchObject({ code: 'NOT_FOUND' });
+    expect(mutationError(unknown, 'mergePullRequest')).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('pullRequests { nodes { viewerCanMerge } } costs the same number of statements for 2 and for 6 pull requests', async () => {

@@ -2,7 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError, type MutationError } from '../helpers/graphql.ts';
 import { PullFixture } from '../helpers/pull.ts';
 
 type Json = Record<string, unknown>;
@@ -61,19 +61,22 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     return res.data?.node ?? null;
   }
 
+  /** Runs `name(input: $input)` as `user` selecting `select` on its payload; returns the payload or the refusal. */
   async function mutate(
     name: string,
     input: Json,
     user: string,
     select = 'pullRequestReview { id databaseId state body official author { login } comments(first: 5) { totalCount } }',
-  ): Promise<Json> {
-    const res = await gql<Record<string, Json>>(
+  ): Promise<{ payload: Json | null; error: MutationError | null }> {
+    const res = await gql<Record<string, Json | null>>(
       t,
-      `mutation($input: ${name.charAt(0).toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { __typename ... on Error { message code } ... on ValidationError { field } ... on ${name.charAt(0).toUpperCase()}${name.slice(1)}Payload { ${select} } } }`,
+      `mutation($input: ${name.charAt(0).toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { __typename ${select} } }`,
       { variables: { input }, headers: basic(user) },
     );
-    expect(res.errors).toBeUndefined();
-    return res.data?.[name] ?? {};
+    const error = mutationError(res, name);
+    const payload = res.data?.[name] ?? null;
+    if (!error && !payload) throw new Error(`no ${name} result`);
+    return { payload, error };
   }
 
   beforeAll(async () => {
@@ -102,20 +105,22 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     await t?.close();
   });
 
-  it('addPullRequestReview: verdicts, pending reviews with line comments, typed errors', async () => {
+  it('addPullRequestReview: verdicts, pending reviews with line comments, refusals', async () => {
     const id = pullIds.get(1);
     expect(await pull(1, 'rita')).toMatchObject({ number: 1, reviewDecision: null, reviews: { totalCount: 0, nodes: [] } });
 
     const own = await mutate('addPullRequestReview', { pullRequestId: id, event: 'APPROVE' }, 'paul');
-    expect(own).toMatchObject({ __typename: 'ValidationError', code: 'VALIDATION', message: 'approve your own pull is not allowed' });
-    expect(await mutate('addPullRequestReview', { pullRequestId: id, event: 'REQUEST_CHANGES' }, 'wendy')).toMatchObject({
+    expect(own.error).toMatchObject({ code: 'VALIDATION', message: 'approve your own pull is not allowed' });
+    expect((await mutate('addPullRequestReview', { pullRequestId: id, event: 'REQUEST_CHANGES' }, 'wendy')).error).toMatchObject({
       code: 'VALIDATION',
       message: 'review event REQUEST_CHANGES requires a body',
     });
     expect(
-      await mutate('addPullRequestReview', { pullRequestId: encodeGlobalID('PullRequest', 999999), event: 'APPROVE' }, 'wendy'),
+      (await mutate('addPullRequestReview', { pullRequestId: encodeGlobalID('PullRequest', 999999), event: 'APPROVE' }, 'wendy')).error,
     ).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await mutate('addPullRequestReview', { pullRequestId: encodeGlobalID('Issue', 1), event: 'APPROVE' }, 'wendy')).toMatchObject({
+    expect(
+      (await mutate('addPullRequestReview', { pullRequestId: encodeGlobalID('Issue', 1), event: 'APPROVE' }, 'wendy')).error,
+    ).toMatchObject({
       code: 'NOT_FOUND',
     });
 
@@ -131,11 +136,11 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
       },
       'wendy',
     );
-    expect(pending).toMatchObject({
+    expect(pending.payload).toMatchObject({
       __typename: 'AddPullRequestReviewPayload',
       pullRequestReview: { state: 'PENDING', body: 'first pass', official: false, comments: { totalCount: 2 } },
     });
-    const review = pending.pullRequestReview as { id: string; databaseId: number };
+    const review = pending.payload?.pullRequestReview as { id: string; databaseId: number };
 
     // Pending: only its author sees it, everywhere.
     expect((await pull(1, 'rita'))?.reviews.totalCount).toBe(0);
@@ -174,10 +179,10 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     });
 
     const submitted = await mutate('submitPullRequestReview', { pullRequestReviewId: review.id, event: 'APPROVE', body: 'lgtm' }, 'wendy');
-    expect(submitted).toMatchObject({
+    expect(submitted.payload).toMatchObject({
       pullRequestReview: { id: review.id, state: 'APPROVED', body: 'lgtm', official: true, comments: { totalCount: 2 } },
     });
-    expect(await mutate('submitPullRequestReview', { pullRequestReviewId: review.id, event: 'APPROVE' }, 'wendy')).toMatchObject({
+    expect((await mutate('submitPullRequestReview', { pullRequestReviewId: review.id, event: 'APPROVE' }, 'wendy')).error).toMatchObject({
       code: 'VALIDATION',
       message: 'only a pending review can be submitted',
     });
@@ -207,34 +212,41 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     const n = await f.pushAndOpen('alice', 'demo', 'paul', 'second', { 'b.txt': 'b\n' });
     const id = await pullId(n);
     pullIds.set(n, id);
-    expect(await mutate('submitPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'x' }, 'oscar')).toMatchObject({
+    expect((await mutate('submitPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'x' }, 'oscar')).error).toMatchObject({
       code: 'NOT_FOUND',
     });
     await mutate('addPullRequestReview', { pullRequestId: id, body: 'draft' }, 'oscar');
     const sub = await mutate('submitPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'from an outsider' }, 'oscar');
-    expect(sub).toMatchObject({
+    expect(sub.payload).toMatchObject({
       pullRequestReview: { state: 'COMMENTED', body: 'from an outsider', official: false, author: { login: 'oscar' } },
     });
-    const oscars = sub.pullRequestReview as { id: string };
+    const oscars = sub.payload?.pullRequestReview as { id: string };
 
-    expect(await mutate('deletePullRequestReview', { pullRequestReviewId: oscars.id }, 'rita', 'pullRequest { number }')).toMatchObject({
+    expect(
+      (await mutate('deletePullRequestReview', { pullRequestReviewId: oscars.id }, 'rita', 'pullRequest { number }')).error,
+    ).toMatchObject({
       code: 'PERMISSION_DENIED',
     });
-    expect(await mutate('deletePullRequestReview', { pullRequestReviewId: oscars.id }, 'oscar', 'pullRequest { number }')).toMatchObject({
+    expect(
+      (await mutate('deletePullRequestReview', { pullRequestReviewId: oscars.id }, 'oscar', 'pullRequest { number }')).payload,
+    ).toMatchObject({
       pullRequest: { number: n },
     });
     expect((await pull(n, 'rita'))?.reviews.totalCount).toBe(0);
 
-    const approval = (await mutate('addPullRequestReview', { pullRequestId: id, event: 'APPROVE' }, 'wendy')).pullRequestReview as {
+    const approval = (await mutate('addPullRequestReview', { pullRequestId: id, event: 'APPROVE' }, 'wendy')).payload
+      ?.pullRequestReview as {
       id: string;
     };
     expect(
-      await mutate(
-        'dismissPullRequestReview',
-        { pullRequestReviewId: approval.id, message: 'stale' },
-        'wendy',
-        'pullRequestReview { state }',
-      ),
+      (
+        await mutate(
+          'dismissPullRequestReview',
+          { pullRequestReviewId: approval.id, message: 'stale' },
+          'wendy',
+          'pullRequestReview { state }',
+        )
+      ).error,
     ).toMatchObject({
       code: 'PERMISSION_DENIED',
       message: 'Must be repo admin',
@@ -245,10 +257,16 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
       'alice',
       'pullRequestReview { state dismissed }',
     );
-    expect(dismissed).toMatchObject({ pullRequestReview: { state: 'DISMISSED', dismissed: true } });
+    expect(dismissed.payload).toMatchObject({ pullRequestReview: { state: 'DISMISSED', dismissed: true } });
     expect(await pull(n, 'rita', ['DISMISSED'])).toMatchObject({ reviewDecision: null, reviews: { totalCount: 1 } });
     expect(
-      await mutate('dismissPullRequestReview', { pullRequestReviewId: encodeGlobalID('PullRequestReview', 999999), message: 'x' }, 'alice'),
+      (
+        await mutate(
+          'dismissPullRequestReview',
+          { pullRequestReviewId: encodeGlobalID('PullRequestReview', 999999), message: 'x' },
+          'alice',
+        )
+      ).error,
     ).toMatchObject({ code: 'NOT_FOUND' });
   });
 
@@ -265,7 +283,7 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
       'paul',
       select,
     );
-    expect(first).toMatchObject({
+    expect(first.payload).toMatchObject({
       pullRequest: {
         reviewRequests: {
           totalCount: 2,
@@ -278,25 +296,27 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
     });
     // Without union the requested set becomes exactly the given one.
     const replaced = await mutate('requestReviewsByLogin', { pullRequestId: id, userLogins: ['alice'] }, 'paul', select);
-    expect(replaced).toMatchObject({
+    expect(replaced.payload).toMatchObject({
       pullRequest: { reviewRequests: { totalCount: 1, nodes: [{ requestedReviewer: { login: 'alice' } }] } },
     });
     const union = await mutate('requestReviews', { pullRequestId: id, userLogins: ['wendy'], union: true }, 'paul', select);
-    expect((union.pullRequest as { reviewRequests: { totalCount: number } }).reviewRequests.totalCount).toBe(2);
-    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['paul'], union: true }, 'paul', select)).toMatchObject({
+    expect((union.payload?.pullRequest as { reviewRequests: { totalCount: number } }).reviewRequests.totalCount).toBe(2);
+    expect((await mutate('requestReviews', { pullRequestId: id, userLogins: ['paul'], union: true }, 'paul', select)).error).toMatchObject({
       code: 'VALIDATION',
       message: expect.stringContaining("poster of pr can't be reviewer"),
     });
-    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['nobody'] }, 'paul', select)).toMatchObject({
+    expect((await mutate('requestReviews', { pullRequestId: id, userLogins: ['nobody'] }, 'paul', select)).error).toMatchObject({
       code: 'NOT_FOUND',
       message: "user doesn't exist: nobody",
     });
-    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['rita'], union: true }, 'oscar', select)).toMatchObject({
-      code: 'VALIDATION',
-      message: expect.stringContaining("Doer can't choose reviewer"),
-    });
+    expect((await mutate('requestReviews', { pullRequestId: id, userLogins: ['rita'], union: true }, 'oscar', select)).error).toMatchObject(
+      {
+        code: 'VALIDATION',
+        message: expect.stringContaining("Doer can't choose reviewer"),
+      },
+    );
     // Replacing withdraws the others' requests first, which an outsider may not do either.
-    expect(await mutate('requestReviews', { pullRequestId: id, userLogins: ['rita'] }, 'oscar', select)).toMatchObject({
+    expect((await mutate('requestReviews', { pullRequestId: id, userLogins: ['rita'] }, 'oscar', select)).error).toMatchObject({
       code: 'VALIDATION',
       message: expect.stringContaining("Doer can't remove reviewer"),
     });
@@ -347,7 +367,7 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
       'alice',
       teamSelect,
     );
-    expect(teams).toMatchObject({
+    expect(teams.payload).toMatchObject({
       pullRequest: { reviewRequests: { nodes: [{ requestedReviewer: { __typename: 'Team', name: 'Owners' } }] } },
     });
     // Anonymous viewers cannot see the team: the request is left out.
@@ -372,8 +392,8 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
       'root',
       'pullRequestReview { id comments(first: 1) { nodes { id } } }',
     );
-    const r = review.pullRequestReview as { id: string; comments: { nodes: { id: string }[] } };
-    expect(await mutate('addPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'x' }, 'oscar')).toMatchObject({
+    const r = review.payload?.pullRequestReview as { id: string; comments: { nodes: { id: string }[] } };
+    expect((await mutate('addPullRequestReview', { pullRequestId: id, event: 'COMMENT', body: 'x' }, 'oscar')).error).toMatchObject({
       code: 'NOT_FOUND',
     });
     const q = 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }';

@@ -4,13 +4,16 @@ import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator, blockUser, createComment } from '../helpers/fixtures.ts';
-import { gql, type MutationErrorFields } from '../helpers/graphql.ts';
+import { gql, mutationError, type MutationError } from '../helpers/graphql.ts';
 
-const ERROR_FIELDS = '__typename ... on Error { message code } ... on ValidationError { field }';
 const CONTENTS = ['THUMBS_UP', 'THUMBS_DOWN', 'LAUGH', 'HOORAY', 'CONFUSED', 'HEART', 'ROCKET', 'EYES'];
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 
-type Result<P> = MutationErrorFields & Partial<P>;
+/** A mutation's outcome: the payload (`<Name>Payload`) or, for a refused mutation, the error at its path. */
+interface Result<P> {
+  payload: (P & { __typename: string }) | null;
+  error: MutationError | null;
+}
 interface Group {
   content: string;
   createdAt: string | null;
@@ -33,14 +36,21 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
   let t: TestApp;
   const users: Record<string, Models.User> = {};
 
+  /** Runs `name(input: $input)` selecting `fields` on `<Name>Payload`, and returns the payload or the refusal. */
   async function mutate<P>(name: string, fields: string, input: Record<string, unknown>, viewer: string): Promise<Result<P>> {
-    const payload = name.charAt(0).toUpperCase() + name.slice(1);
-    const q = `mutation($input: ${payload}Input!) { ${name}(input: $input) { ${ERROR_FIELDS} ... on ${payload}Payload { ${fields} } } }`;
-    const res = await gql<Record<string, Result<P>>>(t, q, { variables: { input }, headers: as(viewer) });
-    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-    const result = res.data?.[name];
-    if (!result) throw new Error(`no ${name} result`);
-    return result;
+    const type = name.charAt(0).toUpperCase() + name.slice(1);
+    const q = `mutation($input: ${type}Input!) { ${name}(input: $input) { __typename ${fields} } }`;
+    const res = await gql<Record<string, Result<P>['payload']>>(t, q, { variables: { input }, headers: as(viewer) });
+    const error = mutationError(res, name);
+    const payload = res.data?.[name] ?? null;
+    if (!error && !payload) throw new Error(`no ${name} result`);
+    return { payload, error };
+  }
+  /** As `mutate`, for a mutation that must succeed: its payload. */
+  async function ok<P>(name: string, fields: string, input: Record<string, unknown>, viewer: string): Promise<P & { __typename: string }> {
+    const { payload, error } = await mutate<P>(name, fields, input, viewer);
+    if (!payload) throw new Error(`${name} was refused: ${JSON.stringify(error)}`);
+    return payload;
   }
   async function newRepo(owner: string, name: string, isPrivate = false): Promise<Models.Repository> {
     const res = await t.request('POST', '/api/v1/user/repos', { headers: as(owner), body: { name, private: isPrivate } });
@@ -82,7 +92,7 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
       subject: { __typename: string; number: number };
       reactionGroups: Group[];
     };
-    const added = await mutate<Payload>('addReaction', fields, { subjectId: issueGid(issue), content: 'HEART' }, 'reader');
+    const added = await ok<Payload>('addReaction', fields, { subjectId: issueGid(issue), content: 'HEART' }, 'reader');
     expect(added.reaction).toMatchObject({ content: 'HEART', user: { login: 'reader' } });
     expect(added.subject).toEqual({ __typename: 'Issue', number: issue.index });
     expect(added.reactionGroups?.map((g) => g.content)).toEqual(CONTENTS);
@@ -96,7 +106,7 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
       reactors: { totalCount: 0, nodes: [] },
     });
 
-    const again = await mutate<Payload>('addReaction', fields, { subjectId: issueGid(issue), content: 'HEART' }, 'reader');
+    const again = await ok<Payload>('addReaction', fields, { subjectId: issueGid(issue), content: 'HEART' }, 'reader');
     expect(again.reaction?.databaseId).toBe(added.reaction?.databaseId);
     const rest = await t.request('GET', `/api/v1/repos/alice/pub/issues/${issue.index}/reactions`);
     expect(rest.json()).toEqual([expect.objectContaining({ content: 'heart', user: expect.objectContaining({ login: 'reader' }) })]);
@@ -123,7 +133,7 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     const asAnon = await issueNode<{ reactionGroups: Group[] }>(issue, GROUPS, 'anon');
     expect(asAnon?.reactionGroups.every((g) => !g.viewerHasReacted)).toBe(true);
 
-    const removed = await mutate<Payload>('removeReaction', fields, { subjectId: issueGid(issue), content: 'HEART' }, 'reader');
+    const removed = await ok<Payload>('removeReaction', fields, { subjectId: issueGid(issue), content: 'HEART' }, 'reader');
     expect(removed.reaction).toBeNull();
     expect(removed.reactionGroups?.find((g) => g.content === 'HEART')).toMatchObject({
       viewerHasReacted: false,
@@ -135,7 +145,7 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     const issue = await newIssue('alice', 'alice/pub');
     const comment = await createComment(t, users.writer!, issue, 'hi');
     const other = await createComment(t, users.writer!, issue, 'there');
-    const added = await mutate<{ subject: { __typename: string; databaseId: number } }>(
+    const added = await ok<{ subject: { __typename: string; databaseId: number } }>(
       'addReaction',
       'subject { __typename ... on IssueComment { databaseId } }',
       { subjectId: commentGid(comment), content: 'ROCKET' },
@@ -175,11 +185,11 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     ).toBe(true);
   });
 
-  it('reaction mutations answer typed errors: anonymous, invisible, locked, blocked, wrong subject type', async () => {
+  it('reaction mutations are refused: anonymous, invisible, locked, blocked, wrong subject type', async () => {
     const pub = await newIssue('alice', 'alice/pub');
     const priv = await newIssue('alice', 'alice/priv');
     const code = async (viewer: string, subjectId: string) =>
-      (await mutate<object>('addReaction', 'clientMutationId', { subjectId, content: 'EYES' }, viewer)).code;
+      (await mutate<object>('addReaction', 'clientMutationId', { subjectId, content: 'EYES' }, viewer)).error?.code;
     expect(await code('anon', issueGid(pub))).toBe('UNAUTHENTICATED');
     expect(await code('outsider', issueGid(priv))).toBe('NOT_FOUND');
     expect(await code('anon', issueGid(priv))).toBe('NOT_FOUND');
@@ -188,8 +198,10 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     expect(await code('reader', encodeGlobalID('Issue', 999999))).toBe('NOT_FOUND');
     await t.db.issue.update({ where: { id: pub.id }, data: { isLocked: true } });
     const locked = await mutate<object>('addReaction', 'clientMutationId', { subjectId: issueGid(pub), content: 'EYES' }, 'reader');
-    expect(locked).toMatchObject({ code: 'PERMISSION_DENIED', message: 'no permission to change reaction' });
-    expect(await code('writer', issueGid(pub))).toBeUndefined();
+    expect(locked.error).toMatchObject({ code: 'PERMISSION_DENIED', message: 'no permission to change reaction' });
+    expect(
+      (await mutate<object>('addReaction', 'clientMutationId', { subjectId: issueGid(pub), content: 'EYES' }, 'writer')).error,
+    ).toBeNull();
     expect(await issueNode(priv, GROUPS, 'outsider')).toBeNull();
   });
 
@@ -199,7 +211,7 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
       trackedTime: { databaseId: number; seconds: number; createdAt: string; user: { login: string } };
       issue: { totalTrackedTime: number };
     };
-    const added = await mutate<AddOut>(
+    const added = await ok<AddOut>(
       'addTrackedTime',
       'trackedTime { databaseId seconds createdAt user { login } } issue { totalTrackedTime }',
       { issueId: issueGid(issue), seconds: 600, createdAt: '2020-02-02T02:02:02Z' },
@@ -232,24 +244,19 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     expect(await issueNode<TimesOut>(issue, TIMES, 'anon')).toEqual({ totalTrackedTime: 660, trackedTimes: { totalCount: 0, nodes: [] } });
 
     const denied = await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: issueGid(issue), seconds: 5 }, 'reader');
-    expect(denied.code).toBe('PERMISSION_DENIED');
+    expect(denied.error?.code).toBe('PERMISSION_DENIED');
     const zero = await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: issueGid(issue), seconds: 0 }, 'writer');
-    expect(zero).toMatchObject({ __typename: 'ValidationError', field: 'seconds' });
-    expect((await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: commentGidFor(issue), seconds: 5 }, 'writer')).code).toBe(
-      'NOT_FOUND',
-    );
+    expect(zero.error).toMatchObject({ code: 'VALIDATION', field: 'seconds' });
+    expect(
+      (await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: commentGidFor(issue), seconds: 5 }, 'writer')).error?.code,
+    ).toBe('NOT_FOUND');
 
-    const foreign = await mutate<object>(
-      'deleteTrackedTime',
-      'clientMutationId',
-      { trackedTimeId: added.trackedTime!.databaseId },
-      'alice',
-    );
-    expect(foreign.code).toBe('PERMISSION_DENIED');
-    const gone = await mutate<{ issue: TimesOut }>(
+    const foreign = await mutate<object>('deleteTrackedTime', 'clientMutationId', { trackedTimeId: added.trackedTime.databaseId }, 'alice');
+    expect(foreign.error?.code).toBe('PERMISSION_DENIED');
+    const gone = await ok<{ issue: TimesOut }>(
       'deleteTrackedTime',
       `issue { ${TIMES} }`,
-      { trackedTimeId: added.trackedTime!.databaseId },
+      { trackedTimeId: added.trackedTime.databaseId },
       'writer',
     );
     expect(gone.issue).toEqual({
@@ -257,24 +264,32 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
       trackedTimes: { totalCount: 1, nodes: [{ seconds: 60, user: { login: 'alice' } }] },
     });
     expect(
-      (await mutate<object>('deleteTrackedTime', 'clientMutationId', { trackedTimeId: added.trackedTime!.databaseId }, 'writer')).code,
+      (await mutate<object>('deleteTrackedTime', 'clientMutationId', { trackedTimeId: added.trackedTime.databaseId }, 'writer')).error
+        ?.code,
     ).toBe('NOT_FOUND');
-    expect((await mutate<object>('deleteTrackedTime', 'clientMutationId', { trackedTimeId: 999999 }, 'writer')).code).toBe('NOT_FOUND');
+    expect((await mutate<object>('deleteTrackedTime', 'clientMutationId', { trackedTimeId: 999999 }, 'writer')).error?.code).toBe(
+      'NOT_FOUND',
+    );
 
-    const reset = await mutate<{ issue: TimesOut }>('resetTrackedTimes', `issue { ${TIMES} }`, { issueId: issueGid(issue) }, 'alice');
+    const reset = await ok<{ issue: TimesOut }>('resetTrackedTimes', `issue { ${TIMES} }`, { issueId: issueGid(issue) }, 'alice');
     expect(reset.issue).toEqual({ totalTrackedTime: 0, trackedTimes: { totalCount: 0, nodes: [] } });
   });
 
   it('stopwatch mutations, and a disabled time tracker: the fields are null and adding is INVALID_ARGUMENT', async () => {
     const issue = await newIssue('alice', 'alice/pub');
-    expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).__typename).toBe(
-      'StartStopwatchPayload',
+    expect(await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).toEqual({
+      payload: { __typename: 'StartStopwatchPayload', clientMutationId: null },
+      error: null,
+    });
+    expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).error?.code).toBe(
+      'CONFLICT',
     );
-    expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).code).toBe('CONFLICT');
-    const stopped = await mutate<{ issue: TimesOut }>('stopStopwatch', `issue { ${TIMES} }`, { issueId: issueGid(issue) }, 'writer');
+    const stopped = await ok<{ issue: TimesOut }>('stopStopwatch', `issue { ${TIMES} }`, { issueId: issueGid(issue) }, 'writer');
     expect(stopped.issue?.trackedTimes?.totalCount).toBe(1);
-    expect((await mutate<object>('cancelStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).code).toBe('CONFLICT');
-    expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'reader')).code).toBe(
+    expect((await mutate<object>('cancelStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'writer')).error?.code).toBe(
+      'CONFLICT',
+    );
+    expect((await mutate<object>('startStopwatch', 'clientMutationId', { issueId: issueGid(issue) }, 'reader')).error?.code).toBe(
       'PERMISSION_DENIED',
     );
 
@@ -287,9 +302,9 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     });
     expect(patched.statusCode).toBe(200);
     expect(await issueNode<TimesOut>(issue, TIMES, 'alice')).toEqual({ totalTrackedTime: null, trackedTimes: null });
-    expect((await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: issueGid(issue), seconds: 5 }, 'alice')).code).toBe(
-      'INVALID_ARGUMENT',
-    );
+    expect(
+      (await mutate<object>('addTrackedTime', 'clientMutationId', { issueId: issueGid(issue), seconds: 5 }, 'alice')).error?.code,
+    ).toBe('INVALID_ARGUMENT');
   });
 
   it('repository { issues(first: 50) } with reactionGroups and tracked times costs the same statements for 2 and 12 issues', async () => {

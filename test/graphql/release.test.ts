@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator, createRepo } from '../helpers/fixtures.ts';
-import { gql } from '../helpers/graphql.ts';
+import { gql, mutationError, type MutationError } from '../helpers/graphql.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 type Json = Record<string, unknown>;
@@ -37,6 +37,12 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
     return res.data as T;
   }
 
+  /** Runs a mutation that must be refused: its error (mutationError), never a payload. */
+  async function refused(viewer: string, query: string, name: string, variables?: Record<string, unknown>): Promise<MutationError | null> {
+    const res = await gql(t, query, { headers: as(viewer), variables });
+    return mutationError(res, name);
+  }
+
   beforeAll(async () => {
     t = await startTestApp(provider);
     const owner = await t.createUser('owner');
@@ -52,7 +58,7 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
   });
 
   const CREATE = `mutation($input: CreateReleaseInput!) {
-    createRelease(input: $input) { __typename ... on CreateReleasePayload { release { ${RELEASE} } } ... on Error { code message } }
+    createRelease(input: $input) { release { ${RELEASE} } }
   }`;
 
   it('creates releases through the same service as REST; reads them with GitHub names', async () => {
@@ -150,10 +156,10 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
     });
     const id = draft.createRelease.release.id;
     const UPDATE = `mutation($input: UpdateReleaseInput!) {
-      updateRelease(input: $input) { __typename ... on UpdateReleasePayload { release { tagName isDraft name publishedAt } } ... on Error { code message } }
+      updateRelease(input: $input) { release { tagName isDraft name publishedAt } }
     }`;
-    const denied = await q<{ updateRelease: Json }>('reader', UPDATE, { input: { id, isDraft: false } });
-    expect(denied.updateRelease.__typename).not.toBe('UpdateReleasePayload');
+    // A draft is hidden from readers: refused as missing.
+    expect((await refused('reader', UPDATE, 'updateRelease', { input: { id, isDraft: false } }))?.code).toBe('NOT_FOUND');
     expect((await t.request('GET', '/api/v1/repos/owner/pub/tags/v5')).statusCode).toBe(404);
     const published = await q<{ updateRelease: { release: { isDraft: boolean; name: string; publishedAt: string | null } } }>(
       'owner',
@@ -167,11 +173,9 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
     expect((await t.request('GET', '/api/v1/repos/owner/pub/tags/v5')).statusCode).toBe(200);
 
     const DELETE = `mutation($input: DeleteReleaseInput!) {
-      deleteRelease(input: $input) { __typename ... on DeleteReleasePayload { deletedReleaseId } ... on Error { code message } }
+      deleteRelease(input: $input) { deletedReleaseId }
     }`;
-    expect((await q<{ deleteRelease: Json }>('reader', DELETE, { input: { id } })).deleteRelease.__typename).not.toBe(
-      'DeleteReleasePayload',
-    );
+    expect((await refused('reader', DELETE, 'deleteRelease', { input: { id } }))?.code).toBe('PERMISSION_DENIED');
     const deleted = await q<{ deleteRelease: { deletedReleaseId: string } }>('owner', DELETE, { input: { id } });
     expect(deleted.deleteRelease.deletedReleaseId).toBe(id);
     expect((await t.request('GET', '/api/v1/repos/owner/pub/releases/tags/v5')).statusCode).toBe(404);
@@ -199,17 +203,15 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
     expect((await q<{ node: unknown }>('reader', NODE, { id: assetId.id })).node).toBeNull();
 
     const RENAME = `mutation($input: UpdateReleaseAssetInput!) {
-      updateReleaseAsset(input: $input) { __typename ... on UpdateReleaseAssetPayload { releaseAsset { name } } ... on Error { code } }
+      updateReleaseAsset(input: $input) { releaseAsset { name } }
     }`;
-    expect(
-      (await q<{ updateReleaseAsset: Json }>('reader', RENAME, { input: { id: assetId.id, name: 'x' } })).updateReleaseAsset.__typename,
-    ).not.toBe('UpdateReleaseAssetPayload');
+    expect((await refused('reader', RENAME, 'updateReleaseAsset', { input: { id: assetId.id, name: 'x' } }))?.code).toBe('NOT_FOUND');
     const renamed = await q<{ updateReleaseAsset: { releaseAsset: { name: string } } }>('owner', RENAME, {
       input: { id: assetId.id, name: 'b.txt' },
     });
     expect(renamed.updateReleaseAsset.releaseAsset.name).toBe('b.txt');
     const DEL = `mutation($input: DeleteReleaseAssetInput!) {
-      deleteReleaseAsset(input: $input) { __typename ... on DeleteReleaseAssetPayload { deletedReleaseAssetId } ... on Error { code } }
+      deleteReleaseAsset(input: $input) { deletedReleaseAssetId }
     }`;
     const deleted = await q<{ deleteReleaseAsset: { deletedReleaseAssetId: string } }>('owner', DEL, { input: { id: assetId.id } });
     expect(deleted.deleteReleaseAsset.deletedReleaseAssetId).toBe(assetId.id);

@@ -3,7 +3,7 @@ import type { Models } from '../../src/db/client.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { addCollaborator, createRepo, createRepoLabel } from '../helpers/fixtures.ts';
-import { gql as rawGql } from '../helpers/graphql.ts';
+import { mutationError, gql as rawGql } from '../helpers/graphql.ts';
 import { addMember, createOrgAs } from '../helpers/org.ts';
 
 /** Runs an operation that must succeed and returns its data. */
@@ -131,15 +131,15 @@ describe.each(PROVIDERS)('GraphQL repository mutations (%s)', (provider) => {
   it('createRepository → updateRepository → addCollaborator → deleteRepository, through the REST services', async () => {
     const created = await rawGql<{
       createRepository: {
-        repository?: { nameWithOwner: string; isEmpty: boolean; defaultBranchRef: { name: string } | null };
-        message?: string;
-      };
+        repository: { nameWithOwner: string; isEmpty: boolean; defaultBranchRef: { name: string } | null };
+      } | null;
     }>(
       t,
-      'mutation { createRepository(input: { name: "graph", autoInit: true, description: "via GraphQL" }) { ... on CreateRepositoryPayload { repository { nameWithOwner isEmpty defaultBranchRef { name } } } ... on Error { message } } }',
+      'mutation { createRepository(input: { name: "graph", autoInit: true, description: "via GraphQL" }) { repository { nameWithOwner isEmpty defaultBranchRef { name } } } }',
       { headers: basic('alice') },
     );
-    expect(created.data?.createRepository.repository).toEqual({
+    expect(mutationError(created, 'createRepository')).toBeNull();
+    expect(created.data?.createRepository?.repository).toEqual({
       nameWithOwner: 'alice/graph',
       isEmpty: false,
       defaultBranchRef: { name: 'main' },
@@ -147,48 +147,51 @@ describe.each(PROVIDERS)('GraphQL repository mutations (%s)', (provider) => {
     const rest = await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('alice') });
     expect(rest.json().description).toBe('via GraphQL');
 
-    const updated = await rawGql<{ updateRepository: { repository?: { isPrivate: boolean; squashMergeAllowed: boolean } } }>(
+    const updated = await rawGql<{ updateRepository: { repository: { isPrivate: boolean; squashMergeAllowed: boolean } } | null }>(
       t,
-      'mutation { updateRepository(input: { owner: "alice", name: "graph", isPrivate: true, squashMergeAllowed: false }) { ... on UpdateRepositoryPayload { repository { isPrivate squashMergeAllowed } } } }',
+      'mutation { updateRepository(input: { owner: "alice", name: "graph", isPrivate: true, squashMergeAllowed: false }) { repository { isPrivate squashMergeAllowed } } }',
       { headers: basic('alice') },
     );
-    expect(updated.data?.updateRepository.repository).toEqual({ isPrivate: true, squashMergeAllowed: false });
+    expect(mutationError(updated, 'updateRepository')).toBeNull();
+    expect(updated.data?.updateRepository?.repository).toEqual({ isPrivate: true, squashMergeAllowed: false });
     expect((await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('bob') })).statusCode).toBe(404);
 
-    const denied = await rawGql<{ updateRepository: { code?: string } }>(
+    const denied = await rawGql<{ updateRepository: { __typename: string } | null }>(
       t,
-      'mutation { updateRepository(input: { owner: "alice", name: "graph", description: "x" }) { ... on Error { code } } }',
+      'mutation { updateRepository(input: { owner: "alice", name: "graph", description: "x" }) { __typename } }',
       { headers: basic('bob') },
     );
-    expect(denied.data?.updateRepository.code).toBe('NOT_FOUND');
+    expect(mutationError(denied, 'updateRepository')?.code).toBe('NOT_FOUND');
 
     const added = await rawGql<{
-      addCollaborator: { repository?: { collaborators: { edges: { permission: string; node: { login: string } }[] } } };
+      addCollaborator: { repository: { collaborators: { edges: { permission: string; node: { login: string } }[] } } } | null;
     }>(
       t,
-      'mutation { addCollaborator(input: { owner: "alice", name: "graph", login: "bob", permission: READ }) { ... on AddCollaboratorPayload { repository { collaborators(first: 5) { edges { permission node { login } } } } } } }',
+      'mutation { addCollaborator(input: { owner: "alice", name: "graph", login: "bob", permission: READ }) { repository { collaborators(first: 5) { edges { permission node { login } } } } } }',
       { headers: basic('alice') },
     );
-    expect(added.data?.addCollaborator.repository?.collaborators.edges).toEqual([{ permission: 'READ', node: { login: 'bob' } }]);
+    expect(mutationError(added, 'addCollaborator')).toBeNull();
+    expect(added.data?.addCollaborator?.repository.collaborators.edges).toEqual([{ permission: 'READ', node: { login: 'bob' } }]);
     expect((await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('bob') })).statusCode).toBe(200);
 
-    const deleted = await rawGql<{ deleteRepository: { deletedNameWithOwner?: string } }>(
+    const deleted = await rawGql<{ deleteRepository: { deletedNameWithOwner: string } | null }>(
       t,
-      'mutation { deleteRepository(input: { owner: "alice", name: "graph" }) { ... on DeleteRepositoryPayload { deletedNameWithOwner } } }',
+      'mutation { deleteRepository(input: { owner: "alice", name: "graph" }) { deletedNameWithOwner } }',
       { headers: basic('alice') },
     );
-    expect(deleted.data?.deleteRepository.deletedNameWithOwner).toBe('alice/graph');
+    expect(mutationError(deleted, 'deleteRepository')).toBeNull();
+    expect(deleted.data?.deleteRepository?.deletedNameWithOwner).toBe('alice/graph');
     expect((await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('alice') })).statusCode).toBe(404);
   });
 
   it('createRepository reports a duplicate name as a typed error', async () => {
     await t.request('POST', '/api/v1/user/repos', { headers: basic('bob'), body: { name: 'dup' } });
-    const res = await rawGql<{ createRepository: { code?: string; message?: string } }>(
+    const res = await rawGql<{ createRepository: { __typename: string } | null }>(
       t,
-      'mutation { createRepository(input: { name: "dup" }) { ... on Error { code message } } }',
+      'mutation { createRepository(input: { name: "dup" }) { __typename } }',
       { headers: basic('bob') },
     );
-    expect(res.data?.createRepository.code).toBe('ALREADY_EXISTS');
+    expect(mutationError(res, 'createRepository')?.code).toBe('ALREADY_EXISTS');
   });
 });
 
@@ -264,29 +267,31 @@ describe.each(PROVIDERS)('GraphQL repository labels (%s)', (provider) => {
   afterAll(() => t.close());
 
   it('createLabel, updateLabel and deleteLabel work on repository labels with the REST rules', async () => {
-    const created = await rawGql<{ createLabel: { label?: { id: string; name: string; color: string } } }>(
+    const created = await rawGql<{ createLabel: { label: { id: string; name: string; color: string } } | null }>(
       t,
-      'mutation { createLabel(input: { repositoryOwner: "erin", repositoryName: "tracker", name: "bug", color: "#EE0701" }) { ... on CreateLabelPayload { label { id name color } } } }',
+      'mutation { createLabel(input: { repositoryOwner: "erin", repositoryName: "tracker", name: "bug", color: "#EE0701" }) { label { id name color } } }',
       { headers: basic('erin') },
     );
-    const label = created.data?.createLabel.label;
+    expect(mutationError(created, 'createLabel')).toBeNull();
+    const label = created.data?.createLabel?.label;
     expect(label).toMatchObject({ name: 'bug', color: 'ee0701' });
     const rest = await t.request('GET', '/api/v1/repos/erin/tracker/labels');
     expect(rest.json().map((l: { name: string }) => l.name)).toEqual(['bug']);
 
-    const denied = await rawGql<{ updateLabel: { code?: string } }>(
+    const denied = await rawGql<{ updateLabel: { __typename: string } | null }>(
       t,
-      `mutation { updateLabel(input: { id: "${label?.id}", name: "x" }) { ... on Error { code } } }`,
+      `mutation { updateLabel(input: { id: "${label?.id}", name: "x" }) { __typename } }`,
       { headers: basic('frank') },
     );
-    expect(denied.data?.updateLabel.code).toBe('PERMISSION_DENIED');
+    expect(mutationError(denied, 'updateLabel')?.code).toBe('PERMISSION_DENIED');
 
-    const renamed = await rawGql<{ updateLabel: { label?: { name: string } } }>(
+    const renamed = await rawGql<{ updateLabel: { label: { name: string } } | null }>(
       t,
-      `mutation { updateLabel(input: { id: "${label?.id}", name: "defect" }) { ... on UpdateLabelPayload { label { name } } } }`,
+      `mutation { updateLabel(input: { id: "${label?.id}", name: "defect" }) { label { name } } }`,
       { headers: basic('erin') },
     );
-    expect(renamed.data?.updateLabel.label?.name).toBe('defect');
+    expect(mutationError(renamed, 'updateLabel')).toBeNull();
+    expect(renamed.data?.updateLabel?.label.name).toBe('defect');
 
     await rawGql(t, `mutation { deleteLabel(input: { id: "${label?.id}" }) { __typename } }`, { headers: basic('erin') });
     expect((await t.request('GET', '/api/v1/repos/erin/tracker/labels')).json()).toEqual([]);

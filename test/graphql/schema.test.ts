@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchema, isInputObjectType, isObjectType, lexicographicSortSchema, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { printSortedSchema } from '../../src/graphql/schema.ts';
 
@@ -35,14 +35,30 @@ describe('schema.graphql', () => {
         m.args.map((a) => `${a.name}: ${String(a.type)}`),
         m.name,
       ).toEqual([`input: ${cap}Input!`]);
-      // The result union holds the payload (with clientMutationId) and the typed errors.
-      expect(String(m.type), m.name).toBe(`Mutation${cap}Result!`);
-      const union = parsed.getType(`Mutation${cap}Result`);
-      const members = union && 'getTypes' in union ? union.getTypes().map((t) => t.name) : [];
-      expect(members, m.name).toContain(`${cap}Payload`);
-      expect(members, m.name).toContain('ValidationError');
+      // GitHub's shape: the payload itself, nullable (a refusal is a GraphQL error beside a null field), and
+      // clientMutationId: String on both the input and the payload.
+      expect(String(m.type), m.name).toBe(`${cap}Payload`);
+      const input = parsed.getType(`${cap}Input`);
+      expect(isInputObjectType(input) ? String(input.getFields().clientMutationId?.type) : null, m.name).toBe('String');
       const payload = parsed.getType(`${cap}Payload`);
-      expect(payload && 'getFields' in payload ? Object.keys(payload.getFields()) : [], m.name).toContain('clientMutationId');
+      expect(isObjectType(payload) ? String(payload.getFields().clientMutationId?.type) : null, m.name).toBe('String');
+    }
+    // No result unions and no error types: refusals are GraphQL errors (extensions.code, GitHub's type).
+    const types = Object.keys(parsed.getTypeMap());
+    expect(types.filter((name) => /^Mutation\w*Result$/.test(name))).toEqual([]);
+    for (const gone of [
+      'Error',
+      'NotFoundError',
+      'PermissionDeniedError',
+      'UnauthenticatedError',
+      'InvalidArgumentError',
+      'ValidationError',
+      'AlreadyExistsError',
+      'ConflictError',
+      'RepoArchivedError',
+      'PreconditionFailedError',
+    ]) {
+      expect(types, gone).not.toContain(gone);
     }
   });
 });

@@ -3,6 +3,8 @@ import type { TestApp } from './app.ts';
 /** One entry of a GraphQL response's `errors`. */
 export interface GqlError {
   message: string;
+  /** GitHub's error type (NOT_FOUND, FORBIDDEN, UNPROCESSABLE…), from extensions.code (src/graphql/githubErrorTypes.ts). */
+  type?: string;
   path?: (string | number)[];
   extensions?: { code?: string; field?: string; limit?: string; [key: string]: unknown };
 }
@@ -36,10 +38,29 @@ export function errorCodes(res: { errors: GqlError[] | undefined }): (string | u
   return (res.errors ?? []).map((e) => e.extensions?.code);
 }
 
-/** Typed mutation error fields, as selected by `... on Error { message code } ... on ValidationError { field }`. */
-export interface MutationErrorFields {
-  __typename: string;
-  message?: string;
-  code?: string;
-  field?: string | null;
+/** A refused mutation, as GitHub answers one: the field is null and an error at its path says why. */
+export interface MutationError {
+  message: string;
+  /** Our stable code (NOT_FOUND, PERMISSION_DENIED, VALIDATION…). */
+  code: string | undefined;
+  /** GitHub's type for it (NOT_FOUND, FORBIDDEN, UNPROCESSABLE…). */
+  type: string | undefined;
+  /** The input field at fault (validation errors). */
+  field: string | undefined;
+}
+
+/**
+ * The error of mutation field `name` (the error whose path starts at it), or null when the mutation succeeded. A
+ * refused mutation's field is null; a field with a value and an error, or an error elsewhere, fails the caller.
+ */
+export function mutationError(res: { data: unknown; errors: GqlError[] | undefined }, name: string): MutationError | null {
+  const data = res.data as Record<string, unknown> | null | undefined;
+  const err = (res.errors ?? []).find((e) => e.path?.[0] === name);
+  if (!err) {
+    if (res.errors?.length) throw new Error(`errors outside ${name}: ${JSON.stringify(res.errors)}`);
+    return null;
+  }
+  if (data?.[name] != null) throw new Error(`${name} has a value and an error: ${JSON.stringify(res)}`);
+  const field = err.extensions?.field;
+  return { message: err.message, code: err.extensions?.code, type: err.type, field: typeof field === 'string' ? field : undefined };
 }

@@ -2,7 +2,6 @@ import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import * as emailService from '../../services/user/email.ts';
 import * as tokenService from '../../services/user/token.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { checkedBy } from '../policy.ts';
@@ -71,7 +70,6 @@ builder.relayMutationField(
   },
   {
     description: 'Create a personal access token. Needs password authentication, like POST /api/v1/users/{username}/tokens.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('user'),
     resolve: async (_root, { input }, ctx) =>
       tokenService.createAccessToken(ctx.cx, { username: input.login, name: input.name, scopes: input.scopes }),
@@ -94,7 +92,6 @@ builder.relayMutationField(
   },
   {
     description: 'Delete a personal access token.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('user'),
     resolve: async (_root, { input }, ctx) => {
       await tokenService.deleteAccessToken(ctx.cx, { username: input.login, token: input.token });
@@ -109,7 +106,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ emails: t.stringList({ required: true }) }) },
   {
     description: "Add e-mail addresses to the viewer's account.",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('user'),
     resolve: async (_root, { input }, ctx) => ({ emails: await emailService.addEmails(ctx.cx, input.emails) }),
   },
@@ -121,7 +117,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ emails: t.stringList({ required: true }) }) },
   {
     description: "Remove e-mail addresses from the viewer's account.",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('user'),
     resolve: async (_root, { input }, ctx) => {
       await emailService.deleteEmails(ctx.cx, input.emails);

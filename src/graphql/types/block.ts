@@ -1,7 +1,6 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import * as blockService from '../../services/user/block.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScopeBy } from '../tokenWriteScopes.ts';
 import { opt } from '../ids.ts';
 import { checkedBy } from '../policy.ts';
@@ -64,7 +63,6 @@ builder.relayMutationField(
   {
     description:
       'Block a user for the viewer or an organization (as PUT /api/v1/user/blocks/{username} and /orgs/{org}/blocks/{username}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy((input: { organizationLogin?: string | null }) => (input.organizationLogin ? 'organization' : 'user')),
     resolve: (_root, { input }, ctx) => blockService.blockUser(ctx.cx, { org: opt(input.organizationLogin) }, input.login, opt(input.note)),
   },
@@ -87,7 +85,6 @@ builder.relayMutationField(
   {
     description:
       'Unblock a user for the viewer or an organization (as DELETE /api/v1/user/blocks/{username} and /orgs/{org}/blocks/{username}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy((input: { organizationLogin?: string | null }) => (input.organizationLogin ? 'organization' : 'user')),
     resolve: (_root, { input }, ctx) => blockService.unblockUser(ctx.cx, { org: opt(input.organizationLogin) }, input.login),
   },

@@ -7,7 +7,6 @@ import { canReadBranchProtections, locateBranchProtection } from '../../services
 import { isRuleNameSpecial, parseIds, parseStrings } from '../../services/protection/rule.ts';
 import { getRepoById } from '../../services/repo/read.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, inherits } from '../policy.ts';
@@ -202,7 +201,6 @@ builder.relayMutationField(
   },
   {
     description: 'Create a branch protection rule (repository admins; the service of POST /repos/{o}/{r}/branch_protections).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const { repo } = await getRepoById(ctx.cx, requireDbIdOf(input.repositoryId, 'Repository', 'repository does not exist'));
@@ -226,7 +224,6 @@ builder.relayMutationField(
   },
   {
     description: 'Edit a branch protection rule (repository admins; the service of PATCH …/branch_protections/{name}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const { ref, name } = await locateBranchProtection(ctx.cx, ruleIdOf(input.branchProtectionRuleId));
@@ -241,7 +238,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ branchProtectionRuleId: t.globalID({ required: true }) }) },
   {
     description: 'Delete a branch protection rule (repository admins; the service of DELETE …/branch_protections/{name}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const { ref, name } = await locateBranchProtection(ctx.cx, ruleIdOf(input.branchProtectionRuleId));

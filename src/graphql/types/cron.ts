@@ -1,7 +1,6 @@
 import * as cronService from '../../services/cron/cron.ts';
 import { builder } from '../builder.ts';
 import { checkedBy } from '../policy.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 
 const CronRunStatusEnum = builder.enumType('CronRunStatus', {
@@ -58,7 +57,6 @@ builder.relayMutationField(
   {
     description:
       'Run a cron task now and wait for it (as POST /api/v1/admin/cron/{task}); when it is already running, it is not started again. Site admins only.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('admin'),
     resolve: (_root, { input }, ctx) => cronService.runCronTask(ctx.cx, input.name),
   },

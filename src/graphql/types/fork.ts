@@ -1,7 +1,7 @@
 import * as forkService from '../../services/repo/fork.ts';
 import { repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { opt } from '../ids.ts';
 import { filteredBy } from '../policy.ts';
@@ -30,7 +30,6 @@ builder.relayMutationField(
   },
   {
     description: "Fork a repository into the viewer's account or an organization (as POST /api/v1/repos/{owner}/{repo}/forks).",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const forked = await withInputFieldNames({ name: 'forkName' }, () =>

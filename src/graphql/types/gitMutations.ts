@@ -3,7 +3,6 @@ import { InvalidArgumentError } from '../../errors.ts';
 import * as filesService from '../../services/repo/files.ts';
 import * as refService from '../../services/repo/refs.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { requireDbIdOf } from '../ids.ts';
 import { CommitRef } from './gitObject.ts';
@@ -22,7 +21,6 @@ builder.relayMutationField(
   },
   {
     description: 'Create a branch (as POST /repos/{owner}/{repo}/branches).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       ref: await refService.createRef(ctx.cx, repoIdOf(input.repositoryId), input.name, input.oid),
@@ -43,7 +41,6 @@ builder.relayMutationField(
   },
   {
     description: 'Move a branch to a commit (a fast-forward unless `force`); recorded as a push.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       ref: await refService.updateRef(ctx.cx, repoIdOf(input.repositoryId), input.name, input.oid, input.force ?? false),
@@ -62,7 +59,6 @@ builder.relayMutationField(
   },
   {
     description: 'Delete a branch (as DELETE /repos/{owner}/{repo}/branches/{branch}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await refService.deleteRef(ctx.cx, repoIdOf(input.repositoryId), input.name);
@@ -101,7 +97,6 @@ builder.relayMutationField(
   },
   {
     description: 'Commit file additions and deletions on a branch (as POST /repos/{owner}/{repo}/contents).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const [owner = '', repo = '', ...rest] = input.branch.repositoryNameWithOwner.split('/');

@@ -8,7 +8,6 @@ import { milestoneReadWhere } from '../../services/milestone/visibility.ts';
 import { plannedIssueList } from '../preload/repositoryIssues.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
@@ -272,7 +271,6 @@ builder.relayMutationField(
   },
   {
     description: 'Open an issue (as POST /api/v1/repos/{o}/{r}/issues: non-writers cannot set labels, milestone, assignees or due date).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const view = await createService.createIssue(
@@ -317,7 +315,6 @@ builder.relayMutationField(
   },
   {
     description: 'Edit an issue (poster or writer; as PATCH /api/v1/repos/{o}/{r}/issues/{index}). Only given fields change.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: await editByIssueId(ctx, String(input.id.id), {
@@ -343,7 +340,6 @@ for (const [name, state] of [
     { inputFields: (t) => ({ issueId: t.globalID({ required: true }) }) },
     {
       description: `${state === 'closed' ? 'Close' : 'Reopen'} an issue (the same service as PATCH … {"state":"${state}"}).`,
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => ({ issue: await editByIssueId(ctx, String(input.issueId.id), { state }) }),
     },

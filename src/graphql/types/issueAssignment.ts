@@ -5,7 +5,6 @@ import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import { dbIdOf, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { filteredBy } from '../policy.ts';
@@ -40,7 +39,6 @@ builder.relayMutationField(
   },
   {
     description: 'Add assignees to an issue or pull request (writers; as POST /api/v1/repos/{o}/{r}/issues/{index}/assignees).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: (await assigneeService.addAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
@@ -61,7 +59,6 @@ builder.relayMutationField(
   },
   {
     description: 'Remove assignees from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/assignees).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: (await assigneeService.removeAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
@@ -86,7 +83,6 @@ builder.relayMutationField(
   },
   {
     description: 'Add labels to an issue or pull request (writers; as POST /api/v1/repos/{o}/{r}/issues/{index}/labels).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: (await issueLabelService.addIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds))).issue,
@@ -108,7 +104,6 @@ builder.relayMutationField(
   },
   {
     description: 'Remove labels from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/labels/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: await issueLabelService.removeIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds)),
@@ -122,7 +117,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ labelableId: t.globalID({ required: true, description: 'The issue or pull request to clear.' }) }) },
   {
     description: 'Remove every label from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/labels).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({ issue: await issueLabelService.clearIssueLabels(ctx.cx, issueTarget(input.labelableId)) }),
   },

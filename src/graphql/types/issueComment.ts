@@ -6,7 +6,6 @@ import { commentReadWhere } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, dbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
@@ -375,7 +374,6 @@ builder.relayMutationField(
   },
   {
     description: 'Comment on an issue (as POST /api/v1/repos/{o}/{r}/issues/{index}/comments).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const at = await issueService.locateIssueById(ctx.cx, idOf(input.subjectId, 'Issue'));
@@ -404,7 +402,6 @@ builder.relayMutationField(
   },
   {
     description: "Edit a comment's body (the poster or a writer; as PATCH /api/v1/repos/{o}/{r}/issues/comments/{id}).",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const id = idOf(input.id, 'IssueComment');
@@ -420,7 +417,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ id: t.globalID({ required: true }) }) },
   {
     description: 'Delete a comment (the poster or a writer; as DELETE /api/v1/repos/{o}/{r}/issues/comments/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const id = idOf(input.id, 'IssueComment');

@@ -6,7 +6,6 @@ import { builder } from '../builder.ts';
 import { requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
@@ -103,7 +102,6 @@ for (const [name, verb] of [
         verb === 'add'
           ? 'Mark an issue as blocked by another (as POST /api/v1/repos/{o}/{r}/issues/{issue}/dependencies): needs write access to the blocked issue and read access to the blocking one; duplicates are AlreadyExistsError, cycles ConflictError.'
           : 'Remove a blocked-by relation (as DELETE /api/v1/repos/{o}/{r}/issues/{issue}/dependencies).',
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => {
         const ids = { issueId: issueId(input.issueId), blockingIssueId: issueId(input.blockingIssueId) };

@@ -6,7 +6,6 @@ import * as pinService from '../../services/issue/pin.ts';
 import { locatePullById } from '../../services/pull/edit.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId } from '../ids.ts';
 import { IssueRef } from './issue.ts';
@@ -72,7 +71,6 @@ builder.relayMutationField(
   },
   {
     description: 'Lock the conversation of an issue or pull request (as PUT /api/v1/repos/{o}/{r}/issues/{index}/lock).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const { ref, index } = await locate(ctx.cx, input.lockableId);
@@ -91,7 +89,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ lockableId: t.globalID({ required: true, description: 'An Issue or PullRequest.' }) }) },
   {
     description: 'Unlock the conversation of an issue or pull request (as DELETE /api/v1/repos/{o}/{r}/issues/{index}/lock).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const { ref, index } = await locate(ctx.cx, input.lockableId);
@@ -110,7 +107,6 @@ for (const [name, pin] of [
     { inputFields: (t) => ({ issueId: t.globalID({ required: true, description: 'An Issue or PullRequest.' }) }) },
     {
       description: `${pin ? 'Pin' : 'Unpin'} an issue or pull request (as ${pin ? 'POST' : 'DELETE'} /api/v1/repos/{o}/{r}/issues/{index}/pin; repository admins).`,
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => {
         const { ref, index } = await locate(ctx.cx, input.issueId);

@@ -9,7 +9,6 @@ import type { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScopeBy } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
@@ -146,7 +145,6 @@ builder.relayMutationField(
   {
     description:
       'Create a label in an organization (owners; as POST /api/v1/orgs/{org}/labels) or a repository (issue writers; as POST /api/v1/repos/{o}/{r}/labels).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy((input: { repositoryOwner?: string | null; repositoryName?: string | null }) =>
       input.repositoryOwner && input.repositoryName ? 'issue' : 'organization',
     ),
@@ -184,7 +182,6 @@ builder.relayMutationField(
   },
   {
     description: 'Edit a label; only given fields change (owners; as PATCH /api/v1/orgs/{org}/labels/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy(() => LABEL_OWNERS),
     resolve: async (_root, { input }, ctx) => ({
       label: await repoLabelService.updateAnyLabelById(ctx.cx, labelDbId(input.id), {
@@ -204,7 +201,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ id: t.globalID({ required: true }) }) },
   {
     description: 'Delete a label (owners; as DELETE /api/v1/orgs/{org}/labels/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy(() => LABEL_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       await repoLabelService.deleteAnyLabelById(ctx.cx, labelDbId(input.id));

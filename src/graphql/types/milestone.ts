@@ -4,7 +4,6 @@ import { issueReadWhere } from '../../services/issue/visibility.ts';
 import * as milestoneService from '../../services/milestone/milestone.ts';
 import { milestoneReadWhere } from '../../services/milestone/visibility.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
@@ -136,7 +135,6 @@ builder.relayMutationField(
   },
   {
     description: 'Create a milestone (issue writers; as POST /api/v1/repos/{o}/{r}/milestones).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       milestone: await milestoneService.createMilestone(
@@ -168,7 +166,6 @@ builder.relayMutationField(
   },
   {
     description: 'Edit a milestone; only given fields change (issue writers; as PATCH /api/v1/repos/{o}/{r}/milestones/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       milestone: await milestoneService.updateMilestoneById(ctx.cx, milestoneDbId(input.id), {
@@ -187,7 +184,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ id: t.globalID({ required: true }) }) },
   {
     description: 'Delete a milestone; its issues lose it (issue writers; as DELETE /api/v1/repos/{o}/{r}/milestones/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       await milestoneService.deleteMilestoneById(ctx.cx, milestoneDbId(input.id));

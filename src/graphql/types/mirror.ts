@@ -3,7 +3,7 @@ import * as mirrorService from '../../services/migration/mirrorSync.ts';
 import { pushMirrorsForAdmins, type PushMirrorView } from '../../services/migration/pushMirror.ts';
 import { goDuration } from '../../services/repo/edit.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { opt } from '../ids.ts';
 import { checkedBy, inherits } from '../policy.ts';
@@ -99,7 +99,6 @@ builder.relayMutationField(
   },
   {
     description: 'Migrate a repository from another forge or git server (as POST /api/v1/repos/migrate); LFS objects are not migrated.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const migrated = await withInputFieldNames({ clone_addr: 'cloneAddress', repo_name: 'name' }, () =>
@@ -134,7 +133,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ owner: t.string({ required: true }), name: t.string({ required: true }) }) },
   {
     description: 'Queue a sync of a pull mirror with its source (as POST /api/v1/repos/{owner}/{repo}/mirror-sync).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       repository: await mirrorService.requestMirrorSync(ctx.cx, { owner: input.owner, repo: input.name }),

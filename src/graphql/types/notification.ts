@@ -2,7 +2,6 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import * as notificationService from '../../services/notification/notification.ts';
 import { notificationReadWhere } from '../../services/notification/visibility.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbIdOf, opt } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
@@ -144,7 +143,6 @@ for (const [name, status] of [
     { inputFields: (t) => ({ id: t.globalID({ required: true, description: 'The notification thread.' }) }) },
     {
       description: `Mark one of the viewer's notification threads ${status} (as PATCH /api/v1/notifications/threads/{id}?to-status=${status}).`,
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('notification'),
       resolve: async (_root, { input }, ctx) => ({
         thread: (await notificationService.markThread(ctx.cx, dbIdOf(input.id, 'NotificationThread'), status)).thread,
@@ -170,7 +168,6 @@ builder.relayMutationField(
   {
     description:
       "Mark the viewer's unread notification threads read (as PUT /api/v1/notifications and /repos/{owner}/{repo}/notifications).",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('notification'),
     resolve: async (_root, { input }, ctx) => ({
       threads: (

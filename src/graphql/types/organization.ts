@@ -12,7 +12,7 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
@@ -140,7 +140,6 @@ builder.relayMutationField(
   },
   {
     description: 'Create an organization owned by the viewer (as POST /api/v1/orgs).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => ({
       organization: await withInputFieldNames(ORG_INPUT_FIELDS, () =>
@@ -161,7 +160,6 @@ builder.relayMutationField(
   },
   {
     description: "Edit an organization's profile (owners; as PATCH /api/v1/orgs/{org}).",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => ({
       organization: await withInputFieldNames(ORG_INPUT_FIELDS, () => orgService.editOrg(ctx.cx, input.login, profileFromInput(input))),
@@ -175,7 +173,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ login: t.string({ required: true }) }) },
   {
     description: 'Delete an organization that owns no repositories (owners; as DELETE /api/v1/orgs/{org}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => {
       await orgService.deleteOrg(ctx.cx, input.login);
@@ -252,7 +249,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ organizationLogin: t.string({ required: true }), login: t.string({ required: true }) }) },
   {
     description: 'Remove a member from an organization and all its teams (owners; as DELETE /api/v1/orgs/{org}/members/{username}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => {
       await memberService.removeMember(ctx.cx, input.organizationLogin, input.login);
@@ -272,7 +268,6 @@ builder.relayMutationField(
   },
   {
     description: "Publicize or conceal the viewer's membership (as PUT/DELETE /api/v1/orgs/{org}/public_members/{username}).",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => {
       await memberService.setMembershipVisibility(ctx.cx, input.organizationLogin, ctx.cx.viewer?.name ?? '', input.isPublic);

@@ -8,7 +8,6 @@ import { repoReadWhere } from '../../services/repo/visibility.ts';
 import { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
@@ -143,7 +142,6 @@ builder.relayMutationField(
   {
     description:
       'Delete a package version and its files (write access to the owner; as DELETE /api/v1/packages/{owner}/{type}/{name}/{version}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('package'),
     resolve: async (_root, { input }, ctx) => {
       const ref = await packageService.packageVersionRefById(ctx.cx, idOf(input.packageVersionId, 'PackageVersion'));
@@ -159,7 +157,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ packageId: t.globalID({ required: true }) }) },
   {
     description: 'Delete a package with all its versions (as DELETE /api/v1/packages/{owner}/{type}/{name}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('package'),
     resolve: async (_root, { input }, ctx) => {
       await packageService.deletePackage(ctx.cx, await packageService.packageRefById(ctx.cx, idOf(input.packageId, 'Package')));
@@ -174,7 +171,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ packageId: t.globalID({ required: true }), repositoryName: t.string({ required: true }) }) },
   {
     description: 'Link a package to a repository of its owner (as POST /api/v1/packages/{owner}/{type}/{name}/-/link/{repo_name}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('package'),
     resolve: async (_root, { input }, ctx) => {
       const id = idOf(input.packageId, 'Package');
@@ -199,7 +195,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ packageId: t.globalID({ required: true }) }) },
   {
     description: 'Remove the repository link of a package (as POST /api/v1/packages/{owner}/{type}/{name}/-/unlink).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('package'),
     resolve: async (_root, { input }, ctx) => {
       const id = idOf(input.packageId, 'Package');

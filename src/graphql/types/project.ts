@@ -14,7 +14,6 @@ import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
@@ -230,7 +229,6 @@ builder.relayMutationField(
   {
     description:
       'Create a project with its default column (repository project writers, as POST /api/v1/repos/{o}/{r}/projects; organization project writers, as POST /api/v1/orgs/{org}/projects).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy((input: { repositoryOwner?: string | null; repositoryName?: string | null }) =>
       input.repositoryOwner && input.repositoryName ? 'repository' : 'organization',
     ),
@@ -253,7 +251,6 @@ builder.relayMutationField(
   },
   {
     description: 'Edit a project; only given fields change (as PATCH …/projects/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy(() => PROJECT_OWNERS),
     resolve: async (_root, { input }, ctx) => ({
       project: await projectService.updateProjectById(ctx.cx, idOf(input.projectId, 'Project'), {
@@ -271,7 +268,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ projectId: t.globalID({ required: true }) }) },
   {
     description: 'Delete a project with its columns; its issues leave it (as DELETE …/projects/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy(() => PROJECT_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       await projectService.deleteProjectById(ctx.cx, idOf(input.projectId, 'Project'));
@@ -297,7 +293,6 @@ for (const [name, member] of [
       description: member
         ? "Put an issue in a project's default column (writers of the issue; the project must be one its repository may use, as the issue's `projects` field)."
         : 'Take an issue out of a project (writers of the issue).',
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => {
         const { ref, index } = await issueRef(ctx, input.issueId);

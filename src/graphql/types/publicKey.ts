@@ -4,7 +4,6 @@ import * as keyService from '../../services/user/publicKey.ts';
 import { publicKeyReadWhere } from '../../services/user/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, requireDbIdOf } from '../ids.ts';
 import { filteredBy } from '../policy.ts';
@@ -61,7 +60,6 @@ builder.relayMutationField(
   },
   {
     description: "Add an SSH public key to the viewer's account (as POST /api/v1/user/keys).",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('user'),
     resolve: async (_root, { input }, ctx) => ({ key: await keyService.addMyKey(ctx.cx, { title: input.title, key: input.key }) }),
   },
@@ -73,7 +71,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ id: t.globalID({ required: true, description: 'The PublicKey.' }) }) },
   {
     description: "Delete one of the viewer's SSH public keys (as DELETE /api/v1/user/keys/{id}).",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('user'),
     resolve: async (_root, { input }, ctx) => {
       await keyService.deleteMyKey(ctx.cx, requireDbIdOf(input.id, 'PublicKey', 'public key does not exist'));

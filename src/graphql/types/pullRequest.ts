@@ -9,7 +9,6 @@ import { readableRepoIds } from '../../services/repo/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, dbIdOf, opt } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
@@ -416,7 +415,6 @@ builder.relayMutationField(
   },
   {
     description: 'Open a pull request (as POST /api/v1/repos/{o}/{r}/pulls).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       let ref = { owner: input.repositoryOwner ?? '', repo: input.repositoryName ?? '' };

@@ -6,7 +6,6 @@ import * as editService from '../../services/pull/edit.ts';
 import * as mergeService from '../../services/pull/merge.ts';
 import type { MergeDo } from '../../services/pull/types.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { opt, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { inherits } from '../policy.ts';
@@ -64,7 +63,6 @@ builder.relayMutationField(
   {
     description:
       'Schedule the merge for when required checks and approvals pass (the service of POST …/pulls/{index}/merge with merge_when_checks_succeed; the same gates as mergePullRequest). Already scheduled: ConflictError.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await editService.locatePullById(ctx.cx, pullIdOf(input.pullRequestId));
@@ -95,7 +93,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ pullRequestId: t.globalID({ required: true }) }) },
   {
     description: 'Cancel a scheduled merge (its scheduler or a repository admin; the service of DELETE …/pulls/{index}/merge).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const pullId = pullIdOf(input.pullRequestId);
@@ -124,7 +121,6 @@ for (const [name, draft, description] of [
     { inputFields: (t) => ({ pullRequestId: t.globalID({ required: true }) }) },
     {
       description: `${description} A title edit through the service of PATCH …/pulls/{index} (poster or writer).`,
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('repository'),
       resolve: async (_root, { input }, ctx) => {
         const loc = await editService.locatePullById(ctx.cx, pullIdOf(input.pullRequestId));

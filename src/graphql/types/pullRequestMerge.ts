@@ -2,7 +2,6 @@ import * as mergeService from '../../services/pull/merge.ts';
 import * as editService from '../../services/pull/edit.ts';
 import { mergeStateStatus, pullProtectionState } from '../../services/pull/protectionState.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { opt, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { PROTECTION_SELECT, PullRequestRef } from './pullRequest.ts';
@@ -88,7 +87,6 @@ builder.relayMutationField(
   {
     description:
       'Edit a pull request (poster or writer; the service of PATCH /api/v1/repos/{o}/{r}/pulls/{index}). Only given fields change.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await editService.locatePullById(ctx.cx, idOf(input.pullRequestId, 'PullRequest', 'pull request'));
@@ -137,7 +135,6 @@ builder.relayMutationField(
   {
     description:
       'Merge a pull request (code writers of the base; the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/merge). A refusal that REST answers with 405 is a PreconditionFailedError.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await editService.locatePullById(ctx.cx, idOf(input.pullRequestId, 'PullRequest', 'pull request'));

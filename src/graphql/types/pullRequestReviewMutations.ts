@@ -4,7 +4,6 @@ import * as reviewService from '../../services/pull/review.ts';
 import * as requestService from '../../services/pull/reviewRequest.ts';
 import { locateReviewById } from '../../services/pull/reviewView.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { PullRequestRef } from './pullRequest.ts';
@@ -37,7 +36,6 @@ builder.relayMutationField(
   {
     description:
       "Review a pull request (the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/reviews): the viewer's pending review is reused; APPROVE and REQUEST_CHANGES are refused to the author and on closed pull requests.",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await locatePullById(ctx.cx, dbIdOf(input.pullRequestId, 'PullRequest'));
@@ -73,7 +71,6 @@ builder.relayMutationField(
   },
   {
     description: 'Submit a pending review (the service of POST /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const submit = { event: input.event, body: opt(input.body) };
@@ -102,7 +99,6 @@ builder.relayMutationField(
   {
     description:
       'Delete a review with its line comments: its author or a site admin (the service of DELETE /api/v1/repos/{o}/{r}/pulls/{index}/reviews/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await locateReviewById(ctx.cx, dbIdOf(input.pullRequestReviewId, 'PullRequestReview'));
@@ -137,7 +133,6 @@ builder.relayMutationField(
   },
   {
     description: 'Dismiss an approval or rejection: repository admins, open pull requests (the service of POST …/reviews/{id}/dismissals).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await locateReviewById(ctx.cx, dbIdOf(input.pullRequestReviewId, 'PullRequestReview'));
@@ -182,7 +177,6 @@ for (const [name, byLogin] of [
     {
       description:
         'Request reviews (the service of POST/DELETE /api/v1/repos/{o}/{r}/pulls/{index}/requested_reviewers): without `union`, pending requests of anyone not listed are withdrawn.',
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('repository'),
       resolve: async (_root, { input }, ctx) => {
         const loc = await locatePullById(ctx.cx, dbIdOf(input.pullRequestId, 'PullRequest'));

@@ -12,7 +12,6 @@ import {
 import { builder } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId } from '../ids.ts';
 import { totalOf } from '../totalCount.ts';
@@ -172,7 +171,6 @@ for (const [name, add] of [
       description: add
         ? 'Add a reaction to an issue or comment (as POST …/reactions: idempotent; locked issues only for writers; blocked users refused).'
         : "Remove the viewer's reaction from an issue or comment (as DELETE …/reactions; removing an absent reaction is not an error).",
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => {
         const subject = subjectOf(input.subjectId);

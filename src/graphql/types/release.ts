@@ -6,7 +6,6 @@ import { releaseAssetReadWhere } from '../../services/attachment/visibility.ts';
 import { releaseReadWhere } from '../../services/release/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
@@ -181,7 +180,6 @@ builder.relayMutationField(
   {
     description:
       'Create a release, and its tag when published (release writers; as POST /api/v1/repos/{o}/{r}/releases). GitHub has no such mutation.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       release: (
@@ -219,7 +217,6 @@ builder.relayMutationField(
   },
   {
     description: 'Edit or publish a release (release writers; as PATCH /api/v1/repos/{o}/{r}/releases/{id}). GitHub has no such mutation.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       release: (
@@ -243,7 +240,6 @@ builder.relayMutationField(
   {
     description:
       'Delete a release, keeping its tag (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}). GitHub has no such mutation.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await releaseService.deleteReleaseById(ctx.cx, releaseDbId(input.id));
@@ -264,7 +260,6 @@ builder.relayMutationField(
   {
     description:
       'Rename a release asset (release writers; as PATCH /api/v1/repos/{o}/{r}/releases/{id}/assets/{attachment_id}). GitHub has no such mutation.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({ asset: await assetService.editReleaseAssetById(ctx.cx, assetDbId(input.id), input.name) }),
   },
@@ -277,7 +272,6 @@ builder.relayMutationField(
   {
     description:
       'Delete a release asset and its file (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}/assets/{attachment_id}). GitHub has no such mutation.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await assetService.deleteReleaseAssetById(ctx.cx, assetDbId(input.id));

@@ -5,7 +5,7 @@ import * as deleteService from '../../services/repo/delete.ts';
 import * as deployKeyService from '../../services/repo/deployKey.ts';
 import * as editService from '../../services/repo/edit.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { withInputFieldNames } from '../errors.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { opt } from '../ids.ts';
 import { DeployKeyRef, RepositoryRef } from './repository.ts';
@@ -34,7 +34,6 @@ builder.relayMutationField(
   },
   {
     description: 'Create a repository (as POST /api/v1/user/repos, /orgs/{org}/repos or /admin/users/{username}/repos).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy((input: { ownerLogin?: string | null }) =>
       // An organization's (organization and repository) or, for site admins, another user's (admin).
       input.ownerLogin ? [['repository'], ['admin']] : 'repository',
@@ -99,7 +98,6 @@ builder.relayMutationField(
   },
   {
     description: "Edit a repository's settings (repository admins; as PATCH /api/v1/repos/{owner}/{repo}). Only given fields change.",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const pulls: Partial<editService.PullSettings> = {};
@@ -143,7 +141,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ owner: t.string({ required: true }), name: t.string({ required: true }) }) },
   {
     description: 'Delete a repository and its git directory (as DELETE /api/v1/repos/{owner}/{repo}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await deleteService.deleteRepo(ctx.cx, input.owner, input.name);
@@ -170,7 +167,6 @@ builder.relayMutationField(
   },
   {
     description: 'Add a collaborator or change their permission (as PUT /api/v1/repos/{o}/{r}/collaborators/{user}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const ref = { owner: input.owner, repo: input.name };
@@ -199,7 +195,6 @@ builder.relayMutationField(
   },
   {
     description: 'Remove a collaborator (as DELETE /api/v1/repos/{o}/{r}/collaborators/{user}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await collaboratorService.deleteCollaborator(ctx.cx, { owner: input.owner, repo: input.name }, input.login);
@@ -222,7 +217,6 @@ builder.relayMutationField(
   },
   {
     description: 'Add a deploy key (repository admins; as POST /api/v1/repos/{o}/{r}/keys).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const view = await deployKeyService.createDeployKey(
@@ -247,7 +241,6 @@ builder.relayMutationField(
   },
   {
     description: 'Remove a deploy key (as DELETE /api/v1/repos/{o}/{r}/keys/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       await deployKeyService.deleteDeployKey(ctx.cx, { owner: input.owner, repo: input.name }, input.keyId);

@@ -2,7 +2,6 @@
 // acceptRepositoryTransfer, rejectRepositoryTransfer.
 import * as transferService from '../../services/repo/transfer.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { RepositoryRef } from './repository.ts';
 
@@ -19,7 +18,6 @@ builder.relayMutationField(
   {
     description:
       'Transfer a repository (as POST /api/v1/repos/{owner}/{repo}/transfer): at once when the viewer may create repositories in the target, else pending until the recipient accepts.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const result = await transferService.startTransfer(
@@ -47,7 +45,6 @@ for (const [name, accept] of [
     { inputFields: (t) => ({ owner: t.string({ required: true }), name: t.string({ required: true }) }) },
     {
       description: `${accept ? 'Accept' : 'Reject'} a pending transfer as its recipient (as POST /api/v1/repos/{owner}/{repo}/transfer/${accept ? 'accept' : 'reject'}).`,
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('repository'),
       resolve: async (_root, { input }, ctx) => {
         const ref = { owner: input.owner, repo: input.name };

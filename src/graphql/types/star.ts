@@ -6,7 +6,6 @@ import * as issueWatchService from '../../services/watch/issueWatch.ts';
 import * as repoWatchService from '../../services/watch/repoWatch.ts';
 import * as starService from '../../services/watch/star.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { dbIdOf } from '../ids.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -152,7 +151,6 @@ for (const [name, star] of [
       description: star
         ? 'Star a repository (as PUT /api/v1/user/starred/{owner}/{repo}).'
         : 'Remove the star of a repository (as DELETE /api/v1/user/starred/{owner}/{repo}).',
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('user', 'repository'),
       resolve: async (_root, { input }, ctx) => ({
         repo: await starService.setStarById(ctx.cx, dbIdOf(input.starrableId, 'Repository'), star),
@@ -200,7 +198,6 @@ builder.relayMutationField(
   {
     description:
       'Watch, unwatch or ignore a repository (as PUT and DELETE /api/v1/repos/{owner}/{repo}/subscription), or subscribe to an issue or pull request (as PUT and DELETE …/issues/{index}/subscriptions/{user}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy((input: { subscribableId: { typename: string } }) =>
       input.subscribableId.typename === 'Repository' ? 'repository' : 'issue',
     ),

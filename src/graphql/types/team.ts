@@ -14,7 +14,6 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
@@ -224,7 +223,6 @@ builder.relayMutationField(
   },
   {
     description: 'Create a team (organization owners; as POST /api/v1/orgs/{org}/teams).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => ({ team: await teamService.createTeam(ctx.cx, input.organizationLogin, teamInput(input)) }),
   },
@@ -248,7 +246,6 @@ builder.relayMutationField(
   },
   {
     description: 'Edit a team (organization owners; as PATCH /api/v1/teams/{id}). Only given fields change.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => ({ team: await teamService.editTeam(ctx.cx, teamDbId(input.teamId), teamInput(input)) }),
   },
@@ -260,7 +257,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ teamId: t.globalID({ required: true }) }) },
   {
     description: 'Delete a team (organization owners; not the Owners team; as DELETE /api/v1/teams/{id}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => {
       await teamService.deleteTeam(ctx.cx, teamDbId(input.teamId));
@@ -275,7 +271,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ teamId: t.globalID({ required: true }), login: t.string({ required: true }) }) },
   {
     description: 'Add a user to a team, and to its organization when needed (owners; as PUT /api/v1/teams/{id}/members/{username}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: (_root, { input }, ctx) => teamMemberService.addTeamMember(ctx.cx, teamDbId(input.teamId), input.login),
   },
@@ -292,7 +287,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ teamId: t.globalID({ required: true }), login: t.string({ required: true }) }) },
   {
     description: 'Remove a user from a team (owners; as DELETE /api/v1/teams/{id}/members/{username}).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => ({
       team: await teamMemberService.removeTeamMember(ctx.cx, teamDbId(input.teamId), input.login),
@@ -316,7 +310,6 @@ for (const [name, verb, rest] of [
     },
     {
       description: `${verb} (as ${rest} /api/v1/teams/{id}/repos/{org}/{repo}).`,
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('organization'),
       resolve: async (_root, { input }, ctx) => {
         const change = name === 'addTeamRepository' ? teamRepoService.addTeamRepo : teamRepoService.removeTeamRepo;

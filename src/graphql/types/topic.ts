@@ -1,7 +1,6 @@
 // Topics in the graph (GitHub's names): Topic, RepositoryTopic, Repository.repositoryTopics, updateTopics.
 import * as topicService from '../../services/repo/topic.ts';
 import { builder } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { inherits } from '../policy.ts';
 import { RepositoryRef } from './repository.ts';
@@ -45,7 +44,6 @@ builder.relayMutationField(
   },
   {
     description: "Replace a repository's topics (repository admins; as PUT /api/v1/repos/{owner}/{repo}/topics).",
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       repository: await topicService.replaceTopics(ctx.cx, { owner: input.owner, repo: input.name }, input.topicNames),

@@ -4,7 +4,7 @@ import * as trackedTimeService from '../../services/issue/trackedTime.ts';
 import { builder } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { totalOf } from '../totalCount.ts';
@@ -80,7 +80,6 @@ builder.relayMutationField(
   },
   {
     description: 'Add tracked time to an issue (as POST /api/v1/repos/{o}/{r}/issues/{index}/times).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
       const view = await withInputFieldNames({ time: 'seconds', created: 'createdAt' }, () =>
@@ -110,7 +109,6 @@ builder.relayMutationField(
   {
     description:
       'Delete one tracked time (its user or a site admin; as DELETE …/issues/{index}/times/{id}). The row is kept, marked deleted.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({ issueId: await trackedTimeService.deleteTrackedTimeById(ctx.cx, input.trackedTimeId) }),
   },
@@ -154,7 +152,6 @@ for (const [name, description, run] of ISSUE_ACTIONS) {
     { inputFields: (t) => ({ issueId: t.globalID({ required: true }) }) },
     {
       description,
-      errors: { types: MUTATION_ERRORS },
       ...writeScope('issue'),
       resolve: async (_root, { input }, ctx) => {
         await run(ctx.cx, issueId(input.issueId));

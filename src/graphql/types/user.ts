@@ -11,7 +11,7 @@ import { dbId, opt } from '../ids.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import type { GraphQLContext } from '../context.ts';
-import { MUTATION_ERRORS, withInputFieldNames } from '../errors.ts';
+import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 
 export const UserVisibilityEnum = builder.enumType('UserVisibility', {
@@ -145,7 +145,6 @@ builder.relayMutationField(
   },
   {
     description: 'Create a user (site admins). Same service as POST /api/v1/admin/users.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('admin'),
     resolve: async (_root, { input }, ctx) => {
       const u = input;
@@ -193,7 +192,6 @@ builder.relayMutationField(
   },
   {
     description: 'Edit a user (site admins). Same service as PATCH /api/v1/admin/users/{username}.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('admin'),
     resolve: async (_root, { input }, ctx) => {
       const u = input;
@@ -235,7 +233,6 @@ builder.relayMutationField(
   },
   {
     description: 'Delete a user (site admins). Same service as DELETE /api/v1/admin/users/{username}.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScope('admin'),
     resolve: async (_root, { input }, ctx) => {
       await userService.deleteUser(ctx.cx, input.login, { purge: input.purge ?? false });

@@ -4,7 +4,6 @@ import type { HookScope } from '../../services/webhook/hookScope.ts';
 import * as webhookService from '../../services/webhook/webhook.ts';
 import { hookEventNames, parseHookEvent } from '../../services/webhook/hookEvents.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
-import { MUTATION_ERRORS } from '../errors.ts';
 import { writeScopeBy } from '../tokenWriteScopes.ts';
 import { opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, inherits } from '../policy.ts';
@@ -276,7 +275,6 @@ builder.relayMutationField(
   {
     description:
       'Create a webhook: of a repository, an organization, the viewer (none of those given), or the site. Same rules as POST …/hooks.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy((input: HookScopeInput) => HOOK_SCOPE_CATEGORY[hookScopeOf(input).kind]),
     resolve: (_root, { input }, ctx) => {
       const scope = hookScopeOf(input);
@@ -318,7 +316,6 @@ builder.relayMutationField(
   },
   {
     description: 'Edit a webhook (as PATCH …/hooks/{id}, except that what is not given is left as it is).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy(() => HOOK_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       const id = hookIdOf(input.id);
@@ -345,7 +342,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ id: t.globalID({ required: true }) }) },
   {
     description: 'Delete a webhook and its deliveries.',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy(() => HOOK_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       const id = hookIdOf(input.id);
@@ -366,7 +362,6 @@ builder.relayMutationField(
   },
   {
     description: 'Send a test push of the head commit to a repository webhook, whatever its events (as POST …/hooks/{id}/tests).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy(() => HOOK_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       const id = hookIdOf(input.id);
@@ -382,7 +377,6 @@ builder.relayMutationField(
   { inputFields: (t) => ({ id: t.globalID({ required: true, description: 'The delivery.' }) }) },
   {
     description: 'Send a delivery again: a new delivery of the same payload (as POST …/deliveries/{id}/attempts).',
-    errors: { types: MUTATION_ERRORS },
     ...writeScopeBy(() => HOOK_OWNERS),
     resolve: async (_root, { input }, ctx) => {
       const deliveryId = requireDbIdOf(input.id, 'WebhookDelivery', 'not found');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
-import { gql } from '../../helpers/graphql.ts';
+import { gql, mutationError } from '../../helpers/graphql.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
 const OPEN_DEPENDENCIES = 'cannot close this issue or pull request because it still has open dependencies';
@@ -117,15 +117,17 @@ describe.each(PROVIDERS)('REST issue edit rules (%s)', (provider) => {
       expect(await get('owner/repo', n)).toMatchObject({ body: winner, content_version: 1 });
     });
 
-    it('GraphQL updateIssue(contentVersion:) answers ConflictError for a stale version', async () => {
+    it('GraphQL updateIssue(contentVersion:) answers CONFLICT for a stale version', async () => {
       const n = await issue('owner', 'owner/repo', 'gql versioned', 'g0');
       const id = await globalId('owner/repo', n);
-      const q = (v: number) =>
-        `mutation { updateIssue(input: { id: "${id}", body: "g-${v}", contentVersion: ${v} }) { __typename ... on Error { code message } ... on UpdateIssuePayload { issue { body } } } }`;
-      const ok = await gql<{ updateIssue: { issue?: { body: string } } }>(t, q(0), { headers: as('owner') });
-      expect(ok.data?.updateIssue.issue?.body).toBe('g-0');
-      const stale = await gql<{ updateIssue: { __typename: string; code?: string; message?: string } }>(t, q(0), { headers: as('owner') });
-      expect(stale.data?.updateIssue).toEqual({ __typename: 'ConflictError', code: 'CONFLICT', message: 'the issue is already changed' });
+      const q = (v: number) => `mutation { updateIssue(input: { id: "${id}", body: "g-${v}", contentVersion: ${v} }) { issue { body } } }`;
+      const ok = await gql<{ updateIssue: { issue: { body: string } } | null }>(t, q(0), { headers: as('owner') });
+      expect(mutationError(ok, 'updateIssue')).toBeNull();
+      expect(ok.data?.updateIssue?.issue.body).toBe('g-0');
+      const stale = await gql<{ updateIssue: { issue: { body: string } } | null }>(t, q(0), { headers: as('owner') });
+      expect(mutationError(stale, 'updateIssue')).toMatchObject({ code: 'CONFLICT', message: 'the issue is already changed' });
+      expect(stale.data?.updateIssue).toBeNull();
+      expect(await get('owner/repo', n)).toMatchObject({ body: 'g-0' });
     });
   });
 
@@ -173,20 +175,17 @@ describe.each(PROVIDERS)('REST issue edit rules (%s)', (provider) => {
       expectGiteaError(await edit('poster', 'owner/repo', visible, { state: 'closed' }), 412, OPEN_DEPENDENCIES);
     });
 
-    it('GraphQL closeIssue answers PreconditionFailedError', async () => {
+    it('GraphQL closeIssue answers PRECONDITION_FAILED', async () => {
       const [blocker, blocked] = [await issue('owner', 'owner/repo', 'gql blocker'), await issue('owner', 'owner/repo', 'gql blocked')];
       await block('owner/repo', blocker, blocked);
       const id = await globalId('owner/repo', blocked);
-      const res = await gql<{ closeIssue: { __typename: string; code?: string; message?: string } }>(
+      const res = await gql<{ closeIssue: { __typename: string } | null }>(
         t,
-        `mutation { closeIssue(input: { issueId: "${id}" }) { __typename ... on Error { code message } } }`,
+        `mutation { closeIssue(input: { issueId: "${id}" }) { __typename } }`,
         { headers: as('owner') },
       );
-      expect(res.data?.closeIssue).toEqual({
-        __typename: 'PreconditionFailedError',
-        code: 'PRECONDITION_FAILED',
-        message: OPEN_DEPENDENCIES,
-      });
+      expect(res.data?.closeIssue).toBeNull();
+      expect(mutationError(res, 'closeIssue')).toMatchObject({ code: 'PRECONDITION_FAILED', message: OPEN_DEPENDENCIES });
     });
   });
 });

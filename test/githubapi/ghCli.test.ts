@@ -1,0 +1,154 @@
+// GitHub's own CLI (Debian's `gh`) against the forge, unchanged (issue #32): GH_HOST names this server as a GitHub
+// Enterprise host behind a local TLS terminator, GH_ENTERPRISE_TOKEN is one of our tokens. gh speaks GraphQL at
+// /api/graphql and REST at /api/v3; each command's effect is checked through /api/v1.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { createRepo } from '../helpers/fixtures.ts';
+import { freePort } from '../helpers/serverProcess.ts';
+import { startTlsTerminator, type TlsTerminator } from '../helpers/tlsTerminator.ts';
+
+const run = promisify(execFile);
+
+/** Debian's gh (apt-get install gh; .ci/run installs it). */
+const GH = (() => {
+  try {
+    return (
+      execFileSync('gh', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .split('\n')[0] ?? ''
+    );
+  } catch {
+    return null;
+  }
+})();
+if (!GH) console.warn('gh test skipped: gh is not installed (apt-get install gh; .ci/run installs it)');
+
+describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (provider) => {
+  let t: TestApp;
+  let tls: TlsTerminator;
+  let home: string;
+  let host: string;
+  let token: string;
+  let repo: string;
+
+  /** Runs gh with the forge as its host; resolves with its output, rejects with it when gh fails. */
+  async function gh(...args: string[]): Promise<string> {
+    try {
+      const { stdout } = await run('gh', args, {
+        cwd: home,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: home,
+          GH_HOST: host,
+          GH_ENTERPRISE_TOKEN: token,
+          GH_CONFIG_DIR: path.join(home, 'gh'),
+          SSL_CERT_FILE: tls.certFile,
+          GIT_SSL_CAINFO: tls.certFile,
+          GH_PROMPT_DISABLED: '1',
+          GH_NO_UPDATE_NOTIFIER: '1',
+          GH_PAGER: 'cat',
+          NO_COLOR: '1',
+        },
+      });
+      return stdout;
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; message: string };
+      throw new Error(`gh ${args.join(' ')} failed: ${e.stderr || e.message}\n${e.stdout ?? ''}`, { cause: err });
+    }
+  }
+  const v1 = async (url: string) => {
+    const res = await t.request('GET', `/api/v1${url}`, { headers: basic('alice') });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as Record<string, unknown> & Array<Record<string, unknown>>;
+  };
+
+  beforeAll(async () => {
+    home = mkdtempSync(path.join(tmpdir(), 'forgegraph-gh-'));
+    const tlsPort = await freePort();
+    let appPort = 0;
+    tls = await startTlsTerminator(tlsPort, () => appPort);
+    host = `127.0.0.1:${tlsPort}`;
+    t = await startTestApp(provider, { ROOT_URL: `https://${host}/` });
+    await t.app.server.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.server.address();
+    appPort = typeof address === 'object' && address ? address.port : 0;
+    const alice = await t.createUser('alice');
+    token = await t.createToken('alice', ['all']);
+    await createRepo(t, alice, 'demo', { autoInit: true, description: 'a demo' });
+    repo = `${host}/alice/demo`;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await tls?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('auth status: logged in as the token holder, with the token scopes in GitHub words', async () => {
+    // gh prints its status on stderr; a failing check exits non-zero.
+    const { stderr } = await run('gh', ['auth', 'status'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        GH_HOST: host,
+        GH_ENTERPRISE_TOKEN: token,
+        GH_CONFIG_DIR: path.join(home, 'gh'),
+        SSL_CERT_FILE: tls.certFile,
+        NO_COLOR: '1',
+      },
+    });
+    expect(stderr).toContain(`Logged in to ${host} as alice`);
+    expect(stderr).toMatch(/Token scopes: .*\brepo\b/);
+  });
+
+  it('repo view and api graphql', async () => {
+    const view = await gh('repo', 'view', 'alice/demo');
+    expect(view).toContain('name:\talice/demo');
+    expect(view).toContain('description:\ta demo');
+    const api = JSON.parse(await gh('api', 'graphql', '-f', 'query={ viewer { login } }')) as { data: { viewer: { login: string } } };
+    expect(api.data.viewer.login).toBe('alice');
+  });
+
+  it('issue comment, close, reopen, edit and list', async () => {
+    const created = await t.request('POST', '/api/v1/repos/alice/demo/issues', {
+      headers: basic('alice'),
+      body: { title: 'Broken', body: 'it is' },
+    });
+    expect(created.statusCode).toBe(201);
+    const n = String((created.json() as { number: number }).number);
+    expect(await gh('issue', 'comment', n, '--body', 'looking', '-R', repo)).toContain(`/alice/demo/issues/${n}#issuecomment-`);
+    expect((await v1(`/repos/alice/demo/issues/${n}/comments`)).map((c) => c.body)).toEqual(['looking']);
+    await gh('issue', 'close', n, '-R', repo);
+    expect((await v1(`/repos/alice/demo/issues/${n}`)).state).toBe('closed');
+    await gh('issue', 'reopen', n, '-R', repo);
+    expect((await v1(`/repos/alice/demo/issues/${n}`)).state).toBe('open');
+    await gh('issue', 'edit', n, '--title', 'Broken badly', '-R', repo);
+    expect((await v1(`/repos/alice/demo/issues/${n}`)).title).toBe('Broken badly');
+    expect(await gh('issue', 'list', '-R', repo)).toMatch(new RegExp(`^${n}\\s+OPEN\\s+Broken badly`, 'm'));
+  });
+
+  it('label create (and --force for an existing name) and label list', async () => {
+    await gh('label', 'create', 'bug', '--color', 'ff0000', '--description', 'Something is wrong', '-R', repo);
+    await expect(gh('label', 'create', 'bug', '--color', '00ff00', '-R', repo)).rejects.toThrow(/already exists/);
+    await gh('label', 'create', 'bug', '--color', '00ff00', '--force', '-R', repo);
+    const labels = (await v1('/repos/alice/demo/labels')).map((l) => ({ name: l.name, color: l.color, description: l.description }));
+    expect(labels).toEqual([{ name: 'bug', color: '00ff00', description: 'Something is wrong' }]);
+    expect(await gh('label', 'list', '-R', repo)).toMatch(/^bug\s+Something is wrong\s+#00ff00$/m);
+  });
+
+  it('repo clone over https through the same host', async () => {
+    await gh('repo', 'clone', 'alice/demo', path.join(home, 'demo'));
+    const { stdout } = await run('git', ['-C', path.join(home, 'demo'), 'log', '--format=%s']);
+    expect(stdout.trim().split('\n').length).toBeGreaterThan(0);
+  });
+
+  it('pr list and release list answer for a repository without any', async () => {
+    await expect(gh('pr', 'list', '-R', repo)).resolves.toBe('');
+    await expect(gh('release', 'list', '-R', repo)).resolves.toBe('');
+  });
+});
