@@ -9,7 +9,8 @@ import { isDomainError } from '../errors.ts';
 import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/busy.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
 import { githubErrorOf, sendGithubError } from './errors.ts';
-import { githubRoutes, type GithubRouteConfig } from './routes.ts';
+import type { GithubRouteConfig } from './routeConfig.ts';
+import { githubRoutes } from './routes.ts';
 import { githubScopes } from './scopes.ts';
 
 declare module 'fastify' {

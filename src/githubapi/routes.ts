@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ScopeCategory, ScopeLevel } from '../auth/scope.ts';
 import { isDomainError } from '../errors.ts';
 import { requireCodeRead } from '../services/repo/gitRead.ts';
 import * as branchService from '../services/repo/branch.ts';
@@ -8,14 +7,7 @@ import * as tagService from '../services/release/tag.ts';
 import { toGithubContent } from './convert.ts';
 import { sendGithubError } from './errors.ts';
 import { githubLabelRoutes } from './labels.ts';
-
-/** What a route needs of a token: a Gitea scope category and level, and GitHub's words for it (`X-Accepted-OAuth-Scopes`). */
-export interface GithubRouteConfig {
-  scope: { category: ScopeCategory; level: ScopeLevel; accepted: string } | null;
-}
-
-const READ_REPO: GithubRouteConfig = { scope: { category: 'repository', level: 'read', accepted: 'repo' } };
-const WRITE_REPO: GithubRouteConfig = { scope: { category: 'repository', level: 'write', accepted: 'repo' } };
+import { READ_REPO, WRITE_REPO } from './routeConfig.ts';
 
 interface RepoParams {
   owner: string;

@@ -139,6 +139,16 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     const labels = (await v1('/repos/alice/demo/labels')).map((l) => ({ name: l.name, color: l.color, description: l.description }));
     expect(labels).toEqual([{ name: 'bug', color: '00ff00', description: 'Something is wrong' }]);
     expect(await gh('label', 'list', '-R', repo)).toMatch(/^bug\s+Something is wrong\s+#00ff00$/m);
+    // The REST answer's node_id is the label's id in the graph.
+    const again = await t.request('POST', '/api/v3/repos/alice/demo/labels', {
+      headers: { authorization: `token ${token}` },
+      body: { name: 'docs', color: '0000ff' },
+    });
+    expect(again.statusCode).toBe(201);
+    const graph = await t.graphql('{ repository(owner: "alice", name: "demo") { label(name: "docs") { id } } }', {}, basic('alice'));
+    expect((again.json() as { node_id: string }).node_id).toBe(
+      (graph.json() as { data: { repository: { label: { id: string } } } }).data.repository.label.id,
+    );
   });
 
   it('repo clone over https through the same host', async () => {
