@@ -1,8 +1,8 @@
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import * as P from '../generated/postgresql/client.ts';
 import * as S from '../generated/sqlite/client.ts';
 import type { DbProvider } from './migrate/engine.ts';
+import { CachedSqliteAdapterFactory } from './sqliteStatementCache.ts';
 
 /** The Prisma client every service sees (typed against the SQLite client; the PostgreSQL one is a superset). */
 export type Db = S.PrismaClient;
@@ -50,8 +50,9 @@ export interface CreateDbOptions {
 export function createDb({ provider, url, onQuery, lockWaitMs = 10_000 }: CreateDbOptions): Db {
   const log = onQuery ? [{ emit: 'event' as const, level: 'query' as const }] : [];
   if (provider === 'sqlite') {
-    // timeout = SQLite busy timeout, so the CLI and the server can write the same file.
-    const client = new S.PrismaClient({ adapter: new PrismaBetterSqlite3({ url, timeout: lockWaitMs }), log });
+    // timeout = SQLite busy timeout, so the CLI and the server can write the same file. Statements are prepared once
+    // per connection (sqliteStatementCache.ts).
+    const client = new S.PrismaClient({ adapter: new CachedSqliteAdapterFactory({ url, timeout: lockWaitMs }), log });
     if (onQuery) client.$on('query' as never, onQuery as never);
     return client;
   }
