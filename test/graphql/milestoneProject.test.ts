@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -303,9 +304,10 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
     it('issues join projects: createIssue/updateIssue projectIds, addIssueToProject/removeIssueFromProject, Issue.projects, Project.issues', async () => {
       const board = (await rest('owner', 'POST', 'repos/owner/pub/projects', { title: 'Board' })) as { id: number };
       const other = (await rest('orgowner', 'POST', 'repos/acme/orepo/projects', { title: 'Elsewhere' })) as { id: number };
+      const pub = encodeGlobalID('Repository', (await rest('owner', 'GET', 'repos/owner/pub')).id as number);
       const created = await q<{ createIssue: { issue: Json } }>(
         'stranger',
-        `mutation { createIssue(input: { repositoryOwner: "owner", repositoryName: "pub", title: "planned", projectIds: [${board.id}] }) {
+        `mutation { createIssue(input: { repositoryId: "${pub}", title: "planned", projectIds: ["${encodeGlobalID('Project', board.id)}"] }) {
           issue { id databaseId number projects(first: 5) { totalCount nodes { name databaseId } } } } }`,
       );
       const issue = created.createIssue.issue;
@@ -313,7 +315,7 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       const refusal = await refused(
         'owner',
         'createIssue',
-        `{ repositoryOwner: "owner", repositoryName: "pub", title: "x", projectIds: [${other.id}] }`,
+        `{ repositoryId: "${pub}", title: "x", projectIds: ["${encodeGlobalID('Project', other.id)}"] }`,
       );
       expect(refusal).toMatchObject({
         code: 'INVALID_ARGUMENT',
@@ -322,9 +324,11 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       const unknown = await refused(
         'owner',
         'createIssue',
-        `{ repositoryOwner: "owner", repositoryName: "pub", title: "x", projectIds: [99999] }`,
+        `{ repositoryId: "${pub}", title: "x", projectIds: ["${encodeGlobalID('Project', 99999)}"] }`,
       );
       expect(unknown).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'project 99999 not found' });
+      const notAProject = await refused('owner', 'createIssue', `{ repositoryId: "${pub}", title: "x", projectIds: ["${pub}"] }`);
+      expect(notAProject).toMatchObject({ code: 'NOT_FOUND', type: 'NOT_FOUND', message: 'project does not exist [id: 0]' });
 
       const cleared = await q<{ updateIssue: { issue: Json } }>(
         'owner',
