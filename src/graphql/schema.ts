@@ -25,6 +25,7 @@ import './types/trackedTime.ts';
 import './types/fork.ts';
 import './types/mirror.ts';
 import './types/pullRequest.ts';
+import './types/authorAssociation.ts';
 import './types/pullRequestMerge.ts';
 import './types/pullRequestReview.ts';
 import './types/pullRequestReviewMutations.ts';

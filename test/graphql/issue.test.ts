@@ -297,18 +297,53 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
         };
       };
     };
+    // What `gh issue view --comments` adds (issue #32): authorAssociation (batched per request), the comments'
+    // edit and minimized flags, and ReactionGroup.users.
+    const gh = `{ repository(owner: "owner", name: "busy") { issues(first: 50) { totalCount nodes { number authorAssociation
+      reactionGroups { content users { totalCount } }
+      comments(first: 10) { totalCount nodes { author { login } authorAssociation includesCreatedEdit isMinimized minimizedReason
+        reactionGroups { content users { totalCount } } } } } } } }`;
+    type GhShape = {
+      repository: {
+        issues: {
+          totalCount: number;
+          nodes: {
+            authorAssociation: string;
+            reactionGroups: { content: string; users: { totalCount: number } }[];
+            comments: { nodes: { author: { login: string }; authorAssociation: string; includesCreatedEdit: boolean }[] };
+          }[];
+        };
+      };
+    };
     const measure = async () => {
       await t.app.deps.notifier.drain(); // activity and mention rows for the new issues are written in the background
       t.queries.length = 0;
       const res = await gql<Shape>(t, q, { headers: basic('reader') });
       expect(res.errors).toBeUndefined();
-      return { statements: t.queries.length, data: res.data?.repository.issues };
+      const statements = t.queries.length;
+      t.queries.length = 0;
+      const ghRes = await gql<GhShape>(t, gh, { headers: basic('reader') });
+      expect(ghRes.errors).toBeUndefined();
+      return { statements, ghStatements: t.queries.length, data: res.data?.repository.issues, gh: ghRes.data?.repository.issues };
     };
     await add(2, await newLabels(['a', 'b']), 2);
     await measure(); // warm-up: the PostgreSQL driver looks up type information once per connection
     const small = await measure();
     await add(18, await newLabels(['c', 'd', 'e', 'f']), 6);
     const large = await measure();
+    expect(large.gh?.totalCount).toBe(20);
+    for (const issue of large.gh?.nodes ?? []) {
+      expect(issue.authorAssociation).toBe('OWNER');
+      expect(issue.reactionGroups.filter((g) => g.users.totalCount > 0).map((g) => g.content)).toEqual(['THUMBS_UP', 'HEART']);
+      for (const c of issue.comments.nodes) {
+        expect(c.authorAssociation).toBe(c.author.login === 'owner' ? 'OWNER' : 'COLLABORATOR');
+        expect(c.includesCreatedEdit).toBe(false);
+      }
+    }
+    console.log(
+      `[${provider}] gh issue view fields on issues and comments: ${small.ghStatements} statements for 2 issues, ${large.ghStatements} for 20`,
+    );
+    expect(large.ghStatements).toBe(small.ghStatements);
     expect(small.data?.totalCount).toBe(2);
     expect(large.data?.totalCount).toBe(20);
     const newest = large.data?.nodes[0];
