@@ -6,7 +6,7 @@ import { notificationReadWhere } from '../services/notification/visibility.ts';
 import { milestoneReadWhere } from '../services/milestone/visibility.ts';
 import { orgMemberReadWhere, orgReadWhere, teamMemberReadWhere, teamReadWhere, userOrgReadWhere } from '../services/org/visibility.ts';
 import { packageReadWhere, packageVersionReadWhere } from '../services/package/visibility.ts';
-import { projectReadWhere } from '../services/project/visibility.ts';
+import { projectCardReadWhere, projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
 import { releaseReadWhere } from '../services/release/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, repoReadWhere } from '../services/repo/visibility.ts';
@@ -30,6 +30,7 @@ export const READ_POLICIES = {
   milestoneReadWhere,
   labelReadWhere,
   projectReadWhere,
+  projectCardReadWhere,
   releaseReadWhere,
   releaseAssetReadWhere,
   orgReadWhere,

@@ -26,6 +26,7 @@ import './types/fork.ts';
 import './types/mirror.ts';
 import './types/pullRequest.ts';
 import './types/issueOrPullRequest.ts';
+import './types/authorAssociation.ts';
 import './types/pullRequestMerge.ts';
 import './types/pullRequestReview.ts';
 import './types/pullRequestReviewMutations.ts';

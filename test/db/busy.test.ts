@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -64,10 +65,11 @@ describe.each(PROVIDERS)('a write that cannot get the database in time (%s)', (p
 
   it('GraphQL: the mutation fails with SERVICE_UNAVAILABLE, nothing written', async () => {
     const before = await t.db.issue.count();
+    const repo = encodeGlobalID('Repository', (await t.db.repository.findFirstOrThrow({ where: { lowerName: 'demo' } })).id);
     const res = await whileLocked(() =>
       t.graphql(
-        'mutation { createIssue(input: { repositoryOwner: "alice", repositoryName: "demo", title: "three" }) { __typename } }',
-        {},
+        'mutation($repo: ID!) { createIssue(input: { repositoryId: $repo, title: "three" }) { __typename } }',
+        { repo },
         basic('alice'),
       ),
     );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../helpers/db.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { gql, mutationError } from '../helpers/graphql.ts';
 
 interface IssueNode {
@@ -28,14 +29,23 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
   });
   afterAll(() => t.close());
 
+  /** The global id of owner's repository `name`. */
+  const repoId = async (name: string) =>
+    encodeGlobalID('Repository', (await t.db.repository.findFirstOrThrow({ where: { ownerName: 'owner', lowerName: name } })).id);
+  /** The global id of a user. */
+  const userId = async (login: string) => encodeGlobalID('User', (await t.db.user.findUniqueOrThrow({ where: { lowerName: login } })).id);
+
   it('createIssue → repository.issue(number:) → closeIssue/reopenIssue, through the REST services', async () => {
     const label = (
       await t.request('POST', '/api/v1/repos/owner/pub/labels', { headers: basic('owner'), body: { name: 'bug', color: 'ff0000' } })
     ).json() as { id: number };
     const created = await gql<{ createIssue: { issue: IssueNode } | null }>(
       t,
-      `mutation { createIssue(input: { repositoryOwner: "owner", repositoryName: "pub", title: "Crash", body: "boom", labelIds: [${label.id}], assigneeLogins: ["owner"] }) { issue { id number title state author { login } labels(first: 5) { totalCount nodes { name } } assignees(first: 5) { nodes { login } } } } }`,
-      { headers: basic('owner') },
+      `mutation($repo: ID!, $label: ID!, $owner: ID!) { createIssue(input: { repositoryId: $repo, title: "Crash", body: "boom", labelIds: [$label], assigneeIds: [$owner] }) { issue { id number title state author { login } labels(first: 5) { totalCount nodes { name } } assignees(first: 5) { nodes { login } } } } }`,
+      {
+        headers: basic('owner'),
+        variables: { repo: await repoId('pub'), label: encodeGlobalID('Label', label.id), owner: await userId('owner') },
+      },
     );
     expect(mutationError(created, 'createIssue')).toBeNull();
     const issue = created.data?.createIssue?.issue;
@@ -77,6 +87,135 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
       { headers: basic('stranger') },
     );
     expect(byNumber.data?.repository).toEqual({ issue: { title: 'Crash' }, issues: { totalCount: 1 } });
+  });
+
+  it("createIssue takes GitHub's input: the repository, labels, assignees, milestone and projects by global id", async () => {
+    const pub = await repoId('pub');
+    const label = encodeGlobalID(
+      'Label',
+      (
+        await t.request('POST', '/api/v1/repos/owner/pub/labels', { headers: basic('owner'), body: { name: 'feature', color: '00ff00' } })
+      ).json<{ id: number }>().id,
+    );
+    const milestone = encodeGlobalID(
+      'Milestone',
+      (await t.request('POST', '/api/v1/repos/owner/pub/milestones', { headers: basic('owner'), body: { title: 'v1' } })).json<{
+        id: number;
+      }>().id,
+    );
+    const project = encodeGlobalID(
+      'Project',
+      (await t.request('POST', '/api/v1/repos/owner/pub/projects', { headers: basic('owner'), body: { title: 'Board' } })).json<{
+        id: number;
+      }>().id,
+    );
+    const m = `mutation($input: CreateIssueInput!) { createIssue(input: $input) { clientMutationId issue { number title body
+      labels(first: 5) { nodes { name } } assignees(first: 5) { nodes { login } } milestone { title } dueOn
+      projects(first: 5) { nodes { name } } repository { nameWithOwner } } } }`;
+    type Out = { createIssue: { clientMutationId: string | null; issue: Record<string, unknown> } | null };
+    const create = (viewer: string, input: Record<string, unknown>) => gql<Out>(t, m, { headers: basic(viewer), variables: { input } });
+    const full = {
+      repositoryId: pub,
+      title: 'Planned',
+      body: 'with everything',
+      labelIds: [label],
+      assigneeIds: [await userId('owner')],
+      milestoneId: milestone,
+      projectIds: [project],
+      dueOn: '2030-01-02T00:00:00Z',
+      clientMutationId: 'gh',
+    };
+    const asWriter = await create('owner', full);
+    expect(mutationError(asWriter, 'createIssue')).toBeNull();
+    expect(asWriter.data?.createIssue).toEqual({
+      clientMutationId: 'gh',
+      issue: {
+        number: expect.any(Number) as number,
+        title: 'Planned',
+        body: 'with everything',
+        labels: { nodes: [{ name: 'feature' }] },
+        assignees: { nodes: [{ login: 'owner' }] },
+        milestone: { title: 'v1' },
+        dueOn: '2030-01-02T00:00:00.000Z',
+        projects: { nodes: [{ name: 'Board' }] },
+        repository: { nameWithOwner: 'owner/pub' },
+      },
+    });
+    // A non-writer's labels, assignees, milestone and due date are dropped, as REST drops them; projects stay.
+    const asStranger = await create('stranger', { ...full, clientMutationId: null });
+    expect(mutationError(asStranger, 'createIssue')).toBeNull();
+    expect(asStranger.data?.createIssue?.issue).toMatchObject({
+      labels: { nodes: [] },
+      assignees: { nodes: [] },
+      milestone: null,
+      dueOn: null,
+      projects: { nodes: [{ name: 'Board' }] },
+    });
+    // Another repository's milestone is dropped, as REST drops it.
+    const privMilestone = encodeGlobalID(
+      'Milestone',
+      (await t.request('POST', '/api/v1/repos/owner/priv/milestones', { headers: basic('owner'), body: { title: 'hidden' } })).json<{
+        id: number;
+      }>().id,
+    );
+    const foreign = await create('owner', { repositoryId: pub, title: 'foreign', milestoneId: privMilestone });
+    expect(foreign.data?.createIssue?.issue.milestone).toBeNull();
+  });
+
+  it('createIssue refusals: hidden and missing repositories alike, ids of the wrong type, assignees who cannot be assigned', async () => {
+    const m = 'mutation($input: CreateIssueInput!) { createIssue(input: $input) { issue { number } } }';
+    const refusal = async (viewer: string | Record<string, string>, input: Record<string, unknown>) => {
+      const res = await gql<{ createIssue: unknown }>(t, m, {
+        headers: typeof viewer === 'string' ? basic(viewer) : viewer,
+        variables: { input },
+      });
+      const error = mutationError(res, 'createIssue');
+      expect(error, JSON.stringify(res)).not.toBeNull();
+      return error;
+    };
+    const priv = await repoId('priv');
+    const before = await t.db.issue.count();
+    const hidden = await refusal('stranger', { repositoryId: priv, title: 'x' });
+    const missing = await refusal('stranger', { repositoryId: encodeGlobalID('Repository', 999_999), title: 'x' });
+    expect(hidden).toMatchObject({ code: 'NOT_FOUND', type: 'NOT_FOUND' });
+    expect(hidden).toEqual(missing);
+    expect(await refusal('owner', { repositoryId: await userId('owner'), title: 'x' })).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'repository does not exist [id: 0]',
+    });
+    expect(await refusal('owner', { repositoryId: priv, title: 'x', labelIds: [priv] })).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'label does not exist [id: 0]',
+    });
+    expect(await refusal('owner', { repositoryId: priv, title: 'x', assigneeIds: [priv] })).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'user does not exist [id: 0]',
+    });
+    expect(await refusal('owner', { repositoryId: priv, title: 'x', milestoneId: priv })).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'milestone does not exist [id: 0]',
+    });
+    // Assignees as REST checks them: unknown users and users without access to the repository are 422.
+    expect(await refusal('owner', { repositoryId: priv, title: 'x', assigneeIds: [encodeGlobalID('User', 999_999)] })).toMatchObject({
+      code: 'VALIDATION',
+      type: 'UNPROCESSABLE',
+      message: 'Assignee does not exist: [user does not exist [uid: 999999, name: ]]',
+    });
+    expect(await refusal('owner', { repositoryId: priv, title: 'x', assigneeIds: [await userId('stranger')] })).toMatchObject({
+      code: 'VALIDATION',
+      type: 'UNPROCESSABLE',
+    });
+    expect(await refusal('owner', { repositoryId: priv, title: '  ' })).toMatchObject({ code: 'VALIDATION', field: 'title' });
+    // A reader of the private repository may open issues there (Gitea); a token without write:issue may not, before any lookup.
+    const token = await t.createToken('owner', ['read:issue', 'read:repository'], 'read-only');
+    const byToken = await refusal({ authorization: `token ${token}` }, { repositoryId: priv, title: 'x' });
+    const byTokenMissing = await refusal(
+      { authorization: `token ${token}` },
+      { repositoryId: encodeGlobalID('Repository', 999_999), title: 'x' },
+    );
+    expect(byToken).toMatchObject({ code: 'PERMISSION_DENIED', type: 'FORBIDDEN' });
+    expect(byToken).toEqual(byTokenMissing);
+    expect(await t.db.issue.count()).toBe(before);
   });
 
   it("a private repository's issues are absent for strangers, present for readers (node(id:) included)", async () => {
@@ -158,18 +297,53 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
         };
       };
     };
+    // What `gh issue view --comments` adds (issue #32): authorAssociation (batched per request), the comments'
+    // edit and minimized flags, and ReactionGroup.users.
+    const gh = `{ repository(owner: "owner", name: "busy") { issues(first: 50) { totalCount nodes { number authorAssociation
+      reactionGroups { content users { totalCount } }
+      comments(first: 10) { totalCount nodes { author { login } authorAssociation includesCreatedEdit isMinimized minimizedReason
+        reactionGroups { content users { totalCount } } } } } } } }`;
+    type GhShape = {
+      repository: {
+        issues: {
+          totalCount: number;
+          nodes: {
+            authorAssociation: string;
+            reactionGroups: { content: string; users: { totalCount: number } }[];
+            comments: { nodes: { author: { login: string }; authorAssociation: string; includesCreatedEdit: boolean }[] };
+          }[];
+        };
+      };
+    };
     const measure = async () => {
       await t.app.deps.notifier.drain(); // activity and mention rows for the new issues are written in the background
       t.queries.length = 0;
       const res = await gql<Shape>(t, q, { headers: basic('reader') });
       expect(res.errors).toBeUndefined();
-      return { statements: t.queries.length, data: res.data?.repository.issues };
+      const statements = t.queries.length;
+      t.queries.length = 0;
+      const ghRes = await gql<GhShape>(t, gh, { headers: basic('reader') });
+      expect(ghRes.errors).toBeUndefined();
+      return { statements, ghStatements: t.queries.length, data: res.data?.repository.issues, gh: ghRes.data?.repository.issues };
     };
     await add(2, await newLabels(['a', 'b']), 2);
     await measure(); // warm-up: the PostgreSQL driver looks up type information once per connection
     const small = await measure();
     await add(18, await newLabels(['c', 'd', 'e', 'f']), 6);
     const large = await measure();
+    expect(large.gh?.totalCount).toBe(20);
+    for (const issue of large.gh?.nodes ?? []) {
+      expect(issue.authorAssociation).toBe('OWNER');
+      expect(issue.reactionGroups.filter((g) => g.users.totalCount > 0).map((g) => g.content)).toEqual(['THUMBS_UP', 'HEART']);
+      for (const c of issue.comments.nodes) {
+        expect(c.authorAssociation).toBe(c.author.login === 'owner' ? 'OWNER' : 'COLLABORATOR');
+        expect(c.includesCreatedEdit).toBe(false);
+      }
+    }
+    console.log(
+      `[${provider}] gh issue view fields on issues and comments: ${small.ghStatements} statements for 2 issues, ${large.ghStatements} for 20`,
+    );
+    expect(large.ghStatements).toBe(small.ghStatements);
     expect(small.data?.totalCount).toBe(2);
     expect(large.data?.totalCount).toBe(20);
     const newest = large.data?.nodes[0];

@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -303,9 +304,10 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
     it('issues join projects: createIssue/updateIssue projectIds, addIssueToProject/removeIssueFromProject, Issue.projects, Project.issues', async () => {
       const board = (await rest('owner', 'POST', 'repos/owner/pub/projects', { title: 'Board' })) as { id: number };
       const other = (await rest('orgowner', 'POST', 'repos/acme/orepo/projects', { title: 'Elsewhere' })) as { id: number };
+      const pub = encodeGlobalID('Repository', (await rest('owner', 'GET', 'repos/owner/pub')).id as number);
       const created = await q<{ createIssue: { issue: Json } }>(
         'stranger',
-        `mutation { createIssue(input: { repositoryOwner: "owner", repositoryName: "pub", title: "planned", projectIds: [${board.id}] }) {
+        `mutation { createIssue(input: { repositoryId: "${pub}", title: "planned", projectIds: ["${encodeGlobalID('Project', board.id)}"] }) {
           issue { id databaseId number projects(first: 5) { totalCount nodes { name databaseId } } } } }`,
       );
       const issue = created.createIssue.issue;
@@ -313,7 +315,7 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       const refusal = await refused(
         'owner',
         'createIssue',
-        `{ repositoryOwner: "owner", repositoryName: "pub", title: "x", projectIds: [${other.id}] }`,
+        `{ repositoryId: "${pub}", title: "x", projectIds: ["${encodeGlobalID('Project', other.id)}"] }`,
       );
       expect(refusal).toMatchObject({
         code: 'INVALID_ARGUMENT',
@@ -322,9 +324,11 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       const unknown = await refused(
         'owner',
         'createIssue',
-        `{ repositoryOwner: "owner", repositoryName: "pub", title: "x", projectIds: [99999] }`,
+        `{ repositoryId: "${pub}", title: "x", projectIds: ["${encodeGlobalID('Project', 99999)}"] }`,
       );
       expect(unknown).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'project 99999 not found' });
+      const notAProject = await refused('owner', 'createIssue', `{ repositoryId: "${pub}", title: "x", projectIds: ["${pub}"] }`);
+      expect(notAProject).toMatchObject({ code: 'NOT_FOUND', type: 'NOT_FOUND', message: 'project does not exist [id: 0]' });
 
       const cleared = await q<{ updateIssue: { issue: Json } }>(
         'owner',
@@ -360,7 +364,7 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       expect(timeline).toHaveLength(4);
     });
 
-    it('repository { issues { projects } } costs the same statements for 2 and 12 issues', async () => {
+    it('repository { issues { projects projectCards } } costs the same statements for 2 and 12 issues', async () => {
       await rest('owner', 'POST', 'user/repos', { name: 'boards' });
       const boards = await Promise.all(
         ['one', 'two'].map(async (title) => ((await rest('owner', 'POST', 'repos/owner/boards/projects', { title })) as { id: number }).id),
@@ -369,14 +373,14 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
         for (let i = 0; i < n; i++) await rest('owner', 'POST', 'repos/owner/boards/issues', { title: `i${i}`, projects: boards });
       };
       const query =
-        '{ repository(owner: "owner", name: "boards") { issues(first: 50) { totalCount nodes { title projects(first: 5) { totalCount nodes { name state creator { login } } } } } projects(first: 5) { nodes { name issues(first: 20) { totalCount nodes { title } } } } } }';
+        '{ repository(owner: "owner", name: "boards") { issues(first: 50) { totalCount nodes { title projects(first: 5) { totalCount nodes { name state creator { login } } } projectCards(first: 5) { totalCount nodes { project { name } column { name } } } } } projects(first: 5) { nodes { name issues(first: 20) { totalCount nodes { title } } } } } }';
       const measure = async () => {
         await t.app.deps.notifier.drain();
         t.queries.length = 0;
-        const data = await q<{ repository: { issues: { totalCount: number; nodes: { projects: { totalCount: number } }[] } } }>(
-          'stranger',
-          query,
-        );
+        type Cards = { totalCount: number; nodes: { project: { name: string }; column: { name: string } }[] };
+        const data = await q<{
+          repository: { issues: { totalCount: number; nodes: { projects: { totalCount: number }; projectCards: Cards }[] } };
+        }>('stranger', query);
         return { statements: t.queries.length, sql: [...t.queries], issues: data.repository.issues };
       };
       await add(2);
@@ -387,8 +391,14 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       expect(small.issues.totalCount).toBe(2);
       expect(large.issues.totalCount).toBe(12);
       expect(large.issues.nodes.every((n) => n.projects.totalCount === 2)).toBe(true);
+      for (const n of large.issues.nodes) {
+        expect(n.projectCards).toEqual({
+          totalCount: 2,
+          nodes: ['one', 'two'].map((name) => ({ project: { name }, column: { name: 'Uncategorized' } })),
+        });
+      }
       console.info(
-        `[${provider}] repository { issues { projects } projects { issues } }: ${small.statements} statements for 2 issues, ${large.statements} for 12`,
+        `[${provider}] repository { issues { projects projectCards } projects { issues } }: ${small.statements} statements for 2 issues, ${large.statements} for 12`,
       );
       expect(large.statements, large.sql.join('\n')).toBe(small.statements);
     });

@@ -455,10 +455,7 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   createIssue: [
     {
       rest: 'POST /repos/{owner}/{repo}/issues',
-      input: async (fx) => {
-        const repo = await fx.repo();
-        return { repositoryOwner: repo.owner, repositoryName: repo.name, title: 'new issue' };
-      },
+      input: async (fx) => ({ repositoryId: (await repoGid(fx)).gid, title: 'new issue' }),
     },
   ],
   updateIssue: [

@@ -141,7 +141,10 @@ export const COMMENT_FIELD_COLUMNS: FieldColumns<Models.Comment> = {
   createdAt: ['createdAt'],
   updatedAt: ['updatedAt'],
   lastEditedAt: ['contentVersion', 'updatedAt'],
+  includesCreatedEdit: ['contentVersion'],
   isMinimized: [],
+  minimizedReason: [],
+  authorAssociation: ['originalAuthorId'],
   viewerDidAuthor: [],
 };
 const COMMENT_KEYS: readonly CommentColumn[] = ['id', 'type', 'issueId', 'posterId'];

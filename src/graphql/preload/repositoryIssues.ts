@@ -82,6 +82,7 @@ export const ISSUE_FIELD_COLUMNS: FieldColumns<Models.Issue> = {
   locked: ['isLocked'],
   isPullRequest: ['isPull'],
   author: [],
+  authorAssociation: ['originalAuthorId'],
   commentCount: ['numComments'],
   contentVersion: ['contentVersion'],
   dueOn: ['deadlineAt'],

@@ -9,7 +9,7 @@ import { plannedIssueList } from '../preload/repositoryIssues.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
-import { dbId, opt } from '../ids.ts';
+import { dbId, opt, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
@@ -253,40 +253,41 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
   }),
 }));
 
+/** The database id of a global id of `typename`; another type's id names nothing. @throws NotFoundError */
+const idOf = (id: GlobalId, typename: string, what: string): number => requireDbIdOf(id, typename, `${what} does not exist [id: 0]`);
+
 builder.relayMutationField(
   'createIssue',
   {
     inputFields: (t) => ({
-      repositoryOwner: t.string({ required: true }),
-      repositoryName: t.string({ required: true }),
+      repositoryId: t.globalID({ required: true, description: 'The Repository.' }),
       title: t.string({ required: true }),
       body: t.string(),
-      assigneeLogins: t.stringList(),
-      labelIds: t.intList({ description: 'Label REST ids (repository labels, or organization labels for organization repositories).' }),
-      milestoneId: t.int(),
-      projectIds: t.intList({ description: 'Project REST ids: honoured for every caller; each must be a project the repository may use.' }),
-      dueOn: t.field({ type: 'DateTime' }),
-      closed: t.boolean(),
+      assigneeIds: t.globalIDList({ description: 'Users to assign (writers only; each must be assignable, as REST `assignees`).' }),
+      labelIds: t.globalIDList({
+        description: 'Labels (writers only): repository labels, or organization labels for organization repositories; others are dropped.',
+      }),
+      milestoneId: t.globalID({ description: "A milestone of the repository (writers only; another repository's is dropped)." }),
+      projectIds: t.globalIDList({ description: 'Projects: honoured for every caller; each must be a project the repository may use.' }),
+      dueOn: t.field({ type: 'DateTime', description: 'Writers only.' }),
+      closed: t.boolean({ description: 'Open the issue closed.' }),
     }),
   },
   {
-    description: 'Open an issue (as POST /api/v1/repos/{o}/{r}/issues: non-writers cannot set labels, milestone, assignees or due date).',
+    description:
+      'Open an issue (as POST /api/v1/repos/{o}/{r}/issues: non-writers cannot set labels, milestone, assignees or due date). Issue templates are not supported: there is no `issueTemplate`.',
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
-      const view = await createService.createIssue(
-        ctx.cx,
-        { owner: input.repositoryOwner, repo: input.repositoryName },
-        {
-          title: input.title,
-          body: opt(input.body),
-          assignees: opt(input.assigneeLogins),
-          labels: opt(input.labelIds),
-          milestone: opt(input.milestoneId),
-          projects: opt(input.projectIds),
-          dueDate: opt(input.dueOn),
-          closed: opt(input.closed),
-        },
-      );
+      const view = await createService.createIssueInRepo(ctx.cx, idOf(input.repositoryId, 'Repository', 'repository'), {
+        title: input.title,
+        body: opt(input.body),
+        assigneeIds: input.assigneeIds?.map((id) => idOf(id, 'User', 'user')),
+        labels: input.labelIds?.map((id) => idOf(id, 'Label', 'label')),
+        milestone: input.milestoneId ? idOf(input.milestoneId, 'Milestone', 'milestone') : undefined,
+        projects: input.projectIds?.map((id) => idOf(id, 'Project', 'project')),
+        dueDate: opt(input.dueOn),
+        closed: opt(input.closed),
+      });
       return { issue: view.issue };
     },
   },

@@ -150,7 +150,12 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
       resolve: (c, _a, ctx) =>
         `${ctx.cx.config.rootUrl}${c.issue.repo.ownerName}/${c.issue.repo.name}/${c.issue.isPull ? 'pulls' : 'issues'}/${c.issue.index}#issuecomment-${c.id}`,
     }),
+    includesCreatedEdit: t.boolean({
+      description: 'Whether the body was edited after the comment was made (its edits are not kept, only that there were some).',
+      resolve: (c) => c.contentVersion > 0,
+    }),
     isMinimized: t.boolean({ description: 'Always false: comments cannot be minimized here.', resolve: () => false }),
+    minimizedReason: t.string({ nullable: true, description: 'Always null: comments cannot be minimized here.', resolve: () => null }),
     viewerDidAuthor: t.boolean({ resolve: (c, _a, ctx) => ctx.cx.viewer !== null && c.posterId === ctx.cx.viewer.id }),
     viewerCanUpdate: t.boolean({
       description: 'Whether updateIssueComment would be allowed (the poster, or a writer; not in archived repositories).',

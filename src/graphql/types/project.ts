@@ -7,8 +7,9 @@ import { issueReadWhere } from '../../services/issue/visibility.ts';
 import * as issueProjectService from '../../services/issue/issueProject.ts';
 import * as projectService from '../../services/project/project.ts';
 import type { ProjectOwnerRef } from '../../services/project/projectScope.ts';
-import { projectReadWhere } from '../../services/project/visibility.ts';
-import { builder } from '../builder.ts';
+import { projectCardReadWhere, projectReadWhere } from '../../services/project/visibility.ts';
+import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
+import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
@@ -18,6 +19,7 @@ import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { OrganizationRef } from './organization.ts';
+import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 
@@ -33,7 +35,7 @@ const ProjectOwnerUnion = builder.unionType('ProjectOwner', {
   resolveType: (owner) => ('ownerName' in owner ? 'Repository' : owner.type === 'ORGANIZATION' ? 'Organization' : 'User'),
 });
 
-builder.prismaObject('ProjectColumn', {
+const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
   description: 'A column of a project; the default one receives issues added without a column.',
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
@@ -170,29 +172,146 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
   }),
 }));
 
-const issueProjectRows = prismaConnectionHelpers(builder, 'ProjectIssue', {
-  cursor: 'id',
-  select: (nodeSelection) => ({ project: withScalars(nodeSelection(true), PROJECT_SCALARS) }),
-  query: (_args, ctx: GraphQLContext) => ({
-    where: { project: projectReadWhere(ctx.cx) },
-    orderBy: { projectId: 'asc' as const },
-  }),
-  resolveNode: (row) => row.project,
+const ProjectCardArchivedStateEnum = builder.enumType('ProjectCardArchivedState', {
+  description: 'The possible archived states of a project card.',
+  values: {
+    ARCHIVED: { value: 'ARCHIVED', description: 'A project card that is archived (Gitea archives no cards: none are).' },
+    NOT_ARCHIVED: { value: 'NOT_ARCHIVED', description: 'A project card that is not archived (every card).' },
+  } as const,
 });
+
+/**
+ * What a card's `column` reads: its own column, and the project's default column for a card whose column was
+ * deleted (Gitea shows such issues in the default column).
+ */
+const CARD_COLUMN_SELECT = {
+  projectColumn: true,
+  project: { select: { columns: { where: { isDefault: true }, orderBy: { id: 'asc' as const }, take: 1 } } },
+} as const;
+
+/**
+ * An issue's place on a project board (Gitea's project_issue rows, as GitHub's classic ProjectCard). node(id:)
+ * answers only cards of readable issues on readable projects (projectCardReadWhere).
+ */
+const ProjectCardRef = builder.prismaNode('ProjectIssue', {
+  name: 'ProjectCard',
+  description: "An issue or pull request on a project board (GitHub's classic ProjectCard; Gitea boards hold no notes).",
+  id: { field: 'id' },
+  ...filteredBy('projectCardReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [projectCardReadWhere(ctx.cx)] }),
+  nullable: true,
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    project: t.relation('project', {
+      type: ProjectRef,
+      description: 'The project the card is on.',
+      ...inherits('a readable card is on a readable project (projectCardReadWhere)'),
+    }),
+    column: t.field({
+      type: ProjectColumnRef,
+      nullable: true,
+      description:
+        "The column the card sits in: its own, or the project's default column when its column was deleted (where Gitea shows it); null when the project has no default column either.",
+      ...inherits('the columns of a readable project (projectCardReadWhere)'),
+      select: CARD_COLUMN_SELECT,
+      resolve: (c) => c.projectColumn ?? c.project.columns[0] ?? null,
+    }),
+    isArchived: t.boolean({ description: 'Always false: Gitea does not archive cards.', resolve: () => false }),
+  }),
+});
+tokenReadScope(ProjectCardRef, 'issue');
+
+const ProjectCardConnectionRef = builder.connectionObject(
+  {
+    type: ProjectCardRef,
+    name: 'ProjectCardConnection',
+    fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }),
+  },
+  { name: 'ProjectCardEdge' },
+);
+
+/** Page sizes of the card lists paged in memory: the graph's. */
+const CARD_PAGE = { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE };
+
+type Selection = Parameters<typeof withScalars>[0];
+/** A connection's planned selection of its nodes (bothNodePaths). */
+const nodeSelection = (nested: unknown): Selection => (bothNodePaths(nested) as (selection: true) => Selection)(true);
+
+/**
+ * The `projectIssues` an issue row's project fields select: every card the viewer may read (projectCardReadWhere),
+ * in the order the issue joined the projects, with what the fields below read. The arguments are the same for
+ * Issue.projects and Issue.projectCards whatever their page arguments, so the fields (and aliases of them) share
+ * one planned relation: plugin-prisma loads a relation selected with other arguments again for every row. The
+ * fields page in memory, as Prisma pages a nested relation of a list anyway; an issue is on a handful of projects.
+ */
+function readableCards(ctx: GraphQLContext, selection: Selection) {
+  return {
+    projectIssues: {
+      where: projectCardReadWhere(ctx.cx),
+      orderBy: { id: 'asc' as const },
+      ...(selection === true ? {} : (selection as { select?: Record<string, unknown> })),
+    },
+  };
+}
+
+/** GitHub's arguments of projectCards besides the page: `archivedStates`. */
+const CARD_ARGS = builder.args((t) => ({
+  archivedStates: t.field({
+    type: [ProjectCardArchivedStateEnum],
+    required: { list: false, items: false },
+    defaultValue: ['ARCHIVED', 'NOT_ARCHIVED'],
+    description: 'Only cards in these states (every card is NOT_ARCHIVED).',
+  }),
+}));
+
+/** The cards `projectCards(archivedStates:)` lists: none when only archived ones are asked for (no card is). */
+const unarchived = <T>(cards: readonly T[], states: readonly (string | null | undefined)[] | null | undefined): readonly T[] =>
+  states && !states.includes('NOT_ARCHIVED') ? [] : cards;
 
 builder.prismaObjectFields(IssueRef, (t) => ({
   projects: t.connection(
     {
       type: ProjectRef,
       description: 'Projects the issue is in that the viewer may see, by id.',
-      ...filteredBy('projectReadWhere'),
-      select: (args, ctx, nested) => ({
-        projectIssues: issueProjectRows.getQuery(args, ctx, bothNodePaths(nested)),
-        _count: { select: { projectIssues: { where: { project: projectReadWhere(ctx.cx) } } } },
-      }),
-      resolve: (i, args, ctx) => ({ ...issueProjectRows.resolve(i.projectIssues, args, ctx), total: i._count.projectIssues }),
+      ...filteredBy('projectCardReadWhere'),
+      select: (_args, ctx, nested) =>
+        readableCards(ctx, { select: { projectId: true, project: withScalars(nodeSelection(nested), PROJECT_SCALARS) } }),
+      resolve: (i, args) => {
+        const cards = [...(i.projectIssues as (Models.ProjectIssue & { project: Models.Project })[])];
+        cards.sort((a, b) => a.projectId - b.projectId);
+        return arrayConnection(
+          args,
+          cards.map((c) => c.project),
+          CARD_PAGE,
+        );
+      },
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+  ),
+  projectCards: t.connection(
+    {
+      type: ProjectCardRef,
+      description: 'The cards of the projects the issue is on that the viewer may see, in the order the issue joined them.',
+      args: CARD_ARGS,
+      ...filteredBy('projectCardReadWhere'),
+      select: (_args, ctx, nested) => readableCards(ctx, nodeSelection(nested)),
+      resolve: (i, args) => arrayConnection(args, unarchived(i.projectIssues, args.archivedStates), CARD_PAGE),
+    },
+    ProjectCardConnectionRef,
+  ),
+}));
+
+builder.prismaObjectFields(PullRequestRef, (t) => ({
+  projectCards: t.connection(
+    {
+      type: ProjectCardRef,
+      description: 'The cards of the projects the pull request is on that the viewer may see, in the order it joined them.',
+      args: CARD_ARGS,
+      ...filteredBy('projectCardReadWhere'),
+      select: (_args, ctx, nested) => ({ issue: { select: readableCards(ctx, nodeSelection(nested)) } }),
+      resolve: (p, args) => arrayConnection(args, unarchived(p.issue.projectIssues, args.archivedStates), CARD_PAGE),
+    },
+    ProjectCardConnectionRef,
   ),
 }));
 

@@ -19,6 +19,7 @@ import { inherits } from '../policy.ts';
 import { attached } from '../preload/plan.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
+import { PullRequestRef } from './pullRequest.ts';
 import { UserRef } from './user.ts';
 
 /** GitHub's ReactionContent names for Gitea's default reactions (the enum values are Gitea's strings). */
@@ -85,6 +86,20 @@ ReactionGroupRef.implement({
       },
       { name: 'ReactorEdge' },
     ),
+    users: t.connection(
+      {
+        type: UserRef,
+        description: "The users who reacted, oldest first (GitHub's deprecated form of `reactors`; here the same users).",
+        deprecationReason: 'Use the `reactors` field instead.',
+        ...REACTOR,
+        resolve: (g, args) => arrayConnection(args, g.users),
+      },
+      {
+        name: 'ReactingUserConnection',
+        fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }),
+      },
+      { name: 'ReactingUserEdge' },
+    ),
     viewerHasReacted: t.boolean({ resolve: (g) => g.viewerHasReacted }),
   }),
 });
@@ -109,6 +124,15 @@ builder.prismaObjectFields(IssueRef, (t) => ({
         .load(issue.id)
         .then((rows) => groupReactions(rows, viewerId));
     },
+  }),
+}));
+
+builder.prismaObjectFields(PullRequestRef, (t) => ({
+  reactionGroups: t.field({
+    type: [ReactionGroupRef],
+    description: "Reactions on the pull request itself (its issue row's, not its comments'), grouped by content.",
+    ...inherits('the reactions of a readable pull request (as GET …/issues/{index}/reactions)'),
+    resolve: async (p, _args, ctx) => groupReactions(await issueReactions(ctx).load(p.issueId), ctx.cx.viewer?.id ?? null),
   }),
 }));
 

@@ -19,6 +19,8 @@ export interface CreateIssueInput {
   ref?: string;
   assignee?: string;
   assignees?: string[];
+  /** Assignees by user id (the graph's assigneeIds), checked as the names are. */
+  assigneeIds?: number[];
   dueDate?: Date | null;
   milestone?: number;
   labels?: number[];
@@ -105,16 +107,19 @@ export async function canBeAssigned(cx: ServiceContext, repoId: number, user: Mo
 }
 
 /**
- * Resolves assignee names for a writer: unknown → 422 (Gitea's nested message); a user who cannot be assigned
- * (Gitea CanBeAssigned: write on some unit, or read on pull requests) → 422; an assignee who blocked the
- * viewer → 403. @throws ValidationError, PermissionDeniedError
+ * Resolves assignees for a writer, given by name and (for the graph) by user id: unknown → 422 (Gitea's nested
+ * message); a user who cannot be assigned (Gitea CanBeAssigned: write on some unit, or read on pull requests) →
+ * 422; an assignee who blocked the viewer → 403. @throws ValidationError, PermissionDeniedError
  */
-export async function resolveAssignees(cx: ServiceContext, access: RepoAccess, names: readonly string[]): Promise<Models.User[]> {
+export async function resolveAssignees(
+  cx: ServiceContext,
+  access: RepoAccess,
+  names: readonly string[],
+  ids: readonly number[] = [],
+): Promise<Models.User[]> {
   const users: Models.User[] = [];
-  for (const name of [...new Set(names.filter((n) => n !== ''))]) {
-    const user = await findUserByName(cx.db, name);
-    if (!user) throw new ValidationError(`Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`, { name });
-    if (users.some((u) => u.id === user.id)) continue;
+  const admit = async (user: Models.User) => {
+    if (users.some((u) => u.id === user.id)) return;
     if (!(await canBeAssigned(cx, access.repo.id, user)))
       throw new ValidationError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, {
         userId: user.id,
@@ -123,6 +128,16 @@ export async function resolveAssignees(cx: ServiceContext, access: RepoAccess, n
     const blocked = await cx.db.block.findFirst({ where: { blockerId: user.id, blockeeId: viewer.id }, select: { id: true } });
     if (blocked) throw new PermissionDeniedError('user is blocked', { userId: user.id });
     users.push(user);
+  };
+  for (const name of [...new Set(names.filter((n) => n !== ''))]) {
+    const user = await findUserByName(cx.db, name);
+    if (!user) throw new ValidationError(`Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`, { name });
+    await admit(user);
+  }
+  for (const id of [...new Set(ids)]) {
+    const user = id > 0 && id <= 2_147_483_647 ? await cx.db.user.findUnique({ where: { id } }) : null;
+    if (!user) throw new ValidationError(`Assignee does not exist: [user does not exist [uid: ${id}, name: ]]`, { id });
+    await admit(user);
   }
   return users;
 }
@@ -200,7 +215,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
   if (perm.blocked) throw new PermissionDeniedError('user is blocked');
   const writer = canWrite(perm, 'ISSUES');
   const assignees = writer
-    ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])])
+    ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])], input.assigneeIds)
     : [];
   const labelIds = writer ? await usableLabelIds(cx, repo, input.labels ?? []) : [];
   const milestone =
@@ -243,4 +258,17 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
     }),
   );
   return loadIssueView(cx.db, issue);
+}
+
+/**
+ * createIssue for a repository known by its database id (the graph's repositoryId). An unknown id goes on to the
+ * gates with no repository, so it is answered exactly as an invisible one (NotFound).
+ * @throws as createIssue
+ */
+export async function createIssueInRepo(cx: ServiceContext, repoId: number, input: CreateIssueInput): Promise<IssueView> {
+  const row =
+    repoId > 0 && repoId <= 2_147_483_647
+      ? await cx.db.repository.findUnique({ where: { id: repoId }, select: { ownerName: true, name: true } })
+      : null;
+  return createIssue(cx, row ? { owner: row.ownerName, repo: row.name } : { owner: '', repo: '' }, input);
 }

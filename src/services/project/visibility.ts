@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context.ts';
 import { repoReadWhere } from '../repo/visibility.ts';
 import { orgReadWhere } from '../org/visibility.ts';
 import { userReadWhere } from '../user/visibility.ts';
+import { issueReadWhere } from '../issue/visibility.ts';
 
 /** The JSON a projects unit limited to owner projects stores (written by the repository service). */
 const OWNER_ONLY_CONFIG = '"projectsMode":"owner"';
@@ -50,4 +51,12 @@ export function projectReadWhere(cx: ServiceContext): Models.Prisma.ProjectWhere
       { type: 'INDIVIDUAL', repoId: null, owner: { AND: [{ type: { not: 'ORGANIZATION' } }, userReadWhere(cx)] } },
     ],
   };
+}
+
+/**
+ * The read policy of project cards (an issue's place on a board, GitHub's ProjectCard): cards of readable issues
+ * (issueReadWhere) on readable projects (projectReadWhere) — the board and the issue must both be visible.
+ */
+export function projectCardReadWhere(cx: ServiceContext): Models.Prisma.ProjectIssueWhereInput {
+  return { issue: issueReadWhere(cx), project: projectReadWhere(cx) };
 }
