@@ -132,11 +132,35 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     expect(await gh('issue', 'list', '-R', repo)).toMatch(new RegExp(`^${n}\\s+OPEN\\s+Broken badly`, 'm'));
   });
 
+  it('issue create with a label, then issue view with its comments', async () => {
+    await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'triage', color: '#aaaaaa' } });
+    const url = (await gh('issue', 'create', '--title', 'From gh', '--body', 'made by gh', '--label', 'triage', '-R', repo)).trim();
+    expect(url).toMatch(new RegExp(`^https://${host.replace('.', '\\.')}/alice/demo/issues/\\d+$`));
+    const n = url.split('/').pop()!;
+    const issue = await v1(`/repos/alice/demo/issues/${n}`);
+    expect(issue).toMatchObject({ title: 'From gh', body: 'made by gh' });
+    expect((issue.labels as Array<{ name: string }>).map((l) => l.name)).toEqual(['triage']);
+    await gh('issue', 'comment', n, '--body', 'first reply', '-R', repo);
+    const view = await gh('issue', 'view', n, '--comments', '-R', repo);
+    expect(view).toContain('first reply');
+    const json = JSON.parse(await gh('issue', 'view', n, '--json', 'title,state,labels,author,comments', '-R', repo)) as {
+      title: string;
+      state: string;
+      labels: { name: string }[];
+      author: { login: string };
+      comments: { body: string; authorAssociation: string }[];
+    };
+    expect(json).toMatchObject({ title: 'From gh', state: 'OPEN', labels: [{ name: 'triage' }], author: { login: 'alice' } });
+    expect(json.comments).toEqual([expect.objectContaining({ body: 'first reply', authorAssociation: 'OWNER' })]);
+  });
+
   it('label create (and --force for an existing name) and label list', async () => {
     await gh('label', 'create', 'bug', '--color', 'ff0000', '--description', 'Something is wrong', '-R', repo);
     await expect(gh('label', 'create', 'bug', '--color', '00ff00', '-R', repo)).rejects.toThrow(/already exists/);
     await gh('label', 'create', 'bug', '--color', '00ff00', '--force', '-R', repo);
-    const labels = (await v1('/repos/alice/demo/labels')).map((l) => ({ name: l.name, color: l.color, description: l.description }));
+    const labels = (await v1('/repos/alice/demo/labels'))
+      .filter((l) => l.name === 'bug')
+      .map((l) => ({ name: l.name, color: l.color, description: l.description }));
     expect(labels).toEqual([{ name: 'bug', color: '00ff00', description: 'Something is wrong' }]);
     expect(await gh('label', 'list', '-R', repo)).toMatch(/^bug\s+Something is wrong\s+#00ff00$/m);
     // The REST answer's node_id is the label's id in the graph.
