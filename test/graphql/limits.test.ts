@@ -65,6 +65,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       expect(res.errors).toEqual([
         {
           message: `Query exceeds the breadth limit: more than the maximum of ${LIMITS.breadth} fields`,
+          type: 'MAX_NODE_LIMIT_EXCEEDED',
           extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'breadth', max: LIMITS.breadth },
         },
       ]);
@@ -235,7 +236,11 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       const res = await gql<unknown>(t, query);
       expect(res.data ?? null).toBeNull();
       expect(res.errors).toEqual([
-        { message, extensions: { code: 'QUERY_TOO_COMPLEX', limit, max: LIMITS[limit as keyof typeof LIMITS] } },
+        {
+          message,
+          type: 'MAX_NODE_LIMIT_EXCEEDED',
+          extensions: { code: 'QUERY_TOO_COMPLEX', limit, max: LIMITS[limit as keyof typeof LIMITS] },
+        },
       ]);
     });
 
@@ -287,6 +292,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
         errors: [
           {
             message: `Query exceeds the depth limit: fields nest deeper than the maximum of ${LIMITS.depth} levels`,
+            type: 'MAX_NODE_LIMIT_EXCEEDED',
             extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'depth', max: LIMITS.depth },
           },
         ],
@@ -313,6 +319,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       expect(res.errors).toEqual([
         {
           message: `Query exceeds the duplicates limit: \`viewer\` is selected more than the maximum of ${LIMITS.duplicates} times in one selection set`,
+          type: 'MAX_NODE_LIMIT_EXCEEDED',
           extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'duplicates', max: LIMITS.duplicates },
         },
       ]);
@@ -429,6 +436,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       expect(viaVariable.errors).toEqual([
         {
           message: `Requesting 10000 nodes exceeds the \`ids\` limit of ${LIMITS.nodeIds} nodes.`,
+          type: 'EXCESSIVE_PAGINATION',
           extensions: { code: 'EXCESSIVE_PAGINATION', limit: 'ids', value: 10_000, max: LIMITS.nodeIds },
         },
       ]);
