@@ -330,6 +330,15 @@ describe.each(PROVIDERS)('gh pr status / gh pr checks against the graph (%s)', (
       { __typename: 'Workflow', name: 'CI', resourcePath: '/alice/app/actions?workflow=ci.yaml' },
     ]);
 
+    const runs = await gql<{ repository: { workflowRuns: { nodes: unknown[] } } }>(
+      t,
+      '{ repository(owner: "alice", name: "app") { workflowRuns(first: 5) { nodes { runNumber workflow { id name } checkSuite { id status } } } } }',
+    );
+    expect(runs.errors).toBeUndefined();
+    expect(runs.data!.repository.workflowRuns.nodes).toEqual([
+      { runNumber: 1, workflow: { id: ids[2], name: 'CI' }, checkSuite: { id: ids[1], status: 'QUEUED' } },
+    ]);
+
     const reviews = async (user: string) =>
       (
         await gql<{
