@@ -24,6 +24,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date };
+    URI: { Input: string; Output: string };
     ID: { Input: string; Output: string | number };
   };
   AuthScopes: {
@@ -106,6 +107,14 @@ builder.scalarType('DateTime', {
     const d = new Date(String(v));
     if (Number.isNaN(d.getTime())) throw new GraphQLError('DateTime must be an ISO-8601 string');
     return d;
+  },
+});
+builder.scalarType('URI', {
+  description: "An RFC 3986 URI (GitHub's URI scalar): a string on the wire.",
+  serialize: (v) => String(v),
+  parseValue: (v) => {
+    if (typeof v !== 'string') throw new GraphQLError('URI must be a string');
+    return v;
   },
 });
 builder.queryType({});

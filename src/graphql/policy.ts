@@ -1,3 +1,4 @@
+import { actionJobReadWhere, actionRunReadWhere } from '../services/actions/graphRead.ts';
 import { releaseAssetReadWhere } from '../services/attachment/visibility.ts';
 import { activityReadWhere } from '../services/feed/visibility.ts';
 import { issueReadWhere, commentReadWhere } from '../services/issue/visibility.ts';
@@ -43,6 +44,8 @@ export const READ_POLICIES = {
   publicKeyReadWhere,
   packageReadWhere,
   packageVersionReadWhere,
+  actionRunReadWhere,
+  actionJobReadWhere,
 } as const;
 
 /** The name of a service read policy. */

@@ -44,6 +44,8 @@ import './types/branchProtection.ts';
 import './types/pullRequestAutoMerge.ts';
 import './types/commitStatus.ts';
 import './types/actions.ts';
+import './types/checkRun.ts';
+import './types/search.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = enforceTokenReadScopes(builder.toSchema());

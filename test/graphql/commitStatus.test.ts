@@ -19,7 +19,7 @@ interface CommitStatuses {
 const CTX = 'context state description targetUrl creator { login }';
 const QUERY = (expr: string) => `{ repository(owner: "alice", name: "demo") { object(expression: "${expr}") { ... on Commit {
   status { state contexts { ${CTX} } context(name: "ci/build") { ${CTX} } }
-  statusCheckRollup { state contexts(first: 10) { totalCount nodes { ${CTX} } } } } } } }`;
+  statusCheckRollup { state contexts(first: 10) { totalCount nodes { ... on StatusContext { ${CTX} } } } } } } } }`;
 
 describe.each(PROVIDERS)('GraphQL Commit.status / statusCheckRollup (%s)', (provider) => {
   let t: TestApp;

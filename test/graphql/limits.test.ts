@@ -9,6 +9,8 @@ import { PROVIDERS } from '../helpers/db.ts';
 import { errorCodes, gql } from '../helpers/graphql.ts';
 
 const HEAVY = 'users(first: 100) { nodes { accessTokens(first: 100) { nodes { name } } } }';
+/** Aliases of HEAVY (about 20k each) that go over the complexity limit. */
+const OVER = Math.floor(LIMITS.complexity / 20_201) + 1;
 const aliased = (n: number, body = HEAVY) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${body}`).join(' ')} }`;
 /** `__type(name: "User") { ofType { … name } }` with `levels` ofType levels: depth levels + 2. */
 const introspectionChain = (levels: number) => {
@@ -38,7 +40,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
     });
 
     it('rejects the same query under enough aliases, naming the complexity limit', async () => {
-      const res = await gql<unknown>(t, aliased(3), { headers: admin });
+      const res = await gql<unknown>(t, aliased(OVER), { headers: admin });
       expect(res.data ?? null).toBeNull();
       expect(errorCodes(res)[0]).toBe('QUERY_TOO_COMPLEX');
       const err = res.errors?.[0];
@@ -52,7 +54,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       await gql<unknown>(t, '{ __typename }', { headers: admin });
       const authOnly = [...t.queries];
       t.queries.length = 0;
-      const res = await gql<unknown>(t, aliased(3), { headers: admin });
+      const res = await gql<unknown>(t, aliased(OVER), { headers: admin });
       expect(errorCodes(res)[0]).toBe('QUERY_TOO_COMPLEX');
       expect(t.queries).toEqual(authOnly);
     });
@@ -85,7 +87,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
     });
 
     it('gives an anonymous over-cost query the cost error, not a permission error', async () => {
-      const res = await gql<unknown>(t, aliased(3));
+      const res = await gql<unknown>(t, aliased(OVER));
       expect(res.data ?? null).toBeNull();
       expect(errorCodes(res)).toEqual(['QUERY_TOO_COMPLEX']);
       expect(res.errors?.[0]?.extensions).toMatchObject({ limit: 'complexity', max: LIMITS.complexity });
@@ -354,7 +356,7 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
         `query { __type(name: "User") { ...D } } fragment D on __Type { ${'ofType { '.repeat(LIMITS.depth - 1)}name${' }'.repeat(LIMITS.depth - 1)} }`,
         undefined,
       ],
-      ['complexity', aliased(3), undefined],
+      ['complexity', aliased(OVER), undefined],
       ['ids', 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: LIMITS.nodeIds + 1 }, () => 'VXNlcjox') }],
     ];
 

@@ -21,8 +21,13 @@ export const LIMITS = {
   breadth: 500,
   /** Fields sharing one response name in one selection set, inline fragments and spreads merged (before validation). */
   duplicates: 50,
-  /** GitHub's node count: each connection multiplies what it selects by its `first`/`last`. */
-  complexity: 50_000,
+  /**
+   * Fields an operation may cost: each field counts 1, and a connection multiplies what it selects by its
+   * `first`/`last` (GitHub's node count multiplies the same way, but counts only connections' nodes, up to 500,000).
+   * GitHub's clients must fit: `gh pr status` (2.23) costs 71,736 (three lists of 10 pull requests, each with 100
+   * check contexts and 100 latest reviews).
+   */
+  complexity: 100_000,
   /** Ids in one `nodes(ids:)` call (GitHub's limit). */
   nodeIds: 100,
   /** Wall-clock milliseconds for one operation's execution. */

@@ -81,7 +81,7 @@ builder.prismaObject('ActionRunJob', {
   }),
 });
 
-const WorkflowRunRef = builder.prismaObject('ActionRun', {
+export const WorkflowRunRef = builder.prismaObject('ActionRun', {
   name: 'WorkflowRun',
   description: 'A run of a workflow file, triggered by an event.',
   fields: (t) => ({

@@ -1,13 +1,18 @@
 // GitHub's authorAssociation on issues, pull requests and their comments (`gh issue view` shows it as a badge).
 import { createContextCache } from '@pothos/core';
-import { authorAssociationLoader, authorAssociationOf } from '../../services/issue/authorAssociation.ts';
+import {
+  authorAssociationLoader,
+  authorAssociationOf,
+  type AuthoredRow,
+  type AuthorAssociation,
+} from '../../services/issue/authorAssociation.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
 import { PullRequestRef } from './pullRequest.ts';
 
-const CommentAuthorAssociationEnum = builder.enumType('CommentAuthorAssociation', {
+export const CommentAuthorAssociationEnum = builder.enumType('CommentAuthorAssociation', {
   description: "A comment author's association with the repository.",
   values: {
     OWNER: { value: 'OWNER', description: 'Author is the owner of the repository.' },
@@ -29,6 +34,11 @@ const DESCRIPTION =
 
 /** One loader per request: the authors of a whole page are looked up in one batch. */
 const associations = createContextCache((ctx: GraphQLContext) => authorAssociationLoader(ctx.cx));
+
+/** The association of a row's author (issue, pull request, comment or review), batched per request. */
+export function associationOf(ctx: GraphQLContext, row: AuthoredRow): AuthorAssociation | Promise<AuthorAssociation> {
+  return authorAssociationOf(associations(ctx), row);
+}
 
 builder.prismaObjectFields(IssueRef, (t) => ({
   authorAssociation: t.field({

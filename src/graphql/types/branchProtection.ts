@@ -1,19 +1,21 @@
 // GitHub's BranchProtectionRule over Gitea's protected branches: Repository.branchProtectionRules and the
 // create/update/delete mutations (the services of REST …/branch_protections).
+import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as manage from '../../services/protection/manage.ts';
 import { canReadBranchProtections, locateBranchProtection } from '../../services/protection/locate.ts';
-import { isRuleNameSpecial, parseIds, parseStrings } from '../../services/protection/rule.ts';
+import { firstMatchingRule, isRuleNameSpecial, parseIds, parseStrings, repoRulesLoader } from '../../services/protection/rule.ts';
 import { getRepoById } from '../../services/repo/read.ts';
 import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { teamsById } from './pullRequestReview.ts';
-import { RepositoryRef } from './repository.ts';
+import { RefRef, RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 
 const LISTED = inherits('the rule lists these accounts by name in REST (repository admins)');
@@ -69,6 +71,9 @@ export const BranchProtectionRuleRef = builder.prismaObject('ProtectedBranch', {
     blocksOnRejectedReviews: t.exposeBoolean('blockOnRejectedReviews'),
     blocksOnOfficialReviewRequests: t.exposeBoolean('blockOnOfficialReviewRequests'),
     blocksOnOutdatedBranch: t.exposeBoolean('blockOnOutdatedBranch', { description: 'GitHub requiresStrictStatusChecks, roughly.' }),
+    requiresStrictStatusChecks: t.exposeBoolean('blockOnOutdatedBranch', {
+      description: 'Whether a pull request must be up to date with its base branch to merge (Gitea block_on_outdated_branch).',
+    }),
     dismissesStaleReviews: t.exposeBoolean('dismissStaleApprovals'),
     ignoresStaleApprovals: t.exposeBoolean('ignoreStaleApprovals'),
     requiresCommitSignatures: t.exposeBoolean('requireSignedCommits', { description: 'Stored and reported; signatures are not verified.' }),
@@ -112,6 +117,22 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
+}));
+
+const rulesOf = createContextCache((ctx: GraphQLContext) => repoRulesLoader(ctx.cx.db));
+
+builder.prismaObjectFields(RefRef, (t) => ({
+  branchProtectionRule: t.field({
+    type: BranchProtectionRuleRef,
+    nullable: true,
+    description:
+      'The rule protecting this branch (the first that matches, in Gitea order): repository admins only (null for everyone else), as GET …/branch_protections.',
+    ...checkedBy('canReadBranchProtections'),
+    resolve: async (b, _a, ctx) => {
+      if (!canReadBranchProtections(await ctx.cx.loaders.repoPermission.load(b.repoId))) return null;
+      return firstMatchingRule(await rulesOf(ctx).load(b.repoId), b.name)?.row ?? null;
+    },
+  }),
 }));
 
 /** The settings both create and update take (absent: unchanged on update, Gitea's default on create). */

@@ -1,17 +1,21 @@
-// GitHub's Commit.status and Commit.statusCheckRollup over Gitea's commit statuses (latest per context).
+// GitHub's Commit.status over Gitea's commit statuses (latest per context), and Commit.statusCheckRollup over those
+// statuses and the commit's Actions jobs as check runs (checkRun.ts).
 import { createContextCache } from '@pothos/core';
 import type { CommitStatusView } from '../../services/status/commitStatus.ts';
 import { combinedState } from '../../services/status/rollup.ts';
+import { commitCheckRunsLoader, type CheckRunView } from '../../services/actions/checkRuns.ts';
 import { latestStatusesLoader } from '../../services/status/statusLoader.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
-import { inherits } from '../policy.ts';
+import { checkedBy, inherits } from '../policy.ts';
 import { totalOf } from '../totalCount.ts';
+import { checkConclusionOf, checkStatusOf, CheckRunRef, isRequiredFor } from './checkRun.ts';
 import { CommitRef, type CommitView } from './gitObject.ts';
 import { UserRef } from './user.ts';
 
 const latest = createContextCache((ctx: GraphQLContext) => latestStatusesLoader(ctx.cx.db));
+const checkRuns = createContextCache((ctx: GraphQLContext) => commitCheckRunsLoader(ctx.cx));
 const OF_COMMIT = inherits('statuses are readable with the commit (code read, as GET …/commits/{ref}/status)');
 
 const StatusStateEnum = builder.enumType('StatusState', {
@@ -44,6 +48,12 @@ const StatusContextRef = builder.objectRef<CommitStatusView>('StatusContext').im
       ...inherits('REST shows the creator with the status'),
       resolve: (s) => s.creator,
     }),
+    isRequired: t.boolean({
+      description:
+        "Whether the pull request's base branch rule requires this context (a glob of its required contexts matches), as its merge box shows.",
+      args: { pullRequestId: t.arg.globalID(), pullRequestNumber: t.arg.int() },
+      resolve: (s, args, ctx) => isRequiredFor(ctx, s.repoId, s.context, args),
+    }),
   }),
 });
 
@@ -67,20 +77,121 @@ const StatusRef = builder.objectRef<Statuses>('Status').implement({
   }),
 });
 
-const StatusCheckRollupRef = builder.objectRef<Statuses>('StatusCheckRollup').implement({
-  description: "The roll-up of a commit's checks (Gitea's latest statuses per context; Actions jobs report as statuses).",
+/** A commit's check roll-up: statuses, and Actions jobs as check runs. */
+interface Rollup {
+  commit: CommitView;
+  /** The latest status of each context, except those an Actions job of `checkRuns` writes (it stands for them). */
+  statuses: CommitStatusView[];
+  checkRuns: CheckRunView[];
+}
+
+type RollupContext = CommitStatusView | CheckRunView;
+
+const StatusCheckRollupContextUnion = builder.unionType('StatusCheckRollupContext', {
+  description: 'A status of a commit, or an Actions job as a check run.',
+  types: [CheckRunRef, StatusContextRef],
+  resolveType: (c) => ('job' in c ? CheckRunRef : StatusContextRef),
+});
+
+type CheckRunState = 'COMPLETED' | 'IN_PROGRESS' | 'PENDING' | 'QUEUED' | 'WAITING' | 'CANCELLED' | 'FAILURE' | 'SKIPPED' | 'SUCCESS';
+
+const CheckRunStateEnum = builder.enumType('CheckRunState', {
+  description: "A check run's conclusion once finished, else its status (for counts by state).",
+  values: {
+    ACTION_REQUIRED: { description: 'Never returned here.' },
+    CANCELLED: {},
+    COMPLETED: { description: 'Never returned here: a finished run counts by its conclusion.' },
+    FAILURE: {},
+    IN_PROGRESS: {},
+    NEUTRAL: { description: 'Never returned here.' },
+    PENDING: {},
+    QUEUED: {},
+    SKIPPED: {},
+    STALE: { description: 'Never returned here.' },
+    STARTUP_FAILURE: { description: 'Never returned here.' },
+    SUCCESS: {},
+    TIMED_OUT: { description: 'Never returned here.' },
+    WAITING: {},
+  } as const,
+});
+
+const checkRunStateOf = (r: CheckRunView): CheckRunState => checkConclusionOf(r.job.status) ?? checkStatusOf(r.job.status);
+
+/** How a check run counts in the roll-up's state (as the commit status Gitea writes for a job). */
+function statusStateOfCheckRun(r: CheckRunView): State {
+  const conclusion = checkConclusionOf(r.job.status);
+  if (!conclusion) return 'pending';
+  return conclusion === 'SUCCESS' || conclusion === 'SKIPPED' ? 'success' : 'failure';
+}
+
+/** Counts by state, in first-seen order. */
+function countBy<T, K>(items: readonly T[], key: (item: T) => K): { state: K; count: number }[] {
+  const counts = new Map<K, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return [...counts].map(([state, count]) => ({ state, count }));
+}
+
+const CheckRunStateCountRef = builder.objectRef<{ state: CheckRunState; count: number }>('CheckRunStateCount').implement({
+  description: 'How many check runs are in a state.',
+  fields: (t) => ({ count: t.exposeInt('count'), state: t.field({ type: CheckRunStateEnum, resolve: (c) => c.state }) }),
+});
+
+const StatusContextStateCountRef = builder.objectRef<{ state: State; count: number }>('StatusContextStateCount').implement({
+  description: 'How many statuses are in a state.',
+  fields: (t) => ({ count: t.exposeInt('count'), state: t.field({ type: StatusStateEnum, resolve: (c) => c.state }) }),
+});
+
+const StatusCheckRollupRef = builder.objectRef<Rollup>('StatusCheckRollup').implement({
+  description:
+    "The roll-up of a commit's checks: the latest status of each context, and the commit's Actions jobs as check runs (to viewers who can read the Actions unit; for others those jobs stay the statuses they write).",
   fields: (t) => ({
-    state: t.field({ type: StatusStateEnum, resolve: (s) => combinedState(s.contexts) as State }),
+    state: t.field({
+      type: StatusStateEnum,
+      description: 'The worst state of the statuses and check runs (a check run counts as the status Gitea writes for it).',
+      resolve: (r) => combinedState([...r.statuses, ...r.checkRuns.map((c) => ({ state: statusStateOfCheckRun(c) }))]) as State,
+    }),
+    commit: t.field({ type: CommitRef, nullable: true, ...OF_COMMIT, resolve: (r) => r.commit }),
     contexts: t.connection(
       {
-        type: StatusContextRef,
-        ...OF_COMMIT,
-        resolve: (s, args) => arrayConnection(args, s.contexts, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }),
+        type: StatusCheckRollupContextUnion,
+        description: 'The statuses (by context, in creation order), then the check runs (in job order).',
+        ...checkedBy('canReadActions (check runs, in commitCheckRunsLoader); statuses are readable with the commit'),
+        resolve: (r, args) => {
+          const items: RollupContext[] = [...r.statuses, ...r.checkRuns];
+          return Object.assign(arrayConnection(args, items, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }), {
+            rollup: r,
+          });
+        },
       },
-      { name: 'StatusCheckRollupContextConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      {
+        name: 'StatusCheckRollupContextConnection',
+        fields: (c) => ({
+          totalCount: c.int({ resolve: totalOf }),
+          checkRunCount: c.int({ resolve: (conn) => rollupOf(conn).checkRuns.length }),
+          checkRunCountsByState: c.field({
+            type: [CheckRunStateCountRef],
+            nullable: true,
+            ...inherits('counts of the check runs listed'),
+            resolve: (conn) => countBy(rollupOf(conn).checkRuns, checkRunStateOf),
+          }),
+          statusContextCount: c.int({ resolve: (conn) => rollupOf(conn).statuses.length }),
+          statusContextCountsByState: c.field({
+            type: [StatusContextStateCountRef],
+            nullable: true,
+            ...inherits('counts of the statuses listed'),
+            resolve: (conn) => countBy(rollupOf(conn).statuses, (s) => s.state as State),
+          }),
+        }),
+      },
+      { name: 'StatusCheckRollupContextEdge' },
     ),
   }),
 });
+
+/** The roll-up a contexts connection was made from (kept on the connection object). */
+function rollupOf(conn: object): Rollup {
+  return (conn as { rollup: Rollup }).rollup;
+}
 
 /** The latest statuses of a commit, or null without any (GitHub's null status). */
 async function statusesOf(c: CommitView, ctx: GraphQLContext): Promise<Statuses | null> {
@@ -88,7 +199,19 @@ async function statusesOf(c: CommitView, ctx: GraphQLContext): Promise<Statuses 
   return contexts.length ? { commit: c, contexts } : null;
 }
 
+/**
+ * The roll-up of a commit, or null with neither statuses nor readable check runs. A job's own commit status (no
+ * creator, its context) is left out where the job is listed as a check run, so nothing is counted twice.
+ */
+async function loadRollup(c: CommitView, ctx: GraphQLContext): Promise<Rollup | null> {
+  const key = { repoId: c.repo.id, sha: c.oid };
+  const [contexts, runs] = await Promise.all([latest(ctx).load(key), checkRuns(ctx).load(key)]);
+  const standIns = new Set(runs.filter((r) => r.reportsStatus).map((r) => r.context));
+  const statuses = contexts.filter((s) => !(s.creatorId === null && standIns.has(s.context)));
+  return statuses.length || runs.length ? { commit: c, statuses, checkRuns: runs } : null;
+}
+
 builder.objectFields(CommitRef, (t) => ({
   status: t.field({ type: StatusRef, nullable: true, ...OF_COMMIT, resolve: (c, _a, ctx) => statusesOf(c, ctx) }),
-  statusCheckRollup: t.field({ type: StatusCheckRollupRef, nullable: true, ...OF_COMMIT, resolve: (c, _a, ctx) => statusesOf(c, ctx) }),
+  statusCheckRollup: t.field({ type: StatusCheckRollupRef, nullable: true, ...OF_COMMIT, resolve: (c, _a, ctx) => loadRollup(c, ctx) }),
 }));

@@ -57,6 +57,8 @@ CommitRef.implement({
     messageHeadline: t.string({ resolve: (c) => c.commit.message.split('\n')[0] ?? '' }),
     author: t.field({ type: GitActorRef, ...OF_COMMIT, resolve: (c) => c.commit.author }),
     committer: t.field({ type: GitActorRef, ...OF_COMMIT, resolve: (c) => c.commit.committer }),
+    authoredDate: t.field({ type: 'DateTime', resolve: (c) => new Date(c.commit.author.when) }),
+    committedDate: t.field({ type: 'DateTime', resolve: (c) => new Date(c.commit.committer.when) }),
     treeOid: t.string({ resolve: (c) => c.commit.tree }),
     parentOids: t.stringList({ resolve: (c) => c.commit.parents }),
     history: t.connection(

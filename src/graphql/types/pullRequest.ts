@@ -1,10 +1,12 @@
+import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
-import type { CompareCommit, DiffFile } from '../../git/compare.ts';
+import type { DiffFile } from '../../git/compare.ts';
 import * as createService from '../../services/pull/create.ts';
 import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
 import { isWorkInProgress } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
+import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { readableRepoIds } from '../../services/repo/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
@@ -14,12 +16,16 @@ import { dbId, dbIdOf, opt } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
+import { CommitRef, type CommitView } from './gitObject.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
 import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { LabelRef } from './label.ts';
-import { RepositoryRef } from './repository.ts';
+import { RefRef, RepositoryRef } from './repository.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef } from './user.ts';
+import type { GraphQLContext } from '../context.ts';
+
+const branches = createContextCache((ctx: GraphQLContext) => branchByNameLoader(ctx.cx));
 
 /**
  * A pull request: the PullRequest row (branches, merge state, cached diff stats) with its Issue row (title,
@@ -100,35 +106,10 @@ const PullRequestChangedFileRef = builder.objectRef<DiffFile>('PullRequestChange
   }),
 });
 
-const PullGitActorRef = builder.objectRef<{ name: string; email: string; when: string }>('PullRequestCommitActor').implement({
-  description: 'The author or committer of a pull request commit.',
-  fields: (t) => ({
-    name: t.exposeString('name'),
-    email: t.exposeString('email'),
-    date: t.string({ description: 'RFC 3339 with the commit time zone.', resolve: (a) => a.when }),
-  }),
-});
-
-const PullCommitDetailRef = builder.objectRef<CompareCommit>('PullRequestCommitDetail').implement({
-  description: 'A commit of a pull request (the fields of GitHub Commit a pull request lists).',
-  fields: (t) => ({
-    oid: t.exposeString('sha'),
-    abbreviatedOid: t.string({ resolve: (c) => c.sha.slice(0, 7) }),
-    message: t.exposeString('message'),
-    messageHeadline: t.string({ resolve: (c) => c.message.split('\n')[0] ?? '' }),
-    authoredDate: t.string({ resolve: (c) => c.author.when }),
-    committedDate: t.string({ resolve: (c) => c.committer.when }),
-    author: t.field({ type: PullGitActorRef, ...inherits('part of a readable commit'), resolve: (c) => c.author }),
-    committer: t.field({ type: PullGitActorRef, ...inherits('part of a readable commit'), resolve: (c) => c.committer }),
-    treeOid: t.exposeString('tree'),
-    parentOids: t.stringList({ resolve: (c) => c.parents }),
-  }),
-});
-
-const PullRequestCommitRef = builder.objectRef<CompareCommit>('PullRequestCommit').implement({
+const PullRequestCommitRef = builder.objectRef<CommitView>('PullRequestCommit').implement({
   description: 'A commit in a pull request.',
   fields: (t) => ({
-    commit: t.field({ type: PullCommitDetailRef, ...inherits('the commit itself'), resolve: (c) => c }),
+    commit: t.field({ type: CommitRef, ...inherits('the commit itself (read from the base repository)'), resolve: (c) => c }),
     url: t.string({ nullable: true, resolve: () => null }),
   }),
 });
@@ -231,6 +212,21 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     select: { ...GIT_SELECT, headRepo: { select: { ownerName: true, name: true } } },
     resolve: async (p, _a, ctx) => (await pullRefOids(ctx.cx, p)).head,
   }),
+  baseRef: t.field({
+    type: RefRef,
+    nullable: true,
+    description: 'The base branch as last pushed; null once it is deleted, or without code read access.',
+    ...filteredBy('branchReadWhere'),
+    resolve: (p, _a, ctx) => branches(ctx).load({ repoId: p.baseRepoId, name: p.baseBranch }),
+  }),
+  headRef: t.field({
+    type: RefRef,
+    nullable: true,
+    description:
+      'The head branch (in the head repository) as last pushed; null once it or its repository is deleted, or without code read access there.',
+    ...filteredBy('branchReadWhere'),
+    resolve: (p, _a, ctx) => (p.headRepoId ? branches(ctx).load({ repoId: p.headRepoId, name: p.headBranch }) : null),
+  }),
   headRepository: t.field({
     type: RepositoryRef,
     nullable: true,
@@ -328,12 +324,14 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       nullable: true,
       description: 'The commits (oldest first, as GitHub), from git through a per-request loader; null without code read access.',
       ...checkedBy('pullGitRange'),
-      select: GIT_SELECT,
+      select: { baseRepo: { select: { id: true, ownerName: true, name: true, isEmpty: true } } },
       resolve: async (p, args, ctx) => {
         const range = await pullGitRange(ctx.cx, p);
         if (!range) return null;
         const { commits, total } = await pullGitLoaders(ctx.cx).commits.load(range);
-        return arrayConnection(args, [...commits].reverse(), { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, total);
+        // The pull request's commits are in its base repository (refs/pull/{index}/head), where their statuses are too.
+        const views = commits.map((commit): CommitView => ({ type: 'commit', oid: commit.sha, commit, repo: p.baseRepo })).reverse();
+        return arrayConnection(args, views, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, total);
       },
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },

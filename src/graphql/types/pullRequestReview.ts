@@ -12,9 +12,11 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import type { GraphQLContext } from '../context.ts';
 import { dbId } from '../ids.ts';
 import { reviewReadWhere, reviewRequestReadWhere } from '../../services/pull/visibility.ts';
-import { filteredBy, inherits } from '../policy.ts';
+import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
+import { associationOf, CommentAuthorAssociationEnum } from './authorAssociation.ts';
+import { CommitRef, loadCommit } from './gitObject.ts';
 import { PROTECTION_SELECT, PullRequestRef } from './pullRequest.ts';
 import { TeamRef } from './team.ts';
 import { UserRef } from './user.ts';
@@ -160,6 +162,20 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
       ...inherits('REST shows the reviewer with the review'),
     }),
     commitOid: t.string({ nullable: true, description: 'The commit the review was made on.', resolve: (r) => r.commitId || null }),
+    commit: t.field({
+      type: CommitRef,
+      nullable: true,
+      description: 'The commit the review was made on; null when unknown, gone, or without code read access.',
+      ...checkedBy('gitObjectLoader (code unit readable)'),
+      select: { issue: { select: { repo: { select: { id: true, ownerName: true, name: true, isEmpty: true } } } } },
+      resolve: (r, _a, ctx) => (r.commitId ? loadCommit(ctx, r.issue.repo, r.commitId) : null),
+    }),
+    authorAssociation: t.field({
+      type: CommentAuthorAssociationEnum,
+      description:
+        "The reviewer's association with the repository: OWNER, MEMBER, COLLABORATOR (where the viewer may see it), MANNEQUIN for migrated reviews, else NONE.",
+      resolve: (r, _a, ctx) => associationOf(ctx, { issueId: r.issueId, posterId: r.reviewerId, originalAuthorId: r.originalAuthorId }),
+    }),
     official: t.exposeBoolean('official', {
       description: "Whether the review counts towards approvals (the reviewer's latest verdict, by a code writer).",
     }),
@@ -254,6 +270,26 @@ export const ReviewRequestRef = builder.prismaNode('Review', {
 });
 tokenReadScope(ReviewRequestRef, 'issue');
 
+/** GitHub's PullRequestReviewConnection, shared by PullRequest.reviews and latestReviews. */
+const PullRequestReviewConnection = builder.connectionObject(
+  {
+    type: PullRequestReviewRef,
+    name: 'PullRequestReviewConnection',
+    fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }),
+  },
+  { name: 'PullRequestReviewEdge' },
+);
+
+/** A planned nested selection, or nothing (every column) when nothing is selected under the nodes (`true`, `{ select: {} }`). */
+function plannedOrAll(planned: unknown): object {
+  if (typeof planned !== 'object' || planned === null) return {};
+  const parts = Object.values(planned as Record<string, unknown>);
+  return parts.some((p) => typeof p === 'object' && p !== null && Object.keys(p).length > 0) ? planned : {};
+}
+
+/** Submitted reviews (no pending ones, whoever may see them): GitHub's latestReviews. */
+const SUBMITTED: ReviewWhere = { type: { in: ['APPROVE', 'REJECT', 'COMMENT'] } };
+
 const pullReviews = prismaConnectionHelpers(builder, PullRequestReviewRef, {
   cursor: 'id',
   args: (t) => ({
@@ -287,8 +323,33 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullReviews.resolve(p.issue.reviews, args, ctx), total: p.issue._count.reviews }),
     },
-    { name: 'PullRequestReviewConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-    { name: 'PullRequestReviewEdge' },
+    PullRequestReviewConnection,
+  ),
+  latestReviews: t.connection(
+    {
+      type: PullRequestReviewRef,
+      description:
+        "Each reviewer's latest submitted review (not pending ones), oldest first; reviews of deleted reviewers count as one reviewer's.",
+      ...filteredBy('reviewReadWhere'),
+      // One row per reviewer (Prisma's distinct over the newest first), planned into the pull request's query.
+      select: (_args, ctx, nested) => ({
+        issue: {
+          select: {
+            reviews: {
+              where: { AND: [reviewReadWhere(ctx.cx), SUBMITTED] },
+              orderBy: { id: 'desc' as const },
+              distinct: ['reviewerId' as const],
+              ...plannedOrAll(bothNodePaths(nested)(true)),
+            },
+          },
+        },
+      }),
+      resolve: (p, args) => {
+        const latest = [...p.issue.reviews].sort((a, b) => a.id - b.id);
+        return arrayConnection(args, latest, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE });
+      },
+    },
+    PullRequestReviewConnection,
   ),
   reviewRequests: t.connection(
     {

@@ -44,7 +44,7 @@ function statusOf(job: Models.ActionRunJob, now: Date): { state: string; descrip
 }
 
 /** The workflow's `name` (kept in each job's single-job payload), else its file name (Gitea's run name). */
-function workflowName(job: Models.ActionRunJob, run: Models.ActionRun): string {
+export function workflowName(job: Models.ActionRunJob, run: Models.ActionRun): string {
   try {
     const doc: unknown = parse(job.workflowPayload);
     const name = doc && typeof doc === 'object' ? (doc as { name?: unknown }).name : undefined;
@@ -53,6 +53,16 @@ function workflowName(job: Models.ActionRunJob, run: Models.ActionRun): string {
     // A payload that does not parse names nothing: the file name stands in.
   }
   return path.basename(run.workflowId);
+}
+
+/** The context of the commit status a job of a push or pull_request run writes: "<workflow> / <job> (<event>)". */
+export function jobStatusContext(job: Models.ActionRunJob, run: Models.ActionRun): string {
+  return `${workflowName(job, run)} / ${job.name} (${run.event})`;
+}
+
+/** Whether a run's jobs write commit statuses (Gitea: push and pull_request runs of a commit). */
+export function runReportsStatuses(run: Pick<Models.ActionRun, 'event' | 'commitSha'>): boolean {
+  return STATUS_EVENTS.has(run.event) && /^[0-9a-f]{40,64}$/.test(run.commitSha);
 }
 
 /**
@@ -64,12 +74,12 @@ function workflowName(job: Models.ActionRunJob, run: Models.ActionRun): string {
 export async function syncJobStatuses(tx: DbTx, runId: number, emit: Emit): Promise<void> {
   const run = await tx.actionRun.findUnique({ where: { id: runId }, include: { repo: true, jobs: { orderBy: { id: 'asc' } } } });
   if (run) await announceStatuses(tx, run, emit);
-  if (!run || !STATUS_EVENTS.has(run.event) || !/^[0-9a-f]{40,64}$/.test(run.commitSha)) return;
+  if (!run || !runReportsStatuses(run)) return;
   const now = new Date();
   const wanted = run.jobs.flatMap((job, index) => {
     const status = statusOf(job, now);
     if (!status) return [];
-    return [{ ...status, context: `${workflowName(job, run)} / ${job.name} (${run.event})`, index }];
+    return [{ ...status, context: jobStatusContext(job, run), index }];
   });
   if (!wanted.length) return;
   const existing = await tx.commitStatus.findMany({

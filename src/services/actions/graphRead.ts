@@ -3,11 +3,23 @@
 // Gitea's ListRuns, as a Prisma where the caller batches.
 import type { Models } from '../../db/client.ts';
 import { canRead, type RepoPermission } from '../../permissions/repoPermission.ts';
+import type { ServiceContext } from '../context.ts';
+import { repoReadWhere } from '../repo/visibility.ts';
 import { runFilterWhere } from './lists.ts';
 
 /** Runs and jobs of a readable repository are visible with its Actions unit (GET …/actions/runs). */
 export function canReadActions(perm: RepoPermission): boolean {
   return canRead(perm, 'ACTIONS');
+}
+
+/** The read policy of runs as a filter (canReadActions as SQL): runs of repositories whose Actions unit the viewer can read. */
+export function actionRunReadWhere(cx: ServiceContext): Models.Prisma.ActionRunWhereInput {
+  return { repo: repoReadWhere(cx, ['ACTIONS']) };
+}
+
+/** The read policy of jobs as a filter: jobs of repositories whose Actions unit the viewer can read. */
+export function actionJobReadWhere(cx: ServiceContext): Models.Prisma.ActionRunJobWhereInput {
+  return { repo: repoReadWhere(cx, ['ACTIONS']) };
 }
 
 /** The filters of a repository's runs list (Gitea ListRuns: `status`, `event`, `branch`). */

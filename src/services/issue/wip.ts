@@ -1,4 +1,7 @@
 // Gitea's work-in-progress (draft) pull requests: a title prefix, not a column.
+import type { Models } from '../../db/client.ts';
+import { startsWithInsensitive } from '../../db/filters.ts';
+import type { DbProvider } from '../../db/migrate/engine.ts';
 
 /** Gitea's default WIP prefixes (pull_request.work_in_progress_prefixes). */
 const WIP_PREFIXES = ['WIP:', '[WIP]'];
@@ -19,4 +22,9 @@ export function withoutWipPrefix(title: string): string {
 /** The title marked as work in progress with Gitea's first prefix ("WIP: title"); unchanged when already marked. */
 export function withWipPrefix(title: string): string {
   return isWorkInProgress(title) ? title : `${WIP_PREFIXES[0]} ${title}`;
+}
+
+/** isWorkInProgress as a filter on issue titles. */
+export function workInProgressWhere(provider: DbProvider): Models.Prisma.IssueWhereInput {
+  return { OR: WIP_PREFIXES.map((p) => ({ title: startsWithInsensitive(provider, p) })) };
 }

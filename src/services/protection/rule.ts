@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { DbLike, Models } from '../../db/client.ts';
 import { compileGlob } from '../glob.ts';
 
@@ -86,6 +87,17 @@ export function sortRules(rows: readonly Models.ProtectedBranch[]): ProtectionRu
 /** The first rule of `rules` that matches `branch` (Gitea GetFirstMatched). */
 export function firstMatchingRule(rules: readonly ProtectionRule[], branch: string): ProtectionRule | null {
   return rules.find((r) => ruleMatches(r.row.ruleName, branch)) ?? null;
+}
+
+/**
+ * Per request: every rule of many repositories in Gitea's order, one query for all the repositories asked in the
+ * same tick. No permission check: callers decide what of a rule the viewer may learn.
+ */
+export function repoRulesLoader(db: DbLike): DataLoader<number, ProtectionRule[]> {
+  return new DataLoader(async (repoIds: readonly number[]) => {
+    const rows = await db.protectedBranch.findMany({ where: { repoId: { in: [...repoIds] } } });
+    return repoIds.map((id) => sortRules(rows.filter((r) => r.repoId === id)));
+  });
 }
 
 /** The rule protecting `branch` of a repository, or null (Gitea GetFirstMatchProtectedBranchRule). */

@@ -1,8 +1,9 @@
 import type { Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
-import { ValidationError } from '../../errors.ts';
+import { InvalidArgumentError, ValidationError } from '../../errors.ts';
 import { requireTokenScope } from '../access/guards.ts';
 import type { ServiceContext } from '../context.ts';
+import { booleanOf, invalidQualifierValue, loginOf, parseSearchQuery, sortOf, unsupportedQualifier } from '../searchQuery.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { collaborativeWhere } from './access.ts';
 import { repoReadWhere } from './visibility.ts';
@@ -151,4 +152,111 @@ export async function searchRepos(
       : [],
   ]);
   return { items: await withPermissions(cx, [...a, ...b]), total: firstCount + restCount };
+}
+
+/** GitHub's qualifiers of repository searches (those not handled by repositorySearch are refused by name). */
+const GITHUB_REPO_QUALIFIERS = new Set([
+  'in', 'size', 'followers', 'forks', 'stars', 'created', 'pushed', 'language', 'topic', 'topics', 'license', 'is',
+  'mirror', 'template', 'archived', 'fork', 'user', 'org', 'repo', 'good-first-issues', 'help-wanted-issues', 'sort',
+]); // prettier-ignore
+
+const GITHUB_REPO_SORT = ['stars', 'forks', 'updated', 'created'] as const;
+const GITHUB_REPO_SORT_COLUMN = { stars: 'numStars', forks: 'numForks', updated: 'updatedAt', created: 'createdAt' } as const;
+
+/** A repository search of GitHub's syntax: the rows' filter (with the read policy) and their order. */
+export interface RepositorySearch {
+  where: Where;
+  orderBy: OrderBy[];
+}
+
+/**
+ * The repositories `query` (GitHub's syntax) asks for, through the read policy of repositories: `user:`/`org:`
+ * (the owner, `@me` the viewer) and `repo:owner/name` (several widen the search), `is:` public, private, archived,
+ * mirror, template, fork; `archived:`, `mirror:`, `template:` true or false; `fork:` true (forks too), only or false
+ * (the default: no forks, as GitHub); `topic:`; `in:` name or description; `sort:` stars, forks, updated or created
+ * (`-asc`/`-desc`; by name otherwise). Words match names and descriptions.
+ * @throws InvalidArgumentError naming an unsupported qualifier or a value a qualifier does not take;
+ * PermissionDeniedError for a token without read:repository
+ */
+export function repositorySearch(cx: ServiceContext, query: string): RepositorySearch {
+  requireTokenScope(cx, 'repository', 'read');
+  const and: Where[] = [repoReadWhere(cx)];
+  const scopes: Where[] = [];
+  const words: string[] = [];
+  const fields = new Set<'name' | 'description'>();
+  let forks: 'false' | 'true' | 'only' = 'false';
+  let orderBy: OrderBy[] = [{ lowerName: 'asc' }, { id: 'asc' }];
+  for (const term of parseSearchQuery(query, GITHUB_REPO_QUALIFIERS)) {
+    if (term.qualifier === null) {
+      if (term.negated) throw new InvalidArgumentError(`Excluding words is not supported (in "${term.raw}").`, { term: term.raw });
+      words.push(term.value);
+      continue;
+    }
+    if (term.negated) throw unsupportedQualifier(term);
+    switch (term.qualifier) {
+      case 'user':
+      case 'org':
+        scopes.push({ owner: { lowerName: loginOf(cx, term).toLowerCase() } });
+        break;
+      case 'repo': {
+        const [owner, name, ...rest] = term.value.split('/');
+        if (!owner || !name || rest.length) throw invalidQualifierValue(term, 'owner/name');
+        scopes.push({ lowerName: name.toLowerCase(), owner: { lowerName: owner.toLowerCase() } });
+        break;
+      }
+      case 'is': {
+        const v = term.value.toLowerCase();
+        if (v === 'public' || v === 'private') and.push({ isPrivate: v === 'private' });
+        else if (v === 'archived') and.push({ isArchived: true });
+        else if (v === 'mirror') and.push({ isMirror: true });
+        else if (v === 'template') and.push({ isTemplate: true });
+        else if (v === 'fork') forks = 'only';
+        else throw invalidQualifierValue(term, 'public, private, archived, mirror, template or fork');
+        break;
+      }
+      case 'archived':
+        and.push({ isArchived: booleanOf(term) });
+        break;
+      case 'mirror':
+        and.push({ isMirror: booleanOf(term) });
+        break;
+      case 'template':
+        and.push({ isTemplate: booleanOf(term) });
+        break;
+      case 'fork': {
+        const v = term.value.toLowerCase();
+        if (v !== 'true' && v !== 'false' && v !== 'only') throw invalidQualifierValue(term, 'true, only or false');
+        forks = v;
+        break;
+      }
+      case 'topic':
+        and.push({ repoTopics: { some: { topic: { name: term.value.toLowerCase() } } } });
+        break;
+      case 'in':
+        for (const f of term.value.toLowerCase().split(',')) {
+          if (f !== 'name' && f !== 'description') throw invalidQualifierValue(term, 'name or description');
+          fields.add(f);
+        }
+        break;
+      case 'sort': {
+        const { field, direction } = sortOf(term, GITHUB_REPO_SORT);
+        orderBy = [{ [GITHUB_REPO_SORT_COLUMN[field]]: direction }, { id: direction }];
+        break;
+      }
+      default:
+        throw unsupportedQualifier(term);
+    }
+  }
+  if (forks !== 'true') and.push({ isFork: forks === 'only' });
+  if (scopes.length) and.push({ OR: scopes });
+  const inFields = fields.size ? fields : new Set(['name', 'description']);
+  for (const w of words) {
+    and.push({
+      OR: [
+        ...(inFields.has('name') ? [{ lowerName: { contains: w.toLowerCase() } }] : []),
+        ...(inFields.has('description') ? [{ description: containsInsensitive(cx.config.dbProvider, w) }] : []),
+      ],
+    });
+  }
+  return { where: { AND: and }, orderBy };
 }

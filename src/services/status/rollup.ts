@@ -53,3 +53,14 @@ export function requiredChecksState(
   }
   return matched.length ? combinedState(matched) : 'pending';
 }
+
+/** Whether a status context is required by any of the required context patterns (an invalid glob requires nothing). */
+export function isRequiredContext(context: string, patterns: readonly string[]): boolean {
+  return patterns.some((pattern) => {
+    try {
+      return compileGlob(pattern)(context);
+    } catch {
+      return false;
+    }
+  });
+}
