@@ -185,4 +185,41 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     await expect(gh('pr', 'list', '-R', repo)).resolves.toBe('');
     await expect(gh('release', 'list', '-R', repo)).resolves.toBe('');
   });
+
+  it('pr view, pr status and pr checks of a pull request with a commit status', async () => {
+    const file = await t.request('POST', '/api/v1/repos/alice/demo/contents/feature.txt', {
+      headers: basic('alice'),
+      body: { content: Buffer.from('feature\n').toString('base64'), message: 'Add the feature', new_branch: 'feature' },
+    });
+    expect(file.statusCode, file.body).toBe(201);
+    const sha = (file.json() as { commit: { sha: string } }).commit.sha;
+    const opened = await t.request('POST', '/api/v1/repos/alice/demo/pulls', {
+      headers: basic('alice'),
+      body: { head: 'feature', base: 'main', title: 'Add the feature', body: 'Please merge.' },
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const n = String((opened.json() as { number: number }).number);
+    const status = await t.request('POST', `/api/v1/repos/alice/demo/statuses/${sha}`, {
+      headers: basic('alice'),
+      body: { state: 'success', context: 'ci/test', description: 'all green', target_url: 'https://ci.example/1' },
+    });
+    expect(status.statusCode, status.body).toBe(201);
+
+    expect(await gh('pr', 'list', '-R', repo)).toMatch(new RegExp(`^${n}\\s+Add the feature\\s+feature\\s+OPEN`, 'm'));
+    const view = await gh('pr', 'view', n, '-R', repo);
+    expect(view).toContain('title:\tAdd the feature');
+    expect(view).toContain('state:\tOPEN');
+    expect(view).toContain('Please merge.');
+    const json = JSON.parse(await gh('pr', 'view', n, '--json', 'number,headRefName,baseRefName,author,statusCheckRollup', '-R', repo)) as {
+      number: number;
+      headRefName: string;
+      baseRefName: string;
+      author: { login: string };
+      statusCheckRollup: { context: string; state: string }[];
+    };
+    expect(json).toMatchObject({ number: Number(n), headRefName: 'feature', baseRefName: 'main', author: { login: 'alice' } });
+    expect(json.statusCheckRollup).toEqual([expect.objectContaining({ context: 'ci/test', state: 'SUCCESS' })]);
+    expect(await gh('pr', 'checks', n, '-R', repo)).toMatch(/^ci\/test\tpass\t/m);
+    expect(await gh('pr', 'status', '-R', repo)).toMatch(new RegExp(`Created by you\\s+#${n}\\s+Add the feature \\[feature\\]`));
+  });
 });

@@ -359,6 +359,31 @@ describe.each(PROVIDERS)('gh pr status / gh pr checks against the graph (%s)', (
     ]);
   });
 
+  it("a review's reaction groups are those of its body comment (what users react to)", async () => {
+    const approved = await t.db.review.findFirstOrThrow({ where: { type: 'APPROVE' } });
+    const body = await t.db.comment.findFirstOrThrow({ where: { reviewId: approved.id, type: 'REVIEW' } });
+    await rest('POST', `/issues/comments/${body.id}/reactions`, 'alice', { content: '+1' }, [201]);
+    const res = await gql<{
+      repository: {
+        pullRequest: {
+          reviews: {
+            nodes: { body: string; reactionGroups: { content: string; viewerHasReacted: boolean; users: { totalCount: number } }[] }[];
+          };
+        };
+      };
+    }>(
+      t,
+      '{ repository(owner: "alice", name: "app") { pullRequest(number: 1) { reviews(first: 10) { nodes { body reactionGroups { content viewerHasReacted users { totalCount } } } } } } }',
+      { headers: basic('alice') },
+    );
+    expect(res.errors).toBeUndefined();
+    const byBody = Object.fromEntries(
+      res.data!.repository.pullRequest.reviews.nodes.map((r) => [r.body, r.reactionGroups.filter((g) => g.users.totalCount > 0)]),
+    );
+    expect(byBody.lgtm).toEqual([{ content: 'THUMBS_UP', viewerHasReacted: true, users: { totalCount: 1 } }]);
+    expect(byBody['first look']).toEqual([]);
+  });
+
   it('costs the same statements for one pull request as for two', async () => {
     const query = (n: number) =>
       `query { repository(owner: "alice", name: "app") { pullRequests(first: ${n}, orderBy: { field: CREATED_AT, direction: ASC }) { nodes { number reviewDecision

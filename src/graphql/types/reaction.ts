@@ -20,6 +20,7 @@ import { attached } from '../preload/plan.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
 import { PullRequestRef } from './pullRequest.ts';
+import { PullRequestReviewRef } from './pullRequestReview.ts';
 import { UserRef } from './user.ts';
 
 /** GitHub's ReactionContent names for Gitea's default reactions (the enum values are Gitea's strings). */
@@ -145,6 +146,20 @@ builder.prismaObjectFields(IssueCommentRef, (t) => ({
     description: 'Reactions on the comment, grouped by content.',
     ...inherits('the reactions of a readable comment (as GET …/issues/comments/{id}/reactions)'),
     resolve: async (comment, _args, ctx) => groupReactions(await commentReactions(ctx).load(comment.id), ctx.cx.viewer?.id ?? null),
+  }),
+}));
+
+builder.prismaObjectFields(PullRequestReviewRef, (t) => ({
+  reactionGroups: t.field({
+    type: [ReactionGroupRef],
+    description:
+      "Reactions on the review's body (Gitea keeps it as the review's REVIEW comment, which is what users react to), grouped by content.",
+    ...inherits('the reactions of a readable review (as GET …/issues/comments/{id}/reactions of its comment)'),
+    select: { comments: { where: { type: 'REVIEW' }, select: { id: true }, orderBy: { id: 'asc' }, take: 1 } },
+    resolve: async (review, _args, ctx) => {
+      const body = review.comments[0];
+      return body ? groupReactions(await commentReactions(ctx).load(body.id), ctx.cx.viewer?.id ?? null) : [];
+    },
   }),
 }));
 
