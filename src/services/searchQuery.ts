@@ -67,3 +67,31 @@ export function sortOf<F extends string>(term: SearchTerm, fields: readonly F[])
   if (!m || !field) throw invalidQualifierValue(term, fields.map((f) => `${f}-asc, ${f}-desc`).join(', '));
   return { field, direction: m[2] === 'asc' ? 'asc' : 'desc' };
 }
+
+/**
+ * The qualified terms of a query, its words pushed to `words`. Excluding (`-word`, `-qualifier:value`) is not
+ * supported and refused by name.
+ */
+export function qualifiedTerms(query: string, known: ReadonlySet<string>, words: string[]): (SearchTerm & { qualifier: string })[] {
+  const qualified: (SearchTerm & { qualifier: string })[] = [];
+  for (const term of parseSearchQuery(query, known)) {
+    if (term.qualifier === null) {
+      if (term.negated) throw new InvalidArgumentError(`Excluding words is not supported (in "${term.raw}").`, { term: term.raw });
+      words.push(term.value);
+    } else if (term.negated) {
+      throw unsupportedQualifier(term);
+    } else {
+      qualified.push({ ...term, qualifier: term.qualifier });
+    }
+  }
+  return qualified;
+}
+
+/** Adds the fields an `in:` term names (comma-separated, each one of `allowed`) to `into`. */
+export function addInFields<F extends string>(term: SearchTerm, allowed: readonly F[], into: Set<F>): void {
+  for (const f of term.value.toLowerCase().split(',')) {
+    const field = allowed.find((a) => a === f);
+    if (!field) throw invalidQualifierValue(term, allowed.join(' or '));
+    into.add(field);
+  }
+}

@@ -1,10 +1,9 @@
 // GitHub's user search (GraphQL `search(type: USER)`): users and organizations the viewer may see.
 import type { Models } from '../../db/client.ts';
 import { containsInsensitive, NO_ROWS } from '../../db/filters.ts';
-import { InvalidArgumentError } from '../../errors.ts';
 import type { ServiceContext } from '../context.ts';
 import { orgReadWhere } from './visibility.ts';
-import { invalidQualifierValue, parseSearchQuery, sortOf, unsupportedQualifier } from '../searchQuery.ts';
+import { invalidQualifierValue, qualifiedTerms, addInFields, sortOf, unsupportedQualifier } from '../searchQuery.ts';
 import { userReadWhere } from '../user/visibility.ts';
 
 type Where = Models.Prisma.UserWhereInput;
@@ -43,13 +42,7 @@ export function accountSearch(cx: ServiceContext, query: string): AccountSearch 
   const words: string[] = [];
   const fields = new Set<'login' | 'name'>();
   let orderBy: OrderBy[] = [{ lowerName: 'asc' }, { id: 'asc' }];
-  for (const term of parseSearchQuery(query, GITHUB_USER_QUALIFIERS)) {
-    if (term.qualifier === null) {
-      if (term.negated) throw new InvalidArgumentError(`Excluding words is not supported (in "${term.raw}").`, { term: term.raw });
-      words.push(term.value);
-      continue;
-    }
-    if (term.negated) throw unsupportedQualifier(term);
+  for (const term of qualifiedTerms(query, GITHUB_USER_QUALIFIERS, words)) {
     switch (term.qualifier) {
       case 'type': {
         const v = term.value.toLowerCase();
@@ -62,10 +55,7 @@ export function accountSearch(cx: ServiceContext, query: string): AccountSearch 
         and.push({ lowerName: term.value.toLowerCase() });
         break;
       case 'in':
-        for (const f of term.value.toLowerCase().split(',')) {
-          if (f !== 'login' && f !== 'name') throw invalidQualifierValue(term, 'login or name');
-          fields.add(f);
-        }
+        addInFields(term, ['login', 'name'] as const, fields);
         break;
       case 'sort': {
         const { direction } = sortOf(term, ['joined'] as const);

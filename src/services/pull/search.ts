@@ -2,7 +2,6 @@
 // viewer can read, filtered by GitHub's qualifiers, through the one read policy of issues (issueReadWhere).
 import type { Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
-import { InvalidArgumentError } from '../../errors.ts';
 import { requireTokenScope } from '../access/guards.ts';
 import type { ServiceContext } from '../context.ts';
 import { reviewReadWhere, reviewRequestReadWhere } from './visibility.ts';
@@ -11,7 +10,8 @@ import {
   booleanOf,
   invalidQualifierValue,
   loginOf,
-  parseSearchQuery,
+  qualifiedTerms,
+  addInFields,
   sortOf,
   unsupportedQualifier,
   type SearchTerm,
@@ -148,13 +148,7 @@ export function issueSearch(cx: ServiceContext, query: string): IssueSearch {
   const words: string[] = [];
   const fields = new Set<'title' | 'body'>();
   let orderBy: OrderBy[] = [{ createdAt: 'desc' }, { id: 'desc' }];
-  for (const term of parseSearchQuery(query, GITHUB_QUALIFIERS)) {
-    if (term.qualifier === null) {
-      if (term.negated) throw new InvalidArgumentError(`Excluding words is not supported (in "${term.raw}").`, { term: term.raw });
-      words.push(term.value);
-      continue;
-    }
-    if (term.negated) throw unsupportedQualifier(term);
+  for (const term of qualifiedTerms(query, GITHUB_QUALIFIERS, words)) {
     switch (term.qualifier) {
       case 'repo':
         scopes.push(repoWhere(term));
@@ -219,10 +213,7 @@ export function issueSearch(cx: ServiceContext, query: string): IssueSearch {
         and.push({ repo: { isArchived: booleanOf(term) } });
         break;
       case 'in':
-        for (const f of term.value.toLowerCase().split(',')) {
-          if (f !== 'title' && f !== 'body') throw invalidQualifierValue(term, 'title or body');
-          fields.add(f);
-        }
+        addInFields(term, ['title', 'body'] as const, fields);
         break;
       case 'sort': {
         const { field, direction } = sortOf(term, SORT_FIELDS);

@@ -1,9 +1,9 @@
 import type { Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
-import { InvalidArgumentError, ValidationError } from '../../errors.ts';
+import { ValidationError } from '../../errors.ts';
 import { requireTokenScope } from '../access/guards.ts';
 import type { ServiceContext } from '../context.ts';
-import { booleanOf, invalidQualifierValue, loginOf, parseSearchQuery, sortOf, unsupportedQualifier } from '../searchQuery.ts';
+import { booleanOf, invalidQualifierValue, loginOf, qualifiedTerms, addInFields, sortOf, unsupportedQualifier } from '../searchQuery.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { collaborativeWhere } from './access.ts';
 import { repoReadWhere } from './visibility.ts';
@@ -186,13 +186,7 @@ export function repositorySearch(cx: ServiceContext, query: string): RepositoryS
   const fields = new Set<'name' | 'description'>();
   let forks: 'false' | 'true' | 'only' = 'false';
   let orderBy: OrderBy[] = [{ lowerName: 'asc' }, { id: 'asc' }];
-  for (const term of parseSearchQuery(query, GITHUB_REPO_QUALIFIERS)) {
-    if (term.qualifier === null) {
-      if (term.negated) throw new InvalidArgumentError(`Excluding words is not supported (in "${term.raw}").`, { term: term.raw });
-      words.push(term.value);
-      continue;
-    }
-    if (term.negated) throw unsupportedQualifier(term);
+  for (const term of qualifiedTerms(query, GITHUB_REPO_QUALIFIERS, words)) {
     switch (term.qualifier) {
       case 'user':
       case 'org':
@@ -233,10 +227,7 @@ export function repositorySearch(cx: ServiceContext, query: string): RepositoryS
         and.push({ repoTopics: { some: { topic: { name: term.value.toLowerCase() } } } });
         break;
       case 'in':
-        for (const f of term.value.toLowerCase().split(',')) {
-          if (f !== 'name' && f !== 'description') throw invalidQualifierValue(term, 'name or description');
-          fields.add(f);
-        }
+        addInFields(term, ['name', 'description'] as const, fields);
         break;
       case 'sort': {
         const { field, direction } = sortOf(term, GITHUB_REPO_SORT);
