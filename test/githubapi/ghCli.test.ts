@@ -154,6 +154,34 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     expect(json.comments).toEqual([expect.objectContaining({ body: 'first reply', authorAssociation: 'OWNER' })]);
   });
 
+  it('pr create (and --draft, a WIP title) and pr merge', async () => {
+    for (const branch of ['merge-me', 'draft-me']) {
+      const file = await t.request('POST', `/api/v1/repos/alice/demo/contents/${branch}.txt`, {
+        headers: basic('alice'),
+        body: { content: Buffer.from(`${branch}\n`).toString('base64'), message: `Add ${branch}`, new_branch: branch },
+      });
+      expect(file.statusCode, file.body).toBe(201);
+    }
+    const url = (
+      await gh('pr', 'create', '--head', 'merge-me', '--base', 'main', '--title', 'Merge me', '--body', 'ready', '-R', repo)
+    ).trim();
+    const n = url.split('/').pop()!;
+    expect(await v1(`/repos/alice/demo/pulls/${n}`)).toMatchObject({
+      title: 'Merge me',
+      body: 'ready',
+      draft: false,
+      head: { ref: 'merge-me' },
+    });
+    const draftUrl = (
+      await gh('pr', 'create', '--draft', '--head', 'draft-me', '--base', 'main', '--title', 'Not yet', '--body', '', '-R', repo)
+    ).trim();
+    expect(await v1(`/repos/alice/demo/pulls/${draftUrl.split('/').pop()!}`)).toMatchObject({ title: 'WIP: Not yet', draft: true });
+
+    await gh('pr', 'merge', n, '--merge', '-R', repo);
+    expect(await v1(`/repos/alice/demo/pulls/${n}`)).toMatchObject({ state: 'closed', merged: true });
+    expect(await gh('pr', 'view', n, '-R', repo)).toContain('state:\tMERGED');
+  });
+
   it('label create (and --force for an existing name) and label list', async () => {
     await gh('label', 'create', 'bug', '--color', 'ff0000', '--description', 'Something is wrong', '-R', repo);
     await expect(gh('label', 'create', 'bug', '--color', '00ff00', '-R', repo)).rejects.toThrow(/already exists/);
@@ -182,8 +210,9 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
   });
 
   it('pr list and release list answer for a repository without any', async () => {
-    await expect(gh('pr', 'list', '-R', repo)).resolves.toBe('');
-    await expect(gh('release', 'list', '-R', repo)).resolves.toBe('');
+    await createRepo(t, await t.db.user.findUniqueOrThrow({ where: { lowerName: 'alice' } }), 'quiet', { autoInit: true });
+    await expect(gh('pr', 'list', '-R', `${host}/alice/quiet`)).resolves.toBe('');
+    await expect(gh('release', 'list', '-R', `${host}/alice/quiet`)).resolves.toBe('');
   });
 
   it('pr view, pr status and pr checks of a pull request with a commit status', async () => {

@@ -4,7 +4,7 @@ import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
 import * as createService from '../../services/pull/create.ts';
 import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
-import { isWorkInProgress } from '../../services/issue/wip.ts';
+import { isWorkInProgress, withWipPrefix } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
 import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { readableRepoIds } from '../../services/repo/visibility.ts';
@@ -409,6 +409,9 @@ builder.relayMutationField(
       milestoneId: t.int(),
       dueOn: t.field({ type: 'DateTime' }),
       maintainerCanModify: t.boolean(),
+      draft: t.boolean({
+        description: "Open it as a draft: Gitea's work in progress, a title prefixed `WIP: ` (unless it has a WIP prefix already).",
+      }),
     }),
   },
   {
@@ -424,7 +427,7 @@ builder.relayMutationField(
       const view = await createService.createPullRequest(ctx.cx, ref, {
         head: input.headRefName,
         base: input.baseRefName,
-        title: input.title,
+        title: input.draft ? withWipPrefix(input.title) : input.title,
         body: opt(input.body),
         assignees: opt(input.assigneeLogins),
         labels: opt(input.labelIds),
