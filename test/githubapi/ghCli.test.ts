@@ -182,6 +182,25 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     expect(await gh('pr', 'view', n, '-R', repo)).toContain('state:\tMERGED');
   });
 
+  it('release create, view and list', async () => {
+    expect((await gh('release', 'create', 'v1.0.0', '--title', 'First', '--notes', 'The first one', '-R', repo)).trim()).toBe(
+      `https://${host}/alice/demo/releases/tag/v1.0.0`,
+    );
+    expect(await v1('/repos/alice/demo/releases/tags/v1.0.0')).toMatchObject({
+      tag_name: 'v1.0.0',
+      name: 'First',
+      body: 'The first one',
+      draft: false,
+      prerelease: false,
+    });
+    const view = await gh('release', 'view', 'v1.0.0', '-R', repo);
+    expect(view).toContain('title:\tFirst');
+    expect(view).toContain('author:\talice');
+    expect(view).toContain('The first one');
+    expect(await gh('release', 'list', '-R', repo)).toMatch(/^First\tLatest\tv1\.0\.0\t/m);
+    await expect(gh('release', 'view', 'v9', '-R', repo)).rejects.toThrow(/release not found/);
+  });
+
   it('label create (and --force for an existing name) and label list', async () => {
     await gh('label', 'create', 'bug', '--color', 'ff0000', '--description', 'Something is wrong', '-R', repo);
     await expect(gh('label', 'create', 'bug', '--color', '00ff00', '-R', repo)).rejects.toThrow(/already exists/);
