@@ -42,6 +42,7 @@ const DOORS: Record<string, 'branch' | 'tag' | { none: string }> = {
   'PATCH /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}': { none: 'release assets' },
   'DELETE /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}': { none: 'release assets' },
   'v3 DELETE /repos/:owner/:repo/git/refs/*': 'branch',
+  'v3 POST /repos/:owner/:repo/releases': 'tag',
   'mutation createRef': 'branch',
   'mutation updateRef': 'branch',
   'mutation deleteRef': 'branch',
@@ -343,9 +344,14 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
       expect((await api('PATCH', `/repos/own/doors/releases/${String(rel.json.id)}`, 'wri', { draft: false })).status).toBe(200);
       const created = await mutate('createRelease', { repositoryOwner: 'own', repositoryName: 'doors', tagName: 'v-graph', target: 'rel' });
       expect(created.__typename).toBe('CreateReleasePayload');
+      const v3 = await t.request('POST', '/api/v3/repos/own/doors/releases', {
+        headers: basic('wri'),
+        body: { tag_name: 'v-v3', target_commitish: 'rel' },
+      });
+      expect(v3.statusCode, v3.body).toBe(201);
     });
     const tags = (await api('GET', '/repos/own/doors/tags', 'own')).json as unknown as { name: string }[];
-    expect(tags.map((x) => x.name).sort()).toEqual(['v-graph', 'v-rel']);
+    expect(tags.map((x) => x.name).sort()).toEqual(['v-graph', 'v-rel', 'v-v3']);
   });
 
   it('an admin renames a branch a rule names, and the rule follows; a pattern-protected branch is renamed by nobody', async () => {
