@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isDomainError } from '../errors.ts';
 import * as repoLabelService from '../services/label/repoLabel.ts';
 import type { ServiceContext } from '../services/context.ts';
+import { nodeId } from './nodeId.ts';
 import { WRITE_ISSUE } from './routeConfig.ts';
 
 const DOCUMENTATION_URL = 'https://docs.github.com/rest/issues/labels';
@@ -19,15 +20,12 @@ interface LabelBody {
   description?: unknown;
 }
 
-/** The label's id in our graph (plugin-relay's global id: base64 of `Label:<id>`), GitHub's `node_id`. */
-const nodeId = (id: number): string => Buffer.from(`Label:${id}`).toString('base64');
-
 /** GitHub's label object; `url` is this server's /api/v3 address of it, `node_id` its id in our graph. */
 function toGithubLabel(label: repoLabelService.RepoLabel, rootUrl: string): Record<string, unknown> {
   const repo = `${encodeURIComponent(label.repo.ownerName)}/${encodeURIComponent(label.repo.name)}`;
   return {
     id: label.id,
-    node_id: nodeId(label.id),
+    node_id: nodeId('Label', label.id),
     url: `${rootUrl}api/v3/repos/${repo}/labels/${encodeURIComponent(label.name)}`,
     name: label.name,
     color: label.color,

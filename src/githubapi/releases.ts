@@ -2,6 +2,7 @@
 // GET …/releases/tags/{tag}, on the release service of /api/v1 (same gate: code writers; token scope write:repository).
 import type { FastifyInstance } from 'fastify';
 import * as releaseService from '../services/release/release.ts';
+import { nodeId } from './nodeId.ts';
 import { READ_REPO, WRITE_REPO } from './routeConfig.ts';
 
 interface RepoParams {
@@ -35,7 +36,7 @@ function toGithubRelease(view: releaseService.ReleaseView, rootUrl: string): Rec
     tarball_url: `${rootUrl}${path}/archive/${encodeURIComponent(r.tagName)}.tar.gz`,
     zipball_url: `${rootUrl}${path}/archive/${encodeURIComponent(r.tagName)}.zip`,
     id: r.id,
-    node_id: Buffer.from(`Release:${r.id}`).toString('base64'),
+    node_id: nodeId('Release', r.id),
     tag_name: r.tagName,
     target_commitish: r.target,
     name: r.title || null,
