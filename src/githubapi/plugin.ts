@@ -21,6 +21,18 @@ declare module 'fastify' {
 
 /** Mounts GitHub's REST v3 subset (call inside a plugin registered with prefix `/api/v3`). */
 export async function githubApi(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  // GitHub reads an empty JSON body as none (gh sends `DELETE …/git/refs/heads/x` typed as JSON with no body) and
+  // answers 400 `Problems parsing JSON` for one it cannot read.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (!text.trim()) return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('Problems parsing JSON'), { statusCode: 400 }), undefined);
+    }
+  });
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(req.url, 'http://x');
     const resolved = await resolveViewer(deps, parseCredentials(req.headers.authorization, url.searchParams), { clientIp: req.ip });

@@ -7,6 +7,7 @@ import * as tagService from '../services/release/tag.ts';
 import { toGithubContent } from './convert.ts';
 import { sendGithubError } from './errors.ts';
 import { githubLabelRoutes } from './labels.ts';
+import { githubPullRoutes } from './pulls.ts';
 import { githubReleaseRoutes } from './releases.ts';
 import { READ_REPO, WRITE_REPO } from './routeConfig.ts';
 
@@ -58,5 +59,6 @@ export function githubRoutes(app: FastifyInstance): void {
   );
 
   githubLabelRoutes(app);
+  githubPullRoutes(app);
   githubReleaseRoutes(app);
 }

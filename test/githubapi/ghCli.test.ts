@@ -38,18 +38,24 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
   let repo: string;
 
   /** Runs gh with the forge as its host; resolves with its output, rejects with it when gh fails. */
-  async function gh(...args: string[]): Promise<string> {
+  const gh = (...args: string[]): Promise<string> => ghAs(token, home, ...args);
+  async function ghAs(asToken: string, cwd: string, ...args: string[]): Promise<string> {
     try {
       const { stdout } = await run('gh', args, {
-        cwd: home,
+        cwd,
         env: {
           PATH: process.env.PATH ?? '/usr/bin:/bin',
           HOME: home,
           GH_HOST: host,
-          GH_ENTERPRISE_TOKEN: token,
+          GH_ENTERPRISE_TOKEN: asToken,
           GH_CONFIG_DIR: path.join(home, 'gh'),
           SSL_CERT_FILE: tls.certFile,
           GIT_SSL_CAINFO: tls.certFile,
+          // gh hands git its own credential helper for the host; git commits need an identity.
+          GIT_AUTHOR_NAME: 'gh test',
+          GIT_AUTHOR_EMAIL: 'gh@example.com',
+          GIT_COMMITTER_NAME: 'gh test',
+          GIT_COMMITTER_EMAIL: 'gh@example.com',
           GH_PROMPT_DISABLED: '1',
           GH_NO_UPDATE_NOTIFIER: '1',
           GH_PAGER: 'cat',
@@ -70,10 +76,15 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
 
   beforeAll(async () => {
     home = mkdtempSync(path.join(tmpdir(), 'forgegraph-gh-'));
-    const tlsPort = await freePort();
     let appPort = 0;
-    tls = await startTlsTerminator(tlsPort, () => appPort);
-    host = `127.0.0.1:${tlsPort}`;
+    // gh matches a clone's git remotes to GH_HOST by host name without the port, so `pr checkout` needs the
+    // standard port: 443 on a loopback address of this run's own (root may bind it); elsewhere any free port.
+    const loopback = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+    tls = await startTlsTerminator(loopback, 443, () => appPort).catch(async () =>
+      startTlsTerminator('127.0.0.1', await freePort(), () => appPort),
+    );
+    host = tls.host;
+    if (tls.port !== 443) console.warn(`gh pr checkout not tried: cannot listen on ${loopback}:443 (gh needs the standard port for it)`);
     t = await startTestApp(provider, { ROOT_URL: `https://${host}/` });
     await t.app.server.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.server.address();
@@ -135,7 +146,7 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
   it('issue create with a label, then issue view with its comments', async () => {
     await t.request('POST', '/api/v1/repos/alice/demo/labels', { headers: basic('alice'), body: { name: 'triage', color: '#aaaaaa' } });
     const url = (await gh('issue', 'create', '--title', 'From gh', '--body', 'made by gh', '--label', 'triage', '-R', repo)).trim();
-    expect(url).toMatch(new RegExp(`^https://${host.replace('.', '\\.')}/alice/demo/issues/\\d+$`));
+    expect(url).toMatch(new RegExp(`^https://${host.replaceAll('.', '\\.')}/alice/demo/issues/\\d+$`));
     const n = url.split('/').pop()!;
     const issue = await v1(`/repos/alice/demo/issues/${n}`);
     expect(issue).toMatchObject({ title: 'From gh', body: 'made by gh' });
@@ -269,5 +280,68 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     expect(json.statusCheckRollup).toEqual([expect.objectContaining({ context: 'ci/test', state: 'SUCCESS' })]);
     expect(await gh('pr', 'checks', n, '-R', repo)).toMatch(/^ci\/test\tpass\t/m);
     expect(await gh('pr', 'status', '-R', repo)).toMatch(new RegExp(`Created by you\\s+#${n}\\s+Add the feature \\[feature\\]`));
+  });
+
+  it('issue create with --assignee and --milestone', async () => {
+    await t.createUser('carol');
+    const collab = await t.request('PUT', '/api/v1/repos/alice/demo/collaborators/carol', {
+      headers: basic('alice'),
+      body: { permission: 'write' },
+    });
+    expect(collab.statusCode, collab.body).toBe(204);
+    const ms = await t.request('POST', '/api/v1/repos/alice/demo/milestones', { headers: basic('alice'), body: { title: 'v1' } });
+    expect(ms.statusCode, ms.body).toBe(201);
+    const url = (
+      await gh('issue', 'create', '--title', 'Assigned', '--body', 'to carol', '--assignee', 'carol', '--milestone', 'v1', '-R', repo)
+    ).trim();
+    const issue = await v1(`/repos/alice/demo/issues/${url.split('/').pop()!}`);
+    expect((issue.assignees as Array<{ login: string }>).map((a) => a.login)).toEqual(['carol']);
+    expect((issue.milestone as { title: string }).title).toBe('v1');
+  });
+
+  it('pr diff, pr review --approve by another user, pr checkout, pr merge --delete-branch', async () => {
+    await t.createUser('dave');
+    const collab = await t.request('PUT', '/api/v1/repos/alice/demo/collaborators/dave', {
+      headers: basic('alice'),
+      body: { permission: 'write' },
+    });
+    expect(collab.statusCode, collab.body).toBe(204);
+    const daveToken = await t.createToken('dave', ['all']);
+    const file = await t.request('POST', '/api/v1/repos/alice/demo/contents/reviewed.txt', {
+      headers: basic('alice'),
+      body: { content: Buffer.from('reviewed line\n').toString('base64'), message: 'Add reviewed', new_branch: 'reviewed' },
+    });
+    expect(file.statusCode, file.body).toBe(201);
+    const n = (await gh('pr', 'create', '--head', 'reviewed', '--base', 'main', '--title', 'Review me', '--body', 'x', '-R', repo))
+      .trim()
+      .split('/')
+      .pop()!;
+
+    const diff = await gh('pr', 'diff', n, '-R', repo);
+    expect(diff).toContain('diff --git a/reviewed.txt b/reviewed.txt');
+    expect(diff).toContain('+reviewed line');
+
+    await ghAs(daveToken, home, 'pr', 'review', n, '--approve', '--body', 'ship it', '-R', repo);
+    const reviews = await v1(`/repos/alice/demo/pulls/${n}/reviews`);
+    expect(reviews.map((r) => ({ state: r.state, body: r.body, user: (r.user as { login: string }).login }))).toEqual([
+      { state: 'APPROVED', body: 'ship it', user: 'dave' },
+    ]);
+    // Approving one's own pull request is refused, as on GitHub.
+    await expect(gh('pr', 'review', n, '--approve', '-R', repo)).rejects.toThrow(/approve your own/i);
+
+    if (tls.port === 443) {
+      const clone = path.join(home, 'checkout');
+      await gh('repo', 'clone', 'alice/demo', clone);
+      await ghAs(token, clone, 'pr', 'checkout', n);
+      const { stdout: branch } = await run('git', ['-C', clone, 'rev-parse', '--abbrev-ref', 'HEAD']);
+      expect(branch.trim()).toBe('reviewed');
+      const { stdout: head } = await run('git', ['-C', clone, 'rev-parse', 'HEAD']);
+      expect(head.trim()).toBe((file.json() as { commit: { sha: string } }).commit.sha);
+    }
+
+    await gh('pr', 'merge', n, '--squash', '--delete-branch', '-R', repo);
+    expect(await v1(`/repos/alice/demo/pulls/${n}`)).toMatchObject({ state: 'closed', merged: true });
+    const gone = await t.request('GET', '/api/v1/repos/alice/demo/branches/reviewed', { headers: basic('alice') });
+    expect(gone.statusCode).toBe(404);
   });
 });

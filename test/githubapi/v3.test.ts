@@ -169,6 +169,68 @@ describe.each(PROVIDERS)("GitHub's REST v3 at /api/v3 (%s)", (provider) => {
     });
   });
 
+  describe('GET /api/v3/repos/{o}/{r}/pulls/{n} as a diff (gh pr diff)', () => {
+    let n = 0;
+    beforeAll(async () => {
+      const file = await t.request('POST', '/api/v1/repos/alice/secret/contents/change.txt', {
+        headers: basic('alice'),
+        body: { content: Buffer.from('one change\n').toString('base64'), message: 'Change', new_branch: 'change' },
+      });
+      expect(file.statusCode, file.body).toBe(201);
+      const pull = await t.request('POST', '/api/v1/repos/alice/secret/pulls', {
+        headers: basic('alice'),
+        body: { head: 'change', base: 'main', title: 'Change' },
+      });
+      expect(pull.statusCode, pull.body).toBe(201);
+      n = (pull.json() as { number: number }).number;
+    });
+    const get = (accept: string, headers: Record<string, string> = basic('reader'), number = n) =>
+      t.request('GET', `/api/v3/repos/alice/secret/pulls/${number}`, { headers: { ...headers, accept } });
+
+    it('streams the diff and the patch in GitHub’s media types', async () => {
+      const diff = await get('application/vnd.github.v3.diff');
+      expect(diff.statusCode).toBe(200);
+      expect(diff.headers['content-type']).toMatch(/^application\/vnd\.github\.v3\.diff/);
+      expect(diff.body).toContain('diff --git a/change.txt b/change.txt');
+      expect(diff.body).toContain('+one change');
+      const patch = await get('application/vnd.github.patch');
+      expect(patch.statusCode).toBe(200);
+      expect(patch.body).toMatch(/^From [0-9a-f]{40} /);
+      expect(patch.body).toContain('Subject: [PATCH] Change');
+    });
+    it('answers 415 naming the media types it serves when asked for JSON', async () => {
+      const res = await get('application/vnd.github+json');
+      expect(res.statusCode).toBe(415);
+      expect((res.json() as { message: string }).message).toMatch(/application\/vnd\.github\.v3\.diff/);
+    });
+    it('hides a private repository’s pull request (404) and answers 404 for one that is not there', async () => {
+      expect((await get('application/vnd.github.v3.diff', basic('outsider'))).statusCode).toBe(404);
+      expect((await get('application/vnd.github.v3.diff', {})).statusCode).toBe(404);
+      expect((await get('application/vnd.github.v3.diff', basic('reader'), 999)).statusCode).toBe(404);
+      const bad = await t.request('GET', '/api/v3/repos/alice/secret/pulls/x', {
+        headers: { ...basic('reader'), accept: 'application/vnd.github.v3.diff' },
+      });
+      expect(bad.statusCode).toBe(404);
+    });
+  });
+
+  describe('request bodies', () => {
+    it('takes an empty body typed as JSON as none, and answers 400 for one that is not JSON', async () => {
+      await branch('code', 'empty-body');
+      const empty = await t.request('DELETE', '/api/v3/repos/alice/code/git/refs/heads/empty-body', {
+        headers: { ...basic('writer'), 'content-type': 'application/json' },
+        payload: '',
+      });
+      expect(empty.statusCode).toBe(204);
+      const bad = await t.request('POST', '/api/v3/repos/alice/code/labels', {
+        headers: { ...basic('alice'), 'content-type': 'application/json' },
+        payload: '{"name":',
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({ message: 'Problems parsing JSON', documentation_url: DOCS });
+    });
+  });
+
   describe('GraphQL with GitHub’s media types', () => {
     it('answers gh’s Accept header as JSON', async () => {
       const res = await t.request('POST', '/api/graphql', {

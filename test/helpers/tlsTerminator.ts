@@ -1,6 +1,6 @@
 // A local TLS terminator in front of a plain-HTTP server, for clients that speak only HTTPS to a host (GitHub's
-// `gh` talks to an Enterprise host over https). A self-signed certificate for 127.0.0.1 made with openssl; clients
-// trust it through SSL_CERT_FILE (gh) or GIT_SSL_CAINFO (git).
+// `gh` talks to an Enterprise host over https). A self-signed certificate for its loopback address made with
+// openssl; clients trust it through SSL_CERT_FILE (gh) or GIT_SSL_CAINFO (git).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -9,14 +9,19 @@ import path from 'node:path';
 import { createServer, type Server } from 'node:tls';
 
 export interface TlsTerminator {
+  /** `address` or `address:port`: the port is left out when it is 443, as clients write the host. */
+  host: string;
   port: number;
   /** The PEM certificate clients must trust. */
   certFile: string;
   close(): Promise<void>;
 }
 
-/** Listens on `port` (127.0.0.1) with TLS and pipes each connection to 127.0.0.1:`target`. */
-export async function startTlsTerminator(port: number, target: () => number): Promise<TlsTerminator> {
+/**
+ * Listens on `address`:`port` with TLS and pipes each connection to 127.0.0.1:`target`. Rejects (EACCES,
+ * EADDRINUSE) when it cannot listen there.
+ */
+export async function startTlsTerminator(address: string, port: number, target: () => number): Promise<TlsTerminator> {
   const dir = mkdtempSync(path.join(tmpdir(), 'forgegraph-tls-'));
   const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
@@ -37,9 +42,9 @@ export async function startTlsTerminator(port: number, target: () => number): Pr
       '-out',
       certFile,
       '-subj',
-      '/CN=127.0.0.1',
+      `/CN=${address}`,
       '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      `subjectAltName=IP:${address},DNS:localhost`,
     ],
     { stdio: 'ignore' },
   );
@@ -52,11 +57,17 @@ export async function startTlsTerminator(port: number, target: () => number): Pr
     socket.on('error', () => upstream.destroy());
     upstream.on('error', () => socket.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, address, resolve);
+    });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return {
+    host: port === 443 ? address : `${address}:${port}`,
     port,
     certFile,
     close: () =>
