@@ -9,6 +9,7 @@ import { scopeAllows, type ScopeCategory } from '../auth/scope.ts';
 import { getDatamodel, type Db, type PrismaTypes } from '../db/client.ts';
 import { isSiteAdmin } from '../services/access/guards.ts';
 import type { GraphQLContext } from './context.ts';
+import { decodeNodeId, namesNodeType, unresolvableNodeId } from './ids.ts';
 import { assertNodeIdsWithinLimit } from './limits/nodeIds.ts';
 import './githubMutations.ts';
 import './tokenWriteScopes.ts';
@@ -64,11 +65,26 @@ export const builder = new SchemaBuilder<{
         assertNodeIdsWithinLimit(ids.length);
         return { field: 1, multiplier: Math.max(1, ids.length) };
       },
-      resolve: (_root, { ids }, _ctx, _info, resolveNodes) => {
+      // An id that names no type of ours is null in its place (and refused by node(id:)), never an internal error.
+      resolve: async (_root, args, _ctx, info, resolveNodes) => {
+        const { ids } = args;
         assertNodeIdsWithinLimit(ids.length);
-        return resolveNodes(ids);
+        const known = ids.filter((gid) => namesNodeType(info.schema, gid));
+        if (known.length === ids.length) return resolveNodes(ids);
+        // plugin-relay's resolveNodes reads the ids from these arguments, not from its own parameter.
+        args.ids = known;
+        const found = await resolveNodes(known);
+        const byId = new Map(known.map((gid, i) => [gid, found[i]]));
+        return ids.map((gid) => byId.get(gid) ?? null);
       },
     },
+    nodeQueryOptions: {
+      resolve: (_root, { id }, _ctx, info, resolveNode) => {
+        if (!namesNodeType(info.schema, id)) throw unresolvableNodeId(id);
+        return resolveNode(id);
+      },
+    },
+    decodeGlobalID: decodeNodeId,
   },
   complexity: {
     // GitHub's node-count formula: a connection multiplies its children by first/last. Other fields,

@@ -1,3 +1,5 @@
+import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
+import { isObjectType, type GraphQLSchema } from 'graphql';
 import { NotFoundError } from '../errors.ts';
 
 /** The database id inside a global id; 0 (matches no row) for anything but a 32-bit positive integer. */
@@ -17,3 +19,26 @@ export function requireDbIdOf(gid: GlobalId, typename: string, message: string):
 
 /** GraphQL's null means "not given" for optional inputs. */
 export const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+/**
+ * Decodes a global id as Pothos encodes it (base64 `Type:id`). One that does not decode names nothing (typename
+ * ''), so its lookup answers NOT_FOUND at its own field, as GitHub does, instead of failing the whole request
+ * (the cost check maps arguments before execution).
+ */
+export function decodeNodeId(globalId: string): GlobalId {
+  try {
+    return decodeGlobalID(globalId);
+  } catch {
+    return { typename: '', id: globalId };
+  }
+}
+
+/** Whether `gid` names a type of the schema that implements Node (a global id of ours, maybe of a missing row). */
+export function namesNodeType(schema: GraphQLSchema, gid: GlobalId): boolean {
+  const type = gid.typename ? schema.getType(gid.typename) : undefined;
+  return isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node');
+}
+
+/** GitHub's refusal of a global id that names no node of ours. */
+export const unresolvableNodeId = (gid: GlobalId): NotFoundError =>
+  new NotFoundError(`Could not resolve to a node with the global id of '${gid.typename ? encodeGlobalID(gid.typename, gid.id) : gid.id}'`);
