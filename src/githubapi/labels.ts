@@ -3,7 +3,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isDomainError } from '../errors.ts';
 import * as repoLabelService from '../services/label/repoLabel.ts';
-import type { ServiceContext } from '../services/context.ts';
 import { nodeId } from './nodeId.ts';
 import { WRITE_ISSUE } from './routeConfig.ts';
 
@@ -45,16 +44,6 @@ function validationFailed(reply: FastifyReply, field: string, code: 'missing_fie
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** The label of the repository with exactly this name, or null. */
-async function labelNamed(cx: ServiceContext, ref: LabelParams, name: string): Promise<repoLabelService.RepoLabel | null> {
-  try {
-    return await repoLabelService.getRepoLabel(cx, ref, name);
-  } catch (err) {
-    if (isDomainError(err) && err.code === 'NOT_FOUND') return null;
-    throw err;
-  }
-}
-
 export function githubLabelRoutes(app: FastifyInstance): void {
   app.post<{ Params: LabelParams; Body: LabelBody }>(
     '/repos/:owner/:repo/labels',
@@ -63,15 +52,19 @@ export function githubLabelRoutes(app: FastifyInstance): void {
       const name = text(req.body?.name)?.trim();
       if (!name) return validationFailed(reply, 'name', 'missing_field');
       const ref = { owner: req.params.owner, repo: req.params.repo };
-      // GitHub keeps label names unique per repository (Gitea does not): a second one is GitHub's 422 already_exists,
-      // which `gh label create --force` answers with the PATCH below.
-      if (await labelNamed(req.cx, ref, name)) return validationFailed(reply, 'name', 'already_exists');
-      const label = await repoLabelService.createRepoLabel(req.cx, ref, {
-        name,
-        color: text(req.body.color) ?? 'ededed',
-        description: text(req.body.description) ?? '',
-      });
-      return reply.code(201).send(toGithubLabel(label, req.cx.config.rootUrl));
+      // A second label of the name is GitHub's 422 already_exists, which `gh label create --force` answers with the PATCH below.
+      try {
+        const label = await repoLabelService.createRepoLabel(
+          req.cx,
+          ref,
+          { name, color: text(req.body.color) ?? 'ededed', description: text(req.body.description) ?? '' },
+          { uniqueName: true },
+        );
+        return reply.code(201).send(toGithubLabel(label, req.cx.config.rootUrl));
+      } catch (err) {
+        if (isDomainError(err) && err.code === 'ALREADY_EXISTS') return validationFailed(reply, 'name', 'already_exists');
+        throw err;
+      }
     },
   );
 

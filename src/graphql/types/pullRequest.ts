@@ -4,7 +4,7 @@ import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
 import * as createService from '../../services/pull/create.ts';
 import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
-import { isWorkInProgress, withWipPrefix } from '../../services/issue/wip.ts';
+import { isWorkInProgress } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
 import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { readableRepoIds } from '../../services/repo/visibility.ts';
@@ -427,7 +427,8 @@ builder.relayMutationField(
       const view = await createService.createPullRequest(ctx.cx, ref, {
         head: input.headRefName,
         base: input.baseRefName,
-        title: input.draft ? withWipPrefix(input.title) : input.title,
+        title: input.title,
+        draft: opt(input.draft),
         body: opt(input.body),
         assignees: opt(input.assigneeLogins),
         labels: opt(input.labelIds),

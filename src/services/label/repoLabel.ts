@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { AlreadyExistsError } from '../../errors.ts';
 import { resolveIssueMetaRepo } from '../access/issueAccess.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
@@ -42,9 +43,18 @@ export async function getRepoLabel(cx: ServiceContext, ref: RepoRef, idOrName: s
   return view(await labelService.findInScope(cx.db, { repoId: repo.id }, idOrName), repo);
 }
 
-/** Creates a repository label. @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError */
-export async function createRepoLabel(cx: ServiceContext, ref: RepoRef, input: labelService.CreateLabelInput): Promise<RepoLabel> {
+/** Creates a repository label. @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, AlreadyExistsError (uniqueName) */
+export async function createRepoLabel(
+  cx: ServiceContext,
+  ref: RepoRef,
+  input: labelService.CreateLabelInput,
+  options: { uniqueName?: boolean } = {},
+): Promise<RepoLabel> {
   const { repo } = await resolveIssueMetaRepo(cx, ref, 'write');
+  // GitHub keeps label names unique per repository (Gitea does not): asked for by GitHub's door.
+  if (options.uniqueName && (await cx.db.label.findFirst({ where: { repoId: repo.id, name: input.name }, select: { id: true } }))) {
+    throw new AlreadyExistsError('A label with this name already exists', { field: 'name' });
+  }
   return view(await labelService.createInScope(cx, { repoId: repo.id }, input), repo);
 }
 

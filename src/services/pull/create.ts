@@ -23,6 +23,7 @@ import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo } from './pull.ts'
 import { requestReviews, resolveReviewers } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';
 import type { PullView } from './types.ts';
+import { withWipPrefix } from '../issue/wip.ts';
 
 /** POST /repos/{o}/{r}/pulls (Gitea CreatePullRequestOption). */
 export interface CreatePullInput {
@@ -41,6 +42,8 @@ export interface CreatePullInput {
   /** Review requests made once the pull request exists (by name or e-mail; team names), as requestReviews. */
   reviewers?: string[];
   teamReviewers?: string[];
+  /** Open it as a draft (GitHub's word): Gitea's work in progress, the title prefixed `WIP: ` unless it has a WIP prefix. */
+  draft?: boolean;
 }
 
 /** Where a pull request comes from: the head repository and branch, resolved and checked. */
@@ -146,7 +149,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
   const viewer = requireViewer(cx);
   const head = input.head ?? '';
   const baseBranch = input.base ?? '';
-  const title = normalizeTitle(input.title ?? '');
+  const title = normalizeTitle(input.draft && input.title ? withWipPrefix(input.title) : (input.title ?? ''));
   for (const [field, value] of [
     ['head', head],
     ['base', baseBranch],
