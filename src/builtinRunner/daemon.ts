@@ -39,6 +39,7 @@ export async function runDaemon(o: DaemonOptions): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
 
   const running = new Set<Promise<void>>();
   let started = 0;
@@ -91,5 +92,6 @@ export async function runDaemon(o: DaemonOptions): Promise<void> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
   }
 }

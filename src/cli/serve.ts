@@ -1,4 +1,4 @@
-// `forgegraph serve`: migrations, the app on its port, background work, and the graceful stop on SIGTERM/SIGINT.
+// `forgegraph serve`: migrations, the app on its port, background work, and the graceful stop on SIGTERM/SIGINT/SIGHUP.
 import { describeDatabase, loadConfig } from '../config.ts';
 import { formatDuration } from '../jobs/duration.ts';
 import { firstAdminHint } from './firstAdmin.ts';
@@ -49,6 +49,7 @@ export async function serve(): Promise<void> {
     log.info('shutdown complete');
     process.exit(0);
   };
-  process.on('SIGINT', (s) => void stop(s));
-  process.on('SIGTERM', (s) => void stop(s));
+  // SIGHUP (a closed terminal, or the whole process group told to hang up) stops gracefully too, instead of Node's
+  // default of exiting at once mid-request.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, (s) => void stop(s));
 }

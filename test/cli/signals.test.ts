@@ -23,15 +23,17 @@ function groupAlive(pgid: number): boolean {
 }
 
 /** The documented ways to start the server, as argv of the outermost process (run in the checkout). */
-const STARTS: Array<[string, string[]]> = [
-  ['npm start', ['npm', 'start']],
-  ['node src/bin/forgegraph.js serve', [process.execPath, 'src/bin/forgegraph.js', 'serve']],
+const STARTS: Array<[string, NodeJS.Signals, string[]]> = [
+  ['npm start', 'SIGTERM', ['npm', 'start']],
+  ['node src/bin/forgegraph.js serve', 'SIGTERM', [process.execPath, 'src/bin/forgegraph.js', 'serve']],
+  // A hangup stops it as gracefully (npm does not pass SIGHUP on; a terminal's hangup reaches the whole group).
+  ['node src/bin/forgegraph.js serve', 'SIGHUP', [process.execPath, 'src/bin/forgegraph.js', 'serve']],
 ];
 
 describe.each(PROVIDERS)('SIGTERM to the outermost process stops the server (%s)', (provider) => {
   const suite = serverDatabaseForSuite(provider);
 
-  it.each(STARTS)('%s: the port is released, the request in flight is answered, no process survives', async (_name, argv) => {
+  it.each(STARTS)('%s, %s: the port is released, the request in flight is answered, no process survives', async (_name, signal, argv) => {
     const port = await freePort();
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...serverEnv(suite.database, port) };
     const [command = '', ...args] = argv;
@@ -53,7 +55,7 @@ describe.each(PROVIDERS)('SIGTERM to the outermost process stops the server (%s)
       const upload = slowUpload(port, `signals-${port}.bin`, 'alice', PASSWORD);
       await new Promise((r) => setTimeout(r, 300)); // the request is accepted and its body is being read
 
-      child.kill('SIGTERM'); // the outermost process only, as docker stop or systemd (KillMode=mixed) do
+      child.kill(signal); // the outermost process only, as docker stop or systemd (KillMode=mixed) do
       await until(async () => !(await accepts(port)), 60_000, `the listener to close; output:\n${output}`);
       upload.finish();
       expect((await upload.answer).status).toBe(201);
@@ -83,6 +85,12 @@ describe('SIGTERM to `node src/bin/forgegraph.js runner daemon`', () => {
     // Its first line of its own (the bin may say it rebuilt the bundle before).
     await w.until(() => daemon.output.join('').includes(' declared to '), 'the daemon to declare itself');
     daemon.signal('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+  });
+  it('stops the runner on SIGHUP too: it exits 0', async () => {
+    const { daemon } = await w.startRunner('hungup', 'signals');
+    await w.until(() => daemon.output.join('').includes(' declared to '), 'the daemon to declare itself');
+    daemon.signal('SIGHUP');
     expect(await daemon.exited).toBe(0);
   });
 });
