@@ -6,6 +6,7 @@ import { getReadme } from '../services/repo/readme.ts';
 import * as tagService from '../services/release/tag.ts';
 import { toGithubContent } from './convert.ts';
 import { sendGithubError } from './errors.ts';
+import { githubForkRoutes } from './forks.ts';
 import { githubLabelRoutes } from './labels.ts';
 import { githubPullRoutes } from './pulls.ts';
 import { githubReleaseRoutes } from './releases.ts';
@@ -58,6 +59,7 @@ export function githubRoutes(app: FastifyInstance): void {
     },
   );
 
+  githubForkRoutes(app);
   githubLabelRoutes(app);
   githubPullRoutes(app);
   githubReleaseRoutes(app);

@@ -344,4 +344,17 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     const gone = await t.request('GET', '/api/v1/repos/alice/demo/branches/reviewed', { headers: basic('alice') });
     expect(gone.statusCode).toBe(404);
   });
+
+  it('repo fork: a fork in the token holder’s account, and the same fork again', async () => {
+    await t.createUser('erin');
+    const erinToken = await t.createToken('erin', ['all']);
+    const out = await ghAs(erinToken, home, 'repo', 'fork', 'alice/demo', '--clone=false');
+    const fork = await t.request('GET', '/api/v1/repos/erin/demo', { headers: basic('erin') });
+    expect(fork.statusCode, `${out}\n${fork.body}`).toBe(200);
+    expect(fork.json()).toMatchObject({ fork: true, parent: { full_name: 'alice/demo' } });
+    // GitHub answers a second fork with the existing one; gh says so instead of failing.
+    await expect(ghAs(erinToken, home, 'repo', 'fork', 'alice/demo', '--clone=false')).resolves.toBeDefined();
+    const forks = await t.request('GET', '/api/v1/repos/alice/demo/forks', { headers: basic('alice') });
+    expect((forks.json() as Array<{ full_name: string }>).map((f) => f.full_name)).toEqual(['erin/demo']);
+  });
 });

@@ -214,6 +214,38 @@ describe.each(PROVIDERS)("GitHub's REST v3 at /api/v3 (%s)", (provider) => {
     });
   });
 
+  describe('POST /api/v3/repos/{o}/{r}/forks (gh repo fork)', () => {
+    it('forks into the caller’s account: 202 with GitHub’s repository object; again, the same fork', async () => {
+      const first = await t.request('POST', '/api/v3/repos/alice/code/forks', { headers: basic('reader'), body: {} });
+      expect(first.statusCode, first.body).toBe(202);
+      const fork = first.json() as Record<string, unknown>;
+      expect(fork).toMatchObject({
+        name: 'code',
+        full_name: 'reader/code',
+        fork: true,
+        private: false,
+        owner: { login: 'reader', type: 'User' },
+        parent: { full_name: 'alice/code' },
+        clone_url: `${t.config.rootUrl}reader/code.git`,
+      });
+      expect(fork.node_id).toBe(Buffer.from(`Repository:${String(fork.id)}`).toString('base64'));
+      const again = await t.request('POST', '/api/v3/repos/alice/code/forks', { headers: basic('reader') });
+      expect(again.statusCode).toBe(202);
+      expect((again.json() as { id: number }).id).toBe(fork.id);
+    });
+    it('hides private repositories (404), refuses read-only tokens (403) and default_branch_only (422)', async () => {
+      expect((await t.request('POST', '/api/v3/repos/alice/secret/forks', { headers: basic('outsider') })).statusCode).toBe(404);
+      const scoped = await t.request('POST', '/api/v3/repos/alice/code/forks', { headers: tokenAuth(readRepoToken) });
+      expect(scoped.statusCode).toBe(403);
+      const only = await t.request('POST', '/api/v3/repos/alice/code/forks', {
+        headers: basic('outsider'),
+        body: { default_branch_only: true },
+      });
+      expect(only.statusCode).toBe(422);
+      expect((await t.request('GET', '/api/v1/repos/outsider/code', { headers: basic('outsider') })).statusCode).toBe(404);
+    });
+  });
+
   describe('request bodies', () => {
     it('takes an empty body typed as JSON as none, and answers 400 for one that is not JSON', async () => {
       await branch('code', 'empty-body');

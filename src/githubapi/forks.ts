@@ -1,0 +1,86 @@
+// GitHub's fork call (`gh repo fork`): POST /repos/{o}/{r}/forks on the fork service of /api/v1 (same gates).
+// GitHub answers 202 with the fork, and with the existing fork when the owner has one already (Gitea: 409).
+import type { FastifyInstance } from 'fastify';
+import type { Models } from '../db/client.ts';
+import { isDomainError } from '../errors.ts';
+import * as forkService from '../services/repo/fork.ts';
+import { getRepo } from '../services/repo/read.ts';
+import type { ApiRepoCore } from '../services/repo/repoRows.ts';
+import { avatarUrl } from '../services/user/avatar.ts';
+import { sendGithubError } from './errors.ts';
+import { nodeId } from './nodeId.ts';
+import { WRITE_REPO } from './routeConfig.ts';
+
+interface RepoParams {
+  owner: string;
+  repo: string;
+}
+interface ForkBody {
+  organization?: unknown;
+  name?: unknown;
+  default_branch_only?: unknown;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+function toGithubOwner(user: Models.User, rootUrl: string): Record<string, unknown> {
+  return {
+    login: user.name,
+    id: user.id,
+    node_id: nodeId(user.type === 'ORGANIZATION' ? 'Organization' : 'User', user.id),
+    avatar_url: avatarUrl(user, rootUrl),
+    html_url: `${rootUrl}${encodeURIComponent(user.name)}`,
+    type: user.type === 'ORGANIZATION' ? 'Organization' : 'User',
+    site_admin: user.isAdmin,
+  };
+}
+
+/** GitHub's repository object, the fields both forges have; links point at what this server serves. */
+function toGithubRepository(repo: ApiRepoCore, rootUrl: string, parent: ApiRepoCore | null): Record<string, unknown> {
+  const path = `${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
+  return {
+    id: repo.id,
+    node_id: nodeId('Repository', repo.id),
+    name: repo.name,
+    full_name: `${repo.ownerName}/${repo.name}`,
+    private: repo.isPrivate,
+    visibility: repo.isPrivate ? 'private' : 'public',
+    owner: toGithubOwner(repo.owner, rootUrl),
+    html_url: `${rootUrl}${path}`,
+    description: repo.description || null,
+    fork: repo.isFork,
+    url: `${rootUrl}api/v3/repos/${path}`,
+    clone_url: `${rootUrl}${path}.git`,
+    default_branch: repo.defaultBranch,
+    archived: repo.isArchived,
+    created_at: repo.createdAt.toISOString(),
+    updated_at: repo.updatedAt.toISOString(),
+    ...(parent ? { parent: toGithubRepository(parent, rootUrl, null), source: toGithubRepository(parent, rootUrl, null) } : {}),
+  };
+}
+
+export function githubForkRoutes(app: FastifyInstance): void {
+  app.post<{ Params: RepoParams; Body: ForkBody | undefined }>(
+    '/repos/:owner/:repo/forks',
+    { config: { github: WRITE_REPO } },
+    async (req, reply) => {
+      const { owner, repo } = req.params;
+      // Forks copy every branch, as Gitea's do; GitHub's option to copy only the default one is refused by name.
+      if (req.body?.default_branch_only === true) {
+        return sendGithubError(reply, 422, 'default_branch_only is not supported: a fork copies every branch');
+      }
+      const input = { organization: text(req.body?.organization), name: text(req.body?.name) };
+      let fork;
+      try {
+        fork = (await forkService.forkRepo(req.cx, owner, repo, input)).repo;
+      } catch (err) {
+        // The owner's existing fork of this repository is GitHub's answer, not a conflict.
+        const existing = isDomainError(err) && err.code === 'ALREADY_EXISTS' ? err.data.fork : undefined;
+        if (typeof existing !== 'string') throw err;
+        const [forkOwner = '', forkName = ''] = existing.split('/');
+        fork = (await getRepo(req.cx, forkOwner, forkName)).repo;
+      }
+      return reply.code(202).send(toGithubRepository(fork, req.cx.config.rootUrl, fork.forkOf));
+    },
+  );
+}
