@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as releaseService from '../services/release/release.ts';
 import { nodeId } from './nodeId.ts';
+import { toGithubAsset } from './releaseAssets.ts';
 import { READ_REPO, WRITE_REPO } from './routeConfig.ts';
 
 interface RepoParams {
@@ -21,6 +22,18 @@ interface ReleaseBody {
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const flag = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
+/** The fields of GitHub's release body that Gitea's release has. */
+function releaseInput(body: ReleaseBody): releaseService.UpdateReleaseInput {
+  return {
+    ...(text(body.tag_name) !== undefined ? { tagName: text(body.tag_name) } : {}),
+    ...(text(body.target_commitish) ? { target: text(body.target_commitish) } : {}),
+    ...(text(body.name) !== undefined ? { name: text(body.name) } : {}),
+    ...(text(body.body) !== undefined ? { body: text(body.body) } : {}),
+    ...(flag(body.draft) !== undefined ? { draft: flag(body.draft) } : {}),
+    ...(flag(body.prerelease) !== undefined ? { prerelease: flag(body.prerelease) } : {}),
+  };
+}
+
 /** GitHub's release object, its links this server's (/api/v3 for the API, the web form for html_url and downloads). */
 function toGithubRelease(view: releaseService.ReleaseView, rootUrl: string): Record<string, unknown> {
   const { release: r, repo } = view;
@@ -31,7 +44,6 @@ function toGithubRelease(view: releaseService.ReleaseView, rootUrl: string): Rec
     url: api,
     html_url: `${rootUrl}${path}/releases/tag/${encodeURIComponent(r.tagName)}`,
     assets_url: `${api}/assets`,
-    // Asset uploads in GitHub's form (a raw body to this URL) are not served yet: /api/v1 takes them as multipart.
     upload_url: `${rootUrl}api/v3/repos/${path}/releases/${r.id}/assets{?name,label}`,
     tarball_url: `${rootUrl}${path}/archive/${encodeURIComponent(r.tagName)}.tar.gz`,
     zipball_url: `${rootUrl}${path}/archive/${encodeURIComponent(r.tagName)}.zip`,
@@ -46,18 +58,7 @@ function toGithubRelease(view: releaseService.ReleaseView, rootUrl: string): Rec
     created_at: r.createdAt.toISOString(),
     published_at: r.isDraft ? null : r.createdAt.toISOString(),
     author,
-    assets: view.attachments.map((a) => ({
-      id: a.id,
-      name: a.name,
-      label: '',
-      size: Number(a.size),
-      download_count: a.downloadCount,
-      state: 'uploaded',
-      content_type: 'application/octet-stream',
-      created_at: a.createdAt.toISOString(),
-      browser_download_url: `${rootUrl}${path}/releases/download/${encodeURIComponent(r.tagName)}/${encodeURIComponent(a.name)}`,
-      url: `${rootUrl}api/v3/repos/${path}/releases/assets/${a.id}`,
-    })),
+    assets: view.attachments.map((a) => toGithubAsset(a, repo, rootUrl)),
   };
 }
 
@@ -66,20 +67,29 @@ export function githubReleaseRoutes(app: FastifyInstance): void {
     '/repos/:owner/:repo/releases',
     { config: { github: WRITE_REPO } },
     async (req, reply) => {
-      const body = req.body ?? {};
+      const input = releaseInput(req.body ?? {});
       const view = await releaseService.createRelease(
         req.cx,
         { owner: req.params.owner, repo: req.params.repo },
-        {
-          tagName: text(body.tag_name) ?? '',
-          ...(text(body.target_commitish) ? { target: text(body.target_commitish) } : {}),
-          ...(text(body.name) !== undefined ? { name: text(body.name) } : {}),
-          ...(text(body.body) !== undefined ? { body: text(body.body) } : {}),
-          ...(flag(body.draft) !== undefined ? { draft: flag(body.draft) } : {}),
-          ...(flag(body.prerelease) !== undefined ? { prerelease: flag(body.prerelease) } : {}),
-        },
+        { ...input, tagName: input.tagName ?? '' },
       );
       return reply.code(201).send(toGithubRelease(view, req.cx.config.rootUrl));
+    },
+  );
+
+  // `gh release create <files>` makes a draft, uploads, then publishes it with this.
+  app.patch<{ Params: RepoParams & { id: string }; Body: ReleaseBody }>(
+    '/repos/:owner/:repo/releases/:id',
+    { config: { github: WRITE_REPO } },
+    async (req) => {
+      const id = /^\d{1,10}$/.test(req.params.id) ? Number(req.params.id) : 0;
+      const view = await releaseService.updateRelease(
+        req.cx,
+        { owner: req.params.owner, repo: req.params.repo },
+        id,
+        releaseInput(req.body ?? {}),
+      );
+      return toGithubRelease(view, req.cx.config.rootUrl);
     },
   );
 

@@ -9,6 +9,7 @@ import { sendGithubError } from './errors.ts';
 import { githubForkRoutes } from './forks.ts';
 import { githubLabelRoutes } from './labels.ts';
 import { githubPullRoutes } from './pulls.ts';
+import { githubReleaseAssetRoutes } from './releaseAssets.ts';
 import { githubReleaseRoutes } from './releases.ts';
 import { READ_REPO, WRITE_REPO } from './routeConfig.ts';
 
@@ -63,4 +64,5 @@ export function githubRoutes(app: FastifyInstance): void {
   githubLabelRoutes(app);
   githubPullRoutes(app);
   githubReleaseRoutes(app);
+  githubReleaseAssetRoutes(app);
 }

@@ -2,7 +2,7 @@
 // Enterprise host behind a local TLS terminator, GH_ENTERPRISE_TOKEN is one of our tokens. gh speaks GraphQL at
 // /api/graphql and REST at /api/v3; each command's effect is checked through /api/v1.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -356,5 +356,32 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     await expect(ghAs(erinToken, home, 'repo', 'fork', 'alice/demo', '--clone=false')).resolves.toBeDefined();
     const forks = await t.request('GET', '/api/v1/repos/alice/demo/forks', { headers: basic('alice') });
     expect((forks.json() as Array<{ full_name: string }>).map((f) => f.full_name)).toEqual(['erin/demo']);
+  });
+
+  it('release create with files, release upload (--clobber) and release download', async () => {
+    const files = path.join(home, 'assets');
+    mkdirSync(files, { recursive: true });
+    writeFileSync(path.join(files, 'app.tar.gz'), Buffer.from([0x1f, 0x8b, 0, 1, 2, 3, 255]));
+    writeFileSync(path.join(files, 'notes.json'), '{"a":1}\n');
+    await gh('release', 'create', 'v2.0.0', path.join(files, 'app.tar.gz'), '--title', 'Second', '--notes', 'with files', '-R', repo);
+    const release = await v1('/repos/alice/demo/releases/tags/v2.0.0');
+    expect(release).toMatchObject({ draft: false, name: 'Second' });
+    expect((release.assets as Array<{ name: string; size: number }>).map((a) => [a.name, a.size])).toEqual([['app.tar.gz', 7]]);
+
+    // A JSON file is uploaded as its bytes, not read as a request body.
+    await gh('release', 'upload', 'v2.0.0', path.join(files, 'notes.json'), '-R', repo);
+    await expect(gh('release', 'upload', 'v2.0.0', path.join(files, 'notes.json'), '-R', repo)).rejects.toThrow(/already exists/);
+    writeFileSync(path.join(files, 'notes.json'), '{"a":2,"b":3}\n');
+    await gh('release', 'upload', 'v2.0.0', path.join(files, 'notes.json'), '--clobber', '-R', repo);
+    const assets = (await v1('/repos/alice/demo/releases/tags/v2.0.0')).assets as Array<{ name: string; size: number }>;
+    expect(assets.map((a) => [a.name, a.size]).sort()).toEqual([
+      ['app.tar.gz', 7],
+      ['notes.json', 14],
+    ]);
+
+    const into = path.join(home, 'downloaded');
+    await gh('release', 'download', 'v2.0.0', '-D', into, '-R', repo);
+    expect(readFileSync(path.join(into, 'app.tar.gz'))).toEqual(Buffer.from([0x1f, 0x8b, 0, 1, 2, 3, 255]));
+    expect(readFileSync(path.join(into, 'notes.json'), 'utf8')).toBe('{"a":2,"b":3}\n');
   });
 });

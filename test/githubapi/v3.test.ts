@@ -246,6 +246,81 @@ describe.each(PROVIDERS)("GitHub's REST v3 at /api/v3 (%s)", (provider) => {
     });
   });
 
+  describe('release assets in GitHub’s form (gh release upload/download)', () => {
+    let releaseId = 0;
+    let draftId = 0;
+    const upload = (id: number, query: string, headers: Record<string, string> = basic('writer'), payload: string | Buffer = 'bytes') =>
+      t.request('POST', `/api/v3/repos/alice/code/releases/${id}/assets${query}`, {
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload,
+      });
+    beforeAll(async () => {
+      for (const [tag, draft] of [
+        ['a1', false],
+        ['a2', true],
+      ] as const) {
+        const res = await t.request('POST', '/api/v3/repos/alice/code/releases', {
+          headers: basic('alice'),
+          body: { tag_name: tag, draft },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        if (draft) draftId = (res.json() as { id: number }).id;
+        else releaseId = (res.json() as { id: number }).id;
+      }
+    });
+
+    it('takes the raw body whatever its type, reads it back as JSON or as bytes, and deletes it', async () => {
+      const res = await upload(releaseId, '?name=data.json', basic('writer'), '{"not":"parsed"');
+      expect(res.statusCode, res.body).toBe(201);
+      const asset = res.json() as { id: number; name: string; size: number; url: string };
+      expect(asset).toMatchObject({ name: 'data.json', size: 15, state: 'uploaded' });
+      const json = await t.request('GET', `/api/v3/repos/alice/code/releases/assets/${asset.id}`, { headers: basic('reader') });
+      expect(json.json()).toMatchObject({ id: asset.id, name: 'data.json' });
+      const bytes = await t.request('GET', `/api/v3/repos/alice/code/releases/assets/${asset.id}`, {
+        headers: { ...basic('reader'), accept: 'application/octet-stream' },
+      });
+      expect(bytes.headers['content-type']).toBe('application/octet-stream');
+      expect(bytes.body).toBe('{"not":"parsed"');
+      expect(
+        (await t.request('DELETE', `/api/v3/repos/alice/code/releases/assets/${asset.id}`, { headers: basic('reader') })).statusCode,
+      ).toBe(403);
+      // The asset is addressed through its own repository only.
+      expect(
+        (await t.request('DELETE', `/api/v3/repos/alice/secret/releases/assets/${asset.id}`, { headers: basic('alice') })).statusCode,
+      ).toBe(404);
+      expect(
+        (await t.request('DELETE', `/api/v3/repos/alice/code/releases/assets/${asset.id}`, { headers: basic('writer') })).statusCode,
+      ).toBe(204);
+      expect((await t.request('GET', `/api/v3/repos/alice/code/releases/assets/${asset.id}`, { headers: basic('alice') })).statusCode).toBe(
+        404,
+      );
+    });
+    it('refuses a missing name and a label (422), readers (403), and hides a draft’s assets from readers (404)', async () => {
+      expect((await upload(releaseId, '')).statusCode).toBe(422);
+      const labelled = await upload(releaseId, '?name=x.bin&label=Linux');
+      expect(labelled.statusCode).toBe(422);
+      expect((labelled.json() as { message: string }).message).toMatch(/label/);
+      expect((await upload(releaseId, '?name=x.bin', basic('reader'))).statusCode).toBe(403);
+      const drafted = await upload(draftId, '?name=draft.bin');
+      expect(drafted.statusCode, drafted.body).toBe(201);
+      const id = (drafted.json() as { id: number }).id;
+      expect((await t.request('GET', `/api/v3/repos/alice/code/releases/assets/${id}`, { headers: basic('reader') })).statusCode).toBe(404);
+      expect((await t.request('GET', `/api/v3/repos/alice/code/releases/assets/${id}`, { headers: basic('writer') })).statusCode).toBe(200);
+    });
+    it('publishes a draft with PATCH', async () => {
+      const res = await t.request('PATCH', `/api/v3/repos/alice/code/releases/${draftId}`, {
+        headers: basic('writer'),
+        body: { draft: false, name: 'Out' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ id: draftId, draft: false, name: 'Out', tag_name: 'a2' });
+      expect(
+        (await t.request('PATCH', `/api/v3/repos/alice/code/releases/${draftId}`, { headers: basic('reader'), body: { name: 'x' } }))
+          .statusCode,
+      ).toBe(403);
+    });
+  });
+
   describe('request bodies', () => {
     it('takes an empty body typed as JSON as none, and answers 400 for one that is not JSON', async () => {
       await branch('code', 'empty-body');

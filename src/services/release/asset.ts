@@ -137,3 +137,32 @@ export async function deleteReleaseAssetById(cx: ServiceContext, id: number): Pr
   const at = await locateAsset(cx, id);
   await deleteReleaseAsset(cx, at, at.releaseId, id);
 }
+
+/** The release of a repository's asset known by its id (GitHub's `/releases/assets/{id}`), as the viewer reads releases. */
+async function releaseIdOfAsset(cx: ServiceContext, ref: RepoRef, id: number): Promise<number> {
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  requireUnitRead(access, 'RELEASES');
+  const row = isId(id)
+    ? await cx.db.attachment.findFirst({
+        where: { id, release: { repoId: access.repo.id }, AND: [attachmentReadWhere(cx)] },
+        select: { releaseId: true },
+      })
+    : null;
+  if (!row?.releaseId) throw new NotFoundError('attachment does not exist', { attachmentId: id });
+  return row.releaseId;
+}
+
+/** getReleaseAsset for an asset of the repository known by its id alone. @throws NotFoundError */
+export async function getRepoReleaseAsset(cx: ServiceContext, ref: RepoRef, id: number): Promise<Attachment> {
+  return getReleaseAsset(cx, ref, await releaseIdOfAsset(cx, ref, id), id);
+}
+
+/** The content of a repository's release asset known by its id. @throws NotFoundError */
+export async function openRepoReleaseAsset(cx: ServiceContext, ref: RepoRef, id: number): Promise<attachmentService.AttachmentDownload> {
+  return attachmentService.openDownload(cx, await getRepoReleaseAsset(cx, ref, id));
+}
+
+/** deleteReleaseAsset for an asset of the repository known by its id alone. @throws as deleteReleaseAsset */
+export async function deleteRepoReleaseAsset(cx: ServiceContext, ref: RepoRef, id: number): Promise<void> {
+  await deleteReleaseAsset(cx, ref, await releaseIdOfAsset(cx, ref, id), id);
+}
