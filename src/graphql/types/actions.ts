@@ -107,7 +107,7 @@ export const WorkflowRunRef = builder.prismaObject('ActionRun', {
     completedAt: t.expose('stopped', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    url: t.string({ select: REPO, resolve: (r, _a, ctx) => `${repoUrl(ctx, r.repo)}/actions/runs/${r.id}` }),
+    url: t.field({ type: 'URI', select: REPO, resolve: (r, _a, ctx) => `${repoUrl(ctx, r.repo)}/actions/runs/${r.id}` }),
     jobs: t.relatedConnection('jobs', {
       cursor: 'id',
       totalCount: true,

@@ -39,7 +39,7 @@ const StatusContextRef = builder.objectRef<CommitStatusView>('StatusContext').im
     context: t.exposeString('context'),
     state: t.field({ type: StatusStateEnum, resolve: (s) => s.state as State }),
     description: t.string({ nullable: true, resolve: (s) => s.description || null }),
-    targetUrl: t.string({ nullable: true, resolve: (s) => s.targetUrl || null }),
+    targetUrl: t.field({ type: 'URI', nullable: true, resolve: (s) => s.targetUrl || null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     creator: t.field({
       type: UserRef,

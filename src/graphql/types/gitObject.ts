@@ -29,7 +29,7 @@ const GitObjectRef = builder.interfaceRef<GitObjectView>('GitObject').implement(
   description: 'A git object: commit, tree, blob or tag.',
   resolveType: (o) => ({ commit: 'Commit', tree: 'Tree', blob: 'Blob', tag: 'Tag' })[o.type],
   fields: (t) => ({
-    oid: t.exposeString('oid'),
+    oid: t.field({ type: 'GitObjectID', resolve: (o) => o.oid }),
     abbreviatedOid: t.string({ resolve: (o) => o.oid.slice(0, 7) }),
   }),
 });
@@ -42,7 +42,7 @@ const GitActorRef = builder.objectRef<{ name: string; email: string; when: strin
   fields: (t) => ({
     name: t.exposeString('name'),
     email: t.exposeString('email'),
-    date: t.string({ description: 'RFC 3339 with the commit time zone.', resolve: (a) => a.when }),
+    date: t.field({ type: 'GitTimestamp', description: 'RFC 3339 with the commit time zone.', resolve: (a) => a.when }),
   }),
 });
 
@@ -90,9 +90,9 @@ const TreeEntryRef = builder.objectRef<TreeEntry>('TreeEntry').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     path: t.exposeString('path'),
-    mode: t.exposeString('mode'),
+    mode: t.int({ description: "The file mode as GitHub gives it: the octal git mode's value (100644 is 33188).", resolve: (e) => parseInt(e.mode, 8) }),
     type: t.exposeString('type', { description: 'blob, tree or commit (a submodule).' }),
-    oid: t.exposeString('sha'),
+    oid: t.field({ type: 'GitObjectID', resolve: (e) => e.sha }),
     size: t.exposeInt('size', { description: 'Blob size in bytes; 0 for trees.' }),
   }),
 });

@@ -172,7 +172,8 @@ export const IssueRef = builder.prismaNode('Issue', {
     closed: t.exposeBoolean('isClosed'),
     locked: t.exposeBoolean('isLocked'),
     isPullRequest: t.exposeBoolean('isPull'),
-    url: t.string({
+    url: t.field({
+      type: 'URI',
       select: { repo: { select: { ownerName: true, name: true } } },
       resolve: (i, _a, ctx) => `${ctx.cx.config.rootUrl}${i.repo.ownerName}/${i.repo.name}/${i.isPull ? 'pulls' : 'issues'}/${i.index}`,
     }),

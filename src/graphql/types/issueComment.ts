@@ -144,7 +144,8 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
       description: 'When the body was last edited; null when it never was.',
       resolve: (c) => (c.contentVersion > 0 ? c.updatedAt : null),
     }),
-    url: t.string({
+    url: t.field({
+      type: 'URI',
       description: "The comment's web URL (`…/issues/{n}#issuecomment-{id}`).",
       select: { issue: ISSUE_FACTS },
       resolve: (c, _a, ctx) =>

@@ -36,7 +36,7 @@ export const OrganizationRef = builder.prismaNode('User', {
     name: t.string({ nullable: true, description: 'Full name.', resolve: (o) => o.fullName || null }),
     email: t.string({ nullable: true, resolve: (o, _a, ctx) => orgService.visibleOrgEmail(ctx.cx, o) || null }),
     description: t.string({ nullable: true, resolve: (o) => o.description || null }),
-    websiteUrl: t.string({ nullable: true, resolve: (o) => o.website || null }),
+    websiteUrl: t.field({ type: 'URI', nullable: true, resolve: (o) => o.website || null }),
     location: t.string({ nullable: true, resolve: (o) => o.location || null }),
     visibility: t.field({ type: UserVisibilityEnum, resolve: (o) => o.visibility }),
     repoAdminChangeTeamAccess: t.exposeBoolean('repoAdminChangeTeamAccess'),

@@ -76,7 +76,8 @@ export const ProjectRef = builder.prismaNode('Project', {
     closedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => (p.isClosed ? p.closedAt : null) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    url: t.string({
+    url: t.field({
+      type: 'URI',
       description: 'The web URL.',
       select: { repo: { select: { ownerName: true, name: true } }, owner: { select: { name: true } } },
       resolve: (p, _a, ctx) => {

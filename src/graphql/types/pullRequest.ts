@@ -2,6 +2,7 @@ import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
+import { NotFoundError } from '../../errors.ts';
 import * as createService from '../../services/pull/create.ts';
 import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
 import { isWorkInProgress, withWipPrefix } from '../../services/issue/wip.ts';
@@ -106,11 +107,19 @@ const PullRequestChangedFileRef = builder.objectRef<DiffFile>('PullRequestChange
   }),
 });
 
-const PullRequestCommitRef = builder.objectRef<CommitView>('PullRequestCommit').implement({
+/** A commit of a pull request: the commit (read from the base repository) and the pull request's id and number. */
+type PullCommitView = CommitView & { pull: Pick<Models.PullRequest, 'id' | 'index'> };
+
+const PullRequestCommitRef = builder.objectRef<PullCommitView>('PullRequestCommit').implement({
   description: 'A commit in a pull request.',
   fields: (t) => ({
     commit: t.field({ type: CommitRef, ...inherits('the commit itself (read from the base repository)'), resolve: (c) => c }),
-    url: t.string({ nullable: true, resolve: () => null }),
+    url: t.field({
+      type: 'URI',
+      description: "The commit's page in the pull request (`…/pulls/{n}/commits/{oid}`).",
+      resolve: (c, _a, ctx) =>
+        `${ctx.cx.config.rootUrl}${encodeURIComponent(c.repo.ownerName)}/${encodeURIComponent(c.repo.name)}/pulls/${c.pull.index}/commits/${c.oid}`,
+    }),
   }),
 });
 
@@ -149,6 +158,12 @@ export const PROTECTION_SELECT = {
   baseRepo: { select: { ownerName: true, name: true, isArchived: true } },
   issue: { select: { title: true, isClosed: true } },
 } as const;
+
+/** A ref oid GitHub promises (non-null). @throws NotFoundError when git has neither the ref nor the sha kept on the row */
+function knownOid(oid: string | null, p: Pick<Models.PullRequest, 'id'>, side: 'base' | 'head'): string {
+  if (!oid) throw new NotFoundError(`the ${side} commit of this pull request is unknown (its ref and recorded sha are gone)`, { pullId: p.id });
+  return oid;
+}
 
 builder.prismaObjectFields(PullRequestRef, (t) => ({
   title: t.string({ select: { issue: { select: { title: true } } }, resolve: (p) => p.issue.title }),
@@ -202,15 +217,17 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   additions: t.int({ resolve: (p) => p.additions ?? 0 }),
   deletions: t.int({ resolve: (p) => p.deletions ?? 0 }),
   changedFiles: t.int({ resolve: (p) => p.changedFiles ?? 0 }),
-  baseRefOid: t.string({
-    nullable: true,
+  baseRefOid: t.field({
+    type: 'GitObjectID',
+    description: "The base branch's tip; once the branch is deleted, the merge base kept on the pull request.",
     select: { ...GIT_SELECT, headRepo: { select: { ownerName: true, name: true } } },
-    resolve: async (p, _a, ctx) => (await pullRefOids(ctx.cx, p)).base,
+    resolve: async (p, _a, ctx) => knownOid((await pullRefOids(ctx.cx, p)).base, p, 'base'),
   }),
-  headRefOid: t.string({
-    nullable: true,
+  headRefOid: t.field({
+    type: 'GitObjectID',
+    description: "The head branch's tip; once the branch is deleted, the pull request's own head ref (`refs/pull/{n}/head`).",
     select: { ...GIT_SELECT, headRepo: { select: { ownerName: true, name: true } } },
-    resolve: async (p, _a, ctx) => (await pullRefOids(ctx.cx, p)).head,
+    resolve: async (p, _a, ctx) => knownOid((await pullRefOids(ctx.cx, p)).head, p, 'head'),
   }),
   baseRef: t.field({
     type: RefRef,
@@ -330,7 +347,8 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         if (!range) return null;
         const { commits, total } = await pullGitLoaders(ctx.cx).commits.load(range);
         // The pull request's commits are in its base repository (refs/pull/{index}/head), where their statuses are too.
-        const views = commits.map((commit): CommitView => ({ type: 'commit', oid: commit.sha, commit, repo: p.baseRepo })).reverse();
+        const pull = { id: p.id, index: p.index };
+        const views = commits.map((commit): PullCommitView => ({ type: 'commit', oid: commit.sha, commit, repo: p.baseRepo, pull })).reverse();
         return arrayConnection(args, views, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, total);
       },
     },

@@ -56,7 +56,7 @@ builder.relayMutationField(
       mergeMethod: t.field({ type: PullRequestMergeMethodEnum, defaultValue: 'merge' }),
       commitHeadline: t.string(),
       commitBody: t.string(),
-      expectedHeadOid: t.string({ description: 'The head commit the viewer reviewed; a different current head is a ConflictError.' }),
+      expectedHeadOid: t.field({ type: 'GitObjectID', description: 'The head commit the viewer reviewed; a different current head is a ConflictError.' }),
       deleteBranch: t.boolean(),
     }),
   },

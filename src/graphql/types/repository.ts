@@ -95,8 +95,9 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     name: t.exposeString('name'),
     nameWithOwner: t.string({ description: 'owner/name.', resolve: (r) => `${r.ownerName}/${r.name}` }),
     description: t.string({ nullable: true, resolve: (r) => r.description || null }),
-    homepageUrl: t.string({ nullable: true, resolve: (r) => r.website || null }),
-    url: t.string({
+    homepageUrl: t.field({ type: 'URI', nullable: true, resolve: (r) => r.website || null }),
+    url: t.field({
+      type: 'URI',
       description: 'The web URL.',
       resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}`,
     }),

@@ -13,7 +13,7 @@ export const RepositoryOwnerRef = builder.interfaceRef<Models.User>('RepositoryO
     id: t.id({ resolve: (o) => encodeGlobalID(o.type === 'ORGANIZATION' ? 'Organization' : 'User', o.id) }),
     login: t.exposeString('name'),
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
-    avatarUrl: t.string({ resolve: (o, _a, ctx) => avatarUrl(o, ctx.cx.config.rootUrl) }),
-    url: t.string({ description: 'The web URL.', resolve: (o, _a, ctx) => `${ctx.cx.config.rootUrl}${o.name}` }),
+    avatarUrl: t.field({ type: 'URI', resolve: (o, _a, ctx) => avatarUrl(o, ctx.cx.config.rootUrl) }),
+    url: t.field({ type: 'URI', description: 'The web URL.', resolve: (o, _a, ctx) => `${ctx.cx.config.rootUrl}${o.name}` }),
   }),
 });

@@ -88,11 +88,15 @@ export async function pullGitRange(cx: ServiceContext, pull: PullGitRow): Promis
   return head && base ? { gitDir, base, head } : null;
 }
 
-/** The current tip of a pull request's head (its branch, else `refs/pull/{index}/head`) and base branch, for `headRefOid`/`baseRefOid`. */
+/**
+ * The current tip of a pull request's head (its branch, else `refs/pull/{index}/head`, else the AGit head commit) and
+ * base branch (else, once the branch is gone, the merge base kept on the row), for `headRefOid`/`baseRefOid`: GitHub
+ * keeps answering them after a ref is deleted.
+ */
 export async function pullRefOids(
   cx: ServiceContext,
   pull: PullGitRow &
-    Pick<Models.PullRequest, 'headBranch' | 'headRepoId'> & { headRepo: Pick<Models.Repository, 'ownerName' | 'name'> | null },
+    Pick<Models.PullRequest, 'headBranch' | 'headRepoId' | 'headCommitId'> & { headRepo: Pick<Models.Repository, 'ownerName' | 'name'> | null },
 ): Promise<{ base: string | null; head: string | null }> {
   const { refs } = pullGitLoaders(cx);
   const gitDir = gitDirOf(cx, pull.baseRepo);
@@ -101,5 +105,5 @@ export async function pullRefOids(
     refs.load({ gitDir, ref: pullHeadRef(pull.index) }),
     pull.headRepo ? refs.load({ gitDir: gitDirOf(cx, pull.headRepo), ref: `refs/heads/${pull.headBranch}` }) : null,
   ]);
-  return { base, head: branchHead ?? pullHead };
+  return { base: base ?? (pull.mergeBase || null), head: branchHead ?? pullHead ?? (pull.headCommitId || null) };
 }
