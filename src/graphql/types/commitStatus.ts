@@ -12,7 +12,7 @@ import { checkedBy, inherits } from '../policy.ts';
 import { totalOf } from '../totalCount.ts';
 import { checkConclusionOf, checkStatusOf, CheckRunRef, isRequiredFor } from './checkRun.ts';
 import { CommitRef, type CommitView } from './gitObject.ts';
-import { UserRef } from './user.ts';
+import { ActorRef } from './repositoryOwner.ts';
 
 const latest = createContextCache((ctx: GraphQLContext) => latestStatusesLoader(ctx.cx.db));
 const checkRuns = createContextCache((ctx: GraphQLContext) => commitCheckRunsLoader(ctx.cx));
@@ -42,7 +42,7 @@ const StatusContextRef = builder.objectRef<CommitStatusView>('StatusContext').im
     targetUrl: t.field({ type: 'URI', nullable: true, resolve: (s) => s.targetUrl || null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     creator: t.field({
-      type: UserRef,
+      type: ActorRef,
       nullable: true,
       description: 'Null for statuses written by Actions or by a deleted account.',
       ...inherits('REST shows the creator with the status'),

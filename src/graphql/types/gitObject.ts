@@ -90,7 +90,10 @@ const TreeEntryRef = builder.objectRef<TreeEntry>('TreeEntry').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     path: t.exposeString('path'),
-    mode: t.int({ description: "The file mode as GitHub gives it: the octal git mode's value (100644 is 33188).", resolve: (e) => parseInt(e.mode, 8) }),
+    mode: t.int({
+      description: "The file mode as GitHub gives it: the octal git mode's value (100644 is 33188).",
+      resolve: (e) => parseInt(e.mode, 8),
+    }),
     type: t.exposeString('type', { description: 'blob, tree or commit (a submodule).' }),
     oid: t.field({ type: 'GitObjectID', resolve: (e) => e.sha }),
     size: t.exposeInt('size', { description: 'Blob size in bytes; 0 for trees.' }),

@@ -16,7 +16,7 @@ import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
-import { RepositoryOwnerRef } from './repositoryOwner.ts';
+import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef, UserVisibilityEnum } from './user.ts';
 
 async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> {
@@ -26,7 +26,7 @@ async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> 
 export const OrganizationRef = builder.prismaNode('User', {
   variant: 'Organization',
   description: 'An organization: shared ownership of repositories, with teams.',
-  interfaces: [RepositoryOwnerRef],
+  interfaces: [RepositoryOwnerRef, ActorRef],
   id: { field: 'id' },
   // node(id:): a private organization is simply absent for outsiders.
   ...filteredBy('orgReadWhere'),

@@ -12,7 +12,7 @@ import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builde
 import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
-import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
+import { bothNodePaths, scalars, withIssueScalars, withScalars, withUserScalars } from '../selection.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import type { GraphQLContext } from '../context.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
@@ -22,6 +22,7 @@ import { OrganizationRef } from './organization.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
+import { ActorRef } from './repositoryOwner.ts';
 
 export const ProjectStateEnum = builder.enumType('ProjectState', {
   description: 'State of a project: open or closed.',
@@ -86,11 +87,13 @@ export const ProjectRef = builder.prismaNode('Project', {
         return `${root}${encodeURIComponent(p.owner?.name ?? '')}/-/projects/${p.id}`;
       },
     }),
-    creator: t.relation('creator', {
-      type: UserRef,
+    creator: t.field({
+      type: ActorRef,
       nullable: true,
       description: 'Null once the creator is deleted.',
       ...inherits('REST shows the creator with the project'),
+      select: (_a, _c, nested) => ({ creator: withUserScalars(nested(true)) }),
+      resolve: (p) => p.creator,
     }),
     owner: t.field({
       type: ProjectOwnerUnion,

@@ -22,7 +22,7 @@ import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, Milestone
 import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { LabelRef } from './label.ts';
 import { RefRef, RepositoryRef } from './repository.ts';
-import { RepositoryOwnerRef } from './repositoryOwner.ts';
+import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef } from './user.ts';
 import type { GraphQLContext } from '../context.ts';
 
@@ -161,7 +161,8 @@ export const PROTECTION_SELECT = {
 
 /** A ref oid GitHub promises (non-null). @throws NotFoundError when git has neither the ref nor the sha kept on the row */
 function knownOid(oid: string | null, p: Pick<Models.PullRequest, 'id'>, side: 'base' | 'head'): string {
-  if (!oid) throw new NotFoundError(`the ${side} commit of this pull request is unknown (its ref and recorded sha are gone)`, { pullId: p.id });
+  if (!oid)
+    throw new NotFoundError(`the ${side} commit of this pull request is unknown (its ref and recorded sha are gone)`, { pullId: p.id });
   return oid;
 }
 
@@ -193,7 +194,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   createdAt: t.field({ type: 'DateTime', select: { issue: { select: { createdAt: true } } }, resolve: (p) => p.issue.createdAt }),
   updatedAt: t.field({ type: 'DateTime', select: { issue: { select: { updatedAt: true } } }, resolve: (p) => p.issue.updatedAt }),
   author: t.field({
-    type: UserRef,
+    type: ActorRef,
     nullable: true,
     description: 'Null for a deleted (ghost) author.',
     ...inherits('REST shows the poster with the pull request'),
@@ -207,7 +208,13 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     select: (_a, _c, nested) => ({ issue: { select: { milestone: nested(true) } } }),
     resolve: (p) => p.issue.milestone,
   }),
-  mergedBy: t.relation('merger', { type: UserRef, nullable: true, ...inherits('REST shows the merger with the pull request') }),
+  mergedBy: t.field({
+    type: ActorRef,
+    nullable: true,
+    ...inherits('REST shows the merger with the pull request'),
+    select: (_a, _c, nested) => ({ merger: withUserScalars(nested(true)) }),
+    resolve: (p) => p.merger,
+  }),
   mergeCommitOid: t.string({ nullable: true, resolve: (p) => (p.hasMerged && p.mergedCommitId ? p.mergedCommitId : null) }),
   mergeable: t.field({
     type: MergeableStateEnum,
@@ -348,7 +355,9 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         const { commits, total } = await pullGitLoaders(ctx.cx).commits.load(range);
         // The pull request's commits are in its base repository (refs/pull/{index}/head), where their statuses are too.
         const pull = { id: p.id, index: p.index };
-        const views = commits.map((commit): PullCommitView => ({ type: 'commit', oid: commit.sha, commit, repo: p.baseRepo, pull })).reverse();
+        const views = commits
+          .map((commit): PullCommitView => ({ type: 'commit', oid: commit.sha, commit, repo: p.baseRepo, pull }))
+          .reverse();
         return arrayConnection(args, views, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, total);
       },
     },
