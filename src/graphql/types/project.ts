@@ -36,8 +36,13 @@ const ProjectOwnerUnion = builder.unionType('ProjectOwner', {
   resolveType: (owner) => ('ownerName' in owner ? 'Repository' : owner.type === 'ORGANIZATION' ? 'Organization' : 'User'),
 });
 
-const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
+const ProjectColumnRef = builder.prismaNode('ProjectColumn', {
   description: 'A column of a project; the default one receives issues added without a column.',
+  id: { field: 'id' },
+  // node(id:): a column is readable with its project.
+  ...filteredBy('projectReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), project: projectReadWhere(ctx.cx) }),
+  nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     name: t.exposeString('title'),
