@@ -4,7 +4,7 @@ import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
 import { NotFoundError } from '../../errors.ts';
 import * as createService from '../../services/pull/create.ts';
-import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
+import { pullCommitsByKey, pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
 import { isWorkInProgress, withWipPrefix } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
 import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
@@ -110,8 +110,21 @@ const PullRequestChangedFileRef = builder.objectRef<DiffFile>('PullRequestChange
 /** A commit of a pull request: the commit (read from the base repository) and the pull request's id and number. */
 type PullCommitView = CommitView & { pull: Pick<Models.PullRequest, 'id' | 'index'> };
 
-const PullRequestCommitRef = builder.objectRef<PullCommitView>('PullRequestCommit').implement({
+const PullRequestCommitRef = builder.objectRef<PullCommitView>('PullRequestCommit');
+builder.node(PullRequestCommitRef, {
   description: 'A commit in a pull request.',
+  // node(id:) `<pull request id>:<oid>`: the pull request through its read policy, the commit among its commits
+  // (the base repository's code must be readable).
+  ...filteredBy('pullReadWhere'),
+  id: { resolve: (c) => `${c.pull.id}:${c.oid}` },
+  loadMany: async (ids, ctx) => {
+    const keys = ids.map((id) => {
+      const colon = id.indexOf(':');
+      return colon > 0 ? { pullId: dbId(id.slice(0, colon)), oid: id.slice(colon + 1) } : { pullId: 0, oid: '' };
+    });
+    const found = await pullCommitsByKey(ctx.cx, keys);
+    return found.map((f) => (f ? { type: 'commit' as const, oid: f.commit.sha, commit: f.commit, repo: f.repo, pull: f.pull } : null));
+  },
   fields: (t) => ({
     commit: t.field({ type: CommitRef, ...inherits('the commit itself (read from the base repository)'), resolve: (c) => c }),
     url: t.field({
@@ -122,6 +135,7 @@ const PullRequestCommitRef = builder.objectRef<PullCommitView>('PullRequestCommi
     }),
   }),
 });
+tokenReadScope(PullRequestCommitRef, 'issue');
 
 const pullLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',
