@@ -8,6 +8,31 @@ import { errorCodes, gql } from '../helpers/graphql.ts';
 import { PullFixture } from '../helpers/pull.ts';
 
 type Node = Record<string, unknown> | null;
+interface Id {
+  id: string;
+}
+/** What the setup reads of each repository: the ids of the objects the node(id:) tests look up. */
+interface SetupRepo {
+  databaseId: number;
+  defaultBranchRef: Id;
+  commit: Id & { status: Id & { contexts: Id[] }; statusCheckRollup: Id };
+  languages: { nodes: Id[] };
+  tree: Id;
+  blob: Id | null;
+  pullRequest: { commits: { nodes: Id[] } };
+  issue: Id;
+  repositoryTopics: { nodes: (Id & { topic: Id })[] };
+}
+interface Shapes {
+  url: string;
+  object: { oid: string; entries: { name: string; mode: number; oid: string }[] };
+  pullRequest: {
+    url: string;
+    baseRefOid: string;
+    headRefOid: string;
+    commits: { nodes: { url: string; commit: { oid: string; author: { date: string } } }[] };
+  };
+}
 
 describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provider) => {
   let t: TestApp;
@@ -40,27 +65,40 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
       ).toBe(204);
     }
     for (const repo of ['pub', 'priv']) {
-      const res = await gql<{ repository: Record<string, any> }>(
+      await f.push('gt', repo, 'gt', 'main', { 'main.go': 'package main\n\nfunc main() {}\n' });
+      const main = (await t.request('GET', `/api/v1/repos/gt/${repo}/branches/main`, { headers: basic('gt') })).json<{
+        commit: { id: string };
+      }>();
+      const status = await t.request('POST', `/api/v1/repos/gt/${repo}/statuses/${main.commit.id}`, {
+        headers: basic('gt'),
+        body: { state: 'success', context: 'ci/test' },
+      });
+      expect(status.statusCode).toBe(201);
+    }
+    for (const repo of ['pub', 'priv']) {
+      const res = await gql<{ repository: SetupRepo }>(
         t,
         `{ repository(owner: "gt", name: "${repo}") {
             databaseId
             defaultBranchRef { id }
-            commit: object(expression: "main") { id }
+            commit: object(expression: "main") { id ... on Commit { status { id contexts { id } } statusCheckRollup { id } } }
+            languages(first: 1) { nodes { id } }
             tree: object(expression: "main:") { id }
             blob: object(expression: "topic:a.txt") { id }
             pullRequest(number: 1) { commits(first: 5) { nodes { id } } }
             issue(number: 2) { id }
-            repositoryTopics(first: 1) { nodes { id } }
+            repositoryTopics(first: 1) { nodes { id topic { id } } }
           } }`,
         { headers: basic('gt') },
       );
       expect(res.errors).toBeUndefined();
-      const r = res.data?.repository ?? {};
-      if (repo === 'pub') pubDbId = r.databaseId as number;
+      const r = res.data?.repository;
+      if (!r) throw new Error(`no repository gt/${repo}`);
+      if (repo === 'pub') pubDbId = r.databaseId;
       ids[`${repo}.ref`] = r.defaultBranchRef.id;
       ids[`${repo}.commit`] = r.commit.id;
       ids[`${repo}.tree`] = r.tree.id;
-      ids[`${repo}.pullCommit`] = r.pullRequest.commits.nodes[0].id;
+      ids[`${repo}.pullCommit`] = r.pullRequest.commits.nodes[0]?.id ?? '';
       const reacted = await gql<{ addReaction: { reaction: { id: string } } }>(
         t,
         'mutation($i: AddReactionInput!) { addReaction(input: $i) { reaction { id } } }',
@@ -68,7 +106,12 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
       );
       expect(reacted.errors).toBeUndefined();
       ids[`${repo}.reaction`] = reacted.data?.addReaction.reaction.id ?? '';
-      ids[`${repo}.topic`] = r.repositoryTopics.nodes[0].id;
+      ids[`${repo}.topic`] = r.repositoryTopics.nodes[0]?.id ?? '';
+      ids[`${repo}.topicName`] = r.repositoryTopics.nodes[0]?.topic.id ?? '';
+      ids[`${repo}.language`] = r.languages.nodes[0]?.id ?? '';
+      ids[`${repo}.status`] = r.commit.status.id;
+      ids[`${repo}.statusContext`] = r.commit.status.contexts[0]?.id ?? '';
+      ids[`${repo}.rollup`] = r.commit.statusCheckRollup.id;
       if (r.blob) ids[`${repo}.blob`] = r.blob.id;
     }
   });
@@ -78,7 +121,7 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
   });
 
   it('oids are GitObjectIDs, GitActor.date a GitTimestamp, TreeEntry.mode an Int as GitHub gives it, urls URIs', async () => {
-    const res = await gql<{ repository: Record<string, any> }>(
+    const res = await gql<{ repository: Shapes }>(
       t,
       `{ repository(owner: "gt", name: "pub") {
           url
@@ -87,14 +130,16 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
         } }`,
     );
     expect(res.errors).toBeUndefined();
-    const repo = res.data?.repository ?? {};
+    const repo = res.data?.repository;
+    if (!repo) throw new Error('no repository gt/pub');
     expect(repo.url).toMatch(/^http.*\/gt\/pub$/);
     expect(repo.object.oid).toMatch(/^[0-9a-f]{40}$/);
-    const readme = (repo.object.entries as { name: string; mode: number; oid: string }[]).find((e) => e.name === 'README.md');
+    const readme = repo.object.entries.find((e) => e.name === 'README.md');
     expect(readme).toMatchObject({ mode: 0o100644 });
     expect(readme?.oid).toMatch(/^[0-9a-f]{40}$/);
     const pull = repo.pullRequest;
     const commit = pull.commits.nodes[0];
+    if (!commit) throw new Error('no pull request commit');
     expect(commit.url).toBe(`${pull.url}/commits/${commit.commit.oid}`);
     expect(commit.commit.author.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/);
     expect(pull.headRefOid).toBe(commit.commit.oid);
@@ -177,6 +222,9 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
       ['pullCommit', 'PullRequestCommit', '... on PullRequestCommit { commit { oid } }'],
       ['reaction', 'Reaction', '... on Reaction { content }'],
       ['topic', 'RepositoryTopic', '... on RepositoryTopic { topic { name } }'],
+      ['status', 'Status', '... on Status { state }'],
+      ['statusContext', 'StatusContext', '... on StatusContext { context state }'],
+      ['rollup', 'StatusCheckRollup', '... on StatusCheckRollup { state }'],
     ];
     for (const [key, typename, selection] of kinds) {
       const pub = ids[`pub.${key}`] ?? '';
@@ -187,6 +235,10 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
       expect(await node(priv, selection), key).toBeNull();
     }
     expect(await node(ids['pub.blob'] ?? '', '... on Blob { text }')).toEqual({ __typename: 'Blob', text: 'a\n' });
+    // Topics are public (as Gitea's topic search); a language is known through a readable repository's code.
+    expect(await node(ids['priv.topicName'] ?? '', '... on Topic { name }', 'gtout')).toEqual({ __typename: 'Topic', name: 'graph' });
+    expect(await node(ids['pub.language'] ?? '', '... on Language { name }')).toMatchObject({ __typename: 'Language' });
+    expect(await node(encodeGlobalID('Language', 'NoSuchLanguage'), 'id')).toBeNull();
   });
 
   it('a git object id names one full oid of one kind: another kind, a revision or a foreign commit is null', async () => {

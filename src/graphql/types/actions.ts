@@ -3,7 +3,7 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
-import { canReadActions, runListWhere } from '../../services/actions/graphRead.ts';
+import { actionRunReadWhere, canReadActions, runListWhere } from '../../services/actions/graphRead.ts';
 import { listRunners, runnerLabels, runnerState } from '../../services/actions/runners.ts';
 import { apiStatus } from '../../services/actions/status.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
@@ -14,7 +14,6 @@ import { totalOf } from '../totalCount.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 import { dbId } from '../ids.ts';
-import { actionRunReadWhere } from '../../services/actions/graphRead.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 
 const StatusEnum = builder.enumType('WorkflowStatus', {

@@ -33,10 +33,10 @@ const GIT_TYPENAME = { commit: 'Commit', tree: 'Tree', blob: 'Blob', tag: 'Tag' 
 const gitObjectId = (o: GitObjectView) => `${o.repo.id}:${o.oid}`;
 
 /**
- * node(id:) of git objects of one kind: through the repository read policy with the code unit
+ * node(id:) of git objects of one kind (and of what a commit's id also names: its Status and StatusCheckRollup): through the repository read policy with the code unit
  * (services/repo/gitObject.ts gitObjectsByKey); null for another kind of object behind the same id.
  */
-async function loadGitObjects<K extends GitObjectView['type']>(
+export async function loadGitObjects<K extends GitObjectView['type']>(
   ctx: GraphQLContext,
   ids: readonly string[],
   type: K,
