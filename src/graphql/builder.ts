@@ -26,6 +26,8 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     URI: { Input: string; Output: string };
+    GitObjectID: { Input: string; Output: string };
+    GitTimestamp: { Input: Date; Output: string };
     ID: { Input: string; Output: string | number };
   };
   AuthScopes: {
@@ -129,8 +131,27 @@ builder.scalarType('URI', {
   description: "An RFC 3986 URI (GitHub's URI scalar): a string on the wire.",
   serialize: (v) => String(v),
   parseValue: (v) => {
-    if (typeof v !== 'string') throw new GraphQLError('URI must be a string');
+    if (typeof v !== 'string' || !URL.canParse(v)) throw new GraphQLError(`URI must be an absolute URI string, got ${JSON.stringify(v)}`);
     return v;
+  },
+});
+builder.scalarType('GitObjectID', {
+  description: "A git object id (GitHub's GitObjectID): 40 hex digits (SHA-1) or 64 (SHA-256).",
+  serialize: (v) => String(v),
+  parseValue: (v) => {
+    if (typeof v !== 'string' || !/^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/.test(v)) {
+      throw new GraphQLError(`GitObjectID must be a full hex object id (40 or 64 hex digits), got ${JSON.stringify(v)}`);
+    }
+    return v.toLowerCase();
+  },
+});
+builder.scalarType('GitTimestamp', {
+  description: "An ISO-8601 timestamp that keeps its git time zone offset (GitHub's GitTimestamp).",
+  serialize: (v) => String(v),
+  parseValue: (v) => {
+    const d = typeof v === 'string' ? new Date(v) : null;
+    if (!d || Number.isNaN(d.getTime())) throw new GraphQLError(`GitTimestamp must be an ISO-8601 string, got ${JSON.stringify(v)}`);
+    return d;
   },
 });
 builder.queryType({});

@@ -10,7 +10,7 @@ import { packageReadWhere, packageVersionReadWhere } from '../services/package/v
 import { projectCardReadWhere, projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
 import { releaseReadWhere } from '../services/release/visibility.ts';
-import { branchReadWhere, collaborationReadWhere, repoReadWhere } from '../services/repo/visibility.ts';
+import { branchReadWhere, collaborationReadWhere, repoReadWhere, topicReadWhere } from '../services/repo/visibility.ts';
 import { publicKeyReadWhere, userReadWhere } from '../services/user/visibility.ts';
 
 /**
@@ -23,6 +23,7 @@ export const READ_POLICIES = {
   repoReadWhere,
   branchReadWhere,
   collaborationReadWhere,
+  topicReadWhere,
   issueReadWhere,
   commentReadWhere,
   pullReadWhere,

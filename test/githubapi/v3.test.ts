@@ -249,7 +249,7 @@ describe.each(PROVIDERS)("GitHub's REST v3 at /api/v3 (%s)", (provider) => {
   describe('release assets in GitHub’s form (gh release upload/download)', () => {
     let releaseId = 0;
     let draftId = 0;
-    const upload = (id: number, query: string, headers: Record<string, string> = basic('writer'), payload: string | Buffer = 'bytes') =>
+    const upload = (id: number, query: string, headers: Record<string, string> = basic('writer'), payload = 'bytes') =>
       t.request('POST', `/api/v3/repos/alice/code/releases/${id}/assets${query}`, {
         headers: { ...headers, 'content-type': 'application/json' },
         payload,

@@ -3,16 +3,18 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
-import { canReadActions, runListWhere } from '../../services/actions/graphRead.ts';
+import { actionRunReadWhere, canReadActions, runListWhere } from '../../services/actions/graphRead.ts';
 import { listRunners, runnerLabels, runnerState } from '../../services/actions/runners.ts';
 import { apiStatus } from '../../services/actions/status.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
-import { checkedBy, inherits } from '../policy.ts';
+import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
+import { dbId } from '../ids.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 
 const StatusEnum = builder.enumType('WorkflowStatus', {
   description: "A run's, job's or step's progress (Gitea's API `status`).",
@@ -81,11 +83,15 @@ builder.prismaObject('ActionRunJob', {
   }),
 });
 
-export const WorkflowRunRef = builder.prismaObject('ActionRun', {
+export const WorkflowRunRef = builder.prismaNode('ActionRun', {
   name: 'WorkflowRun',
   description: 'A run of a workflow file, triggered by an event.',
+  id: { field: 'id' },
+  // node(id:): a run of a repository whose Actions the viewer cannot read is absent.
+  ...filteredBy('actionRunReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [actionRunReadWhere(ctx.cx)] }),
+  nullable: true,
   fields: (t) => ({
-    id: t.globalID({ resolve: (r) => ({ type: 'WorkflowRun', id: r.id }) }),
     databaseId: t.exposeInt('id'),
     runNumber: t.exposeInt('index', { description: "The repository's run number." }),
     title: t.exposeString('title'),
@@ -107,7 +113,7 @@ export const WorkflowRunRef = builder.prismaObject('ActionRun', {
     completedAt: t.expose('stopped', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    url: t.string({ select: REPO, resolve: (r, _a, ctx) => `${repoUrl(ctx, r.repo)}/actions/runs/${r.id}` }),
+    url: t.field({ type: 'URI', select: REPO, resolve: (r, _a, ctx) => `${repoUrl(ctx, r.repo)}/actions/runs/${r.id}` }),
     jobs: t.relatedConnection('jobs', {
       cursor: 'id',
       totalCount: true,
@@ -117,6 +123,7 @@ export const WorkflowRunRef = builder.prismaObject('ActionRun', {
     }),
   }),
 });
+tokenReadScope(WorkflowRunRef, 'repository');
 
 const runsConnection = prismaConnectionHelpers(builder, WorkflowRunRef, {
   cursor: 'id',

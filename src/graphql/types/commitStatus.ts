@@ -4,15 +4,17 @@ import { createContextCache } from '@pothos/core';
 import type { CommitStatusView } from '../../services/status/commitStatus.ts';
 import { combinedState } from '../../services/status/rollup.ts';
 import { commitCheckRunsLoader, type CheckRunView } from '../../services/actions/checkRuns.ts';
-import { latestStatusesLoader } from '../../services/status/statusLoader.ts';
+import { latestStatusesLoader, statusesById } from '../../services/status/statusLoader.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
-import { checkedBy, inherits } from '../policy.ts';
+import { checkedBy, filteredBy, inherits } from '../policy.ts';
+import { dbId } from '../ids.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { totalOf } from '../totalCount.ts';
 import { checkConclusionOf, checkStatusOf, CheckRunRef, isRequiredFor } from './checkRun.ts';
-import { CommitRef, type CommitView } from './gitObject.ts';
-import { UserRef } from './user.ts';
+import { CommitRef, loadGitObjects, type CommitView } from './gitObject.ts';
+import { ActorRef } from './repositoryOwner.ts';
 
 const latest = createContextCache((ctx: GraphQLContext) => latestStatusesLoader(ctx.cx.db));
 const checkRuns = createContextCache((ctx: GraphQLContext) => commitCheckRunsLoader(ctx.cx));
@@ -31,18 +33,22 @@ const StatusStateEnum = builder.enumType('StatusState', {
 });
 type State = 'error' | 'expected' | 'failure' | 'pending' | 'success' | 'warning';
 
-const StatusContextRef = builder.objectRef<CommitStatusView>('StatusContext').implement({
+const StatusContextRef = builder.objectRef<CommitStatusView>('StatusContext');
+builder.node(StatusContextRef, {
   description: 'The latest status of one context of a commit.',
+  // node(id:): a status of a repository whose code the viewer can read (services/status/statusLoader.ts statusesById).
+  ...filteredBy('repoReadWhere'),
+  id: { resolve: (s) => s.id },
+  loadMany: (ids, ctx) => statusesById(ctx.cx, ids.map(dbId)),
   fields: (t) => ({
-    id: t.globalID({ resolve: (s) => ({ type: 'StatusContext', id: s.id }) }),
     databaseId: t.exposeInt('id'),
     context: t.exposeString('context'),
     state: t.field({ type: StatusStateEnum, resolve: (s) => s.state as State }),
     description: t.string({ nullable: true, resolve: (s) => s.description || null }),
-    targetUrl: t.string({ nullable: true, resolve: (s) => s.targetUrl || null }),
+    targetUrl: t.field({ type: 'URI', nullable: true, resolve: (s) => s.targetUrl || null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     creator: t.field({
-      type: UserRef,
+      type: ActorRef,
       nullable: true,
       description: 'Null for statuses written by Actions or by a deleted account.',
       ...inherits('REST shows the creator with the status'),
@@ -62,8 +68,17 @@ interface Statuses {
   contexts: CommitStatusView[];
 }
 
-const StatusRef = builder.objectRef<Statuses>('Status').implement({
+/** A commit's Status and StatusCheckRollup have the commit's key in their global ids: `<repository id>:<oid>`. */
+const OF_COMMIT_NODE = {
+  ...filteredBy('repoReadWhere'),
+  id: { resolve: (s: { commit: CommitView }) => `${s.commit.repo.id}:${s.commit.oid}` },
+} as const;
+
+const StatusRef = builder.objectRef<Statuses>('Status');
+builder.node(StatusRef, {
   description: "A commit's combined status: the worst state of the latest status of each context.",
+  ...OF_COMMIT_NODE,
+  loadMany: async (ids, ctx) => Promise.all((await loadGitObjects(ctx, ids, 'commit')).map((c) => (c ? statusesOf(c, ctx) : null))),
   fields: (t) => ({
     state: t.field({ type: StatusStateEnum, resolve: (s) => combinedState(s.contexts) as State }),
     contexts: t.field({ type: [StatusContextRef], ...OF_COMMIT, resolve: (s) => s.contexts }),
@@ -141,7 +156,10 @@ const StatusContextStateCountRef = builder.objectRef<{ state: State; count: numb
   fields: (t) => ({ count: t.exposeInt('count'), state: t.field({ type: StatusStateEnum, resolve: (c) => c.state }) }),
 });
 
-const StatusCheckRollupRef = builder.objectRef<Rollup>('StatusCheckRollup').implement({
+const StatusCheckRollupRef = builder.objectRef<Rollup>('StatusCheckRollup');
+builder.node(StatusCheckRollupRef, {
+  ...OF_COMMIT_NODE,
+  loadMany: async (ids, ctx) => Promise.all((await loadGitObjects(ctx, ids, 'commit')).map((c) => (c ? loadRollup(c, ctx) : null))),
   description:
     "The roll-up of a commit's checks: the latest status of each context, and the commit's Actions jobs as check runs (to viewers who can read the Actions unit; for others those jobs stay the statuses they write).",
   fields: (t) => ({
@@ -215,3 +233,6 @@ builder.objectFields(CommitRef, (t) => ({
   status: t.field({ type: StatusRef, nullable: true, ...OF_COMMIT, resolve: (c, _a, ctx) => statusesOf(c, ctx) }),
   statusCheckRollup: t.field({ type: StatusCheckRollupRef, nullable: true, ...OF_COMMIT, resolve: (c, _a, ctx) => loadRollup(c, ctx) }),
 }));
+tokenReadScope(StatusContextRef, 'repository');
+tokenReadScope(StatusRef, 'repository');
+tokenReadScope(StatusCheckRollupRef, 'repository');

@@ -16,7 +16,7 @@ builder.relayMutationField(
     inputFields: (t) => ({
       repositoryId: t.globalID({ required: true }),
       name: t.string({ required: true, description: 'The fully qualified name of the new branch (refs/heads/…).' }),
-      oid: t.string({ required: true, description: 'The commit the ref points at.' }),
+      oid: t.field({ type: 'GitObjectID', required: true, description: 'The commit the ref points at.' }),
     }),
   },
   {
@@ -35,7 +35,7 @@ builder.relayMutationField(
     inputFields: (t) => ({
       repositoryId: t.globalID({ required: true }),
       name: t.string({ required: true, description: 'The fully qualified branch name (refs/heads/…).' }),
-      oid: t.string({ required: true }),
+      oid: t.field({ type: 'GitObjectID', required: true }),
       force: t.boolean({ description: 'Allow a move that is not a fast-forward.' }),
     }),
   },
@@ -92,7 +92,7 @@ builder.relayMutationField(
       branch: t.field({ type: CommittableBranch, required: true }),
       message: t.field({ type: CommitMessage, required: true }),
       fileChanges: t.field({ type: FileChanges }),
-      expectedHeadOid: t.string({ required: true, description: 'The branch head the changes were made on.' }),
+      expectedHeadOid: t.field({ type: 'GitObjectID', required: true, description: 'The branch head the changes were made on.' }),
     }),
   },
   {

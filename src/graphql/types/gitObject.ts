@@ -1,12 +1,14 @@
 import { createContextCache } from '@pothos/core';
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
+import { encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
-import { commitHistory, gitObjectLoader, type GitObjectView } from '../../services/repo/gitObject.ts';
+import { commitHistory, gitObjectLoader, gitObjectsByKey, type GitObjectView } from '../../services/repo/gitObject.ts';
 import type { TreeEntry } from '../../git/readTreePath.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { totalOf } from '../totalCount.ts';
 import type { GraphQLContext } from '../context.ts';
-import { checkedBy, inherits } from '../policy.ts';
+import { checkedBy, filteredBy, inherits } from '../policy.ts';
+import { dbId } from '../ids.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { RepositoryRef } from './repository.ts';
 
 /** A commit as the graph holds it. */
@@ -25,11 +27,40 @@ export async function loadCommit(ctx: GraphQLContext, repo: GitObjectRepo, oid: 
   return o?.type === 'commit' ? o : null;
 }
 
+const GIT_TYPENAME = { commit: 'Commit', tree: 'Tree', blob: 'Blob', tag: 'Tag' } as const;
+
+/** A git object's key in its global id: `<repository id>:<object id>`. */
+const gitObjectId = (o: GitObjectView) => `${o.repo.id}:${o.oid}`;
+
+/**
+ * node(id:) of git objects of one kind (and of what a commit's id also names: its Status and StatusCheckRollup): through the repository read policy with the code unit
+ * (services/repo/gitObject.ts gitObjectsByKey); null for another kind of object behind the same id.
+ */
+export async function loadGitObjects<K extends GitObjectView['type']>(
+  ctx: GraphQLContext,
+  ids: readonly string[],
+  type: K,
+): Promise<(Extract<GitObjectView, { type: K }> | null)[]> {
+  const keys = ids.map((id) => {
+    const colon = id.indexOf(':');
+    return colon > 0 ? { repoId: dbId(id.slice(0, colon)), oid: id.slice(colon + 1) } : { repoId: 0, oid: '' };
+  });
+  const found = await gitObjectsByKey(ctx.cx, keys, objects(ctx));
+  return found.map((o) => (o?.type === type ? (o as Extract<GitObjectView, { type: K }>) : null));
+}
+
+/** The type options every git object Node shares: its global id and its node(id:) policy. */
+const GIT_NODE = {
+  ...filteredBy('repoReadWhere'),
+  id: { resolve: gitObjectId },
+} as const;
+
 const GitObjectRef = builder.interfaceRef<GitObjectView>('GitObject').implement({
   description: 'A git object: commit, tree, blob or tag.',
-  resolveType: (o) => ({ commit: 'Commit', tree: 'Tree', blob: 'Blob', tag: 'Tag' })[o.type],
+  resolveType: (o) => GIT_TYPENAME[o.type],
   fields: (t) => ({
-    oid: t.exposeString('oid'),
+    id: t.id({ description: 'The Node id (node(id:) answers it).', resolve: (o) => encodeGlobalID(GIT_TYPENAME[o.type], gitObjectId(o)) }),
+    oid: t.field({ type: 'GitObjectID', resolve: (o) => o.oid }),
     abbreviatedOid: t.string({ resolve: (o) => o.oid.slice(0, 7) }),
   }),
 });
@@ -42,16 +73,18 @@ const GitActorRef = builder.objectRef<{ name: string; email: string; when: strin
   fields: (t) => ({
     name: t.exposeString('name'),
     email: t.exposeString('email'),
-    date: t.string({ description: 'RFC 3339 with the commit time zone.', resolve: (a) => a.when }),
+    date: t.field({ type: 'GitTimestamp', description: 'RFC 3339 with the commit time zone.', resolve: (a) => a.when }),
   }),
 });
 
 /** GitHub's Commit. */
 export const CommitRef = builder.objectRef<CommitView>('Commit');
 
-CommitRef.implement({
+builder.node(CommitRef, {
   description: 'A commit.',
   interfaces: [GitObjectRef],
+  ...GIT_NODE,
+  loadMany: (ids, ctx) => loadGitObjects(ctx, ids, 'commit'),
   fields: (t) => ({
     message: t.string({ resolve: (c) => c.commit.message }),
     messageHeadline: t.string({ resolve: (c) => c.commit.message.split('\n')[0] ?? '' }),
@@ -90,24 +123,33 @@ const TreeEntryRef = builder.objectRef<TreeEntry>('TreeEntry').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     path: t.exposeString('path'),
-    mode: t.exposeString('mode'),
+    mode: t.int({
+      description: "The file mode as GitHub gives it: the octal git mode's value (100644 is 33188).",
+      resolve: (e) => parseInt(e.mode, 8),
+    }),
     type: t.exposeString('type', { description: 'blob, tree or commit (a submodule).' }),
-    oid: t.exposeString('sha'),
+    oid: t.field({ type: 'GitObjectID', resolve: (e) => e.sha }),
     size: t.exposeInt('size', { description: 'Blob size in bytes; 0 for trees.' }),
   }),
 });
 
-builder.objectRef<TreeView>('Tree').implement({
+const TreeRef = builder.objectRef<TreeView>('Tree');
+builder.node(TreeRef, {
   description: 'A directory listing.',
   interfaces: [GitObjectRef],
+  ...GIT_NODE,
+  loadMany: (ids, ctx) => loadGitObjects(ctx, ids, 'tree'),
   fields: (t) => ({
     entries: t.field({ type: [TreeEntryRef], ...inherits('the entries of a readable tree'), resolve: (tr) => tr.entries }),
   }),
 });
 
-builder.objectRef<BlobView>('Blob').implement({
+const BlobRef = builder.objectRef<BlobView>('Blob');
+builder.node(BlobRef, {
   description: 'File content. Text is null for binary files and for blobs over 10 MiB.',
   interfaces: [GitObjectRef],
+  ...GIT_NODE,
+  loadMany: (ids, ctx) => loadGitObjects(ctx, ids, 'blob'),
   fields: (t) => ({
     byteSize: t.exposeInt('byteSize'),
     isTruncated: t.boolean({ resolve: (b) => b.content === null }),
@@ -119,7 +161,18 @@ builder.objectRef<BlobView>('Blob').implement({
   }),
 });
 
-builder.objectRef<TagView>('Tag').implement({ description: 'An annotated tag.', interfaces: [GitObjectRef], fields: () => ({}) });
+const TagRef = builder.objectRef<TagView>('Tag');
+builder.node(TagRef, {
+  description: 'An annotated tag.',
+  interfaces: [GitObjectRef],
+  ...GIT_NODE,
+  loadMany: (ids, ctx) => loadGitObjects(ctx, ids, 'tag'),
+  fields: () => ({}),
+});
+tokenReadScope(CommitRef, 'repository');
+tokenReadScope(TreeRef, 'repository');
+tokenReadScope(BlobRef, 'repository');
+tokenReadScope(TagRef, 'repository');
 
 builder.prismaObjectFields(RepositoryRef, (t) => ({
   object: t.field({

@@ -17,6 +17,7 @@ import { LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
+import { ActorRef } from './repositoryOwner.ts';
 
 export const IssueStateEnum = builder.enumType('IssueState', {
   description: 'Whether an issue is open or closed.',
@@ -172,12 +173,13 @@ export const IssueRef = builder.prismaNode('Issue', {
     closed: t.exposeBoolean('isClosed'),
     locked: t.exposeBoolean('isLocked'),
     isPullRequest: t.exposeBoolean('isPull'),
-    url: t.string({
+    url: t.field({
+      type: 'URI',
       select: { repo: { select: { ownerName: true, name: true } } },
       resolve: (i, _a, ctx) => `${ctx.cx.config.rootUrl}${i.repo.ownerName}/${i.repo.name}/${i.isPull ? 'pulls' : 'issues'}/${i.index}`,
     }),
     author: t.field({
-      type: UserRef,
+      type: ActorRef,
       nullable: true,
       description: 'Null for a deleted (ghost) author.',
       ...inherits('REST shows the poster with the issue'),

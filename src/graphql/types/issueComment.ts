@@ -13,6 +13,8 @@ import { IssueRef } from './issue.ts';
 import { LabelRef } from './label.ts';
 import { UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
+import { ActorRef } from './repositoryOwner.ts';
+import { withUserScalars } from '../selection.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 
@@ -130,7 +132,7 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     body: t.exposeString('content'),
     author: t.field({
-      type: UserRef,
+      type: ActorRef,
       nullable: true,
       description: 'Null for a deleted (ghost) author.',
       ...SHOWN,
@@ -144,7 +146,8 @@ export const IssueCommentRef = builder.prismaNode('Comment', {
       description: 'When the body was last edited; null when it never was.',
       resolve: (c) => (c.contentVersion > 0 ? c.updatedAt : null),
     }),
-    url: t.string({
+    url: t.field({
+      type: 'URI',
       description: "The comment's web URL (`…/issues/{n}#issuecomment-{id}`).",
       select: { issue: ISSUE_FACTS },
       resolve: (c, _a, ctx) =>
@@ -213,7 +216,13 @@ builder.prismaNode('Comment', {
   description: 'The issue was closed.',
   findUnique: eventWhere('CLOSED_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+    actor: t.field({
+      type: ActorRef,
+      nullable: true,
+      ...SHOWN,
+      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+      resolve: (c) => c.poster,
+    }),
     closable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
@@ -225,7 +234,13 @@ builder.prismaNode('Comment', {
   description: 'The issue was reopened.',
   findUnique: eventWhere('REOPENED_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+    actor: t.field({
+      type: ActorRef,
+      nullable: true,
+      ...SHOWN,
+      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+      resolve: (c) => c.poster,
+    }),
     closable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
@@ -238,7 +253,13 @@ const labelEvent = (item: 'LABELED_EVENT' | 'UNLABELED_EVENT', description: stri
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+      actor: t.field({
+        type: ActorRef,
+        nullable: true,
+        ...SHOWN,
+        select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+        resolve: (c) => c.poster,
+      }),
       label: t.relation('label', {
         type: LabelRef,
         nullable: true,
@@ -259,7 +280,13 @@ const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: s
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+      actor: t.field({
+        type: ActorRef,
+        nullable: true,
+        ...SHOWN,
+        select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+        resolve: (c) => c.poster,
+      }),
       assignee: t.relation('assignee', { type: UserRef, nullable: true, ...SHOWN }),
       assignable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     }),
@@ -274,7 +301,13 @@ builder.prismaNode('Comment', {
   description: 'The issue was added to a milestone.',
   findUnique: eventWhere('MILESTONED_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+    actor: t.field({
+      type: ActorRef,
+      nullable: true,
+      ...SHOWN,
+      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+      resolve: (c) => c.poster,
+    }),
     milestoneTitle: t.string({ select: { milestone: { select: { name: true } } }, resolve: (c) => c.milestone?.name ?? '' }),
     subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
@@ -287,7 +320,13 @@ builder.prismaNode('Comment', {
   description: 'The issue was removed from a milestone.',
   findUnique: eventWhere('DEMILESTONED_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+    actor: t.field({
+      type: ActorRef,
+      nullable: true,
+      ...SHOWN,
+      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+      resolve: (c) => c.poster,
+    }),
     milestoneTitle: t.string({ select: { oldMilestone: { select: { name: true } } }, resolve: (c) => c.oldMilestone?.name ?? '' }),
     subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
@@ -300,7 +339,13 @@ builder.prismaNode('Comment', {
   description: 'The title changed.',
   findUnique: eventWhere('RENAMED_TITLE_EVENT'),
   fields: (t) => ({
-    actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+    actor: t.field({
+      type: ActorRef,
+      nullable: true,
+      ...SHOWN,
+      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+      resolve: (c) => c.poster,
+    }),
     previousTitle: t.exposeString('oldTitle'),
     currentTitle: t.exposeString('newTitle'),
     subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
@@ -315,7 +360,13 @@ const lockEvent = (item: 'LOCKED_EVENT' | 'UNLOCKED_EVENT', description: string)
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+      actor: t.field({
+        type: ActorRef,
+        nullable: true,
+        ...SHOWN,
+        select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+        resolve: (c) => c.poster,
+      }),
       lockable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     }),
   });
@@ -330,7 +381,13 @@ const pinEvent = (item: 'PINNED_EVENT' | 'UNPINNED_EVENT', description: string) 
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.relation('poster', { type: UserRef, nullable: true, ...SHOWN }),
+      actor: t.field({
+        type: ActorRef,
+        nullable: true,
+        ...SHOWN,
+        select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+        resolve: (c) => c.poster,
+      }),
       issue: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     }),
   });

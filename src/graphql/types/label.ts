@@ -77,7 +77,8 @@ export const LabelRef = builder.prismaNode('Label', {
       description: 'Issues and pull requests carrying the label that the viewer may see.',
       where: (_args, ctx) => ({ issue: issueReadWhere(ctx.cx) }),
     }),
-    url: t.string({
+    url: t.field({
+      type: 'URI',
       description: "The web page listing the owner's labels.",
       select: { org: { select: { name: true } } },
       resolve: (l, _a, ctx) => (l.org ? `${ctx.cx.config.rootUrl}org/${encodeURIComponent(l.org.name)}/settings/labels` : ''),

@@ -2,13 +2,19 @@
 // and `totalSize`) and Repository.primaryLanguage, from the service of GET /repos/{o}/{r}/languages.
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { languageColor } from '../../services/repo/languageDetect.ts';
-import { languagesOfRepo, type LanguageSize } from '../../services/repo/languages.ts';
+import { languagesOfRepo, readableLanguages, type LanguageSize } from '../../services/repo/languages.ts';
 import { builder, MAX_CONNECTION_SIZE } from '../builder.ts';
-import { checkedBy, inherits } from '../policy.ts';
+import { checkedBy, filteredBy, inherits } from '../policy.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { totalOf } from '../totalCount.ts';
 
-const LanguageRef = builder.objectRef<{ name: string }>('Language').implement({
+const LanguageRef = builder.objectRef<{ name: string }>('Language');
+builder.node(LanguageRef, {
   description: 'A programming or markup language (linguist names and colours).',
+  // node(id:) by name: a language some repository whose code the viewer can read is known to use.
+  ...filteredBy('repoReadWhere'),
+  id: { resolve: (l) => l.name },
+  loadMany: (names, ctx) => readableLanguages(ctx.cx, names),
   fields: (t) => ({
     name: t.exposeString('name'),
     color: t.string({
@@ -18,6 +24,7 @@ const LanguageRef = builder.objectRef<{ name: string }>('Language').implement({
     }),
   }),
 });
+tokenReadScope(LanguageRef, 'repository');
 
 builder.prismaObjectFields('Repository', (t) => ({
   languages: t.connection(

@@ -54,7 +54,8 @@ builder.prismaObjectFields(MilestoneRef, (t) => ({
     description: 'Closed issues and pull requests, in percent of all.',
     resolve: (m) => (m.numIssues ? (m.numClosedIssues * 100) / m.numIssues : 0),
   }),
-  url: t.string({
+  url: t.field({
+    type: 'URI',
     description: 'The web URL.',
     select: { repo: { select: { ownerName: true, name: true } } },
     resolve: (m, _a, ctx) =>

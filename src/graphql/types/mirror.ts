@@ -36,7 +36,8 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     ...inherits('REST shows the repository with its state'),
     resolve: (r) => r.status,
   }),
-  mirrorUrl: t.string({
+  mirrorUrl: t.field({
+    type: 'URI',
     nullable: true,
     description: "A pull mirror's source URL (without credentials), as REST original_url.",
     ...inherits('REST shows original_url with the repository'),

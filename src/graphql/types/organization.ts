@@ -16,7 +16,7 @@ import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
-import { RepositoryOwnerRef } from './repositoryOwner.ts';
+import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef, UserVisibilityEnum } from './user.ts';
 
 async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> {
@@ -26,7 +26,7 @@ async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> 
 export const OrganizationRef = builder.prismaNode('User', {
   variant: 'Organization',
   description: 'An organization: shared ownership of repositories, with teams.',
-  interfaces: [RepositoryOwnerRef],
+  interfaces: [RepositoryOwnerRef, ActorRef],
   id: { field: 'id' },
   // node(id:): a private organization is simply absent for outsiders.
   ...filteredBy('orgReadWhere'),
@@ -36,7 +36,7 @@ export const OrganizationRef = builder.prismaNode('User', {
     name: t.string({ nullable: true, description: 'Full name.', resolve: (o) => o.fullName || null }),
     email: t.string({ nullable: true, resolve: (o, _a, ctx) => orgService.visibleOrgEmail(ctx.cx, o) || null }),
     description: t.string({ nullable: true, resolve: (o) => o.description || null }),
-    websiteUrl: t.string({ nullable: true, resolve: (o) => o.website || null }),
+    websiteUrl: t.field({ type: 'URI', nullable: true, resolve: (o) => o.website || null }),
     location: t.string({ nullable: true, resolve: (o) => o.location || null }),
     visibility: t.field({ type: UserVisibilityEnum, resolve: (o) => o.visibility }),
     repoAdminChangeTeamAccess: t.exposeBoolean('repoAdminChangeTeamAccess'),

@@ -12,7 +12,7 @@ import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builde
 import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
-import { bothNodePaths, scalars, withIssueScalars, withScalars } from '../selection.ts';
+import { bothNodePaths, scalars, withIssueScalars, withScalars, withUserScalars } from '../selection.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import type { GraphQLContext } from '../context.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
@@ -22,6 +22,7 @@ import { OrganizationRef } from './organization.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
+import { ActorRef } from './repositoryOwner.ts';
 
 export const ProjectStateEnum = builder.enumType('ProjectState', {
   description: 'State of a project: open or closed.',
@@ -35,8 +36,13 @@ const ProjectOwnerUnion = builder.unionType('ProjectOwner', {
   resolveType: (owner) => ('ownerName' in owner ? 'Repository' : owner.type === 'ORGANIZATION' ? 'Organization' : 'User'),
 });
 
-const ProjectColumnRef = builder.prismaObject('ProjectColumn', {
+const ProjectColumnRef = builder.prismaNode('ProjectColumn', {
   description: 'A column of a project; the default one receives issues added without a column.',
+  id: { field: 'id' },
+  // node(id:): a column is readable with its project.
+  ...filteredBy('projectReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), project: projectReadWhere(ctx.cx) }),
+  nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     name: t.exposeString('title'),
@@ -76,7 +82,8 @@ export const ProjectRef = builder.prismaNode('Project', {
     closedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => (p.isClosed ? p.closedAt : null) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    url: t.string({
+    url: t.field({
+      type: 'URI',
       description: 'The web URL.',
       select: { repo: { select: { ownerName: true, name: true } }, owner: { select: { name: true } } },
       resolve: (p, _a, ctx) => {
@@ -85,11 +92,13 @@ export const ProjectRef = builder.prismaNode('Project', {
         return `${root}${encodeURIComponent(p.owner?.name ?? '')}/-/projects/${p.id}`;
       },
     }),
-    creator: t.relation('creator', {
-      type: UserRef,
+    creator: t.field({
+      type: ActorRef,
       nullable: true,
       description: 'Null once the creator is deleted.',
       ...inherits('REST shows the creator with the project'),
+      select: (_a, _c, nested) => ({ creator: withUserScalars(nested(true)) }),
+      resolve: (p) => p.creator,
     }),
     owner: t.field({
       type: ProjectOwnerUnion,

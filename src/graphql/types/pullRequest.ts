@@ -2,8 +2,9 @@ import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
+import { NotFoundError } from '../../errors.ts';
 import * as createService from '../../services/pull/create.ts';
-import { pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
+import { pullCommitsByKey, pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
 import { isWorkInProgress } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
 import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
@@ -21,7 +22,7 @@ import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, Milestone
 import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { LabelRef } from './label.ts';
 import { RefRef, RepositoryRef } from './repository.ts';
-import { RepositoryOwnerRef } from './repositoryOwner.ts';
+import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef } from './user.ts';
 import type { GraphQLContext } from '../context.ts';
 
@@ -106,13 +107,35 @@ const PullRequestChangedFileRef = builder.objectRef<DiffFile>('PullRequestChange
   }),
 });
 
-const PullRequestCommitRef = builder.objectRef<CommitView>('PullRequestCommit').implement({
+/** A commit of a pull request: the commit (read from the base repository) and the pull request's id and number. */
+type PullCommitView = CommitView & { pull: Pick<Models.PullRequest, 'id' | 'index'> };
+
+const PullRequestCommitRef = builder.objectRef<PullCommitView>('PullRequestCommit');
+builder.node(PullRequestCommitRef, {
   description: 'A commit in a pull request.',
+  // node(id:) `<pull request id>:<oid>`: the pull request through its read policy, the commit among its commits
+  // (the base repository's code must be readable).
+  ...filteredBy('pullReadWhere'),
+  id: { resolve: (c) => `${c.pull.id}:${c.oid}` },
+  loadMany: async (ids, ctx) => {
+    const keys = ids.map((id) => {
+      const colon = id.indexOf(':');
+      return colon > 0 ? { pullId: dbId(id.slice(0, colon)), oid: id.slice(colon + 1) } : { pullId: 0, oid: '' };
+    });
+    const found = await pullCommitsByKey(ctx.cx, keys);
+    return found.map((f) => (f ? { type: 'commit' as const, oid: f.commit.sha, commit: f.commit, repo: f.repo, pull: f.pull } : null));
+  },
   fields: (t) => ({
     commit: t.field({ type: CommitRef, ...inherits('the commit itself (read from the base repository)'), resolve: (c) => c }),
-    url: t.string({ nullable: true, resolve: () => null }),
+    url: t.field({
+      type: 'URI',
+      description: "The commit's page in the pull request (`…/pulls/{n}/commits/{oid}`).",
+      resolve: (c, _a, ctx) =>
+        `${ctx.cx.config.rootUrl}${encodeURIComponent(c.repo.ownerName)}/${encodeURIComponent(c.repo.name)}/pulls/${c.pull.index}/commits/${c.oid}`,
+    }),
   }),
 });
+tokenReadScope(PullRequestCommitRef, 'issue');
 
 const pullLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',
@@ -150,6 +173,13 @@ export const PROTECTION_SELECT = {
   issue: { select: { title: true, isClosed: true } },
 } as const;
 
+/** A ref oid GitHub promises (non-null). @throws NotFoundError when git has neither the ref nor the sha kept on the row */
+function knownOid(oid: string | null, p: Pick<Models.PullRequest, 'id'>, side: 'base' | 'head'): string {
+  if (!oid)
+    throw new NotFoundError(`the ${side} commit of this pull request is unknown (its ref and recorded sha are gone)`, { pullId: p.id });
+  return oid;
+}
+
 builder.prismaObjectFields(PullRequestRef, (t) => ({
   title: t.string({ select: { issue: { select: { title: true } } }, resolve: (p) => p.issue.title }),
   body: t.string({ select: { issue: { select: { content: true } } }, resolve: (p) => p.issue.content }),
@@ -178,7 +208,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   createdAt: t.field({ type: 'DateTime', select: { issue: { select: { createdAt: true } } }, resolve: (p) => p.issue.createdAt }),
   updatedAt: t.field({ type: 'DateTime', select: { issue: { select: { updatedAt: true } } }, resolve: (p) => p.issue.updatedAt }),
   author: t.field({
-    type: UserRef,
+    type: ActorRef,
     nullable: true,
     description: 'Null for a deleted (ghost) author.',
     ...inherits('REST shows the poster with the pull request'),
@@ -192,7 +222,13 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     select: (_a, _c, nested) => ({ issue: { select: { milestone: nested(true) } } }),
     resolve: (p) => p.issue.milestone,
   }),
-  mergedBy: t.relation('merger', { type: UserRef, nullable: true, ...inherits('REST shows the merger with the pull request') }),
+  mergedBy: t.field({
+    type: ActorRef,
+    nullable: true,
+    ...inherits('REST shows the merger with the pull request'),
+    select: (_a, _c, nested) => ({ merger: withUserScalars(nested(true)) }),
+    resolve: (p) => p.merger,
+  }),
   mergeCommitOid: t.string({ nullable: true, resolve: (p) => (p.hasMerged && p.mergedCommitId ? p.mergedCommitId : null) }),
   mergeable: t.field({
     type: MergeableStateEnum,
@@ -202,15 +238,17 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   additions: t.int({ resolve: (p) => p.additions ?? 0 }),
   deletions: t.int({ resolve: (p) => p.deletions ?? 0 }),
   changedFiles: t.int({ resolve: (p) => p.changedFiles ?? 0 }),
-  baseRefOid: t.string({
-    nullable: true,
+  baseRefOid: t.field({
+    type: 'GitObjectID',
+    description: "The base branch's tip; once the branch is deleted, the merge base kept on the pull request.",
     select: { ...GIT_SELECT, headRepo: { select: { ownerName: true, name: true } } },
-    resolve: async (p, _a, ctx) => (await pullRefOids(ctx.cx, p)).base,
+    resolve: async (p, _a, ctx) => knownOid((await pullRefOids(ctx.cx, p)).base, p, 'base'),
   }),
-  headRefOid: t.string({
-    nullable: true,
+  headRefOid: t.field({
+    type: 'GitObjectID',
+    description: "The head branch's tip; once the branch is deleted, the pull request's own head ref (`refs/pull/{n}/head`).",
     select: { ...GIT_SELECT, headRepo: { select: { ownerName: true, name: true } } },
-    resolve: async (p, _a, ctx) => (await pullRefOids(ctx.cx, p)).head,
+    resolve: async (p, _a, ctx) => knownOid((await pullRefOids(ctx.cx, p)).head, p, 'head'),
   }),
   baseRef: t.field({
     type: RefRef,
@@ -330,7 +368,10 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         if (!range) return null;
         const { commits, total } = await pullGitLoaders(ctx.cx).commits.load(range);
         // The pull request's commits are in its base repository (refs/pull/{index}/head), where their statuses are too.
-        const views = commits.map((commit): CommitView => ({ type: 'commit', oid: commit.sha, commit, repo: p.baseRepo })).reverse();
+        const pull = { id: p.id, index: p.index };
+        const views = commits
+          .map((commit): PullCommitView => ({ type: 'commit', oid: commit.sha, commit, repo: p.baseRepo, pull }))
+          .reverse();
         return arrayConnection(args, views, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, total);
       },
     },

@@ -12,7 +12,7 @@ import { inherits } from '../policy.ts';
 import { withUserScalars } from '../selection.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { PullRequestMergeMethodEnum } from './pullRequestMerge.ts';
-import { UserRef } from './user.ts';
+import { ActorRef } from './repositoryOwner.ts';
 
 const pullIdOf = (id: GlobalId) => requireDbIdOf(id, 'PullRequest', 'pull request does not exist [id: 0]');
 
@@ -22,7 +22,7 @@ const AutoMergeRequestRef = builder.prismaObject('PullAutoMerge', {
   fields: (t) => ({
     enabledAt: t.expose('createdAt', { type: 'DateTime' }),
     enabledBy: t.field({
-      type: UserRef,
+      type: ActorRef,
       nullable: true,
       description: 'Who scheduled it (the merge runs as them); null once the account is deleted.',
       ...inherits('the timeline shows who scheduled the merge to readers of the pull request'),
@@ -56,7 +56,10 @@ builder.relayMutationField(
       mergeMethod: t.field({ type: PullRequestMergeMethodEnum, defaultValue: 'merge' }),
       commitHeadline: t.string(),
       commitBody: t.string(),
-      expectedHeadOid: t.string({ description: 'The head commit the viewer reviewed; a different current head is a ConflictError.' }),
+      expectedHeadOid: t.field({
+        type: 'GitObjectID',
+        description: 'The head commit the viewer reviewed; a different current head is a ConflictError.',
+      }),
       deleteBranch: t.boolean(),
     }),
   },

@@ -125,7 +125,10 @@ builder.relayMutationField(
       mergeMethod: t.field({ type: PullRequestMergeMethodEnum, defaultValue: 'merge' }),
       commitHeadline: t.string({ description: "The merge or squash commit's title (Gitea's default message when blank)." }),
       commitBody: t.string({ description: 'Appended to the headline after a blank line.' }),
-      expectedHeadOid: t.string({ description: 'The head commit the viewer reviewed; a different current head is a ConflictError.' }),
+      expectedHeadOid: t.field({
+        type: 'GitObjectID',
+        description: 'The head commit the viewer reviewed; a different current head is a ConflictError.',
+      }),
       mergeCommitOid: t.string({ description: 'MANUALLY_MERGED only: the commit of the base branch that merged the head.' }),
       deleteBranch: t.boolean({
         description: "Delete the head branch afterwards (when allowed); the repository's deleteBranchOnMerge when absent.",

@@ -13,13 +13,14 @@ import type { GraphQLContext } from '../context.ts';
 import { dbId } from '../ids.ts';
 import { reviewReadWhere, reviewRequestReadWhere } from '../../services/pull/visibility.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
-import { bothNodePaths } from '../selection.ts';
+import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { associationOf, CommentAuthorAssociationEnum } from './authorAssociation.ts';
 import { CommitRef, loadCommit } from './gitObject.ts';
 import { PROTECTION_SELECT, PullRequestRef } from './pullRequest.ts';
 import { TeamRef } from './team.ts';
 import { UserRef } from './user.ts';
+import { ActorRef } from './repositoryOwner.ts';
 
 type ReviewWhere = Models.Prisma.ReviewWhereInput;
 
@@ -108,11 +109,13 @@ export const PullRequestReviewCommentRef = builder.prismaNode('Comment', {
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     body: t.exposeString('content'),
-    author: t.relation('poster', {
-      type: UserRef,
+    author: t.field({
+      type: ActorRef,
       nullable: true,
       description: 'Null for a deleted (ghost) author.',
       ...inherits('REST shows the poster with the comment'),
+      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
+      resolve: (c) => c.poster,
     }),
     path: t.exposeString('treePath'),
     line: t.int({
@@ -155,11 +158,13 @@ export const PullRequestReviewRef = builder.prismaNode('Review', {
     databaseId: t.exposeInt('id', { description: 'The REST id.' }),
     body: t.exposeString('content'),
     state: t.field({ type: PullRequestReviewStateEnum, resolve: stateOf }),
-    author: t.relation('reviewer', {
-      type: UserRef,
+    author: t.field({
+      type: ActorRef,
       nullable: true,
       description: 'Null for a deleted (ghost) reviewer.',
       ...inherits('REST shows the reviewer with the review'),
+      select: (_a, _c, nested) => ({ reviewer: withUserScalars(nested(true)) }),
+      resolve: (r) => r.reviewer,
     }),
     commitOid: t.string({ nullable: true, description: 'The commit the review was made on.', resolve: (r) => r.commitId || null }),
     commit: t.field({

@@ -29,7 +29,7 @@ builder.relayMutationField(
       pullRequestId: t.globalID({ required: true }),
       body: t.string(),
       event: t.field({ type: PullRequestReviewEventEnum, description: 'Omitted: the review stays pending (Gitea needs a body for that).' }),
-      commitOID: t.string({ description: 'The reviewed commit; the head by default.' }),
+      commitOID: t.field({ type: 'GitObjectID', description: 'The reviewed commit; the head by default.' }),
       threads: t.field({ type: [DraftPullRequestReviewThreadInput], description: 'Line comments.' }),
     }),
   },

@@ -15,13 +15,15 @@ import type { GraphQLContext } from '../context.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId } from '../ids.ts';
 import { totalOf } from '../totalCount.ts';
-import { inherits } from '../policy.ts';
+import { filteredBy, inherits } from '../policy.ts';
 import { attached } from '../preload/plan.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { PullRequestReviewRef } from './pullRequestReview.ts';
 import { UserRef } from './user.ts';
+import { issueReadWhere } from '../../services/issue/visibility.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 
 /** GitHub's ReactionContent names for Gitea's default reactions (the enum values are Gitea's strings). */
 export const ReactionContentEnum = builder.enumType('ReactionContent', {
@@ -42,9 +44,14 @@ export const ReactionContentEnum = builder.enumType('ReactionContent', {
 const REACTOR = inherits('REST shows the user with each reaction');
 
 /** One reaction of a user on an issue or comment. */
-export const ReactionRef = builder.prismaObject('Reaction', {
+export const ReactionRef = builder.prismaNode('Reaction', {
   description: 'An emoji reaction to an issue or comment.',
   include: { user: true },
+  id: { field: 'id' },
+  // node(id:): a reaction is readable with its issue or pull request (and so with the comments on it).
+  ...filteredBy('issueReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), issue: issueReadWhere(ctx.cx) }),
+  nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     // Only allowed contents reach the graph (the services refuse and filter the others); the guard narrows the type.
@@ -62,6 +69,7 @@ export const ReactionRef = builder.prismaObject('Reaction', {
     }),
   }),
 });
+tokenReadScope(ReactionRef, 'issue');
 
 const ReactionGroupRef = builder.objectRef<ReactionGroup>('ReactionGroup');
 ReactionGroupRef.implement({

@@ -28,7 +28,8 @@ const ReleaseAssetRef = builder.prismaNode('Attachment', {
     contentType: t.string({ description: 'The type it is served with (from its name).', resolve: (a) => attachmentContentType(a.name) }),
     size: t.int({ description: 'Bytes.', resolve: (a) => Number(a.size) }),
     downloadCount: t.exposeInt('downloadCount'),
-    downloadUrl: t.string({
+    downloadUrl: t.field({
+      type: 'URI',
       description: 'Where it downloads (`browser_download_url`).',
       resolve: (a, _args, ctx) => `${ctx.cx.config.rootUrl}attachments/${a.uuid}`,
     }),
@@ -75,7 +76,8 @@ export const ReleaseRef = builder.prismaNode('Release', {
       select: { repo: { select: { id: true, ownerName: true, name: true, isEmpty: true } } },
       resolve: (r, _a, ctx) => (r.sha1 ? loadCommit(ctx, r.repo, r.sha1) : null),
     }),
-    url: t.string({
+    url: t.field({
+      type: 'URI',
       description: 'The web URL.',
       select: { repo: { select: { ownerName: true, name: true } } },
       resolve: (r, _a, ctx) =>

@@ -43,17 +43,23 @@ function mergeAllowed(units: readonly { type: UnitType; config: string }[], key:
   return unit !== undefined && unitConfig(unit.config)[key] !== false;
 }
 
-export const RefRef = builder.prismaObject('Branch', {
+export const RefRef = builder.prismaNode('Branch', {
   name: 'Ref',
   description: 'A branch (refs/heads/…), as last pushed.',
+  id: { field: 'id' },
+  // node(id:): a branch of a repository whose code the viewer cannot read, or a deleted one, is absent.
+  ...filteredBy('branchReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), isDeleted: false, AND: [branchReadWhere(ctx.cx)] }),
+  nullable: true,
   fields: (t) => ({
     name: t.exposeString('name'),
     prefix: t.string({ resolve: () => 'refs/heads/' }),
-    targetOid: t.exposeString('commitId', { description: 'The commit the branch points at.' }),
+    targetOid: t.field({ type: 'GitObjectID', description: 'The commit the branch points at.', resolve: (b) => b.commitId }),
     commitMessage: t.exposeString('commitMessage'),
     committedDate: t.expose('commitTime', { type: 'DateTime' }),
   }),
 });
+tokenReadScope(RefRef, 'repository');
 
 export const DeployKeyRef = builder.prismaObject('DeployKey', {
   description: 'A deploy key of a repository (visible to repository admins).',
@@ -95,8 +101,9 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     name: t.exposeString('name'),
     nameWithOwner: t.string({ description: 'owner/name.', resolve: (r) => `${r.ownerName}/${r.name}` }),
     description: t.string({ nullable: true, resolve: (r) => r.description || null }),
-    homepageUrl: t.string({ nullable: true, resolve: (r) => r.website || null }),
-    url: t.string({
+    homepageUrl: t.field({ type: 'URI', nullable: true, resolve: (r) => r.website || null }),
+    url: t.field({
+      type: 'URI',
       description: 'The web URL.',
       resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}`,
     }),

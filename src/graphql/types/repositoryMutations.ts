@@ -76,7 +76,7 @@ builder.relayMutationField(
       name: t.string({ required: true }),
       newName: t.string(),
       description: t.string(),
-      homepageUrl: t.string(),
+      homepageUrl: t.field({ type: 'URI', description: 'The website (GitHub homepageUrl; an absolute URL).' }),
       isPrivate: t.boolean(),
       isTemplate: t.boolean(),
       isArchived: t.boolean(),

@@ -2,25 +2,40 @@
 import * as topicService from '../../services/repo/topic.ts';
 import { builder } from '../builder.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
-import { inherits } from '../policy.ts';
+import { filteredBy, inherits } from '../policy.ts';
+import { dbId } from '../ids.ts';
+import { repoReadWhere, topicReadWhere } from '../../services/repo/visibility.ts';
 import { RepositoryRef } from './repository.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 
-builder.prismaObject('Topic', {
+const TopicRef = builder.prismaNode('Topic', {
   description: 'A topic: a lower-case name repositories are tagged with.',
+  id: { field: 'id' },
+  // node(id:): topics are public, as Gitea's topic search.
+  ...filteredBy('topicReadWhere'),
+  findUnique: (id) => ({ id: dbId(id), AND: [topicReadWhere()] }),
+  nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The REST id (TopicResponse.id).' }),
     name: t.exposeString('name'),
     repositoryCount: t.exposeInt('repoCount', { description: 'How many repositories carry the topic (Gitea repo_count).' }),
   }),
 });
+tokenReadScope(TopicRef, 'repository');
 
-const RepositoryTopicRef = builder.prismaObject('RepoTopic', {
+const RepositoryTopicRef = builder.prismaNode('RepoTopic', {
   name: 'RepositoryTopic',
   description: 'A topic of a repository.',
+  id: { field: 'id' },
+  // node(id:): readable with its repository.
+  ...filteredBy('repoReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), repo: repoReadWhere(ctx.cx) }),
+  nullable: true,
   fields: (t) => ({
     topic: t.relation('topic', { ...inherits('topic names are public with the repository (GET /repos/{o}/{r}/topics)') }),
   }),
 });
+tokenReadScope(RepositoryTopicRef, 'repository');
 
 builder.prismaObjectFields('Repository', (t) => ({
   repositoryTopics: t.relatedConnection('repoTopics', {

@@ -3,13 +3,12 @@ import { NotFoundError } from '../../errors.ts';
 import { isSiteAdmin } from '../../services/access/guards.ts';
 import * as userService from '../../services/user/user.ts';
 import { canSeePrivateUserFields, visibleEmail } from '../../permissions/userVisibility.ts';
-import { avatarUrl } from '../../services/user/avatar.ts';
 import { userReadWhere } from '../../services/user/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt } from '../ids.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
-import { RepositoryOwnerRef } from './repositoryOwner.ts';
+import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import type { GraphQLContext } from '../context.ts';
 import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
@@ -26,7 +25,7 @@ function isSelfOrAdmin(user: Models.User, ctx: GraphQLContext): boolean {
 
 export const UserRef = builder.prismaNode('User', {
   description: 'A user account.',
-  interfaces: [RepositoryOwnerRef],
+  interfaces: [RepositoryOwnerRef, ActorRef],
   id: { field: 'id' },
   // node(id:) honours account visibility: an invisible user is simply absent.
   ...filteredBy('userReadWhere'),
@@ -42,10 +41,8 @@ export const UserRef = builder.prismaNode('User', {
       resolve: (u, _args, ctx) => (isSiteAdmin(ctx.cx) ? u.email : (visibleEmail(ctx.cx.viewer, u) ?? '')),
     }),
     location: t.string({ nullable: true, resolve: (u) => u.location || null }),
-    websiteUrl: t.string({ nullable: true, resolve: (u) => u.website || null }),
+    websiteUrl: t.field({ type: 'URI', nullable: true, resolve: (u) => u.website || null }),
     bio: t.string({ nullable: true, resolve: (u) => u.description || null }),
-    avatarUrl: t.string({ resolve: (u, _a, ctx) => avatarUrl(u, ctx.cx.config.rootUrl) }),
-    url: t.string({ description: 'The web URL.', resolve: (u, _a, ctx) => `${ctx.cx.config.rootUrl}${u.name}` }),
     visibility: t.field({ type: UserVisibilityEnum, resolve: (u) => u.visibility }),
     isSiteAdmin: t.boolean({ resolve: (u, _a, ctx) => (isSelfOrAdmin(u, ctx) ? u.isAdmin : false) }),
     isRestricted: t.exposeBoolean('isRestricted'),

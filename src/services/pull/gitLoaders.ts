@@ -5,6 +5,7 @@ import { readRefs } from '../../git/readRefs.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import type { ServiceContext } from '../context.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
+import { pullReadWhere } from './visibility.ts';
 
 /** A pull request row with what its git range needs. */
 export type PullGitRow = Pick<Models.PullRequest, 'baseRepoId' | 'index' | 'baseBranch' | 'hasMerged' | 'mergeBase'> & {
@@ -88,11 +89,17 @@ export async function pullGitRange(cx: ServiceContext, pull: PullGitRow): Promis
   return head && base ? { gitDir, base, head } : null;
 }
 
-/** The current tip of a pull request's head (its branch, else `refs/pull/{index}/head`) and base branch, for `headRefOid`/`baseRefOid`. */
+/**
+ * The current tip of a pull request's head (its branch, else `refs/pull/{index}/head`, else the AGit head commit) and
+ * base branch (else, once the branch is gone, the merge base kept on the row), for `headRefOid`/`baseRefOid`: GitHub
+ * keeps answering them after a ref is deleted.
+ */
 export async function pullRefOids(
   cx: ServiceContext,
   pull: PullGitRow &
-    Pick<Models.PullRequest, 'headBranch' | 'headRepoId'> & { headRepo: Pick<Models.Repository, 'ownerName' | 'name'> | null },
+    Pick<Models.PullRequest, 'headBranch' | 'headRepoId' | 'headCommitId'> & {
+      headRepo: Pick<Models.Repository, 'ownerName' | 'name'> | null;
+    },
 ): Promise<{ base: string | null; head: string | null }> {
   const { refs } = pullGitLoaders(cx);
   const gitDir = gitDirOf(cx, pull.baseRepo);
@@ -101,5 +108,54 @@ export async function pullRefOids(
     refs.load({ gitDir, ref: pullHeadRef(pull.index) }),
     pull.headRepo ? refs.load({ gitDir: gitDirOf(cx, pull.headRepo), ref: `refs/heads/${pull.headBranch}` }) : null,
   ]);
-  return { base, head: branchHead ?? pullHead };
+  return { base: base ?? (pull.mergeBase || null), head: branchHead ?? pullHead ?? (pull.headCommitId || null) };
+}
+
+/** A commit of a pull request named by the pull request's id and the commit's full object id (its global id's key). */
+export interface PullCommitKey {
+  pullId: number;
+  oid: string;
+}
+
+/** What `pullCommitsByKey` finds: the commit, the pull request's id and number, and the base repository it is read from. */
+export interface PullCommitFound {
+  pull: Pick<Models.PullRequest, 'id' | 'index'>;
+  repo: Pick<Models.Repository, 'id' | 'ownerName' | 'name' | 'isEmpty'>;
+  commit: CommitComparison['commits'][number];
+}
+
+/**
+ * Commits of pull requests by key, for node(id:): one query for the pull requests through their read policy, then
+ * each one's git range (the base repository's code must be readable) and commit list through the request's loaders;
+ * null where the pull request is unreadable or the commit is not one of its commits.
+ */
+export async function pullCommitsByKey(cx: ServiceContext, keys: readonly PullCommitKey[]): Promise<(PullCommitFound | null)[]> {
+  const ids = [...new Set(keys.map((k) => k.pullId).filter((id) => id > 0))];
+  const pulls = ids.length
+    ? await cx.db.pullRequest.findMany({
+        where: { id: { in: ids }, AND: [pullReadWhere(cx)] },
+        select: {
+          id: true,
+          index: true,
+          baseRepoId: true,
+          baseBranch: true,
+          hasMerged: true,
+          mergeBase: true,
+          baseRepo: { select: { id: true, ownerName: true, name: true, isEmpty: true } },
+        },
+      })
+    : [];
+  const byId = new Map(pulls.map((p) => [p.id, p]));
+  return Promise.all(
+    keys.map(async (k) => {
+      const pull = byId.get(k.pullId);
+      const range = pull ? await pullGitRange(cx, pull) : null;
+      if (!pull || !range) return null;
+      const list = await pullGitLoaders(cx)
+        .commits.load(range)
+        .catch(() => null);
+      const commit = list?.commits.find((c) => c.sha === k.oid);
+      return commit ? { pull: { id: pull.id, index: pull.index }, repo: pull.baseRepo, commit } : null;
+    }),
+  );
 }

@@ -10,13 +10,14 @@ import { repoPath } from '../../git/repoPath.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import type { ServiceContext } from '../context.ts';
 import { MAX_BLOB_SIZE } from './gitRead.ts';
+import { repoReadWhere } from './visibility.ts';
 
 /** A git object as the graph shows it (GitHub's GitObject: Commit, Tree, Blob). */
 export type GitObjectView =
   | { type: 'commit'; oid: string; commit: CommitInfo & { tree: string; parents: string[] }; repo: GitRepoKey }
-  | { type: 'tree'; oid: string; entries: TreeEntry[] }
-  | { type: 'blob'; oid: string; byteSize: number; content: Buffer | null }
-  | { type: 'tag'; oid: string };
+  | { type: 'tree'; oid: string; entries: TreeEntry[]; repo: GitRepoKey }
+  | { type: 'blob'; oid: string; byteSize: number; content: Buffer | null; repo: GitRepoKey }
+  | { type: 'tag'; oid: string; repo: GitRepoKey };
 
 /** The repository a git object is read from. */
 export type GitRepoKey = Pick<Models.Repository, 'id' | 'ownerName' | 'name' | 'isEmpty'>;
@@ -36,7 +37,7 @@ async function load(cx: ServiceContext, { repo, expression }: Key): Promise<GitO
       return { type: 'commit', oid: header.sha, commit: await readCommit(gitDir, header.sha), repo };
     case 'tree': {
       const found = await readTreePath(gitDir, header.sha, '');
-      return { type: 'tree', oid: header.sha, entries: found?.children ?? [] };
+      return { type: 'tree', oid: header.sha, entries: found?.children ?? [], repo };
     }
     case 'blob':
       return {
@@ -44,9 +45,10 @@ async function load(cx: ServiceContext, { repo, expression }: Key): Promise<GitO
         oid: header.sha,
         byteSize: header.size,
         content: header.size <= MAX_BLOB_SIZE ? (await readObject(gitDir, header.sha)).content : null,
+        repo,
       };
     case 'tag':
-      return { type: 'tag', oid: header.sha };
+      return { type: 'tag', oid: header.sha, repo };
   }
 }
 
@@ -58,6 +60,40 @@ export function gitObjectLoader(cx: ServiceContext): DataLoader<Key, GitObjectVi
   return new DataLoader((keys: readonly Key[]) => Promise.all(keys.map((k) => load(cx, k).catch(() => null))), {
     cacheKeyFn: (k) => `${k.repo.id}\0${k.expression}`,
   });
+}
+
+/** A git object named by its repository and full object id (the key of its global id). */
+export interface GitObjectKey {
+  repoId: number;
+  oid: string;
+}
+
+const FULL_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Git objects by (repository id, full object id), for node(id:): one query for the repositories (through the
+ * repository read policy with the code unit), then the request's object loader; null for an unreadable repository,
+ * an object it does not have, or a key that is not a full lower-case object id (never a revision expression).
+ */
+export async function gitObjectsByKey(
+  cx: ServiceContext,
+  keys: readonly GitObjectKey[],
+  loader: DataLoader<Key, GitObjectView | null, string>,
+): Promise<(GitObjectView | null)[]> {
+  const ids = [...new Set(keys.filter((k) => FULL_OID.test(k.oid)).map((k) => k.repoId))];
+  const repos = ids.length
+    ? await cx.db.repository.findMany({
+        where: { id: { in: ids }, AND: [repoReadWhere(cx, ['CODE'])] },
+        select: { id: true, ownerName: true, name: true, isEmpty: true },
+      })
+    : [];
+  const byId = new Map(repos.map((r) => [r.id, r]));
+  return Promise.all(
+    keys.map((k) => {
+      const repo = FULL_OID.test(k.oid) ? byId.get(k.repoId) : undefined;
+      return repo ? loader.load({ repo, expression: k.oid }) : null;
+    }),
+  );
 }
 
 /**

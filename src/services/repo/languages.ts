@@ -12,6 +12,7 @@ import { requireTokenScope } from '../access/guards.ts';
 import { requireRepo, requireRepoAccess, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { languageSizes } from './languageDetect.ts';
+import { repoReadWhere } from './visibility.ts';
 
 /** One language of a repository and its size in bytes. */
 export interface LanguageSize {
@@ -69,4 +70,20 @@ export async function languagesOfRepo(cx: ServiceContext, repo: Models.Repositor
   const access = await requireRepoAccess(cx, repo);
   if (!canRead(access.perm, 'CODE') && !isRepoAdmin(access.perm)) return null;
   return statsOf(cx, repo);
+}
+
+/**
+ * The languages among `names` that some repository whose code the viewer can read is known to use (its stored
+ * language stats), for node(id:) of a Language: one query; null for the others.
+ */
+export async function readableLanguages(cx: ServiceContext, names: readonly string[]): Promise<({ name: string } | null)[]> {
+  const rows = names.length
+    ? await cx.db.languageStat.findMany({
+        where: { language: { in: [...new Set(names)] }, repo: repoReadWhere(cx, ['CODE']) },
+        select: { language: true },
+        distinct: ['language'],
+      })
+    : [];
+  const known = new Set(rows.map((r) => r.language));
+  return names.map((name) => (known.has(name) ? { name } : null));
 }

@@ -96,3 +96,8 @@ export function branchReadWhere(cx: ServiceContext): Models.Prisma.BranchWhereIn
 export function collaborationReadWhere(cx: ServiceContext): Models.Prisma.CollaborationWhereInput {
   return cx.viewer ? { repo: repoReadWhere(cx) } : NO_ROWS;
 }
+
+/** The read policy of topics: every topic, to anyone (Gitea's GET /topics/search answers them without sign-in). */
+export function topicReadWhere(): Models.Prisma.TopicWhereInput {
+  return {};
+}

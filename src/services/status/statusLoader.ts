@@ -2,6 +2,8 @@ import DataLoader from 'dataloader';
 import type { Db } from '../../db/client.ts';
 import type { CommitStatusView } from './commitStatus.ts';
 import { latestPerContext } from './rollup.ts';
+import type { ServiceContext } from '../context.ts';
+import { repoReadWhere } from '../repo/visibility.ts';
 
 /** A commit of a repository. */
 export interface CommitKey {
@@ -25,4 +27,20 @@ export function latestStatusesLoader(db: Db): DataLoader<CommitKey, CommitStatus
     },
     { cacheKeyFn: (k) => `${k.repoId}:${k.sha}` },
   );
+}
+
+/**
+ * Commit statuses by id, for node(id:): only those of repositories whose code the viewer can read (the read policy
+ * of GET …/commits/{ref}/statuses), with creators, in one query; null for the others.
+ */
+export async function statusesById(cx: ServiceContext, ids: readonly number[]): Promise<(CommitStatusView | null)[]> {
+  const wanted = ids.filter((id) => id > 0);
+  const rows = wanted.length
+    ? await cx.db.commitStatus.findMany({
+        where: { id: { in: wanted }, repo: repoReadWhere(cx, ['CODE']) },
+        include: { creator: true },
+      })
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
 }
