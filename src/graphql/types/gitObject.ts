@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { dbId } from '../ids.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { RepositoryRef } from './repository.ts';
+import { RefRef, RepositoryRef } from './repository.ts';
 
 /** A commit as the graph holds it. */
 export type CommitView = Extract<GitObjectView, { type: 'commit' }>;
@@ -184,5 +184,16 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     ...checkedBy('gitObjectLoader (code unit readable)'),
     select: { id: true, ownerName: true, name: true, isEmpty: true },
     resolve: (repo, args, ctx) => objects(ctx).load({ repo, expression: args.expression }),
+  }),
+}));
+
+builder.prismaObjectFields(RefRef, (t) => ({
+  target: t.field({
+    type: GitObjectRef,
+    nullable: true,
+    description: 'The object the branch points at (GitHub Ref.target): its commit; null when it is gone from the repository.',
+    ...inherits('a readable branch implies its commit'),
+    select: { commitId: true, repo: { select: { id: true, ownerName: true, name: true, isEmpty: true } } },
+    resolve: (ref, _args, ctx) => objects(ctx).load({ repo: ref.repo, expression: ref.commitId }),
   }),
 }));
