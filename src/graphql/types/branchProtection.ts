@@ -103,9 +103,8 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
   branchProtectionRules: t.connection(
     {
       type: BranchProtectionRuleRef,
-      nullable: true,
       description:
-        'Branch protection rules in priority order: repository admins only (null for everyone else), as GET …/branch_protections.',
+        'Branch protection rules in priority order: repository admins only (none for everyone else), as GET …/branch_protections.',
       ...checkedBy('canReadBranchProtections'),
       select: (args, ctx, nestedSelection) => ({
         protectedBranches: rulesConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
@@ -114,9 +113,10 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       resolve: async (r, args, ctx) =>
         canReadBranchProtections(await ctx.cx.loaders.repoPermission.load(r.id))
           ? { ...rulesConnection.resolve(r.protectedBranches, args, ctx), total: r._count.protectedBranches }
-          : null,
+          : { ...rulesConnection.resolve([], args, ctx), total: 0 },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'BranchProtectionRuleConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'BranchProtectionRuleEdge' },
   ),
 }));
 

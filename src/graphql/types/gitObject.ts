@@ -81,6 +81,7 @@ CommitRef.implement({
         },
       },
       { fields: (conn) => ({ totalCount: conn.int({ resolve: totalOf }) }) },
+      { name: 'CommitEdge' },
     ),
   }),
 });

@@ -11,11 +11,11 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
+import { sharedConnection } from '../sharedConnection.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
-import { LabelRef, OrderDirectionEnum } from './label.ts';
+import { LabelConnectionRef, LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { UserRef, userNamed } from './user.ts';
+import { UserConnectionRef, UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
 
 export const IssueStateEnum = builder.enumType('IssueState', {
@@ -206,7 +206,7 @@ export const IssueRef = builder.prismaNode('Issue', {
         }),
         resolve: (i, args, ctx) => ({ ...issueLabels.resolve(i.labels, args, ctx), total: i._count.labels }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      LabelConnectionRef,
     ),
     assignees: t.connection(
       {
@@ -218,28 +218,35 @@ export const IssueRef = builder.prismaNode('Issue', {
         }),
         resolve: (i, args, ctx) => ({ ...issueAssignees.resolve(i.assignees, args, ctx), total: i._count.assignees }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      UserConnectionRef,
     ),
   }),
 });
 tokenReadScope(IssueRef, 'issue');
 
+/** GitHub's IssueConnection: a repository's, a milestone's, a label's issues. */
+export const IssueConnectionRef = sharedConnection(IssueRef, 'IssueConnection');
+
 builder.prismaObjectFields(RepositoryRef, (t) => ({
-  issues: t.relatedConnection('issues', {
-    cursor: 'id',
-    description:
-      'Issues (not pull requests), newest first unless `orderBy` says otherwise; empty when the viewer cannot read the issues unit.',
-    totalCount: true,
-    ...filteredBy('issueReadWhere'),
-    args: {
-      states: t.arg({ type: [IssueStateEnum], required: false }),
-      labels: t.arg.stringList({ description: 'Only issues carrying every one of these label names.' }),
-      orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
-      filterBy: t.arg({ type: IssueFiltersInput }),
+  issues: t.relatedConnection(
+    'issues',
+    {
+      cursor: 'id',
+      description:
+        'Issues (not pull requests), newest first unless `orderBy` says otherwise; empty when the viewer cannot read the issues unit.',
+      totalCount: true,
+      ...filteredBy('issueReadWhere'),
+      args: {
+        states: t.arg({ type: [IssueStateEnum], required: false }),
+        labels: t.arg.stringList({ description: 'Only issues carrying every one of these label names.' }),
+        orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
+        filterBy: t.arg({ type: IssueFiltersInput }),
+      },
+      // Planned, so its first pages can load on the read path (preload/repositoryIssues.ts).
+      query: (args, ctx) => plannedIssueList(issueReadWhere(ctx.cx), issueListWhere(args), issueOrderBy(args.orderBy)),
     },
-    // Planned, so its first pages can load on the read path (preload/repositoryIssues.ts).
-    query: (args, ctx) => plannedIssueList(issueReadWhere(ctx.cx), issueListWhere(args), issueOrderBy(args.orderBy)),
-  }),
+    IssueConnectionRef,
+  ),
   issue: t.field({
     type: IssueRef,
     nullable: true,

@@ -13,6 +13,7 @@ import { IssueRef } from './issue.ts';
 import { LabelRef } from './label.ts';
 import { UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
+import { connectionCount } from '../sharedConnection.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 
@@ -174,6 +175,16 @@ tokenReadScope(IssueCommentRef, 'issue');
 /** GitHub's IssueCommentEdge, shared by Issue.comments and the addComment payload. */
 export const IssueCommentEdgeRef = builder.edgeObject({ type: IssueCommentRef, name: 'IssueCommentEdge' });
 
+/** GitHub's IssueCommentConnection, shared by Issue.comments and PullRequest.comments. */
+export const IssueCommentConnectionRef = builder.connectionObject(
+  {
+    type: IssueCommentRef,
+    name: 'IssueCommentConnection',
+    fields: (c) => ({ totalCount: c.int({ extensions: { pothosPrismaTotalCount: true }, resolve: connectionCount }) }),
+  },
+  IssueCommentEdgeRef,
+);
+
 builder.prismaObjectFields(IssueRef, (t) => ({
   comments: t.relatedConnection(
     'comments',
@@ -185,8 +196,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       ...inherits('the comments of a readable issue (as GET …/issues/{index}/comments)'),
       query: { where: { type: 'COMMENT' }, orderBy: { id: 'asc' } },
     },
-    { name: 'IssueCommentConnection' },
-    IssueCommentEdgeRef,
+    IssueCommentConnectionRef,
   ),
 }));
 

@@ -12,6 +12,7 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScopeBy } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
+import { sharedConnection } from '../sharedConnection.ts';
 import { OrganizationRef } from './organization.ts';
 
 /** GitHub's OrderDirection, for every `orderBy` input (import it from here). */
@@ -93,6 +94,9 @@ export const LabelRef = builder.prismaNode('Label', {
   }),
 });
 tokenReadScope(LabelRef, (label) => (label.orgId !== null ? 'organization' : 'issue'));
+
+/** GitHub's LabelConnection: a repository's, an issue's, a pull request's labels. */
+export const LabelConnectionRef = sharedConnection(LabelRef, 'LabelConnection');
 
 builder.prismaObjectFields(OrganizationRef, (t) => ({
   labels: t.relatedConnection('orgLabels', {

@@ -35,6 +35,7 @@ builder.prismaObjectFields('Repository', (t) => ({
       },
     },
     {
+      name: 'LanguageConnection',
       fields: (c) => ({
         totalCount: c.int({ resolve: totalOf }),
         totalSize: c.int({
@@ -44,6 +45,7 @@ builder.prismaObjectFields('Repository', (t) => ({
       }),
     },
     {
+      name: 'LanguageEdge',
       fields: (e) => ({
         size: e.int({ description: 'Bytes of this language.', resolve: (edge) => (edge.node as { size: number }).size }),
       }),

@@ -16,10 +16,11 @@ import { REPOSITORY_PRELOADERS } from '../preload/repositoryIssues.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
+import { sharedConnection } from '../sharedConnection.ts';
 import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
-import { labelListArgs, labelListQuery, LabelRef } from './label.ts';
+import { LabelConnectionRef, labelListArgs, labelListQuery, LabelRef } from './label.ts';
 import { UserRef } from './user.ts';
 
 /** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
@@ -160,28 +161,37 @@ export const RepositoryRef = builder.prismaNode('Repository', {
       }),
       resolve: (r) => r.branches.find((b) => b.name === r.defaultBranch) ?? null,
     }),
-    refs: t.relatedConnection('branches', {
-      cursor: 'id',
-      description: 'Branches (refs/heads/*), by name; empty without code read access (as GET …/branches).',
-      totalCount: true,
-      ...filteredBy('branchReadWhere'),
-      query: (_args, ctx) => ({ where: { AND: [{ isDeleted: false }, branchReadWhere(ctx.cx)] }, orderBy: { name: 'asc' as const } }),
-    }),
+    refs: t.relatedConnection(
+      'branches',
+      {
+        cursor: 'id',
+        description: 'Branches (refs/heads/*), by name; empty without code read access (as GET …/branches).',
+        totalCount: true,
+        ...filteredBy('branchReadWhere'),
+        query: (_args, ctx) => ({ where: { AND: [{ isDeleted: false }, branchReadWhere(ctx.cx)] }, orderBy: { name: 'asc' as const } }),
+      },
+      { name: 'RefConnection' },
+      { name: 'RefEdge' },
+    ),
     viewerPermission: t.field({
       type: RepositoryPermissionEnum,
       nullable: true,
       resolve: async (r, _a, ctx) => permissionName((await viewerPerm(r, ctx)).mode),
     }),
     viewerCanAdminister: t.boolean({ resolve: async (r, _a, ctx) => isRepoAdmin(await viewerPerm(r, ctx)) }),
-    labels: t.relatedConnection('labels', {
-      cursor: 'id',
-      description:
-        "The repository's own labels (organization labels are on the organization); empty without issues or pull requests read access (as GET …/labels).",
-      totalCount: true,
-      ...filteredBy('labelReadWhere'),
-      args: labelListArgs,
-      query: labelListQuery,
-    }),
+    labels: t.relatedConnection(
+      'labels',
+      {
+        cursor: 'id',
+        description:
+          "The repository's own labels (organization labels are on the organization); empty without issues or pull requests read access (as GET …/labels).",
+        totalCount: true,
+        ...filteredBy('labelReadWhere'),
+        args: labelListArgs,
+        query: labelListQuery,
+      },
+      LabelConnectionRef,
+    ),
     label: t.field({
       type: LabelRef,
       nullable: true,
@@ -196,8 +206,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     deployKeys: t.connection(
       {
         type: DeployKeyRef,
-        nullable: true,
-        description: 'Deploy keys: repository admins only (null for everyone else).',
+        description: 'Deploy keys: repository admins only (none for everyone else).',
         ...checkedBy('isRepoAdmin'),
         select: (args, ctx, nestedSelection) => ({
           deployKeys: deployKeysConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
@@ -206,9 +215,10 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         resolve: async (r, args, ctx) =>
           isRepoAdmin(await viewerPerm(r, ctx))
             ? { ...deployKeysConnection.resolve(r.deployKeys, args, ctx), total: r._count.deployKeys }
-            : null,
+            : { ...deployKeysConnection.resolve([], args, ctx), total: 0 },
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      { name: 'DeployKeyConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      { name: 'DeployKeyEdge' },
     ),
     collaborators: t.connection(
       {
@@ -221,10 +231,12 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         }),
         resolve: (r, args, ctx) => ({ ...collaboratorsConnection.resolve(r.collaborations, args, ctx), total: r._count.collaborations }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      { name: 'RepositoryCollaboratorConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       {
+        name: 'RepositoryCollaboratorEdge',
         fields: (e) => ({
-          permission: e.field({ type: RepositoryPermissionEnum, nullable: true, resolve: (edge) => permissionName(edge.mode) }),
+          // A collaboration grants at least read.
+          permission: e.field({ type: RepositoryPermissionEnum, resolve: (edge) => permissionName(edge.mode) ?? 'READ' }),
         }),
       },
     ),
@@ -234,6 +246,9 @@ export const RepositoryRef = builder.prismaNode('Repository', {
   }),
 });
 tokenReadScope(RepositoryRef, 'repository');
+
+/** GitHub's RepositoryConnection: an account's repositories, forks, watched repositories. */
+export const RepositoryConnectionRef = sharedConnection(RepositoryRef, 'RepositoryConnection');
 
 const REPOSITORY_TREE_PRELOADERS = { ...REPOSITORY_PRELOADERS, ...ISSUE_PRELOADERS };
 
@@ -261,13 +276,17 @@ builder.queryFields((t) => ({
 // The same connection on both account types: repositories the viewer may see, by name.
 for (const ref of [UserRef, OrganizationRef] as const) {
   builder.prismaObjectFields(ref, (t) => ({
-    repositories: t.relatedConnection('repositories', {
-      cursor: 'id',
-      description: 'Repositories this account owns that the viewer may see, by name.',
-      totalCount: true,
-      ...filteredBy('repoReadWhere'),
-      query: (_args, ctx) => ({ where: repoReadWhere(ctx.cx), orderBy: { lowerName: 'asc' as const } }),
-    }),
+    repositories: t.relatedConnection(
+      'repositories',
+      {
+        cursor: 'id',
+        description: 'Repositories this account owns that the viewer may see, by name.',
+        totalCount: true,
+        ...filteredBy('repoReadWhere'),
+        query: (_args, ctx) => ({ where: repoReadWhere(ctx.cx), orderBy: { lowerName: 'asc' as const } }),
+      },
+      RepositoryConnectionRef,
+    ),
   }));
 }
 

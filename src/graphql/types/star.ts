@@ -14,8 +14,8 @@ import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { PullRequestRef } from './pullRequest.ts';
-import { RepositoryRef } from './repository.ts';
-import { UserRef } from './user.ts';
+import { RepositoryConnectionRef, RepositoryRef } from './repository.ts';
+import { UserConnectionRef, UserRef } from './user.ts';
 
 /** GitHub's SubscriptionState: watching, not watching, or ignoring (Gitea's watch modes NORMAL/AUTO, none, DONT). */
 const SubscriptionStateEnum = builder.enumType('SubscriptionState', {
@@ -69,8 +69,8 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       }),
       resolve: (r, args, ctx) => ({ ...stargazers.resolve(r.stars, args, ctx), total: r._count.stars }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-    { fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
+    { name: 'StargazerConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'StargazerEdge', fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
   ),
   watchers: t.connection(
     {
@@ -83,7 +83,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       }),
       resolve: (r, args, ctx) => ({ ...watchers.resolve(r.watches, args, ctx), total: r._count.watches }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    UserConnectionRef,
   ),
   viewerHasStarred: t.loadable({
     type: 'Boolean',
@@ -122,8 +122,8 @@ builder.prismaObjectFields(UserRef, (t) => ({
       }),
       resolve: (u, args, ctx) => ({ ...starredRepos.resolve(u.stars, args, ctx), total: u._count.stars }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-    { fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
+    { name: 'StarredRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'StarredRepositoryEdge', fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
   ),
   watching: t.connection(
     {
@@ -136,7 +136,7 @@ builder.prismaObjectFields(UserRef, (t) => ({
       }),
       resolve: (u, args, ctx) => ({ ...watchedRepos.resolve(u.watches, args, ctx), total: u._count.watches }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    RepositoryConnectionRef,
   ),
 }));
 
