@@ -8,7 +8,7 @@ import { labelReadWhere } from '../../services/label/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { dbId } from '../ids.ts';
+import { dbId, opt } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import { ISSUE_PRELOADERS } from '../preload/issue.ts';
 import { scalarsOnly, withPreloaded } from '../preload/plan.ts';
@@ -19,6 +19,7 @@ import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
+import { ownedRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelConnectionRef, labelListArgs, labelListQuery, LabelRef } from './label.ts';
 import { UserRef } from './user.ts';
@@ -106,7 +107,11 @@ export const RepositoryRef = builder.prismaNode('Repository', {
       resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}.git`,
     }),
     isPrivate: t.exposeBoolean('isPrivate'),
-    visibility: t.string({ description: 'PUBLIC or PRIVATE.', resolve: (r) => (r.isPrivate ? 'PRIVATE' : 'PUBLIC') }),
+    visibility: t.field({
+      type: RepositoryVisibilityEnum,
+      description: 'PUBLIC or PRIVATE (never INTERNAL).',
+      resolve: (r) => (r.isPrivate ? 'PRIVATE' : 'PUBLIC'),
+    }),
     isArchived: t.exposeBoolean('isArchived'),
     isFork: t.exposeBoolean('isFork'),
     isMirror: t.exposeBoolean('isMirror'),
@@ -280,10 +285,14 @@ for (const ref of [UserRef, OrganizationRef] as const) {
       'repositories',
       {
         cursor: 'id',
-        description: 'Repositories this account owns that the viewer may see, by name.',
+        description: 'Repositories this account owns that the viewer may see, by name unless `orderBy` says otherwise.',
         totalCount: true,
         ...filteredBy('repoReadWhere'),
-        query: (_args, ctx) => ({ where: repoReadWhere(ctx.cx), orderBy: { lowerName: 'asc' as const } }),
+        args: ownedRepositoryListArgs,
+        query: (args, ctx) => ({
+          where: { AND: [repoReadWhere(ctx.cx), repositoryListWhere(ctx, args, true)] },
+          orderBy: repositoryListOrderBy(opt(args.orderBy), [{ lowerName: 'asc' }]),
+        }),
       },
       RepositoryConnectionRef,
     ),

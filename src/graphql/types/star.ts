@@ -15,6 +15,7 @@ import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryConnectionRef, RepositoryRef } from './repository.ts';
+import { otherRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, type RepositoryListArgs } from './repositoryListArgs.ts';
 import { UserConnectionRef, UserRef } from './user.ts';
 
 /** GitHub's SubscriptionState: watching, not watching, or ignoring (Gitea's watch modes NORMAL/AUTO, none, DONT). */
@@ -50,10 +51,23 @@ const starredRepos = prismaConnectionHelpers(builder, 'Star', {
   resolveNode: (row) => row.repo,
 });
 
+/** The watched repositories the viewer may see that the arguments keep. */
+const watchedWhere = (args: RepositoryListArgs, ctx: GraphQLContext) => ({
+  mode: { in: WATCHING_MODES },
+  repo: { AND: [repoReadWhere(ctx.cx), repositoryListWhere(ctx, args, false)] },
+});
+
 const watchedRepos = prismaConnectionHelpers(builder, 'Watch', {
   cursor: 'id',
   select: (nodeSelection) => ({ repo: nodeSelection(true) }),
-  query: (_args, ctx) => ({ where: { mode: { in: WATCHING_MODES }, repo: repoReadWhere(ctx.cx) }, orderBy: { id: 'asc' as const } }),
+  args: () => otherRepositoryListArgs,
+  query: (args, ctx) => ({
+    where: watchedWhere(args, ctx),
+    // The repository's order, the watch's id breaking ties (Prisma takes a list; the helper's type names one).
+    orderBy: (args.orderBy
+      ? [...repositoryListOrderBy(args.orderBy, []).map((repo) => ({ repo })), { id: 'asc' as const }]
+      : [{ id: 'asc' as const }]) as unknown as Models.Prisma.WatchOrderByWithRelationInput,
+  }),
   resolveNode: (row) => row.repo,
 });
 
@@ -128,11 +142,13 @@ builder.prismaObjectFields(UserRef, (t) => ({
   watching: t.connection(
     {
       type: RepositoryRef,
-      description: 'Repositories the user watches that the viewer may see (as GET /api/v1/users/{username}/subscriptions).',
+      description:
+        'Repositories the user watches that the viewer may see (as GET /api/v1/users/{username}/subscriptions), in the order watched unless `orderBy` says otherwise.',
       ...filteredBy('repoReadWhere'),
+      args: watchedRepos.getArgs(),
       select: (args, ctx, nested) => ({
         watches: watchedRepos.getQuery(args, ctx, bothNodePaths(nested)),
-        _count: { select: { watches: { where: { mode: { in: WATCHING_MODES }, repo: repoReadWhere(ctx.cx) } } } },
+        _count: { select: { watches: { where: watchedWhere(args, ctx) } } },
       }),
       resolve: (u, args, ctx) => ({ ...watchedRepos.resolve(u.watches, args, ctx), total: u._count.watches }),
     },
