@@ -18,8 +18,11 @@ import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef } from './user.ts';
 
 const PackageTypeEnum = builder.enumType('PackageType', {
-  description: "The registry a package belongs to (Gitea's package types).",
-  values: Object.fromEntries(PACKAGE_TYPES.map((t) => [t.toUpperCase(), { value: t.toUpperCase() as Models.PackageType }])),
+  description: "The registry a package belongs to (Gitea's package types; Gitea's container registry is GitHub's DOCKER).",
+  // GitHub names the container (OCI/Docker image) registry DOCKER.
+  values: Object.fromEntries(
+    PACKAGE_TYPES.map((t) => [t === 'container' ? 'DOCKER' : t.toUpperCase(), { value: t.toUpperCase() as Models.PackageType }]),
+  ),
 });
 
 const VERSION_ORDER = [{ id: 'desc' as const }];

@@ -27,7 +27,13 @@ import { UserRef } from './user.ts';
 /** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
 export const RepositoryPermissionEnum = builder.enumType('RepositoryPermission', {
   description: "The viewer's or a collaborator's access to a repository.",
-  values: { ADMIN: { value: 'ADMIN' }, WRITE: { value: 'WRITE' }, READ: { value: 'READ' } } as const,
+  values: {
+    ADMIN: { value: 'ADMIN' },
+    MAINTAIN: { value: 'MAINTAIN', description: "GitHub's level between WRITE and ADMIN: never given, Gitea has no such level." },
+    WRITE: { value: 'WRITE' },
+    TRIAGE: { value: 'TRIAGE', description: "GitHub's level between READ and WRITE: never given, Gitea has no such level." },
+    READ: { value: 'READ' },
+  } as const,
 });
 
 function permissionName(mode: Models.AccessMode): 'ADMIN' | 'WRITE' | 'READ' | null {
