@@ -13,7 +13,7 @@ import { dbId, opt, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
-import { LabelConnectionRef, LabelRef, OrderDirectionEnum } from './label.ts';
+import { carriedLabelsOrderBy, LabelConnectionRef, LabelOrderInput, LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserConnectionRef, UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
@@ -68,6 +68,10 @@ export const IssueFiltersInput = builder.inputType('IssueFilters', {
     createdBy: t.string({ description: 'Issues opened by this login.' }),
     labels: t.stringList({ description: 'Issues carrying every one of these label names.' }),
     mentioned: t.string({ description: 'Issues that mention this login.' }),
+    milestone: t.string({
+      description:
+        "Issues in the milestone with this database id (GitHub's `milestone`); `none` for issues without a milestone, `*` for issues in any.",
+    }),
     milestoneNumber: t.string({
       description:
         'Issues in the milestone with this database id (Gitea milestones have no number); `null` for issues without a milestone, `*` for issues in any.',
@@ -86,6 +90,7 @@ type IssueListArgs = {
     createdBy?: string | null;
     labels?: readonly string[] | null;
     mentioned?: string | null;
+    milestone?: string | null;
     milestoneNumber?: string | null;
     since?: Date | null;
     states?: readonly ('OPEN' | 'CLOSED')[] | null;
@@ -103,6 +108,10 @@ const labelsWhere = (names: readonly string[] | null | undefined): IssueWhere[] 
 
 const byLogin = (login: string) => ({ lowerName: login.toLowerCase() });
 
+/** Issues in the milestone with this database id, or in any (`*`); anything else names no milestone. */
+const milestoneWhere = (id: string): IssueWhere =>
+  id === '*' ? { milestoneId: { not: null } } : { milestoneId: /^\d{1,10}$/.test(id) ? dbId(id) || -1 : -1 };
+
 /**
  * The Prisma filter of an issue list's `states`, `labels` and `filterBy` (GitHub's semantics: every label
  * named must be carried, an unknown label or login matches nothing). Pure where clauses, so a page costs the
@@ -117,9 +126,9 @@ export function issueListWhere(args: IssueListArgs): IssueWhere {
   if (f.createdBy != null) and.push({ poster: byLogin(f.createdBy) });
   if (f.mentioned != null) and.push({ issueUsers: { some: { isMentioned: true, user: byLogin(f.mentioned) } } });
   if (f.milestoneNumber === null) and.push({ milestoneId: null });
-  else if (f.milestoneNumber === '*') and.push({ milestoneId: { not: null } });
-  else if (f.milestoneNumber !== undefined)
-    and.push({ milestoneId: /^\d{1,10}$/.test(f.milestoneNumber) ? dbId(f.milestoneNumber) || -1 : -1 });
+  else if (f.milestoneNumber !== undefined) and.push(milestoneWhere(f.milestoneNumber));
+  if (f.milestone === 'none') and.push({ milestoneId: null });
+  else if (f.milestone != null) and.push(milestoneWhere(f.milestone));
   if (f.since != null) and.push({ updatedAt: { gte: f.since } });
   return and.length ? { AND: and } : {};
 }
@@ -145,7 +154,8 @@ export const ISSUE_ORDER_DEFAULT = { field: 'CREATED_AT', direction: 'DESC' } as
 const issueLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',
   select: (nodeSelection) => ({ label: withLabelScalars(nodeSelection(true)) }),
-  query: () => ({ orderBy: { id: 'asc' as const } }),
+  args: (t) => ({ orderBy: t.field({ type: LabelOrderInput, description: 'The order they were added when absent.' }) }),
+  query: (args) => ({ orderBy: carriedLabelsOrderBy(args.orderBy) }),
   resolveNode: (row) => row.label,
 });
 
@@ -200,6 +210,7 @@ export const IssueRef = builder.prismaNode('Issue', {
       {
         type: LabelRef,
         ...inherits('REST shows the labels with the issue'),
+        args: issueLabels.getArgs(),
         select: (args, ctx, nested) => ({
           labels: issueLabels.getQuery(args, ctx, bothNodePaths(nested)),
           _count: { select: { labels: true } },

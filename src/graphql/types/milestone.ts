@@ -7,7 +7,15 @@ import { builder } from '../builder.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
-import { IssueConnectionRef, IssueStateEnum, MilestoneRef } from './issue.ts';
+import {
+  IssueConnectionRef,
+  IssueFiltersInput,
+  IssueOrderInput,
+  issueListWhere,
+  issueOrderBy,
+  IssueStateEnum,
+  MilestoneRef,
+} from './issue.ts';
 import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 
@@ -67,15 +75,19 @@ builder.prismaObjectFields(MilestoneRef, (t) => ({
     'issues',
     {
       cursor: 'id',
-      description: 'Issues (not pull requests) in the milestone, newest first; empty when the viewer cannot read the issues unit.',
+      description:
+        'Issues (not pull requests) in the milestone, newest first unless `orderBy` says otherwise; empty when the viewer cannot read the issues unit.',
       totalCount: true,
       ...filteredBy('issueReadWhere'),
-      args: { states: t.arg({ type: [IssueStateEnum], required: false }) },
+      args: {
+        states: t.arg({ type: [IssueStateEnum], required: false }),
+        labels: t.arg.stringList({ description: 'Only issues carrying every one of these label names.' }),
+        orderBy: t.arg({ type: IssueOrderInput }),
+        filterBy: t.arg({ type: IssueFiltersInput }),
+      },
       query: (args, ctx) => ({
-        where: {
-          AND: [{ isPull: false }, issueReadWhere(ctx.cx), args.states?.length === 1 ? { isClosed: args.states[0] === 'CLOSED' } : {}],
-        },
-        orderBy: [{ index: 'desc' as const }],
+        where: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args)] },
+        orderBy: args.orderBy ? issueOrderBy(args.orderBy) : [{ index: 'desc' as const }],
       }),
     },
     IssueConnectionRef,

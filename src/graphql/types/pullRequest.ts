@@ -19,7 +19,7 @@ import { totalOf } from '../totalCount.ts';
 import { CommitRef, type CommitView } from './gitObject.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
 import { IssueCommentConnectionRef, IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
-import { LabelConnectionRef, LabelRef } from './label.ts';
+import { carriedLabelsOrderBy, LabelConnectionRef, LabelOrderInput, LabelRef } from './label.ts';
 import { RefRef, RepositoryRef } from './repository.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserConnectionRef, UserRef } from './user.ts';
@@ -117,7 +117,8 @@ const PullRequestCommitRef = builder.objectRef<CommitView>('PullRequestCommit').
 const pullLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',
   select: (nodeSelection) => ({ label: withLabelScalars(nodeSelection(true)) }),
-  query: () => ({ orderBy: { id: 'asc' as const } }),
+  args: (t) => ({ orderBy: t.field({ type: LabelOrderInput, description: 'The order they were added when absent.' }) }),
+  query: (args) => ({ orderBy: carriedLabelsOrderBy(args.orderBy) }),
   resolveNode: (row) => row.label,
 });
 
@@ -249,6 +250,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     {
       type: LabelRef,
       ...inherits('REST shows the labels with the pull request'),
+      args: pullLabels.getArgs(),
       select: (args, ctx, nested) => ({
         issue: { select: { labels: pullLabels.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { labels: true } } } },
       }),

@@ -93,7 +93,11 @@ export const ReleaseRef = builder.prismaNode('Release', {
         description: 'Files attached to the release, oldest first.',
         totalCount: true,
         ...filteredBy('releaseAssetReadWhere'),
-        query: (_args, ctx) => ({ where: releaseAssetReadWhere(ctx.cx), orderBy: [{ id: 'asc' as const }] }),
+        args: { name: t.arg.string({ description: 'Only the asset with exactly this file name.' }) },
+        query: (args, ctx) => ({
+          where: { AND: [releaseAssetReadWhere(ctx.cx), args.name != null ? { name: args.name } : {}] },
+          orderBy: [{ id: 'asc' as const }],
+        }),
       },
       { name: 'ReleaseAssetConnection' },
       { name: 'ReleaseAssetEdge' },
