@@ -108,7 +108,8 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
     const list = await rules('alice');
     expect(list?.totalCount).toBe(2);
     expect(list?.nodes.map((r) => r.pattern)).toEqual(['main', 'release/*']);
-    expect(await rules('bob')).toBeNull();
+    // GitHub's BranchProtectionRuleConnection! is never null: a writer who is not an admin gets none.
+    expect(await rules('bob')).toEqual({ totalCount: 0, nodes: [] });
 
     const glob = list!.nodes[1]!;
     const edited = await gql<{ updateBranchProtectionRule: { branchProtectionRule: Rule } | null }>(t, UPDATE, {
@@ -132,6 +133,124 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
     expect(mutationError(deleted, 'deleteBranchProtectionRule')).toBeNull();
     expect(deleted.data!.deleteBranchProtectionRule?.deletedBranchProtectionRuleId).toBe(glob.id);
     expect((await rules('alice'))?.nodes.map((r) => r.pattern)).toEqual(['main']);
+  });
+
+  it("takes GitHub's input fields: mapped onto Gitea's settings, GitHub-only settings only at Gitea's value", async () => {
+    const ids = await gql<{ user: { id: string } }>(t, '{ user(login: "bob") { id } }', { headers: basic('alice') });
+    const bobId = ids.data!.user.id;
+    const created = await gql<{ createBranchProtectionRule: { branchProtectionRule: Rule & Record<string, unknown> } | null }>(
+      t,
+      `mutation($input: CreateBranchProtectionRuleInput!) { createBranchProtectionRule(input: $input) { branchProtectionRule {
+        ${RULE_FIELDS} allowsForcePushes dismissesStaleReviews isAdminEnforced restrictsPushes requiresCommitSignatures
+        requiresStrictStatusChecks requiresApprovingReviews } } }`,
+      {
+        headers: basic('alice'),
+        variables: {
+          input: {
+            repositoryId: repoId,
+            pattern: 'gh/*',
+            allowsDeletions: false,
+            allowsForcePushes: true,
+            dismissesStaleReviews: true,
+            isAdminEnforced: true,
+            restrictsPushes: true,
+            pushActorIds: [bobId],
+            requiresApprovingReviews: true,
+            requiredApprovingReviewCount: 3,
+            requiresStatusChecks: true,
+            requiredStatusChecks: [{ context: 'ci/build', appId: null }],
+            requiresCommitSignatures: true,
+            requiresStrictStatusChecks: true,
+            requiresLinearHistory: false,
+            bypassPullRequestActorIds: [],
+          },
+        },
+      },
+    );
+    expect(created.errors).toBeUndefined();
+    const rule = created.data!.createBranchProtectionRule!.branchProtectionRule;
+    expect(rule).toMatchObject({
+      pattern: 'gh/*',
+      allowsForcePushes: true,
+      dismissesStaleReviews: true,
+      isAdminEnforced: true,
+      restrictsPushes: true,
+      pushAllowances: [{ login: 'bob' }],
+      requiredApprovingReviewCount: 3,
+      requiresApprovingReviews: true,
+      requiresStatusChecks: true,
+      requiredStatusCheckContexts: ['ci/build'],
+      requiresCommitSignatures: true,
+      requiresStrictStatusChecks: true,
+    });
+    // REST reads the same Gitea settings.
+    const rest = await t.request('GET', `/api/v1/repos/alice/demo/branch_protections/${encodeURIComponent('gh/*')}`, {
+      headers: basic('alice'),
+    });
+    expect(rest.json()).toMatchObject({
+      enable_force_push: true,
+      dismiss_stale_approvals: true,
+      block_admin_merge_override: true,
+      enable_push_whitelist: true,
+      push_whitelist_usernames: ['bob'],
+      required_approvals: 3,
+      enable_status_check: true,
+      status_check_contexts: ['ci/build'],
+      require_signed_commits: true,
+      block_on_outdated_branch: true,
+    });
+
+    // GitHub's update shape: no settings, a new pattern, requiresApprovingReviews: false clears the count.
+    const updated = await gql<{ updateBranchProtectionRule: { branchProtectionRule: Rule } | null }>(t, UPDATE, {
+      headers: basic('alice'),
+      variables: {
+        input: {
+          branchProtectionRuleId: rule.id,
+          pattern: 'gh2/*',
+          requiresApprovingReviews: false,
+          requiredStatusCheckContexts: ['lint'],
+        },
+      },
+    });
+    expect(mutationError(updated, 'updateBranchProtectionRule')).toBeNull();
+    expect(updated.data!.updateBranchProtectionRule?.branchProtectionRule).toMatchObject({
+      pattern: 'gh2/*',
+      requiredApprovingReviewCount: 0,
+      requiredStatusCheckContexts: ['lint'],
+      pushAllowances: [{ login: 'bob' }],
+    });
+    const renamedTo = async (pattern: string) => {
+      const res = await gql(t, UPDATE, { headers: basic('alice'), variables: { input: { branchProtectionRuleId: rule.id, pattern } } });
+      return mutationError(res, 'updateBranchProtectionRule');
+    };
+    expect((await renamedTo('main'))?.message).toBe('Branch protection already exist');
+
+    // A GitHub setting Gitea cannot hold is refused, naming the field, and changes nothing.
+    const refused = async (extra: Record<string, unknown>) => {
+      const res = await gql(t, UPDATE, {
+        headers: basic('alice'),
+        variables: { input: { branchProtectionRuleId: rule.id, requiresStatusChecks: false, ...extra } },
+      });
+      return mutationError(res, 'updateBranchProtectionRule');
+    };
+    for (const extra of [
+      { allowsDeletions: true },
+      { requiresLinearHistory: true },
+      { lockBranch: true },
+      { bypassPullRequestActorIds: [bobId] },
+      { requiredStatusChecks: [{ context: 'x', appId: '42' }] },
+      { requiresApprovingReviews: true },
+      { requiresApprovingReviews: false, requiredApprovingReviewCount: 2 },
+      { pushActorIds: [repoId] },
+      { requiresCommitSignatures: false, settings: { requiresCommitSignatures: true } },
+      { pushActorIds: [bobId], settings: { pushAllowanceLogins: ['alice'] } },
+    ]) {
+      const err = await refused(extra);
+      expect(err, JSON.stringify(extra)).toMatchObject({ code: 'VALIDATION' });
+      expect(err!.message).toContain(Object.keys(extra)[0]);
+    }
+    const after = (await rules('alice'))!.nodes.find((r) => r.pattern === 'gh2/*');
+    expect(after).toMatchObject({ requiresStatusChecks: true, pushAllowances: [{ login: 'bob' }] });
   });
 
   it('branchProtectionRules with their allowances cost the same statements for 1 rule as for 3', async () => {

@@ -275,6 +275,43 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     expect(await numbers('states: [OPEN], filterBy: { states: [CLOSED] }')).toEqual([]);
     expect(await numbers('filterBy: { since: "2999-01-01T00:00:00Z" }')).toEqual([]);
     expect(await numbers('filterBy: { since: "2000-01-01T00:00:00Z" }')).toHaveLength(3);
+    // Issue.labels: the order they were added, unless orderBy says otherwise.
+    const labelsOf = async (args: string): Promise<string[]> => {
+      const res = await gql<{ repository: { issue: { labels: { nodes: { name: string }[] } } } }>(
+        t,
+        `{ repository(owner: "owner", name: "filters") { issue(number: ${n1}) { labels(first: 5${args}) { nodes { name } } } } }`,
+        { headers: as('anon') },
+      );
+      expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+      return res.data!.repository.issue.labels.nodes.map((l) => l.name);
+    };
+    expect(await labelsOf('')).toEqual(['red', 'blue']);
+    expect(await labelsOf(', orderBy: { field: NAME, direction: ASC }')).toEqual(['blue', 'red']);
+    expect(await labelsOf(', orderBy: { field: NAME, direction: DESC }')).toEqual(['red', 'blue']);
+    expect(await labelsOf(', orderBy: { field: CREATED_AT, direction: DESC }')).toEqual(['blue', 'red']);
+    // GitHub's filterBy.milestone: a database id, `*`, or `none`.
+    expect(await numbers(`filterBy: { milestone: "${ms.id}" }`)).toEqual([n1]);
+    expect(await numbers('filterBy: { milestone: "*" }')).toEqual([n1]);
+    expect(await numbers('filterBy: { milestone: "none" }')).toEqual([n3, n2]);
+
+    // Milestone.issues takes the same arguments (within the milestone).
+    await t.request('PATCH', `/api/v1/repos/owner/filters/issues/${n3}`, { headers: basic('owner'), body: { milestone: ms.id } });
+    const inMilestone = async (args: string): Promise<number[]> => {
+      const res = await gql<{ repository: { milestone: { issues: { totalCount: number; nodes: { number: number }[] } } } }>(
+        t,
+        `{ repository(owner: "owner", name: "filters") { milestone(number: ${ms.id}) { issues(first: 10${args}) { totalCount nodes { number } } } } }`,
+        { headers: as('anon') },
+      );
+      expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+      const conn = res.data!.repository.milestone.issues;
+      expect(conn.totalCount).toBe(conn.nodes.length);
+      return conn.nodes.map((n) => n.number);
+    };
+    expect(await inMilestone('')).toEqual([n3, n1]);
+    expect(await inMilestone(', orderBy: { field: CREATED_AT, direction: ASC }')).toEqual([n1, n3]);
+    expect(await inMilestone(', labels: ["blue"]')).toEqual([n1]);
+    expect(await inMilestone(', filterBy: { states: [CLOSED] }')).toEqual([n3]);
+    expect(await inMilestone(', states: [OPEN], filterBy: { assignee: "writer" }')).toEqual([n1]);
   });
 
   it('Label { issues(first: 50) { author labels assignees } } costs the same statements for 2 and 20 issues', async () => {

@@ -220,6 +220,18 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
       totalCount: 2,
       nodes: [expect.objectContaining({ __typename: 'ClosedEvent' }), { __typename: 'IssueComment', body: 'why closed?' }],
     });
+    // GitHub's kinds this timeline never holds are accepted and match nothing, alone or beside others.
+    const githubOnly = await gql<Timeline>(t, query('first: 50, itemTypes: [MENTIONED_EVENT, SUBSCRIBED_EVENT]'), {
+      headers: basic('reader'),
+    });
+    expect(githubOnly.data?.repository?.issue.timelineItems).toEqual({ totalCount: 0, nodes: [] });
+    const mixed = await gql<Timeline>(t, query('first: 50, itemTypes: [CROSS_REFERENCED_EVENT, CLOSED_EVENT]'), {
+      headers: basic('reader'),
+    });
+    expect(mixed.data?.repository?.issue.timelineItems).toEqual({
+      totalCount: 1,
+      nodes: [expect.objectContaining({ __typename: 'ClosedEvent' })],
+    });
     const labeledId = items?.nodes[0]?.id as string;
     const nodeQ = `{ node(id: "${labeledId}") { __typename ... on LabeledEvent { label { name } } } }`;
     expect((await gql<{ node: unknown }>(t, nodeQ, { headers: basic('reader') })).data?.node).toEqual({

@@ -74,6 +74,33 @@ describe.each(PROVIDERS)('GraphQL packages (%s)', (provider) => {
     expect(beta).toMatchObject({ name: 'beta', repository: null, versions: { totalCount: 1 } });
   });
 
+  it("Gitea's container registry is GitHub's DOCKER package type, in the answer and the packageType filter", async () => {
+    // No container package can be uploaded yet (the registry is not served), so one row is switched for the test.
+    const beta = await t.db.package.findFirstOrThrow({ where: { ownerId: owner.id, lowerName: 'beta' } });
+    await t.db.package.update({ where: { id: beta.id }, data: { type: 'CONTAINER' } });
+    try {
+      const q = (arg: string) =>
+        t.graphql(
+          `query($login: String!) { user(login: $login) { packages(first: 10${arg}) { totalCount nodes { name packageType } } } }`,
+          {
+            login: owner.name,
+          },
+          basic(owner.name),
+        );
+      const all = (await q('')).json() as { data: { user: { packages: { nodes: { name: string; packageType: string }[] } } } };
+      expect(all.data.user.packages.nodes).toEqual([
+        { name: 'alpha', packageType: 'GENERIC' },
+        { name: 'beta', packageType: 'DOCKER' },
+      ]);
+      expect((await q(', packageType: DOCKER')).json()).toEqual({
+        data: { user: { packages: { totalCount: 1, nodes: [{ name: 'beta', packageType: 'DOCKER' }] } } },
+      });
+      expect(((await q(', packageType: CONTAINER')).json() as { errors?: unknown[] }).errors).toHaveLength(1);
+    } finally {
+      await t.db.package.update({ where: { id: beta.id }, data: { type: beta.type } });
+    }
+  });
+
   it('a private organization’s packages are absent for outsiders and visible to members; node(id:) follows', async () => {
     const query = `query($login: String!) { organization(login: $login) { packages(first: 5) { totalCount nodes { id name } } } }`;
     const mine = (await t.graphql(query, { login: org.name }, basic(owner.name))).json() as {

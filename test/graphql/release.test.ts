@@ -125,6 +125,23 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
         },
       ],
     });
+    // GitHub's releaseAssets(name:): only the asset of that exact name.
+    const second = await t.app.server.inject({
+      method: 'POST',
+      url: `/api/v1/repos/owner/pub/releases/${created.createRelease.release.databaseId}/assets?name=app.tar.gz`,
+      headers: { ...basic('owner'), 'content-type': 'application/octet-stream' },
+      payload: Buffer.from('tarbytes'),
+    });
+    expect(second.statusCode).toBe(201);
+    const byName = async (name: string) =>
+      (
+        await q<{ repository: { release: { releaseAssets: { totalCount: number; nodes: { name: string }[] } } } }>(
+          'owner',
+          `query { repository(owner: "owner", name: "pub") { release(tagName: "v1.0") { releaseAssets(first: 5, name: "${name}") { totalCount nodes { name } } } } }`,
+        )
+      ).repository.release.releaseAssets;
+    expect(await byName('app.tar.gz')).toEqual({ totalCount: 1, nodes: [{ name: 'app.tar.gz' }] });
+    expect(await byName('app')).toEqual({ totalCount: 0, nodes: [] });
     // Drafts are for writers: readers and anonymous viewers do not see v3.0.
     for (const viewer of ['reader', 'anon']) {
       const seen = await q<RepoData>(viewer, REPO);

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -82,10 +86,24 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
   });
 
   it('deployKeys are for repository admins only', async () => {
-    const q = '{ repository(owner: "acme", name: "public-repo") { deployKeys(first: 5) { totalCount } } }';
-    expect((await gql<{ repository: { deployKeys: unknown } }>(t, q, {}, basic('outsider'))).repository.deployKeys).toBeNull();
-    expect((await gql<{ repository: { deployKeys: { totalCount: number } } }>(t, q, {}, basic('owner'))).repository.deployKeys).toEqual({
+    const dir = mkdtempSync(path.join(tmpdir(), 'deploykey-'));
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'deploy', '-f', path.join(dir, 'k')]);
+    const pub = readFileSync(path.join(dir, 'k.pub'), 'utf8').trim();
+    rmSync(dir, { recursive: true, force: true });
+    const added = await t.request('POST', '/api/v1/repos/acme/public-repo/keys', {
+      headers: basic('owner'),
+      body: { title: 'deploy', key: pub },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const q = '{ repository(owner: "acme", name: "public-repo") { deployKeys(first: 5) { totalCount nodes { title } } } }';
+    // GitHub's DeployKeyConnection! is never null: everyone but an admin gets none.
+    expect((await gql<{ repository: { deployKeys: unknown } }>(t, q, {}, basic('outsider'))).repository.deployKeys).toEqual({
       totalCount: 0,
+      nodes: [],
+    });
+    expect((await gql<{ repository: { deployKeys: unknown } }>(t, q, {}, basic('owner'))).repository.deployKeys).toEqual({
+      totalCount: 1,
+      nodes: [{ title: 'deploy' }],
     });
   });
 

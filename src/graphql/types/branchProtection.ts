@@ -17,6 +17,7 @@ import { totalOf } from '../totalCount.ts';
 import { teamsById } from './pullRequestReview.ts';
 import { RefRef, RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
+import { githubRuleFields, githubRuleInput, mergeRuleInputs } from './branchProtectionGithubInput.ts';
 
 const LISTED = inherits('the rule lists these accounts by name in REST (repository admins)');
 
@@ -102,9 +103,8 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
   branchProtectionRules: t.connection(
     {
       type: BranchProtectionRuleRef,
-      nullable: true,
       description:
-        'Branch protection rules in priority order: repository admins only (null for everyone else), as GET …/branch_protections.',
+        'Branch protection rules in priority order: repository admins only (none for everyone else), as GET …/branch_protections.',
       ...checkedBy('canReadBranchProtections'),
       select: (args, ctx, nestedSelection) => ({
         protectedBranches: rulesConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
@@ -113,9 +113,10 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       resolve: async (r, args, ctx) =>
         canReadBranchProtections(await ctx.cx.loaders.repoPermission.load(r.id))
           ? { ...rulesConnection.resolve(r.protectedBranches, args, ctx), total: r._count.protectedBranches }
-          : null,
+          : { ...rulesConnection.resolve([], args, ctx), total: 0 },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'BranchProtectionRuleConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'BranchProtectionRuleEdge' },
   ),
 }));
 
@@ -217,7 +218,11 @@ builder.relayMutationField(
     inputFields: (t) => ({
       repositoryId: t.globalID({ required: true }),
       pattern: t.string({ required: true, description: 'A branch name or a glob.' }),
-      settings: t.field({ type: ruleInputFields }),
+      ...githubRuleFields(t),
+      settings: t.field({
+        type: ruleInputFields,
+        description: "Gitea's settings GitHub lacks (each setting from GitHub's fields or here, not both).",
+      }),
     }),
   },
   {
@@ -228,7 +233,7 @@ builder.relayMutationField(
       return manage.createBranchProtection(
         ctx.cx,
         { owner: repo.ownerName, repo: repo.name },
-        { ...serviceInput(input.settings), ruleName: input.pattern },
+        { ...mergeRuleInputs(githubRuleInput(input), serviceInput(input.settings)), ruleName: input.pattern },
       );
     },
   },
@@ -240,7 +245,12 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       branchProtectionRuleId: t.globalID({ required: true }),
-      settings: t.field({ type: ruleInputFields, required: true, description: 'Given fields change; the pattern stays (as Gitea).' }),
+      pattern: t.string({ description: "A new branch name or glob (renames the rule, as Gitea's settings page)." }),
+      ...githubRuleFields(t),
+      settings: t.field({
+        type: ruleInputFields,
+        description: "Gitea's settings GitHub lacks (each setting from GitHub's fields or here, not both). Given fields change.",
+      }),
     }),
   },
   {
@@ -248,7 +258,10 @@ builder.relayMutationField(
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const { ref, name } = await locateBranchProtection(ctx.cx, ruleIdOf(input.branchProtectionRuleId));
-      return manage.editBranchProtection(ctx.cx, ref, name, serviceInput(input.settings));
+      return manage.editBranchProtection(ctx.cx, ref, name, {
+        ...mergeRuleInputs(githubRuleInput(input), serviceInput(input.settings)),
+        ruleName: opt(input.pattern),
+      });
     },
   },
   { outputFields: (t) => ({ branchProtectionRule: t.field({ type: BranchProtectionRuleRef, resolve: (v) => v.row }) }) },

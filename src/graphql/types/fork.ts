@@ -5,17 +5,26 @@ import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { opt } from '../ids.ts';
 import { filteredBy } from '../policy.ts';
-import { RepositoryRef } from './repository.ts';
+import { RepositoryConnectionRef, RepositoryRef } from './repository.ts';
+import { otherRepositoryListArgs, repositoryListOrderBy, repositoryListWhere } from './repositoryListArgs.ts';
 
 // Repository.isFork, forkCount and parent are defined with the Repository type (repository.ts).
 builder.prismaObjectFields(RepositoryRef, (t) => ({
-  forks: t.relatedConnection('forks', {
-    cursor: 'id',
-    description: 'Direct forks of this repository that the viewer may see, oldest first (as GET /repos/{owner}/{repo}/forks).',
-    totalCount: true,
-    ...filteredBy('repoReadWhere'),
-    query: (_args, ctx) => ({ where: repoReadWhere(ctx.cx), orderBy: { id: 'asc' as const } }),
-  }),
+  forks: t.relatedConnection(
+    'forks',
+    {
+      cursor: 'id',
+      description: 'Direct forks of this repository that the viewer may see, oldest first (as GET /repos/{owner}/{repo}/forks).',
+      totalCount: true,
+      ...filteredBy('repoReadWhere'),
+      args: otherRepositoryListArgs,
+      query: (args, ctx) => ({
+        where: { AND: [repoReadWhere(ctx.cx), repositoryListWhere(ctx, args, false)] },
+        orderBy: repositoryListOrderBy(opt(args.orderBy), [{ id: 'asc' }]),
+      }),
+    },
+    RepositoryConnectionRef,
+  ),
 }));
 
 builder.relayMutationField(

@@ -114,6 +114,7 @@ builder.node(CommitRef, {
         },
       },
       { fields: (conn) => ({ totalCount: conn.int({ resolve: totalOf }) }) },
+      { name: 'CommitEdge' },
     ),
   }),
 });

@@ -11,11 +11,11 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
+import { sharedConnection } from '../sharedConnection.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
-import { LabelRef, OrderDirectionEnum } from './label.ts';
+import { carriedLabelsOrderBy, LabelConnectionRef, LabelOrderInput, LabelRef, OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
-import { UserRef, userNamed } from './user.ts';
+import { UserConnectionRef, UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
 import { ActorRef } from './repositoryOwner.ts';
 
@@ -69,6 +69,10 @@ export const IssueFiltersInput = builder.inputType('IssueFilters', {
     createdBy: t.string({ description: 'Issues opened by this login.' }),
     labels: t.stringList({ description: 'Issues carrying every one of these label names.' }),
     mentioned: t.string({ description: 'Issues that mention this login.' }),
+    milestone: t.string({
+      description:
+        "Issues in the milestone with this database id (GitHub's `milestone`); `none` for issues without a milestone, `*` for issues in any.",
+    }),
     milestoneNumber: t.string({
       description:
         'Issues in the milestone with this database id (Gitea milestones have no number); `null` for issues without a milestone, `*` for issues in any.',
@@ -87,6 +91,7 @@ type IssueListArgs = {
     createdBy?: string | null;
     labels?: readonly string[] | null;
     mentioned?: string | null;
+    milestone?: string | null;
     milestoneNumber?: string | null;
     since?: Date | null;
     states?: readonly ('OPEN' | 'CLOSED')[] | null;
@@ -104,6 +109,10 @@ const labelsWhere = (names: readonly string[] | null | undefined): IssueWhere[] 
 
 const byLogin = (login: string) => ({ lowerName: login.toLowerCase() });
 
+/** Issues in the milestone with this database id, or in any (`*`); anything else names no milestone. */
+const milestoneWhere = (id: string): IssueWhere =>
+  id === '*' ? { milestoneId: { not: null } } : { milestoneId: /^\d{1,10}$/.test(id) ? dbId(id) || -1 : -1 };
+
 /**
  * The Prisma filter of an issue list's `states`, `labels` and `filterBy` (GitHub's semantics: every label
  * named must be carried, an unknown label or login matches nothing). Pure where clauses, so a page costs the
@@ -118,9 +127,9 @@ export function issueListWhere(args: IssueListArgs): IssueWhere {
   if (f.createdBy != null) and.push({ poster: byLogin(f.createdBy) });
   if (f.mentioned != null) and.push({ issueUsers: { some: { isMentioned: true, user: byLogin(f.mentioned) } } });
   if (f.milestoneNumber === null) and.push({ milestoneId: null });
-  else if (f.milestoneNumber === '*') and.push({ milestoneId: { not: null } });
-  else if (f.milestoneNumber !== undefined)
-    and.push({ milestoneId: /^\d{1,10}$/.test(f.milestoneNumber) ? dbId(f.milestoneNumber) || -1 : -1 });
+  else if (f.milestoneNumber !== undefined) and.push(milestoneWhere(f.milestoneNumber));
+  if (f.milestone === 'none') and.push({ milestoneId: null });
+  else if (f.milestone != null) and.push(milestoneWhere(f.milestone));
   if (f.since != null) and.push({ updatedAt: { gte: f.since } });
   return and.length ? { AND: and } : {};
 }
@@ -146,7 +155,8 @@ export const ISSUE_ORDER_DEFAULT = { field: 'CREATED_AT', direction: 'DESC' } as
 const issueLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',
   select: (nodeSelection) => ({ label: withLabelScalars(nodeSelection(true)) }),
-  query: () => ({ orderBy: { id: 'asc' as const } }),
+  args: (t) => ({ orderBy: t.field({ type: LabelOrderInput, description: 'The order they were added when absent.' }) }),
+  query: (args) => ({ orderBy: carriedLabelsOrderBy(args.orderBy) }),
   resolveNode: (row) => row.label,
 });
 
@@ -202,13 +212,14 @@ export const IssueRef = builder.prismaNode('Issue', {
       {
         type: LabelRef,
         ...inherits('REST shows the labels with the issue'),
+        args: issueLabels.getArgs(),
         select: (args, ctx, nested) => ({
           labels: issueLabels.getQuery(args, ctx, bothNodePaths(nested)),
           _count: { select: { labels: true } },
         }),
         resolve: (i, args, ctx) => ({ ...issueLabels.resolve(i.labels, args, ctx), total: i._count.labels }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      LabelConnectionRef,
     ),
     assignees: t.connection(
       {
@@ -220,28 +231,35 @@ export const IssueRef = builder.prismaNode('Issue', {
         }),
         resolve: (i, args, ctx) => ({ ...issueAssignees.resolve(i.assignees, args, ctx), total: i._count.assignees }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      UserConnectionRef,
     ),
   }),
 });
 tokenReadScope(IssueRef, 'issue');
 
+/** GitHub's IssueConnection: a repository's, a milestone's, a label's issues. */
+export const IssueConnectionRef = sharedConnection(IssueRef, 'IssueConnection');
+
 builder.prismaObjectFields(RepositoryRef, (t) => ({
-  issues: t.relatedConnection('issues', {
-    cursor: 'id',
-    description:
-      'Issues (not pull requests), newest first unless `orderBy` says otherwise; empty when the viewer cannot read the issues unit.',
-    totalCount: true,
-    ...filteredBy('issueReadWhere'),
-    args: {
-      states: t.arg({ type: [IssueStateEnum], required: false }),
-      labels: t.arg.stringList({ description: 'Only issues carrying every one of these label names.' }),
-      orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
-      filterBy: t.arg({ type: IssueFiltersInput }),
+  issues: t.relatedConnection(
+    'issues',
+    {
+      cursor: 'id',
+      description:
+        'Issues (not pull requests), newest first unless `orderBy` says otherwise; empty when the viewer cannot read the issues unit.',
+      totalCount: true,
+      ...filteredBy('issueReadWhere'),
+      args: {
+        states: t.arg({ type: [IssueStateEnum], required: false }),
+        labels: t.arg.stringList({ description: 'Only issues carrying every one of these label names.' }),
+        orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
+        filterBy: t.arg({ type: IssueFiltersInput }),
+      },
+      // Planned, so its first pages can load on the read path (preload/repositoryIssues.ts).
+      query: (args, ctx) => plannedIssueList(issueReadWhere(ctx.cx), issueListWhere(args), issueOrderBy(args.orderBy)),
     },
-    // Planned, so its first pages can load on the read path (preload/repositoryIssues.ts).
-    query: (args, ctx) => plannedIssueList(issueReadWhere(ctx.cx), issueListWhere(args), issueOrderBy(args.orderBy)),
-  }),
+    IssueConnectionRef,
+  ),
   issue: t.field({
     type: IssueRef,
     nullable: true,

@@ -6,9 +6,9 @@ import { builder } from '../builder.ts';
 import { dbIdOf, requireDbIdOf, type GlobalId } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
-import { totalOf } from '../totalCount.ts';
 import { filteredBy } from '../policy.ts';
 import {
+  IssueConnectionRef,
   IssueFiltersInput,
   IssueOrderInput,
   IssueRef,
@@ -153,6 +153,6 @@ builder.prismaObjectFields(LabelRef, (t) => ({
       },
       resolve: (label, args, ctx) => ({ ...labelIssues.resolve(label.issueLabels, args, ctx), total: label._count.issueLabels }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    IssueConnectionRef,
   ),
 }));

@@ -15,6 +15,7 @@ import { UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
 import { ActorRef } from './repositoryOwner.ts';
 import { withUserScalars } from '../selection.ts';
+import { connectionCount } from '../sharedConnection.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 
@@ -41,6 +42,35 @@ const ITEM_TYPES = [
   'UNPINNED_EVENT',
 ] as const;
 type ItemType = (typeof ITEM_TYPES)[number];
+
+/**
+ * GitHub's kinds of issue timeline items this timeline never holds (GitHub-only concepts, or Gitea rows it does
+ * not show): valid in `itemTypes`, where they match nothing.
+ */
+const GITHUB_ONLY_ITEM_TYPES = [
+  'ADDED_TO_PROJECT_EVENT',
+  'COMMENT_DELETED_EVENT',
+  'CONNECTED_EVENT',
+  'CONVERTED_NOTE_TO_ISSUE_EVENT',
+  'CONVERTED_TO_DISCUSSION_EVENT',
+  'CROSS_REFERENCED_EVENT',
+  'DISCONNECTED_EVENT',
+  'MARKED_AS_DUPLICATE_EVENT',
+  'MENTIONED_EVENT',
+  'MOVED_COLUMNS_IN_PROJECT_EVENT',
+  'PARENT_ISSUE_ADDED_EVENT',
+  'PARENT_ISSUE_REMOVED_EVENT',
+  'REFERENCED_EVENT',
+  'REMOVED_FROM_PROJECT_EVENT',
+  'SUBSCRIBED_EVENT',
+  'SUB_ISSUE_ADDED_EVENT',
+  'SUB_ISSUE_REMOVED_EVENT',
+  'TRANSFERRED_EVENT',
+  'UNMARKED_AS_DUPLICATE_EVENT',
+  'UNSUBSCRIBED_EVENT',
+  'USER_BLOCKED_EVENT',
+] as const;
+type ItemTypeArg = ItemType | (typeof GITHUB_ONLY_ITEM_TYPES)[number];
 
 /** The rows of each item type (Gitea keeps added/removed in one comment type, told apart by a column). */
 const ITEM_WHERE: Record<ItemType, Where> = {
@@ -177,6 +207,16 @@ tokenReadScope(IssueCommentRef, 'issue');
 /** GitHub's IssueCommentEdge, shared by Issue.comments and the addComment payload. */
 export const IssueCommentEdgeRef = builder.edgeObject({ type: IssueCommentRef, name: 'IssueCommentEdge' });
 
+/** GitHub's IssueCommentConnection, shared by Issue.comments and PullRequest.comments. */
+export const IssueCommentConnectionRef = builder.connectionObject(
+  {
+    type: IssueCommentRef,
+    name: 'IssueCommentConnection',
+    fields: (c) => ({ totalCount: c.int({ extensions: { pothosPrismaTotalCount: true }, resolve: connectionCount }) }),
+  },
+  IssueCommentEdgeRef,
+);
+
 builder.prismaObjectFields(IssueRef, (t) => ({
   comments: t.relatedConnection(
     'comments',
@@ -188,8 +228,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       ...inherits('the comments of a readable issue (as GET …/issues/{index}/comments)'),
       query: { where: { type: 'COMMENT' }, orderBy: { id: 'asc' } },
     },
-    { name: 'IssueCommentConnection' },
-    IssueCommentEdgeRef,
+    IssueCommentConnectionRef,
   ),
 }));
 
@@ -198,7 +237,10 @@ builder.prismaObjectFields(IssueRef, (t) => ({
 
 export const ItemTypeEnum = builder.enumType('IssueTimelineItemsItemType', {
   description: 'The kinds of issue timeline items.',
-  values: Object.fromEntries(ITEM_TYPES.map((v) => [v, { value: v }])) as Record<ItemType, { value: ItemType }>,
+  values: Object.fromEntries([...ITEM_TYPES, ...GITHUB_ONLY_ITEM_TYPES].map((v) => [v, { value: v }])) as Record<
+    ItemTypeArg,
+    { value: ItemTypeArg }
+  >,
 });
 
 /** node(id:) of a timeline event: rows of that kind on issues the viewer may see. */
@@ -395,9 +437,11 @@ pinEvent('PINNED_EVENT', 'The issue was pinned.');
 pinEvent('UNPINNED_EVENT', 'The issue was unpinned.');
 
 /** The Comment rows of the timeline: the given kinds of items (all by default), created at or after `since`. */
-export function timelineWhere(args: { itemTypes?: readonly ItemType[] | null; since?: Date | null }): Where {
-  const items = args.itemTypes?.length ? args.itemTypes : ITEM_TYPES;
-  return { AND: [{ OR: [...new Set(items)].map((i) => ITEM_WHERE[i]) }, ...(args.since ? [{ createdAt: { gte: args.since } }] : [])] };
+export function timelineWhere(args: { itemTypes?: readonly ItemTypeArg[] | null; since?: Date | null }): Where {
+  const items = (args.itemTypes?.length ? args.itemTypes : ITEM_TYPES).filter((i): i is ItemType => i in ITEM_WHERE);
+  // Only kinds this timeline never holds: nothing (an empty OR would match everything).
+  const kinds: Where = items.length ? { OR: [...new Set(items)].map((i) => ITEM_WHERE[i]) } : { id: { in: [] } };
+  return { AND: [kinds, ...(args.since ? [{ createdAt: { gte: args.since } }] : [])] };
 }
 
 builder.prismaObjectFields(IssueRef, (t) => ({

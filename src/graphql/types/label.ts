@@ -12,6 +12,7 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScopeBy } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
+import { sharedConnection } from '../sharedConnection.ts';
 import { OrganizationRef } from './organization.ts';
 
 /** GitHub's OrderDirection, for every `orderBy` input (import it from here). */
@@ -25,13 +26,24 @@ const LabelOrderFieldEnum = builder.enumType('LabelOrderField', {
   values: { CREATED_AT: { value: 'CREATED_AT' }, NAME: { value: 'NAME' }, ISSUE_COUNT: { value: 'ISSUE_COUNT' } } as const,
 });
 
-const LabelOrderInput = builder.inputType('LabelOrder', {
+export const LabelOrderInput = builder.inputType('LabelOrder', {
   description: 'Ordering options for label connections.',
   fields: (t) => ({
     field: t.field({ type: LabelOrderFieldEnum, required: true }),
     direction: t.field({ type: OrderDirectionEnum, required: true }),
   }),
 });
+
+/**
+ * The order of an issue's or pull request's labels (IssueLabel rows, by their label): the order they were added
+ * unless `orderBy` says otherwise. A list, which Prisma takes; the connection helpers' type names one.
+ */
+export function carriedLabelsOrderBy(order: labelService.LabelOrder | null | undefined): Models.Prisma.IssueLabelOrderByWithRelationInput {
+  // The default stays `{ id: 'asc' }` itself: the issue preloader (preload/issue.ts) recognises exactly that.
+  if (!order) return { id: 'asc' };
+  const list = [...labelService.labelOrderBy(order).map((label) => ({ label })), { id: 'asc' as const }];
+  return list as unknown as Models.Prisma.IssueLabelOrderByWithRelationInput;
+}
 
 /** GitHub's arguments of a label connection (`orderBy`, `query`), shared by every label list. */
 export const labelListArgs = builder.args((t) => ({
@@ -94,6 +106,9 @@ export const LabelRef = builder.prismaNode('Label', {
   }),
 });
 tokenReadScope(LabelRef, (label) => (label.orgId !== null ? 'organization' : 'issue'));
+
+/** GitHub's LabelConnection: a repository's, an issue's, a pull request's labels. */
+export const LabelConnectionRef = sharedConnection(LabelRef, 'LabelConnection');
 
 builder.prismaObjectFields(OrganizationRef, (t) => ({
   labels: t.relatedConnection('orgLabels', {

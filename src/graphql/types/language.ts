@@ -42,6 +42,7 @@ builder.prismaObjectFields('Repository', (t) => ({
       },
     },
     {
+      name: 'LanguageConnection',
       fields: (c) => ({
         totalCount: c.int({ resolve: totalOf }),
         totalSize: c.int({
@@ -51,6 +52,7 @@ builder.prismaObjectFields('Repository', (t) => ({
       }),
     },
     {
+      name: 'LanguageEdge',
       fields: (e) => ({
         size: e.int({ description: 'Bytes of this language.', resolve: (edge) => (edge.node as { size: number }).size }),
       }),

@@ -7,7 +7,15 @@ import { builder } from '../builder.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
-import { IssueStateEnum, MilestoneRef } from './issue.ts';
+import {
+  IssueConnectionRef,
+  IssueFiltersInput,
+  IssueOrderInput,
+  issueListWhere,
+  issueOrderBy,
+  IssueStateEnum,
+  MilestoneRef,
+} from './issue.ts';
 import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 
@@ -64,46 +72,59 @@ builder.prismaObjectFields(MilestoneRef, (t) => ({
   repository: t.relation('repo', { type: RepositoryRef, ...inherits('a readable milestone implies a readable repository') }),
   createdAt: t.expose('createdAt', { type: 'DateTime' }),
   updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-  issues: t.relatedConnection('issues', {
-    cursor: 'id',
-    description: 'Issues (not pull requests) in the milestone, newest first; empty when the viewer cannot read the issues unit.',
-    totalCount: true,
-    ...filteredBy('issueReadWhere'),
-    args: { states: t.arg({ type: [IssueStateEnum], required: false }) },
-    query: (args, ctx) => ({
-      where: {
-        AND: [{ isPull: false }, issueReadWhere(ctx.cx), args.states?.length === 1 ? { isClosed: args.states[0] === 'CLOSED' } : {}],
+  issues: t.relatedConnection(
+    'issues',
+    {
+      cursor: 'id',
+      description:
+        'Issues (not pull requests) in the milestone, newest first unless `orderBy` says otherwise; empty when the viewer cannot read the issues unit.',
+      totalCount: true,
+      ...filteredBy('issueReadWhere'),
+      args: {
+        states: t.arg({ type: [IssueStateEnum], required: false }),
+        labels: t.arg.stringList({ description: 'Only issues carrying every one of these label names.' }),
+        orderBy: t.arg({ type: IssueOrderInput }),
+        filterBy: t.arg({ type: IssueFiltersInput }),
       },
-      orderBy: [{ index: 'desc' as const }],
-    }),
-  }),
+      query: (args, ctx) => ({
+        where: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args)] },
+        orderBy: args.orderBy ? issueOrderBy(args.orderBy) : [{ index: 'desc' as const }],
+      }),
+    },
+    IssueConnectionRef,
+  ),
 }));
 
 builder.prismaObjectFields(RepositoryRef, (t) => ({
-  milestones: t.relatedConnection('milestones', {
-    cursor: 'id',
-    description:
-      "The repository's milestones (as GET /api/v1/repos/{o}/{r}/milestones); empty when the viewer can read neither issues nor pull requests.",
-    totalCount: true,
-    ...filteredBy('milestoneReadWhere'),
-    args: {
-      states: t.arg({ type: [IssueStateEnum], required: false }),
-      orderBy: t.arg({ type: MilestoneOrderInput }),
-      query: t.arg.string({ description: 'Only milestones whose title contains this (case-insensitive).' }),
-    },
-    query: (args, ctx) => ({
-      where: {
-        AND: [
-          milestoneReadWhere(ctx.cx),
-          milestoneService.milestoneFilter(ctx.cx, {
-            state: args.states?.length === 1 ? (args.states[0] === 'CLOSED' ? 'closed' : 'open') : 'all',
-            name: args.query ?? undefined,
-          }),
-        ],
+  milestones: t.relatedConnection(
+    'milestones',
+    {
+      cursor: 'id',
+      description:
+        "The repository's milestones (as GET /api/v1/repos/{o}/{r}/milestones); empty when the viewer can read neither issues nor pull requests.",
+      totalCount: true,
+      ...filteredBy('milestoneReadWhere'),
+      args: {
+        states: t.arg({ type: [IssueStateEnum], required: false }),
+        orderBy: t.arg({ type: MilestoneOrderInput }),
+        query: t.arg.string({ description: 'Only milestones whose title contains this (case-insensitive).' }),
       },
-      orderBy: milestoneOrderBy(args.orderBy),
-    }),
-  }),
+      query: (args, ctx) => ({
+        where: {
+          AND: [
+            milestoneReadWhere(ctx.cx),
+            milestoneService.milestoneFilter(ctx.cx, {
+              state: args.states?.length === 1 ? (args.states[0] === 'CLOSED' ? 'closed' : 'open') : 'all',
+              name: args.query ?? undefined,
+            }),
+          ],
+        },
+        orderBy: milestoneOrderBy(args.orderBy),
+      }),
+    },
+    { name: 'MilestoneConnection' },
+    { name: 'MilestoneEdge' },
+  ),
   milestone: t.field({
     type: MilestoneRef,
     nullable: true,

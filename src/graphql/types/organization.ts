@@ -208,8 +208,12 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
       select: (args, ctx, nestedSelection) => ({ orgMembers: membersConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)) }),
       resolve: (org, args, ctx) => ({ ...membersConnection.resolve(org.orgMembers, args, ctx), orgId: org.id }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => memberCounts(ctx).load((conn as { orgId: number }).orgId) }) }) },
     {
+      name: 'OrganizationMemberConnection',
+      fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => memberCounts(ctx).load((conn as { orgId: number }).orgId) }) }),
+    },
+    {
+      name: 'OrganizationMemberEdge',
       fields: (e) => ({
         role: e.field({
           type: OrganizationMemberRoleEnum,
@@ -239,8 +243,10 @@ builder.prismaObjectFields(UserRef, (t) => ({
       resolve: (user, args, ctx) => ({ ...userOrgsConnection.resolve(user.orgMemberships, args, ctx), userId: user.id }),
     },
     {
+      name: 'OrganizationConnection',
       fields: (c) => ({ totalCount: c.int({ resolve: (conn, _a, ctx) => userOrgCounts(ctx).load((conn as { userId: number }).userId) }) }),
     },
+    { name: 'OrganizationEdge' },
   ),
 }));
 

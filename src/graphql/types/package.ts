@@ -11,14 +11,18 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
+import { sharedConnection } from '../sharedConnection.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef } from './user.ts';
 
 const PackageTypeEnum = builder.enumType('PackageType', {
-  description: "The registry a package belongs to (Gitea's package types).",
-  values: Object.fromEntries(PACKAGE_TYPES.map((t) => [t.toUpperCase(), { value: t.toUpperCase() as Models.PackageType }])),
+  description: "The registry a package belongs to (Gitea's package types; Gitea's container registry is GitHub's DOCKER).",
+  // GitHub names the container (OCI/Docker image) registry DOCKER.
+  values: Object.fromEntries(
+    PACKAGE_TYPES.map((t) => [t === 'container' ? 'DOCKER' : t.toUpperCase(), { value: t.toUpperCase() as Models.PackageType }]),
+  ),
 });
 
 const VERSION_ORDER = [{ id: 'desc' as const }];
@@ -46,17 +50,25 @@ const PackageRef = builder.prismaNode('Package', {
       ...filteredBy('repoReadWhere'),
       query: (_args, ctx) => ({ where: repoReadWhere(ctx.cx) }),
     }),
-    versions: t.relatedConnection('versions', {
-      cursor: 'id',
-      description:
-        'Versions, last uploaded first: `versions(first: 1)` is the latest (as GET /api/v1/packages/{owner}/{type}/{name}/-/latest).',
-      totalCount: true,
-      ...filteredBy('packageVersionReadWhere'),
-      query: (_args, ctx) => ({ where: packageVersionReadWhere(ctx.cx), orderBy: VERSION_ORDER }),
-    }),
+    versions: t.relatedConnection(
+      'versions',
+      {
+        cursor: 'id',
+        description:
+          'Versions, last uploaded first: `versions(first: 1)` is the latest (as GET /api/v1/packages/{owner}/{type}/{name}/-/latest).',
+        totalCount: true,
+        ...filteredBy('packageVersionReadWhere'),
+        query: (_args, ctx) => ({ where: packageVersionReadWhere(ctx.cx), orderBy: VERSION_ORDER }),
+      },
+      { name: 'PackageVersionConnection' },
+      { name: 'PackageVersionEdge' },
+    ),
   }),
 });
 tokenReadScope(PackageRef, 'package');
+
+/** GitHub's PackageConnection: an account's or a repository's packages. */
+const PackageConnectionRef = sharedConnection(PackageRef, 'PackageConnection');
 
 const PackageVersionRef = builder.prismaNode('PackageVersion', {
   description: 'A version of a package.',
@@ -71,13 +83,18 @@ const PackageVersionRef = builder.prismaNode('PackageVersion', {
     downloadCount: t.exposeInt('downloadCount'),
     package: t.relation('package', { ...inherits('a readable version implies a readable package') }),
     creator: t.relation('creator', { type: UserRef, nullable: true, ...inherits('REST shows the creator with the package') }),
-    files: t.relatedConnection('files', {
-      cursor: 'id',
-      description: 'The files of the version, oldest first.',
-      totalCount: true,
-      ...inherits('the files of a readable version are readable'),
-      query: () => ({ orderBy: { id: 'asc' as const } }),
-    }),
+    files: t.relatedConnection(
+      'files',
+      {
+        cursor: 'id',
+        description: 'The files of the version, oldest first.',
+        totalCount: true,
+        ...inherits('the files of a readable version are readable'),
+        query: () => ({ orderBy: { id: 'asc' as const } }),
+      },
+      { name: 'PackageFileConnection' },
+      { name: 'PackageFileEdge' },
+    ),
   }),
 });
 tokenReadScope(PackageVersionRef, 'package');
@@ -119,17 +136,21 @@ function packagesWhere(
 
 for (const ref of [UserRef, OrganizationRef, RepositoryRef] as const) {
   builder.prismaObjectFields(ref, (t) => ({
-    packages: t.relatedConnection('packages', {
-      cursor: 'id',
-      description: 'Packages the viewer may read (of the account, or linked to the repository), by name.',
-      totalCount: true,
-      ...filteredBy('packageReadWhere'),
-      args: {
-        packageType: t.arg({ type: PackageTypeEnum, required: false, description: 'Only packages of this type.' }),
-        names: t.arg.stringList({ required: false, description: 'Only packages with one of these names.' }),
+    packages: t.relatedConnection(
+      'packages',
+      {
+        cursor: 'id',
+        description: 'Packages the viewer may read (of the account, or linked to the repository), by name.',
+        totalCount: true,
+        ...filteredBy('packageReadWhere'),
+        args: {
+          packageType: t.arg({ type: PackageTypeEnum, required: false, description: 'Only packages of this type.' }),
+          names: t.arg.stringList({ required: false, description: 'Only packages with one of these names.' }),
+        },
+        query: (args, ctx) => ({ where: packagesWhere(ctx, args), orderBy: [{ lowerName: 'asc' as const }, { id: 'asc' as const }] }),
       },
-      query: (args, ctx) => ({ where: packagesWhere(ctx, args), orderBy: [{ lowerName: 'asc' as const }, { id: 'asc' as const }] }),
-    }),
+      PackageConnectionRef,
+    ),
   }));
 }
 

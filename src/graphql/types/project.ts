@@ -14,6 +14,7 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars, withUserScalars } from '../selection.ts';
 import { filteredBy, inherits } from '../policy.ts';
+import { sharedConnection } from '../sharedConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { totalOf } from '../totalCount.ts';
@@ -110,13 +111,18 @@ export const ProjectRef = builder.prismaNode('Project', {
         return owner;
       },
     }),
-    columns: t.relatedConnection('columns', {
-      cursor: 'id',
-      description: 'Columns, in board order.',
-      totalCount: true,
-      ...inherits('the columns of a readable project'),
-      query: () => ({ orderBy: [{ sorting: 'asc' as const }, { id: 'asc' as const }] }),
-    }),
+    columns: t.relatedConnection(
+      'columns',
+      {
+        cursor: 'id',
+        description: 'Columns, in board order.',
+        totalCount: true,
+        ...inherits('the columns of a readable project'),
+        query: () => ({ orderBy: [{ sorting: 'asc' as const }, { id: 'asc' as const }] }),
+      },
+      { name: 'ProjectColumnConnection' },
+      { name: 'ProjectColumnEdge' },
+    ),
     issues: t.connection(
       {
         type: IssueRef,
@@ -134,22 +140,29 @@ export const ProjectRef = builder.prismaNode('Project', {
 });
 tokenReadScope(ProjectRef, (p) => (p.repoId !== null ? 'repository' : 'organization'));
 
+/** GitHub's ProjectConnection: a repository's or an organization's projects. */
+const ProjectConnectionRef = sharedConnection(ProjectRef, 'ProjectConnection');
+
 const statesWhere = (states: readonly ('OPEN' | 'CLOSED')[] | null | undefined): Models.Prisma.ProjectWhereInput =>
   states?.length === 1 ? { isClosed: states[0] === 'CLOSED' } : {};
 
 builder.prismaObjectFields(RepositoryRef, (t) => ({
-  projects: t.relatedConnection('projects', {
-    cursor: 'id',
-    description:
-      "The repository's projects, newest first; empty when the viewer cannot read the projects unit or it shows only owner projects.",
-    totalCount: true,
-    ...filteredBy('projectReadWhere'),
-    args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
-    query: (args, ctx) => ({
-      where: { AND: [{ type: 'REPOSITORY' }, projectReadWhere(ctx.cx), statesWhere(args.states)] },
-      orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
-    }),
-  }),
+  projects: t.relatedConnection(
+    'projects',
+    {
+      cursor: 'id',
+      description:
+        "The repository's projects, newest first; empty when the viewer cannot read the projects unit or it shows only owner projects.",
+      totalCount: true,
+      ...filteredBy('projectReadWhere'),
+      args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
+      query: (args, ctx) => ({
+        where: { AND: [{ type: 'REPOSITORY' }, projectReadWhere(ctx.cx), statesWhere(args.states)] },
+        orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+      }),
+    },
+    ProjectConnectionRef,
+  ),
   project: t.field({
     type: ProjectRef,
     nullable: true,
@@ -168,17 +181,21 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
 }));
 
 builder.prismaObjectFields(OrganizationRef, (t) => ({
-  projects: t.relatedConnection('ownedProjects', {
-    cursor: 'id',
-    description: "The organization's projects the viewer may see (as GET /api/v1/orgs/{org}/projects), newest first.",
-    totalCount: true,
-    ...filteredBy('projectReadWhere'),
-    args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
-    query: (args, ctx) => ({
-      where: { AND: [{ type: 'ORGANIZATION' }, projectReadWhere(ctx.cx), statesWhere(args.states)] },
-      orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
-    }),
-  }),
+  projects: t.relatedConnection(
+    'ownedProjects',
+    {
+      cursor: 'id',
+      description: "The organization's projects the viewer may see (as GET /api/v1/orgs/{org}/projects), newest first.",
+      totalCount: true,
+      ...filteredBy('projectReadWhere'),
+      args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
+      query: (args, ctx) => ({
+        where: { AND: [{ type: 'ORGANIZATION' }, projectReadWhere(ctx.cx), statesWhere(args.states)] },
+        orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+      }),
+    },
+    ProjectConnectionRef,
+  ),
 }));
 
 const ProjectCardArchivedStateEnum = builder.enumType('ProjectCardArchivedState', {

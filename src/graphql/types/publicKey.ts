@@ -46,7 +46,8 @@ builder.prismaObjectFields('User', (t) => ({
         return { ...conn, total };
       },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'PublicKeyConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'PublicKeyEdge' },
   ),
 }));
 

@@ -19,11 +19,11 @@ import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.t
 import { totalOf } from '../totalCount.ts';
 import { CommitRef, type CommitView } from './gitObject.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
-import { IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
-import { LabelRef } from './label.ts';
+import { IssueCommentConnectionRef, IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
+import { carriedLabelsOrderBy, LabelConnectionRef, LabelOrderInput, LabelRef } from './label.ts';
 import { RefRef, RepositoryRef } from './repository.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
-import { UserRef } from './user.ts';
+import { UserConnectionRef, UserRef } from './user.ts';
 import type { GraphQLContext } from '../context.ts';
 
 const branches = createContextCache((ctx: GraphQLContext) => branchByNameLoader(ctx.cx));
@@ -140,7 +140,8 @@ tokenReadScope(PullRequestCommitRef, 'issue');
 const pullLabels = prismaConnectionHelpers(builder, 'IssueLabel', {
   cursor: 'id',
   select: (nodeSelection) => ({ label: withLabelScalars(nodeSelection(true)) }),
-  query: () => ({ orderBy: { id: 'asc' as const } }),
+  args: (t) => ({ orderBy: t.field({ type: LabelOrderInput, description: 'The order they were added when absent.' }) }),
+  query: (args) => ({ orderBy: carriedLabelsOrderBy(args.orderBy) }),
   resolveNode: (row) => row.label,
 });
 
@@ -287,12 +288,13 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     {
       type: LabelRef,
       ...inherits('REST shows the labels with the pull request'),
+      args: pullLabels.getArgs(),
       select: (args, ctx, nested) => ({
         issue: { select: { labels: pullLabels.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { labels: true } } } },
       }),
       resolve: (p, args, ctx) => ({ ...pullLabels.resolve(p.issue.labels, args, ctx), total: p.issue._count.labels }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    LabelConnectionRef,
   ),
   assignees: t.connection(
     {
@@ -303,7 +305,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullAssignees.resolve(p.issue.assignees, args, ctx), total: p.issue._count.assignees }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    UserConnectionRef,
   ),
   comments: t.connection(
     {
@@ -320,7 +322,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       }),
       resolve: (p, args, ctx) => ({ ...pullComments.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    IssueCommentConnectionRef,
   ),
   timelineItems: t.connection(
     {
@@ -354,18 +356,19 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         return arrayConnection(args, stats.files, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE });
       },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'PullRequestChangedFileConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'PullRequestChangedFileEdge' },
   ),
   commits: t.connection(
     {
       type: PullRequestCommitRef,
-      nullable: true,
-      description: 'The commits (oldest first, as GitHub), from git through a per-request loader; null without code read access.',
+      description: 'The commits (oldest first, as GitHub), from git through a per-request loader; none without code read access.',
       ...checkedBy('pullGitRange'),
       select: { baseRepo: { select: { id: true, ownerName: true, name: true, isEmpty: true } } },
       resolve: async (p, args, ctx) => {
         const range = await pullGitRange(ctx.cx, p);
-        if (!range) return null;
+        if (!range)
+          return arrayConnection(args, [] as PullCommitView[], { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE });
         const { commits, total } = await pullGitLoaders(ctx.cx).commits.load(range);
         // The pull request's commits are in its base repository (refs/pull/{index}/head), where their statuses are too.
         const pull = { id: p.id, index: p.index };
@@ -375,7 +378,8 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
         return arrayConnection(args, views, { defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, total);
       },
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'PullRequestCommitConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'PullRequestCommitEdge' },
   ),
 }));
 
@@ -391,32 +395,37 @@ function pullStatesWhere(states: readonly ('OPEN' | 'CLOSED' | 'MERGED')[] | nul
 }
 
 builder.prismaObjectFields(RepositoryRef, (t) => ({
-  pullRequests: t.relatedConnection('basePullRequests', {
-    cursor: 'id',
-    description:
-      'Pull requests into this repository, newest first unless `orderBy` says otherwise; empty when the viewer cannot read the pull requests unit.',
-    totalCount: true,
-    ...filteredBy('pullReadWhere'),
-    args: {
-      states: t.arg({ type: [PullRequestStateEnum], required: false }),
-      baseRefName: t.arg.string({ description: 'Only pull requests into this branch.' }),
-      headRefName: t.arg.string({ description: 'Only pull requests from this branch.' }),
-      labels: t.arg.stringList({ description: 'Only pull requests carrying every one of these label names.' }),
-      orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
-    },
-    query: (args, ctx) => ({
-      where: {
-        ...(args.baseRefName != null ? { baseBranch: args.baseRefName } : {}),
-        ...(args.headRefName != null ? { headBranch: args.headRefName } : {}),
-        AND: [
-          pullReadWhere(ctx.cx),
-          pullStatesWhere(args.states),
-          ...(args.labels ?? []).map((name) => ({ issue: { labels: { some: { label: { name } } } } })),
-        ],
+  pullRequests: t.relatedConnection(
+    'basePullRequests',
+    {
+      cursor: 'id',
+      description:
+        'Pull requests into this repository, newest first unless `orderBy` says otherwise; empty when the viewer cannot read the pull requests unit.',
+      totalCount: true,
+      ...filteredBy('pullReadWhere'),
+      args: {
+        states: t.arg({ type: [PullRequestStateEnum], required: false }),
+        baseRefName: t.arg.string({ description: 'Only pull requests into this branch.' }),
+        headRefName: t.arg.string({ description: 'Only pull requests from this branch.' }),
+        labels: t.arg.stringList({ description: 'Only pull requests carrying every one of these label names.' }),
+        orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
       },
-      orderBy: issueOrderBy(args.orderBy).map((o) => ({ issue: o })),
-    }),
-  }),
+      query: (args, ctx) => ({
+        where: {
+          ...(args.baseRefName != null ? { baseBranch: args.baseRefName } : {}),
+          ...(args.headRefName != null ? { headBranch: args.headRefName } : {}),
+          AND: [
+            pullReadWhere(ctx.cx),
+            pullStatesWhere(args.states),
+            ...(args.labels ?? []).map((name) => ({ issue: { labels: { some: { label: { name } } } } })),
+          ],
+        },
+        orderBy: issueOrderBy(args.orderBy).map((o) => ({ issue: o })),
+      }),
+    },
+    { name: 'PullRequestConnection' },
+    { name: 'PullRequestEdge' },
+  ),
   pullRequest: t.field({
     type: PullRequestRef,
     nullable: true,

@@ -87,14 +87,23 @@ export const ReleaseRef = builder.prismaNode('Release', {
           .join('/')}`,
     }),
     repository: t.relation('repo', { type: RepositoryRef, ...inherits('a readable release implies a readable repository') }),
-    releaseAssets: t.relatedConnection('attachments', {
-      type: ReleaseAssetRef,
-      cursor: 'id',
-      description: 'Files attached to the release, oldest first.',
-      totalCount: true,
-      ...filteredBy('releaseAssetReadWhere'),
-      query: (_args, ctx) => ({ where: releaseAssetReadWhere(ctx.cx), orderBy: [{ id: 'asc' as const }] }),
-    }),
+    releaseAssets: t.relatedConnection(
+      'attachments',
+      {
+        type: ReleaseAssetRef,
+        cursor: 'id',
+        description: 'Files attached to the release, oldest first.',
+        totalCount: true,
+        ...filteredBy('releaseAssetReadWhere'),
+        args: { name: t.arg.string({ description: 'Only the asset with exactly this file name.' }) },
+        query: (args, ctx) => ({
+          where: { AND: [releaseAssetReadWhere(ctx.cx), args.name != null ? { name: args.name } : {}] },
+          orderBy: [{ id: 'asc' as const }],
+        }),
+      },
+      { name: 'ReleaseAssetConnection' },
+      { name: 'ReleaseAssetEdge' },
+    ),
   }),
 });
 tokenReadScope(ReleaseRef, 'repository');
@@ -123,14 +132,19 @@ function releaseOrderBy(order: { field: 'CREATED_AT' | 'NAME'; direction: 'ASC' 
 }
 
 builder.prismaObjectFields(RepositoryRef, (t) => ({
-  releases: t.relatedConnection('releases', {
-    cursor: 'id',
-    description: "The repository's releases (as GET /api/v1/repos/{o}/{r}/releases): no bare tags, drafts only for writers.",
-    totalCount: true,
-    ...filteredBy('releaseReadWhere'),
-    args: { orderBy: t.arg({ type: ReleaseOrderInput }) },
-    query: (args, ctx) => ({ where: releaseReadWhere(ctx.cx), orderBy: releaseOrderBy(args.orderBy) }),
-  }),
+  releases: t.relatedConnection(
+    'releases',
+    {
+      cursor: 'id',
+      description: "The repository's releases (as GET /api/v1/repos/{o}/{r}/releases): no bare tags, drafts only for writers.",
+      totalCount: true,
+      ...filteredBy('releaseReadWhere'),
+      args: { orderBy: t.arg({ type: ReleaseOrderInput }) },
+      query: (args, ctx) => ({ where: releaseReadWhere(ctx.cx), orderBy: releaseOrderBy(args.orderBy) }),
+    },
+    { name: 'ReleaseConnection' },
+    { name: 'ReleaseEdge' },
+  ),
   release: t.field({
     type: ReleaseRef,
     nullable: true,

@@ -8,7 +8,7 @@ import { labelReadWhere } from '../../services/label/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { dbId } from '../ids.ts';
+import { dbId, opt } from '../ids.ts';
 import { orNull } from '../nullable.ts';
 import { ISSUE_PRELOADERS } from '../preload/issue.ts';
 import { scalarsOnly, withPreloaded } from '../preload/plan.ts';
@@ -16,16 +16,24 @@ import { REPOSITORY_PRELOADERS } from '../preload/repositoryIssues.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
+import { sharedConnection } from '../sharedConnection.ts';
 import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
+import { ownedRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
-import { labelListArgs, labelListQuery, LabelRef } from './label.ts';
+import { LabelConnectionRef, labelListArgs, labelListQuery, LabelRef } from './label.ts';
 import { UserRef } from './user.ts';
 
 /** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
 export const RepositoryPermissionEnum = builder.enumType('RepositoryPermission', {
   description: "The viewer's or a collaborator's access to a repository.",
-  values: { ADMIN: { value: 'ADMIN' }, WRITE: { value: 'WRITE' }, READ: { value: 'READ' } } as const,
+  values: {
+    ADMIN: { value: 'ADMIN' },
+    MAINTAIN: { value: 'MAINTAIN', description: "GitHub's level between WRITE and ADMIN: never given, Gitea has no such level." },
+    WRITE: { value: 'WRITE' },
+    TRIAGE: { value: 'TRIAGE', description: "GitHub's level between READ and WRITE: never given, Gitea has no such level." },
+    READ: { value: 'READ' },
+  } as const,
 });
 
 function permissionName(mode: Models.AccessMode): 'ADMIN' | 'WRITE' | 'READ' | null {
@@ -112,7 +120,11 @@ export const RepositoryRef = builder.prismaNode('Repository', {
       resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}.git`,
     }),
     isPrivate: t.exposeBoolean('isPrivate'),
-    visibility: t.string({ description: 'PUBLIC or PRIVATE.', resolve: (r) => (r.isPrivate ? 'PRIVATE' : 'PUBLIC') }),
+    visibility: t.field({
+      type: RepositoryVisibilityEnum,
+      description: 'PUBLIC or PRIVATE (never INTERNAL).',
+      resolve: (r) => (r.isPrivate ? 'PRIVATE' : 'PUBLIC'),
+    }),
     isArchived: t.exposeBoolean('isArchived'),
     isFork: t.exposeBoolean('isFork'),
     isMirror: t.exposeBoolean('isMirror'),
@@ -167,28 +179,37 @@ export const RepositoryRef = builder.prismaNode('Repository', {
       }),
       resolve: (r) => r.branches.find((b) => b.name === r.defaultBranch) ?? null,
     }),
-    refs: t.relatedConnection('branches', {
-      cursor: 'id',
-      description: 'Branches (refs/heads/*), by name; empty without code read access (as GET …/branches).',
-      totalCount: true,
-      ...filteredBy('branchReadWhere'),
-      query: (_args, ctx) => ({ where: { AND: [{ isDeleted: false }, branchReadWhere(ctx.cx)] }, orderBy: { name: 'asc' as const } }),
-    }),
+    refs: t.relatedConnection(
+      'branches',
+      {
+        cursor: 'id',
+        description: 'Branches (refs/heads/*), by name; empty without code read access (as GET …/branches).',
+        totalCount: true,
+        ...filteredBy('branchReadWhere'),
+        query: (_args, ctx) => ({ where: { AND: [{ isDeleted: false }, branchReadWhere(ctx.cx)] }, orderBy: { name: 'asc' as const } }),
+      },
+      { name: 'RefConnection' },
+      { name: 'RefEdge' },
+    ),
     viewerPermission: t.field({
       type: RepositoryPermissionEnum,
       nullable: true,
       resolve: async (r, _a, ctx) => permissionName((await viewerPerm(r, ctx)).mode),
     }),
     viewerCanAdminister: t.boolean({ resolve: async (r, _a, ctx) => isRepoAdmin(await viewerPerm(r, ctx)) }),
-    labels: t.relatedConnection('labels', {
-      cursor: 'id',
-      description:
-        "The repository's own labels (organization labels are on the organization); empty without issues or pull requests read access (as GET …/labels).",
-      totalCount: true,
-      ...filteredBy('labelReadWhere'),
-      args: labelListArgs,
-      query: labelListQuery,
-    }),
+    labels: t.relatedConnection(
+      'labels',
+      {
+        cursor: 'id',
+        description:
+          "The repository's own labels (organization labels are on the organization); empty without issues or pull requests read access (as GET …/labels).",
+        totalCount: true,
+        ...filteredBy('labelReadWhere'),
+        args: labelListArgs,
+        query: labelListQuery,
+      },
+      LabelConnectionRef,
+    ),
     label: t.field({
       type: LabelRef,
       nullable: true,
@@ -203,8 +224,7 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     deployKeys: t.connection(
       {
         type: DeployKeyRef,
-        nullable: true,
-        description: 'Deploy keys: repository admins only (null for everyone else).',
+        description: 'Deploy keys: repository admins only (none for everyone else).',
         ...checkedBy('isRepoAdmin'),
         select: (args, ctx, nestedSelection) => ({
           deployKeys: deployKeysConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
@@ -213,9 +233,10 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         resolve: async (r, args, ctx) =>
           isRepoAdmin(await viewerPerm(r, ctx))
             ? { ...deployKeysConnection.resolve(r.deployKeys, args, ctx), total: r._count.deployKeys }
-            : null,
+            : { ...deployKeysConnection.resolve([], args, ctx), total: 0 },
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      { name: 'DeployKeyConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      { name: 'DeployKeyEdge' },
     ),
     collaborators: t.connection(
       {
@@ -228,10 +249,12 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         }),
         resolve: (r, args, ctx) => ({ ...collaboratorsConnection.resolve(r.collaborations, args, ctx), total: r._count.collaborations }),
       },
-      { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+      { name: 'RepositoryCollaboratorConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       {
+        name: 'RepositoryCollaboratorEdge',
         fields: (e) => ({
-          permission: e.field({ type: RepositoryPermissionEnum, nullable: true, resolve: (edge) => permissionName(edge.mode) }),
+          // A collaboration grants at least read.
+          permission: e.field({ type: RepositoryPermissionEnum, resolve: (edge) => permissionName(edge.mode) ?? 'READ' }),
         }),
       },
     ),
@@ -241,6 +264,9 @@ export const RepositoryRef = builder.prismaNode('Repository', {
   }),
 });
 tokenReadScope(RepositoryRef, 'repository');
+
+/** GitHub's RepositoryConnection: an account's repositories, forks, watched repositories. */
+export const RepositoryConnectionRef = sharedConnection(RepositoryRef, 'RepositoryConnection');
 
 const REPOSITORY_TREE_PRELOADERS = { ...REPOSITORY_PRELOADERS, ...ISSUE_PRELOADERS };
 
@@ -268,13 +294,21 @@ builder.queryFields((t) => ({
 // The same connection on both account types: repositories the viewer may see, by name.
 for (const ref of [UserRef, OrganizationRef] as const) {
   builder.prismaObjectFields(ref, (t) => ({
-    repositories: t.relatedConnection('repositories', {
-      cursor: 'id',
-      description: 'Repositories this account owns that the viewer may see, by name.',
-      totalCount: true,
-      ...filteredBy('repoReadWhere'),
-      query: (_args, ctx) => ({ where: repoReadWhere(ctx.cx), orderBy: { lowerName: 'asc' as const } }),
-    }),
+    repositories: t.relatedConnection(
+      'repositories',
+      {
+        cursor: 'id',
+        description: 'Repositories this account owns that the viewer may see, by name unless `orderBy` says otherwise.',
+        totalCount: true,
+        ...filteredBy('repoReadWhere'),
+        args: ownedRepositoryListArgs,
+        query: (args, ctx) => ({
+          where: { AND: [repoReadWhere(ctx.cx), repositoryListWhere(ctx, args, true)] },
+          orderBy: repositoryListOrderBy(opt(args.orderBy), [{ lowerName: 'asc' }]),
+        }),
+      },
+      RepositoryConnectionRef,
+    ),
   }));
 }
 

@@ -14,8 +14,9 @@ import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { PullRequestRef } from './pullRequest.ts';
-import { RepositoryRef } from './repository.ts';
-import { UserRef } from './user.ts';
+import { RepositoryConnectionRef, RepositoryRef } from './repository.ts';
+import { otherRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, type RepositoryListArgs } from './repositoryListArgs.ts';
+import { UserConnectionRef, UserRef } from './user.ts';
 
 /** GitHub's SubscriptionState: watching, not watching, or ignoring (Gitea's watch modes NORMAL/AUTO, none, DONT). */
 const SubscriptionStateEnum = builder.enumType('SubscriptionState', {
@@ -50,10 +51,23 @@ const starredRepos = prismaConnectionHelpers(builder, 'Star', {
   resolveNode: (row) => row.repo,
 });
 
+/** The watched repositories the viewer may see that the arguments keep. */
+const watchedWhere = (args: RepositoryListArgs, ctx: GraphQLContext) => ({
+  mode: { in: WATCHING_MODES },
+  repo: { AND: [repoReadWhere(ctx.cx), repositoryListWhere(ctx, args, false)] },
+});
+
 const watchedRepos = prismaConnectionHelpers(builder, 'Watch', {
   cursor: 'id',
   select: (nodeSelection) => ({ repo: nodeSelection(true) }),
-  query: (_args, ctx) => ({ where: { mode: { in: WATCHING_MODES }, repo: repoReadWhere(ctx.cx) }, orderBy: { id: 'asc' as const } }),
+  args: () => otherRepositoryListArgs,
+  query: (args, ctx) => ({
+    where: watchedWhere(args, ctx),
+    // The repository's order, the watch's id breaking ties (Prisma takes a list; the helper's type names one).
+    orderBy: (args.orderBy
+      ? [...repositoryListOrderBy(args.orderBy, []).map((repo) => ({ repo })), { id: 'asc' as const }]
+      : [{ id: 'asc' as const }]) as unknown as Models.Prisma.WatchOrderByWithRelationInput,
+  }),
   resolveNode: (row) => row.repo,
 });
 
@@ -69,8 +83,8 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       }),
       resolve: (r, args, ctx) => ({ ...stargazers.resolve(r.stars, args, ctx), total: r._count.stars }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-    { fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
+    { name: 'StargazerConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'StargazerEdge', fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
   ),
   watchers: t.connection(
     {
@@ -83,7 +97,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       }),
       resolve: (r, args, ctx) => ({ ...watchers.resolve(r.watches, args, ctx), total: r._count.watches }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    UserConnectionRef,
   ),
   viewerHasStarred: t.loadable({
     type: 'Boolean',
@@ -122,21 +136,23 @@ builder.prismaObjectFields(UserRef, (t) => ({
       }),
       resolve: (u, args, ctx) => ({ ...starredRepos.resolve(u.stars, args, ctx), total: u._count.stars }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-    { fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
+    { name: 'StarredRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    { name: 'StarredRepositoryEdge', fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
   ),
   watching: t.connection(
     {
       type: RepositoryRef,
-      description: 'Repositories the user watches that the viewer may see (as GET /api/v1/users/{username}/subscriptions).',
+      description:
+        'Repositories the user watches that the viewer may see (as GET /api/v1/users/{username}/subscriptions), in the order watched unless `orderBy` says otherwise.',
       ...filteredBy('repoReadWhere'),
+      args: watchedRepos.getArgs(),
       select: (args, ctx, nested) => ({
         watches: watchedRepos.getQuery(args, ctx, bothNodePaths(nested)),
-        _count: { select: { watches: { where: { mode: { in: WATCHING_MODES }, repo: repoReadWhere(ctx.cx) } } } },
+        _count: { select: { watches: { where: watchedWhere(args, ctx) } } },
       }),
       resolve: (u, args, ctx) => ({ ...watchedRepos.resolve(u.watches, args, ctx), total: u._count.watches }),
     },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
+    RepositoryConnectionRef,
   ),
 }));
 

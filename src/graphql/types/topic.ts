@@ -38,14 +38,19 @@ const RepositoryTopicRef = builder.prismaNode('RepoTopic', {
 tokenReadScope(RepositoryTopicRef, 'repository');
 
 builder.prismaObjectFields('Repository', (t) => ({
-  repositoryTopics: t.relatedConnection('repoTopics', {
-    type: RepositoryTopicRef,
-    cursor: 'id',
-    totalCount: true,
-    description: "The repository's topics by name (as GET /api/v1/repos/{owner}/{repo}/topics).",
-    ...inherits('topics are shown to whoever may read the repository'),
-    query: { orderBy: { topic: { name: 'asc' as const } } },
-  }),
+  repositoryTopics: t.relatedConnection(
+    'repoTopics',
+    {
+      type: RepositoryTopicRef,
+      cursor: 'id',
+      totalCount: true,
+      description: "The repository's topics by name (as GET /api/v1/repos/{owner}/{repo}/topics).",
+      ...inherits('topics are shown to whoever may read the repository'),
+      query: { orderBy: { topic: { name: 'asc' as const } } },
+    },
+    { name: 'RepositoryTopicConnection' },
+    { name: 'RepositoryTopicEdge' },
+  ),
 }));
 
 builder.relayMutationField(

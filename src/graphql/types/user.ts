@@ -9,6 +9,7 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt } from '../ids.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
+import { sharedConnection } from '../sharedConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
@@ -71,6 +72,9 @@ export const UserRef = builder.prismaNode('User', {
   }),
 });
 tokenReadScope(UserRef, 'user');
+
+/** GitHub's UserConnection: assignees, watchers… */
+export const UserConnectionRef = sharedConnection(UserRef, 'UserConnection');
 
 /**
  * The user a row names (a poster, an author): the one a preloader attached (`loaded`, preload/plan.ts), at once,

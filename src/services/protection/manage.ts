@@ -13,6 +13,9 @@ export interface BranchProtectionInput {
   enablePushWhitelist?: boolean;
   pushWhitelistUsernames?: string[];
   pushWhitelistTeams?: string[];
+  /** The push whitelist by account ids (GitHub's pushActorIds), instead of names. */
+  pushWhitelistUserIds?: number[];
+  pushWhitelistTeamIds?: number[];
   pushWhitelistDeployKeys?: boolean;
   enableForcePush?: boolean;
   enableForcePushAllowlist?: boolean;
@@ -82,6 +85,33 @@ async function teamIdsByNames(db: DbLike, repo: Models.Repository, names: readon
   return rows.map((r) => r.id);
 }
 
+/** Ids of individual users, each of which must exist. @throws ValidationError */
+async function existingUserIds(db: DbLike, ids: readonly number[] | undefined): Promise<number[] | undefined> {
+  if (ids === undefined) return undefined;
+  const unique = [...new Set(ids)];
+  const rows = unique.length ? await db.user.findMany({ where: { id: { in: unique }, type: 'INDIVIDUAL' }, select: { id: true } }) : [];
+  const missing = unique.find((id) => !rows.some((r) => r.id === id));
+  if (missing !== undefined) throw new ValidationError(`user does not exist [uid: ${missing}]`, { id: missing });
+  return unique;
+}
+
+/** Ids of teams of the repository's owning organization. @throws ValidationError */
+async function existingTeamIds(db: DbLike, repo: Models.Repository, ids: readonly number[] | undefined): Promise<number[] | undefined> {
+  if (ids === undefined) return undefined;
+  const unique = [...new Set(ids)];
+  const rows = unique.length ? await db.team.findMany({ where: { id: { in: unique }, orgId: repo.ownerId }, select: { id: true } }) : [];
+  const missing = unique.find((id) => !rows.some((r) => r.id === id));
+  if (missing !== undefined) throw new ValidationError(`team does not exist [id: ${missing}]`, { id: missing });
+  return unique;
+}
+
+/** One list given by names or by ids, not both. @throws ValidationError */
+function oneOf<T>(byName: T | undefined, byId: T | undefined, field: string): T | undefined {
+  if (byName !== undefined && byId !== undefined)
+    throw new ValidationError(`${field}: give the accounts by name or by id, not both`, { field });
+  return byName ?? byId;
+}
+
 const json = (v: readonly unknown[] | undefined) => (v === undefined ? undefined : JSON.stringify(v));
 
 /** The row fields an input sets (undefined: unchanged). @throws ValidationError */
@@ -91,16 +121,19 @@ async function rowData(db: DbLike, repo: Models.Repository, input: BranchProtect
   const contexts = input.statusCheckContexts?.map((c) => c.trim()).filter(Boolean);
   const bad = contexts?.find((c) => !isValidGlob(c));
   if (bad !== undefined) throw new ValidationError(`status check context "${bad}" is not a valid glob`, { field: 'status_check_contexts' });
-  const [pushUsers, forceUsers, mergeUsers, approvalUsers, pushTeams, forceTeams, mergeTeams, approvalTeams] = await Promise.all([
-    userIdsByNames(db, input.pushWhitelistUsernames),
-    userIdsByNames(db, input.forcePushAllowlistUsernames),
-    userIdsByNames(db, input.mergeWhitelistUsernames),
-    userIdsByNames(db, input.approvalsWhitelistUsernames),
-    teamIdsByNames(db, repo, input.pushWhitelistTeams),
-    teamIdsByNames(db, repo, input.forcePushAllowlistTeams),
-    teamIdsByNames(db, repo, input.mergeWhitelistTeams),
-    teamIdsByNames(db, repo, input.approvalsWhitelistTeams),
-  ]);
+  const [pushUsersByName, forceUsers, mergeUsers, approvalUsers, pushTeamsByName, forceTeams, mergeTeams, approvalTeams] =
+    await Promise.all([
+      userIdsByNames(db, input.pushWhitelistUsernames),
+      userIdsByNames(db, input.forcePushAllowlistUsernames),
+      userIdsByNames(db, input.mergeWhitelistUsernames),
+      userIdsByNames(db, input.approvalsWhitelistUsernames),
+      teamIdsByNames(db, repo, input.pushWhitelistTeams),
+      teamIdsByNames(db, repo, input.forcePushAllowlistTeams),
+      teamIdsByNames(db, repo, input.mergeWhitelistTeams),
+      teamIdsByNames(db, repo, input.approvalsWhitelistTeams),
+    ]);
+  const pushUsers = oneOf(pushUsersByName, await existingUserIds(db, input.pushWhitelistUserIds), 'push_whitelist_usernames');
+  const pushTeams = oneOf(pushTeamsByName, await existingTeamIds(db, repo, input.pushWhitelistTeamIds), 'push_whitelist_teams');
   return {
     priority: input.priority,
     canPush: input.enablePush,
@@ -190,7 +223,11 @@ export async function createBranchProtection(
   return view as BranchProtectionView;
 }
 
-/** PATCH /repos/{o}/{r}/branch_protections/{name} (Gitea EditBranchProtection): given fields change. @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError */
+/**
+ * PATCH /repos/{o}/{r}/branch_protections/{name} (Gitea EditBranchProtection): given fields change; a given
+ * `ruleName` renames the rule (Gitea's settings page; REST never sends one), and must be free.
+ * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError
+ */
 export async function editBranchProtection(
   cx: ServiceContext,
   ref: RepoRef,
@@ -200,8 +237,14 @@ export async function editBranchProtection(
   const access = await adminRepo(cx, ref, 'write');
   if (access.repo.isArchived) throw new RepoArchivedError();
   const row = await ruleByName(cx.db, access.repo.id, name);
-  const data = await rowData(cx.db, access.repo, { ...input, ruleName: undefined });
-  const updated = await cx.db.protectedBranch.update({ where: { id: row.id }, data: stripUndefined(data) });
+  const ruleName = input.ruleName?.trim();
+  if (ruleName === '') throw new ValidationError('rule_name is empty', { field: 'rule_name' });
+  if (ruleName !== undefined && ruleName !== row.ruleName) {
+    const taken = await cx.db.protectedBranch.findUnique({ where: { repoId_ruleName: { repoId: access.repo.id, ruleName } } });
+    if (taken) throw new PermissionDeniedError('Branch protection already exist', { ruleName });
+  }
+  const data = await rowData(cx.db, access.repo, input);
+  const updated = await cx.db.protectedBranch.update({ where: { id: row.id }, data: stripUndefined({ ...data, ruleName }) });
   const [view] = await toViews(cx.db, [toRule(updated)]);
   return view as BranchProtectionView;
 }
