@@ -26,7 +26,7 @@ export function freePort(): Promise<number> {
  * never pay back. It changes how V8 compiles, not what the server does; the documented ways to start the server are
  * run as documented by test/cli (cli.test.ts, signals.test.ts).
  */
-export const TEST_SERVER_NODE_FLAGS = ['--liftoff-only'];
+const TEST_SERVER_NODE_FLAGS = ['--liftoff-only'];
 
 /** `forgegraph serve` as a separate process (the real entry point), with its output kept for failures. */
 export class ServerProcess {
