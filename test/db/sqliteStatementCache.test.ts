@@ -61,3 +61,52 @@ describe('SQLite statement cache', () => {
     }
   });
 });
+
+describe('SQLite statement cache: columns', () => {
+  let database: TestDatabase;
+  let db: Db;
+
+  beforeAll(async () => {
+    database = await createMigratedDatabase('sqlite');
+    db = createDb({ provider: 'sqlite', url: database.url });
+    await prepareDb(db, 'sqlite');
+    await db.user.create({ data: { name: 'a', lowerName: 'a', email: 'a@x.test' } });
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+    await database.drop();
+  });
+
+  it('asks a repeated reader for its columns once, and the rows keep their names and types', async () => {
+    const scratch = new Database(':memory:');
+    const statementPrototype = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as { columns(): unknown };
+    scratch.close();
+    const columns = vi.spyOn(statementPrototype, 'columns');
+    try {
+      for (let i = 0; i < 5; i++) {
+        const user = await db.user.findUnique({ where: { lowerName: 'a' } });
+        expect(user).toMatchObject({ name: 'a', isAdmin: false, maxRepoCreation: -1 });
+        expect(user?.createdAt).toBeInstanceOf(Date);
+      }
+      expect(columns).toHaveBeenCalledTimes(1);
+    } finally {
+      columns.mockRestore();
+    }
+  });
+
+  it('asks again after DDL on the connection, and a `*` select list then answers the new columns', async () => {
+    const star = () => db.$queryRawUnsafe<Record<string, unknown>[]>('SELECT * FROM "ScratchColumns"');
+    const named = () => db.$queryRawUnsafe<Record<string, unknown>[]>('SELECT "a" FROM "ScratchColumns"');
+    await db.$executeRawUnsafe('CREATE TABLE "ScratchColumns" ("a" INTEGER)');
+    await db.$executeRawUnsafe('INSERT INTO "ScratchColumns" ("a") VALUES (1)');
+    expect(await star()).toEqual([{ a: 1 }]);
+    expect(await named()).toEqual([{ a: 1 }]);
+    await db.$executeRawUnsafe(`ALTER TABLE "ScratchColumns" ADD COLUMN "b" TEXT DEFAULT 'x'`);
+    expect(await star()).toEqual([{ a: 1, b: 'x' }]);
+    // A table rebuilt with another type under the same statement: its declared type is read again.
+    await db.$executeRawUnsafe('DROP TABLE "ScratchColumns"');
+    await db.$executeRawUnsafe('CREATE TABLE "ScratchColumns" ("a" BOOLEAN)');
+    await db.$executeRawUnsafe('INSERT INTO "ScratchColumns" ("a") VALUES (1)');
+    expect(await named()).toEqual([{ a: true }]);
+  });
+});
