@@ -59,9 +59,19 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
     });
     expect((await t.request('GET', '/api/v1/repos/owner/pub/issues/1')).json().title).toBe('Crash');
 
+    // GitHub's stateReason: only COMPLETED (what Gitea's close is); another reason or a duplicate is refused, and
+    // the issue stays open.
+    for (const extra of ['stateReason: NOT_PLANNED', `duplicateIssueId: "${issue?.id}"`]) {
+      const refused = await gql(t, `mutation { closeIssue(input: { issueId: "${issue?.id}", ${extra} }) { issue { state } } }`, {
+        headers: basic('owner'),
+      });
+      expect(mutationError(refused, 'closeIssue')).toMatchObject({ code: 'VALIDATION' });
+      expect(mutationError(refused, 'closeIssue')?.message).toContain(extra.split(':')[0]);
+    }
+    expect((await t.request('GET', '/api/v1/repos/owner/pub/issues/1')).json().state).toBe('open');
     const closed = await gql<{ closeIssue: { issue: { state: string } } | null }>(
       t,
-      `mutation { closeIssue(input: { issueId: "${issue?.id}" }) { issue { state } } }`,
+      `mutation { closeIssue(input: { issueId: "${issue?.id}", stateReason: COMPLETED }) { issue { state } } }`,
       { headers: basic('owner') },
     );
     expect(mutationError(closed, 'closeIssue')).toBeNull();
