@@ -59,9 +59,19 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
     });
     expect((await t.request('GET', '/api/v1/repos/owner/pub/issues/1')).json().title).toBe('Crash');
 
+    // GitHub's stateReason: only COMPLETED (what Gitea's close is); another reason or a duplicate is refused, and
+    // the issue stays open.
+    for (const extra of ['stateReason: NOT_PLANNED', `duplicateIssueId: "${issue?.id}"`]) {
+      const refused = await gql(t, `mutation { closeIssue(input: { issueId: "${issue?.id}", ${extra} }) { issue { state } } }`, {
+        headers: basic('owner'),
+      });
+      expect(mutationError(refused, 'closeIssue')).toMatchObject({ code: 'VALIDATION' });
+      expect(mutationError(refused, 'closeIssue')?.message).toContain(extra.split(':')[0]);
+    }
+    expect((await t.request('GET', '/api/v1/repos/owner/pub/issues/1')).json().state).toBe('open');
     const closed = await gql<{ closeIssue: { issue: { state: string } } | null }>(
       t,
-      `mutation { closeIssue(input: { issueId: "${issue?.id}" }) { issue { state } } }`,
+      `mutation { closeIssue(input: { issueId: "${issue?.id}", stateReason: COMPLETED }) { issue { state } } }`,
       { headers: basic('owner') },
     );
     expect(mutationError(closed, 'closeIssue')).toBeNull();
@@ -87,6 +97,23 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
       { headers: basic('stranger') },
     );
     expect(byNumber.data?.repository).toEqual({ issue: { title: 'Crash' }, issues: { totalCount: 1 } });
+
+    // updateIssue takes GitHub's assigneeIds: the new set ([] clears it), as REST's `assignees`.
+    const ownerId = (await gql<{ user: { id: string } }>(t, '{ user(login: "owner") { id } }', { headers: basic('owner') })).data!.user.id;
+    const assign = async (ids: string[]) => {
+      const res = await gql<{ updateIssue: { issue: { assignees: { nodes: { login: string }[] } } } | null }>(
+        t,
+        `mutation($ids: [ID!]) { updateIssue(input: { id: "${issue?.id}", assigneeIds: $ids }) { issue { assignees(first: 5) { nodes { login } } } } }`,
+        { headers: basic('owner'), variables: { ids } },
+      );
+      expect(mutationError(res, 'updateIssue')).toBeNull();
+      return res.data!.updateIssue!.issue.assignees.nodes.map((u) => u.login);
+    };
+    expect(await assign([ownerId])).toEqual(['owner']);
+    expect((await t.request('GET', '/api/v1/repos/owner/pub/issues/1')).json().assignees.map((u: { login: string }) => u.login)).toEqual([
+      'owner',
+    ]);
+    expect(await assign([])).toEqual([]);
   });
 
   it("createIssue takes GitHub's input: the repository, labels, assignees, milestone and projects by global id", async () => {

@@ -27,6 +27,7 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
   const labels: Record<string, Models.Label> = {};
 
   const issueId = (issue: Json) => encodeGlobalID('Issue', issue.id as number);
+  const userId = (login: string) => encodeGlobalID('User', users[login]!.id);
   const labelId = (key: string) => encodeGlobalID('Label', labels[key]!.id);
   async function newIssue(p: string, poster = 'owner', body: Json = {}): Promise<Json> {
     const res = await t.request('POST', `/api/v1/repos/${p}/issues`, {
@@ -86,7 +87,12 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
 
   it('addAssigneesToAssignable / removeAssigneesFromAssignable call the REST service: same rules, typed errors', async () => {
     const issue = await newIssue('owner/pub');
-    const added = await mutate('addAssigneesToAssignable', { assignableId: issueId(issue), assigneeLogins: ['reader', 'owner'] }, 'writer');
+    // GitHub's input: the users by global id.
+    const added = await mutate(
+      'addAssigneesToAssignable',
+      { assignableId: issueId(issue), assigneeIds: [userId('reader'), userId('owner')] },
+      'writer',
+    );
     expect(added.payload).toMatchObject({
       __typename: 'AddAssigneesToAssignablePayload',
       assignable: { number: issue.number, assignees: { nodes: [{ login: 'reader' }, { login: 'owner' }] } },
@@ -94,7 +100,7 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     expect(await t.db.comment.count({ where: { issueId: issue.id as number, type: 'ASSIGNEES' } })).toBe(2);
     const removed = await mutate(
       'removeAssigneesFromAssignable',
-      { assignableId: issueId(issue), assigneeLogins: ['reader', 'stranger'] },
+      { assignableId: issueId(issue), assigneeIds: [userId('reader')], assigneeLogins: ['stranger'] },
       'owner',
     );
     expect(removed.payload?.assignable?.assignees.nodes).toEqual([{ login: 'owner' }]);
@@ -102,24 +108,36 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
       'owner',
     ]);
 
-    const input = { assignableId: issueId(issue), assigneeLogins: ['owner'] };
+    const input = { assignableId: issueId(issue), assigneeIds: [userId('owner')] };
     expect((await mutate('addAssigneesToAssignable', input, 'reader')).error).toMatchObject({ code: 'PERMISSION_DENIED' });
     expect((await mutate('addAssigneesToAssignable', input, 'anon')).error).toMatchObject({ code: 'UNAUTHENTICATED' });
-    expect((await mutate('addAssigneesToAssignable', { ...input, assigneeLogins: ['nobody'] }, 'writer')).error).toMatchObject({
+    expect(
+      (await mutate('addAssigneesToAssignable', { ...input, assigneeIds: [], assigneeLogins: ['nobody'] }, 'writer')).error,
+    ).toMatchObject({
       code: 'VALIDATION',
       message: 'user does not exist [uid: 0, name: nobody]',
     });
-    expect((await mutate('addAssigneesToAssignable', { ...input, assigneeLogins: ['acme'] }, 'writer')).error).toMatchObject({
+    const ghost = encodeGlobalID('User', 987654);
+    expect((await mutate('addAssigneesToAssignable', { ...input, assigneeIds: [ghost] }, 'writer')).error).toMatchObject({
+      code: 'VALIDATION',
+      message: 'user does not exist [uid: 987654]',
+    });
+    expect((await mutate('addAssigneesToAssignable', { ...input, assigneeIds: [labelId('bug')] }, 'writer')).error).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(
+      (await mutate('addAssigneesToAssignable', { ...input, assigneeIds: [], assigneeLogins: ['acme'] }, 'writer')).error,
+    ).toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
     expect((await mutate('addAssigneesToAssignable', { ...input, assignableId: labelId('bug') }, 'writer')).error).toMatchObject({
       code: 'NOT_FOUND',
     });
     const secret = await newIssue('owner/priv');
-    const hidden = { assignableId: issueId(secret), assigneeLogins: ['owner'] };
+    const hidden = { assignableId: issueId(secret), assigneeIds: [userId('owner')] };
     expect((await mutate('addAssigneesToAssignable', hidden, 'stranger')).error).toMatchObject({ code: 'NOT_FOUND' });
     expect((await mutate('removeAssigneesFromAssignable', hidden, 'anon')).error).toMatchObject({ code: 'NOT_FOUND' });
-    expect((await mutate('addAssigneesToAssignable', { ...hidden, assigneeLogins: ['stranger'] }, 'writer')).error).toMatchObject({
+    expect((await mutate('addAssigneesToAssignable', { ...hidden, assigneeIds: [userId('stranger')] }, 'writer')).error).toMatchObject({
       code: 'PERMISSION_DENIED',
     });
     expect((await mutate('addAssigneesToAssignable', hidden, 'admin')).payload?.assignable?.assignees.nodes).toEqual([{ login: 'owner' }]);
@@ -188,7 +206,7 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     expect((await mutate('addLabelsToLabelable', { labelableId: issueId(old), labelIds: [] }, 'owner')).error).toMatchObject({
       code: 'REPO_ARCHIVED',
     });
-    expect((await mutate('addAssigneesToAssignable', { assignableId: issueId(old), assigneeLogins: [] }, 'owner')).error).toMatchObject({
+    expect((await mutate('addAssigneesToAssignable', { assignableId: issueId(old), assigneeIds: [] }, 'owner')).error).toMatchObject({
       code: 'REPO_ARCHIVED',
     });
   });

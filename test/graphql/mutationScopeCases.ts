@@ -122,7 +122,7 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   addAssigneesToAssignable: [
     {
       rest: 'POST /repos/{owner}/{repo}/issues/{index}/assignees',
-      input: async (fx) => ({ assignableId: issueOf(await fx.issue()), assigneeLogins: ['root'] }),
+      input: async (fx) => ({ assignableId: issueOf(await fx.issue()), assigneeIds: [], assigneeLogins: ['root'] }),
     },
   ],
   removeAssigneesFromAssignable: [
@@ -131,7 +131,7 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       input: async (fx) => {
         const issue = await fx.issue();
         await fx.rest('POST', `${fx.issuePath(issue)}/assignees`, { assignees: ['root'] });
-        return { assignableId: issueOf(issue), assigneeLogins: ['root'] };
+        return { assignableId: issueOf(issue), assigneeIds: [], assigneeLogins: ['root'] };
       },
     },
   ],

@@ -1,5 +1,6 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
+import { ValidationError } from '../../errors.ts';
 import * as createService from '../../services/issue/create.ts';
 import * as editService from '../../services/issue/edit.ts';
 import { locateIssueById } from '../../services/issue/issue.ts';
@@ -329,6 +330,7 @@ builder.relayMutationField(
       body: t.string(),
       contentVersion: t.int({ description: 'The content version last read; with `body`, a different current version is a ConflictError.' }),
       state: t.field({ type: IssueStateEnum }),
+      assigneeIds: t.globalIDList({ description: 'The new assignees (writers only), with any assigneeLogins; [] removes all.' }),
       assigneeLogins: t.stringList(),
       milestoneId: t.int({ description: '0 removes the milestone.' }),
       projectIds: t.intList({ description: "Project REST ids replacing the issue's projects (writers only; [] removes all)." }),
@@ -344,6 +346,7 @@ builder.relayMutationField(
         contentVersion: opt(input.contentVersion),
         state: input.state ? input.state.toLowerCase() : undefined,
         assignees: opt(input.assigneeLogins),
+        assigneeIds: input.assigneeIds?.map((id) => idOf(id, 'User', 'user')),
         milestone: opt(input.milestoneId),
         projects: opt(input.projectIds),
       }),
@@ -352,17 +355,49 @@ builder.relayMutationField(
   { outputFields: (t) => ({ issue: t.field({ type: IssueRef, resolve: (p) => p.issue }) }) },
 );
 
+/** GitHub's reasons to close an issue; Gitea closes as completed only. */
+const IssueClosedStateReasonEnum = builder.enumType('IssueClosedStateReason', {
+  description: 'Why an issue is closed. Gitea records no reason: only COMPLETED is accepted.',
+  values: { COMPLETED: { value: 'COMPLETED' }, DUPLICATE: { value: 'DUPLICATE' }, NOT_PLANNED: { value: 'NOT_PLANNED' } } as const,
+});
+
+/** closeIssue's GitHub fields Gitea cannot record. @throws ValidationError for another reason or a duplicate */
+function assertClosedAsCompleted(input: { stateReason?: string | null; duplicateIssueId?: unknown }): void {
+  if (input.stateReason != null && input.stateReason !== 'COMPLETED')
+    throw new ValidationError(`stateReason: only COMPLETED is supported (Gitea does not record ${input.stateReason})`, {
+      field: 'stateReason',
+    });
+  if (input.duplicateIssueId != null)
+    throw new ValidationError('duplicateIssueId: not supported (Gitea does not mark duplicates)', { field: 'duplicateIssueId' });
+}
+
 for (const [name, state] of [
   ['closeIssue', 'closed'],
   ['reopenIssue', 'open'],
 ] as const) {
   builder.relayMutationField(
     name,
-    { inputFields: (t) => ({ issueId: t.globalID({ required: true }) }) },
+    {
+      inputFields: (t) => ({
+        issueId: t.globalID({ required: true }),
+        ...(state === 'closed'
+          ? {
+              stateReason: t.field({
+                type: IssueClosedStateReasonEnum,
+                description: 'Only COMPLETED: Gitea does not record why an issue was closed.',
+              }),
+              duplicateIssueId: t.globalID({ description: 'Only null: Gitea does not mark duplicates.' }),
+            }
+          : {}),
+      }),
+    },
     {
       description: `${state === 'closed' ? 'Close' : 'Reopen'} an issue (the same service as PATCH … {"state":"${state}"}).`,
       ...writeScope('issue'),
-      resolve: async (_root, { input }, ctx) => ({ issue: await editByIssueId(ctx, String(input.issueId.id), { state }) }),
+      resolve: async (_root, { input }, ctx) => {
+        assertClosedAsCompleted(input as { stateReason?: string | null; duplicateIssueId?: unknown });
+        return { issue: await editByIssueId(ctx, String(input.issueId.id), { state }) };
+      },
     },
     { outputFields: (t) => ({ issue: t.field({ type: IssueRef, resolve: (p) => p.issue }) }) },
   );

@@ -24,6 +24,11 @@ function issueTarget(id: GlobalId): assigneeService.IssueTarget {
   return { issueId: dbIdOf(id, 'Issue') };
 }
 
+/** User database ids of User global ids. @throws NotFoundError for another type's id */
+function userIds(ids: readonly GlobalId[]): number[] {
+  return ids.map((id) => requireDbIdOf(id, 'User', 'user does not exist [uid: 0]'));
+}
+
 /** Label database ids of Label global ids. @throws NotFoundError for another type's id */
 function labelIds(ids: readonly GlobalId[]): number[] {
   return ids.map((id) => requireDbIdOf(id, 'Label', 'label does not exist [label_id: 0]'));
@@ -34,14 +39,17 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       assignableId: t.globalID({ required: true, description: 'The issue or pull request to assign.' }),
-      assigneeLogins: t.stringList({ required: true, description: 'Logins of the users to add; those already assigned are skipped.' }),
+      assigneeIds: t.globalIDList({ required: true, description: 'The users to add; those already assigned are skipped.' }),
+      assigneeLogins: t.stringList({ description: 'More users to add, by login.' }),
     }),
   },
   {
     description: 'Add assignees to an issue or pull request (writers; as POST /api/v1/repos/{o}/{r}/issues/{index}/assignees).',
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
-      issue: (await assigneeService.addAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
+      issue: (
+        await assigneeService.addAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins ?? [], userIds(input.assigneeIds))
+      ).issue,
     }),
   },
   {
@@ -54,14 +62,22 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       assignableId: t.globalID({ required: true, description: 'The issue or pull request to unassign.' }),
-      assigneeLogins: t.stringList({ required: true, description: 'Logins of the users to remove; those not assigned are skipped.' }),
+      assigneeIds: t.globalIDList({ required: true, description: 'The users to remove; those not assigned are skipped.' }),
+      assigneeLogins: t.stringList({ description: 'More users to remove, by login.' }),
     }),
   },
   {
     description: 'Remove assignees from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/assignees).',
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
-      issue: (await assigneeService.removeAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins)).issue,
+      issue: (
+        await assigneeService.removeAssignees(
+          ctx.cx,
+          issueTarget(input.assignableId),
+          input.assigneeLogins ?? [],
+          userIds(input.assigneeIds),
+        )
+      ).issue,
     }),
   },
   {

@@ -52,6 +52,18 @@ async function usersByName(cx: ServiceContext, names: readonly string[]): Promis
   return users;
 }
 
+/** The users named by `names` and by `ids` (the graph's assigneeIds), each once. @throws ValidationError for an unknown one */
+async function usersByNameOrId(cx: ServiceContext, names: readonly string[], ids: readonly number[]): Promise<Models.User[]> {
+  const users = await usersByName(cx, names);
+  const wanted = [...new Set(ids)].filter((id) => !users.some((u) => u.id === id));
+  const found = wanted.length ? await cx.db.user.findMany({ where: { id: { in: wanted } } }) : [];
+  const byId = new Map(found.map((u) => [u.id, u]));
+  const missing = wanted.find((id) => !byId.has(id));
+  if (missing !== undefined) throw new ValidationError(`user does not exist [uid: ${missing}]`, { id: missing });
+  // In the order given: assignees are added in that order.
+  return [...users, ...wanted.map((id) => byId.get(id)!)];
+}
+
 /**
  * Gitea AddAssignees' checks, per user: the user blocked the viewer (403 `user is blocked`), the user is an
  * organization (400), the user cannot be assigned in this repository (403, where issue creation answers 422;
@@ -116,9 +128,14 @@ async function applyAssignees(cx: ServiceContext, issue: Models.Issue, next: (cu
  * 403 not assignable.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError, InvalidArgumentError
  */
-export async function addAssignees(cx: ServiceContext, target: IssueTarget, names: readonly string[]): Promise<IssueView> {
+export async function addAssignees(
+  cx: ServiceContext,
+  target: IssueTarget,
+  names: readonly string[],
+  ids: readonly number[] = [],
+): Promise<IssueView> {
   const { access, issue } = await requireIssueWriter(cx, target);
-  const users = await usersByName(cx, names);
+  const users = await usersByNameOrId(cx, names, ids);
   await requireAssignable(cx, access, users);
   return applyAssignees(cx, issue, (current) => [...new Set([...current, ...users.map((u) => u.id)])]);
 }
@@ -128,9 +145,14 @@ export async function addAssignees(cx: ServiceContext, target: IssueTarget, name
  * DeleteIssueAssignees). Users who are not assigned are skipped; an unknown name is a 422.
  * @throws NotFoundError, UnauthenticatedError, RepoArchivedError, PermissionDeniedError, ValidationError
  */
-export async function removeAssignees(cx: ServiceContext, target: IssueTarget, names: readonly string[]): Promise<IssueView> {
+export async function removeAssignees(
+  cx: ServiceContext,
+  target: IssueTarget,
+  names: readonly string[],
+  ids: readonly number[] = [],
+): Promise<IssueView> {
   const { issue } = await requireIssueWriter(cx, target);
-  const gone = new Set((await usersByName(cx, names)).map((u) => u.id));
+  const gone = new Set((await usersByNameOrId(cx, names, ids)).map((u) => u.id));
   return applyAssignees(cx, issue, (current) => current.filter((id) => !gone.has(id)));
 }
 

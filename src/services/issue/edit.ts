@@ -20,6 +20,8 @@ export interface EditIssueInput {
   ref?: string;
   assignee?: string;
   assignees?: string[];
+  /** Assignees by user id (the graph's assigneeIds), with the names: together they are the new set. */
+  assigneeIds?: number[];
   /** 0 removes the milestone. */
   milestone?: number;
   /** `closed` closes; any other value reopens (as Gitea). */
@@ -151,10 +153,10 @@ export async function editIssue(
   requireText(input.title, 'title');
   requireText(input.body, 'body');
   requireText(input.ref, 'ref');
-  const wantAssignees = writer && (input.assignees !== undefined || input.assignee !== undefined);
+  const wantAssignees = writer && (input.assignees !== undefined || input.assignee !== undefined || input.assigneeIds !== undefined);
   const usage = writer && input.projects !== undefined ? await projectUsage(cx.db, access.repo) : null;
   const assignees = wantAssignees
-    ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])])
+    ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])], input.assigneeIds)
     : [];
   let milestoneId: number | null | undefined;
   if (writer && input.milestone !== undefined) {
