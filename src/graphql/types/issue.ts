@@ -25,6 +25,12 @@ export const IssueStateEnum = builder.enumType('IssueState', {
   values: { OPEN: { value: 'OPEN' }, CLOSED: { value: 'CLOSED' } } as const,
 });
 
+/** GitHub's MilestoneState. */
+export const MilestoneStateEnum = builder.enumType('MilestoneState', {
+  description: 'The possible states of a milestone.',
+  values: { OPEN: { value: 'OPEN' }, CLOSED: { value: 'CLOSED' } } as const,
+});
+
 /** A milestone; node(id:) answers only milestones the viewer may read (milestoneReadWhere). */
 export const MilestoneRef = builder.prismaNode('Milestone', {
   description: 'A milestone of a repository.',
@@ -36,7 +42,7 @@ export const MilestoneRef = builder.prismaNode('Milestone', {
     databaseId: t.exposeInt('id'),
     title: t.exposeString('name'),
     description: t.string({ nullable: true, resolve: (m) => m.content || null }),
-    state: t.field({ type: IssueStateEnum, resolve: (m) => (m.isClosed ? 'CLOSED' : 'OPEN') }),
+    state: t.field({ type: MilestoneStateEnum, resolve: (m) => (m.isClosed ? 'CLOSED' : 'OPEN') }),
     dueOn: t.expose('deadlineAt', { type: 'DateTime', nullable: true }),
     openIssueCount: t.int({ resolve: (m) => m.numIssues - m.numClosedIssues }),
     closedIssueCount: t.exposeInt('numClosedIssues'),

@@ -14,6 +14,7 @@ import {
   issueListWhere,
   issueOrderBy,
   IssueStateEnum,
+  MilestoneStateEnum,
   MilestoneRef,
 } from './issue.ts';
 import { OrderDirectionEnum } from './label.ts';
@@ -105,7 +106,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       totalCount: true,
       ...filteredBy('milestoneReadWhere'),
       args: {
-        states: t.arg({ type: [IssueStateEnum], required: false }),
+        states: t.arg({ type: [MilestoneStateEnum], required: false }),
         orderBy: t.arg({ type: MilestoneOrderInput }),
         query: t.arg.string({ description: 'Only milestones whose title contains this (case-insensitive).' }),
       },
@@ -152,7 +153,7 @@ builder.relayMutationField(
       title: t.string({ required: true }),
       description: t.string(),
       dueOn: t.field({ type: 'DateTime', description: 'Kept as given.' }),
-      state: t.field({ type: IssueStateEnum, description: 'CLOSED creates it closed.' }),
+      state: t.field({ type: MilestoneStateEnum, description: 'CLOSED creates it closed.' }),
     }),
   },
   {
@@ -183,7 +184,7 @@ builder.relayMutationField(
       description: t.string(),
       dueOn: t.field({ type: 'DateTime', description: 'Only the date (UTC) counts: stored as 23:59:59 of that day.' }),
       clearDueOn: t.boolean({ description: 'Removes the due date.' }),
-      state: t.field({ type: IssueStateEnum }),
+      state: t.field({ type: MilestoneStateEnum }),
     }),
   },
   {
