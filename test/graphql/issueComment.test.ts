@@ -54,7 +54,7 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
   const addComment = (viewer: string, subjectId: string, body: string) =>
     gql<Payload<'addComment', { commentEdge: { cursor: string; node: CommentNode }; subject: { commentCount: number } }>>(
       t,
-      `mutation($id: ID!, $body: String!) { addComment(input: { subjectId: $id, body: $body }) { __typename commentEdge { cursor node { ${COMMENT_FIELDS} } } subject { commentCount } } }`,
+      `mutation($id: ID!, $body: String!) { addComment(input: { subjectId: $id, body: $body }) { __typename commentEdge { cursor node { ${COMMENT_FIELDS} } } subject { ... on Issue { commentCount } } } }`,
       { headers: as(viewer), variables: { id: subjectId, body } },
     );
 
@@ -190,11 +190,11 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
     ) => `{ repository(owner: "owner", name: "priv") { issue(number: ${n}) { timelineItems(${args}) { totalCount nodes {
       __typename
       ... on IssueComment { body }
-      ... on LabeledEvent { id actor { login } label { name } labelable { title } }
+      ... on LabeledEvent { id actor { login } label { name } labelable { ... on Issue { title } } }
       ... on AssignedEvent { assignee { login } }
       ... on UnassignedEvent { assignee { login } }
       ... on RenamedTitleEvent { previousTitle currentTitle }
-      ... on ClosedEvent { actor { login } createdAt closable { number } }
+      ... on ClosedEvent { actor { login } createdAt closable { ... on Issue { number } } }
       ... on ReopenedEvent { actor { login } }
     } } } } }`;
     type Timeline = { repository: { issue: { timelineItems: { totalCount: number; nodes: Record<string, unknown>[] } } } | null };

@@ -14,7 +14,8 @@ import { LabelRef } from './label.ts';
 import { UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
 import { ActorRef } from './repositoryOwner.ts';
-import { withUserScalars } from '../selection.ts';
+import { withIssueScalars, withUserScalars } from '../selection.ts';
+import { AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef } from './githubInterfaces.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 
@@ -123,7 +124,7 @@ export const TimelineItemRef = builder.prismaInterface('Comment', {
 export const IssueCommentRef = builder.prismaNode('Comment', {
   name: 'IssueComment',
   description: 'A comment on an issue or pull request.',
-  interfaces: [TimelineItemRef],
+  interfaces: [TimelineItemRef, ReactableRef],
   id: { field: 'id' },
   ...filteredBy('commentReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), type: 'COMMENT', AND: [commentReadWhere(ctx.cx)] }),
@@ -223,7 +224,12 @@ builder.prismaNode('Comment', {
       select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
       resolve: (c) => c.poster,
     }),
-    closable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+    closable: t.field({
+      type: ClosableRef,
+      ...OF_ISSUE,
+      select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+      resolve: (c) => c.issue,
+    }),
   }),
 });
 
@@ -241,7 +247,12 @@ builder.prismaNode('Comment', {
       select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
       resolve: (c) => c.poster,
     }),
-    closable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+    closable: t.field({
+      type: ClosableRef,
+      ...OF_ISSUE,
+      select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+      resolve: (c) => c.issue,
+    }),
   }),
 });
 
@@ -266,7 +277,12 @@ const labelEvent = (item: 'LABELED_EVENT' | 'UNLABELED_EVENT', description: stri
         description: 'Null once the label was deleted.',
         ...inherits("a label on a readable issue is one of its repository's or organization's (REST shows it in the timeline)"),
       }),
-      labelable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+      labelable: t.field({
+        type: LabelableRef,
+        ...OF_ISSUE,
+        select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+        resolve: (c) => c.issue,
+      }),
     }),
   });
 labelEvent('LABELED_EVENT', 'A label was added.');
@@ -288,7 +304,12 @@ const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: s
         resolve: (c) => c.poster,
       }),
       assignee: t.relation('assignee', { type: UserRef, nullable: true, ...SHOWN }),
-      assignable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+      assignable: t.field({
+        type: AssignableRef,
+        ...OF_ISSUE,
+        select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+        resolve: (c) => c.issue,
+      }),
     }),
   });
 assignEvent('ASSIGNED_EVENT', 'A user was assigned.');
@@ -367,7 +388,12 @@ const lockEvent = (item: 'LOCKED_EVENT' | 'UNLOCKED_EVENT', description: string)
         select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
         resolve: (c) => c.poster,
       }),
-      lockable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+      lockable: t.field({
+        type: LockableRef,
+        ...OF_ISSUE,
+        select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+        resolve: (c) => c.issue,
+      }),
     }),
   });
 lockEvent('LOCKED_EVENT', 'The conversation was locked.');
@@ -449,7 +475,11 @@ builder.relayMutationField(
         type: IssueCommentEdgeRef,
         resolve: (p) => ({ cursor: formatPrismaCursor(p.comment, 'id'), node: p.comment }),
       }),
-      subject: t.field({ type: IssueRef, resolve: (p) => p.issue }),
+      subject: t.field({
+        type: builder.nodeInterfaceRef(),
+        description: 'The issue or pull request (its issue) commented on.',
+        resolve: (p) => p.issue,
+      }),
     }),
   },
 );

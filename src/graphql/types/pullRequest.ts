@@ -25,6 +25,7 @@ import { RefRef, RepositoryRef } from './repository.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef } from './user.ts';
 import type { GraphQLContext } from '../context.ts';
+import { AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef, SubscribableRef } from './githubInterfaces.ts';
 
 const branches = createContextCache((ctx: GraphQLContext) => branchByNameLoader(ctx.cx));
 
@@ -35,6 +36,7 @@ const branches = createContextCache((ctx: GraphQLContext) => branchByNameLoader(
  */
 export const PullRequestRef = builder.prismaNode('PullRequest', {
   description: 'A pull request: a proposal to merge a head branch into a base branch.',
+  interfaces: [AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef, SubscribableRef],
   id: { field: 'id' },
   ...filteredBy('pullReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [pullReadWhere(ctx.cx)] }),
