@@ -4,6 +4,7 @@
 // (assignees, labels, reactions, stargazers, projects) stay on the implementers until those connections are shared.
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
+import * as lockService from '../../services/issue/lock.ts';
 import * as starService from '../../services/watch/star.ts';
 import { builder } from '../builder.ts';
 import type { CommitView } from './gitObject.ts';
@@ -31,8 +32,20 @@ export const AssignableRef = nodeInterface<IssueLike>('Assignable', 'An object t
 /** GitHub's Labelable (its `labels` stay on each type until the connection is shared). */
 export const LabelableRef = nodeInterface<IssueLike>('Labelable', 'An object that can have labels assigned to it.', issueOrPull);
 
-/** GitHub's Lockable: an issue or pull request. */
-export const LockableRef = nodeInterface<IssueLike>('Lockable', 'An object that can be locked.', issueOrPull);
+/** GitHub's Lockable: an issue or pull request (`activeLockReason` stays on each type: it reads the lock comment). */
+export const LockableRef = builder.interfaceRef<IssueLike>('Lockable').implement({
+  description: 'An object that can be locked.',
+  resolveType: issueOrPull,
+  fields: (t) => ({
+    id: t.id({ description: 'The Node id.', resolve: (o) => idOf(issueOrPull(o), o) }),
+    locked: t.loadable({
+      type: 'Boolean',
+      description: '`true` if the object is locked.',
+      load: (issueIds: number[], ctx) => lockService.lockedIssues(ctx.cx, issueIds),
+      resolve: (o) => ('isPull' in o ? o.id : o.issueId),
+    }),
+  }),
+});
 
 type ClosableRow = IssueLike | Models.Milestone | Models.Project;
 

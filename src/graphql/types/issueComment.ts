@@ -478,7 +478,7 @@ builder.relayMutationField(
       subject: t.field({
         type: builder.nodeInterfaceRef(),
         description: 'The issue or pull request (its issue) commented on.',
-        resolve: (p) => p.issue,
+        resolve: (p) => IssueRef.addBrand(p.issue),
       }),
     }),
   },
