@@ -191,8 +191,8 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
       __typename
       ... on IssueComment { body }
       ... on LabeledEvent { id actor { login } label { name } labelable { ... on Issue { title } } }
-      ... on AssignedEvent { assignee { login } }
-      ... on UnassignedEvent { assignee { login } }
+      ... on AssignedEvent { assignee { ... on User { login } } }
+      ... on UnassignedEvent { assignee { ... on User { login } } }
       ... on RenamedTitleEvent { previousTitle currentTitle }
       ... on ClosedEvent { actor { login } createdAt closable { ... on Issue { number } } }
       ... on ReopenedEvent { actor { login } }
@@ -251,7 +251,7 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
     const COMMENTS =
       '{ repository(owner: "owner", name: "busy") { issues(first: 50, states: [CLOSED]) { totalCount nodes { number comments(first: 10) { totalCount nodes { body author { login } viewerCanUpdate url } } } } } }';
     const TIMELINE = `{ repository(owner: "owner", name: "busy") { issues(first: 50, states: [CLOSED]) { totalCount nodes { number timelineItems(first: 20) { totalCount nodes {
-      __typename ... on IssueComment { body author { login } } ... on ClosedEvent { actor { login } } ... on AssignedEvent { assignee { login } actor { login } }
+      __typename ... on IssueComment { body author { login } } ... on ClosedEvent { actor { login } } ... on AssignedEvent { assignee { ... on User { login } } actor { login } }
     } } } } } }`;
 
     it('repository { issues(first: 50) { comments(first: 10) { author } } } and timelineItems', async () => {

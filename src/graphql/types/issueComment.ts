@@ -288,6 +288,13 @@ const labelEvent = (item: 'LABELED_EVENT' | 'UNLABELED_EVENT', description: stri
 labelEvent('LABELED_EVENT', 'A label was added.');
 labelEvent('UNLABELED_EVENT', 'A label was removed.');
 
+/** GitHub's Assignee: whom an issue can be assigned to (users here; GitHub also has bots and mannequins). */
+const AssigneeUnion = builder.unionType('Assignee', {
+  description: 'Types that can be assigned to issues.',
+  types: [UserRef],
+  resolveType: () => UserRef,
+});
+
 const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: string) =>
   builder.prismaNode('Comment', {
     ...EVENT,
@@ -303,7 +310,13 @@ const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: s
         select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
         resolve: (c) => c.poster,
       }),
-      assignee: t.relation('assignee', { type: UserRef, nullable: true, ...SHOWN }),
+      assignee: t.field({
+        type: AssigneeUnion,
+        nullable: true,
+        ...SHOWN,
+        select: (_a, _c, nested) => ({ assignee: withUserScalars(nested(true)) }),
+        resolve: (c) => c.assignee,
+      }),
       assignable: t.field({
         type: AssignableRef,
         ...OF_ISSUE,

@@ -72,6 +72,13 @@ export const ReactionRef = builder.prismaNode('Reaction', {
 });
 tokenReadScope(ReactionRef, 'issue');
 
+/** GitHub's Reactor: who reacted (users here; GitHub also has bots, mannequins and organizations). */
+const ReactorUnion = builder.unionType('Reactor', {
+  description: 'Types that can be assigned to reactions.',
+  types: [UserRef],
+  resolveType: () => UserRef,
+});
+
 const ReactionGroupRef = builder.objectRef<ReactionGroup>('ReactionGroup');
 ReactionGroupRef.implement({
   description: "The reactions of one content on a subject (GitHub's ReactionGroup): every content is listed, in display order.",
@@ -85,7 +92,7 @@ ReactionGroupRef.implement({
     }),
     reactors: t.connection(
       {
-        type: UserRef,
+        type: ReactorUnion,
         description: 'The users who reacted, oldest first.',
         ...REACTOR,
         resolve: (g, args) => arrayConnection(args, g.users),
