@@ -4,10 +4,10 @@
 // (assignees, labels, reactions, stargazers, projects) stay on the implementers until those connections are shared.
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
+import type { GitObjectView } from '../../services/repo/gitObject.ts';
 import * as lockService from '../../services/issue/lock.ts';
 import * as starService from '../../services/watch/star.ts';
 import { builder } from '../builder.ts';
-import type { CommitView } from './gitObject.ts';
 
 type IssueLike = Models.Issue | Models.PullRequest;
 
@@ -98,7 +98,7 @@ function starrableTypeOf(o: Models.Repository | Models.Topic): 'Repository' | 'T
   return 'ownerName' in o ? 'Repository' : 'Topic';
 }
 
-type SubscribableValue = IssueLike | Models.Repository | Models.Team | CommitView;
+type SubscribableValue = IssueLike | Models.Repository | Models.Team | Extract<GitObjectView, { type: 'commit' }>;
 
 /**
  * GitHub's Subscribable: what one can watch — repositories, issues and pull requests here; teams and commits are
