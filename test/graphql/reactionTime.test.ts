@@ -329,7 +329,7 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
         ).toBe(200);
       }
     };
-    const q = `{ repository(owner: "alice", name: "busy") { issues(first: 50) { totalCount nodes { number reactionGroups { content viewerHasReacted reactors(first: 5) { totalCount nodes { login } } } ${TIMES} } } } }`;
+    const q = `{ repository(owner: "alice", name: "busy") { issues(first: 50) { totalCount nodes { number reactionGroups { content viewerHasReacted reactors(first: 5) { totalCount nodes { ... on User { login } } } } ${TIMES} } } } }`;
     type Out = { repository: { issues: { totalCount: number; nodes: ({ reactionGroups: Group[] } & TimesOut)[] } } };
     const measure = async () => {
       await t.app.deps.notifier.drain();
