@@ -241,6 +241,26 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
     expect(await node(encodeGlobalID('Language', 'NoSuchLanguage'), 'id')).toBeNull();
   });
 
+  it("a title event's subject is the issue, or the pull request when the issue is one (RenamedTitleSubject)", async () => {
+    for (const n of [1, 2]) {
+      const res = await t.request('PATCH', `/api/v1/repos/gt/pub/issues/${n}`, { headers: basic('gt'), body: { title: `Renamed ${n}` } });
+      expect(res.statusCode).toBe(201);
+    }
+    const items = (kind: string) =>
+      `timelineItems(first: 20, itemTypes: [RENAMED_TITLE_EVENT]) { nodes { ... on RenamedTitleEvent { currentTitle subject { __typename ... on ${kind} { number title } } } } }`;
+    const res = await gql<{ repository: Record<string, { timelineItems: { nodes: unknown[] } }> }>(
+      t,
+      `{ repository(owner: "gt", name: "pub") { pullRequest(number: 1) { ${items('PullRequest')} } issue(number: 2) { ${items('Issue')} } } }`,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.repository.pullRequest?.timelineItems.nodes).toEqual([
+      { currentTitle: 'Renamed 1', subject: { __typename: 'PullRequest', number: 1, title: 'Renamed 1' } },
+    ]);
+    expect(res.data?.repository.issue?.timelineItems.nodes).toEqual([
+      { currentTitle: 'Renamed 2', subject: { __typename: 'Issue', number: 2, title: 'Renamed 2' } },
+    ]);
+  });
+
   it('a git object id names one full oid of one kind: another kind, a revision or a foreign commit is null', async () => {
     const commit = (await node(ids['pub.commit'] ?? '', '... on Commit { oid treeOid }')) as { oid: string; treeOid: string };
     expect(await node(encodeGlobalID('Commit', `${pubDbId}:${commit.treeOid}`), 'id')).toBeNull();

@@ -328,7 +328,8 @@ const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: s
 assignEvent('ASSIGNED_EVENT', 'A user was assigned.');
 assignEvent('UNASSIGNED_EVENT', 'A user was unassigned.');
 
-builder.prismaNode('Comment', {
+/** MilestonedEvent (its `subject`, an issue or a pull request, is added by timelineSubject.ts). */
+export const MilestonedEventRef = builder.prismaNode('Comment', {
   ...EVENT,
   interfaces: [TimelineItemRef],
   variant: 'MilestonedEvent',
@@ -343,11 +344,11 @@ builder.prismaNode('Comment', {
       resolve: (c) => c.poster,
     }),
     milestoneTitle: t.string({ select: { milestone: { select: { name: true } } }, resolve: (c) => c.milestone?.name ?? '' }),
-    subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
-builder.prismaNode('Comment', {
+/** DemilestonedEvent (its `subject`, an issue or a pull request, is added by timelineSubject.ts). */
+export const DemilestonedEventRef = builder.prismaNode('Comment', {
   ...EVENT,
   interfaces: [TimelineItemRef],
   variant: 'DemilestonedEvent',
@@ -362,11 +363,11 @@ builder.prismaNode('Comment', {
       resolve: (c) => c.poster,
     }),
     milestoneTitle: t.string({ select: { oldMilestone: { select: { name: true } } }, resolve: (c) => c.oldMilestone?.name ?? '' }),
-    subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
-builder.prismaNode('Comment', {
+/** RenamedTitleEvent (its `subject`, an issue or a pull request, is added by timelineSubject.ts). */
+export const RenamedTitleEventRef = builder.prismaNode('Comment', {
   ...EVENT,
   interfaces: [TimelineItemRef],
   variant: 'RenamedTitleEvent',
@@ -382,7 +383,6 @@ builder.prismaNode('Comment', {
     }),
     previousTitle: t.exposeString('oldTitle'),
     currentTitle: t.exposeString('newTitle'),
-    subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
