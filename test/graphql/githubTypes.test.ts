@@ -175,7 +175,7 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
     expect(after.data?.repository.b?.baseRefOid).toBe(baseTip);
   });
 
-  it('GitObjectID and URI inputs are validated with a clear error', async () => {
+  it('GitObjectID, URI and Base64String inputs are validated with a clear error', async () => {
     const repoId = encodeGlobalID('Repository', pubDbId);
     const bad = await gql(t, 'mutation($i: CreateRefInput!) { createRef(input: $i) { ref { name } } }', {
       variables: { i: { repositoryId: repoId, name: 'refs/heads/x', oid: 'main' } },
@@ -187,6 +187,18 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
       headers: basic('gt'),
     });
     expect(url.errors?.[0]?.message).toContain('URI must be an absolute URI string, got "not a url"');
+    const contents = await gql(t, 'mutation($i: CreateCommitOnBranchInput!) { createCommitOnBranch(input: $i) { commit { oid } } }', {
+      variables: {
+        i: {
+          branch: { repositoryNameWithOwner: 'gt/pub', branchName: 'main' },
+          message: { headline: 'bad' },
+          fileChanges: { additions: [{ path: 'x.txt', contents: 'not base64!' }] },
+          expectedHeadOid: '0'.repeat(40),
+        },
+      },
+      headers: basic('gt'),
+    });
+    expect(contents.errors?.[0]?.message).toContain('Base64String must be padded base64 (RFC 4648)');
     const good = await gql<{ updateRepository: { repository: { homepageUrl: string } } }>(
       t,
       'mutation($i: UpdateRepositoryInput!) { updateRepository(input: $i) { repository { homepageUrl } } }',

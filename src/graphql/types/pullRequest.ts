@@ -185,7 +185,8 @@ function knownOid(oid: string | null, p: Pick<Models.PullRequest, 'id'>, side: '
 builder.prismaObjectFields(PullRequestRef, (t) => ({
   title: t.string({ select: { issue: { select: { title: true } } }, resolve: (p) => p.issue.title }),
   body: t.string({ select: { issue: { select: { content: true } } }, resolve: (p) => p.issue.content }),
-  url: t.string({
+  url: t.field({
+    type: 'URI',
     select: GIT_SELECT,
     resolve: (p, _a, ctx) => `${ctx.cx.config.rootUrl}${p.baseRepo.ownerName}/${p.baseRepo.name}/pulls/${p.index}`,
   }),
