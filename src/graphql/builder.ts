@@ -28,6 +28,7 @@ export const builder = new SchemaBuilder<{
     URI: { Input: string; Output: string };
     GitObjectID: { Input: string; Output: string };
     GitTimestamp: { Input: Date; Output: string };
+    Base64String: { Input: string; Output: string };
     ID: { Input: string; Output: string | number };
   };
   AuthScopes: {
@@ -152,6 +153,16 @@ builder.scalarType('GitTimestamp', {
     const d = typeof v === 'string' ? new Date(v) : null;
     if (!d || Number.isNaN(d.getTime())) throw new GraphQLError(`GitTimestamp must be an ISO-8601 string, got ${JSON.stringify(v)}`);
     return d;
+  },
+});
+builder.scalarType('Base64String', {
+  description: "Base64 (RFC 4648, padded) encoded bytes (GitHub's Base64String).",
+  serialize: (v) => String(v),
+  parseValue: (v) => {
+    if (typeof v !== 'string' || v.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) {
+      throw new GraphQLError('Base64String must be padded base64 (RFC 4648)');
+    }
+    return v;
   },
 });
 builder.queryType({});

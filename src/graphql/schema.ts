@@ -25,6 +25,7 @@ import './types/trackedTime.ts';
 import './types/fork.ts';
 import './types/mirror.ts';
 import './types/pullRequest.ts';
+import './types/timelineSubject.ts';
 import './types/issueOrPullRequest.ts';
 import './types/authorAssociation.ts';
 import './types/pullRequestMerge.ts';

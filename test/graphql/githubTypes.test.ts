@@ -175,7 +175,7 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
     expect(after.data?.repository.b?.baseRefOid).toBe(baseTip);
   });
 
-  it('GitObjectID and URI inputs are validated with a clear error', async () => {
+  it('GitObjectID, URI and Base64String inputs are validated with a clear error', async () => {
     const repoId = encodeGlobalID('Repository', pubDbId);
     const bad = await gql(t, 'mutation($i: CreateRefInput!) { createRef(input: $i) { ref { name } } }', {
       variables: { i: { repositoryId: repoId, name: 'refs/heads/x', oid: 'main' } },
@@ -187,6 +187,18 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
       headers: basic('gt'),
     });
     expect(url.errors?.[0]?.message).toContain('URI must be an absolute URI string, got "not a url"');
+    const contents = await gql(t, 'mutation($i: CreateCommitOnBranchInput!) { createCommitOnBranch(input: $i) { commit { oid } } }', {
+      variables: {
+        i: {
+          branch: { repositoryNameWithOwner: 'gt/pub', branchName: 'main' },
+          message: { headline: 'bad' },
+          fileChanges: { additions: [{ path: 'x.txt', contents: 'not base64!' }] },
+          expectedHeadOid: '0'.repeat(40),
+        },
+      },
+      headers: basic('gt'),
+    });
+    expect(contents.errors?.[0]?.message).toContain('Base64String must be padded base64 (RFC 4648)');
     const good = await gql<{ updateRepository: { repository: { homepageUrl: string } } }>(
       t,
       'mutation($i: UpdateRepositoryInput!) { updateRepository(input: $i) { repository { homepageUrl } } }',
@@ -239,6 +251,26 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
     expect(await node(ids['priv.topicName'] ?? '', '... on Topic { name }', 'gtout')).toEqual({ __typename: 'Topic', name: 'graph' });
     expect(await node(ids['pub.language'] ?? '', '... on Language { name }')).toMatchObject({ __typename: 'Language' });
     expect(await node(encodeGlobalID('Language', 'NoSuchLanguage'), 'id')).toBeNull();
+  });
+
+  it("a title event's subject is the issue, or the pull request when the issue is one (RenamedTitleSubject)", async () => {
+    for (const n of [1, 2]) {
+      const res = await t.request('PATCH', `/api/v1/repos/gt/pub/issues/${n}`, { headers: basic('gt'), body: { title: `Renamed ${n}` } });
+      expect(res.statusCode).toBe(201);
+    }
+    const items = (kind: string) =>
+      `timelineItems(first: 20, itemTypes: [RENAMED_TITLE_EVENT]) { nodes { ... on RenamedTitleEvent { currentTitle subject { __typename ... on ${kind} { number title } } } } }`;
+    const res = await gql<{ repository: Record<string, { timelineItems: { nodes: unknown[] } }> }>(
+      t,
+      `{ repository(owner: "gt", name: "pub") { pullRequest(number: 1) { ${items('PullRequest')} } issue(number: 2) { ${items('Issue')} } } }`,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.repository.pullRequest?.timelineItems.nodes).toEqual([
+      { currentTitle: 'Renamed 1', subject: { __typename: 'PullRequest', number: 1, title: 'Renamed 1' } },
+    ]);
+    expect(res.data?.repository.issue?.timelineItems.nodes).toEqual([
+      { currentTitle: 'Renamed 2', subject: { __typename: 'Issue', number: 2, title: 'Renamed 2' } },
+    ]);
   });
 
   it('a git object id names one full oid of one kind: another kind, a revision or a foreign commit is null', async () => {

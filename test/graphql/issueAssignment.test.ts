@@ -42,8 +42,8 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     expect(res.statusCode, res.body).toBe(201);
     return t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
   }
-  const ASSIGNABLE = 'assignable { number assignees(first: 10) { nodes { login } } }';
-  const LABELABLE = 'labelable { number labels(first: 10) { totalCount nodes { name } } }';
+  const ASSIGNABLE = 'assignable { ... on Issue { number assignees(first: 10) { nodes { login } } } }';
+  const LABELABLE = 'labelable { ... on Issue { number labels(first: 10) { totalCount nodes { name } } } }';
   async function mutate(name: string, input: Json, viewer: string): Promise<Result> {
     const payload = name.includes('Assignee') ? ASSIGNABLE : LABELABLE;
     const type = name.charAt(0).toUpperCase() + name.slice(1);

@@ -54,7 +54,7 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
   const addComment = (viewer: string, subjectId: string, body: string) =>
     gql<Payload<'addComment', { commentEdge: { cursor: string; node: CommentNode }; subject: { commentCount: number } }>>(
       t,
-      `mutation($id: ID!, $body: String!) { addComment(input: { subjectId: $id, body: $body }) { __typename commentEdge { cursor node { ${COMMENT_FIELDS} } } subject { commentCount } } }`,
+      `mutation($id: ID!, $body: String!) { addComment(input: { subjectId: $id, body: $body }) { __typename commentEdge { cursor node { ${COMMENT_FIELDS} } } subject { ... on Issue { commentCount } } } }`,
       { headers: as(viewer), variables: { id: subjectId, body } },
     );
 
@@ -190,11 +190,11 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
     ) => `{ repository(owner: "owner", name: "priv") { issue(number: ${n}) { timelineItems(${args}) { totalCount nodes {
       __typename
       ... on IssueComment { body }
-      ... on LabeledEvent { id actor { login } label { name } labelable { title } }
-      ... on AssignedEvent { assignee { login } }
-      ... on UnassignedEvent { assignee { login } }
+      ... on LabeledEvent { id actor { login } label { name } labelable { ... on Issue { title } } }
+      ... on AssignedEvent { assignee { ... on User { login } } }
+      ... on UnassignedEvent { assignee { ... on User { login } } }
       ... on RenamedTitleEvent { previousTitle currentTitle }
-      ... on ClosedEvent { actor { login } createdAt closable { number } }
+      ... on ClosedEvent { actor { login } createdAt closable { ... on Issue { number } } }
       ... on ReopenedEvent { actor { login } }
     } } } } }`;
     type Timeline = { repository: { issue: { timelineItems: { totalCount: number; nodes: Record<string, unknown>[] } } } | null };
@@ -263,7 +263,7 @@ describe.each(PROVIDERS)('GraphQL issue comments and timeline (%s)', (provider) 
     const COMMENTS =
       '{ repository(owner: "owner", name: "busy") { issues(first: 50, states: [CLOSED]) { totalCount nodes { number comments(first: 10) { totalCount nodes { body author { login } viewerCanUpdate url } } } } } }';
     const TIMELINE = `{ repository(owner: "owner", name: "busy") { issues(first: 50, states: [CLOSED]) { totalCount nodes { number timelineItems(first: 20) { totalCount nodes {
-      __typename ... on IssueComment { body author { login } } ... on ClosedEvent { actor { login } } ... on AssignedEvent { assignee { login } actor { login } }
+      __typename ... on IssueComment { body author { login } } ... on ClosedEvent { actor { login } } ... on AssignedEvent { assignee { ... on User { login } } actor { login } }
     } } } } } }`;
 
     it('repository { issues(first: 50) { comments(first: 10) { author } } } and timelineItems', async () => {

@@ -15,7 +15,7 @@ interface IssueFields {
 }
 type Payload = Record<string, IssueFields>;
 
-const FIELDS = 'locked activeLockReason isPinned pinOrder';
+const FIELDS = 'locked ... on Issue { activeLockReason isPinned pinOrder }';
 
 describe.each(PROVIDERS)('GraphQL issue lock and pin (%s)', (provider) => {
   let t: TestApp;

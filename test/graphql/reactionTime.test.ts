@@ -29,7 +29,7 @@ interface TimesOut {
   trackedTimes: { totalCount: number; nodes: TimeNode[] } | null;
 }
 
-const GROUPS = 'reactionGroups { content createdAt viewerHasReacted reactors(first: 10) { totalCount nodes { login } } }';
+const GROUPS = 'reactionGroups { content createdAt viewerHasReacted reactors(first: 10) { totalCount nodes { ... on User { login } } } }';
 const TIMES = 'totalTrackedTime trackedTimes(first: 10) { totalCount nodes { seconds user { login } } }';
 
 describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) => {
@@ -126,7 +126,7 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
     });
     const paged = await issueNode<{ reactionGroups: { reactors: { totalCount: number; nodes: { login: string }[] } }[] }>(
       issue,
-      'reactionGroups { reactors(first: 1) { totalCount nodes { login } } }',
+      'reactionGroups { reactors(first: 1) { totalCount nodes { ... on User { login } } } }',
       'anon',
     );
     expect(paged?.reactionGroups[5]).toEqual({ reactors: { totalCount: 2, nodes: [{ login: 'reader' }] } });
@@ -329,7 +329,7 @@ describe.each(PROVIDERS)('GraphQL reactions and tracked time (%s)', (provider) =
         ).toBe(200);
       }
     };
-    const q = `{ repository(owner: "alice", name: "busy") { issues(first: 50) { totalCount nodes { number reactionGroups { content viewerHasReacted reactors(first: 5) { totalCount nodes { login } } } ${TIMES} } } } }`;
+    const q = `{ repository(owner: "alice", name: "busy") { issues(first: 50) { totalCount nodes { number reactionGroups { content viewerHasReacted reactors(first: 5) { totalCount nodes { ... on User { login } } } } ${TIMES} } } } }`;
     type Out = { repository: { issues: { totalCount: number; nodes: ({ reactionGroups: Group[] } & TimesOut)[] } } };
     const measure = async () => {
       await t.app.deps.notifier.drain();

@@ -78,7 +78,10 @@ const CommitMessage = builder.inputType('CommitMessage', {
   fields: (t) => ({ headline: t.string({ required: true }), body: t.string() }),
 });
 const FileAddition = builder.inputType('FileAddition', {
-  fields: (t) => ({ path: t.string({ required: true }), contents: t.string({ required: true, description: 'Base64.' }) }),
+  fields: (t) => ({
+    path: t.string({ required: true }),
+    contents: t.field({ type: 'Base64String', required: true, description: 'The file content, base64 encoded.' }),
+  }),
 });
 const FileDeletion = builder.inputType('FileDeletion', { fields: (t) => ({ path: t.string({ required: true }) }) });
 const FileChanges = builder.inputType('FileChanges', {

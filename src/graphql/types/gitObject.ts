@@ -10,6 +10,7 @@ import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { dbId } from '../ids.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { RefRef, RepositoryRef } from './repository.ts';
+import { SubscribableRef } from './githubInterfaces.ts';
 
 /** A commit as the graph holds it. */
 export type CommitView = Extract<GitObjectView, { type: 'commit' }>;
@@ -82,7 +83,7 @@ export const CommitRef = builder.objectRef<CommitView>('Commit');
 
 builder.node(CommitRef, {
   description: 'A commit.',
-  interfaces: [GitObjectRef],
+  interfaces: [GitObjectRef, SubscribableRef],
   ...GIT_NODE,
   loadMany: (ids, ctx) => loadGitObjects(ctx, ids, 'commit'),
   fields: (t) => ({

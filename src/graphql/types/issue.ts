@@ -19,6 +19,7 @@ import { RepositoryRef } from './repository.ts';
 import { UserConnectionRef, UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
 import { ActorRef } from './repositoryOwner.ts';
+import { AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef, SubscribableRef } from './githubInterfaces.ts';
 
 export const IssueStateEnum = builder.enumType('IssueState', {
   description: 'Whether an issue is open or closed.',
@@ -34,6 +35,7 @@ export const MilestoneStateEnum = builder.enumType('MilestoneState', {
 /** A milestone; node(id:) answers only milestones the viewer may read (milestoneReadWhere). */
 export const MilestoneRef = builder.prismaNode('Milestone', {
   description: 'A milestone of a repository.',
+  interfaces: [ClosableRef],
   id: { field: 'id' },
   ...filteredBy('milestoneReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [milestoneReadWhere(ctx.cx)] }),
@@ -177,6 +179,7 @@ const issueAssignees = prismaConnectionHelpers(builder, 'IssueAssignee', {
 /** An issue (pull requests share the numbering). node(id:) answers only issues the viewer may read (issueReadWhere). */
 export const IssueRef = builder.prismaNode('Issue', {
   description: 'An issue in a repository.',
+  interfaces: [AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef, SubscribableRef],
   id: { field: 'id' },
   ...filteredBy('issueReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [issueReadWhere(ctx.cx)] }),

@@ -18,6 +18,7 @@ import {
   issueOrderBy,
 } from './issue.ts';
 import { LabelRef } from './label.ts';
+import { AssignableRef, LabelableRef } from './githubInterfaces.ts';
 
 /** The issue of an Assignable/Labelable global id; another type's id names nothing (NotFound, as the REST path). */
 function issueTarget(id: GlobalId): assigneeService.IssueTarget {
@@ -53,7 +54,9 @@ builder.relayMutationField(
     }),
   },
   {
-    outputFields: (t) => ({ assignable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }),
+    outputFields: (t) => ({
+      assignable: t.field({ type: AssignableRef, description: 'The issue or pull request.', resolve: (p) => p.issue }),
+    }),
   },
 );
 
@@ -81,7 +84,9 @@ builder.relayMutationField(
     }),
   },
   {
-    outputFields: (t) => ({ assignable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }),
+    outputFields: (t) => ({
+      assignable: t.field({ type: AssignableRef, description: 'The issue or pull request.', resolve: (p) => p.issue }),
+    }),
   },
 );
 
@@ -104,7 +109,11 @@ builder.relayMutationField(
       issue: (await issueLabelService.addIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds))).issue,
     }),
   },
-  { outputFields: (t) => ({ labelable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+  {
+    outputFields: (t) => ({
+      labelable: t.field({ type: LabelableRef, description: 'The issue or pull request.', resolve: (p) => p.issue }),
+    }),
+  },
 );
 
 builder.relayMutationField(
@@ -125,7 +134,11 @@ builder.relayMutationField(
       issue: await issueLabelService.removeIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds)),
     }),
   },
-  { outputFields: (t) => ({ labelable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+  {
+    outputFields: (t) => ({
+      labelable: t.field({ type: LabelableRef, description: 'The issue or pull request.', resolve: (p) => p.issue }),
+    }),
+  },
 );
 
 builder.relayMutationField(
@@ -136,7 +149,11 @@ builder.relayMutationField(
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({ issue: await issueLabelService.clearIssueLabels(ctx.cx, issueTarget(input.labelableId)) }),
   },
-  { outputFields: (t) => ({ labelable: t.field({ type: IssueRef, description: 'The issue or pull request.', resolve: (p) => p.issue }) }) },
+  {
+    outputFields: (t) => ({
+      labelable: t.field({ type: LabelableRef, description: 'The issue or pull request.', resolve: (p) => p.issue }),
+    }),
+  },
 );
 
 const labelIssues = prismaConnectionHelpers(builder, 'IssueLabel', {

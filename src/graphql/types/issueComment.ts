@@ -14,8 +14,9 @@ import { LabelRef } from './label.ts';
 import { UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
 import { ActorRef } from './repositoryOwner.ts';
-import { withUserScalars } from '../selection.ts';
+import { withIssueScalars, withUserScalars } from '../selection.ts';
 import { connectionCount } from '../sharedConnection.ts';
+import { AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef } from './githubInterfaces.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 
@@ -153,7 +154,7 @@ export const TimelineItemRef = builder.prismaInterface('Comment', {
 export const IssueCommentRef = builder.prismaNode('Comment', {
   name: 'IssueComment',
   description: 'A comment on an issue or pull request.',
-  interfaces: [TimelineItemRef],
+  interfaces: [TimelineItemRef, ReactableRef],
   id: { field: 'id' },
   ...filteredBy('commentReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), type: 'COMMENT', AND: [commentReadWhere(ctx.cx)] }),
@@ -265,7 +266,12 @@ builder.prismaNode('Comment', {
       select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
       resolve: (c) => c.poster,
     }),
-    closable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+    closable: t.field({
+      type: ClosableRef,
+      ...OF_ISSUE,
+      select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+      resolve: (c) => c.issue,
+    }),
   }),
 });
 
@@ -283,7 +289,12 @@ builder.prismaNode('Comment', {
       select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
       resolve: (c) => c.poster,
     }),
-    closable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+    closable: t.field({
+      type: ClosableRef,
+      ...OF_ISSUE,
+      select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+      resolve: (c) => c.issue,
+    }),
   }),
 });
 
@@ -308,11 +319,23 @@ const labelEvent = (item: 'LABELED_EVENT' | 'UNLABELED_EVENT', description: stri
         description: 'Null once the label was deleted.',
         ...inherits("a label on a readable issue is one of its repository's or organization's (REST shows it in the timeline)"),
       }),
-      labelable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+      labelable: t.field({
+        type: LabelableRef,
+        ...OF_ISSUE,
+        select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+        resolve: (c) => c.issue,
+      }),
     }),
   });
 labelEvent('LABELED_EVENT', 'A label was added.');
 labelEvent('UNLABELED_EVENT', 'A label was removed.');
+
+/** GitHub's Assignee: whom an issue can be assigned to (users here; GitHub also has bots and mannequins). */
+const AssigneeUnion = builder.unionType('Assignee', {
+  description: 'Types that can be assigned to issues.',
+  types: [UserRef],
+  resolveType: () => UserRef,
+});
 
 const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: string) =>
   builder.prismaNode('Comment', {
@@ -329,14 +352,26 @@ const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: s
         select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
         resolve: (c) => c.poster,
       }),
-      assignee: t.relation('assignee', { type: UserRef, nullable: true, ...SHOWN }),
-      assignable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+      assignee: t.field({
+        type: AssigneeUnion,
+        nullable: true,
+        ...SHOWN,
+        select: (_a, _c, nested) => ({ assignee: withUserScalars(nested(true)) }),
+        resolve: (c) => c.assignee,
+      }),
+      assignable: t.field({
+        type: AssignableRef,
+        ...OF_ISSUE,
+        select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+        resolve: (c) => c.issue,
+      }),
     }),
   });
 assignEvent('ASSIGNED_EVENT', 'A user was assigned.');
 assignEvent('UNASSIGNED_EVENT', 'A user was unassigned.');
 
-builder.prismaNode('Comment', {
+/** MilestonedEvent (its `subject`, an issue or a pull request, is added by timelineSubject.ts). */
+export const MilestonedEventRef = builder.prismaNode('Comment', {
   ...EVENT,
   interfaces: [TimelineItemRef],
   variant: 'MilestonedEvent',
@@ -351,11 +386,11 @@ builder.prismaNode('Comment', {
       resolve: (c) => c.poster,
     }),
     milestoneTitle: t.string({ select: { milestone: { select: { name: true } } }, resolve: (c) => c.milestone?.name ?? '' }),
-    subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
-builder.prismaNode('Comment', {
+/** DemilestonedEvent (its `subject`, an issue or a pull request, is added by timelineSubject.ts). */
+export const DemilestonedEventRef = builder.prismaNode('Comment', {
   ...EVENT,
   interfaces: [TimelineItemRef],
   variant: 'DemilestonedEvent',
@@ -370,11 +405,11 @@ builder.prismaNode('Comment', {
       resolve: (c) => c.poster,
     }),
     milestoneTitle: t.string({ select: { oldMilestone: { select: { name: true } } }, resolve: (c) => c.oldMilestone?.name ?? '' }),
-    subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
-builder.prismaNode('Comment', {
+/** RenamedTitleEvent (its `subject`, an issue or a pull request, is added by timelineSubject.ts). */
+export const RenamedTitleEventRef = builder.prismaNode('Comment', {
   ...EVENT,
   interfaces: [TimelineItemRef],
   variant: 'RenamedTitleEvent',
@@ -390,7 +425,6 @@ builder.prismaNode('Comment', {
     }),
     previousTitle: t.exposeString('oldTitle'),
     currentTitle: t.exposeString('newTitle'),
-    subject: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
   }),
 });
 
@@ -409,7 +443,12 @@ const lockEvent = (item: 'LOCKED_EVENT' | 'UNLOCKED_EVENT', description: string)
         select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
         resolve: (c) => c.poster,
       }),
-      lockable: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
+      lockable: t.field({
+        type: LockableRef,
+        ...OF_ISSUE,
+        select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+        resolve: (c) => c.issue,
+      }),
     }),
   });
 lockEvent('LOCKED_EVENT', 'The conversation was locked.');
@@ -493,7 +532,11 @@ builder.relayMutationField(
         type: IssueCommentEdgeRef,
         resolve: (p) => ({ cursor: formatPrismaCursor(p.comment, 'id'), node: p.comment }),
       }),
-      subject: t.field({ type: IssueRef, resolve: (p) => p.issue }),
+      subject: t.field({
+        type: builder.nodeInterfaceRef(),
+        description: 'The issue or pull request (its issue) commented on.',
+        resolve: (p) => IssueRef.addBrand(p.issue),
+      }),
     }),
   },
 );

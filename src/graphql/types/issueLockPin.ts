@@ -9,6 +9,7 @@ import { builder } from '../builder.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId } from '../ids.ts';
 import { IssueRef } from './issue.ts';
+import { LockableRef } from './githubInterfaces.ts';
 
 /** GitHub's LockReason ↔ Gitea's default lock reasons ([repository.issue] LOCK_REASONS). */
 const REASONS = { OFF_TOPIC: 'Off-topic', RESOLVED: 'Resolved', SPAM: 'Spam', TOO_HEATED: 'Too heated' } as const;
@@ -79,7 +80,7 @@ builder.relayMutationField(
   },
   {
     outputFields: (t) => ({
-      lockedRecord: t.field({ type: IssueRef, description: 'The issue (of a pull request: its issue).', resolve: (p) => p.issue }),
+      lockedRecord: t.field({ type: LockableRef, description: 'The issue (of a pull request: its issue).', resolve: (p) => p.issue }),
     }),
   },
 );
@@ -95,7 +96,7 @@ builder.relayMutationField(
       return { issue: await lockService.unlockIssue(ctx.cx, ref, index) };
     },
   },
-  { outputFields: (t) => ({ unlockedRecord: t.field({ type: IssueRef, resolve: (p) => p.issue }) }) },
+  { outputFields: (t) => ({ unlockedRecord: t.field({ type: LockableRef, resolve: (p) => p.issue }) }) },
 );
 
 for (const [name, pin] of [

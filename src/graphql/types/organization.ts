@@ -18,6 +18,7 @@ import { checkedBy, filteredBy } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef, UserVisibilityEnum } from './user.ts';
+import { ProjectOwnerRef } from './githubInterfaces.ts';
 
 async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> {
   return canSeeOrg(ctx.cx, await orgAccess(ctx.cx, org));
@@ -26,7 +27,7 @@ async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> 
 export const OrganizationRef = builder.prismaNode('User', {
   variant: 'Organization',
   description: 'An organization: shared ownership of repositories, with teams.',
-  interfaces: [RepositoryOwnerRef, ActorRef],
+  interfaces: [RepositoryOwnerRef, ActorRef, ProjectOwnerRef],
   id: { field: 'id' },
   // node(id:): a private organization is simply absent for outsiders.
   ...filteredBy('orgReadWhere'),

@@ -22,19 +22,12 @@ import { IssueRef } from './issue.ts';
 import { OrganizationRef } from './organization.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryRef } from './repository.ts';
-import { UserRef } from './user.ts';
 import { ActorRef } from './repositoryOwner.ts';
+import { ClosableRef, ProjectOwnerRef as ProjectOwnerInterface } from './githubInterfaces.ts';
 
 export const ProjectStateEnum = builder.enumType('ProjectState', {
   description: 'State of a project: open or closed.',
   values: { OPEN: { value: 'OPEN' }, CLOSED: { value: 'CLOSED' } } as const,
-});
-
-/** GitHub's ProjectOwner: a repository (repository projects), an organization or a user (owner-level projects). */
-const ProjectOwnerUnion = builder.unionType('ProjectOwner', {
-  description: 'What a project belongs to.',
-  types: [RepositoryRef, OrganizationRef, UserRef],
-  resolveType: (owner) => ('ownerName' in owner ? 'Repository' : owner.type === 'ORGANIZATION' ? 'Organization' : 'User'),
 });
 
 const ProjectColumnRef = builder.prismaNode('ProjectColumn', {
@@ -69,6 +62,7 @@ const projectIssues = prismaConnectionHelpers(builder, 'ProjectIssue', {
  */
 export const ProjectRef = builder.prismaNode('Project', {
   description: "A project board of a repository or of an organization (Gitea's projects).",
+  interfaces: [ClosableRef],
   id: { field: 'id' },
   ...filteredBy('projectReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [projectReadWhere(ctx.cx)] }),
@@ -102,7 +96,7 @@ export const ProjectRef = builder.prismaNode('Project', {
       resolve: (p) => p.creator,
     }),
     owner: t.field({
-      type: ProjectOwnerUnion,
+      type: ProjectOwnerInterface,
       ...inherits('a readable project implies a visible owner (projectReadWhere checks the repository or the account)'),
       select: { repo: true, owner: true },
       resolve: (p) => {

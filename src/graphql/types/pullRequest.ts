@@ -25,6 +25,7 @@ import { RefRef, RepositoryRef } from './repository.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserConnectionRef, UserRef } from './user.ts';
 import type { GraphQLContext } from '../context.ts';
+import { AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef, SubscribableRef } from './githubInterfaces.ts';
 
 const branches = createContextCache((ctx: GraphQLContext) => branchByNameLoader(ctx.cx));
 
@@ -35,6 +36,7 @@ const branches = createContextCache((ctx: GraphQLContext) => branchByNameLoader(
  */
 export const PullRequestRef = builder.prismaNode('PullRequest', {
   description: 'A pull request: a proposal to merge a head branch into a base branch.',
+  interfaces: [AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef, SubscribableRef],
   id: { field: 'id' },
   ...filteredBy('pullReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [pullReadWhere(ctx.cx)] }),
@@ -184,7 +186,8 @@ function knownOid(oid: string | null, p: Pick<Models.PullRequest, 'id'>, side: '
 builder.prismaObjectFields(PullRequestRef, (t) => ({
   title: t.string({ select: { issue: { select: { title: true } } }, resolve: (p) => p.issue.title }),
   body: t.string({ select: { issue: { select: { content: true } } }, resolve: (p) => p.issue.content }),
-  url: t.string({
+  url: t.field({
+    type: 'URI',
     select: GIT_SELECT,
     resolve: (p, _a, ctx) => `${ctx.cx.config.rootUrl}${p.baseRepo.ownerName}/${p.baseRepo.name}/pulls/${p.index}`,
   }),

@@ -21,6 +21,7 @@ import { PROTECTION_SELECT, PullRequestRef } from './pullRequest.ts';
 import { TeamRef } from './team.ts';
 import { UserRef } from './user.ts';
 import { ActorRef } from './repositoryOwner.ts';
+import { ReactableRef } from './githubInterfaces.ts';
 
 type ReviewWhere = Models.Prisma.ReviewWhereInput;
 
@@ -98,6 +99,7 @@ export const DiffSideEnum = builder.enumType('DiffSide', {
 export const PullRequestReviewCommentRef = builder.prismaNode('Comment', {
   variant: 'PullRequestReviewComment',
   description: 'A comment on a line of a pull request diff, part of a review.',
+  interfaces: [ReactableRef],
   id: { field: 'id' },
   ...filteredBy('commentReadWhere'),
   findUnique: (id, ctx) => ({
@@ -150,6 +152,7 @@ tokenReadScope(PullRequestReviewCommentRef, 'issue');
 export const PullRequestReviewRef = builder.prismaNode('Review', {
   variant: 'PullRequestReview',
   description: 'A review of a pull request: a verdict or comments, with line comments.',
+  interfaces: [ReactableRef],
   id: { field: 'id' },
   ...filteredBy('reviewReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [reviewReadWhere(ctx.cx)] }),

@@ -24,6 +24,7 @@ import { PullRequestReviewRef } from './pullRequestReview.ts';
 import { UserRef } from './user.ts';
 import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
+import { ReactableRef } from './githubInterfaces.ts';
 
 /** GitHub's ReactionContent names for Gitea's default reactions (the enum values are Gitea's strings). */
 export const ReactionContentEnum = builder.enumType('ReactionContent', {
@@ -71,6 +72,13 @@ export const ReactionRef = builder.prismaNode('Reaction', {
 });
 tokenReadScope(ReactionRef, 'issue');
 
+/** GitHub's Reactor: who reacted (users here; GitHub also has bots, mannequins and organizations). */
+const ReactorUnion = builder.unionType('Reactor', {
+  description: 'Types that can be assigned to reactions.',
+  types: [UserRef],
+  resolveType: () => UserRef,
+});
+
 const ReactionGroupRef = builder.objectRef<ReactionGroup>('ReactionGroup');
 ReactionGroupRef.implement({
   description: "The reactions of one content on a subject (GitHub's ReactionGroup): every content is listed, in display order.",
@@ -84,7 +92,7 @@ ReactionGroupRef.implement({
     }),
     reactors: t.connection(
       {
-        type: UserRef,
+        type: ReactorUnion,
         description: 'The users who reacted, oldest first.',
         ...REACTOR,
         resolve: (g, args) => arrayConnection(args, g.users),
@@ -171,13 +179,6 @@ builder.prismaObjectFields(PullRequestReviewRef, (t) => ({
   }),
 }));
 
-/** What a reaction can be attached to. */
-const ReactionSubjectRef = builder.unionType('ReactionSubject', {
-  description: 'An issue or a comment (what addReaction and removeReaction act on).',
-  types: [IssueRef, IssueCommentRef],
-  resolveType: (subject) => ('index' in subject ? IssueRef : IssueCommentRef),
-});
-
 /** The subject named by a global id: an Issue or an IssueComment. @throws NotFoundError */
 function subjectOf(id: { typename: string; id: string }): ReactionSubject {
   if (id.typename === 'Issue') return { kind: 'issue', id: dbId(id.id) };
@@ -235,7 +236,7 @@ for (const [name, add] of [
           description: add ? 'The reaction (also when it already existed).' : 'Always null: the reaction is gone.',
           resolve: (p) => p.reaction,
         }),
-        subject: t.field({ type: ReactionSubjectRef, resolve: (p) => p.subject }),
+        subject: t.field({ type: ReactableRef, resolve: (p) => p.subject }),
         reactionGroups: t.field({ type: [ReactionGroupRef], resolve: (p) => p.groups }),
       }),
     },

@@ -13,6 +13,7 @@ import { CommitRef, loadCommit } from './gitObject.ts';
 import { OrderDirectionEnum } from './label.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
+import { ReactableRef } from './githubInterfaces.ts';
 
 /** A file attached to a release (GitHub's ReleaseAsset); node(id:) answers only what the attachment read policy lets the viewer read. */
 const ReleaseAssetRef = builder.prismaNode('Attachment', {
@@ -42,6 +43,7 @@ tokenReadScope(ReleaseAssetRef, 'repository');
 /** A release; node(id:) answers only releases the viewer may read (releaseReadWhere: drafts to writers). */
 export const ReleaseRef = builder.prismaNode('Release', {
   description: 'A release of a repository, tied to a git tag.',
+  interfaces: [ReactableRef],
   id: { field: 'id' },
   ...filteredBy('releaseReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [releaseReadWhere(ctx.cx)] }),

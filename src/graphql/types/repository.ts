@@ -23,6 +23,7 @@ import { ownedRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, Re
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelConnectionRef, labelListArgs, labelListQuery, LabelRef } from './label.ts';
 import { UserRef } from './user.ts';
+import { ProjectOwnerRef, StarrableRef, SubscribableRef } from './githubInterfaces.ts';
 
 /** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
 export const RepositoryPermissionEnum = builder.enumType('RepositoryPermission', {
@@ -100,6 +101,7 @@ const deployKeysConnection = prismaConnectionHelpers(builder, DeployKeyRef, {
  */
 export const RepositoryRef = builder.prismaNode('Repository', {
   description: 'A git repository owned by a user or an organization.',
+  interfaces: [ProjectOwnerRef, StarrableRef, SubscribableRef],
   id: { field: 'id' },
   ...filteredBy('repoReadWhere'),
   findUnique: (id, ctx) => ({ id: dbId(id), AND: [repoReadWhere(ctx.cx)] }),

@@ -17,6 +17,7 @@ import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryConnectionRef, RepositoryRef } from './repository.ts';
 import { otherRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, type RepositoryListArgs } from './repositoryListArgs.ts';
 import { UserConnectionRef, UserRef } from './user.ts';
+import { StarrableRef, SubscribableRef } from './githubInterfaces.ts';
 
 /** GitHub's SubscriptionState: watching, not watching, or ignoring (Gitea's watch modes NORMAL/AUTO, none, DONT). */
 const SubscriptionStateEnum = builder.enumType('SubscriptionState', {
@@ -172,16 +173,9 @@ for (const [name, star] of [
         repo: await starService.setStarById(ctx.cx, dbIdOf(input.starrableId, 'Repository'), star),
       }),
     },
-    { outputFields: (t) => ({ starrable: t.field({ type: RepositoryRef, resolve: (p) => p.repo }) }) },
+    { outputFields: (t) => ({ starrable: t.field({ type: StarrableRef, resolve: (p) => p.repo }) }) },
   );
 }
-
-/** What updateSubscription acts on (GitHub's Subscribable). */
-const SubscribableUnion = builder.unionType('Subscribable', {
-  description: 'A repository, issue or pull request one can watch.',
-  types: [RepositoryRef, IssueRef, PullRequestRef],
-  resolveType: (s) => ('kind' in s ? (s.kind === 'pull' ? PullRequestRef : IssueRef) : RepositoryRef),
-});
 
 type SubscribableValue = Models.Repository | (Models.Issue & { kind: 'issue' }) | (Models.PullRequest & { kind: 'pull' });
 
@@ -228,7 +222,7 @@ builder.relayMutationField(
   {
     outputFields: (t) => ({
       subscribable: t.field({
-        type: SubscribableUnion,
+        type: SubscribableRef,
         ...checkedBy('setRepoSubscription / setIssueSubscription'),
         resolve: (p) => p.target,
       }),

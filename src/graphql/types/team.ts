@@ -19,6 +19,7 @@ import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
+import { SubscribableRef } from './githubInterfaces.ts';
 
 const TeamVisibilityEnum = builder.enumType('TeamVisibility', {
   description: 'Who may see a team: PRIVATE members and owners; LIMITED organization members; PUBLIC whoever sees the organization.',
@@ -87,6 +88,7 @@ const withTotal = <C extends object>(conn: C, total: number): C & { total: numbe
 /** GraphQL `Team` (GitHub's names; Gitea's permission, units and visibility). */
 export const TeamRef = builder.prismaNode('Team', {
   description: 'A team of an organization: members and repositories with per-unit access.',
+  interfaces: [SubscribableRef],
   id: { field: 'id' },
   // node(id:): a team the viewer may not read is simply absent.
   ...filteredBy('teamReadWhere'),

@@ -7,9 +7,11 @@ import { dbId } from '../ids.ts';
 import { repoReadWhere, topicReadWhere } from '../../services/repo/visibility.ts';
 import { RepositoryRef } from './repository.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
+import { StarrableRef } from './githubInterfaces.ts';
 
 const TopicRef = builder.prismaNode('Topic', {
   description: 'A topic: a lower-case name repositories are tagged with.',
+  interfaces: [StarrableRef],
   id: { field: 'id' },
   // node(id:): topics are public, as Gitea's topic search.
   ...filteredBy('topicReadWhere'),

@@ -13,6 +13,7 @@ import { sharedConnection } from '../sharedConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
+import { ProjectOwnerRef } from './githubInterfaces.ts';
 
 export const UserVisibilityEnum = builder.enumType('UserVisibility', {
   description: 'Who may see an account.',
@@ -26,7 +27,7 @@ function isSelfOrAdmin(user: Models.User, ctx: GraphQLContext): boolean {
 
 export const UserRef = builder.prismaNode('User', {
   description: 'A user account.',
-  interfaces: [RepositoryOwnerRef, ActorRef],
+  interfaces: [RepositoryOwnerRef, ActorRef, ProjectOwnerRef],
   id: { field: 'id' },
   // node(id:) honours account visibility: an invisible user is simply absent.
   ...filteredBy('userReadWhere'),

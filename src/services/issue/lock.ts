@@ -47,3 +47,15 @@ export async function unlockIssue(cx: ServiceContext, ref: RepoRef, index: numbe
   const access = await resolveIssueRepo(cx, ref, 'write');
   return setLocked(cx, access, await findIssueByIndex(cx, access, index), false, '');
 }
+
+/**
+ * Whether each issue is locked, in one query, for issues (or pull requests' issues) the caller already read through
+ * their read policy (GraphQL's Lockable.locked): unknown ids answer false.
+ */
+export async function lockedIssues(cx: ServiceContext, issueIds: readonly number[]): Promise<boolean[]> {
+  const rows = issueIds.length
+    ? await cx.db.issue.findMany({ where: { id: { in: [...issueIds] } }, select: { id: true, isLocked: true } })
+    : [];
+  const locked = new Set(rows.filter((r) => r.isLocked).map((r) => r.id));
+  return issueIds.map((id) => locked.has(id));
+}
