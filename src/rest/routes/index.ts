@@ -20,6 +20,7 @@ import { teamRoutes } from './org/teams.ts';
 import { branchRoutes, branchWriteRoutes } from './repo/branches.ts';
 import { collaboratorRoutes } from './repo/collaborators.ts';
 import { repoCandidateRoutes } from './repo/candidates.ts';
+import { repoTeamRoutes } from './repo/teams.ts';
 import { repoEditRoutes } from './repo/edit.ts';
 import { deployKeyRoutes } from './repo/keys.ts';
 import { issueRoutes } from './repo/issues.ts';
@@ -99,6 +100,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...languageRoutes,
   ...collaboratorRoutes,
   ...repoCandidateRoutes,
+  ...repoTeamRoutes,
   ...deployKeyRoutes,
   ...repoLabelRoutes,
   ...issueRoutes,

@@ -5,26 +5,17 @@ import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { usersRepoPermissions } from '../../loaders/usersRepoPermission.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
-import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
+import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { hasEveryUnit } from '../../permissions/teamUnits.ts';
 import { ALL_UNITS } from '../../permissions/units.ts';
-import { isSiteAdmin, requireViewer } from '../access/guards.ts';
-import { requireSignedInRepo, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
+import { requireViewer } from '../access/guards.ts';
+import { requireAnyRepoReader, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { canBeAssigned } from '../issue/create.ts';
 import { canChangeReviewRequests } from './reviewRequest.ts';
 import { findUserByName } from '../user/user.ts';
 
 type User = Models.User;
-
-/** Gitea reqToken + reqAnyRepoReader after repoAssignment: 404, then 401, then 403. */
-async function requireRepoReader(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
-  const access = await requireSignedInRepo(cx, ref);
-  if (!canReadAny(access.perm) && !isSiteAdmin(cx)) {
-    throw new PermissionDeniedError('user should have any permission to read repository or permissions of site admin');
-  }
-  return access;
-}
 
 /** A member of a team that has the repository, with whether that team reads its pull requests. */
 interface TeamGrantee {
@@ -93,7 +84,7 @@ function writesSomeUnit(perm: RepoPermission): boolean {
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
  */
 export async function listRepoAssignees(cx: ServiceContext, ref: RepoRef): Promise<User[]> {
-  const { repo } = await requireRepoReader(cx, ref);
+  const { repo } = await requireAnyRepoReader(cx, ref);
   const grants = await explicitGrantees(cx, repo);
   const pullTeams = new Set(grants.team.filter((g) => g.readsPulls).map((g) => g.userId));
   const ids = new Set([...grants.collaborators, ...grants.team.map((g) => g.userId)]);
@@ -107,7 +98,7 @@ export async function listRepoAssignees(cx: ServiceContext, ref: RepoRef): Promi
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError, InvalidArgumentError
  */
 export async function checkRepoAssignee(cx: ServiceContext, ref: RepoRef, name: string): Promise<void> {
-  const { repo } = await requireRepoReader(cx, ref);
+  const { repo } = await requireAnyRepoReader(cx, ref);
   const user = await findUserByName(cx.db, name);
   if (!user) throw new NotFoundError(`user does not exist [uid: 0, name: ${name}]`, { name });
   if (user.type === 'ORGANIZATION') {
@@ -126,7 +117,7 @@ export async function checkRepoAssignee(cx: ServiceContext, ref: RepoRef, name: 
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
  */
 export async function listRepoReviewers(cx: ServiceContext, ref: RepoRef): Promise<User[]> {
-  const { repo } = await requireRepoReader(cx, ref);
+  const { repo } = await requireAnyRepoReader(cx, ref);
   if (!(await canChangeReviewRequests(cx, requireViewer(cx), repo, null))) {
     throw new PermissionDeniedError('doer has no permission to get reviewers');
   }
