@@ -68,7 +68,16 @@ import {
   PayloadCommitVerification,
   PayloadUser,
 } from './structs/git.ts';
-import { CreateIssueOption, EditIssueOption, Issue, Milestone, PullRequestMeta, RepositoryMeta } from './structs/issue.ts';
+import {
+  CreateIssueOption,
+  EditDeadlineOption,
+  EditIssueOption,
+  Issue,
+  IssueDeadline,
+  Milestone,
+  PullRequestMeta,
+  RepositoryMeta,
+} from './structs/issue.ts';
 import { IssueAssigneesOption } from './structs/issueAssignee.ts';
 import { LockIssueOption, NewIssuePinsAllowed } from './structs/issuePin.ts';
 import { IssueMeta } from './structs/issueDependency.ts';
@@ -197,6 +206,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   GitTreeResponse,
   InternalTracker,
   Issue,
+  IssueDeadline,
   Label,
   LanguageStatistics,
   Milestone,
@@ -287,6 +297,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   EditAttachmentOptions,
   EditIssueCommentOption,
   EditIssueOption,
+  EditDeadlineOption,
   EditLabelOption,
   EditMilestoneOption,
   EditOrgOption,
