@@ -138,11 +138,15 @@ import {
   CreateAccessTokenOption,
   CreateEmailOption,
   CreateUserOption,
+  CurrentAccessToken,
   DeleteEmailOption,
   EditUserOption,
   Email,
   User,
+  UserMeta,
   UserSearchResults,
+  UserSettings,
+  UserSettingsOptions,
 } from './structs/user.ts';
 import { WatchInfo } from './structs/watch.ts';
 
@@ -167,6 +171,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   ActionWorkflow,
   ActionWorkflowResponse,
   AccessToken,
+  CurrentAccessToken,
+  UserMeta,
+  UserSettings,
   AnnotatedTag,
   BranchProtection,
   CombinedStatus,
@@ -272,6 +279,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateBranchRepoOption,
   CreateFileOptions,
   CreateAccessTokenOption,
+  UserSettingsOptions,
   CreateEmailOption,
   CreateForkOption,
   CreateIssueCommentOption,
