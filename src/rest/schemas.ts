@@ -84,7 +84,7 @@ import { IssueMeta } from './structs/issueDependency.ts';
 import { IssueLabelsOption } from './structs/issueLabel.ts';
 import { CreateLabelOption, EditLabelOption, Label } from './structs/label.ts';
 import { CreateMilestoneOption, EditMilestoneOption } from './structs/milestone.ts';
-import { CreateOrgOption, EditOrgOption, Organization } from './structs/org.ts';
+import { CreateOrgOption, EditOrgOption, Organization, OrganizationPermissions } from './structs/org.ts';
 import { Package, PackageFile } from './structs/package.ts';
 import { CreateProjectOption, EditProjectOption, Project } from './structs/project.ts';
 import {
@@ -131,7 +131,7 @@ import {
   ServerVersion,
 } from './structs/settings.ts';
 import { Activity } from './structs/activity.ts';
-import { Team, CreateTeamOption, EditTeamOption } from './structs/team.ts';
+import { Team, CreateTeamOption, EditTeamOption, TeamSearchResults } from './structs/team.ts';
 import { AddTimeOption, StopWatch, TrackedTime } from './structs/trackedTime.ts';
 import {
   AccessToken,
@@ -222,6 +222,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   NotificationThread,
   NewIssuePinsAllowed,
   Organization,
+  OrganizationPermissions,
   PRBranchInfo,
   Package,
   PackageFile,
@@ -248,6 +249,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   StopWatch,
   Tag,
   Team,
+  TeamSearchResults,
   TimelineComment,
   TopicName,
   TopicResponse,

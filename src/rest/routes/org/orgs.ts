@@ -1,4 +1,5 @@
 import * as orgService from '../../../services/org/org.ts';
+import { getUserOrgPermissions } from '../../../services/org/userPermissions.ts';
 import { convertOptions, parseVisibility } from '../../convert/options.ts';
 import { toApiOrganization } from '../../convert/org.ts';
 import type { ServiceContext } from '../../../services/context.ts';
@@ -130,5 +131,26 @@ export const orgRoutes = [
     errors: [404],
     load: ({ cx, params, page }) => orgService.listUserOrgs(cx, params.username ?? '', page),
     convert: orgList,
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/users/{username}/orgs/{org}/permissions',
+    operationId: 'orgGetUserPermissions',
+    summary: 'Get user permissions in organization',
+    tag: 'organization',
+    scopes: ['organization', 'user'],
+    gate: 'none',
+    success: { status: 200, schema: 'OrganizationPermissions' },
+    errors: [401, 403, 404],
+    handler: async ({ cx, params }) => {
+      const p = await getUserOrgPermissions(cx, params.username ?? '', params.org ?? '');
+      return {
+        can_create_repository: p.canCreateRepository,
+        can_read: p.canRead,
+        can_write: p.canWrite,
+        is_admin: p.isAdmin,
+        is_owner: p.isOwner,
+      };
+    },
   }),
 ];
