@@ -1,4 +1,5 @@
 import * as orgService from '../../../services/org/org.ts';
+import { deleteOrgRepos } from '../../../services/org/orgRepos.ts';
 import { getUserOrgPermissions } from '../../../services/org/userPermissions.ts';
 import { convertOptions, parseVisibility } from '../../convert/options.ts';
 import { toApiOrganization } from '../../convert/org.ts';
@@ -151,6 +152,20 @@ export const orgRoutes = [
         is_admin: p.isAdmin,
         is_owner: p.isOwner,
       };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/orgs/{org}/repos',
+    operationId: 'orgDeleteRepos',
+    summary: 'Delete all repositories in an organization',
+    tag: 'organization',
+    scopes: ['organization', 'repository'],
+    gate: 'none',
+    success: { status: 204 },
+    errors: [401, 403, 404],
+    handler: async ({ cx, params }) => {
+      await deleteOrgRepos(cx, params.org ?? '');
     },
   }),
 ];
