@@ -168,4 +168,33 @@ export const orgRoutes = [
       await deleteOrgRepos(cx, params.org ?? '');
     },
   }),
+  defineList({
+    path: '/admin/orgs',
+    operationId: 'adminGetAllOrgs',
+    summary: 'List all organizations',
+    tag: 'admin',
+    scopes: ['admin'],
+    gate: 'admin',
+    headers: 'link',
+    schema: '[Organization]',
+    errors: [401, 403],
+    load: ({ cx, page }) => orgService.adminListOrgs(cx, page),
+    convert: orgList,
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/admin/users/{username}/orgs',
+    operationId: 'adminCreateOrg',
+    summary: 'Create an organization',
+    tag: 'admin',
+    scopes: ['admin'],
+    gate: 'admin',
+    body: CreateOrgOption,
+    success: { status: 201, schema: 'Organization' },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params, body }) => {
+      const org = await orgService.adminCreateOrg(cx, params.username ?? '', { name: body.username, ...profile(body) });
+      return toApiOrganization(org, convertOptions(cx));
+    },
+  }),
 ];
