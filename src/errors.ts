@@ -25,6 +25,8 @@ export type ErrorReason =
   | 'NOT_TIME_OWNER'
   | 'NO_CONTENT_SUPPORT'
   | 'MERGE_NOT_ALLOWED'
+  /** The resource does not support the operation (Gitea's 405, e.g. team routes of a user's repository). */
+  | 'NOT_SUPPORTED'
   /** An upload over a size limit (Gitea ErrContentTooLarge: 413). */
   | 'TOO_LARGE';
 

@@ -51,6 +51,8 @@ function actionsUser(): Models.User {
     lastLoginAt: null,
     createdAt: EPOCH,
     updatedAt: EPOCH,
+    theme: 'gitea-auto',
+    diffViewStyle: '',
   };
 }
 

@@ -92,6 +92,8 @@ export type DomainEvent =
       actorId: number;
       oldContent: string;
     }
+  /** An issue or pull request was deleted with everything it held (Gitea DeleteIssue); the rows are gone. */
+  | { type: 'issue.deleted'; issueId: number; repoId: number; index: number; isPull: boolean; actorId: number }
   /** A comment was deleted; the row is gone, so the event carries what subscribers need of it. */
   | {
       type: 'comment.deleted';

@@ -24,7 +24,7 @@ export function statusOf(err: DomainError): number {
     case 'CONFLICT':
       return 409;
     case 'PRECONDITION_FAILED':
-      return 412;
+      return err.data.reason === 'NOT_SUPPORTED' ? 405 : 412;
     case 'VALIDATION':
       return err.data.reason === 'TOO_LARGE' ? 413 : 422;
     case 'REPO_ARCHIVED':

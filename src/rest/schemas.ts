@@ -68,14 +68,23 @@ import {
   PayloadCommitVerification,
   PayloadUser,
 } from './structs/git.ts';
-import { CreateIssueOption, EditIssueOption, Issue, Milestone, PullRequestMeta, RepositoryMeta } from './structs/issue.ts';
+import {
+  CreateIssueOption,
+  EditDeadlineOption,
+  EditIssueOption,
+  Issue,
+  IssueDeadline,
+  Milestone,
+  PullRequestMeta,
+  RepositoryMeta,
+} from './structs/issue.ts';
 import { IssueAssigneesOption } from './structs/issueAssignee.ts';
 import { LockIssueOption, NewIssuePinsAllowed } from './structs/issuePin.ts';
 import { IssueMeta } from './structs/issueDependency.ts';
 import { IssueLabelsOption } from './structs/issueLabel.ts';
 import { CreateLabelOption, EditLabelOption, Label } from './structs/label.ts';
 import { CreateMilestoneOption, EditMilestoneOption } from './structs/milestone.ts';
-import { CreateOrgOption, EditOrgOption, Organization } from './structs/org.ts';
+import { CreateOrgOption, EditOrgOption, Organization, OrganizationPermissions } from './structs/org.ts';
 import { Package, PackageFile } from './structs/package.ts';
 import { CreateProjectOption, EditProjectOption, Project } from './structs/project.ts';
 import {
@@ -122,18 +131,22 @@ import {
   ServerVersion,
 } from './structs/settings.ts';
 import { Activity } from './structs/activity.ts';
-import { Team, CreateTeamOption, EditTeamOption } from './structs/team.ts';
+import { Team, CreateTeamOption, EditTeamOption, TeamSearchResults } from './structs/team.ts';
 import { AddTimeOption, StopWatch, TrackedTime } from './structs/trackedTime.ts';
 import {
   AccessToken,
   CreateAccessTokenOption,
   CreateEmailOption,
   CreateUserOption,
+  CurrentAccessToken,
   DeleteEmailOption,
   EditUserOption,
   Email,
   User,
+  UserMeta,
   UserSearchResults,
+  UserSettings,
+  UserSettingsOptions,
 } from './structs/user.ts';
 import { WatchInfo } from './structs/watch.ts';
 
@@ -158,6 +171,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   ActionWorkflow,
   ActionWorkflowResponse,
   AccessToken,
+  CurrentAccessToken,
+  UserMeta,
+  UserSettings,
   AnnotatedTag,
   BranchProtection,
   CombinedStatus,
@@ -197,6 +213,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   GitTreeResponse,
   InternalTracker,
   Issue,
+  IssueDeadline,
   Label,
   LanguageStatistics,
   Milestone,
@@ -205,6 +222,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   NotificationThread,
   NewIssuePinsAllowed,
   Organization,
+  OrganizationPermissions,
   PRBranchInfo,
   Package,
   PackageFile,
@@ -231,6 +249,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   StopWatch,
   Tag,
   Team,
+  TeamSearchResults,
   TimelineComment,
   TopicName,
   TopicResponse,
@@ -262,6 +281,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateBranchRepoOption,
   CreateFileOptions,
   CreateAccessTokenOption,
+  UserSettingsOptions,
   CreateEmailOption,
   CreateForkOption,
   CreateIssueCommentOption,
@@ -287,6 +307,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   EditAttachmentOptions,
   EditIssueCommentOption,
   EditIssueOption,
+  EditDeadlineOption,
   EditLabelOption,
   EditMilestoneOption,
   EditOrgOption,

@@ -3,7 +3,7 @@ import { canSeePrivateUserFields, visibleEmail } from '../../permissions/userVis
 import { avatarUrl } from '../../services/user/avatar.ts';
 import { scopeList } from '../../services/user/token.ts';
 import type { EmailWithUser } from '../../services/user/email.ts';
-import type { AccessToken, Email, User } from '../structs/user.ts';
+import type { AccessToken, CurrentAccessToken, Email, User, UserSettings } from '../structs/user.ts';
 import { apiTime, GO_ZERO, UNIX_ZERO } from './time.ts';
 
 /** What converters need to know about the server. */
@@ -111,5 +111,32 @@ export function toApiAccessToken(token: Models.AccessToken, secret = ''): Access
     scopes: scopeList(token),
     created_at: apiTime(token.createdAt),
     last_used_at: apiTime(token.lastUsedAt ?? token.updatedAt),
+  };
+}
+
+/** Gitea convert.User2UserSettings: the user's own settings. */
+export function toApiUserSettings(user: Models.User): UserSettings {
+  return {
+    full_name: user.fullName,
+    website: user.website,
+    description: user.description,
+    location: user.location,
+    language: user.language,
+    theme: user.theme,
+    diff_view_style: user.diffViewStyle,
+    hide_email: user.keepEmailPrivate,
+    hide_activity: user.keepActivityPrivate,
+  };
+}
+
+/** Gitea's CurrentAccessToken for GET /token: the token's metadata and its owner. */
+export function toApiCurrentAccessToken(token: Models.AccessToken, owner: Pick<Models.User, 'id' | 'name'>): CurrentAccessToken {
+  return {
+    id: token.id,
+    name: token.name,
+    scopes: scopeList(token),
+    created_at: apiTime(token.createdAt),
+    last_used_at: apiTime(token.lastUsedAt ?? token.updatedAt),
+    user: { id: owner.id, login: owner.name },
   };
 }

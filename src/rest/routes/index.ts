@@ -19,6 +19,8 @@ import { orgRoutes } from './org/orgs.ts';
 import { teamRoutes } from './org/teams.ts';
 import { branchRoutes, branchWriteRoutes } from './repo/branches.ts';
 import { collaboratorRoutes } from './repo/collaborators.ts';
+import { repoCandidateRoutes } from './repo/candidates.ts';
+import { repoTeamRoutes } from './repo/teams.ts';
 import { repoEditRoutes } from './repo/edit.ts';
 import { deployKeyRoutes } from './repo/keys.ts';
 import { issueRoutes } from './repo/issues.ts';
@@ -97,6 +99,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...transferRoutes,
   ...languageRoutes,
   ...collaboratorRoutes,
+  ...repoCandidateRoutes,
+  ...repoTeamRoutes,
   ...deployKeyRoutes,
   ...repoLabelRoutes,
   ...issueRoutes,

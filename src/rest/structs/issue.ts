@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { qBool, qCsv, qEnum, qOneOf, qString, qTime } from '../params.ts';
-import { zBool, zInt } from '../validation.ts';
+import { goName, zBool, zInt } from '../validation.ts';
 import { Attachment } from './attachment.ts';
 import { Label } from './label.ts';
 import { Project } from './project.ts';
@@ -134,3 +134,9 @@ export const SearchIssuesQuery = z.object({
   mentioned: qBool('filter (issues / pulls) mentioning you', false),
   owner: qString('filter by owner'),
 });
+
+/** Gitea `EditDeadlineOption`: `due_date` is required; null removes the deadline (as Gitea's summary says). */
+export const EditDeadlineOption = z.object({ due_date: goName(zDateTime.nullable(), 'Deadline') });
+
+/** Gitea `IssueDeadline`. */
+export const IssueDeadline = z.object({ due_date: z.string().nullable() });

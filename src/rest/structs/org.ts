@@ -34,3 +34,12 @@ export const CreateOrgOption = z.object({
 
 /** Gitea `EditOrgOption` (plus Forgegraph's restrict_visibility_changes_to_owners). */
 export const EditOrgOption = CreateOrgOption.omit({ username: true });
+
+/** Gitea `OrganizationPermissions`: what a user may do in an organization. */
+export const OrganizationPermissions = z.object({
+  can_create_repository: z.boolean(),
+  can_read: z.boolean(),
+  can_write: z.boolean(),
+  is_admin: z.boolean(),
+  is_owner: z.boolean(),
+});

@@ -46,3 +46,6 @@ export const EditTeamOption = z.object({
   can_create_org_repo: zBool.nullable().optional(),
   visibility: z.string().nullable().optional(),
 });
+
+/** Gitea's team search answer: `{ok, data}`. */
+export const TeamSearchResults = z.object({ ok: z.boolean(), data: z.array(Team) });

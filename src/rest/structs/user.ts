@@ -97,3 +97,44 @@ export const CreateAccessTokenOption = z.object({
 
 export const CreateEmailOption = z.object({ emails: zStringList.optional() });
 export const DeleteEmailOption = z.object({ emails: zStringList.optional() });
+
+/** Gitea `UserSettings` (the swagger document calls the response a list; Gitea answers one object). */
+export const UserSettings = z.object({
+  full_name: z.string(),
+  website: z.string(),
+  description: z.string(),
+  location: z.string(),
+  language: z.string(),
+  theme: z.string(),
+  diff_view_style: z.string(),
+  hide_email: z.boolean(),
+  hide_activity: z.boolean(),
+});
+export type UserSettings = z.infer<typeof UserSettings>;
+
+/** Gitea `UserSettingsOptions`: every field optional. */
+export const UserSettingsOptions = z.object({
+  full_name: z.string().nullable().optional(),
+  website: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+  location: z.string().nullable().optional(),
+  language: z.string().nullable().optional(),
+  theme: z.string().nullable().optional(),
+  diff_view_style: z.string().nullable().optional(),
+  hide_email: z.boolean().nullable().optional(),
+  hide_activity: z.boolean().nullable().optional(),
+});
+
+/** Gitea `UserMeta`: who a token belongs to. */
+export const UserMeta = z.object({ id: z.number().int(), login: z.string() });
+
+/** Gitea `CurrentAccessToken`: the token a request is made with (no secret, no last eight). */
+export const CurrentAccessToken = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
+  last_used_at: z.string(),
+  user: UserMeta,
+});
+export type CurrentAccessToken = z.infer<typeof CurrentAccessToken>;

@@ -5,7 +5,7 @@ import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
 import { readRows } from '../../db/readPath.ts';
 import type { RepoFacts } from '../../loaders/permissionLoaders.ts';
-import { requireViewer } from './guards.ts';
+import { isSiteAdmin, requireViewer } from './guards.ts';
 import { requireNeed, requireWriteScopes, type ScopeNeed, type WriteNeed } from './writeGate.ts';
 
 type Repository = Models.Repository;
@@ -153,5 +153,18 @@ export async function requireSignedInRepo(cx: ServiceContext, ref: RepoRef): Pro
 export async function requireAdminRepo(cx: ServiceContext, ref: RepoRef, need: ScopeNeed): Promise<RepoAccess> {
   const access = await requireSignedInRepo(cx, ref);
   requireRepoAdmin(cx, access, need);
+  return access;
+}
+
+/**
+ * The repository for a signed-in viewer who can read some unit of it, or a site admin (Gitea repoAssignment,
+ * reqToken, reqAnyRepoReader: 404, then 401, then 403).
+ * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
+ */
+export async function requireAnyRepoReader(cx: ServiceContext, ref: RepoRef): Promise<RepoAccess> {
+  const access = await requireSignedInRepo(cx, ref);
+  if (!canReadAny(access.perm) && !isSiteAdmin(cx)) {
+    throw new PermissionDeniedError('user should have any permission to read repository or permissions of site admin');
+  }
   return access;
 }

@@ -25,7 +25,7 @@ export async function sweepOrphanAttachmentFiles(db: Db, settings: AttachmentSet
 }
 
 /**
- * After a repository, a comment, a user or an organization is deleted (their attachment rows cascade), the orphaned
+ * After a repository, an issue, a comment, a user or an organization is deleted (their attachment rows cascade), the orphaned
  * files are swept.
  */
 export function attachmentSweepSubscriber(db: Db, settings: AttachmentSettings): Subscriber {
@@ -35,6 +35,7 @@ export function attachmentSweepSubscriber(db: Db, settings: AttachmentSettings):
       if (
         event.type === 'repo.deleted' ||
         event.type === 'comment.deleted' ||
+        event.type === 'issue.deleted' ||
         event.type === 'user.deleted' ||
         event.type === 'org.deleted'
       ) {

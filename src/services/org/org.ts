@@ -1,13 +1,13 @@
 import type { DbLike, Models } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
-import { PermissionDeniedError, ValidationError } from '../../errors.ts';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { visibleVisibilities } from '../../permissions/userVisibility.ts';
-import { isSiteAdmin, requireTokenScope, requireWriter } from '../access/guards.ts';
+import { isSiteAdmin, requireSiteAdmin, requireTokenScope, requireWriter } from '../access/guards.ts';
 import { everyUnitRows } from '../../permissions/teamUnits.ts';
 import { requireOrg, requireOrgOwner } from '../access/orgAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
-import { getUserByName } from '../user/user.ts';
+import { findUserByName, getUserByName } from '../user/user.ts';
 import { validateMaxSize, validateUsername, validateWebsite } from '../user/validate.ts';
 import { userOrgReadWhere } from './visibility.ts';
 
@@ -49,9 +49,38 @@ function validateProfile(input: OrgProfileInput): void {
  */
 export async function createOrg(cx: ServiceContext, input: CreateOrgInput): Promise<User> {
   const viewer = requireWriter(cx, 'write:organization');
+  return insertOrg(cx, viewer, input);
+}
+
+/**
+ * Creates an organization owned by `username` (POST /admin/users/{username}/orgs, Gitea admin CreateOrg): site
+ * admins only; the owner must be a user (not an organization) allowed to create organizations, as for
+ * createOrg. @throws UnauthenticatedError, PermissionDeniedError, NotFoundError, ValidationError
+ */
+export async function adminCreateOrg(cx: ServiceContext, username: string, input: CreateOrgInput): Promise<User> {
+  requireSiteAdmin(cx, 'write');
+  const owner = await findUserByName(cx.db, username);
+  if (!owner) throw new NotFoundError(`user does not exist [uid: 0, name: ${username}]`, { name: username });
+  if (owner.type === 'ORGANIZATION') throw new ValidationError(`${owner.name} is an organization not a user`, { name: owner.name });
+  return insertOrg(cx, owner, input);
+}
+
+/** Every organization, whatever its visibility, alphabetically (GET /admin/orgs, Gitea AdminGetAllOrgs): site admins only. */
+export async function adminListOrgs(cx: ServiceContext, opts: ListOptions | ListWindow): Promise<Page<User>> {
+  requireSiteAdmin(cx, 'read');
+  const where: Models.Prisma.UserWhereInput = { type: 'ORGANIZATION' };
+  const [items, total] = await Promise.all([
+    cx.db.user.findMany({ where, orderBy: { lowerName: 'asc' }, ...skipTake(opts) }),
+    cx.db.user.count({ where }),
+  ]);
+  return { items, total };
+}
+
+/** The organization row, its Owners team with `owner` in it, and the `org.created` event, in one transaction. */
+async function insertOrg(cx: ServiceContext, owner: User, input: CreateOrgInput): Promise<User> {
   validateUsername(input.name);
   validateProfile(input);
-  if (!viewer.isAdmin && !viewer.allowCreateOrganization) throw new PermissionDeniedError('not allowed to create org');
+  if (!owner.isAdmin && !owner.allowCreateOrganization) throw new PermissionDeniedError('not allowed to create org');
   try {
     return await withTx(cx, async (tx, emit) => {
       if (await tx.user.findUnique({ where: { lowerName: input.name.toLowerCase() }, select: { id: true } })) {
@@ -87,9 +116,9 @@ export async function createOrg(cx: ServiceContext, input: CreateOrgInput): Prom
         },
       });
       await tx.teamUnit.createMany({ data: everyUnitRows('OWNER').map((u) => ({ ...u, orgId: org.id, teamId: team.id })) });
-      await tx.orgUser.create({ data: { orgId: org.id, userId: viewer.id, isPublic: false } });
-      await tx.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: viewer.id } });
-      emit({ type: 'org.created', orgId: org.id, actorId: viewer.id });
+      await tx.orgUser.create({ data: { orgId: org.id, userId: owner.id, isPublic: false } });
+      await tx.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: owner.id } });
+      emit({ type: 'org.created', orgId: org.id, actorId: cx.viewer?.id ?? owner.id });
       return org;
     });
   } catch (err) {

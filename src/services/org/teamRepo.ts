@@ -87,13 +87,7 @@ async function refreshRepoCount(tx: DbTx, teamId: number): Promise<void> {
  */
 export async function addTeamRepo(cx: ServiceContext, teamId: number, orgName: string, repoName: string): Promise<TeamRow> {
   const { ta, repo } = await requireTeamRepoChange(cx, teamId, orgName, repoName);
-  await withTx(cx, async (tx, emit) => {
-    const linked = await tx.teamRepo.findUnique({ where: { teamId_repoId: { teamId, repoId: repo.id } }, select: { id: true } });
-    if (linked) return;
-    await tx.teamRepo.create({ data: { orgId: ta.team.orgId, teamId, repoId: repo.id } });
-    await refreshRepoCount(tx, teamId);
-    emit({ type: 'team.repoAdded', teamId, orgId: ta.team.orgId, repoId: repo.id, actorId: cx.viewer?.id ?? null });
-  });
+  await linkTeamRepo(cx, ta.team, repo.id);
   return ta.team;
 }
 
@@ -103,12 +97,40 @@ export async function addTeamRepo(cx: ServiceContext, teamId: number, orgName: s
  */
 export async function removeTeamRepo(cx: ServiceContext, teamId: number, orgName: string, repoName: string): Promise<TeamRow> {
   const { ta, repo } = await requireTeamRepoChange(cx, teamId, orgName, repoName);
-  if (ta.team.includesAllRepositories) return ta.team;
-  await withTx(cx, async (tx, emit) => {
-    const { count } = await tx.teamRepo.deleteMany({ where: { teamId, repoId: repo.id } });
-    if (!count) return;
-    await refreshRepoCount(tx, teamId);
-    emit({ type: 'team.repoRemoved', teamId, orgId: ta.team.orgId, repoId: repo.id, actorId: cx.viewer?.id ?? null });
-  });
+  await unlinkTeamRepo(cx, ta.team, repo.id);
   return ta.team;
+}
+
+/**
+ * Gives a team one of its organization's repositories (Gitea TeamAddRepository), after the caller's permission
+ * check; already there is a no-op. Both doors (the team's and the repository's) write through here.
+ */
+export async function linkTeamRepo(cx: ServiceContext, team: Pick<Models.Team, 'id' | 'orgId'>, repoId: number): Promise<void> {
+  await withTx(cx, async (tx, emit) => {
+    const linked = await tx.teamRepo.findUnique({ where: { teamId_repoId: { teamId: team.id, repoId } }, select: { id: true } });
+    if (linked) return;
+    await tx.teamRepo.create({ data: { orgId: team.orgId, teamId: team.id, repoId } });
+    await refreshRepoCount(tx, team.id);
+    emit({ type: 'team.repoAdded', teamId: team.id, orgId: team.orgId, repoId, actorId: cx.viewer?.id ?? null });
+  });
+  cx.loaders.repoPermission.clear(repoId);
+}
+
+/**
+ * Takes a repository from a team (Gitea RemoveRepository), after the caller's permission check. Not in the team,
+ * or a team that includes all repositories: a no-op, as Gitea.
+ */
+export async function unlinkTeamRepo(
+  cx: ServiceContext,
+  team: Pick<Models.Team, 'id' | 'orgId' | 'includesAllRepositories'>,
+  repoId: number,
+): Promise<void> {
+  if (team.includesAllRepositories) return;
+  await withTx(cx, async (tx, emit) => {
+    const { count } = await tx.teamRepo.deleteMany({ where: { teamId: team.id, repoId } });
+    if (!count) return;
+    await refreshRepoCount(tx, team.id);
+    emit({ type: 'team.repoRemoved', teamId: team.id, orgId: team.orgId, repoId, actorId: cx.viewer?.id ?? null });
+  });
+  cx.loaders.repoPermission.clear(repoId);
 }

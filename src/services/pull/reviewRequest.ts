@@ -95,7 +95,7 @@ export async function resolveReviewers(
  * repository's owner, its collaborators, and members of the organization's teams that can read pull requests
  * of the repository.
  */
-async function canChangeReviewRequests(
+export async function canChangeReviewRequests(
   cx: ServiceContext,
   doer: Models.User,
   repo: Models.Repository,

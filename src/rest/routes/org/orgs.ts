@@ -1,4 +1,6 @@
 import * as orgService from '../../../services/org/org.ts';
+import { deleteOrgRepos } from '../../../services/org/orgRepos.ts';
+import { getUserOrgPermissions } from '../../../services/org/userPermissions.ts';
 import { convertOptions, parseVisibility } from '../../convert/options.ts';
 import { toApiOrganization } from '../../convert/org.ts';
 import type { ServiceContext } from '../../../services/context.ts';
@@ -130,5 +132,69 @@ export const orgRoutes = [
     errors: [404],
     load: ({ cx, params, page }) => orgService.listUserOrgs(cx, params.username ?? '', page),
     convert: orgList,
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/users/{username}/orgs/{org}/permissions',
+    operationId: 'orgGetUserPermissions',
+    summary: 'Get user permissions in organization',
+    tag: 'organization',
+    scopes: ['organization', 'user'],
+    gate: 'none',
+    success: { status: 200, schema: 'OrganizationPermissions' },
+    errors: [401, 403, 404],
+    handler: async ({ cx, params }) => {
+      const p = await getUserOrgPermissions(cx, params.username ?? '', params.org ?? '');
+      return {
+        can_create_repository: p.canCreateRepository,
+        can_read: p.canRead,
+        can_write: p.canWrite,
+        is_admin: p.isAdmin,
+        is_owner: p.isOwner,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/orgs/{org}/repos',
+    operationId: 'orgDeleteRepos',
+    summary: 'Delete all repositories in an organization',
+    tag: 'organization',
+    scopes: ['organization', 'repository'],
+    gate: 'none',
+    success: { status: 204 },
+    errors: [401, 403, 404],
+    handler: async ({ cx, params }) => {
+      await deleteOrgRepos(cx, params.org ?? '');
+    },
+  }),
+  defineList({
+    path: '/admin/orgs',
+    operationId: 'adminGetAllOrgs',
+    summary: 'List all organizations',
+    tag: 'admin',
+    scopes: ['admin'],
+    gate: 'admin',
+    headers: 'link',
+    schema: '[Organization]',
+    errors: [401, 403],
+    load: ({ cx, page }) => orgService.adminListOrgs(cx, page),
+    convert: orgList,
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/admin/users/{username}/orgs',
+    operationId: 'adminCreateOrg',
+    summary: 'Create an organization',
+    tag: 'admin',
+    scopes: ['admin'],
+    gate: 'admin',
+    body: CreateOrgOption,
+    success: { status: 201, schema: 'Organization' },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params, body }) => {
+      const org = await orgService.adminCreateOrg(cx, params.username ?? '', { name: body.username, ...profile(body) });
+      return toApiOrganization(org, convertOptions(cx));
+    },
   }),
 ];

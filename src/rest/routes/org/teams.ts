@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import * as teamService from '../../../services/org/team.ts';
+import { searchTeams } from '../../../services/org/teamSearch.ts';
 import * as teamMemberService from '../../../services/org/teamMember.ts';
 import * as teamRepoService from '../../../services/org/teamRepo.ts';
 import { convertOptions } from '../../convert/options.ts';
@@ -6,7 +8,7 @@ import { toApiRepository, toApiRepositoryList } from '../../convert/repo.ts';
 import { toApiTeam, toApiTeamList } from '../../convert/team.ts';
 import { toApiUser, toApiUserList } from '../../convert/user.ts';
 import { defineList } from '../../list.ts';
-import { idParam } from '../../params.ts';
+import { idParam, qBool, qString } from '../../params.ts';
 import { idOf } from '../../pathParams.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateTeamOption, EditTeamOption } from '../../structs/team.ts';
@@ -61,6 +63,24 @@ export const teamRoutes = [
     errors: [401, 403, 404],
     load: ({ cx, params, page }) => teamService.listTeams(cx, params.org ?? '', page),
     convert: (result, { cx }) => toApiTeamList(result.items, false, convertOptions(cx)),
+  }),
+  defineList({
+    path: '/orgs/{org}/teams/search',
+    operationId: 'teamSearch',
+    summary: 'Search for teams within an organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'none',
+    query: z.object({
+      q: qString('keywords to search'),
+      include_desc: qBool('include search within team description (defaults to true)', true),
+    }),
+    headers: 'link',
+    schema: 'TeamSearchResults',
+    errors: [401, 403, 404],
+    load: ({ cx, params, query, page }) =>
+      searchTeams(cx, params.org ?? '', { q: query.q ?? '', includeDesc: query.include_desc !== false }, page),
+    convert: (result, { cx }) => ({ ok: true, data: toApiTeamList(result.items, false, convertOptions(cx)) }),
   }),
   defineList({
     path: '/user/teams',

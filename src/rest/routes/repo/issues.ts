@@ -1,13 +1,16 @@
 import { createIssue } from '../../../services/issue/create.ts';
+import { setIssueDeadline } from '../../../services/issue/deadline.ts';
+import { deleteIssue } from '../../../services/issue/delete.ts';
 import { editIssue } from '../../../services/issue/edit.ts';
 import { getIssue } from '../../../services/issue/issue.ts';
 import { listIssues, searchIssues, type IssueFilters } from '../../../services/issue/list.ts';
 import { toApiIssue, toApiIssueList } from '../../convert/issue.ts';
+import { apiTime } from '../../convert/time.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { defineList } from '../../list.ts';
 import { indexParam, repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { CreateIssueOption, EditIssueOption, ListIssuesQuery, SearchIssuesQuery } from '../../structs/issue.ts';
+import { CreateIssueOption, EditDeadlineOption, EditIssueOption, ListIssuesQuery, SearchIssuesQuery } from '../../structs/issue.ts';
 
 /** The filters both issue lists share (GET /repos/issues/search and GET /repos/{o}/{r}/issues). */
 function issueFilters(query: {
@@ -140,6 +143,37 @@ export const issueRoutes = [
         projects: body.projects ?? undefined,
       });
       return toApiIssue(view, cx.viewer, convertOptions(cx));
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/repos/{owner}/{repo}/issues/{index}',
+    operationId: 'issueDelete',
+    summary: 'Delete an issue',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    success: { status: 204 },
+    errors: [401, 403, 404, 423],
+    handler: async ({ cx, params }) => {
+      await deleteIssue(cx, repoRef(params), indexParam(params));
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/issues/{index}/deadline',
+    operationId: 'issueEditIssueDeadline',
+    summary:
+      'Set an issue deadline. If set to null, the deadline is deleted. If using deadline only the date will be taken into account, and time of day ignored.',
+    tag: 'issue',
+    scopes: ['issue'],
+    gate: 'none',
+    body: EditDeadlineOption,
+    success: { status: 201, schema: 'IssueDeadline' },
+    errors: [401, 403, 404, 422, 423],
+    handler: async ({ cx, params, body }) => {
+      const deadline = await setIssueDeadline(cx, repoRef(params), indexParam(params), body.due_date);
+      return { due_date: deadline ? apiTime(deadline) : null };
     },
   }),
 ];
