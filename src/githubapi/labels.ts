@@ -83,4 +83,16 @@ export function githubLabelRoutes(app: FastifyInstance): void {
       return toGithubLabel(updated, req.cx.config.rootUrl);
     },
   );
+
+  // gh label delete: 204, GitHub's 404 for a name the repository does not have.
+  app.delete<{ Params: LabelParams & { name: string } }>(
+    '/repos/:owner/:repo/labels/:name',
+    { config: { github: WRITE_ISSUE } },
+    async (req, reply) => {
+      const ref = { owner: req.params.owner, repo: req.params.repo };
+      const label = await repoLabelService.getRepoLabel(req.cx, ref, req.params.name);
+      await repoLabelService.deleteRepoLabel(req.cx, ref, label.id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -384,4 +384,27 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     expect(readFileSync(path.join(into, 'app.tar.gz'))).toEqual(Buffer.from([0x1f, 0x8b, 0, 1, 2, 3, 255]));
     expect(readFileSync(path.join(into, 'notes.json'), 'utf8')).toBe('{"a":2,"b":3}\n');
   });
+
+  it('pr comment, pr close and reopen, label delete', async () => {
+    const file = await t.request('POST', '/api/v1/repos/alice/demo/contents/talk.txt', {
+      headers: basic('alice'),
+      body: { content: Buffer.from('talk\n').toString('base64'), message: 'Talk', new_branch: 'talk' },
+    });
+    expect(file.statusCode, file.body).toBe(201);
+    const n = (await gh('pr', 'create', '--head', 'talk', '--base', 'main', '--title', 'Talk', '--body', 'x', '-R', repo))
+      .trim()
+      .split('/')
+      .pop()!;
+    expect(await gh('pr', 'comment', n, '--body', 'on the pull request', '-R', repo)).toContain(`/alice/demo/pulls/${n}#issuecomment-`);
+    expect((await v1(`/repos/alice/demo/issues/${n}/comments`)).map((c) => c.body)).toEqual(['on the pull request']);
+    await gh('pr', 'close', n, '-R', repo);
+    expect(await v1(`/repos/alice/demo/pulls/${n}`)).toMatchObject({ state: 'closed', merged: false });
+    await gh('pr', 'reopen', n, '-R', repo);
+    expect(await v1(`/repos/alice/demo/pulls/${n}`)).toMatchObject({ state: 'open' });
+
+    await gh('label', 'create', 'doomed', '--color', '123456', '-R', repo);
+    await gh('label', 'delete', 'doomed', '--yes', '-R', repo);
+    expect((await v1('/repos/alice/demo/labels')).map((l) => l.name)).not.toContain('doomed');
+    await expect(gh('label', 'delete', 'doomed', '--yes', '-R', repo)).rejects.toThrow(/404|not found/i);
+  });
 });

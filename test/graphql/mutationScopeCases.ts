@@ -901,6 +901,19 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       },
     },
   ],
+  closePullRequest: [
+    { rest: 'PATCH /repos/{owner}/{repo}/pulls/{index}', input: async (fx) => ({ pullRequestId: (await fx.pull()).gid }) },
+  ],
+  reopenPullRequest: [
+    {
+      rest: 'PATCH /repos/{owner}/{repo}/pulls/{index}',
+      input: async (fx) => {
+        const pull = await fx.pull();
+        await fx.rest('PATCH', `/repos/${pull.repo.owner}/${pull.repo.name}/pulls/${pull.index}`, { state: 'closed' });
+        return { pullRequestId: pull.gid };
+      },
+    },
+  ],
 };
 
 /** A fresh private repository of root with its global id. */

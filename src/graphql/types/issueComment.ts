@@ -1,3 +1,4 @@
+import { locatePullById } from '../../services/pull/edit.ts';
 import { formatPrismaCursor } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as commentService from '../../services/issue/comment.ts';
@@ -513,15 +514,19 @@ builder.relayMutationField(
   'addComment',
   {
     inputFields: (t) => ({
-      subjectId: t.globalID({ required: true, description: 'The issue to comment on.' }),
+      subjectId: t.globalID({ required: true, description: 'The issue or pull request to comment on.' }),
       body: t.string({ required: true }),
     }),
   },
   {
-    description: 'Comment on an issue (as POST /api/v1/repos/{o}/{r}/issues/{index}/comments).',
+    description: 'Comment on an issue or a pull request (as POST /api/v1/repos/{o}/{r}/issues/{index}/comments).',
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
-      const at = await issueService.locateIssueById(ctx.cx, idOf(input.subjectId, 'Issue'));
+      // A pull request's conversation is its issue's (gh pr comment names the pull request).
+      const at =
+        input.subjectId.typename === 'PullRequest'
+          ? await locatePullById(ctx.cx, idOf(input.subjectId, 'PullRequest'))
+          : await issueService.locateIssueById(ctx.cx, idOf(input.subjectId, 'Issue'));
       const view = await commentService.createComment(ctx.cx, at.ref, at.index, input.body);
       return { comment: view.comment, issue: view.issue };
     },

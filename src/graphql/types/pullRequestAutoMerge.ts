@@ -115,19 +115,41 @@ builder.relayMutationField(
   },
 );
 
-for (const [name, draft, description] of [
-  ['markPullRequestReadyForReview', false, 'Take a pull request out of work in progress: its WIP prefix is removed from the title.'],
-  ['convertPullRequestToDraft', true, 'Mark a pull request as work in progress: its title gets the `WIP: ` prefix.'],
-] as const) {
+type PullStateChange = (cx: Parameters<typeof setPullDraft>[0], loc: editService.PullLocation) => ReturnType<typeof setPullDraft>;
+const TITLE_EDIT = 'A title edit through the service of PATCH …/pulls/{index} (poster or writer).';
+const STATE_EDIT = 'Through the service of PATCH …/pulls/{index} (poster or writer).';
+
+for (const [name, description, change] of [
+  [
+    'markPullRequestReadyForReview',
+    `Take a pull request out of work in progress: its WIP prefix is removed from the title. ${TITLE_EDIT}`,
+    (cx, loc) => setPullDraft(cx, loc.ref, loc.index, false),
+  ],
+  [
+    'convertPullRequestToDraft',
+    `Mark a pull request as work in progress: its title gets the \`WIP: \` prefix. ${TITLE_EDIT}`,
+    (cx, loc) => setPullDraft(cx, loc.ref, loc.index, true),
+  ],
+  [
+    'closePullRequest',
+    `Close a pull request without merging it. ${STATE_EDIT}`,
+    (cx, loc) => editService.editPullRequest(cx, loc.ref, loc.index, { state: 'closed' }),
+  ],
+  [
+    'reopenPullRequest',
+    `Reopen a closed pull request. ${STATE_EDIT}`,
+    (cx, loc) => editService.editPullRequest(cx, loc.ref, loc.index, { state: 'open' }),
+  ],
+] as const satisfies ReadonlyArray<readonly [string, string, PullStateChange]>) {
   builder.relayMutationField(
     name,
     { inputFields: (t) => ({ pullRequestId: t.globalID({ required: true }) }) },
     {
-      description: `${description} A title edit through the service of PATCH …/pulls/{index} (poster or writer).`,
+      description,
       ...writeScope('repository'),
       resolve: async (_root, { input }, ctx) => {
         const loc = await editService.locatePullById(ctx.cx, pullIdOf(input.pullRequestId));
-        const view = await setPullDraft(ctx.cx, loc.ref, loc.index, draft);
+        const view = await change(ctx.cx, loc);
         return { pullId: view.pull.id };
       },
     },
