@@ -407,4 +407,11 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     expect((await v1('/repos/alice/demo/labels')).map((l) => l.name)).not.toContain('doomed');
     await expect(gh('label', 'delete', 'doomed', '--yes', '-R', repo)).rejects.toThrow(/404|not found/i);
   });
+
+  it('repo create, public and private', async () => {
+    await gh('repo', 'create', 'made-by-gh', '--public', '--description', 'from gh');
+    expect(await v1('/repos/alice/made-by-gh')).toMatchObject({ private: false, description: 'from gh', has_issues: true, has_wiki: true });
+    await gh('repo', 'create', 'secret-by-gh', '--private', '--disable-issues', '--disable-wiki');
+    expect(await v1('/repos/alice/secret-by-gh')).toMatchObject({ private: true, has_issues: false, has_wiki: false });
+  });
 });

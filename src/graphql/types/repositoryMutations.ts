@@ -7,11 +7,30 @@ import * as editService from '../../services/repo/edit.ts';
 import { builder } from '../builder.ts';
 import { withInputFieldNames } from '../errors.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
-import { opt } from '../ids.ts';
+import { dbIdOf, opt, type GlobalId } from '../ids.ts';
+import type { GraphQLContext } from '../context.ts';
+import { NotFoundError, ValidationError } from '../../errors.ts';
 import { DeployKeyRef, RepositoryRef } from './repository.ts';
+import { RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 
 /** The service's (Gitea's) field names → the mutation inputs', for `ValidationError.field`. */
 const REPO_INPUT_FIELDS = { name: 'name', default_branch: 'defaultBranch', description: 'description', website: 'homepageUrl' };
+
+/** One value given twice (our field and GitHub's): they must agree. @throws ValidationError naming GitHub's field */
+function agreed<T>(field: string, ours: T | undefined, github: T | undefined): T | undefined {
+  if (ours !== undefined && github !== undefined && ours !== github) {
+    throw new ValidationError(`${field}: disagrees with the other field giving the same setting`, { field });
+  }
+  return ours ?? github;
+}
+
+/** The login of the account a User or Organization global id names. @throws NotFoundError */
+async function loginOfOwnerId(ctx: GraphQLContext, id: GlobalId): Promise<string> {
+  const dbIdOfOwner = dbIdOf(id, 'User') || dbIdOf(id, 'Organization');
+  const row = dbIdOfOwner ? await ctx.cx.db.user.findUnique({ where: { id: dbIdOfOwner }, select: { name: true } }) : null;
+  if (!row) throw new NotFoundError('owner does not exist', { field: 'ownerId' });
+  return row.name;
+}
 
 builder.relayMutationField(
   'createRepository',
@@ -30,17 +49,35 @@ builder.relayMutationField(
       defaultBranch: t.string(),
       objectFormat: t.string({ description: 'sha1 (default) or sha256.' }),
       trustModel: t.string(),
+      // GitHub's fields (its clients send these).
+      ownerId: t.globalID({ description: 'The owner (a User or Organization id), as ownerLogin.' }),
+      visibility: t.field({ type: RepositoryVisibilityEnum, description: 'PUBLIC or PRIVATE (as isPrivate); INTERNAL is refused.' }),
+      template: t.boolean({ description: 'As isTemplate.' }),
+      homepageUrl: t.field({ type: 'URI', description: 'The website.' }),
+      hasIssuesEnabled: t.boolean({ description: 'false: the repository starts without the issues unit.' }),
+      hasWikiEnabled: t.boolean({ description: 'false: the repository starts without the wiki unit.' }),
+      teamId: t.globalID({ description: 'Refused when given: grant a team access with PUT /api/v1/repos/{o}/{r}/teams/{team}.' }),
     }),
   },
   {
     description: 'Create a repository (as POST /api/v1/user/repos, /orgs/{org}/repos or /admin/users/{username}/repos).',
-    ...writeScopeBy((input: { ownerLogin?: string | null }) =>
+    ...writeScopeBy((input: { ownerLogin?: string | null; ownerId?: unknown }) =>
       // An organization's (organization and repository) or, for site admins, another user's (admin).
-      input.ownerLogin ? [['repository'], ['admin']] : 'repository',
+      input.ownerLogin || input.ownerId ? [['repository'], ['admin']] : 'repository',
     ),
     resolve: async (_root, { input }, ctx) => {
       const viewerLogin = ctx.cx.viewer?.name.toLowerCase();
-      const ownerLogin = opt(input.ownerLogin);
+      if (input.teamId)
+        throw new ValidationError('teamId: not supported; grant the team access with PUT /repos/{o}/{r}/teams/{team}', { field: 'teamId' });
+      if (input.visibility === 'INTERNAL')
+        throw new ValidationError('visibility: INTERNAL is not supported (Gitea has no internal repositories)', { field: 'visibility' });
+      const ownerLogin = agreed('ownerLogin', opt(input.ownerLogin), input.ownerId ? await loginOfOwnerId(ctx, input.ownerId) : undefined);
+      const isPrivate = agreed('visibility', opt(input.isPrivate), input.visibility ? input.visibility === 'PRIVATE' : undefined);
+      const isTemplate = agreed('template', opt(input.isTemplate), opt(input.template));
+      const withoutUnits = [
+        ...(input.hasIssuesEnabled === false ? (['ISSUES'] as const) : []),
+        ...(input.hasWikiEnabled === false ? (['WIKI'] as const) : []),
+      ];
       let owner: createService.RepoOwnerRef = { kind: 'viewer' };
       if (ownerLogin && ownerLogin.toLowerCase() !== viewerLogin) {
         const row = await ctx.cx.db.user.findUnique({ where: { lowerName: ownerLogin.toLowerCase() }, select: { type: true } });
@@ -50,8 +87,10 @@ builder.relayMutationField(
         createService.createRepo(ctx.cx, owner, {
           name: input.name,
           description: opt(input.description),
-          private: opt(input.isPrivate),
-          template: opt(input.isTemplate),
+          private: isPrivate,
+          template: isTemplate,
+          website: opt(input.homepageUrl),
+          withoutUnits,
           autoInit: opt(input.autoInit),
           gitignores: opt(input.gitignores),
           license: opt(input.license),

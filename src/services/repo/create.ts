@@ -50,6 +50,10 @@ export interface CreateRepoInput {
   /** default, collaborator, committer, collaboratorcommitter; anything else → default. */
   trustModel?: string;
   objectFormatName?: string;
+  /** The website (GitHub's homepageUrl at creation; Gitea sets it by editing). */
+  website?: string;
+  /** Units of DEFAULT_REPO_UNITS the repository starts without (GitHub's hasIssuesEnabled/hasWikiEnabled: false). */
+  withoutUnits?: readonly UnitType[];
 }
 
 const TRUST_MODELS: Record<string, Models.TrustModel> = {
@@ -185,7 +189,13 @@ export async function createRepo(
           trustModel: TRUST_MODELS[(input.trustModel ?? '').toLowerCase()] ?? 'DEFAULT',
           objectFormatName: objectFormat,
           numWatches: 1,
-          units: { create: DEFAULT_REPO_UNITS.map((type) => ({ type, config: JSON.stringify(defaultUnitConfig(type)) })) },
+          website: input.website ?? '',
+          units: {
+            create: DEFAULT_REPO_UNITS.filter((type) => !input.withoutUnits?.includes(type)).map((type) => ({
+              type,
+              config: JSON.stringify(defaultUnitConfig(type)),
+            })),
+          },
           watches: { create: { userId: viewer.id, mode: 'AUTO' } },
           ...extra.data,
         },
