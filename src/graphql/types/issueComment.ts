@@ -250,6 +250,19 @@ const eventWhere = (item: ItemType) => (id: string, ctx: GraphQLContext) =>
   ({ id: dbId(id), AND: [ITEM_WHERE[item], commentReadWhere(ctx.cx)] }) as Models.Prisma.CommentWhereUniqueInput;
 
 const EVENT = { id: { field: 'id' }, nullable: true, ...filteredBy('commentReadWhere') } as const;
+
+/** An event's actor: the user who posted it, as GitHub's Actor (null for a deleted user). */
+function actorOfEvent() {
+  return {
+    type: ActorRef,
+    nullable: true,
+    ...SHOWN,
+    select: (_a: unknown, _c: unknown, nested: (selection: true) => Models.Prisma.UserDefaultArgs | true) => ({
+      poster: withUserScalars(nested(true)),
+    }),
+    resolve: (c: { poster: Models.User | null }) => c.poster,
+  } as const;
+}
 // Every event type (each is a variant of the Comment rows) reads with the issue scope, as comments do.
 for (const item of ITEM_TYPES) if (item !== 'ISSUE_COMMENT') tokenReadScope({ name: typeNameOf(item) }, 'issue');
 
@@ -260,13 +273,7 @@ builder.prismaNode('Comment', {
   description: 'The issue was closed.',
   findUnique: eventWhere('CLOSED_EVENT'),
   fields: (t) => ({
-    actor: t.field({
-      type: ActorRef,
-      nullable: true,
-      ...SHOWN,
-      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
-      resolve: (c) => c.poster,
-    }),
+    actor: t.field(actorOfEvent()),
     closable: t.field({
       type: ClosableRef,
       ...OF_ISSUE,
@@ -283,13 +290,7 @@ builder.prismaNode('Comment', {
   description: 'The issue was reopened.',
   findUnique: eventWhere('REOPENED_EVENT'),
   fields: (t) => ({
-    actor: t.field({
-      type: ActorRef,
-      nullable: true,
-      ...SHOWN,
-      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
-      resolve: (c) => c.poster,
-    }),
+    actor: t.field(actorOfEvent()),
     closable: t.field({
       type: ClosableRef,
       ...OF_ISSUE,
@@ -307,13 +308,7 @@ const labelEvent = (item: 'LABELED_EVENT' | 'UNLABELED_EVENT', description: stri
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.field({
-        type: ActorRef,
-        nullable: true,
-        ...SHOWN,
-        select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
-        resolve: (c) => c.poster,
-      }),
+      actor: t.field(actorOfEvent()),
       label: t.relation('label', {
         type: LabelRef,
         nullable: true,
@@ -346,13 +341,7 @@ const assignEvent = (item: 'ASSIGNED_EVENT' | 'UNASSIGNED_EVENT', description: s
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.field({
-        type: ActorRef,
-        nullable: true,
-        ...SHOWN,
-        select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
-        resolve: (c) => c.poster,
-      }),
+      actor: t.field(actorOfEvent()),
       assignee: t.field({
         type: AssigneeUnion,
         nullable: true,
@@ -379,13 +368,7 @@ export const MilestonedEventRef = builder.prismaNode('Comment', {
   description: 'The issue was added to a milestone.',
   findUnique: eventWhere('MILESTONED_EVENT'),
   fields: (t) => ({
-    actor: t.field({
-      type: ActorRef,
-      nullable: true,
-      ...SHOWN,
-      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
-      resolve: (c) => c.poster,
-    }),
+    actor: t.field(actorOfEvent()),
     milestoneTitle: t.string({ select: { milestone: { select: { name: true } } }, resolve: (c) => c.milestone?.name ?? '' }),
   }),
 });
@@ -398,13 +381,7 @@ export const DemilestonedEventRef = builder.prismaNode('Comment', {
   description: 'The issue was removed from a milestone.',
   findUnique: eventWhere('DEMILESTONED_EVENT'),
   fields: (t) => ({
-    actor: t.field({
-      type: ActorRef,
-      nullable: true,
-      ...SHOWN,
-      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
-      resolve: (c) => c.poster,
-    }),
+    actor: t.field(actorOfEvent()),
     milestoneTitle: t.string({ select: { oldMilestone: { select: { name: true } } }, resolve: (c) => c.oldMilestone?.name ?? '' }),
   }),
 });
@@ -417,13 +394,7 @@ export const RenamedTitleEventRef = builder.prismaNode('Comment', {
   description: 'The title changed.',
   findUnique: eventWhere('RENAMED_TITLE_EVENT'),
   fields: (t) => ({
-    actor: t.field({
-      type: ActorRef,
-      nullable: true,
-      ...SHOWN,
-      select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
-      resolve: (c) => c.poster,
-    }),
+    actor: t.field(actorOfEvent()),
     previousTitle: t.exposeString('oldTitle'),
     currentTitle: t.exposeString('newTitle'),
   }),
@@ -437,13 +408,7 @@ const lockEvent = (item: 'LOCKED_EVENT' | 'UNLOCKED_EVENT', description: string)
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.field({
-        type: ActorRef,
-        nullable: true,
-        ...SHOWN,
-        select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
-        resolve: (c) => c.poster,
-      }),
+      actor: t.field(actorOfEvent()),
       lockable: t.field({
         type: LockableRef,
         ...OF_ISSUE,
@@ -463,13 +428,7 @@ const pinEvent = (item: 'PINNED_EVENT' | 'UNPINNED_EVENT', description: string) 
     description,
     findUnique: eventWhere(item),
     fields: (t) => ({
-      actor: t.field({
-        type: ActorRef,
-        nullable: true,
-        ...SHOWN,
-        select: (_a, _c, nested) => ({ poster: withUserScalars(nested(true)) }),
-        resolve: (c) => c.poster,
-      }),
+      actor: t.field(actorOfEvent()),
       issue: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
     }),
   });
