@@ -1,5 +1,6 @@
 // The signed-in user's own settings (Gitea GET/PATCH /user/settings) and the token a request is made with
 // (Gitea GET/DELETE /token).
+import { userUpdatePlan } from './updatePlan.ts';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { requireTokenScope, requireViewer, requireWriter } from '../access/guards.ts';
@@ -54,17 +55,7 @@ export async function updateUserSettings(cx: ServiceContext, input: UserSettings
     validateMaxSize(value, max, field);
   }
   validateWebsite(input.website);
-  const data: Models.Prisma.UserUpdateInput = {};
-  const fields: string[] = [];
-  const set = <K extends keyof Models.Prisma.UserUpdateInput>(
-    key: K,
-    value: Models.Prisma.UserUpdateInput[K] | undefined,
-    name: string,
-  ) => {
-    if (value === undefined) return;
-    data[key] = value;
-    fields.push(name);
-  };
+  const { data, fields, set } = userUpdatePlan();
   set('fullName', input.fullName, 'full_name');
   set('website', input.website, 'website');
   set('description', input.description, 'description');

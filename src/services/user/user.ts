@@ -1,3 +1,4 @@
+import { userUpdatePlan } from './updatePlan.ts';
 import { hashPassword } from '../../auth/password.ts';
 import type { DbLike, Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
@@ -254,17 +255,7 @@ export async function editUser(cx: ServiceContext, username: string, input: Edit
   }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return withTx(cx, async (tx, emit) => {
-    const data: Models.Prisma.UserUpdateInput = {};
-    const fields: string[] = [];
-    const set = <K extends keyof Models.Prisma.UserUpdateInput>(
-      key: K,
-      value: Models.Prisma.UserUpdateInput[K] | undefined,
-      name: string,
-    ) => {
-      if (value === undefined) return;
-      data[key] = value;
-      fields.push(name);
-    };
+    const { data, fields, set } = userUpdatePlan();
     set('loginName', input.loginName, 'login_name');
     set('passwordHash', passwordHash, 'password');
     set('mustChangePassword', input.mustChangePassword, 'must_change_password');
