@@ -19,16 +19,25 @@ function conflicts(): string[] {
   return githubConflicts(buildSchema(ours), buildSchema(schema.idl, { assumeValidSDL: true }));
 }
 
-const listed = (): string[] =>
-  readFileSync(LIST, 'utf8')
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'));
+/** The list's entries, each with the reason it stays (after `  # `) when GitHub's shape cannot hold a Gitea concept. */
+function entries(): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>();
+  for (const line of readFileSync(LIST, 'utf8').split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const [entry = '', reason] = line.split(/\s+#\s+/, 2);
+    out.set(entry, reason);
+  }
+  return out;
+}
+const listed = (): string[] => [...entries().keys()];
 
 function rewriteList(found: string[]): void {
   const header = readFileSync(LIST, 'utf8')
     .split('\n')
     .filter((l) => l.startsWith('#'));
-  writeFileSync(LIST, [...header, ...[...found].sort()].join('\n') + '\n');
+  const reasons = entries();
+  const lines = [...found].sort().map((c) => (reasons.get(c) ? `${c}  # ${reasons.get(c)}` : c));
+  writeFileSync(LIST, [...header, ...lines].join('\n') + '\n');
 }
 
 describe("the graph against GitHub's schema", () => {
@@ -37,6 +46,12 @@ describe("the graph against GitHub's schema", () => {
   it('has no conflict that is not already listed', () => {
     const known = new Set(listed());
     expect(found.filter((c) => !known.has(c))).toEqual([]);
+  });
+  it('prints how many conflicts remain to remove and how many stay with a reason', () => {
+    const all = entries();
+    const kept = [...all.values()].filter(Boolean).length;
+    console.log(`GitHub schema conflicts: ${all.size - kept} to remove, ${kept} kept with a reason`);
+    expect(kept).toBeLessThanOrEqual(all.size);
   });
   it('lists no conflict that is gone', () => {
     const now = new Set(found);
