@@ -43,6 +43,8 @@ const DOORS: Record<string, 'branch' | 'tag' | { none: string }> = {
   'DELETE /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}': { none: 'release assets' },
   'v3 DELETE /repos/:owner/:repo/git/refs/*': 'branch',
   'v3 POST /repos/:owner/:repo/releases': 'tag',
+  'v3 PATCH /repos/:owner/:repo/releases/:id': 'tag',
+  'v3 DELETE /repos/:owner/:repo/releases/assets/:id': { none: 'release assets' },
   'mutation createRef': 'branch',
   'mutation updateRef': 'branch',
   'mutation deleteRef': 'branch',
@@ -349,9 +351,19 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
         body: { tag_name: 'v-v3', target_commitish: 'rel' },
       });
       expect(v3.statusCode, v3.body).toBe(201);
+      const draft = await t.request('POST', '/api/v3/repos/own/doors/releases', {
+        headers: basic('wri'),
+        body: { tag_name: 'v-v3-draft', target_commitish: 'rel', draft: true },
+      });
+      expect(draft.statusCode, draft.body).toBe(201);
+      const published = await t.request('PATCH', `/api/v3/repos/own/doors/releases/${String((draft.json() as { id: number }).id)}`, {
+        headers: basic('wri'),
+        body: { draft: false },
+      });
+      expect(published.statusCode, published.body).toBe(200);
     });
     const tags = (await api('GET', '/repos/own/doors/tags', 'own')).json as unknown as { name: string }[];
-    expect(tags.map((x) => x.name).sort()).toEqual(['v-graph', 'v-rel', 'v-v3']);
+    expect(tags.map((x) => x.name).sort()).toEqual(['v-graph', 'v-rel', 'v-v3', 'v-v3-draft']);
   });
 
   it('an admin renames a branch a rule names, and the rule follows; a pattern-protected branch is renamed by nobody', async () => {
