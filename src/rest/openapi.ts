@@ -184,11 +184,13 @@ function parameters(route: RouteDef): JsonObject[] {
 function requestBody(route: RouteDef, inputSchemas: Record<string, JsonObject>): JsonObject | undefined {
   if (route.upload) {
     const file = { type: 'string', format: 'binary' };
+    // Documented as Gitea documents it (multipart only): with a second, raw content type, orval's fetch client hands
+    // the union to fetch without building the form and does not compile. The raw body is still accepted.
     return {
       required: true,
+      description: 'The file as the multipart field `attachment`; the file as the raw body (with `?name=`) is accepted too.',
       content: {
         'multipart/form-data': { schema: { type: 'object', properties: { attachment: file }, required: ['attachment'] } },
-        'application/octet-stream': { schema: file },
       },
     };
   }
