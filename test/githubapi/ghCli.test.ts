@@ -74,6 +74,19 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     return res.json() as Record<string, unknown> & Array<Record<string, unknown>>;
   };
 
+  /** A new branch of alice/demo with one added file (through /api/v1); its commit sha. */
+  const branchWithFile = async (branch: string, text = `${branch}\n`): Promise<string> => {
+    const file = await t.request('POST', `/api/v1/repos/alice/demo/contents/${branch}.txt`, {
+      headers: basic('alice'),
+      body: { content: Buffer.from(text).toString('base64'), message: `Add ${branch}`, new_branch: branch },
+    });
+    expect(file.statusCode, file.body).toBe(201);
+    return (file.json() as { commit: { sha: string } }).commit.sha;
+  };
+  /** `gh pr create` from `branch` into main; the pull request's number. */
+  const ghPull = async (branch: string, title: string): Promise<string> =>
+    (await gh('pr', 'create', '--head', branch, '--base', 'main', '--title', title, '--body', 'x', '-R', repo)).trim().split('/').pop()!;
+
   beforeAll(async () => {
     home = mkdtempSync(path.join(tmpdir(), 'forgegraph-gh-'));
     let appPort = 0;
@@ -166,13 +179,7 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
   });
 
   it('pr create (and --draft, a WIP title) and pr merge', async () => {
-    for (const branch of ['merge-me', 'draft-me']) {
-      const file = await t.request('POST', `/api/v1/repos/alice/demo/contents/${branch}.txt`, {
-        headers: basic('alice'),
-        body: { content: Buffer.from(`${branch}\n`).toString('base64'), message: `Add ${branch}`, new_branch: branch },
-      });
-      expect(file.statusCode, file.body).toBe(201);
-    }
+    for (const branch of ['merge-me', 'draft-me']) await branchWithFile(branch);
     const url = (
       await gh('pr', 'create', '--head', 'merge-me', '--base', 'main', '--title', 'Merge me', '--body', 'ready', '-R', repo)
     ).trim();
@@ -246,12 +253,7 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
   });
 
   it('pr view, pr status and pr checks of a pull request with a commit status', async () => {
-    const file = await t.request('POST', '/api/v1/repos/alice/demo/contents/feature.txt', {
-      headers: basic('alice'),
-      body: { content: Buffer.from('feature\n').toString('base64'), message: 'Add the feature', new_branch: 'feature' },
-    });
-    expect(file.statusCode, file.body).toBe(201);
-    const sha = (file.json() as { commit: { sha: string } }).commit.sha;
+    const sha = await branchWithFile('feature');
     const opened = await t.request('POST', '/api/v1/repos/alice/demo/pulls', {
       headers: basic('alice'),
       body: { head: 'feature', base: 'main', title: 'Add the feature', body: 'Please merge.' },
@@ -307,15 +309,8 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
     });
     expect(collab.statusCode, collab.body).toBe(204);
     const daveToken = await t.createToken('dave', ['all']);
-    const file = await t.request('POST', '/api/v1/repos/alice/demo/contents/reviewed.txt', {
-      headers: basic('alice'),
-      body: { content: Buffer.from('reviewed line\n').toString('base64'), message: 'Add reviewed', new_branch: 'reviewed' },
-    });
-    expect(file.statusCode, file.body).toBe(201);
-    const n = (await gh('pr', 'create', '--head', 'reviewed', '--base', 'main', '--title', 'Review me', '--body', 'x', '-R', repo))
-      .trim()
-      .split('/')
-      .pop()!;
+    const sha = await branchWithFile('reviewed', 'reviewed line\n');
+    const n = await ghPull('reviewed', 'Review me');
 
     const diff = await gh('pr', 'diff', n, '-R', repo);
     expect(diff).toContain('diff --git a/reviewed.txt b/reviewed.txt');
@@ -336,7 +331,7 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
       const { stdout: branch } = await run('git', ['-C', clone, 'rev-parse', '--abbrev-ref', 'HEAD']);
       expect(branch.trim()).toBe('reviewed');
       const { stdout: head } = await run('git', ['-C', clone, 'rev-parse', 'HEAD']);
-      expect(head.trim()).toBe((file.json() as { commit: { sha: string } }).commit.sha);
+      expect(head.trim()).toBe(sha);
     }
 
     await gh('pr', 'merge', n, '--squash', '--delete-branch', '-R', repo);
@@ -386,15 +381,8 @@ describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (
   });
 
   it('pr comment, pr close and reopen, label delete', async () => {
-    const file = await t.request('POST', '/api/v1/repos/alice/demo/contents/talk.txt', {
-      headers: basic('alice'),
-      body: { content: Buffer.from('talk\n').toString('base64'), message: 'Talk', new_branch: 'talk' },
-    });
-    expect(file.statusCode, file.body).toBe(201);
-    const n = (await gh('pr', 'create', '--head', 'talk', '--base', 'main', '--title', 'Talk', '--body', 'x', '-R', repo))
-      .trim()
-      .split('/')
-      .pop()!;
+    await branchWithFile('talk');
+    const n = await ghPull('talk', 'Talk');
     expect(await gh('pr', 'comment', n, '--body', 'on the pull request', '-R', repo)).toContain(`/alice/demo/pulls/${n}#issuecomment-`);
     expect((await v1(`/repos/alice/demo/issues/${n}/comments`)).map((c) => c.body)).toEqual(['on the pull request']);
     await gh('pr', 'close', n, '-R', repo);

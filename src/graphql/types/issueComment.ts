@@ -266,39 +266,27 @@ function actorOfEvent() {
 // Every event type (each is a variant of the Comment rows) reads with the issue scope, as comments do.
 for (const item of ITEM_TYPES) if (item !== 'ISSUE_COMMENT') tokenReadScope({ name: typeNameOf(item) }, 'issue');
 
-builder.prismaNode('Comment', {
-  ...EVENT,
-  interfaces: [TimelineItemRef],
-  variant: 'ClosedEvent',
-  description: 'The issue was closed.',
-  findUnique: eventWhere('CLOSED_EVENT'),
-  fields: (t) => ({
-    actor: t.field(actorOfEvent()),
-    closable: t.field({
-      type: ClosableRef,
-      ...OF_ISSUE,
-      select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
-      resolve: (c) => c.issue,
+for (const [variant, item, description] of [
+  ['ClosedEvent', 'CLOSED_EVENT', 'The issue was closed.'],
+  ['ReopenedEvent', 'REOPENED_EVENT', 'The issue was reopened.'],
+] as const) {
+  builder.prismaNode('Comment', {
+    ...EVENT,
+    interfaces: [TimelineItemRef],
+    variant,
+    description,
+    findUnique: eventWhere(item),
+    fields: (t) => ({
+      actor: t.field(actorOfEvent()),
+      closable: t.field({
+        type: ClosableRef,
+        ...OF_ISSUE,
+        select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
+        resolve: (c) => c.issue,
+      }),
     }),
-  }),
-});
-
-builder.prismaNode('Comment', {
-  ...EVENT,
-  interfaces: [TimelineItemRef],
-  variant: 'ReopenedEvent',
-  description: 'The issue was reopened.',
-  findUnique: eventWhere('REOPENED_EVENT'),
-  fields: (t) => ({
-    actor: t.field(actorOfEvent()),
-    closable: t.field({
-      type: ClosableRef,
-      ...OF_ISSUE,
-      select: (_a, _c, nested) => ({ issue: withIssueScalars(nested(true)) }),
-      resolve: (c) => c.issue,
-    }),
-  }),
-});
+  });
+}
 
 const labelEvent = (item: 'LABELED_EVENT' | 'UNLABELED_EVENT', description: string) =>
   builder.prismaNode('Comment', {
