@@ -1,4 +1,7 @@
+import type { Models } from '../db/client.ts';
 import type { Readme } from '../services/repo/readme.ts';
+import { avatarUrl } from '../services/user/avatar.ts';
+import { nodeId } from './nodeId.ts';
 
 /** `/`-separated path with each segment escaped. */
 const segments = (p: string): string => p.split('/').map(encodeURIComponent).join('/');
@@ -27,5 +30,18 @@ export function toGithubContent(r: Readme, rootUrl: string): Record<string, unkn
     html_url: html,
     download_url: `${rootUrl}api/v1/repos/${repo}/raw/${segments(r.entry.path)}?ref=${encodeURIComponent(r.ref.name)}`,
     _links: { self, git, html },
+  };
+}
+
+/** GitHub's simple user object for an account (a repository's owner, a release's author). */
+export function toGithubOwner(user: Models.User, rootUrl: string): Record<string, unknown> {
+  return {
+    login: user.name,
+    id: user.id,
+    node_id: nodeId(user.type === 'ORGANIZATION' ? 'Organization' : 'User', user.id),
+    avatar_url: avatarUrl(user, rootUrl),
+    html_url: `${rootUrl}${encodeURIComponent(user.name)}`,
+    type: user.type === 'ORGANIZATION' ? 'Organization' : 'User',
+    site_admin: user.isAdmin,
   };
 }

@@ -1,12 +1,11 @@
 // GitHub's fork call (`gh repo fork`): POST /repos/{o}/{r}/forks on the fork service of /api/v1 (same gates).
 // GitHub answers 202 with the fork, and with the existing fork when the owner has one already (Gitea: 409).
 import type { FastifyInstance } from 'fastify';
-import type { Models } from '../db/client.ts';
 import { isDomainError } from '../errors.ts';
 import * as forkService from '../services/repo/fork.ts';
 import { getRepo } from '../services/repo/read.ts';
 import type { ApiRepoCore } from '../services/repo/repoRows.ts';
-import { avatarUrl } from '../services/user/avatar.ts';
+import { toGithubOwner } from './convert.ts';
 import { sendGithubError } from './errors.ts';
 import { nodeId } from './nodeId.ts';
 import { WRITE_REPO } from './routeConfig.ts';
@@ -22,18 +21,6 @@ interface ForkBody {
 }
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-function toGithubOwner(user: Models.User, rootUrl: string): Record<string, unknown> {
-  return {
-    login: user.name,
-    id: user.id,
-    node_id: nodeId(user.type === 'ORGANIZATION' ? 'Organization' : 'User', user.id),
-    avatar_url: avatarUrl(user, rootUrl),
-    html_url: `${rootUrl}${encodeURIComponent(user.name)}`,
-    type: user.type === 'ORGANIZATION' ? 'Organization' : 'User',
-    site_admin: user.isAdmin,
-  };
-}
 
 /** GitHub's repository object, the fields both forges have; links point at what this server serves. */
 function toGithubRepository(repo: ApiRepoCore, rootUrl: string, parent: ApiRepoCore | null): Record<string, unknown> {

@@ -2,6 +2,7 @@
 // GET …/releases/tags/{tag}, on the release service of /api/v1 (same gate: code writers; token scope write:repository).
 import type { FastifyInstance } from 'fastify';
 import * as releaseService from '../services/release/release.ts';
+import { toGithubOwner } from './convert.ts';
 import { nodeId } from './nodeId.ts';
 import { toGithubAsset } from './releaseAssets.ts';
 import { READ_REPO, WRITE_REPO } from './routeConfig.ts';
@@ -39,7 +40,6 @@ function toGithubRelease(view: releaseService.ReleaseView, rootUrl: string): Rec
   const { release: r, repo } = view;
   const path = `${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
   const api = `${rootUrl}api/v3/repos/${path}/releases/${r.id}`;
-  const author = view.publisher ? { login: view.publisher.name, id: view.publisher.id, type: 'User' } : null;
   return {
     url: api,
     html_url: `${rootUrl}${path}/releases/tag/${encodeURIComponent(r.tagName)}`,
@@ -57,7 +57,7 @@ function toGithubRelease(view: releaseService.ReleaseView, rootUrl: string): Rec
     prerelease: r.isPrerelease,
     created_at: r.createdAt.toISOString(),
     published_at: r.isDraft ? null : r.createdAt.toISOString(),
-    author,
+    author: view.publisher ? toGithubOwner(view.publisher, rootUrl) : null,
     assets: view.attachments.map((a) => toGithubAsset(a, repo, rootUrl)),
   };
 }
