@@ -4,7 +4,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { errorCodes, gql } from '../helpers/graphql.ts';
+import { errorCodes, gql, repoGlobalId } from '../helpers/graphql.ts';
 import { PullFixture } from '../helpers/pull.ts';
 
 type Node = Record<string, unknown> | null;
@@ -183,7 +183,7 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
     });
     expect(bad.errors?.[0]?.message).toContain('GitObjectID must be a full hex object id (40 or 64 hex digits), got "main"');
     const url = await gql(t, 'mutation($i: UpdateRepositoryInput!) { updateRepository(input: $i) { repository { homepageUrl } } }', {
-      variables: { i: { owner: 'gt', name: 'pub', homepageUrl: 'not a url' } },
+      variables: { i: { repositoryId: await repoGlobalId(t, 'gt', 'pub'), homepageUrl: 'not a url' } },
       headers: basic('gt'),
     });
     expect(url.errors?.[0]?.message).toContain('URI must be an absolute URI string, got "not a url"');
@@ -202,7 +202,10 @@ describe.each(PROVIDERS)("GitHub's scalars, Actor and Node types (%s)", (provide
     const good = await gql<{ updateRepository: { repository: { homepageUrl: string } } }>(
       t,
       'mutation($i: UpdateRepositoryInput!) { updateRepository(input: $i) { repository { homepageUrl } } }',
-      { variables: { i: { owner: 'gt', name: 'pub', homepageUrl: 'https://example.com/home' } }, headers: basic('gt') },
+      {
+        variables: { i: { repositoryId: await repoGlobalId(t, 'gt', 'pub'), homepageUrl: 'https://example.com/home' } },
+        headers: basic('gt'),
+      },
     );
     expect(good.errors).toBeUndefined();
     expect(good.data?.updateRepository.repository.homepageUrl).toBe('https://example.com/home');

@@ -40,6 +40,12 @@ const repoInput = async (fx: ScopeFixture) => {
   const r = await fx.repo();
   return { owner: r.owner, name: r.name };
 };
+/** A fresh private repository named by its global id (GitHub's `repositoryId`). */
+const repoIdInput = async (fx: ScopeFixture) => {
+  const r = await fx.repo();
+  const row = await fx.rest('GET', `/repos/${r.owner}/${r.name}`);
+  return { repositoryId: encodeGlobalID('Repository', row.id as number) };
+};
 const withHead = async (fx: ScopeFixture) => {
   const repo = await fx.repo({ git: true });
   const row = await fx.rest('GET', `/repos/${repo.owner}/${repo.name}`);
@@ -638,7 +644,7 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       publicOnlyExempt: ADMIN_ONLY,
     },
   ],
-  updateRepository: [{ rest: 'PATCH /repos/{owner}/{repo}', input: async (fx) => ({ ...(await repoInput(fx)), isPrivate: false }) }],
+  updateRepository: [{ rest: 'PATCH /repos/{owner}/{repo}', input: async (fx) => ({ ...(await repoIdInput(fx)), isPrivate: false }) }],
   deleteRepository: [{ rest: 'DELETE /repos/{owner}/{repo}', input: repoInput }],
   createRef: [
     {
@@ -653,10 +659,10 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     {
       rest: 'POST /repos/{owner}/{repo}/branches',
       input: async (fx) => {
-        const { repo, repositoryId, head } = await withHead(fx);
+        const { repo, head } = await withHead(fx);
         const name = fx.name('b');
         await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/branches`, { new_branch_name: name });
-        return { repositoryId, name: `refs/heads/${name}`, oid: head, force: true };
+        return { refId: await fx.refId(repo, name), oid: head, force: true };
       },
     },
   ],
@@ -664,10 +670,10 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
     {
       rest: 'DELETE /repos/{owner}/{repo}/branches/{branch}',
       input: async (fx) => {
-        const { repo, repositoryId } = await withHead(fx);
+        const { repo } = await withHead(fx);
         const name = fx.name('b');
         await fx.rest('POST', `/repos/${repo.owner}/${repo.name}/branches`, { new_branch_name: name });
-        return { repositoryId, name: `refs/heads/${name}` };
+        return { refId: await fx.refId(repo, name) };
       },
     },
   ],
@@ -694,7 +700,7 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
   acceptRepositoryTransfer: [{ rest: 'POST /repos/{owner}/{repo}/transfer/accept', input: (fx) => pendingTransfer(fx) }],
   rejectRepositoryTransfer: [{ rest: 'POST /repos/{owner}/{repo}/transfer/reject', input: (fx) => pendingTransfer(fx) }],
   updateTopics: [
-    { rest: 'PUT /repos/{owner}/{repo}/topics', input: async (fx) => ({ ...(await repoInput(fx)), topicNames: ['scope-test'] }) },
+    { rest: 'PUT /repos/{owner}/{repo}/topics', input: async (fx) => ({ ...(await repoIdInput(fx)), topicNames: ['scope-test'] }) },
   ],
   forkRepository: [
     {

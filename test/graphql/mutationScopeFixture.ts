@@ -75,6 +75,12 @@ export class ScopeFixture {
     return `ssh-ed25519 ${blob.toString('base64')} ${this.name('key')}@test`;
   }
 
+  /** The global id of a branch (GitHub's Ref) of a repository. */
+  async refId(repo: RepoAt, branch: string): Promise<string> {
+    const row = await this.t.db.branch.findFirstOrThrow({ where: { name: branch, repo: { ownerName: repo.owner, name: repo.name } } });
+    return encodeGlobalID('Ref', row.id);
+  }
+
   /** A fresh plain user. */
   async newUser(): Promise<string> {
     const login = this.name('u');

@@ -7,7 +7,7 @@ import type { Models } from '../../src/db/client.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { addCollaborator, createRepo, createRepoLabel } from '../helpers/fixtures.ts';
-import { mutationError, gql as rawGql } from '../helpers/graphql.ts';
+import { mutationError, gql as rawGql, repoGlobalId } from '../helpers/graphql.ts';
 import { addMember, createOrgAs } from '../helpers/org.ts';
 
 /** Runs an operation that must succeed and returns its data. */
@@ -165,9 +165,10 @@ describe.each(PROVIDERS)('GraphQL repository mutations (%s)', (provider) => {
     const rest = await t.request('GET', '/api/v1/repos/alice/graph', { headers: basic('alice') });
     expect(rest.json().description).toBe('via GraphQL');
 
+    const graphId = await repoGlobalId(t, 'alice', 'graph');
     const updated = await rawGql<{ updateRepository: { repository: { isPrivate: boolean; squashMergeAllowed: boolean } } | null }>(
       t,
-      'mutation { updateRepository(input: { owner: "alice", name: "graph", isPrivate: true, squashMergeAllowed: false }) { repository { isPrivate squashMergeAllowed } } }',
+      `mutation { updateRepository(input: { repositoryId: "${graphId}", isPrivate: true, squashMergeAllowed: false }) { repository { isPrivate squashMergeAllowed } } }`,
       { headers: basic('alice') },
     );
     expect(mutationError(updated, 'updateRepository')).toBeNull();
@@ -176,7 +177,7 @@ describe.each(PROVIDERS)('GraphQL repository mutations (%s)', (provider) => {
 
     const denied = await rawGql<{ updateRepository: { __typename: string } | null }>(
       t,
-      'mutation { updateRepository(input: { owner: "alice", name: "graph", description: "x" }) { __typename } }',
+      `mutation { updateRepository(input: { repositoryId: "${graphId}", description: "x" }) { __typename } }`,
       { headers: basic('bob') },
     );
     expect(mutationError(denied, 'updateRepository')?.code).toBe('NOT_FOUND');

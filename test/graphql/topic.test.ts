@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql, mutationError } from '../helpers/graphql.ts';
+import { gql, mutationError, repoGlobalId } from '../helpers/graphql.ts';
 
-const UPDATE = `mutation($owner: String!, $name: String!, $names: [String!]!) {
-  updateTopics(input: { owner: $owner, name: $name, topicNames: $names }) {
+const UPDATE = `mutation($id: ID!, $names: [String!]!) {
+  updateTopics(input: { repositoryId: $id, topicNames: $names }) {
     repository { repositoryTopics(first: 10) { totalCount nodes { topic { name repositoryCount } } } }
   }
 }`;
@@ -33,7 +33,7 @@ describe.each(PROVIDERS)('GraphQL topics (%s)', (provider) => {
 
   it('updateTopics replaces the topics; repositoryTopics lists them by name', async () => {
     const res = await gql<{ updateTopics: { repository: { repositoryTopics: Topics } } }>(t, UPDATE, {
-      variables: { owner: 'alice', name: 'pub', names: ['Web', 'api', 'web'] },
+      variables: { id: await repoGlobalId(t, 'alice', 'pub'), names: ['Web', 'api', 'web'] },
       headers: basic('alice'),
     });
     expect(res.errors).toBeUndefined();
@@ -50,17 +50,17 @@ describe.each(PROVIDERS)('GraphQL topics (%s)', (provider) => {
 
   it('invalid names, non-admins and invisible repositories are refused', async () => {
     const bad = await gql<{ updateTopics: unknown }>(t, UPDATE, {
-      variables: { owner: 'alice', name: 'pub', names: ['-x'] },
+      variables: { id: await repoGlobalId(t, 'alice', 'pub'), names: ['-x'] },
       headers: basic('alice'),
     });
     expect(mutationError(bad, 'updateTopics')).toMatchObject({ code: 'VALIDATION', message: 'Topic names are invalid' });
     const denied = await gql<{ updateTopics: unknown }>(t, UPDATE, {
-      variables: { owner: 'alice', name: 'pub', names: ['x'] },
+      variables: { id: await repoGlobalId(t, 'alice', 'pub'), names: ['x'] },
       headers: basic('bob'),
     });
     expect(mutationError(denied, 'updateTopics')?.code).toBe('PERMISSION_DENIED');
     const hidden = await gql<{ updateTopics: unknown }>(t, UPDATE, {
-      variables: { owner: 'alice', name: 'priv', names: ['x'] },
+      variables: { id: await repoGlobalId(t, 'alice', 'priv'), names: ['x'] },
       headers: basic('bob'),
     });
     expect(mutationError(hidden, 'updateTopics')?.code).toBe('NOT_FOUND');

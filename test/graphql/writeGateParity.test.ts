@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { gql, mutationError } from '../helpers/graphql.ts';
+import { gql, mutationError, repoGlobalId } from '../helpers/graphql.ts';
 
 /**
  * Both doors refuse the same writes with the same words (issue #10 finding 1): a token that only reads, and a
@@ -98,7 +98,9 @@ describe.each(PROVIDERS)('the write gate answers alike through REST and GraphQL 
   it('a read-only token cannot make a private repository public, through either door', async () => {
     const viaRest = await rest('PATCH', '/repos/owner/secret', readOnly, { private: false });
     expect(viaRest).toEqual({ status: 403, message: expect.stringContaining('required=[write:repository]') });
-    expect(await mutate('updateRepository', { owner: 'owner', name: 'secret', isPrivate: false }, readOnly)).toEqual({
+    expect(
+      await mutate('updateRepository', { repositoryId: await repoGlobalId(t, 'owner', 'secret'), isPrivate: false }, readOnly),
+    ).toEqual({
       code: 'PERMISSION_DENIED',
       message: viaRest.message,
     });
@@ -134,7 +136,9 @@ describe.each(PROVIDERS)('the write gate answers alike through REST and GraphQL 
 
   it('a public-only token does not find private repositories to write to (404), and writes to public ones', async () => {
     expect(await rest('PATCH', '/repos/owner/secret', publicOnly, { description: 'x' })).toMatchObject({ status: 404 });
-    expect(await mutate('updateRepository', { owner: 'owner', name: 'secret', description: 'x' }, publicOnly)).toMatchObject({
+    expect(
+      await mutate('updateRepository', { repositoryId: await repoGlobalId(t, 'owner', 'secret'), description: 'x' }, publicOnly),
+    ).toMatchObject({
       code: 'NOT_FOUND',
     });
     expect((await rest('PATCH', '/repos/owner/open', publicOnly, { description: 'fine' })).status).toBe(200);

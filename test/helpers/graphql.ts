@@ -1,4 +1,5 @@
 import type { TestApp } from './app.ts';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 
 /** One entry of a GraphQL response's `errors`. */
 export interface GqlError {
@@ -63,4 +64,12 @@ export function mutationError(res: { data: unknown; errors: GqlError[] | undefin
   if (data?.[name] != null) throw new Error(`${name} has a value and an error: ${JSON.stringify(res)}`);
   const field = err.extensions?.field;
   return { message: err.message, code: err.extensions?.code, type: err.type, field: typeof field === 'string' ? field : undefined };
+}
+
+/** The global id (GitHub's `repositoryId`) of owner/name, read from the database, whoever may see it. */
+export async function repoGlobalId(t: TestApp, owner: string, name: string): Promise<string> {
+  const row = await t.db.repository.findFirstOrThrow({
+    where: { lowerName: name.toLowerCase(), owner: { lowerName: owner.toLowerCase() } },
+  });
+  return encodeGlobalID('Repository', row.id);
 }

@@ -6,7 +6,6 @@ import type { Models } from '../../db/client.ts';
 import * as manage from '../../services/protection/manage.ts';
 import { canReadBranchProtections, locateBranchProtection } from '../../services/protection/locate.ts';
 import { firstMatchingRule, isRuleNameSpecial, parseIds, parseStrings, repoRulesLoader } from '../../services/protection/rule.ts';
-import { getRepoById } from '../../services/repo/read.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
@@ -15,6 +14,7 @@ import { checkedBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { teamsById } from './pullRequestReview.ts';
+import { repoRefOf } from '../repoIdInput.ts';
 import { RefRef, RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 import { githubRuleFields, githubRuleInput, mergeRuleInputs } from './branchProtectionGithubInput.ts';
@@ -229,12 +229,10 @@ builder.relayMutationField(
     description: 'Create a branch protection rule (repository admins; the service of POST /repos/{o}/{r}/branch_protections).',
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
-      const { repo } = await getRepoById(ctx.cx, requireDbIdOf(input.repositoryId, 'Repository', 'repository does not exist'));
-      return manage.createBranchProtection(
-        ctx.cx,
-        { owner: repo.ownerName, repo: repo.name },
-        { ...mergeRuleInputs(githubRuleInput(input), serviceInput(input.settings)), ruleName: input.pattern },
-      );
+      return manage.createBranchProtection(ctx.cx, await repoRefOf(ctx, input.repositoryId), {
+        ...mergeRuleInputs(githubRuleInput(input), serviceInput(input.settings)),
+        ruleName: input.pattern,
+      });
     },
   },
   { outputFields: (t) => ({ branchProtectionRule: t.field({ type: BranchProtectionRuleRef, resolve: (v) => v.row }) }) },

@@ -8,6 +8,10 @@ import { requireDbIdOf } from '../ids.ts';
 import { CommitRef } from './gitObject.ts';
 import { RefRef } from './repository.ts';
 
+/** The repository and ref name of a Ref id the viewer may read (a branch they cannot see is NOT_FOUND). */
+const refOf = (ctx: { cx: Parameters<typeof refService.refById>[0] }, gid: { typename: string; id: string }) =>
+  refService.refById(ctx.cx, requireDbIdOf(gid, 'Ref', 'ref does not exist'));
+
 const repoIdOf = (gid: { typename: string; id: string }) => requireDbIdOf(gid, 'Repository', 'repository does not exist');
 
 builder.relayMutationField(
@@ -33,17 +37,18 @@ builder.relayMutationField(
   'updateRef',
   {
     inputFields: (t) => ({
-      repositoryId: t.globalID({ required: true }),
-      name: t.string({ required: true, description: 'The fully qualified branch name (refs/heads/…).' }),
+      refId: t.globalID({ required: true, description: 'The Node ID of the Ref to be updated.' }),
       oid: t.field({ type: 'GitObjectID', required: true }),
-      force: t.boolean({ description: 'Allow a move that is not a fast-forward.' }),
+      force: t.boolean({ defaultValue: false, description: 'Allow a move that is not a fast-forward.' }),
     }),
   },
   {
     description: 'Move a branch to a commit (a fast-forward unless `force`); recorded as a push.',
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
-      ref: await refService.updateRef(ctx.cx, repoIdOf(input.repositoryId), input.name, input.oid, input.force ?? false),
+      ref: await refOf(ctx, input.refId).then(({ repoId, name }) =>
+        refService.updateRef(ctx.cx, repoId, name, input.oid, input.force ?? false),
+      ),
     }),
   },
   { outputFields: (t) => ({ ref: t.field({ type: RefRef, resolve: (p) => p.ref }) }) },
@@ -52,16 +57,14 @@ builder.relayMutationField(
 builder.relayMutationField(
   'deleteRef',
   {
-    inputFields: (t) => ({
-      repositoryId: t.globalID({ required: true }),
-      name: t.string({ required: true, description: 'The fully qualified branch name (refs/heads/…).' }),
-    }),
+    inputFields: (t) => ({ refId: t.globalID({ required: true, description: 'The Node ID of the Ref to be deleted.' }) }),
   },
   {
     description: 'Delete a branch (as DELETE /repos/{owner}/{repo}/branches/{branch}).',
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
-      await refService.deleteRef(ctx.cx, repoIdOf(input.repositoryId), input.name);
+      const { repoId, name } = await refOf(ctx, input.refId);
+      await refService.deleteRef(ctx.cx, repoId, name);
       return { deleted: true };
     },
   },

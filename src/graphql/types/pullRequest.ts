@@ -1,4 +1,3 @@
-import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
@@ -7,7 +6,6 @@ import * as createService from '../../services/pull/create.ts';
 import { pullCommitsByKey, pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
 import { isWorkInProgress } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
-import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { readableRepoIds } from '../../services/repo/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
@@ -21,13 +19,10 @@ import { CommitRef, type CommitView } from './gitObject.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
 import { IssueCommentConnectionRef, IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
 import { carriedLabelsOrderBy, LabelConnectionRef, LabelOrderInput, LabelRef } from './label.ts';
-import { RefRef, RepositoryRef } from './repository.ts';
+import { branchesByName, RefRef, RepositoryRef } from './repository.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserConnectionRef, UserRef } from './user.ts';
-import type { GraphQLContext } from '../context.ts';
 import { AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef, SubscribableRef } from './githubInterfaces.ts';
-
-const branches = createContextCache((ctx: GraphQLContext) => branchByNameLoader(ctx.cx));
 
 /**
  * A pull request: the PullRequest row (branches, merge state, cached diff stats) with its Issue row (title,
@@ -259,7 +254,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     nullable: true,
     description: 'The base branch as last pushed; null once it is deleted, or without code read access.',
     ...filteredBy('branchReadWhere'),
-    resolve: (p, _a, ctx) => branches(ctx).load({ repoId: p.baseRepoId, name: p.baseBranch }),
+    resolve: (p, _a, ctx) => branchesByName(ctx).load({ repoId: p.baseRepoId, name: p.baseBranch }),
   }),
   headRef: t.field({
     type: RefRef,
@@ -267,7 +262,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     description:
       'The head branch (in the head repository) as last pushed; null once it or its repository is deleted, or without code read access there.',
     ...filteredBy('branchReadWhere'),
-    resolve: (p, _a, ctx) => (p.headRepoId ? branches(ctx).load({ repoId: p.headRepoId, name: p.headBranch }) : null),
+    resolve: (p, _a, ctx) => (p.headRepoId ? branchesByName(ctx).load({ repoId: p.headRepoId, name: p.headBranch }) : null),
   }),
   headRepository: t.field({
     type: RepositoryRef,

@@ -1,9 +1,11 @@
+import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { requireRepo } from '../../services/access/repoAccess.ts';
+import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
@@ -51,6 +53,9 @@ function mergeAllowed(units: readonly { type: UnitType; config: string }[], key:
   const unit = units.find((u) => u.type === 'PULL_REQUESTS');
   return unit !== undefined && unitConfig(unit.config)[key] !== false;
 }
+
+/** Per request: live branches by repository and name, through the branch read policy, batched. */
+export const branchesByName = createContextCache((ctx: GraphQLContext) => branchByNameLoader(ctx.cx));
 
 export const RefRef = builder.prismaNode('Branch', {
   name: 'Ref',
@@ -180,6 +185,14 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         branches: { where: { AND: [{ isDeleted: false }, branchReadWhere(ctx.cx)] }, ...nested(true) },
       }),
       resolve: (r) => r.branches.find((b) => b.name === r.defaultBranch) ?? null,
+    }),
+    ref: t.field({
+      type: RefRef,
+      nullable: true,
+      args: { qualifiedName: t.arg.string({ required: true, description: 'refs/heads/<name>, or the short branch name.' }) },
+      description: 'A branch by its fully qualified or short name; null when absent or without code read access.',
+      ...filteredBy('branchReadWhere'),
+      resolve: (r, { qualifiedName }, ctx) => branchesByName(ctx).load({ repoId: r.id, name: qualifiedName.replace(/^refs\/heads\//, '') }),
     }),
     refs: t.relatedConnection(
       'branches',

@@ -10,6 +10,7 @@ import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { dbIdOf, opt, type GlobalId } from '../ids.ts';
 import type { GraphQLContext } from '../context.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
+import { repoRefOf } from '../repoIdInput.ts';
 import { DeployKeyRef, RepositoryRef } from './repository.ts';
 import { RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 
@@ -111,18 +112,20 @@ builder.relayMutationField(
   'updateRepository',
   {
     inputFields: (t) => ({
-      owner: t.string({ required: true }),
-      name: t.string({ required: true }),
-      newName: t.string(),
+      repositoryId: t.globalID({ required: true, description: 'The repository to edit.' }),
+      name: t.string({ description: 'A new name (the repository is renamed; the old name redirects).' }),
       description: t.string(),
       homepageUrl: t.field({ type: 'URI', description: 'The website (GitHub homepageUrl; an absolute URL).' }),
       isPrivate: t.boolean(),
-      isTemplate: t.boolean(),
+      template: t.boolean({ description: 'Whether the repository is a template.' }),
+      isTemplate: t.boolean({ description: 'As template.' }),
       isArchived: t.boolean(),
       defaultBranch: t.string(),
       hasIssuesEnabled: t.boolean(),
       hasWikiEnabled: t.boolean(),
       hasProjectsEnabled: t.boolean(),
+      hasDiscussionsEnabled: t.boolean({ description: 'Gitea has no discussions: only false is accepted.' }),
+      hasSponsorshipsEnabled: t.boolean({ description: 'Gitea has no sponsorships: only false is accepted.' }),
       hasPullRequestsEnabled: t.boolean(),
       hasReleasesEnabled: t.boolean(),
       hasPackagesEnabled: t.boolean(),
@@ -139,35 +142,35 @@ builder.relayMutationField(
     description: "Edit a repository's settings (repository admins; as PATCH /api/v1/repos/{owner}/{repo}). Only given fields change.",
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
+      for (const field of ['hasDiscussionsEnabled', 'hasSponsorshipsEnabled'] as const) {
+        if (input[field]) throw new ValidationError(`${field}: not supported (Gitea has no such unit)`, { field });
+      }
+      const ref = await repoRefOf(ctx, input.repositoryId);
       const pulls: Partial<editService.PullSettings> = {};
       if (input.mergeCommitAllowed != null) pulls.allowMerge = input.mergeCommitAllowed;
       if (input.rebaseMergeAllowed != null) pulls.allowRebase = input.rebaseMergeAllowed;
       if (input.squashMergeAllowed != null) pulls.allowSquash = input.squashMergeAllowed;
       if (input.fastForwardOnlyAllowed != null) pulls.allowFastForwardOnly = input.fastForwardOnlyAllowed;
       if (input.deleteBranchOnMerge != null) pulls.defaultDeleteBranchAfterMerge = input.deleteBranchOnMerge;
-      const edited = await withInputFieldNames({ ...REPO_INPUT_FIELDS, name: 'newName' }, () =>
-        editService.editRepo(
-          ctx.cx,
-          { owner: input.owner, repo: input.name },
-          {
-            name: opt(input.newName),
-            description: opt(input.description),
-            website: opt(input.homepageUrl),
-            private: opt(input.isPrivate),
-            template: opt(input.isTemplate),
-            archived: opt(input.isArchived),
-            defaultBranch: opt(input.defaultBranch),
-            hasIssues: opt(input.hasIssuesEnabled),
-            hasWiki: opt(input.hasWikiEnabled),
-            hasProjects: opt(input.hasProjectsEnabled),
-            hasPullRequests: opt(input.hasPullRequestsEnabled),
-            hasReleases: opt(input.hasReleasesEnabled),
-            hasPackages: opt(input.hasPackagesEnabled),
-            hasActions: opt(input.hasActionsEnabled),
-            hasCode: opt(input.hasCodeEnabled),
-            ...(Object.keys(pulls).length ? { pulls } : {}),
-          },
-        ),
+      const edited = await withInputFieldNames(REPO_INPUT_FIELDS, () =>
+        editService.editRepo(ctx.cx, ref, {
+          name: opt(input.name),
+          description: opt(input.description),
+          website: opt(input.homepageUrl),
+          private: opt(input.isPrivate),
+          template: agreed('template', opt(input.isTemplate), opt(input.template)),
+          archived: opt(input.isArchived),
+          defaultBranch: opt(input.defaultBranch),
+          hasIssues: opt(input.hasIssuesEnabled),
+          hasWiki: opt(input.hasWikiEnabled),
+          hasProjects: opt(input.hasProjectsEnabled),
+          hasPullRequests: opt(input.hasPullRequestsEnabled),
+          hasReleases: opt(input.hasReleasesEnabled),
+          hasPackages: opt(input.hasPackagesEnabled),
+          hasActions: opt(input.hasActionsEnabled),
+          hasCode: opt(input.hasCodeEnabled),
+          ...(Object.keys(pulls).length ? { pulls } : {}),
+        }),
       );
       return { repository: edited.repo };
     },

@@ -5,6 +5,7 @@ import { writeScope } from '../tokenWriteScopes.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { dbId } from '../ids.ts';
 import { repoReadWhere, topicReadWhere } from '../../services/repo/visibility.ts';
+import { repoRefOf } from '../repoIdInput.ts';
 import { RepositoryRef } from './repository.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { StarrableRef } from './githubInterfaces.ts';
@@ -59,8 +60,7 @@ builder.relayMutationField(
   'updateTopics',
   {
     inputFields: (t) => ({
-      owner: t.string({ required: true }),
-      name: t.string({ required: true }),
+      repositoryId: t.globalID({ required: true, description: 'The repository whose topics are replaced.' }),
       topicNames: t.stringList({ required: true, description: 'The complete new list (trimmed and lower-cased; at most 25).' }),
     }),
   },
@@ -68,7 +68,7 @@ builder.relayMutationField(
     description: "Replace a repository's topics (repository admins; as PUT /api/v1/repos/{owner}/{repo}/topics).",
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
-      repository: await topicService.replaceTopics(ctx.cx, { owner: input.owner, repo: input.name }, input.topicNames),
+      repository: await topicService.replaceTopics(ctx.cx, await repoRefOf(ctx, input.repositoryId), input.topicNames),
     }),
   },
   { outputFields: (t) => ({ repository: t.field({ type: RepositoryRef, resolve: (p) => p.repository }) }) },

@@ -10,6 +10,7 @@ import { requireViewer } from '../access/guards.ts';
 import { requireRepoAccess, requireUnitWrite } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { moveRefs } from './moveRefs.ts';
+import { branchReadWhere } from './visibility.ts';
 
 const HEADS = 'refs/heads/';
 
@@ -43,6 +44,16 @@ async function branchRow(cx: ServiceContext, repoId: number, name: string): Prom
   const row = await cx.db.branch.findUnique({ where: { repoId_name: { repoId, name } } });
   if (!row) throw new NotFoundError(`branch does not exist [name: ${name}]`, { name });
   return row;
+}
+
+/** A branch the viewer may read, by its row id (GitHub's Ref id), as the repository and the fully qualified ref name. @throws NotFoundError */
+export async function refById(cx: ServiceContext, branchId: number): Promise<{ repoId: number; name: string }> {
+  const row = await cx.db.branch.findFirst({
+    where: { id: branchId, isDeleted: false, AND: [branchReadWhere(cx)] },
+    select: { repoId: true, name: true },
+  });
+  if (!row) throw new NotFoundError('ref does not exist', { branchId });
+  return { repoId: row.repoId, name: HEADS + row.name };
 }
 
 /** GitHub createRef: a new branch at `oid`. @throws NotFoundError, PermissionDeniedError, RepoArchivedError, AlreadyExistsError, InvalidArgumentError */

@@ -140,6 +140,7 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
   let t: TestApp;
   let repoId = '';
   let pullId = '';
+  let relRef = '';
   const api = restApi(() => t);
   const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -203,13 +204,14 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
     ]) {
       expect((await api('POST', '/repos/own/doors/pulls', 'own', { head, base, title: `${head} into ${base}` })).status).toBe(201);
     }
-    const ids = await gql<{ repository: { id: string; p1: { id: string } } }>(
+    const ids = await gql<{ repository: { id: string; p1: { id: string }; rel: { id: string } } }>(
       t,
-      '{ repository(owner: "own", name: "doors") { id p1: pullRequest(number: 1) { id } } }',
+      '{ repository(owner: "own", name: "doors") { id p1: pullRequest(number: 1) { id } rel: ref(qualifiedName: "rel") { id } } }',
       { headers: basic('own') },
     );
     repoId = ids.data!.repository.id;
     pullId = ids.data!.repository.p1.id;
+    relRef = ids.data!.repository.rel.id;
   });
   afterAll(() => t?.close());
 
@@ -263,13 +265,13 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
     'mutation updateRef': async () => {
       const oid = (await heads()).feat;
       for (const force of [false, true]) {
-        expect(await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/rel', oid, force })).toMatchObject({
+        expect(await mutate('updateRef', { refId: relRef, oid, force })).toMatchObject({
           code: 'PERMISSION_DENIED',
         });
       }
     },
     'mutation deleteRef': async () => {
-      expect(await mutate('deleteRef', { repositoryId: repoId, name: 'refs/heads/rel' })).toMatchObject({
+      expect(await mutate('deleteRef', { refId: relRef })).toMatchObject({
         code: 'PERMISSION_DENIED',
       });
     },
@@ -312,10 +314,10 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
   it('issue 30 finding 1: GraphQL updateRef (fast-forward or forced) and deleteRef do not move or delete the protected branch', async () => {
     const before = await heads();
     for (const force of [false, true]) {
-      const moved = await mutate('updateRef', { repositoryId: repoId, name: 'refs/heads/rel', oid: before.feat, force });
+      const moved = await mutate('updateRef', { refId: relRef, oid: before.feat, force });
       expect(moved).toMatchObject({ code: 'PERMISSION_DENIED', message: 'Not allowed to push to protected branch rel' });
     }
-    expect(await mutate('deleteRef', { repositoryId: repoId, name: 'refs/heads/rel' })).toMatchObject({
+    expect(await mutate('deleteRef', { refId: relRef })).toMatchObject({
       code: 'PERMISSION_DENIED',
       message: 'branch protected',
     });
