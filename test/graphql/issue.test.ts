@@ -189,6 +189,56 @@ describe.each(PROVIDERS)('GraphQL issues (%s)', (provider) => {
     expect(foreign.data?.createIssue?.issue.milestone).toBeNull();
   });
 
+  it("updateIssue takes GitHub's labelIds (replacing), milestoneId (null removes) and projectIds by global id", async () => {
+    const rest = async (path: string, body: unknown) =>
+      (await t.request('POST', `/api/v1/repos/owner/pub${path}`, { headers: basic('owner'), body })).json<{ id: number; number: number }>();
+    const [a, b] = [await rest('/labels', { name: 'ua', color: '111111' }), await rest('/labels', { name: 'ub', color: '222222' })];
+    const ms = await rest('/milestones', { title: 'upd' });
+    const issue = await rest('/issues', { title: 'to update', labels: [a.id] });
+    const gid = encodeGlobalID('Issue', issue.id);
+    const update = async (viewer: string, input: Record<string, unknown>) => {
+      const res = await gql<{
+        updateIssue: { issue: { labels: { nodes: { name: string }[] }; milestone: { title: string } | null } } | null;
+      }>(
+        t,
+        'mutation($input: UpdateIssueInput!) { updateIssue(input: $input) { issue { labels(first: 5) { nodes { name } } milestone { title } } } }',
+        { headers: basic(viewer), variables: { input: { id: gid, ...input } } },
+      );
+      return { issue: res.data?.updateIssue?.issue, error: mutationError(res, 'updateIssue') };
+    };
+    const set = await update('owner', { labelIds: [encodeGlobalID('Label', b.id)], milestoneId: encodeGlobalID('Milestone', ms.id) });
+    expect(set).toEqual({ issue: { labels: { nodes: [{ name: 'ub' }] }, milestone: { title: 'upd' } }, error: null });
+    // One LABEL comment per label added and removed, as the REST label replacement writes them.
+    const timeline = (await t.request('GET', `/api/v1/repos/owner/pub/issues/${issue.number}/timeline`, { headers: basic('owner') })).json<
+      { type: string; body: string; label: { name: string } | null }[]
+    >();
+    expect(timeline.filter((c) => c.type === 'label').map((c) => [c.label?.name, c.body])).toEqual([
+      ['ua', '1'],
+      ['ua', ''],
+      ['ub', '1'],
+    ]);
+    // Absent fields change nothing; null removes the milestone; [] removes every label.
+    expect((await update('owner', { title: 'renamed' })).issue).toEqual({
+      labels: { nodes: [{ name: 'ub' }] },
+      milestone: { title: 'upd' },
+    });
+    expect((await update('owner', { labelIds: [], milestoneId: null })).issue).toEqual({ labels: { nodes: [] }, milestone: null });
+    // A milestone id of another type is NOT_FOUND; a non-writer's labels are ignored (their own issue), as REST ignores them.
+    expect((await update('owner', { milestoneId: encodeGlobalID('Label', a.id) })).error?.code).toBe('NOT_FOUND');
+    const theirs = (
+      await t.request('POST', '/api/v1/repos/owner/pub/issues', { headers: basic('stranger'), body: { title: 'theirs' } })
+    ).json<{ id: number }>();
+    const res = await gql<{ updateIssue: { issue: { title: string; labels: { totalCount: number } } } | null }>(
+      t,
+      'mutation($input: UpdateIssueInput!) { updateIssue(input: $input) { issue { title labels { totalCount } } } }',
+      {
+        headers: basic('stranger'),
+        variables: { input: { id: encodeGlobalID('Issue', theirs.id), title: 'theirs 2', labelIds: [encodeGlobalID('Label', a.id)] } },
+      },
+    );
+    expect(res.data?.updateIssue?.issue).toEqual({ title: 'theirs 2', labels: { totalCount: 0 } });
+  });
+
   it('createIssue refusals: hidden and missing repositories alike, ids of the wrong type, assignees who cannot be assigned', async () => {
     const m = 'mutation($input: CreateIssueInput!) { createIssue(input: $input) { issue { number } } }';
     const refusal = async (viewer: string | Record<string, string>, input: Record<string, unknown>) => {

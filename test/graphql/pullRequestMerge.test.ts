@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -81,6 +82,32 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     };
     expect(rest.base.ref).toBe('develop');
     expect(rest.labels.map((l) => l.id)).toEqual([label.id]);
+
+    // GitHub's assigneeIds and projectIds, by global id: the new sets.
+    const ids = await gql<{ user: { id: string } }>(t, '{ user(login: "writer") { id } }', { headers: basic('alice') });
+    const board = (
+      await t.request('POST', '/api/v1/repos/alice/demo/projects', { headers: basic('alice'), body: { title: 'PR board' } })
+    ).json<{ id: number }>();
+    const sets = await gql<{
+      updatePullRequest: {
+        pullRequest: { assignees: { nodes: { login: string }[] }; projectCards: { nodes: { project: { name: string } }[] } };
+      } | null;
+    }>(
+      t,
+      `mutation($input: UpdatePullRequestInput!) { updatePullRequest(input: $input) {
+        pullRequest { assignees(first: 5) { nodes { login } } projectCards(first: 5) { nodes { project { name } } } } } }`,
+      {
+        headers: basic('writer'),
+        variables: {
+          input: { pullRequestId: node.id, assigneeIds: [ids.data?.user.id], projectIds: [encodeGlobalID('Project', board.id)] },
+        },
+      },
+    );
+    expect(sets.errors, JSON.stringify(sets.errors)).toBeUndefined();
+    expect(sets.data?.updatePullRequest?.pullRequest).toEqual({
+      assignees: { nodes: [{ login: 'writer' }] },
+      projectCards: { nodes: [{ project: { name: 'PR board' } }] },
+    });
 
     const closed = await gql<Updated>(t, UPDATE, {
       headers: basic('writer'),

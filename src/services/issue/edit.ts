@@ -6,7 +6,7 @@ import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
-import { normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, withRetry } from './create.ts';
+import { normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, usableLabelIds, withRetry } from './create.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, loadIssueView, requirePosterOrWriter, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
@@ -29,6 +29,8 @@ export interface EditIssueInput {
   /** RFC 3339; only the date counts: stored as 23:59:59 of that day in the given offset (Gitea EditIssue). */
   dueDate?: string | null;
   unsetDueDate?: boolean;
+  /** Label ids replacing the labels (writers only; `[]` removes them all; unknown or foreign ids are dropped; organization labels allowed). Gitea's pull request edit and GitHub's updateIssue `labelIds`; Gitea's PATCH /issues has none. */
+  labels?: number[];
   /** Project ids replacing the issue's projects (writers only, as Gitea); unknown or unusable ids are a 400. */
   projects?: number[];
 }
@@ -97,6 +99,21 @@ async function changeState(tx: DbTx, issue: Models.Issue, close: boolean, actorI
   c.events.push({ type: close ? 'issue.closed' : 'issue.reopened', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId });
 }
 
+/** Replaces the issue's labels inside `tx` (LABEL comments: content "1" added, "" removed; exact counters). */
+async function replaceLabels(tx: DbTx, issue: Models.Issue, labelIds: readonly number[], actorId: number, c: Change): Promise<void> {
+  const have = new Set((await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } })).map((r) => r.labelId));
+  const want = new Set(labelIds);
+  const removed = [...have].filter((id) => !want.has(id));
+  const added = [...want].filter((id) => !have.has(id));
+  if (!removed.length && !added.length) return;
+  if (removed.length) await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId: { in: removed } } });
+  if (added.length) await tx.issueLabel.createMany({ data: added.map((labelId) => ({ issueId: issue.id, labelId })) });
+  for (const labelId of removed) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '' });
+  for (const labelId of added) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '1' });
+  await refreshLabels(tx, [...removed, ...added]);
+  c.fields.push('labels');
+}
+
 /** Sets the issue's assignees to exactly `users` inside `tx`, recording an ASSIGNEES timeline comment per added or removed user in `c`. */
 export async function replaceAssignees(
   tx: DbTx,
@@ -154,6 +171,7 @@ export async function editIssue(
   requireText(input.body, 'body');
   requireText(input.ref, 'ref');
   const wantAssignees = writer && (input.assignees !== undefined || input.assignee !== undefined || input.assigneeIds !== undefined);
+  const labelIds = writer && input.labels !== undefined ? await usableLabelIds(cx, access.repo, input.labels) : null;
   const usage = writer && input.projects !== undefined ? await projectUsage(cx.db, access.repo) : null;
   const assignees = wantAssignees
     ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])], input.assigneeIds)
@@ -229,6 +247,7 @@ export async function editIssue(
         c.comments.push({ type: 'MILESTONE', posterId: viewer.id, issueId: issue.id, milestoneId, oldMilestoneId: issue.milestoneId });
       }
       if (Object.keys(data).length) await tx.issue.update({ where: { id: issue.id }, data });
+      if (labelIds) await replaceLabels(tx, issue, labelIds, viewer.id, c);
       if (wantAssignees) await replaceAssignees(tx, issue, assignees, viewer.id, c);
       if (input.state !== undefined) await changeState(tx, issue, input.state === 'closed', viewer.id, c);
       if (usage && (await setIssueProjects(tx, issue, input.projects ?? [], usage, viewer.id))) c.fields.push('projects');

@@ -1,4 +1,4 @@
-import type { DbTx, Models } from '../../db/client.ts';
+import type { Models } from '../../db/client.ts';
 import {
   AlreadyExistsError,
   ConflictError,
@@ -14,8 +14,7 @@ import { canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { refreshLabels, usableLabelIds } from '../issue/create.ts';
-import { editIssue, type Change } from '../issue/edit.ts';
+import { editIssue } from '../issue/edit.ts';
 import { issueReadWhere } from '../issue/visibility.ts';
 import { findPullByIndex, gitDirOf, loadPullView, pullHeadRef, resolvePullRepo } from './pull.ts';
 import type { PullRows, PullView } from './types.ts';
@@ -33,6 +32,10 @@ export interface EditPullInput {
   assignee?: string;
   /** Replaces the assignees (writers only; `[]` removes them all). */
   assignees?: string[];
+  /** Assignees by user id (the graph's assigneeIds), with the names: together they are the new set. */
+  assigneeIds?: number[];
+  /** Project ids replacing the pull request's projects (writers only; the graph's projectIds; Gitea's PATCH has none). */
+  projects?: number[];
   /** A milestone id (writers only); 0 changes nothing (there is no way to remove it here, as in Gitea). */
   milestone?: number;
   /** Label ids replacing the labels (writers only; `[]` removes them all; unknown or foreign ids are dropped). */
@@ -138,21 +141,6 @@ async function checkAllowEdits(cx: ServiceContext, rows: PullRows, viewer: Model
   if (!canWrite(perm, 'CODE')) throw denied();
 }
 
-/** Replaces the issue's labels inside `tx` (LABEL comments: content "1" added, "" removed; exact counters). */
-async function replaceLabels(tx: DbTx, issue: Models.Issue, labelIds: readonly number[], actorId: number, c: Change): Promise<void> {
-  const have = new Set((await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } })).map((r) => r.labelId));
-  const want = new Set(labelIds);
-  const removed = [...have].filter((id) => !want.has(id));
-  const added = [...want].filter((id) => !have.has(id));
-  if (!removed.length && !added.length) return;
-  if (removed.length) await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId: { in: removed } } });
-  if (added.length) await tx.issueLabel.createMany({ data: added.map((labelId) => ({ issueId: issue.id, labelId })) });
-  for (const labelId of removed) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '' });
-  for (const labelId of added) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '1' });
-  await refreshLabels(tx, [...removed, ...added]);
-  c.fields.push('labels');
-}
-
 /**
  * Edits a pull request (Gitea EditPullRequest). Gates: token scope, 404 invisible repository or pull requests
  * unit, 403 unreadable code, 401 anonymous, 423 archived (Gitea has no archived check here), 404 no such pull
@@ -182,7 +170,6 @@ export async function editPullRequest(cx: ServiceContext, ref: RepoRef, index: n
     throw new ConflictError('the issue is already changed', { issueId: rows.issue.id, contentVersion: input.contentVersion });
   }
   let baseChange: BaseChange | null = null;
-  let labelIds: number[] | null = null;
   await editIssue(
     cx,
     ref,
@@ -193,7 +180,10 @@ export async function editPullRequest(cx: ServiceContext, ref: RepoRef, index: n
       contentVersion: input.body !== undefined ? input.contentVersion : undefined,
       assignee: input.assignee,
       assignees: input.assignees,
+      assigneeIds: input.assigneeIds,
+      projects: input.projects,
       milestone: input.milestone ? input.milestone : undefined,
+      labels: input.labels,
       state: input.state,
       dueDate: input.dueDate,
       unsetDueDate: input.unsetDueDate,
@@ -201,16 +191,14 @@ export async function editPullRequest(cx: ServiceContext, ref: RepoRef, index: n
     {
       access,
       posterSetsDueDate: true,
-      check: async (issue, isWriter) => {
+      check: async (issue) => {
         if (input.state !== undefined && input.state !== 'open' && input.state !== 'closed')
           throw new PreconditionFailedError(`unknown state: ${input.state}`, { state: input.state });
-        if (isWriter && input.labels !== undefined) labelIds = await usableLabelIds(cx, access.repo, input.labels);
         const closedAfter = input.state === undefined ? issue.isClosed : input.state === 'closed';
         baseChange = await checkBaseChange(cx, access, rows, input.base ?? '', closedAfter);
         if (input.allowMaintainerEdit !== undefined) await checkAllowEdits(cx, rows, viewer);
       },
       write: async (tx, issue, c) => {
-        if (labelIds) await replaceLabels(tx, issue, labelIds, viewer.id, c);
         const pullData: Models.Prisma.PullRequestUpdateManyMutationInput = {};
         if (baseChange) pullData.baseBranch = baseChange.to;
         if (input.allowMaintainerEdit !== undefined && input.allowMaintainerEdit !== rows.pull.allowMaintainerEdit)
