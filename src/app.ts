@@ -219,7 +219,12 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
         cx,
         ref,
         index,
-        { do: plan.style, mergeTitleField: plan.message, deleteBranchAfterMerge: plan.deleteBranchAfterMerge },
+        {
+          do: plan.style,
+          mergeTitleField: plan.message,
+          deleteBranchAfterMerge: plan.deleteBranchAfterMerge,
+          authorEmail: plan.authorEmail,
+        },
         { auto: true },
       ),
     ),

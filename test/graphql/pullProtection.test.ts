@@ -121,12 +121,28 @@ describe.each(PROVIDERS)('GraphQL pull request protection, auto-merge and drafts
     expect(disabled.pullRequest.autoMergeRequest).toBeNull();
     expect((await refused('disablePullRequestAutoMerge', { pullRequestId: id }))?.code).toBe('NOT_FOUND');
 
-    // Scheduled again, it merges by itself once the required check passes.
-    await mutate('enablePullRequestAutoMerge', { pullRequestId: id });
+    // Scheduled again with GitHub's authorEmail (shown to the scheduler only), it merges by itself once the required
+    // check passes, and the merge commit carries that address.
+    expect((await refused('enablePullRequestAutoMerge', { pullRequestId: id, authorEmail: 'bob@example.com' }))?.code).toBe('VALIDATION');
+    await mutate('enablePullRequestAutoMerge', { pullRequestId: id, authorEmail: 'alice@example.com' });
+    const emailAs = async (user: string) =>
+      (
+        await gql<{ node: { autoMergeRequest: { authorEmail: string | null } } }>(
+          t,
+          `{ node(id: "${id}") { ... on PullRequest { autoMergeRequest { authorEmail } } } }`,
+          {
+            headers: basic(user),
+          },
+        )
+      ).data?.node.autoMergeRequest.authorEmail;
+    expect([await emailAs('alice'), await emailAs('bob')]).toEqual(['alice@example.com', null]);
     const head = (await api('GET', `/repos/alice/demo/pulls/${n}`, 'alice')).json.head as { sha: string };
     await api('POST', `/repos/alice/demo/statuses/${head.sha}`, 'bob', { state: 'success', context: 'ci' });
     await t.app.jobs.drain();
-    expect((await api('GET', `/repos/alice/demo/pulls/${n}`, 'alice')).json.merged).toBe(true);
+    const merged = (await api('GET', `/repos/alice/demo/pulls/${n}`, 'alice')).json;
+    expect(merged.merged).toBe(true);
+    const commit = (await api('GET', `/repos/alice/demo/git/commits/${merged.merge_commit_sha as string}`, 'alice')).json;
+    expect((commit.commit as { committer: { email: string } }).committer.email).toBe('alice@example.com');
     await api('DELETE', '/repos/alice/demo/branch_protections/main', 'alice');
   });
 

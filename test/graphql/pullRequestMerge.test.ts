@@ -171,11 +171,19 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     });
     expect(mutationError(stale, 'mergePullRequest')).toMatchObject({ code: 'CONFLICT', message: 'head out of date' });
 
+    // GitHub's authorEmail: one of the merger's activated addresses, else refused before anything merges.
+    expect(
+      (await t.request('POST', '/api/v1/user/emails', { headers: basic('writer'), body: { emails: ['w2@example.com'] } })).statusCode,
+    ).toBe(201);
+    const squash = { pullRequestId: node.id, mergeMethod: 'SQUASH', commitHeadline: 'Squashed through GraphQL', commitBody: 'details' };
+    const foreignEmail = await gql<Merged>(t, MERGE, {
+      headers: basic('writer'),
+      variables: { input: { ...squash, authorEmail: 'alice@example.com' } },
+    });
+    expect(mutationError(foreignEmail, 'mergePullRequest')).toMatchObject({ code: 'VALIDATION', field: 'authorEmail' });
     const res = await gql<Merged>(t, MERGE, {
       headers: basic('writer'),
-      variables: {
-        input: { pullRequestId: node.id, mergeMethod: 'SQUASH', commitHeadline: 'Squashed through GraphQL', commitBody: 'details' },
-      },
+      variables: { input: { ...squash, authorEmail: 'W2@example.com' } },
     });
     expect(res.errors).toBeUndefined();
     expect(res.data?.mergePullRequest?.pullRequest).toMatchObject({ merged: true, state: 'MERGED' });
@@ -185,6 +193,7 @@ describe.each(PROVIDERS)('GraphQL updatePullRequest / mergePullRequest (%s)', (p
     expect(log.split('|')[0]?.split(' ')).toHaveLength(2);
     expect(log.split('|')[0]?.split(' ')[0]).toBe(res.data?.mergePullRequest?.pullRequest.mergeCommitOid);
     expect(log.split('|')[1]).toMatch(/^Squashed through GraphQL\n\ndetails/);
+    expect((await f.git.ok(['log', '-1', '--format=%ce'], { cwd: dir })).trim()).toBe('w2@example.com');
     expect((await pullNode(index)).viewerCanMerge).toBe(false);
     const again = await gql<Merged>(t, MERGE, {
       headers: basic('writer'),

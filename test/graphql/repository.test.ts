@@ -294,8 +294,18 @@ describe.each(PROVIDERS)('GraphQL repository labels (%s)', (provider) => {
     expect(mutationError(created, 'createLabel')).toBeNull();
     const label = created.data?.createLabel?.label;
     expect(label).toMatchObject({ name: 'bug', color: 'ee0701' });
+    // GitHub's form: the repository by its global id (frank may not write its labels).
+    const byId = `mutation($id: ID!) { createLabel(input: { repositoryId: $id, name: "docs", color: "0000ff" }) { label { name color } } }`;
+    const variables = { id: await repoGlobalId(t, 'erin', 'tracker') };
+    const viaId = await rawGql<{ createLabel: { label: { name: string; color: string } } | null }>(t, byId, {
+      headers: basic('erin'),
+      variables,
+    });
+    expect(viaId.data?.createLabel?.label).toEqual({ name: 'docs', color: '0000ff' });
+    const frankId = await rawGql<{ createLabel: unknown }>(t, byId, { headers: basic('frank'), variables });
+    expect(mutationError(frankId, 'createLabel')?.code).toBe('PERMISSION_DENIED');
     const rest = await t.request('GET', '/api/v1/repos/erin/tracker/labels');
-    expect(rest.json().map((l: { name: string }) => l.name)).toEqual(['bug']);
+    expect(rest.json().map((l: { name: string }) => l.name)).toEqual(['bug', 'docs']);
 
     const denied = await rawGql<{ updateLabel: { __typename: string } | null }>(
       t,
@@ -313,6 +323,6 @@ describe.each(PROVIDERS)('GraphQL repository labels (%s)', (provider) => {
     expect(renamed.data?.updateLabel?.label.name).toBe('defect');
 
     await rawGql(t, `mutation { deleteLabel(input: { id: "${label?.id}" }) { __typename } }`, { headers: basic('erin') });
-    expect((await t.request('GET', '/api/v1/repos/erin/tracker/labels')).json()).toEqual([]);
+    expect((await t.request('GET', '/api/v1/repos/erin/tracker/labels')).json().map((l: { name: string }) => l.name)).toEqual(['docs']);
   });
 });

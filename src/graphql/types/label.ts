@@ -7,6 +7,7 @@ import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import type { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
+import { repoRefOf } from '../repoIdInput.ts';
 import type { GraphQLContext } from '../context.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScopeBy } from '../tokenWriteScopes.ts';
@@ -148,6 +149,9 @@ builder.relayMutationField(
   'createLabel',
   {
     inputFields: (t) => ({
+      repositoryId: t.globalID({
+        description: "The repository that owns the label (GitHub's field; or give repositoryOwner and repositoryName).",
+      }),
       organizationLogin: t.string({ description: 'The organization that owns the label (or give repositoryOwner and repositoryName).' }),
       repositoryOwner: t.string({ description: 'With repositoryName: the repository that owns the label.' }),
       repositoryName: t.string(),
@@ -161,8 +165,8 @@ builder.relayMutationField(
   {
     description:
       'Create a label in an organization (owners; as POST /api/v1/orgs/{org}/labels) or a repository (issue writers; as POST /api/v1/repos/{o}/{r}/labels).',
-    ...writeScopeBy((input: { repositoryOwner?: string | null; repositoryName?: string | null }) =>
-      input.repositoryOwner && input.repositoryName ? 'issue' : 'organization',
+    ...writeScopeBy((input: { repositoryId?: unknown; repositoryOwner?: string | null; repositoryName?: string | null }) =>
+      input.repositoryId || (input.repositoryOwner && input.repositoryName) ? 'issue' : 'organization',
     ),
     resolve: async (_root, { input }, ctx) => {
       const fields = {
@@ -172,6 +176,8 @@ builder.relayMutationField(
         exclusive: opt(input.isExclusive),
         isArchived: opt(input.isArchived),
       };
+      if (input.repositoryId)
+        return { label: await repoLabelService.createRepoLabel(ctx.cx, await repoRefOf(ctx, input.repositoryId), fields) };
       if (input.repositoryOwner && input.repositoryName) {
         return {
           label: await repoLabelService.createRepoLabel(ctx.cx, { owner: input.repositoryOwner, repo: input.repositoryName }, fields),

@@ -36,6 +36,11 @@ const AutoMergeRequestRef = builder.prismaObject('PullAutoMerge', {
       resolve: (a) => a.message.split('\n').slice(1).join('\n').replace(/^\n/, ''),
     }),
     deleteBranch: t.exposeBoolean('deleteBranchAfterMerge'),
+    authorEmail: t.string({
+      nullable: true,
+      description: "The e-mail address the merge commit will carry, shown to its scheduler only (null: their git signature's).",
+      resolve: (a, _args, ctx) => (a.doerId !== null && a.doerId === ctx.cx.viewer?.id && a.authorEmail ? a.authorEmail : null),
+    }),
   }),
 });
 
@@ -61,6 +66,7 @@ builder.relayMutationField(
         description: 'The head commit the viewer reviewed; a different current head is a ConflictError.',
       }),
       deleteBranch: t.boolean(),
+      authorEmail: t.string({ description: "One of the viewer's activated e-mail addresses for the merge commit." }),
     }),
   },
   {
@@ -75,6 +81,7 @@ builder.relayMutationField(
         mergeMessageField: opt(input.commitBody),
         headCommitId: opt(input.expectedHeadOid),
         deleteBranchAfterMerge: opt(input.deleteBranch),
+        authorEmail: opt(input.authorEmail),
         mergeWhenChecksSucceed: true,
       });
       return { pullId: result.pull.id };

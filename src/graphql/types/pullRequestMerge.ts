@@ -137,6 +137,7 @@ builder.relayMutationField(
       deleteBranch: t.boolean({
         description: "Delete the head branch afterwards (when allowed); the repository's deleteBranchOnMerge when absent.",
       }),
+      authorEmail: t.string({ description: "One of the viewer's activated e-mail addresses for the merge commit." }),
     }),
   },
   {
@@ -152,6 +153,7 @@ builder.relayMutationField(
         headCommitId: opt(input.expectedHeadOid),
         mergeCommitId: opt(input.mergeCommitOid),
         deleteBranchAfterMerge: opt(input.deleteBranch),
+        authorEmail: opt(input.authorEmail),
       });
       return { pullId: result.pull.id };
     },

@@ -15,6 +15,8 @@ export interface AutoMergePlan {
   style: MergeDo;
   message: string;
   deleteBranchAfterMerge: boolean;
+  /** The doer's e-mail address for the merge commit; empty: their git signature's. */
+  authorEmail: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function scheduleAutoMerge(cx: ServiceContext, rows: PullRows, doer
         mergeStyle: plan.style,
         message: plan.message,
         deleteBranchAfterMerge: plan.deleteBranchAfterMerge,
+        authorEmail: plan.authorEmail,
       },
     });
     await tx.comment.create({ data: { type: 'PR_SCHEDULED_TO_AUTO_MERGE', posterId: doer.id, issueId: rows.issue.id } });
@@ -102,6 +105,7 @@ export function autoMergeHandler(deps: AppDeps, run: AutoMergeRunner): JobHandle
           style: s.mergeStyle as MergeDo,
           message: s.message,
           deleteBranchAfterMerge: s.deleteBranchAfterMerge,
+          authorEmail: s.authorEmail,
         });
       } catch (err) {
         if (!isDomainError(err)) throw err;

@@ -9,7 +9,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireNoOpenDependencies } from '../issue/dependency.ts';
 import { fetchIntoHiddenRef, moveRefs } from '../repo/moveRefs.ts';
-import { gitSignature } from '../user/gitIdentity.ts';
+import { signatureWithEmail } from '../user/gitIdentity.ts';
 import { adminMayOverride } from '../protection/branchGate.ts';
 import { scheduleAutoMerge } from './autoMerge.ts';
 import { deleteHeadBranchAfterMerge } from './deleteHeadBranch.ts';
@@ -193,16 +193,19 @@ export async function mergePullRequest(
       const deleteBranch = rows.pull.flow === 'GITHUB' && (input.deleteBranchAfterMerge ?? settings.defaultDeleteBranchAfterMerge === true);
       if (!isMergeStyleAllowed(settings, style))
         throw mergeNotAllowed(`${style} is not allowed an allowed merge style for this repository`, { style });
+      const authorEmail = input.authorEmail ?? '';
+      // Checked before scheduling too: a scheduled merge must not fail later on an address that was never the merger's.
+      if (authorEmail) await signatureWithEmail(cx, viewer, new Date(), authorEmail);
       if (input.headCommitId && input.headCommitId !== sides.headSha) {
         throw new ConflictError('head out of date', { given: input.headCommitId, current: sides.headSha });
       }
       if (input.mergeWhenChecksSucceed && !opts.auto) {
-        await scheduleAutoMerge(cx, rows, viewer, { style, message, deleteBranchAfterMerge: deleteBranch });
+        await scheduleAutoMerge(cx, rows, viewer, { style, message, deleteBranchAfterMerge: deleteBranch, authorEmail });
         return { result: rows, deleteHead: null, scheduled: true };
       }
 
       const when = new Date();
-      const committer = gitSignature(cx, viewer, when);
+      const committer = await signatureWithEmail(cx, viewer, when, authorEmail);
       const author = style === 'squash' ? await squashAuthor(cx, sides, rows.issue, viewer, when) : committer;
       const squashMessage =
         style === 'squash' && `${author.name} <${author.email}>` !== `${committer.name} <${committer.email}>`

@@ -54,4 +54,6 @@ export interface MergePullInput {
   mergeWhenChecksSucceed?: boolean;
   /** Deletes the head branch afterwards (when allowed); the repository's default_delete_branch_after_merge when absent. */
   deleteBranchAfterMerge?: boolean;
+  /** One of the merger's activated e-mail addresses for the merge commit (GitHub's authorEmail; not in Gitea's form). */
+  authorEmail?: string;
 }

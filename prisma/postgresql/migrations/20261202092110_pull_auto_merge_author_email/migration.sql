@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "PullAutoMerge" ADD COLUMN     "authorEmail" TEXT NOT NULL DEFAULT '';
