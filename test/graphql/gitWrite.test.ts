@@ -82,9 +82,27 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
     expect(raw.body).toBe('# new\n');
     expect((await t.request('GET', '/api/v1/repos/gw/code/raw/README.md', { headers: basic('gw') })).statusCode).toBe(404);
 
+    // GitHub's other form: the branch by its Ref id; neither form is INVALID_ARGUMENT.
+    const byId = await mutate(
+      'createCommitOnBranch',
+      {
+        branch: { id: await refIdOf('code', 'main', basic('gw')) },
+        message: { headline: 'by ref id' },
+        fileChanges: { additions: [{ path: 'byid.txt', contents: b64('id\n') }] },
+        expectedHeadOid: commit.oid,
+      },
+      'commit { oid parentOids } ref { name }',
+      basic('gw'),
+    );
+    expect(byId.ref).toEqual({ name: 'main' });
+    expect((byId.commit as { parentOids: string[] }).parentOids).toEqual([commit.oid]);
+    expect(
+      await refused('createCommitOnBranch', { ...input, branch: { branchName: 'main' }, expectedHeadOid: await head() }, basic('gw')),
+    ).toMatchObject({ code: 'INVALID_ARGUMENT' });
+
     const stale = await refused('createCommitOnBranch', input, basic('gw'));
     expect(stale).toMatchObject({ code: 'CONFLICT' });
-    expect(await refused('createCommitOnBranch', { ...input, expectedHeadOid: commit.oid }, basic('gwreader'))).toMatchObject({
+    expect(await refused('createCommitOnBranch', { ...input, expectedHeadOid: await head() }, basic('gwreader'))).toMatchObject({
       code: 'PERMISSION_DENIED',
     });
     expect(
@@ -154,8 +172,8 @@ describe.each(PROVIDERS)('GraphQL git writes: refs, createCommitOnBranch, Commit
     );
     expect(res.errors).toBeUndefined();
     const h = res.data?.repository.object.history;
-    expect(h?.totalCount).toBe(2);
-    expect(h?.nodes.map((n) => n.messageHeadline)).toEqual(['graph commit']);
+    expect(h?.totalCount).toBe(3);
+    expect(h?.nodes.map((n) => n.messageHeadline)).toEqual(['by ref id']);
     expect(h?.pageInfo.hasNextPage).toBe(true);
     expect((res.data?.repository.object as unknown as { docs: { totalCount: number } }).docs.totalCount).toBe(1);
   });

@@ -4,7 +4,7 @@ import * as filesService from '../../services/repo/files.ts';
 import * as refService from '../../services/repo/refs.ts';
 import { builder } from '../builder.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
-import { requireDbIdOf } from '../ids.ts';
+import { requireDbIdOf, type GlobalId } from '../ids.ts';
 import { CommitRef } from './gitObject.ts';
 import { RefRef } from './repository.ts';
 
@@ -72,11 +72,28 @@ builder.relayMutationField(
 );
 
 const CommittableBranch = builder.inputType('CommittableBranch', {
+  description: 'The branch to commit to: its Ref id, or the repository and the branch name.',
   fields: (t) => ({
-    repositoryNameWithOwner: t.string({ required: true, description: '`owner/name`.' }),
-    branchName: t.string({ required: true }),
+    id: t.globalID({ description: 'The Node ID of the Ref.' }),
+    repositoryNameWithOwner: t.string({ description: '`owner/name`.' }),
+    branchName: t.string(),
   }),
 });
+
+/** The repository and branch a CommittableBranch names. @throws InvalidArgumentError, NotFoundError (a Ref id the viewer cannot read) */
+async function committableBranch(
+  ctx: Parameters<typeof refOf>[0],
+  input: { id?: GlobalId | null; repositoryNameWithOwner?: string | null; branchName?: string | null },
+) {
+  if (input.id) {
+    const at = await refOf(ctx, input.id);
+    return { repo: at.repo, branch: at.branch };
+  }
+  const [owner = '', repo = '', ...rest] = (input.repositoryNameWithOwner ?? '').split('/');
+  if (!owner || !repo || rest.length || !input.branchName)
+    throw new InvalidArgumentError('branch: give its id, or repositoryNameWithOwner (owner/name) and branchName');
+  return { repo: { owner, repo }, branch: input.branchName };
+}
 const CommitMessage = builder.inputType('CommitMessage', {
   fields: (t) => ({ headline: t.string({ required: true }), body: t.string() }),
 });
@@ -105,21 +122,16 @@ builder.relayMutationField(
     description: 'Commit file additions and deletions on a branch (as POST /repos/{owner}/{repo}/contents).',
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
-      const [owner = '', repo = '', ...rest] = input.branch.repositoryNameWithOwner.split('/');
-      if (!owner || !repo || rest.length) throw new InvalidArgumentError('repositoryNameWithOwner must be owner/name');
-      const result = await filesService.changeFiles(
-        ctx.cx,
-        { owner, repo },
-        {
-          branch: input.branch.branchName,
-          message: input.message.body ? `${input.message.headline}\n\n${input.message.body}` : input.message.headline,
-          expectedHeadOid: input.expectedHeadOid,
-          files: [
-            ...(input.fileChanges?.deletions ?? []).map((d) => ({ operation: 'delete' as const, path: d.path })),
-            ...(input.fileChanges?.additions ?? []).map((a) => ({ operation: 'upload' as const, path: a.path, content: a.contents })),
-          ],
-        },
-      );
+      const target = await committableBranch(ctx, input.branch);
+      const result = await filesService.changeFiles(ctx.cx, target.repo, {
+        branch: target.branch,
+        message: input.message.body ? `${input.message.headline}\n\n${input.message.body}` : input.message.headline,
+        expectedHeadOid: input.expectedHeadOid,
+        files: [
+          ...(input.fileChanges?.deletions ?? []).map((d) => ({ operation: 'delete' as const, path: d.path })),
+          ...(input.fileChanges?.additions ?? []).map((a) => ({ operation: 'upload' as const, path: a.path, content: a.contents })),
+        ],
+      });
       const ref = await ctx.cx.db.branch.findUniqueOrThrow({ where: { repoId_name: { repoId: result.repo.id, name: result.ref.name } } });
       return { commit: { type: 'commit' as const, oid: result.commit.sha, commit: result.commit, repo: result.repo }, ref };
     },

@@ -7,7 +7,7 @@ import { readRef } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { resolveRef, isSafeRefName } from '../../git/resolveRef.ts';
 import { requireViewer } from '../access/guards.ts';
-import { requireRepoAccess, requireUnitWrite } from '../access/repoAccess.ts';
+import { requireRepoAccess, requireUnitWrite, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { moveRefs } from './moveRefs.ts';
 import { branchReadWhere } from './visibility.ts';
@@ -46,14 +46,24 @@ async function branchRow(cx: ServiceContext, repoId: number, name: string): Prom
   return row;
 }
 
-/** A branch the viewer may read, by its row id (GitHub's Ref id), as the repository and the fully qualified ref name. @throws NotFoundError */
-export async function refById(cx: ServiceContext, branchId: number): Promise<{ repoId: number; name: string }> {
+/** Where a branch named by its id lives. */
+export interface RefLocation {
+  repoId: number;
+  repo: RepoRef;
+  /** The branch name. */
+  branch: string;
+  /** The fully qualified ref name (refs/heads/…). */
+  name: string;
+}
+
+/** A branch the viewer may read, by its row id (GitHub's Ref id). @throws NotFoundError */
+export async function refById(cx: ServiceContext, branchId: number): Promise<RefLocation> {
   const row = await cx.db.branch.findFirst({
     where: { id: branchId, isDeleted: false, AND: [branchReadWhere(cx)] },
-    select: { repoId: true, name: true },
+    select: { repoId: true, name: true, repo: { select: { ownerName: true, name: true } } },
   });
   if (!row) throw new NotFoundError('ref does not exist', { branchId });
-  return { repoId: row.repoId, name: HEADS + row.name };
+  return { repoId: row.repoId, repo: { owner: row.repo.ownerName, repo: row.repo.name }, branch: row.name, name: HEADS + row.name };
 }
 
 /** GitHub createRef: a new branch at `oid`. @throws NotFoundError, PermissionDeniedError, RepoArchivedError, AlreadyExistsError, InvalidArgumentError */
