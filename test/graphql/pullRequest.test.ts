@@ -174,6 +174,34 @@ describe.each(PROVIDERS)('GraphQL pull requests (%s)', (provider) => {
     });
     expect(ok.errors).toBeUndefined();
     expect(ok.data?.createPullRequest?.pullRequest).toMatchObject({ title: 'Third', headRefName: 'third', changedFiles: 1 });
+    // GitHub's headRepositoryId (here the base itself: Gitea's owner/repo:branch head).
+    await f.push('alice', 'demo', 'alice', 'fourth', { 'e.txt': 'e\n' });
+    const viaHeadRepo = await gql<Created>(t, m, {
+      headers: basic('bob'),
+      variables: {
+        input: {
+          repositoryId: repo.data?.repository.id,
+          headRepositoryId: repo.data?.repository.id,
+          baseRefName: 'main',
+          headRefName: 'fourth',
+          title: 'Fourth',
+        },
+      },
+    });
+    expect(viaHeadRepo.data?.createPullRequest?.pullRequest).toMatchObject({ title: 'Fourth', headRefName: 'fourth', changedFiles: 1 });
+    const qualified = await gql<Created>(t, m, {
+      headers: basic('bob'),
+      variables: {
+        input: {
+          repositoryId: repo.data?.repository.id,
+          headRepositoryId: repo.data?.repository.id,
+          baseRefName: 'main',
+          headRefName: 'alice:fourth',
+          title: 'x',
+        },
+      },
+    });
+    expect(mutationError(qualified, 'createPullRequest')).toMatchObject({ code: 'VALIDATION', field: 'headRefName' });
     const dup = await gql<Created>(t, m, {
       headers: basic('bob'),
       variables: { input: { repositoryOwner: 'alice', repositoryName: 'demo', baseRefName: 'main', headRefName: 'third', title: 'again' } },

@@ -124,13 +124,21 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
       code: 'NOT_FOUND',
     });
 
+    // GitHub's multi-line form: a range is refused (Gitea comments one line); startLine equal to the line is that line.
+    const range = await mutate(
+      'addPullRequestReview',
+      { pullRequestId: id, body: 'range', threads: [{ path: 'a.txt', startLine: 1, line: 2, body: 'these two' }] },
+      'wendy',
+    );
+    expect(range.error).toMatchObject({ code: 'VALIDATION', field: 'startLine' });
     const pending = await mutate(
       'addPullRequestReview',
       {
         pullRequestId: id,
         body: 'first pass',
         threads: [
-          { path: 'a.txt', line: 2, body: 'why 2?' },
+          { path: 'a.txt', startLine: 2, startSide: 'RIGHT', line: 2, body: 'why 2?' },
+          null,
           { path: 'a.txt', line: 2, side: 'LEFT', body: 'was two' },
         ],
       },

@@ -1,7 +1,7 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
-import { NotFoundError } from '../../errors.ts';
+import { NotFoundError, ValidationError } from '../../errors.ts';
 import * as createService from '../../services/pull/create.ts';
 import { pullCommitsByKey, pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
 import { isWorkInProgress } from '../../services/issue/wip.ts';
@@ -11,7 +11,8 @@ import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builde
 import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
-import { dbId, dbIdOf, opt } from '../ids.ts';
+import { dbId, opt } from '../ids.ts';
+import { repoRefOf } from '../repoIdInput.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
@@ -450,6 +451,7 @@ builder.relayMutationField(
       repositoryName: t.string(),
       baseRefName: t.string({ required: true, description: 'The branch to merge into.' }),
       headRefName: t.string({ required: true, description: 'The branch with the changes: `branch`, or `owner:branch` for a fork.' }),
+      headRepositoryId: t.globalID({ description: 'The repository of the head branch (the base, one of its forks or its parent).' }),
       title: t.string({ required: true }),
       body: t.string(),
       assigneeLogins: t.stringList(),
@@ -466,14 +468,15 @@ builder.relayMutationField(
     description: 'Open a pull request (as POST /api/v1/repos/{o}/{r}/pulls).',
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
-      let ref = { owner: input.repositoryOwner ?? '', repo: input.repositoryName ?? '' };
-      if (input.repositoryId) {
-        const id = dbIdOf({ typename: input.repositoryId.typename, id: String(input.repositoryId.id) }, 'Repository');
-        const row = id ? await ctx.cx.db.repository.findUnique({ where: { id }, select: { ownerName: true, name: true } }) : null;
-        ref = row ? { owner: row.ownerName, repo: row.name } : { owner: '', repo: '' };
-      }
+      const ref = input.repositoryId
+        ? await repoRefOf(ctx, input.repositoryId)
+        : { owner: input.repositoryOwner ?? '', repo: input.repositoryName ?? '' };
+      // GitHub's headRepositoryId names the head repository (the base, one of its forks or its parent): Gitea's owner/repo:branch.
+      const headRepo = input.headRepositoryId ? await repoRefOf(ctx, input.headRepositoryId) : null;
+      if (headRepo && input.headRefName.includes(':'))
+        throw new ValidationError('headRefName: a branch name when headRepositoryId is given', { field: 'headRefName' });
       const view = await createService.createPullRequest(ctx.cx, ref, {
-        head: input.headRefName,
+        head: headRepo ? `${headRepo.owner}/${headRepo.repo}:${input.headRefName}` : input.headRefName,
         base: input.baseRefName,
         title: input.title,
         draft: opt(input.draft),

@@ -1,4 +1,5 @@
 // Pull request review mutations (GitHub's names), over the services of the REST routes.
+import { ValidationError } from '../../errors.ts';
 import { locatePullById } from '../../services/pull/edit.ts';
 import * as reviewService from '../../services/pull/review.ts';
 import * as requestService from '../../services/pull/reviewRequest.ts';
@@ -15,9 +16,30 @@ const DraftPullRequestReviewThreadInput = builder.inputType('DraftPullRequestRev
     path: t.string({ required: true }),
     line: t.int({ required: true, description: 'The line (on `side`); 0 comments the file.' }),
     side: t.field({ type: DiffSideEnum, defaultValue: 'RIGHT' }),
+    startLine: t.int({ description: 'Gitea comments one line: only `line` itself (or nothing) is accepted.' }),
+    startSide: t.field({ type: DiffSideEnum, description: 'Only `side` itself (or nothing) is accepted.' }),
     body: t.string({ required: true }),
   }),
 });
+
+/**
+ * The line comments of a new review, nulls skipped. Gitea's review comments are on one line: a range (GitHub's
+ * startLine/startSide other than the line itself) is refused rather than silently shortened.
+ * @throws ValidationError naming startLine
+ */
+function singleLineThreads<
+  T extends { line: number; side?: 'LEFT' | 'RIGHT' | null; startLine?: number | null; startSide?: 'LEFT' | 'RIGHT' | null },
+>(threads: readonly (T | null | undefined)[] | null | undefined): T[] {
+  const out = (threads ?? []).filter((c): c is T => c != null);
+  for (const c of out) {
+    const side = c.side ?? 'RIGHT';
+    if ((c.startLine != null && c.startLine !== c.line) || (c.startSide != null && c.startSide !== side))
+      throw new ValidationError('startLine: multi-line review comments are not supported (Gitea comments one line)', {
+        field: 'startLine',
+      });
+  }
+  return out;
+}
 
 const LEFT_OR_RIGHT = (thread: { line: number; side?: 'LEFT' | 'RIGHT' | null }) =>
   thread.side === 'LEFT' ? { oldPosition: thread.line } : { newPosition: thread.line };
@@ -30,7 +52,11 @@ builder.relayMutationField(
       body: t.string(),
       event: t.field({ type: PullRequestReviewEventEnum, description: 'Omitted: the review stays pending (Gitea needs a body for that).' }),
       commitOID: t.field({ type: 'GitObjectID', description: 'The reviewed commit; the head by default.' }),
-      threads: t.field({ type: [DraftPullRequestReviewThreadInput], description: 'Line comments.' }),
+      threads: t.field({
+        type: [DraftPullRequestReviewThreadInput],
+        required: { list: false, items: false },
+        description: 'Line comments.',
+      }),
     }),
   },
   {
@@ -43,7 +69,7 @@ builder.relayMutationField(
         event: input.event ?? 'PENDING',
         body: opt(input.body),
         commitId: opt(input.commitOID),
-        comments: (input.threads ?? []).map((c) => ({ path: c.path, body: c.body, ...LEFT_OR_RIGHT(c) })),
+        comments: singleLineThreads(input.threads).map((c) => ({ path: c.path, body: c.body, ...LEFT_OR_RIGHT(c) })),
       });
       return { reviewId: view.review.id };
     },
