@@ -293,6 +293,18 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     expect(await numbers('states: [OPEN], filterBy: { states: [CLOSED] }')).toEqual([]);
     expect(await numbers('filterBy: { since: "2999-01-01T00:00:00Z" }')).toEqual([]);
     expect(await numbers('filterBy: { since: "2000-01-01T00:00:00Z" }')).toHaveLength(3);
+    // viewerSubscribed: Gitea's subscription rule (poster, participant, repository watcher, explicit subscription,
+    // unless explicitly unsubscribed); nothing for an anonymous viewer.
+    const subscription = (n: number, login: string, method: 'PUT' | 'DELETE') =>
+      t.request(method, `/api/v1/repos/owner/filters/issues/${n}/subscriptions/${login}`, { headers: basic(login) });
+    expect((await subscription(n1, 'reader', 'PUT')).statusCode).toBe(201);
+    expect(await numbers('filterBy: { viewerSubscribed: true }', 'reader')).toEqual([n1]);
+    expect(await numbers('filterBy: { viewerSubscribed: true }', 'stranger')).toEqual([n2]);
+    expect(await numbers('filterBy: { viewerSubscribed: true }', 'owner')).toEqual([n3, n2, n1]);
+    expect((await subscription(n3, 'owner', 'DELETE')).statusCode).toBe(201);
+    expect(await numbers('filterBy: { viewerSubscribed: true }', 'owner')).toEqual([n2, n1]);
+    expect(await numbers('filterBy: { viewerSubscribed: true }')).toEqual([]);
+    expect(await numbers('filterBy: { viewerSubscribed: false }')).toHaveLength(3);
     // Issue.labels: the order they were added, unless orderBy says otherwise.
     const labelsOf = async (args: string): Promise<string[]> => {
       const res = await gql<{ repository: { issue: { labels: { nodes: { name: string }[] } } } }>(

@@ -7,6 +7,7 @@ import { locateIssueById } from '../../services/issue/issue.ts';
 import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { milestoneReadWhere } from '../../services/milestone/visibility.ts';
 import { plannedIssueList } from '../preload/repositoryIssues.ts';
+import { subscribedIssuesWhere } from '../../services/watch/issueWatch.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
@@ -88,6 +89,10 @@ export const IssueFiltersInput = builder.inputType('IssueFilters', {
     }),
     since: t.field({ type: 'DateTime', description: 'Issues updated at or after this time.' }),
     states: t.field({ type: [IssueStateEnum], description: 'Issues in these states.' }),
+    viewerSubscribed: t.boolean({
+      defaultValue: false,
+      description: 'Only issues the viewer is subscribed to (none for an anonymous viewer), as GET /repos/issues/search?subscribed=true.',
+    }),
   }),
 });
 
@@ -104,6 +109,7 @@ type IssueListArgs = {
     milestoneNumber?: string | null;
     since?: Date | null;
     states?: readonly ('OPEN' | 'CLOSED')[] | null;
+    viewerSubscribed?: boolean | null;
   } | null;
 };
 
@@ -127,7 +133,7 @@ const milestoneWhere = (id: string): IssueWhere =>
  * named must be carried, an unknown label or login matches nothing). Pure where clauses, so a page costs the
  * same statements whatever it holds.
  */
-export function issueListWhere(args: IssueListArgs): IssueWhere {
+export function issueListWhere(args: IssueListArgs, viewerId: number | undefined): IssueWhere {
   const f = args.filterBy ?? {};
   const and: IssueWhere[] = [...statesWhere(args.states), ...statesWhere(f.states), ...labelsWhere(args.labels), ...labelsWhere(f.labels)];
   if (f.assignee === null) and.push({ assignees: { none: {} } });
@@ -140,6 +146,7 @@ export function issueListWhere(args: IssueListArgs): IssueWhere {
   if (f.milestone === 'none') and.push({ milestoneId: null });
   else if (f.milestone != null) and.push(milestoneWhere(f.milestone));
   if (f.since != null) and.push({ updatedAt: { gte: f.since } });
+  if (f.viewerSubscribed) and.push(viewerId === undefined ? { id: -1 } : subscribedIssuesWhere(viewerId));
   return and.length ? { AND: and } : {};
 }
 
@@ -266,7 +273,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
         filterBy: t.arg({ type: IssueFiltersInput }),
       },
       // Planned, so its first pages can load on the read path (preload/repositoryIssues.ts).
-      query: (args, ctx) => plannedIssueList(issueReadWhere(ctx.cx), issueListWhere(args), issueOrderBy(args.orderBy)),
+      query: (args, ctx) => plannedIssueList(issueReadWhere(ctx.cx), issueListWhere(args, ctx.cx.viewer?.id), issueOrderBy(args.orderBy)),
     },
     IssueConnectionRef,
   ),

@@ -177,7 +177,7 @@ builder.prismaObjectFields(LabelRef, (t) => ({
       },
       select: (args, ctx, nested) => {
         // Visibility is decided per issue (its repository and unit), whatever the label's owner.
-        const where = { issue: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args)] } };
+        const where = { issue: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args, ctx.cx.viewer?.id)] } };
         const orderBy = issueOrderBy(args.orderBy).map((issue) => ({ issue }));
         return {
           issueLabels: { ...labelIssues.getQuery(args, ctx, bothNodePaths(nested)), where, orderBy },

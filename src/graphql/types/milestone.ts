@@ -88,7 +88,7 @@ builder.prismaObjectFields(MilestoneRef, (t) => ({
         filterBy: t.arg({ type: IssueFiltersInput }),
       },
       query: (args, ctx) => ({
-        where: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args)] },
+        where: { AND: [{ isPull: false }, issueReadWhere(ctx.cx), issueListWhere(args, ctx.cx.viewer?.id)] },
         orderBy: args.orderBy ? issueOrderBy(args.orderBy) : [{ index: 'desc' as const }],
       }),
     },

@@ -113,6 +113,23 @@ export async function setViewerIssueSubscription(cx: ServiceContext, issueId: nu
   return cx.db.issue.findUniqueOrThrow({ where: { id: issueId } });
 }
 
+/**
+ * The issues `userId` is subscribed to, as a filter (Gitea's `subscribed`, GitHub's viewerSubscribed): not
+ * explicitly unsubscribed, and explicitly subscribed, the poster, a participant by comment, or a watcher of the
+ * repository — the rule viewerWatchingIssues applies to a list.
+ */
+export function subscribedIssuesWhere(userId: number): Models.Prisma.IssueWhereInput {
+  return {
+    watches: { none: { userId, isWatching: false } },
+    OR: [
+      { watches: { some: { userId, isWatching: true } } },
+      { posterId: userId },
+      { comments: { some: { posterId: userId, type: { in: PARTICIPATING_COMMENTS } } } },
+      { repo: { watches: { some: { userId, mode: { in: WATCHING_MODES } } } } },
+    ],
+  };
+}
+
 /** Whether the viewer is subscribed to each of `issueIds` (isWatchingIssue for a whole list, four queries). */
 export async function viewerWatchingIssues(cx: ServiceContext, issueIds: readonly number[]): Promise<Map<number, boolean>> {
   const out = new Map<number, boolean>();
