@@ -295,8 +295,8 @@ describe.each(PROVIDERS)('GraphQL issue assignment and labels (%s)', (provider) 
     expect(await numbers('filterBy: { since: "2000-01-01T00:00:00Z" }')).toHaveLength(3);
     // viewerSubscribed: Gitea's subscription rule (poster, participant, repository watcher, explicit subscription,
     // unless explicitly unsubscribed); nothing for an anonymous viewer.
-    const subscription = (n: number, login: string, method: 'PUT' | 'DELETE') =>
-      t.request(method, `/api/v1/repos/owner/filters/issues/${n}/subscriptions/${login}`, { headers: basic(login) });
+    const subscription = (n: number | undefined, login: string, method: 'PUT' | 'DELETE') =>
+      t.request(method, `/api/v1/repos/owner/filters/issues/${n ?? 0}/subscriptions/${login}`, { headers: basic(login) });
     expect((await subscription(n1, 'reader', 'PUT')).statusCode).toBe(201);
     expect(await numbers('filterBy: { viewerSubscribed: true }', 'reader')).toEqual([n1]);
     expect(await numbers('filterBy: { viewerSubscribed: true }', 'stranger')).toEqual([n2]);

@@ -264,6 +264,56 @@ describe.each(PROVIDERS)('GraphQL milestones and projects (%s)', (provider) => {
       expect((await q<{ node: unknown }>('orgowner', `{ node(id: "${orgProject.id}") { id } }`)).node).toBeNull();
     });
 
+    it("createProject takes GitHub's ownerId and template (Gitea's templates), refuses what Gitea lacks; REST takes template_type", async () => {
+      const ids = await q<{ repository: { id: string }; organization: { id: string }; user: { id: string } }>(
+        'owner',
+        '{ repository(owner: "owner", name: "pub") { id } organization(login: "acme") { id } user(login: "owner") { id } }',
+      );
+      const columns = (p: Json) => (p.columns as { nodes: { name: string }[] }).nodes.map((c) => c.name);
+      const kanban = await q<{ createProject: { project: Json } }>(
+        'owner',
+        `mutation { createProject(input: { ownerId: "${ids.repository.id}", name: "Kanban", template: BASIC_KANBAN }) { project { ${PROJECT} } } }`,
+      );
+      expect(kanban.createProject.project.owner).toEqual({ __typename: 'Repository', nameWithOwner: 'owner/pub' });
+      expect(columns(kanban.createProject.project)).toEqual(['Uncategorized', 'To Do', 'In Progress', 'Done']);
+      const triage = await q<{ createProject: { project: Json } }>(
+        'planner',
+        `mutation { createProject(input: { ownerId: "${ids.organization.id}", name: "Bugs", template: BUG_TRIAGE }) { project { ${PROJECT} } } }`,
+      );
+      expect(triage.createProject.project.owner).toEqual({ __typename: 'Organization', login: 'acme' });
+      expect(columns(triage.createProject.project)).toEqual(['Uncategorized', 'Needs Triage', 'High Priority', 'Low Priority', 'Closed']);
+      const hiddenOrg = await t.db.user.findFirstOrThrow({ where: { lowerName: 'hidden' } });
+      const hidden = encodeGlobalID('Organization', hiddenOrg.id);
+      expect(await refused('stranger', 'createProject', `{ ownerId: "${hidden}", name: "x" }`)).toMatchObject({ code: 'NOT_FOUND' });
+      expect(await refused('owner', 'createProject', `{ ownerId: "${ids.user.id}", name: "x" }`)).toMatchObject({ field: 'ownerId' });
+      expect(
+        await refused('owner', 'createProject', `{ ownerId: "${ids.repository.id}", name: "x", template: AUTOMATED_KANBAN_V2 }`),
+      ).toMatchObject({ code: 'VALIDATION', field: 'template' });
+      expect(
+        await refused('owner', 'createProject', `{ ownerId: "${ids.repository.id}", name: "x", repositoryIds: ["${ids.repository.id}"] }`),
+      ).toMatchObject({ code: 'VALIDATION', field: 'repositoryIds' });
+      const kanbanId = kanban.createProject.project.id as string;
+      expect(await refused('owner', 'updateProject', `{ projectId: "${kanbanId}", public: true }`)).toMatchObject({ field: 'public' });
+      const viaRest = (await rest('owner', 'POST', 'repos/owner/pub/projects', { title: 'Triage', template_type: 2 })) as { id: number };
+      const restColumns = await q<{ repository: { project: Json } }>(
+        'owner',
+        `{ repository(owner: "owner", name: "pub") { project(number: ${viaRest.id}) { ${PROJECT} } } }`,
+      );
+      expect(columns(restColumns.repository.project)).toHaveLength(5);
+      const bad = await t.request('POST', '/api/v1/repos/owner/pub/projects', {
+        headers: as('owner'),
+        body: { title: 'x', template_type: 7 },
+      });
+      expect(bad.statusCode).toBe(422);
+      for (const [viewer, id] of [
+        ['owner', kanbanId],
+        ['planner', triage.createProject.project.id as string],
+        ['owner', encodeGlobalID('Project', viaRest.id)],
+      ] as const) {
+        await q(viewer, `mutation { deleteProject(input: { projectId: "${id}" }) { deletedProjectId } }`);
+      }
+    });
+
     it('projects of a private repository or organization are invisible to outsiders on every path', async () => {
       const priv = (await rest('owner', 'POST', 'repos/owner/priv/projects', { title: 'Private board' })) as { id: number };
       const secret = (await rest('orgowner', 'POST', 'orgs/hidden/projects', { title: 'Secret board' })) as { id: number };

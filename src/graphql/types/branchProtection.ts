@@ -14,7 +14,7 @@ import { checkedBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { teamsById } from './pullRequestReview.ts';
-import { repoRefOf } from '../repoIdInput.ts';
+import { repoRefOf } from '../idInputs.ts';
 import { RefRef, RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 import { githubRuleFields, githubRuleInput, mergeRuleInputs } from './branchProtectionGithubInput.ts';

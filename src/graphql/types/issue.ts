@@ -348,7 +348,9 @@ builder.relayMutationField(
       state: t.field({ type: IssueStateEnum }),
       assigneeIds: t.globalIDList({ description: 'The new assignees (writers only), with any assigneeLogins; [] removes all.' }),
       assigneeLogins: t.stringList(),
-      labelIds: t.globalIDList({ description: "Labels replacing the issue's labels (writers only; [] removes all; others' labels are dropped)." }),
+      labelIds: t.globalIDList({
+        description: "Labels replacing the issue's labels (writers only; [] removes all; others' labels are dropped).",
+      }),
       milestoneId: t.globalID({ description: 'A milestone of the repository (writers only); null removes the milestone.' }),
       projectIds: t.globalIDList({ description: "Projects replacing the issue's projects (writers only; [] removes all)." }),
     }),

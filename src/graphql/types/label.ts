@@ -7,7 +7,7 @@ import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import type { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
-import { repoRefOf } from '../repoIdInput.ts';
+import { repoRefOf } from '../idInputs.ts';
 import type { GraphQLContext } from '../context.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScopeBy } from '../tokenWriteScopes.ts';

@@ -17,6 +17,7 @@ import { filteredBy, inherits } from '../policy.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
+import { loginOfOwnerId, repoRefOf } from '../idInputs.ts';
 import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { OrganizationRef } from './organization.ts';
@@ -354,10 +355,36 @@ function ownerRef(input: {
 /** A project known by its id is a repository's (`repository`) or an organization's (`organization`). */
 const PROJECT_OWNERS = [['repository'], ['organization']] as const;
 
+/** GitHub's project templates: Gitea has the basic kanban and bug triage boards, without automation. */
+const ProjectTemplateEnum = builder.enumType('ProjectTemplate', {
+  description: "The columns a new project starts with besides its default one (Gitea's project templates).",
+  values: {
+    BASIC_KANBAN: { value: 'BASIC_KANBAN', description: 'To Do, In Progress and Done.' },
+    BUG_TRIAGE: { value: 'BUG_TRIAGE', description: 'Needs Triage, High Priority, Low Priority and Closed.' },
+    AUTOMATED_KANBAN_V2: { value: 'AUTOMATED_KANBAN_V2', description: 'Refused: Gitea projects have no automation.' },
+    AUTOMATED_REVIEWS_KANBAN: { value: 'AUTOMATED_REVIEWS_KANBAN', description: 'Refused: Gitea projects have no automation.' },
+  } as const,
+});
+
+/** The owner a createProject input names: GitHub's ownerId (an Organization or Repository id) or our login fields. */
+async function createProjectOwner(
+  ctx: GraphQLContext,
+  input: Parameters<typeof ownerRef>[0] & { ownerId?: { typename: string; id: string } | null },
+): Promise<ProjectOwnerRef> {
+  if (!input.ownerId) return ownerRef(input);
+  if (input.ownerId.typename === 'Repository') return repoRefOf(ctx, input.ownerId);
+  if (input.ownerId.typename === 'User')
+    throw new ValidationError('ownerId: user projects are not supported (an Organization or Repository id)', { field: 'ownerId' });
+  return { org: await loginOfOwnerId(ctx, input.ownerId, ['Organization']) };
+}
+
 builder.relayMutationField(
   'createProject',
   {
     inputFields: (t) => ({
+      ownerId: t.globalID({ description: 'The Organization or Repository that owns the project (or give its login fields).' }),
+      template: t.field({ type: ProjectTemplateEnum }),
+      repositoryIds: t.globalIDList({ description: 'Refused when not empty: Gitea projects are not linked to repositories.' }),
       organizationLogin: t.string({ description: 'The organization that owns the project (or give repositoryOwner and repositoryName).' }),
       repositoryOwner: t.string({ description: 'With repositoryName: the repository that owns the project.' }),
       repositoryName: t.string(),
@@ -368,12 +395,27 @@ builder.relayMutationField(
   {
     description:
       'Create a project with its default column (repository project writers, as POST /api/v1/repos/{o}/{r}/projects; organization project writers, as POST /api/v1/orgs/{org}/projects).',
-    ...writeScopeBy((input: { repositoryOwner?: string | null; repositoryName?: string | null }) =>
-      input.repositoryOwner && input.repositoryName ? 'repository' : 'organization',
+    ...writeScopeBy((input: { ownerId?: { typename: string } | null; repositoryOwner?: string | null; repositoryName?: string | null }) =>
+      input.ownerId?.typename === 'Repository' || (input.repositoryOwner && input.repositoryName) ? 'repository' : 'organization',
     ),
-    resolve: async (_root, { input }, ctx) => ({
-      project: await projectService.createProject(ctx.cx, ownerRef(input), { title: input.name, description: opt(input.body) }),
-    }),
+    resolve: async (_root, { input }, ctx) => {
+      if (input.repositoryIds?.length)
+        throw new ValidationError('repositoryIds: not supported (Gitea projects are not linked to repositories)', {
+          field: 'repositoryIds',
+        });
+      if (input.template === 'AUTOMATED_KANBAN_V2' || input.template === 'AUTOMATED_REVIEWS_KANBAN')
+        throw new ValidationError(`template: ${input.template} is not supported (Gitea projects have no automation)`, {
+          field: 'template',
+        });
+      const owner = await createProjectOwner(ctx, input);
+      return {
+        project: await projectService.createProject(ctx.cx, owner, {
+          title: input.name,
+          description: opt(input.body),
+          template: input.template ?? undefined,
+        }),
+      };
+    },
   },
   { outputFields: (t) => ({ project: t.field({ type: ProjectRef, resolve: (p) => p.project }) }) },
 );
@@ -386,18 +428,23 @@ builder.relayMutationField(
       name: t.string(),
       body: t.string(),
       state: t.field({ type: ProjectStateEnum }),
+      public: t.boolean({ description: 'Refused when given: a Gitea project is as visible as its repository or organization.' }),
     }),
   },
   {
     description: 'Edit a project; only given fields change (as PATCH …/projects/{id}).',
     ...writeScopeBy(() => PROJECT_OWNERS),
-    resolve: async (_root, { input }, ctx) => ({
-      project: await projectService.updateProjectById(ctx.cx, idOf(input.projectId, 'Project'), {
-        title: opt(input.name),
-        description: opt(input.body),
-        state: input.state ? input.state.toLowerCase() : undefined,
-      }),
-    }),
+    resolve: async (_root, { input }, ctx) => {
+      if (input.public != null)
+        throw new ValidationError('public: not supported (a project is as visible as its repository or organization)', { field: 'public' });
+      return {
+        project: await projectService.updateProjectById(ctx.cx, idOf(input.projectId, 'Project'), {
+          title: opt(input.name),
+          description: opt(input.body),
+          state: input.state ? input.state.toLowerCase() : undefined,
+        }),
+      };
+    },
   },
   { outputFields: (t) => ({ project: t.field({ type: ProjectRef, resolve: (p) => p.project }) }) },
 );

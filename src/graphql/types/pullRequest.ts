@@ -12,7 +12,7 @@ import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt } from '../ids.ts';
-import { repoRefOf } from '../repoIdInput.ts';
+import { repoRefOf } from '../idInputs.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';

@@ -7,10 +7,9 @@ import * as editService from '../../services/repo/edit.ts';
 import { builder } from '../builder.ts';
 import { withInputFieldNames } from '../errors.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
-import { dbIdOf, opt, type GlobalId } from '../ids.ts';
-import type { GraphQLContext } from '../context.ts';
-import { NotFoundError, ValidationError } from '../../errors.ts';
-import { repoRefOf } from '../repoIdInput.ts';
+import { opt } from '../ids.ts';
+import { ValidationError } from '../../errors.ts';
+import { loginOfOwnerId, repoRefOf } from '../idInputs.ts';
 import { DeployKeyRef, RepositoryRef } from './repository.ts';
 import { RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 
@@ -23,14 +22,6 @@ function agreed<T>(field: string, ours: T | undefined, github: T | undefined): T
     throw new ValidationError(`${field}: disagrees with the other field giving the same setting`, { field });
   }
   return ours ?? github;
-}
-
-/** The login of the account a User or Organization global id names. @throws NotFoundError */
-async function loginOfOwnerId(ctx: GraphQLContext, id: GlobalId): Promise<string> {
-  const dbIdOfOwner = dbIdOf(id, 'User') || dbIdOf(id, 'Organization');
-  const row = dbIdOfOwner ? await ctx.cx.db.user.findUnique({ where: { id: dbIdOfOwner }, select: { name: true } }) : null;
-  if (!row) throw new NotFoundError('owner does not exist', { field: 'ownerId' });
-  return row.name;
 }
 
 builder.relayMutationField(

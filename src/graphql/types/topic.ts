@@ -5,7 +5,7 @@ import { writeScope } from '../tokenWriteScopes.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { dbId } from '../ids.ts';
 import { repoReadWhere, topicReadWhere } from '../../services/repo/visibility.ts';
-import { repoRefOf } from '../repoIdInput.ts';
+import { repoRefOf } from '../idInputs.ts';
 import { RepositoryRef } from './repository.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { StarrableRef } from './githubInterfaces.ts';

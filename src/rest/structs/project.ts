@@ -24,7 +24,14 @@ export type Project = z.infer<typeof Project>;
 export const CreateProjectOption = z.object({
   title: z.string().optional(),
   description: z.string().optional(),
+  template_type: z
+    .union([z.literal(0), z.literal(1), z.literal(2)])
+    .optional()
+    .describe("Gitea's project template (TemplateType): 0 none (default), 1 basic kanban, 2 bug triage"),
 });
+
+/** Gitea's TemplateType numbers, as the web form sends them. */
+export const PROJECT_TEMPLATE_TYPES = ['NONE', 'BASIC_KANBAN', 'BUG_TRIAGE'] as const;
 
 /** Body of PATCH …/projects/{id}; only given fields change. */
 export const EditProjectOption = z.object({

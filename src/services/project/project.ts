@@ -18,7 +18,19 @@ export interface ListProjectsInput {
 export interface CreateProjectInput {
   title?: string;
   description?: string;
+  /** Gitea's project templates: the columns created after the default one (none by default). */
+  template?: ProjectTemplate;
 }
+
+/** Gitea's project templates (TemplateType) and the columns each creates (setting.Project's defaults). */
+export const PROJECT_TEMPLATES = {
+  NONE: [],
+  BASIC_KANBAN: ['To Do', 'In Progress', 'Done'],
+  BUG_TRIAGE: ['Needs Triage', 'High Priority', 'Low Priority', 'Closed'],
+} as const satisfies Record<Models.ProjectBoardType, readonly string[]>;
+
+/** A project template's name. */
+export type ProjectTemplate = keyof typeof PROJECT_TEMPLATES;
 
 /** Only given fields change. */
 export interface UpdateProjectInput {
@@ -102,6 +114,7 @@ export async function createProject(cx: ServiceContext, ref: ProjectOwnerRef, in
   const viewer = requireViewer(cx);
   const title = checkTitle(input.title ?? '');
   checkDescription(input.description);
+  const template = input.template ?? 'NONE';
   return withTx(cx, async (tx, emit) => {
     const project = await tx.project.create({
       data: {
@@ -111,9 +124,15 @@ export async function createProject(cx: ServiceContext, ref: ProjectOwnerRef, in
         ownerId: scope.org?.id ?? null,
         creatorId: viewer.id,
         type: scope.repo ? 'REPOSITORY' : 'ORGANIZATION',
+        boardType: template,
         columns: { create: { title: DEFAULT_COLUMN_TITLE, isDefault: true, creatorId: viewer.id } },
       },
     });
+    if (PROJECT_TEMPLATES[template].length) {
+      await tx.projectColumn.createMany({
+        data: PROJECT_TEMPLATES[template].map((title, i) => ({ projectId: project.id, title, sorting: i + 1, creatorId: viewer.id })),
+      });
+    }
     await refreshRepoProjectCounts(tx, project.repoId);
     emit({ type: 'project.created', projectId: project.id, repoId: project.repoId, ownerId: project.ownerId, actorId: viewer.id });
     return project;

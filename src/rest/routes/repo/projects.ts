@@ -6,7 +6,7 @@ import { defineList } from '../../list.ts';
 import { idParam, repoRef } from '../../params.ts';
 import { idOf } from '../../pathParams.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
-import { CreateProjectOption, EditProjectOption, ListProjectsQuery } from '../../structs/project.ts';
+import { CreateProjectOption, EditProjectOption, ListProjectsQuery, PROJECT_TEMPLATE_TYPES } from '../../structs/project.ts';
 
 /**
  * Projects: Gitea 1.27 has no projects API, so this small extension follows Gitea's conventions. The same five
@@ -60,7 +60,13 @@ export const projectRoutes: readonly RouteDef[] = owners.flatMap(({ prefix, tag,
     success: { status: 201, schema: 'Project' },
     errors: [401, 403, 404, 422, 423],
     handler: async ({ cx, params, body }) =>
-      toApiProject(await projectService.createProject(cx, ref(params), { title: body.title, description: body.description })),
+      toApiProject(
+        await projectService.createProject(cx, ref(params), {
+          title: body.title,
+          description: body.description,
+          template: PROJECT_TEMPLATE_TYPES[body.template_type ?? 0],
+        }),
+      ),
   }),
   defineRoute({
     method: 'GET',
