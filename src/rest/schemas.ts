@@ -39,6 +39,7 @@ import { CreatePushMirrorOption, MigrateRepoOptions, PushMirror } from './struct
 import { PublicKey } from './structs/publicKey.ts';
 import { RepoTopicOptions, TopicName, TopicResponse, TopicSearchResults } from './structs/topic.ts';
 import { TransferRepoOption } from './structs/transfer.ts';
+import { IssueConfig, IssueConfigValidation, IssueTemplate } from './structs/issueTemplate.ts';
 import { LanguageStatistics } from './structs/language.ts';
 import {
   ChangeFileOperation,
@@ -215,6 +216,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Issue,
   IssueDeadline,
   Label,
+  IssueConfig,
+  IssueConfigValidation,
+  IssueTemplate,
   LanguageStatistics,
   Milestone,
   NotificationCount,

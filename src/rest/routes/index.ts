@@ -58,6 +58,7 @@ import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { topicRoutes } from './repo/topics.ts';
 import { transferRoutes } from './repo/transfer.ts';
+import { issueTemplateRoutes } from './repo/issueTemplates.ts';
 import { languageRoutes } from './repo/languages.ts';
 import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
@@ -97,6 +98,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...repoEditRoutes,
   ...topicRoutes,
   ...transferRoutes,
+  ...issueTemplateRoutes,
   ...languageRoutes,
   ...collaboratorRoutes,
   ...repoCandidateRoutes,
