@@ -308,13 +308,21 @@ builder.relayMutationField(
       projectIds: t.globalIDList({ description: 'Projects: honoured for every caller; each must be a project the repository may use.' }),
       dueOn: t.field({ type: 'DateTime', description: 'Writers only.' }),
       closed: t.boolean({ description: 'Open the issue closed.' }),
+      issueTemplate: t.string({
+        description:
+          'An issue template of the default branch (by name or file name): its labels and assignees join the given ones (writers only).',
+      }),
+      parentIssueId: t.globalID({ description: 'Refused when given: Gitea has no sub-issues (dependencies are addIssueDependency).' }),
     }),
   },
   {
-    description:
-      'Open an issue (as POST /api/v1/repos/{o}/{r}/issues: non-writers cannot set labels, milestone, assignees or due date). Issue templates are not supported: there is no `issueTemplate`.',
+    description: 'Open an issue (as POST /api/v1/repos/{o}/{r}/issues: non-writers cannot set labels, milestone, assignees or due date).',
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => {
+      if (input.parentIssueId)
+        throw new ValidationError('parentIssueId: not supported (Gitea has no sub-issues; use issue dependencies)', {
+          field: 'parentIssueId',
+        });
       const view = await createService.createIssueInRepo(ctx.cx, idOf(input.repositoryId, 'Repository', 'repository'), {
         title: input.title,
         body: opt(input.body),
@@ -324,6 +332,7 @@ builder.relayMutationField(
         projects: input.projectIds?.map((id) => idOf(id, 'Project', 'project')),
         dueDate: opt(input.dueOn),
         closed: opt(input.closed),
+        template: opt(input.issueTemplate),
       });
       return { issue: view.issue };
     },

@@ -11,6 +11,7 @@ import { exclusiveScope } from '../label/color.ts';
 import { findUserByName } from '../user/user.ts';
 import { loadIssueView, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
+import { findIssueTemplate } from './issueTemplates.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
 export interface CreateIssueInput {
@@ -27,6 +28,11 @@ export interface CreateIssueInput {
   /** Project ids; honoured for every caller (as Gitea), each must be one the repository may use (400 otherwise). */
   projects?: number[];
   closed?: boolean;
+  /**
+   * An issue template of the default branch, by name or file name (GitHub's createIssue `issueTemplate`): its
+   * labels (by name) and assignees join those given, for writers only as the rest.
+   */
+  template?: string;
 }
 
 const RETRIES = 8;
@@ -192,6 +198,24 @@ export async function writeInitialRelations(
   return comments;
 }
 
+/** An issue template's labels (ids of the repository's or its organization's labels with those names) and assignees. @throws ValidationError naming issueTemplate */
+async function templateRelations(
+  cx: ServiceContext,
+  ref: RepoRef,
+  repo: Models.Repository,
+  name: string,
+): Promise<{ labelIds: number[]; assignees: string[] }> {
+  const template = await findIssueTemplate(cx, ref, name);
+  if (!template) throw new ValidationError(`issueTemplate: the default branch has no issue template ${name}`, { field: 'issueTemplate' });
+  const labels = template.labels?.length
+    ? await cx.db.label.findMany({
+        where: { name: { in: template.labels }, OR: [{ repoId: repo.id }, { orgId: repo.ownerId }] },
+        select: { id: true },
+      })
+    : [];
+  return { labelIds: labels.map((l) => l.id), assignees: template.assignees ?? [] };
+}
+
 /**
  * Opens an issue (Gitea CreateIssue). Gates in Gitea's order: 404 invisible repository or unit, 401 anonymous,
  * 423 archived, 422 missing title, 403 when issues are unreadable or the viewer is blocked by the owner.
@@ -214,10 +238,10 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
     throw new PermissionDeniedError('user should have specific read permission or be a repo admin');
   if (perm.blocked) throw new PermissionDeniedError('user is blocked');
   const writer = canWrite(perm, 'ISSUES');
-  const assignees = writer
-    ? await resolveAssignees(cx, access, [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? [])], input.assigneeIds)
-    : [];
-  const labelIds = writer ? await usableLabelIds(cx, repo, input.labels ?? []) : [];
+  const template = input.template === undefined ? null : await templateRelations(cx, ref, repo, input.template);
+  const assigneeNames = [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? []), ...(template?.assignees ?? [])];
+  const assignees = writer ? await resolveAssignees(cx, access, [...new Set(assigneeNames)], input.assigneeIds) : [];
+  const labelIds = writer ? await usableLabelIds(cx, repo, [...(input.labels ?? []), ...(template?.labelIds ?? [])]) : [];
   const milestone =
     writer && input.milestone
       ? await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: repo.id }, select: { id: true } })

@@ -1,8 +1,9 @@
 // GET /repos/{o}/{r}/issue_templates, issue_config and issue_config/validate: Gitea's template directories, front
 // matter and issue forms, invalid files skipped, the config's validation message; on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { gql, mutationError, repoGlobalId } from '../../helpers/graphql.ts';
 import { restApi } from '../protection/restApi.ts';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -137,6 +138,32 @@ describe.each(PROVIDERS)('issue templates and issue config (%s)', (provider) => 
     for (const repo of ['empty', 'secret']) {
       expect((await api('GET', `/repos/tpl/${repo}/issue_config`, 'tpl')).json).toEqual({ blank_issues_enabled: true, contact_links: [] });
     }
+  });
+
+  it("GraphQL createIssue applies GitHub's issueTemplate: the template's labels (by name) and assignees join the given ones", async () => {
+    expect((await api('POST', '/repos/tpl/full/labels', 'tpl', { name: 'bug', color: 'ff0000' })).status).toBe(201);
+    const m = `mutation($input: CreateIssueInput!) { createIssue(input: $input) {
+      issue { title labels(first: 5) { nodes { name } } assignees(first: 5) { nodes { login } } } } }`;
+    const create = async (input: Record<string, unknown>) =>
+      gql<{ createIssue: { issue: Record<string, unknown> } | null }>(t, m, {
+        headers: basic('tpl'),
+        variables: { input: { repositoryId: await repoGlobalId(t, 'tpl', 'full'), title: 'From a template', ...input } },
+      });
+    const res = await create({ issueTemplate: 'Bug report' });
+    expect(res.data?.createIssue?.issue).toEqual({
+      title: 'From a template',
+      labels: { nodes: [{ name: 'bug' }] },
+      assignees: { nodes: [{ login: 'tpl' }] },
+    });
+    const byFile = await create({ issueTemplate: 'bug.md' });
+    expect(byFile.data?.createIssue?.issue.labels).toEqual({ nodes: [{ name: 'bug' }] });
+    expect(mutationError(await create({ issueTemplate: 'Nope' }), 'createIssue')).toMatchObject({
+      code: 'VALIDATION',
+      field: 'issueTemplate',
+    });
+    expect(mutationError(await create({ parentIssueId: await repoGlobalId(t, 'tpl', 'full') }), 'createIssue')).toMatchObject({
+      field: 'parentIssueId',
+    });
   });
 
   it('a private repository is 404 to those who may not see it, on all three routes', async () => {
