@@ -44,6 +44,7 @@ import { renderIdenticon } from './rest/avatar.ts';
 import { MAX_AVATAR_SIZE } from './services/user/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { redisLimiters } from './auth/redisLimiter.ts';
+import { OAuthKeys } from './auth/oauthKeys.ts';
 import { TokenCache } from './auth/tokenCache.ts';
 import { authInvalidation } from './db/authInvalidation.ts';
 import { createReadPath, registerReadPath } from './db/readPath.ts';
@@ -194,6 +195,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     repoLocks,
     loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle, throttleStore?.factory),
     tokenCache,
+    oauthKeys: new OAuthKeys(db, config.secretKey),
   };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
