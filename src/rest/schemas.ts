@@ -149,6 +149,7 @@ import {
   UserSettingsOptions,
 } from './structs/user.ts';
 import { WatchInfo } from './structs/watch.ts';
+import { CreateOAuth2ApplicationOptions, OAuth2Application, OAuth2Grant } from './structs/oauth2.ts';
 
 /**
  * The shapes the API answers with, by Gitea's swagger names: the OpenAPI document names each one once and
@@ -172,6 +173,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   ActionWorkflowResponse,
   AccessToken,
   CurrentAccessToken,
+  OAuth2Application,
+  OAuth2Grant,
   UserMeta,
   UserSettings,
   AnnotatedTag,
@@ -281,6 +284,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateBranchRepoOption,
   CreateFileOptions,
   CreateAccessTokenOption,
+  CreateOAuth2ApplicationOptions,
   UserSettingsOptions,
   CreateEmailOption,
   CreateForkOption,
