@@ -1,4 +1,4 @@
-import { formatScope, InvalidScopeError, parseScope } from './scope.ts';
+import { formatScope, InvalidScopeError, parseScope, scopeAllows, type ScopeCategory, type TokenScope } from './scope.ts';
 
 /** OpenID Connect's scopes (Gitea's `scopes_supported`): they choose the claims of ID tokens, not API access. */
 export const IDENTITY_SCOPES = ['openid', 'profile', 'email', 'groups'] as const;
@@ -8,11 +8,6 @@ export function splitScope(scope: string): string[] {
   return [...new Set(scope.split(/\s+/).filter(Boolean))];
 }
 
-/** True when every scope of `requested` is among `granted` (both space-separated). */
-export function scopeWithin(requested: string, granted: string): boolean {
-  const have = new Set(splitScope(granted));
-  return splitScope(requested).every((s) => have.has(s));
-}
 
 /**
  * The Gitea access-token scope an OAuth2 access token acts with (Gitea's GrantAdditionalScopes): the Gitea token
@@ -32,4 +27,23 @@ export function tokenScopeOf(oauthScope: string): string {
     }
   });
   return named.length ? formatScope(parseScope(named.join(','))) : 'all';
+}
+
+/** Whether a token of `inner` may do nothing a token of `outer` may not. */
+function tokenScopeWithin(inner: TokenScope, outer: TokenScope): boolean {
+  if (outer.publicOnly && !inner.publicOnly) return false;
+  if (outer.all) return true;
+  if (inner.all) return false;
+  return Object.entries(inner.levels).every(([category, level]) => scopeAllows(outer, [category as ScopeCategory], level));
+}
+
+/**
+ * Whether OAuth scope `requested` asks for nothing beyond `granted` (both space-separated): its OpenID scopes are
+ * among granted's, and the API access it maps to is within granted's. Compared by effect, not by name: `openid`
+ * alone maps to `all`, so it is not within `openid read:repository`.
+ */
+export function oauthScopeWithin(requested: string, granted: string): boolean {
+  const have = new Set(splitScope(granted));
+  const identity = splitScope(requested).filter((s) => (IDENTITY_SCOPES as readonly string[]).includes(s));
+  return identity.every((s) => have.has(s)) && tokenScopeWithin(parseScope(tokenScopeOf(requested)), parseScope(tokenScopeOf(granted)));
 }

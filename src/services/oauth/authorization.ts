@@ -1,7 +1,7 @@
 // The authorization endpoint's decisions (Gitea routers/web/auth/oauth.go AuthorizeOAuth, GrantApplicationOAuth):
 // which requests are refused and how, when the user must sign in or consent, and the codes handed to clients.
 import { randomBytes } from 'node:crypto';
-import { splitScope, scopeWithin, tokenScopeOf } from '../../auth/oauthScope.ts';
+import { oauthScopeWithin, splitScope, tokenScopeOf } from '../../auth/oauthScope.ts';
 import { hashToken } from '../../auth/token.ts';
 import type { DbLike, Models } from '../../db/client.ts';
 import { requireViewer } from '../access/guards.ts';
@@ -99,7 +99,7 @@ export async function authorize(cx: ServiceContext, req: AuthorizationRequest): 
   const app = await checkRequest(cx, req);
   if (!cx.viewer) return { kind: 'signIn', app };
   const grant = await cx.db.oAuth2Grant.findUnique({ where: { userId_applicationId: { userId: cx.viewer.id, applicationId: app.id } } });
-  if (grant && scopeWithin(req.scope, grant.scope) && (app.confidentialClient || app.skipSecondaryAuthorization)) {
+  if (grant && oauthScopeWithin(req.scope, grant.scope) && (app.confidentialClient || app.skipSecondaryAuthorization)) {
     return { kind: 'redirect', location: await issueCode(cx.db, grant, req) };
   }
   const owner = await cx.db.user.findUnique({ where: { id: app.userId }, select: { name: true } });

@@ -2,7 +2,7 @@
 // tokens exchanged for access, refresh and ID tokens; and token introspection (RFC 7662, Gitea IntrospectOAuth).
 import { createHash } from 'node:crypto';
 import { signAccessToken, signJwt, signRefreshToken, verifyAccessToken, verifyRefreshToken } from '../../auth/oauthJwt.ts';
-import { scopeWithin, splitScope } from '../../auth/oauthScope.ts';
+import { oauthScopeWithin, splitScope } from '../../auth/oauthScope.ts';
 import { hashToken } from '../../auth/token.ts';
 import type { Models } from '../../db/client.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -140,7 +140,7 @@ async function refresh(cx: ServiceContext, app: Application, req: TokenRequest):
   }
   if (session.expiresAt.getTime() <= Date.now()) throw oauthError('invalid_grant', 'the refresh token has expired');
   // Before the rotation: a refused request leaves the refresh token usable.
-  if (req.scope && !scopeWithin(req.scope, session.scope)) {
+  if (req.scope && !oauthScopeWithin(req.scope, session.scope)) {
     throw oauthError('invalid_scope', 'the requested scope exceeds the scope originally granted');
   }
   const rotated =
