@@ -75,7 +75,13 @@ export class OAuthKeys {
     const sealed = await new CompactEncrypt(new TextEncoder().encode(await exportPKCS8(privateKey)))
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
       .encrypt(this.#sealingKey());
-    const data = { id: ROW_ID, kid, algorithm: SIGNING_ALGORITHM, privateKey: sealed, publicJwk: JSON.stringify({ ...jwk, kid, alg: SIGNING_ALGORITHM, use: 'sig' }) };
+    const data = {
+      id: ROW_ID,
+      kid,
+      algorithm: SIGNING_ALGORITHM,
+      privateKey: sealed,
+      publicJwk: JSON.stringify({ ...jwk, kid, alg: SIGNING_ALGORITHM, use: 'sig' }),
+    };
     try {
       return await this.db.oAuth2SigningKey.create({ data });
     } catch (err) {

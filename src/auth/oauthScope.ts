@@ -8,7 +8,6 @@ export function splitScope(scope: string): string[] {
   return [...new Set(scope.split(/\s+/).filter(Boolean))];
 }
 
-
 /**
  * The Gitea access-token scope an OAuth2 access token acts with (Gitea's GrantAdditionalScopes): the Gitea token
  * scopes named among the OAuth scopes (`read:repository`, `write:issue`, `public-only`, `all`…), or `all` when none

@@ -16,7 +16,16 @@ import { consentPage, errorPage, signInPage, type Hidden } from './pages.ts';
 import { fieldsOf, type Fields } from './fields.ts';
 
 /** The authorization request's parameters, by their OAuth names, in a fixed order. */
-const PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
+const PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'nonce',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
 
 /** A signed-in browser acts with the rights of a password sign-in. */
 const SIGNED_IN: AuthInfo = { method: 'password', scope: null, tokenId: null, sudoerId: null };
@@ -68,7 +77,10 @@ export function authorizeRoutes(app: FastifyInstance, deps: AppDeps): void {
   const sessionUser = (req: FastifyRequest) => resolveSession(deps.db, config.secretKey, readCookie(req, SESSION_COOKIE));
 
   const signIn = (req: FastifyRequest, reply: FastifyReply, fields: Fields, clientName: string, status = 200, message?: string) => {
-    const hidden = { ...hiddenOf(fields), _csrf: csrfToken(config.secretKey, csrfCookie(req, reply, config.rootUrl), 'signin', paramValues(fields)) };
+    const hidden = {
+      ...hiddenOf(fields),
+      _csrf: csrfToken(config.secretKey, csrfCookie(req, reply, config.rootUrl), 'signin', paramValues(fields)),
+    };
     return html(reply, status, signInPage({ appName: config.appName, clientName, hidden, ...(message ? { error: message } : {}) }));
   };
 
@@ -90,7 +102,10 @@ export function authorizeRoutes(app: FastifyInstance, deps: AppDeps): void {
       case 'signIn':
         return signIn(req, reply, fields, step.app.name);
       case 'consent': {
-        const token = csrfToken(config.secretKey, csrfCookie(req, reply, config.rootUrl), 'grant', [String(user?.id), ...paramValues(fields)]);
+        const token = csrfToken(config.secretKey, csrfCookie(req, reply, config.rootUrl), 'grant', [
+          String(user?.id),
+          ...paramValues(fields),
+        ]);
         return html(
           reply,
           200,
@@ -154,7 +169,11 @@ export function authorizeRoutes(app: FastifyInstance, deps: AppDeps): void {
       return error(reply, 400, 'Bad request', 'Invalid CSRF token: reload the page and try again.');
     }
     try {
-      const location = await authorization.answerConsent(createServiceContext(deps, user, SIGNED_IN), requestOf(fields), fields.granted === 'true');
+      const location = await authorization.answerConsent(
+        createServiceContext(deps, user, SIGNED_IN),
+        requestOf(fields),
+        fields.granted === 'true',
+      );
       return reply.redirect(location, 303);
     } catch (err) {
       return refuse(reply, err, 303);

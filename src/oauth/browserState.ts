@@ -35,7 +35,9 @@ export function csrfCookie(req: FastifyRequest, reply: FastifyReply, rootUrl: st
 
 function mac(secretKey: string, cookie: string, purpose: string, bound: readonly string[]): Buffer {
   const key = createHmac('sha256', secretKey).update('forgegraph oauth2 csrf').digest();
-  return createHmac('sha256', key).update([purpose, cookie, ...bound].join('\0')).digest();
+  return createHmac('sha256', key)
+    .update([purpose, cookie, ...bound].join('\0'))
+    .digest();
 }
 
 /** The CSRF token of a form: bound to the browser's CSRF cookie, the form's purpose and `bound` (what it carries). */

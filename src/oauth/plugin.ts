@@ -15,7 +15,9 @@ function formFields(text: string): Record<string, string[]> {
  */
 export async function oauthProvider(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, formFields(String(body))));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, formFields(String(body))),
+  );
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     try {
       done(null, String(body).trim() ? JSON.parse(String(body)) : {});

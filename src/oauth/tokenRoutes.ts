@@ -107,7 +107,11 @@ export function tokenRoutes(app: FastifyInstance, deps: AppDeps): void {
     const creds = parseCredentials(req.headers.authorization, query);
     const resolved = creds.kind === 'token' ? await resolveViewer(deps, creds, { clientIp: req.ip }) : null;
     if (!resolved?.ok || !resolved.user) {
-      return reply.code(401).header('www-authenticate', 'Bearer realm="", error="invalid_token"').type('text/plain; charset=utf-8').send('no valid authorization');
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="", error="invalid_token"')
+        .type('text/plain; charset=utf-8')
+        .send('no valid authorization');
     }
     return userInfo(createServiceContext(deps, resolved.user, resolved.auth));
   };
@@ -116,7 +120,9 @@ export function tokenRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.get('/login/oauth/keys', async (_req, reply) => {
     const key = await deps.oauthKeys.signingKey();
-    return cors(reply).header('cache-control', 'public, max-age=3600').send({ keys: [key.publicJwk] });
+    return cors(reply)
+      .header('cache-control', 'public, max-age=3600')
+      .send({ keys: [key.publicJwk] });
   });
 
   app.get('/.well-known/openid-configuration', async (_req, reply) =>
@@ -133,7 +139,23 @@ export function tokenRoutes(app: FastifyInstance, deps: AppDeps): void {
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
       scopes_supported: IDENTITY_SCOPES,
-      claims_supported: ['aud', 'exp', 'iat', 'iss', 'sub', 'name', 'preferred_username', 'profile', 'picture', 'website', 'locale', 'updated_at', 'email', 'email_verified', 'groups'],
+      claims_supported: [
+        'aud',
+        'exp',
+        'iat',
+        'iss',
+        'sub',
+        'name',
+        'preferred_username',
+        'profile',
+        'picture',
+        'website',
+        'locale',
+        'updated_at',
+        'email',
+        'email_verified',
+        'groups',
+      ],
       code_challenge_methods_supported: ['plain', 'S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],

@@ -28,7 +28,11 @@ describe.each(PROVIDERS)('OAuth2 provider refusals (%s)', (provider) => {
     const browser = new FormBrowser(t);
     const signInPage = await browser.get(authorizeUrl(p));
     expect(signInPage.statusCode).toBe(200);
-    const signedIn = await browser.post('/login/oauth/authorize', { ...hiddenFields(signInPage.body), user_name: user, password: PASSWORD });
+    const signedIn = await browser.post('/login/oauth/authorize', {
+      ...hiddenFields(signInPage.body),
+      user_name: user,
+      password: PASSWORD,
+    });
     expect(signedIn.statusCode).toBe(303);
     const consent = await browser.get(`/login/oauth/${signedIn.headers.location}`);
     return { browser, consent, form: hiddenFields(consent.body) };
@@ -44,7 +48,14 @@ describe.each(PROVIDERS)('OAuth2 provider refusals (%s)', (provider) => {
   }
 
   const exchange = (code: string, over: Record<string, string> = {}, client = app) =>
-    tokenRequest(t, { grant_type: 'authorization_code', code, redirect_uri: CB, client_id: client.clientId, client_secret: client.clientSecret, ...over });
+    tokenRequest(t, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CB,
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      ...over,
+    });
   const me = (token: string, path = '/api/v1/user') => t.request('GET', path, { headers: { authorization: `Bearer ${token}` } });
 
   beforeAll(async () => {
@@ -140,7 +151,9 @@ describe.each(PROVIDERS)('OAuth2 provider refusals (%s)', (provider) => {
       const page = await browser.get(authorizeUrl(params()));
       const fields = hiddenFields(page.body);
       const { _csrf: _, ...withoutToken } = fields;
-      expect((await browser.post('/login/oauth/authorize', { ...withoutToken, user_name: 'alice', password: PASSWORD })).statusCode).toBe(400);
+      expect((await browser.post('/login/oauth/authorize', { ...withoutToken, user_name: 'alice', password: PASSWORD })).statusCode).toBe(
+        400,
+      );
       const attacker = new FormBrowser(t);
       const res = await attacker.post('/login/oauth/authorize', { ...fields, user_name: 'alice', password: PASSWORD });
       expect(res.statusCode).toBe(400);
@@ -166,7 +179,8 @@ describe.each(PROVIDERS)('OAuth2 provider refusals (%s)', (provider) => {
       const browser = new FormBrowser(t);
       const fields = hiddenFields((await browser.get(authorizeUrl(params()))).body);
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await browser.post('/login/oauth/authorize', { ...fields, user_name: 'victim', password: 'wrong' })).statusCode);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await browser.post('/login/oauth/authorize', { ...fields, user_name: 'victim', password: 'wrong' })).statusCode);
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
       const res = await browser.post('/login/oauth/authorize', { ...fields, user_name: 'victim', password: PASSWORD });
       expect(res.statusCode).toBe(429);
@@ -223,27 +237,48 @@ describe.each(PROVIDERS)('OAuth2 provider refusals (%s)', (provider) => {
       const wrong = await exchange('whatever', { client_secret: 'gto_wrong' });
       expect(wrong.statusCode).toBe(401);
       expect(wrong.json().error).toBe('invalid_client');
-      const basicWrong = await tokenRequest(t, { grant_type: 'authorization_code', code: 'x', redirect_uri: CB }, { id: app.clientId, secret: 'nope' });
+      const basicWrong = await tokenRequest(
+        t,
+        { grant_type: 'authorization_code', code: 'x', redirect_uri: CB },
+        { id: app.clientId, secret: 'nope' },
+      );
       expect(basicWrong.statusCode).toBe(401);
       expect(basicWrong.headers['www-authenticate']).toMatch(/^Basic /);
       const code = await codeFor(params());
-      const viaBasic = await tokenRequest(t, { grant_type: 'authorization_code', code, redirect_uri: CB }, { id: app.clientId, secret: app.clientSecret });
+      const viaBasic = await tokenRequest(
+        t,
+        { grant_type: 'authorization_code', code, redirect_uri: CB },
+        { id: app.clientId, secret: app.clientSecret },
+      );
       expect(viaBasic.statusCode).toBe(200);
-      const conflicting = await tokenRequest(t, { grant_type: 'authorization_code', code, redirect_uri: CB, client_id: other.clientId }, { id: app.clientId, secret: app.clientSecret });
+      const conflicting = await tokenRequest(
+        t,
+        { grant_type: 'authorization_code', code, redirect_uri: CB, client_id: other.clientId },
+        { id: app.clientId, secret: app.clientSecret },
+      );
       expect(conflicting.json().error).toBe('invalid_request');
       expect((await tokenRequest(t, { grant_type: 'password', client_id: app.clientId })).json().error).toBe('unsupported_grant_type');
     });
 
     it('never widens a token beyond the scopes asked for; unknown scope names are ignored, not promoted to `all`', async () => {
       const code = await codeFor(params({ scope: 'openid read:repository read:user bogus:scope' }));
-      const { access_token: token, refresh_token: refresh } = (await exchange(code)).json() as { access_token: string; refresh_token: string };
+      const { access_token: token, refresh_token: refresh } = (await exchange(code)).json() as {
+        access_token: string;
+        refresh_token: string;
+      };
       expect((await me(token, '/api/v1/repos/search')).statusCode).toBe(200);
       expect((await me(token)).statusCode).toBe(200);
       const write = await t.request('POST', '/api/v1/user/repos', { headers: { authorization: `Bearer ${token}` }, body: { name: 'x' } });
       expect(write.statusCode).toBe(403);
       // Refreshing cannot add scopes (RFC 6749 §6), by name or by effect (`openid` alone would be `all`), but may narrow them.
       const refreshWith = (scope: string) =>
-        tokenRequest(t, { grant_type: 'refresh_token', refresh_token: refresh, scope, client_id: app.clientId, client_secret: app.clientSecret });
+        tokenRequest(t, {
+          grant_type: 'refresh_token',
+          refresh_token: refresh,
+          scope,
+          client_id: app.clientId,
+          client_secret: app.clientSecret,
+        });
       for (const scope of ['openid write:repository', 'openid', 'openid read:repository read:user email']) {
         const wider = await refreshWith(scope);
         expect(wider.statusCode, scope).toBe(400);
@@ -278,7 +313,11 @@ describe.each(PROVIDERS)('OAuth2 provider refusals (%s)', (provider) => {
       expect((await me(tokens.refresh_token)).statusCode).toBe(401);
       const { privateKey } = await generateKeyPair('RS256');
       const grant = await t.db.oAuth2Grant.findFirstOrThrow();
-      const forged = await new SignJWT({ gnt: grant.id, tt: 0, scope: 'all' }).setProtectedHeader({ alg: 'RS256' }).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+      const forged = await new SignJWT({ gnt: grant.id, tt: 0, scope: 'all' })
+        .setProtectedHeader({ alg: 'RS256' })
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(privateKey);
       expect((await me(forged)).statusCode).toBe(401);
       const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ gnt: grant.id, tt: 0, scope: 'all' })).toString('base64url')}.`;
       expect((await me(unsigned)).statusCode).toBe(401);
@@ -293,12 +332,21 @@ describe.each(PROVIDERS)('OAuth2 provider refusals (%s)', (provider) => {
         t.app.server.inject({
           method: 'POST',
           url: '/login/oauth/introspect',
-          headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+          headers: {
+            authorization: `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
           payload: `token=${token}`,
         });
       const mine = await ask(app);
       expect(mine.statusCode).toBe(200);
-      expect(mine.json()).toMatchObject({ active: true, scope: 'openid', client_id: app.clientId, username: 'alice', token_type: 'access_token' });
+      expect(mine.json()).toMatchObject({
+        active: true,
+        scope: 'openid',
+        client_id: app.clientId,
+        username: 'alice',
+        token_type: 'access_token',
+      });
       expect((await ask(other)).json()).toEqual({ active: false });
       expect((await ask(app, 'gto_wrong')).statusCode).toBe(401);
     });

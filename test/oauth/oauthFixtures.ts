@@ -39,7 +39,12 @@ export function pkce(): { verifier: string; challenge: string } {
 export function hiddenFields(html: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
-    out[m[1] ?? ''] = (m[2] ?? '').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    out[m[1] ?? ''] = (m[2] ?? '')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   }
   return out;
 }
@@ -85,8 +90,17 @@ export function authorizeUrl(params: Record<string, string>): string {
 }
 
 /** A POST to the token endpoint with form fields (and optional Basic client credentials). */
-export function tokenRequest(t: TestApp, fields: Record<string, string>, basicAuth?: { id: string; secret: string }): Promise<LightMyRequestResponse> {
+export function tokenRequest(
+  t: TestApp,
+  fields: Record<string, string>,
+  basicAuth?: { id: string; secret: string },
+): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   if (basicAuth) headers.authorization = `Basic ${Buffer.from(`${basicAuth.id}:${basicAuth.secret}`).toString('base64')}`;
-  return t.app.server.inject({ method: 'POST', url: '/login/oauth/access_token', headers, payload: new URLSearchParams(fields).toString() });
+  return t.app.server.inject({
+    method: 'POST',
+    url: '/login/oauth/access_token',
+    headers,
+    payload: new URLSearchParams(fields).toString(),
+  });
 }

@@ -14,7 +14,14 @@ import { freePort } from '../helpers/serverProcess.ts';
 import { createRepoFixture, GitClient, gitUrl } from '../githttp/gitClient.ts';
 import { registerApp, type RegisteredApp } from './oauthFixtures.ts';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 /** The client's redirect target: records each callback URL. */
 class Callback {
@@ -87,7 +94,12 @@ describe.each(PROVIDERS)('OpenID Connect with openid-client and Chromium (%s)', 
     }
     const callbackUrl = await arrived;
     await page.close();
-    const tokens = await oidc.authorizationCodeGrant(cfg, callbackUrl, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: scope.includes('openid') });
+    const tokens = await oidc.authorizationCodeGrant(cfg, callbackUrl, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: scope.includes('openid'),
+    });
     return { tokens, callbackUrl };
   }
 
@@ -100,7 +112,8 @@ describe.each(PROVIDERS)('OpenID Connect with openid-client and Chromium (%s)', 
     });
     return { status: res.status, body: (await res.json()) as { data?: { viewer: { login: string } | null }; errors?: unknown[] } };
   };
-  const clone = (token: string, dir: string) => git.run(['clone', '-q', gitUrl(port, 'alice', 'secret', { user: 'oauth2', secret: token }), git.dir(dir)]);
+  const clone = (token: string, dir: string) =>
+    git.run(['clone', '-q', gitUrl(port, 'alice', 'secret', { user: 'oauth2', secret: token }), git.dir(dir)]);
 
   beforeAll(async () => {
     port = await freePort();
@@ -119,7 +132,11 @@ describe.each(PROVIDERS)('OpenID Connect with openid-client and Chromium (%s)', 
     await git.ok(['init', '-q', seed]);
     await git.commit(seed, 'README.md', '# secret\n');
     await git.ok(['push', '-q', gitUrl(port, 'alice', 'secret', { user: 'alice', secret: PASSWORD }), 'main'], { cwd: seed });
-    app = await registerApp(t, 'dev', { name: 'Dev Portal', redirectUris: [`http://127.0.0.1:${callback.port}/callback`], confidential: true });
+    app = await registerApp(t, 'dev', {
+      name: 'Dev Portal',
+      redirectUris: [`http://127.0.0.1:${callback.port}/callback`],
+      confidential: true,
+    });
     config = await oidc.discovery(new URL(root), app.clientId, app.clientSecret, undefined, insecure);
     context = await browser.newContext();
   });
@@ -165,7 +182,12 @@ describe.each(PROVIDERS)('OpenID Connect with openid-client and Chromium (%s)', 
     });
     expect(claims?.picture).toMatch(new RegExp(`^${root}avatars/`));
     const info = await oidc.fetchUserInfo(config, tokens.access_token, String(alice.id));
-    expect(info).toMatchObject({ sub: String(alice.id), preferred_username: 'alice', email: 'alice@example.com', groups: ['acme', 'acme:devs'] });
+    expect(info).toMatchObject({
+      sub: String(alice.id),
+      preferred_username: 'alice',
+      email: 'alice@example.com',
+      groups: ['acme', 'acme:devs'],
+    });
   });
 
   it('the access token works on REST, GraphQL, git smart HTTP and packages like an access token', async () => {

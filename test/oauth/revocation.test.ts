@@ -34,9 +34,16 @@ describe.each(PROVIDERS)('OAuth2 token revocation across instances (%s)', (provi
     const signIn = await browser.get(authorizeUrl(p));
     const signedIn = await browser.post('/login/oauth/authorize', { ...hiddenFields(signIn.body), user_name: 'alice', password: PASSWORD });
     const next = await browser.get(`/login/oauth/${signedIn.headers.location}`);
-    const answer = next.statusCode === 302 ? next : await browser.post('/login/oauth/grant', { ...hiddenFields(next.body), granted: 'true' });
+    const answer =
+      next.statusCode === 302 ? next : await browser.post('/login/oauth/grant', { ...hiddenFields(next.body), granted: 'true' });
     const code = new URL(String(answer.headers.location)).searchParams.get('code') ?? '';
-    const res = await tokenRequest(t, { grant_type: 'authorization_code', code, redirect_uri: CB, client_id: client.clientId, client_secret: client.clientSecret });
+    const res = await tokenRequest(t, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CB,
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    });
     expect(res.statusCode).toBe(200);
     return res.json() as { access_token: string; refresh_token: string };
   }
@@ -90,7 +97,12 @@ describe.each(PROVIDERS)('OAuth2 token revocation across instances (%s)', (provi
   it('a replayed refresh token', async () => {
     const first = await tokens();
     const refresh = (refreshToken: string) =>
-      tokenRequest(t, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: app.clientId, client_secret: app.clientSecret });
+      tokenRequest(t, {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+      });
     const second = (await refresh(first.refresh_token)).json() as { access_token: string };
     await revokedEverywhere(second.access_token, async () => {
       expect((await refresh(first.refresh_token)).json().error).toBe('invalid_grant');

@@ -51,7 +51,8 @@ async function checkRequest(cx: ServiceContext, req: AuthorizationRequest): Prom
     if (value.length > MAX_PARAM) throw oauthError('invalid_request', `${name} is too long (at most ${MAX_PARAM} characters)`, redirect);
   }
   const method = req.codeChallengeMethod;
-  if (method !== '' && method !== 'S256' && method !== 'plain') throw oauthError('invalid_request', 'unsupported code challenge method', redirect);
+  if (method !== '' && method !== 'S256' && method !== 'plain')
+    throw oauthError('invalid_request', 'unsupported code challenge method', redirect);
   if (req.codeChallenge === '') {
     // RFC 8252 §8.1 / RFC 7636 §4.4.1, as Gitea: public clients must use PKCE.
     if (!app.confidentialClient) throw oauthError('invalid_request', 'PKCE is required for public clients', redirect);
@@ -118,6 +119,10 @@ export async function answerConsent(cx: ServiceContext, req: AuthorizationReques
   const key = { userId_applicationId: { userId: viewer.id, applicationId: app.id } };
   const existing = await cx.db.oAuth2Grant.findUnique({ where: key });
   const scope = [...new Set([...splitScope(existing?.scope ?? ''), ...splitScope(req.scope)])].join(' ');
-  const grant = await cx.db.oAuth2Grant.upsert({ where: key, create: { userId: viewer.id, applicationId: app.id, scope }, update: { scope } });
+  const grant = await cx.db.oAuth2Grant.upsert({
+    where: key,
+    create: { userId: viewer.id, applicationId: app.id, scope },
+    update: { scope },
+  });
   return issueCode(cx.db, grant, req);
 }

@@ -104,7 +104,10 @@ async function startSession(cx: ServiceContext, grantId: number, scope: string):
  */
 async function exchangeCode(cx: ServiceContext, app: Application, req: TokenRequest): Promise<TokenResponse> {
   const code = req.code
-    ? await cx.db.oAuth2AuthorizationCode.findUnique({ where: { codeHash: hashToken(req.code) }, include: { grant: { include: { user: true } } } })
+    ? await cx.db.oAuth2AuthorizationCode.findUnique({
+        where: { codeHash: hashToken(req.code) },
+        include: { grant: { include: { user: true } } },
+      })
     : null;
   if (!code || code.grant.applicationId !== app.id) throw oauthError('invalid_grant', 'client is not authorized');
   if (code.usedAt) {
@@ -189,7 +192,10 @@ export interface Introspection {
  * refresh token is live, and for whom. Tokens of other clients are reported inactive (Gitea reports any client's).
  * @throws DomainError carrying invalid_client
  */
-export async function introspectToken(cx: ServiceContext, input: { clientId: string; clientSecret: string; token: string }): Promise<Introspection> {
+export async function introspectToken(
+  cx: ServiceContext,
+  input: { clientId: string; clientSecret: string; token: string },
+): Promise<Introspection> {
   const app = await findClient(cx, input.clientId);
   if (!app || !clientSecretMatches(app, input.clientSecret)) throw oauthError('invalid_client', 'no valid authorization');
   const access = await verifyAccessToken(cx.oauthKeys, input.token);

@@ -12,7 +12,12 @@ import { CreateOAuth2ApplicationOptions } from '../../structs/oauth2.ts';
 const APP_ID = { id: idOf('OAuth2 application') };
 const common = { tag: 'user', scopes: ['user' as const], gate: 'token' as const };
 
-const inputOf = (body: { name: string; redirect_uris: string[]; confidential_client?: boolean; skip_secondary_authorization?: boolean }) => ({
+const inputOf = (body: {
+  name: string;
+  redirect_uris: string[];
+  confidential_client?: boolean;
+  skip_secondary_authorization?: boolean;
+}) => ({
   name: body.name,
   redirectUris: body.redirect_uris,
   confidentialClient: body.confidential_client ?? false,
