@@ -42,7 +42,9 @@ export function signRefreshToken(keys: OAuthKeys, claims: RefreshTokenClaims, li
 
 /** The payload of a JWT this installation signed and that has not expired; null otherwise. */
 async function verified(keys: OAuthKeys, token: string): Promise<JWTPayload | null> {
-  const key = await keys.signingKey();
+  // A key that cannot be opened (SECRET_KEY changed) verifies nothing; signing reports it.
+  const key = await keys.verificationKey().catch(() => null);
+  if (!key) return null;
   try {
     return (await jwtVerify(token, key.publicKey, { algorithms: [SIGNING_ALGORITHM] })).payload;
   } catch {

@@ -44,15 +44,31 @@ export class OAuthKeys {
 
   /** The signing key (read or made on first use; a failed load is retried by the next call). */
   signingKey(): Promise<SigningKey> {
-    this.#key ??= this.#load().catch((err: unknown) => {
-      this.#key = null;
-      throw err;
-    });
+    this.#key ??= this.#remember(async () => this.#open((await this.#read()) ?? (await this.#create())));
     return this.#key;
   }
 
-  async #load(): Promise<SigningKey> {
-    const row = (await this.db.oAuth2SigningKey.findUnique({ where: { id: ROW_ID } })) ?? (await this.#create());
+  /** The key to verify with, or null while none was made (then nothing was signed): verifying never makes one. */
+  async verificationKey(): Promise<SigningKey | null> {
+    if (this.#key) return this.#key;
+    const row = await this.#read();
+    if (!row) return null;
+    this.#key ??= this.#remember(() => this.#open(row));
+    return this.#key;
+  }
+
+  #remember(load: () => Promise<SigningKey>): Promise<SigningKey> {
+    return load().catch((err: unknown) => {
+      this.#key = null;
+      throw err;
+    });
+  }
+
+  #read(): Promise<Models.OAuth2SigningKey | null> {
+    return this.db.oAuth2SigningKey.findUnique({ where: { id: ROW_ID } });
+  }
+
+  async #open(row: Models.OAuth2SigningKey): Promise<SigningKey> {
     const publicJwk = JSON.parse(row.publicJwk) as JWK;
     let pem: string;
     try {

@@ -56,6 +56,12 @@ describe.each(PROVIDERS)('OAuth2 applications API (%s)', (provider) => {
     expect(list.json()).toEqual([{ ...app, client_secret: '' }]);
   });
 
+  it('a token that looks like a JWT before any was issued is refused without making the signing key', async () => {
+    const res = await t.request('GET', '/api/v1/user', { headers: { authorization: 'Bearer a.b.c' } });
+    expect(res.statusCode).toBe(401);
+    expect(await t.db.oAuth2SigningKey.count()).toBe(0);
+  });
+
   it('defaults to a public client, as Gitea’s API does', async () => {
     const app = (await create({ name: 'cli', redirect_uris: ['http://127.0.0.1/callback'] })).json() as ApiApp;
     expect(app.confidential_client).toBe(false);
