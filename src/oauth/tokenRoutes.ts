@@ -49,11 +49,101 @@ function cors(reply: FastifyReply): FastifyReply {
   return reply.header('access-control-allow-origin', '*');
 }
 
+/** POST /login/oauth/access_token (RFC 6749 §3.2): answers with no-store, refusals per §5.2. */
+async function accessToken(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
+  cors(reply).header('cache-control', 'no-store').header('pragma', 'no-cache');
+  const fields = fieldsOf(req.body);
+  let basic = req.headers.authorization !== undefined;
+  try {
+    const client = clientCredentials(req, fields);
+    basic = client.basic;
+    return await exchangeToken(createServiceContext(deps, null), {
+      grantType: fields.grant_type ?? '',
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+      code: fields.code ?? '',
+      redirectUri: fields.redirect_uri ?? '',
+      codeVerifier: fields.code_verifier ?? '',
+      refreshToken: fields.refresh_token ?? '',
+      scope: fields.scope ?? '',
+    });
+  } catch (err) {
+    return sendFailure(reply, err, basic);
+  }
+}
+
+/** POST /login/oauth/introspect (RFC 7662). */
+async function introspect(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
+  cors(reply).header('cache-control', 'no-store');
+  const fields = fieldsOf(req.body);
+  try {
+    const { clientId, clientSecret } = clientCredentials(req, fields);
+    return await introspectToken(createServiceContext(deps, null), { clientId, clientSecret, token: fields.token ?? '' });
+  } catch (err) {
+    return sendFailure(reply, err, true);
+  }
+}
+
+/** GET or POST /login/oauth/userinfo: the token in the header or the form (RFC 6750 §2.2); only a token signs in here. */
+async function info(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
+  cors(reply).header('cache-control', 'no-store');
+  const query = new URL(req.url, 'http://x').searchParams;
+  const bodyToken = fieldsOf(req.body).access_token;
+  if (bodyToken && !query.has('access_token')) query.set('access_token', bodyToken);
+  const creds = parseCredentials(req.headers.authorization, query);
+  const resolved = creds.kind === 'token' ? await resolveViewer(deps, creds, { clientIp: req.ip }) : null;
+  if (!resolved?.ok || !resolved.user) {
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="", error="invalid_token"')
+      .type('text/plain; charset=utf-8')
+      .send('no valid authorization');
+  }
+  return userInfo(createServiceContext(deps, resolved.user, resolved.auth));
+}
+
+/** Gitea's oidc_wellknown.tmpl, with the authentication methods we take and without the response types we do not serve. */
+function discoveryDocument(root: string): Record<string, unknown> {
+  return {
+    issuer: root,
+    authorization_endpoint: `${root}login/oauth/authorize`,
+    token_endpoint: `${root}login/oauth/access_token`,
+    jwks_uri: `${root}login/oauth/keys`,
+    userinfo_endpoint: `${root}login/oauth/userinfo`,
+    introspection_endpoint: `${root}login/oauth/introspect`,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
+    scopes_supported: IDENTITY_SCOPES,
+    claims_supported: CLAIMS,
+    code_challenge_methods_supported: ['plain', 'S256'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+  };
+}
+
+const CLAIMS = [
+  'aud',
+  'exp',
+  'iat',
+  'iss',
+  'sub',
+  'name',
+  'preferred_username',
+  'profile',
+  'picture',
+  'website',
+  'locale',
+  'updated_at',
+  'email',
+  'email_verified',
+  'groups',
+];
+
 /** Mounts the token, introspection, userinfo, keys and discovery endpoints (with CORS preflights). */
 export function tokenRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const root = deps.config.rootUrl;
-  const anonymous = () => createServiceContext(deps, null);
-
   for (const path of ['/login/oauth/access_token', '/login/oauth/introspect', '/login/oauth/userinfo', '/login/oauth/keys']) {
     app.options(path, async (_req, reply) =>
       cors(reply)
@@ -64,101 +154,16 @@ export function tokenRoutes(app: FastifyInstance, deps: AppDeps): void {
         .send(),
     );
   }
-
-  app.post('/login/oauth/access_token', async (req, reply) => {
-    cors(reply).header('cache-control', 'no-store').header('pragma', 'no-cache');
-    const fields = fieldsOf(req.body);
-    let basic = req.headers.authorization !== undefined;
-    try {
-      const client = clientCredentials(req, fields);
-      basic = client.basic;
-      return await exchangeToken(anonymous(), {
-        grantType: fields.grant_type ?? '',
-        clientId: client.clientId,
-        clientSecret: client.clientSecret,
-        code: fields.code ?? '',
-        redirectUri: fields.redirect_uri ?? '',
-        codeVerifier: fields.code_verifier ?? '',
-        refreshToken: fields.refresh_token ?? '',
-        scope: fields.scope ?? '',
-      });
-    } catch (err) {
-      return sendFailure(reply, err, basic);
-    }
-  });
-
-  app.post('/login/oauth/introspect', async (req, reply) => {
-    cors(reply).header('cache-control', 'no-store');
-    const fields = fieldsOf(req.body);
-    try {
-      const { clientId, clientSecret } = clientCredentials(req, fields);
-      return await introspectToken(anonymous(), { clientId, clientSecret, token: fields.token ?? '' });
-    } catch (err) {
-      return sendFailure(reply, err, true);
-    }
-  });
-
-  // GET, or POST with the token in the header or the form (RFC 6750 §2.2); only a token signs in here.
-  const info = async (req: FastifyRequest, reply: FastifyReply) => {
-    cors(reply).header('cache-control', 'no-store');
-    const query = new URL(req.url, 'http://x').searchParams;
-    const bodyToken = fieldsOf(req.body).access_token;
-    if (bodyToken && !query.has('access_token')) query.set('access_token', bodyToken);
-    const creds = parseCredentials(req.headers.authorization, query);
-    const resolved = creds.kind === 'token' ? await resolveViewer(deps, creds, { clientIp: req.ip }) : null;
-    if (!resolved?.ok || !resolved.user) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer realm="", error="invalid_token"')
-        .type('text/plain; charset=utf-8')
-        .send('no valid authorization');
-    }
-    return userInfo(createServiceContext(deps, resolved.user, resolved.auth));
-  };
-  app.get('/login/oauth/userinfo', info);
-  app.post('/login/oauth/userinfo', info);
-
+  app.post('/login/oauth/access_token', (req, reply) => accessToken(req, reply, deps));
+  app.post('/login/oauth/introspect', (req, reply) => introspect(req, reply, deps));
+  app.get('/login/oauth/userinfo', (req, reply) => info(req, reply, deps));
+  app.post('/login/oauth/userinfo', (req, reply) => info(req, reply, deps));
   app.get('/login/oauth/keys', async (_req, reply) => {
     const key = await deps.oauthKeys.signingKey();
     return cors(reply)
       .header('cache-control', 'public, max-age=3600')
       .send({ keys: [key.publicJwk] });
   });
-
-  app.get('/.well-known/openid-configuration', async (_req, reply) =>
-    cors(reply).send({
-      issuer: root,
-      authorization_endpoint: `${root}login/oauth/authorize`,
-      token_endpoint: `${root}login/oauth/access_token`,
-      jwks_uri: `${root}login/oauth/keys`,
-      userinfo_endpoint: `${root}login/oauth/userinfo`,
-      introspection_endpoint: `${root}login/oauth/introspect`,
-      response_types_supported: ['code'],
-      response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
-      subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
-      scopes_supported: IDENTITY_SCOPES,
-      claims_supported: [
-        'aud',
-        'exp',
-        'iat',
-        'iss',
-        'sub',
-        'name',
-        'preferred_username',
-        'profile',
-        'picture',
-        'website',
-        'locale',
-        'updated_at',
-        'email',
-        'email_verified',
-        'groups',
-      ],
-      code_challenge_methods_supported: ['plain', 'S256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    }),
-  );
+  const discovery = discoveryDocument(deps.config.rootUrl);
+  app.get('/.well-known/openid-configuration', async (_req, reply) => cors(reply).send(discovery));
 }
