@@ -1,5 +1,5 @@
 // GET/POST /login/oauth/authorize and POST /login/oauth/grant: the browser side of the authorization code flow.
-// Each request is parsed here and decided by services/oauth/authorization.ts; refusals the service marks as
+// Each request is parsed here and decided by services/oauth/authorizationService.ts; refusals the service marks as
 // redirectable go back to the client, the others get an error page.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthInfo } from '../auth/authInfo.ts';
@@ -9,7 +9,7 @@ import { issueSession, resolveSession } from '../auth/webSession.ts';
 import type { Models } from '../db/client.ts';
 import { UnauthenticatedError } from '../errors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
-import * as authorization from '../services/oauth/authorization.ts';
+import * as authorizationService from '../services/oauth/authorization.ts';
 import { oauthFailureOf } from '../services/oauth/oauthError.ts';
 import { withQuery } from '../services/oauth/redirectUri.ts';
 import { csrfCookie, csrfToken, csrfValid, readCookie, SESSION_COOKIE, setCookie } from './browserState.ts';
@@ -28,12 +28,12 @@ const PARAMS = [
   'code_challenge_method',
 ] as const;
 
-type ConsentStep = Extract<authorization.AuthorizationStep, { kind: 'consent' }>;
+type ConsentStep = Extract<authorizationService.AuthorizationStep, { kind: 'consent' }>;
 
 /** A signed-in browser acts with the rights of a password sign-in. */
 const SIGNED_IN: AuthInfo = { method: 'password', scope: null, tokenId: null, sudoerId: null };
 
-function requestOf(fields: Fields): authorization.AuthorizationRequest {
+function requestOf(fields: Fields): authorizationService.AuthorizationRequest {
   const f = (name: (typeof PARAMS)[number]) => fields[name] ?? '';
   return {
     responseType: f('response_type'),
@@ -121,9 +121,9 @@ async function showAuthorization(req: FastifyRequest, reply: FastifyReply, deps:
   const user = await sessionUser(req, deps);
   const blocked = user && accountBlock(user, deps.config.rootUrl);
   if (blocked) return errorHtml(reply, deps, 403, 'Sign-in refused', blocked);
-  let step: authorization.AuthorizationStep;
+  let step: authorizationService.AuthorizationStep;
   try {
-    step = await authorization.authorize(createServiceContext(deps, user, user ? SIGNED_IN : undefined), requestOf(fields));
+    step = await authorizationService.authorize(createServiceContext(deps, user, user ? SIGNED_IN : undefined), requestOf(fields));
   } catch (err) {
     return refuse(reply, deps, err, 302);
   }
@@ -141,7 +141,7 @@ async function submitSignIn(req: FastifyRequest, reply: FastifyReply, deps: AppD
   }
   let clientName: string;
   try {
-    const step = await authorization.authorize(createServiceContext(deps, null), requestOf(fields));
+    const step = await authorizationService.authorize(createServiceContext(deps, null), requestOf(fields));
     clientName = step.kind === 'signIn' ? step.app.name : '';
   } catch (err) {
     return refuse(reply, deps, err, 303);
@@ -177,7 +177,7 @@ async function submitConsent(req: FastifyRequest, reply: FastifyReply, deps: App
   }
   try {
     const cx = createServiceContext(deps, user, SIGNED_IN);
-    return reply.redirect(await authorization.answerConsent(cx, requestOf(fields), fields.granted === 'true'), 303);
+    return reply.redirect(await authorizationService.answerConsent(cx, requestOf(fields), fields.granted === 'true'), 303);
   } catch (err) {
     return refuse(reply, deps, err, 303);
   }

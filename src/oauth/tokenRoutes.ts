@@ -6,9 +6,9 @@ import { SIGNING_ALGORITHM } from '../auth/oauthKeys.ts';
 import { IDENTITY_SCOPES } from '../auth/oauthScope.ts';
 import { resolveViewer } from '../auth/resolveViewer.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
-import { userInfo } from '../services/oauth/claims.ts';
+import * as claimsService from '../services/oauth/claims.ts';
 import { oauthError, oauthFailureOf } from '../services/oauth/oauthError.ts';
-import { exchangeToken, introspectToken } from '../services/oauth/tokens.ts';
+import * as tokenService from '../services/oauth/tokens.ts';
 import { fieldsOf, type Fields } from './fields.ts';
 
 /** RFC 6749 §2.3.1: Basic credentials are form-encoded before they are joined; a malformed escape is taken as is. */
@@ -57,7 +57,7 @@ async function accessToken(req: FastifyRequest, reply: FastifyReply, deps: AppDe
   try {
     const client = clientCredentials(req, fields);
     basic = client.basic;
-    return await exchangeToken(createServiceContext(deps, null), {
+    return await tokenService.exchangeToken(createServiceContext(deps, null), {
       grantType: fields.grant_type ?? '',
       clientId: client.clientId,
       clientSecret: client.clientSecret,
@@ -78,7 +78,7 @@ async function introspect(req: FastifyRequest, reply: FastifyReply, deps: AppDep
   const fields = fieldsOf(req.body);
   try {
     const { clientId, clientSecret } = clientCredentials(req, fields);
-    return await introspectToken(createServiceContext(deps, null), { clientId, clientSecret, token: fields.token ?? '' });
+    return await tokenService.introspectToken(createServiceContext(deps, null), { clientId, clientSecret, token: fields.token ?? '' });
   } catch (err) {
     return sendFailure(reply, err, true);
   }
@@ -99,7 +99,7 @@ async function info(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
       .type('text/plain; charset=utf-8')
       .send('no valid authorization');
   }
-  return userInfo(createServiceContext(deps, resolved.user, resolved.auth));
+  return claimsService.userInfo(createServiceContext(deps, resolved.user, resolved.auth));
 }
 
 /** Gitea's oidc_wellknown.tmpl, with the authentication methods we take and without the response types we do not serve. */
