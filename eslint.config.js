@@ -40,6 +40,8 @@ const SERVICE_DOMAINS = [
   'notification',
   'webhook',
   'migration',
+  // The OAuth2 provider: its claims read organizations and teams (org) and avatars (user).
+  'oauth',
   // Cron runs tasks of every domain (update_mirrors is migration's); nothing in services imports it.
   'cron',
 ];
@@ -67,6 +69,7 @@ const layers = [
     'githttp',
     'packages',
     'runner',
+    'oauth',
     'web',
     'webhooks',
     'ops',
@@ -108,6 +111,7 @@ const policies = [
         'githttp',
         'packages',
         'runner',
+        'oauth',
         'web',
         'webhooks',
         'ops',
@@ -125,7 +129,7 @@ const policies = [
   },
   // Transports are thin and never import each other: services, authentication, per-request loaders and the
   // pure access model; database rows and git results only as types.
-  ...['rest', 'githubapi', 'graphql', 'githttp', 'packages', 'runner'].map((t) => ({
+  ...['rest', 'githubapi', 'graphql', 'githttp', 'packages', 'runner', 'oauth'].map((t) => ({
     from: from(t),
     allow: [to(t, 'service', 'service-base', 'service-access', 'loaders', 'auth', 'permissions', 'base', 'config'), typesFrom('db', 'git')],
   })),
@@ -157,6 +161,8 @@ const policies = [
   // Static pages and assets (landing page, Swagger UI, the GraphiQL page): nothing of the product below them.
   { from: from('web'), allow: [to('web', 'config', 'base')] },
   { from: from('graphql'), allow: [to('web')] },
+  // The OAuth2 pages escape their text with the web layer's helper.
+  { from: from('oauth'), allow: [{ to: { file: { path: 'src/web/html.ts' } } }] },
   // Pothos' Prisma plugin needs values from the data model: its DMMF and the scalar-field enums.
   { from: from('graphql'), allow: [{ to: { file: { path: 'src/db/client.ts' } } }] },
   {
@@ -215,6 +221,7 @@ const OWNED = [
       'src/githttp/**',
       'src/packages/**',
       'src/runner/**',
+      'src/oauth/**',
     ],
   },
   { libs: '^(graphql|graphql-yoga|@graphql-yoga/(?!redis-event-target).*|@pothos/.*)$', owners: ['src/graphql/**'] },
@@ -235,6 +242,7 @@ const LAYER_GLOBS = [
     'githttp',
     'packages',
     'runner',
+    'oauth',
     'web',
     'webhooks',
     'ops',

@@ -11,6 +11,7 @@ import { currentRequest } from './ops/requestContext.ts';
 import { readQueueState } from './jobs/queueState.ts';
 import { gitHttp } from './githttp/plugin.ts';
 import { packageRegistries } from './packages/plugin.ts';
+import { oauthProvider } from './oauth/plugin.ts';
 import { mountGraphql } from './graphql/server.ts';
 import { githubApi } from './githubapi/plugin.ts';
 import { CronScheduler } from './jobs/cronScheduler.ts';
@@ -44,6 +45,7 @@ import { renderIdenticon } from './rest/avatar.ts';
 import { MAX_AVATAR_SIZE } from './services/user/avatar.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { redisLimiters } from './auth/redisLimiter.ts';
+import { OAuthKeys } from './auth/oauthKeys.ts';
 import { TokenCache } from './auth/tokenCache.ts';
 import { authInvalidation } from './db/authInvalidation.ts';
 import { createReadPath, registerReadPath } from './db/readPath.ts';
@@ -194,6 +196,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     repoLocks,
     loginThrottle: opts.loginThrottle ?? new LoginThrottle(config.loginThrottle, throttleStore?.factory),
     tokenCache,
+    oauthKeys: new OAuthKeys(db, config.secretKey),
   };
   notifier.subscribe(activitySubscriber(db));
   notifier.subscribe(mentionSubscriber(db));
@@ -270,6 +273,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await server.register(async (downloads) => downloadRoutes(downloads, deps));
   await server.register(async (registries) => packageRegistries(registries, deps), { prefix: '/api/packages' });
   await server.register(async (runners) => runnerProtocol(runners, deps), { prefix: '/api/actions' });
+  if (config.oauth2.enabled) await server.register(async (oauth) => oauthProvider(oauth, deps));
   if (config.runnerRegistrationToken) await seedInstanceRegistrationToken(createSystemContext(deps), config.runnerRegistrationToken);
   const graphql = mountGraphql(server, deps);
 

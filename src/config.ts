@@ -78,6 +78,18 @@ export interface Config {
    * addresses are refused), MIGRATIONS_ALLOWED_DOMAINS and MIGRATIONS_BLOCKED_DOMAINS (comma-separated globs).
    */
   migrations: MigrationSettings;
+  /** The OAuth2 and OpenID Connect provider (Gitea `[oauth2]`). */
+  oauth2: OAuth2Settings;
+}
+
+/** Gitea `[oauth2]`: whether the provider's endpoints are served, and how long its tokens live. */
+export interface OAuth2Settings {
+  /** OAUTH2_ENABLED (default true): `false` leaves /login/oauth/* and the OpenID discovery document unserved. */
+  enabled: boolean;
+  /** OAUTH2_ACCESS_TOKEN_EXPIRATION_TIME, in seconds (Gitea's unit; default 3600): access and ID tokens. */
+  accessTokenSeconds: number;
+  /** OAUTH2_REFRESH_TOKEN_EXPIRATION_TIME, in hours (Gitea's unit; default 730), kept here in seconds. */
+  refreshTokenSeconds: number;
 }
 
 /** Gitea `[migrations]` address policy. */
@@ -176,6 +188,9 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'PACKAGES_LIMIT_SIZE_GENERIC', default: '-1', meaning: 'largest generic package file (-1: no limit)' },
   { name: 'PACKAGES_LIMIT_SIZE_NPM', default: '-1', meaning: 'largest npm tarball (-1: no limit)' },
   { name: 'PACKAGES_NPM_MAX_BODY', default: '256 MiB', meaning: 'largest npm publish request' },
+  { name: 'OAUTH2_ENABLED', default: 'true', meaning: 'false: no OAuth2/OpenID Connect provider (/login/oauth/*)' },
+  { name: 'OAUTH2_ACCESS_TOKEN_EXPIRATION_TIME', default: '3600', meaning: 'OAuth2 access and ID token lifetime, in seconds' },
+  { name: 'OAUTH2_REFRESH_TOKEN_EXPIRATION_TIME', default: '730', meaning: 'OAuth2 refresh token lifetime, in hours' },
 ];
 
 /** Gitea initGlobalRunnerToken's source: the variable, else the file it names; at least 32 characters. */
@@ -255,6 +270,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowLocalNetworks: env.MIGRATIONS_ALLOW_LOCALNETWORKS === 'true',
       allowedDomains: splitList(env.MIGRATIONS_ALLOWED_DOMAINS),
       blockedDomains: splitList(env.MIGRATIONS_BLOCKED_DOMAINS),
+    },
+    oauth2: {
+      enabled: env.OAUTH2_ENABLED !== 'false',
+      accessTokenSeconds: parseCount('OAUTH2_ACCESS_TOKEN_EXPIRATION_TIME', env.OAUTH2_ACCESS_TOKEN_EXPIRATION_TIME, 3600, 1),
+      refreshTokenSeconds: parseCount('OAUTH2_REFRESH_TOKEN_EXPIRATION_TIME', env.OAUTH2_REFRESH_TOKEN_EXPIRATION_TIME, 730, 1) * 3600,
     },
   };
 }

@@ -4,10 +4,12 @@ import { actionsUserRow, findRunningTask } from './actionsUser.ts';
 import type { AuthInfo } from './authInfo.ts';
 import type { Credentials } from './credentials.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
+import { loadOAuthAccessToken } from './oauthAccess.ts';
+import type { OAuthKeys } from './oauthKeys.ts';
 import { verifySignInPassword } from './password.ts';
 import { parseScope } from './scope.ts';
 import { hashToken } from './token.ts';
-import type { TokenCache } from './tokenCache.ts';
+import type { CachedToken, TokenCache } from './tokenCache.ts';
 
 type User = Models.User;
 
@@ -23,13 +25,16 @@ export interface SignInAttempt {
   throttle: LoginThrottle;
   /** Successful token lookups, invalidated across instances (absent: every lookup reads the database). */
   tokenCache?: TokenCache | undefined;
+  /** The key OAuth2 access tokens (JWTs) are verified with. */
+  oauthKeys: OAuthKeys;
 }
 
 const INVALID = 'invalid username, password or token';
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * Resolves credentials to a user as Gitea does: tokens by hash (an access token, else a running task's token,
+ * Resolves credentials to a user as Gitea does: a token containing `.` is an OAuth2 access token (a JWT), others
+ * are looked up by hash (an access token, else a running task's token,
  * which signs in the `gitea-actions` user); Basic with an empty or
  * `x-oauth-basic` password treats the username as a token; otherwise the password is tried as a
  * token first, then as the password of the user named by login or e-mail.
@@ -47,52 +52,73 @@ export async function authenticate(db: Db, creds: Credentials, attempt: SignInAt
       return requireToken(db, creds.token, attempt);
     case 'basic': {
       if (creds.password === '' || creds.password === 'x-oauth-basic') return requireToken(db, creds.username, attempt);
-      const asToken = await findByToken(db, creds.password, attempt.tokenCache);
+      const asToken = await findByToken(db, creds.password, attempt);
       if (asToken) return asToken;
-      const user = await findByLoginOrEmail(db, creds.username);
-      const usable = user && user.type === 'INDIVIDUAL' && user.passwordHash ? user : null;
-      // Keyed by account when it exists, so a name and its e-mail addresses share one counter.
-      const account = usable ? `id:${usable.id}` : `login:${creds.username.toLowerCase()}`;
-      await attempt.throttle.check(attempt.clientIp, account);
-      if (!(await verifySignInPassword(usable?.passwordHash ?? null, creds.password)) || !usable) {
-        await attempt.throttle.failed(attempt.clientIp, account);
-        throw new UnauthenticatedError(INVALID);
-      }
-      await attempt.throttle.succeeded(attempt.clientIp, account);
-      // Gitea's UserSignIn refuses prohibited users outright (401, not the 403 account gate).
-      if (usable.prohibitLogin) throw new UnauthenticatedError(INVALID);
-      return { user: usable, auth: { method: 'password', scope: null, tokenId: null, sudoerId: null } };
+      const user = await signInWithPassword(db, creds.username, creds.password, attempt);
+      return { user, auth: { method: 'password', scope: null, tokenId: null, sudoerId: null } };
     }
   }
 }
 
+/**
+ * A password sign-in by login name or e-mail address (Gitea UserSignIn), for Basic credentials and the OAuth2
+ * sign-in page alike: throttled per account and address (see LoginThrottle).
+ * @throws UnauthenticatedError for a wrong password, an unknown account or a prohibited user
+ * @throws LoginThrottledError when the account or address has failed too often
+ */
+export async function signInWithPassword(db: Db, login: string, password: string, attempt: SignInAttempt): Promise<User> {
+  const user = await findByLoginOrEmail(db, login);
+  const usable = user && user.type === 'INDIVIDUAL' && user.passwordHash ? user : null;
+  // Keyed by account when it exists, so a name and its e-mail addresses share one counter.
+  const account = usable ? `id:${usable.id}` : `login:${login.toLowerCase()}`;
+  await attempt.throttle.check(attempt.clientIp, account);
+  if (!(await verifySignInPassword(usable?.passwordHash ?? null, password)) || !usable) {
+    await attempt.throttle.failed(attempt.clientIp, account);
+    throw new UnauthenticatedError(INVALID);
+  }
+  await attempt.throttle.succeeded(attempt.clientIp, account);
+  // Gitea's UserSignIn refuses prohibited users outright (401, not the 403 account gate).
+  if (usable.prohibitLogin) throw new UnauthenticatedError(INVALID);
+  return usable;
+}
+
 /** A token that must resolve; a failure counts against the client address. */
 async function requireToken(db: Db, token: string, attempt: SignInAttempt): Promise<AuthOutcome> {
-  const found = await findByToken(db, token, attempt.tokenCache);
+  const found = await findByToken(db, token, attempt);
   if (found) return found;
   await attempt.throttle.failedToken(attempt.clientIp);
   throw new UnauthenticatedError(INVALID);
 }
 
-async function findByToken(db: Db, token: string, cache: TokenCache | undefined): Promise<AuthOutcome | null> {
+async function findByToken(db: Db, token: string, attempt: SignInAttempt): Promise<AuthOutcome | null> {
   if (!token) return null;
+  const { tokenCache: cache } = attempt;
   const tokenHash = hashToken(token);
   const now = Date.now();
   let entry = cache?.get(tokenHash);
   if (!entry) {
     const generation = cache ? cache.generation() : null;
-    const row = await db.accessToken.findUnique({ where: { tokenHash }, include: { user: true } });
-    if (!row) return findByTaskToken(db, token);
-    entry = { tokenId: row.id, scope: row.scope, user: row.user, lastUsedAt: row.lastUsedAt?.getTime() ?? 0 };
+    // Gitea tells them apart the same way: only an OAuth2 token (a JWT) contains a dot.
+    const jwt = token.includes('.');
+    const loaded = jwt ? await loadOAuthAccessToken(db, attempt.oauthKeys, token) : await loadAccessToken(db, tokenHash);
+    if (!loaded) return jwt ? null : findByTaskToken(db, token);
+    entry = loaded;
     cache?.set(tokenHash, entry, generation);
   }
-  if (now - entry.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+  if (entry.expiresAt !== null && entry.expiresAt <= now) return null;
+  if (entry.tokenId !== null && now - entry.lastUsedAt > LAST_USED_RESOLUTION_MS) {
     // lastUsedAt is not watched by the invalidation triggers, so writing it keeps the cache warm.
     entry.lastUsedAt = now;
     await db.accessToken.update({ where: { id: entry.tokenId }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
   }
   // Copies: callers may not change what later requests receive.
   return { user: { ...entry.user }, auth: { method: 'token', scope: parseScope(entry.scope), tokenId: entry.tokenId, sudoerId: null } };
+}
+
+async function loadAccessToken(db: Db, tokenHash: string): Promise<CachedToken | null> {
+  const row = await db.accessToken.findUnique({ where: { tokenHash }, include: { user: true } });
+  if (!row) return null;
+  return { tokenId: row.id, scope: row.scope, user: row.user, lastUsedAt: row.lastUsedAt?.getTime() ?? 0, expiresAt: null };
 }
 
 /** Gitea oauth2.go userIDFromToken: a running task's token is the `gitea-actions` user, for that task only. */

@@ -4,6 +4,7 @@ import type { AuthInfo } from './authInfo.ts';
 import { accountBlock, authenticate } from './authenticate.ts';
 import type { Credentials } from './credentials.ts';
 import { LoginThrottledError, type LoginThrottle } from './loginThrottle.ts';
+import type { OAuthKeys } from './oauthKeys.ts';
 import type { TokenCache } from './tokenCache.ts';
 
 /** What resolving a viewer needs from the application. */
@@ -13,6 +14,8 @@ export interface ViewerDeps {
   loginThrottle: LoginThrottle;
   /** Token → user cache (see TokenCache); without it every token is looked up. */
   tokenCache?: TokenCache | undefined;
+  /** Verifies OAuth2 access tokens. */
+  oauthKeys: OAuthKeys;
 }
 
 /** The request facts besides its credentials. */
@@ -41,7 +44,12 @@ export async function resolveViewer(deps: ViewerDeps, creds: Credentials, reques
   const { db } = deps;
   let outcome;
   try {
-    outcome = await authenticate(db, creds, { clientIp: request.clientIp, throttle: deps.loginThrottle, tokenCache: deps.tokenCache });
+    outcome = await authenticate(db, creds, {
+      clientIp: request.clientIp,
+      throttle: deps.loginThrottle,
+      tokenCache: deps.tokenCache,
+      oauthKeys: deps.oauthKeys,
+    });
   } catch (err) {
     if (err instanceof LoginThrottledError) {
       return { ok: false, status: 429, message: err.message, bare: false, retryAfterSeconds: err.refusal.retryAfterSeconds };

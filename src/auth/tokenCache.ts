@@ -3,11 +3,15 @@ import type { AuthInvalidation } from '../db/authInvalidation.ts';
 
 /** What a successful token lookup found: the token's facts and its user's row. */
 export interface CachedToken {
-  tokenId: number;
+  /** The access token row; null for an OAuth2 access token (a JWT, stored nowhere). */
+  tokenId: number | null;
+  /** The Gitea token scope it acts with (comma list). */
   scope: string;
   user: Models.User;
   /** When lastUsedAt was last written (ms), so a warm token is not written on every request. */
   lastUsedAt: number;
+  /** When it stops working (ms); null for access tokens, which do not expire. */
+  expiresAt: number | null;
 }
 
 const MAX_ENTRIES = 10_000;
@@ -16,7 +20,7 @@ const MAX_ENTRIES = 10_000;
  * Token hash → user, so a token-authenticated request on a warm server runs no statement for authentication.
  * Correct across processes and instances: every lookup first asks the invalidation source (db/authInvalidation)
  * for the current generation and forgets everything when it moved (a user changed or was deleted, a token was
- * revoked or re-scoped, anywhere); without a generation (listener down, triggers missing) nothing is cached.
+ * revoked or re-scoped, an OAuth2 grant was revoked, anywhere); without a generation (listener down, triggers missing) nothing is cached.
  * An entry is stored only when the generation did not move while it was being loaded.
  */
 export class TokenCache {

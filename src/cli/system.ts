@@ -1,6 +1,7 @@
 // What the commands that open the database share: migrations applied first (explained in plain words when refused)
 // and a system service context, the same the server builds, without the HTTP server.
 import { LoginThrottle } from '../auth/loginThrottle.ts';
+import { OAuthKeys } from '../auth/oauthKeys.ts';
 import { describeDatabase, loadConfig, type Config } from '../config.ts';
 import { createDb, prepareDb, type Db } from '../db/client.ts';
 import { deployMigrations, MigrationError } from '../db/migrate/engine.ts';
@@ -65,6 +66,7 @@ export async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Pro
         live: new LiveBus(),
         repoLocks,
         loginThrottle: new LoginThrottle(config.loginThrottle),
+        oauthKeys: new OAuthKeys(db, config.secretKey),
       }),
     );
   } finally {

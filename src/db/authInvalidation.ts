@@ -6,7 +6,8 @@ import { parsePgUrl } from './migrate/pgConnectionConfig.ts';
 
 /**
  * Tells caches of authentication facts (token → user) when users or tokens changed, in any process. Triggers
- * on "User" and "AccessToken" (migration token_cache_invalidation) fire inside the writing transaction:
+ * on "User" and "AccessToken" (migration token_cache_invalidation) and on deletes of "OAuth2Grant" (migration
+ * oauth2_provider: revoking a grant revokes its OAuth2 access tokens) fire inside the writing transaction:
  * - SQLite (one file, the server and the CLI as writers): they bump "AuthGeneration".value; `generation()`
  *   reads it through a cached prepared statement on a read-only connection (a few µs, outside Prisma).
  * - PostgreSQL (several instances): they `NOTIFY forgegraph_auth` at commit; each instance LISTENs on its own
@@ -19,7 +20,13 @@ export interface AuthInvalidation {
   close(): Promise<void>;
 }
 
-const TRIGGERS = ['AuthGeneration_user_update', 'AuthGeneration_user_delete', 'AuthGeneration_token_update', 'AuthGeneration_token_delete'];
+const TRIGGERS = [
+  'AuthGeneration_user_update',
+  'AuthGeneration_user_delete',
+  'AuthGeneration_token_update',
+  'AuthGeneration_token_delete',
+  'AuthGeneration_oauth2_grant_delete',
+];
 
 /** The invalidation source of the configured database. */
 export function authInvalidation(provider: DbProvider, url: string, onError: (err: unknown) => void): AuthInvalidation {

@@ -3,7 +3,7 @@ import type { Db } from './client.ts';
 const WRITES = new Set(['update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
 
 /**
- * The client with every write to users and tokens reported to `changed` as soon as the statement ran, so this
+ * The client with every write to users and tokens, and every revocation of an OAuth2 grant, reported to `changed` as soon as the statement ran, so this
  * instance's token cache forgets at once — before the response, and before PostgreSQL's NOTIFY comes back (the
  * NOTIFY is what tells the other instances; see db/authInvalidation.ts).
  */
@@ -26,5 +26,11 @@ export function reportAuthWrites(db: Db, changed: () => void): Db {
       return watch.$allOperations(op);
     },
   };
-  return db.$extends({ query: { user: watch, accessToken: tokenWatch } }) as unknown as Db;
+  const grantWatch = {
+    // Only a grant's deletion revokes tokens; the rest of its row is nothing a cache holds.
+    $allOperations(op: Parameters<typeof watch.$allOperations>[0]) {
+      return op.operation === 'delete' || op.operation === 'deleteMany' ? watch.$allOperations(op) : op.query(op.args);
+    },
+  };
+  return db.$extends({ query: { user: watch, accessToken: tokenWatch, oAuth2Grant: grantWatch } }) as unknown as Db;
 }

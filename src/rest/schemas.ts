@@ -150,6 +150,7 @@ import {
   UserSettingsOptions,
 } from './structs/user.ts';
 import { WatchInfo } from './structs/watch.ts';
+import { CreateOAuth2ApplicationOptions, OAuth2Application, OAuth2Grant } from './structs/oauth2.ts';
 
 /**
  * The shapes the API answers with, by Gitea's swagger names: the OpenAPI document names each one once and
@@ -173,6 +174,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   ActionWorkflowResponse,
   AccessToken,
   CurrentAccessToken,
+  OAuth2Application,
+  OAuth2Grant,
   UserMeta,
   UserSettings,
   AnnotatedTag,
@@ -285,6 +288,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateBranchRepoOption,
   CreateFileOptions,
   CreateAccessTokenOption,
+  CreateOAuth2ApplicationOptions,
   UserSettingsOptions,
   CreateEmailOption,
   CreateForkOption,

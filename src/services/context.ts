@@ -8,6 +8,7 @@ import type { DomainEvent } from '../notify/events.ts';
 import type { LiveBus } from '../notify/liveBus.ts';
 import type { Notifier } from '../notify/notifier.ts';
 import type { LoginThrottle } from '../auth/loginThrottle.ts';
+import type { OAuthKeys } from '../auth/oauthKeys.ts';
 import type { TokenCache } from '../auth/tokenCache.ts';
 import type { RepoLocks } from '../db/repoLocks.ts';
 
@@ -24,6 +25,8 @@ export interface AppDeps {
   live: LiveBus;
   /** Token → user for authentication, invalidated across instances (the server's; absent in the CLI). */
   tokenCache?: TokenCache | undefined;
+  /** The OAuth2/OpenID Connect signing key (kept in the database, shared by every instance). */
+  oauthKeys: OAuthKeys;
   /** Serializes the ref-moving sections of one repository's git writes (across instances on PostgreSQL). */
   repoLocks: RepoLocks;
 }

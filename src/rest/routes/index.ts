@@ -64,6 +64,7 @@ import { userBlockRoutes } from './user/blocks.ts';
 import { emailRoutes } from './user/emails.ts';
 import { userKeyRoutes } from './user/keys.ts';
 import { tokenRoutes } from './user/tokens.ts';
+import { oauth2Routes } from './user/oauth2.ts';
 import { userRoutes } from './user/users.ts';
 import { notificationRoutes } from './user/notifications.ts';
 import { starredRoutes } from './user/starred.ts';
@@ -87,6 +88,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...repoActionTaskRoutes,
   ...userRoutes,
   ...tokenRoutes,
+  ...oauth2Routes,
   ...emailRoutes,
   ...userKeyRoutes,
   ...orgRoutes,
