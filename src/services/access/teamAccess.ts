@@ -30,7 +30,8 @@ function requirePublicOrgForToken(cx: ServiceContext, org: Pick<Models.User, 'vi
 
 /**
  * The organization behind /orgs/{org}/teams, in Gitea's order: unknown → 404 (even anonymous, and whatever
- * its visibility), anonymous → 401, public-only token on a non-public org → 403, non-member → 403.
+ * its visibility), anonymous → 401, public-only token on a non-public org → 403, an organization the viewer
+ * may not see → 404 (Gitea: 403), non-member → 403.
  * @throws NotFoundError, UnauthenticatedError, PermissionDeniedError
  */
 export async function requireOrgForTeams(cx: ServiceContext, orgName: string, level: 'read' | 'write'): Promise<OrgAccess> {
@@ -40,6 +41,8 @@ export async function requireOrgForTeams(cx: ServiceContext, orgName: string, le
   requireViewer(cx);
   requirePublicOrgForToken(cx, org);
   const access = await orgAccess(cx, org);
+  // Unlike Gitea (403), an organization the viewer may not see is as absent as a missing one.
+  if (!canSeeOrg(cx, access)) throw new NotFoundError('not found', { org: orgName });
   requireOrgMember(cx, access, `${level}:organization`);
   return access;
 }

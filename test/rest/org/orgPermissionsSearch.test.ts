@@ -85,8 +85,10 @@ describe.each(PROVIDERS)('REST organization permissions of a user, team search (
     expect(names((await search('orgowner')).json())).toEqual(['Owners']);
     expectGiteaError(await search('outsider'), 403, 'Must be an organization member');
     expectGiteaError(await search('anon'), 401);
-    // The gate of every /orgs/{org}/teams route (requireOrgForTeams, Gitea's orgAssignment then reqOrgMembership).
-    expectGiteaError(await t.request('GET', '/api/v1/orgs/hidden/teams/search', { headers: as('outsider') }), 403);
+    // The gate of every /orgs/{org}/teams route (requireOrgForTeams, Gitea's orgAssignment then reqOrgMembership):
+    // a private organization is as absent as a missing one to an outsider (Gitea answers 403 and so reveals it).
+    expectGiteaError(await t.request('GET', '/api/v1/orgs/hidden/teams/search', { headers: as('outsider') }), 404);
+    expectGiteaError(await t.request('GET', '/api/v1/orgs/hidden/teams', { headers: as('outsider') }), 404);
     expectGiteaError(await t.request('GET', '/api/v1/orgs/nosuch/teams/search', { headers: as('outsider') }), 404);
     const noOrg = await t.createToken('dev', ['read:user']);
     expectGiteaError(await t.request('GET', '/api/v1/orgs/acme/teams/search', { headers: tokenAuth(noOrg) }), 403, /required scope/);
