@@ -181,7 +181,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'SSH_LISTEN_PORT', default: 'SSH_PORT, else 22', meaning: 'port of the built-in SSH server (setting it starts the server)' },
   { name: 'SSH_LISTEN_HOST', default: 'HOST', meaning: 'listen address of the built-in SSH server' },
   { name: 'SSH_DOMAIN', default: "ROOT_URL's host", meaning: 'host in SSH clone URLs (ssh_url)' },
-  { name: 'SSH_PORT', default: 'SSH_LISTEN_PORT, else 22', meaning: 'port in SSH clone URLs' },
+  { name: 'SSH_PORT', default: "the SSH server's port, else 22", meaning: 'port in SSH clone URLs' },
   { name: 'SSH_USER', default: 'git', meaning: 'user in SSH clone URLs, the only one the SSH server lets in' },
   { name: 'DISABLE_SSH', default: 'false', meaning: 'true: no SSH server even when START_SSH_SERVER is set' },
   { name: 'SSH_HANDSHAKE_TIMEOUT', default: '30s', meaning: 'time an SSH client has to connect and sign in' },

@@ -32,7 +32,11 @@ function ownerOf(row: KeyRow | null): SshKeyOwner | null {
  * the offered one), with its user for a user key. Null for keys nobody added.
  */
 export async function findSshKey(db: Db, blob: Buffer): Promise<SshKeyOwner | null> {
-  const row = await db.publicKey.findFirst({ where: { fingerprint: sshFingerprint(blob) }, include: { owner: true }, orderBy: { id: 'asc' } });
+  const row = await db.publicKey.findFirst({
+    where: { fingerprint: sshFingerprint(blob) },
+    include: { owner: true },
+    orderBy: { id: 'asc' },
+  });
   const stored = row ? Buffer.from(row.content.split(' ')[1] ?? '', 'base64') : null;
   return stored?.equals(blob) ? ownerOf(row) : null;
 }

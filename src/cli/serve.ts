@@ -17,9 +17,12 @@ export async function serve(): Promise<void> {
   if (applied.length) log.info({ applied }, `applied ${applied.length} database migration(s)`);
   await app.server.listen({ port: config.port, host: config.host });
   const ssh = await app.listenSsh().catch((err: unknown) => {
-    throw new Error(`the SSH server cannot listen on ${config.ssh.listenHost}:${config.ssh.listenPort} (SSH_LISTEN_HOST, SSH_LISTEN_PORT)`, {
-      cause: err,
-    });
+    throw new Error(
+      `the SSH server cannot listen on ${config.ssh.listenHost}:${config.ssh.listenPort} (SSH_LISTEN_HOST, SSH_LISTEN_PORT)`,
+      {
+        cause: err,
+      },
+    );
   });
   await app.startBackground();
   void app.warmUp().catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'));

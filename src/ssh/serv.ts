@@ -61,7 +61,11 @@ export async function authorizeCommand(deps: AppDeps, id: SshIdentity, cmd: Extr
   const cx = createServiceContext(deps, user, { method: 'ssh', scope: null, tokenId: null, sudoerId: null, sshKey: key });
   const repo = `${cmd.owner}/${cmd.name}`;
   try {
-    return { ok: true, cx, access: await gitAccess.requireGitAccess(cx, cmd.owner, cmd.name, cmd.service === 'receive-pack' ? 'write' : 'read') };
+    return {
+      ok: true,
+      cx,
+      access: await gitAccess.requireGitAccess(cx, cmd.owner, cmd.name, cmd.service === 'receive-pack' ? 'write' : 'read'),
+    };
   } catch (err) {
     if (!isDomainError(err)) throw err;
     switch (err.code) {

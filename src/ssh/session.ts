@@ -88,13 +88,16 @@ export function serveSession(s: SessionContext, session: Session): void {
     session.on(refused, (_accept: unknown, reject?: () => void) => reject?.());
   }
   const start = (accept: () => ServerChannel, reject: (() => void) | undefined, work: (channel: ServerChannel) => Promise<void>) => {
-    let channel: ServerChannel | null = null;
     const admitted = s.command(async () => {
-      channel = accept();
+      const channel = accept();
+      // The command ends when the client has the exit status and closed the channel (a stopping server then
+      // disconnects it).
+      const closed = new Promise<void>((resolve) => channel.once('close', resolve));
       await work(channel).catch((err: unknown) => {
         s.log.error({ err, keyId: s.identity.key.id, ip: s.ip }, 'ssh: session failed');
-        if (channel) finish(channel, 1, `${s.deps.config.appName}: Internal Server Error`);
+        finish(channel, 1, `${s.deps.config.appName}: Internal Server Error`);
       });
+      await closed;
     });
     if (!admitted) reject?.();
   };

@@ -14,7 +14,7 @@ export interface SshSettings {
   listenPort: number;
   /** SSH_DOMAIN: the host of clone URLs (default ROOT_URL's host). */
   domain: string;
-  /** SSH_PORT: the port of clone URLs (default SSH_LISTEN_PORT, else 22). */
+  /** SSH_PORT: the port of clone URLs (default: the built-in server's SSH_LISTEN_PORT, else 22). */
   port: number;
   /** SSH_USER: the user of clone URLs, and the only one the built-in server lets in (default `git`). */
   user: string;
@@ -36,13 +36,14 @@ export function loadSshSettings(env: NodeJS.ProcessEnv, base: { host: string; ro
   const listenPortSet = !!env.SSH_LISTEN_PORT?.trim();
   const shownPort = env.SSH_PORT?.trim() ? parsePort('SSH_PORT', env.SSH_PORT, 22) : null;
   const listenPort = parsePort('SSH_LISTEN_PORT', env.SSH_LISTEN_PORT, shownPort ?? 22);
+  const startServer = !disabled && parseBoolSetting('START_SSH_SERVER', env.START_SSH_SERVER, listenPortSet);
   return {
     disabled,
-    startServer: !disabled && parseBoolSetting('START_SSH_SERVER', env.START_SSH_SERVER, listenPortSet),
+    startServer,
     listenHost: env.SSH_LISTEN_HOST?.trim() || base.host,
     listenPort,
     domain: env.SSH_DOMAIN?.trim() || new URL(base.rootUrl).hostname,
-    port: shownPort ?? (listenPortSet ? listenPort : 22),
+    port: shownPort ?? (startServer && listenPort > 0 ? listenPort : 22),
     user: env.SSH_USER?.trim() || 'git',
     hostKeyDir: path.join(base.dataDir, 'ssh'),
     handshakeTimeoutMs: parseDurationSetting('SSH_HANDSHAKE_TIMEOUT', env.SSH_HANDSHAKE_TIMEOUT, '30s'),

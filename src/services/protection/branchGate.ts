@@ -200,7 +200,8 @@ export async function requireMergeMoveAllowed(
     const allowed =
       pusher !== 'deployKey' &&
       !pusher.perm.blocked &&
-      ((await canUserPush(cx.db, rule, pusher.user, pusher.perm)) || (await isUserMergeWhitelisted(cx.db, rule, pusher.user.id, pusher.perm)));
+      ((await canUserPush(cx.db, rule, pusher.user, pusher.perm)) ||
+        (await isUserMergeWhitelisted(cx.db, rule, pusher.user.id, pusher.perm)));
     if (!allowed) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
   });
 }
