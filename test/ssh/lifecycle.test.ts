@@ -9,10 +9,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import type { HostKey } from '../../src/ssh/hostKeys.ts';
+import { basic, type TestApp } from '../helpers/app.ts';
+import { childOutput } from '../helpers/childOutput.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { createRepoFixture } from '../githttp/gitClient.ts';
-import { collect, SshClient, type KeyPair } from './sshClient.ts';
+import { SshClient, startSshTestApp, type KeyPair } from './sshClient.ts';
 
 const run = promisify(execFile);
 
@@ -61,16 +63,13 @@ describe.each(PROVIDERS)('SSH server lifecycle (%s)', (provider) => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp(provider, {
-      SSH_LISTEN_HOST: '127.0.0.1',
-      SSH_LISTEN_PORT: '0',
+    let hostKeys: HostKey[];
+    ({ t, port, hostKeys } = await startSshTestApp(provider, {
       SSH_HANDSHAKE_TIMEOUT: '1500ms',
       SSH_IDLE_TIMEOUT: '1s',
       SSH_MAX_CONNECTIONS_PER_IP: '3',
-    });
-    const started = await t.app.listenSsh();
-    port = started!.address.port;
-    hostFingerprints = started!.hostKeys.map((k) => k.fingerprint);
+    }));
+    hostFingerprints = hostKeys.map((k) => k.fingerprint);
     ssh = new SshClient();
     key = ssh.keygen();
     const alice = await t.createUser('alice');
@@ -137,14 +136,14 @@ describe.each(PROVIDERS)('SSH server lifecycle (%s)', (provider) => {
     await sleep(500);
     let closed = false;
     const closing = app.close().then(() => (closed = true));
-    const idleEnded = await collect(idle);
+    const idleEnded = await childOutput(idle);
     expect(idleEnded.code).toBe(255);
     const late = await ssh.run(p, key, ['-T'], "git-upload-pack 'alice/pub.git'");
     expect(late.code).toBe(255);
     expect(late.stderr).toContain('Connection refused');
     expect(closed).toBe(false);
     // The client says it wants nothing: upload-pack ends, and so does the drain.
-    const finished = await collect(running, '0000');
+    const finished = await childOutput(running, '0000');
     expect(finished.code, finished.stderr + finished.stdout).toBe(0);
     await closing;
     expect(closed).toBe(true);

@@ -2,11 +2,11 @@
 // permission and protection checks as smart HTTP, Gitea's serv texts, and what the server refuses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
-import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { basic, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator } from '../helpers/fixtures.ts';
 import { capturePushes, createRepoFixture, GitClient } from '../githttp/gitClient.ts';
-import { SshClient, type KeyPair } from './sshClient.ts';
+import { SshClient, startSshTestApp, type KeyPair } from './sshClient.ts';
 
 describe.each(PROVIDERS)('git over SSH (%s)', (provider) => {
   let t: TestApp;
@@ -47,14 +47,7 @@ describe.each(PROVIDERS)('git over SSH (%s)', (provider) => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp(provider, {
-      SSH_LISTEN_HOST: '127.0.0.1',
-      SSH_LISTEN_PORT: '0',
-      SSH_DOMAIN: 'git.example.com',
-      SSH_PORT: '2222',
-    });
-    const started = await t.app.listenSsh();
-    port = started!.address.port;
+    ({ t, port } = await startSshTestApp(provider, { SSH_DOMAIN: 'git.example.com', SSH_PORT: '2222' }));
     git = new GitClient();
     ssh = new SshClient();
     pushes = capturePushes(t);

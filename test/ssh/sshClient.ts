@@ -4,18 +4,15 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DbProvider } from '../../src/db/migrate/engine.ts';
+import type { HostKey } from '../../src/ssh/hostKeys.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { childOutput, type ProcessOutput } from '../helpers/childOutput.ts';
 
 /** A key pair on disk: the private key file, and the public key line to register. */
 export interface KeyPair {
   file: string;
   pub: string;
-}
-
-/** What an ssh run printed and how it ended (255: ssh's own failure, e.g. refused sign-in). */
-export interface SshResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
 }
 
 /** Options every run gets: no host key checks or prompts, only the given key, quiet. */
@@ -66,9 +63,9 @@ export class SshClient {
     return spawn('ssh', argv, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.dir } });
   }
 
-  /** Runs ssh to the end (stdin closed at once). */
-  run(port: number, key: KeyPair | null, options: readonly string[], command?: string, user = 'git'): Promise<SshResult> {
-    return collect(this.spawn(port, key, options, command, user));
+  /** Runs ssh to the end; exit code 255 is ssh's own failure (e.g. a refused sign-in). */
+  run(port: number, key: KeyPair | null, options: readonly string[], command?: string, user = 'git'): Promise<ProcessOutput> {
+    return childOutput(this.spawn(port, key, options, command, user));
   }
 
   dispose(): void {
@@ -76,15 +73,13 @@ export class SshClient {
   }
 }
 
-/** Waits for a started ssh (stdin closed) and collects its output. */
-export function collect(child: ChildProcessWithoutNullStreams, input?: string): Promise<SshResult> {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+/** A test app whose SSH server listens on a free port of 127.0.0.1 (extra settings in `env`). */
+export async function startSshTestApp(
+  provider: DbProvider,
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; port: number; hostKeys: HostKey[] }> {
+  const t = await startTestApp(provider, { SSH_LISTEN_HOST: '127.0.0.1', SSH_LISTEN_PORT: '0', ...env });
+  const started = await t.app.listenSsh();
+  if (!started) throw new Error('the SSH server did not start');
+  return { t, port: started.address.port, hostKeys: started.hostKeys };
 }
