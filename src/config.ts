@@ -185,7 +185,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'SSH_USER', default: 'git', meaning: 'user in SSH clone URLs, the only one the SSH server lets in' },
   { name: 'DISABLE_SSH', default: 'false', meaning: 'true: no SSH server even when START_SSH_SERVER is set' },
   { name: 'SSH_HANDSHAKE_TIMEOUT', default: '30s', meaning: 'time an SSH client has to connect and sign in' },
-  { name: 'SSH_IDLE_TIMEOUT', default: '10m', meaning: 'an SSH connection silent this long is closed (0: never)' },
+  { name: 'SSH_IDLE_TIMEOUT', default: '10m', meaning: 'a signed-in SSH connection running no git command this long is closed (0: never)' },
   { name: 'SSH_MAX_CONNECTIONS', default: '256', meaning: 'open SSH connections at most' },
   { name: 'SSH_MAX_CONNECTIONS_PER_IP', default: '32', meaning: 'open SSH connections from one address at most (0: no limit)' },
   { name: 'ATTACHMENT_MAX_SIZE', default: '2048', meaning: 'largest attachment or release asset, in MiB' },
