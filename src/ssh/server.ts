@@ -113,9 +113,9 @@ export class SshServer {
     client.on('authentication', (ctx) => void this.authenticate(conn, ctx));
     client.on('ready', () => {
       this.idle(conn);
-      client.on('session', (accept) => {
+      client.on('session', (accept, reject) => {
         const identity = conn.identity;
-        if (!identity) return;
+        if (!identity) return reject();
         serveSession({ deps: this.deps, log: this.log, identity, ip: conn.ip, command: (work) => this.command(conn, work) }, accept());
       });
       // Port forwarding (both directions) and unix-socket forwarding are refused.
@@ -128,6 +128,8 @@ export class SshServer {
   /** Public keys only: a user's key or a deploy key, with a valid signature, for SSH_USER. */
   private async authenticate(conn: Conn, ctx: AuthContext): Promise<void> {
     const refuse = () => {
+      // `none` is how clients ask which methods there are; anything else is a failed attempt.
+      if (ctx.method !== 'none') this.log.info({ ip: conn.ip, user: ctx.username, method: ctx.method }, 'ssh: sign-in refused');
       if (ctx.method !== 'none' && ++conn.failures >= MAX_AUTH_TRIES) {
         this.log.info({ ip: conn.ip }, 'ssh: too many failed sign-in attempts');
         conn.client?.end();

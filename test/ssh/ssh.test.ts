@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
-import { addCollaborator } from '../helpers/fixtures.ts';
+import { addCollaborator, editUser } from '../helpers/fixtures.ts';
 import { capturePushes, createRepoFixture, GitClient } from '../githttp/gitClient.ts';
 import { SshClient, startSshTestApp, type KeyPair } from './sshClient.ts';
 
@@ -235,6 +235,18 @@ describe.each(PROVIDERS)('git over SSH (%s)', (provider) => {
     const remote = await ssh.run(port, keys.laptop!, ['-N', '-o', 'ExitOnForwardFailure=yes', '-R', '0:127.0.0.1:9']);
     expect(remote.code).toBe(255);
     expect(remote.stderr).toContain('remote port forwarding failed');
+  });
+
+  it('a deleted key, or a disabled account, loses access at once', async () => {
+    await editUser(t, { name: 'bob' }, { prohibitLogin: true });
+    const disabled = await ssh.run(port, keys.bobkey!, ['-T'], 'git-upload-pack alice/pub');
+    expect(disabled.code).toBe(1);
+    expect(disabled.stderr).toBe('Forgegraph: Your account is disabled.\n');
+    const deleted = await t.request('DELETE', `/api/v1/user/keys/${keyIds.carolkey}`, { headers: basic('carol') });
+    expect(deleted.statusCode).toBe(204);
+    const gone = await ssh.run(port, keys.carolkey!, ['-T'], 'git-upload-pack alice/pub');
+    expect(gone.code).toBe(255);
+    expect(gone.stderr).toContain('Permission denied (publickey)');
   });
 
   it('ssh_url and sshUrl point at the server (SSH_DOMAIN, SSH_PORT in Gitea’s ssh:// form)', async () => {
