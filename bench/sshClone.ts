@@ -53,16 +53,27 @@ async function main(): Promise<void> {
 
     const http: number[] = [];
     const ssh: number[] = [];
+    // The server's own CPU per clone (this process: the transport, the database; git runs in child processes),
+    // which a busy machine slows down less than it does the wall time.
+    const cpu = { http: [] as number[], ssh: [] as number[] };
+    const measured = async (door: 'http' | 'ssh', clone: () => Promise<void>) => {
+      const before = process.cpuUsage();
+      await clone();
+      const used = process.cpuUsage(before);
+      cpu[door].push((used.user + used.system) / 1000);
+    };
     await timedClone(tmp, httpUrl, []); // warm-up (page cache, host keys)
     await timedClone(tmp, sshUrl, [], [], sshEnv);
     for (let i = 0; i < runs; i++) {
-      await timedClone(tmp, httpUrl, http);
-      await timedClone(tmp, sshUrl, ssh, [], sshEnv);
+      await measured('http', () => timedClone(tmp, httpUrl, http));
+      await measured('ssh', () => timedClone(tmp, sshUrl, ssh, [], sshEnv));
     }
     console.log(`${provider}: bare clone of ${commits} commits, ${runs} runs each, alternating (median, min–max):`);
-    console.log(`  smart HTTP   ${spread(http)}`);
-    console.log(`  SSH          ${spread(ssh)}`);
-    console.log(`  ratio ssh / http ${(median(ssh) / median(http)).toFixed(2)}x`);
+    console.log(`  smart HTTP   ${spread(http)}; server CPU ${median(cpu.http).toFixed(0)} ms`);
+    console.log(`  SSH          ${spread(ssh)}; server CPU ${median(cpu.ssh).toFixed(0)} ms`);
+    console.log(
+      `  ratio ssh / http ${(median(ssh) / median(http)).toFixed(2)}x (server CPU ${(median(cpu.ssh) / median(cpu.http)).toFixed(2)}x)`,
+    );
   } finally {
     await app.close();
     await db.drop();
