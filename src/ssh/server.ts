@@ -41,7 +41,7 @@ export class SshServer {
     hostKeys: readonly HostKey[],
     private readonly log: SshLogger,
   ) {
-    this.ssh = new ssh2.Server({ hostKeys: hostKeys.map((k) => k.privateKey), ident: `${deps.config.appName}` });
+    this.ssh = new ssh2.Server({ hostKeys: hostKeys.map((k) => k.privateKey), ident: deps.config.appName });
     this.ssh.on('connection', (client, info) => this.adopt(client, `${info.ip}|${info.port}`));
     this.tcp = createServer((socket) => this.accept(socket));
   }

@@ -61,8 +61,8 @@ async function runCommand(s: SessionContext, channel: ServerChannel, command: st
   else if (exit.code !== 0 && !exit.signal) s.log.warn({ ...fields, stderr: exit.stderr }, 'ssh: git command failed');
   else s.log.info(fields, 'ssh: git command');
   if (exit.recordError) s.log.error({ ...fields, err: exit.recordError }, 'recording a push failed');
-  if (exit.code === 0) await markSshKeyUsed(s.deps.db, s.identity.key, repo.id).catch(() => undefined);
   finish(channel, exit.code ?? 1);
+  if (exit.code === 0) await markSshKeyUsed(s.deps.db, s.identity.key, repo.id).catch(() => undefined);
 }
 
 /** Answers a shell request (or an empty command) with Gitea's greeting. */

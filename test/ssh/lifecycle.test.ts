@@ -121,6 +121,16 @@ describe.each(PROVIDERS)('SSH server lifecycle (%s)', (provider) => {
     expect(performance.now() - started).toBeLessThan(8000);
   });
 
+  it('survives a client that goes away mid-command, and serves on', async () => {
+    const client = ssh.spawn(port, key, ['-T'], "git-upload-pack 'alice/pub.git'");
+    await new Promise<void>((resolve) => client.stdout.once('data', () => resolve()));
+    client.kill('SIGKILL');
+    await new Promise((resolve) => client.once('close', resolve));
+    const next = await childOutput(ssh.spawn(port, key, ['-T'], "git-upload-pack 'alice/pub.git'"), '0000');
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toMatch(/0000$/);
+  });
+
   it('drains on close: a running git command finishes, idle connections close, new ones are refused', async () => {
     const app = await instance({ SSH_LISTEN_HOST: '127.0.0.1', SSH_LISTEN_PORT: '0' });
     const p = (await app.listenSsh())!.address.port;
