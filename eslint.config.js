@@ -55,7 +55,15 @@ const layers = [
   // Parsing of the jobs and cron settings (durations, schedules) belongs to the configuration.
   {
     category: 'config',
-    pattern: ['src/config.ts', 'src/jobs/settings.ts', 'src/jobs/duration.ts', 'src/jobs/schedule.ts', 'src/webhooks/settings.ts'],
+    pattern: [
+      'src/config.ts',
+      'src/envValues.ts',
+      'src/jobs/settings.ts',
+      'src/jobs/duration.ts',
+      'src/jobs/schedule.ts',
+      'src/webhooks/settings.ts',
+      'src/ssh/settings.ts',
+    ],
   },
   // Leaf modules every layer may use: the domain errors and where the checkout is (src/paths.ts).
   { category: 'base', pattern: ['src/errors.ts', 'src/paths.ts'] },
@@ -67,6 +75,7 @@ const layers = [
     'githubapi',
     'graphql',
     'githttp',
+    'ssh',
     'packages',
     'runner',
     'oauth',
@@ -109,6 +118,7 @@ const policies = [
         'githubapi',
         'graphql',
         'githttp',
+        'ssh',
         'packages',
         'runner',
         'oauth',
@@ -129,7 +139,7 @@ const policies = [
   },
   // Transports are thin and never import each other: services, authentication, per-request loaders and the
   // pure access model; database rows and git results only as types.
-  ...['rest', 'githubapi', 'graphql', 'githttp', 'packages', 'runner', 'oauth'].map((t) => ({
+  ...['rest', 'githubapi', 'graphql', 'githttp', 'ssh', 'packages', 'runner', 'oauth'].map((t) => ({
     from: from(t),
     allow: [to(t, 'service', 'service-base', 'service-access', 'loaders', 'auth', 'permissions', 'base', 'config'), typesFrom('db', 'git')],
   })),
@@ -228,6 +238,7 @@ const OWNED = [
   // Redis: live events across instances (pub/sub under the live bus) and shared failed sign-in counters.
   { libs: '^(@graphql-yoga/redis-event-target|ioredis)$', owners: ['src/notify/**', 'src/auth/**'] },
   { libs: '^commander$', owners: ['src/main.ts'] },
+  { libs: '^ssh2$', owners: ['src/ssh/**'] },
   { libs: '^@node-rs/argon2$', owners: ['src/auth/**'] },
 ];
 const LAYER_GLOBS = [
@@ -240,6 +251,7 @@ const LAYER_GLOBS = [
     'githubapi',
     'graphql',
     'githttp',
+    'ssh',
     'packages',
     'runner',
     'oauth',

@@ -64,7 +64,7 @@ async function runProvider(provider: Provider): Promise<Row[]> {
   const baseline = startBaseline(
     provider,
     database.url,
-    { rootUrl: config.rootUrl, noReplyAddress: config.noReplyAddress },
+    { rootUrl: config.rootUrl, noReplyAddress: config.noReplyAddress, ssh: config.ssh },
     config.repositoriesDir,
   );
   const bare = baseline.app;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
@@ -64,6 +65,8 @@ import { actionsTriggerHandler, actionsTriggerSubscriber } from './services/acti
 import { migrateJobHandler } from './services/migration/migrateJob.ts';
 import { mirrorSyncHandler } from './services/migration/mirrorSync.ts';
 import { pushMirrorFollowUp, pushMirrorHandler } from './services/migration/pushMirror.ts';
+import { loadHostKeys, type HostKey } from './ssh/hostKeys.ts';
+import { SshServer } from './ssh/server.ts';
 
 /** How long a connection accepted just before the listener closed may take to send its request. */
 const FRESH_CONNECTION_GRACE_MS = 1000;
@@ -104,9 +107,15 @@ export interface App {
   /** Starts the background work `serve` runs: the job worker (JOBS_WORKER) and the cron scheduler (CRON_ENABLED). */
   startBackground(): Promise<void>;
   /**
+   * Starts the built-in SSH server when the settings ask for it (START_SSH_SERVER or SSH_LISTEN_PORT, not
+   * DISABLE_SSH), with the host keys of <DATA_DIR>/ssh (generated on the first start): its address and keys, or null.
+   */
+  listenSsh(): Promise<{ address: AddressInfo; hostKeys: HostKey[] } | null>;
+  /**
    * Graceful stop: /readyz fails at once while requests are served as usual for `delayMs` (answers then carry
    * `Connection: close`), so a balancer stops routing here first; then the listener closes, requests already
-   * accepted are answered, and the scheduler and the worker finish or release their work.
+   * accepted are answered (SSH connections close once their git commands finished), and the scheduler and the
+   * worker finish or release their work.
    */
   close(delayMs?: number): Promise<void>;
 }
@@ -301,6 +310,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     return renderIdenticon(req.params.hash, Number.isInteger(size) && size >= 1 && size <= MAX_AVATAR_SIZE ? size : undefined);
   });
 
+  let ssh: SshServer | null = null;
   return {
     server,
     deps,
@@ -312,13 +322,20 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       if (config.cron.enabled) await cron.start();
     },
     ops,
+    async listenSsh() {
+      if (!config.ssh.startServer) return null;
+      if (ssh) throw new Error('the SSH server is already listening');
+      const hostKeys = await loadHostKeys(config.ssh.hostKeyDir);
+      ssh = new SshServer(deps, config.ssh, hostKeys, server.log.child({ component: 'ssh' }));
+      return { address: await ssh.listen(), hostKeys };
+    },
     async close(delayMs = 0) {
       // Readiness fails first and the balancer gets `delayMs` to notice; then requests (git operations included)
       // finish, then background work.
       ops.draining = true;
       if (delayMs > 0) await sleep(delayMs);
       live.close();
-      await closeServer(server);
+      await Promise.all([closeServer(server), ssh?.close()]);
       await cron.stop();
       await jobs.stop();
       await notifier.drain();

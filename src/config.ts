@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseDuration } from './jobs/duration.ts';
+import { parseCount, parseDurationSetting, parsePort } from './envValues.ts';
 import { ROOT } from './paths.ts';
 import { loadCronConfig, loadJobsConfig, type CronConfig, type JobsConfig } from './jobs/settings.ts';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/settings.ts';
+import { loadSshSettings, type SshSettings } from './ssh/settings.ts';
 
 /** How the server's log lines are written (LOG_FORMAT). */
 export type LogFormat = 'pretty' | 'json';
@@ -80,6 +81,11 @@ export interface Config {
   migrations: MigrationSettings;
   /** The OAuth2 and OpenID Connect provider (Gitea `[oauth2]`). */
   oauth2: OAuth2Settings;
+  /**
+   * Git over SSH (Gitea's START_SSH_SERVER model): DISABLE_SSH, START_SSH_SERVER, SSH_LISTEN_HOST, SSH_LISTEN_PORT,
+   * SSH_DOMAIN, SSH_PORT, SSH_USER, SSH_HANDSHAKE_TIMEOUT, SSH_IDLE_TIMEOUT, SSH_MAX_CONNECTIONS, SSH_MAX_CONNECTIONS_PER_IP.
+   */
+  ssh: SshSettings;
 }
 
 /** Gitea `[oauth2]`: whether the provider's endpoints are served, and how long its tokens live. */
@@ -179,6 +185,21 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'on SIGTERM, serve on with /readyz failing this long before closing (≥ the balancer check interval × fall)',
   },
   { name: 'REDIS_URL', default: '', meaning: 'redis:// URL: live GraphQL subscriptions across instances (several instances)' },
+  {
+    name: 'START_SSH_SERVER',
+    default: 'true when SSH_LISTEN_PORT is set',
+    meaning: 'run the built-in SSH server for git (host keys in <DATA_DIR>/ssh)',
+  },
+  { name: 'SSH_LISTEN_PORT', default: 'SSH_PORT, else 22', meaning: 'port of the built-in SSH server (setting it starts the server)' },
+  { name: 'SSH_LISTEN_HOST', default: 'HOST', meaning: 'listen address of the built-in SSH server' },
+  { name: 'SSH_DOMAIN', default: "ROOT_URL's host", meaning: 'host in SSH clone URLs (ssh_url)' },
+  { name: 'SSH_PORT', default: "the SSH server's port, else 22", meaning: 'port in SSH clone URLs' },
+  { name: 'SSH_USER', default: 'git', meaning: 'user in SSH clone URLs, the only one the SSH server lets in' },
+  { name: 'DISABLE_SSH', default: 'false', meaning: 'true: no SSH server even when START_SSH_SERVER is set' },
+  { name: 'SSH_HANDSHAKE_TIMEOUT', default: '30s', meaning: 'time an SSH client has to connect and sign in' },
+  { name: 'SSH_IDLE_TIMEOUT', default: '10m', meaning: 'a signed-in SSH connection running no git command this long is closed (0: never)' },
+  { name: 'SSH_MAX_CONNECTIONS', default: '256', meaning: 'open SSH connections at most' },
+  { name: 'SSH_MAX_CONNECTIONS_PER_IP', default: '32', meaning: 'open SSH connections from one address at most (0: no limit)' },
   { name: 'ATTACHMENT_MAX_SIZE', default: '2048', meaning: 'largest attachment or release asset, in MiB' },
   { name: 'ATTACHMENT_ALLOWED_TYPES', default: "Gitea's list", meaning: 'issue/comment attachment types (extensions, mime types)' },
   { name: 'RELEASE_ALLOWED_TYPES', default: '', meaning: 'release asset types (empty: all)' },
@@ -203,7 +224,7 @@ function runnerRegistrationToken(env: NodeJS.ProcessEnv): string {
 
 /** Builds the Config from environment variables (all optional); creates the data directory and secret key. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = parsePort(env.PORT);
+  const port = parsePort('PORT', env.PORT, 3000);
   const dataDir = path.resolve(env.DATA_DIR || './data');
   mkdirSync(dataDir, { recursive: true });
   const databaseUrl = env.DATABASE_URL || `file:${path.join(dataDir, 'forgegraph.db')}`;
@@ -276,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessTokenSeconds: parseCount('OAUTH2_ACCESS_TOKEN_EXPIRATION_TIME', env.OAUTH2_ACCESS_TOKEN_EXPIRATION_TIME, 3600, 1),
       refreshTokenSeconds: parseCount('OAUTH2_REFRESH_TOKEN_EXPIRATION_TIME', env.OAUTH2_REFRESH_TOKEN_EXPIRATION_TIME, 730, 1) * 3600,
     },
+    ssh: loadSshSettings(env, { host, rootUrl, dataDir }),
   };
 }
 
@@ -304,25 +326,6 @@ function parseSize(name: string, value: string | undefined, fallback: number, mi
   return bytes;
 }
 
-/** A whole number from the environment (`fallback` when unset); at least `min`, at most ~24 days (Node's timer limit). */
-function parseCount(name: string, value: string | undefined, fallback: number, min = 0): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > 2_000_000) throw new Error(`${name} must be a whole number ${min}-2000000, got ${value}`);
-  return n;
-}
-
-/** A Go-syntax duration from the environment (`fallback` when unset), at least 1 ms. */
-function parseDurationSetting(name: string, value: string | undefined, fallback: string, min = 1): number {
-  try {
-    const ms = parseDuration(value?.trim() || fallback);
-    if (ms < min) throw new Error(`must be at least ${min}ms`);
-    return ms;
-  } catch (err) {
-    throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}, got ${value}`, { cause: err });
-  }
-}
-
 /** LOG_FORMAT; unset or empty: `pretty` for a person at a terminal, `json` for a service manager or log shipper. */
 function parseLogFormat(value: string | undefined, stdoutIsTerminal: boolean): LogFormat {
   if (!value) return stdoutIsTerminal ? 'pretty' : 'json';
@@ -344,13 +347,6 @@ function parseTrustProxy(value: string | undefined): boolean | string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-}
-
-function parsePort(value: string | undefined): number {
-  if (!value) return 3000;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${value}`);
-  return port;
 }
 
 function loadOrCreateSecretKey(dataDir: string): string {

@@ -28,7 +28,9 @@ export type ErrorReason =
   /** The resource does not support the operation (Gitea's 405, e.g. team routes of a user's repository). */
   | 'NOT_SUPPORTED'
   /** An upload over a size limit (Gitea ErrContentTooLarge: 413). */
-  | 'TOO_LARGE';
+  | 'TOO_LARGE'
+  /** A push to a mirror (Gitea's serv has its own text for it). */
+  | 'MIRROR_READ_ONLY';
 
 /** Base of every domain error: a stable code, a human message and structured data. */
 export abstract class DomainError extends Error {

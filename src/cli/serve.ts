@@ -16,11 +16,22 @@ export async function serve(): Promise<void> {
   const log = app.server.log;
   if (applied.length) log.info({ applied }, `applied ${applied.length} database migration(s)`);
   await app.server.listen({ port: config.port, host: config.host });
+  const ssh = await app.listenSsh().catch((err: unknown) => {
+    throw new Error(
+      `the SSH server cannot listen on ${config.ssh.listenHost}:${config.ssh.listenPort} (SSH_LISTEN_HOST, SSH_LISTEN_PORT)`,
+      {
+        cause: err,
+      },
+    );
+  });
   await app.startBackground();
   void app.warmUp().catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'));
   const ms = Math.round(performance.now() - started);
+  const sshLine = ssh
+    ? `, SSH on ${ssh.address.address}:${ssh.address.port} with host keys ${ssh.hostKeys.map((k) => k.fingerprint).join(', ')}`
+    : '';
   log.info(
-    `Forgegraph ${config.packageVersion} ready in ${ms} ms: ${config.rootUrl} (REST ${config.rootUrl}api/v1, GraphQL ${config.rootUrl}api/graphql, git ${config.rootUrl}{owner}/{repo}.git); database ${describeDatabase(config)}, data in ${config.dataDir}`,
+    `Forgegraph ${config.packageVersion} ready in ${ms} ms: ${config.rootUrl} (REST ${config.rootUrl}api/v1, GraphQL ${config.rootUrl}api/graphql, git ${config.rootUrl}{owner}/{repo}.git${sshLine}); database ${describeDatabase(config)}, data in ${config.dataDir}`,
   );
   if ((await app.deps.db.user.count({ where: { type: 'INDIVIDUAL' } })) === 0) process.stdout.write(firstAdminHint(config));
   // Graceful stop: /readyz fails while requests are still served for SHUTDOWN_DELAY (the balancer takes the instance

@@ -1,17 +1,22 @@
 import { spawnGit, type GitProcess } from './run.ts';
 
-/** The two smart-HTTP services. */
-export type GitService = 'upload-pack' | 'receive-pack';
+/** The git services clients run: smart HTTP's two, and upload-archive (`git archive --remote`) over SSH. */
+export type GitService = 'upload-pack' | 'receive-pack' | 'upload-archive';
 
 /** A started service: its three pipes are open. */
 export type GitServiceProcess = GitProcess;
 
+/**
+ * How a service talks to its client: `advertise` (smart HTTP's GET info/refs), `stateless` (one POST of smart
+ * HTTP), or `session`: one conversation over a bidirectional stream, advertisement included (SSH).
+ */
+export type ServiceMode = 'advertise' | 'stateless' | 'session';
+
 /** How to start a service process. */
 export interface SpawnServiceOptions {
-  /** `--advertise-refs` (GET info/refs) instead of the stateless RPC (POST). */
-  advertise: boolean;
-  /** The client's Git-Protocol header (already validated). */
-  gitProtocol?: string;
+  mode: ServiceMode;
+  /** The client's protocol request (Git-Protocol header or GIT_PROTOCOL variable), already validated. */
+  gitProtocol?: string | undefined;
   /** Shared hooks directory (core.hooksPath) for receive-pack. */
   hooksDir: string;
   /** Extra variables the hooks inherit. */
@@ -23,16 +28,21 @@ export interface SpawnServiceOptions {
   hookChannel?: boolean;
 }
 
+/** Settings each service runs with. */
+const SERVICE_CONFIG: Record<GitService, (hooksDir: string) => string[]> = {
+  'upload-pack': () => ['-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true'],
+  'receive-pack': (hooksDir) => ['-c', `core.hooksPath=${hooksDir}`, '-c', 'receive.advertisePushOptions=true'],
+  'upload-archive': () => [],
+};
+
 /**
- * Starts `git upload-pack|receive-pack --stateless-rpc [--advertise-refs] <gitDir>`; the caller pipes the
- * request body to stdin and stdout to the response (Gitea's serviceRPC, without the CGI layer).
+ * Starts `git upload-pack|receive-pack [--stateless-rpc [--advertise-refs]] <gitDir>` (or `git upload-archive
+ * <gitDir>`, session mode only); the caller pipes the client's bytes to stdin and stdout back to the client
+ * (Gitea's serviceRPC without the CGI layer, and its `serv` command for SSH).
  */
 export function spawnService(service: GitService, gitDir: string, opts: SpawnServiceOptions): GitServiceProcess {
-  const config =
-    service === 'upload-pack'
-      ? ['-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true']
-      : ['-c', `core.hooksPath=${opts.hooksDir}`, '-c', 'receive.advertisePushOptions=true'];
-  const args = [...config, service, '--stateless-rpc', ...(opts.advertise ? ['--advertise-refs'] : []), gitDir];
+  const modeArgs = opts.mode === 'session' ? [] : ['--stateless-rpc', ...(opts.mode === 'advertise' ? ['--advertise-refs'] : [])];
+  const args = [...SERVICE_CONFIG[service](opts.hooksDir), service, ...modeArgs, gitDir];
   const env = {
     ...(opts.gitProtocol ? { GIT_PROTOCOL: opts.gitProtocol } : {}),
     ...(opts.hookChannel ? { FORGEGRAPH_HOOK_CHANNEL: '3' } : {}),

@@ -12,7 +12,7 @@ export function uploadPackV2Capabilities(gitDir: string, objectFormat: string, h
   let found = cache.get(objectFormat);
   if (!found) {
     found = new Promise<Buffer>((resolve, reject) => {
-      const child = spawnService('upload-pack', gitDir, { advertise: true, gitProtocol: 'version=2', hooksDir });
+      const child = spawnService('upload-pack', gitDir, { mode: 'advertise', gitProtocol: 'version=2', hooksDir });
       const out: Buffer[] = [];
       child.stdout.on('data', (d: Buffer) => out.push(d));
       child.on('error', reject);

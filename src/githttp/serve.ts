@@ -1,26 +1,22 @@
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { GitService } from '../git/spawnService.ts';
 import type { ServiceContext } from '../services/context.ts';
 import type { GitRepoAccess } from '../services/repo/gitAccess.ts';
 import * as gitTransport from '../services/repo/gitTransport.ts';
 
-/** The POST endpoints. */
-export type GitAction = GitService;
+/** The POST endpoints: the services smart HTTP serves. */
+export type GitAction = 'upload-pack' | 'receive-pack';
 
 /** What serveGit needs once the request is authorized. */
 export interface ServeGitInput {
   cx: ServiceContext;
   access: GitRepoAccess;
-  service: GitService;
+  service: GitAction;
   /** GET info/refs. */
   advertise: boolean;
   noCache: Record<string, string>;
 }
-
-/** Gitea's check: one or more key=value pairs separated by colons. */
-const SAFE_GIT_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
 
 function pktLine(s: string): Buffer {
   const b = Buffer.from(s);
@@ -36,8 +32,7 @@ function pktLine(s: string): Buffer {
  */
 export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: ServeGitInput): Promise<void> {
   const { cx, access, service, advertise } = input;
-  const header = req.headers['git-protocol'];
-  const gitProtocol = typeof header === 'string' && SAFE_GIT_PROTOCOL.test(header) ? header : undefined;
+  const gitProtocol = gitTransport.acceptedGitProtocol(req.headers['git-protocol']);
   if (advertise && service === 'upload-pack' && gitProtocol?.split(':').includes('version=2')) {
     const caps = await gitTransport.uploadPackCapabilities(cx, access);
     reply
@@ -47,13 +42,10 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
     return;
   }
 
-  const { child, finish } = gitTransport.startGitService(cx, access, service, { advertise, gitProtocol });
+  const run = gitTransport.startGitService(cx, access, service, { mode: advertise ? 'advertise' : 'stateless', gitProtocol });
+  const { child } = run;
   reply.hijack();
   const res = reply.raw;
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    if (stderr.length < 4096) stderr += d;
-  });
 
   res.writeHead(200, { ...input.noCache, 'Content-Type': `application/x-git-${service}-${advertise ? 'advertisement' : 'result'}` });
   if (advertise) {
@@ -70,21 +62,9 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
     if (!res.writableFinished && child.exitCode === null) child.kill();
   });
 
-  await new Promise<void>((resolve) => {
-    child.on('error', (err) => {
-      req.log.error({ err }, 'git service failed to start');
-      resolve();
-    });
-    child.on('close', (code, signal) => {
-      if (code !== 0 && !signal) req.log.warn({ service, code, stderr }, 'git service failed');
-      resolve();
-    });
-  });
-
-  try {
-    await finish();
-  } catch (err) {
-    req.log.error({ err }, 'recording a push failed');
-  }
+  const exit = await run.done();
+  if (exit.startError) req.log.error({ err: exit.startError }, 'git service failed to start');
+  else if (exit.code !== 0 && !exit.signal) req.log.warn({ service, code: exit.code, stderr: exit.stderr }, 'git service failed');
+  if (exit.recordError) req.log.error({ err: exit.recordError }, 'recording a push failed');
   res.end();
 }

@@ -29,6 +29,7 @@ export const builder = new SchemaBuilder<{
     GitObjectID: { Input: string; Output: string };
     GitTimestamp: { Input: Date; Output: string };
     Base64String: { Input: string; Output: string };
+    GitSSHRemote: { Input: string; Output: string };
     ID: { Input: string; Output: string | number };
   };
   AuthScopes: {
@@ -162,6 +163,14 @@ builder.scalarType('Base64String', {
     if (typeof v !== 'string' || v.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) {
       throw new GraphQLError('Base64String must be padded base64 (RFC 4648)');
     }
+    return v;
+  },
+});
+builder.scalarType('GitSSHRemote', {
+  description: "Git SSH string (GitHub's GitSSHRemote): `git@host:owner/name.git` or `ssh://git@host:port/owner/name.git`.",
+  serialize: (v) => String(v),
+  parseValue: (v) => {
+    if (typeof v !== 'string') throw new GraphQLError(`GitSSHRemote must be a string, got ${JSON.stringify(v)}`);
     return v;
   },
 });

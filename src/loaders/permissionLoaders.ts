@@ -47,6 +47,8 @@ export interface ReachFacts {
   system?: boolean;
   /** A running task's token: its grant replaces the viewer's memberships (the `gitea-actions` user has none). */
   actionsTask?: { repoId: number; isForkPullRequest: boolean } | undefined;
+  /** A deploy key (its PublicKey id) signed in without a viewer: its DeployKey rows grant access. */
+  deployKeyId?: number | undefined;
 }
 
 /** What the access model needs of a repository: a row loaded with REPO_FACTS_SELECT (or a superset of it). */
@@ -79,6 +81,7 @@ export function repoPermissionLoader(
   reach: ReachFacts = {},
   known: Map<number, RepoFacts> = new Map(),
 ): DataLoader<number, RepoPermission> {
+  const { deployKeyId, ...viewerReach } = reach;
   return new DataLoader(async (repoIds: readonly number[]) => {
     const ids = [...repoIds];
     const missing = ids.filter((id) => !known.has(id));
@@ -134,6 +137,11 @@ export function repoPermissionLoader(
           ),
         ])
       : [[], [], [], []];
+    const deployGrants =
+      deployKeyId === undefined
+        ? null
+        : await db.deployKey.findMany({ where: { keyId: deployKeyId, repoId: { in: ids } }, select: { repoId: true, mode: true } });
+    const deployModeByRepo = new Map(deployGrants?.map((g) => [g.repoId, g.mode]));
     const collabByRepo = new Map(collabs.map((c) => [c.repoId, c.mode as AccessMode]));
     const memberOf = new Set(members.map((m) => m.orgId));
     const blockedBy = new Set(blocks.map((b) => b.blockerId));
@@ -151,7 +159,8 @@ export function repoPermissionLoader(
           teams,
           collaboration: collabByRepo.get(id) ?? null,
           blocked: blockedBy.has(repo.ownerId),
-          ...reach,
+          ...viewerReach,
+          ...(deployGrants ? { deployKey: deployModeByRepo.get(id) ?? 'NONE' } : {}),
         },
       );
     });

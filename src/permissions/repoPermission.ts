@@ -38,6 +38,8 @@ export interface ViewerFacts {
   system?: boolean;
   /** The viewer is the `gitea-actions` user of a running task (see actionsTaskPermission). */
   actionsTask?: { repoId: number; isForkPullRequest: boolean } | undefined;
+  /** A deploy key signed in (no viewer): its mode on this repository, NONE where it was not added (see deployKeyPermission). */
+  deployKey?: AccessMode | undefined;
 }
 
 /** The viewer's access to one repository: a mode per enabled unit (Gitea's access_model.Permission). */
@@ -74,6 +76,7 @@ function uniform(units: readonly UnitType[], mode: AccessMode, blocked: boolean)
  */
 export function computeRepoPermission(repo: RepoFacts, v: ViewerFacts): RepoPermission {
   if (v.actionsTask) return actionsTaskPermission(repo, v.actionsTask);
+  if (v.deployKey) return deployKeyPermission(repo, v.deployKey);
   const viewer = v.viewer;
   if (v.publicOnly && (repo.isPrivate || repo.owner.visibility !== 'PUBLIC')) return NONE;
   if (v.system) return uniform(repo.units, 'OWNER', false);
@@ -119,6 +122,15 @@ function actionsTaskPermission(repo: RepoFacts, task: NonNullable<ViewerFacts['a
   if (repo.id !== task.repoId)
     return computeRepoPermission(repo, { viewer: null, isOrgMember: false, teams: [], collaboration: null, blocked: false });
   return uniform(repo.units, task.isForkPullRequest ? 'READ' : 'WRITE', false);
+}
+
+/**
+ * A deploy key (Gitea's serv): the code of the repositories it was added to, read-only or read-write; nothing
+ * else, and nothing elsewhere (public repositories included).
+ */
+function deployKeyPermission(repo: RepoFacts, mode: AccessMode): RepoPermission {
+  if (mode === 'NONE' || !repo.units.includes('CODE')) return NONE;
+  return { mode, units: { CODE: mode }, blocked: false };
 }
 
 /** The mode on one unit (none when the unit is disabled). */

@@ -42,7 +42,12 @@ export const ANONYMOUS: AuthInfo = { method: 'anonymous', scope: null, tokenId: 
 
 /** Builds a request-scoped context. */
 export function createServiceContext(deps: AppDeps, viewer: Models.User | null, auth: AuthInfo = ANONYMOUS): ServiceContext {
-  const reach = { publicOnly: auth.scope?.publicOnly === true, system: auth.method === 'system', actionsTask: auth.actionsTask };
+  const reach = {
+    publicOnly: auth.scope?.publicOnly === true,
+    system: auth.method === 'system',
+    actionsTask: auth.actionsTask,
+    deployKeyId: auth.sshKey?.deploy ? auth.sshKey.id : undefined,
+  };
   return { ...deps, viewer, auth, loaders: createLoaders(deps.db, viewer, reach) };
 }
 

@@ -4,6 +4,7 @@
 import type { Models } from '../db/client.ts';
 import { ALL_UNITS } from '../permissions/units.ts';
 import type { RepoPermission } from '../permissions/repoPermission.ts';
+import { convertOptions } from '../rest/convert/options.ts';
 import { toApiRepository } from '../rest/convert/repo.ts';
 import { toApiGhostUser, toApiUser, type ConvertOptions } from '../rest/convert/user.ts';
 import type { Repository } from '../rest/structs/repo.ts';
@@ -22,7 +23,7 @@ export class PayloadContext {
 
   constructor(cx: ServiceContext) {
     this.cx = cx;
-    this.opts = { rootUrl: cx.config.rootUrl, noReplyAddress: cx.config.noReplyAddress };
+    this.opts = convertOptions(cx);
   }
 
   /** The repository row (null when it is gone). */

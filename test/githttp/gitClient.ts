@@ -4,16 +4,13 @@ import path from 'node:path';
 import type { Models } from '../../src/db/client.ts';
 import type { RefUpdate } from '../../src/notify/events.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { childOutput, type ProcessOutput } from '../helpers/childOutput.ts';
 import { spawnTestGit } from '../helpers/gitSpawn.ts';
 import { createRepo, editRepo, setUnits } from '../helpers/fixtures.ts';
 import { orgOwner } from '../helpers/org.ts';
 
 /** The result of one git invocation. */
-export interface GitResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type GitResult = ProcessOutput;
 
 /** A sandbox for the real git client: its own HOME (no global config), no prompts, no credential helper. */
 export class GitClient {
@@ -35,24 +32,16 @@ export class GitClient {
 
   /** Runs git in `cwd` (the sandbox by default). */
   run(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<GitResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawnTestGit(['-c', 'credential.helper=', ...args], opts.cwd ?? this.home, {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: this.home,
-        GIT_TERMINAL_PROMPT: '0',
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_ASKPASS: '',
-        SSH_ASKPASS: '',
-        ...opts.env,
-      });
-      child.stdin.end();
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    const child = spawnTestGit(['-c', 'credential.helper=', ...args], opts.cwd ?? this.home, {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: this.home,
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_ASKPASS: '',
+      SSH_ASKPASS: '',
+      ...opts.env,
     });
+    return childOutput(child);
   }
 
   /** Runs git and throws with its output when it fails. */

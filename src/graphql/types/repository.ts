@@ -8,6 +8,7 @@ import { requireRepo } from '../../services/access/repoAccess.ts';
 import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
+import { sshCloneUrl } from '../../ssh/settings.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt } from '../ids.ts';
@@ -125,6 +126,11 @@ export const RepositoryRef = builder.prismaNode('Repository', {
     cloneUrl: t.string({
       description: 'The smart-HTTP clone URL.',
       resolve: (r, _a, ctx) => `${ctx.cx.config.rootUrl}${encodeURIComponent(r.ownerName)}/${encodeURIComponent(r.name)}.git`,
+    }),
+    sshUrl: t.field({
+      type: 'GitSSHRemote',
+      description: 'The SSH URL to clone this repository (SSH_USER, SSH_DOMAIN, SSH_PORT; REST `ssh_url`).',
+      resolve: (r, _a, ctx) => sshCloneUrl(ctx.cx.config.ssh, r.ownerName, r.name),
     }),
     isPrivate: t.exposeBoolean('isPrivate'),
     visibility: t.field({

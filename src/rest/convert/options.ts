@@ -3,7 +3,7 @@ import type { ConvertOptions } from './user.ts';
 
 /** Converter options from the request's context. */
 export function convertOptions(cx: ServiceContext): ConvertOptions {
-  return { rootUrl: cx.config.rootUrl, noReplyAddress: cx.config.noReplyAddress };
+  return { rootUrl: cx.config.rootUrl, noReplyAddress: cx.config.noReplyAddress, ssh: cx.config.ssh };
 }
 
 /** Gitea's visibility strings to the stored enum (`''` → unset). */

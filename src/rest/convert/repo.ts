@@ -2,6 +2,7 @@ import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { unitMode, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
+import { sshCloneUrl } from '../../ssh/settings.ts';
 import type { Repository } from '../structs/repo.ts';
 import { toApiTeam, type TeamSource } from './team.ts';
 import { apiTime, GO_ZERO, UNIX_ZERO } from './time.ts';
@@ -139,7 +140,7 @@ function convert(
     html_url: `${opts.rootUrl}${o}/${r}`,
     url: apiUrl,
     link: '',
-    ssh_url: `git@${new URL(opts.rootUrl).hostname}:${o}/${r}.git`,
+    ssh_url: sshCloneUrl(opts.ssh, repo.ownerName, repo.name),
     clone_url: `${opts.rootUrl}${o}/${r}.git`,
     original_url: sanitizedUrl(repo.originalUrl),
     website: repo.website,

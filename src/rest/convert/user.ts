@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import type { SshSettings } from '../../ssh/settings.ts';
 import { canSeePrivateUserFields, visibleEmail } from '../../permissions/userVisibility.ts';
 import { avatarUrl } from '../../services/user/avatar.ts';
 import { scopeList } from '../../services/user/token.ts';
@@ -10,6 +11,8 @@ import { apiTime, GO_ZERO, UNIX_ZERO } from './time.ts';
 export interface ConvertOptions {
   rootUrl: string;
   noReplyAddress: string;
+  /** What SSH clone URLs are made of (SSH_USER, SSH_DOMAIN, SSH_PORT). */
+  ssh: Pick<SshSettings, 'user' | 'domain' | 'port'>;
 }
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;

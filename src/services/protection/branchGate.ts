@@ -50,6 +50,22 @@ export async function isOfficialReviewerFor(
   return rule.approvalsUserIds.includes(user.id) || (await inTeams(db, user.id, rule.approvalsTeamIds));
 }
 
+/**
+ * Who moves a branch, as the rules see it: a user with their permission on the repository, or a deploy key
+ * pushing over SSH (no user: Gitea's pre-receive asks the rule's deploy-key switches instead).
+ */
+type Pusher = { user: Models.User; perm: RepoPermission } | 'deployKey';
+
+/** Gitea preReceiveBranch for deploy keys: pushing is enabled, and without a whitelist or with deploy keys on it. */
+function deployKeyMayPush(rule: ProtectionRule): boolean {
+  return rule.row.canPush && (!rule.row.enableWhitelist || rule.row.whitelistDeployKeys);
+}
+
+/** The same for a force push: force pushing is enabled, and without an allowlist or with deploy keys on it. */
+function deployKeyMayForcePush(rule: ProtectionRule): boolean {
+  return rule.row.canForcePush && rule.row.canPush && (!rule.row.enableForcePushAllowlist || rule.row.forcePushAllowlistDeployKeys);
+}
+
 /** One branch update of a push (or of an API write). */
 export interface BranchUpdate {
   branch: string;
@@ -78,42 +94,44 @@ export async function requirePushAllowed(
   updates: readonly BranchUpdate[],
   probe: PushProbe,
 ): Promise<void> {
-  await forEachProtectedUpdate(cx, repo, updates, async (u, rule, viewer, perm) => {
+  await forEachProtectedUpdate(cx, repo, updates, async (u, rule, pusher) => {
     const isNew = ZERO.test(u.oldSha);
-    if (!isNew && (await probe.isForcePush(u)) && !(await canUserForcePush(cx.db, rule, viewer, perm)))
+    const mayForcePush = () =>
+      pusher === 'deployKey' ? deployKeyMayForcePush(rule) : canUserForcePush(cx.db, rule, pusher.user, pusher.perm);
+    if (!isNew && (await probe.isForcePush(u)) && !(await mayForcePush()))
       throw new PermissionDeniedError(`branch ${u.branch} is protected from force push`, { branch: u.branch });
     const protectedFiles = filePatterns(rule.row.protectedFilePatterns);
     const unprotectedFiles = filePatterns(rule.row.unprotectedFilePatterns);
     const files = !isNew && (protectedFiles.length || unprotectedFiles.length) ? await probe.changedFiles(u) : [];
     const touched = files.find((f) => matchesAnyFile(protectedFiles, f));
     if (touched) throw new PermissionDeniedError(`branch ${u.branch} is protected from changing file ${touched}`, { branch: u.branch });
-    if (await canUserPush(cx.db, rule, viewer, perm)) return;
+    if (pusher === 'deployKey' ? deployKeyMayPush(rule) : await canUserPush(cx.db, rule, pusher.user, pusher.perm)) return;
     const onlyUnprotected = unprotectedFiles.length > 0 && files.length > 0 && files.every((f) => matchesAnyFile(unprotectedFiles, f));
     if (!onlyUnprotected) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
   });
 }
 
 /**
- * Runs `check` for each update of a branch a rule protects, by a signed-in viewer (the system passes); deleting
- * such a branch is refused outright (Gitea preReceiveBranch, step 1).
+ * Runs `check` for each update of a branch a rule protects, by a signed-in viewer or a deploy key (the system
+ * passes); deleting such a branch is refused outright (Gitea preReceiveBranch, step 1).
  * @throws PermissionDeniedError
  */
 async function forEachProtectedUpdate(
   cx: ServiceContext,
   repo: Models.Repository,
   updates: readonly BranchUpdate[],
-  check: (u: BranchUpdate, rule: ProtectionRule, viewer: Models.User, perm: RepoPermission) => Promise<void>,
+  check: (u: BranchUpdate, rule: ProtectionRule, pusher: Pusher) => Promise<void>,
 ): Promise<void> {
-  if (!updates.length || !cx.viewer) return;
+  const deployKey = cx.auth.sshKey?.deploy === true;
+  if (!updates.length || (!cx.viewer && !deployKey)) return;
   const rules = await loadRules(cx.db, repo.id);
   if (!rules.length) return;
-  const viewer = cx.viewer;
-  const perm = await repoPermission(cx, repo.id);
+  const pusher: Pusher = cx.viewer && !deployKey ? { user: cx.viewer, perm: await repoPermission(cx, repo.id) } : 'deployKey';
   for (const u of updates) {
     const rule = firstMatchingRule(rules, u.branch);
     if (!rule) continue;
     if (ZERO.test(u.newSha)) throw new PermissionDeniedError(`branch ${u.branch} is protected from deletion`, { branch: u.branch });
-    await check(u, rule, viewer, perm);
+    await check(u, rule, pusher);
   }
 }
 
@@ -177,9 +195,13 @@ export async function requireMergeMoveAllowed(
   repo: Models.Repository,
   updates: readonly BranchUpdate[],
 ): Promise<void> {
-  await forEachProtectedUpdate(cx, repo, updates, async (u, rule, viewer, perm) => {
+  await forEachProtectedUpdate(cx, repo, updates, async (u, rule, pusher) => {
+    // Merges are made by users (a deploy key only pushes over SSH).
     const allowed =
-      !perm.blocked && ((await canUserPush(cx.db, rule, viewer, perm)) || (await isUserMergeWhitelisted(cx.db, rule, viewer.id, perm)));
+      pusher !== 'deployKey' &&
+      !pusher.perm.blocked &&
+      ((await canUserPush(cx.db, rule, pusher.user, pusher.perm)) ||
+        (await isUserMergeWhitelisted(cx.db, rule, pusher.user.id, pusher.perm)));
     if (!allowed) throw new PermissionDeniedError(`Not allowed to push to protected branch ${u.branch}`, { branch: u.branch });
   });
 }

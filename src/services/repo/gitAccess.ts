@@ -19,25 +19,27 @@ export const GIT_MESSAGES = {
 } as const;
 
 /**
- * Access to a repository over git (Gitea httpBase): reading needs read on the code unit, pushing needs
- * write on it. An anonymous viewer who cannot read (or any viewer of a missing repository) is asked to
- * authenticate; a signed-in one is told the repository does not exist; a visible archived repository
- * refuses pushes; a reader who cannot write is denied.
+ * Access to a repository over git (Gitea httpBase, and its serv for SSH): reading needs read on the code unit,
+ * pushing needs write on it. An anonymous viewer who cannot read (or any viewer of a missing repository) is
+ * asked to authenticate; a signed-in one (or a deploy key) is told the repository does not exist; a visible
+ * archived repository refuses pushes, a mirror too (`reason` MIRROR_READ_ONLY); a reader who cannot write is denied.
  * @throws UnauthenticatedError, NotFoundError, RepoArchivedError, PermissionDeniedError
  */
 export async function requireGitAccess(cx: ServiceContext, owner: string, name: string, mode: 'read' | 'write'): Promise<GitRepoAccess> {
   const repo = await findRepoByName(cx.db, owner, name);
   const perm = repo ? await repoPermission(cx, repo.id) : null;
   const readable = !!repo && !!perm && canRead(perm, 'CODE');
+  // A deploy key has no viewer, yet it authenticated.
+  const signedIn = cx.viewer !== null || cx.auth.sshKey !== undefined;
   if (!repo || !perm || !readable) {
-    if (!cx.viewer) throw new UnauthenticatedError('authentication required');
+    if (!signedIn) throw new UnauthenticatedError('authentication required');
     throw new NotFoundError(GIT_MESSAGES.notFound, { owner, name });
   }
   if (mode === 'write') {
     requireRepoWrite(cx, { repo, perm }, 'write:repository');
     if (repo.isArchived) throw new RepoArchivedError(GIT_MESSAGES.archived);
-    if (!cx.viewer) throw new UnauthenticatedError('authentication required');
-    if (repo.isMirror) throw new PermissionDeniedError('mirror repository is read-only');
+    if (!signedIn) throw new UnauthenticatedError('authentication required');
+    if (repo.isMirror) throw new PermissionDeniedError('mirror repository is read-only', { reason: 'MIRROR_READ_ONLY' });
     if (!canWrite(perm, 'CODE')) throw new PermissionDeniedError(GIT_MESSAGES.noWrite);
   }
   return { repo, gitDir: repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name) };

@@ -3,22 +3,43 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../../config.ts';
 import { hooksDir, installHooks } from '../../git/installHooks.ts';
-import { spawnService, type GitService, type GitServiceProcess } from '../../git/spawnService.ts';
+import { spawnService, type GitService, type GitServiceProcess, type ServiceMode } from '../../git/spawnService.ts';
 import { uploadPackV2Capabilities } from '../../git/v2Capabilities.ts';
 import type { ServiceContext } from '../context.ts';
 import type { GitRepoAccess } from './gitAccess.ts';
 import { serveHookChannel } from './hookChannel.ts';
 import { beginPush } from './pushJob.ts';
 
-/** A running upload-pack or receive-pack, and what follows its exit. */
+/** How a git service run ended, for the transport's log. */
+export interface GitServiceExit {
+  /** git's exit code; null when it was killed or never started. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The start of what git printed on stderr. */
+  stderr: string;
+  /** git could not be started. */
+  startError?: Error;
+  /** Recording the push failed (its job is retried by the workers). */
+  recordError?: unknown;
+}
+
+/** A running service, and what follows its exit. */
 export interface GitServiceRun {
-  /** The caller pipes the request body to stdin and stdout to the client. */
+  /** The caller pipes the client's bytes to stdin and stdout (and, over SSH, stderr) to the client. */
   child: GitServiceProcess;
   /**
-   * After the process exited: records the ref updates a receive-pack applied (push service), so a client that
-   * sees its push finish also sees its effects. Nothing to do for upload-pack or an advertisement.
+   * Resolves once git exited and the ref updates a receive-pack applied are recorded (push service), so a client
+   * that sees its push finish also sees its effects. Never rejects.
    */
-  finish(): Promise<void>;
+  done(): Promise<GitServiceExit>;
+}
+
+/** Gitea's check of a client's protocol request: one or more key=value pairs separated by colons. */
+const SAFE_GIT_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
+
+/** The client's Git-Protocol header or GIT_PROTOCOL variable when it is well-formed (passed on to git), else undefined. */
+export function acceptedGitProtocol(value: unknown): string | undefined {
+  return typeof value === 'string' && SAFE_GIT_PROTOCOL.test(value) ? value : undefined;
 }
 
 /**
@@ -38,19 +59,20 @@ export function uploadPackCapabilities(cx: ServiceContext, access: GitRepoAccess
 }
 
 /**
- * Starts the service for a client that requireGitAccess authorized. For a push the hooks report over a channel:
- * pre-receive has the push job recorded before git moves any ref (so a crash after the update replays the
- * bookkeeping), post-receive reports what was applied, and `finish` runs the job.
+ * Starts the service for a client that requireGitAccess authorized (read access for upload-pack and
+ * upload-archive, write access for receive-pack). For a push the hooks report over a channel: pre-receive has
+ * the push job recorded before git moves any ref (so a crash after the update replays the bookkeeping), and asks
+ * the branch protection gate; post-receive reports what was applied, and `done` runs the job.
  */
 export function startGitService(
   cx: ServiceContext,
   access: GitRepoAccess,
   service: GitService,
-  opts: { advertise: boolean; gitProtocol?: string },
+  opts: { mode: ServiceMode; gitProtocol?: string | undefined },
 ): GitServiceRun {
-  const push = service === 'receive-pack' && !opts.advertise ? beginPush(cx, access.repo) : null;
+  const push = service === 'receive-pack' && opts.mode !== 'advertise' ? beginPush(cx, access.repo) : null;
   const child = spawnService(service, access.gitDir, {
-    advertise: opts.advertise,
+    mode: opts.mode,
     gitProtocol: opts.gitProtocol,
     hooksDir: hooksDir(cx.config.dataDir),
     hookChannel: push !== null,
@@ -61,11 +83,25 @@ export function startGitService(
       postReceive: (lines) => push.applied(lines),
     });
   }
-  const finish = async (): Promise<void> => {
-    if (!push) return;
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    if (stderr.length < 4096) stderr += d.toString('utf8');
+  });
+  const exited = new Promise<GitServiceExit>((resolve) => {
+    child.on('error', (err) => resolve({ code: null, signal: null, stderr, startError: err }));
+    child.on('close', (code, signal) => resolve({ code, signal, stderr }));
+  });
+  const done = async (): Promise<GitServiceExit> => {
+    const exit = await exited;
+    if (!push) return exit;
     // Test hook: die between the ref update and its bookkeeping (the job must be replayed after a restart).
     if (cx.config.testCrashAfterRefUpdate && push.hasApplied) process.kill(process.pid, 'SIGKILL');
-    await push.finish();
+    try {
+      await push.finish();
+      return exit;
+    } catch (err) {
+      return { ...exit, recordError: err };
+    }
   };
-  return { child, finish };
+  return { child, done };
 }

@@ -53,7 +53,7 @@ export function pushJobHandler(deps: AppDeps, followUps: readonly PushFollowUp[]
   });
 }
 
-/** The bookkeeping of one push over smart HTTP, from its pre-receive hook to the end of receive-pack. */
+/** The bookkeeping of one push over git (smart HTTP or SSH), from its pre-receive hook to the end of receive-pack. */
 export interface PushRecorder {
   /** pre-receive: records the push job (held by this process) before git moves any ref. */
   intend(lines: readonly string[]): Promise<void>;
@@ -95,7 +95,15 @@ async function holdRepoLock(cx: ServiceContext, repoId: number): Promise<() => v
 }
 
 /**
- * Starts the bookkeeping of a push by the viewer to `repo`. From pre-receive to the end of the bookkeeping the
+ * Who a push is recorded as: the viewer (none for the `gitea-actions` user, see recordedPusherId), or for a
+ * deploy key the repository's owner, as Gitea's serv records it (a deploy key is nobody).
+ */
+function pusherOf(cx: ServiceContext, repo: Models.Repository): number | null {
+  return cx.auth.sshKey?.deploy ? repo.ownerId : recordedPusherId(cx.viewer);
+}
+
+/**
+ * Starts the bookkeeping of a push by the viewer (or a deploy key) to `repo`. From pre-receive to the end of the bookkeeping the
  * push holds the repository's write lock: git moves the refs and the job records them with no other writer.
  */
 export function beginPush(cx: ServiceContext, repo: Models.Repository): PushRecorder {
@@ -109,7 +117,7 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
       if (!intended.length) return;
       await checkBranchProtection(cx, repo, lines, intended);
       unlock = await holdRepoLock(cx, repo.id);
-      held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: recordedPusherId(cx.viewer), updates: intended });
+      held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: pusherOf(cx, repo), updates: intended });
     },
     applied(lines) {
       applied = parseRefUpdates(lines);
@@ -124,7 +132,7 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
         if (!held) return;
         const job = held;
         held = null;
-        await job.run({ repoId: repo.id, pusherId: recordedPusherId(cx.viewer), updates: intended, ...(applied ? { applied } : {}) });
+        await job.run({ repoId: repo.id, pusherId: pusherOf(cx, repo), updates: intended, ...(applied ? { applied } : {}) });
       } finally {
         release?.();
       }

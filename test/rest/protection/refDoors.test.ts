@@ -13,8 +13,8 @@ import { restApi } from './restApi.ts';
  * the code: the transports' write routes and mutations that reach moveRefs (or createTagRef) through the
  * services are found from the import graph, and each must be listed here, as a door run against a protected
  * branch or with the reason it moves no branch. The other half runs every door as a write collaborator whose
- * push the rule disables, and checks that no branch moved. git push is gated by its pre-receive hook
- * (protection.test.ts); eslint.config.js (REF_WRITERS) keeps git's ref writers inside moveRefs.ts.
+ * push the rule disables, and checks that no branch moved. git push (smart HTTP and SSH) is gated by its pre-receive
+ * hook (protection.test.ts, test/ssh/ssh.test.ts); eslint.config.js (REF_WRITERS) keeps git's ref writers inside moveRefs.ts.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
