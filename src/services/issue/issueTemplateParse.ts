@@ -137,7 +137,7 @@ export function parseIssueTemplate(fileName: string, content: string): IssueTemp
     try {
       meta = record(parse(content)) ?? {};
     } catch (err) {
-      throw new Error(`yaml unmarshal: ${(err as Error).message.split('\n')[0] ?? ''}`);
+      throw new Error(`yaml unmarshal: ${(err as Error).message.split('\n')[0] ?? ''}`, { cause: err });
     }
     it.body = formFields(meta.body);
   }
@@ -169,7 +169,7 @@ export function parseIssueConfig(content: string): IssueConfig {
   try {
     raw = record(parse(content)) ?? {};
   } catch (err) {
-    throw new Error(`yaml: ${(err as Error).message.split('\n')[0] ?? ''}`);
+    throw new Error(`yaml: ${(err as Error).message.split('\n')[0] ?? ''}`, { cause: err });
   }
   const config = defaultIssueConfig();
   if (raw.blank_issues_enabled !== undefined) config.blank_issues_enabled = raw.blank_issues_enabled === true;
