@@ -195,6 +195,7 @@ function requestBody(route: RouteDef, inputSchemas: Record<string, JsonObject>):
     };
   }
   if (!route.body) return undefined;
+  if (route.textBody) return { required: true, content: { 'text/plain': { schema: { type: 'string' } } } };
   const name = Object.entries(REQUEST_SCHEMAS).find(([, s]) => s === route.body)?.[0];
   const schema = name
     ? { $ref: schemaRef(name) }

@@ -88,6 +88,8 @@ export interface RouteDef<
    * raw body (Gitea's asset uploads). Such routes are registered where multipart parsing is on (rest/plugin.ts).
    */
   upload?: true;
+  /** The request body is plain text (Gitea's `consumes: text/plain`), bound to `body` as a string whatever its type. */
+  textBody?: true;
   handler: (
     input: ApiInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>,
   ) => Promise<unknown>;

@@ -149,6 +149,8 @@ import {
   UserSettingsOptions,
 } from './structs/user.ts';
 import { WatchInfo } from './structs/watch.ts';
+import { MarkdownOption, MarkupOption } from './structs/markup.ts';
+import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMetaData } from './structs/wiki.ts';
 
 /**
  * The shapes the API answers with, by Gitea's swagger names: the OpenAPI document names each one once and
@@ -258,6 +260,10 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   User,
   UserSearchResults,
   WatchInfo,
+  WikiCommit,
+  WikiCommitList,
+  WikiPage,
+  WikiPageMetaData,
 };
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
@@ -330,4 +336,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   UpdateFileOptions,
   RepoTopicOptions,
   TransferRepoOption,
+  MarkdownOption,
+  MarkupOption,
+  CreateWikiPageOptions,
 };

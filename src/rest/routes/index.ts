@@ -10,6 +10,7 @@ import { adminUserRoutes } from './admin/users.ts';
 import { hookDeliveryRoutes } from './hooks/deliveries.ts';
 import { hookRoutes } from './hooks/hooks.ts';
 import { activityFeedRoutes } from './misc/activityFeeds.ts';
+import { markupRoutes } from './misc/markup.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
 import { packageRoutes } from './package/packages.ts';
@@ -73,6 +74,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...repoSearchRoutes,
   ...repoRoutes,
   ...miscRoutes,
+  ...markupRoutes,
   ...adminUserRoutes,
   ...adminEmailRoutes,
   ...adminKeyRoutes,
