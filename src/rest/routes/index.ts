@@ -58,6 +58,7 @@ import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { topicRoutes } from './repo/topics.ts';
+import { wikiRoutes } from './repo/wiki.ts';
 import { transferRoutes } from './repo/transfer.ts';
 import { languageRoutes } from './repo/languages.ts';
 import { userBlockRoutes } from './user/blocks.ts';
@@ -98,6 +99,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...orgLabelRoutes,
   ...repoEditRoutes,
   ...topicRoutes,
+  ...wikiRoutes,
   ...transferRoutes,
   ...languageRoutes,
   ...collaboratorRoutes,

@@ -4,6 +4,7 @@ import { CommitUser } from './pull.ts';
 
 /** Gitea `WikiCommit`: `commiter` is spelled as Gitea spells it. */
 export const WikiCommit = z.object({ sha: z.string(), author: CommitUser, commiter: CommitUser, message: z.string() });
+export type WikiCommit = z.infer<typeof WikiCommit>;
 
 /** Gitea `WikiPageMetaData`. */
 export const WikiPageMetaData = z.object({
@@ -12,6 +13,7 @@ export const WikiPageMetaData = z.object({
   sub_url: z.string(),
   last_commit: WikiCommit,
 });
+export type WikiPageMetaData = z.infer<typeof WikiPageMetaData>;
 
 /** Gitea `WikiPage`: the metadata, the content and the wiki's sidebar and footer, each base64. */
 export const WikiPage = WikiPageMetaData.extend({
@@ -20,9 +22,11 @@ export const WikiPage = WikiPageMetaData.extend({
   sidebar: z.string(),
   footer: z.string(),
 });
+export type WikiPage = z.infer<typeof WikiPage>;
 
 /** Gitea `WikiCommitList`. */
 export const WikiCommitList = z.object({ commits: z.array(WikiCommit), count: z.number().int() });
+export type WikiCommitList = z.infer<typeof WikiCommitList>;
 
 /** Gitea `CreateWikiPageOptions` (create and edit). */
 export const CreateWikiPageOptions = z.object({
