@@ -29,6 +29,7 @@ export const builder = new SchemaBuilder<{
     GitObjectID: { Input: string; Output: string };
     GitTimestamp: { Input: Date; Output: string };
     Base64String: { Input: string; Output: string };
+    HTML: { Input: string; Output: string };
     ID: { Input: string; Output: string | number };
   };
   AuthScopes: {
@@ -164,6 +165,11 @@ builder.scalarType('Base64String', {
     }
     return v;
   },
+});
+builder.scalarType('HTML', {
+  description: "A string containing HTML code (GitHub's HTML): rendered markup, sanitized.",
+  serialize: (v) => String(v),
+  parseValue: (v) => String(v),
 });
 builder.queryType({});
 builder.mutationType({});
