@@ -1,5 +1,4 @@
 // Markup rendering (Gitea routers/api/v1/misc/markup.go): anyone may render; the answer is HTML.
-import { z } from 'zod';
 import * as markupService from '../../../services/markup/markup.ts';
 import { defineRoute } from '../../route.ts';
 import { MarkdownOption, MarkupOption } from '../../structs/markup.ts';
@@ -37,12 +36,11 @@ export const markupRoutes = [
     tag: 'miscellaneous',
     scopes: null,
     gate: 'none',
-    body: z.string().optional(),
     textBody: true,
     success: { ...HTML, description: 'MarkdownRender is a rendered markdown document' },
     errors: [422],
-    handler: async ({ cx, body, reply }) => {
-      const html = await markupService.renderMarkdownRaw(cx, body ?? '');
+    handler: async ({ cx, text, reply }) => {
+      const html = await markupService.renderMarkdownRaw(cx, text ?? '');
       return reply.code(200).type('text/html; charset=utf-8').send(html);
     },
   }),

@@ -1,22 +1,18 @@
 // Wiki pages (Gitea routers/api/v1/repo/wiki.go).
-import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import * as wikiRead from '../../../services/wiki/wikiRead.ts';
 import * as wikiWrite from '../../../services/wiki/wikiWrite.ts';
 import { toApiWikiCommitList, toApiWikiPage, toApiWikiPageMetaData } from '../../convert/wiki.ts';
 import { defineList } from '../../list.ts';
-import { Listed } from '../../pagination.ts';
+import { setTotalCount } from '../../pagination.ts';
 import { qPage, repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
 import { CreateWikiPageOptions } from '../../structs/wiki.ts';
-import { z } from 'zod';
 
 const PAGE_NAME = { pageName: { schema: { type: 'string' as const }, description: 'name of the page' } };
 
 /** The page name as sent (Gitea's PathParamRaw): still escaped, since its escapes are part of the page's web path. */
-function rawPageName(reply: FastifyReply): string {
-  const path = reply.request.url.split('?')[0] ?? '';
-  return path.slice(path.lastIndexOf('/') + 1);
-}
+const rawPageName = (raw: Record<string, string> | undefined): string => raw?.pageName ?? '';
 
 const input = (b: { title?: string | null; content_base64?: string | null; message?: string | null }) => ({
   title: b.title ?? undefined,
@@ -47,9 +43,10 @@ export const wikiRoutes = [
     scopes: ['repository'],
     gate: 'none',
     params: PAGE_NAME,
+    rawParams: true,
     success: { status: 200, schema: 'WikiPage' },
     errors: [404],
-    handler: async ({ cx, params, reply }) => toApiWikiPage(await wikiRead.getWikiPage(cx, repoRef(params), rawPageName(reply)), cx.config.rootUrl),
+    handler: async ({ cx, params, rawParams }) => toApiWikiPage(await wikiRead.getWikiPage(cx, repoRef(params), rawPageName(rawParams)), cx.config.rootUrl),
   }),
   defineRoute({
     method: 'PATCH',
@@ -60,11 +57,12 @@ export const wikiRoutes = [
     scopes: ['repository'],
     gate: 'token',
     params: PAGE_NAME,
+    rawParams: true,
     body: CreateWikiPageOptions,
     success: { status: 200, schema: 'WikiPage' },
     errors: [400, 403, 404, 409, 423],
-    handler: async ({ cx, params, body, reply }) =>
-      toApiWikiPage(await wikiWrite.editWikiPage(cx, repoRef(params), rawPageName(reply), input(body)), cx.config.rootUrl),
+    handler: async ({ cx, params, body, rawParams }) =>
+      toApiWikiPage(await wikiWrite.editWikiPage(cx, repoRef(params), rawPageName(rawParams), input(body)), cx.config.rootUrl),
   }),
   defineRoute({
     method: 'DELETE',
@@ -75,10 +73,11 @@ export const wikiRoutes = [
     scopes: ['repository'],
     gate: 'token',
     params: PAGE_NAME,
+    rawParams: true,
     success: { status: 204 },
     errors: [403, 404, 409, 423],
-    handler: async ({ cx, params, reply }) => {
-      await wikiWrite.deleteWikiPage(cx, repoRef(params), rawPageName(reply));
+    handler: async ({ cx, params, rawParams }) => {
+      await wikiWrite.deleteWikiPage(cx, repoRef(params), rawPageName(rawParams));
     },
   }),
   defineList({
@@ -103,14 +102,15 @@ export const wikiRoutes = [
     scopes: ['repository'],
     gate: 'none',
     params: PAGE_NAME,
+    rawParams: true,
+    // Gitea's page size here is fixed (its COMMITS_RANGE_SIZE, 50): `page` only, and X-Total-Count.
     query: z.object({ page: qPage }),
-    list: 'count',
-    success: { status: 200, schema: 'WikiCommitList' },
+    success: { status: 200, schema: 'WikiCommitList', description: 'WikiCommitList (X-Total-Count: the number of revisions)' },
     errors: [404],
-    handler: async ({ cx, params, query, reply }) => {
-      const result = await wikiRead.listWikiRevisions(cx, repoRef(params), rawPageName(reply), query.page);
-      const page = { page: query.page, pageSize: wikiRead.REVISIONS_PAGE_SIZE };
-      return new Listed(toApiWikiCommitList(result.items, result.total), result.total, page);
+    handler: async ({ cx, params, query, rawParams, reply }) => {
+      const result = await wikiRead.listWikiRevisions(cx, repoRef(params), rawPageName(rawParams), query.page);
+      setTotalCount(reply, result.total);
+      return toApiWikiCommitList(result.items, result.total);
     },
   }),
 ];
