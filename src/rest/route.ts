@@ -192,7 +192,9 @@ export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]):
         };
         let result: unknown;
         try {
-          result = await def.handler({ cx: req.cx, body, query, params, reply, upload: upload?.part, ...extra } as Parameters<typeof def.handler>[0]);
+          result = await def.handler({ cx: req.cx, body, query, params, reply, upload: upload?.part, ...extra } as Parameters<
+            typeof def.handler
+          >[0]);
         } finally {
           await upload?.finish();
         }

@@ -97,19 +97,25 @@ describe.each(PROVIDERS)('wiki over git smart HTTP (%s)', (provider) => {
     const push = await git.run(['push', 'origin', 'main'], { cwd: dir });
     expect(push.code).not.toBe(0);
     expect(push.stderr).toContain('User permission denied for writing.');
-    const out = await fetch(`http://127.0.0.1:${port}/gwowner/secret.wiki.git/info/refs?service=git-upload-pack`, { headers: basic('gwoutsider') });
+    const out = await fetch(`http://127.0.0.1:${port}/gwowner/secret.wiki.git/info/refs?service=git-upload-pack`, {
+      headers: basic('gwoutsider'),
+    });
     expect(out.status).toBe(404);
     expect(await out.text()).toBe('Repository not found\n');
     const anon = await fetch(`http://127.0.0.1:${port}/gwowner/secret.wiki.git/info/refs?service=git-upload-pack`);
     expect(anon.status).toBe(401);
     // A disabled wiki does not exist.
-    const disabled = await fetch(`http://127.0.0.1:${port}/gwowner/nowiki.wiki.git/info/refs?service=git-upload-pack`, { headers: basic('gwowner') });
+    const disabled = await fetch(`http://127.0.0.1:${port}/gwowner/nowiki.wiki.git/info/refs?service=git-upload-pack`, {
+      headers: basic('gwowner'),
+    });
     expect(disabled.status).toBe(404);
   });
 
   it('the first push makes a wiki that had no page; before it there is nothing to clone', async () => {
     await createRepoFixture(t, owner, 'fresh');
-    const none = await fetch(`http://127.0.0.1:${port}/gwowner/fresh.wiki.git/info/refs?service=git-upload-pack`, { headers: basic('gwowner') });
+    const none = await fetch(`http://127.0.0.1:${port}/gwowner/fresh.wiki.git/info/refs?service=git-upload-pack`, {
+      headers: basic('gwowner'),
+    });
     expect(none.status).toBe(404);
     expect(existsSync(wikiPath(t.config.repositoriesDir, 'gwowner', 'fresh'))).toBe(false);
     const dir = git.dir('fresh-wiki');

@@ -44,7 +44,8 @@ describe.each(PROVIDERS)('bodyHTML and descriptionHTML (%s)', (provider) => {
       body: `Fixes #2 in ${sha.slice(0, 10)}, see hauthor/vault#1, thanks @hfriend :tada:\n<img src=x onerror="alert(1)"><script>alert(2)</script>`,
     });
     await api('POST', '/repos/hauthor/site/issues/1/comments', { body: 'Comment for **#1** and !2' });
-    for (let i = 2; i <= 6; i++) await api('POST', '/repos/hauthor/site/issues', { title: `issue ${i}`, body: `Mentions @hfriend and #${i - 1}` });
+    for (let i = 2; i <= 6; i++)
+      await api('POST', '/repos/hauthor/site/issues', { title: `issue ${i}`, body: `Mentions @hfriend and #${i - 1}` });
   }, 120_000);
   afterAll(async () => {
     f?.dispose();
@@ -108,7 +109,9 @@ describe.each(PROVIDERS)('bodyHTML and descriptionHTML (%s)', (provider) => {
       comments: [{ path: 'a.txt', new_position: 1, body: 'Line note about #3' }],
     });
     const res = await gql<{
-      repository: { pullRequest: { bodyHTML: string; reviews: { nodes: { bodyHTML: string; comments: { nodes: { bodyHTML: string }[] } }[] } } };
+      repository: {
+        pullRequest: { bodyHTML: string; reviews: { nodes: { bodyHTML: string; comments: { nodes: { bodyHTML: string }[] } }[] } };
+      };
     }>(
       t,
       `{ repository(owner: "hauthor", name: "site") { pullRequest(number: ${index}) { bodyHTML reviews(first: 5) { nodes { bodyHTML comments(first: 5) { nodes { bodyHTML } } } } } } }`,
@@ -121,16 +124,17 @@ describe.each(PROVIDERS)('bodyHTML and descriptionHTML (%s)', (provider) => {
     );
     const review = pr?.reviews.nodes.find((r) => r.bodyHTML.includes('Review'));
     expect(review?.bodyHTML).toBe('<p>Review mentions <a href="http://localhost:3000/hfriend" rel="nofollow">@hfriend</a></p>\n');
-    expect(review?.comments.nodes[0]?.bodyHTML).toContain('<a href="http://localhost:3000/hauthor/site/issues/3" class="ref-issue" rel="nofollow">#3</a>');
+    expect(review?.comments.nodes[0]?.bodyHTML).toContain(
+      '<a href="http://localhost:3000/hauthor/site/issues/3" class="ref-issue" rel="nofollow">#3</a>',
+    );
   });
 
   it('release and repository descriptions', async () => {
     await api('POST', '/repos/hauthor/site/releases', { tag_name: 'v1', name: 'One', body: '## Notes\nFixes #4' });
     await api('POST', '/repos/hauthor/site/releases', { tag_name: 'v2', name: 'Two', body: '' });
-    const res = await gql<{ repository: { descriptionHTML: string; releases: { nodes: { tagName: string; descriptionHTML: string | null }[] } } }>(
-      t,
-      '{ repository(owner: "hauthor", name: "site") { descriptionHTML releases(first: 5) { nodes { tagName descriptionHTML } } } }',
-    );
+    const res = await gql<{
+      repository: { descriptionHTML: string; releases: { nodes: { tagName: string; descriptionHTML: string | null }[] } };
+    }>(t, '{ repository(owner: "hauthor", name: "site") { descriptionHTML releases(first: 5) { nodes { tagName descriptionHTML } } } }');
     expect(res.errors).toBeUndefined();
     expect(res.data?.repository.descriptionHTML).toBe(
       '<div>Docs at <a href="https://example.com/docs" rel="nofollow">https://example.com/docs</a> <span aria-label="rocket" class="emoji">🚀</span> &lt;b&gt;bold&lt;/b&gt;</div>',

@@ -59,7 +59,10 @@ describe.each(PROVIDERS)('markup rendering (%s)', (provider) => {
   });
 
   it('POST /markdown/raw renders the plain-text body as it came', async () => {
-    const res = await t.request('POST', '/api/v1/markdown/raw', { payload: '{"not": "json"} **bold**', headers: { 'content-type': 'text/plain' } });
+    const res = await t.request('POST', '/api/v1/markdown/raw', {
+      payload: '{"not": "json"} **bold**',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.body).toBe('<p>{"not": "json"} <strong>bold</strong></p>\n');
@@ -87,7 +90,9 @@ describe.each(PROVIDERS)('markup rendering (%s)', (provider) => {
 
   it('documents (gfm) link only owner/repo#1, not #1', async () => {
     const html = await render('/markdown', { Mode: 'gfm', Context: '/mowner/docs', Text: 'see #1 and mowner/docs#2' });
-    expect(html).toContain('see #1 and <a href="http://localhost:3000/mowner/docs/issues/2" class="ref-issue" rel="nofollow">mowner/docs#2</a>');
+    expect(html).toContain(
+      'see #1 and <a href="http://localhost:3000/mowner/docs/issues/2" class="ref-issue" rel="nofollow">mowner/docs#2</a>',
+    );
   });
 
   it('references into a private repository link only for viewers who can read it', async () => {
@@ -97,8 +102,12 @@ describe.each(PROVIDERS)('markup rendering (%s)', (provider) => {
     const outsider = await render('/markdown', body, basic('friend'));
     expect(outsider).not.toContain('<a');
     const insider = await render('/markdown', body, basic('insider'));
-    expect(insider).toContain('<a href="http://localhost:3000/mowner/secret/issues/3" class="ref-issue" rel="nofollow">mowner/secret#3</a>');
-    expect(insider).toContain('<a href="http://localhost:3000/mowner/secret/commit/abcdef1" class="commit" rel="nofollow">mowner/secret@abcdef1</a>');
+    expect(insider).toContain(
+      '<a href="http://localhost:3000/mowner/secret/issues/3" class="ref-issue" rel="nofollow">mowner/secret#3</a>',
+    );
+    expect(insider).toContain(
+      '<a href="http://localhost:3000/mowner/secret/commit/abcdef1" class="commit" rel="nofollow">mowner/secret@abcdef1</a>',
+    );
     expect(insider).toContain('mowner/nope#4');
     // A private context repository gives no short references to an outsider either.
     const ctx = { Mode: 'comment', Context: '/mowner/secret', Text: 'see #5' };
@@ -171,7 +180,19 @@ describe.each(PROVIDERS)('markup rendering (%s)', (provider) => {
         '<div id="main" style="background-color: #fff">d</div> <a href="#frag">f</a>',
       ].join('\n\n'),
     });
-    for (const bad of ['<script', 'alert(1)', 'onerror', 'onclick', 'href="javascript', '<iframe', '<style', 'position', '<form', '<svg', 'type="text"']) {
+    for (const bad of [
+      '<script',
+      'alert(1)',
+      'onerror',
+      'onclick',
+      'href="javascript',
+      '<iframe',
+      '<style',
+      'position',
+      '<form',
+      '<svg',
+      'type="text"',
+    ]) {
       expect(html).not.toContain(bad);
     }
     // A markdown link to a javascript: URL is no link at all (markdown-it refuses it), so it stays text.
@@ -183,7 +204,11 @@ describe.each(PROVIDERS)('markup rendering (%s)', (provider) => {
   });
 
   it('bad input: unknown mode, a file that is not markdown, text over the limit', async () => {
-    expectGiteaError(await t.request('POST', '/api/v1/markup', { body: { Mode: 'unknown', Text: '## Test' } }), 422, 'Unknown mode: unknown');
+    expectGiteaError(
+      await t.request('POST', '/api/v1/markup', { body: { Mode: 'unknown', Text: '## Test' } }),
+      422,
+      'Unknown mode: unknown',
+    );
     expectGiteaError(
       await t.request('POST', '/api/v1/markup', { body: { Mode: 'file', FilePath: 'path/test.unknown', Text: '## Test' } }),
       422,
@@ -194,6 +219,9 @@ describe.each(PROVIDERS)('markup rendering (%s)', (provider) => {
       413,
       `the text to render is ${MAX_MARKUP_BYTES + 1} bytes, more than the limit of ${MAX_MARKUP_BYTES} bytes`,
     );
-    expectGiteaError(await t.request('POST', '/api/v1/markdown', { payload: '{"Text": ', headers: { 'content-type': 'application/json' } }), 422);
+    expectGiteaError(
+      await t.request('POST', '/api/v1/markdown', { payload: '{"Text": ', headers: { 'content-type': 'application/json' } }),
+      422,
+    );
   });
 });

@@ -21,7 +21,9 @@ describe.each(PROVIDERS)('wiki REST (%s)', (provider) => {
     t.request(method, `/api/v1${url}`, { headers: user ? basic(user) : {}, ...(body === undefined ? {} : { body }) });
   /** The files of the wiki's branch, straight from git. */
   const gitFiles = (repo: string) =>
-    execFileSync('git', ['--git-dir', wikiPath(t.config.repositoriesDir, 'wowner', repo), 'ls-tree', '--name-only', 'HEAD'], { encoding: 'utf8' })
+    execFileSync('git', ['--git-dir', wikiPath(t.config.repositoriesDir, 'wowner', repo), 'ls-tree', '--name-only', 'HEAD'], {
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter(Boolean);
 
@@ -40,7 +42,12 @@ describe.each(PROVIDERS)('wiki REST (%s)', (provider) => {
       await addCollaborator(t, { ownerName: 'wowner', name: repo }, { name: 'writer' }, 'write');
       await addCollaborator(t, { ownerName: 'wowner', name: repo }, { name: 'reader' }, 'read');
     }
-    const hook = await api('POST', '/repos/wowner/docs/hooks', { type: 'gitea', config: { url: rx.url, content_type: 'json' }, events: ['wiki'], active: true });
+    const hook = await api('POST', '/repos/wowner/docs/hooks', {
+      type: 'gitea',
+      config: { url: rx.url, content_type: 'json' },
+      events: ['wiki'],
+      active: true,
+    });
     expect(hook.statusCode, hook.body).toBe(201);
   });
   afterAll(async () => {
@@ -107,11 +114,27 @@ describe.each(PROVIDERS)('wiki REST (%s)', (provider) => {
   });
 
   it('refuses bad input with Gitea’s statuses and messages', async () => {
-    expectGiteaError(await api('POST', '/repos/wowner/docs/wiki/new', { title: 'Home', content_base64: '' }), 400, 'wiki page with same name already exists: Home.md');
-    expectGiteaError(await api('POST', '/repos/wowner/docs/wiki/new', { title: '_pages', content_base64: '' }), 400, 'wiki title is reserved: _pages');
+    expectGiteaError(
+      await api('POST', '/repos/wowner/docs/wiki/new', { title: 'Home', content_base64: '' }),
+      400,
+      'wiki page with same name already exists: Home.md',
+    );
+    expectGiteaError(
+      await api('POST', '/repos/wowner/docs/wiki/new', { title: '_pages', content_base64: '' }),
+      400,
+      'wiki title is reserved: _pages',
+    );
     expectGiteaError(await api('POST', '/repos/wowner/docs/wiki/new', { title: '  ', content_base64: '' }), 400, 'emptyTitle');
-    expectGiteaError(await api('POST', '/repos/wowner/docs/wiki/new', { title: 'X', content_base64: 'ab$d' }), 400, 'illegal base64 data at input byte 2');
-    expectGiteaError(await api('POST', '/repos/wowner/docs/wiki/new', { title: 'X', content_base64: 'abc' }), 400, 'illegal base64 data at input byte 0');
+    expectGiteaError(
+      await api('POST', '/repos/wowner/docs/wiki/new', { title: 'X', content_base64: 'ab$d' }),
+      400,
+      'illegal base64 data at input byte 2',
+    );
+    expectGiteaError(
+      await api('POST', '/repos/wowner/docs/wiki/new', { title: 'X', content_base64: 'abc' }),
+      400,
+      'illegal base64 data at input byte 0',
+    );
     expectGiteaError(await api('PATCH', '/repos/wowner/docs/wiki/page/Missing', { content_base64: '' }), 404);
     expectGiteaError(await api('DELETE', '/repos/wowner/docs/wiki/page/Missing'), 404);
     expectGiteaError(await api('POST', '/repos/wowner/docs/wiki/new', { title: 7 }), 422);
@@ -144,7 +167,9 @@ describe.each(PROVIDERS)('wiki REST (%s)', (provider) => {
     const del = await api('DELETE', '/repos/wowner/docs/wiki/page/New-Name');
     expect(del.statusCode, del.body).toBe(204);
     expectGiteaError(await api('GET', '/repos/wowner/docs/wiki/page/New-Name', undefined, null), 404);
-    const log = execFileSync('git', ['--git-dir', wikiPath(t.config.repositoriesDir, 'wowner', 'docs'), 'log', '-1', '--format=%s'], { encoding: 'utf8' });
+    const log = execFileSync('git', ['--git-dir', wikiPath(t.config.repositoriesDir, 'wowner', 'docs'), 'log', '-1', '--format=%s'], {
+      encoding: 'utf8',
+    });
     expect(log.trim()).toBe('Delete page "New-Name"');
   });
 
@@ -171,7 +196,10 @@ describe.each(PROVIDERS)('wiki REST (%s)', (provider) => {
     expect(byWriter.json()).toMatchObject({ last_commit: { author: { name: 'writer' } } });
     // A token that may only read cannot write, whatever its user may do.
     const readOnly = await t.createToken('wowner', ['read:repository']);
-    const res = await t.request('POST', '/api/v1/repos/wowner/perm/wiki/new', { headers: tokenAuth(readOnly), body: { title: 'T', content_base64: '' } });
+    const res = await t.request('POST', '/api/v1/repos/wowner/perm/wiki/new', {
+      headers: tokenAuth(readOnly),
+      body: { title: 'T', content_base64: '' },
+    });
     expectGiteaError(res, 403);
     for (const repo of ['nowiki', 'extwiki']) {
       expectGiteaError(await api('GET', `/repos/wowner/${repo}/wiki/pages`), 404);
@@ -186,10 +214,23 @@ describe.each(PROVIDERS)('wiki REST (%s)', (provider) => {
     await api('POST', '/repos/wowner/docs/wiki/new', { title: 'Hooked Page', content_base64: b64('h'), message: 'first words' });
     await api('PATCH', '/repos/wowner/docs/wiki/page/Hooked-Page', { content_base64: b64('h2') });
     await api('DELETE', '/repos/wowner/docs/wiki/page/Hooked-Page');
-    const hooked = () => rx.of('wiki').map((r) => JSON.parse(r.body) as Doc).filter((p) => p.page === 'Hooked-Page');
-    await rx.until(() => hooked().length >= 3, () => t.app.jobs.drain());
+    const hooked = () =>
+      rx
+        .of('wiki')
+        .map((r) => JSON.parse(r.body) as Doc)
+        .filter((p) => p.page === 'Hooked-Page');
+    await rx.until(
+      () => hooked().length >= 3,
+      () => t.app.jobs.drain(),
+    );
     const [created, edited, deleted] = hooked();
-    expect(created).toMatchObject({ action: 'created', page: 'Hooked-Page', comment: 'first words', repository: { full_name: 'wowner/docs' }, sender: { login: 'wowner' } });
+    expect(created).toMatchObject({
+      action: 'created',
+      page: 'Hooked-Page',
+      comment: 'first words',
+      repository: { full_name: 'wowner/docs' },
+      sender: { login: 'wowner' },
+    });
     expect(edited).toMatchObject({ action: 'edited', page: 'Hooked-Page', comment: 'Update "Hooked-Page"' });
     expect(deleted).toMatchObject({ action: 'deleted', page: 'Hooked-Page', comment: '' });
     const delivery = rx.of('wiki').find((r) => r.body.includes('"deleted"'));

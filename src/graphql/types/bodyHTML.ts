@@ -46,17 +46,17 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   }),
 }));
 
-builder.prismaObjectFields(IssueCommentRef, (t) => ({
-  bodyHTML: t.field({ type: 'HTML', description: BODY, select: IN_ISSUE, resolve: (c, _a, ctx) => renderBody(ctx, c.content, c.issue.repoId) }),
-}));
-
-builder.prismaObjectFields(PullRequestReviewCommentRef, (t) => ({
-  bodyHTML: t.field({ type: 'HTML', description: BODY, select: IN_ISSUE, resolve: (c, _a, ctx) => renderBody(ctx, c.content, c.issue.repoId) }),
-}));
-
-builder.prismaObjectFields(PullRequestReviewRef, (t) => ({
-  bodyHTML: t.field({ type: 'HTML', description: BODY, select: IN_ISSUE, resolve: (r, _a, ctx) => renderBody(ctx, r.content, r.issue.repoId) }),
-}));
+// Plain comments and review line comments (Comment rows) and reviews: a body and their issue's repository.
+for (const ref of [IssueCommentRef, PullRequestReviewCommentRef, PullRequestReviewRef]) {
+  builder.prismaObjectFields(ref, (t) => ({
+    bodyHTML: t.field({
+      type: 'HTML',
+      description: BODY,
+      select: IN_ISSUE,
+      resolve: (c, _a, ctx) => renderBody(ctx, c.content, c.issue.repoId),
+    }),
+  }));
+}
 
 builder.prismaObjectFields(ReleaseRef, (t) => ({
   descriptionHTML: t.field({

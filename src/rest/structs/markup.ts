@@ -22,9 +22,14 @@ export const MarkdownOption = withAliases(
   }),
   ['text', 'mode', 'context', 'wiki'],
 );
+/** A MarkdownOption as parsed. */
+export type MarkdownOption = z.infer<typeof MarkdownOption>;
 
 /** Gitea `MarkupOption`: MarkdownOption with the previewed file's path (mode `file`). */
-export const MarkupOption = withAliases(
-  z.object({ ...MarkdownOption.shape, FilePath: optString, filepath: optString }),
-  ['text', 'mode', 'context', 'wiki', 'filepath'],
-);
+export const MarkupOption = withAliases(z.object({ ...MarkdownOption.shape, FilePath: optString, filepath: optString }), [
+  'text',
+  'mode',
+  'context',
+  'wiki',
+  'filepath',
+]);

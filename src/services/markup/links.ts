@@ -44,7 +44,12 @@ export function linksFromContext(rootUrl: string, context: string, filePath: str
   const sub = root.pathname.replace(/\/+$/, '');
   const rel = new URL(absolute).pathname.slice(sub.length).replace(/^\/+/, '');
   const fields = rel.split('/');
-  if (new URL(absolute).origin === root.origin && fields.length >= 5 && fields[2] === 'src' && ['branch', 'commit', 'tag'].includes(fields[3] ?? '')) {
+  if (
+    new URL(absolute).origin === root.origin &&
+    fields.length >= 5 &&
+    fields[2] === 'src' &&
+    ['branch', 'commit', 'tag'].includes(fields[3] ?? '')
+  ) {
     const fileDir = path.posix.dirname(filePath || '.');
     const treePath = fileDir === '.' ? '' : fileDir;
     let refPath = fields.slice(3).join('/');

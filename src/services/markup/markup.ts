@@ -55,7 +55,9 @@ async function renderDocs(cx: ServiceContext, docs: readonly Doc[], gitDirs: Rea
 function requireSize(text: string): void {
   const size = Buffer.byteLength(text);
   if (size > MAX_MARKUP_BYTES) {
-    throw new ValidationError(`the text to render is ${size} bytes, more than the limit of ${MAX_MARKUP_BYTES} bytes`, { reason: 'TOO_LARGE' });
+    throw new ValidationError(`the text to render is ${size} bytes, more than the limit of ${MAX_MARKUP_BYTES} bytes`, {
+      reason: 'TOO_LARGE',
+    });
   }
 }
 
@@ -127,7 +129,10 @@ export interface RepoText {
 }
 
 async function repoRows(cx: ServiceContext, ids: readonly number[]) {
-  const rows = await cx.db.repository.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, ownerName: true, name: true } });
+  const rows = await cx.db.repository.findMany({
+    where: { id: { in: [...new Set(ids)] } },
+    select: { id: true, ownerName: true, name: true },
+  });
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -138,7 +143,10 @@ async function repoRows(cx: ServiceContext, ids: readonly number[]) {
  */
 export async function renderBodies(cx: ServiceContext, items: readonly RepoText[]): Promise<string[]> {
   if (!items.length) return [];
-  const repos = await repoRows(cx, items.map((i) => i.repoId));
+  const repos = await repoRows(
+    cx,
+    items.map((i) => i.repoId),
+  );
   const gitDirs = new Map([...repos.values()].map((r) => [r.id, gitDirOf(cx, r)]));
   const docs = items.map((item): Doc => {
     const r = repos.get(item.repoId);

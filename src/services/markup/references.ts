@@ -33,7 +33,14 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray, start: number) =>
   {
     // Gitea hashCurrentPattern and commitCrossReferencePattern: a commit id, abbreviated to 7 or more digits.
     re: new RegExp(String.raw`${BEFORE}((?:(${NAME})/(${NAME})@)?([0-9a-f]{7,64}))(?=$|[\s)\]]|[.,:](?:\s|$))`, 'gu'),
-    make: (m, start) => ({ kind: 'commit', start, end: start + (m[1]?.length ?? 0), owner: m[2] ?? null, repo: m[3] ?? null, sha: m[4] ?? '' }),
+    make: (m, start) => ({
+      kind: 'commit',
+      start,
+      end: start + (m[1]?.length ?? 0),
+      owner: m[2] ?? null,
+      repo: m[3] ?? null,
+      sha: m[4] ?? '',
+    }),
   },
 ];
 
@@ -62,7 +69,9 @@ export function findReferences(text: string, opts: { wikiLinks: boolean }): Refe
         const first = (m[1] ?? '').trim();
         const second = m[2]?.trim();
         const target = second ?? first;
-        return target ? { kind: 'wikiLink', start, end: start + m[0].length, name: second === undefined ? first : first || target, target } : null;
+        return target
+          ? { kind: 'wikiLink', start, end: start + m[0].length, name: second === undefined ? first : first || target, target }
+          : null;
       },
       0,
     );

@@ -42,9 +42,30 @@ const USER_CLASS: Record<string, RegExp> = { span: /^\w{0,2}$/, li: /^(unchecked
  * URL schemes links and images may use (Gitea allows every scheme but javascript, vbscript and data; this is the
  * list of those in use, relative URLs included).
  */
-const SCHEMES = ['http', 'https', 'mailto', 'ftp', 'ftps', 'sftp', 'ssh', 'git', 'irc', 'ircs', 'xmpp', 'tel', 'magnet', 'matrix', 'news', 'nntp'];
+const SCHEMES = [
+  'http',
+  'https',
+  'mailto',
+  'ftp',
+  'ftps',
+  'sftp',
+  'ssh',
+  'git',
+  'irc',
+  'ircs',
+  'xmpp',
+  'tel',
+  'magnet',
+  'matrix',
+  'news',
+  'nntp',
+];
 
-const COLOR = [/^#(?:[0-9a-f]{3}){1,2}$/i, /^[a-z]+$/i, /^rgba?\(\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)$/i];
+const COLOR = [
+  /^#(?:[0-9a-f]{3}){1,2}$/i,
+  /^[a-z]+$/i,
+  /^rgba?\(\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*(?:,\s*(?:0|1|0?\.\d+)\s*)?\)$/i,
+];
 const STYLED = ['div', 'span', 'p', 'tr', 'th', 'td'];
 
 const prefixed = (id: string): string => (id.startsWith('user-content-') ? id : `user-content-${id}`);

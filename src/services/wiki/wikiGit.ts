@@ -12,7 +12,12 @@ import { initWiki } from './wikiRepo.ts';
  * before that there is nothing to fetch.
  * @throws UnauthenticatedError, NotFoundError, RepoArchivedError, PermissionDeniedError
  */
-export async function requireWikiGitAccess(cx: ServiceContext, owner: string, name: string, mode: 'read' | 'write'): Promise<GitRepoAccess> {
+export async function requireWikiGitAccess(
+  cx: ServiceContext,
+  owner: string,
+  name: string,
+  mode: 'read' | 'write',
+): Promise<GitRepoAccess> {
   const repo = await requireGitUnit(cx, owner, name, mode, 'WIKI');
   const gitDir = wikiPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   if (!existsSync(gitDir)) {

@@ -40,7 +40,7 @@ export const REVISIONS_PAGE_SIZE = 50;
  * names unescaped, and `a%2Fb` may name `a/b`); null when neither is a file.
  */
 async function findFile(gitDir: string, commit: string, gitPath: string): Promise<{ path: string; sha: string } | null> {
-  let unescaped: string | null = null;
+  let unescaped: string | null;
   try {
     unescaped = decodeURIComponent(gitPath.replace(/\+/g, ' '));
   } catch {

@@ -92,7 +92,12 @@ export async function initWiki(cx: ServiceContext, gitDir: string): Promise<stri
  * Which file of `commit` a page is (Gitea prepareGitPath): its unescaped name (`<web path>.md`) when that file
  * exists, else its git path (WebPathToGitPath); `exists` says whether either is there.
  */
-export async function pageFile(gitDir: string, commit: string | null, webPath: string, gitPath: string): Promise<{ exists: boolean; path: string }> {
+export async function pageFile(
+  gitDir: string,
+  commit: string | null,
+  webPath: string,
+  gitPath: string,
+): Promise<{ exists: boolean; path: string }> {
   if (!commit) return { exists: false, path: gitPath };
   const unescaped = `${webPath}.md`;
   const found = await lookupPaths(gitDir, commit, [unescaped, gitPath]);

@@ -46,8 +46,8 @@ interface WikiCommit {
   changes: (parent: string | null) => Promise<FileChange[]>;
   message: string;
   action: WikiAction;
-  /** The webhook's `comment` (Gitea: the message of a creation or edit, nothing for a deletion). */
-  comment: string;
+  /** The webhook's `comment`: Gitea sends the message of a creation or edit, nothing for a deletion. */
+  comment?: string;
 }
 
 /**
@@ -63,7 +63,15 @@ async function commitToWiki(cx: ServiceContext, access: WikiAccess & { doer: Mod
     const changes = await c.changes(parent);
     const who = gitSignature(cx, access.doer, new Date());
     const { commit } = await commitFiles(access.gitDir, { parent, changes, message: c.message, author: who, committer: who });
-    const payload: WikiChangedPayload = { repoId: repo.id, actorId: access.doer.id, action: c.action, page: c.page, comment: c.comment, branch, newSha: commit };
+    const payload: WikiChangedPayload = {
+      repoId: repo.id,
+      actorId: access.doer.id,
+      action: c.action,
+      page: c.page,
+      comment: c.comment ?? c.message,
+      branch,
+      newSha: commit,
+    };
     const held = await cx.jobs.hold(WIKI_CHANGED, payload);
     let moved = false;
     try {
@@ -75,8 +83,26 @@ async function commitToWiki(cx: ServiceContext, access: WikiAccess & { doer: Mod
   });
 }
 
-async function answer(access: WikiAccess, webPath: string): Promise<WikiPageView> {
-  return readPage(access, await requireWikiHead(access), webPath);
+/**
+ * A page written (created, edited or moved): its content decoded, its name checked (Gitea validateWebPath), the
+ * commit of `changes` made, and the page answered as it now is.
+ * @throws InvalidArgumentError, NotFoundError, ConflictError
+ */
+async function savePage(
+  cx: ServiceContext,
+  access: WikiAccess & { doer: Models.User },
+  page: { webPath: string; message: string; action: WikiAction; contentBase64: string | undefined },
+  changes: (parent: string | null, content: Buffer) => Promise<FileChange[]>,
+): Promise<WikiPageView> {
+  const content = decodeBase64(page.contentBase64 ?? '');
+  requireUsableWebPath(page.webPath);
+  await commitToWiki(cx, access, {
+    page: page.webPath,
+    message: page.message,
+    action: page.action,
+    changes: (parent) => changes(parent, content),
+  });
+  return readPage(access, await requireWikiHead(access), page.webPath);
 }
 
 /**
@@ -90,20 +116,11 @@ export async function createWikiPage(cx: ServiceContext, ref: RepoRef, input: Wi
   if (!title.trim()) throw new InvalidArgumentError('emptyTitle', { field: 'title' });
   const webPath = userTitleToWebPath(title);
   const message = input.message || `Add ${goQuote(title)}`;
-  const content = decodeBase64(input.contentBase64 ?? '');
-  requireUsableWebPath(webPath);
-  await commitToWiki(cx, access, {
-    page: webPath,
-    message,
-    action: 'created',
-    comment: message,
-    changes: async (parent) => {
-      const file = await pageFile(access.gitDir, parent, webPath, webPathToGitPath(webPath));
-      if (file.exists) throw new InvalidArgumentError(`wiki page with same name already exists: ${file.path}`, { page: webPath });
-      return [{ path: file.path, content, mode: '100644' }];
-    },
+  return savePage(cx, access, { webPath, message, action: 'created', contentBase64: input.contentBase64 }, async (parent, content) => {
+    const file = await pageFile(access.gitDir, parent, webPath, webPathToGitPath(webPath));
+    if (file.exists) throw new InvalidArgumentError(`wiki page with same name already exists: ${file.path}`, { page: webPath });
+    return [{ path: file.path, content, mode: '100644' }];
   });
-  return answer(access, webPath);
 }
 
 /**
@@ -117,22 +134,14 @@ export async function editWikiPage(cx: ServiceContext, ref: RepoRef, rawName: st
   const oldPath = webPathFromRequest(rawName);
   const newPath = input.title?.trim() ? userTitleToWebPath(input.title) : oldPath;
   const message = input.message || `Update ${goQuote(newPath)}`;
-  const content = decodeBase64(input.contentBase64 ?? '');
-  requireUsableWebPath(newPath);
-  await commitToWiki(cx, access, {
-    page: newPath,
-    message,
-    action: 'edited',
-    comment: message,
-    changes: async (parent) => {
-      const old = await pageFile(access.gitDir, parent, oldPath, webPathToGitPath(oldPath));
-      if (!old.exists) throw new NotFoundError('not found', { page: oldPath });
-      const target = newPath === oldPath ? old : await pageFile(access.gitDir, parent, newPath, webPathToGitPath(newPath));
-      const moved = target.path !== old.path;
-      return [...(moved ? [{ path: old.path, remove: true as const }] : []), { path: target.path, content, mode: '100644' }];
-    },
+  const page = { webPath: newPath, message, action: 'edited' as const, contentBase64: input.contentBase64 };
+  return savePage(cx, access, page, async (parent, content) => {
+    const old = await pageFile(access.gitDir, parent, oldPath, webPathToGitPath(oldPath));
+    if (!old.exists) throw new NotFoundError('not found', { page: oldPath });
+    const target = newPath === oldPath ? old : await pageFile(access.gitDir, parent, newPath, webPathToGitPath(newPath));
+    const moved = target.path !== old.path;
+    return [...(moved ? [{ path: old.path, remove: true as const }] : []), { path: target.path, content, mode: '100644' }];
   });
-  return answer(access, newPath);
 }
 
 /**

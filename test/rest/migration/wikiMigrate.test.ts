@@ -1,17 +1,9 @@
 // A migrated wiki lands where the wiki door serves it: POST /repos/migrate with `wiki: true` from a second
 // Forgegraph instance (whose wiki is at `<repo>.wiki.git`), and a pull mirror whose wiki follows its source's.
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
+import { freePort } from '../../helpers/serverProcess.ts';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const text = (s: unknown) => Buffer.from(String(s), 'base64').toString('utf8');
@@ -23,7 +15,10 @@ describe.each(PROVIDERS)('migrated wikis (%s)', (provider) => {
   const asAlice = basic('alice');
   const asBob = basic('bob');
   const migrate = (body: Record<string, unknown>) =>
-    target.request('POST', '/api/v1/repos/migrate', { headers: asBob, body: { clone_addr: `http://127.0.0.1:${port}/alice/book.git`, ...body } });
+    target.request('POST', '/api/v1/repos/migrate', {
+      headers: asBob,
+      body: { clone_addr: `http://127.0.0.1:${port}/alice/book.git`, ...body },
+    });
   const page = (repo: string, name: string) => target.request('GET', `/api/v1/repos/bob/${repo}/wiki/page/${name}`, { headers: asBob });
 
   beforeAll(async () => {
@@ -35,7 +30,10 @@ describe.each(PROVIDERS)('migrated wikis (%s)', (provider) => {
     await target.createUser('bob');
     const created = await source.request('POST', '/api/v1/user/repos', { headers: asAlice, body: { name: 'book', auto_init: true } });
     expect(created.statusCode).toBe(201);
-    const wiki = await source.request('POST', '/api/v1/repos/alice/book/wiki/new', { headers: asAlice, body: { title: 'Home', content_base64: b64('v1') } });
+    const wiki = await source.request('POST', '/api/v1/repos/alice/book/wiki/new', {
+      headers: asAlice,
+      body: { title: 'Home', content_base64: b64('v1') },
+    });
     expect(wiki.statusCode, wiki.body).toBe(201);
   });
   afterAll(async () => {
@@ -51,7 +49,10 @@ describe.each(PROVIDERS)('migrated wikis (%s)', (provider) => {
     expect(home.json()).toMatchObject({ title: 'Home', last_commit: { message: 'Add "Home"\n', author: { name: 'alice' } } });
     expect(text(home.json().content_base64)).toBe('v1');
     // Not a mirror: the copy's wiki is its own to edit.
-    const edit = await target.request('PATCH', '/api/v1/repos/bob/copy/wiki/page/Home', { headers: asBob, body: { content_base64: b64('mine') } });
+    const edit = await target.request('PATCH', '/api/v1/repos/bob/copy/wiki/page/Home', {
+      headers: asBob,
+      body: { content_base64: b64('mine') },
+    });
     expect(edit.statusCode, edit.body).toBe(200);
     // Without the flag, no wiki.
     expect((await migrate({ repo_name: 'nowiki' })).statusCode).toBe(201);
@@ -62,12 +63,21 @@ describe.each(PROVIDERS)('migrated wikis (%s)', (provider) => {
     const res = await migrate({ repo_name: 'mirror', wiki: true, mirror: true, mirror_interval: '10m' });
     expect(res.statusCode, res.body).toBe(201);
     expect(text((await page('mirror', 'Home')).json().content_base64)).toBe('v1');
-    const refused = await target.request('POST', '/api/v1/repos/bob/mirror/wiki/new', { headers: asBob, body: { title: 'X', content_base64: '' } });
+    const refused = await target.request('POST', '/api/v1/repos/bob/mirror/wiki/new', {
+      headers: asBob,
+      body: { title: 'X', content_base64: '' },
+    });
     expect(refused.statusCode).toBe(403);
 
-    const edit = await source.request('PATCH', '/api/v1/repos/alice/book/wiki/page/Home', { headers: asAlice, body: { content_base64: b64('v2') } });
+    const edit = await source.request('PATCH', '/api/v1/repos/alice/book/wiki/page/Home', {
+      headers: asAlice,
+      body: { content_base64: b64('v2') },
+    });
     expect(edit.statusCode, edit.body).toBe(200);
-    await source.request('POST', '/api/v1/repos/alice/book/wiki/new', { headers: asAlice, body: { title: 'Second', content_base64: b64('2') } });
+    await source.request('POST', '/api/v1/repos/alice/book/wiki/new', {
+      headers: asAlice,
+      body: { title: 'Second', content_base64: b64('2') },
+    });
     expect((await target.request('POST', '/api/v1/repos/bob/mirror/mirror-sync', { headers: asBob })).statusCode).toBe(200);
     await target.app.jobs.drain();
     await target.app.jobs.drain();

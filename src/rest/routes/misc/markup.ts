@@ -6,6 +6,17 @@ import { MarkdownOption, MarkupOption } from '../../structs/markup.ts';
 const HTML = { status: 200, contentType: 'text/html' } as const;
 const either = <T>(a: T | null | undefined, b: T | null | undefined): T | undefined => a ?? b ?? undefined;
 
+/** MarkdownOption or MarkupOption, whichever spelling of its fields was sent. */
+function options(body: MarkdownOption & { FilePath?: string | null; filepath?: string | null }): markupService.MarkupInput {
+  return {
+    text: either(body.Text, body.text) ?? '',
+    mode: either(body.Mode, body.mode),
+    context: either(body.Context, body.context),
+    filePath: either(body.FilePath, body.filepath),
+    wiki: either(body.Wiki, body.wiki),
+  };
+}
+
 export const markupRoutes = [
   defineRoute({
     method: 'POST',
@@ -19,12 +30,7 @@ export const markupRoutes = [
     success: { ...HTML, description: 'MarkdownRender is a rendered markdown document' },
     errors: [422],
     handler: async ({ cx, body, reply }) => {
-      const html = await markupService.renderMarkup(cx, {
-        text: either(body.Text, body.text) ?? '',
-        mode: either(body.Mode, body.mode),
-        context: either(body.Context, body.context),
-        wiki: either(body.Wiki, body.wiki),
-      });
+      const html = await markupService.renderMarkup(cx, options(body));
       return reply.code(200).type('text/html; charset=utf-8').send(html);
     },
   }),
@@ -56,13 +62,7 @@ export const markupRoutes = [
     success: { ...HTML, description: 'MarkupRender is a rendered markup document' },
     errors: [422],
     handler: async ({ cx, body, reply }) => {
-      const html = await markupService.renderMarkup(cx, {
-        text: either(body.Text, body.text) ?? '',
-        mode: either(body.Mode, body.mode),
-        context: either(body.Context, body.context),
-        filePath: either(body.FilePath, body.filepath),
-        wiki: either(body.Wiki, body.wiki),
-      });
+      const html = await markupService.renderMarkup(cx, options(body));
       return reply.code(200).type('text/html; charset=utf-8').send(html);
     },
   }),

@@ -32,7 +32,8 @@ export const wikiRoutes = [
     body: CreateWikiPageOptions,
     success: { status: 201, schema: 'WikiPage' },
     errors: [400, 403, 404, 409, 423],
-    handler: async ({ cx, params, body }) => toApiWikiPage(await wikiWrite.createWikiPage(cx, repoRef(params), input(body)), cx.config.rootUrl),
+    handler: async ({ cx, params, body }) =>
+      toApiWikiPage(await wikiWrite.createWikiPage(cx, repoRef(params), input(body)), cx.config.rootUrl),
   }),
   defineRoute({
     method: 'GET',
@@ -46,7 +47,8 @@ export const wikiRoutes = [
     rawParams: true,
     success: { status: 200, schema: 'WikiPage' },
     errors: [404],
-    handler: async ({ cx, params, rawParams }) => toApiWikiPage(await wikiRead.getWikiPage(cx, repoRef(params), rawPageName(rawParams)), cx.config.rootUrl),
+    handler: async ({ cx, params, rawParams }) =>
+      toApiWikiPage(await wikiRead.getWikiPage(cx, repoRef(params), rawPageName(rawParams)), cx.config.rootUrl),
   }),
   defineRoute({
     method: 'PATCH',
