@@ -223,7 +223,9 @@ describe.each(PROVIDERS)('wiki REST (%s)', (provider) => {
       () => hooked().length >= 3,
       () => t.app.jobs.drain(),
     );
-    const [created, edited, deleted] = hooked();
+    // Deliveries run concurrently: their order is not the events'.
+    const byAction = (action: string) => hooked().find((p) => p.action === action);
+    const [created, edited, deleted] = [byAction('created'), byAction('edited'), byAction('deleted')];
     expect(created).toMatchObject({
       action: 'created',
       page: 'Hooked-Page',
