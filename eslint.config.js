@@ -24,6 +24,9 @@ const SERVICE_DOMAINS = [
   'user',
   'protection',
   'repo',
+  // Markup renders what repositories and users hold; the wiki is a repository's second git repository.
+  'markup',
+  'wiki',
   'status',
   'org',
   'label',

@@ -29,6 +29,7 @@ import { openApiDocument, restApi, API_BODY_LIMIT } from './rest/plugin.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from './services/context.ts';
 import { cronTasks } from './services/cron/tasks.ts';
 import { pushJobHandler } from './services/repo/pushJob.ts';
+import { wikiEventHandler } from './services/wiki/wikiEvent.ts';
 import { autoMergeHandler } from './services/pull/autoMerge.ts';
 import { commitStatusEventHandler } from './services/status/statusEvent.ts';
 import { mergePullRequest } from './services/pull/merge.ts';
@@ -225,6 +226,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribeInTransaction(actionsTriggerSubscriber());
   jobs.register(actionsTriggerHandler(deps));
   jobs.register(commitStatusEventHandler(deps));
+  jobs.register(wikiEventHandler(deps));
   jobs.register(
     autoMergeHandler(deps, (cx, ref, index, plan) =>
       mergePullRequest(

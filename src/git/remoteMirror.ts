@@ -51,6 +51,11 @@ export async function setMirrorRemote(gitDir: string, url: string): Promise<void
   else await run(gitDir, ['remote', 'add', '--mirror=fetch', ORIGIN, url]);
 }
 
+/** Whether the repository has the mirror remote (a mirror's wiki has one when its source had a wiki). */
+export async function hasMirrorRemote(gitDir: string): Promise<boolean> {
+  return (await runGitResult(gitDir, ['remote', 'get-url', ORIGIN]).catch(() => null))?.code === 0;
+}
+
 /** Removes the remote (a migration that does not mirror keeps no link to its source). */
 export async function removeMirrorRemote(gitDir: string): Promise<void> {
   await runGitResult(gitDir, ['remote', 'remove', ORIGIN]);

@@ -5,6 +5,7 @@ import { formatScope, scopeAllows } from '../auth/scope.ts';
 import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps, type ServiceContext } from '../services/context.ts';
 import * as gitAccess from '../services/repo/gitAccess.ts';
+import * as wikiGit from '../services/wiki/wikiGit.ts';
 
 /** A plain-text refusal; git prints the body of text/plain errors as `remote: …` lines. */
 export interface GitRefusal {
@@ -26,15 +27,16 @@ const refuse = (status: number, message: string, challenge = false, retryAfterSe
 
 /**
  * Authenticates the request like the API (Basic with password or token, token headers), then asks the
- * repository service for read or write access. Token scopes: read:repository to fetch, write:repository to push.
+ * repository service (the wiki service for `<repo>.wiki`) for read or write access. Token scopes:
+ * read:repository to fetch, write:repository to push.
  */
 export async function authorizeGitRequest(
   deps: AppDeps,
   req: FastifyRequest,
-  owner: string,
-  name: string,
+  target: { owner: string; name: string; wiki: boolean },
   mode: 'read' | 'write',
 ): Promise<GitAuthorization> {
+  const { owner, name } = target;
   const url = new URL(req.url, 'http://x');
   const creds = parseCredentials(req.headers.authorization, url.searchParams);
   const resolved = await resolveViewer(deps, creds, { clientIp: req.ip });
@@ -42,7 +44,9 @@ export async function authorizeGitRequest(
   const cx = createServiceContext(deps, resolved.user, resolved.auth);
   const { auth } = resolved;
   try {
-    const access = await gitAccess.requireGitAccess(cx, owner, name, mode);
+    const access = target.wiki
+      ? await wikiGit.requireWikiGitAccess(cx, owner, name, mode)
+      : await gitAccess.requireGitAccess(cx, owner, name, mode);
     if (auth.method === 'token' && auth.scope && !scopeAllows(auth.scope, ['repository'], mode)) {
       return refuse(
         403,

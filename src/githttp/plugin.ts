@@ -27,7 +27,8 @@ function serviceOf(raw: unknown): 'upload-pack' | 'receive-pack' | null {
 }
 
 /**
- * Git smart HTTP at `/{owner}/{repo}(.git)/{info/refs,git-upload-pack,git-receive-pack}` (registered on
+ * Git smart HTTP at `/{owner}/{repo}(.git)/{info/refs,git-upload-pack,git-receive-pack}`, and the wiki's at
+ * `/{owner}/{repo}.wiki(.git)/…` (registered on
  * the root instance). Request bodies are never parsed or buffered: they stream (gunzipped) into git.
  */
 export async function gitHttp(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -40,7 +41,10 @@ export async function gitHttp(app: FastifyInstance, deps: AppDeps): Promise<void
     (action: GitAction | 'info') =>
     async (req: FastifyRequest<{ Params: GitParams; Querystring: Record<string, unknown> }>, reply: FastifyReply) => {
       const owner = req.params.owner;
-      const name = req.params.repo.replace(/\.git$/, '');
+      const path = req.params.repo.replace(/\.git$/, '');
+      // `<repo>.wiki` is the repository's wiki (no repository may be named `*.wiki`).
+      const wiki = path.endsWith('.wiki');
+      const name = wiki ? path.slice(0, -'.wiki'.length) : path;
       let service: 'upload-pack' | 'receive-pack';
       if (action === 'info') {
         const s = serviceOf(req.query.service);
@@ -51,7 +55,7 @@ export async function gitHttp(app: FastifyInstance, deps: AppDeps): Promise<void
         service = action;
         if (req.headers['content-type'] !== `application/x-git-${service}-request`) return sendText(reply, 400, 'Bad Request');
       }
-      const auth = await authorizeGitRequest(deps, req, owner, name, service === 'receive-pack' ? 'write' : 'read');
+      const auth = await authorizeGitRequest(deps, req, { owner, name, wiki }, service === 'receive-pack' ? 'write' : 'read');
       if (!auth.ok) {
         const { status, message, challenge, retryAfterSeconds } = auth.refusal;
         return sendText(reply, status, message, {

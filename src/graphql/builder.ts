@@ -30,6 +30,7 @@ export const builder = new SchemaBuilder<{
     GitTimestamp: { Input: Date; Output: string };
     Base64String: { Input: string; Output: string };
     GitSSHRemote: { Input: string; Output: string };
+    HTML: { Input: string; Output: string };
     ID: { Input: string; Output: string | number };
   };
   AuthScopes: {
@@ -173,6 +174,11 @@ builder.scalarType('GitSSHRemote', {
     if (typeof v !== 'string') throw new GraphQLError(`GitSSHRemote must be a string, got ${JSON.stringify(v)}`);
     return v;
   },
+});
+builder.scalarType('HTML', {
+  description: "A string containing HTML code (GitHub's HTML): rendered markup, sanitized.",
+  serialize: (v) => String(v),
+  parseValue: (v) => String(v),
 });
 builder.queryType({});
 builder.mutationType({});

@@ -47,6 +47,7 @@ import './types/commitStatus.ts';
 import './types/actions.ts';
 import './types/checkRun.ts';
 import './types/search.ts';
+import './types/bodyHTML.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = enforceTokenReadScopes(builder.toSchema());

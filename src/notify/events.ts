@@ -38,6 +38,8 @@ export type DomainEvent =
   | { type: 'repo.transferRejected'; repoId: number; recipientId: number; actorId: number | null }
   | { type: 'repo.transferred'; repoId: number; oldOwnerId: number; oldOwnerName: string; newOwnerId: number; actorId: number }
   | { type: 'repo.deleted'; repoId: number; ownerId: number; name: string; actorId: number | null }
+  /** A wiki page written through the API (`page` is its web path, `comment` the commit message of a creation or edit). */
+  | { type: 'wiki.changed'; repoId: number; actorId: number; action: 'created' | 'edited' | 'deleted'; page: string; comment: string }
   | { type: 'repo.collaboratorAdded'; repoId: number; userId: number; actorId: number | null }
   | { type: 'repo.collaboratorRemoved'; repoId: number; userId: number; actorId: number | null }
   | { type: 'repo.deployKeyAdded'; repoId: number; keyId: number; actorId: number | null }

@@ -40,6 +40,8 @@ function tidy(io: 'input' | 'output') {
       for (const alias of aliased.aliases) delete properties[alias];
       const required = ((jsonSchema.required as string[] | undefined) ?? []).filter((f) => !aliased.aliases.includes(f));
       jsonSchema.required = [...new Set([...required, ...aliased.required])];
+      // OpenAPI 3.0: `required` may not be empty.
+      if (!(jsonSchema.required as string[]).length) delete jsonSchema.required;
       // A field the document requires is a value there (null only ever meant "see the alias").
       for (const field of aliased.required) delete (properties[field] as JsonObject | undefined)?.nullable;
     }
@@ -194,6 +196,7 @@ function requestBody(route: RouteDef, inputSchemas: Record<string, JsonObject>):
       },
     };
   }
+  if (route.textBody) return { required: true, content: { 'text/plain': { schema: { type: 'string' } } } };
   if (!route.body) return undefined;
   const name = Object.entries(REQUEST_SCHEMAS).find(([, s]) => s === route.body)?.[0];
   const schema = name
@@ -209,7 +212,7 @@ function operation(route: RouteDef, inputSchemas: Record<string, JsonObject>): J
   const responses: JsonObject = { [route.success.status]: successResponse(route.success, route.list) };
   for (const alt of route.also ?? []) responses[alt.status] = successResponse(alt, undefined);
   // Authentication runs for every request (invalid credentials are 401 anywhere), and bodies have a size limit.
-  const errors = new Set([...(route.errors ?? []), 401, ...(route.body || route.upload ? [413] : [])]);
+  const errors = new Set([...(route.errors ?? []), 401, ...(route.body || route.upload || route.textBody ? [413] : [])]);
   for (const status of [...errors].sort()) {
     const named = ERROR_RESPONSES[status];
     responses[status] = named ? { $ref: `#/components/responses/${named[0]}` } : { description: 'error' };

@@ -99,8 +99,17 @@ export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void
 
   registerRoutes(
     app,
-    allRoutes.filter((def) => !def.upload),
+    allRoutes.filter((def) => !def.upload && !def.textBody),
   );
+  // Plain-text bodies (POST /markdown/raw) reach the handler as they were sent, never parsed as JSON or a form.
+  await app.register(async (text) => {
+    text.removeAllContentTypeParsers();
+    text.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, String(body)));
+    registerRoutes(
+      text,
+      allRoutes.filter((def) => def.textBody),
+    );
+  });
   // Uploads stream their body (a multipart form, or the raw bytes) to the handler; only these routes parse multipart.
   await app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();

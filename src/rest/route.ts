@@ -33,6 +33,10 @@ export interface ApiInput<B, Q> {
   reply: FastifyReply;
   /** An upload route's file: the multipart part `attachment`, or the raw request body. */
   upload?: UploadPart;
+  /** A text route's body (`textBody`), as sent. */
+  text?: string;
+  /** A `rawParams` route's path parameters as sent, still percent-escaped (Gitea's PathParamRaw). */
+  rawParams?: Record<string, string>;
 }
 
 /** The file of an upload route, still streaming: the multipart part's file name (empty for a raw body) and its bytes. */
@@ -88,6 +92,10 @@ export interface RouteDef<
    * raw body (Gitea's asset uploads). Such routes are registered where multipart parsing is on (rest/plugin.ts).
    */
   upload?: true;
+  /** The request body is plain text (Gitea's `consumes: text/plain`), given to the handler as `text` whatever its type. */
+  textBody?: true;
+  /** The handler needs its path parameters as sent (`rawParams`), e.g. names whose escapes mean something. */
+  rawParams?: true;
   handler: (
     input: ApiInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>,
   ) => Promise<unknown>;
@@ -115,6 +123,20 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     api?: RouteConfig;
   }
+}
+
+/** The path parameters of `path` (a route's `{param}` template) in the request URL, as sent (not decoded). */
+function rawParamsOf(url: string, path: string): Record<string, string> {
+  const sent = (url.split('?')[0] ?? '').split('/');
+  const template = path.split('/');
+  const out: Record<string, string> = {};
+  // The template is the URL's tail (the prefix /api/v1 precedes it).
+  const offset = sent.length - template.length;
+  template.forEach((seg, i) => {
+    const m = /^\{(\w+)\}$/.exec(seg);
+    if (m?.[1]) out[m[1]] = sent[offset + i] ?? '';
+  });
+  return out;
 }
 
 function tailParams(params: Record<string, string>, tail: string | undefined): Record<string, string> {
@@ -164,9 +186,15 @@ export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]):
         const query = def.query ? bind(def.query, req.query) : undefined;
         const body = def.body ? bind(def.body, req.body) : undefined;
         const upload = def.upload ? await readUpload(req) : undefined;
+        const extra = {
+          ...(def.textBody ? { text: typeof req.body === 'string' ? req.body : '' } : {}),
+          ...(def.rawParams ? { rawParams: rawParamsOf(req.url, def.path) } : {}),
+        };
         let result: unknown;
         try {
-          result = await def.handler({ cx: req.cx, body, query, params, reply, upload: upload?.part } as Parameters<typeof def.handler>[0]);
+          result = await def.handler({ cx: req.cx, body, query, params, reply, upload: upload?.part, ...extra } as Parameters<
+            typeof def.handler
+          >[0]);
         } finally {
           await upload?.finish();
         }

@@ -151,6 +151,8 @@ import {
 } from './structs/user.ts';
 import { WatchInfo } from './structs/watch.ts';
 import { CreateOAuth2ApplicationOptions, OAuth2Application, OAuth2Grant } from './structs/oauth2.ts';
+import { MarkdownOption, MarkupOption } from './structs/markup.ts';
+import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMetaData } from './structs/wiki.ts';
 
 /**
  * The shapes the API answers with, by Gitea's swagger names: the OpenAPI document names each one once and
@@ -265,6 +267,10 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   User,
   UserSearchResults,
   WatchInfo,
+  WikiCommit,
+  WikiCommitList,
+  WikiPage,
+  WikiPageMetaData,
 };
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
@@ -338,4 +344,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   UpdateFileOptions,
   RepoTopicOptions,
   TransferRepoOption,
+  MarkdownOption,
+  MarkupOption,
+  CreateWikiPageOptions,
 };

@@ -6,6 +6,7 @@ import type { Models } from '../db/client.ts';
 import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps, type ServiceContext } from '../services/context.ts';
 import * as gitAccess from '../services/repo/gitAccess.ts';
+import * as wikiGit from '../services/wiki/wikiGit.ts';
 import type { SshCommand } from './command.ts';
 
 /** The key a connection signed in with, and its user (null for a deploy key). */
@@ -60,11 +61,15 @@ export async function authorizeCommand(deps: AppDeps, id: SshIdentity, cmd: Extr
   const { key, user } = current;
   const cx = createServiceContext(deps, user, { method: 'ssh', scope: null, tokenId: null, sudoerId: null, sshKey: key });
   const repo = `${cmd.owner}/${cmd.name}`;
+  const mode = cmd.service === 'receive-pack' ? 'write' : 'read';
   try {
     return {
       ok: true,
       cx,
-      access: await gitAccess.requireGitAccess(cx, cmd.owner, cmd.name, cmd.service === 'receive-pack' ? 'write' : 'read'),
+      // `<repo>.wiki` is the repository's wiki (as on smart HTTP: no repository may be named `*.wiki`).
+      access: cmd.name.endsWith('.wiki')
+        ? await wikiGit.requireWikiGitAccess(cx, cmd.owner, cmd.name.slice(0, -'.wiki'.length), mode)
+        : await gitAccess.requireGitAccess(cx, cmd.owner, cmd.name, mode),
     };
   } catch (err) {
     if (!isDomainError(err)) throw err;

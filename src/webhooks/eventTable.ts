@@ -10,6 +10,7 @@ import { pushEvents } from './events/push.ts';
 import { releaseEvent } from './events/release.ts';
 import { repoCreated, repoForked } from './events/repo.ts';
 import { commitStatusEvent } from './events/status.ts';
+import { wikiEvent } from './events/wiki.ts';
 import type { PayloadContext } from './payloadContext.ts';
 
 type Type = DomainEvent['type'];
@@ -47,6 +48,7 @@ const TABLE: Table = {
   'actions.jobStatus': { targets: inRepo, build: workflowJobEvent },
   'actions.runStatus': { targets: inRepo, build: workflowRunEvent },
   'commitStatus.created': { targets: inRepo, build: commitStatusEvent },
+  'wiki.changed': { targets: inRepo, build: wikiEvent },
 };
 
 /** The repositories whose hooks may want this event; empty when webhooks ignore it. */

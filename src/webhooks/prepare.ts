@@ -13,8 +13,11 @@ import { testPushEvent } from './events/push.ts';
 import { candidateHooks, hooksFor } from './matchHooks.ts';
 import { PayloadContext } from './payloadContext.ts';
 
-/** Gitea marshals payloads with two-space indentation; these are the bytes a gitea/gogs hook receives. */
-export const payloadText = (payload: unknown): string => JSON.stringify(payload, null, 2);
+/**
+ * Gitea marshals payloads with two-space indentation (WikiPayload's JSONPayload with one space); these are the
+ * bytes a gitea/gogs hook receives.
+ */
+const payloadText = (ev: OutgoingEvent): string => JSON.stringify(ev.payload, null, ev.eventType === 'wiki' ? 1 : 2);
 
 async function plan(pc: PayloadContext, event: PreparePayload['event']): Promise<{ ev: OutgoingEvent; hook: Models.Webhook }[]> {
   if (event.type === 'webhook.test') {
@@ -37,7 +40,7 @@ export function prepareHandler(deps: AppDeps): JobHandler<PreparePayload> {
     const deliveries = await plan(new PayloadContext(cx), payload.event);
     await withTx(cx, async (tx) => {
       for (const { ev, hook } of deliveries) {
-        await queueDelivery(tx, cx.config, { hookId: hook.id, eventType: ev.eventType, payloadContent: payloadText(ev.payload) });
+        await queueDelivery(tx, cx.config, { hookId: hook.id, eventType: ev.eventType, payloadContent: payloadText(ev) });
       }
       await run.checkpoint(tx, { ...payload, prepared: true });
     });

@@ -121,6 +121,24 @@ describe.each(PROVIDERS)('git over SSH (%s)', (provider) => {
     expect(r.stdout.length).toBeGreaterThan(512);
   });
 
+  it("serves the repository's wiki (`<repo>.wiki.git`) with the wiki unit's rights: the owner clones and pushes, an outsider finds nothing", async () => {
+    const page = await t.request('POST', '/api/v1/repos/alice/secret/wiki/new', {
+      headers: basic('alice'),
+      body: { title: 'Home', content_base64: Buffer.from('# Welcome\n').toString('base64') },
+    });
+    expect(page.statusCode, page.body).toBe(201);
+    const dir = git.dir('wiki-clone');
+    const cloned = await gitAs(keys.laptop!, ['clone', '-q', url('alice/secret.wiki'), dir]);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    await git.commit(dir, 'Second.md', 'second page\n');
+    const pushed = await gitAs(keys.laptop!, ['push', '-q', url('alice/secret.wiki'), 'HEAD'], dir);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const second = await t.request('GET', '/api/v1/repos/alice/secret/wiki/page/Second', { headers: basic('alice') });
+    expect(second.statusCode).toBe(200);
+    const hidden = await gitAs(keys.bobkey!, ['ls-remote', url('alice/secret.wiki')]);
+    expect(hidden.stderr).toContain('Forgegraph: Cannot find repository: alice/secret.wiki');
+  });
+
   it('a private repository without access reads exactly like a missing one', async () => {
     const hidden = await gitAs(keys.bobkey!, ['ls-remote', url('alice/secret')]);
     const missing = await gitAs(keys.bobkey!, ['ls-remote', url('alice/nothere')]);

@@ -10,6 +10,7 @@ import { adminUserRoutes } from './admin/users.ts';
 import { hookDeliveryRoutes } from './hooks/deliveries.ts';
 import { hookRoutes } from './hooks/hooks.ts';
 import { activityFeedRoutes } from './misc/activityFeeds.ts';
+import { markupRoutes } from './misc/markup.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
 import { packageRoutes } from './package/packages.ts';
@@ -57,6 +58,7 @@ import { tagRoutes } from './repo/tags.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { topicRoutes } from './repo/topics.ts';
+import { wikiRoutes } from './repo/wiki.ts';
 import { transferRoutes } from './repo/transfer.ts';
 import { issueTemplateRoutes } from './repo/issueTemplates.ts';
 import { languageRoutes } from './repo/languages.ts';
@@ -75,6 +77,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...repoSearchRoutes,
   ...repoRoutes,
   ...miscRoutes,
+  ...markupRoutes,
   ...adminUserRoutes,
   ...adminEmailRoutes,
   ...adminKeyRoutes,
@@ -99,6 +102,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...orgLabelRoutes,
   ...repoEditRoutes,
   ...topicRoutes,
+  ...wikiRoutes,
   ...transferRoutes,
   ...issueTemplateRoutes,
   ...languageRoutes,

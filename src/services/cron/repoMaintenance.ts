@@ -4,7 +4,7 @@ import { fsckRepository } from '../../git/fsck.ts';
 import { gcRepository } from '../../git/gc.ts';
 import { initRepository } from '../../git/initRepository.ts';
 import { hooksDir, installHooks } from '../../git/installHooks.ts';
-import { repoPath } from '../../git/repoPath.ts';
+import { repoPath, wikiPath } from '../../git/repoPath.ts';
 import { repoSize } from '../../git/repoSize.ts';
 import { setHooksPath } from '../../git/setHooksPath.ts';
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
@@ -43,18 +43,27 @@ async function notice(cx: ServiceContext, description: string): Promise<void> {
   await cx.db.systemNotice.create({ data: { type: 'REPOSITORY', description } });
 }
 
-/** Gitea repo_health_check: `git fsck` on every repository with fsck enabled; each failure becomes a repository notice. */
+/** The repository's wiki directory, when it has one. */
+function wikiDirOf(cx: ServiceContext, repo: Models.Repository): string | null {
+  const dir = wikiPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  return existsSync(dir) ? dir : null;
+}
+
+/**
+ * Gitea repo_health_check: `git fsck` on every repository with fsck enabled, and on its wiki (Gitea GitFsckRepo);
+ * each failure becomes a repository notice.
+ */
 export async function repoHealthCheck(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
   const failed: string[] = [];
+  const opts = { args: run.settings.args ?? [], timeoutMs: run.settings.timeoutMs ?? 60_000, signal: run.signal };
   const checked = await eachRepository(cx, run, { isFsckEnabled: true }, async (repo, gitDir) => {
-    const complaint = await fsckRepository(gitDir, {
-      args: run.settings.args ?? [],
-      timeoutMs: run.settings.timeoutMs ?? 60_000,
-      signal: run.signal,
-    }).catch((err: unknown) => (run.signal.aborted ? '' : String(err)));
-    if (!complaint) return;
-    failed.push(`${repo.ownerName}/${repo.name}`);
-    await notice(cx, `Repository health check failed for ${repo.ownerName}/${repo.name}: ${complaint}`);
+    const wikiDir = wikiDirOf(cx, repo);
+    for (const [dir, what] of [[gitDir, 'Repository'], ...(wikiDir ? [[wikiDir, 'Wiki'] as const] : [])] as const) {
+      const complaint = await fsckRepository(dir, opts).catch((err: unknown) => (run.signal.aborted ? '' : String(err)));
+      if (!complaint) continue;
+      failed.push(`${repo.ownerName}/${repo.name}${what === 'Wiki' ? ' (wiki)' : ''}`);
+      await notice(cx, `${what} health check failed for ${repo.ownerName}/${repo.name}: ${complaint}`);
+    }
   });
   const summary = `checked ${checked} repositories${stopped(run)}`;
   if (failed.length) throw new Error(`${summary}; ${failed.length} failed git fsck: ${failed.join(', ')}`);
@@ -66,7 +75,10 @@ export async function gitGcRepos(cx: ServiceContext, run: CronRun): Promise<Cron
   const failed: string[] = [];
   const done = await eachRepository(cx, run, { isEmpty: false }, async (repo, gitDir) => {
     try {
-      await gcRepository(gitDir, { args: run.settings.args ?? [], timeoutMs: run.settings.timeoutMs ?? 60_000, signal: run.signal });
+      const opts = { args: run.settings.args ?? [], timeoutMs: run.settings.timeoutMs ?? 60_000, signal: run.signal };
+      await gcRepository(gitDir, opts);
+      const wikiDir = wikiDirOf(cx, repo);
+      if (wikiDir) await gcRepository(wikiDir, opts);
       const gitSize = await repoSize(gitDir);
       await cx.db.repository.update({ where: { id: repo.id }, data: { gitSize, size: gitSize + repo.lfsSize } });
     } catch (err) {
@@ -80,17 +92,19 @@ export async function gitGcRepos(cx: ServiceContext, run: CronRun): Promise<Cron
   return { message: summary };
 }
 
-/** Gitea resync_all_hooks: rewrites the shared git hooks and points every repository at them again. */
+/** Gitea resync_all_hooks: rewrites the shared git hooks and points every repository (and its wiki) at them again. */
 export async function resyncAllHooks(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
   await installHooks(cx.config.dataDir);
   const dir = hooksDir(cx.config.dataDir);
   let missing = 0;
-  const seen = await eachRepository(cx, run, {}, async (_repo, gitDir) => {
+  const seen = await eachRepository(cx, run, {}, async (repo, gitDir) => {
     if (!existsSync(gitDir)) {
       missing++;
       return;
     }
     await setHooksPath(gitDir, dir);
+    const wikiDir = wikiDirOf(cx, repo);
+    if (wikiDir) await setHooksPath(wikiDir, dir);
   });
   return {
     message: `hooks reinstalled; ${seen - missing} repositories point at them${missing ? ` (${missing} missing on disk)` : ''}${stopped(run)}`,

@@ -10,7 +10,7 @@ import {
 } from '../../git/remoteMirror.ts';
 import { initRepository } from '../../git/initRepository.ts';
 import { hooksDir } from '../../git/installHooks.ts';
-import { repoPath } from '../../git/repoPath.ts';
+import { repoPath, wikiPath } from '../../git/repoPath.ts';
 import { defineHandler, jobKind, type JobHandler } from '../../jobs/jobKind.ts';
 import type { RemoteOptions } from '../../git/remoteMirror.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
@@ -103,7 +103,7 @@ async function migrateWiki(cx: ServiceContext, repo: Models.Repository, p: Migra
   const base = p.cloneUrl.replace(/\/+$/, '').replace(/\.git$/, '');
   for (const url of [`${base}.wiki.git`, `${base}.git/wiki`]) {
     if (!(await remoteAnswers(gitDir, url, opts))) continue;
-    const wikiDir = repoPath(cx.config.repositoriesDir, repo.ownerName, `${repo.name}.wiki`);
+    const wikiDir = wikiPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
     await initRepository({ gitdir: wikiDir, defaultBranch: 'master', objectFormat: 'sha1', hooksDir: hooksDir(cx.config.dataDir) });
     await setMirrorRemote(wikiDir, url);
     await fetchMirrorRefs(cx, repo, 'wiki', true, opts);

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import type { DbTx, Models } from '../../db/client.ts';
 import { InvalidArgumentError } from '../../errors.ts';
-import { diffRefs, readBranchAndTagRefs } from '../../git/remoteMirror.ts';
-import { repoPath } from '../../git/repoPath.ts';
+import { diffRefs, hasMirrorRemote, readBranchAndTagRefs } from '../../git/remoteMirror.ts';
+import { repoPath, wikiPath } from '../../git/repoPath.ts';
 import { GitCommandError } from '../../git/run.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
 import { defineHandler, jobKind, PermanentJobError, type JobHandler } from '../../jobs/jobKind.ts';
@@ -91,10 +91,12 @@ async function sync(
     // The address is checked again at every sync (the policy may have changed); local sources were allowed at creation.
     if (!mirror.remoteAddress.startsWith('/'))
       await checkCloneAddress(cx.config.migrations, { isAdmin: false, allowImportLocal: false }, mirror.remoteAddress);
-    await fetchMirrorRefs(cx, repo, 'code', mirror.enablePrune, {
-      authorization: gitAuthorization(credentials),
-      timeoutMs: MIRROR_TIMEOUT_MS,
-    });
+    const remote = { authorization: gitAuthorization(credentials), timeoutMs: MIRROR_TIMEOUT_MS };
+    await fetchMirrorRefs(cx, repo, 'code', mirror.enablePrune, remote);
+    // The wiki follows its source's too (Gitea runSync: `git remote update --prune` in the wiki).
+    if (await hasMirrorRemote(wikiPath(cx.config.repositoriesDir, repo.ownerName, repo.name))) {
+      await fetchMirrorRefs(cx, repo, 'wiki', true, remote);
+    }
   } catch (err) {
     // Gitea: a failed sync touches only updated_unix; the next scheduled run retries.
     await cx.db.mirror.update({ where: { id: mirror.id }, data: { updatedAt: new Date() } });

@@ -1,10 +1,10 @@
 import type { Models } from '../../db/client.ts';
 import { PermissionDeniedError } from '../../errors.ts';
 import { deleteRepository } from '../../git/deleteRepository.ts';
-import { repoPath } from '../../git/repoPath.ts';
 import { requireRepo, requireRepoWrite } from '../access/repoAccess.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { repoDirs } from './repoDirs.ts';
 
 /**
  * DELETE /repos/{owner}/{repo} (Gitea reqOwner + CanUserDelete): the owner, an owner of the owning
@@ -52,7 +52,5 @@ export async function removeRepository(cx: ServiceContext, repo: Models.Reposito
     await tx.user.updateMany({ where: { id: repo.ownerId, numRepos: { gt: 0 } }, data: { numRepos: { decrement: 1 } } });
     emit({ type: 'repo.deleted', repoId: repo.id, ownerId: repo.ownerId, name: repo.name, actorId });
   });
-  const gitdir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
-  const wikidir = repoPath(cx.config.repositoriesDir, repo.ownerName, `${repo.name}.wiki`);
-  await Promise.all([deleteRepository(gitdir), deleteRepository(wikidir)]);
+  await Promise.all(repoDirs(cx.config.repositoriesDir, repo.ownerName, repo.name).map((dir) => deleteRepository(dir)));
 }

@@ -1,7 +1,6 @@
 import type { DbTx, Models } from '../../db/client.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { listBranches } from '../../git/listBranches.ts';
-import { renameRepository } from '../../git/renameRepository.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import type { RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
@@ -10,6 +9,7 @@ import { type RepoRef, requireAdminRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { setDefaultHead } from './moveRefs.ts';
 import { PULL_DEFAULTS, type PullSettings } from './pullSettings.ts';
+import { moveRepoDirs, repoDirs } from './repoDirs.ts';
 import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
 import { validateRepoNameSyntax, validateRepoNameUsable } from './validate.ts';
 
@@ -268,8 +268,8 @@ interface EditPlan {
   data: Models.Prisma.RepositoryUncheckedUpdateInput;
   fields: string[];
   newName: string;
-  /** The git directory move of a real rename (not of a case-only change). */
-  moved: { from: string; to: string } | null;
+  /** The git directories' move of a real rename (not of a case-only change): the code's and the wiki's. */
+  moved: { from: string[]; to: string[] } | null;
   makePrivate: boolean;
   headBranch: string | null;
   units: UnitPlan;
@@ -295,7 +295,7 @@ async function planBasics(cx: ServiceContext, repo: Repository, input: EditRepoI
       });
       if (taken) throw new ValidationError(`repository already exists [uname: ${repo.ownerName}, name: ${name}]`);
       const dir = cx.config.repositoriesDir;
-      plan.moved = { from: repoPath(dir, repo.ownerName, repo.name), to: repoPath(dir, repo.ownerName, name) };
+      plan.moved = { from: repoDirs(dir, repo.ownerName, repo.name), to: repoDirs(dir, repo.ownerName, name) };
     }
     plan.newName = name;
     setField(plan, 'name', { name, lowerName: name.toLowerCase() });
@@ -352,16 +352,17 @@ async function planRest(cx: ServiceContext, repo: Repository, input: EditRepoInp
   plan.fields.push('mirror');
 }
 
-/** Writes the plan: the git directory first (moved back if the transaction fails), then one transaction, then HEAD. */
+/**
+ * Writes the plan: the git directories first (moved back if the transaction fails; none yet: the rename is a
+ * database change only), then one transaction, then HEAD.
+ */
 async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): Promise<void> {
-  let moved = plan.moved;
-  if (moved) {
+  let undoMove: (() => Promise<void>) | null = null;
+  if (plan.moved) {
     try {
-      await renameRepository(moved.from, moved.to);
-    } catch (err) {
-      if (!(err instanceof NotFoundError))
-        throw new ValidationError(`repository already exists [uname: ${repo.ownerName}, name: ${plan.newName}]`);
-      moved = null; // no git directory (yet): the rename is a database change only
+      undoMove = await moveRepoDirs(plan.moved.from, plan.moved.to);
+    } catch {
+      throw new ValidationError(`repository already exists [uname: ${repo.ownerName}, name: ${plan.newName}]`);
     }
   }
   const actorId = cx.viewer?.id ?? null;
@@ -396,7 +397,7 @@ async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): 
       if (plan.fields.length) emit({ type: 'repo.updated', repoId: repo.id, actorId, fields: plan.fields });
     });
   } catch (err) {
-    if (moved) await renameRepository(moved.to, moved.from).catch(() => undefined);
+    await undoMove?.();
     throw err;
   }
   if (plan.headBranch !== null) {

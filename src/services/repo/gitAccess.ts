@@ -5,10 +5,16 @@ import { canRead, canWrite } from '../../permissions/repoPermission.ts';
 import { findRepoByName, repoPermission, requireRepoWrite } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 
-/** A repository the viewer may fetch from (or push to), and where it lives. */
+/** A repository the viewer may fetch from (or push to), and where it lives: the code's, or the wiki's. */
 export interface GitRepoAccess {
   repo: Models.Repository;
   gitDir: string;
+  /**
+   * Which git repository: a push to the code goes through branch protection and the push bookkeeping (feeds,
+   * webhooks, pull requests, actions); a push to the wiki through none of them (Gitea's wiki has no protection
+   * and records no push actions).
+   */
+  target: 'code' | 'wiki';
 }
 
 /** Gitea's texts (routers/web/repo/githttp.go), shown by git as `remote: …`. */
@@ -19,16 +25,23 @@ export const GIT_MESSAGES = {
 } as const;
 
 /**
- * Access to a repository over git (Gitea httpBase, and its serv for SSH): reading needs read on the code unit,
- * pushing needs write on it. An anonymous viewer who cannot read (or any viewer of a missing repository) is
- * asked to authenticate; a signed-in one (or a deploy key) is told the repository does not exist; a visible
- * archived repository refuses pushes, a mirror too (`reason` MIRROR_READ_ONLY); a reader who cannot write is denied.
+ * Access to a unit of a repository over git (Gitea httpBase, and its serv for SSH): reading needs read on `unit`
+ * (the code, or the wiki), pushing needs write on it. An anonymous viewer who cannot read (or any viewer of a
+ * missing repository) is asked to authenticate; a signed-in one (or a deploy key) is told the repository does not
+ * exist; a visible archived repository refuses pushes, a mirror too (`reason` MIRROR_READ_ONLY); a reader who
+ * cannot write is denied.
  * @throws UnauthenticatedError, NotFoundError, RepoArchivedError, PermissionDeniedError
  */
-export async function requireGitAccess(cx: ServiceContext, owner: string, name: string, mode: 'read' | 'write'): Promise<GitRepoAccess> {
+export async function requireGitUnit(
+  cx: ServiceContext,
+  owner: string,
+  name: string,
+  mode: 'read' | 'write',
+  unit: 'CODE' | 'WIKI',
+): Promise<Models.Repository> {
   const repo = await findRepoByName(cx.db, owner, name);
   const perm = repo ? await repoPermission(cx, repo.id) : null;
-  const readable = !!repo && !!perm && canRead(perm, 'CODE');
+  const readable = !!repo && !!perm && canRead(perm, unit);
   // A deploy key has no viewer, yet it authenticated.
   const signedIn = cx.viewer !== null || cx.auth.sshKey !== undefined;
   if (!repo || !perm || !readable) {
@@ -40,7 +53,13 @@ export async function requireGitAccess(cx: ServiceContext, owner: string, name: 
     if (repo.isArchived) throw new RepoArchivedError(GIT_MESSAGES.archived);
     if (!signedIn) throw new UnauthenticatedError('authentication required');
     if (repo.isMirror) throw new PermissionDeniedError('mirror repository is read-only', { reason: 'MIRROR_READ_ONLY' });
-    if (!canWrite(perm, 'CODE')) throw new PermissionDeniedError(GIT_MESSAGES.noWrite);
+    if (!canWrite(perm, unit)) throw new PermissionDeniedError(GIT_MESSAGES.noWrite);
   }
-  return { repo, gitDir: repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name) };
+  return repo;
+}
+
+/** Access to a repository's code over git (see requireGitUnit). @throws UnauthenticatedError, NotFoundError, RepoArchivedError, PermissionDeniedError */
+export async function requireGitAccess(cx: ServiceContext, owner: string, name: string, mode: 'read' | 'write'): Promise<GitRepoAccess> {
+  const repo = await requireGitUnit(cx, owner, name, mode, 'CODE');
+  return { repo, gitDir: repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name), target: 'code' };
 }

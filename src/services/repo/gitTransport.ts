@@ -55,7 +55,9 @@ export async function installGitHooks(config: Config): Promise<void> {
 
 /** upload-pack's protocol-v2 capability advertisement (GET info/refs with `Git-Protocol: version=2`). */
 export function uploadPackCapabilities(cx: ServiceContext, access: GitRepoAccess): Promise<Buffer> {
-  return uploadPackV2Capabilities(access.gitDir, access.repo.objectFormatName, hooksDir(cx.config.dataDir));
+  // A wiki's repository is SHA-1 whatever the code's format (services/wiki/wikiRepo.ts initWiki).
+  const format = access.target === 'wiki' ? 'sha1' : access.repo.objectFormatName;
+  return uploadPackV2Capabilities(access.gitDir, format, hooksDir(cx.config.dataDir));
 }
 
 /**
@@ -70,7 +72,10 @@ export function startGitService(
   service: GitService,
   opts: { mode: ServiceMode; gitProtocol?: string | undefined },
 ): GitServiceRun {
-  const push = service === 'receive-pack' && opts.mode !== 'advertise' ? beginPush(cx, access.repo) : null;
+  // The gate of a push: to the code, branch protection in pre-receive and the push job (feeds, webhooks, pull
+  // requests, actions). To the wiki, neither: its hooks find no channel and pass (Gitea's wiki has no branch
+  // protection, and its pushes make no push actions); the wiki unit's write access was the whole check.
+  const push = service === 'receive-pack' && opts.mode !== 'advertise' && access.target === 'code' ? beginPush(cx, access.repo) : null;
   const child = spawnService(service, access.gitDir, {
     mode: opts.mode,
     gitProtocol: opts.gitProtocol,

@@ -13,7 +13,7 @@ import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
 import { changedPaths, isForcePush } from '../../git/pushProbe.ts';
 import { readRef } from '../../git/readRefs.ts';
 import { fetchMirror, type RemoteOptions } from '../../git/remoteMirror.ts';
-import { repoPath } from '../../git/repoPath.ts';
+import { repoPath, wikiPath } from '../../git/repoPath.ts';
 import { deleteRef, deleteRefCAS, setRef, updateRefCAS } from '../../git/updateRef.ts';
 import { writeHead } from '../../git/writeHead.ts';
 import type { RefUpdate } from '../../notify/events.ts';
@@ -264,6 +264,23 @@ export async function fetchMirrorRefs(
 ): Promise<void> {
   if (!repo.isMirror && repo.status !== 'BEING_MIGRATED')
     throw new PermissionDeniedError('Git Repository is not a mirror.', { repoId: repo.id });
-  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, target === 'wiki' ? `${repo.name}.wiki` : repo.name);
-  await fetchMirror(gitDir, prune, opts);
+  const dir = target === 'wiki' ? wikiPath : repoPath;
+  await fetchMirror(dir(cx.config.repositoriesDir, repo.ownerName, repo.name), prune, opts);
+}
+
+/**
+ * Moves the wiki's branch to `newSha` by compare-and-swap (`oldSha` null: only if the branch does not exist yet),
+ * for the wiki service's page writes. The wiki is a repository of its own: no branch protection (Gitea's wiki has
+ * none), no push bookkeeping of the code (feeds, pull requests, actions); the wiki service records its webhook.
+ * Returns whether the branch moved (false: another writer got there first).
+ */
+export async function moveWikiBranch(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  branch: string,
+  oldSha: string | null,
+  newSha: string,
+): Promise<boolean> {
+  const r = await updateRefCAS(wikiPath(cx.config.repositoriesDir, repo.ownerName, repo.name), `${HEADS}${branch}`, newSha, oldSha);
+  return r.status === 'updated';
 }

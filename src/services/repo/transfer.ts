@@ -2,15 +2,13 @@
 // in the target, else a pending RepoTransfer the recipient accepts or rejects. A completed transfer moves the
 // bare repository to the new owner's directory, leaves a redirect for the old owner/name and fixes teams,
 // collaborators and counters in one transaction.
-import fs from 'node:fs';
 import type { DbLike, Models } from '../../db/client.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
-import { renameRepository } from '../../git/renameRepository.ts';
-import { repoPath } from '../../git/repoPath.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { requireRepo, requireRepoWrite, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { findUserByName } from '../user/user.ts';
+import { moveRepoDirs, repoDirs } from './repoDirs.ts';
 import { loadApiRepos, type RepoWithPermission } from './repoRows.ts';
 
 /** Gitea TransferRepoOption: the new owner's login and, for an organization, teams to grant the repository. */
@@ -59,19 +57,9 @@ async function transferOwnership(
 ): Promise<void> {
   await requireNameFree(cx.db, newOwner, repo);
   const oldOwner = await cx.db.user.findUniqueOrThrow({ where: { id: repo.ownerId } });
-  const moves = [
-    [repoPath(cx.config.repositoriesDir, oldOwner.name, repo.name), repoPath(cx.config.repositoriesDir, newOwner.name, repo.name)],
-    [
-      repoPath(cx.config.repositoriesDir, oldOwner.name, `${repo.name}.wiki`),
-      repoPath(cx.config.repositoriesDir, newOwner.name, `${repo.name}.wiki`),
-    ],
-  ].filter(([from]) => fs.existsSync(from!)) as Array<[string, string]>;
-  const done: Array<[string, string]> = [];
+  const dir = cx.config.repositoriesDir;
+  const undoMove = await moveRepoDirs(repoDirs(dir, oldOwner.name, repo.name), repoDirs(dir, newOwner.name, repo.name));
   try {
-    for (const [from, to] of moves) {
-      await renameRepository(from, to);
-      done.push([from, to]);
-    }
     await withTx(cx, async (tx, emit) => {
       await tx.repository.update({ where: { id: repo.id }, data: { ownerId: newOwner.id, ownerName: newOwner.name, status: 'READY' } });
       await tx.repoTransfer.deleteMany({ where: { repoId: repo.id } });
@@ -119,7 +107,7 @@ async function transferOwnership(
       });
     });
   } catch (err) {
-    for (const [from, to] of done.reverse()) await renameRepository(to, from).catch(() => undefined);
+    await undoMove();
     throw err;
   }
 }

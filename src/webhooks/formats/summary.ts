@@ -92,6 +92,19 @@ export function summarize(eventType: string, payload: Obj): Summary {
       color: GREEN,
     };
   }
+  if (eventType === 'wiki') {
+    // Gitea getWikiPayloadInfo.
+    const page = str(payload.page);
+    const what = action === 'created' ? `New wiki page '${page}'` : `Wiki page '${page}' ${action === 'edited' ? 'edited' : 'deleted'}`;
+    const comment = str(payload.comment);
+    return {
+      ...base,
+      title: `[${full}] ${what}${comment ? ` (${comment})` : ''}`,
+      url: `${str(repo.html_url)}/wiki/${page}`,
+      text: '',
+      color: colorOf(action),
+    };
+  }
   if (eventType === 'repository') {
     return { ...base, title: `[${full}] Repository ${action}`, url: str(repo.html_url), text: '', color: colorOf(action) };
   }

@@ -102,6 +102,20 @@ describe('delivery formats per hook type', () => {
     expect(matrix.signed).toBe(matrix.body);
   });
 
+  it('chat formats tell wiki events as Gitea does (getWikiPayloadInfo)', () => {
+    const wiki = (action: string, comment: string) =>
+      JSON.parse(
+        hookRequest(hook('DISCORD'), 'wiki', JSON.stringify({ action, page: 'Home-Page', comment, repository, sender }, null, 1)).body,
+      ) as Doc;
+    expect(wiki('created', 'first')).toMatchObject({
+      embeds: [{ title: "[alice/demo] New wiki page 'Home-Page' (first)", url: 'http://localhost:3000/alice/demo/wiki/Home-Page' }],
+    });
+    expect(wiki('edited', 'Update "Home-Page"')).toMatchObject({
+      embeds: [{ title: `[alice/demo] Wiki page 'Home-Page' edited (Update "Home-Page")` }],
+    });
+    expect(wiki('deleted', '')).toMatchObject({ embeds: [{ title: "[alice/demo] Wiki page 'Home-Page' deleted" }] });
+  });
+
   it("maps event types to Gitea's X-Gitea-Event values", () => {
     expect(headerEventOf('issue_label')).toBe('issues');
     expect(headerEventOf('pull_request_sync')).toBe('pull_request');
