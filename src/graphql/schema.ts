@@ -7,6 +7,7 @@ import './types/publicKey.ts';
 import './types/organization.ts';
 import './types/repository.ts';
 import './types/repositoryMutations.ts';
+import './types/repositoryGithub.ts';
 import './types/topic.ts';
 import './types/repositoryTransfer.ts';
 import './types/language.ts';

@@ -18,7 +18,6 @@ import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { totalOf } from '../totalCount.ts';
-import { OrganizationRef } from './organization.ts';
 import { ownedRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelConnectionRef, labelListArgs, labelListQuery, LabelRef } from './label.ts';
@@ -293,26 +292,24 @@ builder.queryFields((t) => ({
   }),
 }));
 
-// The same connection on both account types: repositories the viewer may see, by name.
-for (const ref of [UserRef, OrganizationRef] as const) {
-  builder.prismaObjectFields(ref, (t) => ({
-    repositories: t.relatedConnection(
-      'repositories',
-      {
-        cursor: 'id',
-        description: 'Repositories this account owns that the viewer may see, by name unless `orderBy` says otherwise.',
-        totalCount: true,
-        ...filteredBy('repoReadWhere'),
-        args: ownedRepositoryListArgs,
-        query: (args, ctx) => ({
-          where: { AND: [repoReadWhere(ctx.cx), repositoryListWhere(ctx, args, true)] },
-          orderBy: repositoryListOrderBy(opt(args.orderBy), [{ lowerName: 'asc' }]),
-        }),
-      },
-      RepositoryConnectionRef,
-    ),
-  }));
-}
+// GitHub's RepositoryOwner.repositories, which User and Organization inherit: repositories the viewer may see, by name.
+builder.prismaInterfaceFields(RepositoryOwnerRef, (t) => ({
+  repositories: t.relatedConnection(
+    'repositories',
+    {
+      cursor: 'id',
+      description: 'Repositories this account owns that the viewer may see, by name unless `orderBy` says otherwise.',
+      totalCount: true,
+      ...filteredBy('repoReadWhere'),
+      args: ownedRepositoryListArgs,
+      query: (args, ctx) => ({
+        where: { AND: [repoReadWhere(ctx.cx), repositoryListWhere(ctx, args, true)] },
+        orderBy: repositoryListOrderBy(opt(args.orderBy), [{ lowerName: 'asc' }]),
+      }),
+    },
+    RepositoryConnectionRef,
+  ),
+}));
 
 // Declared apart from RepositoryRef: a field of a type that refers to the type itself needs the finished ref.
 builder.prismaObjectFields(RepositoryRef, (t) => ({

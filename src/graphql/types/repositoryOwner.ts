@@ -27,8 +27,13 @@ export const ActorRef = builder.interfaceRef<Account>('Actor').implement({
   }),
 });
 
-/** GitHub's RepositoryOwner: the interface users and organizations share (one table in our model, as Gitea's). */
-export const RepositoryOwnerRef = builder.interfaceRef<Models.User>('RepositoryOwner').implement({
+/**
+ * GitHub's RepositoryOwner: the interface users and organizations share (one table in our model, as Gitea's). A
+ * Prisma interface, so its `repositories` connection (repository.ts) is planned once for both.
+ */
+export const RepositoryOwnerRef = builder.prismaInterface('User', {
+  name: 'RepositoryOwner',
+  variant: 'RepositoryOwner',
   description: 'An account that can own repositories: a user or an organization.',
   resolveType: typeNameOf,
   fields: (t) => ({
