@@ -76,6 +76,8 @@ builder.relayMutationField(
       state: t.field({ type: PullRequestUpdateStateEnum }),
       maintainerCanModify: t.boolean({ description: 'Only the poster, with code write on the head repository, may change it.' }),
       assigneeLogins: t.stringList({ description: 'Replaces the assignees (writers only; [] removes them all).' }),
+      assigneeIds: t.globalIDList({ description: 'The new assignees (writers only), with any assigneeLogins; [] removes all.' }),
+      projectIds: t.globalIDList({ description: "Projects replacing the pull request's projects (writers only; [] removes all)." }),
       labelIds: t.globalIDList({
         description: 'Label ids replacing the labels (writers only; [] removes them all; unusable labels are dropped).',
       }),
@@ -97,6 +99,8 @@ builder.relayMutationField(
         state: opt(input.state),
         allowMaintainerEdit: opt(input.maintainerCanModify),
         assignees: opt(input.assigneeLogins),
+        assigneeIds: input.assigneeIds?.map((id) => idOf(id, 'User', 'user')),
+        projects: input.projectIds?.map((id) => idOf(id, 'Project', 'project')),
         labels: input.labelIds ? input.labelIds.map((id) => idOf(id, 'Label', 'label')) : undefined,
         milestone: input.milestoneId ? idOf(input.milestoneId, 'Milestone', 'milestone') : undefined,
         dueDate: input.dueOn === undefined ? undefined : input.dueOn === null ? null : input.dueOn.toISOString(),

@@ -32,10 +32,9 @@ export const ActorRef = builder.interfaceRef<Account>('Actor').implement({
  * Prisma interface, so its `repositories` connection (repository.ts) is planned once for both.
  */
 export const RepositoryOwnerRef = builder.prismaInterface('User', {
-  name: 'RepositoryOwner',
   variant: 'RepositoryOwner',
   description: 'An account that can own repositories: a user or an organization.',
-  resolveType: typeNameOf,
+  resolveType: (o: Models.User) => typeNameOf(o),
   fields: (t) => ({
     // GitHub's RepositoryOwner has the Node id (gh selects `owner { id login }`); the same id as the User or
     // Organization node's own.

@@ -33,6 +33,10 @@ export interface EditPullInput {
   assignee?: string;
   /** Replaces the assignees (writers only; `[]` removes them all). */
   assignees?: string[];
+  /** Assignees by user id (the graph's assigneeIds), with any `assignees`: together they are the new set. */
+  assigneeIds?: number[];
+  /** Project ids replacing the pull request's projects (writers only); unknown or unusable ids are a 400. */
+  projects?: number[];
   /** A milestone id (writers only); 0 changes nothing (there is no way to remove it here, as in Gitea). */
   milestone?: number;
   /** Label ids replacing the labels (writers only; `[]` removes them all; unknown or foreign ids are dropped). */
@@ -193,6 +197,8 @@ export async function editPullRequest(cx: ServiceContext, ref: RepoRef, index: n
       contentVersion: input.body !== undefined ? input.contentVersion : undefined,
       assignee: input.assignee,
       assignees: input.assignees,
+      assigneeIds: input.assigneeIds,
+      projects: input.projects,
       milestone: input.milestone ? input.milestone : undefined,
       state: input.state,
       dueDate: input.dueDate,
