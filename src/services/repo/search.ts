@@ -258,3 +258,14 @@ export function repositorySearch(cx: ServiceContext, query: string): RepositoryS
   }
   return { where: { AND: and }, orderBy };
 }
+
+/**
+ * A page of the repositories `query` (GitHub's syntax) finds, with what their JSON shows, and how many it finds
+ * (GitHub's REST /search/repositories).
+ * @throws InvalidArgumentError, PermissionDeniedError (as repositorySearch)
+ */
+export async function searchRepositoryPage(cx: ServiceContext, query: string, page: ListOptions): Promise<Page<RepoWithPermission>> {
+  const { where, orderBy } = repositorySearch(cx, query);
+  const [rows, total] = await Promise.all([loadApiRepos(cx, { where, orderBy, ...skipTake(page) }), cx.db.repository.count({ where })]);
+  return { items: await withPermissions(cx, rows), total };
+}
