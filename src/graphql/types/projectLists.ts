@@ -8,7 +8,7 @@ import type { GraphQLContext } from '../context.ts';
 import { dbId, opt } from '../ids.ts';
 import { filteredBy } from '../policy.ts';
 import { sharedConnection } from '../sharedConnection.ts';
-import { OrderDirectionEnum } from './label.ts';
+import { orderInput } from './orderInput.ts';
 import { OrganizationRef } from './organization.ts';
 import { ProjectRef, ProjectStateEnum } from './project.ts';
 import { RepositoryRef } from './repository.ts';
@@ -16,18 +16,7 @@ import { RepositoryRef } from './repository.ts';
 /** GitHub's ProjectConnection: a repository's or an organization's projects. */
 const ProjectConnectionRef = sharedConnection(ProjectRef, 'ProjectConnection');
 
-const ProjectOrderFieldEnum = builder.enumType('ProjectOrderField', {
-  description: 'Properties by which project connections can be ordered.',
-  values: { CREATED_AT: { value: 'CREATED_AT' }, NAME: { value: 'NAME' }, UPDATED_AT: { value: 'UPDATED_AT' } } as const,
-});
-
-const ProjectOrderInput = builder.inputType('ProjectOrder', {
-  description: 'Ways in which lists of projects can be ordered upon return.',
-  fields: (t) => ({
-    field: t.field({ type: ProjectOrderFieldEnum, required: true }),
-    direction: t.field({ type: OrderDirectionEnum, required: true }),
-  }),
-});
+const ProjectOrderInput = orderInput('ProjectOrder', ['CREATED_AT', 'NAME', 'UPDATED_AT'] as const, 'project connections');
 
 const PROJECT_LIST_ARGS = builder.args((t) => ({
   states: t.field({ type: [ProjectStateEnum], required: false }),

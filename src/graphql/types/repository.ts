@@ -3,7 +3,7 @@ import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
-import { requireRepo } from '../../services/access/repoAccess.ts';
+import { requireRepoFollowingRenames } from '../../services/repo/redirect.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { builder } from '../builder.ts';
@@ -276,11 +276,15 @@ builder.queryFields((t) => ({
     type: RepositoryRef,
     nullable: true,
     description: 'Look up a repository by owner and name; null when absent or not visible.',
-    ...checkedBy('requireRepo'),
-    args: { owner: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
+    ...checkedBy('requireRepoFollowingRenames'),
+    args: {
+      owner: t.arg.string({ required: true }),
+      name: t.arg.string({ required: true }),
+      followRenames: t.arg.boolean({ defaultValue: true, description: 'Find a renamed repository by its old name too.' }),
+    },
     resolve: (query, _root, args, ctx, info) =>
       orNull(async () => {
-        const { repo } = await requireRepo(ctx.cx, args.owner, args.name);
+        const { repo } = await requireRepoFollowingRenames(ctx.cx, args.owner, args.name, args.followRenames !== false);
         // The issue list and the issues' hot relations load on the read path; when nothing else is asked of the
         // repository, the row requireRepo read answers it (no Prisma statement at all).
         return withPreloaded(ctx.cx, info, 'Repository', query, REPOSITORY_TREE_PRELOADERS, (q) =>

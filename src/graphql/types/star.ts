@@ -12,6 +12,7 @@ import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
+import { directionOf, orderInput } from './orderInput.ts';
 import { IssueRef } from './issue.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryConnectionRef, RepositoryRef } from './repository.ts';
@@ -31,10 +32,14 @@ const SubscriptionStateEnum = builder.enumType('SubscriptionState', {
 
 const MODE_OF = { SUBSCRIBED: 'NORMAL', UNSUBSCRIBED: 'NONE', IGNORED: 'DONT' } as const;
 
+const StarOrderInput = orderInput('StarOrder', ['STARRED_AT'] as const, 'star connections');
+
 const stargazers = prismaConnectionHelpers(builder, 'Star', {
   cursor: 'id',
+  args: (t) => ({ orderBy: t.field({ type: StarOrderInput, description: 'In the order they starred it when absent.' }) }),
   select: (nodeSelection) => ({ createdAt: true, user: withUserScalars(nodeSelection(true)) }),
-  query: () => ({ orderBy: { id: 'asc' as const } }),
+  // Stars are made in id order: STARRED_AT is the id's.
+  query: (args) => ({ orderBy: { id: args.orderBy ? directionOf(args.orderBy) : ('asc' as const) } }),
   resolveNode: (row) => row.user,
 });
 
@@ -77,6 +82,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     {
       type: UserRef,
       description: 'Users who starred the repository, in the order they did (as GET /api/v1/repos/{owner}/{repo}/stargazers).',
+      args: stargazers.getArgs(),
       ...inherits('a readable repository shows its stargazers (as GET …/stargazers does)'),
       select: (args, ctx, nested) => ({
         stars: stargazers.getQuery(args, ctx, bothNodePaths(nested)),

@@ -12,26 +12,11 @@ import { opt } from '../ids.ts';
 import { filteredBy } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
-import { OrderDirectionEnum } from './label.ts';
+import { directionOf, orderInput } from './orderInput.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
 import { TeamPrivacyEnum, TeamRef } from './team.ts';
 import { UserRef } from './user.ts';
-
-type Direction = 'asc' | 'desc';
-const directionOf = (o: { direction: 'ASC' | 'DESC' }): Direction => (o.direction === 'DESC' ? 'desc' : 'asc');
-
-/** GitHub's order input `<name>` over the fields `values` (ASC/DESC with OrderDirection). */
-function orderInput<const V extends readonly string[]>(name: string, values: V, description: string) {
-  const field = builder.enumType(`${name}Field`, { description: `Properties by which ${description} can be ordered.`, values });
-  return builder.inputType(name, {
-    description: `Ordering options for ${description}.`,
-    fields: (t) => ({
-      field: t.field({ type: field, required: true }),
-      direction: t.field({ type: OrderDirectionEnum, required: true }),
-    }),
-  });
-}
 
 const TeamOrderInput = orderInput('TeamOrder', ['NAME'] as const, 'team connections');
 const TeamRoleEnum = builder.enumType('TeamRole', { description: "The viewer's role on a team.", values: ['ADMIN', 'MEMBER'] as const });
