@@ -98,6 +98,33 @@ describe.each(PROVIDERS)('GraphQL: GitHub arguments of connections (%s)', (provi
     expect(repo.repository.issue.updated.nodes.map((n) => n.body)).toEqual(['second', 'first, edited']);
   });
 
+  it('User.starredRepositories (orderBy, ownedByViewer), User.organizations (orderBy) and Repository.object(oid:)', async () => {
+    await post('/user/starred/acme/api', {}, 'bob', 'PUT');
+    await createOrgAs(t, await t.db.user.findUniqueOrThrow({ where: { lowerName: 'bob' } }), 'zeta');
+    const { bob, repository } = await data<{
+      bob: Record<string, { nodes: { nameWithOwner?: string; login?: string }[] }>;
+      repository: { main: { oid: string }; byOid: { oid: string } | null };
+    }>(
+      `{
+      bob: user(login: "bob") {
+        latest: starredRepositories(first: 5, orderBy: { field: STARRED_AT, direction: DESC }) { nodes { nameWithOwner } }
+        others: starredRepositories(first: 5, ownedByViewer: false) { nodes { nameWithOwner } }
+        orgs: organizations(first: 5, orderBy: { field: LOGIN, direction: DESC }) { nodes { login } }
+      }
+      repository(owner: "alice", name: "demo") { main: object(expression: "main") { oid } byOid: object(oid: "${'0'.repeat(40)}") { oid } }
+    }`,
+      'bob',
+    );
+    expect(bob.latest?.nodes.map((n) => n.nameWithOwner)).toEqual(['acme/api', 'alice/demo']);
+    expect(bob.others?.nodes.map((n) => n.nameWithOwner)).toEqual(['alice/demo', 'acme/api']);
+    expect(bob.orgs?.nodes.map((n) => n.login)).toEqual(['zeta', 'acme']);
+    expect(repository.byOid).toBeNull();
+    const again = await data<{ repository: { object: { oid: string } } }>(
+      `{ repository(owner: "alice", name: "demo") { object(oid: "${repository.main.oid}") { oid } } }`,
+    );
+    expect(again.repository.object.oid).toBe(repository.main.oid);
+  });
+
   it('Commit.history keeps a time window and an author (by e-mail or by user id)', async () => {
     const bob = await data<{ user: { id: string } }>('{ user(login: "bob") { id } }');
     const history = async (args: string) =>

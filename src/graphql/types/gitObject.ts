@@ -1,6 +1,7 @@
 import { createContextCache } from '@pothos/core';
 import { encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
+import { InvalidArgumentError } from '../../errors.ts';
 import { commitHistory, gitObjectLoader, gitObjectsByKey, type GitObjectView, type HistoryFilter } from '../../services/repo/gitObject.ts';
 import type { TreeEntry } from '../../git/readTreePath.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
@@ -203,11 +204,15 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     type: GitObjectRef,
     nullable: true,
     description:
-      'A git object by revision expression (`main`, `v1.0`, `HEAD:src`, `main:README.md`, a sha); null when it names nothing or the code unit is not readable.',
-    args: { expression: t.arg.string({ required: true }) },
+      'A git object by revision expression (`main`, `v1.0`, `HEAD:src`, `main:README.md`, a sha) or by `oid`; null when it names nothing or the code unit is not readable.',
+    args: { expression: t.arg.string(), oid: t.arg({ type: 'GitObjectID' }) },
     ...checkedBy('gitObjectLoader (code unit readable)'),
     select: { id: true, ownerName: true, name: true, isEmpty: true },
-    resolve: (repo, args, ctx) => objects(ctx).load({ repo, expression: args.expression }),
+    resolve: (repo, args, ctx) => {
+      const expression = args.oid ?? args.expression;
+      if (!expression) throw new InvalidArgumentError('object needs an expression or an oid', { field: 'expression' });
+      return objects(ctx).load({ repo, expression });
+    },
   }),
 }));
 

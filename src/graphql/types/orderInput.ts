@@ -1,7 +1,12 @@
 // GitHub's order inputs (`<Thing>Order { field: <Thing>OrderField, direction: OrderDirection }`), one helper for
 // every connection that takes `orderBy`.
 import { builder } from '../builder.ts';
-import { OrderDirectionEnum } from './label.ts';
+
+/** GitHub's OrderDirection. */
+export const OrderDirectionEnum = builder.enumType('OrderDirection', {
+  description: 'Possible directions in which to order a list of items.',
+  values: { ASC: { value: 'ASC' }, DESC: { value: 'DESC' } } as const,
+});
 
 /** Prisma's direction of GitHub's OrderDirection. */
 export const directionOf = (o: { direction?: 'ASC' | 'DESC' | null }): 'asc' | 'desc' => (o.direction === 'DESC' ? 'desc' : 'asc');

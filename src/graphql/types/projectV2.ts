@@ -8,7 +8,7 @@ import { checkedBy, inherits } from '../policy.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { ClosableRef, type ProjectV2Shape } from './githubInterfaces.ts';
 import { IssueRef } from './issue.ts';
-import { OrderDirectionEnum } from './label.ts';
+import { OrderDirectionEnum } from './orderInput.ts';
 import { OrganizationRef } from './organization.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryRef } from './repository.ts';
