@@ -11,6 +11,8 @@ export interface LogQuery {
   path?: string;
   since?: Date;
   until?: Date;
+  /** Only commits whose author's name or e-mail contains one of these (fixed strings, any case). */
+  authors?: readonly string[];
   skip: number;
   limit: number;
 }
@@ -24,7 +26,8 @@ export async function logCommits(gitDir: string, q: LogQuery): Promise<{ total: 
   for (const n of q.not ?? []) assertRevision(n);
   // Git's own `@<seconds> <zone>` form: a bare `@<seconds>` past 2100 falls to approxidate, which ignores it.
   const at = (d: Date) => `@${Math.floor(d.getTime() / 1000)} +0000`;
-  const filters = [...(q.since ? [`--since=${at(q.since)}`] : []), ...(q.until ? [`--until=${at(q.until)}`] : [])];
+  const authors = q.authors?.length ? ['--fixed-strings', '--regexp-ignore-case', ...q.authors.map((a) => `--author=${a}`)] : [];
+  const filters = [...(q.since ? [`--since=${at(q.since)}`] : []), ...(q.until ? [`--until=${at(q.until)}`] : []), ...authors];
   const revs = ['--end-of-options', q.head, ...(q.not ?? []).map((n) => `^${n}`), '--', ...(q.path ? [q.path] : [])];
   const what = `object does not exist [id: ${q.head}, rel_path: ]`;
   const [count, log] = await Promise.all([

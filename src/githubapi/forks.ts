@@ -4,10 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { isDomainError } from '../errors.ts';
 import * as forkService from '../services/repo/fork.ts';
 import { getRepo } from '../services/repo/read.ts';
-import type { ApiRepoCore } from '../services/repo/repoRows.ts';
-import { toGithubOwner } from './convert.ts';
 import { sendGithubError } from './errors.ts';
-import { nodeId } from './nodeId.ts';
+import { toGithubRepository } from './repository.ts';
 import { WRITE_REPO } from './routeConfig.ts';
 
 interface RepoParams {
@@ -21,30 +19,6 @@ interface ForkBody {
 }
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** GitHub's repository object, the fields both forges have; links point at what this server serves. */
-function toGithubRepository(repo: ApiRepoCore, rootUrl: string, parent: ApiRepoCore | null): Record<string, unknown> {
-  const path = `${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
-  return {
-    id: repo.id,
-    node_id: nodeId('Repository', repo.id),
-    name: repo.name,
-    full_name: `${repo.ownerName}/${repo.name}`,
-    private: repo.isPrivate,
-    visibility: repo.isPrivate ? 'private' : 'public',
-    owner: toGithubOwner(repo.owner, rootUrl),
-    html_url: `${rootUrl}${path}`,
-    description: repo.description || null,
-    fork: repo.isFork,
-    url: `${rootUrl}api/v3/repos/${path}`,
-    clone_url: `${rootUrl}${path}.git`,
-    default_branch: repo.defaultBranch,
-    archived: repo.isArchived,
-    created_at: repo.createdAt.toISOString(),
-    updated_at: repo.updatedAt.toISOString(),
-    ...(parent ? { parent: toGithubRepository(parent, rootUrl, null), source: toGithubRepository(parent, rootUrl, null) } : {}),
-  };
-}
 
 export function githubForkRoutes(app: FastifyInstance): void {
   app.post<{ Params: RepoParams; Body: ForkBody | undefined }>(

@@ -19,13 +19,17 @@ interface LabelBody {
   description?: unknown;
 }
 
-/** GitHub's label object; `url` is this server's /api/v3 address of it, `node_id` its id in our graph. */
-function toGithubLabel(label: repoLabelService.RepoLabel, rootUrl: string): Record<string, unknown> {
-  const repo = `${encodeURIComponent(label.repo.ownerName)}/${encodeURIComponent(label.repo.name)}`;
+/** GitHub's label object; `url` is this server's /api/v3 address of it (in `repo`), `node_id` its id in our graph. */
+export function toGithubLabel(
+  label: Pick<repoLabelService.RepoLabel, 'id' | 'name' | 'color' | 'description'>,
+  repo: { ownerName: string; name: string },
+  rootUrl: string,
+): Record<string, unknown> {
+  const path = `${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
   return {
     id: label.id,
     node_id: nodeId('Label', label.id),
-    url: `${rootUrl}api/v3/repos/${repo}/labels/${encodeURIComponent(label.name)}`,
+    url: `${rootUrl}api/v3/repos/${path}/labels/${encodeURIComponent(label.name)}`,
     name: label.name,
     color: label.color,
     default: false,
@@ -60,7 +64,7 @@ export function githubLabelRoutes(app: FastifyInstance): void {
           { name, color: text(req.body.color) ?? 'ededed', description: text(req.body.description) ?? '' },
           { uniqueName: true },
         );
-        return reply.code(201).send(toGithubLabel(label, req.cx.config.rootUrl));
+        return reply.code(201).send(toGithubLabel(label, label.repo, req.cx.config.rootUrl));
       } catch (err) {
         if (isDomainError(err) && err.code === 'ALREADY_EXISTS') return validationFailed(reply, 'name', 'already_exists');
         throw err;
@@ -80,7 +84,7 @@ export function githubLabelRoutes(app: FastifyInstance): void {
         ...(text(req.body?.color) !== undefined ? { color: text(req.body.color) } : {}),
         ...(text(req.body?.description) !== undefined ? { description: text(req.body.description) } : {}),
       });
-      return toGithubLabel(updated, req.cx.config.rootUrl);
+      return toGithubLabel(updated, updated.repo, req.cx.config.rootUrl);
     },
   );
 

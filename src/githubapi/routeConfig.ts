@@ -9,3 +9,5 @@ export const READ_REPO: GithubRouteConfig = { scope: { category: 'repository', l
 export const WRITE_REPO: GithubRouteConfig = { scope: { category: 'repository', level: 'write', accepted: 'repo' } };
 /** Labels, issues and pull requests: Gitea's `issue` category; GitHub's `repo`. */
 export const WRITE_ISSUE: GithubRouteConfig = { scope: { category: 'issue', level: 'write', accepted: 'repo' } };
+/** Reading issues and pull requests (searching them): Gitea's `issue` category; GitHub's `repo`. */
+export const READ_ISSUE: GithubRouteConfig = { scope: { category: 'issue', level: 'read', accepted: 'repo' } };

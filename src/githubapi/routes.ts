@@ -1,16 +1,18 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isDomainError } from '../errors.ts';
-import { requireCodeRead } from '../services/repo/gitRead.ts';
+import { getContents, requireCodeRead, type ContentEntry } from '../services/repo/gitRead.ts';
 import * as branchService from '../services/repo/branch.ts';
 import { getReadme } from '../services/repo/readme.ts';
 import * as tagService from '../services/release/tag.ts';
 import { toGithubContent } from './convert.ts';
 import { sendGithubError } from './errors.ts';
+import { githubActionsRoutes } from './actions.ts';
 import { githubForkRoutes } from './forks.ts';
 import { githubLabelRoutes } from './labels.ts';
 import { githubPullRoutes } from './pulls.ts';
 import { githubReleaseAssetRoutes } from './releaseAssets.ts';
 import { githubReleaseRoutes } from './releases.ts';
+import { githubSearchRoutes } from './search.ts';
 import { READ_REPO, WRITE_REPO } from './routeConfig.ts';
 
 interface RepoParams {
@@ -39,6 +41,16 @@ export function githubRoutes(app: FastifyInstance): void {
     },
   );
 
+  // A file (base64) or a directory's entries at `ref` (`gh workflow view --yaml`), as the /api/v1 contents read.
+  const contents = async (req: FastifyRequest<{ Params: RepoParams & { '*'?: string }; Querystring: { ref?: string } }>) => {
+    const ref = typeof req.query.ref === 'string' ? req.query.ref : undefined;
+    const found = await getContents(req.cx, req.params.owner, req.params.repo, req.params['*'] ?? '', ref);
+    const at = (e: ContentEntry) => toGithubContent({ repo: found.repo, ref: found.ref, ...e }, req.cx.config.rootUrl);
+    return Array.isArray(found.result) ? found.result.map(at) : at(found.result);
+  };
+  app.get('/repos/:owner/:repo/contents', { config: { github: READ_REPO } }, contents);
+  app.get('/repos/:owner/:repo/contents/*', { config: { github: READ_REPO } }, contents);
+
   // GitHub deletes `heads/<branch>` and `tags/<tag>` (gh pr merge --delete-branch); 204, or 422 for a reference that is not there.
   app.delete<{ Params: RepoParams & { '*': string } }>(
     '/repos/:owner/:repo/git/refs/*',
@@ -65,4 +77,6 @@ export function githubRoutes(app: FastifyInstance): void {
   githubPullRoutes(app);
   githubReleaseRoutes(app);
   githubReleaseAssetRoutes(app);
+  githubSearchRoutes(app);
+  githubActionsRoutes(app);
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ListOptions } from '../services/paging.ts';
+import { pageLinks, type ListOptions } from '../services/paging.ts';
 
 /** Longest `Link` header sent: a longer one (a query of many kilobytes) is left out; X-Total-Count still tells the size. */
 export const MAX_LINK_HEADER = 8 * 1024;
@@ -24,25 +24,9 @@ export function setTotalCount(reply: FastifyReply, total: number): void {
   expose(reply, 'X-Total-Count');
 }
 
-/**
- * Sets Gitea's `Link` header: next, last, first, prev joined by ',' with sorted query keys, absolute on ROOT_URL.
- * Nothing when total is 0, or when the header would exceed MAX_LINK_HEADER.
- */
+/** Sets Gitea's `Link` header (pageLinks), unless it would exceed MAX_LINK_HEADER. */
 function setLinkHeader(req: FastifyRequest, reply: FastifyReply, rootUrl: string, total: number, opts: ListOptions): void {
-  if (total <= 0) return;
-  const pages = Math.ceil(total / opts.pageSize);
-  const current = Math.min(Math.max(opts.page, 1), pages);
-  const url = new URL(req.url, 'http://x');
-  const link = (page: number, rel: string) => {
-    const params = new URLSearchParams(url.searchParams);
-    params.set('page', String(page));
-    params.sort();
-    return `<${rootUrl}${url.pathname.replace(/^\//, '')}?${params.toString()}>; rel="${rel}"`;
-  };
-  const links: string[] = [];
-  if (current < pages) links.push(link(current + 1, 'next'), link(pages, 'last'));
-  if (current > 1) links.push(link(1, 'first'), link(current - 1, 'prev'));
-  const header = links.join(',');
+  const header = pageLinks(rootUrl, req.url, total, opts);
   if (header && header.length <= MAX_LINK_HEADER) reply.header('Link', header);
 }
 

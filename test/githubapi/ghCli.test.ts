@@ -1,131 +1,40 @@
 // GitHub's own CLI (Debian's `gh`) against the forge, unchanged (issue #32): GH_HOST names this server as a GitHub
 // Enterprise host behind a local TLS terminator, GH_ENTERPRISE_TOKEN is one of our tokens. gh speaks GraphQL at
 // /api/graphql and REST at /api/v3; each command's effect is checked through /api/v1.
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { basic } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { createRepo } from '../helpers/fixtures.ts';
-import { freePort } from '../helpers/serverProcess.ts';
-import { startTlsTerminator, type TlsTerminator } from '../helpers/tlsTerminator.ts';
-
-const run = promisify(execFile);
-
-/** Debian's gh (apt-get install gh; .ci/run installs it). */
-const GH = (() => {
-  try {
-    return (
-      execFileSync('gh', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
-        .toString()
-        .split('\n')[0] ?? ''
-    );
-  } catch {
-    return null;
-  }
-})();
-if (!GH) console.warn('gh test skipped: gh is not installed (apt-get install gh; .ci/run installs it)');
+import { GH, run, startGhHarness, type GhHarness } from '../helpers/ghHarness.ts';
 
 describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (provider) => {
-  let t: TestApp;
-  let tls: TlsTerminator;
-  let home: string;
+  let h: GhHarness;
+  let t: GhHarness['t'];
   let host: string;
-  let token: string;
+  let home: string;
   let repo: string;
-
-  /** Runs gh with the forge as its host; resolves with its output, rejects with it when gh fails. */
-  const gh = (...args: string[]): Promise<string> => ghAs(token, home, ...args);
-  async function ghAs(asToken: string, cwd: string, ...args: string[]): Promise<string> {
-    try {
-      const { stdout } = await run('gh', args, {
-        cwd,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: home,
-          GH_HOST: host,
-          GH_ENTERPRISE_TOKEN: asToken,
-          GH_CONFIG_DIR: path.join(home, 'gh'),
-          SSL_CERT_FILE: tls.certFile,
-          GIT_SSL_CAINFO: tls.certFile,
-          // gh hands git its own credential helper for the host; git commits need an identity.
-          GIT_AUTHOR_NAME: 'gh test',
-          GIT_AUTHOR_EMAIL: 'gh@example.com',
-          GIT_COMMITTER_NAME: 'gh test',
-          GIT_COMMITTER_EMAIL: 'gh@example.com',
-          GH_PROMPT_DISABLED: '1',
-          GH_NO_UPDATE_NOTIFIER: '1',
-          GH_PAGER: 'cat',
-          NO_COLOR: '1',
-        },
-      });
-      return stdout;
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; message: string };
-      throw new Error(`gh ${args.join(' ')} failed: ${e.stderr || e.message}\n${e.stdout ?? ''}`, { cause: err });
-    }
-  }
-  const v1 = async (url: string) => {
-    const res = await t.request('GET', `/api/v1${url}`, { headers: basic('alice') });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json() as Record<string, unknown> & Array<Record<string, unknown>>;
-  };
-
-  /** A new branch of alice/demo with one added file (through /api/v1); its commit sha. */
-  const branchWithFile = async (branch: string, text = `${branch}\n`): Promise<string> => {
-    const file = await t.request('POST', `/api/v1/repos/alice/demo/contents/${branch}.txt`, {
-      headers: basic('alice'),
-      body: { content: Buffer.from(text).toString('base64'), message: `Add ${branch}`, new_branch: branch },
-    });
-    expect(file.statusCode, file.body).toBe(201);
-    return (file.json() as { commit: { sha: string } }).commit.sha;
-  };
-  /** `gh pr create` from `branch` into main; the pull request's number. */
-  const ghPull = async (branch: string, title: string): Promise<string> =>
-    (await gh('pr', 'create', '--head', branch, '--base', 'main', '--title', title, '--body', 'x', '-R', repo)).trim().split('/').pop()!;
+  let token: string;
+  let tls: GhHarness['tls'];
+  const gh = (...args: string[]) => h.gh(...args);
+  const ghAs = (asToken: string, cwd: string, ...args: string[]) => h.ghAs(asToken, cwd, ...args);
+  const v1 = (url: string) => h.v1(url);
+  const branchWithFile = (branch: string, text?: string) => h.branchWithFile(branch, text);
+  const ghPull = (branch: string, title: string) => h.ghPull(branch, title);
 
   beforeAll(async () => {
-    home = mkdtempSync(path.join(tmpdir(), 'forgegraph-gh-'));
-    let appPort = 0;
-    // gh matches a clone's git remotes to GH_HOST by host name without the port, so `pr checkout` needs the
-    // standard port: 443 on a loopback address of this run's own (root may bind it); elsewhere any free port.
-    const loopback = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-    tls = await startTlsTerminator(loopback, 443, () => appPort).catch(async () =>
-      startTlsTerminator('127.0.0.1', await freePort(), () => appPort),
-    );
-    host = tls.host;
-    if (tls.port !== 443) console.warn(`gh pr checkout not tried: cannot listen on ${loopback}:443 (gh needs the standard port for it)`);
-    t = await startTestApp(provider, { ROOT_URL: `https://${host}/` });
-    await t.app.server.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.server.address();
-    appPort = typeof address === 'object' && address ? address.port : 0;
-    const alice = await t.createUser('alice');
-    token = await t.createToken('alice', ['all']);
-    await createRepo(t, alice, 'demo', { autoInit: true, description: 'a demo' });
-    repo = `${host}/alice/demo`;
+    h = await startGhHarness(provider);
+    ({ t, host, home, repo, token, tls } = h);
+    if (tls.port !== 443) console.warn("gh pr checkout not tried: cannot listen on a loopback address's port 443");
   });
   afterAll(async () => {
-    await t?.close();
-    await tls?.close();
-    rmSync(home, { recursive: true, force: true });
+    await h?.close();
   });
 
   it('auth status: logged in as the token holder, with the token scopes in GitHub words', async () => {
     // gh prints its status on stderr; a failing check exits non-zero.
-    const { stderr } = await run('gh', ['auth', 'status'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        GH_HOST: host,
-        GH_ENTERPRISE_TOKEN: token,
-        GH_CONFIG_DIR: path.join(home, 'gh'),
-        SSL_CERT_FILE: tls.certFile,
-        NO_COLOR: '1',
-      },
-    });
+    const { stderr } = await run('gh', ['auth', 'status'], { env: h.env(token) });
     expect(stderr).toContain(`Logged in to ${host} as alice`);
     expect(stderr).toMatch(/Token scopes: .*\brepo\b/);
   });

@@ -1,13 +1,14 @@
 import { createContextCache } from '@pothos/core';
 import { encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
-import { commitHistory, gitObjectLoader, gitObjectsByKey, type GitObjectView } from '../../services/repo/gitObject.ts';
+import { InvalidArgumentError } from '../../errors.ts';
+import { commitHistory, gitObjectLoader, gitObjectsByKey, type GitObjectView, type HistoryFilter } from '../../services/repo/gitObject.ts';
 import type { TreeEntry } from '../../git/readTreePath.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { totalOf } from '../totalCount.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
-import { dbId } from '../ids.ts';
+import { dbId, dbIdOf } from '../ids.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { RefRef, RepositoryRef } from './repository.ts';
 import { SubscribableRef } from './githubInterfaces.ts';
@@ -78,6 +79,15 @@ const GitActorRef = builder.objectRef<{ name: string; email: string; when: strin
   }),
 });
 
+/** GitHub's CommitAuthor: a user (by id) or e-mail addresses whose commits a history keeps. */
+const CommitAuthorInput = builder.inputType('CommitAuthor', {
+  description: 'Specifies an author for filtering Git commits.',
+  fields: (t) => ({
+    id: t.globalID({ description: "A user's id: commits by one of the user's activated e-mail addresses." }),
+    emails: t.stringList({ description: 'Commits by one of these e-mail addresses.' }),
+  }),
+});
+
 /** GitHub's Commit. */
 export const CommitRef = builder.objectRef<CommitView>('Commit');
 
@@ -98,15 +108,28 @@ builder.node(CommitRef, {
     history: t.connection(
       {
         type: CommitRef,
-        description: 'The commits reachable from this one, newest first (GitHub Commit.history); `path` keeps those that touched it.',
-        args: { path: t.arg.string() },
+        description:
+          'The commits reachable from this one, newest first (GitHub Commit.history); `path` keeps those that touched it, `since`/`until` those committed in that window, `author` those of a user (their activated e-mail addresses) or of e-mail addresses.',
+        args: {
+          path: t.arg.string(),
+          since: t.arg({ type: 'GitTimestamp' }),
+          until: t.arg({ type: 'GitTimestamp' }),
+          author: t.arg({ type: CommitAuthorInput }),
+        },
         ...inherits('the history of a readable commit is in the same repository'),
         resolve: async (c, args, ctx) => {
           let total = 0;
+          const filter: HistoryFilter = {
+            ...(args.path ? { path: args.path } : {}),
+            ...(args.since ? { since: args.since } : {}),
+            ...(args.until ? { until: args.until } : {}),
+            ...(args.author?.emails ? { authorEmails: args.author.emails } : {}),
+            ...(args.author?.id ? { authorId: dbIdOf(args.author.id, 'User') } : {}),
+          };
           const conn = await resolveOffsetConnection(
             { args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE },
             async ({ offset, limit }) => {
-              const page = await commitHistory(ctx.cx, c.repo, c.oid, { ...(args.path ? { path: args.path } : {}), skip: offset, limit });
+              const page = await commitHistory(ctx.cx, c.repo, c.oid, { ...filter, skip: offset, limit });
               total = page.total;
               return page.commits;
             },
@@ -181,11 +204,15 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     type: GitObjectRef,
     nullable: true,
     description:
-      'A git object by revision expression (`main`, `v1.0`, `HEAD:src`, `main:README.md`, a sha); null when it names nothing or the code unit is not readable.',
-    args: { expression: t.arg.string({ required: true }) },
+      'A git object by revision expression (`main`, `v1.0`, `HEAD:src`, `main:README.md`, a sha) or by `oid`; null when it names nothing or the code unit is not readable.',
+    args: { expression: t.arg.string(), oid: t.arg({ type: 'GitObjectID' }) },
     ...checkedBy('gitObjectLoader (code unit readable)'),
     select: { id: true, ownerName: true, name: true, isEmpty: true },
-    resolve: (repo, args, ctx) => objects(ctx).load({ repo, expression: args.expression }),
+    resolve: (repo, args, ctx) => {
+      const expression = args.oid ?? args.expression;
+      if (!expression) throw new InvalidArgumentError('object needs an expression or an oid', { field: 'expression' });
+      return objects(ctx).load({ repo, expression });
+    },
   }),
 }));
 

@@ -47,12 +47,23 @@ export const LockableRef = builder.interfaceRef<IssueLike>('Lockable').implement
   }),
 });
 
-type ClosableRow = IssueLike | Models.Milestone | Models.Project;
+/** What a GitHub ProjectV2 would hold (projectV2.ts): Gitea has none, so no value of it is ever made. */
+export interface ProjectV2Shape {
+  id: number;
+  number: number;
+  title: string;
+  closed: boolean;
+  public: boolean;
+  path: string;
+}
 
-/** GitHub's Closable: issues, pull requests, milestones and projects. */
-export const ClosableRef = nodeInterface<ClosableRow>('Closable', 'An object that can be closed.', (o) =>
-  'isPull' in o || 'baseRepoId' in o ? issueOrPull(o) : 'numIssues' in o ? 'Milestone' : 'Project',
-);
+type ClosableRow = IssueLike | Models.Milestone | Models.Project | ProjectV2Shape;
+
+/** GitHub's Closable: issues, pull requests, milestones and projects (and GitHub's Projects, of which there are none). */
+export const ClosableRef = nodeInterface<ClosableRow>('Closable', 'An object that can be closed.', (o) => {
+  if ('public' in o) return 'ProjectV2';
+  return 'isPull' in o || 'baseRepoId' in o ? issueOrPull(o) : 'numIssues' in o ? 'Milestone' : 'Project';
+});
 
 type ReactableRow = IssueLike | Models.Comment | Models.Review | Models.Release;
 

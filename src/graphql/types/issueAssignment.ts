@@ -1,6 +1,8 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import * as assigneeService from '../../services/issue/assignee.ts';
 import * as issueLabelService from '../../services/issue/issueLabel.ts';
+import * as pullEditService from '../../services/pull/edit.ts';
+import type { ServiceContext } from '../../services/context.ts';
 import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import { dbIdOf, requireDbIdOf, type GlobalId } from '../ids.ts';
@@ -20,8 +22,12 @@ import {
 import { LabelRef } from './label.ts';
 import { AssignableRef, LabelableRef } from './githubInterfaces.ts';
 
-/** The issue of an Assignable/Labelable global id; another type's id names nothing (NotFound, as the REST path). */
-function issueTarget(id: GlobalId): assigneeService.IssueTarget {
+/**
+ * The issue of an Assignable/Labelable global id: an issue's, or a pull request's (located through its issue's
+ * read policy); another type's id names nothing (NotFound, as the REST path).
+ */
+async function issueTarget(cx: ServiceContext, id: GlobalId): Promise<assigneeService.IssueTarget> {
+  if (id.typename === 'PullRequest') return pullEditService.locatePullById(cx, dbIdOf(id, 'PullRequest'));
   return { issueId: dbIdOf(id, 'Issue') };
 }
 
@@ -49,7 +55,12 @@ builder.relayMutationField(
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
       issue: (
-        await assigneeService.addAssignees(ctx.cx, issueTarget(input.assignableId), input.assigneeLogins ?? [], userIds(input.assigneeIds))
+        await assigneeService.addAssignees(
+          ctx.cx,
+          await issueTarget(ctx.cx, input.assignableId),
+          input.assigneeLogins ?? [],
+          userIds(input.assigneeIds),
+        )
       ).issue,
     }),
   },
@@ -76,7 +87,7 @@ builder.relayMutationField(
       issue: (
         await assigneeService.removeAssignees(
           ctx.cx,
-          issueTarget(input.assignableId),
+          await issueTarget(ctx.cx, input.assignableId),
           input.assigneeLogins ?? [],
           userIds(input.assigneeIds),
         )
@@ -106,7 +117,7 @@ builder.relayMutationField(
     description: 'Add labels to an issue or pull request (writers; as POST /api/v1/repos/{o}/{r}/issues/{index}/labels).',
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
-      issue: (await issueLabelService.addIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds))).issue,
+      issue: (await issueLabelService.addIssueLabels(ctx.cx, await issueTarget(ctx.cx, input.labelableId), labelIds(input.labelIds))).issue,
     }),
   },
   {
@@ -131,7 +142,7 @@ builder.relayMutationField(
     description: 'Remove labels from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/labels/{id}).',
     ...writeScope('issue'),
     resolve: async (_root, { input }, ctx) => ({
-      issue: await issueLabelService.removeIssueLabels(ctx.cx, issueTarget(input.labelableId), labelIds(input.labelIds)),
+      issue: await issueLabelService.removeIssueLabels(ctx.cx, await issueTarget(ctx.cx, input.labelableId), labelIds(input.labelIds)),
     }),
   },
   {
@@ -147,7 +158,9 @@ builder.relayMutationField(
   {
     description: 'Remove every label from an issue or pull request (writers; as DELETE /api/v1/repos/{o}/{r}/issues/{index}/labels).',
     ...writeScope('issue'),
-    resolve: async (_root, { input }, ctx) => ({ issue: await issueLabelService.clearIssueLabels(ctx.cx, issueTarget(input.labelableId)) }),
+    resolve: async (_root, { input }, ctx) => ({
+      issue: await issueLabelService.clearIssueLabels(ctx.cx, await issueTarget(ctx.cx, input.labelableId)),
+    }),
   },
   {
     outputFields: (t) => ({

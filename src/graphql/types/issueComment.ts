@@ -18,6 +18,7 @@ import { ActorRef } from './repositoryOwner.ts';
 import { withIssueScalars, withUserScalars } from '../selection.ts';
 import { connectionCount } from '../sharedConnection.ts';
 import { AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef } from './githubInterfaces.ts';
+import { directionOf, orderInput } from './orderInput.ts';
 
 type Where = Models.Prisma.CommentWhereInput;
 
@@ -219,6 +220,13 @@ export const IssueCommentConnectionRef = builder.connectionObject(
   IssueCommentEdgeRef,
 );
 
+/** GitHub's IssueCommentOrder (UPDATED_AT), of Issue.comments and PullRequest.comments. */
+export const IssueCommentOrderInput = orderInput('IssueCommentOrder', ['UPDATED_AT'] as const, 'issue comment connections');
+
+/** The comments' order: oldest first, or by when they were last updated. */
+export const commentOrder = (o: { direction: 'ASC' | 'DESC' } | null | undefined) =>
+  o ? { updatedAt: directionOf(o) } : { id: 'asc' as const };
+
 builder.prismaObjectFields(IssueRef, (t) => ({
   comments: t.relatedConnection(
     'comments',
@@ -226,9 +234,11 @@ builder.prismaObjectFields(IssueRef, (t) => ({
       type: IssueCommentRef,
       cursor: 'id',
       totalCount: true,
-      description: 'The plain comments, oldest first.',
+      description: 'The plain comments, oldest first unless `orderBy` says otherwise.',
       ...inherits('the comments of a readable issue (as GET …/issues/{index}/comments)'),
-      query: { where: { type: 'COMMENT' }, orderBy: { id: 'asc' } },
+      args: { orderBy: t.arg({ type: IssueCommentOrderInput }) },
+      // Without orderBy, the query the issue preloaders plan (preload/issue.ts).
+      query: (args) => ({ where: { type: 'COMMENT' as const }, orderBy: commentOrder(args.orderBy) }),
     },
     IssueCommentConnectionRef,
   ),

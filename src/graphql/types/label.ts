@@ -8,6 +8,7 @@ import { labelReadWhere } from '../../services/label/visibility.ts';
 import type { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
 import { repoRefOf } from '../idInputs.ts';
+import { OrderDirectionEnum } from './orderInput.ts';
 import type { GraphQLContext } from '../context.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScopeBy } from '../tokenWriteScopes.ts';
@@ -15,12 +16,6 @@ import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { OrganizationRef } from './organization.ts';
-
-/** GitHub's OrderDirection, for every `orderBy` input (import it from here). */
-export const OrderDirectionEnum = builder.enumType('OrderDirection', {
-  description: 'Possible directions in which to order a list of items.',
-  values: { ASC: { value: 'ASC' }, DESC: { value: 'DESC' } } as const,
-});
 
 const LabelOrderFieldEnum = builder.enumType('LabelOrderField', {
   description: 'Properties by which label connections can be ordered.',

@@ -7,6 +7,7 @@ import { builder, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { totalOf } from '../totalCount.ts';
+import { directionOf, orderInput } from './orderInput.ts';
 
 const LanguageRef = builder.objectRef<{ name: string }>('Language');
 builder.node(LanguageRef, {
@@ -26,17 +27,22 @@ builder.node(LanguageRef, {
 });
 tokenReadScope(LanguageRef, 'repository');
 
+const LanguageOrderInput = orderInput('LanguageOrder', ['SIZE'] as const, 'language connections');
+
 builder.prismaObjectFields('Repository', (t) => ({
   languages: t.connection(
     {
       type: LanguageRef,
       nullable: true,
-      description: 'The languages of the default branch by size, largest first; null when the viewer cannot read the code.',
+      description:
+        'The languages of the default branch by size, largest first unless `orderBy` says otherwise; null when the viewer cannot read the code.',
       ...checkedBy('languagesOfRepo'),
+      args: { orderBy: t.arg({ type: LanguageOrderInput }) },
       resolve: async (repo, args, ctx) => {
         const sizes = await languagesOfRepo(ctx.cx, repo);
         if (!sizes) return null;
         const nodes = sizes.map((s: LanguageSize) => ({ name: s.language, size: s.size }));
+        if (args.orderBy && directionOf(args.orderBy) === 'asc') nodes.reverse();
         const conn = resolveArrayConnection({ args, defaultSize: MAX_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, nodes);
         return { ...conn, total: nodes.length, totalSize: nodes.reduce((sum, n) => sum + n.size, 0) };
       },

@@ -17,7 +17,7 @@ import {
   MilestoneStateEnum,
   MilestoneRef,
 } from './issue.ts';
-import { OrderDirectionEnum } from './label.ts';
+import { OrderDirectionEnum } from './orderInput.ts';
 import { RepositoryRef } from './repository.ts';
 
 const MilestoneOrderFieldEnum = builder.enumType('MilestoneOrderField', {

@@ -19,6 +19,7 @@ import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef, UserVisibilityEnum } from './user.ts';
 import { ProjectOwnerRef } from './githubInterfaces.ts';
+import { directionOf, orderInput } from './orderInput.ts';
 
 async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> {
   return canSeeOrg(ctx.cx, await orgAccess(ctx.cx, org));
@@ -225,10 +226,18 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
   ),
 }));
 
+const OrganizationOrderInput = orderInput('OrganizationOrder', ['CREATED_AT', 'LOGIN'] as const, 'organization connections');
+
 const userOrgsConnection = prismaConnectionHelpers(builder, 'OrgUser', {
   cursor: 'id',
+  args: (t) => ({ orderBy: t.field({ type: OrganizationOrderInput, description: 'In the order the user joined them when absent.' }) }),
   select: (nodeSelection) => ({ userId: true, org: withUserScalars(nodeSelection(true)) }),
-  query: (_args, ctx) => ({ where: userOrgReadWhere(ctx.cx), orderBy: { id: 'asc' as const } }),
+  query: (args, ctx) => ({
+    where: userOrgReadWhere(ctx.cx),
+    orderBy: args.orderBy
+      ? { org: { [args.orderBy.field === 'LOGIN' ? 'lowerName' : 'createdAt']: directionOf(args.orderBy) } }
+      : { id: 'asc' as const },
+  }),
   resolveNode: (row) => row.org,
 });
 
@@ -239,6 +248,7 @@ builder.prismaObjectFields(UserRef, (t) => ({
     {
       type: OrganizationRef,
       description: 'Organizations the user belongs to, as the viewer may see them (as GET /api/v1/users/{username}/orgs).',
+      args: userOrgsConnection.getArgs(),
       ...filteredBy('userOrgReadWhere'),
       select: (args, ctx, nestedSelection) => ({ orgMemberships: userOrgsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)) }),
       resolve: (user, args, ctx) => ({ ...userOrgsConnection.resolve(user.orgMemberships, args, ctx), userId: user.id }),

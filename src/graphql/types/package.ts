@@ -9,13 +9,14 @@ import { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
-import { dbId, requireDbIdOf } from '../ids.ts';
+import { dbId, dbIdOf, requireDbIdOf } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef } from './user.ts';
+import { directionOf, optionalOrderInput } from './orderInput.ts';
 
 const PackageTypeEnum = builder.enumType('PackageType', {
   description: "The registry a package belongs to (Gitea's package types; Gitea's container registry is GitHub's DOCKER).",
@@ -26,6 +27,14 @@ const PackageTypeEnum = builder.enumType('PackageType', {
 });
 
 const VERSION_ORDER = [{ id: 'desc' as const }];
+
+// GitHub's package order inputs; created order is id order (rows are written as they are uploaded).
+const PackageOrderInput = optionalOrderInput('PackageOrder', ['CREATED_AT'] as const, 'package connections');
+const PackageVersionOrderInput = optionalOrderInput('PackageVersionOrder', ['CREATED_AT'] as const, 'package version connections');
+const PackageFileOrderInput = optionalOrderInput('PackageFileOrder', ['CREATED_AT'] as const, 'package file connections');
+/** An optional order's id direction (GitHub's direction defaults to `fallback`). */
+const idOrder = (o: { direction?: 'ASC' | 'DESC' | null } | null | undefined, fallback: 'asc' | 'desc') =>
+  o?.direction ? directionOf(o) : fallback;
 
 const PackageRef = builder.prismaNode('Package', {
   description: 'A package of a user or an organization, optionally linked to a repository.',
@@ -58,7 +67,11 @@ const PackageRef = builder.prismaNode('Package', {
           'Versions, last uploaded first: `versions(first: 1)` is the latest (as GET /api/v1/packages/{owner}/{type}/{name}/-/latest).',
         totalCount: true,
         ...filteredBy('packageVersionReadWhere'),
-        query: (_args, ctx) => ({ where: packageVersionReadWhere(ctx.cx), orderBy: VERSION_ORDER }),
+        args: { orderBy: t.arg({ type: PackageVersionOrderInput, defaultValue: { field: 'CREATED_AT', direction: 'DESC' } }) },
+        query: (args, ctx) => ({
+          where: packageVersionReadWhere(ctx.cx),
+          orderBy: args.orderBy ? [{ id: idOrder(args.orderBy, 'desc') }] : VERSION_ORDER,
+        }),
       },
       { name: 'PackageVersionConnection' },
       { name: 'PackageVersionEdge' },
@@ -90,7 +103,8 @@ const PackageVersionRef = builder.prismaNode('PackageVersion', {
         description: 'The files of the version, oldest first.',
         totalCount: true,
         ...inherits('the files of a readable version are readable'),
-        query: () => ({ orderBy: { id: 'asc' as const } }),
+        args: { orderBy: t.arg({ type: PackageFileOrderInput, defaultValue: { field: 'CREATED_AT', direction: 'ASC' } }) },
+        query: (args) => ({ orderBy: { id: idOrder(args.orderBy, 'asc') } }),
       },
       { name: 'PackageFileConnection' },
       { name: 'PackageFileEdge' },
@@ -121,13 +135,18 @@ tokenReadScope(PackageFileRef, 'package');
 
 function packagesWhere(
   ctx: { cx: Parameters<typeof packageReadWhere>[0] },
-  args: { packageType?: Models.PackageType | null; names?: readonly (string | null | undefined)[] | null },
+  args: {
+    packageType?: Models.PackageType | null;
+    names?: readonly (string | null | undefined)[] | null;
+    repositoryId?: { typename: string; id: string } | null;
+  },
 ): Models.Prisma.PackageWhereInput {
   const names = args.names?.filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase());
   return {
     AND: [
       packageReadWhere(ctx.cx),
       args.packageType ? { type: args.packageType } : {},
+      args.repositoryId ? { repoId: dbIdOf(args.repositoryId, 'Repository') } : {},
       names?.length ? { lowerName: { in: names } } : {},
       { versions: { some: { isInternal: false } } },
     ],
@@ -140,14 +159,23 @@ for (const ref of [UserRef, OrganizationRef, RepositoryRef] as const) {
       'packages',
       {
         cursor: 'id',
-        description: 'Packages the viewer may read (of the account, or linked to the repository), by name.',
+        description: 'Packages the viewer may read (of the account, or linked to the repository), by name unless `orderBy` says otherwise.',
         totalCount: true,
         ...filteredBy('packageReadWhere'),
         args: {
           packageType: t.arg({ type: PackageTypeEnum, required: false, description: 'Only packages of this type.' }),
-          names: t.arg.stringList({ required: false, description: 'Only packages with one of these names.' }),
+          names: t.arg({
+            type: ['String'],
+            required: { list: false, items: false },
+            description: 'Only packages with one of these names.',
+          }),
+          repositoryId: t.arg.globalID({ description: 'Only packages linked to this repository.' }),
+          orderBy: t.arg({ type: PackageOrderInput }),
         },
-        query: (args, ctx) => ({ where: packagesWhere(ctx, args), orderBy: [{ lowerName: 'asc' as const }, { id: 'asc' as const }] }),
+        query: (args, ctx) => ({
+          where: packagesWhere(ctx, args),
+          orderBy: args.orderBy ? [{ id: idOrder(args.orderBy, 'desc') }] : [{ lowerName: 'asc' as const }, { id: 'asc' as const }],
+        }),
       },
       PackageConnectionRef,
     ),

@@ -14,15 +14,12 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars, withUserScalars } from '../selection.ts';
 import { filteredBy, inherits } from '../policy.ts';
-import { sharedConnection } from '../sharedConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { writeScope, writeScopeBy } from '../tokenWriteScopes.ts';
 import { loginOfOwnerId, repoRefOf } from '../idInputs.ts';
 import { totalOf } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
-import { OrganizationRef } from './organization.ts';
 import { PullRequestRef } from './pullRequest.ts';
-import { RepositoryRef } from './repository.ts';
 import { ActorRef } from './repositoryOwner.ts';
 import { ClosableRef, ProjectOwnerRef as ProjectOwnerInterface } from './githubInterfaces.ts';
 
@@ -57,6 +54,12 @@ const projectIssues = prismaConnectionHelpers(builder, 'ProjectIssue', {
   resolveNode: (row) => row.issue,
 });
 
+/** Gitea's web path of a project: `/{owner}/{repo}/projects/{id}`, or `/{owner}/-/projects/{id}` for an owner's. */
+function projectPath(p: { id: number; repo: { ownerName: string; name: string } | null; owner: { name: string } | null }): string {
+  if (p.repo) return `/${encodeURIComponent(p.repo.ownerName)}/${encodeURIComponent(p.repo.name)}/projects/${p.id}`;
+  return `/${encodeURIComponent(p.owner?.name ?? '')}/-/projects/${p.id}`;
+}
+
 /**
  * A project (GitHub's classic Project names over Gitea's project boards). node(id:) and every list answer only
  * projects the viewer may see (projectReadWhere).
@@ -82,11 +85,13 @@ export const ProjectRef = builder.prismaNode('Project', {
       type: 'URI',
       description: 'The web URL.',
       select: { repo: { select: { ownerName: true, name: true } }, owner: { select: { name: true } } },
-      resolve: (p, _a, ctx) => {
-        const root = ctx.cx.config.rootUrl;
-        if (p.repo) return `${root}${encodeURIComponent(p.repo.ownerName)}/${encodeURIComponent(p.repo.name)}/projects/${p.id}`;
-        return `${root}${encodeURIComponent(p.owner?.name ?? '')}/-/projects/${p.id}`;
-      },
+      resolve: (p, _a, ctx) => `${ctx.cx.config.rootUrl}${projectPath(p).slice(1)}`,
+    }),
+    resourcePath: t.field({
+      type: 'URI',
+      description: 'The web path.',
+      select: { repo: { select: { ownerName: true, name: true } }, owner: { select: { name: true } } },
+      resolve: (p) => projectPath(p),
     }),
     creator: t.field({
       type: ActorRef,
@@ -134,64 +139,6 @@ export const ProjectRef = builder.prismaNode('Project', {
   }),
 });
 tokenReadScope(ProjectRef, (p) => (p.repoId !== null ? 'repository' : 'organization'));
-
-/** GitHub's ProjectConnection: a repository's or an organization's projects. */
-const ProjectConnectionRef = sharedConnection(ProjectRef, 'ProjectConnection');
-
-const statesWhere = (states: readonly ('OPEN' | 'CLOSED')[] | null | undefined): Models.Prisma.ProjectWhereInput =>
-  states?.length === 1 ? { isClosed: states[0] === 'CLOSED' } : {};
-
-builder.prismaObjectFields(RepositoryRef, (t) => ({
-  projects: t.relatedConnection(
-    'projects',
-    {
-      cursor: 'id',
-      description:
-        "The repository's projects, newest first; empty when the viewer cannot read the projects unit or it shows only owner projects.",
-      totalCount: true,
-      ...filteredBy('projectReadWhere'),
-      args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
-      query: (args, ctx) => ({
-        where: { AND: [{ type: 'REPOSITORY' }, projectReadWhere(ctx.cx), statesWhere(args.states)] },
-        orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
-      }),
-    },
-    ProjectConnectionRef,
-  ),
-  project: t.field({
-    type: ProjectRef,
-    nullable: true,
-    description: 'A project of the repository by number (its database id).',
-    ...filteredBy('projectReadWhere'),
-    args: { number: t.arg.int({ required: true }) },
-    select: (args, ctx, nested) => ({
-      projects: {
-        where: { AND: [{ id: dbId(String(args.number)), type: 'REPOSITORY' }, projectReadWhere(ctx.cx)] },
-        take: 1,
-        ...nested(true),
-      },
-    }),
-    resolve: (r) => r.projects[0] ?? null,
-  }),
-}));
-
-builder.prismaObjectFields(OrganizationRef, (t) => ({
-  projects: t.relatedConnection(
-    'ownedProjects',
-    {
-      cursor: 'id',
-      description: "The organization's projects the viewer may see (as GET /api/v1/orgs/{org}/projects), newest first.",
-      totalCount: true,
-      ...filteredBy('projectReadWhere'),
-      args: { states: t.arg({ type: [ProjectStateEnum], required: false }) },
-      query: (args, ctx) => ({
-        where: { AND: [{ type: 'ORGANIZATION' }, projectReadWhere(ctx.cx), statesWhere(args.states)] },
-        orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
-      }),
-    },
-    ProjectConnectionRef,
-  ),
-}));
 
 const ProjectCardArchivedStateEnum = builder.enumType('ProjectCardArchivedState', {
   description: 'The possible archived states of a project card.',

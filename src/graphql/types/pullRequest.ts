@@ -18,7 +18,15 @@ import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.t
 import { totalOf } from '../totalCount.ts';
 import { CommitRef, type CommitView } from './gitObject.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
-import { IssueCommentConnectionRef, IssueCommentRef, ItemTypeEnum, TimelineItemRef, timelineWhere } from './issueComment.ts';
+import {
+  commentOrder,
+  IssueCommentConnectionRef,
+  IssueCommentOrderInput,
+  IssueCommentRef,
+  ItemTypeEnum,
+  TimelineItemRef,
+  timelineWhere,
+} from './issueComment.ts';
 import { carriedLabelsOrderBy, LabelConnectionRef, LabelOrderInput, LabelRef } from './label.ts';
 import { branchesByName, RefRef, RepositoryRef } from './repository.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
@@ -152,7 +160,8 @@ const pullAssignees = prismaConnectionHelpers(builder, 'IssueAssignee', {
 
 const pullComments = prismaConnectionHelpers(builder, IssueCommentRef, {
   cursor: 'id',
-  query: () => ({ where: { type: 'COMMENT' as const }, orderBy: { id: 'asc' as const } }),
+  args: (t) => ({ orderBy: t.field({ type: IssueCommentOrderInput }) }),
+  query: (args) => ({ where: { type: 'COMMENT' as const }, orderBy: commentOrder(args.orderBy) }),
 });
 
 const pullTimeline = prismaConnectionHelpers(builder, TimelineItemRef, {
@@ -309,7 +318,8 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   comments: t.connection(
     {
       type: IssueCommentRef,
-      description: 'The plain comments, oldest first.',
+      description: 'The plain comments, oldest first unless `orderBy` says otherwise.',
+      args: pullComments.getArgs(),
       ...inherits('the comments of a readable pull request'),
       select: (args, ctx, nested) => ({
         issue: {

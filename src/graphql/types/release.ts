@@ -10,7 +10,7 @@ import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { CommitRef, loadCommit } from './gitObject.ts';
-import { OrderDirectionEnum } from './label.ts';
+import { OrderDirectionEnum } from './orderInput.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 import { ReactableRef } from './githubInterfaces.ts';

@@ -4,8 +4,8 @@ import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
-import { requireRepo } from '../../services/access/repoAccess.ts';
 import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
+import { requireRepoFollowingRenames } from '../../services/repo/redirect.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { sshCloneUrl } from '../../ssh/settings.ts';
@@ -21,7 +21,6 @@ import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { totalOf } from '../totalCount.ts';
-import { OrganizationRef } from './organization.ts';
 import { ownedRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelConnectionRef, labelListArgs, labelListQuery, LabelRef } from './label.ts';
@@ -296,11 +295,15 @@ builder.queryFields((t) => ({
     type: RepositoryRef,
     nullable: true,
     description: 'Look up a repository by owner and name; null when absent or not visible.',
-    ...checkedBy('requireRepo'),
-    args: { owner: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
+    ...checkedBy('requireRepoFollowingRenames'),
+    args: {
+      owner: t.arg.string({ required: true }),
+      name: t.arg.string({ required: true }),
+      followRenames: t.arg.boolean({ defaultValue: true, description: 'Find a renamed repository by its old name too.' }),
+    },
     resolve: (query, _root, args, ctx, info) =>
       orNull(async () => {
-        const { repo } = await requireRepo(ctx.cx, args.owner, args.name);
+        const { repo } = await requireRepoFollowingRenames(ctx.cx, args.owner, args.name, args.followRenames !== false);
         // The issue list and the issues' hot relations load on the read path; when nothing else is asked of the
         // repository, the row requireRepo read answers it (no Prisma statement at all).
         return withPreloaded(ctx.cx, info, 'Repository', query, REPOSITORY_TREE_PRELOADERS, (q) =>
@@ -312,26 +315,24 @@ builder.queryFields((t) => ({
   }),
 }));
 
-// The same connection on both account types: repositories the viewer may see, by name.
-for (const ref of [UserRef, OrganizationRef] as const) {
-  builder.prismaObjectFields(ref, (t) => ({
-    repositories: t.relatedConnection(
-      'repositories',
-      {
-        cursor: 'id',
-        description: 'Repositories this account owns that the viewer may see, by name unless `orderBy` says otherwise.',
-        totalCount: true,
-        ...filteredBy('repoReadWhere'),
-        args: ownedRepositoryListArgs,
-        query: (args, ctx) => ({
-          where: { AND: [repoReadWhere(ctx.cx), repositoryListWhere(ctx, args, true)] },
-          orderBy: repositoryListOrderBy(opt(args.orderBy), [{ lowerName: 'asc' }]),
-        }),
-      },
-      RepositoryConnectionRef,
-    ),
-  }));
-}
+// GitHub's RepositoryOwner.repositories, which User and Organization inherit: repositories the viewer may see, by name.
+builder.prismaInterfaceFields(RepositoryOwnerRef, (t) => ({
+  repositories: t.relatedConnection(
+    'repositories',
+    {
+      cursor: 'id',
+      description: 'Repositories this account owns that the viewer may see, by name unless `orderBy` says otherwise.',
+      totalCount: true,
+      ...filteredBy('repoReadWhere'),
+      args: ownedRepositoryListArgs,
+      query: (args, ctx) => ({
+        where: { AND: [repoReadWhere(ctx.cx), repositoryListWhere(ctx, args, true)] },
+        orderBy: repositoryListOrderBy(opt(args.orderBy), [{ lowerName: 'asc' }]),
+      }),
+    },
+    RepositoryConnectionRef,
+  ),
+}));
 
 // Declared apart from RepositoryRef: a field of a type that refers to the type itself needs the finished ref.
 builder.prismaObjectFields(RepositoryRef, (t) => ({

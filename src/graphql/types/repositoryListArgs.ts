@@ -4,7 +4,7 @@ import * as listFilter from '../../services/repo/listFilter.ts';
 import type { GraphQLContext } from '../context.ts';
 import { builder } from '../builder.ts';
 import { opt } from '../ids.ts';
-import { OrderDirectionEnum } from './label.ts';
+import { OrderDirectionEnum } from './orderInput.ts';
 
 export const RepositoryPrivacyEnum = builder.enumType('RepositoryPrivacy', {
   description: 'The privacy of a repository.',

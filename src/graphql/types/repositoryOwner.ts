@@ -27,10 +27,14 @@ export const ActorRef = builder.interfaceRef<Account>('Actor').implement({
   }),
 });
 
-/** GitHub's RepositoryOwner: the interface users and organizations share (one table in our model, as Gitea's). */
-export const RepositoryOwnerRef = builder.interfaceRef<Models.User>('RepositoryOwner').implement({
+/**
+ * GitHub's RepositoryOwner: the interface users and organizations share (one table in our model, as Gitea's). A
+ * Prisma interface, so its `repositories` connection (repository.ts) is planned once for both.
+ */
+export const RepositoryOwnerRef = builder.prismaInterface('User', {
+  variant: 'RepositoryOwner',
   description: 'An account that can own repositories: a user or an organization.',
-  resolveType: typeNameOf,
+  resolveType: (o: Models.User) => typeNameOf(o),
   fields: (t) => ({
     // GitHub's RepositoryOwner has the Node id (gh selects `owner { id login }`); the same id as the User or
     // Organization node's own.

@@ -12,6 +12,7 @@ import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
+import { directionOf, orderInput } from './orderInput.ts';
 import { IssueRef } from './issue.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { RepositoryConnectionRef, RepositoryRef } from './repository.ts';
@@ -31,10 +32,14 @@ const SubscriptionStateEnum = builder.enumType('SubscriptionState', {
 
 const MODE_OF = { SUBSCRIBED: 'NORMAL', UNSUBSCRIBED: 'NONE', IGNORED: 'DONT' } as const;
 
+const StarOrderInput = orderInput('StarOrder', ['STARRED_AT'] as const, 'star connections');
+
 const stargazers = prismaConnectionHelpers(builder, 'Star', {
   cursor: 'id',
+  args: (t) => ({ orderBy: t.field({ type: StarOrderInput, description: 'In the order they starred it when absent.' }) }),
   select: (nodeSelection) => ({ createdAt: true, user: withUserScalars(nodeSelection(true)) }),
-  query: () => ({ orderBy: { id: 'asc' as const } }),
+  // Stars are made in id order: STARRED_AT is the id's.
+  query: (args) => ({ orderBy: { id: args.orderBy ? directionOf(args.orderBy) : ('asc' as const) } }),
   resolveNode: (row) => row.user,
 });
 
@@ -45,10 +50,27 @@ const watchers = prismaConnectionHelpers(builder, 'Watch', {
   resolveNode: (row) => row.user,
 });
 
+/** The starred repositories the viewer may see, only those the viewer owns (or only others') with ownedByViewer. */
+const starredWhere = (ctx: GraphQLContext, ownedByViewer: boolean | null | undefined): Models.Prisma.StarWhereInput => ({
+  repo: {
+    AND: [
+      repoReadWhere(ctx.cx),
+      ownedByViewer == null ? {} : ownedByViewer ? { ownerId: ctx.cx.viewer?.id ?? 0 } : { ownerId: { not: ctx.cx.viewer?.id ?? 0 } },
+    ],
+  },
+});
+
 const starredRepos = prismaConnectionHelpers(builder, 'Star', {
   cursor: 'id',
+  args: (t) => ({
+    orderBy: t.field({ type: StarOrderInput, description: 'In the order they were starred when absent.' }),
+    ownedByViewer: t.boolean({ description: 'Only repositories the viewer owns (true), or only others (false).' }),
+  }),
   select: (nodeSelection) => ({ createdAt: true, repo: nodeSelection(true) }),
-  query: (_args, ctx) => ({ where: { repo: repoReadWhere(ctx.cx) }, orderBy: { id: 'asc' as const } }),
+  query: (args, ctx) => ({
+    where: starredWhere(ctx, args.ownedByViewer),
+    orderBy: { id: args.orderBy ? directionOf(args.orderBy) : ('asc' as const) },
+  }),
   resolveNode: (row) => row.repo,
 });
 
@@ -77,6 +99,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
     {
       type: UserRef,
       description: 'Users who starred the repository, in the order they did (as GET /api/v1/repos/{owner}/{repo}/stargazers).',
+      args: stargazers.getArgs(),
       ...inherits('a readable repository shows its stargazers (as GET …/stargazers does)'),
       select: (args, ctx, nested) => ({
         stars: stargazers.getQuery(args, ctx, bothNodePaths(nested)),
@@ -130,10 +153,11 @@ builder.prismaObjectFields(UserRef, (t) => ({
     {
       type: RepositoryRef,
       description: 'Repositories the user starred that the viewer may see, in the order starred (as GET /api/v1/users/{username}/starred).',
+      args: starredRepos.getArgs(),
       ...filteredBy('repoReadWhere'),
       select: (args, ctx, nested) => ({
         stars: starredRepos.getQuery(args, ctx, bothNodePaths(nested)),
-        _count: { select: { stars: { where: { repo: repoReadWhere(ctx.cx) } } } },
+        _count: { select: { stars: { where: starredWhere(ctx, args.ownedByViewer) } } },
       }),
       resolve: (u, args, ctx) => ({ ...starredRepos.resolve(u.stars, args, ctx), total: u._count.stars }),
     },

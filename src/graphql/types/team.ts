@@ -1,4 +1,3 @@
-import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { teamUnitModes } from '../../permissions/teamUnits.ts';
@@ -7,17 +6,13 @@ import * as teamService from '../../services/org/team.ts';
 import * as teamMemberService from '../../services/org/teamMember.ts';
 import * as teamRepoService from '../../services/org/teamRepo.ts';
 import { canAdministerTeams, isViewerTeamMember } from '../../services/access/teamAccess.ts';
-import { teamMemberReadWhere, teamReadWhere } from '../../services/org/visibility.ts';
-import { repoReadWhere } from '../../services/repo/visibility.ts';
+import { teamReadWhere } from '../../services/org/visibility.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId, dbIdOf, opt, type GlobalId } from '../ids.ts';
 import { filteredBy, inherits } from '../policy.ts';
-import { bothNodePaths } from '../selection.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
-import { totalOf } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
-import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 import { SubscribableRef } from './githubInterfaces.ts';
 
@@ -26,7 +21,7 @@ const TeamVisibilityEnum = builder.enumType('TeamVisibility', {
   values: { PUBLIC: { value: 'PUBLIC' }, LIMITED: { value: 'LIMITED' }, PRIVATE: { value: 'PRIVATE' } } as const,
 });
 
-const TeamPrivacyEnum = builder.enumType('TeamPrivacy', {
+export const TeamPrivacyEnum = builder.enumType('TeamPrivacy', {
   description: "GitHub's team privacy: SECRET for private teams, VISIBLE for limited and public ones.",
   values: { SECRET: { value: 'SECRET' }, VISIBLE: { value: 'VISIBLE' } } as const,
 });
@@ -69,22 +64,6 @@ const TeamUnitPermissionInput = builder.inputType('TeamUnitPermissionInput', {
   }),
 });
 
-const teamMembers = prismaConnectionHelpers(builder, 'TeamUser', {
-  cursor: 'id',
-  select: (nodeSelection) => ({ user: nodeSelection(true) }),
-  query: (_args, ctx) => ({ where: teamMemberReadWhere(ctx.cx), orderBy: { id: 'asc' as const } }),
-  resolveNode: (row) => row.user,
-});
-
-const teamRepos = prismaConnectionHelpers(builder, 'TeamRepo', {
-  cursor: 'id',
-  select: (nodeSelection) => ({ repo: nodeSelection(true) }),
-  query: (_args, ctx) => ({ where: { repo: repoReadWhere(ctx.cx) }, orderBy: { id: 'asc' as const } }),
-  resolveNode: (row) => row.repo,
-});
-
-const withTotal = <C extends object>(conn: C, total: number): C & { total: number } => ({ ...conn, total });
-
 /** GraphQL `Team` (GitHub's names; Gitea's permission, units and visibility). */
 export const TeamRef = builder.prismaNode('Team', {
   description: 'A team of an organization: members and repositories with per-unit access.',
@@ -116,35 +95,6 @@ export const TeamRef = builder.prismaNode('Team', {
     includesAllRepositories: t.exposeBoolean('includesAllRepositories'),
     canCreateOrgRepo: t.exposeBoolean('canCreateOrgRepo'),
     organization: t.relation('org', { type: OrganizationRef, ...inherits('a readable team implies a visible organization (canReadTeam)') }),
-    members: t.connection(
-      {
-        type: UserRef,
-        description: 'Members (only organization members and site admins see them).',
-        ...filteredBy('teamMemberReadWhere'),
-        select: (args, ctx, nestedSelection) => ({
-          members: teamMembers.getQuery(args, ctx, bothNodePaths(nestedSelection)),
-          _count: { select: { members: { where: teamMemberReadWhere(ctx.cx) } } },
-        }),
-        resolve: (team, args, ctx) => withTotal(teamMembers.resolve(team.members, args, ctx), team._count.members),
-      },
-      { name: 'TeamMemberConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-      { name: 'TeamMemberEdge' },
-    ),
-    repositories: t.connection(
-      {
-        type: RepositoryRef,
-        description:
-          "The team's repositories the viewer can see; totalCount counts what REST's X-Total-Count counts (teamRepoCountWhere: all of them, as Gitea, except for public-only tokens).",
-        ...filteredBy('repoReadWhere'),
-        select: (args, ctx, nestedSelection) => ({
-          repos: teamRepos.getQuery(args, ctx, bothNodePaths(nestedSelection)),
-          _count: { select: { repos: { where: { repo: teamRepoService.teamRepoCountWhere(ctx.cx) } } } },
-        }),
-        resolve: (team, args, ctx) => withTotal(teamRepos.resolve(team.repos, args, ctx), team._count.repos),
-      },
-      { name: 'TeamRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-      { name: 'TeamRepositoryEdge' },
-    ),
     viewerIsAMember: t.boolean({ resolve: (team, _a, ctx) => isViewerTeamMember(ctx.cx, team) }),
     viewerCanAdminister: t.boolean({ resolve: (team, _a, ctx) => canAdministerTeams(ctx.cx, team.orgId) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -154,19 +104,6 @@ export const TeamRef = builder.prismaNode('Team', {
 tokenReadScope(TeamRef, 'organization');
 
 builder.prismaObjectFields(OrganizationRef, (t) => ({
-  teams: t.relatedConnection(
-    'orgTeams',
-    {
-      type: TeamRef,
-      cursor: 'id',
-      totalCount: true,
-      description: 'Teams the viewer may read, by name.',
-      ...filteredBy('teamReadWhere'),
-      query: (_args, ctx) => ({ where: teamReadWhere(ctx.cx), orderBy: [{ lowerName: 'asc' }] }),
-    },
-    { name: 'TeamConnection' },
-    { name: 'TeamEdge' },
-  ),
   team: t.prismaField({
     type: TeamRef,
     nullable: true,

@@ -9,7 +9,7 @@ import { loadApiRepos, withPermissions, type RepoWithPermission } from '../repo/
 import { statusesOfFilter } from './status.ts';
 
 const JOB_INCLUDE = {
-  run: { select: { ref: true, repo: { select: { ownerName: true, name: true } } } },
+  run: { select: { ref: true, index: true, workflowId: true, repo: { select: { ownerName: true, name: true } } } },
   task: { include: { runner: { select: { id: true, name: true } }, steps: { orderBy: { index: 'asc' } } } },
 } as const satisfies Models.Prisma.ActionRunJobInclude;
 

@@ -92,6 +92,19 @@ export async function listRepoAssignees(cx: ServiceContext, ref: RepoRef): Promi
 }
 
 /**
+ * The assignees of a repository the viewer reads, whose login or full name contains `query` (GraphQL
+ * Repository.assignableUsers): the list of GET …/assignees, which only signed-in viewers may have (none for others).
+ * @throws NotFoundError, PermissionDeniedError
+ */
+export async function findAssignableUsers(cx: ServiceContext, repo: Models.Repository, query = ''): Promise<User[]> {
+  if (!cx.viewer) return [];
+  const q = query.toLowerCase();
+  return (await listRepoAssignees(cx, { owner: repo.ownerName, repo: repo.name })).filter(
+    (u) => u.lowerName.includes(q) || u.fullName.toLowerCase().includes(q),
+  );
+}
+
+/**
  * Whether a user can be assigned to the repository's issues (GET /repos/{o}/{r}/assignees/{assignee}, Gitea
  * CanBeAssigned, the rule issue assignment applies): resolves when assignable. 404 for an unknown user or one
  * who cannot be assigned; 400 for an organization.

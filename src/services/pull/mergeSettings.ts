@@ -9,8 +9,18 @@ export type StoredPullSettings = PullSettings & { defaultTargetBranch?: string }
 /** The pull requests unit settings of a repository (missing keys take the new-repository defaults, as repo edit does). */
 export async function loadPullSettings(db: DbLike, repoId: number): Promise<StoredPullSettings> {
   const unit = await db.repoUnit.findUnique({ where: { repoId_type: { repoId, type: 'PULL_REQUESTS' } }, select: { config: true } });
-  return { ...PULL_DEFAULTS, ...(unitConfig(unit?.config) as Partial<StoredPullSettings>) };
+  return settingsOf(unit?.config);
 }
+
+/** The same, from a repository's units already loaded. */
+export function pullSettingsOf(units: readonly { type: string; config: string }[]): StoredPullSettings {
+  return settingsOf(units.find((u) => u.type === 'PULL_REQUESTS')?.config);
+}
+
+const settingsOf = (config: string | undefined): StoredPullSettings => ({
+  ...PULL_DEFAULTS,
+  ...(unitConfig(config) as Partial<StoredPullSettings>),
+});
 
 /** Gitea PullRequestsConfig.IsMergeStyleAllowed. */
 export function isMergeStyleAllowed(settings: PullSettings, style: MergeDo): boolean {

@@ -16,7 +16,10 @@ import {
   unsupportedQualifier,
   type SearchTerm,
 } from '../searchQuery.ts';
+import { authorAssociationLoader, authorAssociationOf, type AuthorAssociation } from '../issue/authorAssociation.ts';
+import { loadIssueViews, type IssueView } from '../issue/issue.ts';
 import { issueReadWhere } from '../issue/visibility.ts';
+import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { workInProgressWhere } from '../issue/wip.ts';
 
 type Where = Models.Prisma.IssueWhereInput;
@@ -227,4 +230,28 @@ export function issueSearch(cx: ServiceContext, query: string): IssueSearch {
   if (scopes.length) and.push({ OR: scopes });
   and.push(...textWhere(cx, words, fields.size ? fields : new Set(['title', 'body'])));
   return { where: { AND: and }, orderBy };
+}
+
+/** An issue or pull request a search found, with how its author stands to its repository. */
+export interface FoundIssue {
+  view: IssueView;
+  association: AuthorAssociation;
+}
+
+/**
+ * A page of the issues and pull requests `query` (GitHub's syntax) finds, with what their JSON shows, and how many
+ * it finds (GitHub's REST /search/issues).
+ * @throws InvalidArgumentError, PermissionDeniedError (as issueSearch)
+ */
+export async function searchIssuePage(cx: ServiceContext, query: string, page: ListOptions): Promise<Page<FoundIssue>> {
+  const { where, orderBy } = issueSearch(cx, query);
+  const [rows, total] = await Promise.all([cx.db.issue.findMany({ where, orderBy, ...skipTake(page) }), cx.db.issue.count({ where })]);
+  const loader = authorAssociationLoader(cx);
+  const [views, associations] = await Promise.all([
+    loadIssueViews(cx.db, rows),
+    Promise.all(
+      rows.map((r) => authorAssociationOf(loader, { issueId: r.id, posterId: r.posterId, originalAuthorId: r.originalAuthorId })),
+    ),
+  ]);
+  return { items: views.map((view, i) => ({ view, association: associations[i] ?? 'NONE' })), total };
 }

@@ -96,22 +96,41 @@ export async function gitObjectsByKey(
   );
 }
 
+/** Which commits of a history: touching `path`, in `[since, until]`, by an author with one of `authorEmails` or the user `authorId`'s addresses. */
+export interface HistoryFilter {
+  path?: string;
+  since?: Date;
+  until?: Date;
+  authorEmails?: readonly string[];
+  authorId?: number;
+}
+
 /**
- * A commit's history (GitHub Commit.history): the commits reachable from `oid`, newest first, touching `path`
- * when given, one window, with the total; empty when the viewer cannot read the code.
+ * A commit's history (GitHub Commit.history): the commits reachable from `oid`, newest first, kept by `filter`,
+ * one window, with the total; empty when the viewer cannot read the code. An author given by user id matches that
+ * user's activated e-mail addresses (none: no commit).
  * @throws InvalidArgumentError
  */
 export async function commitHistory(
   cx: ServiceContext,
   repo: GitRepoKey,
   oid: string,
-  opts: { path?: string; skip: number; limit: number },
+  opts: HistoryFilter & { skip: number; limit: number },
 ): Promise<{ total: number; commits: Array<Extract<GitObjectView, { type: 'commit' }>> }> {
   if (repo.isEmpty || !canRead(await cx.loaders.repoPermission.load(repo.id), 'CODE')) return { total: 0, commits: [] };
+  const authors = (opts.authorEmails ?? []).map((e) => `<${e}>`);
+  if (opts.authorId !== undefined) {
+    const rows = await cx.db.emailAddress.findMany({ where: { userId: opts.authorId, isActivated: true }, select: { email: true } });
+    if (!rows.length && !authors.length) return { total: 0, commits: [] };
+    authors.push(...rows.map((r) => `<${r.email}>`));
+  }
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const { total, commits } = await logCommits(gitDir, {
     head: oid,
     ...(opts.path ? { path: opts.path } : {}),
+    ...(opts.since ? { since: opts.since } : {}),
+    ...(opts.until ? { until: opts.until } : {}),
+    ...(authors.length ? { authors } : {}),
     skip: opts.skip,
     limit: opts.limit,
   });

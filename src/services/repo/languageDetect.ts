@@ -143,6 +143,13 @@ export function languageColor(name: string): string | null {
   return lookup().byName.get(name)?.color ?? null;
 }
 
+/** A language's linguist name, whatever its case (GitHub's `language:go` means Go); the name itself when unknown. */
+export function languageNamed(name: string): string {
+  const lower = name.toLowerCase();
+  for (const known of lookup().byName.keys()) if (known.toLowerCase() === lower) return known;
+  return name;
+}
+
 /**
  * Bytes per language for a tree's files (Gitea GetLanguageStats): only programming and markup languages count;
  * when none does, the first other language met is reported alone.

@@ -1,4 +1,6 @@
 import { canReadAny } from '../../permissions/repoPermission.ts';
+import { NotFoundError } from '../../errors.ts';
+import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 
 /**
@@ -16,4 +18,19 @@ export async function findRepoRedirect(cx: ServiceContext, owner: string, name: 
   const target = redirect.redirectRepo;
   if (!canReadAny(await cx.loaders.repoPermission.load(target.id))) return null;
   return { owner: target.ownerName, name: target.name };
+}
+
+/**
+ * The repository `owner/name`, or with `follow` the one a rename moved it to when the old name names none (GitHub's
+ * `repository(followRenames:)`), through the same read gate as requireRepo. @throws NotFoundError
+ */
+export async function requireRepoFollowingRenames(cx: ServiceContext, owner: string, name: string, follow: boolean): Promise<RepoAccess> {
+  try {
+    return await requireRepo(cx, owner, name);
+  } catch (err) {
+    if (!follow || !(err instanceof NotFoundError)) throw err;
+    const moved = await findRepoRedirect(cx, owner, name);
+    if (!moved) throw err;
+    return requireRepo(cx, moved.owner, moved.name);
+  }
 }

@@ -1,11 +1,12 @@
 import type { Models } from '../../db/client.ts';
-import { containsInsensitive } from '../../db/filters.ts';
+import { containsInsensitive, NO_ROWS } from '../../db/filters.ts';
 import { ValidationError } from '../../errors.ts';
 import { requireTokenScope } from '../access/guards.ts';
 import type { ServiceContext } from '../context.ts';
 import { booleanOf, invalidQualifierValue, loginOf, qualifiedTerms, addInFields, sortOf, unsupportedQualifier } from '../searchQuery.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { collaborativeWhere } from './access.ts';
+import { languageNamed } from './languageDetect.ts';
 import { repoReadWhere } from './visibility.ts';
 import { loadApiRepos, withPermissions, type RepoWithPermission } from './repoRows.ts';
 
@@ -171,9 +172,9 @@ export interface RepositorySearch {
 
 /**
  * The repositories `query` (GitHub's syntax) asks for, through the read policy of repositories: `user:`/`org:`
- * (the owner, `@me` the viewer) and `repo:owner/name` (several widen the search), `is:` public, private, archived,
+ * (the owner, `@me` the viewer) and `repo:owner/name` (several widen the search), `is:` public, private, internal (none), archived,
  * mirror, template, fork; `archived:`, `mirror:`, `template:` true or false; `fork:` true (forks too), only or false
- * (the default: no forks, as GitHub); `topic:`; `in:` name or description; `sort:` stars, forks, updated or created
+ * (the default: no forks, as GitHub); `topic:`; `language:` (the primary language); `in:` name or description; `sort:` stars, forks, updated or created
  * (`-asc`/`-desc`; by name otherwise). Words match names and descriptions.
  * @throws InvalidArgumentError naming an unsupported qualifier or a value a qualifier does not take;
  * PermissionDeniedError for a token without read:repository
@@ -205,7 +206,9 @@ export function repositorySearch(cx: ServiceContext, query: string): RepositoryS
         else if (v === 'mirror') and.push({ isMirror: true });
         else if (v === 'template') and.push({ isTemplate: true });
         else if (v === 'fork') forks = 'only';
-        else throw invalidQualifierValue(term, 'public, private, archived, mirror, template or fork');
+        // GitHub's enterprise-wide visibility: no Gitea repository is internal.
+        else if (v === 'internal') and.push(NO_ROWS);
+        else throw invalidQualifierValue(term, 'public, private, internal, archived, mirror, template or fork');
         break;
       }
       case 'archived':
@@ -225,6 +228,10 @@ export function repositorySearch(cx: ServiceContext, query: string): RepositoryS
       }
       case 'topic':
         and.push({ repoTopics: { some: { topic: { name: term.value.toLowerCase() } } } });
+        break;
+      case 'language':
+        // The primary language, as last computed (GitHub matches the repository's language).
+        and.push({ languageStats: { some: { isPrimary: true, language: languageNamed(term.value) } } });
         break;
       case 'in':
         addInFields(term, ['name', 'description'] as const, fields);
@@ -250,4 +257,15 @@ export function repositorySearch(cx: ServiceContext, query: string): RepositoryS
     });
   }
   return { where: { AND: and }, orderBy };
+}
+
+/**
+ * A page of the repositories `query` (GitHub's syntax) finds, with what their JSON shows, and how many it finds
+ * (GitHub's REST /search/repositories).
+ * @throws InvalidArgumentError, PermissionDeniedError (as repositorySearch)
+ */
+export async function searchRepositoryPage(cx: ServiceContext, query: string, page: ListOptions): Promise<Page<RepoWithPermission>> {
+  const { where, orderBy } = repositorySearch(cx, query);
+  const [rows, total] = await Promise.all([loadApiRepos(cx, { where, orderBy, ...skipTake(page) }), cx.db.repository.count({ where })]);
+  return { items: await withPermissions(cx, rows), total };
 }
