@@ -23,27 +23,20 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** The client's redirect target: records each callback URL. */
+/** The client's redirect target: answers the browser; the test reads the callback URL from the browser itself. */
 class Callback {
-  readonly server: http.Server;
-  private waiting: Array<(url: URL) => void> = [];
+  readonly server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('done');
+  });
   port = 0;
-  constructor() {
-    this.server = http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('done');
-      const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
-      if (url.pathname === '/callback') this.waiting.shift()?.(url);
-    });
-  }
   async listen(): Promise<void> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
   }
-  /** The next callback's URL. */
-  next(): Promise<URL> {
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
 }
+
+/** How long one browser step may take before the test names it and fails (a hang, not slowness). */
+const STEP_TIMEOUT = 60_000;
 
 let browser: Browser;
 beforeAll(async () => {
@@ -78,22 +71,29 @@ describe.each(PROVIDERS)('OpenID Connect with openid-client and Chromium (%s)', 
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
     });
-    const arrived = callback.next();
     const page = await context.newPage();
-    await page.goto(url.href);
-    if (expect.signIn) {
-      await page.fill('#user_name', 'alice');
-      await page.fill('#password', PASSWORD);
-      await page.click('button[type=submit]');
+    page.setDefaultTimeout(STEP_TIMEOUT);
+    let callbackUrl: URL;
+    try {
+      const arrived = page.waitForURL((u) => u.port === String(callback.port) && u.pathname === '/callback');
+      arrived.catch(() => undefined); // awaited below; a step before it may fail first
+      await page.goto(url.href);
+      if (expect.signIn) {
+        await page.fill('#user_name', 'alice');
+        await page.fill('#password', PASSWORD);
+        await page.click('button[type=submit]');
+      }
+      if (expect.consent) {
+        await page.waitForSelector('button[value=true]');
+        const text = await page.textContent('body');
+        if (!text?.includes('asks for access to your account')) throw new Error(`not the consent page: ${text}`);
+        await page.click('button[value=true]');
+      }
+      await arrived;
+      callbackUrl = new URL(page.url());
+    } finally {
+      await page.close();
     }
-    if (expect.consent) {
-      await page.waitForSelector('button[value=true]');
-      const text = await page.textContent('body');
-      if (!text?.includes('asks for access to your account')) throw new Error(`not the consent page: ${text}`);
-      await page.click('button[value=true]');
-    }
-    const callbackUrl = await arrived;
-    await page.close();
     const tokens = await oidc.authorizationCodeGrant(cfg, callbackUrl, {
       pkceCodeVerifier: verifier,
       expectedState: state,
@@ -103,12 +103,14 @@ describe.each(PROVIDERS)('OpenID Connect with openid-client and Chromium (%s)', 
     return { tokens, callbackUrl };
   }
 
-  const api = (token: string, path = '/api/v1/user') => fetch(`${root}${path.slice(1)}`, { headers: { authorization: `Bearer ${token}` } });
+  const api = (token: string, path = '/api/v1/user') =>
+    fetch(`${root}${path.slice(1)}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(STEP_TIMEOUT) });
   const viewer = async (token: string) => {
     const res = await fetch(`${root}api/graphql`, {
       method: 'POST',
       headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ viewer { login } }' }),
+      signal: AbortSignal.timeout(STEP_TIMEOUT),
     });
     return { status: res.status, body: (await res.json()) as { data?: { viewer: { login: string } | null }; errors?: unknown[] } };
   };
