@@ -22,7 +22,10 @@ export default defineConfig({
     pool: 'forks',
     // The young-generation size `npm start` gives the server (package.json): the tests run under the same V8 flags,
     // and fewer scavenges promote less (two git-heavy files: 70-73 s against 75.5 s alone).
-    execArgv: ['--max-semi-space-size=64'],
+    execArgv: [
+      '--max-semi-space-size=64',
+      ...(process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TEST_CPU_PROF}`] : []),
+    ],
     maxWorkers: 4,
     // Servers and CLI commands the tests start run the bundle (npm run build), built once here.
     globalSetup: ['./test/helpers/buildBundle.ts'],

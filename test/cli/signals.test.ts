@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { CLIENT_PROVIDERS } from '../helpers/db.ts';
 import { serverDatabaseForSuite, serverEnv } from '../helpers/serverDatabase.ts';
 import { accepts, freePort, portFree, slowUpload, until } from '../helpers/serverProcess.ts';
 import { RunnerWorld } from '../runner/builtinRunnerProcess.ts';
@@ -30,7 +30,7 @@ const STARTS: Array<[string, NodeJS.Signals, string[]]> = [
   ['node src/bin/forgegraph.js serve', 'SIGHUP', [process.execPath, 'src/bin/forgegraph.js', 'serve']],
 ];
 
-describe.each(PROVIDERS)('SIGTERM to the outermost process stops the server (%s)', (provider) => {
+describe.each(CLIENT_PROVIDERS)('SIGTERM to the outermost process stops the server (%s)', (provider) => {
   const suite = serverDatabaseForSuite(provider);
 
   it.each(STARTS)('%s, %s: the port is released, the request in flight is answered, no process survives', async (_name, signal, argv) => {
@@ -72,7 +72,7 @@ describe('SIGTERM to `node src/bin/forgegraph.js runner daemon`', () => {
   let w: RunnerWorld;
 
   beforeAll(async () => {
-    w = await RunnerWorld.start(PROVIDERS[0] ?? 'sqlite');
+    w = await RunnerWorld.start(CLIENT_PROVIDERS[0] ?? 'sqlite');
   });
 
   afterAll(async () => {

@@ -32,15 +32,19 @@ export class GitClient {
 
   /** Runs git in `cwd` (the sandbox by default). */
   run(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<GitResult> {
-    const child = spawnTestGit(['-c', 'credential.helper=', ...args], opts.cwd ?? this.home, {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: this.home,
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_ASKPASS: '',
-      SSH_ASKPASS: '',
-      ...opts.env,
-    });
+    const child = spawnTestGit(
+      ['-c', 'credential.helper=', '-c', 'maintenance.auto=false', '-c', 'gc.auto=0', ...args],
+      opts.cwd ?? this.home,
+      {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: this.home,
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_ASKPASS: '',
+        SSH_ASKPASS: '',
+        ...opts.env,
+      },
+    );
     return childOutput(child);
   }
 

@@ -5,11 +5,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { CLIENT_PROVIDERS } from '../helpers/db.ts';
 import { createRepo } from '../helpers/fixtures.ts';
 import { GH, run, startGhHarness, type GhHarness } from '../helpers/ghHarness.ts';
 
-describe.skipIf(!GH).each(PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (provider) => {
+describe.skipIf(!GH).each(CLIENT_PROVIDERS)('gh, GitHub CLI, against the forge (%s)', (provider) => {
   let h: GhHarness;
   let t: GhHarness['t'];
   let host: string;

@@ -6,7 +6,7 @@ import type { Client } from '@connectrpc/connect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunnerService } from '../../src/runner/gen/runner/v1/services_pb.ts';
 import { basic } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { CLIENT_PROVIDERS } from '../helpers/db.ts';
 import { GH, startGhHarness, type GhHarness } from '../helpers/ghHarness.ts';
 import { listenBase, registeredRunner } from '../runner/runnerClient.ts';
 
@@ -34,7 +34,7 @@ interface RunJson {
   jobs: { name: string; status: string; conclusion: string; steps: { name: string; number: number; conclusion: string }[] }[];
 }
 
-describe.skipIf(!GH).each(PROVIDERS)('gh workflow and gh run (%s)', (provider) => {
+describe.skipIf(!GH).each(CLIENT_PROVIDERS)('gh workflow and gh run (%s)', (provider) => {
   let h: GhHarness;
   let runner: Client<typeof RunnerService>;
   const R = () => ['-R', h.repo];

@@ -2,7 +2,7 @@
 // fields of `gh repo view --json`; each effect is checked through /api/v1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { CLIENT_PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator, createMilestone, createRepo, createRepoLabel, editRepo } from '../helpers/fixtures.ts';
 import { GH, startGhHarness, type GhHarness } from '../helpers/ghHarness.ts';
 
@@ -14,7 +14,7 @@ interface Listed {
   pushedAt: string;
 }
 
-describe.skipIf(!GH).each(PROVIDERS)('gh repo list, pr edit, issue edit (%s)', (provider) => {
+describe.skipIf(!GH).each(CLIENT_PROVIDERS)('gh repo list, pr edit, issue edit (%s)', (provider) => {
   let h: GhHarness;
   const names = (out: string): string[] =>
     out

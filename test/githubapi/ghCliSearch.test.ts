@@ -2,7 +2,7 @@
 // through the same read policies as every other search (a private repository's issues are found by its readers only).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { CLIENT_PROVIDERS } from '../helpers/db.ts';
 import { createRepo, createRepoLabel } from '../helpers/fixtures.ts';
 import { GH, startGhHarness, type GhHarness } from '../helpers/ghHarness.ts';
 
@@ -16,7 +16,7 @@ interface FoundIssue {
   author: { login: string };
 }
 
-describe.skipIf(!GH).each(PROVIDERS)('gh search (%s)', (provider) => {
+describe.skipIf(!GH).each(CLIENT_PROVIDERS)('gh search (%s)', (provider) => {
   let h: GhHarness;
   let carolToken: string;
 

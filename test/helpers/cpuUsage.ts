@@ -1,22 +1,47 @@
 // Vitest setup file: records each test file's CPU time (the worker's own, and that of the processes it started and
 // reaped: git, servers, CLI commands) so the summary can name where the suite's CPU goes. On a 2-core machine the
 // suite's wall time follows its CPU time, not the sum of file durations.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { cpuLogFile } from './cpuLog.ts';
 
-/** CPU seconds of this process, and of its reaped children (/proc/self/stat cutime + cstime, in clock ticks). */
+/** Fields 14-17 of /proc/<pid>/stat (utime, stime, cutime, cstime), in seconds; null when unreadable. */
+function statTimes(pid: number | 'self'): { own: number; reaped: number } | null {
+  try {
+    // The command name (field 2) may hold spaces; the fields after it start at field 3.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return { own: ((fields[11] ?? 0) + (fields[12] ?? 0)) / 100, reaped: ((fields[13] ?? 0) + (fields[14] ?? 0)) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/** The pids of this process's live children (all threads' lists). */
+function liveChildren(): number[] {
+  try {
+    return readdirSync('/proc/self/task').flatMap((tid) =>
+      readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * CPU seconds of this process, and of the processes it started: those it reaped, plus those still running with what
+ * they reaped (the git launcher helper lives as long as the worker, and its git commands are its children).
+ */
 function cpuSeconds(): { self: number; children: number } {
   const usage = process.cpuUsage();
-  let children = 0;
-  try {
-    // Fields after the command name (which may hold spaces) start at field 3; cutime and cstime are fields 16 and 17.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    children = (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    // Not Linux: children are not counted.
+  let children = statTimes('self')?.reaped ?? 0;
+  for (const pid of liveChildren()) {
+    const t = statTimes(pid);
+    if (t) children += t.own + t.reaped;
   }
   return { self: (usage.user + usage.system) / 1e6, children };
 }

@@ -17,6 +17,14 @@ export const PROVIDERS: DbProvider[] = (() => {
   return only ? all.filter((p) => only.includes(p)) : all;
 })();
 
+/**
+ * The database for files that drive an external client end to end (gh, Chromium, OpenSSH, the npm CLI, signals to
+ * the server process): one, not each. What they test is the client's conversation with a door; the services beneath
+ * it run on every database in the other files. With both databases that is PostgreSQL (the scale-out deployment,
+ * which a plain `npm test` does not reach), else SQLite.
+ */
+export const CLIENT_PROVIDERS: DbProvider[] = PROVIDERS.slice(-1);
+
 /** A fresh database for one suite, and how to throw it away. */
 export interface TestDatabase {
   provider: DbProvider;

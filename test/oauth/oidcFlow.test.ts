@@ -8,7 +8,7 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { CLIENT_PROVIDERS } from '../helpers/db.ts';
 import { addMember, createOrgAs } from '../helpers/org.ts';
 import { freePort } from '../helpers/serverProcess.ts';
 import { createRepoFixture, GitClient, gitUrl } from '../githttp/gitClient.ts';
@@ -46,7 +46,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe.each(PROVIDERS)('OpenID Connect with openid-client and Chromium (%s)', (provider) => {
+describe.each(CLIENT_PROVIDERS)('OpenID Connect with openid-client and Chromium (%s)', (provider) => {
   let t: TestApp;
   let port: number;
   let root: string;

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { CLIENT_PROVIDERS } from '../helpers/db.ts';
 import { createRepo } from '../helpers/fixtures.ts';
 
 const run = promisify(execFile);
@@ -19,7 +19,7 @@ interface NpmResult {
   stderr: string;
 }
 
-describe.each(PROVIDERS)('npm CLI against the npm registry (%s)', (provider) => {
+describe.each(CLIENT_PROVIDERS)('npm CLI against the npm registry (%s)', (provider) => {
   let t: TestApp;
   let owner: Models.User;
   let dir = '';

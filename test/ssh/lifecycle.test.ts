@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { HostKey } from '../../src/ssh/hostKeys.ts';
 import { basic, type TestApp } from '../helpers/app.ts';
 import { childOutput } from '../helpers/childOutput.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { CLIENT_PROVIDERS } from '../helpers/db.ts';
 import { createRepoFixture } from '../githttp/gitClient.ts';
 import { SshClient, startSshTestApp, type KeyPair } from './sshClient.ts';
 
@@ -40,7 +40,7 @@ function rawConnection(port: number): Promise<{ received: string; ms: number }> 
   });
 }
 
-describe.each(PROVIDERS)('SSH server lifecycle (%s)', (provider) => {
+describe.each(CLIENT_PROVIDERS)('SSH server lifecycle (%s)', (provider) => {
   let t: TestApp;
   let port: number;
   let ssh: SshClient;

@@ -3,12 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { basic, type TestApp } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { CLIENT_PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator, editUser } from '../helpers/fixtures.ts';
 import { capturePushes, createRepoFixture, GitClient } from '../githttp/gitClient.ts';
 import { SshClient, startSshTestApp, type KeyPair } from './sshClient.ts';
 
-describe.each(PROVIDERS)('git over SSH (%s)', (provider) => {
+describe.each(CLIENT_PROVIDERS)('git over SSH (%s)', (provider) => {
   let t: TestApp;
   let port: number;
   let git: GitClient;
