@@ -16,6 +16,7 @@ import { registerApp, type RegisteredApp } from './oauthFixtures.ts';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
+  '--disable-quic',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
