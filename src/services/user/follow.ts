@@ -20,16 +20,11 @@ async function accountOf(cx: ServiceContext, username: string): Promise<User> {
 }
 
 /**
- * The Follow rows a follower list shows (Gitea GetUserFollowers / GetUserFollowing): individual users only, and
- * only those the viewer may see (the user read policy).
+ * The accounts a follower list shows (Gitea GetUserFollowers / GetUserFollowing): individual users only, and only
+ * those the viewer may see (the user read policy).
  */
-export function followersWhere(cx: ServiceContext, userId: number): Models.Prisma.FollowWhereInput {
-  return { followId: userId, user: { type: 'INDIVIDUAL', AND: [userReadWhere(cx)] } };
-}
-
-/** The Follow rows of the accounts `userId` follows that the viewer may see (individual users only, as Gitea lists them). */
-export function followingWhere(cx: ServiceContext, userId: number): Models.Prisma.FollowWhereInput {
-  return { userId, follow: { type: 'INDIVIDUAL', AND: [userReadWhere(cx)] } };
+export function listedFollowWhere(cx: ServiceContext): Models.Prisma.UserWhereInput {
+  return { type: 'INDIVIDUAL', AND: [userReadWhere(cx)] };
 }
 
 /** Whether `userId` follows `followId`. */
@@ -44,9 +39,9 @@ export async function isFollowing(db: DbLike, userId: number, followId: number):
 export async function listFollowers(cx: ServiceContext, username: string | null, opts: ListOptions | ListWindow): Promise<Page<User>> {
   requireTokenScope(cx, 'user', 'read');
   const user = username === null ? requireViewer(cx) : await accountOf(cx, username);
-  const where = followersWhere(cx, user.id);
+  const where = { followId: user.id, user: listedFollowWhere(cx) };
   const [rows, total] = await Promise.all([
-    cx.db.follow.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], include: { user: true }, ...skipTake(opts) }),
+    cx.db.follow.findMany({ where, orderBy: { id: 'desc' }, include: { user: true }, ...skipTake(opts) }),
     cx.db.follow.count({ where }),
   ]);
   return { items: rows.map((r) => r.user), total };
@@ -59,9 +54,9 @@ export async function listFollowers(cx: ServiceContext, username: string | null,
 export async function listFollowing(cx: ServiceContext, username: string | null, opts: ListOptions | ListWindow): Promise<Page<User>> {
   requireTokenScope(cx, 'user', 'read');
   const user = username === null ? requireViewer(cx) : await accountOf(cx, username);
-  const where = followingWhere(cx, user.id);
+  const where = { userId: user.id, follow: listedFollowWhere(cx) };
   const [rows, total] = await Promise.all([
-    cx.db.follow.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], include: { follow: true }, ...skipTake(opts) }),
+    cx.db.follow.findMany({ where, orderBy: { id: 'desc' }, include: { follow: true }, ...skipTake(opts) }),
     cx.db.follow.count({ where }),
   ]);
   return { items: rows.map((r) => r.follow), total };
@@ -173,8 +168,20 @@ export async function idsFollowingViewer(cx: ServiceContext, userIds: readonly n
   return new Set(rows.map((r) => r.userId));
 }
 
-/** Whether the viewer may follow `user` (GraphQL viewerCanFollow): signed in, not oneself, no block either way. */
-export async function viewerCanFollow(cx: ServiceContext, user: Pick<User, 'id'>): Promise<boolean> {
-  if (!cx.viewer || cx.viewer.id === user.id) return false;
-  return !(await blockedEitherWay(cx.db, cx.viewer.id, user.id));
+/** Of `userIds`, those the viewer may follow (GraphQL viewerCanFollow): signed in, not oneself, no block either way. */
+export async function idsViewerCanFollow(cx: ServiceContext, userIds: readonly number[]): Promise<Set<number>> {
+  const viewer = cx.viewer;
+  if (!viewer || !userIds.length) return new Set();
+  const ids = userIds.filter((id) => id !== viewer.id);
+  const blocks = await cx.db.block.findMany({
+    where: {
+      OR: [
+        { blockerId: viewer.id, blockeeId: { in: ids } },
+        { blockeeId: viewer.id, blockerId: { in: ids } },
+      ],
+    },
+    select: { blockerId: true, blockeeId: true },
+  });
+  const blocked = new Set(blocks.map((b) => (b.blockerId === viewer.id ? b.blockeeId : b.blockerId)));
+  return new Set(ids.filter((id) => !blocked.has(id)));
 }
