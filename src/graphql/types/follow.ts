@@ -88,7 +88,11 @@ for (const [name, follow] of [
 ] as const) {
   builder.relayMutationField(
     name,
-    { inputFields: (t) => ({ userId: t.globalID({ required: true, description: follow ? 'ID of the user to follow.' : 'ID of the user to unfollow.' }) }) },
+    {
+      inputFields: (t) => ({
+        userId: t.globalID({ required: true, description: follow ? 'ID of the user to follow.' : 'ID of the user to unfollow.' }),
+      }),
+    },
     {
       description: follow
         ? 'Follow a user (as PUT /api/v1/user/following/{username}).'

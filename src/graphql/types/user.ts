@@ -74,10 +74,10 @@ export const UserRef = builder.prismaNode('User', {
 });
 tokenReadScope(UserRef, 'user');
 
-/** GitHub's UserConnection: assignees, watchers… */
 /** GitHub's UserEdge, shared by UserConnection and the follower connections (FollowerConnection, FollowingConnection). */
 export const UserEdgeRef = builder.edgeObject({ type: UserRef, name: 'UserEdge' });
 
+/** GitHub's UserConnection: assignees, watchers… */
 export const UserConnectionRef = sharedConnection(UserRef, 'UserConnection', UserEdgeRef);
 
 /**

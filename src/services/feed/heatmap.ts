@@ -36,7 +36,11 @@ export async function getUserHeatmap(cx: ServiceContext, username: string, now =
     onlyPerformedBy: user.type !== 'ORGANIZATION',
   });
   // One row per distinct instant, counted by the database; the 15-minute buckets are summed here.
-  const groups = await cx.db.action.groupBy({ by: ['createdAt'], where: { AND: [where, { createdAt: { gt: since } }] }, _count: { _all: true } });
+  const groups = await cx.db.action.groupBy({
+    by: ['createdAt'],
+    where: { AND: [where, { createdAt: { gt: since } }] },
+    _count: { _all: true },
+  });
   const buckets = new Map<number, number>();
   for (const g of groups) {
     const ts = Math.floor(g.createdAt.getTime() / 1000 / BUCKET_SECONDS) * BUCKET_SECONDS;

@@ -73,7 +73,11 @@ export async function userIdsByNames(db: DbLike, names: readonly string[] | unde
 }
 
 /** Gitea GetTeamIDsByNames: teams of the owning organization; a user-owned repository ignores them. @throws ValidationError */
-export async function teamIdsByNames(db: DbLike, repo: Models.Repository, names: readonly string[] | undefined): Promise<number[] | undefined> {
+export async function teamIdsByNames(
+  db: DbLike,
+  repo: Models.Repository,
+  names: readonly string[] | undefined,
+): Promise<number[] | undefined> {
   if (names === undefined) return undefined;
   const owner = await db.user.findUnique({ where: { id: repo.ownerId }, select: { type: true } });
   if (owner?.type !== 'ORGANIZATION') return [];

@@ -101,7 +101,12 @@ export async function createTagProtection(cx: ServiceContext, ref: RepoRef, inpu
  * given (Gitea neither trims an edited pattern nor requires an allowlist here).
  * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError
  */
-export async function editTagProtection(cx: ServiceContext, ref: RepoRef, id: number, input: TagProtectionInput): Promise<TagProtectionView> {
+export async function editTagProtection(
+  cx: ServiceContext,
+  ref: RepoRef,
+  id: number,
+  input: TagProtectionInput,
+): Promise<TagProtectionView> {
   const access = await adminRepo(cx, ref, 'write');
   if (access.repo.isArchived) throw new RepoArchivedError();
   const row = await ruleById(cx.db, access.repo.id, id);

@@ -47,7 +47,8 @@ describe.each(PROVIDERS)('tag protection (%s)', (provider) => {
     expect(list.json).toMatchObject([{ id, name_pattern: 'v*' }]);
 
     // Gitea's refusals: empty pattern and empty allowlists (400), a duplicate pattern (403), unknown users (422).
-    const post = (body: unknown, as = 'alice') => t.request('POST', '/api/v1/repos/alice/demo/tag_protections', { headers: basic(as), body });
+    const post = (body: unknown, as = 'alice') =>
+      t.request('POST', '/api/v1/repos/alice/demo/tag_protections', { headers: basic(as), body });
     expectGiteaError(await post({ name_pattern: '  ', whitelist_usernames: ['carol'] }), 400, 'name_pattern are empty');
     expectGiteaError(await post({ name_pattern: 'x*' }), 400, 'both whitelist_usernames and whitelist_teams are empty');
     expectGiteaError(await post({ name_pattern: 'v*', whitelist_usernames: ['carol'] }), 403, 'Tag protection already exist');
@@ -63,13 +64,17 @@ describe.each(PROVIDERS)('tag protection (%s)', (provider) => {
     expect(edited.json).toMatchObject({ name_pattern: 'v*' });
     expect([...(edited.json.whitelist_usernames as string[])].sort()).toEqual(['alice', 'carol']);
 
-    const extra = await api('POST', '/repos/alice/demo/tag_protections', 'alice', { name_pattern: 'tmp-*', whitelist_usernames: ['alice'] });
+    const extra = await api('POST', '/repos/alice/demo/tag_protections', 'alice', {
+      name_pattern: 'tmp-*',
+      whitelist_usernames: ['alice'],
+    });
     expect((await api('DELETE', `/repos/alice/demo/tag_protections/${extra.json.id as number}`, 'alice')).status).toBe(204);
     expect((await api('GET', '/repos/alice/demo/tag_protections', 'alice')).json).toHaveLength(1);
   });
 
   it('API tags and releases: protected tags only for the allowlist, with Gitea 422 texts', async () => {
-    const createTag = (as: string, tag_name: string) => t.request('POST', '/api/v1/repos/alice/demo/tags', { headers: basic(as), body: { tag_name } });
+    const createTag = (as: string, tag_name: string) =>
+      t.request('POST', '/api/v1/repos/alice/demo/tags', { headers: basic(as), body: { tag_name } });
     expectGiteaError(await createTag('bob', 'v1.0'), 422, 'user not allowed to create protected tag');
     // Not even the owner (a repository admin) is exempt: only the allowlist is.
     expect((await createTag('carol', 'v1.0')).statusCode).toBe(201);
@@ -96,7 +101,10 @@ describe.each(PROVIDERS)('tag protection (%s)', (provider) => {
     const free = await f.git.run(['push', 'origin', 'refs/tags/build-7'], { cwd: bobDir });
     expect(free.code, free.stderr).toBe(0);
 
-    const regex = await api('POST', '/repos/alice/demo/tag_protections', 'alice', { name_pattern: '/^build-\\d+$/', whitelist_usernames: ['carol'] });
+    const regex = await api('POST', '/repos/alice/demo/tag_protections', 'alice', {
+      name_pattern: '/^build-\\d+$/',
+      whitelist_usernames: ['carol'],
+    });
     expect(regex.status).toBe(201);
     const delBuild = await f.git.run(['push', 'origin', '--delete', 'refs/tags/build-7'], { cwd: bobDir });
     expect(delBuild.code).not.toBe(0);
