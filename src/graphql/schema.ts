@@ -2,6 +2,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { builder } from './builder.ts';
 import { enforceTokenReadScopes } from './tokenReadScopes.ts';
 import './types/user.ts';
+import './types/follow.ts';
 import './types/accessToken.ts';
 import './types/publicKey.ts';
 import './types/organization.ts';

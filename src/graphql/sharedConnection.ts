@@ -21,7 +21,11 @@ export function connectionCount(conn: object): number | Promise<number> {
  * lists such nodes, with `totalCount`. Pass it as a field's connection options (t.connection, t.relatedConnection,
  * t.prismaConnection); a relatedConnection still needs `totalCount: true` so its count is planned.
  */
-export function sharedConnection<Shape>(type: ObjectRef<Types, Shape>, name: `${string}Connection`, edge?: string) {
+export function sharedConnection<Shape>(
+  type: ObjectRef<Types, Shape>,
+  name: `${string}Connection`,
+  edge?: string | ObjectRef<Types, { cursor: string; node?: Shape }>,
+) {
   return builder.connectionObject(
     {
       type,
@@ -35,6 +39,6 @@ export function sharedConnection<Shape>(type: ObjectRef<Types, Shape>, name: `${
         }),
       }),
     },
-    { name: edge ?? name.replace(/Connection$/, 'Edge') },
+    typeof edge === 'object' ? edge : { name: edge ?? name.replace(/Connection$/, 'Edge') },
   );
 }

@@ -131,7 +131,8 @@ import {
   GeneralUISettings,
   ServerVersion,
 } from './structs/settings.ts';
-import { Activity } from './structs/activity.ts';
+import { Activity, UserHeatmapData } from './structs/activity.ts';
+import { CreateTagProtectionOption, EditTagProtectionOption, TagProtection } from './structs/tagProtection.ts';
 import { Team, CreateTeamOption, EditTeamOption, TeamSearchResults } from './structs/team.ts';
 import { AddTimeOption, StopWatch, TrackedTime } from './structs/trackedTime.ts';
 import {
@@ -186,6 +187,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   CommitStatus,
   AnnotatedTagObject,
   Activity,
+  UserHeatmapData,
+  TagProtection,
   Attachment,
   Branch,
   ChangedFile,
@@ -313,6 +316,8 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateReleaseOption,
   CreateRepoOption,
   CreateTagOption,
+  CreateTagProtectionOption,
+  EditTagProtectionOption,
   CreateTeamOption,
   CreateUserOption,
   DeleteEmailOption,

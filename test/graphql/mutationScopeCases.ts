@@ -53,6 +53,8 @@ const withHead = async (fx: ScopeFixture) => {
   return { repo, repositoryId: encodeGlobalID('Repository', row.id as number), head: (branch.commit as { id: string }).id };
 };
 const issueOf = (issue: IssueAt) => issue.gid;
+/** The global id of the account `login`. */
+const userGid = async (fx: ScopeFixture, login: string) => encodeGlobalID('User', (await fx.rest('GET', `/users/${login}`)).id as number);
 const labelled = async (fx: ScopeFixture) => {
   const issue = await fx.issue();
   const label = await fx.repoLabel(issue.repo);
@@ -419,6 +421,24 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       publicOnlyExempt: "the viewer's own block list; Gitea's public-only rule has no context user there",
     },
     { label: 'for an organization', rest: 'DELETE /orgs/{org}/blocks/{username}', input: async (fx) => blocked(fx, await fx.org()) },
+  ],
+  followUser: [
+    {
+      rest: 'PUT /user/following/{username}',
+      input: async (fx) => ({ userId: await userGid(fx, await fx.newUser()) }),
+      publicOnlyExempt: 'the target is a public account, which a public-only token may follow (Gitea checkTokenPublicOnly)',
+    },
+  ],
+  unfollowUser: [
+    {
+      rest: 'DELETE /user/following/{username}',
+      input: async (fx) => {
+        const login = await fx.newUser();
+        await fx.rest('PUT', `/user/following/${login}`);
+        return { userId: await userGid(fx, login) };
+      },
+      publicOnlyExempt: 'the target is a public account, which a public-only token may unfollow (Gitea checkTokenPublicOnly)',
+    },
   ],
   lockLockable: [
     {

@@ -74,8 +74,11 @@ export const UserRef = builder.prismaNode('User', {
 });
 tokenReadScope(UserRef, 'user');
 
+/** GitHub's UserEdge, shared by UserConnection and the follower connections (FollowerConnection, FollowingConnection). */
+export const UserEdgeRef = builder.edgeObject({ type: UserRef, name: 'UserEdge' });
+
 /** GitHub's UserConnection: assignees, watchers… */
-export const UserConnectionRef = sharedConnection(UserRef, 'UserConnection');
+export const UserConnectionRef = sharedConnection(UserRef, 'UserConnection', UserEdgeRef);
 
 /**
  * The user a row names (a poster, an author): the one a preloader attached (`loaded`, preload/plan.ts), at once,

@@ -55,6 +55,7 @@ import { repoActionsRoutes } from './repo/actions.ts';
 import { repoActionWorkflowRoutes } from './repo/actionWorkflows.ts';
 import { repoActionTaskRoutes } from './repo/actionTasks.ts';
 import { tagRoutes } from './repo/tags.ts';
+import { tagProtectionRoutes } from './repo/tagProtections.ts';
 import { repoRoutes } from './repo/repos.ts';
 import { repoSearchRoutes } from './repo/search.ts';
 import { topicRoutes } from './repo/topics.ts';
@@ -63,6 +64,8 @@ import { transferRoutes } from './repo/transfer.ts';
 import { issueTemplateRoutes } from './repo/issueTemplates.ts';
 import { languageRoutes } from './repo/languages.ts';
 import { userBlockRoutes } from './user/blocks.ts';
+import { followRoutes } from './user/follows.ts';
+import { heatmapRoutes } from './user/heatmap.ts';
 import { emailRoutes } from './user/emails.ts';
 import { userKeyRoutes } from './user/keys.ts';
 import { tokenRoutes } from './user/tokens.ts';
@@ -98,6 +101,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...memberRoutes,
   ...teamRoutes,
   ...userBlockRoutes,
+  ...followRoutes,
+  ...heatmapRoutes,
   ...orgBlockRoutes,
   ...orgLabelRoutes,
   ...repoEditRoutes,
@@ -142,6 +147,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...releaseRoutes,
   ...releaseAssetRoutes,
   ...tagRoutes,
+  ...tagProtectionRoutes,
   ...issueAttachmentRoutes,
   ...hookRoutes,
   ...hookDeliveryRoutes,

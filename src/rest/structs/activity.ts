@@ -21,3 +21,9 @@ export const Activity = z.object({
 });
 /** A Gitea Activity as sent on the wire. */
 export type Activity = z.infer<typeof Activity>;
+
+/** Gitea `UserHeatmapData` (models/activities/user_heatmap.go): a 15-minute bucket start (Unix seconds) and its count. */
+export const UserHeatmapData = z.object({
+  timestamp: z.number().int(),
+  contributions: z.number().int(),
+});

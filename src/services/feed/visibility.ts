@@ -8,7 +8,14 @@ type Where = Models.Prisma.ActionWhereInput;
 
 /** Whose feed is read: a user's or organization's own rows, a team's repositories, or a repository's original rows. */
 export type FeedScope =
-  | { kind: 'user'; user: Pick<Models.User, 'id' | 'type'>; onlyPerformedBy?: boolean; includePrivate: boolean }
+  | {
+      kind: 'user';
+      user: Pick<Models.User, 'id' | 'type'>;
+      onlyPerformedBy?: boolean;
+      includePrivate: boolean;
+      /** Also rows whose subject was deleted (Gitea's heatmap counts them). */
+      includeDeleted?: boolean;
+    }
   | { kind: 'team'; team: Pick<Models.Team, 'id' | 'orgId' | 'includesAllRepositories'> }
   | { kind: 'repo'; repoId: number };
 
@@ -38,7 +45,7 @@ function actorWhere(cx: ServiceContext, feedOwner: Pick<Models.User, 'id' | 'typ
  * repository's original rows (`user_id = act_user_id`, one per event).
  */
 export function activityReadWhere(cx: ServiceContext, scope: FeedScope): Where {
-  const and: Where[] = [{ isDeleted: false }];
+  const and: Where[] = scope.kind === 'user' && scope.includeDeleted ? [] : [{ isDeleted: false }];
   if (!isSiteAdmin(cx) || cx.auth.scope?.publicOnly) and.push({ repo: repoReadWhere(cx) });
   const includePrivate = scope.kind !== 'user' || scope.includePrivate;
   if (!includePrivate || cx.auth.scope?.publicOnly) and.push({ isPrivate: false });

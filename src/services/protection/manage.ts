@@ -62,7 +62,7 @@ async function toViews(db: DbLike, rules: ProtectionRule[]): Promise<BranchProte
 }
 
 /** Gitea GetUserIDsByNames (unknown names are a 422 "user does not exist"). @throws ValidationError */
-async function userIdsByNames(db: DbLike, names: readonly string[] | undefined): Promise<number[] | undefined> {
+export async function userIdsByNames(db: DbLike, names: readonly string[] | undefined): Promise<number[] | undefined> {
   if (names === undefined) return undefined;
   const lower = [...new Set(names.map((n) => n.toLowerCase()))];
   if (!lower.length) return [];
@@ -73,7 +73,11 @@ async function userIdsByNames(db: DbLike, names: readonly string[] | undefined):
 }
 
 /** Gitea GetTeamIDsByNames: teams of the owning organization; a user-owned repository ignores them. @throws ValidationError */
-async function teamIdsByNames(db: DbLike, repo: Models.Repository, names: readonly string[] | undefined): Promise<number[] | undefined> {
+export async function teamIdsByNames(
+  db: DbLike,
+  repo: Models.Repository,
+  names: readonly string[] | undefined,
+): Promise<number[] | undefined> {
   if (names === undefined) return undefined;
   const owner = await db.user.findUnique({ where: { id: repo.ownerId }, select: { type: true } });
   if (owner?.type !== 'ORGANIZATION') return [];

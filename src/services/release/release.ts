@@ -13,6 +13,7 @@ import { requireRepo, requireUnitRead, requireUnitWrite, type RepoAccess, type R
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { createTagRef } from '../repo/moveRefs.ts';
+import { isProtectedTagRefusal } from '../protection/tagGate.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
 import { removeAttachmentFiles } from '../attachment/store.ts';
 import { releaseReadWhere } from './visibility.ts';
@@ -216,7 +217,11 @@ async function settleTag<T>(
         saved = await save(await settledAt(value, now));
       },
     },
-  );
+  ).catch((err: unknown) => {
+    // Gitea ErrProtectedTagName, answered 422.
+    if (isProtectedTagRefusal(err)) throw new ValidationError(`user not allowed to create protected tag: ${tagName}`, { tagName });
+    throw err;
+  });
   return saved;
 }
 

@@ -14,6 +14,7 @@ import { requireRepo, requireUnitRead, requireUnitWrite, type RepoAccess, type R
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { createTagRef, moveRefs } from '../repo/moveRefs.ts';
+import { isProtectedTagRefusal } from '../protection/tagGate.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
 
 /** Read access to the code, where tags live (Gitea's /tags routes: reqRepoReader(TypeCode)). @throws NotFoundError */
@@ -107,10 +108,18 @@ export async function createTag(cx: ServiceContext, ref: RepoRef, input: CreateT
       ...(input.message ? { message: input.message, tagger: gitSignature(cx, access.viewer, now) } : {}),
     },
     { afterMove: saveRow },
-  );
+  ).catch(protectedTagAs('user not allowed to create protected tag'));
   const [tag] = (await listGitTags(access.gitDir, { names: [input.tagName] })).items;
   if (!tag) throw new NotFoundError(`tag doesn't exist: ${input.tagName}`, { name: input.tagName });
   return tag;
+}
+
+/** Gitea's API answers a protected tag with 422 and its own text instead of the gate's. */
+function protectedTagAs(message: string): (err: unknown) => never {
+  return (err) => {
+    if (isProtectedTagRefusal(err)) throw new ValidationError(message, { tagName: err.data.protectedTag });
+    throw err;
+  };
 }
 
 /**
@@ -137,7 +146,7 @@ export async function deleteTag(cx: ServiceContext, ref: RepoRef, name: string):
     [{ ref: `refs/tags/${name}`, oldSha: value, newSha: '0'.repeat(value.length) }],
     { kind: 'push' },
     { afterMove: dropRow },
-  );
+  ).catch(protectedTagAs('user not allowed to delete protected tag'));
   if (!deleted.moved) throw new ConflictError(`tag ${name} changed meanwhile`, { name });
 }
 

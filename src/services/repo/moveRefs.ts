@@ -29,6 +29,7 @@ import {
   type BranchUpdate,
   type PushProbe,
 } from '../protection/branchGate.ts';
+import { requireTagUpdatesAllowed } from '../protection/tagGate.ts';
 import { PUSH_JOB, type PushPayload } from './pushJobKind.ts';
 
 const ZERO = /^0+$/;
@@ -78,6 +79,7 @@ function misuse(door: RefDoor, updates: readonly RefUpdate[]): Error {
 async function requireDoorOpen(cx: ServiceContext, repo: Models.Repository, updates: readonly RefUpdate[], door: RefDoor): Promise<void> {
   if (repo.isMirror) throw new PermissionDeniedError('Git Repository is a mirror.');
   if (!updates.every((u) => u.ref.startsWith(HEADS) || u.ref.startsWith(TAGS))) throw misuse(door, updates);
+  await requireTagUpdatesAllowed(cx, repo, updates);
   const branches = branchUpdates(updates);
   switch (door.kind) {
     case 'push':

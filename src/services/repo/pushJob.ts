@@ -7,6 +7,7 @@ import type { HeldJob } from '../../jobs/worker.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
 import { requirePushAllowed } from '../protection/branchGate.ts';
+import { requireTagUpdatesAllowed } from '../protection/tagGate.ts';
 import { gitProbe } from './moveRefs.ts';
 import { parseRefUpdates, recordPushRows } from './push.ts';
 import { PUSH_JOB, type PushPayload } from './pushJobKind.ts';
@@ -116,6 +117,7 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
       intended = parseRefUpdates(lines);
       if (!intended.length) return;
       await checkBranchProtection(cx, repo, lines, intended);
+      await requireTagUpdatesAllowed(cx, repo, intended);
       unlock = await holdRepoLock(cx, repo.id);
       held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: pusherOf(cx, repo), updates: intended });
     },

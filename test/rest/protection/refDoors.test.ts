@@ -20,7 +20,7 @@ import { restApi } from './restApi.ts';
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const REF_MODULE = path.join(ROOT, 'src/services/repo/moveRefs.ts');
 
-/** Doors that move a branch (run below), doors that move only tags (not protected in Forgegraph), and the rest. */
+/** Doors that move a branch (run below), doors that move only tags (gated by tag protections: tagProtection.test.ts), and the rest. */
 const DOORS: Record<string, 'branch' | 'tag' | { none: string }> = {
   'POST /repos/{owner}/{repo}/branches': 'branch',
   'DELETE /repos/{owner}/{repo}/branches/{branch}': 'branch',
