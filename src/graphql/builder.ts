@@ -4,7 +4,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { GraphQLError } from 'graphql';
+import { getNamedType, GraphQLError, type GraphQLOutputType } from 'graphql';
 import { scopeAllows, type ScopeCategory } from '../auth/scope.ts';
 import { getDatamodel, type Db, type PrismaTypes } from '../db/client.ts';
 import { isSiteAdmin } from '../services/access/guards.ts';
@@ -68,7 +68,7 @@ export const builder = new SchemaBuilder<{
     nodesQueryOptions: {
       complexity: ({ ids }) => {
         assertNodeIdsWithinLimit(ids.length);
-        return { field: 1, multiplier: Math.max(1, ids.length) };
+        return { field: ids.length, multiplier: Math.max(1, ids.length) };
       },
       // An id that names no type of ours is null in its place (and refused by node(id:)), never an internal error.
       resolve: async (_root, args, _ctx, info, resolveNodes) => {
@@ -92,8 +92,10 @@ export const builder = new SchemaBuilder<{
     decodeGlobalID: decodeNodeId,
   },
   complexity: {
-    // GitHub's node-count formula: a connection multiplies its children by first/last. Other fields,
-    // lists included (a connection's nodes/edges are already counted by its first/last), multiply by 1.
+    // GitHub's node count: a connection costs the nodes it may return (first/last, or the default page size when
+    // neither is given) and multiplies what it selects by as many; any other field, lists included (a connection's
+    // nodes/edges are already counted by its first/last), costs nothing and multiplies by 1. The sum is what GitHub
+    // calls "possible nodes".
     // This sees every field's arguments with variables applied, so it also rejects first/last over the cap
     // (as GitHub does) instead of letting the connection clamp them silently.
     fieldComplexity: (args, _ctx, field) => {
@@ -113,14 +115,20 @@ export const builder = new SchemaBuilder<{
           );
         }
       }
-      const n = typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : null;
-      return { field: 1, multiplier: n !== null ? Math.max(1, n) : 1 };
+      if (!isConnection(field.type)) return { field: 0, multiplier: 1 };
+      const n = typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : DEFAULT_CONNECTION_SIZE;
+      return { field: n, multiplier: n };
     },
     // The limits are checked ahead of execution by limits/useCostLimit.ts, not inside root resolvers (where a
     // permission error would come first and root-level `__typename` would never be counted).
     disabled: true,
   },
 });
+
+/** Whether a field returns a connection (GitHub's naming: every paginated list is a `…Connection`). */
+function isConnection(type: GraphQLOutputType): boolean {
+  return getNamedType(type).name.endsWith('Connection');
+}
 
 builder.scalarType('DateTime', {
   serialize: (v) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString()),

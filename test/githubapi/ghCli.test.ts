@@ -85,6 +85,14 @@ describe.skipIf(!GH).each(CLIENT_PROVIDERS)('gh, GitHub CLI, against the forge (
     };
     expect(json).toMatchObject({ title: 'From gh', state: 'OPEN', labels: [{ name: 'triage' }], author: { login: 'alice' } });
     expect(json.comments).toEqual([expect.objectContaining({ body: 'first reply', authorAssociation: 'OWNER' })]);
+    // A list with every issue's comments: within GitHub's node limit (it was refused by a field-weighted cost).
+    const list = JSON.parse(await gh('issue', 'list', '--json', 'number,title,comments,labels,assignees', '-R', repo)) as Array<{
+      number: number;
+      comments: { body: string }[];
+    }>;
+    expect(list).toContainEqual(
+      expect.objectContaining({ number: Number(n), comments: [expect.objectContaining({ body: 'first reply' })] }),
+    );
   });
 
   it('pr create (and --draft, a WIP title) and pr merge', async () => {

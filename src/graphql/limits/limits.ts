@@ -22,12 +22,13 @@ export const LIMITS = {
   /** Fields sharing one response name in one selection set, inline fragments and spreads merged (before validation). */
   duplicates: 50,
   /**
-   * Fields an operation may cost: each field counts 1, and a connection multiplies what it selects by its
-   * `first`/`last` (GitHub's node count multiplies the same way, but counts only connections' nodes, up to 500,000).
-   * GitHub's clients must fit: `gh pr status` (2.23) costs 71,736 (three lists of 10 pull requests, each with 100
-   * check contexts and 100 latest reviews).
+   * GitHub's node limit: the nodes an operation may return, counted as GitHub counts them — each connection's
+   * `first`/`last` (the default page size when neither is given) times the `first`/`last` of every connection around
+   * it, summed; other fields count nothing. GitHub's maximum: GitHub's clients fit as they fit there (`gh pr status`,
+   * three lists of 10 pull requests each with 100 check contexts and 100 latest reviews, is about 6,000 nodes). The
+   * breadth and depth limits bound the fields, the deadline the work.
    */
-  complexity: 100_000,
+  complexity: 500_000,
   /** Ids in one `nodes(ids:)` call (GitHub's limit). */
   nodeIds: 100,
   /** Wall-clock milliseconds for one operation's execution. */

@@ -34,7 +34,7 @@ export function useCostLimit(limits: { complexity: number }): Plugin {
       }
       if (complexity > limits.complexity) {
         const error = limitError(
-          `Query exceeds the complexity limit: complexity ${complexity} is more than the maximum of ${limits.complexity}`,
+          `Query exceeds the complexity limit: this query requests up to ${complexity} possible nodes, which exceeds the maximum of ${limits.complexity}`,
           {
             code: 'QUERY_TOO_COMPLEX',
             limit: 'complexity',
