@@ -37,6 +37,7 @@ import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
 import { CreateForkOption } from './structs/fork.ts';
 import { CreatePushMirrorOption, MigrateRepoOptions, PushMirror } from './structs/migration.ts';
 import { PublicKey } from './structs/publicKey.ts';
+import { GPGKey, GPGKeyEmail, CreateGPGKeyOption, VerifyGPGKeyOption } from './structs/gpgKey.ts';
 import { RepoTopicOptions, TopicName, TopicResponse, TopicSearchResults } from './structs/topic.ts';
 import { TransferRepoOption } from './structs/transfer.ts';
 import { IssueConfig, IssueConfigValidation, IssueTemplate } from './structs/issueTemplate.ts';
@@ -241,6 +242,10 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Permission,
   Project,
   PublicKey,
+  GPGKey,
+  GPGKeyEmail,
+  CreateGPGKeyOption,
+  VerifyGPGKeyOption,
   PullRequest,
   PullRequestMeta,
   PullReview,
