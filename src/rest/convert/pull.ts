@@ -125,7 +125,6 @@ export function toApiChangedFile(
   };
 }
 
-
 /** Gitea ParseCommitFileStatus: added, removed or modified (a rename is its new path added, its old one removed). */
 function affectedFiles(files: readonly DiffFile[]): Array<{ filename: string; status: string }> {
   return files.flatMap((f) => {

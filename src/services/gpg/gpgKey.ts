@@ -109,7 +109,10 @@ export async function addMyGpgKey(cx: ServiceContext, input: AddGpgKeyInput): Pr
     if (!signer) throw invalidSignature(tokens[0]);
     keys = [signer];
   }
-  const activated = await cx.db.emailAddress.findMany({ where: { userId: viewer.id, isActivated: true }, select: { email: true, lowerEmail: true } });
+  const activated = await cx.db.emailAddress.findMany({
+    where: { userId: viewer.id, isActivated: true },
+    select: { email: true, lowerEmail: true },
+  });
   const rows = keys.map((k) => {
     const emails = k.emails
       .map((e) => activated.find((a) => a.lowerEmail === e.trim().toLowerCase())?.email)

@@ -35,7 +35,9 @@ const ENCRYPT_ALGOS = new Set(['rsaEncryptSign', 'rsaEncrypt', 'elgamal', 'ecdh'
 
 const hexId = (id: openpgp.KeyID): KeyId => id.toHex().toUpperCase();
 
-function packetOf(p: openpgp.PublicKeyPacket | openpgp.PublicSubkeyPacket | openpgp.SecretKeyPacket | openpgp.SecretSubkeyPacket): ParsedKeyPacket {
+function packetOf(
+  p: openpgp.PublicKeyPacket | openpgp.PublicSubkeyPacket | openpgp.SecretKeyPacket | openpgp.SecretSubkeyPacket,
+): ParsedKeyPacket {
   const list = new openpgp.PacketList<openpgp.AnyPacket>();
   list.push(p);
   const algo = p.getAlgorithmInfo().algorithm;

@@ -16,7 +16,11 @@ function rfc1123z(d: Date): string {
 }
 
 /** The token of `user` valid `minutes` after the current minute (Gitea VerificationToken(user, minutes)). */
-export function verificationToken(user: Pick<Models.User, 'id' | 'name' | 'email' | 'createdAt'>, minutes: number, now = new Date()): string {
+export function verificationToken(
+  user: Pick<Models.User, 'id' | 'name' | 'email' | 'createdAt'>,
+  minutes: number,
+  now = new Date(),
+): string {
   const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000 + minutes * 60_000);
   const created = new Date(Math.floor(user.createdAt.getTime() / 1000) * 1000);
   const text = `${rfc1123z(minute)}:${rfc1123z(created)}:${user.name}:${user.email}:${user.id}`;

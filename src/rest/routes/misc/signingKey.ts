@@ -20,7 +20,11 @@ export const signingKeyRoutes = formats.flatMap((f) => [
     gate: 'none',
     success: { status: 200, contentType: 'text/plain', description: f.what },
     errors: [404],
-    handler: async ({ cx, reply }) => reply.code(200).type('text/plain;charset=utf-8').send(await signingKeyService.getSigningKey(cx, null)),
+    handler: async ({ cx, reply }) =>
+      reply
+        .code(200)
+        .type('text/plain;charset=utf-8')
+        .send(await signingKeyService.getSigningKey(cx, null)),
   }),
   defineRoute({
     method: 'GET',
@@ -33,6 +37,9 @@ export const signingKeyRoutes = formats.flatMap((f) => [
     success: { status: 200, contentType: 'text/plain', description: f.what },
     errors: [404],
     handler: async ({ cx, params, reply }) =>
-      reply.code(200).type('text/plain;charset=utf-8').send(await signingKeyService.getSigningKey(cx, repoRef(params))),
+      reply
+        .code(200)
+        .type('text/plain;charset=utf-8')
+        .send(await signingKeyService.getSigningKey(cx, repoRef(params))),
   }),
 ]);

@@ -61,7 +61,13 @@ export const commitRoutes = [
     errors: [404, 422],
     handler: async ({ cx, params, query }) => {
       const opts = commitOptions(cx, query);
-      const { repo, commit } = await commitService.getCommit(cx, repoRef(params), params.sha ?? '', opts.stat || opts.files, opts.verification);
+      const { repo, commit } = await commitService.getCommit(
+        cx,
+        repoRef(params),
+        params.sha ?? '',
+        opts.stat || opts.files,
+        opts.verification,
+      );
       return toApiCommit(commit, repo, cx.viewer, opts);
     },
   }),
