@@ -244,8 +244,6 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   PublicKey,
   GPGKey,
   GPGKeyEmail,
-  CreateGPGKeyOption,
-  VerifyGPGKeyOption,
   PullRequest,
   PullRequestMeta,
   PullReview,
@@ -280,6 +278,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  CreateGPGKeyOption,
+  VerifyGPGKeyOption,
   CreatePushMirrorOption,
   MigrateRepoOptions,
   AddCollaboratorOption,
