@@ -22,6 +22,8 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  */
 const SERVICE_DOMAINS = [
   'user',
+  // GPG keys and commit signature verification: keys belong to users; protection and repositories verify.
+  'gpg',
   'protection',
   'repo',
   // Markup renders what repositories and users hold; the wiki is a repository's second git repository.

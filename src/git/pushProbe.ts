@@ -32,3 +32,18 @@ export async function changedPaths(gitDir: string, oldSha: string, newSha: strin
     .split('\0')
     .filter((p) => p !== '');
 }
+
+/**
+ * The commits a push brings to a branch, as Gitea's verifyCommits lists them: `old...new`, or for a new branch
+ * what `new` reaches that no ref does.
+ */
+export async function pushedCommits(gitDir: string, oldSha: string, newSha: string, env: Record<string, string> = {}): Promise<string[]> {
+  assertRevision(oldSha);
+  assertRevision(newSha);
+  const args = /^0+$/.test(oldSha) ? ['rev-list', newSha, '--not', '--all'] : ['rev-list', `${oldSha}...${newSha}`];
+  const out = await runGit(gitDir, [...args, '--'], { env });
+  return out
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s !== '');
+}

@@ -37,6 +37,7 @@ import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
 import { CreateForkOption } from './structs/fork.ts';
 import { CreatePushMirrorOption, MigrateRepoOptions, PushMirror } from './structs/migration.ts';
 import { PublicKey } from './structs/publicKey.ts';
+import { GPGKey, GPGKeyEmail, CreateGPGKeyOption, VerifyGPGKeyOption } from './structs/gpgKey.ts';
 import { RepoTopicOptions, TopicName, TopicResponse, TopicSearchResults } from './structs/topic.ts';
 import { TransferRepoOption } from './structs/transfer.ts';
 import { IssueConfig, IssueConfigValidation, IssueTemplate } from './structs/issueTemplate.ts';
@@ -244,6 +245,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Permission,
   Project,
   PublicKey,
+  GPGKey,
+  GPGKeyEmail,
   PullRequest,
   PullRequestMeta,
   PullReview,
@@ -278,6 +281,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  CreateGPGKeyOption,
+  VerifyGPGKeyOption,
   CreatePushMirrorOption,
   MigrateRepoOptions,
   AddCollaboratorOption,

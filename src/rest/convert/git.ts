@@ -2,7 +2,9 @@ import type { Models } from '../../db/client.ts';
 import type { CommitFileStatus } from '../../git/commitFileStatus.ts';
 import type { CommitInfo, GitSignature } from '../../git/commitInfo.ts';
 import type { Blob, BranchView, ContentEntry, Contents } from '../../services/repo/gitRead.ts';
+import type { CommitVerification } from '../../services/gpg/verifyCommits.ts';
 import type { Branch, ContentsResponse, GitBlobResponse, PayloadCommit } from '../structs/git.ts';
+import { toApiVerification } from './verification.ts';
 
 const UNRESERVED = /[A-Za-z0-9\-_.~]/;
 
@@ -39,7 +41,7 @@ function payloadUser(sig: GitSignature, usernames: ReadonlyMap<string, string>):
 }
 
 /**
- * Gitea ToPayloadCommit for an unsigned commit (signature verification is not implemented). The changed paths
+ * Gitea ToPayloadCommit with the commit's signature verification (unsigned when not given). The changed paths
  * (`files`) are listed only where Gitea lists them (push payloads: ToAPIPayloadCommit); elsewhere they are null.
  */
 export function toApiPayloadCommit(
@@ -47,6 +49,7 @@ export function toApiPayloadCommit(
   commit: CommitInfo & { files?: CommitFileStatus },
   usernames: ReadonlyMap<string, string>,
   rootUrl: string,
+  verification: CommitVerification | null = null,
 ): PayloadCommit {
   return {
     id: commit.sha,
@@ -54,7 +57,7 @@ export function toApiPayloadCommit(
     url: `${repoHtml(repo, rootUrl)}/commit/${commit.sha}`,
     author: payloadUser(commit.author, usernames),
     committer: payloadUser(commit.committer, usernames),
-    verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
+    verification: toApiVerification(verification),
     timestamp: commit.author.when,
     added: commit.files?.added ?? null,
     removed: commit.files?.removed ?? null,
@@ -67,7 +70,7 @@ export function toApiBranch(repo: Models.Repository, b: BranchView, rootUrl: str
   const rule = b.protection;
   return {
     name: b.name,
-    commit: toApiPayloadCommit(repo, b.commit, b.usernames, rootUrl),
+    commit: toApiPayloadCommit(repo, b.commit, b.usernames, rootUrl, b.verification),
     protected: rule !== null,
     required_approvals: rule?.row.requiredApprovals ?? 0,
     enable_status_check: rule?.row.enableStatusCheck ?? false,

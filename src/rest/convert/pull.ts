@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { toApiVerification } from './verification.ts';
 import type { DiffFile } from '../../git/compare.ts';
 import type { PullCommitView } from '../../services/pull/compare.ts';
 import { isWorkInProgress } from '../../services/issue/wip.ts';
@@ -124,9 +125,6 @@ export function toApiChangedFile(
   };
 }
 
-/** Gitea's `verification` of an unsigned commit (signatures are not verified). */
-const NOT_SIGNED = { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' } as const;
-
 /** Gitea ParseCommitFileStatus: added, removed or modified (a rename is its new path added, its old one removed). */
 function affectedFiles(files: readonly DiffFile[]): Array<{ filename: string; status: string }> {
   return files.flatMap((f) => {
@@ -169,7 +167,7 @@ export function toApiCommit(
       committer: { name: commit.committer.name, email: commit.committer.email, date: commit.committer.when },
       message: commit.message,
       tree: { url: `${api}/git/trees/${commit.sha}`, sha: commit.sha, created },
-      verification: opts.verification ? { ...NOT_SIGNED } : null,
+      verification: opts.verification ? toApiVerification(c.verification) : null,
     },
     author: c.author ? toApiUser(c.author, viewer, opts) : null,
     committer: c.committer ? toApiUser(c.committer, viewer, opts) : null,

@@ -12,6 +12,7 @@ import { hookRoutes } from './hooks/hooks.ts';
 import { activityFeedRoutes } from './misc/activityFeeds.ts';
 import { markupRoutes } from './misc/markup.ts';
 import { miscRoutes } from './misc/misc.ts';
+import { signingKeyRoutes } from './misc/signingKey.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
 import { packageRoutes } from './package/packages.ts';
 import { orgLabelRoutes } from './org/labels.ts';
@@ -68,6 +69,7 @@ import { followRoutes } from './user/follows.ts';
 import { heatmapRoutes } from './user/heatmap.ts';
 import { emailRoutes } from './user/emails.ts';
 import { userKeyRoutes } from './user/keys.ts';
+import { gpgKeyRoutes } from './user/gpgKeys.ts';
 import { tokenRoutes } from './user/tokens.ts';
 import { oauth2Routes } from './user/oauth2.ts';
 import { userRoutes } from './user/users.ts';
@@ -80,6 +82,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...repoSearchRoutes,
   ...repoRoutes,
   ...miscRoutes,
+  ...signingKeyRoutes,
   ...markupRoutes,
   ...adminUserRoutes,
   ...adminEmailRoutes,
@@ -97,6 +100,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...oauth2Routes,
   ...emailRoutes,
   ...userKeyRoutes,
+  ...gpgKeyRoutes,
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,

@@ -4,6 +4,8 @@ import { canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/re
 import { isSiteAdmin } from '../access/guards.ts';
 import { repoPermission, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
+import type { CommitSignature } from '../../git/commitSignature.ts';
+import { requireServerMaySign, requireVerifiedCommits } from './signedCommits.ts';
 import { filePatterns, findBranchRule, loadRules, firstMatchingRule, matchesAnyFile, type ProtectionRule } from './rule.ts';
 
 const ZERO = /^0+$/;
@@ -79,13 +81,15 @@ export interface PushProbe {
   isForcePush(update: BranchUpdate): Promise<boolean>;
   /** The paths the update changes. */
   changedFiles(update: BranchUpdate): Promise<string[]>;
+  /** The commits the update brings (Gitea verifyCommits' list), with their signatures, newest first. */
+  pushedCommits(update: BranchUpdate): Promise<CommitSignature[]>;
 }
 
 /**
  * The branch write gate of a push (Gitea preReceiveBranch), for every branch update, with Gitea's texts:
  * deleting a protected branch, a force push the rule does not allow for the pusher, a change to a protected
- * file, or a push by someone the rule does not let push (unless every changed file is unprotected).
- * Signed-commit requirements are not verified (Forgegraph does not verify signatures).
+ * commit whose signature does not verify where the rule requires signed commits, a change to a protected file,
+ * or a push by someone the rule does not let push (unless every changed file is unprotected).
  * @throws PermissionDeniedError
  */
 export async function requirePushAllowed(
@@ -100,6 +104,7 @@ export async function requirePushAllowed(
       pusher === 'deployKey' ? deployKeyMayForcePush(rule) : canUserForcePush(cx.db, rule, pusher.user, pusher.perm);
     if (!isNew && (await probe.isForcePush(u)) && !(await mayForcePush()))
       throw new PermissionDeniedError(`branch ${u.branch} is protected from force push`, { branch: u.branch });
+    await requireVerifiedCommits(cx, rule, u.branch, () => probe.pushedCommits(u));
     const protectedFiles = filePatterns(rule.row.protectedFilePatterns);
     const unprotectedFiles = filePatterns(rule.row.unprotectedFilePatterns);
     const files = !isNew && (protectedFiles.length || unprotectedFiles.length) ? await probe.changedFiles(u) : [];
@@ -153,6 +158,7 @@ export async function requireFilesWritable(
   const patterns = filePatterns(rule.row.protectedFilePatterns);
   const hit = paths.find((p) => matchesAnyFile(patterns, p));
   if (hit) throw new PermissionDeniedError(`path is protected and can not be changed [path: ${hit}]`, { branch, path: hit });
+  requireServerMaySign(rule, cx.viewer, branch);
 }
 
 /** A protected branch cannot be deleted through the API (Gitea ErrBranchIsProtected). @throws PermissionDeniedError */

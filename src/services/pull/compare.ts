@@ -101,7 +101,7 @@ export async function listPullCommits(
   cx: ServiceContext,
   ref: RepoRef,
   index: number,
-  opts: { page: ListOptions; files: boolean },
+  opts: { page: ListOptions; files: boolean; verification?: boolean },
 ): Promise<PullCommitsPage> {
   const view = await loadPull(cx, ref, index);
   const range = pullRange(cx, view);
@@ -109,7 +109,7 @@ export async function listPullCommits(
     skip: (opts.page.page - 1) * opts.page.pageSize,
     limit: opts.page.pageSize,
   });
-  return { view, total, commits: await commitViews(cx, range.gitDir, commits, opts.files) };
+  return { view, total, commits: await commitViews(cx, range.gitDir, commits, opts.files, opts.verification ?? false) };
 }
 
 /**

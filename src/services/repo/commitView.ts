@@ -2,6 +2,7 @@
 import type { Models } from '../../db/client.ts';
 import { commitFileStats, type CompareCommit, type DiffFile } from '../../git/compare.ts';
 import type { ServiceContext } from '../context.ts';
+import { verifyCommits, type CommitVerification } from '../gpg/verifyCommits.ts';
 
 /** A commit with what Gitea's Commit JSON shows of it. */
 export interface CommitView {
@@ -11,6 +12,8 @@ export interface CommitView {
   committer: Models.User | null;
   /** Files changed against the first parent; null when not asked for. */
   files: DiffFile[] | null;
+  /** The signature's verification; null when not asked for. */
+  verification: CommitVerification | null;
 }
 
 /** Users by the e-mail addresses commits carry (activated addresses, then primary e-mails), in two queries. */
@@ -27,14 +30,18 @@ export async function usersByEmail(cx: ServiceContext, emails: readonly string[]
   return out;
 }
 
-/** Commit views of `commits` in bulk: two queries for the users, one git process for the files when asked. */
+/**
+ * Commit views of `commits` in bulk: two queries for the users, one git process for the files when asked, and
+ * when asked the signatures' verification (one git process, a constant number of statements).
+ */
 export async function commitViews(
   cx: ServiceContext,
   gitDir: string,
   commits: readonly CompareCommit[],
   withFiles: boolean,
+  withVerification = false,
 ): Promise<CommitView[]> {
-  const [users, files] = await Promise.all([
+  const [users, files, verifications] = await Promise.all([
     usersByEmail(
       cx,
       commits.flatMap((c) => [c.author.email, c.committer.email]),
@@ -45,11 +52,19 @@ export async function commitViews(
           commits.map((c) => c.sha),
         )
       : null,
+    withVerification
+      ? verifyCommits(
+          cx,
+          gitDir,
+          commits.map((c) => c.sha),
+        )
+      : null,
   ]);
   return commits.map((commit) => ({
     commit,
     author: users.get(commit.author.email.toLowerCase()) ?? null,
     committer: users.get(commit.committer.email.toLowerCase()) ?? null,
     files: files ? (files.get(commit.sha) ?? []) : null,
+    verification: verifications?.get(commit.sha) ?? null,
   }));
 }

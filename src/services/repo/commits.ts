@@ -21,6 +21,8 @@ export interface ListCommitsInput {
   since?: string;
   until?: string;
   files: boolean;
+  /** Whether signatures are verified (Gitea's `verification`). */
+  verification?: boolean;
   page: ListOptions;
 }
 
@@ -70,7 +72,7 @@ export async function listCommits(cx: ServiceContext, ref: RepoRef, input: ListC
     limit: input.page.pageSize,
   });
   if (input.path && total === 0) throw new NotFoundError('not found', { path: input.path });
-  return { repo: access.repo, total, commits: await commitViews(cx, access.gitDir, commits, input.files) };
+  return { repo: access.repo, total, commits: await commitViews(cx, access.gitDir, commits, input.files, input.verification ?? false) };
 }
 
 /**
@@ -82,11 +84,12 @@ export async function getCommit(
   ref: RepoRef,
   sha: string,
   files: boolean,
+  verification = false,
 ): Promise<{ repo: Models.Repository; commit: CommitView }> {
   const access = await requireCodeRead(cx, ref.owner, ref.repo);
   if (access.repo.isEmpty) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
   const c = await readCommit(access.gitDir, await commitOf(access.gitDir, sha));
-  const [view] = await commitViews(cx, access.gitDir, [c], files);
+  const [view] = await commitViews(cx, access.gitDir, [c], files, verification);
   if (!view) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
   return { repo: access.repo, commit: view };
 }
@@ -95,7 +98,13 @@ export async function getCommit(
  * GET /repos/{o}/{r}/compare/{base}...{head} (Gitea CompareDiff): the commits of head not in base, newest first.
  * @throws NotFoundError, InvalidArgumentError
  */
-export async function compare(cx: ServiceContext, ref: RepoRef, basehead: string, files: boolean): Promise<CommitsPage> {
+export async function compare(
+  cx: ServiceContext,
+  ref: RepoRef,
+  basehead: string,
+  files: boolean,
+  verification = false,
+): Promise<CommitsPage> {
   const access = await requireCodeRead(cx, ref.owner, ref.repo);
   const m = /^(.+?)\.\.\.?(.+)$/.exec(basehead);
   if (!m?.[1] || !m[2]) throw new InvalidArgumentError('invalid base...head', { basehead });
@@ -103,7 +112,7 @@ export async function compare(cx: ServiceContext, ref: RepoRef, basehead: string
   const base = await commitOf(access.gitDir, m[1]);
   const head = await commitOf(access.gitDir, m[2]);
   const { total, commits } = await compareCommits(access.gitDir, base, head, { limit: MAX_COMPARE_LIMIT });
-  return { repo: access.repo, total, commits: await commitViews(cx, access.gitDir, commits, files) };
+  return { repo: access.repo, total, commits: await commitViews(cx, access.gitDir, commits, files, verification) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { verifyCommits, type CommitVerification } from '../gpg/verifyCommits.ts';
 import { InvalidArgumentError, isDomainError, NotFoundError } from '../../errors.ts';
 import type { CommitInfo } from '../../git/commitInfo.ts';
 import { lastCommitFor } from '../../git/commitInfo.ts';
@@ -27,6 +28,8 @@ export interface BranchView {
   userCanMerge: boolean;
   /** The rule protecting the branch (Gitea's first match), or null. */
   protection: ProtectionRule | null;
+  /** The head commit's signature verification. */
+  verification: CommitVerification | null;
 }
 
 /** Users by activated e-mail (Gitea GetUserByEmail), one query for all commits. */
@@ -58,6 +61,7 @@ async function branchView(
   rules: readonly ProtectionRule[],
   head: gitBranches.BranchHead,
   usernames: ReadonlyMap<string, string>,
+  verified: ReadonlyMap<string, CommitVerification>,
 ): Promise<BranchView> {
   const facts = await branchFacts(cx, access, rules, head.name);
   return {
@@ -67,6 +71,7 @@ async function branchView(
     userCanPush: facts.userCanPush && !access.repo.isArchived,
     userCanMerge: facts.userCanMerge,
     protection: facts.rule,
+    verification: verified.get(head.commit.sha) ?? null,
   };
 }
 
@@ -86,7 +91,12 @@ export async function listBranches(
     page.map((h) => h.commit),
   );
   const rules = page.length ? await loadRules(cx.db, access.repo.id) : [];
-  const items = await Promise.all(page.map((h) => branchView(cx, access, rules, h, usernames)));
+  const verified = await verifyCommits(
+    cx,
+    access.gitDir,
+    page.map((h) => h.commit.sha),
+  );
+  const items = await Promise.all(page.map((h) => branchView(cx, access, rules, h, usernames, verified)));
   return { repo: access.repo, total: heads.length, items };
 }
 
@@ -101,7 +111,8 @@ export async function getBranch(
   const [head] = access.repo.isEmpty ? [] : await gitBranches.listBranches(access.gitDir, branch);
   if (!head) throw new NotFoundError(`branch does not exist [name: ${branch}]`, { branch });
   const rules = await loadRules(cx.db, access.repo.id);
-  return { repo: access.repo, branch: await branchView(cx, access, rules, head, await usernamesByEmail(cx, [head.commit])) };
+  const verified = await verifyCommits(cx, access.gitDir, [head.commit.sha]);
+  return { repo: access.repo, branch: await branchView(cx, access, rules, head, await usernamesByEmail(cx, [head.commit]), verified) };
 }
 
 /** One tree entry with its last commit, and for a single file its content. */

@@ -10,7 +10,8 @@ import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, PermissionDeniedError } from '../../errors.ts';
 import { createTag, type NewTag } from '../../git/createTag.ts';
 import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
-import { changedPaths, isForcePush } from '../../git/pushProbe.ts';
+import { readCommitSignatures } from '../../git/commitSignature.ts';
+import { changedPaths, isForcePush, pushedCommits } from '../../git/pushProbe.ts';
 import { readRef } from '../../git/readRefs.ts';
 import { fetchMirror, type RemoteOptions } from '../../git/remoteMirror.ts';
 import { repoPath, wikiPath } from '../../git/repoPath.ts';
@@ -57,6 +58,11 @@ export function gitProbe(gitDir: string, env: Record<string, string> = {}): Push
   return {
     isForcePush: (u) => isForcePush(gitDir, u.oldSha, u.newSha, env),
     changedFiles: (u) => changedPaths(gitDir, u.oldSha, u.newSha, env),
+    pushedCommits: async (u) => {
+      const shas = await pushedCommits(gitDir, u.oldSha, u.newSha, env);
+      const sigs = await readCommitSignatures(gitDir, shas, env);
+      return shas.flatMap((s) => sigs.get(s) ?? []);
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 // push, create, delete (Gitea services/webhook/notifier.go PushCommits, CreateRef, DeleteRef), and
 // pull_request_sync for the open pull requests whose head branch moved.
+import { verifyCommits, type CommitVerification } from '../../services/gpg/verifyCommits.ts';
 import { readCommitsWithFiles } from '../../git/commitFileStatus.ts';
 import { readCommitInfos, type CommitInfo } from '../../git/commitInfo.ts';
 import { listPushCommits } from '../../git/listPushCommits.ts';
@@ -38,7 +39,12 @@ export async function payloadCommits(
     include: { user: { select: { name: true } } },
   });
   const usernames = new Map(owners.map((e) => [e.lowerEmail, e.user.name]));
-  return infos.map((c) => toApiPayloadCommit(row, c, usernames, pc.opts.rootUrl));
+  const verified = await verifyCommits(
+    pc.cx,
+    gitDir,
+    infos.map((c) => c.sha),
+  ).catch(() => new Map<string, CommitVerification>());
+  return infos.map((c) => toApiPayloadCommit(row, c, usernames, pc.opts.rootUrl, verified.get(c.sha) ?? null));
 }
 
 /** A push's payloads: one `push` per updated ref, `create` for new refs, `delete` for removed ones. */

@@ -40,6 +40,7 @@ export const commitRoutes = [
         ...(query.since ? { since: query.since } : {}),
         ...(query.until ? { until: query.until } : {}),
         files: (query.stat ?? true) || (query.files ?? true),
+        verification: query.verification ?? true,
         page,
       }),
     convert: (result, { cx, query }) => {
@@ -60,7 +61,13 @@ export const commitRoutes = [
     errors: [404, 422],
     handler: async ({ cx, params, query }) => {
       const opts = commitOptions(cx, query);
-      const { repo, commit } = await commitService.getCommit(cx, repoRef(params), params.sha ?? '', opts.stat || opts.files);
+      const { repo, commit } = await commitService.getCommit(
+        cx,
+        repoRef(params),
+        params.sha ?? '',
+        opts.stat || opts.files,
+        opts.verification,
+      );
       return toApiCommit(commit, repo, cx.viewer, opts);
     },
   }),
@@ -95,7 +102,7 @@ export const commitRoutes = [
     errors: [400, 404],
     handler: async ({ cx, params, query }) => {
       const opts = commitOptions(cx, query);
-      const result = await commitService.compare(cx, repoRef(params), params.basehead ?? '', opts.stat || opts.files);
+      const result = await commitService.compare(cx, repoRef(params), params.basehead ?? '', opts.stat || opts.files, opts.verification);
       return { total_commits: result.total, commits: result.commits.map((c) => toApiCommit(c, result.repo, cx.viewer, opts)) };
     },
   }),

@@ -151,7 +151,11 @@ export const pullRoutes = [
     schema: '[Commit]',
     errors: [404],
     load: ({ cx, params, query, page }) =>
-      listPullCommits(cx, repoRef(params), indexParam(params), { page, files: (query.stat ?? true) || (query.files ?? true) }),
+      listPullCommits(cx, repoRef(params), indexParam(params), {
+        page,
+        files: (query.stat ?? true) || (query.files ?? true),
+        verification: query.verification ?? true,
+      }),
     convert: (result, { cx, query }) => {
       const opts = {
         ...convertOptions(cx),
