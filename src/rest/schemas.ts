@@ -132,6 +132,7 @@ import {
   ServerVersion,
 } from './structs/settings.ts';
 import { Activity, UserHeatmapData } from './structs/activity.ts';
+import { UpdateRepoAvatarOption, UpdateUserAvatarOption } from './structs/avatar.ts';
 import { CreateTagProtectionOption, EditTagProtectionOption, TagProtection } from './structs/tagProtection.ts';
 import { Team, CreateTeamOption, EditTeamOption, TeamSearchResults } from './structs/team.ts';
 import { AddTimeOption, StopWatch, TrackedTime } from './structs/trackedTime.ts';
@@ -278,6 +279,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  UpdateRepoAvatarOption,
+  UpdateUserAvatarOption,
   CreatePushMirrorOption,
   MigrateRepoOptions,
   AddCollaboratorOption,

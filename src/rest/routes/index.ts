@@ -11,6 +11,7 @@ import { hookDeliveryRoutes } from './hooks/deliveries.ts';
 import { hookRoutes } from './hooks/hooks.ts';
 import { activityFeedRoutes } from './misc/activityFeeds.ts';
 import { markupRoutes } from './misc/markup.ts';
+import { avatarRoutes } from './misc/avatars.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
 import { packageRoutes } from './package/packages.ts';
@@ -81,6 +82,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...repoRoutes,
   ...miscRoutes,
   ...markupRoutes,
+  ...avatarRoutes,
   ...adminUserRoutes,
   ...adminEmailRoutes,
   ...adminKeyRoutes,
