@@ -89,8 +89,7 @@ async function appliedMigrations(db: Db): Promise<string[]> {
 /**
  * Writes a dump into the empty directory `out`: `manifest.json`, `database/<Model>.jsonl` (every row, in id
  * order, read in one repeatable-read snapshot on PostgreSQL) and `data/` (repositories, attachments, packages,
- * avatars, repository avatars
- * and the generated secret key). Take it while writes are stopped (or accept that files written during the
+ * avatars, repository avatars and the generated secret key). Take it while writes are stopped (or accept that files written during the
  * copy may be newer than the database rows), as with `gitea dump`.
  */
 export async function dumpTo(db: Db, provider: DbProvider, dataDir: string, out: string): Promise<DumpManifest> {
