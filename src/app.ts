@@ -43,7 +43,7 @@ import { readInstallation } from './db/installation.ts';
 import { issueReferencesFollowUp } from './services/issue/commitRefs.ts';
 import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
-import { mountAvatars } from './web/avatars.ts';
+import { mountAvatars } from './rest/avatarFiles.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { redisLimiters } from './auth/redisLimiter.ts';
 import { OAuthKeys } from './auth/oauthKeys.ts';

@@ -78,7 +78,10 @@ function processInWorker(data: Buffer, size: number): Promise<PreparedAvatar> {
       void worker.terminate();
       fn();
     };
-    const timer = setTimeout(() => finish(() => reject(new ValidationError('image.Decode: the image took too long to decode'))), WORKER_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => finish(() => reject(new ValidationError('image.Decode: the image took too long to decode'))),
+      WORKER_TIMEOUT_MS,
+    );
     worker.once('message', (answer: WorkerAnswer) =>
       finish(() =>
         answer.ok

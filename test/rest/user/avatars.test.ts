@@ -62,7 +62,10 @@ describe.each(PROVIDERS)('avatars (%s)', (provider) => {
     expect(again.statusCode).toBe(304);
 
     // A large JPEG is scaled down to Gitea's rendered size; the replaced file is removed.
-    const jpeg = await t.request('POST', '/api/v1/user/avatar', { headers: basic('alice'), body: b64(await image(640, 560, 'image/jpeg')) });
+    const jpeg = await t.request('POST', '/api/v1/user/avatar', {
+      headers: basic('alice'),
+      body: b64(await image(640, 560, 'image/jpeg')),
+    });
     expect(jpeg.statusCode).toBe(204);
     const url2 = await avatarUrl('/api/v1/user');
     expect(url2).not.toBe(url);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AvatarSettings } from '../config.ts';
-import { renderIdenticon } from '../rest/avatar.ts';
+import { renderIdenticon } from './avatar.ts';
 import { openAvatarFile, type AvatarKind } from '../services/avatar/store.ts';
 import { MAX_AVATAR_SIZE } from '../services/user/avatar.ts';
 
