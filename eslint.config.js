@@ -21,6 +21,8 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  * `src/services` (context, paging).
  */
 const SERVICE_DOMAINS = [
+  // Stored avatar images: users, organizations and repositories keep theirs there.
+  'avatar',
   'user',
   // GPG keys and commit signature verification: keys belong to users; protection and repositories verify.
   'gpg',

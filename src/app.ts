@@ -43,8 +43,7 @@ import { readInstallation } from './db/installation.ts';
 import { issueReferencesFollowUp } from './services/issue/commitRefs.ts';
 import { xrefJobHandler, xrefTxSubscriber } from './services/issue/xrefJobs.ts';
 import { clientErrorHandler, frameworkErrorHandler, rootErrorHandler, rootNotFoundHandler } from './rest/frameworkErrors.ts';
-import { renderIdenticon } from './rest/avatar.ts';
-import { MAX_AVATAR_SIZE } from './services/user/avatar.ts';
+import { mountAvatars } from './rest/avatarFiles.ts';
 import { LoginThrottle } from './auth/loginThrottle.ts';
 import { redisLimiters } from './auth/redisLimiter.ts';
 import { OAuthKeys } from './auth/oauthKeys.ts';
@@ -305,12 +304,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     reply.code(status === 'pass' ? 200 : 424).type('application/json');
     return JSON.stringify({ status, description: config.appName, checks: { 'database:ping': [{ status, time }] } }, null, 2);
   });
-  server.get<{ Params: { hash: string }; Querystring: { size?: string } }>('/avatars/:hash', async (req, reply) => {
-    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400');
-    // `?size=` (Gitea's and GitHub's avatar URLs): the edge in pixels; anything else keeps the default.
-    const size = Number(req.query.size);
-    return renderIdenticon(req.params.hash, Number.isInteger(size) && size >= 1 && size <= MAX_AVATAR_SIZE ? size : undefined);
-  });
+  mountAvatars(server, config.avatars);
 
   let ssh: SshServer | null = null;
   return {

@@ -72,6 +72,8 @@ export interface Config {
   showInternalErrors: boolean;
   /** Uploaded files of issues, comments and releases (Gitea `[attachment]` and `[repository.release]`). */
   attachments: AttachmentSettings;
+  /** Uploaded avatars of accounts and repositories (Gitea `[picture]`). */
+  avatars: AvatarSettings;
   /** Package registries (Gitea `[packages]`): storage directory, size limits and per-owner quotas. */
   packages: PackageSettings;
   /**
@@ -122,6 +124,20 @@ export interface PackageSettings {
 }
 
 /** Gitea's attachment settings: where files live, how large they may be, which types are allowed. */
+export interface AvatarSettings {
+  /** `<DATA_DIR>/avatars`: account avatars (Gitea `[picture] AVATAR_UPLOAD_PATH`). */
+  dir: string;
+  /** `<DATA_DIR>/repo-avatars`: repository avatars (Gitea `[picture] REPOSITORY_AVATAR_UPLOAD_PATH`). */
+  repoDir: string;
+  /** AVATAR_MAX_FILE_SIZE: the largest image accepted, in bytes (Gitea's default 1 MiB). */
+  maxFileSize: number;
+  /** AVATAR_MAX_WIDTH and AVATAR_MAX_HEIGHT: the largest image accepted, in pixels (Gitea's default 4096). */
+  maxWidth: number;
+  maxHeight: number;
+  /** The stored edge in pixels: Gitea's DefaultAvatarSize (256) × AVATAR_RENDERED_SIZE_FACTOR (default 2). */
+  renderedSize: number;
+}
+
 export interface AttachmentSettings {
   /** `<DATA_DIR>/attachments` (Gitea's `[attachment] PATH`). */
   dir: string;
@@ -278,6 +294,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: parseCount('ATTACHMENT_MAX_SIZE', env.ATTACHMENT_MAX_SIZE, 2048, 1) * 1024 * 1024,
       allowedTypes: parseTypes(env.ATTACHMENT_ALLOWED_TYPES ?? DEFAULT_ATTACHMENT_TYPES),
       releaseAllowedTypes: parseTypes(env.RELEASE_ALLOWED_TYPES ?? ''),
+    },
+    avatars: {
+      dir: path.join(dataDir, 'avatars'),
+      repoDir: path.join(dataDir, 'repo-avatars'),
+      maxFileSize: parseSize('AVATAR_MAX_FILE_SIZE', env.AVATAR_MAX_FILE_SIZE, 1024 * 1024, 1),
+      maxWidth: parseCount('AVATAR_MAX_WIDTH', env.AVATAR_MAX_WIDTH, 4096, 1),
+      maxHeight: parseCount('AVATAR_MAX_HEIGHT', env.AVATAR_MAX_HEIGHT, 4096, 1),
+      renderedSize: 256 * parseCount('AVATAR_RENDERED_SIZE_FACTOR', env.AVATAR_RENDERED_SIZE_FACTOR, 2, 1),
     },
     packages: {
       dir: path.join(dataDir, 'packages'),

@@ -6,7 +6,7 @@ import { getDatamodel, type Db, type DbTx } from './client.ts';
 import type { DbProvider } from './migrate/dbProvider.ts';
 
 /** What a dump holds besides the database: the data directory's stored files (Gitea's dump: repos, data). */
-const DATA_ENTRIES = ['repositories', 'attachments', 'packages', 'secret_key'] as const;
+const DATA_ENTRIES = ['repositories', 'attachments', 'packages', 'avatars', 'repo-avatars', 'secret_key'] as const;
 const PAGE = 1000;
 const FORMAT = 'forgegraph-dump/1';
 
@@ -88,8 +88,8 @@ async function appliedMigrations(db: Db): Promise<string[]> {
 
 /**
  * Writes a dump into the empty directory `out`: `manifest.json`, `database/<Model>.jsonl` (every row, in id
- * order, read in one repeatable-read snapshot on PostgreSQL) and `data/` (repositories, attachments, packages
- * and the generated secret key). Take it while writes are stopped (or accept that files written during the
+ * order, read in one repeatable-read snapshot on PostgreSQL) and `data/` (repositories, attachments, packages,
+ * avatars, repository avatars and the generated secret key). Take it while writes are stopped (or accept that files written during the
  * copy may be newer than the database rows), as with `gitea dump`.
  */
 export async function dumpTo(db: Db, provider: DbProvider, dataDir: string, out: string): Promise<DumpManifest> {

@@ -133,6 +133,7 @@ import {
   ServerVersion,
 } from './structs/settings.ts';
 import { Activity, UserHeatmapData } from './structs/activity.ts';
+import { UpdateRepoAvatarOption, UpdateUserAvatarOption } from './structs/avatar.ts';
 import { CreateTagProtectionOption, EditTagProtectionOption, TagProtection } from './structs/tagProtection.ts';
 import { Team, CreateTeamOption, EditTeamOption, TeamSearchResults } from './structs/team.ts';
 import { AddTimeOption, StopWatch, TrackedTime } from './structs/trackedTime.ts';
@@ -283,6 +284,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateGPGKeyOption,
   VerifyGPGKeyOption,
+  UpdateRepoAvatarOption,
+  UpdateUserAvatarOption,
   CreatePushMirrorOption,
   MigrateRepoOptions,
   AddCollaboratorOption,

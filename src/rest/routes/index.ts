@@ -11,6 +11,7 @@ import { hookDeliveryRoutes } from './hooks/deliveries.ts';
 import { hookRoutes } from './hooks/hooks.ts';
 import { activityFeedRoutes } from './misc/activityFeeds.ts';
 import { markupRoutes } from './misc/markup.ts';
+import { avatarRoutes } from './misc/avatars.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { signingKeyRoutes } from './misc/signingKey.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
@@ -84,6 +85,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...miscRoutes,
   ...signingKeyRoutes,
   ...markupRoutes,
+  ...avatarRoutes,
   ...adminUserRoutes,
   ...adminEmailRoutes,
   ...adminKeyRoutes,

@@ -10,6 +10,7 @@ import { skipTake, type ListOptions, type ListWindow, type Page } from '../pagin
 import { findUserByName, getUserByName } from '../user/user.ts';
 import { validateMaxSize, validateUsername, validateWebsite } from '../user/validate.ts';
 import { userOrgReadWhere } from './visibility.ts';
+import { removeAvatarFile } from '../avatar/store.ts';
 
 type User = Models.User;
 type Visibility = Models.Visibility;
@@ -215,6 +216,7 @@ export async function deleteOrg(cx: ServiceContext, name: string): Promise<void>
     await tx.user.delete({ where: { id: access.org.id } });
     emit({ type: 'org.deleted', orgId: access.org.id, name: access.org.name, actorId: cx.viewer?.id ?? null });
   });
+  await removeAvatarFile(cx.config.avatars, 'user', access.org.avatar);
 }
 
 /** Re-reads an organization's counters (members, teams) from their rows, inside a transaction. */

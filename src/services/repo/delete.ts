@@ -5,6 +5,7 @@ import { requireRepo, requireRepoWrite } from '../access/repoAccess.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { repoDirs } from './repoDirs.ts';
+import { removeAvatarFile } from '../avatar/store.ts';
 
 /**
  * DELETE /repos/{owner}/{repo} (Gitea reqOwner + CanUserDelete): the owner, an owner of the owning
@@ -28,7 +29,7 @@ export async function deleteRepo(cx: ServiceContext, owner: string, name: string
 /**
  * Deletes a repository without a permission check (callers decide: deleteRepo, the delete_missing_repos cron
  * task): the row (relations cascade) and the counters in one transaction, then the git directories (and the
- * wiki's) after the commit.
+ * wiki's) and its avatar file after the commit.
  */
 export async function removeRepository(cx: ServiceContext, repo: Models.Repository, actorId: number | null): Promise<void> {
   await withTx(cx, async (tx, emit) => {
@@ -53,4 +54,5 @@ export async function removeRepository(cx: ServiceContext, repo: Models.Reposito
     emit({ type: 'repo.deleted', repoId: repo.id, ownerId: repo.ownerId, name: repo.name, actorId });
   });
   await Promise.all(repoDirs(cx.config.repositoriesDir, repo.ownerName, repo.name).map((dir) => deleteRepository(dir)));
+  await removeAvatarFile(cx.config.avatars, 'repo', repo.avatar);
 }

@@ -9,6 +9,7 @@ import { isSiteAdmin, requireSiteAdmin, requireViewer } from '../access/guards.t
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { emailProblem, validateMaxSize, validateUsernameAvailable, validateUsernameSyntax, validateWebsite } from './validate.ts';
+import { removeAvatarFile } from '../avatar/store.ts';
 
 type User = Models.User;
 type Visibility = Models.Visibility;
@@ -322,6 +323,7 @@ export async function deleteUser(cx: ServiceContext, username: string, opts: { p
     await tx.user.delete({ where: { id: target.id } });
     emit({ type: 'user.deleted', userId: target.id, login: target.name, actorId: cx.viewer?.id ?? null });
   });
+  await removeAvatarFile(cx.config.avatars, 'user', target.avatar);
 }
 
 /** Sets a user's password (CLI `admin user change-password`). @throws NotFoundError, InvalidArgumentError */
