@@ -46,6 +46,7 @@ import './types/activity.ts';
 import './types/liveEvents.ts';
 import './types/package.ts';
 import './types/branchProtection.ts';
+import './types/pushAllowance.ts';
 import './types/pullRequestAutoMerge.ts';
 import './types/commitStatus.ts';
 import './types/actions.ts';

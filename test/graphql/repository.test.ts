@@ -105,6 +105,19 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
       totalCount: 1,
       nodes: [{ title: 'deploy' }],
     });
+    // A DeployKey is a Node: node(id:) answers it to the repository's admins and to no one else.
+    const idQuery = '{ repository(owner: "acme", name: "public-repo") { deployKeys(first: 1) { nodes { id } } } }';
+    type Ids = { repository: { deployKeys: { nodes: { id: string }[] } } };
+    const id = (await gql<Ids>(t, idQuery, {}, basic('owner'))).repository.deployKeys.nodes[0]!.id;
+    const byNode = `query($id: ID!) { node(id: $id) { __typename ... on DeployKey { id title readOnly } } }`;
+    expect((await gql<{ node: unknown }>(t, byNode, { id }, basic('owner'))).node).toEqual({
+      __typename: 'DeployKey',
+      id,
+      title: 'deploy',
+      readOnly: false,
+    });
+    expect((await gql<{ node: unknown }>(t, byNode, { id }, basic('outsider'))).node).toBeNull();
+    expect((await gql<{ node: unknown }>(t, byNode, { id }, {})).node).toBeNull();
   });
 
   it('organization { repositories { owner labels collaborators } } costs the same SQL statements for 2 and for 12 repositories', async () => {

@@ -4,7 +4,7 @@ import { parseScope } from '../../src/auth/scope.ts';
 import { canRead, canReadAny, isRepoAdmin, type RepoPermission } from '../../src/permissions/repoPermission.ts';
 import { ALL_UNITS, type UnitType } from '../../src/permissions/units.ts';
 import { createServiceContext, createSystemContext, ANONYMOUS, type ServiceContext } from '../../src/services/context.ts';
-import { repoAdminWhere } from '../../src/services/repo/adminVisibility.ts';
+import { repoAdminWhere } from '../../src/services/access/repoAdminWhere.ts';
 import { repoReadWhere } from '../../src/services/repo/visibility.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

@@ -7,6 +7,7 @@ import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { requireRepoFollowingRenames } from '../../services/repo/redirect.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
+import { deployKeyReadWhere } from '../../services/repo/deployKey.ts';
 import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { sshCloneUrl } from '../../ssh/settings.ts';
 import { builder } from '../builder.ts';
@@ -75,9 +76,14 @@ export const RefRef = builder.prismaNode('Branch', {
 });
 tokenReadScope(RefRef, 'repository');
 
-export const DeployKeyRef = builder.prismaObject('DeployKey', {
+export const DeployKeyRef = builder.prismaNode('DeployKey', {
   description: 'A deploy key of a repository (visible to repository admins).',
   select: { id: true },
+  id: { field: 'id' },
+  // node(id:): the keys of repositories the viewer administers (as GET …/keys); absent for everyone else.
+  ...filteredBy('deployKeyReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [deployKeyReadWhere(ctx.cx)] }),
+  nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     title: t.exposeString('name'),
@@ -87,6 +93,7 @@ export const DeployKeyRef = builder.prismaObject('DeployKey', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+tokenReadScope(DeployKeyRef, 'repository');
 
 const collaboratorsConnection = prismaConnectionHelpers(builder, 'Collaboration', {
   cursor: 'id',

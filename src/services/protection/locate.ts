@@ -2,7 +2,7 @@ import { NotFoundError } from '../../errors.ts';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { repoAdminWhere } from '../repo/adminVisibility.ts';
+import { repoAdminWhere } from '../access/repoAdminWhere.ts';
 import type { Models } from '../../db/client.ts';
 
 /**

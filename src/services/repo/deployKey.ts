@@ -7,7 +7,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
 import { parsePublicKey } from '../user/sshKey.ts';
-import { repoAdminWhere } from './adminVisibility.ts';
+import { repoAdminWhere } from '../access/repoAdminWhere.ts';
 
 /** A deploy key with its key material and what its URL needs; `repository` only where Gitea shows it. */
 export interface DeployKeyView {

@@ -3,7 +3,7 @@ import { NO_ROWS } from '../../db/filters.ts';
 import type { AccessMode } from '../../permissions/accessMode.ts';
 import { EVERY_UNIT_AUTHORITIES } from '../../permissions/teamUnits.ts';
 import { ALL_UNITS, READ_ONLY_UNITS } from '../../permissions/units.ts';
-import { isSiteAdmin } from '../access/guards.ts';
+import { isSiteAdmin } from './guards.ts';
 import type { ServiceContext } from '../context.ts';
 
 type Where = Models.Prisma.RepositoryWhereInput;
