@@ -6,6 +6,7 @@ import './types/accessToken.ts';
 import './types/publicKey.ts';
 import './types/organization.ts';
 import './types/repository.ts';
+import './types/repositoryCollaborators.ts';
 import './types/repositoryMutations.ts';
 import './types/repositoryGithub.ts';
 import './types/topic.ts';

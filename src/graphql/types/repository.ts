@@ -1,6 +1,5 @@
 import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
@@ -9,12 +8,7 @@ import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { requireRepoFollowingRenames } from '../../services/repo/redirect.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import { deployKeyReadWhere } from '../../services/repo/deployKey.ts';
-import {
-  collaboratorFilterWhere,
-  outsideCollaboratorsLoader,
-  type CollaboratorAffiliation,
-} from '../../services/repo/collaboratorFilter.ts';
-import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
+import { branchReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { sshCloneUrl } from '../../ssh/settings.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
@@ -25,13 +19,12 @@ import { scalarsOnly, withPreloaded } from '../preload/plan.ts';
 import { REPOSITORY_PRELOADERS } from '../preload/repositoryIssues.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
-import { bothNodePaths, withUserScalars } from '../selection.ts';
+import { bothNodePaths } from '../selection.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { totalOf } from '../totalCount.ts';
 import { ownedRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelConnectionRef, labelListArgs, labelListQuery, LabelRef } from './label.ts';
-import { UserRef } from './user.ts';
 import { ProjectOwnerRef, StarrableRef, SubscribableRef } from './githubInterfaces.ts';
 
 /** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
@@ -46,7 +39,7 @@ export const RepositoryPermissionEnum = builder.enumType('RepositoryPermission',
   } as const,
 });
 
-function permissionName(mode: Models.AccessMode): 'ADMIN' | 'WRITE' | 'READ' | null {
+export function permissionName(mode: Models.AccessMode): 'ADMIN' | 'WRITE' | 'READ' | null {
   if (atLeast(mode, 'ADMIN')) return 'ADMIN';
   if (mode === 'WRITE') return 'WRITE';
   if (mode === 'READ') return 'READ';
@@ -100,53 +93,6 @@ export const DeployKeyRef = builder.prismaNode('DeployKey', {
   }),
 });
 tokenReadScope(DeployKeyRef, 'repository');
-
-const CollaboratorAffiliationEnum = builder.enumType('CollaboratorAffiliation', {
-  description: "Which collaborators to list, mapped onto Gitea's collaborators (see services/repo/collaboratorFilter.ts).",
-  values: {
-    OUTSIDE: {
-      value: 'OUTSIDE',
-      description: 'Collaborators who are not members of the owning organization (every one on a user-owned repository).',
-    },
-    DIRECT: { value: 'DIRECT', description: 'Every collaborator added to the repository, member of the organization or not.' },
-    ALL: {
-      value: 'ALL',
-      description: "Every collaborator the viewer can see (Gitea's collaborator list; team access is not collaboration).",
-    },
-  } as const,
-});
-
-interface CollaboratorArgs {
-  affiliation?: CollaboratorAffiliation | null | undefined;
-  login?: string | null | undefined;
-  query?: string | null | undefined;
-}
-
-const filterOf = (args: CollaboratorArgs) => ({ login: opt(args.login), query: opt(args.query) });
-
-/** The read policy of collaborator lists and GitHub's login and query filters, in SQL. */
-const collaboratorsWhere = (args: CollaboratorArgs, ctx: GraphQLContext) => ({
-  AND: [collaborationReadWhere(ctx.cx), collaboratorFilterWhere(ctx.cx, filterOf(args))],
-});
-
-/** Per request and filter: outside collaborators of many repositories, one query (see outsideCollaboratorsLoader). */
-const outsideCollaborators = createContextCache((ctx: GraphQLContext) => {
-  const byFilter = new Map<string, ReturnType<typeof outsideCollaboratorsLoader>>();
-  return (args: CollaboratorArgs) => {
-    const filter = filterOf(args);
-    const key = JSON.stringify(filter);
-    let loader = byFilter.get(key);
-    if (!loader) byFilter.set(key, (loader = outsideCollaboratorsLoader(ctx.cx, filter)));
-    return loader;
-  };
-});
-
-const collaboratorsConnection = prismaConnectionHelpers(builder, 'Collaboration', {
-  cursor: 'id',
-  select: (nodeSelection) => ({ mode: true, user: withUserScalars(nodeSelection(true)) }),
-  query: () => ({ orderBy: { id: 'asc' as const } }),
-  resolveNode: (row) => row.user,
-});
 
 const deployKeysConnection = prismaConnectionHelpers(builder, DeployKeyRef, {
   cursor: 'id',
@@ -310,48 +256,6 @@ export const RepositoryRef = builder.prismaNode('Repository', {
       },
       { name: 'DeployKeyConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       { name: 'DeployKeyEdge' },
-    ),
-    collaborators: t.connection(
-      {
-        type: UserRef,
-        description:
-          'Collaborators, with their permission on the edge; signed-in viewers only (as GET …/collaborators). `login`: exactly that user; `query`: a substring of the login or full name.',
-        args: {
-          affiliation: t.arg({ type: CollaboratorAffiliationEnum, description: 'Default ALL.' }),
-          login: t.arg.string(),
-          query: t.arg.string(),
-        },
-        ...filteredBy('collaborationReadWhere'),
-        select: (args, ctx, nestedSelection) =>
-          args.affiliation === 'OUTSIDE'
-            ? { id: true, ownerId: true }
-            : {
-                collaborations: {
-                  ...collaboratorsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
-                  where: collaboratorsWhere(args, ctx),
-                },
-                _count: { select: { collaborations: { where: collaboratorsWhere(args, ctx) } } },
-              },
-        resolve: async (r, args, ctx) => {
-          if ('_count' in r) {
-            const rows = r.collaborations as Parameters<typeof collaboratorsConnection.resolve>[0];
-            return { ...collaboratorsConnection.resolve(rows, args, ctx), total: r._count.collaborations };
-          }
-          const rows = await outsideCollaborators(ctx)(args).load(r);
-          const page = resolveArrayConnection({ args }, rows);
-          // The same edge shape as collaboratorsConnection's: the collaboration's fields (its mode) beside cursor and node.
-          const edges = page.edges.map((e) => e && { ...e.node, cursor: e.cursor, node: e.node.user });
-          return { ...page, edges, total: rows.length } as unknown as ReturnType<typeof collaboratorsConnection.resolve>;
-        },
-      },
-      { name: 'RepositoryCollaboratorConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-      {
-        name: 'RepositoryCollaboratorEdge',
-        fields: (e) => ({
-          // A collaboration grants at least read.
-          permission: e.field({ type: RepositoryPermissionEnum, resolve: (edge) => permissionName(edge.mode) ?? 'READ' }),
-        }),
-      },
     ),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
