@@ -7,6 +7,8 @@ import { notificationReadWhere } from '../services/notification/visibility.ts';
 import { milestoneReadWhere } from '../services/milestone/visibility.ts';
 import { orgMemberReadWhere, orgReadWhere, teamMemberReadWhere, teamReadWhere, userOrgReadWhere } from '../services/org/visibility.ts';
 import { packageReadWhere, packageVersionReadWhere } from '../services/package/visibility.ts';
+import { branchProtectionReadWhere } from '../services/protection/locate.ts';
+import { deployKeyReadWhere } from '../services/repo/deployKey.ts';
 import { projectCardReadWhere, projectReadWhere } from '../services/project/visibility.ts';
 import { pullReadWhere, reviewReadWhere, reviewRequestReadWhere } from '../services/pull/visibility.ts';
 import { releaseReadWhere } from '../services/release/visibility.ts';
@@ -22,6 +24,8 @@ export const READ_POLICIES = {
   activityReadWhere,
   repoReadWhere,
   branchReadWhere,
+  branchProtectionReadWhere,
+  deployKeyReadWhere,
   collaborationReadWhere,
   topicReadWhere,
   issueReadWhere,

@@ -12,17 +12,20 @@ interface Rule {
   requiredApprovingReviewCount: number;
   requiresStatusChecks: boolean;
   requiredStatusCheckContexts: string[];
-  pushAllowances: { login: string }[];
+  pushAllowances: { totalCount: number; nodes: { actor: { login?: string; name?: string } }[] };
 }
 
 const RULE_FIELDS =
-  'id pattern priority requiredApprovingReviewCount requiresStatusChecks requiredStatusCheckContexts pushAllowances { login }';
+  'id pattern priority requiredApprovingReviewCount requiresStatusChecks requiredStatusCheckContexts pushAllowances(first: 10) { totalCount nodes { actor { ... on User { login } ... on Team { name } } } }';
 const CREATE = `mutation($input: CreateBranchProtectionRuleInput!) { createBranchProtectionRule(input: $input) {
   __typename branchProtectionRule { ${RULE_FIELDS} } } }`;
 const UPDATE = `mutation($input: UpdateBranchProtectionRuleInput!) { updateBranchProtectionRule(input: $input) {
   __typename branchProtectionRule { ${RULE_FIELDS} } } }`;
 const DELETE = `mutation($input: DeleteBranchProtectionRuleInput!) { deleteBranchProtectionRule(input: $input) {
   __typename deletedBranchProtectionRuleId } }`;
+
+/** A rule's pushAllowances connection naming these users. */
+const allowed = (...logins: string[]) => ({ totalCount: logins.length, nodes: logins.map((login) => ({ actor: { login } })) });
 
 describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
   let t: TestApp;
@@ -79,7 +82,7 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
       priority: 1,
       requiredApprovingReviewCount: 2,
       requiredStatusCheckContexts: ['ci/*'],
-      pushAllowances: [{ login: 'alice' }],
+      pushAllowances: allowed('alice'),
     });
     // REST sees the same rule.
     const rest = await t.request('GET', '/api/v1/repos/alice/demo/branch_protections/main', { headers: basic('alice') });
@@ -175,7 +178,7 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
       dismissesStaleReviews: true,
       isAdminEnforced: true,
       restrictsPushes: true,
-      pushAllowances: [{ login: 'bob' }],
+      pushAllowances: allowed('bob'),
       requiredApprovingReviewCount: 3,
       requiresApprovingReviews: true,
       requiresStatusChecks: true,
@@ -217,7 +220,7 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
       pattern: 'gh2/*',
       requiredApprovingReviewCount: 0,
       requiredStatusCheckContexts: ['lint'],
-      pushAllowances: [{ login: 'bob' }],
+      pushAllowances: allowed('bob'),
     });
     const renamedTo = async (pattern: string) => {
       const res = await gql(t, UPDATE, { headers: basic('alice'), variables: { input: { branchProtectionRuleId: rule.id, pattern } } });
@@ -250,7 +253,71 @@ describe.each(PROVIDERS)('GraphQL branch protection rules (%s)', (provider) => {
       expect(err!.message).toContain(Object.keys(extra)[0]);
     }
     const after = (await rules('alice'))!.nodes.find((r) => r.pattern === 'gh2/*');
-    expect(after).toMatchObject({ requiresStatusChecks: true, pushAllowances: [{ login: 'bob' }] });
+    expect(after).toMatchObject({ requiresStatusChecks: true, pushAllowances: allowed('bob') });
+  });
+
+  it('rules and their push allowances (users and teams) are Nodes for repository admins only', async () => {
+    const asAlice = { headers: basic('alice') };
+    expect((await t.request('POST', '/api/v1/orgs', { ...asAlice, body: { username: 'nodeorg' } })).statusCode).toBe(201);
+    expect((await t.request('POST', '/api/v1/orgs/nodeorg/repos', { ...asAlice, body: { name: 'tool' } })).statusCode).toBe(201);
+    const team = await t.request('POST', '/api/v1/orgs/nodeorg/teams', {
+      ...asAlice,
+      body: { name: 'pushers', permission: 'write', units: ['repo.code'] },
+    });
+    expect(team.statusCode, team.body).toBe(201);
+    const teamId = (team.json() as { id: number }).id;
+    expect((await t.request('PUT', `/api/v1/teams/${teamId}/repos/nodeorg/tool`, asAlice)).statusCode).toBe(204);
+    await addCollaborator(t, { ownerName: 'nodeorg', name: 'tool' }, { name: 'bob' }, 'write');
+    const rest = await t.request('POST', '/api/v1/repos/nodeorg/tool/branch_protections', {
+      ...asAlice,
+      body: {
+        rule_name: 'main',
+        enable_push: true,
+        enable_push_whitelist: true,
+        push_whitelist_usernames: ['alice'],
+        push_whitelist_teams: ['pushers'],
+      },
+    });
+    expect(rest.statusCode, rest.body).toBe(201);
+
+    type Listed = {
+      repository: { branchProtectionRules: { nodes: { id: string; pushAllowances: { totalCount: number; nodes: { id: string }[] } }[] } };
+    };
+    const listed = await gql<Listed>(
+      t,
+      '{ repository(owner: "nodeorg", name: "tool") { branchProtectionRules(first: 5) { nodes { id pushAllowances(first: 5) { totalCount nodes { id } } } } } }',
+      asAlice,
+    );
+    expect(listed.errors).toBeUndefined();
+    const rule = listed.data!.repository.branchProtectionRules.nodes[0]!;
+    expect(rule.pushAllowances.totalCount).toBe(2);
+    const ids = [rule.id, ...rule.pushAllowances.nodes.map((a) => a.id)];
+    const NODES = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id
+      ... on BranchProtectionRule { pattern pushAllowances(last: 1) { totalCount nodes { actor { __typename ... on Team { name } } } } }
+      ... on PushAllowance { actor { __typename ... on User { login } ... on Team { name } } branchProtectionRule { pattern } } } }`;
+    const asAdmin = await gql<{ nodes: unknown[] }>(t, NODES, { headers: basic('alice'), variables: { ids } });
+    expect(asAdmin.errors).toBeUndefined();
+    expect(asAdmin.data!.nodes).toEqual([
+      {
+        __typename: 'BranchProtectionRule',
+        id: rule.id,
+        pattern: 'main',
+        pushAllowances: { totalCount: 2, nodes: [{ actor: { __typename: 'Team', name: 'pushers' } }] },
+      },
+      { __typename: 'PushAllowance', id: ids[1], actor: { __typename: 'User', login: 'alice' }, branchProtectionRule: { pattern: 'main' } },
+      {
+        __typename: 'PushAllowance',
+        id: ids[2],
+        actor: { __typename: 'Team', name: 'pushers' },
+        branchProtectionRule: { pattern: 'main' },
+      },
+    ]);
+    // A writer who is not an admin, and anonymous viewers, get nulls (GET …/branch_protections is admins only).
+    for (const headers of [basic('bob'), {}]) {
+      const other = await gql<{ nodes: unknown[] }>(t, NODES, { headers, variables: { ids } });
+      expect(other.errors).toBeUndefined();
+      expect(other.data!.nodes).toEqual([null, null, null]);
+    }
   });
 
   it('branchProtectionRules with their allowances cost the same statements for 1 rule as for 3', async () => {

@@ -58,6 +58,46 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
     expect(data.repository?.collaborators.edges).toEqual([{ permission: 'WRITE', node: { login: 'outsider' } }]);
   });
 
+  it("collaborators takes GitHub's affiliation, login and query, filtered in SQL with a matching totalCount", async () => {
+    const guild = await createOrgAs(t, owner, 'guild');
+    const repo = await createRepo(t, owner, 'collab-repo', { org: guild, private: true });
+    const insider = await t.createUser('insider', { fullName: 'Ina Sider' });
+    await addMember(t, guild, insider);
+    await addCollaborator(t, repo, insider, 'read');
+    await addCollaborator(t, repo, await t.createUser('visitor', { fullName: 'Vic Itor' }), 'admin');
+    type Out = { repository: { collaborators: { totalCount: number; edges: { permission: string; node: { login: string } }[] } } };
+    const list = async (args: string) =>
+      (
+        await gql<Out>(
+          t,
+          `{ repository(owner: "guild", name: "collab-repo") { collaborators(first: 1${args}) { totalCount edges { permission node { login } } } } }`,
+          {},
+          basic('owner'),
+        )
+      ).repository.collaborators;
+    const row = (login: string, permission: string) => ({ permission, node: { login } });
+    expect(await list('')).toEqual({ totalCount: 2, edges: [row('insider', 'READ')] });
+    expect(await list(', affiliation: ALL')).toEqual({ totalCount: 2, edges: [row('insider', 'READ')] });
+    expect(await list(', affiliation: DIRECT')).toEqual({ totalCount: 2, edges: [row('insider', 'READ')] });
+    // OUTSIDE leaves out members of the owning organization.
+    expect(await list(', affiliation: OUTSIDE')).toEqual({ totalCount: 1, edges: [row('visitor', 'ADMIN')] });
+    expect(await list(', affiliation: OUTSIDE, login: "insider"')).toEqual({ totalCount: 0, edges: [] });
+    expect(await list(', login: "Visitor"')).toEqual({ totalCount: 1, edges: [row('visitor', 'ADMIN')] });
+    expect(await list(', login: "visit"')).toEqual({ totalCount: 0, edges: [] });
+    // query: a substring of the login or of the full name, any case.
+    expect(await list(', query: "SIDER"')).toEqual({ totalCount: 1, edges: [row('insider', 'READ')] });
+    expect(await list(', query: "itor"')).toEqual({ totalCount: 1, edges: [row('visitor', 'ADMIN')] });
+    expect(await list(', query: "i", affiliation: OUTSIDE')).toEqual({ totalCount: 1, edges: [row('visitor', 'ADMIN')] });
+    // Paging OUTSIDE pages past the first.
+    const page2 = await gql<{ repository: { collaborators: { pageInfo: { hasNextPage: boolean }; nodes: { login: string }[] } } }>(
+      t,
+      '{ repository(owner: "guild", name: "collab-repo") { collaborators(first: 5, affiliation: OUTSIDE) { pageInfo { hasNextPage } nodes { login } } } }',
+      {},
+      basic('owner'),
+    );
+    expect(page2.repository.collaborators).toEqual({ pageInfo: { hasNextPage: false }, nodes: [{ login: 'visitor' }] });
+  });
+
   it('a private repository is simply absent for outsiders, on every path', async () => {
     const q =
       '{ repository(owner: "acme", name: "secret-repo") { id } organization(login: "acme") { repositories(first: 10) { totalCount nodes { name } } } }';
@@ -105,6 +145,19 @@ describe.each(PROVIDERS)('GraphQL repositories (%s)', (provider) => {
       totalCount: 1,
       nodes: [{ title: 'deploy' }],
     });
+    // A DeployKey is a Node: node(id:) answers it to the repository's admins and to no one else.
+    const idQuery = '{ repository(owner: "acme", name: "public-repo") { deployKeys(first: 1) { nodes { id } } } }';
+    type Ids = { repository: { deployKeys: { nodes: { id: string }[] } } };
+    const id = (await gql<Ids>(t, idQuery, {}, basic('owner'))).repository.deployKeys.nodes[0]!.id;
+    const byNode = `query($id: ID!) { node(id: $id) { __typename ... on DeployKey { id title readOnly } } }`;
+    expect((await gql<{ node: unknown }>(t, byNode, { id }, basic('owner'))).node).toEqual({
+      __typename: 'DeployKey',
+      id,
+      title: 'deploy',
+      readOnly: false,
+    });
+    expect((await gql<{ node: unknown }>(t, byNode, { id }, basic('outsider'))).node).toBeNull();
+    expect((await gql<{ node: unknown }>(t, byNode, { id }, {})).node).toBeNull();
   });
 
   it('organization { repositories { owner labels collaborators } } costs the same SQL statements for 2 and for 12 repositories', async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import { parseScope } from '../../src/auth/scope.ts';
-import { canRead, canReadAny, type RepoPermission } from '../../src/permissions/repoPermission.ts';
+import { canRead, canReadAny, isRepoAdmin, type RepoPermission } from '../../src/permissions/repoPermission.ts';
 import { ALL_UNITS, type UnitType } from '../../src/permissions/units.ts';
 import { createServiceContext, createSystemContext, ANONYMOUS, type ServiceContext } from '../../src/services/context.ts';
+import { repoAdminWhere } from '../../src/services/access/repoAdminWhere.ts';
 import { repoReadWhere } from '../../src/services/repo/visibility.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -54,6 +55,8 @@ describe.each(PROVIDERS)('repoReadWhere agrees with the access model (%s)', (pro
     viewers.adminTeamer = await t.createUser('adminteamer');
     viewers.issuer = await t.createUser('issuer');
     viewers.noneTeamer = await t.createUser('noneteamer');
+    viewers.adminCollab = await t.createUser('admincollab');
+    viewers.unitAdmin = await t.createUser('unitadmin');
     const limitedUser = await t.createUser('limiteduser', { visibility: 'LIMITED' });
     const privateUser = await t.createUser('privateuser', { visibility: 'PRIVATE' });
     const orgs = {
@@ -115,11 +118,25 @@ describe.each(PROVIDERS)('repoReadWhere agrees with the access model (%s)', (pro
       await t.db.teamUser.create({ data: { orgId: org.id, teamId: admins.id, userId: viewers.adminTeamer!.id } });
       await t.db.orgUser.create({ data: { orgId: org.id, userId: viewers.adminTeamer!.id } });
       await t.db.teamRepo.create({ data: { orgId: org.id, teamId: admins.id, repoId: open.id } });
+      // A team of no authority whose code unit row says admin: admin of the repositories it includes with code enabled.
+      const codeAdmins = await t.db.team.create({
+        data: {
+          orgId: org.id,
+          name: 'CodeAdmins',
+          lowerName: 'codeadmins',
+          authorize: 'NONE',
+          units: { create: [{ orgId: org.id, type: 'CODE', accessMode: 'ADMIN' }] },
+        },
+      });
+      await t.db.teamUser.create({ data: { orgId: org.id, teamId: codeAdmins.id, userId: viewers.unitAdmin!.id } });
+      await t.db.orgUser.create({ data: { orgId: org.id, userId: viewers.unitAdmin!.id } });
+      await t.db.teamRepo.createMany({ data: [closed, partial].map((r) => ({ orgId: org.id, teamId: codeAdmins.id, repoId: r.id })) });
     }
     for (const u of [owner, limitedUser, privateUser]) {
       await repo(u, `${u.name}-open`, false);
       const closed = await repo(u, `${u.name}-closed`, true);
       await t.db.collaboration.create({ data: { repoId: closed.id, userId: viewers.collab!.id, mode: 'READ' } });
+      await t.db.collaboration.create({ data: { repoId: closed.id, userId: viewers.adminCollab!.id, mode: 'ADMIN' } });
     }
     await repo(viewers.restricted!, 'own-closed', true);
   });
@@ -177,6 +194,27 @@ describe.each(PROVIDERS)('repoReadWhere agrees with the access model (%s)', (pro
     }
     expect(mismatches).toEqual([]);
     expect(readableAnywhere).toBeGreaterThan(100);
+  });
+
+  it('repoAdminWhere lists exactly the repositories the loader says each viewer administers', async () => {
+    const mismatches: string[] = [];
+    let administered = 0;
+    for (const [label, cx] of contexts()) {
+      const perms = await cx.loaders.repoPermission.loadMany(repos.map((r) => r.id));
+      const rows = await t.db.repository.findMany({
+        where: { AND: [{ id: { in: repos.map((r) => r.id) } }, repoAdminWhere(cx)] },
+        select: { name: true },
+      });
+      const filter = new Set(rows.map((r) => r.name));
+      repos.forEach((r, i) => {
+        const p = perms[i];
+        const model = p !== undefined && !(p instanceof Error) && isRepoAdmin(p);
+        if (model) administered++;
+        if (model !== filter.has(r.name)) mismatches.push(`${label} × ${r.name}: model ${model}, filter ${filter.has(r.name)}`);
+      });
+    }
+    expect(mismatches).toEqual([]);
+    expect(administered).toBeGreaterThan(40);
   });
 
   it('unit grants count only while the unit is enabled, and a NONE grant gives nothing', async () => {

@@ -4,13 +4,14 @@ import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as manage from '../../services/protection/manage.ts';
-import { canReadBranchProtections, locateBranchProtection } from '../../services/protection/locate.ts';
+import { branchProtectionReadWhere, canReadBranchProtections, locateBranchProtection } from '../../services/protection/locate.ts';
 import { firstMatchingRule, isRuleNameSpecial, parseIds, parseStrings, repoRulesLoader } from '../../services/protection/rule.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
-import { opt, requireDbIdOf } from '../ids.ts';
-import { checkedBy, inherits } from '../policy.ts';
+import { dbId, opt, requireDbIdOf } from '../ids.ts';
+import { checkedBy, filteredBy, inherits } from '../policy.ts';
+import { tokenReadScope } from '../tokenReadScopes.ts';
 import { bothNodePaths } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { teamsById } from './pullRequestReview.ts';
@@ -25,12 +26,16 @@ const LISTED = inherits('the rule lists these accounts by name in REST (reposito
 const usersOf = (text: string, ctx: { cx: { loaders: { userById: { loadMany: (ids: number[]) => Promise<unknown[]> } } } }) =>
   ctx.cx.loaders.userById.loadMany(parseIds(text)).then((rows) => rows.filter((u): u is Models.User => !!u && !(u instanceof Error)));
 
-export const BranchProtectionRuleRef = builder.prismaObject('ProtectedBranch', {
+export const BranchProtectionRuleRef = builder.prismaNode('ProtectedBranch', {
   name: 'BranchProtectionRule',
   description:
     "A branch protection rule (Gitea's protected branch): a branch name or a glob pattern with its push, merge and review rules.",
+  id: { field: 'id' },
+  // node(id:): the rules of repositories the viewer administers (as GET …/branch_protections); absent for the rest.
+  ...filteredBy('branchProtectionReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [branchProtectionReadWhere(ctx.cx)] }),
+  nullable: true,
   fields: (t) => ({
-    id: t.globalID({ resolve: (r) => ({ type: 'BranchProtectionRule', id: r.id }) }),
     databaseId: t.exposeInt('id'),
     pattern: t.exposeString('ruleName', { description: 'A branch name, or a glob (Gitea rule_name).' }),
     branchName: t.string({
@@ -41,12 +46,6 @@ export const BranchProtectionRuleRef = builder.prismaObject('ProtectedBranch', {
     priority: t.exposeInt('priority', { description: 'Gitea priority: lower applies first among patterns.' }),
     isPushEnabled: t.exposeBoolean('canPush', { description: 'Gitea enable_push: pushing is allowed at all.' }),
     restrictsPushes: t.exposeBoolean('enableWhitelist', { description: 'Gitea enable_push_whitelist.' }),
-    pushAllowances: t.field({
-      type: [UserRef],
-      description: 'Users on the push whitelist.',
-      ...LISTED,
-      resolve: (r, _a, ctx) => usersOf(r.whitelistUserIds, ctx),
-    }),
     pushAllowanceTeams: t.stringList({
       description: 'Team names on the push whitelist.',
       resolve: (r, _a, ctx) => teamNames(r.whitelistTeamIds, ctx),
@@ -88,6 +87,8 @@ export const BranchProtectionRuleRef = builder.prismaObject('ProtectedBranch', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+
+tokenReadScope(BranchProtectionRuleRef, 'repository');
 
 async function teamNames(text: string, ctx: Parameters<typeof teamsById>[0]): Promise<string[]> {
   const teams = await Promise.all(parseIds(text).map((id) => teamsById(ctx).load(id)));

@@ -7,7 +7,8 @@ import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { requireRepoFollowingRenames } from '../../services/repo/redirect.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
-import { branchReadWhere, collaborationReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
+import { deployKeyReadWhere } from '../../services/repo/deployKey.ts';
+import { branchReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { sshCloneUrl } from '../../ssh/settings.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
@@ -18,13 +19,12 @@ import { scalarsOnly, withPreloaded } from '../preload/plan.ts';
 import { REPOSITORY_PRELOADERS } from '../preload/repositoryIssues.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
-import { bothNodePaths, withUserScalars } from '../selection.ts';
+import { bothNodePaths } from '../selection.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { totalOf } from '../totalCount.ts';
 import { ownedRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelConnectionRef, labelListArgs, labelListQuery, LabelRef } from './label.ts';
-import { UserRef } from './user.ts';
 import { ProjectOwnerRef, StarrableRef, SubscribableRef } from './githubInterfaces.ts';
 
 /** GitHub's RepositoryPermission. Gitea's owner and admin are both ADMIN; a viewer with no access has none (null). */
@@ -39,7 +39,7 @@ export const RepositoryPermissionEnum = builder.enumType('RepositoryPermission',
   } as const,
 });
 
-function permissionName(mode: Models.AccessMode): 'ADMIN' | 'WRITE' | 'READ' | null {
+export function permissionName(mode: Models.AccessMode): 'ADMIN' | 'WRITE' | 'READ' | null {
   if (atLeast(mode, 'ADMIN')) return 'ADMIN';
   if (mode === 'WRITE') return 'WRITE';
   if (mode === 'READ') return 'READ';
@@ -75,9 +75,14 @@ export const RefRef = builder.prismaNode('Branch', {
 });
 tokenReadScope(RefRef, 'repository');
 
-export const DeployKeyRef = builder.prismaObject('DeployKey', {
+export const DeployKeyRef = builder.prismaNode('DeployKey', {
   description: 'A deploy key of a repository (visible to repository admins).',
   select: { id: true },
+  id: { field: 'id' },
+  // node(id:): the keys of repositories the viewer administers (as GET …/keys); absent for everyone else.
+  ...filteredBy('deployKeyReadWhere'),
+  findUnique: (id, ctx) => ({ id: dbId(id), AND: [deployKeyReadWhere(ctx.cx)] }),
+  nullable: true,
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     title: t.exposeString('name'),
@@ -87,13 +92,7 @@ export const DeployKeyRef = builder.prismaObject('DeployKey', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
-
-const collaboratorsConnection = prismaConnectionHelpers(builder, 'Collaboration', {
-  cursor: 'id',
-  select: (nodeSelection) => ({ mode: true, user: withUserScalars(nodeSelection(true)) }),
-  query: (_args, ctx) => ({ where: collaborationReadWhere(ctx.cx), orderBy: { id: 'asc' as const } }),
-  resolveNode: (row) => row.user,
-});
+tokenReadScope(DeployKeyRef, 'repository');
 
 const deployKeysConnection = prismaConnectionHelpers(builder, DeployKeyRef, {
   cursor: 'id',
@@ -257,26 +256,6 @@ export const RepositoryRef = builder.prismaNode('Repository', {
       },
       { name: 'DeployKeyConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       { name: 'DeployKeyEdge' },
-    ),
-    collaborators: t.connection(
-      {
-        type: UserRef,
-        description: 'Direct collaborators, with their permission on the edge; signed-in viewers only (as GET …/collaborators).',
-        ...filteredBy('collaborationReadWhere'),
-        select: (args, ctx, nestedSelection) => ({
-          collaborations: collaboratorsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)),
-          _count: { select: { collaborations: { where: collaborationReadWhere(ctx.cx) } } },
-        }),
-        resolve: (r, args, ctx) => ({ ...collaboratorsConnection.resolve(r.collaborations, args, ctx), total: r._count.collaborations }),
-      },
-      { name: 'RepositoryCollaboratorConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
-      {
-        name: 'RepositoryCollaboratorEdge',
-        fields: (e) => ({
-          // A collaboration grants at least read.
-          permission: e.field({ type: RepositoryPermissionEnum, resolve: (edge) => permissionName(edge.mode) ?? 'READ' }),
-        }),
-      },
     ),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

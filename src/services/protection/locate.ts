@@ -2,6 +2,8 @@ import { NotFoundError } from '../../errors.ts';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
+import { repoAdminWhere } from '../access/repoAdminWhere.ts';
+import type { Models } from '../../db/client.ts';
 
 /**
  * The read policy of branch protection rules on a readable repository: repository admins only (Gitea reqAdmin on
@@ -10,6 +12,11 @@ import type { ServiceContext } from '../context.ts';
  */
 export function canReadBranchProtections(perm: RepoPermission): boolean {
   return isRepoAdmin(perm);
+}
+
+/** The same policy as one Prisma filter, for node(id:): the rules of repositories the viewer administers. */
+export function branchProtectionReadWhere(cx: ServiceContext): Models.Prisma.ProtectedBranchWhereInput {
+  return { repo: repoAdminWhere(cx) };
 }
 
 /**

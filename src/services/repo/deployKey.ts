@@ -7,6 +7,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
 import { parsePublicKey } from '../user/sshKey.ts';
+import { repoAdminWhere } from '../access/repoAdminWhere.ts';
 
 /** A deploy key with its key material and what its URL needs; `repository` only where Gitea shows it. */
 export interface DeployKeyView {
@@ -27,6 +28,11 @@ export interface CreateDeployKeyInput {
 export interface DeployKeyFilter {
   keyId?: number;
   fingerprint?: string;
+}
+
+/** The read policy of deploy keys (Gitea reqAdmin on GET …/keys) as one Prisma filter: those of repositories the viewer administers. */
+export function deployKeyReadWhere(cx: ServiceContext): Models.Prisma.DeployKeyWhereInput {
+  return { repo: repoAdminWhere(cx) };
 }
 
 const INCLUDE = { key: { select: { content: true } } } as const;
