@@ -95,7 +95,11 @@ const PullItemTypeEnum = itemTypeEnum('PullRequestTimelineItemsItemType', 'The k
 const timelineUnion = (name: string, description: string, kinds: readonly ItemType[]) =>
   builder.unionType(name, {
     description,
-    types: kinds.map((k) => (k === 'ISSUE_COMMENT' ? IssueCommentRef : EVENT_REFS[k])) as (typeof IssueCommentRef)[],
+    types: kinds.map((k) => {
+      const ref = k === 'ISSUE_COMMENT' ? IssueCommentRef : EVENT_REFS[k];
+      if (!ref) throw new Error(`no object type is registered for the timeline item ${k}`);
+      return ref as typeof IssueCommentRef;
+    }),
     resolveType: (row: Models.Comment) => typeNameOf(itemTypeOf(row)),
   });
 

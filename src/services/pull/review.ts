@@ -2,7 +2,6 @@ import { recheckAutoMerge } from './autoMerge.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { isAncestor } from '../../git/compare.ts';
-import { diffStream } from '../../git/patch.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import type { DomainEvent } from '../../notify/events.ts';
@@ -12,7 +11,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { requireText, withRetry } from '../issue/create.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import { cutDiffAroundLine, fileDiffsOf, lineAtDiffPosition } from './codeCommentPatch.ts';
+import { commentPatches, placedByDiffPosition, reviewedFileDiffs, type ReviewCommentInput } from './reviewCommentPlacement.ts';
 import { findPullByIndex, gitDirOf, pullHeadRef } from './pull.ts';
 import {
   findReview,
@@ -27,18 +26,6 @@ import {
 import type { PullRows } from './types.ts';
 
 type ReviewType = Models.ReviewType;
-
-/** A line comment of a new review (Gitea CreatePullReviewComment). */
-export interface ReviewCommentInput {
-  path?: string;
-  body?: string;
-  /** > 0: a comment on the old side of the diff, at that line. */
-  oldPosition?: number;
-  /** A comment on the new side, at that line (0: on the file). */
-  newPosition?: number;
-  /** GitHub's diff position (lines below the file's first hunk header), instead of a side and line. */
-  diffPosition?: number;
-}
 
 /** POST /repos/{o}/{r}/pulls/{index}/reviews (Gitea CreatePullReviewOptions). */
 export interface CreateReviewInput {
@@ -110,42 +97,6 @@ async function isStale(gitDir: string, commitId: string, head: string): Promise<
   } catch {
     return true;
   }
-}
-
-/** The pull request's diff (merge base to `commitId`) per file; empty when it cannot be read (no merge base). */
-async function reviewedFileDiffs(gitDir: string, pull: Models.PullRequest, commitId: string): Promise<Map<string, string>> {
-  try {
-    return await fileDiffsOf(await diffStream(gitDir, pull.mergeBase || `refs/heads/${pull.baseBranch}`, commitId));
-  } catch {
-    // No merge base or a vanished commit: the comments are kept without hunks.
-    return new Map();
-  }
-}
-
-/**
- * The comments with GitHub's diff positions turned into file lines of the reviewed diff.
- * @throws ValidationError naming the position when it is no commentable line of the file's diff
- */
-function positioned(comments: readonly ReviewCommentInput[], files: Map<string, string>): ReviewCommentInput[] {
-  return comments.map((c) => {
-    if (c.diffPosition === undefined) return c;
-    const file = files.get(c.path ?? '');
-    const at = file ? lineAtDiffPosition(file, c.diffPosition) : null;
-    if (!at)
-      throw new ValidationError(`position ${c.diffPosition} is not a line in the diff of ${c.path ?? ''}`, {
-        field: 'position',
-      });
-    return { path: c.path, body: c.body, ...(at.old ? { oldPosition: at.line } : { newPosition: at.line }) };
-  });
-}
-
-/** The diff hunks the new code comments point at (Gitea stores them in `patch`); '' where none can be found. */
-function commentPatches(files: Map<string, string>, comments: readonly ReviewCommentInput[]): string[] {
-  return comments.map((c) => {
-    const old = (c.oldPosition ?? 0) > 0;
-    const file = files.get(c.path ?? '');
-    return file ? cutDiffAroundLine(file, old ? (c.oldPosition ?? 0) : (c.newPosition ?? 0), old) : '';
-  });
 }
 
 /** What finishing a review needs, computed before the transaction. */
@@ -244,7 +195,7 @@ export async function createReview(cx: ServiceContext, ref: RepoRef, index: numb
     isVerdict(type) ? isOfficialReviewer(cx.db, rows.pull, viewer) : false,
     asked.length && commitId ? reviewedFileDiffs(gitDir, rows.pull, commitId) : new Map<string, string>(),
   ]);
-  const comments = positioned(asked, files);
+  const comments = placedByDiffPosition(asked, files);
   const patches = commentPatches(files, comments);
   const review = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
