@@ -99,7 +99,7 @@ export const builder = new SchemaBuilder<{
     // This sees every field's arguments with variables applied, so it also rejects first/last over the cap
     // (as GitHub does) instead of letting the connection clamp them silently.
     fieldComplexity: (args, _ctx, field) => {
-      for (const arg of ['first', 'last'] as const) {
+      for (const arg of ['first', 'last', 'skip'] as const) {
         const v = args[arg];
         if (typeof v !== 'number') continue;
         if (v < 0)

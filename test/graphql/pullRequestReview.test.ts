@@ -416,6 +416,54 @@ describe.each(PROVIDERS)('GraphQL pull request reviews (%s)', (provider) => {
       ids.map((x) => ({ id: x })),
     );
   });
+
+  it("addPullRequestReview comments: GitHub's diff positions become lines of the pushed diff; positions outside it are refused", async () => {
+    // a.txt's diff: @@ -1,3 +1,4 @@ / " one" (1) / "-two" (2) / "+2" (3) / " three" (4) / "+four" (5).
+    const id = pullIds.get(1);
+    for (const position of [6, 0]) {
+      const out = await mutate(
+        'addPullRequestReview',
+        { pullRequestId: id, body: 'by position', comments: [{ path: 'a.txt', position, body: 'out of range' }] },
+        'oscar',
+      );
+      expect(out.error).toMatchObject({
+        code: 'VALIDATION',
+        type: 'UNPROCESSABLE',
+        message: `position ${position} is not a line in the diff of a.txt`,
+      });
+    }
+    const elsewhere = await mutate(
+      'addPullRequestReview',
+      { pullRequestId: id, body: 'by position', comments: [{ path: 'zzz.txt', position: 1, body: 'no such file' }] },
+      'oscar',
+    );
+    expect(elsewhere.error).toMatchObject({ type: 'UNPROCESSABLE', message: 'position 1 is not a line in the diff of zzz.txt' });
+    // The refusals wrote nothing: oscar has no review yet.
+    expect((await pull(1, 'oscar', ['PENDING']))?.reviews.totalCount).toBe(0);
+
+    const placed = await mutate(
+      'addPullRequestReview',
+      {
+        pullRequestId: id,
+        body: 'by position',
+        comments: [
+          { path: 'a.txt', position: 2, body: 'the old two' },
+          null,
+          { path: 'a.txt', position: 5, body: 'the new four' },
+          { path: 'a.txt', position: 1, body: 'context' },
+        ],
+      },
+      'oscar',
+    );
+    expect(placed.error).toBeNull();
+    const pending = (await pull(1, 'oscar', ['PENDING']))?.reviews.nodes[0];
+    expect(pending?.comments.nodes.map((c) => [c.body, c.diffSide, c.line, c.originalLine])).toEqual([
+      ['the old two', 'LEFT', null, 2],
+      ['the new four', 'RIGHT', 4, null],
+      ['context', 'RIGHT', 1, null],
+    ]);
+    expect(pending?.comments.nodes[1]?.diffHunk).toEqual(expect.stringContaining('+four'));
+  });
 });
 
 const COUNTED = `{

@@ -48,9 +48,12 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
     const owner = await t.createUser('owner');
     const reader = await t.createUser('reader');
     await t.createUser('stranger');
+    await t.createUser('root', { admin: true });
+    const uploader = await t.createUser('uploader');
     const pub = await createRepo(t, owner, 'pub', { autoInit: true });
     const priv = await createRepo(t, owner, 'priv', { autoInit: true, private: true });
     await addCollaborator(t, pub, reader, 'read');
+    await addCollaborator(t, pub, uploader, 'write');
     await addCollaborator(t, priv, reader, 'read');
   });
   afterAll(async () => {
@@ -239,5 +242,26 @@ describe.each(PROVIDERS)('GraphQL releases (%s)', (provider) => {
         })
       ).json(),
     ).toEqual([]);
+  });
+
+  it("ReleaseAsset.uploadedBy: the uploader, then Gitea's Ghost (id -1) once the account is deleted", async () => {
+    const rel = await q<{ createRelease: { release: GqlRelease } }>('owner', CREATE, {
+      input: { repositoryOwner: 'owner', repositoryName: 'pub', tagName: 'v8' },
+    });
+    const up = await t.request('POST', `/api/v1/repos/owner/pub/releases/${rel.createRelease.release.databaseId}/assets?name=u.txt`, {
+      headers: { ...basic('uploader'), 'content-type': 'application/octet-stream' },
+      payload: 'u',
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const ASSETS =
+      'query { repository(owner: "owner", name: "pub") { release(tagName: "v8") { releaseAssets(first: 5) { nodes { name uploadedBy { login databaseId } } } } } }';
+    type Assets = { repository: { release: { releaseAssets: { nodes: Json[] } } } };
+    expect((await q<Assets>('reader', ASSETS)).repository.release.releaseAssets.nodes).toEqual([
+      { name: 'u.txt', uploadedBy: { login: 'uploader', databaseId: expect.any(Number) } },
+    ]);
+    expect((await t.request('DELETE', '/api/v1/admin/users/uploader', { headers: basic('root') })).statusCode).toBe(204);
+    expect((await q<Assets>('reader', ASSETS)).repository.release.releaseAssets.nodes).toEqual([
+      { name: 'u.txt', uploadedBy: { login: 'Ghost', databaseId: -1 } },
+    ]);
   });
 });

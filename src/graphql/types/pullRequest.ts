@@ -18,15 +18,7 @@ import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.t
 import { totalOf } from '../totalCount.ts';
 import { CommitRef, type CommitView } from './gitObject.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
-import {
-  commentOrder,
-  IssueCommentConnectionRef,
-  IssueCommentOrderInput,
-  IssueCommentRef,
-  ItemTypeEnum,
-  TimelineItemRef,
-  timelineWhere,
-} from './issueComment.ts';
+import { commentOrder, IssueCommentConnectionRef, IssueCommentOrderInput, IssueCommentRef } from './issueComment.ts';
 import { carriedLabelsOrderBy, LabelConnectionRef, LabelOrderInput, LabelRef } from './label.ts';
 import { branchesByName, RefRef, RepositoryRef } from './repository.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
@@ -162,15 +154,6 @@ const pullComments = prismaConnectionHelpers(builder, IssueCommentRef, {
   cursor: 'id',
   args: (t) => ({ orderBy: t.field({ type: IssueCommentOrderInput }) }),
   query: (args) => ({ where: { type: 'COMMENT' as const }, orderBy: commentOrder(args.orderBy) }),
-});
-
-const pullTimeline = prismaConnectionHelpers(builder, TimelineItemRef, {
-  cursor: 'id',
-  args: (t) => ({
-    itemTypes: t.field({ type: [ItemTypeEnum], required: false, description: 'Only these kinds of items.' }),
-    since: t.field({ type: 'DateTime', required: false, description: 'Only items created at or after this time.' }),
-  }),
-  query: (args) => ({ where: timelineWhere(args), orderBy: { id: 'asc' as const } }),
 });
 
 /** The base repository path and the range fields every git-derived field needs. */
@@ -332,24 +315,6 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       resolve: (p, args, ctx) => ({ ...pullComments.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
     },
     IssueCommentConnectionRef,
-  ),
-  timelineItems: t.connection(
-    {
-      type: TimelineItemRef,
-      description: "Comments and events of the pull request's issue, oldest first (as Issue.timelineItems).",
-      ...inherits('the timeline of a readable pull request'),
-      args: pullTimeline.getArgs(),
-      select: (args, ctx, nested) => ({
-        issue: {
-          select: {
-            comments: pullTimeline.getQuery(args, ctx, bothNodePaths(nested)),
-            _count: { select: { comments: { where: timelineWhere(args) } } },
-          },
-        },
-      }),
-      resolve: (p, args, ctx) => ({ ...pullTimeline.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
-    },
-    { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
   files: t.connection(
     {

@@ -22,6 +22,19 @@ const DraftPullRequestReviewThreadInput = builder.inputType('DraftPullRequestRev
   }),
 });
 
+const DraftPullRequestReviewCommentInput = builder.inputType('DraftPullRequestReviewComment', {
+  description: "A comment of a new review placed by GitHub's diff position (the older form of DraftPullRequestReviewThread).",
+  fields: (t) => ({
+    path: t.string({ required: true }),
+    position: t.int({
+      required: true,
+      description:
+        "The line's position in the file's diff: 1 is the line below the first `@@` hunk header, counting on through later hunks (their headers included).",
+    }),
+    body: t.string({ required: true }),
+  }),
+});
+
 /**
  * The line comments of a new review, nulls skipped. Gitea's review comments are on one line: a range (GitHub's
  * startLine/startSide other than the line itself) is refused rather than silently shortened.
@@ -57,6 +70,12 @@ builder.relayMutationField(
         required: { list: false, items: false },
         description: 'Line comments.',
       }),
+      comments: t.field({
+        type: [DraftPullRequestReviewCommentInput],
+        required: { list: false, items: false },
+        description:
+          "Line comments by diff position (GitHub's deprecated form of `threads`); a position outside the file's diff is refused.",
+      }),
     }),
   },
   {
@@ -69,7 +88,10 @@ builder.relayMutationField(
         event: input.event ?? 'PENDING',
         body: opt(input.body),
         commitId: opt(input.commitOID),
-        comments: singleLineThreads(input.threads).map((c) => ({ path: c.path, body: c.body, ...LEFT_OR_RIGHT(c) })),
+        comments: [
+          ...singleLineThreads(input.threads).map((c) => ({ path: c.path, body: c.body, ...LEFT_OR_RIGHT(c) })),
+          ...(input.comments ?? []).flatMap((c) => (c ? [{ path: c.path, body: c.body, diffPosition: c.position }] : [])),
+        ],
       });
       return { reviewId: view.review.id };
     },

@@ -13,6 +13,8 @@ import { CommitRef, loadCommit } from './gitObject.ts';
 import { OrderDirectionEnum } from './orderInput.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
+import { ghostUser } from '../../services/user/ghost.ts';
+import { withUserScalars } from '../selection.ts';
 import { ReactableRef } from './githubInterfaces.ts';
 
 /** A file attached to a release (GitHub's ReleaseAsset); node(id:) answers only what the attachment read policy lets the viewer read. */
@@ -35,7 +37,13 @@ const ReleaseAssetRef = builder.prismaNode('Attachment', {
       resolve: (a, _args, ctx) => `${ctx.cx.config.rootUrl}attachments/${a.uuid}`,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    uploadedBy: t.relation('uploader', { type: UserRef, nullable: true, ...inherits('REST shows assets with their release') }),
+    uploadedBy: t.field({
+      type: UserRef,
+      description: 'Who uploaded the file: Gitea\'s Ghost user (id -1, login "Ghost") once that account is deleted.',
+      ...inherits('REST shows assets with their release'),
+      select: (_a, _c, nested) => ({ uploader: withUserScalars(nested(true)) }),
+      resolve: (a) => a.uploader ?? ghostUser(),
+    }),
   }),
 });
 tokenReadScope(ReleaseAssetRef, 'repository');

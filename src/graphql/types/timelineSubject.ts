@@ -1,10 +1,10 @@
 // The subject of milestone and title events as GitHub types it (MilestoneItem, RenamedTitleSubject): the issue, or
-// the pull request when the issue is one. Declared apart from the events (issueComment.ts), which pullRequest.ts
+// the pull request when the issue is one. Declared apart from the events (timelineEvents.ts), which pullRequest.ts
 // builds on: these unions need both the Issue and the PullRequest types.
 import type { Models } from '../../db/client.ts';
 import { builder } from '../builder.ts';
 import { inherits } from '../policy.ts';
-import { DemilestonedEventRef, MilestonedEventRef, RenamedTitleEventRef } from './issueComment.ts';
+import { DemilestonedEventRef, MilestonedEventRef, RenamedTitleEventRef } from './timelineEvents.ts';
 import { IssueRef } from './issue.ts';
 import { PullRequestRef } from './pullRequest.ts';
 

@@ -123,3 +123,43 @@ export function diffHunkOf(patch: string): string {
   const parts = patch.split('\n@@');
   return parts.length === 2 ? `@@${parts[1]}` : '';
 }
+
+/**
+ * The file line at GitHub's diff `position` in a one-file diff: the line `position` lines below the first `@@`
+ * hunk header (the line under it is 1; later hunk headers count as lines too, but are no place to comment). A
+ * removed line is on the old side; an added or context line on the new side. Null when `position` is not a
+ * commentable line of the diff.
+ */
+export function lineAtDiffPosition(diff: string, position: number): { old: boolean; line: number } | null {
+  if (!Number.isSafeInteger(position) || position < 1) return null;
+  const lines = diff.split('\n');
+  const first = lines.findIndex((l) => l.startsWith('@@'));
+  if (first < 0 || first + position >= lines.length) return null;
+  let oldLine = 0;
+  let newLine = 0;
+  for (let i = first; i <= first + position; i++) {
+    const l = lines[i] ?? '';
+    const hunk = HUNK.exec(l);
+    if (hunk) {
+      if (i === first + position) return null;
+      oldLine = Number(hunk[1]);
+      newLine = Number(hunk[3]);
+      continue;
+    }
+    const at = i === first + position;
+    const c = l.charAt(0);
+    if (c === '-') {
+      if (at) return { old: true, line: oldLine };
+      oldLine++;
+    } else if (c === '+') {
+      if (at) return { old: false, line: newLine };
+      newLine++;
+    } else if (c === ' ' || l === '') {
+      // An empty line is a context line whose leading space an editor trimmed.
+      if (at) return { old: false, line: newLine };
+      oldLine++;
+      newLine++;
+    } else if (at) return null; // "\ No newline at end of file"
+  }
+  return null;
+}

@@ -2,7 +2,6 @@ import { recheckAutoMerge } from './autoMerge.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { isAncestor } from '../../git/compare.ts';
-import { diffStream } from '../../git/patch.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import type { DomainEvent } from '../../notify/events.ts';
@@ -12,7 +11,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { requireText, withRetry } from '../issue/create.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import { cutDiffAroundLine, fileDiffsOf } from './codeCommentPatch.ts';
+import { commentPatches, placedByDiffPosition, reviewedFileDiffs, type ReviewCommentInput } from './reviewCommentPlacement.ts';
 import { findPullByIndex, gitDirOf, pullHeadRef } from './pull.ts';
 import {
   findReview,
@@ -27,16 +26,6 @@ import {
 import type { PullRows } from './types.ts';
 
 type ReviewType = Models.ReviewType;
-
-/** A line comment of a new review (Gitea CreatePullReviewComment). */
-export interface ReviewCommentInput {
-  path?: string;
-  body?: string;
-  /** > 0: a comment on the old side of the diff, at that line. */
-  oldPosition?: number;
-  /** A comment on the new side, at that line (0: on the file). */
-  newPosition?: number;
-}
 
 /** POST /repos/{o}/{r}/pulls/{index}/reviews (Gitea CreatePullReviewOptions). */
 export interface CreateReviewInput {
@@ -110,27 +99,6 @@ async function isStale(gitDir: string, commitId: string, head: string): Promise<
   }
 }
 
-/** The diff hunks the new code comments point at (Gitea stores them in `patch`); '' where none can be found. */
-async function commentPatches(
-  gitDir: string,
-  pull: Models.PullRequest,
-  commitId: string,
-  comments: readonly ReviewCommentInput[],
-): Promise<string[]> {
-  if (!comments.length || !commitId) return comments.map(() => '');
-  let files = new Map<string, string>();
-  try {
-    files = await fileDiffsOf(await diffStream(gitDir, pull.mergeBase || `refs/heads/${pull.baseBranch}`, commitId));
-  } catch {
-    // No merge base or a vanished commit: the comments are kept without hunks.
-  }
-  return comments.map((c) => {
-    const old = (c.oldPosition ?? 0) > 0;
-    const file = files.get(c.path ?? '');
-    return file ? cutDiffAroundLine(file, old ? (c.oldPosition ?? 0) : (c.newPosition ?? 0), old) : '';
-  });
-}
-
 /** What finishing a review needs, computed before the transaction. */
 interface Finish {
   viewer: Models.User;
@@ -200,18 +168,19 @@ async function currentPending(tx: DbTx, issueId: number, viewerId: number, commi
  * viewer's pending review is reused (line comments are added to it and it is submitted when an event is given).
  * APPROVED and REQUEST_CHANGES on a closed or merged pull request are refused; a verdict by a writer of the
  * base repository's code is official. Line comments are CODE comments at +new_position / −old_position with
- * the diff hunk around the line. Validated before anything is written, so a refused review changes nothing.
+ * the diff hunk around the line (a comment given by GitHub's diff position is placed on the line there first).
+ * Validated before anything is written, so a refused review changes nothing.
  * @throws NotFoundError, PermissionDeniedError, UnauthenticatedError, ValidationError
  */
 export async function createReview(cx: ServiceContext, ref: RepoRef, index: number, input: CreateReviewInput): Promise<ReviewView> {
   const access = await resolveReviewRepo(cx, ref, 'write');
   const viewer = requireViewer(cx);
   const rows = await findPullByIndex(cx, access, index);
-  const comments = input.comments ?? [];
+  const asked = input.comments ?? [];
   const body = input.body ?? '';
-  const type = reviewTypeOf(rows.issue, viewer, input.event ?? '', body, comments.length > 0);
+  const type = reviewTypeOf(rows.issue, viewer, input.event ?? '', body, asked.length > 0);
   requireText(body, 'body');
-  for (const c of comments) {
+  for (const c of asked) {
     if (!c.path) throw new ValidationError('Required', { field: 'path', rule: 'Required' });
     requireText(c.path, 'path');
     requireText(c.body, 'body');
@@ -221,11 +190,13 @@ export async function createReview(cx: ServiceContext, ref: RepoRef, index: numb
   const head = await headOf(cx, access, rows.pull);
   const commitId = input.commitId || head;
   if (input.commitId) await requirePullCommit(gitDir, input.commitId, head);
-  const [stale, official, patches] = await Promise.all([
+  const [stale, official, files] = await Promise.all([
     isVerdict(type) ? isStale(gitDir, commitId, head) : false,
     isVerdict(type) ? isOfficialReviewer(cx.db, rows.pull, viewer) : false,
-    commentPatches(gitDir, rows.pull, commitId, comments),
+    asked.length && commitId ? reviewedFileDiffs(gitDir, rows.pull, commitId) : new Map<string, string>(),
   ]);
+  const comments = placedByDiffPosition(asked, files);
+  const patches = commentPatches(files, comments);
   const review = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
       const pending = await currentPending(tx, rows.issue.id, viewer.id, commitId);
