@@ -155,7 +155,7 @@ describe.each(PROVIDERS)('GraphQL preloaded issue relations (%s)', (provider) =>
     expect(pruned.comments).toEqual(whole.data?.nodes);
     // A field the list does not know (reactionGroups) loads the comments whole; a fragment counts too.
     expect((await list('id reactionGroups { content }')).sql).toMatch(/c\.\*/);
-    expect((await list('id ... on IssueTimelineItems { createdAt } ... on Node { id }')).sql).not.toMatch(/c\.\*/);
+    expect((await list('id ... on TimelineItem { createdAt } ... on Node { id }')).sql).not.toMatch(/c\.\*/);
     expect((await list('id ...F', 'fragment F on IssueComment { reactionGroups { content } }')).sql).toMatch(/c\.\*/);
     expect((await list('id ...F', 'fragment F on IssueTimelineItems { ... on IssueComment { body } }')).sql).not.toMatch(/c\.\*/);
   });
