@@ -34,6 +34,14 @@ const registered = <T>(item: ItemType, ref: T): T => {
 
 const EVENT = { id: { field: 'id' } as const, nullable: true as const, interfaces: [TimelineItemRef], ...filteredBy('commentReadWhere') };
 
+/** The options every event type shares: a nullable Comment variant named as GitHub's type, found under its policy. */
+const eventOptions = (item: ItemType, description: string) => ({
+  ...EVENT,
+  variant: typeNameOf(item),
+  description,
+  findUnique: eventWhere(item),
+});
+
 /** An event's actor: the user who posted it, as GitHub's Actor (null for a deleted user). */
 function actorOfEvent() {
   return {
@@ -69,10 +77,7 @@ for (const [item, description] of [
   registered(
     item,
     builder.prismaNode('Comment', {
-      ...EVENT,
-      variant: typeNameOf(item),
-      description,
-      findUnique: eventWhere(item),
+      ...eventOptions(item, description),
       fields: (t) => ({ actor: t.field(actorOfEvent()), closable: t.field(issueAs(ClosableRef)) }),
     }),
   );
@@ -85,10 +90,7 @@ for (const [item, description] of [
   registered(
     item,
     builder.prismaNode('Comment', {
-      ...EVENT,
-      variant: typeNameOf(item),
-      description: `${description} Events of labels since deleted are not listed.`,
-      findUnique: eventWhere(item),
+      ...eventOptions(item, `${description} Events of labels since deleted are not listed.`),
       fields: (t) => ({
         actor: t.field(actorOfEvent()),
         label: t.field({
@@ -121,10 +123,7 @@ for (const [item, description] of [
   registered(
     item,
     builder.prismaNode('Comment', {
-      ...EVENT,
-      variant: typeNameOf(item),
-      description,
-      findUnique: eventWhere(item),
+      ...eventOptions(item, description),
       fields: (t) => ({
         actor: t.field(actorOfEvent()),
         assignee: t.field({
@@ -144,10 +143,7 @@ for (const [item, description] of [
 export const MilestonedEventRef = registered(
   'MILESTONED_EVENT',
   builder.prismaNode('Comment', {
-    ...EVENT,
-    variant: 'MilestonedEvent',
-    description: 'The issue was added to a milestone.',
-    findUnique: eventWhere('MILESTONED_EVENT'),
+    ...eventOptions('MILESTONED_EVENT', 'The issue was added to a milestone.'),
     fields: (t) => ({
       actor: t.field(actorOfEvent()),
       milestoneTitle: t.string({ select: { milestone: { select: { name: true } } }, resolve: (c) => c.milestone?.name ?? '' }),
@@ -159,10 +155,7 @@ export const MilestonedEventRef = registered(
 export const DemilestonedEventRef = registered(
   'DEMILESTONED_EVENT',
   builder.prismaNode('Comment', {
-    ...EVENT,
-    variant: 'DemilestonedEvent',
-    description: 'The issue was removed from a milestone.',
-    findUnique: eventWhere('DEMILESTONED_EVENT'),
+    ...eventOptions('DEMILESTONED_EVENT', 'The issue was removed from a milestone.'),
     fields: (t) => ({
       actor: t.field(actorOfEvent()),
       milestoneTitle: t.string({ select: { oldMilestone: { select: { name: true } } }, resolve: (c) => c.oldMilestone?.name ?? '' }),
@@ -174,10 +167,7 @@ export const DemilestonedEventRef = registered(
 export const RenamedTitleEventRef = registered(
   'RENAMED_TITLE_EVENT',
   builder.prismaNode('Comment', {
-    ...EVENT,
-    variant: 'RenamedTitleEvent',
-    description: 'The title changed.',
-    findUnique: eventWhere('RENAMED_TITLE_EVENT'),
+    ...eventOptions('RENAMED_TITLE_EVENT', 'The title changed.'),
     fields: (t) => ({
       actor: t.field(actorOfEvent()),
       previousTitle: t.exposeString('oldTitle'),
@@ -193,10 +183,7 @@ for (const [item, description] of [
   registered(
     item,
     builder.prismaNode('Comment', {
-      ...EVENT,
-      variant: typeNameOf(item),
-      description,
-      findUnique: eventWhere(item),
+      ...eventOptions(item, description),
       fields: (t) => ({ actor: t.field(actorOfEvent()), lockable: t.field(issueAs(LockableRef)) }),
     }),
   );
@@ -209,10 +196,7 @@ for (const [item, description] of [
   registered(
     item,
     builder.prismaNode('Comment', {
-      ...EVENT,
-      variant: typeNameOf(item),
-      description,
-      findUnique: eventWhere(item),
+      ...eventOptions(item, description),
       fields: (t) => ({
         actor: t.field(actorOfEvent()),
         issue: t.relation('issue', { type: IssueRef, ...OF_ISSUE }),
@@ -244,10 +228,7 @@ const eventUrl = (ctx: GraphQLContext, c: { id: number; issue: { index: number; 
 registered(
   'MERGED_EVENT',
   builder.prismaNode('Comment', {
-    ...EVENT,
-    variant: typeNameOf('MERGED_EVENT'),
-    description: 'The pull request was merged.',
-    findUnique: eventWhere('MERGED_EVENT'),
+    ...eventOptions('MERGED_EVENT', 'The pull request was merged.'),
     fields: (t) => ({
       actor: t.field(actorOfEvent()),
       pullRequest: t.field(pullOfEvent()),
@@ -264,10 +245,7 @@ registered(
 registered(
   'HEAD_REF_DELETED_EVENT',
   builder.prismaNode('Comment', {
-    ...EVENT,
-    variant: typeNameOf('HEAD_REF_DELETED_EVENT'),
-    description: "The pull request's head branch was deleted.",
-    findUnique: eventWhere('HEAD_REF_DELETED_EVENT'),
+    ...eventOptions('HEAD_REF_DELETED_EVENT', "The pull request's head branch was deleted."),
     fields: (t) => ({
       actor: t.field(actorOfEvent()),
       pullRequest: t.field(pullOfEvent()),
