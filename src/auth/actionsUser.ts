@@ -4,56 +4,27 @@
 // comments, releases) can name it as author.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Db, Models } from '../db/client.ts';
+import { systemUserRow } from '../db/systemUser.ts';
 import type { ActionsTaskGrant } from './authInfo.ts';
 
 export const ACTIONS_USER_ID = -2;
 export const ACTIONS_USER_NAME = 'gitea-actions';
 
-const EPOCH = new Date(0);
-
 /** The user as Gitea describes it. */
 function actionsUser(): Models.User {
-  return {
+  return systemUserRow({
     id: ACTIONS_USER_ID,
     type: 'BOT',
     name: ACTIONS_USER_NAME,
-    lowerName: ACTIONS_USER_NAME,
     fullName: 'Gitea Actions',
     email: 'teabot@gitea.io',
-    keepEmailPrivate: true,
-    passwordHash: '',
-    mustChangePassword: false,
-    loginSource: 0,
     loginName: ACTIONS_USER_NAME,
-    location: '',
-    website: '',
-    description: '',
-    language: '',
-    visibility: 'PUBLIC',
     isActive: true,
-    isAdmin: false,
-    isRestricted: false,
     prohibitLogin: false,
-    allowGitHook: false,
-    allowImportLocal: false,
     allowCreateOrganization: true,
-    maxRepoCreation: 0,
     keepActivityPrivate: false,
-    repoAdminChangeTeamAccess: false,
-    restrictVisibilityChangesToOwners: false,
-    avatar: '',
-    numFollowers: 0,
-    numFollowing: 0,
-    numStars: 0,
-    numRepos: 0,
-    numTeams: 0,
-    numMembers: 0,
-    lastLoginAt: null,
-    createdAt: EPOCH,
-    updatedAt: EPOCH,
     theme: 'gitea-auto',
-    diffViewStyle: '',
-  };
+  });
 }
 
 /**
