@@ -8,6 +8,20 @@ export interface QueueState {
   oldestDueSeconds: number;
 }
 
+/**
+ * Node's default process metrics (CPU, memory, event loop, GC) describe the process, not an app: one registry per
+ * process, made on first use. Per app they would also keep every app ever built alive, since the GC histogram's
+ * PerformanceObserver is never disconnected and holds its registry.
+ */
+let processRegistry: Registry | null = null;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: 'forgegraph_' });
+  }
+  return processRegistry;
+}
+
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const STATEMENT_BUCKETS = [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144];
 
@@ -15,7 +29,7 @@ const STATEMENT_BUCKETS = [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144];
  * The process's Prometheus metrics (prom-client, one registry per app): request latency by route, SQL
  * statements per request, the job queue (read from the database when scraped, so every instance reports the
  * shared queue), webhook delivery outcomes, git operation durations and repository lock waits, and Node's
- * default process metrics.
+ * default process metrics (shared by the apps of a process).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -60,7 +74,7 @@ export class Metrics {
   });
 
   constructor(readQueue: () => Promise<QueueState>) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'forgegraph_' });
+    processMetrics();
     let last: Promise<QueueState> | null = null;
     // Both queue gauges are filled by one read per scrape.
     const queue = () => (last ??= readQueue().finally(() => setImmediate(() => (last = null))));
@@ -87,6 +101,7 @@ export class Metrics {
 
   /** The exposition text and its content type. */
   async render(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const [own, process] = await Promise.all([this.registry.metrics(), processMetrics().metrics()]);
+    return { contentType: this.registry.contentType, body: `${process}\n${own}` };
   }
 }

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { deployMigrations, type DbProvider } from '../../src/db/migrate/engine.ts';
+import { dropStalePooled, parkPooled, takePooled } from './pgPool.ts';
+import { databaseUrl, retryWhileInUse, withServer } from './pgServer.ts';
 
 /**
  * The databases the suite runs on: SQLite always, PostgreSQL too when TEST_DATABASE_URL is set;
@@ -34,29 +34,6 @@ export interface TestDatabase {
 }
 
 const SQLITE_FILE = 'forgegraph.db';
-
-function serverUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  return url;
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(serverUrl());
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** Runs `fn` with a connection to the TEST_DATABASE_URL server's maintenance database. */
-async function withServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A new data directory with an empty SQLite file name, or a new empty PostgreSQL database (on the TEST_DATABASE_URL server). */
 export async function createTestDatabase(provider: DbProvider): Promise<TestDatabase> {
@@ -96,44 +73,26 @@ async function newDatabase(provider: DbProvider, template: string | null): Promi
       },
     };
   }
-  const name = `fg_test_${randomBytes(6).toString('hex')}`;
+  // A parked copy of the template when one is free (test/helpers/pgPool.ts), else a new one.
+  const name = (template && (await takePooled(template))) || `fg_test_${randomBytes(6).toString('hex')}`;
   await withServer(async (c) => {
-    await createDatabase(c, name, template);
+    if ((await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1) return;
+    // PostgreSQL refuses to copy a template while it has sessions (a worker just built it).
+    await retryWhileInUse(c, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
     // A test database need not survive a server crash: commits do not wait for the WAL flush.
     await c.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
   });
-  if (template) {
-    const copy = new pg.Client({ connectionString: databaseUrl(name) });
-    await copy.connect();
-    await copy.query(newInstallation()).finally(() => copy.end());
-  }
+  if (template) await withServer((c) => c.query(newInstallation()), name);
   return {
     provider,
     url: databaseUrl(name),
     dataDir,
     async drop() {
-      await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      if (template) await parkPooled(name, template);
+      else await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** CREATE DATABASE, retried while the template is briefly in use (PostgreSQL refuses to copy a database with sessions). */
-async function createDatabase(client: pg.Client, name: string, template: string | null): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
-      return;
-    } catch (err) {
-      if (!isInUse(err) || attempt >= 100) throw err;
-      await sleep(50);
-    }
-  }
-}
-
-/** PostgreSQL's "source database … is being accessed by other users" (SQLSTATE 55006). */
-function isInUse(err: unknown): boolean {
-  return (err as { code?: string }).code === '55006';
 }
 
 /** A digest of a provider's committed migrations: a template is reused only for the same history. */
@@ -193,15 +152,8 @@ async function pgTemplate(): Promise<string> {
       await c.query(`DROP DATABASE IF EXISTS ${draft} WITH (FORCE)`);
       await c.query(`CREATE DATABASE ${draft}`);
       await deployMigrations({ provider: 'postgresql', url: databaseUrl(draft) });
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await c.query(`ALTER DATABASE ${draft} RENAME TO ${name}`);
-          break;
-        } catch (err) {
-          if (!isInUse(err) || attempt >= 100) throw err;
-          await sleep(50);
-        }
-      }
+      await retryWhileInUse(c, `ALTER DATABASE ${draft} RENAME TO ${name}`);
+      await dropStalePooled(c, name);
       return name;
     } finally {
       await c.query('SELECT pg_advisory_unlock($1)', [PG_TEMPLATE_LOCK_KEY]);
