@@ -28,7 +28,7 @@ export async function withServer<T>(fn: (client: pg.Client) => Promise<T>, datab
 }
 
 /** PostgreSQL's "… is being accessed by other users" (SQLSTATE 55006). */
-export function isInUse(err: unknown): boolean {
+function isInUse(err: unknown): boolean {
   return (err as { code?: string }).code === '55006';
 }
 
