@@ -14,6 +14,7 @@ import './types/topic.ts';
 import './types/repositoryTransfer.ts';
 import './types/language.ts';
 import './types/gitObject.ts';
+import './types/commitSignature.ts';
 import './types/gitMutations.ts';
 import './types/issue.ts';
 import './types/issueComment.ts';

@@ -6,6 +6,7 @@
 // two for the committers, one batched key lookup (with its relations) for every commit.
 import type { Models } from '../../db/client.ts';
 import { readCommitSignatures, type CommitSignature } from '../../git/commitSignature.ts';
+import { repoPath } from '../../git/repoPath.ts';
 import type { ServiceContext } from '../context.ts';
 import { keyEmails } from './gpgKey.ts';
 import { readDetachedSignature, type DetachedSignature, type KeyId } from './openpgpKey.ts';
@@ -176,4 +177,13 @@ export async function verifyCommits(
   if (!shas.length) return new Map();
   const sigs = await readCommitSignatures(gitDir, [...new Set(shas)], env);
   return verifySignatures(cx, [...sigs.values()]);
+}
+
+/** verifyCommits for commits of a repository already read through its read policy (the graph's Commit.signature). */
+export function verifyRepositoryCommits(
+  cx: ServiceContext,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  shas: readonly string[],
+): Promise<Map<string, CommitVerification>> {
+  return verifyCommits(cx, repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name), shas);
 }

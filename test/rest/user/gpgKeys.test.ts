@@ -191,6 +191,32 @@ describe.each(PROVIDERS)('GPG keys and signed commits (%s)', (provider) => {
     expect(reasons).toEqual(['gpg.error.not_signed_commit', 'gpg.error.no_gpg_keys_found', `alice / ${keys.alice.keyId}`]);
     const branch = await api('GET', '/repos/alice/demo/branches/tampered', 'alice');
     expect((branch.json.commit as { verification: { reason: string } }).verification.reason).toBe('gpg.error.probable_bad_signature');
+
+    // The graph's Commit.signature (GitHub's GitSignature) is the same verification: one git read and one pass for
+    // the four commits, whatever their number.
+    const sigOf = (alias: string, sha: string) =>
+      `${alias}: object(oid: "${sha}") { ... on Commit { signature { __typename email isValid state payload signature signer { login } ... on GpgSignature { keyId } } } }`;
+    const res = await t.graphql(
+      `{ repository(owner: "alice", name: "demo") { ${sigOf('signed', signed)} ${sigOf('unknown', unknown)} ${sigOf('plain', plain)} ${sigOf('tampered', tampered)} } }`,
+      {},
+      { authorization: `token ${await t.createToken('alice', ['read:repository', 'read:user'])}` },
+    );
+    const body = res.json() as { data: { repository: Record<string, { signature: Record<string, unknown> | null }> }; errors?: unknown };
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    const graph = body.data.repository;
+    expect(graph.signed?.signature).toMatchObject({
+      __typename: 'GpgSignature',
+      email: 'alice@example.com',
+      isValid: true,
+      state: 'VALID',
+      signer: { login: 'alice' },
+      keyId: keys.alice.keyId,
+      signature: ok.signature,
+      payload: ok.payload,
+    });
+    expect(graph.unknown?.signature).toMatchObject({ isValid: false, state: 'UNKNOWN_KEY', signer: null, email: 'alice@example.com' });
+    expect(graph.plain?.signature).toBeNull();
+    expect(graph.tampered?.signature).toMatchObject({ __typename: 'GpgSignature', isValid: false, state: 'INVALID' });
   });
 
   it('refuses unsigned pushes and API writes to a branch requiring signed commits', async () => {
