@@ -1,14 +1,13 @@
 // GitHub's Query implements Node (`id: ID!`, the constant GitHub answers, which node(id:) resolves back to Query).
 // Pothos gives root types no interfaces, so the built schema's Query is rebuilt with Node added.
-import { encodeGlobalID } from '@pothos/plugin-relay';
 import { GraphQLObjectType, GraphQLSchema, isInterfaceType } from 'graphql';
 import type { GlobalId } from './ids.ts';
 
 /** The id of Query: GitHub's, base64 of its legacy `05:Query`. */
 export const QUERY_NODE_ID = 'MDU6UXVlcnk=';
 
-/** Whether a decoded global id is Query's. */
-export const isQueryNodeId = (gid: GlobalId): boolean => encodeGlobalID(gid.typename, gid.id) === QUERY_NODE_ID;
+/** Whether a decoded global id is Query's (`05` is no type name, so decodeNodeId leaves the id whole). */
+export const isQueryNodeId = (gid: GlobalId): boolean => gid.typename === '' && gid.id === QUERY_NODE_ID;
 
 /** What node(id:) answers for Query's id (Node's resolveType reads `__typename`). */
 export const QUERY_NODE = { __typename: 'Query' } as const;

@@ -24,6 +24,9 @@ builder.node(RefRef, {
   ...filteredBy('branchReadWhere'),
   id: { resolve: refNodeKey },
   loadMany: (keys, ctx) => refsByNodeKey(ctx.cx, refsOf(ctx), keys),
+  // plugin-relay brands loaded nodes only once their whole batch is in, and nodes(ids:) may meanwhile be handed a ref
+  // node(id:) is still loading (its request cache): Node's resolveType then falls back to this.
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'prefix' in v && 'branchId' in v,
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The short name (`main`, `v1.0`).' }),
     prefix: t.exposeString('prefix', { description: '`refs/heads/` or `refs/tags/`.' }),
@@ -88,10 +91,10 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
             direction: args.orderBy?.direction ?? args.direction ?? 'ASC',
           },
         });
-        return {
-          ...resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, all),
-          total: all.length,
-        };
+        const conn = resolveArrayConnection({ args, defaultSize: DEFAULT_CONNECTION_SIZE, maxSize: MAX_CONNECTION_SIZE }, all);
+        // An empty page has no cursors (as GitHub), where plugin-relay's array connection gives offset -1.
+        const pageInfo = conn.edges.length ? conn.pageInfo : { ...conn.pageInfo, startCursor: null, endCursor: null };
+        return { ...conn, pageInfo, total: all.length };
       },
     },
     { name: 'RefConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
