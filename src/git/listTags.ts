@@ -42,8 +42,18 @@ function parse(out: string): Array<TagInfo & { isCommit: boolean }> {
     .map((rec) => rec.replace(/^\n/, ''))
     .filter(Boolean)
     .map((rec) => {
-      const [name = '', id = '', type = '', peeled = '', peeledType = '', date = '', ownDate = '', peeledDate = '', message = '', peeledMessage = ''] =
-        rec.split(SEP);
+      const [
+        name = '',
+        id = '',
+        type = '',
+        peeled = '',
+        peeledType = '',
+        date = '',
+        ownDate = '',
+        peeledDate = '',
+        message = '',
+        peeledMessage = '',
+      ] = rec.split(SEP);
       const annotated = type === 'tag';
       return {
         name,

@@ -30,7 +30,12 @@ describe.each(PROVIDERS)('GraphQL Repository.refs (%s)', (provider) => {
   async function commitOn(repo: string, file: string, date: string): Promise<string> {
     const res = await t.request('POST', `/api/v1/repos/rfowner/${repo}/contents/${file}`, {
       headers: basic('rfowner'),
-      body: { content: Buffer.from(`${file}\n`).toString('base64'), message: `add ${file}`, branch: 'main', dates: { author: date, committer: date } },
+      body: {
+        content: Buffer.from(`${file}\n`).toString('base64'),
+        message: `add ${file}`,
+        branch: 'main',
+        dates: { author: date, committer: date },
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
     return (res.json() as { commit: { sha: string } }).commit.sha;

@@ -93,7 +93,11 @@ export function refLoaders(cx: ServiceContext): RefLoaders {
       const tagsOf = new Map<number, Promise<RefView[]>>();
       return Promise.all(
         keys.map(async (k) => {
-          if (k.refPrefix === HEADS) return arrangeRefs((branchesOf.get(k.repo.id) ?? []).map((b) => branchRefView({ ...b, repo: k.repo })), k.options);
+          if (k.refPrefix === HEADS)
+            return arrangeRefs(
+              (branchesOf.get(k.repo.id) ?? []).map((b) => branchRefView({ ...b, repo: k.repo })),
+              k.options,
+            );
           if (k.refPrefix !== TAGS) return [];
           let all = tagsOf.get(k.repo.id);
           if (!all) tagsOf.set(k.repo.id, (all = readableTags(cx, k.repo)));
@@ -101,7 +105,9 @@ export function refLoaders(cx: ServiceContext): RefLoaders {
         }),
       );
     },
-    { cacheKeyFn: (k: RefListKey) => JSON.stringify([k.repo.id, k.refPrefix, k.options.query ?? '', k.options.order, k.options.direction]) },
+    {
+      cacheKeyFn: (k: RefListKey) => JSON.stringify([k.repo.id, k.refPrefix, k.options.query ?? '', k.options.order, k.options.direction]),
+    },
   );
   return { branches, tags, lists };
 }
