@@ -13,6 +13,10 @@ export interface TagInfo {
   message: string;
   /** Tagger date (annotated) or committer date (lightweight), ISO 8601 with offset. */
   date: string;
+  /** The committer date of the commit the tag points at, ISO 8601 with offset. */
+  commitDate: string;
+  /** The message of the commit the tag points at. */
+  commitMessage: string;
 }
 
 const SEP = '\x1f';
@@ -26,7 +30,10 @@ const FORMAT =
     '%(*objectname)',
     '%(*objecttype)',
     '%(creatordate:iso-strict)',
+    '%(committerdate:iso-strict)',
+    '%(*committerdate:iso-strict)',
     '%(contents)',
+    '%(*contents)',
   ].join(SEP) + END;
 
 function parse(out: string): Array<TagInfo & { isCommit: boolean }> {
@@ -35,7 +42,18 @@ function parse(out: string): Array<TagInfo & { isCommit: boolean }> {
     .map((rec) => rec.replace(/^\n/, ''))
     .filter(Boolean)
     .map((rec) => {
-      const [name = '', id = '', type = '', peeled = '', peeledType = '', date = '', message = ''] = rec.split(SEP);
+      const [
+        name = '',
+        id = '',
+        type = '',
+        peeled = '',
+        peeledType = '',
+        date = '',
+        ownDate = '',
+        peeledDate = '',
+        message = '',
+        peeledMessage = '',
+      ] = rec.split(SEP);
       const annotated = type === 'tag';
       return {
         name,
@@ -44,6 +62,8 @@ function parse(out: string): Array<TagInfo & { isCommit: boolean }> {
         annotated,
         message,
         date,
+        commitDate: annotated ? peeledDate : ownDate,
+        commitMessage: annotated ? peeledMessage : message,
         isCommit: annotated ? peeledType === 'commit' : type === 'commit',
       };
     });

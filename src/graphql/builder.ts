@@ -10,6 +10,7 @@ import { getDatamodel, type Db, type PrismaTypes } from '../db/client.ts';
 import { isSiteAdmin } from '../services/access/guards.ts';
 import type { GraphQLContext } from './context.ts';
 import { decodeNodeId, namesNodeType, unresolvableNodeId } from './ids.ts';
+import { isQueryNodeId, QUERY_NODE, QUERY_NODE_ID } from './queryNode.ts';
 import { assertNodeIdsWithinLimit } from './limits/nodeIds.ts';
 import './githubMutations.ts';
 import './tokenWriteScopes.ts';
@@ -76,15 +77,17 @@ export const builder = new SchemaBuilder<{
         assertNodeIdsWithinLimit(ids.length);
         const known = ids.filter((gid) => namesNodeType(info.schema, gid));
         if (known.length === ids.length) return resolveNodes(ids);
+        // Query's own id names the root (GitHub's Query implements Node).
         // plugin-relay's resolveNodes reads the ids from these arguments, not from its own parameter.
         args.ids = known;
         const found = await resolveNodes(known);
         const byId = new Map(known.map((gid, i) => [gid, found[i]]));
-        return ids.map((gid) => byId.get(gid) ?? null);
+        return ids.map((gid) => (isQueryNodeId(gid) ? QUERY_NODE : (byId.get(gid) ?? null)));
       },
     },
     nodeQueryOptions: {
       resolve: (_root, { id }, _ctx, info, resolveNode) => {
+        if (isQueryNodeId(id)) return QUERY_NODE;
         if (!namesNodeType(info.schema, id)) throw unresolvableNodeId(id);
         return resolveNode(id);
       },
@@ -188,5 +191,9 @@ builder.scalarType('HTML', {
   serialize: (v) => String(v),
   parseValue: (v) => String(v),
 });
-builder.queryType({});
+builder.queryType({
+  fields: (t) => ({
+    id: t.id({ description: "Query's Node id (GitHub's constant); node(id:) answers Query for it.", resolve: () => QUERY_NODE_ID }),
+  }),
+});
 builder.mutationType({});

@@ -36,7 +36,8 @@ export function decodeNodeId(globalId: string): GlobalId {
 /** Whether `gid` names a type of the schema that implements Node (a global id of ours, maybe of a missing row). */
 export function namesNodeType(schema: GraphQLSchema, gid: GlobalId): boolean {
   const type = gid.typename ? schema.getType(gid.typename) : undefined;
-  return isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node');
+  // Query implements Node too, but only its own id names it (queryNode.ts), never one of Pothos' `Query:…` ids.
+  return isObjectType(type) && type !== schema.getQueryType() && type.getInterfaces().some((i) => i.name === 'Node');
 }
 
 /** GitHub's refusal of a global id that names no node of ours. */

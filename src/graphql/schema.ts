@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { queryImplementsNode } from './queryNode.ts';
 import { enforceTokenReadScopes } from './tokenReadScopes.ts';
 import './types/user.ts';
 import './types/follow.ts';
@@ -7,6 +8,7 @@ import './types/accessToken.ts';
 import './types/publicKey.ts';
 import './types/organization.ts';
 import './types/repository.ts';
+import './types/ref.ts';
 import './types/repositoryCollaborators.ts';
 import './types/repositoryMutations.ts';
 import './types/repositoryGithub.ts';
@@ -60,7 +62,7 @@ import './types/search.ts';
 import './types/bodyHTML.ts';
 
 /** The executable schema (importing this file registers every type). */
-export const schema: GraphQLSchema = enforceTokenReadScopes(builder.toSchema());
+export const schema: GraphQLSchema = enforceTokenReadScopes(queryImplementsNode(builder.toSchema()));
 
 /** The SDL as committed in schema.graphql: sorted, so diffs are stable. */
 export function printSortedSchema(): string {

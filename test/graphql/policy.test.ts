@@ -28,6 +28,8 @@ const EXEMPT: Record<string, string> = {
 const NODE_EXEMPT: Record<string, string> = {
   ProjectV2: 'Gitea has no ProjectV2 (GitHub Projects); the type is there for GitHub clients that ask, every list of it is empty',
   ProjectV2Item: 'Gitea has no ProjectV2 (GitHub Projects); the type is there for GitHub clients that ask, every list of it is empty',
+  Query:
+    "the root (GitHub's Query implements Node): node(id:) of its one constant id answers the root, no row; each of its fields declares its own policy",
 };
 
 /** A connection's or edge's structural fields: the field returning the connection carries the policy. */

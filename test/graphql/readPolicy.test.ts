@@ -107,7 +107,7 @@ describe.each(PROVIDERS)('read policy findings (%s)', (provider) => {
 
     it('Repository.refs and defaultBranchRef need the code unit, as GET …/branches (404)', async () => {
       expect((await t.request('GET', '/api/v1/repos/acorg/secret/branches', { headers: f.headers.issuer })).statusCode).toBe(404);
-      const q = `{ repository(owner: "acorg", name: "secret") { refs(first: 5) { totalCount nodes { name } } defaultBranchRef { name } } }`;
+      const q = `{ repository(owner: "acorg", name: "secret") { refs(refPrefix: "refs/heads/", first: 5) { totalCount nodes { name } } defaultBranchRef { name } } }`;
       type Out = { repository: { refs: { totalCount: number }; defaultBranchRef: { name: string } | null } };
       expect((await data<Out>(q, f.headers.issuer)).repository).toEqual({ refs: { totalCount: 0, nodes: [] }, defaultBranchRef: null });
       expect((await data<Out>(q, f.headers.coder)).repository.refs.totalCount).toBe(2);

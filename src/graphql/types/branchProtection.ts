@@ -16,7 +16,8 @@ import { bothNodePaths } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { teamsById } from './pullRequestReview.ts';
 import { repoRefOf } from '../idInputs.ts';
-import { RefRef, RepositoryRef } from './repository.ts';
+import { RefRef } from './ref.ts';
+import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 import { githubRuleFields, githubRuleInput, mergeRuleInputs } from './branchProtectionGithubInput.ts';
 
@@ -123,16 +124,16 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
 
 const rulesOf = createContextCache((ctx: GraphQLContext) => repoRulesLoader(ctx.cx.db));
 
-builder.prismaObjectFields(RefRef, (t) => ({
+builder.objectFields(RefRef, (t) => ({
   branchProtectionRule: t.field({
     type: BranchProtectionRuleRef,
     nullable: true,
     description:
-      'The rule protecting this branch (the first that matches, in Gitea order): repository admins only (null for everyone else), as GET …/branch_protections.',
+      'The rule protecting this branch (the first that matches, in Gitea order): repository admins only (null for everyone else, and for a tag), as GET …/branch_protections.',
     ...checkedBy('canReadBranchProtections'),
     resolve: async (b, _a, ctx) => {
-      if (!canReadBranchProtections(await ctx.cx.loaders.repoPermission.load(b.repoId))) return null;
-      return firstMatchingRule(await rulesOf(ctx).load(b.repoId), b.name)?.row ?? null;
+      if (b.branchId === null || !canReadBranchProtections(await ctx.cx.loaders.repoPermission.load(b.repo.id))) return null;
+      return firstMatchingRule(await rulesOf(ctx).load(b.repo.id), b.name)?.row ?? null;
     },
   }),
 }));

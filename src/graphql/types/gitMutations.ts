@@ -6,7 +6,7 @@ import { builder } from '../builder.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { requireDbIdOf, type GlobalId } from '../ids.ts';
 import { CommitRef } from './gitObject.ts';
-import { RefRef } from './repository.ts';
+import { RefRef, refsOf } from './ref.ts';
 
 /** The repository and ref name of a Ref id the viewer may read (a branch they cannot see is NOT_FOUND). */
 const refOf = (ctx: { cx: Parameters<typeof refService.refById>[0] }, gid: { typename: string; id: string }) =>
@@ -132,14 +132,14 @@ builder.relayMutationField(
           ...(input.fileChanges?.additions ?? []).map((a) => ({ operation: 'upload' as const, path: a.path, content: a.contents })),
         ],
       });
-      const ref = await ctx.cx.db.branch.findUniqueOrThrow({ where: { repoId_name: { repoId: result.repo.id, name: result.ref.name } } });
+      const ref = await refsOf(ctx).branches.load({ repoId: result.repo.id, name: result.ref.name });
       return { commit: { type: 'commit' as const, oid: result.commit.sha, commit: result.commit, repo: result.repo }, ref };
     },
   },
   {
     outputFields: (t) => ({
       commit: t.field({ type: CommitRef, resolve: (p) => p.commit }),
-      ref: t.field({ type: RefRef, resolve: (p) => p.ref }),
+      ref: t.field({ type: RefRef, nullable: true, resolve: (p) => p.ref }),
     }),
   },
 );

@@ -10,7 +10,8 @@ import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { dbId, dbIdOf } from '../ids.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { RefRef, RepositoryRef } from './repository.ts';
+import { RefRef } from './ref.ts';
+import { RepositoryRef } from './repository.ts';
 import { SubscribableRef } from './githubInterfaces.ts';
 
 /** A commit as the graph holds it. */
@@ -216,13 +217,13 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
   }),
 }));
 
-builder.prismaObjectFields(RefRef, (t) => ({
+builder.objectFields(RefRef, (t) => ({
   target: t.field({
     type: GitObjectRef,
     nullable: true,
-    description: 'The object the branch points at (GitHub Ref.target): its commit; null when it is gone from the repository.',
-    ...inherits('a readable branch implies its commit'),
-    select: { commitId: true, repo: { select: { id: true, ownerName: true, name: true, isEmpty: true } } },
-    resolve: (ref, _args, ctx) => objects(ctx).load({ repo: ref.repo, expression: ref.commitId }),
+    description:
+      "The object the ref points at (GitHub Ref.target): a branch's or a lightweight tag's commit, an annotated tag's Tag; null when it is gone from the repository.",
+    ...inherits('a readable ref implies the object it points at'),
+    resolve: (ref, _args, ctx) => objects(ctx).load({ repo: ref.repo, expression: ref.oid }),
   }),
 }));

@@ -20,7 +20,8 @@ import { CommitRef, type CommitView } from './gitObject.ts';
 import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
 import { commentOrder, IssueCommentConnectionRef, IssueCommentOrderInput, IssueCommentRef } from './issueComment.ts';
 import { carriedLabelsOrderBy, LabelConnectionRef, LabelOrderInput, LabelRef } from './label.ts';
-import { branchesByName, RefRef, RepositoryRef } from './repository.ts';
+import { RefRef, refsOf } from './ref.ts';
+import { RepositoryRef } from './repository.ts';
 import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserConnectionRef, UserRef } from './user.ts';
 import { AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef, SubscribableRef } from './githubInterfaces.ts';
@@ -247,7 +248,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     nullable: true,
     description: 'The base branch as last pushed; null once it is deleted, or without code read access.',
     ...filteredBy('branchReadWhere'),
-    resolve: (p, _a, ctx) => branchesByName(ctx).load({ repoId: p.baseRepoId, name: p.baseBranch }),
+    resolve: (p, _a, ctx) => refsOf(ctx).branches.load({ repoId: p.baseRepoId, name: p.baseBranch }),
   }),
   headRef: t.field({
     type: RefRef,
@@ -255,7 +256,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     description:
       'The head branch (in the head repository) as last pushed; null once it or its repository is deleted, or without code read access there.',
     ...filteredBy('branchReadWhere'),
-    resolve: (p, _a, ctx) => (p.headRepoId ? branchesByName(ctx).load({ repoId: p.headRepoId, name: p.headBranch }) : null),
+    resolve: (p, _a, ctx) => (p.headRepoId ? refsOf(ctx).branches.load({ repoId: p.headRepoId, name: p.headBranch }) : null),
   }),
   headRepository: t.field({
     type: RepositoryRef,

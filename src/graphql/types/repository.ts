@@ -1,14 +1,12 @@
-import { createContextCache } from '@pothos/core';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
-import { branchByNameLoader } from '../../services/repo/branchLoader.ts';
 import { requireRepoFollowingRenames } from '../../services/repo/redirect.ts';
 import { labelReadWhere } from '../../services/label/visibility.ts';
 import { deployKeyReadWhere } from '../../services/repo/deployKey.ts';
-import { branchReadWhere, readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
+import { readableRepoIds, repoReadWhere } from '../../services/repo/visibility.ts';
 import { sshCloneUrl } from '../../ssh/settings.ts';
 import { builder } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
@@ -53,27 +51,6 @@ function mergeAllowed(units: readonly { type: UnitType; config: string }[], key:
   const unit = units.find((u) => u.type === 'PULL_REQUESTS');
   return unit !== undefined && unitConfig(unit.config)[key] !== false;
 }
-
-/** Per request: live branches by repository and name, through the branch read policy, batched. */
-export const branchesByName = createContextCache((ctx: GraphQLContext) => branchByNameLoader(ctx.cx));
-
-export const RefRef = builder.prismaNode('Branch', {
-  name: 'Ref',
-  description: 'A branch (refs/heads/…), as last pushed.',
-  id: { field: 'id' },
-  // node(id:): a branch of a repository whose code the viewer cannot read, or a deleted one, is absent.
-  ...filteredBy('branchReadWhere'),
-  findUnique: (id, ctx) => ({ id: dbId(id), isDeleted: false, AND: [branchReadWhere(ctx.cx)] }),
-  nullable: true,
-  fields: (t) => ({
-    name: t.exposeString('name'),
-    prefix: t.string({ resolve: () => 'refs/heads/' }),
-    targetOid: t.field({ type: 'GitObjectID', description: 'The commit the branch points at.', resolve: (b) => b.commitId }),
-    commitMessage: t.exposeString('commitMessage'),
-    committedDate: t.expose('commitTime', { type: 'DateTime' }),
-  }),
-});
-tokenReadScope(RefRef, 'repository');
 
 export const DeployKeyRef = builder.prismaNode('DeployKey', {
   description: 'A deploy key of a repository (visible to repository admins).',
@@ -179,37 +156,6 @@ export const RepositoryRef = builder.prismaNode('Repository', {
       select: { units: { select: { type: true, config: true } } },
       resolve: (r) => mergeAllowed(r.units, 'allowSquash'),
     }),
-    defaultBranchRef: t.field({
-      type: RefRef,
-      nullable: true,
-      description: 'The default branch; null without code read access (as GET …/branches/{branch}).',
-      ...filteredBy('branchReadWhere'),
-      select: (_args, ctx, nested) => ({
-        defaultBranch: true,
-        branches: { where: { AND: [{ isDeleted: false }, branchReadWhere(ctx.cx)] }, ...nested(true) },
-      }),
-      resolve: (r) => r.branches.find((b) => b.name === r.defaultBranch) ?? null,
-    }),
-    ref: t.field({
-      type: RefRef,
-      nullable: true,
-      args: { qualifiedName: t.arg.string({ required: true, description: 'refs/heads/<name>, or the short branch name.' }) },
-      description: 'A branch by its fully qualified or short name; null when absent or without code read access.',
-      ...filteredBy('branchReadWhere'),
-      resolve: (r, { qualifiedName }, ctx) => branchesByName(ctx).load({ repoId: r.id, name: qualifiedName.replace(/^refs\/heads\//, '') }),
-    }),
-    refs: t.relatedConnection(
-      'branches',
-      {
-        cursor: 'id',
-        description: 'Branches (refs/heads/*), by name; empty without code read access (as GET …/branches).',
-        totalCount: true,
-        ...filteredBy('branchReadWhere'),
-        query: (_args, ctx) => ({ where: { AND: [{ isDeleted: false }, branchReadWhere(ctx.cx)] }, orderBy: { name: 'asc' as const } }),
-      },
-      { name: 'RefConnection' },
-      { name: 'RefEdge' },
-    ),
     viewerPermission: t.field({
       type: RepositoryPermissionEnum,
       nullable: true,

@@ -10,9 +10,8 @@ import { requireViewer } from '../access/guards.ts';
 import { requireRepoAccess, requireUnitWrite, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { moveRefs } from './moveRefs.ts';
+import { branchRefView, HEADS, REF_REPO_SELECT, type RefView } from './refView.ts';
 import { branchReadWhere } from './visibility.ts';
-
-const HEADS = 'refs/heads/';
 
 async function writableRepoById(cx: ServiceContext, repoId: number): Promise<{ repo: Models.Repository; gitDir: string }> {
   requireViewer(cx);
@@ -39,11 +38,11 @@ async function commitOf(gitDir: string, oid: string): Promise<string> {
   return r.commit;
 }
 
-/** The Branch row of a branch the API just wrote (its push job has run). */
-async function branchRow(cx: ServiceContext, repoId: number, name: string): Promise<Models.Branch> {
-  const row = await cx.db.branch.findUnique({ where: { repoId_name: { repoId, name } } });
+/** A branch the API just wrote (its push job has run), as a ref. */
+async function branchRow(cx: ServiceContext, repoId: number, name: string): Promise<RefView> {
+  const row = await cx.db.branch.findUnique({ where: { repoId_name: { repoId, name } }, include: { repo: { select: REF_REPO_SELECT } } });
   if (!row) throw new NotFoundError(`branch does not exist [name: ${name}]`, { name });
-  return row;
+  return branchRefView(row);
 }
 
 /** Where a branch named by its id lives. */
@@ -67,7 +66,7 @@ export async function refById(cx: ServiceContext, branchId: number): Promise<Ref
 }
 
 /** GitHub createRef: a new branch at `oid`. @throws NotFoundError, PermissionDeniedError, RepoArchivedError, AlreadyExistsError, InvalidArgumentError */
-export async function createRef(cx: ServiceContext, repoId: number, name: string, oid: string): Promise<Models.Branch> {
+export async function createRef(cx: ServiceContext, repoId: number, name: string, oid: string): Promise<RefView> {
   const { repo, gitDir } = await writableRepoById(cx, repoId);
   const branch = branchOf(name);
   const sha = await commitOf(gitDir, oid);
@@ -83,7 +82,7 @@ export async function createRef(cx: ServiceContext, repoId: number, name: string
  * the viewer push (and force push).
  * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ConflictError, InvalidArgumentError
  */
-export async function updateRef(cx: ServiceContext, repoId: number, name: string, oid: string, force: boolean): Promise<Models.Branch> {
+export async function updateRef(cx: ServiceContext, repoId: number, name: string, oid: string, force: boolean): Promise<RefView> {
   const { repo, gitDir } = await writableRepoById(cx, repoId);
   const branch = branchOf(name);
   const sha = await commitOf(gitDir, oid);
