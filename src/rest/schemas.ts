@@ -43,6 +43,15 @@ import { TransferRepoOption } from './structs/transfer.ts';
 import { IssueConfig, IssueConfigValidation, IssueTemplate } from './structs/issueTemplate.ts';
 import { LanguageStatistics } from './structs/language.ts';
 import {
+  GitignoreTemplateInfo,
+  GitignoreTemplateList,
+  LabelTemplate,
+  LabelTemplateList,
+  LicenseTemplateInfo,
+  LicensesList,
+  LicensesTemplateListEntry,
+} from './structs/template.ts';
+import {
   ChangeFileOperation,
   ChangeFilesOptions,
   CommitDateOptions,
@@ -230,6 +239,13 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   IssueConfigValidation,
   IssueTemplate,
   LanguageStatistics,
+  GitignoreTemplateInfo,
+  GitignoreTemplateList,
+  LabelTemplate,
+  LabelTemplateList,
+  LicenseTemplateInfo,
+  LicensesList,
+  LicensesTemplateListEntry,
   Milestone,
   NotificationCount,
   NotificationSubject,

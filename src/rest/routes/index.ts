@@ -14,6 +14,7 @@ import { markupRoutes } from './misc/markup.ts';
 import { avatarRoutes } from './misc/avatars.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { signingKeyRoutes } from './misc/signingKey.ts';
+import { templateRoutes } from './misc/templates.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
 import { packageRoutes } from './package/packages.ts';
 import { orgLabelRoutes } from './org/labels.ts';
@@ -65,6 +66,7 @@ import { wikiRoutes } from './repo/wiki.ts';
 import { transferRoutes } from './repo/transfer.ts';
 import { issueTemplateRoutes } from './repo/issueTemplates.ts';
 import { languageRoutes } from './repo/languages.ts';
+import { repoLicenseRoutes } from './repo/licenses.ts';
 import { userBlockRoutes } from './user/blocks.ts';
 import { followRoutes } from './user/follows.ts';
 import { heatmapRoutes } from './user/heatmap.ts';
@@ -84,6 +86,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...repoRoutes,
   ...miscRoutes,
   ...signingKeyRoutes,
+  ...templateRoutes,
   ...markupRoutes,
   ...avatarRoutes,
   ...adminUserRoutes,
@@ -117,6 +120,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...transferRoutes,
   ...issueTemplateRoutes,
   ...languageRoutes,
+  ...repoLicenseRoutes,
   ...collaboratorRoutes,
   ...repoCandidateRoutes,
   ...repoTeamRoutes,
