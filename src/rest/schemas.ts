@@ -72,8 +72,11 @@ import {
 } from './structs/files.ts';
 import {
   Branch,
+  ContentsExtResponse,
   ContentsResponse,
+  EditorConfigDefinition,
   FileLinksResponse,
+  GetFilesOptions,
   GitBlobResponse,
   PayloadCommit,
   PayloadCommitVerification,
@@ -211,6 +214,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   CommitUser,
   Compare,
   ContentsResponse,
+  ContentsExtResponse,
+  EditorConfigDefinition,
   Cron,
   Hook,
   HookDelivery,
@@ -317,6 +322,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   UpdateBranchProtectionPriories,
   ChangeFileOperation,
   ChangeFilesOptions,
+  GetFilesOptions,
   CommitDateOptions,
   CreateBranchRepoOption,
   CreateFileOptions,

@@ -47,6 +47,8 @@ import { commitStatusRoutes } from './repo/commitStatuses.ts';
 import { pullReviewRoutes } from './repo/pullReviews.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
+import { contentsExtRoutes } from './repo/contentsExt.ts';
+import { editorConfigRoutes } from './repo/editorconfig.ts';
 import { gitRoutes } from './repo/git.ts';
 import { commitRoutes } from './repo/commits.ts';
 import { contentsWriteRoutes } from './repo/contentsWrite.ts';
@@ -147,6 +149,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...branchProtectionRoutes,
   ...commitStatusRoutes,
   ...contentsRoutes,
+  ...contentsExtRoutes,
+  ...editorConfigRoutes,
   ...contentsWriteRoutes,
   ...gitRoutes,
   ...subscriptionRoutes,
