@@ -52,6 +52,7 @@ import {
   LicensesTemplateListEntry,
 } from './structs/template.ts';
 import {
+  ApplyDiffPatchFileOptions,
   ChangeFileOperation,
   ChangeFilesOptions,
   CommitDateOptions,
@@ -320,6 +321,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateStatusOption,
   EditBranchProtectionOption,
   UpdateBranchProtectionPriories,
+  ApplyDiffPatchFileOptions,
   ChangeFileOperation,
   ChangeFilesOptions,
   GetFilesOptions,
