@@ -106,7 +106,8 @@ export async function getEditorConfig(cx: ServiceContext, ref: RepoRef, path: st
   const access = await requireCodeRead(cx, ref.owner, ref.repo);
   const resolved = await resolveCodeRef(access, gitRef);
   const found = await readTreePath(access.gitDir, resolved.commit, '.editorconfig');
-  if (found?.entry?.type !== 'blob') throw new NotFoundError('object does not exist [id: , rel_path: .editorconfig]', { path: '.editorconfig' });
+  if (found?.entry?.type !== 'blob')
+    throw new NotFoundError('object does not exist [id: , rel_path: .editorconfig]', { path: '.editorconfig' });
   const text = (await readObject(access.gitDir, found.entry.sha)).content.toString('utf8');
   return definitionFor(parseEditorConfig(text), path);
 }

@@ -22,7 +22,13 @@ export interface FilesContents extends Pick<Contents, 'repo' | 'ref'> {
  * stops after DEFAULT_PAGE_SIZE (30) paths or before its contents pass MAX_RESPONSE_SIZE; clients ask again for the rest.
  * @throws NotFoundError (repository, code unit, ref)
  */
-export async function getFilesContents(cx: ServiceContext, owner: string, name: string, paths: readonly string[], ref?: string): Promise<FilesContents> {
+export async function getFilesContents(
+  cx: ServiceContext,
+  owner: string,
+  name: string,
+  paths: readonly string[],
+  ref?: string,
+): Promise<FilesContents> {
   const access = await requireCodeRead(cx, owner, name);
   const resolved = await resolveCodeRef(access, ref);
   const files: Array<ContentEntry | null> = [];

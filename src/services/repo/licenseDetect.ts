@@ -20,7 +20,13 @@ function words(text: string, template: boolean): string[] {
   const lines = (template ? text.replace(/<[^>\n]*>/g, ' ') : text)
     .split('\n')
     .filter((line) => !/^\s*(?:copyright\b|\(c\)|©)/i.test(line));
-  return lines.join(' ').toLowerCase().replace(/licence/g, 'license').match(/[a-z0-9]+/g) ?? [];
+  return (
+    lines
+      .join(' ')
+      .toLowerCase()
+      .replace(/licence/g, 'license')
+      .match(/[a-z0-9]+/g) ?? []
+  );
 }
 
 function shingles(list: readonly string[]): Set<string> {

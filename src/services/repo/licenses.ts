@@ -35,7 +35,8 @@ export async function syncRepoLicenses(cx: ServiceContext, repo: Models.Reposito
   const ids = commit ? await licensesAt(gitDir, commit) : [];
   await withTx(cx, async (tx) => {
     await tx.repoLicense.deleteMany({ where: { repoId: repo.id } });
-    if (commit && ids.length) await tx.repoLicense.createMany({ data: ids.map((license) => ({ repoId: repo.id, commitId: commit, license })) });
+    if (commit && ids.length)
+      await tx.repoLicense.createMany({ data: ids.map((license) => ({ repoId: repo.id, commitId: commit, license })) });
   });
   return ids;
 }
@@ -43,6 +44,10 @@ export async function syncRepoLicenses(cx: ServiceContext, repo: Models.Reposito
 /** The repository's stored licenses (Gitea GetLicenses): SPDX ids, [] when none. @throws NotFoundError */
 export async function getRepoLicenses(cx: ServiceContext, ref: RepoRef): Promise<string[]> {
   const access = await requireCodeRead(cx, ref.owner, ref.repo);
-  const rows = await cx.db.repoLicense.findMany({ where: { repoId: access.repo.id }, orderBy: { license: 'asc' }, select: { license: true } });
+  const rows = await cx.db.repoLicense.findMany({
+    where: { repoId: access.repo.id },
+    orderBy: { license: 'asc' },
+    select: { license: true },
+  });
   return rows.map((row) => row.license);
 }

@@ -37,7 +37,12 @@ describe.each(PROVIDERS)('REST templates (%s)', (provider) => {
     const res = await t.request('GET', '/api/v1/label/templates/Default');
     expect(res.statusCode).toBe(200);
     const labels = res.json() as Array<{ name: string; color: string; description: string; exclusive: boolean }>;
-    expect(labels.find((l) => l.name === 'bug')).toEqual({ name: 'bug', color: 'ee0701', description: 'Something is not working', exclusive: false });
+    expect(labels.find((l) => l.name === 'bug')).toEqual({
+      name: 'bug',
+      color: 'ee0701',
+      description: 'Something is not working',
+      exclusive: false,
+    });
     for (const l of labels) expect(l.color).toMatch(/^[0-9a-f]{6}$/);
     expectGiteaError(await t.request('GET', '/api/v1/label/templates/Nope'), 404, 'not found');
   });

@@ -37,7 +37,10 @@ describe.each(PROVIDERS)('REST diffpatch (%s)', (provider) => {
   beforeAll(async () => {
     t = await startTestApp(provider);
     for (const n of ['alice', 'reader', 'outsider']) await t.createUser(n);
-    const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name: 'code', auto_init: true, default_branch: 'main' } });
+    const res = await t.request('POST', '/api/v1/user/repos', {
+      headers: basic('alice'),
+      body: { name: 'code', auto_init: true, default_branch: 'main' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     repo = await t.db.repository.findUniqueOrThrow({ where: { id: (res.json() as { id: number }).id } });
     const file = await t.request('POST', `${api}/contents/notes.txt`, {
@@ -58,7 +61,12 @@ describe.each(PROVIDERS)('REST diffpatch (%s)', (provider) => {
       body: { content: PATCH, new_branch: 'patched', signoff: true, author: { name: 'Pat Ch', email: 'pat@example.com' } },
     });
     expect(side.statusCode, side.body).toBe(201);
-    const commit = side.json().commit as { sha: string; message: string; parents: Array<{ sha: string }>; author: { name: string; email: string } };
+    const commit = side.json().commit as {
+      sha: string;
+      message: string;
+      parents: Array<{ sha: string }>;
+      author: { name: string; email: string };
+    };
     expect(commit.message).toBe('apply-patch\n\nSigned-off-by: Pat Ch <pat@example.com>\n');
     expect(commit.parents.map((p) => p.sha)).toEqual([before]);
     expect(commit.author).toMatchObject({ name: 'Pat Ch', email: 'pat@example.com' });
@@ -75,15 +83,25 @@ describe.each(PROVIDERS)('REST diffpatch (%s)', (provider) => {
   });
 
   it('422 for a patch that does not apply (or is empty), 404 for an unknown base branch', async () => {
-    expectGiteaError(await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: { content: PATCH } }), 422, /^patch does not apply: /);
+    expectGiteaError(
+      await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: { content: PATCH } }),
+      422,
+      /^patch does not apply: /,
+    );
     expectGiteaError(await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: { content: 'not a diff' } }), 422);
     expectGiteaError(await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: { content: '' } }), 422);
     expectGiteaError(await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: {} }), 422);
-    expectGiteaError(await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: { content: PATCH, branch: 'nope' } }), 404);
+    expectGiteaError(
+      await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: { content: PATCH, branch: 'nope' } }),
+      404,
+    );
   });
 
   it('protected files of a protected branch cannot be patched', async () => {
-    const branch = await t.request('POST', `${api}/branches`, { headers: basic('alice'), body: { new_branch_name: 'guarded', old_ref_name: 'patched' } });
+    const branch = await t.request('POST', `${api}/branches`, {
+      headers: basic('alice'),
+      body: { new_branch_name: 'guarded', old_ref_name: 'patched' },
+    });
     expect(branch.statusCode, branch.body).toBe(201);
     const rule = await t.request('POST', `${api}/branch_protections`, {
       headers: basic('alice'),

@@ -78,7 +78,11 @@ describe.each(PROVIDERS)('REST editorconfig (%s)', (provider) => {
   });
 
   it('404 while the repository has no .editorconfig; then the definition of a path, at a ref', async () => {
-    expectGiteaError(await t.request('GET', '/api/v1/repos/alice/code/editorconfig/main.go'), 404, 'object does not exist [id: , rel_path: .editorconfig]');
+    expectGiteaError(
+      await t.request('GET', '/api/v1/repos/alice/code/editorconfig/main.go'),
+      404,
+      'object does not exist [id: , rel_path: .editorconfig]',
+    );
     expect((await put('code', '.editorconfig', CONFIG)).statusCode).toBe(201);
     const res = await t.request('GET', '/api/v1/repos/alice/code/editorconfig/cmd/tool/main.go');
     expect(res.statusCode, res.body).toBe(200);
@@ -90,7 +94,10 @@ describe.each(PROVIDERS)('REST editorconfig (%s)', (provider) => {
       end_of_line: 'lf',
     });
     // Another branch with another configuration.
-    const branch = await t.request('POST', '/api/v1/repos/alice/code/branches', { headers: basic('alice'), body: { new_branch_name: 'other' } });
+    const branch = await t.request('POST', '/api/v1/repos/alice/code/branches', {
+      headers: basic('alice'),
+      body: { new_branch_name: 'other' },
+    });
     expect(branch.statusCode, branch.body).toBe(201);
     const sha = (await t.request('GET', '/api/v1/repos/alice/code/contents/.editorconfig?ref=other')).json().sha as string;
     const upd = await t.request('PUT', '/api/v1/repos/alice/code/contents/.editorconfig', {

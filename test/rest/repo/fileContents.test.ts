@@ -22,7 +22,10 @@ describe.each(PROVIDERS)('REST file-contents and contents-ext (%s)', (provider) 
       ['code', false],
       ['secret', true],
     ] as const) {
-      const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('alice'), body: { name, private: priv, auto_init: true, default_branch: 'main' } });
+      const res = await t.request('POST', '/api/v1/user/repos', {
+        headers: basic('alice'),
+        body: { name, private: priv, auto_init: true, default_branch: 'main' },
+      });
       expect(res.statusCode, res.body).toBe(201);
     }
     const files = [
@@ -56,7 +59,13 @@ describe.each(PROVIDERS)('REST file-contents and contents-ext (%s)', (provider) 
     expect(res.statusCode, res.body).toBe(200);
     const list = res.json() as Array<Entry | null>;
     expect(list).toHaveLength(4);
-    expect(list[0]).toMatchObject({ path: 'dir/b.txt', type: 'file', encoding: 'base64', content: b64('beta\n'), last_commit_message: 'files\n' });
+    expect(list[0]).toMatchObject({
+      path: 'dir/b.txt',
+      type: 'file',
+      encoding: 'base64',
+      content: b64('beta\n'),
+      last_commit_message: 'files\n',
+    });
     expect(list[1]).toBeNull();
     expect(list[2]).toMatchObject({ path: 'a.txt', content: b64('alpha\n') });
     expect(list[3]).toMatchObject({ path: 'dir', type: 'dir', content: null });
@@ -105,7 +114,9 @@ describe.each(PROVIDERS)('REST file-contents and contents-ext (%s)', (provider) 
 
   it('private repositories are 404 to others', async () => {
     const url = '/api/v1/repos/alice/secret';
-    expect((await t.request('POST', `${url}/file-contents`, { headers: basic('alice'), body: { files: ['README.md'] } })).statusCode).toBe(200);
+    expect((await t.request('POST', `${url}/file-contents`, { headers: basic('alice'), body: { files: ['README.md'] } })).statusCode).toBe(
+      200,
+    );
     expectGiteaError(await t.request('POST', `${url}/file-contents`, { headers: basic('outsider'), body: { files: ['README.md'] } }), 404);
     expectGiteaError(await t.request('GET', `${url}/contents-ext/README.md`), 404);
     expectGiteaError(await t.request('GET', `${url}/contents-ext/README.md?includes=bogus`, { headers: basic('outsider') }), 404);

@@ -4,7 +4,13 @@ import * as filesService from '../../../services/repo/files.ts';
 import { toApiFileResponse, toApiFilesResponse } from '../../convert/files.ts';
 import { repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { ApplyDiffPatchFileOptions, ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../../structs/files.ts';
+import {
+  ApplyDiffPatchFileOptions,
+  ChangeFilesOptions,
+  CreateFileOptions,
+  DeleteFileOptions,
+  UpdateFileOptions,
+} from '../../structs/files.ts';
 
 type Common = z.output<typeof ChangeFilesOptions>;
 
@@ -138,6 +144,9 @@ export const contentsWriteRoutes = [
     success: { status: 201, schema: 'FileResponse' },
     errors: WRITE_ERRORS,
     handler: async ({ cx, params, body }) =>
-      toApiFileResponse(await diffPatchService.applyDiffPatch(cx, repoRef(params), { ...common(body), content: body.content }), cx.config.rootUrl),
+      toApiFileResponse(
+        await diffPatchService.applyDiffPatch(cx, repoRef(params), { ...common(body), content: body.content }),
+        cx.config.rootUrl,
+      ),
   }),
 ];
