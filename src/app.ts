@@ -60,6 +60,7 @@ import { mountSwaggerUi } from './web/swaggerUi.ts';
 import { mountWebFiles } from './rest/webFiles.ts';
 import { runnerProtocol } from './runner/plugin.ts';
 import { actionsPushFollowUp } from './services/actions/pushTrigger.ts';
+import { licenseFollowUp, licenseJobHandler } from './services/repo/licenseJob.ts';
 import { seedInstanceRegistrationToken } from './services/actions/registrationTokens.ts';
 import { actionsTriggerHandler, actionsTriggerSubscriber } from './services/actions/eventTriggers.ts';
 import { migrateJobHandler } from './services/migration/migrateJob.ts';
@@ -252,8 +253,10 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       releaseTagSyncFollowUp,
       actionsPushFollowUp,
       pushMirrorFollowUp,
+      licenseFollowUp,
     ]),
   );
+  jobs.register(licenseJobHandler(deps));
   // Migrations, pull mirror syncs and push mirrors (services/migration).
   jobs.register(migrateJobHandler(deps));
   jobs.register(mirrorSyncHandler(deps));

@@ -1,10 +1,10 @@
 import { mergeBase } from './compare.ts';
+import { commitTree } from './commitTree.ts';
 import { identityEnv, type GitIdentity } from './identity.ts';
 import { mergeTree, type MergeRefusal } from './mergeTree.ts';
 import { rebaseOnto } from './rebase.ts';
 import { resolveCommits } from './resolveCommits.ts';
 import { assertRevision } from './revision.ts';
-import { runGit } from './run.ts';
 
 /** Gitea's merge styles (`Do` of POST …/pulls/{index}/merge; Gitea's `manually-merged` involves no git). */
 export type MergeStyle = 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only';
@@ -26,18 +26,6 @@ export interface MergeInput {
 
 /** The commit the base branch should move to, or why there is none. */
 export type MergeOutcome = { status: 'merged'; sha: string; mergeBase: string } | MergeRefusal;
-
-/** `git commit-tree`: a commit of `tree` with these parents; returns its id. */
-async function commitTree(
-  gitDir: string,
-  tree: string,
-  parents: readonly string[],
-  message: string,
-  env: Record<string, string>,
-): Promise<string> {
-  const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'];
-  return (await runGit(gitDir, args, { input: message, env })).toString('utf8').trim();
-}
 
 /**
  * Computes the commit a pull request merge moves the base branch to, in the bare repository and without a

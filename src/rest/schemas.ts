@@ -43,6 +43,16 @@ import { TransferRepoOption } from './structs/transfer.ts';
 import { IssueConfig, IssueConfigValidation, IssueTemplate } from './structs/issueTemplate.ts';
 import { LanguageStatistics } from './structs/language.ts';
 import {
+  GitignoreTemplateInfo,
+  GitignoreTemplateList,
+  LabelTemplate,
+  LabelTemplateList,
+  LicenseTemplateInfo,
+  LicensesList,
+  LicensesTemplateListEntry,
+} from './structs/template.ts';
+import {
+  ApplyDiffPatchFileOptions,
   ChangeFileOperation,
   ChangeFilesOptions,
   CommitDateOptions,
@@ -63,8 +73,11 @@ import {
 } from './structs/files.ts';
 import {
   Branch,
+  ContentsExtResponse,
   ContentsResponse,
+  EditorConfigDefinition,
   FileLinksResponse,
+  GetFilesOptions,
   GitBlobResponse,
   PayloadCommit,
   PayloadCommitVerification,
@@ -202,6 +215,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   CommitUser,
   Compare,
   ContentsResponse,
+  ContentsExtResponse,
+  EditorConfigDefinition,
   Cron,
   Hook,
   HookDelivery,
@@ -230,6 +245,13 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   IssueConfigValidation,
   IssueTemplate,
   LanguageStatistics,
+  GitignoreTemplateInfo,
+  GitignoreTemplateList,
+  LabelTemplate,
+  LabelTemplateList,
+  LicenseTemplateInfo,
+  LicensesList,
+  LicensesTemplateListEntry,
   Milestone,
   NotificationCount,
   NotificationSubject,
@@ -299,8 +321,10 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateStatusOption,
   EditBranchProtectionOption,
   UpdateBranchProtectionPriories,
+  ApplyDiffPatchFileOptions,
   ChangeFileOperation,
   ChangeFilesOptions,
+  GetFilesOptions,
   CommitDateOptions,
   CreateBranchRepoOption,
   CreateFileOptions,

@@ -14,6 +14,7 @@ import { markupRoutes } from './misc/markup.ts';
 import { avatarRoutes } from './misc/avatars.ts';
 import { miscRoutes } from './misc/misc.ts';
 import { signingKeyRoutes } from './misc/signingKey.ts';
+import { templateRoutes } from './misc/templates.ts';
 import { orgBlockRoutes } from './org/blocks.ts';
 import { packageRoutes } from './package/packages.ts';
 import { orgLabelRoutes } from './org/labels.ts';
@@ -46,6 +47,8 @@ import { commitStatusRoutes } from './repo/commitStatuses.ts';
 import { pullReviewRoutes } from './repo/pullReviews.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
+import { contentsExtRoutes } from './repo/contentsExt.ts';
+import { editorConfigRoutes } from './repo/editorconfig.ts';
 import { gitRoutes } from './repo/git.ts';
 import { commitRoutes } from './repo/commits.ts';
 import { contentsWriteRoutes } from './repo/contentsWrite.ts';
@@ -65,6 +68,7 @@ import { wikiRoutes } from './repo/wiki.ts';
 import { transferRoutes } from './repo/transfer.ts';
 import { issueTemplateRoutes } from './repo/issueTemplates.ts';
 import { languageRoutes } from './repo/languages.ts';
+import { repoLicenseRoutes } from './repo/licenses.ts';
 import { userBlockRoutes } from './user/blocks.ts';
 import { followRoutes } from './user/follows.ts';
 import { heatmapRoutes } from './user/heatmap.ts';
@@ -84,6 +88,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...repoRoutes,
   ...miscRoutes,
   ...signingKeyRoutes,
+  ...templateRoutes,
   ...markupRoutes,
   ...avatarRoutes,
   ...adminUserRoutes,
@@ -117,6 +122,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...transferRoutes,
   ...issueTemplateRoutes,
   ...languageRoutes,
+  ...repoLicenseRoutes,
   ...collaboratorRoutes,
   ...repoCandidateRoutes,
   ...repoTeamRoutes,
@@ -143,6 +149,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...branchProtectionRoutes,
   ...commitStatusRoutes,
   ...contentsRoutes,
+  ...contentsExtRoutes,
+  ...editorConfigRoutes,
   ...contentsWriteRoutes,
   ...gitRoutes,
   ...subscriptionRoutes,

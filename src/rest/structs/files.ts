@@ -28,6 +28,8 @@ export const CreateFileOptions = z.object({ ...fileOptions, content: z.string() 
 export const UpdateFileOptions = z.object({ ...fileOptions, content: z.string(), sha: z.string(), from_path: z.string().optional() });
 /** Gitea `DeleteFileOptions`. */
 export const DeleteFileOptions = z.object({ ...fileOptions, sha: z.string() });
+/** Gitea `ApplyDiffPatchFileOptions`: `content` is the unified diff itself (not base64). */
+export const ApplyDiffPatchFileOptions = z.object({ ...fileOptions, content: z.string() });
 /** Gitea `ChangeFileOperation`. */
 export const ChangeFileOperation = z.object({
   operation: z.enum(['create', 'update', 'upload', 'rename', 'delete']),

@@ -86,3 +86,32 @@ export type GitBlobResponse = z.infer<typeof GitBlobResponse>;
 export const ContentsQuery = z.object({
   ref: qString('the name of the commit/branch/tag (default: the repository’s default branch)'),
 });
+
+/** Gitea `ContentsExtResponse`: exactly one of the two is set. */
+export const ContentsExtResponse = z.object({
+  dir_contents: z.array(ContentsResponse).optional(),
+  file_contents: ContentsResponse.optional(),
+});
+
+/** Gitea `GetFilesOptions`: the paths to read. */
+export const GetFilesOptions = z.object({ files: z.array(z.string()).nullish() });
+
+/** GET …/file-contents: the POST body as JSON in `body`, and the ref. */
+export const FileContentsQuery = z.object({
+  ref: qString('the name of the commit/branch/tag (default: the repository’s default branch)'),
+  body: qString('the JSON encoded body (see the POST request): {"files": ["filename1", "filename2"]}'),
+});
+
+/** GET …/contents-ext: the ref and what to include. */
+export const ContentsExtQuery = z.object({
+  ref: qString('the name of the commit/branch/tag (default: the repository’s default branch)'),
+  includes: qString('comma-separated: file_content, lfs_metadata, commit_metadata, commit_message'),
+});
+
+/** editorconfig-core-go's Definition as Gitea encodes it: only these four properties, each omitted when unset. */
+export const EditorConfigDefinition = z.object({
+  charset: z.string().optional(),
+  indent_style: z.string().optional(),
+  indent_size: z.string().optional(),
+  end_of_line: z.string().optional(),
+});

@@ -14,7 +14,7 @@ import { removeRepository } from '../repo/delete.ts';
 const PAGE = 100;
 
 /** Calls `fn` for every repository (matching `where`), in id order, page by page; stops early when the run is aborted. */
-async function eachRepository(
+export async function eachRepository(
   cx: ServiceContext,
   run: CronRun,
   where: Models.Prisma.RepositoryWhereInput,

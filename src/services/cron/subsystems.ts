@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context.ts';
 
 /**
  * Tasks of subsystems Forgegraph does not serve yet (the Actions runner service, LFS, SSH,
- * external authentication, license detection, update checks, a search index). Each looks at the rows it would
+ * external authentication, update checks, a search index). Each looks at the rows it would
  * act on and says, in its run record (status SKIPPED), what it found and why it did nothing.
  */
 
@@ -20,14 +20,6 @@ export async function syncExternalUsers(): Promise<CronOutcome> {
 export async function updateMigrationPosterId(cx: ServiceContext): Promise<CronOutcome> {
   const migrated = await cx.db.issue.count({ where: { originalAuthorId: { not: 0 } } });
   return skipped(`no external login accounts exist to link migrated content to (${migrated} issue(s) keep their original author)`);
-}
-
-/** sync_repo_licenses: licenses are recorded when a repository is created with one, not detected from files. */
-export async function syncRepoLicenses(cx: ServiceContext): Promise<CronOutcome> {
-  const withLicense = await cx.db.repoLicense.groupBy({ by: ['repoId'], _count: { _all: true } });
-  return skipped(
-    `license detection from repository files is not implemented: ${withLicense.length} repositories keep the license recorded at creation`,
-  );
 }
 
 /** resync_all_sshkeys / resync_all_sshprincipals: there is no SSH server and no authorized_keys file. */

@@ -6,6 +6,7 @@ import * as actionTimeouts from '../actions/timeouts.ts';
 import type { ServiceContext } from '../context.ts';
 import * as cleanup from './cleanup.ts';
 import * as maintenance from './repoMaintenance.ts';
+import { syncAllRepoLicenses } from './repoLicenses.ts';
 import { checkRepoStats } from './repoStats.ts';
 import * as subsystems from './subsystems.ts';
 import { updateMirrors } from '../migration/cronMirrors.ts';
@@ -109,7 +110,7 @@ export const CRON_TASKS: readonly Task[] = [
     schedule: '@annually',
     enabled: false,
     runAtStart: false,
-    run: subsystems.syncRepoLicenses,
+    run: syncAllRepoLicenses,
   },
   {
     name: 'delete_inactive_accounts',

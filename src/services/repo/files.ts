@@ -11,7 +11,7 @@ import type { ResolvedRef } from '../../git/resolveRef.ts';
 import { isSafeRefName } from '../../git/resolveRef.ts';
 import type { GitIdentity } from '../../git/identity.ts';
 import { requireViewer } from '../access/guards.ts';
-import { requireRepo, requireUnitWrite, type RepoRef } from '../access/repoAccess.ts';
+import { requireRepo, requireUnitWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { requireFilesWritable } from '../protection/branchGate.ts';
 import type { ServiceContext } from '../context.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
@@ -109,10 +109,10 @@ export function defaultMessage(files: readonly Pick<FileOperation, 'operation' |
 }
 
 /** Gitea GetAuthorAndCommitterUsers: one given identity serves for both; neither means the doer. */
-function identities(
+export function identities(
   cx: ServiceContext,
   doer: Models.User,
-  input: ChangeFilesInput,
+  input: Pick<ChangeFilesInput, 'author' | 'committer' | 'dates'>,
   now: Date,
 ): { author: GitIdentity; committer: GitIdentity } {
   const doerSig = gitSignature(cx, doer, now);
@@ -198,6 +198,76 @@ function planChanges(
   return changes;
 }
 
+/** The branch a file write reads (`parent`, null in an empty repository) and the one it moves. */
+export interface WriteBranches {
+  access: RepoAccess;
+  gitDir: string;
+  oldBranch: string;
+  newBranch: string;
+  parent: string | null;
+}
+
+/**
+ * The gate and branches of an API file write (Gitea's reqRepoWriter(Code), canWriteFiles and
+ * reqRepoBranchWriter, in Gitea's order): code write on a repository that is not a mirror, a valid new branch
+ * name, the branch gate with the paths known so far, the base branch present and the new one not yet.
+ * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError
+ */
+export async function openFileWrite(
+  cx: ServiceContext,
+  ref: RepoRef,
+  input: Pick<ChangeFilesInput, 'branch' | 'newBranch'>,
+  check: (gitDir: string) => readonly string[],
+): Promise<WriteBranches> {
+  const access = await requireRepo(cx, ref.owner, ref.repo);
+  requireUnitWrite(cx, access, 'CODE', 'write:repository');
+  const repo = access.repo;
+  // Gitea canWriteFiles: a mirror's files follow its source (CanEnableEditor is false).
+  if (repo.isMirror) throw new PermissionDeniedError('user should have a permission to write to the target branch');
+  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  const paths = check(gitDir);
+  const oldBranch = input.branch || repo.defaultBranch;
+  const newBranch = input.newBranch || oldBranch;
+  if (!isSafeRefName(newBranch)) throw new ValidationError(`branch name is invalid [name: ${newBranch}]`, { name: newBranch });
+  // Refused before any work (Gitea's reqRepoBranchWriter); moveRefs asks the same gate again as the branch moves.
+  await requireFilesWritable(cx, access, newBranch, paths);
+  const parent = await readRef(gitDir, `refs/heads/${oldBranch}`);
+  if (!parent && !repo.isEmpty) throw new NotFoundError(`branch does not exist [name: ${oldBranch}]`, { branch: oldBranch });
+  if (newBranch !== oldBranch && (await readRef(gitDir, `refs/heads/${newBranch}`))) {
+    throw new ValidationError(`branch already exists [name: ${newBranch}]`, { name: newBranch });
+  }
+  return { access, gitDir, oldBranch, newBranch, parent };
+}
+
+/** The message (ending in a newline) with Gitea's Signed-off-by trailer when asked for. */
+export function commitMessage(message: string, signoff: boolean | undefined, committer: GitIdentity): string {
+  return signoff ? `${message}\nSigned-off-by: ${committer.name} <${committer.email}>` : message;
+}
+
+/**
+ * Moves the new branch (created) or the base branch (compare-and-swap from `parent`) to `commit`, recorded as a
+ * push by the viewer, and reads the commit back.
+ * @throws ConflictError when the branch moved meanwhile; PermissionDeniedError from the branch gate
+ */
+export async function moveWrittenBranch(
+  cx: ServiceContext,
+  w: WriteBranches,
+  commit: string,
+  paths: readonly string[],
+): Promise<Pick<ChangeFilesResult, 'repo' | 'ref' | 'commit'>> {
+  const target = `refs/heads/${w.newBranch}`;
+  const expected = w.newBranch === w.oldBranch ? w.parent : null;
+  const zero = '0'.repeat(commit.length);
+  const moved = await moveRefs(cx, w.access.repo, [{ ref: target, oldSha: expected ?? zero, newSha: commit }], {
+    kind: 'files',
+    paths: [...paths],
+  });
+  if (!moved.moved) throw new ConflictError(`branch ${w.newBranch} was changed by someone else meanwhile; retry`, { branch: w.newBranch });
+  const written = await readCommit(w.gitDir, commit);
+  const stored = (await cx.db.repository.findUnique({ where: { id: w.access.repo.id } })) ?? w.access.repo;
+  return { repo: stored, ref: { kind: 'branch', name: w.newBranch, commit }, commit: written };
+}
+
 /**
  * Gitea ChangeRepoFiles: applies the operations on `branch` (the default branch when empty) as one commit,
  * stored on `newBranch` (created from `branch`) or on `branch` itself with a compare-and-swap, recorded as a
@@ -206,31 +276,19 @@ function planChanges(
  */
 export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: ChangeFilesInput): Promise<ChangeFilesResult> {
   const doer = requireViewer(cx);
-  const access = await requireRepo(cx, ref.owner, ref.repo);
-  requireUnitWrite(cx, access, 'CODE', 'write:repository');
-  const repo = access.repo;
-  // Gitea canWriteFiles: a mirror's files follow its source (CanEnableEditor is false).
-  if (repo.isMirror) throw new PermissionDeniedError('user should have a permission to write to the target branch');
-  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
-  if (!input.files.length) throw new ValidationError('files: no file to change', { field: 'files' });
-  const ops: PlannedOperation[] = input.files.map((f) => ({
-    ...f,
-    path: cleanTreePath(f.path),
-    ...(f.fromPath ? { fromPath: cleanTreePath(f.fromPath) } : {}),
-    content: f.content === undefined ? undefined : decodeBase64(f.content),
-  }));
-
-  const oldBranch = input.branch || repo.defaultBranch;
-  const newBranch = input.newBranch || oldBranch;
-  if (!isSafeRefName(newBranch)) throw new ValidationError(`branch name is invalid [name: ${newBranch}]`, { name: newBranch });
+  let ops: PlannedOperation[] = [];
+  const w = await openFileWrite(cx, ref, input, () => {
+    if (!input.files.length) throw new ValidationError('files: no file to change', { field: 'files' });
+    ops = input.files.map((f) => ({
+      ...f,
+      path: cleanTreePath(f.path),
+      ...(f.fromPath ? { fromPath: cleanTreePath(f.fromPath) } : {}),
+      content: f.content === undefined ? undefined : decodeBase64(f.content),
+    }));
+    return ops.flatMap((o) => [o.path, ...(o.fromPath ? [o.fromPath] : [])]);
+  });
+  const { gitDir, parent, oldBranch } = w;
   const paths = ops.flatMap((o) => [o.path, ...(o.fromPath ? [o.fromPath] : [])]);
-  // Refused before any work (Gitea's reqRepoBranchWriter); moveRefs asks the same gate again as the branch moves.
-  await requireFilesWritable(cx, access, newBranch, paths);
-  const parent = await readRef(gitDir, `refs/heads/${oldBranch}`);
-  if (!parent && !repo.isEmpty) throw new NotFoundError(`branch does not exist [name: ${oldBranch}]`, { branch: oldBranch });
-  if (newBranch !== oldBranch && (await readRef(gitDir, `refs/heads/${newBranch}`))) {
-    throw new ValidationError(`branch already exists [name: ${newBranch}]`, { name: newBranch });
-  }
   if (input.expectedHeadOid !== undefined && input.expectedHeadOid.toLowerCase() !== (parent ?? '')) {
     throw new ConflictError(`Expected branch to point to "${input.expectedHeadOid}" but it did not`, { branch: oldBranch, head: parent });
   }
@@ -246,18 +304,10 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
 
   const now = new Date();
   const { author, committer } = identities(cx, doer, input, now);
-  let message = `${input.message || defaultMessage(ops)}\n`;
-  if (input.signoff) message += `\nSigned-off-by: ${committer.name} <${committer.email}>`;
+  const message = commitMessage(`${input.message || defaultMessage(ops)}\n`, input.signoff, committer);
   const written = await commitFiles(gitDir, { parent, changes, message, author, committer });
+  const { repo: stored, commit } = await moveWrittenBranch(cx, w, written.commit, paths);
 
-  const target = `refs/heads/${newBranch}`;
-  const expected = newBranch === oldBranch ? parent : null;
-  const zero = '0'.repeat(written.commit.length);
-  const moved = await moveRefs(cx, repo, [{ ref: target, oldSha: expected ?? zero, newSha: written.commit }], { kind: 'files', paths });
-  if (!moved.moved) throw new ConflictError(`branch ${newBranch} was changed by someone else meanwhile; retry`, { branch: newBranch });
-
-  const commit = await readCommit(gitDir, written.commit);
-  const stored = (await cx.db.repository.findUnique({ where: { id: repo.id } })) ?? repo;
   const lastCommit: CommitInfo = { sha: commit.sha, message: commit.message, author: commit.author, committer: commit.committer };
   const result: Array<ContentEntry | null> = [];
   for (const op of ops) {
@@ -273,5 +323,5 @@ export async function changeFiles(cx: ServiceContext, ref: RepoRef, input: Chang
     const entry: TreeEntry = { mode: change.mode, type: 'blob', sha: blob, size: bytes.length, path: op.path, name };
     result.push({ entry, lastCommit, content: bytes.length <= MAX_BLOB_SIZE ? bytes : null });
   }
-  return { repo: stored, ref: { kind: 'branch', name: newBranch, commit: written.commit }, commit, files: result };
+  return { repo: stored, ref: { kind: 'branch', name: w.newBranch, commit: written.commit }, commit, files: result };
 }

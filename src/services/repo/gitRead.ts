@@ -131,33 +131,50 @@ export interface Contents {
   result: ContentEntry | ContentEntry[];
 }
 
-/**
- * Reads `path` at `ref` (branch, tag or commit; the default branch when empty), Gitea GetContentsOrList:
- * a file or symlink with its content, a directory as a list of entries without content.
- * @throws NotFoundError
- */
-export async function getContents(cx: ServiceContext, owner: string, name: string, path: string, ref?: string): Promise<Contents> {
-  const access = await requireCodeRead(cx, owner, name);
+/** The commit `ref` names (the default branch when empty) in a repository with code. @throws NotFoundError */
+export async function resolveCodeRef(access: CodeAccess, ref: string | undefined): Promise<ResolvedRef> {
   const refName = ref || access.repo.defaultBranch;
   const resolved = access.repo.isEmpty ? null : await resolveRef(access.gitDir, refName);
   if (!resolved) throw new NotFoundError(`no commit found for the ref [ref: ${refName}]`, { ref: refName });
+  return resolved;
+}
+
+/**
+ * Reads `path` at `ref` (branch, tag or commit; the default branch when empty), Gitea GetContentsOrList:
+ * a file or symlink with its content, a directory as a list of entries without content; the last commit of
+ * each entry unless `commitMetadata` is false.
+ * @throws NotFoundError
+ */
+export async function getContents(
+  cx: ServiceContext,
+  owner: string,
+  name: string,
+  path: string,
+  ref?: string,
+  opts: { commitMetadata?: boolean } = {},
+): Promise<Contents> {
+  const access = await requireCodeRead(cx, owner, name);
+  const resolved = await resolveCodeRef(access, ref);
+  const metadata = opts.commitMetadata ?? true;
   const clean = path.replace(/^\/+|\/+$/g, '');
   const found = await readTreePath(access.gitDir, resolved.commit, clean);
   if (!found) throw new NotFoundError(`object does not exist [id: , rel_path: ${clean}]`, { path: clean });
   const withCommit = async (entry: TreeEntry, content: Buffer | null): Promise<ContentEntry> => ({
     entry,
-    lastCommit: await lastCommitFor(access.gitDir, resolved.commit, entry.path),
+    lastCommit: metadata ? await lastCommitFor(access.gitDir, resolved.commit, entry.path) : null,
     content,
   });
   const base = { repo: access.repo, ref: resolved, path: clean };
   if (found.children) {
     // One history walk for the whole listing, not one `git log` per entry.
-    const last = await lastCommitsFor(
-      access.gitDir,
-      resolved.commit,
-      clean,
-      found.children.map((e) => e.name),
-    );
+    const last = metadata
+      ? await lastCommitsFor(
+          access.gitDir,
+          resolved.commit,
+          clean,
+          found.children.map((e) => e.name),
+        )
+      : new Map<string, CommitInfo>();
     return { ...base, result: found.children.map((entry) => ({ entry, lastCommit: last.get(entry.name) ?? null, content: null })) };
   }
   const entry = found.entry;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import spdxFull from 'spdx-license-list/full.js';
-import { ValidationError } from '../../errors.ts';
+import { NotFoundError, ValidationError } from '../../errors.ts';
 import { ROOT } from '../../paths.ts';
 
 const DIR = path.join(ROOT, 'src/services/repo/templates');
@@ -41,6 +41,36 @@ export function labelSet(name: string): LabelTemplate[] {
     );
   }
   return JSON.parse(read('label', `${name}.json`)) as LabelTemplate[];
+}
+
+/** A .gitignore template's text (GET /gitignore/templates/{name}). @throws NotFoundError when unknown */
+export function gitignoreTemplate(name: string): { name: string; source: string } {
+  if (!GITIGNORE_TEMPLATES.includes(name)) throw new NotFoundError('not found', { template: name });
+  return { name, source: read('gitignore', name) };
+}
+
+/** A label set's labels (GET /label/templates/{name}). @throws NotFoundError when unknown */
+export function labelTemplate(name: string): LabelTemplate[] {
+  if (!LABEL_TEMPLATES.includes(name)) throw new NotFoundError('not found', { template: name });
+  return labelSet(name);
+}
+
+/** Gitea `[repository] PREFERRED_LICENSES`: listed first, in this order. */
+const PREFERRED_LICENSES = ['Apache-2.0', 'MIT'];
+
+/** License template names as Gitea lists them: the preferred ones first, then the rest in byte order. */
+export const LICENSE_TEMPLATES: readonly string[] = [
+  ...PREFERRED_LICENSES,
+  ...Object.keys(spdxFull)
+    .filter((id) => !PREFERRED_LICENSES.includes(id))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+];
+
+/** A license template by its exact name (Gitea options.License), with its SPDX name and text. @throws NotFoundError */
+export function licenseTemplate(name: string): { key: string; name: string; body: string } {
+  const spdx = Object.hasOwn(spdxFull, name) ? spdxFull[name] : undefined;
+  if (!spdx) throw new NotFoundError('not found', { template: name });
+  return { key: name, name, body: spdx.licenseText };
 }
 
 /** True when `name` is a README template. */

@@ -1,9 +1,16 @@
 import type { z } from 'zod';
+import * as diffPatchService from '../../../services/repo/diffPatch.ts';
 import * as filesService from '../../../services/repo/files.ts';
 import { toApiFileResponse, toApiFilesResponse } from '../../convert/files.ts';
 import { repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../../structs/files.ts';
+import {
+  ApplyDiffPatchFileOptions,
+  ChangeFilesOptions,
+  CreateFileOptions,
+  DeleteFileOptions,
+  UpdateFileOptions,
+} from '../../structs/files.ts';
 
 type Common = z.output<typeof ChangeFilesOptions>;
 
@@ -25,7 +32,7 @@ function common(body: Omit<Common, 'files'>): Omit<filesService.ChangeFilesInput
 
 const WRITE_ERRORS = [401, 403, 404, 409, 422, 423];
 
-/** POST|PUT|DELETE /repos/{owner}/{repo}/contents[/{filepath}] (Gitea routers/api/v1/repo/file.go). */
+/** POST|PUT|DELETE /repos/{owner}/{repo}/contents[/{filepath}] (Gitea routers/api/v1/repo/file.go) and POST …/diffpatch (patch.go). */
 export const contentsWriteRoutes = [
   defineRoute({
     method: 'POST',
@@ -121,6 +128,24 @@ export const contentsWriteRoutes = [
           ...common(body),
           files: [{ operation: 'delete', path: params.filepath ?? '', sha: body.sha }],
         }),
+        cx.config.rootUrl,
+      ),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/diffpatch',
+    operationId: 'repoApplyDiffPatch',
+    summary: 'Apply diff patch to repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'token',
+    body: ApplyDiffPatchFileOptions,
+    // Gitea's handler answers 201 (its swagger says 200).
+    success: { status: 201, schema: 'FileResponse' },
+    errors: WRITE_ERRORS,
+    handler: async ({ cx, params, body }) =>
+      toApiFileResponse(
+        await diffPatchService.applyDiffPatch(cx, repoRef(params), { ...common(body), content: body.content }),
         cx.config.rootUrl,
       ),
   }),
