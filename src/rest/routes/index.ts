@@ -54,6 +54,7 @@ import { issueAttachmentRoutes } from './repo/issueAttachments.ts';
 import { releaseAssetRoutes } from './repo/releaseAssets.ts';
 import { releaseRoutes } from './repo/releases.ts';
 import { repoActionsRoutes } from './repo/actions.ts';
+import { repoActionAttemptRoutes } from './repo/actionAttempts.ts';
 import { repoActionWorkflowRoutes } from './repo/actionWorkflows.ts';
 import { repoActionTaskRoutes } from './repo/actionTasks.ts';
 import { tagRoutes } from './repo/tags.ts';
@@ -95,6 +96,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...actionOwnerListRoutes,
   ...actionSettingRoutes,
   ...repoActionsRoutes,
+  ...repoActionAttemptRoutes,
   ...repoActionWorkflowRoutes,
   ...repoActionTaskRoutes,
   ...userRoutes,
