@@ -86,7 +86,7 @@ import { IssueMeta } from './structs/issueDependency.ts';
 import { IssueLabelsOption } from './structs/issueLabel.ts';
 import { CreateLabelOption, EditLabelOption, Label } from './structs/label.ts';
 import { CreateMilestoneOption, EditMilestoneOption } from './structs/milestone.ts';
-import { CreateOrgOption, EditOrgOption, Organization, OrganizationPermissions } from './structs/org.ts';
+import { CreateOrgOption, EditOrgOption, Organization, OrganizationPermissions, RenameOrgOption } from './structs/org.ts';
 import { Package, PackageFile } from './structs/package.ts';
 import { CreateProjectOption, EditProjectOption, Project } from './structs/project.ts';
 import {
@@ -146,6 +146,7 @@ import {
   DeleteEmailOption,
   EditUserOption,
   Email,
+  RenameUserOption,
   User,
   UserMeta,
   UserSearchResults,
@@ -282,6 +283,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  RenameUserOption,
+  RenameOrgOption,
   CreateGPGKeyOption,
   VerifyGPGKeyOption,
   UpdateRepoAvatarOption,
