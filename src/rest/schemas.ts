@@ -154,6 +154,7 @@ import {
   UserSettingsOptions,
 } from './structs/user.ts';
 import { WatchInfo } from './structs/watch.ts';
+import { Badge, UserBadgeOption } from './structs/badge.ts';
 import { CreateOAuth2ApplicationOptions, OAuth2Application, OAuth2Grant } from './structs/oauth2.ts';
 import { MarkdownOption, MarkupOption } from './structs/markup.ts';
 import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMetaData } from './structs/wiki.ts';
@@ -163,6 +164,7 @@ import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMe
  * refers to it wherever it appears (a route's response names one of these).
  */
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
+  Badge,
   PushMirror,
   APIError,
   ActionRunner,
@@ -283,6 +285,7 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  UserBadgeOption,
   RenameUserOption,
   RenameOrgOption,
   CreateGPGKeyOption,

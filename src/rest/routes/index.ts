@@ -7,6 +7,7 @@ import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminKeyRoutes } from './admin/keys.ts';
 import { adminUserRoutes } from './admin/users.ts';
+import { adminBadgeRoutes } from './admin/badges.ts';
 import { hookDeliveryRoutes } from './hooks/deliveries.ts';
 import { hookRoutes } from './hooks/hooks.ts';
 import { activityFeedRoutes } from './misc/activityFeeds.ts';
@@ -88,6 +89,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...markupRoutes,
   ...avatarRoutes,
   ...adminUserRoutes,
+  ...adminBadgeRoutes,
   ...adminEmailRoutes,
   ...adminKeyRoutes,
   ...adminCronRoutes,
