@@ -155,6 +155,7 @@ import {
 } from './structs/user.ts';
 import { WatchInfo } from './structs/watch.ts';
 import { Badge, UserBadgeOption } from './structs/badge.ts';
+import { StringSlice } from './structs/stringSlice.ts';
 import { CreateOAuth2ApplicationOptions, OAuth2Application, OAuth2Grant } from './structs/oauth2.ts';
 import { MarkdownOption, MarkupOption } from './structs/markup.ts';
 import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMetaData } from './structs/wiki.ts';
@@ -164,6 +165,7 @@ import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMe
  * refers to it wherever it appears (a route's response names one of these).
  */
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
+  StringSlice,
   Badge,
   PushMirror,
   APIError,

@@ -8,6 +8,7 @@ import { adminEmailRoutes } from './admin/emails.ts';
 import { adminKeyRoutes } from './admin/keys.ts';
 import { adminUserRoutes } from './admin/users.ts';
 import { adminBadgeRoutes } from './admin/badges.ts';
+import { adminUnadoptedRoutes } from './admin/unadopted.ts';
 import { hookDeliveryRoutes } from './hooks/deliveries.ts';
 import { hookRoutes } from './hooks/hooks.ts';
 import { activityFeedRoutes } from './misc/activityFeeds.ts';
@@ -90,6 +91,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...avatarRoutes,
   ...adminUserRoutes,
   ...adminBadgeRoutes,
+  ...adminUnadoptedRoutes,
   ...adminEmailRoutes,
   ...adminKeyRoutes,
   ...adminCronRoutes,
