@@ -42,8 +42,14 @@ export async function initRepository(input: InitRepositoryInput): Promise<void> 
     `--object-format=${input.objectFormat}`,
     `--initial-branch=${input.defaultBranch}`,
   ]);
+  await configureRepository(input.gitdir, input.hooksDir);
+}
+
+/** Writes Gitea's per-repository settings into an existing bare repository (a new one, or one being adopted). */
+export async function configureRepository(gitdir: string, hooksDir: string): Promise<void> {
+  await mkdir(hooksDir, { recursive: true });
   try {
-    for (const [key, value] of settings(input.hooksDir)) await git.setConfig({ fs, gitdir: input.gitdir, path: key, value });
+    for (const [key, value] of settings(hooksDir)) await git.setConfig({ fs, gitdir, path: key, value });
   } catch (err) {
     throw toDomainError(err, 'cannot configure repository');
   }

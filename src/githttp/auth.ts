@@ -5,6 +5,7 @@ import { formatScope, scopeAllows } from '../auth/scope.ts';
 import { isDomainError } from '../errors.ts';
 import { createServiceContext, type AppDeps, type ServiceContext } from '../services/context.ts';
 import * as gitAccess from '../services/repo/gitAccess.ts';
+import { findUserRedirect } from '../services/user/redirect.ts';
 import * as wikiGit from '../services/wiki/wikiGit.ts';
 
 /** A plain-text refusal; git prints the body of text/plain errors as `remote: …` lines. */
@@ -15,6 +16,8 @@ export interface GitRefusal {
   challenge: boolean;
   /** Sent as `Retry-After` (429: failed sign-ins throttled). */
   retryAfterSeconds?: number | undefined;
+  /** The owner was renamed: the same request goes to this owner name instead (Gitea RedirectToUser, 307). */
+  movedOwner?: string | undefined;
 }
 
 /** The outcome of authorizing a git request. */
@@ -56,6 +59,10 @@ export async function authorizeGitRequest(
     return { ok: true, cx, access };
   } catch (err) {
     if (!isDomainError(err)) throw err;
+    if (err.code === 'UNAUTHENTICATED' || err.code === 'NOT_FOUND') {
+      const movedOwner = await findUserRedirect(cx, owner);
+      if (movedOwner) return { ok: false, refusal: { status: 307, message: '', challenge: false, movedOwner } };
+    }
     switch (err.code) {
       case 'UNAUTHENTICATED':
         return refuse(401, 'Unauthorized', true);

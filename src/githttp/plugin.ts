@@ -57,7 +57,15 @@ export async function gitHttp(app: FastifyInstance, deps: AppDeps): Promise<void
       }
       const auth = await authorizeGitRequest(deps, req, { owner, name, wiki }, service === 'receive-pack' ? 'write' : 'read');
       if (!auth.ok) {
-        const { status, message, challenge, retryAfterSeconds } = auth.refusal;
+        const { status, message, challenge, retryAfterSeconds, movedOwner } = auth.refusal;
+        if (movedOwner) {
+          const rest = req.url.slice(1 + req.url.slice(1).indexOf('/') + 1);
+          return reply
+            .code(307)
+            .headers(NO_CACHE)
+            .header('Location', `/${encodeURIComponent(movedOwner)}/${rest}`)
+            .send();
+        }
         return sendText(reply, status, message, {
           ...(challenge ? { 'WWW-Authenticate': 'Basic realm="Gitea"' } : {}),
           ...(retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {}),

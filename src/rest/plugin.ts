@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/busy.ts';
 import { isDomainError, NotFoundError } from '../errors.ts';
 import { findRepoRedirect } from '../services/repo/redirect.ts';
+import { findUserRedirect } from '../services/user/redirect.ts';
 import type { AppDeps } from '../services/context.ts';
 import { apiAuthHook } from './auth.ts';
 import { cut, isBodyless, messageOf, statusOf } from './errors.ts';
@@ -69,6 +70,8 @@ export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void
     if (err instanceof NotFoundError && req.cx) {
       const moved = await repoRedirectLocation(req);
       if (moved) return reply.code(301).header('Location', moved).send();
+      const renamed = await userRedirectLocation(req);
+      if (renamed) return reply.code(307).header('Location', renamed).send();
     }
     if (isDomainError(err)) {
       const status = statusOf(err);
@@ -136,6 +139,22 @@ async function repoRedirectLocation(req: FastifyRequest): Promise<string | null>
   const target = await findRepoRedirect(req.cx, owner, name);
   if (!target) return null;
   return `/api/v1/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.name)}${m[3] ?? ''}${url.search}`;
+}
+
+/**
+ * Gitea's RedirectToUser: a request naming a renamed account (`/users/{old}/…`, `/orgs/{old}/…`,
+ * `/repos/{old}/…`, `/admin/users/{old}/…`) is answered with 307 (the method kept) to the same path under the
+ * new name.
+ */
+async function userRedirectLocation(req: FastifyRequest): Promise<string | null> {
+  const url = new URL(req.url, 'http://x');
+  const m = /^(\/api\/v1\/(?:users|orgs|repos|admin\/users|packages)\/)([^/]+)(\/.*)?$/.exec(url.pathname);
+  if (!m || !m[1] || !m[2]) return null;
+  const name = decodeURIComponent(m[2]);
+  if (name.includes('\0')) return null;
+  const target = await findUserRedirect(req.cx, name);
+  if (!target) return null;
+  return `${m[1]}${encodeURIComponent(target)}${m[3] ?? ''}${url.search}`;
 }
 
 const documents = new Map<string, Record<string, unknown>>();

@@ -99,7 +99,7 @@ import { IssueMeta } from './structs/issueDependency.ts';
 import { IssueLabelsOption } from './structs/issueLabel.ts';
 import { CreateLabelOption, EditLabelOption, Label } from './structs/label.ts';
 import { CreateMilestoneOption, EditMilestoneOption } from './structs/milestone.ts';
-import { CreateOrgOption, EditOrgOption, Organization, OrganizationPermissions } from './structs/org.ts';
+import { CreateOrgOption, EditOrgOption, Organization, OrganizationPermissions, RenameOrgOption } from './structs/org.ts';
 import { Package, PackageFile } from './structs/package.ts';
 import { CreateProjectOption, EditProjectOption, Project } from './structs/project.ts';
 import {
@@ -159,6 +159,7 @@ import {
   DeleteEmailOption,
   EditUserOption,
   Email,
+  RenameUserOption,
   User,
   UserMeta,
   UserSearchResults,
@@ -166,6 +167,8 @@ import {
   UserSettingsOptions,
 } from './structs/user.ts';
 import { WatchInfo } from './structs/watch.ts';
+import { Badge, UserBadgeOption } from './structs/badge.ts';
+import { StringSlice } from './structs/stringSlice.ts';
 import { CreateOAuth2ApplicationOptions, OAuth2Application, OAuth2Grant } from './structs/oauth2.ts';
 import { MarkdownOption, MarkupOption } from './structs/markup.ts';
 import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMetaData } from './structs/wiki.ts';
@@ -175,6 +178,8 @@ import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMe
  * refers to it wherever it appears (a route's response names one of these).
  */
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
+  StringSlice,
+  Badge,
   PushMirror,
   APIError,
   ActionRunner,
@@ -304,6 +309,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  UserBadgeOption,
+  RenameUserOption,
+  RenameOrgOption,
   CreateGPGKeyOption,
   VerifyGPGKeyOption,
   UpdateRepoAvatarOption,

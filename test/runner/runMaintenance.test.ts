@@ -110,7 +110,7 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
     expect((await t.request('POST', `${url}/${runId}/jobs/${jobA + 100}/rerun`, as())).statusCode).toBe(404);
     const rerunA = await t.request('POST', `${url}/${runId}/jobs/${jobA}/rerun`, as());
     expect(rerunA.statusCode).toBe(201);
-    expect(rerunA.json()).toMatchObject({ id: jobA, status: 'queued', run_attempt: 2 });
+    expect(rerunA.json()).toMatchObject({ id: jobA, status: 'queued', run_attempt: 3 });
     expect((await jobs()).map((j) => [j.name, j.status])).toEqual([
       ['a', 'queued'],
       ['b', 'waiting'],
@@ -121,7 +121,7 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
     const whole = await t.request('POST', `${url}/${runId}/rerun`, as());
     expect(whole.statusCode).toBe(201);
     expect(whole.json()).toMatchObject({ id: runId, status: 'queued' });
-    expect((await jobs()).map((j) => j.run_attempt)).toEqual([3, 4, 4]);
+    expect((await jobs()).map((j) => j.run_attempt)).toEqual([4, 4, 4]);
     expect((await t.request('POST', `${url}/${runId}/cancel`, as())).statusCode).toBe(202);
 
     const tasks = await t.db.actionTask.findMany({ where: { job: { runId } } });

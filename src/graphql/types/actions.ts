@@ -94,6 +94,7 @@ export const WorkflowRunRef = builder.prismaNode('ActionRun', {
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     runNumber: t.exposeInt('index', { description: "The repository's run number." }),
+    runAttempt: t.exposeInt('attempt', { description: "The latest attempt's number (1-based; a re-run starts the next)." }),
     title: t.exposeString('title'),
     workflowId: t.exposeString('workflowId', { description: 'The workflow file name, e.g. build.yml.' }),
     event: t.exposeString('event'),

@@ -20,6 +20,7 @@ import { ActorRef, RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef, UserVisibilityEnum } from './user.ts';
 import { ProjectOwnerRef } from './githubInterfaces.ts';
 import { directionOf, orderInput } from './orderInput.ts';
+import { renameOrg } from '../../services/org/accountRename.ts';
 
 async function visible(org: Models.User, ctx: GraphQLContext): Promise<boolean> {
   return canSeeOrg(ctx.cx, await orgAccess(ctx.cx, org));
@@ -165,6 +166,19 @@ builder.relayMutationField(
     ...writeScope('organization'),
     resolve: async (_root, { input }, ctx) => ({
       organization: await withInputFieldNames(ORG_INPUT_FIELDS, () => orgService.editOrg(ctx.cx, input.login, profileFromInput(input))),
+    }),
+  },
+  { outputFields: (t) => ({ organization: t.field({ type: OrganizationRef, resolve: (p) => p.organization }) }) },
+);
+
+builder.relayMutationField(
+  'renameOrganization',
+  { inputFields: (t) => ({ login: t.string({ required: true }), newLogin: t.string({ required: true }) }) },
+  {
+    description: 'Rename an organization; the old name redirects (owners; as POST /api/v1/orgs/{org}/rename).',
+    ...writeScope('organization'),
+    resolve: async (_root, { input }, ctx) => ({
+      organization: await withInputFieldNames({ new_name: 'newLogin' }, () => renameOrg(ctx.cx, input.login, input.newLogin)),
     }),
   },
   { outputFields: (t) => ({ organization: t.field({ type: OrganizationRef, resolve: (p) => p.organization }) }) },

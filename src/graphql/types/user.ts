@@ -14,6 +14,7 @@ import type { GraphQLContext } from '../context.ts';
 import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { ProjectOwnerRef } from './githubInterfaces.ts';
+import { adminRenameUser } from '../../services/org/accountRename.ts';
 
 export const UserVisibilityEnum = builder.enumType('UserVisibility', {
   description: 'Who may see an account.',
@@ -167,6 +168,19 @@ builder.relayMutationField(
       );
       return { user };
     },
+  },
+  { outputFields: (t) => ({ user: t.field({ type: UserRef, resolve: (p) => p.user }) }) },
+);
+
+builder.relayMutationField(
+  'renameUser',
+  { inputFields: (t) => ({ login: t.string({ required: true }), newLogin: t.string({ required: true }) }) },
+  {
+    description: 'Rename a user; the old login redirects (site admins; as POST /api/v1/admin/users/{username}/rename).',
+    ...writeScope('admin'),
+    resolve: async (_root, { input }, ctx) => ({
+      user: await withInputFieldNames({ new_username: 'newLogin' }, () => adminRenameUser(ctx.cx, input.login, input.newLogin)),
+    }),
   },
   { outputFields: (t) => ({ user: t.field({ type: UserRef, resolve: (p) => p.user }) }) },
 );

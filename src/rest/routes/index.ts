@@ -7,6 +7,8 @@ import { adminCronRoutes } from './admin/cron.ts';
 import { adminEmailRoutes } from './admin/emails.ts';
 import { adminKeyRoutes } from './admin/keys.ts';
 import { adminUserRoutes } from './admin/users.ts';
+import { adminBadgeRoutes } from './admin/badges.ts';
+import { adminUnadoptedRoutes } from './admin/unadopted.ts';
 import { hookDeliveryRoutes } from './hooks/deliveries.ts';
 import { hookRoutes } from './hooks/hooks.ts';
 import { activityFeedRoutes } from './misc/activityFeeds.ts';
@@ -57,6 +59,7 @@ import { issueAttachmentRoutes } from './repo/issueAttachments.ts';
 import { releaseAssetRoutes } from './repo/releaseAssets.ts';
 import { releaseRoutes } from './repo/releases.ts';
 import { repoActionsRoutes } from './repo/actions.ts';
+import { repoActionAttemptRoutes } from './repo/actionAttempts.ts';
 import { repoActionWorkflowRoutes } from './repo/actionWorkflows.ts';
 import { repoActionTaskRoutes } from './repo/actionTasks.ts';
 import { tagRoutes } from './repo/tags.ts';
@@ -92,6 +95,8 @@ export const allRoutes: readonly RouteDef[] = [
   ...markupRoutes,
   ...avatarRoutes,
   ...adminUserRoutes,
+  ...adminBadgeRoutes,
+  ...adminUnadoptedRoutes,
   ...adminEmailRoutes,
   ...adminKeyRoutes,
   ...adminCronRoutes,
@@ -100,6 +105,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...actionOwnerListRoutes,
   ...actionSettingRoutes,
   ...repoActionsRoutes,
+  ...repoActionAttemptRoutes,
   ...repoActionWorkflowRoutes,
   ...repoActionTaskRoutes,
   ...userRoutes,

@@ -19,6 +19,9 @@ export type Organization = z.infer<typeof Organization>;
 
 const visibility = z.enum(['', 'public', 'limited', 'private']);
 
+/** Gitea `RenameOrgOption` (binding Required;Username;MaxSize(40): checked by the service). */
+export const RenameOrgOption = z.object({ new_name: goName(z.string().min(1), 'NewName') });
+
 /** Gitea `CreateOrgOption` (plus Forgegraph's restrict_visibility_changes_to_owners). */
 export const CreateOrgOption = z.object({
   username: goName(z.string().min(1), 'UserName'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zBool, zInt, zStringList } from '../validation.ts';
+import { goName, zBool, zInt, zStringList } from '../validation.ts';
 
 /** Gitea `User` (modules/structs/user.go), fields in Gitea's order. */
 export const User = z.object({
@@ -67,6 +67,9 @@ export const CreateUserOption = z.object({
   visibility: visibility.optional(),
   created_at: z.iso.datetime({ offset: true }).optional(),
 });
+
+/** Gitea `RenameUserOption` (binding Required;Username;MaxSize(40): checked by the service). */
+export const RenameUserOption = z.object({ new_username: goName(z.string().min(1), 'NewName') });
 
 /** Gitea `EditUserOption` (`login_name` is binding-required). */
 export const EditUserOption = z.object({

@@ -8,7 +8,7 @@ import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { loadApiRepos, withPermissions, type RepoWithPermission } from '../repo/repoRows.ts';
 import { statusesOfFilter } from './status.ts';
 
-const JOB_INCLUDE = {
+export const JOB_INCLUDE = {
   run: { select: { ref: true, index: true, workflowId: true, repo: { select: { ownerName: true, name: true } } } },
   task: { include: { runner: { select: { id: true, name: true } }, steps: { orderBy: { index: 'asc' } } } },
 } as const satisfies Models.Prisma.ActionRunJobInclude;
@@ -20,7 +20,7 @@ export type JobView = Models.Prisma.ActionRunJobGetPayload<{ include: typeof JOB
 export type RunView = Models.ActionRun & { triggerUser: Models.User | null; repoView: RepoWithPermission | null };
 
 /** Repeated `status` values → internal statuses. @throws InvalidArgumentError "invalid status <x>" */
-function statusFilter(values: readonly string[]): Models.ActionStatus[] | null {
+export function statusFilter(values: readonly string[]): Models.ActionStatus[] | null {
   const wanted = values.filter(Boolean);
   if (!wanted.length) return null;
   return wanted.flatMap((v) => {

@@ -1,12 +1,13 @@
 // Deleting and re-running runs (Gitea routers/api/v1/repo/action.go DeleteActionRun, RerunWorkflowRun,
 // RerunWorkflowJob, RerunFailedWorkflowRun; web Rerun semantics): a re-run job goes back to waiting (or blocked
-// behind the other re-run jobs it needs) with the next attempt number, and everything that needs it re-runs too.
+// behind the other re-run jobs it needs) in the run's next attempt, and everything that needs it re-runs too.
 import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError } from '../../errors.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { advanceRun } from './jobGraph.ts';
 import { requireActionsWrite } from './repoActions.ts';
+import { recordAttempt } from './runAttempts.ts';
 import { isDone } from './status.ts';
 import { removeLog } from './taskLogs.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
@@ -48,18 +49,27 @@ export async function deleteRun(cx: ServiceContext, ref: RepoRef, runId: number)
   await Promise.all(tasks.map((t) => removeLog(cx.config.dataDir, t.repoId, t.id)));
 }
 
-/** Resets the finished jobs of `rerun` in one transaction and rolls the run up again. */
-async function rerunJobs(cx: ServiceContext, run: Models.ActionRun, rerun: readonly Models.ActionRunJob[]): Promise<void> {
+/**
+ * Resets the finished jobs of `rerun` in one transaction and rolls the run up again. A finished run starts its next
+ * attempt (the one that ended is kept as it was: recordAttempt); the re-run jobs carry the run's attempt number.
+ */
+async function rerunJobs(
+  cx: ServiceContext,
+  run: Models.ActionRun & { jobs: Models.ActionRunJob[] },
+  rerun: readonly Models.ActionRunJob[],
+): Promise<void> {
   if ((await disabledWorkflows(cx.db, run.repoId))?.includes(run.workflowId)) {
     throw new InvalidArgumentError(`workflow ${run.workflowId} is disabled`);
   }
   const ids = new Set(rerun.map((j) => j.jobId));
+  const attempt = isDone(run.status) ? run.attempt + 1 : run.attempt;
   await withTx(cx, async (tx, emit) => {
     if (isDone(run.status)) {
+      await recordAttempt(tx, run);
       const took = run.started && run.stopped ? Math.round((run.stopped.getTime() - run.started.getTime()) / 1000) : 0;
       await tx.actionRun.update({
         where: { id: run.id },
-        data: { started: null, stopped: null, previousDuration: run.previousDuration + took },
+        data: { started: null, stopped: null, previousDuration: run.previousDuration + took, attempt },
       });
     }
     for (const job of rerun) {
@@ -67,7 +77,7 @@ async function rerunJobs(cx: ServiceContext, run: Models.ActionRun, rerun: reado
       const status = needsOf(job).some((n) => ids.has(n)) ? 'BLOCKED' : 'WAITING';
       await tx.actionRunJob.updateMany({
         where: { id: job.id, status: job.status },
-        data: { status, taskId: null, started: null, stopped: null, attempt: job.attempt + 1 },
+        data: { status, taskId: null, started: null, stopped: null, attempt },
       });
     }
     await advanceRun(tx, run.id, emit);

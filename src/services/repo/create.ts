@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../../db/prismaErrors.ts';
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { deleteRepository } from '../../git/deleteRepository.ts';
 import { hooksDir } from '../../git/installHooks.ts';
-import { initRepository } from '../../git/initRepository.ts';
+import { configureRepository, initRepository } from '../../git/initRepository.ts';
+import { readHeadBranch } from '../../git/readHead.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { repoSize } from '../../git/repoSize.ts';
 import { writeInitialCommit } from '../../git/writeInitialCommit.ts';
@@ -17,6 +18,7 @@ import type { WriteNeed } from '../access/writeGate.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { gitName } from '../user/gitIdentity.ts';
 import { findUserByName } from '../user/user.ts';
+import { recordGitBranches } from './branchRows.ts';
 import { loadApiRepos, type RepoWithPermission } from './repoRows.ts';
 import { isReadmeTemplate, labelSet, licenseId, README_TEMPLATES, renderInitialFiles, validateInitTemplates } from './templates.ts';
 import { validateDefaultBranch, validateObjectFormat, validateRepoNameSyntax, validateRepoNameUsable } from './validate.ts';
@@ -134,6 +136,8 @@ function checkLimit(viewer: Models.User, owner: Models.User): void {
 export interface CreateRepoExtra {
   data?: Pick<Models.Prisma.RepositoryUncheckedCreateInput, 'status' | 'isMirror' | 'originalUrl' | 'originalServiceType'>;
   inTx?: (tx: DbTx, repo: Models.Repository) => Promise<void>;
+  /** The git directory exists already (an unadopted repository): it is configured and read, not created. */
+  adopt?: boolean;
 }
 
 const ALREADY_EXISTS = 'The repository with the same name already exists.';
@@ -208,9 +212,13 @@ export async function createRepo(
       await tx.user.update({ where: { id: owner.id }, data: { numRepos: { increment: 1 } } });
       if (owner.type === 'ORGANIZATION') await linkOrgTeams(tx, owner.id, repo.id, viewer);
 
-      await initRepository({ gitdir, defaultBranch, objectFormat, hooksDir: hooksDir(cx.config.dataDir) });
-      createdDir = true;
-      if (autoInit) await initialCommit(cx, tx, { repo, owner, viewer, gitdir, readme, input });
+      if (extra.adopt) {
+        await adoptGitDir(tx, repo, gitdir, hooksDir(cx.config.dataDir), viewer.id);
+      } else {
+        await initRepository({ gitdir, defaultBranch, objectFormat, hooksDir: hooksDir(cx.config.dataDir) });
+        createdDir = true;
+        if (autoInit) await initialCommit(cx, tx, { repo, owner, viewer, gitdir, readme, input });
+      }
       const size = await repoSize(gitdir);
       await tx.repository.update({ where: { id: repo.id }, data: { size, gitSize: size } });
       if (extra.inTx) await extra.inTx(tx, repo);
@@ -225,6 +233,15 @@ export async function createRepo(
     if (isUniqueViolation(err)) throw new AlreadyExistsError(ALREADY_EXISTS, { owner: owner.name, name: input.name });
     throw err;
   }
+}
+
+/** Gitea adoptRepository: the existing directory gets our settings, its branches rows, and HEAD's branch (else the first) as default. */
+async function adoptGitDir(tx: DbTx, repo: Models.Repository, gitdir: string, hooks: string, pusherId: number): Promise<void> {
+  await configureRepository(gitdir, hooks);
+  const branches = await recordGitBranches(tx, repo.id, gitdir, pusherId);
+  const head = await readHeadBranch(gitdir);
+  const defaultBranch = head && branches.includes(head) ? head : (branches[0] ?? head ?? repo.defaultBranch);
+  await tx.repository.update({ where: { id: repo.id }, data: { defaultBranch, isEmpty: branches.length === 0 } });
 }
 
 /**

@@ -4,7 +4,6 @@ import { AlreadyExistsError, NotFoundError, PermissionDeniedError } from '../../
 import { deleteRepository } from '../../git/deleteRepository.ts';
 import { forkRepository } from '../../git/fork.ts';
 import { hooksDir } from '../../git/installHooks.ts';
-import { listBranches } from '../../git/listBranches.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { repoSize } from '../../git/repoSize.ts';
 import { canRead, isRepoAdmin } from '../../permissions/repoPermission.ts';
@@ -15,6 +14,7 @@ import { requireRepo, requireRepoWrite } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import type { ListOptions, ListWindow, Page } from '../paging.ts';
 import { repoReadWhere } from './visibility.ts';
+import { recordGitBranches } from './branchRows.ts';
 import { linkOrgTeams, ownerPermission } from './create.ts';
 import { PULL_DEFAULTS } from './pullSettings.ts';
 import { listRepoPage } from './read.ts';
@@ -135,19 +135,7 @@ export async function forkRepo(cx: ServiceContext, ownerName: string, repoName: 
         hooksDir: hooksDir(cx.config.dataDir),
       });
       createdDir = true;
-      const heads = await listBranches(gitdir);
-      if (heads.length) {
-        await tx.branch.createMany({
-          data: heads.map((h) => ({
-            repoId: fork.id,
-            name: h.name,
-            commitId: h.commit.sha,
-            commitMessage: h.commit.message.split('\n')[0] ?? '',
-            commitTime: new Date(h.commit.committer.when),
-            pusherId: viewer.id,
-          })),
-        });
-      }
+      const heads = await recordGitBranches(tx, fork.id, gitdir, viewer.id);
       const size = await repoSize(gitdir);
       await tx.repository.update({ where: { id: fork.id }, data: { size, gitSize: size, isEmpty: heads.length === 0 } });
       emit({ type: 'repo.forked', repoId: fork.id, parentId: parent.id, actorId: viewer.id });

@@ -2,6 +2,7 @@ import { canReadAny } from '../../permissions/repoPermission.ts';
 import { NotFoundError } from '../../errors.ts';
 import { requireRepo, type RepoAccess } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
+import { findUserRedirect } from '../user/redirect.ts';
 
 /**
  * Where a renamed repository lives now (Gitea's repo_redirect), if the viewer may see it there;
@@ -22,7 +23,7 @@ export async function findRepoRedirect(cx: ServiceContext, owner: string, name: 
 
 /**
  * The repository `owner/name`, or with `follow` the one a rename moved it to when the old name names none (GitHub's
- * `repository(followRenames:)`), through the same read gate as requireRepo. @throws NotFoundError
+ * `repository(followRenames:)`; a renamed owner too), through the same read gate as requireRepo. @throws NotFoundError
  */
 export async function requireRepoFollowingRenames(cx: ServiceContext, owner: string, name: string, follow: boolean): Promise<RepoAccess> {
   try {
@@ -30,7 +31,9 @@ export async function requireRepoFollowingRenames(cx: ServiceContext, owner: str
   } catch (err) {
     if (!follow || !(err instanceof NotFoundError)) throw err;
     const moved = await findRepoRedirect(cx, owner, name);
-    if (!moved) throw err;
-    return requireRepo(cx, moved.owner, moved.name);
+    if (moved) return requireRepo(cx, moved.owner, moved.name);
+    const renamedOwner = await findUserRedirect(cx, owner);
+    if (!renamedOwner) throw err;
+    return requireRepoFollowingRenames(cx, renamedOwner, name, follow);
   }
 }

@@ -5,7 +5,8 @@ import { toApiUser, toApiUserList } from '../../convert/user.ts';
 import { defineList } from '../../list.ts';
 import { qBool, qInt, qStrictEnum, qString } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { CreateUserOption, EditUserOption } from '../../structs/user.ts';
+import { CreateUserOption, EditUserOption, RenameUserOption } from '../../structs/user.ts';
+import { adminRenameUser } from '../../../services/org/accountRename.ts';
 
 const AdminListUsersQuery = z.object({
   q: qString('search by username, full name or e-mail address'),
@@ -124,6 +125,21 @@ export const adminUserRoutes = [
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params, query }) => {
       await userService.deleteUser(cx, params.username ?? '', { purge: query.purge === true });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/admin/users/{username}/rename',
+    operationId: 'adminRenameUser',
+    summary: 'Rename a user',
+    tag: 'admin',
+    scopes: ['admin'],
+    gate: 'admin',
+    body: RenameUserOption,
+    success: { status: 204 },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params, body }) => {
+      await adminRenameUser(cx, params.username ?? '', body.new_username);
     },
   }),
 ];

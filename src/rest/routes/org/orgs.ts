@@ -6,7 +6,8 @@ import { toApiOrganization } from '../../convert/org.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { defineList } from '../../list.ts';
 import { defineRoute } from '../../route.ts';
-import { CreateOrgOption, EditOrgOption } from '../../structs/org.ts';
+import { CreateOrgOption, EditOrgOption, RenameOrgOption } from '../../structs/org.ts';
+import { renameOrg } from '../../../services/org/accountRename.ts';
 
 type ProfileBody = {
   full_name?: string | undefined;
@@ -105,6 +106,21 @@ export const orgRoutes = [
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params }) => {
       await orgService.deleteOrg(cx, params.org ?? '');
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/orgs/{org}/rename',
+    operationId: 'renameOrg',
+    summary: 'Rename an organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    gate: 'token',
+    body: RenameOrgOption,
+    success: { status: 204 },
+    errors: [401, 403, 404, 422],
+    handler: async ({ cx, params, body }) => {
+      await renameOrg(cx, params.org ?? '', body.new_name);
     },
   }),
   defineList({
