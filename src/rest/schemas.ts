@@ -34,7 +34,7 @@ import {
 import { Cron } from './structs/cron.ts';
 import { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliverySummary } from './structs/hook.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
-import { CreateForkOption } from './structs/fork.ts';
+import { CreateForkOption, MergeUpstreamRequest, MergeUpstreamResponse } from './structs/fork.ts';
 import { CreatePushMirrorOption, MigrateRepoOptions, PushMirror } from './structs/migration.ts';
 import { PublicKey } from './structs/publicKey.ts';
 import { GPGKey, GPGKeyEmail, CreateGPGKeyOption, VerifyGPGKeyOption } from './structs/gpgKey.ts';
@@ -58,9 +58,12 @@ import {
   GitTreeResponse,
   Identity,
   Reference,
+  Note,
   RenameBranchRepoOption,
+  UpdateBranchRepoOption,
   UpdateFileOptions,
 } from './structs/files.ts';
+import { EditGitHookOption, GitHook } from './structs/gitHook.ts';
 import {
   Branch,
   ContentsResponse,
@@ -117,6 +120,7 @@ import {
 } from './structs/repo.ts';
 import {
   CreatePullReviewComment,
+  CreatePullReviewCommentReplyOptions,
   CreatePullReviewOptions,
   DismissPullReviewOptions,
   PullReview,
@@ -162,6 +166,9 @@ import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMe
  * refers to it wherever it appears (a route's response names one of these).
  */
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
+  GitHook,
+  MergeUpstreamResponse,
+  Note,
   PushMirror,
   APIError,
   ActionRunner,
@@ -282,6 +289,10 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 
 /** The request bodies, by Gitea's swagger names (Forgegraph's own for the projects API). */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  CreatePullReviewCommentReplyOptions,
+  EditGitHookOption,
+  MergeUpstreamRequest,
+  UpdateBranchRepoOption,
   CreateGPGKeyOption,
   VerifyGPGKeyOption,
   UpdateRepoAvatarOption,
