@@ -44,6 +44,7 @@ import { pullMergeRoutes } from './repo/pullMerge.ts';
 import { branchProtectionRoutes } from './repo/branchProtections.ts';
 import { commitStatusRoutes } from './repo/commitStatuses.ts';
 import { pullReviewRoutes } from './repo/pullReviews.ts';
+import { pullReviewCommentRoutes } from './repo/pullReviewComments.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
 import { gitRoutes } from './repo/git.ts';
@@ -138,6 +139,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...pullRoutes,
   ...pullMergeRoutes,
   ...pullReviewRoutes,
+  ...pullReviewCommentRoutes,
   ...branchRoutes,
   ...branchWriteRoutes,
   ...branchProtectionRoutes,
