@@ -37,6 +37,7 @@ import { issueReactionRoutes } from './repo/issueReactions.ts';
 import { issuePinRoutes } from './repo/issuePins.ts';
 import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
+import { gitHookRoutes } from './repo/gitHooks.ts';
 import { migrateRoutes } from './repo/migrate.ts';
 import { mirrorRoutes } from './repo/mirrors.ts';
 import { pullRoutes } from './repo/pulls.ts';
@@ -134,6 +135,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...issuePinRoutes,
   ...trackedTimeRoutes,
   ...forkRoutes,
+  ...gitHookRoutes,
   ...migrateRoutes,
   ...mirrorRoutes,
   ...pullRoutes,
