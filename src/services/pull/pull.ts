@@ -240,6 +240,10 @@ export async function getPullRequestByMergedCommit(cx: ServiceContext, ref: Repo
         include: { issue: true },
       })
     : null;
-  if (!pull) throw new NotFoundError(`pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`, { sha });
+  if (!pull)
+    throw new NotFoundError(
+      `pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`,
+      { sha },
+    );
   return loadPullView(cx, pull.issue, [access.repo]);
 }

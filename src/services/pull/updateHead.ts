@@ -28,12 +28,7 @@ export type UpdateStyle = 'merge' | 'rebase';
  * permission, or the base repository's when maintainers may edit); rebasing also needs the head repository's
  * allow_rebase_update. AGit pull requests are never updated. @throws PermissionDeniedError
  */
-async function requireAllowedToUpdate(
-  cx: ServiceContext,
-  rows: PullRows,
-  headRepo: Models.Repository,
-  style: UpdateStyle,
-): Promise<void> {
+async function requireAllowedToUpdate(cx: ServiceContext, rows: PullRows, headRepo: Models.Repository, style: UpdateStyle): Promise<void> {
   const viewer = requireViewer(cx);
   const denied = () => new PermissionDeniedError('user is not allowed to update this pull request', { pullId: rows.pull.id, style });
   if (rows.pull.flow === 'AGIT') throw denied();
@@ -80,10 +75,7 @@ export async function updatePullHead(cx: ServiceContext, ref: RepoRef, index: nu
   const baseGitDir = gitDirOf(cx, access.repo);
   const headGitDir = gitDirOf(cx, headRepo);
   const headRef = `refs/heads/${rows.pull.headBranch}`;
-  const [baseSha, headSha] = await Promise.all([
-    readRef(baseGitDir, `refs/heads/${rows.pull.baseBranch}`),
-    readRef(headGitDir, headRef),
-  ]);
+  const [baseSha, headSha] = await Promise.all([readRef(baseGitDir, `refs/heads/${rows.pull.baseBranch}`), readRef(headGitDir, headRef)]);
   if (!baseSha) throw new ValidationError(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
   if (!headSha) throw new ValidationError(`the head branch '${rows.pull.headBranch}' does not exist`, { pullId: rows.pull.id });
   // The base's commits must be in the head repository to merge or rebase onto them there.

@@ -23,12 +23,7 @@ export interface NoteView {
  * unknown commit or no note.
  * @throws NotFoundError, ValidationError
  */
-export async function getNote(
-  cx: ServiceContext,
-  ref: RepoRef,
-  sha: string,
-  verification: boolean,
-): Promise<NoteView> {
+export async function getNote(cx: ServiceContext, ref: RepoRef, sha: string, verification: boolean): Promise<NoteView> {
   if (!sha) throw new ValidationError('SHA not provided', { field: 'sha' });
   const access = await requireCodeRead(cx, ref.owner, ref.repo);
   const target = access.repo.isEmpty ? null : await resolveRef(access.gitDir, sha);

@@ -19,7 +19,10 @@ describe.each(PROVIDERS)('GET /repos/{o}/{r}/commits/{sha}/pull (%s)', (provider
     await f.createRepo('alice', 'demo');
     await f.createRepo('alice', 'secret', { private: true });
     merged = await f.pushAndOpen('alice', 'demo', 'alice', 'feature', { 'f.txt': 'f\n' });
-    const res = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${merged}/merge`, { headers: basic('alice'), body: { Do: 'merge' } });
+    const res = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${merged}/merge`, {
+      headers: basic('alice'),
+      body: { Do: 'merge' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const pull = await t.request('GET', `/api/v1/repos/alice/demo/pulls/${merged}`, { headers: basic('alice') });
     const json = pull.json() as { merge_commit_sha: string; head: { sha: string } };
@@ -38,7 +41,7 @@ describe.each(PROVIDERS)('GET /repos/{o}/{r}/commits/{sha}/pull (%s)', (provider
     expect(res.json()).toMatchObject({ number: merged, merged: true, merge_commit_sha: mergeSha });
   });
 
-  it("404 for a head commit (Gitea looks at merge commits only), an unknown sha, or a repository the viewer cannot see", async () => {
+  it('404 for a head commit (Gitea looks at merge commits only), an unknown sha, or a repository the viewer cannot see', async () => {
     expectGiteaError(await t.request('GET', `/api/v1/repos/alice/demo/commits/${headSha}/pull`), 404);
     expectGiteaError(await t.request('GET', '/api/v1/repos/alice/demo/commits/0000000000000000000000000000000000000000/pull'), 404);
     expectGiteaError(await t.request('GET', `/api/v1/repos/alice/secret/commits/${mergeSha}/pull`, { headers: basic('stranger') }), 404);

@@ -33,7 +33,10 @@ describe.each(PROVIDERS)('review comment conversations: resolve, unresolve, repl
       ['reader', 'read'],
       ['writer', 'write'],
     ] as const) {
-      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, { headers: basic('alice'), body: { permission } });
+      const res = await t.request('PUT', `/api/v1/repos/alice/demo/collaborators/${user}`, {
+        headers: basic('alice'),
+        body: { permission },
+      });
       expect(res.statusCode, res.body).toBe(204);
     }
     await f.push('alice', 'demo', 'alice', 'feature', { 'a.txt': 'one\ntwo\nthree\n' });
@@ -44,9 +47,14 @@ describe.each(PROVIDERS)('review comment conversations: resolve, unresolve, repl
     });
     expect(review.statusCode, review.body).toBe(200);
     reviewId = (review.json() as { id: number }).id;
-    const comments = await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}/reviews/${reviewId}/comments`, { headers: basic('alice') });
+    const comments = await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}/reviews/${reviewId}/comments`, {
+      headers: basic('alice'),
+    });
     commentId = (comments.json() as ReviewComment[])[0]?.id ?? 0;
-    const plain = await t.request('POST', `/api/v1/repos/alice/demo/issues/${index}/comments`, { headers: basic('alice'), body: { body: 'plain' } });
+    const plain = await t.request('POST', `/api/v1/repos/alice/demo/issues/${index}/comments`, {
+      headers: basic('alice'),
+      body: { body: 'plain' },
+    });
     plainCommentId = (plain.json() as { id: number }).id;
   });
   afterAll(async () => {
@@ -57,7 +65,9 @@ describe.each(PROVIDERS)('review comment conversations: resolve, unresolve, repl
   const mark = (action: 'resolve' | 'unresolve', user: string | null, id = commentId) =>
     t.request('POST', `/api/v1/repos/alice/demo/pulls/comments/${id}/${action}`, user ? { headers: basic(user) } : {});
   const listed = async () =>
-    (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}/reviews/${reviewId}/comments`, { headers: basic('alice') })).json() as ReviewComment[];
+    (
+      await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}/reviews/${reviewId}/comments`, { headers: basic('alice') })
+    ).json() as ReviewComment[];
 
   it('the pull request author resolves (resolver shown), a second resolve keeps the first resolver, a writer unresolves', async () => {
     expect((await mark('resolve', 'author')).statusCode).toBe(204);
@@ -77,17 +87,27 @@ describe.each(PROVIDERS)('review comment conversations: resolve, unresolve, repl
   });
 
   it('a reply joins the review on the same file and line, counted as a pull request comment', async () => {
-    const before = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: basic('alice') })).json() as { comments: number };
+    const before = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: basic('alice') })).json() as {
+      comments: number;
+    };
     const res = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${index}/comments/${commentId}/replies`, {
       headers: basic('reader'),
       body: { body: 'because three follows' },
     });
     expect(res.statusCode, res.body).toBe(201);
     const reply = res.json() as ReviewComment;
-    expect(reply).toMatchObject({ body: 'because three follows', path: 'a.txt', position: 2, pull_request_review_id: reviewId, user: { login: 'reader' } });
+    expect(reply).toMatchObject({
+      body: 'because three follows',
+      path: 'a.txt',
+      position: 2,
+      pull_request_review_id: reviewId,
+      user: { login: 'reader' },
+    });
     expect(reply.diff_hunk).toContain('+two');
     expect((await listed()).map((c) => c.body)).toEqual(['why two?', 'because three follows']);
-    const after = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: basic('alice') })).json() as { comments: number };
+    const after = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: basic('alice') })).json() as {
+      comments: number;
+    };
     expect(after.comments).toBe(before.comments + 1);
   });
 
@@ -96,9 +116,24 @@ describe.each(PROVIDERS)('review comment conversations: resolve, unresolve, repl
     expectGiteaError(await t.request('POST', url, { headers: basic('reader'), body: { body: '' } }), 422);
     expectGiteaError(await t.request('POST', url, { body: { body: 'x' } }), 401);
     const other = await f.pushAndOpen('alice', 'demo', 'alice', 'other', { 'b.txt': 'b\n' });
-    expectGiteaError(await t.request('POST', `/api/v1/repos/alice/demo/pulls/${other}/comments/${commentId}/replies`, { headers: basic('reader'), body: { body: 'x' } }), 404);
-    expectGiteaError(await t.request('POST', `/api/v1/repos/alice/demo/pulls/${index}/comments/999999/replies`, { headers: basic('reader'), body: { body: 'x' } }), 404);
+    expectGiteaError(
+      await t.request('POST', `/api/v1/repos/alice/demo/pulls/${other}/comments/${commentId}/replies`, {
+        headers: basic('reader'),
+        body: { body: 'x' },
+      }),
+      404,
+    );
+    expectGiteaError(
+      await t.request('POST', `/api/v1/repos/alice/demo/pulls/${index}/comments/999999/replies`, {
+        headers: basic('reader'),
+        body: { body: 'x' },
+      }),
+      404,
+    );
     await f.createRepo('alice', 'secret', { private: true });
-    expectGiteaError(await t.request('POST', `/api/v1/repos/alice/secret/pulls/comments/${commentId}/resolve`, { headers: basic('stranger') }), 404);
+    expectGiteaError(
+      await t.request('POST', `/api/v1/repos/alice/secret/pulls/comments/${commentId}/resolve`, { headers: basic('stranger') }),
+      404,
+    );
   });
 });

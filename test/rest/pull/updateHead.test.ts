@@ -15,7 +15,10 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls/{index}/update (%s)', (provi
     f = await PullFixture.start(t);
     for (const u of ['alice', 'reader', 'forker']) await t.createUser(u);
     await f.createRepo('alice', 'demo');
-    const res = await t.request('PUT', '/api/v1/repos/alice/demo/collaborators/reader', { headers: basic('alice'), body: { permission: 'read' } });
+    const res = await t.request('PUT', '/api/v1/repos/alice/demo/collaborators/reader', {
+      headers: basic('alice'),
+      body: { permission: 'read' },
+    });
     expect(res.statusCode, res.body).toBe(204);
   });
   afterAll(async () => {
@@ -26,7 +29,11 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls/{index}/update (%s)', (provi
   const tip = async (branch: string, owner = 'alice') =>
     (await readRefs(repoPath(t.config.repositoriesDir, owner, 'demo'), [`refs/heads/${branch}`])).get(`refs/heads/${branch}`);
   const update = (index: number, style = '', user: string | null = 'alice') =>
-    t.request('POST', `/api/v1/repos/alice/demo/pulls/${index}/update${style ? `?style=${style}` : ''}`, user ? { headers: basic(user) } : {});
+    t.request(
+      'POST',
+      `/api/v1/repos/alice/demo/pulls/${index}/update${style ? `?style=${style}` : ''}`,
+      user ? { headers: basic(user) } : {},
+    );
   /** `git log --format='%P %s'` of a branch in a fresh clone, newest first. */
   const log = async (branch: string, owner = 'alice') => {
     const dir = f.git.dir(`log-${Math.random().toString(36).slice(2)}`);
@@ -42,7 +49,9 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls/{index}/update (%s)', (provi
     await t.app.deps.notifier.drain();
     const [top] = await log('merge-me');
     expect(top).toBe(`${head} ${main}|Merge branch 'main' into merge-me`);
-    const pull = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: basic('alice') })).json() as { head: { sha: string } };
+    const pull = (await t.request('GET', `/api/v1/repos/alice/demo/pulls/${index}`, { headers: basic('alice') })).json() as {
+      head: { sha: string };
+    };
     expect(pull.head.sha).toBe(await tip('merge-me'));
     expectGiteaError(await update(index), 422, /up to date/);
   });
@@ -82,7 +91,10 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/pulls/{index}/update (%s)', (provi
     expectGiteaError(await update(index, '', 'reader'), 403);
     expectGiteaError(await update(index, '', null), 401);
     expectGiteaError(await update(9999), 404);
-    const merged = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${index}/merge`, { headers: basic('alice'), body: { Do: 'merge' } });
+    const merged = await t.request('POST', `/api/v1/repos/alice/demo/pulls/${index}/merge`, {
+      headers: basic('alice'),
+      body: { Do: 'merge' },
+    });
     expect(merged.statusCode, merged.body).toBe(200);
     expectGiteaError(await update(index), 422);
   });

@@ -10,7 +10,8 @@ import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 
-const REJECT_DEV = '#!/bin/sh\nwhile read -r old new ref; do\n  case "$ref" in refs/heads/dev*) echo "no pushes to dev" >&2; exit 1 ;; esac\ndone\nexit 0\n';
+const REJECT_DEV =
+  '#!/bin/sh\nwhile read -r old new ref; do\n  case "$ref" in refs/heads/dev*) echo "no pushes to dev" >&2; exit 1 ;; esac\ndone\nexit 0\n';
 
 it("DISABLE_GIT_HOOKS is on unless set (Gitea's default)", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fg-githooks-'));
@@ -30,7 +31,10 @@ describe.each(PROVIDERS)('/repos/{o}/{r}/hooks/git (%s)', (provider) => {
     await t.createUser('hooker');
     await f.createRepo('alice', 'demo');
     await t.db.user.update({ where: { lowerName: 'hooker' }, data: { allowGitHook: true } });
-    const res = await t.request('PUT', '/api/v1/repos/alice/demo/collaborators/hooker', { headers: basic('alice'), body: { permission: 'admin' } });
+    const res = await t.request('PUT', '/api/v1/repos/alice/demo/collaborators/hooker', {
+      headers: basic('alice'),
+      body: { permission: 'admin' },
+    });
     expect(res.statusCode, res.body).toBe(204);
   });
   afterAll(async () => {
@@ -85,8 +89,12 @@ describe.each(PROVIDERS)('/repos/{o}/{r}/hooks/git (%s)', (provider) => {
   });
 
   it('an update script refuses the one ref it names; a post-receive script runs after the push', async () => {
-    await hooks('PATCH', 'update', 'root', { content: '#!/bin/sh\n[ "$1" = refs/heads/frozen ] && { echo "frozen ref" >&2; exit 1; }\nexit 0\n' });
-    await hooks('PATCH', 'post-receive', 'hooker', { content: '#!/bin/sh\nwhile read -r old new ref; do echo "post-receive saw $ref"; done\n' });
+    await hooks('PATCH', 'update', 'root', {
+      content: '#!/bin/sh\n[ "$1" = refs/heads/frozen ] && { echo "frozen ref" >&2; exit 1; }\nexit 0\n',
+    });
+    await hooks('PATCH', 'post-receive', 'hooker', {
+      content: '#!/bin/sh\nwhile read -r old new ref; do echo "post-receive saw $ref"; done\n',
+    });
     const frozen = await push('frozen', 'frozen.txt');
     expect(frozen.code).not.toBe(0);
     expect(frozen.stderr).toContain('frozen ref');

@@ -38,7 +38,7 @@ describe.each(PROVIDERS)('GET /repos/{o}/{r}/git/notes/{sha} (%s)', (provider) =
   const get = (sha: string, query = '', user: string | null = 'alice', repo = 'demo') =>
     t.request('GET', `/api/v1/repos/alice/${repo}/git/notes/${sha}${query}`, user ? { headers: basic(user) } : {});
 
-  it("answers the note and the notes commit that wrote it, with files and verification by default", async () => {
+  it('answers the note and the notes commit that wrote it, with files and verification by default', async () => {
     const res = await get(noted);
     expect(res.statusCode, res.body).toBe(200);
     const note = res.json() as Note;

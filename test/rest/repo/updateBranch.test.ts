@@ -78,7 +78,10 @@ describe.each(PROVIDERS)('PUT /repos/{o}/{r}/branches/{branch} (%s)', (provider)
     expectGiteaError(await t.request('PUT', '/api/v1/repos/alice/demo/branches/ahead', { body: { new_commit_id: side } }), 401);
     expectGiteaError(await put('ahead', { new_commit_id: side, force: true }, 'reader'), 403);
     await f.createRepo('alice', 'secret', { private: true });
-    expectGiteaError(await t.request('PUT', '/api/v1/repos/alice/secret/branches/main', { headers: basic('stranger'), body: { new_commit_id: 'main' } }), 404);
+    expectGiteaError(
+      await t.request('PUT', '/api/v1/repos/alice/secret/branches/main', { headers: basic('stranger'), body: { new_commit_id: 'main' } }),
+      404,
+    );
     expect(await tip('ahead')).toBe(ahead);
   });
 });
