@@ -34,7 +34,8 @@ if ! read -r answer <&3; then echo "forgegraph: the server did not answer" >&2; 
 if [ "$answer" != ok ]; then echo "forgegraph: $answer" >&2; exit 1; fi
 ${CUSTOM_HOOK('pre-receive')}
 [ -z "$custom" ] && exit 0
-printf '%s' "$input" | "$custom"
+printf '%s' "$input" | "$custom" || exit 1
+exit 0
 `;
 
 /** post-receive: sends "post-receive", the updates receive-pack actually applied, and ".". */
@@ -57,7 +58,8 @@ const UPDATE = `#!/bin/sh
 # Installed by Forgegraph (src/git/installHooks.ts): the repository's own update script, when enabled.
 ${CUSTOM_HOOK('update')}
 [ -z "$custom" ] && exit 0
-exec "$custom" "$@"
+"$custom" "$@" || exit 1
+exit 0
 `;
 
 const HOOKS: Record<string, string> = { 'pre-receive': PRE_RECEIVE, 'post-receive': POST_RECEIVE };
