@@ -59,6 +59,18 @@ describe.each(PROVIDERS)('POST /repos/{o}/{r}/merge-upstream (%s)', (provider) =
     expect((await f.git.ok(['log', '-1', '--format=%P'], { cwd: dir })).trim()).toContain(upstream);
   });
 
+  it("the fork branch's protection applies as to a push (403, nothing moves)", async () => {
+    const rule = await t.request('POST', '/api/v1/repos/bob/demo/branch_protections', {
+      headers: basic('bob'),
+      body: { rule_name: 'main' },
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+    const before = await tip('bob');
+    await f.push('alice', 'demo', 'alice', 'main', { 'u4.txt': 'u\n' });
+    expectGiteaError(await sync({ branch: 'main' }), 403, /protected branch main/);
+    expect(await tip('bob')).toBe(before);
+  });
+
   it('400 for a repository that is no fork, 404 for a missing branch, 401 anonymous, 403 for a non-writer', async () => {
     expectGiteaError(await sync({ branch: 'main' }, 'alice', 'alice'), 400, 'repo is not a fork');
     expectGiteaError(await sync({ branch: 'nope' }), 404);
