@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseCount, parseDurationSetting, parsePort } from './envValues.ts';
+import { parseBoolSetting, parseCount, parseDurationSetting, parsePort } from './envValues.ts';
 import { ROOT } from './paths.ts';
 import { loadCronConfig, loadJobsConfig, type CronConfig, type JobsConfig } from './jobs/settings.ts';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/settings.ts';
@@ -66,6 +66,11 @@ export interface Config {
    * long, so a balancer's health checks take it out of rotation before the listener closes.
    */
   shutdownDelayMs: number;
+  /**
+   * DISABLE_GIT_HOOKS (Gitea `[security]`, default true): while true, repositories' own git hook scripts are neither
+   * run on push nor editable through /repos/{o}/{r}/hooks/git (403 for everyone).
+   */
+  disableGitHooks: boolean;
   /** Test hook FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE=1: the process kills itself after a push moved refs, before its bookkeeping runs. */
   testCrashAfterRefUpdate: boolean;
   /** SHOW_INTERNAL_ERRORS=true: 500 answers carry the internal error text for everyone (debugging only; admins always see it). */
@@ -219,6 +224,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'ATTACHMENT_MAX_SIZE', default: '2048', meaning: 'largest attachment or release asset, in MiB' },
   { name: 'ATTACHMENT_ALLOWED_TYPES', default: "Gitea's list", meaning: 'issue/comment attachment types (extensions, mime types)' },
   { name: 'RELEASE_ALLOWED_TYPES', default: '', meaning: 'release asset types (empty: all)' },
+  {
+    name: 'DISABLE_GIT_HOOKS',
+    default: 'true',
+    meaning: "false: site admins and users allowed git hooks may set repositories' pre-receive/update/post-receive scripts, run on push",
+  },
   { name: 'NODE_ENV', default: '', meaning: 'production hides internal error messages from non-admins' },
   { name: 'PACKAGES_LIMIT_TOTAL_OWNER_SIZE', default: '-1', meaning: 'bytes all packages of one owner may take (-1: no limit)' },
   { name: 'PACKAGES_LIMIT_TOTAL_OWNER_COUNT', default: '-1', meaning: 'package versions one owner may have (-1: no limit)' },
@@ -287,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transactionTimeoutMs: parseDurationSetting('DATABASE_TRANSACTION_TIMEOUT', env.DATABASE_TRANSACTION_TIMEOUT, '15s'),
     repoLockTimeoutMs: parseDurationSetting('REPO_LOCK_TIMEOUT', env.REPO_LOCK_TIMEOUT, '2m'),
     shutdownDelayMs: parseDurationSetting('SHUTDOWN_DELAY', env.SHUTDOWN_DELAY, '5s', 0),
+    disableGitHooks: parseBoolSetting('DISABLE_GIT_HOOKS', env.DISABLE_GIT_HOOKS, true),
     testCrashAfterRefUpdate: env.FORGEGRAPH_TEST_CRASH_AFTER_REF_UPDATE === '1',
     showInternalErrors: env.SHOW_INTERNAL_ERRORS === 'true',
     attachments: {

@@ -14,22 +14,51 @@ import path from 'node:path';
  *
  * Both copy their input with the shell's own `read`/`printf`, not `cat`: a push already runs a dozen processes, and
  * each process costs milliseconds of CPU to start.
+ *
+ * Custom hooks (Gitea's git hooks, see customHooks.ts): when the server started receive-pack with
+ * FORGEGRAPH_GIT_HOOKS=1 (DISABLE_GIT_HOOKS=false), each shared hook then runs the repository's own script of
+ * the same name, as Gitea runs `<name>.d/*` after its own: pre-receive once the server accepted the push (a
+ * non-zero exit declines it), update per ref with git's arguments (a non-zero exit leaves that ref alone),
+ * post-receive after the server heard what was applied (its exit status changes nothing).
  */
+const CUSTOM_HOOK = (name: string) =>
+  `custom="\${GIT_DIR:-.}/hooks/${name}.d/${name}"; if [ -z "$FORGEGRAPH_GIT_HOOKS" ] || [ ! -f "$custom" ]; then custom=''; fi`;
+
 const PRE_RECEIVE = `#!/bin/sh
 # Installed by Forgegraph (src/git/installHooks.ts): the server records the push before refs move.
 if [ -z "$FORGEGRAPH_HOOK_CHANNEL" ]; then cat > /dev/null; exit 0; fi
-{ echo pre-receive; echo "quarantine \${GIT_QUARANTINE_PATH:-}"; while read -r line; do printf '%s\\n' "$line"; done; echo .; } >&3 || exit 1
+input=''
+{ echo pre-receive; echo "quarantine \${GIT_QUARANTINE_PATH:-}"; while read -r line; do printf '%s\\n' "$line"; input="$input$line
+"; done; echo .; } >&3 || exit 1
 if ! read -r answer <&3; then echo "forgegraph: the server did not answer" >&2; exit 1; fi
-[ "$answer" = ok ] && exit 0
-echo "forgegraph: $answer" >&2
-exit 1
+if [ "$answer" != ok ]; then echo "forgegraph: $answer" >&2; exit 1; fi
+${CUSTOM_HOOK('pre-receive')}
+[ -z "$custom" ] && exit 0
+printf '%s' "$input" | "$custom" || exit 1
+exit 0
 `;
 
 /** post-receive: sends "post-receive", the updates receive-pack actually applied, and ".". */
 const POST_RECEIVE = `#!/bin/sh
 # Installed by Forgegraph (src/git/installHooks.ts): tells the server which ref updates were applied.
 if [ -z "$FORGEGRAPH_HOOK_CHANNEL" ]; then cat > /dev/null; exit 0; fi
-{ echo post-receive; while read -r line; do printf '%s\\n' "$line"; done; echo .; } >&3
+input=''
+{ echo post-receive; while read -r line; do printf '%s\\n' "$line"; input="$input$line
+"; done; echo .; } >&3
+${CUSTOM_HOOK('post-receive')}
+[ -n "$custom" ] && printf '%s' "$input" | "$custom"
+exit 0
+`;
+
+/**
+ * update: runs the repository's own update script (there is nothing for the server to do per ref). Installed only
+ * while custom hooks are enabled: git starts it once per ref, a process every push would pay for otherwise.
+ */
+const UPDATE = `#!/bin/sh
+# Installed by Forgegraph (src/git/installHooks.ts): the repository's own update script, when enabled.
+${CUSTOM_HOOK('update')}
+[ -z "$custom" ] && exit 0
+"$custom" "$@" || exit 1
 exit 0
 `;
 
@@ -44,12 +73,13 @@ export function hooksDir(dataDir: string): string {
  * Writes the shared hooks into `<dataDir>/hooks` (idempotent: rewritten only when different or not executable).
  * Each hook is written whole, executable, under a temporary name and renamed over the old one: a push (on any
  * instance) always finds a complete, executable hook, and instances starting together on one data directory
- * never trip over each other's writes.
+ * never trip over each other's writes. `customHooks` (DISABLE_GIT_HOOKS=false) adds the update hook, else removes it.
  */
-export async function installHooks(dataDir: string): Promise<void> {
+export async function installHooks(dataDir: string, opts: { customHooks?: boolean } = {}): Promise<void> {
   const dir = hooksDir(dataDir);
   await mkdir(dir, { recursive: true });
-  for (const [name, text] of Object.entries(HOOKS)) {
+  if (!opts.customHooks) await rm(path.join(dir, 'update'), { force: true });
+  for (const [name, text] of Object.entries({ ...HOOKS, ...(opts.customHooks ? { update: UPDATE } : {}) })) {
     const file = path.join(dir, name);
     if (await isInstalled(file, text)) continue;
     const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;

@@ -34,7 +34,7 @@ import {
 import { Cron } from './structs/cron.ts';
 import { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliverySummary } from './structs/hook.ts';
 import { CreateKeyOption, DeployKey } from './structs/deployKey.ts';
-import { CreateForkOption } from './structs/fork.ts';
+import { CreateForkOption, MergeUpstreamRequest, MergeUpstreamResponse } from './structs/fork.ts';
 import { CreatePushMirrorOption, MigrateRepoOptions, PushMirror } from './structs/migration.ts';
 import { PublicKey } from './structs/publicKey.ts';
 import { GPGKey, GPGKeyEmail, CreateGPGKeyOption, VerifyGPGKeyOption } from './structs/gpgKey.ts';
@@ -68,9 +68,12 @@ import {
   GitTreeResponse,
   Identity,
   Reference,
+  Note,
   RenameBranchRepoOption,
+  UpdateBranchRepoOption,
   UpdateFileOptions,
 } from './structs/files.ts';
+import { EditGitHookOption, GitHook } from './structs/gitHook.ts';
 import {
   Branch,
   ContentsExtResponse,
@@ -130,6 +133,7 @@ import {
 } from './structs/repo.ts';
 import {
   CreatePullReviewComment,
+  CreatePullReviewCommentReplyOptions,
   CreatePullReviewOptions,
   DismissPullReviewOptions,
   PullReview,
@@ -180,6 +184,9 @@ import { CreateWikiPageOptions, WikiCommit, WikiCommitList, WikiPage, WikiPageMe
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   StringSlice,
   Badge,
+  GitHook,
+  MergeUpstreamResponse,
+  Note,
   PushMirror,
   APIError,
   ActionRunner,
@@ -312,6 +319,10 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   UserBadgeOption,
   RenameUserOption,
   RenameOrgOption,
+  CreatePullReviewCommentReplyOptions,
+  EditGitHookOption,
+  MergeUpstreamRequest,
+  UpdateBranchRepoOption,
   CreateGPGKeyOption,
   VerifyGPGKeyOption,
   UpdateRepoAvatarOption,

@@ -40,6 +40,7 @@ import { issueReactionRoutes } from './repo/issueReactions.ts';
 import { issuePinRoutes } from './repo/issuePins.ts';
 import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
+import { gitHookRoutes } from './repo/gitHooks.ts';
 import { migrateRoutes } from './repo/migrate.ts';
 import { mirrorRoutes } from './repo/mirrors.ts';
 import { pullRoutes } from './repo/pulls.ts';
@@ -47,6 +48,7 @@ import { pullMergeRoutes } from './repo/pullMerge.ts';
 import { branchProtectionRoutes } from './repo/branchProtections.ts';
 import { commitStatusRoutes } from './repo/commitStatuses.ts';
 import { pullReviewRoutes } from './repo/pullReviews.ts';
+import { pullReviewCommentRoutes } from './repo/pullReviewComments.ts';
 import { repoLabelRoutes } from './repo/labels.ts';
 import { contentsRoutes } from './repo/contents.ts';
 import { contentsExtRoutes } from './repo/contentsExt.ts';
@@ -145,11 +147,13 @@ export const allRoutes: readonly RouteDef[] = [
   ...issuePinRoutes,
   ...trackedTimeRoutes,
   ...forkRoutes,
+  ...gitHookRoutes,
   ...migrateRoutes,
   ...mirrorRoutes,
   ...pullRoutes,
   ...pullMergeRoutes,
   ...pullReviewRoutes,
+  ...pullReviewCommentRoutes,
   ...branchRoutes,
   ...branchWriteRoutes,
   ...branchProtectionRoutes,

@@ -144,3 +144,16 @@ export const Compare = z.object({ total_commits: z.number().int(), commits: z.ar
 
 /** Gitea `RenameBranchRepoOption`. */
 export const RenameBranchRepoOption = z.object({ name: z.string().min(1).max(100) });
+
+/** Gitea `UpdateBranchRepoOption`: where the branch moves (a commit id or any ref), the tip expected now, and whether it may rewind. */
+export const UpdateBranchRepoOption = z.object({
+  new_commit_id: z.string().min(1),
+  old_commit_id: z.string().nullish(),
+  force: zBool.nullish(),
+});
+
+/** Gitea `Note`: a commit's note and the notes commit that last wrote it. */
+export const Note = z.object({ message: z.string(), commit: Commit });
+
+/** Query of GET /git/notes/{sha}. */
+export const NoteQuery = CommitDetailQuery.omit({ stat: true });

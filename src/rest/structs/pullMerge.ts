@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { qString } from '../params.ts';
 import { goName, wireType, withAliases, zBool, zInt, zStringList } from '../validation.ts';
 
 const zDateTime = z.iso.datetime({ offset: true });
@@ -53,3 +54,8 @@ export const MergePullRequestOption = withAliases(
 );
 /** A MergePullRequestForm as parsed. */
 export type MergePullRequestOption = z.infer<typeof MergePullRequestOption>;
+
+/** Query of POST /pulls/{index}/update: `merge` (the default) merges the base into the head, `rebase` rebases the head onto it. */
+export const UpdatePullRequestQuery = z.object({
+  style: qString('how to update pull request', { enum: ['merge', 'rebase'] }),
+});

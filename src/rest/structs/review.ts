@@ -72,3 +72,6 @@ export const PullReviewRequestOptions = z.object({
   reviewers: z.array(z.string()).nullish(),
   team_reviewers: z.array(z.string()).nullish(),
 });
+
+/** Gitea `CreatePullReviewCommentReplyOptions`: the reply's text. */
+export const CreatePullReviewCommentReplyOptions = z.object({ body: str });

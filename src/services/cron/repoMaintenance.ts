@@ -94,7 +94,7 @@ export async function gitGcRepos(cx: ServiceContext, run: CronRun): Promise<Cron
 
 /** Gitea resync_all_hooks: rewrites the shared git hooks and points every repository (and its wiki) at them again. */
 export async function resyncAllHooks(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
-  await installHooks(cx.config.dataDir);
+  await installHooks(cx.config.dataDir, { customHooks: !cx.config.disableGitHooks });
   const dir = hooksDir(cx.config.dataDir);
   let missing = 0;
   const seen = await eachRepository(cx, run, {}, async (repo, gitDir) => {

@@ -153,7 +153,7 @@ function requirePosterOrWriter(cx: ServiceContext, access: RepoAccess, comment: 
  * Gitea IsUserBlockedBy(doer, issue poster, repository owner): a viewer blocked by either may not comment or
  * edit, unless they are a repository admin. @throws PermissionDeniedError
  */
-async function requireNotBlocked(cx: ServiceContext, access: RepoAccess, issue: Models.Issue): Promise<void> {
+export async function requireNotBlocked(cx: ServiceContext, access: RepoAccess, issue: Models.Issue): Promise<void> {
   const viewer = requireViewer(cx);
   if (isRepoAdmin(access.perm)) return;
   const byPoster =

@@ -225,3 +225,25 @@ export async function getPullRequestByBaseHead(cx: ServiceContext, ref: RepoRef,
     );
   return loadPullView(cx, pull.issue);
 }
+
+/**
+ * GET /repos/{o}/{r}/commits/{sha}/pull (Gitea GetPullRequestByMergedCommit): the pull request of the repository
+ * whose merge commit is `sha` (the full id, as stored).
+ * @throws NotFoundError, PermissionDeniedError
+ */
+export async function getPullRequestByMergedCommit(cx: ServiceContext, ref: RepoRef, sha: string): Promise<PullView> {
+  const access = await resolvePullRepo(cx, ref, 'read');
+  const pull = sha
+    ? await cx.db.pullRequest.findFirst({
+        where: { baseRepoId: access.repo.id, mergedCommitId: sha },
+        orderBy: { id: 'asc' },
+        include: { issue: true },
+      })
+    : null;
+  if (!pull)
+    throw new NotFoundError(
+      `pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`,
+      { sha },
+    );
+  return loadPullView(cx, pull.issue, [access.repo]);
+}

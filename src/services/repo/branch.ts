@@ -1,6 +1,7 @@
-// Branch writes through the API (Gitea routers/api/v1/repo/branch.go CreateBranch, DeleteBranch, RenameBranch),
+// Branch writes through the API (Gitea routers/api/v1/repo/branch.go CreateBranch, UpdateBranch, DeleteBranch, RenameBranch),
 // through moveRefs (the protection gate of each door), recorded as pushes.
 import { AlreadyExistsError, ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
+import { isAncestor } from '../../git/compare.ts';
 import { readRef, readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { isSafeRefName, resolveRef } from '../../git/resolveRef.ts';
@@ -56,6 +57,38 @@ export async function createBranch(
   const created = await moveRefs(cx, repo, [{ ref: target, oldSha: '0'.repeat(start.length), newSha: start }], { kind: 'push' });
   if (!created.moved) throw new AlreadyExistsError('The branch already exists.', { name: input.name });
   return getBranch(cx, ref.owner, ref.repo, input.name);
+}
+
+/** Gitea UpdateBranchRepoOption: where the branch moves, the tip the caller expects it at now, and whether it may rewind. */
+export interface UpdateBranchInput {
+  newCommitId: string;
+  oldCommitId?: string;
+  force?: boolean;
+}
+
+/**
+ * PUT /branches/{branch} (Gitea UpdateBranch): moves an existing branch to `newCommitId` (a commit id or any
+ * ref), as a push by the viewer: the branch protection of a push applies (force pushes, push whitelist,
+ * protected files, signed commits). 404 when the branch does not exist, 422 for an unknown commit, 409 when
+ * `oldCommitId` is not the tip, when the move is not a fast-forward and `force` is not set, or when another
+ * writer moved the branch meanwhile.
+ * @throws NotFoundError, PermissionDeniedError, RepoArchivedError, ValidationError, ConflictError
+ */
+export async function updateBranch(cx: ServiceContext, ref: RepoRef, name: string, input: UpdateBranchInput): Promise<void> {
+  const { repo, gitDir } = await writableRepo(cx, ref);
+  if (repo.isEmpty) throw new NotFoundError('Git Repository is empty.');
+  const target = `refs/heads/${name}`;
+  const current = await readRef(gitDir, target);
+  if (!current) throw new NotFoundError(`branch does not exist [name: ${name}]`, { branch: name });
+  const next = (await resolveRef(gitDir, input.newCommitId))?.commit;
+  if (!next) throw new ValidationError(`invalid new commit id: ${input.newCommitId}`, { field: 'new_commit_id' });
+  if (input.oldCommitId && input.oldCommitId.toLowerCase() !== current)
+    throw new ConflictError(`branch ${name} is at ${current}, not at ${input.oldCommitId}`, { branch: name, current });
+  if (next === current) return;
+  if (!input.force && !(await isAncestor(gitDir, current, next)))
+    throw new ConflictError(`the update of ${name} is not a fast-forward (force it to rewrite the branch)`, { branch: name });
+  const moved = await moveRefs(cx, repo, [{ ref: target, oldSha: current, newSha: next }], { kind: 'push' });
+  if (!moved.moved) throw new ConflictError(`branch ${name} was changed by someone else meanwhile; retry`, { branch: name });
 }
 
 /**

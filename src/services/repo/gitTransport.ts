@@ -47,7 +47,7 @@ export function acceptedGitProtocol(value: unknown): string | undefined {
  * logs (tmp/push-*.log) of earlier versions, which recorded pushes that way and cannot be replayed.
  */
 export async function installGitHooks(config: Config): Promise<void> {
-  await installHooks(config.dataDir);
+  await installHooks(config.dataDir, { customHooks: !config.disableGitHooks });
   const tmp = path.join(config.dataDir, 'tmp');
   const leftovers = (await readdir(tmp).catch(() => [])).filter((f) => /^push-[0-9a-f]+\.log$/.test(f));
   await Promise.all(leftovers.map((f) => rm(path.join(tmp, f), { force: true })));
@@ -81,6 +81,8 @@ export function startGitService(
     gitProtocol: opts.gitProtocol,
     hooksDir: hooksDir(cx.config.dataDir),
     hookChannel: push !== null,
+    // The shared hooks run the repository's own scripts only when told to (installHooks.ts).
+    ...(push && !cx.config.disableGitHooks ? { env: { FORGEGRAPH_GIT_HOOKS: '1' } } : {}),
   });
   if (push) {
     serveHookChannel(child.stdio[3] as Duplex, {

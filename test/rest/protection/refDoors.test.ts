@@ -25,6 +25,10 @@ const DOORS: Record<string, 'branch' | 'tag' | { none: string }> = {
   'POST /repos/{owner}/{repo}/branches': 'branch',
   'DELETE /repos/{owner}/{repo}/branches/{branch}': 'branch',
   'PATCH /repos/{owner}/{repo}/branches/{branch}': 'branch',
+  'PUT /repos/{owner}/{repo}/branches/{branch}': 'branch',
+  'POST /repos/{owner}/{repo}/pulls/{index}/update': 'branch',
+  'POST /repos/{owner}/{repo}/merge-upstream': 'branch',
+  'POST /repos/{owner}/{repo}/forks': { none: 'creates a new repository; its route file also holds merge-upstream' },
   'POST /repos/{owner}/{repo}/contents': 'branch',
   'POST /repos/{owner}/{repo}/contents/{filepath}': 'branch',
   'PUT /repos/{owner}/{repo}/contents/{filepath}': 'branch',
@@ -248,6 +252,19 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
     'DELETE /repos/{owner}/{repo}/contents/{filepath}': async () => {
       const sha = ((await api('GET', '/repos/own/doors/contents/README.md?ref=rel', 'wri')).json as { sha: string }).sha;
       forbidden(await api('DELETE', '/repos/own/doors/contents/README.md', 'wri', { branch: 'rel', sha }));
+    },
+    'PUT /repos/{owner}/{repo}/branches/{branch}': async () => {
+      const feat = (await heads()).feat;
+      for (const force of [false, true])
+        forbidden(await api('PUT', '/repos/own/doors/branches/rel', 'wri', { new_commit_id: feat, force }));
+    },
+    'POST /repos/{owner}/{repo}/pulls/{index}/update': async () => {
+      // Pull request 2's head, relhead, is protected (push disabled): the writer may not update it.
+      forbidden(await api('POST', '/repos/own/doors/pulls/2/update', 'wri'));
+    },
+    'POST /repos/{owner}/{repo}/merge-upstream': async () => {
+      // own/doors is no fork (400, nothing moves); a protected fork branch refusing the sync: mergeUpstream.test.ts.
+      refusedRest(400, 'repo is not a fork')(await api('POST', '/repos/own/doors/merge-upstream', 'wri', { branch: 'rel' }));
     },
     'POST /repos/{owner}/{repo}/pulls/{index}/merge': async () => {
       refusedRest(405, 'User not allowed to merge PR')(await api('POST', '/repos/own/doors/pulls/1/merge', 'wri', { Do: 'merge' }));

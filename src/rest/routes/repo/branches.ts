@@ -4,7 +4,7 @@ import { toApiBranch } from '../../convert/git.ts';
 import { defineList } from '../../list.ts';
 import { repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { CreateBranchRepoOption, RenameBranchRepoOption } from '../../structs/files.ts';
+import { CreateBranchRepoOption, RenameBranchRepoOption, UpdateBranchRepoOption } from '../../structs/files.ts';
 
 /** /repos/{owner}/{repo}/branches: list and get (Gitea routers/api/v1/repo/branch.go). */
 export const branchRoutes = [
@@ -39,7 +39,7 @@ export const branchRoutes = [
   }),
 ];
 
-/** POST /repos/{owner}/{repo}/branches, DELETE and PATCH /branches/{branch} (Gitea CreateBranch, DeleteBranch, RenameBranch). */
+/** POST /repos/{owner}/{repo}/branches, PUT, DELETE and PATCH /branches/{branch} (Gitea CreateBranch, UpdateBranch, DeleteBranch, RenameBranch). */
 export const branchWriteRoutes = [
   defineRoute({
     method: 'POST',
@@ -59,6 +59,26 @@ export const branchWriteRoutes = [
         ...(body.old_ref_name ? { oldRefName: body.old_ref_name } : {}),
       });
       return toApiBranch(repo, branch, cx.config.rootUrl);
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/repos/{owner}/{repo}/branches/{branch}',
+    operationId: 'repoUpdateBranch',
+    summary: 'Update a branch reference to a new commit',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'token',
+    tailParam: 'branch',
+    body: UpdateBranchRepoOption,
+    success: { status: 204 },
+    errors: [401, 403, 404, 409, 422, 423],
+    handler: async ({ cx, params, body }) => {
+      await branchService.updateBranch(cx, repoRef(params), params.branch ?? '', {
+        newCommitId: body.new_commit_id,
+        ...(body.old_commit_id ? { oldCommitId: body.old_commit_id } : {}),
+        force: body.force === true,
+      });
     },
   }),
   defineRoute({

@@ -1,11 +1,13 @@
 import * as commitService from '../../../services/repo/commits.ts';
+import * as noteService from '../../../services/repo/notes.ts';
+import { getPullRequestByMergedCommit } from '../../../services/pull/pull.ts';
 import { NotFoundError } from '../../../errors.ts';
 import { convertOptions } from '../../convert/options.ts';
-import { toApiCommit } from '../../convert/pull.ts';
+import { toApiCommit, toApiPullRequest } from '../../convert/pull.ts';
 import { defineList } from '../../list.ts';
 import { repoRef } from '../../params.ts';
 import { defineRoute } from '../../route.ts';
-import { CommitDetailQuery, CommitsQuery } from '../../structs/files.ts';
+import { CommitDetailQuery, CommitsQuery, NoteQuery } from '../../structs/files.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 
 /** The Commit JSON options of a request (stat, verification and files default true). */
@@ -19,7 +21,10 @@ const commitOptions = (
   files: q.files ?? true,
 });
 
-/** /repos/{owner}/{repo}/commits, git/commits/{sha}[.diff|.patch], compare (Gitea routers/api/v1/repo/commits.go, compare.go). */
+/**
+ * /repos/{owner}/{repo}/commits, commits/{sha}/pull, git/commits/{sha}[.diff|.patch], git/notes/{sha}, compare
+ * (Gitea routers/api/v1/repo/commits.go, notes.go, compare.go).
+ */
 export const commitRoutes = [
   defineList({
     path: '/repos/{owner}/{repo}/commits',
@@ -104,6 +109,36 @@ export const commitRoutes = [
       const opts = commitOptions(cx, query);
       const result = await commitService.compare(cx, repoRef(params), params.basehead ?? '', opts.stat || opts.files, opts.verification);
       return { total_commits: result.total, commits: result.commits.map((c) => toApiCommit(c, result.repo, cx.viewer, opts)) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/commits/{sha}/pull',
+    operationId: 'repoGetCommitPullRequest',
+    summary: 'Get the merged pull request of the commit',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    success: { status: 200, schema: 'PullRequest' },
+    errors: [404],
+    handler: async ({ cx, params }) =>
+      toApiPullRequest(await getPullRequestByMergedCommit(cx, repoRef(params), params.sha ?? ''), cx.viewer, convertOptions(cx)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/git/notes/{sha}',
+    operationId: 'repoGetNote',
+    summary: 'Get a note corresponding to a single commit from a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'none',
+    query: NoteQuery,
+    success: { status: 200, schema: 'Note' },
+    errors: [404, 422],
+    handler: async ({ cx, params, query }) => {
+      const opts = commitOptions(cx, { ...query, stat: true });
+      const note = await noteService.getNote(cx, repoRef(params), params.sha ?? '', opts.verification);
+      return { message: note.message, commit: toApiCommit(note.commit, note.repo, cx.viewer, opts) };
     },
   }),
 ];

@@ -1,11 +1,13 @@
 import * as forkService from '../../../services/repo/fork.ts';
+import { mergeUpstream } from '../../../services/repo/mergeUpstream.ts';
+import { repoRef } from '../../params.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiRepository, toApiRepositoryList } from '../../convert/repo.ts';
 import { defineList } from '../../list.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
-import { CreateForkOption } from '../../structs/fork.ts';
+import { CreateForkOption, MergeUpstreamRequest } from '../../structs/fork.ts';
 
-/** Repository forks (Gitea routers/api/v1/repo/fork.go). */
+/** Repository forks and syncing them with their upstream (Gitea routers/api/v1/repo/fork.go, repo.go MergeUpstream). */
 export const forkRoutes: readonly RouteDef[] = [
   defineList({
     path: '/repos/{owner}/{repo}/forks',
@@ -39,5 +41,23 @@ export const forkRoutes: readonly RouteDef[] = [
       });
       return toApiRepository(repo, repo.owner, perm, convertOptions(cx));
     },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/merge-upstream',
+    operationId: 'repoMergeUpstream',
+    summary: 'Merge a branch from upstream',
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'token',
+    body: MergeUpstreamRequest,
+    success: { status: 200, schema: 'MergeUpstreamResponse' },
+    errors: [400, 401, 403, 404, 409, 423],
+    handler: async ({ cx, params, body }) => ({
+      merge_type: await mergeUpstream(cx, repoRef(params), {
+        ...(body.branch ? { branch: body.branch } : {}),
+        ffOnly: body.ff_only === true,
+      }),
+    }),
   }),
 ];

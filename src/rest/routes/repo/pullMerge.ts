@@ -2,17 +2,18 @@ import { isDomainError, NotFoundError } from '../../../errors.ts';
 import { cancelAutoMerge } from '../../../services/pull/autoMerge.ts';
 import { editPullRequest } from '../../../services/pull/edit.ts';
 import { isPullRequestMerged, mergePullRequest } from '../../../services/pull/merge.ts';
+import { updatePullHead } from '../../../services/pull/updateHead.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiPullRequest } from '../../convert/pull.ts';
 import { swaggerUrlOf } from '../../frameworkErrors.ts';
 import { indexParam, repoRef } from '../../params.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
-import { EditPullRequestOption, MergePullRequestOption } from '../../structs/pullMerge.ts';
+import { EditPullRequestOption, MergePullRequestOption, UpdatePullRequestQuery } from '../../structs/pullMerge.ts';
 
 /** Gitea's alias pairs: the snake_case field, else the Go field name (empty strings count as absent). */
 const either = (a: string | null | undefined, b: string | null | undefined): string | undefined => a || b || undefined;
 
-/** PATCH /repos/{o}/{r}/pulls/{index}; POST and GET /repos/{o}/{r}/pulls/{index}/merge. */
+/** PATCH /repos/{o}/{r}/pulls/{index}; POST and GET /repos/{o}/{r}/pulls/{index}/merge; POST …/update. */
 export const pullMergeRoutes: readonly RouteDef[] = [
   defineRoute({
     method: 'PATCH',
@@ -109,6 +110,21 @@ export const pullMergeRoutes: readonly RouteDef[] = [
     errors: [403, 404, 423],
     handler: async ({ cx, params }) => {
       await cancelAutoMerge(cx, repoRef(params), indexParam(params));
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/repos/{owner}/{repo}/pulls/{index}/update',
+    operationId: 'repoUpdatePullRequest',
+    summary: "Merge PR's baseBranch into headBranch",
+    tag: 'repository',
+    scopes: ['repository'],
+    gate: 'token',
+    query: UpdatePullRequestQuery,
+    success: { status: 200 },
+    errors: [401, 403, 404, 409, 422],
+    handler: async ({ cx, params, query }) => {
+      await updatePullHead(cx, repoRef(params), indexParam(params), query.style === 'rebase' ? 'rebase' : 'merge');
     },
   }),
 ];
