@@ -58,6 +58,8 @@ import { attachmentSweepSubscriber } from './services/attachment/orphans.ts';
 import { releaseTagSyncFollowUp } from './services/release/tagSync.ts';
 import { mountSwaggerUi } from './web/swaggerUi.ts';
 import { mountWebFiles } from './rest/webFiles.ts';
+import { artifactService } from './runner/artifacts.ts';
+import { ARTIFACT_V4_BASE } from './services/actions/artifactsV4.ts';
 import { runnerProtocol } from './runner/plugin.ts';
 import { actionsPushFollowUp } from './services/actions/pushTrigger.ts';
 import { licenseFollowUp, licenseJobHandler } from './services/repo/licenseJob.ts';
@@ -286,6 +288,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   await server.register(async (downloads) => downloadRoutes(downloads, deps));
   await server.register(async (registries) => packageRegistries(registries, deps), { prefix: '/api/packages' });
   await server.register(async (runners) => runnerProtocol(runners, deps), { prefix: '/api/actions' });
+  await server.register(async (artifacts) => artifactService(artifacts, deps), { prefix: `/${ARTIFACT_V4_BASE}` });
   if (config.oauth2.enabled) await server.register(async (oauth) => oauthProvider(oauth, deps));
   if (config.runnerRegistrationToken) await seedInstanceRegistrationToken(createSystemContext(deps), config.runnerRegistrationToken);
   const graphql = mountGraphql(server, deps);
