@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AddCollaboratorOption, RepoCollaboratorPermission } from './structs/collaborator.ts';
+import { ActionArtifact, ActionArtifactsResponse, ActionArtifactWorkflowRun } from './structs/artifact.ts';
 import { Attachment } from './structs/attachment.ts';
 import {
   BranchProtection,
@@ -189,6 +190,9 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   Note,
   PushMirror,
   APIError,
+  ActionArtifact,
+  ActionArtifactsResponse,
+  ActionArtifactWorkflowRun,
   ActionRunner,
   ActionRunnersResponse,
   ActionTask,

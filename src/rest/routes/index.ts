@@ -61,6 +61,7 @@ import { issueAttachmentRoutes } from './repo/issueAttachments.ts';
 import { releaseAssetRoutes } from './repo/releaseAssets.ts';
 import { releaseRoutes } from './repo/releases.ts';
 import { repoActionsRoutes } from './repo/actions.ts';
+import { repoActionArtifactRoutes } from './repo/actionArtifacts.ts';
 import { repoActionAttemptRoutes } from './repo/actionAttempts.ts';
 import { repoActionWorkflowRoutes } from './repo/actionWorkflows.ts';
 import { repoActionTaskRoutes } from './repo/actionTasks.ts';
@@ -108,6 +109,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...actionSettingRoutes,
   ...repoActionsRoutes,
   ...repoActionAttemptRoutes,
+  ...repoActionArtifactRoutes,
   ...repoActionWorkflowRoutes,
   ...repoActionTaskRoutes,
   ...userRoutes,
