@@ -2,8 +2,7 @@
 // artifactsv4.go): protojson Twirp calls with the task token as bearer, plus the signed UploadArtifact (PUT) and
 // DownloadArtifact (GET) URLs. Errors are Gitea's plain-text ctx.HTTPError answers.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidArgumentError, isDomainError } from '../errors.ts';
-import { statusOf } from '../rest/errors.ts';
+import { InvalidArgumentError, isDomainError, type DomainError } from '../errors.ts';
 import * as v4 from '../services/actions/artifactsV4.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../services/context.ts';
 
@@ -53,6 +52,23 @@ function timeField(msg: Message, snake: string): Date | null {
   const d = new Date(v);
   if (Number.isNaN(d.getTime())) throw new InvalidArgumentError('Error decode request body');
   return d;
+}
+
+/** Gitea's statuses for what these handlers refuse (ctx.HTTPError): 401, 404, else 400 for bad input. */
+function statusOf(err: DomainError): number {
+  switch (err.code) {
+    case 'UNAUTHENTICATED':
+      return 401;
+    case 'PERMISSION_DENIED':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'ALREADY_EXISTS':
+    case 'CONFLICT':
+      return 409;
+    default:
+      return 400;
+  }
 }
 
 function sendFailure(reply: FastifyReply, err: unknown): FastifyReply {

@@ -41,7 +41,8 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
       headers: { 'content-type': 'application/json', ...(tk ? { authorization: `Bearer ${tk}` } : {}) },
       body: JSON.stringify(body),
     });
-  const put = (url: string, params: string, body: Buffer | string) => fetch(`${local(url)}&${params}`, { method: 'PUT', body });
+  const put = (url: string, params: string, body: Buffer | string) =>
+    fetch(`${local(url)}&${params}`, { method: 'PUT', body: typeof body === 'string' ? body : new Uint8Array(body) });
   const ids = () => ({ workflow_run_backend_id: String(runId), workflow_job_run_backend_id: '1' });
   const create = async (name: string) => {
     const res = await call('CreateArtifact', { ...ids(), name, version: 4 });
@@ -91,7 +92,11 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
     expect(other.status).toBe(400);
     expect(await other.text()).toContain('run-id does not match');
     expect((await call('CreateArtifact', { ...ids(), name: 'a/b' })).status).toBe(400);
-    const bad = await fetch(`${base}${SERVICE}/CreateArtifact`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{' });
+    const bad = await fetch(`${base}${SERVICE}/CreateArtifact`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: '{',
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -147,7 +152,9 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
     expect(dist.databaseId).toMatch(/^\d+$/);
     const byName = (await (await call('ListArtifacts', { ...ids(), name_filter: 'logs' })).json()) as { artifacts: unknown[] };
     expect(byName.artifacts).toHaveLength(1);
-    const byId = (await (await call('ListArtifacts', { ...ids(), idFilter: dist.databaseId })).json()) as { artifacts: Array<{ name: string }> };
+    const byId = (await (await call('ListArtifacts', { ...ids(), idFilter: dist.databaseId })).json()) as {
+      artifacts: Array<{ name: string }>;
+    };
     expect(byId.artifacts.map((a) => a.name)).toEqual(['dist']);
   });
 
@@ -213,7 +220,9 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
     const res = await t.request('GET', `/api/v1/repos/root/ci/actions/artifacts/${id}/zip`, { headers: basic('root') });
     expect(res.statusCode).toBe(302);
     const location = String(res.headers.location);
-    expect(location).toMatch(new RegExp(`^http://localhost:3000/api/v1/repos/root/ci/actions/artifacts/${id}/zip/raw\\?sig=[\\w-]+&expires=\\d+$`));
+    expect(location).toMatch(
+      new RegExp(`^http://localhost:3000/api/v1/repos/root/ci/actions/artifacts/${id}/zip/raw\\?sig=[\\w-]+&expires=\\d+$`),
+    );
     const raw = await fetch(local(location));
     expect(raw.status).toBe(200);
     expect(raw.headers.get('content-disposition')).toContain('filename=dist.zip');

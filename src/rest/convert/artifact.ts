@@ -4,7 +4,11 @@ import { apiTime, UNIX_ZERO } from './time.ts';
 import type { ConvertOptions } from './user.ts';
 
 /** Gitea ToActionArtifact: `url` under the repository's API, the zip at `url` + "/zip". */
-export function toApiArtifact(art: Models.ActionArtifact, repo: Pick<Models.Repository, 'ownerName' | 'name'>, opts: ConvertOptions): ActionArtifact {
+export function toApiArtifact(
+  art: Models.ActionArtifact,
+  repo: Pick<Models.Repository, 'ownerName' | 'name'>,
+  opts: ConvertOptions,
+): ActionArtifact {
   const url = `${opts.rootUrl}api/v1/repos/${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}/actions/artifacts/${art.id}`;
   return {
     id: art.id,

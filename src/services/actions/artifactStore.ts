@@ -36,7 +36,10 @@ export async function writeBlock(dataDir: string, artifactId: number, blockId: s
 export async function appendChunk(dataDir: string, artifactId: number, body: Readable): Promise<number> {
   await mkdir(tmpDir(dataDir, artifactId), { recursive: true });
   const file = appendFile(dataDir, artifactId);
-  const before = await stat(file).then((s) => s.size, () => 0);
+  const before = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
   await pipeline(body, createWriteStream(file, { flags: 'a', mode: 0o600 }));
   return (await stat(file)).size - before;
 }
@@ -74,7 +77,10 @@ export async function assembleArtifact(
   storagePath: string,
   expect: { size: number | null; hash: string | null },
 ): Promise<number> {
-  const ids = await readFile(blockListFile(dataDir, artifactId), 'utf8').then((s) => JSON.parse(s) as string[], () => null);
+  const ids = await readFile(blockListFile(dataDir, artifactId), 'utf8').then(
+    (s) => JSON.parse(s) as string[],
+    () => null,
+  );
   const parts = ids ? ids.map((id) => blockFile(dataDir, artifactId, id)) : [appendFile(dataDir, artifactId)];
   for (const part of parts) {
     if (!(await stat(part).catch(() => null))) throw new NotFoundError('Error merge chunks: an uploaded block is missing');

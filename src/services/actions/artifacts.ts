@@ -40,7 +40,11 @@ async function finalizedArtifact(cx: ServiceContext, repoId: number, id: number)
   return art;
 }
 
-export async function getArtifact(cx: ServiceContext, ref: RepoRef, id: number): Promise<{ art: Models.ActionArtifact; repo: Models.Repository }> {
+export async function getArtifact(
+  cx: ServiceContext,
+  ref: RepoRef,
+  id: number,
+): Promise<{ art: Models.ActionArtifact; repo: Models.Repository }> {
   const { repo } = await requireActionsRead(cx, ref);
   return { art: await finalizedArtifact(cx, repo.id, id), repo };
 }

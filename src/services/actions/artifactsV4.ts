@@ -35,7 +35,14 @@ export async function artifactTaskOf(cx: ServiceContext, authorization: string |
 async function taskById(cx: ServiceContext, taskId: number): Promise<ArtifactTask> {
   const task = await cx.db.actionTask.findUnique({ where: { id: taskId }, include: { job: { select: { runId: true } } } });
   if (!task || task.status !== 'RUNNING') throw new UnauthenticatedError('Error runner api getting task: task is not running');
-  return { taskId: task.id, runId: task.job.runId, jobId: task.jobId, repoId: task.repoId, ownerId: task.ownerId, commitSha: task.commitSha };
+  return {
+    taskId: task.id,
+    runId: task.job.runId,
+    jobId: task.jobId,
+    repoId: task.repoId,
+    ownerId: task.ownerId,
+    commitSha: task.commitSha,
+  };
 }
 
 /** The `workflow_run_backend_id` of a call must be the task's run (Gitea validateRunIDV4). @throws InvalidArgumentError */
@@ -54,12 +61,22 @@ type Endpoint = 'UploadArtifact' | 'DownloadArtifact';
 function signedUrl(cx: ServiceContext, endpoint: Endpoint, name: string, taskId: number, artifactId: number): string {
   const expires = Math.floor(Date.now() / 1000) + URL_LIFETIME_SECONDS;
   const sig = store.signArtifactUrl(cx.config.secretKey, [endpoint, expires, name, taskId, artifactId]);
-  const q = new URLSearchParams({ sig, expires: String(expires), artifactName: name, taskID: String(taskId), artifactID: String(artifactId) });
+  const q = new URLSearchParams({
+    sig,
+    expires: String(expires),
+    artifactName: name,
+    taskID: String(taskId),
+    artifactID: String(artifactId),
+  });
   return `${cx.config.rootUrl}${ARTIFACT_V4_BASE}/${endpoint}?${q.toString()}`;
 }
 
 /** The task and artifact of a signed URL. @throws UnauthenticatedError (bad or expired signature), NotFoundError */
-async function verifySigned(cx: ServiceContext, endpoint: Endpoint, q: URLSearchParams): Promise<{ task: ArtifactTask; art: Models.ActionArtifact }> {
+async function verifySigned(
+  cx: ServiceContext,
+  endpoint: Endpoint,
+  q: URLSearchParams,
+): Promise<{ task: ArtifactTask; art: Models.ActionArtifact }> {
   const expires = Number(q.get('expires'));
   const name = q.get('artifactName') ?? '';
   const taskId = Number(q.get('taskID'));
@@ -159,7 +176,11 @@ export async function listRunArtifacts(
 }
 
 /** GetSignedArtifactURL: the signed download URL of a confirmed artifact of the run. */
-export async function signedDownloadUrl(cx: ServiceContext, task: ArtifactTask, input: { backendRunId: string; name: string }): Promise<string> {
+export async function signedDownloadUrl(
+  cx: ServiceContext,
+  task: ArtifactTask,
+  input: { backendRunId: string; name: string },
+): Promise<string> {
   checkRun(task, input.backendRunId);
   const art = await artifactByName(cx, task.runId, input.name);
   if (art.status !== 'UPLOAD_CONFIRMED') throw new NotFoundError('Error artifact not found');
@@ -174,7 +195,11 @@ export async function downloadArtifact(cx: ServiceContext, q: URLSearchParams): 
 }
 
 /** DeleteArtifact: removes the run's artifact of that name (row and files); answers its id. */
-export async function deleteRunArtifact(cx: ServiceContext, task: ArtifactTask, input: { backendRunId: string; name: string }): Promise<number> {
+export async function deleteRunArtifact(
+  cx: ServiceContext,
+  task: ArtifactTask,
+  input: { backendRunId: string; name: string },
+): Promise<number> {
   checkRun(task, input.backendRunId);
   const art = await artifactByName(cx, task.runId, input.name);
   await removeArtifact(cx, art);
