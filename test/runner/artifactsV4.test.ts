@@ -169,6 +169,7 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
     expect((await call('GetSignedArtifactURL', { ...ids(), name: 'broken' })).status).toBe(404);
   });
 
+  const zipOf = (id: number) => path.join(t.config.dataDir, 'actions_artifacts', String(runId), `${id}.zip`);
   const artifactId = async (name: string) => (await t.db.actionArtifact.findFirstOrThrow({ where: { name } })).id;
 
   it('lists the artifacts on the REST API with the name filter, per repository and per run', async () => {
@@ -236,10 +237,11 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
 
   it('deletes an artifact for writers only, with its file', async () => {
     const id = await artifactId('logs');
+    expect(existsSync(zipOf(id))).toBe(true);
     expect((await t.request('DELETE', `/api/v1/repos/root/ci/actions/artifacts/${id}`, { headers: basic('alice') })).statusCode).toBe(404);
     const del = await t.request('DELETE', `/api/v1/repos/root/ci/actions/artifacts/${id}`, { headers: basic('root') });
     expect(del.statusCode, del.body).toBe(204);
-    expect(existsSync(path.join(t.config.dataDir, 'actions_artifacts', String(runId), `${id}.zip`))).toBe(false);
+    expect(existsSync(zipOf(id))).toBe(false);
     expect((await t.request('GET', `/api/v1/repos/root/ci/actions/artifacts/${id}`, { headers: basic('root') })).statusCode).toBe(404);
     expect((await t.request('DELETE', `/api/v1/repos/root/ci/actions/artifacts/${id}`, { headers: basic('root') })).statusCode).toBe(404);
   });
@@ -249,7 +251,34 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
     expect(del.status).toBe(200);
     expect(await del.json()).toMatchObject({ ok: true, artifactId: expect.stringMatching(/^\d+$/) as string });
     expect(await t.db.actionArtifact.count({ where: { name: 'broken' } })).toBe(0);
+    const keep = await create('keep');
+    expect((await put(keep, 'comp=appendBlock', 'kept')).status).toBe(201);
+    expect((await call('FinalizeArtifact', { ...ids(), name: 'keep', size: '4' })).status).toBe(200);
     await stopTask();
     expect((await call('ListArtifacts', ids())).status).toBe(401);
+    expect((await call('CreateArtifact', { ...ids(), name: 'late' })).status).toBe(401);
+  });
+
+  it('cleanup_actions expires artifacts past their expiry: shown as expired, no longer downloadable', async () => {
+    const [dist, keep] = [await artifactId('dist'), await artifactId('keep')];
+    expect(existsSync(zipOf(dist))).toBe(true);
+    await t.db.actionArtifact.update({ where: { id: dist }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const cron = await t.request('POST', '/api/v1/admin/cron/cleanup_actions', { headers: basic('root') });
+    expect(cron.statusCode, cron.body).toBe(204);
+    expect(existsSync(zipOf(dist))).toBe(false);
+    expect(existsSync(zipOf(keep))).toBe(true);
+    const got = await t.request('GET', `/api/v1/repos/root/ci/actions/artifacts/${dist}`, { headers: basic('root') });
+    expect(got.json()).toMatchObject({ id: dist, expired: true });
+    const zip = await t.request('GET', `/api/v1/repos/root/ci/actions/artifacts/${dist}/zip`, { headers: basic('root') });
+    expect(zip.statusCode).toBe(404);
+    expect(zip.json<{ message: string }>().message).toBe('Artifact has expired');
+  });
+
+  it('deleting the run deletes its artifacts and their files', async () => {
+    const keep = await artifactId('keep');
+    const del = await t.request('DELETE', `/api/v1/repos/root/ci/actions/runs/${runId}`, { headers: basic('root') });
+    expect(del.statusCode, del.body).toBe(204);
+    expect(await t.db.actionArtifact.count({ where: { runId } })).toBe(0);
+    expect(existsSync(zipOf(keep))).toBe(false);
   });
 });

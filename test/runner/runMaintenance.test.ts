@@ -152,7 +152,7 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
     const cron = await t.request('POST', '/api/v1/admin/cron/cleanup_actions', { headers: basic('root') });
     expect(cron.statusCode, cron.body).toBe(204);
     const row = await t.db.cronTask.findUniqueOrThrow({ where: { name: 'cleanup_actions' } });
-    expect(row.lastMessage).toBe('removed the logs of 1 task(s) stopped more than 365 days ago');
+    expect(row.lastMessage).toBe('removed the logs of 1 task(s) stopped more than 365 days ago and expired 0 artifact(s)');
     const [oldTask, newTask] = await Promise.all([oldId, newId].map((id) => t.db.actionTask.findUniqueOrThrow({ where: { id } })));
     expect([oldTask?.logExpired, newTask?.logExpired]).toEqual([true, false]);
     const logs = (id: number) => t.request('GET', `/api/v1/repos/dev/app/actions/jobs/${id}/logs`, as());

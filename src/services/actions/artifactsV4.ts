@@ -211,3 +211,24 @@ export async function removeArtifact(cx: ServiceContext, art: Pick<Models.Action
   await cx.db.actionArtifact.deleteMany({ where: { id: art.id } });
   await store.removeArtifactFiles(cx.config.dataDir, art.id, art.storagePath);
 }
+
+/**
+ * Gitea CleanupArtifacts (part of cleanup_actions): artifacts past their expiry lose their files and show as
+ * expired; returns how many. Pending uploads past expiry go the same way.
+ */
+export async function expireArtifacts(cx: ServiceContext, now: Date, signal: AbortSignal): Promise<number> {
+  let expired = 0;
+  while (!signal.aborted) {
+    const due = await cx.db.actionArtifact.findMany({
+      where: { status: { in: ['UPLOAD_PENDING', 'UPLOAD_CONFIRMED'] }, expiresAt: { lt: now } },
+      select: { id: true, storagePath: true },
+      orderBy: { id: 'asc' },
+      take: 100,
+    });
+    if (!due.length) break;
+    await Promise.all(due.map((a) => store.removeArtifactFiles(cx.config.dataDir, a.id, a.storagePath)));
+    await cx.db.actionArtifact.updateMany({ where: { id: { in: due.map((a) => a.id) } }, data: { status: 'EXPIRED', storagePath: '' } });
+    expired += due.length;
+  }
+  return expired;
+}

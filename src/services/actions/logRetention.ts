@@ -1,8 +1,9 @@
 // cleanup_actions (Gitea services/actions/cleanup.go CleanupLogs): the logs of tasks that stopped longer ago than
 // the retention (Gitea [actions] LOG_RETENTION_DAYS, 365) are removed and the tasks marked log_expired, so the
-// job-logs endpoint serves nothing for them. Artifacts are not stored (runners' uploads are not received).
+// job-logs endpoint serves nothing for them; artifacts past their expiry are expired (Gitea CleanupArtifacts).
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
 import type { ServiceContext } from '../context.ts';
+import { expireArtifacts } from './artifactsV4.ts';
 import { removeLog } from './taskLogs.ts';
 
 const DAY = 24 * 3_600_000;
@@ -25,5 +26,8 @@ export async function cleanupActions(cx: ServiceContext, run: CronRun): Promise<
     await cx.db.actionTask.updateMany({ where: { id: { in: tasks.map((t) => t.id) } }, data: { logExpired: true, logIndexes: null } });
     expired += tasks.length;
   }
-  return { message: `removed the logs of ${expired} task(s) stopped more than ${RETENTION_DAYS} days ago` };
+  const artifacts = await expireArtifacts(cx, run.startedAt, run.signal);
+  return {
+    message: `removed the logs of ${expired} task(s) stopped more than ${RETENTION_DAYS} days ago and expired ${artifacts} artifact(s)`,
+  };
 }

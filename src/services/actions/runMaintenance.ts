@@ -9,6 +9,7 @@ import { advanceRun } from './jobGraph.ts';
 import { requireActionsWrite } from './repoActions.ts';
 import { recordAttempt } from './runAttempts.ts';
 import { isDone } from './status.ts';
+import { removeArtifactFiles } from './artifactStore.ts';
 import { removeLog } from './taskLogs.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
 import { disabledWorkflows } from './workflows.ts';
@@ -45,8 +46,10 @@ export async function deleteRun(cx: ServiceContext, ref: RepoRef, runId: number)
   const run = await repoRun(cx, ref, runId);
   if (!isDone(run.status)) throw new InvalidArgumentError('this workflow run is not done');
   const tasks = await cx.db.actionTask.findMany({ where: { job: { runId } }, select: { id: true, repoId: true } });
+  const artifacts = await cx.db.actionArtifact.findMany({ where: { runId }, select: { id: true, storagePath: true } });
   await cx.db.actionRun.delete({ where: { id: runId } });
   await Promise.all(tasks.map((t) => removeLog(cx.config.dataDir, t.repoId, t.id)));
+  await Promise.all(artifacts.map((a) => removeArtifactFiles(cx.config.dataDir, a.id, a.storagePath)));
 }
 
 /**
