@@ -26,6 +26,7 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
   let base: string;
   let git: GitClient;
   let token = '';
+  let runtimeToken = '';
   let runId = 0;
   let stopTask = async () => undefined as void;
   const payload = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(70_000, 7), Buffer.from('end')]);
@@ -73,6 +74,7 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
     const client = c.runner({ uuid: runner?.uuid ?? '', token: runner?.token ?? '' });
     const { task } = await client.fetchTask({ tasksVersion: 0n });
     token = task?.secrets.GITHUB_TOKEN ?? '';
+    runtimeToken = String(task?.context?.gitea_runtime_token ?? '');
     const row = await t.db.actionTask.findUniqueOrThrow({ where: { id: Number(task?.id) }, include: { job: true } });
     runId = row.job.runId;
     expect(token).toMatch(/^[0-9a-f]{40}$/);
@@ -98,6 +100,18 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
       body: '{',
     });
     expect(bad.status).toBe(400);
+  });
+
+  it('accepts the runtime token of the task context, whose scp claim names the run and job (as the toolkit reads it)', async () => {
+    const [, claims = ''] = runtimeToken.split('.');
+    const { scp } = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as { scp: string };
+    const [, backendRun, backendJob] = scp.split(':');
+    expect(backendRun).toBe(String(runId));
+    const res = await call('ListArtifacts', { workflow_run_backend_id: backendRun, workflow_job_run_backend_id: backendJob }, runtimeToken);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toEqual({ artifacts: [] });
+    const forged = `${runtimeToken.slice(0, -4)}AAAA`;
+    expect((await call('ListArtifacts', ids(), forged)).status).toBe(401);
   });
 
   it('uploads blocks out of order, assembles them in block-list order and checks size and hash', async () => {
@@ -257,6 +271,7 @@ describe.each(PROVIDERS)('actions artifacts v4 (%s)', (provider) => {
     await stopTask();
     expect((await call('ListArtifacts', ids())).status).toBe(401);
     expect((await call('CreateArtifact', { ...ids(), name: 'late' })).status).toBe(401);
+    expect((await call('ListArtifacts', ids(), runtimeToken)).status).toBe(401);
   });
 
   it('cleanup_actions expires artifacts past their expiry: shown as expired, no longer downloadable', async () => {

@@ -7,6 +7,7 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError, UnauthenticatedError, InvalidArgumentError } from '../../errors.ts';
 import type { ServiceContext } from '../context.ts';
 import * as store from './artifactStore.ts';
+import { runtimeTokenTask } from './runtimeToken.ts';
 
 export const ARTIFACT_V4_BASE = 'twirp/github.actions.results.api.v1.ArtifactService';
 /** Gitea [actions] ARTIFACT_RETENTION_DAYS default. */
@@ -24,12 +25,13 @@ export interface ArtifactTask {
   commitSha: string;
 }
 
-/** The task of a `Bearer <task token>` header. @throws UnauthenticatedError */
+/** The task of a `Bearer <runtime token JWT | task token>` header. @throws UnauthenticatedError */
 export async function artifactTaskOf(cx: ServiceContext, authorization: string | undefined): Promise<ArtifactTask> {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
-  const grant = token ? await findRunningTask(cx.db, token) : null;
-  if (!grant) throw new UnauthenticatedError('Bad authorization header');
-  return taskById(cx, grant.taskId);
+  // The runtime token (a JWT, what the toolkit sends) or, from runners that pass no runtime token, the task token.
+  const taskId = token.includes('.') ? await runtimeTokenTask(cx.config.secretKey, token) : (await findRunningTask(cx.db, token))?.taskId;
+  if (!taskId) throw new UnauthenticatedError('Bad authorization header');
+  return taskById(cx, taskId);
 }
 
 async function taskById(cx: ServiceContext, taskId: number): Promise<ArtifactTask> {

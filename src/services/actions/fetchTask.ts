@@ -7,6 +7,7 @@ import { syncJobStatuses } from './commitStatuses.ts';
 import type { Models } from '../../db/client.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { runnerLabels } from './runners.ts';
+import { issueRuntimeToken } from './runtimeToken.ts';
 import { newSaltedToken } from './secrets.ts';
 import { resultOfStatus } from './status.ts';
 import { currentTasksVersion } from './tasksVersion.ts';
@@ -87,7 +88,13 @@ const RUN_INCLUDE = { repo: true, triggerUser: true } as const;
 type RunWithRepo = Models.Prisma.ActionRunGetPayload<{ include: typeof RUN_INCLUDE }>;
 
 /** Gitea GenerateGiteaContext: the `github`/`gitea` context of the job. */
-function taskContext(cx: ServiceContext, job: Models.ActionRunJob, run: RunWithRepo, token: string): Record<string, unknown> {
+function taskContext(
+  cx: ServiceContext,
+  job: Models.ActionRunJob,
+  run: RunWithRepo,
+  token: string,
+  runtimeToken: string,
+): Record<string, unknown> {
   const root = cx.config.rootUrl;
   const fullName = `${run.repo.ownerName}/${run.repo.name}`;
   const refType = run.ref.startsWith('refs/tags/') ? 'tag' : 'branch';
@@ -118,6 +125,7 @@ function taskContext(cx: ServiceContext, job: Models.ActionRunJob, run: RunWithR
     workflow: run.workflowId,
     workspace: '',
     gitea_default_actions_url: 'https://github.com',
+    gitea_runtime_token: runtimeToken,
   };
 }
 
@@ -168,7 +176,13 @@ export async function fetchTask(
       task: {
         id: claimed.taskId,
         workflowPayload: job.workflowPayload,
-        context: taskContext(cx, job, run, claimed.token),
+        context: taskContext(
+          cx,
+          job,
+          run,
+          claimed.token,
+          await issueRuntimeToken(cx.config.secretKey, { taskId: claimed.taskId, runId: job.runId, jobId: job.id }),
+        ),
         secrets: await secretsOfTask(cx, run, claimed.token),
         vars: await variablesOfRun(cx, run),
         needs: await taskNeeds(cx, job),
