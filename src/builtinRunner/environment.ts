@@ -60,6 +60,11 @@ export function defaultEnv(github: Record<string, unknown>, paths: TaskPaths, ru
     // Gitea's own spelling of each one, for workflows written against Gitea.
     env[name.replace(/^GITHUB_/, 'GITEA_')] = env[name];
   }
+  // What the artifact and cache toolkits call (act_runner's runner.go): the runtime token, else the task token.
+  const server = text(github.server_url).replace(/\/$/, '');
+  env.ACTIONS_RUNTIME_TOKEN = text(github.gitea_runtime_token) || text(github.token);
+  env.ACTIONS_RESULTS_URL = server;
+  env.ACTIONS_RUNTIME_URL = `${server}/api/actions_pipeline/`;
   return env;
 }
 

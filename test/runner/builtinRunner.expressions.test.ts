@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateIf, ExpressionError, interpolate, type JobStatus } from '../../src/builtinRunner/expressions.ts';
-import { parseFileCommand } from '../../src/builtinRunner/environment.ts';
+import { defaultEnv, parseFileCommand } from '../../src/builtinRunner/environment.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,6 +49,17 @@ describe('built-in runner expressions', () => {
     expect(() => interpolate('${{ github.* }}', scope())).toThrow(ExpressionError);
     expect(() => interpolate('${{ 1 + 2 }}', scope())).toThrow("unexpected '+'");
     expect(() => evaluateIf('(always()', scope())).toThrow("expected ')'");
+  });
+
+  it('gives steps the artifact toolkit variables: the runtime token (else the task token) and the results URL', () => {
+    const paths = { workspace: '/w', temp: '/t', eventPath: '/e' };
+    const env = defaultEnv({ server_url: 'http://forge:3000', token: 'tok', gitea_runtime_token: 'a.b.c' }, paths, 'r');
+    expect(env).toMatchObject({
+      ACTIONS_RUNTIME_TOKEN: 'a.b.c',
+      ACTIONS_RESULTS_URL: 'http://forge:3000',
+      ACTIONS_RUNTIME_URL: 'http://forge:3000/api/actions_pipeline/',
+    });
+    expect(defaultEnv({ server_url: 'http://forge:3000', token: 'tok' }, paths, 'r').ACTIONS_RUNTIME_TOKEN).toBe('tok');
   });
 
   it('reads $GITHUB_OUTPUT / $GITHUB_ENV files, multi-line values included', () => {
