@@ -122,6 +122,7 @@ import { NotificationCount, NotificationSubject, NotificationThread } from './st
 import { EditReactionOption, Reaction } from './structs/reaction.ts';
 import {
   CreateRepoOption,
+  GenerateRepoOption,
   EditRepoOption,
   ExternalTracker,
   ExternalWiki,
@@ -366,6 +367,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreatePullReviewOptions,
   CreateReleaseOption,
   CreateRepoOption,
+  GenerateRepoOption,
   CreateTagOption,
   CreateTagProtectionOption,
   EditTagProtectionOption,

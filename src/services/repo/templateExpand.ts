@@ -104,6 +104,7 @@ export function expandTemplate(src: string, vars: ReadonlyMap<string, string>): 
   return out + src.slice(i);
 }
 
+// eslint-disable-next-line no-control-regex -- Gitea's fileNameSanitizeRegexp replaces control characters too
 const UNSAFE_NAME = /[<>:"/\\|?*\u0000-\u001f]|^(con|prn|aux|nul|com\d|lpt\d)$/gi;
 
 /** Gitea filePathSanitize: each path segment made safe (reserved characters and names, `..`, `.git`). */

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Jimp } from 'jimp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, PASSWORD, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
@@ -176,6 +177,37 @@ describe.each(PROVIDERS)('REST POST /repos/{template_owner}/{template_repo}/gene
     const forOther = await generate('gnowner/tpl', admin, { owner: 'gnmember', name: 'gift', topics: true });
     expect(forOther.statusCode, forOther.body).toBe(201);
     expect(forOther.json()).toMatchObject({ full_name: 'gnmember/gift', topics: expect.arrayContaining(['kit']) });
+  });
+
+  it('copies the avatar under the new hash, and git hooks only when DISABLE_GIT_HOOKS is off', async () => {
+    const png = await new Jimp({ width: 32, height: 32, color: 0x00ff00ff }).getBuffer('image/png');
+    await ok('POST', '/repos/gnowner/tpl/avatar', { image: png.toString('base64') });
+    const hook = '#!/bin/sh\necho from-template\n';
+    t.config.disableGitHooks = false;
+    try {
+      await ok('PATCH', '/repos/gnowner/tpl/hooks/git/pre-receive', { content: hook }, admin);
+      const withHooks = await generate('gnowner/tpl', owner, { owner: 'gnowner', name: 'pictured', avatar: true, git_hooks: true });
+      expect(withHooks.statusCode, withHooks.body).toBe(201);
+    } finally {
+      t.config.disableGitHooks = true;
+    }
+    const noHooks = await generate('gnowner/tpl', owner, { owner: 'gnowner', name: 'hookless', git_hooks: true });
+    expect(noHooks.statusCode, noHooks.body).toBe(201);
+
+    const [tpl, pictured] = await Promise.all(
+      ['tpl', 'pictured'].map((name) => t.db.repository.findFirstOrThrow({ where: { ownerName: 'gnowner', name } })),
+    );
+    expect(tpl?.avatar).toMatch(/^[0-9a-f]{64}$/);
+    expect(pictured?.avatar).toMatch(/^[0-9a-f]{64}$/);
+    expect(pictured?.avatar).not.toBe(tpl?.avatar);
+    const stored = (hash: string) => readFileSync(path.join(t.config.avatars.repoDir, hash));
+    expect(stored(pictured?.avatar ?? '')).toEqual(stored(tpl?.avatar ?? ''));
+    const avatar = await t.request('GET', `/repo-avatars/${pictured?.avatar ?? ''}`);
+    expect(avatar.statusCode).toBe(200);
+
+    const hookFile = (repo: string) => path.join(gitDir('gnowner', repo), 'hooks', 'pre-receive.d', 'pre-receive');
+    expect(readFileSync(hookFile('pictured'), 'utf8')).toBe(hook);
+    expect(existsSync(hookFile('hookless'))).toBe(false);
   });
 
   it("answers Gitea's errors", async () => {
