@@ -53,8 +53,15 @@ export async function generateGitContent(cx: ServiceContext, tx: DbTx, a: GitCon
   const rulesEntry = entries.find((e) => e.path === TEMPLATE_FILE && REGULAR.has(e.mode));
   let files: TemplateFile[] = entries;
   if (rulesEntry) {
-    const rules = parseTemplateRules((await readTemplateBlob(a.templateDir, rulesEntry.oid)).subarray(0, MAX_EXPAND_BYTES).toString('utf8'));
-    files = await applyRules(cx, a, rules, entries.filter((e) => e !== rulesEntry));
+    const rules = parseTemplateRules(
+      (await readTemplateBlob(a.templateDir, rulesEntry.oid)).subarray(0, MAX_EXPAND_BYTES).toString('utf8'),
+    );
+    files = await applyRules(
+      cx,
+      a,
+      rules,
+      entries.filter((e) => e !== rulesEntry),
+    );
   }
   const when = new Date();
   const oid = await commitTemplateTree({
@@ -73,7 +80,12 @@ export async function generateGitContent(cx: ServiceContext, tx: DbTx, a: GitCon
 }
 
 /** Gitea processGiteaTemplateFile: excluded paths dropped, matching regular files expanded (content and path). */
-async function applyRules(cx: ServiceContext, a: GitContentArgs, rules: TemplateRules, entries: readonly TemplateFile[]): Promise<TemplateFile[]> {
+async function applyRules(
+  cx: ServiceContext,
+  a: GitContentArgs,
+  rules: TemplateRules,
+  entries: readonly TemplateFile[],
+): Promise<TemplateFile[]> {
   const repoLinks = links(cx, a.repo.ownerName, a.repo.name);
   const templateLinks = links(cx, a.template.ownerName, a.template.name);
   const vars = templateExpansions({

@@ -30,9 +30,27 @@ const capital = (w: string) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCas
 
 /** Gitea's defaultTransformers: `<NAME>_SNAKE`, `_KEBAB`, `_CAMEL`, `_PASCAL`, `_LOWER`, `_UPPER`, `_TITLE`. */
 const TRANSFORMERS: ReadonlyArray<[string, (s: string) => string]> = [
-  ['SNAKE', (s) => words(s).map((w) => w.toLowerCase()).join('_')],
-  ['KEBAB', (s) => words(s).map((w) => w.toLowerCase()).join('-')],
-  ['CAMEL', (s) => words(s).map((w, i) => (i === 0 ? w.toLowerCase() : capital(w))).join('')],
+  [
+    'SNAKE',
+    (s) =>
+      words(s)
+        .map((w) => w.toLowerCase())
+        .join('_'),
+  ],
+  [
+    'KEBAB',
+    (s) =>
+      words(s)
+        .map((w) => w.toLowerCase())
+        .join('-'),
+  ],
+  [
+    'CAMEL',
+    (s) =>
+      words(s)
+        .map((w, i) => (i === 0 ? w.toLowerCase() : capital(w)))
+        .join(''),
+  ],
   ['PASCAL', (s) => words(s).map(capital).join('')],
   ['LOWER', (s) => s.toLowerCase()],
   ['UPPER', (s) => s.toUpperCase()],

@@ -137,7 +137,11 @@ describe.each(PROVIDERS)('REST POST /repos/{template_owner}/{template_repo}/gene
     const dir = gitDir('gnowner', 'my-new-repo');
     expect(existsSync(path.join(dir, 'objects', 'info', 'alternates'))).toBe(false);
     serverGit(dir, 'fsck', '--strict', '--no-progress');
-    expect(serverGit(dir, 'cat-file', '--batch-all-objects', '--batch-check').split('\n').filter((l) => l.includes(' commit '))).toHaveLength(1);
+    expect(
+      serverGit(dir, 'cat-file', '--batch-all-objects', '--batch-check')
+        .split('\n')
+        .filter((l) => l.includes(' commit ')),
+    ).toHaveLength(1);
     expect(await t.db.branch.findMany({ where: { repoId: row.id }, select: { name: true, commitMessage: true } })).toEqual([
       { name: 'main', commitMessage: 'Initial commit' },
     ]);
@@ -218,14 +222,22 @@ describe.each(PROVIDERS)('REST POST /repos/{template_owner}/{template_repo}/gene
     expectGiteaError(await generate('gnowner/plainrepo', owner, body), 422, 'this is not a template repo');
     expectGiteaError(await generate('gnowner/tpl', owner, { owner: 'gnowner', name: 'x1' }), 422, 'must select at least one template item');
     expectGiteaError(await generate('gnowner/tpl', owner, { name: 'x1', git_content: true }), 422);
-    expectGiteaError(await generate('gnowner/tpl', owner, { ...body, owner: 'nobody-here' }), 404, 'request owner `nobody-here` does not exist');
+    expectGiteaError(
+      await generate('gnowner/tpl', owner, { ...body, owner: 'nobody-here' }),
+      404,
+      'request owner `nobody-here` does not exist',
+    );
     expectGiteaError(
       await generate('gnowner/tpl', outsider, { ...body, owner: 'gnmember' }),
       403,
       'Only admin can generate repository for other user.',
     );
     expectGiteaError(await generate('gnowner/tpl', outsider, { ...body, owner: 'gnorg' }), 403);
-    expectGiteaError(await generate('gnowner/tpl', owner, { ...body, name: 'my-new-repo' }), 409, 'The repository with the same name already exists.');
+    expectGiteaError(
+      await generate('gnowner/tpl', owner, { ...body, name: 'my-new-repo' }),
+      409,
+      'The repository with the same name already exists.',
+    );
     expectGiteaError(await generate('gnowner/tpl', owner, { ...body, name: 'bad name!' }), 422);
     expectGiteaError(await generate('gnowner/tpl', owner, { ...body, name: 'x.wiki' }), 422);
     expect(await t.db.repository.count({ where: { lowerName: 'x1' } })).toBe(0);
