@@ -214,6 +214,17 @@ describe.each(PROVIDERS)('REST POST /repos/{template_owner}/{template_repo}/gene
     expect(existsSync(hookFile('hookless'))).toBe(false);
   });
 
+  it('a sha256 template gives a sha256 repository', async () => {
+    await ok('POST', '/user/repos', { name: 'tpl256', template: true, auto_init: true, object_format_name: 'sha256' });
+    const res = await generate('gnowner/tpl256', owner, { owner: 'gnowner', name: 'made256', git_content: true });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ object_format_name: 'sha256', empty: false });
+    const dir = gitDir('gnowner', 'made256');
+    serverGit(dir, 'fsck', '--strict', '--no-progress');
+    expect(serverGit(dir, 'rev-parse', 'refs/heads/main').trim()).toMatch(/^[0-9a-f]{64}$/);
+    expect(serverGit(dir, 'show', 'main:README.md')).toContain('# tpl256');
+  });
+
   it("answers Gitea's errors", async () => {
     const body = { owner: 'gnowner', name: 'x1', git_content: true };
     expectGiteaError(await generate('gnowner/tpl', undefined, body), 401);
