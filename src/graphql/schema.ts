@@ -11,6 +11,7 @@ import './types/repository.ts';
 import './types/ref.ts';
 import './types/repositoryCollaborators.ts';
 import './types/repositoryMutations.ts';
+import './types/cloneTemplateRepository.ts';
 import './types/repositoryGithub.ts';
 import './types/topic.ts';
 import './types/repositoryTransfer.ts';

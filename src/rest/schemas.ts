@@ -123,6 +123,7 @@ import { NotificationCount, NotificationSubject, NotificationThread } from './st
 import { EditReactionOption, Reaction } from './structs/reaction.ts';
 import {
   CreateRepoOption,
+  GenerateRepoOption,
   EditRepoOption,
   ExternalTracker,
   ExternalWiki,
@@ -370,6 +371,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreatePullReviewOptions,
   CreateReleaseOption,
   CreateRepoOption,
+  GenerateRepoOption,
   CreateTagOption,
   CreateTagProtectionOption,
   EditTagProtectionOption,

@@ -40,6 +40,7 @@ import { issueReactionRoutes } from './repo/issueReactions.ts';
 import { issuePinRoutes } from './repo/issuePins.ts';
 import { trackedTimeRoutes } from './repo/times.ts';
 import { forkRoutes } from './repo/forks.ts';
+import { generateRoutes } from './repo/generate.ts';
 import { gitHookRoutes } from './repo/gitHooks.ts';
 import { migrateRoutes } from './repo/migrate.ts';
 import { mirrorRoutes } from './repo/mirrors.ts';
@@ -149,6 +150,7 @@ export const allRoutes: readonly RouteDef[] = [
   ...issuePinRoutes,
   ...trackedTimeRoutes,
   ...forkRoutes,
+  ...generateRoutes,
   ...gitHookRoutes,
   ...migrateRoutes,
   ...mirrorRoutes,

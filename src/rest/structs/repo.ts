@@ -127,6 +127,23 @@ export const CreateRepoOption = z.object({
 });
 export type CreateRepoOption = z.infer<typeof CreateRepoOption>;
 
+/** Gitea `GenerateRepoOption` (owner and name required; the name rules are checked by the service). */
+export const GenerateRepoOption = z.object({
+  owner: z.string(),
+  name: z.string(),
+  description: optStr,
+  private: optBool,
+  default_branch: optStr,
+  git_content: optBool,
+  topics: optBool,
+  git_hooks: optBool,
+  webhooks: optBool,
+  avatar: optBool,
+  labels: optBool,
+  protected_branch: optBool,
+});
+export type GenerateRepoOption = z.infer<typeof GenerateRepoOption>;
+
 /** Gitea `SearchResults` of GET /repos/search. */
 export const SearchResults = z.object({ ok: z.boolean(), data: z.array(Repository) });
 

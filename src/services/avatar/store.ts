@@ -2,7 +2,7 @@
 // `<DATA_DIR>/repo-avatars/<hash>` for repositories (Gitea's layout, the file named by the row's `avatar`).
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AvatarSettings } from '../../config.ts';
 
@@ -56,4 +56,17 @@ export async function openAvatarFile(
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) return null;
   return { stream: createReadStream(file), size: info.size, mtime: info.mtime };
+}
+
+/**
+ * Copies a stored avatar for another owner (Gitea GenerateAvatar): the same image under the new owner's hash.
+ * Returns the new hash, '' when `hash` names no stored file.
+ */
+export async function copyAvatarFile(settings: AvatarSettings, kind: AvatarKind, hash: string, ownerId: number): Promise<string> {
+  if (!isStoredAvatarHash(hash)) return '';
+  const data = await readFile(path.join(dirOf(settings, kind), hash)).catch(() => null);
+  if (!data) return '';
+  const next = hashAvatar(ownerId, data);
+  await writeAvatarFile(settings, kind, next, data);
+  return next;
 }

@@ -3,7 +3,7 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../err
 import { requireWriter } from '../access/guards.ts';
 import { orgAccess } from '../access/orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { createRepo, ownerPermission, type RepoOwnerRef } from '../repo/create.ts';
+import { createRepo, ownerPermission, ownerRefFor } from '../repo/create.ts';
 import { loadApiRepos, type RepoWithPermission } from '../repo/repoRows.ts';
 import { validateRepoNameSyntax } from '../repo/validate.ts';
 import { checkCloneAddress, parseCloneAddress } from './address.ts';
@@ -63,11 +63,6 @@ async function migrationOwner(cx: ServiceContext, viewer: Models.User, input: Mi
   return owner;
 }
 
-function ownerRef(viewer: Models.User, owner: Models.User): RepoOwnerRef {
-  if (owner.id === viewer.id) return { kind: 'viewer' };
-  return owner.type === 'ORGANIZATION' ? { kind: 'org', org: owner.name } : { kind: 'user', username: owner.name };
-}
-
 function credentialsOf(input: MigrateInput): RemoteCredentials {
   const given = { username: input.authUsername ?? '', password: input.authPassword ?? '', token: input.authToken ?? '' };
   if (given.username || given.password || given.token) return given;
@@ -124,7 +119,7 @@ export async function migrateRepo(cx: ServiceContext, input: MigrateInput): Prom
   try {
     const created = await createRepo(
       cx,
-      ownerRef(viewer, owner),
+      ownerRefFor(viewer, owner),
       { name: input.repoName, description: input.description ?? '', private: input.private ?? false },
       {
         data: { status: 'BEING_MIGRATED', isMirror: mirror, originalUrl: cloneUrl, originalServiceType: svc.type },

@@ -122,6 +122,12 @@ async function resolveOwner(cx: ServiceContext, viewer: Models.User, ref: RepoOw
   return access.org;
 }
 
+/** How createRepo names an owner already resolved (and checked) by the caller: the viewer, an organization or another user. */
+export function ownerRefFor(viewer: Models.User, owner: Models.User): RepoOwnerRef {
+  if (owner.id === viewer.id) return { kind: 'viewer' };
+  return owner.type === 'ORGANIZATION' ? { kind: 'org', org: owner.name } : { kind: 'user', username: owner.name };
+}
+
 /** Gitea's CanCreateRepoIn: the owner's max_repo_creation (-1 = the site default, unlimited). */
 function checkLimit(viewer: Models.User, owner: Models.User): void {
   if (viewer.isAdmin || owner.maxRepoCreation < 0) return;
@@ -134,7 +140,10 @@ function checkLimit(viewer: Models.User, owner: Models.User): void {
 
 /** What a migration adds to a new repository: columns (status, mirror flag, original URL) and rows written in its transaction. */
 export interface CreateRepoExtra {
-  data?: Pick<Models.Prisma.RepositoryUncheckedCreateInput, 'status' | 'isMirror' | 'originalUrl' | 'originalServiceType'>;
+  data?: Pick<
+    Models.Prisma.RepositoryUncheckedCreateInput,
+    'status' | 'isMirror' | 'originalUrl' | 'originalServiceType' | 'templateId' | 'trustModel'
+  >;
   inTx?: (tx: DbTx, repo: Models.Repository) => Promise<void>;
   /** The git directory exists already (an unadopted repository): it is configured and read, not created. */
   adopt?: boolean;

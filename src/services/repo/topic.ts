@@ -53,6 +53,13 @@ async function removeFromRepo(tx: DbLike, repoId: number, topicId: number): Prom
   return count > 0;
 }
 
+/** Gives repository `toRepoId` the topics of `fromRepoId` (Gitea GenerateTopics). */
+export async function copyRepoTopics(tx: DbLike, fromRepoId: number, toRepoId: number): Promise<void> {
+  const rows = await tx.repoTopic.findMany({ where: { repoId: fromRepoId }, select: { topic: { select: { name: true } } } });
+  for (const r of rows) await addToRepo(tx, toRepoId, r.topic.name);
+  await syncRepoTopics(tx, toRepoId);
+}
+
 /** A repository (any unit readable) for reads of its topics. */
 async function readableRepo(cx: ServiceContext, ref: RepoRef): Promise<Models.Repository> {
   requireTokenScope(cx, 'repository', 'read');
