@@ -288,6 +288,7 @@ const REF_WRITERS = [
   { module: 'createTag', importNames: ['createTag'], owners: [REF_MODULE] },
   { module: 'remoteMirror', importNames: ['fetchMirror'], owners: [REF_MODULE] },
   { module: 'writeInitialCommit', owners: ['src/services/repo/create.ts'] },
+  { module: 'commitTemplateTree', importNames: ['commitTemplateTree'], owners: ['src/services/repo/templateContent.ts'] },
   { module: 'fork', importNames: ['forkRepository'], owners: ['src/services/repo/fork.ts'] },
 ];
 const refWriterPatterns = (file) =>

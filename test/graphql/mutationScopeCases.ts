@@ -664,6 +664,30 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       publicOnlyExempt: ADMIN_ONLY,
     },
   ],
+  cloneTemplateRepository: [
+    {
+      rest: 'POST /repos/{template_owner}/{template_repo}/generate',
+      input: async (fx) => {
+        const r = await fx.repo({ git: true });
+        const row = await fx.rest('PATCH', `/repos/${r.owner}/${r.name}`, { template: true });
+        const root = await fx.rest('GET', '/user');
+        return {
+          repositoryId: encodeGlobalID('Repository', row.id as number),
+          ownerId: encodeGlobalID('User', root.id as number),
+          name: fx.name('gen'),
+          visibility: 'PRIVATE',
+        };
+      },
+    },
+  ],
+  renameUser: [
+    {
+      rest: 'POST /admin/users/{username}/rename',
+      input: async (fx) => ({ login: await fx.newUser(), newLogin: fx.name('renamed') }),
+      publicOnlyExempt: ADMIN_ONLY,
+    },
+  ],
+  renameOrganization: [{ rest: 'POST /orgs/{org}/rename', input: async (fx) => ({ login: await fx.org(), newLogin: fx.name('org') }) }],
   updateRepository: [{ rest: 'PATCH /repos/{owner}/{repo}', input: async (fx) => ({ ...(await repoIdInput(fx)), isPrivate: false }) }],
   deleteRepository: [{ rest: 'DELETE /repos/{owner}/{repo}', input: repoInput }],
   createRef: [

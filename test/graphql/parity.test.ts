@@ -94,9 +94,9 @@ describe.each(PROVIDERS)('REST and GraphQL show the same things (%s)', (provider
       return node ? { items: [text(node, name)], total: 1 } : NONE;
     };
 
-  const repoConn = (repo: string, field: string, name: string) =>
+  const repoConn = (repo: string, field: string, name: string, args = '') =>
     gqlConn(
-      `{ repository(owner: "acorg", name: "${repo}") { ${field}(first: 50) { totalCount nodes { ${name} } } } }`,
+      `{ repository(owner: "acorg", name: "${repo}") { ${field}(first: 50${args}) { totalCount nodes { ${name} } } } }`,
       `repository.${field}`,
       name,
     );
@@ -254,7 +254,7 @@ describe.each(PROVIDERS)('REST and GraphQL show the same things (%s)', (provider
     {
       name: 'branches of acorg/secret',
       rest: restList('/repos/acorg/secret/branches?limit=50', 'name'),
-      graphql: repoConn('secret', 'refs', 'name'),
+      graphql: repoConn('secret', 'refs', 'name', ', refPrefix: "refs/heads/"'),
       expect: { coder: ['feature', 'main'], issuer: [], anonymous: [] },
     },
     {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { deployMigrations, type DbProvider } from '../../src/db/migrate/engine.ts';
-import { dropStalePooled, parkPooled, takePooled } from './pgPool.ts';
+import { dropStalePooled, migrationHistory, parkPooled, takePooled } from './pgPool.ts';
 import { databaseUrl, retryWhileInUse, withServer } from './pgServer.ts';
 
 /**
@@ -82,13 +82,20 @@ async function newDatabase(provider: DbProvider, template: string | null): Promi
     // A test database need not survive a server crash: commits do not wait for the WAL flush.
     await c.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
   });
-  if (template) await withServer((c) => c.query(newInstallation()), name);
+  // The migration history as the suite found it: a suite that rewrites it (the migration tests) leaves a database
+  // that is dropped, not parked.
+  const history = template
+    ? await withServer(async (c) => {
+        await c.query(newInstallation());
+        return migrationHistory(c);
+      }, name)
+    : null;
   return {
     provider,
     url: databaseUrl(name),
     dataDir,
     async drop() {
-      if (template) await parkPooled(name, template);
+      if (template && history !== null) await parkPooled(name, template, history);
       else await withServer((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -57,16 +57,26 @@ function resetStatement(c: pg.Client, template: string): Promise<string> {
   return found;
 }
 
+/** The migration history table's rows as one text: what the suite must leave as it found it to be parked. */
+export async function migrationHistory(c: pg.Client): Promise<string> {
+  const { rows } = await c.query<{ h: string | null }>(
+    `SELECT string_agg(concat_ws(',', "id", "migration_name", "checksum", "finished_at", "rolled_back_at", "applied_steps_count"), E'\\n' ORDER BY "id") AS h FROM "_prisma_migrations"`,
+  );
+  return rows[0]?.h ?? '';
+}
+
 /**
- * Empties test database `name` (a copy of `template`) and parks it for the next suite; drops it when that fails.
+ * Empties test database `name` (a copy of `template`) and parks it for the next suite; drops it when that fails or
+ * when the suite changed its migration history (`history`, as the suite found it), which emptying cannot restore.
  * Sessions left on it (a server process a test killed, a pool not yet closed) are ended first.
  */
-export async function parkPooled(name: string, template: string): Promise<void> {
+export async function parkPooled(name: string, template: string, history: string): Promise<void> {
   const endSessions = (c: pg.Client) =>
     c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
   try {
     await withServer(endSessions);
     await withServer(async (c) => {
+      if ((await migrationHistory(c)) !== history) throw new Error(`${name}: the suite changed the migration history`);
       await c.query(await resetStatement(c, template));
     }, name);
     const parked = newName(freePrefix(template));

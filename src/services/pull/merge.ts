@@ -182,6 +182,9 @@ export async function mergePullRequest(
           if (!overridden || !isDomainError(err) || err.data.notReady !== true) throw err;
         }
       }
+      // Gitea isSignedIfRequired (forced merges too): a branch requiring signed commits takes only merges the server
+      // signs, and no signing key is configured (Gitea ErrWontSign{nokey}).
+      if (rule?.row.requireSignedCommits) throw mergeNotAllowed('wont sign: nokey', { pullId: rows.pull.id, branch: rows.pull.baseBranch });
       try {
         await requireNoOpenDependencies(cx.db, rows.issue);
       } catch (err) {

@@ -30,6 +30,7 @@ const DOORS: Record<string, 'branch' | 'tag' | { none: string }> = {
   'POST /repos/{owner}/{repo}/merge-upstream': 'branch',
   'POST /repos/{owner}/{repo}/forks': { none: 'creates a new repository; its route file also holds merge-upstream' },
   'POST /repos/{owner}/{repo}/contents': 'branch',
+  'POST /repos/{owner}/{repo}/diffpatch': 'branch',
   'POST /repos/{owner}/{repo}/contents/{filepath}': 'branch',
   'PUT /repos/{owner}/{repo}/contents/{filepath}': 'branch',
   'DELETE /repos/{owner}/{repo}/contents/{filepath}': 'branch',
@@ -241,6 +242,10 @@ describe.each(PROVIDERS)('every door refuses to move a protected branch for a wr
       const files = [{ operation: 'create', path: 'multi.txt', content: b64('x\n') }];
       forbidden(await api('POST', '/repos/own/doors/contents', 'wri', { branch: 'rel', files }));
       forbidden(await api('POST', '/repos/own/doors/contents', 'wri', { branch: 'main', new_branch: 'locked/files', files }));
+    },
+    'POST /repos/{owner}/{repo}/diffpatch': async () => {
+      const content = ['--- /dev/null', '+++ b/patched.txt', '@@ -0,0 +1 @@', '+x', ''].join('\n');
+      forbidden(await api('POST', '/repos/own/doors/diffpatch', 'wri', { branch: 'rel', content }));
     },
     'POST /repos/{owner}/{repo}/contents/{filepath}': async () => {
       forbidden(await api('POST', '/repos/own/doors/contents/new.txt', 'wri', { branch: 'rel', content: b64('x\n') }));

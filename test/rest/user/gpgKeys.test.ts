@@ -241,6 +241,16 @@ describe.each(PROVIDERS)('GPG keys and signed commits (%s)', (provider) => {
 
     const write = await api('POST', '/repos/alice/demo/contents/api.txt', 'alice', { content: Buffer.from('x').toString('base64') });
     expect(write).toMatchObject({ status: 403, json: { message: 'user cannot commit to repo [user: alice]' } });
+
+    // The server signs nothing, so no merge can land on the branch (Gitea ErrWontSign), even a forced one.
+    const tip = (await api('GET', '/repos/alice/demo/branches/main', 'alice')).json.commit as { id: string };
+    await f.push('alice', 'demo', 'alice', 'feature', { 'feature.txt': 'feature\n' });
+    const { json: pull } = await f.open('alice', 'demo', 'alice', { head: 'feature', base: 'main' });
+    for (const body of [{ Do: 'merge' }, { Do: 'squash', force_merge: true }]) {
+      const merge = await api('POST', `/repos/alice/demo/pulls/${String(pull.number)}/merge`, 'alice', body);
+      expect(merge).toMatchObject({ status: 405, json: { message: 'wont sign: nokey' } });
+    }
+    expect((await api('GET', '/repos/alice/demo/branches/main', 'alice')).json.commit).toMatchObject({ id: tip.id });
   });
 
   it('answers that no signing key is configured', async () => {
