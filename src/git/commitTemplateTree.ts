@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { identityEnv, type GitIdentity } from './identity.ts';
+import { parseLsTree } from './readTreePath.ts';
 import { runGit, runGitResult } from './run.ts';
 
 /** A file of the template's tree as the new commit keeps it (`oid`) or rewrites it (`content`). */
@@ -22,15 +23,7 @@ export async function listTemplateTree(gitDir: string, branch: string): Promise<
   const found = await runGitResult(gitDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}^{commit}`]);
   if (found.code !== 0) return null;
   const out = await runGit(gitDir, ['ls-tree', '-r', '-z', '--end-of-options', found.stdout.toString('utf8').trim()]);
-  return out
-    .toString('utf8')
-    .split('\0')
-    .filter(Boolean)
-    .map((line) => {
-      const tab = line.indexOf('\t');
-      const [mode = '', type = 'blob', oid = ''] = line.slice(0, tab).split(' ');
-      return { mode, type: type === 'commit' ? 'commit' : 'blob', oid, path: line.slice(tab + 1) };
-    });
+  return parseLsTree(out).map((e) => ({ mode: e.mode, type: e.type === 'commit' ? 'commit' : 'blob', oid: e.sha, path: e.path }));
 }
 
 /** A blob's bytes. */

@@ -12,7 +12,8 @@ export interface TreeEntry {
   name: string;
 }
 
-function parseLsTree(out: Buffer): TreeEntry[] {
+/** Entries of `git ls-tree -z` output (with `-l`, their sizes). */
+export function parseLsTree(out: Buffer): TreeEntry[] {
   return out
     .toString('utf8')
     .split('\0')
