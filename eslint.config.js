@@ -72,8 +72,9 @@ const layers = [
       'src/ssh/settings.ts',
     ],
   },
-  // Leaf modules every layer may use: the domain errors and where the checkout is (src/paths.ts).
-  { category: 'base', pattern: ['src/errors.ts', 'src/paths.ts'] },
+  // Leaf modules every layer may use: the domain errors, where the checkout is (src/paths.ts) and packages loaded at
+  // their first use (src/lazyPackage.ts).
+  { category: 'base', pattern: ['src/errors.ts', 'src/paths.ts', 'src/lazyPackage.ts'] },
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
   { category: 'service', pattern: 'src/services/*/**', capture: ['domain', 'file'] },

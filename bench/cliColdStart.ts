@@ -38,7 +38,7 @@ const commands: Array<[string, (i: number) => string[]]> = [
   ],
 ];
 console.log(
-  `load average before: ${loadavg()
+  `node ${process.version}; load average before: ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );

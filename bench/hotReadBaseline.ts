@@ -119,28 +119,27 @@ export function startBaseline(provider: DbProvider, url: string, opts: ConvertOp
   }
 
   async function apiRepo(repo: Models.Repository, units: Pick<Models.RepoUnit, 'type' | 'config'>[]): Promise<ApiRepoRow> {
-    const counts = `SELECT
+    // One statement for the language, the licenses and the counts, as the server does (src/services/repo/repoRows.ts).
+    const facts = `SELECT
+      (SELECT "language" FROM "LanguageStat" WHERE "repoId" = ? AND "isPrimary" = ? ORDER BY "id" LIMIT 1) AS "language",
+      (SELECT string_agg("license", ? ORDER BY "license") FROM "RepoLicense" WHERE "repoId" = ?) AS "licenses",
       (SELECT COUNT(*) FROM "Release" WHERE "repoId" = ? AND "isDraft" = ? AND "isTag" = ?) AS "numReleases",
       (SELECT COUNT(*) FROM "Branch" WHERE "repoId" = ? AND "isDeleted" = ?) AS "numBranches"`;
-    const [owner, languages, licenses, [count]] = await Promise.all([
+    const [owner, [f]] = await Promise.all([
       rows('User', 'SELECT * FROM "User" WHERE "id" = ?', [repo.ownerId]),
-      rows<'LanguageStat', { language: string }>(
-        'LanguageStat',
-        'SELECT "language" FROM "LanguageStat" WHERE "repoId" = ? AND "isPrimary" = ?',
-        [repo.id, true],
-      ),
-      rows<'RepoLicense', { license: string }>('RepoLicense', 'SELECT "license" FROM "RepoLicense" WHERE "repoId" = ? ORDER BY "license"', [
-        repo.id,
-      ]),
-      reads.all(counts, [repo.id, false, false, repo.id, false]) as Promise<Row[]>,
+      reads.all(facts, [repo.id, true, '\n', repo.id, repo.id, false, false, repo.id, false]) as Promise<Row[]>,
     ]);
     return {
       ...repo,
       owner: owner[0]!,
       units,
-      languageStats: languages,
-      licenses,
-      _count: { releases: Number(count!.numReleases), branches: Number(count!.numBranches) },
+      languageStats: f!.language ? [{ language: String(f!.language) }] : [],
+      licenses: f!.licenses
+        ? String(f!.licenses)
+            .split('\n')
+            .map((license) => ({ license }))
+        : [],
+      _count: { releases: Number(f!.numReleases), branches: Number(f!.numBranches) },
       mirror: null,
       transfer: null,
       forkOf: null,

@@ -15,10 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
-import { createSystemContext } from '../src/services/context.ts';
-import * as tokenService from '../src/services/user/token.ts';
-import * as userService from '../src/services/user/user.ts';
 import { startBaseline } from './hotReadBaseline.ts';
+import { createBenchUsersWithToken } from './benchUser.ts';
 import { scratchDatabase, type Provider } from './scratchDb.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
@@ -69,17 +67,7 @@ async function runProvider(provider: Provider): Promise<Row[]> {
   );
   const bare = baseline.app;
   try {
-    const sys = createSystemContext(app.deps);
-    for (const name of ['bench', 'ann', 'bob']) {
-      await userService.createUser(sys, {
-        username: name,
-        email: `${name}@example.com`,
-        password: 'bench-password-1',
-        mustChangePassword: false,
-      });
-    }
-    const { secret: token } = await tokenService.createAccessToken(sys, { username: 'bench', name: 'bench', scopes: ['all'] });
-    const auth = { authorization: `token ${token}` };
+    const { auth } = await createBenchUsersWithToken(app);
     const call = async (method: string, url: string, body?: unknown) => {
       const res = await fetch(base + url, {
         method,
@@ -162,10 +150,16 @@ async function runProvider(provider: Provider): Promise<Row[]> {
       } as Row & { url: string });
     }
     // Both servers warm up first (JIT, caches): otherwise the first case measures a cold server against a warm one.
+    // 500 requests each, 10 at a time, from this process (an autocannon process per warm-up cost ~2 s to start).
+    const warm = async (url: string, headers: Record<string, string>) => {
+      for (let round = 0; round < 50; round++) {
+        await Promise.all(Array.from({ length: 10 }, async () => (await fetch(url, { headers })).arrayBuffer()));
+      }
+    };
     for (const [i, row] of rows.entries()) {
       const r = row as Row & { url: string };
-      await autocannon(base + r.url, cases[i]!.headers ?? {}, 1);
-      await autocannon(bareBase + r.url, cases[i]!.headers ?? {}, 1);
+      await warm(base + r.url, cases[i]!.headers ?? {});
+      await warm(bareBase + r.url, cases[i]!.headers ?? {});
     }
     for (const [i, row] of rows.entries()) {
       const r = row as Row & { url: string };

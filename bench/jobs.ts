@@ -56,7 +56,7 @@ async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }
 }
 
 async function client(url: string): Promise<Db> {
-  const db = createDb({ provider, url });
+  const db = await createDb({ provider, url });
   await prepareDb(db, provider);
   return db;
 }

@@ -24,7 +24,7 @@ import { notificationJobHandler } from './services/notification/fanOut.ts';
 import { autoWatchSubscriber } from './services/watch/autoWatch.ts';
 import { manualMergeFollowUp } from './services/pull/manualMerge.ts';
 import { Notifier } from './notify/notifier.ts';
-import { refreshPullsFollowUp } from './services/pull/refresh.ts';
+import { refreshBaseJobHandler, refreshPullsFollowUp } from './services/pull/refresh.ts';
 import { openApiDocument, restApi, API_BODY_LIMIT } from './rest/plugin.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from './services/context.ts';
 import { cronTasks } from './services/cron/tasks.ts';
@@ -55,6 +55,7 @@ import { loggerOptions } from './logger.ts';
 import { mountLanding } from './web/landing.ts';
 import { downloadRoutes } from './rest/downloads.ts';
 import { attachmentSweepSubscriber } from './services/attachment/orphans.ts';
+import { actionsFilesSweepSubscriber } from './services/actions/orphanFiles.ts';
 import { releaseTagSyncFollowUp } from './services/release/tagSync.ts';
 import { mountSwaggerUi } from './web/swaggerUi.ts';
 import { mountWebFiles } from './rest/webFiles.ts';
@@ -68,8 +69,8 @@ import { actionsTriggerHandler, actionsTriggerSubscriber } from './services/acti
 import { migrateJobHandler } from './services/migration/migrateJob.ts';
 import { mirrorSyncHandler } from './services/migration/mirrorSync.ts';
 import { pushMirrorFollowUp, pushMirrorHandler } from './services/migration/pushMirror.ts';
-import { loadHostKeys, type HostKey } from './ssh/hostKeys.ts';
-import { SshServer } from './ssh/server.ts';
+import type { HostKey } from './ssh/hostKeys.ts';
+import type { SshServer } from './ssh/server.ts';
 
 /** How long a connection accepted just before the listener closed may take to send its request. */
 const FRESH_CONNECTION_GRACE_MS = 1000;
@@ -145,12 +146,12 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   };
   const baseDb =
     opts.db ??
-    createDb({
+    (await createDb({
       provider: config.dbProvider,
       url: config.databaseUrl,
       onQuery: countStatement,
       lockWaitMs: config.transactionTimeoutMs,
-    });
+    }));
   if (ownsDb) await prepareDb(baseDb, config.dbProvider);
   // Namespaces what this process publishes outside itself (Redis, PostgreSQL advisory locks).
   const installation = await readInstallation(baseDb);
@@ -217,6 +218,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   notifier.subscribeInTransaction(autoWatchSubscriber());
   jobs.register(notificationJobHandler(deps));
   notifier.subscribe(attachmentSweepSubscriber(db, config.attachments));
+  notifier.subscribe(actionsFilesSweepSubscriber(db, config.dataDir));
   // Webhooks: events become prepare jobs in their transaction; prepare writes the deliveries, deliver sends them.
   notifier.subscribeInTransaction(webhookSubscriber(config));
   jobs.register(prepareHandler(deps));
@@ -258,6 +260,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       licenseFollowUp,
     ]),
   );
+  jobs.register(refreshBaseJobHandler(deps));
   jobs.register(licenseJobHandler(deps));
   // Migrations, pull mirror syncs and push mirrors (services/migration).
   jobs.register(migrateJobHandler(deps));
@@ -293,8 +296,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   if (config.runnerRegistrationToken) await seedInstanceRegistrationToken(createSystemContext(deps), config.runnerRegistrationToken);
   const graphql = mountGraphql(server, deps);
 
-  const swagger = openApiDocument(deps);
-  server.get('/swagger.v1.json', async () => swagger);
+  // Built on the first request (then kept), not at start: converting every route's zod schemas took ~0.1 s of each start.
+  server.get('/swagger.v1.json', async () => openApiDocument(deps));
   mountSwaggerUi(server, config);
   mountLanding(server, config);
   mountWebFiles(server, deps);
@@ -327,6 +330,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     async listenSsh() {
       if (!config.ssh.startServer) return null;
       if (ssh) throw new Error('the SSH server is already listening');
+      // Imported here: ssh2 is loaded only by servers that run SSH (~70 ms of each start otherwise).
+      const [{ loadHostKeys }, { SshServer }] = await Promise.all([import('./ssh/hostKeys.ts'), import('./ssh/server.ts')]);
       const hostKeys = await loadHostKeys(config.ssh.hostKeyDir);
       ssh = new SshServer(deps, config.ssh, hostKeys, server.log.child({ component: 'ssh' }));
       return { address: await ssh.listen(), hostKeys };

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { ioredisModule as ioredis } from '../lazyPackage.ts';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { LimiterFactory } from './loginThrottle.ts';
 
@@ -14,7 +14,7 @@ export interface SharedLimiters {
  * `namespace` (src/db/installation.ts), so installations sharing one Redis keep their own counters.
  */
 export function redisLimiters(redisUrl: string, namespace: string, onError: (err: unknown) => void): SharedLimiters {
-  const client = new Redis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 3 });
+  const client = new (ioredis().Redis)(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 3 });
   client.on('error', onError);
   return {
     factory: (opts) => new RateLimiterRedis({ ...opts, keyPrefix: `${namespace}${opts.keyPrefix}`, storeClient: client }),

@@ -6,7 +6,9 @@
 // The CLI's commands import their code lazily, and the bundle is split at those imports (dist/forgegraph.mjs, the
 // entry, and dist/chunks/): `forgegraph --version` loads the entry alone, `admin user create` the database and the
 // user services, never the HTTP server or the GraphQL schema. Plain JavaScript: the command runs it without tsx.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +21,61 @@ export const BUNDLE = path.join(DIST, 'forgegraph.mjs');
 /** Chunks of earlier builds are removed once this old (a process started from such a build may still import one). */
 const KEEP_OLD_CHUNKS_MS = 3_600_000;
 
+/** Where Prisma's generated client fetches its query compiler: a module holding the WebAssembly as base64 text. */
+const WASM_IMPORT =
+  /const \{ wasm \} = await import\("(@prisma\/client\/runtime\/query_compiler_[\w.]+)\.wasm-base64\.mjs"\)\s*return await decodeBase64AsWasm\(wasm\)/;
+
+/**
+ * Prisma's generated client (src/generated/<provider>/internal/class.ts) imports its query compiler as a module
+ * whose one export is the WebAssembly in base64: 4.2 MB of source text and a 4.2 MB string, both held by the
+ * process for as long as it runs, and decoded at its first query. In the bundle the client reads the WebAssembly
+ * from a file written next to the chunks instead (bench/coldStart.ts, idle heap). Files of the chunks directory
+ * are named by their content, as the chunks are.
+ */
+function prismaWasmFromFile(wasmFiles) {
+  const require = createRequire(path.join(ROOT, 'package.json'));
+  return {
+    name: 'prisma-wasm-from-file',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]generated[\\/]\w+[\\/]internal[\\/]class\.ts$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const match = WASM_IMPORT.exec(source);
+        if (!match) throw new Error(`${args.path}: Prisma's query compiler import has changed; update WASM_IMPORT in src/bin/bundle.js`);
+        const base64 = readFileSync(require.resolve(`${match[1]}.wasm-base64.mjs`), 'utf8');
+        const bytes = Buffer.from(/"([A-Za-z0-9+/=]+)"/.exec(base64)?.[1] ?? '', 'base64');
+        if (!globalThis.WebAssembly.validate(bytes)) throw new Error(`${match[1]}.wasm-base64.mjs: not WebAssembly`);
+        const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 8);
+        const name = `${path.basename(match[1])}-${hash}.wasm`;
+        wasmFiles.set(path.join(DIST, 'chunks', name), bytes);
+        const read = `const { readFile } = await import('node:fs/promises')
+    return new WebAssembly.Module(await readFile(new URL(import.meta.url.includes('/chunks/') ? './${name}' : './chunks/${name}', import.meta.url)))`;
+        return { contents: source.replace(WASM_IMPORT, read), loader: 'ts' };
+      });
+    },
+  };
+}
+
+/**
+ * Packages bundled in, though the bundle leaves packages to node_modules. Node loads an ES module package file by
+ * file: linguist-languages is 833 modules of one object each, GraphQL Yoga and the GraphQL Tools it loads ~760,
+ * Pothos, zod, jose, protobuf and Connect ~350 more. Each file is a module Node resolves, reads and keeps, with its
+ * source text. Bundled, they are a few chunks (bench/coldStart.ts: ready time and idle RSS). Every importer of these
+ * is bundled too, so each stays one copy (Pothos' plugins share @pothos/core's classes); graphql itself stays in
+ * node_modules, the one copy the tests' sources load too.
+ */
+const BUNDLED_PACKAGES =
+  /^(linguist-languages|graphql-yoga|@graphql-yoga\/[^/]+|@graphql-tools\/[^/]+|@envelop\/[^/]+|@whatwg-node\/[^/]+|@repeaterjs\/repeater|@pothos\/[^/]+|zod|jose|@bufbuild\/protobuf|@connectrpc\/[^/]+)(\/|$)/;
+
+/** Packages stay in node_modules (as esbuild's `packages: 'external'`), but for BUNDLED_PACKAGES. */
+function externalPackages() {
+  return {
+    name: 'external-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED_PACKAGES.test(args.path) ? undefined : { path: args.path, external: true }));
+    },
+  };
+}
+
 /**
  * Builds the bundle and its source maps. Chunks are named by their content, so a process running an earlier build
  * never reads a new chunk in place of its own; each file is written whole (temporary file, rename) and the entry
@@ -26,6 +83,7 @@ const KEEP_OLD_CHUNKS_MS = 3_600_000;
  */
 export async function bundle() {
   const { build } = await import('esbuild');
+  const wasmFiles = new Map();
   const result = await build({
     entryPoints: { forgegraph: path.join(ROOT, 'src/main.ts') },
     bundle: true,
@@ -33,16 +91,22 @@ export async function bundle() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
     sourcemap: 'linked',
+    // Stack traces need the mappings only. The sources' text would be held in memory by every long-running process
+    // (process.setSourceMapsEnabled parses each map when its chunk loads): several MB for nothing.
+    sourcesContent: false,
     outdir: DIST,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
     write: false,
     logLevel: 'warning',
+    plugins: [prismaWasmFromFile(wasmFiles), externalPackages()],
+    // CommonJS code bundled in (@whatwg-node/fetch) requires packages left in node_modules.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
   const isEntry = (file) => file.path === BUNDLE || file.path === `${BUNDLE}.map`;
-  const files = [...result.outputFiles.filter((f) => !isEntry(f)), ...result.outputFiles.filter(isEntry)];
+  const wasm = [...wasmFiles].map(([file, contents]) => ({ path: file, contents }));
+  const files = [...wasm, ...result.outputFiles.filter((f) => !isEntry(f)), ...result.outputFiles.filter(isEntry)];
   for (const file of files) {
     mkdirSync(path.dirname(file.path), { recursive: true });
     const tmp = `${file.path}.${process.pid}.tmp`;

@@ -6,10 +6,12 @@
 // and says so on stderr, so an edited checkout never runs stale code. Only when the rebuild fails (a read-only
 // checkout) does it run the TypeScript sources through tsx, saying so too: they are several times slower to load.
 import { readdirSync, statSync } from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { bundle, BUNDLE } from './bundle.js';
+import { compactHeap } from './heapShape.js';
 
 // A production process unless told otherwise (NODE_ENV=development shows internal errors to GraphQL clients). Set
 // before anything loads graphql-js, which reads it once: outside production it checks every type test against a
@@ -51,12 +53,20 @@ async function freshBundle() {
 }
 
 // The long-running commands map stack traces to the sources. The short ones (admin, migrate, --version) print
-// messages, not stacks, and run Prisma's query compiler (WebAssembly) only for a moment: its baseline code is enough,
-// and optimising it on background threads cost more CPU than the whole rest of `admin user create`.
-const longRunning = ['serve', 'runner'].includes(process.argv[2] ?? '');
-if (!longRunning) v8.setFlagsFromString('--liftoff-only');
+// messages, not stacks.
+const command = process.argv[2] ?? '';
+const longRunning = ['serve', 'runner'].includes(command);
+// Prisma's query compiler (WebAssembly) runs once per query shape: Prisma caches the plans. Its baseline code is
+// enough; optimising it on background threads cost more CPU than the whole rest of `admin user create`, and the
+// optimised code kept ~45 MB resident in the server (bench/coldStart.ts, idle RSS).
+v8.setFlagsFromString('--liftoff-only');
+// The heap's growth (heapShape.js): `serve` shapes it itself once warm.
+if (command !== 'serve') compactHeap();
 
 if (await freshBundle()) {
+  // Node >= 22.1 keeps V8's compiled code of the bundle and the packages it loads on disk, next to the bundle, and
+  // reuses it at the next start (a read-only checkout merely goes without). Node 20 has no such cache.
+  module.enableCompileCache?.(path.join(root, 'dist', '.compile-cache'));
   if (longRunning) process.setSourceMapsEnabled(true);
   await import(pathToFileURL(BUNDLE).href);
 } else {

@@ -1,4 +1,5 @@
 // `forgegraph serve`: migrations, the app on its port, background work, and the graceful stop on SIGTERM/SIGINT/SIGHUP.
+import { compactHeap } from '../bin/heapShape.js';
 import { describeDatabase, loadConfig } from '../config.ts';
 import { formatDuration } from '../jobs/duration.ts';
 import { firstAdminHint } from './firstAdmin.ts';
@@ -25,7 +26,11 @@ export async function serve(): Promise<void> {
     );
   });
   await app.startBackground();
-  void app.warmUp().catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'));
+  // The heap is shaped for the long run once GraphQL is loaded (src/bin/heapShape.js).
+  void app
+    .warmUp()
+    .catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'))
+    .finally(compactHeap);
   const ms = Math.round(performance.now() - started);
   const sshLine = ssh
     ? `, SSH on ${ssh.address.address}:${ssh.address.port} with host keys ${ssh.hostKeys.map((k) => k.fingerprint).join(', ')}`

@@ -48,7 +48,7 @@ function announceDatabase(config: Config, applied: string[]): void {
 export async function withSystem<T>(fn: (cx: ServiceContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
   announceDatabase(config, await migrate(config));
-  const db: Db = createDb({ provider: config.dbProvider, url: config.databaseUrl });
+  const db: Db = await createDb({ provider: config.dbProvider, url: config.databaseUrl });
   await prepareDb(db, config.dbProvider);
   const notifier = new Notifier((s, e, err) => process.stderr.write(`subscriber ${s} failed on ${e.type}: ${String(err)}\n`));
   // Jobs the commands enqueue are run by the server's workers (this process starts none).

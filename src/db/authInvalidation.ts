@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from '../lazyPackage.ts';
 import type { DbProvider } from './migrate/engine.ts';
 import { parsePgUrl } from './migrate/pgConnectionConfig.ts';
 
@@ -68,7 +69,7 @@ function pgListener(url: string, onError: (err: unknown) => void): AuthInvalidat
   };
   const connect = () => {
     retry = null;
-    const c = new pg.Client({ ...parsePgUrl(url).config, application_name: 'forgegraph-auth-listener' });
+    const c = new (pgModule().Client)({ ...parsePgUrl(url).config, application_name: 'forgegraph-auth-listener' });
     client = c;
     c.on('notification', () => void generation++);
     c.on('error', (err) => lost(c, err));

@@ -1,5 +1,4 @@
-import { PrismaPg } from '@prisma/adapter-pg';
-import * as P from '../generated/postgresql/client.ts';
+import type * as P from '../generated/postgresql/client.ts';
 import * as S from '../generated/sqlite/client.ts';
 import type { DbProvider } from './migrate/engine.ts';
 import { CachedSqliteAdapterFactory } from './sqliteStatementCache.ts';
@@ -46,8 +45,12 @@ export interface CreateDbOptions {
   lockWaitMs?: number;
 }
 
-/** Creates the Prisma client for SQLite (better-sqlite3 adapter) or PostgreSQL (pg adapter). */
-export function createDb({ provider, url, onQuery, lockWaitMs = 10_000 }: CreateDbOptions): Db {
+/**
+ * Creates the Prisma client for SQLite (better-sqlite3 adapter) or PostgreSQL (pg adapter). The PostgreSQL client
+ * and its adapter are imported only here, when asked for: a SQLite process never parses them (their import added ~20 MB
+ * of RSS; test/db/lazyClients.test.ts).
+ */
+export async function createDb({ provider, url, onQuery, lockWaitMs = 10_000 }: CreateDbOptions): Promise<Db> {
   const log = onQuery ? [{ emit: 'event' as const, level: 'query' as const }] : [];
   if (provider === 'sqlite') {
     // timeout = SQLite busy timeout, so the CLI and the server can write the same file. Statements are prepared once
@@ -56,8 +59,9 @@ export function createDb({ provider, url, onQuery, lockWaitMs = 10_000 }: Create
     if (onQuery) client.$on('query' as never, onQuery as never);
     return client;
   }
+  const [{ PrismaPg }, { PrismaClient }] = await Promise.all([import('@prisma/adapter-pg'), import('../generated/postgresql/client.ts')]);
   const adapter = new PrismaPg({ connectionString: url, max: 10, options: `-c lock_timeout=${Math.round(lockWaitMs)}` });
-  const client = new P.PrismaClient({ adapter, log });
+  const client = new PrismaClient({ adapter, log });
   if (onQuery) client.$on('query' as never, onQuery as never);
   return client as unknown as Db;
 }

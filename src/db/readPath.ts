@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from '../lazyPackage.ts';
 import type { DbLike, QueryEvent } from './client.ts';
 import type { DbProvider } from './migrate/engine.ts';
 import { parsePgUrl } from './migrate/pgConnectionConfig.ts';
@@ -136,12 +137,12 @@ const pgTypes = {
   getTypeParser: ((oid: number, format?: string) => {
     if (oid === TIMESTAMP_OID) return (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
     if (oid === INT8_OID) return (s: string) => BigInt(s);
-    return pg.types.getTypeParser(oid, format as 'text');
+    return pgModule().types.getTypeParser(oid, format as 'text');
   }) as typeof pg.types.getTypeParser,
 };
 
 function pgReadPath(url: string, onQuery: (e: QueryEvent) => void): ReadPath {
-  const pool = new pg.Pool({ ...parsePgUrl(url).config, max: 4, application_name: 'forgegraph-reads', types: pgTypes });
+  const pool = new (pgModule().Pool)({ ...parsePgUrl(url).config, max: 4, application_name: 'forgegraph-reads', types: pgTypes });
   pool.on('error', () => undefined); // an idle client lost: the pool replaces it on the next query
   const names = new Map<string, string>();
   const nameOf = (sql: string): string => {

@@ -1,6 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from '../lazyPackage.ts';
 import type { DbProvider } from './migrate/engine.ts';
+
+/**
+ * PostgreSQL connections for the advisory locks: the repositories that can be written at once by one instance
+ * (idle connections close after 10 s). Beyond it a writer waits for a connection, within REPO_LOCK_TIMEOUT.
+ */
+const LOCK_CONNECTIONS = 32;
 
 /** The default REPO_LOCK_TIMEOUT: how long a writer waits for a repository's lock before giving up. */
 const DEFAULT_REPO_LOCK_WAIT_MS = 120_000;
@@ -25,7 +32,7 @@ export type RepoLockObserver = (e: { waitedMs: number; heldMs: number }) => void
  * one writer at a time in this process (a promise chain per repository), and on PostgreSQL one across every
  * instance sharing the database (a session advisory lock keyed by the installation's lock class and the repository
  * id, so installations in other schemas of the same database never wait for it; taken on a connection of a small
- * dedicated pool; a killed instance's lock ends with its connection). Re-entrant within one async call
+ * dedicated pool, one connection per repository being written; a killed instance's lock ends with its connection). Re-entrant within one async call
  * chain, so a merge that deletes its head branch does not wait for itself. A writer that cannot get the lock within
  * `waitMs` fails with RepoLockTimeoutError and its section never runs.
  */
@@ -44,7 +51,10 @@ export class RepoLocks {
   constructor(provider: DbProvider, url: string, opts: { lockClass: number; waitMs?: number }) {
     this.#waitMs = opts.waitMs ?? DEFAULT_REPO_LOCK_WAIT_MS;
     this.#lockClass = opts.lockClass;
-    this.#pool = provider === 'postgresql' ? new pg.Pool({ connectionString: url, max: 5 }) : null;
+    // A section holds its connection from acquisition to release: the pool must hold one per repository being
+    // written at once, or a writer of one repository would wait for the writers of others to finish.
+    this.#pool =
+      provider === 'postgresql' ? new (pgModule().Pool)({ connectionString: url, max: LOCK_CONNECTIONS, idleTimeoutMillis: 10_000 }) : null;
     // An idle connection that breaks (the database restarted) must not crash the process.
     this.#pool?.on('error', () => undefined);
   }

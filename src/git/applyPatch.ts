@@ -20,7 +20,9 @@ export async function applyPatch(gitDir: string, parent: string | null, patch: s
     await runGit(gitDir, parent ? ['read-tree', parent] : ['read-tree', '--empty'], { env });
     const input = patch.endsWith('\n') ? patch : `${patch}\n`;
     const args = ['apply', '--cached', '--recount', '--ignore-whitespace', '--whitespace=fix', '--binary', '-3', '-'];
-    const applied = await runGitResult(gitDir, args, { env, input });
+    // With -3, git writes a file it merged three ways relative to its working directory even with --cached in a
+    // bare repository: run it in the scratch directory, never the server's.
+    const applied = await runGitResult(gitDir, args, { env, input, cwd: dir });
     if (applied.code !== 0) {
       const complaint = applied.stderr.trim() || `git apply exited with ${applied.code}`;
       throw new ValidationError(`patch does not apply: ${complaint}`, { stderr: applied.stderr });

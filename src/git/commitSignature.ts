@@ -53,13 +53,18 @@ export function parseCommitSignature(sha: string, body: Buffer): CommitSignature
   };
 }
 
-/** Reads the signatures of commits (`cat-file --batch`; `env` may add a push's quarantine). @throws NotFoundError */
-export async function readCommitSignatures(
+/**
+ * Reads objects of one type (`cat-file --batch`; `env` may add a push's quarantine) and parses each with `parse`.
+ * @throws NotFoundError when one is missing or of another type
+ */
+export async function readSignedObjects<T>(
   gitDir: string,
   shas: readonly string[],
+  type: 'commit' | 'tag',
+  parse: (sha: string, body: Buffer) => T,
   env: Record<string, string> = {},
-): Promise<Map<string, CommitSignature>> {
-  const out = new Map<string, CommitSignature>();
+): Promise<Map<string, T>> {
+  const out = new Map<string, T>();
   if (!shas.length) return out;
   const raw = await runGitOrNotFound(gitDir, ['cat-file', '--batch'], 'repository does not exist', {
     input: shas.map((s) => `${s}\n`).join(''),
@@ -68,12 +73,21 @@ export async function readCommitSignatures(
   let pos = 0;
   while (pos < raw.length) {
     const nl = raw.indexOf('\n', pos);
-    const [sha = '', type = '', size = '0'] = raw.toString('latin1', pos, nl).split(' ');
-    if (type !== 'commit') throw new NotFoundError(`commit does not exist [${sha}]`, { sha });
+    const [sha = '', found = '', size = '0'] = raw.toString('latin1', pos, nl).split(' ');
+    if (found !== type) throw new NotFoundError(`${type} does not exist [${sha}]`, { sha });
     const start = nl + 1;
     const end = start + Number(size);
-    out.set(sha, parseCommitSignature(sha, raw.subarray(start, end)));
+    out.set(sha, parse(sha, raw.subarray(start, end)));
     pos = end + 1;
   }
   return out;
+}
+
+/** Reads the signatures of commits (`cat-file --batch`; `env` may add a push's quarantine). @throws NotFoundError */
+export function readCommitSignatures(
+  gitDir: string,
+  shas: readonly string[],
+  env: Record<string, string> = {},
+): Promise<Map<string, CommitSignature>> {
+  return readSignedObjects(gitDir, shas, 'commit', parseCommitSignature, env);
 }

@@ -55,6 +55,7 @@ export function spawnGit(
   const direct = (): GitProcess =>
     spawn('git', argv, {
       env: gitEnv(env),
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
       // A fourth pipe (fd 3 of git and of the hooks it runs) when asked for: `child.stdio[3]`.
       stdio: opts.channel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
       // A timeout or an abort kills git (SIGTERM): the command then fails with exit code null.
@@ -67,6 +68,7 @@ export function spawnGit(
       args: argv,
       env: gitEnv(env),
       channel: opts.channel === true,
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     },
@@ -79,13 +81,18 @@ export interface SpawnGitOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   channel?: boolean;
+  /**
+   * The directory git runs in; by default the server's own. Commands that may write work-tree files even in a
+   * bare repository (`git apply -3` writes a three-way merged file relative to it) must be given a scratch one.
+   */
+  cwd?: string;
 }
 
 /** Runs git to its end and resolves with its exit code and output, whatever the code (merge-tree reports conflicts with 1). */
 export function runGitResult(
   gitDir: string,
   args: readonly string[],
-  opts: { input?: string; env?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal } = {},
+  opts: { input?: string; env?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal; cwd?: string } = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawnGit(gitDir, args, opts.env, opts);

@@ -2,6 +2,7 @@
 // GET …/releases/tags/{tag}, on the release service of /api/v1 (same gate: code writers; token scope write:repository).
 import type { FastifyInstance } from 'fastify';
 import * as releaseService from '../services/release/release.ts';
+import * as releaseWrites from '../services/release/releaseWrite.ts';
 import { toGithubOwner } from './convert.ts';
 import { nodeId } from './nodeId.ts';
 import { toGithubAsset } from './releaseAssets.ts';
@@ -24,7 +25,7 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
 const flag = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
 /** The fields of GitHub's release body that Gitea's release has. */
-function releaseInput(body: ReleaseBody): releaseService.UpdateReleaseInput {
+function releaseInput(body: ReleaseBody): releaseWrites.UpdateReleaseInput {
   return {
     ...(text(body.tag_name) !== undefined ? { tagName: text(body.tag_name) } : {}),
     ...(text(body.target_commitish) ? { target: text(body.target_commitish) } : {}),
@@ -68,7 +69,7 @@ export function githubReleaseRoutes(app: FastifyInstance): void {
     { config: { github: WRITE_REPO } },
     async (req, reply) => {
       const input = releaseInput(req.body ?? {});
-      const view = await releaseService.createRelease(
+      const view = await releaseWrites.createRelease(
         req.cx,
         { owner: req.params.owner, repo: req.params.repo },
         { ...input, tagName: input.tagName ?? '' },
@@ -83,7 +84,7 @@ export function githubReleaseRoutes(app: FastifyInstance): void {
     { config: { github: WRITE_REPO } },
     async (req) => {
       const id = /^\d{1,10}$/.test(req.params.id) ? Number(req.params.id) : 0;
-      const view = await releaseService.updateRelease(
+      const view = await releaseWrites.updateRelease(
         req.cx,
         { owner: req.params.owner, repo: req.params.repo },
         id,

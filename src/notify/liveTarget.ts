@@ -1,5 +1,5 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { Redis } from 'ioredis';
+import { ioredisModule as ioredis } from '../lazyPackage.ts';
 
 /** The event target of the live bus, and how to close it. */
 export interface LiveTarget {
@@ -13,8 +13,8 @@ export interface LiveTarget {
  */
 export function createLiveTarget(redisUrl: string | null, onError: (err: unknown) => void): LiveTarget {
   if (!redisUrl) return { target: new EventTarget(), close: async () => undefined };
-  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
+  const publishClient = new (ioredis().Redis)(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const subscribeClient = new (ioredis().Redis)(redisUrl, { lazyConnect: false });
   publishClient.on('error', onError);
   subscribeClient.on('error', onError);
   const target = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });

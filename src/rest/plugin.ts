@@ -161,7 +161,8 @@ const documents = new Map<string, Record<string, unknown>>();
 
 /**
  * The OpenAPI document of what restApi serves (served at /swagger.v1.json). It depends only on the version and
- * ROOT_URL, so it is built once per process for each (tens of milliseconds) and shared by every app.
+ * ROOT_URL, so it is built once per process for each (tens of milliseconds), on the first request for it, and shared
+ * by every app.
  */
 export function openApiDocument(deps: AppDeps): Record<string, unknown> {
   const key = `${deps.config.version} ${deps.config.rootUrl}`;

@@ -17,7 +17,7 @@ describe.skipIf(!REDIS_URL).each(PROVIDERS)('failed sign-ins counted across inst
   beforeAll(async () => {
     t = await startTestApp(provider, { REDIS_URL, LOGIN_MAX_FAILS_PER_ACCOUNT: '3', LOGIN_BLOCK_SECONDS: '60' });
     await t.createUser('alice');
-    otherDb = createDb({ provider, url: t.config.databaseUrl });
+    otherDb = await createDb({ provider, url: t.config.databaseUrl });
     await prepareDb(otherDb, provider);
     other = await buildApp(t.config, { db: otherDb });
     await other.server.ready();

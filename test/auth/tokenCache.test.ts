@@ -37,7 +37,7 @@ describe.each(PROVIDERS)('token → user cache (%s)', (provider) => {
     t = await startTestApp(provider);
     await t.createUser('alice');
     await t.createUser('root', { admin: true });
-    otherDb = createDb({ provider, url: t.config.databaseUrl });
+    otherDb = await createDb({ provider, url: t.config.databaseUrl });
     await prepareDb(otherDb, provider);
     other = await buildApp(t.config, { db: otherDb });
     await other.server.ready();

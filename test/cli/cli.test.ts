@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/serverProcess.ts';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client.ts';
@@ -19,19 +19,6 @@ interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-/** A free TCP port on the loopback interface. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs `command …args` in `cwd` with `env`; its exit code and output. */
@@ -136,7 +123,7 @@ describe.each(PROVIDERS)('forgegraph CLI (%s)', (provider) => {
 
   /** Reads a user row straight from the database the CLI wrote. */
   async function userRow(login: string) {
-    const db: Db = createDb({ provider, url: database.url });
+    const db: Db = await createDb({ provider, url: database.url });
     try {
       return await db.user.findUnique({ where: { lowerName: login } });
     } finally {

@@ -16,7 +16,7 @@ describe.each(PROVIDERS)('upToDate (%s)', (provider) => {
 
   beforeAll(async () => {
     database = await createMigratedDatabase(provider);
-    db = createDb({ provider, url: database.url });
+    db = await createDb({ provider, url: database.url });
   });
 
   afterAll(async () => {

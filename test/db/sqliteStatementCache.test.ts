@@ -12,7 +12,7 @@ describe('SQLite statement cache', () => {
 
   beforeAll(async () => {
     database = await createMigratedDatabase('sqlite');
-    db = createDb({ provider: 'sqlite', url: database.url });
+    db = await createDb({ provider: 'sqlite', url: database.url });
     await prepareDb(db, 'sqlite');
   });
   afterAll(async () => {
@@ -68,7 +68,7 @@ describe('SQLite statement cache: columns', () => {
 
   beforeAll(async () => {
     database = await createMigratedDatabase('sqlite');
-    db = createDb({ provider: 'sqlite', url: database.url });
+    db = await createDb({ provider: 'sqlite', url: database.url });
     await prepareDb(db, 'sqlite');
     await db.user.create({ data: { name: 'a', lowerName: 'a', email: 'a@x.test' } });
   });

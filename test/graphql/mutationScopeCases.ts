@@ -3,7 +3,9 @@ import { Readable } from 'node:stream';
 import type { ScopeCategory } from '../../src/auth/scope.ts';
 import { repoPath } from '../../src/git/repoPath.ts';
 import * as assetService from '../../src/services/release/asset.ts';
+import { basic } from '../helpers/app.ts';
 import { contextFor } from '../helpers/org.ts';
+import { sshKeyPair } from '../helpers/sshSign.ts';
 import type { IssueAt, ScopeFixture } from './mutationScopeFixture.ts';
 
 type Json = Record<string, unknown>;
@@ -203,6 +205,20 @@ export const SCOPE_CASES: Record<string, ScopeCase[]> = {
       input: async (fx) => {
         const key = await fx.rest('POST', '/user/keys', { title: fx.name('key'), key: fx.sshKey() });
         return { id: encodeGlobalID('PublicKey', key.id as number) };
+      },
+      publicOnlyExempt: "the viewer's own (public) account; Gitea's public-only rule refuses only non-public users",
+    },
+  ],
+  verifySshPublicKey: [
+    {
+      rest: null,
+      scopes: ['user'],
+      why: "Gitea verifies SSH keys on its settings page only; it changes one of the viewer's keys, as POST /user/keys adds one",
+      input: async (fx) => {
+        const pair = sshKeyPair(`${fx.name('key')}@test`);
+        const key = await fx.rest('POST', '/user/keys', { title: fx.name('key'), key: pair.line });
+        const token = (await fx.t.request('GET', '/api/v1/user/gpg_key_token', { headers: basic('root') })).body;
+        return { fingerprint: key.fingerprint as string, signature: pair.sign(token, 'gitea') };
       },
       publicOnlyExempt: "the viewer's own (public) account; Gitea's public-only rule refuses only non-public users",
     },

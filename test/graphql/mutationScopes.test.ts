@@ -178,7 +178,7 @@ describe.each(PROVIDERS)('every mutation refuses tokens without its write scope 
       } else {
         const columns = tables.map((_, i) => `"t${i}" text`).join(', ');
         await t.db.$executeRawUnsafe(
-          `CREATE FUNCTION "scopeTestSnapshot"() RETURNS TABLE (${columns}) LANGUAGE plpgsql AS $body$ BEGIN RETURN QUERY ${select}; END $body$`,
+          `CREATE OR REPLACE FUNCTION "scopeTestSnapshot"() RETURNS TABLE (${columns}) LANGUAGE plpgsql AS $body$ BEGIN RETURN QUERY ${select}; END $body$`,
         );
         snapshotSql = 'SELECT * FROM "scopeTestSnapshot"()';
       }

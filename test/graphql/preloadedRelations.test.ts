@@ -96,6 +96,32 @@ describe.each(PROVIDERS)('GraphQL preloaded issue relations (%s)', (provider) =>
     }
   });
 
+  it('counts labels and assignees only for the totalCount the operation selects, and none without one', async () => {
+    const countsOf = (sql: string[]) => sql.filter((q) => /COUNT\(\*\)/i.test(q) && /"IssueLabel"|"IssueAssignee"/.test(q));
+    const pages = `labels(first: 2) { nodes { name } } assignees(first: 5) { nodes { login } }`;
+    t.queries.length = 0;
+    const bare = await gql<Issues>(t, `{ repository(owner: "owner", name: "hot") { issues(first: 10) { nodes { ${pages} } } } }`, {
+      headers: owner,
+    });
+    expect(bare.errors).toBeUndefined();
+    expect(bare.data?.repository.issues.nodes[0]?.labels).toEqual({ nodes: [{ name: 'zeta' }, { name: 'alpha' }] });
+    expect(countsOf([...t.queries])).toEqual([]);
+
+    t.queries.length = 0;
+    const assigneeCount = `assignees(first: 1) { totalCount nodes { login } }`;
+    const counted = await gql<{ repository: { issues: { nodes: { assignees: { totalCount: number } }[] } } }>(
+      t,
+      `{ repository(owner: "owner", name: "hot") { issues(first: 10) { nodes { labels(first: 1) { nodes { name } } ${assigneeCount} } } } }`,
+      { headers: owner },
+    );
+    expect(counted.errors).toBeUndefined();
+    expect(counted.data?.repository.issues.nodes.map((i) => i.assignees.totalCount)).toEqual([2, 2, 1]);
+    const sql = countsOf([...t.queries]);
+    expect(sql).toHaveLength(1);
+    expect(sql[0]).toMatch(/"IssueAssignee"/);
+    expect(sql[0]).not.toMatch(/"IssueLabel"/);
+  });
+
   it('a cursor page (Prisma) continues where the preloaded first page ended; last: and first: 0 answer as before', async () => {
     const first = await gql<Issues>(t, issuesQuery('first: 2'), { headers: owner });
     const cursor = first.data?.repository.issues.nodes[0]?.comments.pageInfo.endCursor;

@@ -21,7 +21,7 @@ export async function prepareServerDatabase(provider: DbProvider): Promise<{ dat
     mustChangePassword: false,
   });
   await setup.close();
-  const db = createDb({ provider, url: database.url });
+  const db = await createDb({ provider, url: database.url });
   await prepareDb(db, provider);
   return { database, db };
 }

@@ -7,16 +7,36 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out below the kernel's ephemeral range (32768-60999 on Linux), where `listen(0)` never lands: a port
+ * found free and released for a child process to bind could otherwise be taken meanwhile by any test server listening
+ * on port 0, and the child's readiness probe would then reach that other server (seen in CI: a cluster instance's port
+ * answered by another suite's server, whose database had no alice). Each worker has its own block of 500 ports,
+ * starting at a random offset, so that two suites run side by side rarely probe the same port at the same moment.
+ */
+const PORT_BLOCK = 500;
+const PORT_BASE = 20_000;
+const PORT_BLOCKS = 24; // 20000-31999
+// The workers of one run (VITEST_POOL_ID 1, 2, …) get consecutive blocks; a second run beside it (its own vitest
+// process, the workers' parent) most likely starts elsewhere.
+const workerBlock = (Number(process.env.VITEST_POOL_ID ?? 0) + (process.ppid % PORT_BLOCKS) * 5) % PORT_BLOCKS;
+let nextPortOffset = Math.floor(Math.random() * PORT_BLOCK);
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+}
+
+/** A free TCP port on 127.0.0.1 that no `listen(0)` can take before the caller binds it (see PORT_BASE). */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < PORT_BLOCK; tries++) {
+    const port = PORT_BASE + workerBlock * PORT_BLOCK + (nextPortOffset++ % PORT_BLOCK);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in the block of worker ${workerBlock}`);
 }
 
 /**
@@ -52,9 +72,9 @@ export class ServerProcess {
    */
   async ready(port: number, ms?: number): Promise<void> {
     const end = ms === undefined ? Number.POSITIVE_INFINITY : Date.now() + ms;
-    let exited = false;
-    void this.exited.then(() => (exited = true));
-    while (Date.now() < end && !exited) {
+    const seen: { exit?: { code: number | null; signal: NodeJS.Signals | null } } = {};
+    void this.exited.then((exit) => (seen.exit = exit));
+    while (Date.now() < end && !seen.exit) {
       try {
         if ((await fetch(`http://127.0.0.1:${port}/api/healthz`)).ok) return;
       } catch {
@@ -62,7 +82,8 @@ export class ServerProcess {
       }
       await sleep(100);
     }
-    throw new Error(`server did not start:\n${this.output.join('')}`);
+    const how = seen.exit ? `exited (code ${seen.exit.code}, signal ${seen.exit.signal})` : `not ready after ${ms} ms`;
+    throw new Error(`server did not start: ${how}; its output:\n${this.output.join('')}`);
   }
 
   /** Sends a signal (SIGTERM: the graceful stop) without waiting. */

@@ -64,7 +64,7 @@ describe.each(PROVIDERS)('OAuth2 token revocation across instances (%s)', (provi
     await t.createUser('alice');
     await t.createUser('dev');
     app = await registerApp(t, 'dev', { redirectUris: [CB] });
-    otherDb = createDb({ provider, url: t.config.databaseUrl });
+    otherDb = await createDb({ provider, url: t.config.databaseUrl });
     await prepareDb(otherDb, provider);
     other = await buildApp(t.config, { db: otherDb });
     await other.server.ready();

@@ -29,7 +29,7 @@ function cli(db: TestDatabase, ...args: string[]): Promise<{ code: number | null
 
 /** Every row of every table, as comparable JSON (ordered by id or key). */
 async function snapshot(provider: DbProvider, url: string): Promise<Record<string, string[]>> {
-  const db = createDb({ provider, url });
+  const db = await createDb({ provider, url });
   await prepareDb(db, provider);
   try {
     const out: Record<string, string[]> = {};

@@ -96,6 +96,33 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
     }
   });
 
+  it('a writer never waits for writers of other repositories, a dozen of them holding their locks', async () => {
+    const database = await createTestDatabase(provider);
+    databases.push(database);
+    const locks = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let holding = 0;
+    const held = Array.from({ length: 12 }, (_, i) =>
+      locks.run(100 + i, async () => {
+        holding++;
+        await gate;
+      }),
+    );
+    try {
+      // Every one of them holds its lock at once (none waits for a connection another repository's writer holds).
+      for (let waited = 0; holding < 12 && waited < 10_000; waited += 10) await sleep(10);
+      expect(holding).toBe(12);
+      const other = locks.run(200, async () => 'ran');
+      const waited = sleep(10_000).then(() => 'waited');
+      expect(await Promise.race([other, waited])).toBe('ran');
+    } finally {
+      release();
+      await Promise.all(held);
+      await locks.close();
+    }
+  });
+
   it('a failing section releases the lock for the next writer', async () => {
     const database = await createTestDatabase(provider);
     databases.push(database);
@@ -113,7 +140,7 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
     async () => {
       const database = await createMigratedDatabase(provider);
       databases.push(database);
-      const db = createDb({ provider, url: database.url });
+      const db = await createDb({ provider, url: database.url });
       const one = await readInstallation(db).finally(() => db.$disconnect());
       const mine = new RepoLocks(provider, database.url, { lockClass: one.lockClass, waitMs: 300 });
       const theirs = new RepoLocks(provider, database.url, { lockClass: one.lockClass ^ 1, waitMs: 300 });

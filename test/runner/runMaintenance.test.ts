@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,5 +158,56 @@ describe.each(PROVIDERS)('re-run and delete runs (%s)', (provider) => {
     const logs = (id: number) => t.request('GET', `/api/v1/repos/dev/app/actions/jobs/${id}/logs`, as());
     expect((await logs(oldTask?.jobId ?? 0)).body).toBe('');
     expect((await logs(newTask?.jobId ?? 0)).body).toContain('old');
+  });
+
+  it('cleanup_actions also sweeps files whose rows are gone without the deletion event (a stop in between)', async () => {
+    // What a deleted repository leaves when the process stops before its repo.deleted event is handled.
+    const missingRepo = path.join(t.config.dataDir, 'actions_log', '987654');
+    const missingRun = path.join(t.config.dataDir, 'actions_artifacts', '876543');
+    for (const dir of [missingRepo, missingRun]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'left.bin'), 'x');
+    }
+    const live = path.join(
+      t.config.dataDir,
+      'actions_log',
+      String((await t.db.repository.findFirstOrThrow({ where: { lowerName: 'app' } })).id),
+    );
+    expect(existsSync(live)).toBe(true);
+    const cron = await t.request('POST', '/api/v1/admin/cron/cleanup_actions', { headers: basic('root') });
+    expect(cron.statusCode, cron.body).toBe(204);
+    const row = await t.db.cronTask.findUniqueOrThrow({ where: { name: 'cleanup_actions' } });
+    expect(row.lastMessage).toMatch(/; removed 2 director\(ies\) of deleted repositories, runs and uploads$/);
+    expect([existsSync(missingRepo), existsSync(missingRun), existsSync(live)]).toEqual([false, false, true]);
+  });
+
+  it('deleting the repository removes its task logs, artifact files and archive cache from the data directory', async () => {
+    const repo = await t.db.repository.findFirstOrThrow({ where: { lowerName: 'app' } });
+    const zip = await t.request('GET', '/api/v1/repos/dev/app/archive/main.zip', as());
+    expect(zip.statusCode).toBe(200);
+    // An artifact of one of its runs, its zip where the artifact store keeps it (test/runner/artifactsV4 uploads real ones).
+    const run = await t.db.actionRun.findFirstOrThrow({ where: { repoId: repo.id } });
+    const artifact = await t.db.actionArtifact.create({
+      data: {
+        runId: run.id,
+        taskId: 0,
+        repoId: repo.id,
+        ownerId: repo.ownerId,
+        name: 'dist',
+        path: 'dist.zip',
+        status: 'UPLOAD_CONFIRMED',
+      },
+    });
+    const storagePath = `${run.id}/${artifact.id}.zip`;
+    await t.db.actionArtifact.update({ where: { id: artifact.id }, data: { storagePath } });
+    const zipFile = path.join(t.config.dataDir, 'actions_artifacts', storagePath);
+    mkdirSync(path.dirname(zipFile), { recursive: true });
+    writeFileSync(zipFile, 'PK');
+    const logs = path.join(t.config.dataDir, 'actions_log', String(repo.id));
+    const archives = path.join(t.config.dataDir, 'repo-archive', String(repo.id));
+    expect([existsSync(logs), existsSync(archives), existsSync(zipFile)]).toEqual([true, true, true]);
+    expect((await t.request('DELETE', '/api/v1/repos/dev/app', as())).statusCode).toBe(204);
+    await t.app.deps.notifier.drain(); // logs and artifacts are swept on the repo.deleted event
+    expect([existsSync(logs), existsSync(archives), existsSync(zipFile)]).toEqual([false, false, false]);
   });
 });

@@ -52,7 +52,7 @@ async function diffProvider(provider: DbProvider, schemaDir: string, pgUrl: stri
   const list = await readMigrationList(path.join(schemaDir, provider, 'migrations'));
   const url = provider === 'sqlite' ? ':memory:' : pgUrl;
   try {
-    return await withSchemaEngine(createAdapterFactory(provider, url), async (engine) => {
+    return await withSchemaEngine(await createAdapterFactory(provider, url), async (engine) => {
       const result = await engine.diff({
         from: list.migrationDirectories.length === 0 ? { tag: 'empty' } : { tag: 'migrations', ...list },
         to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content }] },

@@ -22,8 +22,8 @@ export async function deployMigrations(opts: MigrationTarget): Promise<string[]>
     const list = await readMigrationList(opts.migrationsDir ?? defaultMigrationsDir(opts.provider));
     // The usual case (every start, every CLI command) without starting the engine.
     if (await upToDate(opts, list)) return [];
-    return await withMigrationLock(opts.provider, opts.url, () =>
-      withSchemaEngine(createAdapterFactory(opts.provider, opts.url), async (engine) => {
+    return await withMigrationLock(opts.provider, opts.url, async () =>
+      withSchemaEngine(await createAdapterFactory(opts.provider, opts.url), async (engine) => {
         const status = await diagnoseHistory(engine, list);
         assertDeployable(status);
         return status.pending.length === 0 ? [] : applyPending(engine, list);

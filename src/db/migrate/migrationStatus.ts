@@ -35,7 +35,7 @@ export async function migrationStatus(opts: MigrationTarget): Promise<MigrationS
   try {
     const list = await readMigrationList(opts.migrationsDir ?? defaultMigrationsDir(opts.provider));
     if (!(await databaseExists(opts))) return allPending(list);
-    return await withSchemaEngine(createAdapterFactory(opts.provider, opts.url), (engine) => diagnoseHistory(engine, list));
+    return await withSchemaEngine(await createAdapterFactory(opts.provider, opts.url), (engine) => diagnoseHistory(engine, list));
   } catch (err) {
     throw toEngineError(err, 'Reading the migration status');
   }

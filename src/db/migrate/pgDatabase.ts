@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from '../../lazyPackage.ts';
 
 const INVALID_CATALOG_NAME = '3D000';
 const DUPLICATE_DATABASE = '42P04';
@@ -14,7 +15,7 @@ export async function connectPgCreatingDatabase(config: pg.ClientConfig): Promis
     if (pgErrorCode(err) !== INVALID_CATALOG_NAME || config.database === undefined) throw err;
     const admin = await connectPg({ ...config, database: 'postgres' });
     try {
-      await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(config.database)}`);
+      await admin.query(`CREATE DATABASE ${pgModule().escapeIdentifier(config.database)}`);
     } catch (createErr) {
       if (pgErrorCode(createErr) !== DUPLICATE_DATABASE) throw createErr;
     } finally {
@@ -36,7 +37,7 @@ export async function pgDatabaseExists(config: pg.ClientConfig): Promise<boolean
 }
 
 async function connectPg(config: pg.ClientConfig): Promise<pg.Client> {
-  const client = new pg.Client(config);
+  const client = new (pgModule().Client)(config);
   client.on('error', () => {}); // a dropped idle connection must not crash the process
   try {
     await client.connect();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import { pgModule } from '../../lazyPackage.ts';
 import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationTarget } from './dbProvider.ts';
 import { parsePgUrl } from './pgConnectionConfig.ts';
@@ -26,11 +26,11 @@ async function appliedRows({ provider, url }: MigrationTarget): Promise<AppliedR
     }
   }
   const { config, schema } = parsePgUrl(url);
-  const client = new pg.Client(config);
+  const client = new (pgModule().Client)(config);
   client.on('error', () => {}); // a dropped connection fails the query below
   try {
     await client.connect();
-    return (await client.query<AppliedRow>(`${QUERY} ${pg.escapeIdentifier(schema ?? 'public')}._prisma_migrations`)).rows;
+    return (await client.query<AppliedRow>(`${QUERY} ${pgModule().escapeIdentifier(schema ?? 'public')}._prisma_migrations`)).rows;
   } finally {
     await client.end().catch(() => {});
   }

@@ -29,6 +29,7 @@ function start(request, stdio) {
   try {
     child = spawn('git', request.args, {
       env: request.env,
+      ...(request.cwd ? { cwd: request.cwd } : {}),
       stdio: [stdin, stdout, stderr, ...(channel ? ['pipe'] : [])],
       ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
     });

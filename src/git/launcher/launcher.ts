@@ -25,13 +25,15 @@ export interface GitProcess {
   on(event: 'error', listener: (err: Error) => void): this;
 }
 
-/** What spawning needs: git's arguments and environment, a timeout or abort signal, a channel at fd 3. */
+/** What spawning needs: git's arguments, environment and directory, a timeout or abort signal, a channel at fd 3. */
 export interface LaunchRequest {
   args: readonly string[];
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
   signal?: AbortSignal;
   channel: boolean;
+  /** The directory git runs in (default: the launcher's own). */
+  cwd?: string;
 }
 
 type HelperMessage =
@@ -140,6 +142,7 @@ export class GitLauncher {
       env: request.env,
       timeoutMs: request.timeoutMs ?? 0,
       channel: request.channel,
+      ...(request.cwd ? { cwd: request.cwd } : {}),
     });
     const socketPath = this.#socketPath;
     const sockets = Array.from({ length: request.channel ? 4 : 3 }, () => net.connect(socketPath));

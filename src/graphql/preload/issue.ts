@@ -165,17 +165,24 @@ const comments: Preloader = (args, selected) => {
   return fill;
 };
 
-const COUNTED: readonly string[] = ['labels', 'assignees'] satisfies pages.CountedIssueRelation[];
+/** Per counted relation, the connection type whose `totalCount` reads the count (types/issue.ts). */
+const COUNTED_BY: Record<pages.CountedIssueRelation, string> = { labels: 'LabelConnection', assignees: 'UserConnection' };
+const isCounted = (r: string): r is pages.CountedIssueRelation => Object.hasOwn(COUNTED_BY, r);
 
-/** The issue's `_count` of labels and assignees (the connections' totalCount), counted per issue on the read path. */
-const counts: Preloader = (args) => {
+/**
+ * The issue's `_count` of labels and assignees (the connections' totalCount), counted per issue on the read path.
+ * A relation whose connection type has no `totalCount` anywhere in the operation is not counted (nothing would
+ * read it): its count stays absent, and a query selecting no count costs no statement.
+ */
+const counts: Preloader = (args, selected) => {
   const select = isRecord(args) && same(Object.keys(args), ['select']) ? args.select : null;
   if (!isRecord(select)) return null;
   const relations = Object.keys(select);
-  if (!relations.every((r) => COUNTED.includes(r) && select[r] === true)) return null;
+  if (!relations.every((r) => isCounted(r) && select[r] === true)) return null;
+  const counted = (relations as pages.CountedIssueRelation[]).filter((r) => selected(COUNTED_BY[r]).has('totalCount'));
   return async (cx, parents) => {
-    const byIssue = await pages.issueRelationCounts(cx.db, idsOf(parents), relations as pages.CountedIssueRelation[]);
-    const none = Object.fromEntries(relations.map((r) => [r, 0]));
+    const byIssue = counted.length > 0 ? await pages.issueRelationCounts(cx.db, idsOf(parents), counted) : new Map();
+    const none = Object.fromEntries(counted.map((r) => [r, 0]));
     for (const p of parents) p._count = byIssue.get(p.id as number) ?? { ...none };
   };
 };

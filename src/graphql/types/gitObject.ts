@@ -187,7 +187,7 @@ builder.node(BlobRef, {
   }),
 });
 
-const TagRef = builder.objectRef<TagView>('Tag');
+export const TagRef = builder.objectRef<TagView>('Tag');
 builder.node(TagRef, {
   description: 'An annotated tag.',
   interfaces: [GitObjectRef],

@@ -1,6 +1,7 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import * as dependencyService from '../../services/issue/dependency.ts';
+import * as dependencyRead from '../../services/issue/dependencyRead.ts';
 import { issueReadWhere } from '../../services/issue/visibility.ts';
 import { builder } from '../builder.ts';
 import { requireDbIdOf } from '../ids.ts';
@@ -31,7 +32,7 @@ const blocked = prismaConnectionHelpers(builder, 'IssueDependency', {
 });
 
 /** GitHub's IssueDependenciesSummary: open and total counts of blockers and blocked issues the viewer may see. */
-const IssueDependenciesSummaryRef = builder.objectRef<dependencyService.DependencySummary>('IssueDependenciesSummary').implement({
+const IssueDependenciesSummaryRef = builder.objectRef<dependencyRead.DependencySummary>('IssueDependenciesSummary').implement({
   description: "Counts of an issue's dependencies (only issues the viewer may see).",
   fields: (t) => ({
     blockedBy: t.exposeInt('blockedBy', { description: 'Open issues blocking this one.' }),
@@ -73,7 +74,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
     description: "Counts of this issue's blockers and of the issues it blocks (only issues the viewer may see).",
     ...checkedBy('summarizeIssueDependencies'),
     load: async (ids: number[], ctx) => {
-      const byId = await dependencyService.summarizeIssueDependencies(ctx.cx, ids);
+      const byId = await dependencyRead.summarizeIssueDependencies(ctx.cx, ids);
       return ids.map((id) => byId.get(id) ?? { blockedBy: 0, blocking: 0, totalBlockedBy: 0, totalBlocking: 0 });
     },
     resolve: (i) => i.id,

@@ -1,7 +1,7 @@
 import * as migrationService from '../../services/migration/migrate.ts';
 import * as mirrorService from '../../services/migration/mirrorSync.ts';
 import { pushMirrorsForAdmins, type PushMirrorView } from '../../services/migration/pushMirror.ts';
-import { goDuration } from '../../services/repo/edit.ts';
+import { goDuration } from '../../services/goDuration.ts';
 import { builder } from '../builder.ts';
 import { withInputFieldNames } from '../errors.ts';
 import { writeScope } from '../tokenWriteScopes.ts';

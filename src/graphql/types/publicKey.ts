@@ -1,6 +1,8 @@
-// Users' SSH keys in the graph: PublicKey (GitHub's name), User.publicKeys, addPublicKey / deletePublicKey.
+// Users' SSH keys in the graph: PublicKey (GitHub's name), User.publicKeys, addPublicKey / deletePublicKey, and
+// verifySshPublicKey (Gitea's web-only SSH key verification; GitHub has no such mutation).
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import * as keyService from '../../services/user/publicKey.ts';
+import { verifyMySshKey } from '../../services/gpg/sshKeyVerify.ts';
 import { publicKeyReadWhere } from '../../services/user/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
@@ -21,6 +23,9 @@ export const PublicKeyRef = builder.prismaNode('PublicKey', {
     key: t.exposeString('content', { description: 'The normalised public key line.' }),
     fingerprint: t.exposeString('fingerprint', { description: 'SHA256:… as ssh-keygen -lf prints it.' }),
     isReadOnly: t.boolean({ nullable: true, resolve: (k) => k.mode === 'READ' }),
+    isVerified: t.exposeBoolean('verified', {
+      description: 'Whether its owner proved holding it (verifySshPublicKey): only verified keys vouch for SSH-signed commits.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -79,4 +84,25 @@ builder.relayMutationField(
     },
   },
   { outputFields: (t) => ({ deleted: t.boolean({ resolve: (p) => p.ok }) }) },
+);
+
+builder.relayMutationField(
+  'verifySshPublicKey',
+  {
+    inputFields: (t) => ({
+      fingerprint: t.string({ required: true, description: "The key's fingerprint (`SHA256:…`)." }),
+      signature: t.string({
+        required: true,
+        description:
+          'The armored SSH signature of the verification token (GET /api/v1/user/gpg_key_token) in the namespace "gitea": `echo -n TOKEN | ssh-keygen -Y sign -n gitea -f KEY`.',
+      }),
+    }),
+  },
+  {
+    description:
+      "Verify one of the viewer's SSH keys by a signed token (Gitea's settings page action), so it vouches for SSH-signed commits.",
+    ...writeScope('user'),
+    resolve: async (_root, { input }, ctx) => ({ key: await verifyMySshKey(ctx.cx, input.fingerprint, input.signature) }),
+  },
+  { outputFields: (t) => ({ publicKey: t.field({ type: PublicKeyRef, resolve: (p) => p.key }) }) },
 );

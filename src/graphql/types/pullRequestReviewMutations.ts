@@ -2,6 +2,7 @@
 import { ValidationError } from '../../errors.ts';
 import { locatePullById } from '../../services/pull/edit.ts';
 import * as reviewService from '../../services/pull/review.ts';
+import * as reviewUndo from '../../services/pull/reviewUndo.ts';
 import * as requestService from '../../services/pull/reviewRequest.ts';
 import { locateReviewById } from '../../services/pull/reviewView.ts';
 import { builder } from '../builder.ts';
@@ -150,7 +151,7 @@ builder.relayMutationField(
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await locateReviewById(ctx.cx, dbIdOf(input.pullRequestReviewId, 'PullRequestReview'));
-      await reviewService.deleteReview(ctx.cx, loc.ref, loc.index, loc.id);
+      await reviewUndo.deleteReview(ctx.cx, loc.ref, loc.index, loc.id);
       return { ref: loc.ref, index: loc.index };
     },
   },
@@ -184,7 +185,7 @@ builder.relayMutationField(
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
       const loc = await locateReviewById(ctx.cx, dbIdOf(input.pullRequestReviewId, 'PullRequestReview'));
-      const view = await reviewService.setReviewDismissed(ctx.cx, loc.ref, loc.index, loc.id, true, {
+      const view = await reviewUndo.setReviewDismissed(ctx.cx, loc.ref, loc.index, loc.id, true, {
         message: input.message,
         priors: opt(input.priors),
       });

@@ -1,6 +1,7 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { attachmentContentType } from '../../services/attachment/attachment.ts';
 import * as releaseService from '../../services/release/release.ts';
+import * as releaseWrites from '../../services/release/releaseWrite.ts';
 import * as assetService from '../../services/release/asset.ts';
 import { releaseAssetReadWhere } from '../../services/attachment/visibility.ts';
 import { releaseReadWhere } from '../../services/release/visibility.ts';
@@ -209,7 +210,7 @@ builder.relayMutationField(
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       release: (
-        await releaseService.createRelease(
+        await releaseWrites.createRelease(
           ctx.cx,
           { owner: input.repositoryOwner, repo: input.repositoryName },
           {
@@ -246,7 +247,7 @@ builder.relayMutationField(
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => ({
       release: (
-        await releaseService.updateReleaseById(ctx.cx, releaseDbId(input.id), {
+        await releaseWrites.updateReleaseById(ctx.cx, releaseDbId(input.id), {
           tagName: opt(input.tagName),
           target: opt(input.target),
           name: opt(input.name),
@@ -268,7 +269,7 @@ builder.relayMutationField(
       'Delete a release, keeping its tag (release writers; as DELETE /api/v1/repos/{o}/{r}/releases/{id}). GitHub has no such mutation.',
     ...writeScope('repository'),
     resolve: async (_root, { input }, ctx) => {
-      await releaseService.deleteReleaseById(ctx.cx, releaseDbId(input.id));
+      await releaseWrites.deleteReleaseById(ctx.cx, releaseDbId(input.id));
       return { id: encodeGlobalID('Release', input.id.id) };
     },
   },

@@ -1,5 +1,5 @@
 import type { PushMirrorView } from '../../services/migration/pushMirror.ts';
-import { goDuration } from '../../services/repo/edit.ts';
+import { goDuration } from '../../services/goDuration.ts';
 import type { PushMirror } from '../structs/migration.ts';
 import { apiTime } from './time.ts';
 

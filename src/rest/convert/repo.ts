@@ -2,6 +2,7 @@ import type { Models } from '../../db/client.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { unitMode, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
+import { goDuration } from '../../services/goDuration.ts';
 import { sshCloneUrl } from '../../ssh/settings.ts';
 import type { Repository } from '../structs/repo.ts';
 import { toApiTeam, type TeamSource } from './team.ts';
@@ -50,16 +51,6 @@ function stringList(json: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** Go's time.Duration.String() for whole seconds: 8h0m0s, 10m0s, 30s. */
-function goDuration(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
 }
 
 /** The original (mirror/migration) URL without credentials, as Gitea's SanitizedOriginalURL. */

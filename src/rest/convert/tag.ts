@@ -4,6 +4,7 @@ import type { AnnotatedTagView } from '../../services/release/tag.ts';
 import type { AnnotatedTag, Tag } from '../structs/tag.ts';
 import { pathEscapeSegments } from './git.ts';
 import { apiTime } from './time.ts';
+import { toApiVerification } from './verification.ts';
 
 type RepoNames = Pick<Models.Repository, 'ownerName' | 'name'>;
 
@@ -27,7 +28,7 @@ export function toApiTagList(repo: RepoNames, tags: readonly TagInfo[], rootUrl:
   return tags.map((t) => toApiTag(repo, t, rootUrl));
 }
 
-/** Gitea convert.ToAnnotatedTag (signatures are not verified: `verification` says the tag is unsigned or unverified). */
+/** Gitea convert.ToAnnotatedTag, `verification` being the tag's own signature's (see services/release/tag.ts). */
 export function toApiAnnotatedTag(v: AnnotatedTagView, rootUrl: string): AnnotatedTag {
   const repoApi = `${rootUrl}api/v1/repos/${v.repo.ownerName}/${v.repo.name}`;
   const t = v.tag;
@@ -39,8 +40,6 @@ export function toApiAnnotatedTag(v: AnnotatedTagView, rootUrl: string): Annotat
     message: t.message,
     tagger: t.tagger ? { name: t.tagger.name, email: t.tagger.email, date: t.tagger.when } : null,
     object: { type: t.objectType, url: objectUrl, sha: t.objectSha },
-    verification: t.signature
-      ? { verified: false, reason: 'gpg.error.no_gpg_keys_found', signature: t.signature, signer: null, payload: '' }
-      : { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
+    verification: toApiVerification(v.verification),
   };
 }

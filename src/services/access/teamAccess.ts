@@ -4,6 +4,7 @@ import { canReadTeam } from '../../permissions/ownerVisibility.ts';
 import { isSiteAdmin, requireTokenScope, requireViewer } from './guards.ts';
 import { canSeeOrg, findOrgByName, orgAccess, requireOrgMember, requireOrgOwner, requireOrgWrite, type OrgAccess } from './orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
+import { isDbId } from '../dbId.ts';
 
 /** What every team read loads: the team, its units (in creation order) and its organization. */
 export const TEAM_INCLUDE = { units: { orderBy: { id: 'asc' } }, org: true } as const satisfies Models.Prisma.TeamInclude;
@@ -54,10 +55,7 @@ export async function requireOrgForTeams(cx: ServiceContext, orgName: string, le
  */
 export async function requireTeam(cx: ServiceContext, teamId: number, level: 'read' | 'write'): Promise<TeamAccess> {
   requireTokenScope(cx, 'organization', level);
-  const team =
-    Number.isSafeInteger(teamId) && teamId > 0 && teamId <= 2_147_483_647
-      ? await cx.db.team.findUnique({ where: { id: teamId }, include: TEAM_INCLUDE })
-      : null;
+  const team = isDbId(teamId) ? await cx.db.team.findUnique({ where: { id: teamId }, include: TEAM_INCLUDE }) : null;
   if (!team) throw new NotFoundError('not found', { teamId });
   requireViewer(cx);
   requirePublicOrgForToken(cx, team.org);

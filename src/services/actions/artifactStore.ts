@@ -2,7 +2,7 @@
 // tmp/<artifactId>/, the finalized zip at <runId>/<artifactId>.zip (Gitea storage.ActionsArtifacts).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -145,4 +145,19 @@ export function verifyArtifactUrl(secretKey: string, sig: string, fields: readon
   const presented = Buffer.from(sig, 'base64url');
   const expected = signature(secretKey, fields);
   return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+/** What the store holds: the run ids with finalized zips and the artifact ids with upload leftovers. */
+export async function storedArtifactIds(dataDir: string): Promise<{ runIds: number[]; uploadIds: number[] }> {
+  const numeric = async (dir: string) =>
+    (await readdir(dir, { withFileTypes: true }).catch(() => []))
+      .filter((e) => e.isDirectory() && /^\d+$/.test(e.name))
+      .map((e) => Number(e.name));
+  const [runIds, uploadIds] = await Promise.all([numeric(root(dataDir)), numeric(path.join(root(dataDir), 'tmp'))]);
+  return { runIds, uploadIds };
+}
+
+/** Removes the finalized zips of a run. */
+export async function removeRunFiles(dataDir: string, runId: number): Promise<void> {
+  await rm(path.join(root(dataDir), String(runId)), { recursive: true, force: true });
 }

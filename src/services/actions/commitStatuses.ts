@@ -3,31 +3,21 @@
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { DbTx, Models } from '../../db/client.ts';
+import { goDuration } from '../goDuration.ts';
 import { createCommitStatus } from '../status/commitStatus.ts';
 import { announceStatuses, type Emit } from './hookStatus.ts';
 
 /** Events whose runs report commit statuses (Gitea: push and pull_request; others have no commit to report on). */
 const STATUS_EVENTS = new Set(['push', 'pull_request', 'pull_request_target']);
 
-/** Go's time.Duration text for whole seconds ("0s", "42s", "1m5s", "2h0m3s"). */
-export function goDurationText(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = s % 60;
-  if (h) return `${h}h${m}m${rest}s`;
-  if (m) return `${m}m${rest}s`;
-  return `${rest}s`;
-}
-
 /** Gitea toCommitStatus and its descriptions; null for states that report nothing. */
 function statusOf(job: Models.ActionRunJob, now: Date): { state: string; description: string } | null {
   const seconds = job.started ? ((job.stopped ?? now).getTime() - job.started.getTime()) / 1000 : 0;
   switch (job.status) {
     case 'SUCCESS':
-      return { state: 'success', description: `Successful in ${goDurationText(seconds)}` };
+      return { state: 'success', description: `Successful in ${goDuration(Math.max(0, seconds))}` };
     case 'FAILURE':
-      return { state: 'failure', description: `Failing after ${goDurationText(seconds)}` };
+      return { state: 'failure', description: `Failing after ${goDuration(Math.max(0, seconds))}` };
     case 'CANCELLED':
       return { state: 'failure', description: 'Has been cancelled' };
     case 'SKIPPED':

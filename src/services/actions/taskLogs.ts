@@ -1,7 +1,7 @@
 // Task logs on disk (Gitea modules/actions/log.go): rows appended to `<data>/actions_log/<repo>/<task>.log` while
 // the task runs; the last UpdateLog (no_more) compresses the file to `.log.gz` and marks it stored.
 import { createReadStream, createWriteStream } from 'node:fs';
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync } from 'node:zlib';
@@ -51,4 +51,15 @@ export async function readLog(dataDir: string, repoId: number, taskId: number, a
 export async function removeLog(dataDir: string, repoId: number, taskId: number): Promise<void> {
   const file = path.join(dataDir, 'actions_log', logFileName(repoId, taskId));
   await Promise.all([rm(file, { force: true }), rm(`${file}.gz`, { force: true })]);
+}
+
+/** The repository ids that have a log directory. */
+export async function loggedRepoIds(dataDir: string): Promise<number[]> {
+  const entries = await readdir(path.join(dataDir, 'actions_log'), { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory() && /^\d+$/.test(e.name)).map((e) => Number(e.name));
+}
+
+/** Removes every task log of a deleted repository. */
+export async function removeRepoLogs(dataDir: string, repoId: number): Promise<void> {
+  await rm(dirOf(dataDir, repoId), { recursive: true, force: true });
 }

@@ -10,12 +10,12 @@ import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { getUserByName } from '../user/user.ts';
 import { KeyParseError, readArmoredKeys, readDetachedSignature, verifyDetached, type ParsedKey } from './openpgpKey.ts';
 import { acceptedTokens } from './verificationToken.ts';
+import { isDbId } from '../dbId.ts';
 
 /** A primary key row with its subkeys. */
 export type GpgKeyRow = Models.GpgKey & { subkeys: Models.GpgKey[] };
 
 const INCLUDE = { subkeys: { orderBy: { id: 'asc' } } } as const;
-const validId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <= 2_147_483_647;
 
 /** The e-mails stored with a key row. */
 export function keyEmails(row: Pick<Models.GpgKey, 'emails'>): string[] {
@@ -50,7 +50,7 @@ export async function listUserGpgKeys(cx: ServiceContext, username: string, opts
 export async function getMyGpgKey(cx: ServiceContext, id: number): Promise<GpgKeyRow> {
   const viewer = requireViewer(cx);
   requireScopes(cx, 'read:user');
-  const key = validId(id) ? await cx.db.gpgKey.findFirst({ where: { id, ownerId: viewer.id }, include: INCLUDE }) : null;
+  const key = isDbId(id) ? await cx.db.gpgKey.findFirst({ where: { id, ownerId: viewer.id }, include: INCLUDE }) : null;
   if (!key) throw new NotFoundError(`public key does not exist [id: ${id}]`, { keyId: id });
   return key;
 }
@@ -178,7 +178,7 @@ export async function addMyGpgKey(cx: ServiceContext, input: AddGpgKeyInput): Pr
 export async function deleteMyGpgKey(cx: ServiceContext, id: number): Promise<void> {
   const viewer = requireViewer(cx);
   requireNeed(cx, 'write:user', { user: viewer });
-  if (!validId(id)) return;
+  if (!isDbId(id)) return;
   const key = await cx.db.gpgKey.findFirst({ where: { id, ownerId: viewer.id } });
   if (!key) return;
   await cx.db.gpgKey.deleteMany({ where: { id: key.parentId ?? key.id } });

@@ -1,9 +1,11 @@
 // What verifying a commit signature costs is the public-key operation; its outcome depends only on the commit
 // (its id names its bytes) and the key material, so it is kept per (commit, key) in a bounded LRU. Keys are
 // named by a digest of their armored material, never by a row id (several databases may share the process).
+// SSH signatures are kept the same way, per (object, SSH key line).
 import { createHash } from 'node:crypto';
 import type * as openpgp from 'openpgp';
 import { readStoredKey, verifyDetached, type DetachedSignature, type KeyId } from './openpgpKey.ts';
+import { verifySshSignature, type SshSignature } from './sshSignature.ts';
 
 const MAX_RESULTS = 10_000;
 const MAX_KEYS = 500;
@@ -44,4 +46,12 @@ export async function signingKeyOf(sha: string, armored: string, payload: Buffer
   const key = await parsedKey(digest, armored).catch(() => null);
   const found = key ? await verifyDetached(key, payload, sig) : null;
   return remember(results, MAX_RESULTS, k, found);
+}
+
+/** Whether the SSH key `keyLine` made the signature (namespace "git") of object `sha` over `payload`; remembered. */
+export function sshSignedBy(sha: string, keyLine: string, payload: Buffer, sig: SshSignature): boolean {
+  const k = `ssh:${sha}:${keyDigest(keyLine)}`;
+  if (results.has(k)) return remember(results, MAX_RESULTS, k, results.get(k) ?? null) !== null;
+  const ok = verifySshSignature(sig, payload, keyLine, 'git');
+  return remember(results, MAX_RESULTS, k, ok ? 'ssh' : null) !== null;
 }

@@ -2,15 +2,20 @@
 // by a key registered under its issuer id verifies when the key (or its primary) carries an activated e-mail;
 // otherwise the committer's own keys are tried when they may vouch for the committer's e-mail. Reasons are
 // Gitea's: gpg.error.not_signed_commit, gpg.error.extract_sign, gpg.error.no_gpg_keys_found,
-// gpg.error.probable_bad_signature, or "<signer> / <key id>" when verified. Statements per call are constant:
-// two for the committers, one batched key lookup (with its relations) for every commit.
+// gpg.error.probable_bad_signature, or "<signer> / <key id>" when verified. SSH signatures go to
+// sshCommitVerification.ts ("<signer> / SHA256:…" when verified). Statements per call are constant: two for the
+// committers, then side by side one batched GPG key lookup (with its relations) when any signature is not SSH and
+// one SSH key lookup when any is.
 import type { Models } from '../../db/client.ts';
 import { readCommitSignatures, type CommitSignature } from '../../git/commitSignature.ts';
 import { repoPath } from '../../git/repoPath.ts';
+import { readTagSignatures } from '../../git/tagSignature.ts';
 import type { ServiceContext } from '../context.ts';
 import { keyEmails } from './gpgKey.ts';
 import { readDetachedSignature, type DetachedSignature, type KeyId } from './openpgpKey.ts';
 import { signingKeyOf } from './signatureCache.ts';
+import { sshKeysOf, verifySshSigned, type Committer } from './sshCommitVerification.ts';
+import { isSshSignature } from './sshSignature.ts';
 
 /** Who signed, as Gitea's PayloadCommitVerification.signer shows them. */
 export interface SignerView {
@@ -29,10 +34,16 @@ export interface CommitVerification {
   signer: SignerView | null;
   /** The signing user, when verified. */
   signerUser: Models.User | null;
-  /** The key id the signature names ('' when unsigned or unreadable). */
+  /** The key id the signature names ('' when unsigned, unreadable or SSH). */
   keyId: KeyId;
+  /** An SSH signature's key fingerprint (`SHA256:…`; '' for GPG or when unreadable). */
+  keyFingerprint: string;
+  /** GitHub's GitSignatureState when it says more than Gitea's reason (SSH signatures). */
+  state?: string;
   /** Whether the commit carries a signature at all. */
   signed: boolean;
+  /** The committer's (a tag's tagger's) e-mail, as the object names it. */
+  committerEmail: string;
 }
 
 export const NOT_SIGNED = 'gpg.error.not_signed_commit';
@@ -46,7 +57,7 @@ type KeyRow = Models.GpgKey & { parent: Models.GpgKey | null; subkeys: Models.Gp
 /** Committers by e-mail (Gitea GetUserByEmail: an activated address, else a primary e-mail), and whether it was an activated one. */
 async function committersByEmail(cx: ServiceContext, emails: readonly string[]) {
   const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter(Boolean))];
-  const out = new Map<string, { user: Models.User; activated: boolean }>();
+  const out = new Map<string, Committer>();
   if (!lower.length) return out;
   const [addresses, primaries] = await Promise.all([
     cx.db.emailAddress.findMany({ where: { lowerEmail: { in: lower }, isActivated: true }, include: { user: true } }),
@@ -89,19 +100,50 @@ async function verifiedBy(a: Attempt, armored: string, allowed: readonly Models.
   return id && allowed.some((k) => k.keyId === id && k.canSign) ? id : null;
 }
 
-async function verifyOne(
-  c: CommitSignature,
-  committers: Map<string, { user: Models.User; activated: boolean }>,
-  byKeyId: Map<string, KeyRow[]>,
-  byOwner: Map<number, KeyRow[]>,
-): Promise<CommitVerification> {
-  const base = { signature: c.signature ?? '', payload: c.signature ? c.payload.toString('utf8') : '', signer: null, signerUser: null };
-  if (!c.signature) return { ...base, verified: false, reason: NOT_SIGNED, keyId: '', signed: false };
-  const sig = c.signature.startsWith('-----BEGIN SSH SIGNATURE-----') ? null : await readDetachedSignature(c.signature);
-  if (!sig) {
-    const reason = c.signature.startsWith('-----BEGIN SSH SIGNATURE-----') ? NO_KEY_FOUND : EXTRACT_SIGN;
-    return { ...base, verified: false, reason, keyId: '', signed: true };
+/** What verifying a batch looks keys up in. */
+interface Lookup {
+  committers: Map<string, Committer>;
+  byKeyId: Map<string, KeyRow[]>;
+  byOwner: Map<number, KeyRow[]>;
+  sshByOwner: Map<number, Models.PublicKey[]>;
+}
+
+type Base = Pick<CommitVerification, 'signature' | 'payload' | 'signer' | 'signerUser' | 'keyFingerprint' | 'committerEmail'>;
+
+/** Gitea ParseCommitWithSSHSignature, shown as Gitea's verification. */
+function verifySsh(c: CommitSignature, base: Base, l: Lookup): CommitVerification {
+  const committer = l.committers.get(c.committerEmail.toLowerCase());
+  const out = verifySshSigned(c, committer, committer ? (l.sshByOwner.get(committer.user.id) ?? []) : []);
+  if (!out.verified || !committer) {
+    const state = out.verified ? 'NO_USER' : out.state;
+    return { ...base, verified: false, reason: NO_KEY_FOUND, keyId: '', keyFingerprint: out.fingerprint, state, signed: true };
   }
+  return {
+    ...base,
+    verified: true,
+    reason: `${committer.user.name} / ${out.key.fingerprint}`,
+    signer: signerView(committer.user, c.committerEmail),
+    signerUser: committer.user,
+    keyId: '',
+    keyFingerprint: out.fingerprint,
+    signed: true,
+  };
+}
+
+async function verifyOne(c: CommitSignature, l: Lookup): Promise<CommitVerification> {
+  const { committers, byKeyId, byOwner } = l;
+  const base: Base = {
+    signature: c.signature ?? '',
+    payload: c.signature ? c.payload.toString('utf8') : '',
+    signer: null,
+    signerUser: null,
+    keyFingerprint: '',
+    committerEmail: c.committerEmail,
+  };
+  if (!c.signature) return { ...base, verified: false, reason: NOT_SIGNED, keyId: '', signed: false };
+  if (isSshSignature(c.signature)) return verifySsh(c, base, l);
+  const sig = await readDetachedSignature(c.signature);
+  if (!sig) return { ...base, verified: false, reason: EXTRACT_SIGN, keyId: '', signed: true };
   const attempt: Attempt = { sha: c.sha, payload: c.payload, sig };
   const ok = (user: Models.User, keyId: KeyId, email: string): CommitVerification => ({
     ...base,
@@ -132,10 +174,7 @@ async function verifyOne(
   return { ...base, verified: false, reason, keyId: sig.issuer, signed: true };
 }
 
-/**
- * Verifies the signatures of commits whose objects were read (see readCommitSignatures), by commit id.
- * Signatures in SSH format are not verified (no GPG key can make them): gpg.error.no_gpg_keys_found.
- */
+/** Verifies the signatures of commits (or tags) whose objects were read (see readCommitSignatures), by object id. */
 export async function verifySignatures(cx: ServiceContext, commits: readonly CommitSignature[]): Promise<Map<string, CommitVerification>> {
   const signed = commits.filter((c) => c.signature);
   const committers = await committersByEmail(
@@ -148,14 +187,17 @@ export async function verifySignatures(cx: ServiceContext, commits: readonly Com
     if (m?.issuer) issuers.add(m.issuer);
   }
   const ownerIds = [...new Set([...committers.values()].map((c) => c.user.id))];
-  const rows: KeyRow[] =
-    issuers.size || ownerIds.length
-      ? await cx.db.gpgKey.findMany({
+  const ssh = signed.filter((c) => isSshSignature(c.signature ?? ''));
+  const [sshByOwner, rows] = await Promise.all([
+    ssh.length ? sshKeysOf(cx, ownerIds) : new Map<number, Models.PublicKey[]>(),
+    (issuers.size || ownerIds.length) && ssh.length < signed.length
+      ? cx.db.gpgKey.findMany({
           where: { OR: [{ keyId: { in: [...issuers] } }, { ownerId: { in: ownerIds }, parentId: null }] },
           include: { parent: true, subkeys: true, owner: { include: { emailAddresses: { where: { isActivated: true } } } } },
           orderBy: { id: 'asc' },
         })
-      : [];
+      : ([] as KeyRow[]),
+  ]);
   const byKeyId = new Map<string, KeyRow[]>();
   const byOwner = new Map<number, KeyRow[]>();
   for (const r of rows) {
@@ -163,7 +205,8 @@ export async function verifySignatures(cx: ServiceContext, commits: readonly Com
     if (r.parentId === null && ownerIds.includes(r.ownerId)) byOwner.set(r.ownerId, [...(byOwner.get(r.ownerId) ?? []), r]);
   }
   const out = new Map<string, CommitVerification>();
-  for (const c of commits) out.set(c.sha, await verifyOne(c, committers, byKeyId, byOwner));
+  const lookup: Lookup = { committers, byKeyId, byOwner, sshByOwner };
+  for (const c of commits) out.set(c.sha, await verifyOne(c, lookup));
   return out;
 }
 
@@ -179,11 +222,23 @@ export async function verifyCommits(
   return verifySignatures(cx, [...sigs.values()]);
 }
 
-/** verifyCommits for commits of a repository already read through its read policy (the graph's Commit.signature). */
-export function verifyRepositoryCommits(
+/** Reads and verifies annotated tag objects of a repository, their tagger standing for the committer. @throws NotFoundError */
+export async function verifyTags(cx: ServiceContext, gitDir: string, shas: readonly string[]): Promise<Map<string, CommitVerification>> {
+  if (!shas.length) return new Map();
+  const sigs = await readTagSignatures(gitDir, [...new Set(shas)]);
+  return verifySignatures(cx, [...sigs.values()]);
+}
+
+/**
+ * verifyCommits (or verifyTags) for objects of a repository already read through its read policy (the graph's
+ * Commit.signature and Tag.signature).
+ */
+export function verifyRepositoryObjects(
   cx: ServiceContext,
   repo: Pick<Models.Repository, 'ownerName' | 'name'>,
   shas: readonly string[],
+  type: 'commit' | 'tag',
 ): Promise<Map<string, CommitVerification>> {
-  return verifyCommits(cx, repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name), shas);
+  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+  return type === 'commit' ? verifyCommits(cx, gitDir, shas) : verifyTags(cx, gitDir, shas);
 }

@@ -1,5 +1,6 @@
 import { scopeAllows } from '../../auth/scope.ts';
 import type { DbLike, Models } from '../../db/client.ts';
+import { isDbId } from '../dbId.ts';
 import {
   ConflictError,
   InvalidArgumentError,
@@ -127,10 +128,7 @@ export async function findCommentInRepo(
   access: RepoAccess,
   id: number,
 ): Promise<{ comment: Comment; issue: Models.Issue }> {
-  const row =
-    Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
-      ? await cx.db.comment.findUnique({ where: { id }, include: { issue: true } })
-      : null;
+  const row = isDbId(id) ? await cx.db.comment.findUnique({ where: { id }, include: { issue: true } }) : null;
   if (!row || row.issue.repoId !== access.repo.id)
     throw new NotFoundError(`comment does not exist [id: ${id}, issue_id: 0]`, { commentId: id });
   if (!canRead(access.perm, unitOf(row.issue))) throw new NotFoundError('not found', { commentId: id });

@@ -1,14 +1,15 @@
 import type { DbTx, Models } from '../../db/client.ts';
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
-import { canRead, canWrite, isRepoAdmin } from '../../permissions/repoPermission.ts';
+import { usersRepoPermissions } from '../../loaders/usersRepoPermission.ts';
+import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { ALL_UNITS } from '../../permissions/units.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { exclusiveScope } from '../label/color.ts';
-import { findUserByName } from '../user/user.ts';
 import { loadIssueView, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { findIssueTemplate } from './issueTemplates.ts';
@@ -82,15 +83,11 @@ export async function refreshMilestone(tx: DbTx, milestoneId: number | null): Pr
   await tx.milestone.updateMany({ where: { id: milestoneId }, data: { numIssues, numClosedIssues, completeness } });
 }
 
-/** Recomputes labels' issue counters (Gitea updateLabelCols). */
+/**
+ * Recomputes labels' issue counters (Gitea updateLabelCols): one statement whatever the number of labels.
+ */
 export async function refreshLabels(tx: DbTx, labelIds: readonly number[]): Promise<void> {
-  for (const id of labelIds) {
-    const [numIssues, numClosedIssues] = await Promise.all([
-      tx.issueLabel.count({ where: { labelId: id } }),
-      tx.issueLabel.count({ where: { labelId: id, issue: { isClosed: true } } }),
-    ]);
-    await tx.label.updateMany({ where: { id }, data: { numIssues, numClosedIssues } });
-  }
+  await refreshLabelCounters(tx, labelIds);
 }
 
 /** Gitea's title normalization: trimmed and cut to 255 characters with an ellipsis. */
@@ -108,14 +105,20 @@ export function requireText(value: string | undefined, field: string): void {
 /** Gitea CanBeAssigned: a user (never an organization) with write on some unit, or read on pull requests, of the repository. */
 export async function canBeAssigned(cx: ServiceContext, repoId: number, user: Models.User): Promise<boolean> {
   if (user.type === 'ORGANIZATION') return false;
-  const perm = await repoPermissionLoader(cx.db, user).load(repoId);
+  return isAssignable(await repoPermissionLoader(cx.db, user).load(repoId));
+}
+
+/** Gitea CanBeAssigned on a user's permission: write on some unit, or read on pull requests, or admin. */
+function isAssignable(perm: RepoPermission): boolean {
   return isRepoAdmin(perm) || ALL_UNITS.some((u) => canWrite(perm, u)) || canRead(perm, 'PULL_REQUESTS');
 }
 
 /**
  * Resolves assignees for a writer, given by name and (for the graph) by user id: unknown → 422 (Gitea's nested
  * message); a user who cannot be assigned (Gitea CanBeAssigned: write on some unit, or read on pull requests) →
- * 422; an assignee who blocked the viewer → 403. @throws ValidationError, PermissionDeniedError
+ * 422; an assignee who blocked the viewer → 403. Checked in the order given, the first failure answered; a fixed
+ * number of statements whatever the number of assignees (users, their permissions, blocks).
+ * @throws ValidationError, PermissionDeniedError
  */
 export async function resolveAssignees(
   cx: ServiceContext,
@@ -123,27 +126,47 @@ export async function resolveAssignees(
   names: readonly string[],
   ids: readonly number[] = [],
 ): Promise<Models.User[]> {
+  const wantedNames = [...new Set(names.filter((n) => n !== ''))];
+  const wantedIds = [...new Set(ids)];
+  if (!wantedNames.length && !wantedIds.length) return [];
+  const validIds = wantedIds.filter((id) => id > 0 && id <= 2_147_483_647);
+  const found = await cx.db.user.findMany({
+    where: {
+      OR: [
+        ...(wantedNames.length ? [{ lowerName: { in: wantedNames.map((n) => n.toLowerCase()) } }] : []),
+        ...(validIds.length ? [{ id: { in: validIds } }] : []),
+      ],
+    },
+  });
+  const byName = new Map(found.map((u) => [u.lowerName, u]));
+  const byId = new Map(found.map((u) => [u.id, u]));
+  const viewer = requireViewer(cx);
+  const candidateIds = found.filter((u) => u.type !== 'ORGANIZATION').map((u) => u.id);
+  const [perms, blocks] = await Promise.all([
+    usersRepoPermissions(cx.db, access.repo.id, candidateIds),
+    cx.db.block.findMany({ where: { blockerId: { in: candidateIds }, blockeeId: viewer.id }, select: { blockerId: true } }),
+  ]);
+  const blockedBy = new Set(blocks.map((b) => b.blockerId));
   const users: Models.User[] = [];
-  const admit = async (user: Models.User) => {
+  const admit = (user: Models.User) => {
     if (users.some((u) => u.id === user.id)) return;
-    if (!(await canBeAssigned(cx, access.repo.id, user)))
+    const perm = perms.get(user.id);
+    if (user.type === 'ORGANIZATION' || !perm || !isAssignable(perm))
       throw new ValidationError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, {
         userId: user.id,
       });
-    const viewer = requireViewer(cx);
-    const blocked = await cx.db.block.findFirst({ where: { blockerId: user.id, blockeeId: viewer.id }, select: { id: true } });
-    if (blocked) throw new PermissionDeniedError('user is blocked', { userId: user.id });
+    if (blockedBy.has(user.id)) throw new PermissionDeniedError('user is blocked', { userId: user.id });
     users.push(user);
   };
-  for (const name of [...new Set(names.filter((n) => n !== ''))]) {
-    const user = await findUserByName(cx.db, name);
+  for (const name of wantedNames) {
+    const user = byName.get(name.toLowerCase());
     if (!user) throw new ValidationError(`Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`, { name });
-    await admit(user);
+    admit(user);
   }
-  for (const id of [...new Set(ids)]) {
-    const user = id > 0 && id <= 2_147_483_647 ? await cx.db.user.findUnique({ where: { id } }) : null;
+  for (const id of wantedIds) {
+    const user = byId.get(id);
     if (!user) throw new ValidationError(`Assignee does not exist: [user does not exist [uid: ${id}, name: ]]`, { id });
-    await admit(user);
+    admit(user);
   }
   return users;
 }

@@ -86,16 +86,21 @@ const groupByIssue = <T>(rows: readonly Linked<T>[]): Map<number, T[]> => {
 /**
  * Loads the relations of many issues in a constant number of statements on the read path (src/db/readPath.ts),
  * keeping the input order: each relation with its link rows in one join (labels, assignees, projects), posters,
- * attachments, and only when some issue has them milestones, pull requests and repositories not `known`; then
- * names of label owners not at hand. User rows never carry the password hash.
+ * attachments, and only when some issue has them milestones, pull requests not in `knownPulls` and repositories
+ * not `known`; then names of label owners not at hand. User rows never carry the password hash.
  */
-export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[], known: readonly RepoName[] = []): Promise<IssueView[]> {
+export async function loadIssueViews(
+  db: DbLike,
+  issues: readonly Models.Issue[],
+  known: readonly RepoName[] = [],
+  knownPulls: readonly Models.PullRequest[] = [],
+): Promise<IssueView[]> {
   if (issues.length === 0) return [];
   const ids = issues.map((i) => i.id);
   const knownRepos = new Map(known.map((r) => [r.id, { id: r.id, name: r.name, ownerName: r.ownerName }]));
   const repoIds = [...new Set(issues.map((i) => i.repoId))].filter((id) => !knownRepos.has(id));
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id): id is number => id !== null))];
-  const pullIds = issues.filter((i) => i.isPull).map((i) => i.id);
+  const pullIds = issues.filter((i) => i.isPull && !knownPulls.some((p) => p.issueId === i.id)).map((i) => i.id);
   const posterIds = [...new Set(issues.flatMap((i) => (i.posterId === null ? [] : [i.posterId])))];
   const repoSql = 'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)';
   const [repos, labelRows, assignees, posters, milestones, pulls, projectRows, attachments] = await Promise.all([
@@ -150,7 +155,7 @@ export async function loadIssueViews(db: DbLike, issues: readonly Models.Issue[]
   for (const list of labelsByIssue.values()) list.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   const posterById = new Map(posters.map((u) => [u.id, u]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
-  const pullByIssue = new Map(pulls.map((p) => [p.issueId, p]));
+  const pullByIssue = new Map([...knownPulls, ...pulls].map((p) => [p.issueId, p]));
   const projectsByIssue = groupByIssue(projectRows);
   const assigneesByIssue = groupByIssue(assignees);
   return issues.map((issue) => {

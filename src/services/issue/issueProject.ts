@@ -6,6 +6,7 @@ import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, type IssueView } from './issue.ts';
+import { isDbId } from '../dbId.ts';
 
 type Project = Models.Project;
 
@@ -94,7 +95,7 @@ export async function setIssueProjects(
     );
   }
   if (added.length) {
-    const queryable = added.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647);
+    const queryable = added.filter(isDbId);
     const rows = queryable.length ? await tx.project.findMany({ where: { id: { in: queryable } } }) : [];
     const byId = new Map(rows.map((p) => [p.id, p]));
     for (const id of added) {

@@ -1,9 +1,9 @@
 import { ValidationError } from '../../errors.ts';
-import { goDuration, parseGoDuration } from '../repo/edit.ts';
+import { goDuration, parseGoDuration } from '../goDuration.ts';
+import { MIN_MIRROR_INTERVAL } from '../repo/edit.ts';
 
-/** Gitea `[mirror] DEFAULT_INTERVAL` (8h) and `MIN_INTERVAL` (10m), in seconds. */
+/** Gitea `[mirror] DEFAULT_INTERVAL` (8h), in seconds. */
 export const DEFAULT_MIRROR_INTERVAL = 8 * 3600;
-export const MIN_MIRROR_INTERVAL = 600;
 
 /**
  * A pull mirror's interval from Go duration text: empty → the default, `0` → manual syncs only, anything

@@ -15,9 +15,9 @@ import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '
 import type { PushFollowUp } from '../repo/pushJob.ts';
 import { checkCloneAddress } from './address.ts';
 import { gitAuthorization, NO_CREDENTIALS, openCredentials, redact, sealCredentials } from './credentials.ts';
-import { MIN_MIRROR_INTERVAL } from './interval.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
-import { parseGoDuration } from '../repo/edit.ts';
+import { parseGoDuration } from '../goDuration.ts';
+import { MIN_MIRROR_INTERVAL } from '../repo/edit.ts';
 
 const PushMirrorPayload = z.object({ pushMirrorId: z.number().int() });
 

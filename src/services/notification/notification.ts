@@ -7,6 +7,7 @@ import type { ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { loadApiRepos, type ApiRepoRow } from '../repo/repoRows.ts';
 import { notificationReadWhere, notificationSubjectWhere } from './visibility.ts';
+import { isDbId } from '../dbId.ts';
 
 type Where = Models.Prisma.NotificationWhereInput;
 type Status = Models.NotificationStatus;
@@ -171,7 +172,7 @@ export async function countUnread(cx: ServiceContext): Promise<number> {
  */
 async function requireThread(cx: ServiceContext, id: number, forWrite: boolean): Promise<Models.Notification> {
   const viewer = requireNotificationViewer(cx, forWrite ? 'write' : 'read');
-  const row = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await cx.db.notification.findUnique({ where: { id } }) : null;
+  const row = isDbId(id) ? await cx.db.notification.findUnique({ where: { id } }) : null;
   if (!row) throw new NotFoundError(`notification does not exist [id: ${id}]`, { id });
   if (row.userId !== viewer.id && (forWrite || !isSiteAdmin(cx))) {
     throw new PermissionDeniedError(`only user itself and admin are allowed to read/change this thread ${row.id}`, { id });

@@ -103,8 +103,9 @@ export async function loadPullViews(
   cx: ServiceContext,
   issues: readonly Models.Issue[],
   known: readonly Models.Repository[] = [],
+  knownPulls: readonly Models.PullRequest[] = [],
 ): Promise<PullView[]> {
-  const base = await loadIssueViews(cx.db, issues, known);
+  const base = await loadIssueViews(cx.db, issues, known, knownPulls);
   const pulls = base.flatMap((v) => (v.pull ? [v.pull] : []));
   if (!pulls.length) return [];
   const issueIds = pulls.map((p) => p.issueId);
@@ -170,9 +171,14 @@ export async function loadPullViews(
   return refreshStaleStats(cx, views);
 }
 
-/** One pull request with its relations. @throws NotFoundError */
-export async function loadPullView(cx: ServiceContext, issue: Models.Issue, known: readonly Models.Repository[] = []): Promise<PullView> {
-  const [view] = await loadPullViews(cx, [issue], known);
+/** One pull request with its relations (`pull`: its row, when this request read it already). @throws NotFoundError */
+export async function loadPullView(
+  cx: ServiceContext,
+  issue: Models.Issue,
+  known: readonly Models.Repository[] = [],
+  pull?: Models.PullRequest,
+): Promise<PullView> {
+  const [view] = await loadPullViews(cx, [issue], known, pull ? [pull] : []);
   if (!view) throw new NotFoundError('pull request does not exist', { issueId: issue.id });
   return view;
 }
@@ -183,8 +189,8 @@ export async function loadPullView(cx: ServiceContext, issue: Models.Issue, know
  */
 export async function getPullRequest(cx: ServiceContext, ref: RepoRef, index: number): Promise<PullView> {
   const access = await resolvePullRepo(cx, ref, 'read');
-  const { issue } = await findPullByIndex(cx, access, index);
-  return loadPullView(cx, issue, [access.repo]);
+  const { issue, pull } = await findPullByIndex(cx, access, index);
+  return loadPullView(cx, issue, [access.repo], pull);
 }
 
 /**
@@ -223,7 +229,8 @@ export async function getPullRequestByBaseHead(cx: ServiceContext, ref: RepoRef,
       `pull request does not exist [id: 0, issue_id: 0, head_repo_id: ${headRepoId}, base_repo_id: ${access.repo.id}, head_branch: ${headBranch}, base_branch: ${baseBranch}]`,
       {},
     );
-  return loadPullView(cx, pull.issue);
+  const { issue, ...row } = pull;
+  return loadPullView(cx, issue, [access.repo], row);
 }
 
 /**
@@ -245,5 +252,6 @@ export async function getPullRequestByMergedCommit(cx: ServiceContext, ref: Repo
       `pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`,
       { sha },
     );
-  return loadPullView(cx, pull.issue, [access.repo]);
+  const { issue, ...row } = pull;
+  return loadPullView(cx, issue, [access.repo], row);
 }

@@ -1,13 +1,16 @@
 import type { Models } from '../../db/client.ts';
 import { commitsExcluding, diffStats, isAncestor, type DiffFile, type DiffStats } from '../../git/compare.ts';
 import { readRefs } from '../../git/readRefs.ts';
+import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
+import { enqueue } from '../../jobs/enqueue.ts';
 import type { RefUpdate } from '../../notify/events.ts';
-import { withTx, type ServiceContext } from '../context.ts';
+import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
 import { closeIssueBySystem } from '../issue/edit.ts';
 import { findBranchRule } from '../protection/rule.ts';
 import { fetchIntoHiddenRef } from '../repo/moveRefs.ts';
 import type { PushFollowUp } from '../repo/pushJob.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
+import { REFRESH_BASE_JOB, type RefreshBasePayload } from './refreshBaseJobKind.ts';
 import { storePullState } from './stats.ts';
 
 const ZERO = /^0+$/;
@@ -147,16 +150,11 @@ async function refreshHead(
 
 /**
  * The base branch of pull requests moved (Gitea: the base-side half of AddTestPullRequestTask): their
- * divergence, stats and mergeability are recomputed against the new tip, then the base-update hooks run.
+ * divergence, stats and mergeability are recomputed against the branch's tip now (a later push may have moved it
+ * again since the job was queued: the newest tip wins), then the base-update hooks run. The REFRESH_BASE_JOB.
  */
-async function refreshBase(
-  cx: ServiceContext,
-  repoId: number,
-  branch: string,
-  oldSha: string,
-  newSha: string,
-  pusherId: number,
-): Promise<void> {
+async function refreshBase(cx: ServiceContext, update: RefreshBasePayload): Promise<void> {
+  const { repoId, branch, oldSha, pusherId } = update;
   const pulls = await cx.db.pullRequest.findMany({
     where: { ...OPEN_PULL, baseRepoId: repoId, baseBranch: branch },
     include: PULL_INCLUDE,
@@ -164,13 +162,12 @@ async function refreshBase(
   });
   if (!pulls.length) return;
   const gitDir = gitDirOf(cx, pulls[0]?.baseRepo ?? { ownerName: '', name: '' });
-  const heads = await readRefs(
-    gitDir,
-    pulls.map((p) => pullHeadRef(p.index)),
-  );
+  const refs = await readRefs(gitDir, [`${BRANCH}${branch}`, ...pulls.map((p) => pullHeadRef(p.index))]);
+  const newSha = refs.get(`${BRANCH}${branch}`);
+  if (newSha === undefined) return;
   const refreshed: RefreshedPull[] = [];
   for (const pr of pulls) {
-    const head = heads.get(pullHeadRef(pr.index));
+    const head = refs.get(pullHeadRef(pr.index));
     refreshed.push(head ? { ...pr, ...(await storePullState(cx.db, gitDir, pr, head, newSha)) } : pr);
   }
   for (const hook of baseUpdateHooks) await hook(cx, { repoId, branch, oldSha, newSha, pusherId, pulls: refreshed });
@@ -197,7 +194,7 @@ async function closeBranchPulls(cx: ServiceContext, repoId: number, branch: stri
 
 /**
  * Refreshes the pull requests a push touched: head branches first (so a push that moves both sides of a
- * same-repository pull request is seen whole), then base branches; deleted branches close theirs.
+ * same-repository pull request is seen whole), then base branches (queued: refreshBase); deleted branches close theirs.
  */
 export async function refreshPullsAfterPush(
   cx: ServiceContext,
@@ -207,10 +204,23 @@ export async function refreshPullsAfterPush(
 ): Promise<void> {
   const branches = updates.filter((u) => u.ref.startsWith(BRANCH) && !ZERO.test(u.newSha));
   for (const u of branches) await refreshHead(cx, repoId, u.ref.slice(BRANCH.length), u.oldSha, u.newSha, pusherId);
-  for (const u of branches) await refreshBase(cx, repoId, u.ref.slice(BRANCH.length), u.oldSha, u.newSha, pusherId);
+  // Pull requests into the moved branches: one background job per branch that has any (REFRESH_BASE_JOB).
+  for (const u of branches) {
+    const branch = u.ref.slice(BRANCH.length);
+    const any = await cx.db.pullRequest.findFirst({
+      where: { ...OPEN_PULL, baseRepoId: repoId, baseBranch: branch },
+      select: { id: true },
+    });
+    if (any) await enqueue(cx.db, REFRESH_BASE_JOB, { repoId, branch, oldSha: u.oldSha, newSha: u.newSha, pusherId });
+  }
   const deleted = updates.filter((u) => u.ref.startsWith(BRANCH) && ZERO.test(u.newSha));
   for (const u of deleted) await closeBranchPulls(cx, repoId, u.ref.slice(BRANCH.length), pusherId);
 }
 
 /** The push follow-up keeping pull requests fresh (part of the durable push job; registered in src/app.ts). */
 export const refreshPullsFollowUp: PushFollowUp = (cx, push) => refreshPullsAfterPush(cx, push.repoId, push.pusherId, push.updates);
+
+/** The handler of REFRESH_BASE_JOB (registered in src/app.ts). */
+export function refreshBaseJobHandler(deps: AppDeps): JobHandler<RefreshBasePayload> {
+  return defineHandler(REFRESH_BASE_JOB, (payload) => refreshBase(createSystemContext(deps), payload));
+}

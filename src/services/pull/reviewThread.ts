@@ -14,6 +14,7 @@ import type { ReviewComment } from './review.ts';
 import { commentPatches, reviewedFileDiffs } from './reviewCommentPlacement.ts';
 import { isOfficialReviewer, loadReviewView, resolveReviewRepo, type ReviewView } from './reviewView.ts';
 import { readRefs } from '../../git/readRefs.ts';
+import { isDbId } from '../dbId.ts';
 
 /** A code comment with the review it belongs to and its pull request's issue. */
 interface CodeComment {
@@ -29,10 +30,7 @@ interface CodeComment {
  */
 async function findCodeComment(cx: ServiceContext, access: RepoAccess, id: number, issueId?: number): Promise<CodeComment> {
   const notFound = () => new NotFoundError(`comment does not exist [id: ${id}]`, { commentId: id });
-  const found =
-    Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
-      ? await cx.db.comment.findUnique({ where: { id }, include: { issue: true, review: true } })
-      : null;
+  const found = isDbId(id) ? await cx.db.comment.findUnique({ where: { id }, include: { issue: true, review: true } }) : null;
   if (!found || found.issue.repoId !== access.repo.id || !found.issue.isPull) throw notFound();
   if (issueId !== undefined && found.issueId !== issueId) throw notFound();
   const { issue, review, ...comment } = found;

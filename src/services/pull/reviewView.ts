@@ -12,6 +12,7 @@ import { issueReadWhere } from '../issue/visibility.ts';
 import { findPullByIndex, resolvePullRepo } from './pull.ts';
 import type { PullRows } from './types.ts';
 import { reviewRequestReadWhere } from './visibility.ts';
+import { isDbId } from '../dbId.ts';
 
 type Review = Models.Review;
 
@@ -99,7 +100,7 @@ export interface ReviewTarget extends PullRows {
  */
 export async function findReview(cx: ServiceContext, access: RepoAccess, index: number, id: number): Promise<ReviewTarget> {
   const rows = await findPullByIndex(cx, access, index);
-  const review = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await cx.db.review.findUnique({ where: { id } }) : null;
+  const review = isDbId(id) ? await cx.db.review.findUnique({ where: { id } }) : null;
   if (!review || review.issueId !== rows.issue.id) throw new NotFoundError(`review does not exist [id: ${id}]`, { reviewId: id });
   if (review.type === 'PENDING' && review.reviewerId !== cx.viewer?.id && !isSiteAdmin(cx))
     throw new NotFoundError(`review does not exist [id: ${id}]`, { reviewId: id });
@@ -153,13 +154,12 @@ export interface ReviewLocation {
  * a location the review services answer NotFound for.
  */
 export async function locateReviewById(cx: ServiceContext, id: number): Promise<ReviewLocation> {
-  const row =
-    Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
-      ? await cx.db.review.findFirst({
-          where: { id, issue: issueReadWhere(cx) },
-          select: { id: true, issue: { select: { index: true, repo: { select: { ownerName: true, name: true } } } } },
-        })
-      : null;
+  const row = isDbId(id)
+    ? await cx.db.review.findFirst({
+        where: { id, issue: issueReadWhere(cx) },
+        select: { id: true, issue: { select: { index: true, repo: { select: { ownerName: true, name: true } } } } },
+      })
+    : null;
   return row
     ? { ref: { owner: row.issue.repo.ownerName, repo: row.issue.repo.name }, index: row.issue.index, id: row.id }
     : { ref: { owner: '', repo: '' }, index: 0, id: 0 };

@@ -8,17 +8,16 @@ import { attachmentReadWhere, releaseAssetReadWhere } from '../attachment/visibi
 import type { ServiceContext } from '../context.ts';
 import { requireReleaseWrite } from './release.ts';
 import { releaseReadWhere } from './visibility.ts';
+import { isDbId } from '../dbId.ts';
 
 type Attachment = Models.Attachment;
-
-const isId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
 
 /** The release `id` of the repository as the viewer reads it (drafts to writers). @throws NotFoundError */
 async function readableRelease(cx: ServiceContext, ref: RepoRef, id: number): Promise<Models.Release> {
   requireTokenScope(cx, 'repository', 'read');
   const access = await requireRepo(cx, ref.owner, ref.repo);
   requireUnitRead(access, 'RELEASES');
-  const row = isId(id) ? await cx.db.release.findFirst({ where: { AND: [releaseReadWhere(cx), { id, repoId: access.repo.id }] } }) : null;
+  const row = isDbId(id) ? await cx.db.release.findFirst({ where: { AND: [releaseReadWhere(cx), { id, repoId: access.repo.id }] } }) : null;
   if (!row) throw new NotFoundError('not found', { id });
   return row;
 }
@@ -26,14 +25,14 @@ async function readableRelease(cx: ServiceContext, ref: RepoRef, id: number): Pr
 /** The release `id` for an asset write (releases writable). @throws NotFoundError and the release write errors */
 async function writableRelease(cx: ServiceContext, ref: RepoRef, id: number): Promise<Models.Release> {
   const access = await requireReleaseWrite(cx, ref);
-  const row = isId(id) ? await cx.db.release.findFirst({ where: { id, repoId: access.repo.id, isTag: false } }) : null;
+  const row = isDbId(id) ? await cx.db.release.findFirst({ where: { id, repoId: access.repo.id, isTag: false } }) : null;
   if (!row) throw new NotFoundError('not found', { id });
   return row;
 }
 
 /** Asset `id` of the release, as the attachment read policy lets the viewer see it. */
 async function assetOf(cx: ServiceContext, releaseId: number, id: number): Promise<Attachment> {
-  const row = isId(id) ? await cx.db.attachment.findFirst({ where: { id, releaseId, AND: [attachmentReadWhere(cx)] } }) : null;
+  const row = isDbId(id) ? await cx.db.attachment.findFirst({ where: { id, releaseId, AND: [attachmentReadWhere(cx)] } }) : null;
   if (!row) throw new NotFoundError('attachment does not exist', { attachmentId: id });
   return row;
 }
@@ -116,7 +115,7 @@ export async function downloadReleaseAsset(
 
 /** Where a release asset the viewer may read lives, for callers holding its id (GraphQL). @throws NotFoundError */
 async function locateAsset(cx: ServiceContext, id: number): Promise<RepoRef & { releaseId: number }> {
-  const row = isId(id)
+  const row = isDbId(id)
     ? await cx.db.attachment.findFirst({
         where: { id, ...releaseAssetReadWhere(cx) },
         select: { releaseId: true, repo: { select: { ownerName: true, name: true } } },
@@ -142,7 +141,7 @@ export async function deleteReleaseAssetById(cx: ServiceContext, id: number): Pr
 async function releaseIdOfAsset(cx: ServiceContext, ref: RepoRef, id: number): Promise<number> {
   const access = await requireRepo(cx, ref.owner, ref.repo);
   requireUnitRead(access, 'RELEASES');
-  const row = isId(id)
+  const row = isDbId(id)
     ? await cx.db.attachment.findFirst({
         where: { id, release: { repoId: access.repo.id }, AND: [attachmentReadWhere(cx)] },
         select: { releaseId: true },

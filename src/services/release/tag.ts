@@ -12,6 +12,7 @@ import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } fro
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireRepo, requireUnitRead, requireUnitWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { verifyTags, type CommitVerification } from '../gpg/verifyCommits.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { createTagRef, moveRefs } from '../repo/moveRefs.ts';
 import { isProtectedTagRefusal } from '../protection/tagGate.ts';
@@ -150,17 +151,22 @@ export async function deleteTag(cx: ServiceContext, ref: RepoRef, name: string):
   if (!deleted.moved) throw new ConflictError(`tag ${name} changed meanwhile`, { name });
 }
 
-/** An annotated tag object and the repository it belongs to (for its URLs). */
+/** An annotated tag object, the repository it belongs to (for its URLs) and its signature's verification. */
 export interface AnnotatedTagView {
   repo: Models.Repository;
   tag: AnnotatedTagObject;
+  verification: CommitVerification | null;
 }
 
 /**
  * The annotated tag object `sha` (Gitea GetAnnotatedTag): an unknown sha or one that is not a tag object is 400.
+ * Its `verification` is the tag's own signature checked against the tagger's keys (Forgejo ParseTagWithSignature;
+ * Gitea shows the tagged commit's there instead).
  * @throws NotFoundError, InvalidArgumentError
  */
 export async function getAnnotatedTag(cx: ServiceContext, ref: RepoRef, sha: string): Promise<AnnotatedTagView> {
   const access = await requireTagRead(cx, ref);
-  return { repo: access.repo, tag: await readTag(access.gitDir, sha) };
+  const tag = await readTag(access.gitDir, sha);
+  const verification = (await verifyTags(cx, access.gitDir, [tag.sha])).get(tag.sha) ?? null;
+  return { repo: access.repo, tag, verification };
 }

@@ -6,6 +6,7 @@ import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { repoDirs } from './repoDirs.ts';
 import { removeAvatarFile } from '../avatar/store.ts';
+import { removeRepoArchives } from './download.ts';
 
 /**
  * DELETE /repos/{owner}/{repo} (Gitea reqOwner + CanUserDelete): the owner, an owner of the owning
@@ -28,8 +29,9 @@ export async function deleteRepo(cx: ServiceContext, owner: string, name: string
 
 /**
  * Deletes a repository without a permission check (callers decide: deleteRepo, the delete_missing_repos cron
- * task): the row (relations cascade) and the counters in one transaction, then the git directories (and the
- * wiki's) and its avatar file after the commit.
+ * task): the row (relations cascade) and the counters in one transaction, then, after the commit, the files kept
+ * outside the database (Gitea DeleteRepository): the git directories (and the wiki's), the avatar and the archive
+ * cache. Attachment files and the Actions task logs and artifacts are swept on the `repo.deleted` event.
  */
 export async function removeRepository(cx: ServiceContext, repo: Models.Repository, actorId: number | null): Promise<void> {
   await withTx(cx, async (tx, emit) => {
@@ -53,6 +55,9 @@ export async function removeRepository(cx: ServiceContext, repo: Models.Reposito
     await tx.user.updateMany({ where: { id: repo.ownerId, numRepos: { gt: 0 } }, data: { numRepos: { decrement: 1 } } });
     emit({ type: 'repo.deleted', repoId: repo.id, ownerId: repo.ownerId, name: repo.name, actorId });
   });
-  await Promise.all(repoDirs(cx.config.repositoriesDir, repo.ownerName, repo.name).map((dir) => deleteRepository(dir)));
-  await removeAvatarFile(cx.config.avatars, 'repo', repo.avatar);
+  await Promise.all([
+    ...repoDirs(cx.config.repositoriesDir, repo.ownerName, repo.name).map((dir) => deleteRepository(dir)),
+    removeAvatarFile(cx.config.avatars, 'repo', repo.avatar),
+    removeRepoArchives(cx, repo.id),
+  ]);
 }

@@ -1,4 +1,5 @@
 // File and archive downloads (Gitea routers/api/v1/repo/file.go GetRawFile, GetArchive; routers/web/repo/download.go).
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Models } from '../../db/client.ts';
@@ -107,6 +108,11 @@ export interface Archive {
 /** The directory of the archive cache (cleaned by the archive_cleanup and delete_repo_archives cron tasks). */
 export function archiveCacheDir(cx: ServiceContext): string {
   return path.join(cx.config.dataDir, 'repo-archive');
+}
+
+/** Removes the cached archives of a deleted repository. */
+export async function removeRepoArchives(cx: ServiceContext, repoId: number): Promise<void> {
+  await rm(path.join(archiveCacheDir(cx), String(repoId)), { recursive: true, force: true });
 }
 
 /**

@@ -5,6 +5,7 @@ import { repoPath } from '../../git/repoPath.ts';
 import type { RepoPermission } from '../../permissions/repoPermission.ts';
 import { unitConfig, type UnitType } from '../../permissions/units.ts';
 import { isSiteAdmin } from '../access/guards.ts';
+import { goDuration, parseGoDuration } from '../goDuration.ts';
 import { type RepoRef, requireAdminRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { setDefaultHead } from './moveRefs.ts';
@@ -50,7 +51,8 @@ export interface EditedRepo {
   perm: RepoPermission;
 }
 
-const MIN_MIRROR_INTERVAL = 600;
+/** Gitea `[mirror] MIN_INTERVAL` (10m), in seconds. */
+export const MIN_MIRROR_INTERVAL = 600;
 
 /** Gitea validation.IsValidExternalURL: an absolute http(s) URL. */
 function isValidExternalUrl(raw: string): boolean {
@@ -69,50 +71,6 @@ function isValidTrackerFormat(raw: string): boolean {
     if ((m[1] === '{' || m[2] === '}') && (m[1] !== '{' || m[2] !== '}')) return false;
   }
   return true;
-}
-
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
-/** Go's time.ParseDuration, in whole seconds. @throws ValidationError with Go's message */
-export function parseGoDuration(text: string): number {
-  const bad = (msg: string) => new ValidationError(msg);
-  let s = text;
-  let sign = 1;
-  if (s.startsWith('-') || s.startsWith('+')) {
-    sign = s.startsWith('-') ? -1 : 1;
-    s = s.slice(1);
-  }
-  if (s === '0') return 0;
-  if (s === '') throw bad(`time: invalid duration "${text}"`);
-  let ns = 0;
-  while (s !== '') {
-    const m = /^(\d*)(?:\.(\d*))?/.exec(s);
-    const whole = m?.[1] ?? '';
-    const frac = m?.[2];
-    if (whole === '' && !frac) throw bad(`time: invalid duration "${text}"`);
-    s = s.slice(m?.[0].length ?? 0);
-    const unit = /^[^\d.]+/.exec(s)?.[0] ?? '';
-    if (!unit) throw bad(`time: missing unit in duration "${text}"`);
-    const scale = UNIT_NS[unit];
-    if (scale === undefined) throw bad(`time: unknown unit "${unit}" in duration "${text}"`);
-    s = s.slice(unit.length);
-    ns += Number(whole || '0') * scale + (frac ? Number(`0.${frac}`) * scale : 0);
-  }
-  // Go's limit is 2^63 − 1 ns, which a double cannot hold: it rounds to 2^63.
-  if (ns > 2 ** 63) throw bad(`time: invalid duration "${text}"`);
-  return Math.trunc((sign * ns) / 1e9);
-}
-
-/** Go's Duration.String for whole seconds: 8h0m0s, 10m0s, 30s. */
-export function goDuration(seconds: number): string {
-  const sign = seconds < 0 ? '-' : '';
-  const abs = Math.abs(seconds);
-  const h = Math.floor(abs / 3600);
-  const m = Math.floor((abs % 3600) / 60);
-  const sec = abs % 60;
-  if (h > 0) return `${sign}${h}h${m}m${sec}s`;
-  if (m > 0) return `${sign}${m}m${sec}s`;
-  return `${sign}${sec}s`;
 }
 
 /** Gitea's update-style validation of the resulting pull-request settings. @throws ValidationError */

@@ -2,7 +2,7 @@
 // normalised to words, is compared with each SPDX license text (spdx-license-list) by the Dice coefficient of
 // their word-bigram sets; the best match above the threshold names the license. SPDX ids that share one text
 // (GPL-3.0, GPL-3.0-only, GPL-3.0-or-later) are reported by the shortest, as licenseclassifier names them.
-import spdxFull from 'spdx-license-list/full.js';
+import { spdxLicenses } from '../../lazyPackage.ts';
 
 /** How similar a file must be to a license text to be that license. */
 const THRESHOLD = 0.85;
@@ -41,7 +41,7 @@ let corpus: Shingles[] | null = null;
 function licenses(): Shingles[] {
   if (corpus) return corpus;
   const byText = new Map<string, string[]>();
-  for (const [id, entry] of Object.entries(spdxFull)) {
+  for (const [id, entry] of Object.entries(spdxLicenses())) {
     const key = words(entry.licenseText, true).join(' ');
     if (key) byText.set(key, [...(byText.get(key) ?? []), id]);
   }

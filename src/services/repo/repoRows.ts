@@ -61,18 +61,26 @@ const byRepo = <T>(rows: readonly ByRepo<T>[]): Map<number, T[]> => {
   return out;
 };
 
+/** License names (SPDX identifiers) never hold a newline. */
+const LICENSE_SEPARATOR = '\n';
+
 /**
- * The relations of every Repository JSON for many rows, on the read path (src/db/readPath.ts): owners, units,
- * primary languages, licenses, and the release and branch counts, one statement each.
+ * The relations of every Repository JSON for many rows, on the read path (src/db/readPath.ts), in three
+ * statements: owners, units, and one row per repository with its primary language, its licenses (one text,
+ * newline-separated: `string_agg(… ORDER BY …)` is the same SQL in SQLite ≥ 3.44 and PostgreSQL) and its release and
+ * branch counts.
  */
 async function withRelations(cx: ServiceContext, repos: readonly Models.Repository[]): Promise<CoreRow[]> {
   if (!repos.length) return [];
   const ids = repos.map((r) => r.id);
-  const counts = `SELECT r."id" AS "repoId",
+  const facts = `SELECT r."id" AS "repoId",
+      (SELECT l."language" FROM "LanguageStat" l WHERE l."repoId" = r."id" AND l."isPrimary" = ? ORDER BY l."id" LIMIT 1) AS "language",
+      (SELECT string_agg(x."license", ? ORDER BY x."license") FROM "RepoLicense" x WHERE x."repoId" = r."id") AS "licenses",
       (SELECT COUNT(*) FROM "Release" x WHERE x."repoId" = r."id" AND x."isDraft" = ? AND x."isTag" = ?) AS "releases",
       (SELECT COUNT(*) FROM "Branch" b WHERE b."repoId" = r."id" AND b."isDeleted" = ?) AS "branches"
     FROM "Repository" r WHERE r."id" IN (?)`;
-  const [owners, units, languages, licenses, countRows] = await Promise.all([
+  type Facts = { repoId: number; language: string | null; licenses: string | null; releases: number | bigint; branches: number | bigint };
+  const [owners, units, factRows] = await Promise.all([
     readRows(cx.db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [[...new Set(repos.map((r) => r.ownerId))]]),
     readRows<'RepoUnit', ByRepo<CoreRow['units'][number]>>(
       cx.db,
@@ -80,38 +88,22 @@ async function withRelations(cx: ServiceContext, repos: readonly Models.Reposito
       'SELECT "repoId", "type", "config" FROM "RepoUnit" WHERE "repoId" IN (?)',
       [ids],
     ),
-    readRows<'LanguageStat', ByRepo<{ language: string }>>(
-      cx.db,
-      'LanguageStat',
-      'SELECT "repoId", "language" FROM "LanguageStat" WHERE "repoId" IN (?) AND "isPrimary" = ?',
-      [ids, true],
-    ),
-    readRows<'RepoLicense', ByRepo<{ license: string }>>(
-      cx.db,
-      'RepoLicense',
-      'SELECT "repoId", "license" FROM "RepoLicense" WHERE "repoId" IN (?) ORDER BY "license"',
-      [ids],
-    ),
-    readRows<'Repository', { repoId: number; releases: number | bigint; branches: number | bigint }>(cx.db, 'Repository', counts, [
-      false,
-      false,
-      false,
-      ids,
-    ]),
+    readRows<'Repository', Facts>(cx.db, 'Repository', facts, [true, LICENSE_SEPARATOR, false, false, false, ids]),
   ]);
   const ownerById = new Map(owners.map((u) => [u.id, u]));
-  const [unitsOf, languagesOf, licensesOf] = [byRepo(units), byRepo(languages), byRepo(licenses)];
-  const countOf = new Map(countRows.map((c) => [c.repoId, { releases: Number(c.releases), branches: Number(c.branches) }]));
+  const unitsOf = byRepo(units);
+  const factsOf = new Map(factRows.map((f) => [f.repoId, f]));
   return repos.map((r) => {
     const owner = ownerById.get(r.ownerId);
     if (!owner) throw new NotFoundError('repository owner does not exist', { repoId: r.id });
+    const f = factsOf.get(r.id);
     return {
       ...r,
       owner,
       units: unitsOf.get(r.id) ?? [],
-      languageStats: languagesOf.get(r.id) ?? [],
-      licenses: licensesOf.get(r.id) ?? [],
-      _count: countOf.get(r.id) ?? { releases: 0, branches: 0 },
+      languageStats: f?.language ? [{ language: f.language }] : [],
+      licenses: f?.licenses ? f.licenses.split(LICENSE_SEPARATOR).map((license) => ({ license })) : [],
+      _count: { releases: Number(f?.releases ?? 0), branches: Number(f?.branches ?? 0) },
     };
   });
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import spdxFull from 'spdx-license-list/full.js';
 import { NotFoundError, ValidationError } from '../../errors.ts';
+import { spdxLicenses } from '../../lazyPackage.ts';
 import { ROOT } from '../../paths.ts';
 
 const DIR = path.join(ROOT, 'src/services/repo/templates');
@@ -58,16 +58,21 @@ export function labelTemplate(name: string): LabelTemplate[] {
 /** Gitea `[repository] PREFERRED_LICENSES`: listed first, in this order. */
 const PREFERRED_LICENSES = ['Apache-2.0', 'MIT'];
 
+let licenseNames: readonly string[] | undefined;
+
 /** License template names as Gitea lists them: the preferred ones first, then the rest in byte order. */
-export const LICENSE_TEMPLATES: readonly string[] = [
-  ...PREFERRED_LICENSES,
-  ...Object.keys(spdxFull)
-    .filter((id) => !PREFERRED_LICENSES.includes(id))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
-];
+export function licenseTemplates(): readonly string[] {
+  return (licenseNames ??= [
+    ...PREFERRED_LICENSES,
+    ...Object.keys(spdxLicenses())
+      .filter((id) => !PREFERRED_LICENSES.includes(id))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+  ]);
+}
 
 /** A license template by its exact name (Gitea options.License), with its SPDX name and text. @throws NotFoundError */
 export function licenseTemplate(name: string): { key: string; name: string; body: string } {
+  const spdxFull = spdxLicenses();
   const spdx = Object.hasOwn(spdxFull, name) ? spdxFull[name] : undefined;
   if (!spdx) throw new NotFoundError('not found', { template: name });
   return { key: name, name, body: spdx.licenseText };
@@ -97,6 +102,7 @@ export interface InitialFilesInput {
 /** The SPDX id of a license template name, case-insensitively, or null. */
 export function licenseId(name: string): string | null {
   if (!name) return null;
+  const spdxFull = spdxLicenses();
   if (Object.hasOwn(spdxFull, name)) return name;
   const lower = name.toLowerCase();
   return Object.keys(spdxFull).find((id) => id.toLowerCase() === lower) ?? null;
@@ -174,7 +180,7 @@ export function renderInitialFiles(input: InitialFilesInput): Array<{ path: stri
     files.push({ path: '.gitignore', content: ignores.map((name) => `# ---> ${name}\n${read('gitignore', name)}\n`).join('') });
   }
   const id = licenseId(input.license);
-  const spdx = id ? spdxFull[id] : undefined;
+  const spdx = id ? spdxLicenses()[id] : undefined;
   if (spdx) {
     files.push({
       path: 'LICENSE',

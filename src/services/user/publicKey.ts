@@ -9,6 +9,7 @@ import { skipTake, type ListOptions, type ListWindow, type Page } from '../pagin
 import { parsePublicKey } from './sshKey.ts';
 import { findUserByName, getUserByName } from './user.ts';
 import { publicKeyReadWhere } from './visibility.ts';
+import { isDbId } from '../dbId.ts';
 
 /** A user key with its owner loaded (`owner` is null only for keys without one, which are never user keys). */
 export type UserKey = Models.PublicKey & { owner: Models.User | null };
@@ -20,7 +21,6 @@ export interface CreateUserKeyInput {
 }
 
 const INCLUDE = { owner: true } as const;
-const validId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <= 2_147_483_647;
 
 /** True when the viewer sees the key's private information (`user`, `key_type`, `read_only`): its owner or a site admin. */
 export function showsKeyOwner(cx: ServiceContext, key: Pick<Models.PublicKey, 'ownerId'>): boolean {
@@ -82,7 +82,7 @@ export function listKeysOf(cx: ServiceContext, user: Pick<Models.User, 'id'>, op
 export async function getKey(cx: ServiceContext, id: number): Promise<UserKey> {
   requireViewer(cx);
   requireScopes(cx, 'read:user');
-  const key = validId(id) ? await cx.db.publicKey.findFirst({ where: { id, type: 'USER' }, include: INCLUDE }) : null;
+  const key = isDbId(id) ? await cx.db.publicKey.findFirst({ where: { id, type: 'USER' }, include: INCLUDE }) : null;
   if (!key) throw new NotFoundError('public key does not exist', { keyId: id });
   return key;
 }
@@ -131,7 +131,7 @@ export async function adminAddKey(cx: ServiceContext, username: string, input: C
 
 /** Gitea DeletePublicKey(doer, id): the key's owner or a site admin `doer` may delete it. */
 async function deleteKey(cx: ServiceContext, doer: Models.User, id: number): Promise<void> {
-  const key = validId(id) ? await cx.db.publicKey.findFirst({ where: { id, type: 'USER' } }) : null;
+  const key = isDbId(id) ? await cx.db.publicKey.findFirst({ where: { id, type: 'USER' } }) : null;
   if (!key) throw new NotFoundError('public key does not exist', { keyId: id });
   if (!doer.isAdmin && doer.id !== key.ownerId) throw new PermissionDeniedError('You do not have access to this key');
   await withTx(cx, async (tx, emit) => {

@@ -10,11 +10,10 @@ import { skipTake, type ListOptions, type ListWindow, type Page } from '../pagin
 import { resolveHookScope, type HookScope } from './hookScope.ts';
 import { WEBHOOK_DELIVER, WEBHOOK_PREPARE, type TestEvent } from './jobKinds.ts';
 import { findScopedHook } from './webhook.ts';
+import { isDbId } from '../dbId.ts';
 
 /** A delivery with the hook it belongs to. */
 export type DeliveryView = Models.HookTask;
-
-const validId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <= 2_147_483_647;
 
 /** The deliveries of one hook, newest first. @throws NotFoundError, UnauthenticatedError, PermissionDeniedError */
 export async function listDeliveries(
@@ -37,14 +36,14 @@ export async function listDeliveries(
 export async function getDelivery(cx: ServiceContext, scope: HookScope, hookId: number, deliveryId: number): Promise<DeliveryView> {
   const resolved = await resolveHookScope(cx, scope, 'read');
   const hook = await findScopedHook(cx, resolved, hookId);
-  const task = validId(deliveryId) ? await cx.db.hookTask.findFirst({ where: { id: deliveryId, hookId: hook.id } }) : null;
+  const task = isDbId(deliveryId) ? await cx.db.hookTask.findFirst({ where: { id: deliveryId, hookId: hook.id } }) : null;
   if (!task) throw new NotFoundError('not found', { deliveryId });
   return task;
 }
 
 /** The hook of a delivery, by delivery id (GraphQL). @throws NotFoundError */
 export async function locateDelivery(cx: ServiceContext, deliveryId: number): Promise<{ hookId: number }> {
-  const task = validId(deliveryId) ? await cx.db.hookTask.findUnique({ where: { id: deliveryId }, select: { hookId: true } }) : null;
+  const task = isDbId(deliveryId) ? await cx.db.hookTask.findUnique({ where: { id: deliveryId }, select: { hookId: true } }) : null;
   if (!task) throw new NotFoundError('not found', { deliveryId });
   return task;
 }
@@ -67,7 +66,7 @@ export async function queueDelivery(
 export async function redeliver(cx: ServiceContext, scope: HookScope, hookId: number, deliveryId: number): Promise<DeliveryView> {
   const resolved = await resolveHookScope(cx, scope, 'write');
   const hook = await findScopedHook(cx, resolved, hookId);
-  const task = validId(deliveryId) ? await cx.db.hookTask.findFirst({ where: { id: deliveryId, hookId: hook.id } }) : null;
+  const task = isDbId(deliveryId) ? await cx.db.hookTask.findFirst({ where: { id: deliveryId, hookId: hook.id } }) : null;
   if (!task) throw new NotFoundError('not found', { deliveryId });
   return withTx(cx, (tx) =>
     queueDelivery(tx, cx.config, { hookId: hook.id, eventType: task.eventType, payloadContent: task.payloadContent, isRedelivery: true }),

@@ -8,6 +8,7 @@ import { hookEventFromNames } from './hookEvents.ts';
 import { resolveHookScope, type HookScope, type ResolvedScope } from './hookScope.ts';
 import { sealSecret } from './secretBox.ts';
 import { checkCreateConfig, checkHookType, isContentType, parseSlackMeta, parseSystemFlag, slackMetaFromConfig } from './validate.ts';
+import { isDbId } from '../dbId.ts';
 
 /** Delivery figures of a hook (beyond Gitea). */
 export interface HookStats {
@@ -48,8 +49,6 @@ export interface EditHookInput {
 
 /** GET /admin/hooks?type=: system hooks, default (template) hooks, or both. */
 export type AdminHookKind = 'system' | 'default' | 'all';
-
-const validId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <= 2_147_483_647;
 
 /** Delivery figures of many hooks in one query. */
 async function statsOf(cx: ServiceContext, ids: readonly number[]): Promise<Map<number, HookStats>> {
@@ -107,7 +106,7 @@ export async function listHooks(
 
 /** Loads one hook of a resolved scope. @throws NotFoundError */
 export async function findScopedHook(cx: ServiceContext, resolved: ResolvedScope, id: number): Promise<Models.Webhook> {
-  const hook = validId(id) ? await cx.db.webhook.findFirst({ where: { ...resolved.where, id } }) : null;
+  const hook = isDbId(id) ? await cx.db.webhook.findFirst({ where: { ...resolved.where, id } }) : null;
   if (!hook) throw new NotFoundError('not found', { hookId: id });
   return hook;
 }
@@ -203,7 +202,7 @@ export async function editHook(cx: ServiceContext, scope: HookScope, id: number,
  * the operation that follows, with the scope's rules. @throws NotFoundError
  */
 export async function locateHook(cx: ServiceContext, id: number): Promise<HookScope> {
-  const hook = validId(id)
+  const hook = isDbId(id)
     ? await cx.db.webhook.findUnique({
         where: { id },
         include: { repo: { select: { ownerName: true, name: true } }, owner: { select: { name: true, type: true } } },

@@ -1,5 +1,6 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { freePort } from '../../helpers/serverProcess.ts';
 import type { components } from '@octokit/openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBranchAndTagRefs } from '../../../src/git/remoteMirror.ts';
@@ -35,14 +36,6 @@ type Release = Pick<S['release'], 'tag_name' | 'target_commitish' | 'name' | 'bo
   author: User;
   assets: Pick<S['release-asset'], 'name' | 'size' | 'download_count' | 'created_at' | 'browser_download_url'>[];
 };
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 /** The github downloader against a local server answering in GitHub's documented shapes (@octokit/openapi-types). */
 describe.each(PROVIDERS)('POST /repos/migrate service=github (%s)', (provider) => {

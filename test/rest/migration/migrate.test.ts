@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../../helpers/serverProcess.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { readBranchAndTagRefs } from '../../../src/git/remoteMirror.ts';
@@ -8,14 +8,6 @@ import { queueDueMirrors } from '../../../src/services/migration/mirrorSync.ts';
 import { basic, isGiteaError, PASSWORD, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { GitClient, gitUrl } from '../../githttp/gitClient.ts';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 /** Migrations from a second Forgegraph instance (it speaks Gitea's API and git over HTTP), and pull mirrors of it. */
 describe.each(PROVIDERS)('POST /repos/migrate and mirrors (%s)', (provider) => {

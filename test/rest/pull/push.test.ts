@@ -87,11 +87,14 @@ describe.each(PROVIDERS)('pull requests follow pushes (%s)', (provider) => {
     expect(await t.db.review.count({ where: { issueId: pr.issueId, type: 'APPROVE', stale: true } })).toBe(1);
   });
 
-  it('a push to the base branch recomputes divergence, stats and mergeability, then runs the base hooks', async () => {
+  it('a push to the base branch queues a job that recomputes divergence, stats and mergeability, then runs the base hooks', async () => {
     const n = 1;
     const before = await row(n);
     expect(before.commitsBehind).toBe(0);
     const baseTip = await f.push('alice', 'demo', 'alice', 'main', { 'z.txt': 'conflicting\n' });
+    // One job per moved branch, whatever the number of pull requests into it (the push does not wait for them).
+    expect(await t.db.job.count({ where: { kind: 'pull.refreshBase' } })).toBe(1);
+    await t.app.jobs.drain();
     const after = await row(n);
     expect(after).toMatchObject({ commitsBehind: 1, statsBaseSha: baseTip, status: 'CONFLICT', conflictedFiles: '["z.txt"]' });
     expect((await get(n)).mergeable).toBe(false);

@@ -1,6 +1,8 @@
 // POST /repos/{o}/{r}/diffpatch on both databases: a `git diff` applied to the default branch or onto a new
 // branch as one commit (default message, signoff, author), the file changed in git, 422 for a patch that does
 // not apply, and the contents API's gates (token, code write, protected files, private repositories).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
@@ -88,6 +90,9 @@ describe.each(PROVIDERS)('REST diffpatch (%s)', (provider) => {
       422,
       /^patch does not apply: /,
     );
+    // That patch creates added.txt where it already exists: git merges it three ways and writes the merged file
+    // relative to its working directory. It must land in a scratch directory, never the server's.
+    expect(existsSync(path.join(process.cwd(), 'added.txt'))).toBe(false);
     expectGiteaError(await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: { content: 'not a diff' } }), 422);
     expectGiteaError(await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: { content: '' } }), 422);
     expectGiteaError(await t.request('POST', `${api}/diffpatch`, { headers: basic('alice'), body: {} }), 422);

@@ -1,38 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGiteaError, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { gnupg } from '../../helpers/gnupg.ts';
 import { PullFixture } from '../../helpers/pull.ts';
+import { tamperedCommit } from '../../helpers/tamperedCommit.ts';
 import { restApi } from '../protection/restApi.ts';
-
-/** A throw-away GnuPG home with ed25519 keys: alice's (registered), bob's, and an unregistered one. */
-function gnupg() {
-  const home = mkdtempSync(path.join(tmpdir(), 'fg-gpg-'));
-  const gpg = (args: string[], input?: string) =>
-    execFileSync('gpg', ['--batch', '--yes', '--pinentry-mode', 'loopback', '--passphrase', '', ...args], {
-      env: { ...process.env, GNUPGHOME: home },
-      ...(input === undefined ? {} : { input }),
-    }).toString('utf8');
-  const keyOf = (uid: string) => {
-    gpg(['--quick-gen-key', uid, 'ed25519', 'sign', 'never']);
-    const fpr = /^fpr:+([0-9A-F]{40}):/m.exec(gpg(['--with-colons', '--list-keys', uid]))?.[1] ?? '';
-    return { fpr, keyId: fpr.slice(-16), armored: gpg(['--armor', '--export', fpr]) };
-  };
-  return {
-    home,
-    alice: keyOf('Alice <alice@example.com>'),
-    bob: keyOf('Bob Other <bob-elsewhere@example.org>'),
-    stranger: keyOf('Stranger <alice@example.com>'),
-    sign: (fpr: string, text: string) => gpg(['--armor', '--detach-sign', '--local-user', fpr], text),
-    dispose: () => {
-      execFileSync('gpgconf', ['--kill', 'gpg-agent'], { env: { ...process.env, GNUPGHOME: home } });
-      rmSync(home, { recursive: true, force: true });
-    },
-  };
-}
 
 const keys = gnupg();
 
@@ -160,9 +134,7 @@ describe.each(PROVIDERS)('GPG keys and signed commits (%s)', (provider) => {
     const signed = await commit(dir, 'signed.txt', keys.alice.fpr);
     const unknown = await commit(dir, 'unknown.txt', keys.stranger.fpr);
     const plain = await commit(dir, 'plain.txt', null);
-    const raw = await f.git.ok(['cat-file', 'commit', signed], { cwd: dir });
-    writeFileSync(path.join(dir, 'tampered'), raw.replace('add signed.txt', 'add evil.txt'));
-    const tampered = (await f.git.ok(['hash-object', '-t', 'commit', '-w', 'tampered'], { cwd: dir })).trim();
+    const tampered = await tamperedCommit(f.git, dir, signed, 'add signed.txt', 'add evil.txt');
     await f.git.ok(['push', '-q', 'origin', `${plain}:refs/heads/main`, `${tampered}:refs/heads/tampered`], { cwd: dir });
 
     const ok = await verification(signed);
@@ -217,6 +189,66 @@ describe.each(PROVIDERS)('GPG keys and signed commits (%s)', (provider) => {
     expect(graph.unknown?.signature).toMatchObject({ isValid: false, state: 'UNKNOWN_KEY', signer: null, email: 'alice@example.com' });
     expect(graph.plain?.signature).toBeNull();
     expect(graph.tampered?.signature).toMatchObject({ __typename: 'GpgSignature', isValid: false, state: 'INVALID' });
+  });
+
+  it('verifies GPG-signed annotated tags against the tagger in REST and the graph', async () => {
+    const dir = await f.workTree('alice', 'demo', 'alice');
+    const target = (await f.git.ok(['rev-parse', 'HEAD'], { cwd: dir })).trim();
+    const tag = async (name: string, fpr: string) => {
+      await f.git.ok(
+        [
+          '-c',
+          `user.signingkey=${fpr}`,
+          '-c',
+          'user.name=Alice',
+          '-c',
+          'user.email=alice@example.com',
+          'tag',
+          '-s',
+          name,
+          '-m',
+          name,
+          target,
+        ],
+        {
+          cwd: dir,
+          env: env(),
+        },
+      );
+      return (await f.git.ok(['rev-parse', name], { cwd: dir })).trim();
+    };
+    const good = await tag('gpg-good', keys.alice.fpr);
+    const unknown = await tag('gpg-unknown', keys.stranger.fpr);
+    await f.git.ok(['push', '-q', 'origin', 'gpg-good', 'gpg-unknown'], { cwd: dir });
+    const verified = (await api('GET', `/repos/alice/demo/git/tags/${good}`, 'alice')).json.verification;
+    expect(verified).toMatchObject({
+      verified: true,
+      reason: `alice / ${keys.alice.keyId}`,
+      signer: { username: 'alice', email: 'alice@example.com' },
+      signature: expect.stringMatching(/^-----BEGIN PGP SIGNATURE-----\n/),
+      payload: expect.stringMatching(/^object [0-9a-f]{40}\ntype commit\ntag gpg-good\n/),
+    });
+    expect((await api('GET', `/repos/alice/demo/git/tags/${unknown}`, 'alice')).json.verification).toMatchObject({
+      verified: false,
+      reason: 'gpg.error.no_gpg_keys_found',
+    });
+    const sigOf = (alias: string, sha: string) =>
+      `${alias}: object(oid: "${sha}") { ... on Tag { signature { __typename isValid state signer { login } ... on GpgSignature { keyId } } } }`;
+    const res = await t.graphql(
+      `{ repository(owner: "alice", name: "demo") { ${sigOf('good', good)} ${sigOf('unknown', unknown)} } }`,
+      {},
+      { authorization: `token ${await t.createToken('alice', ['read:repository', 'read:user'])}` },
+    );
+    const body = res.json() as { data: { repository: Record<string, { signature: unknown }> }; errors?: unknown };
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    expect(body.data.repository.good?.signature).toEqual({
+      __typename: 'GpgSignature',
+      isValid: true,
+      state: 'VALID',
+      signer: { login: 'alice' },
+      keyId: keys.alice.keyId,
+    });
+    expect(body.data.repository.unknown?.signature).toMatchObject({ isValid: false, state: 'UNKNOWN_KEY', keyId: keys.stranger.keyId });
   });
 
   it('refuses unsigned pushes and API writes to a branch requiring signed commits', async () => {

@@ -59,7 +59,7 @@ export const templateRoutes = [
     scopes: null,
     gate: 'none',
     success: { status: 200, schema: '[LicensesTemplateListEntry]' },
-    handler: async ({ cx }) => templates.LICENSE_TEMPLATES.map((key) => toApiLicenseEntry(key, cx.config.rootUrl)),
+    handler: async ({ cx }) => templates.licenseTemplates().map((key) => toApiLicenseEntry(key, cx.config.rootUrl)),
   }),
   defineRoute({
     method: 'GET',

@@ -31,7 +31,7 @@ export const forkRoutes: readonly RouteDef[] = [
     scopes: ['repository'],
     gate: 'token',
     body: CreateForkOption,
-    // Gitea answers 202 (its "TODO change back to 201"): the fork is complete when the response is sent.
+    // Gitea answers 202 (a comment in its handler says it means to return 201 one day): the fork is complete when the response is sent.
     success: { status: 202, schema: 'Repository' },
     errors: [401, 403, 404, 409, 422],
     handler: async ({ cx, params, body }) => {

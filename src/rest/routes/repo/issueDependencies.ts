@@ -1,4 +1,5 @@
 import * as dependencyService from '../../../services/issue/dependency.ts';
+import * as dependencyRead from '../../../services/issue/dependencyRead.ts';
 import { toApiIssue, toApiIssueList } from '../../convert/issue.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { defineList } from '../../list.ts';
@@ -10,7 +11,7 @@ const DEPENDENCIES = '/repos/{owner}/{repo}/issues/{index}/dependencies';
 const BLOCKS = '/repos/{owner}/{repo}/issues/{index}/blocks';
 
 /** Lists of an issue's blockers (…/dependencies) or of the issues it blocks (…/blocks): Issue JSON, paginated. */
-function listRoute(path: string, operationId: string, summary: string, list: typeof dependencyService.listIssueBlocks): RouteDef {
+function listRoute(path: string, operationId: string, summary: string, list: typeof dependencyRead.listIssueBlocks): RouteDef {
   return defineList({
     path,
     operationId,
@@ -62,7 +63,7 @@ export const issueDependencyRoutes: readonly RouteDef[] = [
     DEPENDENCIES,
     'issueListIssueDependencies',
     "List an issue's dependencies, i.e all issues that block this issue.",
-    dependencyService.listIssueDependencies,
+    dependencyRead.listIssueDependencies,
   ),
   writeRoute(
     'POST',
@@ -72,7 +73,7 @@ export const issueDependencyRoutes: readonly RouteDef[] = [
     'Make the issue in the url depend on the issue in the form.',
   ),
   writeRoute('DELETE', DEPENDENCIES, 'dependencies', 'issueRemoveIssueDependencies', 'Remove an issue dependency'),
-  listRoute(BLOCKS, 'issueListBlocks', 'List issues that are blocked by this issue', dependencyService.listIssueBlocks),
+  listRoute(BLOCKS, 'issueListBlocks', 'List issues that are blocked by this issue', dependencyRead.listIssueBlocks),
   writeRoute('POST', BLOCKS, 'blocks', 'issueCreateIssueBlocking', 'Block the issue given in the body by the issue in path'),
   writeRoute('DELETE', BLOCKS, 'blocks', 'issueRemoveIssueBlocking', 'Unblock the issue given in the body by the issue in path'),
 ];

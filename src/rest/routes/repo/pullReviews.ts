@@ -1,4 +1,5 @@
 import * as reviewService from '../../../services/pull/review.ts';
+import * as reviewUndo from '../../../services/pull/reviewUndo.ts';
 import * as requestService from '../../../services/pull/reviewRequest.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiPullReview, toApiPullReviewComment, toApiPullReviewList } from '../../convert/review.ts';
@@ -33,7 +34,7 @@ const dismissRoute = (dismiss: boolean) =>
         errors: [401, 403, 404, 422],
         handler: async ({ cx, params, body }) => {
           const input = { message: body.message ?? undefined, priors: body.priors ?? undefined };
-          const view = await reviewService.setReviewDismissed(cx, repoRef(params), indexParam(params), idParam(params), true, input);
+          const view = await reviewUndo.setReviewDismissed(cx, repoRef(params), indexParam(params), idParam(params), true, input);
           return toApiPullReview(view, cx.viewer, convertOptions(cx));
         },
       })
@@ -49,7 +50,7 @@ const dismissRoute = (dismiss: boolean) =>
         success: { status: 200, schema: 'PullReview' },
         errors: [401, 403, 404, 422],
         handler: async ({ cx, params }) => {
-          const view = await reviewService.setReviewDismissed(cx, repoRef(params), indexParam(params), idParam(params), false);
+          const view = await reviewUndo.setReviewDismissed(cx, repoRef(params), indexParam(params), idParam(params), false);
           return toApiPullReview(view, cx.viewer, convertOptions(cx));
         },
       });
@@ -141,7 +142,7 @@ export const pullReviewRoutes: readonly RouteDef[] = [
     success: { status: 204 },
     errors: [401, 403, 404, 422],
     handler: async ({ cx, params }) => {
-      await reviewService.deleteReview(cx, repoRef(params), indexParam(params), idParam(params));
+      await reviewUndo.deleteReview(cx, repoRef(params), indexParam(params), idParam(params));
     },
   }),
   defineRoute({

@@ -1,4 +1,5 @@
 import * as releaseService from '../../../services/release/release.ts';
+import * as releaseWrites from '../../../services/release/releaseWrite.ts';
 import { convertOptions } from '../../convert/options.ts';
 import { toApiRelease, toApiReleaseList } from '../../convert/release.ts';
 import { defineList } from '../../list.ts';
@@ -35,7 +36,7 @@ export const releaseRoutes = [
     success: { status: 201, schema: 'Release' },
     errors: [403, 404, 409, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const view = await releaseService.createRelease(cx, repoRef(params), {
+      const view = await releaseWrites.createRelease(cx, repoRef(params), {
         tagName: body.tag_name,
         target: body.target_commitish,
         name: body.name,
@@ -83,7 +84,7 @@ export const releaseRoutes = [
     success: { status: 204 },
     errors: [403, 404, 422, 423],
     handler: async ({ cx, params }) => {
-      await releaseService.deleteReleaseByTag(cx, repoRef(params), params.tag ?? '');
+      await releaseWrites.deleteReleaseByTag(cx, repoRef(params), params.tag ?? '');
     },
   }),
   defineRoute({
@@ -111,7 +112,7 @@ export const releaseRoutes = [
     success: { status: 200, schema: 'Release' },
     errors: [403, 404, 409, 422, 423],
     handler: async ({ cx, params, body }) => {
-      const view = await releaseService.updateRelease(cx, repoRef(params), idParam(params), {
+      const view = await releaseWrites.updateRelease(cx, repoRef(params), idParam(params), {
         tagName: body.tag_name ?? undefined,
         target: body.target_commitish ?? undefined,
         name: body.name ?? undefined,
@@ -133,7 +134,7 @@ export const releaseRoutes = [
     success: { status: 204 },
     errors: [403, 404, 422, 423],
     handler: async ({ cx, params }) => {
-      await releaseService.deleteRelease(cx, repoRef(params), idParam(params));
+      await releaseWrites.deleteRelease(cx, repoRef(params), idParam(params));
     },
   }),
 ];

@@ -1,0 +1,263 @@
+// Writes on SQLite and PostgreSQL (issue #35 item 3), each against the hand-written baseline of
+// bench/writeBaseline.ts in the same run (the same rows from a minimal transaction of prepared statements; for
+// git work the same git commands run directly): create issue (3 labels, 2 assignees), comment, add label, edit
+// issue, create pull request (merge-base and diff), merge (merge and squash), push of 1 and of 100 commits over
+// smart HTTP. Per write: SQL statements (ours through the app's onQuery hook, one warm request with the job
+// worker and the event subscribers idle; the baseline's own count), p50 and p99 latency under 1 and under 8
+// concurrent writers, the ratio ours/baseline. Then writesChecks.ts: statements with 1 vs 10
+// labels/assignees/watchers, and 32 concurrent issue creations (every answer 201 or 503 with Retry-After).
+// Usage: npx tsx bench/writes.ts [samples=24] [sqlite|postgresql|both=both] [only: a regular expression of write names]
+//   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
+import './serverRuntime.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
+import { repoPath } from '../src/git/repoPath.ts';
+import { createSystemContext } from '../src/services/context.ts';
+import * as userService from '../src/services/user/user.ts';
+import { startWriteBaseline } from './writeBaseline.ts';
+import { createBenchUsersWithToken } from './benchUser.ts';
+import { baselineDb } from './writeBaselineDb.ts';
+import { fanOutStatements, contention, type Checks } from './writesChecks.ts';
+import { buildClone, push } from './writesGit.ts';
+import { scratchDatabase, type Provider } from './scratchDb.ts';
+
+const samples = Number(process.argv[2] ?? 24);
+const which = process.argv[3] ?? 'both';
+const providers: Provider[] = which === 'both' ? ['sqlite', 'postgresql'] : [which as Provider];
+const only = new RegExp(process.argv[4] ?? '');
+const gitSamples = Math.max(4, Math.round(samples / 2));
+
+interface Side {
+  p50: [number, number];
+  p99: [number, number];
+  statements: number;
+}
+interface Row {
+  name: string;
+  ours: Side;
+  base: Side;
+}
+
+const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+/** Latencies of `n` calls of `op(i)` (i from `first`), `concurrency` at a time. */
+async function timed(n: number, concurrency: number, first: number, op: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = first + next++;
+        const t0 = performance.now();
+        await op(i);
+        out.push(performance.now() - t0);
+      }
+    }),
+  );
+  return out;
+}
+
+async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: Checks }> {
+  const database = await scratchDatabase(provider, 'writes');
+  await deployMigrations({ provider, url: database.url });
+  const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
+  const counter = { n: 0 };
+  // WRITES_DUMP=1 prints the statements of each counted write.
+  let dump: string[] | null = null;
+  const app = await buildApp(config, { onQuery: (e) => void (counter.n++, dump?.push(e.query.replace(/\s+/g, ' ').slice(0, 180))) });
+  await app.server.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
+  const bdb = baselineDb(provider, database.url);
+  const bare = startWriteBaseline(bdb, config.repositoriesDir);
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
+  const work = mkdtempSync(path.join(tmpdir(), 'fg-bench-writes-clone-'));
+  try {
+    const sys = createSystemContext(app.deps);
+    const { token, auth } = await createBenchUsersWithToken(app);
+    const call = async (host: string, method: string, url: string, body?: unknown) => {
+      const res = await fetch(host + url, {
+        method,
+        headers: { ...auth, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
+      return (text ? JSON.parse(text) : {}) as { id: number; number: number };
+    };
+    const labels: Record<string, number[]> = {};
+    for (const repo of ['ours', 'base']) {
+      await call(base, 'POST', '/api/v1/user/repos', { name: repo, auto_init: true });
+      for (const u of ['ann', 'bob']) await call(base, 'PUT', `/api/v1/repos/bench/${repo}/collaborators/${u}`, { permission: 'write' });
+      labels[repo] = [];
+      for (const [i, name] of ['bug', 'feature', 'docs', 'extra'].entries())
+        labels[repo].push((await call(base, 'POST', `/api/v1/repos/bench/${repo}/labels`, { name, color: `#00${i}0aa` })).id);
+    }
+    // Branches: pull requests created by the bench and for its merges; push branches of 1 and of 100 commits.
+    const items = (n: number) => 2 * n + 2;
+    const counts = { pulls: items(gitSamples) * 3, push1: items(gitSamples), push100: items(gitSamples) };
+    const clone = path.join(work, 'clone');
+    const ourRemote = `http://bench:${token}@127.0.0.1:${new URL(base).port}/bench/ours.git`;
+    const baseDir = repoPath(config.repositoriesDir, 'bench', 'base');
+    await buildClone(ourRemote, clone, counts);
+    const prRefs = Array.from({ length: counts.pulls }, (_, k) => `pr-${k}`);
+    await push(clone, ourRemote, prRefs);
+    await push(clone, baseDir, ['+main:refs/heads/main', ...prRefs], true); // the same history as ours
+    // Pull requests to merge (two per merge sample: merge style and squash style).
+    const toMerge: Record<string, number[]> = { ours: [], base: [] };
+    for (let k = items(gitSamples); k < counts.pulls; k++) {
+      toMerge.ours!.push(
+        (await call(base, 'POST', '/api/v1/repos/bench/ours/pulls', { head: `pr-${k}`, base: 'main', title: `pr ${k}` })).number,
+      );
+      toMerge.base!.push(
+        (await call(bareBase, 'POST', '/api/v1/repos/bench/base/pulls', { head: `pr-${k}`, base: 'main', title: `pr ${k}` })).number,
+      );
+    }
+    const settle = async () => {
+      await app.deps.notifier.drain();
+      await app.jobs.drain();
+      await app.deps.notifier.drain();
+    };
+    await settle();
+
+    const issues: Record<string, number[]> = { ours: [], base: [] };
+    const side = (repo: 'ours' | 'base') => (repo === 'ours' ? base : bareBase);
+    type Op = { name: string; n: number; run: (repo: 'ours' | 'base', i: number) => Promise<unknown> };
+    const ops: Op[] = [
+      {
+        name: 'create issue (3 labels, 2 assignees)',
+        n: samples,
+        run: async (repo, i) => {
+          const body = { title: `Issue ${i}`, body: `Body of ${i}`, labels: labels[repo]!.slice(0, 3), assignees: ['ann', 'bob'] };
+          issues[repo]!.push((await call(side(repo), 'POST', `/api/v1/repos/bench/${repo}/issues`, body)).number);
+        },
+      },
+      {
+        name: 'comment',
+        n: samples,
+        run: (repo, i) =>
+          call(side(repo), 'POST', `/api/v1/repos/bench/${repo}/issues/${issues[repo]![i % 10]}/comments`, { body: `comment ${i}` }),
+      },
+      {
+        name: 'add label',
+        n: samples,
+        run: (repo, i) =>
+          call(side(repo), 'POST', `/api/v1/repos/bench/${repo}/issues/${issues[repo]![i]}/labels`, { labels: [labels[repo]![3]] }),
+      },
+      {
+        name: 'edit issue',
+        n: samples,
+        run: (repo, i) =>
+          call(side(repo), 'PATCH', `/api/v1/repos/bench/${repo}/issues/${issues[repo]![i % 10]}`, {
+            title: `Edited ${i}`,
+            body: `Edited body ${i}`,
+          }),
+      },
+      {
+        name: 'create pull request',
+        n: gitSamples,
+        run: (repo, i) =>
+          call(side(repo), 'POST', `/api/v1/repos/bench/${repo}/pulls`, { head: `pr-${i}`, base: 'main', title: `pr ${i}` }),
+      },
+      {
+        name: 'merge (merge style)',
+        n: gitSamples,
+        run: (repo, i) => call(side(repo), 'POST', `/api/v1/repos/bench/${repo}/pulls/${toMerge[repo]![2 * i]}/merge`, { Do: 'merge' }),
+      },
+      {
+        name: 'merge (squash style)',
+        n: gitSamples,
+        run: (repo, i) =>
+          call(side(repo), 'POST', `/api/v1/repos/bench/${repo}/pulls/${toMerge[repo]![2 * i + 1]}/merge`, { Do: 'squash' }),
+      },
+      {
+        name: 'push 1 commit',
+        n: gitSamples,
+        run: (repo, i) => push(clone, repo === 'ours' ? ourRemote : baseDir, [`pa-${i}`], repo === 'base'),
+      },
+      {
+        name: 'push 100 commits',
+        n: gitSamples,
+        run: (repo, i) => push(clone, repo === 'ours' ? ourRemote : baseDir, [`pb-${i}`], repo === 'base'),
+      },
+    ];
+    const rows: Row[] = [];
+    for (const op of ops.filter((o) => only.test(o.name))) {
+      const sides = {} as Record<'ours' | 'base', Side>;
+      for (const repo of ['ours', 'base'] as const) {
+        // Two warm writes (the last counted, with nothing else running), then 1 and 8 writers.
+        const stmts = repo === 'ours' ? counter : bdb.statements;
+        await op.run(repo, 2 * op.n);
+        await settle();
+        stmts.n = 0;
+        if (repo === 'ours' && process.env.WRITES_DUMP) dump = [];
+        await op.run(repo, 2 * op.n + 1);
+        const statements = stmts.n;
+        if (dump) console.error(`${op.name}:\n  ${dump.join('\n  ')}`);
+        dump = null;
+        const one = await timed(op.n, 1, 0, (i) => op.run(repo, i));
+        const eight = await timed(op.n, 8, op.n, (i) => op.run(repo, i));
+        await settle();
+        sides[repo] = { p50: [pct(one, 0.5), pct(eight, 0.5)], p99: [pct(one, 0.99), pct(eight, 0.99)], statements };
+      }
+      rows.push({ name: op.name, ours: sides.ours, base: sides.base });
+      console.error(`${provider}: ${op.name} done`);
+    }
+    const checks: Checks = {
+      fanOut: await fanOutStatements(base, call, counter, settle, (name) =>
+        userService.createUser(sys, {
+          username: name,
+          email: `${name}@example.com`,
+          password: 'bench-password-1',
+          mustChangePassword: false,
+        }),
+      ),
+      contention: await contention(base, auth),
+    };
+    return { rows, checks };
+  } finally {
+    await bare.close();
+    await bdb.close();
+    await app.close();
+    await database.drop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
+for (const p of providers) {
+  const { rows, checks } = await runProvider(p);
+  console.log(`\n${p}: ${samples} samples per DB write (${gitSamples} per git write) at 1 and at 8 writers; ms; ratio = ours/baseline`);
+  console.log(
+    ['write', 'stmts', 'base stmts', 'p50 c1', 'base', 'ratio', 'p99 c1', 'base', 'p50 c8', 'base', 'ratio', 'p99 c8', 'base'].join(' | '),
+  );
+  for (const r of rows) {
+    const { ours: o, base: b } = r;
+    console.log(
+      [
+        r.name,
+        o.statements,
+        b.statements,
+        fmt(o.p50[0]),
+        fmt(b.p50[0]),
+        (o.p50[0] / b.p50[0]).toFixed(2),
+        fmt(o.p99[0]),
+        fmt(b.p99[0]),
+        fmt(o.p50[1]),
+        fmt(b.p50[1]),
+        (o.p50[1] / b.p50[1]).toFixed(2),
+        fmt(o.p99[1]),
+        fmt(b.p99[1]),
+      ].join(' | '),
+    );
+  }
+  console.log(
+    `statements (with subscribers and jobs) with 1 vs 10 labels/assignees/watchers: ${checks.fanOut.map((f) => `${f.name} ${f.one} vs ${f.ten}`).join('; ')}`,
+  );
+  console.log(`32 concurrent issue creations: ${checks.contention}`);
+}

@@ -1,0 +1,4 @@
+// Types of src/bin/heapShape.js (plain JavaScript, imported by the `forgegraph` command before the bundle).
+
+/** Sets --optimize-for-size unless NODE_OPTIONS or the node flags shape the heap. */
+export declare function compactHeap(): void;

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
+import { PROVIDERS } from '../../helpers/db.ts';
+
+/**
+ * A write runs the same statements whatever the number of labels, assignees and watchers it involves (issue #35):
+ * labels' counters are one statement, assignees are resolved and checked together, and the fan-out to watchers
+ * goes through durable jobs. Under contention every issue creation is answered 201 or 503 with Retry-After,
+ * never a 500 after a transaction timeout.
+ */
+describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
+  let t: TestApp;
+  const owner = basic('owner');
+  const USERS = Array.from({ length: 10 }, (_, k) => `u${k}`);
+  const labels: Record<string, number[]> = {};
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('owner');
+    for (const u of USERS) await t.createUser(u);
+    for (const [repo, n] of [
+      ['one', 1],
+      ['ten', 10],
+    ] as const) {
+      expect((await t.request('POST', '/api/v1/user/repos', { headers: owner, body: { name: repo, auto_init: true } })).statusCode).toBe(
+        201,
+      );
+      labels[repo] = [];
+      for (let k = 0; k < 11; k++) {
+        const res = await t.request('POST', `/api/v1/repos/owner/${repo}/labels`, {
+          headers: owner,
+          body: { name: `l${k}`, color: '#00aa00' },
+        });
+        labels[repo]!.push(res.json<{ id: number }>().id);
+      }
+      for (const u of USERS.slice(0, n)) {
+        const collab = await t.request('PUT', `/api/v1/repos/owner/${repo}/collaborators/${u}`, {
+          headers: owner,
+          body: { permission: 'write' },
+        });
+        expect(collab.statusCode).toBe(204);
+        expect((await t.request('PUT', `/api/v1/repos/owner/${repo}/subscription`, { headers: basic(u) })).statusCode).toBe(200);
+      }
+    }
+  });
+  afterAll(() => t.close());
+
+  async function settle(): Promise<void> {
+    await t.app.deps.notifier.drain();
+    await t.app.jobs.drain();
+    await t.app.deps.notifier.drain();
+  }
+
+  /**
+   * The statements of one request and of everything it set off (event subscribers, jobs: their timing relative to
+   * the answer varies, their number must not), with those of earlier requests finished.
+   */
+  async function statements(method: string, url: string, body: unknown, status: number): Promise<string[]> {
+    await settle();
+    t.queries.length = 0;
+    const res = await t.request(method, url, { headers: owner, body });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
+    await settle();
+    return [...t.queries];
+  }
+
+  /** Creates an issue in `repo` with `n` labels and `n` assignees; its statements and number. */
+  async function createWith(repo: string, n: number): Promise<{ queries: string[]; number: number }> {
+    const url = `/api/v1/repos/owner/${repo}/issues`;
+    const body = { title: `with ${n}`, labels: labels[repo]!.slice(0, n), assignees: USERS.slice(0, n) };
+    await statements('POST', url, body, 201); // warm
+    const queries = await statements('POST', url, body, 201);
+    const list = await t.request('GET', `${url}?limit=1`, { headers: owner });
+    return { queries, number: list.json<{ number: number }[]>()[0]!.number };
+  }
+
+  it('creating an issue with 1 or 10 labels, assignees and watchers runs the same statements', async () => {
+    const one = await createWith('one', 1);
+    const ten = await createWith('ten', 10);
+    expect(ten.queries.length).toBe(one.queries.length);
+    const issue = (await t.request('GET', `/api/v1/repos/owner/ten/issues/${ten.number}`, { headers: owner })).json<{
+      labels: { id: number }[];
+      assignees: { login: string }[];
+    }>();
+    expect(issue.labels).toHaveLength(10);
+    expect(issue.assignees.map((a) => a.login).sort()).toEqual([...USERS].sort());
+    // The labels' counters are right (one statement updates them all).
+    const label = await t.db.label.findUniqueOrThrow({ where: { id: labels.ten![9]! } });
+    expect(label).toMatchObject({ numIssues: 2, numClosedIssues: 0 });
+  });
+
+  it('commenting and replacing labels run the same statements with 1 or 10 watchers and labels', async () => {
+    const counts: number[][] = [];
+    for (const [repo, n] of [
+      ['one', 1],
+      ['ten', 10],
+    ] as const) {
+      const url = `/api/v1/repos/owner/${repo}/issues/1`;
+      const comment = await statements('POST', `${url}/comments`, { body: 'hello' }, 201);
+      const replace = await statements('PUT', `${url}/labels`, { labels: labels[repo]!.slice(1, n + 1) }, 200);
+      counts.push([comment.length, replace.length]);
+    }
+    expect(counts[1]).toEqual(counts[0]);
+  });
+
+  it('an assignee who cannot be assigned, or does not exist, is refused with 422 in the order given', async () => {
+    // An organization is never assignable.
+    expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'outsider' } })).statusCode).toBe(201);
+    const url = '/api/v1/repos/owner/one/issues';
+    const refused = await t.request('POST', url, { headers: owner, body: { title: 'x', assignees: ['u0', 'outsider', 'nobody'] } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json<{ message: string }>().message).toMatch(/doesn't have access to repo/);
+    const unknown = await t.request('POST', url, { headers: owner, body: { title: 'x', assignees: ['u0', 'nobody', 'outsider'] } });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json<{ message: string }>().message).toMatch(
+      /Assignee does not exist: \[name: user does not exist \[uid: 0, name: nobody\]\]/,
+    );
+  });
+
+  it('32 concurrent issue creations: each 201, or 503 with Retry-After; never a 500', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 32 }, (_, i) =>
+        t.request('POST', '/api/v1/repos/owner/ten/issues', { headers: owner, body: { title: `contended ${i}`, assignees: ['u1', 'u2'] } }),
+      ),
+    );
+    for (const res of answers) {
+      expect([201, 503], res.body.slice(0, 300)).toContain(res.statusCode);
+      if (res.statusCode === 503) expect(res.headers['retry-after']).toBeDefined();
+    }
+    const created = answers.filter((r) => r.statusCode === 201).map((r) => r.json<{ number: number }>().number);
+    expect(new Set(created).size).toBe(created.length);
+  });
+});
