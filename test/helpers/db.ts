@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { deployMigrations, type DbProvider } from '../../src/db/migrate/engine.ts';
-import { dropStalePooled, migrationHistory, parkPooled, takePooled } from './pgPool.ts';
+import { dropStalePooled, parkPooled, schemaShape, takePooled } from './pgPool.ts';
 import { databaseUrl, retryWhileInUse, withServer } from './pgServer.ts';
 
 /**
@@ -82,12 +82,12 @@ async function newDatabase(provider: DbProvider, template: string | null): Promi
     // A test database need not survive a server crash: commits do not wait for the WAL flush.
     await c.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
   });
-  // The migration history as the suite found it: a suite that rewrites it (the migration tests) leaves a database
-  // that is dropped, not parked.
+  // The migration history and schema as the suite found them: a suite that changes either (the migration tests, a
+  // test that drops a table) leaves a database that is dropped, not parked.
   const history = template
     ? await withServer(async (c) => {
         await c.query(newInstallation());
-        return migrationHistory(c);
+        return schemaShape(c);
       }, name)
     : null;
   return {

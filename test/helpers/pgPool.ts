@@ -57,17 +57,28 @@ function resetStatement(c: pg.Client, template: string): Promise<string> {
   return found;
 }
 
-/** The migration history table's rows as one text: what the suite must leave as it found it to be parked. */
-export async function migrationHistory(c: pg.Client): Promise<string> {
-  const { rows } = await c.query<{ h: string | null }>(
-    `SELECT string_agg(concat_ws(',', "id", "migration_name", "checksum", "finished_at", "rolled_back_at", "applied_steps_count"), E'\\n' ORDER BY "id") AS h FROM "_prisma_migrations"`,
+/**
+ * The migration history table's rows and the schema's shape (tables and their columns, indexes, triggers and
+ * functions) as one text: what the suite must leave as it found it to be parked. Emptying restores rows only; a
+ * suite that changed the schema (test/rest/badInput.test.ts drops a table, test/graphql/mutationScopes.test.ts
+ * creates a function) leaves a database that is dropped, so the next suite does not find it.
+ */
+export async function schemaShape(c: pg.Client): Promise<string> {
+  const { rows } = await c.query<{ h: string | null; t: string | null; i: string | null; g: string | null; f: string | null }>(
+    `SELECT (SELECT string_agg(concat_ws(',', "id", "migration_name", "checksum", "finished_at", "rolled_back_at", "applied_steps_count"), E'\\n' ORDER BY "id") FROM "_prisma_migrations") AS h,
+            (SELECT string_agg(concat_ws('.', table_name, column_name, data_type, is_nullable), ',' ORDER BY table_name, column_name) FROM information_schema.columns WHERE table_schema = 'public') AS t,
+            (SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes WHERE schemaname = 'public') AS i,
+            (SELECT string_agg(tgname, ',' ORDER BY tgname) FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace) AS g,
+            (SELECT string_agg(p.oid::regprocedure::text, ',' ORDER BY p.oid::regprocedure::text) FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace) AS f`,
   );
-  return rows[0]?.h ?? '';
+  const r = rows[0];
+  return [r?.h ?? '', `tables: ${r?.t ?? ''}`, `indexes: ${r?.i ?? ''}`, `triggers: ${r?.g ?? ''}`, `functions: ${r?.f ?? ''}`].join('\n');
 }
 
 /**
  * Empties test database `name` (a copy of `template`) and parks it for the next suite; drops it when that fails or
- * when the suite changed its migration history (`history`, as the suite found it), which emptying cannot restore.
+ * when the suite changed its migration history or schema (`history`, as the suite found it: schemaShape), which
+ * emptying cannot restore.
  * Sessions left on it (a server process a test killed, a pool not yet closed) are ended first.
  */
 export async function parkPooled(name: string, template: string, history: string): Promise<void> {
@@ -76,7 +87,7 @@ export async function parkPooled(name: string, template: string, history: string
   try {
     await withServer(endSessions);
     await withServer(async (c) => {
-      if ((await migrationHistory(c)) !== history) throw new Error(`${name}: the suite changed the migration history`);
+      if ((await schemaShape(c)) !== history) throw new Error(`${name}: the suite changed the migration history or the schema`);
       await c.query(await resetStatement(c, template));
     }, name);
     const parked = newName(freePrefix(template));
