@@ -59,7 +59,7 @@ const layers = [
   { category: 'app', pattern: ['src/app.ts', 'src/logger.ts'] },
   // The built-in runner is a client of the runner protocol: it shares only the generated protobuf code.
   { category: 'builtinRunner', pattern: 'src/builtinRunner/**' },
-  // Parsing of the jobs and cron settings (durations, schedules) belongs to the configuration.
+  // Parsing of the jobs, cron, webhook, SSH and password hash settings (durations, schedules) belongs to the configuration.
   {
     category: 'config',
     pattern: [
@@ -70,6 +70,7 @@ const layers = [
       'src/jobs/schedule.ts',
       'src/webhooks/settings.ts',
       'src/ssh/settings.ts',
+      'src/auth/passwordHashSettings.ts',
     ],
   },
   // Leaf modules every layer may use: the domain errors, where the checkout is (src/paths.ts) and packages loaded at

@@ -6,6 +6,7 @@ import { ROOT } from './paths.ts';
 import { loadCronConfig, loadJobsConfig, type CronConfig, type JobsConfig } from './jobs/settings.ts';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/settings.ts';
 import { loadSshSettings, type SshSettings } from './ssh/settings.ts';
+import { parsePasswordHashAlgo, type PasswordHashParams } from './auth/passwordHashSettings.ts';
 
 /** How the server's log lines are written (LOG_FORMAT). */
 export type LogFormat = 'pretty' | 'json';
@@ -35,6 +36,8 @@ export interface Config {
   /** Domain of the placeholder e-mail shown for private addresses (Gitea `NO_REPLY_ADDRESS`). */
   noReplyAddress: string;
   minPasswordLength: number;
+  /** PASSWORD_HASH_ALGO (Gitea `[security]`): argon2id parameters of new password hashes (src/auth/passwordHashSettings.ts). */
+  passwordHash: PasswordHashParams;
   production: boolean;
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`); the client address feeds sign-in throttling. */
   trustProxy: boolean | string[];
@@ -230,6 +233,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: "false: site admins and users allowed git hooks may set repositories' pre-receive/update/post-receive scripts, run on push",
   },
   { name: 'NODE_ENV', default: '', meaning: 'production hides internal error messages from non-admins' },
+  {
+    name: 'PASSWORD_HASH_ALGO',
+    default: 'argon2$2$19456$1$32',
+    meaning: 'argon2id parameters of new password hashes: argon2$<time>$<memory KiB>$<threads>$<key length>',
+  },
   { name: 'PACKAGES_LIMIT_TOTAL_OWNER_SIZE', default: '-1', meaning: 'bytes all packages of one owner may take (-1: no limit)' },
   { name: 'PACKAGES_LIMIT_TOTAL_OWNER_COUNT', default: '-1', meaning: 'package versions one owner may have (-1: no limit)' },
   { name: 'PACKAGES_LIMIT_SIZE_GENERIC', default: '-1', meaning: 'largest generic package file (-1: no limit)' },
@@ -278,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     packageVersion: PACKAGE_VERSION,
     noReplyAddress: `noreply.${new URL(rootUrl).hostname}`,
     minPasswordLength: 8,
+    passwordHash: parsePasswordHashAlgo(env.PASSWORD_HASH_ALGO),
     production: env.NODE_ENV === 'production',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     loginThrottle: {

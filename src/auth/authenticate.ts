@@ -7,6 +7,7 @@ import type { LoginThrottle } from './loginThrottle.ts';
 import { loadOAuthAccessToken } from './oauthAccess.ts';
 import type { OAuthKeys } from './oauthKeys.ts';
 import { verifySignInPassword } from './password.ts';
+import type { PasswordHashParams } from './passwordHashSettings.ts';
 import { parseScope } from './scope.ts';
 import { hashToken } from './token.ts';
 import type { CachedToken, TokenCache } from './tokenCache.ts';
@@ -27,6 +28,8 @@ export interface SignInAttempt {
   tokenCache?: TokenCache | undefined;
   /** The key OAuth2 access tokens (JWTs) are verified with. */
   oauthKeys: OAuthKeys;
+  /** PASSWORD_HASH_ALGO: an unknown account's attempt costs one verification of a hash of these parameters. */
+  passwordHash: PasswordHashParams;
 }
 
 const INVALID = 'invalid username, password or token';
@@ -72,7 +75,7 @@ export async function signInWithPassword(db: Db, login: string, password: string
   // Keyed by account when it exists, so a name and its e-mail addresses share one counter.
   const account = usable ? `id:${usable.id}` : `login:${login.toLowerCase()}`;
   await attempt.throttle.check(attempt.clientIp, account);
-  if (!(await verifySignInPassword(usable?.passwordHash ?? null, password)) || !usable) {
+  if (!(await verifySignInPassword(usable?.passwordHash ?? null, password, attempt.passwordHash)) || !usable) {
     await attempt.throttle.failed(attempt.clientIp, account);
     throw new UnauthenticatedError(INVALID);
   }

@@ -1,9 +1,10 @@
 import { hash, verify } from '@node-rs/argon2';
 import { createHash, randomBytes } from 'node:crypto';
+import type { PasswordHashParams } from './passwordHashSettings.ts';
 
-/** Hashes a password with argon2id (OWASP parameters); returns a PHC string. */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, { algorithm: 2 /* Argon2id */, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+/** Hashes a password with argon2id (PASSWORD_HASH_ALGO's parameters, OWASP's by default); returns a PHC string. */
+export function hashPassword(password: string, params: PasswordHashParams): Promise<string> {
+  return hash(password, { algorithm: 2 /* Argon2id */, ...params });
 }
 
 // Basic auth sends the password on every request (git clients make many): remember recent
@@ -32,16 +33,22 @@ export async function verifyPassword(storedHash: string, password: string): Prom
   return ok;
 }
 
-let dummyHash: Promise<string> | undefined;
+/** Dummy hashes by their parameters (one per PASSWORD_HASH_ALGO a process has seen). */
+const dummyHashes = new Map<string, Promise<string>>();
 
 /**
  * Verifies a password for a sign-in. Without a usable hash (unknown user, organization, password
- * sign-in disabled) it verifies against a dummy hash of the same parameters and answers false, so that
- * every failure costs one argon2 verification and timing does not tell which accounts exist.
+ * sign-in disabled) it verifies against a dummy hash of the configured parameters (`params`, those new hashes get)
+ * and answers false, so that every failure costs one argon2 verification and timing does not tell which accounts exist.
  */
-export async function verifySignInPassword(storedHash: string | null, password: string): Promise<boolean> {
+export async function verifySignInPassword(storedHash: string | null, password: string, params: PasswordHashParams): Promise<boolean> {
   if (storedHash) return verifyPassword(storedHash, password);
-  dummyHash ??= hashPassword(randomBytes(32).toString('hex'));
-  await verifyPassword(await dummyHash, password);
+  const key = JSON.stringify(params);
+  let dummy = dummyHashes.get(key);
+  if (!dummy) {
+    dummy = hashPassword(randomBytes(32).toString('hex'), params);
+    dummyHashes.set(key, dummy);
+  }
+  await verifyPassword(await dummy, password);
   return false;
 }

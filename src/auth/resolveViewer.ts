@@ -5,12 +5,13 @@ import { accountBlock, authenticate } from './authenticate.ts';
 import type { Credentials } from './credentials.ts';
 import { LoginThrottledError, type LoginThrottle } from './loginThrottle.ts';
 import type { OAuthKeys } from './oauthKeys.ts';
+import type { PasswordHashParams } from './passwordHashSettings.ts';
 import type { TokenCache } from './tokenCache.ts';
 
 /** What resolving a viewer needs from the application. */
 export interface ViewerDeps {
   db: Db;
-  config: { rootUrl: string };
+  config: { rootUrl: string; passwordHash: PasswordHashParams };
   loginThrottle: LoginThrottle;
   /** Token → user cache (see TokenCache); without it every token is looked up. */
   tokenCache?: TokenCache | undefined;
@@ -49,6 +50,7 @@ export async function resolveViewer(deps: ViewerDeps, creds: Credentials, reques
       throttle: deps.loginThrottle,
       tokenCache: deps.tokenCache,
       oauthKeys: deps.oauthKeys,
+      passwordHash: deps.config.passwordHash,
     });
   } catch (err) {
     if (err instanceof LoginThrottledError) {

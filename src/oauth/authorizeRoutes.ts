@@ -146,7 +146,13 @@ async function submitSignIn(req: FastifyRequest, reply: FastifyReply, deps: AppD
   } catch (err) {
     return refuse(reply, deps, err, 303);
   }
-  const attempt = { clientIp: req.ip, throttle: deps.loginThrottle, tokenCache: deps.tokenCache, oauthKeys: deps.oauthKeys };
+  const attempt = {
+    clientIp: req.ip,
+    throttle: deps.loginThrottle,
+    tokenCache: deps.tokenCache,
+    oauthKeys: deps.oauthKeys,
+    passwordHash: deps.config.passwordHash,
+  };
   let user: Models.User;
   try {
     user = await signInWithPassword(deps.db, fields.user_name ?? '', fields.password ?? '', attempt);

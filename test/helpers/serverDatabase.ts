@@ -5,7 +5,7 @@ import { createDb, prepareDb, type Db } from '../../src/db/client.ts';
 import { createSystemContext } from '../../src/services/context.ts';
 import { createUser } from '../../src/services/user/user.ts';
 import { startJobApp, type JobApp } from '../jobs/jobApp.ts';
-import { PASSWORD } from './app.ts';
+import { PASSWORD, TEST_PASSWORD_HASH_ALGO } from './app.ts';
 import type { DbProvider } from '../../src/db/migrate/engine.ts';
 import { createMigratedDatabase, type TestDatabase } from './db.ts';
 
@@ -35,6 +35,7 @@ export function serverEnv(database: TestDatabase, port: number, extra: Record<st
     HOST: '127.0.0.1',
     ROOT_URL: `http://127.0.0.1:${port}/`,
     SECRET_KEY: 'test-secret',
+    PASSWORD_HASH_ALGO: TEST_PASSWORD_HASH_ALGO,
     LOG_LEVEL: 'warn',
     CRON_ENABLED: 'false',
     JOBS_LEASE: '5s',

@@ -2,6 +2,7 @@ import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { DbProvider } from '../../src/db/migrate/engine.ts';
 import { createMigratedDatabase, type TestDatabase } from '../helpers/db.ts';
+import { TEST_PASSWORD_HASH_ALGO } from '../helpers/app.ts';
 
 /** An app built with extra environment (job and cron settings) on a given or fresh database. */
 export interface JobApp {
@@ -22,6 +23,7 @@ export async function startJobApp(provider: DbProvider, env: Record<string, stri
     DATA_DIR: db.dataDir,
     DATABASE_URL: db.url,
     SECRET_KEY: 'test-secret',
+    PASSWORD_HASH_ALGO: TEST_PASSWORD_HASH_ALGO,
     ROOT_URL: 'http://localhost:3000/',
     ...env,
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { formatDuration } from '../../jobs/duration.ts';
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
 import type { ServiceContext } from '../context.ts';
+import { sweepOrphanAttachmentFiles } from '../attachment/orphans.ts';
 import { archiveCacheDir } from '../repo/download.ts';
 import { cleanupExpiredPackageData } from '../package/cleanup.ts';
 import * as userService from '../user/user.ts';
@@ -41,11 +42,17 @@ async function pruneFiles(dir: string, before: Date | null): Promise<number> {
   return removed;
 }
 
-/** Gitea archive_cleanup: repository archives older than OLDER_THAN (24h) are deleted. */
+/**
+ * Gitea archive_cleanup: repository archives older than OLDER_THAN (24h) are deleted. Attachment files that no row
+ * names any more go too: the sweep that follows a deletion runs on an event, which a process stopping between the
+ * deletion and the event loses; this daily run (and the one at start) is the durable one.
+ */
 export async function archiveCleanup(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
   const { before, text } = cutoff(run, DAY);
   const removed = await pruneFiles(archiveDir(cx), before);
-  return { message: `deleted ${removed} repository archive file(s) older than ${text} from ${archiveDir(cx)}` };
+  const orphans = run.signal.aborted ? 0 : await sweepOrphanAttachmentFiles(cx.db, cx.config.attachments, run.startedAt);
+  const swept = orphans ? `; removed ${orphans} attachment file(s) of deleted attachments` : '';
+  return { message: `deleted ${removed} repository archive file(s) older than ${text} from ${archiveDir(cx)}${swept}` };
 }
 
 /** Gitea delete_repo_archives: every repository archive is deleted. */

@@ -174,7 +174,7 @@ export async function createUser(cx: ServiceContext, input: CreateUserInput): Pr
   const password = input.password ?? '';
   if (password.length < cx.config.minPasswordLength) throw new InvalidArgumentError('PasswordIsRequired');
   validateUsernameAvailable(input.username);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, cx.config.passwordHash);
   const lowerEmail = input.email.toLowerCase();
   try {
     return await withTx(cx, async (tx, emit) => {
@@ -254,7 +254,7 @@ export async function editUser(cx: ServiceContext, username: string, input: Edit
     const problem = emailProblem(input.email);
     if (problem) throw new InvalidArgumentError(problem);
   }
-  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const passwordHash = input.password ? await hashPassword(input.password, cx.config.passwordHash) : undefined;
   return withTx(cx, async (tx, emit) => {
     const { data, fields, set } = userUpdatePlan();
     set('loginName', input.loginName, 'login_name');
@@ -335,7 +335,7 @@ export async function changePassword(
   if (input.password.length < cx.config.minPasswordLength) {
     throw new InvalidArgumentError(`password must be at least ${cx.config.minPasswordLength} characters`);
   }
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, cx.config.passwordHash);
   return withTx(cx, async (tx, emit) => {
     const user = await tx.user.update({
       where: { id: target.id },

@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachmentFile } from '../../../src/services/attachment/store.ts';
 import { CRON_TASKS } from '../../../src/services/cron/tasks.ts';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
@@ -108,6 +112,24 @@ describe.each(PROVIDERS)('admin cron REST (%s)', (provider) => {
     const row = await t.db.cronTask.findUniqueOrThrow({ where: { name: 'archive_cleanup' } });
     expect(row).toMatchObject({ lastStatus: 'SUCCESS', runningBy: '', lastError: '' });
     expect(row.lastMessage).toContain('repository archive');
+  });
+
+  it('archive_cleanup also removes attachment files no row names (the durable side of the sweep after a deletion)', async () => {
+    const orphan = randomUUID();
+    const kept = randomUUID();
+    const old = new Date(Date.now() - 3_600_000);
+    for (const uuid of [orphan, kept]) {
+      const file = attachmentFile(t.config.attachments, uuid);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, uuid);
+      utimesSync(file, old, old);
+    }
+    await t.db.attachment.create({ data: { uuid: kept, name: 'kept.txt', size: 36n, downloadCount: 0 } });
+    expect((await run('archive_cleanup')).statusCode).toBe(204);
+    expect(existsSync(attachmentFile(t.config.attachments, orphan))).toBe(false);
+    expect(existsSync(attachmentFile(t.config.attachments, kept))).toBe(true);
+    const row = await t.db.cronTask.findUniqueOrThrow({ where: { name: 'archive_cleanup' } });
+    expect(row.lastMessage).toContain('removed 1 attachment file(s)');
   });
 
   it('a disabled task can still be run by hand; it stays unscheduled', async () => {
