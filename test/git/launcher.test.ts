@@ -1,7 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitLauncher, type GitProcess } from '../../src/git/launcher/launcher.ts';
+
+const CHILD_SCRIPT = path.resolve(import.meta.dirname, '../../src/git/launcher/child.js');
 
 /** Runs a command through the launcher and collects what it printed and how it ended. */
 async function collect(child: GitProcess, input?: string) {
@@ -127,5 +132,40 @@ describe('the git launcher', () => {
     await launcher.start();
     expect(launcher.helperPid).not.toBe(pid);
     expect((await collect(run(['--version']))).stdout).toMatch(/^git version/);
+  });
+
+  it.each([
+    ['while the helper is still starting', 0],
+    ['once the helper serves', 600],
+  ])('a server killed %s leaves no helper and no socket directory behind', async (_when, delayMs) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'forgegraph-git-'));
+    const socketPath = path.join(dir, 'launcher.sock');
+    // A stand-in server: starts the helper as GitLauncher does, prints its pid, and is killed after `delayMs`.
+    const server = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const h = require('node:child_process').spawn(process.execPath, [${JSON.stringify(CHILD_SCRIPT)}, ${JSON.stringify(socketPath)}], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+         console.log(h.pid);
+         setTimeout(() => process.kill(process.pid, 'SIGKILL'), ${delayMs});`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    server.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    await new Promise((resolve) => server.on('exit', resolve));
+    const helper = Number(out.trim());
+    expect(helper).toBeGreaterThan(0);
+    // Exited (gone, or a zombie nobody reaps in a container whose first process does not reap).
+    const running = () => {
+      try {
+        return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${helper}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 200 && running(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(running(), `helper ${helper} still runs`).toBe(false);
+    expect(existsSync(dir)).toBe(false);
   });
 });

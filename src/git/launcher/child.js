@@ -9,9 +9,11 @@
 // each request takes the next 3 or 4. stdin, stdout and stderr are handed to git as they are (its fds 0-2 are
 // those sockets; Node makes them blocking in git); the channel is relayed through a pipe, so the hooks get a
 // blocking fd 3. Replies: { t: 'spawned', id, pid }, { t: 'error', id, code, message }, { t: 'exit', id, code,
-// signal }; { t: 'kill', id, signal } kills a command. The helper exits when the server goes away.
+// signal }; { t: 'kill', id, signal } kills a command.
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 
 const sockets = [];
 const requests = [];
@@ -93,7 +95,15 @@ process.on('message', (message) => {
     else if (requests.some((r) => r.id === message.id)) earlyKills.set(message.id, message.signal);
   }
 });
-process.on('disconnect', () => process.exit(0));
+// The helper exits when the server goes away, and takes its socket's directory with it (a server that was killed
+// cannot). An entry point that is an ES module loads asynchronously: a server killed within those milliseconds
+// closed the channel before this listener existed, so its absence is checked too (such helpers lived on).
+const exitAlone = () => {
+  rmSync(path.dirname(process.argv[2]), { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('disconnect', exitAlone);
+if (!process.connected) exitAlone();
 // A burst of commands opens three or four connections each while this process is busy forking: a long queue
 // (the kernel caps it at net.core.somaxconn), since a refused connection restarts the helper.
 server.listen({ path: process.argv[2], backlog: 4096 }, () => send({ t: 'ready' }));
