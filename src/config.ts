@@ -49,6 +49,11 @@ export interface Config {
    * connections mode).
    */
   live: { maxSubscriptionsPerUser: number; queueSize: number };
+  /**
+   * GRAPHQL_PRELOAD (default false): `serve` builds the GraphQL schema at start rather than at the first GraphQL
+   * request, which otherwise waits ~0.3 s for it; while no GraphQL request came, the process idles ~18 MB smaller.
+   */
+  graphqlPreload: boolean;
   /** REDIS_URL: live subscription events go through Redis pub/sub (every instance's subscribers); null = in process. */
   redisUrl: string | null;
   /** Durable background jobs (src/jobs): JOBS_WORKER, JOBS_CONCURRENCY, JOBS_POLL_INTERVAL, JOBS_LEASE, JOBS_SHUTDOWN_TIMEOUT, JOBS_RETRY_BASE, JOBS_RETRY_MAX, JOBS_KEEP_DONE, JOBS_KEEP_FAILED. */
@@ -208,6 +213,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     default: '5s',
     meaning: 'on SIGTERM, serve on with /readyz failing this long before closing (≥ the balancer check interval × fall)',
   },
+  {
+    name: 'GRAPHQL_PRELOAD',
+    default: 'false',
+    meaning: 'true: build the GraphQL schema at start, not at the first GraphQL request (~0.3 s; ~18 MB more while idle)',
+  },
   { name: 'REDIS_URL', default: '', meaning: 'redis:// URL: live GraphQL subscriptions across instances (several instances)' },
   {
     name: 'START_SSH_SERVER',
@@ -299,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptionsPerUser: parseCount('LIVE_MAX_SUBSCRIPTIONS_PER_USER', env.LIVE_MAX_SUBSCRIPTIONS_PER_USER, 20, 1),
       queueSize: parseCount('LIVE_QUEUE_SIZE', env.LIVE_QUEUE_SIZE, 100, 1),
     },
+    graphqlPreload: parseBoolSetting('GRAPHQL_PRELOAD', env.GRAPHQL_PRELOAD, false),
     redisUrl: env.REDIS_URL || null,
     jobs: loadJobsConfig(env),
     webhook: loadWebhookConfig(env),

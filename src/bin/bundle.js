@@ -92,8 +92,8 @@ export async function bundle() {
     format: 'esm',
     target: 'node20',
     sourcemap: 'linked',
-    // Stack traces need the mappings only. The sources' text would be held in memory by every long-running process
-    // (process.setSourceMapsEnabled parses each map when its chunk loads): several MB for nothing.
+    // For NODE_OPTIONS=--enable-source-maps (src/bin/forgegraph.js). Stack traces need the mappings only; with the
+    // sources' text every process that maps its stacks would hold it in memory: several MB for nothing.
     sourcesContent: false,
     outdir: DIST,
     outExtension: { '.js': '.mjs' },

@@ -52,10 +52,10 @@ async function freshBundle() {
   }
 }
 
-// The long-running commands map stack traces to the sources. The short ones (admin, migrate, --version) print
-// messages, not stacks.
+// Stack traces name the bundle's chunks, which are not minified and say which source file each part comes from.
+// Node maps them to the sources with its own flag (NODE_OPTIONS=--enable-source-maps; the maps are in dist/):
+// mapping by default held every chunk's map in memory, ~8 MB of the idle server (bench/coldStart.ts).
 const command = process.argv[2] ?? '';
-const longRunning = ['serve', 'runner'].includes(command);
 // Prisma's query compiler (WebAssembly) runs once per query shape: Prisma caches the plans. Its baseline code is
 // enough; optimising it on background threads cost more CPU than the whole rest of `admin user create`, and the
 // optimised code kept ~45 MB resident in the server (bench/coldStart.ts, idle RSS).
@@ -67,7 +67,6 @@ if (await freshBundle()) {
   // Node >= 22.1 keeps V8's compiled code of the bundle and the packages it loads on disk, next to the bundle, and
   // reuses it at the next start (a read-only checkout merely goes without). Node 20 has no such cache.
   module.enableCompileCache?.(path.join(root, 'dist', '.compile-cache'));
-  if (longRunning) process.setSourceMapsEnabled(true);
   await import(pathToFileURL(BUNDLE).href);
 } else {
   const { register } = await import('tsx/esm/api');

@@ -1,6 +1,6 @@
-// A server loads the Prisma client of its own database only (src/db/client.ts imports the PostgreSQL one when asked):
-// `forgegraph serve` runs from the bundle in a child process whose module loads are recorded by a resolve hook, and
-// the bundle chunks and packages it loaded are checked for the other database's client.
+// A server loads the Prisma client of its own database only (src/db/client.ts imports the PostgreSQL one when asked),
+// and GraphQL at its first GraphQL request (GRAPHQL_PRELOAD unset): `forgegraph serve` runs from the bundle in a child
+// process whose module loads are recorded by a resolve hook, and the bundle chunks and packages it loaded are checked.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,8 @@ function loaded(file: string): { packages: Set<string>; sources: Set<string> } {
 describe.each(PROVIDERS)('the database clients a server loads (%s)', (provider) => {
   let database: TestDatabase;
   let modules: ReturnType<typeof loaded>;
+  let beforeGraphql: ReturnType<typeof loaded>;
+  let graphqlStatus = 0;
 
   beforeAll(async () => {
     database = await createMigratedDatabase(provider);
@@ -49,6 +51,14 @@ describe.each(PROVIDERS)('the database clients a server loads (%s)', (provider) 
       await server.ready(port);
       // A request that reads the database through the client.
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      beforeGraphql = loaded(file);
+      const res = await fetch(`http://127.0.0.1:${port}/api/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      graphqlStatus = res.status;
+      await res.text();
     } finally {
       await server.stop();
     }
@@ -68,5 +78,12 @@ describe.each(PROVIDERS)('the database clients a server loads (%s)', (provider) 
   it.runIf(provider === 'sqlite')('a SQLite server never loads the PostgreSQL client or its adapter', () => {
     expect([...modules.sources].filter((s) => s.startsWith('src/generated/postgresql/'))).toEqual([]);
     expect(modules.packages).not.toContain('@prisma/adapter-pg');
+  });
+
+  it('loads the GraphQL schema and Yoga at the first GraphQL request, not at start', () => {
+    expect(beforeGraphql.sources).toContain('src/graphql/server.ts');
+    expect(beforeGraphql.sources).not.toContain('src/graphql/schema.ts');
+    expect(graphqlStatus).toBe(200);
+    expect(modules.sources).toContain('src/graphql/schema.ts');
   });
 });
