@@ -51,3 +51,14 @@ export async function createOrgRow(t: TestApp, name: string, email = ''): Promis
 export async function createRepoRow(t: TestApp, owner: Models.User, name: string): Promise<Models.Repository> {
   return t.db.repository.create({ data: { ownerId: owner.id, ownerName: owner.name, name, lowerName: name.toLowerCase() } });
 }
+
+/**
+ * A commit's `verification` (Gitea PayloadCommitVerification) for a good signature of alice's: `reason` names her
+ * and the key, `signature` is the armored signature of `armor` (`SSH` or `PGP`), `payload` the commit without it.
+ */
+export function expectVerifiedByAlice(v: Record<string, unknown>, reason: string, armor: 'SSH' | 'PGP'): void {
+  expect(v).toMatchObject({ verified: true, reason, signer: { username: 'alice', name: 'alice', email: 'alice@example.com' } });
+  expect(v.signature).toMatch(new RegExp(`^-----BEGIN ${armor} SIGNATURE-----\\n[\\s\\S]*-----END ${armor} SIGNATURE-----\\n?$`));
+  expect(v.payload).toMatch(/^tree [0-9a-f]{40}\n/);
+  expect(v.payload).not.toContain('gpgsig');
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGiteaError, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { expectVerifiedByAlice } from '../../helpers/giteaAssert.ts';
 import { gnupg } from '../../helpers/gnupg.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 import { tamperedCommit } from '../../helpers/tamperedCommit.ts';
@@ -138,14 +139,7 @@ describe.each(PROVIDERS)('GPG keys and signed commits (%s)', (provider) => {
     await f.git.ok(['push', '-q', 'origin', `${plain}:refs/heads/main`, `${tampered}:refs/heads/tampered`], { cwd: dir });
 
     const ok = await verification(signed);
-    expect(ok).toMatchObject({
-      verified: true,
-      reason: `alice / ${keys.alice.keyId}`,
-      signer: { username: 'alice', name: 'alice', email: 'alice@example.com' },
-    });
-    expect(ok.signature).toMatch(/^-----BEGIN PGP SIGNATURE-----/);
-    expect(ok.payload).toMatch(/^tree [0-9a-f]{40}\n/);
-    expect(ok.payload).not.toContain('gpgsig');
+    expectVerifiedByAlice(ok, `alice / ${keys.alice.keyId}`, 'PGP');
     expect(await verification(unknown)).toMatchObject({ verified: false, reason: 'gpg.error.no_gpg_keys_found', signer: null });
     expect(await verification(plain)).toEqual({
       verified: false,

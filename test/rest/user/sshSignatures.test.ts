@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { expectVerifiedByAlice } from '../../helpers/giteaAssert.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 import { tamperedCommit } from '../../helpers/tamperedCommit.ts';
 import { restApi } from '../protection/restApi.ts';
@@ -139,15 +140,7 @@ describe.each(PROVIDERS)('SSH-signed commits and tags (%s)', (provider) => {
     const tampered = await tamperedCommit(f.git, dir, signed, 'add signed.txt', 'add evil.txt');
     await f.git.ok(['push', '-q', 'origin', `${unverified}:refs/heads/main`, `${tampered}:refs/heads/tampered`], { cwd: dir });
 
-    const ok = await verification(signed);
-    expect(ok).toMatchObject({
-      verified: true,
-      reason: `alice / ${keys.alice.fingerprint}`,
-      signer: { username: 'alice', name: 'alice', email: 'alice@example.com' },
-    });
-    expect(ok.signature).toMatch(/^-----BEGIN SSH SIGNATURE-----\n[\s\S]*-----END SSH SIGNATURE-----\n$/);
-    expect(ok.payload).toMatch(/^tree [0-9a-f]{40}\n/);
-    expect(ok.payload).not.toContain('gpgsig');
+    expectVerifiedByAlice(await verification(signed), `alice / ${keys.alice.fingerprint}`, 'SSH');
     for (const sha of [unknown, unverified, tampered]) {
       expect(await verification(sha)).toMatchObject({ verified: false, reason: 'gpg.error.no_gpg_keys_found', signer: null });
     }
