@@ -17,6 +17,12 @@ export interface Loaders {
   orgStanding: DataLoader<number, OrgStanding>;
   /** Every access token of a user, newest first (no permission check: callers are services). */
   accessTokensByUser: DataLoader<number, Models.AccessToken[]>;
+  /**
+   * The repository a REST request's path names, as the path preflight found it with the viewer's permission
+   * (src/rest/preflight.ts): the request's first requireRepo takes it instead of reading both again. Taken once,
+   * and forgotten by any transaction (withTx), so nothing reads it after a write.
+   */
+  pathRepo: { key: string; repo: Models.Repository; perm: RepoPermission } | null;
 }
 
 /** Creates a fresh set of loaders (one per request; never share across viewers or credentials). */
@@ -25,6 +31,7 @@ export function createLoaders(db: Db, viewer: User | null, reach: ReachFacts = {
   return {
     repoPermission: repoPermissionLoader(db, viewer, reach, repoFacts),
     repoFacts,
+    pathRepo: null,
     orgStanding: orgStandingLoader(db, viewer),
     accessTokensByUser: new DataLoader(async (userIds: readonly number[]) => {
       const rows = await db.accessToken.findMany({ where: { userId: { in: [...userIds] } }, orderBy: { id: 'desc' } });

@@ -62,6 +62,8 @@ export function createSystemContext(deps: AppDeps): ServiceContext {
  * jobs enqueued in the transaction (src/jobs/enqueue.ts) wake the workers after the commit.
  */
 export async function withTx<T>(cx: ServiceContext, fn: (tx: DbTx, emit: (e: DomainEvent) => void) => Promise<T>): Promise<T> {
+  // What the request read before it writes is not reused after (Loaders.pathRepo).
+  cx.loaders.pathRepo = null;
   const events: DomainEvent[] = [];
   let txClient: DbTx | undefined;
   const result = await cx.db.$transaction(

@@ -51,6 +51,11 @@ export function repoPermission(cx: ServiceContext, repoId: number): Promise<Repo
  * @throws NotFoundError
  */
 export async function requireRepo(cx: ServiceContext, owner: string, name: string): Promise<RepoAccess> {
+  const handed = cx.loaders.pathRepo;
+  if (handed) {
+    cx.loaders.pathRepo = null;
+    if (handed.key === repoKey(owner, name)) return { repo: handed.repo, perm: handed.perm };
+  }
   const row = await repoWithOwnerFacts(cx.db, owner, name);
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
   const { ownerType, ownerVisibility, ...repo } = row;
@@ -68,6 +73,18 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
     units,
   };
   return withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo));
+}
+
+const repoKey = (owner: string, name: string) => `${owner.toLowerCase()}/${name.toLowerCase()}`;
+
+/**
+ * requireRepo for the repository a REST request's path names, before its body is read (src/rest/preflight.ts):
+ * the service's own requireRepo of it then costs no statement (Loaders.pathRepo).
+ * @throws NotFoundError
+ */
+export async function requirePathRepo(cx: ServiceContext, owner: string, name: string): Promise<void> {
+  const access = await requireRepo(cx, owner, name);
+  cx.loaders.pathRepo = { key: repoKey(owner, name), ...access };
 }
 
 /**

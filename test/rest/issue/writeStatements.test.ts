@@ -103,6 +103,13 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(counts[1]).toEqual(counts[0]);
   });
 
+  it("reads the path's repository once: the service takes what the path preflight found", async () => {
+    const byName = (queries: string[]) => queries.filter((q) => q.includes('FROM "Repository" r') && q.includes('"lowerName" = ?'));
+    // Issue creation and commenting: preflight (before the body is read) and service share one read.
+    expect(byName(await statements('POST', '/api/v1/repos/owner/one/issues', { title: 'once' }, 201))).toHaveLength(1);
+    expect(byName(await statements('POST', '/api/v1/repos/owner/one/issues/1/comments', { body: 'once' }, 201))).toHaveLength(1);
+  });
+
   it('an assignee who cannot be assigned, or does not exist, is refused with 422 in the order given', async () => {
     // An organization is never assignable.
     expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'outsider' } })).statusCode).toBe(201);
