@@ -22,7 +22,7 @@ export interface Loaders {
    * (src/rest/preflight.ts): the request's first requireRepo takes it instead of reading both again. Taken once,
    * and forgotten by any transaction (withTx), so nothing reads it after a write.
    */
-  pathRepo: { key: string; repo: Models.Repository; perm: RepoPermission } | null;
+  pathRepo: { key: string; repo: Models.Repository; perm: RepoPermission; facts?: RepoFacts } | null;
 }
 
 /** Creates a fresh set of loaders (one per request; never share across viewers or credentials). */

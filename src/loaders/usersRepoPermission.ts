@@ -2,26 +2,36 @@
 import type { DbLike } from '../db/client.ts';
 import type { AccessMode } from '../permissions/accessMode.ts';
 import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
+import type { RepoFacts } from './permissionLoaders.ts';
 
 /**
  * The access model (computeRepoPermission, the same rule the per-request loader applies to one viewer) for each
- * of `userIds` on repository `repoId`: five queries whatever the number of users (the users, their
- * collaborations, organization memberships, team grants and blocks). Unknown users are left out.
+ * of `userIds` on a repository, given by id or by the access facts the request already read (RepoAccess.facts,
+ * which saves reading them again): five queries whatever the number of users (the users, their collaborations,
+ * organization memberships, team grants and blocks). Unknown users are left out.
  */
-export async function usersRepoPermissions(db: DbLike, repoId: number, userIds: readonly number[]): Promise<Map<number, RepoPermission>> {
+export async function usersRepoPermissions(
+  db: DbLike,
+  repoOrFacts: number | RepoFacts,
+  userIds: readonly number[],
+): Promise<Map<number, RepoPermission>> {
   const out = new Map<number, RepoPermission>();
   if (!userIds.length) return out;
-  const repo = await db.repository.findUnique({
-    where: { id: repoId },
-    select: {
-      id: true,
-      ownerId: true,
-      isPrivate: true,
-      owner: { select: { id: true, type: true, visibility: true } },
-      units: { select: { type: true } },
-    },
-  });
+  const repo =
+    typeof repoOrFacts === 'number'
+      ? await db.repository.findUnique({
+          where: { id: repoOrFacts },
+          select: {
+            id: true,
+            ownerId: true,
+            isPrivate: true,
+            owner: { select: { id: true, type: true, visibility: true } },
+            units: { select: { type: true } },
+          },
+        })
+      : repoOrFacts;
   if (!repo) return out;
+  const repoId = repo.id;
   const ids = [...new Set(userIds)];
   const isOrg = repo.owner.type === 'ORGANIZATION';
   const [users, collabs, members, teamUsers, blocks] = await Promise.all([

@@ -20,6 +20,8 @@ export interface RepoRef {
 export interface RepoAccess {
   repo: Repository;
   perm: RepoPermission;
+  /** Its access facts, when the request read them (requireRepo): other users' permissions need not read them again. */
+  facts?: RepoFacts;
 }
 
 type WithOwnerFacts = Repository & { ownerType: Models.UserType; ownerVisibility: Models.Visibility };
@@ -54,7 +56,7 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
   const handed = cx.loaders.pathRepo;
   if (handed) {
     cx.loaders.pathRepo = null;
-    if (handed.key === repoKey(owner, name)) return { repo: handed.repo, perm: handed.perm };
+    if (handed.key === repoKey(owner, name)) return { repo: handed.repo, perm: handed.perm, facts: handed.facts };
   }
   const row = await repoWithOwnerFacts(cx.db, owner, name);
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
@@ -72,7 +74,7 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
     owner: { id: repo.ownerId, type: ownerType, visibility: ownerVisibility },
     units,
   };
-  return withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo));
+  return { ...(await withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo))), facts };
 }
 
 const repoKey = (owner: string, name: string) => `${owner.toLowerCase()}/${name.toLowerCase()}`;
