@@ -104,7 +104,8 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
   });
 
   it("reads the path's repository once: the service takes what the path preflight found", async () => {
-    const byName = (queries: string[]) => queries.filter((q) => q.includes('FROM "Repository" r') && q.includes('"lowerName" = ?'));
+    // The read path's statement (src/services/access/repoAccess.ts), with SQLite's or PostgreSQL's placeholders.
+    const byName = (queries: string[]) => queries.filter((q) => q.includes('FROM "Repository" r') && /"lowerName" = (\?|\$\d)/.test(q));
     // Issue creation and commenting: preflight (before the body is read) and service share one read.
     expect(byName(await statements('POST', '/api/v1/repos/owner/one/issues', { title: 'once' }, 201))).toHaveLength(1);
     expect(byName(await statements('POST', '/api/v1/repos/owner/one/issues/1/comments', { body: 'once' }, 201))).toHaveLength(1);
