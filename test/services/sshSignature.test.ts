@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSshSignature, sshFingerprint, verifySshSignature } from '../../src/services/gpg/sshSignature.ts';
+import { sshFingerprint } from '../../src/auth/sshKey.ts';
+import { readSshSignature, verifySshSignature } from '../../src/services/gpg/sshSignature.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'fg-sshsig-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

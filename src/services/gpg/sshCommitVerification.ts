@@ -2,11 +2,12 @@
 // committer's *verified* SSH keys made it (namespace "git") and the committer e-mail is one of their activated
 // addresses; otherwise Gitea's reason is gpg.error.no_gpg_keys_found whatever went wrong. The graph's finer state
 // (GitHub's GitSignatureState) says which: a malformed signature, a bad one, an unverified key or e-mail.
+import { sshFingerprint } from '../../auth/sshKey.ts';
 import type { Models } from '../../db/client.ts';
 import type { CommitSignature } from '../../git/commitSignature.ts';
 import type { ServiceContext } from '../context.ts';
 import { sshSignedBy } from './signatureCache.ts';
-import { keyBlobOf, readSshSignature, sshFingerprint } from './sshSignature.ts';
+import { keyBlobOf, readSshSignature } from './sshSignature.ts';
 
 /** The committer a commit's e-mail names, and whether that e-mail is one of their activated addresses. */
 export interface Committer {

@@ -77,11 +77,6 @@ export function readSshSignature(armored: string): SshSignature | null {
   }
 }
 
-/** `SHA256:…` of a key blob, as ssh-keygen -lf and Gitea's key rows print it. */
-export function sshFingerprint(blob: Buffer): string {
-  return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
-}
-
 /** The wire blob of an OpenSSH public key line (`type base64 [comment]`), or null. */
 export function keyBlobOf(line: string): Buffer | null {
   const b64 = line.trim().split(/\s+/)[1];

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import sshpk from 'sshpk';
+import { sshFingerprint } from '../../auth/sshKey.ts';
 import { ValidationError } from '../../errors.ts';
 
 /** A validated OpenSSH public key line. */
@@ -110,6 +110,6 @@ export function parsePublicKey(input: string): ParsedSshKey {
     bits,
     comment,
     content: comment ? `${type} ${b64} ${comment}` : `${type} ${b64}`,
-    fingerprint: `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`,
+    fingerprint: sshFingerprint(blob),
   };
 }
