@@ -1,5 +1,6 @@
 import type { DbLike, Models } from '../../db/client.ts';
 import { containsInsensitive } from '../../db/filters.ts';
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import type { DbProvider } from '../../db/migrate/engine.ts';
 import { NotFoundError, ValidationError } from '../../errors.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
@@ -235,13 +236,10 @@ export async function updateLabelRow(cx: ServiceContext, label: Label, input: Up
   const archivedAt = input.isArchived === undefined ? undefined : input.isArchived ? (label.archivedAt ?? new Date()) : null;
   return withTx(cx, async (tx, emit) => {
     // Gitea's UpdateLabel also re-counts the label's issues from issue_label.
-    const [numIssues, numClosedIssues] = await Promise.all([
-      tx.issueLabel.count({ where: { labelId: label.id } }),
-      tx.issueLabel.count({ where: { labelId: label.id, issue: { isClosed: true } } }),
-    ]);
+    await refreshLabelCounters(tx, [label.id]);
     const updated = await tx.label.update({
       where: { id: label.id },
-      data: { name: input.name, color, description: input.description, exclusive: input.exclusive, archivedAt, numIssues, numClosedIssues },
+      data: { name: input.name, color, description: input.description, exclusive: input.exclusive, archivedAt },
     });
     emit({ type: 'label.updated', labelId: updated.id, orgId: updated.orgId, repoId: updated.repoId, actorId: cx.viewer?.id ?? null });
     return updated;

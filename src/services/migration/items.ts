@@ -2,11 +2,13 @@
 // kept, authors unknown here recorded as original_author / original_author_id, counters recomputed at the end.
 import { Readable } from 'node:stream';
 import type { DbTx, Models } from '../../db/client.ts';
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { mergeBase } from '../../git/compare.ts';
 import { hasCommit } from '../../git/resolveCommits.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { storeAttachment } from '../attachment/attachment.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { refreshMilestone } from '../issue/create.ts';
 import { setHiddenRef } from '../repo/moveRefs.ts';
 import { apiAuthorization, type RemoteCredentials } from './credentials.ts';
 import { giteaDownloader } from './giteaDownloader.ts';
@@ -143,23 +145,12 @@ async function recount(tx: DbTx, repoId: number): Promise<void> {
   });
   const maxIndex = max._max.index ?? 0;
   await tx.issueIndex.upsert({ where: { repoId }, create: { repoId, maxIndex }, update: { maxIndex } });
-  for (const m of await tx.milestone.findMany({ where: { repoId }, select: { id: true } })) {
-    const [all, closed] = await Promise.all([
-      tx.issue.count({ where: { milestoneId: m.id } }),
-      tx.issue.count({ where: { milestoneId: m.id, isClosed: true } }),
-    ]);
-    await tx.milestone.update({
-      where: { id: m.id },
-      data: { numIssues: all, numClosedIssues: closed, completeness: all ? Math.floor((closed * 100) / all) : 0 },
-    });
-  }
-  for (const l of await tx.label.findMany({ where: { repoId }, select: { id: true } })) {
-    const [all, closed] = await Promise.all([
-      tx.issueLabel.count({ where: { labelId: l.id } }),
-      tx.issueLabel.count({ where: { labelId: l.id, issue: { isClosed: true } } }),
-    ]);
-    await tx.label.update({ where: { id: l.id }, data: { numIssues: all, numClosedIssues: closed } });
-  }
+  for (const m of await tx.milestone.findMany({ where: { repoId }, select: { id: true } })) await refreshMilestone(tx, m.id);
+  const labels = await tx.label.findMany({ where: { repoId }, select: { id: true } });
+  await refreshLabelCounters(
+    tx,
+    labels.map((l) => l.id),
+  );
 }
 
 /** Oldest first, so that row order follows the source's numbering. */
