@@ -4,6 +4,7 @@
 // against, the namespace must be the one asked for ("git" for commits and tags, "gitea" for key verification).
 // Keys are read from their SSH wire form straight into JWKs (RFC 4253 / 5656 / 8709 fields), no PEM round trip.
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { SshWireReader } from '../../auth/sshWire.ts';
 
 const ARMOR_BEGIN = '-----BEGIN SSH SIGNATURE-----';
 const ARMOR_END = '-----END SSH SIGNATURE-----';
@@ -23,32 +24,6 @@ export interface SshSignature {
 /** True when `text` is an armored SSH signature (what Gitea routes to its SSH verification). */
 export const isSshSignature = (text: string): boolean => text.startsWith(ARMOR_BEGIN);
 
-class Reader {
-  private at = 0;
-  constructor(private readonly buf: Buffer) {}
-  string(): Buffer {
-    if (this.at + 4 > this.buf.length) throw new Error('short read');
-    const n = this.buf.readUInt32BE(this.at);
-    if (this.at + 4 + n > this.buf.length) throw new Error('short read');
-    const out = this.buf.subarray(this.at + 4, this.at + 4 + n);
-    this.at += 4 + n;
-    return out;
-  }
-  uint32(): number {
-    if (this.at + 4 > this.buf.length) throw new Error('short read');
-    this.at += 4;
-    return this.buf.readUInt32BE(this.at - 4);
-  }
-  bytes(n: number): Buffer {
-    if (this.at + n > this.buf.length) throw new Error('short read');
-    this.at += n;
-    return this.buf.subarray(this.at - n, this.at);
-  }
-  get done(): boolean {
-    return this.at === this.buf.length;
-  }
-}
-
 const wire = (b: Buffer | string): Buffer => {
   const data = typeof b === 'string' ? Buffer.from(b) : b;
   const len = Buffer.alloc(4);
@@ -63,7 +38,7 @@ export function readSshSignature(armored: string): SshSignature | null {
   const body = text.slice(ARMOR_BEGIN.length, -ARMOR_END.length).replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body)) return null;
   try {
-    const r = new Reader(Buffer.from(body, 'base64'));
+    const r = new SshWireReader(Buffer.from(body, 'base64'));
     if (!r.bytes(MAGIC.length).equals(MAGIC) || r.uint32() !== 1) return null;
     const publicKey = r.string();
     const namespace = r.string().toString('utf8');
@@ -105,7 +80,7 @@ interface WireKey {
   application?: Buffer;
 }
 
-function ecKey(r: Reader, curve: { size: number; crv: string }): KeyObject {
+function ecKey(r: SshWireReader, curve: { size: number; crv: string }): KeyObject {
   r.string(); // the curve's name again
   const point = r.string();
   if (point[0] !== 4 || point.length !== 1 + 2 * curve.size) throw new Error('unsupported point');
@@ -115,7 +90,7 @@ function ecKey(r: Reader, curve: { size: number; crv: string }): KeyObject {
 
 /** Reads an SSH public key blob (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp*, and their FIDO sk- forms). @throws on others */
 function wireKey(blob: Buffer): WireKey {
-  const r = new Reader(blob);
+  const r = new SshWireReader(blob);
   const type = r.string().toString('utf8');
   const ed25519 = () => createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: b64url(r.string()) }, format: 'jwk' });
   const p256 = CURVES.nistp256 as { hash: string; size: number; crv: string };
@@ -141,7 +116,7 @@ function fixed(mpint: Buffer, size: number): Buffer {
 
 /** An ECDSA signature blob (mpint r, mpint s) in IEEE P1363 form. */
 function p1363(sig: Buffer, size: number): Buffer {
-  const rs = new Reader(sig);
+  const rs = new SshWireReader(sig);
   return Buffer.concat([fixed(rs.string(), size), fixed(rs.string(), size)]);
 }
 
@@ -153,7 +128,7 @@ const RSA_HASHES: Record<string, string> = { 'rsa-sha2-512': 'sha512', 'rsa-sha2
  * the authenticator signs its application's and the data's SHA-256 with its flags and counter between them).
  */
 function verifyBlob(k: WireKey, sigBlob: Buffer, data: Buffer): boolean {
-  const r = new Reader(sigBlob);
+  const r = new SshWireReader(sigBlob);
   const algo = r.string().toString('utf8');
   const sig = r.string();
   if (k.application) {

@@ -1,5 +1,6 @@
 import sshpk from 'sshpk';
 import { sshFingerprint } from '../../auth/sshKey.ts';
+import { SshWireReader } from '../../auth/sshWire.ts';
 import { ValidationError } from '../../errors.ts';
 
 /** A validated OpenSSH public key line. */
@@ -25,31 +26,23 @@ function invalid(detail: string): ValidationError {
   return new ValidationError(`Invalid key content: ${detail}`);
 }
 
-/** Reads one SSH wire string at `offset`; throws on truncation. */
-function wireString(blob: Buffer, offset: number): [Buffer, number] {
-  if (offset + 4 > blob.length) throw invalid('invalid ssh public key: ssh: short read');
-  const n = blob.readUInt32BE(offset);
-  if (offset + 4 + n > blob.length) throw invalid('invalid ssh public key: ssh: short read');
-  return [blob.subarray(offset + 4, offset + 4 + n), offset + 4 + n];
-}
+/** A reader of the key blob whose truncation is Gitea's "short read" refusal. */
+const wireReader = (blob: Buffer) => new SshWireReader(blob, () => invalid('invalid ssh public key: ssh: short read'));
 
 /** FIDO (`sk-…`) keys, which sshpk cannot parse: checked field by field, nothing may trail. */
 function checkSecurityKey(type: string, blob: Buffer): string {
-  let o = 4 + blob.readUInt32BE(0);
+  const r = wireReader(blob);
+  r.string(); // the type, checked by the caller
   if (type.startsWith('sk-ssh-ed25519')) {
-    let key: Buffer;
-    [key, o] = wireString(blob, o);
-    if (key.length !== 32) throw invalid('invalid ssh public key: ssh: invalid size for Ed25519 key');
+    if (r.string().length !== 32) throw invalid('invalid ssh public key: ssh: invalid size for Ed25519 key');
   } else {
-    let curve: Buffer;
-    let point: Buffer;
-    [curve, o] = wireString(blob, o);
-    [point, o] = wireString(blob, o);
+    const curve = r.string();
+    const point = r.string();
     if (curve.toString() !== 'nistp256' || point.length !== 65 || point[0] !== 4)
       throw invalid('invalid ssh public key: ssh: invalid curve point');
   }
-  const [app, end] = wireString(blob, o);
-  if (!app.toString().startsWith('ssh:') || end !== blob.length) throw invalid('invalid ssh public key: ssh: trailing junk in public key');
+  const app = r.string();
+  if (!app.toString().startsWith('ssh:') || !r.done) throw invalid('invalid ssh public key: ssh: trailing junk in public key');
   return type.startsWith('sk-ssh-ed25519') ? 'ed25519-sk' : 'ecdsa-sk';
 }
 
@@ -88,7 +81,7 @@ export function parsePublicKey(input: string): ParsedSshKey {
   const [, type = '', b64 = '', rawComment = ''] = m;
   const blob = Buffer.from(b64, 'base64');
   if (blob.length < 4 || blob.toString('base64') !== b64) throw invalid('extractTypeFromBase64Key: illegal base64 data');
-  const [embedded] = wireString(blob, 0);
+  const embedded = wireReader(blob).string();
   if (embedded.toString('latin1') !== type) throw invalid(`key type and content does not match: ${type} - ${embedded.toString('latin1')}`);
 
   let algorithm: string;
