@@ -83,13 +83,6 @@ export async function refreshMilestone(tx: DbTx, milestoneId: number | null): Pr
   await tx.milestone.updateMany({ where: { id: milestoneId }, data: { numIssues, numClosedIssues, completeness } });
 }
 
-/**
- * Recomputes labels' issue counters (Gitea updateLabelCols): one statement whatever the number of labels.
- */
-export async function refreshLabels(tx: DbTx, labelIds: readonly number[]): Promise<void> {
-  await refreshLabelCounters(tx, labelIds);
-}
-
 /** Gitea's title normalization: trimmed and cut to 255 characters with an ellipsis. */
 export function normalizeTitle(title: string): string {
   const t = title.trim();
@@ -297,7 +290,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
       if (closed) comments.push({ type: 'CLOSE', posterId: viewer.id, issueId: row.id });
       if (comments.length) await tx.comment.createMany({ data: comments });
       await refreshMilestone(tx, row.milestoneId);
-      await refreshLabels(tx, labelIds);
+      await refreshLabelCounters(tx, labelIds);
       if (usage) await setIssueProjects(tx, row, input.projects ?? [], usage, viewer.id);
       emit({ type: 'issue.created', issueId: row.id, repoId: repo.id, index, isPull: false, actorId: viewer.id });
       if (closed) emit({ type: 'issue.closed', issueId: row.id, repoId: repo.id, index, actorId: viewer.id });

@@ -1,3 +1,4 @@
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { PermissionDeniedError } from '../../errors.ts';
 import { deleteHiddenRef } from '../repo/moveRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -6,7 +7,7 @@ import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { refreshLabels, refreshMilestone, withRetry } from './create.ts';
+import { refreshMilestone, withRetry } from './create.ts';
 import { findIssueByIndex } from './issue.ts';
 
 /**
@@ -58,7 +59,7 @@ export async function deleteIssue(cx: ServiceContext, ref: RepoRef, index: numbe
           : { numIssues: one, ...(issue.isClosed ? { numClosedIssues: one } : {}) },
       });
       await refreshMilestone(tx, issue.milestoneId);
-      await refreshLabels(
+      await refreshLabelCounters(
         tx,
         labels.map((l) => l.labelId),
       );

@@ -1,3 +1,4 @@
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { isWorkInProgress } from './wip.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { ConflictError, PreconditionFailedError, ValidationError } from '../../errors.ts';
@@ -6,7 +7,7 @@ import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
-import { normalizeTitle, refreshLabels, refreshMilestone, requireText, resolveAssignees, usableLabelIds, withRetry } from './create.ts';
+import { normalizeTitle, refreshMilestone, requireText, resolveAssignees, usableLabelIds, withRetry } from './create.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, loadIssueView, requirePosterOrWriter, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
@@ -110,7 +111,7 @@ async function replaceLabels(tx: DbTx, issue: Models.Issue, labelIds: readonly n
   if (added.length) await tx.issueLabel.createMany({ data: added.map((labelId) => ({ issueId: issue.id, labelId })) });
   for (const labelId of removed) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '' });
   for (const labelId of added) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '1' });
-  await refreshLabels(tx, [...removed, ...added]);
+  await refreshLabelCounters(tx, [...removed, ...added]);
   c.fields.push('labels');
 }
 
@@ -259,7 +260,7 @@ export async function editIssue(
       }
       if (c.fields.includes('state')) {
         const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
-        await refreshLabels(
+        await refreshLabelCounters(
           tx,
           labels.map((l) => l.labelId),
         );
@@ -302,7 +303,7 @@ export async function setIssueStateBySystem(
       await tx.comment.createMany({ data: c.comments });
       await refreshMilestone(tx, issue.milestoneId);
       const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
-      await refreshLabels(
+      await refreshLabelCounters(
         tx,
         labels.map((l) => l.labelId),
       );

@@ -1,4 +1,5 @@
 import type { DbLike, DbTx, Models } from '../../db/client.ts';
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { InvalidArgumentError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
@@ -6,7 +7,7 @@ import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { exclusiveScope } from '../label/color.ts';
 import { requireIssueWriter, type IssueTarget } from './assignee.ts';
-import { keepLastOfEachScope, refreshLabels, withRetry } from './create.ts';
+import { keepLastOfEachScope, withRetry } from './create.ts';
 import { findIssueByIndex, type IssueLabelView } from './issue.ts';
 
 type Label = Pick<Models.Label, 'id' | 'name' | 'exclusive'>;
@@ -106,7 +107,7 @@ async function writeChanges(tx: DbTx, issueId: number, actorId: number, added: n
       ...added.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })),
     ],
   });
-  await refreshLabels(tx, [...removed, ...added]);
+  await refreshLabelCounters(tx, [...removed, ...added]);
 }
 
 /**

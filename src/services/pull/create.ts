@@ -1,3 +1,4 @@
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { randomBytes } from 'node:crypto';
 import type { Models } from '../../db/client.ts';
 import { AlreadyExistsError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
@@ -11,7 +12,6 @@ import { deleteHiddenRef, fetchIntoHiddenRef, setHiddenRef } from '../repo/moveR
 import {
   allocateIssueIndex,
   normalizeTitle,
-  refreshLabels,
   refreshMilestone,
   requireText,
   resolveAssignees,
@@ -226,7 +226,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
         comments.push({ type: 'PULL_PUSH', posterId: viewer.id, issueId: row.id, content: pushContent });
         await tx.comment.createMany({ data: comments });
         await refreshMilestone(tx, row.milestoneId);
-        await refreshLabels(tx, labelIds);
+        await refreshLabelCounters(tx, labelIds);
         // Written last: a rollback gives the number back, and the next pull request overwrites the ref.
         await setHiddenRef(baseGitDir, pullHeadRef(index), headSide.sha);
         emit({ type: 'issue.created', issueId: row.id, repoId: repo.id, index, isPull: true, actorId: viewer.id });

@@ -1,6 +1,7 @@
 import type { Models } from '../../db/client.ts';
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { refreshLabels, refreshMilestone, withRetry } from '../issue/create.ts';
+import { refreshMilestone, withRetry } from '../issue/create.ts';
 import type { MergeDo, PullRows } from './types.ts';
 
 /** How a pull request became merged. */
@@ -49,7 +50,7 @@ export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: 
         await tx.comment.create({ data: { type: 'MERGE_PULL', posterId: facts.mergerId, issueId: rows.issue.id } });
         await refreshMilestone(tx, rows.issue.milestoneId);
         const labels = await tx.issueLabel.findMany({ where: { issueId: rows.issue.id }, select: { labelId: true } });
-        await refreshLabels(
+        await refreshLabelCounters(
           tx,
           labels.map((l) => l.labelId),
         );
