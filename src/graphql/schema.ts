@@ -34,6 +34,8 @@ import './types/trackedTime.ts';
 import './types/fork.ts';
 import './types/mirror.ts';
 import './types/pullRequest.ts';
+import './types/pullRequestLists.ts';
+import './types/pullRequestCreate.ts';
 import './types/timelineEvents.ts';
 import './types/timelineSubject.ts';
 import './types/timelineConnection.ts';

@@ -1,8 +1,7 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Models } from '../../db/client.ts';
 import type { DiffFile } from '../../git/compare.ts';
-import { NotFoundError, ValidationError } from '../../errors.ts';
-import * as createService from '../../services/pull/create.ts';
+import { NotFoundError } from '../../errors.ts';
 import { pullCommitsByKey, pullGitLoaders, pullGitRange, pullRefOids } from '../../services/pull/gitLoaders.ts';
 import { isWorkInProgress } from '../../services/issue/wip.ts';
 import { pullReadWhere } from '../../services/pull/visibility.ts';
@@ -10,14 +9,12 @@ import { readableRepoIds } from '../../services/repo/visibility.ts';
 import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
-import { writeScope } from '../tokenWriteScopes.ts';
-import { dbId, opt } from '../ids.ts';
-import { repoRefOf } from '../idInputs.ts';
+import { dbId } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
 import { totalOf } from '../totalCount.ts';
 import { CommitRef, type CommitView } from './gitObject.ts';
-import { IssueOrderInput, issueOrderBy, IssueRef, ISSUE_ORDER_DEFAULT, MilestoneRef } from './issue.ts';
+import { IssueRef, MilestoneRef } from './issue.ts';
 import { commentOrder, IssueCommentConnectionRef, IssueCommentOrderInput, IssueCommentRef } from './issueComment.ts';
 import { carriedLabelsOrderBy, LabelConnectionRef, LabelOrderInput, LabelRef } from './label.ts';
 import { RefRef, refsOf } from './ref.ts';
@@ -357,114 +354,3 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
     { name: 'PullRequestCommitEdge' },
   ),
 }));
-
-/** Pull request states as where clauses (GitHub: OPEN, CLOSED = closed unmerged, MERGED). */
-function pullStatesWhere(states: readonly ('OPEN' | 'CLOSED' | 'MERGED')[] | null | undefined): Models.Prisma.PullRequestWhereInput {
-  const set = new Set(states ?? []);
-  if (!set.size || set.size === 3) return {};
-  const or: Models.Prisma.PullRequestWhereInput[] = [];
-  if (set.has('OPEN')) or.push({ issue: { isClosed: false } });
-  if (set.has('CLOSED')) or.push({ hasMerged: false, issue: { isClosed: true } });
-  if (set.has('MERGED')) or.push({ hasMerged: true });
-  return { OR: or };
-}
-
-builder.prismaObjectFields(RepositoryRef, (t) => ({
-  pullRequests: t.relatedConnection(
-    'basePullRequests',
-    {
-      cursor: 'id',
-      description:
-        'Pull requests into this repository, newest first unless `orderBy` says otherwise; empty when the viewer cannot read the pull requests unit.',
-      totalCount: true,
-      ...filteredBy('pullReadWhere'),
-      args: {
-        states: t.arg({ type: [PullRequestStateEnum], required: false }),
-        baseRefName: t.arg.string({ description: 'Only pull requests into this branch.' }),
-        headRefName: t.arg.string({ description: 'Only pull requests from this branch.' }),
-        labels: t.arg.stringList({ description: 'Only pull requests carrying every one of these label names.' }),
-        orderBy: t.arg({ type: IssueOrderInput, defaultValue: ISSUE_ORDER_DEFAULT }),
-      },
-      query: (args, ctx) => ({
-        where: {
-          ...(args.baseRefName != null ? { baseBranch: args.baseRefName } : {}),
-          ...(args.headRefName != null ? { headBranch: args.headRefName } : {}),
-          AND: [
-            pullReadWhere(ctx.cx),
-            pullStatesWhere(args.states),
-            ...(args.labels ?? []).map((name) => ({ issue: { labels: { some: { label: { name } } } } })),
-          ],
-        },
-        orderBy: issueOrderBy(args.orderBy).map((o) => ({ issue: o })),
-      }),
-    },
-    { name: 'PullRequestConnection' },
-    { name: 'PullRequestEdge' },
-  ),
-  pullRequest: t.field({
-    type: PullRequestRef,
-    nullable: true,
-    description: 'A pull request by number (null for issues and when the viewer cannot read the pull requests unit).',
-    ...filteredBy('pullReadWhere'),
-    args: { number: t.arg.int({ required: true }) },
-    select: (args, ctx, nested) => ({
-      basePullRequests: {
-        where: { AND: [{ index: args.number }, pullReadWhere(ctx.cx)] },
-        take: 1,
-        ...nested(true),
-      },
-    }),
-    resolve: (r) => r.basePullRequests[0] ?? null,
-  }),
-}));
-
-builder.relayMutationField(
-  'createPullRequest',
-  {
-    inputFields: (t) => ({
-      repositoryId: t.globalID({ description: 'The base repository (or give repositoryOwner and repositoryName).' }),
-      repositoryOwner: t.string(),
-      repositoryName: t.string(),
-      baseRefName: t.string({ required: true, description: 'The branch to merge into.' }),
-      headRefName: t.string({ required: true, description: 'The branch with the changes: `branch`, or `owner:branch` for a fork.' }),
-      headRepositoryId: t.globalID({ description: 'The repository of the head branch (the base, one of its forks or its parent).' }),
-      title: t.string({ required: true }),
-      body: t.string(),
-      assigneeLogins: t.stringList(),
-      labelIds: t.intList({ description: 'Label REST ids.' }),
-      milestoneId: t.int(),
-      dueOn: t.field({ type: 'DateTime' }),
-      maintainerCanModify: t.boolean(),
-      draft: t.boolean({
-        description: "Open it as a draft: Gitea's work in progress, a title prefixed `WIP: ` (unless it has a WIP prefix already).",
-      }),
-    }),
-  },
-  {
-    description: 'Open a pull request (as POST /api/v1/repos/{o}/{r}/pulls).',
-    ...writeScope('repository'),
-    resolve: async (_root, { input }, ctx) => {
-      const ref = input.repositoryId
-        ? await repoRefOf(ctx, input.repositoryId)
-        : { owner: input.repositoryOwner ?? '', repo: input.repositoryName ?? '' };
-      // GitHub's headRepositoryId names the head repository (the base, one of its forks or its parent): Gitea's owner/repo:branch.
-      const headRepo = input.headRepositoryId ? await repoRefOf(ctx, input.headRepositoryId) : null;
-      if (headRepo && input.headRefName.includes(':'))
-        throw new ValidationError('headRefName: a branch name when headRepositoryId is given', { field: 'headRefName' });
-      const view = await createService.createPullRequest(ctx.cx, ref, {
-        head: headRepo ? `${headRepo.owner}/${headRepo.repo}:${input.headRefName}` : input.headRefName,
-        base: input.baseRefName,
-        title: input.title,
-        draft: opt(input.draft),
-        body: opt(input.body),
-        assignees: opt(input.assigneeLogins),
-        labels: opt(input.labelIds),
-        milestone: opt(input.milestoneId),
-        dueDate: opt(input.dueOn),
-        allowMaintainerEdit: opt(input.maintainerCanModify),
-      });
-      return { pullRequest: view.pull };
-    },
-  },
-  { outputFields: (t) => ({ pullRequest: t.field({ type: PullRequestRef, resolve: (p) => p.pullRequest }) }) },
-);
