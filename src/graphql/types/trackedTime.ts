@@ -1,6 +1,7 @@
 import { createContextCache } from '@pothos/core';
 import * as stopwatchService from '../../services/issue/stopwatch.ts';
 import * as trackedTimeService from '../../services/issue/trackedTime.ts';
+import { issueTimeSummaryLoader } from '../../services/issue/trackedTimeSummary.ts';
 import { builder } from '../builder.ts';
 import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -35,7 +36,7 @@ export const TrackedTimeRef = builder.prismaObject('TrackedTime', {
 });
 
 /** One batched load per request for every issue that asks (tracker settings, permissions, time rows). */
-const summaries = createContextCache((ctx: GraphQLContext) => trackedTimeService.issueTimeSummaryLoader(ctx.cx));
+const summaries = createContextCache((ctx: GraphQLContext) => issueTimeSummaryLoader(ctx.cx));
 
 builder.prismaObjectFields(IssueRef, (t) => ({
   trackedTimes: t.connection(
