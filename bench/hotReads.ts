@@ -17,11 +17,10 @@ import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
 import { startBaseline } from './hotReadBaseline.ts';
 import { createBenchUsersWithToken } from './benchUser.ts';
-import { scratchDatabase, type Provider } from './scratchDb.ts';
+import { providersArg, scratchDatabase, type Provider } from './scratchDb.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
-const which = process.argv[3] ?? 'both';
-const providers: Provider[] = which === 'both' ? ['sqlite', 'postgresql'] : [which as Provider];
+const providers = providersArg(process.argv[3], 'both');
 const ISSUES = 60;
 
 /** Mean requests per second of autocannon -c 10 for `seconds`. */

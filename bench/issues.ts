@@ -15,11 +15,11 @@ import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/engine.ts';
 import { COMMENTS_PER_ISSUE, handWritten, ISSUES, QUERY, seed } from './issuesFixture.ts';
 import { handWrittenPg } from './issuesPgBaseline.ts';
-import { scratchDatabase, type Provider } from './scratchDb.ts';
+import { providersArg, scratchDatabase, type Provider } from './scratchDb.ts';
 
 const seconds = Number(process.argv[2] ?? 8);
 const graphqlRuns = Number(process.argv[3] ?? 300);
-const providers = (process.argv[4] ?? 'sqlite,postgresql').split(',') as Provider[];
+const providers = providersArg(process.argv[4], 'both');
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -12,10 +12,10 @@ import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
 import { createServiceContext } from '../src/services/context.ts';
 import * as repoService from '../src/services/repo/create.ts';
-import { scratchDatabase, type Provider } from './scratchDb.ts';
+import { providerArg, scratchDatabase } from './scratchDb.ts';
 import { createBenchUser } from './benchUser.ts';
 
-const provider = (process.argv[2] ?? 'sqlite') as Provider;
+const provider = providerArg(process.argv[2], 'sqlite');
 const requests = Number(process.argv[3] ?? 200);
 const sizes = [Number(process.argv[4] ?? 10_000), Number(process.argv[5] ?? 1_000_000)];
 

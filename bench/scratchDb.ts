@@ -7,6 +7,33 @@ import pg from 'pg';
 
 export type Provider = 'sqlite' | 'postgresql';
 
+const PROVIDERS: readonly Provider[] = ['sqlite', 'postgresql'];
+
+/**
+ * The databases a bench's argument names: `sqlite`, `postgresql`, `both`, or a comma-separated list; `fallback`
+ * when it is absent. Anything else ends the bench with a message naming what is accepted.
+ */
+export function providersArg(value: string | undefined, fallback: string): Provider[] {
+  const names = (value ?? fallback) === 'both' ? [...PROVIDERS] : (value ?? fallback).split(',');
+  for (const name of names) {
+    if (!PROVIDERS.includes(name as Provider)) {
+      console.error(`unknown database "${name}": give sqlite, postgresql, both, or a comma-separated list`);
+      process.exit(2);
+    }
+  }
+  return names as Provider[];
+}
+
+/** The one database a bench's argument names (`sqlite` or `postgresql`); `fallback` when it is absent. */
+export function providerArg(value: string | undefined, fallback: Provider): Provider {
+  const [provider, ...more] = providersArg(value, fallback);
+  if (more.length) {
+    console.error('this bench runs on one database at a time: give sqlite or postgresql');
+    process.exit(2);
+  }
+  return provider as Provider;
+}
+
 export const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 export interface ScratchDatabase {

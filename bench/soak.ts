@@ -15,11 +15,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'graphql-sse';
 import { bundle } from '../src/bin/bundle.js';
-import { scratchDatabase, type Provider } from './scratchDb.ts';
+import { providerArg, scratchDatabase } from './scratchDb.ts';
 
 const minutes = Number(process.argv[2] ?? 30);
 const sampleSeconds = Number(process.argv[3] ?? 60);
-const provider = (process.argv[4] ?? 'sqlite') as Provider;
+const provider = providerArg(process.argv[4], 'sqlite');
 const nodeFlags = (process.env.SOAK_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const root = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'soak-password-1';

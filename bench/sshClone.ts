@@ -1,7 +1,7 @@
 // Clone speed over the built-in SSH server beside smart HTTP, for the same repository on the same server: a
 // ~5,000-commit repository pushed through the server, then bare clones alternating between the two doors (the
 // real git client and OpenSSH, protocol v2 for both), with medians and the ratio.
-// Usage: npx tsx bench/sshClone.ts [runs=10] [sqlite|postgresql] [commits=5000]
+// Usage: npx tsx bench/sshClone.ts [runs=10] [sqlite|postgresql|both=sqlite] [commits=5000]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -11,13 +11,13 @@ import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/engine.ts';
 import { BENCH_AUTH } from './benchUser.ts';
 import { median, pushBigRepository, spread, timedClone } from './cloneFixture.ts';
-import { scratchDatabase, type Provider } from './scratchDb.ts';
+import { providersArg, scratchDatabase, type Provider } from './scratchDb.ts';
 
 const runs = Number(process.argv[2] ?? 10);
-const provider = (process.argv[3] ?? 'sqlite') as Provider;
+const providers = providersArg(process.argv[3], 'sqlite');
 const commits = Number(process.argv[4] ?? 5000);
 
-async function main(): Promise<void> {
+async function main(provider: Provider): Promise<void> {
   const db = await scratchDatabase(provider, 'sshclone');
   await deployMigrations({ provider, url: db.url });
   const tmp = path.join(db.dataDir, 'bench');
@@ -81,4 +81,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+for (const provider of providers) await main(provider);

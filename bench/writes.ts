@@ -24,11 +24,10 @@ import { createBenchUsersWithToken } from './benchUser.ts';
 import { baselineDb } from './writeBaselineDb.ts';
 import { fanOutStatements, contention, type Checks } from './writesChecks.ts';
 import { buildClone, push } from './writesGit.ts';
-import { scratchDatabase, type Provider } from './scratchDb.ts';
+import { providersArg, scratchDatabase, type Provider } from './scratchDb.ts';
 
 const samples = Number(process.argv[2] ?? 24);
-const which = process.argv[3] ?? 'both';
-const providers: Provider[] = which === 'both' ? ['sqlite', 'postgresql'] : [which as Provider];
+const providers = providersArg(process.argv[3], 'both');
 const only = new RegExp(process.argv[4] ?? '');
 const gitSamples = Math.max(4, Math.round(samples / 2));
 
