@@ -96,7 +96,11 @@ for (const [name, starts] of [
   ['fresh data directory', fresh],
   ['existing database', existing],
 ] as const) {
-  const idle = name === 'existing database' ? `, idle RSS p50 ${median(starts.map((s) => s.idleRssMb)).toFixed(0)} MB` : '';
+  const rss = starts.map((s) => s.idleRssMb);
+  const idle =
+    name === 'existing database'
+      ? `, idle RSS p50 ${median(rss).toFixed(0)} MB (${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)})`
+      : '';
   console.log(
     `serve → /api/healthz 200, ${name.padEnd(20)}: p50 ${median(starts.map((s) => s.readyMs)).toFixed(0)} ms (min ${Math.min(...starts.map((s) => s.readyMs)).toFixed(0)}), CPU until ready p50 ${median(starts.map((s) => s.cpu)).toFixed(2)} s${idle} (${runs} runs)`,
   );
