@@ -80,10 +80,13 @@ describe.each(PROVIDERS)('the database clients a server loads (%s)', (provider) 
     expect(modules.packages).not.toContain('@prisma/adapter-pg');
   });
 
-  it('loads the GraphQL schema and Yoga at the first GraphQL request, not at start', () => {
+  it('loads graphql-js, the GraphQL schema and Yoga at the first GraphQL request, not at start', () => {
     expect(beforeGraphql.sources).toContain('src/graphql/server.ts');
     expect(beforeGraphql.sources).not.toContain('src/graphql/schema.ts');
+    expect(beforeGraphql.sources).not.toContain('src/graphql/yoga.ts');
+    expect(beforeGraphql.packages).not.toContain('graphql');
     expect(graphqlStatus).toBe(200);
     expect(modules.sources).toContain('src/graphql/schema.ts');
+    expect(modules.packages).toContain('graphql');
   });
 });
