@@ -1,7 +1,7 @@
 // Writes a commit from file changes without a work tree or index: isomorphic-git rewrites only the trees on the
 // changed paths (in process, with the repository's object cache), then writes the blobs and the commit.
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import { isomorphicGit } from '../lazyPackage.ts';
 import { gitCache } from './cache.ts';
 import { identityEnv, type GitIdentity } from './identity.ts';
 
@@ -50,13 +50,17 @@ export async function commitFiles(
   const pending: Pending[] = [];
   for (const change of input.changes) {
     const blob =
-      'content' in change ? await git.writeBlob({ fs, gitdir: gitDir, blob: change.content }) : 'blob' in change ? change.blob : null;
+      'content' in change
+        ? await isomorphicGit().writeBlob({ fs, gitdir: gitDir, blob: change.content })
+        : 'blob' in change
+          ? change.blob
+          : null;
     pending.push({ rel: change.path, change, blob });
   }
 
   const rewrite = async (treeOid: string | null, changes: Pending[]): Promise<string | null> => {
     const entries = new Map<string, Entry>();
-    if (treeOid) for (const e of (await git.readTree({ fs, gitdir: gitDir, oid: treeOid, cache })).tree) entries.set(e.path, e);
+    if (treeOid) for (const e of (await isomorphicGit().readTree({ fs, gitdir: gitDir, oid: treeOid, cache })).tree) entries.set(e.path, e);
     const below = new Map<string, Pending[]>();
     for (const p of changes) {
       const slash = p.rel.indexOf('/');
@@ -75,12 +79,12 @@ export async function commitFiles(
       else entries.delete(dir);
     }
     if (!entries.size) return null;
-    return git.writeTree({ fs, gitdir: gitDir, tree: [...entries.values()] });
+    return isomorphicGit().writeTree({ fs, gitdir: gitDir, tree: [...entries.values()] });
   };
 
-  const parentTree = input.parent ? (await git.readCommit({ fs, gitdir: gitDir, oid: input.parent, cache })).commit.tree : null;
-  const tree = (await rewrite(parentTree, pending)) ?? (await git.writeTree({ fs, gitdir: gitDir, tree: [] }));
-  const commit = await git.writeCommit({
+  const parentTree = input.parent ? (await isomorphicGit().readCommit({ fs, gitdir: gitDir, oid: input.parent, cache })).commit.tree : null;
+  const tree = (await rewrite(parentTree, pending)) ?? (await isomorphicGit().writeTree({ fs, gitdir: gitDir, tree: [] }));
+  const commit = await isomorphicGit().writeCommit({
     fs,
     gitdir: gitDir,
     commit: {

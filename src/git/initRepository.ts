@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import git from 'isomorphic-git';
+import { isomorphicGit } from '../lazyPackage.ts';
 import { AlreadyExistsError } from '../errors.ts';
 import { toDomainError } from './errors.ts';
 import { runGit } from './run.ts';
@@ -49,7 +49,7 @@ export async function initRepository(input: InitRepositoryInput): Promise<void> 
 export async function configureRepository(gitdir: string, hooksDir: string): Promise<void> {
   await mkdir(hooksDir, { recursive: true });
   try {
-    for (const [key, value] of settings(hooksDir)) await git.setConfig({ fs, gitdir, path: key, value });
+    for (const [key, value] of settings(hooksDir)) await isomorphicGit().setConfig({ fs, gitdir, path: key, value });
   } catch (err) {
     throw toDomainError(err, 'cannot configure repository');
   }

@@ -1,6 +1,6 @@
 // What a commit's tree has at some paths and at each of their parent directories (isomorphic-git, in process).
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import { isomorphicGit } from '../lazyPackage.ts';
 import { gitCache } from './cache.ts';
 
 /** A tree entry found at a path. */
@@ -20,10 +20,16 @@ export async function lookupPaths(gitDir: string, commit: string, paths: readonl
   const trees = new Map<string, Promise<Array<{ path: string; mode: string; oid: string; type: PathEntry['type'] }>>>();
   const readTree = (oid: string) => {
     let t = trees.get(oid);
-    if (!t) trees.set(oid, (t = git.readTree({ fs, gitdir: gitDir, oid, cache }).then((r) => r.tree)));
+    if (!t)
+      trees.set(
+        oid,
+        (t = isomorphicGit()
+          .readTree({ fs, gitdir: gitDir, oid, cache })
+          .then((r) => r.tree)),
+      );
     return t;
   };
-  const root = (await git.readCommit({ fs, gitdir: gitDir, oid: commit, cache })).commit.tree;
+  const root = (await isomorphicGit().readCommit({ fs, gitdir: gitDir, oid: commit, cache })).commit.tree;
   for (const p of paths) {
     let tree: string | null = root;
     let prefix = '';

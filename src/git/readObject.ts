@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import { isomorphicGit } from '../lazyPackage.ts';
 import { gitCache } from './cache.ts';
 import { toDomainError } from './errors.ts';
 
@@ -15,7 +15,7 @@ export interface RawObject {
  */
 export async function readObject(gitDir: string, sha: string): Promise<RawObject> {
   try {
-    const obj = await git.readObject({ fs, gitdir: gitDir, oid: sha, format: 'content', cache: gitCache(gitDir) });
+    const obj = await isomorphicGit().readObject({ fs, gitdir: gitDir, oid: sha, format: 'content', cache: gitCache(gitDir) });
     const content =
       obj.object instanceof Uint8Array ? Buffer.from(obj.object.buffer, obj.object.byteOffset, obj.object.byteLength) : Buffer.alloc(0);
     if (obj.type === 'deflated' || obj.type === 'wrapped') throw new Error(`unexpected object format ${obj.type}`);

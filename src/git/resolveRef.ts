@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import { isomorphicGit } from '../lazyPackage.ts';
 import { gitCache } from './cache.ts';
 
 /** A ref the user named, resolved to the commit it points at. */
@@ -23,7 +23,7 @@ export function isSafeRefName(name: string): boolean {
 
 async function peel(gitDir: string, oid: string): Promise<string | null> {
   try {
-    return (await git.readCommit({ fs, gitdir: gitDir, oid, cache: gitCache(gitDir) })).oid;
+    return (await isomorphicGit().readCommit({ fs, gitdir: gitDir, oid, cache: gitCache(gitDir) })).oid;
   } catch {
     return null;
   }
@@ -31,7 +31,7 @@ async function peel(gitDir: string, oid: string): Promise<string | null> {
 
 async function tryRef(gitDir: string, ref: string): Promise<string | null> {
   try {
-    return await git.resolveRef({ fs, gitdir: gitDir, ref });
+    return await isomorphicGit().resolveRef({ fs, gitdir: gitDir, ref });
   } catch {
     return null;
   }
@@ -60,7 +60,7 @@ export async function resolveRef(gitDir: string, ref: string): Promise<ResolvedR
       oid =
         ref.length === 40 || ref.length === 64
           ? ref.toLowerCase()
-          : await git.expandOid({ fs, gitdir: gitDir, oid: ref.toLowerCase(), cache: gitCache(gitDir) });
+          : await isomorphicGit().expandOid({ fs, gitdir: gitDir, oid: ref.toLowerCase(), cache: gitCache(gitDir) });
     } catch {
       return null;
     }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import { isomorphicGit } from '../lazyPackage.ts';
 import { toDomainError } from './errors.ts';
 import { runGit } from './run.ts';
 
@@ -35,7 +35,7 @@ export async function writeInitialCommit(input: WriteInitialCommitInput): Promis
 async function withIsomorphicGit(input: WriteInitialCommitInput, message: string): Promise<string> {
   const { gitdir } = input;
   try {
-    const tree = await git.writeTree({
+    const tree = await isomorphicGit().writeTree({
       fs,
       gitdir,
       tree: await Promise.all(
@@ -43,7 +43,7 @@ async function withIsomorphicGit(input: WriteInitialCommitInput, message: string
           mode: '100644',
           path: f.path,
           type: 'blob' as const,
-          oid: await git.writeBlob({ fs, gitdir, blob: Buffer.from(f.content, 'utf8') }),
+          oid: await isomorphicGit().writeBlob({ fs, gitdir, blob: Buffer.from(f.content, 'utf8') }),
         })),
       ),
     });
@@ -53,8 +53,8 @@ async function withIsomorphicGit(input: WriteInitialCommitInput, message: string
       timestamp: Math.floor(input.when.getTime() / 1000),
       timezoneOffset: 0,
     };
-    const oid = await git.writeCommit({ fs, gitdir, commit: { message, tree, parent: [], author: who, committer: who } });
-    await git.writeRef({ fs, gitdir, ref: `refs/heads/${input.branch}`, value: oid, force: true });
+    const oid = await isomorphicGit().writeCommit({ fs, gitdir, commit: { message, tree, parent: [], author: who, committer: who } });
+    await isomorphicGit().writeRef({ fs, gitdir, ref: `refs/heads/${input.branch}`, value: oid, force: true });
     return oid;
   } catch (err) {
     throw toDomainError(err, 'cannot write the initial commit');

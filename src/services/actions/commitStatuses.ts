@@ -1,7 +1,7 @@
 // Gitea's services/actions/commit_status.go: every job of a push or pull_request run is a commit status of the
 // run's commit, context "<workflow> / <job> (<event>)", written again whenever the job's state or description changes.
 import path from 'node:path';
-import { parse } from 'yaml';
+import { yamlModule } from '../../lazyPackage.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { goDuration } from '../goDuration.ts';
 import { createCommitStatus } from '../status/commitStatus.ts';
@@ -36,7 +36,7 @@ function statusOf(job: Models.ActionRunJob, now: Date): { state: string; descrip
 /** The workflow's `name` (kept in each job's single-job payload), else its file name (Gitea's run name). */
 export function workflowName(job: Models.ActionRunJob, run: Models.ActionRun): string {
   try {
-    const doc: unknown = parse(job.workflowPayload);
+    const doc: unknown = yamlModule().parse(job.workflowPayload);
     const name = doc && typeof doc === 'object' ? (doc as { name?: unknown }).name : undefined;
     if (typeof name === 'string' && name) return name;
   } catch {

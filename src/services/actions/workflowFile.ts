@@ -1,6 +1,6 @@
 // A workflow file as Gitea's jobparser reads it: triggers, jobs with needs/if/runs-on, and the matrix split into
 // one job per combination, each with its own single-job workflow (what FetchTask sends to the runner).
-import { parse, stringify } from 'yaml';
+import { yamlModule } from '../../lazyPackage.ts';
 
 /** One trigger's filters (`on.push.branches`, …); absent lists do not filter. */
 export interface TriggerFilter {
@@ -77,7 +77,7 @@ export function matrixCombinations(matrix: unknown): Array<Record<string, unknow
   for (const [key, values] of axes) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
   if (!axes.length) combos = [];
   const matches = (combo: Record<string, unknown>, pattern: Doc) =>
-    Object.entries(pattern).every(([k, v]) => stringify(combo[k]) === stringify(v));
+    Object.entries(pattern).every(([k, v]) => yamlModule().stringify(combo[k]) === yamlModule().stringify(v));
   const exclude = Array.isArray(matrix.exclude) ? matrix.exclude.filter(isObject) : [];
   combos = combos.filter((c) => !exclude.some((e) => matches(c, e)));
   for (const inc of Array.isArray(matrix.include) ? matrix.include.filter(isObject) : []) {
@@ -114,7 +114,7 @@ function splitJob(doc: Doc, id: string, job: Doc): JobSpec[] {
       name: name.slice(0, 255),
       needs: strings(job.needs) ?? [],
       runsOn: (strings(job['runs-on']) ?? []).map((l) => interpolate(l, combo)).filter(Boolean),
-      payload: stringify(payloadDoc),
+      payload: yamlModule().stringify(payloadDoc),
     };
   });
 }
@@ -123,7 +123,7 @@ function splitJob(doc: Doc, id: string, job: Doc): JobSpec[] {
 export function parseWorkflow(content: string): ParsedWorkflow | null {
   let doc: unknown;
   try {
-    doc = parse(content);
+    doc = yamlModule().parse(content);
   } catch {
     return null;
   }
@@ -139,7 +139,7 @@ export function parseWorkflow(content: string): ParsedWorkflow | null {
 }
 
 function singleJob(payload: string): Doc | null {
-  const doc: unknown = parse(payload);
+  const doc: unknown = yamlModule().parse(payload);
   if (!isObject(doc) || !isObject(doc.jobs)) return null;
   const job = Object.values(doc.jobs)[0];
   return isObject(job) ? job : null;

@@ -1,6 +1,6 @@
 // Gitea's issue template files (modules/issue/template): Markdown with YAML front matter, or YAML issue forms,
 // parsed and validated as Gitea does; no I/O.
-import { parse } from 'yaml';
+import { yamlModule } from '../../lazyPackage.ts';
 
 /** A form field of a YAML issue template (Gitea IssueFormField). */
 export interface IssueFormField {
@@ -61,7 +61,7 @@ function frontMatter(content: string): { meta: Record<string, unknown>; body: st
   const front = lines.slice(1, close).join('\n');
   if (!front) return null;
   try {
-    const meta = record(parse(front)) ?? {};
+    const meta = record(yamlModule().parse(front)) ?? {};
     return { meta, body: lines.slice(close + 1).join('\n') };
   } catch {
     return null;
@@ -135,7 +135,7 @@ export function parseIssueTemplate(fileName: string, content: string): IssueTemp
     }
   } else {
     try {
-      meta = record(parse(content)) ?? {};
+      meta = record(yamlModule().parse(content)) ?? {};
     } catch (err) {
       throw new Error(`yaml unmarshal: ${(err as Error).message.split('\n')[0] ?? ''}`, { cause: err });
     }
@@ -167,7 +167,7 @@ export const defaultIssueConfig = (): IssueConfig => ({ blank_issues_enabled: tr
 export function parseIssueConfig(content: string): IssueConfig {
   let raw: Record<string, unknown>;
   try {
-    raw = record(parse(content)) ?? {};
+    raw = record(yamlModule().parse(content)) ?? {};
   } catch (err) {
     throw new Error(`yaml: ${(err as Error).message.split('\n')[0] ?? ''}`, { cause: err });
   }

@@ -1,4 +1,5 @@
-import sshpk from 'sshpk';
+import type sshpk from 'sshpk';
+import { sshpkModule } from '../../lazyPackage.ts';
 import { sshFingerprint } from '../../auth/sshKey.ts';
 import { SshWireReader } from '../../auth/sshWire.ts';
 import { ValidationError } from '../../errors.ts';
@@ -50,7 +51,7 @@ function checkSecurityKey(type: string, blob: Buffer): string {
 function nativeAlgorithm(type: string, blob: Buffer, b64: string): { algorithm: string; bits: number } {
   let key: sshpk.Key;
   try {
-    key = sshpk.parseKey(`${type} ${b64}`, 'ssh');
+    key = sshpkModule().parseKey(`${type} ${b64}`, 'ssh');
   } catch (err) {
     throw invalid(`invalid ssh public key: ssh: ${err instanceof Error ? err.message : 'unparsable key'}`);
   }
