@@ -80,6 +80,12 @@ describe.each(PROVIDERS)('the database clients a server loads (%s)', (provider) 
     expect(modules.packages).not.toContain('@prisma/adapter-pg');
   });
 
+  it('a start loads none of the packages only some requests use (src/lazyPackage.ts)', () => {
+    for (const name of ['yaml', 'sshpk', 'isomorphic-git', 'markdown-it', 'markdown-it-emoji', 'sanitize-html', 'spdx-license-list']) {
+      expect(beforeGraphql.packages, name).not.toContain(name);
+    }
+  });
+
   it('loads graphql-js, the GraphQL schema and Yoga at the first GraphQL request, not at start', () => {
     expect(beforeGraphql.sources).toContain('src/graphql/server.ts');
     expect(beforeGraphql.sources).not.toContain('src/graphql/schema.ts');

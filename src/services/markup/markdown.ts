@@ -1,7 +1,7 @@
 // The CommonMark/GFM parser and HTML renderer (markdown-it, with tables, strikethrough, autolinks and emoji
 // shortcodes): text → tokens → HTML. Nothing here is trusted: the HTML is sanitized afterwards (sanitize.ts).
-import markdownit, { type Env, type MarkdownIt, type Token } from 'markdown-it';
-import { full as emoji } from 'markdown-it-emoji';
+import type { Env, MarkdownIt, Token } from 'markdown-it';
+import { markdownItEmojiModule, markdownItModule } from '../../lazyPackage.ts';
 
 /** What a render passes between its steps: the nonce that marks the markup we generate (sanitize.ts keeps its classes). */
 export interface RenderEnv extends Env {
@@ -21,7 +21,7 @@ export function markInternal(token: Token, env: RenderEnv, className: string): v
 function withLinksAndEmoji(md: MarkdownIt): MarkdownIt {
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: true });
   // Shortcodes only (`:smile:`), not `:)` (Gitea leaves those as typed).
-  md.use(emoji, { shortcuts: {} });
+  md.use(markdownItEmojiModule().full, { shortcuts: {} });
   // Gitea html_emoji.go createEmoji: `<span class="emoji" aria-label="…">😄</span>`.
   md.renderer.rules.emoji = (tokens, idx, _options, env) => {
     const t = tokens[idx];
@@ -34,25 +34,37 @@ function withLinksAndEmoji(md: MarkdownIt): MarkdownIt {
 }
 
 // Raw HTML is allowed (Gitea's goldmark renders it) and sanitized after rendering.
-const build = (breaks: boolean) => withLinksAndEmoji(markdownit({ html: true, linkify: true, breaks, xhtmlOut: true }));
+const build = (breaks: boolean) => withLinksAndEmoji(markdownItModule()({ html: true, linkify: true, breaks, xhtmlOut: true }));
 
-/** Comments and the raw mode break lines where the text does (Gitea EnableHardLineBreakInComments); documents do not. */
-const PARSERS = { comment: build(true), document: build(false) };
+interface Parsers {
+  /** Comments and the raw mode break lines where the text does (Gitea EnableHardLineBreakInComments); documents do not. */
+  comment: MarkdownIt;
+  document: MarkdownIt;
+  /** Plain text with its URLs linked and its emoji shortcodes (Gitea's description processing): no markdown at all. */
+  description: MarkdownIt;
+}
+let built: Parsers | undefined;
 
-/** Plain text with its URLs linked and its emoji shortcodes (Gitea's description processing): no markdown at all. */
-const DESCRIPTION = withLinksAndEmoji(markdownit('zero', { linkify: true }).enable(['linkify']));
+/** The parsers, built at the first render: markdown-it and its emoji table are not loaded by a server start. */
+function parsers(): Parsers {
+  return (built ??= {
+    comment: build(true),
+    document: build(false),
+    description: withLinksAndEmoji(markdownItModule()('zero', { linkify: true }).enable(['linkify'])),
+  });
+}
 
 /** The line break style of a render. */
-export type LineBreaks = keyof typeof PARSERS;
+export type LineBreaks = 'comment' | 'document';
 
 /** The tokens of `text`. */
 export function parseMarkdown(text: string, breaks: LineBreaks, env: RenderEnv): Token[] {
-  return PARSERS[breaks].parse(text, env);
+  return parsers()[breaks].parse(text, env);
 }
 
 /** The HTML of (transformed) tokens. */
 export function renderTokens(tokens: Token[], breaks: LineBreaks, env: RenderEnv): string {
-  const md = PARSERS[breaks];
+  const md = parsers()[breaks];
   return md.renderer.render(tokens, md.options, env);
 }
 
@@ -66,5 +78,5 @@ export function newToken(like: Token, type: string, tag: string, nesting: -1 | 0
 
 /** The HTML of a plain-text description: escaped, URLs linked, emoji shortcodes replaced. */
 export function renderDescription(text: string, env: RenderEnv): string {
-  return DESCRIPTION.renderInline(text, env);
+  return parsers().description.renderInline(text, env);
 }

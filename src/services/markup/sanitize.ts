@@ -3,7 +3,7 @@
 // handlers, only harmless URL schemes, `rel="nofollow"` on links, ids and in-page links prefixed `user-content-`.
 // Classes survive only where the renderer set them itself (marked with the render's nonce), or where Gitea lets
 // users set them (syntax highlighting spans, org-mode list states).
-import sanitizeHtml from 'sanitize-html';
+import { sanitizeHtmlModule } from '../../lazyPackage.ts';
 import { INTERNAL_ATTR } from './markdown.ts';
 
 /** Gitea's generalSafeElements, plus checkboxes (task lists). */
@@ -82,7 +82,7 @@ function classesOf(tag: string, attribs: Record<string, string>, nonce: string):
 
 /** Sanitizes rendered HTML; `nonce` is the render's mark of its own elements. */
 export function sanitize(html: string, nonce: string): string {
-  return sanitizeHtml(html, {
+  return sanitizeHtmlModule()(html, {
     allowedTags: ELEMENTS,
     allowedAttributes: {
       '*': SAFE_ATTRS,
