@@ -1,12 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'graphql-sse';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitClient } from '../githttp/gitClient.ts';
 import { basic } from '../helpers/app.ts';
 import { haproxyBinary, startCluster, type Cluster } from '../helpers/cluster.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { HookReceiver } from '../helpers/hookReceiver.ts';
+import { until } from '../helpers/serverProcess.ts';
 
 const HAPROXY = haproxyBinary();
 const ON_POSTGRES = PROVIDERS.includes('postgresql');
@@ -198,8 +200,14 @@ describe.skipIf(!HAPROXY || !ON_POSTGRES)('several instances behind HAProxy (pos
       { query: 'subscription { issueEvents(owner: "alice", name: "scale") { action issue { number title } } }' },
       { next: (r) => void received.push(r as (typeof received)[number]), error: () => undefined, complete: () => undefined },
     );
+    const redis = new Redis(REDIS_URL);
     try {
-      await sleep(1500); // the subscription reaches Redis
+      // The subscription reached Redis: instance one's channel of the repository has a subscriber. (Its first GraphQL
+      // request loads the schema, and SUBSCRIBE follows it: seconds on a loaded machine.)
+      const [installation] = await c.db.$queryRawUnsafe<Array<{ uuid: string }>>('SELECT "uuid" FROM "Installation" WHERE "id" = 1');
+      const repo = await c.db.repository.findFirstOrThrow({ where: { ownerName: 'alice', lowerName: 'scale' } });
+      const channel = `forgegraph:${installation!.uuid}:repo:${repo.id}`;
+      await until(async () => Number(((await redis.pubsub('NUMSUB', channel)) as Array<string | number>)[1]) >= 1, 30_000, channel);
       const res = await fetch(`${two!.url}api/v1/repos/alice/scale/issues`, {
         method: 'POST',
         headers: JSON_AUTH,
@@ -216,6 +224,7 @@ describe.skipIf(!HAPROXY || !ON_POSTGRES)('several instances behind HAProxy (pos
     } finally {
       unsubscribe();
       client.dispose();
+      redis.disconnect();
     }
   }, 60_000);
 
