@@ -64,6 +64,7 @@ const layers = [
     category: 'config',
     pattern: [
       'src/config.ts',
+      'src/environment.ts',
       'src/envValues.ts',
       'src/jobs/settings.ts',
       'src/jobs/duration.ts',
@@ -254,7 +255,7 @@ const LAYER_GLOBS = [
   ['src/main.ts', 'src/bin/**'],
   ['src/builtinRunner/**'],
   ['src/app.ts', 'src/logger.ts'],
-  ['src/config.ts', 'src/errors.ts', 'src/paths.ts'],
+  ['src/config.ts', 'src/environment.ts', 'src/errors.ts', 'src/paths.ts'],
   ...[
     'rest',
     'githubapi',

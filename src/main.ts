@@ -4,7 +4,8 @@
 import { arch, platform } from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError as CliArgumentError, Option } from 'commander';
-import { describeDatabase, ENVIRONMENT, loadConfig, PACKAGE_VERSION, VERSION } from './config.ts';
+import { describeDatabase, loadConfig, PACKAGE_VERSION, VERSION } from './config.ts';
+import { ENVIRONMENT } from './environment.ts';
 import { isDomainError } from './errors.ts';
 import type { CreateUserFlags } from './cli/admin.ts';
 import { PASSWORD_PLACEHOLDER } from './cli/firstAdmin.ts';
