@@ -16,13 +16,29 @@ export interface HostKey {
   fingerprint: string;
 }
 
-/** A new key pair, off the event loop (RSA takes a while). */
-function generate(type: 'ed25519' | 'rsa'): Promise<{ private: string }> {
+/** A key pair from ssh2's generator, off the event loop (RSA takes a while). */
+function generateOnce(type: 'ed25519' | 'rsa'): Promise<{ private: string }> {
   return new Promise((resolve, reject) => {
     const done = (err: Error | null, pair: { private: string }) => (err ? reject(err) : resolve(pair));
     if (type === 'rsa') ssh2.utils.generateKeyPair('rsa', { bits: 3072 }, done);
     else ssh2.utils.generateKeyPair('ed25519', done);
   });
+}
+
+/** How many times a key unreadable by ssh2 is generated again (one in 256 of its ed25519 keys is). */
+const GENERATE_ATTEMPTS = 8;
+
+/**
+ * A new private key (OpenSSH format) that ssh2 reads back. ssh2's ed25519 generator strips the leading zero bytes
+ * of the public key, so about one key in 256 (those whose public key starts with 0x00) is written malformed and
+ * cannot be parsed, by ssh2 or OpenSSH (mscdex/ssh2#1390, #1513): the server would not start on that data
+ * directory. Such a key is generated again.
+ */
+export async function generateHostKey(type: 'ed25519' | 'rsa'): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const pair = await generateOnce(type);
+    if (!(ssh2.utils.parseKey(pair.private) instanceof Error) || attempt === GENERATE_ATTEMPTS) return pair.private;
+  }
 }
 
 const KEYS = [
@@ -48,7 +64,7 @@ async function privateKeyFile(file: string, type: 'ed25519' | 'rsa'): Promise<st
   const existing = await readIfExists(file);
   if (existing !== null) return existing;
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, (await generate(type)).private, { mode: 0o600 });
+  await writeFile(tmp, await generateHostKey(type), { mode: 0o600 });
   try {
     await link(tmp, file);
   } catch (err) {
@@ -67,7 +83,11 @@ export async function loadHostKeys(dir: string): Promise<HostKey[]> {
     const full = path.join(dir, file);
     const privateKey = await privateKeyFile(full, type);
     const parsed = ssh2.utils.parseKey(privateKey);
-    if (parsed instanceof Error) throw new Error(`SSH host key ${full} cannot be read: ${parsed.message}`);
+    if (parsed instanceof Error) {
+      throw new Error(
+        `SSH host key ${full} cannot be read: ${parsed.message} (remove it and its .pub file, and a new key is generated at the next start)`,
+      );
+    }
     const blob = parsed.getPublicSSH();
     const publicKey = `${parsed.type} ${blob.toString('base64')}`;
     if ((await readIfExists(`${full}.pub`))?.trim() !== publicKey) {
