@@ -30,7 +30,7 @@ export default defineConfig({
     // Servers and CLI commands the tests start run the bundle (npm run build), built once here.
     globalSetup: ['./test/helpers/buildBundle.ts'],
     // Records each file's CPU time; the summary names the files that cost the most.
-    setupFiles: ['./test/helpers/cpuUsage.ts', './test/helpers/sharedQueryPlans.ts'],
+    setupFiles: ['./test/helpers/cpuUsage.ts'],
     reporters: ['default', './test/helpers/summaryReporter.ts'],
     // Longest files first (test/durations.json), so no long file starts last and runs alone at the end.
     sequence: { sequencer: LongestFirstSequencer },
