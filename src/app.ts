@@ -184,7 +184,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
   const liveTarget = createLiveTarget(config.redisUrl, (err) => server.log.warn({ err }, 'live events: Redis connection error'));
-  const live = new LiveBus({ target: liveTarget.target, namespace: installation.namespace });
+  const live = new LiveBus({ target: liveTarget.target, namespace: installation.namespace, listening: liveTarget.listening });
   // Failed sign-in counters: shared through Redis when the instances have one, else in this process.
   const throttleStore =
     config.redisUrl && !opts.loginThrottle

@@ -42,13 +42,27 @@ interface Envelope {
 export class LiveBus {
   readonly #target: EventTarget;
   readonly #namespace: string;
+  readonly #listening: (channel: string) => Promise<void>;
   readonly #open = new Map<string, number>();
   readonly #streams = new Set<() => void>();
 
-  /** In this process only; or on a `shared` target (Redis) under the installation's `namespace`. */
-  constructor(shared?: { target: EventTarget; namespace: string }) {
+  /**
+   * In this process only; or on a `shared` target (Redis) under the installation's `namespace`, whose `listening`
+   * says when a channel's new listeners hear every instance (LiveTarget.listening).
+   */
+  constructor(shared?: { target: EventTarget; namespace: string; listening?: (channel: string) => Promise<void> }) {
     this.#target = shared?.target ?? new EventTarget();
     this.#namespace = shared?.namespace ?? '';
+    this.#listening = shared?.listening ?? (async () => undefined);
+  }
+
+  /**
+   * Resolves once the streams of `topic` subscribed so far receive every event published from now on, by any
+   * instance: a subscription's stream opens after this, so a client whose stream is open misses nothing.
+   */
+  async listening(topic: string): Promise<void> {
+    // A stream that already ended needs nothing (and a channel without listeners is not subscribed again).
+    if (this.#open.has(topic)) await this.#listening(this.#namespace + topic);
   }
 
   /** How many streams of this process listen to `topic` now (operations, tests). */

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.ts';
 import { readInstallation } from '../../src/db/installation.ts';
@@ -197,6 +198,36 @@ describe('live events over Redis (REDIS_URL)', () => {
       } finally {
         await one.close();
         await two.close();
+      }
+    },
+  );
+
+  it.skipIf(!process.env.REDIS_URL && !process.env.TEST_REDIS_URL)(
+    'a stream is listening once Redis confirmed its channel: an event another instance publishes right after is heard',
+    async () => {
+      const url = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? '';
+      // The other instance: a connection that is up, so its PUBLISH reaches Redis at once.
+      const other = new Redis(url);
+      await other.ping();
+      const errors: unknown[] = [];
+      // A new instance: its subscriber connection is still being opened when the stream subscribes.
+      const fresh = createLiveTarget(url, (e) => errors.push(e));
+      try {
+        const topic = `repo:${process.pid}${Date.now()}`;
+        const namespace = `forgegraph:test${process.pid}${Date.now()}:`;
+        const bus = new LiveBus({ target: fresh.target, namespace, listening: fresh.listening });
+        const stream = bus.subscribe(topic, { queueSize: 10 });
+        await bus.listening(topic);
+        const event: LiveEvent = { kind: 'issue', action: 'CREATED', repoId: 1, issueId: 44, actorId: 3, commentId: null };
+        // What LiveBus.publish sends, sent once: no retry can hide a subscription that was not there yet.
+        expect(await other.publish(namespace + topic, JSON.stringify({ installation: namespace, event }))).toBe(1);
+        const heard = await Promise.race([stream.next(), sleep(10_000).then(() => 'not heard within 10 s')]);
+        expect(heard).toEqual({ value: event, done: false });
+        await stream.return?.();
+        expect(errors).toEqual([]);
+      } finally {
+        other.disconnect();
+        await fresh.close();
       }
     },
   );

@@ -47,6 +47,7 @@ export async function watchIssueEvents(
   requireUnitRead(access, input.kind === 'pull' ? 'PULL_REQUESTS' : 'ISSUES');
   const repoId = access.repo.id;
   const events = cx.live.subscribe(repoTopic(repoId), opts);
+  await cx.live.listening(repoTopic(repoId));
   const isPull = input.kind === 'pull';
   return {
     async *[Symbol.asyncIterator]() {
@@ -75,10 +76,11 @@ export interface NotificationLiveEvent {
  * The viewer's new notifications from now on; each only while the viewer can still read its subject (the
  * issue, or the repository). @throws UnauthenticatedError, PermissionDeniedError (token scope)
  */
-export function watchNotifications(cx: ServiceContext, opts: LiveStreamOptions): AsyncIterable<NotificationLiveEvent> {
+export async function watchNotifications(cx: ServiceContext, opts: LiveStreamOptions): Promise<AsyncIterable<NotificationLiveEvent>> {
   const viewer = requireViewer(cx);
   requireTokenScope(cx, 'notification', 'read');
   const events = cx.live.subscribe(notificationTopic(viewer.id), opts);
+  await cx.live.listening(notificationTopic(viewer.id));
   return {
     async *[Symbol.asyncIterator]() {
       try {
