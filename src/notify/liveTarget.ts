@@ -37,7 +37,7 @@ export function createLiveTarget(redisUrl: string | null, onError: (err: unknown
       await Promise.race([
         subscribeClient.subscribe(channel).catch(onError),
         new Promise((resolve) => {
-          timer = setTimeout(resolve, LISTEN_TIMEOUT_MS);
+          timer = setTimeout(resolve, LISTEN_TIMEOUT_MS).unref(); // never what keeps a stopping process alive
         }),
       ]);
       clearTimeout(timer);
