@@ -57,12 +57,15 @@ export class LiveBus {
   }
 
   /**
-   * Resolves once the streams of `topic` subscribed so far receive every event published from now on, by any
-   * instance: a subscription's stream opens after this, so a client whose stream is open misses nothing.
+   * The events of `topic` from now on, as `subscribe` gives them, returned once every instance's events reach the
+   * stream (on Redis: once Redis confirmed the channel). What a subscription serves: a client whose stream is open
+   * misses nothing published after that, by any instance.
    */
-  async listening(topic: string): Promise<void> {
-    // A stream that already ended needs nothing (and a channel without listeners is not subscribed again).
+  async open(topic: string, opts: { queueSize: number; signal?: AbortSignal }): Promise<AsyncIterableIterator<LiveEvent>> {
+    const events = this.subscribe(topic, opts);
+    // A stream that already ended (its signal aborted) needs nothing, and its channel is not subscribed again.
     if (this.#open.has(topic)) await this.#listening(this.#namespace + topic);
+    return events;
   }
 
   /** How many streams of this process listen to `topic` now (operations, tests). */

@@ -203,7 +203,7 @@ describe('live events over Redis (REDIS_URL)', () => {
   );
 
   it.skipIf(!process.env.REDIS_URL && !process.env.TEST_REDIS_URL)(
-    'a stream is listening once Redis confirmed its channel: an event another instance publishes right after is heard',
+    'a stream is open once Redis confirmed its channel: an event another instance publishes right after is heard',
     async () => {
       const url = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? '';
       // The other instance: a connection that is up, so its PUBLISH reaches Redis at once.
@@ -216,8 +216,7 @@ describe('live events over Redis (REDIS_URL)', () => {
         const topic = `repo:${process.pid}${Date.now()}`;
         const namespace = `forgegraph:test${process.pid}${Date.now()}:`;
         const bus = new LiveBus({ target: fresh.target, namespace, listening: fresh.listening });
-        const stream = bus.subscribe(topic, { queueSize: 10 });
-        await bus.listening(topic);
+        const stream = await bus.open(topic, { queueSize: 10 });
         const event: LiveEvent = { kind: 'issue', action: 'CREATED', repoId: 1, issueId: 44, actorId: 3, commentId: null };
         // What LiveBus.publish sends, sent once: no retry can hide a subscription that was not there yet.
         expect(await other.publish(namespace + topic, JSON.stringify({ installation: namespace, event }))).toBe(1);

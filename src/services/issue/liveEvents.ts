@@ -46,8 +46,7 @@ export async function watchIssueEvents(
   const access = await requireRepo(cx, input.owner, input.name);
   requireUnitRead(access, input.kind === 'pull' ? 'PULL_REQUESTS' : 'ISSUES');
   const repoId = access.repo.id;
-  const events = cx.live.subscribe(repoTopic(repoId), opts);
-  await cx.live.listening(repoTopic(repoId));
+  const events = await cx.live.open(repoTopic(repoId), opts);
   const isPull = input.kind === 'pull';
   return {
     async *[Symbol.asyncIterator]() {
@@ -79,8 +78,7 @@ export interface NotificationLiveEvent {
 export async function watchNotifications(cx: ServiceContext, opts: LiveStreamOptions): Promise<AsyncIterable<NotificationLiveEvent>> {
   const viewer = requireViewer(cx);
   requireTokenScope(cx, 'notification', 'read');
-  const events = cx.live.subscribe(notificationTopic(viewer.id), opts);
-  await cx.live.listening(notificationTopic(viewer.id));
+  const events = await cx.live.open(notificationTopic(viewer.id), opts);
   return {
     async *[Symbol.asyncIterator]() {
       try {
