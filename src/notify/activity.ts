@@ -8,6 +8,7 @@ import { repoPath } from '../git/repoPath.ts';
 import { feedExcerpt } from './ellipsis.ts';
 import type { DomainEvent, RefUpdate } from './events.ts';
 import type { Subscriber } from './notifier.ts';
+import { insertRows } from '../db/insertRows.ts';
 
 type ActionType = Models.ActionType;
 
@@ -187,7 +188,7 @@ export async function pushFeedRows(
 export function activitySubscriber(db: Db): Subscriber {
   async function record(repoId: number, actorId: number, entries: Entry[]): Promise<void> {
     const data = await feedRows(db, repoId, actorId, entries, new Date());
-    if (data.length) await db.action.createMany({ data });
+    if (data.length) await insertRows(db, 'Action', data);
   }
 
   // Gitea's feed content for issues is "<index>|<title>" on creation and "<index>|" on state changes, which

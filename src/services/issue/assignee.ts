@@ -8,6 +8,7 @@ import { findUserByName } from '../user/user.ts';
 import { canBeAssigned, withRetry } from './create.ts';
 import { emitChange, replaceAssignees, type Change } from './edit.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, locateIssueById, type IssueView } from './issue.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 /** An issue as REST names it (repository and number) or as GraphQL does (its database id). */
 export type IssueTarget = { ref: RepoRef; index: number } | { issueId: number };
@@ -113,7 +114,7 @@ async function applyAssignees(cx: ServiceContext, issue: Models.Issue, next: (cu
         viewer.id,
         c,
       );
-      if (c.comments.length) await tx.comment.createMany({ data: c.comments });
+      if (c.comments.length) await insertRows(tx, 'Comment', c.comments);
       emitChange(emit, issue, viewer.id, c);
       return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
     }),

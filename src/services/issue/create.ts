@@ -13,6 +13,7 @@ import { exclusiveScope } from '../label/color.ts';
 import { loadIssueView, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { findIssueTemplate } from './issueTemplates.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
 export interface CreateIssueInput {
@@ -202,13 +203,21 @@ export async function writeInitialRelations(
 ): Promise<Models.Prisma.CommentCreateManyInput[]> {
   const comments: Models.Prisma.CommentCreateManyInput[] = [];
   if (rel.labelIds.length) {
-    await tx.issueLabel.createMany({ data: rel.labelIds.map((labelId) => ({ issueId, labelId })) });
+    await insertRows(
+      tx,
+      'IssueLabel',
+      rel.labelIds.map((labelId) => ({ issueId, labelId })),
+    );
     comments.push(...rel.labelIds.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })));
   }
   if (rel.milestoneId !== null)
     comments.push({ type: 'MILESTONE', posterId: actorId, issueId, milestoneId: rel.milestoneId, oldMilestoneId: null });
   if (rel.assignees.length) {
-    await tx.issueAssignee.createMany({ data: rel.assignees.map((u) => ({ issueId, assigneeId: u.id })) });
+    await insertRows(
+      tx,
+      'IssueAssignee',
+      rel.assignees.map((u) => ({ issueId, assigneeId: u.id })),
+    );
     comments.push(...rel.assignees.map((u) => ({ type: 'ASSIGNEES' as const, posterId: actorId, issueId, assigneeId: u.id })));
   }
   return comments;
@@ -288,7 +297,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
       });
       const comments = await writeInitialRelations(tx, row.id, viewer.id, { labelIds, milestoneId: milestone?.id ?? null, assignees });
       if (closed) comments.push({ type: 'CLOSE', posterId: viewer.id, issueId: row.id });
-      if (comments.length) await tx.comment.createMany({ data: comments });
+      if (comments.length) await insertRows(tx, 'Comment', comments);
       await refreshMilestone(tx, row.milestoneId);
       await refreshLabelCounters(tx, labelIds);
       if (usage) await setIssueProjects(tx, row, input.projects ?? [], usage, viewer.id);

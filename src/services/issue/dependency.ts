@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context.ts';
 import { withRetry } from './create.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, type IssueView } from './issue.ts';
 import { issueReadWhere } from './visibility.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 /** Gitea `[service] ALLOW_CROSS_REPOSITORY_DEPENDENCIES` (default true): the other issue may live in another repository. */
 export const ALLOW_CROSS_REPOSITORY_DEPENDENCIES = true;
@@ -182,7 +183,7 @@ async function insertDependency(cx: ServiceContext, p: Pair): Promise<void> {
         if (isUniqueViolation(err)) throw new AlreadyExistsError(`issue dependency does already exist ${pairText(p)}`, data);
         throw err;
       }
-      await tx.comment.createMany({ data: dependencyComments('ADD_DEPENDENCY', viewer.id, p) });
+      await insertRows(tx, 'Comment', dependencyComments('ADD_DEPENDENCY', viewer.id, p));
       emit({
         type: 'issue.dependencyAdded',
         issueId: p.target.id,
@@ -202,7 +203,7 @@ async function deleteDependency(cx: ServiceContext, p: Pair): Promise<void> {
       const { count } = await tx.issueDependency.deleteMany({ where: { issueId: p.target.id, dependencyId: p.dependency.id } });
       if (count === 0)
         throw new NotFoundError(`issue dependency does not exist ${pairText(p)}`, { issueId: p.target.id, dependencyId: p.dependency.id });
-      await tx.comment.createMany({ data: dependencyComments('REMOVE_DEPENDENCY', viewer.id, p) });
+      await insertRows(tx, 'Comment', dependencyComments('REMOVE_DEPENDENCY', viewer.id, p));
       emit({
         type: 'issue.dependencyRemoved',
         issueId: p.target.id,

@@ -11,6 +11,7 @@ import { normalizeTitle, refreshMilestone, requireText, resolveAssignees, usable
 import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, loadIssueView, requirePosterOrWriter, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 /** PATCH /repos/{o}/{r}/issues/{index} (Gitea EditIssueOption); absent fields do not change. */
 export interface EditIssueInput {
@@ -108,7 +109,12 @@ async function replaceLabels(tx: DbTx, issue: Models.Issue, labelIds: readonly n
   const added = [...want].filter((id) => !have.has(id));
   if (!removed.length && !added.length) return;
   if (removed.length) await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId: { in: removed } } });
-  if (added.length) await tx.issueLabel.createMany({ data: added.map((labelId) => ({ issueId: issue.id, labelId })) });
+  if (added.length)
+    await insertRows(
+      tx,
+      'IssueLabel',
+      added.map((labelId) => ({ issueId: issue.id, labelId })),
+    );
   for (const labelId of removed) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '' });
   for (const labelId of added) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '1' });
   await refreshLabelCounters(tx, [...removed, ...added]);
@@ -130,7 +136,12 @@ export async function replaceAssignees(
   const added = [...want].filter((id) => !have.has(id));
   if (!removed.length && !added.length) return;
   if (removed.length) await tx.issueAssignee.deleteMany({ where: { issueId: issue.id, assigneeId: { in: removed } } });
-  if (added.length) await tx.issueAssignee.createMany({ data: added.map((assigneeId) => ({ issueId: issue.id, assigneeId })) });
+  if (added.length)
+    await insertRows(
+      tx,
+      'IssueAssignee',
+      added.map((assigneeId) => ({ issueId: issue.id, assigneeId })),
+    );
   c.fields.push('assignees');
   c.assignees = { added, removed };
   for (const id of removed)
@@ -253,7 +264,7 @@ export async function editIssue(
       if (input.state !== undefined) await changeState(tx, issue, input.state === 'closed', viewer.id, c);
       if (usage && (await setIssueProjects(tx, issue, input.projects ?? [], usage, viewer.id))) c.fields.push('projects');
       if (opts.write) await opts.write(tx, issue, c);
-      if (c.comments.length) await tx.comment.createMany({ data: c.comments });
+      if (c.comments.length) await insertRows(tx, 'Comment', c.comments);
       if (c.fields.includes('milestone') || c.fields.includes('state')) {
         await refreshMilestone(tx, issue.milestoneId);
         if (milestoneId !== undefined && milestoneId !== issue.milestoneId) await refreshMilestone(tx, milestoneId);
@@ -300,7 +311,7 @@ export async function setIssueStateBySystem(
       const c: Change = { fields: [], comments: [], events: [] };
       await changeState(tx, issue, close, actorId, c, commitSha);
       if (!c.fields.length) return;
-      await tx.comment.createMany({ data: c.comments });
+      await insertRows(tx, 'Comment', c.comments);
       await refreshMilestone(tx, issue.milestoneId);
       const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
       await refreshLabelCounters(

@@ -9,6 +9,7 @@ import { exclusiveScope } from '../label/color.ts';
 import { requireIssueWriter, type IssueTarget } from './assignee.ts';
 import { keepLastOfEachScope, withRetry } from './create.ts';
 import { findIssueByIndex, type IssueLabelView } from './issue.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 type Label = Pick<Models.Label, 'id' | 'name' | 'exclusive'>;
 
@@ -100,13 +101,16 @@ async function applyLabels(cx: ServiceContext, issue: Models.Issue, next: (curre
 
 async function writeChanges(tx: DbTx, issueId: number, actorId: number, added: number[], removed: number[]): Promise<void> {
   if (removed.length) await tx.issueLabel.deleteMany({ where: { issueId, labelId: { in: removed } } });
-  if (added.length) await tx.issueLabel.createMany({ data: added.map((labelId) => ({ issueId, labelId })) });
-  await tx.comment.createMany({
-    data: [
-      ...removed.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '' })),
-      ...added.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })),
-    ],
-  });
+  if (added.length)
+    await insertRows(
+      tx,
+      'IssueLabel',
+      added.map((labelId) => ({ issueId, labelId })),
+    );
+  await insertRows(tx, 'Comment', [
+    ...removed.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '' })),
+    ...added.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })),
+  ]);
   await refreshLabelCounters(tx, [...removed, ...added]);
 }
 

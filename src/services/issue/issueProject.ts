@@ -7,6 +7,7 @@ import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, type IssueView } from './issue.ts';
 import { isDbId } from '../dbId.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 type Project = Models.Project;
 
@@ -116,7 +117,7 @@ export async function setIssueProjects(
       comments.push({ type: 'PROJECT', posterId: actorId, issueId: issue.id, oldProjectId: null, projectId: id });
     }
   }
-  if (comments.length) await tx.comment.createMany({ data: comments });
+  if (comments.length) await insertRows(tx, 'Comment', comments);
   return comments.length > 0;
 }
 

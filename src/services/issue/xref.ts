@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import { setIssueStateBySystem } from './edit.ts';
 import { unitOf } from './issue.ts';
 import { findReferences, findReferencesMarkdown, type IssueReference, type RefAction } from './references.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 type Issue = Models.Issue;
 
@@ -100,8 +101,10 @@ async function createCrossReferences(
       if (neuter.length) await tx.comment.updateMany({ where: { id: { in: neuter } }, data: { refAction: 'NEUTERED' } });
     }
     if (!xrefs.length) return;
-    await tx.comment.createMany({
-      data: xrefs.map((x) => ({
+    await insertRows(
+      tx,
+      'Comment',
+      xrefs.map((x) => ({
         type,
         posterId: source.doer.id,
         issueId: x.issue.id,
@@ -111,7 +114,7 @@ async function createCrossReferences(
         refAction: x.action,
         refIsPull: source.issue.isPull,
       })),
-    });
+    );
   });
 }
 

@@ -12,6 +12,7 @@ import { unitOf } from '../issue/issue.ts';
 import { isWorkInProgress } from '../issue/wip.ts';
 import { PARTICIPATING_COMMENTS } from '../watch/issueWatch.ts';
 import { WATCHING_MODES } from '../watch/repoWatch.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 type Issue = Pick<Models.Issue, 'id' | 'repoId' | 'posterId' | 'isPull' | 'title' | 'content'>;
 
@@ -129,8 +130,10 @@ async function writeThreads(
   const read = existing.filter((n) => n.status === 'READ').map((n) => n.id);
   const kept = existing.filter((n) => n.status !== 'READ').map((n) => n.id);
   if (fresh.length) {
-    await tx.notification.createMany({
-      data: fresh.map((userId) => ({
+    await insertRows(
+      tx,
+      'Notification',
+      fresh.map((userId) => ({
         userId,
         repoId: issue.repoId,
         status: 'UNREAD' as const,
@@ -141,7 +144,7 @@ async function writeThreads(
         createdAt: now,
         updatedAt: now,
       })),
-    });
+    );
   }
   if (read.length)
     await tx.notification.updateMany({

@@ -24,6 +24,7 @@ import { requestReviews, resolveReviewers } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';
 import type { PullView } from './types.ts';
 import { withWipPrefix } from '../issue/wip.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 /** POST /repos/{o}/{r}/pulls (Gitea CreatePullRequestOption). */
 export interface CreatePullInput {
@@ -224,7 +225,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
         await tx.repository.update({ where: { id: repo.id }, data: { numPulls: { increment: 1 } } });
         const comments = await writeInitialRelations(tx, row.id, viewer.id, { labelIds, milestoneId: milestone?.id ?? null, assignees });
         comments.push({ type: 'PULL_PUSH', posterId: viewer.id, issueId: row.id, content: pushContent });
-        await tx.comment.createMany({ data: comments });
+        await insertRows(tx, 'Comment', comments);
         await refreshMilestone(tx, row.milestoneId);
         await refreshLabelCounters(tx, labelIds);
         // Written last: a rollback gives the number back, and the next pull request overwrites the ref.

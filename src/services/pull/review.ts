@@ -22,6 +22,7 @@ import {
   type ReviewView,
 } from './reviewView.ts';
 import type { PullRows } from './types.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 type ReviewType = Models.ReviewType;
 
@@ -199,8 +200,10 @@ export async function createReview(cx: ServiceContext, ref: RepoRef, index: numb
     withTx(cx, async (tx, emit) => {
       const pending = await currentPending(tx, rows.issue.id, viewer.id, commitId);
       if (comments.length) {
-        await tx.comment.createMany({
-          data: comments.map((c, i) => ({
+        await insertRows(
+          tx,
+          'Comment',
+          comments.map((c, i) => ({
             type: 'CODE' as const,
             posterId: viewer.id,
             issueId: rows.issue.id,
@@ -211,7 +214,7 @@ export async function createReview(cx: ServiceContext, ref: RepoRef, index: numb
             commitSha: commitId,
             patch: patches[i] ?? '',
           })),
-        });
+        );
       }
       return finishReview(tx, emit, pending, { viewer, access, rows, type, body, commitId, stale, official });
     }),

@@ -9,6 +9,7 @@ import { pushFeedRows } from '../../notify/activity.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { recordedPusherId } from '../../auth/actionsUser.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 const ZERO = /^0+$/;
 const BRANCH = 'refs/heads/';
@@ -96,7 +97,7 @@ export async function recordPushRows(
         },
       });
     }
-    if (feed.length) await tx.action.createMany({ data: feed });
+    if (feed.length) await insertRows(tx, 'Action', feed);
     if (inTx) await inTx(tx);
     if (pusherId !== null && updates.length) emit({ type: 'repo.pushed', repoId: repo.id, pusherId, updates: [...updates] });
   });

@@ -2,6 +2,7 @@
 import type { DbTx } from '../../db/client.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import type { TxSubscriber } from '../../notify/notifier.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 /** Makes each user watch each repository (mode AUTO: an explicit watch or ignore is kept), counters included. */
 async function autoWatch(tx: DbTx, userIds: readonly number[], repoIds: readonly number[]): Promise<void> {
@@ -15,7 +16,11 @@ async function autoWatch(tx: DbTx, userIds: readonly number[], repoIds: readonly
   const have = new Set(existing.map((w) => `${w.userId}:${w.repoId}`));
   const fresh = users.flatMap((userId) => repos.filter((repoId) => !have.has(`${userId}:${repoId}`)).map((repoId) => ({ userId, repoId })));
   if (!fresh.length) return;
-  await tx.watch.createMany({ data: fresh.map((w) => ({ ...w, mode: 'AUTO' as const })) });
+  await insertRows(
+    tx,
+    'Watch',
+    fresh.map((w) => ({ ...w, mode: 'AUTO' as const })),
+  );
   const perRepo = new Map<number, number>();
   for (const w of fresh) perRepo.set(w.repoId, (perRepo.get(w.repoId) ?? 0) + 1);
   for (const [repoId, n] of perRepo) await tx.repository.update({ where: { id: repoId }, data: { numWatches: { increment: n } } });
