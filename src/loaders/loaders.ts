@@ -11,7 +11,7 @@ export interface Loaders {
   userById: DataLoader<number, User | null>;
   /** The viewer's RepoPermission per repository id. */
   repoPermission: DataLoader<number, RepoPermission>;
-  /** Access facts of repositories this request already loaded (REPO_FACTS_SELECT): repoPermission reuses them. */
+  /** Access facts of repositories this request already loaded (RepoFacts): repoPermission reuses them. */
   repoFacts: Map<number, RepoFacts>;
   /** The viewer's standing (member, owner, teams) per organization id. */
   orgStanding: DataLoader<number, OrgStanding>;

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { Db, Models } from '../db/client.ts';
+import type { Db, DbLike, Models } from '../db/client.ts';
 import { readRows } from '../db/readPath.ts';
 import type { AccessMode } from '../permissions/accessMode.ts';
 import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
@@ -51,7 +51,7 @@ export interface ReachFacts {
   deployKeyId?: number | undefined;
 }
 
-/** What the access model needs of a repository: a row loaded with REPO_FACTS_SELECT (or a superset of it). */
+/** What the access model needs of a repository (loadRepoFacts, or a row that holds as much). */
 export interface RepoFacts {
   id: number;
   ownerId: number;
@@ -60,14 +60,40 @@ export interface RepoFacts {
   units: { type: Models.RepoUnitType }[];
 }
 
-/** The select that loads RepoFacts (services that load a repository anyway include it and prime the loader). */
-const REPO_FACTS_SELECT = {
-  id: true,
-  ownerId: true,
-  isPrivate: true,
-  owner: { select: { id: true, type: true, visibility: true } },
-  units: { select: { type: true } },
-} as const;
+type FactsRow = Pick<Models.Repository, 'id' | 'ownerId' | 'isPrivate'> & {
+  ownerType: Models.UserType;
+  ownerVisibility: Models.Visibility;
+};
+
+/**
+ * The access facts of repositories by id, on the read path: two statements whatever their number (the
+ * repositories joined to their owners, then their units). Missing ids are left out.
+ */
+export async function loadRepoFacts(db: DbLike, ids: readonly number[]): Promise<RepoFacts[]> {
+  if (!ids.length) return [];
+  const [rows, units] = await Promise.all([
+    readRows<'Repository', FactsRow>(
+      db,
+      'Repository',
+      `SELECT r."id", r."ownerId", r."isPrivate", o."type" AS "ownerType", o."visibility" AS "ownerVisibility"
+        FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId" WHERE r."id" IN (?)`,
+      [[...ids]],
+    ),
+    readRows<'RepoUnit', Pick<Models.RepoUnit, 'repoId' | 'type'>>(
+      db,
+      'RepoUnit',
+      'SELECT "repoId", "type" FROM "RepoUnit" WHERE "repoId" IN (?)',
+      [[...ids]],
+    ),
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    ownerId: r.ownerId,
+    isPrivate: r.isPrivate,
+    owner: { id: r.ownerId, type: r.ownerType, visibility: r.ownerVisibility },
+    units: units.filter((u) => u.repoId === r.id).map((u) => ({ type: u.type })),
+  }));
+}
 
 /**
  * Batches RepoPermission for many repositories: a fixed number of queries per batch (repositories with
@@ -85,7 +111,7 @@ export function repoPermissionLoader(
   return new DataLoader(async (repoIds: readonly number[]) => {
     const ids = [...repoIds];
     const missing = ids.filter((id) => !known.has(id));
-    const loaded = missing.length ? await db.repository.findMany({ where: { id: { in: missing } }, select: REPO_FACTS_SELECT }) : [];
+    const loaded = await loadRepoFacts(db, missing);
     // Primed facts serve one load: after `repoPermission.clear(id)` (a write changed the repository) it reloads.
     const primed = ids.flatMap((id) => known.get(id) ?? []);
     for (const r of primed) known.delete(r.id);

@@ -1,41 +1,33 @@
 // The permission of many users on one repository, in a fixed number of queries (notification fan-out).
-import type { DbLike } from '../db/client.ts';
+import type { DbLike, Models } from '../db/client.ts';
 import type { AccessMode } from '../permissions/accessMode.ts';
 import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
-import type { RepoFacts } from './permissionLoaders.ts';
+import { loadRepoFacts, type RepoFacts } from './permissionLoaders.ts';
 
 /**
  * The access model (computeRepoPermission, the same rule the per-request loader applies to one viewer) for each
  * of `userIds` on a repository, given by id or by the access facts the request already read (RepoAccess.facts,
  * which saves reading them again): five queries whatever the number of users (the users, their collaborations,
- * organization memberships, team grants and blocks). Unknown users are left out.
+ * organization memberships, team grants and blocks), four when the caller has the users' rows (`knownUsers`).
+ * Unknown users are left out.
  */
 export async function usersRepoPermissions(
   db: DbLike,
   repoOrFacts: number | RepoFacts,
   userIds: readonly number[],
+  knownUsers: readonly Pick<Models.User, 'id' | 'isAdmin' | 'isRestricted'>[] = [],
 ): Promise<Map<number, RepoPermission>> {
   const out = new Map<number, RepoPermission>();
   if (!userIds.length) return out;
-  const repo =
-    typeof repoOrFacts === 'number'
-      ? await db.repository.findUnique({
-          where: { id: repoOrFacts },
-          select: {
-            id: true,
-            ownerId: true,
-            isPrivate: true,
-            owner: { select: { id: true, type: true, visibility: true } },
-            units: { select: { type: true } },
-          },
-        })
-      : repoOrFacts;
+  const repo = typeof repoOrFacts === 'number' ? (await loadRepoFacts(db, [repoOrFacts]))[0] : repoOrFacts;
   if (!repo) return out;
   const repoId = repo.id;
   const ids = [...new Set(userIds)];
   const isOrg = repo.owner.type === 'ORGANIZATION';
   const [users, collabs, members, teamUsers, blocks] = await Promise.all([
-    db.user.findMany({ where: { id: { in: ids } }, select: { id: true, isAdmin: true, isRestricted: true } }),
+    ids.every((id) => knownUsers.some((u) => u.id === id))
+      ? knownUsers.filter((u) => ids.includes(u.id))
+      : db.user.findMany({ where: { id: { in: ids } }, select: { id: true, isAdmin: true, isRestricted: true } }),
     db.collaboration.findMany({ where: { repoId, userId: { in: ids } }, select: { userId: true, mode: true } }),
     isOrg ? db.orgUser.findMany({ where: { orgId: repo.ownerId, userId: { in: ids } }, select: { userId: true } }) : [],
     isOrg

@@ -2,6 +2,8 @@ import type { Config } from '../config.ts';
 import type { Db, DbLike, Models } from '../db/client.ts';
 import { listPushCommits } from '../git/listPushCommits.ts';
 import { usersRepoPermissions } from '../loaders/usersRepoPermission.ts';
+import { loadRepoFacts } from '../loaders/permissionLoaders.ts';
+import { readRows } from '../db/readPath.ts';
 import { canRead } from '../permissions/repoPermission.ts';
 import type { UnitType } from '../permissions/units.ts';
 import { repoPath } from '../git/repoPath.ts';
@@ -70,19 +72,16 @@ async function feedRows(
   createdAt: Date,
 ): Promise<Models.Prisma.ActionCreateManyInput[]> {
   if (!entries.length) return [];
-  const repo = await db.repository.findUnique({
-    where: { id: repoId },
-    select: {
-      id: true,
-      isPrivate: true,
-      owner: { select: { id: true, type: true, visibility: true } },
-      units: { select: { type: true } },
-      watches: {
-        where: { mode: { in: ['NORMAL', 'AUTO'] }, userId: { not: actorId } },
-        select: { user: { select: { id: true, isRestricted: true } } },
-      },
-    },
-  });
+  const [[repo], watchers] = await Promise.all([
+    loadRepoFacts(db, [repoId]),
+    readRows<'User', Pick<Models.User, 'id' | 'isRestricted'>>(
+      db,
+      'User',
+      `SELECT u."id", u."isRestricted" FROM "Watch" w JOIN "User" u ON u."id" = w."userId"
+        WHERE w."repoId" = ? AND w."mode" IN ('NORMAL', 'AUTO') AND w."userId" <> ? ORDER BY w."id"`,
+      [repoId, actorId],
+    ),
+  ]);
   if (!repo) return [];
   const row = (userId: number, e: Entry): Models.Prisma.ActionCreateManyInput => ({
     userId,
@@ -101,9 +100,9 @@ async function feedRows(
   const openToAll = !repo.isPrivate && repo.owner.visibility === 'PUBLIC';
   const enabled = new Set(repo.units.map((u) => u.type));
   // Watchers the public rule does not cover get the access model, batched (a fixed number of queries for any number).
-  const looked = repo.watches.filter(({ user }) => !openToAll || user.isRestricted).map(({ user }) => user.id);
-  const perms = await usersRepoPermissions(db, repoId, looked);
-  for (const { user } of repo.watches) {
+  const looked = watchers.filter((user) => !openToAll || user.isRestricted).map((user) => user.id);
+  const perms = await usersRepoPermissions(db, repo, looked);
+  for (const user of watchers) {
     const perm = openToAll && !user.isRestricted ? null : perms.get(user.id);
     if (perm === undefined) continue;
     for (const e of entries) {

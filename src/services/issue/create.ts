@@ -137,7 +137,7 @@ export async function resolveAssignees(
   const viewer = requireViewer(cx);
   const candidateIds = found.filter((u) => u.type !== 'ORGANIZATION').map((u) => u.id);
   const [perms, blocks] = await Promise.all([
-    usersRepoPermissions(cx.db, access.facts ?? access.repo.id, candidateIds),
+    usersRepoPermissions(cx.db, access.facts ?? access.repo.id, candidateIds, found),
     cx.db.block.findMany({ where: { blockerId: { in: candidateIds }, blockeeId: viewer.id }, select: { blockerId: true } }),
   ]);
   const blockedBy = new Set(blocks.map((b) => b.blockerId));
@@ -306,7 +306,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
       return row;
     }),
   );
-  return loadIssueView(cx.db, issue);
+  return loadIssueView(cx.db, issue, [repo]);
 }
 
 /**
