@@ -86,13 +86,20 @@ export async function loadRepoFacts(db: DbLike, ids: readonly number[]): Promise
       [[...ids]],
     ),
   ]);
-  return rows.map((r) => ({
-    id: r.id,
-    ownerId: r.ownerId,
-    isPrivate: r.isPrivate,
-    owner: { id: r.ownerId, type: r.ownerType, visibility: r.ownerVisibility },
-    units: units.filter((u) => u.repoId === r.id).map((u) => ({ type: u.type })),
-  }));
+  const unitsOf = new Map<number, { type: Models.RepoUnitType }[]>();
+  for (const u of units) unitsOf.set(u.repoId, [...(unitsOf.get(u.repoId) ?? []), { type: u.type }]);
+  return rows.map((r) => repoFactsOf(r, unitsOf.get(r.id) ?? []));
+}
+
+/** RepoFacts from a repository row read with its owner's type and visibility (`ownerType`, `ownerVisibility`) and its units. */
+export function repoFactsOf(row: FactsRow, units: { type: Models.RepoUnitType }[]): RepoFacts {
+  return {
+    id: row.id,
+    ownerId: row.ownerId,
+    isPrivate: row.isPrivate,
+    owner: { id: row.ownerId, type: row.ownerType, visibility: row.ownerVisibility },
+    units,
+  };
 }
 
 /**

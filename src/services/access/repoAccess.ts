@@ -4,7 +4,7 @@ import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from 
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
 import { readRows } from '../../db/readPath.ts';
-import type { RepoFacts } from '../../loaders/permissionLoaders.ts';
+import { repoFactsOf, type RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { isSiteAdmin, requireViewer } from './guards.ts';
 import { requireNeed, requireWriteScopes, type ScopeNeed, type WriteNeed } from './writeGate.ts';
 
@@ -60,20 +60,14 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
   }
   const row = await repoWithOwnerFacts(cx.db, owner, name);
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
-  const { ownerType, ownerVisibility, ...repo } = row;
+  const { ownerType: _type, ownerVisibility: _visibility, ...repo } = row;
   const units = await readRows<'RepoUnit', Pick<Models.RepoUnit, 'type'>>(
     cx.db,
     'RepoUnit',
     'SELECT "type" FROM "RepoUnit" WHERE "repoId" = ?',
     [repo.id],
   );
-  const facts: RepoFacts = {
-    id: repo.id,
-    ownerId: repo.ownerId,
-    isPrivate: repo.isPrivate,
-    owner: { id: repo.ownerId, type: ownerType, visibility: ownerVisibility },
-    units,
-  };
+  const facts = repoFactsOf(row, units);
   return { ...(await withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo))), facts };
 }
 
