@@ -60,6 +60,12 @@ const command = process.argv[2] ?? '';
 // enough; optimising it on background threads cost more CPU than the whole rest of `admin user create`, and the
 // optimised code kept ~45 MB resident in the server (bench/coldStart.ts, idle RSS).
 v8.setFlagsFromString('--liftoff-only');
+// Node 24's V8 (13.x) does not apply --liftoff-only set here, at run time: its dynamic tiering still recompiled
+// the hot functions with Turboshaft on its worker threads after the first queries, and glibc kept their ~40 MB of
+// compiler memory resident in those threads' arenas (the idle RSS of half the starts, 200 MB instead of 160:
+// /proc/<pid>/smaps, and a malloc backtrace naming ExecuteTurboshaftWasmCompilation). A tiering budget of the
+// largest int (the default is 13 million "bytes executed" per function) keeps that code on Liftoff there too.
+v8.setFlagsFromString('--wasm-tiering-budget=2147483647');
 // The heap's growth (heapShape.js): `serve` shapes it itself once warm.
 if (command !== 'serve') compactHeap();
 
