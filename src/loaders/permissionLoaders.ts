@@ -87,7 +87,11 @@ export async function loadRepoFacts(db: DbLike, ids: readonly number[]): Promise
     ),
   ]);
   const unitsOf = new Map<number, { type: Models.RepoUnitType }[]>();
-  for (const u of units) unitsOf.set(u.repoId, [...(unitsOf.get(u.repoId) ?? []), { type: u.type }]);
+  for (const u of units) {
+    const list = unitsOf.get(u.repoId);
+    if (list) list.push({ type: u.type });
+    else unitsOf.set(u.repoId, [{ type: u.type }]);
+  }
   return rows.map((r) => repoFactsOf(r, unitsOf.get(r.id) ?? []));
 }
 
