@@ -1,5 +1,6 @@
 // The permission of many users on one repository, in a fixed number of queries (notification fan-out).
 import type { DbLike, Models } from '../db/client.ts';
+import { readRows } from '../db/readPath.ts';
 import type { AccessMode } from '../permissions/accessMode.ts';
 import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
 import { loadRepoFacts, type RepoFacts } from './permissionLoaders.ts';
@@ -7,7 +8,7 @@ import { loadRepoFacts, type RepoFacts } from './permissionLoaders.ts';
 /**
  * The access model (computeRepoPermission, the same rule the per-request loader applies to one viewer) for each
  * of `userIds` on a repository, given by id or by the access facts the request already read (RepoAccess.facts,
- * which saves reading them again): five queries whatever the number of users (the users, their collaborations,
+ * which saves reading them again), on the read path (src/db/readPath.ts) but for the team grants: five queries whatever the number of users (the users, their collaborations,
  * organization memberships, team grants and blocks), four when the caller has the users' rows (`knownUsers`).
  * Unknown users are left out.
  */
@@ -27,9 +28,26 @@ export async function usersRepoPermissions(
   const [users, collabs, members, teamUsers, blocks] = await Promise.all([
     ids.every((id) => knownUsers.some((u) => u.id === id))
       ? knownUsers.filter((u) => ids.includes(u.id))
-      : db.user.findMany({ where: { id: { in: ids } }, select: { id: true, isAdmin: true, isRestricted: true } }),
-    db.collaboration.findMany({ where: { repoId, userId: { in: ids } }, select: { userId: true, mode: true } }),
-    isOrg ? db.orgUser.findMany({ where: { orgId: repo.ownerId, userId: { in: ids } }, select: { userId: true } }) : [],
+      : readRows<'User', Pick<Models.User, 'id' | 'isAdmin' | 'isRestricted'>>(
+          db,
+          'User',
+          'SELECT "id", "isAdmin", "isRestricted" FROM "User" WHERE "id" IN (?)',
+          [ids],
+        ),
+    readRows<'Collaboration', Pick<Models.Collaboration, 'userId' | 'mode'>>(
+      db,
+      'Collaboration',
+      'SELECT "userId", "mode" FROM "Collaboration" WHERE "repoId" = ? AND "userId" IN (?)',
+      [repoId, ids],
+    ),
+    isOrg
+      ? readRows<'OrgUser', Pick<Models.OrgUser, 'userId'>>(
+          db,
+          'OrgUser',
+          'SELECT "userId" FROM "OrgUser" WHERE "orgId" = ? AND "userId" IN (?)',
+          [repo.ownerId, ids],
+        )
+      : [],
     isOrg
       ? db.teamUser.findMany({
           where: {
@@ -40,7 +58,12 @@ export async function usersRepoPermissions(
           select: { userId: true, team: { select: { authorize: true, units: { select: { type: true, accessMode: true } } } } },
         })
       : [],
-    db.block.findMany({ where: { blockerId: repo.ownerId, blockeeId: { in: ids } }, select: { blockeeId: true } }),
+    readRows<'Block', Pick<Models.Block, 'blockeeId'>>(
+      db,
+      'Block',
+      'SELECT "blockeeId" FROM "Block" WHERE "blockerId" = ? AND "blockeeId" IN (?)',
+      [repo.ownerId, ids],
+    ),
   ]);
   const collabOf = new Map(collabs.map((c) => [c.userId, c.mode as AccessMode]));
   const memberOf = new Set(members.map((m) => m.userId));

@@ -197,7 +197,12 @@ export function activitySubscriber(db: Db): Subscriber {
     type: 'issue.created' | 'issue.closed' | 'issue.reopened',
     actorId: number,
   ): Promise<Entry[]> {
-    const issue = await db.issue.findUnique({ where: { id: issueId }, select: { index: true, title: true, isPull: true } });
+    const [issue] = await readRows<'Issue', Pick<Models.Issue, 'index' | 'title' | 'isPull'>>(
+      db,
+      'Issue',
+      'SELECT "index", "title", "isPull" FROM "Issue" WHERE "id" = ?',
+      [issueId],
+    );
     if (!issue) return [];
     if (type !== 'issue.created') {
       const comment = await db.comment.findFirst({
@@ -281,7 +286,12 @@ export function activitySubscriber(db: Db): Subscriber {
           return record(event.repoId, event.actorId, await issueEntries(event.issueId, event.type, event.actorId));
         case 'comment.created': {
           // Gitea's feed: comment_issue / comment_pull, content "<index>|<excerpt of the body>".
-          const comment = await db.comment.findUnique({ where: { id: event.commentId }, select: { content: true } });
+          const [comment] = await readRows<'Comment', Pick<Models.Comment, 'content'>>(
+            db,
+            'Comment',
+            'SELECT "content" FROM "Comment" WHERE "id" = ?',
+            [event.commentId],
+          );
           if (!comment) return undefined;
           const entry: Entry = {
             opType: event.isPull ? 'COMMENT_PULL' : 'COMMENT_ISSUE',

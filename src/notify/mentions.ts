@@ -1,4 +1,5 @@
-import type { Db } from '../db/client.ts';
+import type { Db, Models } from '../db/client.ts';
+import { readRows } from '../db/readPath.ts';
 import { isUniqueViolation } from '../db/prismaErrors.ts';
 import { repoPermissionLoader } from '../loaders/permissionLoaders.ts';
 import { atLeast } from '../permissions/accessMode.ts';
@@ -144,12 +145,22 @@ export function mentionSubscriber(db: Db): Subscriber {
       case 'issue.created':
       case 'issue.updated': {
         if (event.type === 'issue.updated' && !event.fields.includes('body')) return null;
-        const issue = await db.issue.findUnique({ where: { id: event.issueId }, select: { content: true } });
+        const [issue] = await readRows<'Issue', Pick<Models.Issue, 'content'>>(
+          db,
+          'Issue',
+          'SELECT "content" FROM "Issue" WHERE "id" = ?',
+          [event.issueId],
+        );
         return issue ? { issueId: event.issueId, content: issue.content, actorId: event.actorId } : null;
       }
       case 'comment.created':
       case 'comment.updated': {
-        const comment = await db.comment.findUnique({ where: { id: event.commentId }, select: { content: true } });
+        const [comment] = await readRows<'Comment', Pick<Models.Comment, 'content'>>(
+          db,
+          'Comment',
+          'SELECT "content" FROM "Comment" WHERE "id" = ?',
+          [event.commentId],
+        );
         return comment ? { issueId: event.issueId, content: comment.content, actorId: event.actorId } : null;
       }
       default:

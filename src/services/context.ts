@@ -1,7 +1,7 @@
 import type { AuthInfo } from '../auth/authInfo.ts';
 import type { Config } from '../config.ts';
 import type { Db, DbTx, Models } from '../db/client.ts';
-import { transactionCommitted } from '../jobs/enqueue.ts';
+import { flushOutbox, openOutbox, transactionCommitted } from '../jobs/enqueue.ts';
 import type { JobWorker } from '../jobs/worker.ts';
 import { createLoaders, type Loaders } from '../loaders/loaders.ts';
 import type { DomainEvent } from '../notify/events.ts';
@@ -59,7 +59,8 @@ export function createSystemContext(deps: AppDeps): ServiceContext {
 /**
  * Runs `fn` in one transaction and publishes the events it emitted only after the commit (nothing is published
  * when it throws). In-transaction subscribers see the events before the commit and may enqueue jobs with it;
- * jobs enqueued in the transaction (src/jobs/enqueue.ts) wake the workers after the commit.
+ * jobs enqueued in the transaction (src/jobs/enqueue.ts) are written together before the commit and wake the
+ * workers after it.
  */
 export async function withTx<T>(cx: ServiceContext, fn: (tx: DbTx, emit: (e: DomainEvent) => void) => Promise<T>): Promise<T> {
   // What the request read before it writes is not reused after (Loaders.pathRepo).
@@ -69,8 +70,10 @@ export async function withTx<T>(cx: ServiceContext, fn: (tx: DbTx, emit: (e: Dom
   const result = await cx.db.$transaction(
     async (tx) => {
       txClient = tx;
+      openOutbox(tx);
       const result = await fn(tx, (e) => events.push(e));
       await cx.notifier.beforeCommit(tx, events);
+      await flushOutbox(tx);
       return result;
     },
     { timeout: cx.config.transactionTimeoutMs, maxWait: cx.config.transactionTimeoutMs },

@@ -2,6 +2,7 @@
 // of its owner (user or organization) and the system hooks; each must want the event type, pass its branch
 // filter, and chat-type hooks skip pushes without commits.
 import type { DbLike, Models } from '../db/client.ts';
+import { readRows } from '../db/readPath.ts';
 import { branchFilterAllows } from '../services/glob.ts';
 import { hookWants, parseHookEvent } from '../services/webhook/hookEvents.ts';
 import type { OutgoingEvent } from './events/outgoing.ts';
@@ -12,21 +13,20 @@ export interface CandidateHooks {
   ownerOf: Map<number, number>;
 }
 
-/** True when some active hook (repository, owner or system) could receive events of these repositories; one query. */
+/**
+ * True when some active hook (repository, owner or system) could receive events of these repositories; one query,
+ * raw (readRows): every write that has webhook events asks it in its transaction.
+ */
 export async function anyActiveHook(db: DbLike, repoIds: readonly number[]): Promise<boolean> {
-  const ids = [...repoIds];
-  const hook = await db.webhook.findFirst({
-    where: {
-      isActive: true,
-      OR: [
-        { repoId: { in: ids } },
-        { repoId: null, owner: { repositories: { some: { id: { in: ids } } } } },
-        { repoId: null, ownerId: null, isSystemWebhook: true },
-      ],
-    },
-    select: { id: true },
-  });
-  return hook !== null;
+  const hooks = await readRows<'Webhook', Pick<Models.Webhook, 'id'>>(
+    db,
+    'Webhook',
+    `SELECT w."id" FROM "Webhook" w WHERE w."isActive" = ? AND (w."repoId" IN (?)
+      OR (w."repoId" IS NULL AND w."ownerId" IN (SELECT r."ownerId" FROM "Repository" r WHERE r."id" IN (?)))
+      OR (w."repoId" IS NULL AND w."ownerId" IS NULL AND w."isSystemWebhook" = ?)) LIMIT 1`,
+    [true, [...repoIds], [...repoIds], true],
+  );
+  return hooks.length > 0;
 }
 
 /** The active hooks that could receive events of these repositories, in Gitea's order (repository, owner, system). */

@@ -72,12 +72,31 @@ describe.each(PROVIDERS)('durable jobs (%s)', (provider) => {
         throw new Error('the change fails');
       }),
     ).rejects.toThrow('the change fails');
-    const id = await withTx(t.system, async (tx) => enqueue(tx, k, { n: 2 }));
-    expect(await t.db.job.count({ where: { kind: k.name } })).toBe(1);
+    await withTx(t.system, async (tx) => enqueue(tx, k, { n: 2 }));
+    const rows = await t.db.job.findMany({ where: { kind: k.name }, select: { id: true } });
+    expect(rows).toHaveLength(1);
     await w.drain();
     await w.drain();
     expect(runs).toEqual([2]);
-    expect(await job(id)).toMatchObject({ status: 'DONE', attempts: 1, lockedBy: '', lockedAt: null });
+    expect(await job(rows[0]!.id)).toMatchObject({ status: 'DONE', attempts: 1, lockedBy: '', lockedAt: null });
+  });
+
+  it("outbox: a transaction's jobs are written together before its commit, in the order they were enqueued", async () => {
+    const k = kind();
+    const runs: number[] = [];
+    const w = worker([defineHandler(k, async (p) => void runs.push(p.n))]);
+    let seenInside = -1;
+    await withTx(t.system, async (tx) => {
+      for (const n of [1, 2, 3]) await enqueue(tx, k, { n });
+      seenInside = await tx.job.count({ where: { kind: k.name } });
+    });
+    expect(seenInside, 'the jobs wait in the outbox while the transaction runs').toBe(0);
+    const rows = await t.db.job.findMany({ where: { kind: k.name }, orderBy: { id: 'asc' }, select: { payload: true, status: true, maxAttempts: true } });
+    expect(rows.map((r) => JSON.parse(r.payload))).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect(rows.every((r) => r.status === 'PENDING' && r.maxAttempts === k.maxAttempts)).toBe(true);
+    await w.drain();
+    await w.drain();
+    expect(runs.sort()).toEqual([1, 2, 3]);
   });
 
   it('an in-transaction subscriber enqueues with the change: a committed change gets its job, a failed one neither', async () => {

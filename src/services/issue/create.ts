@@ -14,6 +14,7 @@ import { loadIssueView, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { findIssueTemplate } from './issueTemplates.ts';
 import { insertRows } from '../../db/insertRows.ts';
+import { readRows } from '../../db/readPath.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
 export interface CreateIssueInput {
@@ -124,21 +125,22 @@ export async function resolveAssignees(
   const wantedIds = [...new Set(ids)];
   if (!wantedNames.length && !wantedIds.length) return [];
   const validIds = wantedIds.filter((id) => id > 0 && id <= 2_147_483_647);
-  const found = await cx.db.user.findMany({
-    where: {
-      OR: [
-        ...(wantedNames.length ? [{ lowerName: { in: wantedNames.map((n) => n.toLowerCase()) } }] : []),
-        ...(validIds.length ? [{ id: { in: validIds } }] : []),
-      ],
-    },
-  });
+  const found = await readRows(cx.db, 'User', 'SELECT * FROM "User" WHERE "lowerName" IN (?) OR "id" IN (?)', [
+    wantedNames.map((n) => n.toLowerCase()),
+    validIds,
+  ]);
   const byName = new Map(found.map((u) => [u.lowerName, u]));
   const byId = new Map(found.map((u) => [u.id, u]));
   const viewer = requireViewer(cx);
   const candidateIds = found.filter((u) => u.type !== 'ORGANIZATION').map((u) => u.id);
   const [perms, blocks] = await Promise.all([
     usersRepoPermissions(cx.db, access.facts ?? access.repo.id, candidateIds, found),
-    cx.db.block.findMany({ where: { blockerId: { in: candidateIds }, blockeeId: viewer.id }, select: { blockerId: true } }),
+    readRows<'Block', Pick<Models.Block, 'blockerId'>>(
+      cx.db,
+      'Block',
+      'SELECT "blockerId" FROM "Block" WHERE "blockerId" IN (?) AND "blockeeId" = ?',
+      [candidateIds, viewer.id],
+    ),
   ]);
   const blockedBy = new Set(blocks.map((b) => b.blockerId));
   const users: Models.User[] = [];
@@ -183,10 +185,12 @@ export function keepLastOfEachScope<T extends { name: string; exclusive: boolean
 export async function usableLabelIds(cx: ServiceContext, repo: Models.Repository, ids: readonly number[]): Promise<number[]> {
   const wanted = [...new Set(ids.filter(Number.isSafeInteger))];
   if (!wanted.length) return [];
-  const rows = await cx.db.label.findMany({
-    where: { id: { in: wanted }, OR: [{ repoId: repo.id }, { orgId: repo.ownerId }] },
-    select: { id: true, name: true, exclusive: true },
-  });
+  const rows = await readRows<'Label', Pick<Models.Label, 'id' | 'name' | 'exclusive'>>(
+    cx.db,
+    'Label',
+    'SELECT "id", "name", "exclusive" FROM "Label" WHERE "id" IN (?) AND ("repoId" = ? OR "orgId" = ?)',
+    [wanted, repo.id, repo.ownerId],
+  );
   const inOrder = wanted.flatMap((id) => rows.filter((r) => r.id === id));
   return keepLastOfEachScope(inOrder).map((r) => r.id);
 }

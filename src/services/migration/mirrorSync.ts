@@ -32,7 +32,7 @@ export const MIRROR_SYNC_JOB = jobKind('repo.mirror-sync', MirrorSyncPayload, { 
 const MIRROR_TIMEOUT_MS = 300_000;
 
 /** Queues a sync of the mirror of `repoId` in `tx`. */
-export function enqueueMirrorSync(tx: DbTx, repoId: number): Promise<number> {
+export function enqueueMirrorSync(tx: DbTx, repoId: number): Promise<void> {
   return enqueue(tx, MIRROR_SYNC_JOB, { repoId });
 }
 

@@ -70,7 +70,7 @@ export async function cancelAutoMerge(cx: ServiceContext, ref: RepoRef, index: n
 }
 
 /** Re-checks the scheduled merges of a pull request after a review (in the review's transaction). */
-export function recheckAutoMerge(tx: DbTx, pull: Pick<Models.PullRequest, 'id' | 'baseRepoId'>): Promise<number> {
+export function recheckAutoMerge(tx: DbTx, pull: Pick<Models.PullRequest, 'id' | 'baseRepoId'>): Promise<void> {
   return enqueue(tx, PULL_CHECKS_CHANGED, { repoId: pull.baseRepoId, pullId: pull.id });
 }
 
