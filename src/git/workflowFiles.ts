@@ -5,8 +5,37 @@ import { GitCommandError, runGit } from './run.ts';
 /** The directories searched for workflows, in order; the first that exists is the only one read (Gitea WORKFLOW_DIRS). */
 const WORKFLOW_DIRS = ['.gitea/workflows', '.github/workflows'];
 
-/** The `*.yml` / `*.yaml` files of the first existing workflow directory at `commit`: file name, path and content. */
-export async function readWorkflowFiles(gitDir: string, commit: string): Promise<Array<{ name: string; path: string; content: string }>> {
+/** A workflow file: its name, path and content. */
+type WorkflowFile = { name: string; path: string; content: string };
+
+/**
+ * Workflow files of recent commits, by repository and commit (a commit's tree never changes): every issue event
+ * of a repository asks for those of its default branch's head to match `on: issues` (actions.trigger), and most
+ * repositories have none. Least recently used go first.
+ */
+const recent = new Map<string, Promise<readonly WorkflowFile[]>>();
+const RECENT_COMMITS = 128;
+
+/**
+ * The `*.yml` / `*.yaml` files of the first existing workflow directory at `commit`: file name, path and content.
+ * Read once per repository and commit while it is among the recent ones; the array is shared, not to be changed.
+ */
+export function readWorkflowFiles(gitDir: string, commit: string): Promise<readonly WorkflowFile[]> {
+  const key = `${gitDir}\0${commit}`;
+  let files = recent.get(key);
+  if (files) {
+    recent.delete(key);
+  } else {
+    files = readFiles(gitDir, commit);
+    // A failed read (a missing commit, a repository being moved) is not kept.
+    files.catch(() => recent.get(key) === files && recent.delete(key));
+    if (recent.size >= RECENT_COMMITS) recent.delete(recent.keys().next().value!);
+  }
+  recent.set(key, files);
+  return files;
+}
+
+async function readFiles(gitDir: string, commit: string): Promise<WorkflowFile[]> {
   const entries = await readTreeDirs(gitDir, commit, WORKFLOW_DIRS);
   for (const dir of WORKFLOW_DIRS) {
     const children = entries.filter((e) => e.path === `${dir}/${e.name}`);

@@ -104,9 +104,6 @@ async function insertRun(
 export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): Promise<Models.ActionRun[]> {
   if (ev.repo.isArchived || ev.repo.isEmpty) return [];
   const gitDir = repoPath(cx.config.repositoriesDir, ev.repo.ownerName, ev.repo.name);
-  const commit = await readCommit(gitDir, ev.commitSha);
-  if (ev.event !== 'workflow_dispatch' && SKIP_CI.some((s) => commit.message.includes(s))) return [];
-  const commitTitle = commit.message.split('\n')[0] ?? '';
   const disabled = await disabledWorkflows(cx.db, ev.repo.id);
   if (!disabled) return [];
   const files = (await readWorkflowFiles(gitDir, ev.commitSha)).filter(
@@ -117,7 +114,11 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
     const filter = wf?.on.get(ev.event);
     return wf && filter && ev.matches(filter) ? [{ file: f.name, wf, filter }] : [];
   });
+  // The commit is read only when some workflow would run (most repositories have none).
   if (!matching.length) return [];
+  const commit = await readCommit(gitDir, ev.commitSha);
+  if (ev.event !== 'workflow_dispatch' && SKIP_CI.some((s) => commit.message.includes(s))) return [];
+  const commitTitle = commit.message.split('\n')[0] ?? '';
   return withTx(cx, async (tx, emit) => {
     const runs: Models.ActionRun[] = [];
     for (const { file, wf, filter } of matching) {
