@@ -22,11 +22,12 @@ describe.each(PROVIDERS)('issue and release triggers (%s)', (provider) => {
   let t: TestApp;
   let git: GitClient;
   let owner: Models.User;
+  let base: string;
   const as = () => ({ headers: basic('maint') });
 
   beforeAll(async () => {
     t = await startTestApp(provider);
-    const base = await listenBase(t);
+    base = await listenBase(t);
     git = new GitClient();
     owner = await t.createUser('maint');
     await createRepoFixture(t, owner, 'lib');
@@ -67,5 +68,30 @@ describe.each(PROVIDERS)('issue and release triggers (%s)', (provider) => {
     expect(rel.statusCode).toBe(201);
     await t.app.jobs.drain();
     expect(await runsOf('release')).toMatchObject([{ event: 'release', path: 'triage.yml@refs/tags/v1.0.0' }]);
+  });
+
+  it("reads the workflows of the default branch's new head: none run under [skip ci], both after the next commit", async () => {
+    const dir = git.dir('lib');
+    const remote = gitUrl(Number(new URL(base).port), 'maint', 'lib', { user: 'maint', secret: PASSWORD });
+    const openIssue = async (title: string) => {
+      expect((await t.request('POST', '/api/v1/repos/maint/lib/issues', { ...as(), body: { title } })).statusCode).toBe(201);
+      await t.app.deps.notifier.drain();
+      await t.app.jobs.drain();
+    };
+    await git.commit(dir, '.gitea/workflows/second.yml', WORKFLOW, 'a second workflow [skip ci]');
+    await git.ok(['push', '-q', remote, 'main'], { cwd: dir });
+    await openIssue('Skipped');
+    expect((await runsOf('issues')).map((r) => r.display_title)).toEqual(['Crash on start']);
+
+    await git.commit(dir, 'README.md', 'lib\n', 'readme');
+    await git.ok(['push', '-q', remote, 'main'], { cwd: dir });
+    await openIssue('Both');
+    const runs = await runsOf('issues');
+    expect(
+      runs
+        .filter((r) => r.display_title === 'Both')
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['second.yml@refs/heads/main', 'triage.yml@refs/heads/main']);
   });
 });
