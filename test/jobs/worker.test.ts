@@ -91,7 +91,11 @@ describe.each(PROVIDERS)('durable jobs (%s)', (provider) => {
       seenInside = await tx.job.count({ where: { kind: k.name } });
     });
     expect(seenInside, 'the jobs wait in the outbox while the transaction runs').toBe(0);
-    const rows = await t.db.job.findMany({ where: { kind: k.name }, orderBy: { id: 'asc' }, select: { payload: true, status: true, maxAttempts: true } });
+    const rows = await t.db.job.findMany({
+      where: { kind: k.name },
+      orderBy: { id: 'asc' },
+      select: { payload: true, status: true, maxAttempts: true },
+    });
     expect(rows.map((r) => JSON.parse(r.payload))).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
     expect(rows.every((r) => r.status === 'PENDING' && r.maxAttempts === k.maxAttempts)).toBe(true);
     await w.drain();
