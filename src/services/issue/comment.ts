@@ -1,5 +1,6 @@
 import { scopeAllows } from '../../auth/scope.ts';
 import type { DbLike, Models } from '../../db/client.ts';
+import { readRows } from '../../db/readPath.ts';
 import { isDbId } from '../dbId.ts';
 import {
   ConflictError,
@@ -67,14 +68,20 @@ export async function loadCommentViews(
   const issueById = new Map(known.map((i) => [i.id, i]));
   const missing = [...new Set(comments.map((c) => c.issueId).filter((id) => !issueById.has(id)))];
   const posterIds = [...new Set(comments.map((c) => c.posterId).filter((id): id is number => id !== null))];
+  // On the read path (src/db/readPath.ts): every comment written or listed is answered through here.
   const [issues, posters, attachments] = await Promise.all([
-    missing.length ? db.issue.findMany({ where: { id: { in: missing } } }) : [],
-    posterIds.length ? db.user.findMany({ where: { id: { in: posterIds } } }) : [],
-    db.attachment.findMany({ where: { commentId: { in: comments.map((c) => c.id) } }, orderBy: { id: 'asc' } }),
+    missing.length ? readRows(db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" IN (?)', [missing]) : [],
+    posterIds.length ? readRows(db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [posterIds]) : [],
+    readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "commentId" IN (?) ORDER BY "id"', [comments.map((c) => c.id)]),
   ]);
   for (const i of issues) issueById.set(i.id, i);
   const repoIds = [...new Set([...issueById.values()].map((i) => i.repoId))];
-  const repos = await db.repository.findMany({ where: { id: { in: repoIds } }, select: { id: true, name: true, ownerName: true } });
+  const repos = await readRows<'Repository', Pick<Models.Repository, 'id' | 'name' | 'ownerName'>>(
+    db,
+    'Repository',
+    'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)',
+    [repoIds],
+  );
   const repoById = new Map(repos.map((r) => [r.id, r]));
   const posterById = new Map(posters.map((u) => [u.id, u]));
   return comments.map((comment) => {
