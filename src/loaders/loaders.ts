@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
+import { usersByIds } from './usersByIds.ts';
 import type { Db, Models } from '../db/client.ts';
-import { readRows } from '../db/readPath.ts';
 import type { RepoPermission } from '../permissions/repoPermission.ts';
 import { orgStandingLoader, repoPermissionLoader, type OrgStanding, type ReachFacts, type RepoFacts } from './permissionLoaders.ts';
 
@@ -39,7 +39,7 @@ export function createLoaders(db: Db, viewer: User | null, reach: ReachFacts = {
     }),
     userById: new DataLoader(async (ids: readonly number[]) => {
       // On the read path: posters, authors, assignees and reactors of a whole page ask here at once.
-      const rows = await readRows(db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [ids]);
+      const rows = await usersByIds(db, ids);
       const byId = new Map(rows.map((u) => [u.id, u]));
       return ids.map((id) => byId.get(id) ?? null);
     }),

@@ -8,8 +8,9 @@ import { loadRepoFacts, type RepoFacts } from './permissionLoaders.ts';
 /**
  * The access model (computeRepoPermission, the same rule the per-request loader applies to one viewer) for each
  * of `userIds` on a repository, given by id or by the access facts the request already read (RepoAccess.facts,
- * which saves reading them again), on the read path (src/db/readPath.ts) but for the team grants: five queries whatever the number of users (the users, their collaborations,
- * organization memberships, team grants and blocks), four when the caller has the users' rows (`knownUsers`).
+ * which saves reading them again): five queries whatever the number of users (the users, their collaborations,
+ * organization memberships, team grants and blocks), four when the caller has the users' rows (`knownUsers`), all
+ * but the team grants on the read path (src/db/readPath.ts).
  * Unknown users are left out.
  */
 export async function usersRepoPermissions(

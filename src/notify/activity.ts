@@ -4,6 +4,7 @@ import { listPushCommits } from '../git/listPushCommits.ts';
 import { usersRepoPermissions } from '../loaders/usersRepoPermission.ts';
 import { loadRepoFacts } from '../loaders/permissionLoaders.ts';
 import { readRows } from '../db/readPath.ts';
+import { commentContent } from './commentContent.ts';
 import { canRead } from '../permissions/repoPermission.ts';
 import type { UnitType } from '../permissions/units.ts';
 import { repoPath } from '../git/repoPath.ts';
@@ -286,17 +287,12 @@ export function activitySubscriber(db: Db): Subscriber {
           return record(event.repoId, event.actorId, await issueEntries(event.issueId, event.type, event.actorId));
         case 'comment.created': {
           // Gitea's feed: comment_issue / comment_pull, content "<index>|<excerpt of the body>".
-          const [comment] = await readRows<'Comment', Pick<Models.Comment, 'content'>>(
-            db,
-            'Comment',
-            'SELECT "content" FROM "Comment" WHERE "id" = ?',
-            [event.commentId],
-          );
-          if (!comment) return undefined;
+          const content = await commentContent(db, event.commentId);
+          if (content === null) return undefined;
           const entry: Entry = {
             opType: event.isPull ? 'COMMENT_PULL' : 'COMMENT_ISSUE',
             commentId: event.commentId,
-            content: `${event.index}|${feedExcerpt(comment.content)}`,
+            content: `${event.index}|${feedExcerpt(content)}`,
           };
           return record(event.repoId, event.actorId, [entry]);
         }

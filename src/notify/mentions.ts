@@ -1,4 +1,5 @@
 import type { Db, Models } from '../db/client.ts';
+import { commentContent } from './commentContent.ts';
 import { readRows } from '../db/readPath.ts';
 import { isUniqueViolation } from '../db/prismaErrors.ts';
 import { repoPermissionLoader } from '../loaders/permissionLoaders.ts';
@@ -155,13 +156,8 @@ export function mentionSubscriber(db: Db): Subscriber {
       }
       case 'comment.created':
       case 'comment.updated': {
-        const [comment] = await readRows<'Comment', Pick<Models.Comment, 'content'>>(
-          db,
-          'Comment',
-          'SELECT "content" FROM "Comment" WHERE "id" = ?',
-          [event.commentId],
-        );
-        return comment ? { issueId: event.issueId, content: comment.content, actorId: event.actorId } : null;
+        const content = await commentContent(db, event.commentId);
+        return content === null ? null : { issueId: event.issueId, content, actorId: event.actorId };
       }
       default:
         return null;

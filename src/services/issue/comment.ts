@@ -1,4 +1,5 @@
 import { scopeAllows } from '../../auth/scope.ts';
+import { usersByIds } from '../../loaders/usersByIds.ts';
 import type { DbLike, Models } from '../../db/client.ts';
 import { readRows } from '../../db/readPath.ts';
 import { isDbId } from '../dbId.ts';
@@ -71,7 +72,7 @@ export async function loadCommentViews(
   // On the read path (src/db/readPath.ts): every comment written or listed is answered through here.
   const [issues, posters, attachments] = await Promise.all([
     missing.length ? readRows(db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" IN (?)', [missing]) : [],
-    posterIds.length ? readRows(db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [posterIds]) : [],
+    usersByIds(db, posterIds),
     readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "commentId" IN (?) ORDER BY "id"', [comments.map((c) => c.id)]),
   ]);
   for (const i of issues) issueById.set(i.id, i);

@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { usersByIds } from '../../loaders/usersByIds.ts';
 import { readRows } from '../../db/readPath.ts';
 import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../errors.ts';
 import { readRefs } from '../../git/readRefs.ts';
@@ -118,7 +119,7 @@ export async function loadPullViews(
     (missing.length ? readRows(cx.db, 'Repository', 'SELECT * FROM "Repository" WHERE "id" IN (?)', [missing]) : Promise.resolve([])).then(
       (rows) => loadApiRepoRows(cx, [...known.filter((r) => repoIds.includes(r.id)), ...rows]),
     ),
-    mergerIds.length ? readRows(cx.db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [mergerIds]) : [],
+    usersByIds(cx.db, mergerIds),
     // Only the requests the viewer may read: a private team is not revealed by the pull requests it reviews.
     readRows(cx.db, 'Review', requestSql, [issueIds, 'REQUEST']).then((any) =>
       any.length

@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { usersByIds } from '../../loaders/usersByIds.ts';
 import { readRows } from '../../db/readPath.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canReadAny, type RepoPermission } from '../../permissions/repoPermission.ts';
@@ -81,7 +82,7 @@ async function withRelations(cx: ServiceContext, repos: readonly Models.Reposito
     FROM "Repository" r WHERE r."id" IN (?)`;
   type Facts = { repoId: number; language: string | null; licenses: string | null; releases: number | bigint; branches: number | bigint };
   const [owners, units, factRows] = await Promise.all([
-    readRows(cx.db, 'User', 'SELECT * FROM "User" WHERE "id" IN (?)', [[...new Set(repos.map((r) => r.ownerId))]]),
+    usersByIds(cx.db, [...new Set(repos.map((r) => r.ownerId))]),
     readRows<'RepoUnit', ByRepo<CoreRow['units'][number]>>(
       cx.db,
       'RepoUnit',
