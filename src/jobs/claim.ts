@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { Prisma } from '../generated/sqlite/client.ts';
 import type { DbProvider } from '../db/migrate/engine.ts';
 
 /** A job this worker now holds (status RUNNING, lockedBy it, attempts already counted). */
@@ -47,41 +48,36 @@ async function claimPostgres(db: Db, input: ClaimInput): Promise<ClaimedJob[]> {
     expired.toISOString(),
     input.limit,
   );
+  return claimedRows(rows);
+}
+
+/**
+ * SQLite has one writer at a time, so one statement that picks the runnable rows and marks them ours is atomic
+ * against every other claim, in this process or another on the same file: no row is handed out twice.
+ */
+async function claimSqlite(db: Db, input: ClaimInput): Promise<ClaimedJob[]> {
+  const expired = new Date(input.now.getTime() - input.leaseMs);
+  const rows = await db.$queryRaw<ClaimedJob[]>(Prisma.sql`
+    UPDATE "Job" SET "status" = 'RUNNING', "lockedBy" = ${input.workerId}, "lockedAt" = ${input.now},
+      "attempts" = "attempts" + 1, "updatedAt" = ${input.now}
+    WHERE "id" IN (
+      SELECT "id" FROM "Job"
+      WHERE ("status" = 'PENDING' AND "runAt" <= ${input.now}) OR ("status" = 'RUNNING' AND "lockedAt" < ${expired})
+      ORDER BY "runAt", "id"
+      LIMIT ${input.limit}
+    )
+    RETURNING "id", "kind", "payload", "attempts", "maxAttempts"`);
+  return claimedRows(rows);
+}
+
+/** The claimed rows in id order, their integers as numbers (PostgreSQL's driver may give bigints). */
+function claimedRows(rows: ClaimedJob[]): ClaimedJob[] {
   return rows
     .map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts) }))
     .sort((a, b) => a.id - b.id);
 }
 
-/**
- * SQLite has one writer at a time: read candidates, then take each with a compare-and-set UPDATE on the
- * state just read (status, lock holder and attempt count), which fails if anyone (another process on the
- * same file, or this one) claimed it in between.
- */
-async function claimSqlite(db: Db, input: ClaimInput): Promise<ClaimedJob[]> {
-  const expired = new Date(input.now.getTime() - input.leaseMs);
-  const candidates = await db.job.findMany({
-    where: {
-      OR: [
-        { status: 'PENDING', runAt: { lte: input.now } },
-        { status: 'RUNNING', lockedAt: { lt: expired } },
-      ],
-    },
-    orderBy: [{ runAt: 'asc' }, { id: 'asc' }],
-    take: input.limit,
-    select: { id: true, kind: true, payload: true, status: true, attempts: true, maxAttempts: true, lockedBy: true },
-  });
-  const claimed: ClaimedJob[] = [];
-  for (const c of candidates) {
-    const { count } = await db.job.updateMany({
-      where: { id: c.id, status: c.status, attempts: c.attempts, lockedBy: c.lockedBy },
-      data: { status: 'RUNNING', lockedBy: input.workerId, lockedAt: input.now, attempts: c.attempts + 1 },
-    });
-    if (count === 1) claimed.push({ id: c.id, kind: c.kind, payload: c.payload, attempts: c.attempts + 1, maxAttempts: c.maxAttempts });
-  }
-  return claimed;
-}
-
-/** Claims up to `limit` jobs for `workerId` (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: compare-and-set). */
+/** Claims up to `limit` jobs for `workerId` (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: one UPDATE … RETURNING). */
 export function claimJobs(db: Db, provider: DbProvider, input: ClaimInput): Promise<ClaimedJob[]> {
   if (input.limit <= 0) return Promise.resolve([]);
   return provider === 'postgresql' ? claimPostgres(db, input) : claimSqlite(db, input);

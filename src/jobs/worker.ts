@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Db, DbTx } from '../db/client.ts';
 import type { DbProvider } from '../db/migrate/engine.ts';
 import { claimJobs, type ClaimedJob } from './claim.ts';
+import { checkpointJob, finishJob } from './jobRows.ts';
 import { onJobsEnqueued } from './enqueue.ts';
 import { LeaseLostError, PermanentJobError, type JobHandler, type JobKind, type JobRun } from './jobKind.ts';
 import type { JobsOptions } from './settings.ts';
@@ -253,10 +254,7 @@ export class JobWorker {
         checkpoint: (tx, next) => this.#checkpoint(tx, job, handler.kind, next),
       };
       await handler.handle(payload, run);
-      const { count } = await this.#db.job.updateMany({
-        where: { id: job.id, lockedBy: this.id, status: 'RUNNING' },
-        data: { status: 'DONE', lockedBy: '', lockedAt: null, ...this.#unsaved(job) },
-      });
+      const count = await finishJob(this.#db, job.id, this.id, job.unsaved);
       if (!count) this.#log.warn({ job: job.id, kind: job.kind }, 'job finished after another worker took it over');
       return true;
     } catch (err) {
@@ -268,10 +266,7 @@ export class JobWorker {
   }
 
   async #checkpoint(tx: DbTx, job: RunningJob, kind: JobKind<unknown>, payload: unknown): Promise<void> {
-    const { count } = await tx.job.updateMany({
-      where: { id: job.id, lockedBy: this.id, status: 'RUNNING' },
-      data: { payload: JSON.stringify(kind.payload.parse(payload)) },
-    });
+    const count = await checkpointJob(tx, job.id, this.id, JSON.stringify(kind.payload.parse(payload)));
     if (!count) throw new LeaseLostError(job.id);
     // The checkpoint supersedes a run payload not stored yet (if its transaction rolls back, the stored one stays).
     delete job.unsaved;
