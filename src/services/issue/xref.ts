@@ -52,9 +52,19 @@ async function verify(
   return { issue: refIssue, action };
 }
 
+/** The references a source's plain text (a title) and markdown (a body or comment) make, none verified yet. */
+function referencesOf(rootUrl: string, plain: string, markdown: string): IssueReference[] {
+  return [...findReferences(plain, rootUrl), ...findReferencesMarkdown(markdown)];
+}
+
+/** Whether a text names any issue or pull request at all (whether they exist is not asked). */
+export function namesReferences(rootUrl: string, plain: string, markdown: string): boolean {
+  return referencesOf(rootUrl, plain, markdown).length > 0;
+}
+
 /** The verified references of a source's text, one per referenced issue (a later keyword wins), never itself. */
 async function crossReferences(cx: ServiceContext, source: XrefSource, plain: string, markdown: string): Promise<CrossReference[]> {
-  const refs = [...findReferences(plain, cx.config.rootUrl), ...findReferencesMarkdown(markdown)];
+  const refs = referencesOf(cx.config.rootUrl, plain, markdown);
   if (!refs.length) return [];
   const loader = repoPermissionLoader(cx.db, source.doer);
   const permOf: PermissionOf = (repoId) => loader.load(repoId);

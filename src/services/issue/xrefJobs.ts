@@ -6,11 +6,18 @@ import { defineHandler, jobKind, type JobHandler } from '../../jobs/jobKind.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import type { TxSubscriber } from '../../notify/notifier.ts';
 import { createSystemContext, type AppDeps } from '../context.ts';
-import { addCommentCrossReferences, addIssueCrossReferences, neuterCommentCrossReferences, resolvePullReferences } from './xref.ts';
+import {
+  addCommentCrossReferences,
+  addIssueCrossReferences,
+  namesReferences,
+  neuterCommentCrossReferences,
+  resolvePullReferences,
+} from './xref.ts';
 
 const XrefPayload = z.discriminatedUnion('source', [
-  z.object({ source: z.literal('issue'), issueId: z.number().int(), actorId: z.number().int() }),
-  z.object({ source: z.literal('comment'), commentId: z.number().int(), actorId: z.number().int() }),
+  // `created`: a new issue or comment, which has no references of its own yet.
+  z.object({ source: z.literal('issue'), issueId: z.number().int(), actorId: z.number().int(), created: z.boolean().optional() }),
+  z.object({ source: z.literal('comment'), commentId: z.number().int(), actorId: z.number().int(), created: z.boolean().optional() }),
   z.object({ source: z.literal('commentDeleted'), issueId: z.number().int(), commentId: z.number().int() }),
   z.object({ source: z.literal('review'), reviewId: z.number().int(), actorId: z.number().int() }),
   z.object({ source: z.literal('merge'), issueId: z.number().int(), actorId: z.number().int(), commitId: z.string() }),
@@ -24,12 +31,13 @@ export const XREF_JOB = jobKind('issue.xref', XrefPayload);
 function payloadOf(event: DomainEvent): XrefPayload | null {
   switch (event.type) {
     case 'issue.created':
-      return { source: 'issue', issueId: event.issueId, actorId: event.actorId };
+      return { source: 'issue', issueId: event.issueId, actorId: event.actorId, created: true };
     case 'issue.updated':
       return event.fields.includes('title') || event.fields.includes('body')
         ? { source: 'issue', issueId: event.issueId, actorId: event.actorId }
         : null;
     case 'comment.created':
+      return { source: 'comment', commentId: event.commentId, actorId: event.actorId, created: true };
     case 'comment.updated':
       return { source: 'comment', commentId: event.commentId, actorId: event.actorId };
     case 'comment.deleted':
@@ -63,19 +71,19 @@ export function xrefJobHandler(deps: AppDeps): JobHandler<XrefPayload> {
     const cx = createSystemContext(deps);
     switch (payload.source) {
       case 'issue': {
-        const [issue, doer] = await Promise.all([
-          cx.db.issue.findUnique({ where: { id: payload.issueId } }),
-          cx.db.user.findUnique({ where: { id: payload.actorId } }),
-        ]);
-        if (issue && doer) await addIssueCrossReferences(cx, issue, doer, true);
+        const issue = await cx.db.issue.findUnique({ where: { id: payload.issueId } });
+        // A new text that names no issue adds nothing and has no references of its own to replace (a later edit
+        // that removes references made by an earlier run of this job has a job of its own, which replaces them).
+        if (!issue || (payload.created && !namesReferences(cx.config.rootUrl, issue.title, issue.content))) return;
+        const doer = await cx.db.user.findUnique({ where: { id: payload.actorId } });
+        if (doer) await addIssueCrossReferences(cx, issue, doer, true);
         return;
       }
       case 'comment': {
-        const [comment, doer] = await Promise.all([
-          cx.db.comment.findUnique({ where: { id: payload.commentId } }),
-          cx.db.user.findUnique({ where: { id: payload.actorId } }),
-        ]);
-        if (comment && doer) await addCommentCrossReferences(cx, comment, doer, true);
+        const comment = await cx.db.comment.findUnique({ where: { id: payload.commentId } });
+        if (!comment || (payload.created && !namesReferences(cx.config.rootUrl, '', comment.content))) return;
+        const doer = await cx.db.user.findUnique({ where: { id: payload.actorId } });
+        if (doer) await addCommentCrossReferences(cx, comment, doer, true);
         return;
       }
       case 'review': {

@@ -103,6 +103,20 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(counts[1]).toEqual(counts[0]);
   });
 
+  it('a new issue or comment that names no issue has nothing to look up: the reference job reads only its text', async () => {
+    // A reference scan reads the source's earlier reference comments (`refIssueId`) in a transaction of its own.
+    const scans = (queries: string[]) => queries.filter((q) => /^SELECT/i.test(q.trim()) && /WHERE.*refIssueId/s.test(q));
+    const url = '/api/v1/repos/owner/one/issues';
+    expect(scans(await statements('POST', url, { title: 'plain', body: 'no reference here' }, 201))).toEqual([]);
+    expect(scans(await statements('POST', `${url}/1/comments`, { body: 'still none' }, 201))).toEqual([]);
+    // Naming an issue still scans, and the referenced issue gets its reference comment, from an issue and a comment.
+    expect(scans(await statements('POST', url, { title: 'refers', body: 'see #1' }, 201))).not.toEqual([]);
+    expect(scans(await statements('POST', `${url}/2/comments`, { body: 'and #1 again' }, 201))).not.toEqual([]);
+    const timeline = (await t.request('GET', `${url}/1/timeline`, { headers: owner })).json<{ type: string }[]>();
+    expect(timeline.filter((e) => e.type === 'issue_ref').length).toBeGreaterThanOrEqual(1);
+    expect(timeline.filter((e) => e.type === 'comment_ref').length).toBeGreaterThanOrEqual(1);
+  });
+
   it("reads the path's repository once: the service takes what the path preflight found", async () => {
     // The read path's statement (src/services/access/repoAccess.ts), with SQLite's or PostgreSQL's placeholders.
     const byName = (queries: string[]) => queries.filter((q) => q.includes('FROM "Repository" r') && /"lowerName" = (\?|\$\d)/.test(q));
