@@ -13,16 +13,15 @@ import { isWorkInProgress } from '../issue/wip.ts';
 import { PARTICIPATING_COMMENTS } from '../watch/issueWatch.ts';
 import { WATCHING_MODES } from '../watch/repoWatch.ts';
 import { insertRows } from '../../db/insertRows.ts';
+import { readRows } from '../../db/readPath.ts';
+import { commentContent } from '../../notify/commentContent.ts';
 
 type Issue = Pick<Models.Issue, 'id' | 'repoId' | 'posterId' | 'isPull' | 'title' | 'content'>;
 
 /** The users the text of the event mentions (resolved as Gitea does: readers of the unit, not the author). */
 async function mentioned(db: Db, issue: Issue, p: NotificationPayload): Promise<number[]> {
   if (!p.mentionsIn) return [];
-  const content =
-    'issue' in p.mentionsIn
-      ? issue.content
-      : ((await db.comment.findUnique({ where: { id: p.mentionsIn.commentId }, select: { content: true } }))?.content ?? '');
+  const content = 'issue' in p.mentionsIn ? issue.content : ((await commentContent(db, p.mentionsIn.commentId)) ?? '');
   const names = findMentions(content);
   return names.length ? mentionedUserIds(db, { issueId: issue.id, content, actorId: p.actorId }, names) : [];
 }
@@ -37,15 +36,24 @@ async function receivers(db: Db, issue: Issue, p: NotificationPayload): Promise<
   if (p.audience !== 'targets') {
     const skipRepoWatchers = p.audience === 'broadcast' && issue.isPull && isWorkInProgress(issue.title);
     const [issueWatches, repoWatches, participants] = await Promise.all([
-      db.issueWatch.findMany({ where: { issueId: issue.id }, select: { userId: true, isWatching: true } }),
+      readRows<'IssueWatch', { userId: number; isWatching: boolean }>(
+        db,
+        'IssueWatch',
+        'SELECT "userId", "isWatching" FROM "IssueWatch" WHERE "issueId" = ?',
+        [issue.id],
+      ),
       skipRepoWatchers
         ? []
-        : db.watch.findMany({ where: { repoId: issue.repoId, mode: { in: WATCHING_MODES } }, select: { userId: true } }),
-      db.comment.findMany({
-        where: { issueId: issue.id, type: { in: PARTICIPATING_COMMENTS }, posterId: { not: null } },
-        select: { posterId: true },
-        distinct: ['posterId'],
-      }),
+        : readRows<'Watch', { userId: number }>(db, 'Watch', 'SELECT "userId" FROM "Watch" WHERE "repoId" = ? AND "mode" IN (?)', [
+            issue.repoId,
+            WATCHING_MODES,
+          ]),
+      readRows<'Comment', { posterId: number | null }>(
+        db,
+        'Comment',
+        'SELECT DISTINCT "posterId" FROM "Comment" WHERE "issueId" = ? AND "type" IN (?) AND "posterId" IS NOT NULL',
+        [issue.id, PARTICIPATING_COMMENTS],
+      ),
     ]);
     if (p.audience === 'broadcast') for (const w of issueWatches) if (w.isWatching) out.add(w.userId);
     for (const w of repoWatches) out.add(w.userId);
@@ -57,7 +65,12 @@ async function receivers(db: Db, issue: Issue, p: NotificationPayload): Promise<
   }
   const targets = [...p.targets, ...(await mentioned(db, issue, p))];
   if (p.event === 'issue.created') {
-    const assignees = await db.issueAssignee.findMany({ where: { issueId: issue.id }, select: { assigneeId: true } });
+    const assignees = await readRows<'IssueAssignee', { assigneeId: number }>(
+      db,
+      'IssueAssignee',
+      'SELECT "assigneeId" FROM "IssueAssignee" WHERE "issueId" = ?',
+      [issue.id],
+    );
     targets.push(...assignees.map((a) => a.assigneeId));
   }
   for (const id of targets) out.add(id);
@@ -76,10 +89,12 @@ export function notificationJobHandler(deps: AppDeps): JobHandler<NotificationPa
   return defineHandler(NOTIFICATION_JOB, async (payload, run) => {
     if (payload.done) return;
     const db = deps.db;
-    const issue = await db.issue.findUnique({
-      where: { id: payload.issueId },
-      select: { id: true, repoId: true, posterId: true, isPull: true, title: true, content: true },
-    });
+    const [issue] = await readRows<'Issue', Issue>(
+      db,
+      'Issue',
+      'SELECT "id", "repoId", "posterId", "isPull", "title", "content" FROM "Issue" WHERE "id" = ?',
+      [payload.issueId],
+    );
     if (!issue || (payload.onlyIfReadyForReview && !(await becameReadyForReview(db, issue)))) return;
     const candidates = await receivers(db, issue, payload);
     const perms = await usersRepoPermissions(db, issue.repoId, candidates);
@@ -120,10 +135,12 @@ async function writeThreads(
   p: NotificationPayload,
   emit: (e: DomainEvent) => void,
 ): Promise<void> {
-  const existing = await tx.notification.findMany({
-    where: { issueId: issue.id, userId: { in: userIds } },
-    select: { id: true, userId: true, status: true },
-  });
+  const existing = await readRows<'Notification', Pick<Models.Notification, 'id' | 'userId' | 'status'>>(
+    tx,
+    'Notification',
+    'SELECT "id", "userId", "status" FROM "Notification" WHERE "issueId" = ? AND "userId" IN (?)',
+    [issue.id, userIds],
+  );
   const have = new Set(existing.map((n) => n.userId));
   const now = new Date();
   const fresh = userIds.filter((id) => !have.has(id));
@@ -153,10 +170,12 @@ async function writeThreads(
     });
   if (kept.length) await tx.notification.updateMany({ where: { id: { in: kept } }, data: { updatedById: p.actorId, updatedAt: now } });
   if (!fresh.length && !read.length) return;
-  const unread = await tx.notification.findMany({
-    where: { issueId: issue.id, userId: { in: [...fresh, ...existing.filter((n) => n.status === 'READ').map((n) => n.userId)] } },
-    select: { id: true, userId: true },
-  });
+  const unread = await readRows<'Notification', { id: number; userId: number }>(
+    tx,
+    'Notification',
+    'SELECT "id", "userId" FROM "Notification" WHERE "issueId" = ? AND "userId" IN (?)',
+    [issue.id, [...fresh, ...existing.filter((n) => n.status === 'READ').map((n) => n.userId)]],
+  );
   for (const n of unread)
     emit({ type: 'notification.created', notificationId: n.id, userId: n.userId, repoId: issue.repoId, issueId: issue.id });
 }
