@@ -2,11 +2,13 @@
 // matching workflows (at the pull request's head, the default branch's head, or the release's tag).
 import { z } from 'zod';
 import type { Models } from '../../db/client.ts';
+import { readRows } from '../../db/readPath.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { changedPaths } from '../../git/workflowFiles.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
 import { defineHandler, jobKind, type JobHandler } from '../../jobs/jobKind.ts';
+import { usersByIds } from '../../loaders/usersByIds.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import type { TxSubscriber } from '../../notify/notifier.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
@@ -59,11 +61,14 @@ const repoPayload = (repo: Models.Repository) => ({
 });
 
 async function issueEvent(cx: ServiceContext, p: TriggerPayload, sender: Record<string, unknown>): Promise<void> {
-  const issue = await cx.db.issue.findUnique({ where: { id: p.id }, include: { repo: true, pullRequest: true } });
+  const [issue] = await readRows(cx.db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [p.id]);
   if (!issue) return;
-  const repo = issue.repo;
+  const [[repo], [pull]] = await Promise.all([
+    readRows(cx.db, 'Repository', 'SELECT * FROM "Repository" WHERE "id" = ?', [issue.repoId]),
+    issue.isPull ? readRows(cx.db, 'PullRequest', 'SELECT * FROM "PullRequest" WHERE "issueId" = ?', [issue.id]) : [],
+  ]);
+  if (!repo) return;
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
-  const pull = issue.pullRequest;
   if (issue.isPull && pull) {
     const ref = `refs/pull/${pull.index}/head`;
     const sha = (await readRefs(gitDir, [ref])).get(ref);
@@ -125,7 +130,7 @@ async function releaseEvent(cx: ServiceContext, p: TriggerPayload, sender: Recor
 export function actionsTriggerHandler(deps: AppDeps): JobHandler<TriggerPayload> {
   return defineHandler(ACTIONS_TRIGGER_JOB, async (p) => {
     const cx = createSystemContext(deps);
-    const actor = await cx.db.user.findUnique({ where: { id: p.actorId } });
+    const [actor] = await usersByIds(cx.db, [p.actorId]);
     const sender = actor ? { id: actor.id, login: actor.name, username: actor.name } : {};
     if (p.kind === 'issue') await issueEvent(cx, p, sender);
     else await releaseEvent(cx, p, sender);
