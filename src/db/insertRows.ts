@@ -4,7 +4,7 @@ import { Prisma } from '../generated/sqlite/client.ts';
 import { getDatamodel } from '../generated/sqlite/pothos-types.ts';
 import { ROOT } from '../paths.ts';
 import type { DbLike, Models } from './client.ts';
-import type { ModelName } from './rowShape.ts';
+import { rowsOf, type ModelName, type ModelRow } from './rowShape.ts';
 
 /** A row of `model` as its `createMany` takes it. */
 export type InsertRow<M extends ModelName> = Extract<
@@ -93,6 +93,36 @@ const MAX_PARAMETERS = 30000;
  */
 export async function insertRows<M extends ModelName>(db: DbLike, model: M, rows: readonly InsertRow<M>[]): Promise<number> {
   if (rows.length === 0) return 0;
+  const { head, values } = statementOf(model, rows);
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / values[0]!.length));
+  let inserted = 0;
+  try {
+    for (let i = 0; i < values.length; i += perStatement) {
+      const tuples = values.slice(i, i + perStatement).map((v) => Prisma.sql`(${Prisma.join(v)})`);
+      inserted += await db.$executeRaw(Prisma.sql`${head}${Prisma.join(tuples)}`);
+    }
+  } catch (err) {
+    throw asModelError(err, model);
+  }
+  return inserted;
+}
+
+/**
+ * Prisma's `create` of one row (no relations) as one raw `INSERT … RETURNING *`: the stored row, with the same
+ * defaults as insertRows and Prisma's types (rowShape.ts), and the same errors as `create`.
+ */
+export async function insertRowReturning<M extends ModelName>(db: DbLike, model: M, row: InsertRow<M>): Promise<ModelRow<M>> {
+  const { head, values } = statementOf(model, [row]);
+  try {
+    const rows = await db.$queryRaw<Record<string, unknown>[]>(Prisma.sql`${head}(${Prisma.join(values[0]!)}) RETURNING *`);
+    return rowsOf(model, rows)[0]!;
+  } catch (err) {
+    throw asModelError(err, model);
+  }
+}
+
+/** The `INSERT INTO "<model>" (…) VALUES ` head and each row's values, every left-out column given its default. */
+function statementOf<M extends ModelName>(model: M, rows: readonly InsertRow<M>[]): { head: Prisma.Sql; values: Value[][] } {
   const d = defaultsOf(model);
   const now = new Date();
   const columns = new Set<string>(d.now);
@@ -108,18 +138,7 @@ export async function insertRows<M extends ModelName>(db: DbLike, model: M, rows
       throw new Error(`insertRows: ${model}.${c} has no value and no default`);
     }),
   );
-  const head = Prisma.raw(`INSERT INTO "${model}" (${names.map((c) => `"${c}"`).join(', ')}) VALUES `);
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / names.length));
-  let inserted = 0;
-  try {
-    for (let i = 0; i < values.length; i += perStatement) {
-      const tuples = values.slice(i, i + perStatement).map((v) => Prisma.sql`(${Prisma.join(v)})`);
-      inserted += await db.$executeRaw(Prisma.sql`${head}${Prisma.join(tuples)}`);
-    }
-  } catch (err) {
-    throw asModelError(err, model);
-  }
-  return inserted;
+  return { head: Prisma.raw(`INSERT INTO "${model}" (${names.map((c) => `"${c}"`).join(', ')}) VALUES `), values };
 }
 
 /** The codes a model query gives the driver's constraint and conflict errors, which a raw query reports as P2010. */

@@ -22,10 +22,14 @@ interface PrismaLike {
 export function busyMessageOf(err: unknown, transactionTimeoutMs: number): string | null {
   for (let e = err as PrismaLike | undefined, depth = 0; e && typeof e === 'object' && depth < 5; e = e.cause as PrismaLike, depth++) {
     if (e.code === 'REPO_LOCK_TIMEOUT' && e instanceof Error) return e.message;
-    const original = e.meta?.driverAdapterError?.cause?.originalCode;
+    const cause = e.meta?.driverAdapterError?.cause;
+    const original = cause?.originalCode;
+    // A raw statement's driver error (P2010) carries the cause a model query would have turned into P1008/P2034.
     const busy =
       (typeof e.code === 'string' && (PRISMA_CODES.has(e.code) || PG_CODES.has(e.code))) ||
-      (typeof original === 'string' && PG_CODES.has(original));
+      (typeof original === 'string' && (PG_CODES.has(original) || original.startsWith('SQLITE_BUSY'))) ||
+      cause?.kind === 'SocketTimeout' ||
+      cause?.kind === 'TransactionWriteConflict';
     if (busy) {
       return `the database is busy: the operation could not finish within DATABASE_TRANSACTION_TIMEOUT (${transactionTimeoutMs} ms) and was rolled back; retry`;
     }

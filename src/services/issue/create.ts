@@ -13,7 +13,9 @@ import { exclusiveScope } from '../label/color.ts';
 import { loadIssueView, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { findIssueTemplate } from './issueTemplates.ts';
-import { insertRows } from '../../db/insertRows.ts';
+import { insertRowReturning, insertRows } from '../../db/insertRows.ts';
+import { nextIssueIndex } from '../../db/issueIndex.ts';
+import { countNewIssue } from '../../db/repoIssueCounters.ts';
 import { readRows } from '../../db/readPath.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
@@ -44,6 +46,10 @@ const RETRIES = 8;
 function isTransient(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const code = 'code' in err ? String(err.code) : '';
+  // A statement that waited out its whole lock timeout (SQLite's busy timeout) is answered 503 now (services/busy.ts),
+  // not waited for again: a model query reports it as P1008, a raw statement as P2010 with the driver's cause.
+  const cause = (err as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } }).meta?.driverAdapterError?.cause;
+  if (code === 'P1008' || cause?.kind === 'SocketTimeout') return false;
   if (code === 'P2002' || code === 'P2034' || code === '40001' || code === '40P01') return true;
   const message = err instanceof Error ? err.message : '';
   return /deadlock|could not serialize|SQLITE_BUSY|database is locked|write ?conflict/i.test(message);
@@ -59,19 +65,6 @@ export async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
       await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 10 * attempt)));
     }
   }
-}
-
-/**
- * Allocates the next number of the repository (shared by issues and pull requests) inside `tx`: one atomic
- * upsert-increment whose row lock is held until commit, so numbers are gap-free (a rollback gives it back).
- */
-export async function allocateIssueIndex(tx: DbTx, repoId: number): Promise<number> {
-  const row = await tx.issueIndex.upsert({
-    where: { repoId },
-    create: { repoId, maxIndex: 1 },
-    update: { maxIndex: { increment: 1 } },
-  });
-  return row.maxIndex;
 }
 
 /** Recomputes a milestone's counters and completeness from its issues (Gitea UpdateMilestoneCounters). */
@@ -279,26 +272,21 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
   const usage = input.projects?.length ? await projectUsage(cx.db, repo) : null;
   const issue = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const index = await allocateIssueIndex(tx, repo.id);
+      const index = await nextIssueIndex(tx, repo.id);
       const now = new Date();
-      const row = await tx.issue.create({
-        data: {
-          repoId: repo.id,
-          index,
-          posterId: viewer.id,
-          title,
-          content: input.body ?? '',
-          ref: input.ref ?? '',
-          milestoneId: milestone?.id ?? null,
-          deadlineAt: writer && input.dueDate ? input.dueDate : null,
-          isClosed: closed,
-          closedAt: closed ? now : null,
-        },
+      const row = await insertRowReturning(tx, 'Issue', {
+        repoId: repo.id,
+        index,
+        posterId: viewer.id,
+        title,
+        content: input.body ?? '',
+        ref: input.ref ?? '',
+        milestoneId: milestone?.id ?? null,
+        deadlineAt: writer && input.dueDate ? input.dueDate : null,
+        isClosed: closed,
+        closedAt: closed ? now : null,
       });
-      await tx.repository.update({
-        where: { id: repo.id },
-        data: { numIssues: { increment: 1 }, ...(closed ? { numClosedIssues: { increment: 1 } } : {}) },
-      });
+      await countNewIssue(tx, repo.id, closed);
       const comments = await writeInitialRelations(tx, row.id, viewer.id, { labelIds, milestoneId: milestone?.id ?? null, assignees });
       if (closed) comments.push({ type: 'CLOSE', posterId: viewer.id, issueId: row.id });
       if (comments.length) await insertRows(tx, 'Comment', comments);

@@ -10,7 +10,6 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { deleteHiddenRef, fetchIntoHiddenRef, setHiddenRef } from '../repo/moveRefs.ts';
 import {
-  allocateIssueIndex,
   normalizeTitle,
   refreshMilestone,
   requireText,
@@ -25,6 +24,7 @@ import { computePullGitState, pullStateData, type PullGitState } from './stats.t
 import type { PullView } from './types.ts';
 import { withWipPrefix } from '../issue/wip.ts';
 import { insertRows } from '../../db/insertRows.ts';
+import { nextIssueIndex } from '../../db/issueIndex.ts';
 
 /** POST /repos/{o}/{r}/pulls (Gitea CreatePullRequestOption). */
 export interface CreatePullInput {
@@ -197,7 +197,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
     const pushContent = await pushCommentContent(baseGitDir, baseSha, headSide.sha, state.commitsAhead);
     const issue = await withRetry(() =>
       withTx(cx, async (tx, emit) => {
-        const index = await allocateIssueIndex(tx, repo.id);
+        const index = await nextIssueIndex(tx, repo.id);
         const row = await tx.issue.create({
           data: {
             repoId: repo.id,
