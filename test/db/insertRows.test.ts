@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRows } from '../../src/db/insertRows.ts';
+import { insertRowReturning, insertRows } from '../../src/db/insertRows.ts';
 import { isUniqueViolation } from '../../src/db/prismaErrors.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -95,5 +95,30 @@ describe.each(PROVIDERS)('insertRows (%s)', (provider) => {
     expect(isUniqueViolation(fromPrisma)).toBe(true);
     expect(isUniqueViolation(ours)).toBe(true);
     expect((ours as { meta: { modelName: string } }).meta.modelName).toBe('EmailAddress');
+  });
+  it('insertRowReturning stores and returns the row create does (defaults, timestamps, booleans), in one statement', async () => {
+    const data = {
+      repoId,
+      index: 900,
+      posterId: userId,
+      title: 'raw',
+      content: 'body',
+      isClosed: true,
+      closedAt: new Date(1_700_000_000_000),
+    };
+    const created = await t.db.issue.create({ data: { ...data, index: 901, title: 'prisma' } });
+    const before = t.queries.length;
+    const ours = await insertRowReturning(t.db, 'Issue', data);
+    expect(t.queries.length - before).toBe(1);
+    const read = await t.db.issue.findUniqueOrThrow({ where: { id: ours.id } });
+    // What it returns is what a read gives (Prisma's types), and it differs from create's row only where the input did.
+    expect(ours).toEqual(read);
+    const { id: _a, index: _b, title: _c, createdAt: c1, updatedAt: u1, ...rest } = ours;
+    const { id: _d, index: _e, title: _f, createdAt: c2, updatedAt: u2, ...restPrisma } = created;
+    expect(rest).toEqual(restPrisma);
+    expect([c1, u1, c2, u2].every((d) => d instanceof Date)).toBe(true);
+    expect(withoutIds(await stored('Issue', `"id" = ${ours.id}`)).map((r) => ({ ...r, index: 0, title: '' }))).toEqual(
+      withoutIds(await stored('Issue', `"id" = ${created.id}`)).map((r) => ({ ...r, index: 0, title: '' })),
+    );
   });
 });
