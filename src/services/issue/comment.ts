@@ -2,6 +2,8 @@ import { scopeAllows } from '../../auth/scope.ts';
 import { usersByIds } from '../../loaders/usersByIds.ts';
 import type { DbLike, Models } from '../../db/client.ts';
 import { readRows } from '../../db/readPath.ts';
+import { countNewComment } from '../../db/counters.ts';
+import { insertRowReturning } from '../../db/insertRows.ts';
 import { isDbId } from '../dbId.ts';
 import {
   ConflictError,
@@ -224,8 +226,8 @@ export async function createComment(cx: ServiceContext, ref: RepoRef, index: num
   }
   await requireNotBlocked(cx, access, issue);
   const { comment, updated } = await withTx(cx, async (tx, emit) => {
-    const comment = await tx.comment.create({ data: { type: 'COMMENT', posterId: viewer.id, issueId: issue.id, content } });
-    const updated = await tx.issue.update({ where: { id: issue.id }, data: { numComments: { increment: 1 } } });
+    const comment = await insertRowReturning(tx, 'Comment', { type: 'COMMENT', posterId: viewer.id, issueId: issue.id, content });
+    const updated = await countNewComment(tx, issue.id);
     emit({
       type: 'comment.created',
       commentId: comment.id,

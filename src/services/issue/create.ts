@@ -15,7 +15,7 @@ import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { findIssueTemplate } from './issueTemplates.ts';
 import { insertRowReturning, insertRows } from '../../db/insertRows.ts';
 import { nextIssueIndex } from '../../db/issueIndex.ts';
-import { countNewIssue } from '../../db/repoIssueCounters.ts';
+import { countNewIssue } from '../../db/counters.ts';
 import { readRows } from '../../db/readPath.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */

@@ -1,8 +1,10 @@
 // The durable follow-ups of references: an in-transaction subscriber writes a job row with the change, the job
 // scans the text (Gitea does it inside the change's transaction; here it runs right after, and survives a crash).
 import { z } from 'zod';
+import { readRows } from '../../db/readPath.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
 import { defineHandler, jobKind, type JobHandler } from '../../jobs/jobKind.ts';
+import { usersByIds } from '../../loaders/usersByIds.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import type { TxSubscriber } from '../../notify/notifier.ts';
 import { createSystemContext, type AppDeps } from '../context.ts';
@@ -71,18 +73,18 @@ export function xrefJobHandler(deps: AppDeps): JobHandler<XrefPayload> {
     const cx = createSystemContext(deps);
     switch (payload.source) {
       case 'issue': {
-        const issue = await cx.db.issue.findUnique({ where: { id: payload.issueId } });
+        const [issue] = await readRows(cx.db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [payload.issueId]);
         // A new text that names no issue adds nothing and has no references of its own to replace (a later edit
         // that removes references made by an earlier run of this job has a job of its own, which replaces them).
         if (!issue || (payload.created && !namesReferences(cx.config.rootUrl, issue.title, issue.content))) return;
-        const doer = await cx.db.user.findUnique({ where: { id: payload.actorId } });
+        const [doer] = await usersByIds(cx.db, [payload.actorId]);
         if (doer) await addIssueCrossReferences(cx, issue, doer, true);
         return;
       }
       case 'comment': {
-        const comment = await cx.db.comment.findUnique({ where: { id: payload.commentId } });
+        const [comment] = await readRows(cx.db, 'Comment', 'SELECT * FROM "Comment" WHERE "id" = ?', [payload.commentId]);
         if (!comment || (payload.created && !namesReferences(cx.config.rootUrl, '', comment.content))) return;
-        const doer = await cx.db.user.findUnique({ where: { id: payload.actorId } });
+        const [doer] = await usersByIds(cx.db, [payload.actorId]);
         if (doer) await addCommentCrossReferences(cx, comment, doer, true);
         return;
       }
