@@ -1,7 +1,7 @@
 import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { isWorkInProgress } from './wip.ts';
 import type { DbTx, Models } from '../../db/client.ts';
-import { ConflictError, PreconditionFailedError, ValidationError } from '../../errors.ts';
+import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
@@ -12,6 +12,7 @@ import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, loadIssueView, requirePosterOrWriter, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { insertRows } from '../../db/insertRows.ts';
+import { readRows } from '../../db/readPath.ts';
 
 /** PATCH /repos/{o}/{r}/issues/{index} (Gitea EditIssueOption); absent fields do not change. */
 export interface EditIssueInput {
@@ -211,7 +212,7 @@ export async function editIssue(
   if (opts.check) await opts.check(found, writer);
   const updated = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const issue = await tx.issue.findUniqueOrThrow({ where: { id: found.id } });
+      const issue = await issueRow(tx, found.id);
       if (input.body !== undefined && input.contentVersion !== undefined) {
         // A conditional no-op write: it takes the row lock, so of two edits made from the same version only the first passes.
         const { count } = await tx.issue.updateMany({
@@ -277,10 +278,17 @@ export async function editIssue(
         );
       }
       emitChange(emit, issue, viewer.id, c);
-      return tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
+      return issueRow(tx, issue.id);
     }),
   );
   return loadIssueView(cx.db, updated);
+}
+
+/** An issue's row as the transaction sees it (raw: a Prisma findUnique cost more than its statement). */
+async function issueRow(tx: DbTx, id: number): Promise<Models.Issue> {
+  const [row] = await readRows(tx, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [id]);
+  if (!row) throw new NotFoundError('issue not found', { issueId: id });
+  return row;
 }
 
 /**
