@@ -10,8 +10,11 @@ import { requireIssueWriter, type IssueTarget } from './assignee.ts';
 import { keepLastOfEachScope, withRetry } from './create.ts';
 import { findIssueByIndex, type IssueLabelView } from './issue.ts';
 import { insertRows } from '../../db/insertRows.ts';
+import { readRows } from '../../db/readPath.ts';
+import { columnsOf } from '../../db/rowShape.ts';
+import { usableLabelsById, usableLabelsByName, type UsableLabel } from '../label/usableLabels.ts';
 
-type Label = Pick<Models.Label, 'id' | 'name' | 'exclusive'>;
+type Label = UsableLabel;
 
 /** An issue (as it was before the change) and its labels after it. */
 export interface LabeledIssue {
@@ -41,36 +44,41 @@ export function parseLabelRefs(values: readonly unknown[] | null | undefined): L
   return names.length ? { names } : { ids };
 }
 
-/** Where a label may be used on issues of `repo`: the repository's own, or its organization's (Gitea's validity rule). */
-function usableOn(repo: Pick<Models.Repository, 'id' | 'ownerId'>): Models.Prisma.LabelWhereInput {
-  return { OR: [{ repoId: repo.id }, { orgId: repo.ownerId }] };
-}
-
 /**
  * The labels `refs` names that are usable on the repository, in the order given; unknown, foreign and
  * duplicate ones are dropped silently, as Gitea does.
  */
 async function resolveLabels(db: DbLike, repo: Models.Repository, refs: LabelRefs): Promise<Label[]> {
-  const select = { id: true, name: true, exclusive: true } as const;
   if ('names' in refs) {
     const names = [...new Set(refs.names)];
-    if (!names.length) return [];
-    const rows = await db.label.findMany({ where: { name: { in: names }, ...usableOn(repo) }, select, orderBy: { id: 'asc' } });
+    const rows = await usableLabelsByName(db, repo, names);
     return names.flatMap((n) => rows.filter((r) => r.name === n));
   }
   const ids = [...new Set(refs.ids.filter((id) => id > 0 && id <= MAX_ID))];
-  if (!ids.length) return [];
-  const rows = await db.label.findMany({ where: { id: { in: ids }, ...usableOn(repo) }, select });
+  const rows = await usableLabelsById(db, repo, ids);
   return ids.flatMap((id) => rows.filter((r) => r.id === id));
 }
 
-/** An issue's labels with what their URLs need, by name then id (Gitea GetLabelsByIssueID). */
+type LabelOwnerRow = Models.Label & { orgName: string | null; repoOwnerName: string | null; repoName: string | null };
+
+/** An issue's labels with what their URLs need, by name then id (Gitea GetLabelsByIssueID): one statement. */
 export async function loadIssueLabels(db: DbLike, issueId: number): Promise<IssueLabelView[]> {
-  const rows = await db.issueLabel.findMany({
-    where: { issueId },
-    include: { label: { include: { org: { select: { name: true } }, repo: { select: { ownerName: true, name: true } } } } },
-  });
-  return rows.map((r) => r.label).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  const rows = await readRows<'Label', LabelOwnerRow>(
+    db,
+    'Label',
+    `SELECT ${columnsOf('Label', 'l')}, o."name" AS "orgName", r."ownerName" AS "repoOwnerName", r."name" AS "repoName"
+     FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId"
+     LEFT JOIN "User" o ON o."id" = l."orgId" LEFT JOIN "Repository" r ON r."id" = l."repoId"
+     WHERE il."issueId" = ?`,
+    [issueId],
+  );
+  return rows
+    .map(({ orgName, repoOwnerName, repoName, ...label }): IssueLabelView => ({
+      ...label,
+      org: orgName === null ? null : { name: orgName },
+      repo: repoOwnerName === null || repoName === null ? null : { ownerName: repoOwnerName, name: repoName },
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 }
 
 /**
@@ -82,12 +90,12 @@ async function applyLabels(cx: ServiceContext, issue: Models.Issue, next: (curre
   const viewer = requireViewer(cx);
   await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const current = (
-        await tx.issueLabel.findMany({
-          where: { issueId: issue.id },
-          select: { label: { select: { id: true, name: true, exclusive: true } } },
-        })
-      ).map((r) => r.label);
+      const current = await readRows<'Label', Label>(
+        tx,
+        'Label',
+        'SELECT l."id", l."name", l."exclusive" FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" = ?',
+        [issue.id],
+      );
       const want = new Set(next(current).map((l) => l.id));
       const have = new Set(current.map((l) => l.id));
       const removed = [...have].filter((id) => !want.has(id));
@@ -185,9 +193,7 @@ export async function removeIssueLabels(cx: ServiceContext, target: IssueTarget,
   const { access, issue } = await requireIssueWriter(cx, target);
   const ids = [...new Set(labelIds)];
   const valid = ids.filter((id) => id > 0 && id <= MAX_ID);
-  const found = valid.length
-    ? await cx.db.label.findMany({ where: { id: { in: valid }, ...usableOn(access.repo) }, select: { id: true } })
-    : [];
+  const found = await usableLabelsById(cx.db, access.repo, valid);
   const missing = ids.find((id) => !found.some((l) => l.id === id));
   if (missing !== undefined) throw new ValidationError(`label does not exist [label_id: ${missing}]`, { labelId: missing });
   const gone = new Set(ids);
