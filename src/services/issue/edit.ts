@@ -281,7 +281,7 @@ export async function editIssue(
       return issueRow(tx, issue.id);
     }),
   );
-  return loadIssueView(cx.db, updated);
+  return loadIssueView(cx.db, updated, [access.repo]);
 }
 
 /** An issue's row as the transaction sees it (raw: a Prisma findUnique cost more than its statement). */

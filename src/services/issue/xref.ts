@@ -9,6 +9,7 @@ import { setIssueStateBySystem } from './edit.ts';
 import { unitOf } from './issue.ts';
 import { findReferences, findReferencesMarkdown, type IssueReference, type RefAction } from './references.ts';
 import { insertRows } from '../../db/insertRows.ts';
+import { readRows } from '../../db/readPath.ts';
 
 type Issue = Models.Issue;
 
@@ -99,9 +100,13 @@ async function createCrossReferences(
   const refCommentId = source.comment?.id ?? null;
   await cx.db.$transaction(async (tx) => {
     if (removeOld) {
-      const active = await tx.comment.findMany({
-        where: { refIssueId: source.issue.id, refCommentId, refAction: { in: ['NONE', 'CLOSES', 'REOPENS'] }, type },
-      });
+      const byComment = refCommentId === null ? '"refCommentId" IS NULL' : '"refCommentId" = ?';
+      const active = await readRows<'Comment', Pick<Models.Comment, 'id' | 'issueId' | 'refAction'>>(
+        tx,
+        'Comment',
+        `SELECT "id", "issueId", "refAction" FROM "Comment" WHERE "refIssueId" = ? AND ${byComment} AND "refAction" IN (?) AND "type" = ?`,
+        [source.issue.id, ...(refCommentId === null ? [] : [refCommentId]), ['NONE', 'CLOSES', 'REOPENS'], type],
+      );
       const neuter: number[] = [];
       for (const c of active) {
         const i = xrefs.findIndex((x) => x.issue.id === c.issueId && x.action === c.refAction);
