@@ -8,6 +8,14 @@ export type Credentials =
 /** Query parameters that carry an access token (Gitea's deprecated forms). */
 export const TOKEN_QUERY_PARAMS = ['token', 'access_token'] as const;
 
+/** The query parameters of a request target (`/path?a=b`), without parsing the rest of it as a URL. */
+export function queryOf(target: string): URLSearchParams {
+  const start = target.indexOf('?');
+  if (start < 0) return new URLSearchParams();
+  const end = target.indexOf('#', start);
+  return new URLSearchParams(target.slice(start + 1, end < 0 ? undefined : end));
+}
+
 /**
  * Reads credentials the way Gitea does: `?token=` / `?access_token=` first, then the Authorization
  * header (`token <t>`, `bearer <t>` case-insensitive, or Basic).

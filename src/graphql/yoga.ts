@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { parseCredentials } from '../auth/credentials.ts';
+import { parseCredentials, queryOf } from '../auth/credentials.ts';
 import { resolveViewer } from '../auth/resolveViewer.ts';
 import { isDomainError } from '../errors.ts';
 import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/busy.ts';
@@ -72,9 +72,9 @@ export async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
       useGithubErrorTypes(),
     ],
     context: async ({ req }) => {
-      const url = new URL(req.url, 'http://x');
-      const sudo = url.searchParams.get('sudo') || headerValue(req.headers.sudo);
-      const resolved = await resolveViewer(deps, parseCredentials(req.headers.authorization, url.searchParams), { clientIp: req.ip, sudo });
+      const query = queryOf(req.url);
+      const sudo = query.get('sudo') || headerValue(req.headers.sudo);
+      const resolved = await resolveViewer(deps, parseCredentials(req.headers.authorization, query), { clientIp: req.ip, sudo });
       if (!resolved.ok) {
         const { status } = resolved;
         const code = status === 429 ? 'RATE_LIMITED' : status === 401 ? 'UNAUTHENTICATED' : status === 404 ? 'NOT_FOUND' : 'FORBIDDEN';

@@ -25,23 +25,54 @@ export interface Loaders {
   pathRepo: { key: string; repo: Models.Repository; perm: RepoPermission; facts?: RepoFacts } | null;
 }
 
-/** Creates a fresh set of loaders (one per request; never share across viewers or credentials). */
+/**
+ * Creates a fresh set of loaders (one per request; never share across viewers or credentials). Each loader is made
+ * on first use: most REST requests use one or two of them, and every request makes a set.
+ */
 export function createLoaders(db: Db, viewer: User | null, reach: ReachFacts = {}): Loaders {
-  const repoFacts = new Map<number, RepoFacts>();
-  return {
-    repoPermission: repoPermissionLoader(db, viewer, reach, repoFacts),
-    repoFacts,
-    pathRepo: null,
-    orgStanding: orgStandingLoader(db, viewer),
-    accessTokensByUser: new DataLoader(async (userIds: readonly number[]) => {
+  return new RequestLoaders(db, viewer, reach);
+}
+
+class RequestLoaders implements Loaders {
+  readonly repoFacts = new Map<number, RepoFacts>();
+  pathRepo: Loaders['pathRepo'] = null;
+  readonly #db: Db;
+  readonly #viewer: User | null;
+  readonly #reach: ReachFacts;
+  #repoPermission?: DataLoader<number, RepoPermission>;
+  #orgStanding?: DataLoader<number, OrgStanding>;
+  #accessTokensByUser?: DataLoader<number, Models.AccessToken[]>;
+  #userById?: DataLoader<number, User | null>;
+
+  constructor(db: Db, viewer: User | null, reach: ReachFacts) {
+    this.#db = db;
+    this.#viewer = viewer;
+    this.#reach = reach;
+  }
+
+  get repoPermission(): DataLoader<number, RepoPermission> {
+    return (this.#repoPermission ??= repoPermissionLoader(this.#db, this.#viewer, this.#reach, this.repoFacts));
+  }
+
+  get orgStanding(): DataLoader<number, OrgStanding> {
+    return (this.#orgStanding ??= orgStandingLoader(this.#db, this.#viewer));
+  }
+
+  get accessTokensByUser(): DataLoader<number, Models.AccessToken[]> {
+    const db = this.#db;
+    return (this.#accessTokensByUser ??= new DataLoader(async (userIds: readonly number[]) => {
       const rows = await db.accessToken.findMany({ where: { userId: { in: [...userIds] } }, orderBy: { id: 'desc' } });
       return userIds.map((id) => rows.filter((r) => r.userId === id));
-    }),
-    userById: new DataLoader(async (ids: readonly number[]) => {
+    }));
+  }
+
+  get userById(): DataLoader<number, User | null> {
+    const db = this.#db;
+    return (this.#userById ??= new DataLoader(async (ids: readonly number[]) => {
       // On the read path: posters, authors, assignees and reactors of a whole page ask here at once.
       const rows = await usersByIds(db, ids);
       const byId = new Map(rows.map((u) => [u.id, u]));
       return ids.map((id) => byId.get(id) ?? null);
-    }),
-  };
+    }));
+  }
 }

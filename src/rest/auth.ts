@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseCredentials } from '../auth/credentials.ts';
+import { parseCredentials, queryOf } from '../auth/credentials.ts';
 import { formatScope, scopeAllows } from '../auth/scope.ts';
 import { resolveViewer } from '../auth/resolveViewer.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
@@ -19,12 +19,12 @@ export function apiAuthHook(deps: AppDeps, swaggerUrl: string) {
     reply.code(status).send(withUrl ? { message, url: swaggerUrl } : { message });
 
   return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    const url = new URL(req.url, 'http://x');
-    const creds = parseCredentials(req.headers.authorization, url.searchParams);
+    const query = queryOf(req.url);
+    const creds = parseCredentials(req.headers.authorization, query);
     if (creds.kind === 'token' && creds.viaQuery) reply.header('X-Gitea-Warning', DEPRECATION_WARNING);
     const resolved = await resolveViewer(deps, creds, {
       clientIp: req.ip,
-      sudo: url.searchParams.get('sudo') || headerValue(req.headers.sudo),
+      sudo: query.get('sudo') || headerValue(req.headers.sudo),
     });
     if (!resolved.ok) {
       if (resolved.retryAfterSeconds) reply.header('Retry-After', String(resolved.retryAfterSeconds));
