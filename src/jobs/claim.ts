@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { Prisma } from '../generated/sqlite/client.ts';
+import { claimSqliteRows, type ClaimedRow } from '../db/jobRows.ts';
 import type { DbProvider } from '../db/migrate/engine.ts';
 
 /** A job this worker now holds (status RUNNING, lockedBy it, attempts already counted). */
@@ -41,7 +41,7 @@ RETURNING j."id", j."kind", j."payload", j."attempts", j."maxAttempts"`;
 
 async function claimPostgres(db: Db, input: ClaimInput): Promise<ClaimedJob[]> {
   const expired = new Date(input.now.getTime() - input.leaseMs);
-  const rows = await db.$queryRawUnsafe<ClaimedJob[]>(
+  const rows = await db.$queryRawUnsafe<ClaimedRow[]>(
     PG_CLAIM,
     input.workerId,
     input.now.toISOString(),
@@ -51,27 +51,14 @@ async function claimPostgres(db: Db, input: ClaimInput): Promise<ClaimedJob[]> {
   return claimedRows(rows);
 }
 
-/**
- * SQLite has one writer at a time, so one statement that picks the runnable rows and marks them ours is atomic
- * against every other claim, in this process or another on the same file: no row is handed out twice.
- */
+/** SQLite: one UPDATE … RETURNING (src/db/jobRows.ts). */
 async function claimSqlite(db: Db, input: ClaimInput): Promise<ClaimedJob[]> {
   const expired = new Date(input.now.getTime() - input.leaseMs);
-  const rows = await db.$queryRaw<ClaimedJob[]>(Prisma.sql`
-    UPDATE "Job" SET "status" = 'RUNNING', "lockedBy" = ${input.workerId}, "lockedAt" = ${input.now},
-      "attempts" = "attempts" + 1, "updatedAt" = ${input.now}
-    WHERE "id" IN (
-      SELECT "id" FROM "Job"
-      WHERE ("status" = 'PENDING' AND "runAt" <= ${input.now}) OR ("status" = 'RUNNING' AND "lockedAt" < ${expired})
-      ORDER BY "runAt", "id"
-      LIMIT ${input.limit}
-    )
-    RETURNING "id", "kind", "payload", "attempts", "maxAttempts"`);
-  return claimedRows(rows);
+  return claimedRows(await claimSqliteRows(db, input.workerId, input.now, expired, input.limit));
 }
 
 /** The claimed rows in id order, their integers as numbers (PostgreSQL's driver may give bigints). */
-function claimedRows(rows: ClaimedJob[]): ClaimedJob[] {
+function claimedRows(rows: readonly ClaimedRow[]): ClaimedJob[] {
   return rows
     .map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts) }))
     .sort((a, b) => a.id - b.id);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db, DbTx } from '../db/client.ts';
+import { checkpointJob, finishJob } from '../db/jobRows.ts';
 import type { DbProvider } from '../db/migrate/engine.ts';
 import { claimJobs, type ClaimedJob } from './claim.ts';
-import { checkpointJob, finishJob } from './jobRows.ts';
 import { onJobsEnqueued } from './enqueue.ts';
 import { LeaseLostError, PermanentJobError, type JobHandler, type JobKind, type JobRun } from './jobKind.ts';
 import type { JobsOptions } from './settings.ts';
