@@ -10,7 +10,7 @@ import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { exclusiveScope } from '../label/color.ts';
-import { usableLabelsById } from '../label/usableLabels.ts';
+import { usableLabels } from '../label/usableLabels.ts';
 import { loadIssueView, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { findIssueTemplate } from './issueTemplates.ts';
@@ -179,7 +179,7 @@ export function keepLastOfEachScope<T extends { name: string; exclusive: boolean
 export async function usableLabelIds(cx: ServiceContext, repo: Models.Repository, ids: readonly number[]): Promise<number[]> {
   const wanted = [...new Set(ids.filter(Number.isSafeInteger))];
   if (!wanted.length) return [];
-  const rows = await usableLabelsById(cx.db, repo, wanted);
+  const rows = await usableLabels(cx.db, repo, 'id', wanted);
   const inOrder = wanted.flatMap((id) => rows.filter((r) => r.id === id));
   return keepLastOfEachScope(inOrder).map((r) => r.id);
 }

@@ -12,7 +12,7 @@ import { findIssueByIndex, type IssueLabelView } from './issue.ts';
 import { insertRows } from '../../db/insertRows.ts';
 import { readRows } from '../../db/readPath.ts';
 import { columnsOf } from '../../db/rowShape.ts';
-import { usableLabelsById, usableLabelsByName, type UsableLabel } from '../label/usableLabels.ts';
+import { usableLabels, type UsableLabel } from '../label/usableLabels.ts';
 
 type Label = UsableLabel;
 
@@ -51,11 +51,11 @@ export function parseLabelRefs(values: readonly unknown[] | null | undefined): L
 async function resolveLabels(db: DbLike, repo: Models.Repository, refs: LabelRefs): Promise<Label[]> {
   if ('names' in refs) {
     const names = [...new Set(refs.names)];
-    const rows = await usableLabelsByName(db, repo, names);
+    const rows = await usableLabels(db, repo, 'name', names);
     return names.flatMap((n) => rows.filter((r) => r.name === n));
   }
   const ids = [...new Set(refs.ids.filter((id) => id > 0 && id <= MAX_ID))];
-  const rows = await usableLabelsById(db, repo, ids);
+  const rows = await usableLabels(db, repo, 'id', ids);
   return ids.flatMap((id) => rows.filter((r) => r.id === id));
 }
 
@@ -193,7 +193,7 @@ export async function removeIssueLabels(cx: ServiceContext, target: IssueTarget,
   const { access, issue } = await requireIssueWriter(cx, target);
   const ids = [...new Set(labelIds)];
   const valid = ids.filter((id) => id > 0 && id <= MAX_ID);
-  const found = await usableLabelsById(cx.db, access.repo, valid);
+  const found = await usableLabels(cx.db, access.repo, 'id', valid);
   const missing = ids.find((id) => !found.some((l) => l.id === id));
   if (missing !== undefined) throw new ValidationError(`label does not exist [label_id: ${missing}]`, { labelId: missing });
   const gone = new Set(ids);
