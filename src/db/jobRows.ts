@@ -1,6 +1,6 @@
-// The job worker's writes that every job makes (src/jobs/worker.ts, claim.ts), as raw statements: a job's checkpoint and its finish ran as
-// Prisma `updateMany`s, whose client-side work (argument validation, the query plan, result mapping) cost more than
-// the statement itself, twice or three times for every job (bench/writes.ts: an issue creation causes three jobs).
+// The job worker's writes that every job makes (src/jobs/worker.ts, claim.ts), as raw statements: a job's claim,
+// checkpoint and finish ran as Prisma `updateMany`s, whose client-side work (argument validation, the query plan,
+// result mapping) cost more than the statement itself, for every job (an issue creation causes three).
 import { Prisma } from '../generated/sqlite/client.ts';
 import type { Db, DbLike } from './client.ts';
 
