@@ -12,6 +12,7 @@ import { usersByIds } from '../../loaders/usersByIds.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import type { TxSubscriber } from '../../notify/notifier.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
+import { issueById } from '../issue/issue.ts';
 import { startRunsForEvent } from './createRuns.ts';
 import { pullRequestMatches, typesMatch } from './filters.ts';
 
@@ -61,7 +62,7 @@ const repoPayload = (repo: Models.Repository) => ({
 });
 
 async function issueEvent(cx: ServiceContext, p: TriggerPayload, sender: Record<string, unknown>): Promise<void> {
-  const [issue] = await readRows(cx.db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [p.id]);
+  const issue = await issueById(cx.db, p.id);
   if (!issue) return;
   const [[repo], [pull]] = await Promise.all([
     readRows(cx.db, 'Repository', 'SELECT * FROM "Repository" WHERE "id" = ?', [issue.repoId]),

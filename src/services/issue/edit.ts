@@ -9,10 +9,9 @@ import { withTx, type ServiceContext } from '../context.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { normalizeTitle, refreshMilestone, requireText, resolveAssignees, usableLabelIds, withRetry } from './create.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
-import { findIssueByIndex, loadIssueView, requirePosterOrWriter, type IssueView } from './issue.ts';
+import { findIssueByIndex, issueById, loadIssueView, requirePosterOrWriter, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { insertRows } from '../../db/insertRows.ts';
-import { readRows } from '../../db/readPath.ts';
 
 /** PATCH /repos/{o}/{r}/issues/{index} (Gitea EditIssueOption); absent fields do not change. */
 export interface EditIssueInput {
@@ -286,7 +285,7 @@ export async function editIssue(
 
 /** An issue's row as the transaction sees it (raw: a Prisma findUnique cost more than its statement). */
 async function issueRow(tx: DbTx, id: number): Promise<Models.Issue> {
-  const [row] = await readRows(tx, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [id]);
+  const row = await issueById(tx, id);
   if (!row) throw new NotFoundError('issue not found', { issueId: id });
   return row;
 }

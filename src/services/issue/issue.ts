@@ -36,6 +36,12 @@ export function canWriteIssue(access: RepoAccess, issue: Pick<Models.Issue, 'isP
   return canWrite(access.perm, unitOf(issue));
 }
 
+/** An issue's row by id, or undefined: on the read path, or as the transaction `db` sees it. */
+export async function issueById(db: DbLike, id: number): Promise<Models.Issue | undefined> {
+  const [row] = await readRows(db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [id]);
+  return row;
+}
+
 /**
  * The issue (or pull request) numbered `index` in the repository, if its unit is readable.
  * @throws NotFoundError

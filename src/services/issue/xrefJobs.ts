@@ -8,6 +8,7 @@ import { usersByIds } from '../../loaders/usersByIds.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import type { TxSubscriber } from '../../notify/notifier.ts';
 import { createSystemContext, type AppDeps } from '../context.ts';
+import { issueById } from './issue.ts';
 import {
   addCommentCrossReferences,
   addIssueCrossReferences,
@@ -73,7 +74,7 @@ export function xrefJobHandler(deps: AppDeps): JobHandler<XrefPayload> {
     const cx = createSystemContext(deps);
     switch (payload.source) {
       case 'issue': {
-        const [issue] = await readRows(cx.db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [payload.issueId]);
+        const issue = await issueById(cx.db, payload.issueId);
         // A new text that names no issue adds nothing and has no references of its own to replace (a later edit
         // that removes references made by an earlier run of this job has a job of its own, which replaces them).
         if (!issue || (payload.created && !namesReferences(cx.config.rootUrl, issue.title, issue.content))) return;

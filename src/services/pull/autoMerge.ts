@@ -1,4 +1,5 @@
 import type { DbTx, Models } from '../../db/client.ts';
+import { countNewComment } from '../../db/counters.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
 import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
 import { isDomainError, NotFoundError, PermissionDeniedError, ConflictError } from '../../errors.ts';
@@ -43,7 +44,7 @@ export async function scheduleAutoMerge(cx: ServiceContext, rows: PullRows, doer
       },
     });
     await tx.comment.create({ data: { type: 'PR_SCHEDULED_TO_AUTO_MERGE', posterId: doer.id, issueId: rows.issue.id } });
-    await tx.issue.update({ where: { id: rows.issue.id }, data: { numComments: { increment: 1 } } });
+    await countNewComment(tx, rows.issue.id);
     await enqueue(tx, PULL_CHECKS_CHANGED, { repoId: rows.pull.baseRepoId, pullId: rows.pull.id });
   });
 }
@@ -65,7 +66,7 @@ export async function cancelAutoMerge(cx: ServiceContext, ref: RepoRef, index: n
     const gone = await tx.pullAutoMerge.deleteMany({ where: { id: scheduled.id } });
     if (!gone.count) return;
     await tx.comment.create({ data: { type: 'PR_UNSCHEDULED_TO_AUTO_MERGE', posterId: viewer.id, issueId: rows.issue.id } });
-    await tx.issue.update({ where: { id: rows.issue.id }, data: { numComments: { increment: 1 } } });
+    await countNewComment(tx, rows.issue.id);
   });
 }
 

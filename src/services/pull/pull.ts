@@ -8,7 +8,7 @@ import { canRead, isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireRepo, requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { loadIssueViews } from '../issue/issue.ts';
+import { issueById, loadIssueViews } from '../issue/issue.ts';
 import { TEAM_INCLUDE } from '../access/teamAccess.ts';
 import { loadApiRepoRows, withPermissions } from '../repo/repoRows.ts';
 import { refreshStaleStats } from './stats.ts';
@@ -51,7 +51,7 @@ export async function findPullByIndex(cx: ServiceContext, access: RepoAccess, in
   const sql = 'SELECT * FROM "PullRequest" WHERE "baseRepoId" = ? AND "index" = ?';
   const pull =
     Number.isSafeInteger(index) && index > 0 ? (await readRows(cx.db, 'PullRequest', sql, [access.repo.id, index]))[0] : undefined;
-  const issue = pull && (await readRows(cx.db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [pull.issueId]))[0];
+  const issue = pull && (await issueById(cx.db, pull.issueId));
   if (!pull || !issue) {
     throw new NotFoundError(
       `pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`,

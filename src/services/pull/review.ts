@@ -23,6 +23,7 @@ import {
 } from './reviewView.ts';
 import type { PullRows } from './types.ts';
 import { insertRows } from '../../db/insertRows.ts';
+import { countNewComment } from '../../db/counters.ts';
 
 type ReviewType = Models.ReviewType;
 
@@ -135,7 +136,7 @@ async function finishReview(tx: DbTx, emit: (e: DomainEvent) => void, pending: M
   const comment = await tx.comment.create({
     data: { type: 'REVIEW', posterId: f.viewer.id, issueId: issue.id, reviewId: review.id, content: f.body },
   });
-  await tx.issue.update({ where: { id: issue.id }, data: { numComments: { increment: 1 } } });
+  await countNewComment(tx, issue.id);
   if (isVerdict(f.type)) {
     await tx.review.deleteMany({
       where: { issueId: issue.id, type: 'REQUEST', reviewerTeam: { members: { some: { userId: f.viewer.id } } } },

@@ -2,6 +2,7 @@
 // ResolvePullReviewComment, UnresolvePullReviewComment, CreatePullReviewCommentReply; models/issues
 // CanMarkConversation, MarkConversation; services/pull CreateCodeComment with a reply review).
 import type { Models } from '../../db/client.ts';
+import { countNewComment } from '../../db/counters.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { canWrite } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
@@ -123,7 +124,7 @@ export async function replyToReviewComment(
         include: { poster: true, resolveDoer: true },
       });
       if (review.type !== 'PENDING') {
-        await tx.issue.update({ where: { id: rows.issue.id }, data: { numComments: { increment: 1 } } });
+        await countNewComment(tx, rows.issue.id);
         emit({
           type: 'comment.created',
           commentId: reply.id,
