@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { pgModule } from '../lazyPackage.ts';
 import type { DbLike, QueryEvent } from './client.ts';
@@ -103,11 +104,10 @@ function rowBuilder(stmt: Database.Statement): RawStatement['build'] {
 function sqliteReadPath(url: string, onQuery: (e: QueryEvent) => void): ReadPath {
   const file = url.startsWith('file://') ? fileURLToPath(url) : url.replace(/^file:/, '').replace(/\?.*$/, '');
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
-  const statements = new Map<string, RawStatement>();
+  const statements = new LRUCache<string, RawStatement>({ max: MAX_STATEMENTS });
   const prepared = (sql: string): RawStatement => {
     let entry = statements.get(sql);
     if (!entry) {
-      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value as string);
       const stmt = db.prepare(sql).raw(true);
       entry = { stmt, build: rowBuilder(stmt) };
       statements.set(sql, entry);

@@ -1,6 +1,7 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 
 // @prisma/adapter-better-sqlite3 7.10 prepares every statement again on every call (`client.prepare(sql).bind(args)`,
 // reference/performance.md §1.3): 5–8% of a request's CPU, and most of the cost of a long statement. This keeps the
@@ -56,16 +57,13 @@ function bound(entry: Entry, args: Args, onRun: () => void): BoundStatement {
 function cacheStatements(db: Database.Database): void {
   // The prototype's prepare, looked up at each miss (not captured), is the one the adapter would have called.
   const prepare = (sql: string): Database.Statement => Database.prototype.prepare.call(db, sql);
-  const cache = new Map<string, Entry>();
+  const cache = new LRUCache<string, Entry>({ max: CACHE_SIZE });
   const cached = (sql: string): Entry => {
     let entry = cache.get(sql);
-    if (entry) {
-      cache.delete(sql);
-    } else {
+    if (!entry) {
       entry = { stmt: prepare(sql), columns: null };
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, entry);
     }
-    cache.set(sql, entry);
     return entry;
   };
   /** After DDL, every statement is prepared again (and asked its columns again). */

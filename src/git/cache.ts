@@ -1,26 +1,22 @@
+import { LRUCache } from 'lru-cache';
+
 /** isomorphic-git's cache object (opaque; it memoizes parsed pack indexes). */
 export type GitCache = Record<string, unknown>;
 
-const MAX_REPOS = 64;
-const caches = new Map<string, GitCache>();
-
 /**
- * The shared isomorphic-git `cache` of one repository (an LRU over repositories): without it every
- * packed read reloads the pack index. Packs only grow or get replaced by gc, so entries stay valid
- * until `forgetGitCache` (called after a push).
+ * The shared isomorphic-git `cache` of the 64 repositories read most recently: without it every packed read reloads
+ * the pack index. Packs only grow or get replaced by gc, so entries stay valid until `forgetGitCache` (called after
+ * a push).
  */
+const caches = new LRUCache<string, GitCache>({ max: 64 });
+
+/** The shared isomorphic-git `cache` of one repository. */
 export function gitCache(gitDir: string): GitCache {
   let cache = caches.get(gitDir);
-  if (cache) {
-    caches.delete(gitDir);
-  } else {
+  if (!cache) {
     cache = {};
-    if (caches.size >= MAX_REPOS) {
-      const oldest = caches.keys().next().value;
-      if (oldest !== undefined) caches.delete(oldest);
-    }
+    caches.set(gitDir, cache);
   }
-  caches.set(gitDir, cache);
   return cache;
 }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { readObject } from './readObject.ts';
 import { readTreeDirs } from './readTreePath.ts';
 import { GitCommandError, runGit } from './run.ts';
@@ -11,28 +12,23 @@ type WorkflowFile = { name: string; path: string; content: string };
 /**
  * Workflow files of recent commits, by repository and commit (a commit's tree never changes): every issue event
  * of a repository asks for those of its default branch's head to match `on: issues` (actions.trigger), and most
- * repositories have none. Least recently used go first.
+ * repositories have none. Bounded by commits and by the files' size (a commit whose files alone exceed it is read
+ * each time, not kept); least recently used go first. A read in flight is shared; a failed one (a missing commit, a
+ * repository being moved) is not kept.
  */
-const recent = new Map<string, Promise<readonly WorkflowFile[]>>();
-const RECENT_COMMITS = 128;
+const recent = new LRUCache<string, readonly WorkflowFile[], { gitDir: string; commit: string }>({
+  max: 128,
+  maxSize: 4 * 1024 * 1024,
+  sizeCalculation: (files) => files.reduce((n, f) => n + f.path.length + f.content.length, 1),
+  fetchMethod: (_key, _stale, { context }) => readFiles(context.gitDir, context.commit),
+});
 
 /**
  * The `*.yml` / `*.yaml` files of the first existing workflow directory at `commit`: file name, path and content.
  * Read once per repository and commit while it is among the recent ones; the array is shared, not to be changed.
  */
-export function readWorkflowFiles(gitDir: string, commit: string): Promise<readonly WorkflowFile[]> {
-  const key = `${gitDir}\0${commit}`;
-  let files = recent.get(key);
-  if (files) {
-    recent.delete(key);
-  } else {
-    files = readFiles(gitDir, commit);
-    // A failed read (a missing commit, a repository being moved) is not kept.
-    files.catch(() => recent.get(key) === files && recent.delete(key));
-    if (recent.size >= RECENT_COMMITS) recent.delete(recent.keys().next().value!);
-  }
-  recent.set(key, files);
-  return files;
+export async function readWorkflowFiles(gitDir: string, commit: string): Promise<readonly WorkflowFile[]> {
+  return (await recent.fetch(`${gitDir}\0${commit}`, { context: { gitDir, commit } })) ?? [];
 }
 
 async function readFiles(gitDir: string, commit: string): Promise<WorkflowFile[]> {

@@ -3,36 +3,22 @@
 // named by a digest of their armored material, never by a row id (several databases may share the process).
 // SSH signatures are kept the same way, per (object, SSH key line).
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type * as openpgp from 'openpgp';
 import { readStoredKey, verifyDetached, type DetachedSignature, type KeyId } from './openpgpKey.ts';
 import { verifySshSignature, type SshSignature } from './sshSignature.ts';
 
-const MAX_RESULTS = 10_000;
-const MAX_KEYS = 500;
-const results = new Map<string, KeyId | null>();
-const keys = new Map<string, Promise<openpgp.PublicKey>>();
-
-function remember<V>(map: Map<string, V>, max: number, k: string, v: V): V {
-  map.delete(k);
-  map.set(k, v);
-  if (map.size > max) {
-    const oldest = map.keys().next().value;
-    if (oldest !== undefined) map.delete(oldest);
-  }
-  return v;
-}
+/** Outcomes by (commit, key): the signing key's id, or null when that key did not make the signature. */
+const results = new LRUCache<string, { keyId: KeyId | null }>({ max: 10_000 });
+/** Parsed keys by the digest of their armored material; a failed parse is not kept. */
+const keys = new LRUCache<string, openpgp.PublicKey, string>({
+  max: 500,
+  fetchMethod: (_digest, _stale, { context }) => readStoredKey(context),
+});
 
 /** The digest naming an armored key. */
 export function keyDigest(armored: string): string {
   return createHash('sha256').update(armored).digest('hex');
-}
-
-function parsedKey(digest: string, armored: string): Promise<openpgp.PublicKey> {
-  const hit = keys.get(digest);
-  if (hit) return remember(keys, MAX_KEYS, digest, hit);
-  const loading = readStoredKey(armored);
-  loading.catch(() => keys.delete(digest));
-  return remember(keys, MAX_KEYS, digest, loading);
 }
 
 /**
@@ -42,16 +28,20 @@ function parsedKey(digest: string, armored: string): Promise<openpgp.PublicKey> 
 export async function signingKeyOf(sha: string, armored: string, payload: Buffer, sig: DetachedSignature): Promise<KeyId | null> {
   const digest = keyDigest(armored);
   const k = `${sha}:${digest}`;
-  if (results.has(k)) return remember(results, MAX_RESULTS, k, results.get(k) ?? null);
-  const key = await parsedKey(digest, armored).catch(() => null);
-  const found = key ? await verifyDetached(key, payload, sig) : null;
-  return remember(results, MAX_RESULTS, k, found);
+  const known = results.get(k);
+  if (known) return known.keyId;
+  const key = await keys.fetch(digest, { context: armored }).catch(() => undefined);
+  const keyId = key ? await verifyDetached(key, payload, sig) : null;
+  results.set(k, { keyId });
+  return keyId;
 }
 
 /** Whether the SSH key `keyLine` made the signature (namespace "git") of object `sha` over `payload`; remembered. */
 export function sshSignedBy(sha: string, keyLine: string, payload: Buffer, sig: SshSignature): boolean {
   const k = `ssh:${sha}:${keyDigest(keyLine)}`;
-  if (results.has(k)) return remember(results, MAX_RESULTS, k, results.get(k) ?? null) !== null;
+  const known = results.get(k);
+  if (known) return known.keyId !== null;
   const ok = verifySshSignature(sig, payload, keyLine, 'git');
-  return remember(results, MAX_RESULTS, k, ok ? 'ssh' : null) !== null;
+  results.set(k, { keyId: ok ? 'ssh' : null });
+  return ok;
 }
