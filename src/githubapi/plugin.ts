@@ -6,7 +6,7 @@ import { parseCredentials } from '../auth/credentials.ts';
 import { resolveViewer } from '../auth/resolveViewer.ts';
 import { scopeAllows } from '../auth/scope.ts';
 import { isDomainError } from '../errors.ts';
-import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/busy.ts';
+import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/dbErrors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
 import { githubErrorOf, sendGithubError } from './errors.ts';
 import type { GithubRouteConfig } from './routeConfig.ts';

@@ -6,7 +6,7 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import { parseCredentials, queryOf } from '../auth/credentials.ts';
 import { resolveViewer } from '../auth/resolveViewer.ts';
 import { isDomainError } from '../errors.ts';
-import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/busy.ts';
+import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/dbErrors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';

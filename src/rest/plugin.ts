@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/busy.ts';
+import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/dbErrors.ts';
 import { isDomainError, NotFoundError } from '../errors.ts';
 import { findRepoRedirect } from '../services/repo/redirect.ts';
 import { findUserRedirect } from '../services/user/redirect.ts';

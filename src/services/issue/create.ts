@@ -9,6 +9,7 @@ import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { withRetry } from '../dbErrors.ts';
 import { exclusiveScope } from '../label/color.ts';
 import { usableLabels } from '../label/usableLabels.ts';
 import { loadIssueView, type IssueView } from './issue.ts';
@@ -39,33 +40,6 @@ export interface CreateIssueInput {
    * labels (by name) and assignees join those given, for writers only as the rest.
    */
   template?: string;
-}
-
-const RETRIES = 8;
-
-/** Prisma/driver errors worth retrying the whole transaction for: unique races, serialization, deadlocks, busy SQLite. */
-function isTransient(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const code = 'code' in err ? String(err.code) : '';
-  // A statement that waited out its whole lock timeout (SQLite's busy timeout) is answered 503 now (services/busy.ts),
-  // not waited for again: a model query reports it as P1008, a raw statement as P2010 with the driver's cause.
-  const cause = (err as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } }).meta?.driverAdapterError?.cause;
-  if (code === 'P1008' || cause?.kind === 'SocketTimeout') return false;
-  if (code === 'P2002' || code === 'P2034' || code === '40001' || code === '40P01') return true;
-  const message = err instanceof Error ? err.message : '';
-  return /deadlock|could not serialize|SQLITE_BUSY|database is locked|write ?conflict/i.test(message);
-}
-
-/** Runs a transaction again when it lost a race (see isTransient). */
-export async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (attempt >= RETRIES || !isTransient(err)) throw err;
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 10 * attempt)));
-    }
-  }
 }
 
 /** Recomputes a milestone's counters and completeness from its issues (Gitea UpdateMilestoneCounters). */

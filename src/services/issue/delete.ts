@@ -7,7 +7,8 @@ import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { refreshMilestone, withRetry } from './create.ts';
+import { refreshMilestone } from './create.ts';
+import { withRetry } from '../dbErrors.ts';
 import { findIssueByIndex } from './issue.ts';
 
 /**

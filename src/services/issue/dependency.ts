@@ -7,7 +7,7 @@ import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { findRepoByName, requireRepoAccess, requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { withRetry } from './create.ts';
+import { withRetry } from '../dbErrors.ts';
 import { canWriteIssue, findIssueByIndex, loadIssueView, type IssueView } from './issue.ts';
 import { issueReadWhere } from './visibility.ts';
 import { insertRows } from '../../db/insertRows.ts';
@@ -137,21 +137,6 @@ async function serializableTx<T>(cx: ServiceContext, fn: (tx: DbTx, emit: (e: Do
   return result;
 }
 
-/**
- * withRetry, also for the driver adapter's raw serialization failure (PostgreSQL 40001 surfaces as a
- * DriverAdapterError whose message is `TransactionWriteConflict`, which withRetry does not recognise).
- */
-async function retryConflicts<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await withRetry(fn);
-    } catch (err) {
-      if (attempt >= 8 || !(err instanceof Error && /TransactionWriteConflict/.test(err.message))) throw err;
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 10 * attempt)));
-    }
-  }
-}
-
 /** ADD_DEPENDENCY / REMOVE_DEPENDENCY on both issues, each naming the other (Gitea createIssueDependencyComment). */
 function dependencyComments(
   type: 'ADD_DEPENDENCY' | 'REMOVE_DEPENDENCY',
@@ -170,7 +155,7 @@ const pairText = (p: Pair): string => `[issue id: ${p.target.id}, dependency id:
 async function insertDependency(cx: ServiceContext, p: Pair): Promise<void> {
   const viewer = requireViewer(cx);
   const data = { issueId: p.target.id, dependencyId: p.dependency.id };
-  await retryConflicts(() =>
+  await withRetry(() =>
     serializableTx(cx, async (tx, emit) => {
       const exists = await tx.issueDependency.findUnique({ where: { issueId_dependencyId: data }, select: { id: true } });
       if (exists) throw new AlreadyExistsError(`issue dependency does already exist ${pairText(p)}`, data);
@@ -198,7 +183,7 @@ async function insertDependency(cx: ServiceContext, p: Pair): Promise<void> {
 /** Deletes "target depends on dependency" with its timeline comments. @throws NotFoundError */
 async function deleteDependency(cx: ServiceContext, p: Pair): Promise<void> {
   const viewer = requireViewer(cx);
-  await retryConflicts(() =>
+  await withRetry(() =>
     serializableTx(cx, async (tx, emit) => {
       const { count } = await tx.issueDependency.deleteMany({ where: { issueId: p.target.id, dependencyId: p.dependency.id } });
       if (count === 0)

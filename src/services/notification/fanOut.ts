@@ -7,7 +7,7 @@ import type { DomainEvent } from '../../notify/events.ts';
 import { NOTIFICATION_JOB, type NotificationPayload } from '../../notify/notificationJob.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { createSystemContext, withTx, type AppDeps } from '../context.ts';
-import { withRetry } from '../issue/create.ts';
+import { withRetry } from '../dbErrors.ts';
 import { unitOf } from '../issue/issue.ts';
 import { isWorkInProgress } from '../issue/wip.ts';
 import { PARTICIPATING_COMMENTS } from '../watch/issueWatch.ts';

@@ -9,15 +9,8 @@ import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { deleteHiddenRef, fetchIntoHiddenRef, setHiddenRef } from '../repo/moveRefs.ts';
-import {
-  normalizeTitle,
-  refreshMilestone,
-  requireText,
-  resolveAssignees,
-  usableLabelIds,
-  withRetry,
-  writeInitialRelations,
-} from '../issue/create.ts';
+import { normalizeTitle, refreshMilestone, requireText, resolveAssignees, usableLabelIds, writeInitialRelations } from '../issue/create.ts';
+import { withRetry } from '../dbErrors.ts';
 import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo } from './pull.ts';
 import { requestReviews, resolveReviewers } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';

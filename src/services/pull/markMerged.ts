@@ -1,7 +1,8 @@
 import type { Models } from '../../db/client.ts';
 import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { refreshMilestone, withRetry } from '../issue/create.ts';
+import { refreshMilestone } from '../issue/create.ts';
+import { withRetry } from '../dbErrors.ts';
 import type { MergeDo, PullRows } from './types.ts';
 
 /** How a pull request became merged. */

@@ -7,7 +7,7 @@ import { hasEveryUnit } from '../../permissions/teamUnits.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { withRetry } from '../issue/create.ts';
+import { withRetry } from '../dbErrors.ts';
 import { findUserByName } from '../user/user.ts';
 import { findPullByIndex } from './pull.ts';
 import {

@@ -3,7 +3,8 @@ import { isRepoAdmin } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { requireText, withRetry } from '../issue/create.ts';
+import { requireText } from '../issue/create.ts';
+import { withRetry } from '../dbErrors.ts';
 import { isVerdict } from './review.ts';
 import { findReview, loadReviewView, resolveReviewRepo, restoreLatestOfficialReview, type ReviewView } from './reviewView.ts';
 

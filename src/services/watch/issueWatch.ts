@@ -5,7 +5,7 @@ import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import { requireRepoWrite, type RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
-import { withRetry } from '../issue/create.ts';
+import { withRetry } from '../dbErrors.ts';
 import { findIssueByIndex, locateIssueById } from '../issue/issue.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { findUserByName } from '../user/user.ts';

@@ -5,7 +5,7 @@ import type { DomainEvent } from '../../notify/events.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireRepoWrite, requireSignedInRepo, requireRepo, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { withRetry } from '../issue/create.ts';
+import { withRetry } from '../dbErrors.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { listRepoPage } from '../repo/read.ts';
 import type { RepoWithPermission } from '../repo/repoRows.ts';

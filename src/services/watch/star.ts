@@ -4,7 +4,7 @@ import { NotFoundError } from '../../errors.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireRepo, requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
-import { withRetry } from '../issue/create.ts';
+import { withRetry } from '../dbErrors.ts';
 import { skipTake, type ListOptions, type ListWindow, type Page } from '../paging.ts';
 import { listRepoPage } from '../repo/read.ts';
 import type { RepoWithPermission } from '../repo/repoRows.ts';
