@@ -153,7 +153,7 @@ const CODES: Record<string, string> = {
  * A raw query's error as `createMany` would have thrown it (a unique violation is P2002, not P2010), so callers
  * that catch a race (isUniqueViolation, withRetry) see no difference.
  */
-function asModelError(err: unknown, model: string): unknown {
+export function asModelError(err: unknown, model: string): unknown {
   if (!(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== 'P2010') return err;
   const cause = (err.meta?.driverAdapterError as { cause?: { kind?: string; originalMessage?: string } } | undefined)?.cause;
   const code = cause?.kind ? CODES[cause.kind] : undefined;

@@ -13,6 +13,7 @@ import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, issueById, loadIssueView, requirePosterOrWriter, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { insertRows } from '../../db/insertRows.ts';
+import { updateRowById, type RowChange } from '../../db/updateRow.ts';
 
 /** PATCH /repos/{o}/{r}/issues/{index} (Gitea EditIssueOption); absent fields do not change. */
 export interface EditIssueInput {
@@ -224,7 +225,7 @@ export async function editIssue(
       }
       if (input.state === 'closed' && !issue.isClosed) await requireNoOpenDependencies(tx, issue);
       const c: Change = { fields: [], comments: [], events: [] };
-      const data: Models.Prisma.IssueUncheckedUpdateInput = {};
+      const data: RowChange<'Issue'> = {};
       const title = input.title ? normalizeTitle(input.title) : '';
       if (title && title !== issue.title) {
         data.title = title;
@@ -259,7 +260,7 @@ export async function editIssue(
         c.fields.push('milestone');
         c.comments.push({ type: 'MILESTONE', posterId: viewer.id, issueId: issue.id, milestoneId, oldMilestoneId: issue.milestoneId });
       }
-      if (Object.keys(data).length) await tx.issue.update({ where: { id: issue.id }, data });
+      if (Object.keys(data).length) await updateRowById(tx, 'Issue', issue.id, data);
       if (labelIds) await replaceLabels(tx, issue, labelIds, viewer.id, c);
       if (wantAssignees) await replaceAssignees(tx, issue, assignees, viewer.id, c);
       if (input.state !== undefined) await changeState(tx, issue, input.state === 'closed', viewer.id, c);
