@@ -4,12 +4,11 @@ import { Prisma } from '../generated/sqlite/client.ts';
 import type { DbTx, Models } from './client.ts';
 import { rowsOf } from './rowShape.ts';
 
-/** Counts a new issue in its repository (and as closed when it starts closed), as Prisma's increment did. */
-export async function countNewIssue(tx: DbTx, repoId: number, closed: boolean): Promise<void> {
-  const closedToo = closed ? Prisma.sql`, "numClosedIssues" = "numClosedIssues" + 1` : Prisma.empty;
-  await tx.$executeRaw(
-    Prisma.sql`UPDATE "Repository" SET "numIssues" = "numIssues" + 1${closedToo}, "updatedAt" = ${new Date()} WHERE "id" = ${repoId}`,
-  );
+/** Counts a new issue or pull request in its repository (and as closed when it starts closed), as Prisma's increment did. */
+export async function countNewIssue(tx: DbTx, repoId: number, kind: { isPull: boolean; closed: boolean }): Promise<void> {
+  const [all, closed] = kind.isPull ? ['"numPulls"', '"numClosedPulls"'] : ['"numIssues"', '"numClosedIssues"'];
+  const set = kind.closed ? `${all} = ${all} + 1, ${closed} = ${closed} + 1` : `${all} = ${all} + 1`;
+  await tx.$executeRaw(Prisma.sql`UPDATE "Repository" SET ${Prisma.raw(set)}, "updatedAt" = ${new Date()} WHERE "id" = ${repoId}`);
 }
 
 /** Counts a new comment on its issue; the issue's row after the change. */

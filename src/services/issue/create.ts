@@ -256,7 +256,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
         isClosed: closed,
         closedAt: closed ? now : null,
       });
-      await countNewIssue(tx, repo.id, closed);
+      await countNewIssue(tx, repo.id, { isPull: false, closed });
       const comments = await writeInitialRelations(tx, row.id, viewer.id, { labelIds, milestoneId: milestone?.id ?? null, assignees });
       if (closed) comments.push({ type: 'CLOSE', posterId: viewer.id, issueId: row.id });
       if (comments.length) await insertRows(tx, 'Comment', comments);

@@ -16,7 +16,8 @@ import { requestReviews, resolveReviewers } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';
 import type { PullView } from './types.ts';
 import { withWipPrefix } from '../issue/wip.ts';
-import { insertRows } from '../../db/insertRows.ts';
+import { insertRowReturning, insertRows } from '../../db/insertRows.ts';
+import { countNewIssue } from '../../db/counters.ts';
 import { nextIssueIndex } from '../../db/issueIndex.ts';
 
 /** POST /repos/{o}/{r}/pulls (Gitea CreatePullRequestOption). */
@@ -191,17 +192,15 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
     const issue = await withRetry(() =>
       withTx(cx, async (tx, emit) => {
         const index = await nextIssueIndex(tx, repo.id);
-        const row = await tx.issue.create({
-          data: {
-            repoId: repo.id,
-            index,
-            posterId: viewer.id,
-            title,
-            content: input.body ?? '',
-            isPull: true,
-            milestoneId: milestone?.id ?? null,
-            deadlineAt: writer && input.dueDate ? input.dueDate : null,
-          },
+        const row = await insertRowReturning(tx, 'Issue', {
+          repoId: repo.id,
+          index,
+          posterId: viewer.id,
+          title,
+          content: input.body ?? '',
+          isPull: true,
+          milestoneId: milestone?.id ?? null,
+          deadlineAt: writer && input.dueDate ? input.dueDate : null,
         });
         await tx.pullRequest.create({
           data: {
@@ -215,7 +214,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
             ...pullStateData(state),
           },
         });
-        await tx.repository.update({ where: { id: repo.id }, data: { numPulls: { increment: 1 } } });
+        await countNewIssue(tx, repo.id, { isPull: true, closed: false });
         const comments = await writeInitialRelations(tx, row.id, viewer.id, { labelIds, milestoneId: milestone?.id ?? null, assignees });
         comments.push({ type: 'PULL_PUSH', posterId: viewer.id, issueId: row.id, content: pushContent });
         await insertRows(tx, 'Comment', comments);
