@@ -1,6 +1,6 @@
 // Cross references between issues (Gitea models/issues/comment_xref.go): ISSUE_REF / PULL_REF / COMMENT_REF timeline
 // comments on the referenced issues, and the closing/reopening a merged pull request's references cause.
-import type { Models } from '../../db/client.ts';
+import type { DbLike, Models } from '../../db/client.ts';
 import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
 import { canRead, canWrite, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { findRepoByName } from '../access/repoAccess.ts';
@@ -85,41 +85,42 @@ async function crossReferences(cx: ServiceContext, source: XrefSource, plain: st
 }
 
 /**
- * Gitea createCrossReferences: writes a reference comment on every issue the text references. With `removeOld`
- * (an edit), the source's earlier references that the text no longer makes are neutered and unchanged ones kept.
+ * Gitea createCrossReferences with removeOld: writes a reference comment on every issue the text references; the
+ * source's earlier references that the text no longer makes are neutered and unchanged ones kept (so a replayed
+ * job adds no duplicates). They usually stand as the text makes them already (an edit that left them alone, a
+ * replayed job): that is seen on the read path and nothing is written, without a transaction.
  */
-async function createCrossReferences(
-  cx: ServiceContext,
-  source: XrefSource,
-  plain: string,
-  markdown: string,
-  removeOld: boolean,
-): Promise<void> {
-  let xrefs = await crossReferences(cx, source, plain, markdown);
+async function createCrossReferences(cx: ServiceContext, source: XrefSource, plain: string, markdown: string): Promise<void> {
+  const xrefs = await crossReferences(cx, source, plain, markdown);
   const type: Models.CommentType = source.comment ? 'COMMENT_REF' : source.issue.isPull ? 'PULL_REF' : 'ISSUE_REF';
   const refCommentId = source.comment?.id ?? null;
-  await cx.db.$transaction(async (tx) => {
-    if (removeOld) {
-      const byComment = refCommentId === null ? '"refCommentId" IS NULL' : '"refCommentId" = ?';
-      const active = await readRows<'Comment', Pick<Models.Comment, 'id' | 'issueId' | 'refAction'>>(
-        tx,
-        'Comment',
-        `SELECT "id", "issueId", "refAction" FROM "Comment" WHERE "refIssueId" = ? AND ${byComment} AND "refAction" IN (?) AND "type" = ?`,
-        [source.issue.id, ...(refCommentId === null ? [] : [refCommentId]), ['NONE', 'CLOSES', 'REOPENS'], type],
-      );
-      const neuter: number[] = [];
-      for (const c of active) {
-        const i = xrefs.findIndex((x) => x.issue.id === c.issueId && x.action === c.refAction);
-        if (i >= 0) xrefs = xrefs.filter((_x, j) => j !== i);
-        else neuter.push(c.id);
-      }
-      if (neuter.length) await tx.comment.updateMany({ where: { id: { in: neuter } }, data: { refAction: 'NEUTERED' } });
+  /** What to change against the source's active references as `db` reads them: those to neuter, those to add. */
+  const changes = async (db: DbLike) => {
+    const byComment = refCommentId === null ? '"refCommentId" IS NULL' : '"refCommentId" = ?';
+    const active = await readRows<'Comment', Pick<Models.Comment, 'id' | 'issueId' | 'refAction'>>(
+      db,
+      'Comment',
+      `SELECT "id", "issueId", "refAction" FROM "Comment" WHERE "refIssueId" = ? AND ${byComment} AND "refAction" IN (?) AND "type" = ?`,
+      [source.issue.id, ...(refCommentId === null ? [] : [refCommentId]), ['NONE', 'CLOSES', 'REOPENS'], type],
+    );
+    let add = xrefs;
+    const neuter: number[] = [];
+    for (const c of active) {
+      const i = add.findIndex((x) => x.issue.id === c.issueId && x.action === c.refAction);
+      if (i >= 0) add = add.filter((_x, j) => j !== i);
+      else neuter.push(c.id);
     }
-    if (!xrefs.length) return;
+    return { add, neuter };
+  };
+  const seen = await changes(cx.db);
+  if (!seen.add.length && !seen.neuter.length) return;
+  await cx.db.$transaction(async (tx) => {
+    const { add, neuter } = await changes(tx);
+    if (neuter.length) await tx.comment.updateMany({ where: { id: { in: neuter } }, data: { refAction: 'NEUTERED' } });
     await insertRows(
       tx,
       'Comment',
-      xrefs.map((x) => ({
+      add.map((x) => ({
         type,
         posterId: source.doer.id,
         issueId: x.issue.id,
@@ -134,21 +135,16 @@ async function createCrossReferences(
 }
 
 /** Gitea Issue.AddCrossReferences: the references of an issue's or pull request's title and body. */
-export async function addIssueCrossReferences(cx: ServiceContext, issue: Issue, doer: Models.User, removeOld: boolean): Promise<void> {
-  await createCrossReferences(cx, { issue, comment: null, doer }, issue.title, issue.content, removeOld);
+export async function addIssueCrossReferences(cx: ServiceContext, issue: Issue, doer: Models.User): Promise<void> {
+  await createCrossReferences(cx, { issue, comment: null, doer }, issue.title, issue.content);
 }
 
 /** Gitea Comment.AddCrossReferences: the references of a plain or code comment. */
-export async function addCommentCrossReferences(
-  cx: ServiceContext,
-  comment: Models.Comment,
-  doer: Models.User,
-  removeOld: boolean,
-): Promise<void> {
+export async function addCommentCrossReferences(cx: ServiceContext, comment: Models.Comment, doer: Models.User): Promise<void> {
   if (comment.type !== 'COMMENT' && comment.type !== 'CODE') return;
   const issue = await cx.db.issue.findUnique({ where: { id: comment.issueId } });
   if (!issue) return;
-  await createCrossReferences(cx, { issue, comment, doer }, '', comment.content, removeOld);
+  await createCrossReferences(cx, { issue, comment, doer }, '', comment.content);
 }
 
 /** Gitea neuterCrossReferences: the references a deleted comment made no longer act. */

@@ -79,14 +79,14 @@ export function xrefJobHandler(deps: AppDeps): JobHandler<XrefPayload> {
         // that removes references made by an earlier run of this job has a job of its own, which replaces them).
         if (!issue || (payload.created && !namesReferences(cx.config.rootUrl, issue.title, issue.content))) return;
         const [doer] = await usersByIds(cx.db, [payload.actorId]);
-        if (doer) await addIssueCrossReferences(cx, issue, doer, true);
+        if (doer) await addIssueCrossReferences(cx, issue, doer);
         return;
       }
       case 'comment': {
         const [comment] = await readRows(cx.db, 'Comment', 'SELECT * FROM "Comment" WHERE "id" = ?', [payload.commentId]);
         if (!comment || (payload.created && !namesReferences(cx.config.rootUrl, '', comment.content))) return;
         const [doer] = await usersByIds(cx.db, [payload.actorId]);
-        if (doer) await addCommentCrossReferences(cx, comment, doer, true);
+        if (doer) await addCommentCrossReferences(cx, comment, doer);
         return;
       }
       case 'review': {
@@ -95,7 +95,7 @@ export function xrefJobHandler(deps: AppDeps): JobHandler<XrefPayload> {
           cx.db.comment.findMany({ where: { reviewId: payload.reviewId, type: 'CODE' }, orderBy: { id: 'asc' } }),
           cx.db.user.findUnique({ where: { id: payload.actorId } }),
         ]);
-        if (doer) for (const c of codes) await addCommentCrossReferences(cx, c, doer, true);
+        if (doer) for (const c of codes) await addCommentCrossReferences(cx, c, doer);
         return;
       }
       case 'commentDeleted':

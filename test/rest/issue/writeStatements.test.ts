@@ -104,7 +104,7 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
   });
 
   it('a new issue or comment that names no issue has nothing to look up: the reference job reads only its text', async () => {
-    // A reference scan reads the source's earlier reference comments (`refIssueId`) in a transaction of its own.
+    // A reference scan reads the source's earlier reference comments (`refIssueId`).
     const scans = (queries: string[]) => queries.filter((q) => /^SELECT/i.test(q.trim()) && /WHERE.*refIssueId/s.test(q));
     const url = '/api/v1/repos/owner/one/issues';
     expect(scans(await statements('POST', url, { title: 'plain', body: 'no reference here' }, 201))).toEqual([]);
@@ -115,6 +115,29 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     const timeline = (await t.request('GET', `${url}/1/timeline`, { headers: owner })).json<{ type: string }[]>();
     expect(timeline.filter((e) => e.type === 'issue_ref').length).toBeGreaterThanOrEqual(1);
     expect(timeline.filter((e) => e.type === 'comment_ref').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('an edit that leaves its references as they stand writes nothing for them; one that changes them does', async () => {
+    const url = '/api/v1/repos/owner/one/issues';
+    const create = async (body: object) => (await t.request('POST', url, { headers: owner, body })).json<{ number: number }>().number;
+    const [a, b] = [await create({ title: 'target a' }), await create({ title: 'target b' })];
+    const number = await create({ title: 'refers again', body: `see #${a}` });
+    await settle();
+    const refsOn = async (n: number) =>
+      (await t.request('GET', `${url}/${n}/timeline`, { headers: owner }))
+        .json<{ type: string; ref_issue?: { number: number } }[]>()
+        .filter((e) => e.type === 'issue_ref' && e.ref_issue?.number === number).length;
+    expect(await refsOn(a)).toBe(1);
+    const scans = (queries: string[]) => queries.filter((q) => /^SELECT/i.test(q.trim()) && /WHERE.*refIssueId/s.test(q));
+    // The title changes, the body's reference stands: one read of the references, no transaction for them.
+    const same = await statements('PATCH', `${url}/${number}`, { title: 'refers, renamed' }, 201);
+    expect(scans(same)).toHaveLength(1);
+    expect(await refsOn(a)).toBe(1);
+    // A body naming another issue too: the new reference is written (read again in the transaction that writes it).
+    const more = await statements('PATCH', `${url}/${number}`, { body: `see #${a} and #${b}` }, 201);
+    expect(scans(more)).toHaveLength(2);
+    expect(await refsOn(a)).toBe(1);
+    expect(await refsOn(b)).toBe(1);
   });
 
   it("reads the path's repository once: the service takes what the path preflight found", async () => {
