@@ -44,11 +44,13 @@ export function parseSchedule(spec: string): Schedule {
   if (expression.startsWith('@') || (fields !== 5 && fields !== 6)) {
     throw new Error(`invalid schedule "${spec}": expected @every <duration>, a descriptor such as @midnight, or 5 or 6 cron fields`);
   }
-  let cron: Cron;
+  // Parsed once here to refuse a bad spec, then again at each use: a parsed pattern holds a table of every year
+  // (croner 11: ~80 KB), which the scheduler's tasks would keep for the process's life to ask once an hour or a day.
+  const parse = () => new Cron(expression, { paused: true });
   try {
-    cron = new Cron(expression, { paused: true });
+    parse();
   } catch (err) {
     throw new Error(`invalid schedule "${spec}": ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-  return { spec: text, next: (after) => cron.nextRun(after) };
+  return { spec: text, next: (after) => parse().nextRun(after) };
 }
