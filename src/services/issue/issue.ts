@@ -85,9 +85,40 @@ type Linked<T> = T & { linkIssueId: number };
 
 const groupByIssue = <T>(rows: readonly Linked<T>[]): Map<number, T[]> => {
   const out = new Map<number, T[]>();
-  for (const { linkIssueId, ...row } of rows) out.set(linkIssueId, [...(out.get(linkIssueId) ?? []), row as T]);
+  for (const { linkIssueId, ...row } of rows) {
+    const list = out.get(linkIssueId);
+    if (list) list.push(row as T);
+    else out.set(linkIssueId, [row as T]);
+  }
   return out;
 };
+
+type LabelOwnerRow = Linked<Models.Label> & { orgName: string | null; repoOwnerName: string | null; repoName: string | null };
+
+/**
+ * The labels of each issue with what their URLs need (the organization's name, the repository's owner and name), by
+ * name then id (Gitea GetLabelsByIssueID): one statement for any number of issues.
+ */
+export async function issueLabelViews(db: DbLike, issueIds: readonly number[]): Promise<Map<number, IssueLabelView[]>> {
+  const rows = await readRows<'Label', LabelOwnerRow>(
+    db,
+    'Label',
+    `SELECT ${columnsOf('Label', 'l')}, il."issueId" AS "linkIssueId", o."name" AS "orgName", r."ownerName" AS "repoOwnerName", r."name" AS "repoName"
+     FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId"
+     LEFT JOIN "User" o ON o."id" = l."orgId" LEFT JOIN "Repository" r ON r."id" = l."repoId"
+     WHERE il."issueId" IN (?)`,
+    [issueIds],
+  );
+  const byIssue = groupByIssue(
+    rows.map(({ orgName, repoOwnerName, repoName, ...label }): Linked<IssueLabelView> => ({
+      ...label,
+      org: orgName === null ? null : { name: orgName },
+      repo: repoOwnerName === null || repoName === null ? null : { ownerName: repoOwnerName, name: repoName },
+    })),
+  );
+  for (const list of byIssue.values()) list.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  return byIssue;
+}
 
 /**
  * Loads the relations of many issues in a constant number of statements on the read path (src/db/readPath.ts),
@@ -109,14 +140,9 @@ export async function loadIssueViews(
   const pullIds = issues.filter((i) => i.isPull && !knownPulls.some((p) => p.issueId === i.id)).map((i) => i.id);
   const posterIds = [...new Set(issues.flatMap((i) => (i.posterId === null ? [] : [i.posterId])))];
   const repoSql = 'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)';
-  const [repos, labelRows, assignees, posters, milestones, pulls, projectRows, attachments] = await Promise.all([
+  const [repos, labelsByIssue, assignees, posters, milestones, pulls, projectRows, attachments] = await Promise.all([
     repoIds.length ? readRows<'Repository', RepoName>(db, 'Repository', repoSql, [repoIds]) : [],
-    readRows<'Label', Linked<Models.Label>>(
-      db,
-      'Label',
-      `SELECT ${columnsOf('Label', 'l')}, il."issueId" AS "linkIssueId" FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" IN (?)`,
-      [ids],
-    ),
+    issueLabelViews(db, ids),
     readRows<'User', Linked<ViewUser>>(
       db,
       'User',
@@ -137,28 +163,6 @@ export async function loadIssueViews(
     readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "issueId" IN (?) AND "commentId" IS NULL ORDER BY "id"', [ids]),
   ]);
   const repoById = new Map([...knownRepos, ...repos.map((r) => [r.id, r] as const)]);
-  const orgIds = [...new Set(labelRows.flatMap((l) => (l.orgId === null ? [] : [l.orgId])))];
-  const labelRepoIds = [...new Set(labelRows.flatMap((l) => (l.repoId === null || repoById.has(l.repoId) ? [] : [l.repoId])))];
-  const [orgs, labelRepos] = await Promise.all([
-    orgIds.length
-      ? readRows<'User', Pick<Models.User, 'id' | 'name'>>(db, 'User', 'SELECT "id", "name" FROM "User" WHERE "id" IN (?)', [orgIds])
-      : [],
-    labelRepoIds.length ? readRows<'Repository', RepoName>(db, 'Repository', repoSql, [labelRepoIds]) : [],
-  ]);
-  const orgById = new Map(orgs.map((o) => [o.id, { name: o.name }]));
-  for (const r of labelRepos) repoById.set(r.id, r);
-  const labelsByIssue = groupByIssue(
-    labelRows.map((l) => {
-      const repo = l.repoId === null ? undefined : repoById.get(l.repoId);
-      const view: Linked<IssueLabelView> = {
-        ...l,
-        org: l.orgId === null ? null : (orgById.get(l.orgId) ?? null),
-        repo: repo ? { ownerName: repo.ownerName, name: repo.name } : null,
-      };
-      return view;
-    }),
-  );
-  for (const list of labelsByIssue.values()) list.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   const posterById = new Map(posters.map((u) => [u.id, u]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
   const pullByIssue = new Map([...knownPulls, ...pulls].map((p) => [p.issueId, p]));

@@ -9,10 +9,9 @@ import { exclusiveScope } from '../label/color.ts';
 import { requireIssueWriter, type IssueTarget } from './assignee.ts';
 import { keepLastOfEachScope } from './create.ts';
 import { withRetry } from '../dbErrors.ts';
-import { findIssueByIndex, type IssueLabelView } from './issue.ts';
+import { findIssueByIndex, issueLabelViews, type IssueLabelView } from './issue.ts';
 import { insertRows } from '../../db/insertRows.ts';
 import { readRows } from '../../db/readPath.ts';
-import { columnsOf } from '../../db/rowShape.ts';
 import { usableLabels, type UsableLabel } from '../label/usableLabels.ts';
 
 type Label = UsableLabel;
@@ -60,26 +59,9 @@ async function resolveLabels(db: DbLike, repo: Models.Repository, refs: LabelRef
   return ids.flatMap((id) => rows.filter((r) => r.id === id));
 }
 
-type LabelOwnerRow = Models.Label & { orgName: string | null; repoOwnerName: string | null; repoName: string | null };
-
 /** An issue's labels with what their URLs need, by name then id (Gitea GetLabelsByIssueID): one statement. */
 export async function loadIssueLabels(db: DbLike, issueId: number): Promise<IssueLabelView[]> {
-  const rows = await readRows<'Label', LabelOwnerRow>(
-    db,
-    'Label',
-    `SELECT ${columnsOf('Label', 'l')}, o."name" AS "orgName", r."ownerName" AS "repoOwnerName", r."name" AS "repoName"
-     FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId"
-     LEFT JOIN "User" o ON o."id" = l."orgId" LEFT JOIN "Repository" r ON r."id" = l."repoId"
-     WHERE il."issueId" = ?`,
-    [issueId],
-  );
-  return rows
-    .map(({ orgName, repoOwnerName, repoName, ...label }): IssueLabelView => ({
-      ...label,
-      org: orgName === null ? null : { name: orgName },
-      repo: repoOwnerName === null || repoName === null ? null : { ownerName: repoOwnerName, name: repoName },
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  return (await issueLabelViews(db, [issueId])).get(issueId) ?? [];
 }
 
 /**
