@@ -15,7 +15,7 @@ import { usableLabels } from '../label/usableLabels.ts';
 import { loadIssueView, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { findIssueTemplate } from './issueTemplates.ts';
-import { insertRowReturning, insertRows } from '../../db/insertRows.ts';
+import { insertRowReturning, insertRows, type InsertRow } from '../../db/insertRows.ts';
 import { nextIssueIndex } from '../../db/issueIndex.ts';
 import { countNewIssue } from '../../db/counters.ts';
 import { readRows } from '../../db/readPath.ts';
@@ -40,6 +40,17 @@ export interface CreateIssueInput {
    * labels (by name) and assignees join those given, for writers only as the rest.
    */
   template?: string;
+}
+
+/**
+ * A new issue's or pull request's row: the repository's next number (gap-free: the counter's row stays locked until
+ * the transaction ends), the row, and the repository's counters of issues or pull requests, open and closed.
+ */
+export async function insertIssueRow(tx: DbTx, row: Omit<InsertRow<'Issue'>, 'index'>): Promise<Models.Issue> {
+  const index = await nextIssueIndex(tx, row.repoId);
+  const issue = await insertRowReturning(tx, 'Issue', { ...row, index });
+  await countNewIssue(tx, row.repoId, { isPull: issue.isPull, closed: issue.isClosed });
+  return issue;
 }
 
 /** Recomputes a milestone's counters and completeness from its issues (Gitea UpdateMilestoneCounters). */
@@ -242,11 +253,9 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
   const usage = input.projects?.length ? await projectUsage(cx.db, repo) : null;
   const issue = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const index = await nextIssueIndex(tx, repo.id);
       const now = new Date();
-      const row = await insertRowReturning(tx, 'Issue', {
+      const row = await insertIssueRow(tx, {
         repoId: repo.id,
-        index,
         posterId: viewer.id,
         title,
         content: input.body ?? '',
@@ -256,7 +265,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
         isClosed: closed,
         closedAt: closed ? now : null,
       });
-      await countNewIssue(tx, repo.id, { isPull: false, closed });
+      const { index } = row;
       const comments = await writeInitialRelations(tx, row.id, viewer.id, { labelIds, milestoneId: milestone?.id ?? null, assignees });
       if (closed) comments.push({ type: 'CLOSE', posterId: viewer.id, issueId: row.id });
       if (comments.length) await insertRows(tx, 'Comment', comments);

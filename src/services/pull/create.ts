@@ -9,16 +9,22 @@ import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { deleteHiddenRef, fetchIntoHiddenRef, setHiddenRef } from '../repo/moveRefs.ts';
-import { normalizeTitle, refreshMilestone, requireText, resolveAssignees, usableLabelIds, writeInitialRelations } from '../issue/create.ts';
+import {
+  insertIssueRow,
+  normalizeTitle,
+  refreshMilestone,
+  requireText,
+  resolveAssignees,
+  usableLabelIds,
+  writeInitialRelations,
+} from '../issue/create.ts';
 import { withRetry } from '../dbErrors.ts';
 import { gitDirOf, loadPullView, pullHeadRef, resolvePullRepo } from './pull.ts';
 import { requestReviews, resolveReviewers } from './reviewRequest.ts';
 import { computePullGitState, pullStateData, type PullGitState } from './stats.ts';
 import type { PullView } from './types.ts';
 import { withWipPrefix } from '../issue/wip.ts';
-import { insertRowReturning, insertRows } from '../../db/insertRows.ts';
-import { countNewIssue } from '../../db/counters.ts';
-import { nextIssueIndex } from '../../db/issueIndex.ts';
+import { insertRows } from '../../db/insertRows.ts';
 
 /** POST /repos/{o}/{r}/pulls (Gitea CreatePullRequestOption). */
 export interface CreatePullInput {
@@ -191,10 +197,8 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
     const pushContent = await pushCommentContent(baseGitDir, baseSha, headSide.sha, state.commitsAhead);
     const issue = await withRetry(() =>
       withTx(cx, async (tx, emit) => {
-        const index = await nextIssueIndex(tx, repo.id);
-        const row = await insertRowReturning(tx, 'Issue', {
+        const row = await insertIssueRow(tx, {
           repoId: repo.id,
-          index,
           posterId: viewer.id,
           title,
           content: input.body ?? '',
@@ -202,6 +206,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
           milestoneId: milestone?.id ?? null,
           deadlineAt: writer && input.dueDate ? input.dueDate : null,
         });
+        const { index } = row;
         await tx.pullRequest.create({
           data: {
             issueId: row.id,
@@ -214,7 +219,6 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
             ...pullStateData(state),
           },
         });
-        await countNewIssue(tx, repo.id, { isPull: true, closed: false });
         const comments = await writeInitialRelations(tx, row.id, viewer.id, { labelIds, milestoneId: milestone?.id ?? null, assignees });
         comments.push({ type: 'PULL_PUSH', posterId: viewer.id, issueId: row.id, content: pushContent });
         await insertRows(tx, 'Comment', comments);
