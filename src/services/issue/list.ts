@@ -1,5 +1,6 @@
 import { containsInsensitive } from '../../db/filters.ts';
 import type { Models } from '../../db/client.ts';
+import { readRows, type Param } from '../../db/readPath.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { requireTokenScope } from '../access/guards.ts';
@@ -111,7 +112,9 @@ export async function listIssues(cx: ServiceContext, ref: RepoRef, input: ListIs
   if (createdBy !== undefined) and.push({ posterId: createdBy });
   if (assignedBy !== undefined) and.push({ assignees: { some: { assigneeId: assignedBy } } });
   if (mentionedBy !== undefined) and.push({ issueUsers: { some: { userId: mentionedBy, isMentioned: true } } });
-  return page(cx, { AND: and }, input.page, [repo], countedTotal(repo, and));
+  const counted = countedTotal(repo, and);
+  if (counted === undefined) return page(cx, { AND: and }, input.page, [repo]);
+  return { items: await loadIssueViews(cx.db, await countedPage(cx, and, input.page), [repo]), total: counted };
 }
 
 const COUNTED = new Set(['repoId', 'isClosed', 'isPull']);
@@ -131,16 +134,32 @@ function countedTotal(repo: Models.Repository, and: readonly Where[]): number | 
   );
 }
 
+/**
+ * The page of a list filtered by state and type only (the common list, whose total countedTotal gives), on the read
+ * path: the indexes Issue(repoId, isClosed, createdAt, id) and Issue(repoId, isPull, createdAt, id) serve it, and
+ * Prisma's findMany of whole rows cost a tenth of the request in result mapping. Same rows, same order as `page`.
+ */
+async function countedPage(cx: ServiceContext, and: readonly Where[], opts: ListOptions): Promise<Models.Issue[]> {
+  // The keys are COUNTED's (column names), their values the repository's id and booleans.
+  const filters = and.flatMap((w) => Object.entries(w) as [string, Param][]);
+  const { skip, take } = skipTake(opts);
+  return readRows(
+    cx.db,
+    'Issue',
+    `SELECT * FROM "Issue" WHERE ${filters.map(([k]) => `"${k}" = ?`).join(' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`,
+    [...filters.map(([, v]) => v), take, skip],
+  );
+}
+
 async function page(
   cx: ServiceContext,
   where: Where,
   opts: ListOptions,
   known: readonly Pick<Models.Repository, 'id' | 'name' | 'ownerName'>[] = [],
-  counted?: number,
 ): Promise<Page<IssueView>> {
   const [rows, total] = await Promise.all([
     cx.db.issue.findMany({ where, orderBy: ORDER, ...skipTake(opts) }),
-    counted ?? cx.db.issue.count({ where }),
+    cx.db.issue.count({ where }),
   ]);
   return { items: await loadIssueViews(cx.db, rows, known), total };
 }
