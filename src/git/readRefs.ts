@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runGit } from './run.ts';
 
@@ -7,9 +8,13 @@ const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** A full ref name that is safe to read as a file under the git directory. */
 const isPlainRefName = (ref: string) => /^refs\/[^\0\\]+$/.test(ref) && !ref.split('/').some((p) => p === '' || p === '.' || p === '..');
 
-async function readLoose(gitDir: string, ref: string): Promise<string | null | 'other'> {
+/**
+ * A loose ref's value. Read synchronously: the file is one line, and reading it blocks for microseconds where the
+ * asynchronous read took four trips through libuv's thread pool (open, fstat, read, close), a tenth of GET pull.
+ */
+function readLoose(gitDir: string, ref: string): string | null | 'other' {
   try {
-    const value = (await readFile(path.join(gitDir, ref), 'utf8')).trim();
+    const value = readFileSync(path.join(gitDir, ref), 'utf8').trim();
     return SHA.test(value) ? value : 'other';
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -38,14 +43,9 @@ export async function readRefs(gitDir: string, refs: readonly string[]): Promise
   const wanted = [...new Set(refs)];
   const values = new Map<string, string>();
   if (!wanted.length) return values;
-  const direct =
-    wanted.every(isPlainRefName) &&
-    !(await stat(path.join(gitDir, 'reftable')).then(
-      () => true,
-      () => false,
-    ));
+  const direct = wanted.every(isPlainRefName) && !statSync(path.join(gitDir, 'reftable'), { throwIfNoEntry: false });
   if (direct) {
-    const loose = await Promise.all(wanted.map((ref) => readLoose(gitDir, ref)));
+    const loose = wanted.map((ref) => readLoose(gitDir, ref));
     if (!loose.includes('other')) {
       const packed = loose.includes(null) ? await readPacked(gitDir) : new Map<string, string>();
       wanted.forEach((ref, i) => {
