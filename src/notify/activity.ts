@@ -4,7 +4,7 @@ import { listPushCommits } from '../git/listPushCommits.ts';
 import { usersRepoPermissions } from '../loaders/usersRepoPermission.ts';
 import { loadRepoFacts } from '../loaders/permissionLoaders.ts';
 import { readRows } from '../db/readPath.ts';
-import { commentContent } from './commentContent.ts';
+import { eventCommentContent, eventIssue } from './eventReads.ts';
 import { canRead } from '../permissions/repoPermission.ts';
 import type { UnitType } from '../permissions/units.ts';
 import { repoPath } from '../git/repoPath.ts';
@@ -194,16 +194,10 @@ export function activitySubscriber(db: Db): Subscriber {
   // Gitea's feed content for issues is "<index>|<title>" on creation and "<index>|" on state changes, which
   // also carry the CLOSE/REOPEN timeline comment (Gitea IssueChangeStatus: comment_id and comment).
   async function issueEntries(
-    issueId: number,
-    type: 'issue.created' | 'issue.closed' | 'issue.reopened',
-    actorId: number,
+    event: Extract<DomainEvent, { type: 'issue.created' | 'issue.closed' | 'issue.reopened' }>,
   ): Promise<Entry[]> {
-    const [issue] = await readRows<'Issue', Pick<Models.Issue, 'index' | 'title' | 'isPull'>>(
-      db,
-      'Issue',
-      'SELECT "index", "title", "isPull" FROM "Issue" WHERE "id" = ?',
-      [issueId],
-    );
+    const { issueId, type, actorId } = event;
+    const issue = await eventIssue(db, event);
     if (!issue) return [];
     if (type !== 'issue.created') {
       const comment = await db.comment.findFirst({
@@ -284,10 +278,10 @@ export function activitySubscriber(db: Db): Subscriber {
         case 'issue.created':
         case 'issue.closed':
         case 'issue.reopened':
-          return record(event.repoId, event.actorId, await issueEntries(event.issueId, event.type, event.actorId));
+          return record(event.repoId, event.actorId, await issueEntries(event));
         case 'comment.created': {
           // Gitea's feed: comment_issue / comment_pull, content "<index>|<excerpt of the body>".
-          const content = await commentContent(db, event.commentId);
+          const content = await eventCommentContent(db, event);
           if (content === null) return undefined;
           const entry: Entry = {
             opType: event.isPull ? 'COMMENT_PULL' : 'COMMENT_ISSUE',

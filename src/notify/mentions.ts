@@ -1,6 +1,5 @@
-import type { Db, Models } from '../db/client.ts';
-import { commentContent } from './commentContent.ts';
-import { readRows } from '../db/readPath.ts';
+import type { Db } from '../db/client.ts';
+import { eventCommentContent, eventIssue } from './eventReads.ts';
 import { isUniqueViolation } from '../db/prismaErrors.ts';
 import { repoPermissionLoader } from '../loaders/permissionLoaders.ts';
 import { atLeast } from '../permissions/accessMode.ts';
@@ -146,17 +145,12 @@ export function mentionSubscriber(db: Db): Subscriber {
       case 'issue.created':
       case 'issue.updated': {
         if (event.type === 'issue.updated' && !event.fields.includes('body')) return null;
-        const [issue] = await readRows<'Issue', Pick<Models.Issue, 'content'>>(
-          db,
-          'Issue',
-          'SELECT "content" FROM "Issue" WHERE "id" = ?',
-          [event.issueId],
-        );
+        const issue = await eventIssue(db, event);
         return issue ? { issueId: event.issueId, content: issue.content, actorId: event.actorId } : null;
       }
       case 'comment.created':
       case 'comment.updated': {
-        const content = await commentContent(db, event.commentId);
+        const content = await eventCommentContent(db, event);
         return content === null ? null : { issueId: event.issueId, content, actorId: event.actorId };
       }
       default:

@@ -14,7 +14,7 @@ import { PARTICIPATING_COMMENTS } from '../watch/issueWatch.ts';
 import { WATCHING_MODES } from '../watch/repoWatch.ts';
 import { insertRows } from '../../db/insertRows.ts';
 import { readRows } from '../../db/readPath.ts';
-import { commentContent } from '../../notify/commentContent.ts';
+import { commentContent } from '../../notify/eventReads.ts';
 
 type Issue = Pick<Models.Issue, 'id' | 'repoId' | 'posterId' | 'isPull' | 'title' | 'content'>;
 

@@ -140,6 +140,19 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(await refsOn(b)).toBe(1);
   });
 
+  it('the feed and the mentions read a new issue or comment once between them', async () => {
+    const url = '/api/v1/repos/owner/one/issues';
+    const issueReads = (await statements('POST', url, { title: 'read once', body: 'hello @u0' }, 201)).filter((q) =>
+      /^SELECT "index", "title", "isPull", "content" FROM "Issue" WHERE/.test(q.trim()),
+    );
+    expect(issueReads).toHaveLength(1);
+    const commentReads = (await statements('POST', `${url}/1/comments`, { body: 'hi @u0' }, 201)).filter((q) =>
+      /^SELECT "content" FROM "Comment" WHERE "id"/.test(q.trim()),
+    );
+    // Once for the subscribers, once by the notification job (a job of its own, in another transaction's time).
+    expect(commentReads).toHaveLength(2);
+  });
+
   it("reads the path's repository once: the service takes what the path preflight found", async () => {
     // The read path's statement (src/services/access/repoAccess.ts), with SQLite's or PostgreSQL's placeholders.
     const byName = (queries: string[]) => queries.filter((q) => q.includes('FROM "Repository" r') && /"lowerName" = (\?|\$\d)/.test(q));

@@ -1,0 +1,47 @@
+// Reads of the rows an event names, for the subscribers that follow committed events (src/notify/notifier.ts). Every
+// subscriber receives the same event object, so a read made for one of them is kept with the event (a WeakMap: it
+// goes with the event) and the others share it: the feed and the mentions read a new comment or issue once.
+import type { Db, Models } from '../db/client.ts';
+import { readRows } from '../db/readPath.ts';
+
+/** A comment's text (the notification fan-out's mentions); null when it is gone. */
+export async function commentContent(db: Db, commentId: number): Promise<string | null> {
+  const [row] = await readRows<'Comment', { content: string }>(db, 'Comment', 'SELECT "content" FROM "Comment" WHERE "id" = ?', [
+    commentId,
+  ]);
+  return row ? row.content : null;
+}
+
+/** What the subscribers read of an issue an event names. */
+export type EventIssue = Pick<Models.Issue, 'index' | 'title' | 'isPull' | 'content'>;
+
+const comments = new WeakMap<object, Promise<string | null>>();
+const issues = new WeakMap<object, Promise<EventIssue | null>>();
+
+/** The read `read` of `event`, made by the first subscriber to ask and shared with the rest. */
+function once<T>(reads: WeakMap<object, Promise<T>>, event: object, read: () => Promise<T>): Promise<T> {
+  let pending = reads.get(event);
+  if (!pending) {
+    pending = read();
+    reads.set(event, pending);
+  }
+  return pending;
+}
+
+/** The text of the comment an event names (the feed's excerpt, the mentions); null when it is gone. */
+export function eventCommentContent(db: Db, event: { commentId: number }): Promise<string | null> {
+  return once(comments, event, () => commentContent(db, event.commentId));
+}
+
+/** The number, title, kind and text of the issue an event names (the feed's entries, the mentions); null when it is gone. */
+export function eventIssue(db: Db, event: { issueId: number }): Promise<EventIssue | null> {
+  return once(issues, event, async () => {
+    const [row] = await readRows<'Issue', EventIssue>(
+      db,
+      'Issue',
+      'SELECT "index", "title", "isPull", "content" FROM "Issue" WHERE "id" = ?',
+      [event.issueId],
+    );
+    return row ?? null;
+  });
+}
