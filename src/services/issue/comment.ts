@@ -61,11 +61,15 @@ export function updatedWithin(w: TimeWindow): Models.Prisma.CommentWhereInput[] 
   return and;
 }
 
+/** What a comment's view needs of its repository. */
+type RepoName = Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
+
 /** Loads the relations of many comments in a constant number of queries, keeping the input order. */
 export async function loadCommentViews(
   db: DbLike,
   comments: readonly Comment[],
   known: readonly Models.Issue[] = [],
+  knownRepos: readonly RepoName[] = [],
 ): Promise<CommentView[]> {
   if (!comments.length) return [];
   const issueById = new Map(known.map((i) => [i.id, i]));
@@ -78,14 +82,17 @@ export async function loadCommentViews(
     readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "commentId" IN (?) ORDER BY "id"', [comments.map((c) => c.id)]),
   ]);
   for (const i of issues) issueById.set(i.id, i);
-  const repoIds = [...new Set([...issueById.values()].map((i) => i.repoId))];
-  const repos = await readRows<'Repository', Pick<Models.Repository, 'id' | 'name' | 'ownerName'>>(
-    db,
-    'Repository',
-    'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)',
-    [repoIds],
-  );
-  const repoById = new Map(repos.map((r) => [r.id, r]));
+  const repoById = new Map(knownRepos.map((r) => [r.id, r]));
+  const repoIds = [...new Set([...issueById.values()].map((i) => i.repoId))].filter((id) => !repoById.has(id));
+  if (repoIds.length) {
+    const repos = await readRows<'Repository', RepoName>(
+      db,
+      'Repository',
+      'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)',
+      [repoIds],
+    );
+    for (const r of repos) repoById.set(r.id, r);
+  }
   const posterById = new Map(posters.map((u) => [u.id, u]));
   return comments.map((comment) => {
     const issue = issueById.get(comment.issueId);
@@ -101,8 +108,8 @@ export async function loadCommentViews(
   });
 }
 
-async function loadCommentView(db: DbLike, comment: Comment, issue: Models.Issue): Promise<CommentView> {
-  const [view] = await loadCommentViews(db, [comment], [issue]);
+async function loadCommentView(db: DbLike, comment: Comment, issue: Models.Issue, repo: RepoName): Promise<CommentView> {
+  const [view] = await loadCommentViews(db, [comment], [issue], [repo]);
   if (!view) throw new NotFoundError('comment does not exist', { commentId: comment.id });
   return view;
 }
@@ -185,7 +192,7 @@ export async function listIssueComments(cx: ServiceContext, ref: RepoRef, index:
     where: { AND: [{ issueId: issue.id, type: 'COMMENT' }, ...updatedWithin(window)] },
     orderBy: COMMENT_ORDER,
   });
-  return loadCommentViews(cx.db, rows, [issue]);
+  return loadCommentViews(cx.db, rows, [issue], [access.repo]);
 }
 
 /**
@@ -206,7 +213,7 @@ export async function listRepoComments(
     cx.db.comment.findMany({ where, orderBy: COMMENT_ORDER, ...skipTake(input.page) }),
     cx.db.comment.count({ where }),
   ]);
-  return { items: await loadCommentViews(cx.db, rows), total };
+  return { items: await loadCommentViews(cx.db, rows, [], [repo]), total };
 }
 
 /**
@@ -239,7 +246,7 @@ export async function createComment(cx: ServiceContext, ref: RepoRef, index: num
     });
     return { comment, updated };
   });
-  return loadCommentView(cx.db, comment, updated);
+  return loadCommentView(cx.db, comment, updated, access.repo);
 }
 
 /**
@@ -250,7 +257,7 @@ export async function getComment(cx: ServiceContext, ref: RepoRef, id: number): 
   const access = await resolveIssueRepo(cx, ref, 'read');
   const { comment, issue } = await findCommentInRepo(cx, access, id);
   if (comment.type !== 'COMMENT') return null;
-  return loadCommentView(cx.db, comment, issue);
+  return loadCommentView(cx.db, comment, issue, access.repo);
 }
 
 /** Which route edits: Gitea's PATCH …/issues/comments/{id} checks archived first; the deprecated alias never does. */
@@ -276,7 +283,7 @@ export async function editComment(
   const { comment, issue } = await findCommentInRepo(cx, access, id);
   requirePosterOrWriter(cx, access, comment, issue);
   if (!hasContentSupport(comment.type)) return null;
-  if (content === comment.content) return loadCommentView(cx.db, comment, issue);
+  if (content === comment.content) return loadCommentView(cx.db, comment, issue, access.repo);
   await requireNotBlocked(cx, access, issue);
   const updated = await withTx(cx, async (tx, emit) => {
     const { count } = await tx.comment.updateMany({
@@ -296,7 +303,7 @@ export async function editComment(
     });
     return tx.comment.findUniqueOrThrow({ where: { id: comment.id } });
   });
-  return loadCommentView(cx.db, updated, issue);
+  return loadCommentView(cx.db, updated, issue, access.repo);
 }
 
 /**
