@@ -28,7 +28,12 @@ export async function sshKeysOf(cx: ServiceContext, ownerIds: readonly number[])
     where: { ownerId: { in: [...ownerIds] }, type: { not: 'PRINCIPAL' } },
     orderBy: { id: 'asc' },
   });
-  for (const r of rows) if (r.ownerId !== null) out.set(r.ownerId, [...(out.get(r.ownerId) ?? []), r]);
+  for (const r of rows) {
+    if (r.ownerId === null) continue;
+    const list = out.get(r.ownerId);
+    if (list) list.push(r);
+    else out.set(r.ownerId, [r]);
+  }
   return out;
 }
 

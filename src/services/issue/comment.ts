@@ -20,7 +20,7 @@ import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoA
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { requireText } from './create.ts';
-import { canWriteIssue, findIssueByIndex, unitOf } from './issue.ts';
+import { canWriteIssue, findIssueByIndex, repoNamesById, unitOf, type RepoName } from './issue.ts';
 import { issueReadWhere } from './visibility.ts';
 
 type Comment = Models.Comment;
@@ -61,9 +61,6 @@ export function updatedWithin(w: TimeWindow): Models.Prisma.CommentWhereInput[] 
   return and;
 }
 
-/** What a comment's view needs of its repository. */
-type RepoName = Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
-
 /** Loads the relations of many comments in a constant number of queries, keeping the input order. */
 export async function loadCommentViews(
   db: DbLike,
@@ -82,17 +79,11 @@ export async function loadCommentViews(
     readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "commentId" IN (?) ORDER BY "id"', [comments.map((c) => c.id)]),
   ]);
   for (const i of issues) issueById.set(i.id, i);
-  const repoById = new Map(knownRepos.map((r) => [r.id, r]));
-  const repoIds = [...new Set([...issueById.values()].map((i) => i.repoId))].filter((id) => !repoById.has(id));
-  if (repoIds.length) {
-    const repos = await readRows<'Repository', RepoName>(
-      db,
-      'Repository',
-      'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)',
-      [repoIds],
-    );
-    for (const r of repos) repoById.set(r.id, r);
-  }
+  const repoById = await repoNamesById(
+    db,
+    [...issueById.values()].map((i) => i.repoId),
+    knownRepos,
+  );
   const posterById = new Map(posters.map((u) => [u.id, u]));
   return comments.map((comment) => {
     const issue = issueById.get(comment.issueId);

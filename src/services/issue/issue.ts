@@ -80,7 +80,8 @@ export type ViewUser = Omit<Models.User, 'passwordHash'>;
 /** The select list of a ViewUser aliased `u`. */
 export const viewUserColumns = (): string => columnsOf('User', 'u', ['passwordHash']);
 
-type RepoName = Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
+/** What issue and comment views name their repository by. */
+export type RepoName = Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
 type Linked<T> = T & { linkIssueId: number };
 
 const groupByIssue = <T>(rows: readonly Linked<T>[]): Map<number, T[]> => {
@@ -92,6 +93,17 @@ const groupByIssue = <T>(rows: readonly Linked<T>[]): Map<number, T[]> => {
   }
   return out;
 };
+
+/** The names of repositories by id (those in `known` not read again): one statement, none when every one is known. */
+export async function repoNamesById(db: DbLike, ids: readonly number[], known: readonly RepoName[] = []): Promise<Map<number, RepoName>> {
+  const byId = new Map(known.map((r) => [r.id, { id: r.id, name: r.name, ownerName: r.ownerName }]));
+  const missing = [...new Set(ids)].filter((id) => !byId.has(id));
+  if (missing.length) {
+    const sql = 'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)';
+    for (const r of await readRows<'Repository', RepoName>(db, 'Repository', sql, [missing])) byId.set(r.id, r);
+  }
+  return byId;
+}
 
 type LabelOwnerRow = Linked<Models.Label> & { orgName: string | null; repoOwnerName: string | null; repoName: string | null };
 
@@ -134,14 +146,15 @@ export async function loadIssueViews(
 ): Promise<IssueView[]> {
   if (issues.length === 0) return [];
   const ids = issues.map((i) => i.id);
-  const knownRepos = new Map(known.map((r) => [r.id, { id: r.id, name: r.name, ownerName: r.ownerName }]));
-  const repoIds = [...new Set(issues.map((i) => i.repoId))].filter((id) => !knownRepos.has(id));
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id): id is number => id !== null))];
   const pullIds = issues.filter((i) => i.isPull && !knownPulls.some((p) => p.issueId === i.id)).map((i) => i.id);
   const posterIds = [...new Set(issues.flatMap((i) => (i.posterId === null ? [] : [i.posterId])))];
-  const repoSql = 'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)';
-  const [repos, labelsByIssue, assignees, posters, milestones, pulls, projectRows, attachments] = await Promise.all([
-    repoIds.length ? readRows<'Repository', RepoName>(db, 'Repository', repoSql, [repoIds]) : [],
+  const [repoById, labelsByIssue, assignees, posters, milestones, pulls, projectRows, attachments] = await Promise.all([
+    repoNamesById(
+      db,
+      issues.map((i) => i.repoId),
+      known,
+    ),
     issueLabelViews(db, ids),
     readRows<'User', Linked<ViewUser>>(
       db,
@@ -162,7 +175,6 @@ export async function loadIssueViews(
     ),
     readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "issueId" IN (?) AND "commentId" IS NULL ORDER BY "id"', [ids]),
   ]);
-  const repoById = new Map([...knownRepos, ...repos.map((r) => [r.id, r] as const)]);
   const posterById = new Map(posters.map((u) => [u.id, u]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
   const pullByIssue = new Map([...knownPulls, ...pulls].map((p) => [p.issueId, p]));

@@ -58,7 +58,11 @@ async function withExtras(cx: ServiceContext, rows: readonly CoreRow[]): Promise
 type ByRepo<T> = T & { repoId: number };
 const byRepo = <T>(rows: readonly ByRepo<T>[]): Map<number, T[]> => {
   const out = new Map<number, T[]>();
-  for (const { repoId, ...row } of rows) out.set(repoId, [...(out.get(repoId) ?? []), row as T]);
+  for (const { repoId, ...row } of rows) {
+    const list = out.get(repoId);
+    if (list) list.push(row as T);
+    else out.set(repoId, [row as T]);
+  }
   return out;
 };
 
