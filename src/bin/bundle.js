@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lazyParamGraph } from './prismaParamGraph.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
@@ -55,6 +56,24 @@ function prismaWasmFromFile(wasmFiles) {
   };
 }
 
+/** Prisma's client runtime, bundled in: its parameterization graph is decoded lazily (src/bin/prismaParamGraph.js). */
+const PRISMA_RUNTIME = /[\\/]@prisma[\\/]client[\\/]runtime[\\/]client\.js$/;
+
+function prismaLazyParamGraph() {
+  return {
+    name: 'prisma-lazy-param-graph',
+    setup(build) {
+      build.onLoad({ filter: PRISMA_RUNTIME }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const lazy = lazyParamGraph(source);
+        if (lazy) return { contents: lazy, loader: 'js' };
+        const text = `${args.path}: not the Prisma release src/bin/prismaParamGraph.js was written for; its graph is decoded eagerly`;
+        return { contents: source, loader: 'js', warnings: [{ text }] };
+      });
+    },
+  };
+}
+
 /**
  * Packages bundled in, though the bundle leaves packages to node_modules. Node loads an ES module package file by
  * file: linguist-languages is 833 modules of one object each, GraphQL Yoga and the GraphQL Tools it loads ~760,
@@ -64,7 +83,7 @@ function prismaWasmFromFile(wasmFiles) {
  * node_modules, the one copy the tests' sources load too.
  */
 const BUNDLED_PACKAGES =
-  /^(linguist-languages|graphql-yoga|@graphql-yoga\/[^/]+|@graphql-tools\/[^/]+|@envelop\/[^/]+|@whatwg-node\/[^/]+|@repeaterjs\/repeater|@pothos\/[^/]+|zod|jose|@bufbuild\/protobuf|@connectrpc\/[^/]+)(\/|$)/;
+  /^(linguist-languages|graphql-yoga|@graphql-yoga\/[^/]+|@graphql-tools\/[^/]+|@envelop\/[^/]+|@whatwg-node\/[^/]+|@repeaterjs\/repeater|@pothos\/[^/]+|zod|jose|@bufbuild\/protobuf|@connectrpc\/[^/]+|@prisma\/client\/runtime\/client)(\/|$)/;
 
 /** Packages stay in node_modules (as esbuild's `packages: 'external'`), but for BUNDLED_PACKAGES. */
 function externalPackages() {
@@ -100,7 +119,7 @@ export async function bundle() {
     chunkNames: 'chunks/[name]-[hash]',
     write: false,
     logLevel: 'warning',
-    plugins: [prismaWasmFromFile(wasmFiles), externalPackages()],
+    plugins: [prismaWasmFromFile(wasmFiles), prismaLazyParamGraph(), externalPackages()],
     // CommonJS code bundled in (@whatwg-node/fetch) requires packages left in node_modules.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
