@@ -75,6 +75,33 @@ function prismaLazyParamGraph() {
 }
 
 /**
+ * `node:http` imported by an ES module becomes a module namespace of the builtin's exports, read once, all of them.
+ * On Node 22+ three of them (`WebSocket`, `CloseEvent`, `MessageEvent`) are getters that load Node's bundled undici
+ * to answer: its 770 kB of source, its objects and its llhttp WebAssembly, ~14 MB of RSS (Node 24: a bare process
+ * importing `node:http` from ESM idles at 61 MB, requiring it at 47 MB), though the server never uses them. So the
+ * bundle's imports of `node:http` (ours and those of the packages bundled in, such as Connect's) get the builtin
+ * through `require`, and a module exporting its other names.
+ */
+const HTTP_LAZY_UNDICI = new Set(['WebSocket', 'CloseEvent', 'MessageEvent']);
+
+function nodeHttpViaRequire() {
+  const names = Object.keys(createRequire(import.meta.url)('node:http')).filter((name) => !HTTP_LAZY_UNDICI.has(name));
+  return {
+    name: 'node-http-via-require',
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?http$/ }, () => ({ path: 'node:http', namespace: 'node-http-via-require' }));
+      build.onLoad({ filter: /^/, namespace: 'node-http-via-require' }, () => ({
+        contents: `import { createRequire } from 'node:module';
+const http = createRequire(import.meta.url)('node:http');
+export default http;
+export const { ${names.join(', ')} } = http;`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * Packages bundled in, though the bundle leaves packages to node_modules. Node loads an ES module package file by
  * file: linguist-languages is 833 modules of one object each, GraphQL Yoga and the GraphQL Tools it loads ~760,
  * Pothos, zod, jose, protobuf and Connect ~350 more. Each file is a module Node resolves, reads and keeps, with its
@@ -93,6 +120,20 @@ function externalPackages() {
       build.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED_PACKAGES.test(args.path) ? undefined : { path: args.path, external: true }));
     },
   };
+}
+
+/**
+ * V8 keeps a module's source for as long as the module lives, as one byte per character when every character is
+ * Latin-1 and as two otherwise. esbuild escapes the characters beyond ASCII of strings and templates, but not those
+ * of regular expressions or of the comments it keeps, and one dash in a comment doubled the memory of an 842 kB
+ * chunk. Characters beyond Latin-1 on comment lines (esbuild writes a kept comment on lines of its own, starting
+ * with `//`, `/*` or `* `; no line of code starts so) become `?`: one UTF-16 unit for another, so the source maps'
+ * columns still hold. Code keeps its characters.
+ */
+const COMMENT_LINE_BEYOND_LATIN1 = /^[ \t]*(?:\/\/|\/\*|\*(?=[ \t/]|$)).*[\u0100-\uffff].*$/gm;
+
+function latin1Comments(text) {
+  return text.replace(COMMENT_LINE_BEYOND_LATIN1, (line) => line.replace(/[\u0100-\uffff]/g, '?'));
 }
 
 /**
@@ -119,13 +160,14 @@ export async function bundle() {
     chunkNames: 'chunks/[name]-[hash]',
     write: false,
     logLevel: 'warning',
-    plugins: [prismaWasmFromFile(wasmFiles), prismaLazyParamGraph(), externalPackages()],
+    plugins: [prismaWasmFromFile(wasmFiles), prismaLazyParamGraph(), nodeHttpViaRequire(), externalPackages()],
     // CommonJS code bundled in (@whatwg-node/fetch) requires packages left in node_modules.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
   const isEntry = (file) => file.path === BUNDLE || file.path === `${BUNDLE}.map`;
   const wasm = [...wasmFiles].map(([file, contents]) => ({ path: file, contents }));
-  const files = [...wasm, ...result.outputFiles.filter((f) => !isEntry(f)), ...result.outputFiles.filter(isEntry)];
+  const outputs = result.outputFiles.map((f) => (f.path.endsWith('.mjs') ? { path: f.path, contents: latin1Comments(f.text) } : f));
+  const files = [...wasm, ...outputs.filter((f) => !isEntry(f)), ...outputs.filter(isEntry)];
   for (const file of files) {
     mkdirSync(path.dirname(file.path), { recursive: true });
     const tmp = `${file.path}.${process.pid}.tmp`;
