@@ -89,7 +89,10 @@ function nodeHttpViaRequire() {
   return {
     name: 'node-http-via-require',
     setup(build) {
-      build.onResolve({ filter: /^(node:)?http$/ }, () => ({ path: 'node:http', namespace: 'node-http-via-require' }));
+      // CommonJS code bundled in (@whatwg-node/node-fetch) requires it as it did: the builtin itself.
+      build.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+        args.kind === 'require-call' ? { path: 'node:http', external: true } : { path: 'node:http', namespace: 'node-http-via-require' },
+      );
       build.onLoad({ filter: /^/, namespace: 'node-http-via-require' }, () => ({
         contents: `import { createRequire } from 'node:module';
 const http = createRequire(import.meta.url)('node:http');
