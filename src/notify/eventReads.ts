@@ -1,6 +1,7 @@
 // Reads of the rows an event names, for the subscribers that follow committed events (src/notify/notifier.ts). Every
 // subscriber receives the same event object, so a read made for one of them is kept with the event (a WeakMap: it
-// goes with the event) and the others share it: the feed and the mentions read a new comment or issue once.
+// goes with the event) and the others share it: the feed and the mentions read a new comment or issue once. The
+// service that wrote a new comment or issue keeps what it wrote with the event instead, and then nobody reads it.
 import type { Db, Models } from '../db/client.ts';
 import { readRows } from '../db/readPath.ts';
 
@@ -26,6 +27,18 @@ function once<T>(reads: WeakMap<object, Promise<T>>, event: object, read: () => 
     reads.set(event, pending);
   }
   return pending;
+}
+
+/** `event`, with the text of the comment it names as its writer wrote it: the subscribers read no other. */
+export function withCommentContent<const E extends { commentId: number }>(event: E, content: string): E {
+  comments.set(event, Promise.resolve(content));
+  return event;
+}
+
+/** `event`, with the issue it names as its writer wrote it: the subscribers read no other. */
+export function withEventIssue<const E extends { issueId: number }>(event: E, issue: EventIssue): E {
+  issues.set(event, Promise.resolve({ index: issue.index, title: issue.title, isPull: issue.isPull, content: issue.content }));
+  return event;
 }
 
 /** The text of the comment an event names (the feed's excerpt, the mentions); null when it is gone. */

@@ -22,6 +22,7 @@ import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { requireText } from './create.ts';
 import { canWriteIssue, findIssueByIndex, repoNamesById, unitOf, type RepoName } from './issue.ts';
 import { issueReadWhere } from './visibility.ts';
+import { withCommentContent } from '../../notify/eventReads.ts';
 
 type Comment = Models.Comment;
 type CommentType = Models.CommentType;
@@ -226,15 +227,20 @@ export async function createComment(cx: ServiceContext, ref: RepoRef, index: num
   const { comment, updated } = await withTx(cx, async (tx, emit) => {
     const comment = await insertRowReturning(tx, 'Comment', { type: 'COMMENT', posterId: viewer.id, issueId: issue.id, content });
     const updated = await countNewComment(tx, issue.id);
-    emit({
-      type: 'comment.created',
-      commentId: comment.id,
-      issueId: issue.id,
-      repoId: issue.repoId,
-      index: issue.index,
-      isPull: issue.isPull,
-      actorId: viewer.id,
-    });
+    emit(
+      withCommentContent(
+        {
+          type: 'comment.created',
+          commentId: comment.id,
+          issueId: issue.id,
+          repoId: issue.repoId,
+          index: issue.index,
+          isPull: issue.isPull,
+          actorId: viewer.id,
+        },
+        content,
+      ),
+    );
     return { comment, updated };
   });
   return loadCommentView(cx.db, comment, updated, access.repo);

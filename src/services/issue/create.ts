@@ -19,6 +19,7 @@ import { insertRowReturning, insertRows, type InsertRow } from '../../db/insertR
 import { nextIssueIndex } from '../../db/issueIndex.ts';
 import { countNewIssue } from '../../db/counters.ts';
 import { readRows } from '../../db/readPath.ts';
+import { withEventIssue } from '../../notify/eventReads.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
 export interface CreateIssueInput {
@@ -272,7 +273,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
       await refreshMilestone(tx, row.milestoneId);
       await refreshLabelCounters(tx, labelIds);
       if (usage) await setIssueProjects(tx, row, input.projects ?? [], usage, viewer.id);
-      emit({ type: 'issue.created', issueId: row.id, repoId: repo.id, index, isPull: false, actorId: viewer.id });
+      emit(withEventIssue({ type: 'issue.created', issueId: row.id, repoId: repo.id, index, isPull: false, actorId: viewer.id }, row));
       if (closed) emit({ type: 'issue.closed', issueId: row.id, repoId: repo.id, index, actorId: viewer.id });
       return row;
     }),
