@@ -208,6 +208,11 @@ export async function listRepoComments(
   return { items: await loadCommentViews(cx.db, rows, [], [repo]), total };
 }
 
+/** What every comment event says of the comment, its issue and who acted. */
+function commentEventFacts(commentId: number, issue: Pick<Models.Issue, 'id' | 'repoId' | 'index' | 'isPull'>, actorId: number) {
+  return { commentId, issueId: issue.id, repoId: issue.repoId, index: issue.index, isPull: issue.isPull, actorId };
+}
+
 /**
  * Adds a plain comment (Gitea CreateIssueComment). Gates in Gitea's order: 404 invisible repository or unit,
  * 401 anonymous, 423 archived, 422 empty body, 404 unknown or unreadable issue, 403 locked issue for non-writers
@@ -231,12 +236,7 @@ export async function createComment(cx: ServiceContext, ref: RepoRef, index: num
       withCommentContent(
         {
           type: 'comment.created',
-          commentId: comment.id,
-          issueId: issue.id,
-          repoId: issue.repoId,
-          index: issue.index,
-          isPull: issue.isPull,
-          actorId: viewer.id,
+          ...commentEventFacts(comment.id, issue, viewer.id),
         },
         content,
       ),
@@ -290,12 +290,7 @@ export async function editComment(
     if (count === 0) throw new ConflictError('the comment is already changed', { commentId: comment.id });
     emit({
       type: 'comment.updated',
-      commentId: comment.id,
-      issueId: issue.id,
-      repoId: issue.repoId,
-      index: issue.index,
-      isPull: issue.isPull,
-      actorId: viewer.id,
+      ...commentEventFacts(comment.id, issue, viewer.id),
       oldContent: comment.content,
     });
     return tx.comment.findUniqueOrThrow({ where: { id: comment.id } });
@@ -332,12 +327,7 @@ export async function deleteComment(cx: ServiceContext, ref: RepoRef, id: number
     }
     emit({
       type: 'comment.deleted',
-      commentId: comment.id,
-      issueId: issue.id,
-      repoId: issue.repoId,
-      index: issue.index,
-      isPull: issue.isPull,
-      actorId: viewer.id,
+      ...commentEventFacts(comment.id, issue, viewer.id),
       posterId: comment.posterId,
       content: comment.content,
     });
