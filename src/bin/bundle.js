@@ -77,8 +77,9 @@ function prismaLazyParamGraph() {
 /**
  * `node:http` imported by an ES module becomes a module namespace of the builtin's exports, read once, all of them.
  * On Node 22+ three of them (`WebSocket`, `CloseEvent`, `MessageEvent`) are getters that load Node's bundled undici
- * to answer: its 770 kB of source, its objects and its llhttp WebAssembly, ~14 MB of RSS (Node 24: a bare process
- * importing `node:http` from ESM idles at 61 MB, requiring it at 47 MB), though the server never uses them. So the
+ * to answer: its 770 kB of source and its objects, though the server never uses them (Node 24: a bare process that
+ * imports `node:http` idles at 61 MB of RSS, one that requires it at 47 MB; the idle server, together with the
+ * Latin-1 comments below, went from 150 to 145 MB, bench/coldStart.ts). So the
  * bundle's imports of `node:http` (ours and those of the packages bundled in, such as Connect's) get the builtin
  * through `require`, and a module exporting its other names.
  */
