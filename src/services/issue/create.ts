@@ -44,6 +44,14 @@ export interface CreateIssueInput {
 }
 
 /**
+ * The `issue.created` event of a new issue's or pull request's row, with the row as written: the feed and the
+ * mentions read nothing back (notify/eventReads.ts).
+ */
+export function issueCreatedEvent(row: Models.Issue, actorId: number) {
+  return withEventIssue({ type: 'issue.created', issueId: row.id, repoId: row.repoId, index: row.index, isPull: row.isPull, actorId }, row);
+}
+
+/**
  * A new issue's or pull request's row: the repository's next number (gap-free: the counter's row stays locked until
  * the transaction ends), the row, and the repository's counters of issues or pull requests, open and closed.
  */
@@ -273,7 +281,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
       await refreshMilestone(tx, row.milestoneId);
       await refreshLabelCounters(tx, labelIds);
       if (usage) await setIssueProjects(tx, row, input.projects ?? [], usage, viewer.id);
-      emit(withEventIssue({ type: 'issue.created', issueId: row.id, repoId: repo.id, index, isPull: false, actorId: viewer.id }, row));
+      emit(issueCreatedEvent(row, viewer.id));
       if (closed) emit({ type: 'issue.closed', issueId: row.id, repoId: repo.id, index, actorId: viewer.id });
       return row;
     }),

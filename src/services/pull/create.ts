@@ -11,6 +11,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { deleteHiddenRef, fetchIntoHiddenRef, setHiddenRef } from '../repo/moveRefs.ts';
 import {
   insertIssueRow,
+  issueCreatedEvent,
   normalizeTitle,
   refreshMilestone,
   requireText,
@@ -226,7 +227,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
         await refreshLabelCounters(tx, labelIds);
         // Written last: a rollback gives the number back, and the next pull request overwrites the ref.
         await setHiddenRef(baseGitDir, pullHeadRef(index), headSide.sha);
-        emit({ type: 'issue.created', issueId: row.id, repoId: repo.id, index, isPull: true, actorId: viewer.id });
+        emit(issueCreatedEvent(row, viewer.id));
         return row;
       }),
     );

@@ -161,6 +161,34 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(mentioned.json<{ subject: { title: string } }[]>().map((n) => n.subject.title)).toContain('read once');
   });
 
+  it('a new pull request is not read back by the feed or the mentions either', async () => {
+    const repo = '/api/v1/repos/owner/one';
+    const branch = await t.request('POST', `${repo}/branches`, {
+      headers: owner,
+      body: { new_branch_name: 'topic', old_branch_name: 'main' },
+    });
+    expect(branch.statusCode).toBe(201);
+    const file = await t.request('POST', `${repo}/contents/topic.txt`, {
+      headers: owner,
+      body: { content: Buffer.from('topic\n').toString('base64'), branch: 'topic' },
+    });
+    expect(file.statusCode).toBe(201);
+    const queries = await statements(
+      'POST',
+      `${repo}/pulls`,
+      { head: 'topic', base: 'main', title: 'pull read once', body: 'see @u0' },
+      201,
+    );
+    expect(queries.filter((q) => /^SELECT "index", "title", "isPull", "content" FROM "Issue" WHERE/.test(q.trim()))).toHaveLength(0);
+    const [created] = (await t.request('GET', `${repo}/activities/feeds?limit=1`, { headers: owner })).json<
+      { op_type: string; content: string }[]
+    >();
+    expect(created).toMatchObject({ op_type: 'create_pull_request' });
+    expect(created!.content).toContain('pull read once');
+    const mentioned = await t.request('GET', '/api/v1/notifications?all=true', { headers: basic('u0') });
+    expect(mentioned.json<{ subject: { title: string } }[]>().map((n) => n.subject.title)).toContain('pull read once');
+  });
+
   it("reads the path's repository once: the service takes what the path preflight found", async () => {
     // The read path's statement (src/services/access/repoAccess.ts), with SQLite's or PostgreSQL's placeholders.
     const byName = (queries: string[]) => queries.filter((q) => q.includes('FROM "Repository" r') && /"lowerName" = (\?|\$\d)/.test(q));
