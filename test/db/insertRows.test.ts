@@ -30,6 +30,9 @@ describe.each(PROVIDERS)('insertRows (%s)', (provider) => {
     }>().id;
     milestoneId = (await t.request('POST', '/api/v1/repos/owner/r/milestones', { headers: h, body: { title: 'm' } })).json<{ id: number }>()
       .id;
+    // The setup's post-commit subscribers and jobs finish before any statement is counted.
+    await t.app.deps.notifier.drain();
+    await t.app.jobs.drain();
   });
   afterAll(() => t.close());
 
@@ -56,7 +59,8 @@ describe.each(PROVIDERS)('insertRows (%s)', (provider) => {
         rows.map((r) => ({ ...r, treePath: 'raw' })),
       ),
     ).toBe(3);
-    expect(t.queries.length - before).toBe(1);
+    // A job worker's poll of its queue may run beside it: statements on other tables are not counted.
+    expect(t.queries.slice(before).filter((q) => q.includes('"Comment"'))).toHaveLength(1);
     const prisma = await stored('Comment', `"treePath" = 'prisma'`);
     const raw = await stored('Comment', `"treePath" = 'raw'`);
     expect(raw).toHaveLength(3);
@@ -109,7 +113,7 @@ describe.each(PROVIDERS)('insertRows (%s)', (provider) => {
     const created = await t.db.issue.create({ data: { ...data, index: 901, title: 'prisma' } });
     const before = t.queries.length;
     const ours = await insertRowReturning(t.db, 'Issue', data);
-    expect(t.queries.length - before).toBe(1);
+    expect(t.queries.slice(before).filter((q) => q.includes('"Issue"'))).toHaveLength(1);
     const read = await t.db.issue.findUniqueOrThrow({ where: { id: ours.id } });
     // What it returns is what a read gives (Prisma's types), and it differs from create's row only where the input did.
     expect(ours).toEqual(read);
