@@ -74,9 +74,9 @@ const layers = [
       'src/auth/passwordHashSettings.ts',
     ],
   },
-  // Leaf modules every layer may use: the domain errors, where the checkout is (src/paths.ts) and packages loaded at
-  // their first use (src/lazyPackage.ts).
-  { category: 'base', pattern: ['src/errors.ts', 'src/paths.ts', 'src/lazyPackage.ts'] },
+  // Leaf modules every layer may use: the domain errors, where the checkout is (src/paths.ts), packages loaded at
+  // their first use (src/lazyPackage.ts) and rows handed out to their parents (src/groupBy.ts).
+  { category: 'base', pattern: ['src/errors.ts', 'src/paths.ts', 'src/lazyPackage.ts', 'src/groupBy.ts'] },
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
   { category: 'service', pattern: 'src/services/*/**', capture: ['domain', 'file'] },

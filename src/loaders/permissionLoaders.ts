@@ -3,6 +3,7 @@ import type { Db, DbLike, Models } from '../db/client.ts';
 import { readRows } from '../db/readPath.ts';
 import type { AccessMode } from '../permissions/accessMode.ts';
 import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
+import { groupBy } from '../groupBy.ts';
 
 type Viewer = Models.User | null;
 
@@ -86,12 +87,11 @@ export async function loadRepoFacts(db: DbLike, ids: readonly number[]): Promise
       [[...ids]],
     ),
   ]);
-  const unitsOf = new Map<number, { type: Models.RepoUnitType }[]>();
-  for (const u of units) {
-    const list = unitsOf.get(u.repoId);
-    if (list) list.push({ type: u.type });
-    else unitsOf.set(u.repoId, [{ type: u.type }]);
-  }
+  const unitsOf = groupBy(
+    units,
+    (u) => u.repoId,
+    (u) => ({ type: u.type }),
+  );
   return rows.map((r) => repoFactsOf(r, unitsOf.get(r.id) ?? []));
 }
 

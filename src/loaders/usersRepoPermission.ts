@@ -4,6 +4,7 @@ import { readRows } from '../db/readPath.ts';
 import type { AccessMode } from '../permissions/accessMode.ts';
 import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
 import { loadRepoFacts, type RepoFacts } from './permissionLoaders.ts';
+import { groupBy } from '../groupBy.ts';
 
 /**
  * The access model (computeRepoPermission, the same rule the per-request loader applies to one viewer) for each
@@ -69,11 +70,11 @@ export async function usersRepoPermissions(
   const collabOf = new Map(collabs.map((c) => [c.userId, c.mode as AccessMode]));
   const memberOf = new Set(members.map((m) => m.userId));
   const blocked = new Set(blocks.map((b) => b.blockeeId));
-  const teamsOf = new Map<number, TeamGrant[]>();
-  for (const tu of teamUsers) {
-    const grant: TeamGrant = { authorize: tu.team.authorize, units: Object.fromEntries(tu.team.units.map((u) => [u.type, u.accessMode])) };
-    teamsOf.set(tu.userId, [...(teamsOf.get(tu.userId) ?? []), grant]);
-  }
+  const teamsOf = groupBy(
+    teamUsers,
+    (tu) => tu.userId,
+    (tu): TeamGrant => ({ authorize: tu.team.authorize, units: Object.fromEntries(tu.team.units.map((u) => [u.type, u.accessMode])) }),
+  );
   const facts = { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate, owner: repo.owner, units: repo.units.map((u) => u.type) };
   for (const user of users) {
     out.set(

@@ -2,6 +2,7 @@ import type { Models } from '../../db/client.ts';
 import * as pages from '../../services/issue/relationPages.ts';
 import { attachUsers, isRecord, targetOf, type Fill, type Preloader, type Preloaders } from './plan.ts';
 import { prunedColumns, type FieldColumns } from './columns.ts';
+import { groupBy } from '../../groupBy.ts';
 
 /**
  * The hot relations of an issue served below Prisma (plan.ts): labels, assignees and comments (a page per issue
@@ -59,12 +60,7 @@ const idsOf = (parents: Row[]): number[] => [...new Set(parents.map((p) => p.id 
 
 /** Sets `parents[i][name]` to the rows whose `issueId` is the parent's id (in the rows' order). */
 function attach(parents: Row[], name: string, rows: readonly { issueId: number }[]): void {
-  const byIssue = new Map<number, unknown[]>();
-  for (const r of rows) {
-    const list = byIssue.get(r.issueId);
-    if (list) list.push(r);
-    else byIssue.set(r.issueId, [r]);
-  }
+  const byIssue = groupBy(rows, (r) => r.issueId);
   for (const p of parents) p[name] = byIssue.get(p.id as number) ?? [];
 }
 

@@ -3,6 +3,7 @@ import { loadReactions } from '../../services/issue/reaction.ts';
 import { repoIssuePages, type RepoIssuePageInput } from '../../services/issue/repoIssuePages.ts';
 import { prunedColumns, type FieldColumns } from './columns.ts';
 import { attachUsers, isRecord, type Fill, type Preloader, type Preloaders } from './plan.ts';
+import { groupBy } from '../../groupBy.ts';
 
 /**
  * Repository.issues served below Prisma (plan.ts): a first page of a repository's issues, open, closed or both,
@@ -133,12 +134,7 @@ const issues: Preloader = (args, selected) => {
           for (const r of rows as (Models.Issue & { reactions?: unknown })[]) r.reactions = reactions.get(r.id) ?? [];
         }),
     ]);
-    const byRepo = new Map<number, Models.Issue[]>();
-    for (const r of rows) {
-      const list = byRepo.get(r.repoId);
-      if (list) list.push(r);
-      else byRepo.set(r.repoId, [r]);
-    }
+    const byRepo = groupBy(rows, (r) => r.repoId);
     for (const p of parents) p.issues = byRepo.get(p.id as number) ?? [];
   };
   return fill;

@@ -8,6 +8,7 @@ import type { CommitSignature } from '../../git/commitSignature.ts';
 import type { ServiceContext } from '../context.ts';
 import { sshSignedBy } from './signatureCache.ts';
 import { keyBlobOf, readSshSignature } from './sshSignature.ts';
+import { groupBy } from '../../groupBy.ts';
 
 /** The committer a commit's e-mail names, and whether that e-mail is one of their activated addresses. */
 export interface Committer {
@@ -22,19 +23,12 @@ export type SshOutcome =
 
 /** The SSH keys of users (Gitea ListPublicKeys: all their keys but principals), by owner, oldest first. */
 export async function sshKeysOf(cx: ServiceContext, ownerIds: readonly number[]): Promise<Map<number, Models.PublicKey[]>> {
-  const out = new Map<number, Models.PublicKey[]>();
-  if (!ownerIds.length) return out;
+  if (!ownerIds.length) return new Map();
   const rows = await cx.db.publicKey.findMany({
     where: { ownerId: { in: [...ownerIds] }, type: { not: 'PRINCIPAL' } },
     orderBy: { id: 'asc' },
   });
-  for (const r of rows) {
-    if (r.ownerId === null) continue;
-    const list = out.get(r.ownerId);
-    if (list) list.push(r);
-    else out.set(r.ownerId, [r]);
-  }
-  return out;
+  return groupBy(rows, (r) => r.ownerId ?? undefined);
 }
 
 /** Checks the SSH signature of `c` against the keys of its committer. */

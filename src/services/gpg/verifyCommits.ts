@@ -16,6 +16,7 @@ import { readDetachedSignature, type DetachedSignature, type KeyId } from './ope
 import { signingKeyOf } from './signatureCache.ts';
 import { sshKeysOf, verifySshSigned, type Committer } from './sshCommitVerification.ts';
 import { isSshSignature } from './sshSignature.ts';
+import { groupBy } from '../../groupBy.ts';
 
 /** Who signed, as Gitea's PayloadCommitVerification.signer shows them. */
 export interface SignerView {
@@ -198,12 +199,8 @@ export async function verifySignatures(cx: ServiceContext, commits: readonly Com
         })
       : ([] as KeyRow[]),
   ]);
-  const byKeyId = new Map<string, KeyRow[]>();
-  const byOwner = new Map<number, KeyRow[]>();
-  for (const r of rows) {
-    if (issuers.has(r.keyId)) byKeyId.set(r.keyId, [...(byKeyId.get(r.keyId) ?? []), r]);
-    if (r.parentId === null && ownerIds.includes(r.ownerId)) byOwner.set(r.ownerId, [...(byOwner.get(r.ownerId) ?? []), r]);
-  }
+  const byKeyId = groupBy(rows, (r) => (issuers.has(r.keyId) ? r.keyId : undefined));
+  const byOwner = groupBy(rows, (r) => (r.parentId === null && ownerIds.includes(r.ownerId) ? r.ownerId : undefined));
   const out = new Map<string, CommitVerification>();
   const lookup: Lookup = { committers, byKeyId, byOwner, sshByOwner };
   for (const c of commits) out.set(c.sha, await verifyOne(c, lookup));

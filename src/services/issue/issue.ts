@@ -9,6 +9,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import type { LabelWithOwner } from '../label/label.ts';
 import { issueReadWhere } from './visibility.ts';
+import { groupBy } from '../../groupBy.ts';
 
 /** A label as issues show it: repository or organization label, with what its URL needs. */
 export type IssueLabelView = LabelWithOwner & { repo: Pick<Models.Repository, 'ownerName' | 'name'> | null };
@@ -84,15 +85,12 @@ export const viewUserColumns = (): string => columnsOf('User', 'u', ['passwordHa
 export type RepoName = Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
 type Linked<T> = T & { linkIssueId: number };
 
-const groupByIssue = <T>(rows: readonly Linked<T>[]): Map<number, T[]> => {
-  const out = new Map<number, T[]>();
-  for (const { linkIssueId, ...row } of rows) {
-    const list = out.get(linkIssueId);
-    if (list) list.push(row as T);
-    else out.set(linkIssueId, [row as T]);
-  }
-  return out;
-};
+const groupByIssue = <T>(rows: readonly Linked<T>[]): Map<number, T[]> =>
+  groupBy(
+    rows,
+    (r) => r.linkIssueId,
+    ({ linkIssueId: _, ...row }) => row as T,
+  );
 
 /** The names of repositories by id (those in `known` not read again): one statement, none when every one is known. */
 export async function repoNamesById(db: DbLike, ids: readonly number[], known: readonly RepoName[] = []): Promise<Map<number, RepoName>> {

@@ -5,6 +5,7 @@ import { canWrite } from '../../permissions/repoPermission.ts';
 import { isSiteAdmin } from '../access/guards.ts';
 import type { ServiceContext } from '../context.ts';
 import { timeTrackersOf, type TrackedTimeWithUser } from './trackedTime.ts';
+import { groupBy } from '../../groupBy.ts';
 
 /** An issue's tracked time as the graph shows it; null when the repository's time tracker is disabled. */
 export interface IssueTimeSummary {
@@ -36,12 +37,7 @@ async function loadIssueTimeSummaries(
       : [],
   ]);
   const permByRepo = new Map(repoIds.map((id, i) => [id, perms[i]]));
-  const rowsByIssue = new Map<number, TrackedTimeWithUser[]>();
-  for (const r of rows) {
-    const list = rowsByIssue.get(r.issueId);
-    if (list) list.push(r);
-    else rowsByIssue.set(r.issueId, [r]);
-  }
+  const rowsByIssue = groupBy(rows, (r) => r.issueId);
   const viewerId = cx.viewer?.id ?? null;
   return new Map(
     issues.map((issue) => {

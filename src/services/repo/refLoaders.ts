@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context.ts';
 import type { GitRepoKey } from './gitObject.ts';
 import { arrangeRefs, branchRefView, HEADS, REF_REPO_SELECT, TAGS, tagRefView, type RefListOptions, type RefView } from './refView.ts';
 import { branchReadWhere, repoReadWhere } from './visibility.ts';
+import { groupBy } from '../../groupBy.ts';
 
 /** A branch of a repository, by name. */
 export interface BranchKey {
@@ -45,18 +46,6 @@ async function readableTags(cx: ServiceContext, repo: GitRepoKey, names?: readon
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const { items } = await listTags(gitDir, names ? { names: names.filter(isValidTagName) } : {});
   return items.map((t) => tagRefView(repo, t));
-}
-
-/** Groups `items` by the key `of` gives, keeping their order. */
-function groupBy<T, K>(items: readonly T[], of: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const key = of(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }
 
 /** Per request: the ref loaders; each asks one query (branches) or one git listing per repository (tags) a tick. */

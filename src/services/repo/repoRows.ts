@@ -6,6 +6,7 @@ import { canReadAny, type RepoPermission } from '../../permissions/repoPermissio
 import type { ServiceContext } from '../context.ts';
 import { TEAM_INCLUDE, type TeamRow } from '../access/teamAccess.ts';
 import { readableRepoIds } from './visibility.ts';
+import { groupBy } from '../../groupBy.ts';
 
 /** A repository with the relations every Repository JSON needs (loaded by withRelations). */
 type CoreRow = Models.Repository & {
@@ -56,15 +57,12 @@ async function withExtras(cx: ServiceContext, rows: readonly CoreRow[]): Promise
 }
 
 type ByRepo<T> = T & { repoId: number };
-const byRepo = <T>(rows: readonly ByRepo<T>[]): Map<number, T[]> => {
-  const out = new Map<number, T[]>();
-  for (const { repoId, ...row } of rows) {
-    const list = out.get(repoId);
-    if (list) list.push(row as T);
-    else out.set(repoId, [row as T]);
-  }
-  return out;
-};
+const byRepo = <T>(rows: readonly ByRepo<T>[]): Map<number, T[]> =>
+  groupBy(
+    rows,
+    (r) => r.repoId,
+    ({ repoId: _, ...row }) => row as T,
+  );
 
 /** License names (SPDX identifiers) never hold a newline. */
 const LICENSE_SEPARATOR = '\n';
