@@ -16,6 +16,24 @@ export function sqliteFilePath(url: string): string {
 }
 
 /**
+ * The schema engine (8.1) reads a partial index's definition with `… AND name = "<index>"`: a string in double
+ * quotes, which SQLite takes as a string only when it has no column of that name and when built to accept it
+ * (SQLITE_DQS). better-sqlite3 is built without, so the statement fails; it is sent with the name in single quotes.
+ */
+const INDEX_SQL_BY_NAME = /^(SELECT sql FROM sqlite_master WHERE type = 'index' AND name = )"((?:[^"]|"")*)"(;?)$/;
+
+/** `query` with its double-quoted index name as a string literal (see INDEX_SQL_BY_NAME); other queries unchanged. */
+function quoteIndexName<Q extends { sql: string }>(query: Q): Q {
+  const m = INDEX_SQL_BY_NAME.exec(query.sql.trim());
+  if (!m) return query;
+  return { ...query, sql: `${m[1]}'${m[2]!.replace(/""/g, '"').replace(/'/g, "''")}'${m[3]}` };
+}
+
+/** An adapter whose queries go through quoteIndexName. */
+const withQuotedIndexNames = (inner: SqlDriverAdapter, overrides: Partial<SqlDriverAdapter> = {}): SqlDriverAdapter =>
+  delegateAdapter(inner, { queryRaw: (query) => inner.queryRaw(quoteIndexName(query)), ...overrides });
+
+/**
  * The better-sqlite3 adapter factory for the schema engine, with a busy timeout and the parent
  * directory created on connect. The engine replays each migration on the shadow database through
  * `executeRaw`, which better-sqlite3 rejects for multi-statement scripts, so argument-less
@@ -29,11 +47,11 @@ export function sqliteAdapterFactory(url: string): SqlMigrationAwareDriverAdapte
     adapterName: base.adapterName,
     async connect(): Promise<SqlDriverAdapter> {
       if (file !== ':memory:') await mkdir(path.dirname(file), { recursive: true });
-      return base.connect();
+      return withQuotedIndexNames(await base.connect());
     },
     async connectToShadowDb(): Promise<SqlDriverAdapter> {
       const shadow = await base.connectToShadowDb();
-      return delegateAdapter(shadow, {
+      return withQuotedIndexNames(shadow, {
         async executeRaw(query) {
           if (query.args.length > 0) return shadow.executeRaw(query);
           await shadow.executeScript(query.sql);
