@@ -2,9 +2,9 @@ import type { Config } from '../config.ts';
 import type { Db, DbLike, Models } from '../db/client.ts';
 import { listPushCommits } from '../git/listPushCommits.ts';
 import { usersRepoPermissions } from '../loaders/usersRepoPermission.ts';
-import { loadRepoFacts } from '../loaders/permissionLoaders.ts';
+import { loadRepoFacts, type RepoFacts } from '../loaders/permissionLoaders.ts';
 import { readRows } from '../db/readPath.ts';
-import { eventCommentContent, eventIssue } from './eventReads.ts';
+import { eventCommentContent, eventIssue, eventRepoFacts } from './eventReads.ts';
 import { canRead } from '../permissions/repoPermission.ts';
 import type { UnitType } from '../permissions/units.ts';
 import { repoPath } from '../git/repoPath.ts';
@@ -71,10 +71,11 @@ async function feedRows(
   actorId: number,
   entries: Entry[],
   createdAt: Date,
+  known?: RepoFacts,
 ): Promise<Models.Prisma.ActionCreateManyInput[]> {
   if (!entries.length) return [];
   const [[repo], watchers] = await Promise.all([
-    loadRepoFacts(db, [repoId]),
+    known ? [known] : loadRepoFacts(db, [repoId]),
     readRows<'User', Pick<Models.User, 'id' | 'isRestricted'>>(
       db,
       'User',
@@ -186,8 +187,9 @@ export async function pushFeedRows(
  * Pushes are not here: their rows are part of the push's durable bookkeeping (pushFeedRows).
  */
 export function activitySubscriber(db: Db): Subscriber {
-  async function record(repoId: number, actorId: number, entries: Entry[]): Promise<void> {
-    const data = await feedRows(db, repoId, actorId, entries, new Date());
+  /** Writes the rows of `entries`; `event`'s repository facts when its writer kept them (withEventRepo). */
+  async function record(repoId: number, actorId: number, entries: Entry[], event?: DomainEvent): Promise<void> {
+    const data = await feedRows(db, repoId, actorId, entries, new Date(), event && eventRepoFacts(event));
     if (data.length) await insertRows(db, 'Action', data);
   }
 
@@ -278,7 +280,7 @@ export function activitySubscriber(db: Db): Subscriber {
         case 'issue.created':
         case 'issue.closed':
         case 'issue.reopened':
-          return record(event.repoId, event.actorId, await issueEntries(event));
+          return record(event.repoId, event.actorId, await issueEntries(event), event);
         case 'comment.created': {
           // Gitea's feed: comment_issue / comment_pull, content "<index>|<excerpt of the body>".
           const content = await eventCommentContent(db, event);
@@ -288,7 +290,7 @@ export function activitySubscriber(db: Db): Subscriber {
             commentId: event.commentId,
             content: `${event.index}|${feedExcerpt(content)}`,
           };
-          return record(event.repoId, event.actorId, [entry]);
+          return record(event.repoId, event.actorId, [entry], event);
         }
         case 'pull.reviewed':
           return record(event.repoId, event.actorId, await reviewEntries(event));

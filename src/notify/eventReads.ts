@@ -4,6 +4,7 @@
 // service that wrote a new comment or issue keeps what it wrote with the event instead, and then nobody reads it.
 import type { Db, Models } from '../db/client.ts';
 import { readRows } from '../db/readPath.ts';
+import type { RepoFacts } from '../loaders/permissionLoaders.ts';
 
 /** A comment's text (the notification fan-out's mentions); null when it is gone. */
 export async function commentContent(db: Db, commentId: number): Promise<string | null> {
@@ -18,6 +19,7 @@ export type EventIssue = Pick<Models.Issue, 'index' | 'title' | 'isPull' | 'cont
 
 const comments = new WeakMap<object, Promise<string | null>>();
 const issues = new WeakMap<object, Promise<EventIssue | null>>();
+const repos = new WeakMap<object, RepoFacts>();
 
 /** The read `read` of `event`, made by the first subscriber to ask and shared with the rest. */
 function once<T>(reads: WeakMap<object, Promise<T>>, event: object, read: () => Promise<T>): Promise<T> {
@@ -39,6 +41,20 @@ export function withCommentContent<const E extends { commentId: number }>(event:
 export function withEventIssue<const E extends { issueId: number }>(event: E, issue: EventIssue): E {
   issues.set(event, Promise.resolve({ index: issue.index, title: issue.title, isPull: issue.isPull, content: issue.content }));
   return event;
+}
+
+/**
+ * `event`, with the facts of its repository (visibility, owner, units) as its writer read them to authorize the
+ * write: for writes that change none of them (issues, comments), so the feed reads them no more.
+ */
+export function withEventRepo<const E extends { repoId: number }>(event: E, facts: RepoFacts | undefined): E {
+  if (facts && facts.id === event.repoId) repos.set(event, facts);
+  return event;
+}
+
+/** The repository facts the writer of `event` kept with it (withEventRepo); undefined when it kept none. */
+export function eventRepoFacts(event: object): RepoFacts | undefined {
+  return repos.get(event);
 }
 
 /** The text of the comment an event names (the feed's excerpt, the mentions); null when it is gone. */

@@ -22,7 +22,7 @@ import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { requireText } from './create.ts';
 import { canWriteIssue, findIssueByIndex, repoNamesById, unitOf, type RepoName } from './issue.ts';
 import { issueReadWhere } from './visibility.ts';
-import { withCommentContent } from '../../notify/eventReads.ts';
+import { withCommentContent, withEventRepo } from '../../notify/eventReads.ts';
 
 type Comment = Models.Comment;
 type CommentType = Models.CommentType;
@@ -233,17 +233,22 @@ export async function createComment(cx: ServiceContext, ref: RepoRef, index: num
     const comment = await insertRowReturning(tx, 'Comment', { type: 'COMMENT', posterId: viewer.id, issueId: issue.id, content });
     const updated = await countNewComment(tx, issue.id);
     emit(
-      withCommentContent(
-        {
-          type: 'comment.created',
-          ...commentEventFacts(comment.id, issue, viewer.id),
-        },
-        content,
+      withEventRepo(
+        withCommentContent(
+          {
+            type: 'comment.created',
+            ...commentEventFacts(comment.id, issue, viewer.id),
+          },
+          content,
+        ),
+        access.facts,
       ),
     );
     return { comment, updated };
   });
-  return loadCommentView(cx.db, comment, updated, access.repo);
+  // Nothing to read: the poster is the viewer, and a comment this request just wrote has no attachments yet.
+  const { id, name, ownerName } = access.repo;
+  return { comment, issue: updated, repo: { id, name, ownerName }, poster: viewer, attachments: [] };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { DbTx, Models } from '../../db/client.ts';
 import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { PermissionDeniedError, ValidationError } from '../../errors.ts';
-import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
+import { repoPermissionLoader, type RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { usersRepoPermissions } from '../../loaders/usersRepoPermission.ts';
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import { ALL_UNITS } from '../../permissions/units.ts';
@@ -12,14 +12,14 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { withRetry } from '../dbErrors.ts';
 import { exclusiveScope } from '../label/color.ts';
 import { usableLabels } from '../label/usableLabels.ts';
-import { loadIssueView, type IssueView } from './issue.ts';
+import { loadIssueView, viewUserOf, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { findIssueTemplate } from './issueTemplates.ts';
 import { insertRowReturning, insertRows, type InsertRow } from '../../db/insertRows.ts';
 import { nextIssueIndex } from '../../db/issueIndex.ts';
 import { countNewIssue } from '../../db/counters.ts';
 import { readRows } from '../../db/readPath.ts';
-import { withEventIssue } from '../../notify/eventReads.ts';
+import { withEventIssue, withEventRepo } from '../../notify/eventReads.ts';
 
 /** POST /repos/{o}/{r}/issues (Gitea CreateIssueOption). */
 export interface CreateIssueInput {
@@ -44,11 +44,14 @@ export interface CreateIssueInput {
 }
 
 /**
- * The `issue.created` event of a new issue's or pull request's row, with the row as written: the feed and the
- * mentions read nothing back (notify/eventReads.ts).
+ * The `issue.created` event of a new issue's or pull request's row, with the row as written and the repository's
+ * facts as the write's gate read them: the feed and the mentions read nothing back (notify/eventReads.ts).
  */
-export function issueCreatedEvent(row: Models.Issue, actorId: number) {
-  return withEventIssue({ type: 'issue.created', issueId: row.id, repoId: row.repoId, index: row.index, isPull: row.isPull, actorId }, row);
+export function issueCreatedEvent(row: Models.Issue, actorId: number, facts: RepoFacts | undefined) {
+  return withEventRepo(
+    withEventIssue({ type: 'issue.created', issueId: row.id, repoId: row.repoId, index: row.index, isPull: row.isPull, actorId }, row),
+    facts,
+  );
 }
 
 /**
@@ -281,12 +284,12 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
       await refreshMilestone(tx, row.milestoneId);
       await refreshLabelCounters(tx, labelIds);
       if (usage) await setIssueProjects(tx, row, input.projects ?? [], usage, viewer.id);
-      emit(issueCreatedEvent(row, viewer.id));
+      emit(issueCreatedEvent(row, viewer.id, access.facts));
       if (closed) emit({ type: 'issue.closed', issueId: row.id, repoId: repo.id, index, actorId: viewer.id });
       return row;
     }),
   );
-  return loadIssueView(cx.db, issue, [repo]);
+  return loadIssueView(cx.db, issue, [repo], [viewUserOf(viewer)]);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { normalizeTitle, refreshMilestone, requireText, resolveAssignees, usableLabelIds } from './create.ts';
 import { withRetry } from '../dbErrors.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
-import { findIssueByIndex, issueById, loadIssueView, requirePosterOrWriter, type IssueView } from './issue.ts';
+import { findIssueByIndex, issueById, loadIssueView, requirePosterOrWriter, viewUserOf, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { insertRows } from '../../db/insertRows.ts';
 import { updateRowById, type RowChange } from '../../db/updateRow.ts';
@@ -282,7 +282,7 @@ export async function editIssue(
       return issueRow(tx, issue.id);
     }),
   );
-  return loadIssueView(cx.db, updated, [access.repo]);
+  return loadIssueView(cx.db, updated, [access.repo], [viewUserOf(viewer)]);
 }
 
 /** An issue's row as the transaction sees it (raw: a Prisma findUnique cost more than its statement). */

@@ -78,6 +78,11 @@ export async function locateIssueById(cx: ServiceContext, issueId: number): Prom
 
 /** A user row as views carry it: every column but the password hash. */
 export type ViewUser = Omit<Models.User, 'passwordHash'>;
+/** A user row as views carry it (no password hash): the viewer as a known poster, for one. */
+export function viewUserOf(user: Models.User): ViewUser {
+  const { passwordHash: _, ...view } = user;
+  return view;
+}
 /** The select list of a ViewUser aliased `u`. */
 export const viewUserColumns = (): string => columnsOf('User', 'u', ['passwordHash']);
 
@@ -132,21 +137,25 @@ export async function issueLabelViews(db: DbLike, issueIds: readonly number[]): 
 
 /**
  * Loads the relations of many issues in a constant number of statements on the read path (src/db/readPath.ts),
- * keeping the input order: each relation with its link rows in one join (labels, assignees, projects), posters,
- * attachments, and only when some issue has them milestones, pull requests not in `knownPulls` and repositories
- * not `known`; then names of label owners not at hand. User rows never carry the password hash.
+ * keeping the input order: each relation with its link rows in one join (labels, assignees, projects), posters
+ * not in `knownUsers`, attachments, and only when some issue has them milestones, pull requests not in
+ * `knownPulls` and repositories not `known`; then names of label owners not at hand. User rows never carry the
+ * password hash.
  */
 export async function loadIssueViews(
   db: DbLike,
   issues: readonly Models.Issue[],
   known: readonly RepoName[] = [],
   knownPulls: readonly Models.PullRequest[] = [],
+  knownUsers: readonly ViewUser[] = [],
 ): Promise<IssueView[]> {
   if (issues.length === 0) return [];
   const ids = issues.map((i) => i.id);
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id): id is number => id !== null))];
   const pullIds = issues.filter((i) => i.isPull && !knownPulls.some((p) => p.issueId === i.id)).map((i) => i.id);
-  const posterIds = [...new Set(issues.flatMap((i) => (i.posterId === null ? [] : [i.posterId])))];
+  const posterIds = [
+    ...new Set(issues.flatMap((i) => (i.posterId === null || knownUsers.some((u) => u.id === i.posterId) ? [] : [i.posterId]))),
+  ];
   const [repoById, labelsByIssue, assignees, posters, milestones, pulls, projectRows, attachments] = await Promise.all([
     repoNamesById(
       db,
@@ -173,7 +182,7 @@ export async function loadIssueViews(
     ),
     readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "issueId" IN (?) AND "commentId" IS NULL ORDER BY "id"', [ids]),
   ]);
-  const posterById = new Map(posters.map((u) => [u.id, u]));
+  const posterById = new Map([...knownUsers, ...posters].map((u) => [u.id, u]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
   const pullByIssue = new Map([...knownPulls, ...pulls].map((p) => [p.issueId, p]));
   const projectsByIssue = groupByIssue(projectRows);
@@ -195,9 +204,14 @@ export async function loadIssueViews(
   });
 }
 
-/** One issue with its relations. */
-export async function loadIssueView(db: DbLike, issue: Models.Issue, known: readonly RepoName[] = []): Promise<IssueView> {
-  const [view] = await loadIssueViews(db, [issue], known);
+/** One issue with its relations (`knownUsers`: user rows at hand, the viewer's for one, not read again). */
+export async function loadIssueView(
+  db: DbLike,
+  issue: Models.Issue,
+  known: readonly RepoName[] = [],
+  knownUsers: readonly ViewUser[] = [],
+): Promise<IssueView> {
+  const [view] = await loadIssueViews(db, [issue], known, [], knownUsers);
   if (!view) throw new NotFoundError('issue does not exist', { issueId: issue.id });
   return view;
 }

@@ -227,7 +227,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
         await refreshLabelCounters(tx, labelIds);
         // Written last: a rollback gives the number back, and the next pull request overwrites the ref.
         await setHiddenRef(baseGitDir, pullHeadRef(index), headSide.sha);
-        emit(issueCreatedEvent(row, viewer.id));
+        emit(issueCreatedEvent(row, viewer.id, access.facts));
         return row;
       }),
     );

@@ -159,6 +159,44 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(created!.content).toContain('read once');
     const mentioned = await t.request('GET', '/api/v1/notifications?all=true', { headers: basic('u0') });
     expect(mentioned.json<{ subject: { title: string } }[]>().map((n) => n.subject.title)).toContain('read once');
+    // Nor the repository's facts (visibility, owner, units): the feed takes those the write's gate read; only the
+    // notification job reads them again, in its own time.
+    const factsReads = (queries: string[]) => queries.filter((q) => /^SELECT r\."id", r\."ownerId", r\."isPrivate"/.test(q.trim()));
+    expect(factsReads(await statements('POST', url, { title: 'facts once' }, 201))).toHaveLength(1);
+    expect(factsReads(await statements('POST', `${url}/1/comments`, { body: 'facts once' }, 201))).toHaveLength(1);
+    // The facts it took are the repository's: a private repository's rows are private.
+    expect((await t.request('POST', '/api/v1/user/repos', { headers: owner, body: { name: 'hidden', private: true } })).statusCode).toBe(
+      201,
+    );
+    await statements('POST', '/api/v1/repos/owner/hidden/issues', { title: 'private one' }, 201);
+    await statements('POST', '/api/v1/repos/owner/hidden/issues/1/comments', { body: 'private too' }, 201);
+    const rows = await t.db.action.findMany({ where: { repo: { name: 'hidden' } }, select: { opType: true, isPrivate: true } });
+    expect(rows.map((r) => r.opType).sort()).toEqual(['COMMENT_ISSUE', 'CREATE_ISSUE', 'CREATE_REPO']);
+    expect(rows.every((r) => r.isPrivate)).toBe(true);
+  });
+
+  it("answers a new issue, a new comment and the poster's edit with the viewer's row, not read again", async () => {
+    const url = '/api/v1/repos/owner/one/issues';
+    // What only the answers read: an issue view's posters, a comment view's attachments (the comment view's poster
+    // read is the notification job's too; the answers below show it is the viewer's row).
+    const answerReads = (queries: string[]) =>
+      queries.filter((q) =>
+        /^SELECT u\."id".* FROM "User" u WHERE u\."id" IN|^SELECT \* FROM "Attachment" WHERE "commentId" IN/.test(q.trim()),
+      );
+    expect(answerReads(await statements('POST', url, { title: 'answered' }, 201))).toEqual([]);
+    expect(answerReads(await statements('POST', `${url}/1/comments`, { body: 'answered too' }, 201))).toEqual([]);
+    expect(answerReads(await statements('PATCH', `${url}/1`, { body: 'edited by its poster' }, 201))).toEqual([]);
+    // What the answers carry is what a read gives: the poster as GET shows it, and no attachments.
+    const expected = (await t.request('GET', `${url}/1`, { headers: owner })).json<{ user: unknown }>().user;
+    const issue = await t.request('POST', url, { headers: owner, body: { title: 'shape' } });
+    expect(issue.json<{ user: unknown; assets: unknown[] }>()).toMatchObject({ user: expected, assets: [] });
+    const comment = await t.request('POST', `${url}/1/comments`, { headers: owner, body: { body: 'shape' } });
+    // A comment's poster is rendered as Gitea renders it there (its own converter): as GET answers the same comment.
+    expect(comment.json<{ assets: unknown[] }>().assets).toEqual([]);
+    const fetched = await t.request('GET', `/api/v1/repos/owner/one/issues/comments/${comment.json<{ id: number }>().id}`, {
+      headers: owner,
+    });
+    expect(comment.json()).toEqual(fetched.json());
   });
 
   it('a new pull request is not read back by the feed or the mentions either', async () => {
