@@ -2,6 +2,7 @@ import type * as P from '../generated/postgresql/client.ts';
 import * as S from '../generated/sqlite/client.ts';
 import type { DbProvider } from './migrate/engine.ts';
 import { CachedSqliteAdapterFactory } from './sqliteStatementCache.ts';
+import { gatedFactory, owningTransactions, TransactionGate } from './sqliteTransactionGate.ts';
 
 /** The Prisma client every service sees (typed against the SQLite client; the PostgreSQL one is a superset). */
 export type Db = S.PrismaClient;
@@ -55,7 +56,10 @@ export async function createDb({ provider, url, onQuery, lockWaitMs = 10_000 }: 
   if (provider === 'sqlite') {
     // timeout = SQLite busy timeout, so the CLI and the server can write the same file. Statements are prepared once
     // per connection (sqliteStatementCache.ts).
-    const client = new S.PrismaClient({ adapter: new CachedSqliteAdapterFactory({ url, timeout: lockWaitMs }), log });
+    // Statements outside a transaction wait for the open one (sqliteTransactionGate.ts).
+    const gate = new TransactionGate();
+    const adapter = gatedFactory(new CachedSqliteAdapterFactory({ url, timeout: lockWaitMs }), gate);
+    const client = owningTransactions(new S.PrismaClient({ adapter, log }), gate);
     if (onQuery) client.$on('query' as never, onQuery as never);
     return client;
   }

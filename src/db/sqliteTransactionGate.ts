@@ -1,0 +1,107 @@
+// On SQLite, Prisma runs everything on one connection, and SQLite's transactions belong to connections. The
+// better-sqlite3 adapter (7.10) makes transactions wait for each other, but not the statements outside them: one
+// run while another request's transaction is open ran inside it. It read that transaction's uncommitted rows, and
+// when that transaction rolled back, the statement's write was undone with it: a feed row, a job's outcome, a
+// token's last use, lost without an error (test/db/sqliteTransactionGate.test.ts).
+//
+// The gate closes that hole: a statement outside a transaction waits until no transaction is open, as it would
+// wait on its own connection for another's commit. Statements of the code that opened the transaction (its async
+// context, through AsyncLocalStorage) pass: a transaction's callback may still read through the client, as on
+// PostgreSQL it would read what was committed before it, and must not wait for itself.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from '@prisma/driver-adapter-utils';
+
+/** The transactions of one SQLite connection, and who opened the open one. */
+export class TransactionGate {
+  readonly #owner = new AsyncLocalStorage<symbol>();
+  #holder: symbol | null = null;
+  #waiters: (() => void)[] = [];
+
+  /** Runs `open` (which opens a transaction: `$transaction`) as the owner of that transaction. */
+  own<T>(open: () => T): T {
+    return this.#owner.run(Symbol('transaction'), open);
+  }
+
+  /** Resolves when a statement of the caller may run: no transaction is open, or the caller's own is. */
+  async free(): Promise<void> {
+    while (this.#holder !== null && this.#holder !== this.#owner.getStore()) await this.#next();
+  }
+
+  /** Waits for no open transaction, then holds the gate until the returned release is called. */
+  async acquire(): Promise<() => void> {
+    while (this.#holder !== null) await this.#next();
+    const holder = this.#owner.getStore() ?? Symbol('transaction');
+    this.#holder = holder;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (this.#holder === holder) this.#holder = null;
+      const waiters = this.#waiters;
+      this.#waiters = [];
+      for (const wake of waiters) wake();
+    };
+  }
+
+  #next(): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+}
+
+/** `tx` releasing the gate once it is committed or rolled back (the adapter's own lock is released the same way). */
+function releasing(tx: Transaction, release: () => void): Transaction {
+  const commit = tx.commit.bind(tx);
+  const rollback = tx.rollback.bind(tx);
+  tx.commit = () => commit().finally(release);
+  tx.rollback = () => rollback().finally(release);
+  return tx;
+}
+
+/** The adapter of a SQLite connection with its statements outside transactions behind `gate`. */
+export function gatedAdapter(inner: SqlDriverAdapter, gate: TransactionGate): SqlDriverAdapter {
+  const adapter: SqlDriverAdapter = {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    queryRaw: async (query) => {
+      await gate.free();
+      return inner.queryRaw(query);
+    },
+    executeRaw: async (query) => {
+      await gate.free();
+      return inner.executeRaw(query);
+    },
+    executeScript: async (script) => {
+      await gate.free();
+      return inner.executeScript(script);
+    },
+    startTransaction: async (isolationLevel) => {
+      const release = await gate.acquire();
+      try {
+        return releasing(await inner.startTransaction(isolationLevel), release);
+      } catch (err) {
+        release();
+        throw err;
+      }
+    },
+    dispose: () => inner.dispose(),
+  };
+  const info = inner.getConnectionInfo?.bind(inner);
+  if (info) adapter.getConnectionInfo = info;
+  return adapter;
+}
+
+/** `factory`'s connections behind `gate`. */
+export function gatedFactory(factory: SqlDriverAdapterFactory, gate: TransactionGate): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => gatedAdapter(await factory.connect(), gate),
+  };
+}
+
+/** `client` with each `$transaction` owning the transaction it opens (TransactionGate.own). */
+export function owningTransactions<C extends { $transaction: (...args: never[]) => unknown }>(client: C, gate: TransactionGate): C {
+  const transaction = client.$transaction.bind(client) as (...args: unknown[]) => unknown;
+  client.$transaction = ((...args: unknown[]) => gate.own(() => transaction(...args))) as C['$transaction'];
+  return client;
+}
