@@ -7,11 +7,15 @@
 // processes spawned per request.
 // autocannon runs in a child process so the load generator does not share the server's event loop.
 // Usage: npx tsx bench/hotReads.ts [seconds=5] [sqlite|postgresql|both=both]
+//   HOTREADS_PROFILE=<dir>: the CPU profile of each case, ours and the baseline's, written there (see profiled below).
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
 import './serverRuntime.ts';
 import childProcess from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
@@ -163,14 +167,34 @@ async function runProvider(provider: Provider): Promise<Row[]> {
     for (const [i, row] of rows.entries()) {
       const r = row as Row & { url: string };
       const headers = cases[i]!.headers ?? {};
-      row.ours = await autocannon(base + r.url, headers);
-      row.bare = await autocannon(bareBase + r.url, headers);
+      row.ours = await profiled(`${provider}-${row.name}`, () => autocannon(base + r.url, headers));
+      row.bare = await profiled(`${provider}-${row.name}-baseline`, () => autocannon(bareBase + r.url, headers));
     }
     return rows;
   } finally {
     await baseline.close();
     await app.close();
     await database.drop();
+  }
+}
+
+/**
+ * `run` under the inspector's CPU profiler when HOTREADS_PROFILE names a directory: this process's profile (both
+ * servers run in it) during one case, written there as `<database>-<case>[-baseline].cpuprofile` (Chrome's DevTools).
+ */
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.HOTREADS_PROFILE;
+  if (!dir) return run();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(path.join(dir, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
   }
 }
 

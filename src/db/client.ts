@@ -57,9 +57,11 @@ export async function createDb({ provider, url, onQuery, lockWaitMs = 10_000 }: 
     // timeout = SQLite busy timeout, so the CLI and the server can write the same file. Statements are prepared once
     // per connection (sqliteStatementCache.ts).
     // Statements outside a transaction wait for the open one (sqliteTransactionGate.ts).
+    // Our raw statements run on the connection itself (rawStatements.ts), reported to onQuery as Prisma's are.
     const gate = new TransactionGate();
-    const adapter = gatedFactory(new CachedSqliteAdapterFactory({ url, timeout: lockWaitMs }), gate);
-    const client = owningTransactions(new S.PrismaClient({ adapter, log }), gate);
+    gate.onQuery = onQuery ?? null;
+    const factory = new CachedSqliteAdapterFactory({ url, timeout: lockWaitMs }, (db) => (gate.database = db));
+    const client = owningTransactions(new S.PrismaClient({ adapter: gatedFactory(factory, gate), log }), gate);
     if (onQuery) client.$on('query' as never, onQuery as never);
     return client;
   }

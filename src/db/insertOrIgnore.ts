@@ -1,5 +1,6 @@
 import { Prisma } from '../generated/sqlite/client.ts';
 import type { DbLike, Models } from './client.ts';
+import { executeSql } from './rawStatements.ts';
 
 /** A column value as both drivers bind it. */
 type Value = string | number | bigint | boolean | Date | null;
@@ -14,5 +15,5 @@ export async function insertOrIgnore(db: DbLike, model: Models.Prisma.ModelName,
   const columns = Object.keys(row);
   const names = Prisma.raw(columns.map((c) => `"${c}"`).join(', '));
   const values = Prisma.join(columns.map((c) => row[c]));
-  return db.$executeRaw(Prisma.sql`INSERT INTO ${Prisma.raw(`"${model}"`)} (${names}) VALUES (${values}) ON CONFLICT DO NOTHING`);
+  return executeSql(db, Prisma.sql`INSERT INTO ${Prisma.raw(`"${model}"`)} (${names}) VALUES (${values}) ON CONFLICT DO NOTHING`);
 }

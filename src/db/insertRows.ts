@@ -4,6 +4,7 @@ import { Prisma } from '../generated/sqlite/client.ts';
 import { getDatamodel } from '../generated/sqlite/pothos-types.ts';
 import { ROOT } from '../paths.ts';
 import type { DbLike, Models } from './client.ts';
+import { executeSql, querySql } from './rawStatements.ts';
 import { rowsOf, type ModelName, type ModelRow } from './rowShape.ts';
 
 /** A row of `model` as its `createMany` takes it. */
@@ -99,7 +100,7 @@ export async function insertRows<M extends ModelName>(db: DbLike, model: M, rows
   try {
     for (let i = 0; i < values.length; i += perStatement) {
       const tuples = values.slice(i, i + perStatement).map((v) => Prisma.sql`(${Prisma.join(v)})`);
-      inserted += await db.$executeRaw(Prisma.sql`${head}${Prisma.join(tuples)}`);
+      inserted += await executeSql(db, Prisma.sql`${head}${Prisma.join(tuples)}`);
     }
   } catch (err) {
     throw asModelError(err, model);
@@ -114,7 +115,7 @@ export async function insertRows<M extends ModelName>(db: DbLike, model: M, rows
 export async function insertRowReturning<M extends ModelName>(db: DbLike, model: M, row: InsertRow<M>): Promise<ModelRow<M>> {
   const { head, values } = statementOf(model, [row]);
   try {
-    const rows = await db.$queryRaw<Record<string, unknown>[]>(Prisma.sql`${head}(${Prisma.join(values[0]!)}) RETURNING *`);
+    const rows = await querySql(db, Prisma.sql`${head}(${Prisma.join(values[0]!)}) RETURNING *`);
     return rowsOf(model, rows)[0]!;
   } catch (err) {
     throw asModelError(err, model);

@@ -3,6 +3,7 @@
 // result mapping) cost more than the statement itself, for every job (an issue creation causes three).
 import { Prisma } from '../generated/sqlite/client.ts';
 import type { Db, DbLike } from './client.ts';
+import { executeSql, querySql } from './rawStatements.ts';
 
 /**
  * Marks a job this worker holds DONE (with `payload`, a held job's run payload no checkpoint stored); the number
@@ -10,16 +11,22 @@ import type { Db, DbLike } from './client.ts';
  */
 export function finishJob(db: DbLike, id: number, workerId: string, payload?: string): Promise<number> {
   const stored = payload === undefined ? Prisma.empty : Prisma.sql`, "payload" = ${payload}`;
-  return db.$executeRaw(Prisma.sql`
+  return executeSql(
+    db,
+    Prisma.sql`
     UPDATE "Job" SET "status" = 'DONE', "lockedBy" = '', "lockedAt" = NULL, "updatedAt" = ${new Date()}${stored}
-    WHERE "id" = ${id} AND "lockedBy" = ${workerId} AND "status" = 'RUNNING'`);
+    WHERE "id" = ${id} AND "lockedBy" = ${workerId} AND "status" = 'RUNNING'`,
+  );
 }
 
 /** Stores a running job's new payload in `tx` (the handler's transaction); 0 rows when the lease was lost. */
 export function checkpointJob(tx: DbLike, id: number, workerId: string, payload: string): Promise<number> {
-  return tx.$executeRaw(Prisma.sql`
+  return executeSql(
+    tx,
+    Prisma.sql`
     UPDATE "Job" SET "payload" = ${payload}, "updatedAt" = ${new Date()}
-    WHERE "id" = ${id} AND "lockedBy" = ${workerId} AND "status" = 'RUNNING'`);
+    WHERE "id" = ${id} AND "lockedBy" = ${workerId} AND "status" = 'RUNNING'`,
+  );
 }
 
 /** A claimed job's columns as the claim returns them (integers may come back as bigints). */
@@ -37,7 +44,9 @@ export interface ClaimedRow {
  * claim, in this process or another on the same file: no row is handed out twice.
  */
 export function claimSqliteRows(db: Db, workerId: string, now: Date, expired: Date, limit: number): Promise<ClaimedRow[]> {
-  return db.$queryRaw<ClaimedRow[]>(Prisma.sql`
+  return querySql<ClaimedRow>(
+    db,
+    Prisma.sql`
     UPDATE "Job" SET "status" = 'RUNNING', "lockedBy" = ${workerId}, "lockedAt" = ${now},
       "attempts" = "attempts" + 1, "updatedAt" = ${now}
     WHERE "id" IN (
@@ -46,5 +55,6 @@ export function claimSqliteRows(db: Db, workerId: string, now: Date, expired: Da
       ORDER BY "runAt", "id"
       LIMIT ${limit}
     )
-    RETURNING "id", "kind", "payload", "attempts", "maxAttempts"`);
+    RETURNING "id", "kind", "payload", "attempts", "maxAttempts"`,
+  );
 }

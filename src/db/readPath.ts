@@ -6,6 +6,7 @@ import { pgModule } from '../lazyPackage.ts';
 import type { DbLike, QueryEvent } from './client.ts';
 import type { DbProvider } from './migrate/engine.ts';
 import { parsePgUrl } from './migrate/pgConnectionConfig.ts';
+import { queryText } from './rawStatements.ts';
 import { rowsOf, type ModelName, type ModelRow } from './rowShape.ts';
 
 /** A bound value: arrays expand in place (`IN (?)`), an empty one to NULL (matches nothing). */
@@ -181,8 +182,8 @@ export function registerReadPath(db: DbLike, path: ReadPath): void {
 
 /**
  * Rows of `model` for `sql` (select the model's columns under their own names). On a registered client the
- * read path runs it; on a transaction client (which must see its own writes) or an unregistered one, Prisma's
- * raw query runs the same SQL. Either way the rows have Prisma's types.
+ * read path runs it; on a transaction client (which must see its own writes) or an unregistered one, the client's
+ * connection runs the same SQL (rawStatements.ts). Either way the rows have Prisma's types.
  */
 export async function readRows<M extends ModelName, R = ModelRow<M>>(
   db: DbLike,
@@ -193,6 +194,5 @@ export async function readRows<M extends ModelName, R = ModelRow<M>>(
   const path = registered.get(db);
   if (path) return rowsOf(model, await path.all(sql, params)) as R[];
   const q = expand(sql, params);
-  const pgText = (db as unknown as { _activeProvider: string })._activeProvider === 'postgresql';
-  return rowsOf(model, await db.$queryRawUnsafe<Record<string, unknown>[]>(pgText ? numbered(q.sql) : q.sql, ...q.values)) as R[];
+  return rowsOf(model, await queryText(db, q.sql, q.values, numbered(q.sql))) as R[];
 }

@@ -19,8 +19,8 @@ const CACHE_SIZE = 500;
 
 type Args = unknown[];
 
-/** What the adapter uses of a bound statement. */
-interface BoundStatement {
+/** What the adapter (and rawStatements.ts) uses of a bound statement. */
+export interface BoundStatement {
   readonly reader: boolean;
   run(): Database.RunResult;
   columns(): Database.ColumnDefinition[];
@@ -81,11 +81,25 @@ function cacheStatements(db: Database.Database): void {
   };
 }
 
-/** The better-sqlite3 adapter factory, its connections' statements prepared once. */
+/** `sql` bound to `args` on a connection of CachedSqliteAdapterFactory: its cached statement, as the adapter runs it. */
+export function boundStatement(db: Database.Database, sql: string, args: Args): BoundStatement {
+  return (db.prepare(sql) as unknown as { bind(args: Args): BoundStatement }).bind(args);
+}
+
+/** The better-sqlite3 adapter factory, its connections' statements prepared once; `onConnect` sees each connection. */
 export class CachedSqliteAdapterFactory extends PrismaBetterSqlite3 {
+  readonly #onConnect: ((db: Database.Database) => void) | undefined;
+
+  constructor(config: ConstructorParameters<typeof PrismaBetterSqlite3>[0], onConnect?: (db: Database.Database) => void) {
+    super(config);
+    this.#onConnect = onConnect;
+  }
+
   override async connect(): Promise<SqlDriverAdapter> {
     const adapter = await super.connect();
-    cacheStatements((adapter as unknown as { client: Database.Database }).client);
+    const db = (adapter as unknown as { client: Database.Database }).client;
+    cacheStatements(db);
+    this.#onConnect?.(db);
     return adapter;
   }
 }

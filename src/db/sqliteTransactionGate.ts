@@ -8,23 +8,50 @@
 // wait on its own connection for another's commit. Statements of the code that opened the transaction (its async
 // context, through AsyncLocalStorage) pass: a transaction's callback may still read through the client, as on
 // PostgreSQL it would read what was committed before it, and must not wait for itself.
+//
+// The gate also says which client runs on the connection and which transaction a transaction client belongs to
+// (connectionOf), so src/db/rawStatements.ts can run our raw statements on the connection itself, in the same order
+// and the same transaction as Prisma would have, without Prisma's client in between.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from '@prisma/driver-adapter-utils';
+import type Database from 'better-sqlite3';
 
 /** The transactions of one SQLite connection, and who opened the open one. */
 export class TransactionGate {
   readonly #owner = new AsyncLocalStorage<symbol>();
   #holder: symbol | null = null;
   #waiters: (() => void)[] = [];
+  /** The connection, once Prisma has opened it (CachedSqliteAdapterFactory's onConnect). */
+  database: Database.Database | null = null;
+  /** Prisma's query event, for the statements run on the connection directly. */
+  onQuery: ((e: { query: string; duration: number }) => void) | null = null;
 
   /** Runs `open` (which opens a transaction: `$transaction`) as the owner of that transaction. */
   own<T>(open: () => T): T {
     return this.#owner.run(Symbol('transaction'), open);
   }
 
-  /** Resolves when a statement of the caller may run: no transaction is open, or the caller's own is. */
+  /** The transaction the caller runs as the owner of (inside `own`), if any. */
+  owner(): symbol | undefined {
+    return this.#owner.getStore();
+  }
+
+  /** Whether `owner`'s transaction is the open one. */
+  holds(owner: symbol): boolean {
+    return this.#holder === owner;
+  }
+
+  /** Whether a statement of the caller may run now: no transaction is open, or the caller's own is. */
+  mayRun(): boolean {
+    return this.#holder === null || this.#holder === this.#owner.getStore();
+  }
+
+  /**
+   * Resolves once the open transaction (someone else's) has closed. A caller checks mayRun() again after it, in
+   * the same tick as its statement: another transaction may have opened meanwhile.
+   */
   async free(): Promise<void> {
-    while (this.#holder !== null && this.#holder !== this.#owner.getStore()) await this.#next();
+    while (!this.mayRun()) await this.#next();
   }
 
   /** Waits for no open transaction, then holds the gate until the returned release is called. */
@@ -62,16 +89,18 @@ export function gatedAdapter(inner: SqlDriverAdapter, gate: TransactionGate): Sq
   const adapter: SqlDriverAdapter = {
     provider: inner.provider,
     adapterName: inner.adapterName,
+    // The adapter runs each statement synchronously when called: checked in the same tick, it cannot land in a
+    // transaction opened between the check and the statement.
     queryRaw: async (query) => {
-      await gate.free();
+      while (!gate.mayRun()) await gate.free();
       return inner.queryRaw(query);
     },
     executeRaw: async (query) => {
-      await gate.free();
+      while (!gate.mayRun()) await gate.free();
       return inner.executeRaw(query);
     },
     executeScript: async (script) => {
-      await gate.free();
+      while (!gate.mayRun()) await gate.free();
       return inner.executeScript(script);
     },
     startTransaction: async (isolationLevel) => {
@@ -99,9 +128,37 @@ export function gatedFactory(factory: SqlDriverAdapterFactory, gate: Transaction
   };
 }
 
-/** `client` with each `$transaction` owning the transaction it opens (TransactionGate.own). */
+/** A client on a gated connection: the root client (owner null), or a transaction client and its transaction. */
+export interface GatedClient {
+  gate: TransactionGate;
+  owner: symbol | null;
+}
+const clients = new WeakMap<object, GatedClient>();
+
+/** The gated SQLite connection `client` runs on, and its transaction for a transaction client; none on PostgreSQL. */
+export function connectionOf(client: object): GatedClient | undefined {
+  return clients.get(client);
+}
+
+/**
+ * `client` with each `$transaction` owning the transaction it opens (TransactionGate.own), and each interactive
+ * transaction's client known as that transaction's (connectionOf).
+ */
 export function owningTransactions<C extends { $transaction: (...args: never[]) => unknown }>(client: C, gate: TransactionGate): C {
+  clients.set(client, { gate, owner: null });
   const transaction = client.$transaction.bind(client) as (...args: unknown[]) => unknown;
-  client.$transaction = ((...args: unknown[]) => gate.own(() => transaction(...args))) as C['$transaction'];
+  client.$transaction = ((...args: unknown[]) =>
+    gate.own(() => {
+      const [first, ...rest] = args;
+      if (typeof first !== 'function') return transaction(...args);
+      const owner = gate.owner()!;
+      return transaction(
+        (tx: object) => {
+          clients.set(tx, { gate, owner });
+          return (first as (tx: object) => unknown)(tx);
+        },
+        ...rest,
+      );
+    })) as C['$transaction'];
   return client;
 }

@@ -4,6 +4,7 @@ import { Prisma } from '../generated/sqlite/client.ts';
 import { getDatamodel } from '../generated/sqlite/pothos-types.ts';
 import type { DbLike } from './client.ts';
 import { asModelError } from './insertRows.ts';
+import { executeSql } from './rawStatements.ts';
 import type { ModelName, ModelRow } from './rowShape.ts';
 
 /** A column's new value as both drivers bind it, or an increment of its number. */
@@ -40,7 +41,7 @@ export async function updateRowById<M extends ModelName>(db: DbLike, model: M, i
     );
   for (const column of updatedAtOf(model)) if (!(column in change)) sets.push(Prisma.sql`${Prisma.raw(`"${column}" = `)}${now}`);
   try {
-    return await db.$executeRaw(Prisma.sql`UPDATE ${Prisma.raw(`"${model}"`)} SET ${Prisma.join(sets)} WHERE "id" = ${id}`);
+    return await executeSql(db, Prisma.sql`UPDATE ${Prisma.raw(`"${model}"`)} SET ${Prisma.join(sets)} WHERE "id" = ${id}`);
   } catch (err) {
     throw asModelError(err, model);
   }

@@ -1,0 +1,118 @@
+// Our raw statements (insertRows, updateRowById, the counters, the job rows, readRows inside a transaction), run
+// on SQLite's connection itself instead of through Prisma's client. Prisma's `$executeRaw`/`$queryRaw` cost ~27 µs
+// of client-side work each outside a transaction and more inside one (its transaction manager, the request
+// pipeline, result mapping; bench/prismaTransaction.ts), more than most of these statements take to run.
+//
+// The connection is Prisma's own (CachedSqliteAdapterFactory, TransactionGate.database), so a statement sees and
+// joins exactly what Prisma's would: a transaction client's statement runs in its open transaction (and fails as
+// Prisma's would once that transaction has closed), the root client's waits for another's open transaction
+// (TransactionGate). Values are bound as the adapter binds them (booleans 0/1, DateTime as ISO text ending in
+// `+00:00`), errors carry the driver cause Prisma's raw errors carry (asModelError and busyMessageOf read it), and
+// onQuery sees every statement. PostgreSQL, and a SQLite client whose connection is not open yet, use Prisma.
+import Database from 'better-sqlite3';
+import { Prisma } from '../generated/sqlite/client.ts';
+import type { DbLike } from './client.ts';
+import { boundStatement } from './sqliteStatementCache.ts';
+import { connectionOf, type GatedClient } from './sqliteTransactionGate.ts';
+
+type SqlValue = string | number | bigint | boolean | Date | Uint8Array | null;
+
+/** `sql` run as `db.$executeRaw(sql)`: the number of rows changed. */
+export async function executeSql(db: DbLike, sql: Prisma.Sql): Promise<number> {
+  const direct = connectionOf(db);
+  if (!direct?.gate.database) return db.$executeRaw(sql);
+  return (await runDirect(direct, sql.sql, sql.values as SqlValue[], false)) as number;
+}
+
+/** `sql` run as `db.$queryRaw(sql)`: its rows (integers as numbers where exact, DateTime as stored: see rowShape.ts). */
+export async function querySql<T = Record<string, unknown>>(db: DbLike, sql: Prisma.Sql): Promise<T[]> {
+  const direct = connectionOf(db);
+  if (!direct?.gate.database) return db.$queryRaw<T[]>(sql);
+  return (await runDirect(direct, sql.sql, sql.values as SqlValue[], true)) as T[];
+}
+
+/**
+ * `text` with `?` placeholders run as `db.$queryRawUnsafe`: its rows. `pgText` is the same statement with `$1, $2,
+ * …` placeholders, for PostgreSQL.
+ */
+export async function queryText<T = Record<string, unknown>>(
+  db: DbLike,
+  text: string,
+  values: readonly unknown[],
+  pgText: string,
+): Promise<T[]> {
+  const direct = connectionOf(db);
+  if (direct?.gate.database) return (await runDirect(direct, text, values as SqlValue[], true)) as T[];
+  const pg = (db as unknown as { _activeProvider: string })._activeProvider === 'postgresql';
+  return db.$queryRawUnsafe<T[]>(pg ? pgText : text, ...values);
+}
+
+/** A value as the better-sqlite3 adapter binds it (its mapArg, with the default iso8601 timestamps). */
+function bindable(v: SqlValue): unknown {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof Date) return v.toISOString().replace('Z', '+00:00');
+  return v;
+}
+
+async function runDirect(direct: GatedClient, sql: string, values: readonly SqlValue[], reader: boolean): Promise<unknown> {
+  const { gate, owner } = direct;
+  if (owner === null) {
+    while (!gate.mayRun()) await gate.free();
+  } else if (!gate.holds(owner)) {
+    throw new Prisma.PrismaClientKnownRequestError('Transaction already closed: a statement was sent after its transaction ended', {
+      code: 'P2028',
+      clientVersion: Prisma.prismaVersion.client,
+    });
+  }
+  // From here to the statement's end nothing awaits: the connection is in the state just checked.
+  const started = performance.now();
+  let result: unknown;
+  try {
+    const stmt = boundStatement(gate.database!, sql, values.map(bindable));
+    if (reader && stmt.reader) result = rowsOf(stmt.columns(), stmt.raw().all() as unknown[][]);
+    else {
+      const { changes } = stmt.run();
+      result = reader ? [] : Number(changes);
+    }
+  } catch (err) {
+    throw asPrismaRawError(err);
+  }
+  gate.onQuery?.({ query: sql, duration: performance.now() - started });
+  return result;
+}
+
+/** Row objects from the driver's arrays: integers as numbers when exact (the connection reads them as bigints). */
+function rowsOf(columns: readonly { name: string }[], values: readonly unknown[][]): Record<string, unknown>[] {
+  const names = columns.map((c) => c.name);
+  return values.map((row) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      const v = row[i];
+      out[names[i]!] = typeof v === 'bigint' && v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v;
+    }
+    return out;
+  });
+}
+
+/** The kind Prisma's adapter gives a driver error (its mapDriverError), which asModelError and busyMessageOf read. */
+function kindOf(code: string): string {
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'UniqueConstraintViolation';
+  if (code === 'SQLITE_CONSTRAINT_NOTNULL') return 'NullConstraintViolation';
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'SQLITE_CONSTRAINT_TRIGGER') return 'ForeignKeyConstraintViolation';
+  if (code.startsWith('SQLITE_BUSY')) return 'SocketTimeout';
+  return 'sqlite';
+}
+
+/** A driver error as Prisma's raw query reports it: P2010 with the driver's cause. */
+function asPrismaRawError(err: unknown): unknown {
+  if (!(err instanceof Database.SqliteError)) return err;
+  return new Prisma.PrismaClientKnownRequestError(`Raw query failed. Code: \`${err.code}\`. Message: \`${err.message}\``, {
+    code: 'P2010',
+    clientVersion: Prisma.prismaVersion.client,
+    meta: {
+      code: err.code,
+      message: err.message,
+      driverAdapterError: { cause: { kind: kindOf(err.code), originalCode: err.code, originalMessage: err.message } },
+    },
+  });
+}

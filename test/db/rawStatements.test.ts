@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRows } from '../../src/db/insertRows.ts';
+import { isUniqueViolation } from '../../src/db/prismaErrors.ts';
+import { updateRowById } from '../../src/db/updateRow.ts';
+import { busyMessageOf } from '../../src/services/dbErrors.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+
+/**
+ * Our raw statements (src/db/rawStatements.ts) run on SQLite's connection itself, without Prisma's client. They
+ * must join, wait for and fail exactly as Prisma's raw statements do, which PostgreSQL (where Prisma still runs
+ * them) shows: each case holds on both databases.
+ */
+describe.each(PROVIDERS)('raw statements on the connection (%s)', (provider) => {
+  let t: TestApp;
+  let a: number;
+  let b: number;
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    a = (await t.createUser('raw-a')).id;
+    b = (await t.createUser('raw-b')).id;
+  });
+  afterAll(() => t.close());
+
+  const location = async (id: number) => (await t.db.user.findUniqueOrThrow({ where: { id }, select: { location: true } })).location;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("runs a transaction client's statement in its transaction: rolled back with it, seen by it before", async () => {
+    const seen = await t.db
+      .$transaction(async (tx) => {
+        await updateRowById(tx, 'User', a, { location: 'in the transaction' });
+        const inside = (await tx.user.findUniqueOrThrow({ where: { id: a } })).location;
+        throw new Error(inside);
+      })
+      .catch((err: Error) => err.message);
+    expect(seen).toBe('in the transaction');
+    expect(await location(a)).toBe('');
+  });
+
+  it("keeps the root client's statement out of another's open transaction: it waits, and survives that rollback", async () => {
+    let opened!: () => void;
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    const rolledBack = t.db
+      .$transaction(async (tx) => {
+        await tx.user.update({ where: { id: a }, data: { location: 'uncommitted' } });
+        opened();
+        await sleep(200);
+        throw new Error('roll back');
+      })
+      .catch((err: Error) => err.message);
+    await isOpen;
+    expect(await updateRowById(t.db, 'User', b, { location: 'kept' })).toBe(1);
+    expect(await rolledBack).toBe('roll back');
+    expect(await location(b)).toBe('kept');
+    expect(await location(a)).toBe('');
+  });
+
+  it("refuses a transaction client's statement once its transaction has closed, instead of running it outside", async () => {
+    let closedTx: Parameters<Parameters<TestApp['db']['$transaction']>[0]>[0] | undefined;
+    await t.db.$transaction(async (tx) => {
+      closedTx = tx;
+    });
+    const err = await updateRowById(closedTx!, 'User', b, { location: 'after the end' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'P2028' });
+    expect(await location(b)).toBe('kept');
+  });
+
+  it('reports a unique violation as Prisma does (P2002), inside a transaction too', async () => {
+    const row = { userId: a, email: 'raw-dup@example.com', lowerEmail: 'raw-dup@example.com', isActivated: true, isPrimary: false };
+    expect(await insertRows(t.db, 'EmailAddress', [row])).toBe(1);
+    expect(isUniqueViolation(await insertRows(t.db, 'EmailAddress', [row]).catch((e: unknown) => e))).toBe(true);
+    const inTx = await t.db.$transaction((tx) => insertRows(tx, 'EmailAddress', [row])).catch((e: unknown) => e);
+    expect(isUniqueViolation(inTx)).toBe(true);
+    expect(busyMessageOf(inTx, 1000)).toBeNull();
+  });
+
+  it('shows every statement to the query event', async () => {
+    t.queries.length = 0;
+    await t.db.$transaction((tx) => updateRowById(tx, 'User', b, { location: 'counted' }));
+    expect(t.queries.filter((q) => q.startsWith('UPDATE "User"'))).toHaveLength(1);
+  });
+});
