@@ -1,4 +1,5 @@
 import type { Db } from './client.ts';
+import { sameConnection } from './sqliteTransactionGate.ts';
 
 const WRITES = new Set(['update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
 
@@ -32,5 +33,8 @@ export function reportAuthWrites(db: Db, changed: () => void): Db {
       return op.operation === 'delete' || op.operation === 'deleteMany' ? watch.$allOperations(op) : op.query(op.args);
     },
   };
-  return db.$extends({ query: { user: watch, accessToken: tokenWatch, oAuth2Grant: grantWatch } }) as unknown as Db;
+  const extended = db.$extends({ query: { user: watch, accessToken: tokenWatch, oAuth2Grant: grantWatch } }) as unknown as Db;
+  // Raw statements bypass query extensions anyway: on SQLite they may run on the connection directly (rawStatements.ts).
+  sameConnection(extended, db);
+  return extended;
 }

@@ -2,7 +2,8 @@ import type * as P from '../generated/postgresql/client.ts';
 import * as S from '../generated/sqlite/client.ts';
 import type { DbProvider } from './migrate/engine.ts';
 import { CachedSqliteAdapterFactory } from './sqliteStatementCache.ts';
-import { gatedFactory, owningTransactions, TransactionGate } from './sqliteTransactionGate.ts';
+import { owningTransactions } from './sqliteTransaction.ts';
+import { gatedFactory, TransactionGate } from './sqliteTransactionGate.ts';
 
 /** The Prisma client every service sees (typed against the SQLite client; the PostgreSQL one is a superset). */
 export type Db = S.PrismaClient;
@@ -59,10 +60,12 @@ export async function createDb({ provider, url, onQuery, lockWaitMs = 10_000 }: 
     // Statements outside a transaction wait for the open one (sqliteTransactionGate.ts).
     // Our raw statements run on the connection itself (rawStatements.ts), reported to onQuery as Prisma's are.
     const gate = new TransactionGate();
-    gate.onQuery = onQuery ?? null;
+    // A Prisma transaction joined to one opened directly (a savepoint) reports its phantom COMMIT; no statement ran.
+    const report = onQuery && ((e: QueryEvent) => void (e.query.startsWith('-- Implicit') || onQuery(e)));
+    gate.onQuery = report ?? null;
     const factory = new CachedSqliteAdapterFactory({ url, timeout: lockWaitMs }, (db) => (gate.database = db));
     const client = owningTransactions(new S.PrismaClient({ adapter: gatedFactory(factory, gate), log }), gate);
-    if (onQuery) client.$on('query' as never, onQuery as never);
+    if (report) client.$on('query' as never, report as never);
     return client;
   }
   const [{ PrismaPg }, { PrismaClient }] = await Promise.all([import('@prisma/adapter-pg'), import('../generated/postgresql/client.ts')]);

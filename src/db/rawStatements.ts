@@ -9,9 +9,9 @@
 // (TransactionGate). Values are bound as the adapter binds them (booleans 0/1, DateTime as ISO text ending in
 // `+00:00`), errors carry the driver cause Prisma's raw errors carry (asModelError and busyMessageOf read it), and
 // onQuery sees every statement. PostgreSQL, and a SQLite client whose connection is not open yet, use Prisma.
-import Database from 'better-sqlite3';
-import { Prisma } from '../generated/sqlite/client.ts';
+import type { Prisma } from '../generated/sqlite/client.ts';
 import type { DbLike } from './client.ts';
+import { asPrismaRawError, transactionApiError } from './sqliteErrors.ts';
 import { boundStatement } from './sqliteStatementCache.ts';
 import { connectionOf, type GatedClient } from './sqliteTransactionGate.ts';
 
@@ -59,10 +59,7 @@ async function runDirect(direct: GatedClient, sql: string, values: readonly SqlV
   if (owner === null) {
     while (!gate.mayRun()) await gate.free();
   } else if (!gate.holds(owner)) {
-    throw new Prisma.PrismaClientKnownRequestError('Transaction already closed: a statement was sent after its transaction ended', {
-      code: 'P2028',
-      clientVersion: Prisma.prismaVersion.client,
-    });
+    throw transactionApiError('Transaction already closed: a statement was sent after its transaction ended');
   }
   // From here to the statement's end nothing awaits: the connection is in the state just checked.
   const started = performance.now();
@@ -91,28 +88,5 @@ function rowsOf(columns: readonly { name: string }[], values: readonly unknown[]
       out[names[i]!] = typeof v === 'bigint' && v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v;
     }
     return out;
-  });
-}
-
-/** The kind Prisma's adapter gives a driver error (its mapDriverError), which asModelError and busyMessageOf read. */
-function kindOf(code: string): string {
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'UniqueConstraintViolation';
-  if (code === 'SQLITE_CONSTRAINT_NOTNULL') return 'NullConstraintViolation';
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'SQLITE_CONSTRAINT_TRIGGER') return 'ForeignKeyConstraintViolation';
-  if (code.startsWith('SQLITE_BUSY')) return 'SocketTimeout';
-  return 'sqlite';
-}
-
-/** A driver error as Prisma's raw query reports it: P2010 with the driver's cause. */
-function asPrismaRawError(err: unknown): unknown {
-  if (!(err instanceof Database.SqliteError)) return err;
-  return new Prisma.PrismaClientKnownRequestError(`Raw query failed. Code: \`${err.code}\`. Message: \`${err.message}\``, {
-    code: 'P2010',
-    clientVersion: Prisma.prismaVersion.client,
-    meta: {
-      code: err.code,
-      message: err.message,
-      driverAdapterError: { cause: { kind: kindOf(err.code), originalCode: err.code, originalMessage: err.message } },
-    },
   });
 }

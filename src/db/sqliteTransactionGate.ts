@@ -41,6 +41,11 @@ export class TransactionGate {
     return this.#holder === owner;
   }
 
+  /** Whether the open transaction is the caller's. */
+  heldByCaller(): boolean {
+    return this.#holder !== null && this.#holder === this.#owner.getStore();
+  }
+
   /** Whether a statement of the caller may run now: no transaction is open, or the caller's own is. */
   mayRun(): boolean {
     return this.#holder === null || this.#holder === this.#owner.getStore();
@@ -54,9 +59,22 @@ export class TransactionGate {
     while (!this.mayRun()) await this.#next();
   }
 
-  /** Waits for no open transaction, then holds the gate until the returned release is called. */
-  async acquire(): Promise<() => void> {
-    while (this.#holder !== null) await this.#next();
+  /**
+   * Waits for no open transaction, then holds the gate until the returned release is called; resolves to null when
+   * none closed within `maxWaitMs`.
+   */
+  async acquire(maxWaitMs = Infinity): Promise<(() => void) | null> {
+    const deadline = performance.now() + maxWaitMs;
+    while (this.#holder !== null) {
+      const left = deadline - performance.now();
+      if (left <= 0) return null;
+      if (left === Infinity) await this.#next();
+      else {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([this.#next(), new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+        clearTimeout(timer);
+      }
+    }
     const holder = this.#owner.getStore() ?? Symbol('transaction');
     this.#holder = holder;
     let released = false;
@@ -84,6 +102,39 @@ function releasing(tx: Transaction, release: () => void): Transaction {
   return tx;
 }
 
+let savepoints = 0;
+
+/**
+ * A transaction inside the open one on `inner`'s connection: a savepoint, released on commit and rolled back to on
+ * rollback. Prisma sends no BEGIN or COMMIT of its own for it (usePhantomQuery).
+ */
+async function savepoint(inner: SqlDriverAdapter, gate: TransactionGate): Promise<Transaction> {
+  const name = `fg_${++savepoints}`;
+  const owner = gate.owner();
+  // Once the transaction around it has closed (timed out), a statement would run outside it, or in another's.
+  const open = () => {
+    if (owner === undefined || !gate.holds(owner)) throw new Error('Transaction already closed: its enclosing transaction ended');
+  };
+  const run = (sql: string) => inner.executeRaw({ sql, args: [], argTypes: [] });
+  await run(`SAVEPOINT ${name}`);
+  let closed = false;
+  const close = async (sql: string[]) => {
+    if (closed) return;
+    closed = true;
+    open();
+    for (const s of sql) await run(s);
+  };
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    options: { usePhantomQuery: true },
+    queryRaw: async (query) => (open(), inner.queryRaw(query)),
+    executeRaw: async (query) => (open(), inner.executeRaw(query)),
+    commit: () => close([`RELEASE SAVEPOINT ${name}`]),
+    rollback: () => close([`ROLLBACK TO SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`]),
+  };
+}
+
 /** The adapter of a SQLite connection with its statements outside transactions behind `gate`. */
 export function gatedAdapter(inner: SqlDriverAdapter, gate: TransactionGate): SqlDriverAdapter {
   const adapter: SqlDriverAdapter = {
@@ -104,7 +155,10 @@ export function gatedAdapter(inner: SqlDriverAdapter, gate: TransactionGate): Sq
       return inner.executeScript(script);
     },
     startTransaction: async (isolationLevel) => {
-      const release = await gate.acquire();
+      // Prisma's transaction inside the caller's own open one (sqliteTransaction.ts, or the root client's nested
+      // write from a transaction's callback) runs in it, behind a savepoint.
+      if (gate.heldByCaller()) return savepoint(inner, gate);
+      const release = (await gate.acquire())!;
       try {
         return releasing(await inner.startTransaction(isolationLevel), release);
       } catch (err) {
@@ -140,25 +194,13 @@ export function connectionOf(client: object): GatedClient | undefined {
   return clients.get(client);
 }
 
-/**
- * `client` with each `$transaction` owning the transaction it opens (TransactionGate.own), and each interactive
- * transaction's client known as that transaction's (connectionOf).
- */
-export function owningTransactions<C extends { $transaction: (...args: never[]) => unknown }>(client: C, gate: TransactionGate): C {
-  clients.set(client, { gate, owner: null });
-  const transaction = client.$transaction.bind(client) as (...args: unknown[]) => unknown;
-  client.$transaction = ((...args: unknown[]) =>
-    gate.own(() => {
-      const [first, ...rest] = args;
-      if (typeof first !== 'function') return transaction(...args);
-      const owner = gate.owner()!;
-      return transaction(
-        (tx: object) => {
-          clients.set(tx, { gate, owner });
-          return (first as (tx: object) => unknown)(tx);
-        },
-        ...rest,
-      );
-    })) as C['$transaction'];
-  return client;
+/** Makes `derived` (an extension of `client`, which runs on its connection) known as running there too. */
+export function sameConnection(derived: object, client: object): void {
+  const entry = clients.get(client);
+  if (entry) clients.set(derived, entry);
+}
+
+/** Records that `client` runs on `entry`'s connection (and, for a transaction client, in which transaction). */
+export function registerClient(client: object, entry: GatedClient): void {
+  clients.set(client, entry);
 }
