@@ -92,7 +92,7 @@ async function directTransaction(gate: TransactionGate, prisma: PrismaTransactio
     }
   }, timeout);
 
-  const joined = joinedPrisma(prisma, timeout);
+  const joined = joinedPrisma(prisma, timeout, () => open);
   const tx = lazyClient(joined.client);
   registerClient(tx, { gate, owner });
   let result: unknown;
@@ -128,10 +128,13 @@ async function directTransaction(gate: TransactionGate, prisma: PrismaTransactio
 function joinedPrisma(
   prisma: PrismaTransaction,
   timeout: number,
+  isOpen: () => boolean,
 ): { client: () => Promise<Client>; finish: (ok: boolean) => Promise<void> } {
   let started: { client: Promise<Client>; done: Promise<unknown>; settle: (ok: boolean) => void } | null = null;
   return {
     client: () => {
+      // After a timeout the transaction is gone: a model query must not open one of its own instead.
+      if (!isOpen()) return Promise.reject(transactionApiError('Transaction already closed: the transaction timed out.'));
       if (!started) {
         let settle!: (ok: boolean) => void;
         const outcome = new Promise<boolean>((resolve) => (settle = resolve));

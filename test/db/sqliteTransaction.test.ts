@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateRowById } from '../../src/db/updateRow.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+
+/**
+ * Interactive transactions on SQLite open on the connection itself (src/db/sqliteTransaction.ts), with model queries
+ * joined through a Prisma transaction on a savepoint. They must keep what Prisma's own transactions guarantee, which
+ * PostgreSQL (where Prisma still runs them) shows: each case holds on both databases unless it says otherwise.
+ */
+describe.each(PROVIDERS)('interactive transactions (%s)', (provider) => {
+  let t: TestApp;
+  let a: number;
+  let b: number;
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    a = (await t.createUser('itx-a')).id;
+    b = (await t.createUser('itx-b')).id;
+  });
+  afterAll(() => t.close());
+
+  const location = async (id: number) => (await t.db.user.findUniqueOrThrow({ where: { id }, select: { location: true } })).location;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const reset = () => t.db.user.updateMany({ where: { id: { in: [a, b] } }, data: { location: '' } });
+
+  it("commits a model write and a raw write together, and rolls both back with the callback's error", async () => {
+    await reset();
+    const failure = new Error('the callback failed');
+    const seen = await t.db
+      .$transaction(async (tx) => {
+        await tx.user.update({ where: { id: a }, data: { location: 'model' } });
+        await updateRowById(tx, 'User', b, { location: 'raw' });
+        const inside = await tx.user.findMany({ where: { id: { in: [a, b] } }, orderBy: { id: 'asc' }, select: { location: true } });
+        expect(inside.map((u) => u.location)).toEqual(['model', 'raw']);
+        throw failure;
+      })
+      .catch((err: unknown) => err);
+    expect(seen).toBe(failure);
+    expect([await location(a), await location(b)]).toEqual(['', '']);
+
+    const result = await t.db.$transaction(async (tx) => {
+      await updateRowById(tx, 'User', b, { location: 'raw' });
+      await tx.user.update({ where: { id: a }, data: { location: 'model' } });
+      return 'committed';
+    });
+    expect(result).toBe('committed');
+    expect([await location(a), await location(b)]).toEqual(['model', 'raw']);
+  });
+
+  it('keeps a failed operation of its own transaction from leaving anything, while the transaction goes on', async () => {
+    await reset();
+    const email = { email: 'itx-taken@example.com', lowerEmail: 'itx-taken@example.com' };
+    await t.db.emailAddress.create({ data: { userId: b, ...email } });
+    await t.db.$transaction(async (tx) => {
+      await updateRowById(tx, 'User', b, { location: 'kept' });
+      // The client itself, as code called from a transaction may use: a nested write is a transaction of its own.
+      // Its address is taken, so it fails as a whole; its location change must not survive in the enclosing one.
+      const nested = await t.db.user
+        .update({ where: { id: a }, data: { location: 'partial', emailAddresses: { create: email } } })
+        .catch((err: { code?: string }) => err.code);
+      expect(nested).toBe('P2002');
+    });
+    expect([await location(a), await location(b)]).toEqual(['', 'kept']);
+    expect(await t.db.emailAddress.count({ where: { lowerEmail: email.lowerEmail } })).toBe(1);
+  });
+
+  it('times out as Prisma does: rolled back, the database free for others meanwhile, the commit refused', async () => {
+    await reset();
+    const order: string[] = [];
+    const slow = t.db
+      .$transaction(
+        async (tx) => {
+          await updateRowById(tx, 'User', a, { location: 'too slow' });
+          await sleep(600);
+          order.push('slow callback done');
+          // A statement after the timeout is refused, not run outside the transaction.
+          const late = await updateRowById(tx, 'User', b, { location: 'late' }).catch((err: { code?: string }) => err.code);
+          expect(late).toBe('P2028');
+          expect(await tx.user.findFirst({ where: { id: b } }).catch((err: { code?: string }) => err.code)).toBe('P2028');
+        },
+        { timeout: 150 },
+      )
+      .catch((err: { code?: string }) => err.code);
+    await sleep(300);
+    await updateRowById(t.db, 'User', b, { location: 'other' });
+    order.push('other write done');
+    expect(await slow).toBe('P2028');
+    expect(order).toEqual(['other write done', 'slow callback done']);
+    expect([await location(a), await location(b)]).toEqual(['', 'other']);
+  });
+
+  it.runIf(provider === 'sqlite')('gives up waiting for another transaction after maxWait (P2028), as Prisma does', async () => {
+    let opened!: () => void;
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    const holding = t.db.$transaction(async (tx) => {
+      await updateRowById(tx, 'User', a, { location: 'holding' });
+      opened();
+      await sleep(400);
+    });
+    await isOpen;
+    const waited = await t.db
+      .$transaction((tx) => updateRowById(tx, 'User', b, { location: 'never' }), { maxWait: 50 })
+      .catch((err: { code?: string }) => err.code);
+    expect(waited).toBe('P2028');
+    await holding;
+    expect([await location(a), await location(b)]).toEqual(['holding', 'other']);
+  });
+});
