@@ -62,30 +62,38 @@ export function updatedWithin(w: TimeWindow): Models.Prisma.CommentWhereInput[] 
   return and;
 }
 
+/** Rows a caller of loadCommentViews already has, not read again. */
+export interface KnownCommentRows {
+  issues?: readonly Models.Issue[];
+  repos?: readonly RepoName[];
+  /** Users (the viewer, as a new comment's poster). */
+  users?: readonly Models.User[];
+  /** The comments were written by this request: none has attachments yet. */
+  justWritten?: boolean;
+}
+
 /** Loads the relations of many comments in a constant number of queries, keeping the input order. */
-export async function loadCommentViews(
-  db: DbLike,
-  comments: readonly Comment[],
-  known: readonly Models.Issue[] = [],
-  knownRepos: readonly RepoName[] = [],
-): Promise<CommentView[]> {
+export async function loadCommentViews(db: DbLike, comments: readonly Comment[], known: KnownCommentRows = {}): Promise<CommentView[]> {
   if (!comments.length) return [];
-  const issueById = new Map(known.map((i) => [i.id, i]));
+  const issueById = new Map((known.issues ?? []).map((i) => [i.id, i]));
+  const posterById = new Map((known.users ?? []).map((u) => [u.id, u]));
   const missing = [...new Set(comments.map((c) => c.issueId).filter((id) => !issueById.has(id)))];
-  const posterIds = [...new Set(comments.map((c) => c.posterId).filter((id): id is number => id !== null))];
+  const posterIds = [...new Set(comments.map((c) => c.posterId).filter((id): id is number => id !== null && !posterById.has(id)))];
   // On the read path (src/db/readPath.ts): every comment written or listed is answered through here.
   const [issues, posters, attachments] = await Promise.all([
     missing.length ? readRows(db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" IN (?)', [missing]) : [],
     usersByIds(db, posterIds),
-    readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "commentId" IN (?) ORDER BY "id"', [comments.map((c) => c.id)]),
+    known.justWritten
+      ? []
+      : readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "commentId" IN (?) ORDER BY "id"', [comments.map((c) => c.id)]),
   ]);
   for (const i of issues) issueById.set(i.id, i);
   const repoById = await repoNamesById(
     db,
     [...issueById.values()].map((i) => i.repoId),
-    knownRepos,
+    known.repos,
   );
-  const posterById = new Map(posters.map((u) => [u.id, u]));
+  for (const u of posters) posterById.set(u.id, u);
   return comments.map((comment) => {
     const issue = issueById.get(comment.issueId);
     const repo = issue && repoById.get(issue.repoId);
@@ -100,8 +108,14 @@ export async function loadCommentViews(
   });
 }
 
-async function loadCommentView(db: DbLike, comment: Comment, issue: Models.Issue, repo: RepoName): Promise<CommentView> {
-  const [view] = await loadCommentViews(db, [comment], [issue], [repo]);
+async function loadCommentView(
+  db: DbLike,
+  comment: Comment,
+  issue: Models.Issue,
+  repo: RepoName,
+  known: Omit<KnownCommentRows, 'issues' | 'repos'> = {},
+): Promise<CommentView> {
+  const [view] = await loadCommentViews(db, [comment], { ...known, issues: [issue], repos: [repo] });
   if (!view) throw new NotFoundError('comment does not exist', { commentId: comment.id });
   return view;
 }
@@ -184,7 +198,7 @@ export async function listIssueComments(cx: ServiceContext, ref: RepoRef, index:
     where: { AND: [{ issueId: issue.id, type: 'COMMENT' }, ...updatedWithin(window)] },
     orderBy: COMMENT_ORDER,
   });
-  return loadCommentViews(cx.db, rows, [issue], [access.repo]);
+  return loadCommentViews(cx.db, rows, { issues: [issue], repos: [access.repo] });
 }
 
 /**
@@ -205,7 +219,7 @@ export async function listRepoComments(
     cx.db.comment.findMany({ where, orderBy: COMMENT_ORDER, ...skipTake(input.page) }),
     cx.db.comment.count({ where }),
   ]);
-  return { items: await loadCommentViews(cx.db, rows, [], [repo]), total };
+  return { items: await loadCommentViews(cx.db, rows, { repos: [repo] }), total };
 }
 
 /** What every comment event says of the comment, its issue and who acted. */
@@ -247,8 +261,7 @@ export async function createComment(cx: ServiceContext, ref: RepoRef, index: num
     return { comment, updated };
   });
   // Nothing to read: the poster is the viewer, and a comment this request just wrote has no attachments yet.
-  const { id, name, ownerName } = access.repo;
-  return { comment, issue: updated, repo: { id, name, ownerName }, poster: viewer, attachments: [] };
+  return loadCommentView(cx.db, comment, updated, access.repo, { users: [viewer], justWritten: true });
 }
 
 /**

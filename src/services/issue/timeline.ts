@@ -57,7 +57,7 @@ const readsUnit = (perm: RepoPermission | undefined, isPull: boolean): boolean =
 /** Loads the timeline relations of many comments of one issue in a constant number of queries. */
 async function loadTimelineViews(cx: ServiceContext, issue: IssueView, comments: readonly Models.Comment[]): Promise<TimelineView[]> {
   const db: DbLike = cx.db;
-  const base = await loadCommentViews(db, comments, [issue.issue]);
+  const base = await loadCommentViews(db, comments, { issues: [issue.issue] });
   const userIds = ids(comments.flatMap((c) => [c.assigneeId, c.resolveDoerId]));
   const milestoneIds = ids(comments.flatMap((c) => [c.milestoneId, c.oldMilestoneId]));
   const labelIds = ids(comments.map((c) => c.labelId));

@@ -19,7 +19,7 @@ const ACTIONS = { 'comment.created': 'created', 'comment.updated': 'edited', 'co
 async function commentView(pc: PayloadContext, e: Ev, issue: Models.Issue): Promise<CommentView | null> {
   if (e.type !== 'comment.deleted') {
     const row = await pc.cx.db.comment.findUnique({ where: { id: e.commentId } });
-    return row ? ((await loadCommentViews(pc.cx.db, [row], [issue]))[0] ?? null) : null;
+    return row ? ((await loadCommentViews(pc.cx.db, [row], { issues: [issue] }))[0] ?? null) : null;
   }
   const repo = await pc.repoRow(issue.repoId);
   if (!repo) return null;
