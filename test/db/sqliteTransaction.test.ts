@@ -72,6 +72,8 @@ describe.each(PROVIDERS)('interactive transactions (%s)', (provider) => {
       .$transaction(
         async (tx) => {
           await updateRowById(tx, 'User', a, { location: 'too slow' });
+          // A model query: Prisma's transaction joins this one, and must end with it.
+          expect((await tx.user.findFirstOrThrow({ where: { id: a } })).location).toBe('too slow');
           await sleep(600);
           order.push('slow callback done');
           // A statement after the timeout is refused, not run outside the transaction.
