@@ -166,7 +166,11 @@ export function gatedAdapter(inner: SqlDriverAdapter, gate: TransactionGate): Sq
         throw err;
       }
     },
-    dispose: () => inner.dispose(),
+    dispose: () => {
+      // Closed: statements go through Prisma again, which opens a new connection (and sets database anew).
+      gate.database = null;
+      return inner.dispose();
+    },
   };
   const info = inner.getConnectionInfo?.bind(inner);
   if (info) adapter.getConnectionInfo = info;

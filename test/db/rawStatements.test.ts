@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, prepareDb } from '../../src/db/client.ts';
 import { insertRows } from '../../src/db/insertRows.ts';
 import { isUniqueViolation } from '../../src/db/prismaErrors.ts';
 import { updateRowById } from '../../src/db/updateRow.ts';
 import { busyMessageOf } from '../../src/services/dbErrors.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { PROVIDERS } from '../helpers/db.ts';
+import { createMigratedDatabase, PROVIDERS } from '../helpers/db.ts';
 
 /**
  * Our raw statements (src/db/rawStatements.ts) run on SQLite's connection itself, without Prisma's client. They
@@ -79,5 +80,25 @@ describe.each(PROVIDERS)('raw statements on the connection (%s)', (provider) => 
     t.queries.length = 0;
     await t.db.$transaction((tx) => updateRowById(tx, 'User', b, { location: 'counted' }));
     expect(t.queries.filter((q) => q.startsWith('UPDATE "User"'))).toHaveLength(1);
+  });
+});
+
+describe.each(PROVIDERS)('raw statements after the client disconnects (%s)', (provider) => {
+  it('reconnect as Prisma does, in and out of transactions', async () => {
+    const database = await createMigratedDatabase(provider);
+    const db = await createDb({ provider, url: database.url });
+    try {
+      await prepareDb(db, provider);
+      const bump = (on: Parameters<typeof updateRowById>[0]) => updateRowById(on, 'AuthGeneration', 1, { value: { increment: 1 } });
+      expect(await bump(db)).toBe(1);
+      await db.$disconnect();
+      expect(await bump(db)).toBe(1);
+      await db.$disconnect();
+      expect(await db.$transaction((tx) => bump(tx))).toBe(1);
+      expect((await db.authGeneration.findUniqueOrThrow({ where: { id: 1 } })).value).toBeGreaterThanOrEqual(3);
+    } finally {
+      await db.$disconnect();
+      await database.drop();
+    }
   });
 });
