@@ -74,23 +74,35 @@ async function directTransaction(gate: TransactionGate, prisma: PrismaTransactio
   }
   const started = Date.now();
   let open = true;
-  const close = (sql: string) => {
+  /** Ends the transaction and frees the gate; a COMMIT that fails (SQLITE_BUSY leaves it open) is rolled back first. */
+  const close = (sql: 'COMMIT' | 'ROLLBACK') => {
     if (!open) return;
     open = false;
     try {
       statement(sql);
+    } catch (err) {
+      if (sql === 'COMMIT') {
+        try {
+          statement('ROLLBACK');
+        } catch {
+          // No transaction left to roll back.
+        }
+      }
+      throw err;
     } finally {
       release();
     }
   };
-  const timer = setTimeout(() => {
-    // As Prisma's: rolled back at once and the connection freed; the callback's later statements fail.
+  /** Rolls back after a failure whose own error is the one to report. */
+  const abandon = () => {
     try {
       close('ROLLBACK');
     } catch {
-      // The rollback failed: nothing more can be done with this transaction; the connection is freed.
+      // The rollback failed: nothing more can be done with this transaction; the gate is free.
     }
-  }, timeout);
+  };
+  // As Prisma's: rolled back at once and the connection freed; the callback's later statements fail.
+  const timer = setTimeout(abandon, timeout);
 
   const joined = joinedPrisma(prisma, timeout, () => open);
   const tx = lazyClient(joined.client);
@@ -101,7 +113,7 @@ async function directTransaction(gate: TransactionGate, prisma: PrismaTransactio
   } catch (err) {
     clearTimeout(timer);
     await joined.finish(false).catch(() => undefined);
-    if (open) close('ROLLBACK');
+    abandon();
     throw err;
   }
   clearTimeout(timer);
@@ -113,11 +125,11 @@ async function directTransaction(gate: TransactionGate, prisma: PrismaTransactio
   }
   try {
     await joined.finish(true);
-    close('COMMIT');
   } catch (err) {
-    if (open) close('ROLLBACK');
+    abandon();
     throw err;
   }
+  close('COMMIT');
   return result;
 }
 

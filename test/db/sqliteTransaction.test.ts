@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRows } from '../../src/db/insertRows.ts';
 import { updateRowById } from '../../src/db/updateRow.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -92,7 +93,28 @@ describe.each(PROVIDERS)('interactive transactions (%s)', (provider) => {
     expect([await location(a), await location(b)]).toEqual(['', 'other']);
   });
 
+  it('rolls back a transaction whose COMMIT fails, and frees the database for the next write', async () => {
+    const orphan = { userId: 987654, email: 'itx-orphan@example.com', lowerEmail: 'itx-orphan@example.com' };
+    const failed = await t.db
+      .$transaction(async (tx) => {
+        // SQLite checks a deferred foreign key at COMMIT (PostgreSQL's are not deferrable: the insert fails at once).
+        if (provider === 'sqlite') await tx.$executeRawUnsafe('PRAGMA defer_foreign_keys = ON');
+        await insertRows(tx, 'EmailAddress', [orphan]);
+        await updateRowById(tx, 'User', a, { location: 'with the orphan' });
+      })
+      .then(
+        () => 'committed',
+        () => 'failed',
+      );
+    expect(failed).toBe('failed');
+    expect(await t.db.emailAddress.count({ where: { lowerEmail: orphan.lowerEmail } })).toBe(0);
+    await reset();
+    expect(await t.db.$transaction((tx) => updateRowById(tx, 'User', a, { location: 'next' }))).toBe(1);
+    expect(await location(a)).toBe('next');
+  });
+
   it.runIf(provider === 'sqlite')('gives up waiting for another transaction after maxWait (P2028), as Prisma does', async () => {
+    await reset();
     let opened!: () => void;
     const isOpen = new Promise<void>((resolve) => (opened = resolve));
     const holding = t.db.$transaction(async (tx) => {
@@ -106,6 +128,6 @@ describe.each(PROVIDERS)('interactive transactions (%s)', (provider) => {
       .catch((err: { code?: string }) => err.code);
     expect(waited).toBe('P2028');
     await holding;
-    expect([await location(a), await location(b)]).toEqual(['holding', 'other']);
+    expect([await location(a), await location(b)]).toEqual(['holding', '']);
   });
 });
