@@ -1,0 +1,112 @@
+// Where a write's time goes (issue #35 item 3), on SQLite: `n` sequential REST writes of one kind against the
+// in-process server under the inspector's CPU profiler, after 100 warm ones. Prints the mean time per write, each
+// statement's mean time per write (the app's query events: Prisma's, the read path's and the raw statements run on
+// the connection), COMMIT's p50/p90/max, and the CPU time per write by package or source directory (self time).
+// The profile is written for Chrome's DevTools. The client (fetch) runs in the same process: its share shows as
+// undici and web streams. The job worker is not started (as in bench/writes.ts): jobs are not part of the figures.
+// Usage: npx tsx bench/writeProfile.ts [comment|issue|edit=comment] [n=800] [profile=/tmp/write.cpuprofile]
+import './serverRuntime.ts';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
+import { createBenchUsersWithToken } from './benchUser.ts';
+import { scratchDatabase } from './scratchDb.ts';
+
+const kind = process.argv[2] ?? 'comment';
+const n = Number(process.argv[3] ?? 800);
+const out = process.argv[4] ?? '/tmp/write.cpuprofile';
+if (!['comment', 'issue', 'edit'].includes(kind)) {
+  console.error(`unknown write "${kind}": give comment, issue or edit`);
+  process.exit(2);
+}
+
+const database = await scratchDatabase('sqlite', 'write-profile');
+await deployMigrations({ provider: 'sqlite', url: database.url });
+const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
+const statements = new Map<string, { count: number; ms: number }>();
+const commits: number[] = [];
+let timing = false;
+const app = await buildApp(config, {
+  onQuery: (e) => {
+    if (!timing) return;
+    const key = e.query.replace(/\s+/g, ' ').trim().slice(0, 80);
+    const s = statements.get(key) ?? { count: 0, ms: 0 };
+    s.count++;
+    s.ms += e.duration;
+    statements.set(key, s);
+    if (key === 'COMMIT') commits.push(e.duration);
+  },
+});
+try {
+  await app.server.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
+  const { auth } = await createBenchUsersWithToken(app);
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(base + url, { method, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
+    return (text ? JSON.parse(text) : {}) as { id: number; number: number };
+  };
+  await call('POST', '/api/v1/user/repos', { name: 'ours', auto_init: true });
+  for (const u of ['ann', 'bob']) await call('PUT', `/api/v1/repos/bench/ours/collaborators/${u}`, { permission: 'write' });
+  const labels: number[] = [];
+  for (const [i, name] of ['bug', 'feature', 'docs'].entries()) {
+    labels.push((await call('POST', '/api/v1/repos/bench/ours/labels', { name, color: `#00${i}0aa` })).id);
+  }
+  const issues: number[] = [];
+  for (let i = 0; i < 10; i++) issues.push((await call('POST', '/api/v1/repos/bench/ours/issues', { title: `Issue ${i}` })).number);
+  const write = (i: number) =>
+    kind === 'comment'
+      ? call('POST', `/api/v1/repos/bench/ours/issues/${issues[i % 10]}/comments`, { body: `comment ${i}` })
+      : kind === 'issue'
+        ? call('POST', '/api/v1/repos/bench/ours/issues', { title: `Issue ${i}`, body: `Body ${i}`, labels, assignees: ['ann', 'bob'] })
+        : call('PATCH', `/api/v1/repos/bench/ours/issues/${issues[i % 10]}`, { title: `Edited ${i}`, body: `Edited body ${i}` });
+  for (let i = 0; i < 100; i++) await write(i);
+  await app.deps.notifier.drain();
+
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  timing = true;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await write(i);
+  const elapsed = performance.now() - t0;
+  timing = false;
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  writeFileSync(out, JSON.stringify(profile));
+
+  console.log(`${kind}: ${(elapsed / n).toFixed(2)} ms per write over ${n} (node ${process.version}); profile: ${out}`);
+  console.log('\nstatement | per write | µs per write (mean)');
+  for (const [sql, s] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
+    console.log(`${sql} | ${(s.count / n).toFixed(1)} | ${((1000 * s.ms) / n).toFixed(0)}`);
+  }
+  commits.sort((a, b) => a - b);
+  const at = (q: number) => (1000 * (commits[Math.min(commits.length - 1, Math.floor(q * commits.length))] ?? 0)).toFixed(0);
+  console.log(`\nCOMMIT: p50 ${at(0.5)} µs, p90 ${at(0.9)} µs, max ${at(1)} µs (${commits.length})`);
+
+  // Self time per package (node_modules) or source directory, per write.
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => {
+    const { url, functionName } = byId.get(id)!.callFrame;
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+    const key = !url
+      ? functionName.startsWith('(')
+        ? functionName
+        : `(native) ${functionName}`
+      : (pkg ?? (url.includes('/src/') ? `src/${url.split('/src/')[1]!.split('/').slice(0, 2).join('/')}` : url));
+    self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0));
+  });
+  console.log('\nCPU self time per write | µs');
+  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${key} | ${(us / n).toFixed(0)}`);
+} finally {
+  await app.close();
+  await database.drop();
+}
