@@ -113,6 +113,35 @@ describe.each(PROVIDERS)('interactive transactions (%s)', (provider) => {
     expect(await location(a)).toBe('next');
   });
 
+  it('loses and leaks nothing when many transactions and single statements interleave', async () => {
+    const value = async () => (await t.db.authGeneration.findUniqueOrThrow({ where: { id: 1 } })).value;
+    const before = await value();
+    const bump = (db: Parameters<typeof updateRowById>[0]) => updateRowById(db, 'AuthGeneration', 1, { value: { increment: 1 } });
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        if (i % 3 === 0) return bump(t.db).then(() => 'single');
+        return t.db
+          .$transaction(
+            async (tx) => {
+              await bump(tx);
+              await sleep(i % 4);
+              await tx.authGeneration.update({ where: { id: 1 }, data: { value: { increment: 1 } } });
+              if (i % 5 === 0) throw new Error('rolled back');
+            },
+            { timeout: 20_000, maxWait: 20_000 },
+          )
+          .then(
+            () => 'committed',
+            (err: Error) => err.message,
+          );
+      }),
+    );
+    const count = (o: string) => outcomes.filter((x) => x === o).length;
+    expect(count('single') + count('committed') + count('rolled back')).toBe(30);
+    // Each committed transaction added 2, each single statement 1, each rolled-back transaction nothing.
+    expect((await value()) - before).toBe(count('single') + 2 * count('committed'));
+  });
+
   it.runIf(provider === 'sqlite')('gives up waiting for another transaction after maxWait (P2028), as Prisma does', async () => {
     await reset();
     let opened!: () => void;
