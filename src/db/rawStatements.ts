@@ -11,11 +11,8 @@
 // onQuery sees every statement. PostgreSQL, and a SQLite client whose connection is not open yet, use Prisma.
 import type { Prisma } from '../generated/sqlite/client.ts';
 import type { DbLike } from './client.ts';
-import { asPrismaRawError, transactionApiError } from './sqliteErrors.ts';
-import { boundStatement } from './sqliteStatementCache.ts';
+import { runOnConnection, transactionApiError, type SqlValue } from './sqliteConnection.ts';
 import { connectionOf, type GatedClient } from './sqliteTransactionGate.ts';
-
-type SqlValue = string | number | bigint | boolean | Date | Uint8Array | null;
 
 /** `sql` run as `db.$executeRaw(sql)`: the number of rows changed. */
 export async function executeSql(db: DbLike, sql: Prisma.Sql): Promise<number> {
@@ -47,13 +44,6 @@ export async function queryText<T = Record<string, unknown>>(
   return db.$queryRawUnsafe<T[]>(pg ? pgText : text, ...values);
 }
 
-/** A value as the better-sqlite3 adapter binds it (its mapArg, with the default iso8601 timestamps). */
-function bindable(v: SqlValue): unknown {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (v instanceof Date) return v.toISOString().replace('Z', '+00:00');
-  return v;
-}
-
 async function runDirect(direct: GatedClient, sql: string, values: readonly SqlValue[], reader: boolean): Promise<unknown> {
   const { gate, owner } = direct;
   if (owner === null) {
@@ -62,31 +52,5 @@ async function runDirect(direct: GatedClient, sql: string, values: readonly SqlV
     throw transactionApiError('Transaction already closed: a statement was sent after its transaction ended');
   }
   // From here to the statement's end nothing awaits: the connection is in the state just checked.
-  const started = performance.now();
-  let result: unknown;
-  try {
-    const stmt = boundStatement(gate.database!, sql, values.map(bindable));
-    if (reader && stmt.reader) result = rowsOf(stmt.columns(), stmt.raw().all() as unknown[][]);
-    else {
-      const { changes } = stmt.run();
-      result = reader ? [] : Number(changes);
-    }
-  } catch (err) {
-    throw asPrismaRawError(err);
-  }
-  gate.onQuery?.({ query: sql, duration: performance.now() - started });
-  return result;
-}
-
-/** Row objects from the driver's arrays: integers as numbers when exact (the connection reads them as bigints). */
-function rowsOf(columns: readonly { name: string }[], values: readonly unknown[][]): Record<string, unknown>[] {
-  const names = columns.map((c) => c.name);
-  return values.map((row) => {
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) {
-      const v = row[i];
-      out[names[i]!] = typeof v === 'bigint' && v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v;
-    }
-    return out;
-  });
+  return runOnConnection(gate.database!, gate.onQuery, sql, values, reader);
 }

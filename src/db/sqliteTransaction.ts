@@ -13,8 +13,7 @@
 // the timeout (the transaction is rolled back and the gate freed; later statements fail with P2028), maxWait (P2028
 // when the gate stays taken), the callback's error rolls back and is rethrown, COMMIT and ROLLBACK appear to the
 // query event as Prisma's do. Batch transactions (`$transaction([…])`) and a connection not yet opened use Prisma's.
-import { asPrismaRawError, transactionApiError } from './sqliteErrors.ts';
-import { boundStatement } from './sqliteStatementCache.ts';
+import { runOnConnection, transactionApiError } from './sqliteConnection.ts';
 import { registerClient, type TransactionGate } from './sqliteTransactionGate.ts';
 
 /** A transaction client (Prisma's, or lazyClient's stand-in). */
@@ -57,15 +56,7 @@ async function directTransaction(gate: TransactionGate, prisma: PrismaTransactio
   if (!release) {
     throw transactionApiError(`Unable to start a transaction in the given time (maxWait ${options.maxWait ?? DEFAULT_MAX_WAIT_MS} ms).`);
   }
-  const statement = (sql: string, event = true) => {
-    const started = performance.now();
-    try {
-      boundStatement(db, sql, []).run();
-    } catch (err) {
-      throw asPrismaRawError(err);
-    }
-    if (event) gate.onQuery?.({ query: sql, duration: performance.now() - started });
-  };
+  const statement = (sql: string, event = true) => runOnConnection(db, event ? gate.onQuery : null, sql, [], false);
   try {
     statement('BEGIN', false); // Prisma's adapter sends its BEGIN without a query event
   } catch (err) {
