@@ -41,7 +41,17 @@ export async function buildClone(remote: string, dir: string, counts: { pulls: n
   });
 }
 
-/** `git push <remote> <refspecs>`; `noHooks` runs the (local) receive-pack without hooks. */
+/**
+ * `git push <remote> <refspecs>`; `noHooks` runs the (local) receive-pack without hooks. The setting goes to
+ * receive-pack itself: git does not pass the pushing command's `-c` settings to a local receive-pack, which would
+ * then run the hooks of the repository's own config (the baseline's repository is made by Forgegraph).
+ */
 export async function push(dir: string, remote: string, refspecs: string[], noHooks = false): Promise<void> {
-  await gitIn(dir, [...(noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), 'push', '-q', remote, ...refspecs]);
+  await gitIn(dir, [
+    'push',
+    '-q',
+    ...(noHooks ? ['--receive-pack=git -c core.hooksPath=/dev/null receive-pack'] : []),
+    remote,
+    ...refspecs,
+  ]);
 }

@@ -38,7 +38,11 @@ printf '%s' "$input" | "$custom" || exit 1
 exit 0
 `;
 
-/** post-receive: sends "post-receive", the updates receive-pack actually applied, and ".". */
+/**
+ * post-receive: sends "post-receive", the updates receive-pack actually applied, and ".". Installed only while
+ * custom hooks are enabled, for the repository's own script: without it the server reads what was applied from
+ * the refs once receive-pack exited (it holds the repository's lock until then), which spares every push a process.
+ */
 const POST_RECEIVE = `#!/bin/sh
 # Installed by Forgegraph (src/git/installHooks.ts): tells the server which ref updates were applied.
 if [ -z "$FORGEGRAPH_HOOK_CHANNEL" ]; then cat > /dev/null; exit 0; fi
@@ -62,7 +66,9 @@ ${CUSTOM_HOOK('update')}
 exit 0
 `;
 
-const HOOKS: Record<string, string> = { 'pre-receive': PRE_RECEIVE, 'post-receive': POST_RECEIVE };
+const HOOKS: Record<string, string> = { 'pre-receive': PRE_RECEIVE };
+/** The hooks installed only while custom hooks are enabled. */
+const CUSTOM_ONLY: Record<string, string> = { 'post-receive': POST_RECEIVE, update: UPDATE };
 
 /** The directory every repository's `core.hooksPath` points at. */
 export function hooksDir(dataDir: string): string {
@@ -73,13 +79,14 @@ export function hooksDir(dataDir: string): string {
  * Writes the shared hooks into `<dataDir>/hooks` (idempotent: rewritten only when different or not executable).
  * Each hook is written whole, executable, under a temporary name and renamed over the old one: a push (on any
  * instance) always finds a complete, executable hook, and instances starting together on one data directory
- * never trip over each other's writes. `customHooks` (DISABLE_GIT_HOOKS=false) adds the update hook, else removes it.
+ * never trip over each other's writes. `customHooks` (DISABLE_GIT_HOOKS=false) adds the post-receive and update
+ * hooks, else removes them.
  */
 export async function installHooks(dataDir: string, opts: { customHooks?: boolean } = {}): Promise<void> {
   const dir = hooksDir(dataDir);
   await mkdir(dir, { recursive: true });
-  if (!opts.customHooks) await rm(path.join(dir, 'update'), { force: true });
-  for (const [name, text] of Object.entries({ ...HOOKS, ...(opts.customHooks ? { update: UPDATE } : {}) })) {
+  if (!opts.customHooks) await Promise.all(Object.keys(CUSTOM_ONLY).map((name) => rm(path.join(dir, name), { force: true })));
+  for (const [name, text] of Object.entries({ ...HOOKS, ...(opts.customHooks ? CUSTOM_ONLY : {}) })) {
     const file = path.join(dir, name);
     if (await isInstalled(file, text)) continue;
     const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;

@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { readObject } from './readObject.ts';
+import { readableInProcess } from './inProcess.ts';
+import { listDirs } from './lookupPaths.ts';
 import { readTreeDirs } from './readTreePath.ts';
 import { GitCommandError, runGit } from './run.ts';
 
@@ -32,7 +34,9 @@ export async function readWorkflowFiles(gitDir: string, commit: string): Promise
 }
 
 async function readFiles(gitDir: string, commit: string): Promise<WorkflowFile[]> {
-  const entries = await readTreeDirs(gitDir, commit, WORKFLOW_DIRS);
+  const entries = readableInProcess(commit)
+    ? await listDirs(gitDir, commit, WORKFLOW_DIRS)
+    : await readTreeDirs(gitDir, commit, WORKFLOW_DIRS);
   for (const dir of WORKFLOW_DIRS) {
     const children = entries.filter((e) => e.path === `${dir}/${e.name}`);
     if (!children.length) continue;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hooksDir, installHooks } from '../../src/git/installHooks.ts';
 
-const HOOKS = ['pre-receive', 'post-receive'];
+/** The hooks of the default settings (custom hooks disabled). */
+const HOOKS = ['pre-receive'];
 const root = mkdtempSync(path.join(tmpdir(), 'forgegraph-hooks-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -74,5 +75,14 @@ describe('installHooks', () => {
       expect(await hooks(dataDir)).toEqual(current);
     }
     expect([...seen]).toEqual(['executable']);
+  });
+
+  it('custom hooks add post-receive and update, and disabling them again removes both', async () => {
+    const dataDir = path.join(root, 'custom');
+    await installHooks(dataDir, { customHooks: true });
+    expect((await readdir(hooksDir(dataDir))).sort()).toEqual(['post-receive', 'pre-receive', 'update']);
+    expect(await readFile(path.join(hooksDir(dataDir), 'post-receive'), 'utf8')).toContain('echo post-receive');
+    await installHooks(dataDir);
+    expect(await readdir(hooksDir(dataDir))).toEqual(['pre-receive']);
   });
 });

@@ -32,10 +32,12 @@ describe.each(PROVIDERS)('git smart HTTP clone/push/fetch (%s)', (provider) => {
 
   const branchRow = (repoId: number, name: string) => t.db.branch.findUnique({ where: { repoId_name: { repoId, name } } });
 
-  it('installs the post-receive hook at start', () => {
-    const hook = path.join(t.config.dataDir, 'hooks', 'post-receive');
+  it('installs the pre-receive hook at start, and no post-receive while custom hooks are disabled (a process fewer per push)', () => {
+    const hook = path.join(t.config.dataDir, 'hooks', 'pre-receive');
     expect(existsSync(hook)).toBe(true);
     expect(readFileSync(hook, 'utf8')).toContain('FORGEGRAPH_HOOK_CHANNEL');
+    expect(t.config.disableGitHooks).toBe(true);
+    expect(existsSync(path.join(t.config.dataDir, 'hooks', 'post-receive'))).toBe(false);
   });
 
   it('clones an empty repository, then the first push records branch, isEmpty, size and the event', async () => {

@@ -38,7 +38,7 @@ describe.skipIf(!ON_POSTGRES)('two instances starting together on a fresh data d
 
   it('both serve, the hooks are whole and executable, and a push through each is recorded', async () => {
     expect(servers.map((s) => s.exitCode())).toEqual([null, null]);
-    for (const name of ['pre-receive', 'post-receive']) {
+    for (const name of ['pre-receive']) {
       const file = path.join(hooksDir(database.dataDir), name);
       expect(statSync(file).mode & 0o111).toBe(0o111);
       expect(readFileSync(file, 'utf8')).toMatch(/^#!.*\n[\s\S]*Installed by Forgegraph[\s\S]*\n$/);

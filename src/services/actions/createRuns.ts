@@ -11,6 +11,7 @@ import { aggregateStatus } from './status.ts';
 import { bumpTasksVersion } from './tasksVersion.ts';
 import { parseWorkflow, type ParsedWorkflow, type TriggerFilter } from './workflowFile.ts';
 import { disabledWorkflows } from './workflows.ts';
+import { filtersPaths } from './filters.ts';
 
 const SKIP_CI = ['[skip ci]', '[ci skip]', '[no ci]', '[skip actions]', '[actions skip]'];
 
@@ -24,8 +25,13 @@ export interface WorkflowEvent {
   triggerUserId: number | null;
   /** The event's webhook payload (the runner's `github.event`). */
   payload: Record<string, unknown>;
-  /** Whether a workflow's trigger filter accepts this event. */
-  matches: (filter: TriggerFilter) => boolean;
+  /**
+   * Whether a workflow's trigger filter accepts this event; `changedFiles` are the event's changed paths when the
+   * filter has paths / paths-ignore and the event has changed files, else null.
+   */
+  matches: (filter: TriggerFilter, changedFiles: readonly string[] | null) => boolean;
+  /** The paths the event changed (null when git cannot tell), read only for a filter that asks. */
+  changedFiles?: () => Promise<readonly string[] | null>;
   /** Only this workflow file (workflow_dispatch). */
   workflowFile?: string;
   /** A title instead of the commit's (run-name still wins). */
@@ -109,11 +115,15 @@ export async function startRunsForEvent(cx: ServiceContext, ev: WorkflowEvent): 
   const files = (await readWorkflowFiles(gitDir, ev.commitSha)).filter(
     (f) => (!ev.workflowFile || f.name === ev.workflowFile) && !disabled.includes(f.name),
   );
-  const matching = files.flatMap((f) => {
+  let changed: Promise<readonly string[] | null> | undefined;
+  const matching: Array<{ file: string; wf: ParsedWorkflow; filter: TriggerFilter }> = [];
+  for (const f of files) {
     const wf = parseWorkflow(f.content);
     const filter = wf?.on.get(ev.event);
-    return wf && filter && ev.matches(filter) ? [{ file: f.name, wf, filter }] : [];
-  });
+    if (!wf || !filter) continue;
+    const changedFiles = ev.changedFiles && filtersPaths(filter) ? await (changed ??= ev.changedFiles()) : null;
+    if (ev.matches(filter, changedFiles)) matching.push({ file: f.name, wf, filter });
+  }
   // The commit is read only when some workflow would run (most repositories have none).
   if (!matching.length) return [];
   const commit = await readCommit(gitDir, ev.commitSha);

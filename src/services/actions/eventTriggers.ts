@@ -74,7 +74,7 @@ async function issueEvent(cx: ServiceContext, p: TriggerPayload, sender: Record<
     const ref = `refs/pull/${pull.index}/head`;
     const sha = (await readRefs(gitDir, [ref])).get(ref);
     if (!sha) return;
-    const changed = pull.mergeBase ? await changedPaths(gitDir, pull.mergeBase, sha) : null;
+    const mergeBase = pull.mergeBase;
     await startRunsForEvent(cx, {
       repo,
       event: 'pull_request',
@@ -89,7 +89,8 @@ async function issueEvent(cx: ServiceContext, p: TriggerPayload, sender: Record<
         repository: repoPayload(repo),
         sender,
       },
-      matches: (filter) => pullRequestMatches(filter, p.action, pull.baseBranch, changed),
+      ...(mergeBase ? { changedFiles: () => changedPaths(gitDir, mergeBase, sha) } : {}),
+      matches: (filter, changed) => pullRequestMatches(filter, p.action, pull.baseBranch, changed),
     });
     return;
   }

@@ -48,9 +48,12 @@ export function pushMatches(filter: TriggerFilter, ref: string, changedFiles: re
   return pathsMatch(filter, changedFiles);
 }
 
+/** Whether a filter looks at the changed files (paths / paths-ignore): only then are they read. */
+export const filtersPaths = (filter: TriggerFilter): boolean => Boolean(filter.paths || filter.pathsIgnore);
+
 /** paths / paths-ignore: some changed file passes. */
 export function pathsMatch(filter: TriggerFilter, changedFiles: readonly string[] | null): boolean {
-  if (!changedFiles || !(filter.paths || filter.pathsIgnore)) return true;
+  if (!changedFiles || !filtersPaths(filter)) return true;
   return changedFiles.some((f) => passes(filter.paths, filter.pathsIgnore, f));
 }
 

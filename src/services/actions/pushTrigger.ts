@@ -18,7 +18,6 @@ export const actionsPushFollowUp: PushFollowUp = async (cx, push) => {
     if (ZERO.test(update.newSha) || !(update.ref.startsWith('refs/heads/') || update.ref.startsWith('refs/tags/'))) continue;
     if (update.ref === `refs/heads/${repo.defaultBranch}`) await syncSchedules(cx, repo, update.newSha, push.pusherId);
     const before = ZERO.test(update.oldSha) ? null : update.oldSha;
-    const changed = await changedPaths(gitDir, before, update.newSha);
     await startRunsForEvent(cx, {
       repo,
       event: 'push',
@@ -33,7 +32,8 @@ export const actionsPushFollowUp: PushFollowUp = async (cx, push) => {
         pusher: pusher ? { id: pusher.id, login: pusher.name, username: pusher.name } : null,
         sender: pusher ? { id: pusher.id, login: pusher.name, username: pusher.name } : null,
       },
-      matches: (filter) => pushMatches(filter, update.ref, changed),
+      changedFiles: () => changedPaths(gitDir, before, update.newSha),
+      matches: (filter, changed) => pushMatches(filter, update.ref, changed),
     });
   }
 };

@@ -102,7 +102,7 @@ export function startGitService(
     const exit = await exited;
     if (!push) return exit;
     // Test hook: die between the ref update and its bookkeeping (the job must be replayed after a restart).
-    if (cx.config.testCrashAfterRefUpdate && push.hasApplied) process.kill(process.pid, 'SIGKILL');
+    if (cx.config.testCrashAfterRefUpdate && (await push.hasApplied())) process.kill(process.pid, 'SIGKILL');
     try {
       await push.finish();
       return exit;

@@ -1,6 +1,8 @@
 import type { DbTx, Models } from '../../db/client.ts';
 import { forgetGitCache } from '../../git/cache.ts';
-import { readCommitInfos } from '../../git/commitInfo.ts';
+import { readCommitInfos, type CommitInfo } from '../../git/commitInfo.ts';
+import { readCommit } from '../../git/readCommit.ts';
+import { readableInProcess } from '../../git/inProcess.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { repoSize } from '../../git/repoSize.ts';
 import { setDefaultHead } from './moveRefs.ts';
@@ -31,6 +33,19 @@ function pickDefaultBranch(current: string, branches: RefUpdate[]): string {
   return created[0] ?? current;
 }
 
+/** Heads up to this many are read in process; more in one `git show`. */
+const HEADS_IN_PROCESS = 16;
+
+/**
+ * The commits `shas` name, by sha: a usual push's few heads read in process (no git process to start), many
+ * (or a SHA-256 repository's) with one git command.
+ */
+async function headCommits(gitDir: string, shas: string[]): Promise<Map<string, CommitInfo>> {
+  const inProcess = shas.length <= HEADS_IN_PROCESS && shas.every(readableInProcess);
+  const infos = inProcess ? await Promise.all(shas.map((sha) => readCommit(gitDir, sha))) : await readCommitInfos(gitDir, shas);
+  return new Map(infos.map((c) => [c.sha, c]));
+}
+
 /**
  * The database half of a push that git applied (Gitea services/repository/push.go pushUpdates), in one
  * transaction: Branch rows (created, moved, or marked deleted, with the head commit's summary and time and
@@ -52,9 +67,12 @@ export async function recordPushRows(
   forgetGitCache(gitDir);
   const branches = updates.filter((u) => u.ref.startsWith(BRANCH));
   const heads = branches.filter((u) => !ZERO.test(u.newSha));
-  const commits = new Map((await readCommitInfos(gitDir, [...new Set(heads.map((u) => u.newSha))])).map((c) => [c.sha, c]));
-  const gitSize = await repoSize(gitDir);
-  const feed = pusherId !== null && updates.length ? await pushFeedRows(cx.db, cx.config, repo.id, pusherId, updates, opts.mirror) : [];
+  // Independent reads, at once: each git process costs milliseconds to start.
+  const [commits, gitSize, feed] = await Promise.all([
+    headCommits(gitDir, [...new Set(heads.map((u) => u.newSha))]),
+    repoSize(gitDir),
+    pusherId !== null && updates.length ? pushFeedRows(cx.db, cx.config, repo.id, pusherId, updates, opts.mirror) : [],
+  ]);
   const now = new Date();
 
   let defaultBranch = repo.defaultBranch;

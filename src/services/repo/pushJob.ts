@@ -58,11 +58,14 @@ export function pushJobHandler(deps: AppDeps, followUps: readonly PushFollowUp[]
 export interface PushRecorder {
   /** pre-receive: records the push job (held by this process) before git moves any ref. */
   intend(lines: readonly string[]): Promise<void>;
-  /** post-receive: the updates git applied. */
+  /** post-receive (installed with custom hooks only): the updates git applied. */
   applied(lines: readonly string[]): void;
-  /** Whether git reported applied updates. */
-  readonly hasApplied: boolean;
-  /** After receive-pack exited: runs the held job (reading the outcome from git when post-receive never came). */
+  /**
+   * After receive-pack exited: whether any ref moved (post-receive's report, else the refs read back from git;
+   * the push still holds the repository's lock, so no other writer moved them since).
+   */
+  hasApplied(): Promise<boolean>;
+  /** After receive-pack exited: runs the held job with the updates git applied. */
   finish(): Promise<void>;
 }
 
@@ -112,6 +115,8 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
   let intended: RefUpdate[] = [];
   let applied: RefUpdate[] | null = null;
   let unlock: (() => void) | null = null;
+  const appliedNow = async (): Promise<RefUpdate[]> =>
+    (applied ??= intended.length ? await appliedFromGit(repo, cx.config.repositoriesDir, intended) : []);
   return {
     async intend(lines) {
       intended = parseRefUpdates(lines);
@@ -124,8 +129,8 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
     applied(lines) {
       applied = parseRefUpdates(lines);
     },
-    get hasApplied() {
-      return applied !== null && applied.length > 0;
+    async hasApplied() {
+      return held !== null && (await appliedNow()).length > 0;
     },
     async finish() {
       const release = unlock;
@@ -134,7 +139,7 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
         if (!held) return;
         const job = held;
         held = null;
-        await job.run({ repoId: repo.id, pusherId: pusherOf(cx, repo), updates: intended, ...(applied ? { applied } : {}) });
+        await job.run({ repoId: repo.id, pusherId: pusherOf(cx, repo), updates: intended, applied: await appliedNow() });
       } finally {
         release?.();
       }
