@@ -1,3 +1,4 @@
+import { commitPairFact } from './commitPairFacts.ts';
 import { InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { LOG_FORMAT, parseCommitRecords, type CommitInfo } from './commitInfo.ts';
 import { assertRevision } from './revision.ts';
@@ -11,14 +12,16 @@ import { GitCommandError, runGit, runGitOrNotFound } from './run.ts';
 export async function mergeBase(gitDir: string, a: string, b: string): Promise<string | null> {
   assertRevision(a);
   assertRevision(b);
-  try {
-    return (await runGit(gitDir, ['merge-base', '--end-of-options', a, b])).toString('utf8').trim() || null;
-  } catch (err) {
-    if (err instanceof GitCommandError && err.exitCode === 1) return null;
-    if (err instanceof GitCommandError && err.exitCode === 128)
-      throw new NotFoundError(`commit does not exist [${a}, ${b}]`, { stderr: err.stderr.trim() });
-    throw err;
-  }
+  return commitPairFact('merge-base', gitDir, a, b, async () => {
+    try {
+      return (await runGit(gitDir, ['merge-base', '--end-of-options', a, b])).toString('utf8').trim() || null;
+    } catch (err) {
+      if (err instanceof GitCommandError && err.exitCode === 1) return null;
+      if (err instanceof GitCommandError && err.exitCode === 128)
+        throw new NotFoundError(`commit does not exist [${a}, ${b}]`, { stderr: err.stderr.trim() });
+      throw err;
+    }
+  });
 }
 
 /**

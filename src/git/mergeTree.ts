@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { commitPairFact } from './commitPairFacts.ts';
 import { mergeBase } from './compare.ts';
 import { resolveCommits } from './resolveCommits.ts';
 import { assertRevision, SHA } from './revision.ts';
@@ -13,8 +16,23 @@ export type MergeRefusal =
   | { status: 'already-merged' }
   | { status: 'unrelated-histories' };
 
-/** `git merge-tree --write-tree` of two commits (their merge base found by git); writes objects, no ref. */
-export async function mergeTree(gitDir: string, ours: string, theirs: string): Promise<MergeCheck> {
+/**
+ * `git merge-tree --write-tree` of two commits (their merge base found by git); writes objects, no ref. A clean
+ * result is reused (commitPairFacts.ts) while its tree is still a loose object of the repository, as merge-tree
+ * wrote it.
+ */
+export function mergeTree(gitDir: string, ours: string, theirs: string): Promise<MergeCheck> {
+  return commitPairFact(
+    'merge-tree',
+    gitDir,
+    ours,
+    theirs,
+    () => writeMergeTree(gitDir, ours, theirs),
+    (m) => m.status !== 'clean' || existsSync(path.join(gitDir, 'objects', m.tree.slice(0, 2), m.tree.slice(2))),
+  );
+}
+
+async function writeMergeTree(gitDir: string, ours: string, theirs: string): Promise<MergeCheck> {
   const r = await runGitResult(gitDir, [
     'merge-tree',
     '--write-tree',
