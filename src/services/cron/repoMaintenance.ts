@@ -5,7 +5,7 @@ import { gcRepository } from '../../git/gc.ts';
 import { initRepository } from '../../git/initRepository.ts';
 import { hooksDir, installHooks } from '../../git/installHooks.ts';
 import { repoPath, wikiPath } from '../../git/repoPath.ts';
-import { repoSize } from '../../git/repoSize.ts';
+import { updateRepoSize } from '../repo/sizeJob.ts';
 import { setHooksPath } from '../../git/setHooksPath.ts';
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
 import type { ServiceContext } from '../context.ts';
@@ -79,8 +79,7 @@ export async function gitGcRepos(cx: ServiceContext, run: CronRun): Promise<Cron
       await gcRepository(gitDir, opts);
       const wikiDir = wikiDirOf(cx, repo);
       if (wikiDir) await gcRepository(wikiDir, opts);
-      const gitSize = await repoSize(gitDir);
-      await cx.db.repository.update({ where: { id: repo.id }, data: { gitSize, size: gitSize + repo.lfsSize } });
+      await updateRepoSize(cx.db, repo, gitDir);
     } catch (err) {
       if (run.signal.aborted) return;
       failed.push(`${repo.ownerName}/${repo.name}`);

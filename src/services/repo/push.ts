@@ -4,7 +4,6 @@ import { readCommitInfos, type CommitInfo } from '../../git/commitInfo.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { readableInProcess } from '../../git/inProcess.ts';
 import { repoPath } from '../../git/repoPath.ts';
-import { repoSize } from '../../git/repoSize.ts';
 import { setDefaultHead } from './moveRefs.ts';
 import { PUSH_JOB } from './pushJobKind.ts';
 import { pushFeedRows } from '../../notify/activity.ts';
@@ -12,6 +11,8 @@ import type { RefUpdate } from '../../notify/events.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { recordedPusherId } from '../../auth/actionsUser.ts';
 import { insertRows } from '../../db/insertRows.ts';
+import { enqueue } from '../../jobs/enqueue.ts';
+import { REPO_SIZE_JOB } from './sizeJob.ts';
 
 const ZERO = /^0+$/;
 const BRANCH = 'refs/heads/';
@@ -49,9 +50,9 @@ async function headCommits(gitDir: string, shas: string[]): Promise<Map<string, 
 /**
  * The database half of a push that git applied (Gitea services/repository/push.go pushUpdates), in one
  * transaction: Branch rows (created, moved, or marked deleted, with the head commit's summary and time and
- * the pusher), size, `isEmpty`, the default branch of a repository that was empty, `updatedAt`, the feed rows
- * (commit_repo, push_tag, delete_branch …), and whatever `inTx` adds (the push job's checkpoint); `repo.pushed`
- * is published after the commit. Run by the push job (services/repo/pushJob.ts), never twice for one push.
+ * the pusher), `isEmpty`, the default branch of a repository that was empty, `updatedAt`, the feed rows
+ * (commit_repo, push_tag, delete_branch …), the job that measures the repository's size (sizeJob.ts), and whatever
+ * `inTx` adds (the push job's checkpoint); `repo.pushed` is published after the commit. Run by the push job (services/repo/pushJob.ts), never twice for one push.
  */
 export async function recordPushRows(
   cx: ServiceContext,
@@ -68,9 +69,8 @@ export async function recordPushRows(
   const branches = updates.filter((u) => u.ref.startsWith(BRANCH));
   const heads = branches.filter((u) => !ZERO.test(u.newSha));
   // Independent reads, at once: each git process costs milliseconds to start.
-  const [commits, gitSize, feed] = await Promise.all([
+  const [commits, feed] = await Promise.all([
     headCommits(gitDir, [...new Set(heads.map((u) => u.newSha))]),
-    repoSize(gitDir),
     pusherId !== null && updates.length ? pushFeedRows(cx.db, cx.config, repo.id, pusherId, updates, opts.mirror) : [],
   ]);
   const now = new Date();
@@ -108,14 +108,13 @@ export async function recordPushRows(
       await tx.repository.update({
         where: { id: repo.id },
         data: {
-          gitSize,
-          size: gitSize + repo.lfsSize,
           updatedAt: now,
           ...(repo.isEmpty && heads.length ? { isEmpty: false, defaultBranch } : {}),
         },
       });
     }
     if (feed.length) await insertRows(tx, 'Action', feed);
+    if (updates.length) await enqueue(tx, REPO_SIZE_JOB, { repoId: repo.id });
     if (inTx) await inTx(tx);
     if (pusherId !== null && updates.length) emit({ type: 'repo.pushed', repoId: repo.id, pusherId, updates: [...updates] });
   });
