@@ -64,7 +64,7 @@ import { ARTIFACT_V4_BASE } from './services/actions/artifactsV4.ts';
 import { runnerProtocol } from './runner/plugin.ts';
 import { actionsPushFollowUp } from './services/actions/pushTrigger.ts';
 import { licenseFollowUp, licenseJobHandler } from './services/repo/licenseJob.ts';
-import { repoSizeJobHandler } from './services/repo/sizeJob.ts';
+import { repoUpkeepJobHandler } from './services/repo/upkeepJob.ts';
 import { seedInstanceRegistrationToken } from './services/actions/registrationTokens.ts';
 import { actionsTriggerHandler, actionsTriggerSubscriber } from './services/actions/eventTriggers.ts';
 import { migrateJobHandler } from './services/migration/migrateJob.ts';
@@ -263,7 +263,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   );
   jobs.register(refreshBaseJobHandler(deps));
   jobs.register(licenseJobHandler(deps));
-  jobs.register(repoSizeJobHandler(deps));
+  jobs.register(repoUpkeepJobHandler(deps));
   // Migrations, pull mirror syncs and push mirrors (services/migration).
   jobs.register(migrateJobHandler(deps));
   jobs.register(mirrorSyncHandler(deps));

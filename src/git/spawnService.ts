@@ -26,6 +26,8 @@ export interface SpawnServiceOptions {
    * tells them), available as `child.stdio[3]`.
    */
   hookChannel?: boolean;
+  /** receive-pack: no `git gc --auto` after the push (the caller runs it later, off the push's answer path). */
+  noAutoGc?: boolean;
 }
 
 /** Settings each service runs with. */
@@ -42,7 +44,13 @@ const SERVICE_CONFIG: Record<GitService, (hooksDir: string) => string[]> = {
  */
 export function spawnService(service: GitService, gitDir: string, opts: SpawnServiceOptions): GitServiceProcess {
   const modeArgs = opts.mode === 'session' ? [] : ['--stateless-rpc', ...(opts.mode === 'advertise' ? ['--advertise-refs'] : [])];
-  const args = [...SERVICE_CONFIG[service](opts.hooksDir), service, ...modeArgs, gitDir];
+  const args = [
+    ...SERVICE_CONFIG[service](opts.hooksDir),
+    ...(opts.noAutoGc ? ['-c', 'receive.autogc=false'] : []),
+    service,
+    ...modeArgs,
+    gitDir,
+  ];
   const env = {
     ...(opts.gitProtocol ? { GIT_PROTOCOL: opts.gitProtocol } : {}),
     ...(opts.hookChannel ? { FORGEGRAPH_HOOK_CHANNEL: '3' } : {}),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,33 @@ describe.each(PROVIDERS)('git smart HTTP clone/push/fetch (%s)', (provider) => {
     expect(await pushes.take()).toEqual([
       { repoId: repo.id, pusherId: alice.id, updates: [{ ref: 'refs/heads/main', oldSha: ZERO_SHA, newSha: sha }] },
     ]);
+  });
+
+  it("receive-pack runs no auto gc: the push's upkeep job does, after the answer", async () => {
+    const repo = await createRepoFixture(t, alice, 'upkeep');
+    const gitDir = path.join(t.config.repositoriesDir, 'alice', 'upkeep.git');
+    // Every push keeps its pack, and two packs are one too many: `git gc --auto` repacks (in the foreground).
+    for (const [key, value] of [
+      ['receive.unpackLimit', '1'],
+      ['gc.autoPackLimit', '1'],
+      ['gc.autoDetach', 'false'],
+    ] as const)
+      await git.ok(['--git-dir', gitDir, 'config', key, value]);
+    const packs = () => readdirSync(path.join(gitDir, 'objects', 'pack')).filter((f) => f.endsWith('.pack')).length;
+    const work = git.dir('upkeep');
+    await git.ok(['init', '-q', '-b', 'main', work]);
+    await git.commit(work, 'a.txt', 'a\n');
+    await git.ok(['push', '-q', url('upkeep', asAlice), 'main'], { cwd: work });
+    await t.app.jobs.drain();
+    expect(packs()).toBe(1);
+    await git.commit(work, 'b.txt', 'b\n');
+    await git.ok(['push', '-q', url('upkeep', asAlice), 'main'], { cwd: work });
+    expect(packs()).toBe(2);
+    const before = await t.db.repository.findUniqueOrThrow({ where: { id: repo.id } });
+    await t.app.jobs.drain();
+    expect(packs()).toBe(1);
+    const after = await t.db.repository.findUniqueOrThrow({ where: { id: repo.id } });
+    expect(after.gitSize).not.toBe(before.gitSize);
   });
 
   it('sets the default branch (and HEAD) when the first push is another branch', async () => {

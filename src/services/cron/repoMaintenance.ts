@@ -5,7 +5,7 @@ import { gcRepository } from '../../git/gc.ts';
 import { initRepository } from '../../git/initRepository.ts';
 import { hooksDir, installHooks } from '../../git/installHooks.ts';
 import { repoPath, wikiPath } from '../../git/repoPath.ts';
-import { updateRepoSize } from '../repo/sizeJob.ts';
+import { updateRepoSize } from '../repo/upkeepJob.ts';
 import { setHooksPath } from '../../git/setHooksPath.ts';
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
 import type { ServiceContext } from '../context.ts';

@@ -81,6 +81,8 @@ export function startGitService(
     gitProtocol: opts.gitProtocol,
     hooksDir: hooksDir(cx.config.dataDir),
     hookChannel: push !== null,
+    // The push job's upkeep job runs `git gc --auto` after the answer (upkeepJob.ts).
+    noAutoGc: push !== null,
     // The shared hooks run the repository's own scripts only when told to (installHooks.ts).
     ...(push && !cx.config.disableGitHooks ? { env: { FORGEGRAPH_GIT_HOOKS: '1' } } : {}),
   });

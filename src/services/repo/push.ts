@@ -12,7 +12,7 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { recordedPusherId } from '../../auth/actionsUser.ts';
 import { insertRows } from '../../db/insertRows.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
-import { REPO_SIZE_JOB } from './sizeJob.ts';
+import { REPO_UPKEEP_JOB } from './upkeepJob.ts';
 
 const ZERO = /^0+$/;
 const BRANCH = 'refs/heads/';
@@ -51,7 +51,7 @@ async function headCommits(gitDir: string, shas: string[]): Promise<Map<string, 
  * The database half of a push that git applied (Gitea services/repository/push.go pushUpdates), in one
  * transaction: Branch rows (created, moved, or marked deleted, with the head commit's summary and time and
  * the pusher), `isEmpty`, the default branch of a repository that was empty, `updatedAt`, the feed rows
- * (commit_repo, push_tag, delete_branch …), the job that measures the repository's size (sizeJob.ts), and whatever
+ * (commit_repo, push_tag, delete_branch …), the job that runs `git gc --auto` and measures the repository's size (upkeepJob.ts), and whatever
  * `inTx` adds (the push job's checkpoint); `repo.pushed` is published after the commit. Run by the push job (services/repo/pushJob.ts), never twice for one push.
  */
 export async function recordPushRows(
@@ -114,7 +114,7 @@ export async function recordPushRows(
       });
     }
     if (feed.length) await insertRows(tx, 'Action', feed);
-    if (updates.length) await enqueue(tx, REPO_SIZE_JOB, { repoId: repo.id });
+    if (updates.length) await enqueue(tx, REPO_UPKEEP_JOB, { repoId: repo.id });
     if (inTx) await inTx(tx);
     if (pusherId !== null && updates.length) emit({ type: 'repo.pushed', repoId: repo.id, pusherId, updates: [...updates] });
   });
