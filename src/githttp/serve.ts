@@ -27,7 +27,7 @@ function pktLine(s: string): Buffer {
  * Runs the service for an authorized request and streams both ways: the (gunzipped) body into git's stdin,
  * git's stdout into the response. The child is killed if the client goes away. For receive-pack, the hooks
  * report over a channel: pre-receive has the push job recorded before git moves any ref (so a crash after the
- * update replays the bookkeeping), post-receive reports what was applied, and the job runs before the
+ * update replays the bookkeeping), what git applied is read once it exited, and the job runs before the
  * response ends, so a client that sees its push finish also sees its effects.
  */
 export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: ServeGitInput): Promise<void> {

@@ -64,7 +64,8 @@ export function uploadPackCapabilities(cx: ServiceContext, access: GitRepoAccess
  * Starts the service for a client that requireGitAccess authorized (read access for upload-pack and
  * upload-archive, write access for receive-pack). For a push the hooks report over a channel: pre-receive has
  * the push job recorded before git moves any ref (so a crash after the update replays the bookkeeping), and asks
- * the branch protection gate; post-receive reports what was applied, and `done` runs the job.
+ * the branch protection gate; once receive-pack exited, `done` reads what was applied (post-receive reports it when
+ * custom hooks are enabled) and runs the job.
  */
 export function startGitService(
   cx: ServiceContext,

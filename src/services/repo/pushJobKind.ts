@@ -7,7 +7,7 @@ const PushPayload = z.object({
   pusherId: z.number().int().nullable(),
   /** What the push asked for (pre-receive). */
   updates: z.array(RefUpdateSchema),
-  /** What git applied (post-receive); absent after a crash, then read back from git. */
+  /** What git applied (read from the refs once receive-pack exited, or post-receive's report); absent after a crash, then read back from git. */
   applied: z.array(RefUpdateSchema).optional(),
   /** Checkpoint: the rows (Branch, repository, feed) are committed. */
   recorded: z.boolean().optional(),
