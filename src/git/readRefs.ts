@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync, type Dirent } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runGit } from './run.ts';
 
@@ -67,4 +67,42 @@ export async function readRefs(gitDir: string, refs: readonly string[]): Promise
 /** The value of one ref (not peeled), or null when it does not exist. */
 export async function readRef(gitDir: string, ref: string): Promise<string | null> {
   return (await readRefs(gitDir, [ref])).get(ref) ?? null;
+}
+
+/**
+ * Every ref under refs/ with its value (not peeled), sorted by name as git sorts them (bytewise), read from the files
+ * backend directly: the loose refs, then packed-refs (the order readRefs relies on). Null when git would have to
+ * be asked: a reftable repository, a symbolic or unreadable loose ref, or more than `maxLoose` loose refs (each is a
+ * file to read; git reads them faster).
+ */
+export async function readAllRefs(gitDir: string, maxLoose: number): Promise<Array<{ ref: string; sha: string }> | null> {
+  if (statSync(path.join(gitDir, 'reftable'), { throwIfNoEntry: false })) return null;
+  const names: string[] = [];
+  const walk = async (dir: string): Promise<boolean> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path.join(gitDir, dir), { withFileTypes: true });
+    } catch {
+      return true;
+    }
+    for (const e of entries) {
+      const name = `${dir}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!(await walk(name))) return false;
+      } else if (!e.name.endsWith('.lock')) {
+        if (!e.isFile() || !isPlainRefName(name) || names.length >= maxLoose) return false;
+        names.push(name);
+      }
+    }
+    return true;
+  };
+  if (!(await walk('refs'))) return null;
+  const values = new Map<string, string>();
+  for (const name of names) {
+    const value = readLoose(gitDir, name);
+    if (value === 'other') return null;
+    if (value) values.set(name, value);
+  }
+  for (const [ref, sha] of await readPacked(gitDir)) if (!values.has(ref) && isPlainRefName(ref)) values.set(ref, sha);
+  return [...values].map(([ref, sha]) => ({ ref, sha })).sort((a, b) => Buffer.compare(Buffer.from(a.ref), Buffer.from(b.ref)));
 }

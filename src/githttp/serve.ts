@@ -42,6 +42,17 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
     return;
   }
 
+  if (advertise && service === 'receive-pack') {
+    const refs = await gitTransport.receivePackRefs(cx, access, gitProtocol);
+    if (refs) {
+      reply
+        .code(200)
+        .headers({ ...input.noCache, 'Content-Type': 'application/x-git-receive-pack-advertisement' })
+        .send(refs);
+      return;
+    }
+  }
+
   const run = gitTransport.startGitService(cx, access, service, { mode: advertise ? 'advertise' : 'stateless', gitProtocol });
   const { child } = run;
   reply.hijack();

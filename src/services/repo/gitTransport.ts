@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Config } from '../../config.ts';
 import { hooksDir, installHooks } from '../../git/installHooks.ts';
 import { spawnService, type GitService, type GitServiceProcess, type ServiceMode } from '../../git/spawnService.ts';
+import { receivePackAdvertisement } from '../../git/receivePackAdvertisement.ts';
 import { uploadPackV2Capabilities } from '../../git/v2Capabilities.ts';
 import type { ServiceContext } from '../context.ts';
 import type { GitRepoAccess } from './gitAccess.ts';
@@ -58,6 +59,18 @@ export function uploadPackCapabilities(cx: ServiceContext, access: GitRepoAccess
   // A wiki's repository is SHA-1 whatever the code's format (services/wiki/wikiRepo.ts initWiki).
   const format = access.target === 'wiki' ? 'sha1' : access.repo.objectFormatName;
   return uploadPackV2Capabilities(access.gitDir, format, hooksDir(cx.config.dataDir));
+}
+
+/**
+ * The body of GET info/refs for receive-pack, made without starting git (receivePackAdvertisement.ts), or null for
+ * the caller to run git: protocol version 1 (git starts with its `version 1` line) or a repository git must
+ * advertise itself. Version 2 is not spoken by receive-pack (git answers as version 0, without the service line).
+ */
+export function receivePackRefs(cx: ServiceContext, access: GitRepoAccess, gitProtocol: string | undefined): Promise<Buffer | null> {
+  const versions = gitProtocol?.split(':') ?? [];
+  if (versions.includes('version=1')) return Promise.resolve(null);
+  const format = access.target === 'wiki' ? 'sha1' : access.repo.objectFormatName;
+  return receivePackAdvertisement(access.gitDir, format, hooksDir(cx.config.dataDir), !versions.includes('version=2'));
 }
 
 /**
