@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { pktLine } from './pktLine.ts';
 import { readAllRefs } from './readRefs.ts';
 import { spawnService } from './spawnService.ts';
 
@@ -8,11 +9,6 @@ const MAX_LOOSE_REFS = 256;
 
 /** receive-pack's capability list by object format, learned from git's own advertisement. */
 const learned = new Map<string, Promise<string | null>>();
-
-function pktLine(s: string): Buffer {
-  const b = Buffer.from(s);
-  return Buffer.concat([Buffer.from((b.length + 4).toString(16).padStart(4, '0')), b]);
-}
 
 /** The capabilities after the NUL of the first line of receive-pack's advertisement of `gitDir`, or null. */
 function capabilitiesOf(gitDir: string, hooksDir: string): Promise<string | null> {
@@ -32,19 +28,14 @@ function capabilitiesOf(gitDir: string, hooksDir: string): Promise<string | null
 }
 
 /**
- * receive-pack's ref advertisement (smart HTTP's GET info/refs?service=git-receive-pack; with `serviceLine`, after
- * the `# service=git-receive-pack` line and its flush, as git http-backend writes them) built in process, as upload-pack v2's capabilities are (v2Capabilities.ts): a push then starts one git
+ * receive-pack's ref advertisement (smart HTTP's GET info/refs?service=git-receive-pack, after its service
+ * announcement, pktLine.ts) built in process, as upload-pack v2's capabilities are (v2Capabilities.ts): a push then starts one git
  * process fewer. The capability list depends only on the git binary, the object format and the settings the
  * server passes, so it is learned once from git's own advertisement; the refs are read from the files backend,
  * sorted by name. Null where git's advertisement could differ, for git to make: a nonce in the capabilities
  * (push certificates), alternates (git adds `.have` lines), or refs readAllRefs cannot read.
  */
-export async function receivePackAdvertisement(
-  gitDir: string,
-  objectFormat: string,
-  hooksDir: string,
-  serviceLine: boolean,
-): Promise<Buffer | null> {
+export async function receivePackAdvertisement(gitDir: string, objectFormat: string, hooksDir: string): Promise<Buffer | null> {
   let caps = learned.get(objectFormat);
   if (!caps) {
     caps = capabilitiesOf(gitDir, hooksDir).then((c) => (c !== null && !/\bpush-cert=/.test(c) ? c : null));
@@ -59,6 +50,5 @@ export async function receivePackAdvertisement(
   const lines = refs.length
     ? refs.map((r, i) => pktLine(i === 0 ? `${r.sha} ${r.ref}\0${capabilities}\n` : `${r.sha} ${r.ref}\n`))
     : [pktLine(`${zero} capabilities^{}\0${capabilities}\n`)];
-  const header = serviceLine ? [pktLine('# service=git-receive-pack\n'), Buffer.from('0000')] : [];
-  return Buffer.concat([...header, ...lines, Buffer.from('0000')]);
+  return Buffer.concat([...lines, Buffer.from('0000')]);
 }

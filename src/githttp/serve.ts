@@ -18,11 +18,6 @@ export interface ServeGitInput {
   noCache: Record<string, string>;
 }
 
-function pktLine(s: string): Buffer {
-  const b = Buffer.from(s);
-  return Buffer.concat([Buffer.from((b.length + 4).toString(16).padStart(4, '0')), b]);
-}
-
 /**
  * Runs the service for an authorized request and streams both ways: the (gunzipped) body into git's stdin,
  * git's stdout into the response. The child is killed if the client goes away. For receive-pack, the hooks
@@ -60,7 +55,7 @@ export async function serveGit(req: FastifyRequest, reply: FastifyReply, input: 
 
   res.writeHead(200, { ...input.noCache, 'Content-Type': `application/x-git-${service}-${advertise ? 'advertisement' : 'result'}` });
   if (advertise) {
-    if (!gitProtocol?.includes('version=2')) res.write(Buffer.concat([pktLine(`# service=git-${service}\n`), Buffer.from('0000')]));
+    res.write(gitTransport.serviceAnnouncement(service, gitProtocol));
     child.stdin.end();
   } else {
     const body: Readable = req.headers['content-encoding'] === 'gzip' ? req.raw.pipe(createGunzip()) : req.raw;

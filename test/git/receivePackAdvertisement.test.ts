@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serviceAnnouncement } from '../../src/git/pktLine.ts';
 import { receivePackAdvertisement } from '../../src/git/receivePackAdvertisement.ts';
 import { spawnService } from '../../src/git/spawnService.ts';
 import { RepoFixture } from './fixture.ts';
@@ -36,7 +37,7 @@ async function fixture(format: 'sha1' | 'sha256' = 'sha1'): Promise<RepoFixture>
 describe.each(['sha1', 'sha256'] as const)('receive-pack advertisement in process (%s)', (format) => {
   it('an empty repository: the capabilities line, as git prints it', async () => {
     const f = await fixture(format);
-    const ours = await receivePackAdvertisement(f.bare, format, hooks, false);
+    const ours = await receivePackAdvertisement(f.bare, format, hooks);
     expect(ours?.toString('utf8')).toContain(' capabilities^{}\0');
     expect(ours).toEqual(await gitsOwn(f.bare));
   });
@@ -57,13 +58,14 @@ describe.each(['sha1', 'sha256'] as const)('receive-pack advertisement in proces
     await f.bareGit(['pack-refs', '--all']);
     await f.bareGit(['update-ref', 'refs/heads/main', first]);
     await f.bareGit(['update-ref', 'refs/heads/after-pack', third]);
-    const ours = await receivePackAdvertisement(f.bare, format, hooks, false);
+    const ours = await receivePackAdvertisement(f.bare, format, hooks);
     const git = await gitsOwn(f.bare);
     expect(ours?.toString('utf8')).toContain('refs/pull/1/head');
     expect(ours?.toString('utf8')).toBe(git.toString('utf8'));
     // With the service line, as smart HTTP sends it.
-    const withLine = await receivePackAdvertisement(f.bare, format, hooks, true);
-    expect(withLine?.toString('utf8')).toBe(`001f# service=git-receive-pack\n0000${git.toString('utf8')}`);
+    const withLine = Buffer.concat([serviceAnnouncement('receive-pack', undefined), ours!]);
+    expect(withLine.toString('utf8')).toBe(`001f# service=git-receive-pack\n0000${git.toString('utf8')}`);
+    expect(serviceAnnouncement('receive-pack', 'version=2')).toEqual(Buffer.alloc(0));
   });
 });
 
@@ -71,21 +73,21 @@ describe('receive-pack advertisement: what git must make itself', () => {
   it('a symbolic ref, alternates, or too many loose refs give null', async () => {
     const f = await fixture();
     const sha = await f.commit({ 'a.txt': 'a\n' }, 'one');
-    expect(await receivePackAdvertisement(f.bare, 'sha1', hooks, false)).not.toBeNull();
+    expect(await receivePackAdvertisement(f.bare, 'sha1', hooks)).not.toBeNull();
 
     await f.bareGit(['symbolic-ref', 'refs/heads/alias', 'refs/heads/main']);
-    expect(await receivePackAdvertisement(f.bare, 'sha1', hooks, false)).toBeNull();
+    expect(await receivePackAdvertisement(f.bare, 'sha1', hooks)).toBeNull();
     await f.bareGit(['symbolic-ref', '--delete', 'refs/heads/alias']);
 
     writeFileSync(path.join(f.bare, 'objects', 'info', 'alternates'), `${path.join(f.bare, 'objects')}\n`);
-    expect(await receivePackAdvertisement(f.bare, 'sha1', hooks, false)).toBeNull();
+    expect(await receivePackAdvertisement(f.bare, 'sha1', hooks)).toBeNull();
     rmSync(path.join(f.bare, 'objects', 'info', 'alternates'));
 
     const creates = Array.from({ length: 300 }, (_, i) => `create refs/heads/b${i} ${sha}\n`).join('');
     await f.git(['update-ref', '--stdin'], { gitDir: f.bare, input: creates });
-    expect(await receivePackAdvertisement(f.bare, 'sha1', hooks, false)).toBeNull();
+    expect(await receivePackAdvertisement(f.bare, 'sha1', hooks)).toBeNull();
     await f.bareGit(['pack-refs', '--all']);
-    const packed = await receivePackAdvertisement(f.bare, 'sha1', hooks, false);
+    const packed = await receivePackAdvertisement(f.bare, 'sha1', hooks);
     expect(packed).toEqual(await gitsOwn(f.bare));
   });
 });

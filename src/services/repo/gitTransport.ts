@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Config } from '../../config.ts';
 import { hooksDir, installHooks } from '../../git/installHooks.ts';
 import { spawnService, type GitService, type GitServiceProcess, type ServiceMode } from '../../git/spawnService.ts';
+import { serviceAnnouncement } from '../../git/pktLine.ts';
 import { receivePackAdvertisement } from '../../git/receivePackAdvertisement.ts';
 import { uploadPackV2Capabilities } from '../../git/v2Capabilities.ts';
 import type { ServiceContext } from '../context.ts';
@@ -34,6 +35,9 @@ export interface GitServiceRun {
    */
   done(): Promise<GitServiceExit>;
 }
+
+/** What smart HTTP's GET info/refs writes before the service's advertisement. */
+export { serviceAnnouncement };
 
 /** Gitea's check of a client's protocol request: one or more key=value pairs separated by colons. */
 const SAFE_GIT_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
@@ -66,11 +70,11 @@ export function uploadPackCapabilities(cx: ServiceContext, access: GitRepoAccess
  * the caller to run git: protocol version 1 (git starts with its `version 1` line) or a repository git must
  * advertise itself. Version 2 is not spoken by receive-pack (git answers as version 0, without the service line).
  */
-export function receivePackRefs(cx: ServiceContext, access: GitRepoAccess, gitProtocol: string | undefined): Promise<Buffer | null> {
-  const versions = gitProtocol?.split(':') ?? [];
-  if (versions.includes('version=1')) return Promise.resolve(null);
+export async function receivePackRefs(cx: ServiceContext, access: GitRepoAccess, gitProtocol: string | undefined): Promise<Buffer | null> {
+  if (gitProtocol?.split(':').includes('version=1')) return null;
   const format = access.target === 'wiki' ? 'sha1' : access.repo.objectFormatName;
-  return receivePackAdvertisement(access.gitDir, format, hooksDir(cx.config.dataDir), !versions.includes('version=2'));
+  const refs = await receivePackAdvertisement(access.gitDir, format, hooksDir(cx.config.dataDir));
+  return refs && Buffer.concat([serviceAnnouncement('receive-pack', gitProtocol), refs]);
 }
 
 /**

@@ -51,8 +51,9 @@ async function headCommits(gitDir: string, shas: string[]): Promise<Map<string, 
  * The database half of a push that git applied (Gitea services/repository/push.go pushUpdates), in one
  * transaction: Branch rows (created, moved, or marked deleted, with the head commit's summary and time and
  * the pusher), `isEmpty`, the default branch of a repository that was empty, `updatedAt`, the feed rows
- * (commit_repo, push_tag, delete_branch …), the job that runs `git gc --auto` and measures the repository's size (upkeepJob.ts), and whatever
- * `inTx` adds (the push job's checkpoint); `repo.pushed` is published after the commit. Run by the push job (services/repo/pushJob.ts), never twice for one push.
+ * (commit_repo, push_tag, delete_branch …), the job that runs `git gc --auto` and measures the repository's size
+ * (upkeepJob.ts), and whatever `inTx` adds (the push job's checkpoint); `repo.pushed` is published after the
+ * commit. Run by the push job (services/repo/pushJob.ts), never twice for one push.
  */
 export async function recordPushRows(
   cx: ServiceContext,
