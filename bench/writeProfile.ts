@@ -1,10 +1,11 @@
-// Where a write's time goes (issue #35 item 3), on SQLite: `n` sequential REST writes of one kind against the
+// Where a write's time goes (issue #35 item 3), on SQLite or PostgreSQL: `n` sequential REST writes of one kind against the
 // in-process server under the inspector's CPU profiler, after 100 warm ones. Prints the mean time per write, each
 // statement's mean time per write (the app's query events: Prisma's, the read path's and the raw statements run on
 // the connection), COMMIT's p50/p90/max, and the CPU time per write by package or source directory (self time).
 // The profile is written for Chrome's DevTools. The client (fetch) runs in the same process: its share shows as
 // undici and web streams. The job worker is not started (as in bench/writes.ts): jobs are not part of the figures.
-// Usage: npx tsx bench/writeProfile.ts [comment|issue|edit=comment] [n=800] [profile=/tmp/write.cpuprofile]
+// Usage: npx tsx bench/writeProfile.ts [comment|issue|edit=comment] [n=800] [profile=/tmp/write.cpuprofile] [sqlite|postgresql=sqlite]
+//   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
 import './serverRuntime.ts';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -13,18 +14,19 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
 import { createBenchUsersWithToken } from './benchUser.ts';
-import { scratchDatabase } from './scratchDb.ts';
+import { providerArg, scratchDatabase } from './scratchDb.ts';
 
 const kind = process.argv[2] ?? 'comment';
 const n = Number(process.argv[3] ?? 800);
 const out = process.argv[4] ?? '/tmp/write.cpuprofile';
+const provider = providerArg(process.argv[5], 'sqlite');
 if (!['comment', 'issue', 'edit'].includes(kind)) {
   console.error(`unknown write "${kind}": give comment, issue or edit`);
   process.exit(2);
 }
 
-const database = await scratchDatabase('sqlite', 'write-profile');
-await deployMigrations({ provider: 'sqlite', url: database.url });
+const database = await scratchDatabase(provider, 'write-profile');
+await deployMigrations({ provider, url: database.url });
 const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
 const statements = new Map<string, { count: number; ms: number }>();
 const commits: number[] = [];
@@ -81,7 +83,7 @@ try {
   session.disconnect();
   writeFileSync(out, JSON.stringify(profile));
 
-  console.log(`${kind}: ${(elapsed / n).toFixed(2)} ms per write over ${n} (node ${process.version}); profile: ${out}`);
+  console.log(`${kind} on ${provider}: ${(elapsed / n).toFixed(2)} ms per write over ${n} (node ${process.version}); profile: ${out}`);
   console.log('\nstatement | per write | µs per write (mean)');
   for (const [sql, s] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
     console.log(`${sql} | ${(s.count / n).toFixed(1)} | ${((1000 * s.ms) / n).toFixed(0)}`);

@@ -1,5 +1,5 @@
 import type { Db } from './client.ts';
-import { sameConnection } from './sqliteTransactionGate.ts';
+import { sameConnection } from './rawStatements.ts';
 
 const WRITES = new Set(['update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
 
@@ -34,7 +34,7 @@ export function reportAuthWrites(db: Db, changed: () => void): Db {
     },
   };
   const extended = db.$extends({ query: { user: watch, accessToken: tokenWatch, oAuth2Grant: grantWatch } }) as unknown as Db;
-  // Raw statements bypass query extensions anyway: on SQLite they may run on the connection directly (rawStatements.ts).
+  // Raw statements bypass query extensions anyway: they may run on the connection directly (rawStatements.ts).
   sameConnection(extended, db);
   return extended;
 }

@@ -2,6 +2,7 @@ import type * as P from '../generated/postgresql/client.ts';
 import * as S from '../generated/sqlite/client.ts';
 import type { DbProvider } from './migrate/engine.ts';
 import { CachedSqliteAdapterFactory } from './sqliteStatementCache.ts';
+import { joinableFactory, owningPgTransactions, PgConnection } from './pgTransaction.ts';
 import { owningTransactions } from './sqliteTransaction.ts';
 import { gatedFactory, TransactionGate } from './sqliteTransactionGate.ts';
 
@@ -54,24 +55,27 @@ export interface CreateDbOptions {
  */
 export async function createDb({ provider, url, onQuery, lockWaitMs = 10_000 }: CreateDbOptions): Promise<Db> {
   const log = onQuery ? [{ emit: 'event' as const, level: 'query' as const }] : [];
+  // A Prisma transaction joined to one opened directly (a savepoint) reports its phantom COMMIT; no statement ran.
+  const report = onQuery && ((e: QueryEvent) => void (e.query.startsWith('-- Implicit') || onQuery(e)));
   if (provider === 'sqlite') {
     // timeout = SQLite busy timeout, so the CLI and the server can write the same file. Statements are prepared once
     // per connection (sqliteStatementCache.ts).
     // Statements outside a transaction wait for the open one (sqliteTransactionGate.ts).
     // Our raw statements run on the connection itself (rawStatements.ts), reported to onQuery as Prisma's are.
     const gate = new TransactionGate();
-    // A Prisma transaction joined to one opened directly (a savepoint) reports its phantom COMMIT; no statement ran.
-    const report = onQuery && ((e: QueryEvent) => void (e.query.startsWith('-- Implicit') || onQuery(e)));
     gate.onQuery = report ?? null;
     const factory = new CachedSqliteAdapterFactory({ url, timeout: lockWaitMs }, (db) => (gate.database = db));
     const client = owningTransactions(new S.PrismaClient({ adapter: gatedFactory(factory, gate), log }), gate);
     if (report) client.$on('query' as never, report as never);
     return client;
   }
+  // Our raw statements and interactive transactions run on the adapter's pool directly (pgTransaction.ts).
   const [{ PrismaPg }, { PrismaClient }] = await Promise.all([import('@prisma/adapter-pg'), import('../generated/postgresql/client.ts')]);
-  const adapter = new PrismaPg({ connectionString: url, max: 10, options: `-c lock_timeout=${Math.round(lockWaitMs)}` });
-  const client = new PrismaClient({ adapter, log });
-  if (onQuery) client.$on('query' as never, onQuery as never);
+  const connection = new PgConnection();
+  connection.onQuery = report ?? null;
+  const factory = new PrismaPg({ connectionString: url, max: 10, options: `-c lock_timeout=${Math.round(lockWaitMs)}` });
+  const client = owningPgTransactions(new PrismaClient({ adapter: joinableFactory(factory, connection), log }), connection);
+  if (report) client.$on('query' as never, report as never);
   return client as unknown as Db;
 }
 

@@ -1,5 +1,5 @@
 // Our raw statements (insertRows, updateRowById, the counters, the job rows, readRows inside a transaction), run
-// on SQLite's connection itself instead of through Prisma's client. Prisma's `$executeRaw`/`$queryRaw` cost ~27 µs
+// on the database's connection itself instead of through Prisma's client. Prisma's `$executeRaw`/`$queryRaw` cost ~27 µs
 // of client-side work each outside a transaction and more inside one (its transaction manager, the request
 // pipeline, result mapping; bench/prismaTransaction.ts), more than most of these statements take to run.
 //
@@ -11,21 +11,28 @@
 // onQuery sees every statement. PostgreSQL, and a SQLite client whose connection is not open yet, use Prisma.
 import type { Prisma } from '../generated/sqlite/client.ts';
 import type { DbLike } from './client.ts';
-import { runOnConnection, transactionApiError, type SqlValue } from './sqliteConnection.ts';
-import { connectionOf, type GatedClient } from './sqliteTransactionGate.ts';
+import { transactionApiError } from './prismaErrors.ts';
+import { runOnConnection, type SqlValue } from './sqliteConnection.ts';
+import { runOnPg } from './pgConnection.ts';
+import { pgConnectionOf, samePgConnection } from './pgTransaction.ts';
+import { connectionOf, sameConnection as sameSqliteConnection, type GatedClient } from './sqliteTransactionGate.ts';
 
 /** `sql` run as `db.$executeRaw(sql)`: the number of rows changed. */
 export async function executeSql(db: DbLike, sql: Prisma.Sql): Promise<number> {
   const direct = connectionOf(db);
-  if (!direct?.gate.database) return db.$executeRaw(sql);
-  return (await runDirect(direct, sql.sql, sql.values as SqlValue[], false)) as number;
+  if (direct?.gate.database) return (await runDirect(direct, sql.sql, sql.values as SqlValue[], false)) as number;
+  const pg = pgConnectionOf(db);
+  if (pg) return (await runPg(pg, sql.text, sql.values as SqlValue[], false)) as number;
+  return db.$executeRaw(sql);
 }
 
 /** `sql` run as `db.$queryRaw(sql)`: its rows (integers as numbers where exact, DateTime as stored: see rowShape.ts). */
 export async function querySql<T = Record<string, unknown>>(db: DbLike, sql: Prisma.Sql): Promise<T[]> {
   const direct = connectionOf(db);
-  if (!direct?.gate.database) return db.$queryRaw<T[]>(sql);
-  return (await runDirect(direct, sql.sql, sql.values as SqlValue[], true)) as T[];
+  if (direct?.gate.database) return (await runDirect(direct, sql.sql, sql.values as SqlValue[], true)) as T[];
+  const pg = pgConnectionOf(db);
+  if (pg) return (await runPg(pg, sql.text, sql.values as SqlValue[], true)) as T[];
+  return db.$queryRaw<T[]>(sql);
 }
 
 /**
@@ -40,15 +47,28 @@ export async function queryText<T = Record<string, unknown>>(
 ): Promise<T[]> {
   const direct = connectionOf(db);
   if (direct?.gate.database) return (await runDirect(direct, text, values as SqlValue[], true)) as T[];
+  const onPg = pgConnectionOf(db);
+  if (onPg) return (await runPg(onPg, pgText, values as SqlValue[], true)) as T[];
   const pg = (db as unknown as { _activeProvider: string })._activeProvider === 'postgresql';
   return db.$queryRawUnsafe<T[]>(pg ? pgText : text, ...values);
+}
+
+function runPg(pg: NonNullable<ReturnType<typeof pgConnectionOf>>, text: string, values: readonly SqlValue[], reader: boolean) {
+  if (!pg.isOpen()) throw transactionApiError('Transaction already closed: a statement was sent after its transaction ended');
+  return runOnPg(pg.on, pg.onQuery, text, values, reader);
+}
+
+/** Makes `derived` (an extension of `client`, which runs on its connection) known as running there too. */
+export function sameConnection(derived: object, client: object): void {
+  sameSqliteConnection(derived, client);
+  samePgConnection(derived, client);
 }
 
 async function runDirect(direct: GatedClient, sql: string, values: readonly SqlValue[], reader: boolean): Promise<unknown> {
   const { gate, owner } = direct;
   if (owner === null) {
     while (!gate.mayRun()) await gate.free();
-  } else if (!gate.holds(owner)) {
+  } else if (!gate.holds(owner) || direct.isOpen?.() === false) {
     throw transactionApiError('Transaction already closed: a statement was sent after its transaction ended');
   }
   // From here to the statement's end nothing awaits: the connection is in the state just checked.

@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import type pg from 'pg';
 import { pgModule } from '../lazyPackage.ts';
 import type { DbLike, QueryEvent } from './client.ts';
 import type { DbProvider } from './migrate/engine.ts';
 import { parsePgUrl } from './migrate/pgConnectionConfig.ts';
+import { pgTypes } from './pgConnection.ts';
 import { queryText } from './rawStatements.ts';
 import { rowsOf, type ModelName, type ModelRow } from './rowShape.ts';
 
@@ -130,17 +130,6 @@ function sqliteReadPath(url: string, onQuery: (e: QueryEvent) => void): ReadPath
     close: async () => void db.close(),
   };
 }
-
-// Prisma stores DateTime as `timestamp(3)` without zone, in UTC; int8 (BigInt) as exact integers.
-const TIMESTAMP_OID = 1114;
-const INT8_OID = 20;
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: string) => {
-    if (oid === TIMESTAMP_OID) return (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
-    if (oid === INT8_OID) return (s: string) => BigInt(s);
-    return pgModule().types.getTypeParser(oid, format as 'text');
-  }) as typeof pg.types.getTypeParser,
-};
 
 function pgReadPath(url: string, onQuery: (e: QueryEvent) => void): ReadPath {
   const pool = new (pgModule().Pool)({ ...parsePgUrl(url).config, max: 4, application_name: 'forgegraph-reads', types: pgTypes });

@@ -3,7 +3,7 @@
 // the query event, and its errors as Prisma's raw query reports them, so the code above (asModelError,
 // busyMessageOf, withRetry) reads Prisma's code and the driver's cause and sees no difference.
 import Database from 'better-sqlite3';
-import { Prisma } from '../generated/sqlite/client.ts';
+import { rawQueryError } from './prismaErrors.ts';
 import { boundStatement } from './sqliteStatementCache.ts';
 
 /** A value as both drivers bind it. */
@@ -71,18 +71,5 @@ function kindOf(code: string): string {
 /** A driver error as Prisma's raw query reports it: P2010 with the driver's cause. */
 function asPrismaRawError(err: unknown): unknown {
   if (!(err instanceof Database.SqliteError)) return err;
-  return new Prisma.PrismaClientKnownRequestError(`Raw query failed. Code: \`${err.code}\`. Message: \`${err.message}\``, {
-    code: 'P2010',
-    clientVersion: Prisma.prismaVersion.client,
-    meta: {
-      code: err.code,
-      message: err.message,
-      driverAdapterError: { cause: { kind: kindOf(err.code), originalCode: err.code, originalMessage: err.message } },
-    },
-  });
-}
-
-/** Prisma's error for a transaction that could not start in time, or was used or committed after it closed. */
-export function transactionApiError(message: string): Prisma.PrismaClientKnownRequestError {
-  return new Prisma.PrismaClientKnownRequestError(message, { code: 'P2028', clientVersion: Prisma.prismaVersion.client });
+  return rawQueryError(err.code, err.message, { kind: kindOf(err.code), originalCode: err.code, originalMessage: err.message });
 }

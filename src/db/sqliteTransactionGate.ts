@@ -190,6 +190,8 @@ export function gatedFactory(factory: SqlDriverAdapterFactory, gate: Transaction
 export interface GatedClient {
   gate: TransactionGate;
   owner: symbol | null;
+  /** A transaction client's transaction is still open (it ends before the gate is released). */
+  isOpen?: () => boolean;
 }
 const clients = new WeakMap<object, GatedClient>();
 
