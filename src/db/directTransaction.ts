@@ -52,7 +52,12 @@ export function maxWaitError(maxWait: number | undefined): Error {
 }
 
 /** Runs `fn` in a transaction on `session`'s connection (already acquired), as Prisma's `$transaction(fn)` would. */
-export async function directTransaction(session: DirectSession, prisma: PrismaTransaction, fn: Callback, options: TransactionOptions): Promise<unknown> {
+export async function directTransaction(
+  session: DirectSession,
+  prisma: PrismaTransaction,
+  fn: Callback,
+  options: TransactionOptions,
+): Promise<unknown> {
   const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
   try {
     await session.begin();
@@ -91,7 +96,11 @@ export async function directTransaction(session: DirectSession, prisma: PrismaTr
   // As Prisma's: rolled back at once and the connection freed; the callback's later statements fail.
   const timer = setTimeout(abandon, timeout);
 
-  const joined = joinedPrisma((fn, options) => session.joinPrisma(() => prisma(fn, options)), timeout, () => open);
+  const joined = joinedPrisma(
+    (fn, options) => session.joinPrisma(() => prisma(fn, options)),
+    timeout,
+    () => open,
+  );
   const tx = lazyClient(joined.client);
   session.register(tx, () => open);
   let result: unknown;

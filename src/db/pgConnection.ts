@@ -37,12 +37,26 @@ export async function runOnPg(
   const started = performance.now();
   let result: pg.QueryResult;
   try {
-    result = await on.query({ text, values: values.map(bindable), types: pgTypes });
+    // Statements without values (BEGIN, COMMIT) use the simple protocol: nothing to prepare.
+    result = await on.query({ name: values.length ? nameOf(text) : undefined, text, values: values.map(bindable), types: pgTypes });
   } catch (err) {
     throw asPrismaRawError(err);
   }
   onQuery?.({ query: text, duration: performance.now() - started });
   return reader ? (result.rows as Record<string, unknown>[]) : (result.rowCount ?? 0);
+}
+
+/**
+ * Statements are prepared once per connection under a name of their own (15–20% less time per write than parsing
+ * and planning each time: bench/writeProfile.ts, PostgreSQL). A name is never reused for another text; past
+ * MAX_NAMED texts a statement runs unnamed, so a connection holds a bounded number of prepared statements.
+ */
+const MAX_NAMED = 500;
+const names = new Map<string, string>();
+function nameOf(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = `fg_w${names.size}`));
+  return name;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -84,11 +98,20 @@ function causeOf(e: PgError): Record<string, unknown> | null {
   const fields = e.detail?.match(/Key \(([^)]+)\)/)?.[1]?.split(', ');
   switch (e.code) {
     case '23505':
-      return { ...original, kind: 'UniqueConstraintViolation', constraint: e.constraint ? { index: e.constraint } : fields && { fields }, table: e.table };
+      return {
+        ...original,
+        kind: 'UniqueConstraintViolation',
+        constraint: e.constraint ? { index: e.constraint } : fields && { fields },
+        table: e.table,
+      };
     case '23502':
       return { ...original, kind: 'NullConstraintViolation', constraint: fields && { fields } };
     case '23503':
-      return { ...original, kind: 'ForeignKeyConstraintViolation', constraint: e.column ? { fields: [e.column] } : e.constraint && { index: e.constraint } };
+      return {
+        ...original,
+        kind: 'ForeignKeyConstraintViolation',
+        constraint: e.column ? { fields: [e.column] } : e.constraint && { index: e.constraint },
+      };
     case '40001':
     case '40P01':
       return { ...original, kind: 'TransactionWriteConflict' };

@@ -10,7 +10,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from '@prisma/driver-adapter-utils';
 import type pg from 'pg';
 import { delegateAdapter } from './migrate/delegateAdapter.ts';
-import { directTransaction, DEFAULT_MAX_WAIT_MS, maxWaitError, type Callback, type PrismaTransaction, type TransactionOptions } from './directTransaction.ts';
+import {
+  directTransaction,
+  DEFAULT_MAX_WAIT_MS,
+  maxWaitError,
+  type Callback,
+  type PrismaTransaction,
+  type TransactionOptions,
+} from './directTransaction.ts';
 import { transactionApiError } from './prismaErrors.ts';
 import { runOnPg, type PgQueryable } from './pgConnection.ts';
 
@@ -121,7 +128,11 @@ async function connectWithin(pool: pg.Pool, maxWait: number): Promise<pg.PoolCli
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), maxWait)));
   const conn = await Promise.race([pending, late]).finally(() => clearTimeout(timer));
-  if (!conn) void pending.then((c) => c.release(), () => undefined);
+  if (!conn)
+    void pending.then(
+      (c) => c.release(),
+      () => undefined,
+    );
   return conn;
 }
 
@@ -137,7 +148,12 @@ export function owningPgTransactions<C extends { $transaction: (...args: never[]
   return client;
 }
 
-async function pgTransaction(connection: PgConnection, prisma: PrismaTransaction, fn: Callback, options: TransactionOptions): Promise<unknown> {
+async function pgTransaction(
+  connection: PgConnection,
+  prisma: PrismaTransaction,
+  fn: Callback,
+  options: TransactionOptions,
+): Promise<unknown> {
   const conn = await connectWithin(connection.pool!, options.maxWait ?? DEFAULT_MAX_WAIT_MS);
   if (!conn) throw maxWaitError(options.maxWait);
   // A connection lost while checked out reports an error event (its statements fail on their own): not a crash.

@@ -4,7 +4,14 @@
 // the gated adapter gives a savepoint (TransactionGate.heldByCaller: the whole `$transaction` runs as the gate's
 // owner). maxWait is how long the gate may stay taken (P2028 after it). Batch transactions (`$transaction([…])`) and
 // a connection not yet opened use Prisma's.
-import { directTransaction, DEFAULT_MAX_WAIT_MS, maxWaitError, type Callback, type PrismaTransaction, type TransactionOptions } from './directTransaction.ts';
+import {
+  directTransaction,
+  DEFAULT_MAX_WAIT_MS,
+  maxWaitError,
+  type Callback,
+  type PrismaTransaction,
+  type TransactionOptions,
+} from './directTransaction.ts';
 import { runOnConnection } from './sqliteConnection.ts';
 import { registerClient, type TransactionGate } from './sqliteTransactionGate.ts';
 
@@ -24,7 +31,12 @@ export function owningTransactions<C extends { $transaction: (...args: never[]) 
   return client;
 }
 
-async function sqliteTransaction(gate: TransactionGate, prisma: PrismaTransaction, fn: Callback, options: TransactionOptions): Promise<unknown> {
+async function sqliteTransaction(
+  gate: TransactionGate,
+  prisma: PrismaTransaction,
+  fn: Callback,
+  options: TransactionOptions,
+): Promise<unknown> {
   const db = gate.database!;
   const owner = gate.owner()!;
   const release = await gate.acquire(options.maxWait ?? DEFAULT_MAX_WAIT_MS);
