@@ -8,9 +8,9 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createMigratedDatabase, PROVIDERS } from '../helpers/db.ts';
 
 /**
- * Our raw statements (src/db/rawStatements.ts) run on SQLite's connection itself, without Prisma's client. They
- * must join, wait for and fail exactly as Prisma's raw statements do, which PostgreSQL (where Prisma still runs
- * them) shows: each case holds on both databases.
+ * Our raw statements (src/db/rawStatements.ts) run on the database's connection itself (SQLite's one connection, or
+ * PostgreSQL's pool and a transaction's pooled connection), without Prisma's client. They must join, wait for and
+ * fail exactly as Prisma's raw statements do: each case holds on both databases.
  */
 describe.each(PROVIDERS)('raw statements on the connection (%s)', (provider) => {
   let t: TestApp;

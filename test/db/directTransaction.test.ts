@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Models } from '../../src/db/client.ts';
 import { insertRows } from '../../src/db/insertRows.ts';
+import { querySql } from '../../src/db/rawStatements.ts';
 import { updateRowById } from '../../src/db/updateRow.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 
+const { Prisma } = Models;
+
 /**
- * Interactive transactions on SQLite open on the connection itself (src/db/sqliteTransaction.ts), with model queries
- * joined through a Prisma transaction on a savepoint. They must keep what Prisma's own transactions guarantee, which
- * PostgreSQL (where Prisma still runs them) shows: each case holds on both databases unless it says otherwise.
+ * Interactive transactions open on a connection directly (src/db/directTransaction.ts: SQLite's one connection,
+ * sqliteTransaction.ts; a pooled PostgreSQL connection, pgTransaction.ts), with model queries joined through a Prisma
+ * transaction on a savepoint. They must keep what Prisma's own transactions guarantee: each case holds on both
+ * databases unless it says otherwise.
  */
 describe.each(PROVIDERS)('interactive transactions (%s)', (provider) => {
   let t: TestApp;
@@ -140,6 +145,51 @@ describe.each(PROVIDERS)('interactive transactions (%s)', (provider) => {
     expect(count('single') + count('committed') + count('rolled back')).toBe(30);
     // Each committed transaction added 2, each single statement 1, each rolled-back transaction nothing.
     expect((await value()) - before).toBe(count('single') + 2 * count('committed'));
+  });
+
+  it.runIf(provider === 'postgresql')('runs at the isolation level asked, for raw statements and joined model queries alike', async () => {
+    const levels = await t.db.$transaction(
+      async (tx) => {
+        const [raw] = await querySql<{ level: string }>(tx, Prisma.sql`SELECT current_setting('transaction_isolation') AS "level"`);
+        const [model] = await tx.$queryRaw<{ level: string }[]>`SELECT current_setting('transaction_isolation') AS "level"`;
+        return [raw!.level, model!.level];
+      },
+      { isolationLevel: 'Serializable' },
+    );
+    expect(levels).toEqual(['serializable', 'serializable']);
+    const [outside] = await t.db.$transaction((tx) =>
+      querySql<{ level: string }>(tx, Prisma.sql`SELECT current_setting('transaction_isolation') AS "level"`),
+    );
+    expect(outside!.level).toBe('read committed');
+  });
+
+  it.runIf(provider === 'postgresql')('gives up waiting for a free connection after maxWait (P2028), and the pool recovers', async () => {
+    await reset();
+    // Every connection of the pool (10) held by an open transaction.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let opened = 0;
+    let allOpen!: () => void;
+    const full = new Promise<void>((resolve) => (allOpen = resolve));
+    const holders = Array.from({ length: 10 }, () =>
+      t.db.$transaction(
+        async (tx) => {
+          await querySql(tx, Prisma.sql`SELECT 1`);
+          if (++opened === 10) allOpen();
+          await held;
+        },
+        { timeout: 10_000, maxWait: 10_000 },
+      ),
+    );
+    await full;
+    const waited = await t.db
+      .$transaction((tx) => updateRowById(tx, 'User', b, { location: 'never' }), { maxWait: 100 })
+      .catch((err: { code?: string }) => err.code);
+    expect(waited).toBe('P2028');
+    release();
+    await Promise.all(holders);
+    expect(await t.db.$transaction((tx) => updateRowById(tx, 'User', b, { location: 'after' }))).toBe(1);
+    expect(await location(b)).toBe('after');
   });
 
   it.runIf(provider === 'sqlite')('gives up waiting for another transaction after maxWait (P2028), as Prisma does', async () => {
