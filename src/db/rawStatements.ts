@@ -1,14 +1,17 @@
 // Our raw statements (insertRows, updateRowById, the counters, the job rows, readRows inside a transaction), run
-// on the database's connection itself instead of through Prisma's client. Prisma's `$executeRaw`/`$queryRaw` cost ~27 µs
-// of client-side work each outside a transaction and more inside one (its transaction manager, the request
+// on the database's connection itself instead of through Prisma's client. Prisma's `$executeRaw`/`$queryRaw` cost
+// ~27 µs of client-side work each outside a transaction and more inside one (its transaction manager, the request
 // pipeline, result mapping; bench/prismaTransaction.ts), more than most of these statements take to run.
 //
-// The connection is Prisma's own (CachedSqliteAdapterFactory, TransactionGate.database), so a statement sees and
-// joins exactly what Prisma's would: a transaction client's statement runs in its open transaction (and fails as
-// Prisma's would once that transaction has closed), the root client's waits for another's open transaction
-// (TransactionGate). Values are bound as the adapter binds them (booleans 0/1, DateTime as ISO text ending in
-// `+00:00`), errors carry the driver cause Prisma's raw errors carry (asModelError and busyMessageOf read it), and
-// onQuery sees every statement. PostgreSQL, and a SQLite client whose connection is not open yet, use Prisma.
+// The connection is Prisma's own, so a statement sees and joins exactly what Prisma's would: a transaction client's
+// statement runs in its open transaction (and fails as Prisma's would once that transaction has closed).
+// - SQLite (sqliteConnection.ts): the one connection (CachedSqliteAdapterFactory, TransactionGate.database); the
+//   root client's statement waits for another's open transaction (TransactionGate). Values are bound as the adapter
+//   binds them (booleans 0/1, DateTime as ISO text ending in `+00:00`).
+// - PostgreSQL (pgConnection.ts): the adapter's pool for the root client, the transaction's pooled connection for a
+//   transaction client (pgTransaction.ts). DateTime is bound as the adapter binds it (UTC text).
+// Errors carry the driver cause Prisma's raw errors carry (asModelError and busyMessageOf read it), and onQuery
+// sees every statement. A client whose connection is not open yet uses Prisma.
 import type { Prisma } from '../generated/sqlite/client.ts';
 import type { DbLike } from './client.ts';
 import { transactionApiError } from './prismaErrors.ts';
