@@ -2,8 +2,9 @@ import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { getDatamodel, type Db, type DbTx } from './client.ts';
+import { getDatamodel, Models, type Db, type DbTx } from './client.ts';
 import type { DbProvider } from './migrate/dbProvider.ts';
+import { executeSql } from './rawStatements.ts';
 
 /** What a dump holds besides the database: the data directory's stored files (Gitea's dump: repos, data). */
 const DATA_ENTRIES = ['repositories', 'attachments', 'packages', 'avatars', 'repo-avatars', 'secret_key'] as const;
@@ -112,7 +113,9 @@ export async function dumpTo(db: Db, provider: DbProvider, dataDir: string, out:
   };
   await db.$transaction(
     async (tx) => {
-      if (provider === 'postgresql') await tx.$executeRawUnsafe('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      // The transaction's first statement (a raw statement runs on its connection; a model query would run in a
+      // savepoint, where PostgreSQL refuses SET TRANSACTION).
+      if (provider === 'postgresql') await executeSql(tx, Models.Prisma.sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY`);
       await exportAll(tx);
     },
     { timeout: 3_600_000, maxWait: 60_000 },

@@ -139,12 +139,15 @@ async function connectWithin(pool: pg.Pool, maxWait: number): Promise<pg.PoolCli
 /** `client` with each interactive `$transaction` opened on a pooled connection directly; batch ones are Prisma's. */
 export function owningPgTransactions<C extends { $transaction: (...args: never[]) => unknown }>(client: C, connection: PgConnection): C {
   clients.set(client, { connection, transaction: null });
-  const prisma = client.$transaction.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  client.$transaction = ((...args: unknown[]) => {
+  const original = client.$transaction as unknown as (this: unknown, ...args: unknown[]) => Promise<unknown>;
+  // Called on an extension of the client (`$extends`), `this` is that extension: Prisma's transaction is started
+  // on it, so its model queries keep the extension's query hooks (authWrites.ts).
+  client.$transaction = function (this: unknown, ...args: unknown[]) {
+    const prisma = (...a: unknown[]) => original.apply(this ?? client, a);
     const [fn, options] = args;
     if (typeof fn !== 'function' || !connection.pool) return prisma(...args);
     return pgTransaction(connection, prisma as PrismaTransaction, fn as Callback, (options ?? {}) as TransactionOptions);
-  }) as C['$transaction'];
+  } as C['$transaction'];
   return client;
 }
 

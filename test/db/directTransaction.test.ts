@@ -54,6 +54,27 @@ describe.each(PROVIDERS)('interactive transactions (%s)', (provider) => {
     expect([await location(a), await location(b)]).toEqual(['model', 'raw']);
   });
 
+  it("keeps an extension's query hooks for the model queries of a transaction opened on it", async () => {
+    await reset();
+    const seen: string[] = [];
+    const extended = t.db.$extends({
+      query: {
+        user: {
+          async $allOperations({ operation, args, query }) {
+            seen.push(operation);
+            return query(args);
+          },
+        },
+      },
+    });
+    await extended.$transaction(async (tx) => {
+      await updateRowById(tx, 'User', b, { location: 'raw' });
+      await tx.user.update({ where: { id: a }, data: { location: 'hooked' } });
+    });
+    expect(seen).toEqual(['update']);
+    expect([await location(a), await location(b)]).toEqual(['hooked', 'raw']);
+  });
+
   it('keeps a failed operation of its own transaction from leaving anything, while the transaction goes on', async () => {
     await reset();
     const email = { email: 'itx-taken@example.com', lowerEmail: 'itx-taken@example.com' };
