@@ -53,12 +53,15 @@ interface PgClient {
 const clients = new WeakMap<object, PgClient>();
 
 /** Where `client`'s statements run without Prisma, and whether its transaction is still open; none when not connected. */
-export function pgConnectionOf(client: object): { on: PgQueryable; onQuery: PgConnection['onQuery']; isOpen: () => boolean } | undefined {
+export function pgConnectionOf(
+  client: object,
+): { on: PgQueryable; pooled: boolean; onQuery: PgConnection['onQuery']; isOpen: () => boolean } | undefined {
   const entry = clients.get(client);
   if (!entry) return undefined;
-  if (entry.transaction) return { on: entry.transaction.conn, onQuery: entry.connection.onQuery, isOpen: entry.transaction.isOpen };
+  const { onQuery } = entry.connection;
+  if (entry.transaction) return { on: entry.transaction.conn, pooled: false, onQuery, isOpen: entry.transaction.isOpen };
   const pool = entry.connection.pool;
-  return pool ? { on: pool, onQuery: entry.connection.onQuery, isOpen: () => true } : undefined;
+  return pool ? { on: pool, pooled: true, onQuery, isOpen: () => true } : undefined;
 }
 
 /** Makes `derived` (an extension of `client`) known as running where `client` runs. */

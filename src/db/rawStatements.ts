@@ -58,7 +58,7 @@ export async function queryText<T = Record<string, unknown>>(
 
 function runPg(pg: NonNullable<ReturnType<typeof pgConnectionOf>>, text: string, values: readonly SqlValue[], reader: boolean) {
   if (!pg.isOpen()) throw transactionApiError('Transaction already closed: a statement was sent after its transaction ended');
-  return runOnPg(pg.on, pg.onQuery, text, values, reader);
+  return runOnPg(pg.on, pg.onQuery, text, values, reader, pg.pooled);
 }
 
 /** Makes `derived` (an extension of `client`, which runs on its connection) known as running there too. */

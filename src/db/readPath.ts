@@ -5,7 +5,7 @@ import { pgModule } from '../lazyPackage.ts';
 import type { DbLike, QueryEvent } from './client.ts';
 import type { DbProvider } from './migrate/engine.ts';
 import { parsePgUrl } from './migrate/pgConnectionConfig.ts';
-import { pgTypes } from './pgConnection.ts';
+import { pgTypes, PreparedNames, queryPrepared } from './pgConnection.ts';
 import { queryText } from './rawStatements.ts';
 import { rowsOf, type ModelName, type ModelRow } from './rowShape.ts';
 
@@ -134,22 +134,13 @@ function sqliteReadPath(url: string, onQuery: (e: QueryEvent) => void): ReadPath
 function pgReadPath(url: string, onQuery: (e: QueryEvent) => void): ReadPath {
   const pool = new (pgModule().Pool)({ ...parsePgUrl(url).config, max: 4, application_name: 'forgegraph-reads', types: pgTypes });
   pool.on('error', () => undefined); // an idle client lost: the pool replaces it on the next query
-  const names = new Map<string, string>();
-  const nameOf = (sql: string): string => {
-    let name = names.get(sql);
-    if (!name) {
-      if (names.size >= MAX_STATEMENTS) names.clear();
-      name = `fg_read_${names.size}_${sql.length}`;
-      names.set(sql, name);
-    }
-    return name;
-  };
+  const names = new PreparedNames('fg_read_', MAX_STATEMENTS);
   return {
     async all(sql, params) {
       const q = expand(sql, params);
       const text = numbered(q.sql);
       const started = performance.now();
-      const res = await pool.query({ name: nameOf(text), text, values: q.values });
+      const res = await queryPrepared(pool, names, text, q.values, true);
       onQuery({ query: text, duration: performance.now() - started });
       return res.rows as Record<string, unknown>[];
     },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Models } from '../../src/db/client.ts';
+import { Models, type DbTx } from '../../src/db/client.ts';
 import { insertRows } from '../../src/db/insertRows.ts';
 import { querySql } from '../../src/db/rawStatements.ts';
 import { updateRowById } from '../../src/db/updateRow.ts';
@@ -68,7 +68,7 @@ describe.each(PROVIDERS)('interactive transactions (%s)', (provider) => {
       },
     });
     await extended.$transaction(async (tx) => {
-      await updateRowById(tx, 'User', b, { location: 'raw' });
+      await updateRowById(tx as unknown as DbTx, 'User', b, { location: 'raw' });
       await tx.user.update({ where: { id: a }, data: { location: 'hooked' } });
     });
     expect(seen).toEqual(['update']);
