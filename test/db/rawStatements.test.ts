@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, prepareDb } from '../../src/db/client.ts';
-import { Models } from '../../src/db/client.ts';
+import { createDb, Models, prepareDb } from '../../src/db/client.ts';
 import { insertRows } from '../../src/db/insertRows.ts';
 import { querySql } from '../../src/db/rawStatements.ts';
 import { createReadPath } from '../../src/db/readPath.ts';
