@@ -4,8 +4,8 @@ import { Prisma } from '../generated/sqlite/client.ts';
 import { getDatamodel } from '../generated/sqlite/pothos-types.ts';
 import type { DbLike } from './client.ts';
 import { asModelError } from './insertRows.ts';
-import { executeSql } from './rawStatements.ts';
-import type { ModelName, ModelRow } from './rowShape.ts';
+import { executeSql, querySql } from './rawStatements.ts';
+import { rowsOf, type ModelName, type ModelRow } from './rowShape.ts';
 
 /** A column's new value as both drivers bind it, or an increment of its number. */
 type ColumnChange = string | number | bigint | boolean | Date | null | { increment: number };
@@ -25,12 +25,8 @@ function updatedAtOf(model: ModelName): string[] {
   return updatedAtColumns.get(model) ?? [];
 }
 
-/**
- * Prisma's `update({ where: { id }, data })` of scalar columns (a value, or `{ increment }`), `@updatedAt` columns
- * set to now as Prisma sets them, and Prisma's codes for constraint errors (P2002, P2003). Resolves to the number of
- * rows changed: 0 when no row has the id (where `update` would throw P2025).
- */
-export async function updateRowById<M extends ModelName>(db: DbLike, model: M, id: number, change: RowChange<M>): Promise<number> {
+/** The SET list of a change: its columns, and the `@updatedAt` ones set to now as Prisma sets them. */
+function setsOf<M extends ModelName>(model: M, change: RowChange<M>): Prisma.Sql {
   const now = new Date();
   const sets = Object.entries(change as Record<string, ColumnChange | undefined>)
     .filter((entry): entry is [string, ColumnChange] => entry[1] !== undefined)
@@ -40,8 +36,32 @@ export async function updateRowById<M extends ModelName>(db: DbLike, model: M, i
         : Prisma.sql`${Prisma.raw(`"${column}" = `)}${v}`,
     );
   for (const column of updatedAtOf(model)) if (!(column in change)) sets.push(Prisma.sql`${Prisma.raw(`"${column}" = `)}${now}`);
+  return Prisma.sql`UPDATE ${Prisma.raw(`"${model}"`)} SET ${Prisma.join(sets)}`;
+}
+
+/**
+ * Prisma's `update({ where: { id }, data })` of scalar columns (a value, or `{ increment }`), `@updatedAt` columns
+ * set to now as Prisma sets them, and Prisma's codes for constraint errors (P2002, P2003). Resolves to the number of
+ * rows changed: 0 when no row has the id (where `update` would throw P2025).
+ */
+export async function updateRowById<M extends ModelName>(db: DbLike, model: M, id: number, change: RowChange<M>): Promise<number> {
   try {
-    return await executeSql(db, Prisma.sql`UPDATE ${Prisma.raw(`"${model}"`)} SET ${Prisma.join(sets)} WHERE "id" = ${id}`);
+    return await executeSql(db, Prisma.sql`${setsOf(model, change)} WHERE "id" = ${id}`);
+  } catch (err) {
+    throw asModelError(err, model);
+  }
+}
+
+/** updateRowById in one statement with the row as it is after the change (`RETURNING *`); null when no row has the id. */
+export async function updateRowReturning<M extends ModelName>(
+  db: DbLike,
+  model: M,
+  id: number,
+  change: RowChange<M>,
+): Promise<ModelRow<M> | null> {
+  try {
+    const rows = await querySql(db, Prisma.sql`${setsOf(model, change)} WHERE "id" = ${id} RETURNING *`);
+    return rowsOf(model, rows)[0] ?? null;
   } catch (err) {
     throw asModelError(err, model);
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateRowById } from '../../src/db/updateRow.ts';
+import { updateRowById, updateRowReturning } from '../../src/db/updateRow.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 
@@ -65,5 +65,22 @@ describe.each(PROVIDERS)('updateRowById (%s)', (provider) => {
     expect(await updateRowById(t.db, 'Issue', 987_654, { content: 'x' })).toBe(0);
     await expect(updateRowById(t.db, 'Issue', ids[1], { milestoneId: 987_654 })).rejects.toMatchObject({ code: 'P2003' });
     expect((await t.db.issue.findUniqueOrThrow({ where: { id: ids[1] } })).milestoneId).toBeNull();
+  });
+
+  it('returns the row as it is after the change with Prisma types (updateRowReturning), in the transaction too', async () => {
+    const before = await t.db.issue.findUniqueOrThrow({ where: { id: ids[0] } });
+    const row = await t.db.$transaction((tx) =>
+      updateRowReturning(tx, 'Issue', ids[0], { title: 'returned', contentVersion: { increment: 1 } }),
+    );
+    const after = await t.db.issue.findUniqueOrThrow({ where: { id: ids[0] } });
+    expect(row).toEqual(after);
+    expect([row!.title, row!.contentVersion, row!.updatedAt instanceof Date, typeof row!.isClosed]).toEqual([
+      'returned',
+      before.contentVersion + 1,
+      true,
+      'boolean',
+    ]);
+    expect(await updateRowReturning(t.db, 'Issue', 987_654, { content: 'x' })).toBeNull();
+    await expect(updateRowReturning(t.db, 'Issue', ids[0], { milestoneId: 987_654 })).rejects.toMatchObject({ code: 'P2003' });
   });
 });

@@ -13,7 +13,7 @@ import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, issueById, loadIssueView, requirePosterOrWriter, viewUserOf, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { insertRows } from '../../db/insertRows.ts';
-import { updateRowById, type RowChange } from '../../db/updateRow.ts';
+import { updateRowById, updateRowReturning, type RowChange } from '../../db/updateRow.ts';
 
 /** PATCH /repos/{o}/{r}/issues/{index} (Gitea EditIssueOption); absent fields do not change. */
 export interface EditIssueInput {
@@ -260,7 +260,14 @@ export async function editIssue(
         c.fields.push('milestone');
         c.comments.push({ type: 'MILESTONE', posterId: viewer.id, issueId: issue.id, milestoneId, oldMilestoneId: issue.milestoneId });
       }
-      if (Object.keys(data).length) await updateRowById(tx, 'Issue', issue.id, data);
+      // Only `data` changes the issue's row in a plain edit (no labels, assignees, state, projects, or caller's
+      // write): the row the UPDATE returns is the one to answer with, without reading it again.
+      const plain = !labelIds && !wantAssignees && input.state === undefined && !usage && !opts.write;
+      let changed: Models.Issue | null = null;
+      if (Object.keys(data).length) {
+        if (plain) changed = await updateRowReturning(tx, 'Issue', issue.id, data);
+        else await updateRowById(tx, 'Issue', issue.id, data);
+      }
       if (labelIds) await replaceLabels(tx, issue, labelIds, viewer.id, c);
       if (wantAssignees) await replaceAssignees(tx, issue, assignees, viewer.id, c);
       if (input.state !== undefined) await changeState(tx, issue, input.state === 'closed', viewer.id, c);
@@ -279,7 +286,7 @@ export async function editIssue(
         );
       }
       emitChange(emit, issue, viewer.id, c);
-      return issueRow(tx, issue.id);
+      return plain ? (changed ?? issue) : issueRow(tx, issue.id);
     }),
   );
   return loadIssueView(cx.db, updated, [access.repo], [viewUserOf(viewer)]);
