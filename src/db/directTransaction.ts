@@ -13,6 +13,7 @@
 // there; it is released or rolled back before this transaction's COMMIT or ROLLBACK. Prisma's semantics are kept:
 // the timeout (the transaction is rolled back and its connection freed; later statements fail with P2028), the
 // callback's error rolls back and is rethrown, COMMIT and ROLLBACK appear to the query event as Prisma's do.
+import type { SqlQueryable, Transaction } from '@prisma/driver-adapter-utils';
 import { transactionApiError } from './prismaErrors.ts';
 
 /** A transaction client (Prisma's, or lazyClient's stand-in). */
@@ -31,6 +32,55 @@ export const DEFAULT_MAX_WAIT_MS = 2000;
 
 /** Ends the joined Prisma transaction with a rollback (never seen by callers). */
 const ROLLBACK = Symbol('rollback');
+
+type AnyTransaction = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * `client` with its `$transaction` run by `route`, given Prisma's own (for what it does not open itself) started on
+ * the client it was called on: called on an extension of the client (`$extends`), `this` is that extension, so the
+ * joined transaction's model queries keep the extension's query hooks (authWrites.ts).
+ */
+export function routeTransactions<C extends { $transaction: (...args: never[]) => unknown }>(
+  client: C,
+  route: (prisma: AnyTransaction, fn: Callback | null, options: TransactionOptions, args: unknown[]) => Promise<unknown>,
+): C {
+  const original = client.$transaction as unknown as (this: unknown, ...args: unknown[]) => Promise<unknown>;
+  client.$transaction = function (this: unknown, ...args: unknown[]) {
+    const [fn, options] = args;
+    const prisma: AnyTransaction = (...a) => original.apply(this ?? client, a);
+    return route(prisma, typeof fn === 'function' ? (fn as Callback) : null, (options ?? {}) as TransactionOptions, args);
+  } as C['$transaction'];
+  return client;
+}
+
+let savepoints = 0;
+
+/**
+ * Prisma's transaction inside an open one, on `on` (that transaction's connection): a savepoint, released on commit
+ * and rolled back to on rollback. Prisma sends no BEGIN or COMMIT of its own for it (usePhantomQuery). `checkOpen`
+ * throws once the transaction around it has closed: a statement would then run outside it, or in another's.
+ */
+export async function savepointTransaction(on: SqlQueryable, checkOpen: () => void): Promise<Transaction> {
+  const name = `fg_${++savepoints}`;
+  const run = (sql: string) => on.executeRaw({ sql, args: [], argTypes: [] });
+  await run(`SAVEPOINT ${name}`);
+  let closed = false;
+  const close = async (sql: string[]) => {
+    if (closed) return;
+    closed = true;
+    checkOpen();
+    for (const s of sql) await run(s);
+  };
+  return {
+    provider: on.provider,
+    adapterName: on.adapterName,
+    options: { usePhantomQuery: true },
+    queryRaw: async (query) => (checkOpen(), on.queryRaw(query)),
+    executeRaw: async (query) => (checkOpen(), on.executeRaw(query)),
+    commit: () => close([`RELEASE SAVEPOINT ${name}`]),
+    rollback: () => close([`ROLLBACK TO SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`]),
+  };
+}
 
 /** One transaction's connection, held from the caller's acquisition until release. */
 export interface DirectSession {

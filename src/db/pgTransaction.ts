@@ -14,6 +14,8 @@ import {
   directTransaction,
   DEFAULT_MAX_WAIT_MS,
   maxWaitError,
+  routeTransactions,
+  savepointTransaction,
   type Callback,
   type PrismaTransaction,
   type TransactionOptions,
@@ -70,34 +72,13 @@ export function samePgConnection(derived: object, client: object): void {
   if (entry) clients.set(derived, entry);
 }
 
-let savepoints = 0;
-
-/** A Prisma transaction inside `joined`'s open one: a savepoint, released on commit and rolled back to on rollback. */
-async function savepoint(adapter: SqlDriverAdapter, joined: Joinable): Promise<Transaction> {
+/** A Prisma transaction inside `joined`'s open one, on its connection (savepointTransaction). */
+function savepoint(adapter: SqlDriverAdapter, joined: Joinable): Promise<Transaction> {
   // The adapter's own queryable on the transaction's connection: its argument mapping, result types and errors.
   const on = Object.assign(Object.create(adapter) as SqlDriverAdapter, { client: joined.conn });
-  const name = `fg_${++savepoints}`;
-  const open = () => {
+  return savepointTransaction(on, () => {
     if (!joined.isOpen()) throw transactionApiError('Transaction already closed: its enclosing transaction ended');
-  };
-  const run = (sql: string) => on.executeRaw({ sql, args: [], argTypes: [] });
-  await run(`SAVEPOINT ${name}`);
-  let closed = false;
-  const close = async (sql: string[]) => {
-    if (closed) return;
-    closed = true;
-    open();
-    for (const s of sql) await run(s);
-  };
-  return {
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
-    options: { usePhantomQuery: true },
-    queryRaw: async (query) => (open(), on.queryRaw(query)),
-    executeRaw: async (query) => (open(), on.executeRaw(query)),
-    commit: () => close([`RELEASE SAVEPOINT ${name}`]),
-    rollback: () => close([`ROLLBACK TO SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`]),
-  };
+  });
 }
 
 /** `factory`'s adapters, recorded on `connection` while connected, joining transactions started inside `join`. */
@@ -142,16 +123,9 @@ async function connectWithin(pool: pg.Pool, maxWait: number): Promise<pg.PoolCli
 /** `client` with each interactive `$transaction` opened on a pooled connection directly; batch ones are Prisma's. */
 export function owningPgTransactions<C extends { $transaction: (...args: never[]) => unknown }>(client: C, connection: PgConnection): C {
   clients.set(client, { connection, transaction: null });
-  const original = client.$transaction as unknown as (this: unknown, ...args: unknown[]) => Promise<unknown>;
-  // Called on an extension of the client (`$extends`), `this` is that extension: Prisma's transaction is started
-  // on it, so its model queries keep the extension's query hooks (authWrites.ts).
-  client.$transaction = function (this: unknown, ...args: unknown[]) {
-    const prisma = (...a: unknown[]) => original.apply(this ?? client, a);
-    const [fn, options] = args;
-    if (typeof fn !== 'function' || !connection.pool) return prisma(...args);
-    return pgTransaction(connection, prisma as PrismaTransaction, fn as Callback, (options ?? {}) as TransactionOptions);
-  } as C['$transaction'];
-  return client;
+  return routeTransactions(client, (prisma, fn, options, args) =>
+    fn && connection.pool ? pgTransaction(connection, prisma as PrismaTransaction, fn, options) : prisma(...args),
+  );
 }
 
 async function pgTransaction(

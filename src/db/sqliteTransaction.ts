@@ -8,6 +8,7 @@ import {
   directTransaction,
   DEFAULT_MAX_WAIT_MS,
   maxWaitError,
+  routeTransactions,
   type Callback,
   type PrismaTransaction,
   type TransactionOptions,
@@ -21,18 +22,9 @@ import { registerClient, type TransactionGate } from './sqliteTransactionGate.ts
  */
 export function owningTransactions<C extends { $transaction: (...args: never[]) => unknown }>(client: C, gate: TransactionGate): C {
   registerClient(client, { gate, owner: null });
-  const original = client.$transaction as unknown as (this: unknown, ...args: unknown[]) => Promise<unknown>;
-  // Called on an extension of the client (`$extends`), `this` is that extension: Prisma's transaction is started
-  // on it, so its model queries keep the extension's query hooks (authWrites.ts).
-  client.$transaction = function (this: unknown, ...args: unknown[]) {
-    const prisma = (...a: unknown[]) => original.apply(this ?? client, a);
-    return gate.own(() => {
-      const [fn, options] = args;
-      if (typeof fn !== 'function' || !gate.database) return prisma(...args);
-      return sqliteTransaction(gate, prisma as PrismaTransaction, fn as Callback, (options ?? {}) as TransactionOptions);
-    });
-  } as C['$transaction'];
-  return client;
+  return routeTransactions(client, (prisma, fn, options, args) =>
+    gate.own(() => (fn && gate.database ? sqliteTransaction(gate, prisma as PrismaTransaction, fn, options) : prisma(...args))),
+  );
 }
 
 async function sqliteTransaction(

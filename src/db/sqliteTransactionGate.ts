@@ -15,6 +15,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from '@prisma/driver-adapter-utils';
 import type Database from 'better-sqlite3';
+import { savepointTransaction } from './directTransaction.ts';
 
 /** The transactions of one SQLite connection, and who opened the open one. */
 export class TransactionGate {
@@ -102,37 +103,12 @@ function releasing(tx: Transaction, release: () => void): Transaction {
   return tx;
 }
 
-let savepoints = 0;
-
-/**
- * A transaction inside the open one on `inner`'s connection: a savepoint, released on commit and rolled back to on
- * rollback. Prisma sends no BEGIN or COMMIT of its own for it (usePhantomQuery).
- */
-async function savepoint(inner: SqlDriverAdapter, gate: TransactionGate): Promise<Transaction> {
-  const name = `fg_${++savepoints}`;
+/** A transaction inside the caller's open one on `inner`'s connection (savepointTransaction). */
+function savepoint(inner: SqlDriverAdapter, gate: TransactionGate): Promise<Transaction> {
   const owner = gate.owner();
-  // Once the transaction around it has closed (timed out), a statement would run outside it, or in another's.
-  const open = () => {
+  return savepointTransaction(inner, () => {
     if (owner === undefined || !gate.holds(owner)) throw new Error('Transaction already closed: its enclosing transaction ended');
-  };
-  const run = (sql: string) => inner.executeRaw({ sql, args: [], argTypes: [] });
-  await run(`SAVEPOINT ${name}`);
-  let closed = false;
-  const close = async (sql: string[]) => {
-    if (closed) return;
-    closed = true;
-    open();
-    for (const s of sql) await run(s);
-  };
-  return {
-    provider: inner.provider,
-    adapterName: inner.adapterName,
-    options: { usePhantomQuery: true },
-    queryRaw: async (query) => (open(), inner.queryRaw(query)),
-    executeRaw: async (query) => (open(), inner.executeRaw(query)),
-    commit: () => close([`RELEASE SAVEPOINT ${name}`]),
-    rollback: () => close([`ROLLBACK TO SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`]),
-  };
+  });
 }
 
 /** The adapter of a SQLite connection with its statements outside transactions behind `gate`. */
