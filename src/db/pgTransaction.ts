@@ -34,11 +34,9 @@ const ISOLATION: Record<string, string> = {
 /** The pool of one client's adapter (null until Prisma connects, and after it disconnects). */
 export class PgConnection {
   pool: pg.Pool | null = null;
-  /** The adapter, whose queryable a joined transaction runs on with the transaction's connection. */
-  adapter: SqlDriverAdapter | null = null;
   /** Prisma's query event, for the statements run directly. */
   onQuery: ((e: { query: string; duration: number }) => void) | null = null;
-  /** The connection a Prisma transaction started inside `run` joins (a savepoint on it). */
+  /** The connection a Prisma transaction started inside `join.run` joins (a savepoint on it). */
   readonly join = new AsyncLocalStorage<Joinable>();
 }
 
@@ -88,7 +86,6 @@ export function joinableFactory(factory: SqlDriverAdapterFactory, connection: Pg
     adapterName: factory.adapterName,
     connect: async () => {
       const inner = await factory.connect();
-      connection.adapter = inner;
       connection.pool = (inner as unknown as { underlyingDriver(): pg.Pool }).underlyingDriver();
       return delegateAdapter(inner, {
         startTransaction: async (isolationLevel) => {
@@ -98,7 +95,6 @@ export function joinableFactory(factory: SqlDriverAdapterFactory, connection: Pg
         dispose: () => {
           // Closed: statements go through Prisma again, which connects anew (and records the new pool).
           connection.pool = null;
-          connection.adapter = null;
           return inner.dispose();
         },
       });
