@@ -22,20 +22,14 @@ import { connectionOf, sameConnection as sameSqliteConnection, type GatedClient 
 
 /** `sql` run as `db.$executeRaw(sql)`: the number of rows changed. */
 export async function executeSql(db: DbLike, sql: Prisma.Sql): Promise<number> {
-  const direct = connectionOf(db);
-  if (direct?.gate.database) return (await runDirect(direct, sql.sql, sql.values as SqlValue[], false)) as number;
-  const pg = pgConnectionOf(db);
-  if (pg) return (await runPg(pg, sql.text, sql.values as SqlValue[], false)) as number;
-  return db.$executeRaw(sql);
+  const run = onItsConnection(db, sql.sql, sql.text, sql.values as SqlValue[], false);
+  return run ? ((await run) as number) : db.$executeRaw(sql);
 }
 
 /** `sql` run as `db.$queryRaw(sql)`: its rows (integers as numbers where exact, DateTime as stored: see rowShape.ts). */
 export async function querySql<T = Record<string, unknown>>(db: DbLike, sql: Prisma.Sql): Promise<T[]> {
-  const direct = connectionOf(db);
-  if (direct?.gate.database) return (await runDirect(direct, sql.sql, sql.values as SqlValue[], true)) as T[];
-  const pg = pgConnectionOf(db);
-  if (pg) return (await runPg(pg, sql.text, sql.values as SqlValue[], true)) as T[];
-  return db.$queryRaw<T[]>(sql);
+  const run = onItsConnection(db, sql.sql, sql.text, sql.values as SqlValue[], true);
+  return run ? ((await run) as T[]) : db.$queryRaw<T[]>(sql);
 }
 
 /**
@@ -48,17 +42,25 @@ export async function queryText<T = Record<string, unknown>>(
   values: readonly unknown[],
   pgText: string,
 ): Promise<T[]> {
-  const direct = connectionOf(db);
-  if (direct?.gate.database) return (await runDirect(direct, text, values as SqlValue[], true)) as T[];
-  const onPg = pgConnectionOf(db);
-  if (onPg) return (await runPg(onPg, pgText, values as SqlValue[], true)) as T[];
+  const run = onItsConnection(db, text, pgText, values as SqlValue[], true);
+  if (run) return (await run) as T[];
   const pg = (db as unknown as { _activeProvider: string })._activeProvider === 'postgresql';
   return db.$queryRawUnsafe<T[]>(pg ? pgText : text, ...values);
 }
 
-function runPg(pg: NonNullable<ReturnType<typeof pgConnectionOf>>, text: string, values: readonly SqlValue[], reader: boolean) {
-  if (!pg.isOpen()) throw transactionApiError('Transaction already closed: a statement was sent after its transaction ended');
-  return runOnPg(pg.on, pg.onQuery, text, values, reader, pg.pooled);
+const CLOSED = 'Transaction already closed: a statement was sent after its transaction ended';
+
+/**
+ * The statement run on `db`'s connection directly (`text` on SQLite, `pgText` on PostgreSQL): rows for a reader,
+ * else the number of rows changed; null when that connection is not open yet and Prisma must run it.
+ */
+function onItsConnection(db: DbLike, text: string, pgText: string, values: readonly SqlValue[], reader: boolean): Promise<unknown> | null {
+  const sqlite = connectionOf(db);
+  if (sqlite?.gate.database) return runDirect(sqlite, text, values, reader);
+  const pg = pgConnectionOf(db);
+  if (!pg) return null;
+  if (!pg.isOpen()) return Promise.reject(transactionApiError(CLOSED));
+  return runOnPg(pg.on, pg.onQuery, pgText, values, reader, pg.pooled);
 }
 
 /** Makes `derived` (an extension of `client`, which runs on its connection) known as running there too. */
@@ -72,7 +74,7 @@ async function runDirect(direct: GatedClient, sql: string, values: readonly SqlV
   if (owner === null) {
     while (!gate.mayRun()) await gate.free();
   } else if (!gate.holds(owner) || direct.isOpen?.() === false) {
-    throw transactionApiError('Transaction already closed: a statement was sent after its transaction ended');
+    throw transactionApiError(CLOSED);
   }
   // From here to the statement's end nothing awaits: the connection is in the state just checked.
   return runOnConnection(gate.database!, gate.onQuery, sql, values, reader);
