@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { prepareForCompiledExecution } from './compiledExecution.ts';
 import { queryImplementsNode } from './queryNode.ts';
 import { enforceTokenReadScopes } from './tokenReadScopes.ts';
 import './types/user.ts';
@@ -67,7 +68,7 @@ import './types/search.ts';
 import './types/bodyHTML.ts';
 
 /** The executable schema (importing this file registers every type). */
-export const schema: GraphQLSchema = enforceTokenReadScopes(queryImplementsNode(builder.toSchema()));
+export const schema: GraphQLSchema = prepareForCompiledExecution(enforceTokenReadScopes(queryImplementsNode(builder.toSchema())));
 
 /** The SDL as committed in schema.graphql: sorted, so diffs are stable. */
 export function printSortedSchema(): string {

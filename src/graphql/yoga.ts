@@ -8,6 +8,7 @@ import { resolveViewer } from '../auth/resolveViewer.ts';
 import { isDomainError } from '../errors.ts';
 import { BUSY_RETRY_AFTER_SECONDS, busyMessageOf } from '../services/dbErrors.ts';
 import { createServiceContext, type AppDeps } from '../services/context.ts';
+import { useCompiledExecution } from './compiledExecution.ts';
 import type { GraphQLContext } from './context.ts';
 import { useDepthLimit } from './depthLimit.ts';
 import { useExclusiveFieldTypes } from './exclusiveFieldTypes.ts';
@@ -68,6 +69,7 @@ export async function createGraphqlServer(deps: AppDeps): Promise<Yoga> {
       useExclusiveFieldTypes(),
       useNodeIdsLimit(LIMITS.nodeIds),
       useCostLimit(LIMITS),
+      useCompiledExecution(),
       useDeadline(LIMITS.deadline),
       useGithubErrorTypes(),
     ],

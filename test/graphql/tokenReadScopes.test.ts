@@ -42,9 +42,16 @@ describe.each(PROVIDERS)('GraphQL token read scopes (%s)', (provider) => {
     const token = await t.createToken('scopeowner', ['read:repository'], 'repo-only');
     const res = await gql<Result>(t, query, { headers: tokenAuth(token) });
     expect(res.data?.repository).toBeNull();
-    expect(errorCodes(res)).toEqual(['FORBIDDEN']);
-    expect(res.errors?.[0]?.message).toBe('Not authorized to read fields for Issue');
-    expect(res.errors?.[0]?.path).toEqual(['repository', 'issues', 'nodes', 0, 'title']);
+    // One error per refused field of the issue (its title and its labels), each naming the type.
+    expect(errorCodes(res)).toEqual(['FORBIDDEN', 'FORBIDDEN']);
+    expect(res.errors?.map((e) => e.message)).toEqual([
+      'Not authorized to read fields for Issue',
+      'Not authorized to read fields for Issue',
+    ]);
+    expect(res.errors?.map((e) => e.path)).toEqual([
+      ['repository', 'issues', 'nodes', 0, 'title'],
+      ['repository', 'issues', 'nodes', 0, 'labels'],
+    ]);
     const repoOnly = await gql<Result>(t, '{ repository(owner: "scopeorg", name: "tracker") { name } }', { headers: tokenAuth(token) });
     expect(repoOnly.errors).toBeUndefined();
     expect(repoOnly.data?.repository?.name).toBe('tracker');

@@ -3,8 +3,9 @@ import type { Plugin } from 'graphql-yoga';
 
 /**
  * Yoga plugin: an operation still running at the deadline is answered then with an error naming the limit, and
- * its execution is aborted. Yoga's executor (@graphql-tools/executor) checks the `signal` before every field, so
- * once it fires no further resolver starts; calls already in flight finish unobserved.
+ * its execution is aborted. The executor checks the `signal` so that once it fires no further resolver starts:
+ * Yoga's (@graphql-tools/executor, subscriptions) before every field, the compiled one (compiledExecution.ts)
+ * before every field that loads; calls already in flight finish unobserved.
  */
 export function useDeadline(ms: number): Plugin {
   return {

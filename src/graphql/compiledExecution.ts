@@ -1,0 +1,116 @@
+import {
+  defaultFieldResolver,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
+  isLeafType,
+  isObjectType,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { Plugin } from 'graphql-yoga';
+
+/*
+ * Queries and mutations run as JavaScript compiled from their document (graphql-jit) instead of being interpreted
+ * field by field by graphql-js (issue #35: the interpreter's per-field work and its null-prototype result objects,
+ * slow to build and to stringify, were a third of the nested issue query). A document is compiled at its first
+ * execution and kept as long as the parsed document is (Yoga's parse cache keeps one per query text).
+ * Subscriptions stay with Yoga's executor.
+ *
+ * Two things graphql-js's executor did that the compiled code does not, restored on the built schema by
+ * `prepareForCompiledExecution`, for every field whose type is an object, interface or union (the fields that
+ * load; a leaf resolves from its parent's row):
+ *  - **Shared response paths.** graphql-js hands a field the same `info.path` object its children get as
+ *    `path.prev`; plugin-prisma (through @pothos/selection-mapper) hangs what a relation preloaded on those
+ *    objects, by identity. The compiled code builds every path afresh, so the relations below a preloaded one
+ *    found nothing and loaded again, row by row. The wrapper swaps `info.path` for the request's one object per
+ *    response path.
+ *  - **No resolver after the deadline.** Yoga's executor checked the deadline's signal before each field
+ *    (limits/useDeadline.ts); the wrapper checks it before each of these fields.
+ */
+
+/** A response path as graphql-js shapes it; a shared one also keeps the shared paths below it. */
+type Path = { readonly prev: Path | undefined; readonly key: string | number; readonly typename: string | undefined };
+type SharedPath = Path & { below?: Map<string | number, SharedPath> };
+
+interface Execution {
+  /** The shared paths of the top level. */
+  readonly top: Map<string | number, SharedPath>;
+  signal?: AbortSignal;
+}
+
+const executions = new WeakMap<object, Execution>();
+
+function executionOf(context: object): Execution {
+  let execution = executions.get(context);
+  if (!execution) executions.set(context, (execution = { top: new Map() }));
+  return execution;
+}
+
+/** The request's one path object for `path`'s response path (made the first time it is asked). */
+function sharedPath(execution: Execution, path: Path | undefined): SharedPath | undefined {
+  if (!path) return undefined;
+  const prev = sharedPath(execution, path.prev);
+  const siblings = prev ? (prev.below ??= new Map()) : execution.top;
+  let shared = siblings.get(path.key);
+  if (!shared) siblings.set(path.key, (shared = { prev, key: path.key, typename: path.typename }));
+  return shared;
+}
+
+/** Wraps the resolvers of the fields that load (object, interface or union types) of the built schema, once. */
+export function prepareForCompiledExecution(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (isLeafType(getNamedType(field.type)) && !field.extensions.pothosPrismaSelect) continue;
+      const resolve: GraphQLFieldResolver<unknown, object> = field.resolve ?? defaultFieldResolver;
+      field.resolve = (parent, args, context: object, info) => {
+        const execution = executionOf(context);
+        execution.signal?.throwIfAborted();
+        (info as { path: unknown }).path = sharedPath(execution, info.path as Path);
+        return resolve(parent, args, context, info);
+      };
+    }
+  }
+  return schema;
+}
+
+const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>();
+
+/** The document's operation compiled (or the errors compiling it gave), once per document and operation name. */
+function compile(args: ExecutionArgs): CompiledQuery | ExecutionResult {
+  let byName = compiled.get(args.document);
+  if (!byName) compiled.set(args.document, (byName = new Map()));
+  const name = args.operationName ?? '';
+  let entry = byName.get(name);
+  if (!entry) byName.set(name, (entry = compileQuery(args.schema, args.document, args.operationName ?? undefined)));
+  return entry;
+}
+
+function executeCompiled(args: ExecutionArgs & { signal?: AbortSignal }): ExecutionResult | Promise<ExecutionResult> {
+  const entry = compile(args);
+  if (!isCompiledQuery(entry)) return entry;
+  // The variables are checked by graphql-js first: its errors carry the scalar's own message ("GitObjectID must be
+  // …"), where the compiled check says only "Expected type GitObjectID". The compiled query coerces them again.
+  const definitions = getOperationAST(args.document, args.operationName)?.variableDefinitions ?? [];
+  if (definitions.length) {
+    const coerced = getVariableValues(args.schema, definitions, args.variableValues ?? {}, { maxErrors: 50 });
+    if (coerced.errors) return { errors: coerced.errors };
+  }
+  if (args.signal && typeof args.contextValue === 'object' && args.contextValue) executionOf(args.contextValue).signal = args.signal;
+  return entry.query(args.rootValue, args.contextValue, args.variableValues ?? {});
+}
+
+/** Yoga plugin: queries and mutations execute compiled. Goes before the plugins that wrap execution (the deadline). */
+export function useCompiledExecution(): Plugin {
+  return {
+    onExecute({ args, setExecuteFn }) {
+      const operation = getOperationAST(args.document, args.operationName)?.operation;
+      if (operation === 'query' || operation === 'mutation') setExecuteFn(executeCompiled);
+    },
+  };
+}
