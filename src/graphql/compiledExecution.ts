@@ -33,32 +33,57 @@ import type { Plugin } from 'graphql-yoga';
  *    (limits/useDeadline.ts); the wrapper checks it before each of these fields.
  */
 
-/** A response path as graphql-js shapes it; a shared one also keeps the shared paths below it. */
+/** A response path as graphql-js shapes it. */
 type Path = { readonly prev: Path | undefined; readonly key: string | number; readonly typename: string | undefined };
-type SharedPath = Path & { below?: Map<string | number, SharedPath> };
+
+/**
+ * A request's one object for a response path, with the shared paths below it: the first one inline (most paths
+ * have one field below them that loads: `comments` → `nodes`, a comment → `author`), the others in a map.
+ */
+interface SharedPath extends Path {
+  readonly prev: SharedPath | undefined;
+  firstKey: string | number | undefined;
+  first: SharedPath | undefined;
+  more: Map<string | number, SharedPath> | undefined;
+}
 
 interface Execution {
-  /** The shared paths of the top level. */
-  readonly top: Map<string | number, SharedPath>;
+  /** Stands for the root: the top-level paths are below it. */
+  readonly root: SharedPath;
   signal?: AbortSignal;
 }
 
 const executions = new WeakMap<object, Execution>();
 
+const sharedNode = (prev: SharedPath | undefined, key: string | number, typename: string | undefined): SharedPath => ({
+  prev,
+  key,
+  typename,
+  firstKey: undefined,
+  first: undefined,
+  more: undefined,
+});
+
 function executionOf(context: object): Execution {
   let execution = executions.get(context);
-  if (!execution) executions.set(context, (execution = { top: new Map() }));
+  if (!execution) executions.set(context, (execution = { root: sharedNode(undefined, '', undefined) }));
   return execution;
 }
 
-/** The request's one path object for `path`'s response path (made the first time it is asked). */
-function sharedPath(execution: Execution, path: Path | undefined): SharedPath | undefined {
-  if (!path) return undefined;
-  const prev = sharedPath(execution, path.prev);
-  const siblings = prev ? (prev.below ??= new Map()) : execution.top;
-  let shared = siblings.get(path.key);
-  if (!shared) siblings.set(path.key, (shared = { prev, key: path.key, typename: path.typename }));
+/** The shared path `key` below `parent` (whose `prev` it gets: undefined below the root). */
+function below(parent: SharedPath, key: string | number, typename: string | undefined, root: SharedPath): SharedPath {
+  if (parent.first === undefined)
+    return ((parent.firstKey = key), (parent.first = sharedNode(parent === root ? undefined : parent, key, typename)));
+  if (parent.firstKey === key) return parent.first;
+  const more = (parent.more ??= new Map());
+  let shared = more.get(key);
+  if (!shared) more.set(key, (shared = sharedNode(parent === root ? undefined : parent, key, typename)));
   return shared;
+}
+
+/** The request's one path object for `path`'s response path (made the first time it is asked). */
+function sharedPath(execution: Execution, path: Path): SharedPath {
+  return below(path.prev ? sharedPath(execution, path.prev) : execution.root, path.key, path.typename, execution.root);
 }
 
 /** Wraps the resolvers of the fields that load (object, interface or union types) of the built schema, once. */
@@ -71,7 +96,7 @@ export function prepareForCompiledExecution(schema: GraphQLSchema): GraphQLSchem
       field.resolve = (parent, args, context: object, info) => {
         const execution = executionOf(context);
         execution.signal?.throwIfAborted();
-        (info as { path: unknown }).path = sharedPath(execution, info.path as Path);
+        (info as { path: unknown }).path = sharedPath(execution, info.path);
         return resolve(parent, args, context, info);
       };
     }
