@@ -25,7 +25,8 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
     if (res.body && res.headers.get('content-type')?.startsWith('text/event-stream')) return streamEvents(reply, res);
     res.headers.forEach((value, key) => reply.header(key, value));
     reply.status(res.status);
-    return reply.send(res.body);
+    // A JSON answer is whole already: sent as text, not piped through a web stream (multipart answers stream).
+    return reply.send(isJson(res) ? await res.text() : res.body);
   };
   for (const url of ['/api/graphql', '/graphql']) {
     server.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler });
@@ -36,6 +37,8 @@ export function mountGraphql(server: FastifyInstance, deps: AppDeps): GraphqlMou
     },
   };
 }
+
+const isJson = (res: Response) => /^application\/(graphql-response\+)?json\b/.test(res.headers.get('content-type') ?? '');
 
 /**
  * HEAD answers what GET would, without the body (Fastify's HEAD route drops it and keeps the Content-Length). Yoga
