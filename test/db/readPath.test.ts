@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRows } from '../../src/db/readPath.ts';
-import { columnsOf } from '../../src/db/rowShape.ts';
+import { columnsOf, rowWith } from '../../src/db/rowShape.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 
@@ -22,6 +22,16 @@ describe.each(PROVIDERS)('read path (%s)', (provider) => {
     expect(closed.statusCode).toBe(201);
   });
   afterAll(() => t.close());
+
+  it('rowWith copies every column of a row with the extra fields, as a spread would', async () => {
+    const [repo] = await t.db.repository.findMany({ take: 1 });
+    const owner = await t.db.user.findUniqueOrThrow({ where: { id: repo!.ownerId } });
+    const built = rowWith('Repository', repo!, { owner, units: [], name: 'renamed' });
+    expect(built).toEqual({ ...repo, owner, units: [], name: 'renamed' });
+    // A key the model does not have is not copied from the row (only the model's columns are).
+    const withStray = { ...repo!, stray: 1 } as typeof repo & { stray: number };
+    expect(rowWith('Repository', withStray!, { owner })).not.toHaveProperty('stray');
+  });
 
   it('rows of each model equal Prisma findMany rows', async () => {
     const statements = t.queries.length;

@@ -1,6 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { usersByIds } from '../../loaders/usersByIds.ts';
 import { readRows } from '../../db/readPath.ts';
+import { rowWith } from '../../db/rowShape.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canReadAny, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { ServiceContext } from '../context.ts';
@@ -18,9 +19,13 @@ type CoreRow = Models.Repository & {
   /** Published releases (not drafts, not plain tags) and live branches. */
   _count: { releases: number; branches: number };
 };
+/** What a Repository JSON needs beside the row's own columns. */
+type Relations = Omit<CoreRow, keyof Models.Repository>;
 type TransferRow = Models.RepoTransfer & { doer: Models.User; recipient: Models.User };
+/** A repository's mirror and pending transfer. */
+type Extras = { mirror: Models.Mirror | null; transfer: TransferRow | null };
 /** A repository with the relations of its JSON (a fork parent is converted from one of these). */
-export type ApiRepoCore = CoreRow & { mirror: Models.Mirror | null; transfer: TransferRow | null };
+export type ApiRepoCore = CoreRow & Extras;
 
 /** A repository row with everything the REST converter reads, the visible fork parent included. */
 export type ApiRepoRow = ApiRepoCore & { forkOf: ApiRepoCore | null; transferTeams?: TeamRow[] };
@@ -41,8 +46,8 @@ function teamIdsOf(transfer: { teamIds: string } | null): number[] {
   }
 }
 
-/** Adds mirrors and pending transfers to core rows, with one query for each kind only when some row has one. */
-async function withExtras(cx: ServiceContext, rows: readonly CoreRow[]): Promise<ApiRepoCore[]> {
+/** The mirror and pending transfer of each row that has one, with one query for each kind only when some row has one. */
+async function extrasOf(cx: ServiceContext, rows: readonly Models.Repository[]): Promise<(id: number) => Extras> {
   const mirrorIds = rows.filter((r) => r.isMirror).map((r) => r.id);
   const transferIds = rows.filter((r) => r.status === 'PENDING_TRANSFER').map((r) => r.id);
   const [mirrors, transfers] = await Promise.all([
@@ -53,7 +58,7 @@ async function withExtras(cx: ServiceContext, rows: readonly CoreRow[]): Promise
   ]);
   const mirrorOf = new Map(mirrors.map((m) => [m.repoId, m]));
   const transferOf = new Map(transfers.map((t) => [t.repoId, t]));
-  return rows.map((r) => ({ ...r, mirror: mirrorOf.get(r.id) ?? null, transfer: transferOf.get(r.id) ?? null }));
+  return (id) => ({ mirror: mirrorOf.get(id) ?? null, transfer: transferOf.get(id) ?? null });
 }
 
 type ByRepo<T> = T & { repoId: number };
@@ -68,12 +73,12 @@ const byRepo = <T>(rows: readonly ByRepo<T>[]): Map<number, T[]> =>
 const LICENSE_SEPARATOR = '\n';
 
 /**
- * The relations of every Repository JSON for many rows, on the read path (src/db/readPath.ts), in three
- * statements: owners, units, and one row per repository with its primary language, its licenses (one text,
+ * The relations of every Repository JSON for many rows (in their order), on the read path (src/db/readPath.ts), in
+ * three statements: owners, units, and one row per repository with its primary language, its licenses (one text,
  * newline-separated: `string_agg(… ORDER BY …)` is the same SQL in SQLite ≥ 3.44 and PostgreSQL) and its release and
  * branch counts.
  */
-async function withRelations(cx: ServiceContext, repos: readonly Models.Repository[]): Promise<CoreRow[]> {
+async function relationsOf(cx: ServiceContext, repos: readonly Models.Repository[]): Promise<Relations[]> {
   if (!repos.length) return [];
   const ids = repos.map((r) => r.id);
   const facts = `SELECT r."id" AS "repoId",
@@ -101,7 +106,6 @@ async function withRelations(cx: ServiceContext, repos: readonly Models.Reposito
     if (!owner) throw new NotFoundError('repository owner does not exist', { repoId: r.id });
     const f = factsOf.get(r.id);
     return {
-      ...r,
       owner,
       units: unitsOf.get(r.id) ?? [],
       languageStats: f?.language ? [{ language: f.language }] : [],
@@ -125,24 +129,34 @@ export async function loadApiRepos(
 
 /** loadApiRepos for repository rows already at hand. */
 export async function loadApiRepoRows(cx: ServiceContext, repos: readonly Models.Repository[]): Promise<ApiRepoRow[]> {
-  const core = await withRelations(cx, repos);
-  const parentIds = [...new Set(core.flatMap((r) => (r.isFork && r.forkId !== null ? [r.forkId] : [])))];
+  // Each row is built once, with every relation (rowWith: no spread of the wide repository row).
+  const parentIds = [...new Set(repos.flatMap((r) => (r.isFork && r.forkId !== null ? [r.forkId] : [])))];
   const parentRows = parentIds.length
-    ? await withRelations(cx, await readRows(cx.db, 'Repository', 'SELECT * FROM "Repository" WHERE "id" IN (?)', [parentIds]))
+    ? await readRows(cx.db, 'Repository', 'SELECT * FROM "Repository" WHERE "id" IN (?)', [parentIds])
     : [];
-  const visible = parentRows.length ? await readableRepoIds(cx, parentRows) : new Set<number>();
-  const [withRel, parents] = await Promise.all([
-    withExtras(cx, core),
-    withExtras(
+  const [relations, parentRelations, visible] = await Promise.all([
+    relationsOf(cx, repos),
+    relationsOf(cx, parentRows),
+    parentRows.length ? readableRepoIds(cx, parentRows) : new Set<number>(),
+  ]);
+  const shown = parentRows.flatMap((p, i) => (visible.has(p.id) ? [{ row: p, relations: parentRelations[i]! }] : []));
+  const [extras, parentExtras] = await Promise.all([
+    extrasOf(cx, repos),
+    extrasOf(
       cx,
-      parentRows.filter((p) => visible.has(p.id)),
+      shown.map((p) => p.row),
     ),
   ]);
-  const parentOf = new Map(parents.map((p) => [p.id, p]));
-  const rows: ApiRepoRow[] = withRel.map((r) => ({
-    ...r,
-    forkOf: r.isFork && r.forkId !== null ? (parentOf.get(r.forkId) ?? null) : null,
-  }));
+  const parentOf = new Map(
+    shown.map(({ row, relations }) => [row.id, rowWith('Repository', row, { ...relations, ...parentExtras(row.id) })]),
+  );
+  const rows: ApiRepoRow[] = repos.map((r, i) =>
+    rowWith('Repository', r, {
+      ...relations[i]!,
+      ...extras(r.id),
+      forkOf: r.isFork && r.forkId !== null ? (parentOf.get(r.forkId) ?? null) : null,
+    }),
+  );
   const pending = rows.filter((r) => r.status === 'PENDING_TRANSFER' && r.transfer);
   const ids = [...new Set(pending.flatMap((r) => teamIdsOf(r.transfer)))];
   if (ids.length) {
