@@ -10,7 +10,7 @@ import { builder, DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builde
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 import { dbId } from '../ids.ts';
@@ -150,7 +150,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       }),
       resolve: async (r, args, ctx) =>
         canReadActions(await ctx.cx.loaders.repoPermission.load(r.id))
-          ? { ...runsConnection.resolve(r.actionRuns, args, ctx), total: r._count.actionRuns }
+          ? withTotal(runsConnection.resolve(r.actionRuns, args, ctx), r._count.actionRuns)
           : null,
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },

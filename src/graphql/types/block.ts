@@ -5,7 +5,7 @@ import { writeScopeBy } from '../tokenWriteScopes.ts';
 import { opt } from '../ids.ts';
 import { checkedBy } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { UserRef } from './user.ts';
@@ -37,7 +37,7 @@ for (const ref of [UserRef, OrganizationRef] as const) {
         }),
         resolve: async (owner, args, ctx) =>
           (await blockService.canListBlocks(ctx.cx, owner))
-            ? { ...blockedConnection.resolve(owner.blocking, args, ctx), total: owner._count.blocking }
+            ? withTotal(blockedConnection.resolve(owner.blocking, args, ctx), owner._count.blocking)
             : null,
       },
       { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },

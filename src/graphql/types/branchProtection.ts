@@ -13,7 +13,7 @@ import { dbId, opt, requireDbIdOf } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { bothNodePaths } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { teamsById } from './pullRequestReview.ts';
 import { repoRefOf } from '../idInputs.ts';
 import { RefRef } from './ref.ts';
@@ -114,8 +114,8 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       }),
       resolve: async (r, args, ctx) =>
         canReadBranchProtections(await ctx.cx.loaders.repoPermission.load(r.id))
-          ? { ...rulesConnection.resolve(r.protectedBranches, args, ctx), total: r._count.protectedBranches }
-          : { ...rulesConnection.resolve([], args, ctx), total: 0 },
+          ? withTotal(rulesConnection.resolve(r.protectedBranches, args, ctx), r._count.protectedBranches)
+          : withTotal(rulesConnection.resolve([], args, ctx), 0),
     },
     { name: 'BranchProtectionRuleConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     { name: 'BranchProtectionRuleEdge' },

@@ -7,6 +7,7 @@ import { bothNodePaths, withUserScalars } from '../selection.ts';
 import { sharedConnection } from '../sharedConnection.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { UserEdgeRef, UserRef } from './user.ts';
+import { withTotal } from '../totalCount.ts';
 
 const FollowerConnectionRef = sharedConnection(UserRef, 'FollowerConnection', UserEdgeRef);
 const FollowingConnectionRef = sharedConnection(UserRef, 'FollowingConnection', UserEdgeRef);
@@ -36,7 +37,7 @@ builder.prismaObjectFields(UserRef, (t) => ({
         followers: followerRows.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { followers: { where: { user: followService.listedFollowWhere(ctx.cx) } } } },
       }),
-      resolve: (u, args, ctx) => ({ ...followerRows.resolve(u.followers, args, ctx), total: u._count.followers }),
+      resolve: (u, args, ctx) => withTotal(followerRows.resolve(u.followers, args, ctx), u._count.followers),
     },
     FollowerConnectionRef,
   ),
@@ -49,7 +50,7 @@ builder.prismaObjectFields(UserRef, (t) => ({
         following: followingRows.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { following: { where: { follow: followService.listedFollowWhere(ctx.cx) } } } },
       }),
-      resolve: (u, args, ctx) => ({ ...followingRows.resolve(u.following, args, ctx), total: u._count.following }),
+      resolve: (u, args, ctx) => withTotal(followingRows.resolve(u.following, args, ctx), u._count.following),
     },
     FollowingConnectionRef,
   ),

@@ -17,6 +17,7 @@ import { UserConnectionRef, UserRef, userNamed } from './user.ts';
 import { attached } from '../preload/plan.ts';
 import { ActorRef } from './repositoryOwner.ts';
 import { AssignableRef, ClosableRef, LabelableRef, LockableRef, ReactableRef, SubscribableRef } from './githubInterfaces.ts';
+import { withTotal } from '../totalCount.ts';
 
 export const IssueStateEnum = builder.enumType('IssueState', {
   description: 'Whether an issue is open or closed.',
@@ -230,7 +231,7 @@ export const IssueRef = builder.prismaNode('Issue', {
           labels: issueLabels.getQuery(args, ctx, bothNodePaths(nested)),
           _count: { select: { labels: true } },
         }),
-        resolve: (i, args, ctx) => ({ ...issueLabels.resolve(i.labels, args, ctx), total: i._count.labels }),
+        resolve: (i, args, ctx) => withTotal(issueLabels.resolve(i.labels, args, ctx), i._count.labels),
       },
       LabelConnectionRef,
     ),
@@ -242,7 +243,7 @@ export const IssueRef = builder.prismaNode('Issue', {
           assignees: issueAssignees.getQuery(args, ctx, bothNodePaths(nested)),
           _count: { select: { assignees: true } },
         }),
-        resolve: (i, args, ctx) => ({ ...issueAssignees.resolve(i.assignees, args, ctx), total: i._count.assignees }),
+        resolve: (i, args, ctx) => withTotal(issueAssignees.resolve(i.assignees, args, ctx), i._count.assignees),
       },
       UserConnectionRef,
     ),

@@ -21,6 +21,7 @@ import {
 } from './issue.ts';
 import { LabelRef } from './label.ts';
 import { AssignableRef, LabelableRef } from './githubInterfaces.ts';
+import { withTotal } from '../totalCount.ts';
 
 /**
  * The issue of an Assignable/Labelable global id: an issue's, or a pull request's (located through its issue's
@@ -197,7 +198,7 @@ builder.prismaObjectFields(LabelRef, (t) => ({
           _count: { select: { issueLabels: { where } } },
         };
       },
-      resolve: (label, args, ctx) => ({ ...labelIssues.resolve(label.issueLabels, args, ctx), total: label._count.issueLabels }),
+      resolve: (label, args, ctx) => withTotal(labelIssues.resolve(label.issueLabels, args, ctx), label._count.issueLabels),
     },
     IssueConnectionRef,
   ),

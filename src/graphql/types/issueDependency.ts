@@ -8,7 +8,7 @@ import { requireDbIdOf } from '../ids.ts';
 import { bothNodePaths, withIssueScalars } from '../selection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { checkedBy, filteredBy } from '../policy.ts';
 import { IssueRef } from './issue.ts';
 
@@ -52,7 +52,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
         dependencies: blockers.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { dependencies: { where: visibleEnd('dependency', ctx) } } },
       }),
-      resolve: (i, args, ctx) => ({ ...blockers.resolve(i.dependencies, args, ctx), total: i._count.dependencies }),
+      resolve: (i, args, ctx) => withTotal(blockers.resolve(i.dependencies, args, ctx), i._count.dependencies),
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),
@@ -65,7 +65,7 @@ builder.prismaObjectFields(IssueRef, (t) => ({
         dependents: blocked.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { dependents: { where: visibleEnd('issue', ctx) } } },
       }),
-      resolve: (i, args, ctx) => ({ ...blocked.resolve(i.dependents, args, ctx), total: i._count.dependents }),
+      resolve: (i, args, ctx) => withTotal(blocked.resolve(i.dependents, args, ctx), i._count.dependents),
     },
     { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
   ),

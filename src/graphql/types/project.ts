@@ -10,7 +10,7 @@ import { dbId } from '../ids.ts';
 import { bothNodePaths, scalars, withIssueScalars, withScalars, withUserScalars } from '../selection.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import type { GraphQLContext } from '../context.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { IssueRef } from './issue.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { ActorRef } from './repositoryOwner.ts';
@@ -125,7 +125,7 @@ export const ProjectRef = builder.prismaNode('Project', {
           projectIssues: projectIssues.getQuery(args, ctx, bothNodePaths(nested)),
           _count: { select: { projectIssues: { where: { issue: issueReadWhere(ctx.cx) } } } },
         }),
-        resolve: (p, args, ctx) => ({ ...projectIssues.resolve(p.projectIssues, args, ctx), total: p._count.projectIssues }),
+        resolve: (p, args, ctx) => withTotal(projectIssues.resolve(p.projectIssues, args, ctx), p._count.projectIssues),
       },
       { fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     ),

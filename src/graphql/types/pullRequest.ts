@@ -12,7 +12,7 @@ import { tokenReadScope } from '../tokenReadScopes.ts';
 import { dbId } from '../ids.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withLabelScalars, withUserScalars } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { CommitRef, type CommitView } from './gitObject.ts';
 import { IssueRef, MilestoneRef } from './issue.ts';
 import { commentOrder, IssueCommentConnectionRef, IssueCommentOrderInput, IssueCommentRef } from './issueComment.ts';
@@ -281,7 +281,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       select: (args, ctx, nested) => ({
         issue: { select: { labels: pullLabels.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { labels: true } } } },
       }),
-      resolve: (p, args, ctx) => ({ ...pullLabels.resolve(p.issue.labels, args, ctx), total: p.issue._count.labels }),
+      resolve: (p, args, ctx) => withTotal(pullLabels.resolve(p.issue.labels, args, ctx), p.issue._count.labels),
     },
     LabelConnectionRef,
   ),
@@ -292,7 +292,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
       select: (args, ctx, nested) => ({
         issue: { select: { assignees: pullAssignees.getQuery(args, ctx, bothNodePaths(nested)), _count: { select: { assignees: true } } } },
       }),
-      resolve: (p, args, ctx) => ({ ...pullAssignees.resolve(p.issue.assignees, args, ctx), total: p.issue._count.assignees }),
+      resolve: (p, args, ctx) => withTotal(pullAssignees.resolve(p.issue.assignees, args, ctx), p.issue._count.assignees),
     },
     UserConnectionRef,
   ),
@@ -310,7 +310,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
           },
         },
       }),
-      resolve: (p, args, ctx) => ({ ...pullComments.resolve(p.issue.comments, args, ctx), total: p.issue._count.comments }),
+      resolve: (p, args, ctx) => withTotal(pullComments.resolve(p.issue.comments, args, ctx), p.issue._count.comments),
     },
     IssueCommentConnectionRef,
   ),

@@ -14,7 +14,7 @@ import { dbId } from '../ids.ts';
 import { reviewReadWhere, reviewRequestReadWhere } from '../../services/pull/visibility.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { associationOf, CommentAuthorAssociationEnum } from './authorAssociation.ts';
 import { CommitRef, loadCommit } from './gitObject.ts';
 import { PROTECTION_SELECT, PullRequestRef } from './pullRequest.ts';
@@ -329,7 +329,7 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
           },
         },
       }),
-      resolve: (p, args, ctx) => ({ ...pullReviews.resolve(p.issue.reviews, args, ctx), total: p.issue._count.reviews }),
+      resolve: (p, args, ctx) => withTotal(pullReviews.resolve(p.issue.reviews, args, ctx), p.issue._count.reviews),
     },
     PullRequestReviewConnection,
   ),

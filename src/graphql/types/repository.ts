@@ -19,7 +19,7 @@ import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
 import { sharedConnection } from '../sharedConnection.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { ownedRepositoryListArgs, repositoryListOrderBy, repositoryListWhere, RepositoryVisibilityEnum } from './repositoryListArgs.ts';
 import { RepositoryOwnerRef } from './repositoryOwner.ts';
 import { LabelConnectionRef, labelListArgs, labelListQuery, LabelRef } from './label.ts';
@@ -197,8 +197,8 @@ export const RepositoryRef = builder.prismaNode('Repository', {
         }),
         resolve: async (r, args, ctx) =>
           isRepoAdmin(await viewerPerm(r, ctx))
-            ? { ...deployKeysConnection.resolve(r.deployKeys, args, ctx), total: r._count.deployKeys }
-            : { ...deployKeysConnection.resolve([], args, ctx), total: 0 },
+            ? withTotal(deployKeysConnection.resolve(r.deployKeys, args, ctx), r._count.deployKeys)
+            : withTotal(deployKeysConnection.resolve([], args, ctx), 0),
       },
       { name: 'DeployKeyConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
       { name: 'DeployKeyEdge' },

@@ -13,7 +13,7 @@ import type { GraphQLContext } from '../context.ts';
 import { opt } from '../ids.ts';
 import { filteredBy } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { permissionName, RepositoryPermissionEnum, RepositoryRef } from './repository.ts';
 import { UserRef } from './user.ts';
 
@@ -89,7 +89,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
       resolve: async (r, args, ctx) => {
         if ('_count' in r) {
           const rows = r.collaborations as Parameters<typeof collaboratorsConnection.resolve>[0];
-          return { ...collaboratorsConnection.resolve(rows, args, ctx), total: r._count.collaborations };
+          return withTotal(collaboratorsConnection.resolve(rows, args, ctx), r._count.collaborations);
         }
         const rows = await outsideCollaborators(ctx)(args).load(r);
         const page = resolveArrayConnection({ args }, rows);

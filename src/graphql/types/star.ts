@@ -11,7 +11,7 @@ import { dbIdOf } from '../ids.ts';
 import type { GraphQLContext } from '../context.ts';
 import { checkedBy, filteredBy, inherits } from '../policy.ts';
 import { bothNodePaths, withUserScalars } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { directionOf, orderInput } from './orderInput.ts';
 import { IssueRef } from './issue.ts';
 import { PullRequestRef } from './pullRequest.ts';
@@ -105,7 +105,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
         stars: stargazers.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { stars: true } },
       }),
-      resolve: (r, args, ctx) => ({ ...stargazers.resolve(r.stars, args, ctx), total: r._count.stars }),
+      resolve: (r, args, ctx) => withTotal(stargazers.resolve(r.stars, args, ctx), r._count.stars),
     },
     { name: 'StargazerConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     { name: 'StargazerEdge', fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
@@ -119,7 +119,7 @@ builder.prismaObjectFields(RepositoryRef, (t) => ({
         watches: watchers.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { watches: { where: { mode: { in: WATCHING_MODES } } } } },
       }),
-      resolve: (r, args, ctx) => ({ ...watchers.resolve(r.watches, args, ctx), total: r._count.watches }),
+      resolve: (r, args, ctx) => withTotal(watchers.resolve(r.watches, args, ctx), r._count.watches),
     },
     UserConnectionRef,
   ),
@@ -159,7 +159,7 @@ builder.prismaObjectFields(UserRef, (t) => ({
         stars: starredRepos.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { stars: { where: starredWhere(ctx, args.ownedByViewer) } } },
       }),
-      resolve: (u, args, ctx) => ({ ...starredRepos.resolve(u.stars, args, ctx), total: u._count.stars }),
+      resolve: (u, args, ctx) => withTotal(starredRepos.resolve(u.stars, args, ctx), u._count.stars),
     },
     { name: 'StarredRepositoryConnection', fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }) },
     { name: 'StarredRepositoryEdge', fields: (e) => ({ starredAt: e.field({ type: 'DateTime', resolve: (edge) => edge.createdAt }) }) },
@@ -175,7 +175,7 @@ builder.prismaObjectFields(UserRef, (t) => ({
         watches: watchedRepos.getQuery(args, ctx, bothNodePaths(nested)),
         _count: { select: { watches: { where: watchedWhere(args, ctx) } } },
       }),
-      resolve: (u, args, ctx) => ({ ...watchedRepos.resolve(u.watches, args, ctx), total: u._count.watches }),
+      resolve: (u, args, ctx) => withTotal(watchedRepos.resolve(u.watches, args, ctx), u._count.watches),
     },
     RepositoryConnectionRef,
   ),
