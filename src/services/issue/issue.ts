@@ -1,6 +1,6 @@
 import type { DbLike, Models } from '../../db/client.ts';
 import { readRows } from '../../db/readPath.ts';
-import { columnsOf } from '../../db/rowShape.ts';
+import { columnsOf, rowWith } from '../../db/rowShape.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
 import { requireViewer } from '../access/guards.ts';
@@ -124,12 +124,15 @@ export async function issueLabelViews(db: DbLike, issueIds: readonly number[]): 
      WHERE il."issueId" IN (?)`,
     [issueIds],
   );
-  const byIssue = groupByIssue(
-    rows.map(({ orgName, repoOwnerName, repoName, ...label }): Linked<IssueLabelView> => ({
-      ...label,
-      org: orgName === null ? null : { name: orgName },
-      repo: repoOwnerName === null || repoName === null ? null : { ownerName: repoOwnerName, name: repoName },
-    })),
+  // rowWith keeps the label's own columns (not the link's and owners' names) and adds what its URL needs.
+  const byIssue = groupBy(
+    rows,
+    (r) => r.linkIssueId,
+    (r): IssueLabelView =>
+      rowWith('Label', r, {
+        org: r.orgName === null ? null : { name: r.orgName },
+        repo: r.repoOwnerName === null || r.repoName === null ? null : { ownerName: r.repoOwnerName, name: r.repoName },
+      }),
   );
   for (const list of byIssue.values()) list.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   return byIssue;

@@ -154,20 +154,22 @@ export async function loadPullViews(
     const headBranchSha = pull.headRepoId === null ? undefined : refs.get(pull.headRepoId)?.get(`refs/heads/${pull.headBranch}`);
     const pullRefSha = baseRefs?.get(pullHeadRef(pull.index)) ?? '';
     const mine = requests.filter((r) => r.issueId === pull.issueId);
-    views.push({
-      ...v,
-      pull,
-      baseRepo,
-      headRepo: pull.headRepoId === null ? null : (visible.get(pull.headRepoId) ?? null),
-      merger: pull.mergerId === null ? null : (mergerById.get(pull.mergerId) ?? null),
-      requestedReviewers: mine.flatMap((r) => (r.reviewer ? [r.reviewer] : [])),
-      requestedTeams: mine.flatMap((r) => (r.reviewerTeam ? [r.reviewerTeam] : [])),
-      reviewComments: codeByIssue.get(pull.issueId) ?? 0,
-      headSha: headBranchSha ?? pullRefSha,
-      headBranchExists: headBranchSha !== undefined,
-      pullRefSha,
-      baseSha: baseRefs?.get(`refs/heads/${pull.baseBranch}`) ?? '',
-    });
+    // The issue view is this function's own: extended in place (a spread copy is slow to extend on Node 20).
+    views.push(
+      Object.assign(v, {
+        pull,
+        baseRepo,
+        headRepo: pull.headRepoId === null ? null : (visible.get(pull.headRepoId) ?? null),
+        merger: pull.mergerId === null ? null : (mergerById.get(pull.mergerId) ?? null),
+        requestedReviewers: mine.flatMap((r) => (r.reviewer ? [r.reviewer] : [])),
+        requestedTeams: mine.flatMap((r) => (r.reviewerTeam ? [r.reviewerTeam] : [])),
+        reviewComments: codeByIssue.get(pull.issueId) ?? 0,
+        headSha: headBranchSha ?? pullRefSha,
+        headBranchExists: headBranchSha !== undefined,
+        pullRefSha,
+        baseSha: baseRefs?.get(`refs/heads/${pull.baseBranch}`) ?? '',
+      }),
+    );
   }
   return refreshStaleStats(cx, views);
 }
