@@ -7,13 +7,12 @@
 // Usage: npx tsx bench/writeProfile.ts [comment|issue|edit=comment] [n=800] [profile=/tmp/write.cpuprofile] [sqlite|postgresql=sqlite]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
 import './serverRuntime.ts';
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
 import { createBenchUsersWithToken } from './benchUser.ts';
+import { printSelfTime, profiled, StatementTally } from './cpuProfile.ts';
 import { providerArg, scratchDatabase } from './scratchDb.ts';
 
 const kind = process.argv[2] ?? 'comment';
@@ -28,18 +27,11 @@ if (!['comment', 'issue', 'edit'].includes(kind)) {
 const database = await scratchDatabase(provider, 'write-profile');
 await deployMigrations({ provider, url: database.url });
 const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
-const statements = new Map<string, { count: number; ms: number }>();
+const statements = new StatementTally(80);
 const commits: number[] = [];
-let timing = false;
 const app = await buildApp(config, {
   onQuery: (e) => {
-    if (!timing) return;
-    const key = e.query.replace(/\s+/g, ' ').trim().slice(0, 80);
-    const s = statements.get(key) ?? { count: 0, ms: 0 };
-    s.count++;
-    s.ms += e.duration;
-    statements.set(key, s);
-    if (key === 'COMMIT') commits.push(e.duration);
+    if (statements.record(e) === 'COMMIT') commits.push(e.duration);
   },
 });
 try {
@@ -69,45 +61,18 @@ try {
   for (let i = 0; i < 100; i++) await write(i);
   await app.deps.notifier.drain();
 
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  timing = true;
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) await write(i);
-  const elapsed = performance.now() - t0;
-  timing = false;
-  const { profile } = await session.post('Profiler.stop');
-  session.disconnect();
-  writeFileSync(out, JSON.stringify(profile));
+  statements.on = true;
+  const { profile, ms: elapsed } = await profiled(out, async () => {
+    for (let i = 0; i < n; i++) await write(i);
+  });
+  statements.on = false;
 
   console.log(`${kind} on ${provider}: ${(elapsed / n).toFixed(2)} ms per write over ${n} (node ${process.version}); profile: ${out}`);
-  console.log('\nstatement | per write | µs per write (mean)');
-  for (const [sql, s] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
-    console.log(`${sql} | ${(s.count / n).toFixed(1)} | ${((1000 * s.ms) / n).toFixed(0)}`);
-  }
+  statements.print(n, 'write');
   commits.sort((a, b) => a - b);
   const at = (q: number) => (1000 * (commits[Math.min(commits.length - 1, Math.floor(q * commits.length))] ?? 0)).toFixed(0);
   console.log(`\nCOMMIT: p50 ${at(0.5)} µs, p90 ${at(0.9)} µs, max ${at(1)} µs (${commits.length})`);
-
-  // Self time per package (node_modules) or source directory, per write.
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<string, number>();
-  const deltas = profile.timeDeltas ?? [];
-  (profile.samples ?? []).forEach((id, i) => {
-    const { url, functionName } = byId.get(id)!.callFrame;
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
-    const key = !url
-      ? functionName.startsWith('(')
-        ? functionName
-        : `(native) ${functionName}`
-      : (pkg ?? (url.includes('/src/') ? `src/${url.split('/src/')[1]!.split('/').slice(0, 2).join('/')}` : url));
-    self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0));
-  });
-  console.log('\nCPU self time per write | µs');
-  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${key} | ${(us / n).toFixed(0)}`);
+  printSelfTime(profile, n, 'write', { top: 25, depth: 2 });
 } finally {
   await app.close();
   await database.drop();
