@@ -13,12 +13,13 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
 
 /*
  * Queries and mutations run as JavaScript compiled from their document (graphql-jit) instead of being interpreted
  * field by field by graphql-js (issue #35: the interpreter's per-field work and its null-prototype result objects,
  * slow to build and to stringify, were a third of the nested issue query). A document is compiled at its first
- * execution and kept as long as the parsed document is (Yoga's parse cache keeps one per query text).
+ * execution and kept while it is among the last MAX_COMPILED_DOCUMENTS executed.
  * Subscriptions stay with Yoga's executor.
  *
  * Two things graphql-js's executor did that the compiled code does not, restored on the built schema by
@@ -104,7 +105,16 @@ export function prepareForCompiledExecution(schema: GraphQLSchema): GraphQLSchem
   return schema;
 }
 
-const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>();
+/**
+ * Compiled operations of the documents executed last, by parsed document (Yoga's parse cache hands the same one for
+ * the same query text) and operation name. Bounded: a compiled operation holds generated code (~190 KB for the nested
+ * issue query), and a client sending ever new documents must not make the server keep them all.
+ */
+export const MAX_COMPILED_DOCUMENTS = 128;
+const compiled = new LRUCache<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>({ max: MAX_COMPILED_DOCUMENTS });
+
+/** How many documents have compiled operations kept. */
+export const compiledDocuments = (): number => compiled.size;
 
 /** The document's operation compiled (or the errors compiling it gave), once per document and operation name. */
 function compile(args: ExecutionArgs): CompiledQuery | ExecutionResult {

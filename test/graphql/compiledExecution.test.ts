@@ -1,7 +1,12 @@
 import { GraphQLScalarType, type GraphQLResolveInfo } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { prepareForCompiledExecution, useCompiledExecution } from '../../src/graphql/compiledExecution.ts';
+import {
+  compiledDocuments,
+  MAX_COMPILED_DOCUMENTS,
+  prepareForCompiledExecution,
+  useCompiledExecution,
+} from '../../src/graphql/compiledExecution.ts';
 import { useDeadline } from '../../src/graphql/limits/useDeadline.ts';
 
 /**
@@ -69,6 +74,15 @@ describe('compiled execution', () => {
     // `items` was running at the deadline; once it returns, the fields below it must not start.
     await sleep(5 * DEADLINE);
     expect(started).toEqual(['items']);
+  });
+
+  it('keeps the compiled operations of the last documents only', async () => {
+    const schema = prepareForCompiledExecution(
+      createSchema({ typeDefs: 'type Query { n(x: Int!): Int! }', resolvers: { Query: { n: (_p: unknown, a: { x: number }) => a.x } } }),
+    );
+    const yoga = createYoga({ logging: false, plugins: [useCompiledExecution()], schema });
+    for (let i = 0; i < MAX_COMPILED_DOCUMENTS + 20; i++) expect(await post(yoga, `{ n(x: ${i}) }`)).toEqual({ data: { n: i } });
+    expect(compiledDocuments()).toBe(MAX_COMPILED_DOCUMENTS);
   });
 
   it("answers a variable that does not coerce with graphql-js's message, the scalar's own words in it", async () => {

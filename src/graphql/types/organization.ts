@@ -222,7 +222,7 @@ builder.prismaObjectFields(OrganizationRef, (t) => ({
       description: 'Members the viewer may see (members see everyone; others see public members), with their role.',
       ...filteredBy('orgMemberReadWhere'),
       select: (args, ctx, nestedSelection) => ({ orgMembers: membersConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)) }),
-      resolve: (org, args, ctx) => ({ ...membersConnection.resolve(org.orgMembers, args, ctx), orgId: org.id }),
+      resolve: (org, args, ctx) => Object.assign(membersConnection.resolve(org.orgMembers, args, ctx), { orgId: org.id }),
     },
     {
       name: 'OrganizationMemberConnection',
@@ -265,7 +265,7 @@ builder.prismaObjectFields(UserRef, (t) => ({
       args: userOrgsConnection.getArgs(),
       ...filteredBy('userOrgReadWhere'),
       select: (args, ctx, nestedSelection) => ({ orgMemberships: userOrgsConnection.getQuery(args, ctx, bothNodePaths(nestedSelection)) }),
-      resolve: (user, args, ctx) => ({ ...userOrgsConnection.resolve(user.orgMemberships, args, ctx), userId: user.id }),
+      resolve: (user, args, ctx) => Object.assign(userOrgsConnection.resolve(user.orgMemberships, args, ctx), { userId: user.id }),
     },
     {
       name: 'OrganizationConnection',

@@ -11,7 +11,7 @@ import type { GraphQLContext } from '../context.ts';
 import { opt } from '../ids.ts';
 import { filteredBy } from '../policy.ts';
 import { bothNodePaths } from '../selection.ts';
-import { totalOf } from '../totalCount.ts';
+import { totalOf, withTotal } from '../totalCount.ts';
 import { directionOf, orderInput } from './orderInput.ts';
 import { OrganizationRef } from './organization.ts';
 import { RepositoryRef } from './repository.ts';
@@ -144,8 +144,6 @@ const teamRepos = prismaConnectionHelpers(builder, 'TeamRepo', {
   },
   resolveNode: (row) => row.repo,
 });
-
-const withTotal = <C extends object>(conn: C, total: number): C & { total: number } => ({ ...conn, total });
 
 builder.prismaObjectFields(TeamRef, (t) => ({
   members: t.connection(
