@@ -22,9 +22,9 @@ import { LRUCache } from 'lru-cache';
  * execution and kept while it is among the last MAX_COMPILED_DOCUMENTS executed.
  * Subscriptions stay with Yoga's executor.
  *
- * Two things graphql-js's executor did that the compiled code does not, restored on the built schema by
+ * What graphql-js's executor did that the compiled code does not is restored. On the built schema, by
  * `prepareForCompiledExecution`, for every field whose type is an object, interface or union (the fields that
- * load; a leaf resolves from its parent's row):
+ * load; a leaf resolves from its parent's row) and every leaf with a plugin-prisma `select` (`bodyHTML`):
  *  - **Shared response paths.** graphql-js hands a field the same `info.path` object its children get as
  *    `path.prev`; plugin-prisma (through @pothos/selection-mapper) hangs what a relation preloaded on those
  *    objects, by identity. The compiled code builds every path afresh, so the relations below a preloaded one
@@ -32,6 +32,7 @@ import { LRUCache } from 'lru-cache';
  *    response path.
  *  - **No resolver after the deadline.** Yoga's executor checked the deadline's signal before each field
  *    (limits/useDeadline.ts); the wrapper checks it before each of these fields.
+ * And before execution: **graphql-js's messages for variables** that do not coerce (executeCompiled).
  */
 
 /** A response path as graphql-js shapes it. */
@@ -87,7 +88,7 @@ function sharedPath(execution: Execution, path: Path): SharedPath {
   return below(path.prev ? sharedPath(execution, path.prev) : execution.root, path.key, path.typename, execution.root);
 }
 
-/** Wraps the resolvers of the fields that load (object, interface or union types) of the built schema, once. */
+/** Wraps the resolvers of the fields that load (object, interface or union types; leaves with a `select`), once. */
 export function prepareForCompiledExecution(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
