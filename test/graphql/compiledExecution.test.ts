@@ -85,6 +85,32 @@ describe('compiled execution', () => {
     expect(compiledDocuments()).toBe(MAX_COMPILED_DOCUMENTS);
   });
 
+  it('hands argument values written in the document to the resolver as text: none becomes code', async () => {
+    const probe = globalThis as { compiledProbe?: number };
+    const schema = prepareForCompiledExecution(
+      createSchema({
+        typeDefs: 'type Query { echo(s: String, list: [String], o: In): String } input In { a: String }',
+        resolvers: { Query: { echo: (_p: unknown, a: unknown) => JSON.stringify(a) } },
+      }),
+    );
+    const yoga = createYoga({ logging: false, plugins: [useCompiledExecution()], schema });
+    for (const text of [
+      '"); globalThis.compiledProbe = 1; ("',
+      '`${globalThis.compiledProbe = 2}`',
+      "'; globalThis.compiledProbe = 3; '",
+      '*/ globalThis.compiledProbe = 4 /*',
+    ]) {
+      const v = JSON.stringify(text);
+      const res = await post(yoga, `{ s: echo(s: ${v}) list: echo(list: [${v}]) o: echo(o: { a: ${v} }) }`);
+      expect(res.data).toEqual({
+        s: JSON.stringify({ s: text }),
+        list: JSON.stringify({ list: [text] }),
+        o: JSON.stringify({ o: { a: text } }),
+      });
+    }
+    expect(probe.compiledProbe).toBeUndefined();
+  });
+
   it("answers a variable that does not coerce with graphql-js's message, the scalar's own words in it", async () => {
     const Even = new GraphQLScalarType({
       name: 'Even',
