@@ -31,7 +31,7 @@ describe.skipIf(!PROVIDERS.includes('postgresql'))('update_mirrors across two pr
     await database?.drop();
   });
 
-  it('each due mirror gets one sync job, one set of feed rows', { timeout: 300_000 }, async () => {
+  it('each due mirror gets one sync job, one set of feed rows', { timeout: 360_000 }, async () => {
     const [portA, portB] = [await freePort(), await freePort()];
     const env = (port: number, cron: boolean) =>
       serverEnv(database, port, {
@@ -66,9 +66,16 @@ describe.skipIf(!PROVIDERS.includes('postgresql'))('update_mirrors across two pr
     await Promise.all([servers[0]?.ready(portA), servers[1]?.ready(portB)]);
     await until(
       async () => (await db.branch.findFirst({ where: { repo: { name: 'mir' }, name: 'main' } }))?.commitId === sha,
-      60_000,
+      // Two servers just started and a whole suite beside them: the sync can take a while on 2 shared cores.
+      120_000,
       'the mirror sync',
-    );
+    ).catch(async (err: Error) => {
+      // What the instances did meanwhile: the sync jobs (attempts, last error), the cron rows, both servers' output.
+      const jobs = await db.job.findMany({ where: { kind: 'repo.mirror-sync' } });
+      const cron = await db.cronTask.findUnique({ where: { name: 'update_mirrors' } });
+      const output = servers.map((s, i) => `--- instance ${i}:\n${s.output.join('').slice(-4000)}`).join('\n');
+      throw new Error(`${err.message}\njobs: ${JSON.stringify(jobs)}\ncron: ${JSON.stringify(cron)}\n${output}`);
+    });
     // Several more cron ticks on the instances (counted, not slept for: a loaded machine ticks late): nothing is due
     // any more.
     const ticks = async () => (await db.cronTask.findUniqueOrThrow({ where: { name: 'update_mirrors' } })).execTimes;
