@@ -25,6 +25,8 @@ export interface BoundStatement {
   run(): Database.RunResult;
   columns(): Database.ColumnDefinition[];
   raw(): { all(): unknown[] };
+  /** The same statement bound to other arguments (better-sqlite3's `prepare(sql).bind(args)`, as the adapter calls it). */
+  bind(args: Args): BoundStatement;
 }
 
 /** SQL that changes the schema (its statements' columns may then differ). */
@@ -47,6 +49,7 @@ function bound(entry: Entry, args: Args, onRun: () => void): BoundStatement {
     },
     columns: () => (entry.columns ??= stmt.columns()),
     raw: () => ({ all: () => stmt.raw(true).all(...args) }),
+    bind: (bindArgs: Args) => bound(entry, bindArgs, onRun),
   };
 }
 
@@ -77,13 +80,13 @@ function cacheStatements(db: Database.Database): void {
   (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
     const entry = cached(sql);
     const onRun = DDL.test(sql) ? forget : () => {};
-    return { ...bound(entry, [], onRun), bind: (args: Args) => bound(entry, args, onRun) };
+    return bound(entry, [], onRun);
   };
 }
 
 /** `sql` bound to `args` on a connection of CachedSqliteAdapterFactory: its cached statement, as the adapter runs it. */
 export function boundStatement(db: Database.Database, sql: string, args: Args): BoundStatement {
-  return (db.prepare(sql) as unknown as { bind(args: Args): BoundStatement }).bind(args);
+  return (db.prepare(sql) as unknown as BoundStatement).bind(args);
 }
 
 /** The better-sqlite3 adapter factory, its connections' statements prepared once; `onConnect` sees each connection. */

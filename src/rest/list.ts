@@ -43,7 +43,9 @@ export function defineList<Q extends z.ZodObject = z.ZodObject<Record<never, nev
     list: headers,
     success: { status: 200, schema, ...(nullable ? { nullable } : {}) },
     handler: async (input) => {
-      const listInput: ListInput<Q> = { ...input, body: undefined, query: input.query as ListQuery<Q>, page: listOptionsOf(input.query) };
+      // The route's input (made for this request; a GET has no body) with the page added in place, not copied
+      // (on Node 20 a spread copy with properties added costs microseconds: src/db/rowShape.ts).
+      const listInput = Object.assign(input, { page: listOptionsOf(input.query) }) as ListInput<Q>;
       const result = await load(listInput);
       return new Listed(convert(result, listInput), result.total, listInput.page);
     },

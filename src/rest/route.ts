@@ -186,15 +186,13 @@ export function registerRoutes(app: FastifyInstance, defs: readonly RouteDef[]):
         const query = def.query ? bind(def.query, req.query) : undefined;
         const body = def.body ? bind(def.body, req.body) : undefined;
         const upload = def.upload ? await readUpload(req) : undefined;
-        const extra = {
-          ...(def.textBody ? { text: typeof req.body === 'string' ? req.body : '' } : {}),
-          ...(def.rawParams ? { rawParams: rawParamsOf(req.url, def.path) } : {}),
-        };
+        // Built as one literal: on Node 20 a literal that starts with a spread costs microseconds (rowShape.ts).
+        const input: ApiInput<unknown, unknown> = { cx: req.cx, body, query, params, reply, upload: upload?.part };
+        if (def.textBody) input.text = typeof req.body === 'string' ? req.body : '';
+        if (def.rawParams) input.rawParams = rawParamsOf(req.url, def.path);
         let result: unknown;
         try {
-          result = await def.handler({ cx: req.cx, body, query, params, reply, upload: upload?.part, ...extra } as Parameters<
-            typeof def.handler
-          >[0]);
+          result = await def.handler(input as Parameters<typeof def.handler>[0]);
         } finally {
           await upload?.finish();
         }

@@ -48,7 +48,22 @@ export function createServiceContext(deps: AppDeps, viewer: Models.User | null, 
     actionsTask: auth.actionsTask,
     deployKeyId: auth.sshKey?.deploy ? auth.sshKey.id : undefined,
   };
-  return { ...deps, viewer, auth, loaders: createLoaders(deps.db, viewer, reach) };
+  // Each dependency named, not `{ ...deps, viewer, … }`: on Node 20 properties added after a spread cost ~5 µs
+  // per request here (src/db/rowShape.ts rowWith).
+  return {
+    db: deps.db,
+    config: deps.config,
+    notifier: deps.notifier,
+    loginThrottle: deps.loginThrottle,
+    jobs: deps.jobs,
+    live: deps.live,
+    tokenCache: deps.tokenCache,
+    oauthKeys: deps.oauthKeys,
+    repoLocks: deps.repoLocks,
+    viewer,
+    auth,
+    loaders: createLoaders(deps.db, viewer, reach),
+  };
 }
 
 /** A context for the operator's CLI: acts as the system (site-admin rights, no viewer). */

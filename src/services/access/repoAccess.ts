@@ -4,6 +4,7 @@ import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from 
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
 import { readRows } from '../../db/readPath.ts';
+import { rowWith } from '../../db/rowShape.ts';
 import { repoFactsOf, type RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { isSiteAdmin, requireViewer } from './guards.ts';
 import { requireNeed, requireWriteScopes, type ScopeNeed, type WriteNeed } from './writeGate.ts';
@@ -37,8 +38,7 @@ async function repoWithOwnerFacts(db: DbLike, owner: string, name: string): Prom
 export async function findRepoByName(db: DbLike, owner: string, name: string): Promise<Repository | null> {
   const row = await repoWithOwnerFacts(db, owner, name);
   if (!row) return null;
-  const { ownerType: _type, ownerVisibility: _visibility, ...repo } = row;
-  return repo;
+  return rowWith('Repository', row, {});
 }
 
 /** The viewer's permission on a repository (batched per request through the loader). */
@@ -60,7 +60,7 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
   }
   const row = await repoWithOwnerFacts(cx.db, owner, name);
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
-  const { ownerType: _type, ownerVisibility: _visibility, ...repo } = row;
+  const repo = rowWith('Repository', row, {});
   const units = await readRows<'RepoUnit', Pick<Models.RepoUnit, 'type'>>(
     cx.db,
     'RepoUnit',
@@ -68,7 +68,8 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
     [repo.id],
   );
   const facts = repoFactsOf(row, units);
-  return { ...(await withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo))), facts };
+  const access = await withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo));
+  return { repo: access.repo, perm: access.perm, facts };
 }
 
 const repoKey = (owner: string, name: string) => `${owner.toLowerCase()}/${name.toLowerCase()}`;

@@ -2,6 +2,7 @@ import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { isWorkInProgress } from './wip.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
+import { withEventIssue } from '../../notify/eventReads.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
@@ -73,9 +74,9 @@ export type Change = {
 };
 
 /** Emits what a change of `issue` by `actorId` amounts to: `issue.updated` (with its detail) and the change's own events. */
-export function emitChange(emit: (e: DomainEvent) => void, issue: Models.Issue, actorId: number, c: Change): void {
-  if (c.fields.length)
-    emit({
+export function emitChange(emit: (e: DomainEvent) => void, issue: Models.Issue, actorId: number, c: Change, current?: Models.Issue): void {
+  if (c.fields.length) {
+    const event: Extract<DomainEvent, { type: 'issue.updated' }> = {
       type: 'issue.updated',
       issueId: issue.id,
       repoId: issue.repoId,
@@ -84,7 +85,10 @@ export function emitChange(emit: (e: DomainEvent) => void, issue: Models.Issue, 
       fields: c.fields,
       ...(c.old ? { old: c.old } : {}),
       ...(c.assignees ? { assignees: c.assignees } : {}),
-    });
+    };
+    // The issue as the write left it, when the writer has it: the subscribers (mentions of an edited body) read it no more.
+    emit(current ? withEventIssue(event, current) : event);
+  }
   c.events.forEach(emit);
 }
 
@@ -285,8 +289,9 @@ export async function editIssue(
           labels.map((l) => l.labelId),
         );
       }
-      emitChange(emit, issue, viewer.id, c);
-      return plain ? (changed ?? issue) : issueRow(tx, issue.id);
+      const current = plain ? (changed ?? issue) : await issueRow(tx, issue.id);
+      emitChange(emit, issue, viewer.id, c, current);
+      return current;
     }),
   );
   return loadIssueView(cx.db, updated, [access.repo], [viewUserOf(viewer)]);
