@@ -234,7 +234,7 @@ export async function editIssue(
       if (title && title !== issue.title) {
         data.title = title;
         c.fields.push('title');
-        c.old = { ...c.old, title: issue.title };
+        (c.old ??= {}).title = issue.title;
         c.comments.push({ type: 'CHANGE_TITLE', posterId: viewer.id, issueId: issue.id, oldTitle: issue.title, newTitle: title });
         if (issue.isPull && isWorkInProgress(issue.title) && !isWorkInProgress(title))
           c.events.push({ type: 'pull.readyForReview', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id });
@@ -243,12 +243,12 @@ export async function editIssue(
         data.content = input.body;
         data.contentVersion = { increment: 1 };
         c.fields.push('body');
-        c.old = { ...c.old, body: issue.content };
+        (c.old ??= {}).body = issue.content;
       }
       if (input.ref !== undefined && input.ref !== issue.ref) {
         data.ref = input.ref;
         c.fields.push('ref');
-        c.old = { ...c.old, ref: issue.ref };
+        (c.old ??= {}).ref = issue.ref;
         c.comments.push({ type: 'CHANGE_ISSUE_REF', posterId: viewer.id, issueId: issue.id, oldRef: issue.ref, newRef: input.ref });
       }
       if (deadline !== undefined) {
