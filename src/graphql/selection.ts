@@ -14,7 +14,8 @@ const ISSUE_SCALARS = scalars(Models.Prisma.IssueScalarFieldEnum);
 export function withScalars(selection: Selection, all: Record<string, true>): Selection {
   if (selection === true) return true;
   if ('select' in selection && selection.select && typeof selection.select === 'object') {
-    return { select: { ...all, ...selection.select } };
+    // Object.assign, not `{ ...all, ...select }`: on Node 20 a literal that starts with a spread is slow (db/rowShape.ts).
+    return { select: Object.assign({}, all, selection.select) };
   }
   return selection;
 }

@@ -60,7 +60,7 @@ async function claimSqlite(db: Db, input: ClaimInput): Promise<ClaimedJob[]> {
 /** The claimed rows in id order, their integers as numbers (PostgreSQL's driver may give bigints). */
 function claimedRows(rows: readonly ClaimedRow[]): ClaimedJob[] {
   return rows
-    .map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts) }))
+    .map((r) => ({ id: Number(r.id), kind: r.kind, payload: r.payload, attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts) }))
     .sort((a, b) => a.id - b.id);
 }
 

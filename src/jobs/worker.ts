@@ -172,7 +172,14 @@ export class JobWorker {
         this.#held.delete(row.id);
         if (override === undefined) return this.#track(claimed);
         const text = JSON.stringify(kind.payload.parse(override));
-        return this.#track({ ...claimed, payload: text, unsaved: text });
+        return this.#track({
+          id: claimed.id,
+          kind: claimed.kind,
+          payload: text,
+          attempts: claimed.attempts,
+          maxAttempts: claimed.maxAttempts,
+          unsaved: text,
+        });
       },
       release: async () => {
         this.#held.delete(row.id);

@@ -159,6 +159,10 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(created!.content).toContain('read once');
     const mentioned = await t.request('GET', '/api/v1/notifications?all=true', { headers: basic('u0') });
     expect(mentioned.json<{ subject: { title: string } }[]>().map((n) => n.subject.title)).toContain('read once');
+    // Nor an edited body: the event carries the issue as the edit left it (test/notify/mentions.test.ts checks that
+    // a mention added by an edit is delivered).
+    const edited = await statements('PATCH', `${url}/1`, { body: 'hello @u0 again' }, 201);
+    expect(edited.filter((q) => /^SELECT "index", "title", "isPull", "content" FROM "Issue" WHERE/.test(q.trim()))).toHaveLength(0);
     // Nor the repository's facts (visibility, owner, units): the feed takes those the write's gate read; only the
     // notification job reads them again, in its own time.
     const factsReads = (queries: string[]) => queries.filter((q) => /^SELECT r\."id", r\."ownerId", r\."isPrivate"/.test(q.trim()));
