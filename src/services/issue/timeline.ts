@@ -106,8 +106,8 @@ async function loadTimelineViews(cx: ServiceContext, issue: IssueView, comments:
     const c = view.comment;
     const time = pick(timeById, c.timeId);
     const refIssue = visible(issueById.get(c.refIssueId ?? -1));
-    return {
-      ...view,
+    // The comment view is this function's own: extended in place (a spread copy is slow to extend on Node 20).
+    return Object.assign(view, {
       label: pick(labelById, c.labelId),
       milestone: pick(milestoneById, c.milestoneId),
       oldMilestone: pick(milestoneById, c.oldMilestoneId),
@@ -118,7 +118,7 @@ async function loadTimelineViews(cx: ServiceContext, issue: IssueView, comments:
       refIssue,
       refComment: refIssue || c.refRepoId === issue.issue.repoId ? pick(refCommentById, c.refCommentId) : null,
       dependentIssue: visible(issueById.get(c.dependentIssueId ?? -1)),
-    };
+    });
   });
 }
 
