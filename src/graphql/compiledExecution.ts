@@ -14,6 +14,9 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import type { GraphQLContext } from './context.ts';
+import { compileWithPlainLeaves, hasGuardedLeaves } from './plainLeaves.ts';
+import { readsEveryCategory } from './tokenReadScopes.ts';
 
 /*
  * Queries and mutations run as JavaScript compiled from their document (graphql-jit) instead of being interpreted
@@ -117,13 +120,22 @@ const compiled = new LRUCache<DocumentNode, Map<string, CompiledQuery | Executio
 /** How many documents have compiled operations kept. */
 export const compiledDocuments = (): number => compiled.size;
 
-/** The document's operation compiled (or the errors compiling it gave), once per document and operation name. */
+/**
+ * The document's operation compiled (or the errors compiling it gave), once per document, operation name and whether
+ * the request reads every token scope category (which decides the leaves compiled as property reads, plainLeaves.ts).
+ */
 function compile(args: ExecutionArgs): CompiledQuery | ExecutionResult {
   let byName = compiled.get(args.document);
   if (!byName) compiled.set(args.document, (byName = new Map()));
-  const name = args.operationName ?? '';
-  let entry = byName.get(name);
-  if (!entry) byName.set(name, (entry = compileQuery(args.schema, args.document, args.operationName ?? undefined)));
+  const readsEverything = !hasGuardedLeaves(args.schema) || readsEveryCategory(args.contextValue as GraphQLContext);
+  const key = `${readsEverything ? '' : 'scoped:'}${args.operationName ?? ''}`;
+  let entry = byName.get(key);
+  if (!entry) {
+    entry = compileWithPlainLeaves(args.schema, readsEverything, () =>
+      compileQuery(args.schema, args.document, args.operationName ?? undefined),
+    );
+    byName.set(key, entry);
+  }
   return entry;
 }
 

@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
 import { prepareForCompiledExecution } from './compiledExecution.ts';
+import { recordPlainLeaves } from './plainLeaves.ts';
 import { queryImplementsNode } from './queryNode.ts';
 import { enforceTokenReadScopes } from './tokenReadScopes.ts';
 import './types/user.ts';
@@ -68,7 +69,9 @@ import './types/search.ts';
 import './types/bodyHTML.ts';
 
 /** The executable schema (importing this file registers every type). */
-export const schema: GraphQLSchema = prepareForCompiledExecution(enforceTokenReadScopes(queryImplementsNode(builder.toSchema())));
+export const schema: GraphQLSchema = recordPlainLeaves(
+  prepareForCompiledExecution(enforceTokenReadScopes(queryImplementsNode(builder.toSchema()))),
+);
 
 /** The SDL as committed in schema.graphql: sorted, so diffs are stable. */
 export function printSortedSchema(): string {

@@ -1,5 +1,5 @@
 import { defaultFieldResolver, GraphQLError, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import { scopeAllows, type ScopeCategory } from '../auth/scope.ts';
+import { SCOPE_CATEGORIES, scopeAllows, type ScopeCategory } from '../auth/scope.ts';
 import type { GraphQLContext } from './context.ts';
 
 /**
@@ -10,7 +10,9 @@ import type { GraphQLContext } from './context.ts';
  * A type declares its category with `tokenReadScope(ref, category)` (or a function of the object, for types whose
  * category depends on the row), and `enforceTokenReadScopes` wraps the fields of the built schema. The wrapper is
  * one property test for a request that is not token-authenticated, where scope-auth's type scopes allocated two
- * closures and walked its request cache for every field (6% of the nested issue query, issue #17).
+ * closures and walked its request cache for every field (6% of the nested issue query, issue #17). For requests whose
+ * credentials read every category the guarded leaves compile as plain property reads (plainLeaves.ts): the guard
+ * could refuse them nothing.
  */
 
 type CategoryOf = ScopeCategory | ((parent: never) => ScopeCategory);
@@ -23,6 +25,20 @@ export function tokenReadScope<T>(ref: { name: string; $inferType?: T }, categor
 }
 
 const allowedByRequest = new WeakMap<GraphQLContext, Map<ScopeCategory, boolean>>();
+
+/** The guards installed, each with the resolver it guards. */
+const guarded = new WeakMap<object, unknown>();
+
+/** The resolver `resolve` guards when it is a token read scope's guard; undefined otherwise. */
+export function readGuardedResolver<R extends (...args: never[]) => unknown>(resolve: R | undefined): R | undefined {
+  return resolve && (guarded.get(resolve) as R | undefined);
+}
+
+/** Whether the request's credentials read objects of every category: no guard can refuse it a field. */
+export function readsEveryCategory(ctx: GraphQLContext): boolean {
+  const { auth } = ctx.cx;
+  return auth.method !== 'token' || !auth.scope || scopeAllows(auth.scope, SCOPE_CATEGORIES, 'read');
+}
 
 /** Whether the request's credentials may read objects of `category`. */
 function mayRead(ctx: GraphQLContext, category: ScopeCategory): boolean {
@@ -44,10 +60,12 @@ export function enforceTokenReadScopes(schema: GraphQLSchema): GraphQLSchema {
     const categoryOf = typeof category === 'function' ? (category as (parent: unknown) => ScopeCategory) : () => category;
     for (const field of Object.values(type.getFields())) {
       const resolve: GraphQLFieldResolver<unknown, GraphQLContext> = field.resolve ?? defaultFieldResolver;
-      field.resolve = (parent, args, ctx: GraphQLContext, info) => {
+      const guard: GraphQLFieldResolver<unknown, GraphQLContext> = (parent, args, ctx, info) => {
         if (!mayRead(ctx, categoryOf(parent))) throw new GraphQLError(message, { extensions: { code: 'FORBIDDEN' } });
         return resolve(parent, args, ctx, info);
       };
+      guarded.set(guard, resolve);
+      field.resolve = guard;
     }
   }
   return schema;

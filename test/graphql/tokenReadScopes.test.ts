@@ -71,6 +71,26 @@ describe.each(PROVIDERS)('GraphQL token read scopes (%s)', (provider) => {
     expect(ok.data?.repository?.issues.nodes[0]).toEqual({ title: 'labelled', labels: { nodes: [{ name: 'bug' }, { name: 'org-wide' }] } });
   });
 
+  // The leaves compile as property reads only for credentials that read everything (src/graphql/plainLeaves.ts):
+  // a document compiled for them first must still refuse a scoped token its guarded leaves.
+  it('a document first run by credentials that read everything still refuses a scoped token', async () => {
+    const document = `{ repository(owner: "scopeorg", name: "tracker") { issues(first: 5) { nodes { title number } } } }`;
+    const first = await gql<Result>(t, document, { headers: basic('scopeowner') });
+    expect(first.errors).toBeUndefined();
+    expect(first.data?.repository?.issues.nodes[0]?.title).toBe('labelled');
+    const token = await t.createToken('scopeowner', ['read:repository'], 'repo-only-after-session');
+    const refused = await gql<Result>(t, document, { headers: tokenAuth(token) });
+    expect(refused.errors?.map((e) => e.path)).toEqual([
+      ['repository', 'issues', 'nodes', 0, 'title'],
+      ['repository', 'issues', 'nodes', 0, 'number'],
+    ]);
+    expect(errorCodes(refused)).toEqual(['FORBIDDEN', 'FORBIDDEN']);
+    const all = await t.createToken('scopeowner', ['read:repository', 'read:issue', 'read:organization', 'read:user'], 'reads-all');
+    const allowed = await gql<Result>(t, document, { headers: tokenAuth(all) });
+    expect(allowed.errors).toBeUndefined();
+    expect(allowed.data).toEqual(first.data);
+  });
+
   it('sessions and basic auth are not limited by scopes', async () => {
     const res = await gql<Result>(t, query, { headers: basic('scopeowner') });
     expect(res.errors).toBeUndefined();
