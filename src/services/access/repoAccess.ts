@@ -27,11 +27,31 @@ export interface RepoAccess {
 
 type WithOwnerFacts = Repository & { ownerType: Models.UserType; ownerVisibility: Models.Visibility };
 
+const byOwnerAndName = `FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId" WHERE r."lowerName" = ? AND o."lowerName" = ?`;
+
 /** A repository by owner and name (case-insensitive, one statement on the read path), with its owner's facts. */
 async function repoWithOwnerFacts(db: DbLike, owner: string, name: string): Promise<WithOwnerFacts | undefined> {
-  const sql = `SELECT r.*, o."type" AS "ownerType", o."visibility" AS "ownerVisibility" FROM "Repository" r
-    JOIN "User" o ON o."id" = r."ownerId" WHERE r."lowerName" = ? AND o."lowerName" = ?`;
+  const sql = `SELECT r.*, o."type" AS "ownerType", o."visibility" AS "ownerVisibility" ${byOwnerAndName}`;
   return (await readRows<'Repository', WithOwnerFacts>(db, 'Repository', sql, [name.toLowerCase(), owner.toLowerCase()]))[0];
+}
+
+/**
+ * The same with the repository's enabled units as one text (`string_agg` is the same SQL in SQLite ≥ 3.44 and
+ * PostgreSQL; unit names hold no comma): the access facts of requireRepo in one statement instead of two, on every
+ * request that names a repository.
+ */
+async function repoWithAccessFacts(
+  db: DbLike,
+  owner: string,
+  name: string,
+): Promise<(WithOwnerFacts & { unitTypes: string | null }) | undefined> {
+  const sql = `SELECT r.*, o."type" AS "ownerType", o."visibility" AS "ownerVisibility",
+      (SELECT string_agg(CAST(u."type" AS TEXT), ',') FROM "RepoUnit" u WHERE u."repoId" = r."id") AS "unitTypes" ${byOwnerAndName}`;
+  const rows = await readRows<'Repository', WithOwnerFacts & { unitTypes: string | null }>(db, 'Repository', sql, [
+    name.toLowerCase(),
+    owner.toLowerCase(),
+  ]);
+  return rows[0];
 }
 
 /** Finds a repository by owner and name (case-insensitive) without permission checks. */
@@ -58,15 +78,10 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
     cx.loaders.pathRepo = null;
     if (handed.key === repoKey(owner, name)) return { repo: handed.repo, perm: handed.perm, facts: handed.facts };
   }
-  const row = await repoWithOwnerFacts(cx.db, owner, name);
+  const row = await repoWithAccessFacts(cx.db, owner, name);
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
   const repo = rowWith('Repository', row, {});
-  const units = await readRows<'RepoUnit', Pick<Models.RepoUnit, 'type'>>(
-    cx.db,
-    'RepoUnit',
-    'SELECT "type" FROM "RepoUnit" WHERE "repoId" = ?',
-    [repo.id],
-  );
+  const units = row.unitTypes ? row.unitTypes.split(',').map((type) => ({ type: type as Models.RepoUnitType })) : [];
   const facts = repoFactsOf(row, units);
   const access = await withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo));
   return { repo: access.repo, perm: access.perm, facts };
