@@ -4,7 +4,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { getNamedType, GraphQLError, type GraphQLOutputType } from 'graphql';
+import { getNamedType, GraphQLError, valueFromASTUntyped, type GraphQLOutputType, type ValueNode } from 'graphql';
 import { scopeAllows, type ScopeCategory } from '../auth/scope.ts';
 import { getDatamodel, type Db, type PrismaTypes } from '../db/client.ts';
 import { isSiteAdmin } from '../services/access/guards.ts';
@@ -133,63 +133,73 @@ function isConnection(type: GraphQLOutputType): boolean {
   return getNamedType(type).name.endsWith('Connection');
 }
 
+/**
+ * A scalar's `parseValue`, and the same for its literals in a document. graphql-js's default `parseLiteral` takes the
+ * variables as a second parameter, which graphql-jit does not support: it wrote "Scalar with variable inputs
+ * detected …" to stderr at every compile of a document with such a literal. No literal of these scalars holds a
+ * variable (they are strings on the wire), so the value is the literal's own, parsed by `parseValue` as before.
+ */
+function parsed<T>(parseValue: (v: unknown) => T): { parseValue: (v: unknown) => T; parseLiteral: (node: ValueNode) => T } {
+  return { parseValue, parseLiteral: (node) => parseValue(valueFromASTUntyped(node)) };
+}
+
 builder.scalarType('DateTime', {
   serialize: (v) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString()),
-  parseValue: (v) => {
+  ...parsed((v) => {
     const d = new Date(String(v));
     if (Number.isNaN(d.getTime())) throw new GraphQLError('DateTime must be an ISO-8601 string');
     return d;
-  },
+  }),
 });
 builder.scalarType('URI', {
   description: "An RFC 3986 URI (GitHub's URI scalar): a string on the wire.",
   serialize: (v) => String(v),
-  parseValue: (v) => {
+  ...parsed((v) => {
     if (typeof v !== 'string' || !URL.canParse(v)) throw new GraphQLError(`URI must be an absolute URI string, got ${JSON.stringify(v)}`);
     return v;
-  },
+  }),
 });
 builder.scalarType('GitObjectID', {
   description: "A git object id (GitHub's GitObjectID): 40 hex digits (SHA-1) or 64 (SHA-256).",
   serialize: (v) => String(v),
-  parseValue: (v) => {
+  ...parsed((v) => {
     if (typeof v !== 'string' || !/^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/.test(v)) {
       throw new GraphQLError(`GitObjectID must be a full hex object id (40 or 64 hex digits), got ${JSON.stringify(v)}`);
     }
     return v.toLowerCase();
-  },
+  }),
 });
 builder.scalarType('GitTimestamp', {
   description: "An ISO-8601 timestamp that keeps its git time zone offset (GitHub's GitTimestamp).",
   serialize: (v) => String(v),
-  parseValue: (v) => {
+  ...parsed((v) => {
     const d = typeof v === 'string' ? new Date(v) : null;
     if (!d || Number.isNaN(d.getTime())) throw new GraphQLError(`GitTimestamp must be an ISO-8601 string, got ${JSON.stringify(v)}`);
     return d;
-  },
+  }),
 });
 builder.scalarType('Base64String', {
   description: "Base64 (RFC 4648, padded) encoded bytes (GitHub's Base64String).",
   serialize: (v) => String(v),
-  parseValue: (v) => {
+  ...parsed((v) => {
     if (typeof v !== 'string' || v.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) {
       throw new GraphQLError('Base64String must be padded base64 (RFC 4648)');
     }
     return v;
-  },
+  }),
 });
 builder.scalarType('GitSSHRemote', {
   description: "Git SSH string (GitHub's GitSSHRemote): `git@host:owner/name.git` or `ssh://git@host:port/owner/name.git`.",
   serialize: (v) => String(v),
-  parseValue: (v) => {
+  ...parsed((v) => {
     if (typeof v !== 'string') throw new GraphQLError(`GitSSHRemote must be a string, got ${JSON.stringify(v)}`);
     return v;
-  },
+  }),
 });
 builder.scalarType('HTML', {
   description: "A string containing HTML code (GitHub's HTML): rendered markup, sanitized.",
   serialize: (v) => String(v),
-  parseValue: (v) => String(v),
+  ...parsed((v) => String(v)),
 });
 builder.queryType({
   fields: (t) => ({
