@@ -14,9 +14,9 @@ import { readGuardedResolver } from './tokenReadScopes.ts';
  *
  * Which leaves: the resolver left after every wrapper of the built schema must be Pothos's own exposure, untouched
  * (none, `defaultFieldResolver`, or the field's original `parent[name]`); a leaf any plugin or wrapper wrapped keeps
- * its resolver, so a wrapper added later is never skipped. The one wrapper recognised is the token read scope's
- * (tokenReadScopes.ts): its leaves compile inline only for requests whose credentials read every category, where it
- * could refuse nothing.
+ * its resolver, so a wrapper added later (or installed after the recording) is never skipped. The one wrapper
+ * recognised is the token read scope's (tokenReadScopes.ts): its leaves compile inline only for requests whose
+ * credentials read every category, where it could refuse nothing.
  */
 
 type Field = GraphQLField<unknown, unknown>;
@@ -25,13 +25,16 @@ interface PlainLeaf {
   field: Field;
   /** The field's name in the schema. */
   name: string;
+  /** Its resolver when recorded: a leaf wrapped since then keeps its resolver (the wrapper is never skipped). */
+  resolve: Field['resolve'];
   /** The parent's property the field exposes. */
   property: string;
   /** Behind the token read scope's guard: inline only when the request reads every category. */
   guarded: boolean;
 }
 
-const recorded = new WeakMap<GraphQLSchema, PlainLeaf[]>();
+/** A schema's plain leaves, and whether any is behind the guard (asked on every execution: kept, not recomputed). */
+const recorded = new WeakMap<GraphQLSchema, { leaves: PlainLeaf[]; guarded: boolean }>();
 
 /** The property `field` exposes when `resolve` is Pothos's exposure of it, untouched; undefined otherwise. */
 function exposedProperty(field: Field, resolve: Field['resolve']): string | undefined {
@@ -50,21 +53,21 @@ export function recordPlainLeaves(schema: GraphQLSchema): GraphQLSchema {
       if (!isLeafType(getNamedType(field.type))) continue;
       const property = exposedProperty(field, field.resolve);
       if (property) {
-        leaves.push({ field, name: field.name, property, guarded: false });
+        leaves.push({ field, name: field.name, resolve: field.resolve, property, guarded: false });
         continue;
       }
       const inner = readGuardedResolver(field.resolve);
       const behindGuard = inner && exposedProperty(field, inner);
-      if (behindGuard) leaves.push({ field, name: field.name, property: behindGuard, guarded: true });
+      if (behindGuard) leaves.push({ field, name: field.name, resolve: field.resolve, property: behindGuard, guarded: true });
     }
   }
-  recorded.set(schema, leaves);
+  recorded.set(schema, { leaves, guarded: leaves.some((l) => l.guarded) });
   return schema;
 }
 
 /** Whether some plain leaf of `schema` is behind the token read scope's guard (the compiled code depends on the credentials). */
 export function hasGuardedLeaves(schema: GraphQLSchema): boolean {
-  return recorded.get(schema)?.some((l) => l.guarded) ?? false;
+  return recorded.get(schema)?.guarded ?? false;
 }
 
 /**
@@ -72,22 +75,19 @@ export function hasGuardedLeaves(schema: GraphQLSchema): boolean {
  * else those no token read scope guards. The schema is as before when it returns or throws.
  */
 export function compileWithPlainLeaves<T>(schema: GraphQLSchema, readsEverything: boolean, compile: () => T): T {
-  const leaves = recorded.get(schema) ?? [];
   const changed: PlainLeaf[] = [];
-  const resolvers: Field['resolve'][] = [];
   try {
-    for (const leaf of leaves) {
-      if (leaf.guarded && !readsEverything) continue;
+    for (const leaf of recorded.get(schema)?.leaves ?? []) {
+      if ((leaf.guarded && !readsEverything) || leaf.field.resolve !== leaf.resolve) continue;
       changed.push(leaf);
-      resolvers.push(leaf.field.resolve);
       leaf.field.resolve = undefined;
       leaf.field.name = leaf.property;
     }
     return compile();
   } finally {
-    changed.forEach((leaf, i) => {
-      leaf.field.resolve = resolvers[i];
+    for (const leaf of changed) {
+      leaf.field.resolve = leaf.resolve;
       leaf.field.name = leaf.name;
-    });
+    }
   }
 }

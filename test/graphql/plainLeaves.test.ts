@@ -63,6 +63,18 @@ describe('plain leaves', () => {
     expect(hasGuardedLeaves(schema)).toBe(false);
   });
 
+  it('leaves alone a leaf wrapped after the recording', async () => {
+    const { schema } = buildSchema();
+    const body = fieldsOf(schema).body!;
+    const inner = body.resolve!;
+    const calls: string[] = [];
+    body.resolve = (...args) => (calls.push('body'), inner(...args));
+    const compiled = compileWithPlainLeaves(schema, true, () => compileQuery(schema, parse('{ row { body } }')));
+    if (!isCompiledQuery(compiled)) throw new Error(JSON.stringify(compiled));
+    expect(await compiled.query(undefined, {}, {})).toEqual({ data: { row: { body: 'the body' } } });
+    expect(calls).toEqual(['body']);
+  });
+
   it('puts the schema back when compiling throws', () => {
     const { schema } = buildSchema();
     const before = Object.values(fieldsOf(schema)).map((f) => [f.name, f.resolve]);
