@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeProviderSchemas } from '../../prisma/scripts/schemas.ts';
@@ -108,6 +109,26 @@ describe.each(providers)('migrations on %s', (provider) => {
     expect(await deployMigrations({ provider, url })).toEqual([]);
     expect(await migrationStatus({ provider, url })).toEqual({ applied: all, pending: [], failed: [], edited: [], unknown: [] });
   });
+
+  it.runIf(provider === 'sqlite')(
+    'migrates a new SQLite file in write-ahead-log mode (no sync per statement), all of it in the file when done',
+    async () => {
+      const url = await freshDatabase(provider);
+      const file = url.slice('file:'.length);
+      expect(await deployMigrations({ provider, url })).toEqual(await committedMigrations(provider));
+      // The engine's connection is closed: its last checkpoint moved the log into the database file and removed it.
+      await expect(access(`${file}-wal`)).rejects.toThrow();
+      const db = new Database(file, { readonly: true });
+      try {
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+        expect(db.prepare('SELECT COUNT(*) AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL').get()).toEqual({
+          n: (await committedMigrations(provider)).length,
+        });
+      } finally {
+        db.close();
+      }
+    },
+  );
 
   it('refuses a migration edited after it was applied', async () => {
     const url = await migratedDatabase(provider);
