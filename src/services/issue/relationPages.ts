@@ -104,25 +104,33 @@ export async function issueCommentPages(
 /** What reactions are on: issues themselves (not their comments), or comments. */
 export type ReactionsOf = 'issue' | 'comment';
 
+/** Each target's rows by the index that leads with it: (issueId, commentId, id) and (commentId, id). */
 const REACTION_WHERE: Record<ReactionsOf, string> = {
   issue: '"issueId" IN (?) AND "commentId" = 0',
   comment: '"commentId" IN (?)',
 };
 
-/** The reactions of the given types on many issues or comments, oldest first per subject (`ids` are theirs). */
-export function reactionRows(
+/**
+ * The reactions of the given types on many issues or comments, oldest first per subject (`ids` are theirs). The
+ * types are kept here, not in SQL: with `"type" IN (…)` in the statement, the planners may take the unique index
+ * that leads with the type, which for comments (no index led by `commentId` until 20261205141445) meant reading
+ * every reaction of each type in the table (SQLite), and on PostgreSQL it was still chosen over the new one. Rows of
+ * other types are rare (a type the site allowed once).
+ */
+export async function reactionRows(
   db: DbLike,
   target: ReactionsOf,
   ids: readonly number[],
   types: readonly string[],
 ): Promise<Models.Reaction[]> {
   const key = target === 'issue' ? '"issueId"' : '"commentId"';
-  return readRows(
+  const rows = await readRows(
     db,
     'Reaction',
-    `SELECT * FROM "Reaction" WHERE ${REACTION_WHERE[target]} AND "type" IN (?) ORDER BY ${key}, "createdAt", "id"`,
-    [ids, types],
+    `SELECT * FROM "Reaction" WHERE ${REACTION_WHERE[target]} ORDER BY ${key}, "createdAt", "id"`,
+    [ids],
   );
+  return rows.every((r) => types.includes(r.type)) ? rows : rows.filter((r) => types.includes(r.type));
 }
 
 /** The link tables an issue's relation counts come from, by relation name. */
