@@ -8,6 +8,7 @@ import {
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
+  type GraphQLField,
   type GraphQLFieldResolver,
   type GraphQLSchema,
 } from 'graphql';
@@ -32,7 +33,7 @@ import { readsEveryCategory } from './tokenReadScopes.ts';
  *    `path.prev`; plugin-prisma (through @pothos/selection-mapper) hangs what a relation preloaded on those
  *    objects, by identity. The compiled code builds every path afresh, so the relations below a preloaded one
  *    found nothing and loaded again, row by row. The wrapper swaps `info.path` for the request's one object per
- *    response path.
+ *    response path, for the fields whose resolvers can use it (usesSharedPath).
  *  - **No resolver after the deadline.** Yoga's executor checked the deadline's signal before each field
  *    (limits/useDeadline.ts); the wrapper checks it before each of these fields.
  * And before execution: **graphql-js's messages for variables** that do not coerce (executeCompiled).
@@ -91,19 +92,43 @@ function sharedPath(execution: Execution, path: Path): SharedPath {
   return below(path.prev ? sharedPath(execution, path.prev) : execution.root, path.key, path.typename, execution.root);
 }
 
-/** Wraps the resolvers of the fields that load (object, interface or union types; leaves with a `select`), once. */
+/**
+ * Whether a field's resolvers may look up or record plugin-prisma's mappings by its `info.path`: the fields
+ * plugin-prisma wraps (those with a `select`: relations, related connections, leaves like `bodyHTML`) and any field
+ * whose own resolver takes `info` (prismaField roots, resolvers that plan with `queryFromInfo`). A resolver declared
+ * without its fourth parameter cannot reach the path, and the other plugins' wrappers key what they keep by the
+ * path's text (scope-auth's granted scopes, dataloader's `byPath`), not by the object.
+ */
+function usesSharedPath(field: GraphQLField<unknown, unknown>): boolean {
+  if (field.extensions.pothosPrismaSelect) return true;
+  const own: unknown = field.extensions.pothosOriginalResolve;
+  if (typeof own === 'function') return own.length >= 4;
+  return field.resolve !== undefined && field.resolve !== defaultFieldResolver;
+}
+
+/**
+ * Wraps the resolvers of the fields that load (object, interface or union types; leaves with a `select`), once:
+ * each checks the deadline, and those that use the response path (usesSharedPath) get the request's shared one.
+ * The others (an author from the user loader, a connection's `nodes`, a reaction group's reactors: 452 of the 770
+ * object fields, and most calls of a nested query) skip building it.
+ */
 export function prepareForCompiledExecution(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
       if (isLeafType(getNamedType(field.type)) && !field.extensions.pothosPrismaSelect) continue;
       const resolve: GraphQLFieldResolver<unknown, object> = field.resolve ?? defaultFieldResolver;
-      field.resolve = (parent, args, context: object, info) => {
-        const execution = executionOf(context);
-        execution.signal?.throwIfAborted();
-        (info as { path: unknown }).path = sharedPath(execution, info.path);
-        return resolve(parent, args, context, info);
-      };
+      field.resolve = usesSharedPath(field)
+        ? (parent, args, context: object, info) => {
+            const execution = executionOf(context);
+            execution.signal?.throwIfAborted();
+            (info as { path: unknown }).path = sharedPath(execution, info.path);
+            return resolve(parent, args, context, info);
+          }
+        : (parent, args, context: object, info) => {
+            executions.get(context)?.signal?.throwIfAborted();
+            return resolve(parent, args, context, info);
+          };
     }
   }
   return schema;

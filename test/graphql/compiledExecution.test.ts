@@ -1,4 +1,4 @@
-import { GraphQLScalarType, type GraphQLResolveInfo } from 'graphql';
+import { GraphQLScalarType, type GraphQLObjectType, type GraphQLResolveInfo } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import {
@@ -74,6 +74,51 @@ describe('compiled execution', () => {
     // `items` was running at the deadline; once it returns, the fields below it must not start.
     await sleep(5 * DEADLINE);
     expect(started).toEqual(['items']);
+  });
+
+  it('builds the shared path only for fields whose own resolver takes info; every one checks the deadline', async () => {
+    const DEADLINE = 50;
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const paths: Record<string, Path[]> = { own: [], takesInfo: [], noInfo: [] };
+    const started: string[] = [];
+    const built = createSchema({
+      typeDefs: 'type Query { list: [Item!]! slow: [Item!]! } type Item { takesInfo: Child! noInfo: Child! } type Child { n: Int! }',
+      resolvers: {
+        Query: {
+          list: (_p: unknown, _a: unknown, _c: unknown, info: GraphQLResolveInfo) => (paths.own!.push(info.path), [1]),
+          slow: async () => (await sleep(3 * DEADLINE), [1]),
+        },
+        Item: {
+          takesInfo: (n: number, _a: unknown, _c: unknown, info: GraphQLResolveInfo) => (paths.takesInfo!.push(info.path), n),
+          noInfo: (n: number, _a: unknown, _c: unknown, info: GraphQLResolveInfo) => (
+            started.push('noInfo'),
+            paths.noInfo!.push(info.path),
+            n
+          ),
+        },
+        Child: { n: (n: number) => n },
+      },
+    });
+    // As Pothos records them: the resolver as written, before any plugin wrapped it.
+    const item = built.getType('Item') as GraphQLObjectType;
+    const fields = item.getFields();
+    fields.takesInfo!.extensions = { pothosOriginalResolve: (_p: unknown, _a: unknown, _c: unknown, _i: unknown) => null };
+    fields.noInfo!.extensions = { pothosOriginalResolve: (n: number) => n };
+    const schema = prepareForCompiledExecution(built);
+    const yoga = createYoga({ logging: false, plugins: [useCompiledExecution(), useDeadline(DEADLINE)], schema });
+    expect(await post(yoga, '{ list { takesInfo { n } noInfo { n } } }')).toEqual({
+      data: { list: [{ takesInfo: { n: 1 }, noInfo: { n: 1 } }] },
+    });
+    // list.0.takesInfo: its prev.prev is the object `list` resolved with; list.0.noInfo's is the compiled code's own.
+    expect(paths.takesInfo![0]!.prev!.prev).toBe(paths.own![0]);
+    expect(paths.noInfo![0]!.prev!.prev).not.toBe(paths.own![0]);
+    expect(paths.noInfo![0]!.prev!.prev).toEqual(expect.objectContaining({ key: 'list' }));
+
+    started.length = 0;
+    const late = await post(yoga, '{ slow { noInfo { n } } }');
+    expect(late.errors?.[0]?.message).toBe(`Request exceeded the deadline of ${DEADLINE} ms`);
+    await sleep(5 * DEADLINE);
+    expect(started).toEqual([]);
   });
 
   it('keeps the compiled operations of the last documents only', async () => {
