@@ -102,7 +102,7 @@ describe('compiled execution', () => {
     // As Pothos records them: the resolver as written, before any plugin wrapped it.
     const item = built.getType('Item') as GraphQLObjectType;
     const fields = item.getFields();
-    fields.takesInfo!.extensions = { pothosOriginalResolve: (_p: unknown, _a: unknown, _c: unknown, _i: unknown) => null };
+    fields.takesInfo!.extensions = { pothosOriginalResolve: (_p: unknown, _a: unknown, _c: unknown, info: unknown) => info };
     fields.noInfo!.extensions = { pothosOriginalResolve: (n: number) => n };
     const schema = prepareForCompiledExecution(built);
     const yoga = createYoga({ logging: false, plugins: [useCompiledExecution(), useDeadline(DEADLINE)], schema });
