@@ -1,0 +1,100 @@
+// The reactions of a page of comments (the graph's IssueComment.reactionGroups, one statement for all of them) on a
+// table of many reactions, on SQLite or PostgreSQL: the time of the statement `reactionRows` runs and its plan; then,
+// with the (commentId, id) index of migration 20261205141445 dropped, the statement as it was before that migration
+// (the allowed types in its WHERE), as a database without the index ran it. Seeds `reactions` rows over 20,000 issues
+// and 100,000 comment ids, and reads the reactions of `comments` of them.
+// Usage: npx tsx bench/reactionScale.ts [sqlite|postgresql=sqlite] [reactions=200000] [comments=500]
+//   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
+import './serverRuntime.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
+import { readRows } from '../src/db/readPath.ts';
+import { ALLOWED_REACTIONS } from '../src/services/issue/reaction.ts';
+import { reactionRows } from '../src/services/issue/relationPages.ts';
+import { createSystemContext } from '../src/services/context.ts';
+import * as userService from '../src/services/user/user.ts';
+import { providerArg, scratchDatabase } from './scratchDb.ts';
+
+const provider = providerArg(process.argv[2], 'sqlite');
+const reactions = Number(process.argv[3] ?? 200_000);
+const comments = Number(process.argv[4] ?? 500);
+const ISSUES = 20_000;
+const COMMENT_IDS = 100_000;
+const RUNS = 30;
+/** reactionRows' statement for comments before 20261205141445. */
+const OLD_STATEMENT = 'SELECT * FROM "Reaction" WHERE "commentId" IN (?) AND "type" IN (?) ORDER BY "commentId", "createdAt", "id"';
+
+const database = await scratchDatabase(provider, 'reactions');
+await deployMigrations({ provider, url: database.url });
+const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
+const app = await buildApp(config, {});
+const db = app.deps.db;
+try {
+  const owner = await userService.createUser(createSystemContext(app.deps), {
+    username: 'bench',
+    email: 'bench@example.com',
+    password: 'bench-password-1',
+    mustChangePassword: false,
+  });
+  const repo = await db.repository.create({ data: { ownerId: owner.id, ownerName: owner.name, name: 'r', lowerName: 'r' } });
+  // Rows made in SQL: issues 1..ISSUES, then reactions spread over them, two thirds on comments, no user (so the
+  // unique (type, issueId, commentId, userId) key never collides).
+  const series = (n: number) =>
+    provider === 'sqlite'
+      ? `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${n - 1}) SELECT i FROM s`
+      : `SELECT generate_series(0, ${n - 1}) AS i`;
+  const now = provider === 'sqlite' ? 'CURRENT_TIMESTAMP' : 'now()';
+  await db.$executeRawUnsafe(
+    `INSERT INTO "Issue" ("id", "repoId", "index", "posterId", "title", "createdAt", "updatedAt")
+     SELECT i + 1, ${repo.id}, i + 1, ${owner.id}, 'issue', ${now}, ${now} FROM (${series(ISSUES)}) s`,
+  );
+  const types = ALLOWED_REACTIONS.map((t) => `'${t}'`);
+  await db.$executeRawUnsafe(
+    `INSERT INTO "Reaction" ("type", "issueId", "commentId", "createdAt")
+     SELECT (CASE i % 8 ${types.map((t, k) => `WHEN ${k} THEN ${t}`).join(' ')} END), 1 + i % ${ISSUES},
+            CASE WHEN i % 3 = 0 THEN 0 ELSE 1 + i % ${COMMENT_IDS} END, ${now}
+     FROM (${series(reactions)}) s`,
+  );
+  if (provider === 'postgresql') await db.$executeRawUnsafe('ANALYZE "Reaction"');
+  const ids = Array.from({ length: comments }, (_, k) => 1 + ((k * 197) % COMMENT_IDS));
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const timed = async (run: () => Promise<unknown[]>) => {
+    const rows = (await run()).length;
+    const ms: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      await run();
+      ms.push(performance.now() - started);
+    }
+    return { p50: median(ms), rows };
+  };
+  const inList = ids.map(() => '?').join(', ');
+  const oldSql = OLD_STATEMENT.replace('"commentId" IN (?)', `"commentId" IN (${inList})`).replace(
+    '"type" IN (?)',
+    `"type" IN (${ALLOWED_REACTIONS.map(() => '?').join(', ')})`,
+  );
+  const numbered = (sql: string) => (provider === 'sqlite' ? sql : ((n) => sql.replace(/\?/g, () => `$${++n}`))(0));
+  const plan = async (sql: string, params: unknown[]) =>
+    provider === 'sqlite'
+      ? (await db.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${sql}`, ...params)).map((r) => r.detail).join(' | ')
+      : (await db.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${numbered(sql)}`, ...params))
+          .map((r) => r['QUERY PLAN'].trim())
+          .filter((l) => /Scan/.test(l))
+          .map((l) => l.replace(/^->\s*/, '').replace(/\s+\(cost.*$/, ''))
+          .join(' | ');
+
+  console.log(`${provider}: ${reactions} reactions, the reactions of ${comments} comments (p50 of ${RUNS})`);
+  const now1 = await timed(() => reactionRows(db, 'comment', ids, ALLOWED_REACTIONS));
+  const newSql = `SELECT * FROM "Reaction" WHERE "commentId" IN (${inList}) ORDER BY "commentId", "createdAt", "id"`;
+  console.log(`  reactionRows (index on commentId):        ${now1.p50.toFixed(2)} ms, ${now1.rows} rows; plan: ${await plan(newSql, ids)}`);
+  await db.$executeRawUnsafe('DROP INDEX "Reaction_commentId_id_idx"');
+  // On the read path, as reactionRows runs its statement.
+  const before = await timed(() => readRows(db, 'Reaction', OLD_STATEMENT, [ids, ALLOWED_REACTIONS]));
+  console.log(
+    `  before 20261205141445 (no index, types in SQL): ${before.p50.toFixed(2)} ms, ${before.rows} rows; plan: ${await plan(oldSql, [...ids, ...ALLOWED_REACTIONS])}`,
+  );
+} finally {
+  await app.close();
+  await database.drop();
+}
