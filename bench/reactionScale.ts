@@ -6,15 +6,11 @@
 // Usage: npx tsx bench/reactionScale.ts [sqlite|postgresql=sqlite] [reactions=200000] [comments=500]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
 import './serverRuntime.ts';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
 import { readRows } from '../src/db/readPath.ts';
 import { ALLOWED_REACTIONS } from '../src/services/issue/reaction.ts';
 import { reactionRows } from '../src/services/issue/relationPages.ts';
-import { createSystemContext } from '../src/services/context.ts';
-import * as userService from '../src/services/user/user.ts';
-import { providerArg, scratchDatabase } from './scratchDb.ts';
+import { providerArg } from './scratchDb.ts';
+import { withSeededRepo } from './seededRepo.ts';
 
 const provider = providerArg(process.argv[2], 'sqlite');
 const reactions = Number(process.argv[3] ?? 200_000);
@@ -25,36 +21,20 @@ const RUNS = 30;
 /** reactionRows' statement for comments before 20261205141445. */
 const OLD_STATEMENT = 'SELECT * FROM "Reaction" WHERE "commentId" IN (?) AND "type" IN (?) ORDER BY "commentId", "createdAt", "id"';
 
-const database = await scratchDatabase(provider, 'reactions');
-await deployMigrations({ provider, url: database.url });
-const config = loadConfig({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, SECRET_KEY: 'bench', ROOT_URL: 'http://127.0.0.1/' });
-const app = await buildApp(config, {});
-const db = app.deps.db;
-try {
-  const owner = await userService.createUser(createSystemContext(app.deps), {
-    username: 'bench',
-    email: 'bench@example.com',
-    password: 'bench-password-1',
-    mustChangePassword: false,
-  });
-  const repo = await db.repository.create({ data: { ownerId: owner.id, ownerName: owner.name, name: 'r', lowerName: 'r' } });
+await withSeededRepo(provider, 'reactions', async ({ app, owner, repo, series, now }) => {
+  const db = app.deps.db;
   // Rows made in SQL: issues 1..ISSUES, then reactions spread over them, two thirds on comments, no user (so the
   // unique (type, issueId, commentId, userId) key never collides).
-  const series = (n: number) =>
-    provider === 'sqlite'
-      ? `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${n - 1}) SELECT i FROM s`
-      : `SELECT generate_series(0, ${n - 1}) AS i`;
-  const now = provider === 'sqlite' ? 'CURRENT_TIMESTAMP' : 'now()';
   await db.$executeRawUnsafe(
     `INSERT INTO "Issue" ("id", "repoId", "index", "posterId", "title", "createdAt", "updatedAt")
-     SELECT i + 1, ${repo.id}, i + 1, ${owner.id}, 'issue', ${now}, ${now} FROM (${series(ISSUES)}) s`,
+     SELECT i + 1, ${repo.id}, i + 1, ${owner.id}, 'issue', ${now}, ${now} FROM (${series(0, ISSUES - 1)}) s`,
   );
   const types = ALLOWED_REACTIONS.map((t) => `'${t}'`);
   await db.$executeRawUnsafe(
     `INSERT INTO "Reaction" ("type", "issueId", "commentId", "createdAt")
      SELECT (CASE i % 8 ${types.map((t, k) => `WHEN ${k} THEN ${t}`).join(' ')} END), 1 + i % ${ISSUES},
             CASE WHEN i % 3 = 0 THEN 0 ELSE 1 + i % ${COMMENT_IDS} END, ${now}
-     FROM (${series(reactions)}) s`,
+     FROM (${series(0, reactions - 1)}) s`,
   );
   if (provider === 'postgresql') await db.$executeRawUnsafe('ANALYZE "Reaction"');
   const ids = Array.from({ length: comments }, (_, k) => 1 + ((k * 197) % COMMENT_IDS));
@@ -94,7 +74,4 @@ try {
   console.log(
     `  before 20261205141445 (no index, types in SQL): ${before.p50.toFixed(2)} ms, ${before.rows} rows; plan: ${await plan(oldSql, [...ids, ...ALLOWED_REACTIONS])}`,
   );
-} finally {
-  await app.close();
-  await database.drop();
-}
+});

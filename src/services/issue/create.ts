@@ -1,5 +1,5 @@
 import type { DbTx, Models } from '../../db/client.ts';
-import { refreshLabelCounters } from '../../db/labelCounters.ts';
+import { shiftLabelCounters } from '../../db/labelCounters.ts';
 import { PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { repoPermissionLoader, type RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { usersRepoPermissions } from '../../loaders/usersRepoPermission.ts';
@@ -283,7 +283,7 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
       if (closed) comments.push({ type: 'CLOSE', posterId: viewer.id, issueId: row.id });
       if (comments.length) await insertRows(tx, 'Comment', comments);
       await refreshMilestone(tx, row.milestoneId);
-      await refreshLabelCounters(tx, labelIds);
+      await shiftLabelCounters(tx, labelIds, { issues: 1, closed: closed ? 1 : 0 });
       if (usage) await setIssueProjects(tx, row, input.projects ?? [], usage, viewer.id);
       emit(issueCreatedEvent(row, viewer.id, access.facts));
       if (closed) emit({ type: 'issue.closed', issueId: row.id, repoId: repo.id, index, actorId: viewer.id });

@@ -1,4 +1,4 @@
-import { refreshLabelCounters } from '../../db/labelCounters.ts';
+import { shiftLabelCounters } from '../../db/labelCounters.ts';
 import { PermissionDeniedError } from '../../errors.ts';
 import { deleteHiddenRef } from '../repo/moveRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -60,9 +60,10 @@ export async function deleteIssue(cx: ServiceContext, ref: RepoRef, index: numbe
           : { numIssues: one, ...(issue.isClosed ? { numClosedIssues: one } : {}) },
       });
       await refreshMilestone(tx, issue.milestoneId);
-      await refreshLabelCounters(
+      await shiftLabelCounters(
         tx,
         labels.map((l) => l.labelId),
+        { issues: -1, closed: issue.isClosed ? -1 : 0 },
       );
       emit({
         type: 'issue.deleted',

@@ -1,4 +1,4 @@
-import { refreshLabelCounters } from '../../db/labelCounters.ts';
+import { shiftLabelCounters } from '../../db/labelCounters.ts';
 import { isWorkInProgress } from './wip.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
@@ -123,7 +123,9 @@ async function replaceLabels(tx: DbTx, issue: Models.Issue, labelIds: readonly n
     );
   for (const labelId of removed) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '' });
   for (const labelId of added) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '1' });
-  await refreshLabelCounters(tx, [...removed, ...added]);
+  // By the state the issue had before this edit: a state change in the same edit shifts the labels it ends with.
+  await shiftLabelCounters(tx, added, { issues: 1, closed: issue.isClosed ? 1 : 0 });
+  await shiftLabelCounters(tx, removed, { issues: -1, closed: issue.isClosed ? -1 : 0 });
   c.fields.push('labels');
 }
 
@@ -284,9 +286,10 @@ export async function editIssue(
       }
       if (c.fields.includes('state')) {
         const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
-        await refreshLabelCounters(
+        await shiftLabelCounters(
           tx,
           labels.map((l) => l.labelId),
+          { issues: 0, closed: issue.isClosed ? -1 : 1 },
         );
       }
       const current = plain ? (changed ?? issue) : await issueRow(tx, issue.id);
@@ -335,9 +338,10 @@ export async function setIssueStateBySystem(
       await insertRows(tx, 'Comment', c.comments);
       await refreshMilestone(tx, issue.milestoneId);
       const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
-      await refreshLabelCounters(
+      await shiftLabelCounters(
         tx,
         labels.map((l) => l.labelId),
+        { issues: 0, closed: close ? 1 : -1 },
       );
       emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId, fields: c.fields });
       c.events.forEach(emit);

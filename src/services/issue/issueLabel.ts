@@ -1,5 +1,5 @@
 import type { DbLike, DbTx, Models } from '../../db/client.ts';
-import { refreshLabelCounters } from '../../db/labelCounters.ts';
+import { shiftLabelCounters } from '../../db/labelCounters.ts';
 import { InvalidArgumentError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
@@ -73,24 +73,35 @@ async function applyLabels(cx: ServiceContext, issue: Models.Issue, next: (curre
   const viewer = requireViewer(cx);
   await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const current = await readRows<'Label', Label>(
+      // The issue's state as this transaction sees it (a row even without labels), for the labels' closed counters.
+      const rows = await readRows<'Label', Label & { issueClosed: unknown }>(
         tx,
         'Label',
-        'SELECT l."id", l."name", l."exclusive" FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId" WHERE il."issueId" = ?',
+        `SELECT i."isClosed" AS "issueClosed", l."id", l."name", l."exclusive" FROM "Issue" i
+         LEFT JOIN "IssueLabel" il ON il."issueId" = i."id" LEFT JOIN "Label" l ON l."id" = il."labelId" WHERE i."id" = ?`,
         [issue.id],
       );
+      const isClosed = rows.some((r) => r.issueClosed === true || r.issueClosed === 1);
+      const current = rows.filter((r) => r.id !== null);
       const want = new Set(next(current).map((l) => l.id));
       const have = new Set(current.map((l) => l.id));
       const removed = [...have].filter((id) => !want.has(id));
       const added = [...want].filter((id) => !have.has(id));
       if (!removed.length && !added.length) return;
-      await writeChanges(tx, issue.id, viewer.id, added, removed);
+      await writeChanges(tx, issue.id, viewer.id, added, removed, isClosed);
       emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id, fields: ['labels'] });
     }),
   );
 }
 
-async function writeChanges(tx: DbTx, issueId: number, actorId: number, added: number[], removed: number[]): Promise<void> {
+async function writeChanges(
+  tx: DbTx,
+  issueId: number,
+  actorId: number,
+  added: number[],
+  removed: number[],
+  isClosed: boolean,
+): Promise<void> {
   if (removed.length) await tx.issueLabel.deleteMany({ where: { issueId, labelId: { in: removed } } });
   if (added.length)
     await insertRows(
@@ -102,7 +113,8 @@ async function writeChanges(tx: DbTx, issueId: number, actorId: number, added: n
     ...removed.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '' })),
     ...added.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })),
   ]);
-  await refreshLabelCounters(tx, [...removed, ...added]);
+  await shiftLabelCounters(tx, added, { issues: 1, closed: isClosed ? 1 : 0 });
+  await shiftLabelCounters(tx, removed, { issues: -1, closed: isClosed ? -1 : 0 });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { refreshLabelCounters } from '../../db/labelCounters.ts';
+import { shiftLabelCounters } from '../../db/labelCounters.ts';
 import { randomBytes } from 'node:crypto';
 import type { Models } from '../../db/client.ts';
 import { AlreadyExistsError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
@@ -224,7 +224,7 @@ export async function createPullRequest(cx: ServiceContext, ref: RepoRef, input:
         comments.push({ type: 'PULL_PUSH', posterId: viewer.id, issueId: row.id, content: pushContent });
         await insertRows(tx, 'Comment', comments);
         await refreshMilestone(tx, row.milestoneId);
-        await refreshLabelCounters(tx, labelIds);
+        await shiftLabelCounters(tx, labelIds, { issues: 1, closed: row.isClosed ? 1 : 0 });
         // Written last: a rollback gives the number back, and the next pull request overwrites the ref.
         await setHiddenRef(baseGitDir, pullHeadRef(index), headSide.sha);
         emit(issueCreatedEvent(row, viewer.id, access.facts));

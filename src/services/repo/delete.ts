@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { PermissionDeniedError } from '../../errors.ts';
 import { deleteRepository } from '../../git/deleteRepository.ts';
 import { requireRepo, requireRepoWrite } from '../access/repoAccess.ts';
@@ -51,7 +52,17 @@ export async function removeRepository(cx: ServiceContext, repo: Models.Reposito
       where: { stars: { some: { repoId: repo.id } }, numStars: { gt: 0 } },
       data: { numStars: { decrement: 1 } },
     });
+    // Its organization's labels lose the issues that go with it.
+    const orgLabels = await tx.issueLabel.findMany({
+      where: { issue: { repoId: repo.id }, label: { orgId: { not: null } } },
+      select: { labelId: true },
+      distinct: ['labelId'],
+    });
     await tx.repository.delete({ where: { id: repo.id } });
+    await refreshLabelCounters(
+      tx,
+      orgLabels.map((l) => l.labelId),
+    );
     await tx.user.updateMany({ where: { id: repo.ownerId, numRepos: { gt: 0 } }, data: { numRepos: { decrement: 1 } } });
     emit({ type: 'repo.deleted', repoId: repo.id, ownerId: repo.ownerId, name: repo.name, actorId });
   });

@@ -3,6 +3,7 @@
 // bare repository to the new owner's directory, leaves a redirect for the old owner/name and fixes teams,
 // collaborators and counters in one transaction.
 import type { DbLike, Models } from '../../db/client.ts';
+import { refreshLabelCounters } from '../../db/labelCounters.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { requireRepo, requireRepoWrite, type RepoRef } from '../access/repoAccess.ts';
@@ -83,7 +84,13 @@ async function transferOwnership(
         await tx.teamRepo.deleteMany({ where: { repoId: repo.id } });
       }
       if (oldOwner.type === 'ORGANIZATION') {
-        await tx.issueLabel.deleteMany({ where: { issue: { repoId: repo.id }, label: { orgId: oldOwner.id } } });
+        const links = { issue: { repoId: repo.id }, label: { orgId: oldOwner.id } };
+        const used = await tx.issueLabel.findMany({ where: links, select: { labelId: true }, distinct: ['labelId'] });
+        await tx.issueLabel.deleteMany({ where: links });
+        await refreshLabelCounters(
+          tx,
+          used.map((l) => l.labelId),
+        );
       }
       if (newOwner.type === 'ORGANIZATION') {
         const teams = await tx.team.findMany({

@@ -5,6 +5,7 @@ import { basic, startTestApp, tokenAuth, type TestApp } from '../../helpers/app.
 import { PROVIDERS } from '../../helpers/db.ts';
 import { addCollaborator, blockUser, editRepo } from '../../helpers/fixtures.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
+import { expectExactLabelCounters } from '../../helpers/labelCounters.ts';
 import { createOrgAs } from '../../helpers/org.ts';
 
 const as = (viewer: string): Record<string, string> => (viewer === 'anon' ? {} : basic(viewer));
@@ -41,18 +42,7 @@ describe.each(PROVIDERS)('REST issue labels (%s)', (provider) => {
     expect(res.statusCode, res.body).toBe(201);
     return t.db.repository.findUniqueOrThrow({ where: { id: res.json().id as number } });
   }
-  /** Every label's counters equal what issue_label says. */
-  async function expectExactCounters(): Promise<void> {
-    for (const l of await t.db.label.findMany()) {
-      const numIssues = await t.db.issueLabel.count({ where: { labelId: l.id } });
-      const numClosedIssues = await t.db.issueLabel.count({ where: { labelId: l.id, issue: { isClosed: true } } });
-      expect({ name: l.name, numIssues: l.numIssues, numClosedIssues: l.numClosedIssues }).toEqual({
-        name: l.name,
-        numIssues,
-        numClosedIssues,
-      });
-    }
-  }
+  const expectExactCounters = () => expectExactLabelCounters(t);
   const labelComments = (issueId: number) =>
     t.db.comment.findMany({ where: { issueId, type: 'LABEL' }, orderBy: { id: 'asc' }, select: { labelId: true, content: true } });
 
