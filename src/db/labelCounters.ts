@@ -45,3 +45,13 @@ export async function refreshLabelCounters(db: DbLike, labelIds: readonly number
     WHERE "id" IN (${Prisma.join(ids)})`,
   );
 }
+
+/**
+ * The counters of `labelIds` after their links to one issue were deleted, `deleted` rows in all: shifted when every
+ * link was there to delete; recounted when fewer were (a concurrent transaction on PostgreSQL removed some first,
+ * and which ones the count does not say).
+ */
+export async function unlinkedFromIssue(db: DbLike, labelIds: readonly number[], deleted: number, isClosed: boolean): Promise<void> {
+  if (deleted === new Set(labelIds).size) await shiftLabelCounters(db, labelIds, { issues: -1, closed: isClosed ? -1 : 0 });
+  else await refreshLabelCounters(db, labelIds);
+}

@@ -1,4 +1,4 @@
-import { shiftLabelCounters } from '../../db/labelCounters.ts';
+import { shiftLabelCounters, unlinkedFromIssue } from '../../db/labelCounters.ts';
 import { isWorkInProgress } from './wip.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
@@ -114,7 +114,9 @@ async function replaceLabels(tx: DbTx, issue: Models.Issue, labelIds: readonly n
   const removed = [...have].filter((id) => !want.has(id));
   const added = [...want].filter((id) => !have.has(id));
   if (!removed.length && !added.length) return;
-  if (removed.length) await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId: { in: removed } } });
+  const { count: unlinked } = removed.length
+    ? await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId: { in: removed } } })
+    : { count: 0 };
   if (added.length)
     await insertRows(
       tx,
@@ -125,7 +127,7 @@ async function replaceLabels(tx: DbTx, issue: Models.Issue, labelIds: readonly n
   for (const labelId of added) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '1' });
   // By the state the issue had before this edit: a state change in the same edit shifts the labels it ends with.
   await shiftLabelCounters(tx, added, { issues: 1, closed: issue.isClosed ? 1 : 0 });
-  await shiftLabelCounters(tx, removed, { issues: -1, closed: issue.isClosed ? -1 : 0 });
+  await unlinkedFromIssue(tx, removed, unlinked, issue.isClosed);
   c.fields.push('labels');
 }
 

@@ -1,5 +1,5 @@
 import type { DbLike, DbTx, Models } from '../../db/client.ts';
-import { shiftLabelCounters } from '../../db/labelCounters.ts';
+import { shiftLabelCounters, unlinkedFromIssue } from '../../db/labelCounters.ts';
 import { InvalidArgumentError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
@@ -102,7 +102,9 @@ async function writeChanges(
   removed: number[],
   isClosed: boolean,
 ): Promise<void> {
-  if (removed.length) await tx.issueLabel.deleteMany({ where: { issueId, labelId: { in: removed } } });
+  const { count: unlinked } = removed.length
+    ? await tx.issueLabel.deleteMany({ where: { issueId, labelId: { in: removed } } })
+    : { count: 0 };
   if (added.length)
     await insertRows(
       tx,
@@ -114,7 +116,7 @@ async function writeChanges(
     ...added.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })),
   ]);
   await shiftLabelCounters(tx, added, { issues: 1, closed: isClosed ? 1 : 0 });
-  await shiftLabelCounters(tx, removed, { issues: -1, closed: isClosed ? -1 : 0 });
+  await unlinkedFromIssue(tx, removed, unlinked, isClosed);
 }
 
 /**
