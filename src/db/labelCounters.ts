@@ -47,11 +47,29 @@ export async function refreshLabelCounters(db: DbLike, labelIds: readonly number
 }
 
 /**
- * The counters of `labelIds` after their links to one issue were deleted, `deleted` rows in all: shifted when every
- * link was there to delete; recounted when fewer were (a concurrent transaction on PostgreSQL removed some first,
- * and which ones the count does not say).
+ * The counters of the labels linked to one issue (`added`) and unlinked from it (`removed`, `deleted` rows deleted
+ * in all), in one statement: +1/-1 issues, and closed ones too when the issue is closed. When fewer links were
+ * deleted than asked (a concurrent transaction on PostgreSQL removed some first, and which ones the count does not
+ * say), the removed labels are recounted instead.
  */
-export async function unlinkedFromIssue(db: DbLike, labelIds: readonly number[], deleted: number, isClosed: boolean): Promise<void> {
-  if (deleted === new Set(labelIds).size) await shiftLabelCounters(db, labelIds, { issues: -1, closed: isClosed ? -1 : 0 });
-  else await refreshLabelCounters(db, labelIds);
+export async function relinkedToIssue(
+  db: DbLike,
+  change: { added: readonly number[]; removed: readonly number[]; deleted: number; isClosed: boolean },
+): Promise<void> {
+  const added = [...new Set(change.added)];
+  const removed = [...new Set(change.removed)];
+  const closed = change.isClosed ? 1 : 0;
+  if (removed.length && change.deleted !== removed.length) {
+    await shiftLabelCounters(db, added, { issues: 1, closed });
+    await refreshLabelCounters(db, removed);
+    return;
+  }
+  if (!removed.length) return shiftLabelCounters(db, added, { issues: 1, closed });
+  if (!added.length) return shiftLabelCounters(db, removed, { issues: -1, closed: change.isClosed ? -1 : 0 });
+  const sign = Prisma.sql`(CASE WHEN "id" IN (${Prisma.join(added)}) THEN 1 ELSE -1 END)`;
+  await executeSql(
+    db,
+    Prisma.sql`UPDATE "Label" SET "numIssues" = "numIssues" + ${sign}, "numClosedIssues" = "numClosedIssues" + ${closed} * ${sign},
+    "updatedAt" = ${new Date()} WHERE "id" IN (${Prisma.join([...added, ...removed])})`,
+  );
 }

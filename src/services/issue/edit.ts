@@ -1,4 +1,4 @@
-import { shiftLabelCounters, unlinkedFromIssue } from '../../db/labelCounters.ts';
+import { relinkedToIssue, shiftLabelCounters } from '../../db/labelCounters.ts';
 import { isWorkInProgress } from './wip.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
@@ -126,8 +126,7 @@ async function replaceLabels(tx: DbTx, issue: Models.Issue, labelIds: readonly n
   for (const labelId of removed) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '' });
   for (const labelId of added) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '1' });
   // By the state the issue had before this edit: a state change in the same edit shifts the labels it ends with.
-  await shiftLabelCounters(tx, added, { issues: 1, closed: issue.isClosed ? 1 : 0 });
-  await unlinkedFromIssue(tx, removed, unlinked, issue.isClosed);
+  await relinkedToIssue(tx, { added, removed, deleted: unlinked, isClosed: issue.isClosed });
   c.fields.push('labels');
 }
 

@@ -1,5 +1,5 @@
 import type { DbLike, DbTx, Models } from '../../db/client.ts';
-import { shiftLabelCounters, unlinkedFromIssue } from '../../db/labelCounters.ts';
+import { relinkedToIssue } from '../../db/labelCounters.ts';
 import { InvalidArgumentError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
@@ -115,8 +115,7 @@ async function writeChanges(
     ...removed.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '' })),
     ...added.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })),
   ]);
-  await shiftLabelCounters(tx, added, { issues: 1, closed: isClosed ? 1 : 0 });
-  await unlinkedFromIssue(tx, removed, unlinked, isClosed);
+  await relinkedToIssue(tx, { added, removed, deleted: unlinked, isClosed });
 }
 
 /**

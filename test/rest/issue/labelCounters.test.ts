@@ -52,7 +52,10 @@ describe.each(PROVIDERS)('label counters (%s)', (provider) => {
 
     await call('DELETE', `/api/v1/repos/owner/r/issues/2/labels/${labelIds.bug}`, undefined, 204);
     expect(await counters('bug')).toEqual({ numIssues: 1, numClosedIssues: 0 });
+    // Two labels removed and one added: one statement for the three.
+    t.queries.length = 0;
     await call('PUT', '/api/v1/repos/owner/r/issues/1/labels', { labels: [labelIds.docs] });
+    expect(t.queries.filter((q) => /UPDATE "Label"/.test(q))).toHaveLength(1);
     await expectExact();
   });
 
