@@ -1,4 +1,4 @@
-import { relinkedToIssue, shiftLabelCounters } from '../../db/labelCounters.ts';
+import { relinkedToIssue, shiftClosedCountersOfIssue } from '../../db/labelCounters.ts';
 import { isWorkInProgress } from './wip.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
@@ -285,14 +285,7 @@ export async function editIssue(
         await refreshMilestone(tx, issue.milestoneId);
         if (milestoneId !== undefined && milestoneId !== issue.milestoneId) await refreshMilestone(tx, milestoneId);
       }
-      if (c.fields.includes('state')) {
-        const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
-        await shiftLabelCounters(
-          tx,
-          labels.map((l) => l.labelId),
-          { issues: 0, closed: issue.isClosed ? -1 : 1 },
-        );
-      }
+      if (c.fields.includes('state')) await shiftClosedCountersOfIssue(tx, issue.id, !issue.isClosed);
       const current = plain ? (changed ?? issue) : await issueRow(tx, issue.id);
       emitChange(emit, issue, viewer.id, c, current);
       return current;
@@ -338,12 +331,7 @@ export async function setIssueStateBySystem(
       if (!c.fields.length) return;
       await insertRows(tx, 'Comment', c.comments);
       await refreshMilestone(tx, issue.milestoneId);
-      const labels = await tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } });
-      await shiftLabelCounters(
-        tx,
-        labels.map((l) => l.labelId),
-        { issues: 0, closed: close ? 1 : -1 },
-      );
+      await shiftClosedCountersOfIssue(tx, issue.id, close);
       emit({ type: 'issue.updated', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId, fields: c.fields });
       c.events.forEach(emit);
     }),

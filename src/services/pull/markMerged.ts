@@ -1,5 +1,5 @@
 import type { Models } from '../../db/client.ts';
-import { shiftLabelCounters } from '../../db/labelCounters.ts';
+import { shiftClosedCountersOfIssue } from '../../db/labelCounters.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { refreshMilestone } from '../issue/create.ts';
 import { withRetry } from '../dbErrors.ts';
@@ -50,12 +50,7 @@ export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: 
         await tx.repository.update({ where: { id: rows.issue.repoId }, data: { numClosedPulls: { increment: 1 } } });
         await tx.comment.create({ data: { type: 'MERGE_PULL', posterId: facts.mergerId, issueId: rows.issue.id } });
         await refreshMilestone(tx, rows.issue.milestoneId);
-        const labels = await tx.issueLabel.findMany({ where: { issueId: rows.issue.id }, select: { labelId: true } });
-        await shiftLabelCounters(
-          tx,
-          labels.map((l) => l.labelId),
-          { issues: 0, closed: 1 },
-        );
+        await shiftClosedCountersOfIssue(tx, rows.issue.id, true);
       }
       emit({
         type: 'pull.merged',
