@@ -1,7 +1,7 @@
 // Where a write's time goes (issue #35 item 3), on SQLite or PostgreSQL: `n` sequential REST writes of one kind against the
 // in-process server under the inspector's CPU profiler, after 100 warm ones. Prints the mean time per write, each
 // statement's mean time per write (the app's query events: Prisma's, the read path's and the raw statements run on
-// the connection), COMMIT's p50/p90/max, and the CPU time per write by package or source directory (self time).
+// the connection), COMMIT's mean, p50/p90/p99/max and how many took 5 ms or more (a checkpoint on the server's thread), and the CPU time per write by package or source directory (self time).
 // The profile is written for Chrome's DevTools. The client (fetch) runs in the same process: its share shows as
 // undici and web streams. The job worker is not started (as in bench/writes.ts): jobs are not part of the figures.
 // Usage: npx tsx bench/writeProfile.ts [comment|issue|edit=comment] [n=800] [profile=/tmp/write.cpuprofile] [sqlite|postgresql=sqlite]
@@ -71,7 +71,11 @@ try {
   statements.print(n, 'write');
   commits.sort((a, b) => a - b);
   const at = (q: number) => (1000 * (commits[Math.min(commits.length - 1, Math.floor(q * commits.length))] ?? 0)).toFixed(0);
-  console.log(`\nCOMMIT: p50 ${at(0.5)} µs, p90 ${at(0.9)} µs, max ${at(1)} µs (${commits.length})`);
+  const mean = (1000 * commits.reduce((a, b) => a + b, 0)) / Math.max(1, commits.length);
+  const slow = commits.filter((ms) => ms >= 5).length;
+  console.log(
+    `\nCOMMIT: mean ${mean.toFixed(0)} µs, p50 ${at(0.5)} µs, p90 ${at(0.9)} µs, p99 ${at(0.99)} µs, max ${at(1)} µs, ${slow} of ${commits.length} ≥ 5 ms`,
+  );
   printSelfTime(profile, n, 'write', { top: 25, depth: 2 });
 } finally {
   await app.close();

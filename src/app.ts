@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createDb, prepareDb, type Db, type QueryEvent } from './db/client.ts';
+import { startWalCheckpointer } from './db/walCheckpointer.ts';
 import { RepoLocks } from './db/repoLocks.ts';
 import { pendingMigrations } from './db/migrationsApplied.ts';
 import { Metrics } from './ops/metrics.ts';
@@ -184,6 +185,9 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     server.log.error({ err, subscriber, event: event.type }, 'event subscriber failed'),
   );
   const jobs = new JobWorker(db, config.dbProvider, config.jobs, server.log);
+  const checkpointer = ownsDb
+    ? startWalCheckpointer(baseDb, { onError: (err) => server.log.warn({ err }, 'SQLite checkpoints back on the server thread') })
+    : null;
   const liveTarget = createLiveTarget(config.redisUrl, (err) => server.log.warn({ err }, 'live events: Redis connection error'));
   const live = new LiveBus({ target: liveTarget.target, namespace: installation.namespace, listening: liveTarget.listening });
   // Failed sign-in counters: shared through Redis when the instances have one, else in this process.
@@ -353,6 +357,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
       await repoLocks.close();
       await liveTarget.close();
       await throttleStore?.close();
+      await checkpointer?.close();
       if (ownsDb) await baseDb.$disconnect();
     },
   };

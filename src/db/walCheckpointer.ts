@@ -1,0 +1,106 @@
+// SQLite checkpoints off the server's thread (issue #35, writes). In WAL mode a commit appends pages to the log, and
+// SQLite's automatic checkpoint copies them into the database file when the log reaches 1,000 pages, inside the
+// commit that crossed the line: with its two fsyncs, 7–14 ms during which the server's one thread (better-sqlite3
+// is synchronous) answered nothing, reads included — every ~25th issue creation (bench/writeProfile.ts: COMMIT mean
+// twice its p50). Here a worker thread with its own connection checkpoints instead (walCheckpointWorker.js), and
+// the server's connection keeps the automatic checkpoint only as a backstop, at BACKSTOP_PAGES, should the worker
+// fall behind or fail.
+//
+// The worker exists only while the server writes: a timer on the server's thread (one function call on the
+// connection, `total_changes()`) starts it when a write happened, and it ends itself after a quiet spell, so an
+// idle server holds no second thread (~10 MB).
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { ROOT } from '../paths.ts';
+import type { Db } from './client.ts';
+import { connectionOf } from './sqliteTransactionGate.ts';
+
+const WORKER_SCRIPT = path.join(ROOT, 'src/db/walCheckpointWorker.js');
+
+/** SQLite's own default: the server's connection checkpoints only when the worker did not. */
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+/** The log size (pages of 4 KiB: 40 MiB) at which the server's connection checkpoints itself after all. */
+export const BACKSTOP_PAGES = 10_000;
+
+export interface WalCheckpointerOptions {
+  /** How often the server's thread looks for writes (to start the worker). */
+  pollMs?: number;
+  /** How often the worker checks for commits and checkpoints them. */
+  intervalMs?: number;
+  /** The worker ends after this long without a commit. */
+  idleMs?: number;
+  /** A worker that failed (it stopped; the server's connection checkpoints itself again). */
+  onError?: (err: Error) => void;
+}
+
+export interface WalCheckpointer {
+  /** Checkpoints the worker ran, and whether it runs now (tests, metrics). */
+  readonly stats: { checkpoints: number; running: boolean };
+  /** Ends the worker (its connection closed) and the timer. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts checkpointing `db`'s SQLite file off the server's thread (null for PostgreSQL or an in-memory database).
+ * The caller closes it before disconnecting `db`.
+ */
+export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {}): WalCheckpointer | null {
+  const database = connectionOf(db)?.gate.database;
+  if (!database || database.memory) return null;
+  const { pollMs = 500, intervalMs = 200, idleMs = 30_000, onError } = options;
+  // The connection's own prepare (sqliteStatementCache.ts hands the adapter bindings of cached statements instead).
+  const totalChanges = Database.prototype.prepare.call(database, 'SELECT total_changes()').pluck();
+  let seenChanges = totalChanges.get();
+  let worker: Worker | null = null;
+  let failed = false;
+  const stats = { checkpoints: 0, running: false };
+  database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+
+  const fail = (err: Error) => {
+    if (failed) return;
+    failed = true;
+    database.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    onError?.(err);
+  };
+
+  const start = () => {
+    const w = new Worker(WORKER_SCRIPT, { workerData: { file: database.name, intervalMs, idleMs } });
+    worker = w;
+    stats.running = true;
+    w.on('message', (m: { checkpointed?: number; error?: string }) => {
+      if (m.error !== undefined) fail(new Error(`WAL checkpoint worker: ${m.error}`));
+      else stats.checkpoints++;
+    });
+    w.on('error', fail);
+    w.on('exit', () => {
+      if (worker === w) worker = null;
+      stats.running = worker !== null;
+    });
+  };
+
+  const poll = () => {
+    if (failed || !database.open) return;
+    const changes = totalChanges.get();
+    if (changes === seenChanges) return;
+    seenChanges = changes;
+    if (!worker) start();
+  };
+  const timer = setInterval(poll, pollMs);
+  timer.unref();
+
+  return {
+    stats,
+    async close() {
+      clearInterval(timer);
+      const w = worker;
+      if (!w) return;
+      const exited = new Promise((resolve) => w.once('exit', resolve));
+      w.postMessage('close');
+      const stopper = setTimeout(() => void w.terminate(), 5_000);
+      await exited;
+      clearTimeout(stopper);
+    },
+  };
+}
+
