@@ -27,9 +27,11 @@ export interface WalCheckpointerOptions {
   /** How often the server's thread looks for writes (to start the worker). */
   pollMs?: number;
   /**
-   * How often the worker checks for commits and checkpoints them. Often, so each checkpoint is small: while one copies
-   * pages and syncs the file it holds a lock that a commit restarting the log may spin on (SQLite sleeps with growing
-   * pauses). bench/checkpointStalls.ts: at 1 s, commits of 37–60 ms; at 200 ms, one of 50 ms; at 50 ms, none over 9 ms.
+   * How often the worker checks for commits and checkpoints them. Often, so each checkpoint is small: a commit made
+   * while the worker syncs the log can wait about as long as that sync (the file system's journal; seen on ext4), and
+   * a checkpoint of a long stretch of writes syncs long. bench/checkpointStalls.ts (6 s of writes): at 1 s, five
+   * commits of 37–60 ms; at 50 ms, 0–9 commits of 5 ms or more (SQLite's own checkpoints: 46–81), the longest
+   * 10–18 ms, besides the first checkpoint of a log the worker did not see grow.
    */
   intervalMs?: number;
   /** The worker ends after this long without a commit. */
