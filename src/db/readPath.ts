@@ -176,3 +176,19 @@ export async function readRows<M extends ModelName, R = ModelRow<M>>(
   const q = expand(sql, params);
   return rowsOf(model, await queryText(db, q.sql, q.values, numbered(q.sql))) as R[];
 }
+
+/**
+ * readRows in a transaction, with the rows of `table` (a table of `sql` or its alias) locked until the transaction
+ * ends on PostgreSQL (`FOR UPDATE OF`): a concurrent writer of them waits for this one's commit and then sees what it
+ * wrote. On SQLite one transaction writes at a time, so the same statement runs without the clause.
+ */
+export async function readRowsForUpdate<M extends ModelName, R = ModelRow<M>>(
+  tx: DbLike,
+  model: M,
+  sql: string,
+  params: readonly Param[],
+  table: string,
+): Promise<R[]> {
+  const q = expand(sql, params);
+  return rowsOf(model, await queryText(tx, q.sql, q.values, `${numbered(q.sql)} FOR UPDATE OF ${table}`)) as R[];
+}

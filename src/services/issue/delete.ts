@@ -9,7 +9,7 @@ import type { RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { refreshMilestone } from './create.ts';
 import { withRetry } from '../dbErrors.ts';
-import { findIssueByIndex } from './issue.ts';
+import { findIssueByIndex, lockIssueRow } from './issue.ts';
 
 /**
  * Deletes an issue or pull request with everything it holds (DELETE /repos/{o}/{r}/issues/{index}, Gitea
@@ -31,7 +31,8 @@ export async function deleteIssue(cx: ServiceContext, ref: RepoRef, index: numbe
   const found = await findIssueByIndex(cx, access, index);
   const deleted = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const issue = await tx.issue.findUnique({ where: { id: found.id } });
+      // Locked first: a label change of this issue committing meanwhile would escape the counters' shift below.
+      const issue = await lockIssueRow(tx, found.id);
       if (!issue) return false;
       const [labels, comments] = await Promise.all([
         tx.issueLabel.findMany({ where: { issueId: issue.id }, select: { labelId: true } }),

@@ -11,7 +11,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { normalizeTitle, refreshMilestone, requireText, resolveAssignees, usableLabelIds } from './create.ts';
 import { withRetry } from '../dbErrors.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
-import { findIssueByIndex, issueById, loadIssueView, requirePosterOrWriter, viewUserOf, type IssueView } from './issue.ts';
+import { findIssueByIndex, issueById, loadIssueView, lockIssueRow, requirePosterOrWriter, viewUserOf, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { insertRows } from '../../db/insertRows.ts';
 import { updateRowById, updateRowReturning, type RowChange } from '../../db/updateRow.ts';
@@ -220,7 +220,7 @@ export async function editIssue(
   if (opts.check) await opts.check(found, writer);
   const updated = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      const issue = await issueRow(tx, found.id);
+      const issue = await issueRow(tx, found.id, true);
       if (input.body !== undefined && input.contentVersion !== undefined) {
         // A conditional no-op write: it takes the row lock, so of two edits made from the same version only the first passes.
         const { count } = await tx.issue.updateMany({
@@ -294,9 +294,12 @@ export async function editIssue(
   return loadIssueView(cx.db, updated, [access.repo], [viewUserOf(viewer)]);
 }
 
-/** An issue's row as the transaction sees it (raw: a Prisma findUnique cost more than its statement). */
-async function issueRow(tx: DbTx, id: number): Promise<Models.Issue> {
-  const row = await issueById(tx, id);
+/**
+ * An issue's row as the transaction sees it (raw: a Prisma findUnique cost more than its statement); `lock`: locked
+ * for the rest of the transaction (lockIssueRow), as an edit that may change labels or state reads it first.
+ */
+async function issueRow(tx: DbTx, id: number, lock = false): Promise<Models.Issue> {
+  const row = lock ? await lockIssueRow(tx, id) : await issueById(tx, id);
   if (!row) throw new NotFoundError('issue not found', { issueId: id });
   return row;
 }

@@ -1,5 +1,5 @@
 import type { DbLike, Models } from '../../db/client.ts';
-import { readRows } from '../../db/readPath.ts';
+import { readRows, readRowsForUpdate } from '../../db/readPath.ts';
 import { columnsOf, rowWith } from '../../db/rowShape.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
@@ -40,6 +40,15 @@ export function canWriteIssue(access: RepoAccess, issue: Pick<Models.Issue, 'isP
 /** An issue's row by id, or undefined: on the read path, or as the transaction `db` sees it. */
 export async function issueById(db: DbLike, id: number): Promise<Models.Issue | undefined> {
   const [row] = await readRows(db, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [id]);
+  return row;
+}
+
+/**
+ * The issue's row in transaction `tx`, locked until it ends on PostgreSQL (readRowsForUpdate): the changes of its
+ * labels and state made elsewhere wait for this transaction, so the labels' counters see both.
+ */
+export async function lockIssueRow(tx: DbLike, id: number): Promise<Models.Issue | undefined> {
+  const [row] = await readRowsForUpdate(tx, 'Issue', 'SELECT * FROM "Issue" WHERE "id" = ?', [id], '"Issue"');
   return row;
 }
 

@@ -11,7 +11,7 @@ import { keepLastOfEachScope } from './create.ts';
 import { withRetry } from '../dbErrors.ts';
 import { findIssueByIndex, issueLabelViews, type IssueLabelView } from './issue.ts';
 import { insertRows } from '../../db/insertRows.ts';
-import { readRows } from '../../db/readPath.ts';
+import { readRowsForUpdate } from '../../db/readPath.ts';
 import { usableLabels, type UsableLabel } from '../label/usableLabels.ts';
 
 type Label = UsableLabel;
@@ -73,13 +73,15 @@ async function applyLabels(cx: ServiceContext, issue: Models.Issue, next: (curre
   const viewer = requireViewer(cx);
   await withRetry(() =>
     withTx(cx, async (tx, emit) => {
-      // The issue's state as this transaction sees it (a row even without labels), for the labels' closed counters.
-      const rows = await readRows<'Label', Label & { issueClosed: unknown }>(
+      // The issue's state as this transaction sees it (a row even without labels), for the labels' closed counters;
+      // the issue locked until the commit, so a close, reopen or delete of it waits and then sees these links.
+      const rows = await readRowsForUpdate<'Label', Label & { issueClosed: unknown }>(
         tx,
         'Label',
         `SELECT i."isClosed" AS "issueClosed", l."id", l."name", l."exclusive" FROM "Issue" i
          LEFT JOIN "IssueLabel" il ON il."issueId" = i."id" LEFT JOIN "Label" l ON l."id" = il."labelId" WHERE i."id" = ?`,
         [issue.id],
+        'i',
       );
       const isClosed = rows.some((r) => r.issueClosed === true || r.issueClosed === 1);
       const current = rows.filter((r) => r.id !== null);
