@@ -54,7 +54,8 @@ try {
     labels.push((await call('POST', '/api/v1/repos/bench/ours/labels', { name, color: `#00${i}0aa` })).id);
   }
   let n = 0;
-  const write = () => call('POST', '/api/v1/repos/bench/ours/issues', { title: `Issue ${n++}`, body: 'Body', labels, assignees: ['ann', 'bob'] });
+  const write = () =>
+    call('POST', '/api/v1/repos/bench/ours/issues', { title: `Issue ${n++}`, body: 'Body', labels, assignees: ['ann', 'bob'] });
   const read = () => call('GET', '/api/v1/repos/bench/ours');
   for (let i = 0; i < 100; i++) await Promise.all([write(), read()]);
 

@@ -4,6 +4,7 @@
 // since its last look (PRAGMA data_version) and, if so, checkpoints. It closes its connection and ends after
 // `idleMs` without a commit, and when told to ('close'). Plain JavaScript, no loader, so the same file runs under
 // tsx, vitest and the bundled server.
+import { clearInterval, setInterval } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 

@@ -109,4 +109,3 @@ export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {
     },
   };
 }
-
