@@ -6,7 +6,6 @@
 // server's thread stalls every request, reads too), and the commits that took 5 ms or more.
 // Usage: npx tsx bench/checkpointStalls.ts [seconds=6] [rounds=2]
 import './serverRuntime.ts';
-import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -14,8 +13,8 @@ import { createDb, prepareDb } from '../src/db/client.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
 import { connectionOf } from '../src/db/sqliteTransactionGate.ts';
 import { startWalCheckpointer, type WalCheckpointer } from '../src/db/walCheckpointer.ts';
-import { createBenchUsersWithToken } from './benchUser.ts';
 import { scratchDatabase } from './scratchDb.ts';
+import { listenWithWriteRepo } from './writeFixture.ts';
 
 const seconds = Number(process.argv[2] ?? 6);
 const rounds = Number(process.argv[3] ?? 2);
@@ -38,21 +37,7 @@ const app = await buildApp(config, { db });
 const connection = connectionOf(db)!.gate.database!;
 let checkpointer: WalCheckpointer | null = null;
 try {
-  await app.server.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
-  const { auth } = await createBenchUsersWithToken(app);
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(base + url, { method, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
-    return (text ? JSON.parse(text) : {}) as { id: number };
-  };
-  await call('POST', '/api/v1/user/repos', { name: 'ours', auto_init: true });
-  for (const u of ['ann', 'bob']) await call('PUT', `/api/v1/repos/bench/ours/collaborators/${u}`, { permission: 'write' });
-  const labels: number[] = [];
-  for (const [i, name] of ['bug', 'feature', 'docs'].entries()) {
-    labels.push((await call('POST', '/api/v1/repos/bench/ours/labels', { name, color: `#00${i}0aa` })).id);
-  }
+  const { call, labels } = await listenWithWriteRepo(app);
   let n = 0;
   const write = () =>
     call('POST', '/api/v1/repos/bench/ours/issues', { title: `Issue ${n++}`, body: 'Body', labels, assignees: ['ann', 'bob'] });

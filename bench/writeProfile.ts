@@ -7,13 +7,12 @@
 // Usage: npx tsx bench/writeProfile.ts [comment|issue|edit=comment] [n=800] [profile=/tmp/write.cpuprofile] [sqlite|postgresql=sqlite]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
 import './serverRuntime.ts';
-import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
-import { createBenchUsersWithToken } from './benchUser.ts';
 import { printSelfTime, profiled, StatementTally } from './cpuProfile.ts';
 import { providerArg, scratchDatabase } from './scratchDb.ts';
+import { listenWithWriteRepo } from './writeFixture.ts';
 
 const kind = process.argv[2] ?? 'comment';
 const n = Number(process.argv[3] ?? 800);
@@ -35,21 +34,7 @@ const app = await buildApp(config, {
   },
 });
 try {
-  await app.server.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
-  const { auth } = await createBenchUsersWithToken(app);
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(base + url, { method, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
-    return (text ? JSON.parse(text) : {}) as { id: number; number: number };
-  };
-  await call('POST', '/api/v1/user/repos', { name: 'ours', auto_init: true });
-  for (const u of ['ann', 'bob']) await call('PUT', `/api/v1/repos/bench/ours/collaborators/${u}`, { permission: 'write' });
-  const labels: number[] = [];
-  for (const [i, name] of ['bug', 'feature', 'docs'].entries()) {
-    labels.push((await call('POST', '/api/v1/repos/bench/ours/labels', { name, color: `#00${i}0aa` })).id);
-  }
+  const { call, labels } = await listenWithWriteRepo(app);
   const issues: number[] = [];
   for (let i = 0; i < 10; i++) issues.push((await call('POST', '/api/v1/repos/bench/ours/issues', { title: `Issue ${i}` })).number);
   const write = (i: number) =>
