@@ -72,6 +72,9 @@ export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {
 
   const start = () => {
     const w = new Worker(WORKER_SCRIPT, { workerData: { file: database.name, intervalMs, idleMs } });
+    // A process that ends without close() (a command that built the app) is not kept alive by the worker; a
+    // checkpoint cut short is safe (SQLite copies the pages again at the next one).
+    w.unref();
     worker = w;
     stats.running = true;
     w.on('message', (m: { checkpointed?: number; error?: string }) => {
