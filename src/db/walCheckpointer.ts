@@ -2,13 +2,14 @@
 // SQLite's automatic checkpoint copies them into the database file when the log reaches 1,000 pages, inside the
 // commit that crossed the line: with its two fsyncs, 7–14 ms during which the server's one thread (better-sqlite3
 // is synchronous) answered nothing, reads included — every ~25th issue creation (bench/writeProfile.ts: COMMIT mean
-// twice its p50). Here a worker thread with its own connection checkpoints instead (walCheckpointWorker.js), and
-// the server's connection keeps the automatic checkpoint only as a backstop, at BACKSTOP_PAGES, should the worker
-// fall behind or fail.
+// twice its p50). Here a worker thread with its own connection checkpoints instead (walCheckpointWorker.js); while
+// it runs, the server's connection keeps the automatic checkpoint only as a backstop, at BACKSTOP_PAGES, should the
+// worker fall behind.
 //
 // The worker exists only while the server writes: a timer on the server's thread (one function call on the
 // connection, `total_changes()`) starts it when a write happened, and it ends itself after a quiet spell, so an
-// idle server holds no second thread (~10 MB).
+// idle server holds no second thread (~10 MB). Without it (before its start, after its end, after a failure) the
+// server's connection checkpoints as SQLite does by default.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -18,13 +19,16 @@ import { connectionOf } from './sqliteTransactionGate.ts';
 
 const WORKER_SCRIPT = path.join(ROOT, 'src/db/walCheckpointWorker.js');
 
-/** SQLite's own default: the server's connection checkpoints only when the worker did not. */
+/** SQLite's own default, kept while no worker runs. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
-/** The log size (pages of 4 KiB: 40 MiB) at which the server's connection checkpoints itself after all. */
+/** The log size (pages of 4 KiB: 40 MiB) at which the server's connection checkpoints itself while the worker runs. */
 export const BACKSTOP_PAGES = 10_000;
 
 export interface WalCheckpointerOptions {
-  /** How often the server's thread looks for writes (to start the worker). */
+  /**
+   * How often the server's thread looks for writes (to start the worker). What was written before the worker started
+   * is its first checkpoint: the longer the look, the larger that one (and a commit may wait for its sync).
+   */
   pollMs?: number;
   /**
    * How often the worker checks for commits and checkpoints them. Often, so each checkpoint is small: a commit made
@@ -54,19 +58,21 @@ export interface WalCheckpointer {
 export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {}): WalCheckpointer | null {
   const database = connectionOf(db)?.gate.database;
   if (!database || database.memory) return null;
-  const { pollMs = 500, intervalMs = 50, idleMs = 30_000, onError } = options;
+  const { pollMs = 100, intervalMs = 50, idleMs = 30_000, onError } = options;
   // The connection's own prepare (sqliteStatementCache.ts hands the adapter bindings of cached statements instead).
   const totalChanges = Database.prototype.prepare.call(database, 'SELECT total_changes()').pluck();
   let seenChanges = totalChanges.get();
   let worker: Worker | null = null;
   let failed = false;
   const stats = { checkpoints: 0, running: false };
-  database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  const autocheckpoint = (pages: number) => {
+    if (database.open) database.pragma(`wal_autocheckpoint = ${pages}`);
+  };
 
   const fail = (err: Error) => {
     if (failed) return;
     failed = true;
-    database.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    autocheckpoint(DEFAULT_AUTOCHECKPOINT_PAGES);
     onError?.(err);
   };
 
@@ -77,14 +83,17 @@ export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {
     w.unref();
     worker = w;
     stats.running = true;
+    autocheckpoint(BACKSTOP_PAGES);
     w.on('message', (m: { checkpointed?: number; error?: string }) => {
       if (m.error !== undefined) fail(new Error(`WAL checkpoint worker: ${m.error}`));
       else stats.checkpoints++;
     });
     w.on('error', fail);
     w.on('exit', () => {
-      if (worker === w) worker = null;
-      stats.running = worker !== null;
+      if (worker !== w) return;
+      worker = null;
+      stats.running = false;
+      autocheckpoint(DEFAULT_AUTOCHECKPOINT_PAGES);
     });
   };
 

@@ -32,6 +32,7 @@ describe('WAL checkpoints off the server thread (sqlite)', () => {
   });
 
   const file = () => connectionOf(db)!.gate.database!.name;
+  const autocheckpointPages = () => Number(connectionOf(db)!.gate.database!.pragma('wal_autocheckpoint', { simple: true }));
   const waitFor = async (what: string, ok: () => boolean) => {
     for (let i = 0; i < 200 && !ok(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
     if (!ok()) throw new Error(`timed out waiting for ${what}`);
@@ -54,15 +55,16 @@ describe('WAL checkpoints off the server thread (sqlite)', () => {
     await db.$executeRawUnsafe('INSERT INTO "WalProbe" ("name") VALUES (?)', name);
   };
 
-  it('copies committed pages into the database file from its worker, the server connection checkpointing only as a backstop', async () => {
+  it('copies committed pages into the database file from its worker, the server connection checkpointing only as a backstop while it runs', async () => {
     checkpointer = startWalCheckpointer(db, { pollMs: 20, intervalMs: 20, idleMs: 60_000 });
     expect(checkpointer).not.toBeNull();
-    expect(Number(connectionOf(db)!.gate.database!.pragma('wal_autocheckpoint', { simple: true }))).toBe(BACKSTOP_PAGES);
+    expect(autocheckpointPages()).toBe(1000);
     await addRow('first');
     // A few pages: far below SQLite's automatic checkpoint, so only the worker can have put them in the file.
     await waitFor('the worker to checkpoint', () => rowsInFile(database.dataDir).includes('first'));
     expect(checkpointer!.stats.running).toBe(true);
     expect(checkpointer!.stats.checkpoints).toBeGreaterThan(0);
+    expect(autocheckpointPages()).toBe(BACKSTOP_PAGES);
   });
 
   it('starts its worker on writes only, ends it after a quiet spell, and starts it again on the next write', async () => {
@@ -72,6 +74,8 @@ describe('WAL checkpoints off the server thread (sqlite)', () => {
     await addRow('second');
     await waitFor('the worker to start', () => checkpointer!.stats.running);
     await waitFor('the worker to end after the quiet spell', () => !checkpointer!.stats.running);
+    // No worker: the server's connection checkpoints as SQLite does by default again.
+    expect(autocheckpointPages()).toBe(1000);
     const before = checkpointer!.stats.checkpoints;
     expect(before).toBeGreaterThan(0);
     await addRow('third');
