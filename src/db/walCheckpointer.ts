@@ -7,9 +7,10 @@
 // worker fall behind.
 //
 // The worker exists only while the server writes: a timer on the server's thread (one function call on the
-// connection, `total_changes()`) starts it when a write happened, and it ends itself after a quiet spell, so an
-// idle server holds no second thread (~10 MB). Without it (before its start, after its end, after a failure) the
-// server's connection checkpoints as SQLite does by default.
+// connection, `total_changes()`) starts it once START_ROWS rows were written since it last ran, and it ends itself
+// after a quiet spell, so an idle server, or one that wrote a few rows at start (cron state), holds no second thread
+// (~10 MB of RSS: CI's idle figure went 141–147 → 156 MB while it started for those). Without it (before its start,
+// after its end, after a failure) the server's connection checkpoints as SQLite does by default.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -19,6 +20,8 @@ import { connectionOf } from './sqliteTransactionGate.ts';
 
 const WORKER_SCRIPT = path.join(ROOT, 'src/db/walCheckpointWorker.js');
 
+/** Rows written (SQLite's total_changes) that start the worker: about half of what fills SQLite's own checkpoint. */
+const START_ROWS = 200;
 /** SQLite's own default, kept while no worker runs. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 /** The log size (pages of 4 KiB: 40 MiB) at which the server's connection checkpoints itself while the worker runs. */
@@ -38,6 +41,8 @@ export interface WalCheckpointerOptions {
    * 10–18 ms, besides the first checkpoint of a log the worker did not see grow.
    */
   intervalMs?: number;
+  /** Rows written since the worker last ran that start it again (START_ROWS). */
+  startRows?: number;
   /** The worker ends after this long without a commit. */
   idleMs?: number;
   /** A worker that failed (it stopped; the server's connection checkpoints itself again). */
@@ -58,10 +63,11 @@ export interface WalCheckpointer {
 export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {}): WalCheckpointer | null {
   const database = connectionOf(db)?.gate.database;
   if (!database || database.memory) return null;
-  const { pollMs = 100, intervalMs = 50, idleMs = 30_000, onError } = options;
+  const { pollMs = 100, intervalMs = 50, idleMs = 30_000, startRows = START_ROWS, onError } = options;
   // The connection's own prepare (sqliteStatementCache.ts hands the adapter bindings of cached statements instead).
   const totalChanges = Database.prototype.prepare.call(database, 'SELECT total_changes()').pluck();
-  let seenChanges = totalChanges.get();
+  let seenChanges = Number(totalChanges.get());
+  let unseenRows = 0;
   let worker: Worker | null = null;
   let failed = false;
   const stats = { checkpoints: 0, running: false };
@@ -99,10 +105,13 @@ export function startWalCheckpointer(db: Db, options: WalCheckpointerOptions = {
 
   const poll = () => {
     if (failed || !database.open) return;
-    const changes = totalChanges.get();
+    const changes = Number(totalChanges.get());
     if (changes === seenChanges) return;
+    unseenRows += changes - seenChanges;
     seenChanges = changes;
-    if (!worker) start();
+    if (worker || unseenRows < startRows) return;
+    unseenRows = 0;
+    start();
   };
   const timer = setInterval(poll, pollMs);
   timer.unref();

@@ -56,7 +56,7 @@ describe('WAL checkpoints off the server thread (sqlite)', () => {
   };
 
   it('copies committed pages into the database file from its worker, the server connection checkpointing only as a backstop while it runs', async () => {
-    checkpointer = startWalCheckpointer(db, { pollMs: 20, intervalMs: 20, idleMs: 60_000 });
+    checkpointer = startWalCheckpointer(db, { pollMs: 20, intervalMs: 20, idleMs: 60_000, startRows: 1 });
     expect(checkpointer).not.toBeNull();
     expect(autocheckpointPages()).toBe(1000);
     await addRow('first');
@@ -67,10 +67,13 @@ describe('WAL checkpoints off the server thread (sqlite)', () => {
     expect(autocheckpointPages()).toBe(BACKSTOP_PAGES);
   });
 
-  it('starts its worker on writes only, ends it after a quiet spell, and starts it again on the next write', async () => {
-    checkpointer = startWalCheckpointer(db, { pollMs: 20, intervalMs: 20, idleMs: 150 });
+  it('starts its worker once enough rows were written, ends it after a quiet spell, and starts it again', async () => {
+    checkpointer = startWalCheckpointer(db, { pollMs: 20, intervalMs: 20, idleMs: 150, startRows: 3 });
+    await addRow('below');
     await new Promise((resolve) => setTimeout(resolve, 100));
+    // One row (the table already made): fewer than startRows, so SQLite checkpoints on its own as by default.
     expect(checkpointer!.stats.running).toBe(false);
+    await addRow('second');
     await addRow('second');
     await waitFor('the worker to start', () => checkpointer!.stats.running);
     await waitFor('the worker to end after the quiet spell', () => !checkpointer!.stats.running);
@@ -78,13 +81,13 @@ describe('WAL checkpoints off the server thread (sqlite)', () => {
     expect(autocheckpointPages()).toBe(1000);
     const before = checkpointer!.stats.checkpoints;
     expect(before).toBeGreaterThan(0);
-    await addRow('third');
+    for (let i = 0; i < 3; i++) await addRow('third');
     await waitFor('the worker to checkpoint the next write', () => rowsInFile(database.dataDir).includes('third'));
     expect(checkpointer!.stats.checkpoints).toBeGreaterThan(before);
   });
 
   it('closes with its worker: no thread left, the file still written by the server connection', async () => {
-    checkpointer = startWalCheckpointer(db, { pollMs: 20, intervalMs: 20, idleMs: 60_000 });
+    checkpointer = startWalCheckpointer(db, { pollMs: 20, intervalMs: 20, idleMs: 60_000, startRows: 1 });
     await addRow('fourth');
     await waitFor('the worker to start', () => checkpointer!.stats.running);
     await checkpointer!.close();
