@@ -35,10 +35,10 @@ export interface WalCheckpointerOptions {
   pollMs?: number;
   /**
    * How often the worker checks for commits and checkpoints them. Often, so each checkpoint is small: a commit made
-   * while the worker syncs the log can wait about as long as that sync (the file system's journal; seen on ext4), and
-   * a checkpoint of a long stretch of writes syncs long. bench/checkpointStalls.ts (6 s of writes): at 1 s, five
-   * commits of 37–60 ms; at 50 ms, 0–9 commits of 5 ms or more (SQLite's own checkpoints: 46–81), the longest
-   * 10–18 ms, besides the first checkpoint of a log the worker did not see grow.
+   * while the worker checkpoints can wait about as long as the checkpoint's sync, and a checkpoint of a long stretch
+   * of writes syncs long. bench/checkpointStalls.ts (6 s phases): at 1 s, commits of 37–60 ms; at 200 ms, 5–9
+   * commits of 5 ms or more, up to 18 ms; at 50 ms, 0–2 (SQLite's own checkpoints: 51–68), besides the first
+   * checkpoint of a log the worker did not see grow.
    */
   intervalMs?: number;
   /** Rows written since the worker last ran that start it again (START_ROWS). */
