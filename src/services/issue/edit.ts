@@ -1,4 +1,4 @@
-import { relinkedToIssue, shiftClosedCountersOfIssue } from '../../db/labelCounters.ts';
+import { shiftClosedCountersOfIssue } from '../../db/labelCounters.ts';
 import { isWorkInProgress } from './wip.ts';
 import type { DbTx, Models } from '../../db/client.ts';
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
@@ -12,6 +12,7 @@ import { normalizeTitle, refreshMilestone, requireText, resolveAssignees, usable
 import { withRetry } from '../dbErrors.ts';
 import { requireNoOpenDependencies } from './dependency.ts';
 import { findIssueByIndex, issueById, loadIssueView, lockIssueRow, requirePosterOrWriter, viewUserOf, type IssueView } from './issue.ts';
+import { relinkLabels } from './relinkLabels.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { insertRows } from '../../db/insertRows.ts';
 import { updateRowById, updateRowReturning, type RowChange } from '../../db/updateRow.ts';
@@ -114,19 +115,8 @@ async function replaceLabels(tx: DbTx, issue: Models.Issue, labelIds: readonly n
   const removed = [...have].filter((id) => !want.has(id));
   const added = [...want].filter((id) => !have.has(id));
   if (!removed.length && !added.length) return;
-  const { count: unlinked } = removed.length
-    ? await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId: { in: removed } } })
-    : { count: 0 };
-  if (added.length)
-    await insertRows(
-      tx,
-      'IssueLabel',
-      added.map((labelId) => ({ issueId: issue.id, labelId })),
-    );
-  for (const labelId of removed) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '' });
-  for (const labelId of added) c.comments.push({ type: 'LABEL', posterId: actorId, issueId: issue.id, labelId, content: '1' });
   // By the state the issue had before this edit: a state change in the same edit shifts the labels it ends with.
-  await relinkedToIssue(tx, { added, removed, deleted: unlinked, isClosed: issue.isClosed });
+  c.comments.push(...(await relinkLabels(tx, { issueId: issue.id, actorId, added, removed, isClosed: issue.isClosed })));
   c.fields.push('labels');
 }
 

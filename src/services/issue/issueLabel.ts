@@ -1,5 +1,4 @@
 import type { DbLike, DbTx, Models } from '../../db/client.ts';
-import { relinkedToIssue } from '../../db/labelCounters.ts';
 import { InvalidArgumentError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
@@ -12,6 +11,7 @@ import { withRetry } from '../dbErrors.ts';
 import { findIssueByIndex, issueLabelViews, type IssueLabelView } from './issue.ts';
 import { insertRows } from '../../db/insertRows.ts';
 import { readRowsForUpdate } from '../../db/readPath.ts';
+import { relinkLabels } from './relinkLabels.ts';
 import { usableLabels, type UsableLabel } from '../label/usableLabels.ts';
 
 type Label = UsableLabel;
@@ -104,20 +104,7 @@ async function writeChanges(
   removed: number[],
   isClosed: boolean,
 ): Promise<void> {
-  const { count: unlinked } = removed.length
-    ? await tx.issueLabel.deleteMany({ where: { issueId, labelId: { in: removed } } })
-    : { count: 0 };
-  if (added.length)
-    await insertRows(
-      tx,
-      'IssueLabel',
-      added.map((labelId) => ({ issueId, labelId })),
-    );
-  await insertRows(tx, 'Comment', [
-    ...removed.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '' })),
-    ...added.map((labelId) => ({ type: 'LABEL' as const, posterId: actorId, issueId, labelId, content: '1' })),
-  ]);
-  await relinkedToIssue(tx, { added, removed, deleted: unlinked, isClosed });
+  await insertRows(tx, 'Comment', await relinkLabels(tx, { issueId, actorId, added, removed, isClosed }));
 }
 
 /**
