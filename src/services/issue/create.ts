@@ -11,8 +11,8 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { withRetry } from '../dbErrors.ts';
 import { exclusiveScope } from '../label/color.ts';
-import { usableLabels } from '../label/usableLabels.ts';
-import { loadIssueView, viewUserOf, type IssueView } from './issue.ts';
+import { usableLabels, type UsableLabel } from '../label/usableLabels.ts';
+import { labelViewOf, loadIssueView, viewUserOf, type IssueView } from './issue.ts';
 import { projectUsage, setIssueProjects } from './issueProject.ts';
 import { findIssueTemplate } from './issueTemplates.ts';
 import { insertRowReturning, insertRows, type InsertRow } from '../../db/insertRows.ts';
@@ -170,16 +170,26 @@ export function keepLastOfEachScope<T extends { name: string; exclusive: boolean
   });
 }
 
+/** The distinct safe integers of `ids`, in the order given. */
+const distinctIds = (ids: readonly number[]): number[] => [...new Set(ids.filter(Number.isSafeInteger))];
+
+/** Of the labels found for `wanted`, those kept, in the order given: only the last one of each exclusive scope. */
+const keptInOrder = <T extends UsableLabel>(wanted: readonly number[], rows: readonly T[]): T[] =>
+  keepLastOfEachScope(wanted.flatMap((id) => rows.filter((r) => r.id === id)));
+
 /**
  * Label ids usable on the repository: its own and, for an organization's repository, the organization's;
  * others dropped. Of exclusive labels sharing a scope only the last one given is kept.
  */
 export async function usableLabelIds(cx: ServiceContext, repo: Models.Repository, ids: readonly number[]): Promise<number[]> {
-  const wanted = [...new Set(ids.filter(Number.isSafeInteger))];
-  if (!wanted.length) return [];
-  const rows = await usableLabels(cx.db, repo, 'id', wanted);
-  const inOrder = wanted.flatMap((id) => rows.filter((r) => r.id === id));
-  return keepLastOfEachScope(inOrder).map((r) => r.id);
+  const wanted = distinctIds(ids);
+  return keptInOrder(wanted, await usableLabels(cx.db, repo, 'id', wanted)).map((r) => r.id);
+}
+
+/** usableLabelIds with the labels' whole rows (a new issue's view shows them without reading them again). */
+async function usableLabelRows(cx: ServiceContext, repo: Models.Repository, ids: readonly number[]): Promise<Models.Label[]> {
+  const wanted = distinctIds(ids);
+  return keptInOrder(wanted, await usableLabels(cx.db, repo, 'id', wanted, true));
 }
 
 /**
@@ -257,7 +267,8 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
   const template = input.template === undefined ? null : await templateRelations(cx, ref, repo, input.template);
   const assigneeNames = [...(input.assignee ? [input.assignee] : []), ...(input.assignees ?? []), ...(template?.assignees ?? [])];
   const assignees = writer ? await resolveAssignees(cx, access, [...new Set(assigneeNames)], input.assigneeIds) : [];
-  const labelIds = writer ? await usableLabelIds(cx, repo, [...(input.labels ?? []), ...(template?.labelIds ?? [])]) : [];
+  const labels = writer ? await usableLabelRows(cx, repo, [...(input.labels ?? []), ...(template?.labelIds ?? [])]) : [];
+  const labelIds = labels.map((l) => l.id);
   const milestone =
     writer && input.milestone
       ? await cx.db.milestone.findFirst({ where: { id: input.milestone, repoId: repo.id }, select: { id: true } })
@@ -290,7 +301,10 @@ export async function createIssue(cx: ServiceContext, ref: RepoRef, input: Creat
       return row;
     }),
   );
-  return loadIssueView(cx.db, issue, [repo], [viewUserOf(viewer)]);
+  // The new issue's labels, assignees and (without projects) projects are what this write linked, and it has no
+  // attachments: its view reads only what the write does not have at hand (the milestone, the projects given).
+  const known = { labels: labels.map((l) => labelViewOf(l, repo)), assignees: assignees.map(viewUserOf), attachments: [] };
+  return loadIssueView(cx.db, issue, [repo], [viewUserOf(viewer)], usage ? known : { ...known, projects: [] });
 }
 
 /**

@@ -143,16 +143,34 @@ export async function issueLabelViews(db: DbLike, issueIds: readonly number[]): 
         repo: r.repoOwnerName === null || r.repoName === null ? null : { ownerName: r.repoOwnerName, name: r.repoName },
       }),
   );
-  for (const list of byIssue.values()) list.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  for (const list of byIssue.values()) list.sort(byLabelName);
   return byIssue;
 }
+
+/** The order of an issue's labels: by name, then id (Gitea GetLabelsByIssueID). */
+const byLabelName = (a: IssueLabelView, b: IssueLabelView): number => a.name.localeCompare(b.name) || a.id - b.id;
+
+/**
+ * The view of a label usable on `repo` (usableLabels: the repository's own, or its owner organization's) as
+ * issueLabelViews makes it, from the label's row and the repository at hand.
+ */
+export function labelViewOf(label: Models.Label, repo: RepoName): IssueLabelView {
+  return rowWith('Label', label, {
+    org: label.orgId === null ? null : { name: repo.ownerName },
+    repo: label.repoId === null ? null : { ownerName: repo.ownerName, name: repo.name },
+  });
+}
+
+/** Relations of an issue its caller already has (a write that just linked them), which the view does not read again. */
+export type KnownIssueRelations = Partial<Pick<IssueView, 'labels' | 'assignees' | 'projects' | 'attachments'>>;
 
 /**
  * Loads the relations of many issues in a constant number of statements on the read path (src/db/readPath.ts),
  * keeping the input order: each relation with its link rows in one join (labels, assignees, projects), posters
  * not in `knownUsers`, attachments, and only when some issue has them milestones, pull requests not in
- * `knownPulls` and repositories not `known`; then names of label owners not at hand. User rows never carry the
- * password hash.
+ * `knownPulls` and repositories not `known`; then names of label owners not at hand. A relation in `knownRelations`
+ * (by issue id) is taken as given, and its statement runs only for the issues that lack it. User rows never carry
+ * the password hash.
  */
 export async function loadIssueViews(
   db: DbLike,
@@ -160,9 +178,18 @@ export async function loadIssueViews(
   known: readonly RepoName[] = [],
   knownPulls: readonly Models.PullRequest[] = [],
   knownUsers: readonly ViewUser[] = [],
+  knownRelations: ReadonlyMap<number, KnownIssueRelations> = new Map(),
 ): Promise<IssueView[]> {
   if (issues.length === 0) return [];
   const ids = issues.map((i) => i.id);
+  /** The issues whose `relation` is not known: each relation is read only for them (no statement when none). */
+  const unknown = (relation: keyof KnownIssueRelations): number[] => ids.filter((id) => !knownRelations.get(id)?.[relation]);
+  const [labelIds, assigneeIds, projectIds, attachmentIds] = [
+    unknown('labels'),
+    unknown('assignees'),
+    unknown('projects'),
+    unknown('attachments'),
+  ];
   const milestoneIds = [...new Set(issues.map((i) => i.milestoneId).filter((id): id is number => id !== null))];
   const pullIds = issues.filter((i) => i.isPull && !knownPulls.some((p) => p.issueId === i.id)).map((i) => i.id);
   const posterIds = [
@@ -174,25 +201,33 @@ export async function loadIssueViews(
       issues.map((i) => i.repoId),
       known,
     ),
-    issueLabelViews(db, ids),
-    readRows<'User', Linked<ViewUser>>(
-      db,
-      'User',
-      `SELECT ${viewUserColumns()}, a."issueId" AS "linkIssueId" FROM "IssueAssignee" a JOIN "User" u ON u."id" = a."assigneeId" WHERE a."issueId" IN (?) ORDER BY a."id"`,
-      [ids],
-    ),
+    labelIds.length ? issueLabelViews(db, labelIds) : new Map<number, IssueLabelView[]>(),
+    assigneeIds.length
+      ? readRows<'User', Linked<ViewUser>>(
+          db,
+          'User',
+          `SELECT ${viewUserColumns()}, a."issueId" AS "linkIssueId" FROM "IssueAssignee" a JOIN "User" u ON u."id" = a."assigneeId" WHERE a."issueId" IN (?) ORDER BY a."id"`,
+          [assigneeIds],
+        )
+      : [],
     posterIds.length
       ? readRows<'User', ViewUser>(db, 'User', `SELECT ${viewUserColumns()} FROM "User" u WHERE u."id" IN (?)`, [posterIds])
       : [],
     milestoneIds.length ? readRows(db, 'Milestone', 'SELECT * FROM "Milestone" WHERE "id" IN (?)', [milestoneIds]) : [],
     pullIds.length ? readRows(db, 'PullRequest', 'SELECT * FROM "PullRequest" WHERE "issueId" IN (?)', [pullIds]) : [],
-    readRows<'Project', Linked<Models.Project>>(
-      db,
-      'Project',
-      `SELECT ${columnsOf('Project', 'p')}, pi."issueId" AS "linkIssueId" FROM "ProjectIssue" pi JOIN "Project" p ON p."id" = pi."projectId" WHERE pi."issueId" IN (?) ORDER BY pi."projectId"`,
-      [ids],
-    ),
-    readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "issueId" IN (?) AND "commentId" IS NULL ORDER BY "id"', [ids]),
+    projectIds.length
+      ? readRows<'Project', Linked<Models.Project>>(
+          db,
+          'Project',
+          `SELECT ${columnsOf('Project', 'p')}, pi."issueId" AS "linkIssueId" FROM "ProjectIssue" pi JOIN "Project" p ON p."id" = pi."projectId" WHERE pi."issueId" IN (?) ORDER BY pi."projectId"`,
+          [projectIds],
+        )
+      : [],
+    attachmentIds.length
+      ? readRows(db, 'Attachment', 'SELECT * FROM "Attachment" WHERE "issueId" IN (?) AND "commentId" IS NULL ORDER BY "id"', [
+          attachmentIds,
+        ])
+      : [],
   ]);
   const posterById = new Map([...knownUsers, ...posters].map((u) => [u.id, u]));
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
@@ -202,16 +237,17 @@ export async function loadIssueViews(
   return issues.map((issue) => {
     const repo = repoById.get(issue.repoId);
     if (!repo) throw new NotFoundError('repository does not exist', { repoId: issue.repoId });
+    const known = knownRelations.get(issue.id);
     return {
       issue,
       repo,
       poster: issue.posterId === null ? null : (posterById.get(issue.posterId) ?? null),
-      labels: labelsByIssue.get(issue.id) ?? [],
+      labels: known?.labels ? [...known.labels].sort(byLabelName) : (labelsByIssue.get(issue.id) ?? []),
       milestone: issue.milestoneId === null ? null : (milestoneById.get(issue.milestoneId) ?? null),
-      assignees: assigneesByIssue.get(issue.id) ?? [],
+      assignees: known?.assignees ?? assigneesByIssue.get(issue.id) ?? [],
       pull: pullByIssue.get(issue.id) ?? null,
-      projects: projectsByIssue.get(issue.id) ?? [],
-      attachments: attachments.filter((a) => a.issueId === issue.id),
+      projects: known?.projects ?? projectsByIssue.get(issue.id) ?? [],
+      attachments: known?.attachments ?? attachments.filter((a) => a.issueId === issue.id),
     };
   });
 }
@@ -222,8 +258,9 @@ export async function loadIssueView(
   issue: Models.Issue,
   known: readonly RepoName[] = [],
   knownUsers: readonly ViewUser[] = [],
+  relations: KnownIssueRelations = {},
 ): Promise<IssueView> {
-  const [view] = await loadIssueViews(db, [issue], known, [], knownUsers);
+  const [view] = await loadIssueViews(db, [issue], known, [], knownUsers, new Map([[issue.id, relations]]));
   if (!view) throw new NotFoundError('issue does not exist', { issueId: issue.id });
   return view;
 }

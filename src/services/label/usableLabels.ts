@@ -7,19 +7,34 @@ export type UsableLabel = Pick<Models.Label, 'id' | 'name' | 'exclusive'>;
 
 /**
  * The labels usable on `repo` whose id (or name) is among `values`, by id; unknown and foreign ones are left out
- * (a name may be both the repository's and its organization's).
+ * (a name may be both the repository's and its organization's). With `whole`, every column of each label (what a
+ * view of the label shows), in the same one statement.
  */
 export function usableLabels(
   db: DbLike,
   repo: Pick<Models.Repository, 'id' | 'ownerId'>,
   by: 'id' | 'name',
   values: readonly number[] | readonly string[],
+): Promise<UsableLabel[]>;
+export function usableLabels(
+  db: DbLike,
+  repo: Pick<Models.Repository, 'id' | 'ownerId'>,
+  by: 'id' | 'name',
+  values: readonly number[] | readonly string[],
+  whole: true,
+): Promise<Models.Label[]>;
+export function usableLabels(
+  db: DbLike,
+  repo: Pick<Models.Repository, 'id' | 'ownerId'>,
+  by: 'id' | 'name',
+  values: readonly number[] | readonly string[],
+  whole = false,
 ): Promise<UsableLabel[]> {
   if (!values.length) return Promise.resolve([]);
   return readRows<'Label', UsableLabel>(
     db,
     'Label',
-    `SELECT "id", "name", "exclusive" FROM "Label" WHERE "${by}" IN (?) AND ("repoId" = ? OR "orgId" = ?) ORDER BY "id"`,
+    `SELECT ${whole ? '*' : '"id", "name", "exclusive"'} FROM "Label" WHERE "${by}" IN (?) AND ("repoId" = ? OR "orgId" = ?) ORDER BY "id"`,
     [values, repo.id, repo.ownerId],
   );
 }
