@@ -52,15 +52,29 @@ export async function updateRowById<M extends ModelName>(db: DbLike, model: M, i
   }
 }
 
-/** updateRowById in one statement with the row as it is after the change (`RETURNING *`); null when no row has the id. */
+/** A column's value a change expects to find: the row changes only while it holds (non-null values: `=` on both databases). */
+type Guard<M extends ModelName> = Partial<Record<Extract<keyof ModelRow<M>, string>, string | number>>;
+
+/**
+ * updateRowById in one statement with the row as it is after the change (`RETURNING *`); null when no row has the
+ * id, or when a column of `guard` no longer holds the value given (a compare-and-set: the caller's change was
+ * computed from those values).
+ */
 export async function updateRowReturning<M extends ModelName>(
   db: DbLike,
   model: M,
   id: number,
   change: RowChange<M>,
+  guard: Guard<M> = {},
 ): Promise<ModelRow<M> | null> {
+  const guards = Object.entries(guard as Record<string, string | number | undefined>)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    .map(([column, v]) => Prisma.sql` AND ${Prisma.raw(`"${column}" = `)}${v}`);
   try {
-    const rows = await querySql(db, Prisma.sql`${setsOf(model, change)} WHERE "id" = ${id} RETURNING *`);
+    const rows = await querySql(
+      db,
+      Prisma.sql`${setsOf(model, change)} WHERE "id" = ${id}${guards.length ? Prisma.join(guards, '') : Prisma.empty} RETURNING *`,
+    );
     return rowsOf(model, rows)[0] ?? null;
   } catch (err) {
     throw asModelError(err, model);

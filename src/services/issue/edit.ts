@@ -158,6 +158,72 @@ function deadlineComment(issue: Models.Issue, next: Date | null, actorId: number
   return { type: 'MODIFIED_DEADLINE', posterId: actorId, issueId: issue.id, content: `${day(next)}|${day(prev)}` };
 }
 
+/** What an edit sets on the issue's own row, computed from `issue` as read: the columns, and what the change records. */
+function fieldChanges(
+  issue: Models.Issue,
+  input: EditIssueInput,
+  actorId: number,
+  deadline: Date | null | undefined,
+  milestoneId: number | null | undefined,
+): { data: RowChange<'Issue'>; c: Change } {
+  const c: Change = { fields: [], comments: [], events: [] };
+  const data: RowChange<'Issue'> = {};
+  const title = input.title ? normalizeTitle(input.title) : '';
+  if (title && title !== issue.title) {
+    data.title = title;
+    c.fields.push('title');
+    (c.old ??= {}).title = issue.title;
+    c.comments.push({ type: 'CHANGE_TITLE', posterId: actorId, issueId: issue.id, oldTitle: issue.title, newTitle: title });
+    if (issue.isPull && isWorkInProgress(issue.title) && !isWorkInProgress(title))
+      c.events.push({ type: 'pull.readyForReview', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId });
+  }
+  if (input.body !== undefined && input.body !== issue.content) {
+    data.content = input.body;
+    data.contentVersion = { increment: 1 };
+    c.fields.push('body');
+    (c.old ??= {}).body = issue.content;
+  }
+  if (input.ref !== undefined && input.ref !== issue.ref) {
+    data.ref = input.ref;
+    c.fields.push('ref');
+    (c.old ??= {}).ref = issue.ref;
+    c.comments.push({ type: 'CHANGE_ISSUE_REF', posterId: actorId, issueId: issue.id, oldRef: issue.ref, newRef: input.ref });
+  }
+  if (deadline !== undefined) {
+    const comment = deadlineComment(issue, deadline, actorId);
+    if (comment) {
+      data.deadlineAt = deadline;
+      c.fields.push('due_date');
+      c.comments.push(comment);
+    }
+  }
+  if (milestoneId !== undefined && milestoneId !== issue.milestoneId) {
+    data.milestoneId = milestoneId;
+    c.fields.push('milestone');
+    c.comments.push({ type: 'MILESTONE', posterId: actorId, issueId: issue.id, milestoneId, oldMilestoneId: issue.milestoneId });
+  }
+  return { data, c };
+}
+
+/**
+ * The columns a plain edit's change was computed from, with the values it read (`found`): the change applies only
+ * while they hold (updateRowReturning's guard), so its timeline comment and event name what it replaced. Null
+ * when the change sets more than the title and body (those computed from nullable columns take the locked read).
+ */
+function plainGuard(
+  found: Models.Issue,
+  data: RowChange<'Issue'>,
+  contentVersion: number | undefined,
+): Record<string, string | number> | null {
+  const keys = Object.keys(data);
+  if (!keys.length || !keys.every((k) => k === 'title' || k === 'content' || k === 'contentVersion')) return null;
+  return {
+    ...(data.title !== undefined ? { title: found.title } : {}),
+    ...(data.content !== undefined ? { content: found.content } : {}),
+    ...(contentVersion !== undefined ? { contentVersion } : {}),
+  };
+}
+
 /**
  * Edits an issue or pull request (Gitea EditIssue): only its poster or a writer of its unit (403 otherwise);
  * assignees, milestone and due date change only for writers (silently ignored for the poster). Closing and
@@ -208,8 +274,23 @@ export async function editIssue(
     if (pr?.hasMerged) throw new PreconditionFailedError('cannot change state of this pull request, it was already merged');
   }
   if (opts.check) await opts.check(found, writer);
+  // Only the issue's own fields change in a plain edit (no labels, assignees, state, projects, or caller's write):
+  // the row the UPDATE returns is the one to answer with, without reading it again.
+  const plain = !labelIds && !wantAssignees && input.state === undefined && !usage && !opts.write;
   const updated = await withRetry(() =>
     withTx(cx, async (tx, emit) => {
+      if (plain) {
+        // The title and body changed from the row read before the transaction, in one statement while that row's
+        // values hold; otherwise (another edit came between) the edit below reads the row locked and starts over.
+        const { data, c } = fieldChanges(found, input, viewer.id, deadline, milestoneId);
+        const guard = plainGuard(found, data, input.body !== undefined ? input.contentVersion : undefined);
+        const changed = guard && (await updateRowReturning(tx, 'Issue', found.id, data, guard));
+        if (changed) {
+          if (c.comments.length) await insertRows(tx, 'Comment', c.comments);
+          emitChange(emit, found, viewer.id, c, changed);
+          return changed;
+        }
+      }
       const issue = await issueRow(tx, found.id, true);
       if (input.body !== undefined && input.contentVersion !== undefined) {
         // A conditional no-op write: it takes the row lock, so of two edits made from the same version only the first passes.
@@ -221,45 +302,7 @@ export async function editIssue(
           throw new ConflictError('the issue is already changed', { issueId: issue.id, contentVersion: input.contentVersion });
       }
       if (input.state === 'closed' && !issue.isClosed) await requireNoOpenDependencies(tx, issue);
-      const c: Change = { fields: [], comments: [], events: [] };
-      const data: RowChange<'Issue'> = {};
-      const title = input.title ? normalizeTitle(input.title) : '';
-      if (title && title !== issue.title) {
-        data.title = title;
-        c.fields.push('title');
-        (c.old ??= {}).title = issue.title;
-        c.comments.push({ type: 'CHANGE_TITLE', posterId: viewer.id, issueId: issue.id, oldTitle: issue.title, newTitle: title });
-        if (issue.isPull && isWorkInProgress(issue.title) && !isWorkInProgress(title))
-          c.events.push({ type: 'pull.readyForReview', issueId: issue.id, repoId: issue.repoId, index: issue.index, actorId: viewer.id });
-      }
-      if (input.body !== undefined && input.body !== issue.content) {
-        data.content = input.body;
-        data.contentVersion = { increment: 1 };
-        c.fields.push('body');
-        (c.old ??= {}).body = issue.content;
-      }
-      if (input.ref !== undefined && input.ref !== issue.ref) {
-        data.ref = input.ref;
-        c.fields.push('ref');
-        (c.old ??= {}).ref = issue.ref;
-        c.comments.push({ type: 'CHANGE_ISSUE_REF', posterId: viewer.id, issueId: issue.id, oldRef: issue.ref, newRef: input.ref });
-      }
-      if (deadline !== undefined) {
-        const comment = deadlineComment(issue, deadline, viewer.id);
-        if (comment) {
-          data.deadlineAt = deadline;
-          c.fields.push('due_date');
-          c.comments.push(comment);
-        }
-      }
-      if (milestoneId !== undefined && milestoneId !== issue.milestoneId) {
-        data.milestoneId = milestoneId;
-        c.fields.push('milestone');
-        c.comments.push({ type: 'MILESTONE', posterId: viewer.id, issueId: issue.id, milestoneId, oldMilestoneId: issue.milestoneId });
-      }
-      // Only `data` changes the issue's row in a plain edit (no labels, assignees, state, projects, or caller's
-      // write): the row the UPDATE returns is the one to answer with, without reading it again.
-      const plain = !labelIds && !wantAssignees && input.state === undefined && !usage && !opts.write;
+      const { data, c } = fieldChanges(issue, input, viewer.id, deadline, milestoneId);
       let changed: Models.Issue | null = null;
       if (Object.keys(data).length) {
         if (plain) changed = await updateRowReturning(tx, 'Issue', issue.id, data);

@@ -203,6 +203,76 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(comment.json()).toEqual(fetched.json());
   });
 
+  it('answers a new issue with the labels and assignees it linked, not read again, exactly as GET shows them', async () => {
+    // The organization's repository: its labels and the organization's are usable.
+    expect((await t.request('POST', '/api/v1/orgs', { headers: owner, body: { username: 'guild' } })).statusCode).toBe(201);
+    expect((await t.request('POST', '/api/v1/orgs/guild/repos', { headers: owner, body: { name: 'hall' } })).statusCode).toBe(201);
+    const repoLabel = await t.request('POST', '/api/v1/repos/guild/hall/labels', {
+      headers: owner,
+      body: { name: 'zeta', color: '#00aa00' },
+    });
+    const orgLabel = await t.request('POST', '/api/v1/orgs/guild/labels', {
+      headers: owner,
+      body: { name: 'alpha', color: '#aa0000', description: 'of the organization' },
+    });
+    const milestone = await t.request('POST', '/api/v1/repos/guild/hall/milestones', { headers: owner, body: { title: 'v1' } });
+    for (const res of [repoLabel, orgLabel, milestone]) expect(res.statusCode, res.body).toBe(201);
+    const collab = await t.request('PUT', '/api/v1/repos/guild/hall/collaborators/u3', { headers: owner, body: { permission: 'write' } });
+    expect(collab.statusCode).toBe(204);
+    // What only the view reads: the labels, assignees, projects and attachments of the issue.
+    const viewReads = (queries: string[]) =>
+      queries.filter((q) =>
+        /FROM "IssueLabel" il JOIN "Label" l|FROM "IssueAssignee" a JOIN "User" u|FROM "ProjectIssue" pi JOIN "Project" p|FROM "Attachment" WHERE "issueId" IN/.test(
+          q,
+        ),
+      );
+    const url = '/api/v1/repos/guild/hall/issues';
+    const body = {
+      title: 'linked',
+      labels: [repoLabel.json<{ id: number }>().id, orgLabel.json<{ id: number }>().id],
+      assignees: ['u3', 'owner'],
+      milestone: milestone.json<{ id: number }>().id,
+    };
+    expect(viewReads(await statements('POST', url, body, 201))).toEqual([]);
+    const created = await t.request('POST', url, { headers: owner, body });
+    const issue = created.json<{ number: number; labels: { name: string; url: string }[]; assignees: { login: string }[] }>();
+    // Labels by name (the organization's first), assignees in the order given: as GET answers the same issue.
+    expect(issue.labels.map((l) => l.name)).toEqual(['alpha', 'zeta']);
+    expect(issue.labels[0]!.url).toMatch(/\/orgs\/guild\/labels\/\d+$/);
+    expect(issue.labels[1]!.url).toMatch(/\/repos\/guild\/hall\/labels\/\d+$/);
+    expect(issue.assignees.map((a) => a.login)).toEqual(['u3', 'owner']);
+    expect(created.json()).toEqual((await t.request('GET', `${url}/${issue.number}`, { headers: owner })).json());
+  });
+
+  it('a plain edit (title, body) reads the issue once, before its transaction; a state change reads it locked in it', async () => {
+    const url = '/api/v1/repos/owner/one/issues';
+    const number = (await t.request('POST', url, { headers: owner, body: { title: 'to edit', body: 'old' } })).json<{ number: number }>()
+      .number;
+    // Reads of the row by id in the edit's transaction (up to its COMMIT; the jobs it set off read it afterwards).
+    const rowReads = (queries: string[]) =>
+      queries
+        .slice(
+          0,
+          queries.findIndex((q) => q.trim() === 'COMMIT'),
+        )
+        .filter((q) => /^SELECT \* FROM "Issue" WHERE "id" = (\?|\$1)( FOR UPDATE OF "Issue")?$/.test(q.trim()));
+    expect(rowReads(await statements('PATCH', `${url}/${number}`, { title: 'edited', body: 'new' }, 201))).toEqual([]);
+    // A state change reads the row locked first (labels' counters depend on it).
+    expect(rowReads(await statements('PATCH', `${url}/${number}`, { title: 'edited', state: 'closed' }, 201))).not.toEqual([]);
+    // The answer is the row as the edit left it, as GET shows it; the timeline names what the title was.
+    const edited = await t.request('PATCH', `${url}/${number}`, { headers: owner, body: { title: 'edited again', body: 'newer' } });
+    expect(edited.json()).toEqual((await t.request('GET', `${url}/${number}`, { headers: owner })).json());
+    expect(edited.json<{ title: string; body: string }>()).toMatchObject({ title: 'edited again', body: 'newer' });
+    const changes = (await t.request('GET', `${url}/${number}/timeline`, { headers: owner }))
+      .json<{ type: string; old_title: string; new_title: string }[]>()
+      .filter((e) => e.type === 'change_title')
+      .map((e) => [e.old_title, e.new_title]);
+    expect(changes).toEqual([
+      ['to edit', 'edited'],
+      ['edited', 'edited again'],
+    ]);
+  });
+
   it('a new pull request is not read back by the feed or the mentions either', async () => {
     const repo = '/api/v1/repos/owner/one';
     const branch = await t.request('POST', `${repo}/branches`, {
