@@ -133,15 +133,11 @@ export async function issueLabelViews(db: DbLike, issueIds: readonly number[]): 
      WHERE il."issueId" IN (?)`,
     [issueIds],
   );
-  // rowWith keeps the label's own columns (not the link's and owners' names) and adds what its URL needs.
   const byIssue = groupBy(
     rows,
     (r) => r.linkIssueId,
     (r): IssueLabelView =>
-      rowWith('Label', r, {
-        org: r.orgName === null ? null : { name: r.orgName },
-        repo: r.repoOwnerName === null || r.repoName === null ? null : { ownerName: r.repoOwnerName, name: r.repoName },
-      }),
+      labelView(r, r.orgName, r.repoOwnerName === null || r.repoName === null ? null : { ownerName: r.repoOwnerName, name: r.repoName }),
   );
   for (const list of byIssue.values()) list.sort(byLabelName);
   return byIssue;
@@ -155,9 +151,14 @@ const byLabelName = (a: IssueLabelView, b: IssueLabelView): number => a.name.loc
  * issueLabelViews makes it, from the label's row and the repository at hand.
  */
 export function labelViewOf(label: Models.Label, repo: RepoName): IssueLabelView {
+  return labelView(label, label.orgId === null ? null : repo.ownerName, label.repoId === null ? null : repo);
+}
+
+/** A label's view: its own columns (rowWith copies no others) and the names its URL needs. */
+function labelView(label: Models.Label, orgName: string | null, repo: Pick<RepoName, 'ownerName' | 'name'> | null): IssueLabelView {
   return rowWith('Label', label, {
-    org: label.orgId === null ? null : { name: repo.ownerName },
-    repo: label.repoId === null ? null : { ownerName: repo.ownerName, name: repo.name },
+    org: orgName === null ? null : { name: orgName },
+    repo: repo && { ownerName: repo.ownerName, name: repo.name },
   });
 }
 
