@@ -13,6 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
@@ -21,7 +23,7 @@ import { createSystemContext } from '../src/services/context.ts';
 import * as userService from '../src/services/user/user.ts';
 import { startWriteBaseline } from './writeBaseline.ts';
 import { createBenchUsersWithToken } from './benchUser.ts';
-import { baselineDb } from './writeBaselineDb.ts';
+import { baselineDb, type BaselineDb } from './writeBaselineDb.ts';
 import { fanOutStatements, contention, type Checks } from './writesChecks.ts';
 import { buildClone, push } from './writesGit.ts';
 import { providersArg, scratchDatabase, type Provider } from './scratchDb.ts';
@@ -61,6 +63,17 @@ async function timed(n: number, concurrency: number, first: number, op: (i: numb
   return out;
 }
 
+/** A copy of the SQLite database at `url` (every committed row) written to `file`; its `file:` URL. */
+function copyOfSqlite(url: string, file: string): string {
+  const db = new Database(url.replace(/^file:/, ''), { readonly: true });
+  try {
+    db.prepare('VACUUM INTO ?').run(file);
+  } finally {
+    db.close();
+  }
+  return `file:${file}`;
+}
+
 async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: Checks }> {
   const database = await scratchDatabase(provider, 'writes');
   await deployMigrations({ provider, url: database.url });
@@ -71,10 +84,8 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
   const app = await buildApp(config, { onQuery: (e) => void (counter.n++, dump?.push(e.query.replace(/\s+/g, ' ').slice(0, 180))) });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
-  const bdb = baselineDb(provider, database.url);
-  const bare = startWriteBaseline(bdb, config.repositoriesDir);
-  await bare.listen({ port: 0, host: '127.0.0.1' });
-  const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
+  let bdb: BaselineDb | undefined;
+  let bare: FastifyInstance | undefined;
   const work = mkdtempSync(path.join(tmpdir(), 'fg-bench-writes-clone-'));
   try {
     const sys = createSystemContext(app.deps);
@@ -97,6 +108,15 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
       for (const [i, name] of ['bug', 'feature', 'docs', 'extra'].entries())
         labels[repo].push((await call(base, 'POST', `/api/v1/repos/bench/${repo}/labels`, { name, color: `#00${i}0aa` })).id);
     }
+    // The baseline starts on what was set up so far. On SQLite it writes to its own copy of the database (the same
+    // rows), so neither side's writes grow the other's write-ahead log or wait for the other's writer, and each pays
+    // its own checkpoints: the server its checkpoint worker's, the baseline SQLite's own (as a program of prepared
+    // statements gets them). On PostgreSQL both write to the same database.
+    bdb = baselineDb(provider, provider === 'sqlite' ? copyOfSqlite(database.url, path.join(work, 'baseline.db')) : database.url);
+    bare = startWriteBaseline(bdb, config.repositoriesDir);
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
+    const baseStatements = bdb.statements;
     // Branches: pull requests created by the bench and for its merges; push branches of 1 and of 100 commits.
     const items = (n: number) => 2 * n + 2;
     const counts = { pulls: items(gitSamples) * 3, push1: items(gitSamples), push100: items(gitSamples) };
@@ -197,7 +217,7 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
       const sides = {} as Record<'ours' | 'base', Side>;
       for (const repo of ['ours', 'base'] as const) {
         // Two warm writes (the last counted, with nothing else running), then 1 and 8 writers.
-        const stmts = repo === 'ours' ? counter : bdb.statements;
+        const stmts = repo === 'ours' ? counter : baseStatements;
         await op.run(repo, 2 * op.n);
         await settle();
         stmts.n = 0;
@@ -227,8 +247,8 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
     };
     return { rows, checks };
   } finally {
-    await bare.close();
-    await bdb.close();
+    await bare?.close();
+    await bdb?.close();
     await app.close();
     await database.drop();
     rmSync(work, { recursive: true, force: true });
