@@ -68,6 +68,11 @@ export class JobWorker {
   #unsubscribe: (() => void) | null = null;
   #heartbeat: NodeJS.Timeout | null = null;
   #lastPurge = 0;
+  /** Nudges so far, and how many there had been when the last claim started: one since means claim again. */
+  #nudges = 0;
+  #nudgesAtClaim = 0;
+  /** Whether the last claim took as many jobs as it asked for (more may be waiting). */
+  #claimedFull = true;
 
   constructor(db: Db, provider: DbProvider, opts: JobsOptions, log: JobLog) {
     this.#db = db;
@@ -91,9 +96,20 @@ export class JobWorker {
     this.#loop = this.#pollLoop();
   }
 
-  /** Wakes the polling loop now. */
+  /** Wakes the polling loop now: jobs may be runnable (this process enqueued or released some). */
   nudge(): void {
+    this.#nudges++;
     this.#wake?.();
+  }
+
+  /**
+   * Whether a claim now may find something: a slot is free, and the last claim filled every slot it asked for or
+   * this process enqueued since it started. Otherwise the queue was empty at that claim, and an empty claim is a
+   * write (on SQLite it takes the database's one write lock): jobs of other processes and retries come due are
+   * found by the poll interval's claim.
+   */
+  #mayClaim(): boolean {
+    return this.#running.size < this.#opts.concurrency && (this.#claimedFull || this.#nudges !== this.#nudgesAtClaim);
   }
 
   /**
@@ -194,15 +210,17 @@ export class JobWorker {
 
   async #pollLoop(): Promise<void> {
     while (this.#started) {
-      let claimed = 0;
+      let failed = false;
       try {
-        claimed = await this.#fill();
+        await this.#fill();
         await this.#purge();
       } catch (err) {
+        failed = true;
         this.#log.error({ err }, 'job polling failed');
       }
       if (!this.#started) break;
-      if (claimed > 0 && this.#running.size < this.#opts.concurrency) continue;
+      // Claim again at once while more may be waiting (a failed claim waits for the interval).
+      if (!failed && this.#mayClaim()) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.#opts.pollIntervalMs);
         function done() {
@@ -219,12 +237,14 @@ export class JobWorker {
   async #fill(): Promise<number> {
     const free = this.#opts.concurrency - this.#running.size;
     if (free <= 0) return 0;
+    this.#nudgesAtClaim = this.#nudges;
     const jobs = await claimJobs(this.#db, this.#provider, {
       workerId: this.id,
       limit: free,
       now: new Date(),
       leaseMs: this.#opts.leaseMs,
     });
+    this.#claimedFull = jobs.length >= free;
     // A job of ours whose renewal came too late was claimed again by ourselves: it is still running here.
     for (const job of jobs) if (!this.#running.has(job.id)) void this.#track(job);
     return jobs.length;
@@ -234,7 +254,8 @@ export class JobWorker {
     const controller = new AbortController();
     const outcome = this.#execute(job, controller.signal).finally(() => {
       this.#running.delete(job.id);
-      this.nudge();
+      // A slot is free: claim for it only when more may be waiting.
+      if (this.#mayClaim()) this.#wake?.();
     });
     this.#running.set(job.id, { controller, promise: outcome.then(() => undefined) });
     return outcome;

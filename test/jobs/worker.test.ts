@@ -142,6 +142,30 @@ describe.each(PROVIDERS)('durable jobs (%s)', (provider) => {
     expect(ran).toEqual([7]);
   });
 
+  it('claims once for what a commit enqueued: with those jobs done and nothing more waiting, it claims no more until woken', async () => {
+    const k = kind();
+    const ran: number[] = [];
+    const w = worker([defineHandler(k, async (p) => void ran.push(p.n))], { pollIntervalMs: 60_000 });
+    w.start();
+    await sleep(100); // the first poll found nothing; the next is a minute away
+    // A claim is a write (on SQLite it takes the one write lock), empty or not.
+    const claims = () => t.queries.filter((q) => /SET "status" = 'RUNNING'/.test(q)).length;
+    const before = claims();
+    await withTx(t.system, async (tx) => {
+      await enqueue(tx, k, { n: 1 });
+      await enqueue(tx, k, { n: 2 });
+    });
+    await until(() => ran.length === 2, 5000);
+    await sleep(300); // what the end of the two jobs set off
+    expect(ran.sort()).toEqual([1, 2]);
+    // One claim took both (fewer than its four slots: the queue was empty), and their ends claimed nothing.
+    expect(claims() - before).toBe(1);
+    // The next commit wakes it again.
+    await withTx(t.system, (tx) => enqueue(tx, k, { n: 3 }));
+    await until(() => ran.length === 3, 5000);
+    expect(claims() - before).toBe(2);
+  });
+
   it('retries with exponential backoff, records attempts and the last error, and is dead after maxAttempts', async () => {
     const k = kind(4);
     const at: number[] = [];
