@@ -229,7 +229,7 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
   jobs.register(prepareHandler(deps));
   jobs.register(deliverHandler(db, config, (outcome) => metrics.webhookDeliveries.inc({ outcome })));
   notifier.subscribe(liveSubscriber(live));
-  notifier.subscribeInTransaction(xrefTxSubscriber());
+  notifier.subscribeInTransaction(xrefTxSubscriber(config.rootUrl));
   jobs.register(xrefJobHandler(deps));
   // Actions: pull request, issue and release events start workflows through a job written in their transaction.
   notifier.subscribeInTransaction(actionsTriggerSubscriber());

@@ -57,6 +57,16 @@ export function eventRepoFacts(event: object): RepoFacts | undefined {
   return repos.get(event);
 }
 
+/** The issue the writer of `event` kept with it (withEventIssue), without reading; undefined when it kept none. */
+export function keptEventIssue(event: object): Promise<EventIssue | null> | undefined {
+  return issues.get(event);
+}
+
+/** The comment text the writer of `event` kept with it (withCommentContent), without reading; undefined when it kept none. */
+export function keptCommentContent(event: object): Promise<string | null> | undefined {
+  return comments.get(event);
+}
+
 /** The text of the comment an event names (the feed's excerpt, the mentions); null when it is gone. */
 export function eventCommentContent(db: Db, event: { commentId: number }): Promise<string | null> {
   return once(comments, event, () => commentContent(db, event.commentId));

@@ -5,6 +5,7 @@ import { readRows } from '../../db/readPath.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
 import { defineHandler, jobKind, type JobHandler } from '../../jobs/jobKind.ts';
 import { usersByIds } from '../../loaders/usersByIds.ts';
+import { keptCommentContent, keptEventIssue } from '../../notify/eventReads.ts';
 import type { DomainEvent } from '../../notify/events.ts';
 import type { TxSubscriber } from '../../notify/notifier.ts';
 import { createSystemContext, type AppDeps } from '../context.ts';
@@ -54,13 +55,41 @@ function payloadOf(event: DomainEvent): XrefPayload | null {
   }
 }
 
-/** Enqueues the reference job of every event that writes or removes referencing text, or merges a pull request. */
-export function xrefTxSubscriber(): TxSubscriber {
+/**
+ * Whether `event`'s text may change the references of its source, by the text its writer kept with it: a new issue
+ * or comment that names no issue has none to add; an edit of an issue's title or body whose text named none
+ * before and names none after has none to add or replace (an earlier text's references were replaced by the job
+ * of the edit that removed them, which reads the text as it is when it runs). Without the text at hand: true.
+ */
+async function mayReference(rootUrl: string, event: DomainEvent): Promise<boolean> {
+  switch (event.type) {
+    case 'issue.created':
+    case 'issue.updated': {
+      const issue = await keptEventIssue(event);
+      if (!issue) return true;
+      if (namesReferences(rootUrl, issue.title, issue.content)) return true;
+      if (event.type === 'issue.created') return false;
+      return namesReferences(rootUrl, event.old?.title ?? issue.title, event.old?.body ?? issue.content);
+    }
+    case 'comment.created': {
+      const content = await keptCommentContent(event);
+      return content === undefined || content === null || namesReferences(rootUrl, '', content);
+    }
+    default:
+      return true;
+  }
+}
+
+/**
+ * Enqueues the reference job of every event that writes or removes referencing text, or merges a pull request;
+ * not for a text that names no issue and replaces none that did (mayReference).
+ */
+export function xrefTxSubscriber(rootUrl: string): TxSubscriber {
   return {
     name: 'references',
     async handle(tx, event) {
       const payload = payloadOf(event);
-      if (payload) await enqueue(tx, XREF_JOB, payload);
+      if (payload && (await mayReference(rootUrl, event))) await enqueue(tx, XREF_JOB, payload);
     },
   };
 }

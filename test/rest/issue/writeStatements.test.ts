@@ -103,18 +103,29 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(counts[1]).toEqual(counts[0]);
   });
 
-  it('a new issue or comment that names no issue has nothing to look up: the reference job reads only its text', async () => {
+  it('a new issue or comment, or an edit, whose text names no issue and replaced none that did writes no reference job', async () => {
     // A reference scan reads the source's earlier reference comments (`refIssueId`).
     const scans = (queries: string[]) => queries.filter((q) => /^SELECT/i.test(q.trim()) && /WHERE.*refIssueId/s.test(q));
+    const xrefJobs = () => t.db.job.count({ where: { kind: 'issue.xref' } });
     const url = '/api/v1/repos/owner/one/issues';
-    expect(scans(await statements('POST', url, { title: 'plain', body: 'no reference here' }, 201))).toEqual([]);
+    const before = await xrefJobs();
+    const plain = await statements('POST', url, { title: 'plain', body: 'no reference here' }, 201);
+    expect(scans(plain)).toEqual([]);
     expect(scans(await statements('POST', `${url}/1/comments`, { body: 'still none' }, 201))).toEqual([]);
+    const number = (await t.request('GET', `${url}?limit=1`, { headers: owner })).json<{ number: number }[]>()[0]!.number;
+    expect(scans(await statements('PATCH', `${url}/${number}`, { title: 'plain, renamed', body: 'none either' }, 201))).toEqual([]);
+    expect(await xrefJobs()).toBe(before);
     // Naming an issue still scans, and the referenced issue gets its reference comment, from an issue and a comment.
     expect(scans(await statements('POST', url, { title: 'refers', body: 'see #1' }, 201))).not.toEqual([]);
     expect(scans(await statements('POST', `${url}/2/comments`, { body: 'and #1 again' }, 201))).not.toEqual([]);
     const timeline = (await t.request('GET', `${url}/1/timeline`, { headers: owner })).json<{ type: string }[]>();
     expect(timeline.filter((e) => e.type === 'issue_ref').length).toBeGreaterThanOrEqual(1);
     expect(timeline.filter((e) => e.type === 'comment_ref').length).toBeGreaterThanOrEqual(1);
+    // An edit that removes a reference scans (its job replaces the references), one that names none before or after does not.
+    const refers = (await t.request('GET', `${url}?limit=1`, { headers: owner })).json<{ number: number }[]>()[0]!.number;
+    expect(scans(await statements('PATCH', `${url}/${refers}`, { body: 'no longer' }, 201))).not.toEqual([]);
+    expect(scans(await statements('PATCH', `${url}/${refers}`, { title: 'refers no more' }, 201))).toEqual([]);
+    expect(await xrefJobs()).toBe(before + 3);
   });
 
   it('an edit that leaves its references as they stand writes nothing for them; one that changes them does', async () => {
