@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { startPgRace, type PgRace } from '../../helpers/pgRace.ts';
 
 /**
  * A plain edit (title, body) changes the row in one statement computed from the row it read before its transaction,
@@ -11,46 +11,24 @@ import { PROVIDERS } from '../../helpers/db.ts';
  * changes the title and holds the row until the edit waits for it. (SQLite runs one write transaction at a time.)
  */
 describe.skipIf(!PROVIDERS.includes('postgresql'))('an edit racing another change of the issue (postgresql)', () => {
-  let t: TestApp;
-  let observer: pg.Client;
+  let race: PgRace;
 
   beforeAll(async () => {
-    t = await startTestApp('postgresql');
-    await t.createUser('owner');
-    const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('owner'), body: { name: 'r' } });
-    expect(res.statusCode).toBe(201);
-    observer = new pg.Client({ connectionString: t.config.databaseUrl });
-    await observer.connect();
+    race = await startPgRace();
   });
-  afterAll(async () => {
-    await observer.end();
-    await t.close();
-  });
+  afterAll(() => race.close());
 
-  const call = (method: string, url: string, body?: unknown) =>
-    t.request(method, `/api/v1/repos/owner/r${url}`, { headers: basic('owner'), ...(body === undefined ? {} : { body }) });
-
-  const lockWaiters = async () =>
-    Number(
-      (
-        await observer.query<{ n: string }>(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
-        )
-      ).rows[0]!.n,
-    );
+  const call: PgRace['call'] = (...args) => race.call(...args);
 
   /** Edits issue `index` with `body` while another connection changes the row with `sql` and commits. */
   async function editWhile(index: number, body: object, sql: string, params: unknown[]) {
-    const holder = new pg.Client({ connectionString: t.config.databaseUrl });
+    const holder = new pg.Client({ connectionString: race.t.config.databaseUrl });
     await holder.connect();
     try {
       await holder.query('BEGIN');
       await holder.query(sql, params);
       const editing = call('PATCH', `/issues/${index}`, body);
-      for (let i = 0; (await lockWaiters()) < 1; i++) {
-        if (i > 400) throw new Error('timed out waiting for the edit to wait for the row');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await race.until('the edit to wait for the row', async () => (await race.lockWaiters()) >= 1);
       await holder.query('COMMIT');
       return await editing;
     } finally {
