@@ -62,10 +62,7 @@ describe('WAL checkpoints off the server thread (sqlite)', () => {
     await addRow('first');
     // A few pages: far below SQLite's automatic checkpoint, so only the worker can have put them in the file.
     // The worker posts each checkpoint after writing the file: the copy can show the rows before the message arrives.
-    await waitFor(
-      'the worker to checkpoint',
-      () => checkpointer!.stats.checkpoints > 0 && rowsInFile(database.dataDir).includes('first'),
-    );
+    await waitFor('the worker to checkpoint', () => checkpointer!.stats.checkpoints > 0 && rowsInFile(database.dataDir).includes('first'));
     expect(checkpointer!.stats.running).toBe(true);
     expect(autocheckpointPages()).toBe(BACKSTOP_PAGES);
   });
