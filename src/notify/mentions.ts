@@ -56,6 +56,7 @@ export function stripMarkdown(content: string): string {
  * unvalidated; `org/team` for team mentions.
  */
 export function findMentions(content: string): string[] {
+  if (!content.includes('@')) return []; // every mention starts with one: most texts need no stripping
   const text = stripMarkdown(content);
   const names: string[] = [];
   let pos = 0;

@@ -77,15 +77,23 @@ function findInText(content: string): IssueReference[] {
   return [...scan(content, NUMERIC), ...scan(content, CROSS)];
 }
 
+/** The pattern of this instance's issue and pull request URLs (one instance, one root URL: the last one is kept). */
+let urls: { rootUrl: string; pattern: RegExp } | null = null;
+function urlPattern(rootUrl: string): RegExp {
+  if (urls?.rootUrl !== rootUrl) {
+    const escaped = rootUrl.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    urls = { rootUrl, pattern: new RegExp(`(${S}|^|\\(|\\[)${escaped}(${NAME}/${NAME})/(issues|pulls)/([0-9]+)(?=${END})`, 'g') };
+  }
+  return urls.pattern;
+}
+
 /**
  * Gitea FindAllIssueReferences: references in plain text (titles, commit messages); full issue and pull request
  * URLs of this instance (`{rootUrl}owner/repo/issues/N`, `…/pulls/N`) count as `owner/repo#N` / `owner/repo!N`.
  */
 export function findReferences(content: string, rootUrl: string): IssueReference[] {
-  const escaped = rootUrl.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const urls = new RegExp(`(${S}|^|\\(|\\[)${escaped}(${NAME}/${NAME})/(issues|pulls)/([0-9]+)(?=${END})`, 'g');
   const short = content.replace(
-    urls,
+    urlPattern(rootUrl),
     (_all, lead: string, repo: string, kind: string, n: string) => `${lead}${repo}${kind === 'pulls' ? '!' : '#'}${n}`,
   );
   return findInText(short);

@@ -58,8 +58,16 @@ function referencesOf(rootUrl: string, plain: string, markdown: string): IssueRe
   return [...findReferences(plain, rootUrl), ...findReferencesMarkdown(markdown)];
 }
 
+/**
+ * What every reference holds: `#N`/`!N` (alone or after `owner/repo`), or an issue or pull request URL (rewritten to
+ * `owner/repo#N` before the scan). Dropping Markdown's code and links never makes one: what it removes becomes a line
+ * break, so a text without this has no reference, and most texts are answered without the scan.
+ */
+const REFERENCE_MARK = /[#!][0-9]|\/(?:issues|pulls)\/[0-9]/;
+
 /** Whether a text names any issue or pull request at all (whether they exist is not asked). */
 export function namesReferences(rootUrl: string, plain: string, markdown: string): boolean {
+  if (!REFERENCE_MARK.test(plain) && !REFERENCE_MARK.test(markdown)) return false;
   return referencesOf(rootUrl, plain, markdown).length > 0;
 }
 
