@@ -20,7 +20,10 @@ const NotificationPayload = z.object({
   targets: z.array(z.number().int()),
   /** Whose text to scan for @mentions: the issue's body or a comment's. */
   mentionsIn: z.union([z.object({ issue: z.literal(true) }), z.object({ commentId: z.number().int() })]).nullable(),
-  /** Only when the latest title change took a pull request out of work in progress (Gitea IssueChangeTitle). */
+  /**
+   * Only when the latest title change took a pull request out of work in progress (Gitea IssueChangeTitle): set by
+   * the jobs of title changes written before `pull.readyForReview` had its own fan-out, still honoured for those.
+   */
   onlyIfReadyForReview: z.boolean().optional(),
   /** Checkpoint: the threads are written (a replay does nothing). */
   done: z.boolean().optional(),
@@ -57,10 +60,9 @@ export function notificationPayloadOf(event: DomainEvent): NotificationPayload |
         audience: 'broadcast',
         mentionsIn: { commentId: event.commentId },
       };
-    case 'issue.updated':
-      return event.fields.includes('title')
-        ? { ...base, issueId: event.issueId, actorId: event.actorId, audience: 'broadcast', onlyIfReadyForReview: true }
-        : null;
+    // Gitea IssueChangeTitle notifies only when the new title takes a pull request out of work in progress: the
+    // edit says so with its own event, so other title changes (every issue's) write no job.
+    case 'pull.readyForReview':
     case 'issue.closed':
     case 'issue.reopened':
     case 'pull.merged':

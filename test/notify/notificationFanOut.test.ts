@@ -64,9 +64,13 @@ describe.each(PROVIDERS)('notification fan-out job (%s)', (provider) => {
       }),
     ).toBeNull();
     expect(notificationPayloadOf({ type: 'issue.updated', issueId: 1, repoId: 1, index: 1, actorId: 2, fields: ['labels'] })).toBeNull();
-    expect(notificationPayloadOf({ type: 'issue.updated', issueId: 1, repoId: 1, index: 1, actorId: 2, fields: ['title'] })).toMatchObject({
+    // A title change notifies only when it takes a pull request out of work in progress, which has its own event.
+    expect(
+      notificationPayloadOf({ type: 'issue.updated', issueId: 1, repoId: 1, index: 1, actorId: 2, fields: ['title'], old: { title: 'a' } }),
+    ).toBeNull();
+    expect(notificationPayloadOf({ type: 'pull.readyForReview', issueId: 1, repoId: 1, index: 1, actorId: 2 })).toMatchObject({
       audience: 'broadcast',
-      onlyIfReadyForReview: true,
+      mentionsIn: null,
     });
   });
 

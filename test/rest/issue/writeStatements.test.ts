@@ -128,6 +128,20 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(await xrefJobs()).toBe(before + 3);
   });
 
+  it("an issue's title edit writes no notification job (Gitea notifies a title change only when a pull request leaves work in progress)", async () => {
+    const url = '/api/v1/repos/owner/one/issues';
+    const number = (await t.request('POST', url, { headers: owner, body: { title: 'to rename' } })).json<{ number: number }>().number;
+    await settle();
+    const fanOuts = () => t.db.job.count({ where: { kind: 'notification.fanOut' } });
+    const before = await fanOuts();
+    const edit = await statements('PATCH', `${url}/${number}`, { title: 'renamed' }, 201);
+    expect(edit.filter((q) => /^INSERT INTO "Job"/.test(q.trim()))).toEqual([]);
+    expect(await fanOuts()).toBe(before);
+    // A comment still notifies (the watchers of the issue): the job is written in its transaction.
+    await statements('POST', `${url}/${number}/comments`, { body: 'a comment' }, 201);
+    expect(await fanOuts()).toBe(before + 1);
+  });
+
   it('an edit that leaves its references as they stand writes nothing for them; one that changes them does', async () => {
     const url = '/api/v1/repos/owner/one/issues';
     const create = async (body: object) => (await t.request('POST', url, { headers: owner, body })).json<{ number: number }>().number;
