@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { enqueue } from '../jobs/enqueue.ts';
 import { jobKind } from '../jobs/jobKind.ts';
+import { keptCommentContent } from './eventReads.ts';
 import type { DomainEvent } from './events.ts';
 import type { TxSubscriber } from './notifier.ts';
 
@@ -91,13 +92,24 @@ export function notificationPayloadOf(event: DomainEvent): NotificationPayload |
   }
 }
 
-/** The in-transaction subscriber that writes the fan-out job of each notifying event (an outbox row). */
+/** Whether a new comment's text may mention someone: not when the text its writer kept has no `@` (nothing is read). */
+async function mayMention(event: object): Promise<boolean> {
+  const content = await keptCommentContent(event);
+  return typeof content !== 'string' || content.includes('@');
+}
+
+/**
+ * The in-transaction subscriber that writes the fan-out job of each notifying event (an outbox row). A new comment
+ * whose text, as its writer kept it with the event, has no `@` mentions nobody: its job does not read the text again.
+ */
 export function notificationOutbox(): TxSubscriber {
   return {
     name: 'notifications',
     async handle(tx, event) {
       const payload = notificationPayloadOf(event);
-      if (payload) await enqueue(tx, NOTIFICATION_JOB, payload);
+      if (!payload) return;
+      if (event.type === 'comment.created' && !(await mayMention(event))) payload.mentionsIn = null;
+      await enqueue(tx, NOTIFICATION_JOB, payload);
     },
   };
 }

@@ -137,9 +137,17 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     const edit = await statements('PATCH', `${url}/${number}`, { title: 'renamed' }, 201);
     expect(edit.filter((q) => /^INSERT INTO "Job"/.test(q.trim()))).toEqual([]);
     expect(await fanOuts()).toBe(before);
-    // A comment still notifies (the watchers of the issue): the job is written in its transaction.
+    // A comment still notifies (the watchers of the issue): the job is written in its transaction. Its text has no
+    // `@`, so the job is told to look for no mentions (and does not read the text again); one with `@` is.
+    const mentionsIn = async () => {
+      const job = await t.db.job.findFirstOrThrow({ where: { kind: 'notification.fanOut' }, orderBy: { id: 'desc' } });
+      return (JSON.parse(job.payload) as { mentionsIn: unknown }).mentionsIn;
+    };
     await statements('POST', `${url}/${number}/comments`, { body: 'a comment' }, 201);
     expect(await fanOuts()).toBe(before + 1);
+    expect(await mentionsIn()).toBeNull();
+    await statements('POST', `${url}/${number}/comments`, { body: 'thanks @someone' }, 201);
+    expect(await mentionsIn()).toEqual({ commentId: expect.any(Number) });
   });
 
   it('an edit that leaves its references as they stand writes nothing for them; one that changes them does', async () => {
