@@ -196,24 +196,14 @@ export async function loadIssueViews(
   const posterIds = [
     ...new Set(issues.flatMap((i) => (i.posterId === null || knownUsers.some((u) => u.id === i.posterId) ? [] : [i.posterId]))),
   ];
-  const [repoById, labelsByIssue, assignees, posters, milestones, pulls, projectRows, attachments] = await Promise.all([
+  const [repoById, labelsByIssue, { assignees, posters }, milestones, pulls, projectRows, attachments] = await Promise.all([
     repoNamesById(
       db,
       issues.map((i) => i.repoId),
       known,
     ),
     labelIds.length ? issueLabelViews(db, labelIds) : new Map<number, IssueLabelView[]>(),
-    assigneeIds.length
-      ? readRows<'User', Linked<ViewUser>>(
-          db,
-          'User',
-          `SELECT ${viewUserColumns()}, a."issueId" AS "linkIssueId" FROM "IssueAssignee" a JOIN "User" u ON u."id" = a."assigneeId" WHERE a."issueId" IN (?) ORDER BY a."id"`,
-          [assigneeIds],
-        )
-      : [],
-    posterIds.length
-      ? readRows<'User', ViewUser>(db, 'User', `SELECT ${viewUserColumns()} FROM "User" u WHERE u."id" IN (?)`, [posterIds])
-      : [],
+    viewUsers(db, assigneeIds, posterIds),
     milestoneIds.length ? readRows(db, 'Milestone', 'SELECT * FROM "Milestone" WHERE "id" IN (?)', [milestoneIds]) : [],
     pullIds.length ? readRows(db, 'PullRequest', 'SELECT * FROM "PullRequest" WHERE "issueId" IN (?)', [pullIds]) : [],
     projectIds.length
@@ -234,7 +224,6 @@ export async function loadIssueViews(
   const milestoneById = new Map(milestones.map((m) => [m.id, m]));
   const pullByIssue = new Map([...knownPulls, ...pulls].map((p) => [p.issueId, p]));
   const projectsByIssue = groupByIssue(projectRows);
-  const assigneesByIssue = groupByIssue(assignees);
   return issues.map((issue) => {
     const repo = repoById.get(issue.repoId);
     if (!repo) throw new NotFoundError('repository does not exist', { repoId: issue.repoId });
@@ -245,12 +234,44 @@ export async function loadIssueViews(
       poster: issue.posterId === null ? null : (posterById.get(issue.posterId) ?? null),
       labels: known?.labels ? [...known.labels].sort(byLabelName) : (labelsByIssue.get(issue.id) ?? []),
       milestone: issue.milestoneId === null ? null : (milestoneById.get(issue.milestoneId) ?? null),
-      assignees: known?.assignees ?? assigneesByIssue.get(issue.id) ?? [],
+      assignees: known?.assignees ?? assignees.get(issue.id) ?? [],
       pull: pullByIssue.get(issue.id) ?? null,
       projects: known?.projects ?? projectsByIssue.get(issue.id) ?? [],
       attachments: known?.attachments ?? attachments.filter((a) => a.issueId === issue.id),
     };
   });
+}
+
+/**
+ * The users of issue views: the assignees of the `assigneeIds` issues, with the issue each is linked to, in the order
+ * they were assigned, and the posters `posterIds`. One statement for both (a poster row has no link; no statement when
+ * neither is asked): every view of an issue that is not its viewer's own needs both.
+ */
+async function viewUsers(
+  db: DbLike,
+  assigneeIds: readonly number[],
+  posterIds: readonly number[],
+): Promise<{ assignees: Map<number, ViewUser[]>; posters: ViewUser[] }> {
+  const parts: [string, number[]][] = [];
+  if (assigneeIds.length)
+    parts.push([
+      `SELECT ${viewUserColumns()}, a."issueId" AS "linkIssueId", a."id" AS "linkOrder" FROM "IssueAssignee" a JOIN "User" u ON u."id" = a."assigneeId" WHERE a."issueId" IN (?)`,
+      [...assigneeIds],
+    ]);
+  if (posterIds.length)
+    parts.push([`SELECT ${viewUserColumns()}, NULL AS "linkIssueId", 0 AS "linkOrder" FROM "User" u WHERE u."id" IN (?)`, [...posterIds]]);
+  if (!parts.length) return { assignees: new Map(), posters: [] };
+  const rows = await readRows<'User', ViewUser & { linkIssueId: number | null; linkOrder: number }>(
+    db,
+    'User',
+    `${parts.map(([sql]) => sql).join(' UNION ALL ')} ORDER BY "linkOrder"`,
+    parts.map(([, ids]) => ids),
+  );
+  const unlinked = ({ linkIssueId: _, linkOrder: __, ...user }: (typeof rows)[number]): ViewUser => user;
+  return {
+    assignees: groupBy(rows, (r) => r.linkIssueId ?? undefined, unlinked),
+    posters: rows.filter((r) => r.linkIssueId === null).map(unlinked),
+  };
 }
 
 /** One issue with its relations (`knownUsers`: user rows at hand, the viewer's for one, not read again). */

@@ -128,6 +128,22 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(await xrefJobs()).toBe(before + 3);
   });
 
+  it("an issue's view reads its poster and its assignees in one statement, the assignees in the order given", async () => {
+    const url = '/api/v1/repos/owner/ten/issues';
+    const assignees = [USERS[2]!, USERS[0]!, USERS[1]!];
+    const number = (await t.request('POST', url, { headers: owner, body: { title: 'viewed', assignees } })).json<{ number: number }>()
+      .number;
+    await settle();
+    t.queries.length = 0;
+    // Another user's view: the poster is not the viewer, so both are read.
+    const res = await t.request('GET', `${url}/${number}`, { headers: basic(USERS[3]!) });
+    expect(res.statusCode).toBe(200);
+    const view = res.json<{ user: { login: string }; assignees: { login: string }[] }>();
+    expect(view.user.login).toBe('owner');
+    expect(view.assignees.map((a) => a.login)).toEqual(assignees);
+    expect(t.queries.filter((q) => /"User" u\b/.test(q))).toHaveLength(1);
+  });
+
   it("an issue's title edit writes no notification job (Gitea notifies a title change only when a pull request leaves work in progress)", async () => {
     const url = '/api/v1/repos/owner/one/issues';
     const number = (await t.request('POST', url, { headers: owner, body: { title: 'to rename' } })).json<{ number: number }>().number;
