@@ -58,19 +58,21 @@ describe.each(PROVIDERS)('hot REST reads: statements per request (%s)', (provide
   });
   afterAll(() => t.close());
 
-  it('GET an issue: 7 statements on the read path, with or without labels and assignees; a token adds none', async () => {
+  it('GET an issue: 6 statements on the read path, with or without labels and assignees (poster and assignees in one); a token adds none', async () => {
     const bare = await statements('/api/v1/repos/owner/r/issues/2');
-    expect(bare).toHaveLength(7);
+    expect(bare).toHaveLength(6);
     // The repository, its owner's facts and its units in one statement (requireRepo).
     expect(bare.filter((q) => q.includes('"RepoUnit"'))).toHaveLength(1);
     expect(bare.find((q) => q.includes('"RepoUnit"'))).toContain('FROM "Repository" r JOIN "User" o');
     const full = await statements('/api/v1/repos/owner/r/issues/4');
-    expect(full).toHaveLength(7);
+    expect(full).toHaveLength(6);
+    // The poster and the assignees: one statement.
+    expect(full.filter((q) => /"User" u\b/.test(q))).toHaveLength(1);
     expect([...bare, ...full].filter(isPrisma)).toEqual([]);
-    expect(await statements('/api/v1/repos/owner/r/issues/4', tokenAuth(ownerToken))).toHaveLength(7);
+    expect(await statements('/api/v1/repos/owner/r/issues/4', tokenAuth(ownerToken))).toHaveLength(6);
     // A viewer who does not own the repository: their collaboration and blocks (2), never the token.
     const reader = await statements('/api/v1/repos/owner/r/issues/4', tokenAuth(readerToken));
-    expect(reader).toHaveLength(9);
+    expect(reader).toHaveLength(8);
     expect(reader.filter((q) => q.includes('AccessToken'))).toEqual([]);
     expect(full.filter((q) => q.includes('passwordHash'))).toEqual([]);
   });
@@ -82,12 +84,12 @@ describe.each(PROVIDERS)('hot REST reads: statements per request (%s)', (provide
     expect(await statements('/api/v1/repos/owner/r', tokenAuth(ownerToken))).toHaveLength(4);
   });
 
-  it('GET a pull request: 13 statements on the read path, its row read once, no review-request query when there is none', async () => {
+  it('GET a pull request: 12 statements on the read path, its row read once, no review-request query when there is none', async () => {
     const anonymous = await statements('/api/v1/repos/owner/r/pulls/1');
-    expect(anonymous).toHaveLength(13);
+    expect(anonymous).toHaveLength(12);
     expect(anonymous.filter((q) => q.includes('FROM "PullRequest"'))).toHaveLength(1);
     expect(anonymous.filter(isPrisma)).toEqual([]);
-    expect(await statements('/api/v1/repos/owner/r/pulls/1', tokenAuth(ownerToken))).toHaveLength(13);
+    expect(await statements('/api/v1/repos/owner/r/pulls/1', tokenAuth(ownerToken))).toHaveLength(12);
   });
 
   it('GET the issue list: the same count for one issue and for three; filtered by state and type only, on the read path', async () => {
