@@ -51,12 +51,15 @@ export function stripMarkdown(content: string): string {
     .replace(/(^|[^A-Za-z0-9])_+|_+(?=[^A-Za-z0-9]|$)/g, '$1\n');
 }
 
+/** Whether a text may mention anyone: every mention starts with `@`, so most texts need no stripping or scan. */
+export const mayMention = (content: string): boolean => content.includes('@');
+
 /**
  * Gitea references.FindAllMentionsMarkdown: the names (without `@`) mentioned in a Markdown body, in order,
  * unvalidated; `org/team` for team mentions.
  */
 export function findMentions(content: string): string[] {
-  if (!content.includes('@')) return []; // every mention starts with one: most texts need no stripping
+  if (!mayMention(content)) return [];
   const text = stripMarkdown(content);
   const names: string[] = [];
   let pos = 0;

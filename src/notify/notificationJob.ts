@@ -4,6 +4,7 @@ import { enqueue } from '../jobs/enqueue.ts';
 import { jobKind } from '../jobs/jobKind.ts';
 import { keptCommentContent } from './eventReads.ts';
 import type { DomainEvent } from './events.ts';
+import { mayMention } from './mentions.ts';
 import type { TxSubscriber } from './notifier.ts';
 
 /**
@@ -92,10 +93,10 @@ export function notificationPayloadOf(event: DomainEvent): NotificationPayload |
   }
 }
 
-/** Whether a new comment's text may mention someone: not when the text its writer kept has no `@` (nothing is read). */
-async function mayMention(event: object): Promise<boolean> {
+/** Whether a new comment's text may mention someone, judged from the text its writer kept (nothing is read). */
+async function commentMayMention(event: object): Promise<boolean> {
   const content = await keptCommentContent(event);
-  return typeof content !== 'string' || content.includes('@');
+  return typeof content !== 'string' || mayMention(content);
 }
 
 /**
@@ -108,7 +109,7 @@ export function notificationOutbox(): TxSubscriber {
     async handle(tx, event) {
       const payload = notificationPayloadOf(event);
       if (!payload) return;
-      if (event.type === 'comment.created' && !(await mayMention(event))) payload.mentionsIn = null;
+      if (event.type === 'comment.created' && !(await commentMayMention(event))) payload.mentionsIn = null;
       await enqueue(tx, NOTIFICATION_JOB, payload);
     },
   };

@@ -77,6 +77,14 @@ function findInText(content: string): IssueReference[] {
   return [...scan(content, NUMERIC), ...scan(content, CROSS)];
 }
 
+/**
+ * Whether a text may hold a reference: every one holds `#N`/`!N` (alone or after `owner/repo`), or is an issue or pull
+ * request URL (rewritten to `owner/repo#N` before the scan). Dropping Markdown's code and links never makes one (what
+ * it removes becomes a line break), so a text without this has none, and most texts are answered without the scans.
+ */
+const REFERENCE_MARK = /[#!][0-9]|\/(?:issues|pulls)\/[0-9]/;
+export const mayReference = (content: string): boolean => REFERENCE_MARK.test(content);
+
 /** The pattern of this instance's issue and pull request URLs (one instance, one root URL: the last one is kept). */
 let urls: { rootUrl: string; pattern: RegExp } | null = null;
 function urlPattern(rootUrl: string): RegExp {

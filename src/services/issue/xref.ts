@@ -7,7 +7,7 @@ import { findRepoByName } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { setIssueStateBySystem } from './edit.ts';
 import { unitOf } from './issue.ts';
-import { findReferences, findReferencesMarkdown, type IssueReference, type RefAction } from './references.ts';
+import { findReferences, findReferencesMarkdown, mayReference, type IssueReference, type RefAction } from './references.ts';
 import { insertRows } from '../../db/insertRows.ts';
 import { readRows } from '../../db/readPath.ts';
 
@@ -58,16 +58,9 @@ function referencesOf(rootUrl: string, plain: string, markdown: string): IssueRe
   return [...findReferences(plain, rootUrl), ...findReferencesMarkdown(markdown)];
 }
 
-/**
- * What every reference holds: `#N`/`!N` (alone or after `owner/repo`), or an issue or pull request URL (rewritten to
- * `owner/repo#N` before the scan). Dropping Markdown's code and links never makes one: what it removes becomes a line
- * break, so a text without this has no reference, and most texts are answered without the scan.
- */
-const REFERENCE_MARK = /[#!][0-9]|\/(?:issues|pulls)\/[0-9]/;
-
 /** Whether a text names any issue or pull request at all (whether they exist is not asked). */
 export function namesReferences(rootUrl: string, plain: string, markdown: string): boolean {
-  if (!REFERENCE_MARK.test(plain) && !REFERENCE_MARK.test(markdown)) return false;
+  if (!mayReference(plain) && !mayReference(markdown)) return false;
   return referencesOf(rootUrl, plain, markdown).length > 0;
 }
 
