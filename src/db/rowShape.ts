@@ -66,11 +66,20 @@ export function columnsOf<M extends ModelName>(model: M, alias: string, omit: re
 }
 const selectLists = new Map<string, string>();
 
-/** Driver rows of `model` with Prisma's JS types; columns not selected stay absent. */
+/**
+ * Driver rows of `model` with Prisma's JS types; columns not selected stay absent. The rows of one statement
+ * have the same columns: which of them need converting is decided on the first row, not asked of every row.
+ */
 export function rowsOf<M extends ModelName>(model: M, rows: Record<string, unknown>[]): ModelRow<M>[] {
-  const list = shapeOf(model).conversions;
+  const first = rows[0];
+  if (first === undefined) return rows as ModelRow<M>[];
+  const present = shapeOf(model).conversions.filter(([name]) => name in first);
+  if (present.length === 0) return rows as ModelRow<M>[];
   for (const row of rows) {
-    for (const [name, convert] of list) if (name in row) row[name] = convert(row[name]);
+    for (let i = 0; i < present.length; i++) {
+      const [name, convert] = present[i]!;
+      row[name] = convert(row[name]);
+    }
   }
   return rows as ModelRow<M>[];
 }

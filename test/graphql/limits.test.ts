@@ -50,6 +50,26 @@ describe.each(PROVIDERS)('GraphQL limits and endpoints (%s)', (provider) => {
       expect(Number(err?.extensions?.value)).toBe(OVER * 10_100);
     });
 
+    it('counts each set of variables of one document on its own (a kept count is the count of those variables)', async () => {
+      const body = 'users(first: $n) { nodes { accessTokens(first: $n) { nodes { name } } } }';
+      const q = `query Cost($n: Int!) { ${Array.from({ length: OVER }, (_, i) => `a${i}: ${body}`).join(' ')} }`;
+      const small = async () => {
+        const res = await gql<Record<string, unknown>>(t, q, { headers: admin, variables: { n: 1 } });
+        expect(res.errors).toBeUndefined();
+        expect(Object.keys(res.data ?? {})).toHaveLength(OVER);
+      };
+      const large = async () => {
+        const res = await gql<unknown>(t, q, { headers: admin, variables: { n: 100 } });
+        expect(errorCodes(res)).toEqual(['QUERY_TOO_COMPLEX']);
+        expect(Number(res.errors?.[0]?.extensions?.value)).toBe(OVER * 10_100);
+      };
+      // Each order twice: the second request of each set is answered from what the first one counted.
+      await small();
+      await large();
+      await small();
+      await large();
+    });
+
     it('applies before anything runs (no SQL beyond authentication)', async () => {
       t.queries.length = 0;
       await gql<unknown>(t, '{ __typename }', { headers: admin });
