@@ -97,10 +97,12 @@ function sharedPath(execution: Execution, path: Path): SharedPath {
  * plugin-prisma wraps (those with a `select`: relations, related connections, leaves like `bodyHTML`) and any field
  * whose own resolver takes `info` (prismaField roots, resolvers that plan with `queryFromInfo`). A resolver declared
  * without its fourth parameter cannot reach the path, and the other plugins' wrappers key what they keep by the
- * path's text (scope-auth's granted scopes, dataloader's `byPath`), not by the object.
+ * path's text (scope-auth's granted scopes, dataloader's `byPath`), not by the object. A field may say that its
+ * resolver reads only the operation from `info` (`extensions.readsOperationOnly`).
  */
 function usesSharedPath(field: GraphQLField<unknown, unknown>): boolean {
   if (field.extensions.pothosPrismaSelect) return true;
+  if (field.extensions.readsOperationOnly === true) return false;
   const own: unknown = field.extensions.pothosOriginalResolve;
   if (typeof own === 'function') return own.length >= 4;
   return field.resolve !== undefined && field.resolve !== defaultFieldResolver;

@@ -1,8 +1,9 @@
 import type { Models } from '../../db/client.ts';
-import { loadReactions } from '../../services/issue/reaction.ts';
+import { loadReactionCounts, loadReactions } from '../../services/issue/reaction.ts';
 import { repoIssuePages, type RepoIssuePageInput } from '../../services/issue/repoIssuePages.ts';
 import { prunedColumns, type FieldColumns } from './columns.ts';
 import { attachUsers, isRecord, type Fill, type Preloader, type Preloaders } from './plan.ts';
+import { reactorsCountedOnly } from './reactionCounts.ts';
 import { groupBy } from '../../groupBy.ts';
 
 /**
@@ -116,23 +117,27 @@ const issues: Preloader = (args, selected) => {
     closed === 'none'
       ? { isPull: false, order, take: 0, skip: 0 }
       : { isPull: false, closed, order, take: take as number, skip: skip as number };
-  // Issue.author and Issue.reactionGroups are plain fields (types/issue.ts, types/reaction.ts): they read the
-  // poster and the reactions attached here.
+  // Issue.author and Issue.reactionGroups are plain fields (types/issue.ts, types/reaction.ts): they read
+  // the poster and the reactions attached here: the reactions' rows, or their groups counted in SQL when the
+  // operation reads no reactor (reactionCounts.ts).
   const withPosters = selected('Issue').has('author');
   const withReactions = selected('Issue').has('reactionGroups');
+  const reactionsCounted = withReactions && reactorsCountedOnly(selected);
   const columns = prunedColumns(selected, 'Issue', ISSUE_FIELD_COLUMNS, ISSUE_KEYS);
   const fill: Fill = async (cx, parents, users) => {
     const rows = await repoIssuePages(cx, [...new Set(parents.map((p) => p.id as number))], input, columns);
+    const ids = rows.map((r) => r.id);
+    const withRelations = rows as (Models.Issue & { reactions?: unknown; reactionGroups?: unknown })[];
     await Promise.all([
       withPosters && attachUsers(rows as unknown as Record<string, unknown>[], 'posterId', 'poster', users),
       withReactions &&
-        loadReactions(
-          cx,
-          'issue',
-          rows.map((r) => r.id),
-        ).then((reactions) => {
-          for (const r of rows as (Models.Issue & { reactions?: unknown })[]) r.reactions = reactions.get(r.id) ?? [];
-        }),
+        (reactionsCounted
+          ? loadReactionCounts(cx, 'issue', ids).then((groups) => {
+              for (const r of withRelations) r.reactionGroups = groups.get(r.id);
+            })
+          : loadReactions(cx, 'issue', ids).then((reactions) => {
+              for (const r of withRelations) r.reactions = reactions.get(r.id) ?? [];
+            })),
     ]);
     const byRepo = groupBy(rows, (r) => r.repoId);
     for (const p of parents) p.issues = byRepo.get(p.id as number) ?? [];

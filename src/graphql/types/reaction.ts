@@ -1,4 +1,6 @@
 import { createContextCache } from '@pothos/core';
+import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import * as reactionService from '../../services/issue/reaction.ts';
@@ -17,12 +19,14 @@ import { dbId } from '../ids.ts';
 import { totalOf } from '../totalCount.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { attached } from '../preload/plan.ts';
+import { reactorsCountedOnlyIn } from '../preload/reactionCounts.ts';
 import { IssueRef } from './issue.ts';
 import { IssueCommentRef } from './issueComment.ts';
 import { PullRequestRef } from './pullRequest.ts';
 import { PullRequestReviewRef } from './pullRequestReview.ts';
 import { UserRef } from './user.ts';
 import { issueReadWhere } from '../../services/issue/visibility.ts';
+import type { ReactionsOf } from '../../services/issue/relationPages.ts';
 import { tokenReadScope } from '../tokenReadScopes.ts';
 import { ReactableRef } from './githubInterfaces.ts';
 
@@ -79,6 +83,12 @@ const ReactorUnion = builder.unionType('Reactor', {
   resolveType: () => UserRef,
 });
 
+/**
+ * A group's users as a connection. A group only counted (its users null) is served only to operations that select
+ * nothing but `totalCount` of it (reactorsCountedOnly): its connection has the count and no item.
+ */
+const reactorPage = (g: ReactionGroup, args: DefaultConnectionArguments) => arrayConnection(args, g.users ?? [], {}, g.count);
+
 const ReactionGroupRef = builder.objectRef<ReactionGroup>('ReactionGroup');
 ReactionGroupRef.implement({
   description: "The reactions of one content on a subject (GitHub's ReactionGroup): every content is listed, in display order.",
@@ -95,7 +105,7 @@ ReactionGroupRef.implement({
         type: ReactorUnion,
         description: 'The users who reacted, oldest first.',
         ...REACTOR,
-        resolve: (g, args) => arrayConnection(args, g.users),
+        resolve: (g, args) => reactorPage(g, args),
       },
       {
         name: 'ReactorConnection',
@@ -109,7 +119,7 @@ ReactionGroupRef.implement({
         description: "The users who reacted, oldest first (GitHub's deprecated form of `reactors`; here the same users).",
         deprecationReason: 'Use the `reactors` field instead.',
         ...REACTOR,
-        resolve: (g, args) => arrayConnection(args, g.users),
+        resolve: (g, args) => reactorPage(g, args),
       },
       {
         name: 'ReactingUserConnection',
@@ -122,24 +132,46 @@ ReactionGroupRef.implement({
 });
 
 /**
- * The issue's own reactions: the ones the issue list's preloader attached (preload/repositoryIssues.ts), else one
- * batched query per request. A plain field, not a Prisma relation: a page of issues resolves it without
- * plugin-prisma's per-row planning.
+ * Per request, the reactions of issues themselves or of comments by subject id, one batched statement each: as rows
+ * with their users, grouped here, or counted in SQL when the operation reads no reactor (reactorsCountedOnly).
  */
-const issueReactions = createContextCache((ctx: GraphQLContext) => reactionService.reactionsLoader(ctx.cx, 'issue'));
+const groupLoaders = {
+  issue: {
+    rows: createContextCache((ctx: GraphQLContext) => reactionService.reactionsLoader(ctx.cx, 'issue')),
+    counts: createContextCache((ctx: GraphQLContext) => reactionService.reactionCountsLoader(ctx.cx, 'issue')),
+  },
+  comment: {
+    rows: createContextCache((ctx: GraphQLContext) => reactionService.reactionsLoader(ctx.cx, 'comment')),
+    counts: createContextCache((ctx: GraphQLContext) => reactionService.reactionCountsLoader(ctx.cx, 'comment')),
+  },
+};
+
+/** The reaction groups of one issue (its own reactions) or comment, batched with the request's others. */
+async function reactionGroupsOf(ctx: GraphQLContext, info: GraphQLResolveInfo, target: ReactionsOf, id: number): Promise<ReactionGroup[]> {
+  const loaders = groupLoaders[target];
+  if (reactorsCountedOnlyIn(info)) return loaders.counts(ctx).load(id);
+  return groupReactions(await loaders.rows(ctx).load(id), ctx.cx.viewer?.id ?? null);
+}
+
+/**
+ * A reaction groups field's read policy (inherited, for `reason`). Its resolver reads the operation from `info`,
+ * never its path: the compiled execution need not give it the request's shared path objects (compiledExecution.ts).
+ */
+const groupsField = (reason: string) => ({ extensions: { ...inherits(reason).extensions, readsOperationOnly: true } });
 
 builder.prismaObjectFields(IssueRef, (t) => ({
   reactionGroups: t.field({
     type: [ReactionGroupRef],
     description: 'Reactions on the issue itself (not on its comments), grouped by content.',
-    ...inherits('the reactions of a readable issue (as GET …/issues/{index}/reactions)'),
-    resolve: (issue, _args, ctx) => {
-      const viewerId = ctx.cx.viewer?.id ?? null;
+    ...groupsField('the reactions of a readable issue (as GET …/issues/{index}/reactions)'),
+    // What the issue list's preloader attached (preload/repositoryIssues.ts), else one batched statement per request.
+    // A plain field, not a Prisma relation: a page of issues resolves it without plugin-prisma's per-row planning.
+    resolve: (issue, _args, ctx, info) => {
+      const counted = attached<ReactionGroup[]>(issue, 'reactionGroups');
+      if (counted) return counted;
       const loaded = attached<ReactionWithUser[]>(issue, 'reactions');
-      if (loaded) return groupReactions(loaded, viewerId);
-      return issueReactions(ctx)
-        .load(issue.id)
-        .then((rows) => groupReactions(rows, viewerId));
+      if (loaded) return groupReactions(loaded, ctx.cx.viewer?.id ?? null);
+      return reactionGroupsOf(ctx, info, 'issue', issue.id);
     },
   }),
 }));
@@ -148,20 +180,18 @@ builder.prismaObjectFields(PullRequestRef, (t) => ({
   reactionGroups: t.field({
     type: [ReactionGroupRef],
     description: "Reactions on the pull request itself (its issue row's, not its comments'), grouped by content.",
-    ...inherits('the reactions of a readable pull request (as GET …/issues/{index}/reactions)'),
-    resolve: async (p, _args, ctx) => groupReactions(await issueReactions(ctx).load(p.issueId), ctx.cx.viewer?.id ?? null),
+    ...groupsField('the reactions of a readable pull request (as GET …/issues/{index}/reactions)'),
+    resolve: (p, _args, ctx, info) => reactionGroupsOf(ctx, info, 'issue', p.issueId),
   }),
 }));
 
 /** Comments have no relation to their reactions (commentId is a plain column): one batched query per request. */
-const commentReactions = createContextCache((ctx: GraphQLContext) => reactionService.reactionsLoader(ctx.cx, 'comment'));
-
 builder.prismaObjectFields(IssueCommentRef, (t) => ({
   reactionGroups: t.field({
     type: [ReactionGroupRef],
     description: 'Reactions on the comment, grouped by content.',
-    ...inherits('the reactions of a readable comment (as GET …/issues/comments/{id}/reactions)'),
-    resolve: async (comment, _args, ctx) => groupReactions(await commentReactions(ctx).load(comment.id), ctx.cx.viewer?.id ?? null),
+    ...groupsField('the reactions of a readable comment (as GET …/issues/comments/{id}/reactions)'),
+    resolve: (comment, _args, ctx, info) => reactionGroupsOf(ctx, info, 'comment', comment.id),
   }),
 }));
 
@@ -172,9 +202,9 @@ builder.prismaObjectFields(PullRequestReviewRef, (t) => ({
       "Reactions on the review's body (Gitea keeps it as the review's REVIEW comment, which is what users react to), grouped by content.",
     ...inherits('the reactions of a readable review (as GET …/issues/comments/{id}/reactions of its comment)'),
     select: { comments: { where: { type: 'REVIEW' }, select: { id: true }, orderBy: { id: 'asc' }, take: 1 } },
-    resolve: async (review, _args, ctx) => {
+    resolve: async (review, _args, ctx, info) => {
       const body = review.comments[0];
-      return body ? groupReactions(await commentReactions(ctx).load(body.id), ctx.cx.viewer?.id ?? null) : [];
+      return body ? reactionGroupsOf(ctx, info, 'comment', body.id) : [];
     },
   }),
 }));

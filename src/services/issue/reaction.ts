@@ -9,7 +9,7 @@ import { requireRepoWrite, type RepoAccess, type RepoRef } from '../access/repoA
 import { withTx, type ServiceContext } from '../context.ts';
 import { skipTake, type ListOptions, type Page } from '../paging.ts';
 import { canWriteIssue, findIssueByIndex, unitOf } from './issue.ts';
-import { reactionRows, type ReactionsOf } from './relationPages.ts';
+import { reactionCountRows, reactionRows, type ReactionsOf } from './relationPages.ts';
 import { issueReadWhere } from './visibility.ts';
 
 /** Gitea's default `[ui] REACTIONS`: the only contents accepted (exact, case-sensitive), in display order. */
@@ -310,24 +310,67 @@ export interface ReactionGroup {
   content: ReactionContent;
   /** When the first reaction of this content was made; null when there is none. */
   createdAt: Date | null;
-  /** The users who reacted, oldest first (migrated reactions without a local account are left out). */
-  users: Models.User[];
+  /**
+   * The users who reacted, oldest first (migrated reactions without a local account are left out); null when the
+   * group was only counted (loadReactionCounts), for a selection that reads no reactor.
+   */
+  users: Models.User[] | null;
+  /** How many users reacted (the length of `users` when they were loaded). */
+  count: number;
   viewerHasReacted: boolean;
 }
 
 /** Each allowed content's place in display order. */
 const GROUP_INDEX = new Map<string, number>(ALLOWED_REACTIONS.map((content, i) => [content, i]));
 
+/** A group per allowed content, none reacted yet; `counted`: groups that will hold counts only (users null). */
+const emptyGroups = (counted: boolean): ReactionGroup[] =>
+  ALLOWED_REACTIONS.map((content) => ({ content, createdAt: null, users: counted ? null : [], count: 0, viewerHasReacted: false }));
+
 /** Groups one subject's reactions (already ordered oldest first) by content, for the viewer (one pass). */
 export function groupReactions(rows: readonly ReactionWithUser[], viewerId: number | null): ReactionGroup[] {
-  const groups: ReactionGroup[] = ALLOWED_REACTIONS.map((content) => ({ content, createdAt: null, users: [], viewerHasReacted: false }));
+  const groups = emptyGroups(false);
   for (const r of rows) {
     const group = groups[GROUP_INDEX.get(r.type) ?? -1];
     if (!group) continue;
     group.createdAt ??= r.createdAt;
     if (r.originalAuthorId !== 0) continue;
-    if (r.user) group.users.push(r.user);
+    if (r.user) {
+      group.users?.push(r.user);
+      group.count++;
+    }
     if (viewerId !== null && r.userId === viewerId) group.viewerHasReacted = true;
   }
   return groups;
+}
+
+/**
+ * The reaction groups of many issues themselves or many comments, counted in SQL for the viewer (reactionCountRows):
+ * what groupReactions gives but the users, for a selection that reads only the groups' contents, times, counts and
+ * the viewer's flag (callers have already made sure the subjects are visible).
+ */
+export async function loadReactionCounts(
+  cx: ServiceContext,
+  target: ReactionsOf,
+  subjectIds: readonly number[],
+): Promise<Map<number, ReactionGroup[]>> {
+  const ids = [...new Set(subjectIds.filter((id) => id > 0))];
+  const rows = ids.length ? await reactionCountRows(cx.db, target, ids, cx.viewer?.id ?? null, ALLOWED) : [];
+  const bySubject = new Map<number, ReactionGroup[]>(ids.map((id) => [id, emptyGroups(true)]));
+  for (const row of rows) {
+    const group = bySubject.get(row.subjectId)?.[GROUP_INDEX.get(row.type) ?? -1];
+    if (!group) continue;
+    group.createdAt = row.createdAt;
+    group.count = Number(row.count);
+    group.viewerHasReacted = Number(row.mine) === 1;
+  }
+  return bySubject;
+}
+
+/** A per-request loader of the counted reaction groups of issues or comments by id (loadReactionCounts). */
+export function reactionCountsLoader(cx: ServiceContext, target: ReactionsOf): DataLoader<number, ReactionGroup[]> {
+  return new DataLoader(async (ids) => {
+    const bySubject = await loadReactionCounts(cx, target, ids);
+    return ids.map((id) => bySubject.get(id) ?? emptyGroups(true));
+  });
 }
