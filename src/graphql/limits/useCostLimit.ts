@@ -11,8 +11,10 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { limitError } from './limits.ts';
 
-/** Complexities kept per operation: one for each of its last variable sets. */
-const VARIABLE_SETS_PER_OPERATION = 32;
+/** Complexities kept per query: one for each of its last variable sets. */
+const VARIABLE_SETS_PER_OPERATION = 16;
+/** Variables longer than this as JSON are not kept as a key (a query with a long list of ids is counted each time). */
+const MAX_VARIABLES_KEY = 1024;
 
 /**
  * Yoga plugin: refuses an operation over the complexity limit (plugin-complexity's count over the field costs
@@ -21,9 +23,10 @@ const VARIABLE_SETS_PER_OPERATION = 32;
  * error themselves (page sizes, `nodes(ids:)`); that is refused here too. Breadth is useSelectionLimits' job.
  *
  * The count depends only on the operation and its variables (the schema's cost functions read arguments, never the
- * context), so a complexity once counted is kept with the operation's parsed node (Yoga's parse cache hands the same
+ * context), so a query's complexity once counted is kept with its parsed node (Yoga's parse cache hands the same
  * document for the same text) under its variables: a repeated query is not walked again (~100 µs for the nested
- * issue query of bench/issues.ts). Refusals are not kept; they are counted again.
+ * issue query of bench/issues.ts). Bounded: a few short variable sets per query; mutations (whose variables carry
+ * bodies and file contents, and rarely repeat) and refusals are counted each time.
  */
 export function useCostLimit(limits: { complexity: number }): Plugin {
   const counted = new WeakMap<OperationDefinitionNode, Map<string, number>>();
@@ -32,9 +35,10 @@ export function useCostLimit(limits: { complexity: number }): Plugin {
       const operation = getOperationAST(args.document, args.operationName);
       // No such operation, or variables that do not coerce: execution reports those in its usual way.
       if (!operation) return;
-      const variablesKey = JSON.stringify(args.variableValues ?? {});
+      const key = operation.operation === 'query' ? JSON.stringify(args.variableValues ?? {}) : undefined;
+      const variablesKey = key !== undefined && key.length <= MAX_VARIABLES_KEY ? key : undefined;
       let byVariables = counted.get(operation);
-      let complexity = byVariables?.get(variablesKey);
+      let complexity = variablesKey === undefined ? undefined : byVariables?.get(variablesKey);
       if (complexity === undefined) {
         const variables = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 1 });
         if ('errors' in variables) return;
@@ -52,9 +56,11 @@ export function useCostLimit(limits: { complexity: number }): Plugin {
           if (error instanceof GraphQLError) return setResultAndStopExecution({ errors: [withStatus(error)] });
           throw error;
         }
-        if (!byVariables) counted.set(operation, (byVariables = new Map()));
-        if (byVariables.size >= VARIABLE_SETS_PER_OPERATION) byVariables.clear();
-        byVariables.set(variablesKey, complexity);
+        if (variablesKey !== undefined) {
+          if (!byVariables) counted.set(operation, (byVariables = new Map()));
+          if (byVariables.size >= VARIABLE_SETS_PER_OPERATION) byVariables.clear();
+          byVariables.set(variablesKey, complexity);
+        }
       }
       if (complexity > limits.complexity) {
         const error = limitError(
