@@ -270,6 +270,9 @@ export function removeReaction(cx: ServiceContext, subject: ReactionSubject, con
   return changeById(cx, subject, content, false);
 }
 
+/** The distinct subjects among `subjectIds` (an id of 0 or less names no row). */
+const subjectsOf = (subjectIds: readonly number[]): number[] => [...new Set(subjectIds.filter((id) => id > 0))];
+
 /**
  * The allowed reactions on many issues themselves or many comments, oldest first per subject, with their users:
  * one statement on the read path and the request's user loader (for batched GraphQL fields; callers have already
@@ -280,7 +283,7 @@ export async function loadReactions(
   target: ReactionsOf,
   subjectIds: readonly number[],
 ): Promise<Map<number, ReactionWithUser[]>> {
-  const ids = [...new Set(subjectIds.filter((id) => id > 0))];
+  const ids = subjectsOf(subjectIds);
   const rows = ids.length ? await reactionRows(cx.db, target, ids, ALLOWED) : [];
   const userIds = [...new Set(rows.map((r) => r.userId).filter((id) => id !== null))];
   const found = await cx.loaders.userById.loadMany(userIds);
@@ -354,7 +357,7 @@ export async function loadReactionCounts(
   target: ReactionsOf,
   subjectIds: readonly number[],
 ): Promise<Map<number, ReactionGroup[]>> {
-  const ids = [...new Set(subjectIds.filter((id) => id > 0))];
+  const ids = subjectsOf(subjectIds);
   const rows = ids.length ? await reactionCountRows(cx.db, target, ids, cx.viewer?.id ?? null, ALLOWED) : [];
   const bySubject = new Map<number, ReactionGroup[]>(ids.map((id) => [id, emptyGroups(true)]));
   for (const row of rows) {
