@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { enqueue } from '../jobs/enqueue.ts';
 import { jobKind } from '../jobs/jobKind.ts';
-import { keptCommentContent } from './eventReads.ts';
+import { keptCommentContent, keptEventIssue } from './eventReads.ts';
 import type { DomainEvent } from './events.ts';
 import { mayMention } from './mentions.ts';
 import type { TxSubscriber } from './notifier.ts';
@@ -93,15 +93,18 @@ export function notificationPayloadOf(event: DomainEvent): NotificationPayload |
   }
 }
 
-/** Whether a new comment's text may mention someone, judged from the text its writer kept (nothing is read). */
-async function commentMayMention(event: object): Promise<boolean> {
-  const content = await keptCommentContent(event);
+/**
+ * Whether the text a job would scan for mentions (`mentionsIn`: the new issue's body or a comment's) may mention
+ * someone, judged from the text its writer kept with the event (nothing is read); true when it kept none.
+ */
+async function mayMentionIn(event: object, mentionsIn: NonNullable<NotificationPayload['mentionsIn']>): Promise<boolean> {
+  const content = 'issue' in mentionsIn ? (await keptEventIssue(event))?.content : await keptCommentContent(event);
   return typeof content !== 'string' || mayMention(content);
 }
 
 /**
- * The in-transaction subscriber that writes the fan-out job of each notifying event (an outbox row). A new comment
- * whose text, as its writer kept it with the event, has no `@` mentions nobody: its job does not read the text again.
+ * The in-transaction subscriber that writes the fan-out job of each notifying event (an outbox row). A text that,
+ * as its writer kept it with the event, has no `@` mentions nobody: its job does not read the text again.
  */
 export function notificationOutbox(): TxSubscriber {
   return {
@@ -109,7 +112,7 @@ export function notificationOutbox(): TxSubscriber {
     async handle(tx, event) {
       const payload = notificationPayloadOf(event);
       if (!payload) return;
-      if (event.type === 'comment.created' && !(await commentMayMention(event))) payload.mentionsIn = null;
+      if (payload.mentionsIn && !(await mayMentionIn(event, payload.mentionsIn))) payload.mentionsIn = null;
       await enqueue(tx, NOTIFICATION_JOB, payload);
     },
   };

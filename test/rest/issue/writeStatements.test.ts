@@ -164,6 +164,11 @@ describe.each(PROVIDERS)('write statements and contention (%s)', (provider) => {
     expect(await mentionsIn()).toBeNull();
     await statements('POST', `${url}/${number}/comments`, { body: 'thanks @someone' }, 201);
     expect(await mentionsIn()).toEqual({ commentId: expect.any(Number) });
+    // The same for a new issue's body: its writer kept it with the event.
+    await statements('POST', url, { title: 'plain', body: 'no mention here' }, 201);
+    expect(await mentionsIn()).toBeNull();
+    await statements('POST', url, { title: 'mentioning', body: 'cc @someone' }, 201);
+    expect(await mentionsIn()).toEqual({ issue: true });
   });
 
   it('an edit that leaves its references as they stand writes nothing for them; one that changes them does', async () => {
