@@ -2,6 +2,8 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { builder } from './builder.ts';
 import { prepareForCompiledExecution } from './compiledExecution.ts';
 import { recordPlainLeaves } from './plainLeaves.ts';
+import { ISSUE_PAGE_FIELDS } from './preload/issue.ts';
+import { servePreloadedPages } from './preload/preloadedPages.ts';
 import { queryImplementsNode } from './queryNode.ts';
 import { enforceTokenReadScopes } from './tokenReadScopes.ts';
 import './types/user.ts';
@@ -70,7 +72,7 @@ import './types/bodyHTML.ts';
 
 /** The executable schema (importing this file registers every type). */
 export const schema: GraphQLSchema = recordPlainLeaves(
-  prepareForCompiledExecution(enforceTokenReadScopes(queryImplementsNode(builder.toSchema()))),
+  prepareForCompiledExecution(enforceTokenReadScopes(queryImplementsNode(servePreloadedPages(builder.toSchema(), ISSUE_PAGE_FIELDS)))),
 );
 
 /** The SDL as committed in schema.graphql: sorted, so diffs are stable. */

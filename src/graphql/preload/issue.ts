@@ -3,6 +3,7 @@ import * as pages from '../../services/issue/relationPages.ts';
 import { attachUsers, isRecord, targetOf, type Fill, type Preloader, type Preloaders } from './plan.ts';
 import { prunedColumns, type FieldColumns } from './columns.ts';
 import { groupBy } from '../../groupBy.ts';
+import { recordCounts, recordPage, type PreloadedPageField } from './preloadedPages.ts';
 
 /**
  * The hot relations of an issue served below Prisma (plan.ts): labels, assignees and comments (a page per issue
@@ -111,14 +112,20 @@ const labels: Preloader = (args, selected) => {
   const plan = firstPage('IssueLabel', args, ['label']);
   if (!plan || plan.where !== undefined) return null;
   const columns = prunedColumns(selected, 'Label', LABEL_FIELD_COLUMNS, LABEL_KEYS);
-  return async (cx, parents) => attach(parents, 'labels', await pages.issueLabelPages(cx.db, idsOf(parents), plan.page, columns));
+  return async (cx, parents) => {
+    attach(parents, 'labels', await pages.issueLabelPages(cx.db, idsOf(parents), plan.page, columns));
+    recordPage(parents, 'labels', plan.page);
+  };
 };
 
 const assignees: Preloader = (args, selected) => {
   const plan = firstPage('IssueAssignee', args, ['assignee']);
   if (!plan || plan.where !== undefined) return null;
   const columns = prunedColumns(selected, 'User', USER_FIELD_COLUMNS, USER_KEYS);
-  return async (cx, parents) => attach(parents, 'assignees', await pages.issueAssigneePages(cx.db, idsOf(parents), plan.page, columns));
+  return async (cx, parents) => {
+    attach(parents, 'assignees', await pages.issueAssigneePages(cx.db, idsOf(parents), plan.page, columns));
+    recordPage(parents, 'assignees', plan.page);
+  };
 };
 
 type CommentColumn = keyof Models.Comment;
@@ -157,6 +164,7 @@ const comments: Preloader = (args, selected) => {
     // IssueComment.author is a plain field (types/issueComment.ts): it reads the poster attached here.
     if (withPosters) await attachUsers(rows as unknown as Row[], 'posterId', 'poster', users);
     attach(parents, 'comments', rows);
+    recordPage(parents, 'comments', { ...plan.page, type });
   };
   return fill;
 };
@@ -180,8 +188,25 @@ const counts: Preloader = (args, selected) => {
     const byIssue = counted.length > 0 ? await pages.issueRelationCounts(cx.db, idsOf(parents), counted) : new Map();
     const none = Object.fromEntries(counted.map((r) => [r, 0]));
     for (const p of parents) p._count = byIssue.get(p.id as number) ?? { ...none };
+    recordCounts(parents, counted);
   };
 };
 
 /** The preloaders of an issue's hot relations. */
 export const ISSUE_PRELOADERS: Preloaders = { Issue: { labels, assignees, comments, _count: counts } };
+
+/**
+ * The fields that answer the pages these preloaders attach directly (preloadedPages.ts): the first page in id
+ * order, which is what each plans without `orderBy`.
+ */
+export const ISSUE_PAGE_FIELDS: readonly PreloadedPageField<never>[] = [
+  { coordinate: 'Issue.labels', relation: 'labels', servedArgs: (a) => a.orderBy == null, nodeOf: (r: pages.IssueLabelPageRow) => r.label },
+  { coordinate: 'Issue.assignees', relation: 'assignees', servedArgs: () => true, nodeOf: (r: pages.IssueAssigneePageRow) => r.assignee },
+  {
+    coordinate: 'Issue.comments',
+    relation: 'comments',
+    type: 'COMMENT',
+    servedArgs: (a) => a.orderBy == null,
+    nodeOf: (r: Models.Comment) => r,
+  },
+];

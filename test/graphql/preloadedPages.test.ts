@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { PROVIDERS } from '../helpers/db.ts';
+import { gql } from '../helpers/graphql.ts';
+
+/**
+ * The first pages of an issue's labels, assignees and comments that the issue list preloads are answered from the
+ * preloaded rows directly (preload/preloadedPages.ts): the same connection as plugin-prisma's way gives — edges,
+ * nodes, cursors, page info, counts — and cursors that page on. The plugin's way is taken by the same query with one
+ * node field more that needs its mappings (a label's and a comment's `url`, an assignee's `followers`); the extra
+ * field is dropped before comparing.
+ */
+describe.each(PROVIDERS)('preloaded pages answered directly (%s)', (provider) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(provider);
+    await t.createUser('owner');
+    for (const login of ['ann', 'bob', 'cyd']) await t.createUser(login);
+    const h = basic('owner');
+    const post = async (url: string, body: unknown, status = 201) => {
+      const res = await t.request('POST', url, { headers: h, body });
+      expect(res.statusCode, res.body).toBe(status);
+      return res.json() as { id: number };
+    };
+    await post('/api/v1/user/repos', { name: 'r' });
+    for (const login of ['ann', 'bob', 'cyd']) {
+      const res = await t.request('PUT', `/api/v1/repos/owner/r/collaborators/${login}`, { headers: h, body: { permission: 'write' } });
+      expect(res.statusCode, res.body).toBe(204);
+    }
+    const labels: number[] = [];
+    for (const name of ['bug', 'docs', 'ui', 'perf'])
+      labels.push((await post('/api/v1/repos/owner/r/labels', { name, color: '#00aabb' })).id);
+    // Issue 1: four labels, three assignees, five comments (pages of two cut them); 2: one of each; 3: none.
+    await post('/api/v1/repos/owner/r/issues', { title: 'many', labels, assignees: ['ann', 'bob', 'cyd'] });
+    await post('/api/v1/repos/owner/r/issues', { title: 'one', labels: [labels[1]], assignees: ['bob'] });
+    await post('/api/v1/repos/owner/r/issues', { title: 'none' });
+    for (let i = 1; i <= 5; i++) await post('/api/v1/repos/owner/r/issues/1/comments', { body: `c${i}` });
+    await post('/api/v1/repos/owner/r/issues/2/comments', { body: 'only' });
+  });
+  afterAll(() => t.close());
+
+  const pageInfo = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
+  const query = (extra: { label: string; user: string; comment: string }, sizes = { labels: 2, assignees: 2, comments: 2 }) => `{
+    repository(owner: "owner", name: "r") {
+      issues(first: 10, orderBy: { field: CREATED_AT, direction: ASC }) { nodes {
+        number
+        labels(first: ${sizes.labels}) { totalCount ${pageInfo} edges { cursor node { name color ${extra.label} } } nodes { name } }
+        assignees(first: ${sizes.assignees}) { totalCount ${pageInfo} edges { cursor node { login ${extra.user} } } nodes { login } }
+        comments(first: ${sizes.comments}) { ${pageInfo} edges { cursor node { body author { login } ${extra.comment} } } nodes { body } }
+      } }
+    }
+  }`;
+  const direct = { label: '', user: '', comment: '' };
+  const planned = { label: 'url', user: 'followers { totalCount }', comment: 'url' };
+
+  /** The answer without the fields only the planned query asks for. */
+  const withoutExtra = (data: unknown): unknown =>
+    JSON.parse(JSON.stringify(data), (key, value: unknown) => (key === 'url' || key === 'followers' ? undefined : value));
+
+  for (const sizes of [
+    { labels: 2, assignees: 2, comments: 2 },
+    { labels: 4, assignees: 3, comments: 5 },
+    { labels: 0, assignees: 1, comments: 10 },
+  ]) {
+    it(`answers what plugin-prisma's way answers (${JSON.stringify(sizes)})`, async () => {
+      const fast = await gql(t, query(direct, sizes), { headers: basic('ann') });
+      const full = await gql(t, query(planned, sizes), { headers: basic('ann') });
+      expect(fast.errors).toBeUndefined();
+      expect(full.errors).toBeUndefined();
+      expect(fast.data).toEqual(withoutExtra(full.data));
+    });
+  }
+
+  it('counts, cuts and cursors: the first pages of issue 1, and the cursors page on', async () => {
+    interface Page<N> {
+      totalCount?: number;
+      pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+      edges: { cursor: string; node: N }[];
+    }
+    interface Issue {
+      number: number;
+      labels: Page<{ name: string }>;
+      assignees: Page<{ login: string }>;
+      comments: Page<{ body: string; author: { login: string } }>;
+    }
+    const res = await gql<{ repository: { issues: { nodes: Issue[] } } }>(t, query(direct), { headers: basic('ann') });
+    expect(res.errors).toBeUndefined();
+    const [many, one, none] = res.data!.repository.issues.nodes;
+    expect(many!.labels.totalCount).toBe(4);
+    expect(many!.labels.edges.map((e) => e.node.name)).toEqual(['bug', 'docs']);
+    expect(many!.labels.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect(many!.labels.pageInfo.startCursor).toBe(many!.labels.edges[0]!.cursor);
+    expect(many!.labels.pageInfo.endCursor).toBe(many!.labels.edges[1]!.cursor);
+    expect(many!.assignees.totalCount).toBe(3);
+    expect(many!.assignees.edges.map((e) => e.node.login)).toEqual(['ann', 'bob']);
+    expect(many!.comments.edges.map((e) => e.node.body)).toEqual(['c1', 'c2']);
+    expect(many!.comments.edges[0]!.node.author.login).toBe('owner');
+    expect(one!.labels).toMatchObject({ totalCount: 1, pageInfo: { hasNextPage: false }, edges: [{ node: { name: 'docs' } }] });
+    expect(one!.comments.pageInfo.hasNextPage).toBe(false);
+    expect(none!.labels).toEqual({
+      totalCount: 0,
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+      edges: [],
+      nodes: [],
+    });
+
+    // The cursors the direct answer formatted are the plugin's: they page on from where the page ended.
+    const next = await gql<{ repository: { issue: Issue } }>(
+      t,
+      `query($l: String, $a: String, $c: String) { repository(owner: "owner", name: "r") { issue(number: 1) {
+        labels(first: 5, after: $l) { edges { node { name } } }
+        assignees(first: 5, after: $a) { edges { node { login } } }
+        comments(first: 5, after: $c) { edges { node { body } } }
+      } } }`,
+      {
+        headers: basic('ann'),
+        variables: { l: many!.labels.pageInfo.endCursor, a: many!.assignees.pageInfo.endCursor, c: many!.comments.pageInfo.endCursor },
+      },
+    );
+    expect(next.errors).toBeUndefined();
+    const issue = next.data!.repository.issue;
+    expect(issue.labels.edges.map((e) => e.node.name)).toEqual(['ui', 'perf']);
+    expect(issue.assignees.edges.map((e) => e.node.login)).toEqual(['cyd']);
+    expect(issue.comments.edges.map((e) => e.node.body)).toEqual(['c3', 'c4', 'c5']);
+  });
+
+  it('leaves other arguments to the planned way: an order, a cursor, last', async () => {
+    const res = await gql<{
+      repository: { issues: { nodes: { labels: { nodes: { name: string }[] }; comments: { nodes: { body: string }[] } }[] } };
+    }>(
+      t,
+      `{ repository(owner: "owner", name: "r") { issues(first: 1, orderBy: { field: CREATED_AT, direction: ASC }) { nodes {
+        labels(first: 3, orderBy: { field: NAME, direction: DESC }) { nodes { name } }
+        comments(last: 2) { nodes { body } }
+      } } } }`,
+      { headers: basic('ann') },
+    );
+    expect(res.errors).toBeUndefined();
+    const [issue] = res.data!.repository.issues.nodes;
+    expect(issue!.labels.nodes.map((l) => l.name)).toEqual(['ui', 'perf', 'docs']);
+    expect(issue!.comments.nodes.map((c) => c.body)).toEqual(['c4', 'c5']);
+  });
+});
