@@ -16,7 +16,6 @@ import { arrayConnection } from '../arrayConnection.ts';
 import type { GraphQLContext } from '../context.ts';
 import { writeScope } from '../tokenWriteScopes.ts';
 import { dbId } from '../ids.ts';
-import { totalOf } from '../totalCount.ts';
 import { filteredBy, inherits } from '../policy.ts';
 import { attached } from '../preload/plan.ts';
 import { reactorsCountedOnlyIn } from '../preload/reactionCounts.ts';
@@ -93,12 +92,12 @@ const ReactionGroupRef = builder.objectRef<ReactionGroup>('ReactionGroup');
 ReactionGroupRef.implement({
   description: "The reactions of one content on a subject (GitHub's ReactionGroup): every content is listed, in display order.",
   fields: (t) => ({
-    content: t.field({ type: ReactionContentEnum, resolve: (g) => g.content }),
-    createdAt: t.field({
+    // Plain reads of the group (plainLeaves.ts): 400 groups on a page of 50 issues.
+    content: t.expose('content', { type: ReactionContentEnum }),
+    createdAt: t.expose('createdAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When the first reaction of this content was made.',
-      resolve: (g) => g.createdAt,
     }),
     reactors: t.connection(
       {
@@ -109,7 +108,7 @@ ReactionGroupRef.implement({
       },
       {
         name: 'ReactorConnection',
-        fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }),
+        fields: (c) => ({ totalCount: c.exposeInt('total') }),
       },
       { name: 'ReactorEdge' },
     ),
@@ -123,11 +122,11 @@ ReactionGroupRef.implement({
       },
       {
         name: 'ReactingUserConnection',
-        fields: (c) => ({ totalCount: c.int({ resolve: totalOf }) }),
+        fields: (c) => ({ totalCount: c.exposeInt('total') }),
       },
       { name: 'ReactingUserEdge' },
     ),
-    viewerHasReacted: t.boolean({ resolve: (g) => g.viewerHasReacted }),
+    viewerHasReacted: t.exposeBoolean('viewerHasReacted'),
   }),
 });
 
