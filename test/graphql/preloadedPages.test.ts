@@ -125,6 +125,30 @@ describe.each(PROVIDERS)('preloaded pages answered directly (%s)', (provider) =>
     expect(issue.comments.edges.map((e) => e.node.body)).toEqual(['c3', 'c4', 'c5']);
   });
 
+  it('answers each alias its own page when one relation is asked for twice with different sizes', async () => {
+    type Names = { nodes: { name: string }[]; pageInfo: { hasNextPage: boolean } };
+    for (const [a, b] of [
+      [1, 3],
+      [3, 1],
+    ] as const) {
+      const res = await gql<{ repository: { issues: { nodes: { a: Names; b: Names; c: { totalCount: number } }[] } } }>(
+        t,
+        `{ repository(owner: "owner", name: "r") { issues(first: 1, orderBy: { field: CREATED_AT, direction: ASC }) { nodes {
+          a: labels(first: ${a}) { nodes { name } pageInfo { hasNextPage } }
+          b: labels(first: ${b}) { nodes { name } pageInfo { hasNextPage } }
+          c: labels { totalCount }
+        } } } }`,
+        { headers: basic('ann') },
+      );
+      expect(res.errors).toBeUndefined();
+      const [issue] = res.data!.repository.issues.nodes;
+      const all = ['bug', 'docs', 'ui', 'perf'];
+      expect(issue!.a).toEqual({ nodes: all.slice(0, a).map((name) => ({ name })), pageInfo: { hasNextPage: true } });
+      expect(issue!.b).toEqual({ nodes: all.slice(0, b).map((name) => ({ name })), pageInfo: { hasNextPage: true } });
+      expect(issue!.c.totalCount).toBe(4);
+    }
+  });
+
   it('leaves other arguments to the planned way: an order, a cursor, last', async () => {
     const res = await gql<{
       repository: { issues: { nodes: { labels: { nodes: { name: string }[] }; comments: { nodes: { body: string }[] } }[] } };
