@@ -1,6 +1,7 @@
 import { getConnectionPageSize } from '@pothos/core';
 import { formatPrismaCursor } from '@pothos/plugin-prisma';
 import {
+  getNamedType,
   isObjectType,
   type GraphQLFieldResolver,
   type GraphQLResolveInfo,
@@ -177,23 +178,17 @@ export function servePreloadedPages(schema: GraphQLSchema, fields: readonly Prel
     const [typeName, fieldName] = field.coordinate.split('.') as [string, string];
     const type = schema.getType(typeName);
     const f = isObjectType(type) ? type.getFields()[fieldName] : undefined;
-    const connection = f && f.type.toString().replace(/!$/, '');
-    const connectionType = connection ? schema.getType(connection) : undefined;
+    const connectionType = f && getNamedType(f.type);
     if (!f?.resolve || !isObjectType(connectionType)) throw new Error(`servePreloadedPages: ${field.coordinate} is not a connection field`);
     const options = f.extensions.pothosOptions as { authScopes?: unknown; grantScopes?: unknown } | undefined;
     // Nothing but plugin-prisma's wrapper may sit between the schema's field and its resolver: a scope check there
     // would be skipped by the direct answer.
     if (options?.authScopes || options?.grantScopes) throw new Error(`servePreloadedPages: ${field.coordinate} has scopes`);
-    const edge = connectionType
-      .getFields()
-      .edges?.type.toString()
-      .replace(/[[\]!]/g, '');
-    const node = connectionType
-      .getFields()
-      .nodes?.type.toString()
-      .replace(/[[\]!]/g, '');
-    if (!edge || !node) throw new Error(`servePreloadedPages: ${connection} has no edges or nodes`);
-    const preloaded = pageResolver(field, schema, connection!, edge, node);
+    const { edges, nodes } = connectionType.getFields();
+    if (!edges || !nodes) throw new Error(`servePreloadedPages: ${connectionType.name} has no edges or nodes`);
+    const connection = connectionType.name;
+    const [edge, node] = [getNamedType(edges.type).name, getNamedType(nodes.type).name];
+    const preloaded = pageResolver(field, schema, connection, edge, node);
     const planned: Resolver = f.resolve;
     f.resolve = (parent, args: Args, context, info) => preloaded(parent, args, info) ?? planned(parent, args, context, info);
   }
