@@ -1,8 +1,10 @@
 // Imported first by the benches that run the server in-process: they measure it under the Node flags `npm start`
 // gives it (package.json's start script is the one definition), re-running themselves under those flags when
-// started without them. The young generation size is one of them: see README, "Runtime flags".
+// started without them, and under the heap policy `forgegraph serve` sets once ready (adaptHeap: small while idle,
+// grown under load; see README, "Runtime flags").
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { adaptHeap } from '../src/bin/heapShape.js';
 
 // As src/bin/forgegraph.js: production unless NODE_ENV says otherwise, before graphql-js loads (the imports after
 // this module's).
@@ -19,4 +21,7 @@ if (missing.length > 0) {
   const child = spawnSync(process.execPath, [...process.execArgv, ...missing, script!, ...args], { stdio: 'inherit' });
   process.exit(child.status ?? 1);
 }
-console.log(`node ${process.version} ${SERVER_NODE_FLAGS.join(' ')} NODE_ENV=${process.env.NODE_ENV} (as npm start)`);
+adaptHeap();
+console.log(
+  `node ${process.version} ${SERVER_NODE_FLAGS.join(' ')} NODE_ENV=${process.env.NODE_ENV} (as npm start, the heap as serve shapes it)`,
+);

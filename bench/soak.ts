@@ -3,42 +3,28 @@
 // a GraphQL subscription (SSE) open throughout. Every sample interval it prints the server's RSS (from /proc) and its
 // V8 heap (used and total, from /metrics' nodejs_heap_size_* gauges), and the work done meanwhile, as a table.
 // Memory that grows from one sample to the next under a steady load is a leak; the first line is the idle figure.
-// Usage: npx tsx bench/soak.ts [minutes=30] [sampleSeconds=60] [sqlite|postgresql]
+// Usage: npx tsx bench/soak.ts [minutes=30] [sampleSeconds=60] [sqlite|postgresql] [settleSeconds=0]
+//   settleSeconds: after the load, one more sample once the server has been left idle that long (the heap made
+//   small again after a minute without load: src/bin/heapShape.js).
 //   SOAK_NODE_FLAGS="--max-semi-space-size=64" adds Node flags to the server (npm start adds none).
 //   PostgreSQL: a scratch database on BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres).
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'graphql-sse';
-import { bundle } from '../src/bin/bundle.js';
-import { providerArg, scratchDatabase } from './scratchDb.ts';
+import { providerArg } from './scratchDb.ts';
+import { rssMb, startServed } from './servedProcess.ts';
 
 const minutes = Number(process.argv[2] ?? 30);
 const sampleSeconds = Number(process.argv[3] ?? 60);
 const provider = providerArg(process.argv[4], 'sqlite');
+const settleSeconds = Number(process.argv[5] ?? 0);
 const nodeFlags = (process.env.SOAK_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
-const root = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'soak-password-1';
-const AUTH = `Basic ${Buffer.from(`soak:${PASSWORD}`).toString('base64')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** RSS of a process in MB, from /proc. */
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) / 1024;
-}
 
 const counts = { reads: 0, writes: 0, pushes: 0, hooks: 0, events: 0, errors: 0 };
 
@@ -56,57 +42,21 @@ function hookReceiver(): Promise<{ server: Server; url: string }> {
   );
 }
 
-const db = await scratchDatabase(provider, 'soak');
 const receiver = await hookReceiver();
-const port = await freePort();
-const base = `http://127.0.0.1:${port}/`;
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATA_DIR: db.dataDir,
-  DATABASE_URL: db.url,
-  PORT: String(port),
-  LOG_LEVEL: 'warn',
-  WEBHOOK_ALLOWED_HOST_LIST: 'loopback',
-};
-
-await bundle();
-const create = spawnSync(
-  process.execPath,
-  [
-    'src/bin/forgegraph.js',
-    'admin',
-    'user',
-    'create',
-    '--username',
-    'soak',
-    '--password',
-    PASSWORD,
-    '--email',
-    'soak@example.com',
-    '--must-change-password=false',
-  ],
-  { cwd: root, env, encoding: 'utf8' },
-);
-if (create.status !== 0) throw new Error(`admin user create failed: ${create.stderr}`);
-const server = spawn(process.execPath, [...nodeFlags, 'src/bin/forgegraph.js', 'serve'], {
-  cwd: root,
-  env,
-  stdio: ['ignore', 'ignore', 'inherit'],
+const served = await startServed({
+  provider,
+  name: 'soak',
+  user: 'soak',
+  password: PASSWORD,
+  nodeFlags,
+  env: { WEBHOOK_ALLOWED_HOST_LIST: 'loopback' },
 });
-// The server goes with this process, however it ends.
-process.on('exit', () => server.kill('SIGKILL'));
-const started = performance.now();
-for (;;) {
-  try {
-    if ((await fetch(`${base}api/healthz`)).ok) break;
-  } catch {
-    // not listening yet
-  }
-  if (performance.now() - started > 120_000) throw new Error('the server did not start within 120 s');
-  await sleep(50);
-}
+const { base, port, server } = served;
+const AUTH = served.auth;
+/** When the server was spawned: the samples' times count from there. */
+const started = performance.now() - served.readySeconds * 1000;
 console.log(
-  `node ${process.version} ${nodeFlags.join(' ')} forgegraph serve (${provider}) ready in ${((performance.now() - started) / 1000).toFixed(1)} s; soak ${minutes} min, a sample every ${sampleSeconds} s`,
+  `node ${process.version} ${nodeFlags.join(' ')} forgegraph serve (${provider}) ready in ${served.readySeconds.toFixed(1)} s; soak ${minutes} min, a sample every ${sampleSeconds} s`,
 );
 
 async function api(method: string, url: string, body?: unknown): Promise<Response> {
@@ -223,9 +173,13 @@ const drift = half.length
   ? `; second half of the soak: RSS min ${Math.min(...half).toFixed(0)}, max ${Math.max(...half).toFixed(0)} MB`
   : '';
 const rate = (counts.reads / minutes / 60).toFixed(0);
-console.log(`idle RSS ${rows[0]?.[1]} MB, peak ${peak.toFixed(0)} MB${drift}; ${rate} reads/s; ${counts.errors} errors`);
-server.kill('SIGTERM');
-await new Promise((r) => server.once('exit', r));
+let settled = '';
+if (settleSeconds > 0) {
+  await sleep(settleSeconds * 1000);
+  await sample(`+${settleSeconds} s`);
+  settled = `; ${rows.at(-1)?.[1]} MB after ${settleSeconds} s idle`;
+}
+console.log(`idle RSS ${rows[0]?.[1]} MB, peak ${peak.toFixed(0)} MB${drift}; ${rate} reads/s; ${counts.errors} errors${settled}`);
+await served.stop();
 receiver.server.close();
 rmSync(work, { recursive: true, force: true });
-await db.drop();

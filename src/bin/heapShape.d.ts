@@ -2,3 +2,5 @@
 
 /** Sets --optimize-for-size unless NODE_OPTIONS or the node flags shape the heap. */
 export declare function compactHeap(): void;
+/** The server's heap: small when idle, grown under load (unless NODE_OPTIONS or the node flags shape it). */
+export declare function adaptHeap(): void;

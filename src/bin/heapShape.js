@@ -1,21 +1,64 @@
 // The V8 heap's shape for the `forgegraph` command (src/bin/forgegraph.js) and `forgegraph serve`
 // (src/cli/serve.ts). Plain JavaScript: the command imports it before the bundle, without tsx.
+import { performance } from 'node:perf_hooks';
+import { setInterval } from 'node:timers';
 import v8 from 'node:v8';
 
+/** Whether the user chose the heap's shape themselves (NODE_OPTIONS, node flags): then it is theirs. */
+function userShaped() {
+  const chosen = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
+  return /--(optimize-for-size|heap-growing-percent|max-old-space-size|max-semi-space-size|max-heap-size)/.test(chosen);
+}
+
 /**
- * Makes the heap small (`--optimize-for-size`): the old generation grows by small steps before a full collection and
- * V8's compilers favour size. Under bench/soak.ts' mixed load (Node 20, SQLite, one minute, this machine idle) RSS
- * stays at 215-231 MB for 248-301 reads/s, and idles at ~147 MB (bench/coldStart.ts; GraphQL not yet loaded).
- * `--heap-growing-percent=20` (set as a node flag) does 384-415 reads/s at 271-277 MB and idled at ~213 MB; `--max-semi-space-size=64`, which
- * `npm start` used to add, 444-454 reads/s at 535-576 MB. Memory first, as a self-hosted forge on a small board
- * needs; the README's "Runtime flags" names the faster settings. Unless the user chose the heap's shape themselves
- * (NODE_OPTIONS, node flags). `serve` calls it once ready (with GRAPHQL_PRELOAD, once the GraphQL schema is built)
- * rather than at start: while the modules load, the smaller steps meant ~1 s more of collections for nothing that
- * stays (bench/coldStart.ts, CPU until ready).
+ * Makes the heap small (`--optimize-for-size`): the old generation grows by small steps before a full collection,
+ * the young generation is kept at its smallest and V8's compilers favour size. For the short commands (`admin user
+ * create` and the like) and for an idle server. Unless the user chose the heap's shape themselves.
  */
 export function compactHeap() {
-  const chosen = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
-  if (!/--(optimize-for-size|heap-growing-percent|max-old-space-size|max-semi-space-size|max-heap-size)/.test(chosen)) {
-    v8.setFlagsFromString('--optimize-for-size');
-  }
+  if (!userShaped()) v8.setFlagsFromString('--optimize-for-size');
+}
+
+/** Event-loop utilisation over one sample from which the server counts as busy, and below which as idle. */
+const BUSY = 0.2;
+const IDLE = 0.02;
+const SAMPLE_MS = 2000;
+/** Idle samples in a row before the heap is made small again (a minute). */
+const IDLE_SAMPLES = 30;
+
+/**
+ * The server's heap, adapted to its load (`serve` calls it once ready). Idle, it is small (compactHeap): ~115 MB
+ * resident after start on Node 20 (bench/coldStart.ts), as a forge on a small board needs. Busy (the event loop
+ * used 20% of a two-second sample or more), `--optimize-for-size` is lifted and the old generation grows by 20% of
+ * what survived a full collection instead (`--heap-growing-percent=20`; V8's own factor goes up to 4×): with the
+ * young generation held at its smallest, every request's garbage was promoted and collected at a full price. The
+ * nested GraphQL query of bench/issues.ts took 11–12 ms against 5–6 ms (a 1 MB semi-space, which
+ * `--optimize-for-size` keeps, against V8's default of 16 MB), and bench/soak.ts' mixed load did 201 reads/s at
+ * 208 MB against 285 reads/s at 246–255 MB. After a minute without load (under 2% of each sample), the heap is made
+ * small again; its next collections give the young generation back. Unless the user chose the heap's shape
+ * themselves (NODE_OPTIONS, node flags): README, "Runtime flags".
+ */
+export function adaptHeap() {
+  if (userShaped()) return;
+  v8.setFlagsFromString('--optimize-for-size');
+  v8.setFlagsFromString('--heap-growing-percent=20');
+  let small = true;
+  let quiet = 0;
+  let last = performance.eventLoopUtilization();
+  setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const used = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    if (small) {
+      if (used < BUSY) return;
+      v8.setFlagsFromString('--no-optimize-for-size');
+      small = false;
+      quiet = 0;
+    } else {
+      quiet = used < IDLE ? quiet + 1 : 0;
+      if (quiet < IDLE_SAMPLES) return;
+      v8.setFlagsFromString('--optimize-for-size');
+      small = true;
+    }
+  }, SAMPLE_MS).unref();
 }

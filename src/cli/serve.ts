@@ -1,5 +1,5 @@
 // `forgegraph serve`: migrations, the app on its port, background work, and the graceful stop on SIGTERM/SIGINT/SIGHUP.
-import { compactHeap } from '../bin/heapShape.js';
+import { adaptHeap } from '../bin/heapShape.js';
 import { describeDatabase, loadConfig } from '../config.ts';
 import { formatDuration } from '../jobs/duration.ts';
 import { firstAdminHint } from './firstAdmin.ts';
@@ -32,9 +32,9 @@ export async function serve(): Promise<void> {
     void app
       .warmUp()
       .catch((err: unknown) => log.error({ err }, 'GraphQL failed to load'))
-      .finally(compactHeap);
+      .finally(adaptHeap);
   } else {
-    compactHeap();
+    adaptHeap();
   }
   const ms = Math.round(performance.now() - started);
   const sshLine = ssh
