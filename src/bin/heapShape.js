@@ -36,20 +36,18 @@ const GROWS_UNDER_LOAD = Number(process.versions.node.split('.')[0]) < 22;
 /**
  * The server's heap, adapted to its load on Node 20 (`serve` calls it once ready; elsewhere it stays small, see
  * GROWS_UNDER_LOAD). Idle, it is small (compactHeap): ~115 MB resident after start on Node 20 (bench/coldStart.ts),
- * as a forge on a small board needs. Busy (the event loop
- * used 20% of a two-second sample or more), `--optimize-for-size` is lifted and the old generation grows by 20% of
- * what survived a full collection instead (`--heap-growing-percent=20`; V8's own factor goes up to 4×): with the
- * young generation held at its smallest, every request's garbage was promoted and collected at a full price: the
- * served process (bench/servedReads.ts, SQLite) did the nested GraphQL query at 445-496 req/s and GET of an issue at
+ * as a forge on a small board needs. Busy (the event loop used 20% of a two-second sample or more),
+ * `--optimize-for-size` is lifted and the old generation grows by 20% of what survived a full collection instead
+ * (`--heap-growing-percent=20`; V8's own factor goes up to 4×): with the young generation held at its smallest,
+ * every request's garbage was promoted and collected at a full price: the served process (bench/servedReads.ts, SQLite) did the nested GraphQL query at 445-496 req/s and GET of an issue at
  * 1,871-2,873 req/s held small, 634-710 and 3,692-3,934 req/s adapted (217-230 MB under that load; PostgreSQL
  * 214-239 and 586-629 against 353-428 and 972-1,032). After a minute without load (under 2% of each sample), the
  * heap is made small again; its next collections give the young generation back. Unless the user chose the heap's
  * shape themselves (NODE_OPTIONS, node flags): README, "Runtime flags".
  */
 export function adaptHeap() {
-  if (userShaped()) return;
-  v8.setFlagsFromString('--optimize-for-size');
-  if (!GROWS_UNDER_LOAD) return;
+  compactHeap();
+  if (userShaped() || !GROWS_UNDER_LOAD) return;
   v8.setFlagsFromString('--heap-growing-percent=20');
   let small = true;
   let quiet = 0;
