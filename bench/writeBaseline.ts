@@ -2,7 +2,10 @@
 // API from a minimal transaction of prepared statements (writeBaselineDb.ts) and, for pull requests, the same git
 // commands run directly. Per request: the token's user (1 statement), the repository (1), then the write. It
 // knows the bench's data (its own public repository, labels and assignees valid, no milestones, no protection),
-// checks nothing else and answers `{id, number}`: what it measures is the floor of writing those rows.
+// checks nothing else and answers `{id, number}`: what it measures is the floor of writing those rows — every row
+// Forgegraph inserts for the write (bench/writes.ts compares the tables each side inserted into), the feed's rows
+// for the actor and the repository's watchers and the durable jobs (notifications, Actions triggers, push work)
+// included, in the write's one transaction.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -20,6 +23,89 @@ export async function git(dir: string, args: string[], env: Record<string, strin
 
 type Params = { o: string; r: string; n: string };
 const place = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+const rows = (n: number, width: number) => Array.from({ length: n }, () => `(${place(width)})`).join(', ');
+
+/** The feed's rows of an event: one for the actor and one per watcher of the repository (as Gitea's feed). */
+async function feed(
+  run: Run,
+  repoId: number,
+  actorId: number,
+  opType: string,
+  content: string,
+  extra: { commentId?: number; refName?: string } = {},
+) {
+  const watchers = await run(`SELECT "userId" FROM "Watch" WHERE "repoId" = ? AND "mode" IN ('NORMAL', 'AUTO') AND "userId" <> ?`, [
+    repoId,
+    actorId,
+  ]);
+  const owners = [actorId, ...watchers.map((w) => Number(w.userId))];
+  const now = new Date();
+  await run(
+    `INSERT INTO "Action" ("createdAt", "userId", "opType", "actUserId", "repoId", "commentId", "refName", "content", "isPrivate") VALUES ${rows(owners.length, 9)}`,
+    owners.flatMap((u) => [now, u, opType, actorId, repoId, extra.commentId ?? null, extra.refName ?? '', content, false]),
+  );
+}
+
+/** Durable jobs, one statement: `[kind, payload, maxAttempts]`. */
+function jobs(run: Run, list: [string, unknown, number][]) {
+  const now = new Date();
+  return run(
+    `INSERT INTO "Job" ("runAt", "createdAt", "updatedAt", "kind", "payload", "maxAttempts") VALUES ${rows(list.length, 6)}`,
+    list.flatMap(([kind, payload, max]) => [now, now, now, kind, JSON.stringify(payload), max]),
+  );
+}
+
+const fanOut = (
+  event: string,
+  issueId: number,
+  actorId: number,
+  commentId: number | null,
+  audience = 'broadcast',
+): [string, unknown, number] => ['notification.fanOut', { event, issueId, actorId, commentId, audience, targets: [], mentionsIn: null }, 8];
+const trigger = (id: number, actorId: number): [string, unknown, number] => [
+  'actions.trigger',
+  { kind: 'issue', id, action: 'opened', actorId },
+  5,
+];
+
+/**
+ * `git push` of a new branch from the clone to the baseline's bare repository, then its rows as Forgegraph's push
+ * writes them: `git log` of its new commits (the bench's push branches start from main), the branch, the feed and
+ * the push jobs.
+ */
+export async function baselinePush(db: BaselineDb, push: () => Promise<void>, dir: string, branch: string): Promise<void> {
+  await push();
+  const ref = `refs/heads/${branch}`;
+  const log = await git(dir, ['log', '-n', '5', '--format=%H%x1f%s%x1f%an%x1f%ae%x1f%ct', ref, '^refs/heads/main']);
+  const commits = log.split('\n').map((line) => {
+    const [sha, message, name, email, time] = line.split('\x1f');
+    return {
+      Sha1: sha!,
+      Message: message!,
+      AuthorName: name!,
+      AuthorEmail: email!,
+      Timestamp: new Date(Number(time) * 1000).toISOString(),
+    };
+  });
+  const head = commits[0]!;
+  await db.tx(async (run) => {
+    const [repo] = await run(`SELECT "id", "ownerId" FROM "Repository" WHERE "lowerName" = 'base'`);
+    const [repoId, pusherId] = [Number(repo!.id), Number(repo!.ownerId)];
+    const now = new Date();
+    await run(
+      `INSERT INTO "Branch" ("repoId", "name", "commitId", "commitMessage", "pusherId", "commitTime", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [repoId, branch, head.Sha1, head.Message, pusherId, new Date(head.Timestamp), now, now],
+    );
+    await feed(run, repoId, pusherId, 'COMMIT_REPO', JSON.stringify({ Commits: commits, HeadCommit: head, Len: commits.length }), {
+      refName: ref,
+    });
+    const update = { ref, oldSha: '0'.repeat(40), newSha: head.Sha1 };
+    await jobs(run, [
+      ['repo.push', { repoId, pusherId, updates: [update], applied: [update] }, 5],
+      ['repo.upkeep', { repoId }, 3],
+    ]);
+  });
+}
 
 export function startWriteBaseline(db: BaselineDb, repositoriesDir: string): FastifyInstance {
   const app = Fastify();
@@ -89,6 +175,13 @@ export function startWriteBaseline(db: BaselineDb, repositoriesDir: string): Fas
         comments.flatMap(([type, l, a]) => [type, userId, id, l, a, l === null ? '' : '1', now, now]),
       );
     await refreshLabels(run, labels);
+    if (isPull)
+      await run(
+        `INSERT INTO "Comment" ("type", "posterId", "issueId", "content", "createdAt", "updatedAt") VALUES ('PULL_PUSH', ?, ?, ?, ?, ?)`,
+        [userId, id, '{"is_force_push":false,"commit_ids":[]}', now, now],
+      );
+    await feed(run, repoId, userId, isPull ? 'CREATE_PULL_REQUEST' : 'CREATE_ISSUE', `${index}|${input.title}`);
+    await jobs(run, [fanOut('issue.created', id, userId, null, isPull ? 'newPull' : 'broadcast'), trigger(id, userId)]);
     return { id, index };
   };
 
@@ -116,7 +209,10 @@ export function startWriteBaseline(db: BaselineDb, repositoriesDir: string): Fas
         ['COMMENT', userId, issueId, req.body.body, now, now],
       );
       await run('UPDATE "Issue" SET "numComments" = "numComments" + 1, "updatedAt" = ? WHERE "id" = ?', [now, issueId]);
-      return Number(c!.id);
+      const commentId = Number(c!.id);
+      await feed(run, repo.id, userId, 'COMMENT_ISSUE', `${req.params.n}|${req.body.body.slice(0, 200)}`, { commentId });
+      await jobs(run, [fanOut('comment.created', issueId, userId, commentId)]);
+      return commentId;
     });
     return reply.code(201).send({ id });
   });
@@ -214,9 +310,10 @@ export function startWriteBaseline(db: BaselineDb, repositoriesDir: string): Fas
         GIT_COMMITTER_NAME: 'bench',
         GIT_COMMITTER_EMAIL: 'bench@example.com',
       };
-      const merged = await git(repo.dir, ['commit-tree', tree, ...parents, '-m', `Merge pull request '${String(pull!.title)}'`], ident);
-      await git(repo.dir, ['update-ref', base, merged, baseSha!]);
-      return merged;
+      const message = `Merge pull request '${String(pull!.title)}' (#${req.params.n})`;
+      const sha = await git(repo.dir, ['commit-tree', tree, ...parents, '-m', message], ident);
+      await git(repo.dir, ['update-ref', base, sha, baseSha!]);
+      return { sha, message, ref: base, baseSha: baseSha! };
     });
     locks.set(
       repo.id,
@@ -227,7 +324,7 @@ export function startWriteBaseline(db: BaselineDb, repositoriesDir: string): Fas
       const now = new Date();
       await run('UPDATE "PullRequest" SET "hasMerged" = ?, "mergedCommitId" = ?, "mergerId" = ?, "mergedAt" = ? WHERE "id" = ?', [
         true,
-        merged,
+        merged.sha,
         userId,
         now,
         pull!.id as number,
@@ -239,11 +336,29 @@ export function startWriteBaseline(db: BaselineDb, repositoriesDir: string): Fas
         pull!.issueId as number,
       ]);
       await run('UPDATE "Repository" SET "numClosedPulls" = "numClosedPulls" + 1 WHERE "id" = ?', [repo.id]);
-      await run(`INSERT INTO "Comment" ("type", "posterId", "issueId", "createdAt", "updatedAt") VALUES ('MERGE_PULL', ?, ?, ?, ?)`, [
-        userId,
-        pull!.issueId as number,
-        now,
-        now,
+      const issueId = pull!.issueId as number;
+      // The merge comment, and the merge commit's reference to the pull request ("(#N)" in its message).
+      await run(
+        `INSERT INTO "Comment" ("type", "posterId", "issueId", "commitSha", "content", "createdAt", "updatedAt") VALUES ('MERGE_PULL', ?, ?, ?, '', ?, ?), ('COMMIT_REF', ?, ?, ?, ?, ?, ?)`,
+        [userId, issueId, merged.sha, now, now, userId, issueId, merged.sha, merged.message, now, now],
+      );
+      await feed(run, repo.id, userId, 'MERGE_PULL_REQUEST', `${req.params.n}|${String(pull!.title)}`);
+      const head = { Sha1: merged.sha, Message: merged.message, AuthorName: 'bench', AuthorEmail: 'bench@example.com' };
+      await feed(run, repo.id, userId, 'COMMIT_REPO', JSON.stringify({ Commits: [head], HeadCommit: head, Len: 1 }), {
+        refName: merged.ref,
+      });
+      const update = { ref: merged.ref, oldSha: merged.baseSha, newSha: merged.sha };
+      await jobs(run, [
+        ['repo.push', { repoId: repo.id, pusherId: userId, updates: [update], applied: [update] }, 5],
+        fanOut('pull.merged', issueId, userId, null),
+        ['issue.xref', { source: 'merge', issueId, actorId: userId, commitId: merged.sha }, 5],
+        ['repo.upkeep', { repoId: repo.id }, 3],
+        [
+          'pull.refreshBase',
+          { repoId: repo.id, branch: String(pull!.baseBranch), oldSha: merged.baseSha, newSha: merged.sha, pusherId: userId },
+          5,
+        ],
+        ['repo.licenses', { repoId: repo.id }, 3],
       ]);
     });
     return {};

@@ -1,6 +1,6 @@
 // Writes on SQLite and PostgreSQL (issue #35 item 3), each against the hand-written baseline of
-// bench/writeBaseline.ts in the same run (the same rows from a minimal transaction of prepared statements; for
-// git work the same git commands run directly): create issue (3 labels, 2 assignees), comment, add label, edit
+// bench/writeBaseline.ts in the same run (the same rows from a minimal transaction of prepared statements, checked
+// by the tables each side inserted into; for git work the same git commands run directly, then the same rows): create issue (3 labels, 2 assignees), comment, add label, edit
 // issue, create pull request (merge-base and diff), merge (merge and squash), push of 1 and of 100 commits over
 // smart HTTP. Per write: SQL statements (ours through the app's onQuery hook, one warm request with the job
 // worker and the event subscribers idle; the baseline's own count), p50 and p99 latency under 1 and under 8
@@ -21,10 +21,10 @@ import { deployMigrations } from '../src/db/migrate/deployMigrations.ts';
 import { repoPath } from '../src/git/repoPath.ts';
 import { createSystemContext } from '../src/services/context.ts';
 import * as userService from '../src/services/user/user.ts';
-import { startWriteBaseline } from './writeBaseline.ts';
+import { baselinePush, startWriteBaseline } from './writeBaseline.ts';
 import { createBenchUsersWithToken } from './benchUser.ts';
 import { baselineDb, type BaselineDb } from './writeBaselineDb.ts';
-import { fanOutStatements, contention, type Checks } from './writesChecks.ts';
+import { fanOutStatements, contention, rowsInserted, tableCounts, type Checks } from './writesChecks.ts';
 import { buildClone, push } from './writesGit.ts';
 import { providersArg, scratchDatabase, type Provider } from './scratchDb.ts';
 
@@ -42,6 +42,8 @@ interface Row {
   name: string;
   ours: Side;
   base: Side;
+  /** The tables the counted write inserted into, ours and the baseline's (they must be the same). */
+  inserted: { ours: string; base: string };
 }
 
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
@@ -85,6 +87,7 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
   let bdb: BaselineDb | undefined;
+  let countDb: BaselineDb | undefined;
   let bare: FastifyInstance | undefined;
   const work = mkdtempSync(path.join(tmpdir(), 'fg-bench-writes-clone-'));
   try {
@@ -113,6 +116,9 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
     // its own checkpoints: the server its checkpoint worker's, the baseline SQLite's own (as a program of prepared
     // statements gets them). On PostgreSQL both write to the same database.
     bdb = baselineDb(provider, provider === 'sqlite' ? copyOfSqlite(database.url, path.join(work, 'baseline.db')) : database.url);
+    // Ours' rows are counted through a connection of its own on SQLite (the baseline writes to a copy).
+    countDb = provider === 'sqlite' ? baselineDb(provider, database.url) : undefined;
+    const countsOf = (repo: 'ours' | 'base') => tableCounts(provider, (repo === 'ours' ? (countDb ?? bdb!) : bdb!).query);
     bare = startWriteBaseline(bdb, config.repositoriesDir);
     await bare.listen({ port: 0, host: '127.0.0.1' });
     const bareBase = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
@@ -144,6 +150,9 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
     };
     await settle();
 
+    // A push: ours over smart HTTP; the baseline's straight into its bare repository, then its rows.
+    const pushBranch = (repo: 'ours' | 'base', branch: string) =>
+      repo === 'ours' ? push(clone, ourRemote, [branch]) : baselinePush(bdb!, () => push(clone, baseDir, [branch], true), baseDir, branch);
     const issues: Record<string, number[]> = { ours: [], base: [] };
     const side = (repo: 'ours' | 'base') => (repo === 'ours' ? base : bareBase);
     type Op = { name: string; n: number; run: (repo: 'ours' | 'base', i: number) => Promise<unknown> };
@@ -197,12 +206,12 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
       {
         name: 'push 1 commit',
         n: gitSamples,
-        run: (repo, i) => push(clone, repo === 'ours' ? ourRemote : baseDir, [`pa-${i}`], repo === 'base'),
+        run: (repo, i) => pushBranch(repo, `pa-${i}`),
       },
       {
         name: 'push 100 commits',
         n: gitSamples,
-        run: (repo, i) => push(clone, repo === 'ours' ? ourRemote : baseDir, [`pb-${i}`], repo === 'base'),
+        run: (repo, i) => pushBranch(repo, `pb-${i}`),
       },
     ];
     // Comment, add label and edit issue write to the issues the first write made (add label to a fresh one per
@@ -215,15 +224,20 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
     const rows: Row[] = [];
     for (const op of selected) {
       const sides = {} as Record<'ours' | 'base', Side>;
+      const inserted = {} as Row['inserted'];
       for (const repo of ['ours', 'base'] as const) {
-        // Two warm writes (the last counted, with nothing else running), then 1 and 8 writers.
+        // Two warm writes (the last counted, with nothing else running), then 1 and 8 writers. The counted one's
+        // inserted rows by table: ours once its event subscribers are done (the feed's row), its jobs not yet run.
         const stmts = repo === 'ours' ? counter : baseStatements;
         await op.run(repo, 2 * op.n);
         await settle();
+        const before = await countsOf(repo);
         stmts.n = 0;
         if (repo === 'ours' && process.env.WRITES_DUMP) dump = [];
         await op.run(repo, 2 * op.n + 1);
+        if (repo === 'ours') await app.deps.notifier.drain();
         const statements = stmts.n;
+        inserted[repo] = rowsInserted(before, await countsOf(repo));
         if (dump) console.error(`${op.name}:\n  ${dump.join('\n  ')}`);
         dump = null;
         const one = await timed(op.n, 1, 0, (i) => op.run(repo, i));
@@ -231,7 +245,7 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
         await settle();
         sides[repo] = { p50: [pct(one, 0.5), pct(eight, 0.5)], p99: [pct(one, 0.99), pct(eight, 0.99)], statements };
       }
-      rows.push({ name: op.name, ours: sides.ours, base: sides.base });
+      rows.push({ name: op.name, ours: sides.ours, base: sides.base, inserted });
       console.error(`${provider}: ${op.name} done`);
     }
     const checks: Checks = {
@@ -249,6 +263,7 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
   } finally {
     await bare?.close();
     await bdb?.close();
+    await countDb?.close();
     await app.close();
     await database.drop();
     rmSync(work, { recursive: true, force: true });
@@ -282,6 +297,9 @@ for (const p of providers) {
       ].join(' | '),
     );
   }
+  console.log('rows inserted by one write, by table (ours = baseline unless shown):');
+  for (const r of rows)
+    console.log(`  ${r.name}: ${r.inserted.ours}${r.inserted.ours === r.inserted.base ? '' : `  ≠ baseline: ${r.inserted.base}`}`);
   console.log(
     `statements (with subscribers and jobs) with 1 vs 10 labels/assignees/watchers: ${checks.fanOut.map((f) => `${f.name} ${f.one} vs ${f.ten}`).join('; ')}`,
   );

@@ -89,3 +89,26 @@ export async function contention(host: string, auth: Record<string, string>): Pr
   );
   return `${[...statuses].map(([k, v]) => `${v}× ${k}`).join(', ')}; slowest ${Math.round(slowest)} ms`;
 }
+
+type Query = (sql: string) => Promise<Record<string, unknown>[]>;
+
+/** Row counts of every application table (one statement), for the rows-inserted comparison of bench/writes.ts. */
+export async function tableCounts(provider: 'sqlite' | 'postgresql', query: Query): Promise<Map<string, number>> {
+  const names = (
+    await query(
+      provider === 'sqlite'
+        ? `SELECT name AS t FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_%' ESCAPE '\\'`
+        : `SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE '\\_%'`,
+    )
+  ).map((r) => String(r.t));
+  const [row] = await query(`SELECT ${names.map((t, k) => `(SELECT COUNT(*) FROM "${t}") AS c${k}`).join(', ')}`);
+  return new Map(names.map((t, k) => [t, Number(row![`c${k}`])]));
+}
+
+/** The tables a write inserted into, with how many rows: `after` minus `before`, e.g. `Comment +1, Job +1`. */
+export function rowsInserted(before: Map<string, number>, after: Map<string, number>): string {
+  const grown = [...after]
+    .filter(([t, n]) => n !== (before.get(t) ?? 0))
+    .map(([t, n]) => `${t} ${n > (before.get(t) ?? 0) ? '+' : ''}${n - (before.get(t) ?? 0)}`);
+  return grown.sort().join(', ') || 'none';
+}
