@@ -4,7 +4,7 @@
 // issue, create pull request (merge-base and diff), merge (merge and squash), push of 1 and of 100 commits over
 // smart HTTP. Per write: SQL statements (ours through the app's onQuery hook, one warm request with the job
 // worker and the event subscribers idle; the baseline's own count), p50 and p99 latency under 1 and under 8
-// concurrent writers, the ratio ours/baseline. Then writesChecks.ts: statements with 1 vs 10
+// concurrent writers (the sides alternating by parts of ~25 writes), the ratio ours/baseline. Then writesChecks.ts: statements with 1 vs 10
 // labels/assignees/watchers, and 32 concurrent issue creations (every answer 201 or 503 with Retry-After).
 // Usage: npx tsx bench/writes.ts [samples=24] [sqlite|postgresql|both=both] [only: a regular expression of write names]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
@@ -223,11 +223,11 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
     }
     const rows: Row[] = [];
     for (const op of selected) {
-      const sides = {} as Record<'ours' | 'base', Side>;
+      const statements = {} as Record<'ours' | 'base', number>;
       const inserted = {} as Row['inserted'];
       for (const repo of ['ours', 'base'] as const) {
-        // Two warm writes (the last counted, with nothing else running), then 1 and 8 writers. The counted one's
-        // inserted rows by table: ours once its event subscribers are done (the feed's row), its jobs not yet run.
+        // Two warm writes (the last counted, with nothing else running). The counted one's inserted rows by table:
+        // ours once its event subscribers are done (the feed's row), its jobs not yet run.
         const stmts = repo === 'ours' ? counter : baseStatements;
         await op.run(repo, 2 * op.n);
         await settle();
@@ -236,15 +236,30 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
         if (repo === 'ours' && process.env.WRITES_DUMP) dump = [];
         await op.run(repo, 2 * op.n + 1);
         if (repo === 'ours') await app.deps.notifier.drain();
-        const statements = stmts.n;
+        statements[repo] = stmts.n;
         inserted[repo] = rowsInserted(before, await countsOf(repo));
         if (dump) console.error(`${op.name}:\n  ${dump.join('\n  ')}`);
         dump = null;
-        const one = await timed(op.n, 1, 0, (i) => op.run(repo, i));
-        const eight = await timed(op.n, 8, op.n, (i) => op.run(repo, i));
-        await settle();
-        sides[repo] = { p50: [pct(one, 0.5), pct(eight, 0.5)], p99: [pct(one, 0.99), pct(eight, 0.99)], statements };
       }
+      // Then 1 and 8 writers, the two sides taking turns by parts of ~25 writes, so a slow spell of the host lands
+      // on both. Between parts ours' event subscribers finish (their leftovers would land on the baseline's part);
+      // its jobs run after the op, as the worker is not started.
+      const times = { ours: [[], []] as number[][], base: [[], []] as number[][] };
+      const parts = Math.max(1, Math.round(op.n / 25));
+      for (const [phase, concurrency] of [1, 8].entries())
+        for (let part = 0; part < parts; part++) {
+          const [from, to] = [Math.floor((part * op.n) / parts), Math.floor(((part + 1) * op.n) / parts)];
+          for (const repo of ['ours', 'base'] as const) {
+            times[repo][phase]!.push(...(await timed(to - from, concurrency, phase * op.n + from, (i) => op.run(repo, i))));
+            if (repo === 'ours') await app.deps.notifier.drain();
+          }
+        }
+      await settle();
+      const side = (repo: 'ours' | 'base'): Side => {
+        const [one, eight] = times[repo] as [number[], number[]];
+        return { p50: [pct(one, 0.5), pct(eight, 0.5)], p99: [pct(one, 0.99), pct(eight, 0.99)], statements: statements[repo] };
+      };
+      const sides = { ours: side('ours'), base: side('base') };
       rows.push({ name: op.name, ours: sides.ours, base: sides.base, inserted });
       console.error(`${provider}: ${op.name} done`);
     }
