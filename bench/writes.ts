@@ -1,11 +1,12 @@
 // Writes on SQLite and PostgreSQL (issue #35 item 3), each against the hand-written baseline of
 // bench/writeBaseline.ts in the same run (the same rows from a minimal transaction of prepared statements, checked
-// by the tables each side inserted into; for git work the same git commands run directly, then the same rows): create issue (3 labels, 2 assignees), comment, add label, edit
-// issue, create pull request (merge-base and diff), merge (merge and squash), push of 1 and of 100 commits over
-// smart HTTP. Per write: SQL statements (ours through the app's onQuery hook, one warm request with the job
-// worker and the event subscribers idle; the baseline's own count), p50 and p99 latency under 1 and under 8
-// concurrent writers (the sides alternating by parts of ~25 writes), the ratio ours/baseline. Then writesChecks.ts: statements with 1 vs 10
-// labels/assignees/watchers, and 32 concurrent issue creations (every answer 201 or 503 with Retry-After).
+// by the tables each side inserted into; for git work the same git commands run directly, then the same rows):
+// create issue (3 labels, 2 assignees), comment, add label, edit issue, create pull request (merge-base and diff),
+// merge (merge and squash), push of 1 and of 100 commits over smart HTTP. Per write: SQL statements (ours through
+// the app's onQuery hook, one warm request with the job worker and the event subscribers idle; the baseline's own
+// count), p50 and p99 latency under 1 and under 8 concurrent writers (the sides alternating by parts of ~25
+// writes), the ratio ours/baseline. Then writesChecks.ts: statements with 1 vs 10 labels/assignees/watchers, and
+// 32 concurrent issue creations (every answer 201 or 503 with Retry-After).
 // Usage: npx tsx bench/writes.ts [samples=24] [sqlite|postgresql|both=both] [only: a regular expression of write names]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
 import './serverRuntime.ts';
@@ -259,8 +260,7 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
         const [one, eight] = times[repo] as [number[], number[]];
         return { p50: [pct(one, 0.5), pct(eight, 0.5)], p99: [pct(one, 0.99), pct(eight, 0.99)], statements: statements[repo] };
       };
-      const sides = { ours: side('ours'), base: side('base') };
-      rows.push({ name: op.name, ours: sides.ours, base: sides.base, inserted });
+      rows.push({ name: op.name, ours: side('ours'), base: side('base'), inserted });
       console.error(`${provider}: ${op.name} done`);
     }
     const checks: Checks = {
