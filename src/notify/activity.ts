@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Db, DbLike, Models } from '../db/client.ts';
+import type { Db, Models } from '../db/client.ts';
 import { listPushCommits } from '../git/listPushCommits.ts';
 import { usersRepoPermissions } from '../loaders/usersRepoPermission.ts';
 import { loadRepoFacts, type RepoFacts } from '../loaders/permissionLoaders.ts';
@@ -135,9 +135,10 @@ function mirrorEntries(e: Entry, updates: readonly RefUpdate[]): Entry[] {
   return [{ opType: 'MIRROR_SYNC_PUSH', ...ref, content: e.content ?? '' }];
 }
 
-async function pushEntries(db: DbLike, config: Config, repoId: number, updates: readonly RefUpdate[]): Promise<Entry[]> {
-  const repo = await db.repository.findUnique({ where: { id: repoId }, select: { ownerName: true, name: true } });
-  if (!repo) return [];
+/** The pushed repository as the feed rows of a push name it. */
+type PushedRepo = Pick<Models.Repository, 'id' | 'ownerName' | 'name'>;
+
+async function pushEntries(config: Config, repo: PushedRepo, updates: readonly RefUpdate[]): Promise<Entry[]> {
   const gitDir = repoPath(config.repositoriesDir, repo.ownerName, repo.name);
   const entries: Entry[] = [];
   for (const u of updates) {
@@ -168,17 +169,19 @@ async function pushEntries(db: DbLike, config: Config, repoId: number, updates: 
 /**
  * The feed rows of a push (commit_repo with the pushed commits, push_tag, delete_branch, delete_tag), for the
  * push's bookkeeping to write in its own transaction (services/repo/push.ts), so they are written exactly once.
+ * `facts`: the repository's access facts when the caller read them with its row.
  */
 export async function pushFeedRows(
   db: Db,
   config: Config,
-  repoId: number,
+  repo: PushedRepo,
   pusherId: number,
   updates: readonly RefUpdate[],
-  mirror = false,
+  opts: { mirror?: boolean | undefined; facts?: RepoFacts | undefined } = {},
 ): Promise<Models.Prisma.ActionCreateManyInput[]> {
-  const entries = await pushEntries(db, config, repoId, updates);
-  return feedRows(db, repoId, pusherId, mirror ? entries.flatMap((e) => mirrorEntries(e, updates)) : entries, new Date());
+  const entries = await pushEntries(config, repo, updates);
+  const rows = opts.mirror ? entries.flatMap((e) => mirrorEntries(e, updates)) : entries;
+  return feedRows(db, repo.id, pusherId, rows, new Date(), opts.facts);
 }
 
 /**

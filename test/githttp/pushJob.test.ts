@@ -44,6 +44,31 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     });
   });
 
+  it('a push to a branch no pull request involves reads its repository in one statement per request and pull requests in one per follow-up', async () => {
+    await createRepoFixture(t, alice, 'reads');
+    const work = git.dir('reads');
+    await git.ok(['init', '-q', '-b', 'main', work]);
+    await git.commit(work, 'a.txt', 'a\n');
+    const url = gitUrl(port, 'alice', 'reads', { user: 'alice', secret: PASSWORD });
+    await git.ok(['push', '-q', url, 'main'], { cwd: work });
+    await git.ok(['checkout', '-q', '-b', 'topic'], { cwd: work });
+    await git.commit(work, 'b.txt', 'b\n');
+    await t.app.deps.notifier.drain();
+    t.queries.length = 0;
+    await git.ok(['push', '-q', url, 'topic'], { cwd: work });
+    await t.app.deps.notifier.drain();
+    const queries = t.queries.map((q) => q.replace(/\s+/g, ' '));
+    // git's three requests (anonymous, then with the password, then the pack) and the push job: the repository and its
+    // access facts in one statement each, never its units or its row again through the ORM.
+    expect(queries.filter((q) => q.includes('AS "unitTypes"'))).toHaveLength(4);
+    expect(queries.filter((q) => /^SELECT "repoId", "type" FROM "RepoUnit"/.test(q))).toEqual([]);
+    expect(queries.filter((q) => /^SELECT .* FROM [`"]\w+[`"]\.[`"]Repository[`"]/.test(q))).toEqual([]);
+    // The pull request refresh and the manual-merge detection ask once each which branches open pull requests involve.
+    const pulls = queries.filter((q) => q.includes('PullRequest'));
+    expect(pulls).toHaveLength(2);
+    for (const q of pulls) expect(q).toMatch(/^SELECT pr\."headRepoId"/);
+  });
+
   it('no ref moves when the push job cannot be recorded: the pre-receive hook declines the push', async () => {
     await createRepoFixture(t, alice, 'refused');
     const work = git.dir('refused');

@@ -3,7 +3,7 @@ import { NotFoundError, PermissionDeniedError, RepoArchivedError } from '../../e
 import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
-import { readRows } from '../../db/readPath.ts';
+import { readRows, type Param } from '../../db/readPath.ts';
 import { rowWith } from '../../db/rowShape.ts';
 import { repoFactsOf, type RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { isSiteAdmin, requireViewer } from './guards.ts';
@@ -36,22 +36,17 @@ async function repoWithOwnerFacts(db: DbLike, owner: string, name: string): Prom
 }
 
 /**
- * The same with the repository's enabled units as one text (`string_agg` is the same SQL in SQLite ≥ 3.44 and
- * PostgreSQL; unit names hold no comma): the access facts of requireRepo in one statement instead of two, on every
- * request that names a repository.
+ * A repository (found by `from`, a FROM … WHERE clause joining its owner as `o`) with its access facts: its owner's,
+ * and its enabled units as one text (`string_agg` is the same SQL in SQLite ≥ 3.44 and PostgreSQL; unit names hold
+ * no comma). One statement instead of two, on every request that names a repository.
  */
-async function repoWithAccessFacts(
-  db: DbLike,
-  owner: string,
-  name: string,
-): Promise<(WithOwnerFacts & { unitTypes: string | null }) | undefined> {
+async function repoWithAccessFacts(db: DbLike, from: string, params: Param[]): Promise<{ repo: Repository; facts: RepoFacts } | null> {
   const sql = `SELECT r.*, o."type" AS "ownerType", o."visibility" AS "ownerVisibility",
-      (SELECT string_agg(CAST(u."type" AS TEXT), ',') FROM "RepoUnit" u WHERE u."repoId" = r."id") AS "unitTypes" ${byOwnerAndName}`;
-  const rows = await readRows<'Repository', WithOwnerFacts & { unitTypes: string | null }>(db, 'Repository', sql, [
-    name.toLowerCase(),
-    owner.toLowerCase(),
-  ]);
-  return rows[0];
+      (SELECT string_agg(CAST(u."type" AS TEXT), ',') FROM "RepoUnit" u WHERE u."repoId" = r."id") AS "unitTypes" ${from}`;
+  const [row] = await readRows<'Repository', WithOwnerFacts & { unitTypes: string | null }>(db, 'Repository', sql, params);
+  if (!row) return null;
+  const units = row.unitTypes ? row.unitTypes.split(',').map((type) => ({ type: type as Models.RepoUnitType })) : [];
+  return { repo: rowWith('Repository', row, {}), facts: repoFactsOf(row, units) };
 }
 
 /** Finds a repository by owner and name (case-insensitive) without permission checks. */
@@ -59,6 +54,16 @@ export async function findRepoByName(db: DbLike, owner: string, name: string): P
   const row = await repoWithOwnerFacts(db, owner, name);
   if (!row) return null;
   return rowWith('Repository', row, {});
+}
+
+/** A repository by owner and name (case-insensitive) with its access facts, in one statement; null when missing. */
+export function findRepoWithFacts(db: DbLike, owner: string, name: string): Promise<{ repo: Repository; facts: RepoFacts } | null> {
+  return repoWithAccessFacts(db, byOwnerAndName, [name.toLowerCase(), owner.toLowerCase()]);
+}
+
+/** A repository by id with its access facts, in one statement; null when missing. */
+export function findRepoWithFactsById(db: DbLike, id: number): Promise<{ repo: Repository; facts: RepoFacts } | null> {
+  return repoWithAccessFacts(db, `FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId" WHERE r."id" = ?`, [id]);
 }
 
 /** The viewer's permission on a repository (batched per request through the loader). */
@@ -78,11 +83,9 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
     cx.loaders.pathRepo = null;
     if (handed.key === repoKey(owner, name)) return { repo: handed.repo, perm: handed.perm, facts: handed.facts };
   }
-  const row = await repoWithAccessFacts(cx.db, owner, name);
-  if (!row) throw new NotFoundError('repository does not exist', { owner, name });
-  const repo = rowWith('Repository', row, {});
-  const units = row.unitTypes ? row.unitTypes.split(',').map((type) => ({ type: type as Models.RepoUnitType })) : [];
-  const facts = repoFactsOf(row, units);
+  const found = await findRepoWithFacts(cx.db, owner, name);
+  if (!found) throw new NotFoundError('repository does not exist', { owner, name });
+  const { repo, facts } = found;
   const access = await withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo));
   return { repo: access.repo, perm: access.perm, facts };
 }

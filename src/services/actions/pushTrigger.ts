@@ -10,9 +10,7 @@ import { syncSchedules } from './schedules.ts';
 const ZERO = /^0+$/;
 
 export const actionsPushFollowUp: PushFollowUp = async (cx, push) => {
-  const repo = await cx.db.repository.findUnique({ where: { id: push.repoId } });
-  if (!repo) return;
-  const pusher = await cx.db.user.findUnique({ where: { id: push.pusherId } });
+  const { repo, pusher } = push;
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   for (const update of push.updates) {
     if (ZERO.test(update.newSha) || !(update.ref.startsWith('refs/heads/') || update.ref.startsWith('refs/tags/'))) continue;

@@ -28,11 +28,8 @@ const escapeHtml = (s: string): string =>
  * Idempotent: a replayed push finds its comments and states already there.
  */
 export async function issueReferencesFollowUp(cx: ServiceContext, push: AppliedPush): Promise<void> {
-  const [repo, pusher] = await Promise.all([
-    cx.db.repository.findUnique({ where: { id: push.repoId } }),
-    cx.db.user.findUnique({ where: { id: push.pusherId } }),
-  ]);
-  if (!repo || !pusher) return;
+  const { repo, pusher } = push;
+  if (!pusher) return;
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const perms = repoPermissionLoader(cx.db, pusher);
   for (const u of push.updates) {

@@ -147,7 +147,7 @@ export function migrateJobHandler(deps: AppDeps): JobHandler<MigratePayload> {
       const tags = diffRefs({}, await readBranchAndTagRefs(repoPath(deps.config.repositoriesDir, repo.ownerName, repo.name))).filter((u) =>
         u.ref.startsWith('refs/tags/'),
       );
-      if (tags.length) await releaseTagSyncFollowUp(cx, { repoId: repo.id, pusherId: payload.doerId, updates: tags });
+      if (tags.length) await releaseTagSyncFollowUp(cx, { repoId: repo.id, repo, pusherId: doer.id, pusher: doer, updates: tags });
       await withTx(cx, async (tx) => {
         const now = new Date();
         await tx.repository.update({ where: { id: repo.id }, data: { status: 'READY', updatedAt: now } });

@@ -1,5 +1,6 @@
 // Push mirrors (Gitea services/mirror/mirror_push.go, routers/api/v1/repo/mirror.go): `git push --mirror` to a
 // remote after pushes (sync_on_commit) and on an interval, with sealed credentials.
+import { readRows } from '../../db/readPath.ts';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { DbTx, Models } from '../../db/client.ts';
@@ -134,7 +135,12 @@ export async function queueDuePushMirrors(cx: ServiceContext, now: Date, limit: 
 
 /** After a push: the repository's sync_on_commit push mirrors get a push job. */
 export const pushMirrorFollowUp: PushFollowUp = async (cx, push) => {
-  const mirrors = await cx.db.pushMirror.findMany({ where: { repoId: push.repoId, syncOnCommit: true }, select: { id: true } });
+  const mirrors = await readRows<'PushMirror', { id: number }>(
+    cx.db,
+    'PushMirror',
+    'SELECT "id" FROM "PushMirror" WHERE "repoId" = ? AND "syncOnCommit" = ? ORDER BY "id"',
+    [push.repoId, true],
+  );
   if (!mirrors.length) return;
   await withTx(cx, async (tx) => {
     for (const m of mirrors) await enqueue(tx, PUSH_MIRROR_JOB, { pushMirrorId: m.id });

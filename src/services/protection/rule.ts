@@ -1,3 +1,4 @@
+import { readRows } from '../../db/readPath.ts';
 import DataLoader from 'dataloader';
 import type { DbLike, Models } from '../../db/client.ts';
 import { compileGlob } from '../glob.ts';
@@ -68,12 +69,17 @@ export function ruleMatches(ruleName: string, branch: string): boolean {
   }
 }
 
+/** The rule rows of these repositories, on the read path (every push and merge asks). */
+function ruleRows(db: DbLike, repoIds: readonly number[]): Promise<Models.ProtectedBranch[]> {
+  return readRows(db, 'ProtectedBranch', 'SELECT * FROM "ProtectedBranch" WHERE "repoId" IN (?)', [repoIds]);
+}
+
 /**
  * A repository's rules in Gitea's order (ProtectedBranchRules.sort): plain branch names before patterns, then
  * by priority, then by creation.
  */
 export async function loadRules(db: DbLike, repoId: number): Promise<ProtectionRule[]> {
-  return sortRules(await db.protectedBranch.findMany({ where: { repoId } }));
+  return sortRules(await ruleRows(db, [repoId]));
 }
 
 /** Rule rows of one repository in Gitea's order (see loadRules), parsed. */
@@ -95,7 +101,7 @@ export function firstMatchingRule(rules: readonly ProtectionRule[], branch: stri
  */
 export function repoRulesLoader(db: DbLike): DataLoader<number, ProtectionRule[]> {
   return new DataLoader(async (repoIds: readonly number[]) => {
-    const rows = await db.protectedBranch.findMany({ where: { repoId: { in: [...repoIds] } } });
+    const rows = await ruleRows(db, repoIds);
     return repoIds.map((id) => sortRules(rows.filter((r) => r.repoId === id)));
   });
 }

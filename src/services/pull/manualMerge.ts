@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import type { PushFollowUp } from '../repo/pushJob.ts';
 import { markPullMerged } from './markMerged.ts';
 import { loadPullSettings } from './mergeSettings.ts';
+import { openPullBranches } from './openPullBranches.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 
 const BRANCH = 'refs/heads/';
@@ -47,7 +48,8 @@ export async function detectManualMerges(
   branches: readonly string[],
   pusherId: number,
 ): Promise<number[]> {
-  if (!branches.length) return [];
+  // Most pushes move branches no open pull request goes into: one statement says so.
+  if (!(await openPullBranches(cx.db, repoId, branches)).base.size) return [];
   const pulls = await cx.db.pullRequest.findMany({
     where: { baseRepoId: repoId, baseBranch: { in: [...branches] }, hasMerged: false, flow: 'GITHUB', issue: { isClosed: false } },
     include: { issue: true, headRepo: true, baseRepo: true },

@@ -9,6 +9,7 @@ import { closeIssueBySystem } from '../issue/edit.ts';
 import { findBranchRule } from '../protection/rule.ts';
 import { fetchIntoHiddenRef } from '../repo/moveRefs.ts';
 import type { PushFollowUp } from '../repo/pushJob.ts';
+import { openPullBranches } from './openPullBranches.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 import { REFRESH_BASE_JOB, type RefreshBasePayload } from './refreshBaseJobKind.ts';
 import { storePullState } from './stats.ts';
@@ -194,7 +195,8 @@ async function closeBranchPulls(cx: ServiceContext, repoId: number, branch: stri
 
 /**
  * Refreshes the pull requests a push touched: head branches first (so a push that moves both sides of a
- * same-repository pull request is seen whole), then base branches (queued: refreshBase); deleted branches close theirs.
+ * same-repository pull request is seen whole), then base branches (queued: refreshBase); deleted branches close
+ * theirs. Only the branches open pull requests involve are looked at (openPullBranches: one statement).
  */
 export async function refreshPullsAfterPush(
   cx: ServiceContext,
@@ -202,19 +204,21 @@ export async function refreshPullsAfterPush(
   pusherId: number,
   updates: readonly RefUpdate[],
 ): Promise<void> {
-  const branches = updates.filter((u) => u.ref.startsWith(BRANCH) && !ZERO.test(u.newSha));
-  for (const u of branches) await refreshHead(cx, repoId, u.ref.slice(BRANCH.length), u.oldSha, u.newSha, pusherId);
+  const pushed = updates.filter((u) => u.ref.startsWith(BRANCH)).map((u) => ({ ...u, branch: u.ref.slice(BRANCH.length) }));
+  const open = await openPullBranches(
+    cx.db,
+    repoId,
+    pushed.map((u) => u.branch),
+  );
+  const moved = pushed.filter((u) => !ZERO.test(u.newSha));
+  for (const u of moved) if (open.head.has(u.branch)) await refreshHead(cx, repoId, u.branch, u.oldSha, u.newSha, pusherId);
   // Pull requests into the moved branches: one background job per branch that has any (REFRESH_BASE_JOB).
-  for (const u of branches) {
-    const branch = u.ref.slice(BRANCH.length);
-    const any = await cx.db.pullRequest.findFirst({
-      where: { ...OPEN_PULL, baseRepoId: repoId, baseBranch: branch },
-      select: { id: true },
-    });
-    if (any) await enqueue(cx.db, REFRESH_BASE_JOB, { repoId, branch, oldSha: u.oldSha, newSha: u.newSha, pusherId });
+  for (const u of moved) {
+    if (open.base.has(u.branch))
+      await enqueue(cx.db, REFRESH_BASE_JOB, { repoId, branch: u.branch, oldSha: u.oldSha, newSha: u.newSha, pusherId });
   }
-  const deleted = updates.filter((u) => u.ref.startsWith(BRANCH) && ZERO.test(u.newSha));
-  for (const u of deleted) await closeBranchPulls(cx, repoId, u.ref.slice(BRANCH.length), pusherId);
+  const deleted = pushed.filter((u) => ZERO.test(u.newSha) && (open.head.has(u.branch) || open.base.has(u.branch)));
+  for (const u of deleted) await closeBranchPulls(cx, repoId, u.branch, pusherId);
 }
 
 /** The push follow-up keeping pull requests fresh (part of the durable push job; registered in src/app.ts). */

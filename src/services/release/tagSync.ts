@@ -16,8 +16,7 @@ const ZERO = /^0+$/;
 export const releaseTagSyncFollowUp: PushFollowUp = async (cx, push) => {
   const tagUpdates = push.updates.filter((u) => u.ref.startsWith(TAGS));
   if (!tagUpdates.length) return;
-  const repo = await cx.db.repository.findUnique({ where: { id: push.repoId } });
-  if (!repo) return;
+  const { repo } = push;
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   const deleted = tagUpdates.filter((u) => ZERO.test(u.newSha)).map((u) => u.ref.slice(TAGS.length).toLowerCase());
   const present = tagUpdates.filter((u) => !ZERO.test(u.newSha)).map((u) => u.ref.slice(TAGS.length));

@@ -2,7 +2,7 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, RepoArchivedError, UnauthenticatedError } from '../../errors.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
-import { findRepoByName, repoPermission, requireRepoWrite } from '../access/repoAccess.ts';
+import { findRepoWithFacts, repoPermission, requireRepoWrite, withPrimedFacts } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** A repository the viewer may fetch from (or push to), and where it lives: the code's, or the wiki's. */
@@ -39,8 +39,9 @@ export async function requireGitUnit(
   mode: 'read' | 'write',
   unit: 'CODE' | 'WIKI',
 ): Promise<Models.Repository> {
-  const repo = await findRepoByName(cx.db, owner, name);
-  const perm = repo ? await repoPermission(cx, repo.id) : null;
+  const found = await findRepoWithFacts(cx.db, owner, name);
+  const repo = found?.repo;
+  const perm = found ? await withPrimedFacts(cx, found.facts, () => repoPermission(cx, found.repo.id)) : null;
   const readable = !!repo && !!perm && canRead(perm, unit);
   // A deploy key has no viewer, yet it authenticated.
   const signedIn = cx.viewer !== null || cx.auth.sshKey !== undefined;

@@ -20,8 +20,7 @@ export function licenseJobHandler(deps: AppDeps): JobHandler<{ repoId: number }>
 
 /** After a push: the default branch moved, so its licenses may have changed. */
 export const licenseFollowUp: PushFollowUp = async (cx, push) => {
-  const repo = await cx.db.repository.findUnique({ where: { id: push.repoId }, select: { defaultBranch: true } });
-  if (repo && push.updates.some((u) => u.ref === `refs/heads/${repo.defaultBranch}`)) {
+  if (push.updates.some((u) => u.ref === `refs/heads/${push.repo.defaultBranch}`)) {
     await enqueue(cx.db, LICENSE_JOB, { repoId: push.repoId });
   }
 };

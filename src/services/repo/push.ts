@@ -6,6 +6,7 @@ import { readableInProcess } from '../../git/inProcess.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { setDefaultHead } from './moveRefs.ts';
 import { PUSH_JOB } from './pushJobKind.ts';
+import type { RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { pushFeedRows } from '../../notify/activity.ts';
 import type { RefUpdate } from '../../notify/events.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -53,18 +54,18 @@ async function headCommits(gitDir: string, shas: string[]): Promise<Map<string, 
  * the pusher), `isEmpty`, the default branch of a repository that was empty, `updatedAt`, the feed rows
  * (commit_repo, push_tag, delete_branch …), the job that runs `git gc --auto` and measures the repository's size
  * (upkeepJob.ts), and whatever `inTx` adds (the push job's checkpoint); `repo.pushed` is published after the
- * commit. Run by the push job (services/repo/pushJob.ts), never twice for one push.
+ * commit. Run by the push job (services/repo/pushJob.ts), never twice for one push. `repo` is the repository's row
+ * read under its lock (another push may have filled it since this one was authorized), `opts.facts` its access facts
+ * when read with it; returns the row as the transaction left it.
  */
 export async function recordPushRows(
   cx: ServiceContext,
-  pushed: Models.Repository,
+  repo: Models.Repository,
   pusherId: number | null,
   updates: readonly RefUpdate[],
   inTx?: (tx: DbTx) => Promise<void>,
-  opts: { mirror?: boolean } = {},
-): Promise<void> {
-  // Re-read: another push may have filled the repository since this one was authorized.
-  const repo = (await cx.db.repository.findUnique({ where: { id: pushed.id } })) ?? pushed;
+  opts: { mirror?: boolean; facts?: RepoFacts } = {},
+): Promise<Models.Repository> {
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
   forgetGitCache(gitDir);
   const branches = updates.filter((u) => u.ref.startsWith(BRANCH));
@@ -72,7 +73,7 @@ export async function recordPushRows(
   // Independent reads, at once: each git process costs milliseconds to start.
   const [commits, feed] = await Promise.all([
     headCommits(gitDir, [...new Set(heads.map((u) => u.newSha))]),
-    pusherId !== null && updates.length ? pushFeedRows(cx.db, cx.config, repo.id, pusherId, updates, opts.mirror) : [],
+    pusherId !== null && updates.length ? pushFeedRows(cx.db, cx.config, repo, pusherId, updates, opts) : [],
   ]);
   const now = new Date();
 
@@ -82,7 +83,7 @@ export async function recordPushRows(
     if (defaultBranch !== repo.defaultBranch) await setDefaultHead(gitDir, defaultBranch);
   }
 
-  await withTx(cx, async (tx, emit) => {
+  return withTx(cx, async (tx, emit) => {
     for (const u of branches) {
       const name = u.ref.slice(BRANCH.length);
       if (ZERO.test(u.newSha)) {
@@ -105,19 +106,20 @@ export async function recordPushRows(
         update: data,
       });
     }
-    if (updates.length) {
-      await tx.repository.update({
-        where: { id: repo.id },
-        data: {
-          updatedAt: now,
-          ...(repo.isEmpty && heads.length ? { isEmpty: false, defaultBranch } : {}),
-        },
-      });
-    }
+    const recorded = updates.length
+      ? await tx.repository.update({
+          where: { id: repo.id },
+          data: {
+            updatedAt: now,
+            ...(repo.isEmpty && heads.length ? { isEmpty: false, defaultBranch } : {}),
+          },
+        })
+      : repo;
     if (feed.length) await insertRows(tx, 'Action', feed);
     if (updates.length) await enqueue(tx, REPO_UPKEEP_JOB, { repoId: repo.id });
     if (inTx) await inTx(tx);
     if (pusherId !== null && updates.length) emit({ type: 'repo.pushed', repoId: repo.id, pusherId, updates: [...updates] });
+    return recorded;
   });
 }
 

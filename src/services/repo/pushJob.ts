@@ -5,6 +5,7 @@ import { repoPath } from '../../git/repoPath.ts';
 import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
 import type { HeldJob } from '../../jobs/worker.ts';
 import type { RefUpdate } from '../../notify/events.ts';
+import { findRepoWithFactsById } from '../access/repoAccess.ts';
 import { createSystemContext, type AppDeps, type ServiceContext } from '../context.ts';
 import { requirePushAllowed } from '../protection/branchGate.ts';
 import { requireTagUpdatesAllowed } from '../protection/tagGate.ts';
@@ -12,13 +13,19 @@ import { gitProbe } from './moveRefs.ts';
 import { parseRefUpdates, recordPushRows } from './push.ts';
 import { PUSH_JOB, type PushPayload } from './pushJobKind.ts';
 import { recordedPusherId } from '../../auth/actionsUser.ts';
+import { usersByIds } from '../../loaders/usersByIds.ts';
 
 const ZERO = /^0+$/;
 
-/** A push as the follow-ups see it: the updates git applied. */
+/**
+ * A push as the follow-ups see it: the updates git applied, the repository's row as the push's rows left it and the
+ * pusher's row (null once the account is gone), read once for all of them.
+ */
 export interface AppliedPush {
   repoId: number;
+  repo: Models.Repository;
   pusherId: number;
+  pusher: Models.User | null;
   updates: RefUpdate[];
 }
 
@@ -41,16 +48,27 @@ async function appliedFromGit(repo: Models.Repository, reposDir: string, intende
 export function pushJobHandler(deps: AppDeps, followUps: readonly PushFollowUp[]): JobHandler<PushPayload> {
   return defineHandler(PUSH_JOB, async (payload, run) => {
     const cx = createSystemContext(deps);
-    const repo = await deps.db.repository.findUnique({ where: { id: payload.repoId } });
-    if (!repo) return;
+    const found = await findRepoWithFactsById(deps.db, payload.repoId);
+    if (!found) return;
+    let { repo } = found;
     const applied = payload.applied ?? (await appliedFromGit(repo, deps.config.repositoriesDir, payload.updates));
     if (!payload.recorded) {
-      await recordPushRows(cx, repo, payload.pusherId, applied, (tx) => run.checkpoint(tx, { ...payload, applied, recorded: true }), {
-        mirror: payload.mirror ?? false,
-      });
+      repo = await recordPushRows(
+        cx,
+        repo,
+        payload.pusherId,
+        applied,
+        (tx) => run.checkpoint(tx, { ...payload, applied, recorded: true }),
+        {
+          mirror: payload.mirror ?? false,
+          facts: found.facts,
+        },
+      );
     }
-    if (payload.pusherId === null || !applied.length) return;
-    for (const followUp of followUps) await followUp(cx, { repoId: repo.id, pusherId: payload.pusherId, updates: applied });
+    const { pusherId } = payload;
+    if (pusherId === null || !applied.length) return;
+    const [pusher = null] = await usersByIds(deps.db, [pusherId]);
+    for (const followUp of followUps) await followUp(cx, { repoId: repo.id, repo, pusherId, pusher, updates: applied });
   });
 }
 
