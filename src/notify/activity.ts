@@ -301,10 +301,10 @@ export function activitySubscriber(db: Db): Subscriber {
           return record(event.repoId, event.actorId, await dismissEntries(event));
         case 'pull.merged': {
           // Gitea's merge_pull_request: content "<index>|<title>".
-          const issue = await db.issue.findUnique({ where: { id: event.issueId }, select: { title: true } });
+          const issue = await eventIssue(db, event);
           if (!issue) return undefined;
           const opType = event.auto ? 'AUTO_MERGE_PULL_REQUEST' : 'MERGE_PULL_REQUEST';
-          return record(event.repoId, event.actorId, [{ opType, content: `${event.index}|${issue.title}` }]);
+          return record(event.repoId, event.actorId, [{ opType, content: `${event.index}|${issue.title}` }], event);
         }
         case 'pull.readyForReview': {
           // pull_request_ready_for_review, content "<index>|<title>" as merge rows (Gitea mails this moment; the spec feeds it).

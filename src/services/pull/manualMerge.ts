@@ -48,15 +48,16 @@ export async function detectManualMerges(
   branches: readonly string[],
   pusherId: number,
 ): Promise<number[]> {
-  // Most pushes move branches no open pull request goes into: one statement says so.
+  // Most pushes move branches no open pull request goes into, and most repositories leave the detection off.
   if (!(await openPullBranches(cx.db, repoId, branches)).base.size) return [];
+  if (!(await loadPullSettings(cx.db, repoId)).autodetectManualMerge) return [];
   const pulls = await cx.db.pullRequest.findMany({
     where: { baseRepoId: repoId, baseBranch: { in: [...branches] }, hasMerged: false, flow: 'GITHUB', issue: { isClosed: false } },
     include: { issue: true, headRepo: true, baseRepo: true },
     orderBy: { index: 'asc' },
   });
   const base = pulls[0]?.baseRepo;
-  if (!base || !(await loadPullSettings(cx.db, repoId)).autodetectManualMerge) return [];
+  if (!base) return [];
   const gitDir = gitDirOf(cx, base);
   const baseRefs = await readRefs(gitDir, [
     ...new Set(

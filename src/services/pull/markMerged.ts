@@ -4,6 +4,8 @@ import { withTx, type ServiceContext } from '../context.ts';
 import { refreshMilestone } from '../issue/create.ts';
 import { withRetry } from '../dbErrors.ts';
 import type { MergeDo, PullRows } from './types.ts';
+import type { RepoFacts } from '../../loaders/permissionLoaders.ts';
+import { withEventIssue, withEventRepo } from '../../notify/eventReads.ts';
 
 /** How a pull request became merged. */
 export interface MergedFacts {
@@ -17,6 +19,8 @@ export interface MergedFacts {
   mergeBase?: string;
   /** Merged by a scheduled auto-merge (the feed shows auto_merge_pull_request). */
   auto?: boolean;
+  /** The base repository's access facts, when the caller read them: kept with `pull.merged` for its subscribers. */
+  repoFacts?: RepoFacts | undefined;
 }
 
 /**
@@ -52,7 +56,8 @@ export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: 
         await refreshMilestone(tx, rows.issue.milestoneId);
         await shiftClosedCountersOfIssue(tx, rows.issue.id, true);
       }
-      emit({
+      // The merge changes neither the issue's title nor the repository's facts: the subscribers read neither again.
+      const event = {
         type: 'pull.merged',
         pullId: rows.pull.id,
         issueId: rows.issue.id,
@@ -62,7 +67,8 @@ export async function markPullMerged(cx: ServiceContext, rows: PullRows, facts: 
         commitId: facts.commitId,
         actorId: facts.mergerId,
         ...(facts.auto ? { auto: true } : {}),
-      });
+      } as const;
+      emit(withEventRepo(withEventIssue(event, rows.issue), facts.repoFacts));
       const pull = await tx.pullRequest.findUniqueOrThrow({ where: { id: rows.pull.id }, include: { issue: true } });
       const { issue, ...row } = pull;
       return { issue, pull: row };

@@ -256,6 +256,7 @@ export async function mergePullRequest(
             how: style,
             mergeBase: outcome.mergeBase,
             auto: opts.auto === true,
+            repoFacts: access.facts,
           });
         };
         const update = await moveRefs(
@@ -322,6 +323,7 @@ async function markManuallyMerged(cx: ServiceContext, access: RepoAccess, rows: 
     mergerId: viewer.id,
     status: 'MANUALLY_MERGED',
     how: 'manually-merged',
+    repoFacts: access.facts,
   });
   if (!stored) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
   return stored;

@@ -83,10 +83,10 @@ export async function mergeMessage(
 ): Promise<string> {
   let message = (input.mergeTitleField ?? '').trim();
   if (!message) {
-    const external = await cx.db.repoUnit.findUnique({
-      where: { repoId_type: { repoId: access.repo.id, type: 'EXT_ISSUES' } },
-      select: { id: true },
-    });
+    // The enabled units came with the repository when the request read it (its access facts).
+    const external = access.facts
+      ? access.facts.units.some((u) => u.type === 'EXT_ISSUES')
+      : await cx.db.repoUnit.findUnique({ where: { repoId_type: { repoId: access.repo.id, type: 'EXT_ISSUES' } }, select: { id: true } });
     message = defaultMergeTitle({
       style,
       title: rows.issue.title,

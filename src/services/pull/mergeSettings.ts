@@ -1,4 +1,5 @@
 import type { DbLike } from '../../db/client.ts';
+import { readRows } from '../../db/readPath.ts';
 import { unitConfig } from '../../permissions/units.ts';
 import { PULL_DEFAULTS, type PullSettings } from '../repo/pullSettings.ts';
 import type { MergeDo } from './types.ts';
@@ -8,7 +9,12 @@ export type StoredPullSettings = PullSettings & { defaultTargetBranch?: string }
 
 /** The pull requests unit settings of a repository (missing keys take the new-repository defaults, as repo edit does). */
 export async function loadPullSettings(db: DbLike, repoId: number): Promise<StoredPullSettings> {
-  const unit = await db.repoUnit.findUnique({ where: { repoId_type: { repoId, type: 'PULL_REQUESTS' } }, select: { config: true } });
+  const [unit] = await readRows<'RepoUnit', { config: string }>(
+    db,
+    'RepoUnit',
+    'SELECT "config" FROM "RepoUnit" WHERE "repoId" = ? AND "type" = ?',
+    [repoId, 'PULL_REQUESTS'],
+  );
   return settingsOf(unit?.config);
 }
 
