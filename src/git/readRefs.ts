@@ -22,15 +22,29 @@ function readLoose(gitDir: string, ref: string): string | null | 'other' {
   }
 }
 
-/** The values of packed-refs (peeled `^` lines skipped). */
-async function readPacked(gitDir: string): Promise<Map<string, string>> {
+/** packed-refs files parsed, by path, with the file's identity when read (git replaces the file whole, by rename). */
+const packedFiles = new Map<string, { ino: number; size: number; mtimeMs: number; refs: Map<string, string> }>();
+const MAX_PACKED_FILES = 256;
+
+/**
+ * The values of packed-refs (peeled `^` lines skipped). A file parsed before is reused while its inode, size and
+ * time are unchanged: once a repository's upkeep packed its refs (packRefs.ts), every read of a packed ref asks here.
+ */
+async function readPacked(gitDir: string): Promise<ReadonlyMap<string, string>> {
+  const file = path.join(gitDir, 'packed-refs');
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat) return new Map();
+  const known = packedFiles.get(file);
+  if (known && known.ino === stat.ino && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return known.refs;
   const packed = new Map<string, string>();
-  const text = await readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
+  const text = await readFile(file, 'utf8').catch(() => '');
   for (const line of text.split('\n')) {
     if (line.startsWith('#') || line.startsWith('^')) continue;
     const space = line.indexOf(' ');
     if (space > 0) packed.set(line.slice(space + 1), line.slice(0, space));
   }
+  if (packedFiles.size >= MAX_PACKED_FILES) packedFiles.clear();
+  packedFiles.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, refs: packed });
   return packed;
 }
 
@@ -43,7 +57,7 @@ export async function readRefs(gitDir: string, refs: readonly string[]): Promise
   const wanted = [...new Set(refs)];
   const values = new Map<string, string>();
   if (!wanted.length) return values;
-  const direct = wanted.every(isPlainRefName) && !statSync(path.join(gitDir, 'reftable'), { throwIfNoEntry: false });
+  const direct = wanted.every(isPlainRefName) && !isReftable(gitDir);
   if (direct) {
     const loose = wanted.map((ref) => readLoose(gitDir, ref));
     if (!loose.includes('other')) {
@@ -69,14 +83,14 @@ export async function readRef(gitDir: string, ref: string): Promise<string | nul
   return (await readRefs(gitDir, [ref])).get(ref) ?? null;
 }
 
+/** Whether the repository keeps its refs in a reftable (no loose refs, no packed-refs). */
+export const isReftable = (gitDir: string): boolean => statSync(path.join(gitDir, 'reftable'), { throwIfNoEntry: false }) !== undefined;
+
 /**
- * Every ref under refs/ with its value (not peeled), sorted by name as git sorts them (bytewise), read from the files
- * backend directly: the loose refs, then packed-refs (the order readRefs relies on). Null when git would have to
- * be asked: a reftable repository, a symbolic or unreadable loose ref, or more than `maxLoose` loose refs (each is a
- * file to read; git reads them faster).
+ * The names of the loose refs under refs/ (lock files skipped), or null when there are more than `maxLoose` or one
+ * is not a plain file with a plain name (git must be asked).
  */
-export async function readAllRefs(gitDir: string, maxLoose: number): Promise<Array<{ ref: string; sha: string }> | null> {
-  if (statSync(path.join(gitDir, 'reftable'), { throwIfNoEntry: false })) return null;
+export async function looseRefNames(gitDir: string, maxLoose: number): Promise<string[] | null> {
   const names: string[] = [];
   const walk = async (dir: string): Promise<boolean> => {
     let entries: Dirent[];
@@ -96,7 +110,19 @@ export async function readAllRefs(gitDir: string, maxLoose: number): Promise<Arr
     }
     return true;
   };
-  if (!(await walk('refs'))) return null;
+  return (await walk('refs')) ? names : null;
+}
+
+/**
+ * Every ref under refs/ with its value (not peeled), sorted by name as git sorts them (bytewise), read from the files
+ * backend directly: the loose refs, then packed-refs (the order readRefs relies on). Null when git would have to
+ * be asked: a reftable repository, a symbolic or unreadable loose ref, or more than `maxLoose` loose refs (each is a
+ * file to read; git reads them faster).
+ */
+export async function readAllRefs(gitDir: string, maxLoose: number): Promise<Array<{ ref: string; sha: string }> | null> {
+  if (isReftable(gitDir)) return null;
+  const names = await looseRefNames(gitDir, maxLoose);
+  if (!names) return null;
   const values = new Map<string, string>();
   for (const name of names) {
     const value = readLoose(gitDir, name);

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
-import { readRefs } from '../../src/git/readRefs.ts';
+import { looseRefNames, readRefs } from '../../src/git/readRefs.ts';
 import { repoPath } from '../../src/git/repoPath.ts';
 import { PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
@@ -26,12 +26,18 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     await t?.close();
   });
 
-  it('a push leaves a finished repo.push job with what git applied', async () => {
-    const repo = await createRepoFixture(t, alice, 'done');
-    const work = git.dir('done');
+  /** Alice's new repository `name`, a work tree with one commit on main, and the push URL with her password. */
+  async function started(name: string): Promise<{ repo: Models.Repository; work: string; sha: string; url: string }> {
+    const repo = await createRepoFixture(t, alice, name);
+    const work = git.dir(name);
     await git.ok(['init', '-q', '-b', 'main', work]);
     const sha = await git.commit(work, 'a.txt', 'a\n');
-    await git.ok(['push', '-q', gitUrl(port, 'alice', 'done', { user: 'alice', secret: PASSWORD }), 'main'], { cwd: work });
+    return { repo, work, sha, url: gitUrl(port, 'alice', name, { user: 'alice', secret: PASSWORD }) };
+  }
+
+  it('a push leaves a finished repo.push job with what git applied', async () => {
+    const { repo, work, sha, url } = await started('done');
+    await git.ok(['push', '-q', url, 'main'], { cwd: work });
     const jobs = await t.db.job.findMany({ where: { kind: 'repo.push' }, orderBy: { id: 'desc' }, take: 1 });
     expect(jobs[0]).toMatchObject({ status: 'DONE', attempts: 1, lockedBy: '' });
     const update = { ref: 'refs/heads/main', oldSha: ZERO_SHA, newSha: sha };
@@ -45,11 +51,7 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
   });
 
   it('a push to a branch no pull request involves reads its repository in one statement per request and pull requests in one per follow-up', async () => {
-    await createRepoFixture(t, alice, 'reads');
-    const work = git.dir('reads');
-    await git.ok(['init', '-q', '-b', 'main', work]);
-    await git.commit(work, 'a.txt', 'a\n');
-    const url = gitUrl(port, 'alice', 'reads', { user: 'alice', secret: PASSWORD });
+    const { work, url } = await started('reads');
     await git.ok(['push', '-q', url, 'main'], { cwd: work });
     await git.ok(['checkout', '-q', '-b', 'topic'], { cwd: work });
     await git.commit(work, 'b.txt', 'b\n');
@@ -69,12 +71,24 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     for (const q of pulls) expect(q).toMatch(/^SELECT pr\."headRepoId"/);
   });
 
+  it("a push's upkeep packs the refs once more than 64 are loose; pushes and reads go on as before", async () => {
+    const { work, sha, url } = await started('many');
+    const branches = Array.from({ length: 70 }, (_, k) => `b${k}`);
+    await git.ok(['push', '-q', url, 'main', ...branches.map((b) => `main:refs/heads/${b}`)], { cwd: work });
+    await t.app.jobs.drain();
+    const gitDir = repoPath(t.config.repositoriesDir, 'alice', 'many');
+    expect(await looseRefNames(gitDir, 100)).toEqual([]);
+    const refs = await readRefs(gitDir, ['refs/heads/main', 'refs/heads/b69']);
+    expect([...refs.values()]).toEqual([sha, sha]);
+    const next = await git.commit(work, 'b.txt', 'b\n');
+    await git.ok(['push', '-q', url, 'main:refs/heads/after'], { cwd: work });
+    const listed = await git.ok(['ls-remote', url], { cwd: work });
+    expect(listed).toContain(`${next}\trefs/heads/after`);
+    expect(listed.split('\n').filter((l) => l.includes('refs/heads/'))).toHaveLength(72);
+  });
+
   it('no ref moves when the push job cannot be recorded: the pre-receive hook declines the push', async () => {
-    await createRepoFixture(t, alice, 'refused');
-    const work = git.dir('refused');
-    await git.ok(['init', '-q', '-b', 'main', work]);
-    await git.commit(work, 'a.txt', 'a\n');
-    const url = gitUrl(port, 'alice', 'refused', { user: 'alice', secret: PASSWORD });
+    const { work, url } = await started('refused');
     await t.db.$executeRawUnsafe('ALTER TABLE "Job" RENAME TO "JobAway"');
     try {
       const push = await git.run(['push', url, 'main'], { cwd: work });
