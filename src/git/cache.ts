@@ -5,8 +5,9 @@ export type GitCache = Record<string, unknown>;
 
 /**
  * The shared isomorphic-git `cache` of the 64 repositories read most recently: without it every packed read reloads
- * the pack index. Packs only grow or get replaced by gc, so entries stay valid until `forgetGitCache` (called after
- * a push).
+ * the pack index (and reads and checks the whole pack again). A pack's name is its content's hash, and isomorphic-git
+ * lists the pack directory on each packed read: a push's new pack is found under its new name, and the packs already
+ * parsed stay valid. Only gc (which replaces packs), deletion and rename call `forgetGitCache`.
  */
 const caches = new LRUCache<string, GitCache>({ max: 64 });
 
@@ -20,7 +21,7 @@ export function gitCache(gitDir: string): GitCache {
   return cache;
 }
 
-/** Drops a repository's cache (after a push or gc changed its packs). */
+/** Drops a repository's cache (after gc replaced its packs, or the repository moved or went). */
 export function forgetGitCache(gitDir: string): void {
   caches.delete(gitDir);
 }

@@ -29,16 +29,24 @@ const kept = new Map<string, { until: number; read: Promise<PushCommits> }>();
 
 /**
  * The newest commits a ref update brought (at most `max`), newest first, and how many there were:
- * `old..new`, or for a new ref the commits not reachable from any other branch.
+ * `old..new`, or for a new ref the commits not reachable from any other branch. `env` points git at objects not yet
+ * in the repository (a push's quarantine, quarantineEnv), for a read made before the push lands and kept for after.
  */
-export async function listPushCommits(gitDir: string, ref: string, oldSha: string, newSha: string, max = 5): Promise<PushCommits> {
-  if (max > READ) return readPushCommits(gitDir, ref, oldSha, newSha, max);
+export async function listPushCommits(
+  gitDir: string,
+  ref: string,
+  oldSha: string,
+  newSha: string,
+  max = 5,
+  env: Record<string, string> = {},
+): Promise<PushCommits> {
+  if (max > READ) return readPushCommits(gitDir, ref, oldSha, newSha, max, env);
   const key = `${gitDir}\0${ref}\0${oldSha}\0${newSha}`;
   const now = Date.now();
   let entry = kept.get(key);
   if (!entry || entry.until < now) {
     if (kept.size >= KEEP_MAX) kept.clear();
-    const read = readPushCommits(gitDir, ref, oldSha, newSha, READ);
+    const read = readPushCommits(gitDir, ref, oldSha, newSha, READ, env);
     entry = { until: now + KEEP_MS, read };
     kept.set(key, entry);
     read.catch(() => kept.delete(key));
@@ -47,13 +55,35 @@ export async function listPushCommits(gitDir: string, ref: string, oldSha: strin
   return { commits: commits.slice(0, max), total };
 }
 
+/**
+ * The newest commit of a ref update's kept list (listPushCommits read it within KEEP_MS, a push's pre-receive does),
+ * when it is the update's new head; undefined when nothing is kept or the head brought no commit of its own.
+ */
+export async function keptPushHead(gitDir: string, ref: string, oldSha: string, newSha: string): Promise<PushCommit | undefined> {
+  const entry = kept.get(`${gitDir}\0${ref}\0${oldSha}\0${newSha}`);
+  if (!entry || entry.until < Date.now()) return undefined;
+  const head = (await entry.read.catch(() => undefined))?.commits[0];
+  return head?.Sha1 === newSha ? head : undefined;
+}
+
 /** One `git log` for up to max + 1 commits; the count is asked for only when there are more than max. */
-async function readPushCommits(gitDir: string, ref: string, oldSha: string, newSha: string, max: number): Promise<PushCommits> {
+async function readPushCommits(
+  gitDir: string,
+  ref: string,
+  oldSha: string,
+  newSha: string,
+  max: number,
+  env: Record<string, string>,
+): Promise<PushCommits> {
   // `--exclude` before `--branches` takes the branch name without refs/heads/ (git rev-list --exclude).
   const range = ZERO.test(oldSha)
     ? [newSha, '--not', `--exclude=${ref.replace(/^refs\/heads\//, '')}`, '--branches']
     : [`${oldSha}..${newSha}`];
-  const logOut = await run(gitDir, ['log', `--max-count=${max + 1}`, '--format=%H%x00%an%x00%ae%x00%cn%x00%ce%x00%cI%x00%B%x1e', ...range]);
+  const logOut = await run(
+    gitDir,
+    ['log', `--max-count=${max + 1}`, '--format=%H%x00%an%x00%ae%x00%cn%x00%ce%x00%cI%x00%B%x1e', ...range],
+    env,
+  );
   const commits = logOut
     .split('\x1e')
     .map((s) => s.replace(/^\n/, ''))
@@ -71,10 +101,10 @@ async function readPushCommits(gitDir: string, ref: string, oldSha: string, newS
       };
     });
   if (commits.length <= max) return { commits, total: commits.length };
-  const countOut = await run(gitDir, ['rev-list', '--count', ...range]);
+  const countOut = await run(gitDir, ['rev-list', '--count', ...range], env);
   return { commits: commits.slice(0, max), total: Number.parseInt(countOut.trim(), 10) || max };
 }
 
-async function run(gitDir: string, args: string[]): Promise<string> {
-  return (await runGit(gitDir, args)).toString('utf8');
+async function run(gitDir: string, args: string[], env: Record<string, string>): Promise<string> {
+  return (await runGit(gitDir, args, { env })).toString('utf8');
 }

@@ -1,4 +1,3 @@
-import { forgetGitCache } from './cache.ts';
 import { isReftable, looseRefNames } from './readRefs.ts';
 import { runGit } from './run.ts';
 
@@ -11,6 +10,5 @@ import { runGit } from './run.ts';
 export async function packRefsIfMany(gitDir: string, maxLoose: number): Promise<boolean> {
   if (isReftable(gitDir) || (await looseRefNames(gitDir, maxLoose)) !== null) return false;
   await runGit(gitDir, ['pack-refs', '--all']);
-  forgetGitCache(gitDir);
   return true;
 }

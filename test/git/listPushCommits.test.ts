@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listPushCommits } from '../../src/git/listPushCommits.ts';
+import { keptPushHead, listPushCommits } from '../../src/git/listPushCommits.ts';
 import { ALICE, RepoFixture } from './fixture.ts';
 
 const ZERO = '0'.repeat(40);
@@ -43,5 +43,15 @@ describe('listPushCommits: the commits a ref update brought', () => {
     await f.checkout('side', 'topic');
     const side = await f.commit({ 'b.txt': 'b\n' }, 'side');
     expect(await listPushCommits(f.bare, 'refs/heads/side', ZERO, side, 5)).toMatchObject({ total: 1, commits: [{ Sha1: side }] });
+  });
+
+  it("keeps a read update's head for the push's branch row; none for an update not read, or one that brought no commit", async () => {
+    const tip = pushed.at(-1) ?? '';
+    expect(await keptPushHead(f.bare, 'refs/heads/other', base, tip)).toBeUndefined();
+    await listPushCommits(f.bare, 'refs/heads/other', base, tip, 1);
+    expect(await keptPushHead(f.bare, 'refs/heads/other', base, tip)).toMatchObject({ Sha1: tip, Message: 'topic 7\n\nbody 7\n' });
+    // A new branch at a commit other branches have: nothing of its own, so no head from the list.
+    await listPushCommits(f.bare, 'refs/heads/copy', ZERO, base, 1);
+    expect(await keptPushHead(f.bare, 'refs/heads/copy', ZERO, base)).toBeUndefined();
   });
 });

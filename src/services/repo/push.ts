@@ -1,6 +1,6 @@
 import type { DbTx, Models } from '../../db/client.ts';
-import { forgetGitCache } from '../../git/cache.ts';
 import { readCommitInfos, type CommitInfo } from '../../git/commitInfo.ts';
+import { keptPushHead } from '../../git/listPushCommits.ts';
 import { readCommit } from '../../git/readCommit.ts';
 import { readableInProcess } from '../../git/inProcess.ts';
 import { repoPath } from '../../git/repoPath.ts';
@@ -38,14 +38,27 @@ function pickDefaultBranch(current: string, branches: RefUpdate[]): string {
 /** Heads up to this many are read in process; more in one `git show`. */
 const HEADS_IN_PROCESS = 16;
 
+/** What a Branch row keeps of its head commit. */
+type HeadCommit = { message: string; when: string };
+
 /**
- * The commits `shas` name, by sha: a usual push's few heads read in process (no git process to start), many
- * (or a SHA-256 repository's) with one git command.
+ * The head commits of `heads`, by sha: from the commit lists the push's pre-receive read (keptPushHead), else a
+ * usual push's few heads read in process (no git process to start), many (or a SHA-256 repository's) with one git
+ * command.
  */
-async function headCommits(gitDir: string, shas: string[]): Promise<Map<string, CommitInfo>> {
+async function headCommits(gitDir: string, heads: readonly RefUpdate[]): Promise<Map<string, HeadCommit>> {
+  const found = new Map<string, HeadCommit>();
+  for (const u of heads) {
+    const kept = await keptPushHead(gitDir, u.ref, u.oldSha, u.newSha);
+    if (kept) found.set(u.newSha, { message: kept.Message, when: kept.Timestamp });
+  }
+  const shas = [...new Set(heads.map((u) => u.newSha))].filter((sha) => !found.has(sha));
   const inProcess = shas.length <= HEADS_IN_PROCESS && shas.every(readableInProcess);
-  const infos = inProcess ? await Promise.all(shas.map((sha) => readCommit(gitDir, sha))) : await readCommitInfos(gitDir, shas);
-  return new Map(infos.map((c) => [c.sha, c]));
+  const infos: CommitInfo[] = inProcess
+    ? await Promise.all(shas.map((sha) => readCommit(gitDir, sha)))
+    : await readCommitInfos(gitDir, shas);
+  for (const c of infos) found.set(c.sha, { message: c.message, when: c.committer.when });
+  return found;
 }
 
 /**
@@ -67,12 +80,11 @@ export async function recordPushRows(
   opts: { mirror?: boolean; facts?: RepoFacts } = {},
 ): Promise<Models.Repository> {
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
-  forgetGitCache(gitDir);
   const branches = updates.filter((u) => u.ref.startsWith(BRANCH));
   const heads = branches.filter((u) => !ZERO.test(u.newSha));
   // Independent reads, at once: each git process costs milliseconds to start.
   const [commits, feed] = await Promise.all([
-    headCommits(gitDir, [...new Set(heads.map((u) => u.newSha))]),
+    headCommits(gitDir, heads),
     pusherId !== null && updates.length ? pushFeedRows(cx.db, cx.config, repo, pusherId, updates, opts) : [],
   ]);
   const now = new Date();
@@ -94,7 +106,7 @@ export async function recordPushRows(
       const data = {
         commitId: u.newSha,
         commitMessage: (c?.message ?? '').split('\n')[0] ?? '',
-        commitTime: c ? new Date(c.committer.when) : now,
+        commitTime: c ? new Date(c.when) : now,
         pusherId,
         isDeleted: false,
         deletedById: null,

@@ -1,5 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import { quarantineEnv } from '../../git/pushProbe.ts';
+import { listPushCommits } from '../../git/listPushCommits.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
@@ -87,11 +88,14 @@ export interface PushRecorder {
   finish(): Promise<void>;
 }
 
-/** Branch protection of a push (pre-receive), asking git with the push's quarantined objects. @throws PermissionDeniedError */
-async function checkBranchProtection(cx: ServiceContext, repo: Models.Repository, lines: readonly string[], updates: RefUpdate[]) {
-  const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
-  const quarantine = lines.find((l) => l.startsWith('quarantine '))?.slice('quarantine '.length) ?? '';
-  const env = quarantineEnv(gitDir, quarantine);
+/** Branch protection of a push (pre-receive), asking git with the push's quarantined objects (`env`). @throws PermissionDeniedError */
+async function checkBranchProtection(
+  cx: ServiceContext,
+  repo: Models.Repository,
+  gitDir: string,
+  env: Record<string, string>,
+  updates: RefUpdate[],
+) {
   const branches = updates
     .filter((u) => u.ref.startsWith('refs/heads/'))
     .map((u) => ({ branch: u.ref.slice('refs/heads/'.length), oldSha: u.oldSha, newSha: u.newSha }));
@@ -139,10 +143,25 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
     async intend(lines) {
       intended = parseRefUpdates(lines);
       if (!intended.length) return;
-      await checkBranchProtection(cx, repo, lines, intended);
+      const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+      const quarantine = lines.find((l) => l.startsWith('quarantine '))?.slice('quarantine '.length) ?? '';
+      const env = quarantineEnv(gitDir, quarantine);
+      await checkBranchProtection(cx, repo, gitDir, env, intended);
       await requireTagUpdatesAllowed(cx, repo, intended);
-      unlock = await holdRepoLock(cx, repo.id);
-      held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: pusherOf(cx, repo), updates: intended });
+      // The feed's commit lists, read from the quarantined objects while the push waits for the lock and is recorded
+      // as a job (listPushCommits keeps them for the bookkeeping): concurrent pushes to one repository do not run
+      // their `git log` one after another inside the lock. Awaited before git may move the objects.
+      const listed = Promise.all(
+        intended
+          .filter((u) => u.ref.startsWith('refs/heads/') && !ZERO.test(u.newSha))
+          .map((u) => listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, 1, env).catch(() => undefined)),
+      );
+      try {
+        unlock = await holdRepoLock(cx, repo.id);
+        held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: pusherOf(cx, repo), updates: intended });
+      } finally {
+        await listed;
+      }
     },
     applied(lines) {
       applied = parseRefUpdates(lines);
