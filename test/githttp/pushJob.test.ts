@@ -71,6 +71,19 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     for (const q of pulls) expect(q).toMatch(/^SELECT pr\."headRepoId"/);
   });
 
+  it('a push to the default branch of a repository without scheduled workflows writes no schedule', async () => {
+    const { work, url } = await started('unscheduled');
+    await git.ok(['push', '-q', url, 'main'], { cwd: work });
+    await git.commit(work, 'b.txt', 'b\n');
+    await t.app.deps.notifier.drain();
+    t.queries.length = 0;
+    await git.ok(['push', '-q', url, 'main'], { cwd: work });
+    await t.app.deps.notifier.drain();
+    const schedules = t.queries.filter((q) => q.includes('ActionSchedule'));
+    expect(schedules).toHaveLength(1);
+    expect(schedules[0]).toMatch(/^SELECT "id" FROM "ActionSchedule"/);
+  });
+
   it("a push's upkeep packs the refs once more than 64 are loose; pushes and reads go on as before", async () => {
     const { work, sha, url } = await started('many');
     const branches = Array.from({ length: 70 }, (_, k) => `b${k}`);

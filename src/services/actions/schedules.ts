@@ -2,6 +2,7 @@
 // default branch replaces the repository's schedules with the crons of the workflow files it carries (removing a
 // file removes its schedules); start_schedule_tasks starts a `schedule` run of each due one, claimed by
 // compare-and-set on `next` so several instances start it once.
+import { readRows } from '../../db/readPath.ts';
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
 import { parseSchedule, type Schedule } from '../../jobs/schedule.ts';
 import type { Models } from '../../db/client.ts';
@@ -40,6 +41,16 @@ export async function syncSchedules(
         : [];
     }),
   );
+  // Most repositories have no schedule before the push and none after: nothing to write.
+  if (!rows.length) {
+    const stored = await readRows<'ActionSchedule', { id: number }>(
+      cx.db,
+      'ActionSchedule',
+      'SELECT "id" FROM "ActionSchedule" WHERE "repoId" = ? LIMIT 1',
+      [repo.id],
+    );
+    if (!stored.length) return;
+  }
   await cx.db.$transaction(async (tx) => {
     await tx.actionSchedule.deleteMany({ where: { repoId: repo.id } });
     if (rows.length) await tx.actionSchedule.createMany({ data: rows });

@@ -1,5 +1,6 @@
 // Pushed commits that reference issues (Gitea services/issue/commit.go UpdateIssuesCommit).
 import type { Models } from '../../db/client.ts';
+import { readRows } from '../../db/readPath.ts';
 import { listPushCommits, type PushCommit } from '../../git/listPushCommits.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { repoPermissionLoader } from '../../loaders/permissionLoaders.ts';
@@ -31,7 +32,7 @@ export async function issueReferencesFollowUp(cx: ServiceContext, push: AppliedP
   const { repo, pusher } = push;
   if (!pusher) return;
   const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
-  const perms = repoPermissionLoader(cx.db, pusher);
+  const perms = repoPermissionLoader(cx.db, pusher, {}, push.facts ? new Map([[push.facts.id, push.facts]]) : undefined);
   for (const u of push.updates) {
     if (!u.ref.startsWith(BRANCH) || ZERO.test(u.newSha)) continue;
     const branch = u.ref.slice(BRANCH.length);
@@ -53,7 +54,7 @@ async function commitReferences(
   for (const ref of findReferences(c.Message, cx.config.rootUrl)) {
     const refRepo = ref.owner === '' ? repo : await findRepoByName(cx.db, ref.owner, ref.name);
     if (!refRepo) continue;
-    const issue = await cx.db.issue.findUnique({ where: { repoId_index: { repoId: refRepo.id, index: ref.index } } });
+    const [issue] = await readRows(cx.db, 'Issue', 'SELECT * FROM "Issue" WHERE "repoId" = ? AND "index" = ?', [refRepo.id, ref.index]);
     if (!issue) continue;
     const key = `${issue.id}:${ref.action}`;
     if (marked.has(key)) continue;
@@ -61,11 +62,13 @@ async function commitReferences(
     const perm = await perms.load(refRepo.id);
     const canClose = isRepoAdmin(perm) || canWrite(perm, unitOf(issue)) || issue.posterId === pusherId;
     if (!canClose && !canRead(perm, unitOf(issue))) continue;
-    const exists = await cx.db.comment.findFirst({
-      where: { issueId: issue.id, type: 'COMMIT_REF', commitSha: c.Sha1 },
-      select: { id: true },
-    });
-    if (!exists) {
+    const exists = await readRows<'Comment', { id: number }>(
+      cx.db,
+      'Comment',
+      'SELECT "id" FROM "Comment" WHERE "issueId" = ? AND "type" = ? AND "commitSha" = ? LIMIT 1',
+      [issue.id, 'COMMIT_REF', c.Sha1],
+    );
+    if (!exists.length) {
       const link = `/${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
       const subject = c.Message.split('\n', 1)[0] ?? '';
       await cx.db.comment.create({

@@ -15,16 +15,19 @@ import { parseRefUpdates, recordPushRows } from './push.ts';
 import { PUSH_JOB, type PushPayload } from './pushJobKind.ts';
 import { recordedPusherId } from '../../auth/actionsUser.ts';
 import { usersByIds } from '../../loaders/usersByIds.ts';
+import type { RepoFacts } from '../../loaders/permissionLoaders.ts';
 
 const ZERO = /^0+$/;
 
 /**
- * A push as the follow-ups see it: the updates git applied, the repository's row as the push's rows left it and the
- * pusher's row (null once the account is gone), read once for all of them.
+ * A push as the follow-ups see it: the updates git applied, the repository's row as the push's rows left it, its
+ * access facts when read with it (a push changes none of them) and the pusher's row (null once the account is gone),
+ * read once for all of them.
  */
 export interface AppliedPush {
   repoId: number;
   repo: Models.Repository;
+  facts?: RepoFacts | undefined;
   pusherId: number;
   pusher: Models.User | null;
   updates: RefUpdate[];
@@ -69,7 +72,8 @@ export function pushJobHandler(deps: AppDeps, followUps: readonly PushFollowUp[]
     const { pusherId } = payload;
     if (pusherId === null || !applied.length) return;
     const [pusher = null] = await usersByIds(deps.db, [pusherId]);
-    for (const followUp of followUps) await followUp(cx, { repoId: repo.id, repo, pusherId, pusher, updates: applied });
+    const push = { repoId: repo.id, repo, facts: found.facts, pusherId, pusher, updates: applied };
+    for (const followUp of followUps) await followUp(cx, push);
   });
 }
 
