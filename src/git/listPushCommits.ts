@@ -56,6 +56,20 @@ export async function listPushCommits(
 }
 
 /**
+ * Reads and keeps the commit lists of a push's branch updates (deletions and tags have none) for the bookkeeping that
+ * follows it: started before the refs move, while the push waits for its lock and records its job, so the bookkeeping
+ * finds them read. Never rejects: a failed read is read again by the bookkeeping.
+ */
+export async function readPushCommitLists(
+  gitDir: string,
+  updates: readonly { ref: string; oldSha: string; newSha: string }[],
+  env: Record<string, string> = {},
+): Promise<void> {
+  const branches = updates.filter((u) => u.ref.startsWith('refs/heads/') && !ZERO.test(u.newSha));
+  await Promise.all(branches.map((u) => listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, 1, env).catch(() => undefined)));
+}
+
+/**
  * The newest commit of a ref update's kept list (listPushCommits read it within KEEP_MS, a push's pre-receive does),
  * when it is the update's new head; undefined when nothing is kept or the head brought no commit of its own.
  */

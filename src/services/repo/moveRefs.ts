@@ -10,6 +10,7 @@ import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, PermissionDeniedError } from '../../errors.ts';
 import { createTag, type NewTag } from '../../git/createTag.ts';
 import { fetchIntoRef } from '../../git/fetchIntoRef.ts';
+import { readPushCommitLists } from '../../git/listPushCommits.ts';
 import { readCommitSignatures } from '../../git/commitSignature.ts';
 import { changedPaths, isForcePush, pushedCommits } from '../../git/pushProbe.ts';
 import { readRef } from '../../git/readRefs.ts';
@@ -186,7 +187,9 @@ async function recorded<T>(
   apply: (applied: RefUpdate[]) => Promise<T>,
 ): Promise<T> {
   const payload: PushPayload = { repoId: repo.id, pusherId: recordedPusherId(cx.viewer), updates: [...updates] };
-  const held = await cx.jobs.hold(PUSH_JOB, payload);
+  // The feed's commit lists, read while the job is held and the refs move (the objects are in the repository already).
+  const listed = readPushCommitLists(gitDirOf(cx, repo), updates);
+  const held = await cx.jobs.hold(PUSH_JOB, payload).finally(() => listed);
   const applied: RefUpdate[] = [];
   const finish = () => held.run({ ...payload, updates: applied.length ? [...applied] : payload.updates, applied: [...applied] });
   let result: T;
@@ -198,6 +201,7 @@ async function recorded<T>(
   }
   // Test hook: die between the ref update and its bookkeeping (the held job must replay it).
   if (cx.config.testCrashAfterRefUpdate && applied.length) process.kill(process.pid, 'SIGKILL');
+  await listed;
   await finish();
   return result;
 }

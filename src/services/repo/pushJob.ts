@@ -1,6 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import { quarantineEnv } from '../../git/pushProbe.ts';
-import { listPushCommits } from '../../git/listPushCommits.ts';
+import { readPushCommitLists } from '../../git/listPushCommits.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
@@ -155,11 +155,7 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
       // The feed's commit lists, read from the quarantined objects while the push waits for the lock and is recorded
       // as a job (listPushCommits keeps them for the bookkeeping): concurrent pushes to one repository do not run
       // their `git log` one after another inside the lock. Awaited before git may move the objects.
-      const listed = Promise.all(
-        intended
-          .filter((u) => u.ref.startsWith('refs/heads/') && !ZERO.test(u.newSha))
-          .map((u) => listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, 1, env).catch(() => undefined)),
-      );
+      const listed = readPushCommitLists(gitDir, intended, env);
       try {
         unlock = await holdRepoLock(cx, repo.id);
         held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: pusherOf(cx, repo), updates: intended });
