@@ -55,18 +55,22 @@ export async function listPushCommits(
   return { commits: commits.slice(0, max), total };
 }
 
+/** Branch updates of one push whose commit lists are read ahead (readPushCommitLists). */
+const READ_AHEAD = 8;
+
 /**
  * Reads and keeps the commit lists of a push's branch updates (deletions and tags have none) for the bookkeeping that
  * follows it: started before the refs move, while the push waits for its lock and records its job, so the bookkeeping
- * finds them read. Never rejects: a failed read is read again by the bookkeeping.
+ * finds them read. One `git log` at a time, for the first READ_AHEAD branches: a push of many (a mirror, `--all`) has
+ * the others read by its bookkeeping. Never rejects: a failed read is read again by the bookkeeping.
  */
 export async function readPushCommitLists(
   gitDir: string,
   updates: readonly { ref: string; oldSha: string; newSha: string }[],
   env: Record<string, string> = {},
 ): Promise<void> {
-  const branches = updates.filter((u) => u.ref.startsWith('refs/heads/') && !ZERO.test(u.newSha));
-  await Promise.all(branches.map((u) => listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, 1, env).catch(() => undefined)));
+  const branches = updates.filter((u) => u.ref.startsWith('refs/heads/') && !ZERO.test(u.newSha)).slice(0, READ_AHEAD);
+  for (const u of branches) await listPushCommits(gitDir, u.ref, u.oldSha, u.newSha, 1, env).catch(() => undefined);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keptPushHead, listPushCommits } from '../../src/git/listPushCommits.ts';
+import { keptPushHead, listPushCommits, readPushCommitLists } from '../../src/git/listPushCommits.ts';
 import { ALICE, RepoFixture } from './fixture.ts';
 
 const ZERO = '0'.repeat(40);
@@ -53,5 +53,13 @@ describe('listPushCommits: the commits a ref update brought', () => {
     // A new branch at a commit other branches have: nothing of its own, so no head from the list.
     await listPushCommits(f.bare, 'refs/heads/copy', ZERO, base, 1);
     expect(await keptPushHead(f.bare, 'refs/heads/copy', ZERO, base)).toBeUndefined();
+  });
+
+  it('reads ahead the first 8 branch updates of a push, one at a time, and leaves the rest and tags to the bookkeeping', async () => {
+    const tip = pushed.at(-1) ?? '';
+    const updates = Array.from({ length: 10 }, (_, k) => ({ ref: `refs/heads/ahead${k}`, oldSha: base, newSha: tip }));
+    await readPushCommitLists(f.bare, [{ ref: 'refs/tags/t', oldSha: ZERO, newSha: tip }, ...updates]);
+    const heads = await Promise.all(updates.map((u) => keptPushHead(f.bare, u.ref, u.oldSha, u.newSha)));
+    expect(heads.map((h) => h?.Sha1 ?? null)).toEqual([...Array<string>(8).fill(tip), null, null]);
   });
 });
