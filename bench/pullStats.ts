@@ -152,12 +152,14 @@ async function main(): Promise<void> {
     });
     // A push to the head of the last pull request: one more commit on its branch, then the subscriber's work.
     const branch = `pr${runs}`;
+    const repo = await app.deps.db.repository.findUniqueOrThrow({ where: { id: created.json<{ id: number }>().id } });
     await time('refresh after a head push (refreshPullsAfterPush)', runs, async (i) => {
       const old = (await git(gitDir, ['rev-parse', `refs/heads/${branch}`])).trim();
       const stream = `commit refs/heads/${branch}\ncommitter Bench <bench@example.com> ${1_700_100_000 + i + 1} +0000\ndata 5\npush\nfrom ${old}\nM 100644 inline extra-${i + 1}.txt\ndata 2\nx\n\n`;
       await git(gitDir, ['fast-import', '--quiet'], stream);
       const next = (await git(gitDir, ['rev-parse', `refs/heads/${branch}`])).trim();
-      await refreshPullsAfterPush(sys, created.json().id, owner.id, [{ ref: `refs/heads/${branch}`, oldSha: old, newSha: next }]);
+      const updates = [{ ref: `refs/heads/${branch}`, oldSha: old, newSha: next }];
+      await refreshPullsAfterPush(sys, { repoId: repo.id, repo, pusherId: owner.id, pusher: owner, updates });
     });
     await app.deps.notifier.drain();
   } finally {

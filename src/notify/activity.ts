@@ -308,7 +308,7 @@ export function activitySubscriber(db: Db): Subscriber {
         }
         case 'pull.readyForReview': {
           // pull_request_ready_for_review, content "<index>|<title>" as merge rows (Gitea mails this moment; the spec feeds it).
-          const issue = await db.issue.findUnique({ where: { id: event.issueId }, select: { title: true } });
+          const issue = await eventIssue(db, event);
           if (!issue) return undefined;
           return record(event.repoId, event.actorId, [
             { opType: 'PULL_REQUEST_READY_FOR_REVIEW', content: `${event.index}|${issue.title}` },

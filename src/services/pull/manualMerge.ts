@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import type { PushFollowUp } from '../repo/pushJob.ts';
 import { markPullMerged } from './markMerged.ts';
 import { loadPullSettings } from './mergeSettings.ts';
-import { openPullBranches } from './openPullBranches.ts';
+import { pushOpenPullBranches } from './openPullBranches.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 
 const BRANCH = 'refs/heads/';
@@ -48,8 +48,8 @@ export async function detectManualMerges(
   branches: readonly string[],
   pusherId: number,
 ): Promise<number[]> {
-  // Most pushes move branches no open pull request goes into, and most repositories leave the detection off.
-  if (!(await openPullBranches(cx.db, repoId, branches)).base.size) return [];
+  // Most repositories leave the detection off.
+  if (!branches.length) return [];
   if (!(await loadPullSettings(cx.db, repoId)).autodetectManualMerge) return [];
   const pulls = await cx.db.pullRequest.findMany({
     where: { baseRepoId: repoId, baseBranch: { in: [...branches] }, hasMerged: false, flow: 'GITHUB', issue: { isClosed: false } },
@@ -105,6 +105,11 @@ export async function detectManualMerges(
  * autodetect_manual_merge). Registered after the pull request refresh, so head refs are current.
  */
 export const manualMergeFollowUp: PushFollowUp = async (cx, push) => {
-  const branches = push.updates.filter((u) => u.ref.startsWith(BRANCH) && !ZERO.test(u.newSha)).map((u) => u.ref.slice(BRANCH.length));
-  if (branches.length) await detectManualMerges(cx, push.repoId, branches, push.pusherId);
+  // Only the moved branches open pull requests go into (most pushes move none).
+  const { base } = await pushOpenPullBranches(cx.db, push);
+  const branches = push.updates
+    .filter((u) => u.ref.startsWith(BRANCH) && !ZERO.test(u.newSha))
+    .map((u) => u.ref.slice(BRANCH.length))
+    .filter((b) => base.has(b));
+  await detectManualMerges(cx, push.repoId, branches, push.pusherId);
 };

@@ -3,13 +3,12 @@ import { commitsExcluding, diffStats, isAncestor, type DiffFile, type DiffStats 
 import { readRefs } from '../../git/readRefs.ts';
 import { defineHandler, type JobHandler } from '../../jobs/jobKind.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
-import type { RefUpdate } from '../../notify/events.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
 import { closeIssueBySystem } from '../issue/edit.ts';
 import { findBranchRule } from '../protection/rule.ts';
 import { fetchIntoHiddenRef } from '../repo/moveRefs.ts';
-import type { PushFollowUp } from '../repo/pushJob.ts';
-import { openPullBranches } from './openPullBranches.ts';
+import type { AppliedPush, PushFollowUp } from '../repo/pushJob.ts';
+import { pushOpenPullBranches } from './openPullBranches.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 import { REFRESH_BASE_JOB, type RefreshBasePayload } from './refreshBaseJobKind.ts';
 import { storePullState } from './stats.ts';
@@ -198,18 +197,10 @@ async function closeBranchPulls(cx: ServiceContext, repoId: number, branch: stri
  * same-repository pull request is seen whole), then base branches (queued: refreshBase); deleted branches close
  * theirs. Only the branches open pull requests involve are looked at (openPullBranches: one statement).
  */
-export async function refreshPullsAfterPush(
-  cx: ServiceContext,
-  repoId: number,
-  pusherId: number,
-  updates: readonly RefUpdate[],
-): Promise<void> {
-  const pushed = updates.filter((u) => u.ref.startsWith(BRANCH)).map((u) => ({ ...u, branch: u.ref.slice(BRANCH.length) }));
-  const open = await openPullBranches(
-    cx.db,
-    repoId,
-    pushed.map((u) => u.branch),
-  );
+export async function refreshPullsAfterPush(cx: ServiceContext, push: AppliedPush): Promise<void> {
+  const { repoId, pusherId } = push;
+  const pushed = push.updates.filter((u) => u.ref.startsWith(BRANCH)).map((u) => ({ ...u, branch: u.ref.slice(BRANCH.length) }));
+  const open = await pushOpenPullBranches(cx.db, push);
   const moved = pushed.filter((u) => !ZERO.test(u.newSha));
   for (const u of moved) if (open.head.has(u.branch)) await refreshHead(cx, repoId, u.branch, u.oldSha, u.newSha, pusherId);
   // Pull requests into the moved branches: one background job per branch that has any (REFRESH_BASE_JOB).
@@ -222,7 +213,7 @@ export async function refreshPullsAfterPush(
 }
 
 /** The push follow-up keeping pull requests fresh (part of the durable push job; registered in src/app.ts). */
-export const refreshPullsFollowUp: PushFollowUp = (cx, push) => refreshPullsAfterPush(cx, push.repoId, push.pusherId, push.updates);
+export const refreshPullsFollowUp: PushFollowUp = (cx, push) => refreshPullsAfterPush(cx, push);
 
 /** The handler of REFRESH_BASE_JOB (registered in src/app.ts). */
 export function refreshBaseJobHandler(deps: AppDeps): JobHandler<RefreshBasePayload> {
