@@ -1,16 +1,21 @@
+import { createHash } from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import { pgModule } from '../lazyPackage.ts';
+import { LocalRwLocks } from './localRwLock.ts';
 import type { DbProvider } from './migrate/engine.ts';
 
 /**
- * PostgreSQL connections for the advisory locks: the repositories that can be written at once by one instance
- * (idle connections close after 10 s). Beyond it a writer waits for a connection, within REPO_LOCK_TIMEOUT.
+ * PostgreSQL connections for the advisory locks: the sections that can hold locks at once in one instance (idle
+ * connections close after 10 s). Beyond it a writer waits for a connection, within REPO_LOCK_TIMEOUT.
  */
 const LOCK_CONNECTIONS = 32;
 
 /** The default REPO_LOCK_TIMEOUT: how long a writer waits for a repository's lock before giving up. */
 const DEFAULT_REPO_LOCK_WAIT_MS = 120_000;
+
+/** A ref section naming more refs than this takes the whole repository instead (a mirror push, `git push --all`). */
+const MAX_REF_LOCKS = 16;
 
 /**
  * A writer waited longer than the limit for a repository's lock (another write held it: a long push, or a hung
@@ -27,18 +32,27 @@ export class RepoLockTimeoutError extends Error {
 /** Observes how long writers waited for and held a repository lock (metrics). */
 export type RepoLockObserver = (e: { waitedMs: number; heldMs: number }) => void;
 
+/** What the current async call chain holds of one repository: all of it, or some of its refs. */
+type Hold = { whole: true } | { whole: false; refs: ReadonlySet<string> };
+
 /**
- * Serializes the git writes of one repository (the sections that move refs: receive-pack, merges, API commits):
- * one writer at a time in this process (a promise chain per repository), and on PostgreSQL one across every
- * instance sharing the database (a session advisory lock keyed by the installation's lock class and the repository
- * id, so installations in other schemas of the same database never wait for it; taken on a connection of a small
- * dedicated pool, one connection per repository being written; a killed instance's lock ends with its connection). Re-entrant within one async call
- * chain, so a merge that deletes its head branch does not wait for itself. A writer that cannot get the lock within
- * `waitMs` fails with RepoLockTimeoutError and its section never runs.
+ * Serializes the git writes of one repository. A section holds either the whole repository (merges, API commits,
+ * mirror syncs, a push to an empty repository) or some of its refs (a push over git: `runRefs`): sections of
+ * different refs run at once, a whole-repository section runs alone. In this process: readers-writer locks by
+ * repository (shared by ref sections, exclusive for the whole) and exclusive locks by ref, served in arrival order.
+ * On PostgreSQL the same across every instance sharing the database: session advisory locks, the repository's keyed
+ * by the installation's lock class and the repository id (so installations in other schemas of the same database
+ * never wait for each other), a ref's by a 64-bit hash of the three (PostgreSQL keeps the two key spaces apart),
+ * taken on a connection of a small dedicated pool, one connection per section; a killed instance's locks end with
+ * its connection. Locks are taken in one order, the repository first, then its refs sorted, so sections never wait
+ * for each other in a circle. Re-entrant within one async call chain (a merge that deletes its head branch does not
+ * wait for itself); a ref section cannot take its whole repository (that would wait for itself). A writer that
+ * cannot get its locks within `waitMs` fails with RepoLockTimeoutError and its section never runs.
  */
 export class RepoLocks {
-  readonly #chains = new Map<number, Promise<unknown>>();
-  readonly #held = new AsyncLocalStorage<ReadonlySet<number>>();
+  readonly #repos = new LocalRwLocks<number>();
+  readonly #refs = new LocalRwLocks<string>();
+  readonly #held = new AsyncLocalStorage<ReadonlyMap<number, Hold>>();
   readonly #pool: pg.Pool | null;
   #observer: RepoLockObserver | null = null;
   #active = 0;
@@ -51,8 +65,8 @@ export class RepoLocks {
   constructor(provider: DbProvider, url: string, opts: { lockClass: number; waitMs?: number }) {
     this.#waitMs = opts.waitMs ?? DEFAULT_REPO_LOCK_WAIT_MS;
     this.#lockClass = opts.lockClass;
-    // A section holds its connection from acquisition to release: the pool must hold one per repository being
-    // written at once, or a writer of one repository would wait for the writers of others to finish.
+    // A section holds its connection from acquisition to release: the pool must hold one per section running at
+    // once, or a writer of one repository would wait for the writers of others to finish.
     this.#pool =
       provider === 'postgresql' ? new (pgModule().Pool)({ connectionString: url, max: LOCK_CONNECTIONS, idleTimeoutMillis: 10_000 }) : null;
     // An idle connection that breaks (the database restarted) must not crash the process.
@@ -75,61 +89,63 @@ export class RepoLocks {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
-  /** Runs `fn` holding the write lock of repository `repoId`. */
-  async run<T>(repoId: number, fn: () => Promise<T>): Promise<T> {
-    const held = this.#held.getStore();
-    if (held?.has(repoId)) return fn();
+  /** Runs `fn` holding the whole of repository `repoId`. */
+  run<T>(repoId: number, fn: () => Promise<T>): Promise<T> {
+    const hold = this.#held.getStore()?.get(repoId);
+    if (hold?.whole) return fn();
+    if (hold) return Promise.reject(new Error(`a section holding refs of repository ${repoId} cannot take the whole repository`));
+    return this.#section(repoId, null, fn);
+  }
+
+  /**
+   * Runs `fn` holding refs `refs` of repository `repoId` (full names): sections of other refs of the repository run
+   * beside it, a section of the whole repository waits for it. No refs, or more than MAX_REF_LOCKS: the whole.
+   */
+  runRefs<T>(repoId: number, refs: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const hold = this.#held.getStore()?.get(repoId);
+    if (hold?.whole || (hold && refs.every((r) => hold.refs.has(r)))) return fn();
+    if (hold) return Promise.reject(new Error(`a section holding refs of repository ${repoId} cannot take more of them`));
+    const wanted = [...new Set(refs)].sort();
+    if (!wanted.length || wanted.length > MAX_REF_LOCKS) return this.#section(repoId, null, fn);
+    return this.#section(repoId, wanted, fn);
+  }
+
+  /** Acquires (repository first, then refs in order), runs `fn` with the hold recorded, releases. */
+  async #section<T>(repoId: number, refs: string[] | null, fn: () => Promise<T>): Promise<T> {
     this.#active++;
     const queued = performance.now();
-    const previous = this.#chains.get(repoId) ?? Promise.resolve();
-    let gaveUp = false;
-    let timer: NodeJS.Timeout | undefined;
-    const section = previous
-      .catch(() => undefined)
-      .then(async () => {
-        clearTimeout(timer);
-        if (gaveUp) throw new RepoLockTimeoutError(this.#waitMs);
-        const release = await this.#acquireShared(repoId, Math.max(1, this.#waitMs - (performance.now() - queued)));
-        const start = performance.now();
-        try {
-          return await this.#held.run(new Set([...(held ?? []), repoId]), fn);
-        } finally {
-          await release();
-          this.#observer?.({ waitedMs: start - queued, heldMs: performance.now() - start });
-        }
-      });
-    const tail = section.catch(() => undefined);
-    this.#chains.set(repoId, tail);
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        gaveUp = true;
-        reject(new RepoLockTimeoutError(this.#waitMs));
-      }, this.#waitMs);
-    });
-    timedOut.catch(() => undefined);
+    const releases: Array<() => void | Promise<void>> = [];
     try {
-      // The section clears the timer once its turn comes; after that only the section decides the outcome.
-      return await Promise.race([section, timedOut]);
+      const left = () => Math.max(1, this.#waitMs - (performance.now() - queued));
+      const timeout = () => new RepoLockTimeoutError(this.#waitMs);
+      releases.push(await this.#repos.acquire(repoId, refs ? 'shared' : 'exclusive', left(), timeout));
+      for (const ref of refs ?? []) releases.push(await this.#refs.acquire(`${repoId}\n${ref}`, 'exclusive', left(), timeout));
+      releases.push(await this.#acquireShared(repoId, refs, left));
+      const start = performance.now();
+      const outer = this.#held.getStore();
+      const held = new Map(outer);
+      held.set(repoId, refs ? { whole: false, refs: new Set(refs) } : { whole: true });
+      try {
+        return await this.#held.run(held, fn);
+      } finally {
+        this.#observer?.({ waitedMs: start - queued, heldMs: performance.now() - start });
+      }
     } finally {
-      clearTimeout(timer);
-      const settle = () => {
-        if (this.#chains.get(repoId) === tail) this.#chains.delete(repoId);
-        if (--this.#active === 0) for (const resolve of this.#idle.splice(0)) resolve();
-      };
-      // A writer that gave up keeps its (empty) place in the chain until its turn has passed, so the writers
-      // behind it still wait for the one holding the lock.
-      if (gaveUp) void tail.then(settle);
-      else settle();
+      for (const release of releases.reverse()) await release();
+      if (--this.#active === 0) for (const resolve of this.#idle.splice(0)) resolve();
     }
   }
 
-  /** The cross-instance part: a PostgreSQL session advisory lock (nothing on SQLite, whose writers share one process). */
-  async #acquireShared(repoId: number, waitMs: number): Promise<() => Promise<void>> {
+  /** The cross-instance part: PostgreSQL session advisory locks (nothing on SQLite, whose writers share one process). */
+  async #acquireShared(repoId: number, refs: string[] | null, left: () => number): Promise<() => Promise<void>> {
     if (!this.#pool) return async () => undefined;
     const client = await this.#pool.connect();
+    // Each lock with the time left of the writer's wait (lock_timeout bounds one statement); every value is a number.
+    const lock = (call: string) => client.query(`SET lock_timeout = ${Math.round(left())}; SELECT ${call}`);
     try {
-      await client.query(`SET lock_timeout = ${Math.round(waitMs)}`);
-      await client.query('SELECT pg_advisory_lock($1, $2)', [this.#lockClass, repoId]);
+      await lock(refs ? `pg_advisory_lock_shared(${this.#lockClass}, ${repoId})` : `pg_advisory_lock(${this.#lockClass}, ${repoId})`);
+      // Sorted by name by the caller; the keys' order does not matter, only that every section takes them in one order.
+      for (const ref of refs ?? []) await lock(`pg_advisory_lock(${this.#refKey(repoId, ref)}::bigint)`);
     } catch (err) {
       client.release(err as Error);
       // 55P03 lock_not_available: another instance held the lock past the limit.
@@ -138,13 +154,18 @@ export class RepoLocks {
     }
     return async () => {
       try {
-        await client.query('SELECT pg_advisory_unlock($1, $2)', [this.#lockClass, repoId]);
+        await client.query('SELECT pg_advisory_unlock_all()');
         client.release();
       } catch (err) {
-        // A connection that cannot unlock is discarded: closing it ends the lock.
+        // A connection that cannot unlock is discarded: closing it ends the locks.
         client.release(err as Error);
       }
     };
+  }
+
+  /** A ref's advisory lock key: the first 8 bytes of a hash of the installation's class, the repository and the ref. */
+  #refKey(repoId: number, ref: string): string {
+    return createHash('sha256').update(`${this.#lockClass}\n${repoId}\n${ref}`).digest().readBigInt64BE(0).toString();
   }
 
   /** Closes the lock connections (after the sections finished). */

@@ -116,4 +116,50 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     await git.ok(['push', '-q', url, 'main'], { cwd: work });
     expect((await readRefs(gitDir, ['refs/heads/main'])).size).toBe(1);
   });
+  it('a push holds only the refs it updates: a push of another branch goes on, a push of the held branch waits, as does one while the whole repository is held', async () => {
+    const { repo, work, url } = await started('parallel');
+    await git.ok(['push', '-q', url, 'main'], { cwd: work });
+    for (const branch of ['held', 'free', 'late']) {
+      await git.ok(['checkout', '-q', '-b', branch, 'main'], { cwd: work });
+      await git.commit(work, `${branch}.txt`, `${branch}\n`);
+    }
+    const locks = t.app.deps.repoLocks;
+    const hold = (refs: string[] | null) => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let entered!: () => void;
+      const inside = new Promise<void>((r) => (entered = r));
+      const section = async () => {
+        entered();
+        await gate;
+      };
+      const done = refs ? locks.runRefs(repo.id, refs, section) : locks.run(repo.id, section);
+      return { release, inside, done };
+    };
+    const branchRow = (name: string) => t.db.branch.findFirst({ where: { repoId: repo.id, name } });
+    const held = hold(['refs/heads/held']);
+    await held.inside;
+    // Another branch of the repository: pushed and recorded while the other one is held.
+    await git.ok(['push', '-q', url, 'free'], { cwd: work });
+    expect(await branchRow('free')).toMatchObject({ isDeleted: false });
+    // The held branch: its push waits (git is told nothing yet, no row) until the lock is released.
+    let finished = false;
+    const pushHeld = git.ok(['push', '-q', url, 'held'], { cwd: work }).finally(() => (finished = true));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(finished).toBe(false);
+    expect(await branchRow('held')).toBeNull();
+    held.release();
+    await Promise.all([held.done, pushHeld]);
+    expect(await branchRow('held')).toMatchObject({ isDeleted: false });
+    // The whole repository held (a merge, an API commit): every push waits for it.
+    const whole = hold(null);
+    await whole.inside;
+    finished = false;
+    const pushLate = git.ok(['push', '-q', url, 'late'], { cwd: work }).finally(() => (finished = true));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(finished).toBe(false);
+    whole.release();
+    await Promise.all([whole.done, pushLate]);
+    expect(await branchRow('late')).toMatchObject({ isDeleted: false });
+  });
 });

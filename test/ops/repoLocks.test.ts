@@ -124,6 +124,75 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
     }
   });
 
+  it('a push holds only its refs: other refs of the repository run at once, one ref one writer, the whole repository alone', async () => {
+    const database = await createTestDatabase(provider);
+    databases.push(database);
+    const a = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS, waitMs: 300 });
+    const b = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS, waitMs: 300 });
+    // On PostgreSQL the second holder is another instance: only the advisory locks can order it with the first.
+    const other = provider === 'postgresql' ? b : a;
+    try {
+      const holding = (locks: RepoLocks, refs: string[] | null) => {
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        let inside!: () => void;
+        const entered = new Promise<void>((r) => (inside = r));
+        const section = async () => {
+          inside();
+          await gate;
+        };
+        const done = refs ? locks.runRefs(1, refs, section) : locks.run(1, section);
+        return { release, entered, done };
+      };
+      const x = holding(a, ['refs/heads/x']);
+      await x.entered;
+      // Another ref of the repository: at once.
+      expect(await other.runRefs(1, ['refs/heads/y', 'refs/tags/v1'], async () => 'ran')).toBe('ran');
+      // The held ref, and the whole repository: they wait, and give up past the limit without running.
+      let ran = false;
+      await expect(other.runRefs(1, ['refs/heads/y', 'refs/heads/x'], async () => void (ran = true))).rejects.toBeInstanceOf(
+        RepoLockTimeoutError,
+      );
+      await expect(other.run(1, async () => void (ran = true))).rejects.toBeInstanceOf(RepoLockTimeoutError);
+      expect(ran).toBe(false);
+      x.release();
+      await x.done;
+      // The whole repository held: a ref section waits for it.
+      const whole = holding(a, null);
+      await whole.entered;
+      await expect(other.runRefs(1, ['refs/heads/z'], async () => void (ran = true))).rejects.toBeInstanceOf(RepoLockTimeoutError);
+      expect(ran).toBe(false);
+      whole.release();
+      await whole.done;
+      // One ref: one writer at a time, from one instance or two.
+      let inside = 0;
+      let most = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          [a, other][i % 2]!.runRefs(1, ['refs/heads/main'], async () => {
+            most = Math.max(most, ++inside);
+            await sleep(5);
+            inside--;
+          }),
+        ),
+      );
+      expect(most).toBe(1);
+      // Re-entrant for the refs it holds; a ref section cannot take the whole repository or more refs.
+      expect(await a.runRefs(1, ['refs/heads/m'], () => a.runRefs(1, ['refs/heads/m'], async () => 'inner'))).toBe('inner');
+      await expect(a.runRefs(1, ['refs/heads/m'], () => a.run(1, async () => 'whole'))).rejects.toThrow(/cannot take the whole repository/);
+      await expect(a.runRefs(1, ['refs/heads/m'], () => a.runRefs(1, ['refs/heads/n'], async () => 'more'))).rejects.toThrow(
+        /cannot take more/,
+      );
+      // A whole-repository section may run ref sections of its repository.
+      expect(await a.run(1, () => a.runRefs(1, ['refs/heads/m'], async () => 'inner'))).toBe('inner');
+      expect(a.active).toBe(0);
+      expect(other.active).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('a failing section releases the lock for the next writer', async () => {
     const database = await createTestDatabase(provider);
     databases.push(database);

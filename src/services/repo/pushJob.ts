@@ -85,7 +85,7 @@ export interface PushRecorder {
   applied(lines: readonly string[]): void;
   /**
    * After receive-pack exited: whether any ref moved (post-receive's report, else the refs read back from git;
-   * the push still holds the repository's lock, so no other writer moved them since).
+   * the push still holds their locks, so no other writer moved them since).
    */
   hasApplied(): Promise<boolean>;
   /** After receive-pack exited: runs the held job with the updates git applied. */
@@ -107,19 +107,27 @@ async function checkBranchProtection(
 }
 
 /**
- * Takes the repository's write lock for a section that ends when `release` is called: resolves once the lock is
- * held (receive-pack's hooks start and end the section in different calls).
+ * Takes the write lock of a push for a section that ends when `release` is called: resolves once the lock is held
+ * (receive-pack's hooks start and end the section in different calls). A push holds the refs it updates, so pushes
+ * of other refs of the repository run beside it; a push to an empty repository holds the whole repository (it
+ * chooses the default branch).
  */
-async function holdRepoLock(cx: ServiceContext, repoId: number): Promise<() => void> {
+async function holdPushLock(cx: ServiceContext, repo: Models.Repository, updates: readonly RefUpdate[]): Promise<() => void> {
   let release: () => void = () => undefined;
   const released = new Promise<void>((resolve) => (release = resolve));
+  const section = async (acquired: () => void) => {
+    acquired();
+    await released;
+  };
   await new Promise<void>((acquired, failed) => {
-    cx.repoLocks
-      .run(repoId, async () => {
-        acquired();
-        await released;
-      })
-      .catch(failed);
+    const held = repo.isEmpty
+      ? cx.repoLocks.run(repo.id, () => section(acquired))
+      : cx.repoLocks.runRefs(
+          repo.id,
+          updates.map((u) => u.ref),
+          () => section(acquired),
+        );
+    held.catch(failed);
   });
   return release;
 }
@@ -134,7 +142,7 @@ function pusherOf(cx: ServiceContext, repo: Models.Repository): number | null {
 
 /**
  * Starts the bookkeeping of a push by the viewer (or a deploy key) to `repo`. From pre-receive to the end of the bookkeeping the
- * push holds the repository's write lock: git moves the refs and the job records them with no other writer.
+ * push holds the write lock of its refs (holdPushLock): git moves them and the job records them with no other writer of them.
  */
 export function beginPush(cx: ServiceContext, repo: Models.Repository): PushRecorder {
   let held: HeldJob<PushPayload> | null = null;
@@ -157,7 +165,7 @@ export function beginPush(cx: ServiceContext, repo: Models.Repository): PushReco
       // their `git log` one after another inside the lock. Awaited before git may move the objects.
       const listed = readPushCommitLists(gitDir, intended, env);
       try {
-        unlock = await holdRepoLock(cx, repo.id);
+        unlock = await holdPushLock(cx, repo, intended);
         held = await cx.jobs.hold(PUSH_JOB, { repoId: repo.id, pusherId: pusherOf(cx, repo), updates: intended });
       } finally {
         await listed;
