@@ -5,7 +5,7 @@
 // merge (merge and squash), push of 1 and of 100 commits over smart HTTP. Per write: SQL statements (ours through
 // the app's onQuery hook, one warm request with the job worker and the event subscribers idle; the baseline's own
 // count), p50 and p99 latency under 1 and under 8 concurrent writers (the sides alternating by parts of ~25
-// writes), the ratio ours/baseline. Then writesChecks.ts: statements with 1 vs 10 labels/assignees/watchers, and
+// writes), the ratio ours/baseline, and how long ours' writes waited for a repository's write lock at 8 writers. Then writesChecks.ts: statements with 1 vs 10 labels/assignees/watchers, and
 // 32 concurrent issue creations (every answer 201 or 503 with Retry-After).
 // Usage: npx tsx bench/writes.ts [samples=24] [sqlite|postgresql|both=both] [only: a regular expression of write names]
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
@@ -45,7 +45,12 @@ interface Row {
   base: Side;
   /** The tables the counted write inserted into, ours and the baseline's (they must be the same). */
   inserted: { ours: string; base: string };
+  /** Ours at 8 writers: how long its writes waited for a repository's write lock (RepoLocks), p50 and max, ms; null: none took one. */
+  lockWait: [number, number] | null;
 }
+
+/** Where ours' repository-lock waits are collected now (its part at 8 writers), else null. */
+let lockWaits: number[] | null = null;
 
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
@@ -85,6 +90,8 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
   // WRITES_DUMP=1 prints the statements of each counted write.
   let dump: string[] | null = null;
   const app = await buildApp(config, { onQuery: (e) => void (counter.n++, dump?.push(e.query.replace(/\s+/g, ' ').slice(0, 180))) });
+  // The bench's own observer in place of the metrics': the lock waits of ours' writes at 8 writers.
+  app.deps.repoLocks.observe(({ waitedMs }) => lockWaits?.push(waitedMs));
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
   let bdb: BaselineDb | undefined;
@@ -246,12 +253,15 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
       // on both. Between parts ours' event subscribers finish (their leftovers would land on the baseline's part);
       // its jobs run after the op, as the worker is not started.
       const times = { ours: [[], []] as number[][], base: [[], []] as number[][] };
+      const waits: number[] = [];
       const parts = Math.max(1, Math.round(op.n / 25));
       for (const [phase, concurrency] of [1, 8].entries())
         for (let part = 0; part < parts; part++) {
           const [from, to] = [Math.floor((part * op.n) / parts), Math.floor(((part + 1) * op.n) / parts)];
           for (const repo of ['ours', 'base'] as const) {
+            lockWaits = repo === 'ours' && concurrency === 8 ? waits : null;
             times[repo][phase]!.push(...(await timed(to - from, concurrency, phase * op.n + from, (i) => op.run(repo, i))));
+            lockWaits = null;
             if (repo === 'ours') await app.deps.notifier.drain();
           }
         }
@@ -260,7 +270,8 @@ async function runProvider(provider: Provider): Promise<{ rows: Row[]; checks: C
         const [one, eight] = times[repo] as [number[], number[]];
         return { p50: [pct(one, 0.5), pct(eight, 0.5)], p99: [pct(one, 0.99), pct(eight, 0.99)], statements: statements[repo] };
       };
-      rows.push({ name: op.name, ours: side('ours'), base: side('base'), inserted });
+      const lockWait: Row['lockWait'] = waits.length ? [pct(waits, 0.5), Math.max(...waits)] : null;
+      rows.push({ name: op.name, ours: side('ours'), base: side('base'), inserted, lockWait });
       console.error(`${provider}: ${op.name} done`);
     }
     const checks: Checks = {
@@ -312,6 +323,8 @@ for (const p of providers) {
       ].join(' | '),
     );
   }
+  console.log('ours at 8 writers, waits for the repository write lock (RepoLocks), p50 / max ms:');
+  for (const r of rows) if (r.lockWait) console.log(`  ${r.name}: ${fmt(r.lockWait[0])} / ${fmt(r.lockWait[1])}`);
   console.log('rows inserted by one write, by table (ours = baseline unless shown):');
   for (const r of rows)
     console.log(`  ${r.name}: ${r.inserted.ours}${r.inserted.ours === r.inserted.base ? '' : `  ≠ baseline: ${r.inserted.base}`}`);
