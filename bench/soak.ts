@@ -86,7 +86,10 @@ async function sample(label: string): Promise<void> {
 console.log(
   ['time', 'RSS MB', 'heap MB', 'heap tot', ...Object.keys(counts)].map((c, i) => (i === 0 ? c.padEnd(8) : c.padStart(8))).join(' '),
 );
-await sleep(5_000);
+// Idle: 12 s after ready, as bench/coldStart.ts waits 10 s. V8's memory reducer makes its first pass ~8 s after the
+// start's last full collection (kLongDelayMs): the start's garbage and young generation are resident until then
+// (~155 MB at 5 s on Node 20, ~120 MB from 8 s on; with --no-memory-reducer it stays ~155 MB).
+await sleep(12_000);
 await sample('idle');
 
 // Fixture: a repository with a README, a webhook on it, a working copy to push from, a subscription.
