@@ -4,6 +4,7 @@ import type { Models } from '../../src/db/client.ts';
 import { looseRefNames, readRefs } from '../../src/git/readRefs.ts';
 import { repoPath } from '../../src/git/repoPath.ts';
 import { PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
+import { holdRepoLock } from '../helpers/heldLock.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { createRepoFixture, GitClient, gitUrl, ZERO_SHA } from './gitClient.ts';
 
@@ -123,22 +124,10 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
       await git.ok(['checkout', '-q', '-b', branch, 'main'], { cwd: work });
       await git.commit(work, `${branch}.txt`, `${branch}\n`);
     }
-    const locks = t.app.deps.repoLocks;
-    const hold = (refs: string[] | null) => {
-      let release!: () => void;
-      const gate = new Promise<void>((r) => (release = r));
-      let entered!: () => void;
-      const inside = new Promise<void>((r) => (entered = r));
-      const section = async () => {
-        entered();
-        await gate;
-      };
-      const done = refs ? locks.runRefs(repo.id, refs, section) : locks.run(repo.id, section);
-      return { release, inside, done };
-    };
+    const hold = (refs: string[] | null) => holdRepoLock(t.app.deps.repoLocks, repo.id, refs);
     const branchRow = (name: string) => t.db.branch.findFirst({ where: { repoId: repo.id, name } });
     const held = hold(['refs/heads/held']);
-    await held.inside;
+    await held.entered;
     // Another branch of the repository: pushed and recorded while the other one is held.
     await git.ok(['push', '-q', url, 'free'], { cwd: work });
     expect(await branchRow('free')).toMatchObject({ isDeleted: false });
@@ -153,7 +142,7 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     expect(await branchRow('held')).toMatchObject({ isDeleted: false });
     // The whole repository held (a merge, an API commit): every push waits for it.
     const whole = hold(null);
-    await whole.inside;
+    await whole.entered;
     finished = false;
     const pushLate = git.ok(['push', '-q', url, 'late'], { cwd: work }).finally(() => (finished = true));
     await new Promise((r) => setTimeout(r, 500));

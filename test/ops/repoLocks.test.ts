@@ -6,6 +6,7 @@ import { readInstallation } from '../../src/db/installation.ts';
 import { RepoLocks, RepoLockTimeoutError } from '../../src/db/repoLocks.ts';
 import { createLiveTarget } from '../../src/notify/liveTarget.ts';
 import { LiveBus, type LiveEvent } from '../../src/notify/liveBus.ts';
+import { holdRepoLock } from '../helpers/heldLock.ts';
 import { createMigratedDatabase, createTestDatabase, PROVIDERS, type TestDatabase } from '../helpers/db.ts';
 
 const LOCK_CLASS = 0x46477270;
@@ -132,18 +133,7 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
     // On PostgreSQL the second holder is another instance: only the advisory locks can order it with the first.
     const other = provider === 'postgresql' ? b : a;
     try {
-      const holding = (locks: RepoLocks, refs: string[] | null) => {
-        let release!: () => void;
-        const gate = new Promise<void>((r) => (release = r));
-        let inside!: () => void;
-        const entered = new Promise<void>((r) => (inside = r));
-        const section = async () => {
-          inside();
-          await gate;
-        };
-        const done = refs ? locks.runRefs(1, refs, section) : locks.run(1, section);
-        return { release, entered, done };
-      };
+      const holding = (locks: RepoLocks, refs: string[] | null) => holdRepoLock(locks, 1, refs);
       const x = holding(a, ['refs/heads/x']);
       await x.entered;
       // Another ref of the repository: at once.
