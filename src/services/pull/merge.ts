@@ -157,11 +157,18 @@ export async function mergePullRequest(
   const viewer = requireViewer(cx);
   const style = parseDo(input.do);
   const found = await findPullByIndex(cx, access, index);
-  // One writer of the base repository's refs at a time, across instances; one merge of this pull request here.
-  const outcome = await cx.repoLocks.run(access.repo.id, () =>
+  // The refs a merge reads and moves, one writer of each at a time across instances (writers of the repository's other
+  // refs go on): the base branch, the pull request's head ref and a head branch of the same repository. And one merge
+  // of this pull request here.
+  const mergeRefs = [`refs/heads/${found.pull.baseBranch}`, pullHeadRef(found.pull.index)];
+  if (found.pull.headRepoId === access.repo.id) mergeRefs.push(`refs/heads/${found.pull.headBranch}`);
+  const outcome = await cx.repoLocks.runRefs(access.repo.id, mergeRefs, () =>
     withPullLock(found.pull.id, async () => {
       const rows = await findPullByIndex(cx, access, index);
       if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
+      // Its branches were changed meanwhile (an edit of the base): the locks held are not its refs any more.
+      if (rows.pull.baseBranch !== found.pull.baseBranch || rows.pull.headBranch !== found.pull.headBranch)
+        throw new ConflictError('the branches of the pull request changed during the merge; try again', { pullId: rows.pull.id });
       if (rows.issue.isClosed) throw new NotFoundError('not found', { pullId: rows.pull.id });
       const rule = await baseBranchRule(cx.db, rows.pull);
       if (!(await isUserAllowedToMerge(cx.db, rule, viewer, access.perm)))

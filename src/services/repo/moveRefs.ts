@@ -33,6 +33,7 @@ import {
 } from '../protection/branchGate.ts';
 import { requireTagUpdatesAllowed } from '../protection/tagGate.ts';
 import { PUSH_JOB, type PushPayload } from './pushJobKind.ts';
+import { withRefLocks } from './refLocks.ts';
 
 const ZERO = /^0+$/;
 const HEADS = 'refs/heads/';
@@ -144,7 +145,7 @@ async function applyUpdates(gitDir: string, updates: readonly RefUpdate[], appli
 }
 
 /**
- * The one way a branch or tag moves: under the repository's write lock (re-entrant), asks the protection gate
+ * The one way a branch or tag moves: under the write locks of the refs it moves (withRefLocks, re-entrant), asks the protection gate
  * of `door`, holds the push job (so a crash after the move still gets its bookkeeping), moves the refs by
  * compare-and-swap, runs `afterMove` (rows that must be in place before the push job's follow-ups), then the
  * push job with what was applied (feeds, webhooks, pull request refresh), as a push by the viewer. A lost race
@@ -158,7 +159,8 @@ export async function moveRefs(
   door: RefDoor,
   opts: { afterMove?: () => Promise<void> } = {},
 ): Promise<MoveOutcome> {
-  return cx.repoLocks.run(repo.id, async () => {
+  const refs = updates.map((u) => u.ref);
+  return withRefLocks(cx, repo, refs, async () => {
     await requireDoorOpen(cx, repo, updates, door);
     return recorded(cx, repo, updates, async (applied) => {
       const outcome = await applyUpdates(gitDirOf(cx, repo), updates, applied);
@@ -221,7 +223,7 @@ export async function createTagRef(
   const ref = `${TAGS}${tag.name}`;
   const zero = '0'.repeat(tag.commit.length);
   const intended = [{ ref, oldSha: zero, newSha: tag.commit }];
-  return cx.repoLocks.run(repo.id, async () => {
+  return withRefLocks(cx, repo, [ref], async () => {
     await requireDoorOpen(cx, repo, intended, { kind: 'push' });
     return recorded(cx, repo, intended, async (applied) => {
       const value = await createTag(gitDirOf(cx, repo), tag);

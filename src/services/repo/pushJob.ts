@@ -11,6 +11,7 @@ import { createSystemContext, type AppDeps, type ServiceContext } from '../conte
 import { requirePushAllowed } from '../protection/branchGate.ts';
 import { requireTagUpdatesAllowed } from '../protection/tagGate.ts';
 import { gitProbe } from './moveRefs.ts';
+import { withRefLocks } from './refLocks.ts';
 import { parseRefUpdates, recordPushRows } from './push.ts';
 import { PUSH_JOB, type PushPayload } from './pushJobKind.ts';
 import { recordedPusherId } from '../../auth/actionsUser.ts';
@@ -108,9 +109,8 @@ async function checkBranchProtection(
 
 /**
  * Takes the write lock of a push for a section that ends when `release` is called: resolves once the lock is held
- * (receive-pack's hooks start and end the section in different calls). A push holds the refs it updates, so pushes
- * of other refs of the repository run beside it; a push to an empty repository holds the whole repository (it
- * chooses the default branch).
+ * (receive-pack's hooks start and end the section in different calls). A push holds the refs it updates
+ * (withRefLocks), so writers of other refs of the repository run beside it.
  */
 async function holdPushLock(cx: ServiceContext, repo: Models.Repository, updates: readonly RefUpdate[]): Promise<() => void> {
   let release: () => void = () => undefined;
@@ -120,14 +120,12 @@ async function holdPushLock(cx: ServiceContext, repo: Models.Repository, updates
     await released;
   };
   await new Promise<void>((acquired, failed) => {
-    const held = repo.isEmpty
-      ? cx.repoLocks.run(repo.id, () => section(acquired))
-      : cx.repoLocks.runRefs(
-          repo.id,
-          updates.map((u) => u.ref),
-          () => section(acquired),
-        );
-    held.catch(failed);
+    withRefLocks(
+      cx,
+      repo,
+      updates.map((u) => u.ref),
+      () => section(acquired),
+    ).catch(failed);
   });
   return release;
 }

@@ -6,6 +6,7 @@ import { mergeTestHooks } from '../../../src/services/pull/merge.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { expectGiteaError } from '../../helpers/giteaAssert.ts';
+import { holdRepoLock } from '../../helpers/heldLock.ts';
 import { PullFixture } from '../../helpers/pull.ts';
 
 /** `git log --format='%H %P %s'` of a fresh clone's branch, newest first. */
@@ -532,5 +533,51 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
         })
       ).statusCode,
     ).toBe(200);
+  });
+  it('a merge holds its refs only: it goes on while another branch is held, waits while its base is held; an API branch waits only for its own ref', async () => {
+    const locks = t.app.deps.repoLocks;
+    const index = await f.pushAndOpen('alice', 'demo', 'writer', 'f-locks', { 'locks.txt': 'locks\n' });
+    await f.push('alice', 'demo', 'alice', 'unrelated', { 'unrelated.txt': 'u\n' });
+    const other = holdRepoLock(locks, repo.id, ['refs/heads/unrelated']);
+    await other.entered;
+    try {
+      // A writer of another branch holds it: the merge and an API branch of another name go on.
+      expect((await merge(index, { Do: 'merge' })).statusCode).toBe(200);
+      const created = await t.request('POST', '/api/v1/repos/alice/demo/branches', {
+        headers: basic('alice'),
+        body: { new_branch_name: 'from-api', old_ref_name: 'main' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      // A branch made from the held one moves only its own ref: it goes on; deleting the held branch waits for the holder.
+      let finished = false;
+      const moved = t
+        .request('POST', '/api/v1/repos/alice/demo/branches', {
+          headers: basic('alice'),
+          body: { new_branch_name: 'unrelated-2', old_ref_name: 'unrelated' },
+        })
+        .then((r) => r.statusCode);
+      const deleted = t
+        .request('DELETE', '/api/v1/repos/alice/demo/branches/unrelated', { headers: basic('alice') })
+        .finally(() => (finished = true));
+      await new Promise((r) => setTimeout(r, 400));
+      expect(finished).toBe(false);
+      other.release();
+      await other.done;
+      expect(await moved).toBe(201);
+      expect((await deleted).statusCode).toBe(204);
+    } finally {
+      other.release();
+    }
+    // The base branch held (a push to main in progress): a merge into it waits until it is released.
+    const second = await f.pushAndOpen('alice', 'demo', 'writer', 'f-locks-2', { 'locks2.txt': 'locks\n' });
+    const base = holdRepoLock(locks, repo.id, ['refs/heads/main']);
+    await base.entered;
+    let merged = false;
+    const merging = merge(second, { Do: 'merge' }).finally(() => (merged = true));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(merged).toBe(false);
+    base.release();
+    await base.done;
+    expect((await merging).statusCode).toBe(200);
   });
 });
