@@ -7,7 +7,7 @@ import type { DbProvider } from './migrate/engine.ts';
 
 /**
  * PostgreSQL connections for the advisory locks: the sections that can hold locks at once in one instance (idle
- * connections close after 10 s). Beyond it a writer waits for a connection, within REPO_LOCK_TIMEOUT.
+ * connections close after 10 s). Beyond it a writer waits for a connection, at most REPO_LOCK_TIMEOUT.
  */
 const LOCK_CONNECTIONS = 32;
 
@@ -62,13 +62,21 @@ export class RepoLocks {
   readonly #lockClass: number;
 
   /** `lockClass`: the installation's (src/db/installation.ts), the same in every process of the installation. */
-  constructor(provider: DbProvider, url: string, opts: { lockClass: number; waitMs?: number }) {
+  constructor(provider: DbProvider, url: string, opts: { lockClass: number; waitMs?: number; connections?: number }) {
     this.#waitMs = opts.waitMs ?? DEFAULT_REPO_LOCK_WAIT_MS;
     this.#lockClass = opts.lockClass;
     // A section holds its connection from acquisition to release: the pool must hold one per section running at
     // once, or a writer of one repository would wait for the writers of others to finish.
     this.#pool =
-      provider === 'postgresql' ? new (pgModule().Pool)({ connectionString: url, max: LOCK_CONNECTIONS, idleTimeoutMillis: 10_000 }) : null;
+      provider === 'postgresql'
+        ? new (pgModule().Pool)({
+            connectionString: url,
+            max: opts.connections ?? LOCK_CONNECTIONS,
+            idleTimeoutMillis: 10_000,
+            // A writer waiting for a connection (every one held by a section) gives up with the lock's limit.
+            connectionTimeoutMillis: this.#waitMs,
+          })
+        : null;
     // An idle connection that breaks (the database restarted) must not crash the process.
     this.#pool?.on('error', () => undefined);
   }
@@ -139,7 +147,11 @@ export class RepoLocks {
   /** The cross-instance part: PostgreSQL session advisory locks (nothing on SQLite, whose writers share one process). */
   async #acquireShared(repoId: number, refs: string[] | null, left: () => number): Promise<() => Promise<void>> {
     if (!this.#pool) return async () => undefined;
-    const client = await this.#pool.connect();
+    const client = await this.#pool.connect().catch((err: unknown) => {
+      // pg-pool's wait for a free connection ran out (connectionTimeoutMillis): as busy as a held lock.
+      if (err instanceof Error && /timeout exceeded when trying to connect/.test(err.message)) throw new RepoLockTimeoutError(this.#waitMs);
+      throw err;
+    });
     // Each lock with the time left of the writer's wait (lock_timeout bounds one statement); every value is a number.
     const lock = (call: string) => client.query(`SET lock_timeout = ${Math.round(left())}; SELECT ${call}`);
     try {

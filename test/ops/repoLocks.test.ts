@@ -183,6 +183,28 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
     }
   });
 
+  it.skipIf(provider !== 'postgresql')(
+    'a writer that finds every lock connection held gives up within the limit, as busy (REPO_LOCK_TIMEOUT)',
+    async () => {
+      const database = await createTestDatabase(provider);
+      databases.push(database);
+      const locks = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS, waitMs: 300, connections: 1 });
+      const held = holdRepoLock(locks, 1, ['refs/heads/main']);
+      try {
+        await held.entered;
+        // Another repository: no lock stands in its way, only the one connection, held.
+        let ran = false;
+        await expect(locks.run(2, async () => void (ran = true))).rejects.toBeInstanceOf(RepoLockTimeoutError);
+        expect(ran).toBe(false);
+      } finally {
+        held.release();
+        await held.done;
+      }
+      expect(await locks.run(2, async () => 'ran')).toBe('ran');
+      await locks.close();
+    },
+  );
+
   it('a failing section releases the lock for the next writer', async () => {
     const database = await createTestDatabase(provider);
     databases.push(database);
