@@ -9,6 +9,7 @@ import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 import { requireNoOpenDependencies } from '../issue/dependency.ts';
 import { fetchIntoHiddenRef, moveRefs } from '../repo/moveRefs.ts';
+import { withRefLocks } from '../repo/refLocks.ts';
 import { signatureWithEmail } from '../user/gitIdentity.ts';
 import { adminMayOverride } from '../protection/branchGate.ts';
 import { scheduleAutoMerge } from './autoMerge.ts';
@@ -162,7 +163,7 @@ export async function mergePullRequest(
   // of this pull request here.
   const mergeRefs = [`refs/heads/${found.pull.baseBranch}`, pullHeadRef(found.pull.index)];
   if (found.pull.headRepoId === access.repo.id) mergeRefs.push(`refs/heads/${found.pull.headBranch}`);
-  const outcome = await cx.repoLocks.runRefs(access.repo.id, mergeRefs, () =>
+  const outcome = await withRefLocks(cx, access.repo, mergeRefs, () =>
     withPullLock(found.pull.id, async () => {
       const rows = await findPullByIndex(cx, access, index);
       if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
