@@ -149,6 +149,70 @@ describe.each(PROVIDERS)('preloaded pages answered directly (%s)', (provider) =>
     }
   });
 
+  it('without pageInfo in the operation, pages load no lookahead row and keep every node, both ways', async () => {
+    // The preloaders then load each page without the row that tells hasNextPage (preloadedPages.ts pageToLoad).
+    const noInfo = (extra: { label: string; comment: string }, sizes: { issues: number; labels: number; comments: number }) => `{
+      repository(owner: "owner", name: "r") {
+        issues(first: ${sizes.issues}, orderBy: { field: CREATED_AT, direction: ASC }) { nodes {
+          number
+          labels(first: ${sizes.labels}) { edges { cursor node { name ${extra.label} } } }
+          comments(first: ${sizes.comments}) { nodes { body ${extra.comment} } }
+        } }
+      }
+    }`;
+    type Answer = {
+      repository: {
+        issues: {
+          nodes: {
+            number: number;
+            labels: { edges: { cursor: string; node: { name: string } }[] };
+            comments: { nodes: { body: string }[] };
+          }[];
+        };
+      };
+    };
+    const comments = ['c1', 'c2', 'c3', 'c4', 'c5'];
+    for (const sizes of [
+      { issues: 2, labels: 2, comments: 2 },
+      { issues: 3, labels: 4, comments: 5 },
+      { issues: 1, labels: 1, comments: 4 },
+    ]) {
+      const fast = await gql<Answer>(t, noInfo({ label: '', comment: '' }, sizes), { headers: basic('ann') });
+      const full = await gql<Answer>(t, noInfo({ label: 'url', comment: 'url' }, sizes), { headers: basic('ann') });
+      expect(fast.errors).toBeUndefined();
+      expect(full.errors).toBeUndefined();
+      expect(fast.data).toEqual(withoutExtra(full.data));
+      const issues = fast.data!.repository.issues.nodes;
+      expect(issues.map((i) => i.number)).toEqual([1, 2, 3].slice(0, sizes.issues));
+      expect(issues[0]!.labels.edges.map((e) => e.node.name)).toEqual(['bug', 'docs', 'ui', 'perf'].slice(0, sizes.labels));
+      expect(issues[0]!.comments.nodes.map((c) => c.body)).toEqual(comments.slice(0, sizes.comments));
+      // The cursors are the ones a page with pageInfo hands out: the next page starts after the last one.
+      const after = issues[0]!.labels.edges.at(-1)!.cursor;
+      const next = await gql<{ repository: { issue: { labels: { nodes: { name: string }[] } } } }>(
+        t,
+        `{ repository(owner: "owner", name: "r") { issue(number: 1) { labels(first: 10, after: "${after}") { nodes { name } } } } }`,
+        { headers: basic('ann') },
+      );
+      expect(next.data?.repository.issue.labels.nodes.map((l) => l.name)).toEqual(['bug', 'docs', 'ui', 'perf'].slice(sizes.labels));
+    }
+    // pageInfo on one alias of a connection type keeps the lookahead for every page of that type in the operation.
+    const mixed = await gql<{
+      repository: { issues: { nodes: { a: { nodes: { body: string }[] }; b: { pageInfo: { hasNextPage: boolean } } }[] } };
+    }>(
+      t,
+      `{ repository(owner: "owner", name: "r") { issues(first: 1, orderBy: { field: CREATED_AT, direction: ASC }) { nodes {
+        a: comments(first: 3) { nodes { body } }
+        b: comments(first: 3) { pageInfo { hasNextPage } }
+      } } } }`,
+      { headers: basic('ann') },
+    );
+    expect(mixed.errors).toBeUndefined();
+    expect(mixed.data?.repository.issues.nodes[0]).toEqual({
+      a: { nodes: comments.slice(0, 3).map((body) => ({ body })) },
+      b: { pageInfo: { hasNextPage: true } },
+    });
+  });
+
   it('leaves other arguments to the planned way: an order, a cursor, last', async () => {
     const res = await gql<{
       repository: { issues: { nodes: { labels: { nodes: { name: string }[] }; comments: { nodes: { body: string }[] } }[] } };

@@ -3,7 +3,7 @@ import * as pages from '../../services/issue/relationPages.ts';
 import { attachUsers, isRecord, targetOf, type Fill, type Preloader, type Preloaders } from './plan.ts';
 import { prunedColumns, type FieldColumns } from './columns.ts';
 import { groupBy } from '../../groupBy.ts';
-import { recordCounts, recordPage, type PreloadedPageField } from './preloadedPages.ts';
+import { pageToLoad, recordCounts, recordPage, type PreloadedPageField } from './preloadedPages.ts';
 
 /**
  * The hot relations of an issue served below Prisma (plan.ts): labels, assignees and comments (a page per issue
@@ -112,8 +112,9 @@ const labels: Preloader = (args, selected) => {
   const plan = firstPage('IssueLabel', args, ['label']);
   if (!plan || plan.where !== undefined) return null;
   const columns = prunedColumns(selected, 'Label', LABEL_FIELD_COLUMNS, LABEL_KEYS);
+  const load = pageToLoad(plan.page, selected, 'LabelConnection');
   return async (cx, parents) => {
-    attach(parents, 'labels', await pages.issueLabelPages(cx.db, idsOf(parents), plan.page, columns));
+    attach(parents, 'labels', await pages.issueLabelPages(cx.db, idsOf(parents), load, columns));
     recordPage(parents, 'labels', plan.page);
   };
 };
@@ -122,8 +123,9 @@ const assignees: Preloader = (args, selected) => {
   const plan = firstPage('IssueAssignee', args, ['assignee']);
   if (!plan || plan.where !== undefined) return null;
   const columns = prunedColumns(selected, 'User', USER_FIELD_COLUMNS, USER_KEYS);
+  const load = pageToLoad(plan.page, selected, 'UserConnection');
   return async (cx, parents) => {
-    attach(parents, 'assignees', await pages.issueAssigneePages(cx.db, idsOf(parents), plan.page, columns));
+    attach(parents, 'assignees', await pages.issueAssigneePages(cx.db, idsOf(parents), load, columns));
     recordPage(parents, 'assignees', plan.page);
   };
 };
@@ -159,8 +161,9 @@ const comments: Preloader = (args, selected) => {
   const type = where.type as Models.Comment['type'];
   const columns = prunedColumns(selected, 'IssueComment', COMMENT_FIELD_COLUMNS, COMMENT_KEYS);
   const withPosters = plan.relations.has('poster') || selected('IssueComment').has('author');
+  const load = pageToLoad(plan.page, selected, 'IssueCommentConnection');
   const fill: Fill = async (cx, parents, users) => {
-    const rows = await pages.issueCommentPages(cx.db, idsOf(parents), type, plan.page, columns);
+    const rows = await pages.issueCommentPages(cx.db, idsOf(parents), type, load, columns);
     // IssueComment.author is a plain field (types/issueComment.ts): it reads the poster attached here.
     if (withPosters) await attachUsers(rows as unknown as Row[], 'posterId', 'poster', users);
     attach(parents, 'comments', rows);

@@ -9,7 +9,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { DEFAULT_CONNECTION_SIZE, MAX_CONNECTION_SIZE } from '../builder.ts';
-import { selectedFields } from './selectedFields.ts';
+import { selectedFields, type SelectedFields } from './selectedFields.ts';
 
 /*
  * Connection pages a preloader attached, answered without plugin-prisma's per-row work (issue #35). A relation
@@ -41,6 +41,18 @@ const LOADED = Symbol('preloadedPages');
 function loadedOf(row: object): Loaded {
   const r = row as { [LOADED]?: Loaded };
   return (r[LOADED] ??= { pages: {}, counted: new Set() });
+}
+
+/**
+ * The rows a preloader loads for Prisma's forward page `page` of a connection of type `connection`. Prisma's `take`
+ * is the page size plus one: the extra row tells only `pageInfo.hasNextPage`. When the operation selects no
+ * `pageInfo` on the connection's type anywhere (selectedFields.ts: every path, alias and fragment), nothing reads
+ * that row, so it is not loaded: the page then looks like a last page to plugin-prisma and to the direct answer
+ * below, which no field of the operation reports. (A nested query of 50 issues with 10 comments each read 561
+ * comments for the 500 it shows.)
+ */
+export function pageToLoad<P extends { take?: number }>(page: P, selected: SelectedFields, connection: string): P {
+  return page.take !== undefined && page.take > 0 && !selected(connection).has('pageInfo') ? { ...page, take: page.take - 1 } : page;
 }
 
 /** Records that `relation` of each of `parents` holds the page `page` (called by the fill that attached it). */

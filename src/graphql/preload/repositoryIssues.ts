@@ -3,6 +3,7 @@ import { loadReactionCounts, loadReactions } from '../../services/issue/reaction
 import { repoIssuePages, type RepoIssuePageInput } from '../../services/issue/repoIssuePages.ts';
 import { prunedColumns, type FieldColumns } from './columns.ts';
 import { attachUsers, isRecord, type Fill, type Preloader, type Preloaders } from './plan.ts';
+import { pageToLoad } from './preloadedPages.ts';
 import { reactorsCountedOnly } from './reactionCounts.ts';
 import { groupBy } from '../../groupBy.ts';
 
@@ -116,7 +117,7 @@ const issues: Preloader = (args, selected) => {
   const input: RepoIssuePageInput =
     closed === 'none'
       ? { isPull: false, order, take: 0, skip: 0 }
-      : { isPull: false, closed, order, take: take as number, skip: skip as number };
+      : { isPull: false, closed, order, ...pageToLoad({ take: take as number, skip: skip as number }, selected, 'IssueConnection') };
   // Issue.author and Issue.reactionGroups are plain fields (types/issue.ts, types/reaction.ts): they read
   // the poster and the reactions attached here: the reactions' rows, or their groups counted in SQL when the
   // operation reads no reactor (reactionCounts.ts).
