@@ -6,6 +6,7 @@ import type { Models } from '../../src/db/client.ts';
 import { hooksDir } from '../../src/git/installHooks.ts';
 import { repoPath } from '../../src/git/repoPath.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
+import { holdRepoLock } from '../helpers/heldLock.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { startJobApp } from '../jobs/jobApp.ts';
 
@@ -130,6 +131,38 @@ describe.each(PROVIDERS)('cron tasks (%s)', (provider) => {
     expect(await t.db.repository.findUnique({ where: { id: lost.id } })).toBeNull();
     expect((await t.db.user.findUniqueOrThrow({ where: { id: alice.id } })).numRepos).toBe(before - 1);
     expect((await run('delete_missing_repos')).lastMessage).toBe('no repository is missing');
+  });
+
+  it('reinit_missing_repos waits for the writers of the repository, and leaves it alone when the directory is back', async () => {
+    const held = await createRepo('held');
+    const dir = repoPath(t.config.repositoriesDir, 'alice', 'held');
+    const locks = t.app.deps.repoLocks;
+    // A writer of one branch (a push, a merge) holds its ref: the task must not make the directory anew under it.
+    rmSync(dir, { recursive: true });
+    const writer = holdRepoLock(locks, held.id, ['refs/heads/main']);
+    await writer.entered;
+    let finished = false;
+    const task = run('reinit_missing_repos').then((row) => ((finished = true), row));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(finished).toBe(false);
+    expect(existsSync(dir)).toBe(false);
+    writer.release();
+    await writer.done;
+    expect((await task).lastMessage).toBe('reinitialised 1: alice/held');
+    expect(existsSync(path.join(dir, 'HEAD'))).toBe(true);
+
+    // The directory comes back while the task waits (restored from a backup): it is not replaced by an empty one.
+    rmSync(dir, { recursive: true });
+    const restorer = holdRepoLock(locks, held.id, null);
+    await restorer.entered;
+    const second = run('reinit_missing_repos');
+    await new Promise((r) => setTimeout(r, 300));
+    execFileSync('git', ['init', '--bare', '-q', dir]);
+    writeFileSync(path.join(dir, 'restored'), 'yes');
+    restorer.release();
+    await restorer.done;
+    expect((await second).lastMessage).toBe('no repository is missing');
+    expect(existsSync(path.join(dir, 'restored'))).toBe(true);
   });
 
   it('deleted_branches_cleanup drops branch records deleted more than 24h ago', async () => {

@@ -110,21 +110,32 @@ export async function resyncAllHooks(cx: ServiceContext, run: CronRun): Promise<
   };
 }
 
-/** Gitea reinit_missing_repos: a repository whose directory is gone gets a new empty one (and is marked empty). */
+/**
+ * Gitea reinit_missing_repos: a repository whose directory is gone gets a new empty one (and is marked empty). Under
+ * the whole repository's lock, as every writer of its refs takes theirs (refLocks.ts): none runs while the directory
+ * is made anew and its branches forgotten, and the first push after it finds the repository empty and holds the
+ * whole of it in turn. The directory is looked for again inside the lock: a writer that held it may have been
+ * waiting for nothing else.
+ */
 export async function reinitMissingRepos(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
   const done: string[] = [];
   await eachRepository(cx, run, {}, async (repo, gitDir) => {
     if (existsSync(gitDir)) return;
-    await initRepository({
-      gitdir: gitDir,
-      defaultBranch: repo.defaultBranch,
-      objectFormat: repo.objectFormatName === 'sha256' ? 'sha256' : 'sha1',
-      hooksDir: hooksDir(cx.config.dataDir),
+    const reinitialised = await cx.repoLocks.run(repo.id, async () => {
+      if (existsSync(gitDir)) return false;
+      await initRepository({
+        gitdir: gitDir,
+        defaultBranch: repo.defaultBranch,
+        objectFormat: repo.objectFormatName === 'sha256' ? 'sha256' : 'sha1',
+        hooksDir: hooksDir(cx.config.dataDir),
+      });
+      await cx.db.$transaction([
+        cx.db.repository.update({ where: { id: repo.id }, data: { isEmpty: true, gitSize: 0, size: repo.lfsSize } }),
+        cx.db.branch.deleteMany({ where: { repoId: repo.id } }),
+      ]);
+      return true;
     });
-    await cx.db.$transaction([
-      cx.db.repository.update({ where: { id: repo.id }, data: { isEmpty: true, gitSize: 0, size: repo.lfsSize } }),
-      cx.db.branch.deleteMany({ where: { repoId: repo.id } }),
-    ]);
+    if (!reinitialised) return;
     done.push(`${repo.ownerName}/${repo.name}`);
     await notice(cx, `Repository ${repo.ownerName}/${repo.name} was missing on disk and has been reinitialised empty`);
   });
