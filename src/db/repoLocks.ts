@@ -152,16 +152,22 @@ export class RepoLocks {
       if (err instanceof Error && /timeout exceeded when trying to connect/.test(err.message)) throw new RepoLockTimeoutError(this.#waitMs);
       throw err;
     });
-    // Each lock with the time left of the writer's wait (lock_timeout bounds one statement); every value is a number.
-    const lock = (call: string) => client.query(`SET lock_timeout = ${Math.round(left())}; SELECT ${call}`);
-    try {
-      await lock(refs ? `pg_advisory_lock_shared(${this.#lockClass}, ${repoId})` : `pg_advisory_lock(${this.#lockClass}, ${repoId})`);
+    // Every lock in one statement, in the section's order (PostgreSQL evaluates a select list left to right): one
+    // round trip, where a statement per lock took one each. statement_timeout bounds the whole wait with the time left
+    // of the writer's (lock_timeout would bound each lock's); it is set back to none by the same message, or rolled
+    // back with it when the statement fails. Every value is a number.
+    const calls = [
+      refs ? `pg_advisory_lock_shared(${this.#lockClass}, ${repoId})` : `pg_advisory_lock(${this.#lockClass}, ${repoId})`,
       // Sorted by name by the caller; the keys' order does not matter, only that every section takes them in one order.
-      for (const ref of refs ?? []) await lock(`pg_advisory_lock(${this.#refKey(repoId, ref)}::bigint)`);
+      ...(refs ?? []).map((ref) => `pg_advisory_lock(${this.#refKey(repoId, ref)}::bigint)`),
+    ];
+    try {
+      await client.query(`SET statement_timeout = ${Math.round(left())}; SELECT ${calls.join(', ')}; SET statement_timeout = 0`);
     } catch (err) {
+      // The locks taken before the failure are the session's: the connection is discarded, which ends them.
       client.release(err as Error);
-      // 55P03 lock_not_available: another instance held the lock past the limit.
-      if ((err as { code?: string }).code === '55P03') throw new RepoLockTimeoutError(this.#waitMs);
+      // 57014 query_canceled: another instance held a lock past the limit.
+      if ((err as { code?: string }).code === '57014') throw new RepoLockTimeoutError(this.#waitMs);
       throw err;
     }
     return async () => {
