@@ -154,15 +154,15 @@ export class RepoLocks {
     });
     // Every lock in one statement, in the section's order (PostgreSQL evaluates a select list left to right): one
     // round trip, where a statement per lock took one each. statement_timeout bounds the whole wait with the time left
-    // of the writer's (lock_timeout would bound each lock's); it is set back to none by the same message, or rolled
-    // back with it when the statement fails. Every value is a number.
+    // of the writer's (lock_timeout would bound each lock's); the same message resets it to the session's default, or
+    // it is rolled back with the statement when that fails. Every value is a number.
     const calls = [
       refs ? `pg_advisory_lock_shared(${this.#lockClass}, ${repoId})` : `pg_advisory_lock(${this.#lockClass}, ${repoId})`,
       // Sorted by name by the caller; the keys' order does not matter, only that every section takes them in one order.
       ...(refs ?? []).map((ref) => `pg_advisory_lock(${this.#refKey(repoId, ref)}::bigint)`),
     ];
     try {
-      await client.query(`SET statement_timeout = ${Math.round(left())}; SELECT ${calls.join(', ')}; SET statement_timeout = 0`);
+      await client.query(`SET statement_timeout = ${Math.round(left())}; SELECT ${calls.join(', ')}; RESET statement_timeout`);
     } catch (err) {
       // The locks taken before the failure are the session's: the connection is discarded, which ends them.
       client.release(err as Error);

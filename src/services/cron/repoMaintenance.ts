@@ -114,8 +114,8 @@ export async function resyncAllHooks(cx: ServiceContext, run: CronRun): Promise<
  * Gitea reinit_missing_repos: a repository whose directory is gone gets a new empty one (and is marked empty). Under
  * the whole repository's lock, as every writer of its refs takes theirs (refLocks.ts): none runs while the directory
  * is made anew and its branches forgotten, and the first push after it finds the repository empty and holds the
- * whole of it in turn. The directory is looked for again inside the lock: a writer that held it may have been
- * waiting for nothing else.
+ * whole of it in turn. The directory is looked for again once the lock is held: it may have come back while the
+ * task waited (restored by an administrator), and is then left as it is.
  */
 export async function reinitMissingRepos(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
   const done: string[] = [];
