@@ -37,9 +37,10 @@ type Hold = { whole: true } | { whole: false; refs: ReadonlySet<string> };
 
 /**
  * Serializes the git writes of one repository. A section holds either the whole repository (mirror syncs, wiki
- * writes, a write to an empty repository) or some of its refs (`runRefs`: pushes, merges, ref moves through the API;
- * services/repo/refLocks.ts): sections of different refs run at once, a whole-repository section runs alone. In this process: readers-writer locks by
- * repository (shared by ref sections, exclusive for the whole) and exclusive locks by ref, served in arrival order.
+ * writes, a write to an empty repository, the reinitialisation of a missing one) or some of its refs (`runRefs`:
+ * pushes, merges, ref moves through the API; services/repo/refLocks.ts): sections of different refs run at once, a
+ * whole-repository section runs alone. In this process: readers-writer locks by repository (shared by ref sections,
+ * exclusive for the whole) and exclusive locks by ref, served in arrival order.
  * On PostgreSQL the same across every instance sharing the database: session advisory locks, the repository's keyed
  * by the installation's lock class and the repository id (so installations in other schemas of the same database
  * never wait for each other), a ref's by a 64-bit hash of the three (PostgreSQL keeps the two key spaces apart),

@@ -163,6 +163,20 @@ describe.each(PROVIDERS)('cron tasks (%s)', (provider) => {
     await restorer.done;
     expect((await second).lastMessage).toBe('no repository is missing');
     expect(existsSync(path.join(dir, 'restored'))).toBe(true);
+
+    // Renamed while the task waits (the row now names a directory that exists): nothing is made at the old path.
+    rmSync(dir, { recursive: true });
+    const renamer = holdRepoLock(locks, held.id, null);
+    await renamer.entered;
+    const third = run('reinit_missing_repos');
+    await new Promise((r) => setTimeout(r, 300));
+    const movedDir = repoPath(t.config.repositoriesDir, 'alice', 'moved');
+    execFileSync('git', ['init', '--bare', '-q', movedDir]);
+    await t.db.repository.update({ where: { id: held.id }, data: { name: 'moved', lowerName: 'moved' } });
+    renamer.release();
+    await renamer.done;
+    expect((await third).lastMessage).toBe('no repository is missing');
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('deleted_branches_cleanup drops branch records deleted more than 24h ago', async () => {

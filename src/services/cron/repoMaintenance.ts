@@ -114,15 +114,18 @@ export async function resyncAllHooks(cx: ServiceContext, run: CronRun): Promise<
  * Gitea reinit_missing_repos: a repository whose directory is gone gets a new empty one (and is marked empty). Under
  * the whole repository's lock, as every writer of its refs takes theirs (refLocks.ts): none runs while the directory
  * is made anew and its branches forgotten, and the first push after it finds the repository empty and holds the
- * whole of it in turn. The directory is looked for again once the lock is held: it may have come back while the
- * task waited (restored by an administrator), and is then left as it is.
+ * whole of it in turn. The repository is read again once the lock is held: it may have been deleted or renamed, or
+ * its directory may have come back (restored by an administrator) while the task waited; then it is left as it is.
  */
 export async function reinitMissingRepos(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
   const done: string[] = [];
-  await eachRepository(cx, run, {}, async (repo, gitDir) => {
-    if (existsSync(gitDir)) return;
-    const reinitialised = await cx.repoLocks.run(repo.id, async () => {
-      if (existsSync(gitDir)) return false;
+  await eachRepository(cx, run, {}, async (listed, listedDir) => {
+    if (existsSync(listedDir)) return;
+    const reinitialised = await cx.repoLocks.run(listed.id, async () => {
+      const repo = await cx.db.repository.findUnique({ where: { id: listed.id } });
+      if (!repo) return null;
+      const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+      if (existsSync(gitDir)) return null;
       await initRepository({
         gitdir: gitDir,
         defaultBranch: repo.defaultBranch,
@@ -133,11 +136,12 @@ export async function reinitMissingRepos(cx: ServiceContext, run: CronRun): Prom
         cx.db.repository.update({ where: { id: repo.id }, data: { isEmpty: true, gitSize: 0, size: repo.lfsSize } }),
         cx.db.branch.deleteMany({ where: { repoId: repo.id } }),
       ]);
-      return true;
+      return repo;
     });
     if (!reinitialised) return;
-    done.push(`${repo.ownerName}/${repo.name}`);
-    await notice(cx, `Repository ${repo.ownerName}/${repo.name} was missing on disk and has been reinitialised empty`);
+    const { ownerName, name } = reinitialised;
+    done.push(`${ownerName}/${name}`);
+    await notice(cx, `Repository ${ownerName}/${name} was missing on disk and has been reinitialised empty`);
   });
   return {
     message: done.length ? `reinitialised ${done.length}: ${done.join(', ')}${stopped(run)}` : `no repository is missing${stopped(run)}`,
