@@ -136,46 +136,41 @@ describe.each(PROVIDERS)('cron tasks (%s)', (provider) => {
   it('reinit_missing_repos waits for the writers of the repository, and leaves it alone when the directory is back', async () => {
     const held = await createRepo('held');
     const dir = repoPath(t.config.repositoriesDir, 'alice', 'held');
-    const locks = t.app.deps.repoLocks;
+    /** Runs the task with the directory gone while a section holds `refs` (null: the whole repository); `meanwhile` runs while it waits. */
+    const taskBehindLock = async (refs: string[] | null, meanwhile: () => Promise<void>): Promise<string | null> => {
+      rmSync(dir, { recursive: true });
+      const holder = holdRepoLock(t.app.deps.repoLocks, held.id, refs);
+      await holder.entered;
+      let finished = false;
+      const task = run('reinit_missing_repos').then((row) => ((finished = true), row));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(finished).toBe(false);
+      await meanwhile();
+      holder.release();
+      await holder.done;
+      return (await task).lastMessage;
+    };
     // A writer of one branch (a push, a merge) holds its ref: the task must not make the directory anew under it.
-    rmSync(dir, { recursive: true });
-    const writer = holdRepoLock(locks, held.id, ['refs/heads/main']);
-    await writer.entered;
-    let finished = false;
-    const task = run('reinit_missing_repos').then((row) => ((finished = true), row));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(finished).toBe(false);
-    expect(existsSync(dir)).toBe(false);
-    writer.release();
-    await writer.done;
-    expect((await task).lastMessage).toBe('reinitialised 1: alice/held');
+    const waited = await taskBehindLock(['refs/heads/main'], async () => {
+      expect(existsSync(dir)).toBe(false);
+    });
+    expect(waited).toBe('reinitialised 1: alice/held');
     expect(existsSync(path.join(dir, 'HEAD'))).toBe(true);
 
     // The directory comes back while the task waits (restored from a backup): it is not replaced by an empty one.
-    rmSync(dir, { recursive: true });
-    const restorer = holdRepoLock(locks, held.id, null);
-    await restorer.entered;
-    const second = run('reinit_missing_repos');
-    await new Promise((r) => setTimeout(r, 300));
-    execFileSync('git', ['init', '--bare', '-q', dir]);
-    writeFileSync(path.join(dir, 'restored'), 'yes');
-    restorer.release();
-    await restorer.done;
-    expect((await second).lastMessage).toBe('no repository is missing');
+    const restored = await taskBehindLock(null, async () => {
+      execFileSync('git', ['init', '--bare', '-q', dir]);
+      writeFileSync(path.join(dir, 'restored'), 'yes');
+    });
+    expect(restored).toBe('no repository is missing');
     expect(existsSync(path.join(dir, 'restored'))).toBe(true);
 
     // Renamed while the task waits (the row now names a directory that exists): nothing is made at the old path.
-    rmSync(dir, { recursive: true });
-    const renamer = holdRepoLock(locks, held.id, null);
-    await renamer.entered;
-    const third = run('reinit_missing_repos');
-    await new Promise((r) => setTimeout(r, 300));
-    const movedDir = repoPath(t.config.repositoriesDir, 'alice', 'moved');
-    execFileSync('git', ['init', '--bare', '-q', movedDir]);
-    await t.db.repository.update({ where: { id: held.id }, data: { name: 'moved', lowerName: 'moved' } });
-    renamer.release();
-    await renamer.done;
-    expect((await third).lastMessage).toBe('no repository is missing');
+    const renamed = await taskBehindLock(null, async () => {
+      execFileSync('git', ['init', '--bare', '-q', repoPath(t.config.repositoriesDir, 'alice', 'moved')]);
+      await t.db.repository.update({ where: { id: held.id }, data: { name: 'moved', lowerName: 'moved' } });
+    });
+    expect(renamed).toBe('no repository is missing');
     expect(existsSync(dir)).toBe(false);
   });
 
