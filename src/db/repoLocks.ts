@@ -100,10 +100,27 @@ export class RepoLocks {
 
   /** Runs `fn` holding the whole of repository `repoId`. */
   run<T>(repoId: number, fn: () => Promise<T>): Promise<T> {
-    const hold = this.#held.getStore()?.get(repoId);
-    if (hold?.whole) return fn();
-    if (hold) return Promise.reject(new Error(`a section holding refs of repository ${repoId} cannot take the whole repository`));
-    return this.#section(repoId, null, fn);
+    return this.runRepos([repoId], fn);
+  }
+
+  /**
+   * Runs `fn` holding the whole of every repository of `repoIds` (an account rename moves all of its repositories'
+   * directories), taken in ascending order in one section: on PostgreSQL one connection and one statement, however
+   * many they are. Those the call chain holds whole already are not taken again; a chain holding refs of one of
+   * them, or holding another repository (taking more then could wait in a circle), is refused.
+   */
+  runRepos<T>(repoIds: readonly number[], fn: () => Promise<T>): Promise<T> {
+    const held = this.#held.getStore();
+    const wanted = [...new Set(repoIds)].filter((id) => !held?.get(id)?.whole).sort((a, b) => a - b);
+    if (!wanted.length) return fn();
+    const refHeld = wanted.find((id) => held?.has(id));
+    if (refHeld !== undefined) {
+      return Promise.reject(new Error(`a section holding refs of repository ${refHeld} cannot take the whole repository`));
+    }
+    if (wanted.length > 1 && held?.size) {
+      return Promise.reject(new Error('a section holding a repository cannot take several more'));
+    }
+    return this.#section(wanted, null, fn);
   }
 
   /**
@@ -115,25 +132,28 @@ export class RepoLocks {
     if (hold?.whole || (hold && refs.every((r) => hold.refs.has(r)))) return fn();
     if (hold) return Promise.reject(new Error(`a section holding refs of repository ${repoId} cannot take more of them`));
     const wanted = [...new Set(refs)].sort();
-    if (!wanted.length || wanted.length > MAX_REF_LOCKS) return this.#section(repoId, null, fn);
-    return this.#section(repoId, wanted, fn);
+    if (!wanted.length || wanted.length > MAX_REF_LOCKS) return this.#section([repoId], null, fn);
+    return this.#section([repoId], wanted, fn);
   }
 
-  /** Acquires (repository first, then refs in order), runs `fn` with the hold recorded, releases. */
-  async #section<T>(repoId: number, refs: string[] | null, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Acquires (the repositories in ascending order, then the refs in order: refs only with one repository), runs `fn`
+   * with the hold recorded, releases.
+   */
+  async #section<T>(repoIds: readonly number[], refs: string[] | null, fn: () => Promise<T>): Promise<T> {
     this.#active++;
     const queued = performance.now();
     const releases: Array<() => void | Promise<void>> = [];
     try {
       const left = () => Math.max(1, this.#waitMs - (performance.now() - queued));
       const timeout = () => new RepoLockTimeoutError(this.#waitMs);
-      releases.push(await this.#repos.acquire(repoId, refs ? 'shared' : 'exclusive', left(), timeout));
-      for (const ref of refs ?? []) releases.push(await this.#refs.acquire(`${repoId}\n${ref}`, 'exclusive', left(), timeout));
-      releases.push(await this.#acquireShared(repoId, refs, left));
+      for (const repoId of repoIds) releases.push(await this.#repos.acquire(repoId, refs ? 'shared' : 'exclusive', left(), timeout));
+      for (const ref of refs ?? []) releases.push(await this.#refs.acquire(`${repoIds[0]}\n${ref}`, 'exclusive', left(), timeout));
+      releases.push(await this.#acquireShared(repoIds, refs, left));
       const start = performance.now();
       const outer = this.#held.getStore();
       const held = new Map(outer);
-      held.set(repoId, refs ? { whole: false, refs: new Set(refs) } : { whole: true });
+      for (const repoId of repoIds) held.set(repoId, refs ? { whole: false, refs: new Set(refs) } : { whole: true });
       try {
         return await this.#held.run(held, fn);
       } finally {
@@ -146,7 +166,7 @@ export class RepoLocks {
   }
 
   /** The cross-instance part: PostgreSQL session advisory locks (nothing on SQLite, whose writers share one process). */
-  async #acquireShared(repoId: number, refs: string[] | null, left: () => number): Promise<() => Promise<void>> {
+  async #acquireShared(repoIds: readonly number[], refs: string[] | null, left: () => number): Promise<() => Promise<void>> {
     if (!this.#pool) return async () => undefined;
     const client = await this.#pool.connect().catch((err: unknown) => {
       // pg-pool's wait for a free connection ran out (connectionTimeoutMillis): as busy as a held lock.
@@ -158,9 +178,9 @@ export class RepoLocks {
     // of the writer's (lock_timeout would bound each lock's); the same message resets it to the session's default, or
     // it is rolled back with the statement when that fails. Every value is a number.
     const calls = [
-      refs ? `pg_advisory_lock_shared(${this.#lockClass}, ${repoId})` : `pg_advisory_lock(${this.#lockClass}, ${repoId})`,
+      ...repoIds.map((id) => (refs ? `pg_advisory_lock_shared(${this.#lockClass}, ${id})` : `pg_advisory_lock(${this.#lockClass}, ${id})`)),
       // Sorted by name by the caller; the keys' order does not matter, only that every section takes them in one order.
-      ...(refs ?? []).map((ref) => `pg_advisory_lock(${this.#refKey(repoId, ref)}::bigint)`),
+      ...(refs ?? []).map((ref) => `pg_advisory_lock(${this.#refKey(repoIds[0]!, ref)}::bigint)`),
     ];
     try {
       await client.query(`SET statement_timeout = ${Math.round(left())}; SELECT ${calls.join(', ')}; RESET statement_timeout`);

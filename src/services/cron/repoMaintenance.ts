@@ -121,11 +121,7 @@ export async function reinitMissingRepos(cx: ServiceContext, run: CronRun): Prom
   const done: string[] = [];
   await eachRepository(cx, run, {}, async (listed, listedDir) => {
     if (existsSync(listedDir)) return;
-    const reinitialised = await cx.repoLocks.run(listed.id, async () => {
-      const repo = await cx.db.repository.findUnique({ where: { id: listed.id } });
-      if (!repo) return null;
-      const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
-      if (existsSync(gitDir)) return null;
+    const reinitialised = await whileStillMissing(cx, listed.id, async (repo, gitDir) => {
       await initRepository({
         gitdir: gitDir,
         defaultBranch: repo.defaultBranch,
@@ -148,17 +144,40 @@ export async function reinitMissingRepos(cx: ServiceContext, run: CronRun): Prom
   };
 }
 
-/** Gitea delete_missing_repos: a repository whose directory is gone is deleted from the database. */
+/**
+ * Runs `fn` holding the whole repository `id` (its lock, as every writer takes) with its row read once the lock is
+ * held, if its directory is missing still: the repository may have been deleted or renamed, or its directory restored
+ * by an administrator, while the task waited; then nothing runs (null).
+ */
+function whileStillMissing<T>(
+  cx: ServiceContext,
+  id: number,
+  fn: (repo: Models.Repository, gitDir: string) => Promise<T>,
+): Promise<T | null> {
+  return cx.repoLocks.run(id, async () => {
+    const repo = await cx.db.repository.findUnique({ where: { id } });
+    if (!repo) return null;
+    const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
+    return existsSync(gitDir) ? null : fn(repo, gitDir);
+  });
+}
+
+/** Gitea delete_missing_repos: a repository whose directory is gone (still, once its lock is held) is deleted from the database. */
 export async function deleteMissingRepos(cx: ServiceContext, run: CronRun): Promise<CronOutcome> {
   const missing: Models.Repository[] = [];
   await eachRepository(cx, run, {}, async (repo, gitDir) => {
     if (!existsSync(gitDir)) missing.push(repo);
   });
-  for (const repo of missing) {
-    await removeRepository(cx, repo, null);
-    await notice(cx, `Repository ${repo.ownerName}/${repo.name} was missing on disk and has been deleted`);
+  const names: string[] = [];
+  for (const listed of missing) {
+    const removed = await whileStillMissing(cx, listed.id, async (repo) => {
+      await removeRepository(cx, repo, null);
+      return repo;
+    });
+    if (!removed) continue;
+    names.push(`${removed.ownerName}/${removed.name}`);
+    await notice(cx, `Repository ${removed.ownerName}/${removed.name} was missing on disk and has been deleted`);
   }
-  const names = missing.map((r) => `${r.ownerName}/${r.name}`);
   return {
     message: names.length ? `deleted ${names.length}: ${names.join(', ')}${stopped(run)}` : `no repository is missing${stopped(run)}`,
   };

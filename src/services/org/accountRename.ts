@@ -5,7 +5,7 @@ import { rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DbLike, Models } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/prismaErrors.ts';
-import { NotFoundError, ValidationError } from '../../errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
 import { requireOrg, requireOrgOwner } from '../access/orgAccess.ts';
 import { requireSiteAdmin } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
@@ -51,7 +51,25 @@ async function renameAccount(cx: ServiceContext, account: Models.User, newName: 
     });
   }
   if (await findUserByName(cx.db, newName)) throw taken(newName);
-  const repos = await cx.db.repository.findMany({ where: { ownerId: account.id }, select: { name: true } });
+  // Every repository of the account held (RepoLocks.runRepos): no push or merge writes in a directory while it moves.
+  const listed = await cx.db.repository.findMany({ where: { ownerId: account.id }, select: { id: true } });
+  const ids = listed.map((r) => r.id);
+  return cx.repoLocks.runRepos(ids, () => moveAccount(cx, account, newName, ids));
+}
+
+/**
+ * A real rename, holding the repositories `ids` of the account: the account and its repositories are read again
+ * (another rename, or a repository made, deleted or transferred while this one waited, is refused: its directory
+ * would not follow), the directories move, then one transaction writes the names and the redirect.
+ */
+async function moveAccount(cx: ServiceContext, account: Models.User, newName: string, ids: readonly number[]): Promise<Models.User> {
+  const newLower = newName.toLowerCase();
+  const oldLower = account.lowerName;
+  const now = await cx.db.user.findUnique({ where: { id: account.id }, select: { name: true } });
+  const repos = await cx.db.repository.findMany({ where: { ownerId: account.id }, select: { id: true, name: true } });
+  if (now?.name !== account.name || !sameIds(repos, ids)) {
+    throw new ConflictError(`${account.name} or its repositories changed while the rename waited for them; nothing was changed, retry`);
+  }
   const dir = cx.config.repositoriesDir;
   const from = repos.flatMap((r) => repoDirs(dir, account.name, r.name));
   const to = repos.flatMap((r) => repoDirs(dir, newName, r.name));
@@ -65,7 +83,10 @@ async function renameAccount(cx: ServiceContext, account: Models.User, newName: 
   try {
     renamed = await withTx(cx, async (tx, emit) => {
       const row = await tx.user.update({ where: { id: account.id }, data: { name: newName, lowerName: newLower } });
-      await tx.repository.updateMany({ where: { ownerId: account.id }, data: { ownerName: newName } });
+      const moved = await tx.repository.updateMany({ where: { ownerId: account.id }, data: { ownerName: newName } });
+      // A repository made under the old name since they were read would keep its directory there.
+      if (moved.count !== ids.length)
+        throw new ConflictError(`${account.name} got a new repository while it was renamed; nothing was changed, retry`);
       await recordRedirect(tx, account.id, oldLower, newLower);
       emitRenamed(cx, emit, account);
       return row;
@@ -84,6 +105,9 @@ async function recordRedirect(tx: DbLike, userId: number, oldLower: string, newL
   await tx.userRedirect.deleteMany({ where: { lowerName: { in: [oldLower, newLower] } } });
   await tx.userRedirect.create({ data: { lowerName: oldLower, redirectUserId: userId } });
 }
+
+const sameIds = (rows: readonly { id: number }[], ids: readonly number[]): boolean =>
+  rows.length === ids.length && rows.every((r) => ids.includes(r.id));
 
 type Emit = Parameters<Parameters<typeof withTx>[1]>[1];
 

@@ -5,6 +5,7 @@ import { deleteRepository } from '../../git/deleteRepository.ts';
 import { requireRepo, requireRepoWrite } from '../access/repoAccess.ts';
 import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { withRepoHeld } from './heldRepo.ts';
 import { repoDirs } from './repoDirs.ts';
 import { removeAvatarFile } from '../avatar/store.ts';
 import { removeRepoArchives } from './download.ts';
@@ -35,6 +36,11 @@ export async function deleteRepo(cx: ServiceContext, owner: string, name: string
  * cache. Attachment files and the Actions task logs and artifacts are swept on the `repo.deleted` event.
  */
 export async function removeRepository(cx: ServiceContext, repo: Models.Repository, actorId: number | null): Promise<void> {
+  // Holding the repository (withRepoHeld): no push or merge is writing in the directories when they go.
+  await withRepoHeld(cx, repo, (held) => removeHeld(cx, held, actorId));
+}
+
+async function removeHeld(cx: ServiceContext, repo: Models.Repository, actorId: number | null): Promise<void> {
   await withTx(cx, async (tx, emit) => {
     const teams = await tx.teamRepo.findMany({ where: { repoId: repo.id }, select: { teamId: true } });
     if (teams.length) await tx.team.updateMany({ where: { id: { in: teams.map((t) => t.teamId) } }, data: { numRepos: { decrement: 1 } } });

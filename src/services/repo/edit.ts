@@ -10,6 +10,7 @@ import { type RepoRef, requireAdminRepo } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { setDefaultHead } from './moveRefs.ts';
 import { PULL_DEFAULTS, type PullSettings } from './pullSettings.ts';
+import { withRepoHeld } from './heldRepo.ts';
 import { moveRepoDirs, repoDirs } from './repoDirs.ts';
 import { loadApiRepos, type ApiRepoRow } from './repoRows.ts';
 import { validateRepoNameSyntax, validateRepoNameUsable } from './validate.ts';
@@ -311,10 +312,19 @@ async function planRest(cx: ServiceContext, repo: Repository, input: EditRepoInp
 }
 
 /**
+ * Writes the plan; one that moves the git directories or HEAD does it holding the repository (withRepoHeld), so no
+ * push or merge runs in a directory while it moves, and a rename planned before another one finished is refused.
+ */
+function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): Promise<void> {
+  if (!plan.moved && plan.headBranch === null) return writePlan(cx, repo, plan);
+  return withRepoHeld(cx, repo, () => writePlan(cx, repo, plan));
+}
+
+/**
  * Writes the plan: the git directories first (moved back if the transaction fails; none yet: the rename is a
  * database change only), then one transaction, then HEAD.
  */
-async function applyPlan(cx: ServiceContext, repo: Repository, plan: EditPlan): Promise<void> {
+async function writePlan(cx: ServiceContext, repo: Repository, plan: EditPlan): Promise<void> {
   let undoMove: (() => Promise<void>) | null = null;
   if (plan.moved) {
     try {

@@ -9,6 +9,7 @@ import { isSiteAdmin, requireViewer } from '../access/guards.ts';
 import { requireRepo, requireRepoWrite, type RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
 import { findUserByName } from '../user/user.ts';
+import { withRepoHeld } from './heldRepo.ts';
 import { moveRepoDirs, repoDirs } from './repoDirs.ts';
 import { loadApiRepos, type RepoWithPermission } from './repoRows.ts';
 
@@ -45,17 +46,23 @@ async function requireNameFree(db: DbLike, owner: Models.User, repo: Models.Repo
   }
 }
 
+/** Where a transfer takes a repository: the new owner, the teams of the request, and who is recorded as doing it. */
+interface Handover {
+  newOwner: Models.User;
+  teamIds: readonly number[];
+  actorId: number;
+}
+
 /**
- * Moves the repository to `newOwner` (Gitea TransferOwnership): git directories first (moved back if the
- * transaction fails), then owner, redirects, collaborators, teams, org labels and counters in one transaction.
+ * Moves the repository to its new owner (Gitea TransferOwnership), holding it (withRepoHeld): git directories first
+ * (moved back if the transaction fails), then owner, redirects, collaborators, teams, org labels and counters in one
+ * transaction.
  */
-async function transferOwnership(
-  cx: ServiceContext,
-  repo: Models.Repository,
-  newOwner: Models.User,
-  teamIds: readonly number[],
-  actorId: number,
-): Promise<void> {
+function transferOwnership(cx: ServiceContext, repo: Models.Repository, handover: Handover): Promise<void> {
+  return withRepoHeld(cx, repo, (held) => moveOwnership(cx, held, handover));
+}
+
+async function moveOwnership(cx: ServiceContext, repo: Models.Repository, { newOwner, teamIds, actorId }: Handover): Promise<void> {
   await requireNameFree(cx.db, newOwner, repo);
   const oldOwner = await cx.db.user.findUniqueOrThrow({ where: { id: repo.ownerId } });
   const dir = cx.config.repositoriesDir;
@@ -166,7 +173,7 @@ export async function startTransfer(cx: ServiceContext, ref: RepoRef, input: Tra
     viewer.id === newOwner.id ||
     (newOwner.type === 'ORGANIZATION' && (await canCreateIn(cx.db, newOwner.id, viewer.id)));
   if (immediate) {
-    await transferOwnership(cx, repo, newOwner, teamIds, viewer.id);
+    await transferOwnership(cx, repo, { newOwner, teamIds, actorId: viewer.id });
     return { pending: false, repo: await answer(cx, repo.id) };
   }
   await requireNameFree(cx.db, newOwner, repo);
@@ -207,7 +214,7 @@ async function decidableTransfer(cx: ServiceContext, ref: RepoRef) {
 export async function acceptTransfer(cx: ServiceContext, ref: RepoRef): Promise<RepoWithPermission> {
   const { access, transfer } = await decidableTransfer(cx, ref);
   const teamIds = (JSON.parse(transfer.teamIds) as unknown[]).filter((id): id is number => typeof id === 'number');
-  await transferOwnership(cx, access.repo, transfer.recipient, teamIds, transfer.doerId);
+  await transferOwnership(cx, access.repo, { newOwner: transfer.recipient, teamIds, actorId: transfer.doerId });
   return answer(cx, access.repo.id);
 }
 
