@@ -122,6 +122,44 @@ describe.each(PROVIDERS)('GraphQL preloaded issue relations (%s)', (provider) =>
     expect(sql[0]).not.toMatch(/"IssueLabel"/);
   });
 
+  it('label and assignee pages: cut from all the links when they are few, by the window when some issue has more than its page', async () => {
+    const run = async (labelsPage: number) => {
+      t.queries.length = 0;
+      const res = await gql<{ repository: { issues: { nodes: { number: number; labels: { nodes: { name: string }[] } }[] } } }>(
+        t,
+        `{ repository(owner: "owner", name: "hot") { issues(first: 10) { nodes { number labels(first: ${labelsPage}) { nodes { name } } } } } }`,
+        { headers: owner },
+      );
+      expect(res.errors).toBeUndefined();
+      const labelStatements = t.queries.filter((q) => q.includes('FROM "IssueLabel"'));
+      return { nodes: res.data?.repository.issues.nodes, labelStatements };
+    };
+    // Pages of 10, and of 2: the six links of the three issues (3 + 2 + 1) are fewer than the pages could hold; one
+    // statement with no window reads them and the pages are cut from them (issue 3's third label is not on a page of 2).
+    for (const [page, third] of [
+      [10, ['zeta', 'alpha', 'mid']],
+      [2, ['zeta', 'alpha']],
+    ] as const) {
+      const few = await run(page);
+      expect(few.nodes?.map((i) => [i.number, i.labels.nodes.map((l) => l.name)])).toEqual([
+        [3, third],
+        [2, ['zeta', 'alpha']],
+        [1, ['zeta']],
+      ]);
+      expect(few.labelStatements).toHaveLength(1);
+      expect(few.labelStatements[0]).not.toMatch(/ROW_NUMBER/);
+    }
+    // Pages of 1: six links are more than three pages of one hold; the window pages them in SQL after that read.
+    const many = await run(1);
+    expect(many.nodes?.map((i) => [i.number, i.labels.nodes.map((l) => l.name)])).toEqual([
+      [3, ['zeta']],
+      [2, ['zeta']],
+      [1, ['zeta']],
+    ]);
+    expect(many.labelStatements).toHaveLength(2);
+    expect(many.labelStatements[1]).toMatch(/ROW_NUMBER\(\) OVER \(PARTITION BY "issueId"/);
+  });
+
   it('a cursor page (Prisma) continues where the preloaded first page ended; last: and first: 0 answer as before', async () => {
     const first = await gql<Issues>(t, issuesQuery('first: 2'), { headers: owner });
     const cursor = first.data?.repository.issues.nodes[0]?.comments.pageInfo.endCursor;
@@ -202,7 +240,7 @@ describe.each(PROVIDERS)('GraphQL preloaded issue relations (%s)', (provider) =>
           { headers: owner },
         );
         expect(res.errors).toBeUndefined();
-        const sql = t.queries.find((q) => /ROW_NUMBER\(\) OVER/.test(q) && q.includes(`FROM "${link}"`));
+        const sql = t.queries.find((q) => q.includes(`FROM "${link}"`) && q.includes('"linkIssueId"'));
         expect(sql).toBeDefined();
         return { nodes: res.data?.repository.issues.nodes.flatMap((i) => i[field]!.nodes) ?? [], sql: sql! };
       };
