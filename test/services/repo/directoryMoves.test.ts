@@ -81,6 +81,63 @@ describe.each(PROVIDERS)('repository directory moves under the repository lock (
     expect(log.trim()).toBe('Initial commit');
   });
 
+  it('a branch made through the API after a rename it waited behind is answered as under a stale name (301 to the new one), nothing made where the directory was', async () => {
+    await createRepo('alice', 'before');
+    let branch: Promise<LightMyRequestResponse> | undefined;
+    const res = await behindPushes(
+      [await t.db.repository.findFirstOrThrow({ where: { ownerName: 'alice', name: 'before' } })],
+      () => t.request('PATCH', '/api/v1/repos/alice/before', { headers: basic('alice'), body: { name: 'after' } }),
+      async () => {
+        // Resolved under the old name; its lock comes after the rename's.
+        branch = t.request('POST', '/api/v1/repos/alice/before/branches', {
+          headers: basic('alice'),
+          body: { new_branch_name: 'feature', old_ref_name: 'main' },
+        });
+        await new Promise((r) => setTimeout(r, 100));
+      },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const late = await branch!;
+    expect(late.statusCode, late.body).toBe(301);
+    expect(late.headers.location).toBe('/api/v1/repos/alice/after/branches');
+    expect(existsSync(dirOf('alice', 'before'))).toBe(false);
+    // Under its new name the repository takes the branch.
+    const again = await t.request('POST', '/api/v1/repos/alice/after/branches', {
+      headers: basic('alice'),
+      body: { new_branch_name: 'feature', old_ref_name: 'main' },
+    });
+    expect(again.statusCode, again.body).toBe(201);
+  });
+
+  it('a merge that waited behind a rename is answered as under a stale name, not with a failure in a directory that moved', async () => {
+    await createRepo('alice', 'merging');
+    const file = await t.request('POST', '/api/v1/repos/alice/merging/contents/topic.txt', {
+      headers: basic('alice'),
+      body: { content: Buffer.from('topic\n').toString('base64'), message: 'Add topic', new_branch: 'topic' },
+    });
+    expect(file.statusCode, file.body).toBe(201);
+    const pull = await t.request('POST', '/api/v1/repos/alice/merging/pulls', {
+      headers: basic('alice'),
+      body: { head: 'topic', base: 'main', title: 'Topic' },
+    });
+    expect(pull.statusCode, pull.body).toBe(201);
+    let merge: Promise<LightMyRequestResponse> | undefined;
+    const res = await behindPushes(
+      [await t.db.repository.findFirstOrThrow({ where: { ownerName: 'alice', name: 'merging' } })],
+      () => t.request('PATCH', '/api/v1/repos/alice/merging', { headers: basic('alice'), body: { name: 'merged' } }),
+      async () => {
+        merge = t.request('POST', '/api/v1/repos/alice/merging/pulls/1/merge', { headers: basic('alice'), body: { Do: 'merge' } });
+        await new Promise((r) => setTimeout(r, 100));
+      },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const late = await merge!;
+    expect(late.statusCode, late.body).toBe(301);
+    expect(late.headers.location).toBe('/api/v1/repos/alice/merged/pulls/1/merge');
+    const again = await t.request('POST', '/api/v1/repos/alice/merged/pulls/1/merge', { headers: basic('alice'), body: { Do: 'merge' } });
+    expect(again.statusCode, again.body).toBe(200);
+  });
+
   it('a transfer waits for a push in flight, then moves the directory to the new owner', async () => {
     const res0 = await t.request('POST', '/api/v1/orgs', { headers: basic('alice'), body: { username: 'crew' } });
     expect(res0.statusCode, res0.body).toBe(201);
