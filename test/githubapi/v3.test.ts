@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, startTestApp, tokenAuth, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 import { addCollaborator, createRepo } from '../helpers/fixtures.ts';
+import { pullFromNewBranch } from '../helpers/pull.ts';
 
 const DOCS = 'https://docs.github.com/rest';
 
@@ -172,17 +173,7 @@ describe.each(PROVIDERS)("GitHub's REST v3 at /api/v3 (%s)", (provider) => {
   describe('GET /api/v3/repos/{o}/{r}/pulls/{n} as a diff (gh pr diff)', () => {
     let n = 0;
     beforeAll(async () => {
-      const file = await t.request('POST', '/api/v1/repos/alice/secret/contents/change.txt', {
-        headers: basic('alice'),
-        body: { content: Buffer.from('one change\n').toString('base64'), message: 'Change', new_branch: 'change' },
-      });
-      expect(file.statusCode, file.body).toBe(201);
-      const pull = await t.request('POST', '/api/v1/repos/alice/secret/pulls', {
-        headers: basic('alice'),
-        body: { head: 'change', base: 'main', title: 'Change' },
-      });
-      expect(pull.statusCode, pull.body).toBe(201);
-      n = (pull.json() as { number: number }).number;
+      n = await pullFromNewBranch(t, { owner: 'alice', name: 'secret' }, 'change', basic('alice'));
     });
     const get = (accept: string, headers: Record<string, string> = basic('reader'), number = n) =>
       t.request('GET', `/api/v3/repos/alice/secret/pulls/${number}`, { headers: { ...headers, accept } });
@@ -192,11 +183,11 @@ describe.each(PROVIDERS)("GitHub's REST v3 at /api/v3 (%s)", (provider) => {
       expect(diff.statusCode).toBe(200);
       expect(diff.headers['content-type']).toMatch(/^application\/vnd\.github\.v3\.diff/);
       expect(diff.body).toContain('diff --git a/change.txt b/change.txt');
-      expect(diff.body).toContain('+one change');
+      expect(diff.body).toContain('+change');
       const patch = await get('application/vnd.github.patch');
       expect(patch.statusCode).toBe(200);
       expect(patch.body).toMatch(/^From [0-9a-f]{40} /);
-      expect(patch.body).toContain('Subject: [PATCH] Change');
+      expect(patch.body).toContain('Subject: [PATCH] Add change');
     });
     it('answers 415 naming the media types it serves when asked for JSON', async () => {
       const res = await get('application/vnd.github+json');

@@ -129,3 +129,24 @@ export class PullFixture {
     this.git.dispose();
   }
 }
+
+/**
+ * Opens a pull request of `owner/repo` from a new branch `branch` off main that adds the file `<branch>.txt` (the
+ * contents API, then POST /pulls, as `headers`' user); returns its number.
+ */
+export async function pullFromNewBranch(
+  t: TestApp,
+  repo: { owner: string; name: string },
+  branch: string,
+  headers: Record<string, string>,
+): Promise<number> {
+  const base = `/api/v1/repos/${repo.owner}/${repo.name}`;
+  const file = await t.request('POST', `${base}/contents/${branch}.txt`, {
+    headers,
+    body: { content: Buffer.from(`${branch}\n`).toString('base64'), message: `Add ${branch}`, new_branch: branch },
+  });
+  expect(file.statusCode, file.body).toBe(201);
+  const pull = await t.request('POST', `${base}/pulls`, { headers, body: { head: branch, base: 'main', title: branch } });
+  expect(pull.statusCode, pull.body).toBe(201);
+  return (pull.json() as { number: number }).number;
+}

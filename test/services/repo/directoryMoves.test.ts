@@ -8,6 +8,7 @@ import { repoPath } from '../../../src/git/repoPath.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { holdRepoLock } from '../../helpers/heldLock.ts';
+import { pullFromNewBranch } from '../../helpers/pull.ts';
 
 /**
  * The moves and removals of a repository's git directories (rename, transfer, deletion, an account's rename) wait for
@@ -111,30 +112,24 @@ describe.each(PROVIDERS)('repository directory moves under the repository lock (
 
   it('a merge that waited behind a rename is answered as under a stale name, not with a failure in a directory that moved', async () => {
     await createRepo('alice', 'merging');
-    const file = await t.request('POST', '/api/v1/repos/alice/merging/contents/topic.txt', {
-      headers: basic('alice'),
-      body: { content: Buffer.from('topic\n').toString('base64'), message: 'Add topic', new_branch: 'topic' },
-    });
-    expect(file.statusCode, file.body).toBe(201);
-    const pull = await t.request('POST', '/api/v1/repos/alice/merging/pulls', {
-      headers: basic('alice'),
-      body: { head: 'topic', base: 'main', title: 'Topic' },
-    });
-    expect(pull.statusCode, pull.body).toBe(201);
+    const number = await pullFromNewBranch(t, { owner: 'alice', name: 'merging' }, 'topic', basic('alice'));
     let merge: Promise<LightMyRequestResponse> | undefined;
     const res = await behindPushes(
       [await t.db.repository.findFirstOrThrow({ where: { ownerName: 'alice', name: 'merging' } })],
       () => t.request('PATCH', '/api/v1/repos/alice/merging', { headers: basic('alice'), body: { name: 'merged' } }),
       async () => {
-        merge = t.request('POST', '/api/v1/repos/alice/merging/pulls/1/merge', { headers: basic('alice'), body: { Do: 'merge' } });
+        merge = t.request('POST', `/api/v1/repos/alice/merging/pulls/${number}/merge`, { headers: basic('alice'), body: { Do: 'merge' } });
         await new Promise((r) => setTimeout(r, 100));
       },
     );
     expect(res.statusCode, res.body).toBe(200);
     const late = await merge!;
     expect(late.statusCode, late.body).toBe(301);
-    expect(late.headers.location).toBe('/api/v1/repos/alice/merged/pulls/1/merge');
-    const again = await t.request('POST', '/api/v1/repos/alice/merged/pulls/1/merge', { headers: basic('alice'), body: { Do: 'merge' } });
+    expect(late.headers.location).toBe(`/api/v1/repos/alice/merged/pulls/${number}/merge`);
+    const again = await t.request('POST', `/api/v1/repos/alice/merged/pulls/${number}/merge`, {
+      headers: basic('alice'),
+      body: { Do: 'merge' },
+    });
     expect(again.statusCode, again.body).toBe(200);
   });
 
