@@ -37,7 +37,8 @@ type Hold = { whole: true } | { whole: false; refs: ReadonlySet<string> };
 
 /**
  * Serializes the git writes of one repository. A section holds either the whole repository (mirror syncs, wiki
- * writes, a write to an empty repository, the reinitialisation of a missing one) or some of its refs (`runRefs`:
+ * writes, a write to an empty repository, the reinitialisation of a missing one, the moves and removal of its
+ * directories; the whole of several at once for an account's rename, `runRepos`) or some of its refs (`runRefs`:
  * pushes, merges, ref moves through the API; services/repo/refLocks.ts): sections of different refs run at once, a
  * whole-repository section runs alone. In this process: readers-writer locks by repository (shared by ref sections,
  * exclusive for the whole) and exclusive locks by ref, served in arrival order.
@@ -45,7 +46,7 @@ type Hold = { whole: true } | { whole: false; refs: ReadonlySet<string> };
  * by the installation's lock class and the repository id (so installations in other schemas of the same database
  * never wait for each other), a ref's by a 64-bit hash of the three (PostgreSQL keeps the two key spaces apart),
  * taken on a connection of a small dedicated pool, one connection per section; a killed instance's locks end with
- * its connection. Locks are taken in one order, the repository first, then its refs sorted, so sections never wait
+ * its connection. Locks are taken in one order, the repositories first (ascending), then the refs sorted, so sections never wait
  * for each other in a circle. Re-entrant within one async call chain (a merge that deletes its head branch does not
  * wait for itself); a ref section cannot take its whole repository (that would wait for itself). A writer that
  * cannot get its locks within `waitMs` fails with RepoLockTimeoutError and its section never runs.
