@@ -46,10 +46,11 @@ type Hold = { whole: true } | { whole: false; refs: ReadonlySet<string> };
  * by the installation's lock class and the repository id (so installations in other schemas of the same database
  * never wait for each other), a ref's by a 64-bit hash of the three (PostgreSQL keeps the two key spaces apart),
  * taken on a connection of a small dedicated pool, one connection per section; a killed instance's locks end with
- * its connection. Locks are taken in one order, the repositories first (ascending), then the refs sorted, so sections never wait
- * for each other in a circle. Re-entrant within one async call chain (a merge that deletes its head branch does not
- * wait for itself); a ref section cannot take its whole repository (that would wait for itself). A writer that
- * cannot get its locks within `waitMs` fails with RepoLockTimeoutError and its section never runs.
+ * its connection. Locks are taken in one order, the repositories first (ascending), then the refs sorted, so
+ * sections never wait for each other in a circle. Re-entrant within one async call chain (a merge that deletes its
+ * head branch does not wait for itself); a ref section cannot take its whole repository (that would wait for
+ * itself). A writer that cannot get its locks within `waitMs` fails with RepoLockTimeoutError and its section never
+ * runs.
  */
 export class RepoLocks {
   readonly #repos = new LocalRwLocks<number>();
