@@ -32,25 +32,52 @@ export interface BoundStatement {
 /** SQL that changes the schema (its statements' columns may then differ). */
 const DDL = /^\s*(?:CREATE|ALTER|DROP)\b/i;
 
-/** A cached statement and, once a reader asked, its columns. */
+/** A cached statement, whether it is DDL, and, once a reader asked, its columns. */
 interface Entry {
   stmt: Database.Statement;
+  ddl: boolean;
   columns: Database.ColumnDefinition[] | null;
 }
 
-function bound(entry: Entry, args: Args, onRun: () => void): BoundStatement {
-  const { stmt } = entry;
-  return {
-    reader: stmt.reader,
-    run: () => {
-      const result = stmt.run(...args);
-      onRun();
-      return result;
-    },
-    columns: () => (entry.columns ??= stmt.columns()),
-    raw: () => ({ all: () => stmt.raw(true).all(...args) }),
-    bind: (bindArgs: Args) => bound(entry, bindArgs, onRun),
-  };
+const NOTHING = (): void => undefined;
+
+/**
+ * A cached statement bound to arguments. A class, not an object of closures: the adapter binds every statement it
+ * runs twice (`prepare(sql)`, then `.bind(args)`), and a write runs several.
+ */
+class Bound implements BoundStatement {
+  constructor(
+    private readonly entry: Entry,
+    private readonly args: Args,
+    private readonly onRun: () => void,
+  ) {}
+
+  get reader(): boolean {
+    return this.entry.stmt.reader;
+  }
+
+  run(): Database.RunResult {
+    const result = this.entry.stmt.run(...this.args);
+    this.onRun();
+    return result;
+  }
+
+  columns(): Database.ColumnDefinition[] {
+    return (this.entry.columns ??= this.entry.stmt.columns());
+  }
+
+  /** Itself: `raw().all()` reads the rows as arrays. */
+  raw(): { all(): unknown[] } {
+    return this;
+  }
+
+  all(): unknown[] {
+    return this.entry.stmt.raw(true).all(...this.args);
+  }
+
+  bind(args: Args): BoundStatement {
+    return new Bound(this.entry, args, this.onRun);
+  }
 }
 
 /**
@@ -64,7 +91,7 @@ function cacheStatements(db: Database.Database): void {
   const cached = (sql: string): Entry => {
     let entry = cache.get(sql);
     if (!entry) {
-      entry = { stmt: prepare(sql), columns: null };
+      entry = { stmt: prepare(sql), ddl: DDL.test(sql), columns: null };
       cache.set(sql, entry);
     }
     return entry;
@@ -79,8 +106,7 @@ function cacheStatements(db: Database.Database): void {
   };
   (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
     const entry = cached(sql);
-    const onRun = DDL.test(sql) ? forget : () => {};
-    return bound(entry, [], onRun);
+    return new Bound(entry, [], entry.ddl ? forget : NOTHING);
   };
 }
 
