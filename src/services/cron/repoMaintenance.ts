@@ -10,6 +10,7 @@ import { setHooksPath } from '../../git/setHooksPath.ts';
 import type { CronOutcome, CronRun } from '../../jobs/cronTask.ts';
 import type { ServiceContext } from '../context.ts';
 import { removeRepository } from '../repo/delete.ts';
+import { withRepoRow } from '../repo/heldRepo.ts';
 
 const PAGE = 100;
 
@@ -154,8 +155,7 @@ function whileStillMissing<T>(
   id: number,
   fn: (repo: Models.Repository, gitDir: string) => Promise<T>,
 ): Promise<T | null> {
-  return cx.repoLocks.run(id, async () => {
-    const repo = await cx.db.repository.findUnique({ where: { id } });
+  return withRepoRow(cx, id, async (repo) => {
     if (!repo) return null;
     const gitDir = repoPath(cx.config.repositoriesDir, repo.ownerName, repo.name);
     return existsSync(gitDir) ? null : fn(repo, gitDir);

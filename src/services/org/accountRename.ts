@@ -106,8 +106,10 @@ async function recordRedirect(tx: DbLike, userId: number, oldLower: string, newL
   await tx.userRedirect.create({ data: { lowerName: oldLower, redirectUserId: userId } });
 }
 
-const sameIds = (rows: readonly { id: number }[], ids: readonly number[]): boolean =>
-  rows.length === ids.length && rows.every((r) => ids.includes(r.id));
+const sameIds = (rows: readonly { id: number }[], ids: readonly number[]): boolean => {
+  const wanted = new Set(ids);
+  return rows.length === wanted.size && rows.every((r) => wanted.has(r.id));
+};
 
 type Emit = Parameters<Parameters<typeof withTx>[1]>[1];
 

@@ -16,8 +16,7 @@ export function withRepoHeld<T>(
   repo: Pick<Models.Repository, 'id' | 'ownerId' | 'ownerName' | 'name'>,
   fn: (held: Models.Repository) => Promise<T>,
 ): Promise<T> {
-  return cx.repoLocks.run(repo.id, async () => {
-    const held = await cx.db.repository.findUnique({ where: { id: repo.id } });
+  return withRepoRow(cx, repo.id, async (held) => {
     if (!held) throw new NotFoundError(`repository does not exist [id: ${repo.id}]`, { id: repo.id });
     if (held.ownerId !== repo.ownerId || held.ownerName !== repo.ownerName || held.name !== repo.name) {
       throw new ConflictError(
@@ -26,4 +25,12 @@ export function withRepoHeld<T>(
     }
     return fn(held);
   });
+}
+
+/**
+ * Runs `fn` holding the whole of repository `id` (RepoLocks.run), with its row read once the lock is held: null when
+ * it was deleted while this waited.
+ */
+export function withRepoRow<T>(cx: ServiceContext, id: number, fn: (row: Models.Repository | null) => Promise<T>): Promise<T> {
+  return cx.repoLocks.run(id, async () => fn(await cx.db.repository.findUnique({ where: { id } })));
 }

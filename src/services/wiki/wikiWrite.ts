@@ -7,6 +7,7 @@ import { commitFiles, type FileChange } from '../../git/commitFiles.ts';
 import { readRef } from '../../git/readRefs.ts';
 import type { RepoRef } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
+import { withRepoHeld } from '../repo/heldRepo.ts';
 import { moveWikiBranch } from '../repo/moveRefs.ts';
 import { gitSignature } from '../user/gitIdentity.ts';
 import { WIKI_CHANGED, type WikiAction, type WikiChangedPayload } from './wikiEvent.ts';
@@ -57,7 +58,9 @@ interface WikiCommit {
  */
 async function commitToWiki(cx: ServiceContext, access: WikiAccess & { doer: Models.User }, c: WikiCommit): Promise<void> {
   const repo = access.repo;
-  await cx.repoLocks.run(repo.id, async () => {
+  // Holding the repository with its row read again (withRepoHeld): a write that waited behind a rename or transfer
+  // is refused, not made into a new wiki at the old path.
+  await withRepoHeld(cx, repo, async () => {
     const branch = await initWiki(cx, access.gitDir);
     const parent = await readRef(access.gitDir, `refs/heads/${branch}`);
     const changes = await c.changes(parent);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
-import { repoPath } from '../../../src/git/repoPath.ts';
+import { repoPath, wikiPath } from '../../../src/git/repoPath.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { holdRepoLock } from '../../helpers/heldLock.ts';
@@ -131,6 +131,31 @@ describe.each(PROVIDERS)('repository directory moves under the repository lock (
       body: { Do: 'merge' },
     });
     expect(again.statusCode, again.body).toBe(200);
+  });
+
+  it('a wiki page written after a rename it waited behind is refused (409), no wiki made at the old path', async () => {
+    const repo = await createRepo('alice', 'manual');
+    let page: Promise<LightMyRequestResponse> | undefined;
+    const res = await behindPushes(
+      [repo],
+      () => t.request('PATCH', '/api/v1/repos/alice/manual', { headers: basic('alice'), body: { name: 'handbook' } }),
+      async () => {
+        page = t.request('POST', '/api/v1/repos/alice/manual/wiki/new', {
+          headers: basic('alice'),
+          body: { title: 'Home', content_base64: Buffer.from('# Home\n').toString('base64') },
+        });
+        await new Promise((r) => setTimeout(r, 100));
+      },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const late = await page!;
+    expect(late.statusCode, late.body).toBe(409);
+    expect(existsSync(wikiPath(t.config.repositoriesDir, 'alice', 'manual'))).toBe(false);
+    const again = await t.request('POST', '/api/v1/repos/alice/handbook/wiki/new', {
+      headers: basic('alice'),
+      body: { title: 'Home', content_base64: Buffer.from('# Home\n').toString('base64') },
+    });
+    expect(again.statusCode, again.body).toBe(201);
   });
 
   it('a transfer waits for a push in flight, then moves the directory to the new owner', async () => {
