@@ -18,6 +18,17 @@ const DEFAULT_REPO_LOCK_WAIT_MS = 120_000;
 const MAX_REF_LOCKS = 16;
 
 /**
+ * On PostgreSQL every repository falls in one of REPO_BUCKETS buckets (its id modulo the count), each an advisory lock
+ * too. A section takes its repositories' buckets shared and then their own locks; a section of more than
+ * MAX_REPO_LOCKS repositories (an account's rename) takes their buckets exclusive and no lock of its own per
+ * repository. PostgreSQL's lock table holds max_locks_per_transaction (64) × connections locks for the whole server:
+ * one advisory lock per repository failed with "out of shared memory" past ~12,000. A select list holds at most 1,664
+ * columns: the statement's locks (buckets, repositories, refs) stay under it.
+ */
+const REPO_BUCKETS = 1024;
+const MAX_REPO_LOCKS = 64;
+
+/**
  * A writer waited longer than the limit for a repository's lock (another write held it: a long push, or a hung
  * hook). Nothing was written; every door answers it as a busy database (503 with Retry-After).
  */
@@ -46,7 +57,8 @@ type Hold = { whole: true } | { whole: false; refs: ReadonlySet<string> };
  * by the installation's lock class and the repository id (so installations in other schemas of the same database
  * never wait for each other), a ref's by a 64-bit hash of the three (PostgreSQL keeps the two key spaces apart),
  * taken on a connection of a small dedicated pool, one connection per section; a killed instance's locks end with
- * its connection. Locks are taken in one order, the repositories first (ascending), then the refs sorted, so
+ * its connection; the repositories' buckets (REPO_BUCKETS) bound what a section of thousands of repositories takes.
+ * Locks are taken in one order, the buckets first, then the repositories (ascending), then the refs sorted, so
  * sections never wait for each other in a circle. Re-entrant within one async call chain (a merge that deletes its
  * head branch does not wait for itself); a ref section cannot take its whole repository (that would wait for
  * itself). A writer that cannot get its locks within `waitMs` fails with RepoLockTimeoutError and its section never
@@ -179,8 +191,14 @@ export class RepoLocks {
     // round trip, where a statement per lock took one each. statement_timeout bounds the whole wait with the time left
     // of the writer's (lock_timeout would bound each lock's); the same message resets it to the session's default, or
     // it is rolled back with the statement when that fails. Every value is a number.
+    // Buckets first (ascending, negative keys beside the repositories' ids), then the repositories.
+    const bucketed = repoIds.length > MAX_REPO_LOCKS;
+    const buckets = [...new Set(repoIds.map((id) => id % REPO_BUCKETS))].sort((a, b) => a - b);
     const calls = [
-      ...repoIds.map((id) => (refs ? `pg_advisory_lock_shared(${this.#lockClass}, ${id})` : `pg_advisory_lock(${this.#lockClass}, ${id})`)),
+      ...buckets.map((b) => `pg_advisory_lock${bucketed ? '' : '_shared'}(${this.#lockClass}, ${-1 - b})`),
+      ...(bucketed ? [] : repoIds).map((id) =>
+        refs ? `pg_advisory_lock_shared(${this.#lockClass}, ${id})` : `pg_advisory_lock(${this.#lockClass}, ${id})`,
+      ),
       // Sorted by name by the caller; the keys' order does not matter, only that every section takes them in one order.
       ...(refs ?? []).map((ref) => `pg_advisory_lock(${this.#refKey(repoIds[0]!, ref)}::bigint)`),
     ];

@@ -218,6 +218,55 @@ describe.each(PROVIDERS)('repository write locks (%s)', (provider) => {
   });
 
   it.skipIf(provider !== 'postgresql')(
+    "a section of 20,000 repositories (an account's rename) takes their buckets: another instance's writer of one of them waits, one of another bucket does not",
+    async () => {
+      const database = await createTestDatabase(provider);
+      databases.push(database);
+      const renamer = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS, waitMs: 30_000 });
+      const other = new RepoLocks(provider, database.url, { lockClass: LOCK_CLASS, waitMs: 30_000 });
+      try {
+        // One advisory lock per repository failed here with "out of shared memory" (PostgreSQL's lock table).
+        expect(
+          await renamer.runRepos(
+            Array.from({ length: 20_000 }, (_, i) => i + 1),
+            async () => 'renamed',
+          ),
+        ).toBe('renamed');
+        // 100 repositories (ids 1000–1099: buckets 1000–1023 and 0–75 of 1,024) held whole by one instance.
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        let holding = false;
+        const held = renamer.runRepos(
+          Array.from({ length: 100 }, (_, i) => 1000 + i),
+          async () => {
+            holding = true;
+            await gate;
+          },
+        );
+        for (let waited = 0; !holding && waited < 10_000; waited += 10) await sleep(10);
+        expect(holding).toBe(true);
+        // Repository 5000 is in bucket 904: it runs beside the section.
+        expect(await other.run(5000, async () => 'ran')).toBe('ran');
+        // One of the section's repositories, a push's refs of another, and a repository sharing a bucket (3058: 1010) wait.
+        const entered: number[] = [];
+        const waiting = [
+          other.run(1050, async () => void entered.push(1050)),
+          other.runRefs(1099, ['refs/heads/main'], async () => void entered.push(1099)),
+          other.run(3058, async () => void entered.push(3058)),
+        ];
+        await sleep(300);
+        expect(entered).toEqual([]);
+        release();
+        await Promise.all([held, ...waiting]);
+        expect(entered.sort()).toEqual([1050, 1099, 3058]);
+      } finally {
+        await renamer.close();
+        await other.close();
+      }
+    },
+  );
+
+  it.skipIf(provider !== 'postgresql')(
     "installations sharing one PostgreSQL database (two schemas) hold their own locks: each its installation's class",
     async () => {
       const database = await createMigratedDatabase(provider);
