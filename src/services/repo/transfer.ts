@@ -51,7 +51,12 @@ interface Handover {
   newOwner: Models.User;
   teamIds: readonly number[];
   actorId: number;
+  /** The pending transfer an acceptance completes: it must still be pending once the repository is held. */
+  transferId?: number;
 }
+
+const noPendingTransfer = (repoId: number) =>
+  new NotFoundError(`repository doesn't have a pending transfer [repo_id: ${repoId}]`, { repoId });
 
 /**
  * Moves the repository to its new owner (Gitea TransferOwnership), holding it (withRepoHeld): git directories first
@@ -62,7 +67,15 @@ function transferOwnership(cx: ServiceContext, repo: Models.Repository, handover
   return withRepoHeld(cx, repo, (held) => moveOwnership(cx, held, handover));
 }
 
-async function moveOwnership(cx: ServiceContext, repo: Models.Repository, { newOwner, teamIds, actorId }: Handover): Promise<void> {
+async function moveOwnership(cx: ServiceContext, repo: Models.Repository, handover: Handover): Promise<void> {
+  const { newOwner, teamIds, actorId, transferId } = handover;
+  // Rejected while the acceptance waited for the repository: nothing moves.
+  if (
+    transferId !== undefined &&
+    (repo.status !== 'PENDING_TRANSFER' || !(await cx.db.repoTransfer.findUnique({ where: { id: transferId } })))
+  ) {
+    throw noPendingTransfer(repo.id);
+  }
   await requireNameFree(cx.db, newOwner, repo);
   const oldOwner = await cx.db.user.findUniqueOrThrow({ where: { id: repo.ownerId } });
   const dir = cx.config.repositoriesDir;
@@ -70,7 +83,9 @@ async function moveOwnership(cx: ServiceContext, repo: Models.Repository, { newO
   try {
     await withTx(cx, async (tx, emit) => {
       await tx.repository.update({ where: { id: repo.id }, data: { ownerId: newOwner.id, ownerName: newOwner.name, status: 'READY' } });
-      await tx.repoTransfer.deleteMany({ where: { repoId: repo.id } });
+      const ended = await tx.repoTransfer.deleteMany({ where: { repoId: repo.id } });
+      // A rejection (which does not wait for the repository) committed since the check above: the move is undone.
+      if (transferId !== undefined && ended.count === 0) throw noPendingTransfer(repo.id);
       // Redirects: the old owner/name leads here; the new name no longer redirects elsewhere.
       await tx.repoRedirect.deleteMany({ where: { ownerId: newOwner.id, lowerName: repo.lowerName } });
       await tx.repoRedirect.upsert({
@@ -198,9 +213,7 @@ async function decidableTransfer(cx: ServiceContext, ref: RepoRef) {
   const access = await requireRepo(cx, ref.owner, ref.repo);
   requireRepoWrite(cx, access, 'write:repository');
   const transfer = await cx.db.repoTransfer.findUnique({ where: { repoId: access.repo.id }, include: { recipient: true } });
-  if (!transfer || access.repo.status !== 'PENDING_TRANSFER') {
-    throw new NotFoundError(`repository doesn't have a pending transfer [repo_id: ${access.repo.id}]`, { repoId: access.repo.id });
-  }
+  if (!transfer || access.repo.status !== 'PENDING_TRANSFER') throw noPendingTransfer(access.repo.id);
   let allowed = isSiteAdmin(cx) || viewer.id === transfer.recipientId;
   if (!allowed && transfer.recipient.type === 'ORGANIZATION') allowed = (await cx.loaders.orgStanding.load(transfer.recipientId)).isOwner;
   if (!allowed) throw new PermissionDeniedError('permission denied');
@@ -214,7 +227,7 @@ async function decidableTransfer(cx: ServiceContext, ref: RepoRef) {
 export async function acceptTransfer(cx: ServiceContext, ref: RepoRef): Promise<RepoWithPermission> {
   const { access, transfer } = await decidableTransfer(cx, ref);
   const teamIds = (JSON.parse(transfer.teamIds) as unknown[]).filter((id): id is number => typeof id === 'number');
-  await transferOwnership(cx, access.repo, { newOwner: transfer.recipient, teamIds, actorId: transfer.doerId });
+  await transferOwnership(cx, access.repo, { newOwner: transfer.recipient, teamIds, actorId: transfer.doerId, transferId: transfer.id });
   return answer(cx, access.repo.id);
 }
 

@@ -173,6 +173,30 @@ describe.each(PROVIDERS)('repository directory moves under the repository lock (
     expect(existsSync(dirOf('alice', 'moving'))).toBe(false);
   });
 
+  it('an acceptance that waited behind a push while the transfer was rejected moves nothing (404)', async () => {
+    await t.createUser('carol');
+    const repo = await createRepo('alice', 'offered');
+    const offer = await t.request('POST', '/api/v1/repos/alice/offered/transfer', {
+      headers: basic('alice'),
+      body: { new_owner: 'carol' },
+    });
+    expect(offer.statusCode, offer.body).toBe(201); // pending (Gitea: 201 pending, 202 done)
+    const res = await behindPushes(
+      [repo],
+      () => t.request('POST', '/api/v1/repos/alice/offered/transfer/accept', { headers: basic('carol') }),
+      async () => {
+        const reject = await t.request('POST', '/api/v1/repos/alice/offered/transfer/reject', { headers: basic('carol') });
+        expect(reject.statusCode, reject.body).toBe(200);
+      },
+    );
+    expect(res.statusCode, res.body).toBe(404);
+    expect((res.json() as { message: string }).message).toMatch(/doesn't have a pending transfer/);
+    const row = await t.db.repository.findUniqueOrThrow({ where: { id: repo.id } });
+    expect([row.ownerName, row.status]).toEqual(['alice', 'READY']);
+    expect(existsSync(path.join(dirOf('alice', 'offered'), 'HEAD'))).toBe(true);
+    expect(existsSync(dirOf('carol', 'offered'))).toBe(false);
+  });
+
   it('a deletion waits for a push in flight before the directory goes', async () => {
     const repo = await createRepo('alice', 'doomed');
     const res = await behindPushes(
