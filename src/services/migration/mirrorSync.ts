@@ -120,13 +120,15 @@ async function sync(
 /** The mirror sync job's handler: records the refs before the fetch (checkpoint), fetches, hands the changes to the push job. */
 export function mirrorSyncHandler(deps: AppDeps): JobHandler<MirrorSyncPayload> {
   return defineHandler(MIRROR_SYNC_JOB, async (payload, run) => {
+    if (payload.done) return;
     const cx = createSystemContext(deps);
-    const repo = await deps.db.repository.findUnique({ where: { id: payload.repoId }, include: { mirror: true } });
-    if (payload.done || !repo?.isMirror || !repo.mirror || repo.status !== 'READY') return;
-    const mirror = repo.mirror;
     // The repository's write lock from the snapshot to the recorded changes: two syncs (or instances) never fetch
     // into one mirror at once, and a second sync's snapshot is taken after the first one's changes were recorded.
-    await cx.repoLocks.run(repo.id, async () => {
+    // The row is read once it is held: a rename or transfer this waited behind moved the directory.
+    await cx.repoLocks.run(payload.repoId, async () => {
+      const repo = await deps.db.repository.findUnique({ where: { id: payload.repoId }, include: { mirror: true } });
+      if (!repo?.isMirror || !repo.mirror || repo.status !== 'READY') return;
+      const mirror = repo.mirror;
       let before = payload.before;
       if (!before) {
         const snapshot = await readBranchAndTagRefs(repoPath(deps.config.repositoriesDir, repo.ownerName, repo.name));

@@ -8,6 +8,7 @@ import { queueDueMirrors } from '../../../src/services/migration/mirrorSync.ts';
 import { basic, isGiteaError, PASSWORD, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { GitClient, gitUrl } from '../../githttp/gitClient.ts';
+import { holdRepoLock } from '../../helpers/heldLock.ts';
 
 /** Migrations from a second Forgegraph instance (it speaks Gitea's API and git over HTTP), and pull mirrors of it. */
 describe.each(PROVIDERS)('POST /repos/migrate and mirrors (%s)', (provider) => {
@@ -269,6 +270,35 @@ describe.each(PROVIDERS)('POST /repos/migrate and mirrors (%s)', (provider) => {
     await target.app.jobs.drain();
     await target.app.jobs.drain();
     expect((await refsOf(target, 'bob', 'mirror'))['refs/heads/main']).toBe((await refsOf(source, 'alice', 'proj'))['refs/heads/main']);
+  });
+
+  it('a sync that waited behind a rename of the mirror fetches into the renamed directory', async () => {
+    const res = await migrate({ clone_addr: `http://127.0.0.1:${port}/alice/proj.git`, repo_name: 'before-rename', mirror: true });
+    expect(res.statusCode, res.body).toBe(201);
+    const work = git.dir('proj-rename');
+    await git.ok(['clone', '-q', gitUrl(port, 'alice', 'proj', { user: 'alice', secret: PASSWORD }), work]);
+    await git.commit(work, 'r.txt', 'r\n');
+    await git.ok(['push', '-q', 'origin', 'main'], { cwd: work });
+    await source.app.jobs.drain();
+    // A push holds the mirror; the rename waits for it, the sync (queued after) for the rename.
+    const held = holdRepoLock(target.app.deps.repoLocks, res.json().id, null);
+    await held.entered;
+    const rename = target.request('PATCH', '/api/v1/repos/bob/before-rename', { headers: asBob, body: { name: 'after-rename' } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await target.request('POST', '/api/v1/repos/bob/before-rename/mirror-sync', { headers: asBob })).statusCode).toBe(200);
+    const sync = target.app.jobs.drain();
+    await new Promise((r) => setTimeout(r, 300));
+    held.release();
+    await held.done;
+    expect((await rename).statusCode).toBe(200);
+    await sync;
+    await target.app.jobs.drain();
+    const syncs = await target.db.job.findMany({ where: { kind: 'repo.mirror-sync', payload: { contains: `"repoId":${res.json().id}` } } });
+    expect(syncs.map((j) => [j.status, j.lastError])).toEqual(syncs.map(() => ['DONE', '']));
+    expect(syncs.length).toBeGreaterThan(0);
+    expect((await refsOf(target, 'bob', 'after-rename'))['refs/heads/main']).toBe(
+      (await refsOf(source, 'alice', 'proj'))['refs/heads/main'],
+    );
   });
 
   it("PATCH sets a mirror's interval, prune flag and sealed credentials as Gitea does", async () => {
