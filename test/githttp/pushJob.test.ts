@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
@@ -150,5 +151,36 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     whole.release();
     await Promise.all([whole.done, pushLate]);
     expect(await branchRow('late')).toMatchObject({ isDeleted: false });
+  });
+
+  it('a push whose hook got its lock after a rename of the repository is refused, nothing written where the directory was or is', async () => {
+    const { repo, work, url } = await started('pushed-then-renamed');
+    await git.ok(['push', '-q', url, 'main'], { cwd: work });
+    await git.ok(['checkout', '-q', '-b', 'topic', 'main'], { cwd: work });
+    const topic = await git.commit(work, 'topic.txt', 'topic\n');
+    // A writer holds the repository; the rename waits for it, the push's hook (which takes its lock after git has
+    // received the pack) for the rename.
+    const whole = holdRepoLock(t.app.deps.repoLocks, repo.id, null);
+    await whole.entered;
+    const rename = t.request('PATCH', '/api/v1/repos/alice/pushed-then-renamed', {
+      headers: { authorization: `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}` },
+      body: { name: 'renamed-under-push' },
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const push = git.run(['push', url, 'topic'], { cwd: work });
+    await new Promise((r) => setTimeout(r, 500));
+    whole.release();
+    await whole.done;
+    expect((await rename).statusCode).toBe(200);
+    const pushed = await push;
+    expect(pushed.code, pushed.stderr).not.toBe(0);
+    expect(pushed.stderr).toMatch(/pre-receive hook declined/);
+    const moved = repoPath(t.config.repositoriesDir, 'alice', 'renamed-under-push');
+    expect((await readRefs(moved, ['refs/heads/topic'])).has('refs/heads/topic')).toBe(false);
+    expect(existsSync(repoPath(t.config.repositoriesDir, 'alice', 'pushed-then-renamed'))).toBe(false);
+    expect(await t.db.branch.findFirst({ where: { repoId: repo.id, name: 'topic' } })).toBeNull();
+    // Under the new name the same push goes through.
+    await git.ok(['push', '-q', gitUrl(port, 'alice', 'renamed-under-push', { user: 'alice', secret: PASSWORD }), 'topic'], { cwd: work });
+    expect((await readRefs(moved, ['refs/heads/topic'])).get('refs/heads/topic')).toBe(topic);
   });
 });
