@@ -4,7 +4,9 @@
 // grown under load; see README, "Runtime flags").
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { adaptHeap } from '../src/bin/heapShape.js';
+import { adaptHeap, noPretenuring } from '../src/bin/heapShape.js';
+
+noPretenuring();
 
 // As src/bin/forgegraph.js: production unless NODE_ENV says otherwise, before graphql-js loads (the imports after
 // this module's).

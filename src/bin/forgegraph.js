@@ -11,7 +11,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { bundle, BUNDLE } from './bundle.js';
-import { compactHeap } from './heapShape.js';
+import { compactHeap, noPretenuring } from './heapShape.js';
+
+// Before anything allocates much (heapShape.js).
+noPretenuring();
 
 // A production process unless told otherwise (NODE_ENV=development shows internal errors to GraphQL clients). Set
 // before anything loads graphql-js, which reads it once: outside production it checks every type test against a

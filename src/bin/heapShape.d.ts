@@ -4,3 +4,5 @@
 export declare function compactHeap(): void;
 /** The server's heap: small when idle, grown under load (unless NODE_OPTIONS or the node flags shape it). */
 export declare function adaptHeap(): void;
+/** Turns off V8's allocation-site pretenuring unless NODE_OPTIONS or the node flags name it. */
+export declare function noPretenuring(): void;
