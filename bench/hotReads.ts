@@ -6,8 +6,9 @@
 // plus SQL statements per request (ours: Prisma's query events and the read path's; the baseline's) and git
 // processes spawned per request.
 // autocannon runs in a child process so the load generator does not share the server's event loop.
-// Usage: npx tsx bench/hotReads.ts [seconds=5] [sqlite|postgresql|both=both]
-//   HOTREADS_PROFILE=<dir>: the CPU profile of each case, ours and the baseline's, written there (see profiled below).
+// Usage: npx tsx bench/hotReads.ts [seconds=5] [sqlite|postgresql|both=both] [rounds=3]
+//   rounds: each side runs that many times per path, alternating; the medians are compared.
+//   HOTREADS_PROFILE=<dir>: the CPU profile of each case's last round, ours and the baseline's, written there (see profiled below).
 //   PostgreSQL: BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a scratch database is made and dropped.
 import './serverRuntime.ts';
 import childProcess from 'node:child_process';
@@ -25,6 +26,9 @@ import { providersArg, scratchDatabase, type Provider } from './scratchDb.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const providers = providersArg(process.argv[3], 'both');
+const rounds = Number(process.argv[4] ?? 3);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ISSUES = 60;
 
 /** Mean requests per second of autocannon -c 10 for `seconds`. */
@@ -47,8 +51,9 @@ function autocannon(url: string, headers: Record<string, string> = {}, duration 
 
 interface Row {
   name: string;
-  ours: number;
-  bare: number;
+  /** Requests per second of each round. */
+  oursRounds: number[];
+  bareRounds: number[];
   statements: number;
   baseStatements: number;
   spawns?: number;
@@ -144,8 +149,8 @@ async function runProvider(provider: Provider): Promise<Row[]> {
         throw new Error(`${c.name}: the baseline does not serve the same bytes\nours:     ${body}\nbaseline: ${bareBody}`);
       rows.push({
         name: c.name,
-        ours: 0,
-        bare: 0,
+        oursRounds: [],
+        bareRounds: [],
         statements: n,
         baseStatements: baseline.statements.n,
         spawns: spawned.filter((s) => /git/.test(s)).length,
@@ -164,11 +169,18 @@ async function runProvider(provider: Provider): Promise<Row[]> {
       await warm(base + r.url, cases[i]!.headers ?? {});
       await warm(bareBase + r.url, cases[i]!.headers ?? {});
     }
+    // `rounds` runs of each side, alternating, and their medians: the sides see the same machine, and a round
+    // started before the JIT finished optimising (ours has more code to warm than the baseline) is not the figure.
     for (const [i, row] of rows.entries()) {
       const r = row as Row & { url: string };
       const headers = cases[i]!.headers ?? {};
-      row.ours = await profiled(`${provider}-${row.name}`, () => autocannon(base + r.url, headers));
-      row.bare = await profiled(`${provider}-${row.name}-baseline`, () => autocannon(bareBase + r.url, headers));
+      for (let round = 0; round < rounds; round++) {
+        const last = round === rounds - 1;
+        const ours = () => autocannon(base + r.url, headers);
+        const bare = () => autocannon(bareBase + r.url, headers);
+        row.oursRounds.push(await (last ? profiled(`${provider}-${row.name}`, ours) : ours()));
+        row.bareRounds.push(await (last ? profiled(`${provider}-${row.name}-baseline`, bare) : bare()));
+      }
     }
     return rows;
   } finally {
@@ -200,17 +212,21 @@ async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
 
 const results = new Map<Provider, Row[]>();
 for (const p of providers) results.set(p, await runProvider(p));
-console.log(`autocannon -c 10 -d ${seconds}; baseline = hand-written Fastify + prepared statements, same bytes (same run)`);
+console.log(
+  `autocannon -c 10 -d ${seconds}, ${rounds} rounds alternating, medians (each round's in brackets); baseline = hand-written Fastify + prepared statements, same bytes (same run)`,
+);
 const header = ['path', ...providers.flatMap((p) => [`${p} req/s`, 'baseline req/s', 'ratio', 'stmts', 'baseline stmts', 'git spawns'])];
 console.log(header.join(' | '));
 const names = results.get(providers[0]!)!.map((r) => r.name);
 for (const [i, name] of names.entries()) {
   const cells = providers.flatMap((p) => {
     const r = results.get(p)![i]!;
+    const [ours, bare] = [median(r.oursRounds), median(r.bareRounds)];
+    const each = (xs: number[]) => (xs.length > 1 ? ` (${xs.map((x) => x.toFixed(0)).join(', ')})` : '');
     return [
-      r.ours.toFixed(0),
-      r.bare.toFixed(0),
-      (r.ours / r.bare).toFixed(3),
+      `${ours.toFixed(0)}${each(r.oursRounds)}`,
+      `${bare.toFixed(0)}${each(r.bareRounds)}`,
+      (ours / bare).toFixed(3),
       String(r.statements),
       String(r.baseStatements),
       String(r.spawns ?? 0),
