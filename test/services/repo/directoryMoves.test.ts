@@ -228,6 +228,22 @@ describe.each(PROVIDERS)('repository directory moves under the repository lock (
     expect((await t.db.repository.findMany({ where: { ownerName: 'robert' } })).length).toBe(2);
   });
 
+  it('an account of 70 repositories (more than a lock section takes one by one on PostgreSQL) is renamed with all of them', async () => {
+    await t.createUser('many');
+    for (let i = 0; i < 70; i++) {
+      const res = await t.request('POST', '/api/v1/user/repos', { headers: basic('many'), body: { name: `r${i}` } });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const res = await t.request('POST', '/api/v1/admin/users/many/rename', { headers: basic('root'), body: { new_username: 'plenty' } });
+    expect(res.statusCode, res.body).toBe(204);
+    const rows = await t.db.repository.findMany({ where: { ownerName: 'plenty' }, select: { name: true } });
+    expect(rows.length).toBe(70);
+    for (const { name } of rows) {
+      expect(existsSync(path.join(dirOf('plenty', name), 'HEAD'))).toBe(true);
+      expect(existsSync(dirOf('many', name))).toBe(false);
+    }
+  });
+
   it('delete_missing_repos leaves a repository renamed while it waited (its directory exists under the new name)', async () => {
     const repo = await createRepo('alice', 'lost');
     rmSync(dirOf('alice', 'lost'), { recursive: true });
