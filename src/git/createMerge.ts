@@ -4,7 +4,7 @@ import { identityEnv, type GitIdentity } from './identity.ts';
 import { mergeTree, type MergeRefusal } from './mergeTree.ts';
 import { rebaseOnto } from './rebase.ts';
 import { resolveCommits } from './resolveCommits.ts';
-import { assertRevision } from './revision.ts';
+import { assertRevision, SHA } from './revision.ts';
 
 /** Gitea's merge styles (`Do` of POST …/pulls/{index}/merge; Gitea's `manually-merged` involves no git). */
 export type MergeStyle = 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only';
@@ -22,6 +22,11 @@ export interface MergeInput {
   committer: GitIdentity;
   /** Message of the merge or squash commit; unused by `rebase` (commits keep theirs). */
   message: string;
+  /**
+   * `base` and `head` are full ids read from branch refs (a branch names a commit: receive-pack refuses anything
+   * else): they are not resolved again (one `git cat-file` less per merge).
+   */
+  tips?: boolean;
 }
 
 /** The commit the base branch should move to, or why there is none. */
@@ -44,7 +49,10 @@ export async function createMerge(gitDir: string, input: MergeInput): Promise<Me
   assertRevision(input.head);
   const env = { ...identityEnv('AUTHOR', input.author), ...identityEnv('COMMITTER', input.committer) };
   const message = input.message.endsWith('\n') || !input.message ? input.message : `${input.message}\n`;
-  const [base = '', head = ''] = await resolveCommits(gitDir, [input.base, input.head]);
+  const [base = '', head = ''] =
+    input.tips && SHA.test(input.base) && SHA.test(input.head)
+      ? [input.base, input.head]
+      : await resolveCommits(gitDir, [input.base, input.head]);
   const mb = await mergeBase(gitDir, base, head);
   if (mb === null) return { status: 'unrelated-histories' };
   if (mb === head) return { status: 'already-merged' };

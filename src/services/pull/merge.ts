@@ -230,6 +230,7 @@ export async function mergePullRequest(
           style,
           base: baseSha,
           head: sides.headSha,
+          tips: true,
           author,
           committer,
           message: squashMessage,
