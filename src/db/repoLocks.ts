@@ -21,9 +21,10 @@ const MAX_REF_LOCKS = 16;
  * On PostgreSQL every repository falls in one of REPO_BUCKETS buckets (its id modulo the count), each an advisory lock
  * too. A section takes its repositories' buckets shared and then their own locks; a section of more than
  * MAX_REPO_LOCKS repositories (an account's rename) takes their buckets exclusive and no lock of its own per
- * repository. PostgreSQL's lock table holds max_locks_per_transaction (64) × connections locks for the whole server:
- * one advisory lock per repository failed with "out of shared memory" past ~12,000. A select list holds at most 1,664
- * columns: the statement's locks (buckets, repositories, refs) stay under it.
+ * repository. One lock per repository put a call per repository in the statement's select list, which PostgreSQL
+ * refuses past 1,664 entries (an account of more repositories could not be renamed), and filled the server's lock
+ * table (max_locks_per_transaction 64 × connections) past ~12,000. The statement's calls (buckets, repositories,
+ * refs) now stay under 1,664.
  */
 const REPO_BUCKETS = 1024;
 const MAX_REPO_LOCKS = 64;
