@@ -10,6 +10,7 @@ import { enqueue } from '../../jobs/enqueue.ts';
 import { defineHandler, jobKind, PermanentJobError, type JobHandler } from '../../jobs/jobKind.ts';
 import { requireUnitWrite, requireRepo, type RepoRef } from '../access/repoAccess.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
+import { withRepoRow } from '../repo/heldRepo.ts';
 import { fetchMirrorRefs } from '../repo/moveRefs.ts';
 import { PUSH_JOB } from '../repo/pushJobKind.ts';
 import { checkCloneAddress } from './address.ts';
@@ -124,11 +125,11 @@ export function mirrorSyncHandler(deps: AppDeps): JobHandler<MirrorSyncPayload> 
     const cx = createSystemContext(deps);
     // The repository's write lock from the snapshot to the recorded changes: two syncs (or instances) never fetch
     // into one mirror at once, and a second sync's snapshot is taken after the first one's changes were recorded.
-    // The row is read once it is held: a rename or transfer this waited behind moved the directory.
-    await cx.repoLocks.run(payload.repoId, async () => {
-      const repo = await deps.db.repository.findUnique({ where: { id: payload.repoId }, include: { mirror: true } });
-      if (!repo?.isMirror || !repo.mirror || repo.status !== 'READY') return;
-      const mirror = repo.mirror;
+    // The row is read once it is held (withRepoRow): a rename or transfer this waited behind moved the directory.
+    await withRepoRow(cx, payload.repoId, async (repo) => {
+      if (!repo?.isMirror || repo.status !== 'READY') return;
+      const mirror = await deps.db.mirror.findUnique({ where: { repoId: repo.id } });
+      if (!mirror) return;
       let before = payload.before;
       if (!before) {
         const snapshot = await readBranchAndTagRefs(repoPath(deps.config.repositoriesDir, repo.ownerName, repo.name));

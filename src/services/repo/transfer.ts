@@ -83,8 +83,11 @@ async function moveOwnership(cx: ServiceContext, repo: Models.Repository, handov
   try {
     await withTx(cx, async (tx, emit) => {
       await tx.repository.update({ where: { id: repo.id }, data: { ownerId: newOwner.id, ownerName: newOwner.name, status: 'READY' } });
-      const ended = await tx.repoTransfer.deleteMany({ where: { repoId: repo.id } });
-      // A rejection (which does not wait for the repository) committed since the check above: the move is undone.
+      const ended = await tx.repoTransfer.deleteMany({
+        where: { repoId: repo.id, ...(transferId !== undefined ? { id: transferId } : {}) },
+      });
+      // A rejection (which does not wait for the repository), or a rejection and a new transfer, committed since the
+      // check above: the move is undone.
       if (transferId !== undefined && ended.count === 0) throw noPendingTransfer(repo.id);
       // Redirects: the old owner/name leads here; the new name no longer redirects elsewhere.
       await tx.repoRedirect.deleteMany({ where: { ownerId: newOwner.id, lowerName: repo.lowerName } });
