@@ -2,7 +2,8 @@ import type { Models } from '../../db/client.ts';
 import { ConflictError, isDomainError, NotFoundError, PreconditionFailedError, ValidationError } from '../../errors.ts';
 import { readCommitInfos } from '../../git/commitInfo.ts';
 import { isAncestor } from '../../git/compare.ts';
-import { createMerge } from '../../git/createMerge.ts';
+import { createMerge, type MergeStyle } from '../../git/createMerge.ts';
+import type { GitIdentity } from '../../git/identity.ts';
 import { readRefs } from '../../git/readRefs.ts';
 import { requireViewer } from '../access/guards.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
@@ -12,7 +13,7 @@ import { fetchIntoHiddenRef, moveRefs } from '../repo/moveRefs.ts';
 import { withRefLocks } from '../repo/refLocks.ts';
 import { signatureWithEmail } from '../user/gitIdentity.ts';
 import { adminMayOverride } from '../protection/branchGate.ts';
-import { scheduleAutoMerge } from './autoMerge.ts';
+import { scheduleAutoMerge, type AutoMergePlan } from './autoMerge.ts';
 import { deleteHeadBranchAfterMerge } from './deleteHeadBranch.ts';
 import { markPullMerged } from './markMerged.ts';
 import { addCommitMessageTrailer, mergeMessage, squashAuthor } from './mergeMessage.ts';
@@ -41,8 +42,14 @@ export function mergeNotAllowed(message: string, data: Record<string, unknown> =
   return new PreconditionFailedError(message, { ...data, reason: 'MERGE_NOT_ALLOWED' });
 }
 
-/** Test seams: `beforeBaseUpdate` runs after the merge commit is computed and before the base branch is moved. */
-export const mergeTestHooks: { beforeBaseUpdate: ((attempt: number) => Promise<void>) | null } = { beforeBaseUpdate: null };
+/**
+ * Test seams: `afterChecks` runs after a merge's checks and before the refs' locks are taken (planMerge, runMerge);
+ * `beforeBaseUpdate` after the merge commit is computed and before the base branch is moved.
+ */
+export const mergeTestHooks: {
+  afterChecks: ((attempt: number) => Promise<void>) | null;
+  beforeBaseUpdate: ((attempt: number) => Promise<void>) | null;
+} = { afterChecks: null, beforeBaseUpdate: null };
 
 /** `Do`, validated as Gitea's binding does (after the repository gates). @throws ValidationError */
 function parseDo(value: string | undefined): MergeDo {
@@ -55,9 +62,9 @@ function parseDo(value: string | undefined): MergeDo {
 /** Merges of one pull request run one at a time in this process (Gitea's per-pull working lock). */
 const pullLocks = new Map<number, Promise<unknown>>();
 
-async function withPullLock<T>(pullId: number, fn: () => Promise<T>): Promise<T> {
-  const previous = pullLocks.get(pullId) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(fn);
+async function withPullLock<T>(pullId: number, fn: (waited: boolean) => Promise<T>): Promise<T> {
+  const previous = pullLocks.get(pullId);
+  const run = (previous ?? Promise.resolve()).catch(() => undefined).then(() => fn(previous !== undefined));
   const tail = run.catch(() => undefined);
   pullLocks.set(pullId, tail);
   try {
@@ -99,7 +106,10 @@ async function currentSides(cx: ServiceContext, base: Models.Repository, pull: M
   const baseSha = baseRefs.get(baseRef);
   if (!baseSha) throw mergeNotAllowed(`the base branch '${pull.baseBranch}' does not exist`, { pullId: pull.id });
   if (!headSha) throw mergeNotAllowed(`the head branch '${pull.headBranch}' does not exist`, { pullId: pull.id });
-  if (baseRefs.get(pullRef) !== headSha) await fetchIntoHiddenRef(baseGitDir, gitDirOf(cx, headRepo), headSha, pullRef);
+  // Before the merge's locks (planMerge): the pull request's head ref is written under its own.
+  if (baseRefs.get(pullRef) !== headSha) {
+    await withRefLocks(cx, base, [pullRef], () => fetchIntoHiddenRef(baseGitDir, gitDirOf(cx, headRepo), headSha, pullRef));
+  }
   return { baseGitDir, baseSha, headRepo, headSha };
 }
 
@@ -140,7 +150,9 @@ function requireMergeableStatus(pull: Models.PullRequest): void {
  * does not allow, `head_commit_id` not the current head (409 "head out of date").
  * The merge commit is computed without a work tree (createMerge: merge, rebase, rebase-merge, squash,
  * fast-forward-only) and the base branch moved by compare-and-swap: a push landing in between is never lost;
- * the merge is recomputed once on the new base, and a second lost race is a 409. Rebase conflicts found while
+ * the merge is recomputed once on the new base, and a second lost race is a 409. The checks run before the refs'
+ * locks are taken (planMerge), which are held only while the merge is computed and the base moved (runMerge):
+ * merges into one branch wait for each other's git work, not for each other's checks (issue #35). Rebase conflicts found while
  * replaying (which the trial merge cannot see) are a 409 as in Gitea. The pull request is then marked merged
  * (markPullMerged), the base branch update recorded as a push by the merger (Branch row, `repo.pushed`), and
  * the head branch deleted when asked or by default and allowed (deleteHeadBranchAfterMerge).
@@ -158,142 +170,266 @@ export async function mergePullRequest(
   const viewer = requireViewer(cx);
   const style = parseDo(input.do);
   const found = await findPullByIndex(cx, access, index);
-  // The refs a merge reads and moves, one writer of each at a time across instances (writers of the repository's other
-  // refs go on): the base branch, the pull request's head ref and a head branch of the same repository. And one merge
-  // of this pull request here.
-  const mergeRefs = [`refs/heads/${found.pull.baseBranch}`, pullHeadRef(found.pull.index)];
-  if (found.pull.headRepoId === access.repo.id) mergeRefs.push(`refs/heads/${found.pull.headBranch}`);
-  const outcome = await withRefLocks(cx, access.repo, mergeRefs, () =>
-    withPullLock(found.pull.id, async () => {
-      const rows = await findPullByIndex(cx, access, index);
-      if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
-      // Its branches were changed meanwhile (an edit of the base): the locks held are not its refs any more.
-      if (rows.pull.baseBranch !== found.pull.baseBranch || rows.pull.headBranch !== found.pull.headBranch)
-        throw new ConflictError('the branches of the pull request changed during the merge; try again', { pullId: rows.pull.id });
-      if (rows.issue.isClosed) throw new NotFoundError('not found', { pullId: rows.pull.id });
-      const rule = await baseBranchRule(cx.db, rows.pull);
-      if (!(await isUserAllowedToMerge(cx.db, rule, viewer, access.perm)))
-        throw mergeNotAllowed('User not allowed to merge PR', { pullId: rows.pull.id });
-      if (style === 'manually-merged')
-        return { result: await markManuallyMerged(cx, access, rows, input.mergeCommitId ?? ''), deleteHead: null, scheduled: false };
-
-      if (isWorkInProgress(rows.issue.title)) throw mergeNotAllowed('Work in progress PRs cannot be merged', { pullId: rows.pull.id });
-      const sides = await currentSides(cx, access.repo, rows.pull);
-      rows.pull = await storePullState(cx.db, sides.baseGitDir, rows.pull, sides.headSha, sides.baseSha);
-      requireMergeableStatus(rows.pull);
-      // Scheduling skips the protection checks (Gitea MergeCheckTypeAuto): the scheduled merge runs them.
-      if (!input.mergeWhenChecksSucceed || opts.auto) {
-        try {
-          await checkPullBranchProtections(cx.db, rule, rows, sides.headSha);
-        } catch (err) {
-          const overridden = !opts.auto && input.forceMerge === true && rule !== null && adminMayOverride(rule, access.perm);
-          if (!overridden || !isDomainError(err) || err.data.notReady !== true) throw err;
-        }
-      }
-      // Gitea isSignedIfRequired (forced merges too): a branch requiring signed commits takes only merges the server
-      // signs, and no signing key is configured (Gitea ErrWontSign{nokey}).
-      if (rule?.row.requireSignedCommits) throw mergeNotAllowed('wont sign: nokey', { pullId: rows.pull.id, branch: rows.pull.baseBranch });
-      try {
-        await requireNoOpenDependencies(cx.db, rows.issue);
-      } catch (err) {
-        if (err instanceof PreconditionFailedError) throw mergeNotAllowed(err.message, err.data);
-        throw err;
-      }
-      const message = await mergeMessage(cx, access, rows, sides.headRepo, style, input);
-      const settings = await loadPullSettings(cx.db, access.repo.id);
-      const deleteBranch = rows.pull.flow === 'GITHUB' && (input.deleteBranchAfterMerge ?? settings.defaultDeleteBranchAfterMerge === true);
-      if (!isMergeStyleAllowed(settings, style))
-        throw mergeNotAllowed(`${style} is not allowed an allowed merge style for this repository`, { style });
-      const authorEmail = input.authorEmail ?? '';
-      // Checked before scheduling too: a scheduled merge must not fail later on an address that was never the merger's.
-      if (authorEmail) await signatureWithEmail(cx, viewer, new Date(), authorEmail);
-      if (input.headCommitId && input.headCommitId !== sides.headSha) {
-        throw new ConflictError('head out of date', { given: input.headCommitId, current: sides.headSha });
-      }
-      if (input.mergeWhenChecksSucceed && !opts.auto) {
-        await scheduleAutoMerge(cx, rows, viewer, { style, message, deleteBranchAfterMerge: deleteBranch, authorEmail });
-        return { result: rows, deleteHead: null, scheduled: true };
-      }
-
-      const when = new Date();
-      const committer = await signatureWithEmail(cx, viewer, when, authorEmail);
-      const author = style === 'squash' ? await squashAuthor(cx, sides, rows.issue, viewer, when) : committer;
-      const squashMessage =
-        style === 'squash' && `${author.name} <${author.email}>` !== `${committer.name} <${committer.email}>`
-          ? addCommitMessageTrailer(message, 'Co-authored-by', `${author.name} <${author.email}>`)
-          : message;
-      const baseRef = `refs/heads/${rows.pull.baseBranch}`;
-      let baseSha = sides.baseSha;
-      let merged: { stored: PullRows | null } | null = null;
-      for (let attempt = 1; attempt <= 2 && !merged; attempt++) {
-        const outcome = await createMerge(sides.baseGitDir, {
-          style,
-          base: baseSha,
-          head: sides.headSha,
-          tips: true,
-          author,
-          committer,
-          message: squashMessage,
-        });
-        switch (outcome.status) {
-          case 'merged':
-            break;
-          case 'conflict':
-            throw new ConflictError(
-              `Merge Conflict Error: ${style} of the pull request conflicts${outcome.commit ? ` at commit ${outcome.commit}` : ''}${outcome.files.length ? ` in ${outcome.files.join(', ')}` : ''}`,
-              { style, files: outcome.files, commit: outcome.commit },
-            );
-          case 'not-fast-forward':
-            throw new ConflictError(
-              'the base branch has commits that are not in the head branch: it cannot be fast-forwarded (update the head branch first)',
-              { style },
-            );
-          case 'already-merged':
-            throw mergeNotAllowed('the head branch is already part of the base branch: nothing to merge', { pullId: rows.pull.id });
-          case 'unrelated-histories':
-            throw new ConflictError('Merge UnrelatedHistories Error: the head and base branches have unrelated histories', { style });
-        }
-        if (mergeTestHooks.beforeBaseUpdate) await mergeTestHooks.beforeBaseUpdate(attempt);
-        // Marked merged before the push job runs, so its follow-ups do not take the merge for a manual one.
-        const marked: { stored: PullRows | null } = { stored: null };
-        const markMerged = async () => {
-          marked.stored = await markPullMerged(cx, rows, {
-            commitId: outcome.sha,
-            mergedAt: when,
-            mergerId: viewer.id,
-            status: rows.pull.status,
-            how: style,
-            mergeBase: outcome.mergeBase,
-            auto: opts.auto === true,
-            repoFacts: access.facts,
-          });
-        };
-        const update = await moveRefs(
-          cx,
-          access.repo,
-          [{ ref: baseRef, oldSha: baseSha, newSha: outcome.sha }],
-          { kind: 'merge' },
-          { afterMove: markMerged },
-        );
-        if (update.moved) {
-          merged = marked;
-          continue;
-        }
-        if (update.current === null)
-          throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
-        baseSha = update.current;
-      }
-      if (!merged) throw new ConflictError('merge push out of date', { pullId: rows.pull.id });
-      const stored = merged.stored;
-      const result = stored ?? (await findPullByIndex(cx, access, index));
-      return { result, deleteHead: deleteBranch ? { headRepo: sides.headRepo, headSha: sides.headSha } : null, scheduled: false };
-    }),
-  );
+  const outcome = await withPullLock(found.pull.id, async (waited) => {
+    for (let attempt = 1; ; attempt++) {
+      // Read again after another merge of it here, or after a moved head; else the rows read before are current.
+      const rows = attempt === 1 && !waited ? found : await findPullByIndex(cx, access, index);
+      const plan = await planMerge(cx, access, rows, style, input, opts, viewer);
+      if (mergeTestHooks.afterChecks) await mergeTestHooks.afterChecks(attempt);
+      const done = await withRefLocks(cx, access.repo, mergeRefsOf(plan.rows.pull, access.repo), () =>
+        'manual' in plan
+          ? recordManualMerge(cx, access, index, plan)
+          : 'schedule' in plan
+            ? scheduleMerge(cx, access, index, plan, viewer)
+            : runMerge(cx, access, index, plan, opts, viewer),
+      );
+      if (done !== 'head moved') return done;
+      // The head branch moved after the checks: they are run again for the new head, once.
+      if (attempt === 2) throw new ConflictError('head out of date', { pullId: plan.rows.pull.id });
+    }
+  });
   // Outside the base repository's lock: the head branch may live in another repository (whose lock it takes).
   const { result, deleteHead, scheduled } = outcome;
   if (scheduled) return { ...result, branchDeleted: false, scheduled: true };
   const branchDeleted = deleteHead ? await deleteHeadBranchAfterMerge(cx, access, result, deleteHead.headRepo, deleteHead.headSha) : false;
   return { ...result, branchDeleted };
+}
+
+/**
+ * The refs a merge reads and moves, one writer of each at a time across instances (writers of the repository's
+ * other refs go on): the base branch, the pull request's head ref and a head branch of the same repository.
+ */
+function mergeRefsOf(pull: Models.PullRequest, base: Models.Repository): string[] {
+  const refs = [`refs/heads/${pull.baseBranch}`, pullHeadRef(pull.index)];
+  if (pull.headRepoId === base.id) refs.push(`refs/heads/${pull.headBranch}`);
+  return refs;
+}
+
+interface MergeOutcome {
+  result: PullRows;
+  deleteHead: { headRepo: Models.Repository; headSha: string } | null;
+  scheduled: boolean;
+}
+
+/** A merge checked and ready to be made under the refs' locks (runMerge). */
+interface MergePlan {
+  rows: PullRows;
+  sides: Sides;
+  style: MergeStyle;
+  when: Date;
+  author: GitIdentity;
+  committer: GitIdentity;
+  message: string;
+  deleteBranch: boolean;
+}
+
+/** manually-merged, checked, to be recorded under the refs' locks: the commit given. */
+interface ManualPlan {
+  rows: PullRows;
+  manual: string;
+}
+
+/** merge_when_checks_succeed, checked, to be scheduled under the refs' locks (a merge made meanwhile is found). */
+interface SchedulePlan {
+  rows: PullRows;
+  schedule: AutoMergePlan;
+}
+
+/**
+ * Everything a merge checks, before the refs' locks are taken (a merge holds them only while it computes the merge
+ * commit and moves the base branch, runMerge): the pull request's state for its current commits, the merger's
+ * rights, the branch protections, dependencies and settings; then the message and signatures. A scheduled merge
+ * (merge_when_checks_succeed) is scheduled here. Concurrent writers of the base branch change nothing checked here
+ * (the merge is computed on the base as it is under the lock); a moved head is found under the lock (runMerge).
+ */
+async function planMerge(
+  cx: ServiceContext,
+  access: RepoAccess,
+  rows: PullRows,
+  style: MergeDo,
+  input: MergePullInput,
+  opts: { auto?: boolean },
+  viewer: Models.User,
+): Promise<MergePlan | ManualPlan | SchedulePlan> {
+  requireOpenUnmerged(rows);
+  const rule = await baseBranchRule(cx.db, rows.pull);
+  if (!(await isUserAllowedToMerge(cx.db, rule, viewer, access.perm)))
+    throw mergeNotAllowed('User not allowed to merge PR', { pullId: rows.pull.id });
+  if (style === 'manually-merged') return { rows, manual: input.mergeCommitId ?? '' };
+
+  if (isWorkInProgress(rows.issue.title)) throw mergeNotAllowed('Work in progress PRs cannot be merged', { pullId: rows.pull.id });
+  const sides = await currentSides(cx, access.repo, rows.pull);
+  rows.pull = await storePullState(cx.db, sides.baseGitDir, rows.pull, sides.headSha, sides.baseSha);
+  requireMergeableStatus(rows.pull);
+  // Scheduling skips the protection checks (Gitea MergeCheckTypeAuto): the scheduled merge runs them.
+  if (!input.mergeWhenChecksSucceed || opts.auto) {
+    try {
+      await checkPullBranchProtections(cx.db, rule, rows, sides.headSha);
+    } catch (err) {
+      const overridden = !opts.auto && input.forceMerge === true && rule !== null && adminMayOverride(rule, access.perm);
+      if (!overridden || !isDomainError(err) || err.data.notReady !== true) throw err;
+    }
+  }
+  // Gitea isSignedIfRequired (forced merges too): a branch requiring signed commits takes only merges the server
+  // signs, and no signing key is configured (Gitea ErrWontSign{nokey}).
+  if (rule?.row.requireSignedCommits) throw mergeNotAllowed('wont sign: nokey', { pullId: rows.pull.id, branch: rows.pull.baseBranch });
+  try {
+    await requireNoOpenDependencies(cx.db, rows.issue);
+  } catch (err) {
+    if (err instanceof PreconditionFailedError) throw mergeNotAllowed(err.message, err.data);
+    throw err;
+  }
+  const message = await mergeMessage(cx, access, rows, sides.headRepo, style, input);
+  const settings = await loadPullSettings(cx.db, access.repo.id);
+  const deleteBranch = rows.pull.flow === 'GITHUB' && (input.deleteBranchAfterMerge ?? settings.defaultDeleteBranchAfterMerge === true);
+  if (!isMergeStyleAllowed(settings, style))
+    throw mergeNotAllowed(`${style} is not allowed an allowed merge style for this repository`, { style });
+  const authorEmail = input.authorEmail ?? '';
+  // Checked before scheduling too: a scheduled merge must not fail later on an address that was never the merger's.
+  const when = new Date();
+  if (authorEmail) await signatureWithEmail(cx, viewer, when, authorEmail);
+  if (input.headCommitId && input.headCommitId !== sides.headSha) {
+    throw new ConflictError('head out of date', { given: input.headCommitId, current: sides.headSha });
+  }
+  if (input.mergeWhenChecksSucceed && !opts.auto)
+    return { rows, schedule: { style, message, deleteBranchAfterMerge: deleteBranch, authorEmail } };
+  const committer = await signatureWithEmail(cx, viewer, when, authorEmail);
+  const author = style === 'squash' ? await squashAuthor(cx, sides, rows.issue, viewer, when) : committer;
+  const squashMessage =
+    style === 'squash' && `${author.name} <${author.email}>` !== `${committer.name} <${committer.email}>`
+      ? addCommitMessageTrailer(message, 'Co-authored-by', `${author.name} <${author.email}>`)
+      : message;
+  return { rows, sides, style, when, author, committer, message: squashMessage, deleteBranch };
+}
+
+/** Refusals of a pull request merged (405) or closed (404) meanwhile. */
+function requireOpenUnmerged(rows: PullRows): void {
+  if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
+  if (rows.issue.isClosed) throw new NotFoundError('not found', { pullId: rows.pull.id });
+}
+
+/**
+ * The pull request as it is under the refs' locks: merged or closed meanwhile is refused as before the checks, and
+ * changed branches (an edit of the base) are a 409, the locks held being not its refs any more.
+ */
+async function lockedRows(
+  cx: ServiceContext,
+  access: RepoAccess,
+  index: number,
+  plan: MergePlan | ManualPlan | SchedulePlan,
+): Promise<PullRows> {
+  const rows = await findPullByIndex(cx, access, index);
+  if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
+  if (rows.pull.baseBranch !== plan.rows.pull.baseBranch || rows.pull.headBranch !== plan.rows.pull.headBranch)
+    throw new ConflictError('the branches of the pull request changed during the merge; try again', { pullId: rows.pull.id });
+  requireOpenUnmerged(rows);
+  return rows;
+}
+
+/**
+ * The merge itself, under the refs' locks: the merge commit is computed without a work tree on the base branch as
+ * it is now (createMerge) and the base moved by compare-and-swap, the pull request marked merged in between.
+ * 'head moved' when the head branch is not the commit the checks were made for.
+ */
+async function runMerge(
+  cx: ServiceContext,
+  access: RepoAccess,
+  index: number,
+  plan: MergePlan,
+  opts: { auto?: boolean },
+  viewer: Models.User,
+): Promise<MergeOutcome | 'head moved'> {
+  const rows = await lockedRows(cx, access, index, plan);
+  const { sides, style } = plan;
+  const baseRef = `refs/heads/${rows.pull.baseBranch}`;
+  const now = await readRefs(sides.baseGitDir, [baseRef]);
+  const headNow = (await readRefs(gitDirOf(cx, sides.headRepo), [`refs/heads/${rows.pull.headBranch}`])).get(
+    `refs/heads/${rows.pull.headBranch}`,
+  );
+  if (headNow !== sides.headSha) return 'head moved';
+  let baseSha = now.get(baseRef);
+  if (!baseSha) throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
+  let merged: { stored: PullRows | null } | null = null;
+  for (let attempt = 1; attempt <= 2 && !merged; attempt++) {
+    const outcome = await createMerge(sides.baseGitDir, {
+      style,
+      base: baseSha,
+      head: sides.headSha,
+      tips: true,
+      author: plan.author,
+      committer: plan.committer,
+      message: plan.message,
+    });
+    switch (outcome.status) {
+      case 'merged':
+        break;
+      case 'conflict':
+        throw new ConflictError(
+          `Merge Conflict Error: ${style} of the pull request conflicts${outcome.commit ? ` at commit ${outcome.commit}` : ''}${outcome.files.length ? ` in ${outcome.files.join(', ')}` : ''}`,
+          { style, files: outcome.files, commit: outcome.commit },
+        );
+      case 'not-fast-forward':
+        throw new ConflictError(
+          'the base branch has commits that are not in the head branch: it cannot be fast-forwarded (update the head branch first)',
+          { style },
+        );
+      case 'already-merged':
+        throw mergeNotAllowed('the head branch is already part of the base branch: nothing to merge', { pullId: rows.pull.id });
+      case 'unrelated-histories':
+        throw new ConflictError('Merge UnrelatedHistories Error: the head and base branches have unrelated histories', { style });
+    }
+    if (mergeTestHooks.beforeBaseUpdate) await mergeTestHooks.beforeBaseUpdate(attempt);
+    // Marked merged before the push job runs, so its follow-ups do not take the merge for a manual one.
+    const marked: { stored: PullRows | null } = { stored: null };
+    const markMerged = async () => {
+      marked.stored = await markPullMerged(cx, rows, {
+        commitId: outcome.sha,
+        mergedAt: plan.when,
+        mergerId: viewer.id,
+        status: plan.rows.pull.status,
+        how: style,
+        mergeBase: outcome.mergeBase,
+        auto: opts.auto === true,
+        repoFacts: access.facts,
+      });
+    };
+    const update = await moveRefs(
+      cx,
+      access.repo,
+      [{ ref: baseRef, oldSha: baseSha, newSha: outcome.sha }],
+      { kind: 'merge' },
+      { afterMove: markMerged },
+    );
+    if (update.moved) {
+      merged = marked;
+      continue;
+    }
+    if (update.current === null)
+      throw mergeNotAllowed(`the base branch '${rows.pull.baseBranch}' does not exist`, { pullId: rows.pull.id });
+    baseSha = update.current;
+  }
+  if (!merged) throw new ConflictError('merge push out of date', { pullId: rows.pull.id });
+  const result = merged.stored ?? (await findPullByIndex(cx, access, index));
+  return { result, deleteHead: plan.deleteBranch ? { headRepo: sides.headRepo, headSha: sides.headSha } : null, scheduled: false };
+}
+
+/** merge_when_checks_succeed under the refs' locks: scheduled (Gitea answers 201), nothing merged yet. */
+async function scheduleMerge(
+  cx: ServiceContext,
+  access: RepoAccess,
+  index: number,
+  plan: SchedulePlan,
+  viewer: Models.User,
+): Promise<MergeOutcome> {
+  const rows = await lockedRows(cx, access, index, plan);
+  await scheduleAutoMerge(cx, rows, viewer, plan.schedule);
+  return { result: rows, deleteHead: null, scheduled: true };
+}
+
+/** manually-merged under the refs' locks (the base branch is read to check the commit given). */
+async function recordManualMerge(cx: ServiceContext, access: RepoAccess, index: number, plan: ManualPlan): Promise<MergeOutcome> {
+  const rows = await lockedRows(cx, access, index, plan);
+  return { result: await markManuallyMerged(cx, access, rows, plan.manual), deleteHead: null, scheduled: false };
 }
 
 /**

@@ -46,6 +46,7 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     await t?.close();
   });
   afterEach(() => {
+    mergeTestHooks.afterChecks = null;
     mergeTestHooks.beforeBaseUpdate = null;
   });
 
@@ -306,6 +307,45 @@ describe.each(PROVIDERS)('POST/GET /repos/{o}/{r}/pulls/{index}/merge (%s)', (pr
     };
     expectGiteaError(await merge(index2, { Do: 'merge' }), 409, 'merge push out of date');
     expect(await branchTip('main')).toBe(last);
+    expect(await getPull(index2)).toMatchObject({ merged: false, state: 'open' });
+  });
+
+  it("a merge's checks do not hold the base branch: a write to it goes on meanwhile; a head moved meanwhile is checked again", async () => {
+    await f.push('alice', 'demo', 'writer', 'f-checked', { 'checked.txt': 'one\n' });
+    const index = (await f.open('alice', 'demo', 'writer', { head: 'f-checked', base: 'main', title: 'Checked' })).json.number as number;
+    // While the merge is between its checks and its locks: a file committed to main through the API (which takes the
+    // branch's lock), and a new commit pushed to the head branch with git.
+    let written = '';
+    let moved = '';
+    const attempts: number[] = [];
+    mergeTestHooks.afterChecks = async (attempt) => {
+      attempts.push(attempt);
+      if (attempt !== 1) return;
+      const res = await t.request('POST', '/api/v1/repos/alice/demo/contents/meanwhile.txt', {
+        headers: basic('alice'),
+        body: { content: Buffer.from('meanwhile\n').toString('base64'), branch: 'main', message: 'written meanwhile' },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      written = (res.json() as { commit: { sha: string } }).commit.sha;
+      moved = await f.push('alice', 'demo', 'writer', 'f-checked', { 'checked2.txt': 'two\n' });
+    };
+    const res = await merge(index, { Do: 'merge' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(attempts).toEqual([1, 2]);
+    const log = await freshLog();
+    // The merge of the moved head, on the base as written meanwhile.
+    expect(log[0]?.parents).toEqual([written, moved]);
+    expect(await getPull(index)).toMatchObject({ merged: true, merge_commit_sha: log[0]?.sha, head: { sha: moved } });
+
+    // A head that moves after every check: 409, nothing merged.
+    await f.push('alice', 'demo', 'writer', 'f-restless', { 'restless.txt': 'one\n' });
+    const index2 = (await f.open('alice', 'demo', 'writer', { head: 'f-restless', base: 'main' })).json.number as number;
+    const tip = await branchTip('main');
+    mergeTestHooks.afterChecks = async (attempt) => {
+      await f.push('alice', 'demo', 'writer', 'f-restless', { [`restless${attempt}.txt`]: `${attempt}\n` });
+    };
+    expectGiteaError(await merge(index2, { Do: 'merge' }), 409, 'head out of date');
+    expect(await branchTip('main')).toBe(tip);
     expect(await getPull(index2)).toMatchObject({ merged: false, state: 'open' });
   });
 
