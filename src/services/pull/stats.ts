@@ -1,5 +1,5 @@
 import type { DbLike, Models } from '../../db/client.ts';
-import { countDivergence, diffStats, type DiffStats } from '../../git/compare.ts';
+import { countDivergence, diffStats, mergeBase, type DiffStats } from '../../git/compare.ts';
 import { checkMergeable } from '../../git/mergeTree.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import type { ServiceContext } from '../context.ts';
@@ -26,18 +26,33 @@ export interface PullGitState {
  * - EMPTY when the three-dot diff is empty,
  * - CONFLICT (with the conflicted paths) when a trial merge (`git merge-tree`) conflicts,
  * - ERROR for unrelated histories, MERGEABLE otherwise.
- * Depends only on the two commits, so the row caches it keyed by (statsHeadSha, statsBaseSha).
+ * Depends only on the two commits, so the row caches it keyed by (statsHeadSha, statsBaseSha). `stats`: the diff's stats,
+ * when the caller has them; `known`: the row, whose stats serve again while its head and merge base are the same (diffOf).
  * @throws NotFoundError when a commit is missing
  */
-export async function computePullGitState(gitDir: string, baseSha: string, headSha: string, stats?: DiffStats): Promise<PullGitState> {
-  const [diff, divergence] = await Promise.all([stats ?? diffStats(gitDir, baseSha, headSha), countDivergence(gitDir, baseSha, headSha)]);
+export async function computePullGitState(
+  gitDir: string,
+  baseSha: string,
+  headSha: string,
+  stats?: DiffStats,
+  known?: KnownDiff,
+): Promise<PullGitState> {
+  // The trial merge runs beside the diff and the count, not after them: it is needed unless the head is in the base,
+  // the diff is empty or the histories are unrelated (rare; then its answer is dropped). A merge that follows
+  // reuses it (commitPairFact).
+  const trial = checkMergeable(gitDir, baseSha, headSha);
+  trial.catch(() => undefined);
+  const [diff, divergence] = await Promise.all([
+    stats ?? diffOf(gitDir, baseSha, headSha, known),
+    countDivergence(gitDir, baseSha, headSha),
+  ]);
   let status: Models.PullRequestStatus = 'MERGEABLE';
   let conflictedFiles: string[] = [];
   if (diff.mergeBase === null) status = 'ERROR';
   else if (diff.mergeBase === headSha) status = 'ANCESTOR';
   else if (diff.changedFiles === 0) status = 'EMPTY';
   else {
-    const check = await checkMergeable(gitDir, baseSha, headSha);
+    const check = await trial;
     if (check.status === 'conflict') {
       status = 'CONFLICT';
       conflictedFiles = check.files;
@@ -55,6 +70,36 @@ export async function computePullGitState(gitDir: string, baseSha: string, headS
     statsHeadSha: headSha,
     statsBaseSha: baseSha,
   };
+}
+
+/** The diff stats a pull request's row holds, and the head and merge base they were computed for. */
+type KnownDiff = Pick<Models.PullRequest, 'statsHeadSha' | 'mergeBase' | 'additions' | 'deletions' | 'changedFiles'>;
+
+/**
+ * The stats of the three-dot diff base...head: those `known` holds when they were computed for the same head and the
+ * merge base is still the one they started from (a base that moved on without the head: `git diff <merge base> <head>`
+ * is the same diff), else git's (diffStats, which reuses the merge base just found). Spares the diff, the costliest
+ * command of a refresh, for each open pull request into a branch on every push to it, and for a merge after one.
+ */
+async function diffOf(
+  gitDir: string,
+  baseSha: string,
+  headSha: string,
+  known: KnownDiff | undefined,
+): Promise<Pick<DiffStats, 'mergeBase' | 'additions' | 'deletions' | 'changedFiles'>> {
+  if (
+    known?.statsHeadSha === headSha &&
+    known.mergeBase &&
+    known.additions !== null &&
+    known.deletions !== null &&
+    known.changedFiles !== null
+  ) {
+    const base = await mergeBase(gitDir, baseSha, headSha);
+    if (base === known.mergeBase) {
+      return { mergeBase: base, additions: known.additions, deletions: known.deletions, changedFiles: known.changedFiles };
+    }
+  }
+  return diffStats(gitDir, baseSha, headSha);
 }
 
 /** The row columns of a PullGitState. */
@@ -86,7 +131,7 @@ export async function storePullState(
   stats?: DiffStats,
 ): Promise<Models.PullRequest> {
   if (pull.hasMerged || !headSha || !baseSha || isFresh(pull, headSha, baseSha)) return pull;
-  const state = await computePullGitState(gitDir, baseSha, headSha, stats);
+  const state = await computePullGitState(gitDir, baseSha, headSha, stats, pull);
   const done = await db.pullRequest.updateMany({ where: { id: pull.id, hasMerged: false }, data: pullStateData(state) });
   if (!done.count) return (await db.pullRequest.findUnique({ where: { id: pull.id } })) ?? pull;
   return { ...pull, ...state, conflictedFiles: JSON.stringify(state.conflictedFiles) };

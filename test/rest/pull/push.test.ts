@@ -102,6 +102,32 @@ describe.each(PROVIDERS)('pull requests follow pushes (%s)', (provider) => {
     expect(baseUpdates.at(-1)?.pulls.map((p) => p.index)).toEqual([n]);
   });
 
+  it('a push to the base keeps the diff stats while the merge base stays, and recomputes them when the base takes part of the head', async () => {
+    const s1 = await f.push('alice', 'demo', 'alice', 'stats', { 's1.txt': 'one\n' });
+    await f.push('alice', 'demo', 'alice', 'stats', { 's2.txt': 'two\ntwo\n' });
+    const n = (await f.open('alice', 'demo', 'alice', { head: 'stats', base: 'main' })).json.number as number;
+    await t.app.jobs.drain();
+    const opened = await row(n);
+    expect(await get(n)).toMatchObject({ additions: 3, changed_files: 2 });
+
+    // The base moves on without the head: the same merge base, the same diff.
+    const unrelated = await f.push('alice', 'demo', 'alice', 'main', { 'u.txt': 'unrelated\n' });
+    await t.app.jobs.drain();
+    expect(await row(n)).toMatchObject({ statsBaseSha: unrelated, mergeBase: opened.mergeBase, commitsBehind: opened.commitsBehind + 1 });
+    expect(await get(n)).toMatchObject({ additions: 3, deletions: 0, changed_files: 2, mergeable: true });
+
+    // The base merges the head's first commit: the merge base moves to it, and the diff is the second commit's alone.
+    const dir = await f.workTree('alice', 'demo', 'alice');
+    await f.git.ok(['fetch', '-q', 'origin'], { cwd: dir });
+    await f.git.ok(['checkout', '-q', '-B', 'main', 'origin/main'], { cwd: dir });
+    await f.git.ok(['merge', '-q', '--no-ff', '-m', 'take s1', s1], { cwd: dir });
+    await f.git.ok(['push', '-q', 'origin', 'main:refs/heads/main'], { cwd: dir });
+    await t.app.deps.notifier.drain();
+    await t.app.jobs.drain();
+    expect(await row(n)).toMatchObject({ mergeBase: s1, commitsAhead: 1 });
+    expect(await get(n)).toMatchObject({ additions: 2, changed_files: 1, mergeable: true });
+  });
+
   it('a fresh clone fetches a pull request with git fetch origin refs/pull/N/head', async () => {
     const clone = f.git.dir('fresh');
     await f.git.ok(['clone', '-q', f.url('alice', 'demo'), clone]);
