@@ -152,7 +152,7 @@ function requireMergeableStatus(pull: Models.PullRequest): void {
  * fast-forward-only) and the base branch moved by compare-and-swap: a push landing in between is never lost;
  * the merge is recomputed once on the new base, and a second lost race is a 409. The checks run before the refs'
  * locks are taken (planMerge), which are held only while the merge is computed and the base moved (runMerge):
- * merges into one branch wait for each other's git work, not for each other's checks (issue #35). Rebase conflicts found while
+ * merges into one branch wait for each other's git work, not for each other's checks. Rebase conflicts found while
  * replaying (which the trial merge cannot see) are a 409 as in Gitea. The pull request is then marked merged
  * (markPullMerged), the base branch update recorded as a push by the merger (Branch row, `repo.pushed`), and
  * the head branch deleted when asked or by default and allowed (deleteHeadBranchAfterMerge).
@@ -319,7 +319,6 @@ async function lockedRows(
   plan: MergePlan | ManualPlan | SchedulePlan,
 ): Promise<PullRows> {
   const rows = await findPullByIndex(cx, access, index);
-  if (rows.pull.hasMerged) throw mergeNotAllowed('The PR is already merged', { pullId: rows.pull.id });
   if (rows.pull.baseBranch !== plan.rows.pull.baseBranch || rows.pull.headBranch !== plan.rows.pull.headBranch)
     throw new ConflictError('the branches of the pull request changed during the merge; try again', { pullId: rows.pull.id });
   requireOpenUnmerged(rows);
