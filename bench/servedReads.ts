@@ -48,6 +48,13 @@ function autocannon(url: string, extra: string[]): Promise<{ rps: number; p50: n
   });
 }
 
+/** The server's V8 heap (total and used) and external memory in MB, from its /metrics (prom-client's process metrics). */
+async function heapOf(): Promise<string> {
+  const text = await (await fetch(`${base}metrics`)).text();
+  const mb = (name: string) => (Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]) / 2 ** 20).toFixed(0);
+  return `${mb('nodejs_heap_size_total_bytes')} (${mb('nodejs_heap_size_used_bytes')}) | ${mb('nodejs_external_memory_bytes')}`;
+}
+
 try {
   await api('POST', 'api/v1/user/repos', { name: 'tracker', auto_init: true });
   for (let n = 1; n <= ISSUES; n++) {
@@ -70,15 +77,17 @@ try {
     `node ${process.version} ${nodeFlags.join(' ')} forgegraph serve (${provider}, ready in ${served.readySeconds.toFixed(1)} s); autocannon -c 10 -d ${seconds}, ${rounds} rounds`,
   );
   console.log(`RSS before the load ${rssMb(pid).toFixed(0)} MB`);
-  console.log('round | GraphQL req/s | p50 ms | GET issue req/s | p50 ms | RSS MB');
+  console.log('round | GraphQL req/s | p50 ms | GET issue req/s | p50 ms | RSS MB | V8 heap MB (used) | external MB');
   for (let round = 1; round <= rounds; round++) {
     const graph = await autocannon(`${base}api/graphql`, ['-m', 'POST', '-H', 'content-type=application/json', '-b', query]);
     const rest = await autocannon(`${base}api/v1/repos/reader/tracker/issues/7`, []);
-    console.log(`${round} | ${graph.rps.toFixed(0)} | ${graph.p50} | ${rest.rps.toFixed(0)} | ${rest.p50} | ${rssMb(pid).toFixed(0)}`);
+    console.log(
+      `${round} | ${graph.rps.toFixed(0)} | ${graph.p50} | ${rest.rps.toFixed(0)} | ${rest.p50} | ${rssMb(pid).toFixed(0)} | ${await heapOf()}`,
+    );
   }
   if (settleSeconds > 0) {
     await sleep(settleSeconds * 1000);
-    console.log(`RSS after ${settleSeconds} s idle ${rssMb(pid).toFixed(0)} MB`);
+    console.log(`RSS after ${settleSeconds} s idle ${rssMb(pid).toFixed(0)} MB; V8 heap (used) | external: ${await heapOf()} MB`);
   }
 } finally {
   await served.stop();

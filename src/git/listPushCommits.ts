@@ -45,14 +45,28 @@ export async function listPushCommits(
   const now = Date.now();
   let entry = kept.get(key);
   if (!entry || entry.until < now) {
-    if (kept.size >= KEEP_MAX) kept.clear();
+    kept.delete(key);
+    makeRoom(now);
     const read = readPushCommits(gitDir, ref, oldSha, newSha, READ, env);
     entry = { until: now + KEEP_MS, read };
     kept.set(key, entry);
-    read.catch(() => kept.delete(key));
+    read.catch(() => {
+      if (kept.get(key)?.read === read) kept.delete(key);
+    });
   }
   const { commits, total } = await entry.read;
   return { commits: commits.slice(0, max), total };
+}
+
+/**
+ * Drops expired lists and, when KEEP_MAX are kept, the oldest: the map holds them in the order they were read, so the
+ * lists a push has just read ahead stay for its bookkeeping however many other pushes came before.
+ */
+function makeRoom(now: number): void {
+  for (const [key, entry] of kept) {
+    if (kept.size < KEEP_MAX && entry.until >= now) return;
+    kept.delete(key);
+  }
 }
 
 /** Branch updates of one push whose commit lists are read ahead (readPushCommitLists). */

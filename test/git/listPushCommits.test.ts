@@ -62,4 +62,19 @@ describe('listPushCommits: the commits a ref update brought', () => {
     const heads = await Promise.all(updates.map((u) => keptPushHead(f.bare, u.ref, u.oldSha, u.newSha)));
     expect(heads.map((h) => h?.Sha1 ?? null)).toEqual([...Array<string>(8).fill(tip), null, null]);
   });
+
+  it("keeps a push's read-ahead lists when earlier pushes have filled the keep: the oldest go first", async () => {
+    const tip = pushed.at(-1) ?? '';
+    // 256 lists are kept (KEEP_MAX); earlier pushes leave it at the brim.
+    for (let k = 0; k < 256; k += 32) {
+      await Promise.all(Array.from({ length: 32 }, (_, j) => listPushCommits(f.bare, `refs/heads/earlier${k + j}`, base, tip, 1)));
+    }
+    const updates = Array.from({ length: 8 }, (_, k) => ({ ref: `refs/heads/full${k}`, oldSha: base, newSha: tip }));
+    await readPushCommitLists(f.bare, updates);
+    const heads = await Promise.all(updates.map((u) => keptPushHead(f.bare, u.ref, u.oldSha, u.newSha)));
+    expect(heads.map((h) => h?.Sha1 ?? null)).toEqual(Array<string>(8).fill(tip));
+    // The oldest earlier lists made room; the newest are still kept.
+    expect(await keptPushHead(f.bare, 'refs/heads/earlier0', base, tip)).toBeUndefined();
+    expect(await keptPushHead(f.bare, 'refs/heads/earlier255', base, tip)).toMatchObject({ Sha1: tip });
+  });
 });
