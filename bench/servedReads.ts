@@ -51,7 +51,7 @@ function autocannon(url: string, extra: string[]): Promise<{ rps: number; p50: n
 /** The server's V8 heap (total and used) and external memory in MB, from its /metrics (prom-client's process metrics). */
 async function heapOf(): Promise<string> {
   const text = await (await fetch(`${base}metrics`)).text();
-  const mb = (name: string) => (Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]) / 2 ** 20).toFixed(0);
+  const mb = (name: string) => (Number(new RegExp(`^forgegraph_${name} (\\S+)`, 'm').exec(text)?.[1]) / 2 ** 20).toFixed(0);
   return `${mb('nodejs_heap_size_total_bytes')} (${mb('nodejs_heap_size_used_bytes')}) | ${mb('nodejs_external_memory_bytes')}`;
 }
 

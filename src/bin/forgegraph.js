@@ -11,8 +11,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { bundle, BUNDLE } from './bundle.js';
-import { compactHeap, noPretenuring } from './heapShape.js';
+import { boundYoungGeneration, compactHeap, noPretenuring } from './heapShape.js';
 
+// The server on Node 22 and later runs again, at once, with its young generation bounded (heapShape.js).
+if (process.argv[2] === 'serve') boundYoungGeneration();
 // Before anything allocates much (heapShape.js).
 noPretenuring();
 

@@ -86,6 +86,11 @@ export class ServerProcess {
     throw new Error(`server did not start: ${how}; its output:\n${this.output.join('')}`);
   }
 
+  /** The server's process id (the same after `serve` runs itself again with its heap's flags, heapShape.js). */
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
   /** Sends a signal (SIGTERM: the graceful stop) without waiting. */
   signal(signal: NodeJS.Signals): void {
     this.child.kill(signal);
