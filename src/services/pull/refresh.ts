@@ -7,6 +7,7 @@ import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '
 import { closeIssueBySystem } from '../issue/edit.ts';
 import { findBranchRule } from '../protection/rule.ts';
 import { fetchIntoHiddenRef } from '../repo/moveRefs.ts';
+import { withRefLocks } from '../repo/refLocks.ts';
 import type { AppliedPush, PushFollowUp } from '../repo/pushJob.ts';
 import { pushOpenPullBranches } from './openPullBranches.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
@@ -112,7 +113,9 @@ async function refreshHead(
     const previous = current.get(ref) ?? '';
     const baseSha = current.get(`${BRANCH}${pr.baseBranch}`) ?? '';
     if (previous === newSha) continue;
-    await fetchIntoHiddenRef(gitDir, gitDirOf(cx, pr.headRepo), newSha, ref);
+    // Under the ref's lock, as a merge that holds it (runMerge) and its plan (mergePlan.ts) write it.
+    const headGitDir = gitDirOf(cx, pr.headRepo);
+    await withRefLocks(cx, pr.baseRepo, [ref], () => fetchIntoHiddenRef(gitDir, headGitDir, newSha, ref));
     const before = previous || oldSha;
     const [{ changed, after }, content] = baseSha
       ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)])

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { readRefs } from '../../../src/git/readRefs.ts';
@@ -5,7 +7,9 @@ import { repoPath } from '../../../src/git/repoPath.ts';
 import { onPullBaseUpdated, type BaseUpdate } from '../../../src/services/pull/refresh.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
+import { holdRepoLock } from '../../helpers/heldLock.ts';
 import { PullFixture } from '../../helpers/pull.ts';
+import { until } from '../../helpers/serverProcess.ts';
 
 describe.each(PROVIDERS)('pull requests follow pushes (%s)', (provider) => {
   let t: TestApp;
@@ -145,6 +149,29 @@ describe.each(PROVIDERS)('pull requests follow pushes (%s)', (provider) => {
     expect(await pullRef('alice', 'demo', n)).toBe(next);
     expect(await get(n)).toMatchObject({ changed_files: 2, head: { sha: next, repo: { full_name: 'bob/demo' } } });
     expect((await pushComments(n)).at(-1)).toEqual({ is_force_push: false, commit_ids: [next] });
+  });
+
+  it("a fork's push moves refs/pull/N/head under that ref's lock: not while a merge holds it", async () => {
+    if (!existsSync(repoPath(t.config.repositoriesDir, 'bob', 'demo'))) await f.fork('alice', 'demo', 'bob');
+    await f.push('bob', 'demo', 'bob', 'locked', { 'l1.txt': 'one\n' });
+    const n = (await f.open('alice', 'demo', 'bob', { head: 'bob:locked', base: 'main' })).json.number as number;
+    const before = await pullRef('alice', 'demo', n);
+    const held = holdRepoLock(t.app.deps.repoLocks, repo.id, [`refs/pull/${n}/head`]);
+    await held.entered;
+    const pushing = f.push('bob', 'demo', 'bob', 'locked', { 'l2.txt': 'two\n' });
+    const forkHead = async () =>
+      (await readRefs(repoPath(t.config.repositoriesDir, 'bob', 'demo'), ['refs/heads/locked'])).get('refs/heads/locked');
+    try {
+      await until(async () => (await forkHead()) !== before, 60_000, "the push to bob's fork");
+      // The push has landed in the fork and its refresh has started; the base repository's ref waits for the lock.
+      await sleep(1000);
+      expect(await pullRef('alice', 'demo', n)).toBe(before);
+    } finally {
+      held.release();
+    }
+    const next = await pushing;
+    expect(await pullRef('alice', 'demo', n)).toBe(next);
+    expect(await get(n)).toMatchObject({ head: { sha: next } });
   });
 
   it('closed and merged pull requests are left alone', async () => {
