@@ -94,8 +94,8 @@ const IDLE_SAMPLES = 30;
 const GROWS_UNDER_LOAD = NODE_MAJOR < 22 || boundByUs();
 
 /**
- * The server's heap, adapted to its load on Node 20 (`serve` calls it once ready; elsewhere it stays small, see
- * GROWS_UNDER_LOAD). Idle, it is small (compactHeap): ~115 MB resident after start on Node 20 (bench/coldStart.ts),
+ * The server's heap, adapted to its load on Node 20 and on later ones with the young generation bounded (`serve`
+ * calls it once ready; elsewhere it stays small, see GROWS_UNDER_LOAD). Idle, it is small (compactHeap): ~115 MB resident after start on Node 20 (bench/coldStart.ts),
  * as a forge on a small board needs. Busy (the event loop used 20% of a two-second sample or more),
  * `--optimize-for-size` is lifted and the old generation grows by 20% of what survived a full collection instead
  * (`--heap-growing-percent=20`; V8's own factor goes up to 4×): with the young generation held at its smallest,
