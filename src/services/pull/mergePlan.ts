@@ -8,10 +8,9 @@ import type { ServiceContext } from '../context.ts';
 import { requireNoOpenDependencies } from '../issue/dependency.ts';
 import { isWorkInProgress } from '../issue/wip.ts';
 import { adminMayOverride } from '../protection/branchGate.ts';
-import { fetchIntoHiddenRef } from '../repo/moveRefs.ts';
-import { withRefLocks } from '../repo/refLocks.ts';
 import { signatureWithEmail } from '../user/gitIdentity.ts';
 import type { AutoMergePlan } from './autoMerge.ts';
+import { copyPullHead } from './copyPullHead.ts';
 import { addCommitMessageTrailer, mergeMessage, squashAuthor } from './mergeMessage.ts';
 import { isMergeStyleAllowed, loadPullSettings } from './mergeSettings.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
@@ -67,7 +66,7 @@ async function currentSides(cx: ServiceContext, base: Models.Repository, pull: M
   if (!headSha) throw mergeNotAllowed(`the head branch '${pull.headBranch}' does not exist`, { pullId: pull.id });
   // Before the merge's locks (planMerge): the pull request's head ref is written under its own.
   if (baseRefs.get(pullRef) !== headSha) {
-    await withRefLocks(cx, base, [pullRef], () => fetchIntoHiddenRef(baseGitDir, gitDirOf(cx, headRepo), headSha, pullRef));
+    await copyPullHead(cx, base, gitDirOf(cx, headRepo), headSha, pull.index);
   }
   return { baseGitDir, baseSha, headRepo, headSha };
 }

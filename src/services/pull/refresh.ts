@@ -6,9 +6,8 @@ import { enqueue } from '../../jobs/enqueue.ts';
 import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '../context.ts';
 import { closeIssueBySystem } from '../issue/edit.ts';
 import { findBranchRule } from '../protection/rule.ts';
-import { fetchIntoHiddenRef } from '../repo/moveRefs.ts';
-import { withRefLocks } from '../repo/refLocks.ts';
 import type { AppliedPush, PushFollowUp } from '../repo/pushJob.ts';
+import { copyPullHead } from './copyPullHead.ts';
 import { pushOpenPullBranches } from './openPullBranches.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 import { REFRESH_BASE_JOB, type RefreshBasePayload } from './refreshBaseJobKind.ts';
@@ -113,9 +112,7 @@ async function refreshHead(
     const previous = current.get(ref) ?? '';
     const baseSha = current.get(`${BRANCH}${pr.baseBranch}`) ?? '';
     if (previous === newSha) continue;
-    // Under the ref's lock, as a merge that holds it (runMerge) and its plan (mergePlan.ts) write it.
-    const headGitDir = gitDirOf(cx, pr.headRepo);
-    await withRefLocks(cx, pr.baseRepo, [ref], () => fetchIntoHiddenRef(gitDir, headGitDir, newSha, ref));
+    await copyPullHead(cx, pr.baseRepo, gitDirOf(cx, pr.headRepo), newSha, pr.index);
     const before = previous || oldSha;
     const [{ changed, after }, content] = baseSha
       ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)])
