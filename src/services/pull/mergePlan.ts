@@ -10,12 +10,12 @@ import { isWorkInProgress } from '../issue/wip.ts';
 import { adminMayOverride } from '../protection/branchGate.ts';
 import { signatureWithEmail } from '../user/gitIdentity.ts';
 import type { AutoMergePlan } from './autoMerge.ts';
-import { copyPullHead } from './copyPullHead.ts';
 import { addCommitMessageTrailer, mergeMessage, squashAuthor } from './mergeMessage.ts';
 import { isMergeStyleAllowed, loadPullSettings } from './mergeSettings.ts';
-import { gitDirOf, pullHeadRef } from './pull.ts';
+import { gitDirOf } from './pull.ts';
 import { baseBranchRule, checkPullBranchProtections, isUserAllowedToMerge } from './protectionCheck.ts';
 import { storePullState } from './stats.ts';
+import { syncPullHead } from './syncPullHead.ts';
 import type { MergeDo, MergePullInput, PullRows } from './types.ts';
 
 /*
@@ -57,18 +57,12 @@ async function currentSides(cx: ServiceContext, base: Models.Repository, pull: M
   const headRepo = await headRepoOf(cx, pull, base);
   if (!headRepo) throw mergeNotAllowed('the head repository of this pull request has been deleted', { pullId: pull.id });
   const baseRef = `refs/heads/${pull.baseBranch}`;
-  const headRef = `refs/heads/${pull.headBranch}`;
-  const pullRef = pullHeadRef(pull.index);
-  const baseRefs = await readRefs(baseGitDir, headRepo.id === base.id ? [baseRef, pullRef, headRef] : [baseRef, pullRef]);
-  const headSha = headRepo.id === base.id ? baseRefs.get(headRef) : (await readRefs(gitDirOf(cx, headRepo), [headRef])).get(headRef);
-  const baseSha = baseRefs.get(baseRef);
+  const baseSha = (await readRefs(baseGitDir, [baseRef])).get(baseRef);
   if (!baseSha) throw mergeNotAllowed(`the base branch '${pull.baseBranch}' does not exist`, { pullId: pull.id });
-  if (!headSha) throw mergeNotAllowed(`the head branch '${pull.headBranch}' does not exist`, { pullId: pull.id });
   // Before the merge's locks (planMerge): the pull request's head ref is written under its own.
-  if (baseRefs.get(pullRef) !== headSha) {
-    await copyPullHead(cx, base, gitDirOf(cx, headRepo), headSha, pull.index);
-  }
-  return { baseGitDir, baseSha, headRepo, headSha };
+  const head = await syncPullHead(cx, base, headRepo, pull.headBranch, pull.index);
+  if (!head) throw mergeNotAllowed(`the head branch '${pull.headBranch}' does not exist`, { pullId: pull.id });
+  return { baseGitDir, baseSha, headRepo, headSha: head.head };
 }
 
 /** Refusals for a pull request whose (fresh) status does not allow a merge (Gitea ErrNotMergeableState, 405). */

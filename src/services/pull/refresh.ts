@@ -7,11 +7,11 @@ import { createSystemContext, withTx, type AppDeps, type ServiceContext } from '
 import { closeIssueBySystem } from '../issue/edit.ts';
 import { findBranchRule } from '../protection/rule.ts';
 import type { AppliedPush, PushFollowUp } from '../repo/pushJob.ts';
-import { copyPullHead } from './copyPullHead.ts';
 import { pushOpenPullBranches } from './openPullBranches.ts';
 import { gitDirOf, pullHeadRef } from './pull.ts';
 import { REFRESH_BASE_JOB, type RefreshBasePayload } from './refreshBaseJobKind.ts';
 import { storePullState } from './stats.ts';
+import { syncPullHead } from './syncPullHead.ts';
 
 const ZERO = /^0+$/;
 const BRANCH = 'refs/heads/';
@@ -85,20 +85,13 @@ async function pushContent(gitDir: string, baseSha: string, oldSha: string, newS
 }
 
 /**
- * The head branch of pull requests moved to `newSha` (Gitea AddTestPullRequestTask, isSync): for each open
+ * The head branch of pull requests moved (Gitea AddTestPullRequestTask, isSync): for each open
  * pull request from it, `refs/pull/N/head` follows (fetched from a fork), the reviews are marked stale when the
  * diff changed (and reviews of the new head are fresh again; approvals are dismissed when the base branch's rule
  * says dismiss_stale_approvals), the stats and mergeability are recomputed, and a
  * PULL_PUSH comment records the pushed commits.
  */
-async function refreshHead(
-  cx: ServiceContext,
-  repoId: number,
-  branch: string,
-  oldSha: string,
-  newSha: string,
-  pusherId: number,
-): Promise<void> {
+async function refreshHead(cx: ServiceContext, repoId: number, branch: string, oldSha: string, pusherId: number): Promise<void> {
   const pulls = await cx.db.pullRequest.findMany({
     where: { ...OPEN_PULL, headRepoId: repoId, headBranch: branch },
     include: PULL_INCLUDE,
@@ -107,12 +100,12 @@ async function refreshHead(
   for (const pr of pulls) {
     if (!pr.headRepo) continue;
     const gitDir = gitDirOf(cx, pr.baseRepo);
-    const ref = pullHeadRef(pr.index);
-    const current = await readRefs(gitDir, [ref, `${BRANCH}${pr.baseBranch}`]);
-    const previous = current.get(ref) ?? '';
-    const baseSha = current.get(`${BRANCH}${pr.baseBranch}`) ?? '';
-    if (previous === newSha) continue;
-    await copyPullHead(cx, pr.baseRepo, gitDirOf(cx, pr.headRepo), newSha, pr.index);
+    // The ref follows the branch's tip as read under its lock: a later push's commits when one landed since
+    // (its own refresh then finds nothing to do), never an older commit than a refresh beside this one wrote.
+    const moved = await syncPullHead(cx, pr.baseRepo, pr.headRepo, branch, pr.index);
+    if (!moved || moved.previous === moved.head) continue;
+    const { previous, head: newSha } = moved;
+    const baseSha = (await readRefs(gitDir, [`${BRANCH}${pr.baseBranch}`])).get(`${BRANCH}${pr.baseBranch}`) ?? '';
     const before = previous || oldSha;
     const [{ changed, after }, content] = baseSha
       ? await Promise.all([contentChanged(gitDir, baseSha, before, newSha), pushContent(gitDir, baseSha, before, newSha)])
@@ -202,7 +195,7 @@ export async function refreshPullsAfterPush(cx: ServiceContext, push: AppliedPus
   const pushed = push.updates.filter((u) => u.ref.startsWith(BRANCH)).map((u) => ({ ...u, branch: u.ref.slice(BRANCH.length) }));
   const open = await pushOpenPullBranches(cx.db, push);
   const moved = pushed.filter((u) => !ZERO.test(u.newSha));
-  for (const u of moved) if (open.head.has(u.branch)) await refreshHead(cx, repoId, u.branch, u.oldSha, u.newSha, pusherId);
+  for (const u of moved) if (open.head.has(u.branch)) await refreshHead(cx, repoId, u.branch, u.oldSha, pusherId);
   // Pull requests into the moved branches: one background job per branch that has any (REFRESH_BASE_JOB).
   for (const u of moved) {
     if (open.base.has(u.branch))

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../../src/db/client.ts';
 import { readRefs } from '../../../src/git/readRefs.ts';
 import { repoPath } from '../../../src/git/repoPath.ts';
-import { onPullBaseUpdated, type BaseUpdate } from '../../../src/services/pull/refresh.ts';
+import { createSystemContext } from '../../../src/services/context.ts';
+import { onPullBaseUpdated, refreshPullsAfterPush, type BaseUpdate } from '../../../src/services/pull/refresh.ts';
 import { basic, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { PROVIDERS } from '../../helpers/db.ts';
 import { holdRepoLock } from '../../helpers/heldLock.ts';
@@ -172,6 +173,23 @@ describe.each(PROVIDERS)('pull requests follow pushes (%s)', (provider) => {
     const next = await pushing;
     expect(await pullRef('alice', 'demo', n)).toBe(next);
     expect(await get(n)).toMatchObject({ head: { sha: next } });
+  });
+
+  it("a late refresh of an earlier push never moves refs/pull/N/head back: it follows the head branch's tip", async () => {
+    const fork = await t.db.repository.findFirstOrThrow({ where: { ownerName: 'bob', name: 'demo' } });
+    const bob = await t.db.user.findFirstOrThrow({ where: { lowerName: 'bob' } });
+    const first = await f.push('bob', 'demo', 'bob', 'overlap', { 'o1.txt': 'one\n' });
+    const n = (await f.open('alice', 'demo', 'bob', { head: 'bob:overlap', base: 'main' })).json.number as number;
+    const second = await f.push('bob', 'demo', 'bob', 'overlap', { 'o2.txt': 'two\n' });
+    expect(await pullRef('alice', 'demo', n)).toBe(second);
+    const comments = (await pushComments(n)).length;
+    // The first push's refresh, arriving after the second's (two instances, or a retried job): nothing to do.
+    const cx = createSystemContext(t.app.deps);
+    const late = { ref: 'refs/heads/overlap', oldSha: '0'.repeat(40), newSha: first };
+    await refreshPullsAfterPush(cx, { repoId: fork.id, repo: fork, pusherId: bob.id, pusher: bob, updates: [late] });
+    expect(await pullRef('alice', 'demo', n)).toBe(second);
+    expect(await pushComments(n)).toHaveLength(comments);
+    expect(await get(n)).toMatchObject({ head: { sha: second } });
   });
 
   it('closed and merged pull requests are left alone', async () => {
