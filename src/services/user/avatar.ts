@@ -1,9 +1,24 @@
 import { hash as digestOf } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError } from '../../errors.ts';
 
 /** The largest avatar edge, in pixels, a `size` may ask for. */
 export const MAX_AVATAR_SIZE = 2048;
+
+/** Digests of the accounts converted last: the same few users appear in response after response. */
+const identiconHashes = new LRUCache<string, string>({ max: 4096 });
+
+/** The md5 hex of an identicon's seed (Gitea's avatar hash of an e-mail). */
+function identiconHash(seed: string): string {
+  let hash = identiconHashes.get(seed);
+  if (hash === undefined) {
+    // One-shot digest: a list converts hundreds of users, and createHash's object cost twice as much.
+    hash = digestOf('md5', seed);
+    identiconHashes.set(seed, hash);
+  }
+  return hash;
+}
 
 /**
  * The avatar URL of an account, served by /avatars/{hash} (an identicon unless a custom avatar is set); `size`
@@ -11,8 +26,7 @@ export const MAX_AVATAR_SIZE = 2048;
  * @throws InvalidArgumentError for a size outside 1…MAX_AVATAR_SIZE
  */
 export function avatarUrl(user: Pick<Models.User, 'id' | 'email' | 'avatar'>, rootUrl: string, size?: number | null): string {
-  // One-shot digest: a list converts hundreds of users, and createHash's object cost twice as much.
-  const hash = user.avatar || digestOf('md5', user.email.toLowerCase() || `user-${user.id}`);
+  const hash = user.avatar || identiconHash(user.email.toLowerCase() || `user-${user.id}`);
   if (size == null) return `${rootUrl}avatars/${hash}`;
   if (!Number.isInteger(size) || size < 1 || size > MAX_AVATAR_SIZE) {
     throw new InvalidArgumentError(`avatar size must be between 1 and ${MAX_AVATAR_SIZE} pixels`, { size });
