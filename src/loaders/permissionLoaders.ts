@@ -124,9 +124,14 @@ export function repoPermissionLoader(
     const missing = ids.filter((id) => !known.has(id));
     const loaded = await loadRepoFacts(db, missing);
     // Primed facts serve one load: after `repoPermission.clear(id)` (a write changed the repository) it reloads.
-    const primed = ids.flatMap((id) => known.get(id) ?? []);
-    for (const r of primed) known.delete(r.id);
-    const repos: RepoFacts[] = [...primed, ...loaded];
+    const repos: RepoFacts[] = [];
+    for (const id of ids) {
+      const primed = known.get(id);
+      if (!primed) continue;
+      repos.push(primed);
+      known.delete(id);
+    }
+    repos.push(...loaded);
     const byId = new Map(repos.map((r) => [r.id, r]));
     const orgIds = [...new Set(repos.filter((r) => r.owner.type === 'ORGANIZATION').map((r) => r.ownerId))];
     // An owner's own repositories need no collaboration or block (nobody blocks themselves; the owner is admin).
