@@ -48,10 +48,15 @@ export async function resolvePullRepo(cx: ServiceContext, ref: RepoRef, level: '
  * @throws NotFoundError
  */
 export async function findPullByIndex(cx: ServiceContext, access: RepoAccess, index: number): Promise<PullRows> {
-  const sql = 'SELECT * FROM "PullRequest" WHERE "baseRepoId" = ? AND "index" = ?';
-  const pull =
-    Number.isSafeInteger(index) && index > 0 ? (await readRows(cx.db, 'PullRequest', sql, [access.repo.id, index]))[0] : undefined;
-  const issue = pull && (await issueById(cx.db, pull.issueId));
+  const [pull, sameIndex] =
+    Number.isSafeInteger(index) && index > 0
+      ? await Promise.all([
+          readRows(cx.db, 'PullRequest', 'SELECT * FROM "PullRequest" WHERE "baseRepoId" = ? AND "index" = ?', [access.repo.id, index]),
+          // The pull request's issue has its number in the base repository: both rows in one round trip.
+          readRows(cx.db, 'Issue', 'SELECT * FROM "Issue" WHERE "repoId" = ? AND "index" = ?', [access.repo.id, index]),
+        ]).then(([pulls, issues]) => [pulls[0], issues[0]] as const)
+      : [undefined, undefined];
+  const issue = pull && (sameIndex?.id === pull.issueId ? sameIndex : await issueById(cx.db, pull.issueId));
   if (!pull || !issue) {
     throw new NotFoundError(
       `pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`,
