@@ -1,8 +1,11 @@
-// The in-process profiling shared by bench/writeProfile.ts and bench/graphProfile.ts: the statements each operation
-// ran (the app's query events: Prisma's, the read path's and the raw statements on the connection) and the CPU
-// profile of a run, summarised as self time per package or source file and per function.
-import { writeFileSync } from 'node:fs';
+// The profiling shared by bench/writeProfile.ts, bench/graphProfile.ts and bench/servedProfile.ts: the statements each
+// operation ran (the app's query events: Prisma's, the read path's and the raw statements on the connection) and the
+// CPU profile of a run, summarised as self time per package or source file and per function, or (for the bundle of a
+// served process) per source file and line through the bundle's source maps.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session, type Profiler } from 'node:inspector/promises';
+import { SourceMap } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { QueryEvent } from '../src/db/client.ts';
 
 /** Statements by text (whitespace collapsed, cut to `width`), counted and timed while `on`. */
@@ -83,4 +86,62 @@ export function printSelfTime(
   console.log(`\nCPU self time per ${unit}, by function | µs`);
   for (const [key, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, opts.byFunction))
     console.log(`${key} | ${(us / n).toFixed(0)}`);
+}
+
+/** The source map of a bundle file (`<file>.map` beside it), once per file; null for other code. */
+function sourceMapOf(url: string, maps: Map<string, SourceMap | null>): SourceMap | null {
+  if (!url.startsWith('file:') || url.includes('/node_modules/')) return null;
+  let map = maps.get(url);
+  if (map === undefined) {
+    try {
+      map = new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]);
+    } catch {
+      map = null;
+    }
+    maps.set(url, map);
+  }
+  return map;
+}
+
+/** A source path as the summary shows it: from src/ on, or a package's name. */
+const shortSource = (source: string): string =>
+  source.includes('/src/') ? `src/${source.split('/src/').pop()!}` : (/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1] ?? source);
+
+/**
+ * Prints the CPU self time per operation (`n` of them, named `unit`) of a profile taken from the bundle (a served
+ * process's `--cpu-prof`): per source file and per source line, through the bundle's source maps (functions of
+ * node_modules and Node per package or file). The top `top` of each.
+ */
+export function printSourceTime(profile: Profiler.Profile, n: number, unit: string, top: number): void {
+  const maps = new Map<string, SourceMap | null>();
+  const self = new Map<number, number>();
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (deltas[i] ?? 0)));
+  const byFile = new Map<string, number>();
+  const byLine = new Map<string, number>();
+  const add = (into: Map<string, number>, key: string, us: number) => into.set(key, (into.get(key) ?? 0) + us);
+  for (const node of profile.nodes) {
+    const us = self.get(node.id) ?? 0;
+    if (!us) continue;
+    const { url, functionName, lineNumber, columnNumber } = node.callFrame;
+    const map = sourceMapOf(url, maps);
+    if (!map) {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+      add(byFile, pkg ?? (url ? url.split('/').pop()! : `(native) ${functionName}`), us);
+      continue;
+    }
+    const entry = map.findEntry(lineNumber, columnNumber) as { originalSource?: string };
+    add(byFile, shortSource(entry.originalSource ?? url), us);
+    // Line ticks: each line's share of the function's self time.
+    const ticks = node.positionTicks ?? [];
+    const total = ticks.reduce((sum, t) => sum + t.ticks, 0);
+    for (const t of ticks) {
+      const at = map.findEntry(t.line - 1, 0) as { originalSource?: string; originalLine?: number };
+      add(byLine, `${shortSource(at.originalSource ?? url)}:${(at.originalLine ?? -1) + 1} ${functionName}`, (us * t.ticks) / total);
+    }
+  }
+  console.log(`\nCPU self time per ${unit}, by source file | µs`);
+  for (const [key, us] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${key} | ${(us / n).toFixed(2)}`);
+  console.log(`\nCPU self time per ${unit}, by source line (the bundle's) | µs`);
+  for (const [key, us] of [...byLine].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${key} | ${(us / n).toFixed(2)}`);
 }

@@ -1,6 +1,6 @@
 // `forgegraph serve` as users run it, for the benches that measure the process itself (bench/soak.ts,
-// bench/servedReads.ts): the bundle built first, a scratch database and data directory, a user made with
-// `forgegraph admin user create`, then `node [flags] src/bin/forgegraph.js serve` until /api/healthz answers.
+// bench/servedReads.ts, bench/servedProfile.ts): the bundle built first, a scratch database and data directory, a user
+// made with `forgegraph admin user create`, then `node [flags] src/bin/forgegraph.js serve` until /api/healthz answers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -101,4 +101,24 @@ export async function startServed(opts: {
       await db.drop();
     },
   };
+}
+
+/**
+ * autocannon -c 10 against `url` for `seconds` in a child process (the load generator keeps off the server's core as
+ * far as two cores allow), `extra` its further arguments: requests per second and p50 latency (ms).
+ * @throws when any answer was not 2xx or failed
+ */
+export function loadServed(url: string, seconds: number, extra: string[] = []): Promise<{ rps: number; p50: number }> {
+  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', String(seconds), ...extra, url];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
+      const r = JSON.parse(out) as { requests: { average: number }; latency: { p50: number }; non2xx: number; errors: number };
+      if (r.non2xx || r.errors) return reject(new Error(`autocannon saw ${r.non2xx} non-2xx and ${r.errors} errors`));
+      resolve({ rps: r.requests.average, p50: r.latency.p50 });
+    });
+  });
 }

@@ -5,10 +5,9 @@
 // the RSS once it has been left idle for `settleSeconds`.
 // Usage: npx tsx bench/servedReads.ts [seconds=10] [rounds=3] [sqlite|postgresql=sqlite] [settleSeconds=90]
 //   SERVED_NODE_FLAGS="--max-semi-space-size=64" adds Node flags to the server (`npm start` adds none).
-import childProcess from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { providerArg } from './scratchDb.ts';
-import { rssMb, startServed } from './servedProcess.ts';
+import { loadServed, rssMb, startServed } from './servedProcess.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const rounds = Number(process.argv[3] ?? 3);
@@ -30,22 +29,6 @@ async function api(method: string, url: string, body?: unknown): Promise<unknown
   });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return res.json();
-}
-
-/** autocannon in a child process (the load generator keeps off the server's core as far as two cores allow). */
-function autocannon(url: string, extra: string[]): Promise<{ rps: number; p50: number }> {
-  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', String(seconds), ...extra, url];
-  return new Promise((resolve, reject) => {
-    const child = childProcess.spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const r = JSON.parse(out) as { requests: { average: number }; latency: { p50: number }; non2xx: number; errors: number };
-      if (r.non2xx || r.errors) return reject(new Error(`autocannon saw ${r.non2xx} non-2xx and ${r.errors} errors`));
-      resolve({ rps: r.requests.average, p50: r.latency.p50 });
-    });
-  });
 }
 
 /** The server's V8 heap (total and used) and external memory in MB, from its /metrics (prom-client's process metrics). */
@@ -79,8 +62,8 @@ try {
   console.log(`RSS before the load ${rssMb(pid).toFixed(0)} MB`);
   console.log('round | GraphQL req/s | p50 ms | GET issue req/s | p50 ms | RSS MB | V8 heap MB (used) | external MB');
   for (let round = 1; round <= rounds; round++) {
-    const graph = await autocannon(`${base}api/graphql`, ['-m', 'POST', '-H', 'content-type=application/json', '-b', query]);
-    const rest = await autocannon(`${base}api/v1/repos/reader/tracker/issues/7`, []);
+    const graph = await loadServed(`${base}api/graphql`, seconds, ['-m', 'POST', '-H', 'content-type=application/json', '-b', query]);
+    const rest = await loadServed(`${base}api/v1/repos/reader/tracker/issues/7`, seconds);
     console.log(
       `${round} | ${graph.rps.toFixed(0)} | ${graph.p50} | ${rest.rps.toFixed(0)} | ${rest.p50} | ${rssMb(pid).toFixed(0)} | ${await heapOf()}`,
     );
