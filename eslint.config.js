@@ -75,8 +75,9 @@ const layers = [
     ],
   },
   // Leaf modules every layer may use: the domain errors, where the checkout is (src/paths.ts), packages loaded at
-  // their first use (src/lazyPackage.ts) and rows handed out to their parents (src/groupBy.ts).
-  { category: 'base', pattern: ['src/errors.ts', 'src/paths.ts', 'src/lazyPackage.ts', 'src/groupBy.ts'] },
+  // their first use (src/lazyPackage.ts), rows handed out to their parents (src/groupBy.ts) and pure functions
+  // remembered for their last keys (src/memo.ts).
+  { category: 'base', pattern: ['src/errors.ts', 'src/paths.ts', 'src/lazyPackage.ts', 'src/groupBy.ts', 'src/memo.ts'] },
   { category: 'service-base', pattern: 'src/services/*.ts' },
   { category: 'service-access', pattern: 'src/services/access/**' },
   { category: 'service', pattern: 'src/services/*/**', capture: ['domain', 'file'] },

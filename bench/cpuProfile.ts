@@ -8,6 +8,9 @@ import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { QueryEvent } from '../src/db/client.ts';
 
+/** The npm package a script's URL lies in (`@scope/name` or `name`), or undefined. */
+const packageOf = (url: string): string | undefined => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+
 /** Statements by text (whitespace collapsed, cut to `width`), counted and timed while `on`. */
 export class StatementTally {
   on = false;
@@ -66,7 +69,7 @@ export function printSelfTime(
   const deltas = profile.timeDeltas ?? [];
   (profile.samples ?? []).forEach((id, i) => {
     const { url, functionName, lineNumber } = byId.get(id)!.callFrame;
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+    const pkg = packageOf(url);
     const place = !url
       ? functionName.startsWith('(')
         ? functionName
@@ -105,7 +108,7 @@ function sourceMapOf(url: string, maps: Map<string, SourceMap | null>): SourceMa
 
 /** A source path as the summary shows it: from src/ on, or a package's name. */
 const shortSource = (source: string): string =>
-  source.includes('/src/') ? `src/${source.split('/src/').pop()!}` : (/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1] ?? source);
+  source.includes('/src/') ? `src/${source.split('/src/').pop()!}` : (packageOf(source) ?? source);
 
 /**
  * Prints the CPU self time per operation (`n` of them, named `unit`) of a profile taken from the bundle (a served
@@ -126,7 +129,7 @@ export function printSourceTime(profile: Profiler.Profile, n: number, unit: stri
     const { url, functionName, lineNumber, columnNumber } = node.callFrame;
     const map = sourceMapOf(url, maps);
     if (!map) {
-      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+      const pkg = packageOf(url);
       add(byFile, pkg ?? (url ? url.split('/').pop()! : `(native) ${functionName}`), us);
       continue;
     }

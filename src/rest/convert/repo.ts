@@ -1,4 +1,5 @@
 import type { Models } from '../../db/client.ts';
+import { memoized } from '../../memo.ts';
 import { atLeast } from '../../permissions/accessMode.ts';
 import { unitMode, type RepoPermission } from '../../permissions/repoPermission.ts';
 import type { UnitType } from '../../permissions/units.ts';
@@ -30,27 +31,21 @@ export type RepoSource = Models.Repository & RepoRelations & { forkOf?: (Models.
 type Config = Record<string, unknown>;
 
 /**
- * Unit configurations parsed before, by their text: a repository's JSON reads four or five, and the same few texts
- * (the defaults) recur in every answer (~1 µs a parse). Read only: the converter never changes them.
+ * A unit configuration's text parsed once: a repository's JSON reads four or five, and the same few texts (the
+ * defaults) recur in every answer (~1 µs a parse). Read only: the converter never changes them.
  */
-const parsedConfigs = new Map<string, Config>();
-const MAX_PARSED_CONFIGS = 1024;
+const parseConfig = memoized(1024, (text: string): Config => {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Config) : {};
+  } catch {
+    return {};
+  }
+});
 
 function configOf(units: RepoRelations['units'], type: UnitType): Config | null {
   const unit = units.find((u) => u.type === type);
-  if (!unit) return null;
-  let config = parsedConfigs.get(unit.config);
-  if (config === undefined) {
-    try {
-      const parsed: unknown = JSON.parse(unit.config);
-      config = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Config) : {};
-    } catch {
-      config = {};
-    }
-    if (parsedConfigs.size >= MAX_PARSED_CONFIGS) parsedConfigs.clear();
-    parsedConfigs.set(unit.config, config);
-  }
-  return config;
+  return unit ? parseConfig(unit.config) : null;
 }
 
 const bool = (c: Config, key: string, fallback = false): boolean => (typeof c[key] === 'boolean' ? (c[key] as boolean) : fallback);

@@ -1,24 +1,16 @@
 import { hash as digestOf } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError } from '../../errors.ts';
+import { memoized } from '../../memo.ts';
 
 /** The largest avatar edge, in pixels, a `size` may ask for. */
 export const MAX_AVATAR_SIZE = 2048;
 
-/** Digests of the accounts converted last: the same few users appear in response after response. */
-const identiconHashes = new LRUCache<string, string>({ max: 4096 });
-
-/** The md5 hex of an identicon's seed (Gitea's avatar hash of an e-mail). */
-function identiconHash(seed: string): string {
-  let hash = identiconHashes.get(seed);
-  if (hash === undefined) {
-    // One-shot digest: a list converts hundreds of users, and createHash's object cost twice as much.
-    hash = digestOf('md5', seed);
-    identiconHashes.set(seed, hash);
-  }
-  return hash;
-}
+/**
+ * The md5 hex of an identicon's seed (Gitea's avatar hash of an e-mail), kept for the accounts converted last: the same
+ * few users appear in response after response. A one-shot digest: createHash's object cost twice as much.
+ */
+const identiconHash = memoized(4096, (seed: string): string => digestOf('md5', seed));
 
 /**
  * The avatar URL of an account, served by /avatars/{hash} (an identicon unless a custom avatar is set); `size`
