@@ -4,7 +4,8 @@
 //   GET /repos/{o}/{r}/issues/{index} anonymous and with a token, GET /repos/{o}/{r},
 //   GET /repos/{o}/{r}/issues?limit=50, GET /repos/{o}/{r}/pulls/{index};
 // plus SQL statements per request (ours: Prisma's query events and the read path's; the baseline's) and git
-// processes spawned per request.
+// processes spawned per request; then the same rounds as this process's CPU time per request (both servers run
+// here, the load generator in a child), a figure that a busy machine moves less than req/s.
 // autocannon runs in a child process so the load generator does not share the server's event loop.
 // Usage: npx tsx bench/hotReads.ts [seconds=5] [sqlite|postgresql|both=both] [rounds=3]
 //   rounds: each side runs that many times per path, alternating; the medians are compared.
@@ -31,29 +32,42 @@ const rounds = Number(process.argv[4] ?? 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ISSUES = 60;
 
-/** Mean requests per second of autocannon -c 10 for `seconds`. */
-function autocannon(url: string, headers: Record<string, string> = {}, duration = seconds): Promise<number> {
+/** What one autocannon run measured: mean requests per second, and this process's CPU time per request. */
+interface Round {
+  rps: number;
+  /**
+   * CPU time (user + system) of this process per request, in µs: both servers run here, one at a time, and the
+   * load generator in a child, so it is the server's (with PostgreSQL, the database's own processes are not in it).
+   * Steadier than req/s on a shared machine: another tenant's load slows the clock, not the work per request.
+   */
+  cpuUs: number;
+}
+
+/** autocannon -c 10 for `seconds`, with this process's CPU time over the run. */
+function autocannon(url: string, headers: Record<string, string> = {}, duration = seconds): Promise<Round> {
   const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', String(duration)];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
   return new Promise((resolve, reject) => {
+    const cpu = process.cpuUsage();
     const child = childProcess.spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.on('close', (code) => {
+      const used = process.cpuUsage(cpu);
       if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const r = JSON.parse(out) as { requests: { average: number }; non2xx: number; errors: number };
+      const r = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number };
       if (r.non2xx || r.errors) return reject(new Error(`autocannon saw ${r.non2xx} non-2xx and ${r.errors} errors`));
-      resolve(r.requests.average);
+      resolve({ rps: r.requests.average, cpuUs: (used.user + used.system) / Math.max(1, r.requests.total) });
     });
   });
 }
 
 interface Row {
   name: string;
-  /** Requests per second of each round. */
-  oursRounds: number[];
-  bareRounds: number[];
+  /** Each round's figures. */
+  oursRounds: Round[];
+  bareRounds: Round[];
   statements: number;
   baseStatements: number;
   spawns?: number;
@@ -218,19 +232,30 @@ console.log(
 const header = ['path', ...providers.flatMap((p) => [`${p} req/s`, 'baseline req/s', 'ratio', 'stmts', 'baseline stmts', 'git spawns'])];
 console.log(header.join(' | '));
 const names = results.get(providers[0]!)!.map((r) => r.name);
+const each = (xs: number[]) => (xs.length > 1 ? ` (${xs.map((x) => x.toFixed(0)).join(', ')})` : '');
 for (const [i, name] of names.entries()) {
   const cells = providers.flatMap((p) => {
     const r = results.get(p)![i]!;
-    const [ours, bare] = [median(r.oursRounds), median(r.bareRounds)];
-    const each = (xs: number[]) => (xs.length > 1 ? ` (${xs.map((x) => x.toFixed(0)).join(', ')})` : '');
+    const [ours, bare] = [r.oursRounds, r.bareRounds].map((rounds) => rounds.map((x) => x.rps)) as [number[], number[]];
     return [
-      `${ours.toFixed(0)}${each(r.oursRounds)}`,
-      `${bare.toFixed(0)}${each(r.bareRounds)}`,
-      (ours / bare).toFixed(3),
+      `${median(ours).toFixed(0)}${each(ours)}`,
+      `${median(bare).toFixed(0)}${each(bare)}`,
+      (median(ours) / median(bare)).toFixed(3),
       String(r.statements),
       String(r.baseStatements),
       String(r.spawns ?? 0),
     ];
+  });
+  console.log([name, ...cells].join(' | '));
+}
+// The same rounds as CPU time per request: the inverse ratio (baseline / ours) is the throughput the CPU allows.
+console.log('\nserver CPU time per request, µs (medians; each round in brackets); ratio = baseline / ours');
+console.log(['path', ...providers.flatMap((p) => [`${p} µs`, 'baseline µs', 'ratio'])].join(' | '));
+for (const [i, name] of names.entries()) {
+  const cells = providers.flatMap((p) => {
+    const r = results.get(p)![i]!;
+    const [ours, bare] = [r.oursRounds, r.bareRounds].map((rounds) => rounds.map((x) => x.cpuUs)) as [number[], number[]];
+    return [`${median(ours).toFixed(0)}${each(ours)}`, `${median(bare).toFixed(0)}${each(bare)}`, (median(bare) / median(ours)).toFixed(3)];
   });
   console.log([name, ...cells].join(' | '));
 }
