@@ -37,6 +37,15 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     return { repo, work, sha, url: gitUrl(port, 'alice', name, { user: 'alice', secret: PASSWORD }) };
   }
 
+  /** Resolves once `n` sections of the server hold or wait for a repository lock. */
+  async function lockSections(n: number): Promise<void> {
+    const until = Date.now() + 30_000;
+    while (t.app.deps.repoLocks.active < n) {
+      if (Date.now() > until) throw new Error(`${t.app.deps.repoLocks.active} repository lock sections after 30 s, not ${n}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
   it('a push leaves a finished repo.push job with what git applied', async () => {
     const { repo, work, sha, url } = await started('done');
     await git.ok(['push', '-q', url, 'main'], { cwd: work });
@@ -158,17 +167,20 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     await git.ok(['push', '-q', url, 'main'], { cwd: work });
     await git.ok(['checkout', '-q', '-b', 'topic', 'main'], { cwd: work });
     const topic = await git.commit(work, 'topic.txt', 'topic\n');
+    // The first push's follow-up jobs done: from here on the only lock sections are the three below.
+    await t.app.jobs.drain();
+    await t.app.deps.repoLocks.idle();
     // A writer holds the repository; the rename waits for it, the push's hook (which takes its lock after git has
-    // received the pack) for the rename.
+    // received the pack) for the rename. Each is started once the one before waits, however slow the machine.
     const whole = holdRepoLock(t.app.deps.repoLocks, repo.id, null);
     await whole.entered;
     const rename = t.request('PATCH', '/api/v1/repos/alice/pushed-then-renamed', {
       headers: { authorization: `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}` },
       body: { name: 'renamed-under-push' },
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await lockSections(2);
     const push = git.run(['push', url, 'topic'], { cwd: work });
-    await new Promise((r) => setTimeout(r, 500));
+    await lockSections(3);
     whole.release();
     await whole.done;
     expect((await rename).statusCode).toBe(200);
