@@ -7,6 +7,7 @@ import { repoPath } from '../../src/git/repoPath.ts';
 import { PASSWORD, startTestApp, type TestApp } from '../helpers/app.ts';
 import { holdRepoLock } from '../helpers/heldLock.ts';
 import { PROVIDERS } from '../helpers/db.ts';
+import { until } from '../helpers/serverProcess.ts';
 import { createRepoFixture, GitClient, gitUrl, ZERO_SHA } from './gitClient.ts';
 
 /** Pushes record their bookkeeping as a job before git moves a ref (pre-receive), and run it before answering. */
@@ -38,13 +39,7 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
   }
 
   /** Resolves once `n` sections of the server hold or wait for a repository lock. */
-  async function lockSections(n: number): Promise<void> {
-    const until = Date.now() + 30_000;
-    while (t.app.deps.repoLocks.active < n) {
-      if (Date.now() > until) throw new Error(`${t.app.deps.repoLocks.active} repository lock sections after 30 s, not ${n}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
+  const lockSections = (n: number) => until(() => t.app.deps.repoLocks.active >= n, 30_000, `${n} repository lock sections`);
 
   it('a push leaves a finished repo.push job with what git applied', async () => {
     const { repo, work, sha, url } = await started('done');
