@@ -53,6 +53,7 @@ import { authInvalidation } from './db/authInvalidation.ts';
 import { createReadPath, registerReadPath } from './db/readPath.ts';
 import { reportAuthWrites } from './db/authWrites.ts';
 import { loggerOptions } from './logger.ts';
+import { lazySchemaCompilers } from './lazyPackage.ts';
 import { mountLanding } from './web/landing.ts';
 import { downloadRoutes } from './rest/downloads.ts';
 import { attachmentSweepSubscriber } from './services/attachment/orphans.ts';
@@ -178,6 +179,8 @@ export async function buildApp(config: Config, opts: BuildAppOptions = {}): Prom
     clientErrorHandler: clientErrorHandler(config.rootUrl),
     // Closing, a request that arrives on a connection accepted before is answered (with Connection: close), not 503.
     return503OnClosing: false,
+    // No route declares a JSON schema: ajv and fast-json-stringify are loaded only if one ever does.
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   });
   server.setErrorHandler(rootErrorHandler(config));
   server.setNotFoundHandler(rootNotFoundHandler(config.rootUrl));

@@ -4,7 +4,10 @@
 // (bench/coldStart.ts). The same for packages only some features use: YAML (Actions workflows, issue templates), SSH
 // key parsing, isomorphic-git (file writes, a new repository's first commit), markdown rendering and HTML
 // sanitizing: ~200 modules a server start no longer loads. Synchronous (require), so what constructors build stays synchronous (CommonJS packages, JSON).
+// Likewise MIME types by file name (a 200 KB table: raw files and attachments) and Fastify's JSON-schema compilers.
 import { createRequire } from 'node:module';
+import type { FastifyServerOptions } from 'fastify';
+import type Mime from 'mime-types';
 import type pg from 'pg';
 import type IORedis from 'ioredis';
 import type SpdxFull from 'spdx-license-list/full.js';
@@ -47,3 +50,31 @@ export const markdownItEmojiModule = lazyPackage<typeof MarkdownItEmoji>('markdo
 
 /** The HTML sanitizer (services/markup/sanitize.ts). */
 export const sanitizeHtmlModule = lazyPackage<typeof SanitizeHtml>('sanitize-html');
+
+/** MIME types by file name (rest/rawReply.ts, attachments). */
+export const mimeTypes = lazyPackage<typeof Mime>('mime-types');
+
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
+/** A function that loads the function it stands for at its first call (`load` runs once). */
+function loadedAtFirstCall<F extends (...args: never[]) => unknown>(load: () => F): F {
+  let loaded: F | undefined;
+  return ((...args: Parameters<F>) => (loaded ??= load())(...args)) as F;
+}
+
+/**
+ * Fastify's schema compilers (ajv for validation, fast-json-stringify for responses), loaded at their first use:
+ * Fastify loads both when a server is made (~60 ms of `forgegraph serve`'s start, bench/coldStart.ts) and uses them
+ * only for routes with a JSON schema, which ours do not declare (bodies and queries are checked by zod,
+ * src/rest/route.ts). The same compilers as Fastify's defaults, from Fastify's own dependencies.
+ */
+export function lazySchemaCompilers(): Required<CompilersFactory> {
+  const fromFastify = createRequire(require.resolve('fastify'));
+  type Factories = Required<CompilersFactory>;
+  return {
+    buildValidator: loadedAtFirstCall(() => (fromFastify('@fastify/ajv-compiler') as () => Factories['buildValidator'])()),
+    buildSerializer: loadedAtFirstCall(() =>
+      (fromFastify('@fastify/fast-json-stringify-compiler') as () => Factories['buildSerializer'])(),
+    ),
+  };
+}

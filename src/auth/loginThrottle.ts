@@ -1,5 +1,7 @@
 import { isIPv6 } from 'node:net';
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import type { LoginThrottleSettings } from '../config.ts';
 
 /** How long failures are remembered when no block follows (both counters). */

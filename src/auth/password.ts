@@ -1,10 +1,14 @@
-import { hash, verify } from '@node-rs/argon2';
 import { createHash, randomBytes } from 'node:crypto';
 import type { PasswordHashParams } from './passwordHashSettings.ts';
 
+// argon2 (a native addon, ~10 ms to load) is loaded at the first hash or verification, not with the server: most
+// requests carry a token or nothing. Imported, not required, so that what replaces the module in a test replaces it here.
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
+
 /** Hashes a password with argon2id (PASSWORD_HASH_ALGO's parameters, OWASP's by default); returns a PHC string. */
-export function hashPassword(password: string, params: PasswordHashParams): Promise<string> {
-  return hash(password, { algorithm: 2 /* Argon2id */, ...params });
+export async function hashPassword(password: string, params: PasswordHashParams): Promise<string> {
+  return (await loadArgon2()).hash(password, { algorithm: 2 /* Argon2id */, ...params });
 }
 
 // Basic auth sends the password on every request (git clients make many): remember recent
@@ -20,6 +24,7 @@ export async function verifyPassword(storedHash: string, password: string): Prom
   const key = createHash('sha256').update(storedHash).update('\0').update(password).digest('hex');
   const until = verified.get(key);
   if (until !== undefined && until > Date.now()) return true;
+  const { verify } = await loadArgon2();
   let ok: boolean;
   try {
     ok = await verify(storedHash, password);

@@ -1,5 +1,5 @@
 import { ioredisModule as ioredis } from '../lazyPackage.ts';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
 import type { LimiterFactory } from './loginThrottle.ts';
 
 /** Failed sign-in counters kept in Redis, shared by every instance of one installation, and how to close them. */

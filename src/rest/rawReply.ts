@@ -2,7 +2,7 @@
 import type { ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import mime from 'mime-types';
+import { mimeTypes } from '../lazyPackage.ts';
 import type { Archive, RawFile } from '../services/repo/download.ts';
 
 /** Reads the first chunk of a stream (up to what is buffered) and puts it back. */
@@ -30,7 +30,7 @@ async function peek(stream: Readable): Promise<Buffer> {
 
 /** Gitea's content type of a blob: text as `text/plain; charset=utf-8`, images and the like by extension, else binary. */
 function contentTypeOf(name: string, head: Buffer): string {
-  const byName = mime.lookup(name);
+  const byName = mimeTypes().lookup(name);
   if (byName && /^(image|audio|video)\//.test(byName) && byName !== 'image/svg+xml') return byName;
   if (!head.subarray(0, 8000).includes(0)) return 'text/plain; charset=utf-8';
   return byName && byName !== 'text/html' ? byName : 'application/octet-stream';

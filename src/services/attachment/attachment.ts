@@ -1,13 +1,13 @@
 // Attachments: storing an upload (type and size rules), and issue and comment attachments (Gitea issue_attachment.go, issue_comment_attachment.go).
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import mime from 'mime-types';
 import type { Models } from '../../db/client.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.ts';
 import { requireViewer } from '../access/guards.ts';
 import { resolveIssueRepo } from '../access/issueAccess.ts';
 import type { RepoAccess, RepoRef } from '../access/repoAccess.ts';
 import { withTx, type ServiceContext } from '../context.ts';
+import { mimeTypes } from '../../lazyPackage.ts';
 import { findCommentInRepo } from '../issue/comment.ts';
 import { canWriteIssue, findIssueByIndex } from '../issue/issue.ts';
 import { isAttachmentUuid, openAttachmentFile, removeAttachmentFiles, writeAttachmentFile } from './store.ts';
@@ -36,7 +36,7 @@ export interface AttachmentOwner {
 export function verifyType(name: string, allowed: readonly string[]): void {
   if (!allowed.length) return;
   const ext = path.extname(name).toLowerCase();
-  const type = mime.lookup(name) || 'application/octet-stream';
+  const type = mimeTypes().lookup(name) || 'application/octet-stream';
   const ok = allowed.some((a) => (a.startsWith('.') ? a === ext : a.endsWith('/*') ? type.startsWith(a.slice(0, -1)) : a === type));
   if (!ok) throw new InvalidArgumentError(`This file extension or type is not allowed to be uploaded. Type: ${type}`, { name, type });
 }
@@ -250,7 +250,7 @@ export interface AttachmentDownload {
 
 /** The content type an attachment is served with (from its name). */
 export function attachmentContentType(name: string): string {
-  return mime.lookup(name) || 'application/octet-stream';
+  return mimeTypes().lookup(name) || 'application/octet-stream';
 }
 
 /** Opens an attachment's file for sending and counts the download (Gitea IncreaseDownloadCount). */
