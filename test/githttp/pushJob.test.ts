@@ -136,21 +136,26 @@ describe.each(PROVIDERS)('push jobs (%s)', (provider) => {
     // Another branch of the repository: pushed and recorded while the other one is held.
     await git.ok(['push', '-q', url, 'free'], { cwd: work });
     expect(await branchRow('free')).toMatchObject({ isDeleted: false });
-    // The held branch: its push waits (git is told nothing yet, no row) until the lock is released.
+    // The held branch: its push waits (git is told nothing yet, no row) until the lock is released. Checked once
+    // its hook waits for the lock: a second section, counted once the other push's follow-ups are done.
+    await t.app.jobs.drain();
+    await until(() => t.app.deps.repoLocks.active === 1, 30_000, 'only the held lock section');
     let finished = false;
     const pushHeld = git.ok(['push', '-q', url, 'held'], { cwd: work }).finally(() => (finished = true));
-    await new Promise((r) => setTimeout(r, 500));
+    await lockSections(2);
     expect(finished).toBe(false);
     expect(await branchRow('held')).toBeNull();
     held.release();
     await Promise.all([held.done, pushHeld]);
     expect(await branchRow('held')).toMatchObject({ isDeleted: false });
     // The whole repository held (a merge, an API commit): every push waits for it.
+    await t.app.jobs.drain();
+    await t.app.deps.repoLocks.idle();
     const whole = hold(null);
     await whole.entered;
     finished = false;
     const pushLate = git.ok(['push', '-q', url, 'late'], { cwd: work }).finally(() => (finished = true));
-    await new Promise((r) => setTimeout(r, 500));
+    await lockSections(2);
     expect(finished).toBe(false);
     whole.release();
     await Promise.all([whole.done, pushLate]);
