@@ -42,11 +42,18 @@ function expandText(sql: string, params: readonly Param[]): string {
   return text;
 }
 
+/** Statements checked to take as many parameters as they were given, none an array: their text needs no expansion. */
+const scalarStatements = new Map<string, number>();
+
 /**
  * Expands array parameters into `?, ?, …` and flattens the values. The text is built once per statement and
- * shape of its parameters (a page's `IN (?)` has the same length request after request).
+ * shape of its parameters (a page's `IN (?)` has the same length request after request); a statement without array
+ * parameters is checked once and then used as it is.
  */
 function expand(sql: string, params: readonly Param[]): { sql: string; values: (string | number | boolean | null)[] } {
+  if (scalarStatements.get(sql) === params.length && !params.some(Array.isArray)) {
+    return { sql, values: params.slice() as (string | number | boolean | null)[] };
+  }
   const values: (string | number | boolean | null)[] = [];
   let shape = '';
   for (const p of params) {
@@ -68,6 +75,10 @@ function expand(sql: string, params: readonly Param[]): { sql: string; values: (
     if (byShape.size >= MAX_EXPANSIONS) byShape.clear();
     text = expandText(sql, params);
     byShape.set(shape, text);
+  }
+  if (text === sql) {
+    if (scalarStatements.size >= MAX_EXPANSIONS) scalarStatements.clear();
+    scalarStatements.set(sql, params.length);
   }
   return { sql: text, values };
 }

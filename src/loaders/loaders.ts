@@ -2,7 +2,14 @@ import DataLoader from 'dataloader';
 import { usersByIds } from './usersByIds.ts';
 import type { Db, Models } from '../db/client.ts';
 import type { RepoPermission } from '../permissions/repoPermission.ts';
-import { orgStandingLoader, repoPermissionLoader, type OrgStanding, type ReachFacts, type RepoFacts } from './permissionLoaders.ts';
+import {
+  orgStandingLoader,
+  permissionFromFacts,
+  repoPermissionLoader,
+  type OrgStanding,
+  type ReachFacts,
+  type RepoFacts,
+} from './permissionLoaders.ts';
 
 type User = Models.User;
 
@@ -13,6 +20,11 @@ export interface Loaders {
   repoPermission: DataLoader<number, RepoPermission>;
   /** Access facts of repositories this request already loaded (RepoFacts): repoPermission reuses them. */
   repoFacts: Map<number, RepoFacts>;
+  /**
+   * The viewer's permission on a repository whose facts decide it alone (permissionFromFacts), computed now and
+   * kept as repoPermission's answer for the request (unless it has one); null when the loader must read rows.
+   */
+  permissionFromFacts(facts: RepoFacts): RepoPermission | null;
   /** The viewer's standing (member, owner, teams) per organization id. */
   orgStanding: DataLoader<number, OrgStanding>;
   /** Every access token of a user, newest first (no permission check: callers are services). */
@@ -52,6 +64,12 @@ class RequestLoaders implements Loaders {
 
   get repoPermission(): DataLoader<number, RepoPermission> {
     return (this.#repoPermission ??= repoPermissionLoader(this.#db, this.#viewer, this.#reach, this.repoFacts));
+  }
+
+  permissionFromFacts(facts: RepoFacts): RepoPermission | null {
+    const perm = permissionFromFacts(this.#viewer, this.#reach, facts);
+    if (perm) this.repoPermission.prime(facts.id, perm);
+    return perm;
   }
 
   get orgStanding(): DataLoader<number, OrgStanding> {

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Db, DbLike, Models } from '../db/client.ts';
 import { readRows } from '../db/readPath.ts';
 import type { AccessMode } from '../permissions/accessMode.ts';
-import { computeRepoPermission, type RepoPermission, type TeamGrant } from '../permissions/repoPermission.ts';
+import { computeRepoPermission, type RepoPermission, type TeamGrant, type ViewerFacts } from '../permissions/repoPermission.ts';
 import { groupBy } from '../groupBy.ts';
 
 type Viewer = Models.User | null;
@@ -107,6 +107,39 @@ export function repoFactsOf(row: FactsRow, units: { type: Models.RepoUnitType }[
 }
 
 /**
+ * Whether the viewer's permission on `repo` depends on rows beyond its facts: the viewer's collaboration,
+ * organization membership, teams and blocks. Not for anonymous viewers, site admins, the operator, a running task's
+ * token or the repository's owner (nobody blocks themselves; the owner is admin). A deploy key's grant is a row too.
+ */
+function needsViewerRows(viewer: Viewer, reach: ReachFacts, repo: Pick<RepoFacts, 'ownerId'>): boolean {
+  return viewer !== null && !viewer.isAdmin && !reach.system && !reach.actionsTask && repo.ownerId !== viewer.id;
+}
+
+/** The rows of a viewer that grant nothing. */
+const NO_GRANTS = { isOrgMember: false, teams: [], collaboration: null, blocked: false } as const;
+
+/** The access model's permission for `repo`, given what the viewer's rows grant on it. */
+function permissionOf(
+  repo: RepoFacts,
+  viewer: Viewer,
+  reach: Omit<ReachFacts, 'deployKeyId'>,
+  grants: Pick<ViewerFacts, 'isOrgMember' | 'teams' | 'collaboration' | 'blocked' | 'deployKey'>,
+): RepoPermission {
+  const facts = { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate, owner: repo.owner, units: repo.units.map((u) => u.type) };
+  return computeRepoPermission(facts, { viewer, ...grants, ...reach });
+}
+
+/**
+ * The viewer's permission on a repository whose facts decide it alone (no row of the viewer's or of a deploy key's
+ * could change it, see needsViewerRows), as repoPermissionLoader would load it; null when rows must be read.
+ */
+export function permissionFromFacts(viewer: Viewer, reach: ReachFacts, repo: RepoFacts): RepoPermission | null {
+  const { deployKeyId, ...viewerReach } = reach;
+  if (deployKeyId !== undefined || needsViewerRows(viewer, reach, repo)) return null;
+  return permissionOf(repo, viewer, viewerReach, NO_GRANTS);
+}
+
+/**
  * Batches RepoPermission for many repositories: a fixed number of queries per batch (repositories with
  * owners and units, unless primed in `known`; the viewer's collaborations, org memberships, team grants and
  * blocks, for repositories the viewer does not own), then the pure access model. Missing repositories get no
@@ -134,11 +167,10 @@ export function repoPermissionLoader(
     repos.push(...loaded);
     const byId = new Map(repos.map((r) => [r.id, r]));
     const orgIds = [...new Set(repos.filter((r) => r.owner.type === 'ORGANIZATION').map((r) => r.ownerId))];
-    // An owner's own repositories need no collaboration or block (nobody blocks themselves; the owner is admin).
-    const foreign = viewer === null ? [] : repos.filter((r) => r.ownerId !== viewer.id);
+    const foreign = repos.filter((r) => needsViewerRows(viewer, reach, r));
     const foreignIds = foreign.map((r) => r.id);
     const ownerIds = [...new Set(foreign.map((r) => r.ownerId))];
-    const needsFacts = viewer !== null && !viewer.isAdmin && !reach.system && !reach.actionsTask && foreign.length > 0;
+    const needsFacts = viewer !== null && foreign.length > 0;
     const [collabs, members, teamUsers, blocks] = needsFacts
       ? await Promise.all([
           readRows<'Collaboration', Pick<Models.Collaboration, 'repoId' | 'mode'>>(
@@ -193,18 +225,13 @@ export function repoPermissionLoader(
       const teams: TeamGrant[] = teamUsers
         .filter((tu) => tu.orgId === repo.ownerId && (tu.team.includesAllRepositories || tu.team.repos.some((r) => r.repoId === id)))
         .map((tu) => ({ authorize: tu.team.authorize, units: Object.fromEntries(tu.team.units.map((u) => [u.type, u.accessMode])) }));
-      return computeRepoPermission(
-        { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate, owner: repo.owner, units: repo.units.map((u) => u.type) },
-        {
-          viewer,
-          isOrgMember: memberOf.has(repo.ownerId),
-          teams,
-          collaboration: collabByRepo.get(id) ?? null,
-          blocked: blockedBy.has(repo.ownerId),
-          ...viewerReach,
-          ...(deployGrants ? { deployKey: deployModeByRepo.get(id) ?? 'NONE' } : {}),
-        },
-      );
+      return permissionOf(repo, viewer, viewerReach, {
+        isOrgMember: memberOf.has(repo.ownerId),
+        teams,
+        collaboration: collabByRepo.get(id) ?? null,
+        blocked: blockedBy.has(repo.ownerId),
+        ...(deployGrants ? { deployKey: deployModeByRepo.get(id) ?? 'NONE' } : {}),
+      });
     });
   });
 }

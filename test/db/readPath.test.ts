@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRows } from '../../src/db/readPath.ts';
 import { columnsOf, rowWith } from '../../src/db/rowShape.ts';
+import { sql } from '../../src/db/sqlText.ts';
 import { basic, startTestApp, type TestApp } from '../helpers/app.ts';
 import { PROVIDERS } from '../helpers/db.ts';
 
@@ -54,6 +55,33 @@ describe.each(PROVIDERS)('read path (%s)', (provider) => {
     expect(await readRows(t.db, 'Issue', sql, [all.map((i) => i.id), true])).toEqual([{ id: all[1]!.id, title: 'two' }]);
     expect(await readRows(t.db, 'Issue', sql, [[], false])).toEqual([]);
     expect(columnsOf('User', 'u', ['passwordHash'])).not.toContain('passwordHash');
+  });
+
+  it('a statement of scalar parameters is checked once and then run as it is, whatever came first', async () => {
+    const all = await t.db.issue.findMany({ orderBy: { id: 'asc' } });
+    const one = all[0]!.id;
+    // First with a one-element list (the text needs no expansion), then with scalars: the same rows.
+    const text = 'SELECT "id" FROM "Issue" WHERE "id" IN (?) AND "isClosed" = ?';
+    expect(await readRows(t.db, 'Issue', text, [[one], false])).toEqual([{ id: one }]);
+    const params = [one, false] as const;
+    expect(await readRows(t.db, 'Issue', text, [...params])).toEqual([{ id: one }]);
+    const shared: [number, boolean] = [one, false];
+    expect(await readRows(t.db, 'Issue', text, shared)).toEqual([{ id: one }]);
+    expect(shared).toEqual([one, false]); // the caller's parameters are not rewritten (SQLite binds booleans as 0/1)
+    // Checked for every count: one parameter too few or too many is refused, not run.
+    await expect(readRows(t.db, 'Issue', text, [one])).rejects.toThrow('1 parameters for 2 placeholders');
+    await expect(readRows(t.db, 'Issue', text, [one, false, 3])).rejects.toThrow('3 parameters for 2 placeholders');
+    // A longer list after the scalars still expands.
+    expect(await readRows(t.db, 'Issue', text, [all.map((i) => i.id), true])).toEqual([{ id: all[1]!.id }]);
+  });
+
+  it('sql texts: built from their values, the same text for the same values, beyond the kept ones too', () => {
+    const texts = (n: number) => sql`SELECT ${'"id"'} FROM "Issue" LIMIT ${n} -- ${n % 2 ? 'odd' : 'even'}`;
+    for (let round = 0; round < 2; round++) {
+      for (let n = 0; n < 40; n++) expect(texts(n)).toBe(`SELECT "id" FROM "Issue" LIMIT ${n} -- ${n % 2 ? 'odd' : 'even'}`);
+    }
+    expect(sql`plain`).toBe('plain');
+    expect(sql`${'a'}${'b'}`).toBe('ab');
   });
 
   it('sees committed writes at once, and a transaction its own uncommitted ones', async () => {

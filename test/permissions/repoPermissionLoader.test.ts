@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Models } from '../../src/db/client.ts';
 import type { AccessMode } from '../../src/permissions/accessMode.ts';
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../../src/permissions/repoPermission.ts';
+import { permissionFromFacts, repoPermissionLoader, type ReachFacts } from '../../src/loaders/permissionLoaders.ts';
 import { ALL_UNITS, unitKey, type UnitType } from '../../src/permissions/units.ts';
+import { findRepoWithFactsById, requireRepo } from '../../src/services/access/repoAccess.ts';
 import { createServiceContext, type ServiceContext } from '../../src/services/context.ts';
 import * as orgService from '../../src/services/org/org.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -137,6 +139,55 @@ describe.each(PROVIDERS)('repoPermission loader (%s)', (provider) => {
     expect(canRead(erin, 'CODE')).toBe(true);
     expect(canWrite(erin, 'CODE')).toBe(false);
     expect((await perm('henry', 'pub')).blocked).toBe(false);
+  });
+
+  it('a permission decided by the repository facts alone is the one the loader reads rows for', async () => {
+    const reaches: Array<[label: string, reach: ReachFacts]> = [
+      ['password', {}],
+      ['public-only token', { publicOnly: true }],
+      ['the operator', { system: true }],
+      ['a task of pub', { actionsTask: { repoId: repos.pub?.id ?? 0, isForkPullRequest: false } }],
+    ];
+    let decided = 0;
+    for (const viewerName of [null, ...Object.keys(users)]) {
+      const viewer = viewerName ? user(viewerName) : null;
+      for (const [label, reach] of reaches) {
+        for (const [name, repo] of Object.entries(repos)) {
+          const found = await findRepoWithFactsById(t.db, repo.id);
+          if (!found) throw new Error(`no facts for ${name}`);
+          const fromFacts = permissionFromFacts(viewer, reach, found.facts);
+          const owner = viewer !== null && repo.ownerId === viewer.id;
+          const needsRows = viewer !== null && !viewer.isAdmin && !reach.system && !reach.actionsTask && !owner;
+          const what = `${viewerName ?? 'anonymous'} (${label}) on ${name}`;
+          expect(fromFacts === null, what).toBe(needsRows);
+          if (fromFacts) {
+            decided++;
+            expect(fromFacts, what).toEqual(await repoPermissionLoader(t.db, viewer, reach).load(repo.id));
+          }
+        }
+      }
+    }
+    expect(decided).toBeGreaterThan(20);
+    // A deploy key's grant is a row: never decided from the facts.
+    const found = await findRepoWithFactsById(t.db, repos.pub?.id ?? 0);
+    expect(found && permissionFromFacts(null, { deployKeyId: 1 }, found.facts)).toBeNull();
+  });
+
+  it("a request's shortcut is kept as its loader's answer, and viewers with rows still get them", async () => {
+    const diary = await findRepoWithFactsById(t.db, repos.diary?.id ?? 0);
+    const priv = await findRepoWithFactsById(t.db, repos.priv?.id ?? 0);
+    if (!diary || !priv) throw new Error('no facts for diary or priv');
+    const cx = cxFor('alice');
+    const decided = cx.loaders.permissionFromFacts(diary.facts);
+    expect(decided?.mode).toBe('OWNER');
+    expect(await cx.loaders.repoPermission.load(diary.repo.id)).toBe(decided);
+    // alice's OWNER on acme's priv comes from her Owners team: rows, as bob's WRITE from his; requireRepo reads them.
+    expect(cx.loaders.permissionFromFacts(priv.facts)).toBeNull();
+    expect(cxFor('bob').loaders.permissionFromFacts(priv.facts)).toBeNull();
+    const access = await requireRepo(cxFor('bob'), 'acme', 'priv');
+    expect(access.perm.mode).toBe('WRITE');
+    await expect(requireRepo(cxFor('henry'), 'acme', 'priv')).rejects.toThrow('repository does not exist');
+    await expect(requireRepo(cxFor(null), 'acme', 'pub')).rejects.toThrow('repository does not exist');
   });
 
   it('a missing repository has no access', async () => {

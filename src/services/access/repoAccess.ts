@@ -4,6 +4,7 @@ import { canRead, canReadAny, canWrite, isRepoAdmin, type RepoPermission } from 
 import type { UnitType } from '../../permissions/units.ts';
 import type { ServiceContext } from '../context.ts';
 import { readRows, type Param } from '../../db/readPath.ts';
+import { sql } from '../../db/sqlText.ts';
 import { rowWith } from '../../db/rowShape.ts';
 import { repoFactsOf, type RepoFacts } from '../../loaders/permissionLoaders.ts';
 import { isSiteAdmin, requireViewer } from './guards.ts';
@@ -31,8 +32,8 @@ const byOwnerAndName = `FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId
 
 /** A repository by owner and name (case-insensitive, one statement on the read path), with its owner's facts. */
 async function repoWithOwnerFacts(db: DbLike, owner: string, name: string): Promise<WithOwnerFacts | undefined> {
-  const sql = `SELECT r.*, o."type" AS "ownerType", o."visibility" AS "ownerVisibility" ${byOwnerAndName}`;
-  return (await readRows<'Repository', WithOwnerFacts>(db, 'Repository', sql, [name.toLowerCase(), owner.toLowerCase()]))[0];
+  const text = sql`SELECT r.*, o."type" AS "ownerType", o."visibility" AS "ownerVisibility" ${byOwnerAndName}`;
+  return (await readRows<'Repository', WithOwnerFacts>(db, 'Repository', text, [name.toLowerCase(), owner.toLowerCase()]))[0];
 }
 
 /**
@@ -41,9 +42,9 @@ async function repoWithOwnerFacts(db: DbLike, owner: string, name: string): Prom
  * no comma). One statement instead of two, on every request that names a repository.
  */
 async function repoWithAccessFacts(db: DbLike, from: string, params: Param[]): Promise<{ repo: Repository; facts: RepoFacts } | null> {
-  const sql = `SELECT r.*, o."type" AS "ownerType", o."visibility" AS "ownerVisibility",
+  const text = sql`SELECT r.*, o."type" AS "ownerType", o."visibility" AS "ownerVisibility",
       (SELECT string_agg(CAST(u."type" AS TEXT), ',') FROM "RepoUnit" u WHERE u."repoId" = r."id") AS "unitTypes" ${from}`;
-  const [row] = await readRows<'Repository', WithOwnerFacts & { unitTypes: string | null }>(db, 'Repository', sql, params);
+  const [row] = await readRows<'Repository', WithOwnerFacts & { unitTypes: string | null }>(db, 'Repository', text, params);
   if (!row) return null;
   const units = row.unitTypes ? row.unitTypes.split(',').map((type) => ({ type: type as Models.RepoUnitType })) : [];
   return { repo: rowWith('Repository', row, {}), facts: repoFactsOf(row, units) };
@@ -86,8 +87,7 @@ export async function requireRepo(cx: ServiceContext, owner: string, name: strin
   const found = await findRepoWithFacts(cx.db, owner, name);
   if (!found) throw new NotFoundError('repository does not exist', { owner, name });
   const { repo, facts } = found;
-  const access = await withPrimedFacts(cx, facts, () => requireRepoAccess(cx, repo));
-  return { repo: access.repo, perm: access.perm, facts };
+  return { ...(await requireRepoAccessWithFacts(cx, repo, facts)), facts };
 }
 
 const repoKey = (owner: string, name: string) => `${owner.toLowerCase()}/${name.toLowerCase()}`;
@@ -103,13 +103,17 @@ export async function requirePathRepo(cx: ServiceContext, owner: string, name: s
 }
 
 /**
- * Runs `load` (which loads the permission of `facts.id`) with the facts it needs already at hand. They serve this
- * load only: a permission already cached ignores them, and a later reload (after a write) reads fresh rows.
+ * The viewer's permission on the repository whose access facts are at hand: decided by them alone where no row of
+ * the viewer's could change it (Loaders.permissionFromFacts: anonymous viewers, owners, site admins), else loaded
+ * with the facts primed. They serve this load only: a permission already cached ignores them, and a later reload
+ * (after a write) reads fresh rows.
  */
-export async function withPrimedFacts<T>(cx: ServiceContext, facts: RepoFacts, load: () => Promise<T>): Promise<T> {
+export async function permissionWithFacts(cx: ServiceContext, facts: RepoFacts): Promise<RepoPermission> {
+  const known = cx.loaders.permissionFromFacts(facts);
+  if (known) return known;
   cx.loaders.repoFacts.set(facts.id, facts);
   try {
-    return await load();
+    return await repoPermission(cx, facts.id);
   } finally {
     cx.loaders.repoFacts.delete(facts.id);
   }
@@ -117,7 +121,16 @@ export async function withPrimedFacts<T>(cx: ServiceContext, facts: RepoFacts, l
 
 /** Same as requireRepo, for an already-loaded repository row. @throws NotFoundError */
 export async function requireRepoAccess(cx: ServiceContext, repo: Repository): Promise<RepoAccess> {
-  const perm = await repoPermission(cx, repo.id);
+  return readableAccess(repo, await repoPermission(cx, repo.id));
+}
+
+/** Same, for a repository whose access facts are at hand (permissionWithFacts). @throws NotFoundError */
+export async function requireRepoAccessWithFacts(cx: ServiceContext, repo: Repository, facts: RepoFacts): Promise<RepoAccess> {
+  return readableAccess(repo, await permissionWithFacts(cx, facts));
+}
+
+/** The repository with the viewer's permission on it, if that reads some unit: else it does not exist. @throws NotFoundError */
+function readableAccess(repo: Repository, perm: RepoPermission): RepoAccess {
   if (!canReadAny(perm)) {
     throw new NotFoundError('repository does not exist', { repoId: repo.id });
   }

@@ -1,5 +1,6 @@
 import type { DbLike, Models } from '../../db/client.ts';
 import { readRows, readRowsForUpdate } from '../../db/readPath.ts';
+import { sql } from '../../db/sqlText.ts';
 import { columnsOf, rowWith } from '../../db/rowShape.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
@@ -111,8 +112,8 @@ export async function repoNamesById(db: DbLike, ids: readonly number[], known: r
   const byId = new Map(known.map((r) => [r.id, { id: r.id, name: r.name, ownerName: r.ownerName }]));
   const missing = [...new Set(ids)].filter((id) => !byId.has(id));
   if (missing.length) {
-    const sql = 'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)';
-    for (const r of await readRows<'Repository', RepoName>(db, 'Repository', sql, [missing])) byId.set(r.id, r);
+    const text = 'SELECT "id", "name", "ownerName" FROM "Repository" WHERE "id" IN (?)';
+    for (const r of await readRows<'Repository', RepoName>(db, 'Repository', text, [missing])) byId.set(r.id, r);
   }
   return byId;
 }
@@ -127,7 +128,7 @@ export async function issueLabelViews(db: DbLike, issueIds: readonly number[]): 
   const rows = await readRows<'Label', LabelOwnerRow>(
     db,
     'Label',
-    `SELECT ${columnsOf('Label', 'l')}, il."issueId" AS "linkIssueId", o."name" AS "orgName", r."ownerName" AS "repoOwnerName", r."name" AS "repoName"
+    sql`SELECT ${columnsOf('Label', 'l')}, il."issueId" AS "linkIssueId", o."name" AS "orgName", r."ownerName" AS "repoOwnerName", r."name" AS "repoName"
      FROM "IssueLabel" il JOIN "Label" l ON l."id" = il."labelId"
      LEFT JOIN "User" o ON o."id" = l."orgId" LEFT JOIN "Repository" r ON r."id" = l."repoId"
      WHERE il."issueId" IN (?)`,
@@ -210,7 +211,7 @@ export async function loadIssueViews(
       ? readRows<'Project', Linked<Models.Project>>(
           db,
           'Project',
-          `SELECT ${columnsOf('Project', 'p')}, pi."issueId" AS "linkIssueId" FROM "ProjectIssue" pi JOIN "Project" p ON p."id" = pi."projectId" WHERE pi."issueId" IN (?) ORDER BY pi."projectId"`,
+          sql`SELECT ${columnsOf('Project', 'p')}, pi."issueId" AS "linkIssueId" FROM "ProjectIssue" pi JOIN "Project" p ON p."id" = pi."projectId" WHERE pi."issueId" IN (?) ORDER BY pi."projectId"`,
           [projectIds],
         )
       : [],
@@ -255,16 +256,20 @@ async function viewUsers(
   const parts: [string, number[]][] = [];
   if (assigneeIds.length)
     parts.push([
-      `SELECT ${viewUserColumns()}, a."issueId" AS "linkIssueId", a."id" AS "linkOrder" FROM "IssueAssignee" a JOIN "User" u ON u."id" = a."assigneeId" WHERE a."issueId" IN (?)`,
+      sql`SELECT ${viewUserColumns()}, a."issueId" AS "linkIssueId", a."id" AS "linkOrder" FROM "IssueAssignee" a JOIN "User" u ON u."id" = a."assigneeId" WHERE a."issueId" IN (?)`,
       [...assigneeIds],
     ]);
   if (posterIds.length)
-    parts.push([`SELECT ${viewUserColumns()}, NULL AS "linkIssueId", 0 AS "linkOrder" FROM "User" u WHERE u."id" IN (?)`, [...posterIds]]);
-  if (!parts.length) return { assignees: new Map(), posters: [] };
+    parts.push([
+      sql`SELECT ${viewUserColumns()}, NULL AS "linkIssueId", 0 AS "linkOrder" FROM "User" u WHERE u."id" IN (?)`,
+      [...posterIds],
+    ]);
+  const [first, second] = parts;
+  if (!first) return { assignees: new Map(), posters: [] };
   const rows = await readRows<'User', ViewUser & { linkIssueId: number | null; linkOrder: number }>(
     db,
     'User',
-    `${parts.map(([sql]) => sql).join(' UNION ALL ')} ORDER BY "linkOrder"`,
+    second ? sql`${first[0]} UNION ALL ${second[0]} ORDER BY "linkOrder"` : sql`${first[0]} ORDER BY "linkOrder"`,
     parts.map(([, ids]) => ids),
   );
   // The rows are handed out as they are, their link columns with them (nothing reads those as a user's): copying

@@ -1,6 +1,7 @@
 import { containsInsensitive } from '../../db/filters.ts';
 import type { Models } from '../../db/client.ts';
 import { readRows, type Param } from '../../db/readPath.ts';
+import { sql } from '../../db/sqlText.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canRead } from '../../permissions/repoPermission.ts';
 import { requireTokenScope } from '../access/guards.ts';
@@ -146,7 +147,7 @@ async function countedPage(cx: ServiceContext, and: readonly Where[], opts: List
   return readRows(
     cx.db,
     'Issue',
-    `SELECT * FROM "Issue" WHERE ${filters.map(([k]) => `"${k}" = ?`).join(' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`,
+    sql`SELECT * FROM "Issue" WHERE ${filters.map(([k]) => `"${k}" = ?`).join(' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`,
     [...filters.map(([, v]) => v), take, skip],
   );
 }

@@ -1,5 +1,6 @@
 import type { DbLike, Models } from '../../db/client.ts';
 import { readRows } from '../../db/readPath.ts';
+import { sql } from '../../db/sqlText.ts';
 import { columnsOf } from '../../db/rowShape.ts';
 
 /*
@@ -66,7 +67,7 @@ async function linkPages<M extends 'Label' | 'User'>(
   const all = await readRows<M, Models.Prisma.TypeMap['model'][M]['payload']['scalars'] & Link>(
     db,
     link.target,
-    `SELECT ${list}, k."id" AS "linkId", k."issueId" AS "linkIssueId" FROM "${link.table}" k
+    sql`SELECT ${list}, k."id" AS "linkId", k."issueId" AS "linkIssueId" FROM "${link.table}" k
      JOIN "${link.target}" t ON t."id" = k."${link.key}" WHERE k."issueId" IN (?) ORDER BY k."id"${cap === null ? '' : ' LIMIT ?'}`,
     cap === null ? [issueIds] : [issueIds, cap],
   );
@@ -75,7 +76,7 @@ async function linkPages<M extends 'Label' | 'User'>(
   return readRows(
     db,
     link.target,
-    `SELECT ${list}, k."linkId", k."linkIssueId" FROM (
+    sql`SELECT ${list}, k."linkId", k."linkIssueId" FROM (
        SELECT "id" AS "linkId", "issueId" AS "linkIssueId", "${link.key}" AS "targetId",
               ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn"
        FROM "${link.table}" WHERE "issueId" IN (?)
@@ -126,7 +127,7 @@ export async function issueCommentPages(
     db,
     'Comment',
     // The window runs over the (issueId, type, id) index alone; only the page's rows are read.
-    `SELECT ${list} FROM (
+    sql`SELECT ${list} FROM (
        SELECT "id" AS "pageId", ROW_NUMBER() OVER (PARTITION BY "issueId" ORDER BY "id") AS "rn" FROM "Comment"
        WHERE "issueId" IN (?) AND "type" = ?
      ) p JOIN "Comment" c ON c."id" = p."pageId" WHERE ${bounds.sql} ORDER BY c."issueId", c."id"`,
@@ -142,7 +143,7 @@ export type ReactionsOf = 'issue' | 'comment';
  * the columns (`r.` in a join).
  */
 const reactionWhere = (target: ReactionsOf, t = ''): string =>
-  target === 'issue' ? `${t}"issueId" IN (?) AND ${t}"commentId" = 0` : `${t}"commentId" IN (?)`;
+  target === 'issue' ? sql`${t}"issueId" IN (?) AND ${t}"commentId" = 0` : sql`${t}"commentId" IN (?)`;
 
 /**
  * The reactions of the given types on many issues or comments, oldest first per subject (`ids` are theirs). The
@@ -161,7 +162,7 @@ export async function reactionRows(
   const rows = await readRows(
     db,
     'Reaction',
-    `SELECT * FROM "Reaction" WHERE ${reactionWhere(target)} ORDER BY ${key}, "createdAt", "id"`,
+    sql`SELECT * FROM "Reaction" WHERE ${reactionWhere(target)} ORDER BY ${key}, "createdAt", "id"`,
     [ids],
   );
   return rows.every((r) => types.includes(r.type)) ? rows : rows.filter((r) => types.includes(r.type));
@@ -195,7 +196,7 @@ export async function reactionCountRows(
   const rows = await readRows<'Reaction', ReactionCountRow>(
     db,
     'Reaction',
-    `SELECT r.${key} AS "subjectId", r."type", MIN(r."createdAt") AS "createdAt", CAST(COUNT(u."id") AS INTEGER) AS "count",
+    sql`SELECT r.${key} AS "subjectId", r."type", MIN(r."createdAt") AS "createdAt", CAST(COUNT(u."id") AS INTEGER) AS "count",
        MAX(CASE WHEN r."userId" = ? AND r."originalAuthorId" = 0 THEN 1 ELSE 0 END) AS "mine"
      FROM "Reaction" r LEFT JOIN "User" u ON u."id" = r."userId" AND r."originalAuthorId" = 0
      WHERE ${reactionWhere(target, 'r.')}
@@ -224,7 +225,7 @@ export async function issueRelationCounts(
   const rows = await readRows<'Issue', Record<string, number>>(
     db,
     'Issue',
-    `SELECT i."id", ${counts.join(', ')} FROM "Issue" i WHERE i."id" IN (?)`,
+    sql`SELECT i."id", ${counts.join(', ')} FROM "Issue" i WHERE i."id" IN (?)`,
     [issueIds],
   );
   return new Map(rows.map(({ id, ...n }) => [id!, Object.fromEntries(relations.map((r) => [r, Number(n[r])]))]));

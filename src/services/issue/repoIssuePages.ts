@@ -1,5 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import { readRows, type Param } from '../../db/readPath.ts';
+import { sql } from '../../db/sqlText.ts';
 import type { ServiceContext } from '../context.ts';
 import { readableRepoIds } from '../repo/visibility.ts';
 
@@ -20,7 +21,7 @@ function pageSql(input: RepoIssuePageInput, columns: string): { sql: string; par
   const { column, direction } = input.order;
   const closed = input.closed === undefined ? '' : ' AND "isClosed" = ?';
   return {
-    sql: `SELECT ${columns} FROM "Issue" WHERE "repoId" = ? AND "isPull" = ?${closed} ORDER BY "${column}" ${direction}, "id" ${direction} LIMIT ? OFFSET ?`,
+    sql: sql`SELECT ${columns} FROM "Issue" WHERE "repoId" = ? AND "isPull" = ?${closed} ORDER BY "${column}" ${direction}, "id" ${direction} LIMIT ? OFFSET ?`,
     params: (repoId) => [repoId, input.isPull, ...(input.closed === undefined ? [] : [input.closed]), input.take, input.skip],
   };
 }
@@ -51,7 +52,7 @@ export async function repoIssuePages(
   return readRows(
     cx.db,
     'Issue',
-    `${readable.map((_, i) => `SELECT * FROM (${page.sql}) p${i}`).join(' UNION ALL ')} ORDER BY "repoId", "${column}" ${direction}, "id" ${direction}`,
+    sql`${readable.map((_, i) => `SELECT * FROM (${page.sql}) p${i}`).join(' UNION ALL ')} ORDER BY "repoId", "${column}" ${direction}, "id" ${direction}`,
     readable.flatMap((id) => page.params(id)),
   );
 }

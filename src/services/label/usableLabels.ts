@@ -1,6 +1,7 @@
 // The labels an issue of a repository may carry: the repository's own and its organization's (Gitea's validity rule).
 import type { DbLike, Models } from '../../db/client.ts';
 import { readRows } from '../../db/readPath.ts';
+import { sql } from '../../db/sqlText.ts';
 
 /** What the label writes need of a label: its id, and its name and flag for exclusive scopes. */
 export type UsableLabel = Pick<Models.Label, 'id' | 'name' | 'exclusive'>;
@@ -34,7 +35,7 @@ export function usableLabels(
   return readRows<'Label', UsableLabel>(
     db,
     'Label',
-    `SELECT ${whole ? '*' : '"id", "name", "exclusive"'} FROM "Label" WHERE "${by}" IN (?) AND ("repoId" = ? OR "orgId" = ?) ORDER BY "id"`,
+    sql`SELECT ${whole ? '*' : '"id", "name", "exclusive"'} FROM "Label" WHERE "${by}" IN (?) AND ("repoId" = ? OR "orgId" = ?) ORDER BY "id"`,
     [values, repo.id, repo.ownerId],
   );
 }

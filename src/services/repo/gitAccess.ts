@@ -2,7 +2,7 @@ import type { Models } from '../../db/client.ts';
 import { NotFoundError, PermissionDeniedError, RepoArchivedError, UnauthenticatedError } from '../../errors.ts';
 import { repoPath } from '../../git/repoPath.ts';
 import { canRead, canWrite } from '../../permissions/repoPermission.ts';
-import { findRepoWithFacts, repoPermission, requireRepoWrite, withPrimedFacts } from '../access/repoAccess.ts';
+import { findRepoWithFacts, permissionWithFacts, requireRepoWrite } from '../access/repoAccess.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** A repository the viewer may fetch from (or push to), and where it lives: the code's, or the wiki's. */
@@ -41,7 +41,7 @@ export async function requireGitUnit(
 ): Promise<Models.Repository> {
   const found = await findRepoWithFacts(cx.db, owner, name);
   const repo = found?.repo;
-  const perm = found ? await withPrimedFacts(cx, found.facts, () => repoPermission(cx, found.repo.id)) : null;
+  const perm = found ? await permissionWithFacts(cx, found.facts) : null;
   const readable = !!repo && !!perm && canRead(perm, unit);
   // A deploy key has no viewer, yet it authenticated.
   const signedIn = cx.viewer !== null || cx.auth.sshKey !== undefined;

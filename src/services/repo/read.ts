@@ -1,7 +1,7 @@
 import type { Models } from '../../db/client.ts';
 import { NotFoundError } from '../../errors.ts';
 import { canReadAny } from '../../permissions/repoPermission.ts';
-import { findRepoByName, requireRepoAccess, withPrimedFacts } from '../access/repoAccess.ts';
+import { findRepoByName, requireRepoAccess, requireRepoAccessWithFacts } from '../access/repoAccess.ts';
 import { requireTokenScope, requireViewer } from '../access/guards.ts';
 import { requireOrg } from '../access/orgAccess.ts';
 import type { ServiceContext } from '../context.ts';
@@ -27,7 +27,7 @@ export async function getRepo(cx: ServiceContext, owner: string, name: string): 
   const found = await findRepoByName(cx.db, owner, name);
   const [row] = found ? await loadApiRepoRows(cx, [found]) : [];
   if (!row) throw new NotFoundError('repository does not exist', { owner, name });
-  const { perm } = await withPrimedFacts(cx, row, () => requireRepoAccess(cx, row));
+  const { perm } = await requireRepoAccessWithFacts(cx, row, row);
   return { repo: row, perm };
 }
 
