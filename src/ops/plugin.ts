@@ -1,5 +1,5 @@
 import { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Metrics } from './metrics.ts';
 import { runInRequest, type RequestContext } from './requestContext.ts';
 
@@ -18,15 +18,18 @@ export interface OpsState {
   draining: boolean;
 }
 
-const GIT_SERVICE = /\/(git-upload-pack|git-receive-pack)$|\/info\/refs$/;
+/** The routes of git's smart HTTP (src/githttp/plugin.ts) and the service each runs; info/refs names it in its query. */
+const GIT_ROUTES = new Map([
+  ['/:owner/:repo/git-upload-pack', 'upload-pack'],
+  ['/:owner/:repo/git-receive-pack', 'receive-pack'],
+  ['/:owner/:repo/info/refs', null],
+]);
 
-/** The git service a request runs (for the git duration histogram), or null. */
-function gitService(req: FastifyRequest): string | null {
-  const path = req.url.split('?')[0] ?? '';
-  const m = GIT_SERVICE.exec(path);
-  if (!m) return null;
-  if (m[1]) return m[1].slice(4);
-  const q = /[?&]service=git-(upload-pack|receive-pack)/.exec(req.url);
+/** The git service a request ran (for the git duration histogram), or null: from its route, no other request's URL is read. */
+function gitService(route: string, url: string): string | null {
+  const service = GIT_ROUTES.get(route);
+  if (service !== null) return service ?? null;
+  const q = /[?&]service=git-(upload-pack|receive-pack)/.exec(url);
   return q ? `${q[1]}-advertisement` : null;
 }
 
@@ -44,7 +47,8 @@ export function mountOps(server: FastifyInstance, state: OpsState, checks: Readi
     if (state.draining) reply.raw.setHeader('Connection', 'close');
     const context: RequestContext = { reqId: req.id, statements: 0 };
     const started = performance.now();
-    reply.raw.once('close', () => {
+    // `on`, not `once`: a response closes once, and `once` wraps the listener on every request.
+    reply.raw.on('close', () => {
       // Draining, a kept-alive connection that was busy when the drain began is closed once it has answered
       // (Node would keep it open, idle, for the keep-alive timeout after the listener closed).
       if (state.draining && req.raw.socket instanceof Socket) req.raw.socket.end();
@@ -52,7 +56,7 @@ export function mountOps(server: FastifyInstance, state: OpsState, checks: Readi
       const seconds = (performance.now() - started) / 1000;
       metrics.requestDuration.observe({ method: req.method, route, status_code: String(reply.raw.statusCode) }, seconds);
       metrics.statementsPerRequest.observe({ route }, context.statements);
-      const service = gitService(req);
+      const service = gitService(route, req.url);
       if (service) metrics.gitDuration.observe({ service }, seconds);
     });
     runInRequest(context, done);

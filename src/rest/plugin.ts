@@ -59,10 +59,11 @@ export async function restApi(app: FastifyInstance, deps: AppDeps): Promise<void
     }
   });
   app.setReplySerializer(serialize);
-  app.addHook('onSend', async (_req, reply, payload) => {
+  // A callback hook, not an async one: no promise on every answer.
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (typeof payload === 'string' && !reply.hasHeader('content-type')) reply.type('application/json;charset=utf-8');
     if (String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.type('application/json;charset=utf-8');
-    return payload;
+    done(null, payload);
   });
   app.addHook('onRequest', apiAuthHook(deps, swaggerUrl));
 

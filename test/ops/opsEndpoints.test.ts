@@ -61,6 +61,12 @@ describe.each(PROVIDERS)('operations endpoints (%s)', (provider) => {
   it('/metrics: request latency by route, statements per request, job queue, git and webhook series', async () => {
     await app.server.inject({ method: 'GET', url: '/api/v1/version' });
     await app.server.inject({ method: 'GET', url: '/api/v1/users/nobody' });
+    // Git's smart HTTP, answered or refused, is timed by service; a REST path that merely ends like one is not git.
+    await app.server.inject({ method: 'GET', url: '/nobody/nothing.git/info/refs?service=git-upload-pack' });
+    await app.server.inject({ method: 'GET', url: '/nobody/nothing.git/info/refs?service=git-receive-pack' });
+    await app.server.inject({ method: 'POST', url: '/nobody/nothing.git/git-upload-pack' });
+    await app.server.inject({ method: 'GET', url: '/api/v1/repos/nobody/nothing/git-receive-pack' });
+    await app.server.inject({ method: 'GET', url: '/api/v1/repos/nobody/info/refs' });
     const res = await app.server.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
@@ -75,6 +81,12 @@ describe.each(PROVIDERS)('operations endpoints (%s)', (provider) => {
     expect(text).toContain('# TYPE forgegraph_job_queue_depth gauge');
     expect(text).toContain('# TYPE forgegraph_webhook_deliveries_total counter');
     expect(text).toContain('# TYPE forgegraph_git_operation_duration_seconds histogram');
+    const gitCounts = [...text.matchAll(/forgegraph_git_operation_duration_seconds_count\{service="([^"]+)"\} (\d+)/g)];
+    expect(Object.fromEntries(gitCounts.map(([, service, n]) => [service, Number(n)]))).toEqual({
+      'upload-pack-advertisement': 1,
+      'receive-pack-advertisement': 1,
+      'upload-pack': 1,
+    });
     expect(text).toContain('forgegraph_process_cpu_seconds_total');
   });
 });
