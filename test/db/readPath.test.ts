@@ -57,6 +57,24 @@ describe.each(PROVIDERS)('read path (%s)', (provider) => {
     expect(columnsOf('User', 'u', ['passwordHash'])).not.toContain('passwordHash');
   });
 
+  it('rows of different column sets of one model are each converted as Prisma types them', async () => {
+    const all = await t.db.issue.findMany({ orderBy: { id: 'asc' } });
+    for (let round = 0; round < 2; round++) {
+      const flags = await readRows(t.db, 'Issue', 'SELECT "id", "isClosed", "isPull" FROM "Issue" ORDER BY "id"');
+      expect(flags).toEqual(all.map((i) => ({ id: i.id, isClosed: i.isClosed, isPull: i.isPull })));
+      expect(typeof flags[1]!.isClosed).toBe('boolean');
+      const times = await readRows(t.db, 'Issue', 'SELECT "id", "createdAt", "closedAt" FROM "Issue" ORDER BY "id"');
+      expect(times).toEqual(all.map((i) => ({ id: i.id, createdAt: i.createdAt, closedAt: i.closedAt })));
+      expect(times[0]!.createdAt).toBeInstanceOf(Date);
+      expect(Object.keys(times[0]!)).toEqual(['id', 'createdAt', 'closedAt']);
+      // No column to convert: the rows as read.
+      expect(await readRows(t.db, 'Issue', 'SELECT "id", "title" FROM "Issue" ORDER BY "id"')).toEqual(
+        all.map((i) => ({ id: i.id, title: i.title })),
+      );
+      expect(await readRows(t.db, 'Issue', 'SELECT * FROM "Issue" ORDER BY "id"')).toEqual(all);
+    }
+  });
+
   it('a statement of scalar parameters is checked once and then run as it is, whatever came first', async () => {
     const all = await t.db.issue.findMany({ orderBy: { id: 'asc' } });
     const one = all[0]!.id;
