@@ -75,7 +75,8 @@ export async function gitHttp(app: FastifyInstance, deps: AppDeps): Promise<void
     };
 
   // `:repo` carries the optional `.git` suffix (stripped above).
-  app.get('/:owner/:repo/info/refs', handle('info'));
-  app.post('/:owner/:repo/git-upload-pack', handle('upload-pack'));
-  app.post('/:owner/:repo/git-receive-pack', handle('receive-pack'));
+  // The operation each route serves, for the request metrics (src/ops/plugin.ts).
+  app.get('/:owner/:repo/info/refs', { config: { gitOperation: 'advertisement' } }, handle('info'));
+  app.post('/:owner/:repo/git-upload-pack', { config: { gitOperation: 'upload-pack' } }, handle('upload-pack'));
+  app.post('/:owner/:repo/git-receive-pack', { config: { gitOperation: 'receive-pack' } }, handle('receive-pack'));
 }

@@ -1,5 +1,5 @@
 import { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Metrics } from './metrics.ts';
 import { runInRequest, type RequestContext } from './requestContext.ts';
 
@@ -18,18 +18,18 @@ export interface OpsState {
   draining: boolean;
 }
 
-/** The routes of git's smart HTTP (src/githttp/plugin.ts) and the service each runs; info/refs names it in its query. */
-const GIT_ROUTES = new Map([
-  ['/:owner/:repo/git-upload-pack', 'upload-pack'],
-  ['/:owner/:repo/git-receive-pack', 'receive-pack'],
-  ['/:owner/:repo/info/refs', null],
-]);
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The git smart-HTTP operation a route serves (src/githttp/plugin.ts), for the git duration histogram. */
+    gitOperation?: 'upload-pack' | 'receive-pack' | 'advertisement';
+  }
+}
 
-/** The git service a request ran (for the git duration histogram), or null: from its route, no other request's URL is read. */
-function gitService(route: string, url: string): string | null {
-  const service = GIT_ROUTES.get(route);
-  if (service !== null) return service ?? null;
-  const q = /[?&]service=git-(upload-pack|receive-pack)/.exec(url);
+/** The git service a request ran (for the git duration histogram), or null: its route says; info/refs names it in its query. */
+function gitService(req: FastifyRequest): string | null {
+  const operation = req.routeOptions.config.gitOperation;
+  if (operation !== 'advertisement') return operation ?? null;
+  const q = /[?&]service=git-(upload-pack|receive-pack)/.exec(req.url);
   return q ? `${q[1]}-advertisement` : null;
 }
 
@@ -56,7 +56,7 @@ export function mountOps(server: FastifyInstance, state: OpsState, checks: Readi
       const seconds = (performance.now() - started) / 1000;
       metrics.requestDuration.observe({ method: req.method, route, status_code: String(reply.raw.statusCode) }, seconds);
       metrics.statementsPerRequest.observe({ route }, context.statements);
-      const service = gitService(route, req.url);
+      const service = gitService(req);
       if (service) metrics.gitDuration.observe({ service }, seconds);
     });
     runInRequest(context, done);
