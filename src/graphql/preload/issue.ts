@@ -1,5 +1,6 @@
 import type { Models } from '../../db/client.ts';
 import * as pages from '../../services/issue/relationPages.ts';
+import { countedInNumComments } from '../../services/issue/comment.ts';
 import { attachUsers, isRecord, targetOf, type Fill, type Preloader, type Preloaders } from './plan.ts';
 import { prunedColumns, type FieldColumns } from './columns.ts';
 import { groupBy } from '../../groupBy.ts';
@@ -58,6 +59,22 @@ function firstPage(
 }
 
 const idsOf = (parents: Row[]): number[] => [...new Set(parents.map((p) => p.id as number))];
+
+/**
+ * How many comments of `type` the issues have at most, when their rows say (`numComments`, loaded with the issues
+ * when an operation reads their comments: repositoryIssues.ts ISSUE_FIELD_COLUMNS): each issue's counted once.
+ */
+function commentsAtMost(parents: Row[], type: Models.Comment['type']): number | undefined {
+  if (!countedInNumComments(type)) return undefined;
+  const counts = new Map<number, number>();
+  for (const p of parents) {
+    if (typeof p.numComments !== 'number') return undefined;
+    counts.set(p.id as number, p.numComments);
+  }
+  let sum = 0;
+  for (const n of counts.values()) sum += n;
+  return sum;
+}
 
 /** Sets `parents[i][name]` to the rows whose `issueId` is the parent's id (in the rows' order). */
 function attach(parents: Row[], name: string, rows: readonly { issueId: number }[]): void {
@@ -163,7 +180,7 @@ const comments: Preloader = (args, selected) => {
   const withPosters = plan.relations.has('poster') || selected('IssueComment').has('author');
   const load = pageToLoad(plan.page, selected, 'IssueCommentConnection');
   const fill: Fill = async (cx, parents, users) => {
-    const rows = await pages.issueCommentPages(cx.db, idsOf(parents), type, load, columns);
+    const rows = await pages.issueCommentPages(cx.db, idsOf(parents), type, load, columns, commentsAtMost(parents, type));
     // IssueComment.author is a plain field (types/issueComment.ts): it reads the poster attached here.
     if (withPosters) await attachUsers(rows as unknown as Row[], 'posterId', 'poster', users);
     attach(parents, 'comments', rows);

@@ -70,8 +70,9 @@ function orderOf(orderBy: IssueOrder): RepoIssuePageInput['order'] | null {
 
 /**
  * The columns each field of Issue reads (see preload/issue.ts COMMENT_FIELD_COLUMNS). The relations the issue
- * preloaders attach (labels, assignees, comments, reactions, their counts) read only the id; the keys are what
- * the fills join on and the list groups by.
+ * preloaders attach (labels, assignees, reactions, their counts) read only the id; comments also the issue's count
+ * of them, which chooses how they are read (preload/issue.ts commentsAtMost); the keys are what the fills join on
+ * and the list groups by.
  */
 export const ISSUE_FIELD_COLUMNS: FieldColumns<Models.Issue> = {
   __typename: [],
@@ -94,7 +95,7 @@ export const ISSUE_FIELD_COLUMNS: FieldColumns<Models.Issue> = {
   closedAt: ['closedAt'],
   labels: [],
   assignees: [],
-  comments: [],
+  comments: ['numComments'],
   reactionGroups: [],
 };
 const ISSUE_KEYS: readonly (keyof Models.Issue)[] = ['id', 'repoId', 'index', 'isPull', 'posterId'];

@@ -47,6 +47,9 @@ const CONTENT_TYPES: readonly CommentType[] = ['COMMENT', 'CODE', 'REVIEW', 'DIS
 /** Gitea ConversationCountedCommentType: the types `Issue.numComments` counts. */
 const COUNTED_TYPES: readonly CommentType[] = ['COMMENT', 'REVIEW'];
 
+/** Whether `Issue.numComments` counts comments of `type`. */
+export const countedInNumComments = (type: CommentType): boolean => COUNTED_TYPES.includes(type);
+
 /** True for comment types with an editable body (Gitea HasContentSupport). */
 export const hasContentSupport = (type: CommentType): boolean => CONTENT_TYPES.includes(type);
 
@@ -340,7 +343,7 @@ export async function deleteComment(cx: ServiceContext, ref: RepoRef, id: number
     const { count } = await tx.comment.deleteMany({ where: { id: comment.id } });
     if (count === 0) throw new NotFoundError(`comment does not exist [id: ${comment.id}, issue_id: 0]`, { commentId: comment.id });
     let updated = await tx.issue.findUniqueOrThrow({ where: { id: issue.id } });
-    if (COUNTED_TYPES.includes(comment.type)) {
+    if (countedInNumComments(comment.type)) {
       updated = await tx.issue.update({ where: { id: issue.id }, data: { numComments: { decrement: 1 }, updatedAt: updated.updatedAt } });
     }
     emit({
