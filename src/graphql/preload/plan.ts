@@ -23,8 +23,11 @@ export type UserLoader = DataLoader<number, Models.User | null>;
 /**
  * Loads one relation of many parent rows and sets it on each (under the relation's name). `cx` is the request's
  * service context: reads go to `cx.db`'s read path, and a fill that applies a read policy uses the viewer's.
+ * Work that attaches what no fill below reads (an issue's poster, its reactions) may be handed to `defer` once the
+ * rows the fills below need are attached: it then runs beside them (on PostgreSQL, its statements beside theirs)
+ * and the root's rows are handed out when it is done too.
  */
-export type Fill = (cx: ServiceContext, parents: Row[], users: UserLoader) => Promise<void>;
+export type Fill = (cx: ServiceContext, parents: Row[], users: UserLoader, defer: (work: Promise<unknown>) => void) => Promise<void>;
 
 /**
  * A relation a preloader can serve: given the relation's Prisma arguments (`true` or `{ where, orderBy, take,
@@ -153,9 +156,16 @@ export async function withPreloaded<T extends object | null>(
   // The request's loader: a user a fill attached is cached for the fields that load theirs.
   const users = cx.loaders.userById;
   const depths = [...new Set(plucked.map((p) => p.path.length))].sort((a, b) => a - b);
+  const deferred: Promise<unknown>[] = [];
+  const defer = (work: Promise<unknown>) => {
+    // Awaited after the levels: a failure before then is not an unhandled rejection (the request fails with it then).
+    work.catch(() => undefined);
+    deferred.push(work);
+  };
   for (const depth of depths) {
     const level = plucked.filter((p) => p.path.length === depth);
-    await Promise.all(level.map(({ path, fill }) => fill(cx, rowsAt(roots, path), users)));
+    await Promise.all(level.map(({ path, fill }) => fill(cx, rowsAt(roots, path), users, defer)));
   }
+  await Promise.all(deferred);
   return result;
 }

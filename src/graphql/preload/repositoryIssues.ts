@@ -126,23 +126,24 @@ const issues: Preloader = (args, selected) => {
   const withReactions = selected('Issue').has('reactionGroups');
   const reactionsCounted = withReactions && reactorsCountedOnly(selected);
   const columns = prunedColumns(selected, 'Issue', ISSUE_FIELD_COLUMNS, ISSUE_KEYS);
-  const fill: Fill = async (cx, parents, users) => {
+  const fill: Fill = async (cx, parents, users, defer) => {
     const rows = await repoIssuePages(cx, [...new Set(parents.map((p) => p.id as number))], input, columns);
     const ids = rows.map((r) => r.id);
     const withRelations = rows as (Models.Issue & { reactions?: unknown; reactionGroups?: unknown })[];
-    await Promise.all([
-      withPosters && attachUsers(rows as unknown as Record<string, unknown>[], 'posterId', 'poster', users),
-      withReactions &&
-        (reactionsCounted
+    const byRepo = groupBy(rows, (r) => r.repoId);
+    for (const p of parents) p.issues = byRepo.get(p.id as number) ?? [];
+    // The posters and reactions are the issues' own fields, read by no fill below: they load beside those fills.
+    if (withPosters) defer(attachUsers(rows as unknown as Record<string, unknown>[], 'posterId', 'poster', users));
+    if (withReactions)
+      defer(
+        reactionsCounted
           ? loadReactionCounts(cx, 'issue', ids).then((groups) => {
               for (const r of withRelations) r.reactionGroups = groups.get(r.id);
             })
           : loadReactions(cx, 'issue', ids).then((reactions) => {
               for (const r of withRelations) r.reactions = reactions.get(r.id) ?? [];
-            })),
-    ]);
-    const byRepo = groupBy(rows, (r) => r.repoId);
-    for (const p of parents) p.issues = byRepo.get(p.id as number) ?? [];
+            }),
+      );
   };
   return fill;
 };
