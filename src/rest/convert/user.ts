@@ -22,7 +22,35 @@ type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
  * prohibit_login) only for the user itself and site admins; the e-mail hidden behind a placeholder for
  * anonymous viewers and for users who keep it private.
  */
-export function toApiUser(user: Omit<Models.User, 'passwordHash'>, viewer: Viewer, opts: ConvertOptions): User {
+/** The columns of a user row toApiUser reads. */
+type ApiUserSource = Pick<
+  Models.User,
+  | 'id'
+  | 'name'
+  | 'lowerName'
+  | 'loginName'
+  | 'loginSource'
+  | 'fullName'
+  | 'email'
+  | 'keepEmailPrivate'
+  | 'avatar'
+  | 'language'
+  | 'isAdmin'
+  | 'lastLoginAt'
+  | 'createdAt'
+  | 'isRestricted'
+  | 'isActive'
+  | 'prohibitLogin'
+  | 'location'
+  | 'website'
+  | 'description'
+  | 'visibility'
+  | 'numFollowers'
+  | 'numFollowing'
+  | 'numStars'
+>;
+
+export function toApiUser(user: ApiUserSource, viewer: Viewer, opts: ConvertOptions): User {
   const authed = canSeePrivateUserFields(viewer, user);
   const email = visibleEmail(viewer, user) ?? `${user.id}+${user.lowerName}@${opts.noReplyAddress}`;
   return {

@@ -179,6 +179,20 @@ describe.each(PROVIDERS)('REST issues (%s)', (provider) => {
     ]);
   });
 
+  it('shows the poster and assignees as /users/{name} shows them, to each viewer (the view reads only the columns it shows)', async () => {
+    const res = await create('alice', 'alice/pub', { title: 'who is who', assignees: ['writer', 'alice'] });
+    expect(res.statusCode, res.body).toBe(201);
+    const n = res.json().number as number;
+    for (const viewer of ['anon', 'alice', 'writer', 'outsider']) {
+      const issue = (await get(viewer, `repos/alice/pub/issues/${n}`)).json() as Json;
+      const user = async (name: string) => (await get(viewer, `users/${name}`)).json() as Json;
+      expect(issue.user, viewer).toEqual(await user('alice'));
+      const assignees = issue.assignees as Json[];
+      expect(assignees.map((a) => a.login).sort(), viewer).toEqual(['alice', 'writer']);
+      for (const a of assignees) expect(a, viewer).toEqual(await user(a.login as string));
+    }
+  });
+
   it('reads: anonymous and outsiders see public issues only; 404 for unknown numbers', async () => {
     const n = (await create('alice', 'alice/priv', { title: 'secret' })).json().number as number;
     expectGiteaError(await get('anon', `repos/alice/priv/issues/${n}`), 404);
