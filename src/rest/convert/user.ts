@@ -17,11 +17,6 @@ export interface ConvertOptions {
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
 
-/**
- * Gitea's convert.ToUser: private fields (is_admin, login_name, source_id, last_login, language, active,
- * prohibit_login) only for the user itself and site admins; the e-mail hidden behind a placeholder for
- * anonymous viewers and for users who keep it private.
- */
 /** The columns of a user row toApiUser reads. */
 type ApiUserSource = Pick<
   Models.User,
@@ -50,6 +45,11 @@ type ApiUserSource = Pick<
   | 'numStars'
 >;
 
+/**
+ * Gitea's convert.ToUser: private fields (is_admin, login_name, source_id, last_login, language, active,
+ * prohibit_login) only for the user itself and site admins; the e-mail hidden behind a placeholder for
+ * anonymous viewers and for users who keep it private.
+ */
 export function toApiUser(user: ApiUserSource, viewer: Viewer, opts: ConvertOptions): User {
   const authed = canSeePrivateUserFields(viewer, user);
   const email = visibleEmail(viewer, user) ?? `${user.id}+${user.lowerName}@${opts.noReplyAddress}`;
