@@ -36,8 +36,8 @@ export type IssueLabelPageRow = Models.IssueLabel & { label: Models.Label };
 export type IssueAssigneePageRow = Models.IssueAssignee & { assignee: Models.User };
 
 /**
- * The rows of a page per issue among `rows` (every row of those issues, oldest first, grouped by issue): the same
- * rows a window numbering each issue's rows would keep.
+ * The rows of a page per issue among `rows` (every row of those issues, each issue's oldest first): the same rows a
+ * window numbering each issue's rows would keep.
  */
 function cutPages<R>(rows: readonly R[], page: PerIssuePage, issueOf: (row: R) => number): R[] {
   const seen = new Map<number, number>();
