@@ -131,7 +131,14 @@ export async function issueCommentPages(
   columns?: readonly (keyof Models.Comment)[],
   rowsAtMost?: number,
 ): Promise<Models.Comment[]> {
-  const list = columns ? columns.map((c) => `c."${c}"`).join(', ') : 'c.*';
+  // Every row is of `type`: it is set on the rows, not read (the driver makes a string a row: ~0.2 µs each, SQLite).
+  const read = columns?.filter((c) => c !== 'type');
+  const setsType = !!read?.length && read.length < (columns?.length ?? 0);
+  const list = read?.length ? read.map((c) => `c."${c}"`).join(', ') : 'c.*';
+  const typed = (rows: Models.Comment[]): Models.Comment[] => {
+    if (setsType) for (const r of rows) r.type = type;
+    return rows;
+  };
   const cap = page.take === undefined ? null : 2 * issueIds.length * (page.skip + page.take) + 1;
   if (cap === null || (rowsAtMost !== undefined && rowsAtMost < cap)) {
     const all = await readRows(
@@ -140,10 +147,10 @@ export async function issueCommentPages(
       sql`SELECT ${list} FROM "Comment" c WHERE c."issueId" IN (?) AND c."type" = ? ORDER BY c."issueId", c."id"${cap === null ? '' : ' LIMIT ?'}`,
       cap === null ? [issueIds, type] : [issueIds, type, cap],
     );
-    if (cap === null || all.length < cap) return cutPages(all, page, (c) => c.issueId);
+    if (cap === null || all.length < cap) return typed(cutPages(all, page, (c) => c.issueId));
   }
   const bounds = pageBounds(page);
-  return readRows(
+  const rows = await readRows(
     db,
     'Comment',
     // The window runs over the (issueId, type, id) index alone; only the page's rows are read.
@@ -153,6 +160,7 @@ export async function issueCommentPages(
      ) p JOIN "Comment" c ON c."id" = p."pageId" WHERE ${bounds.sql} ORDER BY c."issueId", c."id"`,
     [issueIds, type, ...bounds.params],
   );
+  return typed(rows);
 }
 
 /** What reactions are on: issues themselves (not their comments), or comments. */
