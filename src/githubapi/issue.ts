@@ -1,7 +1,8 @@
 // GitHub's issue object (REST v3), as /search/issues lists issues and pull requests (`gh search issues|prs`), from
 // the issue views of the /api/v1 services; links point at what this server serves.
 import type { AuthorAssociation } from '../services/issue/authorAssociation.ts';
-import type { IssueView, ViewUser } from '../services/issue/issue.ts';
+import type { IssueView } from '../services/issue/issue.ts';
+import type { UserView } from '../services/user/viewColumns.ts';
 import { isWorkInProgress } from '../services/issue/wip.ts';
 import { toGithubOwner } from './convert.ts';
 import { toGithubLabel } from './labels.ts';
@@ -14,7 +15,7 @@ export function toGithubIssue(view: IssueView, association: AuthorAssociation, r
   const { issue, repo, pull } = view;
   const path = `${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
   const api = `${rootUrl}api/v3/repos/${path}`;
-  const user = (u: ViewUser) => toGithubOwner(u, rootUrl);
+  const user = (u: UserView) => toGithubOwner(u, rootUrl);
   const milestone = view.milestone;
   return {
     id: issue.id,

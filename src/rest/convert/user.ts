@@ -3,6 +3,7 @@ import type { SshSettings } from '../../ssh/settings.ts';
 import { canSeePrivateUserFields, visibleEmail } from '../../permissions/userVisibility.ts';
 import { avatarUrl } from '../../services/user/avatar.ts';
 import { scopeList } from '../../services/user/token.ts';
+import type { UserView } from '../../services/user/viewColumns.ts';
 import type { EmailWithUser } from '../../services/user/email.ts';
 import type { AccessToken, CurrentAccessToken, Email, User, UserSettings } from '../structs/user.ts';
 import { apiTime, GO_ZERO, UNIX_ZERO } from './time.ts';
@@ -17,40 +18,12 @@ export interface ConvertOptions {
 
 type Viewer = Pick<Models.User, 'id' | 'isAdmin'> | null;
 
-/** The columns of a user row toApiUser reads. */
-type ApiUserSource = Pick<
-  Models.User,
-  | 'id'
-  | 'name'
-  | 'lowerName'
-  | 'loginName'
-  | 'loginSource'
-  | 'fullName'
-  | 'email'
-  | 'keepEmailPrivate'
-  | 'avatar'
-  | 'language'
-  | 'isAdmin'
-  | 'lastLoginAt'
-  | 'createdAt'
-  | 'isRestricted'
-  | 'isActive'
-  | 'prohibitLogin'
-  | 'location'
-  | 'website'
-  | 'description'
-  | 'visibility'
-  | 'numFollowers'
-  | 'numFollowing'
-  | 'numStars'
->;
-
 /**
  * Gitea's convert.ToUser: private fields (is_admin, login_name, source_id, last_login, language, active,
  * prohibit_login) only for the user itself and site admins; the e-mail hidden behind a placeholder for
  * anonymous viewers and for users who keep it private.
  */
-export function toApiUser(user: ApiUserSource, viewer: Viewer, opts: ConvertOptions): User {
+export function toApiUser(user: UserView, viewer: Viewer, opts: ConvertOptions): User {
   const authed = canSeePrivateUserFields(viewer, user);
   const email = visibleEmail(viewer, user) ?? `${user.id}+${user.lowerName}@${opts.noReplyAddress}`;
   return {

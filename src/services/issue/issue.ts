@@ -11,6 +11,7 @@ import type { ServiceContext } from '../context.ts';
 import type { LabelWithOwner } from '../label/label.ts';
 import { issueReadWhere } from './visibility.ts';
 import { groupBy } from '../../groupBy.ts';
+import { USER_VIEW_COLUMNS, type UserView } from '../user/viewColumns.ts';
 
 /** A label as issues show it: repository or organization label, with what its URL needs. */
 export type IssueLabelView = LabelWithOwner & { repo: Pick<Models.Repository, 'ownerName' | 'name'> | null };
@@ -19,10 +20,10 @@ export type IssueLabelView = LabelWithOwner & { repo: Pick<Models.Repository, 'o
 export interface IssueView {
   issue: Models.Issue;
   repo: Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
-  poster: ViewUser | null;
+  poster: UserView | null;
   labels: IssueLabelView[];
   milestone: Models.Milestone | null;
-  assignees: ViewUser[];
+  assignees: UserView[];
   pull: Models.PullRequest | null;
   /** Projects the issue is in, by id. */
   projects: Models.Project[];
@@ -86,47 +87,13 @@ export async function locateIssueById(cx: ServiceContext, issueId: number): Prom
   return row ? { ref: { owner: row.repo.ownerName, repo: row.repo.name }, index: row.index } : { ref: { owner: '', repo: '' }, index: 0 };
 }
 
-/**
- * The columns of a user row views carry: what the REST user (rest/convert/user.ts toApiUser) and GitHub's owner
- * object (githubapi/convert.ts toGithubOwner) read, which the compiler holds them to. Not the password hash, nor the
- * 14 other columns no view shows: a read of an issue's poster and two assignees, 24 columns against 38, costs
- * SQLite ~4.5 µs less (better-sqlite3, raw rows).
- */
-const VIEW_USER_COLUMNS = [
-  'id',
-  'type',
-  'name',
-  'lowerName',
-  'loginName',
-  'loginSource',
-  'fullName',
-  'email',
-  'keepEmailPrivate',
-  'avatar',
-  'language',
-  'isAdmin',
-  'lastLoginAt',
-  'createdAt',
-  'isRestricted',
-  'isActive',
-  'prohibitLogin',
-  'location',
-  'website',
-  'description',
-  'visibility',
-  'numFollowers',
-  'numFollowing',
-  'numStars',
-] as const satisfies readonly (keyof Models.User)[];
-/** A user row as views carry it (VIEW_USER_COLUMNS). */
-export type ViewUser = Pick<Models.User, (typeof VIEW_USER_COLUMNS)[number]>;
 /** A user row as views carry it: the viewer as a known poster, for one (without its password hash). */
-export function viewUserOf(user: Models.User): ViewUser {
+export function viewUserOf(user: Models.User): UserView {
   const { passwordHash: _, ...view } = user;
   return view;
 }
-/** The select list of a ViewUser aliased `u`. */
-const VIEW_USER_SELECT = VIEW_USER_COLUMNS.map((c) => `u."${c}"`).join(', ');
+/** The select list of a user row as views carry it (USER_VIEW_COLUMNS), aliased `u`. */
+const VIEW_USER_SELECT = USER_VIEW_COLUMNS.map((c) => `u."${c}"`).join(', ');
 
 /** What issue and comment views name their repository by. */
 export type RepoName = Pick<Models.Repository, 'id' | 'name' | 'ownerName'>;
@@ -211,7 +178,7 @@ export async function loadIssueViews(
   issues: readonly Models.Issue[],
   known: readonly RepoName[] = [],
   knownPulls: readonly Models.PullRequest[] = [],
-  knownUsers: readonly ViewUser[] = [],
+  knownUsers: readonly UserView[] = [],
   knownRelations: ReadonlyMap<number, KnownIssueRelations> = new Map(),
 ): Promise<IssueView[]> {
   if (issues.length === 0) return [];
@@ -284,7 +251,7 @@ async function viewUsers(
   db: DbLike,
   assigneeIds: readonly number[],
   posterIds: readonly number[],
-): Promise<{ assignees: Map<number, ViewUser[]>; posters: ViewUser[] }> {
+): Promise<{ assignees: Map<number, UserView[]>; posters: UserView[] }> {
   const parts: [string, number[]][] = [];
   if (assigneeIds.length)
     parts.push([
@@ -298,7 +265,7 @@ async function viewUsers(
     ]);
   const [first, second] = parts;
   if (!first) return { assignees: new Map(), posters: [] };
-  const rows = await readRows<'User', ViewUser & { linkIssueId: number | null; linkOrder: number }>(
+  const rows = await readRows<'User', UserView & { linkIssueId: number | null; linkOrder: number }>(
     db,
     'User',
     second ? sql`${first[0]} UNION ALL ${second[0]} ORDER BY "linkOrder"` : sql`${first[0]} ORDER BY "linkOrder"`,
@@ -317,7 +284,7 @@ export async function loadIssueView(
   db: DbLike,
   issue: Models.Issue,
   known: readonly RepoName[] = [],
-  knownUsers: readonly ViewUser[] = [],
+  knownUsers: readonly UserView[] = [],
   relations: KnownIssueRelations = {},
 ): Promise<IssueView> {
   const [view] = await loadIssueViews(db, [issue], known, [], knownUsers, new Map([[issue.id, relations]]));
